@@ -1,0 +1,10 @@
+import type { Command } from './command';
+import { lint } from './commands/lint';
+import { fix } from './commands/fix';
+import { schedule } from './commands/schedule';
+import { sign } from './commands/sign';
+import { submit } from './commands/submit';
+import { report } from './commands/report';
+import { gateway } from './commands/gateway';
+
+export const commands: Record<string, Command> = { lint, fix, schedule, sign, submit, report, gateway };

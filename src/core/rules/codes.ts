@@ -1,0 +1,58 @@
+// The rule book's diagnostic codes. They are a public contract (Problems panel, CLI JSON, README):
+// never rename one; add new ones instead.
+
+export const Codes = {
+  csvSyntax: 'csv-syntax',
+  fieldCount: 'field-count',
+  blankLine: 'blank-line',
+  delimiter: 'delimiter',
+  missingColumn: 'missing-column',
+  duplicateColumn: 'duplicate-column',
+  columnAlias: 'column-alias',
+  requiredValue: 'required-value',
+  invalidValue: 'invalid-value',
+  maxLength: 'max-length',
+  dstUnsupported: 'dst-unsupported',
+  periodInterval: 'period-interval',
+  amountMode: 'amount-mode',
+  amountRange: 'amount-range',
+  callbackExclusive: 'callback-exclusive',
+  stateRequired: 'state-required',
+  dateOrder: 'date-order',
+  unknownColumn: 'unknown-column',
+  cardLuhn: 'card-luhn',
+  cardExpired: 'card-expired',
+  startDatePast: 'start-date-past',
+  duplicateOrderId: 'duplicate-order-id',
+  bom: 'bom',
+} as const;
+
+export type Code = (typeof Codes)[keyof typeof Codes];
+export type Severity = 'error' | 'warning' | 'information';
+
+/** Severity and one-line meaning of every code; the README's code table is generated from this. */
+export const CodeInfo: Record<Code, { severity: Severity; where: string; when: string }> = {
+  'csv-syntax': { severity: 'error', where: 'cell', when: 'unterminated quote, or text after a closing quote' },
+  'field-count': { severity: 'error', where: 'row', when: 'a row with more or fewer fields than the header' },
+  'blank-line': { severity: 'error', where: 'row', when: 'an empty record between records' },
+  delimiter: { severity: 'error', where: 'header', when: 'the header splits into one column on `;` but into several on `,` or a tab' },
+  'missing-column': { severity: 'error', where: 'header line', when: 'a required column is absent (the three amount modes count as one)' },
+  'duplicate-column': { severity: 'error', where: 'header cell', when: 'a name that appears twice (after alias resolution)' },
+  'column-alias': { severity: 'error', where: 'header cell', when: 'a known alias of a column, or a column name in other case or separators' },
+  'required-value': { severity: 'error', where: 'cell', when: 'a required (or required-for-SRC) value is empty' },
+  'invalid-value': { severity: 'error', where: 'cell', when: 'a value of the wrong form (type, enum, date, URL, IP, e-mail, digits)' },
+  'max-length': { severity: 'error', where: 'cell', when: "longer than the column's maximum" },
+  'dst-unsupported': { severity: 'error', where: 'cell', when: 'a DST row carries a value in a column marked DST no' },
+  'period-interval': { severity: 'error', where: 'cell', when: 'period without interval or interval without period' },
+  'amount-mode': { severity: 'error', where: 'row', when: 'none of the three amount modes, more than one, or amount-from without amount-to (or the reverse)' },
+  'amount-range': { severity: 'error', where: 'cell', when: 'amount-from greater than amount-to' },
+  'callback-exclusive': { severity: 'error', where: 'cell', when: 'both notify_url and server_callback_url' },
+  'state-required': { severity: 'error', where: 'cell', when: 'SRC row, country US/CA/AU, state empty' },
+  'date-order': { severity: 'error', where: 'cell', when: 'finish-date before start-date' },
+  'unknown-column': { severity: 'warning', where: 'header cell', when: 'not a column of the table and no alias' },
+  'card-luhn': { severity: 'warning', where: 'cell', when: 'the card number fails the Luhn check' },
+  'card-expired': { severity: 'warning', where: 'cell', when: 'expire-month/expire-year before the current month' },
+  'start-date-past': { severity: 'warning', where: 'cell', when: 'start-date before today' },
+  'duplicate-order-id': { severity: 'warning', where: 'cell', when: 'a client-orderid seen on an earlier row' },
+  bom: { severity: 'information', where: 'file start', when: 'a UTF-8 byte order mark (accepted and ignored)' },
+};
