@@ -1,0 +1,82 @@
+// Calendar dates without time zones: the gateway's dates are DD.MM.YYYY days, and the schedule counts
+// days and months, so using Date objects (with their zone and DST shifts) would only add bugs.
+
+export interface CalendarDate {
+  year: number;
+  month: number; // 1-12
+  day: number; // 1-31
+}
+
+const GATEWAY_DATE = /^(\d{2})\.(\d{2})\.(\d{4})$/;
+
+export function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+export function daysInMonth(year: number, month: number): number {
+  return [31, isLeapYear(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+}
+
+export function isRealDate(d: CalendarDate): boolean {
+  return d.year >= 1 && d.month >= 1 && d.month <= 12 && d.day >= 1 && d.day <= daysInMonth(d.year, d.month);
+}
+
+/** Parses the only accepted form, DD.MM.YYYY, into a real calendar date; anything else is undefined. */
+export function parseGatewayDate(text: string): CalendarDate | undefined {
+  const m = GATEWAY_DATE.exec(text);
+  if (!m) return undefined;
+  const d = { year: Number(m[3]), month: Number(m[2]), day: Number(m[1]) };
+  return isRealDate(d) ? d : undefined;
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+export function formatGatewayDate(d: CalendarDate): string {
+  return `${pad(d.day)}.${pad(d.month)}.${pad(d.year, 4)}`;
+}
+
+export function formatIsoDate(d: CalendarDate): string {
+  return `${pad(d.year, 4)}-${pad(d.month)}-${pad(d.day)}`;
+}
+
+export function compareDates(a: CalendarDate, b: CalendarDate): number {
+  return a.year - b.year || a.month - b.month || a.day - b.day;
+}
+
+/** Days since 0001-01-01 (proleptic Gregorian), for day arithmetic without Date objects. */
+export function toDayNumber(d: CalendarDate): number {
+  const y = d.month <= 2 ? d.year - 1 : d.year;
+  const m = d.month <= 2 ? d.month + 12 : d.month;
+  return 365 * y + Math.floor(y / 4) - Math.floor(y / 100) + Math.floor(y / 400) + Math.floor((153 * (m - 3) + 2) / 5) + d.day - 307;
+}
+
+export function fromDayNumber(n: number): CalendarDate {
+  // Inverse of toDayNumber (civil-from-days, shifted so that March is the first month of the year).
+  const z = n + 306;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = era * 400 + yoe + (month <= 2 ? 1 : 0);
+  return { year, month, day };
+}
+
+export function addDays(d: CalendarDate, days: number): CalendarDate {
+  return fromDayNumber(toDayNumber(d) + days);
+}
+
+/** The same day of the month `months` later; a shorter month clamps to its last day. */
+export function addMonthsClamped(d: CalendarDate, months: number): CalendarDate {
+  const total = d.year * 12 + (d.month - 1) + months;
+  const year = Math.floor(total / 12);
+  const month = (total % 12) + 1;
+  return { year, month, day: Math.min(d.day, daysInMonth(year, month)) };
+}
+
+/** Today's date in the local time zone of the machine (what a user means by "today"). */
+export function todayLocal(now: Date = new Date()): CalendarDate {
+  return { year: now.getFullYear(), month: now.getMonth() + 1, day: now.getDate() };
+}
