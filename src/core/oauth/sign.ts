@@ -1,0 +1,183 @@
+import OAuth from 'oauth-1.0a';
+import { createHash, createHmac, createPrivateKey, randomBytes, sign as rsaSign, type KeyObject } from 'node:crypto';
+
+export type SigningCredentials =
+  | { signatureMethod: 'HMAC-SHA1'; consumerKey: string; consumerSecret: string; token?: string; tokenSecret?: string }
+  | { signatureMethod: 'RSA-SHA256'; consumerKey: string; privateKeyPem: string; passphrase?: string; token?: string };
+
+export interface SignInput {
+  method: string;
+  url: string;
+  /** Form-encoded body parameters, decoded. A JSON body is never passed here: it is not part of the signature. */
+  form?: [string, string][];
+  /** `undefined` = no realm in the header; `''` = `realm=""` (the report sample). */
+  realm?: string;
+  timestamp?: string;
+  nonce?: string;
+}
+
+export interface SignatureDetails {
+  baseString: string;
+  /** Base64, as sent (percent-encoded) in the header. */
+  signature: string;
+  signatureHex: string;
+  /** The whole Authorization header value. */
+  authorization: string;
+  /** The oauth_* parameters including oauth_signature, decoded. */
+  oauthParams: Record<string, string>;
+}
+
+/** RFC 3986 percent-encoding as RFC 5849 §3.6 wants it (oauth-1.0a's own encoder does exactly this). */
+export function percentEncode(value: string): string {
+  return encoder.percentEncode(value);
+}
+
+// One instance only for its stateless helpers; signing builds its own instance per call.
+const encoder = new OAuth({ consumer: { key: '', secret: '' } });
+
+/**
+ * RFC 5849 §3.4.1.2: scheme and host lower-case, default port dropped, no query or fragment.
+ * oauth-1.0a only cuts at '?', so the URL is normalised here. WHATWG serialisation is also what fetch
+ * puts on the wire, so the signed path equals the sent path.
+ */
+export function baseStringUri(url: string): string {
+  const u = new URL(url);
+  return `${u.protocol}//${u.host}${u.pathname || '/'}`;
+}
+
+/**
+ * Query parameters decoded as application/x-www-form-urlencoded (RFC 5849 §3.4.1.3.1), keeping duplicates
+ * and empty values. oauth-1.0a's deParam keeps '+' literally and does not decode names, so it is bypassed.
+ */
+export function queryParameters(url: string): [string, string][] {
+  const u = new URL(url);
+  const query = u.search.startsWith('?') ? u.search.slice(1) : u.search;
+  if (query === '') return [];
+  return query.split('&').filter((part) => part !== '').map((part) => {
+    const eq = part.indexOf('=');
+    const name = eq < 0 ? part : part.slice(0, eq);
+    const value = eq < 0 ? '' : part.slice(eq + 1);
+    return [formDecode(name), formDecode(value)];
+  });
+}
+
+function formDecode(s: string): string {
+  const spaced = s.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    // A malformed escape is kept literally rather than failing the whole request.
+    return spaced;
+  }
+}
+
+type ParamMap = Record<string, string | string[]>;
+
+/** Request parameters (query + form) as oauth-1.0a's data map; duplicates become arrays (it sorts those by value). */
+function requestData(input: SignInput): ParamMap {
+  const data: ParamMap = Object.create(null) as ParamMap;
+  for (const [name, value] of [...queryParameters(input.url), ...(input.form ?? [])]) {
+    const existing = data[name];
+    if (existing === undefined) data[name] = value;
+    else if (Array.isArray(existing)) existing.push(value);
+    else data[name] = [existing, value];
+  }
+  return data;
+}
+
+/** Thrown by signRequest when the RSA key cannot be read; the message never contains key material. */
+export class SigningKeyError extends Error {
+  override name = 'SigningKeyError';
+}
+
+export function loadPrivateKey(pem: string, passphrase?: string): { ok: true; key: KeyObject } | { ok: false; reason: string } {
+  try {
+    const key = createPrivateKey(passphrase === undefined || passphrase === '' ? { key: pem, format: 'pem' } : { key: pem, format: 'pem', passphrase });
+    if (key.asymmetricKeyType !== 'rsa') return { ok: false, reason: `the private key is ${key.asymmetricKeyType ?? 'not asymmetric'}, not RSA` };
+    return { ok: true, key };
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? '';
+    if (/PASSPHRASE|BAD_DECRYPT|INTERRUPTED_OR_CANCELLED/i.test(code) || /passphrase|bad decrypt/i.test(String(err))) {
+      return { ok: false, reason: passphrase ? 'the passphrase does not decrypt the private key' : 'the private key is encrypted and needs a passphrase' };
+    }
+    return { ok: false, reason: 'not a PEM RSA private key (PKCS#1 or PKCS#8)' };
+  }
+}
+
+/** Checks the credentials can sign (an RSA key that loads) without signing anything. */
+export function checkSigningCredentials(credentials: SigningCredentials): { ok: true } | { ok: false; reason: string } {
+  if (credentials.consumerKey === '') return { ok: false, reason: 'the consumer key is empty' };
+  if (credentials.signatureMethod === 'HMAC-SHA1') return { ok: true };
+  const loaded = loadPrivateKey(credentials.privateKeyPem, credentials.passphrase);
+  return loaded.ok ? { ok: true } : loaded;
+}
+
+function newNonce(): string {
+  return randomBytes(16).toString('hex');
+}
+
+function buildOAuth(credentials: SigningCredentials): OAuth {
+  if (credentials.signatureMethod === 'HMAC-SHA1') {
+    return new OAuth({
+      consumer: { key: credentials.consumerKey, secret: credentials.consumerSecret },
+      signature_method: 'HMAC-SHA1',
+      // oauth-1.0a builds the key as percent-encoded consumer secret '&' token secret (RFC 5849 §3.4.2).
+      hash_function: (base, key) => createHmac('sha1', key).update(base, 'utf8').digest('base64'),
+    });
+  }
+  const loaded = loadPrivateKey(credentials.privateKeyPem, credentials.passphrase);
+  if (!loaded.ok) throw new SigningKeyError(`Cannot sign with RSA-SHA256: ${loaded.reason}`);
+  return new OAuth({
+    consumer: { key: credentials.consumerKey, secret: '' },
+    signature_method: 'RSA-SHA256',
+    // RSASSA-PKCS1-v1_5 with SHA-256 over the base string; the signing key string is unused for RSA.
+    hash_function: (base) => rsaSign('sha256', Buffer.from(base, 'utf8'), loaded.key).toString('base64'),
+  });
+}
+
+/**
+ * Signs a request per RFC 5849 (OAuth Core 1.0a) using oauth-1.0a for the parameter normalisation,
+ * signing key and hash plug-in. Throws SigningKeyError for an unreadable RSA key (see checkSigningCredentials).
+ */
+export function signRequest(input: SignInput, credentials: SigningCredentials): SignatureDetails {
+  const oauth = buildOAuth(credentials);
+  const oauthParams: Record<string, string> = {
+    oauth_consumer_key: credentials.consumerKey,
+    oauth_nonce: input.nonce ?? newNonce(),
+    oauth_signature_method: credentials.signatureMethod,
+    oauth_timestamp: input.timestamp ?? String(Math.floor(Date.now() / 1000)),
+    oauth_version: '1.0',
+  };
+  if (credentials.token !== undefined && credentials.token !== '') oauthParams.oauth_token = credentials.token;
+
+  // oauth-1.0a merges request data into the object it is given, so it gets a copy of the oauth params.
+  const request = { method: input.method.toUpperCase(), url: baseStringUri(input.url), data: requestData(input) };
+  const baseString = oauth.getBaseString(request as unknown as OAuth.RequestOptions, { ...oauthParams } as unknown as OAuth.Data);
+  const tokenSecret = credentials.signatureMethod === 'HMAC-SHA1' ? credentials.tokenSecret : undefined;
+  const signature = oauth.hash_function(baseString, oauth.getSigningKey(tokenSecret));
+  oauthParams.oauth_signature = signature;
+  return {
+    baseString,
+    signature,
+    signatureHex: Buffer.from(signature, 'base64').toString('hex'),
+    authorization: authorizationHeader(oauthParams, input.realm),
+    oauthParams,
+  };
+}
+
+/**
+ * `OAuth ` + realm first when set + the oauth_* parameters percent-encoded, sorted. oauth-1.0a's toHeader
+ * drops an empty realm (it tests truthiness), but the report sample sends `realm=""`, so realm is added here.
+ */
+export function authorizationHeader(oauthParams: Record<string, string>, realm?: string): string {
+  const header = encoder.toHeader(oauthParams as unknown as OAuth.Authorization).Authorization;
+  if (realm === undefined) return header;
+  const rest = header.slice('OAuth '.length);
+  const quotedRealm = `realm="${realm.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  return rest === '' ? `OAuth ${quotedRealm}` : `OAuth ${quotedRealm}, ${rest}`;
+}
+
+/** SHA-256 of the text, hex; used to name request contents in logs and history without the contents. */
+export function contentHash(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
