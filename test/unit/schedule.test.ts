@@ -234,3 +234,10 @@ describe('describeSchedule', () => {
     assert.equal(describeSchedule({ period: 'day', amountSequence: ['1', '2'] }), 'one charge on today; amounts 1, 2 (then the last)');
   });
 });
+
+describe('computeSchedule: programmatic nonsense', () => {
+  it('an unknown period is a one-off, not an empty schedule', () => {
+    const charges = run({ period: 'year' as never, interval: 1, startDate: d('01.03.2027') });
+    assert.deepEqual(dates(charges), ['01.03.2027']);
+  });
+});

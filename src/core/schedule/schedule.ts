@@ -171,7 +171,7 @@ export function computeSchedule(input: ScheduleInput, options: ScheduleOptions):
   const start = input.startDate ?? options.today;
   if (!validDate(start)) return [];
   const interval = validInterval(input.interval);
-  const period = interval === undefined ? undefined : input.period;
+  const period = interval !== undefined && input.period !== undefined && PERIODS.includes(input.period) ? input.period : undefined;
   const limit = Math.min(MAX_CHARGES_PER_CALL, Number.isNaN(options.limit) ? 0 : Math.floor(options.limit));
   const maxRepeats = input.maxRepeats === undefined || Number.isNaN(input.maxRepeats) ? Infinity : input.maxRepeats;
   const fromIndex = Math.max(0, Math.floor(options.fromIndex ?? 0));
