@@ -1,0 +1,126 @@
+import { z } from 'zod';
+
+// The custom report request body ("Custom report request" in the spec). Per-report templates come from the
+// gateway's support managers and may carry fields the spec does not show, so unknown keys are kept and sent.
+
+function isKnownEncoding(label: string): boolean {
+  try {
+    new TextDecoder(label);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const InputReportParameterSchema = z.looseObject({
+  type: z.string().meta({ description: 'Input parameter type.', examples: ['INPUT_TEXT'] }),
+  name: z.string().meta({ description: 'Input parameter name, as given in the report\'s template.' }),
+  value: z.string().meta({ description: 'Input parameter value.' }),
+});
+
+const filterArray = (what: string) =>
+  z.array(z.unknown()).meta({ description: `Filter by ${what}; may be sent empty. Element shape: as in the template from support.` });
+
+export const ReportFiltersSchema = z.looseObject({
+  gates: filterArray('gates'),
+  companies: filterArray('companies'),
+  projects: filterArray('projects'),
+  endpoints: filterArray('endpoints'),
+  merchants: filterArray('merchants'),
+  processors: filterArray('processors'),
+  managers: filterArray('managers'),
+  resellers: filterArray('resellers'),
+  currencies: filterArray('currencies'),
+});
+
+export const ReportTemplateSchema = z
+  .looseObject({
+    reportIdentifier: z.string().min(1).meta({ description: 'Identifies which custom report is requested.' }),
+    reportEncode: z
+      .string()
+      .refine(isKnownEncoding, 'not a character encoding this tool can decode (e.g. UTF-8, windows-1251)')
+      .meta({ description: 'Character encoding of the returned report.', examples: ['UTF-8'] }),
+    reportName: z.string().meta({ description: 'Name of the report.' }),
+    reportCsvDelimiter: z.string().length(1).meta({ description: 'CSV field delimiter of the returned report (one character).', examples: [',', ';', '\t'] }),
+    reportFormat: z.string().min(1).meta({ description: 'Output format of the report.', examples: ['CSV', 'PDF'] }),
+    configurationReportParameters: z.array(z.unknown()).meta({ description: 'Configuration parameters; the sample sends an empty array.' }),
+    inputReportParameters: z.array(InputReportParameterSchema).meta({ description: 'Input parameters of the report.' }),
+    outputReportParameters: z.array(z.unknown()).meta({ description: 'Output parameters; the sample sends an empty array.' }),
+    filters: ReportFiltersSchema.meta({ description: 'Nine filter arrays; each may be sent empty.' }),
+  })
+  .meta({ title: 'PayGate custom report template', description: 'Body of a custom transactions report request (POST {report_base_url}/services/v2/rpt-engine).' });
+
+export type ReportTemplate = z.output<typeof ReportTemplateSchema>;
+
+/** A fresh template with every field of the spec, as the "New Report Template" command writes it. */
+export function newReportTemplate(): ReportTemplate {
+  return {
+    reportIdentifier: '',
+    reportEncode: 'UTF-8',
+    reportName: '',
+    reportCsvDelimiter: ',',
+    reportFormat: 'CSV',
+    configurationReportParameters: [],
+    inputReportParameters: [],
+    outputReportParameters: [],
+    filters: { gates: [], companies: [], projects: [], endpoints: [], merchants: [], processors: [], managers: [], resellers: [], currencies: [] },
+  };
+}
+
+export interface TemplateProblem {
+  message: string;
+  /** JSON path of the offending value ('' for the whole document). */
+  path: string;
+  /** 1-based, when the problem has a place in the text. */
+  line?: number;
+  column?: number;
+}
+
+export type ParsedReportTemplate = { ok: true; template: ReportTemplate } | { ok: false; problems: TemplateProblem[] };
+
+/** Parses a template file's text: JSON syntax errors with line/column, then the schema's problems by path. */
+export function parseReportTemplate(text: string): ParsedReportTemplate {
+  let value: unknown;
+  try {
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const at = /position (\d+)/.exec(message);
+    const lc = /line (\d+) column (\d+)/.exec(message);
+    const place = lc ? { line: Number(lc[1]), column: Number(lc[2]) } : at ? lineColumn(text.replace(/^\uFEFF/, ''), Number(at[1])) : {};
+    return { ok: false, problems: [{ message: `invalid JSON: ${message.replace(/^JSON\.parse: /, '')}`, path: '', ...place }] };
+  }
+  const r = ReportTemplateSchema.safeParse(value);
+  if (r.success) return { ok: true, template: r.data };
+  return {
+    ok: false,
+    problems: r.error.issues.map((i) => {
+      const path = i.path.map(String).join('.');
+      return { message: path ? `${path}: ${i.message}` : i.message, path, ...locateKey(text, i.path) };
+    }),
+  };
+}
+
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - (before.lastIndexOf('\n') + 1) + 1 };
+}
+
+/** Best effort: the position of the last named key of the path (good enough to point an editor at it). */
+function locateKey(text: string, path: readonly PropertyKey[]): { line?: number; column?: number } {
+  const key = [...path].reverse().find((p) => typeof p === 'string');
+  if (typeof key !== 'string') return {};
+  const at = text.indexOf(JSON.stringify(key));
+  return at < 0 ? {} : lineColumn(text, at);
+}
+
+/** The JSON Schema committed as schemas/report-template.schema.json (draft-07: what VS Code's JSON service reads best). */
+export function reportTemplateJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(ReportTemplateSchema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+  return { ...schema, $id: 'https://paygate.invalid/schemas/report-template.schema.json' };
+}
+
+export function reportTemplateJsonSchemaText(): string {
+  return `${JSON.stringify(reportTemplateJsonSchema(), null, 2)}\n`;
+}
