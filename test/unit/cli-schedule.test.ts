@@ -159,6 +159,23 @@ describe('paygate schedule text output', () => {
     assert.match(r.out, /^ {2}no charges$/m);
   });
 
+  it('warns that a row with CSV errors may be misread', async () => {
+    const text = `${HEADER}\r\nX;SRC;4111111111111111;EUR;1;;;;day;1;10.01.2027\r\n`;
+    const r = await run(['f.csv'], { 'f.csv': text });
+    assert.equal(r.code, 0);
+    assert.match(r.out, /note: this row has CSV errors/);
+    const good = await run(['batch.rpcsv']);
+    assert.doesNotMatch(good.out, /note:/);
+  });
+
+  it('counts lines the same with LF and lone CR record ends', async () => {
+    for (const eol of ['\n', '\r']) {
+      const text = BATCH.split('\r\n').join(eol);
+      const result = json(await run(['f.csv', '--format', 'json'], { 'f.csv': text }));
+      assert.deepEqual(result.rows.map((r) => r.line), [2, 3, 5, 6]);
+    }
+  });
+
   it('never prints card numbers', async () => {
     for (const format of ['text', 'json']) {
       const r = await run(['batch.rpcsv', '--format', format]);
