@@ -1,0 +1,99 @@
+import { parseCsv, type CsvField, type CsvRecord, type ParsedCsv } from '../csv/parse';
+import { matchHeaderName, type HeaderMatch } from './header';
+
+// A recurring-payment batch: the parsed CSV seen through its header. Columns are resolved once (aliases
+// count as their column; a duplicate is ignored after its first appearance), rows read values by name.
+
+export interface BatchRow {
+  record: CsvRecord;
+  /** Index of the record in the file (0 = header). */
+  recordIndex: number;
+  /** 1-based number among the data rows (blank lines not counted). */
+  rowNumber: number;
+  /** False when the row has a CSV syntax problem or the wrong number of fields. */
+  trusted: boolean;
+  value(column: string): string | undefined;
+  field(column: string): CsvField | undefined;
+  values(): Record<string, string>;
+}
+
+export interface HeaderCell {
+  index: number;
+  raw: string;
+  match: HeaderMatch;
+  /** The column this cell stands for, or null (unknown, or a duplicate of an earlier cell). */
+  column: string | null;
+  duplicate: boolean;
+}
+
+export interface Batch {
+  csv: ParsedCsv;
+  header: CsvRecord | undefined;
+  headerCells: HeaderCell[];
+  /** Resolved column per header index (null: unknown or duplicate). */
+  columns: (string | null)[];
+  /** Header index of each resolved column. */
+  columnIndex: Map<string, number>;
+  rows: BatchRow[];
+}
+
+class Row implements BatchRow {
+  constructor(
+    readonly record: CsvRecord,
+    readonly recordIndex: number,
+    readonly rowNumber: number,
+    readonly trusted: boolean,
+    private readonly columnIndex: Map<string, number>,
+  ) {}
+
+  value(column: string): string | undefined {
+    const i = this.columnIndex.get(column);
+    return i === undefined ? undefined : this.record.values[i];
+  }
+
+  field(column: string): CsvField | undefined {
+    const i = this.columnIndex.get(column);
+    return i === undefined ? undefined : this.record.field(i);
+  }
+
+  values(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [name, i] of this.columnIndex) {
+      const v = this.record.values[i];
+      if (v !== undefined) out[name] = v;
+    }
+    return out;
+  }
+}
+
+export function resolveHeader(header: CsvRecord | undefined): { headerCells: HeaderCell[]; columns: (string | null)[]; columnIndex: Map<string, number> } {
+  const headerCells: HeaderCell[] = [];
+  const columnIndex = new Map<string, number>();
+  const values = header && !header.isBlank ? header.values : [];
+  values.forEach((raw, index) => {
+    const match = matchHeaderName(raw);
+    const name = match.kind === 'unknown' ? null : match.column;
+    const duplicate = name !== null && columnIndex.has(name);
+    if (name !== null && !duplicate) columnIndex.set(name, index);
+    headerCells.push({ index, raw, match, column: duplicate ? null : name, duplicate });
+  });
+  return { headerCells, columns: headerCells.map((h) => h.column), columnIndex };
+}
+
+export function batchFromCsv(csv: ParsedCsv): Batch {
+  const header = csv.records[0];
+  const { headerCells, columns, columnIndex } = resolveHeader(header);
+  const rows: BatchRow[] = [];
+  const width = header ? header.values.length : 0;
+  for (let r = 1; r < csv.records.length; r++) {
+    const record = csv.records[r];
+    if (record.isBlank) continue;
+    const trusted = !record.syntaxProblem && record.values.length === width;
+    rows.push(new Row(record, r, rows.length + 1, trusted, columnIndex));
+  }
+  return { csv, header, headerCells, columns, columnIndex, rows };
+}
+
+export function readBatch(text: string): Batch {
+  return batchFromCsv(parseCsv(text));
+}

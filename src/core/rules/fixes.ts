@@ -1,0 +1,81 @@
+import Papa from 'papaparse';
+import { parseCsv, type CsvRecord } from '../csv/parse';
+import { quoteField } from '../csv/write';
+import { applyEdits, type Range, type TextEdit } from '../text';
+import type { Batch } from './batch';
+import type { Code } from './codes';
+import { lint, type LintOptions, type LintResult } from './lint';
+import type { Fix } from './types';
+
+// The rule book's quick fixes as text edits. `safe` fixes never lose data and are what fixAll and
+// `paygate fix` apply; the others (clearing a DST value, guessing a column from a typo, adding an
+// empty column) are offered one by one, because applying them blindly on save could destroy input
+// or only move the problem.
+
+const editAt = (batch: Batch, start: number, end: number, newText: string): TextEdit => ({
+  range: batch.csv.index.range(start, end),
+  newText,
+});
+
+/** Replace one cell's text (a value is re-quoted when it needs quotes). */
+export function replaceCellFix(batch: Batch, record: CsvRecord, field: number, value: string, title: string, safe: boolean, preferred = false): Fix {
+  const edit = editAt(batch, record.fieldStart(field), record.fieldEnd(field), quoteField(value));
+  return { title, edits: [edit], safe, preferred };
+}
+
+/** Append a column to the header and an empty field to every other record. */
+export function appendColumnFix(batch: Batch, column: string): Fix {
+  const edits: TextEdit[] = [];
+  const records = batch.csv.records;
+  if (batch.header && !batch.header.isBlank) {
+    edits.push(editAt(batch, batch.header.end, batch.header.end, `;${column}`));
+  } else {
+    edits.push(editAt(batch, 0, 0, column));
+  }
+  for (let r = 1; r < records.length; r++) {
+    const rec = records[r];
+    if (!rec.isBlank) edits.push(editAt(batch, rec.end, rec.end, ';'));
+  }
+  return { title: `Add column ${column} to the header (and an empty field to every row)`, edits, safe: false };
+}
+
+export function dropBomFix(batch: Batch): Fix {
+  return { title: 'Remove the byte order mark', edits: [editAt(batch, 0, 1, '')], safe: true };
+}
+
+/** Re-reads the file with the delimiter it was written with and writes it back with `;`. */
+export function rewriteDelimiterFix(batch: Batch, from: ',' | '\t'): Fix {
+  const text = batch.csv.text;
+  const bom = batch.csv.bom ? 1 : 0;
+  const body = text.slice(bom);
+  const newline = /\r\n/.test(body) ? '\r\n' : /\r/.test(body) ? '\r' : '\n';
+  const parsed = parseCsv(body, from);
+  const rows = parsed.records.map((r) => r.values);
+  // Trailing blank records are the file's final line breaks, not data.
+  while (rows.length > 1 && rows[rows.length - 1].length === 1 && rows[rows.length - 1][0] === '') rows.pop();
+  let out = Papa.unparse(rows, { delimiter: ';', newline, quotes: false, quoteChar: '"', escapeChar: '"' });
+  if (/[\r\n]$/.test(body)) out += newline;
+  const label = from === ',' ? 'commas' : 'tabs';
+  return { title: `Rewrite the file with ";" instead of ${label}`, edits: [editAt(batch, bom, text.length, out)], safe: true };
+}
+
+/** Every safe fix of a lint result, as non-overlapping edits (the first edit at a place wins). */
+export function safeFixEdits(result: LintResult): TextEdit[] {
+  return result.diagnostics.flatMap((d) => d.fixes.filter((f) => f.safe).flatMap((f) => f.edits));
+}
+
+export interface AppliedFix {
+  code: Code;
+  title: string;
+  range: Range;
+}
+
+/** Applies every safe fix, as `paygate fix` and source.fixAll do. */
+export function fixAll(text: string, options?: LintOptions): { text: string; applied: AppliedFix[] } {
+  const result = lint(text, options);
+  const applied: AppliedFix[] = [];
+  for (const d of result.diagnostics) {
+    for (const f of d.fixes) if (f.safe) applied.push({ code: d.code, title: f.title, range: d.range });
+  }
+  return { text: applyEdits(text, safeFixEdits(result)), applied };
+}

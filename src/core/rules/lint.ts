@@ -1,0 +1,147 @@
+import { todayLocal, type CalendarDate } from '../dates';
+import { parseCsv } from '../csv/parse';
+import { batchFromCsv, type Batch } from './batch';
+import { CodeInfo, Codes, type Code } from './codes';
+import { AMOUNT_COLUMNS, COLUMNS, STATE_COUNTRIES } from './columns';
+import { appendColumnFix, dropBomFix, replaceCellFix, rewriteDelimiterFix } from './fixes';
+import { otherDelimiter } from './header';
+import { checkRows } from './rowChecks';
+import type { Fix, LintDiagnostic } from './types';
+
+// The linter: document text in, the rule book's diagnostics out. The same function serves the editor,
+// `paygate lint` and `fix`, the pre-submit gate and the local gateway's validation.
+
+export interface LintOptions {
+  /** "Today" for card-expired and start-date-past; the local date by default. */
+  today?: CalendarDate;
+}
+
+export interface LintResult {
+  diagnostics: LintDiagnostic[];
+  batch: Batch;
+}
+
+/** Builds diagnostics with ranges from offsets; one per problem. */
+export class Reporter {
+  readonly diagnostics: LintDiagnostic[] = [];
+  constructor(readonly batch: Batch) {}
+
+  add(code: Code, start: number, end: number, message: string, columnName: string | null, fixes: Fix[] = []): void {
+    this.diagnostics.push({
+      code,
+      severity: CodeInfo[code].severity,
+      message,
+      range: this.batch.csv.index.range(start, end),
+      columnName,
+      fixes,
+    });
+  }
+}
+
+const REQUIRED_ALWAYS = COLUMNS.filter((c) => c.necessity === 'required').map((c) => c.name);
+const REQUIRED_SRC = COLUMNS.filter((c) => c.necessity === 'required-src').map((c) => c.name);
+
+export function lint(text: string, options: LintOptions = {}): LintResult {
+  const csv = parseCsv(text);
+  const batch = batchFromCsv(csv);
+  const report = new Reporter(batch);
+  const header = batch.header;
+  const headerStart = header ? header.start : csv.bom ? 1 : 0;
+  const headerEnd = header ? header.end : headerStart;
+
+  // A file written with another delimiter: one diagnostic, the rewrite fix, nothing else.
+  const other = header && !header.syntaxProblem ? otherDelimiter(header.values) : undefined;
+  if (other) {
+    report.add(
+      Codes.delimiter,
+      headerStart,
+      headerEnd,
+      `the file uses ${other === ',' ? 'commas' : 'tabs'} as delimiter; the gateway reads ";"`,
+      null,
+      [rewriteDelimiterFix(batch, other)],
+    );
+    return { diagnostics: report.diagnostics, batch };
+  }
+
+  if (csv.bom) report.add(Codes.bom, 0, 1, 'the file starts with a UTF-8 byte order mark; it is ignored', null, [dropBomFix(batch)]);
+
+  // Structure: syntax, blank lines between records, field counts.
+  const records = csv.records;
+  let lastContent = records.length - 1;
+  while (lastContent > 0 && records[lastContent].isBlank) lastContent--;
+  for (let r = 0; r <= lastContent; r++) {
+    const rec = records[r];
+    if (rec.syntaxProblem) {
+      report.add(Codes.csvSyntax, rec.syntaxProblem.start, rec.syntaxProblem.end, rec.syntaxProblem.message, null);
+    } else if (r > 0 && rec.isBlank) {
+      report.add(Codes.blankLine, rec.start, rec.end, 'blank line between records: remove it', null);
+    }
+  }
+  if (header?.syntaxProblem) return { diagnostics: report.diagnostics, batch };
+
+  const width = header && !header.isBlank ? header.values.length : 0;
+  for (const row of batch.rows) {
+    if (!row.record.syntaxProblem && row.record.values.length !== width) {
+      const n = row.record.values.length;
+      report.add(Codes.fieldCount, row.record.start, row.record.end, `row has ${n} field${n === 1 ? '' : 's'}; the header has ${width}`, null);
+    }
+  }
+
+  checkHeader(report, headerStart, headerEnd);
+  checkRows(report, options.today ?? todayLocal());
+  report.diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  return { diagnostics: report.diagnostics, batch };
+}
+
+function checkHeader(report: Reporter, headerStart: number, headerEnd: number): void {
+  const { batch } = report;
+  const header = batch.header;
+  for (const cell of batch.headerCells) {
+    const start = header!.fieldStart(cell.index);
+    const end = header!.fieldEnd(cell.index);
+    if (cell.duplicate) {
+      const name = cell.match.kind === 'unknown' ? cell.raw : cell.match.column;
+      report.add(Codes.duplicateColumn, start, end, `column ${name} appears more than once`, name);
+    } else if (cell.match.kind === 'alias') {
+      const to = cell.match.column;
+      report.add(Codes.columnAlias, start, end, `"${cell.raw}" is not the gateway's name: use ${to}`, to, [
+        replaceCellFix(batch, header!, cell.index, to, `Rename column to ${to}`, true, true),
+      ]);
+    } else if (cell.match.kind === 'unknown') {
+      const suggestion = cell.match.suggestion;
+      const message = cell.raw.trim() === '' ? 'empty column name' : `unknown column "${cell.raw}"${suggestion ? `: did you mean ${suggestion}?` : ''}`;
+      const fixes = suggestion ? [replaceCellFix(batch, header!, cell.index, suggestion, `Rename column to ${suggestion}`, false, true)] : [];
+      report.add(Codes.unknownColumn, start, end, message, null, fixes);
+    }
+  }
+
+  const has = (name: string) => batch.columnIndex.has(name);
+  const missing = (name: string, why: string, fixes: Fix[] = [appendColumnFix(batch, name)]) =>
+    report.add(Codes.missingColumn, headerStart, headerEnd, `missing column ${name}${why}`, name, fixes);
+
+  for (const name of REQUIRED_ALWAYS) if (!has(name)) missing(name, '');
+
+  const srcRows = batch.rows.filter((r) => r.trusted && r.value('rp_card_type') === 'SRC');
+  if (srcRows.length > 0) {
+    for (const name of REQUIRED_SRC) if (!has(name)) missing(name, ' (required for SRC rows)');
+    if (!has('state') && srcRows.some((r) => STATE_COUNTRIES.has(r.value('country') ?? ''))) {
+      missing('state', ' (required for SRC rows whose country is US, CA or AU)');
+    }
+  }
+
+  if (!hasCompleteAmountMode(batch)) {
+    const [amount, from, to, sequence] = AMOUNT_COLUMNS;
+    const add = (names: string[]): Fix => {
+      const fixes = names.filter((n) => !has(n)).map((n) => appendColumnFix(batch, n));
+      return { title: `Add column${fixes.length > 1 ? 's' : ''} ${names.filter((n) => !has(n)).join(' and ')}`, edits: fixes.flatMap((f) => f.edits), safe: false };
+    };
+    const fixes = [add([amount]), add([from, to]), add([sequence])];
+    const partial = has(from) !== has(to) ? ` (${has(from) ? from : to} needs its pair ${has(from) ? to : from})` : '';
+    report.add(Codes.missingColumn, headerStart, headerEnd, `missing amount column: add amount, amount-from with amount-to, or amount-sequence${partial}`, has(from) ? to : has(to) ? from : amount, fixes);
+  }
+}
+
+export function hasCompleteAmountMode(batch: Batch): boolean {
+  const has = (name: string) => batch.columnIndex.has(name);
+  return has('amount') || (has('amount-from') && has('amount-to')) || has('amount-sequence');
+}
