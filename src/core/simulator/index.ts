@@ -1,0 +1,21 @@
+// The local gateway: a loopback HTTP server implementing both operations of the spec, for trying the
+// product without credentials and for end-to-end tests of the client.
+
+export { startLocalGateway, DEFAULT_PATH_PREFIX, DEFAULT_REPORT_PATH_PREFIX, REPORT_DENIAL } from './server';
+export {
+  loadOrCreateDemoMerchant,
+  defaultStateDir,
+  DEMO_CONSUMER_KEY,
+  DEMO_ENDPOINT_ID,
+  DEMO_MERCHANT_NAME,
+  DEMO_PROJECT_CURRENCY,
+  PRIVATE_KEY_FILE,
+  PUBLIC_KEY_FILE,
+} from './merchant';
+export { readRunningGateway, writeRunningGateway, removeRunningGateway, RUNNING_FILE, type RunningGateway } from './running';
+export { SIMULATE_500_ORDER_ID } from './create';
+export { ErrorCodes, PayloadErrorCodes, LintErrorCodes, OTHER_LINT_ERROR } from './errorCodes';
+export { REPORT_COLUMNS } from './report';
+export { cardDeclines, MAX_ADVANCE_DAYS } from './ledger';
+export { TIMESTAMP_WINDOW_SECONDS } from './auth';
+export type * from './types';

@@ -1,0 +1,94 @@
+// The demo merchant: the one account of the local gateway, so a new user can sign and submit without
+// any credential of a real gateway. Its keys are made on first run in the user's state directory
+// (never in the repository) and are readable by the user alone.
+
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { DemoMerchant } from './types';
+
+export const DEMO_CONSUMER_KEY = 'demo-merchant';
+export const DEMO_ENDPOINT_ID = '1001';
+export const DEMO_MERCHANT_NAME = 'Demo Merchant';
+/** The currency of the demo merchant's project: the spec requires every amount's currency to equal it. */
+export const DEMO_PROJECT_CURRENCY = 'EUR';
+
+export const MERCHANT_FILE = 'merchant.json';
+export const PRIVATE_KEY_FILE = 'merchant-rsa-private.pem';
+export const PUBLIC_KEY_FILE = 'merchant-rsa-public.pem';
+
+export function defaultStateDir(): string {
+  const explicit = process.env.PAYGATE_STATE_DIR;
+  if (explicit) return explicit;
+  const xdg = process.env.XDG_STATE_HOME;
+  if (xdg) return path.join(xdg, 'paygate', 'gateway');
+  return path.join(os.homedir(), '.local', 'state', 'paygate', 'gateway');
+}
+
+export function ensureStateDir(stateDir: string): void {
+  fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+}
+
+/** Writes a private file atomically: another process never sees half a key. */
+export function writePrivateFile(file: string, data: string): void {
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  fs.writeFileSync(tmp, data, { mode: 0o600, flag: 'wx' });
+  fs.renameSync(tmp, file);
+}
+
+function readIfExists(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+interface MerchantFile {
+  consumerKey: string;
+  endpointId: string;
+  consumerSecret: string;
+}
+
+function parseMerchantFile(text: string | undefined): MerchantFile | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const m = JSON.parse(text) as Partial<MerchantFile>;
+    if (typeof m.consumerKey === 'string' && typeof m.endpointId === 'string' && typeof m.consumerSecret === 'string' && m.consumerSecret.length > 0) {
+      return { consumerKey: m.consumerKey, endpointId: m.endpointId, consumerSecret: m.consumerSecret };
+    }
+  } catch {
+    // A damaged file is replaced below; the old secret is unusable anyway.
+  }
+  return undefined;
+}
+
+export function loadOrCreateDemoMerchant(stateDir: string): DemoMerchant {
+  ensureStateDir(stateDir);
+  const merchantPath = path.join(stateDir, MERCHANT_FILE);
+  const privatePath = path.join(stateDir, PRIVATE_KEY_FILE);
+  const publicPath = path.join(stateDir, PUBLIC_KEY_FILE);
+
+  let merchant = parseMerchantFile(readIfExists(merchantPath));
+  if (!merchant) {
+    merchant = { consumerKey: DEMO_CONSUMER_KEY, endpointId: DEMO_ENDPOINT_ID, consumerSecret: randomBytes(24).toString('base64url') };
+    writePrivateFile(merchantPath, `${JSON.stringify(merchant, null, 2)}\n`);
+  }
+
+  let rsaPrivateKeyPem = readIfExists(privatePath);
+  let rsaPublicKeyPem = readIfExists(publicPath);
+  if (!rsaPrivateKeyPem || !rsaPublicKeyPem) {
+    const pair = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
+    writePrivateFile(privatePath, pair.privateKey);
+    writePrivateFile(publicPath, pair.publicKey);
+    rsaPrivateKeyPem = pair.privateKey;
+    rsaPublicKeyPem = pair.publicKey;
+  }
+  return { ...merchant, rsaPrivateKeyPem, rsaPublicKeyPem };
+}
