@@ -1,0 +1,54 @@
+// The panel's HTML shell. Pure so the CSP can be unit-tested and reused verbatim by the Chromium harness.
+import { randomBytes } from 'node:crypto';
+
+export function makeNonce(): string {
+  // 128 bits from the OS CSPRNG; base64 is a valid nonce alphabet for CSP.
+  return randomBytes(16).toString('base64');
+}
+
+export interface ShellInput {
+  /** webview.cspSource (or the harness origin). */
+  cspSource: string;
+  nonce: string;
+  scriptUri: string;
+  styleUri: string;
+  title: string;
+}
+
+/**
+ * No 'unsafe-inline' anywhere: the page only sets styles through the CSSOM (element.style /
+ * setProperty), which CSP does not restrict, and has no inline handlers. connect-src is absent, so the
+ * page cannot fetch anything; img-src/font-src allow only the extension's own resources.
+ */
+export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src ${cspSource}`,
+    `img-src ${cspSource}`,
+    `font-src ${cspSource}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+export function renderShell(input: ShellInput): string {
+  const csp = contentSecurityPolicy(input.cspSource, input.nonce);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="${escapeAttr(input.styleUri)}">
+<title>${escapeAttr(input.title)}</title>
+</head>
+<body>
+<div id="app"></div>
+<script nonce="${escapeAttr(input.nonce)}" src="${escapeAttr(input.scriptUri)}"></script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,185 @@
+// The one message protocol between the extension host (src/webview) and the results page (webview-ui).
+// Both sides import this file, so it must stay free of `vscode` and of Node APIs. Messages crossing the
+// boundary are checked by the guards below: the page is treated as untrusted by the host and vice versa.
+
+export const PROTOCOL_VERSION = 1;
+export const VIEW_TYPE = 'paygate.results';
+
+/** Where the rows on the page came from, so a reloaded panel knows how to get them back. */
+export type ReportSource =
+  | { kind: 'file'; uri: string }
+  /** Rows held only in memory (a gateway answer); the page keeps small ones in its own state. */
+  | { kind: 'inline' };
+
+// ---------- submission outcome ----------
+
+/** Which secret or setting the user should look at when the gateway refused the signature. */
+export type CredentialToCheck = 'consumer-key' | 'consumer-secret' | 'rsa-private-key' | 'endpoint-id' | 'environment';
+
+export type SubmissionOutcomeView =
+  | { kind: 'accepted'; status?: number }
+  | { kind: 'validation-error' | 'error'; status?: number; message: string; code?: string }
+  | { kind: 'auth-failed'; status?: number; operation: 'create' | 'report'; message: string; check: CredentialToCheck[] }
+  | { kind: 'server-error'; status: number; errorId?: string }
+  | { kind: 'transport-error'; reason: 'refused' | 'timeout' | 'tls' | 'other'; message: string };
+
+export const SUBMISSION_OUTCOME_KINDS = ['accepted', 'validation-error', 'error', 'auth-failed', 'server-error', 'transport-error'] as const;
+
+/**
+ * What the panel shows for one Submit. `columns`/`rows` are the submitted rows as the gateway saw them,
+ * with the answer's fields (recurring-payment-id, status, serial-number) appended as columns. The host
+ * masks card numbers (first 6 / last 4) and drops cvv2 again before sending, whatever the caller passed.
+ */
+export interface SubmissionView {
+  title: string;
+  outcome: SubmissionOutcomeView;
+  /** Name of the submitted file, environment and time, for the banner's second line. */
+  file?: string;
+  environment?: string;
+  submittedAt?: string;
+  /** Answer fields that belong to the whole request (e.g. serial-number), shown in the banner. */
+  fields?: Record<string, string>;
+  columns: string[];
+  rows: string[][];
+}
+
+// ---------- page state kept by vscode.setState (and handed to the serializer on reload) ----------
+
+export interface ViewState {
+  sorting: { column: number; desc: boolean } | null;
+  filters: Record<number, string>;
+  search: string;
+  widths: Record<number, number>;
+  scrollTop: number;
+}
+
+export interface PersistedState {
+  v: typeof PROTOCOL_VERSION;
+  title: string;
+  source: ReportSource;
+  /** Present only when small enough to keep in webview state (see INLINE_STATE_LIMIT). */
+  table?: { columns: string[]; rows: string[][] };
+  submission?: SubmissionView;
+  view?: ViewState;
+}
+
+/** Characters of cell text a page keeps in its own state; bigger in-memory reports are not restored. */
+export const INLINE_STATE_LIMIT = 2_000_000;
+
+// ---------- host -> page ----------
+
+export type HostToPage =
+  | { type: 'report'; title: string; columns: string[]; rows: string[][]; source: ReportSource }
+  /** A CSV the page parses itself; the text follows in `csvChunk` messages so no single message is huge. */
+  | { type: 'csvStart'; title: string; delimiter?: string; totalBytes?: number; source: ReportSource }
+  | { type: 'csvChunk'; text: string }
+  | { type: 'csvEnd' }
+  | { type: 'csvFailed'; message: string }
+  | { type: 'submission'; view: SubmissionView }
+  | { type: 'exportDone'; ok: boolean; message: string };
+
+// ---------- page -> host ----------
+
+export type ExportFormat = 'csv' | 'json';
+
+export type PageToHost =
+  | { type: 'ready'; version: number; restored: boolean }
+  | { type: 'export'; format: ExportFormat; columns: string[]; rows: string[][]; suggestedName: string }
+  | { type: 'copy'; text: string; what: 'cell' | 'row' }
+  | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string };
+
+// ---------- guards ----------
+
+type Rec = Record<string, unknown>;
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStr = (v: unknown): v is string => typeof v === 'string';
+const optStr = (v: unknown): boolean => v === undefined || typeof v === 'string';
+const optNum = (v: unknown): boolean => v === undefined || (typeof v === 'number' && Number.isFinite(v));
+export const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every(isStr);
+/** Checks every row: the cost is linear, which is fine next to the structured clone that delivered it. */
+export const isRows = (v: unknown): v is string[][] => Array.isArray(v) && v.every(isStringArray);
+
+function isSource(v: unknown): v is ReportSource {
+  if (!isRec(v)) return false;
+  if (v.kind === 'file') return isStr(v.uri);
+  return v.kind === 'inline';
+}
+
+function isOutcome(v: unknown): v is SubmissionOutcomeView {
+  if (!isRec(v)) return false;
+  switch (v.kind) {
+    case 'accepted':
+      return optNum(v.status);
+    case 'validation-error':
+    case 'error':
+      return optNum(v.status) && isStr(v.message) && optStr(v.code);
+    case 'auth-failed':
+      return optNum(v.status) && (v.operation === 'create' || v.operation === 'report') && isStr(v.message) && isStringArray(v.check);
+    case 'server-error':
+      return typeof v.status === 'number' && optStr(v.errorId);
+    case 'transport-error':
+      return ['refused', 'timeout', 'tls', 'other'].includes(v.reason as string) && isStr(v.message);
+    default:
+      return false;
+  }
+}
+
+export function isSubmissionView(v: unknown): v is SubmissionView {
+  return (
+    isRec(v) &&
+    isStr(v.title) &&
+    isOutcome(v.outcome) &&
+    optStr(v.file) &&
+    optStr(v.environment) &&
+    optStr(v.submittedAt) &&
+    (v.fields === undefined || (isRec(v.fields) && Object.values(v.fields).every(isStr))) &&
+    isStringArray(v.columns) &&
+    isRows(v.rows)
+  );
+}
+
+export function isHostToPage(v: unknown): v is HostToPage {
+  if (!isRec(v)) return false;
+  switch (v.type) {
+    case 'report':
+      return isStr(v.title) && isStringArray(v.columns) && isRows(v.rows) && isSource(v.source);
+    case 'csvStart':
+      return isStr(v.title) && optStr(v.delimiter) && optNum(v.totalBytes) && isSource(v.source);
+    case 'csvChunk':
+      return isStr(v.text);
+    case 'csvEnd':
+      return true;
+    case 'csvFailed':
+      return isStr(v.message);
+    case 'submission':
+      return isSubmissionView(v.view);
+    case 'exportDone':
+      return typeof v.ok === 'boolean' && isStr(v.message);
+    default:
+      return false;
+  }
+}
+
+export function isPageToHost(v: unknown): v is PageToHost {
+  if (!isRec(v)) return false;
+  switch (v.type) {
+    case 'ready':
+      return typeof v.version === 'number' && typeof v.restored === 'boolean';
+    case 'export':
+      return (v.format === 'csv' || v.format === 'json') && isStringArray(v.columns) && isRows(v.rows) && isStr(v.suggestedName);
+    case 'copy':
+      return isStr(v.text) && (v.what === 'cell' || v.what === 'row');
+    case 'log':
+      return (v.level === 'info' || v.level === 'warn' || v.level === 'error') && isStr(v.message);
+    default:
+      return false;
+  }
+}
+
+/** State from a reloaded panel comes from disk: accept it only if it still has the shape we wrote. */
+export function isPersistedState(v: unknown): v is PersistedState {
+  if (!isRec(v) || v.v !== PROTOCOL_VERSION || !isStr(v.title) || !isSource(v.source)) return false;
+  if (v.table !== undefined && !(isRec(v.table) && isStringArray(v.table.columns) && isRows(v.table.rows))) return false;
+  if (v.submission !== undefined && !isSubmissionView(v.submission)) return false;
+  return true;
+}

@@ -1,0 +1,67 @@
+// The submission outcome, readable at a glance: one headline, one explanation, and the one thing to do.
+import type { CredentialToCheck, SubmissionView } from '../src/webview/protocol';
+import { el } from './dom';
+
+const CREDENTIAL_LABEL: Record<CredentialToCheck, string> = {
+  'consumer-key': 'the consumer key of the environment',
+  'consumer-secret': 'the consumer secret (PayGate: Set Consumer Secret)',
+  'rsa-private-key': 'the RSA private key and its passphrase',
+  'endpoint-id': 'the endpoint ID of the environment',
+  environment: 'the selected environment (paygate.environment)',
+};
+
+const TRANSPORT_REASON: Record<string, string> = {
+  refused: 'The connection was refused: is the gateway (or the local gateway) running at that address?',
+  timeout: 'The gateway did not answer in time (paygate.requestTimeoutSeconds).',
+  tls: 'The TLS handshake failed: check the base URL and the certificate.',
+  other: 'The request did not reach the gateway.',
+};
+
+export function renderBanner(view: SubmissionView): HTMLElement {
+  const o = view.outcome;
+  const isOk = o.kind === 'accepted';
+  const box = el('section', { class: `banner banner-${o.kind}`, role: isOk ? 'status' : 'alert', 'aria-label': 'Submission outcome' });
+  const icon = el('span', { class: 'banner-icon', 'aria-hidden': 'true' }, isOk ? '✔' : '✖');
+  const text = el('div', { class: 'banner-text' });
+  const lines: string[] = [];
+  let headline: string;
+  switch (o.kind) {
+    case 'accepted':
+      headline = 'Accepted';
+      lines.push(`The gateway accepted ${view.rows.length === 1 ? 'the recurring payment' : `${view.rows.length} recurring payments`}.`);
+      break;
+    case 'validation-error':
+    case 'error':
+      headline = o.kind === 'validation-error' ? 'Validation error' : 'Error';
+      lines.push(o.message);
+      if (o.code) lines.push(`Error code: ${o.code}`);
+      break;
+    case 'auth-failed':
+      headline = 'Authentication failed';
+      lines.push(o.message);
+      if (o.check.length > 0) lines.push(`Check ${o.check.map((c) => CREDENTIAL_LABEL[c] ?? c).join('; ')}.`);
+      break;
+    case 'server-error':
+      headline = `Server error (HTTP ${o.status})`;
+      lines.push(o.errorId ? `Error ID: ${o.errorId}. Quote it when contacting the gateway's support.` : 'The gateway gave no error ID.');
+      break;
+    case 'transport-error':
+      headline = 'Could not reach the gateway';
+      lines.push(TRANSPORT_REASON[o.reason] ?? TRANSPORT_REASON.other, o.message);
+      break;
+  }
+  text.append(el('h2', { class: 'banner-headline' }, headline));
+  for (const line of lines) text.append(el('p', {}, line));
+  const meta = [view.file && `File: ${view.file}`, view.environment && `Environment: ${view.environment}`, view.submittedAt && `At: ${view.submittedAt}`]
+    .filter(Boolean)
+    .join(' · ');
+  if (meta) text.append(el('p', { class: 'banner-meta' }, meta));
+  const fields = Object.entries(view.fields ?? {});
+  if (fields.length > 0) {
+    const dl = el('dl', { class: 'banner-fields' });
+    for (const [k, v] of fields) dl.append(el('dt', {}, k), el('dd', {}, v));
+    text.append(dl);
+  }
+  box.append(icon, text);
+  return box;
+}

@@ -1,0 +1,53 @@
+// TanStack Table owns the column model and the interaction state (sorting, per-column filters, global
+// search, column sizes and the resize gesture). Its row models are not used: they create an object per
+// row, which at a million rows costs hundreds of megabytes, so rows are filtered and sorted by
+// dataset.ts over plain index arrays instead (the "manual" modes the library provides for exactly this).
+import {
+  columnFilteringFeature,
+  columnResizingFeature,
+  columnSizingFeature,
+  constructTable,
+  createColumnHelper,
+  globalFilteringFeature,
+  rowSortingFeature,
+  tableFeatures,
+} from '@tanstack/table-core';
+import { storeReactivityBindings } from '@tanstack/table-core/store-reactivity-bindings';
+
+export const features = tableFeatures({
+  coreReactivityFeature: storeReactivityBindings(),
+  columnSizingFeature,
+  columnResizingFeature,
+  rowSortingFeature,
+  columnFilteringFeature,
+  globalFilteringFeature,
+});
+
+export type Row = string[];
+const helper = createColumnHelper<typeof features, Row>();
+
+export const columnId = (index: number) => `c${index}`;
+export const columnIndex = (id: string) => Number(id.slice(1));
+
+export function createResultsTable(names: string[], initial?: { widths?: Record<number, number> }) {
+  const columns = helper.columns(
+    names.map((name, i) =>
+      helper.accessor((row: Row) => row[i] ?? '', { id: columnId(i), header: name || `Column ${i + 1}`, size: 160, minSize: 48, maxSize: 2000 }),
+    ),
+  );
+  const sizing: Record<string, number> = {};
+  for (const [k, v] of Object.entries(initial?.widths ?? {})) sizing[columnId(Number(k))] = v;
+  return constructTable({
+    features,
+    columns,
+    data: [] as Row[],
+    manualSorting: true,
+    manualFiltering: true,
+    enableMultiSort: false,
+    sortDescFirst: false,
+    columnResizeMode: 'onChange',
+    initialState: { columnSizing: sizing },
+  });
+}
+
+export type ResultsTable = ReturnType<typeof createResultsTable>;
