@@ -93,7 +93,7 @@ export function parseAnswerFields(text: string, contentType: string): Record<str
     const json = parseJsonFields(trimmed);
     if (json) return json;
   }
-  if (media === 'text/html' || trimmed.startsWith('<')) return undefined;
+  if (trimmed.startsWith('<')) return undefined;
   return parseFormFields(trimmed);
 }
 

@@ -1,0 +1,65 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { reportTemplateJsonSchemaText, parseReportTemplate, newReportTemplate, CliConfigSchema, parseEnvironments, DEFAULT_PATHS } from '../../src/core/gateway';
+
+const root = join(__dirname, '..', '..');
+
+test('the committed JSON Schema is the one generated from the zod schema (run `npm run schemas`)', () => {
+  assert.equal(readFileSync(join(root, 'schemas', 'report-template.schema.json'), 'utf8'), reportTemplateJsonSchemaText());
+});
+
+test('the JSON Schema names every field of the spec and the nine filter arrays', () => {
+  const schema = JSON.parse(reportTemplateJsonSchemaText());
+  assert.deepEqual(Object.keys(schema.properties).sort(), [
+    'configurationReportParameters', 'filters', 'inputReportParameters', 'outputReportParameters',
+    'reportCsvDelimiter', 'reportEncode', 'reportFormat', 'reportIdentifier', 'reportName',
+  ]);
+  assert.deepEqual(Object.keys(schema.properties.filters.properties).sort(), ['companies', 'currencies', 'endpoints', 'gates', 'managers', 'merchants', 'processors', 'resellers', 'projects'].sort());
+  assert.deepEqual(schema.properties.inputReportParameters.items.required, ['type', 'name', 'value']);
+});
+
+test('the spec sample body is a valid template; unknown fields are kept', () => {
+  const sample = {
+    reportIdentifier: 'transactions', reportEncode: 'UTF-8', reportName: 'Transactions', reportCsvDelimiter: ',', reportFormat: 'CSV',
+    configurationReportParameters: [], inputReportParameters: [{ type: 'INPUT_TEXT', name: 'dateFrom', value: '01.11.2026' }], outputReportParameters: [],
+    filters: { gates: [], companies: [], projects: [], endpoints: [], merchants: [], processors: [], managers: [], resellers: [], currencies: [] },
+    fromSupport: { any: 'thing' },
+  };
+  const r = parseReportTemplate(JSON.stringify(sample));
+  assert.ok(r.ok);
+  if (r.ok) assert.deepEqual(r.template, sample);
+  assert.equal(parseReportTemplate(JSON.stringify(newReportTemplate())).ok, false, 'an empty reportIdentifier is not a template yet');
+});
+
+test('template problems name the place: JSON syntax by line and column, schema problems by path', () => {
+  const syntax = parseReportTemplate('{\n  "reportIdentifier": "x",\n  oops\n}');
+  assert.ok(!syntax.ok);
+  if (!syntax.ok) {
+    assert.equal(syntax.problems[0].line, 3);
+    assert.equal(syntax.problems[0].column, 3);
+  }
+  const text = JSON.stringify({ ...newReportTemplate(), reportIdentifier: 'x', reportCsvDelimiter: ';;', reportEncode: 'no-such-charset' }, null, 2);
+  const bad = parseReportTemplate(text);
+  assert.ok(!bad.ok);
+  if (!bad.ok) {
+    assert.deepEqual(bad.problems.map((p) => p.path).sort(), ['reportCsvDelimiter', 'reportEncode']);
+    const delim = bad.problems.find((p) => p.path === 'reportCsvDelimiter')!;
+    assert.equal(text.split('\n')[delim.line! - 1].trim().startsWith('"reportCsvDelimiter"'), true);
+  }
+});
+
+test('config: defaults, duplicate names, and the reserved name local', () => {
+  const c = CliConfigSchema.parse({});
+  assert.equal(c.environment, 'local');
+  assert.deepEqual(c.paths, DEFAULT_PATHS);
+  assert.equal(c.requestTimeoutSeconds, 60);
+  const e = { name: 'sandbox', baseUrl: 'https://sandbox.example/pg', reportBaseUrl: 'https://sandbox.example/r', endpointId: '7', consumerKey: 'k' };
+  assert.equal(CliConfigSchema.safeParse({ environments: [e, e] }).success, false);
+  assert.equal(CliConfigSchema.safeParse({ environments: [{ ...e, name: 'local' }] }).success, false);
+  const parsed = parseEnvironments([e, { ...e, name: 'x', baseUrl: 'ftp://no' }]);
+  assert.equal(parsed.environments.length, 1);
+  assert.equal(parsed.environments[0].production, false);
+  assert.match(parsed.problems[0], /paygate\.environments\[1\]: baseUrl/);
+});
