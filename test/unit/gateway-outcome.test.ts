@@ -23,9 +23,10 @@ function answer(name: string): HttpAnswer {
   return { status, contentType, body: new Uint8Array(bytes.subarray(split + 4)) };
 }
 
-function expectOutcome<K extends GatewayOutcome['outcome']>(o: GatewayOutcome, kind: K): Extract<GatewayOutcome, { outcome: K }> {
+type Member<K> = GatewayOutcome extends infer T ? (T extends { outcome: infer O } ? (K extends O ? T : never) : never) : never;
+function expectOutcome<K extends GatewayOutcome['outcome']>(o: GatewayOutcome, kind: K): Member<K> {
   assert.equal(o.outcome, kind, JSON.stringify(o));
-  return o as Extract<GatewayOutcome, { outcome: K }>;
+  return o as Member<K>;
 }
 
 test('create: 200 with an empty body is accepted', () => {
