@@ -1,0 +1,362 @@
+// The recurring-payment CSV face in a running editor: language mode, Problems, quick fixes, fix-all,
+// hover, completion and the onSave setting. Runs under @vscode/test-electron and under the code-server
+// harness alike: only the public `vscode` API, fixtures found through the extension's own path, edits
+// made on copies in a scratch folder, and waits that poll with a deadline instead of sleeping.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+
+const EXTENSION_ID = 'paygate.paygate-toolkit';
+const LANGUAGE_ID = 'paygate-recurring-csv';
+const RULE_LINK = 'https://github.com/paygate/paygate-toolkit#rule-';
+const DEADLINE_MS = 20_000;
+
+let fixtures = '';
+let scratch = '';
+
+/** Polls `probe` until it returns something other than undefined/false, waking on diagnostics changes. */
+async function waitFor<T>(what: string, probe: () => T | undefined | false): Promise<T> {
+  const deadline = Date.now() + DEADLINE_MS;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise<void>((resolve) => {
+      const sub = vscode.languages.onDidChangeDiagnostics(() => done());
+      const timer = setTimeout(() => done(), 100);
+      function done(): void {
+        sub.dispose();
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  }
+}
+
+function paygateDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'paygate');
+}
+
+function codeOf(d: vscode.Diagnostic): string {
+  const c = d.code;
+  return typeof c === 'object' && c !== null ? String(c.value) : String(c);
+}
+
+/** Diagnostics of the document once they satisfy `ok` (lint runs asynchronously after open or change). */
+function diagnosticsWhere(uri: vscode.Uri, what: string, ok: (ds: vscode.Diagnostic[]) => boolean): Promise<vscode.Diagnostic[]> {
+  return waitFor(what, () => {
+    const ds = paygateDiagnostics(uri);
+    return ok(ds) ? ds : undefined;
+  });
+}
+
+/** A fixture copied into the scratch folder, so tests may edit and save it. */
+function copyFixture(name: string, as = name): vscode.Uri {
+  const dir = fs.mkdtempSync(path.join(scratch, 'case-'));
+  const target = path.join(dir, as);
+  fs.copyFileSync(path.join(fixtures, name), target);
+  return vscode.Uri.file(target);
+}
+
+async function openShown(uri: vscode.Uri): Promise<vscode.TextDocument> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(doc);
+  return doc;
+}
+
+/** The range of the `nth` occurrence of `needle` on `line` (what the rule book calls the exact cell). */
+function cellRange(doc: vscode.TextDocument, line: number, needle: string, nth = 0): vscode.Range {
+  const text = doc.lineAt(line).text;
+  let at = -1;
+  for (let i = 0; i <= nth; i++) {
+    at = text.indexOf(needle, at + 1);
+    assert.ok(at >= 0, `"${needle}" on line ${line}`);
+  }
+  return new vscode.Range(line, at, line, at + needle.length);
+}
+
+async function replace(doc: vscode.TextDocument, range: vscode.Range, text: string): Promise<void> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(doc.uri, range, text);
+  assert.equal(await vscode.workspace.applyEdit(edit), true, 'edit applied');
+}
+
+async function applyAction(action: vscode.CodeAction): Promise<void> {
+  assert.ok(action.edit, `action "${action.title}" carries an edit`);
+  assert.equal(await vscode.workspace.applyEdit(action.edit), true, `edit of "${action.title}" applied`);
+}
+
+async function codeActions(uri: vscode.Uri, range: vscode.Range, kind?: string): Promise<vscode.CodeAction[]> {
+  const got = (await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>('vscode.executeCodeActionProvider', uri, range, kind)) ?? [];
+  // A provider may also answer with bare Commands (whose `command` is a string); ours answers with CodeActions.
+  return got.filter((a): a is vscode.CodeAction => typeof (a as vscode.Command).command !== 'string');
+}
+
+/** Hover text as a reader sees it: the Markdown of every hover joined, with backslash escapes removed. */
+async function hoverText(uri: vscode.Uri, position: vscode.Position): Promise<{ text: string; hovers: vscode.Hover[] }> {
+  const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position)) ?? [];
+  const text = hovers
+    .flatMap((h) => h.contents)
+    .map((c) => (typeof c === 'string' ? c : c.value))
+    .join('\n')
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1');
+  return { text, hovers };
+}
+
+async function columnCompletions(uri: vscode.Uri, position: vscode.Position, trigger?: string): Promise<vscode.CompletionItem[]> {
+  const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, position, trigger);
+  // Word-based suggestions from the document come back too; column names are offered as fields.
+  return (list?.items ?? []).filter((i) => i.kind === vscode.CompletionItemKind.Field);
+}
+
+function labelOf(item: vscode.CompletionItem): string {
+  return typeof item.label === 'string' ? item.label : item.label.label;
+}
+
+async function setLintSetting(key: 'run' | 'debounceMs', value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('paygate.lint').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+// One outer suite, so the hooks below belong to this file and not to the whole run.
+describe('lint (recurring-payment CSV in the editor)', () => {
+  before(async function () {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext, `extension ${EXTENSION_ID} is installed`);
+    await ext.activate();
+    fixtures = path.join(ext.extensionPath, 'test', 'fixtures', 'lint');
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-lint-it-'));
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  describe('language mode', () => {
+    it('is chosen for a .rpcsv file', async () => {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(fixtures, 'valid.rpcsv')));
+      assert.equal(doc.languageId, LANGUAGE_ID);
+      assert.equal(vscode.extensions.getExtension(EXTENSION_ID)?.isActive, true);
+    });
+
+    it('is chosen for a *.recurring.csv file', async () => {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(fixtures, 'batch.recurring.csv')));
+      assert.equal(doc.languageId, LANGUAGE_ID);
+    });
+
+    it('is chosen for a .csv whose first line holds client-orderid and rp_card_type, in any order', async () => {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(fixtures, 'first-line.csv')));
+      assert.ok(doc.lineAt(0).text.indexOf('rp_card_type') < doc.lineAt(0).text.indexOf('client-orderid'), 'fixture has the reverse order');
+      assert.equal(doc.languageId, LANGUAGE_ID);
+    });
+
+    it('is not chosen for a .csv without both names', async () => {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(fixtures, 'plain.csv')));
+      assert.notEqual(doc.languageId, LANGUAGE_ID);
+    });
+  });
+
+  describe('diagnostics', () => {
+    it('arrive on open with rule-book codes, README links, severities and exact cell ranges', async () => {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(fixtures, 'mistakes.rpcsv')));
+      const ds = await diagnosticsWhere(doc.uri, 'four diagnostics', (d) => d.length === 4);
+      const got = ds
+        .map((d) => ({ code: codeOf(d), range: d.range, severity: d.severity }))
+        .sort((a, b) => a.range.start.compareTo(b.range.start));
+      const expected = [
+        { code: 'column-alias', range: cellRange(doc, 0, 'Rp_Card_Type'), severity: vscode.DiagnosticSeverity.Error },
+        { code: 'column-alias', range: cellRange(doc, 0, 'notify-url'), severity: vscode.DiagnosticSeverity.Error },
+        { code: 'dst-unsupported', range: cellRange(doc, 1, 'DE'), severity: vscode.DiagnosticSeverity.Error },
+        { code: 'dst-unsupported', range: cellRange(doc, 1, 'Berlin'), severity: vscode.DiagnosticSeverity.Error },
+      ];
+      assert.equal(got.length, expected.length);
+      got.forEach((g, i) => {
+        assert.equal(g.code, expected[i].code);
+        assert.ok(g.range.isEqual(expected[i].range), `${g.code} at ${JSON.stringify(g.range)}, expected ${JSON.stringify(expected[i].range)}`);
+        assert.equal(g.severity, expected[i].severity);
+      });
+      for (const d of ds) {
+        const code = d.code as { value: string; target: vscode.Uri };
+        assert.equal(code.target.toString(true), RULE_LINK + code.value);
+      }
+    });
+
+    it('follow edits: a new problem appears at its cell and goes when the edit is undone', async () => {
+      const doc = await openShown(copyFixture('valid.rpcsv'));
+      // A valid file gets no diagnostics; introduce one and wait for it, which proves the file was checked.
+      const cell = cellRange(doc, 1, 'SRC');
+      await replace(doc, cell, 'XYZ');
+      const ds = await diagnosticsWhere(doc.uri, 'invalid-value on rp_card_type', (d) => d.some((x) => codeOf(x) === 'invalid-value'));
+      const invalid = ds.filter((x) => codeOf(x) === 'invalid-value');
+      assert.equal(invalid.length, 1);
+      assert.ok(invalid[0].range.isEqual(cell));
+      await replace(doc, cell, 'SRC');
+      await diagnosticsWhere(doc.uri, 'no diagnostics after undoing the edit', (d) => d.length === 0);
+    });
+
+    it('are cleared when the document leaves the language mode', async () => {
+      const doc = await openShown(copyFixture('mistakes.rpcsv'));
+      await diagnosticsWhere(doc.uri, 'diagnostics', (d) => d.length > 0);
+      await vscode.languages.setTextDocumentLanguage(doc, 'plaintext');
+      await diagnosticsWhere(doc.uri, 'diagnostics cleared', (d) => d.length === 0);
+    });
+  });
+
+  describe('code actions', () => {
+    it('the preferred quick fix renames an aliased column', async () => {
+      const doc = await openShown(copyFixture('mistakes.rpcsv'));
+      const before = doc.getText();
+      const cell = cellRange(doc, 0, 'notify-url');
+      await diagnosticsWhere(doc.uri, 'column-alias on notify-url', (d) => d.some((x) => codeOf(x) === 'column-alias' && x.range.isEqual(cell)));
+      const actions = await codeActions(doc.uri, cell, vscode.CodeActionKind.QuickFix.value);
+      const preferred = actions.filter((a) => a.isPreferred);
+      assert.equal(preferred.length, 1, `one preferred fix among: ${actions.map((a) => a.title).join(' | ')}`);
+      assert.ok(preferred[0].diagnostics?.some((d) => codeOf(d) === 'column-alias'), 'the fix names the diagnostic it mends');
+      await applyAction(preferred[0]);
+      const header = before.split('\n')[0];
+      const expected = header.slice(0, cell.start.character) + 'notify_url' + header.slice(cell.end.character);
+      assert.equal(doc.lineAt(0).text, expected);
+      assert.equal(doc.getText().split('\n').slice(1).join('\n'), before.split('\n').slice(1).join('\n'), 'rows untouched');
+    });
+
+    it('a DST-unsupported value can be cleared alone or together with every other one in the file', async () => {
+      const doc = await openShown(copyFixture('mistakes.rpcsv'));
+      const country = cellRange(doc, 1, 'DE');
+      await diagnosticsWhere(doc.uri, 'dst-unsupported', (d) => d.filter((x) => codeOf(x) === 'dst-unsupported').length === 2);
+      const actions = await codeActions(doc.uri, country, vscode.CodeActionKind.QuickFix.value);
+      const sweep = actions.find((a) => /every/i.test(a.title));
+      assert.ok(sweep, `a file-wide clear among: ${actions.map((a) => a.title).join(' | ')}`);
+      assert.ok(actions.some((a) => a !== sweep && a.diagnostics?.some((d) => codeOf(d) === 'dst-unsupported')), 'a single-cell clear too');
+      const row = doc.lineAt(1).text;
+      await applyAction(sweep);
+      assert.equal(doc.lineAt(1).text, row.replace(';DE;Berlin;', ';;;'));
+      await diagnosticsWhere(doc.uri, 'no dst-unsupported left', (d) => !d.some((x) => codeOf(x) === 'dst-unsupported'));
+    });
+
+    it('source.fixAll.paygate applies every safe fix at once and nothing else', async () => {
+      const doc = await openShown(copyFixture('mistakes.rpcsv'));
+      const before = doc.getText();
+      await diagnosticsWhere(doc.uri, 'diagnostics', (d) => d.length === 4);
+      const whole = new vscode.Range(0, 0, doc.lineCount, 0);
+      const actions = await codeActions(doc.uri, whole, 'source.fixAll.paygate');
+      const fixAll = actions.filter((a) => a.kind?.value === 'source.fixAll.paygate');
+      assert.equal(fixAll.length, 1);
+      await applyAction(fixAll[0]);
+      // The two alias renames are safe; clearing DST values loses data, so fix-all leaves them.
+      const expected = before.replace('Rp_Card_Type', 'rp_card_type').replace('notify-url', 'notify_url');
+      assert.equal(doc.getText(), expected);
+      const ds = await diagnosticsWhere(doc.uri, 'only the DST problems left', (d) => d.length === 2);
+      assert.deepEqual(ds.map(codeOf), ['dst-unsupported', 'dst-unsupported']);
+    });
+
+    it('editor.codeActionsOnSave runs the fix-all on save', async () => {
+      const config = vscode.workspace.getConfiguration('editor');
+      await config.update('codeActionsOnSave', { 'source.fixAll.paygate': 'explicit' }, vscode.ConfigurationTarget.Global);
+      try {
+        const doc = await openShown(copyFixture('mistakes.rpcsv'));
+        await diagnosticsWhere(doc.uri, 'diagnostics', (d) => d.length === 4);
+        // Saving needs a change; one in a value that no fix touches.
+        await replace(doc, cellRange(doc, 2, 'ord-2'), 'ord-3');
+        assert.equal(await doc.save(), true, 'saved');
+        assert.equal(doc.lineAt(0).text, 'client-orderid;rp_card_type;credit-card-number;amount;currency;country;city;notify_url');
+        assert.equal(fs.readFileSync(doc.uri.fsPath, 'utf8').split(/\r?\n/)[0], doc.lineAt(0).text, 'the fixed header is what was written');
+      } finally {
+        await config.update('codeActionsOnSave', undefined, vscode.ConfigurationTarget.Global);
+      }
+    });
+  });
+
+  describe('hover', () => {
+    it('on a header cell shows the column documentation', async () => {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(fixtures, 'valid.rpcsv')));
+      const cell = cellRange(doc, 0, 'currency');
+      const { text, hovers } = await hoverText(doc.uri, cell.start.translate(0, 3));
+      assert.match(text, /currency/);
+      assert.match(text, /3 upper-case letters/);
+      assert.match(text, /Max length \| 3 /);
+      assert.match(text, /Required/);
+      const ours = hovers.find((h) => h.range?.isEqual(cell));
+      assert.ok(ours, 'the hover covers exactly the header cell');
+    });
+
+    it('on a value shows its column, with DST support', async () => {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(fixtures, 'valid.rpcsv')));
+      const { text } = await hoverText(doc.uri, cellRange(doc, 1, 'Berlin').start.translate(0, 2));
+      assert.match(text, /city/);
+      assert.match(text, /DST rows \| must leave it empty/);
+    });
+
+    it("on a row's first cell shows its next charges, card masked", async () => {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(fixtures, 'valid.rpcsv')));
+      const { text } = await hoverText(doc.uri, cellRange(doc, 1, 'ord-1').start.translate(0, 1));
+      assert.match(text, /Charges/);
+      // Monthly from 31.01.2099: February has 28 days in 2099, then the schedule returns to the 31st.
+      assert.match(text, /31\.01\.2099/);
+      assert.match(text, /28\.02\.2099/);
+      assert.match(text, /31\.03\.2099/);
+      assert.match(text, /10\.00/);
+      assert.match(text, /411111\*{6}1111/);
+      assert.doesNotMatch(text, /4111111111111111/);
+    });
+  });
+
+  describe('completion', () => {
+    it('offers the columns the header lacks after a ";", and not those it has', async () => {
+      const doc = await openShown(copyFixture('valid.rpcsv'));
+      const end = doc.lineAt(0).range.end;
+      await replace(doc, new vscode.Range(end, end), ';');
+      const at = doc.lineAt(0).range.end;
+      const labels = (await columnCompletions(doc.uri, at, ';')).map(labelOf);
+      for (const missing of ['cvv2', 'order_desc', 'phone', 'state', 'notify_url']) assert.ok(labels.includes(missing), `${missing} offered`);
+      for (const present of ['client-orderid', 'rp_card_type', 'currency', 'max-repeats-number']) assert.ok(!labels.includes(present), `${present} not offered`);
+    });
+
+    it('replaces a half-typed name and documents each column', async () => {
+      const doc = await openShown(copyFixture('valid.rpcsv'));
+      const end = doc.lineAt(0).range.end;
+      await replace(doc, new vscode.Range(end, end), ';cv');
+      const at = doc.lineAt(0).range.end;
+      const items = await columnCompletions(doc.uri, at);
+      const cvv = items.find((i) => labelOf(i) === 'cvv2');
+      assert.ok(cvv, 'cvv2 offered');
+      const range = cvv.range as { inserting: vscode.Range; replacing: vscode.Range } | vscode.Range | undefined;
+      const replacing = range && 'replacing' in range ? range.replacing : range;
+      assert.ok(replacing?.isEqual(new vscode.Range(at.translate(0, -2), at)), `replaces "cv": ${JSON.stringify(replacing)}`);
+      const docText = typeof cvv.documentation === 'string' ? cvv.documentation : cvv.documentation?.value ?? '';
+      assert.match(docText, /3 or 4 digits/);
+    });
+
+    it('offers no column names in data rows', async () => {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(fixtures, 'valid.rpcsv')));
+      const items = await columnCompletions(doc.uri, cellRange(doc, 1, 'Berlin').end);
+      assert.deepEqual(items.map(labelOf), []);
+    });
+  });
+
+  describe('paygate.lint.run = onSave', () => {
+    before(async () => {
+      await setLintSetting('debounceMs', 0);
+      await setLintSetting('run', 'onSave');
+    });
+    after(async () => {
+      await setLintSetting('run', undefined);
+      await setLintSetting('debounceMs', undefined);
+    });
+
+    it('checks on open, leaves edits unchecked until the file is saved', async () => {
+      const doc = await openShown(copyFixture('mistakes.rpcsv'));
+      await diagnosticsWhere(doc.uri, 'diagnostics on open', (d) => d.length === 4);
+      const cell = cellRange(doc, 2, 'DST');
+      await replace(doc, cell, 'XYZ');
+      // With debounceMs 0, an onType check would have been queued as a timer when the change arrived,
+      // before this test's timer; once this one fires, such a check would already have run.
+      await new Promise<void>((resolve) => setTimeout(resolve, 0));
+      assert.ok(!paygateDiagnostics(doc.uri).some((d) => codeOf(d) === 'invalid-value'), 'not checked before save');
+      assert.equal(await doc.save(), true);
+      const ds = await diagnosticsWhere(doc.uri, 'invalid-value after save', (d) => d.some((x) => codeOf(x) === 'invalid-value'));
+      assert.ok(ds.find((d) => codeOf(d) === 'invalid-value')?.range.isEqual(cell));
+    });
+  });
+});
