@@ -1,5 +1,5 @@
 import { percentEncode, signRequest, type SignatureDetails, type SigningCredentials } from '../oauth';
-import { withCrlfRecords } from './crlf';
+import { withCrlfRecords } from '../csv/write';
 import { createRecurringPaymentsUrl, customReportUrl, DEFAULT_PATHS, type Environment, type PathTemplates } from './environments';
 import { interpretCreateAnswer, interpretReportAnswer, type GatewayOutcome, type HttpAnswer } from './outcome';
 import type { ReportTemplate } from './reportTemplate';
