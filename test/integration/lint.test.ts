@@ -213,7 +213,10 @@ describe('lint (recurring-payment CSV in the editor)', () => {
       const actions = await codeActions(doc.uri, cell, vscode.CodeActionKind.QuickFix.value);
       const preferred = actions.filter((a) => a.isPreferred);
       assert.equal(preferred.length, 1, `one preferred fix among: ${actions.map((a) => a.title).join(' | ')}`);
-      assert.ok(preferred[0].diagnostics?.some((d) => codeOf(d) === 'column-alias'), 'the fix names the diagnostic it mends');
+      // (executeCodeActionProvider hands back title, kind, edit and isPreferred, not the diagnostics list.)
+      const edits = preferred[0].edit?.get(doc.uri) ?? [];
+      assert.equal(edits.length, 1);
+      assert.ok(edits[0].range.isEqual(cell), 'the rename edits exactly the header cell');
       await applyAction(preferred[0]);
       const header = before.split('\n')[0];
       const expected = header.slice(0, cell.start.character) + 'notify_url' + header.slice(cell.end.character);
@@ -228,7 +231,11 @@ describe('lint (recurring-payment CSV in the editor)', () => {
       const actions = await codeActions(doc.uri, country, vscode.CodeActionKind.QuickFix.value);
       const sweep = actions.find((a) => /every/i.test(a.title));
       assert.ok(sweep, `a file-wide clear among: ${actions.map((a) => a.title).join(' | ')}`);
-      assert.ok(actions.some((a) => a !== sweep && a.diagnostics?.some((d) => codeOf(d) === 'dst-unsupported')), 'a single-cell clear too');
+      const clearsOnlyCountry = (a: vscode.CodeAction): boolean => {
+        const edits = a.edit?.get(doc.uri) ?? [];
+        return edits.length === 1 && edits[0].range.isEqual(country) && edits[0].newText === '';
+      };
+      assert.ok(actions.some((a) => a !== sweep && clearsOnlyCountry(a)), 'a single-cell clear too');
       const row = doc.lineAt(1).text;
       await applyAction(sweep);
       assert.equal(doc.lineAt(1).text, row.replace(';DE;Berlin;', ';;;'));
