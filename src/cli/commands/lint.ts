@@ -1,10 +1,87 @@
+import { parseArgs } from 'node:util';
+import { lint as lintText } from '../../core/rules/lint';
 import type { Command } from '../command';
+import { displayPosition, readInput } from '../io';
 
-// (Being built.)
+const HELP = `Usage: paygate lint [--format text|json] FILE...
+
+Checks recurring-payment CSV files against the rule book. FILE may be - for standard input.
+
+Options:
+  --format text|json   text (default): one problem per line, file:line:column: severity code message
+                       json: {"files":[{"file","diagnostics":[...]}],"summary":{"errors","warnings"}}
+  -h, --help           this help
+
+Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage error or unreadable file.`;
+
+interface JsonDiagnostic {
+  code: string;
+  severity: 'error' | 'warning' | 'information';
+  message: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  columnName: string | null;
+}
+
 export const lint: Command = {
-  summary: 'lint (not yet available)',
-  async run() {
-    process.stderr.write('paygate lint: not yet available\n');
-    return 2;
+  summary: 'check recurring-payment CSV files (text or JSON report)',
+  async run(args) {
+    let parsed;
+    try {
+      parsed = parseArgs({ args, allowPositionals: true, options: { format: { type: 'string', default: 'text' }, help: { type: 'boolean', short: 'h' } } });
+    } catch (err) {
+      process.stderr.write(`paygate lint: ${(err as Error).message}\n${HELP}\n`);
+      return 2;
+    }
+    const { values, positionals } = parsed;
+    if (values.help) {
+      process.stdout.write(`${HELP}\n`);
+      return 0;
+    }
+    if (values.format !== 'text' && values.format !== 'json') {
+      process.stderr.write(`paygate lint: --format must be text or json, not "${values.format}"\n`);
+      return 2;
+    }
+    if (positionals.length === 0) {
+      process.stderr.write(`paygate lint: no FILE given\n${HELP}\n`);
+      return 2;
+    }
+
+    const files: { file: string; diagnostics: JsonDiagnostic[] }[] = [];
+    let unreadable = false;
+    for (const path of positionals) {
+      const input = await readInput(path);
+      if (!input.ok) {
+        process.stderr.write(`paygate lint: ${input.message}\n`);
+        unreadable = true;
+        continue;
+      }
+      const result = lintText(input.text);
+      const bom = result.batch.csv.bom;
+      files.push({
+        file: input.name,
+        diagnostics: result.diagnostics.map((d) => {
+          const s = displayPosition(d.range.start, bom);
+          const e = displayPosition(d.range.end, bom);
+          return { code: d.code, severity: d.severity, message: d.message, line: s.line, column: s.column, endLine: e.line, endColumn: e.column, columnName: d.columnName };
+        }),
+      });
+    }
+
+    const all = files.flatMap((f) => f.diagnostics);
+    const summary = { errors: all.filter((d) => d.severity === 'error').length, warnings: all.filter((d) => d.severity === 'warning').length };
+    if (values.format === 'json') {
+      process.stdout.write(`${JSON.stringify({ files, summary })}\n`);
+    } else {
+      for (const f of files) {
+        for (const d of f.diagnostics) process.stdout.write(`${f.file}:${d.line}:${d.column}: ${d.severity} ${d.code} ${d.message}\n`);
+      }
+      const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+      process.stdout.write(`${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')} in ${plural(files.length, 'file')}\n`);
+    }
+    if (unreadable) return 2;
+    return summary.errors > 0 ? 1 : 0;
   },
 };
