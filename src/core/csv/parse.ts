@@ -281,20 +281,24 @@ export function parseCsv(text: string, delimiter = ';'): ParsedCsv {
   const lastRaw = raw[raw.length - 1];
   if (raw.length > 1 && lastRaw.values.length === 1 && lastRaw.bounds[0] === norm.length) raw.pop();
 
-  const records = raw.map((r) => {
-    const bounds = r.bounds.map((b) => map.toOriginal(b));
+  const records = new Array<CsvRecord>(raw.length);
+  for (let k = 0; k < raw.length; k++) {
+    const r = raw[k];
+    const bounds = r.bounds;
+    for (let b = 0; b < bounds.length; b++) bounds[b] = map.toOriginal(bounds[b]);
     let values = r.values;
     if (hadCR) {
       // A quoted line break was normalised to `\n`; the value must hold the original characters.
-      values = values.map((v, i) =>
-        v.indexOf('\n') !== -1 && text.charCodeAt(bounds[2 * i]) === QUOTE
-          ? text.slice(bounds[2 * i] + 1, bounds[2 * i + 1] - 1).replace(/""/g, '"')
-          : v,
-      );
+      for (let i = 0; i < values.length; i++) {
+        if (values[i].indexOf('\n') !== -1 && text.charCodeAt(bounds[2 * i]) === QUOTE) {
+          if (values === r.values) values = values.slice();
+          values[i] = text.slice(bounds[2 * i] + 1, bounds[2 * i + 1] - 1).replace(/""/g, '"');
+        }
+      }
     }
     const p = r.problem;
     const problem = p && { start: map.lookup(p.start), end: map.lookup(p.end), message: p.message };
-    return new CsvRecord(text, values, bounds, problem);
-  });
+    records[k] = new CsvRecord(text, values, bounds, problem);
+  }
   return new ParsedCsv(text, records, bomLength === 1, delimiter);
 }

@@ -1,22 +1,64 @@
 import { compareDates, parseGatewayDate, type CalendarDate } from '../dates';
+import type { CsvRecord } from '../csv/parse';
 import { maskCardNumber } from '../mask';
-import type { BatchRow } from './batch';
-import { Codes } from './codes';
+import { Codes, type Code } from './codes';
 import { COLUMNS, STATE_COUNTRIES, type ColumnSpec } from './columns';
 import { replaceCellFix } from './fixes';
 import { hasCompleteAmountMode, type Reporter } from './lint';
+import type { Fix } from './types';
 import { EXPECTED, exceedsLength, isValid, luhnValid, suggestValue } from './values';
 
 // Row checks. Per cell, in the rule book's precedence: required-value, then dst-unsupported, then
 // max-length alone, then invalid-value; cross-field checks only look at cells that passed. Rows with
 // csv-syntax or field-count are skipped (their cells cannot be trusted).
+//
+// This loop runs for every cell of every row, so it allocates nothing per cell and creates no closures:
+// header positions are looked up once, and per-row state lives in reused typed arrays.
 
-interface PlannedColumn {
-  index: number;
-  spec: ColumnSpec;
+const ORDINAL = new Map(COLUMNS.map((c, i) => [c.name, i]));
+
+/** Header index of every column the cross-field checks read (-1 when the header lacks it). */
+interface Positions {
+  orderId: number;
+  cardType: number;
+  card: number;
+  expMonth: number;
+  expYear: number;
+  amount: number;
+  from: number;
+  to: number;
+  sequence: number;
+  country: number;
+  state: number;
+  period: number;
+  interval: number;
+  start: number;
+  finish: number;
+  notify: number;
+  callback: number;
 }
 
-const SPECS = new Map(COLUMNS.map((c) => [c.name, c]));
+const GOOD = {} as Record<keyof Positions, number>; // column ordinals, for the `good` flags
+const NAMES: Record<keyof Positions, string> = {
+  orderId: 'client-orderid',
+  cardType: 'rp_card_type',
+  card: 'credit-card-number',
+  expMonth: 'expire-month',
+  expYear: 'expire-year',
+  amount: 'amount',
+  from: 'amount-from',
+  to: 'amount-to',
+  sequence: 'amount-sequence',
+  country: 'country',
+  state: 'state',
+  period: 'period',
+  interval: 'interval',
+  start: 'start-date',
+  finish: 'finish-date',
+  notify: 'notify_url',
+  callback: 'server_callback_url',
+};
+for (const k of Object.keys(NAMES) as (keyof Positions)[]) GOOD[k] = ORDINAL.get(NAMES[k])!;
 
 /** A value as it may appear in a message: card numbers masked, hidden columns not at all. */
 function shown(spec: ColumnSpec, v: string): string {
@@ -25,65 +67,74 @@ function shown(spec: ColumnSpec, v: string): string {
   return ` (got "${text}")`;
 }
 
+function cell(report: Reporter, rec: CsvRecord, index: number, code: Code, message: string, column: string, fixes?: Fix[]): void {
+  report.add(code, rec.fieldStart(index), rec.fieldEnd(index), message, column, fixes);
+}
+
+const valueAt = (values: string[], i: number): string => (i < 0 ? '' : values[i]);
+
 export function checkRows(report: Reporter, today: CalendarDate): void {
   const { batch } = report;
-  const plan: PlannedColumn[] = [];
-  batch.columnIndex.forEach((index, name) => plan.push({ index, spec: SPECS.get(name)! }));
-  plan.sort((a, b) => a.index - b.index);
-  const col = (name: string) => batch.columnIndex.get(name);
+  const planIndex: number[] = [];
+  const planSpec: ColumnSpec[] = [];
+  const planOrdinal: number[] = [];
+  [...batch.columnIndex.entries()]
+    .sort((a, b) => a[1] - b[1])
+    .forEach(([name, index]) => {
+      planIndex.push(index);
+      planSpec.push(COLUMNS[ORDINAL.get(name)!]);
+      planOrdinal.push(ORDINAL.get(name)!);
+    });
+  const pos = {} as Positions;
+  for (const k of Object.keys(NAMES) as (keyof Positions)[]) pos[k] = batch.columnIndex.get(NAMES[k]) ?? -1;
   const amountModes = hasCompleteAmountMode(batch);
   const seenOrderIds = new Map<string, number>();
-  const iOrderId = col('client-orderid');
+  const good = new Uint8Array(COLUMNS.length);
 
   for (const row of batch.rows) {
     if (!row.trusted) continue;
     const rec = row.record;
     const values = rec.values;
-    const type = row.value('rp_card_type');
+    const type = valueAt(values, pos.cardType);
     const isSrc = type === 'SRC';
     const isDst = type === 'DST';
-    /** Columns whose value passed its own checks, for the cross-field checks. */
-    const good = new Set<string>();
+    good.fill(0);
 
-    for (const { index, spec } of plan) {
+    for (let k = 0; k < planIndex.length; k++) {
+      const index = planIndex[k];
+      const spec = planSpec[k];
       const v = values[index];
-      const at = (code: (typeof Codes)[keyof typeof Codes], message: string, fixes = [] as ReturnType<typeof replaceCellFix>[]) =>
-        report.add(code, rec.fieldStart(index), rec.fieldEnd(index), message, spec.name, fixes);
       if (v === '') {
-        if (spec.necessity === 'required') at(Codes.requiredValue, `${spec.name} is required`);
-        else if (spec.necessity === 'required-src' && isSrc) at(Codes.requiredValue, `${spec.name} is required for SRC rows`);
+        if (spec.necessity === 'required') cell(report, rec, index, Codes.requiredValue, `${spec.name} is required`, spec.name);
+        else if (spec.necessity === 'required-src' && isSrc) cell(report, rec, index, Codes.requiredValue, `${spec.name} is required for SRC rows`, spec.name);
         continue;
       }
       if (isDst && !spec.dst) {
-        at(Codes.dstUnsupported, `${spec.name} is not supported for DST rows: leave it empty`, [
-          replaceCellFix(batch, rec, index, '', `Clear ${spec.name}`, false),
-        ]);
+        const fix = replaceCellFix(batch, rec, index, '', `Clear ${spec.name}`, false);
+        cell(report, rec, index, Codes.dstUnsupported, `${spec.name} is not supported for DST rows: leave it empty`, spec.name, [fix]);
         continue;
       }
-      if (spec.maxLength !== null) {
-        const tooLong = spec.kind === 'decimal-list' ? v.split(',').some((e) => exceedsLength(e, spec.maxLength!)) : exceedsLength(v, spec.maxLength);
-        if (tooLong) {
-          const what = spec.kind === 'decimal-list' ? 'an element longer than' : 'longer than';
-          at(Codes.maxLength, `${spec.name} is ${what} ${spec.maxLength} characters`);
-          continue;
-        }
+      if (spec.maxLength !== null && tooLong(spec, v)) {
+        const what = spec.kind === 'decimal-list' ? 'an element longer than' : 'longer than';
+        cell(report, rec, index, Codes.maxLength, `${spec.name} is ${what} ${spec.maxLength} characters`, spec.name);
+        continue;
       }
       if (!isValid(spec.kind, v)) {
         const better = spec.sensitive ? undefined : suggestValue(spec.kind, v);
         const fixes = better === undefined ? [] : [replaceCellFix(batch, rec, index, better, `Change to ${better}`, true, true)];
-        at(Codes.invalidValue, `${spec.name} must be ${EXPECTED[spec.kind]}${shown(spec, v)}`, fixes);
+        cell(report, rec, index, Codes.invalidValue, `${spec.name} must be ${EXPECTED[spec.kind]}${shown(spec, v)}`, spec.name, fixes);
         continue;
       }
-      good.add(spec.name);
+      good[planOrdinal[k]] = 1;
     }
 
-    checkCrossFields(report, row, good, isSrc, isDst, amountModes, today);
+    checkCrossFields(report, rec, values, pos, good, isSrc, isDst, amountModes, today);
 
-    if (iOrderId !== undefined && good.has('client-orderid')) {
-      const id = values[iOrderId];
+    if (pos.orderId >= 0 && good[GOOD.orderId]) {
+      const id = values[pos.orderId];
       const first = seenOrderIds.get(id);
       if (first !== undefined) {
-        report.add(Codes.duplicateOrderId, rec.fieldStart(iOrderId), rec.fieldEnd(iOrderId), `client-orderid "${id}" is already used on row ${first}`, 'client-orderid');
+        cell(report, rec, pos.orderId, Codes.duplicateOrderId, `client-orderid "${id}" is already used on row ${first}`, 'client-orderid');
       } else {
         seenOrderIds.set(id, row.rowNumber);
       }
@@ -91,68 +142,76 @@ export function checkRows(report: Reporter, today: CalendarDate): void {
   }
 }
 
-function checkCrossFields(report: Reporter, row: BatchRow, good: Set<string>, isSrc: boolean, isDst: boolean, amountModes: boolean, today: CalendarDate): void {
-  const rec = row.record;
-  const idx = report.batch.columnIndex;
-  const val = (name: string) => row.value(name) ?? '';
-  const filled = (name: string) => val(name) !== '';
-  const onCell = (code: (typeof Codes)[keyof typeof Codes], name: string, message: string) => {
-    const i = idx.get(name)!;
-    report.add(code, rec.fieldStart(i), rec.fieldEnd(i), message, name);
-  };
+function tooLong(spec: ColumnSpec, v: string): boolean {
+  const max = spec.maxLength!;
+  if (spec.kind !== 'decimal-list') return exceedsLength(v, max);
+  if (v.length <= max) return false;
+  return v.split(',').some((e) => exceedsLength(e, max));
+}
 
+function checkCrossFields(
+  report: Reporter,
+  rec: CsvRecord,
+  values: string[],
+  pos: Positions,
+  good: Uint8Array,
+  isSrc: boolean,
+  isDst: boolean,
+  amountModes: boolean,
+  today: CalendarDate,
+): void {
   // Amount modes: exactly one per row. Not checked when the header has no complete mode: the header's
   // missing-column already says it, and a row is not told about columns the header lacks.
   if (amountModes) {
-    const fixed = filled('amount');
-    const from = filled('amount-from');
-    const to = filled('amount-to');
-    const sequence = filled('amount-sequence');
+    const fixed = valueAt(values, pos.amount) !== '';
+    const from = valueAt(values, pos.from) !== '';
+    const to = valueAt(values, pos.to) !== '';
+    const sequence = valueAt(values, pos.sequence) !== '';
     const modes = Number(fixed) + Number(from || to) + Number(sequence);
     let problem: string | undefined;
     if (modes === 0) problem = 'no amount: fill amount, amount-from with amount-to, or amount-sequence';
     else if (modes > 1) problem = 'more than one amount mode: use only one of amount, amount-from with amount-to, amount-sequence';
     else if (from !== to) problem = from ? 'amount-from without amount-to' : 'amount-to without amount-from';
     if (problem) report.add(Codes.amountMode, rec.start, rec.end, problem, null);
-    else if (good.has('amount-from') && good.has('amount-to') && Number(val('amount-from')) > Number(val('amount-to'))) {
-      onCell(Codes.amountRange, 'amount-from', `amount-from ${val('amount-from')} is greater than amount-to ${val('amount-to')}`);
+    else if (good[GOOD.from] && good[GOOD.to] && Number(values[pos.from]) > Number(values[pos.to])) {
+      cell(report, rec, pos.from, Codes.amountRange, `amount-from ${values[pos.from]} is greater than amount-to ${values[pos.to]}`, 'amount-from');
     }
   }
 
   // period and interval travel together (DST rows were already told to clear both).
   if (!isDst) {
-    const period = filled('period');
-    const interval = filled('interval');
-    if (period && !interval && good.has('period')) onCell(Codes.periodInterval, 'period', 'period without interval: add an interval (e.g. 1)');
-    if (interval && !period && good.has('interval')) onCell(Codes.periodInterval, 'interval', 'interval without period: add a period (day, week or month)');
+    const period = valueAt(values, pos.period) !== '';
+    const interval = valueAt(values, pos.interval) !== '';
+    if (period && !interval && good[GOOD.period]) cell(report, rec, pos.period, Codes.periodInterval, 'period without interval: add an interval (e.g. 1)', 'period');
+    if (interval && !period && good[GOOD.interval]) cell(report, rec, pos.interval, Codes.periodInterval, 'interval without period: add a period (day, week or month)', 'interval');
   }
 
-  if (filled('notify_url') && filled('server_callback_url') && good.has('notify_url') && good.has('server_callback_url')) {
-    onCell(Codes.callbackExclusive, 'server_callback_url', 'send either notify_url or server_callback_url, not both');
+  if (good[GOOD.notify] && good[GOOD.callback]) {
+    cell(report, rec, pos.callback, Codes.callbackExclusive, 'send either notify_url or server_callback_url, not both', 'server_callback_url');
   }
 
-  if (isSrc && good.has('country') && STATE_COUNTRIES.has(val('country')) && idx.has('state') && !filled('state')) {
-    onCell(Codes.stateRequired, 'state', `state is required for SRC rows when country is ${val('country')}`);
+  if (isSrc && good[GOOD.country] && STATE_COUNTRIES.has(values[pos.country]) && pos.state >= 0 && values[pos.state] === '') {
+    cell(report, rec, pos.state, Codes.stateRequired, `state is required for SRC rows when country is ${values[pos.country]}`, 'state');
   }
 
-  const start = good.has('start-date') ? parseGatewayDate(val('start-date')) : undefined;
-  const finish = good.has('finish-date') ? parseGatewayDate(val('finish-date')) : undefined;
+  const start = good[GOOD.start] ? parseGatewayDate(values[pos.start]) : undefined;
+  const finish = good[GOOD.finish] ? parseGatewayDate(values[pos.finish]) : undefined;
   if (start && finish && compareDates(finish, start) < 0) {
-    onCell(Codes.dateOrder, 'finish-date', `finish-date ${val('finish-date')} is before start-date ${val('start-date')}`);
+    cell(report, rec, pos.finish, Codes.dateOrder, `finish-date ${values[pos.finish]} is before start-date ${values[pos.start]}`, 'finish-date');
   }
 
   // Warnings: the file can still be sent.
-  if (good.has('credit-card-number') && !luhnValid(val('credit-card-number'))) {
-    onCell(Codes.cardLuhn, 'credit-card-number', 'the card number fails the Luhn check: probably mistyped');
+  if (good[GOOD.card] && !luhnValid(values[pos.card])) {
+    cell(report, rec, pos.card, Codes.cardLuhn, 'the card number fails the Luhn check: probably mistyped', 'credit-card-number');
   }
-  if (good.has('expire-month') && good.has('expire-year')) {
-    const y = Number(val('expire-year'));
-    const m = Number(val('expire-month'));
+  if (good[GOOD.expMonth] && good[GOOD.expYear]) {
+    const y = Number(values[pos.expYear]);
+    const m = Number(values[pos.expMonth]);
     if (y < today.year || (y === today.year && m < today.month)) {
-      onCell(Codes.cardExpired, 'expire-month', `the card expired (${val('expire-month')}/${val('expire-year')})`);
+      cell(report, rec, pos.expMonth, Codes.cardExpired, `the card expired (${values[pos.expMonth]}/${values[pos.expYear]})`, 'expire-month');
     }
   }
   if (start && compareDates(start, today) < 0) {
-    onCell(Codes.startDatePast, 'start-date', `start-date ${val('start-date')} is in the past`);
+    cell(report, rec, pos.start, Codes.startDatePast, `start-date ${values[pos.start]} is in the past`, 'start-date');
   }
 }
