@@ -1,0 +1,41 @@
+import * as vscode from 'vscode';
+
+// Commands are reached from the palette (no arguments), the editor title and CodeLens (a Uri), the
+// explorer (a Uri and the selected Uris) and from tests or automation (a Uri or path plus an options
+// object). These helpers read whichever of those arrived.
+
+export type CommandArgs = unknown[];
+
+function asUri(v: unknown): vscode.Uri | undefined {
+  if (v instanceof vscode.Uri) return v;
+  if (typeof v === 'string' && v !== '') return v.includes('://') ? vscode.Uri.parse(v) : vscode.Uri.file(v);
+  return undefined;
+}
+
+/** The first Uri-like argument, else the active editor's document. */
+export function uriArg(args: CommandArgs): vscode.Uri | undefined {
+  for (const a of args) {
+    const u = asUri(a);
+    if (u) return u;
+  }
+  return vscode.window.activeTextEditor?.document.uri;
+}
+
+/** The first plain object argument that is not a Uri or a list of Uris (the explorer passes those). */
+export function optionsArg<T extends object>(args: CommandArgs): Partial<T> {
+  for (const a of args) {
+    if (a && typeof a === 'object' && !(a instanceof vscode.Uri) && !Array.isArray(a)) return a as Partial<T>;
+  }
+  return {};
+}
+
+/** The open document for the Uri (with unsaved edits), opened from disk otherwise. */
+export async function documentFor(args: CommandArgs): Promise<vscode.TextDocument | undefined> {
+  const uri = uriArg(args);
+  if (!uri) return undefined;
+  try {
+    return await vscode.workspace.openTextDocument(uri);
+  } catch {
+    return undefined;
+  }
+}
