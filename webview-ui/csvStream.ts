@@ -35,11 +35,13 @@ export class CsvStream {
       this.first = false;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
-    if (!this.breakChar) {
-      if (text.includes('\n')) this.breakChar = '\n';
-      else if (text.includes('\r')) this.breakChar = '\r';
-    }
     this.pending += text;
+    if (!this.breakChar) {
+      // A CR at the very end may be the first half of CRLF: decide only once the next character is known.
+      const cr = this.pending.indexOf('\r');
+      if (this.pending.includes('\n')) this.breakChar = '\n';
+      else if (cr !== -1 && cr < this.pending.length - 1) this.breakChar = '\r';
+    }
     this.scan();
     if (this.lastBoundary > 0) {
       const complete = this.pending.slice(0, this.lastBoundary);

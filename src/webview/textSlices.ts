@@ -7,7 +7,7 @@ export function* sliceText(text: string, size = SLICE_CHARS): Generator<string> 
   while (start < text.length) {
     let end = Math.min(text.length, start + size);
     const c = text.charCodeAt(end - 1);
-    if (end < text.length && c >= 0xd800 && c <= 0xdbff && end - 1 > start) end--;
+    if (end < text.length && c >= 0xd800 && c <= 0xdbff) end = end - 1 > start ? end - 1 : end + 1;
     yield text.slice(start, end);
     start = end;
   }

@@ -1,0 +1,66 @@
+import { describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { isHostToPage, isPageToHost, isPersistedState, isSubmissionView, PROTOCOL_VERSION, type SubmissionView } from '../../src/webview/protocol';
+
+const view: SubmissionView = {
+  title: 'Submission: batch.csv',
+  outcome: { kind: 'validation-error', status: 200, message: 'bad amount', code: '2' },
+  columns: ['client-orderid', 'credit-card-number', 'recurring-payment-id'],
+  rows: [['A1', '411111******1111', '555']],
+};
+
+describe('webview protocol guards', () => {
+  it('accepts every well-formed page message', () => {
+    assert.ok(isPageToHost({ type: 'ready', version: PROTOCOL_VERSION, restored: false }));
+    assert.ok(isPageToHost({ type: 'export', format: 'csv', columns: ['a'], rows: [['1'], ['2']], suggestedName: 'r.csv' }));
+    assert.ok(isPageToHost({ type: 'copy', text: 'x', what: 'row' }));
+    assert.ok(isPageToHost({ type: 'log', level: 'warn', message: 'm' }));
+  });
+
+  it('rejects page messages with unknown types or wrong field types', () => {
+    assert.equal(isPageToHost(null), false);
+    assert.equal(isPageToHost('ready'), false);
+    assert.equal(isPageToHost({ type: 'eval', code: '1' }), false);
+    assert.equal(isPageToHost({ type: 'ready', version: '1', restored: false }), false);
+    assert.equal(isPageToHost({ type: 'export', format: 'xlsx', columns: [], rows: [], suggestedName: 'r' }), false);
+    // One non-string cell anywhere makes the whole export invalid: the host writes only text.
+    assert.equal(isPageToHost({ type: 'export', format: 'csv', columns: ['a'], rows: [['1'], [2]], suggestedName: 'r' }), false);
+    assert.equal(isPageToHost({ type: 'copy', text: 'x', what: 'table' }), false);
+    assert.equal(isPageToHost({ type: 'log', level: 'debug', message: 'm' }), false);
+  });
+
+  it('accepts host messages and checks their payloads', () => {
+    assert.ok(isHostToPage({ type: 'report', title: 't', columns: ['a'], rows: [['1']], source: { kind: 'inline' } }));
+    assert.ok(isHostToPage({ type: 'csvStart', title: 't', source: { kind: 'file', uri: 'file:///r.csv' } }));
+    assert.ok(isHostToPage({ type: 'csvChunk', text: 'a,b\n' }));
+    assert.ok(isHostToPage({ type: 'csvEnd' }));
+    assert.ok(isHostToPage({ type: 'submission', view }));
+    assert.equal(isHostToPage({ type: 'report', title: 't', columns: ['a'], rows: [[1]], source: { kind: 'inline' } }), false);
+    assert.equal(isHostToPage({ type: 'csvStart', title: 't', source: { kind: 'file' } }), false);
+    assert.equal(isHostToPage({ type: 'csvChunk', text: 5 }), false);
+    assert.equal(isHostToPage({ type: 'html', html: '<b>' }), false);
+  });
+
+  it('validates each submission outcome kind by its own fields', () => {
+    assert.ok(isSubmissionView(view));
+    assert.ok(isSubmissionView({ ...view, outcome: { kind: 'accepted' } }));
+    assert.ok(isSubmissionView({ ...view, outcome: { kind: 'auth-failed', operation: 'create', message: 'denied', check: ['consumer-secret'] } }));
+    assert.ok(isSubmissionView({ ...view, outcome: { kind: 'server-error', status: 500, errorId: 'E-1' } }));
+    assert.ok(isSubmissionView({ ...view, outcome: { kind: 'transport-error', reason: 'refused', message: 'ECONNREFUSED' } }));
+    assert.equal(isSubmissionView({ ...view, outcome: { kind: 'validation-error' } }), false);
+    assert.equal(isSubmissionView({ ...view, outcome: { kind: 'auth-failed', operation: 'create', message: 'denied' } }), false);
+    assert.equal(isSubmissionView({ ...view, outcome: { kind: 'server-error' } }), false);
+    assert.equal(isSubmissionView({ ...view, outcome: { kind: 'transport-error', reason: 'dns', message: 'x' } }), false);
+    assert.equal(isSubmissionView({ ...view, outcome: { kind: 'maybe' } }), false);
+    assert.equal(isSubmissionView({ ...view, fields: { 'serial-number': 7 } }), false);
+  });
+
+  it('accepts persisted state only in the shape and version it was written', () => {
+    const state = { v: PROTOCOL_VERSION, title: 't', source: { kind: 'inline' }, table: { columns: ['a'], rows: [['1']] } };
+    assert.ok(isPersistedState(state));
+    assert.equal(isPersistedState({ ...state, v: PROTOCOL_VERSION + 1 }), false);
+    assert.equal(isPersistedState({ ...state, table: { columns: ['a'], rows: 'x' } }), false);
+    assert.equal(isPersistedState({ ...state, submission: { title: 't' } }), false);
+    assert.equal(isPersistedState(undefined), false);
+  });
+});
