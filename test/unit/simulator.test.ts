@@ -227,6 +227,21 @@ test('state survives a restart: same merchant keys, clock and payments; ids are 
   }
 });
 
+test('two gateways on one state directory continue one clock and one set of payments', async () => {
+  await withGateway(async (a, stateDir) => {
+    const b = await startLocalGateway({ stateDir, port: 0 });
+    try {
+      const id = formFields((await postCreate(a, batch([{ 'start-date': '01.02.2027', period: 'day', interval: '1' }]))).text)['recurring-payment-id'];
+      const r = await b.advanceDays(2);
+      assert.deepEqual(r.charges.map((c) => [c['recurring-payment-id'], c.date]), [[id, '01.02.2027'], [id, '02.02.2027']]);
+      assert.deepEqual(a.today(), { year: 2027, month: 2, day: 2 });
+      assert.equal(a.payments()[0].charges.length, 2);
+    } finally {
+      await b.close();
+    }
+  });
+});
+
 test('admin endpoints refuse requests carrying an Origin (a web page) and unknown days', async () => {
   await withGateway(async (gw) => {
     const res = await fetch(`${gw.origin}/_sim/advance?days=1`, { method: 'POST', headers: { origin: 'http://example.test' } });

@@ -10,8 +10,8 @@ import { formEncodeAnswer, handleCreate, jsonAnswer, type Fields } from './creat
 import { advance, findPayment, MAX_ADVANCE_DAYS, reschedule, simToday, stopPayment } from './ledger';
 import { loadOrCreateDemoMerchant } from './merchant';
 import { parseReportRequest, renderReport } from './report';
-import { loadState, saveState } from './state';
-import type { AdvanceSummary, CallbackResult, ChargeEvent, LocalGateway, LocalGatewayOptions, StoredPayment } from './types';
+import { StateStore } from './state';
+import type { AdvanceSummary, CallbackResult, ChargeEvent, LocalGateway, LocalGatewayOptions, SimState, StoredPayment } from './types';
 
 export const DEFAULT_PATH_PREFIX = '/paygate';
 export const DEFAULT_REPORT_PATH_PREFIX = '/reports';
@@ -76,10 +76,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
   const now = options.now ?? Date.now;
   const stateDir = options.stateDir;
   const merchant = loadOrCreateDemoMerchant(stateDir);
-  const loaded = loadState(stateDir, options.initialDate);
-  if (loaded.note) log(loaded.note);
-  const state = loaded.state;
-  saveState(stateDir, state);
+  const store = new StateStore(stateDir, options.initialDate, log);
   const paths = options.paths ?? DEFAULT_PATHS;
   const prefix = normalisePrefix(options.pathPrefix, DEFAULT_PATH_PREFIX);
   const reportPrefix = normalisePrefix(options.reportPathPrefix, DEFAULT_REPORT_PATH_PREFIX);
@@ -89,7 +86,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
   const pending = new Set<Promise<unknown>>();
   let port = 0;
 
-  const persist = () => saveState(stateDir, state);
+  const persist = () => store.save();
 
   async function callbacksFor(items: { payment: StoredPayment; event: ChargeEvent }[]): Promise<CallbackResult[]> {
     const results: CallbackResult[] = [];
@@ -107,16 +104,17 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
     return p;
   }
 
-  function withPayments(events: ChargeEvent[]): { payment: StoredPayment; event: ChargeEvent }[] {
+  function withPayments(state: SimState, events: ChargeEvent[]): { payment: StoredPayment; event: ChargeEvent }[] {
     return events.map((event) => ({ payment: findPayment(state, event['recurring-payment-id'])!, event }));
   }
 
   async function advanceDays(days: number): Promise<AdvanceSummary> {
     if (!validDays(days)) throw new RangeError(`days must be a whole number from 1 to ${MAX_ADVANCE_DAYS}`);
+    const state = store.current();
     const r = advance(state, days);
     persist();
     log(`clock advanced ${days} day(s) ${r.from} -> ${r.today}: ${r.charges.length} charge(s), ${r.stopped.length} stopped`);
-    const callbacks = await track(callbacksFor(withPayments(r.charges)));
+    const callbacks = await track(callbacksFor(withPayments(state, r.charges)));
     return { ...r, callbacks };
   }
 
@@ -135,7 +133,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
       send(res, 403, undefined, '');
       return;
     }
-    const result = handleCreate(state, form);
+    const result = handleCreate(store.current(), form);
     log(result.logLine);
     if (result.created) {
       persist();
@@ -163,7 +161,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
     }
     const parsed = parseReportRequest(json);
     if (!parsed.ok) throw new HttpError(400, parsed.message);
-    const report = renderReport(state, parsed.request);
+    const report = renderReport(store.current(), parsed.request);
     log(`report ${parsed.request.format} ${parsed.request.reportName}: ${report.body.length} bytes`);
     send(res, 200, report.contentType, report.body, { 'content-disposition': `attachment; filename="${report.fileName}"` });
   }
@@ -175,6 +173,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
       throw new HttpError(403, 'admin endpoints accept requests from local tools only');
     }
     const m = /^\/_sim\/payments\/([^/]+)\/(stop|reschedule)$/.exec(url.pathname);
+    const state = store.current();
     if (req.method === 'GET' && url.pathname === '/_sim/payments') return sendJson(res, 200, { today: state.today, payments: state.payments });
     if (req.method === 'GET' && url.pathname === '/_sim/state') {
       return sendJson(res, 200, { today: state.today, baseUrl: gateway.baseUrl, reportBaseUrl: gateway.reportBaseUrl, endpointId: merchant.endpointId, consumerKey: merchant.consumerKey });
@@ -194,7 +193,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
       else events = reschedule(state, p);
       persist();
       log(`payment ${p['recurring-payment-id']} ${m[2]}: status ${p.status}`);
-      const callbacks = await track(callbacksFor(withPayments(events)));
+      const callbacks = await track(callbacksFor(withPayments(state, events)));
       return sendJson(res, 200, { payment: p, charges: events, callbacks });
     }
     throw new HttpError(404, 'unknown admin endpoint');
@@ -238,7 +237,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
     consumerKey: merchant.consumerKey,
     production: false,
   };
-  log(`local gateway listening on ${origin} (simulated date ${state.today})`);
+  log(`local gateway listening on ${origin} (simulated date ${store.current().today})`);
 
   let closing: Promise<void> | undefined;
   const gateway: LocalGateway = {
@@ -248,16 +247,16 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
     port,
     environment,
     merchant,
-    today: () => simToday(state),
+    today: () => simToday(store.current()),
     advanceDays,
-    payments: () => structuredClone(state.payments),
+    payments: () => structuredClone(store.current().payments),
     close() {
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;
+        // Every change was saved when it was made; saving again here could overwrite another process's newer state.
         await Promise.allSettled([...pending]);
-        persist();
         log('local gateway stopped');
       })();
       return closing;

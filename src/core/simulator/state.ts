@@ -47,3 +47,44 @@ export function saveState(stateDir: string, state: SimState): void {
   ensureStateDir(stateDir);
   writePrivateFile(path.join(stateDir, STATE_FILE), `${JSON.stringify(state, null, 2)}\n`);
 }
+
+/**
+ * The state with the file as the source of truth: when another process on the same state directory
+ * (a second gateway, an editor's embedded one) wrote the file since we last did, it is read again
+ * before the next request, so both continue one clock and one set of payments.
+ */
+export class StateStore {
+  private state: SimState;
+  private stamp = '';
+
+  constructor(private readonly stateDir: string, initialDate?: CalendarDate, log: (line: string) => void = () => undefined) {
+    const loaded = loadState(stateDir, initialDate);
+    if (loaded.note) log(loaded.note);
+    this.state = loaded.state;
+    this.save();
+  }
+
+  private fileStamp(): string {
+    try {
+      const s = fs.statSync(path.join(this.stateDir, STATE_FILE));
+      return `${s.ino}:${s.size}:${s.mtimeMs}`;
+    } catch {
+      return '';
+    }
+  }
+
+  current(): SimState {
+    const stamp = this.fileStamp();
+    if (stamp !== '' && stamp !== this.stamp) {
+      const loaded = loadState(this.stateDir);
+      this.state = loaded.state;
+      this.stamp = this.fileStamp();
+    }
+    return this.state;
+  }
+
+  save(): void {
+    saveState(this.stateDir, this.state);
+    this.stamp = this.fileStamp();
+  }
+}
