@@ -211,6 +211,7 @@ describe('lint (recurring-payment CSV in the editor)', () => {
       const cell = cellRange(doc, 0, 'notify-url');
       await diagnosticsWhere(doc.uri, 'column-alias on notify-url', (d) => d.some((x) => codeOf(x) === 'column-alias' && x.range.isEqual(cell)));
       const actions = await codeActions(doc.uri, cell, vscode.CodeActionKind.QuickFix.value);
+      assert.ok(actions.some((a) => !a.isPreferred && /fix all safe/i.test(a.title)), 'the file-wide safe fixes are offered too');
       const preferred = actions.filter((a) => a.isPreferred);
       assert.equal(preferred.length, 1, `one preferred fix among: ${actions.map((a) => a.title).join(' | ')}`);
       // (executeCodeActionProvider hands back title, kind, edit and isPreferred, not the diagnostics list.)
@@ -333,6 +334,16 @@ describe('lint (recurring-payment CSV in the editor)', () => {
       assert.ok(replacing?.isEqual(new vscode.Range(at.translate(0, -2), at)), `replaces "cv": ${JSON.stringify(replacing)}`);
       const docText = typeof cvv.documentation === 'string' ? cvv.documentation : cvv.documentation?.value ?? '';
       assert.match(docText, /3 or 4 digits/);
+    });
+
+    it('offers the allowed values in an rp_card_type cell', async () => {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(fixtures, 'valid.rpcsv')));
+      const cell = cellRange(doc, 1, 'SRC');
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, cell.end);
+      const values = (list?.items ?? []).filter((i) => i.kind === vscode.CompletionItemKind.EnumMember);
+      assert.deepEqual(values.map(labelOf).sort(), ['DST', 'SRC']);
+      const range = values[0].range as { replacing: vscode.Range } | undefined;
+      assert.ok(range?.replacing.isEqual(cell), 'a value replaces the whole cell');
     });
 
     it('offers no column names in data rows', async () => {

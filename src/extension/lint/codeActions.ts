@@ -26,9 +26,11 @@ export class PaygateCodeActions implements vscode.CodeActionProvider {
     const actions: vscode.CodeAction[] = [];
     if (wants(context, vscode.CodeActionKind.QuickFix)) {
       let offeredDstSweep = false;
+      let mendsSafely = false;
       for (const diagnostic of context.diagnostics) {
         const mended = findLintDiagnostic(result.diagnostics, diagnostic);
         if (!mended) continue;
+        mendsSafely ||= mended.fixes.some((f) => f.safe);
         for (const fix of mended.fixes) {
           const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
           action.diagnostics = [diagnostic];
@@ -44,6 +46,12 @@ export class PaygateCodeActions implements vscode.CodeActionProvider {
             offeredDstSweep = true;
           }
         }
+      }
+      // Next to a safe fix, the same fix-all the save action runs, when it would do more than this one.
+      if (mendsSafely && result.diagnostics.filter((d) => d.fixes.some((f) => f.safe)).length > 1) {
+        const action = new vscode.CodeAction('Fix all safe PayGate problems in the file', vscode.CodeActionKind.QuickFix);
+        action.edit = toWorkspaceEdit(document.uri, safeFixEdits(result));
+        actions.push(action);
       }
     }
     if (wants(context, FIX_ALL_KIND)) {
