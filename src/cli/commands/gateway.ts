@@ -13,7 +13,7 @@ import {
   writeRunningGateway,
 } from '../../core/simulator';
 
-const HELP = `Usage: paygate gateway [--port N] [--state DIR]
+const HELP = `Usage: paygate gateway [--port N] [--state DIR] [--quiet]
 
 Runs the local gateway (both operations, signatures verified, simulated clock) on 127.0.0.1 until
 Ctrl+C or SIGTERM. Prints its base URLs; writes DIR/${RUNNING_FILE} while it runs.
