@@ -57,9 +57,15 @@ export function prepareReportRequest(o: Omit<CommonOptions, 'timeoutMs' | 'signa
     method: 'POST',
     url,
     headers: { 'Content-Type': 'application/json', Authorization: signature.authorization, Accept: 'text/csv, application/pdf, */*' },
-    body: JSON.stringify(o.template),
+    body: reportBody(o.template),
     signature,
   };
+}
+
+/** The template as sent: `$schema` is editor metadata for the file, not part of the gateway's body. */
+export function reportBody(template: ReportTemplate): string {
+  const { $schema: _editorOnly, ...body } = template as ReportTemplate & { $schema?: unknown };
+  return JSON.stringify(body);
 }
 
 async function send(request: PreparedRequest, o: CommonOptions, interpret: (a: HttpAnswer) => GatewayOutcome): Promise<GatewayOutcome> {

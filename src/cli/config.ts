@@ -1,0 +1,208 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import {
+  CliConfigSchema,
+  findEnvironment,
+  formatZodIssues,
+  LOCAL_ENVIRONMENT,
+  type Environment,
+  type GatewayConfig,
+  type PathTemplates,
+} from '../core/gateway';
+import type { SigningCredentials } from '../core/oauth';
+import { defaultStateDir, loadOrCreateDemoMerchant, readRunningGateway, startLocalGateway, type DemoMerchant } from '../core/simulator';
+
+// Where a CLI request goes and with which secrets: paygate.config.json (cwd or --config) for environments and
+// paths, environment variables for secrets, and the local gateway with its demo merchant when nothing is set.
+
+export const CONFIG_FILE = 'paygate.config.json';
+export const SECRET_ENV = {
+  consumerSecret: 'PAYGATE_CONSUMER_SECRET',
+  rsaKeyFile: 'PAYGATE_RSA_KEY_FILE',
+  rsaKeyPassphrase: 'PAYGATE_RSA_KEY_PASSPHRASE',
+} as const;
+
+/** What a command needs from the outside world; tests pass their own. */
+export interface CliContext {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Whether a person can answer a question on the terminal. */
+  interactive: boolean;
+  confirm(question: string): Promise<boolean>;
+}
+
+export function processContext(): CliContext {
+  return {
+    stdout: (t) => void process.stdout.write(t),
+    stderr: (t) => void process.stderr.write(t),
+    env: process.env,
+    cwd: process.cwd(),
+    interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
+    async confirm(question) {
+      const rl = createInterface({ input: process.stdin, output: process.stderr });
+      try {
+        return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+      } finally {
+        rl.close();
+      }
+    },
+  };
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/** Reads --config FILE, else ./paygate.config.json if present, else the defaults (environment local). */
+export function loadCliConfig(cwd: string, configPath?: string): Result<{ config: GatewayConfig; file?: string }> {
+  const file = configPath !== undefined ? (isAbsolute(configPath) ? configPath : resolve(cwd, configPath)) : join(cwd, CONFIG_FILE);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if (configPath === undefined && (err as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: { config: CliConfigSchema.parse({}) } };
+    return { ok: false, message: `${configPath ?? file}: cannot read: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}` };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (err) {
+    return { ok: false, message: `${file}: invalid JSON: ${(err as Error).message}` };
+  }
+  const r = CliConfigSchema.safeParse(json);
+  if (!r.success) return { ok: false, message: `${file}: ${formatZodIssues(r.error)}` };
+  return { ok: true, value: { config: r.data, file } };
+}
+
+export interface TargetOverrides {
+  env?: string;
+  baseUrl?: string;
+  reportBaseUrl?: string;
+  endpointId?: string;
+  consumerKey?: string;
+}
+
+/** The environment a command talks to, and how to let go of it (an in-process local gateway is stopped). */
+export interface Target {
+  environment: Environment;
+  paths: PathTemplates;
+  timeoutMs: number;
+  /** The demo merchant when the environment is the local gateway. */
+  merchant?: DemoMerchant;
+  /** Set when this command started the local gateway itself. */
+  startedGateway: boolean;
+  release(): Promise<void>;
+}
+
+function checkUrl(value: string, option: string): string | undefined {
+  try {
+    const u = new URL(value);
+    if (u.protocol === 'http:' || u.protocol === 'https:') return undefined;
+  } catch {
+    /* reported below */
+  }
+  return `${option} must be an http(s) URL, not "${value}"`;
+}
+
+/**
+ * Resolves the environment. `local` uses the demo merchant of the default state directory and a running
+ * `paygate gateway` ({stateDir}/gateway.json), else starts one in-process for this command only.
+ */
+export async function resolveTarget(config: GatewayConfig, o: TargetOverrides, needs: 'create' | 'report'): Promise<Result<Target>> {
+  for (const [value, option] of [[o.baseUrl, '--base-url'], [o.reportBaseUrl, '--report-base-url']] as const) {
+    const problem = value === undefined ? undefined : checkUrl(value, option);
+    if (problem) return { ok: false, message: problem };
+  }
+  const name = o.env ?? config.environment;
+  const timeoutMs = config.requestTimeoutSeconds * 1000;
+  const paths = config.paths;
+  if (name !== LOCAL_ENVIRONMENT) {
+    const found = findEnvironment(config.environments, name);
+    if (!found) {
+      const known = [LOCAL_ENVIRONMENT, ...config.environments.map((e) => e.name)].join(', ');
+      return { ok: false, message: `unknown environment "${name}" (known: ${known}; environments are defined in ${CONFIG_FILE})` };
+    }
+    const environment: Environment = {
+      ...found,
+      baseUrl: o.baseUrl ?? found.baseUrl,
+      reportBaseUrl: o.reportBaseUrl ?? found.reportBaseUrl,
+      endpointId: o.endpointId ?? found.endpointId,
+      consumerKey: o.consumerKey ?? found.consumerKey,
+    };
+    return { ok: true, value: { environment, paths, timeoutMs, startedGateway: false, release: async () => undefined } };
+  }
+
+  const stateDir = defaultStateDir();
+  let merchant: DemoMerchant;
+  try {
+    merchant = loadOrCreateDemoMerchant(stateDir);
+  } catch (err) {
+    return { ok: false, message: `cannot prepare the local gateway's demo merchant in ${stateDir}: ${(err as Error).message}` };
+  }
+  const given = needs === 'create' ? o.baseUrl : o.reportBaseUrl;
+  let baseUrl = o.baseUrl;
+  let reportBaseUrl = o.reportBaseUrl;
+  let release = async () => undefined as void;
+  let startedGateway = false;
+  if (given === undefined) {
+    const running = readRunningGateway(stateDir);
+    if (running) {
+      baseUrl ??= running.baseUrl;
+      reportBaseUrl ??= running.reportBaseUrl;
+    } else {
+      const gw = await startLocalGateway({ stateDir, port: 0, paths });
+      baseUrl ??= gw.baseUrl;
+      reportBaseUrl ??= gw.reportBaseUrl;
+      release = () => gw.close();
+      startedGateway = true;
+    }
+  }
+  const environment: Environment = {
+    name: LOCAL_ENVIRONMENT,
+    baseUrl: baseUrl ?? reportBaseUrl!,
+    reportBaseUrl: reportBaseUrl ?? baseUrl!,
+    endpointId: o.endpointId ?? merchant.endpointId,
+    consumerKey: o.consumerKey ?? merchant.consumerKey,
+    production: false,
+  };
+  return { ok: true, value: { environment, paths, timeoutMs, merchant, startedGateway, release } };
+}
+
+function readKeyFile(cwd: string, file: string, source: string): Result<string> {
+  try {
+    return { ok: true, value: readFileSync(resolve(cwd, file), 'utf8') };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return { ok: false, message: `${file} (${source}): cannot read the RSA private key: ${code === 'ENOENT' ? 'no such file' : code ?? (err as Error).message}` };
+  }
+}
+
+/**
+ * Credentials for the create operation: --rsa-key, else $PAYGATE_RSA_KEY_FILE (RSA-SHA256, as the create
+ * sample); else the local demo merchant's key; else $PAYGATE_CONSUMER_SECRET (HMAC-SHA1).
+ */
+export function createCredentials(ctx: CliContext, target: Target, rsaKeyOption: string | undefined): Result<SigningCredentials> {
+  const consumerKey = target.environment.consumerKey;
+  const passphrase = ctx.env[SECRET_ENV.rsaKeyPassphrase] || undefined;
+  const keyFile = rsaKeyOption ?? (ctx.env[SECRET_ENV.rsaKeyFile] || undefined);
+  if (keyFile !== undefined) {
+    const pem = readKeyFile(ctx.cwd, keyFile, rsaKeyOption !== undefined ? '--rsa-key' : `$${SECRET_ENV.rsaKeyFile}`);
+    if (!pem.ok) return pem;
+    return { ok: true, value: { signatureMethod: 'RSA-SHA256', consumerKey, privateKeyPem: pem.value, passphrase } };
+  }
+  if (target.merchant) return { ok: true, value: { signatureMethod: 'RSA-SHA256', consumerKey, privateKeyPem: target.merchant.rsaPrivateKeyPem } };
+  const secret = ctx.env[SECRET_ENV.consumerSecret];
+  if (secret) return { ok: true, value: { signatureMethod: 'HMAC-SHA1', consumerKey, consumerSecret: secret } };
+  return { ok: false, message: `no signing key for environment "${target.environment.name}": pass --rsa-key PEMFILE or set $${SECRET_ENV.rsaKeyFile} (and $${SECRET_ENV.rsaKeyPassphrase} if it is encrypted)` };
+}
+
+/** Credentials for the report operation (HMAC-SHA1): --consumer-secret, else $PAYGATE_CONSUMER_SECRET, else the demo merchant's. */
+export function reportCredentials(ctx: CliContext, target: Target, secretOption: string | undefined): Result<SigningCredentials> {
+  const consumerKey = target.environment.consumerKey;
+  const secret = secretOption ?? (ctx.env[SECRET_ENV.consumerSecret] || undefined) ?? target.merchant?.consumerSecret;
+  if (secret === undefined) {
+    return { ok: false, message: `no consumer secret for environment "${target.environment.name}": set $${SECRET_ENV.consumerSecret} (or pass --consumer-secret)` };
+  }
+  return { ok: true, value: { signatureMethod: 'HMAC-SHA1', consumerKey, consumerSecret: secret } };
+}
