@@ -224,6 +224,7 @@ test('state survives a restart: same merchant keys, clock and payments; ids are 
     assert.ok(!first.ids.includes(again['recurring-payment-id']));
   } finally {
     await gw.close();
+    fs.rmSync(stateDir, { recursive: true, force: true });
   }
 });
 
