@@ -6,5 +6,6 @@ import { sign } from './commands/sign';
 import { submit } from './commands/submit';
 import { report } from './commands/report';
 import { gateway } from './commands/gateway';
+import { demo } from './commands/demo';
 
-export const commands: Record<string, Command> = { lint, fix, schedule, sign, submit, report, gateway };
+export const commands: Record<string, Command> = { lint, fix, schedule, sign, submit, report, gateway, demo };

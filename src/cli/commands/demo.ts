@@ -1,0 +1,137 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import type { Command } from '../command';
+import { parseCommandArgs, stringValue } from '../args';
+import { processContext, type CliContext } from '../config';
+import { displayPosition } from '../io';
+import { formatGatewayDate } from '../../core/dates';
+import { createRecurringPayments, parseReportTemplate, runCustomReport } from '../../core/gateway';
+import { lint } from '../../core/rules/lint';
+import { startLocalGateway } from '../../core/simulator';
+import { exitCodeFor, maskCards, outcomeText } from './submit';
+import { formatTable } from './report';
+
+const HELP = `Usage: paygate demo [--examples DIR] [--state DIR] [--days N]
+
+A tour without credentials: starts the local gateway, lints the example batches, submits
+examples/valid.rpcsv, advances the simulated clock, runs examples/transactions.report.json and prints
+the report, then stops the gateway.
+
+Options:
+  --examples DIR  the examples folder (default ./examples, else the one shipped with paygate)
+  --state DIR     keep the gateway's state here (default: a temporary folder, removed afterwards)
+  --days N        days to advance the clock (default 35)
+  -h, --help      this help
+
+Exit status: 0 every step went as expected, 1 a step did not, 2 usage error.`;
+
+function examplesDir(ctx: CliContext, given: string | undefined): string | undefined {
+  const candidates = given !== undefined ? [resolve(ctx.cwd, given)] : [resolve(ctx.cwd, 'examples'), resolve(__dirname, '..', 'examples')];
+  return candidates.find((d) => existsSync(join(d, 'valid.rpcsv')));
+}
+
+export async function runDemo(args: string[], ctx: CliContext): Promise<number> {
+  const parsed = parseCommandArgs(args, { examples: { type: 'string' }, state: { type: 'string' }, days: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, false);
+  if (!parsed.ok) {
+    ctx.stderr(`paygate demo: ${parsed.message}\n${HELP}\n`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    ctx.stdout(`${HELP}\n`);
+    return 0;
+  }
+  const days = Number(stringValue(parsed.values, 'days') ?? '35');
+  if (!Number.isInteger(days) || days < 1 || days > 3660) {
+    ctx.stderr('paygate demo: --days must be a whole number from 1 to 3660\n');
+    return 2;
+  }
+  const dir = examplesDir(ctx, stringValue(parsed.values, 'examples'));
+  if (!dir) {
+    ctx.stderr('paygate demo: no examples folder with valid.rpcsv found (run it from the repository, or pass --examples DIR)\n');
+    return 2;
+  }
+  const givenState = stringValue(parsed.values, 'state');
+  const stateDir = givenState !== undefined ? resolve(ctx.cwd, givenState) : mkdtempSync(join(tmpdir(), 'paygate-demo-'));
+  const show = (p: string) => {
+    const r = relative(ctx.cwd, p);
+    return r === '' || r.startsWith('..') ? p : r;
+  };
+  const step = (n: number, title: string) => ctx.stdout(`\n== ${n}. ${title}\n`);
+  let ok = true;
+
+  step(1, 'Start the local gateway');
+  const gw = await startLocalGateway({ stateDir, port: 0 });
+  try {
+    ctx.stdout(`Listening on ${gw.origin} — simulated date ${formatGatewayDate(gw.today())}\n  create: ${gw.baseUrl}\n  report: ${gw.reportBaseUrl}\n  demo merchant: ${gw.merchant.consumerKey}, endpoint ${gw.merchant.endpointId} (keys in ${show(stateDir)})\n`);
+
+    step(2, `Lint ${show(dir)}/`);
+    const files = readdirSync(dir).filter((f) => /\.(rpcsv|csv)$/i.test(f)).sort();
+    for (const f of files) {
+      const text = await readFile(join(dir, f), 'utf8');
+      const r = lint(text);
+      const errors = r.diagnostics.filter((d) => d.severity === 'error');
+      const warnings = r.diagnostics.filter((d) => d.severity === 'warning');
+      ctx.stdout(`${show(join(dir, f))}: ${r.batch.rows.length} row(s), ${errors.length} error(s), ${warnings.length} warning(s)\n`);
+      for (const d of r.diagnostics.slice(0, 6)) {
+        const p = displayPosition(d.range.start, r.batch.csv.bom);
+        ctx.stdout(`  ${p.line}:${p.column} ${d.severity} ${d.code} ${maskCards(d.message)}\n`);
+      }
+      if (r.diagnostics.length > 6) ctx.stdout(`  … and ${r.diagnostics.length - 6} more ('paygate lint ${show(join(dir, f))}')\n`);
+    }
+
+    step(3, 'Submit valid.rpcsv (RSA-SHA256, signed with the demo merchant key)');
+    const validPath = join(dir, 'valid.rpcsv');
+    const valid = await readFile(validPath, 'utf8');
+    const validLint = lint(valid);
+    if (validLint.diagnostics.some((d) => d.severity === 'error')) {
+      ctx.stdout('valid.rpcsv has lint errors; the CLI would not send it.\n');
+      ok = false;
+    } else {
+      const created = await createRecurringPayments({
+        environment: gw.environment,
+        csvText: valid,
+        credentials: { signatureMethod: 'RSA-SHA256', consumerKey: gw.merchant.consumerKey, privateKeyPem: gw.merchant.rsaPrivateKeyPem },
+      });
+      ctx.stdout(outcomeText(created, `${show(validPath)} (${validLint.batch.rows.length} rows) to local, endpoint ${gw.environment.endpointId}`));
+      if (exitCodeFor(created) !== 0) ok = false;
+    }
+
+    step(4, `Advance the simulated clock ${days} days`);
+    const advanced = await gw.advanceDays(days);
+    const approved = advanced.charges.filter((c) => c.status === 'approved').length;
+    ctx.stdout(`${advanced.from} → ${advanced.today}: ${advanced.charges.length} charge(s) (${approved} approved, ${advanced.charges.length - approved} declined), ${advanced.stopped.length} payment(s) stopped\n`);
+
+    step(5, 'Run the report transactions.report.json (HMAC-SHA1, realm="")');
+    const templatePath = join(dir, 'transactions.report.json');
+    const parsedTemplate = parseReportTemplate(await readFile(templatePath, 'utf8'));
+    if (!parsedTemplate.ok) {
+      for (const p of parsedTemplate.problems) ctx.stdout(`${show(templatePath)}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}: ${p.message}\n`);
+      ok = false;
+    } else {
+      const report = await runCustomReport({
+        environment: gw.environment,
+        template: parsedTemplate.template,
+        credentials: { signatureMethod: 'HMAC-SHA1', consumerKey: gw.merchant.consumerKey, consumerSecret: gw.merchant.consumerSecret },
+      });
+      if (report.outcome === 'report' && report.format === 'csv') ctx.stdout(`${formatTable(report.columns, report.rows)}${report.rows.length} row(s)\n`);
+      else {
+        ctx.stdout(outcomeText(report, show(templatePath)));
+        ok = false;
+      }
+    }
+  } finally {
+    step(6, 'Stop the local gateway');
+    await gw.close();
+    if (givenState === undefined) rmSync(stateDir, { recursive: true, force: true });
+    ctx.stdout(givenState === undefined ? 'Stopped; temporary state removed.\n' : `Stopped; state kept in ${show(stateDir)}.\n`);
+  }
+  ctx.stdout(ok ? '\nDone. Next: `paygate gateway` to keep a gateway running, `paygate submit FILE`, `paygate report TEMPLATE`.\n' : '\nA step did not go as expected (see above).\n');
+  return ok ? 0 : 1;
+}
+
+export const demo: Command = {
+  summary: 'tour: local gateway, lint examples, submit, advance the clock, report',
+  run: (args) => runDemo(args, processContext()),
+};
