@@ -50,7 +50,9 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
   const headerEnd = header ? header.end : headerStart;
 
   // A file written with another delimiter: one diagnostic, the rewrite fix, nothing else.
-  const other = header && !header.syntaxProblem ? otherDelimiter(header.values) : undefined;
+  let other = header ? otherDelimiter(header.values) : undefined;
+  // A comma file with quoted names ("a","b") is broken CSV on `;` but a clean header on its own delimiter.
+  if (other && header!.syntaxProblem && parseCsv(text, other).records[0]?.syntaxProblem) other = undefined;
   if (other) {
     report.add(
       Codes.delimiter,
