@@ -156,6 +156,9 @@ describe('delimiter', () => {
       assert.equal(diags[0].fixes[0].safe, true);
     });
   }
+  it('an unterminated quote in a comma-looking header stays csv-syntax (broken on "," too)', () => {
+    assert.deepEqual(briefs('"abc,def\n').map((b) => b.code), ['csv-syntax']);
+  });
   it('a header with both ";" and "," splits into several columns on ";": no delimiter error', () => {
     const text = 'client-orderid;rp_card_type;credit-card-number;amount;currency,x\n';
     assert.ok(!briefs(text).some((b) => b.code === 'delimiter'));
