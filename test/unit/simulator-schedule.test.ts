@@ -154,6 +154,8 @@ test('callbacks reach a loopback notify_url / server_callback_url with the charg
       assert.equal(cb.received[1]['client-orderid'], 'CB-2');
       assert.equal(cb.received[1].status, 'declined');
       assert.equal(cb.received[2]['charge-index'], '1');
+      const [p1, p2] = gw.payments();
+      assert.ok(Number(p2.charges[0].transactionId) < Number(p1.charges[1].transactionId), 'transaction ids follow the calendar (01.02 before 28.02)');
     });
   } finally {
     await cb.close();

@@ -60,15 +60,23 @@ function makeCharge(state: SimState, p: StoredPayment, charge: Charge): ChargeEv
   return { 'recurring-payment-id': p['recurring-payment-id'], 'client-orderid': p['client-orderid'], index: charge.index, date, amount, currency: p.currency, status };
 }
 
+/** The charges of `p` due on or before `day` and not yet made, oldest first. */
+function dueCharges(p: StoredPayment, day: CalendarDate): Charge[] {
+  const due: Charge[] = [];
+  if (p.status !== 'active') return due;
+  for (;;) {
+    const batch = computeSchedule(p.schedule, { today: day, limit: 1000, fromIndex: p.nextIndex + due.length });
+    for (const c of batch) {
+      if (compareDates(c.date, day) > 0) return due;
+      due.push(c);
+    }
+    if (batch.length < 1000) return due;
+  }
+}
+
 /** Makes every charge of `p` due on or before `day`, oldest first. */
 function chargeDue(state: SimState, p: StoredPayment, day: CalendarDate): ChargeEvent[] {
-  const events: ChargeEvent[] = [];
-  while (p.status === 'active') {
-    const next = nextCharge(p, day);
-    if (!next || compareDates(next.date, day) > 0) break;
-    events.push(makeCharge(state, p, next));
-  }
-  return events;
+  return dueCharges(p, day).map((c) => makeCharge(state, p, c));
 }
 
 /** Moves the repeats counter past charges dated before `day`: they were never attempted, so never made. */
@@ -133,13 +141,12 @@ export function advance(state: SimState, days: number): AdvanceResult {
   const target = addDays(simToday(state), days);
   const charges: ChargeEvent[] = [];
   const stopped: string[] = [];
-  for (const p of state.payments) {
-    if (p.status !== 'active') continue;
-    charges.push(...chargeDue(state, p, target));
-    if (stopIfFinished(p, target)) stopped.push(p['recurring-payment-id']);
-  }
-  // Callbacks and summaries read in calendar order, whichever payment a charge belongs to.
-  charges.sort((a, b) => compareDates(parseGatewayDate(a.date)!, parseGatewayDate(b.date)!));
+  // In calendar order across payments (a stable sort keeps creation order within a day), so transaction
+  // ids, callbacks and the summary all read in the order the charges were made.
+  const due = state.payments.flatMap((p) => dueCharges(p, target).map((c) => ({ p, c })));
+  due.sort((a, b) => compareDates(a.c.date, b.c.date));
+  for (const { p, c } of due) charges.push(makeCharge(state, p, c));
+  for (const p of state.payments) if (stopIfFinished(p, target)) stopped.push(p['recurring-payment-id']);
   state.today = formatGatewayDate(target);
   return { from, today: state.today, charges, stopped };
 }
