@@ -19,20 +19,25 @@ export class SubmitCodeLensProvider implements vscode.CodeLensProvider, vscode.D
     if (header === undefined) return [];
     const range = new vscode.Range(header, 0, header, 0);
     const env = activeEnvironmentName();
-    return [
-      new vscode.CodeLens(range, {
+    const lenses: vscode.CodeLens[] = [];
+    // An untrusted workspace cannot submit (the command refuses), so it is not offered there.
+    if (vscode.workspace.isTrusted) {
+      lenses.push(new vscode.CodeLens(range, {
         title: `$(cloud-upload) Submit to ${env}${isProduction(env) ? ' (production)' : ''}`,
         tooltip: `Lint, sign and send this file to the "${env}" environment`,
         command: 'paygate.submit',
         arguments: [document.uri],
-      }),
+      }));
+    }
+    lenses.push(
       new vscode.CodeLens(range, {
         title: 'Signature details',
         tooltip: 'Show the OAuth base string, signature and Authorization header (no secret)',
         command: 'paygate.showSignatureDetails',
         arguments: [document.uri],
       }),
-    ];
+    );
+    return lenses;
   }
 
   dispose(): void {

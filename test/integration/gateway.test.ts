@@ -1,0 +1,305 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { REPORT_COLUMNS, startLocalGateway, type LocalGateway } from '../../src/core/simulator';
+import type { SubmissionRecord } from '../../src/extension/gateway/history';
+import type { LocalGatewayInfo } from '../../src/extension/gateway/localGateway';
+import type { ReportResult } from '../../src/extension/gateway/report';
+import type { SetSecretResult } from '../../src/extension/gateway/secrets';
+import type { SignatureDetailsResult } from '../../src/extension/gateway/signatureDetails';
+import type { SelectEnvironmentResult } from '../../src/extension/gateway/statusBar';
+import type { SubmitResult } from '../../src/extension/gateway/submit';
+import type { NewReportTemplateResult } from '../../src/extension/gateway/templates';
+
+// The gateway commands against real local gateways: the extension's own built-in `local` one, and one
+// this suite starts itself (as a settings environment named TEST_ENV) so secrets set through the commands
+// can be checked by whether the gateway accepts the signature. Dialogs are answered through the commands'
+// option arguments, so nothing waits for a person.
+
+const EXTENSION_ID = 'paygate.paygate-toolkit';
+const TEST_ENV = 'it-loopback';
+const VALID_CARDS = ['4111111111111111', '5555555555554444'];
+const CVV = '737';
+
+let root: string;
+let scratch: string;
+let own: LocalGateway;
+let historyFile: string;
+
+const fixture = (name: string) => vscode.Uri.file(path.join(root, 'test', 'fixtures', 'gateway-ext', name));
+const run = <T>(command: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(command, ...args);
+const config = () => vscode.workspace.getConfiguration('paygate');
+
+/** Polls until `check` returns a value, failing with `what` at the deadline; no fixed sleeps. */
+async function eventually<T>(what: string, check: () => T | undefined | Promise<T | undefined>, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+function sent(r: SubmitResult | undefined): Extract<SubmitResult, { status: 'sent' }> {
+  assert.ok(r, 'the command returned nothing');
+  assert.equal(r.status, 'sent', `not sent: ${JSON.stringify(r)}`);
+  return r as Extract<SubmitResult, { status: 'sent' }>;
+}
+
+async function documentText(uri: vscode.Uri): Promise<string> {
+  return (await vscode.workspace.openTextDocument(uri)).getText();
+}
+
+describe('gateway commands', function () {
+  this.timeout(60_000);
+
+  before(async () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext, `${EXTENSION_ID} is not installed`);
+    await ext.activate();
+    root = ext.extensionPath;
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-gateway-it-'));
+    own = await startLocalGateway({ stateDir: path.join(scratch, 'own-gateway'), port: 0 });
+    await config().update(
+      'environments',
+      [{ name: TEST_ENV, baseUrl: own.baseUrl, reportBaseUrl: own.reportBaseUrl, endpointId: own.environment.endpointId, consumerKey: own.merchant.consumerKey, production: true }],
+      vscode.ConfigurationTarget.Global,
+    );
+    await run('paygate.selectEnvironment', 'local');
+    assert.equal(await run<boolean>('paygate.history.clear', { confirm: true }), true);
+  });
+
+  after(async () => {
+    await run('paygate.selectEnvironment', 'local');
+    await config().update('environments', undefined, vscode.ConfigurationTarget.Global);
+    await own?.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  describe('local gateway', () => {
+    it('starts on 127.0.0.1, stops, and starts again', async () => {
+      const started = await run<LocalGatewayInfo>('paygate.startLocalGateway');
+      assert.equal(started?.running, true);
+      assert.match(started.baseUrl ?? '', /^http:\/\/127\.0\.0\.1:\d+\//);
+      assert.equal(await run<boolean>('paygate.stopLocalGateway'), true);
+      assert.equal(await run<boolean>('paygate.stopLocalGateway'), false, 'a second stop finds nothing running');
+      const again = await run<LocalGatewayInfo>('paygate.startLocalGateway');
+      assert.equal(again?.running, true);
+    });
+  });
+
+  describe('submit to local', () => {
+    let first: Extract<SubmitResult, { status: 'sent' }>;
+
+    it('sends the valid fixture and records ids and a serial number', async () => {
+      first = sent(await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv')));
+      historyFile = first.historyFile;
+      assert.equal(first.outcome, 'accepted', JSON.stringify(first.record));
+      const r = first.record;
+      assert.equal(r.state, 'done');
+      assert.equal(r.environment, 'local');
+      assert.equal(r.rowCount, 2);
+      assert.equal(r.recurringPaymentIds.length, 2, 'one id per row');
+      assert.equal(r.serialNumbers.length, 1);
+      assert.match(r.contentHash, /^[0-9a-f]{64}$/);
+      assert.match(r.endpoint, /\/api\/v4\/create-recurring-payments\/[^/]+\/$/);
+      assert.equal(r.signatureMethod, 'RSA-SHA256');
+    });
+
+    it('keeps the record on disk without card numbers or the CVV', async () => {
+      const text = fs.readFileSync(first.historyFile, 'utf8');
+      const records = (JSON.parse(text) as { records: SubmissionRecord[] }).records;
+      const onDisk = records.find((x) => x.id === first.record.id);
+      assert.ok(onDisk, 'the record is in the history file');
+      assert.deepEqual(onDisk.recurringPaymentIds, first.record.recurringPaymentIds);
+      for (const card of VALID_CARDS) assert.ok(!text.includes(card), `card number ${card.slice(0, 6)}… in the history`);
+      const { contentHash: _hash, ...rest } = onDisk;
+      assert.ok(!JSON.stringify(rest).includes(CVV), 'CVV in the history record');
+      assert.ok(!/cvv/i.test(text));
+    });
+
+    it('warns before the same content goes to the same endpoint again', async () => {
+      const declined = await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv'), { sendAgain: false });
+      assert.deepEqual([declined?.status, declined?.status === 'refused' && declined.reason], ['refused', 'duplicate-declined']);
+      const again = sent(await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv'), { sendAgain: true }));
+      assert.equal(again.outcome, 'accepted');
+      assert.notEqual(again.record.id, first.record.id);
+      assert.notDeepEqual(again.record.recurringPaymentIds, first.record.recurringPaymentIds, 'the gateway created new payments');
+    });
+
+    it('refuses a file with lint errors and sends nothing', async () => {
+      const before = JSON.parse(fs.readFileSync(first.historyFile, 'utf8')).records.length as number;
+      const r = await run<SubmitResult>('paygate.submit', fixture('lint-errors.rpcsv'));
+      assert.equal(r?.status, 'refused');
+      assert.equal(r.status === 'refused' && r.reason, 'lint-errors');
+      assert.equal(JSON.parse(fs.readFileSync(first.historyFile, 'utf8')).records.length, before, 'no history record for a refused file');
+    });
+
+    it('shows a history record as a document without card numbers', async () => {
+      const uri = await run<vscode.Uri>('paygate.history.open', first.record.id);
+      assert.ok(uri);
+      const text = await documentText(uri);
+      assert.ok(text.includes(first.record.id));
+      for (const card of VALID_CARDS) assert.ok(!text.includes(card));
+    });
+  });
+
+  describe('reports from local', () => {
+    it('runs a CSV report template', async () => {
+      const r = await run<ReportResult>('paygate.runReport', fixture('transactions.report.json'));
+      assert.equal(r?.status, 'received', JSON.stringify(r));
+      assert.ok(r.status === 'received' && r.format === 'csv');
+      assert.deepEqual(r.columns, [...REPORT_COLUMNS]);
+    });
+
+    it('saves a PDF report where it is told to', async () => {
+      const target = path.join(scratch, 'report.pdf');
+      const r = await run<ReportResult>('paygate.runReport', fixture('transactions-pdf.report.json'), { pdfTarget: target });
+      assert.ok(r?.status === 'received' && r.format === 'pdf', JSON.stringify(r));
+      assert.equal(r.savedTo, target);
+      assert.equal(fs.readFileSync(target).subarray(0, 4).toString('latin1'), '%PDF');
+    });
+
+    it('names the file, line and column of a template problem and sends nothing', async () => {
+      const r = await run<ReportResult>('paygate.runReport', fixture('broken.report.json'));
+      assert.ok(r?.status === 'refused' && r.reason === 'invalid-template', JSON.stringify(r));
+      assert.match(r.message, /^broken\.report\.json:5:\d+: reportCsvDelimiter/);
+    });
+  });
+
+  describe('signature details', () => {
+    it('shows the create request of a batch without secrets, key or card data', async () => {
+      const r = await run<SignatureDetailsResult>('paygate.showSignatureDetails', fixture('valid.rpcsv'), { environment: TEST_ENV });
+      // No credential stored for TEST_ENV yet: refused, naming what is missing.
+      assert.equal(r?.ok, false);
+      const local = await run<SignatureDetailsResult>('paygate.showSignatureDetails', fixture('valid.rpcsv'));
+      assert.ok(local?.ok, JSON.stringify(local));
+      const text = await documentText(local.uri);
+      assert.match(text, /## Authorization header\n\n```text\nOAuth oauth_consumer_key="/);
+      assert.match(text, /oauth_signature_method: RSA-SHA256/);
+      assert.match(text, /## Signature \(hex\)\n\n```text\n[0-9a-f]{512}\n/);
+      assert.match(text, /POST&http%3A%2F%2F127\.0\.0\.1%3A\d+%2F/);
+      assert.ok(!text.includes('PRIVATE KEY'), 'no key material');
+      for (const card of VALID_CARDS) assert.ok(!text.includes(card));
+      const payload = Buffer.from(fs.readFileSync(fixture('valid.rpcsv').fsPath, 'utf8'), 'utf8').toString('base64');
+      assert.ok(!text.includes(payload.slice(0, 40)), 'the Base64 payload (card data) is left out');
+    });
+
+    it('shows the report request of a template with realm="" and no secret', async () => {
+      await run<SetSecretResult>('paygate.setConsumerSecret', { environment: TEST_ENV, secret: own.merchant.consumerSecret });
+      const r = await run<SignatureDetailsResult>('paygate.showSignatureDetails', fixture('transactions.report.json'), { environment: TEST_ENV });
+      assert.ok(r?.ok, JSON.stringify(r));
+      const text = await documentText(r.uri);
+      assert.match(text, /OAuth realm="", oauth_consumer_key=/);
+      assert.match(text, /oauth_signature_method: HMAC-SHA1/);
+      assert.ok(!text.includes(own.merchant.consumerSecret), 'the consumer secret is not shown');
+    });
+  });
+
+  describe('secrets and a production environment', () => {
+    it('a wrong consumer secret is reported as an authentication failure naming the environment', async () => {
+      const set = await run<SetSecretResult>('paygate.setConsumerSecret', { environment: TEST_ENV, secret: 'not-the-secret' });
+      assert.deepEqual(set, { ok: true, environment: TEST_ENV });
+      const r = await run<ReportResult>('paygate.runReport', fixture('transactions.report.json'), { environment: TEST_ENV });
+      assert.ok(r?.status === 'failed', JSON.stringify(r));
+      assert.equal(r.outcome, 'auth-failed');
+      assert.equal(r.message, `authentication failed: check the consumer secret of ${TEST_ENV}`);
+    });
+
+    it('the stored consumer secret signs a report the gateway accepts', async () => {
+      await run<SetSecretResult>('paygate.setConsumerSecret', { environment: TEST_ENV, secret: own.merchant.consumerSecret });
+      const r = await run<ReportResult>('paygate.runReport', fixture('transactions.report.json'), { environment: TEST_ENV });
+      assert.equal(r?.status, 'received', JSON.stringify(r));
+    });
+
+    it('refuses an RSA key that does not parse and keeps none for local', async () => {
+      const junk = path.join(scratch, 'junk.pem');
+      fs.writeFileSync(junk, '-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n');
+      const bad = await run<SetSecretResult>('paygate.setRsaPrivateKey', { environment: TEST_ENV, file: junk, passphrase: '' });
+      assert.equal(bad?.ok, false);
+      assert.ok(bad && !bad.ok && !bad.reason.includes('not a key'), 'the message does not echo the file');
+      const local = await run<SetSecretResult>('paygate.setRsaPrivateKey', { environment: 'local', file: junk });
+      assert.equal(local?.ok, false);
+    });
+
+    it('signs a batch with the stored RSA key after the production confirmation', async () => {
+      const pem = path.join(scratch, 'merchant.pem');
+      fs.writeFileSync(pem, own.merchant.rsaPrivateKeyPem, { mode: 0o600 });
+      const set = await run<SetSecretResult>('paygate.setRsaPrivateKey', { environment: TEST_ENV, file: pem, passphrase: '' });
+      assert.deepEqual(set, { ok: true, environment: TEST_ENV });
+
+      const declined = await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv'), { environment: TEST_ENV, confirm: false, sendAgain: true });
+      assert.ok(declined?.status === 'refused' && declined.reason === 'not-confirmed', JSON.stringify(declined));
+      const before = own.payments().length;
+
+      const r = sent(await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv'), { environment: TEST_ENV, confirm: true, sendAgain: true }));
+      assert.equal(r.outcome, 'accepted', JSON.stringify(r.record));
+      assert.equal(r.record.signatureMethod, 'RSA-SHA256');
+      assert.equal(r.record.production, true);
+      assert.equal(own.payments().length, before + 2, 'the gateway registered both rows');
+      assert.deepEqual(own.payments().slice(-2).map((p) => p['recurring-payment-id']), r.record.recurringPaymentIds);
+    });
+  });
+
+  describe('environments', () => {
+    it('Select Environment by argument updates the setting and the status bar', async () => {
+      const r = await run<SelectEnvironmentResult>('paygate.selectEnvironment', TEST_ENV);
+      assert.ok(r?.ok, JSON.stringify(r));
+      assert.equal(config().get('environment'), TEST_ENV);
+      assert.match(r.statusText, new RegExp(`PayGate: ${TEST_ENV}$`));
+      assert.match(r.statusText, /^\$\(warning\)/, 'a production environment is marked');
+      const unknown = await run<SelectEnvironmentResult>('paygate.selectEnvironment', 'no-such-environment');
+      assert.equal(unknown?.ok, false);
+      assert.equal(config().get('environment'), TEST_ENV, 'an unknown name changes nothing');
+      const back = await run<SelectEnvironmentResult>('paygate.selectEnvironment', 'local');
+      assert.ok(back?.ok && back.statusText.endsWith('PayGate: local'));
+    });
+
+    it('every submission of this suite is completed in the history the Submissions view shows', async () => {
+      await run('paygate.submissions.focus');
+      const records = (JSON.parse(fs.readFileSync(historyFile, 'utf8')) as { records: SubmissionRecord[] }).records;
+      assert.deepEqual(
+        records.map((r) => [r.environment, r.state, r.outcome]),
+        [
+          [TEST_ENV, 'done', 'accepted'],
+          ['local', 'done', 'accepted'],
+          ['local', 'done', 'accepted'],
+        ],
+        'newest first: the production submission, the repeated one, the first one',
+      );
+    });
+  });
+
+  describe('report templates', () => {
+    it('New Report Template writes every field of the spec and opens it', async () => {
+      const target = path.join(scratch, 'monthly');
+      const r = await run<NewReportTemplateResult>('paygate.newReportTemplate', { uri: target });
+      assert.ok(r?.ok, JSON.stringify(r));
+      assert.equal(r.uri.fsPath, `${target}.report.json`, 'the .report.json suffix is added');
+      const body = JSON.parse(fs.readFileSync(r.uri.fsPath, 'utf8')) as Record<string, unknown>;
+      assert.deepEqual(Object.keys(body).sort(), [
+        'configurationReportParameters', 'filters', 'inputReportParameters', 'outputReportParameters',
+        'reportCsvDelimiter', 'reportEncode', 'reportFormat', 'reportIdentifier', 'reportName',
+      ]);
+      await eventually('the new template in an editor', () =>
+        vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === r.uri.fsPath) ? true : undefined,
+      );
+      const again = await run<NewReportTemplateResult>('paygate.newReportTemplate', { uri: r.uri });
+      assert.equal(again?.ok, false, 'an existing file is not overwritten');
+    });
+
+    it('contributes the JSON schema and the snippet for *.report.json', () => {
+      const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as {
+        contributes: { jsonValidation: { fileMatch: string; url: string }[]; snippets: { language: string; path: string }[] };
+      };
+      const v = manifest.contributes.jsonValidation.find((j) => j.fileMatch === '*.report.json');
+      assert.ok(v);
+      assert.ok(fs.existsSync(path.join(root, v.url)), `${v.url} exists`);
+      const s = manifest.contributes.snippets.find((x) => x.path.includes('report-template'));
+      assert.ok(s && fs.existsSync(path.join(root, s.path)));
+    });
+  });
+});
