@@ -3,6 +3,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runGateway } from '../../src/cli/commands/gateway';
@@ -114,3 +116,32 @@ test('paygate gateway rejects a bad port as a usage error', async () => {
   assert.equal(await runGateway(['--nope'], io), 2);
   assert.match(err, /--port/);
 });
+
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  test(`a real paygate gateway process stops cleanly on ${signal}`, async () => {
+    const stateDir = tempStateDir();
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', '..', 'src', 'cli', 'main.ts'), 'gateway', '--state', stateDir, '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      child.stdout.setEncoding('utf8');
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (d: string) => {
+          out += d;
+          if (out.includes('Press Ctrl+C')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
+      });
+      const info = readRunningGateway(stateDir);
+      assert.equal(info?.pid, child.pid);
+      const exited = once(child, 'exit');
+      child.kill(signal);
+      const [code] = await exited;
+      assert.equal(code, 0);
+      assert.equal(fs.existsSync(path.join(stateDir, 'gateway.json')), false);
+      await assert.rejects(fetch(`${info!.baseUrl}/api/v4/create-recurring-payments/1001/`, { method: 'POST' }), 'the port is closed');
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      fs.rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
+}
