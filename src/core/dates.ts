@@ -7,8 +7,6 @@ export interface CalendarDate {
   day: number; // 1-31
 }
 
-const GATEWAY_DATE = /^(\d{2})\.(\d{2})\.(\d{4})$/;
-
 export function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
@@ -21,12 +19,33 @@ export function isRealDate(d: CalendarDate): boolean {
   return d.year >= 1 && d.month >= 1 && d.month <= 12 && d.day >= 1 && d.day <= daysInMonth(d.year, d.month);
 }
 
+const digit = (s: string, i: number): number => {
+  const c = s.charCodeAt(i) - 48;
+  return c >= 0 && c <= 9 ? c : NaN;
+};
+
+/**
+ * DD.MM.YYYY as one number YYYYMMDD (ordered like the dates), or NaN unless it is a real date. The
+ * linter calls this for every date cell, so it reads characters instead of matching a pattern.
+ */
+export function gatewayDateKey(text: string): number {
+  if (text.length !== 10 || text.charCodeAt(2) !== 46 || text.charCodeAt(5) !== 46) return NaN;
+  const day = digit(text, 0) * 10 + digit(text, 1);
+  const month = digit(text, 3) * 10 + digit(text, 4);
+  const year = digit(text, 6) * 1000 + digit(text, 7) * 100 + digit(text, 8) * 10 + digit(text, 9);
+  if (!(year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month))) return NaN;
+  return year * 10000 + month * 100 + day;
+}
+
+export function dateKey(d: CalendarDate): number {
+  return d.year * 10000 + d.month * 100 + d.day;
+}
+
 /** Parses the only accepted form, DD.MM.YYYY, into a real calendar date; anything else is undefined. */
 export function parseGatewayDate(text: string): CalendarDate | undefined {
-  const m = GATEWAY_DATE.exec(text);
-  if (!m) return undefined;
-  const d = { year: Number(m[3]), month: Number(m[2]), day: Number(m[1]) };
-  return isRealDate(d) ? d : undefined;
+  const key = gatewayDateKey(text);
+  if (Number.isNaN(key)) return undefined;
+  return { year: Math.floor(key / 10000), month: Math.floor(key / 100) % 100, day: key % 100 };
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');

@@ -27,6 +27,25 @@ export interface CsvSyntaxProblem {
 const QUOTE = 34; // "
 const NEWLINE = 10; // \n (after normalisation the only record separator papaparse sees)
 
+/**
+ * Every field's start and end offset, for the whole file, in one growable typed array: a batch has
+ * millions of cells and an array per record was most of the linter's garbage-collection time.
+ */
+class Bounds {
+  data = new Int32Array(1 << 16);
+  length = 0;
+
+  push(start: number, end: number): void {
+    if (this.length + 2 > this.data.length) {
+      const bigger = new Int32Array(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[this.length++] = start;
+    this.data[this.length++] = end;
+  }
+}
+
 export class CsvRecord {
   private cachedFields?: CsvField[];
 
@@ -34,31 +53,32 @@ export class CsvRecord {
     private readonly text: string,
     /** Field values after unquoting. */
     readonly values: string[],
-    /** Offsets: start and end of field i at [2i] and [2i+1]. */
-    readonly bounds: number[],
+    private readonly bounds: Bounds,
+    /** Index of this record's first field start in `bounds`. */
+    private readonly at: number,
     /** Set when the record is not well-formed CSV: its cells cannot be trusted. */
     readonly syntaxProblem?: CsvSyntaxProblem,
   ) {}
 
   get start(): number {
-    return this.bounds[0];
+    return this.bounds.data[this.at];
   }
 
   get end(): number {
-    return this.bounds[this.bounds.length - 1];
+    return this.bounds.data[this.at + 2 * this.values.length - 1];
   }
 
   /** An empty record: nothing between two record separators. */
   get isBlank(): boolean {
-    return this.values.length === 1 && this.bounds[0] === this.bounds[1];
+    return this.values.length === 1 && this.start === this.end;
   }
 
   fieldStart(i: number): number {
-    return this.bounds[2 * i];
+    return this.bounds.data[this.at + 2 * i];
   }
 
   fieldEnd(i: number): number {
-    return this.bounds[2 * i + 1];
+    return this.bounds.data[this.at + 2 * i + 1];
   }
 
   field(i: number): CsvField | undefined {
@@ -70,9 +90,9 @@ export class CsvRecord {
     if (!this.cachedFields) {
       this.cachedFields = this.values.map((value, i) => ({
         value,
-        start: this.bounds[2 * i],
-        end: this.bounds[2 * i + 1],
-        quoted: this.text.charCodeAt(this.bounds[2 * i]) === QUOTE,
+        start: this.fieldStart(i),
+        end: this.fieldEnd(i),
+        quoted: this.text.charCodeAt(this.fieldStart(i)) === QUOTE,
       }));
     }
     return this.cachedFields;
@@ -124,19 +144,30 @@ class OffsetMap {
   }
 }
 
-function normalise(text: string, bomLength: number): { norm: string; map: OffsetMap; hadCR: boolean } {
-  const body = bomLength ? text.slice(bomLength) : text;
-  if (body.indexOf('\r') === -1) return { norm: body, map: new OffsetMap(bomLength, []), hadCR: false };
-  const collapsed: number[] = [];
-  const re = /\r\n?/g;
-  let removed = 0;
-  for (let m = re.exec(body); m; m = re.exec(body)) {
-    if (m[0].length === 2) {
-      collapsed.push(m.index - removed);
-      removed++;
-    }
+/** The one record separator the text uses, or undefined when it mixes them (then it is normalised). */
+function singleLineBreak(body: string): '\n' | '\r\n' | '\r' | undefined {
+  const firstCR = body.indexOf('\r');
+  if (firstCR === -1) return '\n';
+  if (body.indexOf('\n') === -1) return '\r';
+  // CRLF only if every CR is followed by LF and every LF preceded by CR.
+  let crs = 0;
+  for (let i = firstCR; i !== -1; i = body.indexOf('\r', i + 1)) {
+    if (body.charCodeAt(i + 1) !== NEWLINE) return undefined;
+    crs++;
   }
-  return { norm: body.replace(/\r\n?/g, '\n'), map: new OffsetMap(bomLength, collapsed), hadCR: true };
+  let lfs = 0;
+  for (let i = body.indexOf('\n'); i !== -1; i = body.indexOf('\n', i + 1)) lfs++;
+  return crs === lfs ? '\r\n' : undefined;
+}
+
+function normalise(body: string, bomLength: number): { norm: string; map: OffsetMap } {
+  const collapsed: number[] = [];
+  let removed = 0;
+  for (let i = body.indexOf('\r\n'); i !== -1; i = body.indexOf('\r\n', i + 2)) {
+    collapsed.push(i - removed);
+    removed++;
+  }
+  return { norm: body.replace(/\r\n?/g, '\n'), map: new OffsetMap(bomLength, collapsed) };
 }
 
 function countQuotes(s: string): number {
@@ -145,62 +176,78 @@ function countQuotes(s: string): number {
   return n;
 }
 
-interface RawRecord {
-  values: string[];
-  bounds: number[]; // normalised offsets
-  next: number; // normalised offset where the next record starts (> norm.length at the end)
-  problem?: CsvSyntaxProblem; // normalised offsets
+/** The walk over one text papaparse reads: offsets here are in that text (`src`). */
+interface Walk {
+  src: string;
+  newline: string;
+  delimiter: string;
+  /** Maps an offset in `src` to the original text; ascending calls. */
+  toOriginal(n: number): number;
+  lookup(n: number): number;
 }
 
 /**
- * Recovers the offsets of one well-formed row papaparse returned, starting at `start`.
- * Returns undefined when the text does not line up (the row is broken and needs the recovery scan).
+ * Recovers the offsets of one row papaparse returned, starting at `start`, straight into `bounds`.
+ * Returns the next record's start, or -1 when the text does not line up (the row is broken).
  */
-function locateRow(norm: string, start: number, values: string[], delim: number): RawRecord | undefined {
-  const bounds = new Array<number>(values.length * 2);
+function locateRow(w: Walk, start: number, values: string[], bounds: Bounds): number {
+  const src = w.src;
+  const delim = w.delimiter.charCodeAt(0);
+  const nl0 = w.newline.charCodeAt(0);
+  const nl1 = w.newline.length === 2 ? w.newline.charCodeAt(1) : -1;
+  const mark = bounds.length;
   let at = start;
   const last = values.length - 1;
   for (let i = 0; i <= last; i++) {
     const v = values[i];
     const fieldStart = at;
     let end: number;
-    if (norm.charCodeAt(at) === QUOTE) {
+    if (src.charCodeAt(at) === QUOTE) {
       end = at + 2 + v.length + (v.indexOf('"') === -1 ? 0 : countQuotes(v));
-      if (norm.charCodeAt(end - 1) !== QUOTE) return undefined;
+      if (src.charCodeAt(end - 1) !== QUOTE) break;
     } else {
       end = at + v.length;
     }
-    const after = norm.charCodeAt(end); // NaN at the end of the text
-    if (i < last ? after !== delim : after === after && after !== NEWLINE) return undefined;
-    bounds[2 * i] = fieldStart;
-    bounds[2 * i + 1] = end;
-    at = end + 1;
+    if (i < last) {
+      if (src.charCodeAt(end) !== delim) break;
+      at = end + 1;
+    } else if (end === src.length) {
+      at = end + 1;
+    } else if (src.charCodeAt(end) === nl0 && (nl1 === -1 || src.charCodeAt(end + 1) === nl1)) {
+      at = end + w.newline.length;
+    } else {
+      break;
+    }
+    bounds.push(w.toOriginal(fieldStart), w.toOriginal(end));
+    if (i === last) return at;
   }
-  return { values, bounds, next: at };
+  bounds.length = mark; // undo a partial row
+  return -1;
 }
 
 /** The recovery scan for one broken record: finds the bad cell and where the record ends. */
-function recoverRecord(norm: string, start: number, delimiter: string): RawRecord {
+function recoverRecord(w: Walk, start: number): { values: string[]; next: number; problem?: CsvSyntaxProblem; bounds: number[] } {
+  const { src, delimiter, newline } = w;
   const values: string[] = [];
   const bounds: number[] = [];
   let problem: CsvSyntaxProblem | undefined;
   let i = start;
-  const n = norm.length;
+  const n = src.length;
   const fieldEndFrom = (from: number): number => {
-    const d = norm.indexOf(delimiter, from);
-    const nl = norm.indexOf('\n', from);
-    const candidates = [d, nl].filter((x) => x !== -1);
-    return candidates.length ? Math.min(...candidates) : n;
+    const d = src.indexOf(delimiter, from);
+    const nl = src.indexOf(newline, from);
+    if (d === -1) return nl === -1 ? n : nl;
+    return nl === -1 ? d : Math.min(d, nl);
   };
   for (;;) {
     const fieldStart = i;
-    if (norm.charCodeAt(i) === QUOTE) {
+    if (src.charCodeAt(i) === QUOTE) {
       let j = i + 1;
       let close = -1;
       for (;;) {
-        const k = norm.indexOf('"', j);
+        const k = src.indexOf('"', j);
         if (k === -1) break;
-        if (norm.charCodeAt(k + 1) === QUOTE) {
+        if (src.charCodeAt(k + 1) === QUOTE) {
           j = k + 2;
           continue;
         }
@@ -210,67 +257,84 @@ function recoverRecord(norm: string, start: number, delimiter: string): RawRecor
       if (close === -1) {
         // The field runs to the end of the text; the range stops before the final line breaks.
         let end = n;
-        while (end > fieldStart + 1 && norm.charCodeAt(end - 1) === NEWLINE) end--;
+        while (end > fieldStart + 1 && (src.charCodeAt(end - 1) === NEWLINE || src.charCodeAt(end - 1) === 13)) end--;
         problem ??= { start: fieldStart, end, message: 'unterminated quote: the quoted field is never closed' };
-        values.push(norm.slice(i + 1).replace(/""/g, '"'));
+        values.push(src.slice(i + 1).replace(/""/g, '"'));
         bounds.push(fieldStart, n);
         return { values, bounds, next: n + 1, problem };
       }
       const after = close + 1;
-      const c = norm.charCodeAt(after);
       let end = after;
-      if (after < n && c !== NEWLINE && norm[after] !== delimiter) {
+      if (after < n && !src.startsWith(newline, after) && src[after] !== delimiter) {
         end = fieldEndFrom(after);
         problem ??= { start: fieldStart, end, message: 'text after the closing quote of a quoted field' };
       }
-      values.push(norm.slice(i + 1, close).replace(/""/g, '"') + norm.slice(after, end));
+      values.push(src.slice(i + 1, close).replace(/""/g, '"') + src.slice(after, end));
       bounds.push(fieldStart, end);
       i = end;
     } else {
       const end = fieldEndFrom(i);
-      values.push(norm.slice(i, end));
+      values.push(src.slice(i, end));
       bounds.push(fieldStart, end);
       i = end;
     }
-    if (i < n && norm[i] === delimiter) {
+    if (i < n && src[i] === delimiter) {
       i++;
       continue;
     }
-    return { values, bounds, next: i + 1, problem };
+    return { values, bounds, next: i + newline.length, problem };
   }
 }
 
 /** Parses CSV text (`;` by default) into records with exact offsets into `text`. */
 export function parseCsv(text: string, delimiter = ';'): ParsedCsv {
   const bomLength = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const { norm, map, hadCR } = normalise(text, bomLength);
-  const delim = delimiter.charCodeAt(0);
-  const raw: RawRecord[] = [];
+  const body = bomLength ? text.slice(1) : text;
+  const single = singleLineBreak(body);
+  // A file with one kind of line break is parsed as it is; a file that mixes them is normalised to `\n`
+  // first (papaparse reads one record separator) and its offsets are mapped back.
+  let walk: Walk;
+  if (single) {
+    const shift = (n: number) => n + bomLength;
+    walk = { src: body, newline: single, delimiter, toOriginal: shift, lookup: shift };
+  } else {
+    const { norm, map } = normalise(body, bomLength);
+    walk = { src: norm, newline: '\n', delimiter, toOriginal: (n) => map.toOriginal(n), lookup: (n) => map.lookup(n) };
+  }
+  const src = walk.src;
+  const bounds = new Bounds();
+  const records: CsvRecord[] = [];
 
   let pos = 0;
-  while (pos <= norm.length) {
-    const result = Papa.parse<string[]>(pos === 0 ? norm : norm.slice(pos), {
+  while (pos <= src.length) {
+    const result = Papa.parse<string[]>(pos === 0 ? src : src.slice(pos), {
       delimiter,
-      newline: '\n',
+      newline: walk.newline as '\n',
       quoteChar: '"',
       escapeChar: '"',
       skipEmptyLines: false,
     });
-    const firstBadRow = result.errors.reduce((m, e) => Math.min(m, e.row ?? Infinity), Infinity);
+    let firstBadRow = Infinity;
+    for (const e of result.errors) if (e.row !== undefined && e.row < firstBadRow) firstBadRow = e.row;
     const rows = result.data;
     let at = pos;
     let resumeAt = -1;
     for (let r = 0; r < rows.length; r++) {
-      if (at > norm.length) break;
-      const located = r < firstBadRow ? locateRow(norm, at, rows[r], delim) : undefined;
-      if (located) {
-        raw.push(located);
-        at = located.next;
+      if (at > src.length) break;
+      const values = rows[r];
+      const mark = bounds.length;
+      const next = r < firstBadRow ? locateRow(walk, at, values, bounds) : -1;
+      if (next !== -1) {
+        records.push(new CsvRecord(text, values, bounds, mark));
+        at = next;
         continue;
       }
-      const recovered = recoverRecord(norm, at, delimiter);
-      raw.push(recovered);
-      resumeAt = recovered.next;
+      const rec = recoverRecord(walk, at);
+      for (let b = 0; b < rec.bounds.length; b += 2) bounds.push(walk.lookup(rec.bounds[b]), walk.lookup(rec.bounds[b + 1]));
+      const p = rec.problem;
+      const problem = p && { start: walk.lookup(p.start), end: walk.lookup(p.end), message: p.message };
+      records.push(new CsvRecord(text, rec.values, bounds, mark, problem));
+      resumeAt = rec.next;
       break;
     }
     if (resumeAt === -1) break;
@@ -278,27 +342,19 @@ export function parseCsv(text: string, delimiter = ';'): ParsedCsv {
   }
 
   // The text's final line break does not start another record.
-  const lastRaw = raw[raw.length - 1];
-  if (raw.length > 1 && lastRaw.values.length === 1 && lastRaw.bounds[0] === norm.length) raw.pop();
+  const last = records[records.length - 1];
+  if (records.length > 1 && last.values.length === 1 && last.start === text.length) records.pop();
 
-  const records = new Array<CsvRecord>(raw.length);
-  for (let k = 0; k < raw.length; k++) {
-    const r = raw[k];
-    const bounds = r.bounds;
-    for (let b = 0; b < bounds.length; b++) bounds[b] = map.toOriginal(bounds[b]);
-    let values = r.values;
-    if (hadCR) {
-      // A quoted line break was normalised to `\n`; the value must hold the original characters.
+  if (!single) {
+    // A quoted line break was normalised to `\n`; the value must hold the original characters.
+    for (const r of records) {
+      const values = r.values;
       for (let i = 0; i < values.length; i++) {
-        if (values[i].indexOf('\n') !== -1 && text.charCodeAt(bounds[2 * i]) === QUOTE) {
-          if (values === r.values) values = values.slice();
-          values[i] = text.slice(bounds[2 * i] + 1, bounds[2 * i + 1] - 1).replace(/""/g, '"');
+        if (values[i].indexOf('\n') !== -1 && text.charCodeAt(r.fieldStart(i)) === QUOTE) {
+          values[i] = text.slice(r.fieldStart(i) + 1, r.fieldEnd(i) - 1).replace(/""/g, '"');
         }
       }
     }
-    const p = r.problem;
-    const problem = p && { start: map.lookup(p.start), end: map.lookup(p.end), message: p.message };
-    records[k] = new CsvRecord(text, values, bounds, problem);
   }
   return new ParsedCsv(text, records, bomLength === 1, delimiter);
 }

@@ -1,4 +1,4 @@
-import { compareDates, parseGatewayDate, type CalendarDate } from '../dates';
+import { dateKey, gatewayDateKey, type CalendarDate } from '../dates';
 import type { CsvRecord } from '../csv/parse';
 import { maskCardNumber } from '../mask';
 import { Codes, type Code } from './codes';
@@ -75,16 +75,15 @@ const valueAt = (values: string[], i: number): string => (i < 0 ? '' : values[i]
 
 export function checkRows(report: Reporter, today: CalendarDate): void {
   const { batch } = report;
-  const planIndex: number[] = [];
-  const planSpec: ColumnSpec[] = [];
-  const planOrdinal: number[] = [];
-  [...batch.columnIndex.entries()]
-    .sort((a, b) => a[1] - b[1])
-    .forEach(([name, index]) => {
-      planIndex.push(index);
-      planSpec.push(COLUMNS[ORDINAL.get(name)!]);
-      planOrdinal.push(ORDINAL.get(name)!);
-    });
+  // The header's columns as parallel arrays of small numbers: the cell loop reads no objects.
+  const entries = [...batch.columnIndex.entries()].sort((a, b) => a[1] - b[1]);
+  const planIndex = entries.map(([, index]) => index);
+  const planOrdinal = entries.map(([name]) => ORDINAL.get(name)!);
+  const planSpec = planOrdinal.map((o) => COLUMNS[o]);
+  const planNeed = Uint8Array.from(planSpec, (c) => (c.necessity === 'required' ? 1 : c.necessity === 'required-src' ? 2 : 0));
+  const planNoDst = Uint8Array.from(planSpec, (c) => (c.dst ? 0 : 1));
+  const planMax = Int32Array.from(planSpec, (c) => c.maxLength ?? -1);
+  const planText = Uint8Array.from(planSpec, (c) => (c.kind === 'text' ? 1 : 0));
   const pos = {} as Positions;
   for (const k of Object.keys(NAMES) as (keyof Positions)[]) pos[k] = batch.columnIndex.get(NAMES[k]) ?? -1;
   const amountModes = hasCompleteAmountMode(batch);
@@ -102,24 +101,27 @@ export function checkRows(report: Reporter, today: CalendarDate): void {
 
     for (let k = 0; k < planIndex.length; k++) {
       const index = planIndex[k];
-      const spec = planSpec[k];
       const v = values[index];
       if (v === '') {
-        if (spec.necessity === 'required') cell(report, rec, index, Codes.requiredValue, `${spec.name} is required`, spec.name);
-        else if (spec.necessity === 'required-src' && isSrc) cell(report, rec, index, Codes.requiredValue, `${spec.name} is required for SRC rows`, spec.name);
+        const need = planNeed[k];
+        if (need === 1) cell(report, rec, index, Codes.requiredValue, `${planSpec[k].name} is required`, planSpec[k].name);
+        else if (need === 2 && isSrc) cell(report, rec, index, Codes.requiredValue, `${planSpec[k].name} is required for SRC rows`, planSpec[k].name);
         continue;
       }
-      if (isDst && !spec.dst) {
+      if (isDst && planNoDst[k] === 1) {
+        const spec = planSpec[k];
         const fix = replaceCellFix(batch, rec, index, '', `Clear ${spec.name}`, false);
         cell(report, rec, index, Codes.dstUnsupported, `${spec.name} is not supported for DST rows: leave it empty`, spec.name, [fix]);
         continue;
       }
-      if (spec.maxLength !== null && tooLong(spec, v)) {
+      if (planMax[k] >= 0 && v.length > planMax[k] && tooLong(planSpec[k], v)) {
+        const spec = planSpec[k];
         const what = spec.kind === 'decimal-list' ? 'an element longer than' : 'longer than';
         cell(report, rec, index, Codes.maxLength, `${spec.name} is ${what} ${spec.maxLength} characters`, spec.name);
         continue;
       }
-      if (!isValid(spec.kind, v)) {
+      if (planText[k] === 0 && !isValid(planSpec[k].kind, v)) {
+        const spec = planSpec[k];
         const better = spec.sensitive ? undefined : suggestValue(spec.kind, v);
         const fixes = better === undefined ? [] : [replaceCellFix(batch, rec, index, better, `Change to ${better}`, true, true)];
         cell(report, rec, index, Codes.invalidValue, `${spec.name} must be ${EXPECTED[spec.kind]}${shown(spec, v)}`, spec.name, fixes);
@@ -194,9 +196,9 @@ function checkCrossFields(
     cell(report, rec, pos.state, Codes.stateRequired, `state is required for SRC rows when country is ${values[pos.country]}`, 'state');
   }
 
-  const start = good[GOOD.start] ? parseGatewayDate(values[pos.start]) : undefined;
-  const finish = good[GOOD.finish] ? parseGatewayDate(values[pos.finish]) : undefined;
-  if (start && finish && compareDates(finish, start) < 0) {
+  const start = good[GOOD.start] ? gatewayDateKey(values[pos.start]) : NaN;
+  const finish = good[GOOD.finish] ? gatewayDateKey(values[pos.finish]) : NaN;
+  if (finish < start) {
     cell(report, rec, pos.finish, Codes.dateOrder, `finish-date ${values[pos.finish]} is before start-date ${values[pos.start]}`, 'finish-date');
   }
 
@@ -211,7 +213,7 @@ function checkCrossFields(
       cell(report, rec, pos.expMonth, Codes.cardExpired, `the card expired (${values[pos.expMonth]}/${values[pos.expYear]})`, 'expire-month');
     }
   }
-  if (start && compareDates(start, today) < 0) {
+  if (start < dateKey(today)) {
     cell(report, rec, pos.start, Codes.startDatePast, `start-date ${values[pos.start]} is in the past`, 'start-date');
   }
 }

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { isRealDate, parseGatewayDate, formatGatewayDate } from '../dates';
+import { gatewayDateKey, isRealDate, formatGatewayDate } from '../dates';
 import type { ValueKind } from './columns';
 
 // Value checks by kind. They run for every cell of every row, so they avoid regular expressions and
@@ -47,9 +47,8 @@ export function isPositiveInt(v: string): boolean {
 function isEmail(v: string): boolean {
   const at = v.indexOf('@');
   if (at <= 0 || at !== v.lastIndexOf('@')) return false;
-  const domain = v.slice(at + 1);
-  const dot = domain.lastIndexOf('.');
-  if (dot <= 0 || dot === domain.length - 1) return false;
+  const dot = v.lastIndexOf('.');
+  if (dot <= at + 1 || dot === v.length - 1) return false;
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);
     if (c <= 32 || c === 127) return false;
@@ -108,7 +107,7 @@ export function isValid(kind: ValueKind, v: string): boolean {
     case 'ip':
       return isIP(v) !== 0;
     case 'date':
-      return parseGatewayDate(v) !== undefined;
+      return !Number.isNaN(gatewayDateKey(v));
     case 'url':
       return isHttpUrl(v);
     case 'state':
