@@ -120,7 +120,7 @@ test('paygate gateway rejects a bad port as a usage error', async () => {
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   test(`a real paygate gateway process stops cleanly on ${signal}`, async () => {
     const stateDir = tempStateDir();
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', '..', 'src', 'cli', 'main.ts'), 'gateway', '--state', stateDir, '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', '..', 'src', 'cli', 'main.ts'), 'gateway', '--state', stateDir, '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'], cwd: path.join(__dirname, '..', '..') });
     try {
       let out = '';
       child.stdout.setEncoding('utf8');
