@@ -10,6 +10,7 @@ import {
   type GatewayConfig,
   type PathTemplates,
 } from '../core/gateway';
+import { jsonErrorOffset } from '../core/gateway/jsonPosition';
 import type { SigningCredentials } from '../core/oauth';
 import { defaultStateDir, loadOrCreateDemoMerchant, readRunningGateway, startLocalGateway, type DemoMerchant } from '../core/simulator';
 
@@ -68,7 +69,11 @@ export function loadCliConfig(cwd: string, configPath?: string): Result<{ config
   try {
     json = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (err) {
-    return { ok: false, message: `${file}: invalid JSON: ${(err as Error).message}` };
+    const body = text.replace(/^\uFEFF/, '');
+    const at = jsonErrorOffset(body) ?? 0;
+    const before = body.slice(0, at);
+    const where = `${before.split('\n').length}:${at - before.lastIndexOf('\n')}`;
+    return { ok: false, message: `${file}:${where}: invalid JSON: ${(err as Error).message.replace(/, (\.\.\.)?".*$/s, '').replace(/ (in JSON )?at position \d+.*$/s, '')}` };
   }
   const r = CliConfigSchema.safeParse(json);
   if (!r.success) return { ok: false, message: `${file}: ${formatZodIssues(r.error)}` };

@@ -63,3 +63,27 @@ test('config: defaults, duplicate names, and the reserved name local', () => {
   assert.equal(parsed.environments[0].production, false);
   assert.match(parsed.problems[0], /paygate\.environments\[1\]: baseUrl/);
 });
+
+test('jsonErrorOffset agrees with JSON.parse on what is valid, and points inside the text', async () => {
+  const fc = (await import('fast-check')).default;
+  const { jsonErrorOffset } = await import('../../src/core/gateway/jsonPosition');
+  const texts = fc.oneof(
+    fc.json(),
+    fc.json().map((j) => j.slice(0, Math.max(0, j.length - 1))),
+    fc.string({ unit: fc.constantFrom('{', '}', '[', ']', '"', ':', ',', '1', '-', 'e', '.', ' ', '\n', 't', 'r', 'u', 'e', '\\', 'n', 'a') }),
+  );
+  fc.assert(
+    fc.property(texts, (t) => {
+      let valid = true;
+      try {
+        JSON.parse(t);
+      } catch {
+        valid = false;
+      }
+      const at = jsonErrorOffset(t);
+      assert.equal(at === undefined, valid, JSON.stringify(t));
+      if (at !== undefined) assert.ok(at >= 0 && at <= t.length);
+    }),
+    { numRuns: 2000 },
+  );
+});

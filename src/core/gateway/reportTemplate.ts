@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonErrorOffset } from './jsonPosition';
 
 // The custom report request body ("Custom report request" in the spec). Per-report templates come from the
 // gateway's support managers and may carry fields the spec does not show, so unknown keys are kept and sent.
@@ -81,14 +82,14 @@ export type ParsedReportTemplate = { ok: true; template: ReportTemplate } | { ok
 /** Parses a template file's text: JSON syntax errors with line/column, then the schema's problems by path. */
 export function parseReportTemplate(text: string): ParsedReportTemplate {
   let value: unknown;
+  const body = text.replace(/^\uFEFF/, '');
   try {
-    value = JSON.parse(text.replace(/^\uFEFF/, ''));
+    value = JSON.parse(body);
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    const at = /position (\d+)/.exec(message);
-    const lc = /line (\d+) column (\d+)/.exec(message);
-    const place = lc ? { line: Number(lc[1]), column: Number(lc[2]) } : at ? lineColumn(text.replace(/^\uFEFF/, ''), Number(at[1])) : {};
-    return { ok: false, problems: [{ message: `invalid JSON: ${message.replace(/^JSON\.parse: /, '')}`, path: '', ...place }] };
+    const message = (err instanceof Error ? err.message : String(err)).replace(/, (\.\.\.)?".*$/s, '').replace(/ (in JSON )?at position \d+.*$/s, '');
+    const at = jsonErrorOffset(body);
+    const place = at !== undefined ? lineColumn(body, at) : {};
+    return { ok: false, problems: [{ message: `invalid JSON: ${message}`, path: '', ...place }] };
   }
   const r = ReportTemplateSchema.safeParse(value);
   if (r.success) return { ok: true, template: r.data };
