@@ -27,8 +27,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   port?: number;
   logFile: string;
-  /** keep the profile after the run (npm start keeps nothing either; tests never) */
-  keepProfile?: boolean;
+  /** a profile directory kept between runs (npm start: settings and secrets survive); default a fresh temp one */
+  profileDir?: string;
 }
 
 // Nothing in a test or demo run should reach for the network: no gallery, no update checks, no telemetry,
@@ -52,16 +52,21 @@ const QUIET_SETTINGS: Record<string, unknown> = {
 };
 
 export async function startCodeServer(o: StartOptions): Promise<CodeServer> {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-code-server-'));
-  if (!o.keepProfile) onCleanup('code-server profile', () => fs.rmSync(profile, { recursive: true, force: true }));
+  let profile = o.profileDir;
+  if (!profile) {
+    const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-code-server-'));
+    onCleanup('code-server profile', () => fs.rmSync(temp, { recursive: true, force: true }));
+    profile = temp;
+  }
   const userDataDir = path.join(profile, 'user-data');
   const extensionsDir = path.join(profile, 'extensions');
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   fs.mkdirSync(extensionsDir, { recursive: true });
-  fs.writeFileSync(
-    path.join(userDataDir, 'User', 'settings.json'),
-    JSON.stringify({ ...QUIET_SETTINGS, ...o.settings }, null, 2),
-  );
+  const settingsFile = path.join(userDataDir, 'User', 'settings.json');
+  // A kept profile keeps the person's own settings; the quiet ones are only the starting point.
+  if (!o.profileDir || !fs.existsSync(settingsFile)) {
+    fs.writeFileSync(settingsFile, JSON.stringify({ ...QUIET_SETTINGS, ...o.settings }, null, 2));
+  }
   // An explicit config file, or code-server writes one into ~/.config.
   const config = path.join(profile, 'config.yaml');
   fs.writeFileSync(config, 'auth: none\ncert: false\n');

@@ -188,10 +188,10 @@ export function findChromium(): string | undefined {
 }
 
 /** Runs setup-system.sh when a system tool the run needs is missing (quiet when nothing is). */
-export function ensureSystemTools(): void {
-  if (findChromium() && which('rg')) return;
+export function ensureSystemTools(opts: { browser: boolean } = { browser: true }): void {
+  if ((!opts.browser || findChromium()) && which('rg')) return;
   const script = path.join(__dirname, 'setup-system.sh');
   const r = spawnSync('bash', [script], { stdio: 'inherit' });
   if (r.status !== 0) throw new Error('system packages are missing and could not be installed (see above)');
-  if (!findChromium()) throw new Error('Chromium not found after setup; set PAYGATE_CHROMIUM to a Chromium/Chrome binary');
+  if (opts.browser && !findChromium()) throw new Error('Chromium not found after setup; set PAYGATE_CHROMIUM to a Chromium/Chrome binary');
 }

@@ -15,6 +15,11 @@ export function onCleanup(name: string, fn: () => Promise<void> | void): () => v
   };
 }
 
+/** True once the run has begun stopping: exits seen after that are expected, not failures. */
+export function isStopping(): boolean {
+  return cleaning !== undefined;
+}
+
 /** Runs the registered cleanups newest first; safe to call more than once. */
 export function cleanupAll(): Promise<void> {
   cleaning ??= (async () => {

@@ -1,6 +1,7 @@
 // `npm run test:e2e`: the extension's integration suite in a real VS Code (code-server + headless
-// Chromium). Exits with the suite's result, which the page reports through window.codeAutomationExit —
-// the server's own log says exit 0 even when tests fail, so it is not consulted.
+// Chromium), then the person-style run (person.ts). The suite's result is what the page reports through
+// window.codeAutomationExit — the server's own log says exit 0 even when tests fail, so it is not
+// consulted. PAYGATE_E2E_PERSON=0 skips the person-style run; PAYGATE_TEST_GREP narrows the suite.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -8,7 +9,8 @@ import { launchBrowser } from './browser';
 import { startCodeServer } from './codeServer';
 import { forwardConsole } from './console';
 import { ensureCodeServer, ensureSystemTools } from './install';
-import { guardRun, onCleanup } from './processes';
+import { runPersonStyle } from './person';
+import { guardRun, onCleanup, stopGroup } from './processes';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS = path.join(ROOT, 'test-results');
@@ -58,11 +60,35 @@ async function main(): Promise<number> {
   if (code !== 0) {
     await page.screenshot({ path: path.join(RESULTS, 'e2e-failure.png') }).catch(() => undefined);
   }
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(`[e2e] finished in ${seconds}s with exit code ${code}${install.installSeconds ? ` (code-server install took ${install.installSeconds}s)` : ''}`);
-  // The suite's closing line is repeated last so CI reads the count, not a log line after it.
-  console.log(output.summary() ?? '0 passed, 1 failed');
-  return output.summary() ? code : 1;
+  const suite = parseSummary(output.summary()) ?? { passed: 0, failed: 1, skipped: 0 };
+  if (code !== 0 && suite.failed === 0) suite.failed = 1; // the host said failure without a failing test
+  const suiteSeconds = ((Date.now() - started) / 1000).toFixed(1);
+  await browser.close();
+  await stopGroup(server.process);
+
+  let person = { passed: 0, failed: 0, skipped: 0 };
+  if (process.env.PAYGATE_E2E_PERSON !== '0') {
+    console.log('');
+    const personStarted = Date.now();
+    person = await runPersonStyle({ entry: install.entry, resultsDir: RESULTS });
+    console.log(`[e2e] person-style run took ${((Date.now() - personStarted) / 1000).toFixed(1)}s; screenshots in test-results/person/`);
+  }
+
+  const total = { passed: suite.passed + person.passed, failed: suite.failed + person.failed, skipped: suite.skipped + person.skipped };
+  console.log('');
+  console.log(
+    `[e2e] integration suite ${suite.passed} passed, ${suite.failed} failed (${suiteSeconds}s); ` +
+      `person-style run ${person.passed} passed, ${person.failed} failed, ${person.skipped} skipped; ` +
+      `total ${((Date.now() - started) / 1000).toFixed(1)}s${install.installSeconds ? ` including the code-server install (${install.installSeconds}s)` : ''}`,
+  );
+  // The closing line counts both, and comes last so CI reads it rather than a log line after it.
+  console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
+  return code === 0 && total.failed === 0 && output.summary() ? 0 : 1;
+}
+
+function parseSummary(line: string | undefined): { passed: number; failed: number; skipped: number } | undefined {
+  const m = line?.match(/^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/);
+  return m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) } : undefined;
 }
 
 const guard = guardRun('e2e', Number(process.env.PAYGATE_E2E_TIMEOUT_S || 900));

@@ -1,0 +1,164 @@
+// What a person does in the VS Code workbench, as playwright-core calls: the keyboard, the quick input,
+// the Problems panel, the editor's squiggles and light bulb, webviews. Waits are on what the page shows,
+// each with a deadline; nothing sleeps for a fixed time.
+import type { Frame, Locator, Page } from 'playwright-core';
+
+const SHORT = 15_000;
+
+export async function waitForWorkbench(page: Page): Promise<void> {
+  await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+  await page.locator('#workbench\\.parts\\.statusbar').waitFor({ state: 'visible', timeout: 60_000 });
+  // The explorer lists the folder once the remote connection is up.
+  await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 60_000 });
+}
+
+export async function focusWorkbench(page: Page): Promise<void> {
+  await page.locator('.monaco-workbench').focus().catch(() => undefined);
+}
+
+function quickInput(page: Page): Locator {
+  return page.locator('.quick-input-widget');
+}
+
+/** Ctrl+P, type the file name, pick it; resolves when its editor tab is active. */
+export async function quickOpenFile(page: Page, fileName: string): Promise<void> {
+  await page.keyboard.press('Control+P');
+  const input = quickInput(page).locator('input');
+  await input.waitFor({ state: 'visible', timeout: SHORT });
+  await input.fill(fileName);
+  await quickInput(page).locator('.monaco-list-row', { hasText: fileName }).first().waitFor({ state: 'visible', timeout: SHORT });
+  await page.keyboard.press('Enter');
+  await activeTab(page, fileName);
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor({ state: 'visible', timeout: SHORT });
+}
+
+export async function activeTab(page: Page, label: string, timeout = SHORT): Promise<void> {
+  await page.locator('.tabs-container .tab.active', { hasText: label }).waitFor({ state: 'visible', timeout });
+}
+
+/** F1, type the command's title, check it is offered, run it. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = quickInput(page).locator('input');
+  await input.waitFor({ state: 'visible', timeout: SHORT });
+  await input.fill(`>${title}`);
+  const row = quickInput(page).locator('.monaco-list-row', { hasText: title }).first();
+  await row.waitFor({ state: 'visible', timeout: SHORT });
+  await row.click();
+}
+
+/** Text of the status bar item VS Code uses for the editor's language mode. */
+export async function languageMode(page: Page): Promise<string> {
+  const item = page.locator('#status\\.editor\\.mode');
+  await item.waitFor({ state: 'visible', timeout: SHORT });
+  return (await item.innerText()).trim();
+}
+
+export async function waitForLanguageMode(page: Page, expected: string, timeout = SHORT): Promise<string> {
+  const deadline = Date.now() + timeout;
+  let last = '';
+  while (Date.now() < deadline) {
+    last = await languageMode(page).catch(() => '');
+    if (last === expected) return last;
+    await page.waitForTimeout(200);
+  }
+  return last;
+}
+
+/** Squiggles drawn in the active editor, by severity. */
+export async function squiggles(page: Page): Promise<{ errors: number; warnings: number; infos: number }> {
+  const editor = page.locator('.editor-instance .monaco-editor').first();
+  return {
+    errors: await editor.locator('.squiggly-error').count(),
+    warnings: await editor.locator('.squiggly-warning').count(),
+    infos: await editor.locator('.squiggly-info').count(),
+  };
+}
+
+export async function waitForSquiggles(page: Page, timeout = 20_000): Promise<{ errors: number; warnings: number; infos: number }> {
+  await page
+    .locator('.editor-instance .monaco-editor')
+    .first()
+    .locator('.squiggly-error, .squiggly-warning, .squiggly-info')
+    .first()
+    .waitFor({ state: 'attached', timeout });
+  return squiggles(page);
+}
+
+/** Opens the Problems panel (Ctrl+Shift+M) and returns the rows' accessible labels once it lists some. */
+export async function problems(page: Page, timeout = SHORT): Promise<string[]> {
+  const panel = page.locator('.markers-panel');
+  if (!(await panel.isVisible().catch(() => false))) await page.keyboard.press('Control+Shift+M');
+  await panel.waitFor({ state: 'visible', timeout });
+  const rows = panel.locator('.monaco-list-row');
+  await rows.first().waitFor({ state: 'visible', timeout });
+  const labels: string[] = [];
+  for (const row of await rows.all()) labels.push((await row.getAttribute('aria-label')) ?? (await row.innerText()));
+  return labels;
+}
+
+/** The count VS Code shows on the Problems tab badge / status bar, e.g. errors + warnings. */
+export async function problemCounts(page: Page): Promise<{ errors: number; warnings: number }> {
+  const text = (await page.locator('#status\\.problems').getAttribute('aria-label').catch(() => null)) ?? '';
+  // "Errors: 18, Warnings: 3" (1.100); older builds said "18 Errors, 3 Warnings".
+  const count = (word: string) => Number(text.match(new RegExp(`${word}s?:\\s*(\\d+)|(\\d+)\\s+${word}s?`, 'i'))?.slice(1).find(Boolean) ?? 0);
+  const errors = count('Error');
+  const warnings = count('Warning');
+  return { errors, warnings };
+}
+
+/**
+ * Picks a problem in the Problems panel as a person does (click, Enter): the editor gets the focus with
+ * the cursor on the problem. Returns the problem's accessible label.
+ */
+export async function openProblem(page: Page, matching: RegExp = /./): Promise<string> {
+  const rows = page.locator('.markers-panel .monaco-list-row[aria-level="2"]');
+  await rows.first().waitFor({ state: 'visible', timeout: SHORT });
+  let target: Locator | undefined;
+  let label = '';
+  for (const row of await rows.all()) {
+    label = (await row.getAttribute('aria-label')) ?? '';
+    if (matching.test(label)) {
+      target = row;
+      break;
+    }
+  }
+  if (!target) throw new Error(`no problem matching ${matching}`);
+  await target.click();
+  await page.keyboard.press('Enter');
+  await page.locator('.editor-instance .monaco-editor.focused').first().waitFor({ state: 'visible', timeout: SHORT });
+  return label;
+}
+
+/** Ctrl+. opens the quick-fix menu at the cursor; returns the offered titles. */
+export async function openQuickFixMenu(page: Page): Promise<string[]> {
+  await page.keyboard.press('Control+.');
+  const widget = page.locator('.action-widget');
+  await widget.waitFor({ state: 'visible', timeout: SHORT });
+  const rows = widget.locator('.monaco-list-row.action');
+  await rows.first().waitFor({ state: 'visible', timeout: SHORT });
+  const titles: string[] = [];
+  for (const r of await rows.all()) titles.push((await r.innerText()).trim());
+  return titles;
+}
+
+/** The frame inside a webview whose document matches `selector` (webviews nest two iframes). */
+export async function webviewFrame(page: Page, selector: string, timeout = 30_000): Promise<Frame> {
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame()) continue;
+      if (await frame.locator(selector).first().isVisible().catch(() => false)) return frame;
+    }
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`no webview showed ${selector} within ${timeout / 1000}s`);
+}
+
+/** Notification toasts currently shown (their messages). */
+export async function notifications(page: Page): Promise<string[]> {
+  const toasts = page.locator('.notification-toast .notification-list-item-message');
+  const texts: string[] = [];
+  for (const t of await toasts.all()) texts.push((await t.innerText().catch(() => '')).trim());
+  return texts.filter(Boolean);
+}
