@@ -50,10 +50,11 @@ interface HistoryFile {
   records: SubmissionRecord[];
 }
 
-const PAN_LIKE = /(?<!\d)\d(?:[ -]?\d){11,18}(?!\d)/g;
+// 12–19 digits in a row, or in groups of four; never a piece of a longer token (an id, a UUID-shaped serial number).
+const PAN_LIKE = /(?<![\w-])(?:\d{12,19}|\d{4}(?:[ -]\d{4}){2,3}(?:[ -]?\d{1,3})?)(?![\w-])/g;
 
 /**
- * Masks anything shaped like a card number (12–19 digits, spaces or dashes allowed) and removes the given
+ * Masks anything shaped like a card number (12–19 digits, plain or in groups of four) and removes the given
  * exact values (the batch's own card numbers and CVVs) wherever they stand as whole tokens.
  */
 export function scrub(text: string, sensitive: readonly string[] = []): string {
