@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { jsonErrorOffset } from '../../src/core/gateway/jsonPosition';
 import { join } from 'node:path';
 import { reportTemplateJsonSchemaText, parseReportTemplate, newReportTemplate, CliConfigSchema, parseEnvironments, DEFAULT_PATHS } from '../../src/core/gateway';
 
@@ -64,9 +66,7 @@ test('config: defaults, duplicate names, and the reserved name local', () => {
   assert.match(parsed.problems[0], /paygate\.environments\[1\]: baseUrl/);
 });
 
-test('jsonErrorOffset agrees with JSON.parse on what is valid, and points inside the text', async () => {
-  const fc = (await import('fast-check')).default;
-  const { jsonErrorOffset } = await import('../../src/core/gateway/jsonPosition');
+test('jsonErrorOffset agrees with JSON.parse on what is valid, and points inside the text', () => {
   const texts = fc.oneof(
     fc.json(),
     fc.json().map((j) => j.slice(0, Math.max(0, j.length - 1))),
