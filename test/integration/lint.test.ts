@@ -289,6 +289,13 @@ describe('lint (recurring-payment CSV in the editor)', () => {
       assert.ok(ours, 'the hover covers exactly the header cell');
     });
 
+    it('on an aliased header cell says which column it is read as', async () => {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(fixtures, 'mistakes.rpcsv')));
+      const { text } = await hoverText(doc.uri, cellRange(doc, 0, 'notify-url').start.translate(0, 2));
+      assert.match(text, /read as \*\*notify_url\*\*/);
+      assert.match(text, /absolute http\(s\) URL/);
+    });
+
     it('on a value shows its column, with DST support', async () => {
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(fixtures, 'valid.rpcsv')));
       const { text } = await hoverText(doc.uri, cellRange(doc, 1, 'Berlin').start.translate(0, 2));

@@ -27,19 +27,33 @@ export class PaygateHover implements vscode.HoverProvider {
     if (!cell.isHeader && cell.fieldIndex === 0 && cell.row) {
       appendCharges(md, cell.row);
     }
-    const spec = cell.column === null ? undefined : columnSpec(cell.column);
+    const header = cell.isHeader ? batch.headerCells[cell.fieldIndex] : undefined;
+    // A duplicate header cell resolves to no column, but it still names one: document that one.
+    const name = header ? (header.match.kind === 'unknown' ? undefined : header.match.column) : cell.column ?? undefined;
+    const spec = name === undefined ? undefined : columnSpec(name);
     if (spec) {
       if (md.value !== '') md.appendMarkdown('\n\n---\n\n');
       appendColumnDoc(md, spec);
-      if (cell.isHeader && field.value !== spec.name) {
+      if (header?.duplicate) {
+        md.appendMarkdown(`\n\n**${escapeMarkdown(spec.name)}** appears earlier in the header; this cell is ignored.\n`);
+      } else if (header && field.value !== spec.name) {
         md.appendMarkdown(`\n\nThis header cell is read as **${escapeMarkdown(spec.name)}**.\n`);
       }
       if (!cell.isHeader && spec.sensitive === undefined && field.value !== '') {
+        // Code points, as the max-length check counts them.
+        const length = [...field.value].length;
         const limit = spec.maxLength === null ? '' : ` of at most ${spec.maxLength}`;
-        md.appendMarkdown(`\n\nThis value: ${field.value.length} characters${limit}.\n`);
+        md.appendMarkdown(`\n\nThis value: ${length} character${length === 1 ? '' : 's'}${limit}.\n`);
       }
-    } else if (cell.isHeader) {
-      md.appendMarkdown(`**${escapeMarkdown(field.value)}** is not a column of the recurring-payments table.\n`);
+    } else if (header) {
+      const suggestion = header.match.kind === 'unknown' ? header.match.suggestion : undefined;
+      md.appendMarkdown(
+        field.value.trim() === ''
+          ? 'An empty column name: the gateway cannot read this column.'
+          : `**${escapeMarkdown(field.value)}** is not a column of the recurring-payments table.`,
+      );
+      if (suggestion) md.appendMarkdown(` Did you mean **${escapeMarkdown(suggestion)}**?`);
+      md.appendMarkdown('\n');
     }
     return md.value === '' ? undefined : new vscode.Hover(md, range);
   }
