@@ -1,0 +1,78 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { startLocalGateway, writeRunningGateway, type LocalGateway } from '../../src/core/simulator';
+import { runDemo } from '../../src/cli/commands/demo';
+import { maskCards, maskFields } from '../../src/cli/commands/submit';
+
+// The real `paygate` process: exit codes across the process boundary, and how `--env local` finds its
+// gateway (a running one via {stateDir}/gateway.json, else one started for the command's duration).
+
+const root = join(__dirname, '..', '..');
+let dir: string;
+
+function paygate(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', pathToFileURL(require.resolve('tsx')).href, join(root, 'src', 'cli', 'main.ts'), ...args], { cwd: dir, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'paygate-proc-'));
+  writeFileSync(join(dir, 'batch.rpcsv'), readFileSync(join(root, 'examples', 'valid.rpcsv')));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('without any configuration, submit starts a local gateway for its own duration (exit 0)', async () => {
+  const stateDir = join(dir, 'fresh-state');
+  const r = await paygate(['submit', 'batch.rpcsv', '--format', 'json'], { PAYGATE_STATE_DIR: stateDir });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).outcome, 'accepted');
+  // The payments were kept in that state directory: a gateway started on it now knows them.
+  const gw = await startLocalGateway({ stateDir, port: 0 });
+  try {
+    assert.ok(gw.payments().length > 0);
+  } finally {
+    await gw.close();
+  }
+});
+
+test('a running gateway announced in gateway.json is used; report auth failure exits 3', async (t) => {
+  const stateDir = join(dir, 'running-state');
+  const gw: LocalGateway = await startLocalGateway({ stateDir, port: 0 });
+  t.after(() => gw.close());
+  writeRunningGateway(stateDir, { pid: process.pid, baseUrl: gw.baseUrl, reportBaseUrl: gw.reportBaseUrl });
+  const submitted = await paygate(['submit', 'batch.rpcsv'], { PAYGATE_STATE_DIR: stateDir });
+  assert.equal(submitted.code, 0, submitted.stderr);
+  assert.match(submitted.stdout, /^Accepted: batch\.rpcsv \(\d+ rows\) to local, endpoint /);
+  assert.ok(gw.payments().length > 0, 'the announced gateway received the batch');
+  const template = join(root, 'examples', 'transactions.report.json');
+  const denied = await paygate(['report', template, '--format', 'json'], { PAYGATE_STATE_DIR: stateDir, PAYGATE_CONSUMER_SECRET: 'wrong' });
+  assert.equal(denied.code, 3);
+  assert.equal(JSON.parse(denied.stdout).outcome, 'auth-failed');
+  const usage = await paygate(['report'], { PAYGATE_STATE_DIR: stateDir });
+  assert.equal(usage.code, 2);
+});
+
+test('demo: every step succeeds and the report table lists the example orders', async () => {
+  const out: string[] = [];
+  const code = await runDemo(['--days', '35'], { stdout: (s) => void out.push(s), stderr: (s) => void out.push(s), env: {}, cwd: root, interactive: false, confirm: async () => false });
+  const text = out.join('');
+  assert.equal(code, 0, text);
+  assert.match(text, /examples\/mistakes\.rpcsv: \d+ row\(s\), [1-9]\d* error/);
+  assert.match(text, /Accepted: /);
+  assert.match(text, /Merchant_Name\s+Transaction_id\s+Merchant_OID/);
+  assert.match(text, /GYM-2027-0001/);
+  assert.doesNotMatch(text, /4111111111111111/);
+});
+
+test('card numbers are masked in printed answers', () => {
+  assert.equal(maskCards('card 4111111111111111 declined; serial 1234567890123'), 'card 411111******1111 declined; serial 1234567890123');
+  assert.deepEqual(maskFields({ 'credit-card-number': '5555555555554444', 'serial-number': '42' }), { 'credit-card-number': '555555******4444', 'serial-number': '42' });
+});
