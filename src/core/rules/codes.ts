@@ -56,3 +56,14 @@ export const CodeInfo: Record<Code, { severity: Severity; where: string; when: s
   'duplicate-order-id': { severity: 'warning', where: 'cell', when: 'a client-orderid seen on an earlier row' },
   bom: { severity: 'information', where: 'file start', when: 'a UTF-8 byte order mark (accepted and ignored)' },
 };
+
+/** The quick fixes per code, as the README states them; "(fix all)" marks the safe ones. */
+export const FixDocs: Partial<Record<Code, string>> = {
+  'column-alias': 'Rename the header cell to the column name (fix all)',
+  'unknown-column': 'Rename to the closest column name when at most 2 edits away',
+  delimiter: 'Rewrite the file with `;`, re-quoting where needed (fix all)',
+  'dst-unsupported': 'Clear the cell; or clear every DST-unsupported value in the file',
+  'invalid-value': 'rp_card_type in the wrong case: upper-case it; expire-month with one digit: pad it; a date written D/M/YYYY, D-M-YYYY, D.M.YYYY or YYYY-MM-DD: rewrite as DD.MM.YYYY (fix all)',
+  'missing-column': 'Append the column to the header and an empty field to every row',
+  bom: 'Drop the byte order mark (fix all)',
+};
