@@ -213,7 +213,7 @@ export function interpretReportAnswer(answer: HttpAnswer, options: ReportFormatO
   const trimmed = raw.trim();
   const media = mediaType(contentType);
   if (status >= 500) return serverError(status, parseAnswerFields(raw, contentType), raw);
-  if ((status === 401 || status === 403) && (trimmed === '' || isDenialSentence(raw, contentType, delimiter) || media === 'text/html')) {
+  if ((status === 401 || status === 403) && (trimmed === '' || isDenialSentence(raw, contentType, delimiter))) {
     return { outcome: 'auth-failed', status, operation: 'report', message: denialMessage(raw, status), raw };
   }
   if (isDenialSentence(raw, contentType, delimiter)) {

@@ -14,7 +14,7 @@ export function parseAuthorizationHeader(header: string): { realm?: string; para
   const re = /\s*([^\s=,]+)\s*=\s*"((?:[^"\\]|\\.)*)"\s*(?:,|$)/gy;
   const body = m[1].trim();
   let pos = 0;
-  while (pos < body.length) {
+  while (body.slice(pos).trim() !== '') {
     re.lastIndex = pos;
     const part = re.exec(body);
     if (!part) return undefined;
