@@ -14,7 +14,7 @@ import { renderBanner } from './banner';
 import { CsvStream } from './csvStream';
 import { Dataset, yieldToPage, type ViewQuery } from './dataset';
 import { el } from './dom';
-import { Grid } from './grid';
+import { Grid, rowAsTsv } from './grid';
 import { columnId, columnIndex, createResultsTable, type ResultsTable } from './table';
 
 export interface VsCodeApi {
@@ -300,7 +300,8 @@ export class App {
 
   private copy(what: 'cell' | 'row'): void {
     if (!this.grid) return;
-    const text = what === 'cell' ? this.grid.activeValue() : this.grid.activeRow()?.join('\t');
+    const row = this.grid.activeRow();
+    const text = what === 'cell' ? this.grid.activeValue() : row && rowAsTsv(row);
     if (text !== undefined) this.post({ type: 'copy', text, what });
   }
 

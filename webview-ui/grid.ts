@@ -5,6 +5,10 @@
 import { Virtualizer, elementScroll, observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
 import { columnId, columnIndex, type ResultsTable } from './table';
 import { el } from './dom';
+import { quoteCsvField } from '../src/webview/exportRows';
+
+/** A row as tab-separated text, quoted where needed, which spreadsheets split into cells on paste. */
+export const rowAsTsv = (row: readonly string[]) => row.map((v) => quoteCsvField(v, '\t')).join('\t');
 
 export const ROW_HEIGHT = 24;
 const HEADER_ROWS = 2; // column names + filters
@@ -278,7 +282,7 @@ export class Grid {
       case 'c':
       case 'C':
         if (ctrl && row >= 0) {
-          if (e.shiftKey) this.cb.onCopy((this.activeRow() ?? []).join('\t'), 'row');
+          if (e.shiftKey) this.cb.onCopy(rowAsTsv(this.activeRow() ?? []), 'row');
           else this.cb.onCopy(this.activeValue() ?? '', 'cell');
         } else handled = false;
         break;

@@ -8,6 +8,7 @@ import {
   columnSizingFeature,
   constructTable,
   createColumnHelper,
+  filterFn_includesString,
   globalFilteringFeature,
   rowSortingFeature,
   tableFeatures,
@@ -21,6 +22,8 @@ export const features = tableFeatures({
   rowSortingFeature,
   columnFilteringFeature,
   globalFilteringFeature,
+  // Filtering itself is manual (dataset.ts); naming the function only stops the 'auto' lookup.
+  filterFns: { includesString: filterFn_includesString },
 });
 
 export type Row = string[];
@@ -32,7 +35,14 @@ export const columnIndex = (id: string) => Number(id.slice(1));
 export function createResultsTable(names: string[], initial?: { widths?: Record<number, number> }) {
   const columns = helper.columns(
     names.map((name, i) =>
-      helper.accessor((row: Row) => row[i] ?? '', { id: columnId(i), header: name || `Column ${i + 1}`, size: 160, minSize: 48, maxSize: 2000 }),
+      helper.accessor((row: Row) => row[i] ?? '', {
+        id: columnId(i),
+        header: name || `Column ${i + 1}`,
+        size: 160,
+        minSize: 48,
+        maxSize: 2000,
+        filterFn: 'includesString',
+      }),
     ),
   );
   const sizing: Record<string, number> = {};

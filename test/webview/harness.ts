@@ -49,7 +49,7 @@ export async function launch(): Promise<{ context: BrowserContext; close(): Prom
 /** The stub VS Code gives a webview: postMessage to the host, and a state slot kept across reloads. */
 function stubScript(initialState: unknown): string {
   return `
-window.__posted = []; window.__violations = []; window.__state = ${JSON.stringify(initialState ?? null)};
+window.__posted = []; window.__violations = []; window.__state = ${JSON.stringify(initialState ?? null).replace(/</g, '\\u003c')};
 document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
 window.acquireVsCodeApi = () => ({
   postMessage: (m) => window.__posted.push(JSON.parse(JSON.stringify(m))),
@@ -85,7 +85,7 @@ export async function openPage(context: BrowserContext, options: { initialState?
   const theme = options.theme ?? 'dark';
   const shell = renderShell({ cspSource: ORIGIN, nonce, scriptUri: `${ORIGIN}/webview-ui.js`, styleUri: `${ORIGIN}/webview-ui.css`, title: 'PayGate results' })
     // The stub runs first, under the same nonce, exactly as VS Code injects acquireVsCodeApi before page scripts.
-    .replace('<div id="app"></div>', `<div id="app"></div>\n<script nonce="${nonce}">${stubScript(options.initialState)}</script>\n${CSP_PROBE}`)
+    .replace('<div id="app"></div>', () => `<div id="app"></div>\n<script nonce="${nonce}">${stubScript(options.initialState)}</script>\n${CSP_PROBE}`)
     .replace('<body>', `<body class="${themeClass(theme)}">`)
     .replace('</head>', `<link rel="stylesheet" href="${ORIGIN}/theme-${theme}.css">\n</head>`);
   await page.route('**/*', async (route) => {

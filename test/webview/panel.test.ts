@@ -1,0 +1,322 @@
+// The built results page in real headless Chromium: rendering, sorting, filtering, export, keyboard,
+// ARIA, the injection fixture, state restore, and screenshots in test-results/.
+import { after, before, describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { PageToHost, SubmissionView } from '../../src/webview/protocol';
+import { sliceText } from '../../src/webview/textSlices';
+import { CSP_PROBE, launch, openPage, ROOT, type PageHandle } from './harness';
+
+const FIXTURE = fs.readFileSync(path.join(ROOT, 'test/fixtures/webview/report-awkward.csv'), 'utf8');
+const SHOTS = path.join(ROOT, 'test-results');
+const COLS = { Merchant_Name: 0, Created_date: 3, Amount: 4, Order_description: 7, Date_of_report: 8 } as const;
+
+async function loadCsv(h: PageHandle, text: string, chunk = 97): Promise<void> {
+  await h.post({ type: 'csvStart', title: 'Report: awkward', source: { kind: 'inline' } });
+  // Small odd-sized chunks cut records, quoted line breaks and CRLFs in the middle.
+  for (const piece of sliceText(text, chunk)) await h.post({ type: 'csvChunk', text: piece });
+  await h.post({ type: 'csvEnd' });
+  await h.waitReady();
+}
+
+/** Values of one column in the rendered rows, in on-screen order. */
+async function columnValues(page: Page, col: number): Promise<string[]> {
+  return page.$$eval(
+    '.row.data:not([hidden])',
+    (rows, c) =>
+      rows
+        .map((r) => ({ i: Number(r.getAttribute('aria-rowindex')), v: (r.children[c] as HTMLElement).textContent ?? '' }))
+        .sort((a, b) => a.i - b.i)
+        .map((x) => x.v),
+    col,
+  );
+}
+
+async function waitIdle(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.body.dataset.busy !== 'true');
+}
+
+async function countText(page: Page): Promise<string> {
+  return (await page.textContent('.count')) ?? '';
+}
+
+const lastPosted = async (h: PageHandle, type: PageToHost['type']) => (await h.posted()).filter((m) => m.type === type).pop();
+
+/** Everything the console said except the harness's own CSP probe being blocked. */
+const consoleErrors = (h: PageHandle) => h.console.filter((l) => l.startsWith('error') && !l.includes('Applying inline style violates'));
+
+describe('results page in Chromium', () => {
+  let context: BrowserContext;
+  let close: () => Promise<void>;
+  let h: PageHandle;
+
+  before(async () => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    ({ context, close } = await launch());
+    h = await openPage(context);
+    await loadCsv(h, FIXTURE);
+  });
+  after(async () => close?.());
+
+  it('handshakes, then renders the report with grid roles and counts', async () => {
+    assert.deepEqual((await h.posted())[0], { type: 'ready', version: 1, restored: false });
+    const grid = h.page.locator('[role=grid]');
+    assert.equal(await grid.getAttribute('aria-rowcount'), String(12 + 2));
+    assert.equal(await grid.getAttribute('aria-colcount'), '9');
+    const headers = await h.page.$$eval('[role=columnheader]', (els) => els.map((e) => e.querySelector('.label')!.textContent));
+    assert.deepEqual(headers, ['Merchant_Name', 'Transaction_id', 'Merchant_OID', 'Created_date', 'Amount', 'Currency', 'Transaction_type', 'Order_description', 'Date_of_report']);
+    assert.equal(await countText(h.page), '12 of 12 rows');
+    const first = h.page.locator('.row.data[aria-rowindex="3"]');
+    assert.equal(await first.locator('[role=gridcell]').count(), 9);
+    assert.equal(await first.locator('[role=gridcell][aria-colindex="5"]').textContent(), '9.500');
+    // The quoted line break, doubled quotes and comma arrive as one value each.
+    const desc = await columnValues(h.page, COLS.Order_description);
+    assert.equal(desc[1], 'Two ↵ lines');
+    assert.equal(desc[2], 'He said "stop", then left');
+    assert.equal((await columnValues(h.page, COLS.Merchant_Name))[2], 'Shop, Inc.');
+    await h.page.screenshot({ path: path.join(SHOTS, 'webview-report.png') });
+  });
+
+  it('shows markup as text, runs nothing and requests nothing', async () => {
+    const desc = await columnValues(h.page, COLS.Order_description);
+    assert.ok(desc.includes('<img src=x onerror=alert(1)>'));
+    assert.ok(desc.includes('<script>window.__pwned=1</script>'));
+    assert.ok(desc.includes('<b onmouseover=alert(2)>bold</b>'));
+    assert.equal(await h.page.locator('.grid img, .grid script, .grid b').count(), 0);
+    await h.page.hover('text=<b onmouseover=alert(2)>bold</b>');
+    assert.equal(await h.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+    assert.deepEqual(h.errors, [], 'no dialog, no page error');
+    assert.deepEqual(consoleErrors(h), []);
+    const paths = h.requests.map((u) => new URL(u).pathname).sort();
+    assert.deepEqual(paths, ['/harness.html', '/theme-dark.css', '/webview-ui.css', '/webview-ui.js']);
+    // The only CSP violation is the harness's inline <style> probe: the policy is in force and the
+    // page itself (virtualiser positioning, column widths) needs no inline styles.
+    assert.ok(CSP_PROBE.startsWith('<style>'));
+    assert.deepEqual(await h.violations(), ['style-src-elem inline']);
+  });
+
+  it('sorts Amount as a number, Created_date and Date_of_report as dates, with aria-sort', async () => {
+    const amountHeader = h.page.locator('[role=columnheader][aria-colindex="5"]');
+    await amountHeader.click();
+    await waitIdle(h.page);
+    assert.equal(await amountHeader.getAttribute('aria-sort'), 'ascending');
+    const asc = (await columnValues(h.page, COLS.Amount)).map(Number);
+    assert.deepEqual(asc, [...asc].sort((a, b) => a - b));
+    assert.deepEqual(asc.slice(0, 3), [-5, 0.99, 1.25]);
+    await amountHeader.click();
+    await waitIdle(h.page);
+    assert.equal(await amountHeader.getAttribute('aria-sort'), 'descending');
+    assert.deepEqual((await columnValues(h.page, COLS.Amount)).slice(0, 3), ['1000.000', '250.500', '100.000']);
+
+    const dateHeader = h.page.locator('[role=columnheader][aria-colindex="9"]');
+    await dateHeader.click();
+    await waitIdle(h.page);
+    assert.equal(await amountHeader.getAttribute('aria-sort'), 'none');
+    const dmy = await columnValues(h.page, COLS.Date_of_report);
+    const iso = dmy.map((d) => d.split('.').reverse().join('-'));
+    assert.deepEqual(iso, [...iso].sort());
+    assert.equal(dmy[0], '30.11.2024');
+
+    const createdHeader = h.page.locator('[role=columnheader][aria-colindex="4"]');
+    await createdHeader.click();
+    await createdHeader.click();
+    await waitIdle(h.page);
+    const created = await columnValues(h.page, COLS.Created_date);
+    assert.deepEqual(created, [...created].sort().reverse());
+    await createdHeader.click(); // third click removes the sort: file order again
+    await waitIdle(h.page);
+    assert.equal(await createdHeader.getAttribute('aria-sort'), 'none');
+    assert.equal((await columnValues(h.page, COLS.Amount))[0], '9.500');
+  });
+
+  it('filters per column and searches globally, showing filtered of total', async () => {
+    await h.page.fill('input[aria-label="Filter Order_description"]', 'VISA');
+    await h.page.waitForFunction(() => document.querySelector('.count')?.textContent === '2 of 12 rows');
+    assert.deepEqual(await columnValues(h.page, COLS.Amount), ['25.000', '250.500']);
+    await h.page.fill('.search', 'refund');
+    await h.page.waitForFunction(() => document.querySelector('.count')?.textContent === '1 of 12 rows');
+    assert.deepEqual(await columnValues(h.page, COLS.Amount), ['250.500']);
+    assert.equal(await h.page.locator('[role=grid]').getAttribute('aria-rowcount'), '3');
+    await h.page.fill('input[aria-label="Filter Order_description"]', '');
+    await h.page.waitForFunction(() => document.querySelector('.count')?.textContent === '2 of 12 rows');
+    assert.deepEqual((await columnValues(h.page, COLS.Merchant_Name)).sort(), ['Shop, Inc.', 'Zeta Ltd']);
+  });
+
+  it('asks the host to export exactly the filtered rows, in view order', async () => {
+    await h.page.locator('[role=columnheader][aria-colindex="5"]').click(); // Amount ascending
+    await waitIdle(h.page);
+    await h.page.click('#export-csv');
+    const csv = await lastPosted(h, 'export');
+    assert.ok(csv && csv.type === 'export');
+    assert.equal(csv.format, 'csv');
+    assert.equal(csv.columns.length, 9);
+    assert.deepEqual(csv.rows.map((r) => r[COLS.Amount]), ['100.000', '250.500']);
+    assert.equal(csv.suggestedName, 'Report_ awkward.csv');
+    await h.page.click('#export-json');
+    const json = await lastPosted(h, 'export');
+    assert.ok(json && json.type === 'export' && json.format === 'json');
+    await h.post({ type: 'exportDone', ok: true, message: 'Exported 2 rows to /tmp/x.csv.' });
+    await h.page.waitForFunction(() => document.querySelector('.statusline')?.textContent === 'Exported 2 rows to /tmp/x.csv.');
+    await h.page.fill('.search', '');
+    await h.page.locator('[role=columnheader][aria-colindex="5"]').click();
+    await h.page.locator('[role=columnheader][aria-colindex="5"]').click(); // back to no sort
+    await h.page.waitForFunction(() => document.querySelector('.count')?.textContent === '12 of 12 rows');
+  });
+
+  it('moves the active cell with the keyboard and copies cell and row', async () => {
+    const page = h.page;
+    await page.locator('.row.data[aria-rowindex="3"] [aria-colindex="1"]').click();
+    const active = async () =>
+      page.evaluate(() => {
+        const grid = document.querySelector('[role=grid]')!;
+        const cell = document.getElementById(grid.getAttribute('aria-activedescendant')!)!;
+        return { row: cell.parentElement!.getAttribute('aria-rowindex'), col: cell.getAttribute('aria-colindex'), text: cell.textContent, focused: document.activeElement === grid };
+      });
+    assert.deepEqual(await active(), { row: '3', col: '1', text: 'Demo Shop', focused: true });
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowRight');
+    assert.deepEqual(await active(), { row: '4', col: '2', text: '1000002', focused: true });
+    await page.keyboard.press('End');
+    assert.equal((await active()).col, '9');
+    await page.keyboard.press('Home');
+    assert.equal((await active()).col, '1');
+    await page.keyboard.press('Control+End');
+    assert.deepEqual(await active(), { row: '14', col: '9', text: '31.01.2025', focused: true });
+    await page.keyboard.press('PageUp');
+    assert.equal((await active()).row, '3', 'a page up from the last of 12 rows reaches the first');
+    await page.keyboard.press('PageDown');
+    assert.equal((await active()).row, '14');
+    await page.keyboard.press('Control+c');
+    assert.deepEqual(await lastPosted(h, 'copy'), { type: 'copy', text: '31.01.2025', what: 'cell' });
+    await page.keyboard.press('Control+Shift+C');
+    const row = await lastPosted(h, 'copy');
+    assert.ok(row && row.type === 'copy' && row.what === 'row');
+    // Tab-separated for pasting into a spreadsheet, quoted where a value holds a tab.
+    assert.equal(row.text, '"Demo Shop"\t1000012\tORD-12\t2025-01-31 23:00:00\t12.000\tUSD\tsale\t"tab\there"\t31.01.2025'.replace(/^"Demo Shop"/, 'Demo Shop'));
+    // Up from the first row reaches the header; Enter there sorts.
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await page.locator('[role=grid]').getAttribute('aria-activedescendant'), 'h-4');
+    await page.keyboard.press('Enter');
+    await waitIdle(page);
+    assert.equal(await page.locator('#h-4').getAttribute('aria-sort'), 'ascending');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await waitIdle(page);
+    assert.equal(await page.locator('#h-4').getAttribute('aria-sort'), 'none');
+  });
+
+  it('resizes a column by dragging its edge and by Shift+Arrow on the header', async () => {
+    const page = h.page;
+    const header = page.locator('#h-1');
+    const before = (await header.boundingBox())!.width;
+    const handle = (await header.locator('.resizer').boundingBox())!;
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(handle.x + handle.width / 2 + 80, handle.y + handle.height / 2, { steps: 4 });
+    await page.mouse.up();
+    const dragged = (await header.boundingBox())!.width;
+    assert.ok(Math.abs(dragged - (before + 80)) <= 2, `width ${before} -> ${dragged}`);
+    const cell = (await page.locator('.row.data[aria-rowindex="3"] [aria-colindex="2"]').boundingBox())!;
+    assert.ok(Math.abs(cell.width - dragged) <= 1, 'body cells follow the header width');
+    await page.evaluate(() => (document.querySelector('[role=grid]') as HTMLElement).focus());
+    // The active cell is still the Amount header from the previous test.
+    assert.equal(await page.locator('[role=grid]').getAttribute('aria-activedescendant'), 'h-4');
+    const narrow = (await page.locator('#h-4').boundingBox())!.width;
+    await page.keyboard.press('Shift+ArrowRight');
+    await page.keyboard.press('Shift+ArrowRight');
+    const wide = (await page.locator('#h-4').boundingBox())!.width;
+    assert.ok(Math.abs(wide - (narrow + 32)) <= 1, `width ${narrow} -> ${wide}`);
+  });
+
+  it('keeps its state for a reload and restores rows, sort and filters from it', async () => {
+    await h.page.locator('[role=columnheader][aria-colindex="5"]').click();
+    await h.page.fill('input[aria-label="Filter Currency"]', 'usd');
+    await h.page.waitForFunction(() => document.querySelector('.count')?.textContent === '7 of 12 rows');
+    await h.page.waitForFunction(() => {
+      const s = (window as unknown as { __state?: { view?: { filters?: Record<string, string> } } }).__state;
+      return s?.view?.filters?.['5'] === 'usd';
+    });
+    const state = await h.state();
+    const again = await openPage(context, { initialState: state, theme: 'light' });
+    await again.waitReady();
+    assert.deepEqual((await again.posted())[0], { type: 'ready', version: 1, restored: true });
+    assert.equal(await countText(again.page), '7 of 12 rows');
+    assert.equal(await again.page.locator('#h-4').getAttribute('aria-sort'), 'ascending');
+    assert.equal(await again.page.inputValue('input[aria-label="Filter Currency"]'), 'usd');
+    assert.deepEqual(await columnValues(again.page, COLS.Amount), ['1.250', '3.000', '9.500', '10.000', '12.000', '75.125', '1000.000']);
+    await again.page.screenshot({ path: path.join(SHOTS, 'webview-report-light.png') });
+    await again.page.close();
+  });
+
+  it('shows a submission outcome banner with masked rows', async () => {
+    const view: SubmissionView = {
+      title: 'Submission: batch.rpcsv → local',
+      outcome: { kind: 'validation-error', status: 200, message: 'amount-from must be less than amount-to', code: '1003' },
+      file: 'batch.rpcsv',
+      environment: 'local',
+      fields: { 'serial-number': 'b3f1c2d4-0001' },
+      columns: ['client-orderid', 'rp_card_type', 'credit-card-number', 'amount', 'recurring-payment-id', 'status', 'serial-number'],
+      rows: [
+        ['A-1', 'SRC', '411111******1111', '10.00', '', '', 'b3f1c2d4-0001'],
+        ['A-2', 'DST', '555555******4444', '<img src=x onerror=alert(1)>', '', '', 'b3f1c2d4-0001'],
+      ],
+    };
+    const s = await openPage(context, { theme: 'high-contrast' });
+    await s.post({ type: 'submission', view });
+    await s.waitReady();
+    const banner = s.page.locator('.banner');
+    assert.equal(await banner.getAttribute('role'), 'alert');
+    assert.equal(await banner.locator('h2').textContent(), 'Validation error');
+    const text = (await banner.textContent()) ?? '';
+    assert.ok(text.includes('amount-from must be less than amount-to'));
+    assert.ok(text.includes('Error code: 1003'));
+    assert.ok(text.includes('b3f1c2d4-0001'));
+    assert.deepEqual(await columnValues(s.page, 2), ['411111******1111', '555555******4444']);
+    assert.equal(await s.page.locator('img').count(), 0);
+    await s.page.screenshot({ path: path.join(SHOTS, 'webview-submission.png') });
+
+    await s.post({ type: 'submission', view: { ...view, outcome: { kind: 'auth-failed', operation: 'create', message: 'Access denied', check: ['consumer-key', 'consumer-secret'] } } });
+    await s.page.waitForFunction(() => document.querySelector('.banner h2')?.textContent === 'Authentication failed');
+    assert.ok(((await s.page.textContent('.banner')) ?? '').includes('the consumer secret'));
+    await s.post({ type: 'submission', view: { ...view, outcome: { kind: 'server-error', status: 500, errorId: 'ERR-42' } } });
+    await s.page.waitForFunction(() => document.querySelector('.banner h2')?.textContent === 'Server error (HTTP 500)');
+    assert.ok(((await s.page.textContent('.banner')) ?? '').includes('Error ID: ERR-42'));
+    await s.post({ type: 'submission', view: { ...view, outcome: { kind: 'accepted', status: 200 } } });
+    await s.page.waitForFunction(() => document.querySelector('.banner h2')?.textContent === 'Accepted');
+    assert.equal(await s.page.locator('.banner').getAttribute('role'), 'status');
+    assert.deepEqual(s.errors, []);
+    await s.page.close();
+  });
+
+  it('ignores messages that are not in the protocol', async () => {
+    const before = await countText(h.page);
+    await h.page.evaluate(() => window.postMessage({ type: 'report', title: 'x', columns: ['a'], rows: [[{ toString: 1 }]], source: { kind: 'inline' } }, '*'));
+    await h.page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'log'));
+    assert.equal(await countText(h.page), before);
+  });
+
+  it('scrolls a 100,000-row report to its end with correct aria-rowindex', async () => {
+    const lines = ['"n","Amount","Created_date"'];
+    for (let i = 0; i < 100_000; i++) lines.push(`"${i}","${(i % 997) + 0.125}","2025-01-01 00:00:00"`);
+    const big = await openPage(context);
+    await loadCsv(big, lines.join('\r\n') + '\r\n', 1 << 20);
+    assert.equal(await countText(big.page), '100,000 of 100,000 rows');
+    await big.page.locator('.row.data[aria-rowindex="3"] [aria-colindex="1"]').click();
+    await big.page.keyboard.press('Control+End');
+    await big.page.waitForSelector('.row.data[aria-rowindex="100002"]');
+    // Ctrl+End goes to the last cell of the last row.
+    assert.equal(await big.page.textContent('#active-cell'), '2025-01-01 00:00:00');
+    assert.equal(await big.page.textContent('.row.data[aria-rowindex="100002"] [aria-colindex="1"]'), '99999');
+    assert.equal(await big.page.getAttribute('#active-cell', 'aria-colindex'), '3');
+    const rendered = await big.page.locator('.row.data:not([hidden])').count();
+    assert.ok(rendered < 100, `only the rows in view are in the DOM (${rendered})`);
+    await big.page.close();
+  });
+});
