@@ -296,6 +296,25 @@ describe('lint (recurring-payment CSV in the editor)', () => {
       assert.match(text, /absolute http\(s\) URL/);
     });
 
+    it('shows text from the file literally: no links, no HTML', async () => {
+      const doc = await vscode.workspace.openTextDocument({
+        language: LANGUAGE_ID,
+        content: 'client-orderid;rp_card_type;[x](command:workbench.action.quit);<img src=x onerror=alert(1)>\n',
+      });
+      const raw = async (needle: string): Promise<string> => {
+        const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, cellRange(doc, 0, needle).start.translate(0, 1))) ?? [];
+        return hovers.flatMap((h) => h.contents).map((c) => (typeof c === 'string' ? c : c.value)).join('\n');
+      };
+      const link = await raw('[x]');
+      assert.match(link, /not a column/);
+      // Every bracket escaped, so no `](` can start a link target.
+      assert.ok(link.includes('\\[x\\]\\('), `escaped: ${link}`);
+      assert.doesNotMatch(link, /(^|[^\\])\]\(/);
+      const html = await raw('<img');
+      assert.doesNotMatch(html, /(^|[^\\])</, 'no unescaped < that could open a tag');
+      assert.ok(html.includes('\\<img'), `escaped: ${html}`);
+    });
+
     it('on a value shows its column, with DST support', async () => {
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(fixtures, 'valid.rpcsv')));
       const { text } = await hoverText(doc.uri, cellRange(doc, 1, 'Berlin').start.translate(0, 2));
