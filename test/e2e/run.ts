@@ -10,7 +10,7 @@ import { startCodeServer } from './codeServer';
 import { forwardConsole } from './console';
 import { ensureCodeServer, ensureSystemTools } from './install';
 import { runPersonStyle } from './person';
-import { guardRun, onCleanup, stopGroup } from './processes';
+import { guardRun, isStopping, onCleanup, stopGroup } from './processes';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS = path.join(ROOT, 'test-results');
@@ -48,7 +48,7 @@ async function main(): Promise<number> {
   let finished = false;
   const serverDied = new Promise<number>((resolve) =>
     server.process.once('exit', (code, signal) => {
-      if (finished) return;
+      if (finished || isStopping()) return;
       console.error(`[e2e] code-server exited early (code ${code}, signal ${signal}); see ${path.relative(ROOT, server.logFile)}`);
       resolve(1);
     }),
