@@ -153,3 +153,13 @@ test('transport errors as undici reports them: refused, timeout, TLS, other', ()
   assert.match(other.message, /gw\.example:8443.*ENOTFOUND/);
   assert.match(classifyTransportError(new DOMException('aborted', 'AbortError'), url, 1000, true).message, /cancelled/);
 });
+
+test('create: a plain-text denial sentence is an authentication failure; a 403 page is shown raw', () => {
+  const text = (s: string) => new TextEncoder().encode(s);
+  const denial = expectOutcome(interpretCreateAnswer({ status: 200, contentType: 'text/plain', body: text('Access denied: you are not authorized to perform this request.') }), 'auth-failed');
+  assert.equal(denial.operation, 'create');
+  const page = interpretCreateAnswer({ status: 403, contentType: 'text/html', body: text('<html><body>Request blocked by firewall</body></html>') });
+  assert.equal(page.outcome, 'unrecognised');
+  const reportPage = interpretReportAnswer({ status: 403, contentType: 'text/html', body: text('<html><body>Request blocked</body></html>') });
+  assert.equal(reportPage.outcome, 'unrecognised');
+});

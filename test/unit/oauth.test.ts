@@ -212,3 +212,17 @@ test('verifyRequest rejects a wrong secret, a wrong method for the keys, and a n
   assert.equal(verifyRequest({ ...req, authorization: 'Basic abc' }, { consumerSecret: 'x' }).ok, false);
   assert.equal(parseAuthorizationHeader('Bearer x'), undefined);
 });
+
+test('where oauth-1.0a alone would deviate from RFC 5849: raw = in a query value, a name in both query and body, fragments', () => {
+  const credentials: SigningCredentials = { signatureMethod: 'HMAC-SHA1', consumerKey: 'k', consumerSecret: 's' };
+  const d = signRequest({ method: 'POST', url: 'https://h.example/p?a=b=c&n=1#frag', form: [['n', '2'], ['a%20', 'x+y']], nonce: 'n', timestamp: '1' }, credentials);
+  const expected = rfcBaseString('POST', { scheme: 'https', host: 'h.example', path: '/p' }, [
+    ['a', 'b=c'], ['n', '1'], ['n', '2'], ['a%20', 'x+y'],
+    ['oauth_consumer_key', 'k'], ['oauth_nonce', 'n'], ['oauth_signature_method', 'HMAC-SHA1'], ['oauth_timestamp', '1'], ['oauth_version', '1.0'],
+  ]);
+  assert.equal(d.baseString, expected);
+});
+
+test('an Authorization header with a trailing comma or odd spacing still parses', () => {
+  assert.deepEqual(parseAuthorizationHeader('OAuth realm="",oauth_nonce="a%2Fb" ,  oauth_version = "1.0", '), { realm: '', params: { oauth_nonce: 'a/b', oauth_version: '1.0' } });
+});
