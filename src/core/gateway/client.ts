@@ -73,7 +73,11 @@ async function send(request: PreparedRequest, o: CommonOptions, interpret: (a: H
   return sent.ok ? interpret(sent.answer) : sent.error;
 }
 
-/** POSTs a batch once (never retried: a repeated create would create the payments twice). */
+/**
+ * POSTs a batch once (never retried: a repeated create would create the payments twice). Answers and
+ * network failures come back as GatewayOutcome; an unreadable RSA key throws SigningKeyError before anything
+ * is sent, so callers check keys first with checkSigningCredentials.
+ */
 export async function createRecurringPayments(o: CommonOptions & { csvText: string }): Promise<GatewayOutcome> {
   return send(prepareCreateRequest(o), o, interpretCreateAnswer);
 }
