@@ -1,0 +1,130 @@
+// Property tests: the linter never throws and never points outside the document; parseCsv's offsets are
+// ordered and exact for any table written with quoteField and any mix of record separators.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { parseCsv } from '../../src/core/csv/parse';
+import { quoteField } from '../../src/core/csv/write';
+import { lint } from '../../src/core/rules/lint';
+import { fixAll } from '../../src/core/rules/fixes';
+import type { Range } from '../../src/core/text';
+import { FULL, TODAY } from '../fixtures/lint-cases/helpers';
+
+const RUNS = 400;
+
+/** Pieces that stress the CSV reader and the checks: delimiters, quotes, every line break, BOM, values. */
+const TOKENS = [
+  ';', ';', ';', '"', '"', '""', '\r', '\n', '\r\n', '\ufeff', ',', '\t', ' ', 'a', 'é', '😀', '\ud800',
+  'SRC', 'DST', 'src', 'US', 'EUR', '1', '0', '10.50', '1,2', '05', '5', '2030', '01.01.2027', '2027-01-05',
+  '4111111111111111', 'x@y.z', 'https://e.example/', 'day', 'month', ...FULL, 'notify-url', 'Client_OrderId', 'cvv',
+];
+const tokenText = fc.array(fc.constantFrom(...TOKENS), { maxLength: 120 }).map((t) => t.join(''));
+const unicodeText = fc.string({ unit: 'binary', maxLength: 200 });
+const headerPlusRows = fc
+  .tuple(fc.subarray(FULL, { minLength: 1 }), fc.constantFrom('\n', '\r\n', '\r'), tokenText)
+  .map(([cols, eol, rest]) => `${cols.join(';')}${eol}${rest}`);
+const anyText = fc.oneof(tokenText, unicodeText, headerPlusRows);
+
+/** Lines as the rule book counts them: CRLF, LF and a lone CR each end one. */
+const lineLengths = (text: string) => text.split(/\r\n|\r|\n/).map((l) => l.length);
+
+function inside(range: Range, lengths: number[]): string | undefined {
+  const { start, end } = range;
+  for (const p of [start, end]) {
+    if (!(p.line >= 0 && p.line < lengths.length)) return `line ${p.line} of ${lengths.length}`;
+    if (!(p.character >= 0 && p.character <= lengths[p.line])) return `character ${p.character} > ${lengths[p.line]} on line ${p.line}`;
+  }
+  if (start.line > end.line || (start.line === end.line && start.character > end.character)) return 'start after end';
+  return undefined;
+}
+
+describe('linter properties', () => {
+  it('never throws; every diagnostic and every fix edit lies inside the document', () => {
+    fc.assert(
+      fc.property(anyText, (text) => {
+        const lengths = lineLengths(text);
+        const { diagnostics } = lint(text, { today: TODAY });
+        for (const d of diagnostics) {
+          const bad = inside(d.range, lengths);
+          assert.equal(bad, undefined, `${d.code} ${JSON.stringify(d.range)}: ${bad}`);
+          for (const f of d.fixes) {
+            for (const e of f.edits) {
+              const badEdit = inside(e.range, lengths);
+              assert.equal(badEdit, undefined, `${d.code} fix ${f.title} ${JSON.stringify(e.range)}: ${badEdit}`);
+            }
+          }
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it('fixAll never throws, and on a ";" file one pass leaves no safe fix for a second pass', () => {
+    fc.assert(
+      fc.property(headerPlusRows, (text) => {
+        const once = fixAll(text, { today: TODAY });
+        if (once.applied.some((a) => a.code === 'delimiter')) return; // the rewrite comes first, the rest next pass
+        const twice = fixAll(once.text, { today: TODAY });
+        assert.deepEqual(twice.applied, [], JSON.stringify(text));
+        assert.equal(twice.text, once.text);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe('parseCsv properties', () => {
+  it('field bounds ascend through the text and stay inside it', () => {
+    fc.assert(
+      fc.property(anyText, (text) => {
+        let last = 0;
+        for (const r of parseCsv(text).records) {
+          for (let i = 0; i < r.values.length; i++) {
+            const s = r.fieldStart(i);
+            const e = r.fieldEnd(i);
+            assert.ok(s >= last && s <= e && e <= text.length, `field ${i}: ${s}..${e} after ${last} in ${text.length}`);
+            last = e;
+          }
+          if (r.syntaxProblem) {
+            assert.ok(r.syntaxProblem.start >= r.start && r.syntaxProblem.start <= r.syntaxProblem.end && r.syntaxProblem.end <= r.end);
+          }
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  const valueChars = fc.constantFrom(';', '"', '\r', '\n', ',', ' ', 'a', 'b', 'é', '😀', '\t', '1');
+  const value = fc.array(valueChars, { maxLength: 8 }).map((c) => c.join(''));
+  const record = fc.array(value, { minLength: 1, maxLength: 5 }).filter((r) => !(r.length === 1 && r[0] === '')); // blank lines are not data
+  const table = fc.record({
+    rows: fc.array(fc.tuple(record, fc.constantFrom('\n', '\r\n', '\r')), { minLength: 1, maxLength: 8 }),
+    finalBreak: fc.boolean(),
+    bom: fc.boolean(),
+  });
+
+  it('reads back exactly the values written with quoteField, at exactly the written offsets', () => {
+    fc.assert(
+      fc.property(table, ({ rows, finalBreak, bom }) => {
+        let text = bom ? '\ufeff' : '';
+        const expected: { values: string[]; bounds: number[] }[] = [];
+        rows.forEach(([values, eol], r) => {
+          const bounds: number[] = [];
+          values.forEach((v, i) => {
+            if (i > 0) text += ';';
+            const start = text.length;
+            text += quoteField(v);
+            bounds.push(start, text.length);
+          });
+          expected.push({ values, bounds });
+          if (r < rows.length - 1 || finalBreak) text += eol;
+        });
+        const csv = parseCsv(text);
+        assert.equal(csv.bom, bom);
+        const got = csv.records.map((rec) => ({ values: rec.values, bounds: rec.values.flatMap((_, i) => [rec.fieldStart(i), rec.fieldEnd(i)]) }));
+        assert.deepEqual(got, expected, JSON.stringify(text));
+        assert.ok(csv.records.every((rec) => rec.syntaxProblem === undefined));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
