@@ -258,6 +258,19 @@ describe('gateway commands', function () {
       assert.ok(back?.ok && back.statusText.endsWith('PayGate: local'));
     });
 
+    it('the header line offers "Submit to ‹env›" for the active environment', async () => {
+      const doc = await vscode.workspace.openTextDocument(fixture('valid.rpcsv'));
+      assert.equal(doc.languageId, 'paygate-recurring-csv');
+      const titles = async () => {
+        const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri)) ?? [];
+        return lenses.filter((l) => l.command?.command === 'paygate.submit' && l.range.start.line === 0).map((l) => l.command!.title);
+      };
+      assert.deepEqual(await titles(), ['$(cloud-upload) Submit to local']);
+      await run('paygate.selectEnvironment', TEST_ENV);
+      assert.deepEqual(await titles(), [`$(cloud-upload) Submit to ${TEST_ENV} (production)`]);
+      await run('paygate.selectEnvironment', 'local');
+    });
+
     it('every submission of this suite is completed in the history the Submissions view shows', async () => {
       await run('paygate.submissions.focus');
       const records = (JSON.parse(fs.readFileSync(historyFile, 'utf8')) as { records: SubmissionRecord[] }).records;

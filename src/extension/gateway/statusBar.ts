@@ -73,7 +73,7 @@ export async function selectEnvironmentCommand(status: EnvironmentStatus, arg?: 
         description: e.production ? 'PRODUCTION' : e.baseUrl,
         detail: `endpoint ${e.endpointId} · consumer key ${e.consumerKey}`,
       })),
-    ].map((i) => ({ ...i, picked: i.name === current }));
+    ].map((i) => (i.name === current ? { ...i, description: `${i.description} · current` } : i));
     const picked = await vscode.window.showQuickPick(items, { placeHolder: `Active PayGate environment (now: ${current})` });
     if (!picked) return undefined;
     name = picked.name;
