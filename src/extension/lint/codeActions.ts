@@ -4,7 +4,7 @@ import { safeFixEdits } from '../../core/rules/fixes';
 import type { LintResult } from '../../core/rules/lint';
 import type { LintDiagnostic } from '../../core/rules/types';
 import type { TextEdit } from '../../core/text';
-import { FIX_ALL_KIND, LANGUAGE_ID } from './constants';
+import { DIAGNOSTIC_SOURCE, FIX_ALL_KIND, LANGUAGE_ID } from './constants';
 import { findLintDiagnostic, toWorkspaceEdit } from './convert';
 import type { LintStore } from './store';
 
@@ -22,9 +22,15 @@ export class PaygateCodeActions implements vscode.CodeActionProvider {
     _range: vscode.Range | vscode.Selection,
     context: vscode.CodeActionContext,
   ): vscode.CodeAction[] {
+    // The lightbulb asks on every cursor move: without one of our diagnostics there is nothing to fix,
+    // and linting a file that changed since its last check would defeat the debounce and onSave.
+    const quickFixes = wants(context, vscode.CodeActionKind.QuickFix) && context.diagnostics.some((d) => d.source === DIAGNOSTIC_SOURCE);
+    // Source actions are only ever shown on request (Source Action…, codeActionsOnSave, the API).
+    const fixAll = context.only !== undefined && wants(context, FIX_ALL_KIND);
+    if (!quickFixes && !fixAll) return [];
     const result = this.store.get(document);
     const actions: vscode.CodeAction[] = [];
-    if (wants(context, vscode.CodeActionKind.QuickFix)) {
+    if (quickFixes) {
       let offeredDstSweep = false;
       let mendsSafely = false;
       for (const diagnostic of context.diagnostics) {
@@ -54,7 +60,7 @@ export class PaygateCodeActions implements vscode.CodeActionProvider {
         actions.push(action);
       }
     }
-    if (wants(context, FIX_ALL_KIND)) {
+    if (fixAll) {
       const edits = safeFixEdits(result);
       if (edits.length > 0) {
         const action = new vscode.CodeAction('Fix all safe PayGate problems', FIX_ALL_KIND);

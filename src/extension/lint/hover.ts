@@ -39,7 +39,7 @@ export class PaygateHover implements vscode.HoverProvider {
       } else if (header && field.value !== spec.name) {
         md.appendMarkdown(`\n\nThis header cell is read as **${escapeMarkdown(spec.name)}**.\n`);
       }
-      if (!cell.isHeader && spec.sensitive === undefined && field.value !== '') {
+      if (!cell.isHeader && spec.sensitive === undefined && spec.kind !== 'decimal-list' && field.value !== '') {
         // Code points, as the max-length check counts them.
         const length = [...field.value].length;
         const limit = spec.maxLength === null ? '' : ` of at most ${spec.maxLength}`;

@@ -19,20 +19,17 @@ export function plainMarkdown(): vscode.MarkdownString {
   return md;
 }
 
-function necessityLine(spec: ColumnSpec): string {
-  return escapeMarkdown(spec.necessityText);
-}
-
 /**
  * One column's documentation from the column table: the same words the README's rule table and the
  * checks use, so the editor cannot disagree with them.
  */
 export function appendColumnDoc(md: vscode.MarkdownString, spec: ColumnSpec): vscode.MarkdownString {
-  md.appendMarkdown(`**${escapeMarkdown(spec.name)}** — ${necessityLine(spec)}\n\n`);
+  md.appendMarkdown(`**${escapeMarkdown(spec.name)}** — ${escapeMarkdown(spec.necessityText)}\n\n`);
   md.appendMarkdown('| | |\n|---|---|\n');
   // valueText is the table's own Markdown (`SRC` in code spans), never text from a file.
   md.appendMarkdown(`| Value | ${spec.valueText.replace(/\|/g, '\\|')} |\n`);
-  md.appendMarkdown(`| Max length | ${spec.maxLength === null ? 'not limited' : String(spec.maxLength)} |\n`);
+  const perElement = spec.kind === 'decimal-list' ? ' per element' : '';
+  md.appendMarkdown(`| Max length | ${spec.maxLength === null ? 'not limited' : `${spec.maxLength}${perElement}`} |\n`);
   md.appendMarkdown(`| DST rows | ${spec.dst ? 'may carry a value' : 'must leave it empty'} |\n`);
   if (spec.aliases.length > 0) {
     md.appendMarkdown(`| Also read as | ${spec.aliases.map(escapeMarkdown).join(', ')} |\n`);
