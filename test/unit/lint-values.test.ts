@@ -170,6 +170,8 @@ describe('email', () => {
     ['email', 'john@example.', 'invalid-value'],
     ['email', 'john@@example.com', 'invalid-value'],
     ['email', 'jo hn@example.com', 'invalid-value'],
+    ['email', 'first.last@example', 'invalid-value'], // the only dot is in the local part
+    ['email', 'john@example.com ', 'invalid-value'],
     ['email', '', 'required-value'],
   ]);
 });
@@ -251,6 +253,9 @@ describe('dates: DD.MM.YYYY real calendar dates, no length check', () => {
     ['birthday', '01/01/2027', 'invalid-value'],
     ['birthday', '01.01.20270', 'invalid-value'],
     ['birthday', '01.01.27', 'invalid-value'],
+    ['birthday', '0a.01.2027', 'invalid-value'],
+    ['birthday', '01.01.0000', 'invalid-value'],
+    ['birthday', '01,01,2027', 'invalid-value'],
     ['start-date', '22.11.2026', null], // today is not in the past
     ['start-date', '21.11.2026', 'start-date-past'],
     ['start-date', '31.04.2027', 'invalid-value'],
