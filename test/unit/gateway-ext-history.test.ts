@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { readBatch } from '../../src/core/rules/batch';
 import { HISTORY_LIMIT, scrub, splitList, SubmissionHistory, type NewSubmission } from '../../src/extension/gateway/history';
-import { outcomeView, sensitiveValues, submissionTable } from '../../src/extension/gateway/outcomeView';
+import { outcomeView, sensitiveValues, submissionTable, summary } from '../../src/extension/gateway/outcomeView';
 
 const BATCH = [
   'client-orderid;rp_card_type;credit-card-number;cvv2;amount;currency',
@@ -157,5 +157,13 @@ describe('submission view', () => {
     const v = outcomeView({ outcome: 'unrecognised', status: 200, contentType: 'text/html', raw: '<p>card 4111111111111111</p>' }, 'HMAC-SHA1', []);
     assert.equal(v.kind, 'error');
     assert.ok(v.kind === 'error' && v.message.includes('411111******1111') && !v.message.includes('4111111111111111'));
+  });
+
+  it('tells a report denial apart from a create denial', () => {
+    assert.equal(
+      summary({ outcome: 'auth-failed', status: 200, operation: 'report', message: 'You are not authorised to perform this request.', raw: '' }, 'sandbox', []),
+      'authentication failed: check the consumer secret of sandbox',
+    );
+    assert.match(summary({ outcome: 'auth-failed', status: 403, operation: 'create', message: '', raw: '' }, 'sandbox', []), /signing key of sandbox/);
   });
 });

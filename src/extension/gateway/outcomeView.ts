@@ -64,7 +64,10 @@ export function summary(o: SubmitOutcome, environment: string, sensitive: readon
     case 'error':
       return `${o.outcome} from ${environment}${o.errorCode ? ` (error-code ${o.errorCode})` : ''}: ${scrub(o.errorMessage ?? o.raw.trim(), sensitive)}`;
     case 'auth-failed':
-      return `authentication failed at ${environment} (HTTP ${o.status}): check the consumer key, endpoint id and signing key of ${environment}`;
+      // The report operation is signed with the consumer secret only, so that is the one thing to check.
+      return o.operation === 'report'
+        ? `authentication failed: check the consumer secret of ${environment}`
+        : `authentication failed at ${environment} (HTTP ${o.status}): check the consumer key, endpoint id and signing key of ${environment}`;
     case 'server-error':
       return `server error at ${environment} (HTTP ${o.status})${o.errorId ? `, error id ${o.errorId}` : ''}`;
     case 'transport-error':
@@ -77,6 +80,7 @@ export function summary(o: SubmitOutcome, environment: string, sensitive: readon
       return `unexpected report answer from ${environment}`;
   }
 }
+
 
 /** The submitted rows as the gateway saw them, card numbers masked, CVV left out, answer columns appended. */
 export function submissionTable(batch: Batch, answer: { ids: string[]; statuses: string[] }): { columns: string[]; rows: string[][] } {

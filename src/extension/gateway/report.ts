@@ -5,6 +5,7 @@ import { parseReportTemplate, runCustomReport, type GatewayOutcome, type Templat
 import { log, showErrorWithLog } from '../log';
 import type { ResultsPanelApi } from '../../webview/register';
 import { activeEnvironmentName } from './environments';
+import { summary } from './outcomeView';
 import { resolveTarget, showTargetProblem, type TargetDeps } from './target';
 import { documentFor, optionsArg, type CommandArgs } from './uris';
 
@@ -31,25 +32,6 @@ export interface ReportDeps extends TargetDeps {
 export function problemLine(file: string, p: TemplateProblem): string {
   const where = p.line !== undefined ? `:${p.line}${p.column !== undefined ? `:${p.column}` : ''}` : '';
   return `${file}${where}: ${p.message}`;
-}
-
-/** What the user reads for each failure; the report's auth failure names the secret to check. */
-export function reportFailureMessage(o: Exclude<GatewayOutcome, { outcome: 'report' }>, env: string): string {
-  switch (o.outcome) {
-    case 'auth-failed':
-      return `authentication failed: check the consumer secret of ${env}`;
-    case 'server-error':
-      return `server error at ${env} (HTTP ${o.status})${o.errorId ? `, error id ${o.errorId}` : ''}`;
-    case 'transport-error':
-      return `could not reach ${env} (${o.kind}): ${o.message}`;
-    case 'validation-error':
-    case 'error':
-      return `${o.outcome} from ${env}${o.errorCode ? ` (error-code ${o.errorCode})` : ''}: ${o.errorMessage ?? o.raw.trim()}`;
-    case 'accepted':
-      return `${env} answered HTTP ${o.status} without a report`;
-    case 'unrecognised':
-      return `unrecognised answer from ${env} (HTTP ${o.status}, ${o.contentType || 'no content type'})`;
-  }
 }
 
 export async function runReportCommand(deps: ReportDeps, ...args: CommandArgs): Promise<ReportResult> {
@@ -110,7 +92,7 @@ export async function runReportCommand(deps: ReportDeps, ...args: CommandArgs): 
     return savePdf(doc.uri, template.reportName || template.reportIdentifier, outcome.bytes, options.pdfTarget);
   }
 
-  const message = reportFailureMessage(outcome, envName);
+  const message = outcome.outcome === 'accepted' ? `${envName} answered HTTP ${outcome.status} without a report` : summary(outcome, envName, []);
   log().warn(`Report ${name}: ${message}`);
   if ('raw' in outcome) log().debug(`Answer body: ${outcome.raw.slice(0, 2000).replace(/\s+/g, ' ')}`);
   void showErrorWithLog(`PayGate: ${message}`);
