@@ -271,6 +271,7 @@ export class App {
       return;
     }
     const generation = ++this.queryGeneration;
+    const started = performance.now();
     document.body.dataset.busy = 'true';
     if (this.hasQuery()) this.setStatus('Working…');
     await yieldToPage();
@@ -279,6 +280,7 @@ export class App {
     this.order = order;
     this.grid.setCount(order.length, keepScroll);
     this.updateCount(false);
+    performance.measure('paygate:view', { start: started });
     this.setStatus('');
     document.body.dataset.busy = 'false';
   }

@@ -22,6 +22,7 @@ export function yieldToPage(): Promise<void> {
 }
 
 const FILTER_SLICE = 100_000;
+const INTERN_LIMIT = 4096;
 
 export class Dataset {
   columns: string[] = [];
@@ -31,16 +32,35 @@ export class Dataset {
   private keys = new Map<number, Float64Array | string[]>();
   private sorted = new Map<string, Uint32Array>();
   private generation = 0;
+  /**
+   * Per-column string pools. Reports repeat a few values in many rows (merchant, currency, type, report
+   * date); sharing one string per distinct value instead of one per cell halves the heap of a large
+   * report and releases the parser's chunk strings that slices would otherwise keep alive.
+   */
+  private pools: (Map<string, string> | null)[] = [];
 
   reset(columns: string[]): void {
     this.columns = columns;
+    this.pools = columns.map(() => new Map<string, string>());
     this.rows.length = 0;
     this.complete = false;
     this.invalidate();
   }
 
   append(rows: string[][]): void {
-    for (const r of rows) this.rows.push(r);
+    const pools = this.pools;
+    for (const r of rows) {
+      for (let c = 0; c < r.length && c < pools.length; c++) {
+        const pool = pools[c];
+        if (!pool) continue;
+        const v = r[c];
+        const seen = pool.get(v);
+        if (seen !== undefined) r[c] = seen;
+        else if (pool.size < INTERN_LIMIT) pool.set(v, v);
+        else pools[c] = null; // a column of mostly distinct values (ids, times) is not worth a map
+      }
+      this.rows.push(r);
+    }
     this.invalidate();
   }
 
@@ -113,15 +133,9 @@ export class Dataset {
             break;
           }
         }
-        if (ok && search) {
-          ok = false;
-          for (let c = 0; c < width; c++) {
-            if (search(row[c] ?? '')) {
-              ok = true;
-              break;
-            }
-          }
-        }
+        // One lower-cased string per row instead of one per cell; NUL never comes from the search box,
+        // so a match cannot straddle two cells.
+        if (ok && search) ok = search(width === 1 ? row[0] ?? '' : row.join('\u0000'));
         if (ok) out[count++] = i;
       }
       if (end < n) {

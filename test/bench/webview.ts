@@ -1,0 +1,158 @@
+// Results panel bench: generated custom reports (the sample's 9 columns) opened in the built page in
+// headless Chromium, fed the way the host feeds it (1 MiB csvChunk messages). Measures time to the
+// first rows on screen, time until every row is parsed, the JS heap after a GC, a sort by Amount, a
+// global search and scrolling, then writes the table into README.md. Nothing here asserts a time.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { launch, openPage, ROOT } from '../webview/harness';
+import { writeReadmeSection } from './report';
+
+const SIZES = (process.env.PAYGATE_BENCH_ROWS ?? '100000,1000000').split(',').map(Number);
+
+interface Result {
+  rows: number;
+  mb: number;
+  firstRowsMs: number;
+  allRowsMs: number;
+  heapMb: number;
+  sortMs: number;
+  searchMs: number;
+  scrollFrameMs: number;
+  scrollMaxMs: number;
+}
+
+async function benchOne(context: Awaited<ReturnType<typeof launch>>['context'], rows: number): Promise<Result> {
+  const h = await openPage(context);
+  const page = h.page;
+  const cdp = await context.newCDPSession(page);
+  // tsx compiles this file with keepNames, which wraps named inner functions of evaluate() callbacks
+  // in a __name() helper that only exists in Node; give the page a no-op one.
+  await page.evaluate('window.__name = (f) => f');
+  // Generated in the page so the bench measures the page, not shipping 150 MB through the driver.
+  const bytes = await page.evaluate((n) => {
+    const merchants = ['Demo Shop', 'Shop, Inc.', 'Acme', 'Zeta Ltd'];
+    const types = ['sale', 'refund', 'chargeback'];
+    const descs = ['Plain order', 'Two\r\nlines', 'He said "stop", then left', '<img src=x onerror=alert(1)>', 'Visa card payment'];
+    const q = (v: string) => `"${v.replace(/"/g, '""')}"`;
+    const chunks: string[] = [];
+    let buf = ['Merchant_Name', 'Transaction_id', 'Merchant_OID', 'Created_date', 'Amount', 'Currency', 'Transaction_type', 'Order_description', 'Date_of_report'].map(q).join(',') + '\r\n';
+    let size = 0;
+    let seed = 42;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const p2 = (x: number) => String(x).padStart(2, '0');
+    for (let i = 0; i < n; i++) {
+      const d = 1 + Math.floor(rnd() * 28);
+      const m = 1 + Math.floor(rnd() * 12);
+      const created = `2025-${p2(m)}-${p2(d)} ${p2(Math.floor(rnd() * 24))}:${p2(Math.floor(rnd() * 60))}:${p2(Math.floor(rnd() * 60))}`;
+      const amount = (rnd() * 10000).toFixed(3);
+      buf += [merchants[i % 4], String(1000000 + i), `ORD-${i}`, created, amount, i % 3 ? 'USD' : 'EUR', types[i % 3], descs[i % 5], `${p2(d)}.${p2(m)}.2025`].map(q).join(',') + '\r\n';
+      if (buf.length >= 1 << 20) {
+        chunks.push(buf);
+        size += buf.length;
+        buf = '';
+      }
+    }
+    chunks.push(buf);
+    size += buf.length;
+    (window as unknown as { __chunks: string[] }).__chunks = chunks;
+    return size;
+  }, rows);
+
+  await page.evaluate(() => {
+    const w = window as unknown as { __chunks?: string[] };
+    const chunks = w.__chunks!;
+    delete w.__chunks;
+    performance.clearMarks();
+    window.postMessage({ type: 'csvStart', title: 'bench', source: { kind: 'inline' } }, '*');
+    for (const text of chunks) window.postMessage({ type: 'csvChunk', text }, '*');
+    window.postMessage({ type: 'csvEnd' }, '*');
+  });
+  await page.waitForSelector('body[data-state="ready"]', { timeout: 600_000 });
+  const marks = await page.evaluate(() => {
+    const at = (name: string) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
+    return { start: at('paygate:csv-start'), first: at('paygate:first-rows'), all: at('paygate:all-rows') };
+  });
+  await cdp.send('HeapProfiler.collectGarbage');
+  const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+
+  // Sort and search times are the page's own measure of building the view (filter slices included).
+  const lastView = () => page.evaluate(() => performance.getEntriesByName('paygate:view').length);
+  const viewMs = () => page.evaluate(() => performance.getEntriesByName('paygate:view').pop()!.duration);
+  const waitView = (before: number) => page.waitForFunction((b) => performance.getEntriesByName('paygate:view').length > b, before, { timeout: 600_000 });
+  let views = await lastView();
+  await page.locator('[role=columnheader][aria-colindex="5"]').click();
+  await waitView(views);
+  const sortMs = await viewMs();
+  views = await lastView();
+  await page.fill('.search', 'refund');
+  await waitView(views);
+  const searchMs = await viewMs();
+  views = await lastView();
+  await page.fill('.search', '');
+  await waitView(views);
+
+  // Scroll in 2,000-pixel steps, one per frame, through the whole table: each step is the time from
+  // setting scrollTop to the next frame, i.e. how long the page took to render the new rows.
+  const scroll = await page.evaluate(async () => {
+    const grid = document.querySelector('[role=grid]') as HTMLElement;
+    const frame = () => new Promise<number>((r) => requestAnimationFrame(r));
+    const times: number[] = [];
+    const stride = Math.max(2000, Math.floor(grid.scrollHeight / 300));
+    for (let top = 0; top < grid.scrollHeight; top += stride) {
+      const t0 = performance.now();
+      grid.scrollTop = top;
+      await frame();
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    return { median: times[times.length >> 1], max: times[times.length - 1] };
+  });
+  await page.close();
+  return {
+    rows,
+    mb: bytes / 1e6,
+    firstRowsMs: marks.first - marks.start,
+    allRowsMs: marks.all - marks.start,
+    heapMb: heap.usedSize / 1e6,
+    sortMs,
+    searchMs,
+    scrollFrameMs: scroll.median,
+    scrollMaxMs: scroll.max,
+  };
+}
+
+async function main(): Promise<void> {
+  const bundle = fs.statSync(path.join(ROOT, 'dist/webview-ui.js')).size;
+  const css = fs.statSync(path.join(ROOT, 'dist/webview-ui.css')).size;
+  const { context, close } = await launch();
+  const results: Result[] = [];
+  try {
+    for (const n of SIZES) {
+      const r = await benchOne(context, n);
+      console.log(JSON.stringify(r));
+      results.push(r);
+    }
+  } finally {
+    await close();
+  }
+  const f = (x: number, d = 0) => x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+  const version = (await import('node:child_process')).execFileSync(process.env.PAYGATE_CHROMIUM ?? '/usr/bin/chromium', ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  const body = [
+    `Headless ${version}, ${os.cpus().length} cores; page bundle ${f(bundle / 1024, 1)} KiB minified + ${f(css / 1024, 1)} KiB CSS. ` +
+      'Rows arrive as 1 MiB `csvChunk` messages and are parsed in the page; "first rows" is when the first rows are on screen, ' +
+      '"all rows" when the last is parsed and the view built; heap is the page\'s JS heap after a GC; scroll is the time per ' +
+      'frame while jumping through the whole table. `npm run bench:webview` rewrites this table.',
+    '',
+    '| rows | MB | first rows ms | all rows ms | JS heap MB | sort Amount ms | search ms | scroll frame ms (median / max) |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...results.map((r) => `| ${f(r.rows)} | ${f(r.mb, 1)} | ${f(r.firstRowsMs)} | ${f(r.allRowsMs)} | ${f(r.heapMb)} | ${f(r.sortMs)} | ${f(r.searchMs)} | ${f(r.scrollFrameMs, 1)} / ${f(r.scrollMaxMs, 1)} |`),
+  ].join('\n');
+  console.log(body);
+  if (!process.env.PAYGATE_BENCH_NO_README) writeReadmeSection('webview', body);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
