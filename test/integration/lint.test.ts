@@ -196,6 +196,24 @@ describe('lint (recurring-payment CSV in the editor)', () => {
       await diagnosticsWhere(doc.uri, 'no diagnostics after undoing the edit', (d) => d.length === 0);
     });
 
+    it('keep exact cells after a quoted field spanning lines, with CRLF line ends', async () => {
+      // Written here rather than as a fixture, so no checkout setting can turn the CRLFs into LFs.
+      const text = [
+        'client-orderid;rp_card_type;credit-card-number;amount;currency;order_desc;city',
+        'ord-1;DST;4111111111111111;5;EUR;"first line\r\nsecond ""line""";',
+        'ord-2;DST;5555555555554444;5;EUR;plain;Paris',
+        '',
+      ].join('\r\n');
+      const file = path.join(fs.mkdtempSync(path.join(scratch, 'case-')), 'crlf.rpcsv');
+      fs.writeFileSync(file, text);
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+      assert.equal(doc.eol, vscode.EndOfLine.CRLF);
+      const ds = await diagnosticsWhere(doc.uri, 'dst-unsupported on Paris', (d) => d.some((x) => codeOf(x) === 'dst-unsupported'));
+      assert.deepEqual(ds.map(codeOf), ['dst-unsupported']);
+      // The quoted field takes lines 1-2, so the second data row is on line 3.
+      assert.ok(ds[0].range.isEqual(cellRange(doc, 3, 'Paris')), JSON.stringify(ds[0].range));
+    });
+
     it('are cleared when the document leaves the language mode', async () => {
       const doc = await openShown(copyFixture('mistakes.rpcsv'));
       await diagnosticsWhere(doc.uri, 'diagnostics', (d) => d.length > 0);
