@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -244,6 +246,39 @@ describe('gateway commands', function () {
     });
   });
 
+  describe('failed submissions', () => {
+    it('records a 500 as a server error with its error id', async () => {
+      const r = sent(await run<SubmitResult>('paygate.submit', fixture('server-error.rpcsv')));
+      assert.equal(r.outcome, 'server-error');
+      assert.equal(r.record.httpStatus, 500);
+      assert.match(r.record.errorId ?? '', /^[0-9a-f-]{36}$/);
+      assert.deepEqual(r.record.recurringPaymentIds, []);
+    });
+
+    it('records a gateway that never answers as a transport error after the configured timeout', async () => {
+      const hanging = http.createServer(() => undefined);
+      await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+      const origin = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+      try {
+        await config().update('requestTimeoutSeconds', 1, vscode.ConfigurationTarget.Global);
+        await config().update(
+          'environments',
+          [...(config().get<unknown[]>('environments') ?? []), { name: 'it-silent', baseUrl: origin, reportBaseUrl: origin, endpointId: '1', consumerKey: 'k' }],
+          vscode.ConfigurationTarget.Global,
+        );
+        await run('paygate.setConsumerSecret', { environment: 'it-silent', secret: 'any' });
+        const r = sent(await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv'), { environment: 'it-silent' }));
+        assert.equal(r.outcome, 'transport-error');
+        assert.equal(r.record.state, 'done');
+        assert.match(r.record.message ?? '', /timeout/);
+      } finally {
+        await config().update('requestTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+        hanging.closeAllConnections();
+        await new Promise((resolve) => hanging.close(resolve));
+      }
+    });
+  });
+
   describe('environments', () => {
     it('Select Environment by argument updates the setting and the status bar', async () => {
       const r = await run<SelectEnvironmentResult>('paygate.selectEnvironment', TEST_ENV);
@@ -277,11 +312,13 @@ describe('gateway commands', function () {
       assert.deepEqual(
         records.map((r) => [r.environment, r.state, r.outcome]),
         [
+          ['it-silent', 'done', 'transport-error'],
+          ['local', 'done', 'server-error'],
           [TEST_ENV, 'done', 'accepted'],
           ['local', 'done', 'accepted'],
           ['local', 'done', 'accepted'],
         ],
-        'newest first: the production submission, the repeated one, the first one',
+        'newest first: the timeout, the 500, the production submission, the repeated one, the first one',
       );
     });
   });
