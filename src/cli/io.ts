@@ -33,24 +33,26 @@ export async function readInput(path: string): Promise<Input> {
 }
 
 function firstInvalidUtf8(bytes: Uint8Array): number {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  // Binary search on the longest valid prefix: decoding a prefix that cuts a sequence also fails, so
-  // allow up to 3 bytes of slack by checking the prefix that ends before the next lead byte.
+  // A prefix that decodes in streaming mode (an unfinished sequence at its end is not yet an error) stays
+  // decodable when cut shorter, so the longest one is found by binary search; the byte after it fails.
+  const decodes = (n: number, stream: boolean) => {
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, n), { stream });
+      return true;
+    } catch {
+      return false;
+    }
+  };
   let lo = 0;
   let hi = bytes.length;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    let end = mid;
-    while (end > 0 && end < bytes.length && (bytes[end] & 0xc0) === 0x80) end--;
-    try {
-      decoder.decode(bytes.subarray(0, end));
-      lo = mid;
-    } catch {
-      hi = mid - 1;
-    }
+    if (decodes(mid, true)) lo = mid;
+    else hi = mid - 1;
   }
+  // When that prefix ends inside an unfinished sequence, the sequence's lead byte is the bad one.
   let i = lo;
-  while (i > 0 && (bytes[i] & 0xc0) === 0x80) i--;
+  if (!decodes(lo, false)) while (i > 0 && (bytes[--i] & 0xc0) === 0x80);
   return Math.min(i, bytes.length - 1);
 }
 
