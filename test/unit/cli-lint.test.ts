@@ -146,11 +146,18 @@ describe('paygate lint: usage and unreadable input (exit 2)', () => {
     assert.equal(cut.code, 2);
     assert.ok(cut.stderr.includes(`${at('cut.rpcsv')}:1:4:`), cut.stderr);
   });
-  it('invalid UTF-8: a stray continuation byte after ASCII', { todo: 'src/cli/io.ts firstInvalidUtf8 backs up from a stray continuation byte onto the character before it' }, async () => {
-    await writeFile(at('stray.rpcsv'), Buffer.concat([Buffer.from('ab;c'), Buffer.from([0x80]), Buffer.from('d\n')]));
-    const r = await paygate(['lint', at('stray.rpcsv')]);
-    assert.equal(r.code, 2);
-    assert.ok(r.stderr.includes(`${at('stray.rpcsv')}:1:5:`), r.stderr);
+  it('invalid UTF-8: a stray continuation byte after ASCII, an encoded surrogate, a cut sequence at the end', async () => {
+    const cases: [string, number[], string][] = [
+      ['stray', [0x61, 0x62, 0x3b, 0x63, 0x80, 0x64, 0x0a], ':1:5:'],
+      ['surrogate', [0x0a, 0x61, 0xed, 0xa0, 0x80, 0x0a], ':2:2:'],
+      ['cut-end', [0x61, 0x0a, 0x62, 0xc3], ':2:2:'],
+    ];
+    for (const [name, bytes, where] of cases) {
+      await writeFile(at(`${name}.rpcsv`), Buffer.from(bytes));
+      const r = await paygate(['lint', at(`${name}.rpcsv`)]);
+      assert.equal(r.code, 2, name);
+      assert.ok(r.stderr.includes(`${at(`${name}.rpcsv`)}${where}`), `${name}: ${r.stderr}`);
+    }
   });
   it('no FILE, an unknown option or format: exit 2 with the usage', async () => {
     for (const args of [['lint'], ['lint', '--format', 'xml', at('clean.rpcsv')], ['lint', '--bogus', at('clean.rpcsv')]]) {
