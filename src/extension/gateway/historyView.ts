@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SubmissionHistory, SubmissionRecord } from './history';
+import { requestTimeoutMs } from './environments';
 import type { ReadOnlyDocuments } from './readOnlyDocs';
 
 // The "Submissions" tree: one item per submission (newest first) with its outcome as the icon, and the
@@ -10,7 +11,13 @@ export const SUBMISSIONS_VIEW = 'paygate.submissions';
 
 type Node = { kind: 'record'; record: SubmissionRecord } | { kind: 'detail'; label: string; description?: string; icon: string; record: SubmissionRecord };
 
+/** A record still 'sending' long after any answer could come: the editor closed or crashed mid-request. */
+function interrupted(r: SubmissionRecord): boolean {
+  return r.state === 'sending' && Date.now() - Date.parse(r.time) > requestTimeoutMs() + 30_000;
+}
+
 function recordIcon(r: SubmissionRecord): vscode.ThemeIcon {
+  if (interrupted(r)) return new vscode.ThemeIcon('question', new vscode.ThemeColor('list.warningForeground'));
   if (r.state === 'sending') return new vscode.ThemeIcon('loading~spin');
   switch (r.outcome) {
     case 'accepted':
@@ -24,7 +31,12 @@ function recordIcon(r: SubmissionRecord): vscode.ThemeIcon {
 
 function details(r: SubmissionRecord): Node[] {
   const d = (label: string, description: string | undefined, icon: string): Node => ({ kind: 'detail', label, description, icon, record: r });
-  const out: Node[] = [d('outcome', r.state === 'sending' ? 'sending… (no answer recorded)' : `${r.outcome ?? '?'}${r.httpStatus ? ` (HTTP ${r.httpStatus})` : ''}`, 'info')];
+  const state = interrupted(r)
+    ? 'no answer recorded: interrupted while sending; the gateway may have created the payments'
+    : r.state === 'sending'
+      ? 'sending…'
+      : `${r.outcome ?? '?'}${r.httpStatus ? ` (HTTP ${r.httpStatus})` : ''}`;
+  const out: Node[] = [d('outcome', state, 'info')];
   if (r.message && r.outcome !== 'accepted') out.push(d('message', r.message, 'comment'));
   r.recurringPaymentIds.forEach((id, i) => out.push(d('recurring-payment-id', `${id}${r.statuses[i] ? ` · ${r.statuses[i]}` : ''}`, 'symbol-key')));
   for (const s of r.serialNumbers) out.push(d('serial-number', s, 'symbol-number'));
