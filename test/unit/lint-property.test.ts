@@ -8,6 +8,7 @@ import { quoteField } from '../../src/core/csv/write';
 import { lint } from '../../src/core/rules/lint';
 import { fixAll } from '../../src/core/rules/fixes';
 import type { Range } from '../../src/core/text';
+import { applyEdits } from '../../src/core/text';
 import { FULL, TODAY } from '../fixtures/lint-cases/helpers';
 
 const RUNS = 400;
@@ -125,6 +126,60 @@ describe('parseCsv properties', () => {
         assert.ok(csv.records.every((rec) => rec.syntaxProblem === undefined));
       }),
       { numRuns: RUNS },
+    );
+  });
+});
+
+describe('fix properties', () => {
+  const valueChars = fc.constantFrom(';', '"', '\r\n', '\n', ',', ' ', 'a', 'é', '\t', '1');
+  const value = fc.array(valueChars, { maxLength: 6 }).map((c) => c.join(''));
+  const names = fc.uniqueArray(fc.constantFrom(...FULL), { minLength: 2, maxLength: 6 });
+  const eolArb = fc.constantFrom('\n', '\r\n', '\r');
+
+  /** Writes a table with `delimiter`; returns the text and the rows as written. */
+  const write = (header: string[], rows: string[][], delimiter: string, eol: string, finalBreak: boolean) =>
+    [header, ...rows].map((r) => r.map((v) => quoteField(v, delimiter)).join(delimiter)).join(eol) + (finalBreak ? eol : '');
+
+  const table = names.chain((header) =>
+    fc.record({
+      header: fc.constant(header),
+      rows: fc.array(fc.array(value, { minLength: header.length, maxLength: header.length }), { maxLength: 5 }),
+      eol: eolArb,
+      finalBreak: fc.boolean(),
+    }),
+  );
+
+  it('delimiter: the rewrite of any comma table reads back, with ";", as the same table', () => {
+    fc.assert(
+      fc.property(table, ({ header, rows, eol, finalBreak }) => {
+        const text = write(header, rows, ',', eol, finalBreak);
+        const { diagnostics } = lint(text, { today: TODAY });
+        assert.deepEqual(diagnostics.map((d) => d.code), ['delimiter'], JSON.stringify(text));
+        const fixed = applyEdits(text, diagnostics[0].fixes[0].edits);
+        const back = parseCsv(fixed).records.map((r) => r.values);
+        assert.deepEqual(back, [header, ...rows].filter((r) => !(r.length === 1 && r[0] === '')), JSON.stringify(fixed));
+        assert.equal(/[\r\n]$/.test(fixed), finalBreak);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('missing-column: the append fix adds the column to the header and an empty last field to every row', () => {
+    fc.assert(
+      fc.property(table, ({ header, rows, eol, finalBreak }) => {
+        const present = header.filter((h) => h !== 'currency');
+        const kept = rows.map((r) => r.slice(0, present.length)).filter((r) => !(r.length === 1 && r[0] === ''));
+        const text = write(present, kept, ';', eol, finalBreak);
+        const d = lint(text, { today: TODAY }).diagnostics.find((x) => x.code === 'missing-column' && x.columnName === 'currency');
+        assert.ok(d, JSON.stringify(text));
+        const fixed = applyEdits(text, d.fixes[0].edits);
+        assert.deepEqual(
+          parseCsv(fixed).records.map((r) => r.values),
+          [[...present, 'currency'], ...kept.map((r) => [...r, ''])],
+          JSON.stringify(fixed),
+        );
+      }),
+      { numRuns: 300 },
     );
   });
 });
