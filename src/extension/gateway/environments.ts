@@ -19,11 +19,6 @@ export function configuredEnvironments(): ConfiguredEnvironments {
   return parseEnvironments(vscode.workspace.getConfiguration(SECTION).get<unknown>('environments', []));
 }
 
-/** `local` first, then the settings' environments, by name. */
-export function environmentNames(): string[] {
-  return [LOCAL_ENVIRONMENT, ...configuredEnvironments().environments.map((e) => e.name)];
-}
-
 export function activeEnvironmentName(): string {
   const name = vscode.workspace.getConfiguration(SECTION).get<string>('environment', LOCAL_ENVIRONMENT);
   return name && name.trim() !== '' ? name : LOCAL_ENVIRONMENT;
