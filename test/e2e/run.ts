@@ -33,6 +33,7 @@ async function main(): Promise<number> {
 
   const server = await startCodeServer({
     entry: install.entry,
+    node: install.node,
     workspace,
     env,
     logFile: path.join(RESULTS, 'e2e-code-server.log'),
@@ -70,7 +71,7 @@ async function main(): Promise<number> {
   if (process.env.PAYGATE_E2E_PERSON !== '0') {
     console.log('');
     const personStarted = Date.now();
-    person = await runPersonStyle({ entry: install.entry, resultsDir: RESULTS });
+    person = await runPersonStyle({ entry: install.entry, node: install.node, resultsDir: RESULTS });
     console.log(`[e2e] person-style run took ${((Date.now() - personStarted) / 1000).toFixed(1)}s; screenshots in test-results/person/`);
   }
 

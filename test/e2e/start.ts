@@ -47,6 +47,7 @@ async function main(): Promise<void> {
   const profileDir = path.join(cacheRoot(), 'start-profile');
   const server = await startCodeServer({
     entry: install.entry,
+    node: install.node,
     workspace: path.join(ROOT, 'examples'),
     port,
     profileDir,
