@@ -8,7 +8,7 @@ import { quoteField } from '../../src/core/csv/write';
 import { lint } from '../../src/core/rules/lint';
 import { fixAll } from '../../src/core/rules/fixes';
 import type { Range } from '../../src/core/text';
-import { applyEdits } from '../../src/core/text';
+import { LineIndex, applyEdits } from '../../src/core/text';
 import { FULL, TODAY } from '../fixtures/lint-cases/helpers';
 
 const RUNS = 400;
@@ -178,6 +178,56 @@ describe('fix properties', () => {
           [[...present, 'currency'], ...kept.map((r) => [...r, ''])],
           JSON.stringify(fixed),
         );
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('positions property', () => {
+  const CELL_CODES = new Set(['required-value', 'invalid-value', 'max-length', 'dst-unsupported', 'period-interval', 'amount-range', 'callback-exclusive', 'state-required', 'date-order', 'card-luhn', 'card-expired', 'start-date-past', 'duplicate-order-id']);
+  const POOL = ['', 'SRC', 'DST', 'src', '1', '0', '10.5', '1,2', 'a;b', 'x"y', 'l1\nl2', 'l1\r\nl2', '05', '5', '2030', '01.01.2020', '01.01.2030', '31.02.2027',
+    '4111111111111111', '4111111111111112', 'US', 'DE', 'EUR', 'x@y.z', 'day', 'https://e.example/', '😀', 'é'.repeat(130)];
+  const scenario = fc.uniqueArray(fc.constantFrom(...FULL, 'amount-from', 'amount-to', 'amount-sequence', 'server_callback_url'), { minLength: 1, maxLength: 12 }).chain((header) =>
+    fc.record({
+      header: fc.constant(header),
+      rows: fc.array(fc.tuple(fc.array(fc.constantFrom(...POOL), { minLength: header.length, maxLength: header.length }), fc.constantFrom('\n', '\r\n', '\r')), { maxLength: 6 }),
+      bom: fc.boolean(),
+    }),
+  );
+
+  it('cell diagnostics sit exactly on a written cell of their column; row diagnostics on a whole record', () => {
+    fc.assert(
+      fc.property(scenario, ({ header, rows, bom }) => {
+        let text = bom ? '\ufeff' : '';
+        const cells = new Map<string, Set<string>>();
+        const records = new Set<string>();
+        const spans: [number, number, string][][] = [];
+        for (const values of [header, ...rows.map((r) => r[0])]) {
+          const span: [number, number, string][] = [];
+          values.forEach((v, i) => {
+            if (i > 0) text += ';';
+            const start = text.length;
+            text += quoteField(v);
+            span.push([start, text.length, header[i]]);
+          });
+          spans.push(span);
+          text += rows[spans.length - 2]?.[1] ?? '\r\n';
+        }
+        const index = new LineIndex(text);
+        const key = (a: number, b: number) => JSON.stringify(index.range(a, b));
+        for (const span of spans.slice(1)) {
+          for (const [a, b, col] of span) {
+            if (!cells.has(col)) cells.set(col, new Set());
+            cells.get(col)!.add(key(a, b));
+          }
+          records.add(key(span[0][0], span[span.length - 1][1]));
+        }
+        for (const d of lint(text, { today: TODAY }).diagnostics) {
+          const r = JSON.stringify(d.range);
+          if (CELL_CODES.has(d.code)) assert.ok(cells.get(d.columnName!)?.has(r), `${d.code} ${d.columnName} ${r} in ${JSON.stringify(text)}`);
+          else if (d.code === 'amount-mode' || d.code === 'field-count') assert.ok(records.has(r), `${d.code} ${r}`);
+        }
       }),
       { numRuns: 300 },
     );
