@@ -1,0 +1,118 @@
+// Model-based test of the per-cell rules: an independent reading of the rule book's column table
+// (written out here, not imported from the core) predicts for random rows which of required-value,
+// dst-unsupported, max-length or invalid-value each cell gets, if any; the linter must agree exactly.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { lint } from '../../src/core/rules/lint';
+import { quoteField } from '../../src/core/csv/write';
+import { TODAY } from '../fixtures/lint-cases/helpers';
+
+type Need = 'R' | 'SRC' | '-';
+interface Col {
+  need: Need;
+  valid: (v: string) => boolean;
+  max: number | null;
+  dst: boolean;
+  gen: fc.Arbitrary<string>;
+}
+
+const daysIn = (y: number, m: number) => [31, (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+const isDate = (v: string) => {
+  const m = /^(\d\d)\.(\d\d)\.(\d{4})$/.exec(v);
+  if (!m) return false;
+  const [d, mo, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return y >= 1 && mo >= 1 && mo <= 12 && d >= 1 && d <= daysIn(y, mo);
+};
+const isDecimal = (v: string) => /^\d+(\.\d{1,3})?$/.test(v) && /[1-9]/.test(v);
+const text = () => true;
+const chars = (v: string) => [...v].length;
+
+const rand = (alphabet: string[], maxLength = 12) => fc.array(fc.constantFrom(...alphabet), { maxLength }).map((a) => a.join(''));
+const DIGITS = '0123456789'.split('');
+const MIXED = [...DIGITS, '.', ',', '-', ' ', 'a', 'Z', 'é', '@', '/', ':', ';', '"'];
+const gen = (examples: string[], alphabet = MIXED, maxLength = 12) => fc.oneof(fc.constantFrom(...examples), rand(alphabet, maxLength), fc.constant(''));
+const longText = (max: number) => fc.oneof(rand(MIXED, 8), fc.constantFrom('x'.repeat(max), 'x'.repeat(max + 1), '😀'.repeat(max), '😀'.repeat(max + 1)), fc.constant(''));
+
+const URLS: Record<string, boolean> = { 'https://e.example/cb': true, 'http://127.0.0.1:8080/x?y=1': true, 'ftp://e.example/': false, 'e.example/cb': false, 'https://': false, 'mailto:a@b.c': false };
+const IPS: Record<string, boolean> = { '192.0.2.1': true, '::1': true, '2001:db8::1': true, '256.1.1.1': false, '1.2.3': false, 'fe80:::1': false, 'localhost': false };
+
+// The rule book's "Columns" table.
+const TABLE: Record<string, Col> = {
+  'client-orderid': { need: 'R', valid: text, max: 128, dst: true, gen: longText(128) },
+  'credit-card-number': { need: 'R', valid: (v) => /^\d{12,19}$/.test(v), max: 19, dst: true, gen: gen(['4111111111111111', '411111111111', '4111111111111111111', '41111111111', '41111111111111111111'], DIGITS, 21) },
+  cvv2: { need: '-', valid: (v) => /^\d{3,4}$/.test(v), max: 4, dst: true, gen: gen(['123', '1234'], DIGITS, 6) },
+  'card-printed-name': { need: 'SRC', valid: text, max: 128, dst: true, gen: longText(128) },
+  'expire-year': { need: 'SRC', valid: (v) => /^\d{4}$/.test(v), max: 4, dst: true, gen: gen(['2030', '30'], DIGITS, 6) },
+  'expire-month': { need: 'SRC', valid: (v) => /^(0[1-9]|1[0-2])$/.test(v), max: 2, dst: true, gen: gen(['01', '12', '00', '13', '5'], DIGITS, 3) },
+  amount: { need: '-', valid: isDecimal, max: 10, dst: true, gen: gen(['1', '0.001', '10.123', '0', '1.', '.5', '1.1234'], [...DIGITS, '.', '.', ','], 12) },
+  'amount-from': { need: '-', valid: isDecimal, max: 10, dst: true, gen: gen(['5', '0.000'], [...DIGITS, '.'], 12) },
+  'amount-to': { need: '-', valid: isDecimal, max: 10, dst: true, gen: gen(['10.00'], [...DIGITS, '.'], 12) },
+  'amount-sequence': { need: '-', valid: (v) => v.split(',').every(isDecimal), max: 10, dst: true, gen: gen(['1,2.5', '10,', ',1', '12345678901,1'], [...DIGITS, '.', ',', ','], 24) },
+  currency: { need: 'R', valid: (v) => /^[A-Z]{3}$/.test(v), max: 3, dst: true, gen: gen(['EUR', 'eur', 'EURO'], ['E', 'U', 'R', 'e', '1'], 5) },
+  country: { need: 'SRC', valid: (v) => /^[A-Z]{2}$/.test(v), max: 2, dst: false, gen: gen(['DE', 'de', 'DEU'], ['D', 'E', 'd', '1'], 4) },
+  city: { need: 'SRC', valid: text, max: 128, dst: false, gen: longText(128) },
+  'zip-code': { need: 'SRC', valid: text, max: 10, dst: false, gen: longText(10) },
+  address1: { need: 'SRC', valid: text, max: 256, dst: false, gen: longText(256) },
+  'first-name': { need: 'SRC', valid: text, max: 128, dst: false, gen: longText(128) },
+  'last-name': { need: 'SRC', valid: text, max: 128, dst: false, gen: longText(128) },
+  email: { need: 'SRC', valid: (v) => /^[^\s@]+@[^\s@.][^\s@]*\.[^\s@.]+$/.test(v), max: 128, dst: false, gen: gen(['a@b.co', 'a@b', '@b.co', 'a b@c.de', `${'a'.repeat(124)}@b.co`], ['a', 'b', '@', '.', ' ', '-'], 10) },
+  period: { need: '-', valid: (v) => ['day', 'week', 'month'].includes(v), max: 32, dst: false, gen: gen(['day', 'week', 'month', 'Day', 'year', 'x'.repeat(33)], ['d', 'a', 'y'], 4) },
+  interval: { need: '-', valid: (v) => /^\d+$/.test(v) && /[1-9]/.test(v), max: null, dst: false, gen: gen(['1', '0', '12', '1.5', '-1'], [...DIGITS, '.'], 5) },
+  order_desc: { need: '-', valid: text, max: 65535, dst: true, gen: longText(65535) },
+  'customer-ip': { need: '-', valid: (v) => IPS[v], max: 45, dst: true, gen: fc.constantFrom(...Object.keys(IPS), '') },
+  ssn: { need: '-', valid: text, max: 32, dst: false, gen: longText(32) },
+  birthday: { need: '-', valid: isDate, max: null, dst: false, gen: gen(['29.02.2028', '29.02.2027', '31.04.2027', '01.01.2027', '1.1.2027', '01.01.20270'], [...DIGITS, '.'], 11) },
+  phone: { need: '-', valid: text, max: 128, dst: false, gen: longText(128) },
+  state: { need: '-', valid: (v) => /^[A-Za-z]{2,3}$/.test(v), max: 3, dst: false, gen: gen(['NY', 'NSW', 'N', 'N1', 'ABCD'], ['N', 'y', '1'], 5) },
+  'start-date': { need: '-', valid: isDate, max: null, dst: true, gen: gen(['01.01.2027', '31.02.2027'], [...DIGITS, '.'], 11) },
+  'finish-date': { need: '-', valid: isDate, max: null, dst: true, gen: gen(['01.01.2028', '2028-01-01'], [...DIGITS, '.'], 11) },
+  'max-repeats-number': { need: '-', valid: (v) => /^\d+$/.test(v) && /[1-9]/.test(v), max: null, dst: true, gen: gen(['1', '0', '00', '007'], DIGITS, 4) },
+  purpose: { need: '-', valid: text, max: 128, dst: false, gen: longText(128) },
+  notify_url: { need: '-', valid: (v) => URLS[v], max: 1024, dst: true, gen: fc.constantFrom(...Object.keys(URLS), '') },
+  server_callback_url: { need: '-', valid: (v) => URLS[v], max: 128, dst: true, gen: fc.constantFrom(...Object.keys(URLS), '') },
+};
+
+function expectedCode(column: string, v: string, type: 'SRC' | 'DST'): string | null {
+  const c = TABLE[column];
+  if (v === '') return c.need === 'R' || (c.need === 'SRC' && type === 'SRC') ? 'required-value' : null;
+  if (type === 'DST' && !c.dst) return 'dst-unsupported';
+  if (c.max !== null) {
+    const tooLong = column === 'amount-sequence' ? v.split(',').some((e) => chars(e) > c.max!) : chars(v) > c.max;
+    if (tooLong) return 'max-length';
+  }
+  return c.valid(v) ? null : 'invalid-value';
+}
+
+const PER_CELL = new Set(['required-value', 'dst-unsupported', 'max-length', 'invalid-value']);
+
+const rowArb = fc.record({
+  type: fc.constantFrom('SRC' as const, 'DST' as const),
+  values: fc.record(Object.fromEntries(Object.entries(TABLE).map(([k, c]) => [k, c.gen])) as Record<string, fc.Arbitrary<string>>),
+});
+
+describe('per-cell rules against an independent model of the column table', () => {
+  it('every cell of random SRC and DST rows gets exactly the predicted code', () => {
+    const columns = Object.keys(TABLE);
+    const header = ['rp_card_type', ...columns];
+    fc.assert(
+      fc.property(fc.array(rowArb, { minLength: 1, maxLength: 4 }), (rows) => {
+        const lines = [header.join(';'), ...rows.map((r) => [r.type, ...columns.map((c) => quoteField(r.values[c]))].join(';'))];
+        const text = `${lines.join('\r\n')}\r\n`;
+        const expected: string[] = [];
+        rows.forEach((r, i) => {
+          for (const c of columns) {
+            const code = expectedCode(c, r.values[c], r.type);
+            if (code) expected.push(`${i + 1} ${c} ${code}`);
+          }
+        });
+        const got = lint(text, { today: TODAY })
+          .diagnostics.filter((d) => PER_CELL.has(d.code))
+          .map((d) => `${d.range.start.line} ${d.columnName} ${d.code}`);
+        // A multi-line value would shift line numbers; the generators never produce line breaks.
+        assert.deepEqual(got.sort(), expected.sort(), JSON.stringify(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
