@@ -341,6 +341,17 @@ describe('gateway commands', function () {
       assert.equal(again?.ok, false, 'an existing file is not overwritten');
     });
 
+    it('the editor checks *.report.json files against the schema', async () => {
+      const doc = await vscode.workspace.openTextDocument(fixture('broken.report.json'));
+      await vscode.window.showTextDocument(doc);
+      // "reportCsvDelimiter": ";;" is on line 5 (0-based 4); the JSON language service reports it there.
+      const problem = await eventually('a schema diagnostic on reportCsvDelimiter', () =>
+        vscode.languages.getDiagnostics(doc.uri).find((d) => d.range.start.line === 4),
+        30_000,
+      );
+      assert.match(problem.message, /length|long/i);
+    });
+
     it('contributes the JSON schema and the snippet for *.report.json', () => {
       const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as {
         contributes: { jsonValidation: { fileMatch: string; url: string }[]; snippets: { language: string; path: string }[] };
