@@ -28,6 +28,7 @@ interface Manifest {
     commands?: { command: string; title: string; category?: string }[];
     codeActions?: unknown[];
     languages?: { id: string }[];
+    views?: Record<string, { id: string; name: string }[]>;
   };
 }
 
@@ -50,6 +51,8 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
   onCleanup('person scratch', () => fs.rmSync(scratch, { recursive: true, force: true }));
   const workspace = path.join(scratch, 'examples');
   fs.cpSync(path.join(ROOT, 'examples'), workspace, { recursive: true });
+  // Examples point at ../schemas/ by relative $schema; keep that path valid beside the copy.
+  if (fs.existsSync(path.join(ROOT, 'schemas'))) fs.cpSync(path.join(ROOT, 'schemas'), path.join(scratch, 'schemas'), { recursive: true });
 
   const server = await startCodeServer({
     entry: o.entry,
@@ -98,6 +101,11 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
   const submit = manifest.contributes?.commands?.find((c) => c.title === SUBMIT_TITLE || c.title.endsWith(SUBMIT_TITLE));
   const hasLanguage = manifest.contributes?.languages?.some((l) => l.id === 'paygate-recurring-csv') ?? false;
   const hasQuickFixes = (manifest.contributes?.codeActions?.length ?? 0) > 0;
+  const command = (id: string) => manifest.contributes?.commands?.find((c) => c.command === id);
+  const submissionsView = Object.values(manifest.contributes?.views ?? {})
+    .flat()
+    .find((v) => v.id === 'paygate.submissions');
+  const runReport = command('paygate.runReport');
 
   await step('open the workbench on examples/', async () => {
     await page.goto(server.url({ extensionPath: ROOT }), { waitUntil: 'domcontentloaded' });
@@ -118,13 +126,18 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
   let before = { errors: 0, warnings: 0 };
   await step('squiggles under the mistakes', async () => {
     if (!hasLanguage) notYet('no language contributed, so nothing is linted');
-    const s = await wb.waitForSquiggles(page).catch(() => notYet('the linter drew no squiggles (diagnostics not wired yet?)'));
+    // Once the lint face has landed (its code actions are contributed), missing squiggles are a failure.
+    const s = await wb.waitForSquiggles(page).catch((err: unknown) =>
+      hasQuickFixes ? Promise.reject(err) : notYet('the linter drew no squiggles (diagnostics not wired yet?)'),
+    );
     await screenshot('squiggles');
     return `${s.errors} error, ${s.warnings} warning, ${s.infos} info squiggles`;
   });
 
   await step('Problems panel lists them', async () => {
-    const rows = await wb.problems(page).catch(() => notYet('the Problems panel stayed empty'));
+    const rows = await wb.problems(page).catch((err: unknown) =>
+      hasQuickFixes ? Promise.reject(err) : notYet('the Problems panel stayed empty'),
+    );
     before = await wb.problemCounts(page);
     await screenshot('problems');
     if (before.errors + before.warnings === 0) throw new Error('the status bar counts no problems');
@@ -132,6 +145,14 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     if (ours.length === 0) throw new Error(`no Problems entry from source paygate; rows: ${JSON.stringify(rows.slice(0, 3))}`);
     const sample = ours[0];
     return `${rows.length} rows (${before.errors} errors, ${before.warnings} warnings), e.g. "${sample?.slice(0, 100)}"`;
+  });
+
+  await step('hovering a header cell shows the column documentation', async () => {
+    if (!hasQuickFixes) notYet('the lint face has not landed');
+    const text = await wb.hoverText(page, 'client-orderid');
+    await screenshot('hover');
+    if (!/client-orderid/.test(text)) throw new Error(`the hover does not name the column: ${text.slice(0, 120)}`);
+    return `"${text.replace(/\s+/g, ' ').slice(0, 90)}…"`;
   });
 
   await step('a quick fix from the light bulb (Ctrl+.) fixes a problem', async () => {
@@ -192,6 +213,39 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     return `accepted; ${shown} rows: ${expected.join(', ')}`;
   }, { previous: false });
 
+  await step('the status bar shows the active environment: PayGate: local', async () => {
+    if (!command('paygate.selectEnvironment')) notYet('no Select Environment command');
+    const item = page.locator('#workbench\\.parts\\.statusbar .statusbar-item', { hasText: 'PayGate: local' });
+    await item.first().waitFor({ state: 'visible', timeout: 15_000 });
+  }, { previous: false });
+
+  await step('the PayGate Submissions view lists the submission', async () => {
+    if (!submissionsView) notYet('no paygate.submissions view');
+    if (!submit) notYet('nothing was submitted');
+    const row = await wb.viewRow(page, submissionsView.name, 'valid.rpcsv');
+    await screenshot('submissions-view');
+    return row.replace(/\s+/g, ' ').slice(0, 100);
+  }, { previous: false });
+
+  await step('F1 "PayGate: Run Report Template" on transactions.report.json shows the report table', async () => {
+    if (!runReport) notYet('no Run Report Template command');
+    if (!fs.existsSync(path.join(workspace, 'transactions.report.json'))) notYet('no examples/transactions.report.json');
+    await page.keyboard.press('Escape');
+    await wb.quickOpenFile(page, 'transactions.report.json');
+    const earlier = page.frames();
+    await wb.runCommand(page, runReport.title);
+    const frame = await answerPromptsUntilTable(page, earlier);
+    // The local gateway of this run has seen exactly the batch submitted above.
+    const expected = clientOrderIds(path.join(workspace, 'valid.rpcsv'));
+    await frame.locator('[role="gridcell"], td', { hasText: expected[expected.length - 1] }).first().waitFor({ timeout: 15_000 });
+    await screenshot('report-table');
+    for (const id of expected) {
+      if ((await frame.locator('[role="gridcell"], td', { hasText: id }).count()) === 0) throw new Error(`the report has no row for ${id}`);
+    }
+    const headers = await frame.locator('[role="columnheader"], th').allInnerTexts();
+    return `columns ${headers.map((h) => h.trim()).slice(0, 5).join(', ')}…; rows for ${expected.join(', ')}`;
+  }, { previous: false });
+
   return counts;
 }
 
@@ -199,10 +253,10 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
  * Submit may ask questions on the way (environment, confirmation). A person accepts the offered default;
  * so does this, until a webview shows a grid or the deadline passes.
  */
-async function answerPromptsUntilTable(page: Page): Promise<Frame> {
+async function answerPromptsUntilTable(page: Page, earlier: Frame[] = []): Promise<Frame> {
   const deadline = Date.now() + 45_000;
   while (Date.now() < deadline) {
-    const frame = await wb.webviewFrame(page, 'table, [role="grid"]', 500).catch(() => undefined);
+    const frame = await wb.webviewFrame(page, 'table, [role="grid"]', 500, earlier).catch(() => undefined);
     if (frame) return frame;
     const dialog = page.locator('.monaco-dialog-box');
     if (await dialog.isVisible().catch(() => false)) {

@@ -143,11 +143,11 @@ export async function openQuickFixMenu(page: Page): Promise<string[]> {
 }
 
 /** The frame inside a webview whose document matches `selector` (webviews nest two iframes). */
-export async function webviewFrame(page: Page, selector: string, timeout = 30_000): Promise<Frame> {
+export async function webviewFrame(page: Page, selector: string, timeout = 30_000, except: Frame[] = []): Promise<Frame> {
   const deadline = Date.now() + timeout;
   while (Date.now() < deadline) {
     for (const frame of page.frames()) {
-      if (frame === page.mainFrame()) continue;
+      if (frame === page.mainFrame() || except.includes(frame)) continue;
       if (await frame.locator(selector).first().isVisible().catch(() => false)) return frame;
     }
     await page.waitForTimeout(250);
@@ -161,4 +161,28 @@ export async function notifications(page: Page): Promise<string[]> {
   const texts: string[] = [];
   for (const t of await toasts.all()) texts.push((await t.innerText().catch(() => '')).trim());
   return texts.filter(Boolean);
+}
+
+/** Moves the mouse over the first occurrence of `word` in the active editor; returns the hover's text. */
+export async function hoverText(page: Page, word: string): Promise<string> {
+  const target = page.locator('.editor-instance .view-line span', { hasText: word }).first();
+  await target.waitFor({ state: 'visible', timeout: SHORT });
+  const box = await target.boundingBox();
+  if (!box) throw new Error(`"${word}" is not on screen`);
+  // Over the word itself, not the span's start, which may be the delimiter.
+  await page.mouse.move(box.x + Math.min(box.width / 2, 30), box.y + box.height / 2);
+  const hover = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content, .monaco-hover:not(.hidden) .hover-contents').first();
+  await hover.waitFor({ state: 'visible', timeout: SHORT });
+  return hover.innerText();
+}
+
+/** Opens a view in the side bar by its title (expanding its pane) and returns the row matching `text`. */
+export async function viewRow(page: Page, viewName: string, text: string): Promise<string> {
+  const header = page.locator('.pane-header', { hasText: new RegExp(viewName, 'i') }).first();
+  await header.waitFor({ state: 'visible', timeout: SHORT });
+  if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+  const pane = page.locator('.pane', { has: header });
+  const row = pane.locator('.monaco-list-row', { hasText: text }).first();
+  await row.waitFor({ state: 'visible', timeout: SHORT });
+  return (await row.getAttribute('aria-label')) ?? (await row.innerText());
 }
