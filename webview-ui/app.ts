@@ -46,6 +46,8 @@ export class App {
   private readonly status: HTMLElement;
   private readonly gridHost: HTMLElement;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The widths last set automatically, to tell them from widths the user chose. */
+  private autoWidths: string | undefined;
 
   constructor(
     private readonly root: HTMLElement,
@@ -143,6 +145,7 @@ export class App {
     this.grid?.dispose();
     this.order = null;
     this.firstRowsMarked = false;
+    this.autoWidths = undefined;
     document.body.dataset.state = 'loading';
     this.data.reset(columns);
     const saved = this.pendingView;
@@ -220,6 +223,8 @@ export class App {
 
   private async finishLoad(): Promise<void> {
     this.markFirstRows();
+    // The first batch may have been a handful of rows: fit again unless the user has resized since.
+    if (this.autoWidths !== undefined && this.autoWidths === JSON.stringify(this.table?.store.state.columnSizing)) this.fitColumns();
     await this.recompute(true);
     performance.mark('paygate:all-rows');
     if (this.pendingView) this.grid?.restoreScroll(this.pendingView.scrollTop);
@@ -233,20 +238,31 @@ export class App {
     if (!this.firstRowsMarked && this.data.rows.length > 0) {
       this.firstRowsMarked = true;
       if (!this.pendingView || Object.keys(this.pendingView.widths).length === 0) this.fitColumns();
+      else this.autoWidths = undefined;
       performance.mark('paygate:first-rows');
     }
   }
 
-  /** Initial widths from the header and the first rows, so short columns do not waste space. */
+  /** Initial widths from the header and the first rows, measured in the grid's own font. */
   private fitColumns(): void {
+    const grid = this.grid?.element;
+    const ctx = document.createElement('canvas').getContext('2d');
+    if (!grid || !ctx) return;
+    const style = getComputedStyle(grid);
+    const font = `${style.fontSize} ${style.fontFamily}`;
     const sample = this.data.rows.slice(0, 200);
     const sizing: Record<string, number> = {};
     this.data.columns.forEach((name, c) => {
-      let chars = name.length + 2;
-      for (const row of sample) chars = Math.max(chars, (row[c] ?? '').length);
-      sizing[columnId(c)] = Math.round(Math.min(360, Math.max(64, chars * 8 + 16)));
+      let longest = '';
+      for (const row of sample) if ((row[c] ?? '').length > longest.length) longest = row[c];
+      ctx.font = font;
+      const cell = ctx.measureText(longest.slice(0, 60)).width;
+      ctx.font = `600 ${font}`;
+      const head = ctx.measureText(name).width + 14; // room for the sort arrow
+      sizing[columnId(c)] = Math.round(Math.min(420, Math.max(64, Math.max(cell, head) + 16)));
     });
     this.table?.setColumnSizing(sizing);
+    this.autoWidths = JSON.stringify(sizing);
   }
 
   private query(): ViewQuery {

@@ -170,6 +170,7 @@ export class ResultsPanel implements vscode.Disposable {
 
   dispose(): void {
     this.sendGeneration++;
+    this.markReady(); // a caller still waiting for the handshake of a closed panel is released
     this.content = undefined;
     for (const d of this.disposables.splice(0)) d.dispose();
   }
