@@ -199,3 +199,71 @@ describe('cross-field rules against a model', () => {
     );
   });
 });
+
+// Header rules: names, aliases, unknowns, duplicates and missing columns for random headers.
+const COLUMN_NAMES = [
+  'client-orderid', 'rp_card_type', 'credit-card-number', 'cvv2', 'card-printed-name', 'expire-year', 'expire-month', 'amount',
+  'amount-from', 'amount-to', 'amount-sequence', 'currency', 'country', 'city', 'zip-code', 'address1', 'first-name', 'last-name',
+  'email', 'period', 'interval', 'order_desc', 'customer-ip', 'ssn', 'birthday', 'phone', 'state', 'start-date', 'finish-date',
+  'max-repeats-number', 'purpose', 'notify_url', 'server_callback_url',
+];
+const KNOWN_ALIASES: Record<string, string> = { 'payment-description': 'order_desc', 'notify-url': 'notify_url', 'server-callback-url': 'server_callback_url' };
+const loose = (s: string) => s.trim().toLowerCase().replace(/[-_ ]/g, '');
+function resolve(raw: string): { kind: 'exact' | 'alias' | 'unknown'; column?: string } {
+  if (COLUMN_NAMES.includes(raw)) return { kind: 'exact', column: raw };
+  const alias = KNOWN_ALIASES[raw.trim()] ?? COLUMN_NAMES.find((c) => loose(c) === loose(raw));
+  return alias ? { kind: 'alias', column: alias } : { kind: 'unknown' };
+}
+const REQUIRED = ['client-orderid', 'rp_card_type', 'credit-card-number', 'currency'];
+const SRC_REQUIRED = ['card-printed-name', 'expire-year', 'expire-month', 'country', 'city', 'zip-code', 'address1', 'first-name', 'last-name', 'email'];
+const HEADER_POOL = [
+  ...COLUMN_NAMES, ...COLUMN_NAMES.slice(0, 12), 'payment-description', 'notify-url', 'server-callback-url', 'Client_OrderId', ' currency ',
+  'RP CARD TYPE', 'Expire_Month', 'AMOUNT', 'amount_from', 'foo', 'cvv', '', 'Payment-Description', 'state',
+];
+const HEADER_CODES = new Set(['column-alias', 'unknown-column', 'duplicate-column', 'missing-column']);
+
+describe('header rules against a model', () => {
+  it('random headers get exactly the predicted header diagnostics', () => {
+    const scenario = fc.record({
+      header: fc.array(fc.constantFrom(...HEADER_POOL), { minLength: 1, maxLength: 14 }),
+      rows: fc.array(fc.record({ type: fc.constantFrom('SRC', 'DST', 'src'), country: fc.constantFrom('US', 'AU', 'DE', '') }), { maxLength: 3 }),
+    });
+    fc.assert(
+      fc.property(scenario, ({ header, rows }) => {
+        // A header line that is empty is no header at all (an empty file, or a leading blank line): no cells.
+        const cells = header.length === 1 && header[0] === '' ? [] : header.map(resolve);
+        const index = new Map<string, number>();
+        const expected: string[] = [];
+        let offset = 0;
+        cells.forEach((c, i) => {
+          const where = `0:${offset}-${offset + header[i].length}`;
+          offset += header[i].length + 1;
+          if (c.column && index.has(c.column)) expected.push(`${where} duplicate-column ${c.column}`);
+          else if (c.kind === 'alias') expected.push(`${where} column-alias ${c.column}`);
+          else if (c.kind === 'unknown') expected.push(`${where} unknown-column null`);
+          if (c.column && !index.has(c.column)) index.set(c.column, i);
+        });
+        const lineRange = `0:0-${header.join(';').length}`;
+        const missing = (name: string) => expected.push(`${lineRange} missing-column ${name}`);
+        const typeAt = index.get('rp_card_type');
+        const countryAt = index.get('country');
+        const lines = rows.map((r) => header.map((_, i) => (i === typeAt ? r.type : i === countryAt ? r.country : 'x')).join(';'));
+        for (const n of REQUIRED) if (!index.has(n)) missing(n);
+        const srcRows = typeAt === undefined ? [] : rows.filter((r) => r.type === 'SRC');
+        if (srcRows.length > 0) {
+          for (const n of SRC_REQUIRED) if (!index.has(n)) missing(n);
+          if (!index.has('state') && countryAt !== undefined && srcRows.some((r) => ['US', 'CA', 'AU'].includes(r.country))) missing('state');
+        }
+        const has = (n: string) => index.has(n);
+        if (!(has('amount') || (has('amount-from') && has('amount-to')) || has('amount-sequence'))) missing(has('amount-from') ? 'amount-to' : has('amount-to') ? 'amount-from' : 'amount');
+        const text = [header.join(';'), ...lines].join('\r\n');
+        const got = lint(text, { today: TODAY })
+          .diagnostics.filter((d) => HEADER_CODES.has(d.code))
+          .map((d) => `${d.range.start.line}:${d.range.start.character}-${d.range.end.line === 0 ? '' : `${d.range.end.line}:`}${d.range.end.character} ${d.code} ${d.columnName}`)
+          .map((s) => s.replace(/^0:(\d+)-(\d+) missing/, '0:$1-$2 missing'));
+        assert.deepEqual(got.sort(), expected.sort(), JSON.stringify(text));
+      }),
+      { numRuns: 1000, examples: [[{ header: [''], rows: [] }], [{ header: [''], rows: [{ type: 'SRC', country: 'US' }] }], [{ header: ['', ''], rows: [] }]] },
+    );
+  });
+});
