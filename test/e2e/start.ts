@@ -57,7 +57,8 @@ async function main(): Promise<void> {
   const url = server.url({ extensionPath: ROOT });
   console.log('');
   console.log('PayGate Toolkit in VS Code (code-server', install.version + ')');
-  console.log(`  local gateway: ${gateway ?? 'not running (see above); the editor\'s built-in "local" environment still works'}`);
+  console.log(`  local gateway: ${gateway ?? 'not running (see above)'} — for \`paygate\` in a terminal`);
+  console.log('                 (the editor\'s "local" environment starts its own inside the extension)');
   console.log(`  server log:    ${server.logFile}`);
   console.log('');
   console.log('Open this URL in a browser on this machine (the extension runs in development mode on examples/):');
