@@ -15,14 +15,18 @@ const common = {
   legalComments: 'none',
 };
 
+// Node bundles prefer a package's ES module entry: jsonc-parser's UMD entry loads its parts with a
+// dynamic require that a bundle cannot follow.
+const node = { platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'] };
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   // The extension runs in VS Code's extension host: CommonJS, `vscode` provided by the host.
-  { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', ...node, external: ['vscode'] },
   // The CLI is a plain Node program with a shebang so `npm link` / `npx paygate` work.
-  { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', ...node, banner: { js: '#!/usr/bin/env node' } },
   // Integration tests run inside the extension host, next to the extension.
-  { ...common, entryPoints: ['test/integration/index.ts', 'test/integration/*.test.ts'], outdir: 'out/test/integration', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'] },
+  { ...common, entryPoints: ['test/integration/index.ts', 'test/integration/*.test.ts'], outdir: 'out/test/integration', ...node, external: ['vscode', 'mocha'] },
 ];
 
 // The results page is optional until its sources exist, so the skeleton builds on its own.

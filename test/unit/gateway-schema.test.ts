@@ -87,3 +87,26 @@ test('jsonErrorOffset agrees with JSON.parse on what is valid, and points inside
     { numRuns: 2000 },
   );
 });
+
+test('a schema problem inside an array element is placed on that element, not on the first one', () => {
+  const text = [
+    '{',
+    '  "reportIdentifier": "r", "reportEncode": "UTF-8", "reportName": "n", "reportCsvDelimiter": ",", "reportFormat": "CSV",',
+    '  "configurationReportParameters": [],',
+    '  "inputReportParameters": [',
+    '    { "type": "INPUT_TEXT", "name": "a", "value": "x" },',
+    '    { "type": "INPUT_TEXT", "name": "b", "value": 5 }',
+    '  ],',
+    '  "outputReportParameters": [],',
+    '  "filters": { "gates": [], "companies": [], "projects": [], "endpoints": [], "merchants": [], "processors": [], "managers": [], "resellers": [], "currencies": [] }',
+    '}',
+  ].join('\n');
+  const parsed = parseReportTemplate(text);
+  assert.equal(parsed.ok, false);
+  if (parsed.ok) return;
+  const problem = parsed.problems.find((p) => p.path === 'inputReportParameters.1.value');
+  assert.ok(problem, JSON.stringify(parsed.problems));
+  // Line 6 holds the second element; its "value" key starts at column 45.
+  assert.equal(problem.line, 6);
+  assert.equal(problem.column, text.split('\n')[5].indexOf('"value"') + 1);
+});

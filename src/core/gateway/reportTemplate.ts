@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonErrorOffset } from './jsonPosition';
+import { jsonErrorOffset, jsonPathOffset } from './jsonPosition';
 
 // The custom report request body ("Custom report request" in the spec). Per-report templates come from the
 // gateway's support managers and may carry fields the spec does not show, so unknown keys are kept and sent.
@@ -97,7 +97,7 @@ export function parseReportTemplate(text: string): ParsedReportTemplate {
     ok: false,
     problems: r.error.issues.map((i) => {
       const path = i.path.map(String).join('.');
-      return { message: path ? `${path}: ${i.message}` : i.message, path, ...locateKey(text, i.path) };
+      return { message: path ? `${path}: ${i.message}` : i.message, path, ...locateKey(body, i.path) };
     }),
   };
 }
@@ -108,12 +108,10 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
   return { line, column: offset - (before.lastIndexOf('\n') + 1) + 1 };
 }
 
-/** Best effort: the position of the last named key of the path (good enough to point an editor at it). */
+/** The place of a schema problem: the property (or array element) its path names. */
 function locateKey(text: string, path: readonly PropertyKey[]): { line?: number; column?: number } {
-  const key = [...path].reverse().find((p) => typeof p === 'string');
-  if (typeof key !== 'string') return {};
-  const at = text.indexOf(JSON.stringify(key));
-  return at < 0 ? {} : lineColumn(text, at);
+  const at = jsonPathOffset(text, path);
+  return at === undefined ? {} : lineColumn(text, at);
 }
 
 /** The JSON Schema committed as schemas/report-template.schema.json (draft-07: what VS Code's JSON service reads best). */
