@@ -219,3 +219,16 @@ describe('paygate fix', () => {
     assert.match(r.stdout, /--dry-run/);
   });
 });
+
+describe('paygate --help and --version', () => {
+  it('--help lists lint and fix; --version prints the package version', async () => {
+    const help = await paygate(['--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^\s+lint\s/m);
+    assert.match(help.stdout, /^\s+fix\s/m);
+    const v = await paygate(['--version']);
+    assert.equal(v.code, 0);
+    const pkg = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    assert.equal(v.stdout.trim(), pkg.version);
+  });
+});
