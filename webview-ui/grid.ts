@@ -289,7 +289,12 @@ export class Grid {
       default:
         handled = false;
     }
-    if (handled) e.preventDefault();
+    if (handled) {
+      // VS Code's webview script forwards keydowns that reach the window to the workbench's keybindings
+      // (Ctrl+Shift+C would also open an external terminal); a key the grid used stops here.
+      e.preventDefault();
+      e.stopPropagation();
+    }
   }
 
   private resizeBy(col: number, delta: number): void {

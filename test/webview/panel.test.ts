@@ -175,6 +175,14 @@ describe('results page in Chromium', () => {
         return { row: cell.parentElement!.getAttribute('aria-rowindex'), col: cell.getAttribute('aria-colindex'), text: cell.textContent, focused: document.activeElement === grid };
       });
     assert.deepEqual(await active(), { row: '3', col: '1', text: 'Demo Shop', focused: true });
+    // Keys the grid uses must not reach the window, where VS Code forwards them to its own keybindings.
+    await page.evaluate(() => {
+      const w = window as unknown as { __leaked: string[] };
+      w.__leaked = [];
+      window.addEventListener('keydown', (e) => {
+        if (!['Control', 'Shift', 'Alt', 'Meta'].includes(e.key)) w.__leaked.push(e.key);
+      });
+    });
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowRight');
     assert.deepEqual(await active(), { row: '4', col: '2', text: '1000002', focused: true });
@@ -210,6 +218,9 @@ describe('results page in Chromium', () => {
     await page.keyboard.press('Enter');
     await waitIdle(page);
     assert.equal(await page.locator('#h-4').getAttribute('aria-sort'), 'none');
+    assert.deepEqual(await page.evaluate(() => (window as unknown as { __leaked: string[] }).__leaked), []);
+    await page.keyboard.press('x'); // an unused key still reaches the window
+    assert.deepEqual(await page.evaluate(() => (window as unknown as { __leaked: string[] }).__leaked), ['x']);
   });
 
   it('resizes a column by dragging its edge and by Shift+Arrow on the header', async () => {
