@@ -48,6 +48,8 @@ export class App {
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   /** The widths last set automatically, to tell them from widths the user chose. */
   private autoWidths: string | undefined;
+  private expected: number | undefined;
+  private received = 0;
 
   constructor(
     private readonly root: HTMLElement,
@@ -110,7 +112,7 @@ export class App {
         this.showSubmission(msg.view);
         break;
       case 'csvStart':
-        this.work = this.work.then(() => this.startCsv(msg.title, msg.source, msg.delimiter));
+        this.work = this.work.then(() => this.startCsv(msg.title, msg.source, msg.delimiter, msg.totalBytes));
         break;
       case 'csvChunk':
         this.work = this.work.then(() => this.feed(msg.text));
@@ -184,7 +186,9 @@ export class App {
     void this.finishLoad();
   }
 
-  private async startCsv(title: string, source: ReportSource, delimiter?: string): Promise<void> {
+  private async startCsv(title: string, source: ReportSource, delimiter?: string, totalBytes?: number): Promise<void> {
+    this.expected = totalBytes && totalBytes > 0 ? totalBytes : undefined;
+    this.received = 0;
     this.submission = undefined;
     this.banner.replaceChildren();
     this.title = title;
@@ -205,6 +209,7 @@ export class App {
   private async feed(text: string): Promise<void> {
     const stream = this.stream;
     if (!stream) return;
+    this.received += text.length;
     for (let i = 0; i < text.length; i += PIECE) {
       stream.push(text.slice(i, i + PIECE));
       await yieldToPage();
@@ -305,7 +310,9 @@ export class App {
     const total = this.data.rows.length;
     const shown = this.order ? this.order.length : total;
     const fmt = (n: number) => n.toLocaleString('en-US');
-    this.count.textContent = loading ? `Loading… ${fmt(total)} rows` : `${fmt(shown)} of ${fmt(total)} rows`;
+    // Characters received against the file's bytes: close enough for a progress figure.
+    const pct = this.expected ? ` (${Math.min(99, Math.floor((100 * this.received) / this.expected))} %)` : '';
+    this.count.textContent = loading ? `Loading… ${fmt(total)} rows${pct}` : `${fmt(shown)} of ${fmt(total)} rows`;
   }
 
   private visibleRows(): string[][] {

@@ -126,7 +126,8 @@ export class ResultsPanel implements vscode.Disposable {
         await this.post({ type: 'csvEnd' });
         return;
       case 'file': {
-        await this.post({ type: 'csvStart', title: content.title, source: { kind: 'file', uri: content.uri.toString() } });
+        const size = await Promise.resolve(vscode.workspace.fs.stat(content.uri)).then((st) => st.size, () => undefined);
+        await this.post({ type: 'csvStart', title: content.title, totalBytes: size, source: { kind: 'file', uri: content.uri.toString() } });
         try {
           for await (const piece of streamUri(content.uri)) {
             if (stale()) return;
