@@ -139,6 +139,8 @@ describe('results page in Chromium', () => {
     await h.page.waitForFunction(() => document.querySelector('.count')?.textContent === '1 of 12 rows');
     assert.deepEqual(await columnValues(h.page, COLS.Amount), ['250.500']);
     assert.equal(await h.page.locator('[role=grid]').getAttribute('aria-rowcount'), '3');
+    // Row elements kept for reuse are not displayed: only the one matching row is on screen.
+    assert.equal(await h.page.locator('.row.data:visible').count(), 1);
     await h.page.fill('input[aria-label="Filter Order_description"]', '');
     await h.page.waitForFunction(() => document.querySelector('.count')?.textContent === '2 of 12 rows');
     assert.deepEqual((await columnValues(h.page, COLS.Merchant_Name)).sort(), ['Shop, Inc.', 'Zeta Ltd']);
