@@ -49,6 +49,8 @@ function isEmail(v: string): boolean {
   if (at <= 0 || at !== v.lastIndexOf('@')) return false;
   const dot = v.lastIndexOf('.');
   if (dot <= at + 1 || dot === v.length - 1) return false;
+  // The domain is dot-separated labels: none may be empty (john@.example.com, john@example..com).
+  if (v.charCodeAt(at + 1) === 46 || v.indexOf('..', at) !== -1) return false;
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);
     if (c <= 32 || c === 127) return false;
