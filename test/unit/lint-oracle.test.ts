@@ -56,7 +56,7 @@ const TABLE: Record<string, Col> = {
   address1: { need: 'SRC', valid: text, max: 256, dst: false, gen: longText(256) },
   'first-name': { need: 'SRC', valid: text, max: 128, dst: false, gen: longText(128) },
   'last-name': { need: 'SRC', valid: text, max: 128, dst: false, gen: longText(128) },
-  email: { need: 'SRC', valid: (v) => /^[^\s@]+@[^\s@.][^\s@]*\.[^\s@.]+$/.test(v), max: 128, dst: false, gen: gen(['a@b.co', 'a@b', '@b.co', 'a b@c.de', `${'a'.repeat(124)}@b.co`], ['a', 'b', '@', '.', ' ', '-'], 10) },
+  email: { need: 'SRC', valid: (v) => /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(v), max: 128, dst: false, gen: gen(['a@b.co', 'a@b', '@b.co', 'a b@c.de', `${'a'.repeat(124)}@b.co`], ['a', 'b', '@', '.', ' ', '-'], 10) },
   period: { need: '-', valid: (v) => ['day', 'week', 'month'].includes(v), max: 32, dst: false, gen: gen(['day', 'week', 'month', 'Day', 'year', 'x'.repeat(33)], ['d', 'a', 'y'], 4) },
   interval: { need: '-', valid: (v) => /^\d+$/.test(v) && /[1-9]/.test(v), max: null, dst: false, gen: gen(['1', '0', '12', '1.5', '-1'], [...DIGITS, '.'], 5) },
   order_desc: { need: '-', valid: text, max: 65535, dst: true, gen: longText(65535) },

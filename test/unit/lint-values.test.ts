@@ -172,6 +172,10 @@ describe('email', () => {
     ['email', 'jo hn@example.com', 'invalid-value'],
     ['email', 'first.last@example', 'invalid-value'], // the only dot is in the local part
     ['email', 'john@example.com ', 'invalid-value'],
+    ['email', 'john@.example.com', 'invalid-value'],
+    ['email', 'john@example..com', 'invalid-value'],
+    ['email', 'a@..a', 'invalid-value'],
+    ['email', 'j.o.h.n@sub.example.com', null],
     ['email', '', 'required-value'],
   ]);
 });
