@@ -86,6 +86,25 @@ describe('incremental CSV parsing', () => {
     }
   });
 
+  it('reads LF-only and CR-only files, split anywhere', () => {
+    for (const br of ['\n', '\r']) {
+      const text = `a,b${br}1,"x${br}y"${br}3,4${br}`;
+      for (let cut = 0; cut <= text.length; cut++) {
+        const got = streamAll(text, [cut]);
+        assert.deepEqual(got.header, ['a', 'b'], `break ${JSON.stringify(br)} cut ${cut}`);
+        assert.deepEqual(got.rows, [['1', `x${br}y`], ['3', '4']], `break ${JSON.stringify(br)} cut ${cut}`);
+      }
+    }
+  });
+
+  it('uses the delimiter it is given', () => {
+    const rows: string[][] = [];
+    const s = new CsvStream({ delimiter: ';', onHeader: () => undefined, onRows: (r) => rows.push(...r) });
+    s.push('a;b\n1,5;2\n');
+    s.end();
+    assert.deepEqual(rows, [['1,5', '2']]);
+  });
+
   it('drops a BOM and reads a last record without a line break', () => {
     const got = streamAll('\uFEFFa,b\n1,2\n3,4', [3]);
     assert.deepEqual(got.header, ['a', 'b']);

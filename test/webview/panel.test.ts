@@ -68,6 +68,8 @@ describe('results page in Chromium', () => {
     const headers = await h.page.$$eval('[role=columnheader]', (els) => els.map((e) => e.querySelector('.label')!.textContent));
     assert.deepEqual(headers, ['Merchant_Name', 'Transaction_id', 'Merchant_OID', 'Created_date', 'Amount', 'Currency', 'Transaction_type', 'Order_description', 'Date_of_report']);
     assert.equal(await countText(h.page), '12 of 12 rows');
+    // Colours come from the theme's variables (the harness serves VS Code's dark values).
+    assert.equal(await h.page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(30, 30, 30)');
     const first = h.page.locator('.row.data[aria-rowindex="3"]');
     assert.equal(await first.locator('[role=gridcell]').count(), 9);
     assert.equal(await first.locator('[role=gridcell][aria-colindex="5"]').textContent(), '9.500');
@@ -261,6 +263,7 @@ describe('results page in Chromium', () => {
     await again.waitReady();
     assert.deepEqual((await again.posted())[0], { type: 'ready', version: 1, restored: true });
     assert.equal(await countText(again.page), '7 of 12 rows');
+    assert.equal(await again.page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(255, 255, 255)');
     assert.equal(await again.page.locator('#h-4').getAttribute('aria-sort'), 'ascending');
     assert.equal(await again.page.inputValue('input[aria-label="Filter Currency"]'), 'usd');
     assert.deepEqual(await columnValues(again.page, COLS.Amount), ['1.250', '3.000', '9.500', '10.000', '12.000', '75.125', '1000.000']);
