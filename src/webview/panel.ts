@@ -29,6 +29,8 @@ export class ResultsPanel implements vscode.Disposable {
   private readyOnce: Promise<void>;
   private markReady: () => void = () => undefined;
   private isReady = false;
+  /** The content a live page has been sent in full; a reloaded page restores only that one itself. */
+  private delivered: PanelContent | undefined;
   private sendGeneration = 0;
   private readonly disposables: vscode.Disposable[] = [];
   readonly onDidDispose: vscode.Event<void>;
@@ -42,6 +44,12 @@ export class ResultsPanel implements vscode.Disposable {
     this.disposables.push(panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));
     this.onDidDispose = panel.onDidDispose;
     panel.onDidDispose(() => this.dispose());
+    // Without retainContextWhenHidden a hidden panel's page is discarded; it says `ready` again when shown.
+    this.disposables.push(
+      panel.onDidChangeViewState((e) => {
+        if (!e.webviewPanel.visible) this.isReady = false;
+      }),
+    );
     panel.webview.html = this.html();
   }
 
@@ -84,9 +92,10 @@ export class ResultsPanel implements vscode.Disposable {
     switch (msg.type) {
       case 'ready': {
         this.isReady = true;
-        // A page that restored itself from its own state needs nothing, except a file, which is re-read.
+        // A page that restored itself from its own state needs nothing more, unless that state is of
+        // older content or the content is a file (only its name is kept in state).
         const content = this.content;
-        if (content && (!msg.restored || content.kind === 'file')) await this.send(content);
+        if (content && (content !== this.delivered || !msg.restored || content.kind === 'file')) await this.send(content);
         this.markReady();
         break;
       }
@@ -110,38 +119,44 @@ export class ResultsPanel implements vscode.Disposable {
   private async send(content: PanelContent): Promise<void> {
     const generation = ++this.sendGeneration;
     const stale = () => generation !== this.sendGeneration;
+    // postMessage answers false when no live page received it (hidden meanwhile): not delivered then.
+    let ok = true;
+    const post = async (msg: HostToPage) => {
+      ok = (await this.post(msg)) && ok;
+    };
     switch (content.kind) {
       case 'rows':
-        await this.post({ type: 'report', title: content.title, columns: content.columns, rows: content.rows, source: { kind: 'inline' } });
-        return;
+        await post({ type: 'report', title: content.title, columns: content.columns, rows: content.rows, source: { kind: 'inline' } });
+        break;
       case 'submission':
-        await this.post({ type: 'submission', view: content.view });
-        return;
+        await post({ type: 'submission', view: content.view });
+        break;
       case 'csvText':
-        await this.post({ type: 'csvStart', title: content.title, delimiter: content.delimiter, totalBytes: content.text.length, source: { kind: 'inline' } });
+        await post({ type: 'csvStart', title: content.title, delimiter: content.delimiter, totalBytes: content.text.length, source: { kind: 'inline' } });
         for (const piece of sliceText(content.text)) {
           if (stale()) return;
-          await this.post({ type: 'csvChunk', text: piece });
+          await post({ type: 'csvChunk', text: piece });
         }
-        await this.post({ type: 'csvEnd' });
-        return;
+        await post({ type: 'csvEnd' });
+        break;
       case 'file': {
         const size = await Promise.resolve(vscode.workspace.fs.stat(content.uri)).then((st) => st.size, () => undefined);
-        await this.post({ type: 'csvStart', title: content.title, totalBytes: size, source: { kind: 'file', uri: content.uri.toString() } });
+        await post({ type: 'csvStart', title: content.title, totalBytes: size, source: { kind: 'file', uri: content.uri.toString() } });
         try {
           for await (const piece of streamUri(content.uri)) {
             if (stale()) return;
-            await this.post({ type: 'csvChunk', text: piece });
+            await post({ type: 'csvChunk', text: piece });
           }
-          await this.post({ type: 'csvEnd' });
+          await post({ type: 'csvEnd' });
         } catch (err) {
           const message = err instanceof Error ? err.message : String(err);
           log().error(`Results panel: reading ${content.uri.toString()} failed: ${message}`);
-          await this.post({ type: 'csvFailed', message });
+          await post({ type: 'csvFailed', message });
         }
-        return;
+        break;
       }
     }
+    if (ok && !stale()) this.delivered = content;
   }
 
   private async export(msg: Extract<PageToHost, { type: 'export' }>): Promise<void> {
