@@ -146,6 +146,7 @@ export class App {
     this.unsubscribe?.();
     this.grid?.dispose();
     this.order = null;
+    this.queryGeneration++; // a view still being computed belongs to the previous rows
     this.firstRowsMarked = false;
     this.autoWidths = undefined;
     document.body.dataset.state = 'loading';
