@@ -209,6 +209,12 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     const valid = page.locator('.markers-panel .monaco-list-row[aria-level="1"]', { hasText: 'valid.rpcsv' });
     if ((await valid.count()) > 0) throw new Error('the Problems panel lists problems in valid.rpcsv');
     const body = await frame.locator('body').innerText();
+    // Outside the document, card numbers are masked (first 6, last 4) and the CVV is not shown.
+    const pans = cardNumbers(path.join(workspace, 'valid.rpcsv'));
+    const leaked = pans.filter((p) => body.includes(p));
+    if (leaked.length > 0) throw new Error(`the submission panel shows full card numbers: ${leaked.map((p) => `${p.slice(0, 6)}…`).join(', ')}`);
+    const masked = pans.filter((p) => body.includes(`${p.slice(0, 6)}${'*'.repeat(p.length - 10)}${p.slice(-4)}`));
+    console.log(`    (masked card numbers visible in the panel: ${masked.length} of ${pans.length})`);
     if (!/accepted/i.test(body)) throw new Error(`the panel does not say the batch was accepted: ${body.slice(0, 200)}`);
     return `accepted; ${shown} rows: ${expected.join(', ')}`;
   }, { previous: false });
@@ -219,12 +225,41 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     await item.first().waitFor({ state: 'visible', timeout: 15_000 });
   }, { previous: false });
 
+  await step('clicking the status bar item offers the environments, local among them', async () => {
+    if (!command('paygate.selectEnvironment')) notYet('no Select Environment command');
+    await page.locator('#workbench\\.parts\\.statusbar .statusbar-item', { hasText: 'PayGate: local' }).first().click();
+    const picks = page.locator('.quick-input-widget .monaco-list-row');
+    await picks.first().waitFor({ state: 'visible', timeout: 15_000 });
+    const labels = (await picks.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+    await screenshot('environment-picker');
+    await page.keyboard.press('Escape');
+    if (!labels.some((l) => /\blocal\b/.test(l))) throw new Error(`the picker offers ${JSON.stringify(labels)}`);
+    return labels.join(' | ').slice(0, 100);
+  }, { previous: false });
+
   await step('the PayGate Submissions view lists the submission', async () => {
     if (!submissionsView) notYet('no paygate.submissions view');
     if (!submit) notYet('nothing was submitted');
     const row = await wb.viewRow(page, submissionsView.name, 'valid.rpcsv');
     await screenshot('submissions-view');
     return row.replace(/\s+/g, ' ').slice(0, 100);
+  }, { previous: false });
+
+  await step('F1 "PayGate: Open CSV in PayGate Table" on valid.rpcsv shows its rows', async () => {
+    const open = command('paygate.openCsvInTable');
+    if (!open) notYet('no Open CSV in PayGate Table command');
+    await page.keyboard.press('Escape');
+    await wb.quickOpenFile(page, 'valid.rpcsv');
+    const earlier = page.frames();
+    await wb.runCommand(page, open.title);
+    const frame = await answerPromptsUntilTable(page, earlier);
+    const expected = clientOrderIds(path.join(workspace, 'valid.rpcsv'));
+    await frame.locator('[role="gridcell"], td', { hasText: expected[expected.length - 1] }).first().waitFor({ timeout: 15_000 });
+    await screenshot('csv-table');
+    for (const id of expected) {
+      if ((await frame.locator('[role="gridcell"], td', { hasText: id }).count()) === 0) throw new Error(`row ${id} is not in the table`);
+    }
+    return `${expected.length} rows`;
   }, { previous: false });
 
   await step('F1 "PayGate: Run Report Template" on transactions.report.json shows the report table', async () => {
@@ -280,6 +315,13 @@ function clientOrderIds(file: string): string[] {
   const [header, ...rows] = parsed.data;
   const col = header.indexOf('client-orderid');
   return rows.map((r) => r[col]);
+}
+
+function cardNumbers(file: string): string[] {
+  const parsed = Papa.parse<string[]>(fs.readFileSync(file, 'utf8'), { delimiter: ';', skipEmptyLines: true });
+  const [header, ...rows] = parsed.data;
+  const col = header.indexOf('credit-card-number');
+  return col < 0 ? [] : rows.map((r) => r[col]).filter((v) => /^\d{12,19}$/.test(v));
 }
 
 function slug(s: string): string {

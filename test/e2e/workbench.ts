@@ -26,14 +26,26 @@ export async function quickOpenFile(page: Page, fileName: string): Promise<void>
   const input = quickInput(page).locator('input');
   await input.waitFor({ state: 'visible', timeout: SHORT });
   await input.fill(fileName);
-  await quickInput(page).locator('.monaco-list-row', { hasText: fileName }).first().waitFor({ state: 'visible', timeout: SHORT });
-  await page.keyboard.press('Enter');
+  // Recently opened panels titled "… fileName …" are offered too; pick the file itself.
+  const row = quickInput(page)
+    .locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: exactly(fileName) }) })
+    .first();
+  await row.waitFor({ state: 'visible', timeout: SHORT });
+  await row.click();
   await activeTab(page, fileName);
   await page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor({ state: 'visible', timeout: SHORT });
 }
 
+function exactly(text: string): RegExp {
+  return new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+}
+
+/** Waits until the active editor tab's label is exactly `label` (a panel titled "… label …" is not it). */
 export async function activeTab(page: Page, label: string, timeout = SHORT): Promise<void> {
-  await page.locator('.tabs-container .tab.active', { hasText: label }).waitFor({ state: 'visible', timeout });
+  await page
+    .locator('.tabs-container .tab.active', { has: page.locator('.label-name', { hasText: exactly(label) }) })
+    .first()
+    .waitFor({ state: 'visible', timeout });
 }
 
 /** F1, type the command's title, check it is offered, run it. */
