@@ -224,3 +224,42 @@ describe('blank-line', () => {
     assert.deepEqual(briefs(`${MIN.join(';')}\n\n\n`), []);
   });
 });
+
+describe('header decisions beyond the rule book', () => {
+  it('an alias in other case or separators is still the alias: Payment-Description → order_desc', () => {
+    const header = [...MIN, 'Payment-Description'];
+    const text = `${header.join(';')}\nA;DST;5555555555554444;1;EUR;desc\n`;
+    const diags = lintText(text);
+    assert.deepEqual(diags.map(brief), [onCell(text, 'column-alias', 0, 'Payment-Description', 'order_desc')]);
+    assert.deepEqual(diags[0].fixes[0].edits.map((e) => e.newText), ['order_desc']);
+  });
+
+  it('an unknown name is never offered a column the header already has (that rename would duplicate it)', () => {
+    const text = `${[...MIN, 'amount2'].join(';')}\nA;DST;5555555555554444;1;EUR;x\n`;
+    const [d] = lintText(text);
+    assert.equal(d.code, 'unknown-column');
+    assert.deepEqual(d.fixes, []);
+    // Without amount in the header, the same name is offered the rename.
+    const without = `${['client-orderid', 'rp_card_type', 'credit-card-number', 'currency', 'amount2'].join(';')}\nA;DST;5555555555554444;EUR;1\n`;
+    const unknown = lintText(without).find((x) => x.code === 'unknown-column');
+    assert.deepEqual(unknown?.fixes.map((f) => f.edits[0].newText), ['amount']);
+  });
+
+  it('blank lines before the header are blank-line problems, and the first content line is still the header', () => {
+    const text = `\n\r\n${MIN.join(';')}\r\nA;DST;5555555555554444;1;EUR\r\n`;
+    const diags = lintText(text);
+    assert.deepEqual(
+      diags.map((d) => [d.code, d.range.start.line, d.range.start.character]),
+      [
+        ['blank-line', 0, 0],
+        ['blank-line', 1, 0],
+      ],
+    );
+  });
+
+  it('a file of blank lines only has its header problems on the first line', () => {
+    const diags = lintText('\n\n\n');
+    assert.ok(diags.length > 0);
+    assert.ok(diags.every((d) => d.code === 'missing-column' && d.range.start.line === 0), JSON.stringify(diags.map(brief)));
+  });
+});

@@ -211,7 +211,9 @@ const KNOWN_ALIASES: Record<string, string> = { 'payment-description': 'order_de
 const loose = (s: string) => s.trim().toLowerCase().replace(/[-_ ]/g, '');
 function resolve(raw: string): { kind: 'exact' | 'alias' | 'unknown'; column?: string } {
   if (COLUMN_NAMES.includes(raw)) return { kind: 'exact', column: raw };
-  const alias = KNOWN_ALIASES[raw.trim()] ?? COLUMN_NAMES.find((c) => loose(c) === loose(raw));
+  // Aliases are compared as loosely as column names (`Payment-Description` is payment-description).
+  const aliasKey = Object.keys(KNOWN_ALIASES).find((a) => loose(a) === loose(raw));
+  const alias = (aliasKey && KNOWN_ALIASES[aliasKey]) ?? COLUMN_NAMES.find((c) => loose(c) === loose(raw));
   return alias ? { kind: 'alias', column: alias } : { kind: 'unknown' };
 }
 const REQUIRED = ['client-orderid', 'rp_card_type', 'credit-card-number', 'currency'];
@@ -225,13 +227,13 @@ const HEADER_CODES = new Set(['column-alias', 'unknown-column', 'duplicate-colum
 describe('header rules against a model', () => {
   it('random headers get exactly the predicted header diagnostics', () => {
     const scenario = fc.record({
-      header: fc.array(fc.constantFrom(...HEADER_POOL), { minLength: 1, maxLength: 14 }),
+      // A lone empty header cell is a blank first line: the next line becomes the header (tested in lint-file).
+      header: fc.array(fc.constantFrom(...HEADER_POOL), { minLength: 1, maxLength: 14 }).filter((h) => !(h.length === 1 && h[0] === '')),
       rows: fc.array(fc.record({ type: fc.constantFrom('SRC', 'DST', 'src'), country: fc.constantFrom('US', 'AU', 'DE', '') }), { maxLength: 3 }),
     });
     fc.assert(
       fc.property(scenario, ({ header, rows }) => {
-        // A header line that is empty is no header at all (an empty file, or a leading blank line): no cells.
-        const cells = header.length === 1 && header[0] === '' ? [] : header.map(resolve);
+        const cells = header.map(resolve);
         const index = new Map<string, number>();
         const expected: string[] = [];
         let offset = 0;
@@ -263,7 +265,7 @@ describe('header rules against a model', () => {
           .map((s) => s.replace(/^0:(\d+)-(\d+) missing/, '0:$1-$2 missing'));
         assert.deepEqual(got.sort(), expected.sort(), JSON.stringify(text));
       }),
-      { numRuns: 1000, examples: [[{ header: [''], rows: [] }], [{ header: [''], rows: [{ type: 'SRC', country: 'US' }] }], [{ header: ['', ''], rows: [] }]] },
+      { numRuns: 1000, examples: [[{ header: ['', ''], rows: [] }]] },
     );
   });
 });

@@ -29,6 +29,8 @@ export interface HeaderCell {
 export interface Batch {
   csv: ParsedCsv;
   header: CsvRecord | undefined;
+  /** Index of the header among the records (0 unless blank lines come first). */
+  headerIndex: number;
   headerCells: HeaderCell[];
   /** Resolved column per header index (null: unknown or duplicate). */
   columns: (string | null)[];
@@ -70,8 +72,14 @@ export function resolveHeader(header: CsvRecord | undefined): { headerCells: Hea
   const headerCells: HeaderCell[] = [];
   const columnIndex = new Map<string, number>();
   const values = header && !header.isBlank ? header.values : [];
+  // Names that resolve to a column are known first, so an unknown name is never told to become one.
+  const present = new Set<string>();
+  for (const raw of values) {
+    const m = matchHeaderName(raw);
+    if (m.kind !== 'unknown') present.add(m.column);
+  }
   values.forEach((raw, index) => {
-    const match = matchHeaderName(raw);
+    const match = matchHeaderName(raw, present);
     const name = match.kind === 'unknown' ? null : match.column;
     const duplicate = name !== null && columnIndex.has(name);
     if (name !== null && !duplicate) columnIndex.set(name, index);
@@ -81,17 +89,20 @@ export function resolveHeader(header: CsvRecord | undefined): { headerCells: Hea
 }
 
 export function batchFromCsv(csv: ParsedCsv): Batch {
-  const header = csv.records[0];
+  // Blank lines before the header are reported (blank-line) but do not make an empty header.
+  const firstContent = csv.records.findIndex((r) => !r.isBlank);
+  const headerIndex = firstContent === -1 ? 0 : firstContent;
+  const header = csv.records[headerIndex];
   const { headerCells, columns, columnIndex } = resolveHeader(header);
   const rows: BatchRow[] = [];
   const width = header ? header.values.length : 0;
-  for (let r = 1; r < csv.records.length; r++) {
+  for (let r = headerIndex + 1; r < csv.records.length; r++) {
     const record = csv.records[r];
     if (record.isBlank) continue;
     const trusted = !record.syntaxProblem && record.values.length === width;
     rows.push(new Row(record, r, rows.length + 1, trusted, columnIndex));
   }
-  return { csv, header, headerCells, columns, columnIndex, rows };
+  return { csv, header, headerIndex, headerCells, columns, columnIndex, rows };
 }
 
 export function readBatch(text: string): Batch {

@@ -23,8 +23,9 @@ export function cellAt(batch: Batch, offset: number): CellLocation | undefined {
   if (!record || offset < record.start || offset > record.end) return undefined;
   for (let f = 0; f < record.values.length; f++) {
     if (offset >= record.fieldStart(f) && offset <= record.fieldEnd(f)) {
-      const row = lo === 0 ? undefined : batch.rows.find((r) => r.recordIndex === lo);
-      return { recordIndex: lo, fieldIndex: f, column: batch.columns[f] ?? null, isHeader: lo === 0, row };
+      const isHeader = lo === batch.headerIndex;
+      const row = isHeader ? undefined : batch.rows.find((r) => r.recordIndex === lo);
+      return { recordIndex: lo, fieldIndex: f, column: batch.columns[f] ?? null, isHeader, row };
     }
   }
   return undefined;

@@ -32,7 +32,7 @@ export function appendColumnFix(batch: Batch, column: string): Fix {
   } else {
     edits.push(editAt(batch, 0, 0, column));
   }
-  for (let r = 1; r < records.length; r++) {
+  for (let r = batch.headerIndex + 1; r < records.length; r++) {
     const rec = records[r];
     if (!rec.isBlank) edits.push(editAt(batch, rec.end, rec.end, ';'));
   }

@@ -14,20 +14,26 @@ export function looseName(name: string): string {
 }
 
 const ALIASES = new Map<string, string>(COLUMNS.flatMap((col) => col.aliases.map((a) => [a, col.name] as [string, string])));
-const LOOSE = new Map<string, string>(COLUMNS.map((col) => [looseName(col.name), col.name]));
+// Aliases are compared as loosely as names: `Payment-Description` is the alias payment-description.
+const LOOSE = new Map<string, string>([
+  ...COLUMNS.flatMap((col) => col.aliases.map((a) => [looseName(a), col.name] as [string, string])),
+  ...COLUMNS.map((col) => [looseName(col.name), col.name] as [string, string]),
+]);
 
-export function matchHeaderName(raw: string): HeaderMatch {
+/** `present`: columns the header already has, never suggested for an unknown name (that would duplicate). */
+export function matchHeaderName(raw: string, present: ReadonlySet<string> = new Set()): HeaderMatch {
   if (columnSpec(raw)) return { kind: 'exact', column: raw };
   const aliased = ALIASES.get(raw) ?? ALIASES.get(raw.trim()) ?? LOOSE.get(looseName(raw));
   if (aliased) return { kind: 'alias', column: aliased };
-  return { kind: 'unknown', suggestion: closestColumn(raw) };
+  return { kind: 'unknown', suggestion: closestColumn(raw, present) };
 }
 
-/** The column at most 2 edits away, nearest first (table order breaks ties). */
-export function closestColumn(raw: string): string | undefined {
+/** The column at most 2 edits away, nearest first (table order breaks ties), not one already present. */
+export function closestColumn(raw: string, present: ReadonlySet<string> = new Set()): string | undefined {
   let best: string | undefined;
   let bestDistance = 3;
   for (const col of COLUMNS) {
+    if (present.has(col.name)) continue;
     const d = distance(raw, col.name);
     if (d < bestDistance) {
       best = col.name;

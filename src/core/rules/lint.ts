@@ -75,7 +75,7 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
     const rec = records[r];
     if (rec.syntaxProblem) {
       report.add(Codes.csvSyntax, rec.syntaxProblem.start, rec.syntaxProblem.end, rec.syntaxProblem.message, null);
-    } else if (r > 0 && rec.isBlank) {
+    } else if (rec.isBlank && r !== batch.headerIndex && !header?.isBlank) {
       report.add(Codes.blankLine, rec.start, rec.end, 'blank line between records: remove it', null);
     }
   }
