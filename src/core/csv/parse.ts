@@ -53,32 +53,40 @@ export class CsvRecord {
     private readonly text: string,
     /** Field values after unquoting. */
     readonly values: string[],
-    private readonly bounds: Bounds,
-    /** Index of this record's first field start in `bounds`. */
+    /**
+     * Where the offsets are: in `bounds` from index `at`, or, for a record without any quote (most of a
+     * batch), nowhere: its fields are its values joined by the delimiter, so offsets are derived from
+     * `at`, the record's start, only when someone asks (a diagnostic, a hover).
+     */
+    private readonly bounds: Bounds | undefined,
     private readonly at: number,
     /** Set when the record is not well-formed CSV: its cells cannot be trusted. */
     readonly syntaxProblem?: CsvSyntaxProblem,
   ) {}
 
   get start(): number {
-    return this.bounds.data[this.at];
+    return this.bounds ? this.bounds.data[this.at] : this.at;
   }
 
   get end(): number {
-    return this.bounds.data[this.at + 2 * this.values.length - 1];
+    return this.fieldEnd(this.values.length - 1);
   }
 
   /** An empty record: nothing between two record separators. */
   get isBlank(): boolean {
-    return this.values.length === 1 && this.start === this.end;
+    return this.values.length === 1 && this.values[0].length === 0 && (!this.bounds || this.start === this.end);
   }
 
   fieldStart(i: number): number {
-    return this.bounds.data[this.at + 2 * i];
+    if (this.bounds) return this.bounds.data[this.at + 2 * i];
+    let offset = this.at;
+    for (let j = 0; j < i; j++) offset += this.values[j].length + 1;
+    return offset;
   }
 
   fieldEnd(i: number): number {
-    return this.bounds.data[this.at + 2 * i + 1];
+    if (this.bounds) return this.bounds.data[this.at + 2 * i + 1];
+    return this.fieldStart(i) + this.values[i].length;
   }
 
   field(i: number): CsvField | undefined {
@@ -319,9 +327,23 @@ export function parseCsv(text: string, delimiter = ';'): ParsedCsv {
     const rows = result.data;
     let at = pos;
     let resumeAt = -1;
+    let nextQuote = src.indexOf('"', at);
+    const nl0 = walk.newline.charCodeAt(0);
     for (let r = 0; r < rows.length; r++) {
       if (at > src.length) break;
       const values = rows[r];
+      if (r < firstBadRow) {
+        // A record with no quote in it is its values joined by the delimiter: its end is arithmetic, and
+        // the one check needed is that a record separator (or the end of the text) stands there.
+        let end = at + values.length - 1;
+        for (let i = 0; i < values.length; i++) end += values[i].length;
+        if (nextQuote !== -1 && nextQuote < at) nextQuote = src.indexOf('"', at);
+        if ((nextQuote === -1 || nextQuote >= end) && (end === src.length || (src.charCodeAt(end) === nl0 && src.startsWith(walk.newline, end)))) {
+          records.push(new CsvRecord(text, values, undefined, walk.toOriginal(at)));
+          at = end === src.length ? end + 1 : end + walk.newline.length;
+          continue;
+        }
+      }
       const mark = bounds.length;
       const next = r < firstBadRow ? locateRow(walk, at, values, bounds) : -1;
       if (next !== -1) {

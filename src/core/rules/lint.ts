@@ -123,10 +123,25 @@ function checkHeader(report: Reporter, headerStart: number, headerEnd: number): 
 
   for (const name of REQUIRED_ALWAYS) if (!has(name)) missing(name, '');
 
-  const srcRows = batch.rows.filter((r) => r.trusted && r.value('rp_card_type') === 'SRC');
-  if (srcRows.length > 0) {
+  // Which rows are SRC is read straight from the record values: this runs over every row.
+  const typeAt = batch.columnIndex.get('rp_card_type') ?? -1;
+  const countryAt = batch.columnIndex.get('country') ?? -1;
+  let anySrc = false;
+  let srcNeedsState = false;
+  if (typeAt >= 0) {
+    for (const r of batch.rows) {
+      if (!r.trusted || r.record.values[typeAt] !== 'SRC') continue;
+      anySrc = true;
+      if (countryAt < 0) break;
+      if (STATE_COUNTRIES.has(r.record.values[countryAt])) {
+        srcNeedsState = true;
+        break;
+      }
+    }
+  }
+  if (anySrc) {
     for (const name of REQUIRED_SRC) if (!has(name)) missing(name, ' (required for SRC rows)');
-    if (!has('state') && srcRows.some((r) => STATE_COUNTRIES.has(r.value('country') ?? ''))) {
+    if (!has('state') && srcNeedsState) {
       missing('state', ' (required for SRC rows whose country is US, CA or AU)');
     }
   }

@@ -3,6 +3,7 @@ import type { CsvRecord } from '../csv/parse';
 import { maskCardNumber } from '../mask';
 import { Codes, type Code } from './codes';
 import { COLUMNS, STATE_COUNTRIES, type ColumnSpec } from './columns';
+import { FirstSeen } from './firstSeen';
 import { replaceCellFix } from './fixes';
 import { hasCompleteAmountMode, type Reporter } from './lint';
 import type { Fix } from './types';
@@ -87,7 +88,7 @@ export function checkRows(report: Reporter, today: CalendarDate): void {
   const pos = {} as Positions;
   for (const k of Object.keys(NAMES) as (keyof Positions)[]) pos[k] = batch.columnIndex.get(NAMES[k]) ?? -1;
   const amountModes = hasCompleteAmountMode(batch);
-  const seenOrderIds = new Map<string, number>();
+  const seenOrderIds = new FirstSeen(batch.rows.length);
   const good = new Uint8Array(COLUMNS.length);
 
   for (const row of batch.rows) {
@@ -134,11 +135,9 @@ export function checkRows(report: Reporter, today: CalendarDate): void {
 
     if (pos.orderId >= 0 && good[GOOD.orderId]) {
       const id = values[pos.orderId];
-      const first = seenOrderIds.get(id);
-      if (first !== undefined) {
+      const first = seenOrderIds.firstRow(id, row.rowNumber);
+      if (first !== 0) {
         cell(report, rec, pos.orderId, Codes.duplicateOrderId, `client-orderid "${id}" is already used on row ${first}`, 'client-orderid');
-      } else {
-        seenOrderIds.set(id, row.rowNumber);
       }
     }
   }
@@ -147,8 +146,14 @@ export function checkRows(report: Reporter, today: CalendarDate): void {
 function tooLong(spec: ColumnSpec, v: string): boolean {
   const max = spec.maxLength!;
   if (spec.kind !== 'decimal-list') return exceedsLength(v, max);
-  if (v.length <= max) return false;
-  return v.split(',').some((e) => exceedsLength(e, max));
+  // Per element, without splitting: this runs for every amount-sequence cell.
+  for (let from = 0; from <= v.length; ) {
+    let to = v.indexOf(',', from);
+    if (to === -1) to = v.length;
+    if (to - from > max && exceedsLength(v.slice(from, to), max)) return true;
+    from = to + 1;
+  }
+  return false;
 }
 
 function checkCrossFields(

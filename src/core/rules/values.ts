@@ -24,18 +24,38 @@ function allUpperLetters(v: string, length: number): boolean {
 
 /** Digits with an optional `.` and 1–3 fractional digits, value > 0. */
 export function isDecimal(v: string): boolean {
-  const dot = v.indexOf('.');
-  const intPart = dot === -1 ? v : v.slice(0, dot);
-  if (!allDigits(intPart)) return false;
-  if (dot !== -1) {
-    const frac = v.slice(dot + 1);
-    if (frac.length < 1 || frac.length > 3 || !allDigits(frac)) return false;
-  }
-  for (let i = 0; i < v.length; i++) {
+  return isDecimalIn(v, 0, v.length);
+}
+
+/** isDecimal of v.slice(from, to), without making the slice. */
+function isDecimalIn(v: string, from: number, to: number): boolean {
+  let dot = -1;
+  let nonZero = false;
+  for (let i = from; i < to; i++) {
     const c = v.charCodeAt(i);
-    if (c >= 49 && c <= 57) return true; // some non-zero digit: value > 0
+    if (c === 46 /* . */) {
+      if (dot !== -1 || i === from) return false;
+      dot = i;
+    } else if (!isDigit(c)) {
+      return false;
+    } else if (c !== 48) {
+      nonZero = true;
+    }
   }
-  return false;
+  if (to === from) return false;
+  if (dot !== -1 && (to - dot - 1 < 1 || to - dot - 1 > 3)) return false;
+  return nonZero;
+}
+
+/** Decimals joined by `,`, each valid. */
+function isDecimalList(v: string): boolean {
+  for (let from = 0; from <= v.length; ) {
+    let to = v.indexOf(',', from);
+    if (to === -1) to = v.length;
+    if (!isDecimalIn(v, from, to)) return false;
+    from = to + 1;
+  }
+  return true;
 }
 
 export function isPositiveInt(v: string): boolean {
@@ -95,7 +115,7 @@ export function isValid(kind: ValueKind, v: string): boolean {
     case 'decimal':
       return isDecimal(v);
     case 'decimal-list':
-      return v.split(',').every(isDecimal);
+      return isDecimalList(v);
     case 'currency':
       return allUpperLetters(v, 3);
     case 'country':
