@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import { formDecode } from '../oauth/sign';
 
 // Every answer of the two operations becomes one of these. The decision is made from the content type and
 // the content: the report operation denies access with HTTP 200, so status alone says little.
@@ -41,15 +42,6 @@ function decode(body: Uint8Array, label = 'utf-8'): string {
     decoder = new TextDecoder('utf-8');
   }
   return decoder.decode(body);
-}
-
-function formDecode(s: string): string {
-  const spaced = s.replace(/\+/g, ' ');
-  try {
-    return decodeURIComponent(spaced);
-  } catch {
-    return spaced;
-  }
 }
 
 /**

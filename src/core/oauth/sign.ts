@@ -61,7 +61,8 @@ export function queryParameters(url: string): [string, string][] {
   });
 }
 
-function formDecode(s: string): string {
+/** A form-encoded name or value decoded (`+` is a space); shared with the answer parser. */
+export function formDecode(s: string): string {
   const spaced = s.replace(/\+/g, ' ');
   try {
     return decodeURIComponent(spaced);
