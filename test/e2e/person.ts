@@ -184,6 +184,28 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     return `at "${problem.slice(0, 60)}…" chose "${chosen}": ${before.errors + before.warnings} -> ${after.errors + after.warnings} problems`;
   });
 
+  await step('"Fix all" from the light bulb applies every safe fix at once', async () => {
+    if (!hasQuickFixes) notYet('no code actions contributed');
+    const start = await wb.problemCounts(page);
+    await wb.openProblem(page);
+    const titles = await wb.openQuickFixMenu(page);
+    const fixAll = titles.find((t) => /^Fix all/i.test(t));
+    if (!fixAll) notYet(`no "Fix all" entry among ${JSON.stringify(titles)}`);
+    for (let i = 0; i < titles.indexOf(fixAll); i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const total = (c: { errors: number; warnings: number }) => c.errors + c.warnings;
+    const deadline = Date.now() + 15_000;
+    let after = await wb.problemCounts(page);
+    while (total(after) >= total(start) && Date.now() < deadline) {
+      await page.waitForTimeout(200);
+      after = await wb.problemCounts(page);
+    }
+    await screenshot('after-fix-all');
+    // More than one problem goes, or "all" would be no different from the single fix above.
+    if (total(start) - total(after) < 2) throw new Error(`"${fixAll}": ${total(start)} -> ${total(after)} problems`);
+    return `"${fixAll}": ${total(start)} -> ${total(after)} problems (the rest need a person's decision)`;
+  });
+
   await step('Ctrl+P opens valid.rpcsv', async () => {
     await page.keyboard.press('Escape');
     await wb.quickOpenFile(page, 'valid.rpcsv');

@@ -136,7 +136,8 @@ export async function openProblem(page: Page, matching: RegExp = /./): Promise<s
     }
   }
   if (!target) throw new Error(`no problem matching ${matching}`);
-  await target.click();
+  // At the row's left edge: the middle of a row may be the rule's link, which opens a web page.
+  await target.click({ position: { x: 10, y: 10 } });
   await page.keyboard.press('Enter');
   await page.locator('.editor-instance .monaco-editor.focused').first().waitFor({ state: 'visible', timeout: SHORT });
   return label;
