@@ -328,17 +328,17 @@ export function parseCsv(text: string, delimiter = ';'): ParsedCsv {
     let at = pos;
     let resumeAt = -1;
     let nextQuote = src.indexOf('"', at);
-    const nl0 = walk.newline.charCodeAt(0);
     for (let r = 0; r < rows.length; r++) {
       if (at > src.length) break;
       const values = rows[r];
       if (r < firstBadRow) {
-        // A record with no quote in it is its values joined by the delimiter: its end is arithmetic, and
-        // the one check needed is that a record separator (or the end of the text) stands there.
-        let end = at + values.length - 1;
-        for (let i = 0; i < values.length; i++) end += values[i].length;
+        // A record with no quote in it is its values joined by the delimiter (without quotes papaparse
+        // splits exactly at delimiters and separators), so it ends at the next record separator and its
+        // field offsets can be derived later from the values alone.
+        let end = src.indexOf(walk.newline, at);
+        if (end === -1) end = src.length;
         if (nextQuote !== -1 && nextQuote < at) nextQuote = src.indexOf('"', at);
-        if ((nextQuote === -1 || nextQuote >= end) && (end === src.length || (src.charCodeAt(end) === nl0 && src.startsWith(walk.newline, end)))) {
+        if (nextQuote === -1 || nextQuote >= end) {
           records.push(new CsvRecord(text, values, undefined, walk.toOriginal(at)));
           at = end === src.length ? end + 1 : end + walk.newline.length;
           continue;
