@@ -6,7 +6,9 @@ import { LineIndex } from '../text';
 // papaparse does the parsing (values, quoting, quote errors); it does not report where each field lies, so
 // offsets are recovered from its values: an unquoted field is as long as its value, a quoted one is two
 // quotes plus the value with every `"` doubled, and each field must be followed by the delimiter or a
-// record end. That check proves the recovery exact. A record papaparse flags (or whose recovery does not
+// record end. That check proves the recovery exact. A record without any quote needs no recovery at all:
+// it ends at the next record separator and its offsets are derived from its values only when asked
+// (most of a batch, so the common case stores nothing). A record papaparse flags (or whose recovery does not
 // line up) gets a small recovery scan that finds the broken cell and where the record ends; parsing then
 // resumes with papaparse after it, because papaparse itself swallows the rest of the file after a quote
 // error and every later row would be lost.
