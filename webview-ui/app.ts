@@ -10,6 +10,7 @@ import {
   type SubmissionView,
   type ViewState,
 } from '../src/webview/protocol';
+import { cardDataGuard } from '../src/webview/sanitise';
 import { renderBanner } from './banner';
 import { CsvStream } from './csvStream';
 import { Dataset, yieldToPage, type ViewQuery } from './dataset';
@@ -181,6 +182,8 @@ export class App {
   }
 
   private loadRows(title: string, columns: string[], rows: string[][], source: ReportSource): void {
+    const guard = cardDataGuard(columns);
+    if (guard) rows.forEach(guard);
     this.setUp(title, columns, source);
     this.data.append(rows);
     this.data.complete = true;
@@ -195,10 +198,15 @@ export class App {
     this.title = title;
     this.setStatus('Loading…');
     performance.mark('paygate:csv-start');
+    let guard: ((row: string[]) => void) | undefined;
     this.stream = new CsvStream({
       delimiter,
-      onHeader: (columns) => this.setUp(title, columns, source),
+      onHeader: (columns) => {
+        guard = cardDataGuard(columns);
+        this.setUp(title, columns, source);
+      },
       onRows: (rows) => {
+        if (guard) rows.forEach(guard);
         this.data.append(rows);
         if (!this.hasQuery()) this.grid?.setCount(this.data.rows.length, true);
         this.markFirstRows();

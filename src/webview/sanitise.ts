@@ -48,3 +48,27 @@ export function sanitiseSubmissionView(view: SubmissionView): SubmissionView {
     : undefined;
   return { ...view, columns, rows, ...(fields ? { fields } : {}) };
 }
+
+const loose = (name: string) => name.trim().toLowerCase().replace(/[-_ ]/g, '');
+const LOOSE_CARD = new Set([...CARD_COLUMNS].map(loose));
+const LOOSE_CVV = new Set([...CVV_COLUMNS].map(loose));
+
+/**
+ * For any CSV shown in the panel (Open CSV in PayGate Table, reports): the panel is outside the
+ * document, so a card-number column is masked and a CVV column hidden, found by name in any spelling
+ * (`Credit_Card_Number`). Undefined when the columns hold no card data, so other tables pay nothing.
+ * The returned function masks a row in place.
+ */
+export function cardDataGuard(columns: readonly string[]): ((row: string[]) => void) | undefined {
+  const pan: number[] = [];
+  const cvv: number[] = [];
+  columns.forEach((c, i) => {
+    if (LOOSE_CARD.has(loose(c))) pan.push(i);
+    else if (LOOSE_CVV.has(loose(c))) cvv.push(i);
+  });
+  if (pan.length === 0 && cvv.length === 0) return undefined;
+  return (row) => {
+    for (const i of pan) if (row[i]) row[i] = maskPan(row[i]);
+    for (const i of cvv) if (row[i]) row[i] = '•••';
+  };
+}
