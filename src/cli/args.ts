@@ -35,3 +35,20 @@ export function oneOf<T extends string>(value: string | undefined, allowed: read
     ? { ok: true, value: value as T }
     : { ok: false, message: `${option} must be ${allowed.join(' or ')}, not "${value}"` };
 }
+
+/**
+ * A command's arguments with `--help` and usage errors handled alike for every command: a number is
+ * the exit code to return at once (0 after printing the help, 2 after a usage error).
+ */
+export function commandArgs(name: string, help: string, args: string[], options: OptionSpecs): { values: ArgValues; positionals: string[] } | number {
+  const parsed = parseCommandArgs(args, { ...options, help: { type: 'boolean', short: 'h' } });
+  if (!parsed.ok) {
+    process.stderr.write(`paygate ${name}: ${parsed.message}\n${help}\n`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    process.stdout.write(`${help}\n`);
+    return 0;
+  }
+  return parsed;
+}

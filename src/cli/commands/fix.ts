@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util';
 import { fixAll } from '../../core/rules/fixes';
 import { lint } from '../../core/rules/lint';
+import { commandArgs } from '../args';
 import type { Command } from '../command';
 import { displayPosition, readInput, writeFileAtomic } from '../io';
 
@@ -23,18 +23,9 @@ const MAX_PASSES = 4;
 export const fix: Command = {
   summary: 'apply the safe fixes to a file (or --dry-run)',
   async run(args) {
-    let parsed;
-    try {
-      parsed = parseArgs({ args, allowPositionals: true, options: { 'dry-run': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
-    } catch (err) {
-      process.stderr.write(`paygate fix: ${(err as Error).message}\n${HELP}\n`);
-      return 2;
-    }
+    const parsed = commandArgs('fix', HELP, args, { 'dry-run': { type: 'boolean' } });
+    if (typeof parsed === 'number') return parsed;
     const { values, positionals } = parsed;
-    if (values.help) {
-      process.stdout.write(`${HELP}\n`);
-      return 0;
-    }
     if (positionals.length !== 1 || positionals[0] === '-') {
       process.stderr.write(`paygate fix: give exactly one FILE (standard input cannot be fixed in place)\n${HELP}\n`);
       return 2;

@@ -1,5 +1,5 @@
-import { parseArgs } from 'node:util';
 import { lint as lintText } from '../../core/rules/lint';
+import { commandArgs } from '../args';
 import type { Command } from '../command';
 import { displayPosition, readInput } from '../io';
 
@@ -28,18 +28,9 @@ interface JsonDiagnostic {
 export const lint: Command = {
   summary: 'check recurring-payment CSV files (text or JSON report)',
   async run(args) {
-    let parsed;
-    try {
-      parsed = parseArgs({ args, allowPositionals: true, options: { format: { type: 'string', default: 'text' }, help: { type: 'boolean', short: 'h' } } });
-    } catch (err) {
-      process.stderr.write(`paygate lint: ${(err as Error).message}\n${HELP}\n`);
-      return 2;
-    }
+    const parsed = commandArgs('lint', HELP, args, { format: { type: 'string', default: 'text' } });
+    if (typeof parsed === 'number') return parsed;
     const { values, positionals } = parsed;
-    if (values.help) {
-      process.stdout.write(`${HELP}\n`);
-      return 0;
-    }
     if (values.format !== 'text' && values.format !== 'json') {
       process.stderr.write(`paygate lint: --format must be text or json, not "${values.format}"\n`);
       return 2;
