@@ -1,5 +1,6 @@
 // The last guard before submitted rows reach the page: whoever built the SubmissionView, card numbers
 // leave the host masked (first 6 / last 4) and the card verification value never leaves at all.
+import { maskCardNumber } from '../core/mask';
 import type { SubmissionView } from './protocol';
 
 const CARD_COLUMNS = new Set(['credit-card-number']);
@@ -14,8 +15,7 @@ export function maskPan(value: string): string {
   const digits = value.replace(/[\s-]/g, '');
   if (/^\d{6}\*+\d{4}$/.test(digits)) return digits; // already masked upstream
   if (!/^\d+$/.test(digits)) return value.length === 0 ? value : '*'.repeat(Math.min(value.length, 19));
-  if (digits.length < 12) return '*'.repeat(digits.length);
-  return digits.slice(0, 6) + '*'.repeat(digits.length - 10) + digits.slice(-4);
+  return maskCardNumber(digits);
 }
 
 /** A bare 12–19 digit run in any other free-text column is treated as a card number too. */

@@ -62,7 +62,7 @@ export function scrub(text: string, sensitive: readonly string[] = []): string {
   for (const value of [...sensitive].filter((v) => v.trim() !== '').sort((a, b) => b.length - a.length)) {
     const v = value.trim();
     const escaped = v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    out = out.replace(new RegExp(`(?<![\\w])${escaped}(?![\\w])`, 'g'), v.length >= 12 ? maskCardNumber(v) : '*'.repeat(v.length));
+    out = out.replace(new RegExp(`(?<![\\w])${escaped}(?![\\w])`, 'g'), maskCardNumber(v));
   }
   return out.replace(PAN_LIKE, (m) => maskCardNumber(m.replace(/[ -]/g, '')));
 }
