@@ -10,7 +10,7 @@ import {
   type GatewayConfig,
   type PathTemplates,
 } from '../core/gateway';
-import { jsonErrorOffset } from '../core/gateway/jsonPosition';
+import { readJsonText } from '../core/gateway/jsonPosition';
 import type { SigningCredentials } from '../core/oauth';
 import { defaultStateDir, loadOrCreateDemoMerchant, readRunningGateway, startLocalGateway, type DemoMerchant } from '../core/simulator';
 
@@ -65,17 +65,9 @@ export function loadCliConfig(cwd: string, configPath?: string): Result<{ config
     if (configPath === undefined && (err as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: { config: CliConfigSchema.parse({}) } };
     return { ok: false, message: `${configPath ?? file}: cannot read: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}` };
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (err) {
-    const body = text.replace(/^\uFEFF/, '');
-    const at = jsonErrorOffset(body) ?? 0;
-    const before = body.slice(0, at);
-    const where = `${before.split('\n').length}:${at - before.lastIndexOf('\n')}`;
-    return { ok: false, message: `${file}:${where}: invalid JSON: ${(err as Error).message.replace(/, (\.\.\.)?".*$/s, '').replace(/ (in JSON )?at position \d+.*$/s, '')}` };
-  }
-  const r = CliConfigSchema.safeParse(json);
+  const read = readJsonText(text);
+  if (!read.ok) return { ok: false, message: `${file}:${read.line ?? 1}:${read.column ?? 1}: invalid JSON: ${read.message}` };
+  const r = CliConfigSchema.safeParse(read.value);
   if (!r.success) return { ok: false, message: `${file}: ${formatZodIssues(r.error)}` };
   return { ok: true, value: { config: r.data, file } };
 }

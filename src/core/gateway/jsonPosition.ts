@@ -1,4 +1,5 @@
 import { findNodeAtLocation, parseTree, type Node, type ParseError } from 'jsonc-parser';
+import { LineIndex } from '../text';
 
 // Where JSON text goes wrong, for messages that name the line and column. Node 20's JSON.parse messages
 // often carry no position, so the text is read with jsonc-parser (VS Code's own JSON reader) in strict
@@ -28,4 +29,27 @@ export function jsonPathOffset(text: string, path: readonly PropertyKey[]): numb
     return (property?.children?.[0] ?? node).offset;
   }
   return root.offset;
+}
+
+/** 1-based line and column of an offset, as messages give them (LineIndex knows every line-break kind). */
+export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
+  const p = new LineIndex(text).positionAt(offset);
+  return { line: p.line + 1, column: p.character + 1 };
+}
+
+export type JsonText = { ok: true; value: unknown; body: string } | { ok: false; message: string; line?: number; column?: number };
+
+/**
+ * Reads a JSON file's text (a leading byte order mark ignored). A syntax error comes back with Node's
+ * message, stripped of its excerpt and offset, and the line and column where the text goes wrong (when found).
+ */
+export function readJsonText(text: string): JsonText {
+  const body = text.replace(/^\uFEFF/, '');
+  try {
+    return { ok: true, value: JSON.parse(body), body };
+  } catch (err) {
+    const message = (err instanceof Error ? err.message : String(err)).replace(/, (\.\.\.)?".*$/s, '').replace(/ (in JSON )?at position \d+.*$/s, '');
+    const at = jsonErrorOffset(body);
+    return { ok: false, message, ...(at === undefined ? {} : lineColumnAt(body, at)) };
+  }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonErrorOffset, jsonPathOffset } from './jsonPosition';
+import { jsonPathOffset, lineColumnAt, readJsonText } from './jsonPosition';
 
 // The custom report request body ("Custom report request" in the spec). Per-report templates come from the
 // gateway's support managers and may carry fields the spec does not show, so unknown keys are kept and sent.
@@ -81,16 +81,12 @@ export type ParsedReportTemplate = { ok: true; template: ReportTemplate } | { ok
 
 /** Parses a template file's text: JSON syntax errors with line/column, then the schema's problems by path. */
 export function parseReportTemplate(text: string): ParsedReportTemplate {
-  let value: unknown;
-  const body = text.replace(/^\uFEFF/, '');
-  try {
-    value = JSON.parse(body);
-  } catch (err) {
-    const message = (err instanceof Error ? err.message : String(err)).replace(/, (\.\.\.)?".*$/s, '').replace(/ (in JSON )?at position \d+.*$/s, '');
-    const at = jsonErrorOffset(body);
-    const place = at !== undefined ? lineColumn(body, at) : {};
-    return { ok: false, problems: [{ message: `invalid JSON: ${message}`, path: '', ...place }] };
+  const read = readJsonText(text);
+  if (!read.ok) {
+    const place = read.line === undefined ? {} : { line: read.line, column: read.column };
+    return { ok: false, problems: [{ message: `invalid JSON: ${read.message}`, path: '', ...place }] };
   }
+  const { value, body } = read;
   const r = ReportTemplateSchema.safeParse(value);
   if (r.success) return { ok: true, template: r.data };
   return {
@@ -102,16 +98,10 @@ export function parseReportTemplate(text: string): ParsedReportTemplate {
   };
 }
 
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return { line, column: offset - (before.lastIndexOf('\n') + 1) + 1 };
-}
-
 /** The place of a schema problem: the property (or array element) its path names. */
 function locateKey(text: string, path: readonly PropertyKey[]): { line?: number; column?: number } {
   const at = jsonPathOffset(text, path);
-  return at === undefined ? {} : lineColumn(text, at);
+  return at === undefined ? {} : lineColumnAt(text, at);
 }
 
 /** The JSON Schema committed as schemas/report-template.schema.json (draft-07: what VS Code's JSON service reads best). */
