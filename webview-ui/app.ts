@@ -9,8 +9,8 @@ import {
   type ReportSource,
   type SubmissionView,
   type ViewState,
-} from '../src/webview/protocol';
-import { cardDataGuard } from '../src/webview/sanitise';
+} from '../src/shared/resultsProtocol';
+import { rowMasker } from '../src/shared/cardData';
 import { renderBanner } from './banner';
 import { CsvStream } from './csvStream';
 import { Dataset, yieldToPage, type ViewQuery } from './dataset';
@@ -182,7 +182,7 @@ export class App {
   }
 
   private loadRows(title: string, columns: string[], rows: string[][], source: ReportSource): void {
-    const guard = cardDataGuard(columns);
+    const guard = rowMasker(columns);
     if (guard) rows.forEach(guard);
     this.setUp(title, columns, source);
     this.data.append(rows);
@@ -202,7 +202,7 @@ export class App {
     this.stream = new CsvStream({
       delimiter,
       onHeader: (columns) => {
-        guard = cardDataGuard(columns);
+        guard = rowMasker(columns);
         this.setUp(title, columns, source);
       },
       onRows: (rows) => {

@@ -1,5 +1,5 @@
 // The submission outcome, readable at a glance: one headline, one explanation, and the one thing to do.
-import type { CredentialToCheck, SubmissionView } from '../src/webview/protocol';
+import type { CredentialToCheck, SubmissionView } from '../src/shared/resultsProtocol';
 import { el } from './dom';
 
 const CREDENTIAL_LABEL: Record<CredentialToCheck, string> = {

@@ -5,7 +5,7 @@
 import { Virtualizer, elementScroll, observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
 import { columnId, columnIndex, type ResultsTable } from './table';
 import { el } from './dom';
-import { quoteCsvField } from '../src/webview/exportRows';
+import { quoteCsvField } from '../src/extension/results/exportRows';
 
 /** A row as tab-separated text, quoted where needed, which spreadsheets split into cells on paste. */
 export const rowAsTsv = (row: readonly string[]) => row.map((v) => quoteCsvField(v, '\t')).join('\t');

@@ -1,6 +1,6 @@
 // Entry of the results page (bundled by esbuild.js to dist/webview-ui.js, CSS to dist/webview-ui.css).
 import './style.css';
-import { PROTOCOL_VERSION, isHostToPage, isPersistedState } from '../src/webview/protocol';
+import { PROTOCOL_VERSION, isHostToPage, isPersistedState } from '../src/shared/resultsProtocol';
 import { App, type VsCodeApi } from './app';
 
 declare function acquireVsCodeApi(): VsCodeApi;

@@ -12,7 +12,7 @@ import {
 } from '../core/gateway';
 import { readJsonText } from '../core/gateway/jsonPosition';
 import type { SigningCredentials } from '../core/oauth';
-import { defaultStateDir, loadOrCreateDemoMerchant, readRunningGateway, startLocalGateway, type DemoMerchant } from '../core/simulator';
+import { defaultStateDir, loadOrCreateDemoMerchant, readRunningGateway, startLocalGateway, type DemoMerchant } from '../local-gateway';
 
 // Where a CLI request goes and with which secrets: paygate.config.json (cwd or --config) for environments and
 // paths, environment variables for secrets, and the local gateway with its demo merchant when nothing is set.

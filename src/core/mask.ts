@@ -1,7 +1,104 @@
-// Card numbers leave the document only masked: first 6 and last 4 digits, the rest as `*`. A value
-// shorter than a card number (12 digits) is hidden whole: keeping 10 of 11 characters would show it.
+// The one place card data is hidden before it leaves the document: messages, logs, the ledger, the CLI's
+// output, hovers and every table in the results panel. Card numbers keep their first 6 and last 4
+// digits; a card verification value is never shown at all.
+
+/** Columns that hold a card number, compared loosely (`Credit_Card_Number`, `credit card number`). */
+const CARD_COLUMNS = ['credit-card-number', 'card-number', 'pan'];
+/** Columns that hold a card verification value. */
+const CVV_COLUMNS = ['cvv2', 'cvv', 'cvc', 'cvc2'];
+/** The gateway's own identifiers may be long digit runs and must be shown exactly. */
+const ID_COLUMNS = ['recurring-payment-id', 'serial-number', 'client-orderid', 'transaction_id', 'merchant_oid', 'error-code', 'error-id'];
+
+const loose = (name: string) => name.trim().toLowerCase().replace(/[-_ ]/g, '');
+const LOOSE_CARD = new Set(CARD_COLUMNS.map(loose));
+const LOOSE_CVV = new Set(CVV_COLUMNS.map(loose));
+const LOOSE_ID = new Set(ID_COLUMNS.map(loose));
+
+export const isCardColumn = (name: string): boolean => LOOSE_CARD.has(loose(name));
+export const isCvvColumn = (name: string): boolean => LOOSE_CVV.has(loose(name));
+const isIdColumn = (name: string): boolean => LOOSE_ID.has(loose(name));
+
+/** What a hidden card verification value looks like wherever one would have been. */
+export const HIDDEN_CVV = '•••';
+
+/**
+ * First 6 and last 4 digits, the rest as `*`. A value shorter than a card number (12 digits) is hidden
+ * whole: keeping 10 of 11 characters would show it.
+ */
 export function maskCardNumber(pan: string): string {
   const s = pan.trim();
   if (s.length < 12) return '*'.repeat(s.length);
   return s.slice(0, 6) + '*'.repeat(s.length - 10) + s.slice(-4);
+}
+
+/** A card-number cell as written: digits possibly grouped by spaces or dashes; anything else hidden. */
+export function maskCardValue(value: string): string {
+  const digits = value.replace(/[\s-]/g, '');
+  if (/^\d{6}\*+\d{4}$/.test(digits)) return digits; // already masked upstream
+  if (!/^\d+$/.test(digits)) return value.length === 0 ? value : '*'.repeat(Math.min(value.length, 19));
+  return maskCardNumber(digits);
+}
+
+/**
+ * Anything that looks like a card number: a run of 12–19 digits, Luhn-valid or not (a mistyped number is
+ * still a customer's card), or four-digit groups split by spaces or dashes.
+ */
+const PAN_LIKE = /(?<![\w-])(?:\d{12,19}|\d{4}(?:[ -]\d{4}){2,3}(?:[ -]?\d{1,3})?)(?![\w-])/g;
+const REGEX_SPECIAL = /[.*+?^${}()|[\]\\]/g;
+
+/**
+ * Free text (a message, an answer's body, a log line) with every card-number-like run masked, and each
+ * of `sensitive` (values known to be card data, such as the batch's own numbers) masked wherever it
+ * stands as a word.
+ */
+export function maskText(text: string, sensitive: readonly string[] = []): string {
+  let out = text;
+  for (const value of [...sensitive].filter((v) => v.trim() !== '').sort((a, b) => b.length - a.length)) {
+    const v = value.trim();
+    out = out.replace(new RegExp(`(?<![\\w])${v.replace(REGEX_SPECIAL, '\\$&')}(?![\\w])`, 'g'), maskCardNumber(v));
+  }
+  return out.replace(PAN_LIKE, (m) => maskCardNumber(m.replace(/[ -]/g, '')));
+}
+
+/** One named value: card columns masked, CVVs hidden, the gateway's ids exact, other text scanned. */
+export function maskField(name: string, value: string): string {
+  if (isCardColumn(name)) return maskCardValue(value);
+  if (isCvvColumn(name)) return value === '' ? value : HIDDEN_CVV;
+  if (isIdColumn(name)) return value;
+  return maskText(value);
+}
+
+/** A record of named values (an answer's fields), CVV entries dropped. */
+export function maskFields(fields: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(fields)) if (!isCvvColumn(k)) out[k] = maskField(k, v);
+  return out;
+}
+
+/** A table leaving the host: CVV columns removed, every other cell masked by its column. */
+export function maskTable(columns: readonly string[], rows: readonly (readonly string[])[]): { columns: string[]; rows: string[][] } {
+  const keep: number[] = [];
+  columns.forEach((c, i) => {
+    if (!isCvvColumn(c)) keep.push(i);
+  });
+  return { columns: keep.map((i) => columns[i]), rows: rows.map((row) => keep.map((i) => maskField(columns[i], row[i] ?? ''))) };
+}
+
+/**
+ * For a CSV shown where rows arrive one at a time (a file or report opened in the panel): a function
+ * that masks a row in place, card-number columns masked and CVV columns hidden, found by name in any
+ * spelling. Undefined when the columns hold no card data, so other tables pay nothing.
+ */
+export function rowMasker(columns: readonly string[]): ((row: string[]) => void) | undefined {
+  const pan: number[] = [];
+  const cvv: number[] = [];
+  columns.forEach((c, i) => {
+    if (isCardColumn(c)) pan.push(i);
+    else if (isCvvColumn(c)) cvv.push(i);
+  });
+  if (pan.length === 0 && cvv.length === 0) return undefined;
+  return (row) => {
+    for (const i of pan) if (row[i]) row[i] = maskCardValue(row[i]);
+    for (const i of cvv) if (row[i]) row[i] = HIDDEN_CVV;
+  };
 }

@@ -1,17 +1,26 @@
 import * as vscode from 'vscode';
-import { createLog } from './log';
+import { registerEnvironments } from './environments/register';
+import { registerHistory } from './history/register';
 import { registerLinting } from './lint/register';
-import { registerGateway } from './gateway/register';
-import { registerResultsPanel } from '../webview/register';
+import { createLog } from './log';
+import { ReadOnlyDocuments } from './readOnlyDocs';
+import { registerReport } from './report/register';
+import { registerResultsPanel } from './results/register';
+import { registerSubmit } from './submit/register';
 
-// Wiring only: each face registers its own providers and commands, and every disposable they create
+// Wiring only: each feature registers its own providers and commands, and every disposable they create
 // goes into context.subscriptions inside their register functions.
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
+export function activate(context: vscode.ExtensionContext): void {
   const log = createLog(context);
   log.info(`PayGate Toolkit ${context.extension.packageJSON.version} activating`);
+  const docs = new ReadOnlyDocuments();
+  context.subscriptions.push(docs);
   const results = registerResultsPanel(context);
   registerLinting(context);
-  await registerGateway(context, { results });
+  const environments = registerEnvironments(context);
+  const history = registerHistory(context, docs);
+  registerSubmit(context, { environments, history, results, docs });
+  registerReport(context, { environments, results });
   log.info('PayGate Toolkit active');
 }
 

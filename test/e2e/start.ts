@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { startCodeServer } from './codeServer';
 import { cacheRoot, ensureCodeServer, ensureSystemTools } from './install';
 import { guardRun, isStopping, spawnTracked, waitForOutput } from './processes';
-import { defaultStateDir, RUNNING_FILE } from '../../src/core/simulator';
+import { defaultStateDir, RUNNING_FILE } from '../../src/local-gateway';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 

@@ -5,15 +5,15 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { REPORT_COLUMNS, startLocalGateway, type LocalGateway } from '../../src/core/simulator';
-import type { SubmissionRecord } from '../../src/extension/gateway/history';
-import type { LocalGatewayInfo } from '../../src/extension/gateway/localGateway';
-import type { ReportResult } from '../../src/extension/gateway/report';
-import type { SetSecretResult } from '../../src/extension/gateway/secrets';
-import type { SignatureDetailsResult } from '../../src/extension/gateway/signatureDetails';
-import type { SelectEnvironmentResult } from '../../src/extension/gateway/statusBar';
-import type { SubmitResult } from '../../src/extension/gateway/submit';
-import type { NewReportTemplateResult } from '../../src/extension/gateway/templates';
+import { REPORT_COLUMNS, startLocalGateway, type LocalGateway } from '../../src/local-gateway';
+import type { SubmissionRecord } from '../../src/extension/history/history';
+import type { LocalGatewayInfo } from '../../src/extension/environments/localGateway';
+import type { ReportResult } from '../../src/extension/report/run';
+import type { SetSecretResult } from '../../src/extension/environments/secrets';
+import type { SignatureDetailsResult } from '../../src/extension/submit/signatureDetails';
+import type { SelectEnvironmentResult } from '../../src/extension/environments/statusBar';
+import type { SubmitResult } from '../../src/extension/submit/submit';
+import type { NewReportTemplateResult } from '../../src/extension/report/templates';
 
 // The gateway commands against real local gateways: the extension's own built-in `local` one, and one
 // this suite starts itself (as a settings environment named TEST_ENV) so secrets set through the commands

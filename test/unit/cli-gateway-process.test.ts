@@ -5,9 +5,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startLocalGateway, writeRunningGateway, type LocalGateway } from '../../src/core/simulator';
+import { startLocalGateway, writeRunningGateway, type LocalGateway } from '../../src/local-gateway';
 import { runDemo } from '../../src/cli/commands/demo';
-import { maskCards, maskFields } from '../../src/cli/commands/submit';
+import { maskFields, maskText } from '../../src/core/mask';
 
 // The real `paygate` process: exit codes across the process boundary, and how `--env local` finds its
 // gateway (a running one via {stateDir}/gateway.json, else one started for the command's duration).
@@ -73,6 +73,10 @@ test('demo: every step succeeds and the report table lists the example orders', 
 });
 
 test('card numbers are masked in printed answers', () => {
-  assert.equal(maskCards('card 4111111111111111 declined; serial 1234567890123'), 'card 411111******1111 declined; serial 1234567890123');
+  // Any 12–19 digit run is taken for a card number in free text, Luhn-valid or not: a mistyped card
+  // number is still a customer's card. The gateway's own ids are kept exact by their field names.
+  assert.equal(maskText('card 4111111111111111 declined; serial 1234567890123'), 'card 411111******1111 declined; serial 123456***0123');
+  assert.equal(maskText('order 12345678901 of 11 digits'), 'order 12345678901 of 11 digits');
   assert.deepEqual(maskFields({ 'credit-card-number': '5555555555554444', 'serial-number': '42' }), { 'credit-card-number': '555555******4444', 'serial-number': '42' });
+  assert.deepEqual(maskFields({ 'serial-number': '1234567890123', cvv2: '123' }), { 'serial-number': '1234567890123' });
 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
-import { startLocalGateway, SIMULATE_500_ORDER_ID, REPORT_COLUMNS, type LocalGateway } from '../../src/core/simulator';
+import { startLocalGateway, SIMULATE_500_ORDER_ID, REPORT_COLUMNS, type LocalGateway } from '../../src/local-gateway';
 import { runSubmit } from '../../src/cli/commands/submit';
 import { runReport } from '../../src/cli/commands/report';
 import { runSign } from '../../src/cli/commands/sign';

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cardDataGuard } from '../../src/webview/sanitise';
+import { rowMasker } from '../../src/core/mask';
 
 test('a CSV table masks card numbers and hides CVVs by column name, in any spelling', () => {
-  const guard = cardDataGuard(['client-orderid', 'Credit_Card_Number', 'CVV2', 'amount']);
+  const guard = rowMasker(['client-orderid', 'Credit_Card_Number', 'CVV2', 'amount']);
   assert.ok(guard);
   const row = ['ORD-1', '4111111111111111', '123', '10.00'];
   guard(row);
@@ -14,5 +14,5 @@ test('a CSV table masks card numbers and hides CVVs by column name, in any spell
 });
 
 test('tables without card columns are left alone (no guard at all)', () => {
-  assert.equal(cardDataGuard(['Merchant_Name', 'Transaction_id', 'Amount']), undefined);
+  assert.equal(rowMasker(['Merchant_Name', 'Transaction_id', 'Amount']), undefined);
 });

@@ -1,10 +1,11 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import Papa from 'papaparse';
-import { neutraliseFormula, quoteCsvField, rowsToCsv, rowsToJson, uniqueKeys } from '../../src/webview/exportRows';
-import { maskPan, sanitiseSubmissionView } from '../../src/webview/sanitise';
-import { contentSecurityPolicy, makeNonce, renderShell } from '../../src/webview/html';
-import { sliceText } from '../../src/webview/textSlices';
+import { neutraliseFormula, quoteCsvField, rowsToCsv, rowsToJson, uniqueKeys } from '../../src/extension/results/exportRows';
+import { maskCardValue } from '../../src/core/mask';
+import { sanitiseSubmissionView } from '../../src/extension/results/sanitise';
+import { contentSecurityPolicy, makeNonce, renderShell } from '../../src/extension/results/html';
+import { sliceText } from '../../src/extension/results/textSlices';
 
 describe('export serialisation', () => {
   it('quotes only fields that need it, doubling inner quotes', () => {
@@ -45,11 +46,11 @@ describe('export serialisation', () => {
 
 describe('submission masking', () => {
   it('keeps the first 6 and last 4 digits', () => {
-    assert.equal(maskPan('4111111111111111'), '411111******1111');
-    assert.equal(maskPan('4111 1111 1111 1111'), '411111******1111');
-    assert.equal(maskPan('411111******1111'), '411111******1111');
-    assert.equal(maskPan('12345'), '*****');
-    assert.equal(maskPan(''), '');
+    assert.equal(maskCardValue('4111111111111111'), '411111******1111');
+    assert.equal(maskCardValue('4111 1111 1111 1111'), '411111******1111');
+    assert.equal(maskCardValue('411111******1111'), '411111******1111');
+    assert.equal(maskCardValue('12345'), '*****');
+    assert.equal(maskCardValue(''), '');
   });
 
   it('drops cvv2, masks card numbers and stray card-like digits, keeps gateway ids', () => {

@@ -6,7 +6,7 @@ import Papa from 'papaparse';
 import { detectKind, makeMatcher, sortIndices, sortKey, buildKeys } from '../../webview-ui/columnKinds';
 import { CsvStream } from '../../webview-ui/csvStream';
 import { Dataset } from '../../webview-ui/dataset';
-import { rowsToCsv } from '../../src/webview/exportRows';
+import { rowsToCsv } from '../../src/extension/results/exportRows';
 
 describe('column kinds and sort keys', () => {
   it('recognises the sample report shapes', () => {

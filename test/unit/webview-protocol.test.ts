@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { isHostToPage, isPageToHost, isPersistedState, isSubmissionView, PROTOCOL_VERSION, type SubmissionView } from '../../src/webview/protocol';
+import { isHostToPage, isPageToHost, isPersistedState, isSubmissionView, PROTOCOL_VERSION, type SubmissionView } from '../../src/shared/resultsProtocol';
 
 const view: SubmissionView = {
   title: 'Submission: batch.csv',

@@ -5,8 +5,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { makeNonce, renderShell } from '../../src/webview/html';
-import type { HostToPage, PageToHost } from '../../src/webview/protocol';
+import { makeNonce, renderShell } from '../../src/extension/results/html';
+import type { HostToPage, PageToHost } from '../../src/shared/resultsProtocol';
 
 export const ROOT = path.resolve(__dirname, '../..');
 const ORIGIN = 'https://paygate-webview.test';

@@ -3,14 +3,15 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { Command } from '../command';
+import { maskText } from '../../core/mask';
 import { parseCommandArgs, stringValue } from '../args';
 import { processContext, type CliContext } from '../config';
 import { displayPosition } from '../io';
 import { formatGatewayDate } from '../../core/dates';
 import { createRecurringPayments, parseReportTemplate, runCustomReport } from '../../core/gateway';
 import { lint } from '../../core/rules/lint';
-import { startLocalGateway } from '../../core/simulator';
-import { exitCodeFor, maskCards, outcomeText } from './submit';
+import { startLocalGateway } from '../../local-gateway';
+import { exitCodeFor, outcomeText } from './submit';
 import { formatTable } from './report';
 
 const HELP = `Usage: paygate demo [--examples DIR] [--state DIR] [--days N]
@@ -76,7 +77,7 @@ export async function runDemo(args: string[], ctx: CliContext): Promise<number> 
       ctx.stdout(`${show(join(dir, f))}: ${r.batch.rows.length} row(s), ${errors.length} error(s), ${warnings.length} warning(s)\n`);
       for (const d of r.diagnostics.slice(0, 6)) {
         const p = displayPosition(d.range.start, r.batch.csv.bom);
-        ctx.stdout(`  ${p.line}:${p.column} ${d.severity} ${d.code} ${maskCards(d.message)}\n`);
+        ctx.stdout(`  ${p.line}:${p.column} ${d.severity} ${d.code} ${maskText(d.message)}\n`);
       }
       if (r.diagnostics.length > 6) ctx.stdout(`  … and ${r.diagnostics.length - 6} more ('paygate lint ${show(join(dir, f))}')\n`);
     }

@@ -11,7 +11,7 @@ import {
   SIMULATE_500_ORDER_ID,
   startLocalGateway,
   writeRunningGateway,
-} from '../../core/simulator';
+} from '../../local-gateway';
 
 const HELP = `Usage: paygate gateway [--port N] [--state DIR] [--quiet]
 

@@ -1,11 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { Command } from '../command';
+import { maskText } from '../../core/mask';
 import { parseCommandArgs, oneOf, stringValue } from '../args';
 import { loadCliConfig, processContext, reportCredentials, resolveTarget, type CliContext } from '../config';
 import { readInput } from '../io';
 import { parseReportTemplate, runCustomReport, type GatewayOutcome } from '../../core/gateway';
-import { EXIT, exitCodeFor, maskCards, outcomeJson, outcomeText } from './submit';
+import { EXIT, exitCodeFor, outcomeJson, outcomeText } from './submit';
 
 const HELP = `Usage: paygate report TEMPLATE [--env NAME] [--report-base-url URL] [--consumer-key K]
                       [--consumer-secret S] [--out FILE] [--format text|json|csv] [--config FILE]
@@ -30,7 +31,7 @@ Exit status: 0 report received, 1 rejected or server error, 2 usage error, 3 aut
 const MAX_CELL = 40;
 
 function cell(value: string): string {
-  const flat = maskCards(value).replace(/\r\n|\r|\n/g, ' ⏎ ');
+  const flat = maskText(value).replace(/\r\n|\r|\n/g, ' ⏎ ');
   return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
 }
 

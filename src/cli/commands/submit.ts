@@ -5,7 +5,7 @@ import { displayPosition, readInput } from '../io';
 import { createRecurringPayments, type GatewayOutcome } from '../../core/gateway';
 import { checkSigningCredentials } from '../../core/oauth';
 import { lint } from '../../core/rules/lint';
-import { maskCardNumber } from '../../core/mask';
+import { maskFields, maskText } from '../../core/mask';
 
 const HELP = `Usage: paygate submit FILE [--env NAME] [--base-url URL] [--endpoint-id ID] [--consumer-key K]
                       [--rsa-key PEMFILE] [--format text|json] [--yes] [--config FILE]
@@ -45,27 +45,6 @@ export function exitCodeFor(o: GatewayOutcome): number {
   }
 }
 
-function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
-/** Card numbers never leave unmasked: any 13-19 digit Luhn-valid run, and any value of a card-number field. */
-export function maskCards(text: string): string {
-  return text.replace(/(?<!\d)\d{13,19}(?!\d)/g, (m) => (luhn(m) ? maskCardNumber(m) : m));
-}
-
-export function maskFields(fields: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(fields)) out[k] = /card.?number|credit.?card|^pan$/i.test(k) ? maskCardNumber(v) : maskCards(v);
-  return out;
-}
-
 /** The contract's JSON: {"outcome","status","fields","errorId"?}, plus a message where there are no fields. */
 export function outcomeJson(o: GatewayOutcome): Record<string, unknown> {
   switch (o.outcome) {
@@ -81,7 +60,7 @@ export function outcomeJson(o: GatewayOutcome): Record<string, unknown> {
     case 'transport-error':
       return { outcome: o.outcome, status: null, fields: {}, kind: o.kind, message: o.message };
     case 'unrecognised':
-      return { outcome: o.outcome, status: o.status, fields: {}, contentType: o.contentType, raw: maskCards(o.raw) };
+      return { outcome: o.outcome, status: o.status, fields: {}, contentType: o.contentType, raw: maskText(o.raw) };
     case 'report':
       return o.format === 'csv'
         ? { outcome: o.outcome, contentType: o.contentType, columns: o.columns, rows: o.rows }
@@ -102,15 +81,15 @@ export function outcomeText(o: GatewayOutcome, what: string): string {
       return `Accepted: ${what} (HTTP ${o.status}${Object.keys(o.fields).length === 0 ? ', empty answer' : ''})\n${fieldLines(o.fields)}`;
     case 'validation-error':
     case 'error':
-      return `Rejected (${o.outcome}${o.errorCode !== undefined ? `, code ${o.errorCode}` : ''}): ${what}\n  ${maskCards(o.errorMessage ?? '(no error-message)')}\n${fieldLines(o.fields)}`;
+      return `Rejected (${o.outcome}${o.errorCode !== undefined ? `, code ${o.errorCode}` : ''}): ${what}\n  ${maskText(o.errorMessage ?? '(no error-message)')}\n${fieldLines(o.fields)}`;
     case 'server-error':
-      return `Server error (HTTP ${o.status}${o.errorId !== undefined ? `, error ID ${o.errorId}` : ', no error ID'}): ${what}\n${fieldLines(o.fields) || `  ${maskCards(o.raw.trim()).slice(0, 500)}\n`}`;
+      return `Server error (HTTP ${o.status}${o.errorId !== undefined ? `, error ID ${o.errorId}` : ', no error ID'}): ${what}\n${fieldLines(o.fields) || `  ${maskText(o.raw.trim()).slice(0, 500)}\n`}`;
     case 'auth-failed':
       return `Authentication failed (HTTP ${o.status}): ${what}\n  ${o.message}\n  Check the consumer key and the ${o.operation === 'create' ? 'RSA private key (or consumer secret)' : 'consumer secret'} of this environment.\n`;
     case 'transport-error':
       return `Not delivered (${o.kind}): ${what}\n  ${o.message}\n`;
     case 'unrecognised':
-      return `Unrecognised answer (HTTP ${o.status}, ${o.contentType || 'no content type'}): ${what}\n${maskCards(o.raw).split(/\r?\n/).slice(0, 20).map((l) => `  | ${l}\n`).join('')}`;
+      return `Unrecognised answer (HTTP ${o.status}, ${o.contentType || 'no content type'}): ${what}\n${maskText(o.raw).split(/\r?\n/).slice(0, 20).map((l) => `  | ${l}\n`).join('')}`;
     case 'report':
       return `Report received (${o.format.toUpperCase()}, ${o.contentType || 'no content type'}): ${what}\n`;
   }
@@ -142,7 +121,7 @@ export async function runSubmit(args: string[], ctx: CliContext): Promise<number
   if (errors.length > 0) {
     for (const d of errors) {
       const p = displayPosition(d.range.start, result.batch.csv.bom);
-      ctx.stderr(`${input.name}:${p.line}:${p.column}: error ${d.code} ${maskCards(d.message)}\n`);
+      ctx.stderr(`${input.name}:${p.line}:${p.column}: error ${d.code} ${maskText(d.message)}\n`);
     }
     return usage(`${errors.length} lint error(s) in ${input.name}; nothing was sent (see 'paygate lint', 'paygate fix')`);
   }

@@ -1,6 +1,6 @@
 import { dateKey, gatewayDateKey, type CalendarDate } from '../dates';
 import type { CsvRecord } from '../csv/parse';
-import { maskCardNumber } from '../mask';
+import { maskCardNumber, maskText } from '../mask';
 import { Codes, type Code } from './codes';
 import { COLUMNS, STATE_COUNTRIES, type ColumnSpec } from './columns';
 import { FirstSeen } from './firstSeen';
@@ -61,10 +61,14 @@ const NAMES: Record<keyof Positions, string> = {
 };
 for (const k of Object.keys(NAMES) as (keyof Positions)[]) GOOD[k] = ORDINAL.get(NAMES[k])!;
 
-/** A value as it may appear in a message: card numbers masked, hidden columns not at all. */
+/**
+ * A value as it may appear in a message: card numbers masked, hidden columns not at all. A card number
+ * typed into another column (two header names swapped) is masked there too: messages reach CI logs.
+ */
 function shown(spec: ColumnSpec, v: string): string {
   if (spec.sensitive === 'hidden') return '';
-  const text = spec.sensitive === 'card' ? maskCardNumber(v) : v.length > 40 ? `${v.slice(0, 37)}...` : v;
+  const masked = spec.sensitive === 'card' ? maskCardNumber(v) : maskText(v);
+  const text = masked.length > 40 ? `${masked.slice(0, 37)}...` : masked;
   return ` (got "${text}")`;
 }
 

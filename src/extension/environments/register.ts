@@ -1,0 +1,83 @@
+import * as vscode from 'vscode';
+import { log } from '../log';
+import { LocalGatewayManager, type LocalGatewayInfo } from './localGateway';
+import { setConsumerSecretCommand, setRsaPrivateKeyCommand, type SetConsumerSecretArgs, type SetRsaKeyArgs } from './secrets';
+import { affectsGatewaySettings, configuredEnvironments, SECTION } from './settings';
+import { EnvironmentStatus, selectEnvironmentCommand } from './statusBar';
+import type { TargetDeps } from './target';
+
+// Environments: the status bar, secrets, the built-in local gateway and the settings that choose where a
+// batch or a report goes. The other features reach a gateway through the TargetDeps returned here.
+
+const LOCAL_RUNNING_CONTEXT = 'paygate.localGatewayRunning';
+
+/** A string argument names the environment; an object is taken as the command's options. */
+function envArgs<T extends { environment?: string }>(arg: unknown): T {
+  if (typeof arg === 'string') return { environment: arg } as T;
+  return arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) ? (arg as T) : ({} as T);
+}
+
+function logSettingsProblems(): void {
+  for (const p of configuredEnvironments().problems) log().warn(`Settings: ${p}`);
+}
+
+export interface EnvironmentsApi {
+  target: TargetDeps;
+  /** Fires when something that decides the target changed (settings, trust, the local gateway). */
+  onDidChangeTarget: vscode.Event<void>;
+}
+
+export function registerEnvironments(context: vscode.ExtensionContext): EnvironmentsApi {
+  const subs = context.subscriptions;
+  // `local` is stopped with the extension: LocalGatewayManager.dispose closes the server.
+  const local = new LocalGatewayManager(LocalGatewayManager.stateDirOf(context), log());
+  const status = new EnvironmentStatus(local);
+  const changed = new vscode.EventEmitter<void>();
+  subs.push(local, status, changed);
+  const register = (id: string, fn: (...args: unknown[]) => unknown) => subs.push(vscode.commands.registerCommand(id, fn));
+
+  register('paygate.selectEnvironment', (arg) => selectEnvironmentCommand(status, arg));
+  register('paygate.setConsumerSecret', (arg) => setConsumerSecretCommand(context.secrets, envArgs<SetConsumerSecretArgs>(arg)));
+  register('paygate.setRsaPrivateKey', (arg) => setRsaPrivateKeyCommand(context.secrets, envArgs<SetRsaKeyArgs>(arg)));
+  register('paygate.startLocalGateway', async (): Promise<LocalGatewayInfo> => {
+    try {
+      await local.ensureStarted();
+    } catch (err) {
+      const message = `The local gateway could not start: ${err instanceof Error ? err.message : String(err)}`;
+      log().error(message);
+      void vscode.window.showErrorMessage(`PayGate: ${message}`);
+      return local.info();
+    }
+    const info = local.info();
+    void vscode.window.showInformationMessage(`PayGate: local gateway running at ${info.baseUrl} (reports ${info.reportBaseUrl}).`);
+    return info;
+  });
+  register('paygate.stopLocalGateway', async (): Promise<boolean> => {
+    const stopped = await local.stop();
+    void vscode.window.showInformationMessage(stopped ? 'PayGate: local gateway stopped.' : 'PayGate: the local gateway was not running.');
+    return stopped;
+  });
+
+  const syncLocal = () => {
+    void vscode.commands.executeCommand('setContext', LOCAL_RUNNING_CONTEXT, local.running !== undefined);
+    status.refresh();
+  };
+  subs.push(local.onDidChange(syncLocal));
+  syncLocal();
+
+  subs.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!affectsGatewaySettings(e)) return;
+      status.refresh();
+      changed.fire();
+      if (e.affectsConfiguration(`${SECTION}.environments`)) logSettingsProblems();
+      // The embedded gateway serves the paths and port it started with; the next use starts it anew.
+      if ((e.affectsConfiguration(`${SECTION}.paths`) || e.affectsConfiguration(`${SECTION}.localGateway.port`)) && local.running) {
+        void local.stop();
+      }
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire()),
+  );
+  logSettingsProblems();
+  return { target: { secrets: context.secrets, local }, onDidChangeTarget: changed.event };
+}

@@ -1,0 +1,89 @@
+import * as vscode from 'vscode';
+import { LOCAL_ENVIRONMENT } from '../../core/gateway/environments';
+import {
+  activeEnvironmentName,
+  configuredEnvironment,
+  configuredEnvironments,
+  isKnownEnvironment,
+  setActiveEnvironment,
+} from './settings';
+import type { LocalGatewayManager } from './localGateway';
+
+// The active environment, always in sight: a production environment on the warning colour, a name that
+// no longer exists on the error colour. A click opens Select Environment.
+
+export class EnvironmentStatus implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('paygate.environment', vscode.StatusBarAlignment.Left, 50);
+
+  constructor(private readonly local: LocalGatewayManager) {
+    this.item.name = 'PayGate Environment';
+    this.item.command = 'paygate.selectEnvironment';
+    this.refresh();
+    this.item.show();
+  }
+
+  get text(): string {
+    return this.item.text;
+  }
+
+  refresh(): void {
+    const name = activeEnvironmentName();
+    const env = configuredEnvironment(name);
+    const tooltip = new vscode.MarkdownString(undefined, true);
+    tooltip.isTrusted = false;
+    if (name === LOCAL_ENVIRONMENT) {
+      const info = this.local.info();
+      this.item.text = `$(server-environment) PayGate: ${name}`;
+      this.item.backgroundColor = undefined;
+      tooltip.appendText(info.running ? `Built-in local gateway, running at ${info.baseUrl}` : 'Built-in local gateway (starts when first used)');
+    } else if (env) {
+      this.item.text = `$(${env.production ? 'warning' : 'server-environment'}) PayGate: ${name}`;
+      this.item.backgroundColor = env.production ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+      tooltip.appendText(`${env.production ? 'PRODUCTION — real cards are charged. ' : ''}Payments: ${env.baseUrl}\nReports: ${env.reportBaseUrl}\nEndpoint ${env.endpointId}, consumer key ${env.consumerKey}`);
+    } else {
+      this.item.text = `$(error) PayGate: ${name}?`;
+      this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
+      tooltip.appendText(`There is no environment named "${name}" in the "paygate.environments" setting.`);
+    }
+    tooltip.appendMarkdown('\n\nClick to select another environment.');
+    this.item.tooltip = tooltip;
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}
+
+export type SelectEnvironmentResult = { ok: true; environment: string; statusText: string } | { ok: false; message: string };
+
+interface EnvironmentPick extends vscode.QuickPickItem {
+  name: string;
+}
+
+/** Select Environment: a name argument (string or `{ environment }`) selects without asking. */
+export async function selectEnvironmentCommand(status: EnvironmentStatus, arg?: unknown): Promise<SelectEnvironmentResult | undefined> {
+  let name = typeof arg === 'string' ? arg : arg && typeof arg === 'object' && typeof (arg as { environment?: unknown }).environment === 'string' ? (arg as { environment: string }).environment : undefined;
+  if (name === undefined) {
+    const current = activeEnvironmentName();
+    const items: EnvironmentPick[] = [
+      { name: LOCAL_ENVIRONMENT, label: LOCAL_ENVIRONMENT, description: 'built-in local gateway', detail: 'No credentials needed: the demo merchant\'s keys come from the local gateway.' },
+      ...configuredEnvironments().environments.map((e) => ({
+        name: e.name,
+        label: `${e.production ? '$(warning) ' : ''}${e.name}`,
+        description: e.production ? 'PRODUCTION' : e.baseUrl,
+        detail: `endpoint ${e.endpointId} · consumer key ${e.consumerKey}`,
+      })),
+    ].map((i) => (i.name === current ? { ...i, description: `${i.description} · current` } : i));
+    const picked = await vscode.window.showQuickPick(items, { placeHolder: `Active PayGate environment (now: ${current})` });
+    if (!picked) return undefined;
+    name = picked.name;
+  }
+  if (!isKnownEnvironment(name)) {
+    const message = `There is no environment named "${name}": add it to the "paygate.environments" setting first.`;
+    void vscode.window.showErrorMessage(`PayGate: ${message}`);
+    return { ok: false, message };
+  }
+  await setActiveEnvironment(name);
+  status.refresh();
+  return { ok: true, environment: name, statusText: status.text };
+}

@@ -1,0 +1,125 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { SubmissionHistory, SubmissionRecord } from './history';
+import { requestTimeoutMs } from '../environments/settings';
+import type { ReadOnlyDocuments } from '../readOnlyDocs';
+
+// The "Submissions" tree: one item per submission (newest first) with its outcome as the icon, and the
+// gateway's ids and serial numbers as children. Failures get a warning-coloured icon.
+
+export const SUBMISSIONS_VIEW = 'paygate.submissions';
+
+type Node = { kind: 'record'; record: SubmissionRecord } | { kind: 'detail'; label: string; description?: string; icon: string; record: SubmissionRecord };
+
+/** A record still 'sending' long after any answer could come: the editor closed or crashed mid-request. */
+function interrupted(r: SubmissionRecord): boolean {
+  return r.state === 'sending' && Date.now() - Date.parse(r.time) > requestTimeoutMs() + 30_000;
+}
+
+function recordIcon(r: SubmissionRecord): vscode.ThemeIcon {
+  if (interrupted(r)) return new vscode.ThemeIcon('question', new vscode.ThemeColor('list.warningForeground'));
+  if (r.state === 'sending') return new vscode.ThemeIcon('loading~spin');
+  switch (r.outcome) {
+    case 'accepted':
+      return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
+    case 'cancelled':
+      return new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('list.warningForeground'));
+    default:
+      return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+  }
+}
+
+function details(r: SubmissionRecord): Node[] {
+  const d = (label: string, description: string | undefined, icon: string): Node => ({ kind: 'detail', label, description, icon, record: r });
+  const state = interrupted(r)
+    ? 'no answer recorded: interrupted while sending; the gateway may have created the payments'
+    : r.state === 'sending'
+      ? 'sending…'
+      : `${r.outcome ?? '?'}${r.httpStatus ? ` (HTTP ${r.httpStatus})` : ''}`;
+  const out: Node[] = [d('outcome', state, 'info')];
+  if (r.message && r.outcome !== 'accepted') out.push(d('message', r.message, 'comment'));
+  r.recurringPaymentIds.forEach((id, i) => out.push(d('recurring-payment-id', `${id}${r.statuses[i] ? ` · ${r.statuses[i]}` : ''}`, 'symbol-key')));
+  for (const s of r.serialNumbers) out.push(d('serial-number', s, 'symbol-number'));
+  if (r.errorCode) out.push(d('error-code', r.errorCode, 'symbol-number'));
+  if (r.errorId) out.push(d('error id', r.errorId, 'symbol-number'));
+  out.push(d('endpoint', r.endpoint, 'link'));
+  out.push(d('rows', String(r.rowCount), 'list-flat'));
+  out.push(d('sha256', r.contentHash, 'lock'));
+  return out;
+}
+
+export class SubmissionsTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscription: { dispose(): void };
+
+  constructor(private readonly history: SubmissionHistory) {
+    this.subscription = history.onDidChange(() => this.changed.fire(undefined));
+  }
+
+  async getChildren(node?: Node): Promise<Node[]> {
+    if (!node) return (await this.history.list()).map((record) => ({ kind: 'record', record }));
+    return node.kind === 'record' ? details(node.record) : [];
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    if (node.kind === 'detail') {
+      const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+      item.description = node.description;
+      item.tooltip = node.description ? `${node.label}: ${node.description}` : node.label;
+      item.iconPath = new vscode.ThemeIcon(node.icon);
+      return item;
+    }
+    const r = node.record;
+    const item = new vscode.TreeItem(path.basename(r.file), vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = r.id;
+    item.description = `${r.environment}${r.production ? ' (production)' : ''} · ${new Date(r.time).toLocaleString()}`;
+    item.iconPath = recordIcon(r);
+    item.contextValue = 'paygate.submission';
+    const tip = new vscode.MarkdownString(undefined, true);
+    tip.appendText(`${r.file}\n${r.environment}: ${r.endpoint}\n${r.rowCount} row(s) · ${r.state === 'sending' ? 'sending' : r.outcome}\n${r.message ?? ''}`);
+    item.tooltip = tip;
+    item.command = { command: 'paygate.history.open', title: 'Show Submission', arguments: [r.id] };
+    return item;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+function recordIdOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return arg;
+  if (arg && typeof arg === 'object') {
+    const n = arg as Partial<Node> & { id?: unknown };
+    if (n.kind && n.record) return n.record.id;
+    if (typeof n.id === 'string') return n.id;
+  }
+  return undefined;
+}
+
+/** The record as a read-only JSON document; it holds nothing secret, so it can be shown as it is. */
+export async function openSubmissionCommand(history: SubmissionHistory, docs: ReadOnlyDocuments, arg?: unknown): Promise<vscode.Uri | undefined> {
+  const id = recordIdOf(arg) ?? (await history.list())[0]?.id;
+  const record = id ? await history.get(id) : undefined;
+  if (!record) {
+    void vscode.window.showInformationMessage('PayGate: no submission to show.');
+    return undefined;
+  }
+  return docs.show(`Submission ${path.basename(record.file)} ${record.time.replace(/[:.]/g, '-')}.json`, `${JSON.stringify(record, null, 2)}\n`);
+}
+
+export async function clearHistoryCommand(history: SubmissionHistory, arg?: unknown): Promise<boolean> {
+  const confirmed =
+    arg && typeof arg === 'object' && typeof (arg as { confirm?: unknown }).confirm === 'boolean'
+      ? (arg as { confirm: boolean }).confirm
+      : (await vscode.window.showWarningMessage(
+          'Clear the PayGate submission history?',
+          { modal: true, detail: 'The duplicate-content warning relies on it. The gateway keeps its payments either way.' },
+          'Clear',
+        )) === 'Clear';
+  if (!confirmed) return false;
+  await history.clear();
+  return true;
+}

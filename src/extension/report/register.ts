@@ -1,0 +1,13 @@
+import * as vscode from 'vscode';
+import type { EnvironmentsApi } from '../environments/register';
+import type { ResultsPanelApi } from '../results/register';
+import { runReportCommand } from './run';
+import { newReportTemplateCommand } from './templates';
+
+// Custom transactions reports: run a template, write a new one.
+export function registerReport(context: vscode.ExtensionContext, deps: { environments: EnvironmentsApi; results: ResultsPanelApi }): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('paygate.runReport', (...args: unknown[]) => runReportCommand({ ...deps.environments.target, results: deps.results }, ...args)),
+    vscode.commands.registerCommand('paygate.newReportTemplate', (...args: unknown[]) => newReportTemplateCommand(...args)),
+  );
+}

@@ -1,0 +1,120 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { parseReportTemplate, runCustomReport, type GatewayOutcome, type TemplateProblem } from '../../core/gateway';
+import { log, showErrorWithLog } from '../log';
+import type { ResultsPanelApi } from '../results/register';
+import { activeEnvironmentName } from '../environments/settings';
+import { summary } from '../submit/outcomeView';
+import { resolveTarget, showTargetProblem, type TargetDeps } from '../environments/target';
+import { documentFor, optionsArg, type CommandArgs } from '../commandArgs';
+
+// Run Report Template: the *.report.json is checked by the same zod schema the CLI uses, signed with
+// HMAC-SHA1 (the report operation's stated method) and sent; a CSV answer opens in the results panel,
+// a PDF is saved where the user says.
+
+export interface ReportOptions {
+  environment?: string;
+  /** Where a PDF answer is written, without asking (tests, automation). It is not opened. */
+  pdfTarget?: vscode.Uri | string;
+}
+
+export type ReportResult =
+  | { status: 'received'; format: 'csv'; columns: string[]; rowCount: number }
+  | { status: 'received'; format: 'pdf'; savedTo?: string; bytes: number }
+  | { status: 'failed'; outcome: GatewayOutcome['outcome'] | 'cancelled'; message: string }
+  | { status: 'refused'; reason: 'untrusted' | 'no-file' | 'invalid-template' | 'unknown-environment' | 'no-credentials' | 'local-gateway-failed'; message: string; problems?: TemplateProblem[] };
+
+export interface ReportDeps extends TargetDeps {
+  results: ResultsPanelApi;
+}
+
+export function problemLine(file: string, p: TemplateProblem): string {
+  const where = p.line !== undefined ? `:${p.line}${p.column !== undefined ? `:${p.column}` : ''}` : '';
+  return `${file}${where}: ${p.message}`;
+}
+
+export async function runReportCommand(deps: ReportDeps, ...args: CommandArgs): Promise<ReportResult> {
+  const options = optionsArg<ReportOptions>(args);
+  if (!vscode.workspace.isTrusted) {
+    const message = 'Running reports is disabled in an untrusted workspace: trust this workspace to send requests to a gateway.';
+    void vscode.window.showErrorMessage(`PayGate: ${message}`);
+    return { status: 'refused', reason: 'untrusted', message };
+  }
+  const doc = await documentFor(args);
+  if (!doc) {
+    const message = 'Open a report template (*.report.json) to run it.';
+    void vscode.window.showErrorMessage(`PayGate: ${message}`);
+    return { status: 'refused', reason: 'no-file', message };
+  }
+  const name = path.basename(doc.uri.path);
+  const parsed = parseReportTemplate(doc.getText());
+  if (!parsed.ok) {
+    const lines = parsed.problems.map((p) => problemLine(name, p));
+    for (const l of lines) log().warn(`Report template: ${l}`);
+    const more = lines.length > 1 ? ` (and ${lines.length - 1} more)` : '';
+    void showErrorWithLog(`PayGate: invalid report template ${lines[0]}${more}`);
+    return { status: 'refused', reason: 'invalid-template', message: lines.join('\n'), problems: parsed.problems };
+  }
+  const template = parsed.template;
+
+  const envName = options.environment ?? activeEnvironmentName();
+  const resolved = await resolveTarget(deps, envName, 'report');
+  if (!resolved.ok) {
+    showTargetProblem(resolved);
+    return { status: 'refused', reason: resolved.reason, message: resolved.message };
+  }
+  const target = resolved.target;
+  log().info(`Report ${name} (${template.reportIdentifier}, ${template.reportFormat}) from ${envName}`);
+
+  const outcome = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `PayGate: running ${name} on ${envName}…`, cancellable: true },
+    async (_progress, token) => {
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      try {
+        const answer = await runCustomReport({ ...target, template, signal: abort.signal });
+        return abort.signal.aborted ? undefined : answer;
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+  if (!outcome) return { status: 'failed', outcome: 'cancelled', message: 'Cancelled.' };
+
+  if (outcome.outcome === 'report') {
+    const title = `${template.reportName || template.reportIdentifier} (${envName})`;
+    if (outcome.format === 'csv') {
+      log().info(`Report ${name}: ${outcome.rows.length} rows, ${outcome.columns.length} columns`);
+      deps.results.showReport({ title, columns: outcome.columns, rows: outcome.rows }).then(undefined, (err: unknown) => log().warn(`Results panel: ${String(err)}`));
+      return { status: 'received', format: 'csv', columns: outcome.columns, rowCount: outcome.rows.length };
+    }
+    return savePdf(doc.uri, template.reportName || template.reportIdentifier, outcome.bytes, options.pdfTarget);
+  }
+
+  const message = outcome.outcome === 'accepted' ? `${envName} answered HTTP ${outcome.status} without a report` : summary(outcome, envName, []);
+  log().warn(`Report ${name}: ${message}`);
+  if ('raw' in outcome) log().debug(`Answer body: ${outcome.raw.slice(0, 2000).replace(/\s+/g, ' ')}`);
+  void showErrorWithLog(`PayGate: ${message}`);
+  return { status: 'failed', outcome: outcome.outcome, message };
+}
+
+async function savePdf(templateUri: vscode.Uri, reportName: string, bytes: Uint8Array, given: vscode.Uri | string | undefined): Promise<ReportResult> {
+  const safeName = `${reportName.replace(/[^\w.-]+/g, '_') || 'report'}.pdf`;
+  let target = typeof given === 'string' ? vscode.Uri.file(given) : given;
+  const ask = target === undefined;
+  if (!target) {
+    target = await vscode.window.showSaveDialog({
+      title: 'PayGate: save the PDF report',
+      defaultUri: vscode.Uri.joinPath(templateUri, '..', safeName),
+      filters: { PDF: ['pdf'] },
+    });
+  }
+  if (!target) return { status: 'received', format: 'pdf', bytes: bytes.length };
+  if (target.scheme === 'file') await fs.writeFile(target.fsPath, bytes);
+  else await vscode.workspace.fs.writeFile(target, bytes);
+  log().info(`Report PDF saved to ${target.fsPath} (${bytes.length} bytes)`);
+  // The editor shows no PDF itself; the system viewer does. Only when the user chose the place interactively.
+  if (ask) void vscode.env.openExternal(target);
+  return { status: 'received', format: 'pdf', savedTo: target.fsPath, bytes: bytes.length };
+}

@@ -1,0 +1,69 @@
+// Serialises the rows the page asked to export. Pure (no vscode) so the unit tests cover it directly.
+import type { ExportFormat } from '../../shared/resultsProtocol';
+
+/**
+ * Cells a spreadsheet would evaluate as a formula. The brief names = + - @; tab and carriage return are
+ * added because OWASP's CSV-injection guidance lists them too (a leading tab/CR is stripped by some apps,
+ * exposing the formula behind it).
+ */
+const FORMULA_LEAD = /^[=+\-@\t\r]/;
+
+export function neutraliseFormula(value: string): string {
+  return FORMULA_LEAD.test(value) ? `'${value}` : value;
+}
+
+/** RFC 4180: quote a field holding the delimiter, a quote or a line break; double the quotes inside. */
+export function quoteCsvField(value: string, delimiter = ','): string {
+  if (value.includes('"') || value.includes(delimiter) || value.includes('\n') || value.includes('\r')) {
+    return `"${value.replace(/"/g, '""')}"`;
+  }
+  return value;
+}
+
+export interface ExportOptions {
+  neutraliseFormulas: boolean;
+  delimiter?: string;
+}
+
+export function rowsToCsv(columns: readonly string[], rows: readonly (readonly string[])[], options: ExportOptions): string {
+  const delimiter = options.delimiter ?? ',';
+  const cell = options.neutraliseFormulas
+    ? (v: string) => quoteCsvField(neutraliseFormula(v), delimiter)
+    : (v: string) => quoteCsvField(v, delimiter);
+  const lines: string[] = [columns.map(cell).join(delimiter)];
+  for (const row of rows) {
+    const out: string[] = [];
+    // Short rows are padded so every record has the header's field count.
+    for (let i = 0; i < columns.length; i++) out.push(cell(row[i] ?? ''));
+    lines.push(out.join(delimiter));
+  }
+  return lines.join('\r\n') + '\r\n';
+}
+
+/** Keys must be unique for JSON objects; a repeated header name gets " (2)", " (3)"... */
+export function uniqueKeys(columns: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return columns.map((c) => {
+    const n = (seen.get(c) ?? 0) + 1;
+    seen.set(c, n);
+    return n === 1 ? c : `${c} (${n})`;
+  });
+}
+
+/**
+ * JSON is not evaluated by spreadsheets when opened, so formula neutralisation applies to CSV only;
+ * JSON keeps the exact values.
+ */
+export function rowsToJson(columns: readonly string[], rows: readonly (readonly string[])[]): string {
+  const keys = uniqueKeys(columns);
+  const objects = rows.map((row) => {
+    const o: Record<string, string> = {};
+    keys.forEach((k, i) => (o[k] = row[i] ?? ''));
+    return o;
+  });
+  return JSON.stringify(objects, null, 2) + '\n';
+}
+
+export function serialiseExport(format: ExportFormat, columns: readonly string[], rows: readonly (readonly string[])[], options: ExportOptions): string {
+  return format === 'csv' ? rowsToCsv(columns, rows, options) : rowsToJson(columns, rows);
+}

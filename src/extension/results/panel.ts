@@ -1,0 +1,193 @@
+// One results panel: its HTML shell, the ready handshake, and what it currently shows. The host keeps
+// the content it was given while the panel lives, so a page reloaded by VS Code (hidden and shown again:
+// no retainContextWhenHidden) gets it again instead of the host holding a whole hidden DOM alive.
+import * as vscode from 'vscode';
+import { log } from '../log';
+import { serialiseExport } from './exportRows';
+import { makeNonce, renderShell } from './html';
+import { isPageToHost, VIEW_TYPE, type HostToPage, type PageToHost, type ReportSource, type SubmissionView } from '../../shared/resultsProtocol';
+import { sliceText, streamUri } from './stream';
+
+export type PanelContent =
+  | { kind: 'rows'; title: string; columns: string[]; rows: string[][] }
+  | { kind: 'csvText'; title: string; text: string; delimiter?: string }
+  | { kind: 'file'; title: string; uri: vscode.Uri }
+  | { kind: 'submission'; view: SubmissionView };
+
+export function panelOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
+  return {
+    enableScripts: true,
+    enableForms: false,
+    enableCommandUris: false,
+    // Only the built page assets; the page itself loads nothing else (its CSP has no connect-src).
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist')],
+  };
+}
+
+export class ResultsPanel implements vscode.Disposable {
+  private content: PanelContent | undefined;
+  private readyOnce: Promise<void>;
+  private markReady: () => void = () => undefined;
+  private isReady = false;
+  /** The content a live page has been sent in full; a reloaded page restores only that one itself. */
+  private delivered: PanelContent | undefined;
+  private sendGeneration = 0;
+  private readonly disposables: vscode.Disposable[] = [];
+  readonly onDidDispose: vscode.Event<void>;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    private readonly extensionUri: vscode.Uri,
+  ) {
+    this.readyOnce = new Promise((resolve) => (this.markReady = resolve));
+    panel.webview.options = panelOptions(extensionUri);
+    this.disposables.push(panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));
+    this.onDidDispose = panel.onDidDispose;
+    panel.onDidDispose(() => this.dispose());
+    // Without retainContextWhenHidden a hidden panel's page is discarded; it says `ready` again when shown.
+    this.disposables.push(
+      panel.onDidChangeViewState((e) => {
+        if (!e.webviewPanel.visible) this.isReady = false;
+      }),
+    );
+    panel.webview.html = this.html();
+  }
+
+  static create(extensionUri: vscode.Uri, title: string): ResultsPanel {
+    const panel = vscode.window.createWebviewPanel(VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, panelOptions(extensionUri));
+    return new ResultsPanel(panel, extensionUri);
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+    return renderShell({
+      cspSource: webview.cspSource,
+      nonce: makeNonce(),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview-ui.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview-ui.css')).toString(),
+      title: this.panel.title,
+    });
+  }
+
+  /** What a reloaded window's serializer knows: the page restores inline data itself, files are re-read. */
+  restoreFrom(source: ReportSource, title: string): void {
+    if (source.kind === 'file') this.content = { kind: 'file', title, uri: vscode.Uri.parse(source.uri, true) };
+  }
+
+  async show(content: PanelContent): Promise<void> {
+    this.content = content;
+    this.panel.title = content.kind === 'submission' ? content.view.title : content.title;
+    this.panel.reveal(undefined, false);
+    if (this.isReady) await this.send(content);
+    else await this.readyOnce; // the ready handler sends it
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    if (!isPageToHost(raw)) {
+      log().warn('Results panel: ignored a message that does not match the protocol');
+      return;
+    }
+    const msg: PageToHost = raw;
+    switch (msg.type) {
+      case 'ready': {
+        this.isReady = true;
+        // A page that restored itself from its own state needs nothing more, unless that state is of
+        // older content or the content is a file (only its name is kept in state).
+        const content = this.content;
+        if (content && (content !== this.delivered || !msg.restored || content.kind === 'file')) await this.send(content);
+        this.markReady();
+        break;
+      }
+      case 'copy':
+        await vscode.env.clipboard.writeText(msg.text);
+        vscode.window.setStatusBarMessage(msg.what === 'cell' ? 'PayGate: cell copied' : 'PayGate: row copied', 2000);
+        break;
+      case 'export':
+        await this.export(msg);
+        break;
+      case 'log':
+        log()[msg.level](`Results page: ${msg.message}`);
+        break;
+    }
+  }
+
+  private post(msg: HostToPage): Thenable<boolean> {
+    return this.panel.webview.postMessage(msg);
+  }
+
+  private async send(content: PanelContent): Promise<void> {
+    const generation = ++this.sendGeneration;
+    const stale = () => generation !== this.sendGeneration;
+    // postMessage answers false when no live page received it (hidden meanwhile): not delivered then.
+    let ok = true;
+    const post = async (msg: HostToPage) => {
+      ok = (await this.post(msg)) && ok;
+    };
+    switch (content.kind) {
+      case 'rows':
+        await post({ type: 'report', title: content.title, columns: content.columns, rows: content.rows, source: { kind: 'inline' } });
+        break;
+      case 'submission':
+        await post({ type: 'submission', view: content.view });
+        break;
+      case 'csvText':
+        await post({ type: 'csvStart', title: content.title, delimiter: content.delimiter, totalBytes: content.text.length, source: { kind: 'inline' } });
+        for (const piece of sliceText(content.text)) {
+          if (stale()) return;
+          await post({ type: 'csvChunk', text: piece });
+        }
+        await post({ type: 'csvEnd' });
+        break;
+      case 'file': {
+        const size = await Promise.resolve(vscode.workspace.fs.stat(content.uri)).then((st) => st.size, () => undefined);
+        await post({ type: 'csvStart', title: content.title, totalBytes: size, source: { kind: 'file', uri: content.uri.toString() } });
+        try {
+          for await (const piece of streamUri(content.uri)) {
+            if (stale()) return;
+            await post({ type: 'csvChunk', text: piece });
+          }
+          await post({ type: 'csvEnd' });
+        } catch (err) {
+          const message = err instanceof Error ? err.message : String(err);
+          log().error(`Results panel: reading ${content.uri.toString()} failed: ${message}`);
+          await post({ type: 'csvFailed', message });
+        }
+        break;
+      }
+    }
+    if (ok && !stale()) this.delivered = content;
+  }
+
+  private async export(msg: Extract<PageToHost, { type: 'export' }>): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const defaultUri = folder ? vscode.Uri.joinPath(folder, msg.suggestedName) : undefined;
+    const target = await vscode.window.showSaveDialog({
+      defaultUri,
+      filters: msg.format === 'csv' ? { CSV: ['csv'] } : { JSON: ['json'] },
+      saveLabel: `Export ${msg.rows.length.toLocaleString('en-US')} rows`,
+    });
+    if (!target) {
+      await this.post({ type: 'exportDone', ok: false, message: 'Export cancelled.' });
+      return;
+    }
+    const neutraliseFormulas = vscode.workspace.getConfiguration('paygate.export').get<boolean>('neutraliseFormulas', false);
+    try {
+      const text = serialiseExport(msg.format, msg.columns, msg.rows, { neutraliseFormulas });
+      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+      const note = msg.format === 'csv' && neutraliseFormulas ? ' (formula-like cells neutralised)' : '';
+      await this.post({ type: 'exportDone', ok: true, message: `Exported ${msg.rows.length.toLocaleString('en-US')} rows to ${target.fsPath}${note}.` });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      log().error(`Results panel: export to ${target.toString()} failed: ${message}`);
+      await this.post({ type: 'exportDone', ok: false, message: `Export failed: ${message}` });
+    }
+  }
+
+  dispose(): void {
+    this.sendGeneration++;
+    this.markReady(); // a caller still waiting for the handshake of a closed panel is released
+    this.content = undefined;
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}

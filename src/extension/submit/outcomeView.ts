@@ -1,0 +1,117 @@
+import type { GatewayOutcome } from '../../core/gateway/outcome';
+import { fieldValue } from '../../core/gateway/outcome';
+import { maskTable, maskText } from '../../core/mask';
+import type { Batch } from '../../core/rules/batch';
+import type { CredentialToCheck, SubmissionOutcomeView, SubmissionView } from '../../shared/resultsProtocol';
+import { splitList } from '../history/history';
+
+// From the gateway's answer to what the user sees: the results panel's view, a one-line summary and the
+// history's fields. Everything that leaves here is masked: card numbers 6/4, CVV dropped, free texts scrubbed.
+
+export type SubmitOutcome = GatewayOutcome | { outcome: 'cancelled'; message: string };
+
+const CARD = 'credit-card-number';
+const CVV = 'cvv2';
+
+/** The batch's card numbers and CVVs, so any echo of them in an answer can be removed. */
+export function sensitiveValues(batch: Batch): string[] {
+  const out: string[] = [];
+  for (const row of batch.rows) {
+    for (const column of [CARD, CVV]) {
+      const v = row.value(column)?.trim();
+      if (v) out.push(v);
+    }
+  }
+  return out;
+}
+
+function credentialsToCheck(signatureMethod: string): CredentialToCheck[] {
+  return signatureMethod === 'RSA-SHA256'
+    ? ['consumer-key', 'rsa-private-key', 'endpoint-id', 'environment']
+    : ['consumer-key', 'consumer-secret', 'endpoint-id', 'environment'];
+}
+
+export function outcomeView(o: SubmitOutcome, signatureMethod: string, sensitive: readonly string[]): SubmissionOutcomeView {
+  switch (o.outcome) {
+    case 'accepted':
+      return { kind: 'accepted', status: o.status };
+    case 'validation-error':
+    case 'error':
+      return { kind: o.outcome, status: o.status, message: maskText(o.errorMessage ?? (o.raw.trim() || `type ${o.outcome}`), sensitive), ...(o.errorCode ? { code: o.errorCode } : {}) };
+    case 'auth-failed':
+      return { kind: 'auth-failed', status: o.status, operation: o.operation, message: maskText(o.message, sensitive), check: credentialsToCheck(signatureMethod) };
+    case 'server-error':
+      return { kind: 'server-error', status: o.status, ...(o.errorId ? { errorId: o.errorId } : {}) };
+    case 'transport-error':
+      return { kind: 'transport-error', reason: o.kind, message: o.message };
+    case 'cancelled':
+      return { kind: 'transport-error', reason: 'other', message: o.message };
+    case 'unrecognised':
+      return { kind: 'error', status: o.status, message: maskText(`unrecognised answer (HTTP ${o.status}, ${o.contentType || 'no content type'}): ${o.raw.slice(0, 500)}`, sensitive) };
+    case 'report':
+      return { kind: 'error', status: o.status, message: `a report (${o.format}) came back where a create answer was expected` };
+  }
+}
+
+/** One line for a notification and the log. */
+export function summary(o: SubmitOutcome, environment: string, sensitive: readonly string[]): string {
+  switch (o.outcome) {
+    case 'accepted': {
+      const ids = splitList(fieldValue(o.fields, 'recurring-payment-id'));
+      return `accepted by ${environment}${ids.length ? `: recurring-payment-id ${ids.join(', ')}` : ''}`;
+    }
+    case 'validation-error':
+    case 'error':
+      return `${o.outcome} from ${environment}${o.errorCode ? ` (error-code ${o.errorCode})` : ''}: ${maskText(o.errorMessage ?? o.raw.trim(), sensitive)}`;
+    case 'auth-failed':
+      // The report operation is signed with the consumer secret only, so that is the one thing to check.
+      return o.operation === 'report'
+        ? `authentication failed: check the consumer secret of ${environment}`
+        : `authentication failed at ${environment} (HTTP ${o.status}): check the consumer key, endpoint id and signing key of ${environment}`;
+    case 'server-error':
+      return `server error at ${environment} (HTTP ${o.status})${o.errorId ? `, error id ${o.errorId}` : ''}`;
+    case 'transport-error':
+      return `could not reach ${environment} (${o.kind}): ${o.message}`;
+    case 'cancelled':
+      return o.message;
+    case 'unrecognised':
+      return `unrecognised answer from ${environment} (HTTP ${o.status}, ${o.contentType || 'no content type'})`;
+    case 'report':
+      return `unexpected report answer from ${environment}`;
+  }
+}
+
+
+/** The submitted rows as the gateway saw them, card numbers masked, CVV left out, answer columns appended. */
+export function submissionTable(batch: Batch, answer: { ids: string[]; statuses: string[] }): { columns: string[]; rows: string[][] } {
+  const known = batch.columns.filter((c): c is string => c !== null);
+  const rows = batch.rows.map((row, r) => [...known.map((c) => row.value(c) ?? ''), answer.ids[r] ?? '', answer.statuses[r] ?? '']);
+  return maskTable([...known, 'recurring-payment-id', 'status'], rows);
+}
+
+export function buildSubmissionView(o: {
+  title: string;
+  outcome: SubmitOutcome;
+  signatureMethod: string;
+  batch: Batch;
+  file: string;
+  environment: string;
+  submittedAt: string;
+  ids: string[];
+  statuses: string[];
+  serialNumbers: string[];
+}): SubmissionView {
+  const sensitive = sensitiveValues(o.batch);
+  const fields: Record<string, string> = {};
+  if (o.serialNumbers.length) fields['serial-number'] = o.serialNumbers.join(', ');
+  if (o.outcome.outcome === 'server-error' && o.outcome.errorId) fields['error-id'] = o.outcome.errorId;
+  return {
+    title: o.title,
+    outcome: outcomeView(o.outcome, o.signatureMethod, sensitive),
+    file: o.file,
+    environment: o.environment,
+    submittedAt: o.submittedAt,
+    fields,
+    ...submissionTable(o.batch, { ids: o.ids, statuses: o.statuses }),
+  };
+}

@@ -1,0 +1,28 @@
+import * as vscode from 'vscode';
+import type { EnvironmentsApi } from '../environments/register';
+import type { SubmissionHistory } from '../history/history';
+import type { ReadOnlyDocuments } from '../readOnlyDocs';
+import type { ResultsPanelApi } from '../results/register';
+import { RECURRING_CSV_LANGUAGE, SubmitCodeLensProvider } from './codeLens';
+import { showSignatureDetailsCommand } from './signatureDetails';
+import { submitCommand } from './submit';
+
+// Submitting a batch: the command, its CodeLens and the signature details of a request.
+export interface SubmitDeps {
+  environments: EnvironmentsApi;
+  history: SubmissionHistory;
+  results: ResultsPanelApi;
+  docs: ReadOnlyDocuments;
+}
+
+export function registerSubmit(context: vscode.ExtensionContext, deps: SubmitDeps): void {
+  const subs = context.subscriptions;
+  const lenses = new SubmitCodeLensProvider();
+  subs.push(lenses, deps.environments.onDidChangeTarget(() => lenses.refresh()));
+  subs.push(vscode.languages.registerCodeLensProvider({ language: RECURRING_CSV_LANGUAGE }, lenses));
+  const target = deps.environments.target;
+  subs.push(
+    vscode.commands.registerCommand('paygate.submit', (...args: unknown[]) => submitCommand({ ...target, history: deps.history, results: deps.results }, ...args)),
+    vscode.commands.registerCommand('paygate.showSignatureDetails', (...args: unknown[]) => showSignatureDetailsCommand({ ...target, docs: deps.docs }, ...args)),
+  );
+}

@@ -1,0 +1,59 @@
+// Request authentication for both operations: the real OAuth 1.0a verification from core/oauth, plus
+// what a server adds around it (the timestamp window and replayed nonces).
+
+import { parseAuthorizationHeader, verifyRequest } from '../core/oauth';
+import type { DemoMerchant } from './types';
+
+/** oauth_timestamp may differ from the real clock by this much either way. */
+export const TIMESTAMP_WINDOW_SECONDS = 600;
+
+export type AuthResult = { ok: true; consumerKey: string } | { ok: false; reason: string };
+
+/** Nonces seen within the timestamp window; older ones can no longer pass the window check anyway. */
+export class NonceCache {
+  private readonly seen = new Map<string, number>();
+
+  /** Records the nonce; false when it was already used. */
+  use(consumerKey: string, nonce: string, timestamp: number, nowSeconds: number): boolean {
+    for (const [k, ts] of this.seen) if (Math.abs(nowSeconds - ts) > TIMESTAMP_WINDOW_SECONDS) this.seen.delete(k);
+    const key = `${consumerKey}\n${nonce}`;
+    if (this.seen.has(key)) return false;
+    this.seen.set(key, timestamp);
+    return true;
+  }
+}
+
+export interface AuthRequest {
+  operation: 'create' | 'report';
+  method: string;
+  url: string;
+  /** Form-encoded body parameters (create); a JSON body (report) is never part of the signature. */
+  form?: [string, string][];
+  authorization: string | undefined;
+}
+
+export function authenticate(req: AuthRequest, merchant: DemoMerchant, nonces: NonceCache, nowMs: number): AuthResult {
+  if (!req.authorization) return { ok: false, reason: 'no Authorization header' };
+  const parsed = parseAuthorizationHeader(req.authorization);
+  if (!parsed) return { ok: false, reason: 'Authorization header is not an OAuth header' };
+  const p = parsed.params;
+  if (p.oauth_consumer_key !== merchant.consumerKey) return { ok: false, reason: 'unknown consumer key' };
+  const method = p.oauth_signature_method;
+  // The report operation states HMAC-SHA1; the create sample uses RSA-SHA256 and HMAC-SHA1 is accepted too.
+  const allowed = req.operation === 'report' ? ['HMAC-SHA1'] : ['RSA-SHA256', 'HMAC-SHA1'];
+  if (!method || !allowed.includes(method)) return { ok: false, reason: `signature method ${method ?? '(none)'} not accepted for the ${req.operation} operation` };
+  if (p.oauth_version !== undefined && p.oauth_version !== '1.0') return { ok: false, reason: 'oauth_version is not 1.0' };
+  const ts = p.oauth_timestamp;
+  if (!ts || !/^\d{1,12}$/.test(ts)) return { ok: false, reason: 'oauth_timestamp missing or not a number' };
+  const nowSeconds = Math.floor(nowMs / 1000);
+  if (Math.abs(nowSeconds - Number(ts)) > TIMESTAMP_WINDOW_SECONDS) return { ok: false, reason: 'oauth_timestamp outside the accepted window' };
+  const nonce = p.oauth_nonce;
+  if (!nonce) return { ok: false, reason: 'oauth_nonce missing' };
+
+  const keys = method === 'RSA-SHA256' ? { rsaPublicKeyPem: merchant.rsaPublicKeyPem } : { consumerSecret: merchant.consumerSecret };
+  const verified = verifyRequest({ method: req.method, url: req.url, form: req.form, authorization: req.authorization }, keys);
+  if (!verified.ok) return { ok: false, reason: `signature: ${verified.reason}` };
+  // Only a correctly signed request spends its nonce; a forged one must not block the real sender's.
+  if (!nonces.use(merchant.consumerKey, nonce, Number(ts), nowSeconds)) return { ok: false, reason: 'oauth_nonce already used' };
+  return { ok: true, consumerKey: verified.consumerKey };
+}

@@ -1,0 +1,115 @@
+// The create-recurring-payments operation once the request is authenticated: decode the payload, check
+// it with the same rules the editor uses, and register one recurring payment per row.
+
+import { randomUUID } from 'node:crypto';
+import { lint } from '../core/rules/lint';
+import type { LintDiagnostic } from '../core/rules/types';
+import { createPayment, simToday } from './ledger';
+import { DEMO_PROJECT_CURRENCY } from './merchant';
+import { ErrorCodes, PayloadErrorCodes, lintErrorCode } from './errorCodes';
+import type { ChargeEvent, SimState, StoredPayment } from './types';
+
+/** A valid row with this client-orderid makes the gateway answer HTTP 500 with an error ID (documented trigger). */
+export const SIMULATE_500_ORDER_ID = 'SIMULATE-500';
+
+export type Fields = [string, string][];
+
+export interface CreateResult {
+  httpStatus: number;
+  fields: Fields;
+  /** Set when payments were registered: the state must be saved and these charges' callbacks sent. */
+  created?: { payments: StoredPayment[]; charges: { payment: StoredPayment; event: ChargeEvent }[] };
+  logLine: string;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+function answer(type: 'validation-error' | 'error', code: string, message: string, httpStatus = 200): CreateResult {
+  return { httpStatus, fields: [['type', type], ['error-message', message], ['error-code', code]], logLine: `create ${type} ${code}: ${message}` };
+}
+
+function decodePayload(payload: string | undefined): { ok: true; text: string } | { ok: false; result: CreateResult } {
+  if (payload === undefined || payload === '') return { ok: false, result: answer('validation-error', PayloadErrorCodes.missingPayload, 'the form field payload is missing or empty') };
+  // Line-wrapped Base64 (MIME style) is tolerated; anything else outside the alphabet is not.
+  const compact = payload.replace(/[\r\n]/g, '');
+  if (!BASE64.test(compact) || compact.length % 4 !== 0) return { ok: false, result: answer('validation-error', PayloadErrorCodes.notBase64, 'payload is not Base64') };
+  try {
+    // ignoreBOM keeps a BOM in the text so the rules see it as the editor does (information only).
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.from(compact, 'base64'));
+    return { ok: true, text };
+  } catch {
+    return { ok: false, result: answer('validation-error', PayloadErrorCodes.notUtf8, 'payload does not decode to UTF-8 text') };
+  }
+}
+
+function firstError(diagnostics: LintDiagnostic[]): LintDiagnostic | undefined {
+  return diagnostics
+    .filter((d) => d.severity === 'error')
+    .sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character)[0];
+}
+
+/** A serial number per request, unique within this simulator, in the gateway family's UUID-like shape. */
+function serialNumber(state: SimState): string {
+  const n = state.nextSerial++;
+  return `00000000-0000-0000-0000-${n.toString(16).padStart(12, '0')}`;
+}
+
+export function handleCreate(state: SimState, form: Fields): CreateResult {
+  const decoded = decodePayload(form.find(([k]) => k === 'payload')?.[1]);
+  if (!decoded.ok) return decoded.result;
+
+  const result = lint(decoded.text, { today: simToday(state) });
+  const problem = firstError(result.diagnostics);
+  if (problem) {
+    const where = `line ${problem.range.start.line + 1}, column ${problem.range.start.character + 1}`;
+    return answer('validation-error', lintErrorCode(problem.code), `${where}: ${problem.message} [${problem.code}]`);
+  }
+  const rows = result.batch.rows;
+  if (rows.length === 0) return answer('validation-error', PayloadErrorCodes.noRows, 'the CSV document has a header but no rows');
+
+  if (rows.some((r) => (r.value('client-orderid') ?? '').trim() === SIMULATE_500_ORDER_ID)) {
+    const errorId = randomUUID();
+    return {
+      httpStatus: 500,
+      fields: [['type', 'error'], ['error-message', 'internal server error (simulated)'], ['error-code', ErrorCodes.internal], ['error-id', errorId]],
+      logLine: `create 500 (simulated by client-orderid ${SIMULATE_500_ORDER_ID}), error-id ${errorId}`,
+    };
+  }
+  for (const r of rows) {
+    const currency = (r.value('currency') ?? '').trim();
+    if (currency !== DEMO_PROJECT_CURRENCY) {
+      return answer('error', ErrorCodes.currencyMismatch, `row ${r.rowNumber}: currency ${currency} does not equal the project currency ${DEMO_PROJECT_CURRENCY}`);
+    }
+  }
+
+  const serial = serialNumber(state);
+  const payments: StoredPayment[] = [];
+  const charges: { payment: StoredPayment; event: ChargeEvent }[] = [];
+  for (const r of rows) {
+    const created = createPayment(state, r.values(), serial);
+    payments.push(created.payment);
+    for (const event of created.charges) charges.push({ payment: created.payment, event });
+  }
+  const ids = payments.map((p) => p['recurring-payment-id']);
+  return {
+    httpStatus: 200,
+    // One id and one status per row, in row order, comma-separated: the answer is one flat field set.
+    fields: [
+      ['type', 'create-recurring-payment-response'],
+      ['serial-number', serial],
+      ['recurring-payment-id', ids.join(',')],
+      ['status', payments.map((p) => p.status).join(',')],
+    ],
+    created: { payments, charges },
+    logLine: `create accepted: serial-number ${serial}, ${payments.length} payment(s) ${ids.join(',')}`,
+  };
+}
+
+/** The gateway family's form-encoded answer: one `name=value` per line, lines after the first begin with `&`. */
+export function formEncodeAnswer(fields: Fields): string {
+  return `${fields.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('\n&')}\n`;
+}
+
+export function jsonAnswer(fields: Fields): string {
+  return `${JSON.stringify(Object.fromEntries(fields))}\n`;
+}

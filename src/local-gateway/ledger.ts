@@ -1,0 +1,178 @@
+// Recurring payments on the simulated clock (spec "States and transitions", rule book "The charge
+// schedule"). Dates and amounts come from the one schedule calculator, so the gateway charges exactly
+// what the editor's preview promised.
+
+import { addDays, compareDates, formatGatewayDate, parseGatewayDate, type CalendarDate } from '../core/dates';
+import { maskCardNumber } from '../core/mask';
+import { computeSchedule, scheduleInputFromRow, type Charge } from '../core/schedule/schedule';
+import { chargedAmount, formatThousandths } from './amounts';
+import type { ChargeEvent, SimState, StoredPayment } from './types';
+
+/** The longest single jump of the clock: ten years of daily charges is already more than anyone reads. */
+export const MAX_ADVANCE_DAYS = 3660;
+
+/**
+ * The decline rule, documented in the README: every charge on a card number ending in 0 is declined.
+ * Deterministic, so tests and demos can show the repeats counter counting failed charges.
+ */
+export function cardDeclines(cardNumber: string): boolean {
+  return /0$/.test(cardNumber.trim());
+}
+
+export function simToday(state: SimState): CalendarDate {
+  const d = parseGatewayDate(state.today);
+  if (!d) throw new Error('simulated date is not a DD.MM.YYYY date');
+  return d;
+}
+
+function nextCharge(p: StoredPayment, today: CalendarDate): Charge | undefined {
+  return computeSchedule(p.schedule, { today, limit: 1, fromIndex: p.nextIndex })[0];
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+/**
+ * Stops a schedule that has nothing left to charge: at once when the repeats counter reached
+ * max-repeats-number, on the finish date when that ended it, right after the one charge of a one-off.
+ */
+function stopIfFinished(p: StoredPayment, day: CalendarDate): boolean {
+  if (p.status !== 'active' || nextCharge(p, day) !== undefined) return false;
+  const s = p.schedule;
+  if (s.maxRepeats !== undefined && p.nextIndex >= s.maxRepeats) p.stopReason = 'max-repeats';
+  else if (s.finishDate) {
+    if (compareDates(day, s.finishDate) < 0) return false;
+    p.stopReason = 'finish-date';
+  } else p.stopReason = 'completed';
+  p.status = 'stop';
+  return true;
+}
+
+function makeCharge(state: SimState, p: StoredPayment, charge: Charge): ChargeEvent {
+  const txId = state.nextTransactionId++;
+  const seconds = txId % 3600; // a spread of times within the simulated morning, stable across reloads
+  const amount = formatThousandths(chargedAmount(charge.amount, `${p['recurring-payment-id']}:${charge.index}`));
+  const status = p.declines ? 'declined' : 'approved';
+  const date = formatGatewayDate(charge.date);
+  p.charges.push({ transactionId: String(txId), index: charge.index, date, time: `09:${pad(Math.floor(seconds / 60))}:${pad(seconds % 60)}`, amount, status });
+  p.nextIndex = charge.index + 1; // counts declined charges too (spec, repeats counter rule 2)
+  return { 'recurring-payment-id': p['recurring-payment-id'], 'client-orderid': p['client-orderid'], index: charge.index, date, amount, currency: p.currency, status };
+}
+
+/** The charges of `p` due on or before `day` and not yet made, oldest first. */
+function dueCharges(p: StoredPayment, day: CalendarDate): Charge[] {
+  const due: Charge[] = [];
+  if (p.status !== 'active') return due;
+  for (;;) {
+    const batch = computeSchedule(p.schedule, { today: day, limit: 1000, fromIndex: p.nextIndex + due.length });
+    for (const c of batch) {
+      if (compareDates(c.date, day) > 0) return due;
+      due.push(c);
+    }
+    if (batch.length < 1000) return due;
+  }
+}
+
+/** Makes every charge of `p` due on or before `day`, oldest first. */
+function chargeDue(state: SimState, p: StoredPayment, day: CalendarDate): ChargeEvent[] {
+  return dueCharges(p, day).map((c) => makeCharge(state, p, c));
+}
+
+/** Moves the repeats counter past charges dated before `day`: they were never attempted, so never made. */
+function skipPast(p: StoredPayment, day: CalendarDate): void {
+  for (let guard = 0; guard < 100; guard++) {
+    const batch = computeSchedule(p.schedule, { today: day, limit: 1000, fromIndex: p.nextIndex });
+    const firstDue = batch.findIndex((c) => compareDates(c.date, day) >= 0);
+    if (firstDue >= 0) {
+      p.nextIndex = batch[firstDue].index;
+      return;
+    }
+    if (batch.length === 0) return;
+    p.nextIndex = batch[batch.length - 1].index + 1;
+  }
+}
+
+export interface CreatedPayment {
+  payment: StoredPayment;
+  charges: ChargeEvent[];
+}
+
+/** Registers one CSV row as a recurring payment; charges due today are made at once (spec: start-date today). */
+export function createPayment(state: SimState, values: Record<string, string>, serial: string): CreatedPayment {
+  const today = simToday(state);
+  const schedule = scheduleInputFromRow(values);
+  // Pin the start: without start-date the schedule starts on the day of creation, not on every later "today".
+  if (!schedule.startDate) schedule.startDate = today;
+  const card = (values['credit-card-number'] ?? '').trim();
+  const callbackUrl = (values['notify_url'] ?? '').trim() || (values['server_callback_url'] ?? '').trim();
+  const payment: StoredPayment = {
+    'recurring-payment-id': String(state.nextPaymentId++),
+    'serial-number': serial,
+    'client-orderid': (values['client-orderid'] ?? '').trim(),
+    rp_card_type: (values['rp_card_type'] ?? '').trim(),
+    maskedCard: maskCardNumber(card),
+    declines: cardDeclines(card),
+    currency: (values['currency'] ?? '').trim(),
+    order_desc: values['order_desc'] ?? '',
+    ...(callbackUrl ? { callbackUrl } : {}),
+    schedule,
+    createdDate: state.today,
+    status: 'active',
+    nextIndex: 0,
+    charges: [],
+  };
+  state.payments.push(payment);
+  skipPast(payment, today);
+  const charges = chargeDue(state, payment, today);
+  stopIfFinished(payment, today);
+  return { payment, charges };
+}
+
+export interface AdvanceResult {
+  from: string;
+  today: string;
+  charges: ChargeEvent[];
+  stopped: string[];
+}
+
+export function advance(state: SimState, days: number): AdvanceResult {
+  const from = state.today;
+  const target = addDays(simToday(state), days);
+  const charges: ChargeEvent[] = [];
+  const stopped: string[] = [];
+  // In calendar order across payments (a stable sort keeps creation order within a day), so transaction
+  // ids, callbacks and the summary all read in the order the charges were made.
+  const due = state.payments.flatMap((p) => dueCharges(p, target).map((c) => ({ p, c })));
+  due.sort((a, b) => compareDates(a.c.date, b.c.date));
+  for (const { p, c } of due) charges.push(makeCharge(state, p, c));
+  for (const p of state.payments) if (stopIfFinished(p, target)) stopped.push(p['recurring-payment-id']);
+  state.today = formatGatewayDate(target);
+  return { from, today: state.today, charges, stopped };
+}
+
+export function findPayment(state: SimState, id: string): StoredPayment | undefined {
+  return state.payments.find((p) => p['recurring-payment-id'] === id);
+}
+
+/** Manual stop (an operator's action); the schedule can be resumed with `reschedule`. */
+export function stopPayment(p: StoredPayment): void {
+  if (p.status === 'stop') return;
+  p.status = 'stop';
+  p.stopReason = 'manual';
+}
+
+/**
+ * Resumes a stopped schedule (spec: stop → rescheduled). Charges already made are not made again, and
+ * charges whose day passed while stopped are skipped rather than made late.
+ */
+export function reschedule(state: SimState, p: StoredPayment): ChargeEvent[] {
+  if (p.status !== 'stop') return [];
+  const today = simToday(state);
+  p.status = 'active';
+  delete p.stopReason;
+  skipPast(p, today);
+  const charges = chargeDue(state, p, today);
+  stopIfFinished(p, today);
+  return charges;
+}

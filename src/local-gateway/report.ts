@@ -1,0 +1,128 @@
+// The custom transactions report, built from the simulated charges. Columns and value shapes follow the
+// spec's sample exactly: every value double-quoted, Created_date `YYYY-MM-DD hh:mm:ss`, Amount with three
+// decimals, Date_of_report `DD.MM.YYYY`.
+
+import { compareDates, formatIsoDate, parseGatewayDate, type CalendarDate } from '../core/dates';
+import { DEMO_MERCHANT_NAME } from './merchant';
+import { renderPdf } from './pdf';
+import type { SimState } from './types';
+
+export const REPORT_COLUMNS = [
+  'Merchant_Name',
+  'Transaction_id',
+  'Merchant_OID',
+  'Created_date',
+  'Amount',
+  'Currency',
+  'Transaction_type',
+  'Order_description',
+  'Date_of_report',
+] as const;
+
+const PDF_WIDTHS = [80, 60, 90, 85, 55, 40, 80, 200, 60];
+
+export interface ReportRequest {
+  reportName: string;
+  format: 'CSV' | 'PDF';
+  encoding: { name: string; encode: (s: string) => Buffer };
+  delimiter: string;
+  dateFrom?: CalendarDate;
+  dateTo?: CalendarDate;
+  status?: 'approved' | 'declined';
+  clientOrderId?: string;
+  currencies: string[];
+}
+
+export type ReportParse = { ok: true; request: ReportRequest } | { ok: false; message: string };
+
+const latin1 = (s: string) => Buffer.from(s.replace(/[^\u0000-\u00ff]/gu, '?'), 'latin1');
+const ascii = (s: string) => Buffer.from(s.replace(/[^\u0000-\u007f]/gu, '?'), 'latin1');
+const ENCODINGS: Record<string, { name: string; encode: (s: string) => Buffer }> = {
+  'utf-8': { name: 'UTF-8', encode: (s) => Buffer.from(s, 'utf8') },
+  utf8: { name: 'UTF-8', encode: (s) => Buffer.from(s, 'utf8') },
+  'utf-16le': { name: 'UTF-16LE', encode: (s) => Buffer.from(s, 'utf16le') },
+  'iso-8859-1': { name: 'ISO-8859-1', encode: latin1 },
+  latin1: { name: 'ISO-8859-1', encode: latin1 },
+  'us-ascii': { name: 'US-ASCII', encode: ascii },
+  ascii: { name: 'US-ASCII', encode: ascii },
+};
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Reads the report template tolerantly: the spec shows one sample, so only what this report uses is checked. */
+export function parseReportRequest(body: unknown): ReportParse {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false, message: 'the body is not a JSON object' };
+  const b = body as Record<string, unknown>;
+  const format = (str(b.reportFormat) ?? 'CSV').toUpperCase();
+  if (format !== 'CSV' && format !== 'PDF') return { ok: false, message: `reportFormat ${format} is not supported (CSV or PDF)` };
+  const encName = (str(b.reportEncode) ?? 'UTF-8').toLowerCase();
+  const encoding = ENCODINGS[encName];
+  if (!encoding) return { ok: false, message: `reportEncode ${str(b.reportEncode)} is not supported (UTF-8, UTF-16LE, ISO-8859-1, US-ASCII)` };
+  const delimiter = str(b.reportCsvDelimiter) ?? ',';
+  if ([...delimiter].length !== 1 || /["\r\n]/.test(delimiter)) return { ok: false, message: 'reportCsvDelimiter must be one character other than a quote or a line break' };
+  const request: ReportRequest = { reportName: str(b.reportName) ?? 'report', format, encoding, delimiter, currencies: [] };
+
+  const inputs = Array.isArray(b.inputReportParameters) ? b.inputReportParameters : [];
+  for (const item of inputs) {
+    const name = str((item as Record<string, unknown>)?.name);
+    const value = str((item as Record<string, unknown>)?.value)?.trim() ?? '';
+    if (!name || value === '') continue;
+    if (name === 'dateFrom' || name === 'dateTo') {
+      const d = parseGatewayDate(value);
+      if (!d) return { ok: false, message: `input parameter ${name} must be a DD.MM.YYYY date` };
+      request[name] = d;
+    } else if (name === 'status') {
+      if (value !== 'approved' && value !== 'declined') return { ok: false, message: 'input parameter status must be approved or declined' };
+      request.status = value;
+    } else if (name === 'client-orderid') request.clientOrderId = value;
+  }
+  const filters = b.filters as Record<string, unknown> | undefined;
+  if (filters && Array.isArray(filters.currencies)) request.currencies = filters.currencies.filter((c): c is string => typeof c === 'string');
+  return { ok: true, request };
+}
+
+export function reportRows(state: SimState, r: ReportRequest, merchantName = DEMO_MERCHANT_NAME): string[][] {
+  const found: { date: CalendarDate; tx: number; row: string[] }[] = [];
+  for (const p of state.payments) {
+    if (r.clientOrderId !== undefined && p['client-orderid'] !== r.clientOrderId) continue;
+    if (r.currencies.length > 0 && !r.currencies.includes(p.currency)) continue;
+    for (const c of p.charges) {
+      const date = parseGatewayDate(c.date)!;
+      if (r.dateFrom && compareDates(date, r.dateFrom) < 0) continue;
+      if (r.dateTo && compareDates(date, r.dateTo) > 0) continue;
+      if (r.status && c.status !== r.status) continue;
+      const kind = p.rp_card_type === 'DST' ? 'Payout' : 'Sale';
+      found.push({
+        date,
+        tx: Number(c.transactionId),
+        row: [merchantName, c.transactionId, p['client-orderid'], `${formatIsoDate(date)} ${c.time}`, c.amount, p.currency, `${kind} ${c.status}`, p.order_desc, state.today],
+      });
+    }
+  }
+  found.sort((a, b) => compareDates(a.date, b.date) || a.tx - b.tx);
+  return found.map((f) => f.row);
+}
+
+/** RFC 4180 with every value quoted, as in the spec's sample; records end with CRLF. */
+export function reportCsv(rows: string[][], delimiter: string): string {
+  const q = (v: string) => `"${v.replace(/"/g, '""')}"`;
+  return [REPORT_COLUMNS as readonly string[], ...rows].map((r) => r.map(q).join(delimiter)).join('\r\n') + '\r\n';
+}
+
+export interface RenderedReport {
+  contentType: string;
+  body: Buffer;
+  fileName: string;
+}
+
+export function renderReport(state: SimState, r: ReportRequest): RenderedReport {
+  const rows = reportRows(state, r);
+  const safeName = r.reportName.replace(/[^A-Za-z0-9._-]+/g, '_') || 'report';
+  if (r.format === 'PDF') {
+    const body = renderPdf({ title: r.reportName, subtitle: `${DEMO_MERCHANT_NAME} - ${rows.length} transaction(s) - report of ${state.today}`, columns: [...REPORT_COLUMNS], widths: PDF_WIDTHS, rows });
+    return { contentType: 'application/pdf', body, fileName: `${safeName}.pdf` };
+  }
+  return { contentType: `text/csv; charset=${r.encoding.name}`, body: r.encoding.encode(reportCsv(rows, r.delimiter)), fileName: `${safeName}.csv` };
+}

@@ -1,0 +1,114 @@
+import type { CalendarDate } from '../core/dates';
+import type { Environment, PathTemplates } from '../core/gateway/environments';
+import type { ScheduleInput } from '../core/schedule/schedule';
+
+export interface LocalGatewayOptions {
+  stateDir: string;
+  /** 0 (the default) picks any free port. */
+  port?: number;
+  /** Path prefix of the create operation's base URL (default `/paygate`). */
+  pathPrefix?: string;
+  /** Path prefix of the report operation's base URL (default `/reports`): the two differ, as on the real service. */
+  reportPathPrefix?: string;
+  paths?: PathTemplates;
+  log?: (line: string) => void;
+  /** The simulated clock's first day when the state directory has no state yet (default: today). */
+  initialDate?: CalendarDate;
+  /** The real clock, for oauth_timestamp checks; tests replace it. */
+  now?: () => number;
+}
+
+export interface DemoMerchant {
+  consumerKey: string;
+  consumerSecret: string;
+  rsaPrivateKeyPem: string;
+  rsaPublicKeyPem: string;
+  endpointId: string;
+}
+
+export type ChargeStatus = 'approved' | 'declined';
+/** The spec names only `stop`; `active` is this simulator's name for a running schedule. */
+export type PaymentStatus = 'active' | 'stop';
+
+export interface StoredCharge {
+  transactionId: string;
+  index: number;
+  date: string; // DD.MM.YYYY (the simulated day it was made)
+  time: string; // hh:mm:ss
+  amount: string; // decimal with three fractional digits
+  status: ChargeStatus;
+}
+
+export interface StoredPayment {
+  'recurring-payment-id': string;
+  'serial-number': string;
+  'client-orderid': string;
+  rp_card_type: string;
+  /** First 6 and last 4 digits only; the CVV is never kept. */
+  maskedCard: string;
+  /** Whether charges on this card are declined (the decline rule is applied at creation, then the number is dropped). */
+  declines: boolean;
+  currency: string;
+  order_desc: string;
+  callbackUrl?: string;
+  schedule: ScheduleInput;
+  createdDate: string; // DD.MM.YYYY (simulated)
+  status: PaymentStatus;
+  stopReason?: 'finish-date' | 'max-repeats' | 'completed' | 'manual';
+  /** The repeats counter: the index of the next charge. Failed charges count too. */
+  nextIndex: number;
+  charges: StoredCharge[];
+}
+
+export interface SimState {
+  version: 1;
+  /** The simulated clock's current day (DD.MM.YYYY). */
+  today: string;
+  nextPaymentId: number;
+  nextSerial: number;
+  nextTransactionId: number;
+  payments: StoredPayment[];
+}
+
+export interface CallbackResult {
+  url: string;
+  'recurring-payment-id': string;
+  'charge-index': number;
+  outcome: 'delivered' | 'failed' | 'skipped';
+  httpStatus?: number;
+  detail?: string;
+}
+
+export interface ChargeEvent {
+  'recurring-payment-id': string;
+  'client-orderid': string;
+  index: number;
+  date: string;
+  amount: string;
+  currency: string;
+  status: ChargeStatus;
+}
+
+export interface AdvanceSummary {
+  from: string; // DD.MM.YYYY
+  today: string; // DD.MM.YYYY after advancing
+  charges: ChargeEvent[];
+  /** Ids of payments that went to status stop while advancing. */
+  stopped: string[];
+  callbacks: CallbackResult[];
+}
+
+export interface LocalGateway {
+  baseUrl: string;
+  reportBaseUrl: string;
+  /** The origin, for the `/_sim/*` admin endpoints. */
+  origin: string;
+  port: number;
+  environment: Environment;
+  merchant: DemoMerchant;
+  /** The simulated clock's current day. */
+  today(): CalendarDate;
+  advanceDays(days: number): Promise<AdvanceSummary>;
+  payments(): StoredPayment[];
+  close(): Promise<void>;
+}
