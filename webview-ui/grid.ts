@@ -5,10 +5,10 @@
 import { Virtualizer, elementScroll, observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
 import { columnId, columnIndex, type ResultsTable } from './table';
 import { el } from './dom';
-import { quoteCsvField } from '../src/extension/results/exportRows';
+import { quoteField } from '../src/shared/csv';
 
 /** A row as tab-separated text, quoted where needed, which spreadsheets split into cells on paste. */
-export const rowAsTsv = (row: readonly string[]) => row.map((v) => quoteCsvField(v, '\t')).join('\t');
+export const rowAsTsv = (row: readonly string[]) => row.map((v) => quoteField(v, '\t')).join('\t');
 
 export const ROW_HEIGHT = 24;
 const HEADER_ROWS = 2; // column names + filters

@@ -1,11 +1,15 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import Papa from 'papaparse';
-import { neutraliseFormula, quoteCsvField, rowsToCsv, rowsToJson, uniqueKeys } from '../../src/extension/results/exportRows';
+import { quoteField } from '../../src/core/csv/write';
+import { neutraliseFormula, rowsToCsv, rowsToJson, uniqueKeys } from '../../src/extension/results/exportRows';
 import { maskCardValue } from '../../src/core/mask';
 import { sanitiseSubmissionView } from '../../src/extension/results/sanitise';
 import { contentSecurityPolicy, makeNonce, renderShell } from '../../src/extension/results/html';
 import { sliceText } from '../../src/extension/results/textSlices';
+
+// Exports are comma-separated by default; the one CSV writer takes the delimiter.
+const quoteCsvField = (value: string, delimiter = ',') => quoteField(value, delimiter);
 
 describe('export serialisation', () => {
   it('quotes only fields that need it, doubling inner quotes', () => {

@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
 import { formDecode } from '../oauth/sign';
+import { TextDecoder } from 'node:util';
 
 // Every answer of the two operations becomes one of these. The decision is made from the content type and
 // the content: the report operation denies access with HTTP 200, so status alone says little.

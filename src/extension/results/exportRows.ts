@@ -1,4 +1,5 @@
 // Serialises the rows the page asked to export. Pure (no vscode) so the unit tests cover it directly.
+import { quoteField } from '../../core/csv/write';
 import type { ExportFormat } from '../../shared/resultsProtocol';
 
 /**
@@ -12,13 +13,6 @@ export function neutraliseFormula(value: string): string {
   return FORMULA_LEAD.test(value) ? `'${value}` : value;
 }
 
-/** RFC 4180: quote a field holding the delimiter, a quote or a line break; double the quotes inside. */
-export function quoteCsvField(value: string, delimiter = ','): string {
-  if (value.includes('"') || value.includes(delimiter) || value.includes('\n') || value.includes('\r')) {
-    return `"${value.replace(/"/g, '""')}"`;
-  }
-  return value;
-}
 
 export interface ExportOptions {
   neutraliseFormulas: boolean;
@@ -28,8 +22,8 @@ export interface ExportOptions {
 export function rowsToCsv(columns: readonly string[], rows: readonly (readonly string[])[], options: ExportOptions): string {
   const delimiter = options.delimiter ?? ',';
   const cell = options.neutraliseFormulas
-    ? (v: string) => quoteCsvField(neutraliseFormula(v), delimiter)
-    : (v: string) => quoteCsvField(v, delimiter);
+    ? (v: string) => quoteField(neutraliseFormula(v), delimiter)
+    : (v: string) => quoteField(v, delimiter);
   const lines: string[] = [columns.map(cell).join(delimiter)];
   for (const row of rows) {
     const out: string[] = [];
