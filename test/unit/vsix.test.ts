@@ -13,6 +13,7 @@ import { manifestFiles, REQUIRED_VSIX_FILES, vsixProblems } from '../pack/vsixCo
 
 const root = join(__dirname, '..', '..');
 const vsce = join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
+const { name, version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; version: string };
 let mirror: string;
 
 const BUILD_OUTPUTS = [
@@ -29,7 +30,8 @@ const BUILD_OUTPUTS = [
   'media/icon.png',
   'out/meta-extension.json',
   'out/test/integration/index.js',
-  'paygate-toolkit-0.1.0.tgz',
+  `${name}-${version}.tgz`,
+  `${name}-${version}.vsix`,
   'test-results/e2e-failure.png',
 ];
 
