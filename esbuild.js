@@ -1,9 +1,15 @@
 // Builds every entry point of the product. `--production` minifies; otherwise sourcemaps.
 // `--watch` rebuilds on change. Exits non-zero when any build fails.
+// `--only NAME[,NAME]` builds just the bundles with those entry names (`--only cli` for `npm pack`).
+// `--metafile` also writes out/meta-<entry>.json per named bundle, for `npm run bench:bundle`.
 const esbuild = require('esbuild');
+const fs = require('node:fs');
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+const metafile = process.argv.includes('--metafile');
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? (process.argv[onlyAt + 1] ?? '').split(',').filter(Boolean) : undefined;
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
@@ -34,15 +40,33 @@ if (require('node:fs').existsSync('webview-ui/main.ts')) {
   builds.push({ ...common, entryPoints: { 'webview-ui': 'webview-ui/main.ts' }, outdir: 'dist', platform: 'browser', format: 'iife', target: 'es2022', loader: { '.css': 'css' } });
 }
 
+/** A bundle's name is its entry name (`extension`, `cli`, `webview-ui`); the test groups have none. */
+function nameOf(build) {
+  return Array.isArray(build.entryPoints) ? undefined : Object.keys(build.entryPoints).join('+');
+}
+
 async function main() {
+  if (only && only.length === 0) throw new Error('--only needs entry names, e.g. --only cli');
+  const selected = only ? builds.filter((b) => only.includes(nameOf(b))) : builds;
+  const unknown = (only ?? []).filter((n) => !builds.some((b) => nameOf(b) === n));
+  if (unknown.length > 0) throw new Error(`--only: no bundle named ${unknown.join(', ')}`);
   if (watch) {
-    const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+    const contexts = await Promise.all(selected.map((b) => esbuild.context(b)));
     await Promise.all(contexts.map((c) => c.watch()));
     console.log('[esbuild] watching');
     return;
   }
-  await Promise.all(builds.map((b) => esbuild.build(b)));
-  console.log(`[esbuild] built ${builds.length} entry groups (${production ? 'production' : 'development'})`);
+  await Promise.all(
+    selected.map(async (b) => {
+      const name = nameOf(b);
+      const result = await esbuild.build({ ...b, metafile: metafile && name !== undefined });
+      if (result.metafile) {
+        fs.mkdirSync('out', { recursive: true });
+        fs.writeFileSync(`out/meta-${name}.json`, JSON.stringify(result.metafile));
+      }
+    }),
+  );
+  console.log(`[esbuild] built ${selected.length} entry groups (${production ? 'production' : 'development'})`);
 }
 
 main().catch((err) => {

@@ -1,0 +1,65 @@
+// Start-up weight: what a production bundle is made of, by package, from esbuild's metafile.
+// `npm run bench:bundle` builds with --production --metafile and runs this; by default it reports
+// dist/extension.js (what the extension host loads on activation). Other bundles: pass their entry names
+// (`cli`, `webview-ui`). Measures only; nothing here asserts a size.
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+
+interface Metafile {
+  outputs: Record<string, { bytes: number; inputs: Record<string, { bytesInOutput: number }> }>;
+}
+
+/** The package an input belongs to (`zod`, `@scope/name`), or our own folder (`src/core`, `webview-ui`). */
+export function owner(input: string): string {
+  const nm = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+  if (nm) return nm[1];
+  const own = /^(src\/[^/]+|[^/]+)\//.exec(input);
+  return own ? `${own[1]}/ (ours)` : input;
+}
+
+export interface BundleSplit {
+  file: string;
+  bytes: number;
+  parts: { owner: string; bytes: number }[];
+}
+
+export function splitBundle(meta: Metafile, file: string): BundleSplit {
+  const output = meta.outputs[file];
+  if (!output) throw new Error(`${file} is not in the metafile (outputs: ${Object.keys(meta.outputs).join(', ')})`);
+  const byOwner = new Map<string, number>();
+  for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) byOwner.set(owner(input), (byOwner.get(owner(input)) ?? 0) + bytesInOutput);
+  const counted = [...byOwner.values()].reduce((a, b) => a + b, 0);
+  // What no input accounts for: esbuild's module wrappers and runtime helpers.
+  if (output.bytes > counted) byOwner.set('(bundler glue)', output.bytes - counted);
+  const parts = [...byOwner].map(([o, bytes]) => ({ owner: o, bytes })).sort((a, b) => b.bytes - a.bytes);
+  return { file, bytes: output.bytes, parts };
+}
+
+function kib(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+function report(entry: string): void {
+  const metaPath = join(ROOT, 'out', `meta-${entry}.json`);
+  let meta: Metafile;
+  try {
+    meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Metafile;
+  } catch {
+    throw new Error(`${metaPath}: not found; build it with 'node esbuild.js --production --metafile' (npm run bench:bundle)`);
+  }
+  const file = `dist/${entry}.js`;
+  const split = splitBundle(meta, file);
+  const onDisk = statSync(join(ROOT, file)).size;
+  console.log(`${file}: ${split.bytes} bytes (${kib(split.bytes)})${onDisk !== split.bytes ? `; on disk ${onDisk} bytes (built since?)` : ''}`);
+  const width = Math.max(...split.parts.map((p) => p.owner.length));
+  for (const p of split.parts) {
+    console.log(`  ${p.owner.padEnd(width)}  ${String(p.bytes).padStart(8)}  ${kib(p.bytes).padStart(10)}  ${((100 * p.bytes) / split.bytes).toFixed(1).padStart(5)}%`);
+  }
+}
+
+if (require.main === module) {
+  const entries = process.argv.slice(2);
+  for (const entry of entries.length > 0 ? entries : ['extension']) report(entry);
+}

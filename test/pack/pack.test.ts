@@ -1,0 +1,125 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cleanEnv, ownStderr, run } from './run';
+
+// The npm package as a user gets it: `npm pack` (whose prepack builds the CLI in production mode), the
+// tarball's exact file list, an offline install into an empty folder (it has no dependencies, so it
+// needs nothing from anywhere), then `paygate` from that install. Home, XDG and temporary folders point
+// into the test's own folder, so nothing touches the real home directory.
+
+const root = join(__dirname, '..', '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; version: string; dependencies?: object; bin: Record<string, string> };
+let work: string;
+let tarball: string;
+let packedFiles: string[];
+let app: string;
+let userEnv: NodeJS.ProcessEnv;
+
+const PACK_TIMEOUT = 180_000;
+const INSTALL_TIMEOUT = 120_000;
+const CLI_TIMEOUT = 60_000;
+
+/** The installed `paygate`, through npx as a user would run it; --no: never fetch it from anywhere. */
+function paygate(args: string[], cwd = app) {
+  return run('npx', ['--no', '--', 'paygate', ...args], { cwd, env: userEnv, timeoutMs: CLI_TIMEOUT });
+}
+
+before(async () => {
+  work = realpathSync(mkdtempSync(join(tmpdir(), 'paygate-pack-')));
+  for (const d of ['out', 'app', 'home', 'state', 'tmp', 'files']) mkdirSync(join(work, d));
+  app = join(work, 'app');
+  const h = join(work, 'home');
+  userEnv = cleanEnv({
+    HOME: h,
+    USERPROFILE: h,
+    XDG_CONFIG_HOME: join(h, '.config'),
+    XDG_CACHE_HOME: join(h, '.cache'),
+    XDG_DATA_HOME: join(h, '.local', 'share'),
+    XDG_STATE_HOME: join(h, '.local', 'state'),
+    PAYGATE_STATE_DIR: join(work, 'state'),
+    TMPDIR: join(work, 'tmp'),
+    NO_COLOR: '1',
+  });
+
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', join(work, 'out')], { cwd: root, timeoutMs: PACK_TIMEOUT });
+  assert.equal(packed.code, 0, `npm pack failed:\n${packed.stderr}`);
+  // prepack's build log shares stdout with npm's JSON: the JSON is the part from the line "[" on.
+  const json = packed.stdout.slice(packed.stdout.search(/^\[\s*$/m));
+  const [info] = JSON.parse(json) as { filename: string; files: { path: string }[] }[];
+  tarball = join(work, 'out', info.filename);
+  packedFiles = info.files.map((f) => f.path).sort();
+});
+after(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test('the tarball holds the CLI bundle, the examples and the documents, nothing else', () => {
+  assert.equal(tarball, join(work, 'out', `${pkg.name}-${pkg.version}.tgz`));
+  const examples = readdirSync(join(root, 'examples')).map((f) => `examples/${f}`);
+  const expected = ['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/cli.js', 'package.json', ...examples].sort();
+  assert.deepEqual(packedFiles, expected);
+  assert.deepEqual(pkg.bin, { paygate: 'dist/cli.js' });
+  assert.equal(pkg.dependencies, undefined, 'everything is bundled: the package must not pull dependencies');
+});
+
+test('it installs offline into an empty folder and puts paygate on the path', async () => {
+  assert.deepEqual(readdirSync(app), []);
+  const installed = await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--prefix', app, tarball], { cwd: app, timeoutMs: INSTALL_TIMEOUT });
+  assert.equal(installed.code, 0, `npm install failed:\n${installed.stdout}\n${installed.stderr}`);
+  assert.deepEqual(readdirSync(join(app, 'node_modules')).filter((d) => !d.startsWith('.')), [pkg.name], 'no dependency came along');
+  assert.ok(existsSync(join(app, 'node_modules', '.bin', 'paygate')));
+  const cli = readFileSync(join(app, 'node_modules', pkg.name, 'dist', 'cli.js'), 'utf8');
+  assert.ok(cli.startsWith('#!/usr/bin/env node\n'), 'the bundle starts with its shebang');
+  assert.ok(!cli.includes('sourceMappingURL'), 'the bundle is a production build (no source map)');
+});
+
+test('paygate --version prints the package version', async () => {
+  const r = await paygate(['--version']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout.trim(), pkg.version);
+  assert.equal(ownStderr(r.stderr), '');
+});
+
+test('paygate --help lists the commands', async () => {
+  const r = await paygate(['--help']);
+  assert.equal(r.code, 0, r.stderr);
+  for (const command of ['lint', 'fix', 'schedule', 'sign', 'submit', 'report', 'gateway', 'demo']) assert.match(r.stdout, new RegExp(`^  ${command} `, 'm'));
+});
+
+test('paygate lint: a valid batch passes, the mistakes file fails with codes', async () => {
+  const files = join(work, 'files');
+  copyFileSync(join(root, 'examples', 'valid.rpcsv'), join(files, 'valid.rpcsv'));
+  copyFileSync(join(root, 'examples', 'mistakes.rpcsv'), join(files, 'mistakes.rpcsv'));
+  const ok = await paygate(['lint', join(files, 'valid.rpcsv')]);
+  assert.equal(ok.code, 0, `${ok.stdout}${ok.stderr}`);
+  assert.match(ok.stdout, /0 errors/);
+  const bad = await paygate(['lint', join(files, 'mistakes.rpcsv')]);
+  assert.equal(bad.code, 1, `${bad.stdout}${bad.stderr}`);
+  assert.match(bad.stdout, /mistakes\.rpcsv:\d+:\d+: error [a-z]+(-[a-z]+)* /);
+  assert.match(bad.stdout, /\bcolumn-alias\b/);
+});
+
+test('paygate schedule prints dated charges', async () => {
+  const r = await paygate(['schedule', join(work, 'files', 'valid.rpcsv'), '--today', '15.01.2027']);
+  assert.equal(r.code, 0, `${r.stdout}${r.stderr}`);
+  // The first row has no start-date, so it starts on --today and charges monthly.
+  assert.match(r.stdout, /^\s+0\s+15\.01\.2027\s/m);
+  assert.match(r.stdout, /^\s+1\s+15\.02\.2027\s/m);
+});
+
+test('paygate demo runs the whole tour from the shipped examples', async () => {
+  // The install folder has no examples/: the demo must find the ones in the package.
+  assert.ok(!existsSync(join(app, 'examples')));
+  const r = await paygate(['demo']);
+  assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+  assert.match(r.stdout, new RegExp(`node_modules/${pkg.name}/examples`));
+  assert.match(r.stdout, /Done\./);
+  // Its temporary state went to TMPDIR and was removed; nothing was written to the home folder.
+  assert.deepEqual(readdirSync(join(work, 'tmp')).filter((f) => f.startsWith('paygate-')), []);
+  const home = join(work, 'home');
+  const written = readdirSync(home, { recursive: true }).map(String).filter((f) => statSync(join(home, f)).isFile() && !/^\.npm\b/.test(f));
+  assert.deepEqual(written, []);
+});
