@@ -4,7 +4,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -60,7 +60,7 @@ describe('paygate lint exit codes, the same for every format', () => {
       assert.match(runs[3].stderr, /missing\.rpcsv: cannot read: no such file/);
       if (format === 'sarif') {
         assert.equal(JSON.parse(runs[3].stdout).runs[0].invocations[0].executionSuccessful, false);
-        assert.equal(JSON.parse(runs[2].stdout).runs[0].tool.driver.version, (await import('../../package.json')).version);
+        assert.equal(JSON.parse(runs[2].stdout).runs[0].tool.driver.version, (await import('../../package.json')).default.version);
       }
     });
   }
@@ -105,5 +105,21 @@ describe('paygate lint output order', () => {
     const forward: FileLint = { file: 'e.rpcsv', text, diagnostics };
     const context = { cwd: '/w', version: '0.0.0', failures: [] };
     for (const format of LINT_FORMATS) assert.equal(formatLint(format, [reversed], context), formatLint(format, [forward], context), format);
+  });
+});
+
+describe('paygate fix with several files (as pre-commit passes them)', () => {
+  it('fixes each file in place and exits with the worst status', async () => {
+    const fixable = `client-orderid;rp_card_type;credit-card-number;amount;currency\no1;dst;5555555555554444;1;EUR\n`;
+    await writeFile(path.join(dir, 'f1.rpcsv'), fixable);
+    await writeFile(path.join(dir, 'f2.rpcsv'), fixable.replace(';1;EUR', ';0;EUR'));
+    const r = await paygate(['fix', 'f1.rpcsv', 'f2.rpcsv'], dir);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.equal(await readFile(path.join(dir, 'f1.rpcsv'), 'utf8'), fixable.replace('dst', 'DST'));
+    assert.equal(await readFile(path.join(dir, 'f2.rpcsv'), 'utf8'), fixable.replace('dst', 'DST').replace(';1;EUR', ';0;EUR'));
+    assert.match(r.stdout, /^f1\.rpcsv: applied 1 fix; 0 errors remain$/m);
+    assert.match(r.stdout, /^f2\.rpcsv: applied 1 fix; 1 error remains$/m);
+    const missing = await paygate(['fix', 'f1.rpcsv', 'nope.rpcsv'], dir);
+    assert.equal(missing.code, 2);
   });
 });
