@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # System packages the real-editor run needs, from Debian: Chromium (the browser that drives VS Code),
 # ripgrep (fills code-server's ripgrep download cache), libkrb5-dev and a C/C++ toolchain (code-server's
-# native modules build from source because their prebuilt downloads are unreachable).
+# native modules build from source because their prebuilt downloads are unreachable), pre-commit.
 # Idempotent and quiet: does nothing when everything is present. Needs root (or sudo) for apt-get.
 set -euo pipefail
 
@@ -11,6 +11,8 @@ command -v rg >/dev/null 2>&1 || need+=(ripgrep)
 [ -e /usr/include/gssapi/gssapi.h ] || need+=(libkrb5-dev)
 command -v g++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1 || need+=(build-essential)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
+# pre-commit for test/precommit/run.ts (the hooks of .pre-commit-hooks.yaml, tried on a scratch repository).
+command -v pre-commit >/dev/null 2>&1 || need+=(pre-commit)
 # Fonts so screenshots show text, not boxes.
 [ -d /usr/share/fonts/truetype/dejavu ] || need+=(fonts-dejavu-core)
 
