@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # System packages the real-editor run needs, from Debian: Chromium (the browser that drives VS Code),
 # ripgrep (fills code-server's ripgrep download cache), libkrb5-dev and a C/C++ toolchain (code-server's
-# native modules build from source because their prebuilt downloads are unreachable), and unzip (the pack
-# test lists and reads the built VSIX with it).
+# native modules build from source because their prebuilt downloads are unreachable), unzip (the pack
+# test lists and reads the built VSIX with it) and pre-commit (the hooks, tried on a scratch repository).
 # Idempotent and quiet: does nothing when everything is present. Needs root (or sudo) for apt-get.
 set -euo pipefail
 
@@ -13,6 +13,7 @@ command -v rg >/dev/null 2>&1 || need+=(ripgrep)
 command -v g++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1 || need+=(build-essential)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 command -v unzip >/dev/null 2>&1 || need+=(unzip)
+command -v pre-commit >/dev/null 2>&1 || need+=(pre-commit)
 # Fonts so screenshots show text, not boxes.
 [ -d /usr/share/fonts/truetype/dejavu ] || need+=(fonts-dejavu-core)
 

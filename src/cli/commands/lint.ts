@@ -1,38 +1,33 @@
 import { lint as lintText } from '../../core/rules/lint';
 import { commandArgs } from '../args';
 import type { Command } from '../command';
-import { displayPosition, readInput } from '../io';
+import { formatLint, isLintFormat, lintExitCode, type FileLint } from '../format';
+import { readInput } from '../io';
+import { version } from '../version';
 
-const HELP = `Usage: paygate lint [--format text|json] FILE...
+const HELP = `Usage: paygate lint [--format text|json|sarif|github] FILE...
 
 Checks recurring-payment CSV files against the rule book. FILE may be - for standard input.
 
 Options:
-  --format text|json   text (default): one problem per line, file:line:column: severity code message
+  --format FORMAT      text (default): one problem per line, file:line:column: severity code message
                        json: {"files":[{"file","diagnostics":[...]}],"summary":{"errors","warnings"}}
+                       sarif: SARIF 2.1.0 for code scanning (paths relative to the working directory)
+                       github: GitHub Actions annotations (::error file=…,line=…::message)
   -h, --help           this help
+
+Output is sorted by file, line, column and code.
 
 Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage error or unreadable file.`;
 
-interface JsonDiagnostic {
-  code: string;
-  severity: 'error' | 'warning' | 'information';
-  message: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  columnName: string | null;
-}
-
 export const lint: Command = {
-  summary: 'check recurring-payment CSV files (text or JSON report)',
+  summary: 'check recurring-payment CSV files (text, JSON, SARIF or GitHub annotations)',
   async run(args) {
     const parsed = commandArgs('lint', HELP, args, { format: { type: 'string', default: 'text' } });
     if (typeof parsed === 'number') return parsed;
     const { values, positionals } = parsed;
-    if (values.format !== 'text' && values.format !== 'json') {
-      process.stderr.write(`paygate lint: --format must be text or json, not "${values.format}"\n`);
+    if (!isLintFormat(values.format)) {
+      process.stderr.write(`paygate lint: --format must be text, json, sarif or github, not "${values.format}"\n`);
       return 2;
     }
     if (positionals.length === 0) {
@@ -40,39 +35,18 @@ export const lint: Command = {
       return 2;
     }
 
-    const files: { file: string; diagnostics: JsonDiagnostic[] }[] = [];
-    let unreadable = false;
+    const files: FileLint[] = [];
+    const failures: string[] = [];
     for (const path of positionals) {
       const input = await readInput(path);
       if (!input.ok) {
         process.stderr.write(`paygate lint: ${input.message}\n`);
-        unreadable = true;
+        failures.push(input.message);
         continue;
       }
-      const result = lintText(input.text);
-      const bom = result.batch.csv.bom;
-      files.push({
-        file: input.name,
-        diagnostics: result.diagnostics.map((d) => {
-          const s = displayPosition(d.range.start, bom);
-          const e = displayPosition(d.range.end, bom);
-          return { code: d.code, severity: d.severity, message: d.message, line: s.line, column: s.column, endLine: e.line, endColumn: e.column, columnName: d.columnName };
-        }),
-      });
+      files.push({ file: input.name, stdin: path === '-', text: input.text, diagnostics: lintText(input.text).diagnostics });
     }
-
-    const all = files.flatMap((f) => f.diagnostics);
-    const summary = { errors: all.filter((d) => d.severity === 'error').length, warnings: all.filter((d) => d.severity === 'warning').length };
-    if (values.format === 'json') {
-      process.stdout.write(`${JSON.stringify({ files, summary })}\n`);
-    } else {
-      for (const f of files) {
-        for (const d of f.diagnostics) process.stdout.write(`${f.file}:${d.line}:${d.column}: ${d.severity} ${d.code} ${d.message}\n`);
-      }
-      const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
-      process.stdout.write(`${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')} in ${plural(files.length, 'file')}\n`);
-    }
-    if (unreadable) return 2;
-    return summary.errors > 0 ? 1 : 0;
+    process.stdout.write(formatLint(values.format, files, { cwd: process.cwd(), version, failures }));
+    return lintExitCode(files, failures);
   },
 };

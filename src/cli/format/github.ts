@@ -1,0 +1,32 @@
+import type { Severity } from '../../core/rules/codes';
+import { relativeToCwd, showFiles, type FileLint } from './report';
+
+// `paygate lint --format github`: GitHub Actions workflow commands, which the runner turns into
+// annotations on the pull request: `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=…::message`.
+// Pure: the working directory is passed in (annotations name files relative to the checkout).
+
+const COMMAND: Record<Severity, 'error' | 'warning' | 'notice'> = { error: 'error', warning: 'warning', information: 'notice' };
+
+/** The runner's escaping of a command's message: `%`, CR and LF would end or garble the command. */
+export function escapeData(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** A property value additionally may not hold `:` (ends the properties) or `,` (separates them). */
+export function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+export function formatGithub(files: readonly FileLint[], context: { cwd: string }): string {
+  let out = '';
+  for (const f of showFiles(files)) {
+    const file = f.lint.stdin ? undefined : relativeToCwd(f.lint.file, context.cwd).path;
+    for (const { diagnostic: d, line, column, endLine, endColumn } of f.diagnostics) {
+      const props: [string, string | number][] = file === undefined ? [] : [['file', file], ['line', line], ['col', column], ['endLine', endLine], ['endColumn', endColumn]];
+      props.push(['title', `paygate ${d.code}`]);
+      const list = props.map(([k, v]) => `${k}=${escapeProperty(String(v))}`).join(',');
+      out += `::${COMMAND[d.severity]} ${list}::${escapeData(d.message)}\n`;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,34 @@
+import { formatGithub } from './github';
+import { formatJson } from './json';
+import type { FileLint, LintFormat } from './report';
+import { formatSarif } from './sarif';
+import { formatText } from './text';
+
+export { LINT_FORMATS, isLintFormat, type FileLint, type LintFormat } from './report';
+
+export interface FormatContext {
+  cwd: string;
+  version: string;
+  /** Messages about files that could not be read (they are also written to standard error). */
+  failures: readonly string[];
+}
+
+/** The whole standard output of `paygate lint` in one format. */
+export function formatLint(format: LintFormat, files: readonly FileLint[], context: FormatContext): string {
+  switch (format) {
+    case 'text':
+      return formatText(files);
+    case 'json':
+      return formatJson(files);
+    case 'sarif':
+      return formatSarif(files, context);
+    case 'github':
+      return formatGithub(files, context);
+  }
+}
+
+/** Today's exit status, the same for every format: 2 unreadable input, 1 errors, 0 otherwise. */
+export function lintExitCode(files: readonly FileLint[], failures: readonly unknown[]): number {
+  if (failures.length > 0) return 2;
+  return files.some((f) => f.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
+}

@@ -1,0 +1,43 @@
+import { showFiles, summarise, type FileLint, type Summary } from './report';
+
+// `paygate lint --format json`: {"files":[{"file","diagnostics":[...]}],"summary":{"errors","warnings"}}.
+// The shape and key order are public (scripts parse it); positions are 1-based, end column exclusive.
+
+export interface JsonDiagnostic {
+  code: string;
+  severity: 'error' | 'warning' | 'information';
+  message: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  columnName: string | null;
+}
+
+export interface JsonReport {
+  files: { file: string; diagnostics: JsonDiagnostic[] }[];
+  summary: Summary;
+}
+
+export function buildJson(files: readonly FileLint[]): JsonReport {
+  return {
+    files: showFiles(files).map((f) => ({
+      file: f.lint.file,
+      diagnostics: f.diagnostics.map(({ diagnostic: d, line, column, endLine, endColumn }) => ({
+        code: d.code,
+        severity: d.severity,
+        message: d.message,
+        line,
+        column,
+        endLine,
+        endColumn,
+        columnName: d.columnName,
+      })),
+    })),
+    summary: summarise(files),
+  };
+}
+
+export function formatJson(files: readonly FileLint[]): string {
+  return `${JSON.stringify(buildJson(files))}\n`;
+}

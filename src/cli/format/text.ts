@@ -1,0 +1,14 @@
+import { showFiles, summarise, type FileLint } from './report';
+
+// `paygate lint` (default format): one `file:line:column: severity code message` line per problem, then
+// a summary line. Problem matchers key on that line shape.
+
+export function formatText(files: readonly FileLint[]): string {
+  let out = '';
+  for (const f of showFiles(files)) {
+    for (const d of f.diagnostics) out += `${f.lint.file}:${d.line}:${d.column}: ${d.diagnostic.severity} ${d.diagnostic.code} ${d.diagnostic.message}\n`;
+  }
+  const summary = summarise(files);
+  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+  return `${out}${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')} in ${plural(files.length, 'file')}\n`;
+}
