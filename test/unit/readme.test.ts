@@ -30,7 +30,7 @@ test('every column and every code has its row, and every code its anchor for the
 test('the rule book codes are exactly the published contract', () => {
   // The rule book's public codes; renaming one breaks users' scripts and suppressions.
   assert.deepEqual(Object.keys(CodeInfo).sort(), [
-    'amount-mode', 'amount-range', 'blank-line', 'bom', 'callback-exclusive', 'card-expired', 'card-luhn',
+    'amount-mode', 'amount-range', 'blank-line', 'bom', 'callback-exclusive', 'card-data-in-git', 'card-expired', 'card-luhn',
     'column-alias', 'csv-syntax', 'date-order', 'delimiter', 'dst-unsupported', 'duplicate-column',
     'duplicate-order-id', 'field-count', 'invalid-value', 'max-length', 'missing-column', 'period-interval',
     'required-value', 'start-date-past', 'state-required', 'unknown-column',

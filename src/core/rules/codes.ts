@@ -24,6 +24,7 @@ export const Codes = {
   cardExpired: 'card-expired',
   startDatePast: 'start-date-past',
   duplicateOrderId: 'duplicate-order-id',
+  cardDataInGit: 'card-data-in-git',
   bom: 'bom',
 } as const;
 
@@ -54,6 +55,11 @@ export const CodeInfo: Record<Code, { severity: Severity; where: string; when: s
   'card-expired': { severity: 'warning', where: 'cell', when: 'expire-month/expire-year before the current month' },
   'start-date-past': { severity: 'warning', where: 'cell', when: 'start-date before today' },
   'duplicate-order-id': { severity: 'warning', where: 'cell', when: 'a client-orderid seen on an earlier row' },
+  'card-data-in-git': {
+    severity: 'warning',
+    where: 'cell',
+    when: 'the file holds full card numbers (Luhn-valid, not a published test number) and is tracked by git, or lies in a git work tree without being ignored; on the first card-number cell',
+  },
   bom: { severity: 'information', where: 'file start', when: 'a UTF-8 byte order mark (accepted and ignored)' },
 };
 
@@ -66,4 +72,5 @@ export const FixDocs: Partial<Record<Code, string>> = {
   'invalid-value': 'rp_card_type in the wrong case: upper-case it; expire-month with one digit: pad it; a date written D/M/YYYY, D-M-YYYY, D.M.YYYY or YYYY-MM-DD: rewrite as DD.MM.YYYY (fix all)',
   'missing-column': 'Append the column to the header and an empty field to every row',
   bom: 'Drop the byte order mark (fix all)',
+  'card-data-in-git': 'When the file is not tracked: add it to `.gitignore` (when it is tracked, the message says how to remove it from the repository and its history)',
 };
