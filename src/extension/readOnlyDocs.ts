@@ -1,18 +1,20 @@
 import * as vscode from 'vscode';
+import { Disposable } from './disposable';
 
 // Documents the user reads but never edits or is asked to save (signature details, a history record):
 // a TextDocumentContentProvider makes them read-only, and they vanish with the window.
 
 export const SCHEME = 'paygate-gateway';
 
-export class ReadOnlyDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+export class ReadOnlyDocuments extends Disposable implements vscode.TextDocumentContentProvider {
   private readonly contents = new Map<string, string>();
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  private readonly changed = this.register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this.changed.event;
-  private readonly registration: vscode.Disposable;
 
   constructor() {
-    this.registration = vscode.workspace.registerTextDocumentContentProvider(SCHEME, this);
+    super();
+    this.register(vscode.workspace.registerTextDocumentContentProvider(SCHEME, this));
+    this.register({ dispose: () => this.contents.clear() });
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
@@ -44,11 +46,5 @@ export class ReadOnlyDocuments implements vscode.TextDocumentContentProvider, vs
     }
     await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });
     return uri;
-  }
-
-  dispose(): void {
-    this.registration.dispose();
-    this.changed.dispose();
-    this.contents.clear();
   }
 }
