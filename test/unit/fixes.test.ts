@@ -2,7 +2,7 @@
 // fixAll applies the safe ones only.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { fixAll } from '../../src/core/rules/fixes';
+import { fixAll } from '../../src/core/rules/fixAll';
 import { applyEdits } from '../../src/core/text';
 import { lintText, TODAY } from '../fixtures/lint-cases/helpers';
 

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { parseCsv } from '../../src/core/csv/parse';
 import { quoteField } from '../../src/core/csv/write';
 import { lint } from '../../src/core/rules/lint';
-import { fixAll } from '../../src/core/rules/fixes';
+import { fixAll } from '../../src/core/rules/fixAll';
 import type { Range } from '../../src/core/text';
 import { LineIndex, applyEdits } from '../../src/core/text';
 import { FULL, TODAY } from '../fixtures/lint-cases/helpers';

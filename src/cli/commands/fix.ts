@@ -1,4 +1,4 @@
-import { fixAll } from '../../core/rules/fixes';
+import { fixAll } from '../../core/rules/fixAll';
 import { lint } from '../../core/rules/lint';
 import { commandArgs } from '../args';
 import type { Command } from '../command';

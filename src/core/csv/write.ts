@@ -1,6 +1,7 @@
 import { parseCsv } from './parse';
 
-// Writing CSV the gateway reads: `;` delimited, RFC 4180 quoting, CRLF between records on submission.
+// The product's one CSV writer: `;` delimited by default, RFC 4180 quoting (only where a value needs it),
+// CRLF between records on submission. The results page and exports use it too, with their delimiter.
 
 /** Quotes a value only when it must be: it holds the delimiter, a quote or a line break. */
 export function quoteField(value: string, delimiter = ';'): string {
@@ -8,6 +9,11 @@ export function quoteField(value: string, delimiter = ';'): string {
     return value;
   }
   return `"${value.replace(/"/g, '""')}"`;
+}
+
+/** Records written with `delimiter`, quoted where needed, joined by `newline` (none after the last). */
+export function writeRecords(rows: readonly (readonly string[])[], delimiter = ';', newline = '\r\n'): string {
+  return rows.map((row) => row.map((v) => quoteField(v, delimiter)).join(delimiter)).join(newline);
 }
 
 /**

@@ -108,3 +108,9 @@ export function batchFromCsv(csv: ParsedCsv): Batch {
 export function readBatch(text: string): Batch {
   return batchFromCsv(parseCsv(text));
 }
+
+/** Whether the header has one complete amount mode: amount, amount-from with amount-to, or amount-sequence. */
+export function hasCompleteAmountMode(batch: Batch): boolean {
+  const has = (name: string) => batch.columnIndex.has(name);
+  return has('amount') || (has('amount-from') && has('amount-to')) || has('amount-sequence');
+}

@@ -1,10 +1,7 @@
-import Papa from 'papaparse';
 import { parseCsv, type CsvRecord } from '../csv/parse';
-import { quoteField } from '../csv/write';
-import { applyEdits, type Range, type TextEdit } from '../text';
+import { quoteField, writeRecords } from '../csv/write';
+import type { TextEdit } from '../text';
 import type { Batch } from './batch';
-import type { Code } from './codes';
-import { lint, type LintOptions, type LintResult } from './lint';
 import type { Fix } from './types';
 
 // The rule book's quick fixes as text edits. `safe` fixes never lose data and are what fixAll and
@@ -53,29 +50,8 @@ export function rewriteDelimiterFix(batch: Batch, from: ',' | '\t'): Fix {
   const rows = parsed.records.map((r) => r.values);
   // Trailing blank records are the file's final line breaks, not data.
   while (rows.length > 1 && rows[rows.length - 1].length === 1 && rows[rows.length - 1][0] === '') rows.pop();
-  let out = Papa.unparse(rows, { delimiter: ';', newline, quotes: false, quoteChar: '"', escapeChar: '"' });
+  let out = writeRecords(rows, ';', newline);
   if (/[\r\n]$/.test(body)) out += newline;
   const label = from === ',' ? 'commas' : 'tabs';
   return { title: `Rewrite the file with ";" instead of ${label}`, edits: [editAt(batch, bom, text.length, out)], safe: true };
-}
-
-/** Every safe fix of a lint result, as non-overlapping edits (the first edit at a place wins). */
-export function safeFixEdits(result: LintResult): TextEdit[] {
-  return result.diagnostics.flatMap((d) => d.fixes.filter((f) => f.safe).flatMap((f) => f.edits));
-}
-
-export interface AppliedFix {
-  code: Code;
-  title: string;
-  range: Range;
-}
-
-/** Applies every safe fix, as `paygate fix` and source.fixAll do. */
-export function fixAll(text: string, options?: LintOptions): { text: string; applied: AppliedFix[] } {
-  const result = lint(text, options);
-  const applied: AppliedFix[] = [];
-  for (const d of result.diagnostics) {
-    for (const f of d.fixes) if (f.safe) applied.push({ code: d.code, title: f.title, range: d.range });
-  }
-  return { text: applyEdits(text, safeFixEdits(result)), applied };
 }

@@ -1,11 +1,12 @@
 import { todayLocal, type CalendarDate } from '../dates';
 import { parseCsv } from '../csv/parse';
-import { batchFromCsv, type Batch } from './batch';
+import { batchFromCsv, hasCompleteAmountMode, type Batch } from './batch';
 import { CodeInfo, Codes, type Code } from './codes';
 import { AMOUNT_COLUMNS, COLUMNS, STATE_COUNTRIES } from './columns';
 import { appendColumnFix, dropBomFix, replaceCellFix, rewriteDelimiterFix } from './fixes';
 import { otherDelimiter } from './header';
 import { checkRows } from './rowChecks';
+import { Reporter } from './reporter';
 import type { Fix, LintDiagnostic } from './types';
 
 // The linter: document text in, the rule book's diagnostics out. The same function serves the editor,
@@ -19,23 +20,6 @@ export interface LintOptions {
 export interface LintResult {
   diagnostics: LintDiagnostic[];
   batch: Batch;
-}
-
-/** Builds diagnostics with ranges from offsets; one per problem. */
-export class Reporter {
-  readonly diagnostics: LintDiagnostic[] = [];
-  constructor(readonly batch: Batch) {}
-
-  add(code: Code, start: number, end: number, message: string, columnName: string | null, fixes: Fix[] = []): void {
-    this.diagnostics.push({
-      code,
-      severity: CodeInfo[code].severity,
-      message,
-      range: this.batch.csv.index.range(start, end),
-      columnName,
-      fixes,
-    });
-  }
 }
 
 const REQUIRED_ALWAYS = COLUMNS.filter((c) => c.necessity === 'required').map((c) => c.name);
@@ -156,9 +140,4 @@ function checkHeader(report: Reporter, headerStart: number, headerEnd: number): 
     const partial = has(from) !== has(to) ? ` (${has(from) ? from : to} needs its pair ${has(from) ? to : from})` : '';
     report.add(Codes.missingColumn, headerStart, headerEnd, `missing amount column: add amount, amount-from with amount-to, or amount-sequence${partial}`, has(from) ? to : has(to) ? from : amount, fixes);
   }
-}
-
-export function hasCompleteAmountMode(batch: Batch): boolean {
-  const has = (name: string) => batch.columnIndex.has(name);
-  return has('amount') || (has('amount-from') && has('amount-to')) || has('amount-sequence');
 }

@@ -5,7 +5,8 @@ import { Codes, type Code } from './codes';
 import { COLUMNS, STATE_COUNTRIES, type ColumnSpec } from './columns';
 import { FirstSeen } from './firstSeen';
 import { replaceCellFix } from './fixes';
-import { hasCompleteAmountMode, type Reporter } from './lint';
+import { hasCompleteAmountMode } from './batch';
+import type { Reporter } from './reporter';
 import type { Fix } from './types';
 import { EXPECTED, exceedsLength, isValid, luhnValid, suggestValue } from './values';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { Codes } from '../../core/rules/codes';
-import { safeFixEdits } from '../../core/rules/fixes';
+import { safeFixEdits } from '../../core/rules/fixAll';
 import type { LintResult } from '../../core/rules/lint';
 import type { LintDiagnostic } from '../../core/rules/types';
 import type { TextEdit } from '../../core/text';

@@ -1,5 +1,5 @@
 // Serialises the rows the page asked to export. Pure (no vscode) so the unit tests cover it directly.
-import { quoteField } from '../../core/csv/write';
+import { writeRecords } from '../../core/csv/write';
 import type { ExportFormat } from '../../shared/resultsProtocol';
 
 /**
@@ -20,18 +20,10 @@ export interface ExportOptions {
 }
 
 export function rowsToCsv(columns: readonly string[], rows: readonly (readonly string[])[], options: ExportOptions): string {
-  const delimiter = options.delimiter ?? ',';
-  const cell = options.neutraliseFormulas
-    ? (v: string) => quoteField(neutraliseFormula(v), delimiter)
-    : (v: string) => quoteField(v, delimiter);
-  const lines: string[] = [columns.map(cell).join(delimiter)];
-  for (const row of rows) {
-    const out: string[] = [];
-    // Short rows are padded so every record has the header's field count.
-    for (let i = 0; i < columns.length; i++) out.push(cell(row[i] ?? ''));
-    lines.push(out.join(delimiter));
-  }
-  return lines.join('\r\n') + '\r\n';
+  const value = options.neutraliseFormulas ? neutraliseFormula : (v: string) => v;
+  // Short rows are padded so every record has the header's field count.
+  const records = [columns, ...rows].map((row) => columns.map((_, i) => value(row[i] ?? '')));
+  return writeRecords(records, options.delimiter ?? ',', '\r\n') + '\r\n';
 }
 
 /** Keys must be unique for JSON objects; a repeated header name gets " (2)", " (3)"... */
