@@ -1,5 +1,7 @@
 import { Command, CommanderError, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { CliContext } from './context';
+
+export { Option };
 import { EXIT, usageError } from './output';
 
 // The one argument parser of `paygate`: every command is a commander command made by paygateCommand(),
@@ -54,6 +56,12 @@ class PaygateCommand extends Command {
   // the argument as the usage line does.
   missingArgument(name: string): never {
     this.error(`no ${name} given`);
+  }
+
+  // `paygate help nope` would print the program's help; it is an unknown command like `paygate nope`.
+  _dispatchHelpCommand(name: string | undefined): unknown {
+    if (name !== undefined && !this.commands.some((c) => c.name() === name)) this.error(`unknown command '${name}'`);
+    return (Command.prototype as unknown as { _dispatchHelpCommand(n?: string): unknown })._dispatchHelpCommand.call(this, name);
   }
 
   _excessArguments(received: string[]): never {

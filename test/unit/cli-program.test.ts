@@ -112,6 +112,9 @@ describe('the program itself', () => {
     const option = await run(['--frobnicate']);
     assert.equal(option.code, 2);
     assert.equal(option.err, `paygate: unknown option '--frobnicate'\nRun "paygate --help" for usage.\n`);
+    const help = await run(['help', 'frobnicate']);
+    assert.equal(help.code, 2);
+    assert.equal(help.err, r.err);
   });
   it('no command: the help on standard error, exit 2', async () => {
     const r = await run([]);
