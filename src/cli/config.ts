@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import {
   CliConfigSchema,
   findEnvironment,
@@ -12,6 +11,7 @@ import {
 } from '../core/gateway';
 import { readJsonText } from '../core/gateway/jsonPosition';
 import type { SigningCredentials } from '../core/oauth';
+import type { CliContext } from './context';
 import { defaultStateDir, loadOrCreateDemoMerchant, readRunningGateway, startLocalGateway, type DemoMerchant } from '../local-gateway';
 
 // Where a CLI request goes and with which secrets: paygate.config.json (cwd or --config) for environments and
@@ -23,35 +23,6 @@ export const SECRET_ENV = {
   rsaKeyFile: 'PAYGATE_RSA_KEY_FILE',
   rsaKeyPassphrase: 'PAYGATE_RSA_KEY_PASSPHRASE',
 } as const;
-
-/** What a command needs from the outside world; tests pass their own. */
-export interface CliContext {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  env: Record<string, string | undefined>;
-  cwd: string;
-  /** Whether a person can answer a question on the terminal. */
-  interactive: boolean;
-  confirm(question: string): Promise<boolean>;
-}
-
-export function processContext(): CliContext {
-  return {
-    stdout: (t) => void process.stdout.write(t),
-    stderr: (t) => void process.stderr.write(t),
-    env: process.env,
-    cwd: process.cwd(),
-    interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
-    async confirm(question) {
-      const rl = createInterface({ input: process.stdin, output: process.stderr });
-      try {
-        return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
-      } finally {
-        rl.close();
-      }
-    },
-  };
-}
 
 export type Result<T> = { ok: true; value: T } | { ok: false; message: string };
 

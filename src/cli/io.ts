@@ -1,22 +1,21 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { LineIndex, type Position } from '../core/text';
+import type { CliContext } from './context';
 
 // Reading inputs for the CLI: errors are values that name the file (and line and column for bad bytes).
 
 export type Input = { ok: true; name: string; text: string } | { ok: false; name: string; message: string };
 
-async function readStdin(): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-/** Reads a file (or `-` for stdin) as UTF-8; invalid bytes are reported with their line and column. */
-export async function readInput(path: string): Promise<Input> {
+/**
+ * Reads a file (or `-` for standard input) as UTF-8; invalid bytes are reported with their line and column.
+ * A relative path is read from the context's folder and named as given.
+ */
+export async function readInput(path: string, from: Pick<CliContext, 'cwd' | 'stdin'>): Promise<Input> {
   const name = path === '-' ? '<stdin>' : path;
   let bytes: Buffer;
   try {
-    bytes = path === '-' ? await readStdin() : await readFile(path);
+    bytes = path === '-' ? await from.stdin() : await readFile(resolve(from.cwd, path));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startLocalGateway, writeRunningGateway, type LocalGateway } from '../../src/local-gateway';
 import { runDemo } from '../../src/cli/commands/demo';
+import { testContext } from '../fixtures/cli/context';
 import { maskFields, maskText } from '../../src/core/mask';
 
 // The real `paygate` process: exit codes across the process boundary, and how `--env local` finds its
@@ -62,7 +63,7 @@ test('a running gateway announced in gateway.json is used; report auth failure e
 
 test('demo: every step succeeds and the report table lists the example orders', async () => {
   const out: string[] = [];
-  const code = await runDemo(['--days', '35'], { stdout: (s) => void out.push(s), stderr: (s) => void out.push(s), env: {}, cwd: root, interactive: false, confirm: async () => false });
+  const code = await runDemo(['--days', '35'], testContext({ stdout: (s) => void out.push(s), stderr: (s) => void out.push(s), env: {}, cwd: root, interactive: false, confirm: async () => false }));
   const text = out.join('');
   assert.equal(code, 0, text);
   assert.match(text, /examples\/mistakes\.rpcsv: \d+ row\(s\), [1-9]\d* error/);

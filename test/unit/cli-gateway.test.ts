@@ -9,7 +9,8 @@ import { startLocalGateway, SIMULATE_500_ORDER_ID, REPORT_COLUMNS, type LocalGat
 import { runSubmit } from '../../src/cli/commands/submit';
 import { runReport } from '../../src/cli/commands/report';
 import { runSign } from '../../src/cli/commands/sign';
-import type { CliContext } from '../../src/cli/config';
+import type { CliContext } from '../../src/cli/context';
+import { testContext } from '../fixtures/cli/context';
 
 // The CLI against the local gateway over loopback: the command modules run in this process with a
 // captured context; the gateway is a real HTTP server on an ephemeral port with a temporary state dir.
@@ -25,7 +26,7 @@ interface Run { code: number; out: string; err: string; json?: Record<string, un
 function context(extra: Partial<CliContext> = {}, env: Record<string, string> = {}): { ctx: CliContext; out: string[]; err: string[] } {
   const out: string[] = [];
   const err: string[] = [];
-  const ctx: CliContext = {
+  const ctx: CliContext = testContext({
     stdout: (t) => void out.push(t),
     stderr: (t) => void err.push(t),
     env,
@@ -33,7 +34,7 @@ function context(extra: Partial<CliContext> = {}, env: Record<string, string> = 
     interactive: false,
     confirm: async () => false,
     ...extra,
-  };
+  });
   return { ctx, out, err };
 }
 

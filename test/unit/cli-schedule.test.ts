@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runSchedule, type ScheduleJson } from '../../src/cli/commands/schedule';
+import { captured } from '../fixtures/cli/context';
 
 const HEADER =
   'client-orderid;rp_card_type;credit-card-number;currency;amount;amount-sequence;amount-from;amount-to;period;interval;start-date;finish-date;max-repeats-number;order_desc';
@@ -23,19 +24,17 @@ interface Run {
   err: string;
 }
 
+/** Runs the command in this process, in a folder holding `files`, with `stdin` on standard input. */
 async function run(args: string[], files: Record<string, string> = { 'batch.rpcsv': BATCH }, stdin = ''): Promise<Run> {
-  let out = '';
-  let err = '';
-  const code = await runSchedule(args, {
-    stdout: (t) => void (out += t),
-    stderr: (t) => void (err += t),
-    readFile: async (path) => {
-      if (path in files) return files[path];
-      throw Object.assign(new Error(`ENOENT: no such file, open '${path}'`), { code: 'ENOENT' });
-    },
-    readStdin: async () => stdin,
-  });
-  return { code, out, err };
+  const cwd = mkdtempSync(join(tmpdir(), 'paygate-schedule-'));
+  try {
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(cwd, name), text);
+    const { ctx, out, err } = captured({ cwd, stdin: async () => Buffer.from(stdin) });
+    const code = await runSchedule(args, ctx);
+    return { code, out: out(), err: err() };
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
 }
 
 const json = (r: Run): ScheduleJson => {

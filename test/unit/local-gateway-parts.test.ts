@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runGateway } from '../../src/cli/commands/gateway';
+import { testContext } from '../fixtures/cli/context';
 import { chargedAmount, formatThousandths, toThousandths } from '../../src/local-gateway/amounts';
 import { reportCsv } from '../../src/local-gateway/report';
 import { renderPdf, ROWS_PER_PAGE } from '../../src/local-gateway/pdf';
@@ -93,7 +94,7 @@ test('paygate gateway prints its base URLs, writes gateway.json while running an
     stderr: () => undefined,
     stopped: () => new Promise<string>((r) => (stop = r)),
   };
-  const running = runGateway(['--port', '0', '--state', stateDir], io);
+  const running = runGateway(['--port', '0', '--state', stateDir], testContext(io));
   await ready;
   const baseUrl = /base URL:\s+(\S+)/.exec(out)![1];
   const reportBaseUrl = /report base URL:\s+(\S+)/.exec(out)![1];
@@ -111,9 +112,9 @@ test('paygate gateway prints its base URLs, writes gateway.json while running an
 test('paygate gateway rejects a bad port as a usage error', async () => {
   let err = '';
   const io = { stdout: () => undefined, stderr: (t: string) => (err += t), stopped: () => new Promise<string>(() => undefined) };
-  assert.equal(await runGateway(['--port', 'abc'], io), 2);
-  assert.equal(await runGateway(['--port', '70000'], io), 2);
-  assert.equal(await runGateway(['--nope'], io), 2);
+  assert.equal(await runGateway(['--port', 'abc'], testContext(io)), 2);
+  assert.equal(await runGateway(['--port', '70000'], testContext(io)), 2);
+  assert.equal(await runGateway(['--nope'], testContext(io)), 2);
   assert.match(err, /--port/);
 });
 

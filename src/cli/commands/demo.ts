@@ -2,58 +2,61 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import type { Command } from '../command';
 import { maskText } from '../../core/mask';
-import { parseCommandArgs, stringValue } from '../args';
-import { processContext, type CliContext } from '../config';
+import type { CliContext } from '../context';
 import { displayPosition } from '../io';
+import { exitCodeFor, formatTable, inputError, outcomeText, usageError } from '../output';
+import { exits, Option, paygateCommand, runCommand } from '../parser';
 import { formatGatewayDate } from '../../core/dates';
 import { createRecurringPayments, parseReportTemplate, runCustomReport } from '../../core/gateway';
 import { lint } from '../../core/rules/lint';
 import { startLocalGateway } from '../../local-gateway';
-import { exitCodeFor, outcomeText } from './submit';
-import { formatTable } from './report';
 
-const HELP = `Usage: paygate demo [--examples DIR] [--state DIR] [--days N]
+export interface DemoOptions {
+  examples?: string;
+  state?: string;
+  days: string;
+}
 
-A tour without credentials: starts the local gateway, lints the example batches, submits
-examples/valid.rpcsv, advances the simulated clock, runs examples/transactions.report.json and prints
-the report, then stops the gateway.
+export function demoCommand(ctx: CliContext) {
+  return paygateCommand(
+    {
+      name: 'demo',
+      summary: 'tour: local gateway, lint examples, submit, advance the clock, report',
+      description:
+        'A tour without credentials: starts the local gateway, lints the example batches, submits examples/valid.rpcsv, ' +
+        'advances the simulated clock, runs examples/transactions.report.json and prints the report, then stops the gateway.',
+      exits: [
+        [0, 'every step went as expected'],
+        [1, 'a step did not'],
+        [2, 'usage error'],
+      ],
+    },
+    ctx,
+  )
+    .option('--examples <DIR>', 'the examples folder (default ./examples, else the one shipped with paygate)')
+    .option('--state <DIR>', "keep the gateway's state here (default: a temporary folder, removed afterwards)")
+    .addOption(new Option('--days <N>', 'days to advance the clock').default('35', '35'))
+    .action(exits((o) => tour(o, ctx)));
+}
 
-Options:
-  --examples DIR  the examples folder (default ./examples, else the one shipped with paygate)
-  --state DIR     keep the gateway's state here (default: a temporary folder, removed afterwards)
-  --days N        days to advance the clock (default 35)
-  -h, --help      this help
-
-Exit status: 0 every step went as expected, 1 a step did not, 2 usage error.`;
+export const runDemo = (args: string[], ctx: CliContext) => runCommand(demoCommand, args, ctx);
 
 function examplesDir(ctx: CliContext, given: string | undefined): string | undefined {
   const candidates = given !== undefined ? [resolve(ctx.cwd, given)] : [resolve(ctx.cwd, 'examples'), resolve(__dirname, '..', 'examples')];
   return candidates.find((d) => existsSync(join(d, 'valid.rpcsv')));
 }
 
-export async function runDemo(args: string[], ctx: CliContext): Promise<number> {
-  const parsed = parseCommandArgs(args, { examples: { type: 'string' }, state: { type: 'string' }, days: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, false);
-  if (!parsed.ok) {
-    ctx.stderr(`paygate demo: ${parsed.message}\n${HELP}\n`);
-    return 2;
-  }
-  if (parsed.values.help) {
-    ctx.stdout(`${HELP}\n`);
-    return 0;
-  }
-  const days = Number(stringValue(parsed.values, 'days') ?? '35');
+export async function tour(values: DemoOptions, ctx: CliContext): Promise<number> {
+  const days = Number(values.days);
   if (!Number.isInteger(days) || days < 1 || days > 3660) {
-    ctx.stderr('paygate demo: --days must be a whole number from 1 to 3660\n');
-    return 2;
+    return usageError(ctx, 'paygate demo', '--days must be a whole number from 1 to 3660');
   }
-  const dir = examplesDir(ctx, stringValue(parsed.values, 'examples'));
+  const dir = examplesDir(ctx, values.examples);
   if (!dir) {
-    ctx.stderr('paygate demo: no examples folder with valid.rpcsv found (run it from the repository, or pass --examples DIR)\n');
-    return 2;
+    return inputError(ctx, 'paygate demo', 'no examples folder with valid.rpcsv found (run it from the repository, or pass --examples DIR)');
   }
-  const givenState = stringValue(parsed.values, 'state');
+  const givenState = values.state;
   const stateDir = givenState !== undefined ? resolve(ctx.cwd, givenState) : mkdtempSync(join(tmpdir(), 'paygate-demo-'));
   const show = (p: string) => {
     const r = relative(ctx.cwd, p);
@@ -131,8 +134,3 @@ export async function runDemo(args: string[], ctx: CliContext): Promise<number> 
   ctx.stdout(ok ? '\nDone. Next: `paygate gateway` to keep a gateway running, `paygate submit FILE`, `paygate report TEMPLATE`.\n' : '\nA step did not go as expected (see above).\n');
   return ok ? 0 : 1;
 }
-
-export const demo: Command = {
-  summary: 'tour: local gateway, lint examples, submit, advance the clock, report',
-  run: (args) => runDemo(args, processContext()),
-};

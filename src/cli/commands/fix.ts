@@ -1,50 +1,55 @@
+import { resolve } from 'node:path';
 import { fixAll } from '../../core/rules/fixAll';
 import { lint } from '../../core/rules/lint';
-import { commandArgs } from '../args';
-import type { Command } from '../command';
+import type { CliContext } from '../context';
 import { displayPosition, readInput, writeFileAtomic } from '../io';
-
-const HELP = `Usage: paygate fix FILE... [--dry-run]
-
-Applies every safe fix of the rule book (the editor's "Fix all"): column renames of known aliases,
-rp_card_type upper case, expire-month padding, dates rewritten as DD.MM.YYYY, a comma or tab file
-rewritten with ";", the byte order mark dropped. Prints each change. Fixes that could lose data or
-only guess (clearing a DST value, renaming an unknown column, adding an empty column) are left to you.
-
-Options:
-  --dry-run    print what would change, write nothing
-  -h, --help   this help
-
-Exit status: 0 no errors remain, 1 errors remain (see paygate lint), 2 usage error or unreadable file
-(with several files, the highest of theirs).`;
+import { inputError, usageError } from '../output';
+import { exits, paygateCommand, runCommand } from '../parser';
 
 /** Fixes can uncover more fixes (a comma file rewritten, then its aliases renamed): a few passes. */
 const MAX_PASSES = 4;
 
-export const fix: Command = {
-  summary: 'apply the safe fixes to a file (or --dry-run)',
-  async run(args) {
-    const parsed = commandArgs('fix', HELP, args, { 'dry-run': { type: 'boolean' } });
-    if (typeof parsed === 'number') return parsed;
-    const { values, positionals } = parsed;
-    if (positionals.length === 0 || positionals.includes('-')) {
-      process.stderr.write(`paygate fix: give one or more FILEs (standard input cannot be fixed in place)\n${HELP}\n`);
-      return 2;
-    }
-    // Several files (as pre-commit passes them): each is fixed on its own; the worst status wins.
-    let status = 0;
-    for (const path of positionals) status = Math.max(status, await fixFile(path, values['dry-run'] === true));
-    return status;
-  },
-};
+export interface FixOptions {
+  dryRun?: true;
+}
+
+export function fixCommand(ctx: CliContext) {
+  return paygateCommand(
+    {
+      name: 'fix',
+      summary: 'apply the safe fixes to files (or --dry-run)',
+      description:
+        'Applies every safe fix of the rule book (the editor\'s "Fix all"): column renames of known aliases, rp_card_type ' +
+        'upper case, expire-month padding, dates rewritten as DD.MM.YYYY, a comma or tab file rewritten with ";", the byte ' +
+        'order mark dropped. Prints each change. Fixes that could lose data or only guess (clearing a DST value, renaming ' +
+        'an unknown column, adding an empty column) are left to you.',
+      exits: [
+        [0, 'no errors remain'],
+        [1, 'errors remain (see paygate lint)'],
+        [2, 'usage error or unreadable file (with several files, the highest of theirs)'],
+      ],
+    },
+    ctx,
+  )
+    .argument('<FILE...>', 'the files to fix in place (each written through a temporary file and a rename)')
+    .option('--dry-run', 'print what would change, write nothing')
+    .action(exits((files, o) => fixFiles(files, o, ctx)));
+}
+
+export const runFix = (args: string[], ctx: CliContext) => runCommand(fixCommand, args, ctx);
+
+/** Several files (as pre-commit passes them): each is fixed on its own; the worst status wins. */
+export async function fixFiles(paths: string[], values: FixOptions, ctx: CliContext): Promise<number> {
+  if (paths.includes('-')) return usageError(ctx, 'paygate fix', 'give one or more FILEs (standard input cannot be fixed in place)');
+  let status = 0;
+  for (const path of paths) status = Math.max(status, await fixFile(path, values, ctx));
+  return status;
+}
 
 /** Fixes one file in place (or only prints with dryRun); its exit status. */
-async function fixFile(path: string, dryRun: boolean): Promise<number> {
-  const input = await readInput(path);
-  if (!input.ok) {
-    process.stderr.write(`paygate fix: ${input.message}\n`);
-    return 2;
-  }
+export async function fixFile(path: string, values: FixOptions, ctx: CliContext): Promise<number> {
+  const input = await readInput(path, ctx);
+  if (!input.ok) return inputError(ctx, 'paygate fix', input.message);
 
   let text = input.text;
   let changes = 0;
@@ -54,21 +59,20 @@ async function fixFile(path: string, dryRun: boolean): Promise<number> {
     if (applied.length === 0 || next === text) break;
     for (const a of applied) {
       const p = displayPosition(a.range.start, bom);
-      process.stdout.write(`${input.name}:${p.line}:${p.column}: ${a.code}: ${a.title}\n`);
+      ctx.stdout(`${input.name}:${p.line}:${p.column}: ${a.code}: ${a.title}\n`);
     }
     changes += applied.length;
     text = next;
   }
 
   const remaining = lint(text).diagnostics.filter((d) => d.severity === 'error').length;
-  const verb = dryRun ? 'would apply' : 'applied';
-  process.stdout.write(`${input.name}: ${verb} ${changes} fix${changes === 1 ? '' : 'es'}; ${remaining} error${remaining === 1 ? '' : 's'} remain${remaining === 1 ? 's' : ''}\n`);
-  if (changes > 0 && !dryRun) {
+  const verb = values.dryRun ? 'would apply' : 'applied';
+  ctx.stdout(`${input.name}: ${verb} ${changes} fix${changes === 1 ? '' : 'es'}; ${remaining} error${remaining === 1 ? '' : 's'} remain${remaining === 1 ? 's' : ''}\n`);
+  if (changes > 0 && !values.dryRun) {
     try {
-      await writeFileAtomic(path, text);
+      await writeFileAtomic(resolve(ctx.cwd, path), text);
     } catch (err) {
-      process.stderr.write(`paygate fix: ${input.name}: cannot write: ${(err as Error).message}\n`);
-      return 2;
+      return inputError(ctx, 'paygate fix', `${input.name}: cannot write: ${(err as Error).message}`);
     }
   }
   return remaining > 0 ? 1 : 0;

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
-import type { Command } from '../command';
+import type { CliContext } from '../context';
+import { usageError } from '../output';
+import { exits, paygateCommand, runCommand } from '../parser';
 import { formatGatewayDate } from '../../core/dates';
 import {
   defaultStateDir,
@@ -13,82 +14,57 @@ import {
   writeRunningGateway,
 } from '../../local-gateway';
 
-const HELP = `Usage: paygate gateway [--port N] [--state DIR] [--quiet]
-
-Runs the local gateway (both operations, signatures verified, simulated clock) on 127.0.0.1 until
-Ctrl+C or SIGTERM. Prints its base URLs; writes DIR/${RUNNING_FILE} while it runs.
-
-Options:
-  --port N     port to listen on (default 0: any free port)
-  --state DIR  state directory: demo merchant keys, payments, clock
-               (default $PAYGATE_STATE_DIR, else $XDG_STATE_HOME/paygate/gateway, else ~/.local/state/paygate/gateway)
-  --quiet      do not log requests to standard error
-  -h, --help   this help
-
-Admin (loopback only): POST {origin}/_sim/advance?days=N moves the clock; GET {origin}/_sim/payments lists payments.
-Exit status: 0 stopped cleanly, 1 could not start, 2 usage error.`;
-
-export interface GatewayIo {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  /** Resolves when the gateway should stop (the CLI: SIGINT or SIGTERM). */
-  stopped(): Promise<string>;
+export interface GatewayOptions {
+  port?: string;
+  state?: string;
+  quiet?: true;
 }
 
-function processIo(): GatewayIo {
-  return {
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
-    stopped: () =>
-      new Promise((resolve) => {
-        const on = (signal: NodeJS.Signals) => {
-          process.off('SIGINT', on);
-          process.off('SIGTERM', on);
-          resolve(signal);
-        };
-        process.on('SIGINT', on);
-        process.on('SIGTERM', on);
-      }),
-  };
+export function gatewayCommand(ctx: CliContext) {
+  return paygateCommand(
+    {
+      name: 'gateway',
+      summary: 'run the local gateway on 127.0.0.1 and print its base URLs',
+      description:
+        'Runs the local gateway (both operations, signatures verified, simulated clock) on 127.0.0.1 until Ctrl+C or ' +
+        `SIGTERM. Prints its base URLs; writes DIR/${RUNNING_FILE} while it runs, so other paygate commands use it.`,
+      notes: 'Admin (loopback only): POST {origin}/_sim/advance?days=N moves the clock; GET {origin}/_sim/payments lists payments.',
+      exits: [
+        [0, 'stopped cleanly'],
+        [1, 'could not start'],
+        [2, 'usage error'],
+      ],
+    },
+    ctx,
+  )
+    .option('--port <N>', 'port to listen on (default 0: any free port)')
+    .option('--state <DIR>', 'state directory: demo merchant keys, payments, clock (default $PAYGATE_STATE_DIR, else $XDG_STATE_HOME/paygate/gateway, else ~/.local/state/paygate/gateway)')
+    .option('--quiet', 'do not log requests to standard error')
+    .action(exits((o) => serveGateway(o, ctx)));
 }
 
-export async function runGateway(args: string[], io: GatewayIo): Promise<number> {
-  let values: { port?: string; state?: string; quiet?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: { port: { type: 'string' }, state: { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    io.stderr(`paygate gateway: ${(err as Error).message}\n\n${HELP}\n`);
-    return 2;
-  }
-  if (values.help) {
-    io.stdout(`${HELP}\n`);
-    return 0;
-  }
+export const runGateway = (args: string[], ctx: CliContext) => runCommand(gatewayCommand, args, ctx);
+
+export async function serveGateway(values: GatewayOptions, ctx: CliContext): Promise<number> {
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!/^\d+$/.test(values.port ?? '0') || port > 65535) {
-    io.stderr(`paygate gateway: --port must be a number from 0 to 65535\n`);
-    return 2;
+    return usageError(ctx, 'paygate gateway', '--port must be a number from 0 to 65535');
   }
-  const stateDir = path.resolve(values.state ?? defaultStateDir());
-  const log = values.quiet ? undefined : (line: string) => io.stderr(`[gateway] ${line}\n`);
+  const stateDir = path.resolve(ctx.cwd, values.state ?? defaultStateDir());
+  const log = values.quiet ? undefined : (line: string) => ctx.stderr(`[gateway] ${line}\n`);
 
   let gateway;
   try {
     gateway = await startLocalGateway({ stateDir, port, log });
   } catch (err) {
-    io.stderr(`paygate gateway: cannot start: ${(err as Error).message}\n`);
+    ctx.stderr(`paygate gateway: cannot start: ${(err as Error).message}\n`);
     return 1;
   }
-  const stop = io.stopped();
+  const stop = ctx.stopped();
   try {
     writeRunningGateway(stateDir, { pid: process.pid, baseUrl: gateway.baseUrl, reportBaseUrl: gateway.reportBaseUrl });
     const m = gateway.merchant;
-    io.stdout(
+    ctx.stdout(
       [
         'PayGate local gateway',
         `  base URL:         ${gateway.baseUrl}`,
@@ -106,15 +82,10 @@ export async function runGateway(args: string[], io: GatewayIo): Promise<number>
       ].join('\n'),
     );
     const signal = await stop;
-    io.stderr(`[gateway] ${signal}: stopping\n`);
+    ctx.stderr(`[gateway] ${signal}: stopping\n`);
   } finally {
     await gateway.close();
     removeRunningGateway(stateDir);
   }
   return 0;
 }
-
-export const gateway: Command = {
-  summary: 'run the local gateway on 127.0.0.1 and print its base URLs',
-  run: (args) => runGateway(args, processIo()),
-};

@@ -1,52 +1,67 @@
+import { resolve } from 'node:path';
+import { gitFileStatus } from '../../core/git';
+import { cardDataInGit } from '../../core/rules/cardDataInGit';
 import { lint as lintText } from '../../core/rules/lint';
-import { commandArgs } from '../args';
-import type { Command } from '../command';
-import { formatLint, isLintFormat, lintExitCode, type FileLint } from '../format';
+import type { CliContext } from '../context';
+import { formatLint, LINT_FORMATS, lintExitCode, type FileLint, type LintFormat } from '../format';
 import { readInput } from '../io';
+import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
 import { version } from '../version';
 
-const HELP = `Usage: paygate lint [--format text|json|sarif|github] FILE...
+export interface LintOptions {
+  format: LintFormat;
+  /** False with --no-git: skip asking git whether a file with card numbers is tracked or unignored. */
+  git?: boolean;
+}
 
-Checks recurring-payment CSV files against the rule book. FILE may be - for standard input.
+export function lintCommand(ctx: CliContext) {
+  return paygateCommand(
+    {
+      name: 'lint',
+      summary: 'check recurring-payment CSV files (text, JSON, SARIF or GitHub annotations)',
+      description: 'Checks recurring-payment CSV files against the rule book. Output is sorted by file, line, column and code.',
+      exits: [
+        [0, 'no errors (warnings allowed)'],
+        [1, 'errors found'],
+        [2, 'usage error or unreadable file'],
+      ],
+    },
+    ctx,
+  )
+    .argument('<FILE...>', 'files to check; - reads standard input')
+    .addOption(
+      choiceOption(
+        '--format <FORMAT>',
+        'text: one problem per line, file:line:column: severity code message; json: {"files":[{"file","diagnostics":[...]}],"summary":{"errors","warnings"}}; ' +
+          'sarif: SARIF 2.1.0 for code scanning (paths relative to the working directory); github: GitHub Actions annotations',
+        LINT_FORMATS,
+      ).default('text'),
+    )
+    .option('--no-git', 'do not check whether git tracks (or would take) a file holding full card numbers (card-data-in-git)')
+    .action(exits((files, o) => lintFiles(files, o, ctx)));
+}
 
-Options:
-  --format FORMAT      text (default): one problem per line, file:line:column: severity code message
-                       json: {"files":[{"file","diagnostics":[...]}],"summary":{"errors","warnings"}}
-                       sarif: SARIF 2.1.0 for code scanning (paths relative to the working directory)
-                       github: GitHub Actions annotations (::error file=…,line=…::message)
-  -h, --help           this help
+export const runLint = (args: string[], ctx: CliContext) => runCommand(lintCommand, args, ctx);
 
-Output is sorted by file, line, column and code.
-
-Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage error or unreadable file.`;
-
-export const lint: Command = {
-  summary: 'check recurring-payment CSV files (text, JSON, SARIF or GitHub annotations)',
-  async run(args) {
-    const parsed = commandArgs('lint', HELP, args, { format: { type: 'string', default: 'text' } });
-    if (typeof parsed === 'number') return parsed;
-    const { values, positionals } = parsed;
-    if (!isLintFormat(values.format)) {
-      process.stderr.write(`paygate lint: --format must be text, json, sarif or github, not "${values.format}"\n`);
-      return 2;
+export async function lintFiles(paths: string[], values: LintOptions, ctx: CliContext): Promise<number> {
+  const files: FileLint[] = [];
+  const failures: string[] = [];
+  for (const path of paths) {
+    const input = await readInput(path, ctx);
+    if (!input.ok) {
+      ctx.stderr(`paygate lint: ${input.message}\n`);
+      failures.push(input.message);
+      continue;
     }
-    if (positionals.length === 0) {
-      process.stderr.write(`paygate lint: no FILE given\n${HELP}\n`);
-      return 2;
+    const result = lintText(input.text);
+    const diagnostics = result.diagnostics;
+    if (values.git !== false && path !== '-') {
+      const { tracking } = await gitFileStatus(resolve(ctx.cwd, path));
+      const found = cardDataInGit(result.batch, tracking, input.name);
+      if (found) diagnostics.push(found);
     }
-
-    const files: FileLint[] = [];
-    const failures: string[] = [];
-    for (const path of positionals) {
-      const input = await readInput(path);
-      if (!input.ok) {
-        process.stderr.write(`paygate lint: ${input.message}\n`);
-        failures.push(input.message);
-        continue;
-      }
-      files.push({ file: input.name, stdin: path === '-', text: input.text, diagnostics: lintText(input.text).diagnostics });
-    }
-    process.stdout.write(formatLint(values.format, files, { cwd: process.cwd(), version, failures }));
-    return lintExitCode(files, failures);
-  },
-};
+    files.push({ file: input.name, stdin: path === '-', text: input.text, diagnostics });
+  }
+  ctx.stdout(formatLint(values.format, files, { cwd: ctx.cwd, version, failures }));
+  return lintExitCode(files, failures);
+}

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
-import type { Command } from '../command';
+import { resolve } from 'node:path';
+import type { CliContext } from '../context';
+import { inputError, usageError } from '../output';
+import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
 import { formatGatewayDate, parseGatewayDate, todayLocal, type CalendarDate } from '../../core/dates';
 import { readBatch } from '../../core/rules/batch';
 import { computeSchedule, scheduleInputFromRow, type ChargeAmount } from '../../core/schedule/schedule';
@@ -8,28 +10,6 @@ import { describeSchedule } from '../../core/schedule/describe';
 
 const DEFAULT_LIMIT = 12;
 const MAX_LIMIT = 10_000;
-
-const HELP = `Usage: paygate schedule FILE [--row N] [--format text|json] [--limit N] [--today DD.MM.YYYY]
-
-Shows each row's charges (index, date, amount) as the gateway would make them.
-FILE '-' reads standard input.
-
-Options:
-  --row N            only data row N (1-based: the first row after the header is 1)
-  --format text|json output format (default text)
-  --limit N          at most N charges per row (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT})
-  --today DD.MM.YYYY the date a row without start-date starts on (default: today)
-  -h, --help         this help
-
-Exit status: 0 ok, 2 usage error or unreadable file.`;
-
-/** Where the command reads and writes; tests pass their own, the CLI passes the process's. */
-export interface ScheduleIo {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  readFile(path: string): Promise<string>;
-  readStdin(): Promise<string>;
-}
 
 export interface ScheduleJsonCharge {
   index: number;
@@ -76,10 +56,7 @@ function textAmount(a: ChargeAmount): string {
 // A client-orderid is the merchant's free text: keep control characters from steering the terminal.
 const printable = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
 
-function usage(io: ScheduleIo, message: string): number {
-  io.stderr(`paygate schedule: ${message}\nRun 'paygate schedule --help' for usage.\n`);
-  return 2;
-}
+const usage = (ctx: CliContext, message: string) => usageError(ctx, 'paygate schedule', message);
 
 function wholeNumber(text: string): number | undefined {
   return /^\d+$/.test(text) ? Number(text) : undefined;
@@ -92,54 +69,58 @@ interface RowSchedule {
   trusted: boolean;
 }
 
-export async function runSchedule(args: string[], io: ScheduleIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        row: { type: 'string' },
-        format: { type: 'string' },
-        limit: { type: 'string' },
-        today: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    return usage(io, err instanceof Error ? err.message : String(err));
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout(`${HELP}\n`);
-    return 0;
-  }
-  if (positionals.length !== 1) return usage(io, positionals.length === 0 ? 'no FILE given' : 'give exactly one FILE');
-  const format = values.format ?? 'text';
-  if (format !== 'text' && format !== 'json') return usage(io, `--format must be text or json, not '${values.format}'`);
+export interface ScheduleOptions {
+  row?: string;
+  format: 'text' | 'json';
+  limit?: string;
+  today?: string;
+}
+
+export function scheduleCommand(ctx: CliContext) {
+  return paygateCommand(
+    {
+      name: 'schedule',
+      summary: "show each row's charges (index, date, amount)",
+      description: "Shows each row's charges (index, date, amount) as the gateway would make them. Card numbers are never printed.",
+      exits: [
+        [0, 'the schedule was printed'],
+        [2, "usage error, unreadable file, or a --row beyond the file's last data row"],
+      ],
+    },
+    ctx,
+  )
+    .argument('<FILE>', 'the batch; - reads standard input')
+    .option('--row <N>', 'only data row N (1-based: the first row after the header is 1)')
+    .addOption(choiceOption('--format <FORMAT>', 'output format', ['text', 'json']).default('text'))
+    .option('--limit <N>', `at most N charges per row (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT})`)
+    .option('--today <DD.MM.YYYY>', 'the date a row without start-date starts on (default: today)')
+    .action(exits((file, o) => showSchedule(file, o, ctx)));
+}
+
+export const runSchedule = (args: string[], ctx: CliContext) => runCommand(scheduleCommand, args, ctx);
+
+export async function showSchedule(file: string, values: ScheduleOptions, ctx: CliContext): Promise<number> {
+  const format = values.format;
   const limit = values.limit === undefined ? DEFAULT_LIMIT : wholeNumber(values.limit);
-  if (limit === undefined || limit < 1 || limit > MAX_LIMIT) return usage(io, `--limit must be a whole number from 1 to ${MAX_LIMIT}`);
+  if (limit === undefined || limit < 1 || limit > MAX_LIMIT) return usage(ctx, `--limit must be a whole number from 1 to ${MAX_LIMIT}`);
   let today: CalendarDate = todayLocal();
   if (values.today !== undefined) {
     const t = parseGatewayDate(values.today);
-    if (!t) return usage(io, `--today must be a date DD.MM.YYYY, not '${values.today}'`);
+    if (!t) return usage(ctx, `--today must be a date DD.MM.YYYY, not '${values.today}'`);
     today = t;
   }
   let rowFilter: number | undefined;
   if (values.row !== undefined) {
     rowFilter = wholeNumber(values.row);
-    if (rowFilter === undefined || rowFilter < 1) return usage(io, `--row must be a data row number (1 or more), not '${values.row}'`);
+    if (rowFilter === undefined || rowFilter < 1) return usage(ctx, `--row must be a data row number (1 or more), not '${values.row}'`);
   }
 
-  const file = positionals[0];
   let text: string;
   try {
-    text = file === '-' ? await io.readStdin() : await io.readFile(file);
+    text = file === '-' ? (await ctx.stdin()).toString('utf8') : await readFile(resolve(ctx.cwd, file), 'utf8');
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException)?.code ?? (err instanceof Error ? err.message : String(err));
-    io.stderr(`paygate schedule: cannot read ${file}: ${reason}\n`);
-    return 2;
+    return inputError(ctx, 'paygate schedule', `cannot read ${file}: ${reason}`);
   }
 
   const batch = readBatch(text);
@@ -147,8 +128,7 @@ export async function runSchedule(args: string[], io: ScheduleIo): Promise<numbe
   if (rowFilter !== undefined) {
     if (rowFilter > rows.length) {
       const has = rows.length === 0 ? 'has no data rows' : `has ${rows.length} data row${rows.length === 1 ? '' : 's'} (1-${rows.length})`;
-      io.stderr(`paygate schedule: --row ${rowFilter} is out of range: ${file} ${has}\n`);
-      return 2;
+      return inputError(ctx, 'paygate schedule', `--row ${rowFilter} is out of range: ${file} ${has}`);
     }
     rows = rows.filter((r) => r.rowNumber === rowFilter);
   }
@@ -173,9 +153,9 @@ export async function runSchedule(args: string[], io: ScheduleIo): Promise<numbe
 
   if (format === 'json') {
     const out: ScheduleJson = { file, rows: schedules.map((s) => s.json) };
-    io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+    ctx.stdout(`${JSON.stringify(out, null, 2)}\n`);
   } else {
-    io.stdout(renderText(file, schedules, limit));
+    ctx.stdout(renderText(file, schedules, limit));
   }
   return 0;
 }
@@ -197,19 +177,3 @@ function renderText(file: string, schedules: RowSchedule[], limit: number): stri
   });
   return `${blocks.join('\n\n')}\n`;
 }
-
-export const schedule: Command = {
-  summary: "show each row's charges (index, date, amount)",
-  run(args) {
-    return runSchedule(args, {
-      stdout: (t) => process.stdout.write(t),
-      stderr: (t) => process.stderr.write(t),
-      readFile: (path) => readFile(path, 'utf8'),
-      readStdin: async () => {
-        const chunks: Buffer[] = [];
-        for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-        return Buffer.concat(chunks).toString('utf8');
-      },
-    });
-  },
-};

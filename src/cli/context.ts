@@ -1,0 +1,64 @@
+import { createInterface } from 'node:readline/promises';
+
+/**
+ * Everything a `paygate` command takes from the outside world, injected so a test runs a command in its
+ * own process with its own folder, variables, streams and stop signal. Only main.ts builds the real one.
+ */
+export interface CliContext {
+  /** The folder relative paths are read from (FILE, --config, --out, --state…). */
+  cwd: string;
+  /** Environment variables: secrets ($PAYGATE_*) and the local gateway's state folder. */
+  env: Record<string, string | undefined>;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Standard input, read whole: a FILE argument `-`. */
+  stdin(): Promise<Buffer>;
+  /** Whether a person can answer a question on the terminal. */
+  interactive: boolean;
+  confirm(question: string): Promise<boolean>;
+  /** Resolves with the signal's name when a long-running command (`paygate gateway`) should stop. */
+  stopped(): Promise<string>;
+}
+
+/** A reader that goes away (`paygate lint … | head`) ends the output, not the program with a stack trace. */
+function quietOnEpipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
+
+export function processContext(): CliContext {
+  quietOnEpipe(process.stdout);
+  quietOnEpipe(process.stderr);
+  return {
+    cwd: process.cwd(),
+    env: process.env,
+    stdout: (t) => void process.stdout.write(t),
+    stderr: (t) => void process.stderr.write(t),
+    async stdin() {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    },
+    interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
+    async confirm(question) {
+      const rl = createInterface({ input: process.stdin, output: process.stderr });
+      try {
+        return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+      } finally {
+        rl.close();
+      }
+    },
+    stopped: () =>
+      new Promise((resolve) => {
+        const on = (signal: NodeJS.Signals) => {
+          process.off('SIGINT', on);
+          process.off('SIGTERM', on);
+          resolve(signal);
+        };
+        process.on('SIGINT', on);
+        process.on('SIGTERM', on);
+      }),
+  };
+}

@@ -1,0 +1,109 @@
+import type { GatewayOutcome } from '../core/gateway';
+import { maskFields, maskText } from '../core/mask';
+import type { CliContext } from './context';
+
+// What every `paygate` command prints and exits with: the exit-code table, the usage-error shape, a
+// gateway answer as text or as the contract's JSON, and the terminal table. Commands import these from
+// here and never from each other.
+
+/** Exit codes shared by every command (lint and fix use 1 for "errors found / remain"). */
+export const EXIT = { ok: 0, rejected: 1, usage: 2, auth: 3, transport: 4 } as const;
+
+/** The full program name of a command, as a user types it: `paygate submit`. */
+export type CommandPath = string;
+
+/**
+ * A problem with the arguments: the same two lines for every command, exit 2.
+ *   paygate submit: no FILE given
+ *   Run "paygate submit --help" for usage.
+ */
+export function usageError(ctx: Pick<CliContext, 'stderr'>, command: CommandPath, problem: string): number {
+  ctx.stderr(`${command}: ${problem}\nRun "${command} --help" for usage.\n`);
+  return EXIT.usage;
+}
+
+/** A problem with the input or the setting (unreadable file, unknown environment…): one line, exit 2. */
+export function inputError(ctx: Pick<CliContext, 'stderr'>, command: CommandPath, problem: string): number {
+  ctx.stderr(`${command}: ${problem}\n`);
+  return EXIT.usage;
+}
+
+export function exitCodeFor(o: GatewayOutcome): number {
+  switch (o.outcome) {
+    case 'accepted':
+    case 'report':
+      return EXIT.ok;
+    case 'auth-failed':
+      return EXIT.auth;
+    case 'transport-error':
+      return EXIT.transport;
+    default:
+      return EXIT.rejected;
+  }
+}
+
+/** The contract's JSON: {"outcome","status","fields","errorId"?}, plus a message where there are no fields. */
+export function outcomeJson(o: GatewayOutcome): Record<string, unknown> {
+  switch (o.outcome) {
+    case 'accepted':
+      return { outcome: o.outcome, status: o.status, fields: maskFields(o.fields) };
+    case 'validation-error':
+    case 'error':
+      return { outcome: o.outcome, status: o.status, fields: maskFields(o.fields) };
+    case 'server-error':
+      return { outcome: o.outcome, status: o.status, fields: maskFields(o.fields), ...(o.errorId !== undefined ? { errorId: o.errorId } : {}) };
+    case 'auth-failed':
+      return { outcome: o.outcome, status: o.status, fields: {}, message: o.message };
+    case 'transport-error':
+      return { outcome: o.outcome, status: null, fields: {}, kind: o.kind, message: o.message };
+    case 'unrecognised':
+      return { outcome: o.outcome, status: o.status, fields: {}, contentType: o.contentType, raw: maskText(o.raw) };
+    case 'report':
+      return o.format === 'csv'
+        ? { outcome: o.outcome, contentType: o.contentType, columns: o.columns, rows: o.rows }
+        : { outcome: o.outcome, contentType: o.contentType, format: 'pdf', bytes: o.bytes.length };
+  }
+}
+
+function fieldLines(fields: Record<string, string>): string {
+  const masked = maskFields(fields);
+  const width = Math.max(0, ...Object.keys(masked).map((k) => k.length));
+  return Object.entries(masked).map(([k, v]) => `  ${k.padEnd(width)}  ${v}\n`).join('');
+}
+
+/** A person's summary of an answer; `what` names the request ("examples/valid.rpcsv (4 rows) to local"). */
+export function outcomeText(o: GatewayOutcome, what: string): string {
+  switch (o.outcome) {
+    case 'accepted':
+      return `Accepted: ${what} (HTTP ${o.status}${Object.keys(o.fields).length === 0 ? ', empty answer' : ''})\n${fieldLines(o.fields)}`;
+    case 'validation-error':
+    case 'error':
+      return `Rejected (${o.outcome}${o.errorCode !== undefined ? `, code ${o.errorCode}` : ''}): ${what}\n  ${maskText(o.errorMessage ?? '(no error-message)')}\n${fieldLines(o.fields)}`;
+    case 'server-error':
+      return `Server error (HTTP ${o.status}${o.errorId !== undefined ? `, error ID ${o.errorId}` : ', no error ID'}): ${what}\n${fieldLines(o.fields) || `  ${maskText(o.raw.trim()).slice(0, 500)}\n`}`;
+    case 'auth-failed':
+      return `Authentication failed (HTTP ${o.status}): ${what}\n  ${o.message}\n  Check the consumer key and the ${o.operation === 'create' ? 'RSA private key (or consumer secret)' : 'consumer secret'} of this environment.\n`;
+    case 'transport-error':
+      return `Not delivered (${o.kind}): ${what}\n  ${o.message}\n`;
+    case 'unrecognised':
+      return `Unrecognised answer (HTTP ${o.status}, ${o.contentType || 'no content type'}): ${what}\n${maskText(o.raw).split(/\r?\n/).slice(0, 20).map((l) => `  | ${l}\n`).join('')}`;
+    case 'report':
+      return `Report received (${o.format.toUpperCase()}, ${o.contentType || 'no content type'}): ${what}\n`;
+  }
+}
+
+const MAX_CELL = 40;
+
+function cell(value: string): string {
+  const flat = maskText(value).replace(/\r\n|\r|\n/g, ' ⏎ ');
+  return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
+}
+
+/** A plain aligned table for terminals; cells are masked, shortened and line breaks shown as ⏎. */
+export function formatTable(columns: string[], rows: string[][]): string {
+  const all = [columns, ...rows].map((r) => columns.map((_, i) => cell(r[i] ?? '')));
+  const widths = columns.map((_, i) => Math.max(...all.map((r) => [...r[i]].length)));
+  const line = (r: string[]) => r.map((v, i) => v + ' '.repeat(widths[i] - [...v].length)).join('  ').trimEnd();
+  const [head, ...body] = all;
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].map((l) => `${l}\n`).join('');
+}

@@ -1,0 +1,24 @@
+import type { CliContext } from './context';
+import { paygateProgram, runCommand } from './parser';
+import { version } from './version';
+import { lintCommand } from './commands/lint';
+import { fixCommand } from './commands/fix';
+import { scheduleCommand } from './commands/schedule';
+import { signCommand } from './commands/sign';
+import { submitCommand } from './commands/submit';
+import { reportCommand } from './commands/report';
+import { gatewayCommand } from './commands/gateway';
+import { demoCommand } from './commands/demo';
+
+// `paygate`: the commands in the order its help lists them. A new command is one file in commands/ that
+// exports a builder like these, and one entry here.
+export const COMMANDS = [lintCommand, fixCommand, scheduleCommand, signCommand, submitCommand, reportCommand, gatewayCommand, demoCommand];
+
+export function paygate(ctx: CliContext) {
+  return paygateProgram(version, ctx, COMMANDS.map((build) => build(ctx)));
+}
+
+/** Runs `paygate ARGS…` (without the program name) and returns the exit code. */
+export function runPaygate(args: string[], ctx: CliContext): Promise<number> {
+  return runCommand(paygate, args, ctx);
+}
