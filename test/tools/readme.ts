@@ -1,12 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { renderCodeTable, renderColumnTable, replaceRegion } from '../../src/core/rules/docs';
+import { renderCodeIndex, renderCodeTable, renderColumnTable, renderTestCards, replaceRegion } from '../../src/core/rules/docs';
 
-// `npm run readme`: rewrites the README's generated parts: the rule tables (from the column and code
-// tables) and what `paygate lint` says of the examples.
+// `npm run readme`: rewrites the documents' generated parts: in docs/rules.md the rule tables (from the
+// column and code tables) and what `paygate lint` says of the examples; in README.md the code index.
 const root = join(__dirname, '..', '..');
-const path = join(root, 'README.md');
 
 function lintExamples(): string {
   const files = ['examples/valid.rpcsv', 'examples/mistakes.rpcsv'];
@@ -19,15 +18,22 @@ function lintExamples(): string {
   return ['```console', `$ paygate lint ${files.join(' ')}`, out.trimEnd(), '```'].join('\n');
 }
 
-let text = readFileSync(path, 'utf8');
-for (const [name, body] of [
+function rewrite(file: string, regions: [string, string][]): void {
+  const path = join(root, file);
+  let text = readFileSync(path, 'utf8');
+  for (const [name, body] of regions) {
+    const next = replaceRegion(text, name, body);
+    if (next === undefined) throw new Error(`${file} lacks the <!-- ${name}:start/end --> markers`);
+    text = next;
+  }
+  writeFileSync(path, text);
+  console.log(`${file}: ${regions.map(([name]) => name).join(', ')} regenerated`);
+}
+
+rewrite('docs/rules.md', [
   ['rules:columns', renderColumnTable()],
   ['rules:codes', renderCodeTable()],
+  ['rules:test-cards', renderTestCards()],
   ['examples:lint', lintExamples()],
-] as const) {
-  const next = replaceRegion(text, name, body);
-  if (next === undefined) throw new Error(`README.md lacks the <!-- ${name}:start/end --> markers`);
-  text = next;
-}
-writeFileSync(path, text);
-console.log('README.md: rule tables and example output regenerated');
+]);
+rewrite('README.md', [['rules:index', renderCodeIndex()]]);

@@ -1,8 +1,12 @@
 import { CodeInfo, FixDocs, type Code } from './codes';
 import { COLUMNS } from './columns';
+import { PUBLISHED_TEST_CARDS } from './testCards';
 
-// The README's rule tables, rendered from the column table and the code table so the documentation
-// cannot drift from the checks (a unit test compares the README with these).
+// The rule book's tables in docs/rules.md, rendered from the column table and the code table so the
+// documentation cannot drift from the checks (a unit test compares docs/rules.md with these).
+
+// Links to a code's entry are built in one place, ./links (re-exported here for the docs' tools).
+export { ruleDocUrl } from './links';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|');
 
@@ -21,9 +25,30 @@ export function renderColumnTable(): string {
 export function renderCodeTable(): string {
   const lines = ['| code | severity | where | when | quick fix |', '|---|---|---|---|---|'];
   for (const [code, info] of Object.entries(CodeInfo) as [Code, (typeof CodeInfo)[Code]][]) {
-    lines.push(`| <a id="rule-${code}"></a>\`${code}\` | ${info.severity} | ${info.where} | ${cell(info.when)} | ${cell(FixDocs[code] ?? '')} |`);
+    // `<a id="CODE">` is what ruleDocUrl links to; `rule-CODE` keeps the README's old links working.
+    lines.push(`| <a id="${code}"></a><a id="rule-${code}"></a>\`${code}\` | ${info.severity} | ${info.where} | ${cell(info.when)} | ${cell(FixDocs[code] ?? '')} |`);
   }
   return lines.join('\n');
+}
+
+/**
+ * The README's one-paragraph index of the codes by severity, each linking to its entry in docs/rules.md.
+ * Each carries the old `rule-CODE` anchor, so links made to the README before the rule book moved still
+ * land on the code.
+ */
+export function renderCodeIndex(rulesPath = 'docs/rules.md'): string {
+  const groups: [string, string][] = [
+    ['error', 'Errors'],
+    ['warning', 'Warnings'],
+    ['information', 'Information'],
+  ];
+  const entries = Object.entries(CodeInfo) as [Code, (typeof CodeInfo)[Code]][];
+  return groups
+    .map(([severity, title]) => {
+      const links = entries.filter(([, info]) => info.severity === severity).map(([code]) => `<a id="rule-${code}"></a>[\`${code}\`](${rulesPath}#${code})`);
+      return `**${title}**: ${links.join(' · ')}`;
+    })
+    .join('\n\n');
 }
 
 /** Replaces `<!-- NAME:start -->…<!-- NAME:end -->` in a Markdown text; undefined if the markers are missing. */
@@ -34,4 +59,9 @@ export function replaceRegion(markdown: string, name: string, body: string): str
   const b = markdown.indexOf(end);
   if (a === -1 || b < a) return undefined;
   return `${markdown.slice(0, a + start.length)}\n${body}\n${markdown.slice(b)}`;
+}
+
+/** The published test numbers card-data-in-git never reports, as a table for docs/rules.md. */
+export function renderTestCards(): string {
+  return ['| number | scheme |', '|---|---|', ...PUBLISHED_TEST_CARDS.map((c) => `| \`${c.number}\` | ${c.scheme} |`)].join('\n');
 }
