@@ -236,3 +236,26 @@ describe('paygate schedule through the CLI entry point', () => {
     }
   });
 });
+
+describe('paygate schedule: rows whose schedule cannot be computed', () => {
+  const files = {
+    'batch.rpcsv': [
+      'client-orderid;rp_card_type;credit-card-number;currency;amount;period;interval;start-date',
+      'BAD-DATE;DST;4111111111111111;EUR;10.00;month;1;2027-01-15',
+      'NO-AMOUNT;DST;4111111111111111;EUR;;month;1;15.01.2027',
+    ].join('\n'),
+  };
+  it('says which value is malformed instead of guessing "today"', async () => {
+    const r = await run(['batch.rpcsv', '--today', '01.01.2027'], files);
+    assert.equal(r.code, 0);
+    assert.match(r.out, /client-orderid BAD-DATE\n {2}the schedule cannot be computed\n {2}problem: start-date "2027-01-15" is not a real date written DD\.MM\.YYYY\n {2}no charges/);
+    assert.doesNotMatch(r.out, /01\.01\.2027/, 'no charge is invented on --today');
+  });
+  it('in JSON: no charges and the reasons, and amount problems beside real dates', async () => {
+    const out = json(await run(['batch.rpcsv', '--format', 'json', '--limit', '1'], files));
+    assert.deepEqual(out.rows[0].charges, []);
+    assert.deepEqual(out.rows[0].problems, ['start-date "2027-01-15" is not a real date written DD.MM.YYYY']);
+    assert.deepEqual(out.rows[1].charges, [{ index: 0, date: '15.01.2027', amount: null }]);
+    assert.deepEqual(out.rows[1].problems, ['no amount: set amount, amount-from with amount-to, or amount-sequence']);
+  });
+});

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { scheduleProblems } from '../../src/core/schedule/problems';
+import { scheduleProblems as problemsOf } from '../../src/core/schedule/problems';
+
+const scheduleProblems = (values: Record<string, string>) => problemsOf(values).map((p) => p.message);
 
 const ok = { period: 'month', interval: '1', 'start-date': '15.01.2027', amount: '10.00' };
 
@@ -22,4 +24,9 @@ test('a missing value is named too', () => {
   assert.deepEqual(scheduleProblems({ ...ok, interval: '' }), ['period is set but interval is missing']);
   assert.deepEqual(scheduleProblems({ ...ok, amount: ' ' }), ['no amount: set amount, amount-from with amount-to, or amount-sequence']);
   assert.deepEqual(scheduleProblems({ ...ok, amount: '', 'amount-from': '5' }), ['amount-from is set without its pair amount-to']);
+});
+
+test('only date-shaping problems hide the dates; an amount problem leaves them', () => {
+  assert.deepEqual(problemsOf({ ...ok, 'start-date': '2027-01-15' }).map((p) => [p.column, p.blocksDates]), [['start-date', true]]);
+  assert.deepEqual(problemsOf({ ...ok, amount: 'ten' }).map((p) => [p.column, p.blocksDates]), [['amount', false]]);
 });

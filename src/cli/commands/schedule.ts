@@ -7,6 +7,7 @@ import { formatGatewayDate, parseGatewayDate, todayLocal, type CalendarDate } fr
 import { readBatch } from '../../core/rules/batch';
 import { computeSchedule, scheduleInputFromRow, type ChargeAmount } from '../../core/schedule/schedule';
 import { describeSchedule } from '../../core/schedule/describe';
+import { scheduleProblems } from '../../core/schedule/problems';
 
 const DEFAULT_LIMIT = 12;
 const MAX_LIMIT = 10_000;
@@ -24,6 +25,8 @@ export interface ScheduleJsonRow {
   clientOrderId: string;
   charges: ScheduleJsonCharge[];
   truncated: boolean;
+  /** Why the schedule cannot be computed (or its amounts cannot), value by value; absent when it can. */
+  problems?: string[];
 }
 
 export interface ScheduleJson {
@@ -134,12 +137,17 @@ export async function showSchedule(file: string, values: ScheduleOptions, ctx: C
   }
 
   const schedules: RowSchedule[] = rows.map((row) => {
-    const input = scheduleInputFromRow(row.values());
+    const values = row.values();
+    const input = scheduleInputFromRow(values);
+    const problems = scheduleProblems(values);
+    // A malformed date, period or interval would be guessed around (a start-date of 2027-01-15 read as
+    // "starts today"): no dates at all then, only the reasons.
+    const blocked = problems.some((p) => p.blocksDates);
     // One charge more than shown tells whether the list was cut short.
-    const charges = computeSchedule(input, { today, limit: limit + 1 });
+    const charges = blocked ? [] : computeSchedule(input, { today, limit: limit + 1 });
     return {
       amounts: charges.slice(0, limit).map((c) => c.amount),
-      rule: describeSchedule(input),
+      rule: blocked ? 'the schedule cannot be computed' : describeSchedule(input),
       trusted: row.trusted,
       json: {
         row: row.rowNumber,
@@ -147,6 +155,7 @@ export async function showSchedule(file: string, values: ScheduleOptions, ctx: C
         clientOrderId: row.value('client-orderid') ?? '',
         charges: charges.slice(0, limit).map((c) => ({ index: c.index, date: formatGatewayDate(c.date), amount: jsonAmount(c.amount) })),
         truncated: charges.length > limit,
+        ...(problems.length > 0 ? { problems: problems.map((p) => p.message) } : {}),
       },
     };
   });
@@ -166,6 +175,7 @@ function renderText(file: string, schedules: RowSchedule[], limit: number): stri
     const id = json.clientOrderId === '' ? '(no client-orderid)' : printable(json.clientOrderId);
     const lines = [`${printable(file)} row ${json.row} (line ${json.line}), client-orderid ${id}`, `  ${rule}`];
     if (!trusted) lines.push('  note: this row has CSV errors, so its values may be misread (run paygate lint)');
+    for (const p of json.problems ?? []) lines.push(`  problem: ${printable(p)}`);
     if (json.charges.length === 0) {
       lines.push('  no charges');
     } else {

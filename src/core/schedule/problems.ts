@@ -1,4 +1,5 @@
 import { parseGatewayDate } from '../dates';
+import { maskText } from '../mask';
 import { isScheduleDecimal } from './schedule';
 
 // Why a row's schedule cannot be computed. scheduleInputFromRow leaves out what it cannot read, which is
@@ -9,41 +10,62 @@ import { isScheduleDecimal } from './schedule';
 const PERIODS = ['day', 'week', 'month'];
 const POSITIVE_INTEGER = /^[1-9]\d*$/;
 
-/** Each reason names the column and the value as written; empty when the schedule can be computed. */
-export function scheduleProblems(values: Record<string, string>): string[] {
+export interface ScheduleProblem {
+  column: string;
+  /** Names the column and the value as written. */
+  message: string;
+  /**
+   * True when the dates themselves cannot be known (a date, the period, the interval or the repeat count);
+   * an amount problem leaves the dates right and only the amounts unknown.
+   */
+  blocksDates: boolean;
+}
+
+const AMOUNT_COLUMNS = ['amount', 'amount-from', 'amount-to', 'amount-sequence'];
+
+/** Empty when the schedule can be computed. */
+export function scheduleProblems(values: Record<string, string>): ScheduleProblem[] {
+  const problems: ScheduleProblem[] = [];
+  collect(values, (column, message) => problems.push({ column, message, blocksDates: !AMOUNT_COLUMNS.includes(column) }));
+  return problems;
+}
+
+function collect(values: Record<string, string>, push: (column: string, message: string) => void): void {
   const v = (column: string): string | undefined => {
     const t = values[column]?.trim();
     return t === undefined || t === '' ? undefined : t;
   };
-  const problems: string[] = [];
-  const shown = (text: string) => (text.length > 40 ? `${text.slice(0, 37)}...` : text);
+  // Values as written, but never a card number typed into the wrong column: these reach terminals and logs.
+  const shown = (text: string) => {
+    const masked = maskText(text);
+    return masked.length > 40 ? `${masked.slice(0, 37)}...` : masked;
+  };
 
   const period = v('period');
   const interval = v('interval');
-  if (period !== undefined && !PERIODS.includes(period)) problems.push(`period "${shown(period)}" is not day, week or month`);
-  if (interval !== undefined && !POSITIVE_INTEGER.test(interval)) problems.push(`interval "${shown(interval)}" is not a whole number of 1 or more`);
-  if (period !== undefined && interval === undefined) problems.push('period is set but interval is missing');
-  if (interval !== undefined && period === undefined) problems.push('interval is set but period is missing');
+  if (period !== undefined && !PERIODS.includes(period)) push('period', `period "${shown(period)}" is not day, week or month`);
+  if (interval !== undefined && !POSITIVE_INTEGER.test(interval)) push('interval', `interval "${shown(interval)}" is not a whole number of 1 or more`);
+  if (period !== undefined && interval === undefined) push('interval', 'period is set but interval is missing');
+  if (interval !== undefined && period === undefined) push('period', 'interval is set but period is missing');
 
   for (const column of ['start-date', 'finish-date']) {
     const text = v(column);
-    if (text !== undefined && parseGatewayDate(text) === undefined) problems.push(`${column} "${shown(text)}" is not a real date written DD.MM.YYYY`);
+    if (text !== undefined && parseGatewayDate(text) === undefined) push(column, `${column} "${shown(text)}" is not a real date written DD.MM.YYYY`);
   }
   const max = v('max-repeats-number');
-  if (max !== undefined && !POSITIVE_INTEGER.test(max)) problems.push(`max-repeats-number "${shown(max)}" is not a whole number of 1 or more`);
+  if (max !== undefined && !POSITIVE_INTEGER.test(max)) push('max-repeats-number', `max-repeats-number "${shown(max)}" is not a whole number of 1 or more`);
 
   const amount = v('amount');
   const from = v('amount-from');
   const to = v('amount-to');
   const seq = v('amount-sequence');
   for (const [column, text] of [['amount', amount], ['amount-from', from], ['amount-to', to]] as const) {
-    if (text !== undefined && !isScheduleDecimal(text)) problems.push(`${column} "${shown(text)}" is not an amount greater than 0 with at most 3 decimals`);
+    if (text !== undefined && !isScheduleDecimal(text)) push(column, `${column} "${shown(text)}" is not an amount greater than 0 with at most 3 decimals`);
   }
   if (seq !== undefined) {
     const bad = seq.split(',').map((p) => p.trim()).find((p) => !isScheduleDecimal(p));
-    if (bad !== undefined) problems.push(`amount-sequence element "${shown(bad)}" is not an amount greater than 0 with at most 3 decimals`);
+    if (bad !== undefined) push('amount-sequence', `amount-sequence element "${shown(bad)}" is not an amount greater than 0 with at most 3 decimals`);
   }
-  if ((from === undefined) !== (to === undefined)) problems.push(`${from === undefined ? 'amount-to' : 'amount-from'} is set without its pair ${from === undefined ? 'amount-from' : 'amount-to'}`);
-  if (amount === undefined && from === undefined && to === undefined && seq === undefined) problems.push('no amount: set amount, amount-from with amount-to, or amount-sequence');
-  return problems;
+  if ((from === undefined) !== (to === undefined)) push(from === undefined ? 'amount-from' : 'amount-to', `${from === undefined ? 'amount-to' : 'amount-from'} is set without its pair ${from === undefined ? 'amount-from' : 'amount-to'}`);
+  if (amount === undefined && from === undefined && to === undefined && seq === undefined) push('amount', 'no amount: set amount, amount-from with amount-to, or amount-sequence');
 }
