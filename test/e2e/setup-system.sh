@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # System packages the real-editor run needs, from Debian: Chromium (the browser that drives VS Code),
 # ripgrep (fills code-server's ripgrep download cache), libkrb5-dev and a C/C++ toolchain (code-server's
-# native modules build from source because their prebuilt downloads are unreachable).
+# native modules build from source because their prebuilt downloads are unreachable), and Neovim (the
+# second real editor test/language-server/neovim.test.ts drives over `paygate lsp --stdio`).
 # Idempotent and quiet: does nothing when everything is present. Needs root (or sudo) for apt-get.
 set -euo pipefail
 
@@ -11,6 +12,7 @@ command -v rg >/dev/null 2>&1 || need+=(ripgrep)
 [ -e /usr/include/gssapi/gssapi.h ] || need+=(libkrb5-dev)
 command -v g++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1 || need+=(build-essential)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
+command -v nvim >/dev/null 2>&1 || need+=(neovim)
 # Fonts so screenshots show text, not boxes.
 [ -d /usr/share/fonts/truetype/dejavu ] || need+=(fonts-dejavu-core)
 
