@@ -24,6 +24,7 @@ export function registerLinting(context: vscode.ExtensionContext): void {
     revealOutputChannelOn: RevealOutputChannelOn.Never,
   };
   const client = new LanguageClient('paygate', 'PayGate language server', serverOptions, clientOptions);
-  context.subscriptions.push({ dispose: () => void client.stop() });
+  // Stopping a client that never got running rejects; at shutdown there is nothing left to do about it.
+  context.subscriptions.push({ dispose: () => client.stop().catch(() => undefined) });
   client.start().catch((err: unknown) => log().error(`PayGate language server did not start: ${err instanceof Error ? err.message : String(err)}`));
 }
