@@ -1,14 +1,9 @@
-import {
-  CodeActionKind,
-  TextDocuments,
-  TextDocumentSyncKind,
-  type Connection,
-  type InitializeResult,
-} from 'vscode-languageserver';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import { CodeActionKind, TextDocumentSyncKind, type Connection, type InitializeResult } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { FIX_ALL_KIND, LANGUAGE_ID } from '../shared/lintProtocol';
 import { actionData, codeActions, resolveCodeAction } from './codeActions';
 import { completionsAt, type CompletionSupport } from './completion';
+import { Documents } from './documents';
 import { publishedDiagnostics } from './diagnostics';
 import { hoverAt } from './hover';
 import { LintSettingsSource } from './settings';
@@ -27,10 +22,10 @@ function lintable(document: TextDocument): boolean {
  * and on change (after `debounceMs`) unless `paygate.lint.run` is onSave, and cleared when it closes.
  */
 export function startServer(connection: Connection): void {
-  const documents = new TextDocuments(TextDocument);
+  const documents = new Documents();
   const store = new LintStore();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
-  /** Documents whose first content has been seen (the open), so later content events are edits. */
+  /** Open documents of the language. */
   const seen = new Set<string>();
   let settings: LintSettingsSource | undefined;
   let resolves = false;
@@ -90,27 +85,33 @@ export function startServer(connection: Connection): void {
     };
   });
 
-  documents.onDidChangeContent(({ document }) => {
-    if (!lintable(document)) return;
-    if (!seen.has(document.uri)) {
+  const forget = (uri: string): void => {
+    cancel(uri);
+    store.delete(uri);
+    settings?.forget(uri);
+    if (seen.delete(uri)) {
+      // A closed document (or one that left the language) keeps no problems.
+      void connection.sendDiagnostics({ uri, diagnostics: [] });
+    }
+  };
+
+  documents.listen(connection, {
+    opened(document) {
+      forget(document.uri);
+      if (!lintable(document)) return;
       // Opened: checked at once whatever paygate.lint.run says.
       seen.add(document.uri);
       schedule(document.uri, 0);
-    } else {
+    },
+    changed(document, changes) {
+      if (!seen.has(document.uri)) return;
+      store.changed(document.uri, changes);
       relintIfOnType(document.uri);
-    }
-  });
-  documents.onDidSave(({ document }) => {
-    if (lintable(document)) schedule(document.uri, 0);
-  });
-  documents.onDidClose(({ document }) => {
-    const uri = document.uri;
-    cancel(uri);
-    seen.delete(uri);
-    store.delete(uri);
-    settings?.forget(uri);
-    // A closed document (or one that left the language) keeps no problems.
-    void connection.sendDiagnostics({ uri, diagnostics: [] });
+    },
+    saved(document) {
+      if (seen.has(document.uri)) schedule(document.uri, 0);
+    },
+    closed: forget,
   });
 
   connection.onDidChangeConfiguration(({ settings: pushed }) => {
@@ -169,6 +170,5 @@ export function startServer(connection: Connection): void {
     }
   });
 
-  documents.listen(connection);
   connection.listen();
 }

@@ -1,27 +1,34 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { lint, type LintResult } from '../core/rules/lint';
+import type { LintResult } from '../core/rules/lint';
+import { IncrementalLint, type TextChange } from './incremental';
 
 /**
- * The last lint of each open document, valid for one document version. Diagnostics, code actions,
- * hovers and completion all read from here, so a hover or a lightbulb never lints the file again when
- * nothing changed since the last check, and a request after an edit sees the edit.
+ * The lint of each open document, valid for one document version, kept up to date incrementally from
+ * the changes the client sends. Diagnostics, code actions, hovers and completion all read from here, so
+ * a hover or a lightbulb never lints the file again when nothing changed, and a request after an edit
+ * sees the edit.
  */
 export class LintStore {
-  private readonly entries = new Map<string, { version: number; result: LintResult }>();
+  private readonly entries = new Map<string, { linter: IncrementalLint; version?: number; result?: LintResult }>();
 
-  /** The lint of the document as it is now: the cached one when the version matches, else a fresh one. */
-  get(document: TextDocument): LintResult {
-    const entry = this.entries.get(document.uri);
-    if (entry && entry.version === document.version) return entry.result;
-    const result = lint(document.getText());
-    this.entries.set(document.uri, { version: document.version, result });
-    return result;
+  private entry(uri: string) {
+    let entry = this.entries.get(uri);
+    if (!entry) this.entries.set(uri, (entry = { linter: new IncrementalLint() }));
+    return entry;
   }
 
-  /** The cached lint of exactly this version, without linting. */
-  peek(uri: string, version: number): LintResult | undefined {
-    const entry = this.entries.get(uri);
-    return entry && entry.version === version ? entry.result : undefined;
+  /** Every change of an open document must come through here, in order. */
+  changed(uri: string, changes: readonly TextChange[]): void {
+    this.entry(uri).linter.changed(changes);
+  }
+
+  /** The lint of the document as it is now: the cached one when the version matches, else brought up to date. */
+  get(document: TextDocument): LintResult {
+    const entry = this.entry(document.uri);
+    if (entry.result && entry.version === document.version) return entry.result;
+    entry.result = entry.linter.lint(document);
+    entry.version = document.version;
+    return entry.result;
   }
 
   delete(uri: string): void {
