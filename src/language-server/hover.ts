@@ -16,7 +16,7 @@ const CHARGES_SHOWN = 6;
  * The hover of a cell: the column's documentation from the column table (header cells say which column
  * they are read as), the value's length, and on a row's first cell the row's next charges.
  */
-export function hoverAt(document: TextDocument, { batch }: LintResult, position: Position): Hover | null {
+export function hoverAt(document: TextDocument, { batch }: LintResult, position: Position, rowNumber?: number): Hover | null {
   const cell = cellAt(batch, document.offsetAt(position));
   if (!cell) return null;
   const record = batch.csv.records[cell.recordIndex];
@@ -24,7 +24,7 @@ export function hoverAt(document: TextDocument, { batch }: LintResult, position:
   if (!field || record.isBlank) return null;
   const range = { start: document.positionAt(field.start), end: document.positionAt(field.end) };
   let md = '';
-  if (!cell.isHeader && cell.fieldIndex === 0 && cell.row) md += charges(cell.row);
+  if (!cell.isHeader && cell.fieldIndex === 0 && cell.row) md += charges(cell.row, rowNumber ?? cell.row.rowNumber);
   const header = cell.isHeader ? batch.headerCells[cell.fieldIndex] : undefined;
   // A duplicate header cell resolves to no column, but it still names one: document that one.
   const name = header ? (header.match.kind === 'unknown' ? undefined : header.match.column) : cell.column ?? undefined;
@@ -56,7 +56,7 @@ export function hoverAt(document: TextDocument, { batch }: LintResult, position:
 }
 
 /** The row's first charges from the rule book's schedule, with the card masked (first 6, last 4). */
-function charges(row: BatchRow): string {
+function charges(row: BatchRow, rowNumber: number): string {
   const values = row.values();
   const today = todayLocal();
   const input = scheduleInputFromRow(values);
@@ -64,7 +64,7 @@ function charges(row: BatchRow): string {
   const orderId = values['client-orderid'];
   const card = values['credit-card-number'];
   const who = [
-    `Row ${row.rowNumber}`,
+    `Row ${rowNumber}`,
     orderId ? `order ${escapeMarkdown(orderId)}` : undefined,
     values['rp_card_type'] ? escapeMarkdown(values['rp_card_type']) : undefined,
     card ? `card ${escapeMarkdown(maskCardNumber(card))}` : undefined,

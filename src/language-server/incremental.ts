@@ -52,6 +52,10 @@ interface RowState {
 interface State {
   today: CalendarDate;
   headerText: string;
+  /** The line break after the header: the small files are joined with the document's own. */
+  eol: string;
+  /** The header's first line in the document (blank lines may come before it). */
+  headerLine: number;
   /** Diagnostics outside data rows (header, blank lines, byte order mark), in file order. */
   fixed: LintDiagnostic[];
   rows: RowState[];
@@ -60,6 +64,13 @@ interface State {
   srcRows: number;
   srcStateRows: number;
   at: { orderId: number; cardType: number; country: number };
+}
+
+export interface LocalText {
+  text: string;
+  lineShift: number;
+  /** The row's number among the data rows of the whole file (0 for the header alone). */
+  rowNumber: number;
 }
 
 /** One document's lint, kept up to date from the changes the client sends. */
@@ -98,6 +109,26 @@ export class IncrementalLint {
     }
     this.counts.full++;
     return this.full(document);
+  }
+
+  /**
+   * The header, and the data row on `line` when there is one, as a small file of their own: what a hover
+   * or a completion at that line needs, without parsing a 100,000-row file again after each keystroke.
+   * `lineShift` moves the small file's lines to the document's. Undefined when only the whole file will
+   * do (the lint is not up to date, or the line is neither the header nor a data row).
+   */
+  local(document: LintedText, line: number): LocalText | undefined {
+    const state = this.state;
+    if (this.invalid || !state || this.dirty.size > 0) return undefined;
+    const r = state.rowAtLine[line] ?? -1;
+    if (r < 0) {
+      const headerLines = lineBreaks(state.headerText, 0, state.headerText.length) + 1;
+      if (line < state.headerLine || line >= state.headerLine + headerLines) return undefined;
+      return { text: state.headerText, lineShift: state.headerLine, rowNumber: 0 };
+    }
+    const row = state.rows[r];
+    const text = `${state.headerText}${state.eol}${rowText(document, row)}`;
+    return { text, lineShift: row.line - (lineBreaks(state.headerText, 0, state.headerText.length) + 1), rowNumber: row.rowNumber };
   }
 
   private full(document: LintedText): LintResult {
@@ -203,19 +234,16 @@ function build(result: LintResult, document: LintedText, today: CalendarDate): S
     else rows[r].diagnostics.push(d);
   }
   for (const row of rows) if (row.key !== undefined && row.diagnostics.some(blocksKey)) row.key = undefined;
-  return { today, headerText: text.slice(header.start, header.end), fixed, rows, rowAtLine, srcRows, srcStateRows, at };
+  const headerLine = document.positionAt(header.start).line;
+  const eol = text.charCodeAt(header.end) === 13 ? (text.charCodeAt(header.end + 1) === 10 ? '\r\n' : '\r') : '\n';
+  return { today, headerText: text.slice(header.start, header.end), eol, headerLine, fixed, rows, rowAtLine, srcRows, srcStateRows, at };
 }
 
 const blocksKey = (d: LintDiagnostic): boolean => d.columnName === 'client-orderid' && CELL_CODES.has(d.code);
 
 /** Lints the header and one row as a file of their own and moves the row's problems to its lines. */
 function recheck(state: State, old: RowState, document: LintedText): RowState | undefined {
-  const text = document.getText();
-  const from = document.offsetAt({ line: old.line, character: 0 });
-  const last = old.line + old.lines - 1;
-  // The record ends before its line break: the end of its last line (offsetAt stops before the break).
-  const to = document.offsetAt({ line: last, character: Number.MAX_SAFE_INTEGER });
-  const miniText = `${state.headerText}\n${text.slice(from, to)}`;
+  const miniText = `${state.headerText}${state.eol}${rowText(document, old)}`;
   const mini = lint(miniText, { today: state.today });
   const { batch } = mini;
   const row = batch.rows[0];
@@ -241,6 +269,14 @@ function recheck(state: State, old: RowState, document: LintedText): RowState | 
     src,
     srcNeedsState: src && at.country >= 0 && STATE_COUNTRIES.has(values[at.country]),
   };
+}
+
+/** The text of a row's lines, without the line break after it. */
+function rowText(document: LintedText, row: { line: number; lines: number }): string {
+  const from = document.offsetAt({ line: row.line, character: 0 });
+  // offsetAt stops before a line's break, so this is the end of the row's last line.
+  const to = document.offsetAt({ line: row.line + row.lines - 1, character: Number.MAX_SAFE_INTEGER });
+  return document.getText().slice(from, to);
 }
 
 /** How many line breaks (CRLF, LF or CR) lie between two offsets. */

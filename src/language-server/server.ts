@@ -6,6 +6,7 @@ import { completionsAt, type CompletionSupport } from './completion';
 import { Documents } from './documents';
 import { publishedDiagnostics } from './diagnostics';
 import { hoverAt } from './hover';
+import { completionsInDocument, hoverInDocument, viewAt } from './local';
 import { LintSettingsSource } from './settings';
 import { LintStore } from './store';
 
@@ -128,7 +129,8 @@ export function startServer(connection: Connection): void {
     const document = documents.get(textDocument.uri);
     if (!document || !lintable(document)) return null;
     try {
-      return hoverAt(document, store.get(document), position);
+      const view = viewAt(store, document, position);
+      return hoverInDocument(hoverAt(view.document, view.result, view.position, view.rowNumber), view.lineShift);
     } catch (err) {
       fail('Hover', document.uri, err);
       return null;
@@ -139,7 +141,8 @@ export function startServer(connection: Connection): void {
     const document = documents.get(textDocument.uri);
     if (!document || !lintable(document)) return null;
     try {
-      return completionsAt(document, store.get(document), position, completion);
+      const view = viewAt(store, document, position);
+      return completionsInDocument(completionsAt(view.document, view.result, view.position, completion), view.lineShift);
     } catch (err) {
       fail('Completion', document.uri, err);
       return null;

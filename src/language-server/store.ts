@@ -1,6 +1,6 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { LintResult } from '../core/rules/lint';
-import { IncrementalLint, type TextChange } from './incremental';
+import { IncrementalLint, type LocalText, type TextChange } from './incremental';
 
 /**
  * The lint of each open document, valid for one document version, kept up to date incrementally from
@@ -29,6 +29,12 @@ export class LintStore {
     entry.result = entry.linter.lint(document);
     entry.version = document.version;
     return entry.result;
+  }
+
+  /** The header and the row at `line` as a small file, after bringing the lint up to date (see IncrementalLint.local). */
+  local(document: TextDocument, line: number): LocalText | undefined {
+    this.get(document);
+    return this.entry(document.uri).linter.local(document, line);
   }
 
   delete(uri: string): void {

@@ -204,8 +204,24 @@ describe('language server over stdio (paygate lsp --stdio)', () => {
     assert.deepEqual(hover.range, cell);
     const row = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: doc.uri }, position: { line: 1, character: 1 } })) as Hover;
     assert.match(hoverText(row), /Charges/);
+    assert.match(hoverText(row), /Row 1 · order ord-1/);
     assert.match(hoverText(row), /411111\*{6}1111/);
     assert.doesNotMatch(hoverText(row), /4111111111111111/);
+  });
+
+  it('after an edit inside a row, hovers and completes on the right row and cell', async () => {
+    const text = readFileSync(path.join(FIXTURES, 'valid.rpcsv'), 'utf8');
+    const doc = new Doc(client, uri('valid.rpcsv'), text);
+    await doc.diagnostics('clean', (ds) => ds.length === 0);
+    await doc.edit([{ range: cellRange(text, 2, 'ord-2'), newText: 'ord-22' }]);
+    await doc.diagnostics('still clean', (ds) => ds.length === 0);
+    const row = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: doc.uri }, position: { line: 2, character: 2 } })) as Hover;
+    assert.match(hoverText(row), /Row 2 · order ord-22 · DST/);
+    assert.deepEqual(row.range, cellRange(doc.text, 2, 'ord-22'));
+    const cell = cellRange(doc.text, 2, 'DST');
+    const items = (await client.connection.sendRequest('textDocument/completion', { textDocument: { uri: doc.uri }, position: cell.end })) as CompletionItem[];
+    assert.deepEqual(items.map((i) => i.label).sort(), ['DST', 'SRC']);
+    assert.deepEqual((items[0].textEdit as { replace: unknown }).replace, cell, 'a value replaces the whole cell, on its line');
   });
 
   it('completes missing column names in the header, replacing a half-typed one', async () => {

@@ -8,7 +8,11 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { lint, type LintResult } from '../../src/core/rules/lint';
+import { readBatch } from '../../src/core/rules/batch';
+import { completionsAt } from '../../src/language-server/completion';
+import { hoverAt } from '../../src/language-server/hover';
 import { IncrementalLint, type TextChange } from '../../src/language-server/incremental';
+import { completionsInDocument, hoverInDocument } from '../../src/language-server/local';
 import { TODAY } from '../fixtures/lint-cases/helpers';
 
 const RUNS = 150;
@@ -131,6 +135,38 @@ describe('incremental lint (language server)', () => {
     );
     // The property is only worth something if edits were really re-checked row by row.
     assert.ok(counts.patched > RUNS / 3, `rows re-checked alone ${counts.patched} times, whole-file lints ${counts.full}`);
+  });
+
+  it("hovers and completion from the header-and-row view equal the whole file's, anywhere", () => {
+    const support = { insertReplace: true, labelDetails: true };
+    let local = 0;
+    fc.assert(
+      fc.property(documentText, fc.array(editSeed, { maxLength: 4 }), fc.nat(), fc.nat(), (text, seeds, lineSeed, charSeed) => {
+        const doc = TextDocument.create('file:///h.rpcsv', 'paygate-recurring-csv', 1, text);
+        const linter = new IncrementalLint(() => TODAY);
+        linter.lint(doc);
+        for (const seed of seeds) {
+          const change = changeFor(doc, seed);
+          TextDocument.update(doc, [change as { range: NonNullable<TextChange['range']>; text: string }], doc.version + 1);
+          linter.changed([change]);
+        }
+        linter.lint(doc);
+        const lines = doc.getText().split(/\r\n|\r|\n/);
+        const line = lineSeed % lines.length;
+        const position = { line, character: charSeed % (lines[line].length + 1) };
+        const view = linter.local(doc, line);
+        if (!view) return;
+        local++;
+        const whole = { diagnostics: [], batch: readBatch(doc.getText()) };
+        const small = TextDocument.create(doc.uri, doc.languageId, doc.version, view.text);
+        const at = { line: position.line - view.lineShift, character: position.character };
+        const part = { diagnostics: [], batch: readBatch(view.text) };
+        assert.deepEqual(hoverInDocument(hoverAt(small, part, at, view.rowNumber || undefined), view.lineShift), hoverAt(doc, whole, position));
+        assert.deepEqual(completionsInDocument(completionsAt(small, part, at, support), view.lineShift), completionsAt(doc, whole, position, support));
+      }),
+      { numRuns: RUNS },
+    );
+    assert.ok(local > RUNS / 3, `the view was used ${local} times`);
   });
 
   it('re-checks an edit inside a row alone, and keeps duplicate-order-id of the rows sharing its id', () => {
