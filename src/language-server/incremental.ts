@@ -42,9 +42,11 @@ interface RowState {
   dup: LintDiagnostic | undefined;
   /** The client-orderid when the row takes part in the duplicate check. */
   key: string | undefined;
-  /** Where the record was parsed (the whole file, or the header-and-row file of a re-check), for its cells' ranges. */
-  record: CsvRecord;
-  recordText: string;
+  /**
+   * The client-orderid cell's place relative to the row (lines after its first, characters), for a
+   * duplicate-order-id the row may get later. Numbers, not the record: the parsed file can be let go.
+   */
+  keyCell: Range | undefined;
   src: boolean;
   srcNeedsState: boolean;
 }
@@ -176,7 +178,7 @@ export class IncrementalLint {
         if (key === undefined || !keys.some((k) => k === key)) continue;
         const first = firstOf.get(key);
         if (first === undefined) firstOf.set(key, row.rowNumber);
-        row.dup = first === undefined ? undefined : duplicateOf(row, key, first, state.at.orderId);
+        row.dup = first === undefined ? undefined : duplicateOf(row, key, first);
       }
     }
     state.srcRows = srcRows;
@@ -211,6 +213,7 @@ function build(result: LintResult, document: LintedText, today: CalendarDate): S
     const values = record.values;
     const src = row.trusted && at.cardType >= 0 && values[at.cardType] === 'SRC';
     const srcNeedsState = src && at.country >= 0 && STATE_COUNTRIES.has(values[at.country]);
+    const key = row.trusted && at.orderId >= 0 ? values[at.orderId] : undefined;
     if (src) srcRows++;
     if (srcNeedsState) srcStateRows++;
     return {
@@ -219,9 +222,8 @@ function build(result: LintResult, document: LintedText, today: CalendarDate): S
       rowNumber: row.rowNumber,
       diagnostics: [],
       dup: undefined,
-      key: row.trusted && at.orderId >= 0 ? values[at.orderId] : undefined,
-      record,
-      recordText: text,
+      key,
+      keyCell: key === undefined ? undefined : cellInRecord(text, record, at.orderId),
       src,
       srcNeedsState,
     };
@@ -257,15 +259,15 @@ function recheck(state: State, old: RowState, document: LintedText): RowState | 
   const values = record.values;
   const { at } = state;
   const src = row.trusted && at.cardType >= 0 && values[at.cardType] === 'SRC';
+  const key = row.trusted && at.orderId >= 0 && !diagnostics.some(blocksKey) ? values[at.orderId] : undefined;
   return {
     line: old.line,
     lines: old.lines,
     rowNumber: old.rowNumber,
     diagnostics,
     dup: undefined,
-    key: row.trusted && at.orderId >= 0 && !diagnostics.some(blocksKey) ? values[at.orderId] : undefined,
-    record,
-    recordText: miniText,
+    key,
+    keyCell: key === undefined ? undefined : cellInRecord(miniText, record, at.orderId),
     src,
     srcNeedsState: src && at.country >= 0 && STATE_COUNTRIES.has(values[at.country]),
   };
@@ -289,19 +291,21 @@ function lineBreaks(text: string, from: number, to: number): number {
   return n;
 }
 
-/** The position of an offset of the row's record, on the row's lines in the document. */
-function positionInRow(row: RowState, offset: number): Position {
-  const text = row.recordText;
-  let line = row.line;
-  let lineStart = row.record.start;
-  for (let i = row.record.start; i < offset; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
-      line++;
-      lineStart = i + 1;
+/** A cell's place in its record: lines after the record's first, and characters on that line. */
+function cellInRecord(text: string, record: CsvRecord, index: number): Range {
+  const at = (offset: number): Position => {
+    let line = 0;
+    let lineStart = record.start;
+    for (let i = record.start; i < offset; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
+        line++;
+        lineStart = i + 1;
+      }
     }
-  }
-  return { line, character: offset - lineStart };
+    return { line, character: offset - lineStart };
+  };
+  return { start: at(record.fieldStart(index)), end: at(record.fieldEnd(index)) };
 }
 
 function shiftRange(r: Range, lines: number): Range {
@@ -318,12 +322,12 @@ export function duplicateMessage(key: string, firstRow: number): string {
 }
 
 /** The duplicate-order-id of a row whose client-orderid was first used on row `firstRow`, in the core's words. */
-function duplicateOf(row: RowState, key: string, firstRow: number, cell: number): LintDiagnostic {
+function duplicateOf(row: RowState, key: string, firstRow: number): LintDiagnostic {
   return {
     code: Codes.duplicateOrderId,
     severity: CodeInfo[Codes.duplicateOrderId].severity,
     message: duplicateMessage(key, firstRow),
-    range: { start: positionInRow(row, row.record.fieldStart(cell)), end: positionInRow(row, row.record.fieldEnd(cell)) },
+    range: shiftRange(row.keyCell!, row.line),
     columnName: 'client-orderid',
     fixes: [],
   };

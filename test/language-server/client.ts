@@ -45,6 +45,10 @@ export class TestClient {
     this.connection.listen();
   }
 
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   /** A point in the order of events, to say what arrived before or after something the test did. */
   mark(): number {
     return this.seq++;
