@@ -4,6 +4,7 @@
 // settings from the client, and the cap on diagnostics for big files.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -301,5 +302,19 @@ describe('language server settings over stdio', () => {
     } finally {
       await client.stop();
     }
+  });
+});
+
+describe('paygate lsp arguments', () => {
+  it('needs --stdio, and --help says how to configure an editor', () => {
+    const bare = spawnSync(process.execPath, [CLI, 'lsp'], { encoding: 'utf8', timeout: 20_000 });
+    assert.equal(bare.status, 2);
+    assert.match(bare.stderr, /--stdio is required/);
+    const help = spawnSync(process.execPath, [CLI, 'lsp', '--help'], { encoding: 'utf8', timeout: 20_000 });
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /Usage: paygate lsp --stdio/);
+    assert.match(help.stdout, /paygate-recurring-csv/);
+    const listed = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8', timeout: 20_000 });
+    assert.match(listed.stdout, /lsp\s+language server/);
   });
 });
