@@ -31,6 +31,9 @@ const builds = [
   { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', ...node, external: ['vscode'] },
   // The CLI is a plain Node program with a shebang so `npm link` / `npx paygate` work.
   { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', ...node, banner: { js: '#!/usr/bin/env node' } },
+  // The language server runs in its own process: started by the extension over node IPC, by
+  // `paygate lsp --stdio` (which bundles it too) or by any editor with `node dist/language-server.js --stdio`.
+  { ...common, entryPoints: { 'language-server': 'src/language-server/main.ts' }, outdir: 'dist', ...node },
   // Integration tests run inside the extension host, next to the extension.
   { ...common, entryPoints: ['test/integration/index.ts', 'test/integration/*.test.ts'], outdir: 'out/test/integration', ...node, external: ['vscode', 'mocha'] },
 ];

@@ -9,10 +9,11 @@ import { submitCommand } from './commands/submit';
 import { reportCommand } from './commands/report';
 import { gatewayCommand } from './commands/gateway';
 import { demoCommand } from './commands/demo';
+import { lspCommand } from './commands/lsp';
 
 // `paygate`: the commands in the order its help lists them. A new command is one file in commands/ that
 // exports a builder like these, and one entry here.
-export const COMMANDS = [lintCommand, fixCommand, scheduleCommand, signCommand, submitCommand, reportCommand, gatewayCommand, demoCommand];
+export const COMMANDS = [lintCommand, fixCommand, scheduleCommand, signCommand, submitCommand, reportCommand, gatewayCommand, demoCommand, lspCommand];
 
 export function paygate(ctx: CliContext) {
   return paygateProgram(version, ctx, COMMANDS.map((build) => build(ctx)));

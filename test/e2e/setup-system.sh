@@ -2,7 +2,8 @@
 # System packages the real-editor run needs, from Debian: Chromium (the browser that drives VS Code),
 # ripgrep (fills code-server's ripgrep download cache), libkrb5-dev and a C/C++ toolchain (code-server's
 # native modules build from source because their prebuilt downloads are unreachable), unzip (the pack
-# test lists and reads the built VSIX with it) and pre-commit (the hooks, tried on a scratch repository).
+# test lists and reads the built VSIX with it), pre-commit (the hooks, tried on a scratch repository) and
+# Neovim (the second real editor test/language-server/neovim.test.ts drives over `paygate lsp --stdio`).
 # Idempotent and quiet: does nothing when everything is present. Needs root (or sudo) for apt-get.
 set -euo pipefail
 
@@ -14,6 +15,7 @@ command -v g++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1 || need+=(buil
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 command -v unzip >/dev/null 2>&1 || need+=(unzip)
 command -v pre-commit >/dev/null 2>&1 || need+=(pre-commit)
+command -v nvim >/dev/null 2>&1 || need+=(neovim)
 # Fonts so screenshots show text, not boxes.
 [ -d /usr/share/fonts/truetype/dejavu ] || need+=(fonts-dejavu-core)
 

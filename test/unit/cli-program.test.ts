@@ -22,6 +22,7 @@ const OPTIONS: Record<string, string[]> = {
   report: ['--env', '--report-base-url', '--consumer-key', '--consumer-secret', '--out', '--format', '--config'],
   gateway: ['--port', '--state', '--quiet'],
   demo: ['--examples', '--state', '--days'],
+  lsp: ['--stdio'],
 };
 
 async function run(args: string[]) {

@@ -20,20 +20,38 @@ export function replaceCellFix(batch: Batch, record: CsvRecord, field: number, v
   return { title, edits: [edit], safe, preferred };
 }
 
-/** Append a column to the header and an empty field to every other record. */
+/**
+ * A fix whose edits are built the first time they are read. A missing column means one edit per row
+ * (100,000 on a big batch) that nobody needs until the fix is asked for, so lint only records how to
+ * build them.
+ */
+export function lazyFix(title: string, safe: boolean, build: () => TextEdit[]): Fix {
+  let edits: TextEdit[] | undefined;
+  return {
+    title,
+    safe,
+    get edits() {
+      return (edits ??= build());
+    },
+  };
+}
+
+/** Append a column to the header and an empty field to every other record (edits built on demand). */
 export function appendColumnFix(batch: Batch, column: string): Fix {
-  const edits: TextEdit[] = [];
-  const records = batch.csv.records;
-  if (batch.header && !batch.header.isBlank) {
-    edits.push(editAt(batch, batch.header.end, batch.header.end, `;${column}`));
-  } else {
-    edits.push(editAt(batch, 0, 0, column));
-  }
-  for (let r = batch.headerIndex + 1; r < records.length; r++) {
-    const rec = records[r];
-    if (!rec.isBlank) edits.push(editAt(batch, rec.end, rec.end, ';'));
-  }
-  return { title: `Add column ${column} to the header (and an empty field to every row)`, edits, safe: false };
+  return lazyFix(`Add column ${column} to the header (and an empty field to every row)`, false, () => {
+    const edits: TextEdit[] = [];
+    const records = batch.csv.records;
+    if (batch.header && !batch.header.isBlank) {
+      edits.push(editAt(batch, batch.header.end, batch.header.end, `;${column}`));
+    } else {
+      edits.push(editAt(batch, 0, 0, column));
+    }
+    for (let r = batch.headerIndex + 1; r < records.length; r++) {
+      const rec = records[r];
+      if (!rec.isBlank) edits.push(editAt(batch, rec.end, rec.end, ';'));
+    }
+    return edits;
+  });
 }
 
 export function dropBomFix(batch: Batch): Fix {

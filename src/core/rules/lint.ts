@@ -3,7 +3,7 @@ import { parseCsv } from '../csv/parse';
 import { batchFromCsv, hasCompleteAmountMode, type Batch } from './batch';
 import { CodeInfo, Codes, type Code } from './codes';
 import { AMOUNT_COLUMNS, COLUMNS, STATE_COUNTRIES } from './columns';
-import { appendColumnFix, dropBomFix, replaceCellFix, rewriteDelimiterFix } from './fixes';
+import { appendColumnFix, dropBomFix, lazyFix, replaceCellFix, rewriteDelimiterFix } from './fixes';
 import { otherDelimiter } from './header';
 import { checkRows } from './rowChecks';
 import { Reporter } from './reporter';
@@ -134,7 +134,7 @@ function checkHeader(report: Reporter, headerStart: number, headerEnd: number): 
     const [amount, from, to, sequence] = AMOUNT_COLUMNS;
     const add = (names: string[]): Fix => {
       const fixes = names.filter((n) => !has(n)).map((n) => appendColumnFix(batch, n));
-      return { title: `Add column${fixes.length > 1 ? 's' : ''} ${names.filter((n) => !has(n)).join(' and ')}`, edits: fixes.flatMap((f) => f.edits), safe: false };
+      return lazyFix(`Add column${fixes.length > 1 ? 's' : ''} ${names.filter((n) => !has(n)).join(' and ')}`, false, () => fixes.flatMap((f) => f.edits));
     };
     const fixes = [add([amount]), add([from, to]), add([sequence])];
     const partial = has(from) !== has(to) ? ` (${has(from) ? from : to} needs its pair ${has(from) ? to : from})` : '';

@@ -1,17 +1,30 @@
 import * as vscode from 'vscode';
-import { registerCodeActions } from './codeActions';
-import { registerCompletion } from './completion';
-import { registerDiagnostics } from './diagnostics';
-import { registerHover } from './hover';
-import { LintStore } from './store';
+import { LanguageClient, RevealOutputChannelOn, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { DIAGNOSTIC_SOURCE, LANGUAGE_ID, LINT_SECTION } from '../../shared/lintProtocol';
+import { log } from '../log';
 
-// Diagnostics, code actions, hover and completion for paygate-recurring-csv, all reading one lint per
-// document version from the shared store.
+/**
+ * Diagnostics, code actions, hover and completion for paygate-recurring-csv come from the PayGate
+ * language server (dist/language-server.js) in its own process, so linting a big batch never blocks the
+ * extension host. This only starts it: documents of the language in any URI scheme are synced, and
+ * `paygate.lint.run` / `paygate.lint.debounceMs` reach it as LSP configuration (the server asks per
+ * document through workspace/configuration and is told when they change).
+ */
 export function registerLinting(context: vscode.ExtensionContext): void {
-  const store = new LintStore();
-  context.subscriptions.push({ dispose: () => store.clear() });
-  registerDiagnostics(context, store);
-  registerCodeActions(context, store);
-  registerHover(context, store);
-  registerCompletion(context, store);
+  const serverModule = context.asAbsolutePath('dist/language-server.js');
+  const serverOptions: ServerOptions = {
+    run: { module: serverModule, transport: TransportKind.ipc },
+    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [{ language: LANGUAGE_ID }],
+    diagnosticCollectionName: DIAGNOSTIC_SOURCE,
+    synchronize: { configurationSection: LINT_SECTION },
+    outputChannel: log(),
+    revealOutputChannelOn: RevealOutputChannelOn.Never,
+  };
+  const client = new LanguageClient('paygate', 'PayGate language server', serverOptions, clientOptions);
+  // Stopping a client that never got running rejects; at shutdown there is nothing left to do about it.
+  context.subscriptions.push({ dispose: () => client.stop().catch(() => undefined) });
+  client.start().catch((err: unknown) => log().error(`PayGate language server did not start: ${err instanceof Error ? err.message : String(err)}`));
 }

@@ -1,0 +1,41 @@
+import { createConnection, ProposedFeatures, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node';
+import { startServer } from '../../language-server/server';
+import type { CliContext } from '../context';
+import { usageError } from '../output';
+import { exits, paygateCommand, runCommand } from '../parser';
+
+export interface LspOptions {
+  stdio?: true;
+}
+
+export function lspCommand(ctx: CliContext) {
+  return paygateCommand(
+    {
+      name: 'lsp',
+      summary: 'language server for any LSP editor (--stdio)',
+      description:
+        'Runs the PayGate language server (the linter of recurring-payment CSV files, with quick fixes, hovers and completion) ' +
+        'for any editor that speaks the Language Server Protocol, over standard input and output. Documents with language id ' +
+        'paygate-recurring-csv (or named *.rpcsv, *.recurring.csv) are checked. Settings, optional, as initializationOptions or ' +
+        'workspace/didChangeConfiguration settings: { "paygate": { "lint": { "run": "onType" | "onSave", "debounceMs": 0 } } }. ' +
+        'The server runs until the editor sends exit or closes standard input.',
+      exits: [
+        [0, 'the editor ended the session'],
+        [2, 'usage error'],
+      ],
+    },
+    ctx,
+  )
+    .option('--stdio', 'talk LSP over standard input and output (the only transport)')
+    .action(exits((o) => serveLsp(o, ctx)));
+}
+
+export const runLsp = (args: string[], ctx: CliContext) => runCommand(lspCommand, args, ctx);
+
+export function serveLsp(values: LspOptions, ctx: CliContext): Promise<number> {
+  if (!values.stdio) return Promise.resolve(usageError(ctx, 'paygate lsp', '--stdio is required'));
+  // The CLI is a launcher: the same server the VS Code extension starts, here over stdio. The connection
+  // ends the process itself on `exit` or when standard input closes.
+  startServer(createConnection(ProposedFeatures.all, new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout)));
+  return new Promise<number>(() => {});
+}

@@ -1,0 +1,86 @@
+import { CodeActionKind, DiagnosticSeverity, type Diagnostic, type TextEdit as LspTextEdit, type WorkspaceEdit } from 'vscode-languageserver';
+import type { Code, Severity } from '../core/rules/codes';
+import type { LintDiagnostic } from '../core/rules/types';
+import type { Range, TextEdit } from '../core/text';
+import { DIAGNOSTIC_SOURCE } from '../shared/lintProtocol';
+
+// The core's positions are 0-based lines and UTF-16 characters, exactly LSP's, so ranges are copied as is.
+
+/**
+ * Every diagnostic links to its row of the README's rule table, whose rows carry `<a id="rule-CODE"></a>`
+ * anchors. This is the one place the link is built.
+ */
+export const RULE_DOC_BASE = 'https://github.com/paygate/paygate-toolkit#rule-';
+
+export function ruleDocHref(code: Code): string {
+  return RULE_DOC_BASE + code;
+}
+
+export function toSeverity(s: Severity): DiagnosticSeverity {
+  switch (s) {
+    case 'error':
+      return DiagnosticSeverity.Error;
+    case 'warning':
+      return DiagnosticSeverity.Warning;
+    case 'information':
+      return DiagnosticSeverity.Information;
+  }
+}
+
+export function toDiagnostic(d: LintDiagnostic): Diagnostic {
+  return {
+    range: d.range,
+    severity: toSeverity(d.severity),
+    source: DIAGNOSTIC_SOURCE,
+    code: d.code,
+    codeDescription: { href: ruleDocHref(d.code) },
+    message: d.message,
+  };
+}
+
+export function sameRange(a: Range, b: Range): boolean {
+  return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
+}
+
+/** Finds the core diagnostic a client's diagnostic was made from (several may share a code and range). */
+export function findLintDiagnostic(all: readonly LintDiagnostic[], d: Diagnostic): LintDiagnostic | undefined {
+  if (d.source !== undefined && d.source !== DIAGNOSTIC_SOURCE) return undefined;
+  const code = d.code === undefined ? undefined : String(d.code);
+  return all.find((l) => l.code === code && l.message === d.message && sameRange(d.range, l.range));
+}
+
+function comparePositions(a: Range['start'], b: Range['start']): number {
+  return a.line - b.line || a.character - b.character;
+}
+
+/**
+ * The core may list edits that overlap (two fixes touching one cell); the first at a place wins, as in
+ * the core's applyEdits. LSP forbids overlapping edits in one change, so the rest are dropped here.
+ * Insertions at one point are kept in order, as applyEdits keeps them.
+ */
+export function nonOverlapping(edits: readonly TextEdit[]): TextEdit[] {
+  const sorted = edits
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => comparePositions(a.e.range.start, b.e.range.start) || comparePositions(a.e.range.end, b.e.range.end) || a.i - b.i);
+  const kept: TextEdit[] = [];
+  let at: Range['end'] | undefined;
+  for (const { e } of sorted) {
+    if (at && comparePositions(e.range.start, at) < 0) continue;
+    kept.push(e);
+    at = e.range.end;
+  }
+  return kept;
+}
+
+export function toWorkspaceEdit(uri: string, edits: readonly TextEdit[]): WorkspaceEdit {
+  const changes: LspTextEdit[] = nonOverlapping(edits).map((e) => ({ range: e.range, newText: e.newText }));
+  return { changes: { [uri]: changes } };
+}
+
+/** Whether a request that asks only for `only` (or for anything, when absent) wants actions of `kind`. */
+export function wants(only: readonly string[] | undefined, kind: string): boolean {
+  if (!only || only.length === 0) return true;
+  return only.some((o) => o === kind || kind.startsWith(`${o}.`) || o.startsWith(`${kind}.`));
+}
+
+export const QUICK_FIX = CodeActionKind.QuickFix;

@@ -1,0 +1,45 @@
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
+import type { Severity } from '../core/rules/codes';
+import type { LintDiagnostic } from '../core/rules/types';
+import { DIAGNOSTIC_SOURCE } from '../shared/lintProtocol';
+import { toDiagnostic } from './convert';
+
+/**
+ * Editors slow down with tens of thousands of markers and VS Code lists at most ~1,000 per file anyway,
+ * so a file with more problems publishes this many (errors first) and one note saying how many more there
+ * are and how to see them all.
+ */
+export const MAX_PUBLISHED = 1000;
+
+const RANK: Record<Severity, number> = { error: 0, warning: 1, information: 2 };
+
+/** The file's name as a user would type it after `paygate lint` (the last path segment of its URI). */
+export function fileNameOf(uri: string): string {
+  const path = uri.replace(/[?#].*$/, '');
+  const last = path.slice(path.lastIndexOf('/') + 1) || path;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
+
+export function publishedDiagnostics(all: readonly LintDiagnostic[], uri: string, max = MAX_PUBLISHED): Diagnostic[] {
+  if (all.length <= max) return all.map(toDiagnostic);
+  // Errors before warnings before information; within a severity, in file order (the core sorts by position).
+  const kept = all
+    .map((d, i) => ({ d, i }))
+    .sort((a, b) => RANK[a.d.severity] - RANK[b.d.severity] || a.i - b.i)
+    .slice(0, max)
+    .sort((a, b) => a.i - b.i)
+    .map(({ d }) => toDiagnostic(d));
+  const more = all.length - max;
+  const file = fileNameOf(uri);
+  kept.push({
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: DiagnosticSeverity.Information,
+    source: DIAGNOSTIC_SOURCE,
+    message: `${more.toLocaleString('en-US')} more problem${more === 1 ? ' is' : 's are'} not shown: the editor lists the first ${max.toLocaleString('en-US')} (errors first). Run \`paygate lint ${file}\` to see all ${all.length.toLocaleString('en-US')}.`,
+  });
+  return kept;
+}

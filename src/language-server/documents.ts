@@ -1,0 +1,44 @@
+import type { Connection, TextDocumentContentChangeEvent } from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+
+export interface DocumentEvents {
+  opened(document: TextDocument): void;
+  /** After the changes are applied; `changes` are as the client sent them, for the incremental lint. */
+  changed(document: TextDocument, changes: readonly TextDocumentContentChangeEvent[]): void;
+  saved(document: TextDocument): void;
+  closed(uri: string): void;
+}
+
+/**
+ * The open documents, synced incrementally. Like vscode-languageserver's TextDocuments, but it hands on
+ * each change's range, which the incremental lint needs to know which rows an edit touched.
+ */
+export class Documents {
+  private readonly documents = new Map<string, TextDocument>();
+
+  get(uri: string): TextDocument | undefined {
+    return this.documents.get(uri);
+  }
+
+  listen(connection: Connection, events: DocumentEvents): void {
+    connection.onDidOpenTextDocument(({ textDocument: t }) => {
+      const document = TextDocument.create(t.uri, t.languageId, t.version, t.text);
+      this.documents.set(t.uri, document);
+      events.opened(document);
+    });
+    connection.onDidChangeTextDocument(({ textDocument, contentChanges }) => {
+      const document = this.documents.get(textDocument.uri);
+      if (!document || textDocument.version === null) return;
+      TextDocument.update(document, contentChanges, textDocument.version);
+      events.changed(document, contentChanges);
+    });
+    connection.onDidSaveTextDocument(({ textDocument }) => {
+      const document = this.documents.get(textDocument.uri);
+      if (document) events.saved(document);
+    });
+    connection.onDidCloseTextDocument(({ textDocument }) => {
+      this.documents.delete(textDocument.uri);
+      events.closed(textDocument.uri);
+    });
+  }
+}

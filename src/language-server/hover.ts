@@ -1,0 +1,82 @@
+import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { formatGatewayDate, todayLocal } from '../core/dates';
+import { maskCardNumber } from '../core/mask';
+import type { BatchRow } from '../core/rules/batch';
+import { cellAt } from '../core/rules/cells';
+import { columnSpec } from '../core/rules/columns';
+import type { LintResult } from '../core/rules/lint';
+import { computeSchedule, formatAmount, scheduleInputFromRow } from '../core/schedule/schedule';
+import { columnDoc, escapeMarkdown } from './markdown';
+
+/** How many charges a row's hover lists; one more is computed to know whether the list goes on. */
+const CHARGES_SHOWN = 6;
+
+/**
+ * The hover of a cell: the column's documentation from the column table (header cells say which column
+ * they are read as), the value's length, and on a row's first cell the row's next charges.
+ */
+export function hoverAt(document: TextDocument, { batch }: LintResult, position: Position, rowNumber?: number): Hover | null {
+  const cell = cellAt(batch, document.offsetAt(position));
+  if (!cell) return null;
+  const record = batch.csv.records[cell.recordIndex];
+  const field = record?.fields[cell.fieldIndex];
+  if (!field || record.isBlank) return null;
+  const range = { start: document.positionAt(field.start), end: document.positionAt(field.end) };
+  let md = '';
+  if (!cell.isHeader && cell.fieldIndex === 0 && cell.row) md += charges(cell.row, rowNumber ?? cell.row.rowNumber);
+  const header = cell.isHeader ? batch.headerCells[cell.fieldIndex] : undefined;
+  // A duplicate header cell resolves to no column, but it still names one: document that one.
+  const name = header ? (header.match.kind === 'unknown' ? undefined : header.match.column) : cell.column ?? undefined;
+  const spec = name === undefined ? undefined : columnSpec(name);
+  if (spec) {
+    if (md !== '') md += '\n\n---\n\n';
+    md += columnDoc(spec);
+    if (header?.duplicate) {
+      md += `\n\n**${escapeMarkdown(spec.name)}** appears earlier in the header; this cell is ignored.\n`;
+    } else if (header && field.value !== spec.name) {
+      md += `\n\nThis header cell is read as **${escapeMarkdown(spec.name)}**.\n`;
+    }
+    if (!cell.isHeader && spec.sensitive === undefined && spec.kind !== 'decimal-list' && field.value !== '') {
+      // Code points, as the max-length check counts them.
+      const length = [...field.value].length;
+      const limit = spec.maxLength === null ? '' : ` of at most ${spec.maxLength}`;
+      md += `\n\nThis value: ${length} character${length === 1 ? '' : 's'}${limit}.\n`;
+    }
+  } else if (header) {
+    const suggestion = header.match.kind === 'unknown' ? header.match.suggestion : undefined;
+    md +=
+      field.value.trim() === ''
+        ? 'An empty column name: the gateway cannot read this column.'
+        : `**${escapeMarkdown(field.value)}** is not a column of the recurring-payments table.`;
+    if (suggestion) md += ` Did you mean **${escapeMarkdown(suggestion)}**?`;
+    md += '\n';
+  }
+  return md === '' ? null : { contents: { kind: MarkupKind.Markdown, value: md }, range };
+}
+
+/** The row's first charges from the rule book's schedule, with the card masked (first 6, last 4). */
+function charges(row: BatchRow, rowNumber: number): string {
+  const values = row.values();
+  const today = todayLocal();
+  const input = scheduleInputFromRow(values);
+  const list = computeSchedule(input, { today, limit: CHARGES_SHOWN + 1 });
+  const orderId = values['client-orderid'];
+  const card = values['credit-card-number'];
+  const who = [
+    `Row ${rowNumber}`,
+    orderId ? `order ${escapeMarkdown(orderId)}` : undefined,
+    values['rp_card_type'] ? escapeMarkdown(values['rp_card_type']) : undefined,
+    card ? `card ${escapeMarkdown(maskCardNumber(card))}` : undefined,
+  ].filter((s) => s !== undefined);
+  let md = `**Charges** — ${who.join(' · ')}\n\n`;
+  if (!row.trusted) return `${md}The row is not well-formed CSV, so its charges cannot be read.\n`;
+  if (list.length === 0) return `${md}No charges: the schedule ends before its first charge.\n`;
+  md += '| # | date | amount |\n|---:|---|---:|\n';
+  for (const charge of list.slice(0, CHARGES_SHOWN)) {
+    md += `| ${charge.index} | ${escapeMarkdown(formatGatewayDate(charge.date))} | ${escapeMarkdown(formatAmount(charge.amount))} |\n`;
+  }
+  md += list.length > CHARGES_SHOWN ? '\n… and more.\n' : `\n${list.length === 1 ? 'One charge' : `${list.length} charges`} in all.\n`;
+  if (input.startDate === undefined) md += `\nNo start-date: the first charge is on the day the batch is created (today, ${formatGatewayDate(today)}).\n`;
+  return md;
+}

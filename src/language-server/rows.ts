@@ -1,0 +1,208 @@
+import type { CalendarDate } from '../core/dates';
+import type { CsvRecord } from '../core/csv/parse';
+import { CodeInfo, Codes, type Code } from '../core/rules/codes';
+import { STATE_COUNTRIES } from '../core/rules/columns';
+import { lint, type LintResult } from '../core/rules/lint';
+import type { Fix, LintDiagnostic } from '../core/rules/types';
+import type { Position, Range } from '../core/text';
+
+// The rows of the incremental lint (see incremental.ts): what a whole-file lint leaves per data row, and
+// the re-check of one row as a file of its own (its header and it).
+
+/** A change as LSP sends it: a range in the text before it, or the whole text. */
+export interface TextChange {
+  range?: Range;
+  text: string;
+}
+
+/** The document as the server holds it (vscode-languageserver-textdocument's TextDocument): its line table is kept up to date by the sync. */
+export interface LintedText {
+  getText(): string;
+  positionAt(offset: number): Position;
+  offsetAt(position: Position): number;
+  readonly lineCount: number;
+}
+
+/** Per-cell codes: one of them on the client-orderid cell keeps the row out of the duplicate check. */
+const CELL_CODES: ReadonlySet<Code> = new Set([Codes.requiredValue, Codes.dstUnsupported, Codes.maxLength, Codes.invalidValue]);
+
+export interface RowState {
+  /** First line of the record and how many lines it takes (quoted line breaks). */
+  line: number;
+  lines: number;
+  rowNumber: number;
+  /** The row's own diagnostics, in file order, without duplicate-order-id. */
+  diagnostics: LintDiagnostic[];
+  dup: LintDiagnostic | undefined;
+  /** The client-orderid when the row takes part in the duplicate check. */
+  key: string | undefined;
+  /**
+   * The client-orderid cell's place relative to the row (lines after its first, characters), for a
+   * duplicate-order-id the row may get later. Numbers, not the record: the parsed file can be let go.
+   */
+  keyCell: Range | undefined;
+  src: boolean;
+  srcNeedsState: boolean;
+}
+
+export interface State {
+  today: CalendarDate;
+  headerText: string;
+  /** The line break after the header: the small files are joined with the document's own. */
+  eol: string;
+  /** The header's first line in the document (blank lines may come before it). */
+  headerLine: number;
+  /** Diagnostics outside data rows (header, blank lines, byte order mark), in file order. */
+  fixed: LintDiagnostic[];
+  rows: RowState[];
+  /** Row index of each line, -1 for lines outside data rows. */
+  rowAtLine: Int32Array;
+  srcRows: number;
+  srcStateRows: number;
+  at: { orderId: number; cardType: number; country: number };
+}
+
+/** The state of a whole-file lint, or undefined when no row can be re-checked alone. */
+export function build(result: LintResult, document: LintedText, today: CalendarDate): State | undefined {
+  const { batch } = result;
+  const header = batch.header;
+  // A file on another delimiter, or a header that is not well-formed CSV, reports nothing per row.
+  if (!header || header.isBlank || header.syntaxProblem || result.diagnostics.some((d) => d.code === Codes.delimiter)) return undefined;
+  const text = batch.csv.text;
+  const at = {
+    orderId: batch.columnIndex.get('client-orderid') ?? -1,
+    cardType: batch.columnIndex.get('rp_card_type') ?? -1,
+    country: batch.columnIndex.get('country') ?? -1,
+  };
+  // Lines from the document's own line table: the core's is only built when there are problems.
+  const rowAtLine = new Int32Array(document.lineCount).fill(-1);
+  let srcRows = 0;
+  let srcStateRows = 0;
+  const rows: RowState[] = batch.rows.map((row, r) => {
+    const record = row.record;
+    const line = document.positionAt(record.start).line;
+    const lines = document.positionAt(record.end).line - line + 1;
+    rowAtLine.fill(r, line, line + lines);
+    const values = record.values;
+    const src = row.trusted && at.cardType >= 0 && values[at.cardType] === 'SRC';
+    const srcNeedsState = src && at.country >= 0 && STATE_COUNTRIES.has(values[at.country]);
+    const key = row.trusted && at.orderId >= 0 ? values[at.orderId] : undefined;
+    if (src) srcRows++;
+    if (srcNeedsState) srcStateRows++;
+    return {
+      line,
+      lines,
+      rowNumber: row.rowNumber,
+      diagnostics: [],
+      dup: undefined,
+      key,
+      keyCell: key === undefined ? undefined : cellInRecord(text, record, at.orderId),
+      src,
+      srcNeedsState,
+    };
+  });
+  const fixed: LintDiagnostic[] = [];
+  for (const d of result.diagnostics) {
+    const r = rowAtLine[d.range.start.line] ?? -1;
+    if (r < 0) fixed.push(d);
+    else if (d.code === Codes.duplicateOrderId) rows[r].dup = d;
+    else rows[r].diagnostics.push(d);
+  }
+  for (const row of rows) if (row.key !== undefined && row.diagnostics.some(blocksKey)) row.key = undefined;
+  const headerLine = document.positionAt(header.start).line;
+  const eol = text.charCodeAt(header.end) === 13 ? (text.charCodeAt(header.end + 1) === 10 ? '\r\n' : '\r') : '\n';
+  return { today, headerText: text.slice(header.start, header.end), eol, headerLine, fixed, rows, rowAtLine, srcRows, srcStateRows, at };
+}
+
+const blocksKey = (d: LintDiagnostic): boolean => d.columnName === 'client-orderid' && CELL_CODES.has(d.code);
+
+/** Lints the header and one row as a file of their own and moves the row's problems to its lines. */
+export function recheck(state: State, old: RowState, document: LintedText): RowState | undefined {
+  const miniText = `${state.headerText}${state.eol}${rowText(document, old)}`;
+  const mini = lint(miniText, { today: state.today });
+  const { batch } = mini;
+  const row = batch.rows[0];
+  // Still exactly one well-formed, non-blank record on the same lines: else the structure moved.
+  if (batch.rows.length !== 1 || batch.csv.records.length !== 2 || !row || row.record.syntaxProblem || row.record.isBlank) return undefined;
+  const record = row.record;
+  if (record.end !== miniText.length || lineBreaks(miniText, record.start, record.end) !== old.lines - 1) return undefined;
+  const first = lineBreaks(miniText, 0, record.start);
+  const shift = old.line - first;
+  const diagnostics = mini.diagnostics.filter((d) => d.range.start.line >= first && d.code !== Codes.duplicateOrderId).map((d) => moved(d, shift));
+  const values = record.values;
+  const { at } = state;
+  const src = row.trusted && at.cardType >= 0 && values[at.cardType] === 'SRC';
+  const key = row.trusted && at.orderId >= 0 && !diagnostics.some(blocksKey) ? values[at.orderId] : undefined;
+  return {
+    line: old.line,
+    lines: old.lines,
+    rowNumber: old.rowNumber,
+    diagnostics,
+    dup: undefined,
+    key,
+    keyCell: key === undefined ? undefined : cellInRecord(miniText, record, at.orderId),
+    src,
+    srcNeedsState: src && at.country >= 0 && STATE_COUNTRIES.has(values[at.country]),
+  };
+}
+
+/** The text of a row's lines, without the line break after it. */
+export function rowText(document: LintedText, row: { line: number; lines: number }): string {
+  const from = document.offsetAt({ line: row.line, character: 0 });
+  // offsetAt stops before a line's break, so this is the end of the row's last line.
+  const to = document.offsetAt({ line: row.line + row.lines - 1, character: Number.MAX_SAFE_INTEGER });
+  return document.getText().slice(from, to);
+}
+
+/** How many line breaks (CRLF, LF or CR) lie between two offsets. */
+export function lineBreaks(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) n++;
+  }
+  return n;
+}
+
+/** A cell's place in its record: lines after the record's first, and characters on that line. */
+function cellInRecord(text: string, record: CsvRecord, index: number): Range {
+  const at = (offset: number): Position => {
+    let line = 0;
+    let lineStart = record.start;
+    for (let i = record.start; i < offset; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
+        line++;
+        lineStart = i + 1;
+      }
+    }
+    return { line, character: offset - lineStart };
+  };
+  return { start: at(record.fieldStart(index)), end: at(record.fieldEnd(index)) };
+}
+
+export function shiftRange(r: Range, lines: number): Range {
+  return { start: { line: r.start.line + lines, character: r.start.character }, end: { line: r.end.line + lines, character: r.end.character } };
+}
+
+function moved(d: LintDiagnostic, lines: number): LintDiagnostic {
+  const fixes: Fix[] = d.fixes.map((f) => ({ ...f, edits: f.edits.map((e) => ({ range: shiftRange(e.range, lines), newText: e.newText })) }));
+  return { ...d, range: shiftRange(d.range, lines), fixes };
+}
+
+export function duplicateMessage(key: string, firstRow: number): string {
+  return `client-orderid "${key}" is already used on row ${firstRow}`;
+}
+
+/** The duplicate-order-id of a row whose client-orderid was first used on row `firstRow`, in the core's words. */
+export function duplicateOf(row: RowState, key: string, firstRow: number): LintDiagnostic {
+  return {
+    code: Codes.duplicateOrderId,
+    severity: CodeInfo[Codes.duplicateOrderId].severity,
+    message: duplicateMessage(key, firstRow),
+    range: shiftRange(row.keyCell!, row.line),
+    columnName: 'client-orderid',
+    fixes: [],
+  };
+}
+

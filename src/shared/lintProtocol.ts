@@ -1,0 +1,37 @@
+// The contract between the PayGate language server (src/language-server) and its clients: the VS Code
+// extension, `paygate lsp --stdio` users' editors and the tests. Free of `vscode` and of Node APIs.
+
+/** The language id documents are opened with; the server lints documents of this language. */
+export const LANGUAGE_ID = 'paygate-recurring-csv';
+
+/** `source` of every diagnostic the server publishes (the Problems panel's filter). */
+export const DIAGNOSTIC_SOURCE = 'paygate';
+
+/** `editor.codeActionsOnSave: { "source.fixAll.paygate": "explicit" }` asks for this kind. */
+export const FIX_ALL_KIND = 'source.fixAll.paygate';
+
+/** The configuration section the server asks for (workspace/configuration) or reads from the settings. */
+export const LINT_SECTION = 'paygate.lint';
+
+export type LintRun = 'onType' | 'onSave';
+
+/**
+ * `paygate.lint` as the server reads it. `run`: lint after every change (onType) or only on open and save.
+ * `debounceMs`: with onType, how long to wait after the last change. With no configuration at all the
+ * server lints on every change and publishes at once: waiting is the client's business.
+ */
+export interface LintSettings {
+  run: LintRun;
+  debounceMs: number;
+}
+
+export const DEFAULT_LINT_SETTINGS: LintSettings = { run: 'onType', debounceMs: 0 };
+
+/** Reads untrusted settings (from a client's JSON) into LintSettings; anything odd falls back to the defaults. */
+export function readLintSettings(raw: unknown, fallback: LintSettings = DEFAULT_LINT_SETTINGS): LintSettings {
+  const o = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+  const run = o.run === 'onSave' ? 'onSave' : o.run === 'onType' ? 'onType' : fallback.run;
+  const d = o.debounceMs;
+  const debounceMs = typeof d === 'number' && Number.isFinite(d) ? Math.min(Math.max(0, Math.round(d)), 10_000) : fallback.debounceMs;
+  return { run, debounceMs };
+}

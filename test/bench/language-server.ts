@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { lint } from '../../src/core/rules/lint';
+import { ROOT, TestClient } from '../language-server/client';
+import { generateBatch } from './generate';
+import { median } from './report';
+
+// The language server on a 100k-row batch, driven over stdio like any editor: open → first diagnostics,
+// a one-cell edit → diagnostics published (round trip), a hover after an edit, and the server's memory.
+// The reference, measured in the same run: a whole-file lint of the same text in this process. Prints
+// figures; asserts nothing about time.
+
+const ROWS = 100_000;
+const EDITS = 21;
+
+function time<T>(fn: () => T): number {
+  const t0 = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
+/** Resident memory of a process in MB (Linux /proc), or undefined elsewhere. */
+function rssMb(pid: number | undefined): number | undefined {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+async function main(): Promise<void> {
+  const text = generateBatch(ROWS);
+  lint(text);
+  const reference = median([0, 1, 2].map(() => time(() => lint(text))));
+
+  const client = new TestClient([path.join(ROOT, 'dist', 'language-server.js'), '--stdio']);
+  await client.initialize({ textDocument: { codeAction: { resolveSupport: { properties: ['edit'] } } } });
+  const uri = 'file:///bench/batch.rpcsv';
+  let t0 = performance.now();
+  await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'paygate-recurring-csv', version: 1, text } });
+  await client.diagnostics(uri, 'first diagnostics', (p) => p.version === 1);
+  const open = performance.now() - t0;
+
+  const edits: number[] = [];
+  const hovers: number[] = [];
+  for (let v = 2; v < 2 + EDITS; v++) {
+    const line = 1 + ((v * 4_099) % ROWS);
+    t0 = performance.now();
+    // Retype the first three characters of a row's client-orderid: one cell, one row.
+    await client.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: v },
+      contentChanges: [{ range: { start: { line, character: 0 }, end: { line, character: 3 } }, text: v % 2 ? 'ORD' : 'ORX' }],
+    });
+    await client.diagnostics(uri, `diagnostics of version ${v}`, (p) => p.version === v);
+    edits.push(performance.now() - t0);
+    t0 = performance.now();
+    await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character: 1 } });
+    hovers.push(performance.now() - t0);
+  }
+  const memory = rssMb(client.pid);
+  await client.stop();
+
+  const mb = Buffer.byteLength(text) / 1e6;
+  const ratio = (ms: number) => `${(ms / reference).toFixed(3)}×`;
+  console.log(`language server over stdio, ${ROWS.toLocaleString('en-US')} rows (${mb.toFixed(1)} MB), node ${process.version}`);
+  console.log('| measure | ms | vs whole-file lint in-process |');
+  console.log('|---|---:|---:|');
+  console.log(`| whole-file lint in-process (reference, median of 3) | ${reference.toFixed(0)} | 1× |`);
+  console.log(`| open → first diagnostics | ${open.toFixed(0)} | ${ratio(open)} |`);
+  console.log(`| one-cell edit → diagnostics (median of ${EDITS}) | ${median(edits).toFixed(1)} | ${ratio(median(edits))} |`);
+  console.log(`| hover after an edit (median of ${EDITS}) | ${median(hovers).toFixed(1)} | ${ratio(median(hovers))} |`);
+  console.log(`server memory (RSS) with the batch open: ${memory === undefined ? 'n/a' : `${memory.toFixed(0)} MB`}`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

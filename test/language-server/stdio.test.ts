@@ -1,0 +1,320 @@
+// The language server driven over stdio by a plain JSON-RPC client, as any editor would: `paygate lsp
+// --stdio` from this checkout's build (npm run test:lsp builds first). Incremental sync, diagnostics with
+// codes, ranges and rule links, quick fixes applied as edits, lazily resolved edits, hover, completion,
+// settings from the client, and the cap on diagnostics for big files.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { ClientCapabilities, CodeAction, CompletionItem, Diagnostic, Hover, MarkupContent, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import { CLI, LANGUAGE_ID, ROOT, TestClient, cellRange, type Published } from './client';
+
+const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'lint');
+const RULE_LINK = 'https://github.com/paygate/paygate-toolkit#rule-';
+
+const CAPABILITIES: ClientCapabilities = {
+  textDocument: {
+    synchronization: { didSave: true },
+    codeAction: { resolveSupport: { properties: ['edit'] }, dataSupport: true, codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'source'] } } },
+    completion: { completionItem: { insertReplaceSupport: true, labelDetailsSupport: true } },
+    hover: { contentFormat: ['markdown', 'plaintext'] as MarkupContent['kind'][] },
+  },
+  workspace: {},
+};
+
+/** An open document on the client side: its text follows every change sent to the server. */
+class Doc {
+  version = 1;
+  private doc: TextDocument;
+  constructor(
+    private readonly client: TestClient,
+    readonly uri: string,
+    text: string,
+    languageId = LANGUAGE_ID,
+  ) {
+    this.doc = TextDocument.create(uri, languageId, 1, text);
+    void client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
+  }
+  get text(): string {
+    return this.doc.getText();
+  }
+  /** Sends edits as incremental changes, last first, so each range is valid in the text it applies to. */
+  async edit(edits: TextEdit[]): Promise<void> {
+    const changes = [...edits].sort((a, b) => b.range.start.line - a.range.start.line || b.range.start.character - a.range.start.character);
+    this.version++;
+    this.doc = TextDocument.update(this.doc, changes.map((e) => ({ range: e.range, text: e.newText })), this.version);
+    await this.client.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri: this.uri, version: this.version },
+      contentChanges: changes.map((e) => ({ range: e.range, text: e.newText })),
+    });
+  }
+  async apply(edit: WorkspaceEdit | undefined): Promise<void> {
+    const edits = edit?.changes?.[this.uri];
+    assert.ok(edits && edits.length > 0, 'the action carries edits for this document');
+    await this.edit(edits);
+  }
+  diagnostics(what: string, ok: (ds: Diagnostic[]) => boolean): Promise<Published> {
+    return this.client.diagnostics(this.uri, what, (p) => p.version === this.version && ok(p.diagnostics));
+  }
+}
+
+const codes = (ds: Diagnostic[]) => ds.map((d) => String(d.code));
+const message = (d: Diagnostic) => (typeof d.message === 'string' ? d.message : d.message.value);
+const sortByStart = (ds: Diagnostic[]) => [...ds].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+const hoverText = (h: Hover | null) => (h ? (h.contents as MarkupContent).value.replace(/\\([!-/:-@[-`{-~])/g, '$1') : '');
+
+describe('language server over stdio (paygate lsp --stdio)', () => {
+  let client: TestClient;
+  let n = 0;
+  const uri = (name: string) => `file:///work/${++n}/${name}`;
+
+  before(async () => {
+    assert.ok(existsSync(CLI), `${CLI} is built (npm run build)`);
+    client = new TestClient();
+    const caps = await client.initialize(CAPABILITIES);
+    assert.equal((caps.textDocumentSync as { change: number }).change, 2, 'incremental sync');
+  });
+
+  after(async () => {
+    const code = await client.stop();
+    assert.equal(code, 0, `the server exits cleanly after shutdown and exit: ${client.stderr}`);
+  });
+
+  it('publishes diagnostics on open with codes, exact ranges, severities and rule links', async () => {
+    const text = readFileSync(path.join(FIXTURES, 'mistakes.rpcsv'), 'utf8');
+    const doc = new Doc(client, uri('mistakes.rpcsv'), text);
+    const { diagnostics } = await doc.diagnostics('four diagnostics', (ds) => ds.length === 4);
+    const got = sortByStart(diagnostics);
+    assert.deepEqual(codes(got), ['column-alias', 'column-alias', 'dst-unsupported', 'dst-unsupported']);
+    assert.deepEqual(got.map((d) => d.range), [cellRange(text, 0, 'Rp_Card_Type'), cellRange(text, 0, 'notify-url'), cellRange(text, 1, 'DE'), cellRange(text, 1, 'Berlin')]);
+    for (const d of got) {
+      assert.equal(d.severity, 1);
+      assert.equal(d.source, 'paygate');
+      assert.equal(d.codeDescription?.href, RULE_LINK + d.code);
+    }
+  });
+
+  it('follows incremental edits: a new problem appears at its cell and goes when undone', async () => {
+    const text = readFileSync(path.join(FIXTURES, 'valid.rpcsv'), 'utf8');
+    const doc = new Doc(client, uri('valid.rpcsv'), text);
+    await doc.diagnostics('a clean file', (ds) => ds.length === 0);
+    const cell = cellRange(text, 1, 'SRC');
+    await doc.edit([{ range: cell, newText: 'XYZ' }]);
+    const { diagnostics } = await doc.diagnostics('invalid-value', (ds) => ds.length > 0);
+    assert.deepEqual(codes(diagnostics), ['invalid-value']);
+    assert.deepEqual(diagnostics[0].range, cell);
+    // Two changes in one notification (typing a character, then deleting it again elsewhere).
+    await doc.edit([
+      { range: cell, newText: 'SRC' },
+      { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: '' },
+    ]);
+    await doc.diagnostics('clean again', (ds) => ds.length === 0);
+    assert.equal(doc.text, text);
+  });
+
+  it("a quick fix's edit, applied, fixes the problem; fix-all-of-this-kind and source.fixAll too", async () => {
+    const text = readFileSync(path.join(FIXTURES, 'mistakes.rpcsv'), 'utf8');
+    const doc = new Doc(client, uri('mistakes.rpcsv'), text);
+    const { diagnostics } = await doc.diagnostics('diagnostics', (ds) => ds.length === 4);
+    const alias = diagnostics.find((d) => d.range.start.character === cellRange(text, 0, 'notify-url').start.character)!;
+    const actions = (await client.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri: doc.uri },
+      range: alias.range,
+      context: { diagnostics: [alias], only: ['quickfix'] },
+    })) as CodeAction[];
+    const preferred = actions.filter((a) => a.isPreferred);
+    assert.equal(preferred.length, 1, actions.map((a) => a.title).join(' | '));
+    assert.ok(actions.some((a) => /fix all safe/i.test(a.title)), 'the file-wide safe fixes are offered too');
+    assert.ok(actions.some((a) => /fix all 2 column-alias/i.test(a.title)), 'fix all of this kind');
+    await doc.apply(preferred[0].edit);
+    assert.equal(doc.text.split('\n')[0], text.split('\n')[0].replace('notify-url', 'notify_url'));
+    await doc.diagnostics('three left', (ds) => ds.length === 3 && !ds.some((d) => d.range.start.character === alias.range.start.character && d.range.start.line === 0));
+
+    // Clear every DST-unsupported value, offered next to the single-cell clear.
+    const dst = (await doc.diagnostics('dst', () => true)).diagnostics.filter((d) => d.code === 'dst-unsupported');
+    const dstActions = (await client.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri: doc.uri },
+      range: dst[0].range,
+      context: { diagnostics: [dst[0]] },
+    })) as CodeAction[];
+    const sweep = dstActions.find((a) => /every DST-unsupported/.test(a.title));
+    assert.ok(sweep, dstActions.map((a) => a.title).join(' | '));
+    await doc.apply(sweep.edit);
+    await doc.diagnostics('one alias left', (ds) => codes(ds).join() === 'column-alias');
+
+    const fixAll = (await client.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri: doc.uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 3, character: 0 } },
+      context: { diagnostics: [], only: ['source.fixAll.paygate'] },
+    })) as CodeAction[];
+    assert.deepEqual(fixAll.map((a) => a.kind), ['source.fixAll.paygate']);
+    await doc.apply(fixAll[0].edit);
+    await doc.diagnostics('clean', (ds) => ds.length === 0);
+  });
+
+  it('builds the every-row edits of a missing column only when the action is resolved', async () => {
+    const rows = Array.from({ length: 50 }, (_, i) => `ord-${i};DST;4111111111111111;5.00`);
+    const text = `client-orderid;rp_card_type;credit-card-number;amount\n${rows.join('\n')}\n`;
+    const doc = new Doc(client, uri('no-currency.rpcsv'), text);
+    const { diagnostics } = await doc.diagnostics('missing-column', (ds) => ds.some((d) => d.code === 'missing-column'));
+    const missing = diagnostics.find((d) => d.code === 'missing-column' && message(d).includes('currency'))!;
+    const actions = (await client.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri: doc.uri },
+      range: missing.range,
+      context: { diagnostics: [missing], only: ['quickfix'] },
+    })) as CodeAction[];
+    const add = actions.find((a) => a.title.startsWith('Add column currency'));
+    assert.ok(add, actions.map((a) => a.title).join(' | '));
+    assert.equal(add.edit, undefined, 'no edit yet: it is built on resolve');
+    assert.ok(add.data, 'the action says what to resolve');
+    const resolved = (await client.connection.sendRequest('codeAction/resolve', add)) as CodeAction;
+    assert.equal(resolved.edit?.changes?.[doc.uri]?.length, 51, 'the header and every row');
+    await doc.apply(resolved.edit);
+    assert.equal(doc.text.split('\n')[0], 'client-orderid;rp_card_type;credit-card-number;amount;currency');
+    assert.ok(doc.text.split('\n').slice(1, 51).every((l) => l.endsWith(';')));
+    // The column is there; its cells are empty, which is the next problem (required-value), not this one.
+    const after = await doc.diagnostics('no missing-column', (ds) => !ds.some((d) => d.code === 'missing-column'));
+    assert.ok(after.diagnostics.some((d) => d.code === 'required-value'));
+  });
+
+  it('a resolve after the document changed gives no edit (it would land on the wrong text)', async () => {
+    const text = 'client-orderid;rp_card_type;credit-card-number;amount\nord-1;DST;4111111111111111;5.00\n';
+    const doc = new Doc(client, uri('stale.rpcsv'), text);
+    const { diagnostics } = await doc.diagnostics('missing-column', (ds) => ds.some((d) => d.code === 'missing-column'));
+    const missing = diagnostics.find((d) => d.code === 'missing-column')!;
+    const actions = (await client.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri: doc.uri },
+      range: missing.range,
+      context: { diagnostics: [missing], only: ['quickfix'] },
+    })) as CodeAction[];
+    const add = actions.find((a) => a.data !== undefined)!;
+    await doc.edit([{ range: cellRange(text, 1, 'ord-1'), newText: 'ord-2' }]);
+    const resolved = (await client.connection.sendRequest('codeAction/resolve', add)) as CodeAction;
+    assert.equal(resolved.edit, undefined);
+  });
+
+  it('hovers a header cell with the column documentation and a row with its charges', async () => {
+    const text = readFileSync(path.join(FIXTURES, 'valid.rpcsv'), 'utf8');
+    const doc = new Doc(client, uri('valid.rpcsv'), text);
+    const cell = cellRange(text, 0, 'currency');
+    const hover = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: doc.uri }, position: { line: 0, character: cell.start.character + 3 } })) as Hover;
+    assert.match(hoverText(hover), /3 upper-case letters/);
+    assert.match(hoverText(hover), /Max length \| 3 /);
+    assert.deepEqual(hover.range, cell);
+    const row = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: doc.uri }, position: { line: 1, character: 1 } })) as Hover;
+    assert.match(hoverText(row), /Charges/);
+    assert.match(hoverText(row), /Row 1 · order ord-1/);
+    assert.match(hoverText(row), /411111\*{6}1111/);
+    assert.doesNotMatch(hoverText(row), /4111111111111111/);
+  });
+
+  it('after an edit inside a row, hovers and completes on the right row and cell', async () => {
+    const text = readFileSync(path.join(FIXTURES, 'valid.rpcsv'), 'utf8');
+    const doc = new Doc(client, uri('valid.rpcsv'), text);
+    await doc.diagnostics('clean', (ds) => ds.length === 0);
+    await doc.edit([{ range: cellRange(text, 2, 'ord-2'), newText: 'ord-22' }]);
+    await doc.diagnostics('still clean', (ds) => ds.length === 0);
+    const row = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: doc.uri }, position: { line: 2, character: 2 } })) as Hover;
+    assert.match(hoverText(row), /Row 2 · order ord-22 · DST/);
+    assert.deepEqual(row.range, cellRange(doc.text, 2, 'ord-22'));
+    const cell = cellRange(doc.text, 2, 'DST');
+    const items = (await client.connection.sendRequest('textDocument/completion', { textDocument: { uri: doc.uri }, position: cell.end })) as CompletionItem[];
+    assert.deepEqual(items.map((i) => i.label).sort(), ['DST', 'SRC']);
+    assert.deepEqual((items[0].textEdit as { replace: unknown }).replace, cell, 'a value replaces the whole cell, on its line');
+  });
+
+  it('completes missing column names in the header, replacing a half-typed one', async () => {
+    const text = readFileSync(path.join(FIXTURES, 'valid.rpcsv'), 'utf8');
+    const doc = new Doc(client, uri('valid.rpcsv'), text);
+    const end = { line: 0, character: text.split('\n')[0].length };
+    await doc.edit([{ range: { start: end, end }, newText: ';cv' }]);
+    const at = { line: 0, character: end.character + 3 };
+    const items = (await client.connection.sendRequest('textDocument/completion', { textDocument: { uri: doc.uri }, position: at })) as CompletionItem[];
+    const labels = items.map((i) => i.label);
+    assert.ok(labels.includes('cvv2') && labels.includes('order_desc'));
+    assert.ok(!labels.includes('client-orderid') && !labels.includes('currency'), 'columns the header has are not offered');
+    const cvv = items.find((i) => i.label === 'cvv2')!;
+    const edit = cvv.textEdit as { replace: { start: { character: number } }; newText: string };
+    assert.equal(edit.newText, 'cvv2');
+    assert.equal(edit.replace.start.character, end.character + 1, 'replaces "cv"');
+    assert.match((cvv.documentation as MarkupContent).value, /3 or 4 digits/);
+  });
+
+  it('publishes at most 1,000 diagnostics and says how many more there are', async () => {
+    const rows = Array.from({ length: 1500 }, (_, i) => `ord-${i};XYZ;4111111111111111;5.00;EUR`);
+    const doc = new Doc(client, uri('big.rpcsv'), `client-orderid;rp_card_type;credit-card-number;amount;currency\n${rows.join('\n')}\n`);
+    const { diagnostics } = await doc.diagnostics('capped diagnostics', (ds) => ds.length > 0);
+    assert.equal(diagnostics.length, 1001);
+    const note = diagnostics.find((d) => d.code === undefined)!;
+    assert.equal(note.severity, 3);
+    assert.match(message(note), /500 more problems/);
+    assert.match(message(note), /paygate lint big\.rpcsv/);
+    assert.equal(diagnostics.filter((d) => d.code === 'invalid-value').length, 1000);
+  });
+
+  it('clears the problems of a closed document', async () => {
+    const d = new Doc(client, uri('mistakes.rpcsv'), readFileSync(path.join(FIXTURES, 'mistakes.rpcsv'), 'utf8'));
+    await d.diagnostics('diagnostics', (ds) => ds.length === 4);
+    await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri: d.uri } });
+    await client.diagnostics(d.uri, 'cleared', (p) => p.diagnostics.length === 0);
+  });
+});
+
+describe('language server settings over stdio', () => {
+  it('with run onSave from initializationOptions, checks on open and save, not on change', async () => {
+    const client = new TestClient();
+    try {
+      await client.initialize(CAPABILITIES, { paygate: { lint: { run: 'onSave' } } });
+      const text = readFileSync(path.join(FIXTURES, 'valid.rpcsv'), 'utf8');
+      const doc = new Doc(client, 'file:///work/onsave.rpcsv', text);
+      await doc.diagnostics('checked on open', (ds) => ds.length === 0);
+      await doc.edit([{ range: cellRange(text, 1, 'SRC'), newText: 'XYZ' }]);
+      // A request answered after the change: an onType server would have linted by now (no debounce).
+      await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: doc.uri }, position: { line: 0, character: 1 } });
+      const saved = client.mark();
+      await client.connection.sendNotification('textDocument/didSave', { textDocument: { uri: doc.uri } });
+      const after = await doc.diagnostics('invalid-value after save', (ds) => ds.some((d) => d.code === 'invalid-value'));
+      assert.ok(after.seq > saved, 'published after the save');
+      assert.ok(!client.published.some((p) => p.version === 2 && p.seq < saved), 'nothing published for the change before the save');
+
+      // didChangeConfiguration back to onType: the current text is checked at once, and edits again.
+      await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: { paygate: { lint: { run: 'onType' } } } });
+      await doc.edit([{ range: cellRange(doc.text, 1, 'XYZ'), newText: 'SRC' }]);
+      await doc.diagnostics('clean after an unsaved edit', (ds) => ds.length === 0);
+    } finally {
+      await client.stop();
+    }
+  });
+
+  it('lints a document of another language id when it is named like a batch, and not a plain CSV', async () => {
+    const client = new TestClient();
+    try {
+      await client.initialize(CAPABILITIES);
+      const text = readFileSync(path.join(FIXTURES, 'mistakes.rpcsv'), 'utf8');
+      const named = new Doc(client, 'untitled:batch.recurring.csv', text, 'csv');
+      await named.diagnostics('diagnostics by name', (ds) => ds.length === 4);
+      const plain = new Doc(client, 'file:///work/other.csv', text, 'csv');
+      const hover = await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: plain.uri }, position: { line: 0, character: 1 } });
+      assert.equal(hover, null, 'a plain CSV is not ours');
+      assert.ok(!client.published.some((p) => p.uri === plain.uri));
+    } finally {
+      await client.stop();
+    }
+  });
+});
+
+describe('paygate lsp arguments', () => {
+  it('needs --stdio, and --help says how to configure an editor', () => {
+    const bare = spawnSync(process.execPath, [CLI, 'lsp'], { encoding: 'utf8', timeout: 20_000 });
+    assert.equal(bare.status, 2);
+    assert.match(bare.stderr, /--stdio is required/);
+    const help = spawnSync(process.execPath, [CLI, 'lsp', '--help'], { encoding: 'utf8', timeout: 20_000 });
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /Usage: paygate lsp --stdio/);
+    assert.match(help.stdout, /paygate-recurring-csv/);
+    const listed = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8', timeout: 20_000 });
+    assert.match(listed.stdout, /lsp\s+language server/);
+  });
+});

@@ -1,0 +1,193 @@
+// The language server's incremental lint against the truth: after any sequence of edits (typed
+// characters, replaced cells, quotes, line breaks, pasted blocks, header edits, several changes in one
+// notification), its diagnostics equal a fresh whole-file lint of the same text — codes, severities,
+// ranges, messages, columns and the fixes' edits. The documents are synced the way the server syncs
+// them (vscode-languageserver-textdocument), so the changes are exactly what a client would send.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { lint, type LintResult } from '../../src/core/rules/lint';
+import { readBatch } from '../../src/core/rules/batch';
+import { completionsAt } from '../../src/language-server/completion';
+import { hoverAt } from '../../src/language-server/hover';
+import { IncrementalLint, type TextChange } from '../../src/language-server/incremental';
+import { completionsInDocument, hoverInDocument } from '../../src/language-server/local';
+import { TODAY } from '../fixtures/lint-cases/helpers';
+
+const RUNS = 150;
+
+const HEADERS = [
+  'client-orderid;rp_card_type;credit-card-number;amount;currency;country;state;city;expire-month;expire-year;start-date;notify_url;server_callback_url',
+  'client-orderid;rp_card_type;credit-card-number;amount;currency',
+  // No country column, aliases and an unknown name: header problems and missing-column fixes.
+  'client-orderid;Rp_Card_Type;credit-card-number;amount-from;amount-to;currency;notify-url;colour',
+  'client-orderid;rp_card_type;credit-card-number;amount;currency;order_desc;country;state;city;zip-code;address1;first-name;last-name;email;card-printed-name;expire-year;expire-month',
+];
+
+const ORDER_IDS = ['ord-1', 'ord-2', 'ord-3', 'ord-1', '', 'x'.repeat(130)];
+const TYPES = ['SRC', 'DST', 'src', 'XYZ', ''];
+const CELLS = ['', 'US', 'DE', 'NY', '5.00', 'abc', '4111111111111111', '4111111111111112', '05', '2020', '2031', '01.01.2020', 'https://e.example/', '"a;b"', '"multi\nline"', 'Berlin'];
+
+/** A row for a header: id, type and card first, then cells from the pool (sometimes one field too many or few). */
+const row = (width: number) =>
+  fc
+    .tuple(fc.constantFrom(...ORDER_IDS), fc.constantFrom(...TYPES), fc.array(fc.constantFrom(...CELLS), { minLength: width + 2, maxLength: width + 2 }), fc.integer({ min: -1, max: 8 }))
+    .map(([id, type, cells, skew]) => {
+      const n = skew === -1 ? width - 1 : skew === 8 ? width + 1 : width;
+      return [id, type, ...cells].slice(0, n).join(';');
+    });
+
+const documentText = fc
+  .tuple(fc.constantFrom(...HEADERS), fc.constantFrom('\n', '\r\n'), fc.boolean(), fc.boolean())
+  .chain(([header, eol, trailing, blank]) => {
+    const width = header.split(';').length;
+    return fc.array(row(width), { minLength: 1, maxLength: 12 }).map((rows) => {
+      const lines = [header, ...rows];
+      if (blank && lines.length > 3) lines.splice(2, 0, '');
+      return lines.join(eol) + (trailing ? eol : '');
+    });
+  });
+
+const INSERTS = ['a', '1', ';', 'SRC', 'DST', 'ord-1', 'ord-2', 'US', '"', ' ', '05', '2020', '', 'x'.repeat(130), '4111111111111111'];
+
+/** An edit chosen by numbers, turned into a change against the text it applies to. */
+const editSeed = fc.record({
+  // Mostly what typing does inside a row; now and then what forces a whole-file lint.
+  kind: fc.oneof(
+    { weight: 12, arbitrary: fc.constantFrom('insert', 'delete', 'replace') },
+    { weight: 1, arbitrary: fc.constantFrom('newline', 'paste', 'join', 'header') },
+  ),
+  line: fc.nat(),
+  at: fc.nat(),
+  length: fc.integer({ min: 1, max: 12 }),
+  text: fc.constantFrom(...INSERTS),
+  twice: fc.boolean(),
+});
+type EditSeed = typeof editSeed extends fc.Arbitrary<infer T> ? T : never;
+
+function changeFor(doc: TextDocument, seed: EditSeed): TextChange {
+  const lines = doc.getText().split(/\r\n|\r|\n/);
+  const line = seed.kind === 'header' ? 0 : seed.line % lines.length;
+  const length = lines[line].length;
+  const at = seed.at % (length + 1);
+  const pos = (character: number) => ({ line, character: Math.min(character, length) });
+  switch (seed.kind) {
+    case 'insert':
+    case 'header':
+      return { range: { start: pos(at), end: pos(at) }, text: seed.text };
+    case 'delete':
+      return { range: { start: pos(at), end: pos(at + seed.length) }, text: '' };
+    case 'replace':
+      return { range: { start: pos(at), end: pos(at + seed.length) }, text: seed.text };
+    case 'newline':
+      return { range: { start: pos(at), end: pos(at) }, text: '\n' };
+    case 'paste':
+      return { range: { start: pos(at), end: pos(at) }, text: `ord-1;SRC;4111111111111111\nord-9;DST;${seed.text}\n` };
+    default: {
+      // Joins this line with the next (deletes the line break), when there is one.
+      const next = Math.min(line + 1, lines.length - 1);
+      return { range: { start: pos(at), end: { line: next, character: Math.min(seed.at % 5, lines[next].length) } }, text: '' };
+    }
+  }
+}
+
+/** Everything a client sees of a lint: diagnostics in order with their fixes' edits. */
+function observable(result: LintResult) {
+  return result.diagnostics.map((d) => ({
+    code: d.code,
+    severity: d.severity,
+    message: d.message,
+    range: d.range,
+    columnName: d.columnName,
+    fixes: d.fixes.map((f) => ({ title: f.title, safe: f.safe, preferred: f.preferred === true, edits: f.edits })),
+  }));
+}
+
+describe('incremental lint (language server)', () => {
+  it('after any sequence of edits equals a fresh whole-file lint', () => {
+    const counts = { patched: 0, full: 0 };
+    fc.assert(
+      fc.property(documentText, fc.array(fc.array(editSeed, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 12 }), (text, steps) => {
+        const doc = TextDocument.create('file:///p.rpcsv', 'paygate-recurring-csv', 1, text);
+        const linter = new IncrementalLint(() => TODAY);
+        assert.deepEqual(observable(linter.lint(doc)), observable(lint(text, { today: TODAY })));
+        for (const step of steps) {
+          // Several edits per step: one notification with several changes, each against the text before it.
+          const changes: TextChange[] = [];
+          for (const seed of step) {
+            const change = changeFor(doc, seed);
+            TextDocument.update(doc, [change as { range: NonNullable<TextChange['range']>; text: string }], doc.version + 1);
+            changes.push(change);
+          }
+          linter.changed(changes);
+          // Sometimes the server lints after every change, sometimes only after several (debounce, onSave).
+          if (step[0].twice || step === steps[steps.length - 1]) {
+            const got = observable(linter.lint(doc));
+            const expected = observable(lint(doc.getText(), { today: TODAY }));
+            assert.deepEqual(got, expected, `after ${JSON.stringify(steps.slice(0, steps.indexOf(step) + 1))} on ${JSON.stringify(text)}`);
+          }
+        }
+        counts.patched += linter.counts.patched;
+        counts.full += linter.counts.full;
+      }),
+      { numRuns: RUNS },
+    );
+    // The property is only worth something if edits were really re-checked row by row.
+    assert.ok(counts.patched > RUNS / 3, `rows re-checked alone ${counts.patched} times, whole-file lints ${counts.full}`);
+  });
+
+  it("hovers and completion from the header-and-row view equal the whole file's, anywhere", () => {
+    const support = { insertReplace: true, labelDetails: true };
+    let local = 0;
+    fc.assert(
+      fc.property(documentText, fc.array(editSeed, { maxLength: 4 }), fc.nat(), fc.nat(), (text, seeds, lineSeed, charSeed) => {
+        const doc = TextDocument.create('file:///h.rpcsv', 'paygate-recurring-csv', 1, text);
+        const linter = new IncrementalLint(() => TODAY);
+        linter.lint(doc);
+        for (const seed of seeds) {
+          const change = changeFor(doc, seed);
+          TextDocument.update(doc, [change as { range: NonNullable<TextChange['range']>; text: string }], doc.version + 1);
+          linter.changed([change]);
+        }
+        linter.lint(doc);
+        const lines = doc.getText().split(/\r\n|\r|\n/);
+        const line = lineSeed % lines.length;
+        const position = { line, character: charSeed % (lines[line].length + 1) };
+        const view = linter.local(doc, line);
+        if (!view) return;
+        local++;
+        const whole = { diagnostics: [], batch: readBatch(doc.getText()) };
+        const small = TextDocument.create(doc.uri, doc.languageId, doc.version, view.text);
+        const at = { line: position.line - view.lineShift, character: position.character };
+        const part = { diagnostics: [], batch: readBatch(view.text) };
+        assert.deepEqual(hoverInDocument(hoverAt(small, part, at, view.rowNumber || undefined), view.lineShift), hoverAt(doc, whole, position));
+        assert.deepEqual(completionsInDocument(completionsAt(small, part, at, support), view.lineShift), completionsAt(doc, whole, position, support));
+      }),
+      { numRuns: RUNS },
+    );
+    assert.ok(local > RUNS / 3, `the view was used ${local} times`);
+  });
+
+  it('re-checks an edit inside a row alone, and keeps duplicate-order-id of the rows sharing its id', () => {
+    const text = 'client-orderid;rp_card_type;credit-card-number;amount;currency\nord-1;DST;4111111111111111;5;EUR\nord-2;DST;4111111111111111;5;EUR\nord-1;DST;4111111111111111;5;EUR\n';
+    const doc = TextDocument.create('file:///d.rpcsv', 'paygate-recurring-csv', 1, text);
+    const linter = new IncrementalLint(() => TODAY);
+    const codes = (r: LintResult) => r.diagnostics.map((d) => `${d.range.start.line}:${d.code}:${d.message}`);
+    assert.deepEqual(codes(linter.lint(doc)), ['3:duplicate-order-id:client-orderid "ord-1" is already used on row 1']);
+    // Row 2 becomes ord-1 too: row 3 is still told about row 1, and so is row 2 now.
+    const change = { range: { start: { line: 2, character: 4 }, end: { line: 2, character: 5 } }, text: '1' };
+    TextDocument.update(doc, [change], 2);
+    linter.changed([change]);
+    assert.deepEqual(codes(linter.lint(doc)), [
+      '2:duplicate-order-id:client-orderid "ord-1" is already used on row 1',
+      '3:duplicate-order-id:client-orderid "ord-1" is already used on row 1',
+    ]);
+    // Row 1 is renamed: row 2 is now the first ord-1, and row 3 is told about row 2.
+    const rename = { range: { start: { line: 1, character: 4 }, end: { line: 1, character: 5 } }, text: '7' };
+    TextDocument.update(doc, [rename], 3);
+    linter.changed([rename]);
+    assert.deepEqual(codes(linter.lint(doc)), ['3:duplicate-order-id:client-orderid "ord-1" is already used on row 2']);
+    assert.deepEqual(linter.counts, { patched: 2, full: 1 });
+  });
+});
