@@ -26,6 +26,7 @@ export function lspCommand(ctx: CliContext) {
     },
     ctx,
   )
+    .usage('--stdio')
     .option('--stdio', 'talk LSP over standard input and output (the only transport)')
     .action(exits((o) => serveLsp(o, ctx)));
 }
