@@ -14,6 +14,8 @@ export interface CommandInfo {
   name: string;
   /** One line for the `paygate --help` list. */
   summary: string;
+  /** The usage line after `paygate <name>` when the generated one would mislead (`lsp --stdio`). */
+  usage?: string;
   /** The paragraph under the usage line of `paygate <name> --help`. */
   description: string;
   /** Exit status and its meaning, in order. */
@@ -93,7 +95,11 @@ function configure(cmd: CommandUnknownOpts, ctx: Pick<CliContext, 'stdout' | 'st
       getErrHasColors: () => false,
     })
     .configureHelp({
-      commandUsage: (c) => [commandPath(c), ...(c.commands.length > 0 ? ['<command>'] : []), ...argumentUsage(c), '[options]'].join(' '),
+      commandUsage: (c) => {
+        const custom = commandInfo(c)?.usage;
+        if (custom !== undefined) return `${commandPath(c)} ${custom}`;
+        return [commandPath(c), ...(c.commands.length > 0 ? ['<command>'] : []), ...argumentUsage(c), '[options]'].join(' ');
+      },
       subcommandTerm: (c) => [c.name(), ...argumentUsage(c)].join(' '),
       sortSubcommands: false,
     })

@@ -12,6 +12,7 @@ export function lspCommand(ctx: CliContext) {
   return paygateCommand(
     {
       name: 'lsp',
+      usage: '--stdio',
       summary: 'language server for any LSP editor (--stdio)',
       description:
         'Runs the PayGate language server (the linter of recurring-payment CSV files, with quick fixes, hovers and completion) ' +
@@ -26,7 +27,6 @@ export function lspCommand(ctx: CliContext) {
     },
     ctx,
   )
-    .usage('--stdio')
     .option('--stdio', 'talk LSP over standard input and output (the only transport)')
     .action(exits((o) => serveLsp(o, ctx)));
 }
