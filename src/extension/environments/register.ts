@@ -60,12 +60,10 @@ export function registerEnvironments(context: vscode.ExtensionContext, docs: Rea
   register('paygate.stopLocalGateway', async (): Promise<boolean> => {
     const before = local.info();
     const stopped = await local.stop();
-    const message =
-      before.externalPid !== undefined
-        ? `PayGate: the local gateway at ${before.baseUrl} is run by paygate gateway (pid ${before.externalPid}): stop it where it runs (Ctrl+C).`
-        : stopped
-          ? 'PayGate: local gateway stopped.'
-          : 'PayGate: the local gateway was not running.';
+    let message = stopped ? 'PayGate: local gateway stopped.' : 'PayGate: the local gateway was not running.';
+    if (before.externalPid !== undefined) {
+      message = `PayGate: the local gateway at ${before.baseUrl} is run by paygate gateway (pid ${before.externalPid}): stop it where it runs (Ctrl+C).`;
+    }
     void vscode.window.showInformationMessage(message);
     return stopped;
   });
