@@ -36,6 +36,8 @@ const builds = [
   { ...common, entryPoints: { 'language-server': 'src/language-server/main.ts' }, outdir: 'dist', ...node },
   // Integration tests run inside the extension host, next to the extension.
   { ...common, entryPoints: ['test/integration/index.ts', 'test/integration/*.test.ts'], outdir: 'out/test/integration', ...node, external: ['vscode', 'mocha'] },
+  // The smoke suite runs against the installed VSIX (test/e2e/installed.ts), from its own folder.
+  { ...common, entryPoints: ['test/smoke/index.ts', 'test/smoke/*.test.ts'], outdir: 'out/test/smoke', ...node, external: ['vscode', 'mocha'] },
 ];
 
 // The results page is optional until its sources exist, so the skeleton builds on its own.

@@ -17,7 +17,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(docs);
   const results = registerResultsPanel(context);
   registerLinting(context);
-  const environments = registerEnvironments(context);
+  const environments = registerEnvironments(context, docs);
   const history = registerHistory(context, docs);
   registerSubmit(context, { environments, history, results, docs });
   registerReport(context, { environments, results });

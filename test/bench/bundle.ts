@@ -13,7 +13,8 @@ interface Metafile {
 
 /** The package an input belongs to (`zod`, `@scope/name`), or our own folder (`src/core`, `webview-ui`). */
 export function owner(input: string): string {
-  const nm = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+  // The innermost node_modules names the package (a nested copy belongs to itself, not to its parent).
+  const nm = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!(?:.*\/)?node_modules\/)/.exec(input);
   if (nm) return nm[1];
   const own = /^(src\/[^/]+|[^/]+)\//.exec(input);
   return own ? `${own[1]}/ (ours)` : input;
@@ -23,6 +24,16 @@ export interface BundleSplit {
   file: string;
   bytes: number;
   parts: { owner: string; bytes: number }[];
+  /** The budget's two sides: our code with its libraries (and the bundler's glue), and the LSP client. */
+  ours: number;
+  languageClient: number;
+}
+
+/** The language client and the packages it brings: weighed apart from the ≤ 300 KB budget of ours + libraries. */
+export const LANGUAGE_CLIENT_PACKAGES = ['vscode-languageclient', 'vscode-languageserver-protocol', 'vscode-jsonrpc', 'vscode-languageserver-types'];
+
+export function isLanguageClient(owner: string): boolean {
+  return LANGUAGE_CLIENT_PACKAGES.includes(owner);
 }
 
 export function splitBundle(meta: Metafile, file: string): BundleSplit {
@@ -34,14 +45,16 @@ export function splitBundle(meta: Metafile, file: string): BundleSplit {
   // What no input accounts for: esbuild's module wrappers and runtime helpers.
   if (output.bytes > counted) byOwner.set('(bundler glue)', output.bytes - counted);
   const parts = [...byOwner].map(([o, bytes]) => ({ owner: o, bytes })).sort((a, b) => b.bytes - a.bytes);
-  return { file, bytes: output.bytes, parts };
+  const languageClient = parts.filter((p) => isLanguageClient(p.owner)).reduce((a, p) => a + p.bytes, 0);
+  return { file, bytes: output.bytes, parts, ours: output.bytes - languageClient, languageClient };
 }
 
-function kib(bytes: number): string {
+export function kib(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KiB`;
 }
 
-function report(entry: string): void {
+/** The split of dist/<entry>.js from out/meta-<entry>.json (written by `node esbuild.js --production --metafile`). */
+export function readSplit(entry: string): BundleSplit {
   const metaPath = join(ROOT, 'out', `meta-${entry}.json`);
   let meta: Metafile;
   try {
@@ -49,14 +62,19 @@ function report(entry: string): void {
   } catch {
     throw new Error(`${metaPath}: not found; build it with 'node esbuild.js --production --metafile' (npm run bench:bundle)`);
   }
-  const file = `dist/${entry}.js`;
-  const split = splitBundle(meta, file);
+  return splitBundle(meta, `dist/${entry}.js`);
+}
+
+function report(entry: string): void {
+  const split = readSplit(entry);
+  const file = split.file;
   const onDisk = statSync(join(ROOT, file)).size;
   console.log(`${file}: ${split.bytes} bytes (${kib(split.bytes)})${onDisk !== split.bytes ? `; on disk ${onDisk} bytes (built since?)` : ''}`);
   const width = Math.max(...split.parts.map((p) => p.owner.length));
   for (const p of split.parts) {
     console.log(`  ${p.owner.padEnd(width)}  ${String(p.bytes).padStart(8)}  ${kib(p.bytes).padStart(10)}  ${((100 * p.bytes) / split.bytes).toFixed(1).padStart(5)}%`);
   }
+  console.log(`  ours + libraries: ${split.ours} bytes (${kib(split.ours)}); language client: ${split.languageClient} bytes (${kib(split.languageClient)})`);
 }
 
 if (require.main === module) {

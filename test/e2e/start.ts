@@ -1,12 +1,15 @@
 // `npm start`: a new user's first minute. Starts the local gateway (`paygate gateway`) and a real VS Code
-// (code-server) with this extension in development mode on the examples/ folder, and prints the URL to
-// open. Ctrl+C stops everything. Options: --port N (code-server's port, default any free one).
+// (code-server) with this extension in development mode on a scratch copy of examples/ (outside the
+// clone, so a first try never edits the repository's files), and prints the URL to open. The editor's
+// `local` environment finds that same gateway through its running-gateway file, so the terminal, curl
+// and the editor share one clock. Ctrl+C stops everything. Options: --port N (code-server's port).
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startCodeServer } from './codeServer';
 import { cacheRoot, ensureCodeServer, ensureSystemTools } from './install';
-import { guardRun, isStopping, spawnTracked, waitForOutput } from './processes';
+import { guardRun, isStopping, onCleanup, spawnTracked, waitForOutput } from './processes';
 import { defaultStateDir, RUNNING_FILE } from '../../src/local-gateway';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -44,11 +47,16 @@ async function main(): Promise<void> {
   const stateDir = defaultStateDir();
   const gateway = await startGateway(stateDir);
 
+  // The examples to try things on: a copy, removed when this stops (auto-save would otherwise edit the clone's).
+  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-start-'));
+  onCleanup('examples copy', () => fs.rmSync(workspace, { recursive: true, force: true }));
+  fs.cpSync(path.join(ROOT, 'examples'), workspace, { recursive: true });
+
   const profileDir = path.join(cacheRoot(), 'start-profile');
   const server = await startCodeServer({
     entry: install.entry,
     node: install.node,
-    workspace: path.join(ROOT, 'examples'),
+    workspace,
     port,
     profileDir,
     env: { PAYGATE_STATE_DIR: stateDir },
@@ -57,11 +65,12 @@ async function main(): Promise<void> {
   const url = server.url({ extensionPath: ROOT });
   console.log('');
   console.log('PayGate Toolkit in VS Code (code-server', install.version + ')');
-  console.log(`  local gateway: ${gateway ?? 'not running (see above)'} — for \`paygate\` in a terminal`);
-  console.log('                 (the editor\'s "local" environment starts its own inside the extension)');
+  console.log(`  local gateway: ${gateway ?? 'not running (see above)'}`);
+  console.log('                 the editor\'s "local" environment, `paygate` in a terminal and curl …/_sim/advance all use it');
+  console.log(`  examples:      ${workspace} (a scratch copy of examples/, removed when you stop)`);
   console.log(`  server log:    ${server.logFile}`);
   console.log('');
-  console.log('Open this URL in a browser on this machine (the extension runs in development mode on examples/):');
+  console.log('Open this URL in a browser on this machine (the extension runs in development mode):');
   console.log('');
   console.log(`  ${url}`);
   console.log('');

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from './zod';
+import { described } from './zod';
 import { jsonPathOffset, lineColumnAt, readJsonText } from './jsonPosition';
 
 // The custom report request body ("Custom report request" in the spec). Per-report templates come from the
@@ -14,13 +15,13 @@ function isKnownEncoding(label: string): boolean {
 }
 
 export const InputReportParameterSchema = z.looseObject({
-  type: z.string().meta({ description: 'Input parameter type.', examples: ['INPUT_TEXT'] }),
-  name: z.string().meta({ description: 'Input parameter name, as given in the report\'s template.' }),
-  value: z.string().meta({ description: 'Input parameter value.' }),
+  type: described(z.string(), { description: 'Input parameter type.', examples: ['INPUT_TEXT'] }),
+  name: described(z.string(), { description: 'Input parameter name, as given in the report\'s template.' }),
+  value: described(z.string(), { description: 'Input parameter value.' }),
 });
 
 const filterArray = (what: string) =>
-  z.array(z.unknown()).meta({ description: `Filter by ${what}; may be sent empty. Element shape: as in the template from support.` });
+  described(z.array(z.unknown()), { description: `Filter by ${what}; may be sent empty. Element shape: as in the template from support.` });
 
 export const ReportFiltersSchema = z.looseObject({
   gates: filterArray('gates'),
@@ -34,22 +35,23 @@ export const ReportFiltersSchema = z.looseObject({
   currencies: filterArray('currencies'),
 });
 
-export const ReportTemplateSchema = z
-  .looseObject({
-    reportIdentifier: z.string().min(1).meta({ description: 'Identifies which custom report is requested.' }),
-    reportEncode: z
-      .string()
-      .refine(isKnownEncoding, 'not a character encoding this tool can decode (e.g. UTF-8, windows-1251)')
-      .meta({ description: 'Character encoding of the returned report.', examples: ['UTF-8'] }),
-    reportName: z.string().meta({ description: 'Name of the report.' }),
-    reportCsvDelimiter: z.string().length(1).meta({ description: 'CSV field delimiter of the returned report (one character).', examples: [',', ';', '\t'] }),
-    reportFormat: z.string().min(1).meta({ description: 'Output format of the report.', examples: ['CSV', 'PDF'] }),
-    configurationReportParameters: z.array(z.unknown()).meta({ description: 'Configuration parameters; the sample sends an empty array.' }),
-    inputReportParameters: z.array(InputReportParameterSchema).meta({ description: 'Input parameters of the report.' }),
-    outputReportParameters: z.array(z.unknown()).meta({ description: 'Output parameters; the sample sends an empty array.' }),
-    filters: ReportFiltersSchema.meta({ description: 'Nine filter arrays; each may be sent empty.' }),
-  })
-  .meta({ title: 'PayGate custom report template', description: 'Body of a custom transactions report request (POST {report_base_url}/services/v2/rpt-engine).' });
+export const ReportTemplateSchema = described(
+  z.looseObject({
+    reportIdentifier: described(z.string().check(z.minLength(1)), { description: 'Identifies which custom report is requested.' }),
+    reportEncode: described(
+      z.string().check(z.refine(isKnownEncoding, 'not a character encoding this tool can decode (e.g. UTF-8, windows-1251)')),
+      { description: 'Character encoding of the returned report.', examples: ['UTF-8'] },
+    ),
+    reportName: described(z.string(), { description: 'Name of the report.' }),
+    reportCsvDelimiter: described(z.string().check(z.length(1)), { description: 'CSV field delimiter of the returned report (one character).', examples: [',', ';', '\t'] }),
+    reportFormat: described(z.string().check(z.minLength(1)), { description: 'Output format of the report.', examples: ['CSV', 'PDF'] }),
+    configurationReportParameters: described(z.array(z.unknown()), { description: 'Configuration parameters; the sample sends an empty array.' }),
+    inputReportParameters: described(z.array(InputReportParameterSchema), { description: 'Input parameters of the report.' }),
+    outputReportParameters: described(z.array(z.unknown()), { description: 'Output parameters; the sample sends an empty array.' }),
+    filters: described(ReportFiltersSchema.clone(), { description: 'Nine filter arrays; each may be sent empty.' }),
+  }),
+  { title: 'PayGate custom report template', description: 'Body of a custom transactions report request (POST {report_base_url}/services/v2/rpt-engine).' },
+);
 
 export type ReportTemplate = z.output<typeof ReportTemplateSchema>;
 

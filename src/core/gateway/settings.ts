@@ -1,44 +1,52 @@
-import { z } from 'zod';
+import * as z from './zod';
+import { described } from './zod';
 import { DEFAULT_PATHS, LOCAL_ENVIRONMENT, type Environment, type PathTemplates } from './environments';
 
 // One schema for `paygate.*` settings entries and for the CLI's paygate.config.json, so both faces read
 // environments identically. Secrets are deliberately absent: they live in SecretStorage / env variables.
 
-const httpUrl = z.string().refine((s) => {
-  try {
-    const u = new URL(s);
-    return u.protocol === 'https:' || u.protocol === 'http:';
-  } catch {
-    return false;
-  }
-}, 'must be an http(s) URL');
+const httpUrl = () =>
+  z.string().check(
+    z.refine((s) => {
+      try {
+        const u = new URL(s);
+        return u.protocol === 'https:' || u.protocol === 'http:';
+      } catch {
+        return false;
+      }
+    }, 'must be an http(s) URL'),
+  );
 
 export const EnvironmentSchema = z.object({
-  name: z.string().min(1).refine((n) => n !== LOCAL_ENVIRONMENT, `"${LOCAL_ENVIRONMENT}" is the built-in local gateway and cannot be redefined`),
-  baseUrl: httpUrl.describe('Recurring-payments base address, including the service path prefix.'),
-  reportBaseUrl: httpUrl.describe('Custom-report base address, including the service path prefix.'),
-  endpointId: z.string().min(1),
-  consumerKey: z.string().min(1),
-  production: z.boolean().optional().default(false),
+  name: z.string().check(z.minLength(1), z.refine((n) => n !== LOCAL_ENVIRONMENT, `"${LOCAL_ENVIRONMENT}" is the built-in local gateway and cannot be redefined`)),
+  baseUrl: described(httpUrl(), { description: 'Recurring-payments base address, including the service path prefix.' }),
+  reportBaseUrl: described(httpUrl(), { description: 'Custom-report base address, including the service path prefix.' }),
+  endpointId: z.string().check(z.minLength(1)),
+  consumerKey: z.string().check(z.minLength(1)),
+  production: z._default(z.optional(z.boolean()), false),
 });
 
 export const PathTemplatesSchema = z.object({
-  createRecurringPayments: z.string().min(1).default(DEFAULT_PATHS.createRecurringPayments),
-  customReport: z.string().min(1).default(DEFAULT_PATHS.customReport),
+  createRecurringPayments: z._default(z.string().check(z.minLength(1)), DEFAULT_PATHS.createRecurringPayments),
+  customReport: z._default(z.string().check(z.minLength(1)), DEFAULT_PATHS.customReport),
 });
 
-export const CliConfigSchema = z.object({
-  environments: z.array(EnvironmentSchema).default([]),
-  environment: z.string().min(1).default(LOCAL_ENVIRONMENT),
-  paths: PathTemplatesSchema.default(DEFAULT_PATHS),
-  requestTimeoutSeconds: z.number().positive().default(60),
-}).superRefine((c, ctx) => {
-  const seen = new Set<string>();
-  c.environments.forEach((e, i) => {
-    if (seen.has(e.name)) ctx.addIssue({ code: 'custom', path: ['environments', i, 'name'], message: `environment "${e.name}" is defined twice` });
-    seen.add(e.name);
-  });
-});
+export const CliConfigSchema = z
+  .object({
+    environments: z._default(z.array(EnvironmentSchema), []),
+    environment: z._default(z.string().check(z.minLength(1)), LOCAL_ENVIRONMENT),
+    paths: z._default(PathTemplatesSchema, DEFAULT_PATHS),
+    requestTimeoutSeconds: z._default(z.number().check(z.positive()), 60),
+  })
+  .check(
+    z.superRefine((c, ctx) => {
+      const seen = new Set<string>();
+      c.environments.forEach((e, i) => {
+        if (seen.has(e.name)) ctx.addIssue({ code: 'custom', path: ['environments', i, 'name'], message: `environment "${e.name}" is defined twice` });
+        seen.add(e.name);
+      });
+    }),
+  );
 
 export type GatewayConfig = z.output<typeof CliConfigSchema>;
 
@@ -64,6 +72,6 @@ export function parsePathTemplates(value: unknown): PathTemplates {
   return r.success ? r.data : { ...DEFAULT_PATHS };
 }
 
-export function formatZodIssues(error: z.ZodError): string {
+export function formatZodIssues(error: z.$ZodError): string {
   return error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
 }

@@ -1,10 +1,14 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { startLocalGateway, type LocalGateway } from '../../local-gateway';
+import { DEFAULT_PATHS, type Environment } from '../../core/gateway/environments';
+import { startLocalGateway, type AdvanceSummary, type DemoMerchant, type LocalGateway, type StoredPayment } from '../../local-gateway';
+import { findRunningGateway, type RunningGatewayHandle } from './runningGateway';
 import { localGatewayPort, pathTemplates } from './settings';
 
-// The built-in `local` environment: the simulator, in this extension host, started the first time
-// something needs it and stopped with the extension. Concurrent callers share one start.
+// The built-in `local` environment. When a `paygate gateway` process already runs on the CLI's state
+// directory (npm start runs one; so may a terminal), `local` is that gateway: one clock and one set of
+// payments for the terminal and the editor. Otherwise the simulator runs in this extension host, started
+// the first time something needs it and stopped with the extension. Concurrent callers share one start.
 
 export interface LocalGatewayInfo {
   running: boolean;
@@ -12,47 +16,80 @@ export interface LocalGatewayInfo {
   reportBaseUrl?: string;
   endpointId?: string;
   consumerKey?: string;
+  /** Set when a `paygate gateway` process runs it (the editor neither started it nor stops it). */
+  externalPid?: number;
+}
+
+/** What `local` needs of a local gateway, whoever runs it. */
+export interface LocalGatewayHandle {
+  environment: Environment;
+  merchant: DemoMerchant;
+  origin: string;
+  /** The `paygate gateway` process that runs it; undefined when this extension host does. */
+  externalPid?: number;
+  advanceDays(days: number): Promise<AdvanceSummary>;
+  payments(): Promise<StoredPayment[]>;
+}
+
+function ownHandle(g: LocalGateway): LocalGatewayHandle {
+  return { environment: g.environment, merchant: g.merchant, origin: g.origin, advanceDays: (d) => g.advanceDays(d), payments: async () => g.payments() };
+}
+
+function runningHandle(r: RunningGatewayHandle): LocalGatewayHandle {
+  return { environment: r.environment, merchant: r.merchant, origin: r.origin, externalPid: r.pid, advanceDays: (d) => r.advanceDays(d), payments: () => r.payments() };
+}
+
+function defaultPaths(): boolean {
+  const p = pathTemplates();
+  return p.createRecurringPayments === DEFAULT_PATHS.createRecurringPayments && p.customReport === DEFAULT_PATHS.customReport;
 }
 
 export class LocalGatewayManager implements vscode.Disposable {
-  private gateway: LocalGateway | undefined;
-  private starting: Promise<LocalGateway> | undefined;
+  private own: LocalGateway | undefined;
+  private attached: RunningGatewayHandle | undefined;
+  private starting: Promise<LocalGatewayHandle> | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
+  /**
+   * @param stateDir the state of the gateway this extension host runs
+   * @param sharedStateDir where a `paygate gateway` process would run (the CLI's state directory); undefined: never look
+   */
   constructor(
     private readonly stateDir: string,
     private readonly log: vscode.LogOutputChannel,
+    private readonly sharedStateDir?: string,
   ) {}
 
   static stateDirOf(context: vscode.ExtensionContext): string {
     return path.join(context.globalStorageUri.fsPath, 'gateway');
   }
 
-  get running(): LocalGateway | undefined {
-    return this.gateway;
+  get running(): LocalGatewayHandle | undefined {
+    if (this.attached) return runningHandle(this.attached);
+    return this.own ? ownHandle(this.own) : undefined;
   }
 
   info(): LocalGatewayInfo {
-    const g = this.gateway;
+    const g = this.running;
     if (!g) return { running: false };
     // Addresses and the demo login only: the demo merchant's secret and keys stay inside the host.
-    return { running: true, baseUrl: g.baseUrl, reportBaseUrl: g.reportBaseUrl, endpointId: g.environment.endpointId, consumerKey: g.merchant.consumerKey };
+    const e = g.environment;
+    return { running: true, baseUrl: e.baseUrl, reportBaseUrl: e.reportBaseUrl, endpointId: e.endpointId, consumerKey: g.merchant.consumerKey, ...(g.externalPid !== undefined ? { externalPid: g.externalPid } : {}) };
   }
 
-  async ensureStarted(): Promise<LocalGateway> {
-    if (this.gateway) return this.gateway;
+  async ensureStarted(): Promise<LocalGatewayHandle> {
+    if (this.attached && !this.attached.alive()) {
+      this.log.info(`Local gateway: the paygate gateway (pid ${this.attached.pid}) has stopped; the next use finds or starts another`);
+      this.attached = undefined;
+      this.changed.fire();
+    }
+    const current = this.running;
+    if (current) return current;
     if (!this.starting) {
-      this.starting = startLocalGateway({
-        stateDir: this.stateDir,
-        port: localGatewayPort(),
-        paths: pathTemplates(),
-        log: (line) => this.log.info(`[local gateway] ${line}`),
-      }).then(
+      this.starting = this.start().then(
         (g) => {
-          this.gateway = g;
           this.starting = undefined;
-          this.log.info(`Local gateway started: ${g.baseUrl} (reports ${g.reportBaseUrl})`);
           this.changed.fire();
           return g;
         },
@@ -65,11 +102,44 @@ export class LocalGatewayManager implements vscode.Disposable {
     return this.starting;
   }
 
+  private async start(): Promise<LocalGatewayHandle> {
+    if (this.sharedStateDir !== undefined) {
+      // A `paygate gateway` serves the default paths only; with other paths configured the editor runs its own.
+      if (!defaultPaths()) {
+        this.log.info('Local gateway: paygate.paths differ from the defaults, so the editor runs its own local gateway rather than a paygate gateway process');
+      } else {
+        const found = await findRunningGateway(this.sharedStateDir);
+        this.log.info(`Local gateway: ${found.reason}`);
+        if (found.handle) {
+          this.attached = found.handle;
+          return runningHandle(found.handle);
+        }
+      }
+    }
+    const g = await startLocalGateway({
+      stateDir: this.stateDir,
+      port: localGatewayPort(),
+      paths: pathTemplates(),
+      log: (line) => this.log.info(`[local gateway] ${line}`),
+    });
+    this.own = g;
+    this.log.info(`Local gateway started: ${g.baseUrl} (reports ${g.reportBaseUrl})`);
+    return ownHandle(g);
+  }
+
+  /** Stops the gateway this extension host runs (true); a `paygate gateway` process is only let go of (false). */
   async stop(): Promise<boolean> {
     // A start in flight finishes first so its server is not left listening unowned.
-    const g = this.gateway ?? (this.starting ? await this.starting.catch(() => undefined) : undefined);
+    if (this.starting) await this.starting.catch(() => undefined);
+    if (this.attached) {
+      this.log.info(`Local gateway: no longer using the paygate gateway (pid ${this.attached.pid}); it keeps running`);
+      this.attached = undefined;
+      this.changed.fire();
+      return false;
+    }
+    const g = this.own;
     if (!g) return false;
-    this.gateway = undefined;
+    this.own = undefined;
     await g.close();
     this.log.info('Local gateway stopped');
     this.changed.fire();

@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
+import { defaultStateDir } from '../../local-gateway';
+import type { ReadOnlyDocuments } from '../readOnlyDocs';
 import { log } from '../log';
+import { advanceLocalGatewayClockCommand } from './advanceClock';
 import { LocalGatewayManager, type LocalGatewayInfo } from './localGateway';
 import { setConsumerSecretCommand, setRsaPrivateKeyCommand, type SetConsumerSecretArgs, type SetRsaKeyArgs } from './secrets';
 import { affectsGatewaySettings, configuredEnvironments, SECTION } from './settings';
@@ -27,10 +30,11 @@ export interface EnvironmentsApi {
   onDidChangeTarget: vscode.Event<void>;
 }
 
-export function registerEnvironments(context: vscode.ExtensionContext): EnvironmentsApi {
+export function registerEnvironments(context: vscode.ExtensionContext, docs: ReadOnlyDocuments): EnvironmentsApi {
   const subs = context.subscriptions;
-  // `local` is stopped with the extension: LocalGatewayManager.dispose closes the server.
-  const local = new LocalGatewayManager(LocalGatewayManager.stateDirOf(context), log());
+  // `local` is stopped with the extension: LocalGatewayManager.dispose closes the server. A `paygate gateway`
+  // already running on the CLI's state directory ($PAYGATE_STATE_DIR, as npm start sets it) is used instead.
+  const local = new LocalGatewayManager(LocalGatewayManager.stateDirOf(context), log(), defaultStateDir());
   const status = new EnvironmentStatus(local);
   const changed = new vscode.EventEmitter<void>();
   subs.push(local, status, changed);
@@ -49,14 +53,21 @@ export function registerEnvironments(context: vscode.ExtensionContext): Environm
       return local.info();
     }
     const info = local.info();
-    void vscode.window.showInformationMessage(`PayGate: local gateway running at ${info.baseUrl} (reports ${info.reportBaseUrl}).`);
+    const by = info.externalPid !== undefined ? ` — run by paygate gateway (pid ${info.externalPid})` : '';
+    void vscode.window.showInformationMessage(`PayGate: local gateway running at ${info.baseUrl} (reports ${info.reportBaseUrl})${by}.`);
     return info;
   });
   register('paygate.stopLocalGateway', async (): Promise<boolean> => {
+    const before = local.info();
     const stopped = await local.stop();
-    void vscode.window.showInformationMessage(stopped ? 'PayGate: local gateway stopped.' : 'PayGate: the local gateway was not running.');
+    let message = stopped ? 'PayGate: local gateway stopped.' : 'PayGate: the local gateway was not running.';
+    if (before.externalPid !== undefined) {
+      message = `PayGate: the local gateway at ${before.baseUrl} is run by paygate gateway (pid ${before.externalPid}): stop it where it runs (Ctrl+C).`;
+    }
+    void vscode.window.showInformationMessage(message);
     return stopped;
   });
+  register('paygate.advanceLocalGatewayClock', (arg) => advanceLocalGatewayClockCommand({ local, docs }, arg));
 
   const syncLocal = () => {
     void vscode.commands.executeCommand('setContext', LOCAL_RUNNING_CONTEXT, local.running !== undefined);

@@ -35,7 +35,9 @@ export class EnvironmentStatus implements vscode.Disposable {
       const info = this.local.info();
       this.item.text = `$(server-environment) PayGate: ${name}`;
       this.item.backgroundColor = undefined;
-      tooltip.appendText(info.running ? `Built-in local gateway, running at ${info.baseUrl}` : 'Built-in local gateway (starts when first used)');
+      let where = info.running ? `Built-in local gateway, running at ${info.baseUrl}` : 'Built-in local gateway (starts when first used)';
+      if (info.externalPid !== undefined) where = `Local gateway run by paygate gateway (pid ${info.externalPid}), at ${info.baseUrl}`;
+      tooltip.appendText(where);
     } else if (env) {
       this.item.text = `$(${env.production ? 'warning' : 'server-environment'}) PayGate: ${name}`;
       this.item.backgroundColor = env.production ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;

@@ -1,0 +1,52 @@
+import { maskText } from '../../core/mask';
+import { MAX_ADVANCE_DAYS, type AdvanceSummary, type StoredPayment } from '../../local-gateway';
+
+// The words of "PayGate: Advance Local Gateway Clock…": the days a person types, what the advance charged,
+// and the local gateway's payments as a read-only document. Pure, so the unit tests read them as the user does.
+
+export type DaysInput = { ok: true; days: number } | { ok: false; message: string };
+
+/** A whole number of days from 1 to MAX_ADVANCE_DAYS (ten years), as the local gateway accepts. */
+export function parseDays(text: string): DaysInput {
+  const t = text.trim();
+  if (!/^\d+$/.test(t)) return { ok: false, message: `Type a whole number of days from 1 to ${MAX_ADVANCE_DAYS}.` };
+  const days = Number(t);
+  if (days < 1 || days > MAX_ADVANCE_DAYS) return { ok: false, message: `The clock moves from 1 to ${MAX_ADVANCE_DAYS} days at a time.` };
+  return { ok: true, days };
+}
+
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** "Advanced 35 days to 26.02.2027: 7 charges (6 approved, 1 declined)", plus payments that stopped. */
+export function advanceMessage(days: number, s: Pick<AdvanceSummary, 'today' | 'charges' | 'stopped'>): string {
+  const approved = s.charges.filter((c) => c.status === 'approved').length;
+  const declined = s.charges.length - approved;
+  const charged = s.charges.length === 0 ? 'no charges' : `${count(s.charges.length, 'charge')} (${approved} approved, ${declined} declined)`;
+  const stopped = s.stopped.length > 0 ? `; ${count(s.stopped.length, 'payment')} stopped` : '';
+  return `Advanced ${count(days, 'day')} to ${s.today}: ${charged}${stopped}`;
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd());
+}
+
+/** The local gateway's recurring payments and their charges; card numbers appear masked, as the gateway keeps them. */
+export function paymentsText(today: string, payments: readonly StoredPayment[]): string {
+  const lines = [`Local gateway payments, simulated date ${today}`, ''];
+  if (payments.length === 0) return `${lines.join('\n')}No recurring payments yet: submit a batch to the local environment first.\n`;
+  for (const p of payments) {
+    const approved = p.charges.filter((c) => c.status === 'approved').length;
+    const status = p.status === 'stop' ? `stop${p.stopReason ? ` (${p.stopReason})` : ''}` : p.status;
+    lines.push(
+      maskText(`Payment ${p['recurring-payment-id']}  client-orderid ${p['client-orderid']}  ${p.rp_card_type}  card ${p.maskedCard}  ${status}`),
+      maskText(`  ${p.order_desc ? `${p.order_desc}; ` : ''}created ${p.createdDate}; ${count(p.charges.length, 'charge')} (${approved} approved, ${p.charges.length - approved} declined)`),
+    );
+    if (p.charges.length > 0) {
+      const rows = [['  #', 'date', 'time', 'amount', 'status', 'transaction'], ...p.charges.map((c) => [`  ${c.index}`, c.date, c.time, `${c.amount} ${p.currency}`, c.status, c.transactionId])];
+      lines.push(...table(rows));
+    }
+    lines.push('');
+  }
+  return `${lines.join('\n')}`;
+}

@@ -1,0 +1,60 @@
+// `npm run bench:startup` (part of `npm run bench`): start-up in the real editor. Builds the VSIX as a
+// release does, installs it into code-server with a fresh extensions directory and runs the smoke suite,
+// whose first test times the activation that opening a .rpcsv file causes, beside a reference measured in
+// the same extension host (activating an extension that does nothing). Adds the bundle weight from
+// esbuild's metafile; prints a Markdown table and writes it to out/bench/startup.md. Measures only.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { CODE_SERVER_VERSION, ensureCodeServer, ensureSystemTools } from '../e2e/install';
+import { runInstalledSmoke } from '../e2e/installed';
+import { guardRun } from '../e2e/processes';
+import { kib, readSplit } from './bundle';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const OUT = path.join(ROOT, 'out', 'bench');
+const BUDGET_BYTES = 300 * 1000;
+
+const bytes = (n: number) => `${n.toLocaleString('en-US')} B (${kib(n)})`;
+
+async function main(): Promise<number> {
+  // Read before the VSIX build rebuilds dist/ (the same production build, without the metafile).
+  const split = readSplit('extension');
+  ensureSystemTools();
+  const install = await ensureCodeServer();
+  fs.mkdirSync(OUT, { recursive: true });
+  const run = await runInstalledSmoke(install, OUT);
+  const s = run.startup;
+  const rows: [string, string][] = [
+    ['`dist/extension.js`, production', bytes(split.bytes)],
+    [`ours + libraries (budget ${BUDGET_BYTES / 1000} KB)`, `${bytes(split.ours)}, ${((100 * split.ours) / BUDGET_BYTES).toFixed(0)}% of the budget`],
+    ['language client (counted apart)', bytes(split.languageClient)],
+    ['VSIX', bytes(run.vsixBytes)],
+    ['activation after opening a `.rpcsv` file (installed VSIX)', s ? `${s.activationMs.toFixed(0)} ms` : 'not measured (see the smoke suite above)'],
+    ['reference: activating an empty extension, same host', s ? `${s.referenceMs.toFixed(0)} ms` : '–'],
+    ['activation ÷ reference', s && s.referenceMs > 0 ? `${(s.activationMs / s.referenceMs).toFixed(1)}×` : '–'],
+  ];
+  const largest = split.parts.slice(0, 6).map((p) => `${p.owner} ${kib(p.bytes)}`).join(', ');
+  const md = [
+    `| Start-up (code-server ${CODE_SERVER_VERSION}, Node ${process.versions.node}, ${os.cpus().length} cores) | |`,
+    '|---|---|',
+    ...rows.map(([k, v]) => `| ${k} | ${v} |`),
+    '',
+    `Largest parts of \`dist/extension.js\`: ${largest}.`,
+    '',
+  ].join('\n');
+  fs.writeFileSync(path.join(OUT, 'startup.md'), md);
+  console.log('');
+  console.log(md);
+  console.log(`(written to ${path.relative(ROOT, path.join(OUT, 'startup.md'))}; smoke suite ${run.passed} passed, ${run.failed} failed)`);
+  return run.code;
+}
+
+const guard = guardRun('bench:startup', 600);
+main().then(
+  (code) => guard.finish(code),
+  (err: unknown) => {
+    console.error(`[bench:startup] ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return guard.finish(1);
+  },
+);

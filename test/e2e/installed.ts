@@ -1,0 +1,126 @@
+// Proof of the artifact: the VSIX that `npm run package` builds, installed into code-server with a fresh
+// extensions directory (`--install-extension`), then the smoke suite (test/smoke) run against that
+// installed copy. Our extension is NOT loaded in development mode: the development path is an empty
+// carrier extension that only exists because VS Code runs extension tests for a development session.
+// PAYGATE_E2E_VSIX=<file> installs a VSIX built elsewhere instead of building one.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { CodeServerInstall } from './install';
+import { onCleanup } from './processes';
+import { runSuite, type SuiteRun } from './suite';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+export const RUNNER_EXTENSION = { publisher: 'paygate-test', name: 'paygate-smoke-runner' };
+
+export interface StartupFigures {
+  /** from opening a .rpcsv file to the extension being active */
+  activationMs: number;
+  /** activating an extension that does nothing, in the same host (the reference) */
+  referenceMs: number;
+}
+
+export interface InstalledRun extends SuiteRun {
+  vsix: string;
+  vsixBytes: number;
+  startup?: StartupFigures;
+}
+
+function manifest(): { name: string; publisher: string; version: string } {
+  return JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; publisher: string; version: string };
+}
+
+/** `npm run package -- -o <file>`: the production build and vsce, exactly as a release makes it. */
+function buildVsix(target: string, logFile: string): void {
+  const r = spawnSync('npm', ['run', 'package', '--', '-o', target], { cwd: ROOT, encoding: 'utf8', timeout: 300_000 });
+  fs.writeFileSync(logFile, `${r.stdout ?? ''}\n${r.stderr ?? ''}`);
+  if (r.status !== 0 || !fs.existsSync(target)) throw new Error(`npm run package failed (exit ${r.status}${r.error ? `, ${r.error.message}` : ''}); log: ${logFile}\n${(r.stderr ?? '').slice(-3000)}`);
+}
+
+/** code-server's own CLI installs the VSIX, the way a user installs one. Returns the installed folder. */
+function installVsix(install: CodeServerInstall, vsix: string, profile: string, logFile: string): string {
+  const extensionsDir = path.join(profile, 'extensions');
+  const userDataDir = path.join(profile, 'user-data');
+  fs.mkdirSync(extensionsDir, { recursive: true });
+  const r = spawnSync(install.node, [install.entry, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, EXTENSIONS_GALLERY: '{}', PASSWORD: '', HASHED_PASSWORD: '' },
+  });
+  fs.writeFileSync(logFile, `${r.stdout ?? ''}\n${r.stderr ?? ''}`);
+  const m = manifest();
+  const installed = path.join(extensionsDir, `${m.publisher}.${m.name}-${m.version}`);
+  if (r.status !== 0 || !fs.existsSync(path.join(installed, 'package.json'))) {
+    throw new Error(`code-server --install-extension ${path.basename(vsix)} failed (exit ${r.status}); expected ${installed}; log: ${logFile}\n${(r.stdout ?? '').slice(-2000)}${(r.stderr ?? '').slice(-2000)}`);
+  }
+  return installed;
+}
+
+/** The development-mode carrier: no contributions, an activate() that does nothing (the timing reference). */
+function writeCarrier(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  const pkg = {
+    name: RUNNER_EXTENSION.name,
+    publisher: RUNNER_EXTENSION.publisher,
+    version: '0.0.0',
+    engines: { vscode: '^1.100.0' },
+    main: './extension.js',
+    activationEvents: [],
+  };
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
+  fs.writeFileSync(path.join(dir, 'extension.js'), 'exports.activate = function () {};\n');
+}
+
+export async function runInstalledSmoke(install: CodeServerInstall, resultsDir: string): Promise<InstalledRun> {
+  const testsModule = path.join(ROOT, 'out', 'test', 'smoke', 'index.js');
+  if (!fs.existsSync(testsModule)) throw new Error(`${path.relative(ROOT, testsModule)} is missing: run \`npm run build\` first`);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-installed-'));
+  onCleanup('installed-smoke scratch', () => fs.rmSync(scratch, { recursive: true, force: true }));
+
+  let vsix = process.env.PAYGATE_E2E_VSIX ? path.resolve(process.env.PAYGATE_E2E_VSIX) : '';
+  if (!vsix) {
+    vsix = path.join(scratch, 'paygate.vsix');
+    const t = Date.now();
+    buildVsix(vsix, path.join(resultsDir, 'installed-package.log'));
+    console.log(`[e2e] built ${path.basename(vsix)} (${fs.statSync(vsix).size} bytes) in ${((Date.now() - t) / 1000).toFixed(1)}s`);
+  }
+  const profile = path.join(scratch, 'profile');
+  const installed = installVsix(install, vsix, profile, path.join(resultsDir, 'installed-install.log'));
+  console.log(`[e2e] installed into a fresh extensions directory: ${path.relative(scratch, installed)}`);
+
+  const carrier = path.join(scratch, 'runner');
+  writeCarrier(carrier);
+  // What a user has: the example files, in a folder of their own (the VSIX ships none).
+  const files = path.join(scratch, 'files');
+  fs.cpSync(path.join(ROOT, 'examples'), files, { recursive: true });
+  const report = path.join(scratch, 'startup.json');
+  const env: Record<string, string> = {
+    PAYGATE_SMOKE_FILES: files,
+    PAYGATE_SMOKE_EXTENSIONS_DIR: path.join(profile, 'extensions'),
+    PAYGATE_SMOKE_REPORT: report,
+    // A `paygate gateway` the person running this may have would otherwise be the one `local` uses.
+    PAYGATE_STATE_DIR: path.join(scratch, 'gateway-state'),
+    PAYGATE_E2E: '1',
+  };
+  if (process.env.PAYGATE_TEST_GREP) env.PAYGATE_TEST_GREP = process.env.PAYGATE_TEST_GREP;
+  const run = await runSuite({
+    label: 'installed VSIX smoke',
+    entry: install.entry,
+    node: install.node,
+    workspace: files,
+    env,
+    profileDir: profile,
+    extensionPath: carrier,
+    testsModule,
+    resultsDir,
+    logName: 'installed',
+  });
+  let startup: StartupFigures | undefined;
+  try {
+    startup = JSON.parse(fs.readFileSync(report, 'utf8')) as StartupFigures;
+  } catch {
+    // the timing test did not run or failed; the suite's count says so
+  }
+  return { ...run, vsix, vsixBytes: fs.statSync(vsix).size, startup };
+}

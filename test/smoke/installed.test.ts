@@ -1,0 +1,133 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import * as vscode from 'vscode';
+
+// Smoke test of the INSTALLED extension: the VSIX installed into a fresh extensions directory, code-server
+// started without our development path (test/e2e/installed.ts). Only the public vscode API and the
+// commands' documented results are used; the VSIX holds no tests or examples, so the files come from a
+// scratch copy of examples/ named by PAYGATE_SMOKE_FILES.
+
+const EXTENSION_ID = 'paygate.paygate-toolkit';
+const RUNNER_ID = 'paygate-test.paygate-smoke-runner';
+const LANGUAGE_ID = 'paygate-recurring-csv';
+
+function env(name: string): string {
+  const v = process.env[name];
+  assert.ok(v, `${name} is not set: run this suite through test/e2e/installed.ts`);
+  return v;
+}
+
+const file = (name: string) => vscode.Uri.file(path.join(env('PAYGATE_SMOKE_FILES'), name));
+
+/**
+ * Polls until `probe` gives a value; bounded by time and, as a backstop, by count (set far above what the
+ * deadline allows, so the deadline decides). Each turn yields to the host's event loop; no fixed sleeps.
+ */
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (let i = 0; ; i++) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline || i > 50_000_000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? String(d.code.value) : String(d.code));
+
+// One journey, in order, as a new user takes it: the report at the end lists the charges the clock made.
+describe('installed extension (from the VSIX)', function () {
+  this.timeout(60_000);
+  let ext: vscode.Extension<unknown>;
+
+  before(() => {
+    const found = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(found, `${EXTENSION_ID} is not installed in this editor`);
+    ext = found;
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('is the copy installed into the fresh extensions directory, with no sources or tests', () => {
+    const dir = env('PAYGATE_SMOKE_EXTENSIONS_DIR');
+    assert.ok(ext.extensionPath.startsWith(fs.realpathSync(dir) + path.sep) || ext.extensionPath.startsWith(dir + path.sep), `${ext.extensionPath} is not under ${dir}`);
+    for (const absent of ['src', 'test', 'examples', 'tsconfig.json']) assert.ok(!fs.existsSync(path.join(ext.extensionPath, absent)), `${absent} is in the installed extension`);
+    assert.ok(fs.existsSync(path.join(ext.extensionPath, 'dist', 'extension.js')));
+  });
+
+  it('is not active at start-up (no activation event fires for a folder)', () => {
+    assert.equal(ext.isActive, false);
+  });
+
+  it('opening a .rpcsv file sets the language mode and activates it', async () => {
+    // A reference measured in the same host: activating an extension that does nothing.
+    const runner = vscode.extensions.getExtension(RUNNER_ID);
+    assert.ok(runner, `${RUNNER_ID} (the runner's own carrier extension) is missing`);
+    const r0 = performance.now();
+    await runner.activate();
+    const referenceMs = performance.now() - r0;
+
+    const t0 = performance.now();
+    const doc = await vscode.workspace.openTextDocument(file('mistakes.rpcsv'));
+    assert.equal(doc.languageId, LANGUAGE_ID);
+    await until('activation on the language', () => (ext.isActive ? true : undefined));
+    const activationMs = performance.now() - t0;
+    const report = process.env.PAYGATE_SMOKE_REPORT;
+    if (report) fs.writeFileSync(report, JSON.stringify({ activationMs, referenceMs }));
+    console.log(`  (activated ${activationMs.toFixed(0)} ms after the file opened; an empty extension: ${referenceMs.toFixed(0)} ms)`);
+  });
+
+  it('shows the rule book diagnostics of examples/mistakes.rpcsv', async () => {
+    const doc = await vscode.workspace.openTextDocument(file('mistakes.rpcsv'));
+    await vscode.window.showTextDocument(doc);
+    const ds = await until('diagnostics', () => {
+      const d = vscode.languages.getDiagnostics(doc.uri);
+      return d.length > 0 ? d : undefined;
+    });
+    const codes = new Set(ds.map(codeOf));
+    for (const c of ['column-alias', 'invalid-value', 'dst-unsupported']) assert.ok(codes.has(c), `no ${c} among ${[...codes].join(', ')}`);
+  });
+
+  it('a quick fix renames an aliased column and its diagnostic goes', async () => {
+    const doc = await vscode.workspace.openTextDocument(file('mistakes.rpcsv'));
+    const alias = await until('the notify-url diagnostic', () =>
+      vscode.languages.getDiagnostics(doc.uri).find((d) => codeOf(d) === 'column-alias' && doc.getText(d.range) === 'notify-url'),
+    );
+    const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, alias.range, vscode.CodeActionKind.QuickFix.value)) ?? [];
+    const fix = actions.find((a) => a.edit && /notify_url/.test(a.title));
+    assert.ok(fix?.edit, `no quick fix to notify_url among: ${actions.map((a) => a.title).join(' | ')}`);
+    assert.ok(await vscode.workspace.applyEdit(fix.edit));
+    assert.ok(doc.lineAt(0).text.includes(';notify_url'), doc.lineAt(0).text);
+    await until('the alias diagnostic to go', () =>
+      vscode.languages.getDiagnostics(doc.uri).some((d) => codeOf(d) === 'column-alias' && d.range.start.line === 0 && doc.getText(d.range).startsWith('notify')) ? undefined : true,
+    );
+  });
+
+  it('submits examples/valid.rpcsv to the built-in local gateway', async () => {
+    const r = await vscode.commands.executeCommand<{ status: string; outcome?: string; record?: { recurringPaymentIds: string[] } }>('paygate.submit', file('valid.rpcsv'));
+    assert.equal(r?.status, 'sent', JSON.stringify(r));
+    assert.equal(r.outcome, 'accepted', JSON.stringify(r));
+    assert.ok((r.record?.recurringPaymentIds.length ?? 0) > 0);
+  });
+
+  it('advances the local gateway clock and reports the charges', async () => {
+    const r = await vscode.commands.executeCommand<{ status: string; charges?: number }>('paygate.advanceLocalGatewayClock', { days: 35, show: false });
+    assert.equal(r?.status, 'advanced', JSON.stringify(r));
+    assert.ok((r.charges ?? 0) > 0, JSON.stringify(r));
+  });
+
+  it('runs examples/transactions.report.json and shows the rows in the results panel', async () => {
+    const r = await vscode.commands.executeCommand<{ status: string; format?: string; rowCount?: number }>('paygate.runReport', file('transactions.report.json'));
+    assert.equal(r?.status, 'received', JSON.stringify(r));
+    assert.equal(r.format, 'csv');
+    assert.ok((r.rowCount ?? 0) > 0, 'the report has rows (the charges made above)');
+    const tab = await until('the results panel', () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('paygate.results')),
+    );
+    assert.ok(tab.label.length > 0);
+  });
+});
