@@ -1,3 +1,4 @@
+import { ruleDocUrl } from '../core/rules/links';
 import { CodeActionKind, DiagnosticSeverity, type Diagnostic, type TextEdit as LspTextEdit, type WorkspaceEdit } from 'vscode-languageserver';
 import type { Code, Severity } from '../core/rules/codes';
 import type { LintDiagnostic } from '../core/rules/types';
@@ -6,15 +7,6 @@ import { DIAGNOSTIC_SOURCE } from '../shared/lintProtocol';
 
 // The core's positions are 0-based lines and UTF-16 characters, exactly LSP's, so ranges are copied as is.
 
-/**
- * Every diagnostic links to its row of the README's rule table, whose rows carry `<a id="rule-CODE"></a>`
- * anchors. This is the one place the link is built.
- */
-export const RULE_DOC_BASE = 'https://github.com/paygate/paygate-toolkit#rule-';
-
-export function ruleDocHref(code: Code): string {
-  return RULE_DOC_BASE + code;
-}
 
 export function toSeverity(s: Severity): DiagnosticSeverity {
   switch (s) {
@@ -33,7 +25,7 @@ export function toDiagnostic(d: LintDiagnostic): Diagnostic {
     severity: toSeverity(d.severity),
     source: DIAGNOSTIC_SOURCE,
     code: d.code,
-    codeDescription: { href: ruleDocHref(d.code) },
+    codeDescription: { href: ruleDocUrl(d.code) },
     message: d.message,
   };
 }

@@ -1,10 +1,11 @@
-import { CodeActionKind, TextDocumentSyncKind, type Connection, type InitializeResult } from 'vscode-languageserver';
+import { CodeActionKind, MessageType, ShowMessageNotification, TextDocumentSyncKind, type Connection, type InitializeResult } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { FIX_ALL_KIND, LANGUAGE_ID } from '../shared/lintProtocol';
 import { actionData, codeActions, resolveCodeAction } from './codeActions';
 import { completionsAt, type CompletionSupport } from './completion';
 import { Documents } from './documents';
 import { publishedDiagnostics } from './diagnostics';
+import { ADD_TO_GITIGNORE, GitGuard } from './gitGuard';
 import { hoverAt } from './hover';
 import { completionsInDocument, hoverInDocument, viewAt } from './local';
 import { LintSettingsSource } from './settings';
@@ -25,6 +26,7 @@ function lintable(document: TextDocument): boolean {
 export function startServer(connection: Connection): void {
   const documents = new Documents();
   const store = new LintStore();
+  const guard = new GitGuard();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   /** Open documents of the language. */
   const seen = new Set<string>();
@@ -49,7 +51,10 @@ export function startServer(connection: Connection): void {
     if (!document || !lintable(document)) return;
     try {
       const result = store.get(document);
-      void connection.sendDiagnostics({ uri, version: document.version, diagnostics: publishedDiagnostics(result.diagnostics, uri) });
+      if (guard.pending(uri)) guard.check(uri, result);
+      const found = guard.diagnostic(uri);
+      const all = found ? [...result.diagnostics, found] : result.diagnostics;
+      void connection.sendDiagnostics({ uri, version: document.version, diagnostics: publishedDiagnostics(all, uri) });
     } catch (err) {
       fail('Lint', uri, err);
     }
@@ -81,6 +86,7 @@ export function startServer(connection: Connection): void {
         hoverProvider: true,
         completionProvider: { triggerCharacters: [';'] },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: true },
+        executeCommandProvider: { commands: [ADD_TO_GITIGNORE] },
       },
       serverInfo: { name: 'paygate' },
     };
@@ -89,11 +95,22 @@ export function startServer(connection: Connection): void {
   const forget = (uri: string): void => {
     cancel(uri);
     store.delete(uri);
+    guard.forget(uri);
     settings?.forget(uri);
     if (seen.delete(uri)) {
       // A closed document (or one that left the language) keeps no problems.
       void connection.sendDiagnostics({ uri, diagnostics: [] });
     }
+  };
+
+  // Asks git where the file stands, then publishes again with card-data-in-git when it applies.
+  const checkGit = (uri: string): void => {
+    guard.refresh(uri).then(
+      (asked) => {
+        if (asked && seen.has(uri)) schedule(uri, 0);
+      },
+      (err: unknown) => fail('Git status', uri, err),
+    );
   };
 
   documents.listen(connection, {
@@ -103,14 +120,18 @@ export function startServer(connection: Connection): void {
       // Opened: checked at once whatever paygate.lint.run says.
       seen.add(document.uri);
       schedule(document.uri, 0);
+      checkGit(document.uri);
     },
     changed(document, changes) {
       if (!seen.has(document.uri)) return;
       store.changed(document.uri, changes);
+      guard.changed(document.uri, changes);
       relintIfOnType(document.uri);
     },
     saved(document) {
-      if (seen.has(document.uri)) schedule(document.uri, 0);
+      if (!seen.has(document.uri)) return;
+      schedule(document.uri, 0);
+      checkGit(document.uri);
     },
     closed: forget,
   });
@@ -153,7 +174,10 @@ export function startServer(connection: Connection): void {
     const document = documents.get(params.textDocument.uri);
     if (!document || !lintable(document)) return null;
     try {
-      return codeActions({ uri: document.uri, version: document.version, result: store.get(document), resolves }, params);
+      return [
+        ...codeActions({ uri: document.uri, version: document.version, result: store.get(document), resolves }, params),
+        ...guard.actions(document.uri, params.context.diagnostics),
+      ];
     } catch (err) {
       fail('Code actions', document.uri, err);
       return null;
@@ -170,6 +194,21 @@ export function startServer(connection: Connection): void {
     } catch (err) {
       fail('Code action', document.uri, err);
       return action;
+    }
+  });
+
+  connection.onExecuteCommand(async ({ command, arguments: args }) => {
+    const uri = args?.[0];
+    if (command !== ADD_TO_GITIGNORE || typeof uri !== 'string') return;
+    try {
+      const gitignore = await guard.addToGitignore(uri);
+      // A notification, not window/showMessageRequest: a client that cannot answer requests must not fail us.
+      void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message: `PayGate: added the file to ${gitignore}.` });
+      if (seen.has(uri)) schedule(uri, 0);
+    } catch (err) {
+      fail('Add to .gitignore', uri, err);
+      const message = `PayGate: could not add the file to .gitignore: ${err instanceof Error ? err.message : String(err)}`;
+      void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Error, message });
     }
   });
 

@@ -10,7 +10,8 @@ import * as vscode from 'vscode';
 
 const EXTENSION_ID = 'paygate.paygate-toolkit';
 const LANGUAGE_ID = 'paygate-recurring-csv';
-const RULE_LINK = 'https://github.com/paygate/paygate-toolkit#rule-';
+// Each code links to its entry in the rule book, docs/rules.md, whose anchor is the code.
+const RULE_LINK = 'https://github.com/paygate/paygate-toolkit/blob/main/docs/rules.md#';
 const DEADLINE_MS = 20_000;
 
 let fixtures = '';

@@ -104,7 +104,7 @@ describe('Neovim with paygate lsp --stdio', { skip }, () => {
     for (const d of run.diagnostics) {
       assert.equal(d.source, 'paygate');
       assert.equal(d.severity, 1, 'error');
-      assert.equal(d.href, `https://github.com/paygate/paygate-toolkit#rule-${d.code}`);
+      assert.equal(d.href, `https://github.com/paygate/paygate-toolkit/blob/main/docs/rules.md#${d.code}`);
     }
   });
 

@@ -12,7 +12,8 @@ import type { ClientCapabilities, CodeAction, CompletionItem, Diagnostic, Hover,
 import { CLI, LANGUAGE_ID, ROOT, TestClient, cellRange, type Published } from './client';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'lint');
-const RULE_LINK = 'https://github.com/paygate/paygate-toolkit#rule-';
+// Each code links to its entry in the rule book, docs/rules.md, whose anchor is the code.
+const RULE_LINK = 'https://github.com/paygate/paygate-toolkit/blob/main/docs/rules.md#';
 
 const CAPABILITIES: ClientCapabilities = {
   textDocument: {
