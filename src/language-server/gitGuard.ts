@@ -15,7 +15,6 @@ interface Entry {
   status: GitFileStatus;
   /** The warning as of the last check; dropped when an edit lands at or above it, until the next save. */
   found?: LintDiagnostic;
-  checked: boolean;
 }
 
 /**
@@ -26,26 +25,23 @@ interface Entry {
 export class GitGuard {
   private readonly entries = new Map<string, Entry>();
 
-  /** Asks git again where the file stands; false when the document is no file on disk. */
+  /**
+   * Asks git again where the file stands. True when git keeps or would keep it (tracked, or in a work
+   * tree and not ignored): then `check` is worth its whole-file read.
+   */
   async refresh(uri: string): Promise<boolean> {
     if (!uri.startsWith('file:')) return false;
     const status = await gitFileStatus(fileURLToPath(uri));
-    this.entries.set(uri, { status, checked: false });
-    return true;
+    this.entries.set(uri, { status });
+    return status.tracking === 'tracked' || status.tracking === 'unignored';
   }
 
-  /** After open, save or refresh: look for the first full card number in the document as it is. */
-  check(uri: string, result: LintResult): void {
+  /** Looks for the first full card number in the document as it is; the warning, if any. */
+  check(uri: string, result: LintResult): LintDiagnostic | undefined {
     const entry = this.entries.get(uri);
-    if (!entry) return;
-    entry.checked = true;
+    if (!entry) return undefined;
     entry.found = cardDataInGit(result.batch, entry.status.tracking, path.basename(fileURLToPath(uri)));
-  }
-
-  /** Whether a check waits for this document's lint (its status came back since the last one). */
-  pending(uri: string): boolean {
-    const entry = this.entries.get(uri);
-    return entry !== undefined && !entry.checked;
+    return entry.found;
   }
 
   changed(uri: string, changes: readonly TextDocumentContentChangeEvent[]): void {

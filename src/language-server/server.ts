@@ -10,6 +10,7 @@ import { hoverAt } from './hover';
 import { completionsInDocument, hoverInDocument, viewAt } from './local';
 import { LintSettingsSource } from './settings';
 import { LintStore } from './store';
+import type { LintDiagnostic } from '../core/rules/types';
 
 /** Files named like a batch are linted even when an editor opens them under another language id. */
 const BATCH_NAME = /\.(rpcsv|recurring\.csv)$/i;
@@ -45,16 +46,24 @@ export function startServer(connection: Connection): void {
     timers.delete(uri);
   };
 
+  /** What was last linted and published per document, so git's later answer adds to it without a new lint. */
+  const shown = new Map<string, { version: number; diagnostics: readonly LintDiagnostic[] }>();
+  const send = (uri: string): void => {
+    const last = shown.get(uri);
+    if (!last) return;
+    const found = guard.diagnostic(uri);
+    const all = found ? [...last.diagnostics, found] : last.diagnostics;
+    void connection.sendDiagnostics({ uri, version: last.version, diagnostics: publishedDiagnostics(all, uri) });
+  };
+
   const publish = (uri: string): void => {
     cancel(uri);
     const document = documents.get(uri);
     if (!document || !lintable(document)) return;
     try {
       const result = store.get(document);
-      if (guard.pending(uri)) guard.check(uri, result);
-      const found = guard.diagnostic(uri);
-      const all = found ? [...result.diagnostics, found] : result.diagnostics;
-      void connection.sendDiagnostics({ uri, version: document.version, diagnostics: publishedDiagnostics(all, uri) });
+      shown.set(uri, { version: document.version, diagnostics: result.diagnostics });
+      send(uri);
     } catch (err) {
       fail('Lint', uri, err);
     }
@@ -96,6 +105,7 @@ export function startServer(connection: Connection): void {
     cancel(uri);
     store.delete(uri);
     guard.forget(uri);
+    shown.delete(uri);
     settings?.forget(uri);
     if (seen.delete(uri)) {
       // A closed document (or one that left the language) keeps no problems.
@@ -103,11 +113,15 @@ export function startServer(connection: Connection): void {
     }
   };
 
-  // Asks git where the file stands, then publishes again with card-data-in-git when it applies.
+  // Asks git where the file stands; when git keeps the file, looks for card numbers and shows the warning
+  // beside the problems already shown (no new lint: with onSave, unsaved edits stay unchecked).
   const checkGit = (uri: string): void => {
     guard.refresh(uri).then(
-      (asked) => {
-        if (asked && seen.has(uri)) schedule(uri, 0);
+      (relevant) => {
+        const document = documents.get(uri);
+        if (!relevant || !document || !seen.has(uri)) return;
+        guard.check(uri, store.get(document));
+        send(uri);
       },
       (err: unknown) => fail('Git status', uri, err),
     );
@@ -202,6 +216,8 @@ export function startServer(connection: Connection): void {
     if (command !== ADD_TO_GITIGNORE || typeof uri !== 'string') return;
     try {
       const gitignore = await guard.addToGitignore(uri);
+      // Ignored now: the warning goes with the next publish.
+      guard.forget(uri);
       // A notification, not window/showMessageRequest: a client that cannot answer requests must not fail us.
       void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message: `PayGate: added the file to ${gitignore}.` });
       if (seen.has(uri)) schedule(uri, 0);
