@@ -8,10 +8,10 @@ import { parseCommandArgs, stringValue } from '../args';
 import { processContext, type CliContext } from '../config';
 import { displayPosition } from '../io';
 import { formatGatewayDate } from '../../core/dates';
-import { createRecurringPayments, parseReportTemplate, runCustomReport } from '../../core/gateway';
+import { createRecurringPayments, parseReportTemplate, prepareSubmission, runCustomReport } from '../../core/gateway';
 import { lint } from '../../core/rules/lint';
 import { startLocalGateway } from '../../local-gateway';
-import { exitCodeFor, outcomeText } from './submit';
+import { exitCodeFor, outcomeText } from '../outcome';
 import { formatTable } from './report';
 
 const HELP = `Usage: paygate demo [--examples DIR] [--state DIR] [--days N]
@@ -84,18 +84,17 @@ export async function runDemo(args: string[], ctx: CliContext): Promise<number> 
 
     step(3, 'Submit valid.rpcsv (RSA-SHA256, signed with the demo merchant key)');
     const validPath = join(dir, 'valid.rpcsv');
-    const valid = await readFile(validPath, 'utf8');
-    const validLint = lint(valid);
-    if (validLint.diagnostics.some((d) => d.severity === 'error')) {
+    const valid = prepareSubmission(await readFile(validPath, 'utf8'));
+    if (valid.errors.length > 0) {
       ctx.stdout('valid.rpcsv has lint errors; the CLI would not send it.\n');
       ok = false;
     } else {
       const created = await createRecurringPayments({
         environment: gw.environment,
-        csvText: valid,
+        payload: valid.payload,
         credentials: { signatureMethod: 'RSA-SHA256', consumerKey: gw.merchant.consumerKey, privateKeyPem: gw.merchant.rsaPrivateKeyPem },
       });
-      ctx.stdout(outcomeText(created, `${show(validPath)} (${validLint.batch.rows.length} rows) to local, endpoint ${gw.environment.endpointId}`));
+      ctx.stdout(outcomeText(created, `${show(validPath)} (${valid.rowCount} rows) to local, endpoint ${gw.environment.endpointId}`));
       if (exitCodeFor(created) !== 0) ok = false;
     }
 

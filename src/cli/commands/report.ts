@@ -5,11 +5,12 @@ import { maskText } from '../../core/mask';
 import { parseCommandArgs, oneOf, stringValue } from '../args';
 import { loadCliConfig, processContext, reportCredentials, resolveTarget, type CliContext } from '../config';
 import { readInput } from '../io';
-import { parseReportTemplate, runCustomReport, type GatewayOutcome } from '../../core/gateway';
-import { EXIT, exitCodeFor, outcomeJson, outcomeText } from './submit';
+import { DEFAULT_REPORT_ANSWER_LIMIT, environmentProblems, parseReportTemplate, runCustomReport, type GatewayOutcome } from '../../core/gateway';
+import { EXIT, exitCodeFor, outcomeJson, outcomeText } from '../outcome';
 
 const HELP = `Usage: paygate report TEMPLATE [--env NAME] [--report-base-url URL] [--consumer-key K]
-                      [--consumer-secret S] [--out FILE] [--format text|json|csv] [--config FILE]
+                      [--consumer-secret S] [--out FILE] [--format text|json|csv]
+                      [--max-answer-bytes N] [--config FILE]
 
 Runs a custom report: TEMPLATE is the JSON body (*.report.json, see schemas/report-template.schema.json),
 signed with HMAC-SHA1.
@@ -22,11 +23,13 @@ Options:
   --out FILE              write the report to FILE (a PDF report always goes to a file)
   --format text|json|csv  text (default): a table; json: {"outcome":"report","contentType","columns","rows"};
                           csv: the report's CSV as received
+  --max-answer-bytes N    read at most N bytes of the answer (default 268435456, 256 MiB); a longer
+                          answer is cut off and reported, never shown as a report
   --config FILE           configuration file (default ./paygate.config.json)
   -h, --help              this help
 
-Exit status: 0 report received, 1 rejected or server error, 2 usage error, 3 authentication failed,
-4 transport error.`;
+Exit status: 0 report received, 1 rejected, server error or unrecognised answer, 2 usage error,
+3 authentication failed, 4 transport error (or an answer cut off or too large).`;
 
 const MAX_CELL = 40;
 
@@ -51,7 +54,7 @@ export async function runReport(args: string[], ctx: CliContext): Promise<number
   };
   const parsed = parseCommandArgs(args, {
     env: { type: 'string' }, 'report-base-url': { type: 'string' }, 'consumer-key': { type: 'string' }, 'consumer-secret': { type: 'string' },
-    out: { type: 'string', short: 'o' }, format: { type: 'string' }, config: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    out: { type: 'string', short: 'o' }, format: { type: 'string' }, 'max-answer-bytes': { type: 'string' }, config: { type: 'string' }, help: { type: 'boolean', short: 'h' },
   });
   if (!parsed.ok) return usage(`${parsed.message}\n${HELP}`);
   const { values, positionals } = parsed;
@@ -61,6 +64,9 @@ export async function runReport(args: string[], ctx: CliContext): Promise<number
   }
   const format = oneOf(stringValue(values, 'format'), ['text', 'json', 'csv'] as const, '--format', 'text');
   if (!format.ok) return usage(format.message);
+  const maxText = stringValue(values, 'max-answer-bytes');
+  const maxAnswerBytes = maxText === undefined ? DEFAULT_REPORT_ANSWER_LIMIT : Number(maxText);
+  if (!Number.isSafeInteger(maxAnswerBytes) || maxAnswerBytes < 1) return usage(`--max-answer-bytes must be a positive whole number of bytes, not "${maxText}"`);
   if (positionals.length !== 1) return usage(`${positionals.length === 0 ? 'no TEMPLATE given' : 'one TEMPLATE at a time'}\n${HELP}`);
 
   const input = await readInput(positionals[0]);
@@ -79,9 +85,11 @@ export async function runReport(args: string[], ctx: CliContext): Promise<number
   if (!target.ok) return usage(target.message);
   const t = target.value;
   try {
+    const problems = environmentProblems(t.environment, t.paths, 'report');
+    if (problems.length > 0) return usage(`${problems.join('; ')}; nothing was sent`);
     const credentials = reportCredentials(ctx, t, stringValue(values, 'consumer-secret'));
     if (!credentials.ok) return usage(credentials.message);
-    const outcome = await runCustomReport({ environment: t.environment, paths: t.paths, template: template.template, credentials: credentials.value, timeoutMs: t.timeoutMs });
+    const outcome = await runCustomReport({ environment: t.environment, paths: t.paths, template: template.template, credentials: credentials.value, timeoutMs: t.timeoutMs, maxAnswerBytes });
     const what = `${input.name} on ${t.environment.name}`;
     const out = stringValue(values, 'out');
     return await show(ctx, outcome, what, format.value, out, input.name);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_PATHS, LOCAL_ENVIRONMENT, type Environment, type PathTemplates } from './environments';
+import { baseUrlProblem, DEFAULT_PATHS, LOCAL_ENVIRONMENT, type Environment, type PathTemplates } from './environments';
 
 // One schema for `paygate.*` settings entries and for the CLI's paygate.config.json, so both faces read
 // environments identically. Secrets are deliberately absent: they live in SecretStorage / env variables.
@@ -20,6 +20,13 @@ export const EnvironmentSchema = z.object({
   endpointId: z.string().min(1),
   consumerKey: z.string().min(1),
   production: z.boolean().optional().default(false),
+}).superRefine((e, ctx) => {
+  // Named for the environment, and never quoting a password a URL may hold.
+  for (const key of ['baseUrl', 'reportBaseUrl'] as const) {
+    const problem = baseUrlProblem(e[key]);
+    if (problem) ctx.addIssue({ code: 'custom', path: [key], message: `environment "${e.name}": ${key} ${problem}` });
+  }
+  if (e.endpointId === '.' || e.endpointId === '..') ctx.addIssue({ code: 'custom', path: ['endpointId'], message: `environment "${e.name}": endpointId "${e.endpointId}" cannot be a path segment` });
 });
 
 export const PathTemplatesSchema = z.object({
