@@ -37,13 +37,25 @@ export function parseReportCsv(text: string, delimiter = ',', headerAlone = true
   return { columns, rows };
 }
 
-/** CSV in the report's shape: a header naming columns (not prose) and, unless labelled CSV, more than one column. */
+/** A header cell names a column: short, not a sentence. */
+function namesColumn(cell: string): boolean {
+  const t = cell.trim();
+  return t !== '' && t.length <= 100 && !/[.!?。]$/.test(t) && t.split(/\s+/).length <= 5;
+}
+
+/** CSV in the report's shape: a header naming columns and, unless labelled CSV, more than one column. */
 function reportCsv(raw: string, delimiter: string, labelledCsv: boolean): { columns: string[]; rows: string[][] } | undefined {
-  const csv = parseReportCsv(raw, delimiter, labelledCsv);
+  const csv = parseReportCsv(raw, delimiter, true);
   if (!csv) return undefined;
-  if (csv.columns.every((c) => c.trim() === '')) return undefined;
-  if (!labelledCsv && csv.columns.length < 2) return undefined;
-  return csv;
+  if (labelledCsv) return csv.columns.some((c) => c.trim() !== '') ? csv : undefined;
+  if (csv.columns.length < 2 || !csv.columns.every(namesColumn)) return undefined;
+  if (csv.rows.length > 0) return csv;
+  // A header alone says it is one by its form: every name quoted (as the report sample writes them) or
+  // written as an identifier. "Report not found, try later" is neither.
+  const firstLine = raw.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/)[0];
+  const quoted = firstLine.split(delimiter).every((c) => /^\s*".*"\s*$/.test(c));
+  const identifiers = csv.columns.every((c) => /^[\p{L}\p{N}_.\-/#%()]+$/u.test(c.trim()));
+  return quoted || identifiers ? csv : undefined;
 }
 
 /** Interprets the custom-report answer: CSV or PDF report, the 200 text/plain denial, or an error. */
