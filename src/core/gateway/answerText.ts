@@ -98,6 +98,8 @@ const DENIAL_PATTERNS: RegExp[] = [
   /(?:invalid|bad|wrong|incorrect|malformed|missing|expired)\s+(?:oauth\s+)?(?:signature|credentials?|consumer(?:[\s_-]key)?|token|nonce|timestamp|authori[sz]ation(?:\s+header)?|api\s+key)/,
   /signature\s+(?:is\s+)?(?:invalid|mismatch|does\s+not\s+match|verification\s+failed|check\s+failed|rejected)/,
   /authenti(?:cation|fication)\s+(?:failed|failure|required|error)|authori[sz]ation\s+(?:failed|failure|required|denied)/,
+  // OAuth problem reporting (oauth_problem=signature_invalid and its siblings)
+  /oauth_problem|signature_invalid|signature_method_rejected|consumer_key_(?:unknown|rejected|refused)|timestamp_refused|nonce_used|permission_(?:denied|unknown)|token_(?:rejected|expired|revoked)/,
   // German
   /zugriff\s+(?:verweigert|abgelehnt|nicht\s+erlaubt)|nicht\s+(?:autorisiert|berechtigt|authentifiziert)|keine\s+(?:berechtigung|zugriffsberechtigung)|ungültige\s+(?:signatur|anmeldedaten)|signatur\s+(?:ist\s+)?ungültig|authentifizierung\s+fehlgeschlagen/,
   // French

@@ -50,6 +50,9 @@ export function interpretCreateAnswer(answer: HttpAnswer): GatewayOutcome {
     if (type === undefined && (fieldValue(fields, 'error-message') !== undefined || fieldValue(fields, 'error-code') !== undefined)) {
       return { outcome: 'error', status, fields, ...errorDetails(fields), raw };
     }
+    // OAuth's own problem report (oauth_problem=signature_invalid): the signature was refused.
+    const problem = fieldValue(fields, 'oauth_problem');
+    if (type === undefined && problem !== undefined) return { outcome: 'auth-failed', status, operation: 'create', message: `oauth_problem=${problem}`, raw };
     return { outcome: 'unrecognised', status, contentType, raw };
   }
   if ((status === 403 || status === 401 || status === 200) && isDenialSentence(raw, contentType)) {

@@ -80,6 +80,9 @@ function deadlineError(): Error {
 
 /** POSTs once. Never retried; see PostResult for what a failure means. */
 export function postOnce(request: { url: string; headers: Record<string, string>; body: string }, o: PostOptions): Promise<PostResult> {
+  if (o.signal?.aborted) {
+    return Promise.resolve({ ok: false, sent: false, error: classifyTransportError(new Error('cancelled'), request.url, o.timeoutMs, true) });
+  }
   return new Promise<PostResult>((resolve) => {
     const url = new URL(request.url);
     const host = url.host;
@@ -123,11 +126,6 @@ export function postOnce(request: { url: string; headers: Record<string, string>
       reason ??= 'cancelled';
       req.destroy(Object.assign(new Error('cancelled'), { code: 'ABORT_ERR' }));
     };
-    if (o.signal?.aborted) {
-      reason = 'cancelled';
-      finish({ ok: false, sent: false, error: classifyTransportError(new Error('cancelled'), request.url, o.timeoutMs, true) });
-      return;
-    }
     o.signal?.addEventListener('abort', onAbort, { once: true });
 
     req.on('socket', (socket) => {
