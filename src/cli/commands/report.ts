@@ -5,7 +5,7 @@ import { maskText } from '../../core/mask';
 import { parseCommandArgs, oneOf, stringValue } from '../args';
 import { loadCliConfig, processContext, reportCredentials, resolveTarget, type CliContext } from '../config';
 import { readInput } from '../io';
-import { DEFAULT_REPORT_ANSWER_LIMIT, environmentProblems, parseReportTemplate, runCustomReport, type GatewayOutcome } from '../../core/gateway';
+import { DEFAULT_REPORT_ANSWER_LIMIT, environmentProblems, parseReportTemplate, runCustomReport, runCustomReportToFile, type GatewayOutcome, type SavedReport } from '../../core/gateway';
 import { EXIT, exitCodeFor, outcomeJson, outcomeText } from '../outcome';
 
 const HELP = `Usage: paygate report TEMPLATE [--env NAME] [--report-base-url URL] [--consumer-key K]
@@ -20,7 +20,8 @@ Options:
   --report-base-url URL   override the environment's report base URL
   --consumer-key K        override the environment's consumer key
   --consumer-secret S     consumer secret (prefer $PAYGATE_CONSUMER_SECRET: arguments are visible to others)
-  --out FILE              write the report to FILE (a PDF report always goes to a file)
+  --out FILE              write the report to FILE as it arrives (a PDF report always goes to a file);
+                          FILE is written only when the answer is a report
   --format text|json|csv  text (default): a table; json: {"outcome":"report","contentType","columns","rows"};
                           csv: the report's CSV as received
   --max-answer-bytes N    read at most N bytes of the answer (default 268435456, 256 MiB); a longer
@@ -89,9 +90,21 @@ export async function runReport(args: string[], ctx: CliContext): Promise<number
     if (problems.length > 0) return usage(`${problems.join('; ')}; nothing was sent`);
     const credentials = reportCredentials(ctx, t, stringValue(values, 'consumer-secret'));
     if (!credentials.ok) return usage(credentials.message);
-    const outcome = await runCustomReport({ environment: t.environment, paths: t.paths, template: template.template, credentials: credentials.value, timeoutMs: t.timeoutMs, maxAnswerBytes });
     const what = `${input.name} on ${t.environment.name}`;
     const out = stringValue(values, 'out');
+    if (out !== undefined && format.value !== 'json') {
+      // Streamed to the file as it arrives: a large report costs disk, not memory.
+      let saved: SavedReport;
+      try {
+        saved = await runCustomReportToFile({ environment: t.environment, paths: t.paths, template: template.template, credentials: credentials.value, timeoutMs: t.timeoutMs, maxAnswerBytes, file: resolve(ctx.cwd, out) });
+      } catch (err) {
+        return usage(`${out}: cannot write the report: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      }
+      if (!saved.saved) return show(ctx, saved.outcome, what, format.value, out, input.name);
+      ctx.stdout(saved.format === 'pdf' ? `PDF report (${saved.bytes} bytes) from ${what} written to ${out}\n` : `Report from ${what}: ${saved.rows} row(s) written to ${out}\n`);
+      return EXIT.ok;
+    }
+    const outcome = await runCustomReport({ environment: t.environment, paths: t.paths, template: template.template, credentials: credentials.value, timeoutMs: t.timeoutMs, maxAnswerBytes });
     return await show(ctx, outcome, what, format.value, out, input.name);
   } finally {
     await t.release();

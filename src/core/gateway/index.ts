@@ -5,6 +5,7 @@ export * from './createAnswer';
 export * from './reportAnswer';
 export * from './client';
 export * from './prepare';
+export * from './reportFile';
 export * from './reportTemplate';
 export * from './settings';
 export { classifyTransportError } from './transport';

@@ -15,7 +15,7 @@ export type TransportError = Extract<GatewayOutcome, { outcome: 'transport-error
 export type AfterSendFailure = 'timeout' | 'connection-lost' | 'truncated' | 'cancelled';
 
 export type PostResult =
-  | { ok: true; answer: HttpAnswer }
+  | { ok: true; answer: StreamedAnswer }
   | { ok: false; sent: false; error: TransportError }
   | { ok: false; sent: true; kind: AfterSendFailure; message: string; status?: number };
 
@@ -25,6 +25,15 @@ export interface PostOptions {
   signal?: AbortSignal;
   /** Answers longer than this are cut off (reported as truncated). */
   maxAnswerBytes: number;
+  /** Receives every chunk of the answer's body as it arrives (a report streamed to its file). */
+  onChunk?: (chunk: Buffer) => void;
+  /** With onChunk: how many leading bytes to keep in memory for telling the answer (default all). */
+  keepBytes?: number;
+}
+
+/** An answer whose body went to onChunk: `body` is its first keepBytes bytes, `length` the whole. */
+export interface StreamedAnswer extends HttpAnswer {
+  length: number;
 }
 
 export const MiB = 1024 * 1024;
@@ -142,6 +151,8 @@ export function postOnce(request: { url: string; headers: Record<string, string>
       const chunks: Buffer[] = [];
       let length = 0;
       let ended = false;
+      const keep = o.keepBytes ?? Infinity;
+      let kept = 0;
       res.on('data', (chunk: Buffer) => {
         length += chunk.length;
         if (length > o.maxAnswerBytes) {
@@ -149,12 +160,21 @@ export function postOnce(request: { url: string; headers: Record<string, string>
           req.destroy(new Error('too large'));
           return;
         }
-        chunks.push(chunk);
+        if (kept < keep) {
+          const part = kept + chunk.length <= keep ? chunk : chunk.subarray(0, keep - kept);
+          chunks.push(part);
+          kept += part.length;
+        }
+        try {
+          o.onChunk?.(chunk);
+        } catch (err) {
+          req.destroy(err as Error);
+        }
       });
       res.on('end', () => {
         ended = true;
         const ct = res.headers['content-type'];
-        finish({ ok: true, answer: { status: status ?? 0, contentType: Array.isArray(ct) ? ct.join(', ') : ct ?? '', body: new Uint8Array(Buffer.concat(chunks)) } });
+        finish({ ok: true, answer: { status: status ?? 0, contentType: Array.isArray(ct) ? ct.join(', ') : ct ?? '', body: new Uint8Array(Buffer.concat(chunks)), length } });
       });
       res.on('error', failed);
       res.on('close', () => {
