@@ -221,3 +221,21 @@ test('a base URL with a fragment or credentials is a settings error naming the e
   const o = await createRecurringPayments({ environment: withPassword, csvText: 'a\n', credentials: hmac }).catch((err: Error) => err);
   assert.ok(o instanceof Error && !o.message.includes('s3cr3t-pass'));
 });
+
+test('a request the gateway never took whole (it stopped reading) is a transport error: nothing was sent', async (t) => {
+  // Accepts the connection and never reads: the body stays in buffers, the last byte never leaves.
+  const sockets = new Set<import('node:net').Socket>();
+  const silent = (await import('node:net')).createServer((socket) => {
+    sockets.add(socket);
+    socket.pause();
+  });
+  silent.listen(0, '127.0.0.1');
+  await once(silent, 'listening');
+  t.after(() => {
+    for (const s of sockets) s.destroy();
+    return new Promise<void>((r) => silent.close(() => r()));
+  });
+  const origin = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  const o = await createRecurringPayments({ environment: env(origin), csvText: 'a'.repeat(15_000_000), credentials: hmac, timeoutMs: 500 });
+  assert.ok(o.outcome === 'transport-error' && o.kind === 'timeout' && /nothing was sent/.test(o.message), JSON.stringify(o).slice(0, 300));
+});

@@ -3,8 +3,9 @@ import * as https from 'node:https';
 import type { GatewayOutcome, HttpAnswer } from './outcome';
 
 // node:http(s) rather than fetch, because the create operation must know one thing fetch hides: whether
-// the request may have reached the gateway. Until the connection is open (TCP, and TLS for https) nothing
-// has left and a failure is a transport error; from then on a failure leaves the request's fate unknown.
+// the request may have reached the gateway. Until the connection is open (TCP, and TLS for https) and the
+// whole request handed to the operating system, the gateway cannot hold a whole request and a failure is a
+// transport error (nothing was sent); from then on a failure leaves the request's fate unknown.
 // One deadline covers the whole exchange (connect, write, headers, every body byte), answers are read up
 // to a cap, a fresh connection is used per request (no keep-alive socket that may already be closed) and
 // redirects are not followed, so a POST is never silently re-sent.
@@ -70,7 +71,7 @@ export function classifyTransportError(err: unknown, url: string, timeoutMs: num
   const chain = errorChain(err);
   if (cancelled) return { outcome: 'transport-error', kind: 'other', message: `Request to ${host} cancelled; nothing was sent` };
   if (chain.some((e) => e.name === 'TimeoutError' || (e.code !== undefined && TIMEOUT_CODES.has(e.code)))) {
-    return { outcome: 'transport-error', kind: 'timeout', message: `Could not connect to ${host} within ${Math.round(timeoutMs / 1000)} s; nothing was sent` };
+    return { outcome: 'transport-error', kind: 'timeout', message: `The request could not be sent to ${host} within ${Math.round(timeoutMs / 1000)} s; nothing was sent` };
   }
   if (chain.some((e) => e.code === 'ECONNREFUSED')) {
     return { outcome: 'transport-error', kind: 'refused', message: `Connection refused by ${host}; nothing was sent` };
@@ -98,6 +99,8 @@ export function postOnce(request: { url: string; headers: Record<string, string>
     const seconds = Math.round(o.timeoutMs / 1000);
     const body = Buffer.from(request.body, 'utf8');
     let connected = false;
+    /** The whole request was handed to the operating system: from then on the gateway may act on it. */
+    let written = false;
     let settled = false;
     let status: number | undefined;
     let reason: 'deadline' | 'cancelled' | 'too-large' | undefined;
@@ -113,7 +116,8 @@ export function postOnce(request: { url: string; headers: Record<string, string>
       finish({ ok: false, sent: true, kind, message, ...(status !== undefined ? { status } : {}) });
 
     const failed = (err: unknown) => {
-      if (!connected) {
+      // Before the last byte left, the gateway cannot have a whole request to act on: nothing was sent.
+      if (!connected || (!written && status === undefined)) {
         finish({ ok: false, sent: false, error: classifyTransportError(reason === 'deadline' ? deadlineError() : err, request.url, o.timeoutMs, reason === 'cancelled') });
         return;
       }
@@ -144,6 +148,9 @@ export function postOnce(request: { url: string; headers: Record<string, string>
       };
       if (!socket.connecting && (url.protocol !== 'https:' || (socket as { encrypted?: boolean }).encrypted)) open();
       else socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', open);
+    });
+    req.on('finish', () => {
+      written = true;
     });
     req.on('error', failed);
     req.on('response', (res) => {
