@@ -63,13 +63,13 @@ export async function guardedSend<T>(o: GuardedSendOptions<T>): Promise<GuardedS
     const mine = records.find((r) => r.id === record.id);
     const first = mine && records.find((r) => r.id !== record.id && !acknowledged.has(r.id) && r.seq < mine.seq && sameTarget(r, key) && mayHaveCreated(r));
     if (first) {
-      await o.ledger.complete(record.id, { outcome: 'withdrawn', message: 'Not sent: the same content was being sent by another process or window.' });
+      await o.ledger.complete(record.id, { outcome: 'withdrawn', message: 'Not sent: the same content was being sent by another process or window.' }, [], record);
       return { status: 'raced', earlier: first };
     }
 
     const outcome = await o.send();
     try {
-      const completed = await o.ledger.complete(record.id, o.completion(outcome), o.sensitive);
+      const completed = await o.ledger.complete(record.id, o.completion(outcome), o.sensitive, record);
       return { status: 'sent', record, outcome, ...(completed ? { completed } : {}) };
     } catch (err) {
       // The answer could not be recorded: the record stays "sending", which the guard treats as possibly sent.

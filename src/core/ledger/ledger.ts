@@ -102,9 +102,14 @@ export class Ledger {
     return { ...record, seq: -1 };
   }
 
-  /** Records how a create ended; `sensitive` values (the batch's card numbers and CVVs) are scrubbed from texts. */
-  async complete(id: string, completion: Completion, sensitive: readonly string[] = []): Promise<SubmissionRecord | undefined> {
-    await this.append({ ledger: 1, op: 'complete', id, completedAt: this.now().toISOString(), completion: cleanCompletion(completion, sensitive) });
+  /**
+   * Records how a create ended; `sensitive` values (the batch's card numbers and CVVs) are scrubbed from
+   * texts. With the begun record at hand the completed one is folded in memory, else read back.
+   */
+  async complete(id: string, completion: Completion, sensitive: readonly string[] = [], begun?: SubmissionRecord): Promise<SubmissionRecord | undefined> {
+    const line: LedgerLine = { ledger: 1, op: 'complete', id, completedAt: this.now().toISOString(), completion: cleanCompletion(completion, sensitive) };
+    await this.append(line);
+    if (begun?.id === id) return foldLines([{ ledger: 1, op: 'begin', record: begun }, line])[0];
     return this.get(id);
   }
 
