@@ -302,3 +302,21 @@ describe('the editor\'s former history file', () => {
     assert.ok(await ledger.findResendBlocker({ contentHash: 'b'.padEnd(64, '0'), environment: 'sandbox', endpointId: '77' }), 'an unfinished send still blocks');
   });
 });
+
+describe('ledger damage in an archive', () => {
+  it('is moved aside too, its readable records carried into the live ledger', async (t) => {
+    const dir = tempDir();
+    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const ledger = new Ledger(dir);
+    const r = await ledger.begin(entry({ contentHash: 'archived' }));
+    await ledger.complete(r.id, { outcome: 'accepted' });
+    const archive = path.join(dir, 'ledger-2026-01-01T00-00-00-000Z.jsonl');
+    fs.renameSync(ledger.filePath, archive);
+    fs.appendFileSync(archive, '\nnot a record\n');
+    const reading = await ledger.read();
+    assert.ok(reading.damage);
+    assert.equal(fs.existsSync(archive), false);
+    assert.deepEqual((await ledger.list()).map((x) => [x.id, x.outcome]), [[r.id, 'accepted']]);
+    assert.equal((await ledger.read()).damage, undefined);
+  });
+});

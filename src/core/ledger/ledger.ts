@@ -121,9 +121,7 @@ export class Ledger {
     for (const file of files) {
       const read = await this.readFile(file);
       tornLines += read.torn;
-      if (read.unreadable > 0 && file === this.file) {
-        damage = await this.moveAside(read.lines, read.unreadable, read.ino);
-      }
+      if (read.unreadable > 0) damage = (await this.moveAside(file, read.lines, read.unreadable, read.ino)) ?? damage;
       lines.push(...read.lines);
     }
     return { records: foldLines(lines), tornLines, ...(damage ? { damage } : {}) };
@@ -202,16 +200,17 @@ export class Ledger {
   }
 
   /**
-   * Moves a damaged ledger aside whole and appends its readable lines to a fresh one. Another process may
+   * Moves a damaged ledger file (the live one or an archive) aside whole and appends its readable lines
+   * to the live ledger. Another process may
    * be doing the same: only the one that renames the very file it read does it (the others find the inode
    * changed and read the repaired ledger next time). Writers that appended to the old file meanwhile notice
    * the move and append again (see append).
    */
-  private async moveAside(lines: LedgerLine[], unreadable: number, ino: number | undefined): Promise<Damage | undefined> {
+  private async moveAside(file: string, lines: LedgerLine[], unreadable: number, ino: number | undefined): Promise<Damage | undefined> {
     const movedTo = path.join(this.directory, `ledger.damaged-${stamp(this.now())}-${randomUUID().slice(0, 8)}`);
     try {
-      if ((await fs.stat(this.file)).ino !== ino) return undefined;
-      await fs.rename(this.file, movedTo);
+      if ((await fs.stat(file)).ino !== ino) return undefined;
+      await fs.rename(file, movedTo);
     } catch {
       return undefined;
     }
