@@ -17,11 +17,18 @@ const TRANSPORT_REASON: Record<string, string> = {
   other: 'The request did not reach the gateway.',
 };
 
+const UNKNOWN_REASON: Record<string, string> = {
+  timeout: 'The request was sent, but no complete answer came back in time.',
+  'connection-lost': 'The request was sent, but the connection was lost before an answer came back.',
+  truncated: 'The request was sent, but the answer was cut off.',
+  cancelled: 'The request was sent, and you stopped waiting for the answer.',
+};
+
 export function renderBanner(view: SubmissionView): HTMLElement {
   const o = view.outcome;
   const isOk = o.kind === 'accepted';
   const box = el('section', { class: `banner banner-${o.kind}`, role: isOk ? 'status' : 'alert', 'aria-label': 'Submission outcome' });
-  const icon = el('span', { class: 'banner-icon', 'aria-hidden': 'true' }, isOk ? '✔' : '✖');
+  const icon = el('span', { class: 'banner-icon', 'aria-hidden': 'true' }, isOk ? '✔' : o.kind === 'unknown' ? '?' : '✖');
   const text = el('div', { class: 'banner-text' });
   const lines: string[] = [];
   let headline: string;
@@ -45,8 +52,18 @@ export function renderBanner(view: SubmissionView): HTMLElement {
       headline = `Server error (HTTP ${o.status})`;
       lines.push(o.errorId ? `Error ID: ${o.errorId}. Quote it when contacting the gateway's support.` : 'The gateway gave no error ID.');
       break;
+    case 'declined':
+      headline = `Declined (${o.paymentStatus})`;
+      lines.push(o.message);
+      if (o.code) lines.push(`Error code: ${o.code}`);
+      break;
+    case 'unknown':
+      // Never "not delivered": the gateway may have created the payments.
+      headline = 'Outcome unknown: the payments may exist';
+      lines.push(UNKNOWN_REASON[o.reason] ?? UNKNOWN_REASON.timeout, o.message, 'Check with the gateway whether the payments were created before sending this file again.');
+      break;
     case 'transport-error':
-      headline = 'Could not reach the gateway';
+      headline = 'Not sent: could not reach the gateway';
       lines.push(TRANSPORT_REASON[o.reason] ?? TRANSPORT_REASON.other, o.message);
       break;
   }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
+  baseUrlProblem,
   CliConfigSchema,
   findEnvironment,
   formatZodIssues,
@@ -64,13 +65,9 @@ export interface Target {
 }
 
 function checkUrl(value: string, option: string): string | undefined {
-  try {
-    const u = new URL(value);
-    if (u.protocol === 'http:' || u.protocol === 'https:') return undefined;
-  } catch {
-    /* reported below */
-  }
-  return `${option} must be an http(s) URL, not "${value}"`;
+  // Never echoes a password a URL may carry.
+  const problem = baseUrlProblem(value);
+  return problem === undefined ? undefined : `${option} ${problem}`;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { CliContext } from './context';
 // here and never from each other.
 
 /** Exit codes shared by every command (lint and fix use 1 for "errors found / remain"). */
-export const EXIT = { ok: 0, rejected: 1, usage: 2, auth: 3, transport: 4 } as const;
+export const EXIT = { ok: 0, rejected: 1, usage: 2, auth: 3, transport: 4, unknown: 5 } as const;
 
 /** The full program name of a command, as a user types it: `paygate submit`. */
 export type CommandPath = string;
@@ -37,7 +37,13 @@ export function exitCodeFor(o: GatewayOutcome): number {
       return EXIT.auth;
     case 'transport-error':
       return EXIT.transport;
-    default:
+    case 'unknown':
+      return EXIT.unknown;
+    case 'declined':
+    case 'validation-error':
+    case 'error':
+    case 'server-error':
+    case 'unrecognised':
       return EXIT.rejected;
   }
 }
@@ -47,13 +53,24 @@ export function outcomeJson(o: GatewayOutcome): Record<string, unknown> {
   switch (o.outcome) {
     case 'accepted':
       return { outcome: o.outcome, status: o.status, fields: maskFields(o.fields) };
+    case 'declined':
+      return {
+        outcome: o.outcome,
+        status: o.status,
+        fields: maskFields(o.fields),
+        paymentStatus: o.paymentStatus,
+        ...(o.errorMessage !== undefined ? { errorMessage: maskText(o.errorMessage) } : {}),
+        ...(o.errorCode !== undefined ? { errorCode: o.errorCode } : {}),
+      };
     case 'validation-error':
     case 'error':
       return { outcome: o.outcome, status: o.status, fields: maskFields(o.fields) };
     case 'server-error':
       return { outcome: o.outcome, status: o.status, fields: maskFields(o.fields), ...(o.errorId !== undefined ? { errorId: o.errorId } : {}) };
     case 'auth-failed':
-      return { outcome: o.outcome, status: o.status, fields: {}, message: o.message };
+      return { outcome: o.outcome, status: o.status, fields: {}, message: maskText(o.message) };
+    case 'unknown':
+      return { outcome: o.outcome, kind: o.kind, status: o.status ?? null, fields: {}, message: o.message };
     case 'transport-error':
       return { outcome: o.outcome, status: null, fields: {}, kind: o.kind, message: o.message };
     case 'unrecognised':
@@ -71,22 +88,33 @@ function fieldLines(fields: Record<string, string>): string {
   return Object.entries(masked).map(([k, v]) => `  ${k.padEnd(width)}  ${v}\n`).join('');
 }
 
+/** The answer as it came, masked, quoted line by line (at most 40 lines of 300 characters). */
+function verbatim(raw: string): string {
+  const lines = maskText(raw).split(/\r\n|\r|\n/);
+  const shown = lines.slice(0, 40).map((l) => `  | ${l.length > 300 ? `${l.slice(0, 300)}…` : l}\n`).join('');
+  return lines.length > 40 ? `${shown}  | … (${lines.length - 40} more lines)\n` : shown;
+}
+
 /** A person's summary of an answer; `what` names the request ("examples/valid.rpcsv (4 rows) to local"). */
 export function outcomeText(o: GatewayOutcome, what: string): string {
   switch (o.outcome) {
     case 'accepted':
       return `Accepted: ${what} (HTTP ${o.status}${Object.keys(o.fields).length === 0 ? ', empty answer' : ''})\n${fieldLines(o.fields)}`;
+    case 'declined':
+      return `Declined (status ${o.paymentStatus}${o.errorCode !== undefined ? `, code ${o.errorCode}` : ''}): ${what}\n  ${maskText(o.errorMessage ?? '(no error-message)')}\n${fieldLines(o.fields)}`;
     case 'validation-error':
     case 'error':
       return `Rejected (${o.outcome}${o.errorCode !== undefined ? `, code ${o.errorCode}` : ''}): ${what}\n  ${maskText(o.errorMessage ?? '(no error-message)')}\n${fieldLines(o.fields)}`;
     case 'server-error':
       return `Server error (HTTP ${o.status}${o.errorId !== undefined ? `, error ID ${o.errorId}` : ', no error ID'}): ${what}\n${fieldLines(o.fields) || `  ${maskText(o.raw.trim()).slice(0, 500)}\n`}`;
     case 'auth-failed':
-      return `Authentication failed (HTTP ${o.status}): ${what}\n  ${o.message}\n  Check the consumer key and the ${o.operation === 'create' ? 'RSA private key (or consumer secret)' : 'consumer secret'} of this environment.\n`;
+      return `Authentication failed (HTTP ${o.status}): ${what}\n  ${maskText(o.message)}\n  Check the consumer key and the ${o.operation === 'create' ? 'RSA private key (or consumer secret)' : 'consumer secret'} of this environment.\n`;
+    case 'unknown':
+      return `OUTCOME UNKNOWN (${o.kind}): ${what}\n  ${o.message}\n`;
     case 'transport-error':
       return `Not delivered (${o.kind}): ${what}\n  ${o.message}\n`;
     case 'unrecognised':
-      return `Unrecognised answer (HTTP ${o.status}, ${o.contentType || 'no content type'}): ${what}\n${maskText(o.raw).split(/\r?\n/).slice(0, 20).map((l) => `  | ${l}\n`).join('')}`;
+      return `Unrecognised answer (HTTP ${o.status}, ${o.contentType || 'no content type'}): ${what}\n  Shown as it came; it is neither an acceptance nor a known error.\n${verbatim(o.raw)}`;
     case 'report':
       return `Report received (${o.format.toUpperCase()}, ${o.contentType || 'no content type'}): ${what}\n`;
   }

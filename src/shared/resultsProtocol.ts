@@ -19,11 +19,16 @@ export type CredentialToCheck = 'consumer-key' | 'consumer-secret' | 'rsa-privat
 export type SubmissionOutcomeView =
   | { kind: 'accepted'; status?: number }
   | { kind: 'validation-error' | 'error'; status?: number; message: string; code?: string }
+  /** The gateway's `status` declined or filtered: carries that status, the message and the code. */
+  | { kind: 'declined'; status?: number; paymentStatus: string; message: string; code?: string }
   | { kind: 'auth-failed'; status?: number; operation: 'create' | 'report'; message: string; check: CredentialToCheck[] }
   | { kind: 'server-error'; status: number; errorId?: string }
+  /** The request went out but no whole answer came back (or the user stopped waiting): the payments may exist. */
+  | { kind: 'unknown'; reason: 'timeout' | 'connection-lost' | 'truncated' | 'cancelled'; message: string }
+  /** Nothing was sent. */
   | { kind: 'transport-error'; reason: 'refused' | 'timeout' | 'tls' | 'other'; message: string };
 
-export const SUBMISSION_OUTCOME_KINDS = ['accepted', 'validation-error', 'error', 'auth-failed', 'server-error', 'transport-error'] as const;
+export const SUBMISSION_OUTCOME_KINDS = ['accepted', 'declined', 'validation-error', 'error', 'auth-failed', 'server-error', 'unknown', 'transport-error'] as const;
 
 /**
  * What the panel shows for one Submit. `columns`/`rows` are the submitted rows as the gateway saw them,
@@ -115,8 +120,12 @@ function isOutcome(v: unknown): v is SubmissionOutcomeView {
       return optNum(v.status) && isStr(v.message) && optStr(v.code);
     case 'auth-failed':
       return optNum(v.status) && (v.operation === 'create' || v.operation === 'report') && isStr(v.message) && isStringArray(v.check);
+    case 'declined':
+      return optNum(v.status) && isStr(v.paymentStatus) && isStr(v.message) && optStr(v.code);
     case 'server-error':
       return typeof v.status === 'number' && optStr(v.errorId);
+    case 'unknown':
+      return ['timeout', 'connection-lost', 'truncated', 'cancelled'].includes(v.reason as string) && isStr(v.message);
     case 'transport-error':
       return ['refused', 'timeout', 'tls', 'other'].includes(v.reason as string) && isStr(v.message);
     default:

@@ -58,7 +58,7 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     entry: o.entry,
     node: o.node,
     workspace,
-    env: { PAYGATE_STATE_DIR: path.join(scratch, 'gateway-state') },
+    env: { PAYGATE_STATE_DIR: path.join(scratch, 'gateway-state'), PAYGATE_DATA_DIR: path.join(scratch, 'data') },
     logFile: path.join(o.resultsDir, 'person-code-server.log'),
   });
   const browser = await launchBrowser();

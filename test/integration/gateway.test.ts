@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { REPORT_COLUMNS, startLocalGateway, type LocalGateway } from '../../src/local-gateway';
-import type { SubmissionRecord } from '../../src/extension/history/history';
+import { Ledger, type SubmissionRecord } from '../../src/core/ledger';
 import type { LocalGatewayInfo } from '../../src/extension/environments/localGateway';
 import type { ReportResult } from '../../src/extension/report/run';
 import type { SetSecretResult } from '../../src/extension/environments/secrets';
@@ -33,6 +33,11 @@ let historyFile: string;
 const fixture = (name: string) => vscode.Uri.file(path.join(root, 'test', 'fixtures', 'gateway-ext', name));
 const run = <T>(command: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(command, ...args);
 const config = () => vscode.workspace.getConfiguration('paygate');
+
+/** The ledger's records, newest first, as the Submissions view shows them. */
+async function ledgerRecords(file: string): Promise<SubmissionRecord[]> {
+  return new Ledger(path.dirname(file)).list();
+}
 
 /** Polls until `check` returns a value, failing with `what` at the deadline; no fixed sleeps. */
 async function eventually<T>(what: string, check: () => T | undefined | Promise<T | undefined>, ms = 10_000): Promise<T> {
@@ -113,12 +118,12 @@ describe('gateway commands', function () {
 
     it('keeps the record on disk without card numbers or the CVV', async () => {
       const text = fs.readFileSync(first.historyFile, 'utf8');
-      const records = (JSON.parse(text) as { records: SubmissionRecord[] }).records;
+      const records = await ledgerRecords(first.historyFile);
       const onDisk = records.find((x) => x.id === first.record.id);
-      assert.ok(onDisk, 'the record is in the history file');
+      assert.ok(onDisk, 'the record is in the ledger');
       assert.deepEqual(onDisk.recurringPaymentIds, first.record.recurringPaymentIds);
       for (const card of VALID_CARDS) assert.ok(!text.includes(card), `card number ${card.slice(0, 6)}… in the history`);
-      const { contentHash: _hash, ...rest } = onDisk;
+      const { contentHash: _hash, pid: _pid, ...rest } = onDisk;
       assert.ok(!JSON.stringify(rest).includes(CVV), 'CVV in the history record');
       assert.ok(!/cvv/i.test(text));
     });
@@ -132,12 +137,19 @@ describe('gateway commands', function () {
       assert.notDeepEqual(again.record.recurringPaymentIds, first.record.recurringPaymentIds, 'the gateway created new payments');
     });
 
+    it('two submits of one new file at the same moment send it once', async () => {
+      const doc = await vscode.workspace.openTextDocument({ language: 'paygate-recurring-csv', content: fs.readFileSync(fixture('valid.rpcsv').fsPath, 'utf8').replace(/IT-GW-000/g, 'IT-TWICE-') });
+      const results = await Promise.all([run<SubmitResult>('paygate.submit', doc.uri), run<SubmitResult>('paygate.submit', doc.uri)]);
+      const statuses = results.map((r) => (r?.status === 'sent' ? 'sent' : r?.status === 'refused' ? r.reason : '?')).sort();
+      assert.deepEqual(statuses, ['in-flight', 'sent'], JSON.stringify(results));
+    });
+
     it('refuses a file with lint errors and sends nothing', async () => {
-      const before = JSON.parse(fs.readFileSync(first.historyFile, 'utf8')).records.length as number;
+      const before = (await ledgerRecords(first.historyFile)).length;
       const r = await run<SubmitResult>('paygate.submit', fixture('lint-errors.rpcsv'));
       assert.equal(r?.status, 'refused');
       assert.equal(r.status === 'refused' && r.reason, 'lint-errors');
-      assert.equal(JSON.parse(fs.readFileSync(first.historyFile, 'utf8')).records.length, before, 'no history record for a refused file');
+      assert.equal((await ledgerRecords(first.historyFile)).length, before, 'no ledger record for a refused file');
     });
 
     it('shows a history record as a document without card numbers', async () => {
@@ -268,9 +280,11 @@ describe('gateway commands', function () {
         );
         await run('paygate.setConsumerSecret', { environment: 'it-silent', secret: 'any' });
         const r = sent(await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv'), { environment: 'it-silent' }));
-        assert.equal(r.outcome, 'transport-error');
+        // The request went out and no answer came: unknown, never "not delivered".
+        assert.equal(r.outcome, 'unknown');
         assert.equal(r.record.state, 'done');
-        assert.match(r.record.message ?? '', /timeout/);
+        assert.equal(r.record.kind, 'timeout');
+        assert.match(r.record.message ?? '', /may have created the payments/);
       } finally {
         await config().update('requestTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
         hanging.closeAllConnections();
@@ -308,17 +322,18 @@ describe('gateway commands', function () {
 
     it('every submission of this suite is completed in the history the Submissions view shows', async () => {
       await run('paygate.submissions.focus');
-      const records = (JSON.parse(fs.readFileSync(historyFile, 'utf8')) as { records: SubmissionRecord[] }).records;
+      const records = await ledgerRecords(historyFile);
       assert.deepEqual(
         records.map((r) => [r.environment, r.state, r.outcome]),
         [
-          ['it-silent', 'done', 'transport-error'],
+          ['it-silent', 'done', 'unknown'],
           ['local', 'done', 'server-error'],
           [TEST_ENV, 'done', 'accepted'],
           ['local', 'done', 'accepted'],
           ['local', 'done', 'accepted'],
+          ['local', 'done', 'accepted'],
         ],
-        'newest first: the timeout, the 500, the production submission, the repeated one, the first one',
+        'newest first: the timeout, the 500, the production submission, the one submitted twice at once, the repeated one, the first one',
       );
     });
   });

@@ -33,6 +33,8 @@ async function main(): Promise<number> {
       ],
       extensionTestsEnv: {
         PAYGATE_STATE_DIR: path.join(scratch, 'gateway-state'),
+        // The submission ledger of the test run, never the user's own.
+        PAYGATE_DATA_DIR: path.join(scratch, 'data'),
         ...(process.env.PAYGATE_TEST_GREP ? { PAYGATE_TEST_GREP: process.env.PAYGATE_TEST_GREP } : {}),
       },
     });

@@ -18,7 +18,7 @@ let dir: string;
 
 function paygate(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', pathToFileURL(require.resolve('tsx')).href, join(root, 'src', 'cli', 'main.ts'), ...args], { cwd: dir, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
+    execFile(process.execPath, ['--import', pathToFileURL(require.resolve('tsx')).href, join(root, 'src', 'cli', 'main.ts'), ...args], { cwd: dir, env: { ...process.env, PAYGATE_DATA_DIR: join(dir, 'data'), ...env } }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
     });
   });
@@ -49,7 +49,8 @@ test('a running gateway announced in gateway.json is used; report auth failure e
   const gw: LocalGateway = await startLocalGateway({ stateDir, port: 0 });
   t.after(() => gw.close());
   writeRunningGateway(stateDir, { pid: process.pid, baseUrl: gw.baseUrl, reportBaseUrl: gw.reportBaseUrl });
-  const submitted = await paygate(['submit', 'batch.rpcsv'], { PAYGATE_STATE_DIR: stateDir });
+  // Its own ledger: the first test sent the same batch to the same local endpoint id, which the guard refuses.
+  const submitted = await paygate(['submit', 'batch.rpcsv'], { PAYGATE_STATE_DIR: stateDir, PAYGATE_DATA_DIR: join(dir, 'data-running') });
   assert.equal(submitted.code, 0, submitted.stderr);
   assert.match(submitted.stdout, /^Accepted: batch\.rpcsv \(\d+ rows\) to local, endpoint /);
   assert.ok(gw.payments().length > 0, 'the announced gateway received the batch');

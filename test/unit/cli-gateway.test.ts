@@ -29,7 +29,8 @@ function context(extra: Partial<CliContext> = {}, env: Record<string, string> = 
   const ctx: CliContext = testContext({
     stdout: (t) => void out.push(t),
     stderr: (t) => void err.push(t),
-    env,
+    // The submission ledger of this test run, never the user's own.
+    env: { PAYGATE_DATA_DIR: join(dir, 'data'), ...env },
     cwd: dir,
     interactive: false,
     confirm: async () => false,

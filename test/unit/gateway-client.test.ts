@@ -4,7 +4,7 @@ import http from 'node:http';
 import { once } from 'node:events';
 import { generateKeyPairSync } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { createRecurringPayments, runCustomReport, newReportTemplate, operationUrl, type Environment } from '../../src/core/gateway';
+import { createRecurringPayments, environmentProblems, runCustomReport, newReportTemplate, operationUrl, parseEnvironments, type Environment } from '../../src/core/gateway';
 import { verifyRequest, parseAuthorizationHeader } from '../../src/core/oauth';
 
 interface Seen { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }
@@ -88,27 +88,97 @@ test('path templates come from settings and are appended to the base URLs', asyn
   assert.equal(operationUrl('https://h.example/p/', '/x/{endpointId}/', { endpointId: 'a/b' }), 'https://h.example/p/x/a%2Fb/');
 });
 
-test('a server that never answers gives a timeout; a cancelled request says so', async (t) => {
+const hmac = { signatureMethod: 'HMAC-SHA1' as const, consumerKey: 'm', consumerSecret: 's' };
+
+test('create: a server that never answers after the request went out is outcome unknown (timeout), never "not delivered"', async (t) => {
   const s = await server(() => { /* never answers */ });
   t.after(s.close);
-  const credentials = { signatureMethod: 'HMAC-SHA1' as const, consumerKey: 'm', consumerSecret: 's' };
-  const o = await createRecurringPayments({ environment: env(s.origin), csvText: 'a\n', credentials, timeoutMs: 200 });
-  assert.equal(o.outcome, 'transport-error');
-  if (o.outcome === 'transport-error') assert.equal(o.kind, 'timeout');
-  const controller = new AbortController();
-  const pending = runCustomReport({ environment: env(s.origin), template: newReportTemplate(), credentials, signal: controller.signal });
-  while (s.seen.length < 2) await new Promise((r) => setImmediate(r));
-  controller.abort();
-  const c = await pending;
-  assert.ok(c.outcome === 'transport-error' && c.kind === 'other' && /cancelled/.test(c.message), JSON.stringify(c));
+  const o = await createRecurringPayments({ environment: env(s.origin), csvText: 'a\n', credentials: hmac, timeoutMs: 200 });
+  assert.ok(o.outcome === 'unknown' && o.kind === 'timeout', JSON.stringify(o));
+  assert.match(o.message, /may have created the payments/);
+  assert.match(o.message, /before sending this file again/i);
+  assert.equal(s.seen.length, 1);
 });
 
-test('create is sent once even when the connection drops (never retried)', async (t) => {
+test('report: a timeout after sending is a transport error (a report creates nothing); a cancelled request says so', async (t) => {
+  const s = await server(() => { /* never answers */ });
+  t.after(s.close);
+  const o = await runCustomReport({ environment: env(s.origin), template: newReportTemplate(), credentials: hmac, timeoutMs: 200 });
+  assert.ok(o.outcome === 'transport-error' && o.kind === 'timeout', JSON.stringify(o));
+  const controller = new AbortController();
+  const pending = createRecurringPayments({ environment: env(s.origin), csvText: 'a\n', credentials: hmac, signal: controller.signal });
+  const deadline = Date.now() + 10_000;
+  while (s.seen.length < 2 && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+  controller.abort();
+  const c = await pending;
+  assert.ok(c.outcome === 'unknown' && c.kind === 'cancelled', JSON.stringify(c));
+  const early = new AbortController();
+  early.abort();
+  const before = await createRecurringPayments({ environment: env(s.origin), csvText: 'a\n', credentials: hmac, signal: early.signal });
+  assert.ok(before.outcome === 'transport-error' && /nothing was sent/.test(before.message), JSON.stringify(before));
+});
+
+test('create is sent once even when the connection drops; a drop after sending is unknown (connection-lost)', async (t) => {
   const s = await server((_r, res) => res.socket?.destroy());
   t.after(s.close);
-  const o = await createRecurringPayments({ environment: env(s.origin), csvText: 'a\n', credentials: { signatureMethod: 'HMAC-SHA1', consumerKey: 'm', consumerSecret: 's' } });
-  assert.equal(o.outcome, 'transport-error');
+  const o = await createRecurringPayments({ environment: env(s.origin), csvText: 'a\n', credentials: hmac });
+  assert.ok(o.outcome === 'unknown' && o.kind === 'connection-lost', JSON.stringify(o));
   assert.equal(s.seen.length, 1);
+});
+
+test('create: an answer cut short of its Content-Length, or in the middle of a chunk, is unknown (truncated)', async (t) => {
+  const s = await server((r, res) => {
+    if (r.url.includes('/42/')) {
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': '500' });
+      res.write('type=create-recurring-payment-response\n&status=act');
+      setImmediate(() => res.socket?.destroy());
+    }
+  });
+  t.after(s.close);
+  const o = await createRecurringPayments({ environment: env(s.origin), csvText: 'a\n', credentials: hmac });
+  assert.ok(o.outcome === 'unknown' && o.kind === 'truncated', JSON.stringify(o));
+  const chunked = await server((_r, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    res.write('type=create-recurring-payment-response\n');
+    setImmediate(() => res.socket?.destroy());
+  });
+  t.after(chunked.close);
+  const c = await createRecurringPayments({ environment: env(chunked.origin), csvText: 'a\n', credentials: hmac });
+  assert.ok(c.outcome === 'unknown' && c.kind === 'truncated', JSON.stringify(c));
+});
+
+test('the deadline covers the whole body: a server trickling bytes forever is cut off', async (t) => {
+  const timers = new Set<NodeJS.Timeout>();
+  const s = await server((_r, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    const tick = setInterval(() => res.write('x'), 20);
+    timers.add(tick);
+    res.on('close', () => clearInterval(tick));
+  });
+  t.after(() => {
+    for (const x of timers) clearInterval(x);
+    return s.close();
+  });
+  const o = await createRecurringPayments({ environment: env(s.origin), csvText: 'a\n', credentials: hmac, timeoutMs: 300 });
+  assert.ok(o.outcome === 'unknown' && o.kind === 'timeout', JSON.stringify(o));
+});
+
+test('answers are read up to a cap: a server sending forever is cut off, not buffered', async (t) => {
+  const chunk = Buffer.alloc(64 * 1024, 0x61);
+  const s = await server((_r, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/csv' });
+    const pump = () => {
+      while (res.write(chunk)) { /* until the socket pushes back */ }
+    };
+    res.on('drain', pump);
+    res.on('error', () => undefined);
+    pump();
+  });
+  t.after(s.close);
+  const o = await createRecurringPayments({ environment: env(s.origin), csvText: 'a\n', credentials: hmac, timeoutMs: 30_000 });
+  assert.ok(o.outcome === 'unknown' && o.kind === 'truncated' && /exceeded 1048576 bytes/.test(o.message), JSON.stringify(o));
+  const r = await runCustomReport({ environment: env(s.origin), template: newReportTemplate(), credentials: hmac, timeoutMs: 30_000, maxAnswerBytes: 200_000 });
+  assert.ok(r.outcome === 'transport-error' && /exceeded 200000 bytes/.test(r.message), JSON.stringify(r));
 });
 
 test('refused on a closed port, TLS failure when https meets a plain server', async () => {
@@ -116,8 +186,56 @@ test('refused on a closed port, TLS failure when https meets a plain server', as
   const port = s.port;
   const credentials = { signatureMethod: 'HMAC-SHA1' as const, consumerKey: 'm', consumerSecret: 's' };
   const tls = await createRecurringPayments({ environment: { ...env(s.origin), baseUrl: `https://127.0.0.1:${port}/` }, csvText: 'a\n', credentials });
-  assert.ok(tls.outcome === 'transport-error' && tls.kind === 'tls', JSON.stringify(tls));
+  assert.ok(tls.outcome === 'transport-error' && tls.kind === 'tls' && /nothing was sent/.test(tls.message), JSON.stringify(tls));
   await s.close();
   const refused = await createRecurringPayments({ environment: env(`http://127.0.0.1:${port}`), csvText: 'a\n', credentials });
-  assert.ok(refused.outcome === 'transport-error' && refused.kind === 'refused', JSON.stringify(refused));
+  assert.ok(refused.outcome === 'transport-error' && refused.kind === 'refused' && /nothing was sent/.test(refused.message), JSON.stringify(refused));
+});
+
+test('operation URLs: the base URL path and query kept, the endpoint id one encoded segment', async (t) => {
+  const s = await server((_r, res) => res.writeHead(200).end());
+  t.after(s.close);
+  const environment = { ...env(s.origin), baseUrl: `${s.origin}/paynet?lang=en&x=a%20b`, endpointId: 'a/b?c#d' };
+  await createRecurringPayments({ environment, csvText: 'a\n', credentials: hmac });
+  assert.equal(s.seen[0].url, '/paynet/api/v4/create-recurring-payments/a%2Fb%3Fc%23d/?lang=en&x=a%20b');
+  // The query is signed as query parameters: the gateway verifies the signature over the URL it received.
+  const v = verifyRequest({ method: 'POST', url: `${s.origin}${s.seen[0].url}`, form: [['payload', Buffer.from('a\r\n').toString('base64')]], authorization: String(s.seen[0].headers.authorization) }, { consumerSecret: 's' });
+  assert.ok(v.ok, JSON.stringify(v));
+  assert.equal(operationUrl('https://h.example/p?lang=en', '/x/{endpointId}/', { endpointId: '7' }), 'https://h.example/p/x/7/?lang=en');
+  assert.equal(operationUrl('https://h.example', 'x/{endpointId}', { endpointId: '7' }), 'https://h.example/x/7');
+});
+
+test('a base URL with a fragment or credentials is a settings error naming the environment, never the password', async () => {
+  const withPassword = { ...env('https://gw.example'), name: 'sandbox', baseUrl: 'https://merchant:s3cr3t-pass@gw.example/paynet' };
+  assert.throws(() => operationUrl(withPassword.baseUrl, '/x', {}, 'sandbox'), (err: Error) => /environment "sandbox"/.test(err.message) && !err.message.includes('s3cr3t-pass'));
+  const problems = environmentProblems(withPassword);
+  assert.equal(problems.length, 1);
+  assert.ok(/sandbox/.test(problems[0]) && !problems[0].includes('s3cr3t-pass'), problems[0]);
+  const fragment = environmentProblems({ ...env('https://gw.example'), name: 'prod', reportBaseUrl: 'https://gw.example/rpt#frag' });
+  assert.ok(fragment.length === 1 && /prod/.test(fragment[0]) && /fragment/.test(fragment[0]), fragment.join());
+  assert.throws(() => operationUrl('https://h.example/', '/x/{endpointId}/', { endpointId: '..' }, 'e'), /cannot be a path segment/);
+  const parsed = parseEnvironments([{ name: 'sandbox', baseUrl: 'https://u:hunter2@gw.example/', reportBaseUrl: 'https://gw.example/', endpointId: '1', consumerKey: 'k' }]);
+  assert.equal(parsed.environments.length, 0);
+  assert.ok(/sandbox/.test(parsed.problems[0]) && !parsed.problems[0].includes('hunter2'), parsed.problems[0]);
+  // Nothing is sent to such an environment.
+  const o = await createRecurringPayments({ environment: withPassword, csvText: 'a\n', credentials: hmac }).catch((err: Error) => err);
+  assert.ok(o instanceof Error && !o.message.includes('s3cr3t-pass'));
+});
+
+test('a request the gateway never took whole (it stopped reading) is a transport error: nothing was sent', async (t) => {
+  // Accepts the connection and never reads: the body stays in buffers, the last byte never leaves.
+  const sockets = new Set<import('node:net').Socket>();
+  const silent = (await import('node:net')).createServer((socket) => {
+    sockets.add(socket);
+    socket.pause();
+  });
+  silent.listen(0, '127.0.0.1');
+  await once(silent, 'listening');
+  t.after(() => {
+    for (const s of sockets) s.destroy();
+    return new Promise<void>((r) => silent.close(() => r()));
+  });
+  const origin = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  const o = await createRecurringPayments({ environment: env(origin), csvText: 'a'.repeat(15_000_000), credentials: hmac, timeoutMs: 500 });
+  assert.ok(o.outcome === 'transport-error' && o.kind === 'timeout' && /nothing was sent/.test(o.message), JSON.stringify(o).slice(0, 300));
 });

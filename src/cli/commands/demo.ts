@@ -8,7 +8,7 @@ import { displayPosition } from '../io';
 import { exitCodeFor, formatTable, inputError, outcomeText, usageError } from '../output';
 import { exits, Option, paygateCommand, runCommand } from '../parser';
 import { formatGatewayDate } from '../../core/dates';
-import { createRecurringPayments, parseReportTemplate, runCustomReport } from '../../core/gateway';
+import { createRecurringPayments, parseReportTemplate, prepareSubmission, runCustomReport } from '../../core/gateway';
 import { lint } from '../../core/rules/lint';
 import { startLocalGateway } from '../../local-gateway';
 
@@ -87,18 +87,17 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
 
     step(3, 'Submit valid.rpcsv (RSA-SHA256, signed with the demo merchant key)');
     const validPath = join(dir, 'valid.rpcsv');
-    const valid = await readFile(validPath, 'utf8');
-    const validLint = lint(valid);
-    if (validLint.diagnostics.some((d) => d.severity === 'error')) {
+    const valid = prepareSubmission(await readFile(validPath, 'utf8'));
+    if (valid.errors.length > 0) {
       ctx.stdout('valid.rpcsv has lint errors; the CLI would not send it.\n');
       ok = false;
     } else {
       const created = await createRecurringPayments({
         environment: gw.environment,
-        csvText: valid,
+        payload: valid.payload,
         credentials: { signatureMethod: 'RSA-SHA256', consumerKey: gw.merchant.consumerKey, privateKeyPem: gw.merchant.rsaPrivateKeyPem },
       });
-      ctx.stdout(outcomeText(created, `${show(validPath)} (${validLint.batch.rows.length} rows) to local, endpoint ${gw.environment.endpointId}`));
+      ctx.stdout(outcomeText(created, `${show(validPath)} (${valid.rowCount} rows) to local, endpoint ${gw.environment.endpointId}`));
       if (exitCodeFor(created) !== 0) ok = false;
     }
 

@@ -1,11 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
+import { DEFAULT_REPORT_ANSWER_LIMIT, environmentProblems, parseReportTemplate, runCustomReport, runCustomReportToFile, type GatewayOutcome, type SavedReport } from '../../core/gateway';
 import { loadCliConfig, reportCredentials, resolveTarget, SECRET_ENV } from '../config';
 import type { CliContext } from '../context';
 import { readInput } from '../io';
 import { EXIT, exitCodeFor, formatTable, inputError, outcomeJson, outcomeText } from '../output';
 import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
-import { parseReportTemplate, runCustomReport, type GatewayOutcome } from '../../core/gateway';
 
 export interface ReportOptions {
   env?: string;
@@ -14,6 +14,7 @@ export interface ReportOptions {
   consumerSecret?: string;
   out?: string;
   format: 'text' | 'json' | 'csv';
+  maxAnswerBytes?: string;
   config?: string;
 }
 
@@ -30,7 +31,7 @@ export function reportCommand(ctx: CliContext) {
         [EXIT.rejected, 'rejected, server error, or an unrecognised answer'],
         [EXIT.usage, 'usage error, unreadable or invalid template (nothing sent)'],
         [EXIT.auth, 'authentication failed'],
-        [EXIT.transport, 'transport error (connection refused, timeout, TLS)'],
+        [EXIT.transport, 'transport error (connection refused, timeout, TLS), or an answer cut off or too large'],
       ],
     },
     ctx,
@@ -40,7 +41,7 @@ export function reportCommand(ctx: CliContext) {
     .option('--report-base-url <URL>', "override the environment's report base URL")
     .option('--consumer-key <K>', "override the environment's consumer key")
     .option('--consumer-secret <S>', `consumer secret (prefer $${SECRET_ENV.consumerSecret}: arguments are visible to others)`)
-    .option('-o, --out <FILE>', 'write the report to FILE (a PDF report always goes to a file)')
+    .option('-o, --out <FILE>', 'write the report to FILE as it arrives (a PDF report always goes to a file); FILE is written only when the answer is a report')
     .addOption(
       choiceOption(
         '--format <FORMAT>',
@@ -48,6 +49,7 @@ export function reportCommand(ctx: CliContext) {
         ['text', 'json', 'csv'],
       ).default('text'),
     )
+    .option('--max-answer-bytes <N>', `read at most N bytes of the answer (default ${DEFAULT_REPORT_ANSWER_LIMIT}, 256 MiB); a longer answer is cut off and reported, never shown as a report`)
     .option('--config <FILE>', 'configuration file (default ./paygate.config.json)')
     .action(exits((template, o) => runReportTemplate(template, o, ctx)));
 }
@@ -56,6 +58,10 @@ export const runReport = (args: string[], ctx: CliContext) => runCommand(reportC
 
 export async function runReportTemplate(templatePath: string, values: ReportOptions, ctx: CliContext): Promise<number> {
   const usage = (message: string) => inputError(ctx, 'paygate report', message);
+  const maxAnswerBytes = values.maxAnswerBytes === undefined ? DEFAULT_REPORT_ANSWER_LIMIT : Number(values.maxAnswerBytes);
+  if (!/^\d+$/.test(values.maxAnswerBytes ?? '1') || !Number.isSafeInteger(maxAnswerBytes) || maxAnswerBytes < 1) {
+    return usage(`--max-answer-bytes must be a positive whole number of bytes, not "${values.maxAnswerBytes}"`);
+  }
 
   const input = await readInput(templatePath, ctx);
   if (!input.ok) return usage(input.message);
@@ -73,11 +79,26 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
   if (!target.ok) return usage(target.message);
   const t = target.value;
   try {
+    const problems = environmentProblems(t.environment, t.paths, 'report');
+    if (problems.length > 0) return usage(`${problems.join('; ')}; nothing was sent`);
     const credentials = reportCredentials(ctx, t, values.consumerSecret);
     if (!credentials.ok) return usage(credentials.message);
-    const outcome = await runCustomReport({ environment: t.environment, paths: t.paths, template: template.template, credentials: credentials.value, timeoutMs: t.timeoutMs });
     const what = `${input.name} on ${t.environment.name}`;
-    return await show(ctx, outcome, what, values.format, values.out, input.name);
+    const out = values.out;
+    if (out !== undefined && values.format !== 'json') {
+      // Streamed to the file as it arrives: a large report costs disk, not memory.
+      let saved: SavedReport;
+      try {
+        saved = await runCustomReportToFile({ environment: t.environment, paths: t.paths, template: template.template, credentials: credentials.value, timeoutMs: t.timeoutMs, maxAnswerBytes, file: resolve(ctx.cwd, out) });
+      } catch (err) {
+        return usage(`${out}: cannot write the report: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      }
+      if (!saved.saved) return show(ctx, saved.outcome, what, values.format, out, input.name);
+      ctx.stdout(saved.format === 'pdf' ? `PDF report (${saved.bytes} bytes) from ${what} written to ${out}\n` : `Report from ${what}: ${saved.rows} row(s) written to ${out}\n`);
+      return EXIT.ok;
+    }
+    const outcome = await runCustomReport({ environment: t.environment, paths: t.paths, template: template.template, credentials: credentials.value, timeoutMs: t.timeoutMs, maxAnswerBytes });
+    return await show(ctx, outcome, what, values.format, out, input.name);
   } finally {
     await t.release();
   }

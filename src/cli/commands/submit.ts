@@ -1,12 +1,15 @@
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { createRecurringPayments, createRecurringPaymentsUrl, environmentProblems, prepareSubmission } from '../../core/gateway';
+import { completionFor, guardedSend, type SubmissionRecord } from '../../core/ledger';
+import { maskText } from '../../core/mask';
+import { checkSigningCredentials } from '../../core/oauth';
 import { createCredentials, loadCliConfig, resolveTarget, SECRET_ENV } from '../config';
 import type { CliContext } from '../context';
 import { displayPosition, readInput } from '../io';
+import { damageText, describeEarlier, openLedger } from '../ledger';
 import { EXIT, exitCodeFor, inputError, outcomeJson, outcomeText } from '../output';
 import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
-import { createRecurringPayments } from '../../core/gateway';
-import { checkSigningCredentials } from '../../core/oauth';
-import { lint } from '../../core/rules/lint';
-import { maskText } from '../../core/mask';
 
 export interface SubmitOptions {
   env?: string;
@@ -16,6 +19,8 @@ export interface SubmitOptions {
   rsaKey?: string;
   format: 'text' | 'json';
   yes?: true;
+  allowResend?: true;
+  state?: string;
   config?: string;
 }
 
@@ -26,16 +31,18 @@ export function submitCommand(ctx: CliContext) {
       summary: 'lint, sign and send a recurring-payments file (create operation)',
       description:
         'Lints FILE, then sends it to the create-recurring-payments operation (once; never retried). Nothing is sent ' +
-        'when the file has lint errors.',
+        'when the file has lint errors, or when the same content was already sent (or may have been) to the same ' +
+        "environment and endpoint: see 'paygate history'.",
       notes:
         `Secrets: $${SECRET_ENV.rsaKeyFile}, $${SECRET_ENV.rsaKeyPassphrase}, $${SECRET_ENV.consumerSecret} (HMAC-SHA1 instead of RSA).\n` +
         "The local environment needs none: it uses the local gateway's demo merchant.",
       exits: [
         [EXIT.ok, 'accepted'],
-        [EXIT.rejected, 'rejected (validation-error, error), server error, or an unrecognised answer'],
-        [EXIT.usage, 'usage error, unreadable input, or lint errors (nothing sent)'],
+        [EXIT.rejected, 'rejected (validation-error, error), declined, server error, or an unrecognised answer'],
+        [EXIT.usage, 'usage error, unreadable input, lint errors or a resend refused (nothing sent)'],
         [EXIT.auth, 'authentication failed'],
-        [EXIT.transport, 'transport error (connection refused, timeout, TLS)'],
+        [EXIT.transport, 'transport error before anything was sent (connection refused, DNS, TLS, connect timeout)'],
+        [EXIT.unknown, 'outcome unknown: the request went out and no full answer came back; the payments may exist, check before sending again'],
       ],
     },
     ctx,
@@ -46,52 +53,105 @@ export function submitCommand(ctx: CliContext) {
     .option('--endpoint-id <ID>', "override the environment's endpoint id")
     .option('--consumer-key <K>', "override the environment's consumer key")
     .option('--rsa-key <PEMFILE>', `RSA private key (PKCS#1 or PKCS#8 PEM); default $${SECRET_ENV.rsaKeyFile}`)
-    .addOption(choiceOption('--format <FORMAT>', 'json: {"outcome","status","fields","errorId"?}', ['text', 'json']).default('text'))
-    .option('-y, --yes', 'do not ask before sending to a production environment')
+    .addOption(choiceOption('--format <FORMAT>', 'json: {"outcome","status","fields","errorId"?,"kind"?,"message"?,"submission"}', ['text', 'json']).default('text'))
+    .option('-y, --yes', 'do not ask before sending to a production environment (does not allow a resend)')
+    .option('--allow-resend', 'send even though the ledger says this content was (or may have been) sent before')
+    .option('--state <DIR>', 'the submission ledger directory (default $PAYGATE_DATA_DIR, else $XDG_DATA_HOME/paygate, else ~/.local/share/paygate; the editor uses the same)')
     .option('--config <FILE>', 'configuration file (default ./paygate.config.json)')
     .action(exits((file, o) => submitFile(file, o, ctx)));
 }
 
 export const runSubmit = (args: string[], ctx: CliContext) => runCommand(submitCommand, args, ctx);
 
-export async function submitFile(file: string, values: SubmitOptions, ctx: CliContext): Promise<number> {
+/**
+ * lint gate → target → resend guard → confirmation → ledger "sending" (on disk) → one POST → ledger
+ * completed → answer. Returns the exit code. The logic behind `paygate submit`, for any argument parser.
+ */
+export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext): Promise<number> {
   const usage = (message: string) => inputError(ctx, 'paygate submit', message);
-
   const input = await readInput(file, ctx);
   if (!input.ok) return usage(input.message);
-  const result = lint(input.text);
-  const errors = result.diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0) {
-    for (const d of errors) {
-      const p = displayPosition(d.range.start, result.batch.csv.bom);
+  const prepared = prepareSubmission(input.text);
+  if (prepared.errors.length > 0) {
+    for (const d of prepared.errors) {
+      const p = displayPosition(d.range.start, prepared.lint.batch.csv.bom);
       ctx.stderr(`${input.name}:${p.line}:${p.column}: error ${d.code} ${maskText(d.message)}\n`);
     }
-    return usage(`${errors.length} lint error(s) in ${input.name}; nothing was sent (see 'paygate lint', 'paygate fix')`);
+    return usage(`${prepared.errors.length} lint error(s) in ${input.name}; nothing was sent (see 'paygate lint', 'paygate fix')`);
   }
-  const rows = result.batch.rows.length;
+  const rows = prepared.rowCount;
 
-  const config = loadCliConfig(ctx.cwd, values.config);
+  const config = loadCliConfig(ctx.cwd, o.config);
   if (!config.ok) return usage(config.message);
-  const target = await resolveTarget(config.value.config, {
-    env: values.env, baseUrl: values.baseUrl, endpointId: values.endpointId, consumerKey: values.consumerKey,
-  }, 'create');
+  const target = await resolveTarget(config.value.config, { env: o.env, baseUrl: o.baseUrl, endpointId: o.endpointId, consumerKey: o.consumerKey }, 'create');
   if (!target.ok) return usage(target.message);
   const t = target.value;
   try {
-    const credentials = createCredentials(ctx, t, values.rsaKey);
+    const env = t.environment;
+    const problems = environmentProblems(env, t.paths, 'create');
+    if (problems.length > 0) return usage(`${problems.join('; ')}; nothing was sent`);
+    const credentials = createCredentials(ctx, t, o.rsaKey);
     if (!credentials.ok) return usage(credentials.message);
     const usable = checkSigningCredentials(credentials.value);
     if (!usable.ok) return usage(`cannot sign: ${usable.reason}`);
-    const env = t.environment;
     const what = `${input.name} (${rows} row${rows === 1 ? '' : 's'}) to ${env.name}, endpoint ${env.endpointId}`;
-    if (env.production && values.yes !== true) {
-      if (!ctx.interactive) return usage(`"${env.name}" is a production environment: pass --yes to submit without a terminal to confirm on`);
-      if (!(await ctx.confirm(`Submit ${what} — a PRODUCTION environment?`))) return usage('not sent');
+
+    const ledger = openLedger(ctx, o.state);
+    let result;
+    try {
+      result = await guardedSend({
+        ledger,
+        entry: {
+          face: 'cli', pid: process.pid, host: hostname(), environment: env.name, production: env.production, endpointId: env.endpointId,
+          endpoint: createRecurringPaymentsUrl(env, t.paths), file: file === '-' ? input.name : resolve(ctx.cwd, file), rowCount: rows, contentHash: prepared.contentHash,
+          signatureMethod: credentials.value.signatureMethod,
+        },
+        allowResend: o.allowResend === true,
+        confirmSend: async () => {
+          if (!env.production || o.yes === true) return true;
+          if (!ctx.interactive) throw new UsageError(`"${env.name}" is a production environment: pass --yes to submit without a terminal to confirm on`);
+          return ctx.confirm(`Submit ${what} — a PRODUCTION environment?`);
+        },
+        send: () => createRecurringPayments({ environment: env, paths: t.paths, payload: prepared.payload, credentials: credentials.value, timeoutMs: t.timeoutMs }),
+        completion: (outcome) => completionFor(outcome),
+      });
+    } catch (err) {
+      if (err instanceof UsageError) return usage(err.message);
+      return usage(`cannot use the submission ledger ${ledger.filePath}: ${(err as Error).message}; nothing was sent`);
     }
-    const outcome = await createRecurringPayments({ environment: env, paths: t.paths, csvText: input.text, credentials: credentials.value, timeoutMs: t.timeoutMs });
-    ctx.stdout(values.format === 'json' ? `${JSON.stringify(outcomeJson(outcome))}\n` : outcomeText(outcome, what));
+    switch (result.status) {
+      case 'in-flight':
+        return usage(`${input.name} is already being sent; nothing was sent`);
+      case 'damaged':
+        ctx.stderr(`paygate submit: ${damageText(result.damage, ledger)}\n`);
+        return usage('nothing was sent; run the command again once you have checked (or pass --allow-resend)');
+      case 'duplicate':
+      case 'raced':
+        return usage(resendRefusal(input.name, env.name, env.endpointId, result.earlier));
+      case 'not-confirmed':
+        return usage('not sent');
+      case 'sent':
+        break;
+    }
+    const outcome = result.outcome;
+    if (result.recordError) ctx.stderr(`paygate submit: the answer could not be recorded in ${ledger.filePath} (${result.recordError}); the record stays "sending"\n`);
+    if (o.format === 'json') ctx.stdout(`${JSON.stringify({ ...outcomeJson(outcome), submission: result.record.id })}\n`);
+    else {
+      ctx.stdout(outcomeText(outcome, what));
+      if (outcome.outcome === 'unrecognised') ctx.stdout('  The request reached the gateway: check whether the payments exist before sending this file again.\n');
+    }
     return exitCodeFor(outcome);
   } finally {
     await t.release();
   }
+}
+
+/** A usage problem found inside the guarded flow (it ends the command with exit 2, nothing sent). */
+class UsageError extends Error {}
+
+function resendRefusal(file: string, environment: string, endpointId: string, earlier: SubmissionRecord): string {
+  return (
+    `${file}: the same content was already sent to ${environment}, endpoint ${endpointId}: ${describeEarlier(earlier)}.\n` +
+    `Nothing was sent. Sending it again may create the payments twice; if you are sure, pass --allow-resend ('paygate history' lists what was sent).`
+  );
 }

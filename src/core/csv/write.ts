@@ -1,4 +1,4 @@
-import { parseCsv } from './parse';
+import { parseCsv, type ParsedCsv } from './parse';
 
 // The product's one CSV writer: `;` delimited by default, RFC 4180 quoting (only where a value needs it),
 // CRLF between records on submission. The results page and exports use it too, with their delimiter.
@@ -19,9 +19,9 @@ export function writeRecords(rows: readonly (readonly string[])[], delimiter = '
 /**
  * The text as it is sent: every record separator CRLF, no BOM, line breaks inside quoted fields kept
  * exactly. Records are cut from the original text, so nothing else changes by a single character.
+ * `csv` is the text's own parse when the caller has one (submission preparation parses once).
  */
-export function withCrlfRecords(text: string): string {
-  const csv = parseCsv(text);
+export function withCrlfRecords(text: string, csv: ParsedCsv = parseCsv(text)): string {
   const records = csv.records;
   if (records.length === 0) return '';
   const parts: string[] = [];

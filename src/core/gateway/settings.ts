@@ -1,6 +1,6 @@
 import * as z from './zod';
 import { described } from './zod';
-import { DEFAULT_PATHS, LOCAL_ENVIRONMENT, type Environment, type PathTemplates } from './environments';
+import { baseUrlProblem, DEFAULT_PATHS, LOCAL_ENVIRONMENT, type Environment, type PathTemplates } from './environments';
 
 // One schema for `paygate.*` settings entries and for the CLI's paygate.config.json, so both faces read
 // environments identically. Secrets are deliberately absent: they live in SecretStorage / env variables.
@@ -24,7 +24,18 @@ export const EnvironmentSchema = z.object({
   endpointId: z.string().check(z.minLength(1)),
   consumerKey: z.string().check(z.minLength(1)),
   production: z._default(z.optional(z.boolean()), false),
-});
+}).check(
+  z.superRefine((e, ctx) => {
+    // Named for the environment, and never quoting a password a URL may hold.
+    for (const key of ['baseUrl', 'reportBaseUrl'] as const) {
+      const problem = baseUrlProblem(e[key]);
+      if (problem) ctx.addIssue({ code: 'custom', path: [key], message: `environment "${e.name}": ${key} ${problem}`, input: e[key] });
+    }
+    if (e.endpointId === '.' || e.endpointId === '..') {
+      ctx.addIssue({ code: 'custom', path: ['endpointId'], message: `environment "${e.name}": endpointId "${e.endpointId}" cannot be a path segment`, input: e.endpointId });
+    }
+  }),
+);
 
 export const PathTemplatesSchema = z.object({
   createRecurringPayments: z._default(z.string().check(z.minLength(1)), DEFAULT_PATHS.createRecurringPayments),

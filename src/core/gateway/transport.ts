@@ -1,12 +1,47 @@
+import * as http from 'node:http';
+import * as https from 'node:https';
 import type { GatewayOutcome, HttpAnswer } from './outcome';
 
-// Node's global fetch (undici): no dependency, AbortSignal-native timeouts, and the same code runs in the
-// CLI and in VS Code's extension host. Redirects are not followed, so a POST is never silently re-sent.
+// node:http(s) rather than fetch, because the create operation must know one thing fetch hides: whether
+// the request may have reached the gateway. Until the connection is open (TCP, and TLS for https) and the
+// whole request handed to the operating system, the gateway cannot hold a whole request and a failure is a
+// transport error (nothing was sent); from then on a failure leaves the request's fate unknown.
+// One deadline covers the whole exchange (connect, write, headers, every body byte), answers are read up
+// to a cap, a fresh connection is used per request (no keep-alive socket that may already be closed) and
+// redirects are not followed, so a POST is never silently re-sent.
 
 export type TransportError = Extract<GatewayOutcome, { outcome: 'transport-error' }>;
 
+/** Why an exchange that had started (the request may have arrived) did not bring a whole answer. */
+export type AfterSendFailure = 'timeout' | 'connection-lost' | 'truncated' | 'cancelled';
+
+export type PostResult =
+  | { ok: true; answer: StreamedAnswer }
+  | { ok: false; sent: false; error: TransportError }
+  | { ok: false; sent: true; kind: AfterSendFailure; message: string; status?: number };
+
+export interface PostOptions {
+  /** The whole exchange, first byte to last. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Answers longer than this are cut off (reported as truncated). */
+  maxAnswerBytes: number;
+  /** Receives every chunk of the answer's body as it arrives (a report streamed to its file). */
+  onChunk?: (chunk: Buffer) => void;
+  /** With onChunk: how many leading bytes to keep in memory for telling the answer (default all). */
+  keepBytes?: number;
+}
+
+/** An answer whose body went to onChunk: `body` is its first keepBytes bytes, `length` the whole. */
+export interface StreamedAnswer extends HttpAnswer {
+  length: number;
+}
+
+export const MiB = 1024 * 1024;
+
 const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT|ERR_OSSL_|HOSTNAME_MISMATCH)/;
-const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ESOCKETTIMEDOUT']);
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ESOCKETTIMEDOUT', 'PAYGATE_DEADLINE']);
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME']);
 
 function errorChain(err: unknown): { name?: string; code?: string; message?: string }[] {
   const out: { name?: string; code?: string; message?: string }[] = [];
@@ -22,40 +57,137 @@ function errorChain(err: unknown): { name?: string; code?: string; message?: str
   return out;
 }
 
-/** Maps what fetch threw to refused / timeout / tls / other, with a message that names the host only. */
-export function classifyTransportError(err: unknown, url: string, timeoutMs: number, cancelled: boolean): TransportError {
-  let host = url;
+function hostOf(url: string): string {
   try {
-    host = new URL(url).host;
+    return new URL(url).host;
   } catch {
-    /* keep the text */
+    return 'the gateway';
   }
-  const chain = errorChain(err);
-  if (cancelled) return { outcome: 'transport-error', kind: 'other', message: `Request to ${host} cancelled` };
-  if (chain.some((e) => e.name === 'TimeoutError' || (e.code !== undefined && TIMEOUT_CODES.has(e.code)))) {
-    return { outcome: 'transport-error', kind: 'timeout', message: `No answer from ${host} within ${Math.round(timeoutMs / 1000)} s` };
-  }
-  if (chain.some((e) => e.code === 'ECONNREFUSED')) {
-    return { outcome: 'transport-error', kind: 'refused', message: `Connection refused by ${host}` };
-  }
-  const tls = chain.find((e) => (e.code !== undefined && TLS_CODES.test(e.code)) || /\b(SSL|TLS|certificate)\b/i.test(e.message ?? ''));
-  if (tls) return { outcome: 'transport-error', kind: 'tls', message: `TLS failure with ${host}: ${tls.code ?? tls.message}` };
-  const detail = chain.find((e) => e.code !== undefined) ?? chain[chain.length - 1];
-  return { outcome: 'transport-error', kind: 'other', message: `Request to ${host} failed: ${detail?.code ?? detail?.message ?? String(err)}` };
 }
 
-export async function postOnce(
-  request: { url: string; headers: Record<string, string>; body: string },
-  o: { timeoutMs: number; signal?: AbortSignal },
-): Promise<{ ok: true; answer: HttpAnswer } | { ok: false; error: TransportError }> {
-  const timeout = AbortSignal.timeout(o.timeoutMs);
-  const signal = o.signal ? AbortSignal.any([timeout, o.signal]) : timeout;
-  try {
-    // The body is read under the same signal, so the timeout covers the whole exchange.
-    const response = await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body, redirect: 'manual', signal });
-    const body = new Uint8Array(await response.arrayBuffer());
-    return { ok: true, answer: { status: response.status, contentType: response.headers.get('content-type') ?? '', body } };
-  } catch (err) {
-    return { ok: false, error: classifyTransportError(err, request.url, o.timeoutMs, o.signal?.aborted === true && !timeout.aborted) };
+/** A failure before anything left: refused / timeout / tls / other, with a message naming the host only. */
+export function classifyTransportError(err: unknown, url: string, timeoutMs: number, cancelled: boolean): TransportError {
+  const host = hostOf(url);
+  const chain = errorChain(err);
+  if (cancelled) return { outcome: 'transport-error', kind: 'other', message: `Request to ${host} cancelled; nothing was sent` };
+  if (chain.some((e) => e.name === 'TimeoutError' || (e.code !== undefined && TIMEOUT_CODES.has(e.code)))) {
+    return { outcome: 'transport-error', kind: 'timeout', message: `The request could not be sent to ${host} within ${Math.round(timeoutMs / 1000)} s; nothing was sent` };
   }
+  if (chain.some((e) => e.code === 'ECONNREFUSED')) {
+    return { outcome: 'transport-error', kind: 'refused', message: `Connection refused by ${host}; nothing was sent` };
+  }
+  const tls = chain.find((e) => (e.code !== undefined && TLS_CODES.test(e.code)) || /\b(SSL|TLS|certificate)\b/i.test(e.message ?? ''));
+  if (tls) return { outcome: 'transport-error', kind: 'tls', message: `TLS failure with ${host}: ${tls.code ?? tls.message}; nothing was sent` };
+  const dns = chain.find((e) => e.code !== undefined && DNS_CODES.has(e.code));
+  if (dns) return { outcome: 'transport-error', kind: 'other', message: `Cannot resolve ${host} (${dns.code}); nothing was sent` };
+  const detail = chain.find((e) => e.code !== undefined) ?? chain[chain.length - 1];
+  return { outcome: 'transport-error', kind: 'other', message: `Request to ${host} failed: ${detail?.code ?? detail?.message ?? String(err)}; nothing was sent` };
+}
+
+function deadlineError(): Error {
+  return Object.assign(new Error('deadline'), { code: 'PAYGATE_DEADLINE' });
+}
+
+/** POSTs once. Never retried; see PostResult for what a failure means. */
+export function postOnce(request: { url: string; headers: Record<string, string>; body: string }, o: PostOptions): Promise<PostResult> {
+  if (o.signal?.aborted) {
+    return Promise.resolve({ ok: false, sent: false, error: classifyTransportError(new Error('cancelled'), request.url, o.timeoutMs, true) });
+  }
+  return new Promise<PostResult>((resolve) => {
+    const url = new URL(request.url);
+    const host = url.host;
+    const seconds = Math.round(o.timeoutMs / 1000);
+    const body = Buffer.from(request.body, 'utf8');
+    let connected = false;
+    /** The whole request was handed to the operating system: from then on the gateway may act on it. */
+    let written = false;
+    let settled = false;
+    let status: number | undefined;
+    let reason: 'deadline' | 'cancelled' | 'too-large' | undefined;
+
+    const finish = (result: PostResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      o.signal?.removeEventListener('abort', onAbort);
+      resolve(result);
+    };
+    const afterSend = (kind: AfterSendFailure, message: string) =>
+      finish({ ok: false, sent: true, kind, message, ...(status !== undefined ? { status } : {}) });
+
+    const failed = (err: unknown) => {
+      // Before the last byte left, the gateway cannot have a whole request to act on: nothing was sent.
+      if (!connected || (!written && status === undefined)) {
+        finish({ ok: false, sent: false, error: classifyTransportError(reason === 'deadline' ? deadlineError() : err, request.url, o.timeoutMs, reason === 'cancelled') });
+        return;
+      }
+      if (reason === 'deadline') afterSend('timeout', `No complete answer from ${host} within ${seconds} s after the request was sent`);
+      else if (reason === 'cancelled') afterSend('cancelled', `Cancelled after the request was sent to ${host}`);
+      else if (reason === 'too-large') afterSend('truncated', `The answer from ${host} exceeded ${o.maxAnswerBytes} bytes and was cut off`);
+      else if (status !== undefined) afterSend('truncated', `The answer from ${host} was cut off (${(err as { code?: string })?.code ?? 'connection closed'})`);
+      else afterSend('connection-lost', `The connection to ${host} was lost after the request was sent (${(err as { code?: string })?.code ?? 'closed'})`);
+    };
+
+    const transport = url.protocol === 'https:' ? https : http;
+    const req = transport.request(url, { method: 'POST', headers: { ...request.headers, 'Content-Length': String(body.length) }, agent: false });
+
+    const timer = setTimeout(() => {
+      reason ??= 'deadline';
+      req.destroy(deadlineError());
+    }, o.timeoutMs);
+    const onAbort = () => {
+      reason ??= 'cancelled';
+      req.destroy(Object.assign(new Error('cancelled'), { code: 'ABORT_ERR' }));
+    };
+    o.signal?.addEventListener('abort', onAbort, { once: true });
+
+    req.on('socket', (socket) => {
+      // From the moment the connection is open, bytes of the request may reach the gateway.
+      const open = () => {
+        connected = true;
+      };
+      if (!socket.connecting && (url.protocol !== 'https:' || (socket as { encrypted?: boolean }).encrypted)) open();
+      else socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', open);
+    });
+    req.on('finish', () => {
+      written = true;
+    });
+    req.on('error', failed);
+    req.on('response', (res) => {
+      status = res.statusCode ?? 0;
+      const chunks: Buffer[] = [];
+      let length = 0;
+      let ended = false;
+      const keep = o.keepBytes ?? Infinity;
+      let kept = 0;
+      res.on('data', (chunk: Buffer) => {
+        length += chunk.length;
+        if (length > o.maxAnswerBytes) {
+          reason ??= 'too-large';
+          req.destroy(new Error('too large'));
+          return;
+        }
+        if (kept < keep) {
+          const part = kept + chunk.length <= keep ? chunk : chunk.subarray(0, keep - kept);
+          chunks.push(part);
+          kept += part.length;
+        }
+        try {
+          o.onChunk?.(chunk);
+        } catch (err) {
+          req.destroy(err as Error);
+        }
+      });
+      res.on('end', () => {
+        ended = true;
+        const ct = res.headers['content-type'];
+        finish({ ok: true, answer: { status: status ?? 0, contentType: Array.isArray(ct) ? ct.join(', ') : ct ?? '', body: new Uint8Array(Buffer.concat(chunks)), length } });
+      });
+      res.on('error', failed);
+      res.on('close', () => {
+        if (!ended) failed(Object.assign(new Error('closed'), { code: 'ECONNRESET' }));
+      });
+    });
+    req.end(body);
+  });
 }

@@ -72,18 +72,23 @@ export function formDecode(s: string): string {
   }
 }
 
-type ParamMap = Record<string, string | string[]>;
+/**
+ * RFC 5849 §3.4.1.3.2 parameter normalisation over a list of decoded pairs: each name and value
+ * percent-encoded, sorted by name then value, joined. Done here over arrays rather than through
+ * oauth-1.0a's object merges: a plain object drops a parameter named `__proto__` (assigning it sets the
+ * prototype), and every parameter the server sees must be signed.
+ */
+export function normalisedParameters(pairs: readonly (readonly [string, string])[]): string {
+  const encoded = pairs.map(([name, value]) => [percentEncode(name), percentEncode(value)] as const);
+  // Encoded names and values are ASCII, so code-unit order is the byte order RFC 5849 asks for.
+  encoded.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  return encoded.map(([n, v]) => `${n}=${v}`).join('&');
+}
 
-/** Request parameters (query + form) as oauth-1.0a's data map; duplicates become arrays (it sorts those by value). */
-function requestData(input: SignInput): ParamMap {
-  const data: ParamMap = Object.create(null) as ParamMap;
-  for (const [name, value] of [...queryParameters(input.url), ...(input.form ?? [])]) {
-    const existing = data[name];
-    if (existing === undefined) data[name] = value;
-    else if (Array.isArray(existing)) existing.push(value);
-    else data[name] = [existing, value];
-  }
-  return data;
+/** The signature base string: METHOD & base string URI & normalised parameters (query, form, oauth_*). */
+export function buildBaseString(method: string, url: string, params: readonly (readonly [string, string])[]): string {
+  const all = [...queryParameters(url), ...params];
+  return `${method.toUpperCase()}&${percentEncode(baseStringUri(url))}&${percentEncode(normalisedParameters(all))}`;
 }
 
 /** Thrown by signRequest when the RSA key cannot be read; the message never contains key material. */
@@ -137,8 +142,8 @@ function buildOAuth(credentials: SigningCredentials): OAuth {
 }
 
 /**
- * Signs a request per RFC 5849 (OAuth Core 1.0a) using oauth-1.0a for the parameter normalisation,
- * signing key and hash plug-in. Throws SigningKeyError for an unreadable RSA key (see checkSigningCredentials).
+ * Signs a request per RFC 5849 (OAuth Core 1.0a): the base string from buildBaseString, oauth-1.0a for
+ * the signing key and hash plug-in. Throws SigningKeyError for an unreadable RSA key (see checkSigningCredentials).
  */
 export function signRequest(input: SignInput, credentials: SigningCredentials): SignatureDetails {
   const oauth = buildOAuth(credentials);
@@ -151,9 +156,7 @@ export function signRequest(input: SignInput, credentials: SigningCredentials): 
   };
   if (credentials.token !== undefined && credentials.token !== '') oauthParams.oauth_token = credentials.token;
 
-  // oauth-1.0a merges request data into the object it is given, so it gets a copy of the oauth params.
-  const request = { method: input.method.toUpperCase(), url: baseStringUri(input.url), data: requestData(input) };
-  const baseString = oauth.getBaseString(request as unknown as OAuth.RequestOptions, { ...oauthParams } as unknown as OAuth.Data);
+  const baseString = buildBaseString(input.method, input.url, [...Object.entries(oauthParams), ...(input.form ?? [])]);
   const tokenSecret = credentials.signatureMethod === 'HMAC-SHA1' ? credentials.tokenSecret : undefined;
   const signature = oauth.hash_function(baseString, oauth.getSigningKey(tokenSecret));
   oauthParams.oauth_signature = signature;

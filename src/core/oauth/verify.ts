@@ -1,6 +1,5 @@
 import { createHmac, createPublicKey, timingSafeEqual, verify as rsaVerify } from 'node:crypto';
-import OAuth from 'oauth-1.0a';
-import { baseStringUri, percentEncode, queryParameters } from './sign';
+import { buildBaseString, percentEncode } from './sign';
 
 /**
  * Parses `OAuth realm="", oauth_consumer_key="...", ...` (RFC 5849 §3.5.1). Parameter values are
@@ -34,8 +33,6 @@ export function parseAuthorizationHeader(header: string): { realm?: string; para
   }
   return realm === undefined ? { params } : { realm, params };
 }
-
-const signer = new OAuth({ consumer: { key: '', secret: '' } });
 
 /**
  * Recomputes the base string from what the server received and checks oauth_signature. The server side
@@ -80,15 +77,5 @@ export function verifyRequest(
   return { ok: false, reason: `unsupported signature method ${method}` };
 }
 
-/** Base string from decoded parameters (oauth_* from the header, form body) plus the URL's query. */
-export function buildBaseString(method: string, url: string, params: [string, string][]): string {
-  const data: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
-  for (const [name, value] of [...queryParameters(url), ...params]) {
-    const existing = data[name];
-    if (existing === undefined) data[name] = value;
-    else if (Array.isArray(existing)) existing.push(value);
-    else data[name] = [existing, value];
-  }
-  const request = { method: method.toUpperCase(), url: baseStringUri(url), data };
-  return signer.getBaseString(request as unknown as OAuth.RequestOptions, {} as unknown as OAuth.Data);
-}
+// The verifier recomputes the base string exactly as the signer builds it.
+export { buildBaseString };

@@ -1,12 +1,20 @@
 import * as vscode from 'vscode';
+import { log } from '../log';
 import type { ReadOnlyDocuments } from '../readOnlyDocs';
 import { SubmissionHistory } from './history';
+import { importLegacyHistory } from './legacy';
 import { clearHistoryCommand, openSubmissionCommand, SubmissionsTree, SUBMISSIONS_VIEW } from './view';
 
-// The Submissions view over the history every submit records.
+// The Submissions view over the shared submission ledger.
 export function registerHistory(context: vscode.ExtensionContext, docs: ReadOnlyDocuments): SubmissionHistory {
   const subs = context.subscriptions;
-  const history = new SubmissionHistory(context.globalStorageUri.fsPath);
+  const history = new SubmissionHistory();
+  subs.push(history);
+  // Records of the editor's former history file join the ledger once, so the resend guard still knows them.
+  importLegacyHistory(context.globalStorageUri.fsPath, history.current).then(
+    (n) => n > 0 && log().info(`Submission history: ${n} earlier record(s) moved into the ledger ${history.filePath}`),
+    (err: unknown) => log().warn(`Submission history: the former history file could not be imported: ${String(err)}`),
+  );
   const tree = new SubmissionsTree(history);
   subs.push(tree);
   subs.push(vscode.window.createTreeView(SUBMISSIONS_VIEW, { treeDataProvider: tree, showCollapseAll: true }));

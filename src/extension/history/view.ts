@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { SubmissionHistory, SubmissionRecord } from './history';
+import type { SubmissionRecord } from '../../core/ledger';
+import type { SubmissionHistory } from './history';
 import { requestTimeoutMs } from '../environments/settings';
 import type { ReadOnlyDocuments } from '../readOnlyDocs';
 
@@ -22,8 +23,11 @@ function recordIcon(r: SubmissionRecord): vscode.ThemeIcon {
   switch (r.outcome) {
     case 'accepted':
       return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
+    case 'unknown':
     case 'cancelled':
-      return new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('list.warningForeground'));
+      return new vscode.ThemeIcon('question', new vscode.ThemeColor('list.warningForeground'));
+    case 'withdrawn':
+      return new vscode.ThemeIcon('circle-slash');
     default:
       return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
   }
@@ -35,14 +39,17 @@ function details(r: SubmissionRecord): Node[] {
     ? 'no answer recorded: interrupted while sending; the gateway may have created the payments'
     : r.state === 'sending'
       ? 'sending…'
-      : `${r.outcome ?? '?'}${r.httpStatus ? ` (HTTP ${r.httpStatus})` : ''}`;
+      : r.outcome === 'unknown'
+        ? `unknown (${r.kind ?? 'no answer'}): the gateway may have created the payments; check before sending again`
+        : `${r.outcome ?? '?'}${r.httpStatus ? ` (HTTP ${r.httpStatus})` : ''}`;
   const out: Node[] = [d('outcome', state, 'info')];
   if (r.message && r.outcome !== 'accepted') out.push(d('message', r.message, 'comment'));
   r.recurringPaymentIds.forEach((id, i) => out.push(d('recurring-payment-id', `${id}${r.statuses[i] ? ` · ${r.statuses[i]}` : ''}`, 'symbol-key')));
   for (const s of r.serialNumbers) out.push(d('serial-number', s, 'symbol-number'));
   if (r.errorCode) out.push(d('error-code', r.errorCode, 'symbol-number'));
   if (r.errorId) out.push(d('error id', r.errorId, 'symbol-number'));
-  out.push(d('endpoint', r.endpoint, 'link'));
+  out.push(d('endpoint', `${r.endpointId} · ${r.endpoint}`, 'link'));
+  out.push(d('sent from', r.face === 'cli' ? 'paygate CLI' : 'the editor', 'device-desktop'));
   out.push(d('rows', String(r.rowCount), 'list-flat'));
   out.push(d('sha256', r.contentHash, 'lock'));
   return out;
@@ -58,7 +65,7 @@ export class SubmissionsTree implements vscode.TreeDataProvider<Node>, vscode.Di
   }
 
   async getChildren(node?: Node): Promise<Node[]> {
-    if (!node) return (await this.history.list()).map((record) => ({ kind: 'record', record }));
+    if (!node) return (await this.history.current.list()).map((record) => ({ kind: 'record', record }));
     return node.kind === 'record' ? details(node.record) : [];
   }
 
@@ -101,13 +108,14 @@ function recordIdOf(arg: unknown): string | undefined {
 
 /** The record as a read-only JSON document; it holds nothing secret, so it can be shown as it is. */
 export async function openSubmissionCommand(history: SubmissionHistory, docs: ReadOnlyDocuments, arg?: unknown): Promise<vscode.Uri | undefined> {
-  const id = recordIdOf(arg) ?? (await history.list())[0]?.id;
-  const record = id ? await history.get(id) : undefined;
+  const id = recordIdOf(arg) ?? (await history.current.list())[0]?.id;
+  const record = id ? await history.current.get(id) : undefined;
   if (!record) {
     void vscode.window.showInformationMessage('PayGate: no submission to show.');
     return undefined;
   }
-  return docs.show(`Submission ${path.basename(record.file)} ${record.time.replace(/[:.]/g, '-')}.json`, `${JSON.stringify(record, null, 2)}\n`);
+  const { seq: _order, ...shown } = record;
+  return docs.show(`Submission ${path.basename(record.file)} ${record.time.replace(/[:.]/g, '-')}.json`, `${JSON.stringify(shown, null, 2)}\n`);
 }
 
 export async function clearHistoryCommand(history: SubmissionHistory, arg?: unknown): Promise<boolean> {
@@ -116,10 +124,10 @@ export async function clearHistoryCommand(history: SubmissionHistory, arg?: unkn
       ? (arg as { confirm: boolean }).confirm
       : (await vscode.window.showWarningMessage(
           'Clear the PayGate submission history?',
-          { modal: true, detail: 'The duplicate-content warning relies on it. The gateway keeps its payments either way.' },
+          { modal: true, detail: `The ledger (shared with the paygate CLI) is archived in ${history.current.directory}, not deleted. The resend guard in the editor and the CLI relies on it and forgets the archived sends. The gateway keeps its payments either way.` },
           'Clear',
         )) === 'Clear';
   if (!confirmed) return false;
-  await history.clear();
+  await history.current.archive();
   return true;
 }

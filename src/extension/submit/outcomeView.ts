@@ -3,11 +3,12 @@ import { fieldValue } from '../../core/gateway/outcome';
 import { maskTable, maskText } from '../../core/mask';
 import type { Batch } from '../../core/rules/batch';
 import type { CredentialToCheck, SubmissionOutcomeView, SubmissionView } from '../../shared/resultsProtocol';
-import { splitList } from '../history/history';
+import { splitList } from '../../core/ledger';
 
 // From the gateway's answer to what the user sees: the results panel's view, a one-line summary and the
 // history's fields. Everything that leaves here is masked: card numbers 6/4, CVV dropped, free texts scrubbed.
 
+/** `cancelled`: the user stopped waiting after the request went out, so its fate is unknown too. */
 export type SubmitOutcome = GatewayOutcome | { outcome: 'cancelled'; message: string };
 
 const CARD = 'credit-card-number';
@@ -38,6 +39,10 @@ export function outcomeView(o: SubmitOutcome, signatureMethod: string, sensitive
     case 'validation-error':
     case 'error':
       return { kind: o.outcome, status: o.status, message: maskText(o.errorMessage ?? (o.raw.trim() || `type ${o.outcome}`), sensitive), ...(o.errorCode ? { code: o.errorCode } : {}) };
+    case 'declined':
+      return { kind: 'declined', status: o.status, paymentStatus: o.paymentStatus, message: maskText(o.errorMessage ?? `status ${o.paymentStatus}`, sensitive), ...(o.errorCode ? { code: o.errorCode } : {}) };
+    case 'unknown':
+      return { kind: 'unknown', reason: o.kind, message: o.message };
     case 'auth-failed':
       return { kind: 'auth-failed', status: o.status, operation: o.operation, message: maskText(o.message, sensitive), check: credentialsToCheck(signatureMethod) };
     case 'server-error':
@@ -45,9 +50,13 @@ export function outcomeView(o: SubmitOutcome, signatureMethod: string, sensitive
     case 'transport-error':
       return { kind: 'transport-error', reason: o.kind, message: o.message };
     case 'cancelled':
-      return { kind: 'transport-error', reason: 'other', message: o.message };
+      return { kind: 'unknown', reason: 'cancelled', message: o.message };
     case 'unrecognised':
-      return { kind: 'error', status: o.status, message: maskText(`unrecognised answer (HTTP ${o.status}, ${o.contentType || 'no content type'}): ${o.raw.slice(0, 500)}`, sensitive) };
+      return {
+        kind: 'error',
+        status: o.status,
+        message: maskText(`unrecognised answer (HTTP ${o.status}, ${o.contentType || 'no content type'}); the request reached the gateway, so check whether the payments exist before sending again. The answer as it came: ${o.raw.slice(0, 2000)}`, sensitive),
+      };
     case 'report':
       return { kind: 'error', status: o.status, message: `a report (${o.format}) came back where a create answer was expected` };
   }
@@ -63,6 +72,10 @@ export function summary(o: SubmitOutcome, environment: string, sensitive: readon
     case 'validation-error':
     case 'error':
       return `${o.outcome} from ${environment}${o.errorCode ? ` (error-code ${o.errorCode})` : ''}: ${maskText(o.errorMessage ?? o.raw.trim(), sensitive)}`;
+    case 'declined':
+      return `declined by ${environment} (status ${o.paymentStatus}${o.errorCode ? `, error-code ${o.errorCode}` : ''})${o.errorMessage ? `: ${maskText(o.errorMessage, sensitive)}` : ''}`;
+    case 'unknown':
+      return `outcome unknown at ${environment} (${o.kind}): ${o.message}`;
     case 'auth-failed':
       // The report operation is signed with the consumer secret only, so that is the one thing to check.
       return o.operation === 'report'
@@ -71,11 +84,11 @@ export function summary(o: SubmitOutcome, environment: string, sensitive: readon
     case 'server-error':
       return `server error at ${environment} (HTTP ${o.status})${o.errorId ? `, error id ${o.errorId}` : ''}`;
     case 'transport-error':
-      return `could not reach ${environment} (${o.kind}): ${o.message}`;
+      return `not sent: could not reach ${environment} (${o.kind}): ${o.message}`;
     case 'cancelled':
       return o.message;
     case 'unrecognised':
-      return `unrecognised answer from ${environment} (HTTP ${o.status}, ${o.contentType || 'no content type'})`;
+      return `unrecognised answer from ${environment} (HTTP ${o.status}, ${o.contentType || 'no content type'}): check whether the payments exist before sending again`;
     case 'report':
       return `unexpected report answer from ${environment}`;
   }

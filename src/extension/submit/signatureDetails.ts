@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { createPayload, parseReportTemplate, prepareCreateRequest, prepareReportRequest, newReportTemplate, type PreparedRequest } from '../../core/gateway';
+import { environmentProblems, prepareSubmission, parseReportTemplate, prepareCreateRequest, prepareReportRequest, newReportTemplate, type PreparedRequest } from '../../core/gateway';
 import { contentHash, percentEncode } from '../../core/oauth';
 import { activeEnvironmentName } from '../environments/settings';
 import type { ReadOnlyDocuments } from '../readOnlyDocs';
@@ -100,12 +100,19 @@ export async function showSignatureDetailsCommand(deps: TargetDeps & { docs: Rea
   }
   const { environment, paths, credentials } = resolved.target;
   const file = path.basename(doc.uri.path);
+  const problems = environmentProblems(environment, paths, operation);
+  if (problems.length > 0) {
+    void vscode.window.showErrorMessage(`PayGate: ${problems.join('; ')}`);
+    return { ok: false, message: problems.join('; ') };
+  }
   let request: PreparedRequest;
   let payload: string | undefined;
   let note: string | undefined;
   if (operation === 'create') {
-    payload = createPayload(doc.getText());
-    request = prepareCreateRequest({ environment, paths, credentials, csvText: doc.getText() });
+    const prepared = prepareSubmission(doc.getText());
+    payload = prepared.payload;
+    request = prepareCreateRequest({ environment, paths, credentials, payload });
+    if (prepared.errors.length > 0) note = `The file has ${prepared.errors.length} lint error(s): Submit would refuse to send it.`;
   } else {
     const parsed = parseReportTemplate(doc.getText());
     if (!parsed.ok) note = `The template is not valid yet (${parsed.problems[0].message}); the signature does not depend on the body.`;

@@ -1,21 +1,20 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { createRecurringPayments, createRecurringPaymentsUrl } from '../../core/gateway';
-import { withCrlfRecords } from '../../core/csv/write';
-import { fieldValue } from '../../core/gateway/outcome';
+import * as os from 'node:os';
+import { createRecurringPayments, createRecurringPaymentsUrl, environmentProblems, fieldValue, prepareSubmission } from '../../core/gateway';
+import { completionFor, guardedSend, splitList, type SubmissionRecord } from '../../core/ledger';
 import { maskText } from '../../core/mask';
-import { contentHash } from '../../core/oauth';
-import { lint } from '../../core/rules/lint';
 import { log, showErrorWithLog } from '../log';
 import type { ResultsPanelApi } from '../results/register';
 import { activeEnvironmentName, isProduction } from '../environments/settings';
-import { splitList, type SubmissionHistory, type SubmissionRecord } from '../history/history';
+import type { SubmissionHistory } from '../history/history';
 import { buildSubmissionView, sensitiveValues, summary, type SubmitOutcome } from './outcomeView';
-import { resolveTarget, showTargetProblem, type TargetDeps } from '../environments/target';
+import { resolveTarget, showTargetProblem, type Target, type TargetDeps } from '../environments/target';
 import { documentFor, optionsArg, type CommandArgs } from '../commandArgs';
 
-// Submit Recurring Payments File: lint gate → environment and credentials → duplicate and production
-// confirmations → history record ('sending') → one POST, cancellable → history completed → results panel.
+// Submit Recurring Payments File: submission preparation (lint gate, CRLF, payload, hash) → environment and
+// credentials → the guarded send every face shares (in flight here? sent before? production? ledger
+// "sending" on disk, one POST, cancellable, ledger completed) → results panel, notification.
 
 export interface SubmitOptions {
   /** Answer for the production confirmation (tests, automation). Absent: ask. */
@@ -35,7 +34,11 @@ export type SubmitRefusal =
   | 'no-credentials'
   | 'local-gateway-failed'
   | 'not-confirmed'
-  | 'duplicate-declined';
+  | 'duplicate-declined'
+  | 'in-flight'
+  | 'ledger-failed'
+  | 'ledger-damaged'
+  | 'invalid-environment';
 
 export type SubmitResult =
   | { status: 'sent'; outcome: SubmitOutcome['outcome']; record: SubmissionRecord; historyFile: string }
@@ -62,17 +65,17 @@ export async function submitCommand(deps: SubmitDeps, ...args: CommandArgs): Pro
   const name = path.basename(doc.uri.path);
   const text = doc.getText();
 
-  const linted = lint(text);
-  const errors = linted.diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0) {
+  const prepared = prepareSubmission(text);
+  if (prepared.errors.length > 0) {
+    const errors = prepared.errors;
     const message = `${name} has ${errors.length} error${errors.length === 1 ? '' : 's'}; nothing was sent. Fix them first.`;
     void vscode.window.showErrorMessage(`PayGate: ${message}`, 'Show Problems').then((choice) => {
       if (choice) void vscode.commands.executeCommand('workbench.actions.view.problems');
     });
     return refuse('lint-errors', message, false);
   }
-  const batch = linted.batch;
-  const rowCount = batch.rows.length;
+  const batch = prepared.lint.batch;
+  const rowCount = prepared.rowCount;
   if (rowCount === 0) return refuse('no-rows', `${name} has no payment rows; nothing was sent.`);
 
   const envName = options.environment ?? activeEnvironmentName();
@@ -82,88 +85,69 @@ export async function submitCommand(deps: SubmitDeps, ...args: CommandArgs): Pro
     return { status: 'refused', reason: resolved.reason, message: resolved.message };
   }
   const target = resolved.target;
+  const problems = environmentProblems(target.environment, target.paths, 'create');
+  if (problems.length > 0) return refuse('invalid-environment', `${problems.join('; ')}. Nothing was sent.`);
   const endpoint = createRecurringPaymentsUrl(target.environment, target.paths);
-  const hash = contentHash(withCrlfRecords(text));
-
-  const previous = await deps.history.findDuplicate(hash, endpoint);
-  if (previous) {
-    const when = new Date(previous.time).toLocaleString();
-    const again =
-      options.sendAgain ??
-      (await vscode.window.showWarningMessage(
-        `The same content was already sent to this endpoint on ${when} (${previous.outcome ?? 'no answer recorded'}). Sending it again may create the payments twice.`,
-        { modal: true, detail: `${name} → ${envName}\n${endpoint}` },
-        'Send again',
-      )) === 'Send again';
-    if (!again) return refuse('duplicate-declined', `Not sent: ${name} was already sent to ${endpoint}.`, false);
-  }
-
-  if (isProduction(envName)) {
-    const confirmed =
-      options.confirm ??
-      (await vscode.window.showWarningMessage(
-        `Send ${rowCount} recurring payment${rowCount === 1 ? '' : 's'} to the PRODUCTION environment "${envName}"?`,
-        { modal: true, detail: `File: ${name}\nEndpoint: ${endpoint}\nRows: ${rowCount}\n\nReal cards will be charged on schedule.` },
-        'Send to production',
-      )) === 'Send to production';
-    if (!confirmed) return refuse('not-confirmed', `Not sent: ${name} to ${envName} was not confirmed.`, false);
-  }
-
-  const record = await deps.history.begin({
-    environment: envName,
-    production: target.environment.production,
-    endpoint,
-    file: fileLabel,
-    rowCount,
-    contentHash: hash,
-    signatureMethod: target.credentials.signatureMethod,
-  });
-  log().info(`Submit ${name} (${rowCount} rows, sha256 ${hash}) to ${envName}: ${endpoint} [${target.credentials.signatureMethod}]`);
-
-  const outcome: SubmitOutcome = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `PayGate: sending ${name} to ${envName}…`, cancellable: true },
-    async (_progress, token) => {
-      const abort = new AbortController();
-      const sub = token.onCancellationRequested(() => abort.abort());
-      try {
-        const answer = await createRecurringPayments({
-          environment: target.environment,
-          paths: target.paths,
-          csvText: text,
-          credentials: target.credentials,
-          timeoutMs: target.timeoutMs,
-          signal: abort.signal,
-        });
-        return abort.signal.aborted
-          ? { outcome: 'cancelled' as const, message: 'Cancelled while waiting for the answer: the gateway may still have created the payments. Check before sending again.' }
-          : answer;
-      } finally {
-        sub.dispose();
-      }
-    },
-  );
-
+  const ledger = deps.history.current;
   const sensitive = sensitiveValues(batch);
+  let submittedAt = new Date().toISOString();
+
+  let result;
+  try {
+    result = await guardedSend<SubmitOutcome>({
+      ledger,
+      entry: {
+        face: 'editor', pid: process.pid, host: os.hostname(), environment: envName, production: target.environment.production,
+        endpointId: target.environment.endpointId, endpoint, file: fileLabel, rowCount, contentHash: prepared.contentHash,
+        signatureMethod: target.credentials.signatureMethod,
+      },
+      confirmResend: async (previous) => options.sendAgain ?? (await askSendAgain(previous, name, envName, endpoint)),
+      confirmSend: async () => {
+        if (!isProduction(envName)) return true;
+        return (
+          options.confirm ??
+          (await vscode.window.showWarningMessage(
+            `Send ${rowCount} recurring payment${rowCount === 1 ? '' : 's'} to the PRODUCTION environment "${envName}"?`,
+            { modal: true, detail: `File: ${name}\nEndpoint: ${endpoint}\nRows: ${rowCount}\n\nReal cards will be charged on schedule.` },
+            'Send to production',
+          )) === 'Send to production'
+        );
+      },
+      send: async () => {
+        submittedAt = new Date().toISOString();
+        log().info(`Submit ${name} (${rowCount} rows, sha256 ${prepared.contentHash}) to ${envName}: ${endpoint} [${target.credentials.signatureMethod}]`);
+        return sendWithProgress(name, envName, target, prepared.payload);
+      },
+      completion: (outcome) => completionFor(outcome, summary(outcome, envName, sensitive)),
+      sensitive,
+    });
+  } catch (err) {
+    return refuse('ledger-failed', `The submission ledger ${ledger.filePath} cannot be written (${err instanceof Error ? err.message : String(err)}); nothing was sent.`);
+  }
+  switch (result.status) {
+    case 'in-flight':
+      return refuse('in-flight', `${name} is already being sent to ${envName}; it is not sent a second time.`);
+    case 'damaged':
+      void showErrorWithLog(
+        `PayGate: the submission ledger was damaged: ${result.damage.unreadableLines} unreadable line(s) were moved aside to ${result.damage.movedTo} and ${result.damage.keptLines} kept. Earlier sends recorded there cannot be vouched for: check in the gateway what was created, then submit again. Nothing was sent.`,
+      );
+      return refuse('ledger-damaged', 'The submission ledger was damaged; nothing was sent.', false);
+    case 'duplicate':
+      return refuse('duplicate-declined', `Not sent: ${name} was already sent to ${envName} (endpoint ${target.environment.endpointId}).`, false);
+    case 'raced':
+      return refuse('duplicate-declined', `Not sent: ${name} was being sent to ${envName} at the same moment from another window or process.`);
+    case 'not-confirmed':
+      return refuse('not-confirmed', `Not sent: ${name} to ${envName} was not confirmed.`, false);
+    case 'sent':
+      break;
+  }
+  const outcome = result.outcome;
+  if (result.recordError) log().warn(`Submit ${name}: the answer could not be recorded in ${ledger.filePath}: ${result.recordError}`);
   const fields = 'fields' in outcome ? outcome.fields : {};
-  const ids = outcome.outcome === 'accepted' ? splitList(fieldValue(fields, 'recurring-payment-id')) : [];
-  const statuses = outcome.outcome === 'accepted' ? splitList(fieldValue(fields, 'status')) : [];
+  const ids = outcome.outcome === 'accepted' || outcome.outcome === 'declined' ? splitList(fieldValue(fields, 'recurring-payment-id')) : [];
+  const statuses = outcome.outcome === 'accepted' || outcome.outcome === 'declined' ? splitList(fieldValue(fields, 'status')) : [];
   const serialNumbers = splitList(fieldValue(fields, 'serial-number'));
   const line = summary(outcome, envName, sensitive);
-  const completed =
-    (await deps.history.complete(
-      record.id,
-      {
-        outcome: outcome.outcome,
-        httpStatus: 'status' in outcome ? outcome.status : undefined,
-        message: line,
-        errorCode: 'errorCode' in outcome ? outcome.errorCode : undefined,
-        errorId: outcome.outcome === 'server-error' ? outcome.errorId : undefined,
-        recurringPaymentIds: ids,
-        serialNumbers,
-        statuses,
-      },
-      sensitive,
-    )) ?? record;
 
   const view = buildSubmissionView({
     title: `Submission: ${name} → ${envName}`,
@@ -172,7 +156,7 @@ export async function submitCommand(deps: SubmitDeps, ...args: CommandArgs): Pro
     batch,
     file: name,
     environment: envName,
-    submittedAt: record.time,
+    submittedAt,
     ids,
     statuses,
     serialNumbers,
@@ -185,7 +169,44 @@ export async function submitCommand(deps: SubmitDeps, ...args: CommandArgs): Pro
   } else {
     log().warn(`Submit ${name}: ${line}`);
     if ('raw' in outcome) log().debug(`Answer body: ${maskText(outcome.raw.slice(0, 2000), sensitive).replace(/\s+/g, ' ')}`);
-    void showErrorWithLog(`PayGate: ${name}: ${line}`);
+    if (outcome.outcome === 'unknown' || outcome.outcome === 'cancelled') {
+      void vscode.window.showWarningMessage(`PayGate: ${name}: OUTCOME UNKNOWN. ${line}`, { modal: false }, 'Show Log').then((c) => c && log().show());
+    } else void showErrorWithLog(`PayGate: ${name}: ${line}`);
   }
-  return { status: 'sent', outcome: outcome.outcome, record: completed, historyFile: deps.history.filePath };
+  return { status: 'sent', outcome: outcome.outcome, record: result.completed ?? result.record, historyFile: ledger.filePath };
+}
+
+/**
+ * The resend question. Enter must not send twice: the first (default) button is "Don't Send", Escape and
+ * the dialog's own Cancel answer no, and only "Send Again" sends.
+ */
+async function askSendAgain(previous: SubmissionRecord, name: string, envName: string, endpoint: string): Promise<boolean> {
+  const when = new Date(previous.time).toLocaleString();
+  const what =
+    previous.state === 'sending'
+      ? 'no answer recorded: it may still be on its way, or was interrupted'
+      : `${previous.outcome ?? 'no answer recorded'}${previous.kind ? `, ${previous.kind}` : ''}`;
+  const choice = await vscode.window.showWarningMessage(
+    `The same content was already sent to this endpoint on ${when} (${what}). Sending it again may create the payments twice.`,
+    { modal: true, detail: `${name} → ${envName}\n${endpoint}\nSent from ${previous.face === 'cli' ? 'the paygate CLI' : 'the editor'}: ${previous.file}` },
+    { title: "Don't Send" },
+    { title: 'Send Again' },
+  );
+  return choice?.title === 'Send Again';
+}
+
+function sendWithProgress(name: string, envName: string, target: Target, payload: string): Thenable<SubmitOutcome> {
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `PayGate: sending ${name} to ${envName}…`, cancellable: true },
+    async (_progress, token) => {
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      try {
+        // Cancelling after the request went out comes back as outcome unknown (kind cancelled).
+        return await createRecurringPayments({ environment: target.environment, paths: target.paths, payload, credentials: target.credentials, timeoutMs: target.timeoutMs, signal: abort.signal });
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
 }

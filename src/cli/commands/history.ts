@@ -1,0 +1,74 @@
+import type { SubmissionRecord } from '../../core/ledger';
+import type { CliContext } from '../context';
+import { damageText, openLedger, sendingNow } from '../ledger';
+import { inputError } from '../output';
+import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+
+export interface HistoryOptions {
+  format: 'text' | 'json';
+  state?: string;
+}
+
+export function historyCommand(ctx: CliContext) {
+  return paygateCommand(
+    {
+      name: 'history',
+      summary: 'list the submission ledger (what was sent, where, and what came of it)',
+      description:
+        'Lists the submission ledger, newest first: every create sent from the CLI or the editor, with its environment, ' +
+        'endpoint id, rows, content hash and outcome. The ledger holds no card number, CVV or secret.',
+      exits: [
+        [0, 'listed'],
+        [2, 'usage error or the ledger cannot be read'],
+      ],
+    },
+    ctx,
+  )
+    .addOption(choiceOption('--format <FORMAT>', 'text, or JSON: {"ledger": FILE, "records": [...]}', ['text', 'json']).default('text'))
+    .option('--state <DIR>', 'the ledger directory (default $PAYGATE_DATA_DIR, else $XDG_DATA_HOME/paygate, else ~/.local/share/paygate)')
+    .action(exits((o) => listHistory(o, ctx)));
+}
+
+export const runHistory = (args: string[], ctx: CliContext) => runCommand(historyCommand, args, ctx);
+
+function state(r: SubmissionRecord): string {
+  if (r.state === 'sending') return sendingNow(r) ? 'sending (in progress)' : 'sending, interrupted: outcome unknown';
+  return `${r.outcome ?? '?'}${r.kind ? ` (${r.kind})` : ''}${r.httpStatus !== undefined ? ` HTTP ${r.httpStatus}` : ''}`;
+}
+
+function recordText(r: SubmissionRecord): string {
+  const lines = [
+    `${r.time}  ${state(r)}`,
+    `  ${r.file} (${r.rowCount} row${r.rowCount === 1 ? '' : 's'}) → ${r.environment}${r.production ? ' (production)' : ''}, endpoint ${r.endpointId}, from ${r.face}`,
+    `  sha256 ${r.contentHash}`,
+  ];
+  if (r.recurringPaymentIds.length) lines.push(`  recurring-payment-id ${r.recurringPaymentIds.map((id, i) => (r.statuses[i] ? `${id} (${r.statuses[i]})` : id)).join(', ')}`);
+  if (r.serialNumbers.length) lines.push(`  serial-number ${r.serialNumbers.join(', ')}`);
+  if (r.errorCode) lines.push(`  error-code ${r.errorCode}`);
+  if (r.errorId) lines.push(`  error id ${r.errorId}`);
+  if (r.message && r.outcome !== 'accepted') lines.push(`  ${r.message}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Lists the ledger; the logic behind `paygate history`, for any argument parser to call. */
+export async function listHistory(o: HistoryOptions, ctx: CliContext): Promise<number> {
+  const ledger = openLedger(ctx, o.state);
+  let reading;
+  try {
+    reading = await ledger.read();
+  } catch (err) {
+    return inputError(ctx, 'paygate history', `cannot read the submission ledger ${ledger.filePath}: ${(err as Error).message}`);
+  }
+  if (reading.damage) ctx.stderr(`paygate history: ${damageText(reading.damage, ledger)}\n`);
+  const records = reading.records.map(({ seq: _order, ...r }) => r);
+  if (o.format === 'json') {
+    ctx.stdout(`${JSON.stringify({ ledger: ledger.filePath, records, ...(reading.damage ? { damage: reading.damage } : {}) })}\n`);
+    return 0;
+  }
+  if (records.length === 0) {
+    ctx.stdout(`No submissions recorded in ${ledger.filePath}.\n`);
+    return 0;
+  }
+  ctx.stdout(`${reading.records.map(recordText).join('\n')}\n${records.length} submission(s) in ${ledger.filePath}\n`);
+  return 0;
+}

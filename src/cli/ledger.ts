@@ -1,0 +1,43 @@
+import { hostname, homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { defaultLedgerDirectory, Ledger, type Damage, type SubmissionRecord } from '../core/ledger';
+import type { CliContext } from './context';
+
+// The CLI's side of the shared submission ledger: where it is (--state DIR, else $PAYGATE_DATA_DIR, else
+// the user's data directory, the same one the editor uses), and the words for what it says.
+
+export function openLedger(ctx: CliContext, stateOption: string | undefined): Ledger {
+  const dir = stateOption !== undefined ? resolve(ctx.cwd, stateOption) : defaultLedgerDirectory(ctx.env, ctx.env.HOME || homedir());
+  return new Ledger(dir);
+}
+
+/** Whether a record's process is still running on this machine (a "sending" record may be in flight). */
+export function sendingNow(r: SubmissionRecord): boolean {
+  if (r.state !== 'sending' || r.host !== hostname()) return false;
+  try {
+    process.kill(r.pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function damageText(d: Damage, ledger: Ledger): string {
+  return (
+    `The submission ledger ${ledger.filePath} was damaged: ${d.unreadableLines} unreadable line(s) were moved aside with the whole file to ${d.movedTo}; ` +
+    `${d.keptLines} readable line(s) were kept. Earlier sends recorded in the unreadable part cannot be vouched for: ` +
+    'check in the gateway what was created before sending anything again.'
+  );
+}
+
+/** What the earlier send was, in one line: when, from where, and what came of it. */
+export function describeEarlier(r: SubmissionRecord): string {
+  const from = r.face === 'editor' ? 'the editor' : 'the CLI';
+  const state =
+    r.state === 'sending'
+      ? sendingNow(r)
+        ? `still being sent by process ${r.pid}`
+        : 'interrupted while sending (no answer recorded; the payments may exist)'
+      : `${r.outcome ?? 'no outcome'}${r.kind ? ` (${r.kind})` : ''}${r.recurringPaymentIds.length ? `, recurring-payment-id ${r.recurringPaymentIds.join(', ')}` : ''}`;
+  return `${r.time} from ${from} (${r.file}): ${state}`;
+}

@@ -1,0 +1,81 @@
+import type { Damage, Ledger } from './ledger';
+import { mayHaveCreated, sameTarget, type Completion, type GuardKey, type NewSubmission, type SubmissionRecord } from './records';
+
+// One create, sent at most once, as every face does it: refuse content already in flight in this process,
+// refuse (or ask about) content the ledger says may already be at the target, record "sending" on disk,
+// check no other process recorded the same send first, send, record how it ended.
+
+export interface GuardedSendOptions<T> {
+  ledger: Ledger;
+  entry: NewSubmission;
+  /** Send whatever the ledger says (the CLI's --allow-resend). Earlier records are then acknowledged. */
+  allowResend?: boolean;
+  /** Asked when an earlier record says the content may be at the target; true sends anyway. Absent: refuse. */
+  confirmResend?: (earlier: SubmissionRecord) => Promise<boolean>;
+  /** Asked after the guard, before anything is recorded (a production confirmation); false: not sent. */
+  confirmSend?: () => Promise<boolean>;
+  send: () => Promise<T>;
+  completion: (outcome: T) => Completion;
+  /** The batch's card numbers and CVVs, scrubbed from every text recorded. */
+  sensitive?: readonly string[];
+}
+
+export type GuardedSendResult<T> =
+  | { status: 'in-flight' }
+  | { status: 'damaged'; damage: Damage }
+  | { status: 'duplicate'; earlier: SubmissionRecord }
+  | { status: 'not-confirmed' }
+  /** Another process recorded the same send first: this one withdrew without sending. */
+  | { status: 'raced'; earlier: SubmissionRecord }
+  | { status: 'sent'; record: SubmissionRecord; outcome: T; completed?: SubmissionRecord; recordError?: string };
+
+const inFlight = new Set<string>();
+
+function flightKey(ledger: Ledger, k: GuardKey): string {
+  return JSON.stringify([ledger.directory, k.contentHash, k.environment, k.endpointId]);
+}
+
+export function guardKey(entry: NewSubmission): GuardKey {
+  return { contentHash: entry.contentHash, environment: entry.environment, endpointId: entry.endpointId };
+}
+
+/** Ledger errors (a full disk, no permission) are thrown before anything is sent. */
+export async function guardedSend<T>(o: GuardedSendOptions<T>): Promise<GuardedSendResult<T>> {
+  const key = guardKey(o.entry);
+  const flight = flightKey(o.ledger, key);
+  // Refused at once, before any question: the same content is on its way from this process.
+  if (inFlight.has(flight)) return { status: 'in-flight' };
+  inFlight.add(flight);
+  try {
+    const reading = await o.ledger.read();
+    if (reading.damage && !o.allowResend) return { status: 'damaged', damage: reading.damage };
+    const acknowledged = new Set<string>();
+    const earlier = reading.records.find((r) => sameTarget(r, key) && mayHaveCreated(r));
+    if (earlier) {
+      if (!o.allowResend && !(o.confirmResend && (await o.confirmResend(earlier)))) return { status: 'duplicate', earlier };
+      for (const r of reading.records) acknowledged.add(r.id);
+    }
+    if (o.confirmSend && !(await o.confirmSend())) return { status: 'not-confirmed' };
+
+    const record = await o.ledger.begin(o.entry);
+    // Two processes may pass the guard at the same moment: append order decides, the first one sends.
+    const records = await o.ledger.list();
+    const mine = records.find((r) => r.id === record.id);
+    const first = mine && records.find((r) => r.id !== record.id && !acknowledged.has(r.id) && r.seq < mine.seq && sameTarget(r, key) && mayHaveCreated(r));
+    if (first) {
+      await o.ledger.complete(record.id, { outcome: 'withdrawn', message: 'Not sent: the same content was being sent by another process or window.' }, [], record);
+      return { status: 'raced', earlier: first };
+    }
+
+    const outcome = await o.send();
+    try {
+      const completed = await o.ledger.complete(record.id, o.completion(outcome), o.sensitive, record);
+      return { status: 'sent', record, outcome, ...(completed ? { completed } : {}) };
+    } catch (err) {
+      // The answer could not be recorded: the record stays "sending", which the guard treats as possibly sent.
+      return { status: 'sent', record, outcome, recordError: err instanceof Error ? err.message : String(err) };
+    }
+  } finally {
+    inFlight.delete(flight);
+  }
+}

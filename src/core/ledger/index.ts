@@ -1,0 +1,6 @@
+// The submission ledger every face shares: durable, secret-free, PAN-free.
+export * from './records';
+export * from './ledger';
+export * from './location';
+export * from './guard';
+export * from './fromOutcome';

@@ -1,0 +1,144 @@
+import { maskText } from '../mask';
+
+// What the submission ledger holds and how its lines fold into records. A record names a create by its
+// content hash, environment and endpoint id; it holds no card number, CVV or secret (free texts are masked
+// again here, whoever wrote them), so the ledger can be shown and copied as it is.
+
+export type SubmissionState = 'sending' | 'done';
+
+/** Which face sent it. */
+export type LedgerFace = 'cli' | 'editor';
+
+export interface SubmissionRecord {
+  id: string;
+  /** ISO time the request was started. */
+  time: string;
+  face: LedgerFace;
+  /** The process that sent it, so "still sending" can tell a live process from an interrupted one. */
+  pid: number;
+  host: string;
+  environment: string;
+  production: boolean;
+  /** The endpoint id the payments were created under: with the environment, the guard's target. */
+  endpointId: string;
+  /** The create operation's full URL, for people (a local gateway's port changes; the guard ignores it). */
+  endpoint: string;
+  /** The submitted file (a path, or a URI for non-file documents). */
+  file: string;
+  rowCount: number;
+  /** SHA-256 (hex) of the text as sent: CRLF record separators, no BOM. */
+  contentHash: string;
+  signatureMethod: string;
+  state: SubmissionState;
+  completedAt?: string;
+  /** GatewayOutcome['outcome'], 'cancelled' when the user stopped waiting, 'withdrawn' when never sent. */
+  outcome?: string;
+  /** For unknown outcomes: timeout, connection-lost, truncated. */
+  kind?: string;
+  httpStatus?: number;
+  message?: string;
+  errorCode?: string;
+  errorId?: string;
+  recurringPaymentIds: string[];
+  serialNumbers: string[];
+  statuses: string[];
+  /** Position of its first line in the ledger (append order): the earlier of two racing sends wins. */
+  seq: number;
+}
+
+export type NewSubmission = Omit<SubmissionRecord, 'id' | 'time' | 'state' | 'recurringPaymentIds' | 'serialNumbers' | 'statuses' | 'seq'>;
+export type Completion = Pick<SubmissionRecord, 'outcome'> &
+  Partial<Pick<SubmissionRecord, 'kind' | 'httpStatus' | 'message' | 'errorCode' | 'errorId' | 'recurringPaymentIds' | 'serialNumbers' | 'statuses'>>;
+
+/** One line of the ledger file. `ledger: 1` is the format version and the mark of our own lines. */
+export type LedgerLine =
+  | { ledger: 1; op: 'begin'; record: Omit<SubmissionRecord, 'seq'> }
+  | { ledger: 1; op: 'complete'; id: string; completedAt: string; completion: Completion };
+
+/** Ids and serial numbers come back comma-separated when one request creates several payments. */
+export function splitList(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/** Every free text masked; lists kept as lists of text. */
+export function cleanCompletion(c: Completion, sensitive: readonly string[] = []): Completion {
+  const out: Completion = { outcome: c.outcome };
+  if (c.kind !== undefined) out.kind = c.kind;
+  if (c.httpStatus !== undefined) out.httpStatus = c.httpStatus;
+  if (c.message !== undefined) out.message = maskText(c.message, sensitive);
+  if (c.errorCode !== undefined) out.errorCode = maskText(c.errorCode, sensitive);
+  if (c.errorId !== undefined) out.errorId = maskText(c.errorId, sensitive);
+  for (const key of ['recurringPaymentIds', 'serialNumbers', 'statuses'] as const) {
+    if (c[key] !== undefined) out[key] = c[key]!.map((v) => maskText(String(v), sensitive));
+  }
+  return out;
+}
+
+function isRecord(v: unknown): v is Omit<SubmissionRecord, 'seq'> {
+  const r = v as Partial<SubmissionRecord> | null;
+  return !!r && typeof r === 'object' && typeof r.id === 'string' && typeof r.time === 'string' && typeof r.contentHash === 'string' && typeof r.environment === 'string';
+}
+
+/** A parsed ledger line, or undefined when the text is not one of ours. */
+export function parseLine(text: string): LedgerLine | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const l = v as Partial<LedgerLine> & { record?: unknown; id?: unknown; completion?: unknown } | null;
+  if (!l || typeof l !== 'object' || l.ledger !== 1) return undefined;
+  if (l.op === 'begin' && isRecord(l.record)) return l as LedgerLine;
+  if (l.op === 'complete' && typeof l.id === 'string' && l.completion && typeof l.completion === 'object') return l as LedgerLine;
+  return undefined;
+}
+
+/**
+ * Folds lines (in append order) into records, newest first. A completion may come before its begin (lines
+ * restored from a damaged file are appended after newer ones), so completions wait for their record.
+ */
+export function foldLines(lines: readonly LedgerLine[]): SubmissionRecord[] {
+  const records = new Map<string, SubmissionRecord>();
+  const completions = new Map<string, { completedAt: string; completion: Completion }>();
+  lines.forEach((line, seq) => {
+    if (line.op === 'begin') {
+      const r = line.record;
+      if (!records.has(r.id)) records.set(r.id, { ...r, recurringPaymentIds: r.recurringPaymentIds ?? [], serialNumbers: r.serialNumbers ?? [], statuses: r.statuses ?? [], seq });
+    } else if (!completions.has(line.id)) {
+      completions.set(line.id, { completedAt: line.completedAt, completion: line.completion });
+    }
+  });
+  const out: SubmissionRecord[] = [];
+  for (const r of records.values()) {
+    const done = completions.get(r.id);
+    out.push(done ? { ...r, ...done.completion, state: 'done', completedAt: done.completedAt, recurringPaymentIds: done.completion.recurringPaymentIds ?? r.recurringPaymentIds, serialNumbers: done.completion.serialNumbers ?? r.serialNumbers, statuses: done.completion.statuses ?? r.statuses } : r);
+  }
+  return out.sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : b.seq - a.seq));
+}
+
+/** What the resend guard compares: never a URL, whose port changes with every local gateway. */
+export interface GuardKey {
+  contentHash: string;
+  environment: string;
+  endpointId: string;
+}
+
+export function sameTarget(r: SubmissionRecord, key: GuardKey): boolean {
+  return r.contentHash === key.contentHash && r.environment === key.environment && r.endpointId === key.endpointId;
+}
+
+/**
+ * Whether a record means the content may already be at the gateway: accepted, unknown, cancelled while
+ * waiting, an answer nobody could read, still sending (or interrupted while sending), or any answer that
+ * named created payments (a batch declined in part).
+ */
+export function mayHaveCreated(r: SubmissionRecord): boolean {
+  if (r.state === 'sending') return true;
+  if (r.outcome === 'accepted' || r.outcome === 'unknown' || r.outcome === 'cancelled' || r.outcome === 'unrecognised') return true;
+  return r.recurringPaymentIds.length > 0;
+}

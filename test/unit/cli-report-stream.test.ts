@@ -1,0 +1,94 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import * as http from 'node:http';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runReport } from '../../src/cli/commands/report';
+import type { CliContext } from '../../src/cli/context';
+import { testContext } from '../fixtures/cli/context';
+
+// `paygate report --out FILE` streams the answer to FILE as it arrives, and writes FILE only when the
+// answer is a report; `--max-answer-bytes` cuts off a longer answer.
+
+const root = join(__dirname, '..', '..');
+let dir: string;
+let srv: http.Server;
+const bigCsv = ['"Merchant_Name","Transaction_id","Amount"', ...Array.from({ length: 60_000 }, (_, i) => `"Shop ${i}","${100000 + i}","${(i % 997).toFixed(3)}"`)].join('\r\n') + '\r\n';
+const bigHtml = `<html><body>${'<p>maintenance</p>'.repeat(10_000)}</body></html>`;
+const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(200_000, 0x20), Buffer.from('\n%%EOF\n')]);
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'paygate-report-stream-'));
+  srv = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const which = (req.url ?? '').split('/')[1];
+      if (which === 'csv') res.writeHead(200, { 'Content-Type': 'text/csv' }).end(bigCsv);
+      else if (which === 'html') res.writeHead(200, { 'Content-Type': 'text/html' }).end(bigHtml);
+      else if (which === 'pdf') res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(pdf);
+      else if (which === 'ragged') res.writeHead(200, { 'Content-Type': 'text/plain' }).end(`${bigCsv}"only","two"\r\n`);
+      else res.writeHead(200, { 'Content-Type': 'text/plain' }).end('Invalid signature');
+    });
+  });
+  srv.listen(0, '127.0.0.1');
+  await once(srv, 'listening');
+  const origin = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+  const environments = ['csv', 'html', 'pdf', 'ragged', 'denied'].map((k) => ({ name: k, baseUrl: `${origin}/${k}`, reportBaseUrl: `${origin}/${k}`, endpointId: '1', consumerKey: 'k' }));
+  writeFileSync(join(dir, 'paygate.config.json'), JSON.stringify({ environments, environment: 'csv' }));
+});
+
+after(async () => {
+  srv.closeAllConnections();
+  await new Promise((r) => srv.close(r));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function report(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const ctx: CliContext = testContext({ stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), env: { PAYGATE_CONSUMER_SECRET: 's' }, cwd: dir });
+  const code = await runReport([join(root, 'examples', 'transactions.report.json'), ...args], ctx);
+  return { code, out: out.join(''), err: err.join('') };
+}
+
+const leftovers = () => readdirSync(dir).filter((n) => n.endsWith('.part'));
+
+test('a large CSV report is written to --out as received, with its row count', async () => {
+  const r = await report(['--env', 'csv', '--out', 'big.csv']);
+  assert.equal(r.code, 0, r.out + r.err);
+  assert.match(r.out, /60000 row\(s\) written to big\.csv/);
+  assert.equal(readFileSync(join(dir, 'big.csv'), 'utf8'), bigCsv);
+  assert.deepEqual(leftovers(), []);
+});
+
+test('a PDF by its magic is written whole', async () => {
+  const r = await report(['--env', 'pdf', '--out', 'r.pdf']);
+  assert.equal(r.code, 0, r.out + r.err);
+  assert.deepEqual(readFileSync(join(dir, 'r.pdf')), pdf);
+});
+
+test('an answer that is no report writes nothing: a large HTML page, ragged CSV, a denial', async () => {
+  for (const [env, code, pattern] of [['html', 1, /^Unrecognised answer/], ['ragged', 1, /^Unrecognised answer/], ['denied', 3, /^Authentication failed/]] as const) {
+    const file = `${env}.out`;
+    const r = await report(['--env', env, '--out', file]);
+    assert.equal(r.code, code, `${env}: ${r.out}${r.err}`);
+    assert.match(r.out, pattern);
+    assert.equal(existsSync(join(dir, file)), false, `${env}: nothing written`);
+  }
+  assert.deepEqual(leftovers(), []);
+});
+
+test('--max-answer-bytes cuts a longer answer off (exit 4), writes nothing and says so', async () => {
+  const r = await report(['--env', 'csv', '--out', 'cut.csv', '--max-answer-bytes', '100000']);
+  assert.equal(r.code, 4, r.out + r.err);
+  assert.match(r.out, /exceeded 100000 bytes/);
+  assert.equal(existsSync(join(dir, 'cut.csv')), false);
+  assert.deepEqual(leftovers(), []);
+  const inMemory = await report(['--env', 'csv', '--format', 'json', '--max-answer-bytes', '100000']);
+  assert.equal(inMemory.code, 4);
+  const bad = await report(['--env', 'csv', '--max-answer-bytes', 'lots']);
+  assert.equal(bad.code, 2);
+});

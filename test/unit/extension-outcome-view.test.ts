@@ -1,0 +1,85 @@
+import { describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { readBatch } from '../../src/core/rules/batch';
+import { maskText as scrub } from '../../src/core/mask';
+import { splitList } from '../../src/core/ledger';
+import { outcomeView, sensitiveValues, submissionTable, summary } from '../../src/extension/submit/outcomeView';
+
+const BATCH = [
+  'client-orderid;rp_card_type;credit-card-number;cvv2;amount;currency',
+  'A-1;SRC;4111111111111111;737;10.00;EUR',
+  'A-2;DST;5555555555554444;;20.00;EUR',
+].join('\r\n');
+
+describe('scrub', () => {
+  it('masks card-number-shaped digit runs 6/4, with or without separators', () => {
+    assert.equal(scrub('card 4111111111111111 declined'), 'card 411111******1111 declined');
+    assert.equal(scrub('card 4111 1111 1111 1111.'), 'card 411111******1111.');
+  });
+
+  it('leaves serial numbers and error ids alone', () => {
+    const text = 'serial-number 00000000-0000-0000-0000-000000000001, error id 123456789012-abc';
+    assert.equal(scrub(text), text);
+  });
+
+  it('leaves short numbers and dates alone', () => {
+    const text = 'line 3, column 12: amount 29.90 on 01.02.2030, error-code 300';
+    assert.equal(scrub(text), text);
+  });
+
+  it('removes the batch\'s own CVVs only where they stand as whole tokens', () => {
+    assert.equal(scrub('cvv2 737 is wrong; row 17370', ['737']), 'cvv2 *** is wrong; row 17370');
+  });
+});
+
+describe('splitList', () => {
+  it('splits the comma-separated ids of a multi-row answer', () => {
+    assert.deepEqual(splitList('1, 2,,3 '), ['1', '2', '3']);
+    assert.deepEqual(splitList(undefined), []);
+  });
+});
+
+describe('submission view', () => {
+  const batch = readBatch(BATCH);
+
+  it('masks card numbers, leaves out the CVV column and appends the answer per row', () => {
+    const t = submissionTable(batch, { ids: ['11', '12'], statuses: ['active', 'active'] });
+    assert.deepEqual(t.columns, ['client-orderid', 'rp_card_type', 'credit-card-number', 'amount', 'currency', 'recurring-payment-id', 'status']);
+    assert.deepEqual(t.rows[0], ['A-1', 'SRC', '411111******1111', '10.00', 'EUR', '11', 'active']);
+    assert.deepEqual(t.rows[1], ['A-2', 'DST', '555555******4444', '20.00', 'EUR', '12', 'active']);
+    assert.ok(!JSON.stringify(t).includes('737'));
+  });
+
+  it('collects the card numbers and CVVs to scrub', () => {
+    assert.deepEqual(sensitiveValues(batch), ['4111111111111111', '737', '5555555555554444']);
+  });
+
+  it('names the RSA key among the credentials to check after an RSA-signed create is refused', () => {
+    const v = outcomeView({ outcome: 'auth-failed', status: 403, operation: 'create', message: 'HTTP 403', raw: '' }, 'RSA-SHA256', []);
+    assert.ok(v.kind === 'auth-failed' && v.check.includes('rsa-private-key') && !v.check.includes('consumer-secret'));
+  });
+
+  it('shows an unrecognised answer as an error with its body scrubbed', () => {
+    const v = outcomeView({ outcome: 'unrecognised', status: 200, contentType: 'text/html', raw: '<p>card 4111111111111111</p>' }, 'HMAC-SHA1', []);
+    assert.equal(v.kind, 'error');
+    assert.ok(v.kind === 'error' && v.message.includes('411111******1111') && !v.message.includes('4111111111111111'));
+  });
+
+  it('tells a report denial apart from a create denial', () => {
+    assert.equal(
+      summary({ outcome: 'auth-failed', status: 200, operation: 'report', message: 'You are not authorised to perform this request.', raw: '' }, 'sandbox', []),
+      'authentication failed: check the consumer secret of sandbox',
+    );
+    assert.match(summary({ outcome: 'auth-failed', status: 403, operation: 'create', message: '', raw: '' }, 'sandbox', []), /signing key of sandbox/);
+  });
+
+  it('declined carries the gateway status, message and code; unknown says the payments may exist', () => {
+    const d = outcomeView({ outcome: 'declined', status: 200, fields: {}, paymentStatus: 'declined', errorMessage: 'Card 4111111111111111 declined by issuer', errorCode: '301', raw: '' }, 'RSA-SHA256', []);
+    assert.ok(d.kind === 'declined' && d.paymentStatus === 'declined' && d.code === '301' && d.message.includes('411111******1111'), JSON.stringify(d));
+    const u = outcomeView({ outcome: 'unknown', kind: 'connection-lost', message: 'lost; the gateway may have created the payments' }, 'RSA-SHA256', []);
+    assert.ok(u.kind === 'unknown' && u.reason === 'connection-lost', JSON.stringify(u));
+    assert.match(summary({ outcome: 'unknown', kind: 'timeout', message: 'No complete answer' }, 'sandbox', []), /^outcome unknown at sandbox \(timeout\)/);
+    assert.doesNotMatch(summary({ outcome: 'unknown', kind: 'timeout', message: 'No complete answer' }, 'sandbox', []), /could not reach|not delivered/i);
+    assert.match(summary({ outcome: 'transport-error', kind: 'refused', message: 'refused' }, 'sandbox', []), /^not sent/);
+  });
+});

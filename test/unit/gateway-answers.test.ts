@@ -1,0 +1,69 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { interpretCreateAnswer, interpretReportAnswer, type GatewayOutcome, type HttpAnswer } from '../../src/core/gateway';
+
+// Every classification from real-looking bytes: each fixture is a raw HTTP/1.1 answer, and expected.json
+// says what it must be told as. Nothing that is not an acceptance in the gateway's own words is accepted,
+// and no prose becomes a one-column table.
+
+const dir = join(__dirname, '..', 'fixtures', 'gateway', 'answers');
+
+interface Expected {
+  outcome: GatewayOutcome['outcome'];
+  operation: 'create' | 'report';
+  delimiter?: string;
+  errorCode?: string;
+  errorMessage?: string;
+  errorId?: string;
+  paymentStatus?: string;
+  format?: 'csv' | 'pdf';
+  rows?: number;
+  columns?: number;
+}
+
+function answer(name: string): HttpAnswer {
+  const bytes = readFileSync(join(dir, name));
+  const split = bytes.indexOf('\r\n\r\n');
+  const head = bytes.subarray(0, split).toString('latin1').split('\r\n');
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head[0])![1]);
+  const contentType = head.find((h) => /^content-type:/i.test(h))?.replace(/^content-type:\s*/i, '') ?? '';
+  return { status, contentType, body: new Uint8Array(bytes.subarray(split + 4)) };
+}
+
+const expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as Record<string, Expected>;
+
+test('the fixture table covers every outcome of both operations', () => {
+  const seen = new Set(Object.values(expected).map((e) => `${e.operation}:${e.outcome}`));
+  for (const k of ['create:accepted', 'create:declined', 'create:error', 'create:validation-error', 'create:auth-failed', 'create:server-error', 'create:unrecognised', 'report:report', 'report:auth-failed', 'report:unrecognised', 'report:error', 'report:server-error']) {
+    assert.ok(seen.has(k), k);
+  }
+});
+
+for (const [file, e] of Object.entries(expected)) {
+  test(`${file} is ${e.outcome}`, () => {
+    const a = answer(file);
+    const o = e.operation === 'create' ? interpretCreateAnswer(a) : interpretReportAnswer(a, e.delimiter ? { delimiter: e.delimiter } : {});
+    assert.equal(o.outcome, e.outcome, JSON.stringify({ ...o, bytes: undefined }));
+    if (e.errorCode !== undefined) assert.equal('errorCode' in o ? o.errorCode : undefined, e.errorCode);
+    if (e.errorMessage !== undefined) assert.equal('errorMessage' in o ? o.errorMessage : undefined, e.errorMessage);
+    if (e.errorId !== undefined) assert.equal('errorId' in o ? o.errorId : undefined, e.errorId);
+    if (e.paymentStatus !== undefined) assert.equal('paymentStatus' in o ? o.paymentStatus : undefined, e.paymentStatus);
+    if (o.outcome === 'report') {
+      assert.equal(o.format, e.format);
+      if (o.format === 'csv') {
+        assert.equal(o.rows.length, e.rows);
+        assert.equal(o.columns.length, e.columns);
+      }
+    }
+    if (o.outcome === 'unrecognised') assert.equal(o.raw, new TextDecoder().decode(a.body), 'shown as it came');
+  });
+}
+
+test('a field named __proto__ is kept as a field, not a prototype', () => {
+  const o = interpretCreateAnswer(answer('create-proto-field.http'));
+  assert.ok(o.outcome === 'accepted');
+  assert.equal(Object.getPrototypeOf(o.fields), Object.prototype);
+  assert.equal(Object.getOwnPropertyDescriptor(o.fields, '__proto__')?.value, 'polluted');
+});
