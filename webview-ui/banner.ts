@@ -17,11 +17,17 @@ const TRANSPORT_REASON: Record<string, string> = {
   other: 'The request did not reach the gateway.',
 };
 
+/** An ISO instant in the reader's own time zone and locale, e.g. "22/11/2026, 23:05:09"; as given when unreadable. */
+export function localTime(iso: string): string {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? iso : new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}
+
 export function renderBanner(view: SubmissionView): HTMLElement {
   const o = view.outcome;
   const isOk = o.kind === 'accepted';
   const box = el('section', { class: `banner banner-${o.kind}`, role: isOk ? 'status' : 'alert', 'aria-label': 'Submission outcome' });
-  const icon = el('span', { class: 'banner-icon', 'aria-hidden': 'true' }, isOk ? '✔' : '✖');
+  const icon = el('span', { class: 'banner-icon', 'aria-hidden': 'true' }, isOk ? '✔' : o.kind === 'unknown' ? '?' : '✖');
   const text = el('div', { class: 'banner-text' });
   const lines: string[] = [];
   let headline: string;
@@ -49,13 +55,24 @@ export function renderBanner(view: SubmissionView): HTMLElement {
       headline = 'Could not reach the gateway';
       lines.push(TRANSPORT_REASON[o.reason] ?? TRANSPORT_REASON.other, o.message);
       break;
+    case 'unknown':
+      headline = 'Outcome unknown';
+      lines.push(o.message, 'Look the payments up at the gateway before sending this file again.');
+      break;
   }
   text.append(el('h2', { class: 'banner-headline' }, headline));
   for (const line of lines) text.append(el('p', {}, line));
-  const meta = [view.file && `File: ${view.file}`, view.environment && `Environment: ${view.environment}`, view.submittedAt && `At: ${view.submittedAt}`]
-    .filter(Boolean)
-    .join(' · ');
-  if (meta) text.append(el('p', { class: 'banner-meta' }, meta));
+  const meta = [view.file && `File: ${view.file}`, view.environment && `Environment: ${view.environment}`].filter(Boolean).join(' · ');
+  const at = view.submittedAt ? localTime(view.submittedAt) : undefined;
+  if (meta || at) {
+    const p = el('p', { class: 'banner-meta' }, meta);
+    if (at) {
+      // Local time for reading; the exact ISO instant stays in the element (and the JSON, and the ledger).
+      const time = el('time', { datetime: view.submittedAt!, title: view.submittedAt! }, at);
+      p.append(meta ? ' · Sent ' : 'Sent ', time);
+    }
+    text.append(p);
+  }
   const fields = Object.entries(view.fields ?? {});
   if (fields.length > 0) {
     const dl = el('dl', { class: 'banner-fields' });

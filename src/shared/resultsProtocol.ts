@@ -21,9 +21,14 @@ export type SubmissionOutcomeView =
   | { kind: 'validation-error' | 'error'; status?: number; message: string; code?: string }
   | { kind: 'auth-failed'; status?: number; operation: 'create' | 'report'; message: string; check: CredentialToCheck[] }
   | { kind: 'server-error'; status: number; errorId?: string }
-  | { kind: 'transport-error'; reason: 'refused' | 'timeout' | 'tls' | 'other'; message: string };
+  | { kind: 'transport-error'; reason: 'refused' | 'timeout' | 'tls' | 'other'; message: string }
+  /** No answer is known (the editor stopped while waiting, or the wait was cancelled): payments may exist. */
+  | { kind: 'unknown'; message: string };
 
-export const SUBMISSION_OUTCOME_KINDS = ['accepted', 'validation-error', 'error', 'auth-failed', 'server-error', 'transport-error'] as const;
+export const SUBMISSION_OUTCOME_KINDS = ['accepted', 'validation-error', 'error', 'auth-failed', 'server-error', 'transport-error', 'unknown'] as const;
+
+/** The answer's per-row columns of a submission's table: shown first and pinned, so no one scrolls to them. */
+export const OUTCOME_COLUMNS = ['recurring-payment-id', 'status', 'serial-number'] as const;
 
 /**
  * What the panel shows for one Submit. `columns`/`rows` are the submitted rows as the gateway saw them,
@@ -51,6 +56,8 @@ export interface ViewState {
   search: string;
   widths: Record<number, number>;
   scrollTop: number;
+  /** Data columns pinned to the start, in order (absent in state saved before pinning existed). */
+  pinned?: number[];
 }
 
 export interface PersistedState {
@@ -119,6 +126,8 @@ function isOutcome(v: unknown): v is SubmissionOutcomeView {
       return typeof v.status === 'number' && optStr(v.errorId);
     case 'transport-error':
       return ['refused', 'timeout', 'tls', 'other'].includes(v.reason as string) && isStr(v.message);
+    case 'unknown':
+      return isStr(v.message);
     default:
       return false;
   }
