@@ -5,7 +5,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { readBatch } from '../../src/core/rules/batch';
 import { maskText as scrub } from '../../src/core/mask';
-import { HISTORY_LIMIT, splitList, SubmissionHistory, type NewSubmission } from '../../src/extension/history/history';
+import { HISTORY_LIMIT, splitList, SubmissionHistory, type NewSubmission, type SubmissionRecord } from '../../src/extension/history/history';
+import { recordView } from '../../src/extension/history/recordView';
+import { withCrlfRecords } from '../../src/core/csv/write';
+import { contentHash } from '../../src/core/oauth';
 import { outcomeView, sensitiveValues, submissionTable, summary } from '../../src/extension/submit/outcomeView';
 
 const BATCH = [
@@ -137,12 +140,15 @@ describe('SubmissionHistory', () => {
 describe('submission view', () => {
   const batch = readBatch(BATCH);
 
-  it('masks card numbers, leaves out the CVV column and appends the answer per row', () => {
-    const t = submissionTable(batch, { ids: ['11', '12'], statuses: ['active', 'active'] });
-    assert.deepEqual(t.columns, ['client-orderid', 'rp_card_type', 'credit-card-number', 'amount', 'currency', 'recurring-payment-id', 'status']);
-    assert.deepEqual(t.rows[0], ['A-1', 'SRC', '411111******1111', '10.00', 'EUR', '11', 'active']);
-    assert.deepEqual(t.rows[1], ['A-2', 'DST', '555555******4444', '20.00', 'EUR', '12', 'active']);
+  it('masks card numbers, leaves out the CVV column and puts the answer per row first', () => {
+    const t = submissionTable(batch, { ids: ['11', '12'], statuses: ['active', 'active'], serialNumbers: ['S-1'] });
+    assert.deepEqual(t.columns, ['recurring-payment-id', 'status', 'serial-number', 'client-orderid', 'rp_card_type', 'credit-card-number', 'amount', 'currency']);
+    assert.deepEqual(t.rows[0], ['11', 'active', 'S-1', 'A-1', 'SRC', '411111******1111', '10.00', 'EUR']);
+    assert.deepEqual(t.rows[1], ['12', 'active', 'S-1', 'A-2', 'DST', '555555******4444', '20.00', 'EUR']);
     assert.ok(!JSON.stringify(t).includes('737'));
+    // A serial number per payment goes to its own row; none leaves the column empty.
+    assert.deepEqual(submissionTable(batch, { ids: ['11', '12'], statuses: [], serialNumbers: ['S-1', 'S-2'] }).rows.map((r) => r[2]), ['S-1', 'S-2']);
+    assert.deepEqual(submissionTable(batch, { ids: [], statuses: [] }).rows.map((r) => r.slice(0, 3)), [['', '', ''], ['', '', '']]);
   });
 
   it('collects the card numbers and CVVs to scrub', () => {
@@ -166,5 +172,54 @@ describe('submission view', () => {
       'authentication failed: check the consumer secret of sandbox',
     );
     assert.match(summary({ outcome: 'auth-failed', status: 403, operation: 'create', message: '', raw: '' }, 'sandbox', []), /signing key of sandbox/);
+  });
+});
+
+describe('a submission from the ledger as a panel', () => {
+  const record = (over: Partial<SubmissionRecord>): SubmissionRecord => ({
+    ...entry(),
+    id: 'r1',
+    time: '2026-11-22T21:05:09.000Z',
+    state: 'done',
+    outcome: 'accepted',
+    httpStatus: 200,
+    recurringPaymentIds: ['11', '12'],
+    statuses: ['active', 'active'],
+    serialNumbers: ['S-1'],
+    ...over,
+  });
+
+  it('shows the file’s rows, masked and with the answer first, when the file is still what was sent', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'batch.rpcsv');
+    fs.writeFileSync(file, BATCH.replace(/\r\n/g, '\n')); // line endings do not change what was sent
+    const view = await recordView(record({ file, contentHash: contentHash(withCrlfRecords(BATCH)) }), false);
+    assert.equal(view.title, 'Submission: batch.rpcsv → local');
+    assert.deepEqual(view.outcome, { kind: 'accepted', status: 200 });
+    assert.equal(view.submittedAt, '2026-11-22T21:05:09.000Z', 'ISO in the view; the page shows local time');
+    assert.deepEqual(view.columns.slice(0, 4), ['recurring-payment-id', 'status', 'serial-number', 'client-orderid']);
+    assert.deepEqual(view.rows[0].slice(0, 3), ['11', 'active', 'S-1']);
+    assert.ok(!JSON.stringify(view).includes('4111111111111111') && !JSON.stringify(view).includes('737'));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('shows the answer only when the file changed since, and says so', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'batch.rpcsv');
+    fs.writeFileSync(file, `${BATCH}\r\nA-3;SRC;4111111111111111;737;1.00;EUR`);
+    const view = await recordView(record({ file, contentHash: contentHash(withCrlfRecords(BATCH)) }), false);
+    assert.deepEqual(view.columns, ['recurring-payment-id', 'status', 'serial-number']);
+    assert.deepEqual(view.rows, [['11', 'active', 'S-1'], ['12', 'active', 'S-1']]);
+    assert.match(view.fields?.rows ?? '', /changed or moved/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('calls an interrupted or cancelled submission unknown, and keeps refusals with their message', async () => {
+    const interrupted = await recordView(record({ state: 'sending', outcome: undefined, recurringPaymentIds: [], statuses: [], serialNumbers: [] }), true);
+    assert.equal(interrupted.outcome.kind, 'unknown');
+    assert.match(interrupted.outcome.kind === 'unknown' ? interrupted.outcome.message : '', /may have created/);
+    assert.equal((await recordView(record({ outcome: 'cancelled', message: 'Cancelled while waiting' }), false)).outcome.kind, 'unknown');
+    const refused = await recordView(record({ outcome: 'validation-error', message: 'amount is wrong', errorCode: '1003' }), false);
+    assert.deepEqual(refused.outcome, { kind: 'validation-error', status: 200, message: 'amount is wrong', code: '1003' });
   });
 });
