@@ -2,7 +2,7 @@
 // be valid settings with every earlier value kept and one more entry of paygate.environments at the end.
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { parse } from 'jsonc-parser';
+import { parse, type ParseError } from 'jsonc-parser';
 import { ENVIRONMENT_SNIPPET, environmentInsertion } from '../../src/extension/environments/settingsInsert';
 
 /** The snippet as the editor leaves it when the user tabs through without typing. */
@@ -12,7 +12,7 @@ function apply(text: string): unknown {
   const at = environmentInsertion(text);
   assert.ok(at, `no insertion for ${JSON.stringify(text)}`);
   const out = text.slice(0, at.offset) + at.before + expanded(at.indent) + at.after + text.slice(at.offset);
-  const errors: { error: number }[] = [];
+  const errors: ParseError[] = [];
   const value = parse(out, errors, { allowTrailingComma: true });
   assert.deepEqual(errors, [], out);
   return value;
