@@ -133,8 +133,8 @@ export class Grid {
   }
 
   /** Pinned columns first (in pinning order), then the others in file order. */
-  private displayOrder(): number[] {
-    const pinned = (this.table.store.state.columnPinning?.start ?? []).map(columnIndex).filter((i) => this.headerCells[i]);
+  private displayOrder(pinnedIds = this.table.store.state.columnPinning?.start ?? []): number[] {
+    const pinned = pinnedIds.map(columnIndex).filter((i) => this.headerCells[i]);
     const rest = this.headerCells.map((_, i) => i).filter((i) => !pinned.includes(i));
     this.pinnedCount = pinned.length;
     return [...pinned, ...rest];
@@ -334,10 +334,13 @@ export class Grid {
   }
 
   setPinned(col: number, pinned: boolean): void {
-    this.table.getColumn(columnId(col))?.pin(pinned ? 'start' : false);
-    // The column keeps the keyboard focus at its new place.
-    const pos = this.displayOrder().indexOf(col);
+    const id = columnId(col);
+    const before = (this.table.store.state.columnPinning?.start ?? []).filter((c) => c !== id);
+    const after = pinned ? [...before, id] : before;
+    // The column keeps the keyboard focus at its new place (set before the state change redraws).
+    const pos = this.displayOrder(after).indexOf(col);
     if (pos >= 0) this.active.col = pos;
+    this.table.setColumnPinning((old) => ({ ...old, start: after }));
   }
 
   /** Opens the column menu for a data column, at a point or under its header. */

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { registerCodeActions } from './codeActions';
 import { registerCompletion } from './completion';
+import { registerDetection } from './detect';
 import { registerDiagnostics } from './diagnostics';
 import { registerHover } from './hover';
 import { LintStore } from './store';
@@ -14,4 +15,5 @@ export function registerLinting(context: vscode.ExtensionContext): void {
   registerCodeActions(context, store);
   registerHover(context, store);
   registerCompletion(context, store);
+  registerDetection(context);
 }
