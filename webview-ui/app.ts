@@ -25,7 +25,7 @@ export interface VsCodeApi {
   setState(state: PersistedState): void;
 }
 
-const PIECE = 1 << 20; // characters parsed between two yields
+const PIECE = 1 << 18; // characters parsed between two yields: a few milliseconds of work
 
 export class App {
   private readonly data = new Dataset();
@@ -43,6 +43,7 @@ export class App {
   private viewRows = 0;
   private followTimer: ReturnType<typeof setTimeout> | undefined;
   private lastFollow = 0;
+  private lastPaint = 0;
   /** Data columns to pin for the next table set up (a submission pins its outcome columns). */
   private pinNext: number[] | undefined;
   private work: Promise<void> = Promise.resolve();
@@ -242,6 +243,11 @@ export class App {
       onHeader: (columns) => this.setUp(title, columns, source),
       onPiece: (piece) => {
         this.data.addPiece(piece);
+        // The grid and counter follow the rows a few times a second, not at every piece: each update
+        // costs a layout, and pieces arrive hundreds of times while a large file loads.
+        const now = performance.now();
+        if (this.firstRowsMarked && now - this.lastPaint < 120) return;
+        this.lastPaint = now;
         if (!this.hasQuery()) this.grid?.setCount(this.data.rowCount, true);
         else this.followSoon();
         this.markFirstRows();

@@ -269,7 +269,8 @@ function readRecords(s: string, from: number, delim: number, width: number, fina
     if (pos >= n) break;
   }
   if (width === 0) return { rows, consumed, errors, escaped: null, values };
-  return { rows, consumed, errors, start: start.subarray(0, base), end: end.subarray(0, base), escaped: escaped ? escaped.subarray(0, base) : null };
+  // Copies of the exact size: the capacity was a guess, and a subarray would keep all of it alive.
+  return { rows, consumed, errors, start: start.slice(0, base), end: end.slice(0, base), escaped: escaped ? escaped.slice(0, base) : null };
 }
 
 function grow(a: Uint32Array, cap: number): Uint32Array {

@@ -4,12 +4,12 @@
 // Focus stays on the grid element and aria-activedescendant names the active cell, which survives the
 // recycling of row elements as the user scrolls. `active.col` is a position on screen; `display` maps
 // positions to data columns.
-import { Virtualizer, elementScroll, observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
 import { columnId, columnIndex, type ResultsTable } from './table';
 import { el } from './dom';
 import { quoteCsvField } from '../src/extension/results/exportRows';
 import { renderCell, setTooltip } from './cellRender';
 import { ColumnMenu } from './gridMenu';
+import { RowWindow } from './rowWindow';
 
 /** A row as tab-separated text, quoted where needed, which spreadsheets split into cells on paste. */
 export const rowAsTsv = (row: readonly string[]) => row.map((v) => quoteCsvField(v, '\t')).join('\t');
@@ -38,8 +38,9 @@ export class Grid {
   private pinnedCount = 0;
   private layoutKey = '';
   private readonly menu: ColumnMenu;
-  private virtualizer: Virtualizer<HTMLDivElement, HTMLDivElement>;
-  private cleanup: () => void = () => undefined;
+  private readonly rows: RowWindow;
+  private headHeight = 0;
+  private readonly headObserver: ResizeObserver;
   /** Active cell: row is a view index, -1 is the header row; col is a position on screen. */
   active = { row: 0, col: 0 };
 
@@ -59,19 +60,14 @@ export class Grid {
     this.menu = new ColumnMenu(parent);
     this.buildHeader();
     this.layout();
-    this.virtualizer = new Virtualizer<HTMLDivElement, HTMLDivElement>({
-      count: 0,
-      getScrollElement: () => this.element,
-      estimateSize: () => ROW_HEIGHT,
-      overscan: 8,
-      scrollMargin: this.head.offsetHeight,
-      scrollToFn: elementScroll,
-      observeElementRect,
-      observeElementOffset,
-      onChange: () => this.renderRows(),
+    this.headHeight = this.head.offsetHeight;
+    this.rows = new RowWindow(this.element, ROW_HEIGHT, 8, () => this.headHeight, () => this.renderRows());
+    // The header's height changes only with the layout (font, filter row); read it then, not per frame.
+    this.headObserver = new ResizeObserver(() => {
+      this.headHeight = this.head.offsetHeight;
+      this.renderRows();
     });
-    this.cleanup = this.virtualizer._didMount();
-    this.virtualizer._willUpdate();
+    this.headObserver.observe(this.head);
     this.element.addEventListener('keydown', (e) => this.onKey(e));
     this.element.addEventListener('click', (e) => this.onClick(e));
     this.element.addEventListener('contextmenu', (e) => this.onContextMenu(e));
@@ -84,7 +80,8 @@ export class Grid {
 
   dispose(): void {
     this.menu.close(false);
-    this.cleanup();
+    this.rows.dispose();
+    this.headObserver.disconnect();
     this.element.remove();
   }
 
@@ -204,9 +201,8 @@ export class Grid {
     this.element.setAttribute('aria-rowcount', String(count + HEADER_ROWS));
     if (!keepScroll) this.element.scrollTop = 0;
     this.active.row = Math.min(this.active.row, Math.max(0, count - 1));
-    this.virtualizer.setOptions({ ...this.virtualizer.options, count, scrollMargin: this.head.offsetHeight });
-    this.virtualizer._willUpdate();
-    this.body.style.height = `${this.virtualizer.getTotalSize()}px`;
+    this.rows.count = count;
+    this.body.style.height = `${this.rows.totalSize}px`;
     this.renderRows();
   }
 
@@ -233,9 +229,9 @@ export class Grid {
   }
 
   private renderRows(): void {
-    const items = this.virtualizer.getVirtualItems();
+    const items = this.rows.items();
     const ncols = this.display.length;
-    const margin = this.virtualizer.options.scrollMargin;
+    const margin = this.headHeight;
     while (this.pool.length < items.length) {
       const row = el('div', { class: 'row data', role: 'row' });
       for (let k = 0; k < ncols; k++) {
@@ -288,13 +284,13 @@ export class Grid {
   }
 
   private get pageRows(): number {
-    return Math.max(1, Math.floor((this.element.clientHeight - this.head.offsetHeight) / ROW_HEIGHT) - 1);
+    return Math.max(1, Math.floor((this.element.clientHeight - this.headHeight) / ROW_HEIGHT) - 1);
   }
 
   moveTo(row: number, col: number): void {
     const ncols = this.display.length;
     this.active = { row: Math.max(-1, Math.min(row, this.count - 1)), col: Math.max(0, Math.min(col, ncols - 1)) };
-    if (this.active.row >= 0) this.virtualizer.scrollToIndex(this.active.row, { align: 'auto' });
+    if (this.active.row >= 0) this.rows.scrollToIndex(this.active.row);
     this.scrollColumnIntoView(this.active.col);
     this.renderRows();
     this.cb.onActiveChange();
