@@ -1,8 +1,6 @@
 // The page's controller: takes host messages, feeds the dataset, keeps the grid, toolbar and saved
 // state in step with TanStack Table's state.
 import {
-  INLINE_STATE_LIMIT,
-  PROTOCOL_VERSION,
   type HostToPage,
   type PageToHost,
   type PersistedState,
@@ -14,6 +12,8 @@ import {
 import { rowMasker } from '../src/shared/cardData';
 import { renderBanner } from './banner';
 import { CsvReader } from './csvReader';
+import { countText, emptyState, fitWidths } from './pageText';
+import { persistedState } from './persist';
 import { Dataset, needleOf, yieldToPage, type ViewQuery } from './dataset';
 import { el } from './dom';
 import { Grid, rowAsTsv } from './grid';
@@ -320,16 +320,11 @@ export class App {
     const style = getComputedStyle(grid);
     const font = `${style.fontSize} ${style.fontFamily}`;
     const sample = Array.from({ length: Math.min(200, this.data.rowCount) }, (_, i) => this.data.row(i));
-    const sizing: Record<string, number> = {};
-    this.data.columns.forEach((name, c) => {
-      let longest = '';
-      for (const row of sample) if ((row[c] ?? '').length > longest.length) longest = row[c];
-      ctx.font = font;
-      const cell = ctx.measureText(longest.slice(0, 60)).width;
-      ctx.font = `600 ${font}`;
-      const head = ctx.measureText(name).width + 14; // room for the sort arrow
-      sizing[columnId(c)] = Math.round(Math.min(420, Math.max(64, Math.max(cell, head) + 16)));
+    const widths = fitWidths(this.data.columns, sample, (text, bold) => {
+      ctx.font = bold ? `600 ${font}` : font;
+      return ctx.measureText(text).width;
     });
+    const sizing = Object.fromEntries(widths.map((w, c) => [columnId(c), w]));
     this.table?.setColumnSizing(sizing);
     this.autoWidths = JSON.stringify(sizing);
   }
@@ -415,42 +410,42 @@ export class App {
   /** With rows but none shown: say so, and offer to clear what hides them. */
   private updateEmpty(): void {
     if (!this.grid || !this.table) return;
-    const shown = this.order ? this.order.length : this.data.rowCount;
-    if (shown > 0 || (!this.data.complete && !this.hasQuery())) {
-      this.grid.setEmpty(null);
-      return;
-    }
-    if (this.data.rowCount === 0) {
-      this.grid.setEmpty(this.data.complete ? 'This table has no rows.' : null);
-      return;
-    }
     const s = this.table.store.state;
-    const search = String(s.globalFilter ?? '').trim();
-    const filters = s.columnFilters.filter((f) => String(f.value ?? '').trim() !== '');
-    const what = [search && `the search “${search}”`, filters.length > 0 && `${filters.length === 1 ? 'the column filter' : `${filters.length} column filters`}`].filter(Boolean).join(' and ');
-    const soFar = this.data.complete ? '' : ' so far';
-    this.grid.setEmpty(`No rows match ${what}${soFar}. Press Escape in the search box to clear it, or:`, {
-      label: filters.length > 0 ? 'Clear search and filters' : 'Clear search',
-      run: () => {
-        this.search.value = '';
-        this.table?.setGlobalFilter('');
-        this.table?.setColumnFilters([]);
-        this.search.focus();
-      },
+    const state = emptyState({
+      shown: this.order ? this.order.length : this.data.rowCount,
+      total: this.data.rowCount,
+      complete: this.data.complete,
+      search: String(s.globalFilter ?? ''),
+      filters: s.columnFilters.filter((f) => String(f.value ?? '').trim() !== '').length,
     });
+    if (!state) return this.grid.setEmpty(null);
+    this.grid.setEmpty(
+      state.message,
+      state.action === undefined
+        ? undefined
+        : {
+            label: state.action,
+            run: () => {
+              this.search.value = '';
+              this.table?.setGlobalFilter('');
+              this.table?.setColumnFilters([]);
+              this.search.focus();
+            },
+          },
+    );
   }
 
   private updateCount(loading: boolean): void {
     const total = this.data.rowCount;
-    const shown = this.order && this.hasQuery() ? this.order.length : total;
-    const fmt = (n: number) => n.toLocaleString('en-US');
-    // Characters received against the file's bytes: close enough for a progress figure.
-    const pct = this.expected ? ` (${Math.min(99, Math.floor((100 * this.received) / this.expected))} %)` : '';
-    this.count.textContent = loading
-      ? this.hasQuery()
-        ? `Loading… ${fmt(shown)} of ${fmt(total)} rows so far${pct}`
-        : `Loading… ${fmt(total)} rows${pct}`
-      : `${fmt(shown)} of ${fmt(total)} rows`;
+    const filtered = this.hasQuery();
+    this.count.textContent = countText({
+      loading,
+      filtered,
+      shown: this.order && filtered ? this.order.length : total,
+      total,
+      // Characters received against the file's bytes: close enough for a progress figure.
+      percent: this.expected ? Math.min(99, Math.floor((100 * this.received) / this.expected)) : undefined,
+    });
   }
 
   private visibleRows(): string[][] {
@@ -490,30 +485,21 @@ export class App {
     if (!this.table || !this.data.complete) return;
     const s = this.table.store.state;
     const q = this.query();
-    const widths: Record<number, number> = {};
-    for (const [id, w] of Object.entries(s.columnSizing)) widths[columnIndex(id)] = w;
-    const view: ViewState = {
-      sorting: q.sorting,
-      filters: Object.fromEntries(q.filters),
-      search: q.search,
-      widths,
-      scrollTop: this.grid?.scrollTop ?? 0,
-      pinned: (s.columnPinning?.start ?? []).map(columnIndex),
-    };
-    const state: PersistedState = { v: PROTOCOL_VERSION, title: this.title, source: this.source, view };
-    if (this.submission) state.submission = this.submission;
-    else if (this.source.kind === 'inline' && this.sizeWithin(INLINE_STATE_LIMIT)) {
-      state.table = { columns: this.data.columns, rows: Array.from({ length: this.data.rowCount }, (_, i) => this.data.row(i)) };
-    }
-    this.vscode.setState(state);
-  }
-
-  private sizeWithin(limit: number): boolean {
-    let n = 0;
-    for (let i = 0; i < this.data.rowCount; i++) {
-      for (const c of this.data.row(i)) n += c.length;
-      if (n > limit) return false;
-    }
-    return true;
+    this.vscode.setState(
+      persistedState({
+        title: this.title,
+        source: this.source,
+        submission: this.submission,
+        data: this.data,
+        view: {
+          sorting: q.sorting,
+          filters: Object.fromEntries(q.filters),
+          search: q.search,
+          widths: Object.fromEntries(Object.entries(s.columnSizing).map(([id, w]) => [columnIndex(id), w])),
+          scrollTop: this.grid?.scrollTop ?? 0,
+          pinned: (s.columnPinning?.start ?? []).map(columnIndex),
+        },
+      }),
+    );
   }
 }

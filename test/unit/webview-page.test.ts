@@ -8,6 +8,7 @@ import { CsvReader, pieceOfRows } from '../../webview-ui/csvReader';
 import { Dataset, needleOf } from '../../webview-ui/dataset';
 import { radixSortIndices } from '../../webview-ui/radixSort';
 import { ColumnStore } from '../../webview-ui/store';
+import { countText, emptyState, fitWidths } from '../../webview-ui/pageText';
 
 const kindOf = (rows: string[][], col: number) => detectKind(rows.length, (r) => rows[r][col]);
 function buildKeys(rows: string[][], col: number, kind: ColumnKind): Float64Array | string[] {
@@ -258,5 +259,32 @@ describe('dataset view', () => {
     const pending = big.view({ sorting: null, filters: new Map([[0, '7']]), search: '' }, () => current);
     current = false;
     assert.equal(await pending, null);
+  });
+});
+
+describe('what the page says about the view', () => {
+  it('counts shown of total, and rows so far while loading', () => {
+    assert.equal(countText({ loading: false, filtered: true, shown: 2, total: 1200 }), '2 of 1,200 rows');
+    assert.equal(countText({ loading: true, filtered: false, shown: 5000, total: 5000, percent: 40 }), 'Loading… 5,000 rows (40 %)');
+    assert.equal(countText({ loading: true, filtered: true, shown: 1668, total: 5001 }), 'Loading… 1,668 of 5,001 rows so far');
+  });
+
+  it('says why nothing is shown and offers the way out', () => {
+    assert.equal(emptyState({ shown: 3, total: 3, complete: true, search: 'x', filters: 0 }), null);
+    assert.equal(emptyState({ shown: 0, total: 0, complete: false, search: '', filters: 0 }), null, 'nothing to say before the first rows');
+    assert.deepEqual(emptyState({ shown: 0, total: 0, complete: true, search: '', filters: 0 }), { message: 'This table has no rows.' });
+    assert.deepEqual(emptyState({ shown: 0, total: 9, complete: true, search: ' refund ', filters: 0 }), {
+      message: 'No rows match the search “refund”. Press Escape in the search box to clear it, or:',
+      action: 'Clear search',
+    });
+    assert.deepEqual(emptyState({ shown: 0, total: 9, complete: false, search: 'a', filters: 2 }), {
+      message: 'No rows match the search “a” and 2 column filters so far. Press Escape in the search box to clear it, or:',
+      action: 'Clear search and filters',
+    });
+  });
+
+  it('fits columns between 64 and 420 pixels, by the longer of name and values', () => {
+    const measure = (t: string, bold: boolean) => t.length * (bold ? 8 : 7);
+    assert.deepEqual(fitWidths(['id', 'Order_description', 'x'], [['1', 'a'.repeat(100), '']], measure), [64, 420, 64]);
   });
 });
