@@ -10,6 +10,7 @@ import { quoteCsvField } from '../src/extension/results/exportRows';
 import { renderCell, setTooltip } from './cellRender';
 import { ColumnMenu } from './gridMenu';
 import { RowWindow } from './rowWindow';
+import { headerCells } from './gridHeader';
 
 /** A row as tab-separated text, quoted where needed, which spreadsheets split into cells on paste. */
 export const rowAsTsv = (row: readonly string[]) => row.map((v) => quoteCsvField(v, '\t')).join('\t');
@@ -88,44 +89,9 @@ export class Grid {
   private buildHeader(): void {
     for (const header of this.table.getHeaderGroups()[0].headers) {
       const i = columnIndex(header.id);
-      const cell = el('div', { class: 'cell colhead', role: 'columnheader', id: `h-${i}`, 'aria-sort': 'none', 'aria-haspopup': 'menu', 'data-col': String(i) });
-      const name = String(header.column.columnDef.header ?? '');
-      const pin = el('span', { class: 'pin-indicator', role: 'img', 'aria-label': 'pinned', title: 'Pinned: stays in view when scrolling sideways' });
-      const label = el('span', { class: 'label', title: `${name}\nClick to sort; right-click, Shift+F10 or the Menu key to pin` }, name);
-      const ind = el('span', { class: 'sort-indicator', 'aria-hidden': 'true' });
-      const resizer = el('div', { class: 'resizer', 'aria-hidden': 'true', title: 'Drag to resize; double-click to reset' });
-      const handler = header.getResizeHandler();
-      resizer.addEventListener('mousedown', (e) => {
-        e.stopPropagation();
-        handler(e);
-      });
-      resizer.addEventListener('touchstart', (e) => {
-        e.stopPropagation();
-        handler(e);
-      });
-      resizer.addEventListener('click', (e) => e.stopPropagation());
-      resizer.addEventListener('dblclick', (e) => {
-        e.stopPropagation();
-        header.column.resetSize();
-      });
-      cell.append(pin, label, ind, resizer);
+      const { cell, filter } = headerCells(header);
       this.headerCells[i] = cell;
-
-      const input = el('input', { type: 'search', class: 'filter', placeholder: 'Filter', 'aria-label': `Filter ${name}`, spellcheck: 'false' });
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      input.addEventListener('input', () => {
-        clearTimeout(timer);
-        timer = setTimeout(() => header.column.setFilterValue(input.value === '' ? undefined : input.value), 150);
-      });
-      input.addEventListener('keydown', (e) => {
-        if (e.key === 'Escape' && input.value !== '') {
-          e.stopPropagation();
-          input.value = '';
-          clearTimeout(timer);
-          header.column.setFilterValue(undefined);
-        }
-      });
-      this.filterInputs[i] = input;
+      this.filterInputs[i] = filter;
     }
   }
 
