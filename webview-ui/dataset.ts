@@ -84,7 +84,12 @@ export class Dataset {
     this.complete = true;
     const before = new Map(this.kinds);
     this.kinds.clear();
-    for (const [col, k] of before) if (this.kind(col) !== k) this.keys.delete(col);
+    for (const [col, k] of before) {
+      if (this.kind(col) === k) continue;
+      // The rows so far looked like one shape, the whole column is another: sort it again.
+      this.keys.delete(col);
+      if (this.sorted?.id.startsWith(`${col}:`)) this.sorted = undefined;
+    }
   }
 
   row(i: number): string[] {

@@ -250,6 +250,19 @@ describe('dataset view', () => {
     assert.deepEqual([...(await live.view({ sorting: { column: 1, desc: false }, filters: new Map(), search: '' }, always))!], [3, 1, 2, 0]);
   });
 
+  it('sorts again by the whole column when the last rows change its shape', async () => {
+    const live = new Dataset();
+    live.reset(['v']);
+    live.append([['10'], ['9'], ['100']]);
+    const byV = { sorting: { column: 0, desc: false }, filters: new Map(), search: '' };
+    assert.deepEqual([...(await live.view(byV, () => true))!], [1, 0, 2], 'numbers so far');
+    live.append([['n/a']]);
+    assert.deepEqual([...(await live.view(byV, () => true))!], [1, 0, 2, 3], 'still read as numbers while loading: n/a last');
+    live.finish();
+    // The whole column is text: "10" < "100" < "9" < "n/a".
+    assert.deepEqual([...(await live.view(byV, () => true))!], [0, 2, 1, 3]);
+  });
+
   it('abandons a filter pass when a newer query supersedes it', async () => {
     const big = new Dataset();
     big.reset(['v']);
