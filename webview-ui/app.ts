@@ -1,19 +1,20 @@
 // The page's controller: takes host messages, feeds the dataset, keeps the grid, toolbar and saved
 // state in step with TanStack Table's state.
 import {
-  INLINE_STATE_LIMIT,
-  PROTOCOL_VERSION,
   type HostToPage,
   type PageToHost,
   type PersistedState,
   type ReportSource,
   type SubmissionView,
   type ViewState,
+  OUTCOME_COLUMNS,
 } from '../src/shared/resultsProtocol';
 import { rowMasker } from '../src/shared/cardData';
 import { renderBanner } from './banner';
-import { CsvStream } from './csvStream';
-import { Dataset, yieldToPage, type ViewQuery } from './dataset';
+import { CsvReader } from './csvReader';
+import { countText, emptyState, fitWidths } from './pageText';
+import { persistedState } from './persist';
+import { Dataset, needleOf, yieldToPage, type ViewQuery } from './dataset';
 import { el } from './dom';
 import { Grid, rowAsTsv } from './grid';
 import { columnId, columnIndex, createResultsTable, type ResultsTable } from './table';
@@ -24,7 +25,7 @@ export interface VsCodeApi {
   setState(state: PersistedState): void;
 }
 
-const PIECE = 1 << 20; // characters parsed between two yields
+const PIECE = 1 << 18; // characters parsed between two yields: a few milliseconds of work
 
 export class App {
   private readonly data = new Dataset();
@@ -37,7 +38,14 @@ export class App {
   private source: ReportSource = { kind: 'inline' };
   private submission: SubmissionView | undefined;
   private pendingView: ViewState | undefined;
-  private stream: CsvStream | undefined;
+  private stream: CsvReader | undefined;
+  /** Rows the current view (order) has looked at; rows after it arrived since. */
+  private viewRows = 0;
+  private followTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastFollow = 0;
+  private lastPaint = 0;
+  /** Data columns to pin for the next table set up (a submission pins its outcome columns). */
+  private pinNext: number[] | undefined;
   private work: Promise<void> = Promise.resolve();
   private firstRowsMarked = false;
   private readonly banner: HTMLElement;
@@ -80,6 +88,14 @@ export class App {
     this.search.addEventListener('input', () => {
       clearTimeout(timer);
       timer = setTimeout(() => this.table?.setGlobalFilter(this.search.value), 150);
+    });
+    this.search.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && this.search.value !== '') {
+        e.stopPropagation();
+        clearTimeout(timer);
+        this.search.value = '';
+        this.table?.setGlobalFilter('');
+      }
     });
     this.setStatus('Waiting for data…');
   }
@@ -133,6 +149,11 @@ export class App {
   private showSubmission(view: SubmissionView): void {
     this.submission = view;
     this.banner.replaceChildren(renderBanner(view));
+    // The answer's columns lead the table (the host puts them first); keep them in view.
+    const outcome = new Set<string>(OUTCOME_COLUMNS);
+    const lead = view.columns.findIndex((c) => !outcome.has(c));
+    const count = lead === -1 ? view.columns.length : lead;
+    this.pinNext = count > 0 ? Array.from({ length: count }, (_, i) => i) : undefined;
     this.loadRows(view.title, view.columns, view.rows, { kind: 'inline' });
   }
 
@@ -147,18 +168,26 @@ export class App {
     this.unsubscribe?.();
     this.grid?.dispose();
     this.order = null;
+    this.viewRows = 0;
+    clearTimeout(this.followTimer);
+    this.followTimer = undefined;
     this.queryGeneration++; // a view still being computed belongs to the previous rows
     this.firstRowsMarked = false;
     this.autoWidths = undefined;
     document.body.dataset.state = 'loading';
-    this.data.reset(columns);
+    this.data.reset(columns, rowMasker(columns));
     const saved = this.pendingView;
-    this.table = createResultsTable(columns, { widths: saved?.widths });
+    this.table = createResultsTable(columns, { widths: saved?.widths, pinned: saved?.pinned ?? this.pinNext });
+    this.pinNext = undefined;
     const table = this.table;
     this.grid = new Grid(this.gridHost, table, title, {
-      rowAt: (i) => this.data.rows[this.order ? this.order[i] : i],
+      rowAt: (i) => {
+        const r = this.order ? this.order[i] : i;
+        return r < this.data.rowCount ? this.data.row(r) : undefined;
+      },
       onCopy: (text, what) => this.post({ type: 'copy', text, what }),
       onActiveChange: () => undefined,
+      needlesFor: (column) => this.needlesFor(column),
     });
     if (saved) {
       if (saved.sorting) table.setSorting([{ id: columnId(saved.sorting.column), desc: saved.sorting.desc }]);
@@ -182,12 +211,23 @@ export class App {
   }
 
   private loadRows(title: string, columns: string[], rows: string[][], source: ReportSource): void {
-    const guard = rowMasker(columns);
-    if (guard) rows.forEach(guard);
     this.setUp(title, columns, source);
     this.data.append(rows);
-    this.data.complete = true;
+    this.data.finish();
     void this.finishLoad();
+  }
+
+  /** The search everywhere and the column's own filter, for highlighting. */
+  private needlesFor(column: number): string[] {
+    if (!this.table) return [];
+    const s = this.table.store.state;
+    const out: string[] = [];
+    const search = needleOf(String(s.globalFilter ?? ''));
+    if (search) out.push(search);
+    const filter = s.columnFilters.find((f) => columnIndex(f.id) === column);
+    const f = filter ? needleOf(String(filter.value ?? '')) : '';
+    if (f && f !== search) out.push(f);
+    return out;
   }
 
   private async startCsv(title: string, source: ReportSource, delimiter?: string, totalBytes?: number): Promise<void> {
@@ -198,17 +238,18 @@ export class App {
     this.title = title;
     this.setStatus('Loading…');
     performance.mark('paygate:csv-start');
-    let guard: ((row: string[]) => void) | undefined;
-    this.stream = new CsvStream({
+    this.stream = new CsvReader({
       delimiter,
-      onHeader: (columns) => {
-        guard = rowMasker(columns);
-        this.setUp(title, columns, source);
-      },
-      onRows: (rows) => {
-        if (guard) rows.forEach(guard);
-        this.data.append(rows);
-        if (!this.hasQuery()) this.grid?.setCount(this.data.rows.length, true);
+      onHeader: (columns) => this.setUp(title, columns, source),
+      onPiece: (piece) => {
+        this.data.addPiece(piece);
+        // The grid and counter follow the rows a few times a second, not at every piece: each update
+        // costs a layout, and pieces arrive hundreds of times while a large file loads.
+        const now = performance.now();
+        if (this.firstRowsMarked && now - this.lastPaint < 120) return;
+        this.lastPaint = now;
+        if (!this.hasQuery()) this.grid?.setCount(this.data.rowCount, true);
+        else this.followSoon();
         this.markFirstRows();
         this.updateCount(true);
       },
@@ -230,7 +271,7 @@ export class App {
     if (!stream) return;
     stream.end();
     this.stream = undefined;
-    this.data.complete = true;
+    this.data.finish();
     await this.finishLoad();
     if (stream.errors > 0) this.setStatus(`Loaded with ${stream.errors} malformed record(s); they are shown as parsed.`);
   }
@@ -241,6 +282,7 @@ export class App {
     if (this.autoWidths !== undefined && this.autoWidths === JSON.stringify(this.table?.store.state.columnSizing)) this.fitColumns();
     await this.recompute(true);
     performance.mark('paygate:all-rows');
+    void this.indexWhenIdle();
     if (this.pendingView) this.grid?.restoreScroll(this.pendingView.scrollTop);
     this.pendingView = undefined;
     this.setStatus('');
@@ -248,8 +290,21 @@ export class App {
     this.saveSoon();
   }
 
+  /** Lower-cases the rows for searching in small steps once loading is done, so the first search is quick. */
+  private async indexWhenIdle(): Promise<void> {
+    const store = this.data.store;
+    const columns = store.columns;
+    let t = performance.now();
+    while (store.columns === columns && store.indexNext()) {
+      if (performance.now() - t > 20) {
+        await yieldToPage();
+        t = performance.now();
+      }
+    }
+  }
+
   private markFirstRows(): void {
-    if (!this.firstRowsMarked && this.data.rows.length > 0) {
+    if (!this.firstRowsMarked && this.data.rowCount > 0) {
       this.firstRowsMarked = true;
       if (!this.pendingView || Object.keys(this.pendingView.widths).length === 0) this.fitColumns();
       else this.autoWidths = undefined;
@@ -264,17 +319,12 @@ export class App {
     if (!grid || !ctx) return;
     const style = getComputedStyle(grid);
     const font = `${style.fontSize} ${style.fontFamily}`;
-    const sample = this.data.rows.slice(0, 200);
-    const sizing: Record<string, number> = {};
-    this.data.columns.forEach((name, c) => {
-      let longest = '';
-      for (const row of sample) if ((row[c] ?? '').length > longest.length) longest = row[c];
-      ctx.font = font;
-      const cell = ctx.measureText(longest.slice(0, 60)).width;
-      ctx.font = `600 ${font}`;
-      const head = ctx.measureText(name).width + 14; // room for the sort arrow
-      sizing[columnId(c)] = Math.round(Math.min(420, Math.max(64, Math.max(cell, head) + 16)));
+    const sample = Array.from({ length: Math.min(200, this.data.rowCount) }, (_, i) => this.data.row(i));
+    const widths = fitWidths(this.data.columns, sample, (text, bold) => {
+      ctx.font = bold ? `600 ${font}` : font;
+      return ctx.measureText(text).width;
     });
+    const sizing = Object.fromEntries(widths.map((w, c) => [columnId(c), w]));
     this.table?.setColumnSizing(sizing);
     this.autoWidths = JSON.stringify(sizing);
   }
@@ -294,41 +344,114 @@ export class App {
     return !!q && (q.sorting !== null || q.search.trim() !== '' || [...q.filters.values()].some((v) => v.trim() !== ''));
   }
 
+  /**
+   * Builds the view for the rows there are now. While rows are still arriving this runs too: the view
+   * covers the rows so far and followSoon() extends it as more come.
+   */
   private async recompute(keepScroll: boolean): Promise<void> {
     if (!this.table || !this.grid) return;
-    if (!this.data.complete) {
-      this.setStatus('Sorting and filtering apply when the file has finished loading.');
-      return;
-    }
+    clearTimeout(this.followTimer);
+    this.followTimer = undefined;
     const generation = ++this.queryGeneration;
     const started = performance.now();
     document.body.dataset.busy = 'true';
     if (this.hasQuery()) this.setStatus('Working…');
     await yieldToPage();
-    const order = await this.data.view(this.query(), () => generation === this.queryGeneration);
+    const rows = this.data.rowCount;
+    const order = await this.data.view(this.query(), () => generation === this.queryGeneration, 0, rows);
     if (!order || generation !== this.queryGeneration) return;
     this.order = order;
-    this.grid.setCount(order.length, keepScroll);
-    this.updateCount(false);
+    this.viewRows = rows;
+    this.lastFollow = performance.now();
+    this.showView(keepScroll);
     performance.measure('paygate:view', { start: started });
-    this.setStatus('');
+    this.setStatus(this.data.complete ? '' : 'Sorted and filtered over the rows loaded so far; more are arriving.');
     document.body.dataset.busy = 'false';
+    if (!this.data.complete && this.data.rowCount > rows) this.followSoon();
+  }
+
+  /** More rows arrived under a query: extend an unsorted view, re-sort a sorted one now and then. */
+  private followSoon(): void {
+    if (this.followTimer !== undefined || !this.order || document.body.dataset.busy === 'true') return;
+    const sorted = (this.table?.store.state.sorting.length ?? 0) > 0;
+    // A re-sort costs the whole view; at most about twice a second while loading.
+    const wait = sorted ? Math.max(0, 500 - (performance.now() - this.lastFollow)) : 0;
+    this.followTimer = setTimeout(() => {
+      this.followTimer = undefined;
+      void (sorted ? this.recompute(true) : this.extendView());
+    }, wait);
+  }
+
+  private async extendView(): Promise<void> {
+    if (!this.order || !this.grid) return;
+    const generation = this.queryGeneration;
+    const from = this.viewRows;
+    const to = this.data.rowCount;
+    if (to <= from) return;
+    const more = await this.data.view(this.query(), () => generation === this.queryGeneration, from, to);
+    if (!more || generation !== this.queryGeneration || !this.order) return;
+    const merged = new Uint32Array(this.order.length + more.length);
+    merged.set(this.order);
+    merged.set(more, this.order.length);
+    this.order = merged;
+    this.viewRows = to;
+    this.lastFollow = performance.now();
+    this.showView(true);
+    if (this.data.rowCount > to) this.followSoon();
+  }
+
+  private showView(keepScroll: boolean): void {
+    if (!this.grid || !this.order) return;
+    this.grid.setCount(this.order.length, keepScroll);
+    this.updateCount(!this.data.complete);
+    this.updateEmpty();
+  }
+
+  /** With rows but none shown: say so, and offer to clear what hides them. */
+  private updateEmpty(): void {
+    if (!this.grid || !this.table) return;
+    const s = this.table.store.state;
+    const state = emptyState({
+      shown: this.order ? this.order.length : this.data.rowCount,
+      total: this.data.rowCount,
+      complete: this.data.complete,
+      search: String(s.globalFilter ?? ''),
+      filters: s.columnFilters.filter((f) => String(f.value ?? '').trim() !== '').length,
+    });
+    if (!state) return this.grid.setEmpty(null);
+    this.grid.setEmpty(
+      state.message,
+      state.action === undefined
+        ? undefined
+        : {
+            label: state.action,
+            run: () => {
+              this.search.value = '';
+              this.table?.setGlobalFilter('');
+              this.table?.setColumnFilters([]);
+              this.search.focus();
+            },
+          },
+    );
   }
 
   private updateCount(loading: boolean): void {
-    const total = this.data.rows.length;
-    const shown = this.order ? this.order.length : total;
-    const fmt = (n: number) => n.toLocaleString('en-US');
-    // Characters received against the file's bytes: close enough for a progress figure.
-    const pct = this.expected ? ` (${Math.min(99, Math.floor((100 * this.received) / this.expected))} %)` : '';
-    this.count.textContent = loading ? `Loading… ${fmt(total)} rows${pct}` : `${fmt(shown)} of ${fmt(total)} rows`;
+    const total = this.data.rowCount;
+    const filtered = this.hasQuery();
+    this.count.textContent = countText({
+      loading,
+      filtered,
+      shown: this.order && filtered ? this.order.length : total,
+      total,
+      // Characters received against the file's bytes: close enough for a progress figure.
+      percent: this.expected ? Math.min(99, Math.floor((100 * this.received) / this.expected)) : undefined,
+    });
   }
 
   private visibleRows(): string[][] {
-    const rows = this.data.rows;
-    if (!this.order) return rows.slice();
-    const out = new Array<string[]>(this.order.length);
-    for (let i = 0; i < this.order.length; i++) out[i] = rows[this.order[i]];
+    const n = this.order ? this.order.length : this.data.rowCount;
+    const out = new Array<string[]>(n);
+    for (let i = 0; i < n; i++) out[i] = this.data.row(this.order ? this.order[i] : i);
     return out;
   }
 
@@ -362,27 +485,21 @@ export class App {
     if (!this.table || !this.data.complete) return;
     const s = this.table.store.state;
     const q = this.query();
-    const widths: Record<number, number> = {};
-    for (const [id, w] of Object.entries(s.columnSizing)) widths[columnIndex(id)] = w;
-    const view: ViewState = {
-      sorting: q.sorting,
-      filters: Object.fromEntries(q.filters),
-      search: q.search,
-      widths,
-      scrollTop: this.grid?.scrollTop ?? 0,
-    };
-    const state: PersistedState = { v: PROTOCOL_VERSION, title: this.title, source: this.source, view };
-    if (this.submission) state.submission = this.submission;
-    else if (this.source.kind === 'inline' && this.sizeWithin(INLINE_STATE_LIMIT)) state.table = { columns: this.data.columns, rows: this.data.rows };
-    this.vscode.setState(state);
-  }
-
-  private sizeWithin(limit: number): boolean {
-    let n = 0;
-    for (const row of this.data.rows) {
-      for (const c of row) n += c.length;
-      if (n > limit) return false;
-    }
-    return true;
+    this.vscode.setState(
+      persistedState({
+        title: this.title,
+        source: this.source,
+        submission: this.submission,
+        data: this.data,
+        view: {
+          sorting: q.sorting,
+          filters: Object.fromEntries(q.filters),
+          search: q.search,
+          widths: Object.fromEntries(Object.entries(s.columnSizing).map(([id, w]) => [columnIndex(id), w])),
+          scrollTop: this.grid?.scrollTop ?? 0,
+          pinned: (s.columnPinning?.start ?? []).map(columnIndex),
+        },
+      }),
+    );
   }
 }

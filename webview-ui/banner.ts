@@ -22,7 +22,14 @@ const UNKNOWN_REASON: Record<string, string> = {
   'connection-lost': 'The request was sent, but the connection was lost before an answer came back.',
   truncated: 'The request was sent, but the answer was cut off.',
   cancelled: 'The request was sent, and you stopped waiting for the answer.',
+  interrupted: 'The request was sent, and the editor stopped before an answer was recorded.',
 };
+
+/** An ISO instant in the reader's own time zone and locale, e.g. "22/11/2026, 23:05:09"; as given when unreadable. */
+export function localTime(iso: string): string {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? iso : new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}
 
 export function renderBanner(view: SubmissionView): HTMLElement {
   const o = view.outcome;
@@ -69,10 +76,17 @@ export function renderBanner(view: SubmissionView): HTMLElement {
   }
   text.append(el('h2', { class: 'banner-headline' }, headline));
   for (const line of lines) text.append(el('p', {}, line));
-  const meta = [view.file && `File: ${view.file}`, view.environment && `Environment: ${view.environment}`, view.submittedAt && `At: ${view.submittedAt}`]
-    .filter(Boolean)
-    .join(' · ');
-  if (meta) text.append(el('p', { class: 'banner-meta' }, meta));
+  const meta = [view.file && `File: ${view.file}`, view.environment && `Environment: ${view.environment}`].filter(Boolean).join(' · ');
+  const at = view.submittedAt ? localTime(view.submittedAt) : undefined;
+  if (meta || at) {
+    const p = el('p', { class: 'banner-meta' }, meta);
+    if (at) {
+      // Local time for reading; the exact ISO instant stays in the element (and the JSON, and the ledger).
+      const time = el('time', { datetime: view.submittedAt!, title: view.submittedAt! }, at);
+      p.append(meta ? ' · Sent ' : 'Sent ', time);
+    }
+    text.append(p);
+  }
   const fields = Object.entries(view.fields ?? {});
   if (fields.length > 0) {
     const dl = el('dl', { class: 'banner-fields' });

@@ -34,12 +34,12 @@ const SAMPLE = 2000;
  * The kind every non-empty sampled value agrees on; text when they disagree or nothing is sampled.
  * Sampling is spread over the whole column so a report sorted by one shape at the top is not misread.
  */
-export function detectKind(rows: readonly (readonly string[])[], column: number): ColumnKind {
+export function detectKind(count: number, valueAt: (row: number) => string | undefined): ColumnKind {
   const candidates: ColumnKind[] = ['number', 'datetime', 'date-dmy'];
-  const step = Math.max(1, Math.floor(rows.length / SAMPLE));
+  const step = Math.max(1, Math.floor(count / SAMPLE));
   let seen = 0;
-  for (let r = 0; r < rows.length && candidates.length > 0; r += step) {
-    const v = rows[r][column];
+  for (let r = 0; r < count && candidates.length > 0; r += step) {
+    const v = valueAt(r);
     if (v === undefined || v.trim() === '') continue;
     seen++;
     for (let i = candidates.length - 1; i >= 0; i--) {
@@ -82,18 +82,6 @@ export function sortIndices(count: number, keys: Float64Array | readonly string[
   out.set(order, 0);
   out.set(rest, order.length);
   return out;
-}
-
-/** Builds the cached key column: numbers for typed columns, lower-cased text otherwise. */
-export function buildKeys(rows: readonly (readonly string[])[], column: number, kind: ColumnKind): Float64Array | string[] {
-  if (kind === 'text') {
-    const keys = new Array<string>(rows.length);
-    for (let i = 0; i < rows.length; i++) keys[i] = (rows[i][column] ?? '').toLowerCase();
-    return keys;
-  }
-  const keys = new Float64Array(rows.length);
-  for (let i = 0; i < rows.length; i++) keys[i] = sortKey(kind, rows[i][column] ?? '');
-  return keys;
 }
 
 /** Case-insensitive substring test that skips lower-casing when the needle has no letters. */

@@ -1,7 +1,11 @@
-// The rows on the page and the filtered/sorted view of them. Rows stay as arrays of strings; sort keys
-// are built per column only when that column is first sorted, and the view is an index array, so a
-// million-row report costs one extra 4-byte integer per row per view, not a copy of the rows.
-import { buildKeys, detectKind, makeMatcher, sortIndices, type ColumnKind, type SortSpec } from './columnKinds';
+// The filtered and sorted view of the rows in the store. The view is an index array, so a million-row
+// report costs one 4-byte integer per row per view, not a copy of the rows. Everything here also works
+// while rows are still arriving: match marks and sort keys are kept per column and extended with each
+// new piece instead of being rebuilt, so the view can follow the file as it loads.
+import { detectKind, sortIndices, sortKey, type ColumnKind, type SortSpec } from './columnKinds';
+import type { Piece } from './csvReader';
+import { radixSortIndices } from './radixSort';
+import { ColumnStore } from './store';
 
 export interface ViewQuery {
   sorting: SortSpec | null;
@@ -21,127 +25,184 @@ export function yieldToPage(): Promise<void> {
   });
 }
 
-const FILTER_SLICE = 100_000;
-const INTERN_LIMIT = 4096;
+/** Longest stretch of work between two yields: input waits at most about this long. */
+const SLICE_MS = 40;
+
+/** The lower-cased, trimmed needle of a search or filter box; empty means "no condition". */
+export const needleOf = (text: string) => text.trim().toLowerCase();
+
+interface Marks {
+  hits: Uint8Array;
+  pieces: number; // pieces of the store already scanned
+}
+
+interface Keys {
+  kind: ColumnKind;
+  keys: Float64Array | string[];
+  rows: number; // rows covered
+}
 
 export class Dataset {
-  columns: string[] = [];
-  readonly rows: string[][] = [];
+  readonly store = new ColumnStore();
   complete = false;
+  private mask: ((row: string[]) => void) | undefined;
   private kinds = new Map<number, ColumnKind>();
-  private keys = new Map<number, Float64Array | string[]>();
-  private sorted = new Map<string, Uint32Array>();
+  private keys = new Map<number, Keys>();
+  private marks = new Map<string, Marks>();
+  private sorted: { id: string; order: Uint32Array } | undefined;
   private generation = 0;
-  /**
-   * Per-column string pools. Reports repeat a few values in many rows (merchant, currency, type, report
-   * date); sharing one string per distinct value instead of one per cell halves the heap of a large
-   * report and releases the parser's chunk strings that slices would otherwise keep alive.
-   */
-  private pools: (Map<string, string> | null)[] = [];
 
-  reset(columns: string[]): void {
-    this.columns = columns;
-    this.pools = columns.map(() => new Map<string, string>());
-    this.rows.length = 0;
+  get columns(): string[] {
+    return this.store.columns;
+  }
+
+  get rowCount(): number {
+    return this.store.rowCount;
+  }
+
+  reset(columns: string[], mask?: (row: string[]) => void): void {
+    this.store.reset(columns);
+    this.mask = mask;
     this.complete = false;
-    this.invalidate();
-  }
-
-  append(rows: string[][]): void {
-    const pools = this.pools;
-    for (const r of rows) {
-      for (let c = 0; c < r.length && c < pools.length; c++) {
-        const pool = pools[c];
-        if (!pool) continue;
-        const v = r[c];
-        const seen = pool.get(v);
-        if (seen !== undefined) r[c] = seen;
-        else if (pool.size < INTERN_LIMIT) pool.set(v, v);
-        else pools[c] = null; // a column of mostly distinct values (ids, times) is not worth a map
-      }
-      this.rows.push(r);
-    }
-    this.invalidate();
-  }
-
-  private invalidate(): void {
     this.kinds.clear();
     this.keys.clear();
-    this.sorted.clear();
+    this.marks.clear();
+    this.sorted = undefined;
     this.generation++;
+  }
+
+  append(rows: readonly (readonly string[])[]): void {
+    this.store.addRows(rows, this.mask);
+  }
+
+  addPiece(piece: Piece): void {
+    this.store.add(piece, this.mask);
+  }
+
+  /** All rows are in: column kinds are decided again on the whole column. */
+  finish(): void {
+    this.complete = true;
+    const before = new Map(this.kinds);
+    this.kinds.clear();
+    for (const [col, k] of before) {
+      if (this.kind(col) === k) continue;
+      // The rows so far looked like one shape, the whole column is another: sort it again.
+      this.keys.delete(col);
+      if (this.sorted?.id.startsWith(`${col}:`)) this.sorted = undefined;
+    }
+  }
+
+  row(i: number): string[] {
+    return this.store.row(i);
   }
 
   kind(column: number): ColumnKind {
     let k = this.kinds.get(column);
     if (!k) {
-      k = detectKind(this.rows, column);
+      k = detectKind(this.store.rowCount, (r) => this.store.value(r, column));
       this.kinds.set(column, k);
     }
     return k;
   }
 
-  private sortedOrder(spec: SortSpec): Uint32Array {
-    const id = `${spec.column}:${spec.desc}`;
-    let order = this.sorted.get(id);
-    if (!order) {
-      let keys = this.keys.get(spec.column);
-      if (!keys) {
-        keys = buildKeys(this.rows, spec.column, this.kind(spec.column));
-        this.keys.set(spec.column, keys);
+  private keysFor(column: number, n: number): Keys {
+    const kind = this.kind(column);
+    let k = this.keys.get(column);
+    if (!k || k.kind !== kind) k = { kind, keys: kind === 'text' ? [] : new Float64Array(0), rows: 0 };
+    if (k.rows < n) {
+      if (kind === 'text') {
+        const keys = k.keys as string[];
+        this.store.forEachValue(column, k.rows, n, (v) => keys.push(v.toLowerCase()));
+      } else {
+        const keys = new Float64Array(n);
+        keys.set(k.keys as Float64Array);
+        if (kind === 'number') this.store.numberKeys(column, k.rows, n, keys);
+        else this.store.forEachValue(column, k.rows, n, (v, r) => (keys[r] = sortKey(kind, v)));
+        k.keys = keys;
       }
-      order = sortIndices(this.rows.length, keys, spec.desc);
-      // One direction cached at a time: a million-row order is 4 MB.
-      this.sorted.clear();
-      this.sorted.set(id, order);
+      k.rows = n;
     }
+    this.keys.set(column, k);
+    return k;
+  }
+
+  private sortedOrder(spec: SortSpec, n: number): Uint32Array {
+    const id = `${spec.column}:${spec.desc}:${n}:${this.generation}`;
+    if (this.sorted?.id === id) return this.sorted.order;
+    const k = this.keysFor(spec.column, n);
+    const order = k.keys instanceof Float64Array ? radixSortIndices(n, k.keys, spec.desc) : sortIndices(n, k.keys, spec.desc);
+    // One order cached at a time: a million-row order is 4 MB.
+    this.sorted = { id, order };
     return order;
   }
 
-  /**
-   * The row indices to show, in order. Filtering runs in slices with a yield between them so typing
-   * in a filter box never freezes the page; `isCurrent` lets a newer query cancel an older one.
-   */
-  async view(query: ViewQuery, isCurrent: () => boolean): Promise<Uint32Array | null> {
-    const generation = this.generation;
-    const stale = () => !isCurrent() || generation !== this.generation;
-    const n = this.rows.length;
-    const base = query.sorting && query.sorting.column < this.columns.length ? this.sortedOrder(query.sorting) : null;
-    const tests: { column: number; match: (cell: string) => boolean }[] = [];
-    for (const [column, text] of query.filters) {
-      const match = makeMatcher(text);
-      if (match) tests.push({ column, match });
+  /** Marks rows where `needle` occurs (in `column`, or anywhere with -1), scanning only pieces not yet seen. */
+  private async marksFor(needle: string, column: number, stale: () => boolean): Promise<Uint8Array | null> {
+    const key = `${column}\u0000${needle}`;
+    let m = this.marks.get(key);
+    if (!m) {
+      m = { hits: new Uint8Array(this.store.rowCount), pieces: 0 };
+      this.marks.set(key, m);
     }
-    const search = makeMatcher(query.search);
-    if (tests.length === 0 && !search) {
-      if (base) return base;
-      const all = new Uint32Array(n);
-      for (let i = 0; i < n; i++) all[i] = i;
-      return all;
-    }
-    const out = new Uint32Array(n);
-    let count = 0;
-    const width = this.columns.length;
-    for (let start = 0; start < n; start += FILTER_SLICE) {
-      const end = Math.min(n, start + FILTER_SLICE);
-      for (let p = start; p < end; p++) {
-        const i = base ? base[p] : p;
-        const row = this.rows[i];
-        let ok = true;
-        for (const t of tests) {
-          if (!t.match(row[t.column] ?? '')) {
-            ok = false;
-            break;
-          }
-        }
-        // One lower-cased string per row instead of one per cell; NUL never comes from the search box,
-        // so a match cannot straddle two cells.
-        if (ok && search) ok = search(width === 1 ? row[0] ?? '' : row.join('\u0000'));
-        if (ok) out[count++] = i;
+    let t = performance.now();
+    while (m.pieces < this.store.pieceCount) {
+      // Pieces may arrive while this runs: grow the marks with them.
+      const piece = this.store.pieceAt(m.pieces);
+      if (m.hits.length < piece.first + piece.rows) {
+        const grown = new Uint8Array(Math.max(this.store.rowCount, piece.first + piece.rows));
+        grown.set(m.hits);
+        m.hits = grown;
       }
-      if (end < n) {
+      this.store.matchPiece(m.pieces, needle, column, m.hits);
+      m.pieces++;
+      if (performance.now() - t > SLICE_MS) {
         await yieldToPage();
         if (stale()) return null;
+        t = performance.now();
       }
+    }
+    // Several boxes typed into keep a handful of mark sets; a new one beyond that replaces the oldest.
+    if (this.marks.size > 8) this.marks.delete(this.marks.keys().next().value!);
+    return m.hits;
+  }
+
+  /**
+   * The row indices to show, in order, for rows `from` onwards (0: the whole view). With `from` > 0 the
+   * query must be unsorted: the result is what to append to the view already shown. `isCurrent` lets a
+   * newer query cancel an older one (null is returned then).
+   */
+  async view(query: ViewQuery, isCurrent: () => boolean, from = 0, to = this.store.rowCount): Promise<Uint32Array | null> {
+    const generation = this.generation;
+    const stale = () => !isCurrent() || generation !== this.generation;
+    const n = to;
+    const base = query.sorting && query.sorting.column < this.columns.length && from === 0 ? this.sortedOrder(query.sorting, n) : null;
+    const conditions: Uint8Array[] = [];
+    const wanted: [string, number][] = [...query.filters].map(([col, text]) => [needleOf(text), col] as [string, number]);
+    wanted.push([needleOf(query.search), -1]);
+    for (const [needle, col] of wanted) {
+      if (needle === '') continue;
+      const hits = await this.marksFor(needle, col, stale);
+      if (!hits || stale()) return null;
+      conditions.push(hits);
+    }
+    if (conditions.length === 0) {
+      if (base) return base;
+      const all = new Uint32Array(n - from);
+      for (let i = from; i < n; i++) all[i - from] = i;
+      return all;
+    }
+    const out = new Uint32Array(n - from);
+    let count = 0;
+    for (let p = from; p < n; p++) {
+      const i = base ? base[p] : p;
+      let ok = true;
+      for (const hits of conditions) {
+        if (hits[i] === 0) {
+          ok = false;
+          break;
+        }
+      }
+      if (ok) out[count++] = i;
     }
     return out.slice(0, count);
   }

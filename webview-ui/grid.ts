@@ -1,11 +1,16 @@
 // The virtualised grid: a sticky header (column names, sort, resize) and filter row, then only the rows
-// in view, positioned absolutely. Every value is written with textContent, never parsed as HTML.
+// in view, positioned absolutely. Pinned columns come first and stay in place when scrolling sideways.
+// Every value is written as text nodes (cellRender.ts), never parsed as HTML.
 // Focus stays on the grid element and aria-activedescendant names the active cell, which survives the
-// recycling of row elements as the user scrolls.
-import { Virtualizer, elementScroll, observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
+// recycling of row elements as the user scrolls. `active.col` is a position on screen; `display` maps
+// positions to data columns.
 import { columnId, columnIndex, type ResultsTable } from './table';
 import { el } from './dom';
 import { quoteField } from '../src/shared/csv';
+import { renderCell, setTooltip } from './cellRender';
+import { ColumnMenu } from './gridMenu';
+import { RowWindow } from './rowWindow';
+import { headerCells } from './gridHeader';
 
 /** A row as tab-separated text, quoted where needed, which spreadsheets split into cells on paste. */
 export const rowAsTsv = (row: readonly string[]) => row.map((v) => quoteField(v, '\t')).join('\t');
@@ -17,19 +22,27 @@ export interface GridCallbacks {
   rowAt(viewIndex: number): string[] | undefined;
   onCopy(text: string, what: 'cell' | 'row'): void;
   onActiveChange(): void;
+  /** Lower-case needles to highlight in a data column (the search, and that column's filter). */
+  needlesFor(column: number): string[];
 }
 
 export class Grid {
   readonly element: HTMLDivElement;
   private readonly head: HTMLDivElement;
   private readonly body: HTMLDivElement;
-  private headerCells: HTMLDivElement[] = [];
-  private filterInputs: HTMLInputElement[] = [];
+  private readonly empty: HTMLDivElement;
+  private headerCells: HTMLDivElement[] = []; // by data column
+  private filterInputs: HTMLInputElement[] = []; // by data column
   private pool: HTMLDivElement[] = [];
   private count = 0;
-  private virtualizer: Virtualizer<HTMLDivElement, HTMLDivElement>;
-  private cleanup: () => void = () => undefined;
-  /** Active cell: row is a view index, -1 is the header row. */
+  private display: number[] = [];
+  private pinnedCount = 0;
+  private layoutKey = '';
+  private readonly menu: ColumnMenu;
+  private readonly rows: RowWindow;
+  private headHeight = 0;
+  private readonly headObserver: ResizeObserver;
+  /** Active cell: row is a view index, -1 is the header row; col is a position on screen. */
   active = { row: 0, col: 0 };
 
   constructor(
@@ -42,76 +55,99 @@ export class Grid {
     this.element = el('div', { class: 'grid', role: 'grid', tabindex: '0', 'aria-label': label, 'aria-colcount': String(n), 'aria-multiselectable': 'false' });
     this.head = el('div', { class: 'head', role: 'rowgroup' });
     this.body = el('div', { class: 'body', role: 'rowgroup' });
-    this.element.append(this.head, this.body);
+    this.empty = el('div', { class: 'empty', role: 'status', hidden: '' });
+    this.element.append(this.head, this.empty, this.body);
     parent.append(this.element);
+    this.menu = new ColumnMenu(parent);
     this.buildHeader();
-    this.applyWidths();
-    this.virtualizer = new Virtualizer<HTMLDivElement, HTMLDivElement>({
-      count: 0,
-      getScrollElement: () => this.element,
-      estimateSize: () => ROW_HEIGHT,
-      overscan: 8,
-      scrollMargin: this.head.offsetHeight,
-      scrollToFn: elementScroll,
-      observeElementRect,
-      observeElementOffset,
-      onChange: () => this.renderRows(),
+    this.layout();
+    this.headHeight = this.head.offsetHeight;
+    this.rows = new RowWindow(this.element, ROW_HEIGHT, 8, () => this.headHeight, () => this.renderRows());
+    // The header's height changes only with the layout (font, filter row); read it then, not per frame.
+    this.headObserver = new ResizeObserver(() => {
+      this.headHeight = this.head.offsetHeight;
+      this.renderRows();
     });
-    this.cleanup = this.virtualizer._didMount();
-    this.virtualizer._willUpdate();
+    this.headObserver.observe(this.head);
     this.element.addEventListener('keydown', (e) => this.onKey(e));
     this.element.addEventListener('click', (e) => this.onClick(e));
+    this.element.addEventListener('contextmenu', (e) => this.onContextMenu(e));
+    // The full value on hover, for any value cut short, spread over lines or holding special characters.
+    this.element.addEventListener('mouseover', (e) => {
+      const cell = (e.target as HTMLElement).closest('.row.data > .cell') as HTMLElement | null;
+      if (cell) setTooltip(cell);
+    });
   }
 
   dispose(): void {
-    this.cleanup();
+    this.menu.close(false);
+    this.rows.dispose();
+    this.headObserver.disconnect();
     this.element.remove();
   }
 
   private buildHeader(): void {
-    const headRow = el('div', { class: 'row header', role: 'row', 'aria-rowindex': '1' });
-    const filterRow = el('div', { class: 'row filters', role: 'row', 'aria-rowindex': '2' });
     for (const header of this.table.getHeaderGroups()[0].headers) {
       const i = columnIndex(header.id);
-      const cell = el('div', { class: 'cell colhead', role: 'columnheader', 'aria-colindex': String(i + 1), id: `h-${i}`, 'aria-sort': 'none' });
-      const name = String(header.column.columnDef.header ?? '');
-      const label = el('span', { class: 'label', title: name }, name);
-      const ind = el('span', { class: 'sort-indicator', 'aria-hidden': 'true' });
-      const resizer = el('div', { class: 'resizer', 'aria-hidden': 'true', title: 'Drag to resize; double-click to reset' });
-      const handler = header.getResizeHandler();
-      resizer.addEventListener('mousedown', (e) => {
-        e.stopPropagation();
-        handler(e);
-      });
-      resizer.addEventListener('touchstart', (e) => {
-        e.stopPropagation();
-        handler(e);
-      });
-      resizer.addEventListener('click', (e) => e.stopPropagation());
-      resizer.addEventListener('dblclick', (e) => {
-        e.stopPropagation();
-        header.column.resetSize();
-      });
-      cell.append(label, ind, resizer);
-      headRow.append(cell);
-      this.headerCells.push(cell);
-
-      const fcell = el('div', { class: 'cell filtercell', role: 'gridcell', 'aria-colindex': String(i + 1) });
-      const input = el('input', { type: 'search', class: 'filter', placeholder: 'Filter', 'aria-label': `Filter ${name}`, spellcheck: 'false' });
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      input.addEventListener('input', () => {
-        clearTimeout(timer);
-        timer = setTimeout(() => header.column.setFilterValue(input.value === '' ? undefined : input.value), 150);
-      });
-      fcell.append(input);
-      filterRow.append(fcell);
-      this.filterInputs.push(input);
+      const { cell, filter } = headerCells(header);
+      this.headerCells[i] = cell;
+      this.filterInputs[i] = filter;
     }
-    this.head.append(headRow, filterRow);
   }
 
-  /** Called when table state changes: sort indicators, widths, filter boxes restored from state. */
+  /** Pinned columns first (in pinning order), then the others in file order. */
+  private displayOrder(pinnedIds = this.table.store.state.columnPinning?.start ?? []): number[] {
+    const pinned = pinnedIds.map(columnIndex).filter((i) => this.headerCells[i]);
+    const rest = this.headerCells.map((_, i) => i).filter((i) => !pinned.includes(i));
+    this.pinnedCount = pinned.length;
+    return [...pinned, ...rest];
+  }
+
+  /** Places header and filter cells in display order and sets widths and pinned offsets. */
+  private layout(): void {
+    const display = this.displayOrder();
+    const widths = display.map((c) => this.table.getColumn(columnId(c))!.getSize());
+    const key = `${display.join(',')}|${this.pinnedCount}|${widths.join(',')}`;
+    if (key === this.layoutKey) return;
+    const orderChanged = display.join(',') !== this.display.join(',') || this.layoutKey.split('|')[1] !== String(this.pinnedCount);
+    this.layoutKey = key;
+    this.display = display;
+    // CSSOM writes are not inline-style markup, so the CSP without 'unsafe-inline' allows them.
+    this.element.style.setProperty('--cols', widths.map((w) => `${w}px`).join(' '));
+    this.element.style.setProperty('--total-width', `${widths.reduce((a, b) => a + b, 0)}px`);
+    if (orderChanged) {
+      const headRow = el('div', { class: 'row header', role: 'row', 'aria-rowindex': '1' });
+      const filterRow = el('div', { class: 'row filters', role: 'row', 'aria-rowindex': '2' });
+      display.forEach((c, k) => {
+        const cell = this.headerCells[c];
+        cell.setAttribute('aria-colindex', String(k + 1));
+        cell.classList.toggle('is-pinned', k < this.pinnedCount);
+        headRow.append(cell);
+        const fcell = el('div', { class: 'cell filtercell', role: 'gridcell', 'aria-colindex': String(k + 1) });
+        fcell.append(this.filterInputs[c]);
+        filterRow.append(fcell);
+      });
+      this.head.replaceChildren(headRow, filterRow);
+      // Pooled rows were built for the old order: build them again.
+      for (const row of this.pool) row.remove();
+      this.pool = [];
+    }
+    let left = 0;
+    const offsets = widths.map((w) => ((left += w), left - w));
+    const pinCells = (cells: HTMLElement[]) =>
+      cells.forEach((cell, k) => {
+        const pinned = k < this.pinnedCount;
+        cell.classList.toggle('pinned', pinned);
+        cell.classList.toggle('pinned-last', pinned && k === this.pinnedCount - 1);
+        cell.style.left = pinned ? `${offsets[k]}px` : '';
+      });
+    for (const row of this.head.children) pinCells([...row.children] as HTMLElement[]);
+    for (const row of this.pool) pinCells([...row.children] as HTMLElement[]);
+  }
+
+  /** Called when table state changes: sort indicators, widths, pinning, filter boxes restored from state. */
   syncHeader(): void {
+    this.layout();
     for (const header of this.table.getHeaderGroups()[0].headers) {
       const i = columnIndex(header.id);
       const sorted = header.column.getIsSorted();
@@ -123,14 +159,7 @@ export class Grid {
       const input = this.filterInputs[i];
       if (document.activeElement !== input && (fv ?? '') !== input.value) input.value = String(fv ?? '');
     }
-    this.applyWidths();
-  }
-
-  private applyWidths(): void {
-    const sizes = this.table.getHeaderGroups()[0].headers.map((h) => `${h.getSize()}px`);
-    // CSSOM writes are not inline-style markup, so the CSP without 'unsafe-inline' allows them.
-    this.element.style.setProperty('--cols', sizes.join(' '));
-    this.element.style.setProperty('--total-width', `${this.table.getTotalSize()}px`);
+    this.renderRows();
   }
 
   setCount(count: number, keepScroll = false): void {
@@ -138,27 +167,62 @@ export class Grid {
     this.element.setAttribute('aria-rowcount', String(count + HEADER_ROWS));
     if (!keepScroll) this.element.scrollTop = 0;
     this.active.row = Math.min(this.active.row, Math.max(0, count - 1));
-    this.virtualizer.setOptions({ ...this.virtualizer.options, count, scrollMargin: this.head.offsetHeight });
-    this.virtualizer._willUpdate();
-    this.body.style.height = `${this.virtualizer.getTotalSize()}px`;
+    this.rows.count = count;
+    this.body.style.height = `${this.rows.totalSize}px`;
     this.renderRows();
   }
 
-  /** Rows already shown changed in place (more rows parsed): redraw without moving. */
+  /** What to say when no row is shown: a message and, optionally, one action (e.g. clear the search). */
+  setEmpty(message: string | null, action?: { label: string; run(): void }): void {
+    if (message === null) {
+      this.empty.hidden = true;
+      this.empty.replaceChildren();
+      return;
+    }
+    const children: Node[] = [el('span', { class: 'empty-text' }, message)];
+    if (action) {
+      const b = el('button', { type: 'button', class: 'empty-action' }, action.label);
+      b.addEventListener('click', () => action.run());
+      children.push(b);
+    }
+    this.empty.replaceChildren(...children);
+    this.empty.hidden = false;
+  }
+
+  /** Rows already shown changed in place (highlights): redraw without moving. */
   refresh(): void {
     this.renderRows();
   }
 
   private renderRows(): void {
-    const items = this.virtualizer.getVirtualItems();
-    const ncols = this.table.getAllLeafColumns().length;
-    const margin = this.virtualizer.options.scrollMargin;
+    const items = this.rows.items();
+    const ncols = this.display.length;
+    const margin = this.headHeight;
     while (this.pool.length < items.length) {
       const row = el('div', { class: 'row data', role: 'row' });
-      for (let c = 0; c < ncols; c++) row.append(el('div', { class: 'cell', role: 'gridcell', 'aria-colindex': String(c + 1) }));
+      for (let k = 0; k < ncols; k++) {
+        const cell = el('div', { class: 'cell', role: 'gridcell', 'aria-colindex': String(k + 1) });
+        if (k < this.pinnedCount) {
+          cell.classList.add('pinned');
+          if (k === this.pinnedCount - 1) cell.classList.add('pinned-last');
+        }
+        row.append(cell);
+      }
       this.body.append(row);
       this.pool.push(row);
     }
+    if (this.pool.length > 0 && this.pinnedCount > 0) {
+      // New pooled cells take their sticky offsets from the header cells above them.
+      const headCells = this.head.firstElementChild!.children;
+      for (const row of this.pool) {
+        for (let k = 0; k < this.pinnedCount; k++) {
+          const cell = row.children[k] as HTMLElement;
+          const left = (headCells[k] as HTMLElement).style.left;
+          if (cell.style.left !== left) cell.style.left = left;
+        }
+      }
+    }
+    const needles = this.display.map((c) => this.cb.needlesFor(c));
     for (let k = 0; k < this.pool.length; k++) {
       const rowEl = this.pool[k];
       const item = items[k];
@@ -172,47 +236,51 @@ export class Grid {
       rowEl.dataset.index = String(item.index);
       rowEl.style.transform = `translateY(${item.start - margin}px)`;
       rowEl.classList.toggle('odd', item.index % 2 === 1);
-      for (let c = 0; c < ncols; c++) {
-        const cell = rowEl.children[c] as HTMLElement;
-        const value = values[c] ?? '';
-        // Line breaks inside a value would be invisible in a one-line cell; show a marker instead.
-        const shown = value.includes('\n') || value.includes('\r') ? value.replace(/\r\n|\r|\n/g, ' ↵ ') : value;
-        if (cell.textContent !== shown) cell.textContent = shown;
-        if (cell.title !== value) cell.title = value.length > 20 ? value : '';
-        const isActive = this.active.row === item.index && this.active.col === c;
+      for (let p = 0; p < ncols; p++) {
+        const cell = rowEl.children[p] as HTMLElement;
+        renderCell(cell, values[this.display[p]] ?? '', needles[p]);
+        const isActive = this.active.row === item.index && this.active.col === p;
         cell.classList.toggle('active', isActive);
         if (isActive) cell.id = 'active-cell';
         else if (cell.id) cell.removeAttribute('id');
       }
     }
-    this.headerCells.forEach((h, c) => h.classList.toggle('active', this.active.row === -1 && this.active.col === c));
-    this.element.setAttribute('aria-activedescendant', this.active.row === -1 ? `h-${this.active.col}` : 'active-cell');
+    this.display.forEach((c, p) => this.headerCells[c].classList.toggle('active', this.active.row === -1 && this.active.col === p));
+    this.element.setAttribute('aria-activedescendant', this.active.row === -1 ? `h-${this.display[this.active.col] ?? 0}` : 'active-cell');
   }
 
   private get pageRows(): number {
-    return Math.max(1, Math.floor((this.element.clientHeight - this.head.offsetHeight) / ROW_HEIGHT) - 1);
+    return Math.max(1, Math.floor((this.element.clientHeight - this.headHeight) / ROW_HEIGHT) - 1);
   }
 
   moveTo(row: number, col: number): void {
-    const ncols = this.table.getAllLeafColumns().length;
+    const ncols = this.display.length;
     this.active = { row: Math.max(-1, Math.min(row, this.count - 1)), col: Math.max(0, Math.min(col, ncols - 1)) };
-    if (this.active.row >= 0) this.virtualizer.scrollToIndex(this.active.row, { align: 'auto' });
+    if (this.active.row >= 0) this.rows.scrollToIndex(this.active.row);
     this.scrollColumnIntoView(this.active.col);
     this.renderRows();
     this.cb.onActiveChange();
   }
 
-  private scrollColumnIntoView(col: number): void {
-    const header = this.table.getHeaderGroups()[0].headers[col];
-    const left = header.getStart();
-    const right = left + header.getSize();
-    if (left < this.element.scrollLeft) this.element.scrollLeft = left;
+  private scrollColumnIntoView(pos: number): void {
+    if (pos < this.pinnedCount) return; // always in view
+    const widths = this.display.map((c) => this.table.getColumn(columnId(c))!.getSize());
+    const pinnedWidth = widths.slice(0, this.pinnedCount).reduce((a, b) => a + b, 0);
+    const left = widths.slice(0, pos).reduce((a, b) => a + b, 0);
+    const right = left + widths[pos];
+    // The pinned columns cover the left of the scrolled area.
+    if (left - pinnedWidth < this.element.scrollLeft) this.element.scrollLeft = left - pinnedWidth;
     else if (right > this.element.scrollLeft + this.element.clientWidth) this.element.scrollLeft = right - this.element.clientWidth;
+  }
+
+  /** The data column at the active position. */
+  get activeColumn(): number {
+    return this.display[this.active.col] ?? 0;
   }
 
   activeValue(): string | undefined {
     if (this.active.row < 0) return undefined;
-    return this.cb.rowAt(this.active.row)?.[this.active.col] ?? '';
+    return this.cb.rowAt(this.active.row)?.[this.activeColumn] ?? '';
   }
 
   activeRow(): string[] | undefined {
@@ -223,14 +291,58 @@ export class Grid {
     this.table.getColumn(columnId(col))?.toggleSorting();
   }
 
+  isPinned(col: number): boolean {
+    return (this.table.store.state.columnPinning?.start ?? []).includes(columnId(col));
+  }
+
+  setPinned(col: number, pinned: boolean): void {
+    const id = columnId(col);
+    const before = (this.table.store.state.columnPinning?.start ?? []).filter((c) => c !== id);
+    const after = pinned ? [...before, id] : before;
+    // The column keeps the keyboard focus at its new place (set before the state change redraws).
+    const pos = this.displayOrder(after).indexOf(col);
+    if (pos >= 0) this.active.col = pos;
+    this.table.setColumnPinning((old) => ({ ...old, start: after }));
+  }
+
+  /** Opens the column menu for a data column, at a point or under its header. */
+  openMenu(col: number, at?: { x: number; y: number }): void {
+    const header = this.headerCells[col];
+    const box = header.getBoundingClientRect();
+    const name = header.querySelector('.label')?.textContent ?? '';
+    const column = this.table.getColumn(columnId(col))!;
+    const pinned = this.isPinned(col);
+    this.menu.open(
+      [
+        { id: 'pin', label: pinned ? 'Unpin column' : 'Pin column', run: () => this.setPinned(col, !pinned) },
+        { id: 'sort-asc', label: 'Sort ascending', run: () => column.toggleSorting(false) },
+        { id: 'sort-desc', label: 'Sort descending', run: () => column.toggleSorting(true) },
+        ...(column.getIsSorted() ? [{ id: 'sort-clear', label: 'Remove sort', run: () => column.clearSorting() }] : []),
+      ],
+      at ?? { x: box.left, y: box.bottom },
+      `Column ${name}`,
+      this.element,
+    );
+  }
+
+  private onContextMenu(e: MouseEvent): void {
+    const head = (e.target as HTMLElement).closest('.colhead') as HTMLElement | null;
+    if (!head) return;
+    e.preventDefault();
+    const col = Number(head.dataset.col);
+    this.active = { row: -1, col: this.display.indexOf(col) };
+    this.renderRows();
+    this.openMenu(col, { x: e.clientX, y: e.clientY });
+  }
+
   private onClick(e: MouseEvent): void {
     const target = e.target as HTMLElement;
-    if (target.closest('input')) return;
-    const head = target.closest('.colhead');
+    if (target.closest('input') || target.closest('.empty')) return;
+    const head = target.closest('.colhead') as HTMLElement | null;
     if (head) {
-      const col = Number(head.getAttribute('aria-colindex')) - 1;
+      const col = Number(head.dataset.col);
       this.toggleSort(col);
-      this.active = { row: -1, col };
+      this.active = { row: -1, col: this.display.indexOf(col) };
     } else {
       const cell = target.closest('.row.data > .cell');
       if (!cell) return;
@@ -245,7 +357,7 @@ export class Grid {
   private onKey(e: KeyboardEvent): void {
     if (e.target !== this.element) return; // typing in a filter box
     const { row, col } = this.active;
-    const ncols = this.table.getAllLeafColumns().length;
+    const ncols = this.display.length;
     const ctrl = e.ctrlKey || e.metaKey;
     let handled = true;
     switch (e.key) {
@@ -258,7 +370,7 @@ export class Grid {
       case 'ArrowLeft':
       case 'ArrowRight': {
         const dir = e.key === 'ArrowLeft' ? -1 : 1;
-        if (row === -1 && e.shiftKey) this.resizeBy(col, dir * 16);
+        if (row === -1 && e.shiftKey) this.resizeBy(this.activeColumn, dir * 16);
         else this.moveTo(row, col + dir);
         break;
       }
@@ -276,7 +388,14 @@ export class Grid {
         break;
       case 'Enter':
       case ' ':
-        if (row === -1) this.toggleSort(col);
+        if (row === -1) this.toggleSort(this.activeColumn);
+        else handled = false;
+        break;
+      case 'ContextMenu':
+        this.openMenu(this.activeColumn);
+        break;
+      case 'F10':
+        if (e.shiftKey) this.openMenu(this.activeColumn);
         else handled = false;
         break;
       case 'c':

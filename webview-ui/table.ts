@@ -4,6 +4,7 @@
 // dataset.ts over plain index arrays instead (the "manual" modes the library provides for exactly this).
 import {
   columnFilteringFeature,
+  columnPinningFeature,
   columnResizingFeature,
   columnSizingFeature,
   constructTable,
@@ -19,6 +20,7 @@ export const features = tableFeatures({
   coreReactivityFeature: storeReactivityBindings(),
   columnSizingFeature,
   columnResizingFeature,
+  columnPinningFeature,
   rowSortingFeature,
   columnFilteringFeature,
   globalFilteringFeature,
@@ -32,7 +34,8 @@ const helper = createColumnHelper<typeof features, Row>();
 export const columnId = (index: number) => `c${index}`;
 export const columnIndex = (id: string) => Number(id.slice(1));
 
-export function createResultsTable(names: string[], initial?: { widths?: Record<number, number> }) {
+/** `pinned`: data columns pinned to the start; by default the first one (a row's name, usually). */
+export function createResultsTable(names: string[], initial?: { widths?: Record<number, number>; pinned?: number[] }) {
   const columns = helper.columns(
     names.map((name, i) =>
       helper.accessor((row: Row) => row[i] ?? '', {
@@ -56,7 +59,7 @@ export function createResultsTable(names: string[], initial?: { widths?: Record<
     enableMultiSort: false,
     sortDescFirst: false,
     columnResizeMode: 'onChange',
-    initialState: { columnSizing: sizing },
+    initialState: { columnSizing: sizing, columnPinning: { start: (initial?.pinned ?? (names.length > 1 ? [0] : [])).filter((i) => i < names.length).map(columnId), end: [] } },
   });
 }
 

@@ -18,7 +18,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const results = registerResultsPanel(context);
   registerLinting(context);
   const environments = registerEnvironments(context, docs);
-  const history = registerHistory(context, docs);
+  const history = registerHistory(context, results);
   registerSubmit(context, { environments, history, results, docs });
   registerReport(context, { environments, results });
   log.info('PayGate Toolkit active');

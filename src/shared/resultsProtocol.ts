@@ -24,11 +24,14 @@ export type SubmissionOutcomeView =
   | { kind: 'auth-failed'; status?: number; operation: 'create' | 'report'; message: string; check: CredentialToCheck[] }
   | { kind: 'server-error'; status: number; errorId?: string }
   /** The request went out but no whole answer came back (or the user stopped waiting): the payments may exist. */
-  | { kind: 'unknown'; reason: 'timeout' | 'connection-lost' | 'truncated' | 'cancelled'; message: string }
+  | { kind: 'unknown'; reason: 'timeout' | 'connection-lost' | 'truncated' | 'cancelled' | 'interrupted'; message: string }
   /** Nothing was sent. */
   | { kind: 'transport-error'; reason: 'refused' | 'timeout' | 'tls' | 'other'; message: string };
 
 export const SUBMISSION_OUTCOME_KINDS = ['accepted', 'declined', 'validation-error', 'error', 'auth-failed', 'server-error', 'unknown', 'transport-error'] as const;
+
+/** The answer's per-row columns of a submission's table: shown first and pinned, so no one scrolls to them. */
+export const OUTCOME_COLUMNS = ['recurring-payment-id', 'status', 'serial-number'] as const;
 
 /**
  * What the panel shows for one Submit. `columns`/`rows` are the submitted rows as the gateway saw them,
@@ -56,6 +59,8 @@ export interface ViewState {
   search: string;
   widths: Record<number, number>;
   scrollTop: number;
+  /** Data columns pinned to the start, in order (absent in state saved before pinning existed). */
+  pinned?: number[];
 }
 
 export interface PersistedState {
@@ -125,7 +130,7 @@ function isOutcome(v: unknown): v is SubmissionOutcomeView {
     case 'server-error':
       return typeof v.status === 'number' && optStr(v.errorId);
     case 'unknown':
-      return ['timeout', 'connection-lost', 'truncated', 'cancelled'].includes(v.reason as string) && isStr(v.message);
+      return ['timeout', 'connection-lost', 'truncated', 'cancelled', 'interrupted'].includes(v.reason as string) && isStr(v.message);
     case 'transport-error':
       return ['refused', 'timeout', 'tls', 'other'].includes(v.reason as string) && isStr(v.message);
     default:

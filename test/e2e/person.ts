@@ -303,6 +303,41 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     return `columns ${headers.map((h) => h.trim()).slice(0, 5).join(', ')}…; rows for ${expected.join(', ')}`;
   }, { previous: false });
 
+  await step('searching the report table highlights the matches; a search with no match says how to clear it', async () => {
+    const frame = await wb.webviewFrame(page, '[role="grid"]', 5_000);
+    const expected = clientOrderIds(path.join(workspace, 'valid.rpcsv'));
+    const search = frame.locator('input.search');
+    await search.click();
+    await page.keyboard.type(expected[0]);
+    await frame.locator('mark.hit', { hasText: expected[0] }).first().waitFor({ timeout: 15_000 });
+    await screenshot('report-search-highlight');
+    await search.fill('');
+    await page.keyboard.type('no row has this');
+    const empty = frame.locator('.empty');
+    await empty.waitFor({ state: 'visible', timeout: 15_000 });
+    const said = (await empty.innerText()).replace(/\s+/g, ' ');
+    await screenshot('report-no-match');
+    if (!/No rows match/.test(said) || !/Escape/.test(said)) throw new Error(`the empty table says: ${said}`);
+    await page.keyboard.press('Escape');
+    await empty.waitFor({ state: 'hidden', timeout: 15_000 });
+    return said.slice(0, 100);
+  }, { previous: false });
+
+  await step('clicking the submission in the Submissions view opens its results panel, outcome first', async () => {
+    if (!submissionsView) notYet('no paygate.submissions view');
+    await wb.viewRow(page, submissionsView.name, 'valid.rpcsv');
+    const header = page.locator('.pane-header', { hasText: new RegExp(submissionsView.name, 'i') }).first();
+    await page.locator('.pane', { has: header }).locator('.monaco-list-row', { hasText: 'valid.rpcsv' }).first().click();
+    // The submission's panel (the one with a banner) comes to the front, reused from the Submit above.
+    const frame = await wb.webviewFrame(page, '.banner', 30_000);
+    const headers = (await frame.locator('[role="columnheader"]').allInnerTexts()).map((h) => h.trim());
+    await screenshot('submission-from-view');
+    if (headers[0] !== 'recurring-payment-id') throw new Error(`the first column is ${headers[0]}`);
+    const banner = await frame.locator('.banner').innerText();
+    if (/\d{4}-\d{2}-\d{2}T\d{2}:/.test(banner)) throw new Error(`the banner shows a raw ISO time: ${banner}`);
+    return `${headers.slice(0, 3).join(', ')}; ${banner.replace(/\s+/g, ' ').slice(0, 80)}`;
+  }, { previous: false });
+
   return counts;
 }
 

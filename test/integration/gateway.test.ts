@@ -14,6 +14,7 @@ import type { SignatureDetailsResult } from '../../src/extension/submit/signatur
 import type { SelectEnvironmentResult } from '../../src/extension/environments/statusBar';
 import type { SubmitResult } from '../../src/extension/submit/submit';
 import type { NewReportTemplateResult } from '../../src/extension/report/templates';
+import type { SubmissionView } from '../../src/shared/resultsProtocol';
 
 // The gateway commands against real local gateways: the extension's own built-in `local` one, and one
 // this suite starts itself (as a settings environment named TEST_ENV) so secrets set through the commands
@@ -152,12 +153,20 @@ describe('gateway commands', function () {
       assert.equal((await ledgerRecords(first.historyFile)).length, before, 'no ledger record for a refused file');
     });
 
-    it('shows a history record as a document without card numbers', async () => {
-      const uri = await run<vscode.Uri>('paygate.history.open', first.record.id);
-      assert.ok(uri);
-      const text = await documentText(uri);
-      assert.ok(text.includes(first.record.id));
+    it('opens a history record in the results panel: answer columns first, rows from the file, no card numbers', async () => {
+      const view = await run<SubmissionView>('paygate.history.open', first.record.id);
+      assert.ok(view);
+      assert.equal(view.outcome.kind, 'accepted');
+      assert.equal(view.submittedAt, first.record.time, 'the exact instant stays ISO in the view; the page shows local time');
+      assert.deepEqual(view.columns.slice(0, 3), ['recurring-payment-id', 'status', 'serial-number']);
+      assert.deepEqual(view.rows.map((r) => r[0]), first.record.recurringPaymentIds);
+      assert.ok(view.columns.includes('credit-card-number'), 'the rows come from the file, which is still what was sent');
+      await eventually('the results panel', () =>
+        vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === view.title && t.input instanceof vscode.TabInputWebview) ? true : undefined,
+      );
+      const text = JSON.stringify(view);
       for (const card of VALID_CARDS) assert.ok(!text.includes(card));
+      assert.ok(!view.columns.includes('cvv2'), 'the CVV column is left out');
     });
   });
 

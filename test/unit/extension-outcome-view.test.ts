@@ -42,12 +42,15 @@ describe('splitList', () => {
 describe('submission view', () => {
   const batch = readBatch(BATCH);
 
-  it('masks card numbers, leaves out the CVV column and appends the answer per row', () => {
-    const t = submissionTable(batch, { ids: ['11', '12'], statuses: ['active', 'active'] });
-    assert.deepEqual(t.columns, ['client-orderid', 'rp_card_type', 'credit-card-number', 'amount', 'currency', 'recurring-payment-id', 'status']);
-    assert.deepEqual(t.rows[0], ['A-1', 'SRC', '411111******1111', '10.00', 'EUR', '11', 'active']);
-    assert.deepEqual(t.rows[1], ['A-2', 'DST', '555555******4444', '20.00', 'EUR', '12', 'active']);
+  it('masks card numbers, leaves out the CVV column and puts the answer per row first', () => {
+    const t = submissionTable(batch, { ids: ['11', '12'], statuses: ['active', 'active'], serialNumbers: ['S-1'] });
+    assert.deepEqual(t.columns, ['recurring-payment-id', 'status', 'serial-number', 'client-orderid', 'rp_card_type', 'credit-card-number', 'amount', 'currency']);
+    assert.deepEqual(t.rows[0], ['11', 'active', 'S-1', 'A-1', 'SRC', '411111******1111', '10.00', 'EUR']);
+    assert.deepEqual(t.rows[1], ['12', 'active', 'S-1', 'A-2', 'DST', '555555******4444', '20.00', 'EUR']);
     assert.ok(!JSON.stringify(t).includes('737'));
+    // A serial number per payment goes to its own row; none leaves the column empty.
+    assert.deepEqual(submissionTable(batch, { ids: ['11', '12'], statuses: [], serialNumbers: ['S-1', 'S-2'] }).rows.map((r) => r[2]), ['S-1', 'S-2']);
+    assert.deepEqual(submissionTable(batch, { ids: [], statuses: [] }).rows.map((r) => r.slice(0, 3)), [['', '', ''], ['', '', '']]);
   });
 
   it('collects the card numbers and CVVs to scrub', () => {

@@ -110,3 +110,36 @@ test('a schema problem inside an array element is placed on that element, not on
   assert.equal(problem.line, 6);
   assert.equal(problem.column, text.split('\n')[5].indexOf('"value"') + 1);
 });
+
+test('a new template fails its own check only for the identifier the support manager gives, in one plain sentence', () => {
+  const text = `${JSON.stringify(newReportTemplate(), null, 2)}\n`;
+  const r = parseReportTemplate(text);
+  assert.ok(!r.ok);
+  if (r.ok) return;
+  assert.deepEqual(r.problems.map((p) => [p.path, p.message]), [['reportIdentifier', "reportIdentifier is still a placeholder: ask your support manager for the report's identifier"]]);
+  assert.equal(r.problems[0].line, 2);
+  // With the identifier filled in, the template is complete.
+  assert.ok(parseReportTemplate(text.replace('<ask your support manager>', 'transactions')).ok);
+  const empty = parseReportTemplate(text.replace('<ask your support manager>', ''));
+  assert.ok(!empty.ok && empty.problems[0].message === "reportIdentifier is empty: ask your support manager for the report's identifier");
+});
+
+test('every template problem reads as a sentence about a field, never as validator output', () => {
+  const broken = { ...newReportTemplate(), reportIdentifier: 'x', reportEncode: 'no-such', reportCsvDelimiter: '', reportFormat: '', filters: 5, inputReportParameters: [{ type: 1 }] } as Record<string, unknown>;
+  delete broken.reportName;
+  const text = JSON.stringify(broken, null, 2);
+  const r = parseReportTemplate(text);
+  assert.ok(!r.ok);
+  if (r.ok) return;
+  const byPath = Object.fromEntries(r.problems.map((p) => [p.path, p.message]));
+  assert.equal(byPath.reportCsvDelimiter, 'reportCsvDelimiter must be exactly one character, such as "," or ";" (it is "")');
+  assert.equal(byPath.reportFormat, 'reportFormat is empty: fill it in');
+  assert.equal(byPath.reportName, 'reportName is missing: add it as text in quotes');
+  assert.equal(byPath.filters, 'filters must be an object in { }, not 5');
+  assert.equal(byPath['inputReportParameters.0.type'], 'inputReportParameters.0.type must be text in quotes, not 1');
+  assert.match(byPath.reportEncode, /^reportEncode "no-such" is not a character encoding this tool can decode/);
+  for (const p of r.problems) {
+    assert.doesNotMatch(p.message, /Too small|Too big|expected|Invalid input|>=|<=/, p.message);
+    assert.ok(p.line !== undefined && p.column !== undefined, `${p.path} has a place`);
+  }
+});

@@ -1,6 +1,7 @@
 import * as z from './zod';
 import { described } from './zod';
 import { jsonPathOffset, lineColumnAt, readJsonText } from './jsonPosition';
+import { isPlaceholder, SUPPORT_PLACEHOLDER, templateMessage } from './templateMessages';
 
 // The custom report request body ("Custom report request" in the spec). Per-report templates come from the
 // gateway's support managers and may carry fields the spec does not show, so unknown keys are kept and sent.
@@ -37,9 +38,14 @@ export const ReportFiltersSchema = z.looseObject({
 
 export const ReportTemplateSchema = described(
   z.looseObject({
-    reportIdentifier: described(z.string().check(z.minLength(1)), { description: 'Identifies which custom report is requested.' }),
+    reportIdentifier: described(z.string().check(z.minLength(1), z.refine((v) => !isPlaceholder(v), 'still a placeholder')), {
+      description: 'Identifies which custom report is requested. Only your support manager can give it.',
+      // Read by VS Code's JSON checker instead of its generic "String is shorter than…".
+      errorMessage: "reportIdentifier is empty or a placeholder: ask your support manager for the report's identifier",
+      not: { pattern: '^\\s*<[^<>]*>\\s*$' },
+    }),
     reportEncode: described(
-      z.string().check(z.refine(isKnownEncoding, 'not a character encoding this tool can decode (e.g. UTF-8, windows-1251)')),
+      z.string().check(z.refine(isKnownEncoding, 'not a character encoding this tool can decode: use one such as UTF-8 or windows-1251')),
       { description: 'Character encoding of the returned report.', examples: ['UTF-8'] },
     ),
     reportName: described(z.string(), { description: 'Name of the report.' }),
@@ -55,10 +61,14 @@ export const ReportTemplateSchema = described(
 
 export type ReportTemplate = z.output<typeof ReportTemplateSchema>;
 
-/** A fresh template with every field of the spec, as the "New Report Template" command writes it. */
+/**
+ * A fresh template with every field of the spec, as the "New Report Template" command writes it. It
+ * passes its own check but for the report's identifier, which only the support manager can give: that
+ * holds a placeholder the check names ("ask your support manager for the report's identifier").
+ */
 export function newReportTemplate(): ReportTemplate {
   return {
-    reportIdentifier: '',
+    reportIdentifier: SUPPORT_PLACEHOLDER,
     reportEncode: 'UTF-8',
     reportName: '',
     reportCsvDelimiter: ',',
@@ -91,13 +101,16 @@ export function parseReportTemplate(text: string): ParsedReportTemplate {
   const { value, body } = read;
   const r = ReportTemplateSchema.safeParse(value);
   if (r.success) return { ok: true, template: r.data };
-  return {
-    ok: false,
-    problems: r.error.issues.map((i) => {
-      const path = i.path.map(String).join('.');
-      return { message: path ? `${path}: ${i.message}` : i.message, path, ...locateKey(body, i.path) };
-    }),
-  };
+  // One message per field: an empty identifier is not also reported as a placeholder.
+  const seen = new Set<string>();
+  const problems: TemplateProblem[] = [];
+  for (const i of r.error.issues) {
+    const path = i.path.map(String).join('.');
+    if (seen.has(path)) continue;
+    seen.add(path);
+    problems.push({ message: templateMessage(i, value), path, ...locateKey(body, i.path) });
+  }
+  return { ok: false, problems };
 }
 
 /** The place of a schema problem: the property (or array element) its path names. */

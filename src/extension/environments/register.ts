@@ -7,6 +7,7 @@ import { LocalGatewayManager, type LocalGatewayInfo } from './localGateway';
 import { setConsumerSecretCommand, setRsaPrivateKeyCommand, type SetConsumerSecretArgs, type SetRsaKeyArgs } from './secrets';
 import { affectsGatewaySettings, configuredEnvironments, SECTION } from './settings';
 import { EnvironmentStatus, selectEnvironmentCommand } from './statusBar';
+import { addEnvironmentCommand } from './addEnvironment';
 import type { TargetDeps } from './target';
 
 // Environments: the status bar, secrets, the built-in local gateway and the settings that choose where a
@@ -41,6 +42,7 @@ export function registerEnvironments(context: vscode.ExtensionContext, docs: Rea
   const register = (id: string, fn: (...args: unknown[]) => unknown) => subs.push(vscode.commands.registerCommand(id, fn));
 
   register('paygate.selectEnvironment', (arg) => selectEnvironmentCommand(status, arg));
+  register('paygate.addEnvironment', () => addEnvironmentCommand());
   register('paygate.setConsumerSecret', (arg) => setConsumerSecretCommand(context.secrets, envArgs<SetConsumerSecretArgs>(arg)));
   register('paygate.setRsaPrivateKey', (arg) => setRsaPrivateKeyCommand(context.secrets, envArgs<SetRsaKeyArgs>(arg)));
   register('paygate.startLocalGateway', async (): Promise<LocalGatewayInfo> => {

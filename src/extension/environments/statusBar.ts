@@ -31,24 +31,33 @@ export class EnvironmentStatus implements vscode.Disposable {
     const env = configuredEnvironment(name);
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.isTrusted = false;
+    // The same words in plain text for screen readers: the Markdown tooltip escapes them (Built\-in…).
+    let plain: string;
     if (name === LOCAL_ENVIRONMENT) {
       const info = this.local.info();
       this.item.text = `$(server-environment) PayGate: ${name}`;
       this.item.backgroundColor = undefined;
-      let where = info.running ? `Built-in local gateway, running at ${info.baseUrl}` : 'Built-in local gateway (starts when first used)';
-      if (info.externalPid !== undefined) where = `Local gateway run by paygate gateway (pid ${info.externalPid}), at ${info.baseUrl}`;
-      tooltip.appendText(where);
+      plain = info.running ? `Built-in local gateway, running at ${info.baseUrl}` : 'Built-in local gateway (starts when first used)';
+      if (info.externalPid !== undefined) plain = `Local gateway run by paygate gateway (pid ${info.externalPid}), at ${info.baseUrl}`;
+      tooltip.appendText(plain);
     } else if (env) {
       this.item.text = `$(${env.production ? 'warning' : 'server-environment'}) PayGate: ${name}`;
       this.item.backgroundColor = env.production ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-      tooltip.appendText(`${env.production ? 'PRODUCTION — real cards are charged. ' : ''}Payments: ${env.baseUrl}\nReports: ${env.reportBaseUrl}\nEndpoint ${env.endpointId}, consumer key ${env.consumerKey}`);
+      plain = `${env.production ? 'PRODUCTION — real cards are charged. ' : ''}Payments: ${env.baseUrl}\nReports: ${env.reportBaseUrl}\nEndpoint ${env.endpointId}, consumer key ${env.consumerKey}`;
+      tooltip.appendText(plain);
     } else {
       this.item.text = `$(error) PayGate: ${name}?`;
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
-      tooltip.appendText(`There is no environment named "${name}" in the "paygate.environments" setting.`);
+      plain = `There is no environment named "${name}" in the "paygate.environments" setting.`;
+      tooltip.appendText(plain);
     }
     tooltip.appendMarkdown('\n\nClick to select another environment.');
     this.item.tooltip = tooltip;
+    this.item.accessibilityInformation = { label: statusLabel(name, plain), role: 'button' };
+  }
+
+  get accessibleLabel(): string {
+    return this.item.accessibilityInformation?.label ?? '';
   }
 
   dispose(): void {
@@ -56,10 +65,18 @@ export class EnvironmentStatus implements vscode.Disposable {
   }
 }
 
-export type SelectEnvironmentResult = { ok: true; environment: string; statusText: string } | { ok: false; message: string };
+/** The status item's accessible label: plain sentences, no Markdown escapes, no codicon names. */
+export function statusLabel(environment: string, detail: string): string {
+  return `PayGate environment ${environment}. ${detail.replace(/\n/g, '. ')}. Activate to select another environment.`;
+}
+
+export type SelectEnvironmentResult =
+  | { ok: true; environment: string; statusText: string; statusLabel: string }
+  | { ok: false; message: string; adding?: boolean };
 
 interface EnvironmentPick extends vscode.QuickPickItem {
   name: string;
+  add?: boolean;
 }
 
 /** Select Environment: a name argument (string or `{ environment }`) selects without asking. */
@@ -76,8 +93,17 @@ export async function selectEnvironmentCommand(status: EnvironmentStatus, arg?: 
         detail: `endpoint ${e.endpointId} · consumer key ${e.consumerKey}`,
       })),
     ].map((i) => (i.name === current ? { ...i, description: `${i.description} · current` } : i));
+    // The way to a new environment is where one looks for it: at the end of the list of environments.
+    items.push(
+      { name: '', label: '', kind: vscode.QuickPickItemKind.Separator },
+      { name: '', add: true, label: '$(add) Add environment…', detail: 'Opens the paygate.environments setting in settings JSON with an entry to fill in.' },
+    );
     const picked = await vscode.window.showQuickPick(items, { placeHolder: `Active PayGate environment (now: ${current})` });
     if (!picked) return undefined;
+    if (picked.add) {
+      await vscode.commands.executeCommand('paygate.addEnvironment');
+      return { ok: false, adding: true, message: 'Opened settings JSON to add an environment.' };
+    }
     name = picked.name;
   }
   if (!isKnownEnvironment(name)) {
@@ -87,5 +113,5 @@ export async function selectEnvironmentCommand(status: EnvironmentStatus, arg?: 
   }
   await setActiveEnvironment(name);
   status.refresh();
-  return { ok: true, environment: name, statusText: status.text };
+  return { ok: true, environment: name, statusText: status.text, statusLabel: status.accessibleLabel };
 }

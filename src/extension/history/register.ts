@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import { log } from '../log';
-import type { ReadOnlyDocuments } from '../readOnlyDocs';
+import type { ResultsPanelApi } from '../results/register';
 import { SubmissionHistory } from './history';
 import { importLegacyHistory } from './legacy';
 import { clearHistoryCommand, openSubmissionCommand, SubmissionsTree, SUBMISSIONS_VIEW } from './view';
 
 // The Submissions view over the shared submission ledger.
-export function registerHistory(context: vscode.ExtensionContext, docs: ReadOnlyDocuments): SubmissionHistory {
+export function registerHistory(context: vscode.ExtensionContext, results: ResultsPanelApi): SubmissionHistory {
   const subs = context.subscriptions;
   const history = new SubmissionHistory();
   subs.push(history);
@@ -18,7 +18,7 @@ export function registerHistory(context: vscode.ExtensionContext, docs: ReadOnly
   const tree = new SubmissionsTree(history);
   subs.push(tree);
   subs.push(vscode.window.createTreeView(SUBMISSIONS_VIEW, { treeDataProvider: tree, showCollapseAll: true }));
-  subs.push(vscode.commands.registerCommand('paygate.history.open', (arg) => openSubmissionCommand(history, docs, arg)));
+  subs.push(vscode.commands.registerCommand('paygate.history.open', (arg) => openSubmissionCommand(history, results, arg)));
   subs.push(vscode.commands.registerCommand('paygate.history.clear', (arg) => clearHistoryCommand(history, arg)));
   return history;
 }

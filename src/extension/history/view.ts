@@ -3,7 +3,9 @@ import * as vscode from 'vscode';
 import type { SubmissionRecord } from '../../core/ledger';
 import type { SubmissionHistory } from './history';
 import { requestTimeoutMs } from '../environments/settings';
-import type { ReadOnlyDocuments } from '../readOnlyDocs';
+import type { ResultsPanelApi } from '../results/register';
+import type { SubmissionView } from '../../shared/resultsProtocol';
+import { recordView } from './recordView';
 
 // The "Submissions" tree: one item per submission (newest first) with its outcome as the icon, and the
 // gateway's ids and serial numbers as children. Failures get a warning-coloured icon.
@@ -106,16 +108,17 @@ function recordIdOf(arg: unknown): string | undefined {
   return undefined;
 }
 
-/** The record as a read-only JSON document; it holds nothing secret, so it can be shown as it is. */
-export async function openSubmissionCommand(history: SubmissionHistory, docs: ReadOnlyDocuments, arg?: unknown): Promise<vscode.Uri | undefined> {
+/** The record in the results panel, as Submit showed it: outcome banner, answer columns first and pinned. */
+export async function openSubmissionCommand(history: SubmissionHistory, results: ResultsPanelApi, arg?: unknown): Promise<SubmissionView | undefined> {
   const id = recordIdOf(arg) ?? (await history.current.list())[0]?.id;
   const record = id ? await history.current.get(id) : undefined;
   if (!record) {
     void vscode.window.showInformationMessage('PayGate: no submission to show.');
     return undefined;
   }
-  const { seq: _order, ...shown } = record;
-  return docs.show(`Submission ${path.basename(record.file)} ${record.time.replace(/[:.]/g, '-')}.json`, `${JSON.stringify(shown, null, 2)}\n`);
+  const view = await recordView(record, interrupted(record));
+  await results.showSubmission(view);
+  return view;
 }
 
 export async function clearHistoryCommand(history: SubmissionHistory, arg?: unknown): Promise<boolean> {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, RevealOutputChannelOn, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { DIAGNOSTIC_SOURCE, LANGUAGE_ID, LINT_SECTION } from '../../shared/lintProtocol';
 import { log } from '../log';
+import { registerDetection } from './detect';
 
 /**
  * Diagnostics, code actions, hover and completion for paygate-recurring-csv come from the PayGate
@@ -27,4 +28,5 @@ export function registerLinting(context: vscode.ExtensionContext): void {
   // Stopping a client that never got running rejects; at shutdown there is nothing left to do about it.
   context.subscriptions.push({ dispose: () => client.stop().catch(() => undefined) });
   client.start().catch((err: unknown) => log().error(`PayGate language server did not start: ${err instanceof Error ? err.message : String(err)}`));
+  registerDetection(context);
 }

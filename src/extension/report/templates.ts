@@ -52,11 +52,15 @@ export async function newReportTemplateCommand(...args: CommandArgs): Promise<Ne
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(newReportTemplateText()));
   const doc = await vscode.workspace.openTextDocument(target);
   const editor = await vscode.window.showTextDocument(doc);
-  // The one value that must be filled in: the report's identifier from the gateway's support.
-  const at = doc.getText().indexOf('"reportIdentifier": "');
+  // The one value that must be filled in: the report's identifier from the support manager. Its
+  // placeholder is selected, so typing (or pasting) the identifier replaces it.
+  const key = '"reportIdentifier": "';
+  const at = doc.getText().indexOf(key);
   if (at >= 0) {
-    const pos = doc.positionAt(at + '"reportIdentifier": "'.length);
-    editor.selection = new vscode.Selection(pos, pos);
+    const from = at + key.length;
+    const to = doc.getText().indexOf('"', from);
+    editor.selection = new vscode.Selection(doc.positionAt(from), doc.positionAt(to < 0 ? from : to));
+    editor.revealRange(editor.selection);
   }
   return { ok: true, uri: target };
 }

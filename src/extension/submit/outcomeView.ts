@@ -2,7 +2,7 @@ import type { GatewayOutcome } from '../../core/gateway/outcome';
 import { fieldValue } from '../../core/gateway/outcome';
 import { maskTable, maskText } from '../../core/mask';
 import type { Batch } from '../../core/rules/batch';
-import type { CredentialToCheck, SubmissionOutcomeView, SubmissionView } from '../../shared/resultsProtocol';
+import { OUTCOME_COLUMNS, type CredentialToCheck, type SubmissionOutcomeView, type SubmissionView } from '../../shared/resultsProtocol';
 import { splitList } from '../../core/ledger';
 
 // From the gateway's answer to what the user sees: the results panel's view, a one-line summary and the
@@ -26,7 +26,7 @@ export function sensitiveValues(batch: Batch): string[] {
   return out;
 }
 
-function credentialsToCheck(signatureMethod: string): CredentialToCheck[] {
+export function credentialsToCheck(signatureMethod: string): CredentialToCheck[] {
   return signatureMethod === 'RSA-SHA256'
     ? ['consumer-key', 'rsa-private-key', 'endpoint-id', 'environment']
     : ['consumer-key', 'consumer-secret', 'endpoint-id', 'environment'];
@@ -95,11 +95,17 @@ export function summary(o: SubmitOutcome, environment: string, sensitive: readon
 }
 
 
-/** The submitted rows as the gateway saw them, card numbers masked, CVV left out, answer columns appended. */
-export function submissionTable(batch: Batch, answer: { ids: string[]; statuses: string[] }): { columns: string[]; rows: string[][] } {
+/**
+ * The submitted rows as the gateway saw them, card numbers masked, CVV left out, and the answer's columns
+ * (OUTCOME_COLUMNS) first: what happened to each row is the first thing read, not 30 columns to the right.
+ */
+export function submissionTable(batch: Batch, answer: { ids: string[]; statuses: string[]; serialNumbers?: string[] }): { columns: string[]; rows: string[][] } {
   const known = batch.columns.filter((c): c is string => c !== null);
-  const rows = batch.rows.map((row, r) => [...known.map((c) => row.value(c) ?? ''), answer.ids[r] ?? '', answer.statuses[r] ?? '']);
-  return maskTable([...known, 'recurring-payment-id', 'status'], rows);
+  const serials = answer.serialNumbers ?? [];
+  // One serial number per request, or one per payment when the gateway lists them.
+  const serialOf = (r: number) => (serials.length === batch.rows.length ? serials[r] : serials.length === 1 ? serials[0] : '');
+  const rows = batch.rows.map((row, r) => [answer.ids[r] ?? '', answer.statuses[r] ?? '', serialOf(r) ?? '', ...known.map((c) => row.value(c) ?? '')]);
+  return maskTable([...OUTCOME_COLUMNS, ...known], rows);
 }
 
 export function buildSubmissionView(o: {
@@ -125,6 +131,6 @@ export function buildSubmissionView(o: {
     environment: o.environment,
     submittedAt: o.submittedAt,
     fields,
-    ...submissionTable(o.batch, { ids: o.ids, statuses: o.statuses }),
+    ...submissionTable(o.batch, { ids: o.ids, statuses: o.statuses, serialNumbers: o.serialNumbers }),
   };
 }

@@ -44,7 +44,9 @@ export function renderDetails(o: {
   const s = o.request.signature;
   const base = o.payload !== undefined ? elidePayload(s.baseString, o.payload) : s.baseString;
   const lines = [
-    `# PayGate signature details: ${o.file}`,
+    `# PayGate signature details: ${o.file} (a fresh signature, computed now)`,
+    '',
+    `A signature computed now, to check a signing setup: what a request for this file would carry if it were sent at ${new Date(Number(s.oauthParams.oauth_timestamp) * 1000).toLocaleString()} (local time). It is not the signature of any request that was sent: every request gets its own timestamp and nonce, so its signature differs.`,
     '',
     `- Operation: ${o.operation === 'create' ? 'create recurring payments' : 'custom report'}`,
     `- Environment: ${o.environment}${o.production ? ' (production)' : ''}`,
@@ -55,7 +57,6 @@ export function renderDetails(o: {
     `- oauth_timestamp: ${s.oauthParams.oauth_timestamp}`,
     `- oauth_nonce: ${s.oauthParams.oauth_nonce}`,
     '',
-    'A fresh timestamp and nonce were used: this is the form of the request, not a copy of one that was sent.',
     o.operation === 'create'
       ? 'The form field `payload` (the file with CRLF record separators, UTF-8 without BOM, Base64) is part of the base string; its value is left out here because it encodes the card data.'
       : 'The JSON body is not part of the signature; the header carries `realm=""` as in the report sample.',
@@ -65,7 +66,7 @@ export function renderDetails(o: {
     '',
     fence(base),
     '',
-    '## Signature (Base64, as sent)',
+    '## Signature (Base64, as it goes into the header)',
     '',
     fence(s.signature),
     '',

@@ -1,0 +1,48 @@
+import * as vscode from 'vscode';
+import { DetectionState, TARGET_LANGUAGE } from './detectState';
+
+// Language detection while the text changes. The manifest's `firstLine` is read only when a document is
+// opened, so a new file with the gateway's header typed or pasted in stayed Plain Text until reopened.
+// Here a Plain Text or CSV document whose first line holds `client-orderid` and `rp_card_type` switches to
+// paygate-recurring-csv as soon as that line appears (typing, paste, save): once per document, and never
+// after the user picked a language for it by hand (see detectState.ts for how that is told).
+
+export class LanguageDetection implements vscode.Disposable {
+  private readonly state = new DetectionState();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor() {
+    this.disposables.push(
+      vscode.workspace.onDidOpenTextDocument((d) => {
+        this.state.prune();
+        this.state.opened(d.uri.toString(), d.languageId, d.getText());
+        this.check(d);
+      }),
+      vscode.workspace.onDidCloseTextDocument((d) => this.state.closed(d.uri.toString(), d.getText())),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        // Only an edit that reaches the first line can change what it holds.
+        if (e.contentChanges.some((c) => c.range.start.line === 0)) this.check(e.document);
+      }),
+      vscode.workspace.onDidSaveTextDocument((d) => this.check(d)),
+    );
+    for (const d of vscode.workspace.textDocuments) {
+      this.state.opened(d.uri.toString(), d.languageId, d.getText());
+      this.check(d);
+    }
+  }
+
+  private check(d: vscode.TextDocument): void {
+    if (d.isClosed || d.lineCount === 0) return;
+    const key = d.uri.toString();
+    if (!this.state.shouldSwitch(key, d.languageId, d.lineAt(0).text)) return;
+    vscode.languages.setTextDocumentLanguage(d, TARGET_LANGUAGE).then(undefined, () => this.state.switchFailed(key));
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
+
+export function registerDetection(context: vscode.ExtensionContext): void {
+  context.subscriptions.push(new LanguageDetection());
+}

@@ -1,0 +1,41 @@
+// What the page says about the view: the counter and the empty state. Pure, so the wording is tested
+// without a browser.
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+export function countText(o: { loading: boolean; filtered: boolean; shown: number; total: number; percent?: number }): string {
+  const pct = o.percent === undefined ? '' : ` (${o.percent} %)`;
+  if (!o.loading) return `${fmt(o.shown)} of ${fmt(o.total)} rows`;
+  return o.filtered ? `Loading… ${fmt(o.shown)} of ${fmt(o.total)} rows so far${pct}` : `Loading… ${fmt(o.total)} rows${pct}`;
+}
+
+export interface EmptyState {
+  message: string;
+  /** The button's label; it clears the search and every column filter. */
+  action?: string;
+}
+
+/** Null while something is shown (or nothing is known yet); otherwise what to say and offer. */
+export function emptyState(o: { shown: number; total: number; complete: boolean; search: string; filters: number }): EmptyState | null {
+  const filtered = o.search.trim() !== '' || o.filters > 0;
+  if (o.shown > 0 || (!o.complete && !filtered)) return null;
+  if (o.total === 0) return o.complete ? { message: 'This table has no rows.' } : null;
+  const what = [o.search.trim() && `the search “${o.search.trim()}”`, o.filters > 0 && (o.filters === 1 ? 'the column filter' : `${o.filters} column filters`)]
+    .filter(Boolean)
+    .join(' and ');
+  return {
+    message: `No rows match ${what}${o.complete ? '' : ' so far'}. Press Escape in the search box to clear it, or:`,
+    action: o.filters > 0 ? 'Clear search and filters' : 'Clear search',
+  };
+}
+
+/** Initial column widths from the header and a sample of values, measured by `measure` (canvas text width). */
+export function fitWidths(names: readonly string[], sample: readonly (readonly string[])[], measure: (text: string, bold: boolean) => number): number[] {
+  return names.map((name, c) => {
+    let longest = '';
+    for (const row of sample) if ((row[c] ?? '').length > longest.length) longest = row[c];
+    const cell = measure(longest.slice(0, 60), false);
+    const head = measure(name, true) + 24; // room for the sort arrow and the pin mark
+    return Math.round(Math.min(420, Math.max(64, Math.max(cell, head) + 16)));
+  });
+}

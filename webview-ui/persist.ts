@@ -1,0 +1,28 @@
+// What the page keeps in vscode.setState, so a hidden or reloaded panel comes back as it was: the view
+// (sort, filters, search, widths, pinned columns, scroll), and the rows themselves when they exist only in
+// memory and are small enough; a file is read again instead.
+import { INLINE_STATE_LIMIT, PROTOCOL_VERSION, type PersistedState, type ReportSource, type SubmissionView, type ViewState } from '../src/shared/resultsProtocol';
+import type { Dataset } from './dataset';
+
+export function persistedState(o: { title: string; source: ReportSource; submission?: SubmissionView; data: Dataset; view: ViewState }): PersistedState {
+  const state: PersistedState = { v: PROTOCOL_VERSION, title: o.title, source: o.source, view: o.view };
+  if (o.submission) state.submission = o.submission;
+  else if (o.source.kind === 'inline') {
+    const rows = rowsWithin(o.data, INLINE_STATE_LIMIT);
+    if (rows) state.table = { columns: o.data.columns, rows };
+  }
+  return state;
+}
+
+/** All rows, or undefined as soon as their text passes `limit` characters. */
+function rowsWithin(data: Dataset, limit: number): string[][] | undefined {
+  const rows: string[][] = [];
+  let n = 0;
+  for (let i = 0; i < data.rowCount; i++) {
+    const row = data.row(i);
+    for (const c of row) n += c.length;
+    if (n > limit) return undefined;
+    rows.push(row);
+  }
+  return rows;
+}
