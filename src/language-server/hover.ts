@@ -6,6 +6,7 @@ import type { BatchRow } from '../core/rules/batch';
 import { cellAt } from '../core/rules/cells';
 import { columnSpec } from '../core/rules/columns';
 import type { LintResult } from '../core/rules/lint';
+import { scheduleProblems } from '../core/schedule/problems';
 import { computeSchedule, formatAmount, scheduleInputFromRow } from '../core/schedule/schedule';
 import { columnDoc, escapeMarkdown } from './markdown';
 
@@ -60,7 +61,6 @@ function charges(row: BatchRow, rowNumber: number): string {
   const values = row.values();
   const today = todayLocal();
   const input = scheduleInputFromRow(values);
-  const list = computeSchedule(input, { today, limit: CHARGES_SHOWN + 1 });
   const orderId = values['client-orderid'];
   const card = values['credit-card-number'];
   const who = [
@@ -71,6 +71,13 @@ function charges(row: BatchRow, rowNumber: number): string {
   ].filter((s) => s !== undefined);
   let md = `**Charges** — ${who.join(' · ')}\n\n`;
   if (!row.trusted) return `${md}The row is not well-formed CSV, so its charges cannot be read.\n`;
+  // Say exactly why instead of guessing around a malformed value (a start-date 2027-01-15 is not "today").
+  const problems = scheduleProblems(values);
+  const list = problems.some((p) => p.blocksDates) ? [] : computeSchedule(input, { today, limit: CHARGES_SHOWN + 1 });
+  if (problems.some((p) => p.blocksDates)) {
+    return `${md}The schedule cannot be computed:\n\n${problems.map((p) => `- ${escapeMarkdown(p.message)}\n`).join('')}`;
+  }
+  for (const p of problems) md += `${escapeMarkdown(p.message)}.\n\n`;
   if (list.length === 0) return `${md}No charges: the schedule ends before its first charge.\n`;
   md += '| # | date | amount |\n|---:|---|---:|\n';
   for (const charge of list.slice(0, CHARGES_SHOWN)) {

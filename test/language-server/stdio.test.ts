@@ -211,6 +211,16 @@ describe('language server over stdio (paygate lsp --stdio)', () => {
     assert.doesNotMatch(hoverText(row), /4111111111111111/);
   });
 
+  it('a row whose schedule cannot be computed says which value is malformed, not a guess', async () => {
+    const text = 'client-orderid;rp_card_type;credit-card-number;currency;amount;period;interval;start-date\nA1;DST;4111111111111111;EUR;10.00;month;1;2027-01-15\n';
+    const doc = new Doc(client, uri('bad-date.rpcsv'), text);
+    await doc.diagnostics('linted', (ds) => ds.some((d) => d.code === 'invalid-value'));
+    const row = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: doc.uri }, position: { line: 1, character: 1 } })) as Hover;
+    assert.match(hoverText(row), /The schedule cannot be computed/);
+    assert.match(hoverText(row), /start-date "2027-01-15" is not a real date written DD\.MM\.YYYY/);
+    assert.doesNotMatch(hoverText(row), /No start-date|today/);
+  });
+
   it('after an edit inside a row, hovers and completes on the right row and cell', async () => {
     const text = readFileSync(path.join(FIXTURES, 'valid.rpcsv'), 'utf8');
     const doc = new Doc(client, uri('valid.rpcsv'), text);
