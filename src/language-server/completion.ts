@@ -1,6 +1,6 @@
 import { CompletionItemKind, InsertReplaceEdit, MarkupKind, TextEdit, type CompletionItem, type Position, type Range } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Batch } from '../core/rules/batch';
+import { readBatch, type Batch } from '../core/rules/batch';
 import { cellAt } from '../core/rules/cells';
 import { COLUMNS, columnSpec, type ColumnSpec, type ValueKind } from '../core/rules/columns';
 import type { LintResult } from '../core/rules/lint';
@@ -85,4 +85,30 @@ function valueItems(document: TextDocument, batch: Batch, offset: number, positi
   if (cell?.quoted) return null;
   const range = cellRanges(document, cell, position);
   return values.map(([value, meaning], i) => item(value, meaning, CompletionItemKind.EnumMember, spec, range, String(i), support));
+}
+
+/** Whether the cursor is in the header's last cell: a name completed there is a column being added. */
+export function atHeaderEnd(document: TextDocument, { batch }: LintResult, position: Position): boolean {
+  const fields = batch.header?.fields ?? [];
+  const last = fields[fields.length - 1];
+  const offset = document.offsetAt(position);
+  return last !== undefined && last.start <= offset && offset <= last.end;
+}
+
+/**
+ * Adding a column at the end of the header leaves every row one field short (field-count on each, which
+ * hides every other problem). With the name comes an empty field at the end of each row that is exactly
+ * one short, in the same edit (one undo step); rows already as long as the header are left alone.
+ */
+export function emptyFieldEdits(document: TextDocument): TextEdit[] {
+  const batch = readBatch(document.getText());
+  const width = batch.header?.values.length ?? 0;
+  if (width < 2) return [];
+  const edits: TextEdit[] = [];
+  for (const row of batch.rows) {
+    if (row.record.values.length !== width - 1) continue;
+    const at = document.positionAt(row.record.end);
+    edits.push(TextEdit.insert(at, ';'));
+  }
+  return edits;
 }

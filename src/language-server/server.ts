@@ -2,7 +2,7 @@ import { CodeActionKind, MessageType, ShowMessageNotification, TextDocumentSyncK
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { FIX_ALL_KIND, LANGUAGE_ID } from '../shared/lintProtocol';
 import { actionData, codeActions, resolveCodeAction } from './codeActions';
-import { completionsAt, type CompletionSupport } from './completion';
+import { atHeaderEnd, completionsAt, emptyFieldEdits, type CompletionSupport } from './completion';
 import { Documents } from './documents';
 import { publishedDiagnostics } from './diagnostics';
 import { ADD_TO_GITIGNORE, GitGuard } from './gitGuard';
@@ -177,7 +177,12 @@ export function startServer(connection: Connection): void {
     if (!document || !lintable(document)) return null;
     try {
       const view = viewAt(store, document, position);
-      return completionsInDocument(completionsAt(view.document, view.result, view.position, completion), view.lineShift);
+      const items = completionsInDocument(completionsAt(view.document, view.result, view.position, completion), view.lineShift);
+      if (items && items.length > 0 && atHeaderEnd(view.document, view.result, view.position)) {
+        const edits = emptyFieldEdits(document);
+        if (edits.length > 0) for (const item of items) item.additionalTextEdits = edits;
+      }
+      return items;
     } catch (err) {
       fail('Completion', document.uri, err);
       return null;

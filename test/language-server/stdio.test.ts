@@ -253,6 +253,23 @@ describe('language server over stdio (paygate lsp --stdio)', () => {
     assert.match((cvv.documentation as MarkupContent).value, /3 or 4 digits/);
   });
 
+  it('a column completed at the end of the header brings an empty field to every row, in the same edit', async () => {
+    const text = 'client-orderid;rp_card_type;credit-card-number;currency;amount\nA1;DST;4111111111111111;EUR;1.00\r\n"A\n2";DST;5555555555554444;EUR;2.00\n\nA3;DST;5555555555554444;EUR;3.00;\n';
+    const doc = new Doc(client, uri('add-column.rpcsv'), text);
+    const end = { line: 0, character: text.split('\n')[0].length };
+    await doc.edit([{ range: { start: end, end }, newText: ';ord' }]);
+    await doc.diagnostics('rows short of the new column', (ds) => ds.filter((d) => d.code === 'field-count').length === 2);
+    const items = (await client.connection.sendRequest('textDocument/completion', { textDocument: { uri: doc.uri }, position: { line: 0, character: end.character + 4 } })) as CompletionItem[];
+    const chosen = items.find((i) => i.label === 'order_desc')!;
+    // The row already as long as the header (A3 carries its empty field) is left alone; the blank line too.
+    assert.deepEqual(chosen.additionalTextEdits?.map((e) => [e.range.start.line, e.newText]), [[1, ';'], [3, ';']]);
+    const edit = chosen.textEdit as { replace: TextEdit['range']; newText: string };
+    await doc.edit([{ range: edit.replace, newText: edit.newText }, ...chosen.additionalTextEdits!]);
+    const after = await doc.diagnostics('no field-count left', (ds) => !ds.some((d) => d.code === 'field-count'));
+    assert.ok(!codes(after.diagnostics).includes('field-count'));
+    assert.match(doc.text, /^client-orderid;rp_card_type;credit-card-number;currency;amount;order_desc\nA1;DST;4111111111111111;EUR;1\.00;\r\n"A\n2";DST;5555555555554444;EUR;2\.00;\n/);
+  });
+
   it('publishes at most 1,000 diagnostics and says how many more there are', async () => {
     const rows = Array.from({ length: 1500 }, (_, i) => `ord-${i};XYZ;4111111111111111;5.00;EUR`);
     const doc = new Doc(client, uri('big.rpcsv'), `client-orderid;rp_card_type;credit-card-number;amount;currency\n${rows.join('\n')}\n`);
