@@ -12,7 +12,7 @@ import {
 } from '../core/gateway';
 import { readJsonText } from '../core/gateway/jsonPosition';
 import type { SigningCredentials } from '../core/oauth';
-import { defaultStateDir, loadOrCreateDemoMerchant, readRunningGateway, startLocalGateway, type DemoMerchant } from '../local-gateway';
+import { defaultStateDir, loadOrCreateDemoMerchant, readRunningGateway, readStateLock, startLocalGateway, StateDirLockedError, type DemoMerchant } from '../local-gateway';
 
 // Where a CLI request goes and with which secrets: paygate.config.json (cwd or --config) for environments and
 // paths, environment variables for secrets, and the local gateway with its demo merchant when nothing is set.
@@ -143,17 +143,12 @@ export async function resolveTarget(config: GatewayConfig, o: TargetOverrides, n
   let release = async () => undefined as void;
   let startedGateway = false;
   if (given === undefined) {
-    const running = readRunningGateway(stateDir);
-    if (running) {
-      baseUrl ??= running.baseUrl;
-      reportBaseUrl ??= running.reportBaseUrl;
-    } else {
-      const gw = await startLocalGateway({ stateDir, port: 0, paths });
-      baseUrl ??= gw.baseUrl;
-      reportBaseUrl ??= gw.reportBaseUrl;
-      release = () => gw.close();
-      startedGateway = true;
-    }
+    const local = await localGatewayFor(stateDir, paths);
+    if (!local.ok) return local;
+    baseUrl ??= local.value.baseUrl;
+    reportBaseUrl ??= local.value.reportBaseUrl;
+    release = local.value.release;
+    startedGateway = local.value.started;
   }
   const environment: Environment = {
     name: LOCAL_ENVIRONMENT,
@@ -164,6 +159,36 @@ export async function resolveTarget(config: GatewayConfig, o: TargetOverrides, n
     production: false,
   };
   return { ok: true, value: { environment, paths, timeoutMs, merchant, startedGateway, release } };
+}
+
+/** How long a command waits for another command's own (one-shot) local gateway to finish. */
+export const ONE_SHOT_WAIT_MS = 60_000;
+const POLL_MS = 100;
+
+/**
+ * The local gateway on `stateDir`: a running `paygate gateway` (or editor) is used; another command's
+ * one-shot gateway is waited for (it stops when that command ends, possibly in the middle of ours);
+ * else one is started for this command only. Its callbacks are not waited for when it stops.
+ */
+async function localGatewayFor(stateDir: string, paths: PathTemplates): Promise<Result<{ baseUrl: string; reportBaseUrl: string; started: boolean; release(): Promise<void> }>> {
+  const deadline = Date.now() + ONE_SHOT_WAIT_MS;
+  for (;;) {
+    const running = readRunningGateway(stateDir);
+    if (running && running.kind !== 'oneShot') return { ok: true, value: { baseUrl: running.baseUrl, reportBaseUrl: running.reportBaseUrl, started: false, release: async () => undefined } };
+    if (!running) {
+      try {
+        const gw = await startLocalGateway({ stateDir, port: 0, paths, oneShot: true });
+        return { ok: true, value: { baseUrl: gw.baseUrl, reportBaseUrl: gw.reportBaseUrl, started: true, release: () => gw.close() } };
+      } catch (err) {
+        if (!(err instanceof StateDirLockedError)) return { ok: false, message: `cannot start the local gateway on ${stateDir}: ${(err as Error).message}` };
+      }
+    }
+    if (Date.now() > deadline) {
+      const holder = readStateLock(stateDir);
+      return { ok: false, message: `the local gateway's state directory ${stateDir} stayed in use for ${ONE_SHOT_WAIT_MS / 1000} s${holder ? ` (process ${holder.pid}, started ${holder.startedAt})` : ''}; start \`paygate gateway\` to share one gateway between commands` };
+    }
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
 }
 
 function readKeyFile(cwd: string, file: string, source: string): Result<string> {

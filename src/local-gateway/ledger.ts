@@ -129,26 +129,126 @@ export function createPayment(state: SimState, values: Record<string, string>, s
   return { payment, charges };
 }
 
+/** The most charges one advance makes; the clock stops at the end of the day that reached it. */
+export const MAX_CHARGES_PER_ADVANCE = 100_000;
+/** Charges an advance lists in its answer; the rest are counted only. */
+export const MAX_LISTED_CHARGES = 1000;
+
 export interface AdvanceResult {
   from: string;
   today: string;
+  /** The first MAX_LISTED_CHARGES charges made, in the order they were made. */
   charges: ChargeEvent[];
+  chargeCount: number;
   stopped: string[];
+  /** Set when MAX_CHARGES_PER_ADVANCE stopped the clock before the requested day. */
+  truncated?: { requested: string; reason: string };
 }
 
-export function advance(state: SimState, days: number): AdvanceResult {
+export interface AdvanceOptions {
+  maxCharges?: number;
+  /** Each charge as it is made (for callbacks); nothing else keeps the full list. */
+  onCharge?: (payment: StoredPayment, event: ChargeEvent) => void;
+  /** Collects every payment the advance changed (for the store's commit). */
+  touched?: Set<StoredPayment>;
+}
+
+type Due = { p: StoredPayment; order: number; c: Charge };
+
+function before(a: Due, b: Due): boolean {
+  const d = compareDates(a.c.date, b.c.date);
+  return d !== 0 ? d < 0 : a.order !== b.order ? a.order < b.order : a.c.index < b.c.index;
+}
+
+/** A binary min-heap of each active payment's next charge: memory is one entry per payment, not per charge. */
+class DueHeap {
+  private readonly items: Due[] = [];
+  get size(): number {
+    return this.items.length;
+  }
+  peek(): Due | undefined {
+    return this.items[0];
+  }
+  push(x: Due): void {
+    const a = this.items;
+    a.push(x);
+    for (let i = a.length - 1; i > 0; ) {
+      const parent = (i - 1) >> 1;
+      if (!before(a[i], a[parent])) break;
+      [a[i], a[parent]] = [a[parent], a[i]];
+      i = parent;
+    }
+  }
+  pop(): Due | undefined {
+    const a = this.items;
+    const top = a[0];
+    const last = a.pop();
+    if (a.length > 0 && last) {
+      a[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < a.length && before(a[l], a[m])) m = l;
+        if (r < a.length && before(a[r], a[m])) m = r;
+        if (m === i) break;
+        [a[i], a[m]] = [a[m], a[i]];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+/**
+ * Moves the clock `days` forward, making the charges due in calendar order across payments (creation
+ * order within a day), so transaction ids and callbacks read in the order the charges were made. The
+ * charges are made one at a time from a heap of next charges, never listed all at once, and at most
+ * `maxCharges` per call: past that the clock stops at the end of the day that reached it.
+ */
+export function advance(state: SimState, days: number, o: AdvanceOptions = {}): AdvanceResult {
   const from = state.today;
-  const target = addDays(simToday(state), days);
+  const requested = addDays(simToday(state), days);
+  const max = o.maxCharges ?? MAX_CHARGES_PER_ADVANCE;
+  const heap = new DueHeap();
+  const nextDue = (p: StoredPayment, order: number) => {
+    if (p.status !== 'active') return;
+    const c = nextCharge(p, requested);
+    if (c && compareDates(c.date, requested) <= 0) heap.push({ p, order, c });
+  };
+  state.payments.forEach((p, i) => nextDue(p, i));
+
   const charges: ChargeEvent[] = [];
+  let count = 0;
+  let target = requested;
+  let lastDay: CalendarDate | undefined;
+  for (let due = heap.peek(); due; due = heap.peek()) {
+    if (count >= max && lastDay && compareDates(due.c.date, lastDay) > 0) {
+      // Whole days only: the rest of the schedule waits for the next advance. Never before `from`.
+      target = compareDates(lastDay, simToday(state)) > 0 ? lastDay : simToday(state);
+      break;
+    }
+    heap.pop();
+    const event = makeCharge(state, due.p, due.c);
+    count++;
+    lastDay = due.c.date;
+    if (charges.length < MAX_LISTED_CHARGES) charges.push(event);
+    o.touched?.add(due.p);
+    o.onCharge?.(due.p, event);
+    nextDue(due.p, due.order);
+  }
   const stopped: string[] = [];
-  // In calendar order across payments (a stable sort keeps creation order within a day), so transaction
-  // ids, callbacks and the summary all read in the order the charges were made.
-  const due = state.payments.flatMap((p) => dueCharges(p, target).map((c) => ({ p, c })));
-  due.sort((a, b) => compareDates(a.c.date, b.c.date));
-  for (const { p, c } of due) charges.push(makeCharge(state, p, c));
-  for (const p of state.payments) if (stopIfFinished(p, target)) stopped.push(p['recurring-payment-id']);
+  for (const p of state.payments) {
+    if (stopIfFinished(p, target)) {
+      stopped.push(p['recurring-payment-id']);
+      o.touched?.add(p);
+    }
+  }
   state.today = formatGatewayDate(target);
-  return { from, today: state.today, charges, stopped };
+  const truncated = compareDates(target, requested) < 0
+    ? { requested: formatGatewayDate(requested), reason: `stopped after ${count} charges (at most ${max} per advance); advance again to continue` }
+    : undefined;
+  return { from, today: state.today, charges, chargeCount: count, stopped, ...(truncated ? { truncated } : {}) };
 }
 
 export function findPayment(state: SimState, id: string): StoredPayment | undefined {

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startLocalGateway, writeRunningGateway, type LocalGateway } from '../../src/local-gateway';
+import { startLocalGateway, type LocalGateway } from '../../src/local-gateway';
 import { runDemo } from '../../src/cli/commands/demo';
 import { maskFields, maskText } from '../../src/core/mask';
 
@@ -47,7 +47,7 @@ test('a running gateway announced in gateway.json is used; report auth failure e
   const stateDir = join(dir, 'running-state');
   const gw: LocalGateway = await startLocalGateway({ stateDir, port: 0 });
   t.after(() => gw.close());
-  writeRunningGateway(stateDir, { pid: process.pid, baseUrl: gw.baseUrl, reportBaseUrl: gw.reportBaseUrl });
+  // The gateway announces itself in gateway.json (its lock); the CLI process finds it there.
   const submitted = await paygate(['submit', 'batch.rpcsv'], { PAYGATE_STATE_DIR: stateDir });
   assert.equal(submitted.code, 0, submitted.stderr);
   assert.match(submitted.stdout, /^Accepted: batch\.rpcsv \(\d+ rows\) to local, endpoint /);

@@ -6,17 +6,16 @@ import {
   defaultStateDir,
   DEMO_PROJECT_CURRENCY,
   PRIVATE_KEY_FILE,
-  removeRunningGateway,
   RUNNING_FILE,
   SIMULATE_500_ORDER_ID,
   startLocalGateway,
-  writeRunningGateway,
 } from '../../local-gateway';
 
 const HELP = `Usage: paygate gateway [--port N] [--state DIR] [--quiet]
 
 Runs the local gateway (both operations, signatures verified, simulated clock) on 127.0.0.1 until
-Ctrl+C or SIGTERM. Prints its base URLs; writes DIR/${RUNNING_FILE} while it runs.
+Ctrl+C or SIGTERM. Prints its base URLs and admin token; DIR/${RUNNING_FILE} (mode 0600) holds them while
+it runs and locks DIR: a second gateway on the same DIR is refused and told who holds it.
 
 Options:
   --port N     port to listen on (default 0: any free port)
@@ -25,7 +24,8 @@ Options:
   --quiet      do not log requests to standard error
   -h, --help   this help
 
-Admin (loopback only): POST {origin}/_sim/advance?days=N moves the clock; GET {origin}/_sim/payments lists payments.
+Admin (loopback only, header "Authorization: Bearer TOKEN" with the printed admin token):
+POST {origin}/_sim/advance?days=N moves the clock; GET {origin}/_sim/payments lists payments.
 Exit status: 0 stopped cleanly, 1 could not start, 2 usage error.`;
 
 export interface GatewayIo {
@@ -86,7 +86,6 @@ export async function runGateway(args: string[], io: GatewayIo): Promise<number>
   }
   const stop = io.stopped();
   try {
-    writeRunningGateway(stateDir, { pid: process.pid, baseUrl: gateway.baseUrl, reportBaseUrl: gateway.reportBaseUrl });
     const m = gateway.merchant;
     io.stdout(
       [
@@ -99,7 +98,8 @@ export async function runGateway(args: string[], io: GatewayIo): Promise<number>
         `  RSA private key:  ${path.join(stateDir, PRIVATE_KEY_FILE)}`,
         `  state directory:  ${stateDir}`,
         `  simulated date:   ${formatGatewayDate(gateway.today())}`,
-        `  admin:            POST ${gateway.origin}/_sim/advance?days=N, GET ${gateway.origin}/_sim/payments`,
+        `  admin token:      ${gateway.adminToken} (new on every start; also in ${path.join(stateDir, RUNNING_FILE)})`,
+        `  admin:            curl -X POST -H 'Authorization: Bearer ${gateway.adminToken}' '${gateway.origin}/_sim/advance?days=N'`,
         `  500 trigger:      client-orderid ${SIMULATE_500_ORDER_ID}`,
         'Press Ctrl+C to stop.',
         '',
@@ -109,7 +109,6 @@ export async function runGateway(args: string[], io: GatewayIo): Promise<number>
     io.stderr(`[gateway] ${signal}: stopping\n`);
   } finally {
     await gateway.close();
-    removeRunningGateway(stateDir);
   }
   return 0;
 }
