@@ -7,5 +7,6 @@ import { submit } from './commands/submit';
 import { report } from './commands/report';
 import { gateway } from './commands/gateway';
 import { demo } from './commands/demo';
+import { trust } from './commands/trust';
 
-export const commands: Record<string, Command> = { lint, fix, schedule, sign, submit, report, gateway, demo };
+export const commands: Record<string, Command> = { lint, fix, schedule, sign, submit, report, gateway, demo, trust };

@@ -22,7 +22,8 @@ Options:
   --out FILE              write the report to FILE (a PDF report always goes to a file)
   --format text|json|csv  text (default): a table; json: {"outcome":"report","contentType","columns","rows"};
                           csv: the report's CSV as received
-  --config FILE           configuration file (default ./paygate.config.json)
+  --config FILE           configuration file (default ./paygate.config.json once trusted
+                          with 'paygate trust', else ~/.config/paygate/paygate.config.json)
   -h, --help              this help
 
 Exit status: 0 report received, 1 rejected or server error, 2 usage error, 3 authentication failed,
@@ -71,7 +72,7 @@ export async function runReport(args: string[], ctx: CliContext): Promise<number
     return usage(`${input.name} is not a valid report template; nothing was sent`);
   }
 
-  const config = loadCliConfig(ctx.cwd, stringValue(values, 'config'));
+  const config = loadCliConfig(ctx.cwd, stringValue(values, 'config'), ctx.env);
   if (!config.ok) return usage(config.message);
   const target = await resolveTarget(config.value.config, {
     env: stringValue(values, 'env'), reportBaseUrl: stringValue(values, 'report-base-url'), consumerKey: stringValue(values, 'consumer-key'),

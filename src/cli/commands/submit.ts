@@ -21,7 +21,8 @@ Options:
   --rsa-key PEMFILE   RSA private key (PKCS#1 or PKCS#8 PEM); default $PAYGATE_RSA_KEY_FILE
   --format text|json  output (default text); json: {"outcome","status","fields","errorId"?}
   --yes               do not ask before sending to a production environment
-  --config FILE       configuration file (default ./paygate.config.json)
+  --config FILE       configuration file (default ./paygate.config.json once trusted
+                      with 'paygate trust', else ~/.config/paygate/paygate.config.json)
   -h, --help          this help
 
 Secrets: $PAYGATE_RSA_KEY_FILE, $PAYGATE_RSA_KEY_PASSPHRASE, $PAYGATE_CONSUMER_SECRET (HMAC-SHA1 instead of RSA).
@@ -127,7 +128,7 @@ export async function runSubmit(args: string[], ctx: CliContext): Promise<number
   }
   const rows = result.batch.rows.length;
 
-  const config = loadCliConfig(ctx.cwd, stringValue(values, 'config'));
+  const config = loadCliConfig(ctx.cwd, stringValue(values, 'config'), ctx.env);
   if (!config.ok) return usage(config.message);
   const target = await resolveTarget(config.value.config, {
     env: stringValue(values, 'env'), baseUrl: stringValue(values, 'base-url'), endpointId: stringValue(values, 'endpoint-id'), consumerKey: stringValue(values, 'consumer-key'),
