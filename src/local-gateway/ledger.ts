@@ -131,6 +131,11 @@ export function createPayment(state: SimState, values: Record<string, string>, s
 
 /** The most charges one advance makes; the clock stops at the end of the day that reached it. */
 export const MAX_CHARGES_PER_ADVANCE = 100_000;
+/**
+ * The most charges one state directory keeps (memory and disk grow with them: about 0.4 KB each in
+ * memory). Past it the clock stops where charges would be made; stop payments or use a new directory.
+ */
+export const MAX_STORED_CHARGES = 1_000_000;
 /** Charges an advance lists in its answer; the rest are counted only. */
 export const MAX_LISTED_CHARGES = 1000;
 
@@ -151,6 +156,24 @@ export interface AdvanceOptions {
   onCharge?: (payment: StoredPayment, event: ChargeEvent) => void;
   /** Collects every payment the advance changed (for the store's commit). */
   touched?: Set<StoredPayment>;
+  /** Says why `maxCharges` stopped the clock (the caller knows which limit it passed). */
+  reason?: (made: number, max: number) => string;
+}
+
+export function storedCharges(state: SimState): number {
+  let n = 0;
+  for (const p of state.payments) n += p.charges.length;
+  return n;
+}
+
+/** The charge cap of the next advance: per advance, and what is left of the state directory's allowance. */
+export function advanceAllowance(state: SimState): { maxCharges: number; reason: (made: number, max: number) => string } {
+  const left = Math.max(0, MAX_STORED_CHARGES - storedCharges(state));
+  if (left >= MAX_CHARGES_PER_ADVANCE) return { maxCharges: MAX_CHARGES_PER_ADVANCE, reason: (made) => `stopped after ${made} charges (at most ${MAX_CHARGES_PER_ADVANCE} per advance); advance again to continue` };
+  return {
+    maxCharges: left,
+    reason: (made) => `stopped after ${made} charges: this state directory holds ${MAX_STORED_CHARGES} charges, the most the local gateway keeps; stop payments or start with a new --state directory`,
+  };
 }
 
 type Due = { p: StoredPayment; order: number; c: Charge };
@@ -223,9 +246,10 @@ export function advance(state: SimState, days: number, o: AdvanceOptions = {}): 
   let target = requested;
   let lastDay: CalendarDate | undefined;
   for (let due = heap.peek(); due; due = heap.peek()) {
-    if (count >= max && lastDay && compareDates(due.c.date, lastDay) > 0) {
+    if (count >= max && (lastDay === undefined || compareDates(due.c.date, lastDay) > 0)) {
       // Whole days only: the rest of the schedule waits for the next advance. Never before `from`.
-      target = compareDates(lastDay, simToday(state)) > 0 ? lastDay : simToday(state);
+      const today = simToday(state);
+      target = lastDay && compareDates(lastDay, today) > 0 ? lastDay : today;
       break;
     }
     heap.pop();
@@ -246,7 +270,7 @@ export function advance(state: SimState, days: number, o: AdvanceOptions = {}): 
   }
   state.today = formatGatewayDate(target);
   const truncated = compareDates(target, requested) < 0
-    ? { requested: formatGatewayDate(requested), reason: `stopped after ${count} charges (at most ${max} per advance); advance again to continue` }
+    ? { requested: formatGatewayDate(requested), reason: o.reason?.(count, max) ?? `stopped after ${count} charges (at most ${max} per advance); advance again to continue` }
     : undefined;
   return { from, today: state.today, charges, chargeCount: count, stopped, ...(truncated ? { truncated } : {}) };
 }

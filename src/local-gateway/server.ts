@@ -12,7 +12,7 @@ import { CallbackQueue } from './callbacks';
 import { formEncodeAnswer, handleCreate, jsonAnswer, type Fields } from './create';
 import { HttpError, MAX_BODY_BYTES, readBody, send } from './http';
 import { JournalStore } from './journal';
-import { advance, MAX_ADVANCE_DAYS, simToday } from './ledger';
+import { advance, advanceAllowance, MAX_ADVANCE_DAYS, simToday } from './ledger';
 import { ensureStateDir, loadOrCreateDemoMerchant } from './merchant';
 import { parseReportRequest, renderReport } from './report';
 import { acquireStateLock, releaseStateLock, updateStateLock, type RunningGateway } from './running';
@@ -99,6 +99,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
       const touched = new Set<StoredPayment>();
       const pendingCallbacks: { payment: StoredPayment; event: ChargeEvent }[] = [];
       const r = advance(s.state, days, {
+        ...advanceAllowance(s.state),
         touched,
         // Callbacks are queued only after the commit: a receiver never hears of a charge the disk does not hold.
         onCharge: (payment, event) => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { JournalStore, JOURNAL_FILE } from '../../src/local-gateway/journal';
-import { advance, createPayment, MAX_LISTED_CHARGES } from '../../src/local-gateway/ledger';
+import { advance, advanceAllowance, createPayment, MAX_CHARGES_PER_ADVANCE, MAX_LISTED_CHARGES, MAX_STORED_CHARGES } from '../../src/local-gateway/ledger';
 import { freshState, STATE_FILE } from '../../src/local-gateway/state';
 import type { StoredPayment } from '../../src/local-gateway/types';
 import { START, tempStateDir } from '../fixtures/local-gateway/helpers';
@@ -95,4 +95,19 @@ test('advance lists at most MAX_LISTED_CHARGES charges but counts them all', () 
   assert.equal(r.charges.length, MAX_LISTED_CHARGES);
   const ids = state.payments.flatMap((p) => p.charges.map((c) => Number(c.transactionId)));
   assert.equal(new Set(ids).size, ids.length);
+});
+
+test('a full state directory stops the clock where charges would be made, and says why', () => {
+  const state = freshState(START);
+  for (let i = 0; i < 3; i++) createPayment(state, row(`F-${i}`), 's');
+  const r = advance(state, 10, { maxCharges: 0, reason: () => 'full' });
+  assert.equal(r.chargeCount, 0);
+  assert.equal(r.today, '31.01.2027', 'the clock did not move past charges it could not make');
+  assert.deepEqual(r.truncated, { requested: '10.02.2027', reason: 'full' });
+
+  assert.equal(advanceAllowance(state).maxCharges, MAX_CHARGES_PER_ADVANCE);
+  const nearlyFull = { ...state, payments: [{ charges: { length: MAX_STORED_CHARGES - 10 } }] } as unknown as typeof state;
+  const allowance = advanceAllowance(nearlyFull);
+  assert.equal(allowance.maxCharges, 10);
+  assert.match(allowance.reason(10, 10), /new --state directory/);
 });
