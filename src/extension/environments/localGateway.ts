@@ -1,10 +1,16 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { startLocalGateway, type LocalGateway } from '../../local-gateway';
+import { loadOrCreateDemoMerchant, readRunningGateway, startLocalGateway, StateDirLockedError, type LocalGateway } from '../../local-gateway';
 import { localGatewayPort, pathTemplates } from './settings';
 
 // The built-in `local` environment: the simulator, in this extension host, started the first time
-// something needs it and stopped with the extension. Concurrent callers share one start.
+// something needs it and stopped with the extension. Concurrent callers share one start. One gateway
+// owns a state directory (its lock, gateway.json): a second window of the same editor finds the first
+// window's gateway holding the extension's directory and uses it (same demo merchant, same payments)
+// for as long as that gateway runs.
+
+/** What the editor uses of a local gateway: its own, or another window's it is attached to. */
+export type ServedGateway = Pick<LocalGateway, 'baseUrl' | 'reportBaseUrl' | 'environment' | 'merchant' | 'close'> & { attachedToPid?: number };
 
 export interface LocalGatewayInfo {
   running: boolean;
@@ -15,8 +21,8 @@ export interface LocalGatewayInfo {
 }
 
 export class LocalGatewayManager implements vscode.Disposable {
-  private gateway: LocalGateway | undefined;
-  private starting: Promise<LocalGateway> | undefined;
+  private gateway: ServedGateway | undefined;
+  private starting: Promise<ServedGateway> | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
@@ -29,8 +35,18 @@ export class LocalGatewayManager implements vscode.Disposable {
     return path.join(context.globalStorageUri.fsPath, 'gateway');
   }
 
-  get running(): LocalGateway | undefined {
+  get running(): ServedGateway | undefined {
     return this.gateway;
+  }
+
+  /** Another window's gateway on our directory, if one is running: used instead of starting a second. */
+  private attach(): ServedGateway | undefined {
+    const holder = readRunningGateway(this.stateDir);
+    if (!holder) return undefined;
+    const merchant = loadOrCreateDemoMerchant(this.stateDir);
+    const environment = { name: 'local', baseUrl: holder.baseUrl, reportBaseUrl: holder.reportBaseUrl, endpointId: merchant.endpointId, consumerKey: merchant.consumerKey, production: false };
+    this.log.info(`Local gateway of process ${holder.pid} (another window) holds ${this.stateDir}: using it at ${holder.baseUrl}`);
+    return { baseUrl: holder.baseUrl, reportBaseUrl: holder.reportBaseUrl, environment, merchant, attachedToPid: holder.pid, close: async () => undefined };
   }
 
   info(): LocalGatewayInfo {
@@ -40,19 +56,29 @@ export class LocalGatewayManager implements vscode.Disposable {
     return { running: true, baseUrl: g.baseUrl, reportBaseUrl: g.reportBaseUrl, endpointId: g.environment.endpointId, consumerKey: g.merchant.consumerKey };
   }
 
-  async ensureStarted(): Promise<LocalGateway> {
+  async ensureStarted(): Promise<ServedGateway> {
+    // An attached gateway lives as long as the other window's: when it is gone, start our own.
+    if (this.gateway?.attachedToPid !== undefined && readRunningGateway(this.stateDir)?.pid !== this.gateway.attachedToPid) {
+      this.gateway = undefined;
+      this.changed.fire();
+    }
     if (this.gateway) return this.gateway;
     if (!this.starting) {
-      this.starting = startLocalGateway({
+      const own: Promise<ServedGateway> = startLocalGateway({
         stateDir: this.stateDir,
         port: localGatewayPort(),
         paths: pathTemplates(),
         log: (line) => this.log.info(`[local gateway] ${line}`),
+      });
+      this.starting = own.catch((err: unknown): ServedGateway => {
+        const attached = err instanceof StateDirLockedError ? this.attach() : undefined;
+        if (!attached) throw err;
+        return attached;
       }).then(
         (g) => {
           this.gateway = g;
           this.starting = undefined;
-          this.log.info(`Local gateway started: ${g.baseUrl} (reports ${g.reportBaseUrl})`);
+          if (g.attachedToPid === undefined) this.log.info(`Local gateway started: ${g.baseUrl} (reports ${g.reportBaseUrl})`);
           this.changed.fire();
           return g;
         },
@@ -71,7 +97,7 @@ export class LocalGatewayManager implements vscode.Disposable {
     if (!g) return false;
     this.gateway = undefined;
     await g.close();
-    this.log.info('Local gateway stopped');
+    this.log.info(g.attachedToPid === undefined ? 'Local gateway stopped' : `No longer using the local gateway of process ${g.attachedToPid}`);
     this.changed.fire();
     return true;
   }
