@@ -6,6 +6,7 @@ import { addDays, compareDates, formatGatewayDate, parseGatewayDate, type Calend
 import { maskCardNumber } from '../core/mask';
 import { computeSchedule, scheduleInputFromRow, type Charge } from '../core/schedule/schedule';
 import { chargedAmount, formatThousandths } from './amounts';
+import { DueHeap } from './dueHeap';
 import type { ChargeEvent, SimState, StoredPayment } from './types';
 
 /** The longest single jump of the clock: ten years of daily charges is already more than anyone reads. */
@@ -174,53 +175,6 @@ export function advanceAllowance(state: SimState): { maxCharges: number; reason:
     maxCharges: left,
     reason: (made) => `stopped after ${made} charges: this state directory holds ${MAX_STORED_CHARGES} charges, the most the local gateway keeps; stop payments or start with a new --state directory`,
   };
-}
-
-type Due = { p: StoredPayment; order: number; c: Charge };
-
-function before(a: Due, b: Due): boolean {
-  const d = compareDates(a.c.date, b.c.date);
-  return d !== 0 ? d < 0 : a.order !== b.order ? a.order < b.order : a.c.index < b.c.index;
-}
-
-/** A binary min-heap of each active payment's next charge: memory is one entry per payment, not per charge. */
-class DueHeap {
-  private readonly items: Due[] = [];
-  get size(): number {
-    return this.items.length;
-  }
-  peek(): Due | undefined {
-    return this.items[0];
-  }
-  push(x: Due): void {
-    const a = this.items;
-    a.push(x);
-    for (let i = a.length - 1; i > 0; ) {
-      const parent = (i - 1) >> 1;
-      if (!before(a[i], a[parent])) break;
-      [a[i], a[parent]] = [a[parent], a[i]];
-      i = parent;
-    }
-  }
-  pop(): Due | undefined {
-    const a = this.items;
-    const top = a[0];
-    const last = a.pop();
-    if (a.length > 0 && last) {
-      a[0] = last;
-      for (let i = 0; ; ) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < a.length && before(a[l], a[m])) m = l;
-        if (r < a.length && before(a[r], a[m])) m = r;
-        if (m === i) break;
-        [a[i], a[m]] = [a[m], a[i]];
-        i = m;
-      }
-    }
-    return top;
-  }
 }
 
 /**

@@ -4,6 +4,7 @@
 // gone is stale and is taken over, under a second short-lived guard file so two starters racing for
 // the same stale lock cannot both win.
 
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -124,8 +125,9 @@ export function acquireStateLock(stateDir: string, info: RunningGateway): void {
 /** Rewrites the lock's content (the addresses once listening); only its owner calls this. */
 export function updateStateLock(stateDir: string, info: RunningGateway): void {
   const file = path.join(stateDir, RUNNING_FILE);
-  const tmp = `${file}.${info.pid}.tmp`;
-  fs.writeFileSync(tmp, serialise(info), { mode: 0o600 });
+  // A new private file each time (never an existing one, whatever its mode), renamed over the lock.
+  const tmp = `${file}.${info.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  fs.writeFileSync(tmp, serialise(info), { mode: 0o600, flag: 'wx' });
   fs.renameSync(tmp, file);
 }
 

@@ -18,13 +18,25 @@ import { admin, batch, createUrl, formFields, postCreate, rsaCredentials, START,
 /** A loopback receiver that counts requests and never answers them (until closed). */
 async function silentReceiver() {
   const seen: { url: string; closedByClient: Promise<void> }[] = [];
+  let first!: () => void;
+  const firstRequest = new Promise<void>((r) => (first = r));
   const server = http.createServer((req) => {
     seen.push({ url: req.url ?? '', closedByClient: new Promise((r) => req.socket.once('close', () => r())) });
+    first();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/cb`,
     seen,
+    /** Resolves at the first request; rejects after `ms`. */
+    firstRequest: (ms: number) =>
+      new Promise<void>((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`no callback within ${ms} ms`)), ms);
+        void firstRequest.then(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      }),
     close: () => new Promise<void>((r) => {
       server.closeAllConnections();
       server.close(() => r());
@@ -259,7 +271,7 @@ test('closing the gateway does not wait for a callback receiver that never answe
     try {
       // Three charges made on creation day, each with a callback to a receiver that holds the request.
       await postCreate(gw, batch(['A', 'B', 'C'].map((c) => ({ 'client-orderid': `SLOW-${c}`, notify_url: rx.url }))));
-      for (let i = 0; i < 200 && rx.seen.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      await rx.firstRequest(15_000);
       assert.equal(rx.seen.length, 1, 'one callback in flight, the others waiting in order');
     } finally {
       await gw.close();
