@@ -147,12 +147,6 @@ export async function resolveTarget(config: GatewayConfig, o: TargetOverrides, n
   }
 
   const stateDir = defaultStateDir();
-  let merchant: DemoMerchant;
-  try {
-    merchant = loadOrCreateDemoMerchant(stateDir);
-  } catch (err) {
-    return { ok: false, message: `cannot prepare the local gateway's demo merchant in ${stateDir}: ${(err as Error).message}` };
-  }
   const given = needs === 'create' ? o.baseUrl : o.reportBaseUrl;
   let baseUrl = o.baseUrl;
   let reportBaseUrl = o.reportBaseUrl;
@@ -165,6 +159,15 @@ export async function resolveTarget(config: GatewayConfig, o: TargetOverrides, n
     reportBaseUrl ??= local.value.reportBaseUrl;
     release = local.value.release;
     startedGateway = local.value.started;
+  }
+  // Read after the gateway is there: a gateway makes the keys under its lock, so two first runs in
+  // parallel cannot each make (and sign with) a key pair of their own.
+  let merchant: DemoMerchant;
+  try {
+    merchant = loadOrCreateDemoMerchant(stateDir);
+  } catch (err) {
+    await release();
+    return { ok: false, message: `cannot prepare the local gateway's demo merchant in ${stateDir}: ${(err as Error).message}` };
   }
   const environment: Environment = {
     name: LOCAL_ENVIRONMENT,
