@@ -11,9 +11,10 @@ import {
   type PathTemplates,
 } from '../core/gateway';
 import { readJsonText } from '../core/gateway/jsonPosition';
+import { checkTrust, realPath, userConfigDir } from './trust';
 import type { SigningCredentials } from '../core/oauth';
 import type { CliContext } from './context';
-import { defaultStateDir, loadOrCreateDemoMerchant, readRunningGateway, startLocalGateway, type DemoMerchant } from '../local-gateway';
+import { defaultStateDir, loadOrCreateDemoMerchant, readRunningGateway, readStateLock, startLocalGateway, StateDirLockedError, type DemoMerchant } from '../local-gateway';
 
 // Where a CLI request goes and with which secrets: paygate.config.json (cwd or --config) for environments and
 // paths, environment variables for secrets, and the local gateway with its demo merchant when nothing is set.
@@ -27,21 +28,36 @@ export const SECRET_ENV = {
 
 export type Result<T> = { ok: true; value: T } | { ok: false; message: string };
 
-/** Reads --config FILE, else ./paygate.config.json if present, else the defaults (environment local). */
-export function loadCliConfig(cwd: string, configPath?: string): Result<{ config: GatewayConfig; file?: string }> {
-  const file = configPath !== undefined ? (isAbsolute(configPath) ? configPath : resolve(cwd, configPath)) : join(cwd, CONFIG_FILE);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    if (configPath === undefined && (err as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: { config: CliConfigSchema.parse({}) } };
-    return { ok: false, message: `${configPath ?? file}: cannot read: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}` };
+/**
+ * Reads --config FILE, else ./paygate.config.json if present and trusted (see trust.ts), else the user's
+ * own `$XDG_CONFIG_HOME/paygate/paygate.config.json` (or ~/.config/paygate/…), else the defaults
+ * (environment local). An untrusted or changed ./paygate.config.json is an error: nothing may be sent.
+ */
+export function loadCliConfig(cwd: string, configPath?: string, env: Record<string, string | undefined> = process.env): Result<{ config: GatewayConfig; file?: string }> {
+  const given = configPath !== undefined ? (isAbsolute(configPath) ? configPath : resolve(cwd, configPath)) : undefined;
+  const local = join(cwd, CONFIG_FILE);
+  const own = join(userConfigDir(env), CONFIG_FILE);
+  const candidates = given !== undefined ? [given] : [local, own];
+  for (const file of candidates) {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file);
+    } catch (err) {
+      if (given === undefined && (err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      return { ok: false, message: `${configPath ?? file}: cannot read: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}` };
+    }
+    // The bytes checked are the bytes used: the file cannot change between the check and the parse.
+    if (given === undefined && file === local && realPath(local) !== realPath(own)) {
+      const trust = checkTrust(env, local, bytes);
+      if (!trust.trusted) return { ok: false, message: trust.message };
+    }
+    const read = readJsonText(bytes.toString('utf8'));
+    if (!read.ok) return { ok: false, message: `${file}:${read.line ?? 1}:${read.column ?? 1}: invalid JSON: ${read.message}` };
+    const r = CliConfigSchema.safeParse(read.value);
+    if (!r.success) return { ok: false, message: `${file}: ${formatZodIssues(r.error)}` };
+    return { ok: true, value: { config: r.data, file } };
   }
-  const read = readJsonText(text);
-  if (!read.ok) return { ok: false, message: `${file}:${read.line ?? 1}:${read.column ?? 1}: invalid JSON: ${read.message}` };
-  const r = CliConfigSchema.safeParse(read.value);
-  if (!r.success) return { ok: false, message: `${file}: ${formatZodIssues(r.error)}` };
-  return { ok: true, value: { config: r.data, file } };
+  return { ok: true, value: { config: CliConfigSchema.parse({}) } };
 }
 
 export interface TargetOverrides {
@@ -99,29 +115,27 @@ export async function resolveTarget(config: GatewayConfig, o: TargetOverrides, n
   }
 
   const stateDir = defaultStateDir();
-  let merchant: DemoMerchant;
-  try {
-    merchant = loadOrCreateDemoMerchant(stateDir);
-  } catch (err) {
-    return { ok: false, message: `cannot prepare the local gateway's demo merchant in ${stateDir}: ${(err as Error).message}` };
-  }
   const given = needs === 'create' ? o.baseUrl : o.reportBaseUrl;
   let baseUrl = o.baseUrl;
   let reportBaseUrl = o.reportBaseUrl;
   let release = async () => undefined as void;
   let startedGateway = false;
   if (given === undefined) {
-    const running = readRunningGateway(stateDir);
-    if (running) {
-      baseUrl ??= running.baseUrl;
-      reportBaseUrl ??= running.reportBaseUrl;
-    } else {
-      const gw = await startLocalGateway({ stateDir, port: 0, paths });
-      baseUrl ??= gw.baseUrl;
-      reportBaseUrl ??= gw.reportBaseUrl;
-      release = () => gw.close();
-      startedGateway = true;
-    }
+    const local = await localGatewayFor(stateDir, paths);
+    if (!local.ok) return local;
+    baseUrl ??= local.value.baseUrl;
+    reportBaseUrl ??= local.value.reportBaseUrl;
+    release = local.value.release;
+    startedGateway = local.value.started;
+  }
+  // Read after the gateway is there: a gateway makes the keys under its lock, so two first runs in
+  // parallel cannot each make (and sign with) a key pair of their own.
+  let merchant: DemoMerchant;
+  try {
+    merchant = loadOrCreateDemoMerchant(stateDir);
+  } catch (err) {
+    await release();
+    return { ok: false, message: `cannot prepare the local gateway's demo merchant in ${stateDir}: ${(err as Error).message}` };
   }
   const environment: Environment = {
     name: LOCAL_ENVIRONMENT,
@@ -132,6 +146,36 @@ export async function resolveTarget(config: GatewayConfig, o: TargetOverrides, n
     production: false,
   };
   return { ok: true, value: { environment, paths, timeoutMs, merchant, startedGateway, release } };
+}
+
+/** How long a command waits for another command's own (one-shot) local gateway to finish. */
+export const ONE_SHOT_WAIT_MS = 60_000;
+const POLL_MS = 100;
+
+/**
+ * The local gateway on `stateDir`: a running `paygate gateway` (or editor) is used; another command's
+ * one-shot gateway is waited for (it stops when that command ends, possibly in the middle of ours);
+ * else one is started for this command only. Its callbacks are not waited for when it stops.
+ */
+async function localGatewayFor(stateDir: string, paths: PathTemplates): Promise<Result<{ baseUrl: string; reportBaseUrl: string; started: boolean; release(): Promise<void> }>> {
+  const deadline = Date.now() + ONE_SHOT_WAIT_MS;
+  for (;;) {
+    const running = readRunningGateway(stateDir);
+    if (running && running.kind !== 'oneShot') return { ok: true, value: { baseUrl: running.baseUrl, reportBaseUrl: running.reportBaseUrl, started: false, release: async () => undefined } };
+    if (!running) {
+      try {
+        const gw = await startLocalGateway({ stateDir, port: 0, paths, oneShot: true });
+        return { ok: true, value: { baseUrl: gw.baseUrl, reportBaseUrl: gw.reportBaseUrl, started: true, release: () => gw.close() } };
+      } catch (err) {
+        if (!(err instanceof StateDirLockedError)) return { ok: false, message: `cannot start the local gateway on ${stateDir}: ${(err as Error).message}` };
+      }
+    }
+    if (Date.now() > deadline) {
+      const holder = readStateLock(stateDir);
+      return { ok: false, message: `the local gateway's state directory ${stateDir} stayed in use for ${ONE_SHOT_WAIT_MS / 1000} s${holder ? ` (process ${holder.pid}, started ${holder.startedAt})` : ''}; start \`paygate gateway\` to share one gateway between commands` };
+    }
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
 }
 
 function readKeyFile(cwd: string, file: string, source: string): Result<string> {

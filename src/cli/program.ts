@@ -11,10 +11,11 @@ import { gatewayCommand } from './commands/gateway';
 import { demoCommand } from './commands/demo';
 import { lspCommand } from './commands/lsp';
 import { historyCommand } from './commands/history';
+import { trustCommand } from './commands/trust';
 
 // `paygate`: the commands in the order its help lists them. A new command is one file in commands/ that
 // exports a builder like these, and one entry here.
-export const COMMANDS = [lintCommand, fixCommand, scheduleCommand, signCommand, submitCommand, historyCommand, reportCommand, gatewayCommand, demoCommand, lspCommand];
+export const COMMANDS = [lintCommand, fixCommand, scheduleCommand, signCommand, submitCommand, historyCommand, reportCommand, trustCommand, gatewayCommand, demoCommand, lspCommand];
 
 export function paygate(ctx: CliContext) {
   return paygateProgram(version, ctx, COMMANDS.map((build) => build(ctx)));

@@ -9,18 +9,65 @@ export const TIMESTAMP_WINDOW_SECONDS = 600;
 
 export type AuthResult = { ok: true; consumerKey: string } | { ok: false; reason: string };
 
-/** Nonces seen within the timestamp window; older ones can no longer pass the window check anyway. */
+/** Whether a nonce with this oauth_timestamp could still pass the window check at `nowSeconds`. */
+export function nonceStillLive(timestamp: number, nowSeconds: number): boolean {
+  return Math.abs(nowSeconds - timestamp) <= TIMESTAMP_WINDOW_SECONDS;
+}
+
+/**
+ * Nonces seen within the timestamp window; older ones can no longer pass the window check anyway. The
+ * store journals each spent nonce and gives them back at start, so a restart does not reopen replays.
+ */
 export class NonceCache {
   private readonly seen = new Map<string, number>();
+  private lastPrune = 0;
+  /** Nonces spent since the last take(), for the store's next commit. */
+  private fresh: [string, number][] = [];
+
+  restore(entries: Iterable<[string, number]>): void {
+    for (const [k, ts] of entries) this.seen.set(k, ts);
+  }
+
+  entries(nowSeconds: number): [string, number][] {
+    return [...this.seen].filter(([, ts]) => nonceStillLive(ts, nowSeconds));
+  }
+
+  /** The nonces spent since the last call (to be committed with the request that spent them). */
+  take(): [string, number][] {
+    const t = this.fresh;
+    this.fresh = [];
+    return t;
+  }
 
   /** Records the nonce; false when it was already used. */
   use(consumerKey: string, nonce: string, timestamp: number, nowSeconds: number): boolean {
-    for (const [k, ts] of this.seen) if (Math.abs(nowSeconds - ts) > TIMESTAMP_WINDOW_SECONDS) this.seen.delete(k);
+    // Pruning walks the whole map, so at most once a second, not on every request.
+    if (nowSeconds !== this.lastPrune) {
+      this.lastPrune = nowSeconds;
+      for (const [k, ts] of this.seen) if (!nonceStillLive(ts, nowSeconds)) this.seen.delete(k);
+    }
     const key = `${consumerKey}\n${nonce}`;
     if (this.seen.has(key)) return false;
     this.seen.set(key, timestamp);
+    this.fresh.push([key, timestamp]);
     return true;
   }
+}
+
+/**
+ * The Authorization header's shape, checked before the body is read: a request without an OAuth
+ * header cannot succeed, so its body is not worth reading.
+ */
+export function authorizationShape(header: string | undefined): { ok: true } | { ok: false; reason: string } {
+  if (header === undefined || header.trim() === '') return { ok: false, reason: 'no Authorization header' };
+  let parsed: ReturnType<typeof parseAuthorizationHeader>;
+  try {
+    parsed = parseAuthorizationHeader(header);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed) return { ok: false, reason: 'Authorization header is not an OAuth header' };
+  return { ok: true };
 }
 
 export interface AuthRequest {
@@ -32,8 +79,18 @@ export interface AuthRequest {
   authorization: string | undefined;
 }
 
+/** Any malformed header is a refusal with a reason, never an exception (an exception would be a 500). */
 export function authenticate(req: AuthRequest, merchant: DemoMerchant, nonces: NonceCache, nowMs: number): AuthResult {
-  if (!req.authorization) return { ok: false, reason: 'no Authorization header' };
+  try {
+    return check(req, merchant, nonces, nowMs);
+  } catch (err) {
+    return { ok: false, reason: `malformed request: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+function check(req: AuthRequest, merchant: DemoMerchant, nonces: NonceCache, nowMs: number): AuthResult {
+  const shape = authorizationShape(req.authorization);
+  if (!shape.ok || req.authorization === undefined) return { ok: false, reason: shape.ok ? 'no Authorization header' : shape.reason };
   const parsed = parseAuthorizationHeader(req.authorization);
   if (!parsed) return { ok: false, reason: 'Authorization header is not an OAuth header' };
   const p = parsed.params;

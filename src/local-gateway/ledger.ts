@@ -6,6 +6,7 @@ import { addDays, compareDates, formatGatewayDate, parseGatewayDate, type Calend
 import { maskCardNumber } from '../core/mask';
 import { computeSchedule, scheduleInputFromRow, type Charge } from '../core/schedule/schedule';
 import { chargedAmount, formatThousandths } from './amounts';
+import { DueHeap } from './dueHeap';
 import type { ChargeEvent, SimState, StoredPayment } from './types';
 
 /** The longest single jump of the clock: ten years of daily charges is already more than anyone reads. */
@@ -129,26 +130,103 @@ export function createPayment(state: SimState, values: Record<string, string>, s
   return { payment, charges };
 }
 
+/** The most charges one advance makes; the clock stops at the end of the day that reached it. */
+export const MAX_CHARGES_PER_ADVANCE = 100_000;
+/**
+ * The most charges one state directory keeps (memory and disk grow with them: about 0.4 KB each in
+ * memory). Past it the clock stops where charges would be made; stop payments or use a new directory.
+ */
+export const MAX_STORED_CHARGES = 1_000_000;
+/** Charges an advance lists in its answer; the rest are counted only. */
+export const MAX_LISTED_CHARGES = 1000;
+
 export interface AdvanceResult {
   from: string;
   today: string;
+  /** The first MAX_LISTED_CHARGES charges made, in the order they were made. */
   charges: ChargeEvent[];
+  chargeCount: number;
   stopped: string[];
+  /** Set when MAX_CHARGES_PER_ADVANCE stopped the clock before the requested day. */
+  truncated?: { requested: string; reason: string };
 }
 
-export function advance(state: SimState, days: number): AdvanceResult {
+export interface AdvanceOptions {
+  maxCharges?: number;
+  /** Each charge as it is made (for callbacks); nothing else keeps the full list. */
+  onCharge?: (payment: StoredPayment, event: ChargeEvent) => void;
+  /** Collects every payment the advance changed (for the store's commit). */
+  touched?: Set<StoredPayment>;
+  /** Says why `maxCharges` stopped the clock (the caller knows which limit it passed). */
+  reason?: (made: number, max: number) => string;
+}
+
+export function storedCharges(state: SimState): number {
+  let n = 0;
+  for (const p of state.payments) n += p.charges.length;
+  return n;
+}
+
+/** The charge cap of the next advance: per advance, and what is left of the state directory's allowance. */
+export function advanceAllowance(state: SimState): { maxCharges: number; reason: (made: number, max: number) => string } {
+  const left = Math.max(0, MAX_STORED_CHARGES - storedCharges(state));
+  if (left >= MAX_CHARGES_PER_ADVANCE) return { maxCharges: MAX_CHARGES_PER_ADVANCE, reason: (made) => `stopped after ${made} charges (at most ${MAX_CHARGES_PER_ADVANCE} per advance); advance again to continue` };
+  return {
+    maxCharges: left,
+    reason: (made) => `stopped after ${made} charges: this state directory holds ${MAX_STORED_CHARGES} charges, the most the local gateway keeps; stop payments or start with a new --state directory`,
+  };
+}
+
+/**
+ * Moves the clock `days` forward, making the charges due in calendar order across payments (creation
+ * order within a day), so transaction ids and callbacks read in the order the charges were made. The
+ * charges are made one at a time from a heap of next charges, never listed all at once, and at most
+ * `maxCharges` per call: past that the clock stops at the end of the day that reached it.
+ */
+export function advance(state: SimState, days: number, o: AdvanceOptions = {}): AdvanceResult {
   const from = state.today;
-  const target = addDays(simToday(state), days);
+  const requested = addDays(simToday(state), days);
+  const max = o.maxCharges ?? MAX_CHARGES_PER_ADVANCE;
+  const heap = new DueHeap();
+  const nextDue = (p: StoredPayment, order: number) => {
+    if (p.status !== 'active') return;
+    const c = nextCharge(p, requested);
+    if (c && compareDates(c.date, requested) <= 0) heap.push({ p, order, c });
+  };
+  state.payments.forEach((p, i) => nextDue(p, i));
+
   const charges: ChargeEvent[] = [];
+  let count = 0;
+  let target = requested;
+  let lastDay: CalendarDate | undefined;
+  for (let due = heap.peek(); due; due = heap.peek()) {
+    if (count >= max && (lastDay === undefined || compareDates(due.c.date, lastDay) > 0)) {
+      // Whole days only: the rest of the schedule waits for the next advance. Never before `from`.
+      const today = simToday(state);
+      target = lastDay && compareDates(lastDay, today) > 0 ? lastDay : today;
+      break;
+    }
+    heap.pop();
+    const event = makeCharge(state, due.p, due.c);
+    count++;
+    lastDay = due.c.date;
+    if (charges.length < MAX_LISTED_CHARGES) charges.push(event);
+    o.touched?.add(due.p);
+    o.onCharge?.(due.p, event);
+    nextDue(due.p, due.order);
+  }
   const stopped: string[] = [];
-  // In calendar order across payments (a stable sort keeps creation order within a day), so transaction
-  // ids, callbacks and the summary all read in the order the charges were made.
-  const due = state.payments.flatMap((p) => dueCharges(p, target).map((c) => ({ p, c })));
-  due.sort((a, b) => compareDates(a.c.date, b.c.date));
-  for (const { p, c } of due) charges.push(makeCharge(state, p, c));
-  for (const p of state.payments) if (stopIfFinished(p, target)) stopped.push(p['recurring-payment-id']);
+  for (const p of state.payments) {
+    if (stopIfFinished(p, target)) {
+      stopped.push(p['recurring-payment-id']);
+      o.touched?.add(p);
+    }
+  }
   state.today = formatGatewayDate(target);
-  return { from, today: state.today, charges, stopped };
+  const truncated = compareDates(target, requested) < 0
+    ? { requested: formatGatewayDate(requested), reason: o.reason?.(count, max) ?? `stopped after ${count} charges (at most ${max} per advance); advance again to continue` }
+    : undefined;
+  return { from, today: state.today, charges, chargeCount: count, stopped, ...(truncated ? { truncated } : {}) };
 }
 
 export function findPayment(state: SimState, id: string): StoredPayment | undefined {

@@ -1,16 +1,24 @@
-// The simulator's persistent state: one JSON file, so a restarted `paygate gateway` (or another process
-// on the same state directory) continues the same simulated clock and the same payments.
+// The simulator's snapshot: `state.json`, the whole state as of one journal sequence number. Written
+// only when the journal has grown as large as the snapshot (see journal.ts), so its cost is spread over
+// the requests that grew the journal; never once per request.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { formatGatewayDate, parseGatewayDate, todayLocal, type CalendarDate } from '../core/dates';
-import { ensureStateDir, writePrivateFile } from './merchant';
 import type { SimState } from './types';
 
 export const STATE_FILE = 'state.json';
 
 export function freshState(today: CalendarDate = todayLocal()): SimState {
   return { version: 1, today: formatGatewayDate(today), nextPaymentId: 7000001, nextSerial: 1, nextTransactionId: 90000001, payments: [] };
+}
+
+/** The snapshot on disk: the state, the last journal commit it includes, and the nonces still in their window. */
+export interface Snapshot {
+  state: SimState;
+  seq: number;
+  nonces: [string, number][];
 }
 
 function isState(v: unknown): v is SimState {
@@ -21,70 +29,62 @@ function isState(v: unknown): v is SimState {
   );
 }
 
-export type LoadedState = { state: SimState; note?: string };
+export type LoadedSnapshot = { snapshot: Snapshot; damaged?: string };
 
-export function loadState(stateDir: string, initialDate?: CalendarDate): LoadedState {
+/** Reads state.json (also the older file without seq/nonces); a damaged one is moved aside, never deleted. */
+export function loadSnapshot(stateDir: string, initialDate?: CalendarDate): LoadedSnapshot {
   const file = path.join(stateDir, STATE_FILE);
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { state: freshState(initialDate) };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { snapshot: { state: freshState(initialDate), seq: 0, nonces: [] } };
     throw err;
   }
   try {
-    const parsed: unknown = JSON.parse(text);
-    if (isState(parsed)) return { state: parsed };
+    const parsed = JSON.parse(text) as SimState & { seq?: unknown; nonces?: unknown };
+    if (isState(parsed)) {
+      const seq = Number.isSafeInteger(parsed.seq) ? (parsed.seq as number) : 0;
+      const nonces = Array.isArray(parsed.nonces) ? (parsed.nonces as [string, number][]) : [];
+      const { seq: _s, nonces: _n, ...state } = parsed;
+      return { snapshot: { state: state as SimState, seq, nonces } };
+    }
   } catch {
     // fall through: keep the damaged file for inspection, start afresh
   }
   const aside = `${file}.damaged-${Date.now()}`;
   fs.renameSync(file, aside);
-  return { state: freshState(initialDate), note: `state file was unreadable; moved to ${aside} and started afresh` };
+  return { snapshot: { state: freshState(initialDate), seq: 0, nonces: [] }, damaged: aside };
 }
 
-export function saveState(stateDir: string, state: SimState): void {
-  ensureStateDir(stateDir);
-  writePrivateFile(path.join(stateDir, STATE_FILE), `${JSON.stringify(state, null, 2)}\n`);
+/** Writes the snapshot durably: a private temp file, fsync, atomic rename, fsync of the directory. */
+export function saveSnapshot(stateDir: string, snapshot: Snapshot): number {
+  const file = path.join(stateDir, STATE_FILE);
+  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const text = `${JSON.stringify({ ...snapshot.state, seq: snapshot.seq, nonces: snapshot.nonces })}\n`;
+  const fd = fs.openSync(tmp, 'wx', 0o600);
+  try {
+    fs.writeSync(fd, text);
+    fs.fsyncSync(fd);
+  } catch (err) {
+    fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+  fs.closeSync(fd);
+  fs.renameSync(tmp, file);
+  syncDir(stateDir);
+  return Buffer.byteLength(text);
 }
 
-/**
- * The state with the file as the source of truth: when another process on the same state directory
- * (a second gateway, an editor's embedded one) wrote the file since we last did, it is read again
- * before the next request, so both continue one clock and one set of payments.
- */
-export class StateStore {
-  private state: SimState;
-  private stamp = '';
-
-  constructor(private readonly stateDir: string, initialDate?: CalendarDate, log: (line: string) => void = () => undefined) {
-    const loaded = loadState(stateDir, initialDate);
-    if (loaded.note) log(loaded.note);
-    this.state = loaded.state;
-    this.save();
-  }
-
-  private fileStamp(): string {
-    try {
-      const s = fs.statSync(path.join(this.stateDir, STATE_FILE));
-      return `${s.ino}:${s.size}:${s.mtimeMs}`;
-    } catch {
-      return '';
-    }
-  }
-
-  current(): SimState {
-    const stamp = this.fileStamp();
-    if (stamp !== '' && stamp !== this.stamp) {
-      const loaded = loadState(this.stateDir);
-      this.state = loaded.state;
-      this.stamp = this.fileStamp();
-    }
-    return this.state;
-  }
-
-  save(): void {
-    saveState(this.stateDir, this.state);
-    this.stamp = this.fileStamp();
+export function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    // some file systems cannot fsync a directory; the rename is still atomic
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }

@@ -16,6 +16,13 @@ export interface LocalGatewayOptions {
   initialDate?: CalendarDate;
   /** The real clock, for oauth_timestamp checks; tests replace it. */
   now?: () => number;
+  /** Largest request body read (default MAX_BODY_BYTES, 16 MiB). */
+  maxBodyBytes?: number;
+  /**
+   * Started by one CLI command for its own duration: recorded as such in gateway.json, so another
+   * command waits for it to finish instead of sending to a gateway about to stop.
+   */
+  oneShot?: boolean;
 }
 
 export interface DemoMerchant {
@@ -92,9 +99,15 @@ export interface ChargeEvent {
 export interface AdvanceSummary {
   from: string; // DD.MM.YYYY
   today: string; // DD.MM.YYYY after advancing
+  /** The first charges made (at most MAX_LISTED_CHARGES), in the order they were made. */
   charges: ChargeEvent[];
+  /** All charges made by this advance. */
+  chargeCount: number;
   /** Ids of payments that went to status stop while advancing. */
   stopped: string[];
+  /** Set when the per-advance charge cap stopped the clock before the requested day. */
+  truncated?: { requested: string; reason: string };
+  /** The results of the callbacks this advance queued (callbacks over a full queue are dropped, not listed). */
   callbacks: CallbackResult[];
 }
 
@@ -104,6 +117,9 @@ export interface LocalGateway {
   /** The origin, for the `/_sim/*` admin endpoints. */
   origin: string;
   port: number;
+  /** The per-run admin token: `Authorization: Bearer <adminToken>` on every `/_sim/*` request. */
+  adminToken: string;
+  stateDir: string;
   environment: Environment;
   merchant: DemoMerchant;
   /** The simulated clock's current day. */

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { removeRunningGateway, startLocalGateway, writeRunningGateway, type LocalGateway } from '../../src/local-gateway';
+import { startLocalGateway, type LocalGateway } from '../../src/local-gateway';
 import type { AdvanceClockResult } from '../../src/extension/environments/advanceClock';
 import type { LocalGatewayInfo } from '../../src/extension/environments/localGateway';
 import type { SubmitResult } from '../../src/extension/submit/submit';
@@ -64,14 +64,13 @@ describe('advance local gateway clock', function () {
       const dir = process.env.PAYGATE_STATE_DIR;
       assert.ok(dir, 'PAYGATE_STATE_DIR is set by the runner to a scratch folder');
       stateDir = dir;
+      // As `paygate gateway` does: the gateway announces itself in its state directory's gateway.json (its
+      // lock); this extension host stands in for that process.
       external = await startLocalGateway({ stateDir, port: 0 });
-      // As `paygate gateway` does; this extension host stands in for its process.
-      writeRunningGateway(stateDir, { pid: process.pid, baseUrl: external.baseUrl, reportBaseUrl: external.reportBaseUrl });
       await run('paygate.stopLocalGateway');
     });
 
     after(async () => {
-      removeRunningGateway(stateDir, process.pid);
       await run('paygate.stopLocalGateway');
       await external?.close();
     });

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startLocalGateway, writeRunningGateway, type LocalGateway } from '../../src/local-gateway';
+import { startLocalGateway, type LocalGateway } from '../../src/local-gateway';
 import { runDemo } from '../../src/cli/commands/demo';
 import { testContext } from '../fixtures/cli/context';
 import { maskFields, maskText } from '../../src/core/mask';
@@ -48,8 +48,8 @@ test('a running gateway announced in gateway.json is used; report auth failure e
   const stateDir = join(dir, 'running-state');
   const gw: LocalGateway = await startLocalGateway({ stateDir, port: 0 });
   t.after(() => gw.close());
-  writeRunningGateway(stateDir, { pid: process.pid, baseUrl: gw.baseUrl, reportBaseUrl: gw.reportBaseUrl });
-  // Its own ledger: the first test sent the same batch to the same local endpoint id, which the guard refuses.
+  // The gateway announces itself in gateway.json (its lock); the CLI process finds it there. Its own ledger:
+  // the first test sent the same batch to the same local endpoint id, which the guard refuses.
   const submitted = await paygate(['submit', 'batch.rpcsv'], { PAYGATE_STATE_DIR: stateDir, PAYGATE_DATA_DIR: join(dir, 'data-running') });
   assert.equal(submitted.code, 0, submitted.stderr);
   assert.match(submitted.stdout, /^Accepted: batch\.rpcsv \(\d+ rows\) to local, endpoint /);

@@ -191,7 +191,7 @@ test('submit: lint errors are printed as file:line:col and nothing is sent (exit
 });
 
 test('submit: a production environment needs a confirmation or --yes', async () => {
-  const config = file('paygate.config.json', JSON.stringify({
+  const config = file('prod.config.json', JSON.stringify({
     environment: 'prod',
     environments: [{ name: 'prod', baseUrl: gw.baseUrl, reportBaseUrl: gw.reportBaseUrl, endpointId: gw.merchant.endpointId, consumerKey: gw.merchant.consumerKey, production: true }],
   }));

@@ -21,6 +21,7 @@ const OPTIONS: Record<string, string[]> = {
   submit: ['--env', '--base-url', '--endpoint-id', '--consumer-key', '--rsa-key', '--format', '--yes', '--allow-resend', '--state', '--config'],
   history: ['--format', '--state'],
   report: ['--env', '--report-base-url', '--consumer-key', '--consumer-secret', '--out', '--format', '--max-answer-bytes', '--config'],
+  trust: ['--revoke', '--list'],
   gateway: ['--port', '--state', '--quiet'],
   demo: ['--examples', '--state', '--days'],
   lsp: ['--stdio'],

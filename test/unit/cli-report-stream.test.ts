@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { runReport } from '../../src/cli/commands/report';
 import type { CliContext } from '../../src/cli/context';
 import { testContext } from '../fixtures/cli/context';
+import { trustFile } from '../../src/cli/trust';
 
 // `paygate report --out FILE` streams the answer to FILE as it arrives, and writes FILE only when the
 // answer is a report; `--max-answer-bytes` cuts off a longer answer.
@@ -38,6 +39,8 @@ before(async () => {
   const origin = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
   const environments = ['csv', 'html', 'pdf', 'ragged', 'denied'].map((k) => ({ name: k, baseUrl: `${origin}/${k}`, reportBaseUrl: `${origin}/${k}`, endpointId: '1', consumerKey: 'k' }));
   writeFileSync(join(dir, 'paygate.config.json'), JSON.stringify({ environments, environment: 'csv' }));
+  // The folder's configuration is used once trusted, as a user would (`paygate trust`).
+  trustFile({ XDG_CONFIG_HOME: join(dir, 'config') }, join(dir, 'paygate.config.json'), readFileSync(join(dir, 'paygate.config.json')));
 });
 
 after(async () => {
@@ -49,7 +52,7 @@ after(async () => {
 async function report(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const ctx: CliContext = testContext({ stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), env: { PAYGATE_CONSUMER_SECRET: 's' }, cwd: dir });
+  const ctx: CliContext = testContext({ stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), env: { PAYGATE_CONSUMER_SECRET: 's', XDG_CONFIG_HOME: join(dir, 'config') }, cwd: dir });
   const code = await runReport([join(root, 'examples', 'transactions.report.json'), ...args], ctx);
   return { code, out: out.join(''), err: err.join('') };
 }

@@ -13,6 +13,7 @@ import { runHistory } from '../../src/cli/commands/history';
 import type { CliContext } from '../../src/cli/context';
 import { testContext } from '../fixtures/cli/context';
 import { Ledger } from '../../src/core/ledger';
+import { trustFile } from '../../src/cli/trust';
 
 // `paygate submit` against a loopback stand-in for the gateway whose answer depends on the endpoint id:
 // one exit code per outcome, "refused before sending" (4) apart from "dropped after sending" (5), the
@@ -85,6 +86,8 @@ before(async () => {
   }));
   environments.push({ name: 'gw-refused', baseUrl: closedOrigin, reportBaseUrl: closedOrigin, endpointId: 'ok', consumerKey: 'merchant' });
   writeFileSync(join(dir, 'paygate.config.json'), JSON.stringify({ environments, environment: 'gw-ok', requestTimeoutSeconds: 1 }));
+  // The folder's configuration is used once trusted, as a user would (`paygate trust`).
+  trustFile({ XDG_CONFIG_HOME: join(dir, 'config') }, join(dir, 'paygate.config.json'), readFileSync(join(dir, 'paygate.config.json')));
   writeFileSync(join(dir, 'batch.rpcsv'), validCsv);
 });
 
@@ -101,7 +104,7 @@ function context(): { ctx: CliContext; out: string[]; err: string[] } {
   const ctx: CliContext = testContext({
     stdout: (t) => void out.push(t),
     stderr: (t) => void err.push(t),
-    env: { PAYGATE_DATA_DIR: join(dir, 'data'), PAYGATE_CONSUMER_SECRET: 'secret' },
+    env: { PAYGATE_DATA_DIR: join(dir, 'data'), PAYGATE_CONSUMER_SECRET: 'secret', XDG_CONFIG_HOME: join(dir, 'config') },
     cwd: dir,
   });
   return { ctx, out, err };
@@ -200,7 +203,7 @@ test('paygate history lists the ledger as text and JSON, without card numbers', 
 
 function paygate(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', pathToFileURL(require.resolve('tsx')).href, join(root, 'src', 'cli', 'main.ts'), ...args], { cwd: dir, env: { ...process.env, ...env }, timeout: 120_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, ['--import', pathToFileURL(require.resolve('tsx')).href, join(root, 'src', 'cli', 'main.ts'), ...args], { cwd: dir, env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'config'), ...env }, timeout: 120_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
     });
   });

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createRecurringPayments } from '../../src/core/gateway';
-import { startLocalGateway, writeRunningGateway, MAX_ADVANCE_DAYS, type LocalGateway } from '../../src/local-gateway';
+import { startLocalGateway, MAX_ADVANCE_DAYS, RUNNING_FILE, type LocalGateway } from '../../src/local-gateway';
 import { advanceMessage, parseDays, paymentsText } from '../../src/extension/environments/clockText';
 import { findRunningGateway } from '../../src/extension/environments/runningGateway';
 
@@ -38,6 +38,12 @@ describe('advance clock: a paygate gateway found on the state directory', () => 
   let scratch: string;
   let stateDir: string;
   let gw: LocalGateway;
+  /** The gateway's own gateway.json (its lock); a test may change what it says and puts it back. */
+  let lockText = '';
+  const rewriteLock = (patch: Record<string, unknown>) => {
+    const file = path.join(stateDir, RUNNING_FILE);
+    fs.writeFileSync(file, JSON.stringify({ ...(JSON.parse(lockText) as object), ...patch }), { mode: 0o600 });
+  };
 
   before(async () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-clock-'));
@@ -49,9 +55,11 @@ describe('advance clock: a paygate gateway found on the state directory', () => 
       credentials: { signatureMethod: 'RSA-SHA256', consumerKey: gw.merchant.consumerKey, privateKeyPem: gw.merchant.rsaPrivateKeyPem },
     });
     assert.equal(created.outcome, 'accepted');
+    lockText = fs.readFileSync(path.join(stateDir, RUNNING_FILE), 'utf8');
   });
 
   after(async () => {
+    fs.writeFileSync(path.join(stateDir, RUNNING_FILE), lockText, { mode: 0o600 });
     await gw?.close();
     fs.rmSync(scratch, { recursive: true, force: true });
   });
@@ -64,19 +72,19 @@ describe('advance clock: a paygate gateway found on the state directory', () => 
 
   it('ignores a file left by a process that has gone', async () => {
     const gone = spawnSync(process.execPath, ['-e', '']).pid;
-    writeRunningGateway(stateDir, { pid: gone, baseUrl: gw.baseUrl, reportBaseUrl: gw.reportBaseUrl });
+    rewriteLock({ pid: gone });
     assert.equal((await findRunningGateway(stateDir)).handle, undefined);
   });
 
   it('never reaches for an address that is not loopback', async () => {
-    writeRunningGateway(stateDir, { pid: process.pid, baseUrl: 'http://192.0.2.1:9/paygate', reportBaseUrl: 'http://192.0.2.1:9/reports' });
+    rewriteLock({ baseUrl: 'http://192.0.2.1:9/paygate', reportBaseUrl: 'http://192.0.2.1:9/reports', origin: 'http://192.0.2.1:9' });
     const r = await findRunningGateway(stateDir);
     assert.equal(r.handle, undefined);
     assert.match(r.reason, /not a loopback address/);
   });
 
   it('uses a live one: its addresses and merchant, its clock and payments through the admin endpoints', async () => {
-    writeRunningGateway(stateDir, { pid: process.pid, baseUrl: gw.baseUrl, reportBaseUrl: gw.reportBaseUrl });
+    rewriteLock({});
     const { handle } = await findRunningGateway(stateDir);
     assert.ok(handle);
     assert.equal(handle.environment.baseUrl, gw.baseUrl);

@@ -100,8 +100,13 @@ test('paygate gateway prints its base URLs, writes gateway.json while running an
   const reportBaseUrl = /report base URL:\s+(\S+)/.exec(out)![1];
   assert.match(baseUrl, /^http:\/\/127\.0\.0\.1:\d+\/paygate$/);
   assert.match(reportBaseUrl, /^http:\/\/127\.0\.0\.1:\d+\/reports$/);
-  assert.deepEqual(readRunningGateway(stateDir), { pid: process.pid, baseUrl, reportBaseUrl });
-  const state = await (await fetch(`${new URL(baseUrl).origin}/_sim/state`)).json();
+  const info = readRunningGateway(stateDir)!;
+  assert.deepEqual([info.pid, info.baseUrl, info.reportBaseUrl, info.kind], [process.pid, baseUrl, reportBaseUrl, 'server']);
+  assert.equal(fs.statSync(path.join(stateDir, 'gateway.json')).mode & 0o777, 0o600, 'the admin token is readable by the user alone');
+  const token = /admin token:\s+(\S+)/.exec(out)![1];
+  assert.equal(token, info.adminToken);
+  assert.equal((await fetch(`${new URL(baseUrl).origin}/_sim/state`)).status, 401, 'no token, no admin');
+  const state = await (await fetch(`${new URL(baseUrl).origin}/_sim/state`, { headers: { authorization: `Bearer ${token}` } })).json();
   assert.equal(state.endpointId, '1001');
   assert.ok(!out.includes(loadOrCreateDemoMerchant(stateDir).consumerSecret), 'the secret is never printed');
   stop('SIGTERM');

@@ -189,7 +189,8 @@ test('a failing callback receiver gets one retry and no more', async () => {
 test('loopback targets: 127.0.0.0/8, localhost and ::1 over http only', () => {
   const ok = (u: string) => loopbackTarget(u).ok;
   assert.ok(ok('http://127.0.0.1:8080/cb'));
-  assert.ok(ok('http://127.10.20.30/cb'));
+  assert.ok(ok('http://127.10.20.30:8080/cb'));
+  assert.ok(!ok('http://127.0.0.1/cb'), 'port 80: below 1024, a system service');
   assert.ok(ok('http://localhost:3000/cb'));
   assert.ok(ok('http://[::1]:3000/cb'));
   assert.ok(!ok('http://10.0.0.1/cb'));

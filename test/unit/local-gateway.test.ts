@@ -32,7 +32,8 @@ test('an RSA-SHA256 signed batch is accepted with one recurring-payment-id per r
     assert.deepEqual(listed.json.payments.map((p: any) => p['client-orderid']), ['A-1', 'A-2']);
     assert.equal(listed.json.payments[0].maskedCard, '411111******1111');
     // The card number is kept masked only, and the CVV not at all.
-    const stored = fs.readFileSync(path.join(stateDir, 'state.json'), 'utf8');
+    const stored = ['state.json', 'journal.ndjson'].map((f) => fs.readFileSync(path.join(stateDir, f), 'utf8')).join('\n');
+    assert.ok(stored.includes('A-2'), 'the payments are on disk');
     assert.ok(!stored.includes(APPROVED_CARD));
     assert.ok(!/cvv/i.test(stored));
   });
@@ -212,7 +213,7 @@ test('state survives a restart: same merchant keys, clock and payments; ids are 
     await gw.advanceDays(3);
     return { secret: gw.merchant.consumerSecret, ids: gw.payments().map((p) => p['recurring-payment-id']) };
   }, { stateDir });
-  for (const f of ['merchant.json', 'merchant-rsa-private.pem', 'merchant-rsa-public.pem', 'state.json']) {
+  for (const f of ['merchant.json', 'merchant-rsa-private.pem', 'merchant-rsa-public.pem', 'state.json', 'journal.ndjson']) {
     assert.equal(fs.statSync(path.join(stateDir, f)).mode & 0o777, 0o600, f);
   }
   const gw = await startLocalGateway({ stateDir, port: 0, initialDate: START });
@@ -228,24 +229,21 @@ test('state survives a restart: same merchant keys, clock and payments; ids are 
   }
 });
 
-test('two gateways on one state directory continue one clock and one set of payments', async () => {
+test('a second gateway on the same state directory is refused and told who holds it; after close it starts', async () => {
   await withGateway(async (a, stateDir) => {
-    const b = await startLocalGateway({ stateDir, port: 0 });
-    try {
-      const id = formFields((await postCreate(a, batch([{ 'start-date': '01.02.2027', period: 'day', interval: '1' }]))).text)['recurring-payment-id'];
-      const r = await b.advanceDays(2);
-      assert.deepEqual(r.charges.map((c) => [c['recurring-payment-id'], c.date]), [[id, '01.02.2027'], [id, '02.02.2027']]);
-      assert.deepEqual(a.today(), { year: 2027, month: 2, day: 2 });
-      assert.equal(a.payments()[0].charges.length, 2);
-    } finally {
-      await b.close();
-    }
+    await assert.rejects(startLocalGateway({ stateDir, port: 0 }), (err: Error) => {
+      assert.equal(err.name, 'StateDirLockedError');
+      assert.match(err.message, new RegExp(`process ${process.pid} \\(started \\d{4}-\\d\\d-\\d\\dT[^,]+, ${a.baseUrl.replace(/[.]/g, '\\.')}\\)`));
+      return true;
+    });
+    // The refused start left the holder's lock alone.
+    assert.equal((await admin(a, 'GET', '/_sim/state')).status, 200);
   });
 });
 
 test('admin endpoints refuse requests carrying an Origin (a web page) and unknown days', async () => {
   await withGateway(async (gw) => {
-    const res = await fetch(`${gw.origin}/_sim/advance?days=1`, { method: 'POST', headers: { origin: 'http://example.test' } });
+    const res = await fetch(`${gw.origin}/_sim/advance?days=1`, { method: 'POST', headers: { origin: 'http://example.test', authorization: `Bearer ${gw.adminToken}` } });
     assert.equal(res.status, 403);
     assert.equal((await admin(gw, 'POST', '/_sim/advance?days=0')).status, 400);
     assert.equal((await admin(gw, 'POST', '/_sim/advance?days=2')).json.today, '02.02.2027');

@@ -7,11 +7,9 @@ import {
   defaultStateDir,
   DEMO_PROJECT_CURRENCY,
   PRIVATE_KEY_FILE,
-  removeRunningGateway,
   RUNNING_FILE,
   SIMULATE_500_ORDER_ID,
   startLocalGateway,
-  writeRunningGateway,
 } from '../../local-gateway';
 
 export interface GatewayOptions {
@@ -27,8 +25,11 @@ export function gatewayCommand(ctx: CliContext) {
       summary: 'run the local gateway on 127.0.0.1 and print its base URLs',
       description:
         'Runs the local gateway (both operations, signatures verified, simulated clock) on 127.0.0.1 until Ctrl+C or ' +
-        `SIGTERM. Prints its base URLs; writes DIR/${RUNNING_FILE} while it runs, so other paygate commands use it.`,
-      notes: 'Admin (loopback only): POST {origin}/_sim/advance?days=N moves the clock; GET {origin}/_sim/payments lists payments.',
+        `SIGTERM. Prints its base URLs and admin token; DIR/${RUNNING_FILE} (mode 0600) holds them while it runs and locks DIR: ` +
+        'a second gateway on the same DIR is refused and told who holds it; other paygate commands use the running one.',
+      notes:
+        'Admin (loopback only, header "Authorization: Bearer TOKEN" with the printed admin token): POST {origin}/_sim/advance?days=N ' +
+        'moves the clock; GET {origin}/_sim/payments lists payments.',
       exits: [
         [0, 'stopped cleanly'],
         [1, 'could not start'],
@@ -62,7 +63,6 @@ export async function serveGateway(values: GatewayOptions, ctx: CliContext): Pro
   }
   const stop = ctx.stopped();
   try {
-    writeRunningGateway(stateDir, { pid: process.pid, baseUrl: gateway.baseUrl, reportBaseUrl: gateway.reportBaseUrl });
     const m = gateway.merchant;
     ctx.stdout(
       [
@@ -75,7 +75,8 @@ export async function serveGateway(values: GatewayOptions, ctx: CliContext): Pro
         `  RSA private key:  ${path.join(stateDir, PRIVATE_KEY_FILE)}`,
         `  state directory:  ${stateDir}`,
         `  simulated date:   ${formatGatewayDate(gateway.today())}`,
-        `  admin:            POST ${gateway.origin}/_sim/advance?days=N, GET ${gateway.origin}/_sim/payments`,
+        `  admin token:      ${gateway.adminToken} (new on every start; also in ${path.join(stateDir, RUNNING_FILE)})`,
+        `  admin:            curl -X POST -H 'Authorization: Bearer ${gateway.adminToken}' '${gateway.origin}/_sim/advance?days=N'`,
         `  500 trigger:      client-orderid ${SIMULATE_500_ORDER_ID}`,
         'Press Ctrl+C to stop.',
         '',
@@ -85,7 +86,6 @@ export async function serveGateway(values: GatewayOptions, ctx: CliContext): Pro
     ctx.stderr(`[gateway] ${signal}: stopping\n`);
   } finally {
     await gateway.close();
-    removeRunningGateway(stateDir);
   }
   return 0;
 }

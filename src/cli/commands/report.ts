@@ -50,7 +50,7 @@ export function reportCommand(ctx: CliContext) {
       ).default('text'),
     )
     .option('--max-answer-bytes <N>', `read at most N bytes of the answer (default ${DEFAULT_REPORT_ANSWER_LIMIT}, 256 MiB); a longer answer is cut off and reported, never shown as a report`)
-    .option('--config <FILE>', 'configuration file (default ./paygate.config.json)')
+    .option('--config <FILE>', 'configuration file (default ./paygate.config.json once trusted with paygate trust, else ~/.config/paygate/paygate.config.json)')
     .action(exits((template, o) => runReportTemplate(template, o, ctx)));
 }
 
@@ -71,7 +71,7 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
     return usage(`${input.name} is not a valid report template; nothing was sent`);
   }
 
-  const config = loadCliConfig(ctx.cwd, values.config);
+  const config = loadCliConfig(ctx.cwd, values.config, ctx.env);
   if (!config.ok) return usage(config.message);
   const target = await resolveTarget(config.value.config, {
     env: values.env, reportBaseUrl: values.reportBaseUrl, consumerKey: values.consumerKey,

@@ -57,7 +57,7 @@ export function submitCommand(ctx: CliContext) {
     .option('-y, --yes', 'do not ask before sending to a production environment (does not allow a resend)')
     .option('--allow-resend', 'send even though the ledger says this content was (or may have been) sent before')
     .option('--state <DIR>', 'the submission ledger directory (default $PAYGATE_DATA_DIR, else $XDG_DATA_HOME/paygate, else ~/.local/share/paygate; the editor uses the same)')
-    .option('--config <FILE>', 'configuration file (default ./paygate.config.json)')
+    .option('--config <FILE>', 'configuration file (default ./paygate.config.json once trusted with paygate trust, else ~/.config/paygate/paygate.config.json)')
     .action(exits((file, o) => submitFile(file, o, ctx)));
 }
 
@@ -81,7 +81,7 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
   }
   const rows = prepared.rowCount;
 
-  const config = loadCliConfig(ctx.cwd, o.config);
+  const config = loadCliConfig(ctx.cwd, o.config, ctx.env);
   if (!config.ok) return usage(config.message);
   const target = await resolveTarget(config.value.config, { env: o.env, baseUrl: o.baseUrl, endpointId: o.endpointId, consumerKey: o.consumerKey }, 'create');
   if (!target.ok) return usage(target.message);

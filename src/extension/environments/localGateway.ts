@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { DEFAULT_PATHS, type Environment } from '../../core/gateway/environments';
-import { startLocalGateway, type AdvanceSummary, type DemoMerchant, type LocalGateway, type StoredPayment } from '../../local-gateway';
+import { startLocalGateway, StateDirLockedError, type AdvanceSummary, type DemoMerchant, type LocalGateway, type StoredPayment } from '../../local-gateway';
 import { findRunningGateway, type RunningGatewayHandle } from './runningGateway';
 import { localGatewayPort, pathTemplates } from './settings';
 
@@ -9,6 +9,8 @@ import { localGatewayPort, pathTemplates } from './settings';
 // directory (npm start runs one; so may a terminal), `local` is that gateway: one clock and one set of
 // payments for the terminal and the editor. Otherwise the simulator runs in this extension host, started
 // the first time something needs it and stopped with the extension. Concurrent callers share one start.
+// One gateway owns a state directory (its lock, gateway.json): a second window of the editor finds the
+// first window's gateway holding the extension's directory and uses it the same way, while it runs.
 
 export interface LocalGatewayInfo {
   running: boolean;
@@ -116,12 +118,23 @@ export class LocalGatewayManager implements vscode.Disposable {
         }
       }
     }
-    const g = await startLocalGateway({
-      stateDir: this.stateDir,
-      port: localGatewayPort(),
-      paths: pathTemplates(),
-      log: (line) => this.log.info(`[local gateway] ${line}`),
-    });
+    let g: LocalGateway;
+    try {
+      g = await startLocalGateway({
+        stateDir: this.stateDir,
+        port: localGatewayPort(),
+        paths: pathTemplates(),
+        log: (line) => this.log.info(`[local gateway] ${line}`),
+      });
+    } catch (err) {
+      if (!(err instanceof StateDirLockedError)) throw err;
+      // Another window's gateway holds the extension's state directory: use it, as a terminal's.
+      const found = await findRunningGateway(this.stateDir);
+      this.log.info(`Local gateway: ${found.reason}`);
+      if (!found.handle) throw err;
+      this.attached = found.handle;
+      return runningHandle(found.handle);
+    }
     this.own = g;
     this.log.info(`Local gateway started: ${g.baseUrl} (reports ${g.reportBaseUrl})`);
     return ownHandle(g);

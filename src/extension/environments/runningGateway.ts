@@ -27,10 +27,13 @@ function isLoopback(url: URL): boolean {
   return url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]');
 }
 
-/** One request to the admin surface. No Origin header: the gateway refuses those (they come from web pages). */
-function admin<T>(method: 'GET' | 'POST', url: URL, timeoutMs: number): Promise<T> {
+/**
+ * One request to the admin surface, with the run's admin token from gateway.json (mode 0600). No Origin
+ * header: the gateway refuses those (they come from web pages).
+ */
+function admin<T>(method: 'GET' | 'POST', url: URL, token: string, timeoutMs: number): Promise<T> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, timeout: timeoutMs, headers: { accept: 'application/json', 'content-length': 0 } }, (res) => {
+    const req = http.request(url, { method, timeout: timeoutMs, headers: { accept: 'application/json', 'content-length': 0, authorization: `Bearer ${token}` } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);
@@ -73,7 +76,7 @@ export async function findRunningGateway(stateDir: string): Promise<{ handle?: R
   if (!isLoopback(origin)) return { reason: `the running-gateway file in ${stateDir} names ${origin.host}, which is not a loopback address` };
   let state: SimState;
   try {
-    state = await admin<SimState>('GET', new URL('/_sim/state', origin), PROBE_TIMEOUT_MS);
+    state = await admin<SimState>('GET', new URL('/_sim/state', origin), running.adminToken, PROBE_TIMEOUT_MS);
   } catch (err) {
     return { reason: `the paygate gateway at ${origin.origin} (pid ${running.pid}) did not answer: ${err instanceof Error ? err.message : String(err)}` };
   }
@@ -100,8 +103,8 @@ export async function findRunningGateway(stateDir: string): Promise<{ handle?: R
     origin: origin.origin,
     environment,
     merchant,
-    advanceDays: (days) => admin<AdvanceSummary>('POST', new URL(`/_sim/advance?days=${encodeURIComponent(String(days))}`, origin), ADMIN_TIMEOUT_MS),
-    payments: async () => (await admin<{ payments: StoredPayment[] }>('GET', new URL('/_sim/payments', origin), ADMIN_TIMEOUT_MS)).payments,
+    advanceDays: (days) => admin<AdvanceSummary>('POST', new URL(`/_sim/advance?days=${encodeURIComponent(String(days))}`, origin), running.adminToken, ADMIN_TIMEOUT_MS),
+    payments: async () => (await admin<{ payments: StoredPayment[] }>('GET', new URL('/_sim/payments', origin), running.adminToken, ADMIN_TIMEOUT_MS)).payments,
     alive: () => readRunningGateway(stateDir)?.pid === running.pid,
   };
   return { handle, reason: `using the paygate gateway at ${origin.origin} (pid ${running.pid}, state ${stateDir})` };

@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CONFIG_FILE } from '../config';
+import type { CliContext } from '../context';
+import { inputError, usageError } from '../output';
+import { exits, paygateCommand, runCommand } from '../parser';
+import { CliConfigSchema, formatZodIssues } from '../../core/gateway';
+import { readJsonText } from '../../core/gateway/jsonPosition';
+import { readTrustStore, revokeTrust, TRUST_FILE, trustFile, userConfigDir } from '../trust';
+
+export interface TrustOptions {
+  revoke?: true;
+  list?: true;
+}
+
+export function trustCommand(ctx: CliContext) {
+  return paygateCommand(
+    {
+      name: 'trust',
+      summary: 'trust a paygate.config.json (path and SHA-256), as direnv allow does',
+      description:
+        `A ${CONFIG_FILE} found in the current folder decides where your batches (card data) are sent, so submit and report ` +
+        `use it only once you trust it. Trusting records the file's real path and the SHA-256 of its content in ` +
+        `$XDG_CONFIG_HOME/paygate/${TRUST_FILE} (else ~/.config/paygate/${TRUST_FILE}); if the file changes, it must be ` +
+        `trusted again. A file given with --config, and ~/.config/paygate/${CONFIG_FILE}, are always used.`,
+      exits: [
+        [0, 'done'],
+        [1, 'FILE is not a valid configuration (not trusted)'],
+        [2, 'usage error or unreadable FILE'],
+      ],
+    },
+    ctx,
+  )
+    .argument('[FILE]', `the configuration to trust (default ./${CONFIG_FILE})`)
+    .option('--revoke', 'forget FILE')
+    .option('--list', 'list the trusted files')
+    .action(exits((file, o) => trust(file, o, ctx)));
+}
+
+export const runTrust = (args: string[], ctx: CliContext) => runCommand(trustCommand, args, ctx);
+
+/** What a person checks before trusting: every address the file would send to. */
+function destinations(config: ReturnType<typeof CliConfigSchema.parse>): string {
+  const lines = config.environments.map((e) => `  ${e.name}${e.production ? ' (production)' : ''}: ${e.baseUrl} , reports ${e.reportBaseUrl}\n`);
+  return lines.length > 0 ? `It sends to:\n${lines.join('')}default environment: ${config.environment}\n` : `It defines no environment (default: ${config.environment}).\n`;
+}
+
+export async function trust(given: string | undefined, values: TrustOptions, ctx: CliContext): Promise<number> {
+  if (values.list && (given !== undefined || values.revoke)) return usageError(ctx, 'paygate trust', '--list stands alone');
+  if (values.list) {
+    const entries = readTrustStore(ctx.env);
+    ctx.stdout(entries.length === 0 ? `No trusted files (${userConfigDir(ctx.env)}/${TRUST_FILE}).\n` : entries.map((e) => `${e.path}  sha256 ${e.sha256.slice(0, 16)}…  trusted ${e.trustedAt}\n`).join(''));
+    return 0;
+  }
+  const file = resolve(ctx.cwd, given ?? CONFIG_FILE);
+  if (values.revoke) {
+    ctx.stdout(revokeTrust(ctx.env, file) ? `No longer trusted: ${file}\n` : `${file} was not trusted.\n`);
+    return 0;
+  }
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (err) {
+    return inputError(ctx, 'paygate trust', `${file}: cannot read: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+  }
+  // Only a configuration the CLI can read is recorded: trusting a broken file would trust nothing useful.
+  const read = readJsonText(bytes.toString('utf8'));
+  if (!read.ok) {
+    ctx.stderr(`paygate trust: ${file}:${read.line ?? 1}:${read.column ?? 1}: invalid JSON: ${read.message}; not trusted\n`);
+    return 1;
+  }
+  const config = CliConfigSchema.safeParse(read.value);
+  if (!config.success) {
+    ctx.stderr(`paygate trust: ${file}: ${formatZodIssues(config.error)}; not trusted\n`);
+    return 1;
+  }
+  const entry = trustFile(ctx.env, file, bytes);
+  ctx.stdout(`Trusted ${entry.path} (sha256 ${entry.sha256}).\n${destinations(config.data)}paygate uses it while its content stays exactly the same.\n`);
+  return 0;
+}

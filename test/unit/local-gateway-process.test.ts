@@ -1,0 +1,163 @@
+// The local gateway as real processes: one per state directory (the second is refused and told who
+// holds it), a kill -9 loses no answered request and leaves a stale lock that the next start takes
+// over, and parallel `paygate submit` runs without a running gateway lose nothing and share no id.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { loadOrCreateDemoMerchant, readRunningGateway, readStateLock, startLocalGateway } from '../../src/local-gateway';
+import { batch, formFields, postCreate, tempStateDir } from '../fixtures/local-gateway/helpers';
+
+const root = path.join(__dirname, '..', '..');
+const tsx = pathToFileURL(require.resolve('tsx')).href;
+const main = path.join(root, 'src', 'cli', 'main.ts');
+
+function paygate(args: string[], env: Record<string, string>, cwd = root): Promise<{ code: number; stdout: string; stderr: string }> {
+  // A ledger of its own unless the test names one: never the user's, and no resend guard between tests.
+  const ledger = { PAYGATE_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-ledger-')) };
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', tsx, main, ...args], { cwd, env: { ...process.env, ...ledger, ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
+      fs.rmSync(ledger.PAYGATE_DATA_DIR, { recursive: true, force: true });
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** `paygate gateway --state DIR` until it prints its addresses (30 s at most). */
+async function gatewayProcess(stateDir: string): Promise<{ child: ChildProcess; out: string }> {
+  const child = spawn(process.execPath, ['--import', tsx, main, 'gateway', '--state', stateDir, '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'], cwd: root });
+  let out = '';
+  child.stdout!.setEncoding('utf8');
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`gateway did not start within 30 s: ${out}`)), 30_000);
+    child.stdout!.on('data', (d: string) => {
+      out += d;
+      if (out.includes('Press Ctrl+C')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited early with ${code}`));
+    });
+  });
+  return { child, out };
+}
+
+function stop(child: ChildProcess): void {
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+test('a second paygate gateway on the same state directory exits 1 naming the holder: pid, start time, base URL', async () => {
+  const stateDir = tempStateDir();
+  const first = await gatewayProcess(stateDir);
+  try {
+    const info = readRunningGateway(stateDir)!;
+    const second = await paygate(['gateway', '--state', stateDir, '--quiet'], {});
+    assert.equal(second.code, 1);
+    assert.ok(second.stderr.includes(`process ${first.child.pid}`), second.stderr);
+    assert.ok(second.stderr.includes(info.startedAt), second.stderr);
+    assert.ok(second.stderr.includes(info.baseUrl), second.stderr);
+    assert.deepEqual(readRunningGateway(stateDir), info, "the refused start did not touch the holder's lock");
+  } finally {
+    stop(first.child);
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  }
+});
+
+test('kill -9: every answered create survives, the stale lock is taken over, ids continue', async () => {
+  const stateDir = tempStateDir();
+  const { child } = await gatewayProcess(stateDir);
+  let ids: string[] = [];
+  try {
+    const info = readRunningGateway(stateDir)!;
+    const gwView = await startLocalGatewayViewOf(info.baseUrl, stateDir);
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => postCreate(gwView, batch([{ 'client-orderid': `K9-${i}` }]))));
+    ids = answers.map((a) => formFields(a.text)['recurring-payment-id']);
+    assert.ok(answers.every((a) => a.status === 200));
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+  } finally {
+    stop(child);
+  }
+  assert.equal(readStateLock(stateDir)?.pid, child.pid, 'kill -9 leaves the lock behind');
+  assert.equal(readRunningGateway(stateDir), undefined, 'but it is known to be stale');
+  const gw = await startLocalGateway({ stateDir, port: 0 });
+  try {
+    assert.deepEqual(gw.payments().map((p) => p['recurring-payment-id']).sort(), [...ids].sort());
+    assert.equal(readRunningGateway(stateDir)?.pid, process.pid);
+    const next = formFields((await postCreate(gw, batch([{ 'client-orderid': 'K9-after' }]))).text)['recurring-payment-id'];
+    assert.ok(!ids.includes(next));
+  } finally {
+    await gw.close();
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  }
+});
+
+test('three parallel paygate submit runs without a running gateway: all accepted, no id twice, nothing lost', async () => {
+  const stateDir = tempStateDir();
+  const work = tempStateDir();
+  try {
+    // Three different batches: the same content three times would be refused twice by the resend guard.
+    const valid = fs.readFileSync(path.join(root, 'examples', 'valid.rpcsv'), 'utf8');
+    for (const n of [1, 2, 3]) fs.writeFileSync(path.join(work, `batch${n}.rpcsv`), valid.replace('GYM-2027-0001', `GYM-2027-0001-${n}`));
+    const env = { PAYGATE_STATE_DIR: stateDir, XDG_CONFIG_HOME: path.join(work, 'config'), PAYGATE_DATA_DIR: path.join(work, 'data') };
+    const runs = await Promise.all([1, 2, 3].map((n) => paygate(['submit', `batch${n}.rpcsv`, '--format', 'json'], env, work)));
+    const ids: string[] = [];
+    for (const r of runs) {
+      assert.equal(r.code, 0, r.stderr);
+      const json = JSON.parse(r.stdout);
+      assert.equal(json.outcome, 'accepted');
+      ids.push(...String(json.fields['recurring-payment-id']).split(','));
+    }
+    assert.equal(new Set(ids).size, ids.length, `an id was handed out twice: ${ids.join(',')}`);
+    const gw = await startLocalGateway({ stateDir, port: 0 });
+    try {
+      assert.deepEqual(gw.payments().map((p) => p['recurring-payment-id']).sort(), [...ids].sort());
+    } finally {
+      await gw.close();
+    }
+  } finally {
+    fs.rmSync(stateDir, { recursive: true, force: true });
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+});
+
+test('paygate submit with its own gateway exits without waiting for a callback receiver that never answers', async () => {
+  const stateDir = tempStateDir();
+  const work = tempStateDir();
+  const seen: Promise<void>[] = [];
+  const rx = http.createServer((req) => void seen.push(new Promise((r) => req.socket.once('close', () => r()))));
+  await new Promise<void>((r) => rx.listen(0, '127.0.0.1', r));
+  try {
+    const notify = `http://127.0.0.1:${(rx.address() as AddressInfo).port}/cb`;
+    fs.writeFileSync(path.join(work, 'batch.rpcsv'), batch([{ 'client-orderid': 'HOLD-1', notify_url: notify }, { 'client-orderid': 'HOLD-2', notify_url: notify }]));
+    const r = await paygate(['submit', 'batch.rpcsv', '--format', 'json'], { PAYGATE_STATE_DIR: stateDir, XDG_CONFIG_HOME: path.join(work, 'config') }, work);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).outcome, 'accepted');
+    // Waiting would have meant a 3 s timeout and a retry per callback; stopping aborts the one in flight.
+    assert.ok(seen.length <= 1, `${seen.length} callback connections: the CLI waited for a retry or the next callback`);
+    await Promise.all(seen);
+  } finally {
+    rx.closeAllConnections();
+    await new Promise<void>((r) => rx.close(() => r()));
+    fs.rmSync(stateDir, { recursive: true, force: true });
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+});
+
+/** The fields the helpers need to sign for a gateway running in another process on `stateDir`. */
+async function startLocalGatewayViewOf(baseUrl: string, stateDir: string) {
+  const merchant = loadOrCreateDemoMerchant(stateDir);
+  const origin = new URL(baseUrl).origin;
+  return { baseUrl, origin, merchant } as unknown as Parameters<typeof postCreate>[0];
+}
