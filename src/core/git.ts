@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
+import { readFile, realpath, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { GitTracking } from './rules/cardDataInGit';
+import { fileURLToPath } from 'node:url';
+import { withGitignoreEntry, type GitTracking } from './rules/cardDataInGit';
 
 // Asks git where a file stands: tracked, not ignored in a work tree, ignored, or outside any work tree.
 // git itself decides (its ignore rules, nested repositories, worktrees), never a guess from folder names.
@@ -33,4 +35,34 @@ export async function gitFileStatus(file: string): Promise<GitFileStatus> {
   if (ignored.code === 0) return { tracking: 'ignored', root };
   if (ignored.code === 1) return { tracking: 'unignored', root };
   return { tracking: 'outside' };
+}
+
+/** The file a `file:` URI names; undefined for any other scheme (untitled, virtual documents). */
+export function fileOfUri(uri: string): string | undefined {
+  if (!uri.startsWith('file:')) return undefined;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return undefined;
+  }
+}
+
+export const fileNameOf = (file: string): string => path.basename(file);
+
+/**
+ * Adds `file` to the `.gitignore` at the root of its work tree (one line naming exactly this file) and
+ * returns that .gitignore's path.
+ */
+export async function addToGitignore(root: string, file: string): Promise<string> {
+  // git names the root with links resolved, so the file is too, or the entry could start with `..`.
+  const real = await realpath(file);
+  const gitignore = path.join(root, '.gitignore');
+  let text = '';
+  try {
+    text = await readFile(gitignore, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  await writeFile(gitignore, withGitignoreEntry(text, path.relative(root, real).split(path.sep).join('/')));
+  return gitignore;
 }

@@ -1,9 +1,6 @@
-import { readFile, realpath, writeFile } from 'node:fs/promises';
-import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CodeActionKind, type CodeAction, type Diagnostic, type TextDocumentContentChangeEvent } from 'vscode-languageserver';
-import { gitFileStatus, type GitFileStatus } from '../core/git';
-import { cardDataInGit, withGitignoreEntry } from '../core/rules/cardDataInGit';
+import { addToGitignore, fileNameOf, fileOfUri, gitFileStatus, type GitFileStatus } from '../core/git';
+import { cardDataInGit } from '../core/rules/cardDataInGit';
 import { Codes } from '../core/rules/codes';
 import type { LintResult } from '../core/rules/lint';
 import type { LintDiagnostic } from '../core/rules/types';
@@ -30,8 +27,9 @@ export class GitGuard {
    * tree and not ignored): then `check` is worth its whole-file read.
    */
   async refresh(uri: string): Promise<boolean> {
-    if (!uri.startsWith('file:')) return false;
-    const status = await gitFileStatus(fileURLToPath(uri));
+    const file = fileOfUri(uri);
+    if (file === undefined) return false;
+    const status = await gitFileStatus(file);
     this.entries.set(uri, { status });
     return status.tracking === 'tracked' || status.tracking === 'unignored';
   }
@@ -40,7 +38,7 @@ export class GitGuard {
   check(uri: string, result: LintResult): LintDiagnostic | undefined {
     const entry = this.entries.get(uri);
     if (!entry) return undefined;
-    entry.found = cardDataInGit(result.batch, entry.status.tracking, path.basename(fileURLToPath(uri)));
+    entry.found = cardDataInGit(result.batch, entry.status.tracking, fileNameOf(fileOfUri(uri) ?? uri));
     return entry.found;
   }
 
@@ -61,7 +59,7 @@ export class GitGuard {
     if (entry?.status.tracking !== 'unignored') return [];
     const diagnostics = context.filter((d) => d.code === Codes.cardDataInGit);
     if (diagnostics.length === 0) return [];
-    const title = `Add ${path.basename(fileURLToPath(uri))} to .gitignore`;
+    const title = `Add ${fileNameOf(fileOfUri(uri) ?? uri)} to .gitignore`;
     return [{ title, kind: CodeActionKind.QuickFix, diagnostics, isPreferred: true, command: { title, command: ADD_TO_GITIGNORE, arguments: [uri] } }];
   }
 
@@ -70,16 +68,9 @@ export class GitGuard {
     const entry = this.entries.get(uri);
     const root = entry?.status.root;
     if (!root || entry.status.tracking !== 'unignored') throw new Error('the file is not an untracked, unignored file of a git work tree');
-    // git names the root with links resolved, so the file is too, or the entry could start with `..`.
-    const file = await realpath(fileURLToPath(uri));
-    const gitignore = path.join(root, '.gitignore');
-    let text = '';
-    try {
-      text = await readFile(gitignore, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    await writeFile(gitignore, withGitignoreEntry(text, path.relative(root, file).split(path.sep).join('/')));
+    const file = fileOfUri(uri);
+    if (file === undefined) throw new Error('the document is no file on disk');
+    const gitignore = await addToGitignore(root, file);
     await this.refresh(uri);
     return gitignore;
   }
