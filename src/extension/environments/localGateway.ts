@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { DEFAULT_PATHS, type Environment } from '../../core/gateway/environments';
 import { startLocalGateway, StateDirLockedError, type AdvanceSummary, type DemoMerchant, type LocalGateway, type StoredPayment } from '../../local-gateway';
 import { findRunningGateway, type RunningGatewayHandle } from './runningGateway';
@@ -46,11 +47,11 @@ function defaultPaths(): boolean {
   return p.createRecurringPayments === DEFAULT_PATHS.createRecurringPayments && p.customReport === DEFAULT_PATHS.customReport;
 }
 
-export class LocalGatewayManager implements vscode.Disposable {
+export class LocalGatewayManager extends Disposable {
   private own: LocalGateway | undefined;
   private attached: RunningGatewayHandle | undefined;
   private starting: Promise<LocalGatewayHandle> | undefined;
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
 
   /**
@@ -61,7 +62,9 @@ export class LocalGatewayManager implements vscode.Disposable {
     private readonly stateDir: string,
     private readonly log: vscode.LogOutputChannel,
     private readonly sharedStateDir?: string,
-  ) {}
+  ) {
+    super();
+  }
 
   static stateDirOf(context: vscode.ExtensionContext): string {
     return path.join(context.globalStorageUri.fsPath, 'gateway');
@@ -159,8 +162,9 @@ export class LocalGatewayManager implements vscode.Disposable {
     return true;
   }
 
-  dispose(): void {
+  override dispose(): void {
+    // The server closes with the extension; its listeners go at once.
     void this.stop().catch((err: unknown) => this.log.warn(`Local gateway did not close cleanly: ${String(err)}`));
-    this.changed.dispose();
+    super.dispose();
   }
 }

@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { defaultLedgerDirectory, Ledger } from '../../core/ledger';
 
 // The editor's handle on the submission ledger the CLI writes too (core/ledger). Its directory is the
@@ -17,17 +18,18 @@ export function ledgerDirectory(): string {
   return path.resolve(expanded);
 }
 
-export class SubmissionHistory implements vscode.Disposable {
+export class SubmissionHistory extends Disposable {
   private ledger!: Ledger;
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [];
+  /** The watchers of the ledger's current directory, replaced when the setting moves it. */
   private watching: vscode.Disposable[] = [];
 
   constructor() {
+    super();
+    this.register({ dispose: () => this.watching.forEach((d) => d.dispose()) });
     this.open();
-    this.disposables.push(
-      this.changed,
+    this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(`paygate.${LEDGER_DIRECTORY_SETTING}`)) this.open();
       }),
@@ -51,9 +53,5 @@ export class SubmissionHistory implements vscode.Disposable {
     const fire = () => this.changed.fire();
     this.watching = [own, watcher, watcher.onDidChange(fire), watcher.onDidCreate(fire), watcher.onDidDelete(fire)];
     this.changed.fire();
-  }
-
-  dispose(): void {
-    for (const d of [...this.watching, ...this.disposables]) d.dispose();
   }
 }

@@ -2,6 +2,7 @@
 // the content it was given while the panel lives, so a page reloaded by VS Code (hidden and shown again:
 // no retainContextWhenHidden) gets it again instead of the host holding a whole hidden DOM alive.
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { log } from '../log';
 import { serialiseExport } from './exportRows';
 import { makeNonce, renderShell } from './html';
@@ -24,7 +25,7 @@ export function panelOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & 
   };
 }
 
-export class ResultsPanel implements vscode.Disposable {
+export class ResultsPanel extends Disposable {
   private content: PanelContent | undefined;
   private readyOnce: Promise<void>;
   private markReady: () => void = () => undefined;
@@ -32,20 +33,20 @@ export class ResultsPanel implements vscode.Disposable {
   /** The content a live page has been sent in full; a reloaded page restores only that one itself. */
   private delivered: PanelContent | undefined;
   private sendGeneration = 0;
-  private readonly disposables: vscode.Disposable[] = [];
   readonly onDidDispose: vscode.Event<void>;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
     private readonly extensionUri: vscode.Uri,
   ) {
+    super();
     this.readyOnce = new Promise((resolve) => (this.markReady = resolve));
     panel.webview.options = panelOptions(extensionUri);
-    this.disposables.push(panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));
+    this.register(panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));
     this.onDidDispose = panel.onDidDispose;
     panel.onDidDispose(() => this.dispose());
     // Without retainContextWhenHidden a hidden panel's page is discarded; it says `ready` again when shown.
-    this.disposables.push(
+    this.register(
       panel.onDidChangeViewState((e) => {
         if (!e.webviewPanel.visible) this.isReady = false;
       }),
@@ -184,10 +185,10 @@ export class ResultsPanel implements vscode.Disposable {
     }
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.sendGeneration++;
     this.markReady(); // a caller still waiting for the handshake of a closed panel is released
     this.content = undefined;
-    for (const d of this.disposables.splice(0)) d.dispose();
+    super.dispose();
   }
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { activeEnvironmentName, isProduction } from '../environments/settings';
 
 // "Submit to ‹env›" above the header line of a recurring-payments file, naming the environment the
@@ -6,8 +7,8 @@ import { activeEnvironmentName, isProduction } from '../environments/settings';
 
 export const RECURRING_CSV_LANGUAGE = 'paygate-recurring-csv';
 
-export class SubmitCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+export class SubmitCodeLensProvider extends Disposable implements vscode.CodeLensProvider {
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChangeCodeLenses = this.changed.event;
 
   refresh(): void {
@@ -38,10 +39,6 @@ export class SubmitCodeLensProvider implements vscode.CodeLensProvider, vscode.D
       }),
     );
     return lenses;
-  }
-
-  dispose(): void {
-    this.changed.dispose();
   }
 }
 
