@@ -58,4 +58,14 @@ describe('language detection state', () => {
     s.opened('untitled:Untitled-1', 'plaintext', 'x');
     assert.equal(s.shouldSwitch('untitled:Untitled-1', 'plaintext', HEADER), true);
   });
+
+  it('an empty document opened right after an empty one closed is new: empty text tells nothing apart', () => {
+    const c = clock();
+    const s = new DetectionState(c.now);
+    s.opened('untitled:Untitled-1', 'csv', '');
+    s.closed('untitled:Untitled-1', '');
+    c.advance(1);
+    s.opened('untitled:Untitled-1', 'plaintext', '');
+    assert.equal(s.shouldSwitch('untitled:Untitled-1', 'plaintext', HEADER), true);
+  });
 });
