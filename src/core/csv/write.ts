@@ -16,10 +16,9 @@ export function quoteField(value: string, delimiter = ';'): string {
  */
 export function withCrlfRecords(text: string): string {
   const csv = parseCsv(text);
-  const records = csv.records;
-  if (records.length === 0) return '';
+  if (csv.recordCount === 0) return '';
   const parts: string[] = [];
-  for (const r of records) parts.push(text.slice(r.start, r.end));
+  for (let r = 0; r < csv.recordCount; r++) parts.push(csv.isBlankAt(r) ? '' : text.slice(csv.recordStart(r), csv.record(r).end));
   // Trailing blank records only stand for the final line break(s); keep one CRLF at the end.
   while (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
   const endsWithBreak = /[\r\n]$/.test(text);

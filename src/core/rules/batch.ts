@@ -89,16 +89,18 @@ export function resolveHeader(header: CsvRecord | undefined): { headerCells: Hea
 }
 
 export function batchFromCsv(csv: ParsedCsv): Batch {
-  // Blank lines before the header are reported (blank-line) but do not make an empty header.
-  const firstContent = csv.records.findIndex((r) => !r.isBlank);
-  const headerIndex = firstContent === -1 ? 0 : firstContent;
-  const header = csv.records[headerIndex];
+  // Blank lines before the header are reported (blank-line) but do not make an empty header. Blank
+  // records are recognised from the text alone: a file of blank lines makes no object per line.
+  let headerIndex = 0;
+  while (headerIndex < csv.recordCount && csv.isBlankAt(headerIndex)) headerIndex++;
+  if (headerIndex === csv.recordCount) headerIndex = 0;
+  const header = headerIndex < csv.recordCount ? csv.record(headerIndex) : undefined;
   const { headerCells, columns, columnIndex } = resolveHeader(header);
   const rows: BatchRow[] = [];
   const width = header ? header.values.length : 0;
-  for (let r = headerIndex + 1; r < csv.records.length; r++) {
-    const record = csv.records[r];
-    if (record.isBlank) continue;
+  for (let r = headerIndex + 1; r < csv.recordCount; r++) {
+    if (csv.isBlankAt(r)) continue;
+    const record = csv.record(r);
     const trusted = !record.syntaxProblem && record.values.length === width;
     rows.push(new Row(record, r, rows.length + 1, trusted, columnIndex));
   }

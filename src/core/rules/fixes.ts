@@ -26,15 +26,16 @@ export function replaceCellFix(batch: Batch, record: CsvRecord, field: number, v
 /** Append a column to the header and an empty field to every other record. */
 export function appendColumnFix(batch: Batch, column: string): Fix {
   const edits: TextEdit[] = [];
-  const records = batch.csv.records;
+  const csv = batch.csv;
   if (batch.header && !batch.header.isBlank) {
     edits.push(editAt(batch, batch.header.end, batch.header.end, `;${column}`));
   } else {
     edits.push(editAt(batch, 0, 0, column));
   }
-  for (let r = batch.headerIndex + 1; r < records.length; r++) {
-    const rec = records[r];
-    if (!rec.isBlank) edits.push(editAt(batch, rec.end, rec.end, ';'));
+  for (let r = batch.headerIndex + 1; r < csv.recordCount; r++) {
+    if (csv.isBlankAt(r)) continue;
+    const end = csv.record(r).end;
+    edits.push(editAt(batch, end, end, ';'));
   }
   return { title: `Add column ${column} to the header (and an empty field to every row)`, edits, safe: false };
 }

@@ -5,6 +5,7 @@ import { CodeInfo, Codes, type Code } from './codes';
 import { AMOUNT_COLUMNS, COLUMNS, STATE_COUNTRIES } from './columns';
 import { appendColumnFix, dropBomFix, replaceCellFix, rewriteDelimiterFix } from './fixes';
 import { otherDelimiter } from './header';
+import { quoteInMessage } from './quote';
 import { checkRows } from './rowChecks';
 import type { Fix, LintDiagnostic } from './types';
 
@@ -52,7 +53,7 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
   // A file written with another delimiter: one diagnostic, the rewrite fix, nothing else.
   let other = header ? otherDelimiter(header.values) : undefined;
   // A comma file with quoted names ("a","b") is broken CSV on `;` but a clean header on its own delimiter.
-  if (other && header!.syntaxProblem && parseCsv(text, other).records[0]?.syntaxProblem) other = undefined;
+  if (other && header!.syntaxProblem && parseCsv(text, other).syntaxProblemAt(0)) other = undefined;
   if (other) {
     report.add(
       Codes.delimiter,
@@ -67,16 +68,24 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
 
   if (csv.bom) report.add(Codes.bom, 0, 1, 'the file starts with a UTF-8 byte order mark; it is ignored', null, [dropBomFix(batch)]);
 
-  // Structure: syntax, blank lines between records, field counts.
-  const records = csv.records;
-  let lastContent = records.length - 1;
-  while (lastContent > 0 && records[lastContent].isBlank) lastContent--;
-  for (let r = 0; r <= lastContent; r++) {
-    const rec = records[r];
-    if (rec.syntaxProblem) {
-      report.add(Codes.csvSyntax, rec.syntaxProblem.start, rec.syntaxProblem.end, rec.syntaxProblem.message, null);
-    } else if (rec.isBlank && r !== batch.headerIndex && !header?.isBlank) {
-      report.add(Codes.blankLine, rec.start, rec.end, 'blank line between records: remove it', null);
+  // Structure: syntax problems, and blank lines between records (one diagnostic per run of them). Read
+  // from the parse's compact record list: a file of blank lines makes no object per line.
+  let lastContent = csv.recordCount - 1;
+  while (lastContent > 0 && csv.isBlankAt(lastContent)) lastContent--;
+  for (const r of csv.problemRecords) {
+    if (r > lastContent) break;
+    const p = csv.syntaxProblemAt(r)!;
+    report.add(Codes.csvSyntax, p.start, p.end, p.message, null);
+  }
+  if (header && !header.isBlank) {
+    for (let r = 0; r <= lastContent; r++) {
+      if (r === batch.headerIndex || !csv.isBlankAt(r)) continue;
+      let last = r;
+      while (last + 1 <= lastContent && last + 1 !== batch.headerIndex && csv.isBlankAt(last + 1)) last++;
+      const lines = last - r + 1;
+      const message = lines === 1 ? 'blank line between records: remove it' : `${lines} blank lines between records: remove them`;
+      report.add(Codes.blankLine, csv.recordStart(r), csv.recordStart(last), message, null);
+      r = last;
     }
   }
   if (header?.syntaxProblem) return { diagnostics: report.diagnostics, batch };
@@ -102,16 +111,17 @@ function checkHeader(report: Reporter, headerStart: number, headerEnd: number): 
     const start = header!.fieldStart(cell.index);
     const end = header!.fieldEnd(cell.index);
     if (cell.duplicate) {
-      const name = cell.match.kind === 'unknown' ? cell.raw : cell.match.column;
+      // Only a resolved column is ever a duplicate: the name is the table's, never the raw cell.
+      const name = cell.match.kind === 'unknown' ? quoteInMessage(cell.raw) : cell.match.column;
       report.add(Codes.duplicateColumn, start, end, `column ${name} appears more than once`, name);
     } else if (cell.match.kind === 'alias') {
       const to = cell.match.column;
-      report.add(Codes.columnAlias, start, end, `"${cell.raw}" is not the gateway's name: use ${to}`, to, [
+      report.add(Codes.columnAlias, start, end, `${quoteInMessage(cell.raw)} is not the gateway's name: use ${to}`, to, [
         replaceCellFix(batch, header!, cell.index, to, `Rename column to ${to}`, true, true),
       ]);
     } else if (cell.match.kind === 'unknown') {
       const suggestion = cell.match.suggestion;
-      const message = cell.raw.trim() === '' ? 'empty column name' : `unknown column "${cell.raw}"${suggestion ? `: did you mean ${suggestion}?` : ''}`;
+      const message = cell.raw.trim() === '' ? 'empty column name' : `unknown column ${quoteInMessage(cell.raw)}${suggestion ? `: did you mean ${suggestion}?` : ''}`;
       const fixes = suggestion ? [replaceCellFix(batch, header!, cell.index, suggestion, `Rename column to ${suggestion}`, false, true)] : [];
       report.add(Codes.unknownColumn, start, end, message, null, fixes);
     }

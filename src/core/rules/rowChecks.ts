@@ -1,9 +1,10 @@
 import { dateKey, gatewayDateKey, type CalendarDate } from '../dates';
 import type { CsvRecord } from '../csv/parse';
-import { maskCardNumber, maskText } from '../mask';
+import { maskCardNumber } from '../mask';
 import { Codes, type Code } from './codes';
 import { COLUMNS, STATE_COUNTRIES, type ColumnSpec } from './columns';
 import { FirstSeen } from './firstSeen';
+import { inMessage, quoteInMessage } from './quote';
 import { replaceCellFix } from './fixes';
 import { hasCompleteAmountMode, type Reporter } from './lint';
 import type { Fix } from './types';
@@ -67,9 +68,9 @@ for (const k of Object.keys(NAMES) as (keyof Positions)[]) GOOD[k] = ORDINAL.get
  */
 function shown(spec: ColumnSpec, v: string): string {
   if (spec.sensitive === 'hidden') return '';
-  const masked = spec.sensitive === 'card' ? maskCardNumber(v) : maskText(v);
-  const text = masked.length > 40 ? `${masked.slice(0, 37)}...` : masked;
-  return ` (got "${text}")`;
+  if (spec.sensitive !== 'card') return ` (got ${quoteInMessage(v)})`;
+  const masked = maskCardNumber(v);
+  return ` (got "${masked.length > 40 ? `${masked.slice(0, 37)}...` : masked}")`;
 }
 
 function cell(report: Reporter, rec: CsvRecord, index: number, code: Code, message: string, column: string, fixes?: Fix[]): void {
@@ -141,7 +142,7 @@ export function checkRows(report: Reporter, today: CalendarDate): void {
       const id = values[pos.orderId];
       const first = seenOrderIds.firstRow(id, row.rowNumber);
       if (first !== 0) {
-        cell(report, rec, pos.orderId, Codes.duplicateOrderId, `client-orderid "${id}" is already used on row ${first}`, 'client-orderid');
+        cell(report, rec, pos.orderId, Codes.duplicateOrderId, `client-orderid ${quoteInMessage(id)} is already used on row ${first}`, 'client-orderid');
       }
     }
   }
@@ -185,7 +186,7 @@ function checkCrossFields(
     else if (from !== to) problem = from ? 'amount-from without amount-to' : 'amount-to without amount-from';
     if (problem) report.add(Codes.amountMode, rec.start, rec.end, problem, null);
     else if (good[GOOD.from] && good[GOOD.to] && Number(values[pos.from]) > Number(values[pos.to])) {
-      cell(report, rec, pos.from, Codes.amountRange, `amount-from ${values[pos.from]} is greater than amount-to ${values[pos.to]}`, 'amount-from');
+      cell(report, rec, pos.from, Codes.amountRange, `amount-from ${inMessage(values[pos.from])} is greater than amount-to ${inMessage(values[pos.to])}`, 'amount-from');
     }
   }
 
@@ -202,13 +203,13 @@ function checkCrossFields(
   }
 
   if (isSrc && good[GOOD.country] && STATE_COUNTRIES.has(values[pos.country]) && pos.state >= 0 && values[pos.state] === '') {
-    cell(report, rec, pos.state, Codes.stateRequired, `state is required for SRC rows when country is ${values[pos.country]}`, 'state');
+    cell(report, rec, pos.state, Codes.stateRequired, `state is required for SRC rows when country is ${inMessage(values[pos.country])}`, 'state');
   }
 
   const start = good[GOOD.start] ? gatewayDateKey(values[pos.start]) : NaN;
   const finish = good[GOOD.finish] ? gatewayDateKey(values[pos.finish]) : NaN;
   if (finish < start) {
-    cell(report, rec, pos.finish, Codes.dateOrder, `finish-date ${values[pos.finish]} is before start-date ${values[pos.start]}`, 'finish-date');
+    cell(report, rec, pos.finish, Codes.dateOrder, `finish-date ${inMessage(values[pos.finish])} is before start-date ${inMessage(values[pos.start])}`, 'finish-date');
   }
 
   // Warnings: the file can still be sent.
@@ -219,10 +220,10 @@ function checkCrossFields(
     const y = Number(values[pos.expYear]);
     const m = Number(values[pos.expMonth]);
     if (y < today.year || (y === today.year && m < today.month)) {
-      cell(report, rec, pos.expMonth, Codes.cardExpired, `the card expired (${values[pos.expMonth]}/${values[pos.expYear]})`, 'expire-month');
+      cell(report, rec, pos.expMonth, Codes.cardExpired, `the card expired (${inMessage(values[pos.expMonth])}/${inMessage(values[pos.expYear])})`, 'expire-month');
     }
   }
   if (start < dateKey(today)) {
-    cell(report, rec, pos.start, Codes.startDatePast, `start-date ${values[pos.start]} is in the past`, 'start-date');
+    cell(report, rec, pos.start, Codes.startDatePast, `start-date ${inMessage(values[pos.start])} is in the past`, 'start-date');
   }
 }

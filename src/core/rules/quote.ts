@@ -1,0 +1,19 @@
+import { maskText } from '../mask';
+
+// How text from the file appears inside a message. Messages reach CI logs, the local gateway's
+// error-message and its log: anything that looks like a card number is masked whatever column it sits
+// in (a header cell is a card number when the header line is missing), and a cell of any length is cut
+// so a message stays one short line.
+
+const MAX = 40;
+
+/** The value masked, then cut to 40 characters. */
+export function inMessage(value: string): string {
+  const masked = maskText(value);
+  return masked.length > MAX ? `${masked.slice(0, MAX - 3)}...` : masked;
+}
+
+/** The value masked and cut, in double quotes. */
+export function quoteInMessage(value: string): string {
+  return `"${inMessage(value)}"`;
+}
