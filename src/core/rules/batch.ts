@@ -40,13 +40,21 @@ export interface Batch {
 }
 
 class Row implements BatchRow {
+  private knownTrusted?: boolean;
+
   constructor(
     readonly record: CsvRecord,
     readonly recordIndex: number,
     readonly rowNumber: number,
-    readonly trusted: boolean,
+    /** The header's number of fields. */
+    private readonly width: number,
     private readonly columnIndex: Map<string, number>,
   ) {}
+
+  /** Decided when first asked: building the batch reads no row, so the linter tokenizes each row once. */
+  get trusted(): boolean {
+    return (this.knownTrusted ??= !this.record.syntaxProblem && this.record.values.length === this.width);
+  }
 
   value(column: string): string | undefined {
     const i = this.columnIndex.get(column);
@@ -100,9 +108,7 @@ export function batchFromCsv(csv: ParsedCsv): Batch {
   const width = header ? header.values.length : 0;
   for (let r = headerIndex + 1; r < csv.recordCount; r++) {
     if (csv.isBlankAt(r)) continue;
-    const record = csv.record(r);
-    const trusted = !record.syntaxProblem && record.values.length === width;
-    rows.push(new Row(record, r, rows.length + 1, trusted, columnIndex));
+    rows.push(new Row(csv.record(r), r, rows.length + 1, width, columnIndex));
   }
   return { csv, header, headerIndex, headerCells, columns, columnIndex, rows };
 }

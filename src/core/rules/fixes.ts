@@ -23,8 +23,23 @@ export function replaceCellFix(batch: Batch, record: CsvRecord, field: number, v
   return { title, edits: [edit], safe, preferred };
 }
 
-/** Append a column to the header and an empty field to every other record. */
+/**
+ * Append a column to the header and an empty field to every other record. The edits (one per row) are
+ * made when first read: a large file missing several columns would otherwise hold millions of edits
+ * nobody asked for.
+ */
 export function appendColumnFix(batch: Batch, column: string): Fix {
+  let edits: TextEdit[] | undefined;
+  return {
+    title: `Add column ${column} to the header (and an empty field to every row)`,
+    get edits(): TextEdit[] {
+      return (edits ??= appendColumnEdits(batch, column));
+    },
+    safe: false,
+  };
+}
+
+function appendColumnEdits(batch: Batch, column: string): TextEdit[] {
   const edits: TextEdit[] = [];
   const csv = batch.csv;
   if (batch.header && !batch.header.isBlank) {
@@ -37,7 +52,7 @@ export function appendColumnFix(batch: Batch, column: string): Fix {
     const end = csv.record(r).end;
     edits.push(editAt(batch, end, end, ';'));
   }
-  return { title: `Add column ${column} to the header (and an empty field to every row)`, edits, safe: false };
+  return edits;
 }
 
 export function dropBomFix(batch: Batch): Fix {

@@ -2,11 +2,11 @@ import { todayLocal, type CalendarDate } from '../dates';
 import { parseCsv } from '../csv/parse';
 import { batchFromCsv, type Batch } from './batch';
 import { CodeInfo, Codes, type Code } from './codes';
-import { AMOUNT_COLUMNS, COLUMNS, STATE_COUNTRIES } from './columns';
+import { AMOUNT_COLUMNS, COLUMNS } from './columns';
 import { appendColumnFix, dropBomFix, replaceCellFix, rewriteDelimiterFix } from './fixes';
 import { otherDelimiter } from './header';
 import { quoteInMessage } from './quote';
-import { checkRows } from './rowChecks';
+import { checkRows, type SrcRows } from './rowChecks';
 import type { Fix, LintDiagnostic } from './types';
 
 // The linter: document text in, the rule book's diagnostics out. The same function serves the editor,
@@ -90,21 +90,21 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
   }
   if (header?.syntaxProblem) return { diagnostics: report.diagnostics, batch };
 
+  // Rows first: each row is tokenized once, and checkRows learns on the way which rows are SRC.
+  const src = checkRows(report, options.today ?? todayLocal());
   const width = header && !header.isBlank ? header.values.length : 0;
   for (const row of batch.rows) {
-    if (!row.record.syntaxProblem && row.record.values.length !== width) {
+    if (!row.trusted && !row.record.syntaxProblem) {
       const n = row.record.values.length;
       report.add(Codes.fieldCount, row.record.start, row.record.end, `row has ${n} field${n === 1 ? '' : 's'}; the header has ${width}`, null);
     }
   }
-
-  checkHeader(report, headerStart, headerEnd);
-  checkRows(report, options.today ?? todayLocal());
+  checkHeader(report, headerStart, headerEnd, src);
   report.diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   return { diagnostics: report.diagnostics, batch };
 }
 
-function checkHeader(report: Reporter, headerStart: number, headerEnd: number): void {
+function checkHeader(report: Reporter, headerStart: number, headerEnd: number, src: SrcRows): void {
   const { batch } = report;
   const header = batch.header;
   for (const cell of batch.headerCells) {
@@ -133,22 +133,7 @@ function checkHeader(report: Reporter, headerStart: number, headerEnd: number): 
 
   for (const name of REQUIRED_ALWAYS) if (!has(name)) missing(name, '');
 
-  // Which rows are SRC is read straight from the record values: this runs over every row.
-  const typeAt = batch.columnIndex.get('rp_card_type') ?? -1;
-  const countryAt = batch.columnIndex.get('country') ?? -1;
-  let anySrc = false;
-  let srcNeedsState = false;
-  if (typeAt >= 0) {
-    for (const r of batch.rows) {
-      if (!r.trusted || r.record.values[typeAt] !== 'SRC') continue;
-      anySrc = true;
-      if (countryAt < 0) break;
-      if (STATE_COUNTRIES.has(r.record.values[countryAt])) {
-        srcNeedsState = true;
-        break;
-      }
-    }
-  }
+  const { anySrc, srcNeedsState } = src;
   if (anySrc) {
     for (const name of REQUIRED_SRC) if (!has(name)) missing(name, ' (required for SRC rows)');
     if (!has('state') && srcNeedsState) {
@@ -160,7 +145,15 @@ function checkHeader(report: Reporter, headerStart: number, headerEnd: number): 
     const [amount, from, to, sequence] = AMOUNT_COLUMNS;
     const add = (names: string[]): Fix => {
       const fixes = names.filter((n) => !has(n)).map((n) => appendColumnFix(batch, n));
-      return { title: `Add column${fixes.length > 1 ? 's' : ''} ${names.filter((n) => !has(n)).join(' and ')}`, edits: fixes.flatMap((f) => f.edits), safe: false };
+      let edits: Fix['edits'] | undefined;
+      return {
+        title: `Add column${fixes.length > 1 ? 's' : ''} ${names.filter((n) => !has(n)).join(' and ')}`,
+        // Made when read, like each appendColumnFix: one edit per row.
+        get edits() {
+          return (edits ??= fixes.flatMap((f) => f.edits));
+        },
+        safe: false,
+      };
     };
     const fixes = [add([amount]), add([from, to]), add([sequence])];
     const partial = has(from) !== has(to) ? ` (${has(from) ? from : to} needs its pair ${has(from) ? to : from})` : '';

@@ -79,7 +79,13 @@ function cell(report: Reporter, rec: CsvRecord, index: number, code: Code, messa
 
 const valueAt = (values: string[], i: number): string => (i < 0 ? '' : values[i]);
 
-export function checkRows(report: Reporter, today: CalendarDate): void {
+/** What the header check needs to know of the rows: any SRC row, and any SRC row in a country with states. */
+export interface SrcRows {
+  anySrc: boolean;
+  srcNeedsState: boolean;
+}
+
+export function checkRows(report: Reporter, today: CalendarDate): SrcRows {
   const { batch } = report;
   // The header's columns as parallel arrays of small numbers: the cell loop reads no objects.
   const entries = [...batch.columnIndex.entries()].sort((a, b) => a[1] - b[1]);
@@ -95,6 +101,7 @@ export function checkRows(report: Reporter, today: CalendarDate): void {
   const amountModes = hasCompleteAmountMode(batch);
   const seenOrderIds = new FirstSeen(batch.rows.length);
   const good = new Uint8Array(COLUMNS.length);
+  const src: SrcRows = { anySrc: false, srcNeedsState: false };
 
   for (const row of batch.rows) {
     if (!row.trusted) continue;
@@ -103,6 +110,10 @@ export function checkRows(report: Reporter, today: CalendarDate): void {
     const type = valueAt(values, pos.cardType);
     const isSrc = type === 'SRC';
     const isDst = type === 'DST';
+    if (isSrc) {
+      src.anySrc = true;
+      if (pos.country >= 0 && STATE_COUNTRIES.has(values[pos.country])) src.srcNeedsState = true;
+    }
     good.fill(0);
 
     for (let k = 0; k < planIndex.length; k++) {
@@ -146,6 +157,7 @@ export function checkRows(report: Reporter, today: CalendarDate): void {
       }
     }
   }
+  return src;
 }
 
 function tooLong(spec: ColumnSpec, v: string): boolean {
