@@ -2,9 +2,9 @@ import { fixAll } from '../../core/rules/fixes';
 import { lint } from '../../core/rules/lint';
 import { commandArgs } from '../args';
 import type { Command } from '../command';
-import { displayPosition, readInput, writeFileAtomic } from '../io';
+import { displayPosition, maxBytesOption, readInput, writeFileAtomic } from '../io';
 
-const HELP = `Usage: paygate fix FILE [--dry-run]
+const HELP = `Usage: paygate fix FILE [--dry-run] [--max-bytes N]
 
 Applies every safe fix of the rule book (the editor's "Fix all"): column renames of known aliases,
 rp_card_type upper case, expire-month padding, dates rewritten as DD.MM.YYYY, a comma or tab file
@@ -12,8 +12,12 @@ rewritten with ";", the byte order mark dropped. Prints each change. Fixes that 
 only guess (clearing a DST value, renaming an unknown column, adding an empty column) are left to you.
 
 Options:
-  --dry-run    print what would change, write nothing
-  -h, --help   this help
+  --dry-run      print what would change, write nothing
+  --max-bytes N  read files up to N bytes (default 512M; K, M, G suffixes)
+  -h, --help     this help
+
+The file is replaced in one step through a private temporary file: a symlink stays a symlink (its
+target is fixed), the file keeps its mode and owner, and a failure leaves it as it was.
 
 Exit status: 0 no errors remain, 1 errors remain (see paygate lint), 2 usage error or unreadable file.`;
 
@@ -23,14 +27,19 @@ const MAX_PASSES = 4;
 export const fix: Command = {
   summary: 'apply the safe fixes to a file (or --dry-run)',
   async run(args) {
-    const parsed = commandArgs('fix', HELP, args, { 'dry-run': { type: 'boolean' } });
+    const parsed = commandArgs('fix', HELP, args, { 'dry-run': { type: 'boolean' }, 'max-bytes': { type: 'string' } });
     if (typeof parsed === 'number') return parsed;
     const { values, positionals } = parsed;
     if (positionals.length !== 1 || positionals[0] === '-') {
       process.stderr.write(`paygate fix: give exactly one FILE (standard input cannot be fixed in place)\n${HELP}\n`);
       return 2;
     }
-    const input = await readInput(positionals[0]);
+    const maxBytes = maxBytesOption(values['max-bytes']);
+    if (maxBytes === null) {
+      process.stderr.write(`paygate fix: --max-bytes must be a whole number of bytes (e.g. 1073741824 or 1G), not "${values['max-bytes']}"\n`);
+      return 2;
+    }
+    const input = await readInput(positionals[0], { maxBytes });
     if (!input.ok) {
       process.stderr.write(`paygate fix: ${input.message}\n`);
       return 2;

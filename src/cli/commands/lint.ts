@@ -1,15 +1,17 @@
 import { lint as lintText } from '../../core/rules/lint';
 import { commandArgs } from '../args';
 import type { Command } from '../command';
-import { displayPosition, readInput } from '../io';
+import { displayPosition, maxBytesOption, readInput } from '../io';
 
-const HELP = `Usage: paygate lint [--format text|json] FILE...
+const HELP = `Usage: paygate lint [--format text|json] [--max-bytes N] FILE...
 
 Checks recurring-payment CSV files against the rule book. FILE may be - for standard input.
 
 Options:
   --format text|json   text (default): one problem per line, file:line:column: severity code message
                        json: {"files":[{"file","diagnostics":[...]}],"summary":{"errors","warnings"}}
+  --max-bytes N        read files up to N bytes (default 512M; K, M, G suffixes); only regular files
+                       (or - for standard input) are read
   -h, --help           this help
 
 Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage error or unreadable file.`;
@@ -28,11 +30,16 @@ interface JsonDiagnostic {
 export const lint: Command = {
   summary: 'check recurring-payment CSV files (text or JSON report)',
   async run(args) {
-    const parsed = commandArgs('lint', HELP, args, { format: { type: 'string', default: 'text' } });
+    const parsed = commandArgs('lint', HELP, args, { format: { type: 'string', default: 'text' }, 'max-bytes': { type: 'string' } });
     if (typeof parsed === 'number') return parsed;
     const { values, positionals } = parsed;
     if (values.format !== 'text' && values.format !== 'json') {
       process.stderr.write(`paygate lint: --format must be text or json, not "${values.format}"\n`);
+      return 2;
+    }
+    const maxBytes = maxBytesOption(values['max-bytes']);
+    if (maxBytes === null) {
+      process.stderr.write(`paygate lint: --max-bytes must be a whole number of bytes (e.g. 1073741824 or 1G), not "${values['max-bytes']}"\n`);
       return 2;
     }
     if (positionals.length === 0) {
@@ -43,7 +50,7 @@ export const lint: Command = {
     const files: { file: string; diagnostics: JsonDiagnostic[] }[] = [];
     let unreadable = false;
     for (const path of positionals) {
-      const input = await readInput(path);
+      const input = await readInput(path, { maxBytes });
       if (!input.ok) {
         process.stderr.write(`paygate lint: ${input.message}\n`);
         unreadable = true;
