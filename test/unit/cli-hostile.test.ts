@@ -81,6 +81,28 @@ describe('paygate lint refuses what it cannot read safely', () => {
   });
 });
 
+describe('paygate lint lists at most 10,000 problems a file', () => {
+  it('the first 10,000 by position are listed, the rest counted in the summary and in JSON', async () => {
+    // 12,500 broken rows (csv-syntax) and 12,500 rows with expire-month "1".."9" or more (invalid-value).
+    const { malformedRows } = await import('../fixtures/hostile/shapes');
+    await writeFile(at('many.rpcsv'), malformedRows(25_000));
+    const text = await paygate(['lint', at('many.rpcsv')]);
+    const lines = text.stdout.trimEnd().split('\n');
+    const listed = lines.filter((l) => l.startsWith(`${at('many.rpcsv')}:`) && /: (error|warning|information) /.test(l));
+    assert.equal(listed.length, 10_000);
+    const json = await paygate(['lint', '--format', 'json', at('many.rpcsv')]);
+    const report = JSON.parse(json.stdout) as { files: { diagnostics: { line: number }[]; omitted?: { errors: number; warnings: number } }[]; summary: { errors: number; warnings: number } };
+    const [file] = report.files;
+    assert.equal(file.diagnostics.length, 10_000);
+    assert.ok(file.omitted && file.omitted.errors > 0);
+    // Listed by position: the last listed line is before anything omitted, which includes row 25,000.
+    assert.ok(file.diagnostics[9_999].line < 25_001);
+    assert.equal(report.summary.errors, file.diagnostics.filter((d) => (d as { severity?: string }).severity === 'error').length + file.omitted!.errors);
+    assert.ok(lines.includes(`${at('many.rpcsv')}: ${(report.summary.errors + report.summary.warnings - 10_000).toLocaleString('en-US')} more problems not listed (the first 10,000 are)`), lines.slice(-3).join('\n'));
+    assert.equal(lines[lines.length - 1], `${report.summary.errors.toLocaleString('en-US').replace(/,/g, '')} errors, ${report.summary.warnings} warnings in 1 file`);
+  });
+});
+
 describe('paygate fix cannot hurt', () => {
   it('a 0600 batch behind a symlink: the link stays, the target is fixed exactly and stays 0600, no file is left over', async () => {
     const target = at('real-batch.rpcsv');

@@ -98,6 +98,24 @@ describe('hostile fixtures', () => {
   });
 });
 
+describe('maxDiagnostics', () => {
+  it('keeps the first N problems by position and counts the rest by severity', () => {
+    for (const name of ['malformed-rows.rpcsv', 'bom-lines.rpcsv', 'wide-header.rpcsv']) {
+      const text = fixture(name);
+      const all = lint(text, { today: TODAY }).diagnostics;
+      for (const max of [0, 1, 7, 50, all.length - 1, all.length, all.length + 5]) {
+        const limited = lint(text, { today: TODAY, maxDiagnostics: max });
+        const key = (d: (typeof all)[number]) => `${d.range.start.line}:${d.range.start.character}`;
+        const kept = Math.min(max, all.length);
+        assert.deepEqual(limited.diagnostics.map(key), all.slice(0, kept).map(key), `${name} max ${max}`);
+        const count = (severity: string, list: typeof all) => list.filter((d) => d.severity === severity).length;
+        if (kept === all.length) assert.equal(limited.omitted, undefined);
+        else assert.deepEqual(limited.omitted, { error: count('error', all) - count('error', limited.diagnostics), warning: count('warning', all) - count('warning', limited.diagnostics), information: count('information', all) - count('information', limited.diagnostics) });
+      }
+    }
+  });
+});
+
 describe('no card number in any message', () => {
   const PAN = /(?<!\d)\d{12,19}(?!\d)|\d{4}[ -]\d{4}[ -]\d{4}/;
   for (const name of ['cards-everywhere.rpcsv', 'header-is-a-row.rpcsv']) {

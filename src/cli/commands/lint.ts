@@ -9,12 +9,21 @@ Checks recurring-payment CSV files against the rule book. FILE may be - for stan
 
 Options:
   --format text|json   text (default): one problem per line, file:line:column: severity code message
-                       json: {"files":[{"file","diagnostics":[...]}],"summary":{"errors","warnings"}}
+                       json: {"files":[{"file","diagnostics":[...]}],"summary":{"errors","warnings"}};
+                       a file with more problems than listed also has "omitted":{"errors","warnings","information"}
   --max-bytes N        read files up to N bytes (default 512M; K, M, G suffixes); only regular files
                        (or - for standard input) are read
   -h, --help           this help
 
+At most 10,000 problems are listed per file (by position); the rest are counted in the summary.
+
 Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage error or unreadable file.`;
+
+/**
+ * Problems listed per file; the rest are counted (in the summary and the file's `omitted`). A file
+ * broken on every line would otherwise hold millions of diagnostics in memory and flood the log.
+ */
+export const MAX_LISTED = 10_000;
 
 interface JsonDiagnostic {
   code: string;
@@ -47,7 +56,7 @@ export const lint: Command = {
       return 2;
     }
 
-    const files: { file: string; diagnostics: JsonDiagnostic[] }[] = [];
+    const files: { file: string; diagnostics: JsonDiagnostic[]; omitted?: { errors: number; warnings: number; information: number } }[] = [];
     let unreadable = false;
     for (const path of positionals) {
       const input = await readInput(path, { maxBytes });
@@ -56,9 +65,11 @@ export const lint: Command = {
         unreadable = true;
         continue;
       }
-      const result = lintText(input.text);
+      const result = lintText(input.text, { maxDiagnostics: MAX_LISTED });
       const bom = result.batch.csv.bom;
+      const o = result.omitted;
       files.push({
+        ...(o && { omitted: { errors: o.error, warnings: o.warning, information: o.information } }),
         file: input.name,
         diagnostics: result.diagnostics.map((d) => {
           const s = displayPosition(d.range.start, bom);
@@ -69,12 +80,17 @@ export const lint: Command = {
     }
 
     const all = files.flatMap((f) => f.diagnostics);
-    const summary = { errors: all.filter((d) => d.severity === 'error').length, warnings: all.filter((d) => d.severity === 'warning').length };
+    const omitted = (key: 'errors' | 'warnings') => files.reduce((n, f) => n + (f.omitted?.[key] ?? 0), 0);
+    const summary = { errors: all.filter((d) => d.severity === 'error').length + omitted('errors'), warnings: all.filter((d) => d.severity === 'warning').length + omitted('warnings') };
     if (values.format === 'json') {
       process.stdout.write(`${JSON.stringify({ files, summary })}\n`);
     } else {
       for (const f of files) {
         for (const d of f.diagnostics) process.stdout.write(`${f.file}:${d.line}:${d.column}: ${d.severity} ${d.code} ${d.message}\n`);
+        if (f.omitted) {
+          const more = f.omitted.errors + f.omitted.warnings + f.omitted.information;
+          process.stdout.write(`${f.file}: ${more.toLocaleString('en-US')} more problem${more === 1 ? '' : 's'} not listed (the first ${MAX_LISTED.toLocaleString('en-US')} are)\n`);
+        }
       }
       const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
       process.stdout.write(`${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')} in ${plural(files.length, 'file')}\n`);

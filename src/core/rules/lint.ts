@@ -1,42 +1,35 @@
 import { todayLocal, type CalendarDate } from '../dates';
 import { parseCsv } from '../csv/parse';
 import { batchFromCsv, type Batch } from './batch';
-import { CodeInfo, Codes, type Code } from './codes';
+import { Codes, type Severity } from './codes';
 import { AMOUNT_COLUMNS, COLUMNS } from './columns';
 import { appendColumnFix, dropBomFix, replaceCellFix, rewriteDelimiterFix } from './fixes';
 import { otherDelimiter } from './header';
 import { quoteInMessage } from './quote';
 import { checkRows, type SrcRows } from './rowChecks';
+import { Reporter } from './reporter';
 import type { Fix, LintDiagnostic } from './types';
 
 // The linter: document text in, the rule book's diagnostics out. The same function serves the editor,
 // `paygate lint` and `fix`, the pre-submit gate and the local gateway's validation.
 
+export { Reporter };
+
 export interface LintOptions {
   /** "Today" for card-expired and start-date-past; the local date by default. */
   today?: CalendarDate;
+  /**
+   * Keep only the first N problems by position; the rest are counted in `omitted`. All by default. For
+   * faces that show a list (the CLI): a file broken on every line would otherwise hold millions.
+   */
+  maxDiagnostics?: number;
 }
 
 export interface LintResult {
   diagnostics: LintDiagnostic[];
   batch: Batch;
-}
-
-/** Builds diagnostics with ranges from offsets; one per problem. */
-export class Reporter {
-  readonly diagnostics: LintDiagnostic[] = [];
-  constructor(readonly batch: Batch) {}
-
-  add(code: Code, start: number, end: number, message: string, columnName: string | null, fixes: Fix[] = []): void {
-    this.diagnostics.push({
-      code,
-      severity: CodeInfo[code].severity,
-      message,
-      range: this.batch.csv.index.range(start, end),
-      columnName,
-      fixes,
-    });
-  }
+  /** Set when maxDiagnostics left problems out: how many, by severity. */
+  omitted?: Record<Severity, number>;
 }
 
 const REQUIRED_ALWAYS = COLUMNS.filter((c) => c.necessity === 'required').map((c) => c.name);
@@ -45,7 +38,7 @@ const REQUIRED_SRC = COLUMNS.filter((c) => c.necessity === 'required-src').map((
 export function lint(text: string, options: LintOptions = {}): LintResult {
   const csv = parseCsv(text);
   const batch = batchFromCsv(csv);
-  const report = new Reporter(batch);
+  const report = new Reporter(batch, options.maxDiagnostics);
   const header = batch.header;
   const headerStart = header ? header.start : csv.bom ? 1 : 0;
   const headerEnd = header ? header.end : headerStart;
@@ -63,7 +56,7 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
       null,
       [rewriteDelimiterFix(batch, other)],
     );
-    return { diagnostics: report.diagnostics, batch };
+    return result(report, false);
   }
 
   if (csv.bom) report.add(Codes.bom, 0, 1, 'the file starts with a UTF-8 byte order mark; it is ignored', null, [dropBomFix(batch)]);
@@ -88,7 +81,7 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
       r = last;
     }
   }
-  if (header?.syntaxProblem) return { diagnostics: report.diagnostics, batch };
+  if (header?.syntaxProblem) return result(report, false);
 
   // Rows first: each row is tokenized once, and checkRows learns on the way which rows are SRC.
   const src = checkRows(report, options.today ?? todayLocal());
@@ -100,8 +93,15 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
     }
   }
   checkHeader(report, headerStart, headerEnd, src);
-  report.diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-  return { diagnostics: report.diagnostics, batch };
+  return result(report, true);
+}
+
+/** The early returns keep the order found (file order already); a limited list is in heap order and always sorted. */
+function result(report: Reporter, sort = true): LintResult {
+  if (sort || report.limited) report.diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  const out: LintResult = { diagnostics: report.diagnostics, batch: report.batch };
+  if (report.omittedCount > 0) out.omitted = { ...report.omitted };
+  return out;
 }
 
 function checkHeader(report: Reporter, headerStart: number, headerEnd: number, src: SrcRows): void {
