@@ -8,6 +8,7 @@ import { chmod, lstat, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FIXTURES } from '../fixtures/hostile/generate';
+import { malformedRows } from '../fixtures/hostile/shapes';
 
 const ROOT = path.resolve(__dirname, '../..');
 const MAIN = path.join(ROOT, 'src/cli/main.ts');
@@ -84,7 +85,6 @@ describe('paygate lint refuses what it cannot read safely', () => {
 describe('paygate lint lists at most 10,000 problems a file', () => {
   it('the first 10,000 by position are listed, the rest counted in the summary and in JSON', async () => {
     // 12,500 broken rows (csv-syntax) and 12,500 rows with expire-month "1".."9" or more (invalid-value).
-    const { malformedRows } = await import('../fixtures/hostile/shapes');
     await writeFile(at('many.rpcsv'), malformedRows(25_000));
     const text = await paygate(['lint', at('many.rpcsv')]);
     const lines = text.stdout.trimEnd().split('\n');
