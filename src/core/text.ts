@@ -1,3 +1,5 @@
+import { ChunkedInt32 } from './chunked';
+
 // Positions shared by every face. Lines and characters are 0-based and characters count UTF-16 code
 // units, exactly as VS Code and LSP do, so the editor maps them without conversion; the CLI adds 1.
 
@@ -20,19 +22,11 @@ export interface TextEdit {
 /** Maps string offsets to line/character positions. A record may end in CRLF, LF or a lone CR. */
 export class LineIndex {
   /** Offset of the first character of every line, 4 bytes a line (a file may be millions of blank lines). */
-  private readonly starts: Int32Array;
+  private readonly starts = new ChunkedInt32();
 
   constructor(readonly text: string) {
-    let starts = new Int32Array(1024);
-    let count = 0;
-    const push = (offset: number) => {
-      if (count === starts.length) {
-        const bigger = new Int32Array(starts.length * 2);
-        bigger.set(starts);
-        starts = bigger;
-      }
-      starts[count++] = offset;
-    };
+    const starts = this.starts;
+    const push = (offset: number) => starts.push(offset);
     push(0);
     // The next CR and LF are searched again only once passed: one read of the text in all.
     const n = text.length;
@@ -50,12 +44,11 @@ export class LineIndex {
       if (lf === -1) lf = n;
       if (cr === -1) cr = n;
     }
-    this.starts = starts.slice(0, count);
   }
 
   /** Offset of the first character of every line. */
   get lineStarts(): number[] {
-    return Array.from(this.starts);
+    return Array.from({ length: this.starts.length }, (_, i) => this.starts.get(i));
   }
 
   get lineCount(): number {
@@ -68,15 +61,15 @@ export class LineIndex {
     let hi = this.starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid] <= o) lo = mid;
+      if (this.starts.get(mid) <= o) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo, character: o - this.starts[lo] };
+    return { line: lo, character: o - this.starts.get(lo) };
   }
 
   offsetAt(position: Position): number {
     const line = Math.max(0, Math.min(position.line, this.starts.length - 1));
-    return Math.min(this.starts[line] + position.character, this.text.length);
+    return Math.min(this.starts.get(line) + position.character, this.text.length);
   }
 
   range(startOffset: number, endOffset: number): Range {

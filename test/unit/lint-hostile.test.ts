@@ -82,6 +82,20 @@ describe('hostile fixtures', () => {
     assert.deepEqual(blank.map((d) => [d.range.start.line, d.range.end.line]), [[1, 1_000_000]]);
   });
 
+  it('200,000 records (the offset lists span several chunks): every record and line found where it is', () => {
+    let text = '';
+    for (let i = 0; i < 200_000; i++) text += i % 3 === 0 ? `"q${i}";x\n` : `a${i};y\r\n`;
+    const csv = parseCsv(text);
+    const index = new LineIndex(text);
+    assert.equal(csv.recordCount, 200_000);
+    assert.equal(index.lineCount, 200_001);
+    for (const i of [0, 65_535, 65_536, 65_537, 131_071, 131_072, 199_999]) {
+      assert.equal(csv.record(i).values[0], i % 3 === 0 ? `q${i}` : `a${i}`);
+      assert.equal(index.positionAt(csv.recordStart(i)).line, i);
+      assert.equal(index.offsetAt({ line: i, character: 0 }), csv.recordStart(i));
+    }
+  });
+
   it('deeply quoted multi-line fields keep every character, and later cells are found on their own lines', () => {
     const text = fixture('multiline-quoted.rpcsv');
     const csv = parseCsv(text);

@@ -1,13 +1,13 @@
 import { LineIndex } from '../text';
-import { GrowableInt32 } from './growable';
+import { ChunkedInt32 } from '../chunked';
 import { scanRecord, splitRecord, type Cells } from './tokenize';
 
 // CSV reading with the exact offset of every field, in one pass over the text.
 //
-// Parsing keeps only where each record starts (4 bytes a record) and whether it needs the full
-// tokenizer (1 byte); values and field offsets are cut from the text again when someone asks for a
+// Parsing keeps only where each record starts and whether it needs the full tokenizer (4 bytes a
+// record, the flag in the sign); values and field offsets are cut from the text again when someone asks for a
 // record, and only the last few are kept. So a 300 MB batch is not held twice (once as text, once as
-// millions of small strings), a file of blank lines costs five bytes a line, and any record, however
+// millions of small strings), a file of blank lines costs four bytes a line, and any record, however
 // broken, is read once by the scan and once when it is looked at. papaparse is not used here: it gives
 // no positions, and recovering them (and resuming after its quote errors) read the rest of the file
 // again for every broken row.
@@ -98,10 +98,11 @@ export class ParsedCsv {
     readonly text: string,
     readonly bom: boolean,
     readonly delimiter: string,
-    /** Start offset of every record. */
-    private readonly starts: Int32Array,
-    /** Per record: 1 when it holds a quote (read by the tokenizer), 0 when its fields are split at delimiters. */
-    private readonly quoted: Uint8Array,
+    /**
+     * Start offset of every record; stored as ~start (negative) when the record holds a quote and is read
+     * by the tokenizer, as is when its fields are the text split at delimiters.
+     */
+    private readonly starts: ChunkedInt32,
     readonly recordCount: number,
     private readonly problems: ReadonlyMap<number, CsvSyntaxProblem>,
   ) {}
@@ -129,12 +130,13 @@ export class ParsedCsv {
   }
 
   recordStart(i: number): number {
-    return this.starts[i];
+    const s = this.starts.get(i);
+    return s < 0 ? ~s : s;
   }
 
   /** Nothing between two record separators. Read from the text: no record object needed. */
   isBlankAt(i: number): boolean {
-    const c = this.text.charCodeAt(this.starts[i]);
+    const c = this.text.charCodeAt(this.recordStart(i));
     return c === LF || c === CR;
   }
 
@@ -151,8 +153,8 @@ export class ParsedCsv {
   cells(i: number): Cells {
     const recent = this.recent;
     for (let k = recent.length - 1; k >= 0; k--) if (recent[k].index === i) return recent[k];
-    const start = this.starts[i];
-    const cells = this.quoted[i] ? scanRecord(this.text, start, this.delimiter, i, true) : splitRecord(this.text, start, this.recordEnd(i), this.delimiter, i);
+    const stored = this.starts.get(i);
+    const cells = stored < 0 ? scanRecord(this.text, ~stored, this.delimiter, i, true) : splitRecord(this.text, stored, this.recordEnd(i), this.delimiter, i);
     if (recent.length === KEEP) recent.shift();
     recent.push(cells);
     return cells;
@@ -161,7 +163,7 @@ export class ParsedCsv {
   /** End of a record without quotes: before the separator that starts the next one (or the text's end). */
   private recordEnd(i: number): number {
     const text = this.text;
-    const next = i + 1 < this.recordCount ? this.starts[i + 1] : text.length;
+    const next = i + 1 < this.recordCount ? this.recordStart(i + 1) : text.length;
     if (next === 0) return 0;
     const last = text.charCodeAt(next - 1);
     if (last === LF) return text.charCodeAt(next - 2) === CR ? next - 2 : next - 1;
@@ -177,8 +179,7 @@ export class ParsedCsv {
 export function parseCsv(text: string, delimiter = ';'): ParsedCsv {
   const n = text.length;
   const bom = text.charCodeAt(0) === 0xfeff;
-  const starts = new GrowableInt32();
-  let quotedFlags = new Uint8Array(1024);
+  const starts = new ChunkedInt32();
   const problems = new Map<number, CsvSyntaxProblem>();
 
   // The next quote, LF and CR at or after the scan position. Each is searched again only once the scan
@@ -191,25 +192,20 @@ export function parseCsv(text: string, delimiter = ';'): ParsedCsv {
   let pos = bom ? 1 : 0;
   while (pos < n) {
     const r = starts.length;
-    starts.push(pos);
-    if (r === quotedFlags.length) {
-      const bigger = new Uint8Array(quotedFlags.length * 2);
-      bigger.set(quotedFlags);
-      quotedFlags = bigger;
-    }
     if (nextLf < pos) nextLf = after(text.indexOf('\n', pos));
     if (nextCr < pos) nextCr = after(text.indexOf('\r', pos));
     if (nextQuote < pos) nextQuote = after(text.indexOf('"', pos));
     const lineEnd = nextLf < nextCr ? nextLf : nextCr;
     if (nextQuote >= lineEnd) {
       // No quote before the line break: the record is the line, its fields are split at delimiters.
+      starts.push(pos);
       pos = lineEnd >= n ? n : text.charCodeAt(lineEnd) === CR && text.charCodeAt(lineEnd + 1) === LF ? lineEnd + 2 : lineEnd + 1;
       continue;
     }
-    quotedFlags[r] = 1;
+    starts.push(~pos);
     const cells = scanRecord(text, pos, delimiter, r, false);
     if (cells.problem) problems.set(r, cells.problem);
     pos = cells.next;
   }
-  return new ParsedCsv(text, bom, delimiter, starts.trimmed(), quotedFlags, starts.length, problems);
+  return new ParsedCsv(text, bom, delimiter, starts, starts.length, problems);
 }
