@@ -27,6 +27,16 @@ export class Reporter {
     return this.omitted.error + this.omitted.warning + this.omitted.information;
   }
 
+  /** Would a problem starting at `start` be kept? When not, the caller may skip() it without building it. */
+  keeps(start: number): boolean {
+    return this.max === Infinity || this.diagnostics.length < this.max || start < this.starts[0];
+  }
+
+  /** Counts a problem that keeps() said would not be kept. */
+  skip(code: Code): void {
+    this.omitted[CodeInfo[code].severity]++;
+  }
+
   add(code: Code, start: number, end: number, message: string, columnName: string | null, fixes: Fix[] = []): void {
     const severity = CodeInfo[code].severity;
     if (this.max === Infinity) {

@@ -127,6 +127,10 @@ export function checkRows(report: Reporter, today: CalendarDate): SrcRows {
       }
       if (isDst && planNoDst[k] === 1) {
         const spec = planSpec[k];
+        if (!report.keeps(rec.fieldStart(index))) {
+          report.skip(Codes.dstUnsupported);
+          continue;
+        }
         const fix = replaceCellFix(batch, rec, index, '', `Clear ${spec.name}`, false);
         cell(report, rec, index, Codes.dstUnsupported, `${spec.name} is not supported for DST rows: leave it empty`, spec.name, [fix]);
         continue;
@@ -139,6 +143,11 @@ export function checkRows(report: Reporter, today: CalendarDate): SrcRows {
       }
       if (planText[k] === 0 && !isValid(planSpec[k].kind, v)) {
         const spec = planSpec[k];
+        // Past the problems a limited report keeps, only count: no message, mask or fix is built.
+        if (!report.keeps(rec.fieldStart(index))) {
+          report.skip(Codes.invalidValue);
+          continue;
+        }
         const better = spec.sensitive ? undefined : suggestValue(spec.kind, v);
         const fixes = better === undefined ? [] : [replaceCellFix(batch, rec, index, better, `Change to ${better}`, true, true)];
         cell(report, rec, index, Codes.invalidValue, `${spec.name} must be ${EXPECTED[spec.kind]}${shown(spec, v)}`, spec.name, fixes);
