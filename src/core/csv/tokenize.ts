@@ -70,9 +70,11 @@ export function scanRecord(text: string, start: number, delimiter: string, index
         let stop = n;
         while (stop > fieldStart + 1 && (text.charCodeAt(stop - 1) === LF || text.charCodeAt(stop - 1) === CR)) stop--;
         problem ??= { start: fieldStart, end: stop, message: 'unterminated quote: the quoted field is never closed' };
-        if (keep) values.push(unquote(text.slice(i + 1)));
-        bounds.push(fieldStart, n);
-        return { index, values, bounds: Int32Array.from(bounds), end: n, next: n, problem };
+        if (keep) {
+          values.push(unquote(text.slice(i + 1)));
+          bounds.push(fieldStart, n);
+        }
+        return { index, values, bounds: keep ? Int32Array.from(bounds) : NO_BOUNDS, end: n, next: n, problem };
       }
       end = close + 1;
       const c = text.charCodeAt(end);
@@ -88,7 +90,7 @@ export function scanRecord(text: string, start: number, delimiter: string, index
       end = fieldEnd(text, i, delim);
       if (keep) values.push(text.slice(i, end));
     }
-    bounds.push(fieldStart, end);
+    if (keep) bounds.push(fieldStart, end);
     i = end;
     if (i < n && text.charCodeAt(i) === delim) {
       i++;
