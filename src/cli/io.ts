@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { open, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { access, open, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { LineIndex, type Position } from '../core/text';
 
@@ -172,8 +172,9 @@ export interface WriteOptions {
 const randomTempName = (dir: string, base: string) => join(dir, `.${base}.${randomBytes(12).toString('hex')}.paygate-tmp`);
 
 /**
- * Replaces a file's contents so that it cannot hurt: the real file behind any symlink is replaced (the
- * link stays a link), its mode and owner are kept, the data goes first to a temporary file only this
+ * Replaces a file's contents so that it cannot hurt: only a file the user may write (a read-only one
+ * is refused), the real file behind any symlink is replaced (the link stays a link), its mode and owner
+ * are kept, the data goes first to a temporary file only this
  * process can have created (random name, O_EXCL, mode 0600, in the real file's directory, so a planted
  * link is never followed and the rename stays on one file system), is synced, and is renamed over the
  * file in one step; on any failure the temporary file is removed and the file is as it was.
@@ -184,6 +185,11 @@ export async function writeFileAtomic(path: string, text: string, options: Write
   const tempName = options.tempName ?? randomTempName;
   const original = await stat(real);
   if (!original.isFile()) throw new Error('not a regular file');
+  // A rename needs only the folder's permission: a read-only file would be replaced behind its mode.
+  if ((original.mode & 0o222) === 0) throw new Error('the file is read-only; it is unchanged');
+  await access(real, constants.W_OK).catch(() => {
+    throw new Error('no permission to write the file; it is unchanged');
+  });
   let handle: FileHandle | undefined;
   let temp = '';
   for (let attempt = 0; ; attempt++) {

@@ -156,6 +156,16 @@ describe('writeFileAtomic', () => {
     assert.equal(await mode(file), 0o644);
   });
 
+  it('a read-only file is refused and left as it was (a rename would bypass its mode)', async () => {
+    await mkdir(at('ro'));
+    const file = path.join(dir, 'ro', 'e.rpcsv');
+    await writeFile(file, 'keep');
+    await chmod(file, 0o444);
+    await assert.rejects(writeFileAtomic(file, 'new'), /read-only/);
+    assert.equal(await readFile(file, 'utf8'), 'keep');
+    assert.deepEqual(await entries(path.join(dir, 'ro')), ['e.rpcsv']);
+  });
+
   it('a file that does not exist is not created', async () => {
     await assert.rejects(writeFileAtomic(at('missing/none.csv'), 'x'), /ENOENT/);
   });
