@@ -145,6 +145,14 @@ describe('no card number in any message', () => {
     });
   }
 
+  it('a card number glued to letters or to more digits is masked too', () => {
+    const text = `${HEADER};card4111111111111111\nO1;DST;5555555555554444;;;10.00;EUR;41111111111111112031-01-05;x\nO2;DST;5555555555554444;;;10.00;EUR;x4111-1111-1111-1111;x\n`;
+    const messages = diagnostics(text).map((d) => d.message);
+    assert.ok(messages.length >= 3, JSON.stringify(messages));
+    for (const m of messages) assert.doesNotMatch(m.replace(/[ -]/g, ''), /\d{11,}/, m);
+    assert.ok(messages.some((m) => m.includes('card411111******1111')), JSON.stringify(messages));
+  });
+
   it('a header cell or value of any length is cut in the message', () => {
     const long = 'y'.repeat(5000);
     const ds = diagnostics(`${HEADER};${long}\nO1;DST;5555555555554444;;;10.00;EUR;01.01.2031;x\n`);
