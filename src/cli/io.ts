@@ -173,11 +173,11 @@ const randomTempName = (dir: string, base: string) => join(dir, `.${base}.${rand
 
 /**
  * Replaces a file's contents so that it cannot hurt: only a file the user may write (a read-only one
- * is refused), the real file behind any symlink is replaced (the link stays a link), its mode and owner
- * are kept, the data goes first to a temporary file only this
- * process can have created (random name, O_EXCL, mode 0600, in the real file's directory, so a planted
- * link is never followed and the rename stays on one file system), is synced, and is renamed over the
- * file in one step; on any failure the temporary file is removed and the file is as it was.
+ * is refused); the real file behind any symlink is replaced (the link stays a link); its mode and owner
+ * are kept; the data goes first to a temporary file only this process can have created (random name,
+ * O_EXCL, mode 0600, in the real file's directory, so a planted link is never followed and the rename
+ * stays on one file system), is synced, and is renamed over the file in one step; on any failure the
+ * temporary file is removed and the file is as it was.
  */
 export async function writeFileAtomic(path: string, text: string, options: WriteOptions = {}): Promise<void> {
   const real = await realpath(path);
