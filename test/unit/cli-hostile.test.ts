@@ -4,6 +4,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { chmod, lstat, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -68,6 +69,19 @@ describe('paygate lint refuses what it cannot read safely', () => {
     const bad = await paygate(['lint', '--max-bytes', 'lots', at('ok.rpcsv')]);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--max-bytes must be a whole number of bytes/);
+  });
+
+  it('standard input past --max-bytes: reading stops, exit 2', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'lint', '--max-bytes', '1K', '-'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdin.on('error', () => undefined); // the reader may stop before everything is written
+    child.stdin.end('a;b\n'.repeat(1000));
+    const timer = setTimeout(() => child.kill('SIGKILL'), DEADLINE_MS);
+    const [code] = (await once(child, 'close')) as [number | null];
+    clearTimeout(timer);
+    assert.equal(code, 2);
+    assert.match(stderr, /paygate lint: <stdin>: standard input is over the limit of 1,024 bytes; --max-bytes N raises it/);
   });
 
   it('no card number in the output, whatever column it sits in', async () => {
