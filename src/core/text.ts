@@ -37,7 +37,8 @@ export class LineIndex {
     for (;;) {
       const at = lf < cr ? lf : cr;
       if (at >= n) break;
-      const next = at === cr && lf === cr + 1 ? cr + 2 : at + 1;
+      // A CR followed by LF is one line break (the sentinel n for "no LF" must not pass for that LF).
+      const next = at === cr && lf === cr + 1 && lf < n ? cr + 2 : at + 1;
       push(next);
       if (lf < next) lf = text.indexOf('\n', next);
       if (cr < next) cr = text.indexOf('\r', next);

@@ -4,6 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import path from 'node:path';
 import { parseCsv } from '../../src/core/csv/parse';
 import { fixAll } from '../../src/core/rules/fixes';
@@ -80,6 +81,21 @@ describe('hostile fixtures', () => {
     const text = `${HEADER}\n${'\n'.repeat(1_000_000)}O1;DST;5555555555554444;;;10.00;EUR;01.01.2031\n`;
     const blank = diagnostics(text).filter((d) => d.code === 'blank-line');
     assert.deepEqual(blank.map((d) => [d.range.start.line, d.range.end.line]), [[1, 1_000_000]]);
+  });
+
+  it('LineIndex agrees with a character-by-character reading, lone CR at the end included', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('a', '\r', '\n', '\r\n', '\ufeff'), { maxLength: 40 }), (parts) => {
+        const text = parts.join('');
+        const starts = [0];
+        for (let i = 0; i < text.length; i++) {
+          if (text[i] === '\r' && text[i + 1] === '\n') i++;
+          if (text[i] === '\r' || text[i] === '\n') starts.push(i + 1);
+        }
+        assert.deepEqual(new LineIndex(text).lineStarts, starts, JSON.stringify(text));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('200,000 records (the offset lists span several chunks): every record and line found where it is', () => {

@@ -59,7 +59,8 @@ export const fix: Command = {
       text = next;
     }
 
-    const remaining = lint(text).diagnostics.filter((d) => d.severity === 'error').length;
+    // Only the count is needed: no diagnostic is kept (a file broken everywhere would hold millions).
+    const remaining = lint(text, { maxDiagnostics: 0 }).omitted?.error ?? 0;
     const verb = values['dry-run'] ? 'would apply' : 'applied';
     process.stdout.write(`${verb} ${changes} fix${changes === 1 ? '' : 'es'}; ${remaining} error${remaining === 1 ? '' : 's'} remain${remaining === 1 ? 's' : ''}\n`);
     if (changes > 0 && !values['dry-run']) {

@@ -104,7 +104,8 @@ export interface AppliedFix {
 
 /** Applies every safe fix, as `paygate fix` and source.fixAll do. */
 export function fixAll(text: string, options?: LintOptions): { text: string; applied: AppliedFix[] } {
-  const result = lint(text, options);
+  // Problems without a safe fix are not kept: a file broken on every row holds no diagnostics for them.
+  const result = lint(text, { ...options, safeFixesOnly: true });
   const applied: AppliedFix[] = [];
   for (const d of result.diagnostics) {
     for (const f of d.fixes) if (f.safe) applied.push({ code: d.code, title: f.title, range: d.range });

@@ -23,6 +23,8 @@ export interface LintOptions {
    * faces that show a list (the CLI): a file broken on every line would otherwise hold millions.
    */
   maxDiagnostics?: number;
+  /** Keep only problems that carry a safe fix (what fix-all applies); the others are dropped uncounted. */
+  safeFixesOnly?: boolean;
 }
 
 export interface LintResult {
@@ -38,7 +40,7 @@ const REQUIRED_SRC = COLUMNS.filter((c) => c.necessity === 'required-src').map((
 export function lint(text: string, options: LintOptions = {}): LintResult {
   const csv = parseCsv(text);
   const batch = batchFromCsv(csv);
-  const report = new Reporter(batch, options.maxDiagnostics);
+  const report = new Reporter(batch, options.maxDiagnostics, options.safeFixesOnly);
   const header = batch.header;
   const headerStart = header ? header.start : csv.bom ? 1 : 0;
   const headerEnd = header ? header.end : headerStart;

@@ -17,6 +17,8 @@ export class Reporter {
   constructor(
     readonly batch: Batch,
     private readonly max = Infinity,
+    /** Fix-all: problems without a safe fix are neither kept nor counted. */
+    private readonly safeFixesOnly = false,
   ) {}
 
   get limited(): boolean {
@@ -38,6 +40,7 @@ export class Reporter {
   }
 
   add(code: Code, start: number, end: number, message: string, columnName: string | null, fixes: Fix[] = []): void {
+    if (this.safeFixesOnly && !fixes.some((f) => f.safe)) return;
     const severity = CodeInfo[code].severity;
     if (this.max === Infinity) {
       this.diagnostics.push(this.make(code, severity, start, end, message, columnName, fixes));
