@@ -58,16 +58,20 @@ async function readRegularFile(path: string, name: string, max: number, flag: bo
     if (st.isDirectory()) return `${name}: cannot read: is a directory`;
     if (!st.isFile()) return `${name}: cannot read: not a regular file (a device, FIFO or socket); give a file`;
     if (st.size > max) return overLimit(name, `the file (${plural(st.size)})`, max, flag);
-    // Read what is there now, and at most one byte past the limit: a file that grows while it is read
-    // is refused, not followed.
-    const buffer = Buffer.allocUnsafe(Math.min(st.size, max) + 1);
+    // Read to the end, never more than one byte past the limit: a file that grows while it is read is
+    // followed up to the limit and refused past it.
+    let buffer = Buffer.allocUnsafe(Math.min(st.size, max) + 1);
     let length = 0;
     for (;;) {
+      if (length === buffer.length) {
+        const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 2, max + 1));
+        buffer.copy(bigger, 0, 0, length);
+        buffer = bigger;
+      }
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
       if (bytesRead === 0) break;
       length += bytesRead;
       if (length > max) return overLimit(name, 'the file', max, flag);
-      if (length === buffer.length) break;
     }
     return buffer.subarray(0, length);
   } catch (err) {

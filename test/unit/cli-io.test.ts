@@ -4,6 +4,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { chmod, chown, lstat, mkdir, mkdtemp, readFile, readdir, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -42,6 +43,13 @@ describe('readInput: what is read', () => {
     assert.ok(!limited.ok && limited.message === `${at('big.csv')}: the file (400 bytes) is over the limit of 399 bytes; --max-bytes N raises it`, JSON.stringify(limited));
     const exact = await readInput(at('big.csv'), { maxBytes: 400 });
     assert.ok(exact.ok && exact.text.length === 400);
+  });
+
+  it('a file with more bytes than its size said (it grew, or /proc reports 0) is read to its end', { skip: !existsSync('/proc/self/status') && 'no /proc here' }, async () => {
+    const input = await readInput('/proc/self/status');
+    assert.ok(input.ok && input.text.startsWith('Name:') && input.text.includes('\nPid:') && input.text.endsWith('\n'), JSON.stringify(input).slice(0, 200));
+    const capped = await readInput('/proc/self/status', { maxBytes: 10 });
+    assert.ok(!capped.ok && capped.message.includes('is over the limit of 10 bytes'), JSON.stringify(capped));
   });
 
   it('reads a batch through a symlink like the file itself', async () => {
