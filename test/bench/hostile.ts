@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { MAX_LISTED } from '../../src/cli/commands/lint';
 import { readInput } from '../../src/cli/io';
 import { lint } from '../../src/core/rules/lint';
-import { blankRuns, bomLines, malformedRows, multilineQuoted, wideHeader } from '../fixtures/hostile/shapes';
+import { blankRuns, bomLines, malformedRows, multilineQuoted, shortRows, wideHeader } from '../fixtures/hostile/shapes';
 import { generateBatch } from './generate';
 import { median } from './report';
 
@@ -30,6 +30,7 @@ const SHAPES: Shape[] = [
   { name: 'wide header', make: (s) => wideHeader(8_000 * s), unit: (s) => `${(8_000 * s).toLocaleString('en-US')} columns` },
   { name: 'BOMs at line starts', make: (s) => bomLines(16_000 * s), unit: (s) => `${(16_000 * s).toLocaleString('en-US')} rows` },
   { name: 'blank-line runs', make: (s) => blankRuns(700_000 * s), unit: (s) => `${(700_000 * s).toLocaleString('en-US')} blank lines` },
+  { name: 'short rows (`x`)', make: (s) => shortRows(500_000 * s), unit: (s) => `${(500_000 * s).toLocaleString('en-US')} rows` },
   { name: 'multi-line quoted fields', make: (s) => multilineQuoted(6_000 * s), unit: (s) => `${(6_000 * s).toLocaleString('en-US')} rows` },
 ];
 

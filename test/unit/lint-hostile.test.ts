@@ -11,7 +11,7 @@ import { fixAll } from '../../src/core/rules/fixes';
 import { lint } from '../../src/core/rules/lint';
 import { LineIndex } from '../../src/core/text';
 import { FIXTURES } from '../fixtures/hostile/generate';
-import { HEADER } from '../fixtures/hostile/shapes';
+import { HEADER, shortRows } from '../fixtures/hostile/shapes';
 
 const TODAY = { year: 2026, month: 11, day: 22 };
 const fixture = (name: string) => readFileSync(path.join(__dirname, '../fixtures/hostile', name), 'utf8');
@@ -110,6 +110,13 @@ describe('hostile fixtures', () => {
       assert.equal(index.positionAt(csv.recordStart(i)).line, i);
       assert.equal(index.offsetAt({ line: i, character: 0 }), csv.recordStart(i));
     }
+  });
+
+  it('many short rows: every repeat of the order id is reported against row 1, row numbers counted without row objects', () => {
+    const text = shortRows(5000);
+    const dups = diagnostics(text).filter((d) => d.code === 'duplicate-order-id');
+    assert.equal(dups.length, 4999);
+    assert.ok(dups.every((d, i) => d.message === 'client-orderid "x" is already used on row 1' && d.range.start.line === i + 2));
   });
 
   it('deeply quoted multi-line fields keep every character, and later cells are found on their own lines', () => {

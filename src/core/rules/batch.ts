@@ -104,13 +104,27 @@ export function batchFromCsv(csv: ParsedCsv): Batch {
   if (headerIndex === csv.recordCount) headerIndex = 0;
   const header = headerIndex < csv.recordCount ? csv.record(headerIndex) : undefined;
   const { headerCells, columns, columnIndex } = resolveHeader(header);
-  const rows: BatchRow[] = [];
   const width = header ? header.values.length : 0;
-  for (let r = headerIndex + 1; r < csv.recordCount; r++) {
-    if (csv.isBlankAt(r)) continue;
-    rows.push(new Row(csv.record(r), r, rows.length + 1, width, columnIndex));
-  }
-  return { csv, header, headerIndex, headerCells, columns, columnIndex, rows };
+  // The row objects are made when `rows` is first read (a hover, the local gateway's create, submit):
+  // the linter walks the records itself, so `paygate lint` makes no object per row.
+  let rows: BatchRow[] | undefined;
+  return {
+    csv,
+    header,
+    headerIndex,
+    headerCells,
+    columns,
+    columnIndex,
+    get rows(): BatchRow[] {
+      if (!rows) {
+        rows = [];
+        for (let r = headerIndex + 1; r < csv.recordCount; r++) {
+          if (!csv.isBlankAt(r)) rows.push(new Row(csv.record(r), r, rows.length + 1, width, columnIndex));
+        }
+      }
+      return rows;
+    },
+  };
 }
 
 export function readBatch(text: string): Batch {

@@ -85,15 +85,9 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
   }
   if (header?.syntaxProblem) return result(report, false);
 
-  // Rows first: each row is tokenized once, and checkRows learns on the way which rows are SRC.
+  // Rows first: each row is tokenized once (field counts included), and checkRows learns on the way
+  // which rows are SRC.
   const src = checkRows(report, options.today ?? todayLocal());
-  const width = header && !header.isBlank ? header.values.length : 0;
-  for (const row of batch.rows) {
-    if (!row.trusted && !row.record.syntaxProblem) {
-      const n = row.record.values.length;
-      report.add(Codes.fieldCount, row.record.start, row.record.end, `row has ${n} field${n === 1 ? '' : 's'}; the header has ${width}`, null);
-    }
-  }
   checkHeader(report, headerStart, headerEnd, src);
   return result(report, true);
 }

@@ -99,14 +99,27 @@ export function checkRows(report: Reporter, today: CalendarDate): SrcRows {
   const pos = {} as Positions;
   for (const k of Object.keys(NAMES) as (keyof Positions)[]) pos[k] = batch.columnIndex.get(NAMES[k]) ?? -1;
   const amountModes = hasCompleteAmountMode(batch);
-  const seenOrderIds = new FirstSeen(batch.rows.length);
+  const csv = batch.csv;
+  // Sized for a usual batch and grown as ids arrive: a file of a million copies of one id needs one slot.
+  const seenOrderIds = new FirstSeen(Math.min(csv.recordCount, 1 << 17));
   const good = new Uint8Array(COLUMNS.length);
   const src: SrcRows = { anySrc: false, srcNeedsState: false };
+  const width = batch.header ? batch.header.values.length : 0;
 
-  for (const row of batch.rows) {
-    if (!row.trusted) continue;
-    const rec = row.record;
+  // The data rows straight from the parse (no BatchRow objects: a file of millions of tiny rows would
+  // hold one per row). A row with csv-syntax or field-count gets no other check.
+  let rowNumber = 0;
+  for (let r = batch.headerIndex + 1; r < csv.recordCount; r++) {
+    if (csv.isBlankAt(r)) continue;
+    rowNumber++;
+    const rec = csv.record(r);
+    if (rec.syntaxProblem) continue;
     const values = rec.values;
+    if (values.length !== width) {
+      const n = values.length;
+      report.add(Codes.fieldCount, rec.start, rec.end, `row has ${n} field${n === 1 ? '' : 's'}; the header has ${width}`, null);
+      continue;
+    }
     const type = valueAt(values, pos.cardType);
     const isSrc = type === 'SRC';
     const isDst = type === 'DST';
@@ -160,7 +173,7 @@ export function checkRows(report: Reporter, today: CalendarDate): SrcRows {
 
     if (pos.orderId >= 0 && good[GOOD.orderId]) {
       const id = values[pos.orderId];
-      const first = seenOrderIds.firstRow(id, row.rowNumber);
+      const first = seenOrderIds.firstRow(id, rowNumber);
       if (first !== 0) {
         cell(report, rec, pos.orderId, Codes.duplicateOrderId, `client-orderid ${quoteInMessage(id)} is already used on row ${first}`, 'client-orderid');
       }
