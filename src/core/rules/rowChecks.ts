@@ -174,7 +174,9 @@ export function checkRows(report: Reporter, today: CalendarDate): SrcRows {
     if (pos.orderId >= 0 && good[GOOD.orderId]) {
       const id = values[pos.orderId];
       const first = seenOrderIds.firstRow(id, rowNumber);
-      if (first !== 0) {
+      if (first !== 0 && !report.keeps(rec.fieldStart(pos.orderId))) {
+        report.skip(Codes.duplicateOrderId);
+      } else if (first !== 0) {
         cell(report, rec, pos.orderId, Codes.duplicateOrderId, `client-orderid ${quoteInMessage(id)} is already used on row ${first}`, 'client-orderid');
       }
     }
