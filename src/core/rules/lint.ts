@@ -92,7 +92,7 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
   return result(report, true);
 }
 
-/** The early returns keep the order found (file order already); a limited list is in heap order and always sorted. */
+/** The early returns keep the order the problems were found in, as before; a limited list is in heap order and always sorted. */
 function result(report: Reporter, sort = true): LintResult {
   if (sort || report.limited) report.diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   const out: LintResult = { diagnostics: report.diagnostics, batch: report.batch };
