@@ -11,8 +11,11 @@ export interface CliContext {
   env: Record<string, string | undefined>;
   stdout(text: string): void;
   stderr(text: string): void;
-  /** Standard input, read whole: a FILE argument `-`. */
-  stdin(): Promise<Buffer>;
+  /**
+   * Standard input, read whole (a FILE argument `-`), or 'too-large' as soon as it passes `maxBytes`:
+   * a stream may never end, so the reading stops there.
+   */
+  stdin(maxBytes?: number): Promise<Buffer | 'too-large'>;
   /** Whether a person can answer a question on the terminal. */
   interactive: boolean;
   confirm(question: string): Promise<boolean>;
@@ -36,9 +39,17 @@ export function processContext(): CliContext {
     env: process.env,
     stdout: (t) => void process.stdout.write(t),
     stderr: (t) => void process.stderr.write(t),
-    async stdin() {
+    async stdin(maxBytes = Infinity) {
       const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      let total = 0;
+      for await (const chunk of process.stdin) {
+        total += (chunk as Buffer).length;
+        if (total > maxBytes) {
+          process.stdin.destroy();
+          return 'too-large';
+        }
+        chunks.push(chunk as Buffer);
+      }
       return Buffer.concat(chunks);
     },
     interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,

@@ -1,34 +1,124 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { LineIndex, type Position } from '../core/text';
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { access, open, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { CliContext } from './context';
+import { LineIndex, type Position } from '../core/text';
 
 // Reading inputs for the CLI: errors are values that name the file (and line and column for bad bytes).
+// Writing a fixed file: through a private temporary file and a rename, never weakening the file.
 
 export type Input = { ok: true; name: string; text: string } | { ok: false; name: string; message: string };
 
 /**
- * Reads a file (or `-` for standard input) as UTF-8; invalid bytes are reported with their line and column.
- * A relative path is read from the context's folder and named as given.
+ * The most a command reads from one input unless told otherwise. A batch is text the linter holds in
+ * memory (a little more than the file's size again while checking); 512 MiB is also about the longest
+ * string JavaScript can hold.
  */
-export async function readInput(path: string, from: Pick<CliContext, 'cwd' | 'stdin'>): Promise<Input> {
-  const name = path === '-' ? '<stdin>' : path;
-  let bytes: Buffer;
+export const DEFAULT_MAX_BYTES = 512 * 1024 * 1024;
+
+export interface ReadOptions {
+  /** The size limit in bytes; given by commands that take `--max-bytes`, whose messages then name it. */
+  maxBytes?: number;
+}
+
+const plural = (n: number) => `${n.toLocaleString('en-US')} byte${n === 1 ? '' : 's'}`;
+
+function overLimit(name: string, what: string, max: number, flag: boolean): string {
+  return `${name}: ${what} is over the limit of ${plural(max)}${flag ? '; --max-bytes N raises it' : ''}`;
+}
+
+/**
+ * A regular file up to `max` bytes. Opened without waiting (a FIFO would block the open until a writer
+ * came) and checked on the open descriptor, so what is checked is what is read.
+ */
+async function readRegularFile(path: string, name: string, max: number, flag: boolean): Promise<Buffer | string> {
+  let handle: FileHandle;
   try {
-    bytes = path === '-' ? await from.stdin() : await readFile(resolve(from.cwd, path));
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
-    return { ok: false, name, message: `${name}: cannot read: ${why}` };
+    return cannotRead(name, err);
+  }
+  try {
+    const st = await handle.stat();
+    if (st.isDirectory()) return `${name}: cannot read: is a directory`;
+    if (!st.isFile()) return `${name}: cannot read: not a regular file (a device, FIFO or socket); give a file`;
+    if (st.size > max) return overLimit(name, `the file (${plural(st.size)})`, max, flag);
+    // Read to the end, never more than one byte past the limit: a file that grows while it is read is
+    // followed up to the limit and refused past it.
+    let buffer = Buffer.allocUnsafe(Math.min(st.size, max) + 1);
+    let length = 0;
+    for (;;) {
+      if (length === buffer.length) {
+        const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 2, max + 1));
+        buffer.copy(bigger, 0, 0, length);
+        buffer = bigger;
+      }
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > max) return overLimit(name, 'the file', max, flag);
+    }
+    return buffer.subarray(0, length);
+  } catch (err) {
+    return cannotRead(name, err);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+function cannotRead(name: string, err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+  return `${name}: cannot read: ${why}`;
+}
+
+/**
+ * Reads a file (or `-` for stdin) as UTF-8; invalid bytes are reported with their line and column. Only
+ * regular files are read, and only up to the size limit.
+ */
+export async function readInput(path: string, from: Pick<CliContext, 'cwd' | 'stdin'>, options: ReadOptions = {}): Promise<Input> {
+  const name = path === '-' ? '<stdin>' : path;
+  const flag = options.maxBytes !== undefined;
+  const max = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  let bytes: Buffer;
+  if (path === '-') {
+    const read = await from.stdin(max);
+    if (read === 'too-large' || read.length > max) return { ok: false, name, message: overLimit(name, 'standard input', max, flag) };
+    bytes = read;
+  } else {
+    // A relative path is read from the context's folder and named as given.
+    const read = await readRegularFile(resolve(from.cwd, path), name, max, flag);
+    if (typeof read === 'string') return { ok: false, name, message: read };
+    bytes = read;
   }
   try {
     return { ok: true, name, text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes) };
-  } catch {
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_ENCODING_INVALID_ENCODED_DATA') {
+      // JavaScript strings stop near 512 Mi characters, whatever the limit was raised to.
+      return { ok: false, name, message: `${name}: too large to check in one piece (${plural(bytes.length)})` };
+    }
     const at = firstInvalidUtf8(bytes);
     const before = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(0, at));
     const p = new LineIndex(before).positionAt(before.length);
     return { ok: false, name, message: `${name}:${p.line + 1}:${p.character + 1}: not valid UTF-8 (byte 0x${bytes[at].toString(16).padStart(2, '0')} at offset ${at}); save the file as UTF-8` };
   }
+}
+
+/** The `--max-bytes` option: undefined when absent (the default applies), null when not a byte count. */
+export function maxBytesOption(value: string | boolean | string[] | undefined): number | undefined | null {
+  if (value === undefined) return undefined;
+  return typeof value === 'string' ? (parseByteCount(value) ?? null) : null;
+}
+
+/** `--max-bytes` as given: a whole number of bytes, or with a binary suffix K, M or G (512M). */
+export function parseByteCount(value: string): number | undefined {
+  const m = /^(\d+)([kmg]i?b?)?$/i.exec(value.trim());
+  if (!m) return undefined;
+  const unit = (m[2] ?? '').charAt(0).toLowerCase();
+  const n = Number(m[1]) * (unit === 'k' ? 1024 : unit === 'm' ? 1024 ** 2 : unit === 'g' ? 1024 ** 3 : 1);
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
 function firstInvalidUtf8(bytes: Uint8Array): number {
@@ -64,9 +154,81 @@ export function displayPosition(p: Position, bom: boolean): { line: number; colu
   return { line: p.line + 1, column: p.character + 1 - shift };
 }
 
-/** Writes through a temporary file and a rename, so a failure never leaves half a file. */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const tmp = `${path}.paygate-${process.pid}.tmp`;
-  await writeFile(tmp, text, 'utf8');
-  await rename(tmp, path);
+/** For tests: a fault injected after the data is written, and the temporary names tried. */
+export interface WriteOptions {
+  afterWrite?: (tempPath: string) => void | Promise<void>;
+  tempName?: (dir: string, base: string) => string;
+}
+
+const randomTempName = (dir: string, base: string) => join(dir, `.${base}.${randomBytes(12).toString('hex')}.paygate-tmp`);
+
+/**
+ * Replaces a file's contents so that it cannot hurt: only a file the user may write (a read-only one
+ * is refused); the real file behind any symlink is replaced (the link stays a link); its mode and owner
+ * are kept; the data goes first to a temporary file only this process can have created (random name,
+ * O_EXCL, mode 0600, in the real file's directory, so a planted link is never followed and the rename
+ * stays on one file system), is synced, and is renamed over the file in one step; on any failure the
+ * temporary file is removed and the file is as it was.
+ */
+export async function writeFileAtomic(path: string, text: string, options: WriteOptions = {}): Promise<void> {
+  const real = await realpath(path);
+  const dir = dirname(real);
+  const tempName = options.tempName ?? randomTempName;
+  const original = await stat(real);
+  if (!original.isFile()) throw new Error('not a regular file');
+  // A rename needs only the folder's permission: a read-only file would be replaced behind its mode.
+  if ((original.mode & 0o222) === 0) throw new Error('the file is read-only; it is unchanged');
+  await access(real, constants.W_OK).catch(() => {
+    throw new Error('no permission to write the file; it is unchanged');
+  });
+  let handle: FileHandle | undefined;
+  let temp = '';
+  for (let attempt = 0; ; attempt++) {
+    temp = tempName(dir, basename(real));
+    try {
+      handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+      break;
+    } catch (err) {
+      // Someone else's file (or link) has that name: never touch it, draw another.
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST' && attempt < 8) continue;
+      throw err;
+    }
+  }
+  let renamed = false;
+  try {
+    await handle.writeFile(text, 'utf8');
+    await options.afterWrite?.(temp);
+    const created = await handle.stat();
+    if (created.uid !== original.uid || created.gid !== original.gid) {
+      try {
+        await handle.chown(original.uid, original.gid);
+      } catch {
+        throw new Error(`cannot keep the file's owner and group (${original.uid}:${original.gid}); the file is unchanged`);
+      }
+    }
+    await handle.chmod(original.mode & 0o7777);
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await rename(temp, real);
+    renamed = true;
+  } catch (err) {
+    await handle?.close().catch(() => undefined);
+    if (!renamed) await unlink(temp).catch(() => undefined);
+    throw err;
+  }
+  await syncDirectory(dir);
+}
+
+/** Makes the rename durable. Best effort: some file systems cannot sync a directory, and the file is written. */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+    await handle.sync();
+  } catch {
+    // Nothing to undo: the new contents are in place either way.
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
 }

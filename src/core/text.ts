@@ -1,3 +1,5 @@
+import { ChunkedInt32 } from './chunked';
+
 // Positions shared by every face. Lines and characters are 0-based and characters count UTF-16 code
 // units, exactly as VS Code and LSP do, so the editor maps them without conversion; the CLI adds 1.
 
@@ -19,42 +21,56 @@ export interface TextEdit {
 
 /** Maps string offsets to line/character positions. A record may end in CRLF, LF or a lone CR. */
 export class LineIndex {
-  /** Offset of the first character of every line. */
-  readonly lineStarts: number[];
+  /** Offset of the first character of every line, 4 bytes a line (a file may be millions of blank lines). */
+  private readonly starts = new ChunkedInt32();
 
   constructor(readonly text: string) {
-    const starts = [0];
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 13 /* \r */) {
-        if (text.charCodeAt(i + 1) === 10) i++;
-        starts.push(i + 1);
-      } else if (c === 10 /* \n */) {
-        starts.push(i + 1);
-      }
+    const starts = this.starts;
+    const push = (offset: number) => starts.push(offset);
+    push(0);
+    // The next CR and LF are searched again only once passed: one read of the text in all.
+    const n = text.length;
+    let lf = text.indexOf('\n');
+    let cr = text.indexOf('\r');
+    if (lf === -1) lf = n;
+    if (cr === -1) cr = n;
+    for (;;) {
+      const at = lf < cr ? lf : cr;
+      if (at >= n) break;
+      // A CR followed by LF is one line break (the sentinel n for "no LF" must not pass for that LF).
+      const next = at === cr && lf === cr + 1 && lf < n ? cr + 2 : at + 1;
+      push(next);
+      if (lf < next) lf = text.indexOf('\n', next);
+      if (cr < next) cr = text.indexOf('\r', next);
+      if (lf === -1) lf = n;
+      if (cr === -1) cr = n;
     }
-    this.lineStarts = starts;
+  }
+
+  /** Offset of the first character of every line. */
+  get lineStarts(): number[] {
+    return Array.from({ length: this.starts.length }, (_, i) => this.starts.get(i));
   }
 
   get lineCount(): number {
-    return this.lineStarts.length;
+    return this.starts.length;
   }
 
   positionAt(offset: number): Position {
     const o = Math.max(0, Math.min(offset, this.text.length));
     let lo = 0;
-    let hi = this.lineStarts.length - 1;
+    let hi = this.starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.lineStarts[mid] <= o) lo = mid;
+      if (this.starts.get(mid) <= o) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo, character: o - this.lineStarts[lo] };
+    return { line: lo, character: o - this.starts.get(lo) };
   }
 
   offsetAt(position: Position): number {
-    const line = Math.max(0, Math.min(position.line, this.lineStarts.length - 1));
-    return Math.min(this.lineStarts[line] + position.character, this.text.length);
+    const line = Math.max(0, Math.min(position.line, this.starts.length - 1));
+    return Math.min(this.starts.get(line) + position.character, this.text.length);
   }
 
   range(startOffset: number, endOffset: number): Range {

@@ -208,12 +208,16 @@ describe('field-count', () => {
 });
 
 describe('blank-line', () => {
-  it('a blank line between records is an error on that line; blank lines at the end are ignored', () => {
+  it('a blank line between records is an error on that line, a run of them one error over the run; blank lines at the end are ignored', () => {
     const h = MIN.join(';');
     const r = line(MIN, DST);
     for (const eol of ['\n', '\r\n', '\r']) {
       const text = [h, '', r, '', '', line(MIN, { ...DST, 'client-orderid': 'o3' }), '', '', ''].join(eol);
-      assert.deepEqual(briefs(text), sorted([1, 3, 4].map((l) => ({ code: 'blank-line', severity: SEVERITY['blank-line'], range: [l, 0, l, 0] as [number, number, number, number], columnName: null }))), JSON.stringify(eol));
+      const runs: [number, number, number, number][] = [
+        [1, 0, 1, 0],
+        [3, 0, 4, 0],
+      ];
+      assert.deepEqual(briefs(text), sorted(runs.map((range) => ({ code: 'blank-line', severity: SEVERITY['blank-line'], range, columnName: null }))), JSON.stringify(eol));
     }
   });
   it('trailing blank lines only: nothing', () => {
@@ -245,15 +249,12 @@ describe('header decisions beyond the rule book', () => {
     assert.deepEqual(unknown?.fixes.map((f) => f.edits[0].newText), ['amount']);
   });
 
-  it('blank lines before the header are blank-line problems, and the first content line is still the header', () => {
+  it('blank lines before the header are a blank-line problem (one for the run), and the first content line is still the header', () => {
     const text = `\n\r\n${MIN.join(';')}\r\nA;DST;5555555555554444;1;EUR\r\n`;
     const diags = lintText(text);
     assert.deepEqual(
-      diags.map((d) => [d.code, d.range.start.line, d.range.start.character]),
-      [
-        ['blank-line', 0, 0],
-        ['blank-line', 1, 0],
-      ],
+      diags.map((d) => [d.code, d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character]),
+      [['blank-line', 0, 0, 1, 0]],
     );
   });
 

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { fixAll } from '../../core/rules/fixAll';
 import { lint } from '../../core/rules/lint';
 import type { CliContext } from '../context';
-import { displayPosition, readInput, writeFileAtomic } from '../io';
+import { displayPosition, maxBytesOption, readInput, writeFileAtomic } from '../io';
 import { inputError, usageError } from '../output';
 import { exits, paygateCommand, runCommand } from '../parser';
 
@@ -11,6 +11,7 @@ const MAX_PASSES = 4;
 
 export interface FixOptions {
   dryRun?: true;
+  maxBytes?: string;
 }
 
 export function fixCommand(ctx: CliContext) {
@@ -33,6 +34,7 @@ export function fixCommand(ctx: CliContext) {
   )
     .argument('<FILE...>', 'the files to fix in place (each written through a temporary file and a rename)')
     .option('--dry-run', 'print what would change, write nothing')
+    .option('--max-bytes <N>', 'read files up to N bytes (default 512M; K, M, G suffixes)')
     .action(exits((files, o) => fixFiles(files, o, ctx)));
 }
 
@@ -41,6 +43,9 @@ export const runFix = (args: string[], ctx: CliContext) => runCommand(fixCommand
 /** Several files (as pre-commit passes them): each is fixed on its own; the worst status wins. */
 export async function fixFiles(paths: string[], values: FixOptions, ctx: CliContext): Promise<number> {
   if (paths.includes('-')) return usageError(ctx, 'paygate fix', 'give one or more FILEs (standard input cannot be fixed in place)');
+  if (maxBytesOption(values.maxBytes) === null) {
+    return usageError(ctx, 'paygate fix', `--max-bytes must be a whole number of bytes (e.g. 1073741824 or 1G), not "${values.maxBytes}"`);
+  }
   let status = 0;
   for (const path of paths) status = Math.max(status, await fixFile(path, values, ctx));
   return status;
@@ -48,7 +53,7 @@ export async function fixFiles(paths: string[], values: FixOptions, ctx: CliCont
 
 /** Fixes one file in place (or only prints with dryRun); its exit status. */
 export async function fixFile(path: string, values: FixOptions, ctx: CliContext): Promise<number> {
-  const input = await readInput(path, ctx);
+  const input = await readInput(path, ctx, { maxBytes: maxBytesOption(values.maxBytes) ?? undefined });
   if (!input.ok) return inputError(ctx, 'paygate fix', input.message);
 
   let text = input.text;
@@ -65,7 +70,8 @@ export async function fixFile(path: string, values: FixOptions, ctx: CliContext)
     text = next;
   }
 
-  const remaining = lint(text).diagnostics.filter((d) => d.severity === 'error').length;
+  // Only the count is needed: no diagnostic is kept (a file broken everywhere would hold millions).
+  const remaining = lint(text, { maxDiagnostics: 0 }).omitted?.error ?? 0;
   const verb = values.dryRun ? 'would apply' : 'applied';
   ctx.stdout(`${input.name}: ${verb} ${changes} fix${changes === 1 ? '' : 'es'}; ${remaining} error${remaining === 1 ? '' : 's'} remain${remaining === 1 ? 's' : ''}\n`);
   if (changes > 0 && !values.dryRun) {

@@ -4,7 +4,8 @@ import { cardDataInGit } from '../../core/rules/cardDataInGit';
 import { lint as lintText } from '../../core/rules/lint';
 import type { CliContext } from '../context';
 import { formatLint, LINT_FORMATS, lintExitCode, type FileLint, type LintFormat } from '../format';
-import { readInput } from '../io';
+import { maxBytesOption, readInput } from '../io';
+import { usageError } from '../output';
 import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
 import { version } from '../version';
 
@@ -12,14 +13,23 @@ export interface LintOptions {
   format: LintFormat;
   /** False with --no-git: skip asking git whether a file with card numbers is tracked or unignored. */
   git?: boolean;
+  maxBytes?: string;
 }
+
+/**
+ * Problems listed per file; the rest are counted (in the summary and the file's `omitted`). A file
+ * broken on every line would otherwise hold millions of diagnostics in memory and flood the log.
+ */
+export const MAX_LISTED = 10_000;
 
 export function lintCommand(ctx: CliContext) {
   return paygateCommand(
     {
       name: 'lint',
       summary: 'check recurring-payment CSV files (text, JSON, SARIF or GitHub annotations)',
-      description: 'Checks recurring-payment CSV files against the rule book. Output is sorted by file, line, column and code.',
+      description:
+        'Checks recurring-payment CSV files against the rule book. Output is sorted by file, line, column and code. At most ' +
+        '10,000 problems are listed per file (by position); the rest are counted in the summary (and in JSON as "omitted").',
       exits: [
         [0, 'no errors (warnings allowed)'],
         [1, 'errors found'],
@@ -37,6 +47,7 @@ export function lintCommand(ctx: CliContext) {
         LINT_FORMATS,
       ).default('text'),
     )
+    .option('--max-bytes <N>', 'read files up to N bytes (default 512M; K, M, G suffixes); only regular files (or - for standard input) are read')
     .option('--no-git', 'do not check whether git tracks (or would take) a file holding full card numbers (card-data-in-git)')
     .action(exits((files, o) => lintFiles(files, o, ctx)));
 }
@@ -44,23 +55,25 @@ export function lintCommand(ctx: CliContext) {
 export const runLint = (args: string[], ctx: CliContext) => runCommand(lintCommand, args, ctx);
 
 export async function lintFiles(paths: string[], values: LintOptions, ctx: CliContext): Promise<number> {
+  const maxBytes = maxBytesOption(values.maxBytes);
+  if (maxBytes === null) return usageError(ctx, 'paygate lint', `--max-bytes must be a whole number of bytes (e.g. 1073741824 or 1G), not "${values.maxBytes}"`);
   const files: FileLint[] = [];
   const failures: string[] = [];
   for (const path of paths) {
-    const input = await readInput(path, ctx);
+    const input = await readInput(path, ctx, { maxBytes });
     if (!input.ok) {
       ctx.stderr(`paygate lint: ${input.message}\n`);
       failures.push(input.message);
       continue;
     }
-    const result = lintText(input.text);
+    const result = lintText(input.text, { maxDiagnostics: MAX_LISTED });
     const diagnostics = result.diagnostics;
     if (values.git !== false && path !== '-') {
       const { tracking } = await gitFileStatus(resolve(ctx.cwd, path));
       const found = cardDataInGit(result.batch, tracking, input.name);
       if (found) diagnostics.push(found);
     }
-    files.push({ file: input.name, stdin: path === '-', text: input.text, diagnostics });
+    files.push({ file: input.name, stdin: path === '-', text: input.text, diagnostics, ...(result.omitted && { omitted: result.omitted }) });
   }
   ctx.stdout(formatLint(values.format, files, { cwd: ctx.cwd, version, failures }));
   return lintExitCode(files, failures);

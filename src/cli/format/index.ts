@@ -30,5 +30,5 @@ export function formatLint(format: LintFormat, files: readonly FileLint[], conte
 /** Today's exit status, the same for every format: 2 unreadable input, 1 errors, 0 otherwise. */
 export function lintExitCode(files: readonly FileLint[], failures: readonly unknown[]): number {
   if (failures.length > 0) return 2;
-  return files.some((f) => f.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
+  return files.some((f) => (f.omitted?.error ?? 0) > 0 || f.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
 }

@@ -15,13 +15,15 @@ export interface JsonDiagnostic {
 }
 
 export interface JsonReport {
-  files: { file: string; diagnostics: JsonDiagnostic[] }[];
+  /** `omitted` only on a file with more problems than listed: {"errors","warnings","information"}. */
+  files: { file: string; diagnostics: JsonDiagnostic[]; omitted?: { errors: number; warnings: number; information: number } }[];
   summary: Summary;
 }
 
 export function buildJson(files: readonly FileLint[]): JsonReport {
   return {
     files: showFiles(files).map((f) => ({
+      ...(f.lint.omitted && { omitted: { errors: f.lint.omitted.error, warnings: f.lint.omitted.warning, information: f.lint.omitted.information } }),
       file: f.lint.file,
       diagnostics: f.diagnostics.map(({ diagnostic: d, line, column, endLine, endColumn }) => ({
         code: d.code,

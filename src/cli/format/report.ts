@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Severity } from '../../core/rules/codes';
 import type { LintDiagnostic } from '../../core/rules/types';
 import type { Range } from '../../core/text';
 import { displayPosition } from '../io';
@@ -21,6 +22,8 @@ export interface FileLint {
   stdin?: boolean;
   text: string;
   diagnostics: readonly LintDiagnostic[];
+  /** Problems found past the listed ones (paygate lint lists the first 10,000 per file), by severity. */
+  omitted?: Record<Severity, number>;
 }
 
 /** 1-based lines and columns (UTF-16 code units, the BOM not counted); the end column is exclusive. */
@@ -82,9 +85,19 @@ export interface Summary {
   warnings: number;
 }
 
+/** Every problem counts, listed or not. */
 export function summarise(files: readonly FileLint[]): Summary {
   const all = files.flatMap((f) => f.diagnostics);
-  return { errors: all.filter((d) => d.severity === 'error').length, warnings: all.filter((d) => d.severity === 'warning').length };
+  const omitted = (s: Severity) => files.reduce((n, f) => n + (f.omitted?.[s] ?? 0), 0);
+  return {
+    errors: all.filter((d) => d.severity === 'error').length + omitted('error'),
+    warnings: all.filter((d) => d.severity === 'warning').length + omitted('warning'),
+  };
+}
+
+/** How many of a file's problems were not listed. */
+export function omittedCount(f: FileLint): number {
+  return f.omitted ? f.omitted.error + f.omitted.warning + f.omitted.information : 0;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { showFiles, summarise, type FileLint } from './report';
+import { omittedCount, showFiles, summarise, type FileLint } from './report';
 
 // `paygate lint` (default format): one `file:line:column: severity code message` line per problem, then
 // a summary line. Problem matchers key on that line shape.
@@ -7,6 +7,8 @@ export function formatText(files: readonly FileLint[]): string {
   let out = '';
   for (const f of showFiles(files)) {
     for (const d of f.diagnostics) out += `${f.lint.file}:${d.line}:${d.column}: ${d.diagnostic.severity} ${d.diagnostic.code} ${d.diagnostic.message}\n`;
+    const more = omittedCount(f.lint);
+    if (more > 0) out += `${f.lint.file}: ${more.toLocaleString('en-US')} more problem${more === 1 ? '' : 's'} not listed (the first ${f.diagnostics.length.toLocaleString('en-US')} are)\n`;
   }
   const summary = summarise(files);
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;

@@ -1,17 +1,16 @@
-import Papa from 'papaparse';
 import { LineIndex } from '../text';
+import { ChunkedInt32 } from '../chunked';
+import { scanRecord, splitRecord, type Cells, type CsvSyntaxProblem } from './tokenize';
 
-// CSV reading with the exact offset of every field.
+// CSV reading with the exact offset of every field, in one pass over the text.
 //
-// papaparse does the parsing (values, quoting, quote errors); it does not report where each field lies, so
-// offsets are recovered from its values: an unquoted field is as long as its value, a quoted one is two
-// quotes plus the value with every `"` doubled, and each field must be followed by the delimiter or a
-// record end. That check proves the recovery exact. A record without any quote needs no recovery at all:
-// it ends at the next record separator and its offsets are derived from its values only when asked
-// (most of a batch, so the common case stores nothing). A record papaparse flags (or whose recovery does not
-// line up) gets a small recovery scan that finds the broken cell and where the record ends; parsing then
-// resumes with papaparse after it, because papaparse itself swallows the rest of the file after a quote
-// error and every later row would be lost.
+// Parsing keeps only where each record starts and whether it needs the full tokenizer (4 bytes a
+// record, the flag in the sign); values and field offsets are cut from the text again when someone asks for a
+// record, and only the last few are kept. So a 300 MB batch is not held twice (once as text, once as
+// millions of small strings), a file of blank lines costs four bytes a line, and any record, however
+// broken, is read once by the scan and once when it is looked at. papaparse is not used here: it gives
+// no positions, and recovering them (and resuming after its quote errors) read the rest of the file
+// again for every broken row.
 
 export interface CsvField {
   value: string;
@@ -20,75 +19,54 @@ export interface CsvField {
   quoted: boolean;
 }
 
-export interface CsvSyntaxProblem {
-  start: number;
-  end: number;
-  message: string;
-}
+export type { CsvSyntaxProblem } from './tokenize';
 
 const QUOTE = 34; // "
-const NEWLINE = 10; // \n (after normalisation the only record separator papaparse sees)
+const CR = 13;
+const LF = 10;
 
-/**
- * Every field's start and end offset, for the whole file, in one growable typed array: a batch has
- * millions of cells and an array per record was most of the linter's garbage-collection time.
- */
-class Bounds {
-  data = new Int32Array(1 << 16);
-  length = 0;
+/** How many tokenized records a ParsedCsv keeps: the linter looks at one row at a time. */
+const KEEP = 4;
 
-  push(start: number, end: number): void {
-    if (this.length + 2 > this.data.length) {
-      const bigger = new Int32Array(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data[this.length++] = start;
-    this.data[this.length++] = end;
-  }
-}
-
+/** One record of a ParsedCsv: a view that reads its values and offsets from the text when asked. */
 export class CsvRecord {
   private cachedFields?: CsvField[];
 
   constructor(
-    private readonly text: string,
-    /** Field values after unquoting. */
-    readonly values: string[],
-    /**
-     * Where the offsets are: in `bounds` from index `at`, or, for a record without any quote (most of a
-     * batch), nowhere: its fields are its values joined by the delimiter, so offsets are derived from
-     * `at`, the record's start, only when someone asks (a diagnostic, a hover).
-     */
-    private readonly bounds: Bounds | undefined,
-    private readonly at: number,
-    /** Set when the record is not well-formed CSV: its cells cannot be trusted. */
-    readonly syntaxProblem?: CsvSyntaxProblem,
+    private readonly csv: ParsedCsv,
+    /** Index of the record in the file. */
+    readonly index: number,
   ) {}
 
   get start(): number {
-    return this.bounds ? this.bounds.data[this.at] : this.at;
+    return this.csv.recordStart(this.index);
   }
 
   get end(): number {
-    return this.fieldEnd(this.values.length - 1);
+    return this.csv.cells(this.index).end;
+  }
+
+  /** Field values after unquoting. */
+  get values(): string[] {
+    return this.csv.cells(this.index).values;
+  }
+
+  /** Set when the record is not well-formed CSV: its cells cannot be trusted. */
+  get syntaxProblem(): CsvSyntaxProblem | undefined {
+    return this.csv.syntaxProblemAt(this.index);
   }
 
   /** An empty record: nothing between two record separators. */
   get isBlank(): boolean {
-    return this.values.length === 1 && this.values[0].length === 0 && (!this.bounds || this.start === this.end);
+    return this.csv.isBlankAt(this.index);
   }
 
   fieldStart(i: number): number {
-    if (this.bounds) return this.bounds.data[this.at + 2 * i];
-    let offset = this.at;
-    for (let j = 0; j < i; j++) offset += this.values[j].length + 1;
-    return offset;
+    return this.csv.cells(this.index).bounds[2 * i];
   }
 
   fieldEnd(i: number): number {
-    if (this.bounds) return this.bounds.data[this.at + 2 * i + 1];
-    return this.fieldStart(i) + this.values[i].length;
+    return this.csv.cells(this.index).bounds[2 * i + 1];
   }
 
   field(i: number): CsvField | undefined {
@@ -98,12 +76,9 @@ export class CsvRecord {
   /** Field objects are built on demand: the linter works on values and bounds, hovers want objects. */
   get fields(): CsvField[] {
     if (!this.cachedFields) {
-      this.cachedFields = this.values.map((value, i) => ({
-        value,
-        start: this.fieldStart(i),
-        end: this.fieldEnd(i),
-        quoted: this.text.charCodeAt(this.fieldStart(i)) === QUOTE,
-      }));
+      const { values, bounds } = this.csv.cells(this.index);
+      const text = this.csv.text;
+      this.cachedFields = values.map((value, i) => ({ value, start: bounds[2 * i], end: bounds[2 * i + 1], quoted: text.charCodeAt(bounds[2 * i]) === QUOTE }));
     }
     return this.cachedFields;
   }
@@ -111,274 +86,122 @@ export class CsvRecord {
 
 export class ParsedCsv {
   private cachedIndex?: LineIndex;
+  private cachedRecords?: CsvRecord[];
+  /** The last few tokenized records, newest last. */
+  private readonly recent: Cells[] = [];
 
   constructor(
     readonly text: string,
-    readonly records: CsvRecord[],
     readonly bom: boolean,
     readonly delimiter: string,
+    /**
+     * Start offset of every record; stored as ~start (negative) when the record holds a quote and is read
+     * by the tokenizer, as is when its fields are the text split at delimiters.
+     */
+    private readonly starts: ChunkedInt32,
+    readonly recordCount: number,
+    private readonly problems: ReadonlyMap<number, CsvSyntaxProblem>,
   ) {}
 
   /** Built on first use: only diagnostics and hovers need line/character positions. */
   get index(): LineIndex {
     return (this.cachedIndex ??= new LineIndex(this.text));
   }
-}
 
-/** Maps offsets in the normalised text (every line break one `\n`) back to the original text. */
-class OffsetMap {
-  private i = 0;
-  constructor(
-    private readonly bomLength: number,
-    /** Normalised offsets of the `\n`s that were CRLF pairs, ascending. */
-    private readonly collapsed: number[],
-  ) {}
-
-  /** Offsets must be asked in ascending order (the parse walks the text once, front to back). */
-  toOriginal(n: number): number {
-    const c = this.collapsed;
-    while (this.i < c.length && c[this.i] < n) this.i++;
-    return n + this.bomLength + this.i;
-  }
-
-  /** Any order, by binary search: for the rare syntax problems. */
-  lookup(n: number): number {
-    let lo = 0;
-    let hi = this.collapsed.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.collapsed[mid] < n) lo = mid + 1;
-      else hi = mid;
+  /**
+   * Every record as an object. Convenient for small texts and tests; code that may see large files walks
+   * `recordCount` with `record(i)`, `isBlankAt(i)` and `recordStart(i)` instead.
+   */
+  get records(): CsvRecord[] {
+    if (!this.cachedRecords) {
+      const all: CsvRecord[] = new Array(this.recordCount);
+      for (let i = 0; i < this.recordCount; i++) all[i] = new CsvRecord(this, i);
+      this.cachedRecords = all;
     }
-    return n + this.bomLength + lo;
+    return this.cachedRecords;
   }
-}
 
-/** The one record separator the text uses, or undefined when it mixes them (then it is normalised). */
-function singleLineBreak(body: string): '\n' | '\r\n' | '\r' | undefined {
-  const firstCR = body.indexOf('\r');
-  if (firstCR === -1) return '\n';
-  if (body.indexOf('\n') === -1) return '\r';
-  // CRLF only if every CR is followed by LF and every LF preceded by CR.
-  let crs = 0;
-  for (let i = firstCR; i !== -1; i = body.indexOf('\r', i + 1)) {
-    if (body.charCodeAt(i + 1) !== NEWLINE) return undefined;
-    crs++;
+  record(i: number): CsvRecord {
+    return this.cachedRecords?.[i] ?? new CsvRecord(this, i);
   }
-  let lfs = 0;
-  for (let i = body.indexOf('\n'); i !== -1; i = body.indexOf('\n', i + 1)) lfs++;
-  return crs === lfs ? '\r\n' : undefined;
-}
 
-function normalise(body: string, bomLength: number): { norm: string; map: OffsetMap } {
-  const collapsed: number[] = [];
-  let removed = 0;
-  for (let i = body.indexOf('\r\n'); i !== -1; i = body.indexOf('\r\n', i + 2)) {
-    collapsed.push(i - removed);
-    removed++;
+  recordStart(i: number): number {
+    const s = this.starts.get(i);
+    return s < 0 ? ~s : s;
   }
-  return { norm: body.replace(/\r\n?/g, '\n'), map: new OffsetMap(bomLength, collapsed) };
-}
 
-function countQuotes(s: string): number {
-  let n = 0;
-  for (let i = s.indexOf('"'); i !== -1; i = s.indexOf('"', i + 1)) n++;
-  return n;
-}
+  /** Nothing between two record separators. Read from the text: no record object needed. */
+  isBlankAt(i: number): boolean {
+    const c = this.text.charCodeAt(this.recordStart(i));
+    return c === LF || c === CR;
+  }
 
-/** The walk over one text papaparse reads: offsets here are in that text (`src`). */
-interface Walk {
-  src: string;
-  newline: string;
-  delimiter: string;
-  /** Maps an offset in `src` to the original text; ascending calls. */
-  toOriginal(n: number): number;
-  lookup(n: number): number;
+  syntaxProblemAt(i: number): CsvSyntaxProblem | undefined {
+    return this.problems.size === 0 ? undefined : this.problems.get(i);
+  }
+
+  /** Indexes of the records with a syntax problem, ascending. */
+  get problemRecords(): number[] {
+    return [...this.problems.keys()].sort((a, b) => a - b);
+  }
+
+  /** Values and offsets of record `i`, tokenized again unless it is one of the last few asked for. */
+  cells(i: number): Cells {
+    const recent = this.recent;
+    for (let k = recent.length - 1; k >= 0; k--) if (recent[k].index === i) return recent[k];
+    const stored = this.starts.get(i);
+    const cells = stored < 0 ? scanRecord(this.text, ~stored, this.delimiter, i, true) : splitRecord(this.text, stored, this.recordEnd(i), this.delimiter, i);
+    if (recent.length === KEEP) recent.shift();
+    recent.push(cells);
+    return cells;
+  }
+
+  /** End of a record without quotes: before the separator that starts the next one (or the text's end). */
+  private recordEnd(i: number): number {
+    const text = this.text;
+    const next = i + 1 < this.recordCount ? this.recordStart(i + 1) : text.length;
+    if (next === 0) return 0;
+    const last = text.charCodeAt(next - 1);
+    if (last === LF) return text.charCodeAt(next - 2) === CR ? next - 2 : next - 1;
+    return last === CR ? next - 1 : next;
+  }
 }
 
 /**
- * Recovers the offsets of one row papaparse returned, starting at `start`, straight into `bounds`.
- * Returns the next record's start, or -1 when the text does not line up (the row is broken).
+ * Parses CSV text (`;` by default) into records with exact offsets into `text`. Records end at CRLF, LF
+ * or a lone CR; `"` opens a quoted field only at a field's start and `""` inside one is a quote. A BOM
+ * is skipped only at the very start; anywhere else it is a character of its field.
  */
-function locateRow(w: Walk, start: number, values: string[], bounds: Bounds): number {
-  const src = w.src;
-  const delim = w.delimiter.charCodeAt(0);
-  const nl0 = w.newline.charCodeAt(0);
-  const nl1 = w.newline.length === 2 ? w.newline.charCodeAt(1) : -1;
-  const mark = bounds.length;
-  let at = start;
-  const last = values.length - 1;
-  for (let i = 0; i <= last; i++) {
-    const v = values[i];
-    const fieldStart = at;
-    let end: number;
-    if (src.charCodeAt(at) === QUOTE) {
-      end = at + 2 + v.length + (v.indexOf('"') === -1 ? 0 : countQuotes(v));
-      if (src.charCodeAt(end - 1) !== QUOTE) break;
-    } else {
-      end = at + v.length;
-    }
-    if (i < last) {
-      if (src.charCodeAt(end) !== delim) break;
-      at = end + 1;
-    } else if (end === src.length) {
-      at = end + 1;
-    } else if (src.charCodeAt(end) === nl0 && (nl1 === -1 || src.charCodeAt(end + 1) === nl1)) {
-      at = end + w.newline.length;
-    } else {
-      break;
-    }
-    bounds.push(w.toOriginal(fieldStart), w.toOriginal(end));
-    if (i === last) return at;
-  }
-  bounds.length = mark; // undo a partial row
-  return -1;
-}
+export function parseCsv(text: string, delimiter = ';'): ParsedCsv {
+  const n = text.length;
+  const bom = text.charCodeAt(0) === 0xfeff;
+  const starts = new ChunkedInt32();
+  const problems = new Map<number, CsvSyntaxProblem>();
 
-/** The recovery scan for one broken record: finds the bad cell and where the record ends. */
-function recoverRecord(w: Walk, start: number): { values: string[]; next: number; problem?: CsvSyntaxProblem; bounds: number[] } {
-  const { src, delimiter, newline } = w;
-  const values: string[] = [];
-  const bounds: number[] = [];
-  let problem: CsvSyntaxProblem | undefined;
-  let i = start;
-  const n = src.length;
-  const fieldEndFrom = (from: number): number => {
-    const d = src.indexOf(delimiter, from);
-    const nl = src.indexOf(newline, from);
-    if (d === -1) return nl === -1 ? n : nl;
-    return nl === -1 ? d : Math.min(d, nl);
-  };
-  for (;;) {
-    const fieldStart = i;
-    if (src.charCodeAt(i) === QUOTE) {
-      let j = i + 1;
-      let close = -1;
-      for (;;) {
-        const k = src.indexOf('"', j);
-        if (k === -1) break;
-        if (src.charCodeAt(k + 1) === QUOTE) {
-          j = k + 2;
-          continue;
-        }
-        close = k;
-        break;
-      }
-      if (close === -1) {
-        // The field runs to the end of the text; the range stops before the final line breaks.
-        let end = n;
-        while (end > fieldStart + 1 && (src.charCodeAt(end - 1) === NEWLINE || src.charCodeAt(end - 1) === 13)) end--;
-        problem ??= { start: fieldStart, end, message: 'unterminated quote: the quoted field is never closed' };
-        values.push(src.slice(i + 1).replace(/""/g, '"'));
-        bounds.push(fieldStart, n);
-        return { values, bounds, next: n + 1, problem };
-      }
-      const after = close + 1;
-      let end = after;
-      if (after < n && !src.startsWith(newline, after) && src[after] !== delimiter) {
-        end = fieldEndFrom(after);
-        problem ??= { start: fieldStart, end, message: 'text after the closing quote of a quoted field' };
-      }
-      values.push(src.slice(i + 1, close).replace(/""/g, '"') + src.slice(after, end));
-      bounds.push(fieldStart, end);
-      i = end;
-    } else {
-      const end = fieldEndFrom(i);
-      values.push(src.slice(i, end));
-      bounds.push(fieldStart, end);
-      i = end;
-    }
-    if (i < n && src[i] === delimiter) {
-      i++;
+  // The next quote, LF and CR at or after the scan position. Each is searched again only once the scan
+  // has passed it, so every search starts where the last one ended: the text is read once per character.
+  let nextQuote = -1;
+  let nextLf = -1;
+  let nextCr = -1;
+  const after = (found: number) => (found === -1 ? n : found);
+
+  let pos = bom ? 1 : 0;
+  while (pos < n) {
+    const r = starts.length;
+    if (nextLf < pos) nextLf = after(text.indexOf('\n', pos));
+    if (nextCr < pos) nextCr = after(text.indexOf('\r', pos));
+    if (nextQuote < pos) nextQuote = after(text.indexOf('"', pos));
+    const lineEnd = nextLf < nextCr ? nextLf : nextCr;
+    if (nextQuote >= lineEnd) {
+      // No quote before the line break: the record is the line, its fields are split at delimiters.
+      starts.push(pos);
+      pos = lineEnd >= n ? n : text.charCodeAt(lineEnd) === CR && text.charCodeAt(lineEnd + 1) === LF ? lineEnd + 2 : lineEnd + 1;
       continue;
     }
-    return { values, bounds, next: i + newline.length, problem };
+    starts.push(~pos);
+    const cells = scanRecord(text, pos, delimiter, r, false);
+    if (cells.problem) problems.set(r, cells.problem);
+    pos = cells.next;
   }
-}
-
-/** Parses CSV text (`;` by default) into records with exact offsets into `text`. */
-export function parseCsv(text: string, delimiter = ';'): ParsedCsv {
-  const bomLength = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const body = bomLength ? text.slice(1) : text;
-  const single = singleLineBreak(body);
-  // A file with one kind of line break is parsed as it is; a file that mixes them is normalised to `\n`
-  // first (papaparse reads one record separator) and its offsets are mapped back.
-  let walk: Walk;
-  if (single) {
-    const shift = (n: number) => n + bomLength;
-    walk = { src: body, newline: single, delimiter, toOriginal: shift, lookup: shift };
-  } else {
-    const { norm, map } = normalise(body, bomLength);
-    walk = { src: norm, newline: '\n', delimiter, toOriginal: (n) => map.toOriginal(n), lookup: (n) => map.lookup(n) };
-  }
-  const src = walk.src;
-  const bounds = new Bounds();
-  const records: CsvRecord[] = [];
-
-  let pos = 0;
-  while (pos <= src.length) {
-    const result = Papa.parse<string[]>(pos === 0 ? src : src.slice(pos), {
-      delimiter,
-      newline: walk.newline as '\n',
-      quoteChar: '"',
-      escapeChar: '"',
-      skipEmptyLines: false,
-    });
-    let firstBadRow = Infinity;
-    for (const e of result.errors) if (e.row !== undefined && e.row < firstBadRow) firstBadRow = e.row;
-    const rows = result.data;
-    let at = pos;
-    let resumeAt = -1;
-    let nextQuote = src.indexOf('"', at);
-    for (let r = 0; r < rows.length; r++) {
-      if (at > src.length) break;
-      const values = rows[r];
-      if (r < firstBadRow) {
-        // A record with no quote in it is its values joined by the delimiter (without quotes papaparse
-        // splits exactly at delimiters and separators), so it ends at the next record separator and its
-        // field offsets can be derived later from the values alone.
-        let end = src.indexOf(walk.newline, at);
-        if (end === -1) end = src.length;
-        if (nextQuote !== -1 && nextQuote < at) nextQuote = src.indexOf('"', at);
-        if (nextQuote === -1 || nextQuote >= end) {
-          records.push(new CsvRecord(text, values, undefined, walk.toOriginal(at)));
-          at = end === src.length ? end + 1 : end + walk.newline.length;
-          continue;
-        }
-      }
-      const mark = bounds.length;
-      const next = r < firstBadRow ? locateRow(walk, at, values, bounds) : -1;
-      if (next !== -1) {
-        records.push(new CsvRecord(text, values, bounds, mark));
-        at = next;
-        continue;
-      }
-      const rec = recoverRecord(walk, at);
-      for (let b = 0; b < rec.bounds.length; b += 2) bounds.push(walk.lookup(rec.bounds[b]), walk.lookup(rec.bounds[b + 1]));
-      const p = rec.problem;
-      const problem = p && { start: walk.lookup(p.start), end: walk.lookup(p.end), message: p.message };
-      records.push(new CsvRecord(text, rec.values, bounds, mark, problem));
-      resumeAt = rec.next;
-      break;
-    }
-    if (resumeAt === -1) break;
-    pos = resumeAt;
-  }
-
-  // The text's final line break does not start another record.
-  const last = records[records.length - 1];
-  if (records.length > 1 && last.values.length === 1 && last.start === text.length) records.pop();
-
-  if (!single) {
-    // A quoted line break was normalised to `\n`; the value must hold the original characters.
-    for (const r of records) {
-      const values = r.values;
-      for (let i = 0; i < values.length; i++) {
-        if (values[i].indexOf('\n') !== -1 && text.charCodeAt(r.fieldStart(i)) === QUOTE) {
-          values[i] = text.slice(r.fieldStart(i) + 1, r.fieldEnd(i) - 1).replace(/""/g, '"');
-        }
-      }
-    }
-  }
-  return new ParsedCsv(text, records, bomLength === 1, delimiter);
+  return new ParsedCsv(text, bom, delimiter, starts, starts.length, problems);
 }

@@ -22,10 +22,9 @@ export function writeRecords(rows: readonly (readonly string[])[], delimiter = '
  * `csv` is the text's own parse when the caller has one (submission preparation parses once).
  */
 export function withCrlfRecords(text: string, csv: ParsedCsv = parseCsv(text)): string {
-  const records = csv.records;
-  if (records.length === 0) return '';
+  if (csv.recordCount === 0) return '';
   const parts: string[] = [];
-  for (const r of records) parts.push(text.slice(r.start, r.end));
+  for (let r = 0; r < csv.recordCount; r++) parts.push(csv.isBlankAt(r) ? '' : text.slice(csv.recordStart(r), csv.record(r).end));
   // Trailing blank records only stand for the final line break(s); keep one CRLF at the end.
   while (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
   const endsWithBreak = /[\r\n]$/.test(text);

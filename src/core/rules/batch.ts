@@ -40,13 +40,21 @@ export interface Batch {
 }
 
 class Row implements BatchRow {
+  private knownTrusted?: boolean;
+
   constructor(
     readonly record: CsvRecord,
     readonly recordIndex: number,
     readonly rowNumber: number,
-    readonly trusted: boolean,
+    /** The header's number of fields. */
+    private readonly width: number,
     private readonly columnIndex: Map<string, number>,
   ) {}
+
+  /** Decided when first asked: building the batch reads no row, so the linter tokenizes each row once. */
+  get trusted(): boolean {
+    return (this.knownTrusted ??= !this.record.syntaxProblem && this.record.values.length === this.width);
+  }
 
   value(column: string): string | undefined {
     const i = this.columnIndex.get(column);
@@ -89,20 +97,34 @@ export function resolveHeader(header: CsvRecord | undefined): { headerCells: Hea
 }
 
 export function batchFromCsv(csv: ParsedCsv): Batch {
-  // Blank lines before the header are reported (blank-line) but do not make an empty header.
-  const firstContent = csv.records.findIndex((r) => !r.isBlank);
-  const headerIndex = firstContent === -1 ? 0 : firstContent;
-  const header = csv.records[headerIndex];
+  // Blank lines before the header are reported (blank-line) but do not make an empty header. Blank
+  // records are recognised from the text alone: a file of blank lines makes no object per line.
+  let headerIndex = 0;
+  while (headerIndex < csv.recordCount && csv.isBlankAt(headerIndex)) headerIndex++;
+  if (headerIndex === csv.recordCount) headerIndex = 0;
+  const header = headerIndex < csv.recordCount ? csv.record(headerIndex) : undefined;
   const { headerCells, columns, columnIndex } = resolveHeader(header);
-  const rows: BatchRow[] = [];
   const width = header ? header.values.length : 0;
-  for (let r = headerIndex + 1; r < csv.records.length; r++) {
-    const record = csv.records[r];
-    if (record.isBlank) continue;
-    const trusted = !record.syntaxProblem && record.values.length === width;
-    rows.push(new Row(record, r, rows.length + 1, trusted, columnIndex));
-  }
-  return { csv, header, headerIndex, headerCells, columns, columnIndex, rows };
+  // The row objects are made when `rows` is first read (a hover, the local gateway's create, submit):
+  // the linter walks the records itself, so `paygate lint` makes no object per row.
+  let rows: BatchRow[] | undefined;
+  return {
+    csv,
+    header,
+    headerIndex,
+    headerCells,
+    columns,
+    columnIndex,
+    get rows(): BatchRow[] {
+      if (!rows) {
+        rows = [];
+        for (let r = headerIndex + 1; r < csv.recordCount; r++) {
+          if (!csv.isBlankAt(r)) rows.push(new Row(csv.record(r), r, rows.length + 1, width, columnIndex));
+        }
+      }
+      return rows;
+    },
+  };
 }
 
 export function readBatch(text: string): Batch {

@@ -11,22 +11,38 @@ export interface CellLocation {
 
 /** The cell at a text offset (a position on a delimiter belongs to the cell before it). */
 export function cellAt(batch: Batch, offset: number): CellLocation | undefined {
-  const records = batch.csv.records;
+  const csv = batch.csv;
+  if (csv.recordCount === 0) return undefined;
   let lo = 0;
-  let hi = records.length - 1;
+  let hi = csv.recordCount - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (records[mid].start <= offset) lo = mid;
+    if (csv.recordStart(mid) <= offset) lo = mid;
     else hi = mid - 1;
   }
-  const record = records[lo];
-  if (!record || offset < record.start || offset > record.end) return undefined;
+  const record = csv.record(lo);
+  if (offset < record.start || offset > record.end) return undefined;
   for (let f = 0; f < record.values.length; f++) {
     if (offset >= record.fieldStart(f) && offset <= record.fieldEnd(f)) {
       const isHeader = lo === batch.headerIndex;
-      const row = isHeader ? undefined : batch.rows.find((r) => r.recordIndex === lo);
+      const row = isHeader ? undefined : rowOf(batch, lo);
       return { recordIndex: lo, fieldIndex: f, column: batch.columns[f] ?? null, isHeader, row };
     }
+  }
+  return undefined;
+}
+
+/** The data row of a record, by binary search: rows are in record order. */
+function rowOf(batch: Batch, recordIndex: number): BatchRow | undefined {
+  const rows = batch.rows;
+  let lo = 0;
+  let hi = rows.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = rows[mid].recordIndex;
+    if (at === recordIndex) return rows[mid];
+    if (at < recordIndex) lo = mid + 1;
+    else hi = mid - 1;
   }
   return undefined;
 }

@@ -40,15 +40,16 @@ export function lazyFix(title: string, safe: boolean, build: () => TextEdit[]): 
 export function appendColumnFix(batch: Batch, column: string): Fix {
   return lazyFix(`Add column ${column} to the header (and an empty field to every row)`, false, () => {
     const edits: TextEdit[] = [];
-    const records = batch.csv.records;
+    const csv = batch.csv;
     if (batch.header && !batch.header.isBlank) {
       edits.push(editAt(batch, batch.header.end, batch.header.end, `;${column}`));
     } else {
       edits.push(editAt(batch, 0, 0, column));
     }
-    for (let r = batch.headerIndex + 1; r < records.length; r++) {
-      const rec = records[r];
-      if (!rec.isBlank) edits.push(editAt(batch, rec.end, rec.end, ';'));
+    for (let r = batch.headerIndex + 1; r < csv.recordCount; r++) {
+      if (csv.isBlankAt(r)) continue;
+      const end = csv.record(r).end;
+      edits.push(editAt(batch, end, end, ';'));
     }
     return edits;
   });
@@ -58,18 +59,34 @@ export function dropBomFix(batch: Batch): Fix {
   return { title: 'Remove the byte order mark', edits: [editAt(batch, 0, 1, '')], safe: true };
 }
 
-/** Re-reads the file with the delimiter it was written with and writes it back with `;`. */
+/**
+ * Re-reads the file with the delimiter it was written with and writes it back with `;`. The rewrite is
+ * made when `edits` is first read (by fix-all or the editor's action), not by every lint of a comma
+ * file: on a large file it is a second copy of everything.
+ */
 export function rewriteDelimiterFix(batch: Batch, from: ',' | '\t'): Fix {
+  let edits: TextEdit[] | undefined;
+  const label = from === ',' ? 'commas' : 'tabs';
+  return {
+    title: `Rewrite the file with ";" instead of ${label}`,
+    get edits(): TextEdit[] {
+      return (edits ??= [rewriteEdit(batch, from)]);
+    },
+    safe: true,
+  };
+}
+
+function rewriteEdit(batch: Batch, from: ',' | '\t'): TextEdit {
   const text = batch.csv.text;
   const bom = batch.csv.bom ? 1 : 0;
   const body = text.slice(bom);
   const newline = /\r\n/.test(body) ? '\r\n' : /\r/.test(body) ? '\r' : '\n';
   const parsed = parseCsv(body, from);
-  const rows = parsed.records.map((r) => r.values);
+  const rows: string[][] = [];
+  for (let r = 0; r < parsed.recordCount; r++) rows.push(parsed.record(r).values);
   // Trailing blank records are the file's final line breaks, not data.
   while (rows.length > 1 && rows[rows.length - 1].length === 1 && rows[rows.length - 1][0] === '') rows.pop();
   let out = writeRecords(rows, ';', newline);
   if (/[\r\n]$/.test(body)) out += newline;
-  const label = from === ',' ? 'commas' : 'tabs';
-  return { title: `Rewrite the file with ";" instead of ${label}`, edits: [editAt(batch, bom, text.length, out)], safe: true };
+  return editAt(batch, bom, text.length, out);
 }

@@ -34,6 +34,8 @@ export function closestColumn(raw: string, present: ReadonlySet<string> = new Se
   let bestDistance = 3;
   for (const col of COLUMNS) {
     if (present.has(col.name)) continue;
+    // The distance is at least the difference in length: a long cell is never compared character by character.
+    if (Math.abs(raw.length - col.name.length) >= bestDistance) continue;
     const d = distance(raw, col.name);
     if (d < bestDistance) {
       best = col.name;

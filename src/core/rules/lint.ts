@@ -1,25 +1,37 @@
 import { todayLocal, type CalendarDate } from '../dates';
 import { parseCsv } from '../csv/parse';
 import { batchFromCsv, hasCompleteAmountMode, type Batch } from './batch';
-import { CodeInfo, Codes, type Code } from './codes';
-import { AMOUNT_COLUMNS, COLUMNS, STATE_COUNTRIES } from './columns';
+import { Codes, type Severity } from './codes';
+import { AMOUNT_COLUMNS, COLUMNS } from './columns';
 import { appendColumnFix, dropBomFix, lazyFix, replaceCellFix, rewriteDelimiterFix } from './fixes';
 import { otherDelimiter } from './header';
-import { checkRows } from './rowChecks';
+import { quoteInMessage } from './quote';
+import { checkRows, type SrcRows } from './rowChecks';
 import { Reporter } from './reporter';
 import type { Fix, LintDiagnostic } from './types';
 
 // The linter: document text in, the rule book's diagnostics out. The same function serves the editor,
 // `paygate lint` and `fix`, the pre-submit gate and the local gateway's validation.
 
+export { Reporter };
+
 export interface LintOptions {
   /** "Today" for card-expired and start-date-past; the local date by default. */
   today?: CalendarDate;
+  /**
+   * Keep only the first N problems by position; the rest are counted in `omitted`. All by default. For
+   * faces that show a list (the CLI): a file broken on every line would otherwise hold millions.
+   */
+  maxDiagnostics?: number;
+  /** Keep only problems that carry a safe fix (what fix-all applies); the others are dropped uncounted. */
+  safeFixesOnly?: boolean;
 }
 
 export interface LintResult {
   diagnostics: LintDiagnostic[];
   batch: Batch;
+  /** Set when maxDiagnostics left problems out: how many, by severity. */
+  omitted?: Record<Severity, number>;
 }
 
 const REQUIRED_ALWAYS = COLUMNS.filter((c) => c.necessity === 'required').map((c) => c.name);
@@ -28,7 +40,7 @@ const REQUIRED_SRC = COLUMNS.filter((c) => c.necessity === 'required-src').map((
 export function lint(text: string, options: LintOptions = {}): LintResult {
   const csv = parseCsv(text);
   const batch = batchFromCsv(csv);
-  const report = new Reporter(batch);
+  const report = new Reporter(batch, options.maxDiagnostics, options.safeFixesOnly);
   const header = batch.header;
   const headerStart = header ? header.start : csv.bom ? 1 : 0;
   const headerEnd = header ? header.end : headerStart;
@@ -36,7 +48,7 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
   // A file written with another delimiter: one diagnostic, the rewrite fix, nothing else.
   let other = header ? otherDelimiter(header.values) : undefined;
   // A comma file with quoted names ("a","b") is broken CSV on `;` but a clean header on its own delimiter.
-  if (other && header!.syntaxProblem && parseCsv(text, other).records[0]?.syntaxProblem) other = undefined;
+  if (other && header!.syntaxProblem && parseCsv(text, other).syntaxProblemAt(0)) other = undefined;
   if (other) {
     report.add(
       Codes.delimiter,
@@ -46,56 +58,66 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
       null,
       [rewriteDelimiterFix(batch, other)],
     );
-    return { diagnostics: report.diagnostics, batch };
+    return result(report, false);
   }
 
   if (csv.bom) report.add(Codes.bom, 0, 1, 'the file starts with a UTF-8 byte order mark; it is ignored', null, [dropBomFix(batch)]);
 
-  // Structure: syntax, blank lines between records, field counts.
-  const records = csv.records;
-  let lastContent = records.length - 1;
-  while (lastContent > 0 && records[lastContent].isBlank) lastContent--;
-  for (let r = 0; r <= lastContent; r++) {
-    const rec = records[r];
-    if (rec.syntaxProblem) {
-      report.add(Codes.csvSyntax, rec.syntaxProblem.start, rec.syntaxProblem.end, rec.syntaxProblem.message, null);
-    } else if (rec.isBlank && r !== batch.headerIndex && !header?.isBlank) {
-      report.add(Codes.blankLine, rec.start, rec.end, 'blank line between records: remove it', null);
+  // Structure: syntax problems, and blank lines between records (one diagnostic per run of them). Read
+  // from the parse's compact record list: a file of blank lines makes no object per line.
+  let lastContent = csv.recordCount - 1;
+  while (lastContent > 0 && csv.isBlankAt(lastContent)) lastContent--;
+  for (const r of csv.problemRecords) {
+    if (r > lastContent) break;
+    const p = csv.syntaxProblemAt(r)!;
+    report.add(Codes.csvSyntax, p.start, p.end, p.message, null);
+  }
+  if (header && !header.isBlank) {
+    for (let r = 0; r <= lastContent; r++) {
+      if (r === batch.headerIndex || !csv.isBlankAt(r)) continue;
+      let last = r;
+      while (last + 1 <= lastContent && last + 1 !== batch.headerIndex && csv.isBlankAt(last + 1)) last++;
+      const lines = last - r + 1;
+      const message = lines === 1 ? 'blank line between records: remove it' : `${lines} blank lines between records: remove them`;
+      report.add(Codes.blankLine, csv.recordStart(r), csv.recordStart(last), message, null);
+      r = last;
     }
   }
-  if (header?.syntaxProblem) return { diagnostics: report.diagnostics, batch };
+  if (header?.syntaxProblem) return result(report, false);
 
-  const width = header && !header.isBlank ? header.values.length : 0;
-  for (const row of batch.rows) {
-    if (!row.record.syntaxProblem && row.record.values.length !== width) {
-      const n = row.record.values.length;
-      report.add(Codes.fieldCount, row.record.start, row.record.end, `row has ${n} field${n === 1 ? '' : 's'}; the header has ${width}`, null);
-    }
-  }
-
-  checkHeader(report, headerStart, headerEnd);
-  checkRows(report, options.today ?? todayLocal());
-  report.diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-  return { diagnostics: report.diagnostics, batch };
+  // Rows first: each row is tokenized once (field counts included), and checkRows learns on the way
+  // which rows are SRC.
+  const src = checkRows(report, options.today ?? todayLocal());
+  checkHeader(report, headerStart, headerEnd, src);
+  return result(report, true);
 }
 
-function checkHeader(report: Reporter, headerStart: number, headerEnd: number): void {
+/** The early returns keep the order the problems were found in, as before; a limited list is in heap order and always sorted. */
+function result(report: Reporter, sort = true): LintResult {
+  if (sort || report.limited) report.diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  const out: LintResult = { diagnostics: report.diagnostics, batch: report.batch };
+  if (report.omittedCount > 0) out.omitted = { ...report.omitted };
+  return out;
+}
+
+function checkHeader(report: Reporter, headerStart: number, headerEnd: number, src: SrcRows): void {
   const { batch } = report;
   const header = batch.header;
   for (const cell of batch.headerCells) {
     const start = header!.fieldStart(cell.index);
     const end = header!.fieldEnd(cell.index);
     if (cell.duplicate) {
-      const name = cell.match.kind === 'unknown' ? cell.raw : cell.match.column;
+      // Only a resolved column is ever a duplicate: the name is the table's, never the raw cell.
+      const name = cell.match.kind === 'unknown' ? quoteInMessage(cell.raw) : cell.match.column;
       report.add(Codes.duplicateColumn, start, end, `column ${name} appears more than once`, name);
     } else if (cell.match.kind === 'alias') {
       const to = cell.match.column;
-      report.add(Codes.columnAlias, start, end, `"${cell.raw}" is not the gateway's name: use ${to}`, to, [
+      report.add(Codes.columnAlias, start, end, `${quoteInMessage(cell.raw)} is not the gateway's name: use ${to}`, to, [
         replaceCellFix(batch, header!, cell.index, to, `Rename column to ${to}`, true, true),
       ]);
     } else if (cell.match.kind === 'unknown') {
       const suggestion = cell.match.suggestion;
-      const message = cell.raw.trim() === '' ? 'empty column name' : `unknown column "${cell.raw}"${suggestion ? `: did you mean ${suggestion}?` : ''}`;
+      const message = cell.raw.trim() === '' ? 'empty column name' : `unknown column ${quoteInMessage(cell.raw)}${suggestion ? `: did you mean ${suggestion}?` : ''}`;
       const fixes = suggestion ? [replaceCellFix(batch, header!, cell.index, suggestion, `Rename column to ${suggestion}`, false, true)] : [];
       report.add(Codes.unknownColumn, start, end, message, null, fixes);
     }
@@ -107,22 +129,7 @@ function checkHeader(report: Reporter, headerStart: number, headerEnd: number): 
 
   for (const name of REQUIRED_ALWAYS) if (!has(name)) missing(name, '');
 
-  // Which rows are SRC is read straight from the record values: this runs over every row.
-  const typeAt = batch.columnIndex.get('rp_card_type') ?? -1;
-  const countryAt = batch.columnIndex.get('country') ?? -1;
-  let anySrc = false;
-  let srcNeedsState = false;
-  if (typeAt >= 0) {
-    for (const r of batch.rows) {
-      if (!r.trusted || r.record.values[typeAt] !== 'SRC') continue;
-      anySrc = true;
-      if (countryAt < 0) break;
-      if (STATE_COUNTRIES.has(r.record.values[countryAt])) {
-        srcNeedsState = true;
-        break;
-      }
-    }
-  }
+  const { anySrc, srcNeedsState } = src;
   if (anySrc) {
     for (const name of REQUIRED_SRC) if (!has(name)) missing(name, ' (required for SRC rows)');
     if (!has('state') && srcNeedsState) {

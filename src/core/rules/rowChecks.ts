@@ -1,9 +1,10 @@
 import { dateKey, gatewayDateKey, type CalendarDate } from '../dates';
 import type { CsvRecord } from '../csv/parse';
-import { maskCardNumber, maskText } from '../mask';
+import { maskCardNumber } from '../mask';
 import { Codes, type Code } from './codes';
 import { COLUMNS, STATE_COUNTRIES, type ColumnSpec } from './columns';
 import { FirstSeen } from './firstSeen';
+import { inMessage, quoteInMessage } from './quote';
 import { replaceCellFix } from './fixes';
 import { hasCompleteAmountMode } from './batch';
 import type { Reporter } from './reporter';
@@ -68,9 +69,9 @@ for (const k of Object.keys(NAMES) as (keyof Positions)[]) GOOD[k] = ORDINAL.get
  */
 function shown(spec: ColumnSpec, v: string): string {
   if (spec.sensitive === 'hidden') return '';
-  const masked = spec.sensitive === 'card' ? maskCardNumber(v) : maskText(v);
-  const text = masked.length > 40 ? `${masked.slice(0, 37)}...` : masked;
-  return ` (got "${text}")`;
+  if (spec.sensitive !== 'card') return ` (got ${quoteInMessage(v)})`;
+  const masked = maskCardNumber(v);
+  return ` (got "${masked.length > 40 ? `${masked.slice(0, 37)}...` : masked}")`;
 }
 
 function cell(report: Reporter, rec: CsvRecord, index: number, code: Code, message: string, column: string, fixes?: Fix[]): void {
@@ -79,7 +80,13 @@ function cell(report: Reporter, rec: CsvRecord, index: number, code: Code, messa
 
 const valueAt = (values: string[], i: number): string => (i < 0 ? '' : values[i]);
 
-export function checkRows(report: Reporter, today: CalendarDate): void {
+/** What the header check needs to know of the rows: any SRC row, and any SRC row in a country with states. */
+export interface SrcRows {
+  anySrc: boolean;
+  srcNeedsState: boolean;
+}
+
+export function checkRows(report: Reporter, today: CalendarDate): SrcRows {
   const { batch } = report;
   // The header's columns as parallel arrays of small numbers: the cell loop reads no objects.
   const entries = [...batch.columnIndex.entries()].sort((a, b) => a[1] - b[1]);
@@ -93,16 +100,34 @@ export function checkRows(report: Reporter, today: CalendarDate): void {
   const pos = {} as Positions;
   for (const k of Object.keys(NAMES) as (keyof Positions)[]) pos[k] = batch.columnIndex.get(NAMES[k]) ?? -1;
   const amountModes = hasCompleteAmountMode(batch);
-  const seenOrderIds = new FirstSeen(batch.rows.length);
+  const csv = batch.csv;
+  // Sized for a usual batch and grown as ids arrive: a file of a million copies of one id needs one slot.
+  const seenOrderIds = new FirstSeen(Math.min(csv.recordCount, 1 << 17));
   const good = new Uint8Array(COLUMNS.length);
+  const src: SrcRows = { anySrc: false, srcNeedsState: false };
+  const width = batch.header ? batch.header.values.length : 0;
 
-  for (const row of batch.rows) {
-    if (!row.trusted) continue;
-    const rec = row.record;
+  // The data rows straight from the parse (no BatchRow objects: a file of millions of tiny rows would
+  // hold one per row). A row with csv-syntax or field-count gets no other check.
+  let rowNumber = 0;
+  for (let r = batch.headerIndex + 1; r < csv.recordCount; r++) {
+    if (csv.isBlankAt(r)) continue;
+    rowNumber++;
+    const rec = csv.record(r);
+    if (rec.syntaxProblem) continue;
     const values = rec.values;
+    if (values.length !== width) {
+      const n = values.length;
+      report.add(Codes.fieldCount, rec.start, rec.end, `row has ${n} field${n === 1 ? '' : 's'}; the header has ${width}`, null);
+      continue;
+    }
     const type = valueAt(values, pos.cardType);
     const isSrc = type === 'SRC';
     const isDst = type === 'DST';
+    if (isSrc) {
+      src.anySrc = true;
+      if (pos.country >= 0 && STATE_COUNTRIES.has(values[pos.country])) src.srcNeedsState = true;
+    }
     good.fill(0);
 
     for (let k = 0; k < planIndex.length; k++) {
@@ -116,6 +141,10 @@ export function checkRows(report: Reporter, today: CalendarDate): void {
       }
       if (isDst && planNoDst[k] === 1) {
         const spec = planSpec[k];
+        if (!report.keeps(rec.fieldStart(index))) {
+          report.skip(Codes.dstUnsupported);
+          continue;
+        }
         const fix = replaceCellFix(batch, rec, index, '', `Clear ${spec.name}`, false);
         cell(report, rec, index, Codes.dstUnsupported, `${spec.name} is not supported for DST rows: leave it empty`, spec.name, [fix]);
         continue;
@@ -128,6 +157,11 @@ export function checkRows(report: Reporter, today: CalendarDate): void {
       }
       if (planText[k] === 0 && !isValid(planSpec[k].kind, v)) {
         const spec = planSpec[k];
+        // Past the problems a limited report keeps, only count: no message, mask or fix is built.
+        if (!report.keeps(rec.fieldStart(index))) {
+          report.skip(Codes.invalidValue);
+          continue;
+        }
         const better = spec.sensitive ? undefined : suggestValue(spec.kind, v);
         const fixes = better === undefined ? [] : [replaceCellFix(batch, rec, index, better, `Change to ${better}`, true, true)];
         cell(report, rec, index, Codes.invalidValue, `${spec.name} must be ${EXPECTED[spec.kind]}${shown(spec, v)}`, spec.name, fixes);
@@ -140,12 +174,15 @@ export function checkRows(report: Reporter, today: CalendarDate): void {
 
     if (pos.orderId >= 0 && good[GOOD.orderId]) {
       const id = values[pos.orderId];
-      const first = seenOrderIds.firstRow(id, row.rowNumber);
-      if (first !== 0) {
-        cell(report, rec, pos.orderId, Codes.duplicateOrderId, `client-orderid "${id}" is already used on row ${first}`, 'client-orderid');
+      const first = seenOrderIds.firstRow(id, rowNumber);
+      if (first !== 0 && !report.keeps(rec.fieldStart(pos.orderId))) {
+        report.skip(Codes.duplicateOrderId);
+      } else if (first !== 0) {
+        cell(report, rec, pos.orderId, Codes.duplicateOrderId, `client-orderid ${quoteInMessage(id)} is already used on row ${first}`, 'client-orderid');
       }
     }
   }
+  return src;
 }
 
 function tooLong(spec: ColumnSpec, v: string): boolean {
@@ -186,7 +223,7 @@ function checkCrossFields(
     else if (from !== to) problem = from ? 'amount-from without amount-to' : 'amount-to without amount-from';
     if (problem) report.add(Codes.amountMode, rec.start, rec.end, problem, null);
     else if (good[GOOD.from] && good[GOOD.to] && Number(values[pos.from]) > Number(values[pos.to])) {
-      cell(report, rec, pos.from, Codes.amountRange, `amount-from ${values[pos.from]} is greater than amount-to ${values[pos.to]}`, 'amount-from');
+      cell(report, rec, pos.from, Codes.amountRange, `amount-from ${inMessage(values[pos.from])} is greater than amount-to ${inMessage(values[pos.to])}`, 'amount-from');
     }
   }
 
@@ -203,13 +240,13 @@ function checkCrossFields(
   }
 
   if (isSrc && good[GOOD.country] && STATE_COUNTRIES.has(values[pos.country]) && pos.state >= 0 && values[pos.state] === '') {
-    cell(report, rec, pos.state, Codes.stateRequired, `state is required for SRC rows when country is ${values[pos.country]}`, 'state');
+    cell(report, rec, pos.state, Codes.stateRequired, `state is required for SRC rows when country is ${inMessage(values[pos.country])}`, 'state');
   }
 
   const start = good[GOOD.start] ? gatewayDateKey(values[pos.start]) : NaN;
   const finish = good[GOOD.finish] ? gatewayDateKey(values[pos.finish]) : NaN;
   if (finish < start) {
-    cell(report, rec, pos.finish, Codes.dateOrder, `finish-date ${values[pos.finish]} is before start-date ${values[pos.start]}`, 'finish-date');
+    cell(report, rec, pos.finish, Codes.dateOrder, `finish-date ${inMessage(values[pos.finish])} is before start-date ${inMessage(values[pos.start])}`, 'finish-date');
   }
 
   // Warnings: the file can still be sent.
@@ -220,10 +257,10 @@ function checkCrossFields(
     const y = Number(values[pos.expYear]);
     const m = Number(values[pos.expMonth]);
     if (y < today.year || (y === today.year && m < today.month)) {
-      cell(report, rec, pos.expMonth, Codes.cardExpired, `the card expired (${values[pos.expMonth]}/${values[pos.expYear]})`, 'expire-month');
+      cell(report, rec, pos.expMonth, Codes.cardExpired, `the card expired (${inMessage(values[pos.expMonth])}/${inMessage(values[pos.expYear])})`, 'expire-month');
     }
   }
   if (start < dateKey(today)) {
-    cell(report, rec, pos.start, Codes.startDatePast, `start-date ${values[pos.start]} is in the past`, 'start-date');
+    cell(report, rec, pos.start, Codes.startDatePast, `start-date ${inMessage(values[pos.start])} is in the past`, 'start-date');
   }
 }

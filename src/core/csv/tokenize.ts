@@ -1,0 +1,122 @@
+// Reading one record from its first character. Every character of the record is looked at once (a
+// quoted field's closing quote is found with indexOf from where the last search stopped), so a broken
+// record costs what it holds, never the rest of the file.
+
+const QUOTE = 34; // "
+const CR = 13;
+const LF = 10;
+
+/** Where a record stops being valid CSV, and why (an unterminated quote, text after a closing quote). */
+export interface CsvSyntaxProblem {
+  start: number;
+  end: number;
+  message: string;
+}
+
+/** One record's fields. */
+export interface Cells {
+  /** Index of the record in the file. */
+  index: number;
+  values: string[];
+  /** Start and end offset of every field, flattened: [start0, end0, start1, end1, ...]. */
+  bounds: Int32Array;
+  /** Offset after the record's last character (before its separator). */
+  end: number;
+  /** Where the next record starts (the text's length when none does). */
+  next: number;
+  problem?: CsvSyntaxProblem;
+}
+
+const NO_VALUES: string[] = [];
+const NO_BOUNDS = new Int32Array(0);
+
+/** First delimiter, CR or LF at or after `from` (the text's length when none). */
+function fieldEnd(text: string, from: number, delim: number): number {
+  const n = text.length;
+  let i = from;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === delim || c === LF || c === CR) return i;
+    i++;
+  }
+  return n;
+}
+
+const unquote = (s: string): string => (s.indexOf('"') === -1 ? s : s.replace(/""/g, '"'));
+
+/**
+ * The full tokenizer, for records that hold a quote. `keep` false only finds the end and the problem
+ * (the parse pass); true also cuts the values.
+ */
+export function scanRecord(text: string, start: number, delimiter: string, index: number, keep: boolean): Cells {
+  const n = text.length;
+  const delim = delimiter.charCodeAt(0);
+  const values: string[] = keep ? [] : NO_VALUES;
+  const bounds: number[] = [];
+  let problem: CsvSyntaxProblem | undefined;
+  let i = start;
+  for (;;) {
+    const fieldStart = i;
+    let end: number;
+    if (text.charCodeAt(i) === QUOTE) {
+      let close = -1;
+      for (let j = i + 1; ; ) {
+        const k = text.indexOf('"', j);
+        if (k === -1) break;
+        if (text.charCodeAt(k + 1) === QUOTE) {
+          j = k + 2;
+          continue;
+        }
+        close = k;
+        break;
+      }
+      if (close === -1) {
+        // Unterminated: the field runs to the end of the text; the problem stops before the final line breaks.
+        let stop = n;
+        while (stop > fieldStart + 1 && (text.charCodeAt(stop - 1) === LF || text.charCodeAt(stop - 1) === CR)) stop--;
+        problem ??= { start: fieldStart, end: stop, message: 'unterminated quote: the quoted field is never closed' };
+        if (keep) {
+          values.push(unquote(text.slice(i + 1)));
+          bounds.push(fieldStart, n);
+        }
+        return { index, values, bounds: keep ? Int32Array.from(bounds) : NO_BOUNDS, end: n, next: n, problem };
+      }
+      end = close + 1;
+      const c = text.charCodeAt(end);
+      if (end < n && c !== delim && c !== LF && c !== CR) {
+        const stop = fieldEnd(text, end, delim);
+        problem ??= { start: fieldStart, end: stop, message: 'text after the closing quote of a quoted field' };
+        if (keep) values.push(unquote(text.slice(i + 1, close)) + text.slice(end, stop));
+        end = stop;
+      } else if (keep) {
+        values.push(unquote(text.slice(i + 1, close)));
+      }
+    } else {
+      end = fieldEnd(text, i, delim);
+      if (keep) values.push(text.slice(i, end));
+    }
+    if (keep) bounds.push(fieldStart, end);
+    i = end;
+    if (i < n && text.charCodeAt(i) === delim) {
+      i++;
+      continue;
+    }
+    const next = i >= n ? n : text.charCodeAt(i) === CR && text.charCodeAt(i + 1) === LF ? i + 2 : i + 1;
+    return { index, values, bounds: keep ? Int32Array.from(bounds) : NO_BOUNDS, end: i, next, problem };
+  }
+}
+
+/** A record without quotes between `start` and `end`: its fields are the text split at the delimiter. */
+export function splitRecord(text: string, start: number, end: number, delimiter: string, index: number): Cells {
+  const values = text.slice(start, end).split(delimiter);
+  const bounds = new Int32Array(values.length * 2);
+  let at = start;
+  for (let f = 0; f < values.length; f++) {
+    bounds[2 * f] = at;
+    at += values[f].length;
+    bounds[2 * f + 1] = at;
+    at++;
+  }
+  const next = end >= text.length ? text.length : text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
+  return { index, values, bounds, end, next };
+}

@@ -1,0 +1,118 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { MAX_LISTED } from '../../src/cli/commands/lint';
+import { readInput } from '../../src/cli/io';
+import { lint } from '../../src/core/rules/lint';
+import { blankRuns, bomLines, malformedRows, multilineQuoted, shortRows, wideHeader } from '../fixtures/hostile/shapes';
+import { generateBatch } from './generate';
+import { median } from './report';
+
+// Time and memory of `paygate lint`'s work (read the file, lint it) on each hostile shape at 1×, 10× and
+// 100× its size. Each measurement is its own process, so its peak RSS is the lint's alone; the ratio per
+// 10× step shows the growth (linear ≈ 10×). Figures go to stdout and out/bench/hostile.md; nothing here
+// asserts a time. `--big` adds the 300 MB batch (a valid one: peak memory against the file's size).
+
+const OUT = join(__dirname, 'hostile');
+const RUNS = 3; // per 1× and 10× size (median); one run at 100×
+
+interface Shape {
+  name: string;
+  /** The text at scale 1, 10 or 100. */
+  make(scale: number): string;
+  unit(scale: number): string;
+}
+
+const SHAPES: Shape[] = [
+  { name: 'valid rows', make: (s) => generateBatch(5_000 * s), unit: (s) => `${(5_000 * s).toLocaleString('en-US')} rows` },
+  { name: 'malformed rows (`"a"b`)', make: (s) => malformedRows(16_000 * s), unit: (s) => `${(16_000 * s).toLocaleString('en-US')} rows` },
+  { name: 'wide header', make: (s) => wideHeader(8_000 * s), unit: (s) => `${(8_000 * s).toLocaleString('en-US')} columns` },
+  { name: 'BOMs at line starts', make: (s) => bomLines(16_000 * s), unit: (s) => `${(16_000 * s).toLocaleString('en-US')} rows` },
+  { name: 'blank-line runs', make: (s) => blankRuns(700_000 * s), unit: (s) => `${(700_000 * s).toLocaleString('en-US')} blank lines` },
+  { name: 'short rows (`x`)', make: (s) => shortRows(500_000 * s), unit: (s) => `${(500_000 * s).toLocaleString('en-US')} rows` },
+  { name: 'multi-line quoted fields', make: (s) => multilineQuoted(6_000 * s), unit: (s) => `${(6_000 * s).toLocaleString('en-US')} rows` },
+];
+
+interface Measure {
+  ms: number;
+  /** Peak resident memory above the process's own before reading the file, in bytes. */
+  peak: number;
+  diagnostics: number;
+}
+
+/** The child: read and lint like `paygate lint` does (its limit on listed problems included), report. */
+async function measureOne(file: string): Promise<void> {
+  const idle = process.memoryUsage().rss;
+  const t0 = performance.now();
+  const input = await readInput(file, { cwd: process.cwd(), stdin: async () => Buffer.alloc(0) }, { maxBytes: 2 ** 30 });
+  if (!input.ok) throw new Error(input.message);
+  const result = lint(input.text, { maxDiagnostics: MAX_LISTED });
+  const ms = performance.now() - t0;
+  const peak = process.resourceUsage().maxRSS * 1024 - idle;
+  process.stdout.write(JSON.stringify({ ms, peak, diagnostics: result.diagnostics.length }));
+}
+
+function measure(file: string): Measure {
+  const child = spawnSync(process.execPath, [__filename, '--measure', file], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (child.status !== 0) throw new Error(`measuring ${file} failed: ${child.stderr}`);
+  return JSON.parse(child.stdout) as Measure;
+}
+
+const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+
+function run(big: boolean): void {
+  mkdirSync(OUT, { recursive: true });
+  const lines = [
+    `Each figure: \`paygate lint\`'s read and lint of one file in its own process (median of ${RUNS} runs at 1× and 10×, one at 100×), ${cpus().length} cores, Node ${process.version}. Peak memory is the process's peak RSS above its RSS before reading; ×10 columns compare with the row above (linear ≈ 10×).`,
+    '',
+    '| shape | size | file MB | lint ms | time ×10 | peak MB | memory ×10 | peak / file |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  console.log(lines[0]);
+  for (const shape of SHAPES) {
+    let previous: Measure | undefined;
+    for (const scale of [1, 10, 100]) {
+      const file = join(OUT, 'shape.rpcsv');
+      writeFileSync(file, shape.make(scale));
+      const bytes = statSync(file).size;
+      const runs = Array.from({ length: scale === 100 ? 1 : RUNS }, () => measure(file));
+      const m: Measure = { ms: median(runs.map((r) => r.ms)), peak: median(runs.map((r) => r.peak)), diagnostics: runs[0].diagnostics };
+      const ratio = (now: number, before: number | undefined) => (before === undefined ? '' : `${(now / before).toFixed(1)}×`);
+      const row = `| ${shape.name} | ${shape.unit(scale)} | ${mb(bytes)} | ${m.ms.toFixed(0)} | ${ratio(m.ms, previous?.ms)} | ${mb(m.peak)} | ${ratio(m.peak, previous?.peak)} | ${(m.peak / bytes).toFixed(1)}× |`;
+      console.log(row);
+      lines.push(row);
+      previous = m;
+    }
+  }
+  if (big) {
+    const file = join(OUT, 'big.rpcsv');
+    // 300 MB of valid rows, written in pieces (one string that size would itself need the memory measured).
+    // Each piece renames its order ids, so the batch stays valid (no duplicate-order-id per row).
+    const piece = generateBatch(100_000);
+    const body = piece.slice(piece.indexOf('\r\n') + 2);
+    writeFileSync(file, piece);
+    for (let k = 1; statSync(file).size < 300e6; k++) writeFileSync(file, body.replaceAll('ORD-', `ORD${k}-`), { flag: 'a' });
+    const bytes = statSync(file).size;
+    const m = measure(file);
+    const row = `| valid batch (\`--big\`) | 300 MB | ${mb(bytes)} | ${m.ms.toFixed(0)} |  | ${mb(m.peak)} |  | ${(m.peak / bytes).toFixed(1)}× |`;
+    console.log(row);
+    lines.push(row);
+  }
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  writeFileSync(join(__dirname, 'hostile.md'), `${lines.join('\n')}\n`);
+  console.log(`written to ${join(__dirname, 'hostile.md')}`);
+}
+
+if (require.main === module) {
+  const at = process.argv.indexOf('--measure');
+  if (at !== -1) {
+    measureOne(process.argv[at + 1]).catch((err) => {
+      process.stderr.write(`${(err as Error).message}\n`);
+      process.exit(1);
+    });
+  } else {
+    run(process.argv.includes('--big'));
+  }
+}
