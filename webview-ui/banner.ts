@@ -31,11 +31,17 @@ export function localTime(iso: string): string {
   return Number.isNaN(t) ? iso : new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 }
 
+/** A tick for accepted, a question mark for unknown, a cross for every other outcome. */
+function outcomeGlyph(kind: SubmissionView['outcome']['kind']): string {
+  if (kind === 'accepted') return '✔';
+  return kind === 'unknown' ? '?' : '✖';
+}
+
 export function renderBanner(view: SubmissionView): HTMLElement {
   const o = view.outcome;
   const isOk = o.kind === 'accepted';
   const box = el('section', { class: `banner banner-${o.kind}`, role: isOk ? 'status' : 'alert', 'aria-label': 'Submission outcome' });
-  const icon = el('span', { class: 'banner-icon', 'aria-hidden': 'true' }, isOk ? '✔' : o.kind === 'unknown' ? '?' : '✖');
+  const icon = el('span', { class: 'banner-icon', 'aria-hidden': 'true' }, outcomeGlyph(o.kind));
   const text = el('div', { class: 'banner-text' });
   const lines: string[] = [];
   let headline: string;

@@ -13,8 +13,12 @@ export type Segment =
  * soft hyphen, the Arabic letter mark, zero-width spaces and joiners, directional marks, embeddings,
  * overrides and isolates, invisible operators, the BOM and the interlinear annotation characters.
  */
-const SPECIAL = /\r\n|[\r\n\u2028\u2029]|[\t\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB]/;
-const SPECIAL_G = new RegExp(SPECIAL.source, 'g');
+// \p{Cc} also holds CR and LF: the alternatives before it take those first, as line breaks. U+17B4 and
+// U+17B5 are combining marks listed on their own on purpose: each is a character to show, whatever precedes it.
+// eslint-disable-next-line no-misleading-character-class -- the combining marks are meant singly (see above)
+const SPECIAL = /\r\n|[\r\n\u2028\u2029]|[\p{Cc}\u00AD\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB]/u;
+// eslint-disable-next-line no-misleading-character-class -- the same pattern as SPECIAL
+const SPECIAL_G = new RegExp(SPECIAL.source, 'gu');
 
 const NAMES: Record<number, string> = {
   0x00ad: 'SOFT HYPHEN',
@@ -45,7 +49,9 @@ export const hasSpecial = (value: string) => SPECIAL.test(value);
 
 function markerOf(s: string): Omit<Extract<Segment, { kind: 'marker' }>, 'hit'> {
   if (s === '\r\n' || s === '\n' || s === '\r' || s === '\u2028' || s === '\u2029') {
-    const what = s === '\u2028' ? 'line separator' : s === '\u2029' ? 'paragraph separator' : 'line break';
+    let what = 'line break';
+    if (s === '\u2028') what = 'line separator';
+    else if (s === '\u2029') what = 'paragraph separator';
     return { kind: 'marker', marker: 'eol', code: s === '\r\n' ? 'CR LF' : codePoint(s.charCodeAt(0)), label: what };
   }
   const c = s.charCodeAt(0);

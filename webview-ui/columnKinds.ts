@@ -75,7 +75,8 @@ export function sortIndices(count: number, keys: Float64Array | readonly string[
     order.sort((a, b) => {
       const x = keys[a];
       const y = keys[b];
-      return x < y ? -sign : x > y ? sign : a - b;
+      if (x < y) return -sign;
+      return x > y ? sign : a - b;
     });
   }
   const out = new Uint32Array(count);

@@ -17,6 +17,8 @@ export const rowAsTsv = (row: readonly string[]) => row.map((v) => quoteField(v,
 
 export const ROW_HEIGHT = 24;
 const HEADER_ROWS = 2; // column names + filters
+const ARIA_SORT = { asc: 'ascending', desc: 'descending' } as const;
+const SORT_INDICATOR = { asc: '▲', desc: '▼' } as const;
 
 export interface GridCallbacks {
   rowAt(viewIndex: number): string[] | undefined;
@@ -152,8 +154,8 @@ export class Grid {
       const i = columnIndex(header.id);
       const sorted = header.column.getIsSorted();
       const cell = this.headerCells[i];
-      cell.setAttribute('aria-sort', sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none');
-      cell.querySelector('.sort-indicator')!.textContent = sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '';
+      cell.setAttribute('aria-sort', sorted ? ARIA_SORT[sorted] : 'none');
+      cell.querySelector('.sort-indicator')!.textContent = sorted ? SORT_INDICATOR[sorted] : '';
       cell.classList.toggle('resizing', header.column.getIsResizing());
       const fv = header.column.getFilterValue();
       const input = this.filterInputs[i];

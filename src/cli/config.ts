@@ -34,7 +34,8 @@ export type Result<T> = { ok: true; value: T } | { ok: false; message: string };
  * (environment local). An untrusted or changed ./paygate.config.json is an error: nothing may be sent.
  */
 export function loadCliConfig(cwd: string, configPath?: string, env: Record<string, string | undefined> = process.env): Result<{ config: GatewayConfig; file?: string }> {
-  const given = configPath !== undefined ? (isAbsolute(configPath) ? configPath : resolve(cwd, configPath)) : undefined;
+  let given: string | undefined;
+  if (configPath !== undefined) given = isAbsolute(configPath) ? configPath : resolve(cwd, configPath);
   const local = join(cwd, CONFIG_FILE);
   const own = join(userConfigDir(env), CONFIG_FILE);
   const candidates = given !== undefined ? [given] : [local, own];

@@ -33,11 +33,13 @@ export function damageText(d: Damage, ledger: Ledger): string {
 /** What the earlier send was, in one line: when, from where, and what came of it. */
 export function describeEarlier(r: SubmissionRecord): string {
   const from = r.face === 'editor' ? 'the editor' : 'the CLI';
-  const state =
-    r.state === 'sending'
-      ? sendingNow(r)
-        ? `still being sent by process ${r.pid}`
-        : 'interrupted while sending (no answer recorded; the payments may exist)'
-      : `${r.outcome ?? 'no outcome'}${r.kind ? ` (${r.kind})` : ''}${r.recurringPaymentIds.length ? `, recurring-payment-id ${r.recurringPaymentIds.join(', ')}` : ''}`;
-  return `${r.time} from ${from} (${r.file}): ${state}`;
+  return `${r.time} from ${from} (${r.file}): ${earlierState(r)}`;
+}
+
+/** Still sending, interrupted, or the outcome with its kind and ids. */
+function earlierState(r: SubmissionRecord): string {
+  if (r.state === 'sending') {
+    return sendingNow(r) ? `still being sent by process ${r.pid}` : 'interrupted while sending (no answer recorded; the payments may exist)';
+  }
+  return `${r.outcome ?? 'no outcome'}${r.kind ? ` (${r.kind})` : ''}${r.recurringPaymentIds.length ? `, recurring-payment-id ${r.recurringPaymentIds.join(', ')}` : ''}`;
 }

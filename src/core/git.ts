@@ -11,7 +11,8 @@ import { withGitignoreEntry, type GitTracking } from './rules/cardDataInGit';
 function git(cwd: string, args: string[]): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve) => {
     execFile('git', args, { cwd, timeout: 10_000, windowsHide: true }, (err, stdout) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
+      let code = 0;
+      if (err) code = typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1;
       resolve({ code, stdout: String(stdout) });
     });
   });

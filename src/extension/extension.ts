@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { registerEnvironments } from './environments/register';
 import { registerHistory } from './history/register';
 import { registerLinting } from './lint/register';

@@ -1,6 +1,6 @@
 import { ruleDocUrl } from '../core/rules/links';
 import { CodeActionKind, DiagnosticSeverity, type Diagnostic, type TextEdit as LspTextEdit, type WorkspaceEdit } from 'vscode-languageserver';
-import type { Code, Severity } from '../core/rules/codes';
+import type { Severity } from '../core/rules/codes';
 import type { LintDiagnostic } from '../core/rules/types';
 import type { Range, TextEdit } from '../core/text';
 import { DIAGNOSTIC_SOURCE } from '../shared/lintProtocol';

@@ -28,7 +28,8 @@ export function hoverAt(document: TextDocument, { batch }: LintResult, position:
   if (!cell.isHeader && cell.fieldIndex === 0 && cell.row) md += charges(cell.row, rowNumber ?? cell.row.rowNumber);
   const header = cell.isHeader ? batch.headerCells[cell.fieldIndex] : undefined;
   // A duplicate header cell resolves to no column, but it still names one: document that one.
-  const name = header ? (header.match.kind === 'unknown' ? undefined : header.match.column) : cell.column ?? undefined;
+  let name = cell.column ?? undefined;
+  if (header) name = header.match.kind === 'unknown' ? undefined : header.match.column;
   const spec = name === undefined ? undefined : columnSpec(name);
   if (spec) {
     if (md !== '') md += '\n\n---\n\n';

@@ -110,8 +110,14 @@ export function build(result: LintResult, document: LintedText, today: CalendarD
   }
   for (const row of rows) if (row.key !== undefined && row.diagnostics.some(blocksKey)) row.key = undefined;
   const headerLine = document.positionAt(header.start).line;
-  const eol = text.charCodeAt(header.end) === 13 ? (text.charCodeAt(header.end + 1) === 10 ? '\r\n' : '\r') : '\n';
+  const eol = lineEndAt(text, header.end);
   return { today, headerText: text.slice(header.start, header.end), eol, headerLine, fixed, rows, rowAtLine, srcRows, srcStateRows, at };
+}
+
+/** The line ending that starts at `at`: CRLF, a lone CR, or LF (also at the end of the text). */
+function lineEndAt(text: string, at: number): '\r\n' | '\r' | '\n' {
+  if (text.charCodeAt(at) !== 13) return '\n';
+  return text.charCodeAt(at + 1) === 10 ? '\r\n' : '\r';
 }
 
 const blocksKey = (d: LintDiagnostic): boolean => d.columnName === 'client-orderid' && CELL_CODES.has(d.code);

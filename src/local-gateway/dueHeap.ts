@@ -9,7 +9,8 @@ export type Due = { p: StoredPayment; order: number; c: Charge };
 
 function before(a: Due, b: Due): boolean {
   const d = compareDates(a.c.date, b.c.date);
-  return d !== 0 ? d < 0 : a.order !== b.order ? a.order < b.order : a.c.index < b.c.index;
+  if (d !== 0) return d < 0;
+  return a.order !== b.order ? a.order < b.order : a.c.index < b.c.index;
 }
 
 /** A binary min-heap of each active payment's next charge: memory is one entry per payment, not per charge. */

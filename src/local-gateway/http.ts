@@ -1,6 +1,6 @@
 // Small HTTP helpers of the local gateway: bounded body reading and plain answers.
 
-import * as http from 'node:http';
+import type * as http from 'node:http';
 
 /** The largest request body the local gateway reads (documented): about 45,000 rows of a typical batch, Base64-encoded. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;

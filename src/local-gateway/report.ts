@@ -35,8 +35,9 @@ export interface ReportRequest {
 
 export type ReportParse = { ok: true; request: ReportRequest } | { ok: false; message: string };
 
-const latin1 = (s: string) => Buffer.from(s.replace(/[^\u0000-\u00ff]/gu, '?'), 'latin1');
-const ascii = (s: string) => Buffer.from(s.replace(/[^\u0000-\u007f]/gu, '?'), 'latin1');
+// Anything the charset cannot carry becomes '?': outside ASCII, or outside ASCII and the Latin-1 supplement.
+const latin1 = (s: string) => Buffer.from(s.replace(/[^\p{ASCII}\u0080-\u00ff]/gu, '?'), 'latin1');
+const ascii = (s: string) => Buffer.from(s.replace(/[^\p{ASCII}]/gu, '?'), 'latin1');
 const ENCODINGS: Record<string, { name: string; encode: (s: string) => Buffer }> = {
   'utf-8': { name: 'UTF-8', encode: (s) => Buffer.from(s, 'utf8') },
   utf8: { name: 'UTF-8', encode: (s) => Buffer.from(s, 'utf8') },

@@ -135,7 +135,9 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
       const isForm = (req.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
       const form: Fields = isForm ? [...new URLSearchParams(body.toString('utf8'))] : [];
       const auth = authenticate({ operation: 'create', method: req.method ?? 'POST', url: requestUrl(req), form, authorization: req.headers.authorization }, merchant, nonces, now());
-      const denied = !auth.ok ? auth.reason : endpointId !== merchant.endpointId ? `endpoint ${endpointId} does not belong to ${merchant.consumerKey}` : undefined;
+      let denied: string | undefined;
+      if (!auth.ok) denied = auth.reason;
+      else if (endpointId !== merchant.endpointId) denied = `endpoint ${endpointId} does not belong to ${merchant.consumerKey}`;
       if (denied) {
         log(`create denied (403): ${denied}`);
         return send(res, 403, undefined, '');

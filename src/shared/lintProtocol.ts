@@ -30,7 +30,7 @@ export const DEFAULT_LINT_SETTINGS: LintSettings = { run: 'onType', debounceMs: 
 /** Reads untrusted settings (from a client's JSON) into LintSettings; anything odd falls back to the defaults. */
 export function readLintSettings(raw: unknown, fallback: LintSettings = DEFAULT_LINT_SETTINGS): LintSettings {
   const o = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
-  const run = o.run === 'onSave' ? 'onSave' : o.run === 'onType' ? 'onType' : fallback.run;
+  const run = o.run === 'onSave' || o.run === 'onType' ? o.run : fallback.run;
   const d = o.debounceMs;
   const debounceMs = typeof d === 'number' && Number.isFinite(d) ? Math.min(Math.max(0, Math.round(d)), 10_000) : fallback.debounceMs;
   return { run, debounceMs };

@@ -4,13 +4,20 @@ const HEADER =
 
 const CARDS = ['4111111111111111', '5555555555554444', '4000056655665556', '6011111111111117'];
 
+// The amount columns (amount; amount-from; amount-to; amount-sequence) by amount mode: fixed, range, sequence.
+const AMOUNTS = [
+  ['19.90', '', '', ''],
+  ['', '5.00', '15.00', ''],
+  ['', '', '', '9.99,19.99,29.99'],
+];
+
 export function generateBatch(rows: number): string {
   const out = [HEADER];
   for (let i = 0; i < rows; i++) {
     const id = `ORD-${String(i).padStart(7, '0')}`;
     const card = CARDS[i % CARDS.length];
     const mode = i % 3;
-    const amounts = mode === 0 ? ['19.90', '', '', ''] : mode === 1 ? ['', '5.00', '15.00', ''] : ['', '', '', '9.99,19.99,29.99'];
+    const amounts = AMOUNTS[mode];
     if (i % 5 === 4) {
       out.push([id, 'DST', `Payout ${i}`, '', '', '', '', '', '', '', '', '', '', '', '', '', '', '120.00', '', '', '', 'EUR', 'PARTNER LTD', card, '05', '2031', '', '', ''].join(';'));
     } else {

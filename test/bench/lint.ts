@@ -1,3 +1,4 @@
+import { cpus } from 'node:os';
 import Papa from 'papaparse';
 import { lint } from '../../src/core/rules/lint';
 import { generateBatch } from './generate';
@@ -42,5 +43,5 @@ export function benchLint(): string[] {
 if (require.main === module) {
   console.log(`lint vs papaparse parse, median of ${RUNS} runs, node ${process.version}`);
   const lines = benchLint();
-  writeReadmeSection('lint', [`Median of ${RUNS} runs on ${require('node:os').cpus().length} cores, Node ${process.version}; \`npm run bench\` rewrites this table.`, '', ...lines].join('\n'));
+  writeReadmeSection('lint', [`Median of ${RUNS} runs on ${cpus().length} cores, Node ${process.version}; \`npm run bench\` rewrites this table.`, '', ...lines].join('\n'));
 }

@@ -141,7 +141,10 @@ describe('gateway commands', function () {
     it('two submits of one new file at the same moment send it once', async () => {
       const doc = await vscode.workspace.openTextDocument({ language: 'paygate-recurring-csv', content: fs.readFileSync(fixture('valid.rpcsv').fsPath, 'utf8').replace(/IT-GW-000/g, 'IT-TWICE-') });
       const results = await Promise.all([run<SubmitResult>('paygate.submit', doc.uri), run<SubmitResult>('paygate.submit', doc.uri)]);
-      const statuses = results.map((r) => (r?.status === 'sent' ? 'sent' : r?.status === 'refused' ? r.reason : '?')).sort();
+      const statuses = results.map((r) => {
+        if (r?.status === 'sent') return 'sent';
+        return r?.status === 'refused' ? r.reason : '?';
+      }).sort();
       assert.deepEqual(statuses, ['in-flight', 'sent'], JSON.stringify(results));
     });
 

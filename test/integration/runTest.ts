@@ -48,4 +48,9 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code));
+void main()
+  .then((code) => process.exit(code))
+  .catch((err: unknown) => {
+    console.error(`test:integration: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = 1;
+  });

@@ -35,7 +35,9 @@ export function run(command: string, args: string[], options: { cwd: string; env
       (err, stdout, stderr) => {
         if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') return reject(new Error(`${command}: not found`));
         if (err && err.killed) return reject(new Error(`${command} ${args.join(' ')}: no answer within ${options.timeoutMs} ms\n${stdout}\n${stderr}`));
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr });
+        let code: number | null = 0;
+        if (err) code = typeof err.code === 'number' ? err.code : null;
+        resolve({ code, stdout, stderr });
       },
     );
   });

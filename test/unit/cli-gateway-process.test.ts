@@ -19,7 +19,9 @@ let dir: string;
 function paygate(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', pathToFileURL(require.resolve('tsx')).href, join(root, 'src', 'cli', 'main.ts'), ...args], { cwd: dir, env: { ...process.env, PAYGATE_DATA_DIR: join(dir, 'data'), ...env } }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+      let code = 0;
+      if (err) code = typeof err.code === 'number' ? err.code : -1;
+      resolve({ code, stdout, stderr });
     });
   });
 }

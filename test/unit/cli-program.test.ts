@@ -54,7 +54,7 @@ describe("every command's --help", () => {
       const defined = paygate(testContext()).commands.find((c) => c.name() === name)!.options.map((o) => o.long);
       assert.deepEqual(defined, options, 'the command defines exactly its public options');
       for (const option of [...options, '--help']) assert.match(r.out, new RegExp(`^  (-\\w, )?${option}\\b`, 'm'), option);
-      assert.match(r.out, /^Exit status:\n(  \d  .+\n)+$/m);
+      assert.match(r.out, /^Exit status:\n( {2}\d {2}.+\n)+$/m);
       // `paygate help <name>` prints the same.
       const viaHelp = await run(['help', name]);
       assert.equal(viaHelp.code, 0);

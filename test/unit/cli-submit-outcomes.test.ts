@@ -204,7 +204,9 @@ test('paygate history lists the ledger as text and JSON, without card numbers', 
 function paygate(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', pathToFileURL(require.resolve('tsx')).href, join(root, 'src', 'cli', 'main.ts'), ...args], { cwd: dir, env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'config'), ...env }, timeout: 120_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+      let code = 0;
+      if (err) code = typeof err.code === 'number' ? err.code : -1;
+      resolve({ code, stdout, stderr });
     });
   });
 }

@@ -116,7 +116,9 @@ function paygate(args: string[], cwd: string, env: Record<string, string>): Prom
   return new Promise((resolve) => {
     const tsx = pathToFileURL(require.resolve('tsx')).href;
     execFile(process.execPath, ['--import', tsx, path.join(root, 'src', 'cli', 'main.ts'), ...args], { cwd, env: { ...process.env, ...env }, timeout: 60_000 }, (e, stdout, stderr) => {
-      resolve({ code: e ? (typeof e.code === 'number' ? e.code : -1) : 0, stdout, stderr });
+      let code = 0;
+      if (e) code = typeof e.code === 'number' ? e.code : -1;
+      resolve({ code, stdout, stderr });
     });
   });
 }

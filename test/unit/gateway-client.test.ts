@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { once } from 'node:events';
 import { generateKeyPairSync } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { createRecurringPayments, environmentProblems, runCustomReport, newReportTemplate, operationUrl, parseEnvironments, type Environment } from '../../src/core/gateway';
 import { verifyRequest, parseAuthorizationHeader } from '../../src/core/oauth';
 
@@ -224,7 +224,7 @@ test('a base URL with a fragment or credentials is a settings error naming the e
 
 test('a request the gateway never took whole (it stopped reading) is a transport error: nothing was sent', async (t) => {
   // Accepts the connection and never reads: the body stays in buffers, the last byte never leaves.
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
   const silent = (await import('node:net')).createServer((socket) => {
     sockets.add(socket);
     socket.pause();

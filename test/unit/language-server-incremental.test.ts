@@ -34,7 +34,10 @@ const row = (width: number) =>
   fc
     .tuple(fc.constantFrom(...ORDER_IDS), fc.constantFrom(...TYPES), fc.array(fc.constantFrom(...CELLS), { minLength: width + 2, maxLength: width + 2 }), fc.integer({ min: -1, max: 8 }))
     .map(([id, type, cells, skew]) => {
-      const n = skew === -1 ? width - 1 : skew === 8 ? width + 1 : width;
+      // A skew of -1 drops a field and 8 adds one; any other keeps the header's width.
+      let n = width;
+      if (skew === -1) n = width - 1;
+      else if (skew === 8) n = width + 1;
       return [id, type, ...cells].slice(0, n).join(';');
     });
 

@@ -249,7 +249,11 @@ describe('header rules against a model', () => {
         const missing = (name: string) => expected.push(`${lineRange} missing-column ${name}`);
         const typeAt = index.get('rp_card_type');
         const countryAt = index.get('country');
-        const lines = rows.map((r) => header.map((_, i) => (i === typeAt ? r.type : i === countryAt ? r.country : 'x')).join(';'));
+        const cellAt = (r: (typeof rows)[number], i: number) => {
+          if (i === typeAt) return r.type;
+          return i === countryAt ? r.country : 'x';
+        };
+        const lines = rows.map((r) => header.map((_, i) => cellAt(r, i)).join(';'));
         for (const n of REQUIRED) if (!index.has(n)) missing(n);
         const srcRows = typeAt === undefined ? [] : rows.filter((r) => r.type === 'SRC');
         if (srcRows.length > 0) {
@@ -257,7 +261,11 @@ describe('header rules against a model', () => {
           if (!index.has('state') && countryAt !== undefined && srcRows.some((r) => ['US', 'CA', 'AU'].includes(r.country))) missing('state');
         }
         const has = (n: string) => index.has(n);
-        if (!(has('amount') || (has('amount-from') && has('amount-to')) || has('amount-sequence'))) missing(has('amount-from') ? 'amount-to' : has('amount-to') ? 'amount-from' : 'amount');
+        if (!(has('amount') || (has('amount-from') && has('amount-to')) || has('amount-sequence'))) {
+          if (has('amount-from')) missing('amount-to');
+          else if (has('amount-to')) missing('amount-from');
+          else missing('amount');
+        }
         const text = [header.join(';'), ...lines].join('\r\n');
         const got = lint(text, { today: TODAY })
           .diagnostics.filter((d) => HEADER_CODES.has(d.code))

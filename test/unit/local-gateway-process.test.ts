@@ -25,7 +25,9 @@ function paygate(args: string[], env: Record<string, string>, cwd = root): Promi
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', tsx, main, ...args], { cwd, env: { ...process.env, ...ledger, ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
       fs.rmSync(ledger.PAYGATE_DATA_DIR, { recursive: true, force: true });
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+      let code = 0;
+      if (err) code = typeof err.code === 'number' ? err.code : -1;
+      resolve({ code, stdout, stderr });
     });
   });
 }
@@ -76,7 +78,7 @@ test('a second paygate gateway on the same state directory exits 1 naming the ho
 test('kill -9: every answered create survives, the stale lock is taken over, ids continue', async () => {
   const stateDir = tempStateDir();
   const { child } = await gatewayProcess(stateDir);
-  let ids: string[] = [];
+  let ids: string[];
   try {
     const info = readRunningGateway(stateDir)!;
     const gwView = await startLocalGatewayViewOf(info.baseUrl, stateDir);

@@ -120,14 +120,14 @@ test('advance, stop and reschedule over the admin HTTP endpoints; charges alread
     const adv = await admin(gw, 'POST', '/_sim/advance?days=2');
     assert.equal(adv.status, 200);
     assert.equal(adv.json.today, '02.02.2027');
-    assert.deepEqual(adv.json.charges.map((c: any) => c.index), [0, 1]);
+    assert.deepEqual(adv.json.charges.map((c: { index: number }) => c.index), [0, 1]);
 
     assert.equal((await admin(gw, 'POST', `/_sim/payments/${id}/stop`)).json.payment.status, 'stop');
     assert.equal((await admin(gw, 'POST', '/_sim/advance?days=3')).json.charges.length, 0);
     const resumed = await admin(gw, 'POST', `/_sim/payments/${id}/reschedule`);
     assert.equal(resumed.json.payment.status, 'active');
     // Today is 05.02: the charges of 03.02 and 04.02 passed while stopped and are skipped; 05.02's is made.
-    assert.deepEqual(resumed.json.charges.map((c: any) => c.date), ['05.02.2027']);
+    assert.deepEqual(resumed.json.charges.map((c: { date: string }) => c.date), ['05.02.2027']);
     const dates = gw.payments()[0].charges.map((c) => c.date);
     assert.deepEqual(dates, ['01.02.2027', '02.02.2027', '05.02.2027']);
     assert.equal((await admin(gw, 'POST', '/_sim/payments/404/stop')).status, 404);

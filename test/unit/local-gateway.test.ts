@@ -28,8 +28,8 @@ test('an RSA-SHA256 signed batch is accepted with one recurring-payment-id per r
 
     const listed = await admin(gw, 'GET', '/_sim/payments');
     assert.equal(listed.status, 200);
-    assert.deepEqual(listed.json.payments.map((p: any) => p['recurring-payment-id']), ids);
-    assert.deepEqual(listed.json.payments.map((p: any) => p['client-orderid']), ['A-1', 'A-2']);
+    assert.deepEqual(listed.json.payments.map((p: Record<string, unknown>) => p['recurring-payment-id']), ids);
+    assert.deepEqual(listed.json.payments.map((p: Record<string, unknown>) => p['client-orderid']), ['A-1', 'A-2']);
     assert.equal(listed.json.payments[0].maskedCard, '411111******1111');
     // The card number is kept masked only, and the CVV not at all.
     const stored = ['state.json', 'journal.ndjson'].map((f) => fs.readFileSync(path.join(stateDir, f), 'utf8')).join('\n');

@@ -27,9 +27,14 @@ function rfcBaseUri(u: UrlParts): string {
   const port = u.port === undefined || u.port === defaultPort ? '' : `:${u.port}`;
   return `${scheme}://${u.host.toLowerCase()}${port}${u.path}`;
 }
+function codeUnitOrder(a: string, b: string): number {
+  if (a < b) return -1;
+  return a > b ? 1 : 0;
+}
+
 function rfcBaseString(method: string, u: UrlParts, params: [string, string][]): string {
   const encoded = params.map(([n, v]) => [rfcEncode(n), rfcEncode(v)] as const);
-  encoded.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  encoded.sort((a, b) => codeUnitOrder(a[0], b[0]) || codeUnitOrder(a[1], b[1]));
   const normalized = encoded.map(([n, v]) => `${n}=${v}`).join('&');
   return `${method.toUpperCase()}&${rfcEncode(rfcBaseUri(u))}&${rfcEncode(normalized)}`;
 }

@@ -117,7 +117,8 @@ export async function openPage(context: BrowserContext, options: { initialState?
 }
 
 function themeClass(theme: string): string {
-  return theme === 'light' ? 'vscode-light' : theme === 'high-contrast' ? 'vscode-high-contrast' : 'vscode-dark';
+  if (theme === 'light') return 'vscode-light';
+  return theme === 'high-contrast' ? 'vscode-high-contrast' : 'vscode-dark';
 }
 
 /**

@@ -21,7 +21,6 @@ async function loadCsv(h: PageHandle, text: string): Promise<void> {
   await h.waitReady();
 }
 
-const count = (page: Page) => page.textContent('.count');
 const waitCount = (page: Page, text: string) => page.waitForFunction((t) => document.querySelector('.count')?.textContent === t, text, { timeout: 30_000 });
 
 /** The cell of a data column (by header name) in the n-th rendered row (0-based, on-screen order). */

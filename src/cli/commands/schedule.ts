@@ -57,7 +57,7 @@ function textAmount(a: ChargeAmount): string {
 }
 
 // A client-orderid is the merchant's free text: keep control characters from steering the terminal.
-const printable = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+const printable = (s: string) => s.replace(/\p{Cc}/gu, ' ');
 
 const usage = (ctx: CliContext, message: string) => usageError(ctx, 'paygate schedule', message);
 

@@ -56,7 +56,10 @@ export function displayRange(range: Range, bom: boolean): DisplayRange {
 }
 
 // Code-unit order, not locale order: the same bytes in, the same output out, on every machine.
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+function compare(a: string, b: string): number {
+  if (a < b) return -1;
+  return a > b ? 1 : 0;
+}
 
 function compareShown(a: ShownDiagnostic, b: ShownDiagnostic): number {
   return (

@@ -36,11 +36,18 @@ export function parseFormFields(text: string): Record<string, string> | undefine
   if (parts.length === 0) return undefined;
   const fields: Record<string, string> = {};
   for (const part of parts) {
-    const m = /^([A-Za-z_][\w.\-]*)\s*=(.*)$/s.exec(part);
+    const m = /^([A-Za-z_][\w.-]*)\s*=(.*)$/s.exec(part);
     if (!m) return undefined;
     setField(fields, formDecode(m[1]), formDecode(m[2]).trim());
   }
   return fields;
+}
+
+/** One JSON value as field text: strings as they are, null as empty, nested values as JSON text. */
+function fieldText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v === null) return '';
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
 /** A JSON object answer flattened to text values (nested values kept as JSON text). */
@@ -54,7 +61,7 @@ export function parseJsonFields(text: string): Record<string, string> | undefine
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const fields: Record<string, string> = {};
   for (const [k, v] of Object.entries(value)) {
-    setField(fields, k, typeof v === 'string' ? v : v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+    setField(fields, k, fieldText(v));
   }
   return fields;
 }

@@ -1,7 +1,7 @@
 import { percentEncode, signRequest, type SignatureDetails, type SigningCredentials } from '../oauth';
 import { withCrlfRecords } from '../csv/write';
 import { createRecurringPaymentsUrl, customReportUrl, DEFAULT_PATHS, type Environment, type PathTemplates } from './environments';
-import type { GatewayOutcome, HttpAnswer } from './outcome';
+import type { GatewayOutcome } from './outcome';
 import { interpretCreateAnswer } from './createAnswer';
 import { interpretReportAnswer } from './reportAnswer';
 import type { ReportTemplate } from './reportTemplate';

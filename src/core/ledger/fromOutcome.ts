@@ -4,10 +4,18 @@ import { splitList, type Completion } from './records';
 // What the ledger keeps of an answer: the outcome, the ids and serial numbers the gateway gave, the error
 // code or id, and a message. Texts are masked by the ledger when written.
 
-export function completionFor(o: GatewayOutcome | { outcome: 'cancelled'; message: string }, message?: string): Completion {
+type Answer = GatewayOutcome | { outcome: 'cancelled'; message: string };
+
+/** The answer's own message: the gateway's error message first, else the outcome's message. */
+function answerMessage(o: Answer): string | undefined {
+  if ('errorMessage' in o && o.errorMessage !== undefined) return o.errorMessage;
+  return 'message' in o ? o.message : undefined;
+}
+
+export function completionFor(o: Answer, message?: string): Completion {
   const fields = 'fields' in o ? o.fields : {};
   const created = o.outcome === 'accepted' || o.outcome === 'declined';
-  const text = message ?? ('errorMessage' in o && o.errorMessage !== undefined ? o.errorMessage : 'message' in o ? o.message : undefined);
+  const text = message ?? answerMessage(o);
   return {
     outcome: o.outcome,
     ...(o.outcome === 'unknown' || o.outcome === 'transport-error' ? { kind: o.kind } : {}),

@@ -118,7 +118,10 @@ export function foldLines(lines: readonly LedgerLine[]): SubmissionRecord[] {
     const done = completions.get(r.id);
     out.push(done ? { ...r, ...done.completion, state: 'done', completedAt: done.completedAt, recurringPaymentIds: done.completion.recurringPaymentIds ?? r.recurringPaymentIds, serialNumbers: done.completion.serialNumbers ?? r.serialNumbers, statuses: done.completion.statuses ?? r.statuses } : r);
   }
-  return out.sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : b.seq - a.seq));
+  return out.sort((a, b) => {
+    if (a.time < b.time) return 1;
+    return a.time > b.time ? -1 : b.seq - a.seq;
+  });
 }
 
 /** What the resend guard compares: never a URL, whose port changes with every local gateway. */

@@ -72,6 +72,12 @@ export function formDecode(s: string): string {
   }
 }
 
+/** Code-unit order of two strings, for sorting. */
+function codeUnitOrder(a: string, b: string): number {
+  if (a < b) return -1;
+  return a > b ? 1 : 0;
+}
+
 /**
  * RFC 5849 §3.4.1.3.2 parameter normalisation over a list of decoded pairs: each name and value
  * percent-encoded, sorted by name then value, joined. Done here over arrays rather than through
@@ -81,7 +87,7 @@ export function formDecode(s: string): string {
 export function normalisedParameters(pairs: readonly (readonly [string, string])[]): string {
   const encoded = pairs.map(([name, value]) => [percentEncode(name), percentEncode(value)] as const);
   // Encoded names and values are ASCII, so code-unit order is the byte order RFC 5849 asks for.
-  encoded.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  encoded.sort((a, b) => codeUnitOrder(a[0], b[0]) || codeUnitOrder(a[1], b[1]));
   return encoded.map(([n, v]) => `${n}=${v}`).join('&');
 }
 

@@ -79,9 +79,15 @@ interface EnvironmentPick extends vscode.QuickPickItem {
   add?: boolean;
 }
 
+/** The environment a command argument names: a string, or `{ environment }`; anything else names none. */
+function environmentArg(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return arg;
+  return arg && typeof arg === 'object' && typeof (arg as { environment?: unknown }).environment === 'string' ? (arg as { environment: string }).environment : undefined;
+}
+
 /** Select Environment: a name argument (string or `{ environment }`) selects without asking. */
 export async function selectEnvironmentCommand(status: EnvironmentStatus, arg?: unknown): Promise<SelectEnvironmentResult | undefined> {
-  let name = typeof arg === 'string' ? arg : arg && typeof arg === 'object' && typeof (arg as { environment?: unknown }).environment === 'string' ? (arg as { environment: string }).environment : undefined;
+  let name = environmentArg(arg);
   if (name === undefined) {
     const current = activeEnvironmentName();
     const items: EnvironmentPick[] = [

@@ -66,7 +66,10 @@ export async function recordView(r: SubmissionRecord, interrupted: boolean): Pro
   else {
     fields.rows = `${r.rowCount} sent; the file has changed or moved since, so the table shows the gateway’s answer only.`;
     const n = Math.max(r.recurringPaymentIds.length, r.statuses.length);
-    const serial = (i: number) => (r.serialNumbers.length === n ? r.serialNumbers[i] : r.serialNumbers.length === 1 ? r.serialNumbers[0] : '');
+    const serial = (i: number) => {
+      if (r.serialNumbers.length === n) return r.serialNumbers[i];
+      return r.serialNumbers.length === 1 ? r.serialNumbers[0] : '';
+    };
     table = { columns: [...OUTCOME_COLUMNS], rows: Array.from({ length: n }, (_, i) => [r.recurringPaymentIds[i] ?? '', r.statuses[i] ?? '', serial(i) ?? '']) };
   }
   const name = path.basename(r.file);

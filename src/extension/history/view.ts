@@ -35,16 +35,17 @@ function recordIcon(r: SubmissionRecord): vscode.ThemeIcon {
   }
 }
 
+/** The outcome line of a submission: an interrupted or unknown send says the payments may exist. */
+function stateText(r: SubmissionRecord): string {
+  if (interrupted(r)) return 'no answer recorded: interrupted while sending; the gateway may have created the payments';
+  if (r.state === 'sending') return 'sending…';
+  if (r.outcome === 'unknown') return `unknown (${r.kind ?? 'no answer'}): the gateway may have created the payments; check before sending again`;
+  return `${r.outcome ?? '?'}${r.httpStatus ? ` (HTTP ${r.httpStatus})` : ''}`;
+}
+
 function details(r: SubmissionRecord): Node[] {
   const d = (label: string, description: string | undefined, icon: string): Node => ({ kind: 'detail', label, description, icon, record: r });
-  const state = interrupted(r)
-    ? 'no answer recorded: interrupted while sending; the gateway may have created the payments'
-    : r.state === 'sending'
-      ? 'sending…'
-      : r.outcome === 'unknown'
-        ? `unknown (${r.kind ?? 'no answer'}): the gateway may have created the payments; check before sending again`
-        : `${r.outcome ?? '?'}${r.httpStatus ? ` (HTTP ${r.httpStatus})` : ''}`;
-  const out: Node[] = [d('outcome', state, 'info')];
+  const out: Node[] = [d('outcome', stateText(r), 'info')];
   if (r.message && r.outcome !== 'accepted') out.push(d('message', r.message, 'comment'));
   r.recurringPaymentIds.forEach((id, i) => out.push(d('recurring-payment-id', `${id}${r.statuses[i] ? ` · ${r.statuses[i]}` : ''}`, 'symbol-key')));
   for (const s of r.serialNumbers) out.push(d('serial-number', s, 'symbol-number'));

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { LanguageClient, RevealOutputChannelOn, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { DIAGNOSTIC_SOURCE, LANGUAGE_ID, LINT_SECTION } from '../../shared/lintProtocol';
 import { log } from '../log';

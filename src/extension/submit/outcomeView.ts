@@ -103,7 +103,10 @@ export function submissionTable(batch: Batch, answer: { ids: string[]; statuses:
   const known = batch.columns.filter((c): c is string => c !== null);
   const serials = answer.serialNumbers ?? [];
   // One serial number per request, or one per payment when the gateway lists them.
-  const serialOf = (r: number) => (serials.length === batch.rows.length ? serials[r] : serials.length === 1 ? serials[0] : '');
+  const serialOf = (r: number) => {
+    if (serials.length === batch.rows.length) return serials[r];
+    return serials.length === 1 ? serials[0] : '';
+  };
   const rows = batch.rows.map((row, r) => [answer.ids[r] ?? '', answer.statuses[r] ?? '', serialOf(r) ?? '', ...known.map((c) => row.value(c) ?? '')]);
   return maskTable([...OUTCOME_COLUMNS, ...known], rows);
 }
