@@ -67,9 +67,11 @@ async function readRegularFile(path: string, name: string, max: number, flag: bo
   }
 }
 
+const READ_ERRORS: Record<string, string> = { ENOENT: 'no such file', EISDIR: 'is a directory', EACCES: 'permission denied' };
+
 function cannotRead(name: string, err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
-  const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+  const why = READ_ERRORS[code ?? ''] ?? (err as Error).message;
   return `${name}: cannot read: ${why}`;
 }
 
@@ -112,12 +114,14 @@ export function maxBytesOption(value: string | boolean | string[] | undefined): 
   return typeof value === 'string' ? (parseByteCount(value) ?? null) : null;
 }
 
+const UNIT_BYTES: Record<string, number> = { k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
 /** `--max-bytes` as given: a whole number of bytes, or with a binary suffix K, M or G (512M). */
 export function parseByteCount(value: string): number | undefined {
   const m = /^(\d+)([kmg]i?b?)?$/i.exec(value.trim());
   if (!m) return undefined;
   const unit = (m[2] ?? '').charAt(0).toLowerCase();
-  const n = Number(m[1]) * (unit === 'k' ? 1024 : unit === 'm' ? 1024 ** 2 : unit === 'g' ? 1024 ** 3 : 1);
+  const n = Number(m[1]) * (UNIT_BYTES[unit] ?? 1);
   return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
@@ -182,7 +186,7 @@ export async function writeFileAtomic(path: string, text: string, options: Write
     throw new Error('no permission to write the file; it is unchanged');
   });
   let handle: FileHandle | undefined;
-  let temp = '';
+  let temp: string;
   for (let attempt = 0; ; attempt++) {
     temp = tempName(dir, basename(real));
     try {

@@ -1,6 +1,6 @@
 import { LineIndex } from '../text';
 import { ChunkedInt32 } from '../chunked';
-import { scanRecord, splitRecord, type Cells, type CsvSyntaxProblem } from './tokenize';
+import { afterBreak, scanRecord, splitRecord, type Cells, type CsvSyntaxProblem } from './tokenize';
 
 // CSV reading with the exact offset of every field, in one pass over the text.
 //
@@ -195,7 +195,7 @@ export function parseCsv(text: string, delimiter = ';'): ParsedCsv {
     if (nextQuote >= lineEnd) {
       // No quote before the line break: the record is the line, its fields are split at delimiters.
       starts.push(pos);
-      pos = lineEnd >= n ? n : text.charCodeAt(lineEnd) === CR && text.charCodeAt(lineEnd + 1) === LF ? lineEnd + 2 : lineEnd + 1;
+      pos = afterBreak(text, lineEnd);
       continue;
     }
     starts.push(~pos);

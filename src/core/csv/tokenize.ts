@@ -6,6 +6,12 @@ const QUOTE = 34; // "
 const CR = 13;
 const LF = 10;
 
+/** Where the next record starts, given where this one's line break is (CRLF, LF or a lone CR), or the end. */
+export function afterBreak(text: string, at: number): number {
+  if (at >= text.length) return text.length;
+  return text.charCodeAt(at) === CR && text.charCodeAt(at + 1) === LF ? at + 2 : at + 1;
+}
+
 /** Where a record stops being valid CSV, and why (an unterminated quote, text after a closing quote). */
 export interface CsvSyntaxProblem {
   start: number;
@@ -101,7 +107,7 @@ export function scanRecord(text: string, start: number, delimiter: string, index
       i++;
       continue;
     }
-    const next = i >= n ? n : text.charCodeAt(i) === CR && text.charCodeAt(i + 1) === LF ? i + 2 : i + 1;
+    const next = afterBreak(text, i);
     return { index, values, bounds: keep ? Int32Array.from(bounds) : NO_BOUNDS, end: i, next, problem };
   }
 }
@@ -117,6 +123,6 @@ export function splitRecord(text: string, start: number, end: number, delimiter:
     bounds[2 * f + 1] = at;
     at++;
   }
-  const next = end >= text.length ? text.length : text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
+  const next = afterBreak(text, end);
   return { index, values, bounds, end, next };
 }

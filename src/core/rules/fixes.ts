@@ -76,11 +76,17 @@ export function rewriteDelimiterFix(batch: Batch, from: ',' | '\t'): Fix {
   };
 }
 
+/** The line break a text uses: CRLF when it has any, else a lone CR, else LF. */
+function lineBreakOf(text: string): string {
+  if (text.includes('\r\n')) return '\r\n';
+  return text.includes('\r') ? '\r' : '\n';
+}
+
 function rewriteEdit(batch: Batch, from: ',' | '\t'): TextEdit {
   const text = batch.csv.text;
   const bom = batch.csv.bom ? 1 : 0;
   const body = text.slice(bom);
-  const newline = /\r\n/.test(body) ? '\r\n' : /\r/.test(body) ? '\r' : '\n';
+  const newline = lineBreakOf(body);
   const parsed = parseCsv(body, from);
   const rows: string[][] = [];
   for (let r = 0; r < parsed.recordCount; r++) rows.push(parsed.record(r).values);

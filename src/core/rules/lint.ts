@@ -42,7 +42,8 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
   const batch = batchFromCsv(csv);
   const report = new Reporter(batch, options.maxDiagnostics, options.safeFixesOnly);
   const header = batch.header;
-  const headerStart = header ? header.start : csv.bom ? 1 : 0;
+  const bomLength = csv.bom ? 1 : 0;
+  const headerStart = header ? header.start : bomLength;
   const headerEnd = header ? header.end : headerStart;
 
   // A file written with another delimiter: one diagnostic, the rewrite fix, nothing else.
@@ -145,6 +146,10 @@ function checkHeader(report: Reporter, headerStart: number, headerEnd: number, s
     };
     const fixes = [add([amount]), add([from, to]), add([sequence])];
     const partial = has(from) !== has(to) ? ` (${has(from) ? from : to} needs its pair ${has(from) ? to : from})` : '';
-    report.add(Codes.missingColumn, headerStart, headerEnd, `missing amount column: add amount, amount-from with amount-to, or amount-sequence${partial}`, has(from) ? to : has(to) ? from : amount, fixes);
+    // The column to name: the missing half of a pair, else amount.
+    let column: string = amount;
+    if (has(from)) column = to;
+    else if (has(to)) column = from;
+    report.add(Codes.missingColumn, headerStart, headerEnd, `missing amount column: add amount, amount-from with amount-to, or amount-sequence${partial}`, column, fixes);
   }
 }

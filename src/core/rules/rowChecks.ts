@@ -93,7 +93,8 @@ export function checkRows(report: Reporter, today: CalendarDate): SrcRows {
   const planIndex = entries.map(([, index]) => index);
   const planOrdinal = entries.map(([name]) => ORDINAL.get(name)!);
   const planSpec = planOrdinal.map((o) => COLUMNS[o]);
-  const planNeed = Uint8Array.from(planSpec, (c) => (c.necessity === 'required' ? 1 : c.necessity === 'required-src' ? 2 : 0));
+  const NEED = { required: 1, 'required-src': 2 } as Partial<Record<string, number>>;
+  const planNeed = Uint8Array.from(planSpec, (c) => NEED[c.necessity] ?? 0);
   const planNoDst = Uint8Array.from(planSpec, (c) => (c.dst ? 0 : 1));
   const planMax = Int32Array.from(planSpec, (c) => c.maxLength ?? -1);
   const planText = Uint8Array.from(planSpec, (c) => (c.kind === 'text' ? 1 : 0));
