@@ -35,14 +35,34 @@ const builds = [
   // `paygate lsp --stdio` (which bundles it too) or by any editor with `node dist/language-server.js --stdio`.
   { ...common, entryPoints: { 'language-server': 'src/language-server/main.ts' }, outdir: 'dist', ...node },
   // Integration tests run inside the extension host, next to the extension.
-  { ...common, entryPoints: ['test/integration/index.ts', 'test/integration/*.test.ts'], outdir: 'out/test/integration', ...node, external: ['vscode', 'mocha'] },
+  {
+    ...common,
+    entryPoints: ['test/integration/index.ts', 'test/integration/*.test.ts'],
+    outdir: 'out/test/integration',
+    ...node,
+    external: ['vscode', 'mocha'],
+  },
   // The smoke suite runs against the installed VSIX (test/e2e/installed.ts), from its own folder.
-  { ...common, entryPoints: ['test/smoke/index.ts', 'test/smoke/*.test.ts'], outdir: 'out/test/smoke', ...node, external: ['vscode', 'mocha'] },
+  {
+    ...common,
+    entryPoints: ['test/smoke/index.ts', 'test/smoke/*.test.ts'],
+    outdir: 'out/test/smoke',
+    ...node,
+    external: ['vscode', 'mocha'],
+  },
 ];
 
 // The results page is optional until its sources exist, so the skeleton builds on its own.
 if (require('node:fs').existsSync('webview-ui/main.ts')) {
-  builds.push({ ...common, entryPoints: { 'webview-ui': 'webview-ui/main.ts' }, outdir: 'dist', platform: 'browser', format: 'iife', target: 'es2022', loader: { '.css': 'css' } });
+  builds.push({
+    ...common,
+    entryPoints: { 'webview-ui': 'webview-ui/main.ts' },
+    outdir: 'dist',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    loader: { '.css': 'css' },
+  });
 }
 
 /** A bundle's name is its entry name (`extension`, `cli`, `webview-ui`); the test groups have none. */

@@ -10,9 +10,14 @@ export const ICON_SIZE = 128;
 
 /** The icon as PNG bytes, ICON_SIZE pixels square. No system fonts: the SVG has no text. */
 export function renderIcon(svg: string): Buffer {
-  const resvg = new Resvg(svg, { fitTo: { mode: 'width', value: ICON_SIZE }, font: { loadSystemFonts: false }, background: 'rgba(0,0,0,0)' });
+  const resvg = new Resvg(svg, {
+    fitTo: { mode: 'width', value: ICON_SIZE },
+    font: { loadSystemFonts: false },
+    background: 'rgba(0,0,0,0)',
+  });
   const image = resvg.render();
-  if (image.width !== ICON_SIZE || image.height !== ICON_SIZE) throw new Error(`icon rendered ${image.width}×${image.height}, expected ${ICON_SIZE}×${ICON_SIZE}`);
+  if (image.width !== ICON_SIZE || image.height !== ICON_SIZE)
+    throw new Error(`icon rendered ${image.width}×${image.height}, expected ${ICON_SIZE}×${ICON_SIZE}`);
   return image.asPng();
 }
 

@@ -66,7 +66,13 @@ export class App {
   ) {
     this.banner = el('div', { class: 'banner-host' });
     this.toolbar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Table actions' });
-    this.search = el('input', { type: 'search', class: 'search', placeholder: 'Search all columns', 'aria-label': 'Search all columns', spellcheck: 'false' });
+    this.search = el('input', {
+      type: 'search',
+      class: 'search',
+      placeholder: 'Search all columns',
+      'aria-label': 'Search all columns',
+      spellcheck: 'false',
+    });
     this.count = el('span', { class: 'count', role: 'status', 'aria-live': 'polite' });
     const button = (label: string, action: () => void, id: string) => {
       const b = el('button', { type: 'button', id }, label);
@@ -114,7 +120,9 @@ export class App {
       return true;
     }
     // A file is streamed again by the host; an in-memory report too big to keep is gone.
-    this.setStatus(saved.source.kind === 'file' ? 'Reloading the file…' : 'This report was too large to keep across a reload: run it again.');
+    this.setStatus(
+      saved.source.kind === 'file' ? 'Reloading the file…' : 'This report was too large to keep across a reload: run it again.',
+    );
     return saved.source.kind === 'file';
   }
 

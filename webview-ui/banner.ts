@@ -73,7 +73,11 @@ export function renderBanner(view: SubmissionView): HTMLElement {
     case 'unknown':
       // Never "not delivered": the gateway may have created the payments.
       headline = 'Outcome unknown: the payments may exist';
-      lines.push(UNKNOWN_REASON[o.reason] ?? UNKNOWN_REASON.timeout, o.message, 'Check with the gateway whether the payments were created before sending this file again.');
+      lines.push(
+        UNKNOWN_REASON[o.reason] ?? UNKNOWN_REASON.timeout,
+        o.message,
+        'Check with the gateway whether the payments were created before sending this file again.',
+      );
       break;
     case 'transport-error':
       headline = 'Not sent: could not reach the gateway';

@@ -15,8 +15,9 @@ export type Segment =
  */
 // \p{Cc} also holds CR and LF: the alternatives before it take those first, as line breaks. U+17B4 and
 // U+17B5 are combining marks listed on their own on purpose: each is a character to show, whatever precedes it.
-// eslint-disable-next-line no-misleading-character-class -- the combining marks are meant singly (see above)
-const SPECIAL = /\r\n|[\r\n\u2028\u2029]|[\p{Cc}\u00AD\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB]/u;
+const SPECIAL =
+  // eslint-disable-next-line no-misleading-character-class -- the combining marks are meant singly (see above)
+  /\r\n|[\r\n\u2028\u2029]|[\p{Cc}\u00AD\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB]/u;
 // eslint-disable-next-line no-misleading-character-class -- the same pattern as SPECIAL
 const SPECIAL_G = new RegExp(SPECIAL.source, 'gu');
 

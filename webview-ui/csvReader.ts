@@ -127,7 +127,12 @@ function firstLine(s: string): string | undefined {
 
 /** The separator the header line uses most, outside quotes: comma, semicolon, tab or pipe. */
 export function guessDelimiter(line: string): number {
-  const counts = new Map<number, number>([[44, 0], [59, 0], [9, 0], [124, 0]]);
+  const counts = new Map<number, number>([
+    [44, 0],
+    [59, 0],
+    [9, 0],
+    [124, 0],
+  ]);
   let quoted = false;
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);

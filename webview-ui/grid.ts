@@ -54,7 +54,14 @@ export class Grid {
     private readonly cb: GridCallbacks,
   ) {
     const n = table.getAllLeafColumns().length;
-    this.element = el('div', { class: 'grid', role: 'grid', tabindex: '0', 'aria-label': label, 'aria-colcount': String(n), 'aria-multiselectable': 'false' });
+    this.element = el('div', {
+      class: 'grid',
+      role: 'grid',
+      tabindex: '0',
+      'aria-label': label,
+      'aria-colcount': String(n),
+      'aria-multiselectable': 'false',
+    });
     this.head = el('div', { class: 'head', role: 'rowgroup' });
     this.body = el('div', { class: 'body', role: 'rowgroup' });
     this.empty = el('div', { class: 'empty', role: 'status', hidden: '' });
@@ -64,7 +71,13 @@ export class Grid {
     this.buildHeader();
     this.layout();
     this.headHeight = this.head.offsetHeight;
-    this.rows = new RowWindow(this.element, ROW_HEIGHT, 8, () => this.headHeight, () => this.renderRows());
+    this.rows = new RowWindow(
+      this.element,
+      ROW_HEIGHT,
+      8,
+      () => this.headHeight,
+      () => this.renderRows(),
+    );
     // The header's height changes only with the layout (font, filter row); read it then, not per frame.
     this.headObserver = new ResizeObserver(() => {
       this.headHeight = this.head.offsetHeight;

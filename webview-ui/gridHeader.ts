@@ -7,9 +7,21 @@ type Header = ReturnType<ResultsTable['getHeaderGroups']>[number]['headers'][num
 
 export function headerCells(header: Header): { cell: HTMLDivElement; filter: HTMLInputElement } {
   const i = Number(header.id.slice(1));
-  const cell = el('div', { class: 'cell colhead', role: 'columnheader', id: `h-${i}`, 'aria-sort': 'none', 'aria-haspopup': 'menu', 'data-col': String(i) });
+  const cell = el('div', {
+    class: 'cell colhead',
+    role: 'columnheader',
+    id: `h-${i}`,
+    'aria-sort': 'none',
+    'aria-haspopup': 'menu',
+    'data-col': String(i),
+  });
   const name = String(header.column.columnDef.header ?? '');
-  const pin = el('span', { class: 'pin-indicator', role: 'img', 'aria-label': 'pinned', title: 'Pinned: stays in view when scrolling sideways' });
+  const pin = el('span', {
+    class: 'pin-indicator',
+    role: 'img',
+    'aria-label': 'pinned',
+    title: 'Pinned: stays in view when scrolling sideways',
+  });
   const label = el('span', { class: 'label', title: `${name}\nClick to sort; right-click, Shift+F10 or the Menu key to pin` }, name);
   const ind = el('span', { class: 'sort-indicator', 'aria-hidden': 'true' });
   const resizer = el('div', { class: 'resizer', 'aria-hidden': 'true', title: 'Drag to resize; double-click to reset' });
@@ -29,7 +41,13 @@ export function headerCells(header: Header): { cell: HTMLDivElement; filter: HTM
   });
   cell.append(pin, label, ind, resizer);
 
-  const filter = el('input', { type: 'search', class: 'filter', placeholder: 'Filter', 'aria-label': `Filter ${name}`, spellcheck: 'false' });
+  const filter = el('input', {
+    type: 'search',
+    class: 'filter',
+    placeholder: 'Filter',
+    'aria-label': `Filter ${name}`,
+    spellcheck: 'false',
+  });
   let timer: ReturnType<typeof setTimeout> | undefined;
   filter.addEventListener('input', () => {
     clearTimeout(timer);

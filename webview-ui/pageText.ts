@@ -20,7 +20,10 @@ export function emptyState(o: { shown: number; total: number; complete: boolean;
   const filtered = o.search.trim() !== '' || o.filters > 0;
   if (o.shown > 0 || (!o.complete && !filtered)) return null;
   if (o.total === 0) return o.complete ? { message: 'This table has no rows.' } : null;
-  const what = [o.search.trim() && `the search “${o.search.trim()}”`, o.filters > 0 && (o.filters === 1 ? 'the column filter' : `${o.filters} column filters`)]
+  const what = [
+    o.search.trim() && `the search “${o.search.trim()}”`,
+    o.filters > 0 && (o.filters === 1 ? 'the column filter' : `${o.filters} column filters`),
+  ]
     .filter(Boolean)
     .join(' and ');
   return {
@@ -30,7 +33,11 @@ export function emptyState(o: { shown: number; total: number; complete: boolean;
 }
 
 /** Initial column widths from the header and a sample of values, measured by `measure` (canvas text width). */
-export function fitWidths(names: readonly string[], sample: readonly (readonly string[])[], measure: (text: string, bold: boolean) => number): number[] {
+export function fitWidths(
+  names: readonly string[],
+  sample: readonly (readonly string[])[],
+  measure: (text: string, bold: boolean) => number,
+): number[] {
   return names.map((name, c) => {
     let longest = '';
     for (const row of sample) if ((row[c] ?? '').length > longest.length) longest = row[c];

@@ -1,10 +1,23 @@
 // What the page keeps in vscode.setState, so a hidden or reloaded panel comes back as it was: the view
 // (sort, filters, search, widths, pinned columns, scroll), and the rows themselves when they exist only in
 // memory and are small enough; a file is read again instead.
-import { INLINE_STATE_LIMIT, PROTOCOL_VERSION, type PersistedState, type ReportSource, type SubmissionView, type ViewState } from '../src/shared/resultsProtocol';
+import {
+  INLINE_STATE_LIMIT,
+  PROTOCOL_VERSION,
+  type PersistedState,
+  type ReportSource,
+  type SubmissionView,
+  type ViewState,
+} from '../src/shared/resultsProtocol';
 import type { Dataset } from './dataset';
 
-export function persistedState(o: { title: string; source: ReportSource; submission?: SubmissionView; data: Dataset; view: ViewState }): PersistedState {
+export function persistedState(o: {
+  title: string;
+  source: ReportSource;
+  submission?: SubmissionView;
+  data: Dataset;
+  view: ViewState;
+}): PersistedState {
   const state: PersistedState = { v: PROTOCOL_VERSION, title: o.title, source: o.source, view: o.view };
   if (o.submission) state.submission = o.submission;
   else if (o.source.kind === 'inline') {

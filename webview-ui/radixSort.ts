@@ -47,7 +47,12 @@ export function radixSortIndices(count: number, keys: Float64Array, desc: boolea
   for (let i = 0; i < valid; i++) order[i] = i;
   let next = new Uint32Array(valid);
   const counts = new Uint32Array(65536);
-  for (const [word, shift] of [[lo, 0], [lo, 16], [hi, 0], [hi, 16]] as const) {
+  for (const [word, shift] of [
+    [lo, 0],
+    [lo, 16],
+    [hi, 0],
+    [hi, 16],
+  ] as const) {
     counts.fill(0);
     for (let i = 0; i < valid; i++) counts[(word[i] >>> shift) & 0xffff]++;
     if (valid === 0 || counts[(word[0] >>> shift) & 0xffff] === valid) continue;

@@ -137,7 +137,11 @@ export class ColumnStore {
       for (let r = 0; r < p.rows; r++) {
         for (let c = col < 0 ? 0 : col; c < (col < 0 ? w : col + 1); c++) {
           const i = r * w + c;
-          if (unescape(p.text, start[i], end[i], p.escaped !== null && p.escaped[i] === 1).toLowerCase().includes(needle)) {
+          if (
+            unescape(p.text, start[i], end[i], p.escaped !== null && p.escaped[i] === 1)
+              .toLowerCase()
+              .includes(needle)
+          ) {
             hits[p.first + r] = 1;
             break;
           }

@@ -59,7 +59,10 @@ export function createResultsTable(names: string[], initial?: { widths?: Record<
     enableMultiSort: false,
     sortDescFirst: false,
     columnResizeMode: 'onChange',
-    initialState: { columnSizing: sizing, columnPinning: { start: (initial?.pinned ?? (names.length > 1 ? [0] : [])).filter((i) => i < names.length).map(columnId), end: [] } },
+    initialState: {
+      columnSizing: sizing,
+      columnPinning: { start: (initial?.pinned ?? (names.length > 1 ? [0] : [])).filter((i) => i < names.length).map(columnId), end: [] },
+    },
   });
 }
 

@@ -14,7 +14,15 @@ import { readJsonText } from '../core/gateway/jsonPosition';
 import { checkTrust, realPath, userConfigDir } from './trust';
 import type { SigningCredentials } from '../core/oauth';
 import type { CliContext } from './context';
-import { defaultStateDir, loadOrCreateDemoMerchant, readRunningGateway, readStateLock, startLocalGateway, StateDirLockedError, type DemoMerchant } from '../local-gateway';
+import {
+  defaultStateDir,
+  loadOrCreateDemoMerchant,
+  readRunningGateway,
+  readStateLock,
+  startLocalGateway,
+  StateDirLockedError,
+  type DemoMerchant,
+} from '../local-gateway';
 
 // Where a CLI request goes and with which secrets: paygate.config.json (cwd or --config) for environments and
 // paths, environment variables for secrets, and the local gateway with its demo merchant when nothing is set.
@@ -33,7 +41,11 @@ export type Result<T> = { ok: true; value: T } | { ok: false; message: string };
  * own `$XDG_CONFIG_HOME/paygate/paygate.config.json` (or ~/.config/paygate/…), else the defaults
  * (environment local). An untrusted or changed ./paygate.config.json is an error: nothing may be sent.
  */
-export function loadCliConfig(cwd: string, configPath?: string, env: Record<string, string | undefined> = process.env): Result<{ config: GatewayConfig; file?: string }> {
+export function loadCliConfig(
+  cwd: string,
+  configPath?: string,
+  env: Record<string, string | undefined> = process.env,
+): Result<{ config: GatewayConfig; file?: string }> {
   let given: string | undefined;
   if (configPath !== undefined) given = isAbsolute(configPath) ? configPath : resolve(cwd, configPath);
   const local = join(cwd, CONFIG_FILE);
@@ -45,7 +57,10 @@ export function loadCliConfig(cwd: string, configPath?: string, env: Record<stri
       bytes = readFileSync(file);
     } catch (err) {
       if (given === undefined && (err as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      return { ok: false, message: `${configPath ?? file}: cannot read: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}` };
+      return {
+        ok: false,
+        message: `${configPath ?? file}: cannot read: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
+      };
     }
     // The bytes checked are the bytes used: the file cannot change between the check and the parse.
     if (given === undefined && file === local && realPath(local) !== realPath(own)) {
@@ -92,7 +107,10 @@ function checkUrl(value: string, option: string): string | undefined {
  * `paygate gateway` ({stateDir}/gateway.json), else starts one in-process for this command only.
  */
 export async function resolveTarget(config: GatewayConfig, o: TargetOverrides, needs: 'create' | 'report'): Promise<Result<Target>> {
-  for (const [value, option] of [[o.baseUrl, '--base-url'], [o.reportBaseUrl, '--report-base-url']] as const) {
+  for (const [value, option] of [
+    [o.baseUrl, '--base-url'],
+    [o.reportBaseUrl, '--report-base-url'],
+  ] as const) {
     const problem = value === undefined ? undefined : checkUrl(value, option);
     if (problem) return { ok: false, message: problem };
   }
@@ -158,22 +176,33 @@ const POLL_MS = 100;
  * one-shot gateway is waited for (it stops when that command ends, possibly in the middle of ours);
  * else one is started for this command only. Its callbacks are not waited for when it stops.
  */
-async function localGatewayFor(stateDir: string, paths: PathTemplates): Promise<Result<{ baseUrl: string; reportBaseUrl: string; started: boolean; release(): Promise<void> }>> {
+async function localGatewayFor(
+  stateDir: string,
+  paths: PathTemplates,
+): Promise<Result<{ baseUrl: string; reportBaseUrl: string; started: boolean; release(): Promise<void> }>> {
   const deadline = Date.now() + ONE_SHOT_WAIT_MS;
   for (;;) {
     const running = readRunningGateway(stateDir);
-    if (running && running.kind !== 'oneShot') return { ok: true, value: { baseUrl: running.baseUrl, reportBaseUrl: running.reportBaseUrl, started: false, release: async () => undefined } };
+    if (running && running.kind !== 'oneShot')
+      return {
+        ok: true,
+        value: { baseUrl: running.baseUrl, reportBaseUrl: running.reportBaseUrl, started: false, release: async () => undefined },
+      };
     if (!running) {
       try {
         const gw = await startLocalGateway({ stateDir, port: 0, paths, oneShot: true });
         return { ok: true, value: { baseUrl: gw.baseUrl, reportBaseUrl: gw.reportBaseUrl, started: true, release: () => gw.close() } };
       } catch (err) {
-        if (!(err instanceof StateDirLockedError)) return { ok: false, message: `cannot start the local gateway on ${stateDir}: ${(err as Error).message}` };
+        if (!(err instanceof StateDirLockedError))
+          return { ok: false, message: `cannot start the local gateway on ${stateDir}: ${(err as Error).message}` };
       }
     }
     if (Date.now() > deadline) {
       const holder = readStateLock(stateDir);
-      return { ok: false, message: `the local gateway's state directory ${stateDir} stayed in use for ${ONE_SHOT_WAIT_MS / 1000} s${holder ? ` (process ${holder.pid}, started ${holder.startedAt})` : ''}; start \`paygate gateway\` to share one gateway between commands` };
+      return {
+        ok: false,
+        message: `the local gateway's state directory ${stateDir} stayed in use for ${ONE_SHOT_WAIT_MS / 1000} s${holder ? ` (process ${holder.pid}, started ${holder.startedAt})` : ''}; start \`paygate gateway\` to share one gateway between commands`,
+      };
     }
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
@@ -184,7 +213,10 @@ function readKeyFile(cwd: string, file: string, source: string): Result<string> 
     return { ok: true, value: readFileSync(resolve(cwd, file), 'utf8') };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return { ok: false, message: `${file} (${source}): cannot read the RSA private key: ${code === 'ENOENT' ? 'no such file' : code ?? (err as Error).message}` };
+    return {
+      ok: false,
+      message: `${file} (${source}): cannot read the RSA private key: ${code === 'ENOENT' ? 'no such file' : (code ?? (err as Error).message)}`,
+    };
   }
 }
 
@@ -201,10 +233,14 @@ export function createCredentials(ctx: CliContext, target: Target, rsaKeyOption:
     if (!pem.ok) return pem;
     return { ok: true, value: { signatureMethod: 'RSA-SHA256', consumerKey, privateKeyPem: pem.value, passphrase } };
   }
-  if (target.merchant) return { ok: true, value: { signatureMethod: 'RSA-SHA256', consumerKey, privateKeyPem: target.merchant.rsaPrivateKeyPem } };
+  if (target.merchant)
+    return { ok: true, value: { signatureMethod: 'RSA-SHA256', consumerKey, privateKeyPem: target.merchant.rsaPrivateKeyPem } };
   const secret = ctx.env[SECRET_ENV.consumerSecret];
   if (secret) return { ok: true, value: { signatureMethod: 'HMAC-SHA1', consumerKey, consumerSecret: secret } };
-  return { ok: false, message: `no signing key for environment "${target.environment.name}": pass --rsa-key PEMFILE or set $${SECRET_ENV.rsaKeyFile} (and $${SECRET_ENV.rsaKeyPassphrase} if it is encrypted)` };
+  return {
+    ok: false,
+    message: `no signing key for environment "${target.environment.name}": pass --rsa-key PEMFILE or set $${SECRET_ENV.rsaKeyFile} (and $${SECRET_ENV.rsaKeyPassphrase} if it is encrypted)`,
+  };
 }
 
 /** Credentials for the report operation (HMAC-SHA1): --consumer-secret, else $PAYGATE_CONSUMER_SECRET, else the demo merchant's. */
@@ -212,7 +248,10 @@ export function reportCredentials(ctx: CliContext, target: Target, secretOption:
   const consumerKey = target.environment.consumerKey;
   const secret = secretOption ?? (ctx.env[SECRET_ENV.consumerSecret] || undefined) ?? target.merchant?.consumerSecret;
   if (secret === undefined) {
-    return { ok: false, message: `no consumer secret for environment "${target.environment.name}": set $${SECRET_ENV.consumerSecret} (or pass --consumer-secret)` };
+    return {
+      ok: false,
+      message: `no consumer secret for environment "${target.environment.name}": set $${SECRET_ENV.consumerSecret} (or pass --consumer-secret)`,
+    };
   }
   return { ok: true, value: { signatureMethod: 'HMAC-SHA1', consumerKey, consumerSecret: secret } };
 }

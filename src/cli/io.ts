@@ -104,7 +104,11 @@ export async function readInput(path: string, from: Pick<CliContext, 'cwd' | 'st
     const at = firstInvalidUtf8(bytes);
     const before = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(0, at));
     const p = new LineIndex(before).positionAt(before.length);
-    return { ok: false, name, message: `${name}:${p.line + 1}:${p.character + 1}: not valid UTF-8 (byte 0x${bytes[at].toString(16).padStart(2, '0')} at offset ${at}); save the file as UTF-8` };
+    return {
+      ok: false,
+      name,
+      message: `${name}:${p.line + 1}:${p.character + 1}: not valid UTF-8 (byte 0x${bytes[at].toString(16).padStart(2, '0')} at offset ${at}); save the file as UTF-8`,
+    };
   }
 }
 

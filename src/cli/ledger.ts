@@ -39,7 +39,9 @@ export function describeEarlier(r: SubmissionRecord): string {
 /** Still sending, interrupted, or the outcome with its kind and ids. */
 function earlierState(r: SubmissionRecord): string {
   if (r.state === 'sending') {
-    return sendingNow(r) ? `still being sent by process ${r.pid}` : 'interrupted while sending (no answer recorded; the payments may exist)';
+    return sendingNow(r)
+      ? `still being sent by process ${r.pid}`
+      : 'interrupted while sending (no answer recorded; the payments may exist)';
   }
   return `${r.outcome ?? 'no outcome'}${r.kind ? ` (${r.kind})` : ''}${r.recurringPaymentIds.length ? `, recurring-payment-id ${r.recurringPaymentIds.join(', ')}` : ''}`;
 }

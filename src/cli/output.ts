@@ -66,7 +66,12 @@ export function outcomeJson(o: GatewayOutcome): Record<string, unknown> {
     case 'error':
       return { outcome: o.outcome, status: o.status, fields: maskFields(o.fields) };
     case 'server-error':
-      return { outcome: o.outcome, status: o.status, fields: maskFields(o.fields), ...(o.errorId !== undefined ? { errorId: o.errorId } : {}) };
+      return {
+        outcome: o.outcome,
+        status: o.status,
+        fields: maskFields(o.fields),
+        ...(o.errorId !== undefined ? { errorId: o.errorId } : {}),
+      };
     case 'auth-failed':
       return { outcome: o.outcome, status: o.status, fields: {}, message: maskText(o.message) };
     case 'unknown':
@@ -85,13 +90,18 @@ export function outcomeJson(o: GatewayOutcome): Record<string, unknown> {
 function fieldLines(fields: Record<string, string>): string {
   const masked = maskFields(fields);
   const width = Math.max(0, ...Object.keys(masked).map((k) => k.length));
-  return Object.entries(masked).map(([k, v]) => `  ${k.padEnd(width)}  ${v}\n`).join('');
+  return Object.entries(masked)
+    .map(([k, v]) => `  ${k.padEnd(width)}  ${v}\n`)
+    .join('');
 }
 
 /** The answer as it came, masked, quoted line by line (at most 40 lines of 300 characters). */
 function verbatim(raw: string): string {
   const lines = maskText(raw).split(/\r\n|\r|\n/);
-  const shown = lines.slice(0, 40).map((l) => `  | ${l.length > 300 ? `${l.slice(0, 300)}…` : l}\n`).join('');
+  const shown = lines
+    .slice(0, 40)
+    .map((l) => `  | ${l.length > 300 ? `${l.slice(0, 300)}…` : l}\n`)
+    .join('');
   return lines.length > 40 ? `${shown}  | … (${lines.length - 40} more lines)\n` : shown;
 }
 
@@ -131,7 +141,11 @@ function cell(value: string): string {
 export function formatTable(columns: string[], rows: string[][]): string {
   const all = [columns, ...rows].map((r) => columns.map((_, i) => cell(r[i] ?? '')));
   const widths = columns.map((_, i) => Math.max(...all.map((r) => [...r[i]].length)));
-  const line = (r: string[]) => r.map((v, i) => v + ' '.repeat(widths[i] - [...v].length)).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((v, i) => v + ' '.repeat(widths[i] - [...v].length))
+      .join('  ')
+      .trimEnd();
   const [head, ...body] = all;
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].map((l) => `${l}\n`).join('');
 }

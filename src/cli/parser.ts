@@ -146,10 +146,17 @@ export function exits<A extends unknown[]>(body: (...args: A) => Promise<number>
  * An option with a fixed set of values: listed in the help, checked with a message that names the option
  * and the values (`--format must be text or json, not "xml"`).
  */
-export function choiceOption<const F extends string, const C extends readonly [string, ...string[]]>(flags: F, description: string, choices: C) {
+export function choiceOption<const F extends string, const C extends readonly [string, ...string[]]>(
+  flags: F,
+  description: string,
+  choices: C,
+) {
   const option = new Option(flags, description).choices(choices);
   return option.argParser((value) => {
-    if (!(choices as readonly string[]).includes(value)) throw new UsageError(`${option.long} must be ${choices.length > 2 ? `${choices.slice(0, -1).join(', ')} or ${choices[choices.length - 1]}` : choices.join(' or ')}, not "${value}"`);
+    if (!(choices as readonly string[]).includes(value))
+      throw new UsageError(
+        `${option.long} must be ${choices.length > 2 ? `${choices.slice(0, -1).join(', ')} or ${choices[choices.length - 1]}` : choices.join(' or ')}, not "${value}"`,
+      );
     return value as C[number];
   });
 }
@@ -160,7 +167,11 @@ export function collect(value: string, previous: string[] | undefined): string[]
 }
 
 /** Parses `args` (without the program name), runs the command and returns its exit code. */
-export async function runCommand<C extends Pick<CliContext, 'stdout' | 'stderr'>>(build: (ctx: C) => CommandUnknownOpts, args: string[], ctx: C): Promise<number> {
+export async function runCommand<C extends Pick<CliContext, 'stdout' | 'stderr'>>(
+  build: (ctx: C) => CommandUnknownOpts,
+  args: string[],
+  ctx: C,
+): Promise<number> {
   const cmd = build(ctx);
   try {
     await cmd.parseAsync(args, { from: 'user' });

@@ -15,10 +15,26 @@ import { trustCommand } from './commands/trust';
 
 // `paygate`: the commands in the order its help lists them. A new command is one file in commands/ that
 // exports a builder like these, and one entry here.
-export const COMMANDS = [lintCommand, fixCommand, scheduleCommand, signCommand, submitCommand, historyCommand, reportCommand, trustCommand, gatewayCommand, demoCommand, lspCommand];
+export const COMMANDS = [
+  lintCommand,
+  fixCommand,
+  scheduleCommand,
+  signCommand,
+  submitCommand,
+  historyCommand,
+  reportCommand,
+  trustCommand,
+  gatewayCommand,
+  demoCommand,
+  lspCommand,
+];
 
 export function paygate(ctx: CliContext) {
-  return paygateProgram(version, ctx, COMMANDS.map((build) => build(ctx)));
+  return paygateProgram(
+    version,
+    ctx,
+    COMMANDS.map((build) => build(ctx)),
+  );
 }
 
 /** Runs `paygate ARGS…` (without the program name) and returns the exit code. */

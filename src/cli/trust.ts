@@ -92,7 +92,11 @@ export function checkTrust(env: Env, file: string, bytes: Buffer | string, comma
   const quoted = /[\s'"$`\\]/.test(real) ? `'${real.replace(/'/g, `'\\''`)}'` : real;
   const how = `Review it, then run: ${commandName} trust ${quoted}`;
   if (!entry) {
-    return { trusted: false, reason: 'unknown', message: `${real} is not trusted: a paygate.config.json found in the current folder chooses where batches are sent, so it is used only after you trust it. ${how} (or pass --config FILE)` };
+    return {
+      trusted: false,
+      reason: 'unknown',
+      message: `${real} is not trusted: a paygate.config.json found in the current folder chooses where batches are sent, so it is used only after you trust it. ${how} (or pass --config FILE)`,
+    };
   }
   if (entry.sha256 !== sha256(bytes)) {
     return { trusted: false, reason: 'changed', message: `${real} changed since you trusted it on ${entry.trustedAt}. ${how}` };

@@ -13,9 +13,7 @@ import { findLintDiagnostic, toWorkspaceEdit, wants } from './convert';
  * those edits (and the file-wide ones) are only built when the user picks the action.
  */
 export type ActionData = { uri: string; version: number } & (
-  | { what: 'fix'; diagnostic: number; fix: number }
-  | { what: 'kind'; code: Code }
-  | { what: 'safe' }
+  { what: 'fix'; diagnostic: number; fix: number } | { what: 'kind'; code: Code } | { what: 'safe' }
 );
 
 /** Codes whose fixes are expensive to build (an edit per row): deferred to resolve when the client can. */
@@ -53,7 +51,12 @@ export function codeActions(request: Request, params: CodeActionParams): CodeAct
       const index = result.diagnostics.indexOf(mended);
       mendsSafely ||= mended.fixes.some((f) => f.safe);
       mended.fixes.forEach((fix, f) => {
-        const action: CodeAction = { title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred: fix.preferred === true };
+        const action: CodeAction = {
+          title: fix.title,
+          kind: CodeActionKind.QuickFix,
+          diagnostics: [diagnostic],
+          isPreferred: fix.preferred === true,
+        };
         actions.push(withEdit(request, action, LAZY_CODES.has(mended.code), { what: 'fix', diagnostic: index, fix: f }, () => fix.edits));
       });
       if (!swept.has(mended.code)) {
@@ -71,7 +74,8 @@ export function codeActions(request: Request, params: CodeActionParams): CodeAct
   if (fixAll) {
     // Eager: codeActionsOnSave and the API apply it as it comes.
     const edits = safeFixEdits(result);
-    if (edits.length > 0) actions.push({ title: 'Fix all safe PayGate problems', kind: FIX_ALL_KIND, edit: toWorkspaceEdit(request.uri, edits) });
+    if (edits.length > 0)
+      actions.push({ title: 'Fix all safe PayGate problems', kind: FIX_ALL_KIND, edit: toWorkspaceEdit(request.uri, edits) });
   }
   return actions;
 }
@@ -110,7 +114,13 @@ function kindSweep(request: Request, mended: LintDiagnostic, context: Diagnostic
 }
 
 /** Sets the action's edit now, or leaves it to codeAction/resolve when it is costly and the client resolves. */
-function withEdit(request: Request, action: CodeAction, costly: boolean, what: DistributiveOmit<ActionData, 'uri' | 'version'>, edits: () => TextEdit[]): CodeAction {
+function withEdit(
+  request: Request,
+  action: CodeAction,
+  costly: boolean,
+  what: DistributiveOmit<ActionData, 'uri' | 'version'>,
+  edits: () => TextEdit[],
+): CodeAction {
   if (costly && request.resolves) {
     action.data = { uri: request.uri, version: request.version, ...what } satisfies ActionData;
   } else {

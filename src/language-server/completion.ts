@@ -1,4 +1,12 @@
-import { CompletionItemKind, InsertReplaceEdit, MarkupKind, TextEdit, type CompletionItem, type Position, type Range } from 'vscode-languageserver';
+import {
+  CompletionItemKind,
+  InsertReplaceEdit,
+  MarkupKind,
+  TextEdit,
+  type CompletionItem,
+  type Position,
+  type Range,
+} from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { readBatch, type Batch } from '../core/rules/batch';
 import { cellAt } from '../core/rules/cells';
@@ -30,7 +38,12 @@ const ENUM_VALUES: Partial<Record<ValueKind, readonly [value: string, meaning: s
  * and the allowed values in a data cell of a column with a closed set (rp_card_type, period). An item
  * replaces the whole cell under the cursor, so completing a half-typed or misspelt name leaves nothing behind.
  */
-export function completionsAt(document: TextDocument, { batch }: LintResult, position: Position, support: CompletionSupport): CompletionItem[] | null {
+export function completionsAt(
+  document: TextDocument,
+  { batch }: LintResult,
+  position: Position,
+  support: CompletionSupport,
+): CompletionItem[] | null {
   const offset = document.offsetAt(position);
   const header = batch.header;
   if (!header ? position.line === 0 : offset >= header.start && offset <= header.end) {
@@ -39,7 +52,15 @@ export function completionsAt(document: TextDocument, { batch }: LintResult, pos
   return valueItems(document, batch, offset, position, support);
 }
 
-function item(label: string, description: string, kind: CompletionItemKind, spec: ColumnSpec, range: { insert: Range; replace: Range }, sortText: string, support: CompletionSupport): CompletionItem {
+function item(
+  label: string,
+  description: string,
+  kind: CompletionItemKind,
+  spec: ColumnSpec,
+  range: { insert: Range; replace: Range },
+  sortText: string,
+  support: CompletionSupport,
+): CompletionItem {
   return {
     label,
     kind,
@@ -50,13 +71,23 @@ function item(label: string, description: string, kind: CompletionItemKind, spec
   };
 }
 
-function cellRanges(document: TextDocument, cell: { start: number; end: number } | undefined, position: Position): { insert: Range; replace: Range } {
+function cellRanges(
+  document: TextDocument,
+  cell: { start: number; end: number } | undefined,
+  position: Position,
+): { insert: Range; replace: Range } {
   const start = cell ? document.positionAt(cell.start) : position;
   const end = cell ? document.positionAt(cell.end) : position;
   return { insert: { start, end: position }, replace: { start, end } };
 }
 
-function columnItems(document: TextDocument, batch: Batch, offset: number, position: Position, support: CompletionSupport): CompletionItem[] | null {
+function columnItems(
+  document: TextDocument,
+  batch: Batch,
+  offset: number,
+  position: Position,
+  support: CompletionSupport,
+): CompletionItem[] | null {
   const fields = batch.header?.fields ?? [];
   const at = fields.findIndex((f) => f.start <= offset && offset <= f.end);
   const cell = at >= 0 ? fields[at] : undefined;
@@ -73,7 +104,13 @@ function columnItems(document: TextDocument, batch: Batch, offset: number, posit
   );
 }
 
-function valueItems(document: TextDocument, batch: Batch, offset: number, position: Position, support: CompletionSupport): CompletionItem[] | null {
+function valueItems(
+  document: TextDocument,
+  batch: Batch,
+  offset: number,
+  position: Position,
+  support: CompletionSupport,
+): CompletionItem[] | null {
   const location = cellAt(batch, offset);
   if (!location || location.isHeader || location.column === null) return null;
   const spec = columnSpec(location.column);

@@ -1,12 +1,17 @@
 import { ruleDocUrl } from '../core/rules/links';
-import { CodeActionKind, DiagnosticSeverity, type Diagnostic, type TextEdit as LspTextEdit, type WorkspaceEdit } from 'vscode-languageserver';
+import {
+  CodeActionKind,
+  DiagnosticSeverity,
+  type Diagnostic,
+  type TextEdit as LspTextEdit,
+  type WorkspaceEdit,
+} from 'vscode-languageserver';
 import type { Severity } from '../core/rules/codes';
 import type { LintDiagnostic } from '../core/rules/types';
 import type { Range, TextEdit } from '../core/text';
 import { DIAGNOSTIC_SOURCE } from '../shared/lintProtocol';
 
 // The core's positions are 0-based lines and UTF-16 characters, exactly LSP's, so ranges are copied as is.
-
 
 export function toSeverity(s: Severity): DiagnosticSeverity {
   switch (s) {
@@ -31,7 +36,12 @@ export function toDiagnostic(d: LintDiagnostic): Diagnostic {
 }
 
 export function sameRange(a: Range, b: Range): boolean {
-  return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
+  return (
+    a.start.line === b.start.line &&
+    a.start.character === b.start.character &&
+    a.end.line === b.end.line &&
+    a.end.character === b.end.character
+  );
 }
 
 /** Finds the core diagnostic a client's diagnostic was made from (several may share a code and range). */

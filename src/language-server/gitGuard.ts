@@ -60,7 +60,15 @@ export class GitGuard {
     const diagnostics = context.filter((d) => d.code === Codes.cardDataInGit);
     if (diagnostics.length === 0) return [];
     const title = `Add ${fileNameOf(fileOfUri(uri) ?? uri)} to .gitignore`;
-    return [{ title, kind: CodeActionKind.QuickFix, diagnostics, isPreferred: true, command: { title, command: ADD_TO_GITIGNORE, arguments: [uri] } }];
+    return [
+      {
+        title,
+        kind: CodeActionKind.QuickFix,
+        diagnostics,
+        isPreferred: true,
+        command: { title, command: ADD_TO_GITIGNORE, arguments: [uri] },
+      },
+    ];
   }
 
   /** Appends the file to its work tree's .gitignore (one anchored line), then asks git again. */

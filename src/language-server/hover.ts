@@ -85,6 +85,7 @@ function charges(row: BatchRow, rowNumber: number): string {
     md += `| ${charge.index} | ${escapeMarkdown(formatGatewayDate(charge.date))} | ${escapeMarkdown(formatAmount(charge.amount))} |\n`;
   }
   md += list.length > CHARGES_SHOWN ? '\n… and more.\n' : `\n${list.length === 1 ? 'One charge' : `${list.length} charges`} in all.\n`;
-  if (input.startDate === undefined) md += `\nNo start-date: the first charge is on the day the batch is created (today, ${formatGatewayDate(today)}).\n`;
+  if (input.startDate === undefined)
+    md += `\nNo start-date: the first charge is on the day the batch is created (today, ${formatGatewayDate(today)}).\n`;
   return md;
 }

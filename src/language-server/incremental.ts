@@ -136,7 +136,6 @@ export class IncrementalLint {
   }
 }
 
-
 const before = (a: Range['start'], b: Range['start']): boolean => a.line < b.line || (a.line === b.line && a.character <= b.character);
 
 /**
@@ -153,7 +152,11 @@ function resultOf(state: State, text: string): LintResult {
       : {
           ...d,
           fixes: d.fixes.map((f, j) =>
-            lazyFix(f.title, f.safe, () => full().diagnostics.find((x) => x.code === d.code && x.message === d.message)?.fixes[j]?.edits ?? []),
+            lazyFix(
+              f.title,
+              f.safe,
+              () => full().diagnostics.find((x) => x.code === d.code && x.message === d.message)?.fixes[j]?.edits ?? [],
+            ),
           ),
         },
   );

@@ -32,7 +32,10 @@ export function viewAt(store: LintStore, document: TextDocument, position: Posit
 }
 
 function shifted(range: Range, lines: number): Range {
-  return { start: { line: range.start.line + lines, character: range.start.character }, end: { line: range.end.line + lines, character: range.end.character } };
+  return {
+    start: { line: range.start.line + lines, character: range.start.character },
+    end: { line: range.end.line + lines, character: range.end.character },
+  };
 }
 
 export function hoverInDocument(hover: Hover | null, lines: number): Hover | null {

@@ -134,7 +134,9 @@ export function recheck(state: State, old: RowState, document: LintedText): RowS
   if (record.end !== miniText.length || lineBreaks(miniText, record.start, record.end) !== old.lines - 1) return undefined;
   const first = lineBreaks(miniText, 0, record.start);
   const shift = old.line - first;
-  const diagnostics = mini.diagnostics.filter((d) => d.range.start.line >= first && d.code !== Codes.duplicateOrderId).map((d) => moved(d, shift));
+  const diagnostics = mini.diagnostics
+    .filter((d) => d.range.start.line >= first && d.code !== Codes.duplicateOrderId)
+    .map((d) => moved(d, shift));
   const values = record.values;
   const { at } = state;
   const src = row.trusted && at.cardType >= 0 && values[at.cardType] === 'SRC';
@@ -188,11 +190,17 @@ function cellInRecord(text: string, record: CsvRecord, index: number): Range {
 }
 
 export function shiftRange(r: Range, lines: number): Range {
-  return { start: { line: r.start.line + lines, character: r.start.character }, end: { line: r.end.line + lines, character: r.end.character } };
+  return {
+    start: { line: r.start.line + lines, character: r.start.character },
+    end: { line: r.end.line + lines, character: r.end.character },
+  };
 }
 
 function moved(d: LintDiagnostic, lines: number): LintDiagnostic {
-  const fixes: Fix[] = d.fixes.map((f) => ({ ...f, edits: f.edits.map((e) => ({ range: shiftRange(e.range, lines), newText: e.newText })) }));
+  const fixes: Fix[] = d.fixes.map((f) => ({
+    ...f,
+    edits: f.edits.map((e) => ({ range: shiftRange(e.range, lines), newText: e.newText })),
+  }));
   return { ...d, range: shiftRange(d.range, lines), fixes };
 }
 
@@ -211,4 +219,3 @@ export function duplicateOf(row: RowState, key: string, firstRow: number): LintD
     fixes: [],
   };
 }
-

@@ -1,4 +1,11 @@
-import { CodeActionKind, MessageType, ShowMessageNotification, TextDocumentSyncKind, type Connection, type InitializeResult } from 'vscode-languageserver';
+import {
+  CodeActionKind,
+  MessageType,
+  ShowMessageNotification,
+  TextDocumentSyncKind,
+  type Connection,
+  type InitializeResult,
+} from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { FIX_ALL_KIND, LANGUAGE_ID } from '../shared/lintProtocol';
 import { actionData, codeActions, resolveCodeAction } from './codeActions';
@@ -72,7 +79,10 @@ export function startServer(connection: Connection): void {
   // Even with no wait, the lint runs from a timer, so a burst of changes already received is linted once.
   const schedule = (uri: string, delayMs: number): void => {
     cancel(uri);
-    timers.set(uri, setTimeout(() => publish(uri), delayMs));
+    timers.set(
+      uri,
+      setTimeout(() => publish(uri), delayMs),
+    );
   };
 
   const relintIfOnType = (uri: string): void => {
@@ -224,7 +234,10 @@ export function startServer(connection: Connection): void {
       // Ignored now: the warning goes with the next publish.
       guard.forget(uri);
       // A notification, not window/showMessageRequest: a client that cannot answer requests must not fail us.
-      void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message: `PayGate: added the file to ${gitignore}.` });
+      void connection.sendNotification(ShowMessageNotification.type, {
+        type: MessageType.Info,
+        message: `PayGate: added the file to ${gitignore}.`,
+      });
       if (seen.has(uri)) schedule(uri, 0);
     } catch (err) {
       fail('Add to .gitignore', uri, err);

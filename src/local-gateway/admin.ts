@@ -42,11 +42,15 @@ export async function handleAdmin(ctx: AdminContext, req: http.IncomingMessage, 
   }
   // Checked before the body is read: without the token nothing here is worth reading.
   if (!tokenMatches(req.headers[ADMIN_TOKEN_HEADER], ctx.token)) {
-    throw new HttpError(401, 'admin endpoints need the header "Authorization: Bearer <adminToken>" (the token is printed at start and kept in gateway.json)');
+    throw new HttpError(
+      401,
+      'admin endpoints need the header "Authorization: Bearer <adminToken>" (the token is printed at start and kept in gateway.json)',
+    );
   }
   const m = /^\/_sim\/payments\/([^/]+)\/(stop|reschedule)$/.exec(url.pathname);
   const state = ctx.state();
-  if (req.method === 'GET' && url.pathname === '/_sim/payments') return sendJson(res, 200, { today: state.today, payments: state.payments });
+  if (req.method === 'GET' && url.pathname === '/_sim/payments')
+    return sendJson(res, 200, { today: state.today, payments: state.payments });
   if (req.method === 'GET' && url.pathname === '/_sim/state') return sendJson(res, 200, ctx.info());
   if (req.method === 'POST' && url.pathname === '/_sim/advance') {
     await readBody(req, MAX_ADMIN_BODY_BYTES);

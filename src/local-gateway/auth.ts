@@ -98,12 +98,14 @@ function check(req: AuthRequest, merchant: DemoMerchant, nonces: NonceCache, now
   const method = p.oauth_signature_method;
   // The report operation states HMAC-SHA1; the create sample uses RSA-SHA256 and HMAC-SHA1 is accepted too.
   const allowed = req.operation === 'report' ? ['HMAC-SHA1'] : ['RSA-SHA256', 'HMAC-SHA1'];
-  if (!method || !allowed.includes(method)) return { ok: false, reason: `signature method ${method ?? '(none)'} not accepted for the ${req.operation} operation` };
+  if (!method || !allowed.includes(method))
+    return { ok: false, reason: `signature method ${method ?? '(none)'} not accepted for the ${req.operation} operation` };
   if (p.oauth_version !== undefined && p.oauth_version !== '1.0') return { ok: false, reason: 'oauth_version is not 1.0' };
   const ts = p.oauth_timestamp;
   if (!ts || !/^\d{1,12}$/.test(ts)) return { ok: false, reason: 'oauth_timestamp missing or not a number' };
   const nowSeconds = Math.floor(nowMs / 1000);
-  if (Math.abs(nowSeconds - Number(ts)) > TIMESTAMP_WINDOW_SECONDS) return { ok: false, reason: 'oauth_timestamp outside the accepted window' };
+  if (Math.abs(nowSeconds - Number(ts)) > TIMESTAMP_WINDOW_SECONDS)
+    return { ok: false, reason: 'oauth_timestamp outside the accepted window' };
   const nonce = p.oauth_nonce;
   if (!nonce) return { ok: false, reason: 'oauth_nonce missing' };
 

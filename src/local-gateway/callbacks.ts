@@ -50,7 +50,8 @@ export function loopbackTarget(text: string, ownPorts: readonly number[] = []): 
   } catch {
     return { ok: false, reason: 'not a URL' };
   }
-  if (url.protocol !== 'http:') return { ok: false, reason: `${url.protocol} callbacks are not supported by the local gateway (http only)` };
+  if (url.protocol !== 'http:')
+    return { ok: false, reason: `${url.protocol} callbacks are not supported by the local gateway (http only)` };
   const host = url.hostname.toLowerCase();
   let connectHost: string;
   if (host === 'localhost') connectHost = '127.0.0.1';
@@ -79,7 +80,11 @@ export function callbackFields(p: StoredPayment, e: ChargeEvent): [string, strin
   ];
 }
 
-function postOnce(target: { url: URL; connectHost: string }, body: string, signal: AbortSignal): Promise<{ status: number } | { error: string }> {
+function postOnce(
+  target: { url: URL; connectHost: string },
+  body: string,
+  signal: AbortSignal,
+): Promise<{ status: number } | { error: string }> {
   return new Promise((resolve) => {
     const req = http.request(
       {
@@ -166,7 +171,9 @@ export class CallbackQueue {
     if (this.abort.signal.aborted || this.queue.length >= this.max) {
       this.dropped++;
       if (this.dropped === 1 || this.dropped % 1000 === 0) {
-        this.log(`callback queue full (${this.max} waiting): ${this.dropped} callback(s) dropped so far, e.g. payment ${event['recurring-payment-id']} charge ${event.index}`);
+        this.log(
+          `callback queue full (${this.max} waiting): ${this.dropped} callback(s) dropped so far, e.g. payment ${event['recurring-payment-id']} charge ${event.index}`,
+        );
       }
       return undefined;
     }
@@ -179,7 +186,11 @@ export class CallbackQueue {
     this.running = true;
     try {
       for (let item = this.queue.shift(); item; item = this.queue.shift()) {
-        const skipped = { url: item.payment.callbackUrl ?? '', 'recurring-payment-id': item.event['recurring-payment-id'], 'charge-index': item.event.index };
+        const skipped = {
+          url: item.payment.callbackUrl ?? '',
+          'recurring-payment-id': item.event['recurring-payment-id'],
+          'charge-index': item.event.index,
+        };
         if (this.abort.signal.aborted) {
           item.done({ ...skipped, outcome: 'skipped', detail: 'the local gateway stopped' });
           continue;

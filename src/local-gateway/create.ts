@@ -25,14 +25,27 @@ export interface CreateResult {
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 function answer(type: 'validation-error' | 'error', code: string, message: string, httpStatus = 200): CreateResult {
-  return { httpStatus, fields: [['type', type], ['error-message', message], ['error-code', code]], logLine: `create ${type} ${code}: ${message}` };
+  return {
+    httpStatus,
+    fields: [
+      ['type', type],
+      ['error-message', message],
+      ['error-code', code],
+    ],
+    logLine: `create ${type} ${code}: ${message}`,
+  };
 }
 
 function decodePayload(payload: string | undefined): { ok: true; text: string } | { ok: false; result: CreateResult } {
-  if (payload === undefined || payload === '') return { ok: false, result: answer('validation-error', PayloadErrorCodes.missingPayload, 'the form field payload is missing or empty') };
+  if (payload === undefined || payload === '')
+    return {
+      ok: false,
+      result: answer('validation-error', PayloadErrorCodes.missingPayload, 'the form field payload is missing or empty'),
+    };
   // Line-wrapped Base64 (MIME style) is tolerated; anything else outside the alphabet is not.
   const compact = payload.replace(/[\r\n]/g, '');
-  if (!BASE64.test(compact) || compact.length % 4 !== 0) return { ok: false, result: answer('validation-error', PayloadErrorCodes.notBase64, 'payload is not Base64') };
+  if (!BASE64.test(compact) || compact.length % 4 !== 0)
+    return { ok: false, result: answer('validation-error', PayloadErrorCodes.notBase64, 'payload is not Base64') };
   try {
     // ignoreBOM keeps a BOM in the text so the rules see it as the editor does (information only).
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.from(compact, 'base64'));
@@ -71,14 +84,23 @@ export function handleCreate(state: SimState, form: Fields): CreateResult {
     const errorId = randomUUID();
     return {
       httpStatus: 500,
-      fields: [['type', 'error'], ['error-message', 'internal server error (simulated)'], ['error-code', ErrorCodes.internal], ['error-id', errorId]],
+      fields: [
+        ['type', 'error'],
+        ['error-message', 'internal server error (simulated)'],
+        ['error-code', ErrorCodes.internal],
+        ['error-id', errorId],
+      ],
       logLine: `create 500 (simulated by client-orderid ${SIMULATE_500_ORDER_ID}), error-id ${errorId}`,
     };
   }
   for (const r of rows) {
     const currency = (r.value('currency') ?? '').trim();
     if (currency !== DEMO_PROJECT_CURRENCY) {
-      return answer('error', ErrorCodes.currencyMismatch, `row ${r.rowNumber}: currency ${currency} does not equal the project currency ${DEMO_PROJECT_CURRENCY}`);
+      return answer(
+        'error',
+        ErrorCodes.currencyMismatch,
+        `row ${r.rowNumber}: currency ${currency} does not equal the project currency ${DEMO_PROJECT_CURRENCY}`,
+      );
     }
   }
 

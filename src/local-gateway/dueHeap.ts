@@ -25,7 +25,7 @@ export class DueHeap {
   push(x: Due): void {
     const a = this.items;
     a.push(x);
-    for (let i = a.length - 1; i > 0; ) {
+    for (let i = a.length - 1; i > 0;) {
       const parent = (i - 1) >> 1;
       if (!before(a[i], a[parent])) break;
       [a[i], a[parent]] = [a[parent], a[i]];
@@ -38,7 +38,7 @@ export class DueHeap {
     const last = a.pop();
     if (a.length > 0 && last) {
       a[0] = last;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;

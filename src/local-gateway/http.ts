@@ -8,7 +8,10 @@ export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 export const MAX_ADMIN_BODY_BYTES = 64 * 1024;
 
 export class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -41,7 +44,14 @@ export function readBody(req: http.IncomingMessage, max: number): Promise<Buffer
  * Answers and, when the body was not (entirely) read, closes the connection after the answer, so a
  * refused upload is not read to its end just to keep the connection alive.
  */
-export function send(res: http.ServerResponse, status: number, contentType: string | undefined, body: string | Buffer, extra: Record<string, string> = {}, close = false): void {
+export function send(
+  res: http.ServerResponse,
+  status: number,
+  contentType: string | undefined,
+  body: string | Buffer,
+  extra: Record<string, string> = {},
+  close = false,
+): void {
   const headers: Record<string, string | number> = { 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', ...extra };
   if (contentType) headers['content-type'] = contentType;
   if (close) headers.connection = 'close';
@@ -49,4 +59,5 @@ export function send(res: http.ServerResponse, status: number, contentType: stri
   res.end(body); // with `connection: close` Node closes the socket once the answer is out
 }
 
-export const sendJson = (res: http.ServerResponse, status: number, value: unknown) => send(res, status, 'application/json; charset=utf-8', `${JSON.stringify(value, null, 2)}\n`);
+export const sendJson = (res: http.ServerResponse, status: number, value: unknown) =>
+  send(res, status, 'application/json; charset=utf-8', `${JSON.stringify(value, null, 2)}\n`);

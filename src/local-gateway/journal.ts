@@ -106,7 +106,7 @@ export class JournalStore {
     fs.readSync(this.fd, buf, 0, size, 0);
     let good = 0;
     let applied = 0;
-    for (let start = 0; start < size; ) {
+    for (let start = 0; start < size;) {
       const nl = buf.indexOf(0x0a, start);
       if (nl < 0) break; // torn: no newline yet
       let line: CommitLine;
@@ -171,7 +171,13 @@ export class JournalStore {
         if (!this.byId.has(id)) created.push(p);
         continue;
       }
-      updated.push({ id, status: p.status, ...(p.stopReason ? { stopReason: p.stopReason } : {}), nextIndex: p.nextIndex, charges: p.charges.slice(known) });
+      updated.push({
+        id,
+        status: p.status,
+        ...(p.stopReason ? { stopReason: p.stopReason } : {}),
+        nextIndex: p.nextIndex,
+        charges: p.charges.slice(known),
+      });
     }
     if (created.length) line.created = created;
     if (updated.length) line.updated = updated;

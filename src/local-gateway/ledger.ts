@@ -56,9 +56,24 @@ function makeCharge(state: SimState, p: StoredPayment, charge: Charge): ChargeEv
   const amount = formatThousandths(chargedAmount(charge.amount, `${p['recurring-payment-id']}:${charge.index}`));
   const status = p.declines ? 'declined' : 'approved';
   const date = formatGatewayDate(charge.date);
-  p.charges.push({ transactionId: String(txId), index: charge.index, date, time: `09:${pad(Math.floor(seconds / 60))}:${pad(seconds % 60)}`, amount, status });
+  p.charges.push({
+    transactionId: String(txId),
+    index: charge.index,
+    date,
+    time: `09:${pad(Math.floor(seconds / 60))}:${pad(seconds % 60)}`,
+    amount,
+    status,
+  });
   p.nextIndex = charge.index + 1; // counts declined charges too (spec, repeats counter rule 2)
-  return { 'recurring-payment-id': p['recurring-payment-id'], 'client-orderid': p['client-orderid'], index: charge.index, date, amount, currency: p.currency, status };
+  return {
+    'recurring-payment-id': p['recurring-payment-id'],
+    'client-orderid': p['client-orderid'],
+    index: charge.index,
+    date,
+    amount,
+    currency: p.currency,
+    status,
+  };
 }
 
 /** The charges of `p` due on or before `day` and not yet made, oldest first. */
@@ -170,10 +185,15 @@ export function storedCharges(state: SimState): number {
 /** The charge cap of the next advance: per advance, and what is left of the state directory's allowance. */
 export function advanceAllowance(state: SimState): { maxCharges: number; reason: (made: number, max: number) => string } {
   const left = Math.max(0, MAX_STORED_CHARGES - storedCharges(state));
-  if (left >= MAX_CHARGES_PER_ADVANCE) return { maxCharges: MAX_CHARGES_PER_ADVANCE, reason: (made) => `stopped after ${made} charges (at most ${MAX_CHARGES_PER_ADVANCE} per advance); advance again to continue` };
+  if (left >= MAX_CHARGES_PER_ADVANCE)
+    return {
+      maxCharges: MAX_CHARGES_PER_ADVANCE,
+      reason: (made) => `stopped after ${made} charges (at most ${MAX_CHARGES_PER_ADVANCE} per advance); advance again to continue`,
+    };
   return {
     maxCharges: left,
-    reason: (made) => `stopped after ${made} charges: this state directory holds ${MAX_STORED_CHARGES} charges, the most the local gateway keeps; stop payments or start with a new --state directory`,
+    reason: (made) =>
+      `stopped after ${made} charges: this state directory holds ${MAX_STORED_CHARGES} charges, the most the local gateway keeps; stop payments or start with a new --state directory`,
   };
 }
 
@@ -223,9 +243,13 @@ export function advance(state: SimState, days: number, o: AdvanceOptions = {}): 
     }
   }
   state.today = formatGatewayDate(target);
-  const truncated = compareDates(target, requested) < 0
-    ? { requested: formatGatewayDate(requested), reason: o.reason?.(count, max) ?? `stopped after ${count} charges (at most ${max} per advance); advance again to continue` }
-    : undefined;
+  const truncated =
+    compareDates(target, requested) < 0
+      ? {
+          requested: formatGatewayDate(requested),
+          reason: o.reason?.(count, max) ?? `stopped after ${count} charges (at most ${max} per advance); advance again to continue`,
+        }
+      : undefined;
   return { from, today: state.today, charges, chargeCount: count, stopped, ...(truncated ? { truncated } : {}) };
 }
 

@@ -56,7 +56,12 @@ function parseMerchantFile(text: string | undefined): MerchantFile | undefined {
   if (text === undefined) return undefined;
   try {
     const m = JSON.parse(text) as Partial<MerchantFile>;
-    if (typeof m.consumerKey === 'string' && typeof m.endpointId === 'string' && typeof m.consumerSecret === 'string' && m.consumerSecret.length > 0) {
+    if (
+      typeof m.consumerKey === 'string' &&
+      typeof m.endpointId === 'string' &&
+      typeof m.consumerSecret === 'string' &&
+      m.consumerSecret.length > 0
+    ) {
       return { consumerKey: m.consumerKey, endpointId: m.endpointId, consumerSecret: m.consumerSecret };
     }
   } catch {

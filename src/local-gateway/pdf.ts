@@ -40,7 +40,8 @@ export interface PdfTable {
 function pageContent(t: PdfTable, rows: string[][], pageNo: number, pages: number, xs: number[], ws: number[]): string {
   const ops: string[] = [];
   let y = PAGE_HEIGHT - MARGIN;
-  const text = (font: string, size: number, x: number, yy: number, s: string) => ops.push(`BT /${font} ${size} Tf ${x.toFixed(1)} ${yy.toFixed(1)} Td (${pdfText(s)}) Tj ET`);
+  const text = (font: string, size: number, x: number, yy: number, s: string) =>
+    ops.push(`BT /${font} ${size} Tf ${x.toFixed(1)} ${yy.toFixed(1)} Td (${pdfText(s)}) Tj ET`);
   text('F2', 12, MARGIN, y - 12, t.title);
   text('F1', 8, MARGIN, y - 24, `${t.subtitle}    page ${pageNo} of ${pages}`);
   y -= 44;

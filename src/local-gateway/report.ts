@@ -60,9 +60,11 @@ export function parseReportRequest(body: unknown): ReportParse {
   if (format !== 'CSV' && format !== 'PDF') return { ok: false, message: `reportFormat ${format} is not supported (CSV or PDF)` };
   const encName = (str(b.reportEncode) ?? 'UTF-8').toLowerCase();
   const encoding = ENCODINGS[encName];
-  if (!encoding) return { ok: false, message: `reportEncode ${str(b.reportEncode)} is not supported (UTF-8, UTF-16LE, ISO-8859-1, US-ASCII)` };
+  if (!encoding)
+    return { ok: false, message: `reportEncode ${str(b.reportEncode)} is not supported (UTF-8, UTF-16LE, ISO-8859-1, US-ASCII)` };
   const delimiter = str(b.reportCsvDelimiter) ?? ',';
-  if ([...delimiter].length !== 1 || /["\r\n]/.test(delimiter)) return { ok: false, message: 'reportCsvDelimiter must be one character other than a quote or a line break' };
+  if ([...delimiter].length !== 1 || /["\r\n]/.test(delimiter))
+    return { ok: false, message: 'reportCsvDelimiter must be one character other than a quote or a line break' };
   const request: ReportRequest = { reportName: str(b.reportName) ?? 'report', format, encoding, delimiter, currencies: [] };
 
   const inputs = Array.isArray(b.inputReportParameters) ? b.inputReportParameters : [];
@@ -75,12 +77,14 @@ export function parseReportRequest(body: unknown): ReportParse {
       if (!d) return { ok: false, message: `input parameter ${name} must be a DD.MM.YYYY date` };
       request[name] = d;
     } else if (name === 'status') {
-      if (value !== 'approved' && value !== 'declined') return { ok: false, message: 'input parameter status must be approved or declined' };
+      if (value !== 'approved' && value !== 'declined')
+        return { ok: false, message: 'input parameter status must be approved or declined' };
       request.status = value;
     } else if (name === 'client-orderid') request.clientOrderId = value;
   }
   const filters = b.filters as Record<string, unknown> | undefined;
-  if (filters && Array.isArray(filters.currencies)) request.currencies = filters.currencies.filter((c): c is string => typeof c === 'string');
+  if (filters && Array.isArray(filters.currencies))
+    request.currencies = filters.currencies.filter((c): c is string => typeof c === 'string');
   return { ok: true, request };
 }
 
@@ -98,7 +102,17 @@ export function reportRows(state: SimState, r: ReportRequest, merchantName = DEM
       found.push({
         date,
         tx: Number(c.transactionId),
-        row: [merchantName, c.transactionId, p['client-orderid'], `${formatIsoDate(date)} ${c.time}`, c.amount, p.currency, `${kind} ${c.status}`, p.order_desc, state.today],
+        row: [
+          merchantName,
+          c.transactionId,
+          p['client-orderid'],
+          `${formatIsoDate(date)} ${c.time}`,
+          c.amount,
+          p.currency,
+          `${kind} ${c.status}`,
+          p.order_desc,
+          state.today,
+        ],
       });
     }
   }
@@ -122,8 +136,18 @@ export function renderReport(state: SimState, r: ReportRequest): RenderedReport 
   const rows = reportRows(state, r);
   const safeName = r.reportName.replace(/[^A-Za-z0-9._-]+/g, '_') || 'report';
   if (r.format === 'PDF') {
-    const body = renderPdf({ title: r.reportName, subtitle: `${DEMO_MERCHANT_NAME} - ${rows.length} transaction(s) - report of ${state.today}`, columns: [...REPORT_COLUMNS], widths: PDF_WIDTHS, rows });
+    const body = renderPdf({
+      title: r.reportName,
+      subtitle: `${DEMO_MERCHANT_NAME} - ${rows.length} transaction(s) - report of ${state.today}`,
+      columns: [...REPORT_COLUMNS],
+      widths: PDF_WIDTHS,
+      rows,
+    });
     return { contentType: 'application/pdf', body, fileName: `${safeName}.pdf` };
   }
-  return { contentType: `text/csv; charset=${r.encoding.name}`, body: r.encoding.encode(reportCsv(rows, r.delimiter)), fileName: `${safeName}.csv` };
+  return {
+    contentType: `text/csv; charset=${r.encoding.name}`,
+    body: r.encoding.encode(reportCsv(rows, r.delimiter)),
+    fileName: `${safeName}.csv`,
+  };
 }

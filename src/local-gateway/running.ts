@@ -28,7 +28,10 @@ export interface RunningGateway {
 }
 
 export class StateDirLockedError extends Error {
-  constructor(readonly stateDir: string, readonly holder: RunningGateway | undefined) {
+  constructor(
+    readonly stateDir: string,
+    readonly holder: RunningGateway | undefined,
+  ) {
     super(
       holder
         ? `the state directory ${stateDir} is in use by the local gateway of process ${holder.pid} (started ${holder.startedAt}${holder.baseUrl ? `, ${holder.baseUrl}` : ', still starting'}); ` +
@@ -51,7 +54,13 @@ function alive(pid: number): boolean {
 function parse(text: string): RunningGateway | undefined {
   try {
     const v = JSON.parse(text) as RunningGateway;
-    if (Number.isSafeInteger(v.pid) && typeof v.baseUrl === 'string' && typeof v.reportBaseUrl === 'string' && typeof v.adminToken === 'string') return v;
+    if (
+      Number.isSafeInteger(v.pid) &&
+      typeof v.baseUrl === 'string' &&
+      typeof v.reportBaseUrl === 'string' &&
+      typeof v.adminToken === 'string'
+    )
+      return v;
   } catch {
     // empty or half-written
   }

@@ -70,7 +70,12 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
   async function listen(): Promise<LocalGateway> {
     const merchant = loadOrCreateDemoMerchant(stateDir);
     const nonces = new NonceCache();
-    const s = new JournalStore(stateDir, options.initialDate, () => nonces.entries(nowSeconds()), (ts) => nonceStillLive(ts, nowSeconds()));
+    const s = new JournalStore(
+      stateDir,
+      options.initialDate,
+      () => nonces.entries(nowSeconds()),
+      (ts) => nonceStillLive(ts, nowSeconds()),
+    );
     store = s;
     nonces.restore(s.restoredNonces);
     for (const note of s.notes) log(note);
@@ -109,7 +114,9 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
       });
       s.commit(touched);
       const callbacksQueued = queueCallbacks(pendingCallbacks, results);
-      log(`clock advanced ${days} day(s) ${r.from} -> ${r.today}: ${r.chargeCount} charge(s), ${r.stopped.length} stopped${r.truncated ? ` (${r.truncated.reason})` : ''}`);
+      log(
+        `clock advanced ${days} day(s) ${r.from} -> ${r.today}: ${r.chargeCount} charge(s), ${r.stopped.length} stopped${r.truncated ? ` (${r.truncated.reason})` : ''}`,
+      );
       return { ...r, callbacks: [], callbacksQueued };
     }
 
@@ -134,7 +141,12 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
       const body = await readBody(req, maxBody);
       const isForm = (req.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
       const form: Fields = isForm ? [...new URLSearchParams(body.toString('utf8'))] : [];
-      const auth = authenticate({ operation: 'create', method: req.method ?? 'POST', url: requestUrl(req), form, authorization: req.headers.authorization }, merchant, nonces, now());
+      const auth = authenticate(
+        { operation: 'create', method: req.method ?? 'POST', url: requestUrl(req), form, authorization: req.headers.authorization },
+        merchant,
+        nonces,
+        now(),
+      );
       let denied: string | undefined;
       if (!auth.ok) denied = auth.reason;
       else if (endpointId !== merchant.endpointId) denied = `endpoint ${endpointId} does not belong to ${merchant.consumerKey}`;
@@ -160,7 +172,12 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
         return send(res, 200, 'text/plain; charset=utf-8', REPORT_DENIAL, {}, true);
       }
       const body = await readBody(req, maxBody);
-      const auth = authenticate({ operation: 'report', method: req.method ?? 'POST', url: requestUrl(req), authorization: req.headers.authorization }, merchant, nonces, now());
+      const auth = authenticate(
+        { operation: 'report', method: req.method ?? 'POST', url: requestUrl(req), authorization: req.headers.authorization },
+        merchant,
+        nonces,
+        now(),
+      );
       if (!auth.ok) {
         log(`report denied (200 text/plain): ${auth.reason}`);
         return send(res, 200, 'text/plain; charset=utf-8', REPORT_DENIAL);
@@ -191,7 +208,13 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
         s.commit([p]);
         return queueCallbacks(events.map((event) => ({ payment: p, event })));
       },
-      info: () => ({ today: s.state.today, baseUrl: gateway.baseUrl, reportBaseUrl: gateway.reportBaseUrl, endpointId: merchant.endpointId, consumerKey: merchant.consumerKey }),
+      info: () => ({
+        today: s.state.today,
+        baseUrl: gateway.baseUrl,
+        reportBaseUrl: gateway.reportBaseUrl,
+        endpointId: merchant.endpointId,
+        consumerKey: merchant.consumerKey,
+      }),
       log,
     };
 

@@ -24,8 +24,15 @@ export interface Snapshot {
 function isState(v: unknown): v is SimState {
   const s = v as SimState;
   return (
-    typeof s === 'object' && s !== null && s.version === 1 && typeof s.today === 'string' && parseGatewayDate(s.today) !== undefined &&
-    Number.isSafeInteger(s.nextPaymentId) && Number.isSafeInteger(s.nextSerial) && Number.isSafeInteger(s.nextTransactionId) && Array.isArray(s.payments)
+    typeof s === 'object' &&
+    s !== null &&
+    s.version === 1 &&
+    typeof s.today === 'string' &&
+    parseGatewayDate(s.today) !== undefined &&
+    Number.isSafeInteger(s.nextPaymentId) &&
+    Number.isSafeInteger(s.nextSerial) &&
+    Number.isSafeInteger(s.nextTransactionId) &&
+    Array.isArray(s.payments)
   );
 }
 

@@ -28,7 +28,16 @@ export type SubmissionOutcomeView =
   /** Nothing was sent. */
   | { kind: 'transport-error'; reason: 'refused' | 'timeout' | 'tls' | 'other'; message: string };
 
-export const SUBMISSION_OUTCOME_KINDS = ['accepted', 'declined', 'validation-error', 'error', 'auth-failed', 'server-error', 'unknown', 'transport-error'] as const;
+export const SUBMISSION_OUTCOME_KINDS = [
+  'accepted',
+  'declined',
+  'validation-error',
+  'error',
+  'auth-failed',
+  'server-error',
+  'unknown',
+  'transport-error',
+] as const;
 
 /** The answer's per-row columns of a submission's table: shown first and pinned, so no one scrolls to them. */
 export const OUTCOME_COLUMNS = ['recurring-payment-id', 'status', 'serial-number'] as const;

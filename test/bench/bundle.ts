@@ -30,7 +30,12 @@ export interface BundleSplit {
 }
 
 /** The language client and the packages it brings: weighed apart from the ≤ 300 KB budget of ours + libraries. */
-export const LANGUAGE_CLIENT_PACKAGES = ['vscode-languageclient', 'vscode-languageserver-protocol', 'vscode-jsonrpc', 'vscode-languageserver-types'];
+export const LANGUAGE_CLIENT_PACKAGES = [
+  'vscode-languageclient',
+  'vscode-languageserver-protocol',
+  'vscode-jsonrpc',
+  'vscode-languageserver-types',
+];
 
 export function isLanguageClient(owner: string): boolean {
   return LANGUAGE_CLIENT_PACKAGES.includes(owner);
@@ -40,7 +45,8 @@ export function splitBundle(meta: Metafile, file: string): BundleSplit {
   const output = meta.outputs[file];
   if (!output) throw new Error(`${file} is not in the metafile (outputs: ${Object.keys(meta.outputs).join(', ')})`);
   const byOwner = new Map<string, number>();
-  for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) byOwner.set(owner(input), (byOwner.get(owner(input)) ?? 0) + bytesInOutput);
+  for (const [input, { bytesInOutput }] of Object.entries(output.inputs))
+    byOwner.set(owner(input), (byOwner.get(owner(input)) ?? 0) + bytesInOutput);
   const counted = [...byOwner.values()].reduce((a, b) => a + b, 0);
   // What no input accounts for: esbuild's module wrappers and runtime helpers.
   if (output.bytes > counted) byOwner.set('(bundler glue)', output.bytes - counted);
@@ -69,12 +75,18 @@ function report(entry: string): void {
   const split = readSplit(entry);
   const file = split.file;
   const onDisk = statSync(join(ROOT, file)).size;
-  console.log(`${file}: ${split.bytes} bytes (${kib(split.bytes)})${onDisk !== split.bytes ? `; on disk ${onDisk} bytes (built since?)` : ''}`);
+  console.log(
+    `${file}: ${split.bytes} bytes (${kib(split.bytes)})${onDisk !== split.bytes ? `; on disk ${onDisk} bytes (built since?)` : ''}`,
+  );
   const width = Math.max(...split.parts.map((p) => p.owner.length));
   for (const p of split.parts) {
-    console.log(`  ${p.owner.padEnd(width)}  ${String(p.bytes).padStart(8)}  ${kib(p.bytes).padStart(10)}  ${((100 * p.bytes) / split.bytes).toFixed(1).padStart(5)}%`);
+    console.log(
+      `  ${p.owner.padEnd(width)}  ${String(p.bytes).padStart(8)}  ${kib(p.bytes).padStart(10)}  ${((100 * p.bytes) / split.bytes).toFixed(1).padStart(5)}%`,
+    );
   }
-  console.log(`  ours + libraries: ${split.ours} bytes (${kib(split.ours)}); language client: ${split.languageClient} bytes (${kib(split.languageClient)})`);
+  console.log(
+    `  ours + libraries: ${split.ours} bytes (${kib(split.ours)}); language client: ${split.languageClient} bytes (${kib(split.languageClient)})`,
+  );
 }
 
 if (require.main === module) {

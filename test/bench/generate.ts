@@ -19,10 +19,71 @@ export function generateBatch(rows: number): string {
     const mode = i % 3;
     const amounts = AMOUNTS[mode];
     if (i % 5 === 4) {
-      out.push([id, 'DST', `Payout ${i}`, '', '', '', '', '', '', '', '', '', '', '', '', '', '', '120.00', '', '', '', 'EUR', 'PARTNER LTD', card, '05', '2031', '', '', ''].join(';'));
+      out.push(
+        [
+          id,
+          'DST',
+          `Payout ${i}`,
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '120.00',
+          '',
+          '',
+          '',
+          'EUR',
+          'PARTNER LTD',
+          card,
+          '05',
+          '2031',
+          '',
+          '',
+          '',
+        ].join(';'),
+      );
     } else {
       const desc = i % 7 === 0 ? `"Plan ${i}; monthly ""gold"""` : `Plan ${i}`;
-      out.push([id, 'SRC', desc, 'Anna', 'Schmidt', `Hauptstrasse ${i % 300}`, 'Berlin', '10115', 'DE', '', '+49 30 1234567', `anna${i}@example.com`, 'month', '1', '', '31.12.2031', '12', ...amounts, 'EUR', 'ANNA SCHMIDT', card, '08', '2031', '123', 'Membership', ''].join(';'));
+      out.push(
+        [
+          id,
+          'SRC',
+          desc,
+          'Anna',
+          'Schmidt',
+          `Hauptstrasse ${i % 300}`,
+          'Berlin',
+          '10115',
+          'DE',
+          '',
+          '+49 30 1234567',
+          `anna${i}@example.com`,
+          'month',
+          '1',
+          '',
+          '31.12.2031',
+          '12',
+          ...amounts,
+          'EUR',
+          'ANNA SCHMIDT',
+          card,
+          '08',
+          '2031',
+          '123',
+          'Membership',
+          '',
+        ].join(';'),
+      );
     }
   }
   return `${out.join('\r\n')}\r\n`;

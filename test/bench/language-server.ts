@@ -38,7 +38,9 @@ async function main(): Promise<void> {
   await client.initialize({ textDocument: { codeAction: { resolveSupport: { properties: ['edit'] } } } });
   const uri = 'file:///bench/batch.rpcsv';
   let t0 = performance.now();
-  await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'paygate-recurring-csv', version: 1, text } });
+  await client.connection.sendNotification('textDocument/didOpen', {
+    textDocument: { uri, languageId: 'paygate-recurring-csv', version: 1, text },
+  });
   await client.diagnostics(uri, 'first diagnostics', (p) => p.version === 1);
   const open = performance.now() - t0;
 

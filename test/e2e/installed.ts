@@ -35,7 +35,10 @@ function manifest(): { name: string; publisher: string; version: string } {
 function buildVsix(target: string, logFile: string): void {
   const r = spawnSync('npm', ['run', 'package', '--', '-o', target], { cwd: ROOT, encoding: 'utf8', timeout: 300_000 });
   fs.writeFileSync(logFile, `${r.stdout ?? ''}\n${r.stderr ?? ''}`);
-  if (r.status !== 0 || !fs.existsSync(target)) throw new Error(`npm run package failed (exit ${r.status}${r.error ? `, ${r.error.message}` : ''}); log: ${logFile}\n${(r.stderr ?? '').slice(-3000)}`);
+  if (r.status !== 0 || !fs.existsSync(target))
+    throw new Error(
+      `npm run package failed (exit ${r.status}${r.error ? `, ${r.error.message}` : ''}); log: ${logFile}\n${(r.stderr ?? '').slice(-3000)}`,
+    );
 }
 
 /** code-server's own CLI installs the VSIX, the way a user installs one. Returns the installed folder. */
@@ -43,16 +46,22 @@ function installVsix(install: CodeServerInstall, vsix: string, profile: string, 
   const extensionsDir = path.join(profile, 'extensions');
   const userDataDir = path.join(profile, 'user-data');
   fs.mkdirSync(extensionsDir, { recursive: true });
-  const r = spawnSync(install.node, [install.entry, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix], {
-    encoding: 'utf8',
-    timeout: 120_000,
-    env: { ...process.env, EXTENSIONS_GALLERY: '{}', PASSWORD: '', HASHED_PASSWORD: '' },
-  });
+  const r = spawnSync(
+    install.node,
+    [install.entry, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix],
+    {
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, EXTENSIONS_GALLERY: '{}', PASSWORD: '', HASHED_PASSWORD: '' },
+    },
+  );
   fs.writeFileSync(logFile, `${r.stdout ?? ''}\n${r.stderr ?? ''}`);
   const m = manifest();
   const installed = path.join(extensionsDir, `${m.publisher}.${m.name}-${m.version}`);
   if (r.status !== 0 || !fs.existsSync(path.join(installed, 'package.json'))) {
-    throw new Error(`code-server --install-extension ${path.basename(vsix)} failed (exit ${r.status}); expected ${installed}; log: ${logFile}\n${(r.stdout ?? '').slice(-2000)}${(r.stderr ?? '').slice(-2000)}`);
+    throw new Error(
+      `code-server --install-extension ${path.basename(vsix)} failed (exit ${r.status}); expected ${installed}; log: ${logFile}\n${(r.stdout ?? '').slice(-2000)}${(r.stderr ?? '').slice(-2000)}`,
+    );
   }
   return installed;
 }

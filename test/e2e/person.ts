@@ -127,17 +127,17 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
   await step('squiggles under the mistakes', async () => {
     if (!hasLanguage) notYet('no language contributed, so nothing is linted');
     // Once the lint face has landed (its code actions are contributed), missing squiggles are a failure.
-    const s = await wb.waitForSquiggles(page).catch((err: unknown) =>
-      hasQuickFixes ? Promise.reject(err) : notYet('the linter drew no squiggles (diagnostics not wired yet?)'),
-    );
+    const s = await wb
+      .waitForSquiggles(page)
+      .catch((err: unknown) => (hasQuickFixes ? Promise.reject(err) : notYet('the linter drew no squiggles (diagnostics not wired yet?)')));
     await screenshot('squiggles');
     return `${s.errors} error, ${s.warnings} warning, ${s.infos} info squiggles`;
   });
 
   await step('Problems panel lists them', async () => {
-    const rows = await wb.problems(page).catch((err: unknown) =>
-      hasQuickFixes ? Promise.reject(err) : notYet('the Problems panel stayed empty'),
-    );
+    const rows = await wb
+      .problems(page)
+      .catch((err: unknown) => (hasQuickFixes ? Promise.reject(err) : notYet('the Problems panel stayed empty')));
     before = await wb.problemCounts(page);
     await screenshot('problems');
     if (before.errors + before.warnings === 0) throw new Error('the status bar counts no problems');
@@ -206,137 +206,187 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     return `"${fixAll}": ${total(start)} -> ${total(after)} problems (the rest need a person's decision)`;
   });
 
-  await step('Ctrl+P opens valid.rpcsv', async () => {
-    await page.keyboard.press('Escape');
-    await wb.quickOpenFile(page, 'valid.rpcsv');
-    await screenshot('valid');
-  }, { previous: false });
+  await step(
+    'Ctrl+P opens valid.rpcsv',
+    async () => {
+      await page.keyboard.press('Escape');
+      await wb.quickOpenFile(page, 'valid.rpcsv');
+      await screenshot('valid');
+    },
+    { previous: false },
+  );
 
-  await step(`F1 "PayGate: ${SUBMIT_TITLE}" against the local gateway shows the results table`, async () => {
-    if (!submit) notYet(`no command titled "${SUBMIT_TITLE}" in contributes.commands`);
-    const expected = clientOrderIds(path.join(workspace, 'valid.rpcsv'));
-    await wb.runCommand(page, SUBMIT_TITLE);
-    await screenshot('submit-started');
-    const frame = await answerPromptsUntilTable(page);
-    // Rows render a moment after the grid; wait for the last expected one.
-    await frame.locator('[role="gridcell"], td', { hasText: expected[expected.length - 1] }).first().waitFor({ timeout: 15_000 });
-    await screenshot('results-table');
-    const dataRows = frame.locator('[role="row"]:has([role="gridcell"]):not(:has(input)), tbody tr').filter({ visible: true });
-    const shown = await dataRows.count();
-    if (shown !== expected.length) throw new Error(`the table shows ${shown} rows, the batch has ${expected.length}`);
-    for (const id of expected) {
-      if ((await frame.locator('[role="gridcell"], td', { hasText: id }).count()) === 0) throw new Error(`row ${id} is not in the table`);
-    }
-    // Submit lints first, so by now the Problems panel has had its say about the valid file: nothing.
-    const valid = page.locator('.markers-panel .monaco-list-row[aria-level="1"]', { hasText: 'valid.rpcsv' });
-    if ((await valid.count()) > 0) throw new Error('the Problems panel lists problems in valid.rpcsv');
-    const body = await frame.locator('body').innerText();
-    // Outside the document, card numbers are masked (first 6, last 4) and the CVV is not shown.
-    const pans = cardNumbers(path.join(workspace, 'valid.rpcsv'));
-    const leaked = pans.filter((p) => body.includes(p));
-    if (leaked.length > 0) throw new Error(`the submission panel shows full card numbers: ${leaked.map((p) => `${p.slice(0, 6)}…`).join(', ')}`);
-    const masked = pans.filter((p) => body.includes(`${p.slice(0, 6)}${'*'.repeat(p.length - 10)}${p.slice(-4)}`));
-    console.log(`    (masked card numbers visible in the panel: ${masked.length} of ${pans.length})`);
-    if (!/accepted/i.test(body)) throw new Error(`the panel does not say the batch was accepted: ${body.slice(0, 200)}`);
-    return `accepted; ${shown} rows: ${expected.join(', ')}`;
-  }, { previous: false });
+  await step(
+    `F1 "PayGate: ${SUBMIT_TITLE}" against the local gateway shows the results table`,
+    async () => {
+      if (!submit) notYet(`no command titled "${SUBMIT_TITLE}" in contributes.commands`);
+      const expected = clientOrderIds(path.join(workspace, 'valid.rpcsv'));
+      await wb.runCommand(page, SUBMIT_TITLE);
+      await screenshot('submit-started');
+      const frame = await answerPromptsUntilTable(page);
+      // Rows render a moment after the grid; wait for the last expected one.
+      await frame
+        .locator('[role="gridcell"], td', { hasText: expected[expected.length - 1] })
+        .first()
+        .waitFor({ timeout: 15_000 });
+      await screenshot('results-table');
+      const dataRows = frame.locator('[role="row"]:has([role="gridcell"]):not(:has(input)), tbody tr').filter({ visible: true });
+      const shown = await dataRows.count();
+      if (shown !== expected.length) throw new Error(`the table shows ${shown} rows, the batch has ${expected.length}`);
+      for (const id of expected) {
+        if ((await frame.locator('[role="gridcell"], td', { hasText: id }).count()) === 0) throw new Error(`row ${id} is not in the table`);
+      }
+      // Submit lints first, so by now the Problems panel has had its say about the valid file: nothing.
+      const valid = page.locator('.markers-panel .monaco-list-row[aria-level="1"]', { hasText: 'valid.rpcsv' });
+      if ((await valid.count()) > 0) throw new Error('the Problems panel lists problems in valid.rpcsv');
+      const body = await frame.locator('body').innerText();
+      // Outside the document, card numbers are masked (first 6, last 4) and the CVV is not shown.
+      const pans = cardNumbers(path.join(workspace, 'valid.rpcsv'));
+      const leaked = pans.filter((p) => body.includes(p));
+      if (leaked.length > 0)
+        throw new Error(`the submission panel shows full card numbers: ${leaked.map((p) => `${p.slice(0, 6)}…`).join(', ')}`);
+      const masked = pans.filter((p) => body.includes(`${p.slice(0, 6)}${'*'.repeat(p.length - 10)}${p.slice(-4)}`));
+      console.log(`    (masked card numbers visible in the panel: ${masked.length} of ${pans.length})`);
+      if (!/accepted/i.test(body)) throw new Error(`the panel does not say the batch was accepted: ${body.slice(0, 200)}`);
+      return `accepted; ${shown} rows: ${expected.join(', ')}`;
+    },
+    { previous: false },
+  );
 
-  await step('the status bar shows the active environment: PayGate: local', async () => {
-    if (!command('paygate.selectEnvironment')) notYet('no Select Environment command');
-    const item = page.locator('#workbench\\.parts\\.statusbar .statusbar-item', { hasText: 'PayGate: local' });
-    await item.first().waitFor({ state: 'visible', timeout: 15_000 });
-  }, { previous: false });
+  await step(
+    'the status bar shows the active environment: PayGate: local',
+    async () => {
+      if (!command('paygate.selectEnvironment')) notYet('no Select Environment command');
+      const item = page.locator('#workbench\\.parts\\.statusbar .statusbar-item', { hasText: 'PayGate: local' });
+      await item.first().waitFor({ state: 'visible', timeout: 15_000 });
+    },
+    { previous: false },
+  );
 
-  await step('clicking the status bar item offers the environments, local among them', async () => {
-    if (!command('paygate.selectEnvironment')) notYet('no Select Environment command');
-    await page.locator('#workbench\\.parts\\.statusbar .statusbar-item', { hasText: 'PayGate: local' }).first().click();
-    const picks = page.locator('.quick-input-widget .monaco-list-row');
-    await picks.first().waitFor({ state: 'visible', timeout: 15_000 });
-    const labels = (await picks.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
-    await screenshot('environment-picker');
-    await page.keyboard.press('Escape');
-    if (!labels.some((l) => /\blocal\b/.test(l))) throw new Error(`the picker offers ${JSON.stringify(labels)}`);
-    return labels.join(' | ').slice(0, 100);
-  }, { previous: false });
+  await step(
+    'clicking the status bar item offers the environments, local among them',
+    async () => {
+      if (!command('paygate.selectEnvironment')) notYet('no Select Environment command');
+      await page.locator('#workbench\\.parts\\.statusbar .statusbar-item', { hasText: 'PayGate: local' }).first().click();
+      const picks = page.locator('.quick-input-widget .monaco-list-row');
+      await picks.first().waitFor({ state: 'visible', timeout: 15_000 });
+      const labels = (await picks.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+      await screenshot('environment-picker');
+      await page.keyboard.press('Escape');
+      if (!labels.some((l) => /\blocal\b/.test(l))) throw new Error(`the picker offers ${JSON.stringify(labels)}`);
+      return labels.join(' | ').slice(0, 100);
+    },
+    { previous: false },
+  );
 
-  await step('the PayGate Submissions view lists the submission', async () => {
-    if (!submissionsView) notYet('no paygate.submissions view');
-    if (!submit) notYet('nothing was submitted');
-    const row = await wb.viewRow(page, submissionsView.name, 'valid.rpcsv');
-    await screenshot('submissions-view');
-    return row.replace(/\s+/g, ' ').slice(0, 100);
-  }, { previous: false });
+  await step(
+    'the PayGate Submissions view lists the submission',
+    async () => {
+      if (!submissionsView) notYet('no paygate.submissions view');
+      if (!submit) notYet('nothing was submitted');
+      const row = await wb.viewRow(page, submissionsView.name, 'valid.rpcsv');
+      await screenshot('submissions-view');
+      return row.replace(/\s+/g, ' ').slice(0, 100);
+    },
+    { previous: false },
+  );
 
-  await step('F1 "PayGate: Open CSV in PayGate Table" on valid.rpcsv shows its rows', async () => {
-    const open = command('paygate.openCsvInTable');
-    if (!open) notYet('no Open CSV in PayGate Table command');
-    await page.keyboard.press('Escape');
-    await wb.quickOpenFile(page, 'valid.rpcsv');
-    const earlier = page.frames();
-    await wb.runCommand(page, open.title);
-    const frame = await answerPromptsUntilTable(page, earlier);
-    const expected = clientOrderIds(path.join(workspace, 'valid.rpcsv'));
-    await frame.locator('[role="gridcell"], td', { hasText: expected[expected.length - 1] }).first().waitFor({ timeout: 15_000 });
-    await screenshot('csv-table');
-    for (const id of expected) {
-      if ((await frame.locator('[role="gridcell"], td', { hasText: id }).count()) === 0) throw new Error(`row ${id} is not in the table`);
-    }
-    return `${expected.length} rows`;
-  }, { previous: false });
+  await step(
+    'F1 "PayGate: Open CSV in PayGate Table" on valid.rpcsv shows its rows',
+    async () => {
+      const open = command('paygate.openCsvInTable');
+      if (!open) notYet('no Open CSV in PayGate Table command');
+      await page.keyboard.press('Escape');
+      await wb.quickOpenFile(page, 'valid.rpcsv');
+      const earlier = page.frames();
+      await wb.runCommand(page, open.title);
+      const frame = await answerPromptsUntilTable(page, earlier);
+      const expected = clientOrderIds(path.join(workspace, 'valid.rpcsv'));
+      await frame
+        .locator('[role="gridcell"], td', { hasText: expected[expected.length - 1] })
+        .first()
+        .waitFor({ timeout: 15_000 });
+      await screenshot('csv-table');
+      for (const id of expected) {
+        if ((await frame.locator('[role="gridcell"], td', { hasText: id }).count()) === 0) throw new Error(`row ${id} is not in the table`);
+      }
+      return `${expected.length} rows`;
+    },
+    { previous: false },
+  );
 
-  await step('F1 "PayGate: Run Report Template" on transactions.report.json shows the report table', async () => {
-    if (!runReport) notYet('no Run Report Template command');
-    if (!fs.existsSync(path.join(workspace, 'transactions.report.json'))) notYet('no examples/transactions.report.json');
-    await page.keyboard.press('Escape');
-    await wb.quickOpenFile(page, 'transactions.report.json');
-    const earlier = page.frames();
-    await wb.runCommand(page, runReport.title);
-    const frame = await answerPromptsUntilTable(page, earlier);
-    // The local gateway of this run has seen exactly the batch submitted above.
-    const expected = clientOrderIds(path.join(workspace, 'valid.rpcsv'));
-    await frame.locator('[role="gridcell"], td', { hasText: expected[expected.length - 1] }).first().waitFor({ timeout: 15_000 });
-    await screenshot('report-table');
-    for (const id of expected) {
-      if ((await frame.locator('[role="gridcell"], td', { hasText: id }).count()) === 0) throw new Error(`the report has no row for ${id}`);
-    }
-    const headers = await frame.locator('[role="columnheader"], th').allInnerTexts();
-    return `columns ${headers.map((h) => h.trim()).slice(0, 5).join(', ')}…; rows for ${expected.join(', ')}`;
-  }, { previous: false });
+  await step(
+    'F1 "PayGate: Run Report Template" on transactions.report.json shows the report table',
+    async () => {
+      if (!runReport) notYet('no Run Report Template command');
+      if (!fs.existsSync(path.join(workspace, 'transactions.report.json'))) notYet('no examples/transactions.report.json');
+      await page.keyboard.press('Escape');
+      await wb.quickOpenFile(page, 'transactions.report.json');
+      const earlier = page.frames();
+      await wb.runCommand(page, runReport.title);
+      const frame = await answerPromptsUntilTable(page, earlier);
+      // The local gateway of this run has seen exactly the batch submitted above.
+      const expected = clientOrderIds(path.join(workspace, 'valid.rpcsv'));
+      await frame
+        .locator('[role="gridcell"], td', { hasText: expected[expected.length - 1] })
+        .first()
+        .waitFor({ timeout: 15_000 });
+      await screenshot('report-table');
+      for (const id of expected) {
+        if ((await frame.locator('[role="gridcell"], td', { hasText: id }).count()) === 0)
+          throw new Error(`the report has no row for ${id}`);
+      }
+      const headers = await frame.locator('[role="columnheader"], th').allInnerTexts();
+      return `columns ${headers
+        .map((h) => h.trim())
+        .slice(0, 5)
+        .join(', ')}…; rows for ${expected.join(', ')}`;
+    },
+    { previous: false },
+  );
 
-  await step('searching the report table highlights the matches; a search with no match says how to clear it', async () => {
-    const frame = await wb.webviewFrame(page, '[role="grid"]', 5_000);
-    const expected = clientOrderIds(path.join(workspace, 'valid.rpcsv'));
-    const search = frame.locator('input.search');
-    await search.click();
-    await page.keyboard.type(expected[0]);
-    await frame.locator('mark.hit', { hasText: expected[0] }).first().waitFor({ timeout: 15_000 });
-    await screenshot('report-search-highlight');
-    await search.fill('');
-    await page.keyboard.type('no row has this');
-    const empty = frame.locator('.empty');
-    await empty.waitFor({ state: 'visible', timeout: 15_000 });
-    const said = (await empty.innerText()).replace(/\s+/g, ' ');
-    await screenshot('report-no-match');
-    if (!/No rows match/.test(said) || !/Escape/.test(said)) throw new Error(`the empty table says: ${said}`);
-    await page.keyboard.press('Escape');
-    await empty.waitFor({ state: 'hidden', timeout: 15_000 });
-    return said.slice(0, 100);
-  }, { previous: false });
+  await step(
+    'searching the report table highlights the matches; a search with no match says how to clear it',
+    async () => {
+      const frame = await wb.webviewFrame(page, '[role="grid"]', 5_000);
+      const expected = clientOrderIds(path.join(workspace, 'valid.rpcsv'));
+      const search = frame.locator('input.search');
+      await search.click();
+      await page.keyboard.type(expected[0]);
+      await frame.locator('mark.hit', { hasText: expected[0] }).first().waitFor({ timeout: 15_000 });
+      await screenshot('report-search-highlight');
+      await search.fill('');
+      await page.keyboard.type('no row has this');
+      const empty = frame.locator('.empty');
+      await empty.waitFor({ state: 'visible', timeout: 15_000 });
+      const said = (await empty.innerText()).replace(/\s+/g, ' ');
+      await screenshot('report-no-match');
+      if (!/No rows match/.test(said) || !/Escape/.test(said)) throw new Error(`the empty table says: ${said}`);
+      await page.keyboard.press('Escape');
+      await empty.waitFor({ state: 'hidden', timeout: 15_000 });
+      return said.slice(0, 100);
+    },
+    { previous: false },
+  );
 
-  await step('clicking the submission in the Submissions view opens its results panel, outcome first', async () => {
-    if (!submissionsView) notYet('no paygate.submissions view');
-    await wb.viewRow(page, submissionsView.name, 'valid.rpcsv');
-    const header = page.locator('.pane-header', { hasText: new RegExp(submissionsView.name, 'i') }).first();
-    await page.locator('.pane', { has: header }).locator('.monaco-list-row', { hasText: 'valid.rpcsv' }).first().click();
-    // The submission's panel (the one with a banner) comes to the front, reused from the Submit above.
-    const frame = await wb.webviewFrame(page, '.banner', 30_000);
-    const headers = (await frame.locator('[role="columnheader"]').allInnerTexts()).map((h) => h.trim());
-    await screenshot('submission-from-view');
-    if (headers[0] !== 'recurring-payment-id') throw new Error(`the first column is ${headers[0]}`);
-    const banner = await frame.locator('.banner').innerText();
-    if (/\d{4}-\d{2}-\d{2}T\d{2}:/.test(banner)) throw new Error(`the banner shows a raw ISO time: ${banner}`);
-    return `${headers.slice(0, 3).join(', ')}; ${banner.replace(/\s+/g, ' ').slice(0, 80)}`;
-  }, { previous: false });
+  await step(
+    'clicking the submission in the Submissions view opens its results panel, outcome first',
+    async () => {
+      if (!submissionsView) notYet('no paygate.submissions view');
+      await wb.viewRow(page, submissionsView.name, 'valid.rpcsv');
+      const header = page.locator('.pane-header', { hasText: new RegExp(submissionsView.name, 'i') }).first();
+      await page.locator('.pane', { has: header }).locator('.monaco-list-row', { hasText: 'valid.rpcsv' }).first().click();
+      // The submission's panel (the one with a banner) comes to the front, reused from the Submit above.
+      const frame = await wb.webviewFrame(page, '.banner', 30_000);
+      const headers = (await frame.locator('[role="columnheader"]').allInnerTexts()).map((h) => h.trim());
+      await screenshot('submission-from-view');
+      if (headers[0] !== 'recurring-payment-id') throw new Error(`the first column is ${headers[0]}`);
+      const banner = await frame.locator('.banner').innerText();
+      if (/\d{4}-\d{2}-\d{2}T\d{2}:/.test(banner)) throw new Error(`the banner shows a raw ISO time: ${banner}`);
+      return `${headers.slice(0, 3).join(', ')}; ${banner.replace(/\s+/g, ' ').slice(0, 80)}`;
+    },
+    { previous: false },
+  );
 
   return counts;
 }

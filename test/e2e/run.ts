@@ -27,7 +27,11 @@ async function main(): Promise<number> {
   onCleanup('scratch', () => fs.rmSync(scratch, { recursive: true, force: true }));
   const workspace = path.join(scratch, 'workspace');
   fs.cpSync(path.join(ROOT, 'test', 'fixtures', 'e2e', 'workspace'), workspace, { recursive: true });
-  const env: Record<string, string> = { PAYGATE_STATE_DIR: path.join(scratch, 'gateway-state'), PAYGATE_DATA_DIR: path.join(scratch, 'data'), PAYGATE_E2E: '1' };
+  const env: Record<string, string> = {
+    PAYGATE_STATE_DIR: path.join(scratch, 'gateway-state'),
+    PAYGATE_DATA_DIR: path.join(scratch, 'data'),
+    PAYGATE_E2E: '1',
+  };
   if (process.env.PAYGATE_TEST_GREP) env.PAYGATE_TEST_GREP = process.env.PAYGATE_TEST_GREP;
 
   console.log(`[e2e] code-server ${install.version}`);

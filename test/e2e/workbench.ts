@@ -13,7 +13,10 @@ export async function waitForWorkbench(page: Page): Promise<void> {
 }
 
 export async function focusWorkbench(page: Page): Promise<void> {
-  await page.locator('.monaco-workbench').focus().catch(() => undefined);
+  await page
+    .locator('.monaco-workbench')
+    .focus()
+    .catch(() => undefined);
 }
 
 function quickInput(page: Page): Locator {
@@ -111,9 +114,19 @@ export async function problems(page: Page, timeout = SHORT): Promise<string[]> {
 
 /** The count VS Code shows on the Problems tab badge / status bar, e.g. errors + warnings. */
 export async function problemCounts(page: Page): Promise<{ errors: number; warnings: number }> {
-  const text = (await page.locator('#status\\.problems').getAttribute('aria-label').catch(() => null)) ?? '';
+  const text =
+    (await page
+      .locator('#status\\.problems')
+      .getAttribute('aria-label')
+      .catch(() => null)) ?? '';
   // "Errors: 18, Warnings: 3" (1.100); older builds said "18 Errors, 3 Warnings".
-  const count = (word: string) => Number(text.match(new RegExp(`${word}s?:\\s*(\\d+)|(\\d+)\\s+${word}s?`, 'i'))?.slice(1).find(Boolean) ?? 0);
+  const count = (word: string) =>
+    Number(
+      text
+        .match(new RegExp(`${word}s?:\\s*(\\d+)|(\\d+)\\s+${word}s?`, 'i'))
+        ?.slice(1)
+        .find(Boolean) ?? 0,
+    );
   const errors = count('Error');
   const warnings = count('Warning');
   return { errors, warnings };
@@ -161,7 +174,14 @@ export async function webviewFrame(page: Page, selector: string, timeout = 30_00
   while (Date.now() < deadline) {
     for (const frame of page.frames()) {
       if (frame === page.mainFrame() || except.includes(frame)) continue;
-      if (await frame.locator(selector).first().isVisible().catch(() => false)) return frame;
+      if (
+        await frame
+          .locator(selector)
+          .first()
+          .isVisible()
+          .catch(() => false)
+      )
+        return frame;
     }
     await page.waitForTimeout(250);
   }

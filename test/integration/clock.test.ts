@@ -51,7 +51,9 @@ describe('advance local gateway clock', function () {
     assert.equal(r.approved + r.declined, r.charges);
     assert.match(r.message, new RegExp(`^Advanced 35 days to ${r.today.replace(/\./g, '\\.')}: ${r.charges} charges? \\(`));
     for (const id of ids) assert.ok(r.paymentsText?.includes(`Payment ${id} `), `payment ${id} is listed`);
-    const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'paygate-gateway' && e.document.uri.path.includes('Local gateway payments'));
+    const shown = vscode.window.visibleTextEditors.find(
+      (e) => e.document.uri.scheme === 'paygate-gateway' && e.document.uri.path.includes('Local gateway payments'),
+    );
     assert.ok(shown, 'the payments document is open');
     assert.equal(shown.document.getText(), r.paymentsText);
   });
@@ -81,7 +83,7 @@ describe('advance local gateway clock', function () {
       assert.equal(info.externalPid, process.pid);
       const before = external.today();
       const r = advanced(await run<AdvanceClockResult>('paygate.advanceLocalGatewayClock', { days: 3, show: false }));
-      assert.notDeepEqual(external.today(), before, 'the external gateway\'s own clock moved');
+      assert.notDeepEqual(external.today(), before, "the external gateway's own clock moved");
       assert.equal(r.from.split('.').reverse().join('-') < r.today.split('.').reverse().join('-'), true);
     });
 

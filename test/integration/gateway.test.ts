@@ -73,7 +73,16 @@ describe('gateway commands', function () {
     own = await startLocalGateway({ stateDir: path.join(scratch, 'own-gateway'), port: 0 });
     await config().update(
       'environments',
-      [{ name: TEST_ENV, baseUrl: own.baseUrl, reportBaseUrl: own.reportBaseUrl, endpointId: own.environment.endpointId, consumerKey: own.merchant.consumerKey, production: true }],
+      [
+        {
+          name: TEST_ENV,
+          baseUrl: own.baseUrl,
+          reportBaseUrl: own.reportBaseUrl,
+          endpointId: own.environment.endpointId,
+          consumerKey: own.merchant.consumerKey,
+          production: true,
+        },
+      ],
       vscode.ConfigurationTarget.Global,
     );
     await run('paygate.selectEnvironment', 'local');
@@ -139,12 +148,17 @@ describe('gateway commands', function () {
     });
 
     it('two submits of one new file at the same moment send it once', async () => {
-      const doc = await vscode.workspace.openTextDocument({ language: 'paygate-recurring-csv', content: fs.readFileSync(fixture('valid.rpcsv').fsPath, 'utf8').replace(/IT-GW-000/g, 'IT-TWICE-') });
+      const doc = await vscode.workspace.openTextDocument({
+        language: 'paygate-recurring-csv',
+        content: fs.readFileSync(fixture('valid.rpcsv').fsPath, 'utf8').replace(/IT-GW-000/g, 'IT-TWICE-'),
+      });
       const results = await Promise.all([run<SubmitResult>('paygate.submit', doc.uri), run<SubmitResult>('paygate.submit', doc.uri)]);
-      const statuses = results.map((r) => {
-        if (r?.status === 'sent') return 'sent';
-        return r?.status === 'refused' ? r.reason : '?';
-      }).sort();
+      const statuses = results
+        .map((r) => {
+          if (r?.status === 'sent') return 'sent';
+          return r?.status === 'refused' ? r.reason : '?';
+        })
+        .sort();
       assert.deepEqual(statuses, ['in-flight', 'sent'], JSON.stringify(results));
     });
 
@@ -162,10 +176,15 @@ describe('gateway commands', function () {
       assert.equal(view.outcome.kind, 'accepted');
       assert.equal(view.submittedAt, first.record.time, 'the exact instant stays ISO in the view; the page shows local time');
       assert.deepEqual(view.columns.slice(0, 3), ['recurring-payment-id', 'status', 'serial-number']);
-      assert.deepEqual(view.rows.map((r) => r[0]), first.record.recurringPaymentIds);
+      assert.deepEqual(
+        view.rows.map((r) => r[0]),
+        first.record.recurringPaymentIds,
+      );
       assert.ok(view.columns.includes('credit-card-number'), 'the rows come from the file, which is still what was sent');
       await eventually('the results panel', () =>
-        vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === view.title && t.input instanceof vscode.TabInputWebview) ? true : undefined,
+        vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === view.title && t.input instanceof vscode.TabInputWebview)
+          ? true
+          : undefined,
       );
       const text = JSON.stringify(view);
       for (const card of VALID_CARDS) assert.ok(!text.includes(card));
@@ -216,7 +235,9 @@ describe('gateway commands', function () {
 
     it('shows the report request of a template with realm="" and no secret', async () => {
       await run<SetSecretResult>('paygate.setConsumerSecret', { environment: TEST_ENV, secret: own.merchant.consumerSecret });
-      const r = await run<SignatureDetailsResult>('paygate.showSignatureDetails', fixture('transactions.report.json'), { environment: TEST_ENV });
+      const r = await run<SignatureDetailsResult>('paygate.showSignatureDetails', fixture('transactions.report.json'), {
+        environment: TEST_ENV,
+      });
       assert.ok(r?.ok, JSON.stringify(r));
       const text = await documentText(r.uri);
       assert.match(text, /OAuth realm="", oauth_consumer_key=/);
@@ -257,16 +278,28 @@ describe('gateway commands', function () {
       const set = await run<SetSecretResult>('paygate.setRsaPrivateKey', { environment: TEST_ENV, file: pem, passphrase: '' });
       assert.deepEqual(set, { ok: true, environment: TEST_ENV });
 
-      const declined = await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv'), { environment: TEST_ENV, confirm: false, sendAgain: true });
+      const declined = await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv'), {
+        environment: TEST_ENV,
+        confirm: false,
+        sendAgain: true,
+      });
       assert.ok(declined?.status === 'refused' && declined.reason === 'not-confirmed', JSON.stringify(declined));
       const before = own.payments().length;
 
-      const r = sent(await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv'), { environment: TEST_ENV, confirm: true, sendAgain: true }));
+      const r = sent(
+        await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv'), { environment: TEST_ENV, confirm: true, sendAgain: true }),
+      );
       assert.equal(r.outcome, 'accepted', JSON.stringify(r.record));
       assert.equal(r.record.signatureMethod, 'RSA-SHA256');
       assert.equal(r.record.production, true);
       assert.equal(own.payments().length, before + 2, 'the gateway registered both rows');
-      assert.deepEqual(own.payments().slice(-2).map((p) => p['recurring-payment-id']), r.record.recurringPaymentIds);
+      assert.deepEqual(
+        own
+          .payments()
+          .slice(-2)
+          .map((p) => p['recurring-payment-id']),
+        r.record.recurringPaymentIds,
+      );
     });
   });
 
@@ -287,7 +320,10 @@ describe('gateway commands', function () {
         await config().update('requestTimeoutSeconds', 1, vscode.ConfigurationTarget.Global);
         await config().update(
           'environments',
-          [...(config().get<unknown[]>('environments') ?? []), { name: 'it-silent', baseUrl: origin, reportBaseUrl: origin, endpointId: '1', consumerKey: 'k' }],
+          [
+            ...(config().get<unknown[]>('environments') ?? []),
+            { name: 'it-silent', baseUrl: origin, reportBaseUrl: origin, endpointId: '1', consumerKey: 'k' },
+          ],
           vscode.ConfigurationTarget.Global,
         );
         await run('paygate.setConsumerSecret', { environment: 'it-silent', secret: 'any' });
@@ -358,8 +394,15 @@ describe('gateway commands', function () {
       assert.equal(r.uri.fsPath, `${target}.report.json`, 'the .report.json suffix is added');
       const body = JSON.parse(fs.readFileSync(r.uri.fsPath, 'utf8')) as Record<string, unknown>;
       assert.deepEqual(Object.keys(body).sort(), [
-        'configurationReportParameters', 'filters', 'inputReportParameters', 'outputReportParameters',
-        'reportCsvDelimiter', 'reportEncode', 'reportFormat', 'reportIdentifier', 'reportName',
+        'configurationReportParameters',
+        'filters',
+        'inputReportParameters',
+        'outputReportParameters',
+        'reportCsvDelimiter',
+        'reportEncode',
+        'reportFormat',
+        'reportIdentifier',
+        'reportName',
       ]);
       await eventually('the new template in an editor', () =>
         vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === r.uri.fsPath) ? true : undefined,
@@ -372,8 +415,9 @@ describe('gateway commands', function () {
       const doc = await vscode.workspace.openTextDocument(fixture('broken.report.json'));
       await vscode.window.showTextDocument(doc);
       // "reportCsvDelimiter": ";;" is on line 5 (0-based 4); the JSON language service reports it there.
-      const problem = await eventually('a schema diagnostic on reportCsvDelimiter', () =>
-        vscode.languages.getDiagnostics(doc.uri).find((d) => d.range.start.line === 4),
+      const problem = await eventually(
+        'a schema diagnostic on reportCsvDelimiter',
+        () => vscode.languages.getDiagnostics(doc.uri).find((d) => d.range.start.line === 4),
         30_000,
       );
       assert.match(problem.message, /length|long/i);

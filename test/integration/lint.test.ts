@@ -90,7 +90,9 @@ async function applyAction(action: vscode.CodeAction): Promise<void> {
 }
 
 async function codeActions(uri: vscode.Uri, range: vscode.Range, kind?: string): Promise<vscode.CodeAction[]> {
-  const got = (await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>('vscode.executeCodeActionProvider', uri, range, kind)) ?? [];
+  const got =
+    (await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>('vscode.executeCodeActionProvider', uri, range, kind)) ??
+    [];
   // A provider may also answer with bare Commands (whose `command` is a string); ours answers with CodeActions.
   return got.filter((a): a is vscode.CodeAction => typeof (a as vscode.Command).command !== 'string');
 }
@@ -175,7 +177,10 @@ describe('lint (recurring-payment CSV in the editor)', () => {
       assert.equal(got.length, expected.length);
       got.forEach((g, i) => {
         assert.equal(g.code, expected[i].code);
-        assert.ok(g.range.isEqual(expected[i].range), `${g.code} at ${JSON.stringify(g.range)}, expected ${JSON.stringify(expected[i].range)}`);
+        assert.ok(
+          g.range.isEqual(expected[i].range),
+          `${g.code} at ${JSON.stringify(g.range)}, expected ${JSON.stringify(expected[i].range)}`,
+        );
         assert.equal(g.severity, expected[i].severity);
       });
       for (const d of ds) {
@@ -228,9 +233,14 @@ describe('lint (recurring-payment CSV in the editor)', () => {
       const doc = await openShown(copyFixture('mistakes.rpcsv'));
       const before = doc.getText();
       const cell = cellRange(doc, 0, 'notify-url');
-      await diagnosticsWhere(doc.uri, 'column-alias on notify-url', (d) => d.some((x) => codeOf(x) === 'column-alias' && x.range.isEqual(cell)));
+      await diagnosticsWhere(doc.uri, 'column-alias on notify-url', (d) =>
+        d.some((x) => codeOf(x) === 'column-alias' && x.range.isEqual(cell)),
+      );
       const actions = await codeActions(doc.uri, cell, vscode.CodeActionKind.QuickFix.value);
-      assert.ok(actions.some((a) => !a.isPreferred && /fix all safe/i.test(a.title)), 'the file-wide safe fixes are offered too');
+      assert.ok(
+        actions.some((a) => !a.isPreferred && /fix all safe/i.test(a.title)),
+        'the file-wide safe fixes are offered too',
+      );
       const preferred = actions.filter((a) => a.isPreferred);
       assert.equal(preferred.length, 1, `one preferred fix among: ${actions.map((a) => a.title).join(' | ')}`);
       // (executeCodeActionProvider hands back title, kind, edit and isPreferred, not the diagnostics list.)
@@ -255,7 +265,10 @@ describe('lint (recurring-payment CSV in the editor)', () => {
         const edits = a.edit?.get(doc.uri) ?? [];
         return edits.length === 1 && edits[0].range.isEqual(country) && edits[0].newText === '';
       };
-      assert.ok(actions.some((a) => a !== sweep && clearsOnlyCountry(a)), 'a single-cell clear too');
+      assert.ok(
+        actions.some((a) => a !== sweep && clearsOnlyCountry(a)),
+        'a single-cell clear too',
+      );
       const row = doc.lineAt(1).text;
       await applyAction(sweep);
       assert.equal(doc.lineAt(1).text, row.replace(';DE;Berlin;', ';;;'));
@@ -321,8 +334,16 @@ describe('lint (recurring-payment CSV in the editor)', () => {
         content: 'client-orderid;rp_card_type;[x](command:workbench.action.quit);<img src=x onerror=alert(1)>\n',
       });
       const raw = async (needle: string): Promise<string> => {
-        const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, cellRange(doc, 0, needle).start.translate(0, 1))) ?? [];
-        return hovers.flatMap((h) => h.contents).map((c) => (typeof c === 'string' ? c : c.value)).join('\n');
+        const hovers =
+          (await vscode.commands.executeCommand<vscode.Hover[]>(
+            'vscode.executeHoverProvider',
+            doc.uri,
+            cellRange(doc, 0, needle).start.translate(0, 1),
+          )) ?? [];
+        return hovers
+          .flatMap((h) => h.contents)
+          .map((c) => (typeof c === 'string' ? c : c.value))
+          .join('\n');
       };
       const link = await raw('[x]');
       assert.match(link, /not a column/);
@@ -362,8 +383,10 @@ describe('lint (recurring-payment CSV in the editor)', () => {
       await replace(doc, new vscode.Range(end, end), ';');
       const at = doc.lineAt(0).range.end;
       const labels = (await columnCompletions(doc.uri, at, ';')).map(labelOf);
-      for (const missing of ['cvv2', 'order_desc', 'phone', 'state', 'notify_url']) assert.ok(labels.includes(missing), `${missing} offered`);
-      for (const present of ['client-orderid', 'rp_card_type', 'currency', 'max-repeats-number']) assert.ok(!labels.includes(present), `${present} not offered`);
+      for (const missing of ['cvv2', 'order_desc', 'phone', 'state', 'notify_url'])
+        assert.ok(labels.includes(missing), `${missing} offered`);
+      for (const present of ['client-orderid', 'rp_card_type', 'currency', 'max-repeats-number'])
+        assert.ok(!labels.includes(present), `${present} not offered`);
     });
 
     it('replaces a half-typed name and documents each column', async () => {
@@ -377,7 +400,7 @@ describe('lint (recurring-payment CSV in the editor)', () => {
       const range = cvv.range as { inserting: vscode.Range; replacing: vscode.Range } | vscode.Range | undefined;
       const replacing = range && 'replacing' in range ? range.replacing : range;
       assert.ok(replacing?.isEqual(new vscode.Range(at.translate(0, -2), at)), `replaces "cv": ${JSON.stringify(replacing)}`);
-      const docText = typeof cvv.documentation === 'string' ? cvv.documentation : cvv.documentation?.value ?? '';
+      const docText = typeof cvv.documentation === 'string' ? cvv.documentation : (cvv.documentation?.value ?? '');
       assert.match(docText, /3 or 4 digits/);
     });
 

@@ -47,7 +47,10 @@ describe('a new user', function () {
       const editor = await vscode.window.showTextDocument(doc);
       assert.equal(doc.languageId, 'plaintext');
       await editor.edit((e) => e.insert(new vscode.Position(0, 0), `${HEADER}\nA-1;SRC;4111111111111111;737;10.00;EUR\n`));
-      assert.equal(await eventually('the language to switch', () => (languageOf(doc.uri) === LANGUAGE_ID ? LANGUAGE_ID : undefined)), LANGUAGE_ID);
+      assert.equal(
+        await eventually('the language to switch', () => (languageOf(doc.uri) === LANGUAGE_ID ? LANGUAGE_ID : undefined)),
+        LANGUAGE_ID,
+      );
     });
 
     it('switches while typing the header, once the second name is complete', async () => {
@@ -110,7 +113,9 @@ describe('a new user', function () {
       assert.equal(editor.document.getText(editor.selection), 'staging');
       // Nothing is saved for the user: undo the insertion and leave the file as it was.
       await vscode.commands.executeCommand('undo');
-      await eventually('the insertion undone', () => (!editor.document.getText().includes('endpoint id from your support manager') ? true : undefined));
+      await eventually('the insertion undone', () =>
+        !editor.document.getText().includes('endpoint id from your support manager') ? true : undefined,
+      );
       if (editor.document.isDirty) await editor.document.save();
     });
   });

@@ -50,7 +50,14 @@ describe('problem matcher $paygate', () => {
     fs.copyFileSync(path.join(ext.extensionPath, 'examples', 'mistakes.rpcsv'), file);
     const cli = path.join(ext.extensionPath, 'dist', 'cli.js');
     const scope = vscode.workspace.workspaceFolders?.[0] ?? vscode.TaskScope.Workspace;
-    const task = new vscode.Task({ type: 'shell' }, scope, 'paygate lint', 'paygate', new vscode.ShellExecution('node', [cli, 'lint', file], { cwd: scratch }), '$paygate');
+    const task = new vscode.Task(
+      { type: 'shell' },
+      scope,
+      'paygate lint',
+      'paygate',
+      new vscode.ShellExecution('node', [cli, 'lint', file], { cwd: scratch }),
+      '$paygate',
+    );
     await vscode.tasks.executeTask(task);
 
     const problems = await matcherProblems(vscode.Uri.file(file));
@@ -61,6 +68,9 @@ describe('problem matcher $paygate', () => {
     assert.equal(alias.range.start.character, 28);
     assert.equal(alias.severity, vscode.DiagnosticSeverity.Error);
     assert.match(alias.message, /order_desc/);
-    assert.ok(problems.some((d) => d.severity === vscode.DiagnosticSeverity.Warning), 'warnings are told apart from errors');
+    assert.ok(
+      problems.some((d) => d.severity === vscode.DiagnosticSeverity.Warning),
+      'warnings are told apart from errors',
+    );
   });
 });

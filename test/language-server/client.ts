@@ -61,7 +61,12 @@ export class TestClient {
   }
 
   async initialize(capabilities: ClientCapabilities, initializationOptions?: unknown): Promise<Record<string, unknown>> {
-    const result = await this.connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities, initializationOptions });
+    const result = await this.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: null,
+      capabilities,
+      initializationOptions,
+    });
     await this.connection.sendNotification('initialized', {});
     return (result as { capabilities: Record<string, unknown> }).capabilities;
   }

@@ -41,7 +41,9 @@ describe('card-data-in-git over LSP', { timeout: 60_000 }, () => {
 
   const open = (file: string) => {
     const uri = pathToFileURL(file).href;
-    void client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: LANGUAGE_ID, version: 1, text: TEXT } });
+    void client.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: LANGUAGE_ID, version: 1, text: TEXT },
+    });
     return uri;
   };
 
@@ -65,7 +67,12 @@ describe('card-data-in-git over LSP', { timeout: 60_000 }, () => {
 
     assert.equal(readFileSync(path.join(dir, 'repo', '.gitignore'), 'utf8'), '/batches/new.rpcsv\n');
     await client.diagnostics(uri, 'the warning gone', (p) => !codes(p.diagnostics).includes('card-data-in-git'));
-    assert.equal(execFileSync('git', ['check-ignore', 'batches/new.rpcsv'], { cwd: path.join(dir, 'repo') }).toString().trim(), 'batches/new.rpcsv');
+    assert.equal(
+      execFileSync('git', ['check-ignore', 'batches/new.rpcsv'], { cwd: path.join(dir, 'repo') })
+        .toString()
+        .trim(),
+      'batches/new.rpcsv',
+    );
   });
 
   it('a tracked batch: the warning says how to remove it from history, and no .gitignore fix is offered', async () => {
@@ -73,8 +80,15 @@ describe('card-data-in-git over LSP', { timeout: 60_000 }, () => {
     const published = await client.diagnostics(uri, 'card-data-in-git', (p) => codes(p.diagnostics).includes('card-data-in-git'));
     const warning = published.diagnostics.find((d) => d.code === 'card-data-in-git')!;
     assert.match(text(warning), /git rm --cached tracked\.rpcsv/);
-    const actions = (await client.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: warning.range, context: { diagnostics: [warning] } })) as CodeAction[];
-    assert.deepEqual(actions.filter((a) => /gitignore/.test(a.title)), []);
+    const actions = (await client.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri },
+      range: warning.range,
+      context: { diagnostics: [warning] },
+    })) as CodeAction[];
+    assert.deepEqual(
+      actions.filter((a) => /gitignore/.test(a.title)),
+      [],
+    );
   });
 
   it('a batch outside any work tree never gets it', async () => {

@@ -48,7 +48,16 @@ function runNvim(dir: string, env: Record<string, string>): Promise<NvimRun> {
       cwd: dir,
       stdio: ['ignore', 'pipe', 'pipe'],
       // Neovim's state, logs and caches in the scratch folder, not the user's.
-      env: { ...process.env, ...env, PAYGATE_OUT: out, HOME: home, XDG_CONFIG_HOME: home, XDG_DATA_HOME: home, XDG_STATE_HOME: home, XDG_CACHE_HOME: home },
+      env: {
+        ...process.env,
+        ...env,
+        PAYGATE_OUT: out,
+        HOME: home,
+        XDG_CONFIG_HOME: home,
+        XDG_DATA_HOME: home,
+        XDG_STATE_HOME: home,
+        XDG_CACHE_HOME: home,
+      },
     });
     let output = '';
     child.stdout!.on('data', (b: Buffer) => (output += b.toString()));
@@ -75,7 +84,8 @@ describe('Neovim with paygate lsp --stdio', { skip }, () => {
     copyFileSync(path.join(ROOT, 'test', 'fixtures', 'lint', 'mistakes.rpcsv'), alias);
     text = readFileSync(alias, 'utf8');
     const missing = path.join(dir, 'missing.rpcsv');
-    missingText = 'client-orderid;rp_card_type;credit-card-number;amount\nord-1;DST;4111111111111111;5.00\nord-2;DST;5555555555554444;7.00\n';
+    missingText =
+      'client-orderid;rp_card_type;credit-card-number;amount\nord-1;DST;4111111111111111;5.00\nord-2;DST;5555555555554444;7.00\n';
     writeFileSync(missing, missingText);
     run = await runNvim(dir, {
       PAYGATE_CMD: JSON.stringify([process.execPath, CLI, 'lsp', '--stdio']),
@@ -117,7 +127,10 @@ describe('Neovim with paygate lsp --stdio', { skip }, () => {
 
   it("applies a quick fix's edit from Neovim's code action menu, and the problem goes", () => {
     assert.ok(run.offered.includes('Rename column to rp_card_type'), run.offered.join(' | '));
-    assert.ok(run.offered.some((t) => /Fix all 2 column-alias/.test(t)), 'fix all of this kind offered');
+    assert.ok(
+      run.offered.some((t) => /Fix all 2 column-alias/.test(t)),
+      'fix all of this kind offered',
+    );
     const lines = text.split('\n');
     assert.deepEqual(run.after_fix, [lines[0].replace('Rp_Card_Type', 'rp_card_type'), ...lines.slice(1, -1)]);
     assert.deepEqual(
@@ -128,7 +141,10 @@ describe('Neovim with paygate lsp --stdio', { skip }, () => {
   });
 
   it('adds a missing column to the header and every row through a resolved code action', () => {
-    assert.ok(run.offered_missing.some((t) => t.startsWith('Add column currency')), run.offered_missing.join(' | '));
+    assert.ok(
+      run.offered_missing.some((t) => t.startsWith('Add column currency')),
+      run.offered_missing.join(' | '),
+    );
     const lines = missingText.split('\n').slice(0, -1);
     assert.deepEqual(run.after_missing, [`${lines[0]};currency`, ...lines.slice(1).map((l) => `${l};`)]);
     assert.ok(!run.diagnostics_after_missing.some((d) => d.code === 'missing-column'));

@@ -8,7 +8,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { ClientCapabilities, CodeAction, CompletionItem, Diagnostic, Hover, MarkupContent, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import type {
+  ClientCapabilities,
+  CodeAction,
+  CompletionItem,
+  Diagnostic,
+  Hover,
+  MarkupContent,
+  TextEdit,
+  WorkspaceEdit,
+} from 'vscode-languageserver-protocol';
 import { CLI, LANGUAGE_ID, ROOT, TestClient, cellRange, type Published } from './client';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'lint');
@@ -18,7 +27,11 @@ const RULE_LINK = 'https://github.com/paygate/paygate-toolkit/blob/main/docs/rul
 const CAPABILITIES: ClientCapabilities = {
   textDocument: {
     synchronization: { didSave: true },
-    codeAction: { resolveSupport: { properties: ['edit'] }, dataSupport: true, codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'source'] } } },
+    codeAction: {
+      resolveSupport: { properties: ['edit'] },
+      dataSupport: true,
+      codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'source'] } },
+    },
     completion: { completionItem: { insertReplaceSupport: true, labelDetailsSupport: true } },
     hover: { contentFormat: ['markdown', 'plaintext'] as MarkupContent['kind'][] },
   },
@@ -45,7 +58,11 @@ class Doc {
   async edit(edits: TextEdit[]): Promise<void> {
     const changes = [...edits].sort((a, b) => b.range.start.line - a.range.start.line || b.range.start.character - a.range.start.character);
     this.version++;
-    this.doc = TextDocument.update(this.doc, changes.map((e) => ({ range: e.range, text: e.newText })), this.version);
+    this.doc = TextDocument.update(
+      this.doc,
+      changes.map((e) => ({ range: e.range, text: e.newText })),
+      this.version,
+    );
     await this.client.connection.sendNotification('textDocument/didChange', {
       textDocument: { uri: this.uri, version: this.version },
       contentChanges: changes.map((e) => ({ range: e.range, text: e.newText })),
@@ -63,7 +80,8 @@ class Doc {
 
 const codes = (ds: Diagnostic[]) => ds.map((d) => String(d.code));
 const message = (d: Diagnostic) => (typeof d.message === 'string' ? d.message : d.message.value);
-const sortByStart = (ds: Diagnostic[]) => [...ds].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+const sortByStart = (ds: Diagnostic[]) =>
+  [...ds].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 const hoverText = (h: Hover | null) => (h ? (h.contents as MarkupContent).value.replace(/\\([!-/:-@[-`{-~])/g, '$1') : '');
 
 describe('language server over stdio (paygate lsp --stdio)', () => {
@@ -89,7 +107,10 @@ describe('language server over stdio (paygate lsp --stdio)', () => {
     const { diagnostics } = await doc.diagnostics('four diagnostics', (ds) => ds.length === 4);
     const got = sortByStart(diagnostics);
     assert.deepEqual(codes(got), ['column-alias', 'column-alias', 'dst-unsupported', 'dst-unsupported']);
-    assert.deepEqual(got.map((d) => d.range), [cellRange(text, 0, 'Rp_Card_Type'), cellRange(text, 0, 'notify-url'), cellRange(text, 1, 'DE'), cellRange(text, 1, 'Berlin')]);
+    assert.deepEqual(
+      got.map((d) => d.range),
+      [cellRange(text, 0, 'Rp_Card_Type'), cellRange(text, 0, 'notify-url'), cellRange(text, 1, 'DE'), cellRange(text, 1, 'Berlin')],
+    );
     for (const d of got) {
       assert.equal(d.severity, 1);
       assert.equal(d.source, 'paygate');
@@ -127,11 +148,20 @@ describe('language server over stdio (paygate lsp --stdio)', () => {
     })) as CodeAction[];
     const preferred = actions.filter((a) => a.isPreferred);
     assert.equal(preferred.length, 1, actions.map((a) => a.title).join(' | '));
-    assert.ok(actions.some((a) => /fix all safe/i.test(a.title)), 'the file-wide safe fixes are offered too');
-    assert.ok(actions.some((a) => /fix all 2 column-alias/i.test(a.title)), 'fix all of this kind');
+    assert.ok(
+      actions.some((a) => /fix all safe/i.test(a.title)),
+      'the file-wide safe fixes are offered too',
+    );
+    assert.ok(
+      actions.some((a) => /fix all 2 column-alias/i.test(a.title)),
+      'fix all of this kind',
+    );
     await doc.apply(preferred[0].edit);
     assert.equal(doc.text.split('\n')[0], text.split('\n')[0].replace('notify-url', 'notify_url'));
-    await doc.diagnostics('three left', (ds) => ds.length === 3 && !ds.some((d) => d.range.start.character === alias.range.start.character && d.range.start.line === 0));
+    await doc.diagnostics(
+      'three left',
+      (ds) => ds.length === 3 && !ds.some((d) => d.range.start.character === alias.range.start.character && d.range.start.line === 0),
+    );
 
     // Clear every DST-unsupported value, offered next to the single-cell clear.
     const dst = (await doc.diagnostics('dst', () => true)).diagnostics.filter((d) => d.code === 'dst-unsupported');
@@ -150,7 +180,10 @@ describe('language server over stdio (paygate lsp --stdio)', () => {
       range: { start: { line: 0, character: 0 }, end: { line: 3, character: 0 } },
       context: { diagnostics: [], only: ['source.fixAll.paygate'] },
     })) as CodeAction[];
-    assert.deepEqual(fixAll.map((a) => a.kind), ['source.fixAll.paygate']);
+    assert.deepEqual(
+      fixAll.map((a) => a.kind),
+      ['source.fixAll.paygate'],
+    );
     await doc.apply(fixAll[0].edit);
     await doc.diagnostics('clean', (ds) => ds.length === 0);
   });
@@ -174,7 +207,12 @@ describe('language server over stdio (paygate lsp --stdio)', () => {
     assert.equal(resolved.edit?.changes?.[doc.uri]?.length, 51, 'the header and every row');
     await doc.apply(resolved.edit);
     assert.equal(doc.text.split('\n')[0], 'client-orderid;rp_card_type;credit-card-number;amount;currency');
-    assert.ok(doc.text.split('\n').slice(1, 51).every((l) => l.endsWith(';')));
+    assert.ok(
+      doc.text
+        .split('\n')
+        .slice(1, 51)
+        .every((l) => l.endsWith(';')),
+    );
     // The column is there; its cells are empty, which is the next problem (required-value), not this one.
     const after = await doc.diagnostics('no missing-column', (ds) => !ds.some((d) => d.code === 'missing-column'));
     assert.ok(after.diagnostics.some((d) => d.code === 'required-value'));
@@ -200,11 +238,17 @@ describe('language server over stdio (paygate lsp --stdio)', () => {
     const text = readFileSync(path.join(FIXTURES, 'valid.rpcsv'), 'utf8');
     const doc = new Doc(client, uri('valid.rpcsv'), text);
     const cell = cellRange(text, 0, 'currency');
-    const hover = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: doc.uri }, position: { line: 0, character: cell.start.character + 3 } })) as Hover;
+    const hover = (await client.connection.sendRequest('textDocument/hover', {
+      textDocument: { uri: doc.uri },
+      position: { line: 0, character: cell.start.character + 3 },
+    })) as Hover;
     assert.match(hoverText(hover), /3 upper-case letters/);
     assert.match(hoverText(hover), /Max length \| 3 /);
     assert.deepEqual(hover.range, cell);
-    const row = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: doc.uri }, position: { line: 1, character: 1 } })) as Hover;
+    const row = (await client.connection.sendRequest('textDocument/hover', {
+      textDocument: { uri: doc.uri },
+      position: { line: 1, character: 1 },
+    })) as Hover;
     assert.match(hoverText(row), /Charges/);
     assert.match(hoverText(row), /Row 1 · order ord-1/);
     assert.match(hoverText(row), /411111\*{6}1111/);
@@ -212,10 +256,14 @@ describe('language server over stdio (paygate lsp --stdio)', () => {
   });
 
   it('a row whose schedule cannot be computed says which value is malformed, not a guess', async () => {
-    const text = 'client-orderid;rp_card_type;credit-card-number;currency;amount;period;interval;start-date\nA1;DST;4111111111111111;EUR;10.00;month;1;2027-01-15\n';
+    const text =
+      'client-orderid;rp_card_type;credit-card-number;currency;amount;period;interval;start-date\nA1;DST;4111111111111111;EUR;10.00;month;1;2027-01-15\n';
     const doc = new Doc(client, uri('bad-date.rpcsv'), text);
     await doc.diagnostics('linted', (ds) => ds.some((d) => d.code === 'invalid-value'));
-    const row = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: doc.uri }, position: { line: 1, character: 1 } })) as Hover;
+    const row = (await client.connection.sendRequest('textDocument/hover', {
+      textDocument: { uri: doc.uri },
+      position: { line: 1, character: 1 },
+    })) as Hover;
     assert.match(hoverText(row), /The schedule cannot be computed/);
     assert.match(hoverText(row), /start-date "2027-01-15" is not a real date written DD\.MM\.YYYY/);
     assert.doesNotMatch(hoverText(row), /No start-date|today/);
@@ -227,11 +275,17 @@ describe('language server over stdio (paygate lsp --stdio)', () => {
     await doc.diagnostics('clean', (ds) => ds.length === 0);
     await doc.edit([{ range: cellRange(text, 2, 'ord-2'), newText: 'ord-22' }]);
     await doc.diagnostics('still clean', (ds) => ds.length === 0);
-    const row = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: doc.uri }, position: { line: 2, character: 2 } })) as Hover;
+    const row = (await client.connection.sendRequest('textDocument/hover', {
+      textDocument: { uri: doc.uri },
+      position: { line: 2, character: 2 },
+    })) as Hover;
     assert.match(hoverText(row), /Row 2 · order ord-22 · DST/);
     assert.deepEqual(row.range, cellRange(doc.text, 2, 'ord-22'));
     const cell = cellRange(doc.text, 2, 'DST');
-    const items = (await client.connection.sendRequest('textDocument/completion', { textDocument: { uri: doc.uri }, position: cell.end })) as CompletionItem[];
+    const items = (await client.connection.sendRequest('textDocument/completion', {
+      textDocument: { uri: doc.uri },
+      position: cell.end,
+    })) as CompletionItem[];
     assert.deepEqual(items.map((i) => i.label).sort(), ['DST', 'SRC']);
     assert.deepEqual((items[0].textEdit as { replace: unknown }).replace, cell, 'a value replaces the whole cell, on its line');
   });
@@ -242,7 +296,10 @@ describe('language server over stdio (paygate lsp --stdio)', () => {
     const end = { line: 0, character: text.split('\n')[0].length };
     await doc.edit([{ range: { start: end, end }, newText: ';cv' }]);
     const at = { line: 0, character: end.character + 3 };
-    const items = (await client.connection.sendRequest('textDocument/completion', { textDocument: { uri: doc.uri }, position: at })) as CompletionItem[];
+    const items = (await client.connection.sendRequest('textDocument/completion', {
+      textDocument: { uri: doc.uri },
+      position: at,
+    })) as CompletionItem[];
     const labels = items.map((i) => i.label);
     assert.ok(labels.includes('cvv2') && labels.includes('order_desc'));
     assert.ok(!labels.includes('client-orderid') && !labels.includes('currency'), 'columns the header has are not offered');
@@ -254,20 +311,33 @@ describe('language server over stdio (paygate lsp --stdio)', () => {
   });
 
   it('a column completed at the end of the header brings an empty field to every row, in the same edit', async () => {
-    const text = 'client-orderid;rp_card_type;credit-card-number;currency;amount\nA1;DST;4111111111111111;EUR;1.00\r\n"A\n2";DST;5555555555554444;EUR;2.00\n\nA3;DST;5555555555554444;EUR;3.00;\n';
+    const text =
+      'client-orderid;rp_card_type;credit-card-number;currency;amount\nA1;DST;4111111111111111;EUR;1.00\r\n"A\n2";DST;5555555555554444;EUR;2.00\n\nA3;DST;5555555555554444;EUR;3.00;\n';
     const doc = new Doc(client, uri('add-column.rpcsv'), text);
     const end = { line: 0, character: text.split('\n')[0].length };
     await doc.edit([{ range: { start: end, end }, newText: ';ord' }]);
     await doc.diagnostics('rows short of the new column', (ds) => ds.filter((d) => d.code === 'field-count').length === 2);
-    const items = (await client.connection.sendRequest('textDocument/completion', { textDocument: { uri: doc.uri }, position: { line: 0, character: end.character + 4 } })) as CompletionItem[];
+    const items = (await client.connection.sendRequest('textDocument/completion', {
+      textDocument: { uri: doc.uri },
+      position: { line: 0, character: end.character + 4 },
+    })) as CompletionItem[];
     const chosen = items.find((i) => i.label === 'order_desc')!;
     // The row already as long as the header (A3 carries its empty field) is left alone; the blank line too.
-    assert.deepEqual(chosen.additionalTextEdits?.map((e) => [e.range.start.line, e.newText]), [[1, ';'], [3, ';']]);
+    assert.deepEqual(
+      chosen.additionalTextEdits?.map((e) => [e.range.start.line, e.newText]),
+      [
+        [1, ';'],
+        [3, ';'],
+      ],
+    );
     const edit = chosen.textEdit as { replace: TextEdit['range']; newText: string };
     await doc.edit([{ range: edit.replace, newText: edit.newText }, ...chosen.additionalTextEdits!]);
     const after = await doc.diagnostics('no field-count left', (ds) => !ds.some((d) => d.code === 'field-count'));
     assert.ok(!codes(after.diagnostics).includes('field-count'));
-    assert.match(doc.text, /^client-orderid;rp_card_type;credit-card-number;currency;amount;order_desc\nA1;DST;4111111111111111;EUR;1\.00;\r\n"A\n2";DST;5555555555554444;EUR;2\.00;\n/);
+    assert.match(
+      doc.text,
+      /^client-orderid;rp_card_type;credit-card-number;currency;amount;order_desc\nA1;DST;4111111111111111;EUR;1\.00;\r\n"A\n2";DST;5555555555554444;EUR;2\.00;\n/,
+    );
   });
 
   it('publishes at most 1,000 diagnostics and says how many more there are', async () => {
@@ -324,7 +394,10 @@ describe('language server settings over stdio', () => {
       const named = new Doc(client, 'untitled:batch.recurring.csv', text, 'csv');
       await named.diagnostics('diagnostics by name', (ds) => ds.length === 4);
       const plain = new Doc(client, 'file:///work/other.csv', text, 'csv');
-      const hover = await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: plain.uri }, position: { line: 0, character: 1 } });
+      const hover = await client.connection.sendRequest('textDocument/hover', {
+        textDocument: { uri: plain.uri },
+        position: { line: 0, character: 1 },
+      });
       assert.equal(hover, null, 'a plain CSV is not ours');
       assert.ok(!client.published.some((p) => p.uri === plain.uri));
     } finally {

@@ -11,7 +11,12 @@ import { cleanEnv, ownStderr, run } from './run';
 // into the test's own folder, so nothing touches the real home directory.
 
 const root = join(__dirname, '..', '..');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; version: string; dependencies?: object; bin: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  dependencies?: object;
+  bin: Record<string, string>;
+};
 let work: string;
 let tarball: string;
 let packedFiles: string[];
@@ -67,9 +72,16 @@ test('the tarball holds the CLI bundle, the examples and the documents, nothing 
 
 test('it installs offline into an empty folder and puts paygate on the path', async () => {
   assert.deepEqual(readdirSync(app), []);
-  const installed = await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--prefix', app, tarball], { cwd: app, timeoutMs: INSTALL_TIMEOUT });
+  const installed = await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--prefix', app, tarball], {
+    cwd: app,
+    timeoutMs: INSTALL_TIMEOUT,
+  });
   assert.equal(installed.code, 0, `npm install failed:\n${installed.stdout}\n${installed.stderr}`);
-  assert.deepEqual(readdirSync(join(app, 'node_modules')).filter((d) => !d.startsWith('.')), [pkg.name], 'no dependency came along');
+  assert.deepEqual(
+    readdirSync(join(app, 'node_modules')).filter((d) => !d.startsWith('.')),
+    [pkg.name],
+    'no dependency came along',
+  );
   assert.ok(existsSync(join(app, 'node_modules', '.bin', 'paygate')));
   const cli = readFileSync(join(app, 'node_modules', pkg.name, 'dist', 'cli.js'), 'utf8');
   assert.ok(cli.startsWith('#!/usr/bin/env node\n'), 'the bundle starts with its shebang');
@@ -86,7 +98,8 @@ test('paygate --version prints the package version', async () => {
 test('paygate --help lists the commands', async () => {
   const r = await paygate(['--help']);
   assert.equal(r.code, 0, r.stderr);
-  for (const command of ['lint', 'fix', 'schedule', 'sign', 'submit', 'report', 'gateway', 'demo']) assert.match(r.stdout, new RegExp(`^  ${command} `, 'm'));
+  for (const command of ['lint', 'fix', 'schedule', 'sign', 'submit', 'report', 'gateway', 'demo'])
+    assert.match(r.stdout, new RegExp(`^  ${command} `, 'm'));
 });
 
 test('paygate lint: a valid batch passes, the mistakes file fails with codes', async () => {
@@ -118,8 +131,13 @@ test('paygate demo runs the whole tour from the shipped examples', async () => {
   assert.match(r.stdout, new RegExp(`node_modules/${pkg.name}/examples`));
   assert.match(r.stdout, /Done\./);
   // Its temporary state went to TMPDIR and was removed; nothing was written to the home folder.
-  assert.deepEqual(readdirSync(join(work, 'tmp')).filter((f) => f.startsWith('paygate-')), []);
+  assert.deepEqual(
+    readdirSync(join(work, 'tmp')).filter((f) => f.startsWith('paygate-')),
+    [],
+  );
   const home = join(work, 'home');
-  const written = readdirSync(home, { recursive: true }).map(String).filter((f) => statSync(join(home, f)).isFile() && !/^\.npm\b/.test(f));
+  const written = readdirSync(home, { recursive: true })
+    .map(String)
+    .filter((f) => statSync(join(home, f)).isFile() && !/^\.npm\b/.test(f));
   assert.deepEqual(written, []);
 });

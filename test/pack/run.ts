@@ -26,15 +26,27 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false', ...extra };
 }
 
-export function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number }): Promise<RunResult> {
+export function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     execFile(
       command,
       args,
-      { cwd: options.cwd, env: options.env ?? cleanEnv(), timeout: options.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+      {
+        cwd: options.cwd,
+        env: options.env ?? cleanEnv(),
+        timeout: options.timeoutMs,
+        killSignal: 'SIGKILL',
+        maxBuffer: 64 * 1024 * 1024,
+        encoding: 'utf8',
+      },
       (err, stdout, stderr) => {
         if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') return reject(new Error(`${command}: not found`));
-        if (err && err.killed) return reject(new Error(`${command} ${args.join(' ')}: no answer within ${options.timeoutMs} ms\n${stdout}\n${stderr}`));
+        if (err && err.killed)
+          return reject(new Error(`${command} ${args.join(' ')}: no answer within ${options.timeoutMs} ms\n${stdout}\n${stderr}`));
         let code: number | null = 0;
         if (err) code = typeof err.code === 'number' ? err.code : null;
         resolve({ code, stdout, stderr });

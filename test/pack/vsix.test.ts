@@ -54,9 +54,15 @@ test('npm run package writes paygate-toolkit-<version>.vsix without a warning', 
 test('the archive holds only what runs and everything that does', () => {
   const names = entries();
   assert.ok(names.includes('extension.vsixmanifest') && names.includes('[Content_Types].xml'));
-  const files = names.filter((n) => n.startsWith('extension/') && !n.endsWith('/')).map((n) => n.slice('extension/'.length)).map((f) => RENAMED[f] ?? f);
+  const files = names
+    .filter((n) => n.startsWith('extension/') && !n.endsWith('/'))
+    .map((n) => n.slice('extension/'.length))
+    .map((f) => RENAMED[f] ?? f);
   assert.deepEqual(vsixProblems(files), []);
-  assert.deepEqual(manifestFiles(pkg).filter((f) => !files.includes(f)), []);
+  assert.deepEqual(
+    manifestFiles(pkg).filter((f) => !files.includes(f)),
+    [],
+  );
 });
 
 test('the bundles are production builds and the icon is a 128×128 PNG named in the manifest', () => {
@@ -67,7 +73,10 @@ test('the bundles are production builds and the icon is a 128×128 PNG named in 
   assert.equal(png.subarray(0, 8).toString('hex'), '89504e470d0a1a0a', 'PNG signature');
   assert.equal(png.subarray(12, 16).toString('latin1'), 'IHDR');
   assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128]);
-  assert.match(entry('extension.vsixmanifest').toString('utf8'), /Type="Microsoft\.VisualStudio\.Services\.Icons\.Default" Path="extension\/media\/icon\.png"/);
+  assert.match(
+    entry('extension.vsixmanifest').toString('utf8'),
+    /Type="Microsoft\.VisualStudio\.Services\.Icons\.Default" Path="extension\/media\/icon\.png"/,
+  );
 });
 
 test('packaging with -o leaves no new file at the top of the work tree', () => {

@@ -63,7 +63,8 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): 
 function ensurePreCommit(): void {
   if (which('pre-commit')) return;
   const r = spawnSync('bash', [path.join(ROOT, 'test/e2e/setup-system.sh')], { stdio: 'inherit', timeout: 20 * 60_000 });
-  if (r.status !== 0 || !which('pre-commit')) fail('pre-commit is not installed and could not be installed: run test/e2e/setup-system.sh as root (apt-get install pre-commit)');
+  if (r.status !== 0 || !which('pre-commit'))
+    fail('pre-commit is not installed and could not be installed: run test/e2e/setup-system.sh as root (apt-get install pre-commit)');
 }
 
 function check(condition: boolean, message: string, output: string): void {
@@ -115,7 +116,7 @@ async function main(): Promise<void> {
     const bad = await tryRepo('paygate-lint', '--files', 'batches/bad.rpcsv', 'notes.csv');
     check(bad.code === 1, `bad batch fails (exit ${bad.code})`, bad.output);
     check(/^paygate lint\.+Failed$/m.test(bad.output), 'paygate-lint failed', bad.output);
-    check(bad.output.includes('- exit code: 1'), 'with the linter\'s exit code 1', bad.output);
+    check(bad.output.includes('- exit code: 1'), "with the linter's exit code 1", bad.output);
     check(bad.output.includes('batches/bad.rpcsv:2:7: error invalid-value'), 'the output names file, line, column and code', bad.output);
     check(!bad.output.includes('notes.csv'), 'notes.csv is not checked', bad.output);
     process.stdout.write('test:precommit: passed\n');

@@ -54,8 +54,12 @@ describe('installed extension (from the VSIX)', function () {
 
   it('is the copy installed into the fresh extensions directory, with no sources or tests', () => {
     const dir = env('PAYGATE_SMOKE_EXTENSIONS_DIR');
-    assert.ok(ext.extensionPath.startsWith(fs.realpathSync(dir) + path.sep) || ext.extensionPath.startsWith(dir + path.sep), `${ext.extensionPath} is not under ${dir}`);
-    for (const absent of ['src', 'test', 'examples', 'tsconfig.json']) assert.ok(!fs.existsSync(path.join(ext.extensionPath, absent)), `${absent} is in the installed extension`);
+    assert.ok(
+      ext.extensionPath.startsWith(fs.realpathSync(dir) + path.sep) || ext.extensionPath.startsWith(dir + path.sep),
+      `${ext.extensionPath} is not under ${dir}`,
+    );
+    for (const absent of ['src', 'test', 'examples', 'tsconfig.json'])
+      assert.ok(!fs.existsSync(path.join(ext.extensionPath, absent)), `${absent} is in the installed extension`);
     assert.ok(fs.existsSync(path.join(ext.extensionPath, 'dist', 'extension.js')));
   });
 
@@ -97,36 +101,57 @@ describe('installed extension (from the VSIX)', function () {
     const alias = await until('the notify-url diagnostic', () =>
       vscode.languages.getDiagnostics(doc.uri).find((d) => codeOf(d) === 'column-alias' && doc.getText(d.range) === 'notify-url'),
     );
-    const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, alias.range, vscode.CodeActionKind.QuickFix.value)) ?? [];
+    const actions =
+      (await vscode.commands.executeCommand<vscode.CodeAction[]>(
+        'vscode.executeCodeActionProvider',
+        doc.uri,
+        alias.range,
+        vscode.CodeActionKind.QuickFix.value,
+      )) ?? [];
     const fix = actions.find((a) => a.edit && /notify_url/.test(a.title));
     assert.ok(fix?.edit, `no quick fix to notify_url among: ${actions.map((a) => a.title).join(' | ')}`);
     assert.ok(await vscode.workspace.applyEdit(fix.edit));
     assert.ok(doc.lineAt(0).text.includes(';notify_url'), doc.lineAt(0).text);
     await until('the alias diagnostic to go', () =>
-      vscode.languages.getDiagnostics(doc.uri).some((d) => codeOf(d) === 'column-alias' && d.range.start.line === 0 && doc.getText(d.range).startsWith('notify')) ? undefined : true,
+      vscode.languages
+        .getDiagnostics(doc.uri)
+        .some((d) => codeOf(d) === 'column-alias' && d.range.start.line === 0 && doc.getText(d.range).startsWith('notify'))
+        ? undefined
+        : true,
     );
   });
 
   it('submits examples/valid.rpcsv to the built-in local gateway', async () => {
-    const r = await vscode.commands.executeCommand<{ status: string; outcome?: string; record?: { recurringPaymentIds: string[] } }>('paygate.submit', file('valid.rpcsv'));
+    const r = await vscode.commands.executeCommand<{ status: string; outcome?: string; record?: { recurringPaymentIds: string[] } }>(
+      'paygate.submit',
+      file('valid.rpcsv'),
+    );
     assert.equal(r?.status, 'sent', JSON.stringify(r));
     assert.equal(r.outcome, 'accepted', JSON.stringify(r));
     assert.ok((r.record?.recurringPaymentIds.length ?? 0) > 0);
   });
 
   it('advances the local gateway clock and reports the charges', async () => {
-    const r = await vscode.commands.executeCommand<{ status: string; charges?: number }>('paygate.advanceLocalGatewayClock', { days: 35, show: false });
+    const r = await vscode.commands.executeCommand<{ status: string; charges?: number }>('paygate.advanceLocalGatewayClock', {
+      days: 35,
+      show: false,
+    });
     assert.equal(r?.status, 'advanced', JSON.stringify(r));
     assert.ok((r.charges ?? 0) > 0, JSON.stringify(r));
   });
 
   it('runs examples/transactions.report.json and shows the rows in the results panel', async () => {
-    const r = await vscode.commands.executeCommand<{ status: string; format?: string; rowCount?: number }>('paygate.runReport', file('transactions.report.json'));
+    const r = await vscode.commands.executeCommand<{ status: string; format?: string; rowCount?: number }>(
+      'paygate.runReport',
+      file('transactions.report.json'),
+    );
     assert.equal(r?.status, 'received', JSON.stringify(r));
     assert.equal(r.format, 'csv');
     assert.ok((r.rowCount ?? 0) > 0, 'the report has rows (the charges made above)');
     const tab = await until('the results panel', () =>
-      vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('paygate.results')),
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('paygate.results')),
     );
     assert.ok(tab.label.length > 0);
   });

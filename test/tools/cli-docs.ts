@@ -23,7 +23,8 @@ function renderCommand(cmd: CommandUnknownOpts): string {
   const lines = [`## \`paygate ${cmd.name()}\``, '', '```', cmd.createHelp().commandUsage(cmd), '```', '', info.description, ''];
   if (cmd.registeredArguments.length > 0) {
     lines.push('| argument | meaning |', '|---|---|');
-    for (const a of cmd.registeredArguments) lines.push(`| \`${a.name()}${a.variadic ? '...' : ''}\` | ${cell(a.description)}${a.required ? '' : ' (optional)'} |`);
+    for (const a of cmd.registeredArguments)
+      lines.push(`| \`${a.name()}${a.variadic ? '...' : ''}\` | ${cell(a.description)}${a.required ? '' : ' (optional)'} |`);
     lines.push('');
   }
   lines.push('| option | meaning | values | default |', '|---|---|---|---|');
@@ -69,7 +70,7 @@ export function renderCliReference(): string {
     'Run "paygate <command> --help" for usage.',
     '```',
     '',
-    'An unknown command reads `paygate: unknown command \'<name>\'` and exits 2 as well. A problem with the',
+    "An unknown command reads `paygate: unknown command '<name>'` and exits 2 as well. A problem with the",
     'input or the settings (an unreadable file, an unknown environment) is one line,',
     '`paygate <command>: <problem>`, also exit 2.',
     '',

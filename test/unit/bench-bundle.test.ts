@@ -25,7 +25,10 @@ test('inputs of the language client and its protocol packages count apart; the r
   assert.equal(split.languageClient, 250 + 100 + 90 + 40);
   assert.equal(split.ours, 300 + 200 + 20);
   assert.equal(split.ours + split.languageClient, split.bytes);
-  assert.equal(owner('node_modules/vscode-languageclient/node_modules/vscode-languageserver-protocol/lib/common/api.js'), 'vscode-languageserver-protocol');
+  assert.equal(
+    owner('node_modules/vscode-languageclient/node_modules/vscode-languageserver-protocol/lib/common/api.js'),
+    'vscode-languageserver-protocol',
+  );
 });
 
 test('a bundle without the language client is all ours + libraries', () => {

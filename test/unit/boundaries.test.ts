@@ -12,15 +12,20 @@ const ROOT = path.resolve(__dirname, '..', '..');
 
 /** The error codes the compiler reports for `source`, placed as a new file in the `side` project. */
 function compile(side: string, source: string): number[] {
-  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, side, 'tsconfig.json'), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => assert.fail(ts.flattenDiagnosticMessageText(d.messageText, '\n')),
-  });
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    path.join(ROOT, side, 'tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => assert.fail(ts.flattenDiagnosticMessageText(d.messageText, '\n')),
+    },
+  );
   assert.ok(parsed, side);
   const probe = path.join(ROOT, side, '__boundary_probe__.ts');
   const host = ts.createCompilerHost(parsed.options);
   const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (file, language, ...rest) => (path.resolve(file) === probe ? ts.createSourceFile(file, source, language) : getSourceFile(file, language, ...rest));
+  host.getSourceFile = (file, language, ...rest) =>
+    path.resolve(file) === probe ? ts.createSourceFile(file, source, language) : getSourceFile(file, language, ...rest);
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (file) => path.resolve(file) === probe || fileExists(file);
   const program = ts.createProgram({
@@ -31,7 +36,11 @@ function compile(side: string, source: string): number[] {
   });
   const file = program.getSourceFile(probe);
   assert.ok(file);
-  const diagnostics = [...program.getOptionsDiagnostics(), ...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)];
+  const diagnostics = [
+    ...program.getOptionsDiagnostics(),
+    ...program.getSyntacticDiagnostics(file),
+    ...program.getSemanticDiagnostics(file),
+  ];
   return diagnostics.filter((d) => d.file === undefined || path.resolve(d.file.fileName) === probe || d.code === 6307).map((d) => d.code);
 }
 
@@ -45,14 +54,32 @@ describe('layout boundaries, enforced by the compiler', { timeout: 120_000 }, ()
   });
   it('the local gateway cannot import vscode or the language server protocol', () => {
     assert.ok(compile('src/local-gateway', "import type { Uri } from 'vscode';\nexport type U = Uri;\n").includes(NOT_A_MODULE));
-    assert.ok(compile('src/local-gateway', "import type { Connection } from 'vscode-languageserver';\nexport type C = Connection;\n").includes(NOT_A_MODULE));
+    assert.ok(
+      compile('src/local-gateway', "import type { Connection } from 'vscode-languageserver';\nexport type C = Connection;\n").includes(
+        NOT_A_MODULE,
+      ),
+    );
   });
   it('the results page cannot import Node or the extension; it can import src/shared', () => {
-    assert.ok(compile('webview-ui', "import { sanitiseSubmissionView } from '../src/extension/results/sanitise';\nexport const s = sanitiseSubmissionView;\n").includes(NOT_IN_PROJECT));
-    assert.deepEqual(compile('webview-ui', "import { VIEW_TYPE } from '../src/shared/resultsProtocol';\nexport const v: string = VIEW_TYPE;\n"), []);
+    assert.ok(
+      compile(
+        'webview-ui',
+        "import { sanitiseSubmissionView } from '../src/extension/results/sanitise';\nexport const s = sanitiseSubmissionView;\n",
+      ).includes(NOT_IN_PROJECT),
+    );
+    assert.deepEqual(
+      compile('webview-ui', "import { VIEW_TYPE } from '../src/shared/resultsProtocol';\nexport const v: string = VIEW_TYPE;\n"),
+      [],
+    );
   });
   it("the page's bundle cannot contain Node's modules", async () => {
-    const build = esbuild.build({ stdin: { contents: "import { readFileSync } from 'node:fs'; console.log(readFileSync);", resolveDir: path.join(ROOT, 'webview-ui') }, bundle: true, write: false, platform: 'browser', logLevel: 'silent' });
+    const build = esbuild.build({
+      stdin: { contents: "import { readFileSync } from 'node:fs'; console.log(readFileSync);", resolveDir: path.join(ROOT, 'webview-ui') },
+      bundle: true,
+      write: false,
+      platform: 'browser',
+      logLevel: 'silent',
+    });
     await assert.rejects(build, /node:fs/);
   });
   it('the contracts in src/shared cannot import Node', () => {

@@ -48,7 +48,10 @@ describe('card-data-in-git: the check', () => {
   });
 
   it('stays quiet for test numbers only', () => {
-    assert.equal(cardDataInGit(batchOf('A1;DST;4111111111111111;EUR;1.00', 'A2;DST;5555555555554444;EUR;1.00'), 'tracked', 'b.rpcsv'), undefined);
+    assert.equal(
+      cardDataInGit(batchOf('A1;DST;4111111111111111;EUR;1.00', 'A2;DST;5555555555554444;EUR;1.00'), 'tracked', 'b.rpcsv'),
+      undefined,
+    );
   });
 
   it('adds one anchored, escaped line to .gitignore, once', () => {
@@ -62,14 +65,16 @@ describe('card-data-in-git: the check', () => {
 
 describe('card-data-in-git: what git says', { timeout: 60_000 }, () => {
   let dir: string;
-  const run = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'pipe', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: dir } });
+  const run = (cwd: string, ...args: string[]) =>
+    execFileSync('git', args, { cwd, stdio: 'pipe', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: dir } });
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'paygate-git-'));
     mkdirSync(join(dir, 'repo', 'batches'), { recursive: true });
     mkdirSync(join(dir, 'plain'));
     run(join(dir, 'repo'), 'init', '-q');
     writeFileSync(join(dir, 'repo', '.gitignore'), 'ignored.rpcsv\n');
-    for (const f of ['tracked.rpcsv', 'new.rpcsv', 'ignored.rpcsv', 'batches/deep.rpcsv']) writeFileSync(join(dir, 'repo', f), HEADER + '\n');
+    for (const f of ['tracked.rpcsv', 'new.rpcsv', 'ignored.rpcsv', 'batches/deep.rpcsv'])
+      writeFileSync(join(dir, 'repo', f), HEADER + '\n');
     writeFileSync(join(dir, 'plain', 'outside.rpcsv'), HEADER + '\n');
     run(join(dir, 'repo'), 'add', 'tracked.rpcsv');
   });

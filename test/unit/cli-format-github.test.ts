@@ -13,7 +13,12 @@ import { TODAY } from '../fixtures/lint-cases/helpers';
 
 const MIN = 'client-orderid;rp_card_type;credit-card-number;amount;currency';
 const CWD = path.join(path.sep, 'ci', 'checkout');
-const file = (name: string, text: string, stdin = false): FileLint => ({ file: name, stdin, text, diagnostics: lint(text, { today: TODAY }).diagnostics });
+const file = (name: string, text: string, stdin = false): FileLint => ({
+  file: name,
+  stdin,
+  text,
+  diagnostics: lint(text, { today: TODAY }).diagnostics,
+});
 
 /** The runner's reading of a command line (the inverse of its escaping). */
 function parseCommand(line: string): { command: string; props: Record<string, string>; message: string } {
@@ -58,7 +63,10 @@ describe('GitHub workflow commands', () => {
       });
       assert.equal(c.message, e.message);
     });
-    assert.deepEqual(lines.map((l) => parseCommand(l).command), ['notice', 'error', 'warning', 'error', 'notice', 'error', 'warning', 'error']);
+    assert.deepEqual(
+      lines.map((l) => parseCommand(l).command),
+      ['notice', 'error', 'warning', 'error', 'notice', 'error', 'warning', 'error'],
+    );
     assert.match(lines[0], /^::notice file=a\.rpcsv,line=1,col=1,endLine=1,endColumn=1,title=paygate bom::/);
   });
 

@@ -28,7 +28,12 @@ function assertValid(log: unknown): void {
 }
 
 const MIN = 'client-orderid;rp_card_type;credit-card-number;amount;currency';
-const file = (name: string, text: string, stdin = false): FileLint => ({ file: name, stdin, text, diagnostics: lint(text, { today: TODAY }).diagnostics });
+const file = (name: string, text: string, stdin = false): FileLint => ({
+  file: name,
+  stdin,
+  text,
+  diagnostics: lint(text, { today: TODAY }).diagnostics,
+});
 
 const MISTAKES = readFileSync(path.join(ROOT, 'examples/mistakes.rpcsv'), 'utf8');
 // A BOM, an aliased header cell on the first line, and a lower-case card type after a non-BMP character.
@@ -59,7 +64,14 @@ function sarifLines(text: string): { starts: number[]; bom: number } {
   return { starts, bom };
 }
 
-type AnyRegion = { startLine?: number; startColumn?: number; endLine?: number; endColumn?: number; byteOffset?: number; byteLength?: number };
+type AnyRegion = {
+  startLine?: number;
+  startColumn?: number;
+  endLine?: number;
+  endColumn?: number;
+  byteOffset?: number;
+  byteLength?: number;
+};
 
 /** A region as offsets into the string, read as the SARIF standard defines it (independent of the core). */
 function regionOffsets(text: string, r: AnyRegion): [number, number] {
@@ -73,7 +85,9 @@ function regionOffsets(text: string, r: AnyRegion): [number, number] {
 }
 
 function applySarifFix(text: string, fix: NonNullable<SarifLog['runs'][0]['results'][0]['fixes']>[0]): string {
-  const spans = fix.artifactChanges.flatMap((c) => c.replacements.map((rep) => ({ at: regionOffsets(text, rep.deletedRegion), text: rep.insertedContent.text })));
+  const spans = fix.artifactChanges.flatMap((c) =>
+    c.replacements.map((rep) => ({ at: regionOffsets(text, rep.deletedRegion), text: rep.insertedContent.text })),
+  );
   spans.sort((a, b) => b.at[0] - a.at[0]);
   let out = text;
   for (const s of spans) out = out.slice(0, s.at[0]) + s.text + out.slice(s.at[1]);
@@ -96,7 +110,10 @@ describe('SARIF log', () => {
     assert.equal(driver.name, 'paygate');
     assert.equal(driver.version, '9.8.7');
     assert.match(driver.informationUri, /^https:\/\//);
-    assert.deepEqual(driver.rules.map((r) => r.id), Object.keys(CodeInfo));
+    assert.deepEqual(
+      driver.rules.map((r) => r.id),
+      Object.keys(CodeInfo),
+    );
     for (const r of driver.rules) {
       assert.equal(r.helpUri, `${RULE_DOCS_URL}#${r.id}`);
       const severity = CodeInfo[r.id].severity;
@@ -108,7 +125,7 @@ describe('SARIF log', () => {
     assert.equal(l.runs[0].originalUriBaseIds['%SRCROOT%'].uri, 'file:///work/repo/');
   });
 
-  it('results from every file, sorted by file, with ruleIndex pointing at the rule and the JSON format\'s positions', () => {
+  it("results from every file, sorted by file, with ruleIndex pointing at the rule and the JSON format's positions", () => {
     const run = log().runs[0];
     const json = buildJson(FILES);
     const expected = json.files.flatMap((f) => f.diagnostics.map((d) => ({ file: f.file, ...d })));
@@ -119,7 +136,12 @@ describe('SARIF log', () => {
       assert.equal(run.tool.driver.rules[r.ruleIndex].id, r.ruleId);
       assert.equal(r.level, e.severity === 'information' ? 'note' : e.severity);
       assert.equal(r.message.text, e.message);
-      assert.deepEqual(r.locations[0].physicalLocation.region, { startLine: e.line, startColumn: e.column, endLine: e.endLine, endColumn: e.endColumn });
+      assert.deepEqual(r.locations[0].physicalLocation.region, {
+        startLine: e.line,
+        startColumn: e.column,
+        endLine: e.endLine,
+        endColumn: e.endColumn,
+      });
     });
     const uris = [...new Set(run.results.map((r) => r.locations[0].physicalLocation.artifactLocation.uri))];
     // Sorted by the names as given (the absolute one first), the same order as the JSON format.
@@ -146,14 +168,13 @@ describe('SARIF log', () => {
     assert.equal(cell('examples/mistakes.rpcsv', 'amount-range').text, '50.00');
   });
 
-  it('safe fixes, applied as SARIF replacements, give exactly the core\'s edits; unsafe ones are left out', () => {
+  it("safe fixes, applied as SARIF replacements, give exactly the core's edits; unsafe ones are left out", () => {
     const run = log().runs[0];
     let checked = 0;
     for (const f of FILES) {
       const uri = (r: (typeof run.results)[0]) => decodeURIComponent(r.locations[0].physicalLocation.artifactLocation.uri ?? '');
       const results = run.results.filter((r) => f.file.replace(/\\/g, '/').endsWith(uri(r)));
-      const safe = [...f.diagnostics]
-        .flatMap((d) => d.fixes.filter((x) => x.safe).map((x) => ({ d, x })));
+      const safe = [...f.diagnostics].flatMap((d) => d.fixes.filter((x) => x.safe).map((x) => ({ d, x })));
       const withFixes = results.flatMap((r) => (r.fixes ?? []).map((fix) => ({ r, fix })));
       assert.equal(withFixes.length, safe.length, f.file);
       for (const { r, fix } of withFixes) {

@@ -18,11 +18,16 @@ let dir: string;
 
 function paygate(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', pathToFileURL(require.resolve('tsx')).href, join(root, 'src', 'cli', 'main.ts'), ...args], { cwd: dir, env: { ...process.env, PAYGATE_DATA_DIR: join(dir, 'data'), ...env } }, (err, stdout, stderr) => {
-      let code = 0;
-      if (err) code = typeof err.code === 'number' ? err.code : -1;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', pathToFileURL(require.resolve('tsx')).href, join(root, 'src', 'cli', 'main.ts'), ...args],
+      { cwd: dir, env: { ...process.env, PAYGATE_DATA_DIR: join(dir, 'data'), ...env } },
+      (err, stdout, stderr) => {
+        let code = 0;
+        if (err) code = typeof err.code === 'number' ? err.code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -66,7 +71,17 @@ test('a running gateway announced in gateway.json is used; report auth failure e
 
 test('demo: every step succeeds and the report table lists the example orders', async () => {
   const out: string[] = [];
-  const code = await runDemo(['--days', '35'], testContext({ stdout: (s) => void out.push(s), stderr: (s) => void out.push(s), env: {}, cwd: root, interactive: false, confirm: async () => false }));
+  const code = await runDemo(
+    ['--days', '35'],
+    testContext({
+      stdout: (s) => void out.push(s),
+      stderr: (s) => void out.push(s),
+      env: {},
+      cwd: root,
+      interactive: false,
+      confirm: async () => false,
+    }),
+  );
   const text = out.join('');
   assert.equal(code, 0, text);
   assert.match(text, /examples\/mistakes\.rpcsv: \d+ row\(s\), [1-9]\d* error/);
@@ -81,6 +96,9 @@ test('card numbers are masked in printed answers', () => {
   // number is still a customer's card. The gateway's own ids are kept exact by their field names.
   assert.equal(maskText('card 4111111111111111 declined; serial 1234567890123'), 'card 411111******1111 declined; serial 123456***0123');
   assert.equal(maskText('order 12345678901 of 11 digits'), 'order 12345678901 of 11 digits');
-  assert.deepEqual(maskFields({ 'credit-card-number': '5555555555554444', 'serial-number': '42' }), { 'credit-card-number': '555555******4444', 'serial-number': '42' });
+  assert.deepEqual(maskFields({ 'credit-card-number': '5555555555554444', 'serial-number': '42' }), {
+    'credit-card-number': '555555******4444',
+    'serial-number': '42',
+  });
   assert.deepEqual(maskFields({ 'serial-number': '1234567890123', cvv2: '123' }), { 'serial-number': '1234567890123' });
 });

@@ -21,7 +21,12 @@ const header = validCsv.split(/\r?\n/)[0];
 let dir: string;
 let gw: LocalGateway;
 
-interface Run { code: number; out: string; err: string; json?: Record<string, unknown> }
+interface Run {
+  code: number;
+  out: string;
+  err: string;
+  json?: Record<string, unknown>;
+}
 
 function context(extra: Partial<CliContext> = {}, env: Record<string, string> = {}): { ctx: CliContext; out: string[]; err: string[] } {
   const out: string[] = [];
@@ -39,7 +44,12 @@ function context(extra: Partial<CliContext> = {}, env: Record<string, string> = 
   return { ctx, out, err };
 }
 
-async function run(fn: (args: string[], ctx: CliContext) => Promise<number>, args: string[], extra: Partial<CliContext> = {}, env: Record<string, string> = {}): Promise<Run> {
+async function run(
+  fn: (args: string[], ctx: CliContext) => Promise<number>,
+  args: string[],
+  extra: Partial<CliContext> = {},
+  env: Record<string, string> = {},
+): Promise<Run> {
   const { ctx, out, err } = context(extra, env);
   const code = await fn(args, ctx);
   const text = out.join('');
@@ -97,7 +107,10 @@ test('report: a CSV report in the contract JSON (exit 0), with the charges made 
   assert.match(String(r.json!.contentType), /^text\/csv/);
   assert.deepEqual(r.json!.columns, [...REPORT_COLUMNS]);
   const rows = r.json!.rows as string[][];
-  assert.ok(rows.some((row) => row[2].startsWith('REP-')), 'our payments were charged');
+  assert.ok(
+    rows.some((row) => row[2].startsWith('REP-')),
+    'our payments were charged',
+  );
   const text = await run(runReport, [template, ...localReport()]);
   assert.equal(text.code, 0);
   assert.match(text.out, /Merchant_Name\s+Transaction_id/);
@@ -112,7 +125,11 @@ test('report: a PDF report goes to --out', async () => {
 });
 
 test('submit: a wrong RSA key is an authentication failure (exit 3, HTTP 403)', async () => {
-  const other = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs1', format: 'pem' } });
+  const other = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+  });
   const key = file('other.pem', other.privateKey);
   const before = gw.payments().length;
   const r = await run(runSubmit, [file('auth.rpcsv', batch('AUTH')), ...local(), '--rsa-key', key, '--format', 'json']);
@@ -145,18 +162,40 @@ test('submit: a header-only file passes the local lint but the gateway answers v
 });
 
 test("submit: a currency other than the project's is an error (exit 1)", async () => {
-  const r = await run(runSubmit, [file('usd.rpcsv', batch('USD', (row) => row.replace(/;EUR;/, ';USD;'))), ...local(), '--format', 'json']);
+  const r = await run(runSubmit, [
+    file(
+      'usd.rpcsv',
+      batch('USD', (row) => row.replace(/;EUR;/, ';USD;')),
+    ),
+    ...local(),
+    '--format',
+    'json',
+  ]);
   assert.equal(r.code, 1, r.err);
   assert.equal(r.json!.outcome, 'error');
 });
 
 test('submit: HTTP 500 is a server error with its error ID (exit 1)', async () => {
-  const r = await run(runSubmit, [file('500.rpcsv', batch('E500', (row) => row.replace(/^E500-\d+/, SIMULATE_500_ORDER_ID))), ...local(), '--format', 'json']);
+  const r = await run(runSubmit, [
+    file(
+      '500.rpcsv',
+      batch('E500', (row) => row.replace(/^E500-\d+/, SIMULATE_500_ORDER_ID)),
+    ),
+    ...local(),
+    '--format',
+    'json',
+  ]);
   assert.equal(r.code, 1, r.err);
   assert.equal(r.json!.outcome, 'server-error');
   assert.equal(r.json!.status, 500);
   assert.match(String(r.json!.errorId), /^[0-9a-f-]{36}$/);
-  const text = await run(runSubmit, [file('500b.rpcsv', batch('E5B', (row) => row.replace(/^E5B-\d+/, SIMULATE_500_ORDER_ID))), ...local()]);
+  const text = await run(runSubmit, [
+    file(
+      '500b.rpcsv',
+      batch('E5B', (row) => row.replace(/^E5B-\d+/, SIMULATE_500_ORDER_ID)),
+    ),
+    ...local(),
+  ]);
   assert.match(text.out, /Server error \(HTTP 500, error ID [0-9a-f-]{36}\)/);
 });
 
@@ -182,7 +221,10 @@ test('submit and report: a closed port is a transport error (exit 4)', async () 
 
 test('submit: lint errors are printed as file:line:col and nothing is sent (exit 2)', async () => {
   const before = gw.payments().length;
-  const bad = file('bad.rpcsv', batch('BAD', (row) => row.replace(/;EUR;/, ';EURO;')));
+  const bad = file(
+    'bad.rpcsv',
+    batch('BAD', (row) => row.replace(/;EUR;/, ';EURO;')),
+  );
   const r = await run(runSubmit, [bad, ...local()]);
   assert.equal(r.code, 2);
   assert.match(r.err, new RegExp(`${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2:\\d+: error `));
@@ -191,17 +233,34 @@ test('submit: lint errors are printed as file:line:col and nothing is sent (exit
 });
 
 test('submit: a production environment needs a confirmation or --yes', async () => {
-  const config = file('prod.config.json', JSON.stringify({
-    environment: 'prod',
-    environments: [{ name: 'prod', baseUrl: gw.baseUrl, reportBaseUrl: gw.reportBaseUrl, endpointId: gw.merchant.endpointId, consumerKey: gw.merchant.consumerKey, production: true }],
-  }));
+  const config = file(
+    'prod.config.json',
+    JSON.stringify({
+      environment: 'prod',
+      environments: [
+        {
+          name: 'prod',
+          baseUrl: gw.baseUrl,
+          reportBaseUrl: gw.reportBaseUrl,
+          endpointId: gw.merchant.endpointId,
+          consumerKey: gw.merchant.consumerKey,
+          production: true,
+        },
+      ],
+    }),
+  );
   const env = { PAYGATE_RSA_KEY_FILE: join(process.env.PAYGATE_STATE_DIR!, 'merchant-rsa-private.pem') };
   const before = gw.payments().length;
   const refused = await run(runSubmit, [file('p1.rpcsv', batch('PRA')), '--config', config], {}, env);
   assert.equal(refused.code, 2);
   assert.match(refused.err, /production/);
   let asked = '';
-  const declined = await run(runSubmit, [file('p2.rpcsv', batch('PRB')), '--config', config], { interactive: true, confirm: async (q) => ((asked = q), false) }, env);
+  const declined = await run(
+    runSubmit,
+    [file('p2.rpcsv', batch('PRB')), '--config', config],
+    { interactive: true, confirm: async (q) => ((asked = q), false) },
+    env,
+  );
   assert.equal(declined.code, 2);
   assert.match(asked, /PRODUCTION/);
   assert.match(asked, new RegExp(`endpoint ${gw.merchant.endpointId}`));
@@ -225,17 +284,48 @@ test('usage errors: unknown environment, bad template with line and column, miss
 });
 
 test('sign: the debug form as JSON reproduces Appendix A.5 (exit 0)', async () => {
-  const r = await run(runSign, [
-    '--method', 'GET', '--url', 'http://photos.example.net/photos?file=vacation.jpg&size=original', '--consumer-key', 'dpf43f3p2l4k3l03',
-    '--signature-method', 'HMAC-SHA1', '--token', 'nnch734d00sl2jdk', '--token-secret', 'pfkkdhi9sl3r4s00',
-    '--nonce', 'kllo9940pd9333jh', '--timestamp', '1191242096', '--format', 'json',
-  ], {}, { PAYGATE_CONSUMER_SECRET: 'kd94hf93k423kf44' });
+  const r = await run(
+    runSign,
+    [
+      '--method',
+      'GET',
+      '--url',
+      'http://photos.example.net/photos?file=vacation.jpg&size=original',
+      '--consumer-key',
+      'dpf43f3p2l4k3l03',
+      '--signature-method',
+      'HMAC-SHA1',
+      '--token',
+      'nnch734d00sl2jdk',
+      '--token-secret',
+      'pfkkdhi9sl3r4s00',
+      '--nonce',
+      'kllo9940pd9333jh',
+      '--timestamp',
+      '1191242096',
+      '--format',
+      'json',
+    ],
+    {},
+    { PAYGATE_CONSUMER_SECRET: 'kd94hf93k423kf44' },
+  );
   assert.equal(r.code, 0, r.err);
   assert.deepEqual(Object.keys(r.json!), ['baseString', 'signature', 'signatureHex', 'authorization']);
   assert.equal(r.json!.signature, 'tR3+Ty81lMeYAr/Fid0kMTYa/WM=');
   assert.equal(r.json!.signatureHex, 'b51dfe4f2f3594c79802bfc589dd2431361afd63');
   assert.doesNotMatch(r.out, /kd94hf93k423kf44/);
-  const bad = await run(runSign, ['--method', 'POST', '--url', 'https://x.example/', '--consumer-key', 'k', '--signature-method', 'RSA-SHA256', '--rsa-key', join(dir, 'none.pem')]);
+  const bad = await run(runSign, [
+    '--method',
+    'POST',
+    '--url',
+    'https://x.example/',
+    '--consumer-key',
+    'k',
+    '--signature-method',
+    'RSA-SHA256',
+    '--rsa-key',
+    join(dir, 'none.pem'),
+  ]);
   assert.equal(bad.code, 2);
   assert.match(bad.err, /none\.pem: cannot read the RSA private key: no such file/);
   assert.equal(existsSync(join(dir, 'none.pem')), false);

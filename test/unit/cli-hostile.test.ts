@@ -63,7 +63,12 @@ describe('paygate lint refuses what it cannot read safely', () => {
     const size = Buffer.byteLength(FIXTURES['malformed-rows.rpcsv']);
     const over = await paygate(['lint', '--max-bytes', String(size - 1), at('ok.rpcsv')]);
     assert.equal(over.code, 2);
-    assert.ok(over.stderr.includes(`${at('ok.rpcsv')}: the file (${size.toLocaleString('en-US')} bytes) is over the limit of ${(size - 1).toLocaleString('en-US')} bytes; --max-bytes N raises it`), over.stderr);
+    assert.ok(
+      over.stderr.includes(
+        `${at('ok.rpcsv')}: the file (${size.toLocaleString('en-US')} bytes) is over the limit of ${(size - 1).toLocaleString('en-US')} bytes; --max-bytes N raises it`,
+      ),
+      over.stderr,
+    );
     const fits = await paygate(['lint', '--max-bytes', String(size), at('ok.rpcsv')]);
     assert.equal(fits.code, 1, fits.stderr); // read and linted: the fixture has errors
     const bad = await paygate(['lint', '--max-bytes', 'lots', at('ok.rpcsv')]);
@@ -72,7 +77,10 @@ describe('paygate lint refuses what it cannot read safely', () => {
   });
 
   it('standard input past --max-bytes: reading stops, exit 2', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'lint', '--max-bytes', '1K', '-'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'lint', '--max-bytes', '1K', '-'], {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.stdin.on('error', () => undefined); // the reader may stop before everything is written
@@ -105,15 +113,29 @@ describe('paygate lint lists at most 10,000 problems a file', () => {
     const listed = lines.filter((l) => l.startsWith(`${at('many.rpcsv')}:`) && /: (error|warning|information) /.test(l));
     assert.equal(listed.length, 10_000);
     const json = await paygate(['lint', '--format', 'json', at('many.rpcsv')]);
-    const report = JSON.parse(json.stdout) as { files: { diagnostics: { line: number }[]; omitted?: { errors: number; warnings: number } }[]; summary: { errors: number; warnings: number } };
+    const report = JSON.parse(json.stdout) as {
+      files: { diagnostics: { line: number }[]; omitted?: { errors: number; warnings: number } }[];
+      summary: { errors: number; warnings: number };
+    };
     const [file] = report.files;
     assert.equal(file.diagnostics.length, 10_000);
     assert.ok(file.omitted && file.omitted.errors > 0);
     // Listed by position: the last listed line is before anything omitted, which includes row 25,000.
     assert.ok(file.diagnostics[9_999].line < 25_001);
-    assert.equal(report.summary.errors, file.diagnostics.filter((d) => (d as { severity?: string }).severity === 'error').length + file.omitted!.errors);
-    assert.ok(lines.includes(`${at('many.rpcsv')}: ${(report.summary.errors + report.summary.warnings - 10_000).toLocaleString('en-US')} more problems not listed (the first 10,000 are)`), lines.slice(-3).join('\n'));
-    assert.equal(lines[lines.length - 1], `${report.summary.errors.toLocaleString('en-US').replace(/,/g, '')} errors, ${report.summary.warnings} warnings in 1 file`);
+    assert.equal(
+      report.summary.errors,
+      file.diagnostics.filter((d) => (d as { severity?: string }).severity === 'error').length + file.omitted!.errors,
+    );
+    assert.ok(
+      lines.includes(
+        `${at('many.rpcsv')}: ${(report.summary.errors + report.summary.warnings - 10_000).toLocaleString('en-US')} more problems not listed (the first 10,000 are)`,
+      ),
+      lines.slice(-3).join('\n'),
+    );
+    assert.equal(
+      lines[lines.length - 1],
+      `${report.summary.errors.toLocaleString('en-US').replace(/,/g, '')} errors, ${report.summary.warnings} warnings in 1 file`,
+    );
   });
 });
 

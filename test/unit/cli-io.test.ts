@@ -41,17 +41,27 @@ describe('readInput: what is read', () => {
   it('refuses a file over the limit, and names the flag only when the command has it', async () => {
     await writeFile(at('big.csv'), 'a;b\n'.repeat(100));
     const limited = await readInput(at('big.csv'), testContext(), { maxBytes: 399 });
-    assert.ok(!limited.ok && limited.message === `${at('big.csv')}: the file (400 bytes) is over the limit of 399 bytes; --max-bytes N raises it`, JSON.stringify(limited));
+    assert.ok(
+      !limited.ok && limited.message === `${at('big.csv')}: the file (400 bytes) is over the limit of 399 bytes; --max-bytes N raises it`,
+      JSON.stringify(limited),
+    );
     const exact = await readInput(at('big.csv'), testContext(), { maxBytes: 400 });
     assert.ok(exact.ok && exact.text.length === 400);
   });
 
-  it('a file with more bytes than its size said (it grew, or /proc reports 0) is read to its end', { skip: !existsSync('/proc/self/status') && 'no /proc here' }, async () => {
-    const input = await readInput('/proc/self/status', testContext());
-    assert.ok(input.ok && input.text.startsWith('Name:') && input.text.includes('\nPid:') && input.text.endsWith('\n'), JSON.stringify(input).slice(0, 200));
-    const capped = await readInput('/proc/self/status', testContext(), { maxBytes: 10 });
-    assert.ok(!capped.ok && capped.message.includes('is over the limit of 10 bytes'), JSON.stringify(capped));
-  });
+  it(
+    'a file with more bytes than its size said (it grew, or /proc reports 0) is read to its end',
+    { skip: !existsSync('/proc/self/status') && 'no /proc here' },
+    async () => {
+      const input = await readInput('/proc/self/status', testContext());
+      assert.ok(
+        input.ok && input.text.startsWith('Name:') && input.text.includes('\nPid:') && input.text.endsWith('\n'),
+        JSON.stringify(input).slice(0, 200),
+      );
+      const capped = await readInput('/proc/self/status', testContext(), { maxBytes: 10 });
+      assert.ok(!capped.ok && capped.message.includes('is over the limit of 10 bytes'), JSON.stringify(capped));
+    },
+  );
 
   it('reads a batch through a symlink like the file itself', async () => {
     await writeFile(at('real.csv'), 'x;y\n');
@@ -61,7 +71,19 @@ describe('readInput: what is read', () => {
   });
 
   it('--max-bytes values: bytes or K, M, G; nothing else', () => {
-    assert.deepEqual(['1', '512', '4k', '512M', '1G', '2GiB', '0', '-1', '1.5M', 'lots', ''].map(parseByteCount), [1, 512, 4096, 512 * 1024 ** 2, 1024 ** 3, 2 * 1024 ** 3, undefined, undefined, undefined, undefined, undefined]);
+    assert.deepEqual(['1', '512', '4k', '512M', '1G', '2GiB', '0', '-1', '1.5M', 'lots', ''].map(parseByteCount), [
+      1,
+      512,
+      4096,
+      512 * 1024 ** 2,
+      1024 ** 3,
+      2 * 1024 ** 3,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });
 
@@ -80,14 +102,18 @@ describe('writeFileAtomic', () => {
     }
   });
 
-  it('keeps the owner and group (when the process may set them)', { skip: process.getuid?.() !== 0 && 'needs root to own a file as someone else' }, async () => {
-    const file = at('owned.csv');
-    await writeFile(file, 'old');
-    await chown(file, 4242, 4343);
-    await writeFileAtomic(file, 'new');
-    const st = await stat(file);
-    assert.deepEqual([st.uid, st.gid, await readFile(file, 'utf8')], [4242, 4343, 'new']);
-  });
+  it(
+    'keeps the owner and group (when the process may set them)',
+    { skip: process.getuid?.() !== 0 && 'needs root to own a file as someone else' },
+    async () => {
+      const file = at('owned.csv');
+      await writeFile(file, 'old');
+      await chown(file, 4242, 4343);
+      await writeFileAtomic(file, 'new');
+      const st = await stat(file);
+      assert.deepEqual([st.uid, st.gid, await readFile(file, 'utf8')], [4242, 4343, 'new']);
+    },
+  );
 
   it('a symlinked batch stays a symlink; its target gets the new text and keeps its mode', async () => {
     await mkdir(at('store'));

@@ -18,7 +18,11 @@ const TIMEOUT_MS = 60_000;
 
 function paygate(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', pathToFileURL(require.resolve('tsx')).href, MAIN, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: TIMEOUT_MS });
+    const child = spawn(process.execPath, ['--import', pathToFileURL(require.resolve('tsx')).href, MAIN, ...args], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: TIMEOUT_MS,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -65,7 +69,10 @@ describe('paygate lint exit codes, the same for every format', () => {
     });
   }
   it('an unknown format or no file is a usage error (2)', async () => {
-    const [bad, none] = await Promise.all([paygate(['lint', '--format', 'xml', 'clean.rpcsv'], dir), paygate(['lint', '--format', 'sarif'], dir)]);
+    const [bad, none] = await Promise.all([
+      paygate(['lint', '--format', 'xml', 'clean.rpcsv'], dir),
+      paygate(['lint', '--format', 'sarif'], dir),
+    ]);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--format must be text, json, sarif or github, not "xml"/);
     assert.equal(none.code, 2);
@@ -76,7 +83,10 @@ describe('paygate lint output order', () => {
   it('the same bytes whatever the order of the files on the command line, in every format', async () => {
     const names = ['warnings.rpcsv', 'b/more.rpcsv', 'errors.rpcsv', 'clean.rpcsv'];
     for (const format of LINT_FORMATS) {
-      const [a, b] = await Promise.all([paygate(['lint', '--format', format, ...names], dir), paygate(['lint', '--format', format, ...[...names].reverse()], dir)]);
+      const [a, b] = await Promise.all([
+        paygate(['lint', '--format', format, ...names], dir),
+        paygate(['lint', '--format', format, ...[...names].reverse()], dir),
+      ]);
       assert.equal(a.code, 1);
       assert.equal(a.stdout, b.stdout, format);
     }
@@ -84,7 +94,11 @@ describe('paygate lint output order', () => {
 
   it('text lines come sorted by file, line, column and code', async () => {
     const r = await paygate(['lint', 'warnings.rpcsv', 'errors.rpcsv', 'b/more.rpcsv'], dir);
-    const keys = r.stdout.split('\n').map((l) => /^(.*):(\d+):(\d+): \w+ ([a-z-]+) /.exec(l)).filter((m) => m !== null).map((m) => [m![1], Number(m![2]), Number(m![3]), m![4]] as const);
+    const keys = r.stdout
+      .split('\n')
+      .map((l) => /^(.*):(\d+):(\d+): \w+ ([a-z-]+) /.exec(l))
+      .filter((m) => m !== null)
+      .map((m) => [m![1], Number(m![2]), Number(m![3]), m![4]] as const);
     assert.deepEqual(keys, [
       ['b/more.rpcsv', 2, 25, 'invalid-value'],
       ['errors.rpcsv', 1, 1, 'bom'],
@@ -104,7 +118,8 @@ describe('paygate lint output order', () => {
     const reversed: FileLint = { file: 'e.rpcsv', text, diagnostics: [...diagnostics].reverse() };
     const forward: FileLint = { file: 'e.rpcsv', text, diagnostics };
     const context = { cwd: '/w', version: '0.0.0', failures: [] };
-    for (const format of LINT_FORMATS) assert.equal(formatLint(format, [reversed], context), formatLint(format, [forward], context), format);
+    for (const format of LINT_FORMATS)
+      assert.equal(formatLint(format, [reversed], context), formatLint(format, [forward], context), format);
   });
 });
 

@@ -75,7 +75,10 @@ describe('paygate lint --format json', () => {
   it('a clean file: no diagnostics, exit 0; warnings alone still exit 0', async () => {
     const clean = await paygate(['lint', '--format', 'json', at('clean.rpcsv')]);
     assert.equal(clean.code, 0);
-    assert.deepEqual(JSON.parse(clean.stdout), { files: [{ file: at('clean.rpcsv'), diagnostics: [] }], summary: { errors: 0, warnings: 0 } });
+    assert.deepEqual(JSON.parse(clean.stdout), {
+      files: [{ file: at('clean.rpcsv'), diagnostics: [] }],
+      summary: { errors: 0, warnings: 0 },
+    });
     const warn = await paygate(['lint', '--format', 'json', at('warnings.rpcsv')]);
     assert.equal(warn.code, 0);
     assert.deepEqual(JSON.parse(warn.stdout).summary, { errors: 0, warnings: 1 });
@@ -95,7 +98,10 @@ describe('paygate lint --format json', () => {
     const r = await paygate(['lint', '--format', 'json', at('clean.rpcsv'), at('errors.rpcsv'), at('warnings.rpcsv')]);
     assert.equal(r.code, 1);
     const out = JSON.parse(r.stdout);
-    assert.deepEqual(out.files.map((f: { file: string }) => f.file), [at('clean.rpcsv'), at('errors.rpcsv'), at('warnings.rpcsv')]);
+    assert.deepEqual(
+      out.files.map((f: { file: string }) => f.file),
+      [at('clean.rpcsv'), at('errors.rpcsv'), at('warnings.rpcsv')],
+    );
     assert.deepEqual(out.summary, { errors: 1, warnings: 2 });
   });
 });
@@ -104,16 +110,26 @@ describe('paygate lint (text)', () => {
   it('one `file:line:column: severity code message` line per diagnostic', async () => {
     const r = await paygate(['lint', at('errors.rpcsv')]);
     assert.equal(r.code, 1);
-    const matched = r.stdout.split('\n').map((l) => TEXT_LINE.exec(l)).filter((m) => m !== null);
-    assert.deepEqual(matched.map((m) => m!.slice(1, 6)), [
-      [at('errors.rpcsv'), '2', '25', 'error', 'invalid-value'],
-      [at('errors.rpcsv'), '3', '8', 'warning', 'card-luhn'],
-    ]);
+    const matched = r.stdout
+      .split('\n')
+      .map((l) => TEXT_LINE.exec(l))
+      .filter((m) => m !== null);
+    assert.deepEqual(
+      matched.map((m) => m!.slice(1, 6)),
+      [
+        [at('errors.rpcsv'), '2', '25', 'error', 'invalid-value'],
+        [at('errors.rpcsv'), '3', '8', 'warning', 'card-luhn'],
+      ],
+    );
   });
   it('stdin with `-`, also mixed with files', async () => {
     const r = await paygate(['lint', '-'], ERRORS);
     assert.equal(r.code, 1);
-    const files = r.stdout.split('\n').map((l) => TEXT_LINE.exec(l)).filter((m) => m !== null).map((m) => m![1]);
+    const files = r.stdout
+      .split('\n')
+      .map((l) => TEXT_LINE.exec(l))
+      .filter((m) => m !== null)
+      .map((m) => m![1]);
     assert.equal(files.length, 2);
     assert.ok(files.every((f) => f === files[0] && f.length > 0));
     const j = await paygate(['lint', '--format', 'json', at('clean.rpcsv'), '-'], CLEAN);
@@ -128,7 +144,10 @@ describe('paygate lint: usage and unreadable input (exit 2)', () => {
     const r = await paygate(['lint', '--format', 'json', missing, at('errors.rpcsv')]);
     assert.equal(r.code, 2);
     assert.ok(r.stderr.includes(missing), r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout).files.map((f: { file: string }) => f.file), [at('errors.rpcsv')]);
+    assert.deepEqual(
+      JSON.parse(r.stdout).files.map((f: { file: string }) => f.file),
+      [at('errors.rpcsv')],
+    );
   });
   it('a directory is unreadable too', async () => {
     const r = await paygate(['lint', dir]);
@@ -136,7 +155,10 @@ describe('paygate lint: usage and unreadable input (exit 2)', () => {
     assert.ok(r.stderr.includes(dir));
   });
   it('invalid UTF-8 names the file, line and column of the bad byte', async () => {
-    await writeFile(at('latin1.rpcsv'), Buffer.concat([Buffer.from(`${MIN}\no1;DST;5555555555554444;1;EUR\nM`), Buffer.from([0xfc]), Buffer.from('ller;DST\n')]));
+    await writeFile(
+      at('latin1.rpcsv'),
+      Buffer.concat([Buffer.from(`${MIN}\no1;DST;5555555555554444;1;EUR\nM`), Buffer.from([0xfc]), Buffer.from('ller;DST\n')]),
+    );
     const r = await paygate(['lint', at('latin1.rpcsv')]);
     assert.equal(r.code, 2);
     assert.ok(r.stderr.includes(`${at('latin1.rpcsv')}:3:2:`), r.stderr);
@@ -194,10 +216,16 @@ describe('paygate fix', () => {
     assert.ok(r.stdout.includes('column-alias') && r.stdout.includes('invalid-value'), r.stdout);
   });
   it('a comma file with a BOM: rewritten with ";", then its alias renamed and the BOM dropped', async () => {
-    await writeFile(at('comma.rpcsv'), '\ufeffClient_OrderId,rp_card_type,credit-card-number,amount,currency,order_desc\no1,DST,5555555555554444,1,EUR,"a;b"\n');
+    await writeFile(
+      at('comma.rpcsv'),
+      '\ufeffClient_OrderId,rp_card_type,credit-card-number,amount,currency,order_desc\no1,DST,5555555555554444,1,EUR,"a;b"\n',
+    );
     const r = await paygate(['fix', at('comma.rpcsv')]);
     assert.equal(r.code, 0, r.stdout);
-    assert.equal(await readFile(at('comma.rpcsv'), 'utf8'), 'client-orderid;rp_card_type;credit-card-number;amount;currency;order_desc\no1;DST;5555555555554444;1;EUR;"a;b"\n');
+    assert.equal(
+      await readFile(at('comma.rpcsv'), 'utf8'),
+      'client-orderid;rp_card_type;credit-card-number;amount;currency;order_desc\no1;DST;5555555555554444;1;EUR;"a;b"\n',
+    );
   });
   it('exit 1 when errors remain; unsafe fixes are not applied', async () => {
     const text = `client-orderid;rp_card_type;credit-card-number;amount;city\no1;DST;5555555555554444;1;Berlin\n`;

@@ -17,8 +17,33 @@ const OPTIONS: Record<string, string[]> = {
   lint: ['--format', '--max-bytes', '--no-git'],
   fix: ['--dry-run', '--max-bytes'],
   schedule: ['--row', '--format', '--limit', '--today'],
-  sign: ['--method', '--url', '--consumer-key', '--consumer-secret', '--rsa-key', '--signature-method', '--token', '--token-secret', '--param', '--timestamp', '--nonce', '--realm', '--format'],
-  submit: ['--env', '--base-url', '--endpoint-id', '--consumer-key', '--rsa-key', '--format', '--yes', '--allow-resend', '--state', '--config'],
+  sign: [
+    '--method',
+    '--url',
+    '--consumer-key',
+    '--consumer-secret',
+    '--rsa-key',
+    '--signature-method',
+    '--token',
+    '--token-secret',
+    '--param',
+    '--timestamp',
+    '--nonce',
+    '--realm',
+    '--format',
+  ],
+  submit: [
+    '--env',
+    '--base-url',
+    '--endpoint-id',
+    '--consumer-key',
+    '--rsa-key',
+    '--format',
+    '--yes',
+    '--allow-resend',
+    '--state',
+    '--config',
+  ],
   history: ['--format', '--state'],
   report: ['--env', '--report-base-url', '--consumer-key', '--consumer-secret', '--out', '--format', '--max-answer-bytes', '--config'],
   trust: ['--revoke', '--list'],
@@ -39,8 +64,12 @@ describe('paygate --help', () => {
     assert.equal(r.code, 0);
     assert.equal(r.err, '');
     const program = paygate(testContext());
-    assert.deepEqual(program.commands.map((c) => c.name()).filter((n) => n !== 'help'), Object.keys(OPTIONS));
-    for (const c of program.commands) assert.match(r.out, new RegExp(`^  ${c.name()}\\b.*  ${c.summary().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'), c.name());
+    assert.deepEqual(
+      program.commands.map((c) => c.name()).filter((n) => n !== 'help'),
+      Object.keys(OPTIONS),
+    );
+    for (const c of program.commands)
+      assert.match(r.out, new RegExp(`^  ${c.name()}\\b.*  ${c.summary().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'), c.name());
   });
 });
 
@@ -51,7 +80,9 @@ describe("every command's --help", () => {
       assert.equal(r.code, 0, r.err);
       assert.equal(r.err, '');
       assert.match(r.out, new RegExp(`^Usage: paygate ${name}\\b`));
-      const defined = paygate(testContext()).commands.find((c) => c.name() === name)!.options.map((o) => o.long);
+      const defined = paygate(testContext())
+        .commands.find((c) => c.name() === name)!
+        .options.map((o) => o.long);
       assert.deepEqual(defined, options, 'the command defines exactly its public options');
       for (const option of [...options, '--help']) assert.match(r.out, new RegExp(`^  (-\\w, )?${option}\\b`, 'm'), option);
       assert.match(r.out, /^Exit status:\n( {2}\d {2}.+\n)+$/m);
@@ -76,7 +107,13 @@ describe('usage errors have one shape for every command (exit 2, nothing on stdo
     });
   }
   it('a missing argument names it', async () => {
-    for (const [name, arg] of [['lint', 'FILE'], ['fix', 'FILE'], ['schedule', 'FILE'], ['submit', 'FILE'], ['report', 'TEMPLATE']]) {
+    for (const [name, arg] of [
+      ['lint', 'FILE'],
+      ['fix', 'FILE'],
+      ['schedule', 'FILE'],
+      ['submit', 'FILE'],
+      ['report', 'TEMPLATE'],
+    ]) {
       const r = await run([name]);
       assert.equal(r.code, 2, name);
       assert.equal(r.out, '');
@@ -86,7 +123,11 @@ describe('usage errors have one shape for every command (exit 2, nothing on stdo
   it('a value outside the choices names the option and the allowed values', async () => {
     const lint = await run(['lint', 'x', '--format', 'xml']);
     assert.equal(lint.err, shape('lint', '--format must be text, json, sarif or github, not "xml"'));
-    for (const [name, args] of [['schedule', ['x']], ['submit', ['x']], ['sign', required.sign]] as const) {
+    for (const [name, args] of [
+      ['schedule', ['x']],
+      ['submit', ['x']],
+      ['sign', required.sign],
+    ] as const) {
       const r = await run([name, ...args, '--format', 'xml']);
       assert.equal(r.code, 2, name);
       assert.equal(r.err, shape(name, '--format must be text or json, not "xml"'));
@@ -142,7 +183,13 @@ describe('the program itself', () => {
     const { ctx, out } = captured({ stdin: async () => Buffer.from(text), cwd: join(root, 'examples') });
     assert.equal(await runPaygate(['lint', '--format', 'json', '-', 'valid.rpcsv'], ctx), 1);
     const json = JSON.parse(out()) as { files: { file: string; diagnostics: { code: string }[] }[] };
-    assert.deepEqual(json.files.map((f) => [f.file, f.diagnostics.map((d) => d.code)]), [['<stdin>', ['invalid-value']], ['valid.rpcsv', []]]);
+    assert.deepEqual(
+      json.files.map((f) => [f.file, f.diagnostics.map((d) => d.code)]),
+      [
+        ['<stdin>', ['invalid-value']],
+        ['valid.rpcsv', []],
+      ],
+    );
   });
 });
 

@@ -17,7 +17,11 @@ import { trustFile } from '../../src/cli/trust';
 const root = join(__dirname, '..', '..');
 let dir: string;
 let srv: http.Server;
-const bigCsv = ['"Merchant_Name","Transaction_id","Amount"', ...Array.from({ length: 60_000 }, (_, i) => `"Shop ${i}","${100000 + i}","${(i % 997).toFixed(3)}"`)].join('\r\n') + '\r\n';
+const bigCsv =
+  [
+    '"Merchant_Name","Transaction_id","Amount"',
+    ...Array.from({ length: 60_000 }, (_, i) => `"Shop ${i}","${100000 + i}","${(i % 997).toFixed(3)}"`),
+  ].join('\r\n') + '\r\n';
 const bigHtml = `<html><body>${'<p>maintenance</p>'.repeat(10_000)}</body></html>`;
 const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(200_000, 0x20), Buffer.from('\n%%EOF\n')]);
 
@@ -37,7 +41,13 @@ before(async () => {
   srv.listen(0, '127.0.0.1');
   await once(srv, 'listening');
   const origin = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
-  const environments = ['csv', 'html', 'pdf', 'ragged', 'denied'].map((k) => ({ name: k, baseUrl: `${origin}/${k}`, reportBaseUrl: `${origin}/${k}`, endpointId: '1', consumerKey: 'k' }));
+  const environments = ['csv', 'html', 'pdf', 'ragged', 'denied'].map((k) => ({
+    name: k,
+    baseUrl: `${origin}/${k}`,
+    reportBaseUrl: `${origin}/${k}`,
+    endpointId: '1',
+    consumerKey: 'k',
+  }));
   writeFileSync(join(dir, 'paygate.config.json'), JSON.stringify({ environments, environment: 'csv' }));
   // The folder's configuration is used once trusted, as a user would (`paygate trust`).
   trustFile({ XDG_CONFIG_HOME: join(dir, 'config') }, join(dir, 'paygate.config.json'), readFileSync(join(dir, 'paygate.config.json')));
@@ -52,7 +62,12 @@ after(async () => {
 async function report(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const ctx: CliContext = testContext({ stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), env: { PAYGATE_CONSUMER_SECRET: 's', XDG_CONFIG_HOME: join(dir, 'config') }, cwd: dir });
+  const ctx: CliContext = testContext({
+    stdout: (t) => void out.push(t),
+    stderr: (t) => void err.push(t),
+    env: { PAYGATE_CONSUMER_SECRET: 's', XDG_CONFIG_HOME: join(dir, 'config') },
+    cwd: dir,
+  });
   const code = await runReport([join(root, 'examples', 'transactions.report.json'), ...args], ctx);
   return { code, out: out.join(''), err: err.join('') };
 }
@@ -74,7 +89,11 @@ test('a PDF by its magic is written whole', async () => {
 });
 
 test('an answer that is no report writes nothing: a large HTML page, ragged CSV, a denial', async () => {
-  for (const [env, code, pattern] of [['html', 1, /^Unrecognised answer/], ['ragged', 1, /^Unrecognised answer/], ['denied', 3, /^Authentication failed/]] as const) {
+  for (const [env, code, pattern] of [
+    ['html', 1, /^Unrecognised answer/],
+    ['ragged', 1, /^Unrecognised answer/],
+    ['denied', 3, /^Authentication failed/],
+  ] as const) {
     const file = `${env}.out`;
     const r = await report(['--env', env, '--out', file]);
     assert.equal(r.code, code, `${env}: ${r.out}${r.err}`);

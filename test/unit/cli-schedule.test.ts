@@ -108,7 +108,10 @@ describe('paygate schedule --format json', () => {
 
   it('--row N gives only that data row', async () => {
     const result = json(await run(['--row', '3', '--format=json', 'batch.rpcsv']));
-    assert.deepEqual(result.rows.map((r) => [r.row, r.clientOrderId]), [[3, 'ORD-3']]);
+    assert.deepEqual(
+      result.rows.map((r) => [r.row, r.clientOrderId]),
+      [[3, 'ORD-3']],
+    );
   });
 
   it('a row without a valid amount gets null amounts', async () => {
@@ -171,7 +174,10 @@ describe('paygate schedule text output', () => {
     for (const eol of ['\n', '\r']) {
       const text = BATCH.split('\r\n').join(eol);
       const result = json(await run(['f.csv', '--format', 'json'], { 'f.csv': text }));
-      assert.deepEqual(result.rows.map((r) => r.line), [2, 3, 5, 6]);
+      assert.deepEqual(
+        result.rows.map((r) => r.line),
+        [2, 3, 5, 6],
+      );
     }
   });
 
@@ -227,7 +233,10 @@ describe('paygate schedule through the CLI entry point', () => {
       const ok = cli([file, '--format', 'json', '--row', '1']);
       assert.equal(ok.status, 0, ok.stderr);
       const result = JSON.parse(ok.stdout) as ScheduleJson;
-      assert.deepEqual(result.rows[0].charges.map((c) => c.date), ['31.01.2027', '28.02.2027', '31.03.2027', '30.04.2027']);
+      assert.deepEqual(
+        result.rows[0].charges.map((c) => c.date),
+        ['31.01.2027', '28.02.2027', '31.03.2027', '30.04.2027'],
+      );
       const missing = cli([join(dir, 'nope.rpcsv')]);
       assert.equal(missing.status, 2);
       assert.match(missing.stderr, /nope\.rpcsv/);
@@ -248,7 +257,10 @@ describe('paygate schedule: rows whose schedule cannot be computed', () => {
   it('says which value is malformed instead of guessing "today"', async () => {
     const r = await run(['batch.rpcsv', '--today', '01.01.2027'], files);
     assert.equal(r.code, 0);
-    assert.match(r.out, /client-orderid BAD-DATE\n {2}the schedule cannot be computed\n {2}problem: start-date "2027-01-15" is not a real date written DD\.MM\.YYYY\n {2}no charges/);
+    assert.match(
+      r.out,
+      /client-orderid BAD-DATE\n {2}the schedule cannot be computed\n {2}problem: start-date "2027-01-15" is not a real date written DD\.MM\.YYYY\n {2}no charges/,
+    );
     assert.doesNotMatch(r.out, /01\.01\.2027/, 'no charge is invented on --today');
   });
   it('in JSON: no charges and the reasons, and amount problems beside real dates', async () => {

@@ -35,13 +35,19 @@ function answer(endpoint: string, res: http.ServerResponse): void {
   const n = hits.get(endpoint) ?? 0;
   switch (endpoint) {
     case 'ok':
-      return void res.writeHead(200, FORM).end(`type=create-recurring-payment-response&serial-number=s-${n}&recurring-payment-id=${9000 + n}&status=active`);
+      return void res
+        .writeHead(200, FORM)
+        .end(`type=create-recurring-payment-response&serial-number=s-${n}&recurring-payment-id=${9000 + n}&status=active`);
     case 'empty':
       return void res.writeHead(200).end();
     case 'declined':
-      return void res.writeHead(200, FORM).end('type=create-recurring-payment-response&status=declined&error-message=Card+declined&error-code=301');
+      return void res
+        .writeHead(200, FORM)
+        .end('type=create-recurring-payment-response&status=declined&error-message=Card+declined&error-code=301');
     case 'status-error':
-      return void res.writeHead(200, FORM).end('type=create-recurring-payment-response&status=error&error-message=Internal+error&error-code=17');
+      return void res
+        .writeHead(200, FORM)
+        .end('type=create-recurring-payment-response&status=error&error-message=Internal+error&error-code=17');
     case 'untyped':
       return void res.writeHead(200, FORM).end('serial-number=s-1&recurring-payment-id=77');
     case 'auth':
@@ -81,9 +87,15 @@ before(async () => {
   await once(closed, 'listening');
   closedOrigin = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
   await new Promise((r) => closed.close(r));
-  const environments = ['ok', 'empty', 'declined', 'status-error', 'untyped', 'auth', 's500', 'drop', 'cut', 'hang', 'many', 'race'].map((id) => ({
-    name: `gw-${id}`, baseUrl: `${origin}/paynet?lang=en`, reportBaseUrl: origin, endpointId: id === 'many' || id === 'race' ? 'ok' : id, consumerKey: 'merchant',
-  }));
+  const environments = ['ok', 'empty', 'declined', 'status-error', 'untyped', 'auth', 's500', 'drop', 'cut', 'hang', 'many', 'race'].map(
+    (id) => ({
+      name: `gw-${id}`,
+      baseUrl: `${origin}/paynet?lang=en`,
+      reportBaseUrl: origin,
+      endpointId: id === 'many' || id === 'race' ? 'ok' : id,
+      consumerKey: 'merchant',
+    }),
+  );
   environments.push({ name: 'gw-refused', baseUrl: closedOrigin, reportBaseUrl: closedOrigin, endpointId: 'ok', consumerKey: 'merchant' });
   writeFileSync(join(dir, 'paygate.config.json'), JSON.stringify({ environments, environment: 'gw-ok', requestTimeoutSeconds: 1 }));
   // The folder's configuration is used once trusted, as a user would (`paygate trust`).
@@ -114,7 +126,12 @@ async function submit(args: string[]): Promise<{ code: number; out: string; err:
   const { ctx, out, err } = context();
   const code = await runSubmit(args, ctx);
   const text = out.join('');
-  return { code, out: text, err: err.join(''), ...(args.includes('json') && text ? { json: JSON.parse(text) as Record<string, unknown> } : {}) };
+  return {
+    code,
+    out: text,
+    err: err.join(''),
+    ...(args.includes('json') && text ? { json: JSON.parse(text) as Record<string, unknown> } : {}),
+  };
 }
 
 /** The valid example with its client-orderids tagged, so each batch's content is its own. */
@@ -146,7 +163,10 @@ test('one exit code per outcome, in text and JSON', async () => {
     assert.equal(r.json?.outcome, outcome, env);
   }
   const declined = await submit([batch('DECL'), '--env', 'gw-declined', '--format', 'json']);
-  assert.deepEqual([declined.json?.paymentStatus, declined.json?.errorCode, declined.json?.errorMessage], ['declined', '301', 'Card declined']);
+  assert.deepEqual(
+    [declined.json?.paymentStatus, declined.json?.errorCode, declined.json?.errorMessage],
+    ['declined', '301', 'Card declined'],
+  );
   const dropped = await submit([batch('DROP'), '--env', 'gw-drop', '--format', 'json']);
   assert.equal(dropped.json?.kind, 'connection-lost');
   assert.match(String(dropped.json?.message), /may have created the payments/);
@@ -167,7 +187,10 @@ test('the resend guard: refused (exit 2, nothing sent) until --allow-resend; --y
   assert.equal((await submit([file, '--env', 'gw-ok'])).code, 0);
   const again = await submit([file, '--env', 'gw-ok', '--yes']);
   assert.equal(again.code, 2);
-  assert.match(again.err, /already sent to gw-ok, endpoint ok[\s\S]*accepted, recurring-payment-id \d+[\s\S]*Nothing was sent[\s\S]*--allow-resend/);
+  assert.match(
+    again.err,
+    /already sent to gw-ok, endpoint ok[\s\S]*accepted, recurring-payment-id \d+[\s\S]*Nothing was sent[\s\S]*--allow-resend/,
+  );
   assert.equal(hits.get('ok'), before + 1, 'the refused resend never reached the gateway');
   // Another environment or endpoint is another target.
   assert.equal((await submit([file, '--env', 'gw-empty'])).code, 0);
@@ -188,7 +211,10 @@ test('the resend guard: refused (exit 2, nothing sent) until --allow-resend; --y
 test('paygate history lists the ledger as text and JSON, without card numbers', async () => {
   const { ctx, out } = context();
   assert.equal(await runHistory(['--format', 'json'], ctx), 0);
-  const listed = JSON.parse(out.join('')) as { ledger: string; records: { environment: string; outcome?: string; kind?: string; endpointId: string; face: string }[] };
+  const listed = JSON.parse(out.join('')) as {
+    ledger: string;
+    records: { environment: string; outcome?: string; kind?: string; endpointId: string; face: string }[];
+  };
   assert.equal(listed.ledger, join(dir, 'data', 'ledger.jsonl'));
   assert.ok(listed.records.some((r) => r.environment === 'gw-drop' && r.outcome === 'unknown' && r.kind === 'connection-lost'));
   assert.ok(listed.records.every((r) => r.face === 'cli'));
@@ -203,11 +229,16 @@ test('paygate history lists the ledger as text and JSON, without card numbers', 
 
 function paygate(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', pathToFileURL(require.resolve('tsx')).href, join(root, 'src', 'cli', 'main.ts'), ...args], { cwd: dir, env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'config'), ...env }, timeout: 120_000 }, (err, stdout, stderr) => {
-      let code = 0;
-      if (err) code = typeof err.code === 'number' ? err.code : -1;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', pathToFileURL(require.resolve('tsx')).href, join(root, 'src', 'cli', 'main.ts'), ...args],
+      { cwd: dir, env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'config'), ...env }, timeout: 120_000 },
+      (err, stdout, stderr) => {
+        let code = 0;
+        if (err) code = typeof err.code === 'number' ? err.code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -226,7 +257,11 @@ test('20 concurrent paygate submit processes leave 20 records; racing copies of 
   const files = Array.from({ length: 20 }, (_, i) => batch(`MANY${i}`));
   const before = hits.get('ok') ?? 0;
   const runs = await Promise.all(files.map((f) => paygate(['submit', f, '--env', 'gw-many', '--format', 'json'], env)));
-  assert.deepEqual(runs.map((r) => r.code), files.map(() => 0), runs.map((r) => r.stderr).join('\n'));
+  assert.deepEqual(
+    runs.map((r) => r.code),
+    files.map(() => 0),
+    runs.map((r) => r.stderr).join('\n'),
+  );
   const records = await new Ledger(data).list();
   assert.equal(records.length, 20);
   assert.ok(records.every((r) => r.state === 'done' && r.outcome === 'accepted'));

@@ -21,7 +21,11 @@ const root = path.join(__dirname, '..', '..');
 function scratch(): { dir: string; env: Record<string, string>; done(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-trust-'));
   fs.mkdirSync(path.join(dir, 'project'));
-  return { dir, env: { XDG_CONFIG_HOME: path.join(dir, 'config'), HOME: path.join(dir, 'home') }, done: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    env: { XDG_CONFIG_HOME: path.join(dir, 'config'), HOME: path.join(dir, 'home') },
+    done: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 const config = (baseUrl: string, name = 'repo') =>
@@ -30,7 +34,11 @@ const config = (baseUrl: string, name = 'repo') =>
 test('the trust store lives in $XDG_CONFIG_HOME/paygate, else ~/.config/paygate', () => {
   assert.equal(userConfigDir({ XDG_CONFIG_HOME: '/x/cfg', HOME: '/h' }), path.join('/x/cfg', 'paygate'));
   assert.equal(userConfigDir({ HOME: '/h' }), path.join('/h', '.config', 'paygate'));
-  assert.equal(userConfigDir({ XDG_CONFIG_HOME: 'relative', HOME: '/h' }), path.join('/h', '.config', 'paygate'), 'a relative XDG path is ignored, as the spec says');
+  assert.equal(
+    userConfigDir({ XDG_CONFIG_HOME: 'relative', HOME: '/h' }),
+    path.join('/h', '.config', 'paygate'),
+    'a relative XDG path is ignored, as the spec says',
+  );
 });
 
 test('trust records path and SHA-256; a change, even one byte, needs trusting again; revoke forgets', () => {
@@ -41,13 +49,21 @@ test('trust records path and SHA-256; a change, even one byte, needs trusting ag
     fs.writeFileSync(file, text);
     const unknown = checkTrust(s.env, file, text);
     assert.equal(unknown.trusted, false);
-    assert.ok(!unknown.trusted && unknown.reason === 'unknown' && unknown.message.includes(`paygate trust ${fs.realpathSync(file)}`), JSON.stringify(unknown));
+    assert.ok(
+      !unknown.trusted && unknown.reason === 'unknown' && unknown.message.includes(`paygate trust ${fs.realpathSync(file)}`),
+      JSON.stringify(unknown),
+    );
     const entry = trustFile(s.env, file, text);
     assert.equal(entry.sha256, sha256(text));
     assert.equal(fs.statSync(path.join(s.env.XDG_CONFIG_HOME, 'paygate', TRUST_FILE)).mode & 0o777, 0o600);
     assert.deepEqual(checkTrust(s.env, file, text), { trusted: true });
     const changed = checkTrust(s.env, file, `${text} `);
-    assert.ok(!changed.trusted && changed.reason === 'changed' && changed.message.includes(fs.realpathSync(file)) && changed.message.includes('paygate trust'));
+    assert.ok(
+      !changed.trusted &&
+        changed.reason === 'changed' &&
+        changed.message.includes(fs.realpathSync(file)) &&
+        changed.message.includes('paygate trust'),
+    );
     // A link to the file is the same file.
     const link = path.join(s.dir, 'link.json');
     fs.symlinkSync(file, link);
@@ -115,11 +131,16 @@ test('paygate trust refuses a file that is not a valid configuration, and lists 
 function paygate(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const tsx = pathToFileURL(require.resolve('tsx')).href;
-    execFile(process.execPath, ['--import', tsx, path.join(root, 'src', 'cli', 'main.ts'), ...args], { cwd, env: { ...process.env, ...env }, timeout: 60_000 }, (e, stdout, stderr) => {
-      let code = 0;
-      if (e) code = typeof e.code === 'number' ? e.code : -1;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', tsx, path.join(root, 'src', 'cli', 'main.ts'), ...args],
+      { cwd, env: { ...process.env, ...env }, timeout: 60_000 },
+      (e, stdout, stderr) => {
+        let code = 0;
+        if (e) code = typeof e.code === 'number' ? e.code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 

@@ -8,7 +8,12 @@ import { LineIndex, applyEdits } from '../../src/core/text';
 
 /** Start and end offset of every field, flattened (the public accessors, not the internal storage). */
 const boundsOf = (r: CsvRecord) => r.values.flatMap((_, i) => [r.fieldStart(i), r.fieldEnd(i)]);
-const shape = (text: string) => parseCsv(text).records.map((r) => ({ values: r.values, bounds: boundsOf(r), problem: r.syntaxProblem && [r.syntaxProblem.start, r.syntaxProblem.end] }));
+const shape = (text: string) =>
+  parseCsv(text).records.map((r) => ({
+    values: r.values,
+    bounds: boundsOf(r),
+    problem: r.syntaxProblem && [r.syntaxProblem.start, r.syntaxProblem.end],
+  }));
 
 describe('parseCsv: record ends', () => {
   it('LF, CRLF, lone CR and all mixed', () => {
@@ -29,7 +34,10 @@ describe('parseCsv: record ends', () => {
     assert.equal(parseCsv('a;b\r\n').records.length, 1);
     assert.equal(parseCsv('a;b\r').records.length, 1);
     const csv = parseCsv('a;b\n\nc;d\r\n\r\n');
-    assert.deepEqual(csv.records.map((r) => r.isBlank), [false, true, false, true]);
+    assert.deepEqual(
+      csv.records.map((r) => r.isBlank),
+      [false, true, false, true],
+    );
     assert.deepEqual(boundsOf(csv.records[1]), [4, 4]);
     assert.deepEqual(boundsOf(csv.records[3]), [10, 10]); // a;b LF LF c;d CR LF | CR LF
   });
@@ -50,22 +58,43 @@ describe('parseCsv: quoted fields', () => {
     assert.deepEqual(csv.index.positionAt(16), { line: 2, character: 2 });
   });
   it('quoted LF in a CRLF file and quoted lone CR keep their own characters', () => {
-    assert.deepEqual(parseCsv('a;"1\n2"\r\nb;"3\r4"\r\n').records.map((r) => r.values), [['a', '1\n2'], ['b', '3\r4']]);
-    assert.deepEqual(parseCsv('a;"1\r\n2\r3\n4"\rb;c').records.map((r) => r.values), [['a', '1\r\n2\r3\n4'], ['b', 'c']]);
+    assert.deepEqual(
+      parseCsv('a;"1\n2"\r\nb;"3\r4"\r\n').records.map((r) => r.values),
+      [
+        ['a', '1\n2'],
+        ['b', '3\r4'],
+      ],
+    );
+    assert.deepEqual(
+      parseCsv('a;"1\r\n2\r3\n4"\rb;c').records.map((r) => r.values),
+      [
+        ['a', '1\r\n2\r3\n4'],
+        ['b', 'c'],
+      ],
+    );
   });
   it('doubled quotes, empty quoted fields, delimiters inside quotes', () => {
     const csv = parseCsv('"a""b";"";"x;y"\n');
     const f = csv.records[0].fields;
-    assert.deepEqual(f.map((x) => [x.value, x.start, x.end, x.quoted]), [
-      ['a"b', 0, 6, true],
-      ['', 7, 9, true],
-      ['x;y', 10, 15, true],
-    ]);
+    assert.deepEqual(
+      f.map((x) => [x.value, x.start, x.end, x.quoted]),
+      [
+        ['a"b', 0, 6, true],
+        ['', 7, 9, true],
+        ['x;y', 10, 15, true],
+      ],
+    );
   });
   it('a BOM is not part of the first field; offsets still index the original text', () => {
     const csv = parseCsv('\ufeffa;"b\r\nc"\r\nd;e');
     assert.equal(csv.bom, true);
-    assert.deepEqual(csv.records.map((r) => r.values), [['a', 'b\r\nc'], ['d', 'e']]);
+    assert.deepEqual(
+      csv.records.map((r) => r.values),
+      [
+        ['a', 'b\r\nc'],
+        ['d', 'e'],
+      ],
+    );
     assert.deepEqual(boundsOf(csv.records[0]), [1, 2, 3, 9]);
     assert.deepEqual(boundsOf(csv.records[1]), [11, 12, 13, 14]);
     assert.deepEqual(csv.index.positionAt(11), { line: 2, character: 0 });
@@ -76,7 +105,10 @@ describe('parseCsv: quoted fields', () => {
 describe('parseCsv: quote errors', () => {
   it('text after a closing quote: the cell is flagged, the record ends at the line, later records parse', () => {
     const csv = parseCsv('x;"a"b;c\nd;e\n');
-    assert.deepEqual(csv.records.map((r) => r.values.length), [3, 2]);
+    assert.deepEqual(
+      csv.records.map((r) => r.values.length),
+      [3, 2],
+    );
     assert.deepEqual(csv.records[0].syntaxProblem && [csv.records[0].syntaxProblem.start, csv.records[0].syntaxProblem.end], [2, 6]);
     assert.deepEqual(boundsOf(csv.records[0]).slice(4), [7, 8]);
     assert.deepEqual(csv.records[1].values, ['d', 'e']);
@@ -85,8 +117,20 @@ describe('parseCsv: quote errors', () => {
   it('several broken records in one file are each found, with CRLF offsets', () => {
     const text = 'h;i\r\n"a"b;c\r\nd;e\r\nf;"g"h\r\nk;l\r\n';
     const csv = parseCsv(text);
-    assert.deepEqual(csv.records.map((r) => (r.syntaxProblem ? text.slice(r.syntaxProblem.start, r.syntaxProblem.end) : null)), [null, '"a"b', null, '"g"h', null]);
-    assert.deepEqual(csv.records.map((r) => r.values), [['h', 'i'], ['ab', 'c'], ['d', 'e'], ['f', 'gh'], ['k', 'l']]);
+    assert.deepEqual(
+      csv.records.map((r) => (r.syntaxProblem ? text.slice(r.syntaxProblem.start, r.syntaxProblem.end) : null)),
+      [null, '"a"b', null, '"g"h', null],
+    );
+    assert.deepEqual(
+      csv.records.map((r) => r.values),
+      [
+        ['h', 'i'],
+        ['ab', 'c'],
+        ['d', 'e'],
+        ['f', 'gh'],
+        ['k', 'l'],
+      ],
+    );
   });
   it('an unterminated quote swallows the rest; the problem stops before the final line breaks', () => {
     const text = 'a;b\r\nc;"d\r\ne;f\r\n\r\n';
@@ -112,7 +156,10 @@ describe('withCrlfRecords', () => {
 
 describe('quoteField', () => {
   it('quotes only values that need it, doubling quotes', () => {
-    assert.deepEqual(['plain', 'a;b', 'say "hi"', 'l1\nl2', 'cr\r', '', 'a,b'].map((v) => quoteField(v)), ['plain', '"a;b"', '"say ""hi"""', '"l1\nl2"', '"cr\r"', '', 'a,b']);
+    assert.deepEqual(
+      ['plain', 'a;b', 'say "hi"', 'l1\nl2', 'cr\r', '', 'a,b'].map((v) => quoteField(v)),
+      ['plain', '"a;b"', '"say ""hi"""', '"l1\nl2"', '"cr\r"', '', 'a,b'],
+    );
     assert.equal(quoteField('a,b', ','), '"a,b"');
   });
 });
@@ -127,6 +174,12 @@ describe('LineIndex and applyEdits', () => {
   });
   it('applies edits in any order', () => {
     const r = (a: number, b: number, c: number, d: number) => ({ start: { line: a, character: b }, end: { line: c, character: d } });
-    assert.equal(applyEdits('ab\ncd', [{ range: r(1, 1, 1, 2), newText: 'X' }, { range: r(0, 0, 0, 0), newText: '>' }]), '>ab\ncX');
+    assert.equal(
+      applyEdits('ab\ncd', [
+        { range: r(1, 1, 1, 2), newText: 'X' },
+        { range: r(0, 0, 0, 0), newText: '>' },
+      ]),
+      '>ab\ncX',
+    );
   });
 });

@@ -13,7 +13,15 @@ import { findRunningGateway } from '../../src/extension/environments/runningGate
 // `paygate gateway` that already runs (npm start's), against a real local gateway on loopback.
 
 const ROOT = path.join(__dirname, '..', '..');
-const charge = (status: 'approved' | 'declined') => ({ 'recurring-payment-id': '1', 'client-orderid': 'A', index: 1, date: '01.01.2027', amount: '1.000', currency: 'EUR', status });
+const charge = (status: 'approved' | 'declined') => ({
+  'recurring-payment-id': '1',
+  'client-orderid': 'A',
+  index: 1,
+  date: '01.01.2027',
+  amount: '1.000',
+  currency: 'EUR',
+  status,
+});
 
 describe('advance clock: the words', () => {
   it('accepts whole days from 1 to the gateway maximum, and says why otherwise', () => {
@@ -28,9 +36,18 @@ describe('advance clock: the words', () => {
 
   it('counts the charges by outcome, with singulars, and names stopped payments', () => {
     const charges = [...Array(6).fill(charge('approved')), charge('declined')];
-    assert.equal(advanceMessage(35, { today: '26.02.2027', charges, stopped: [] }), 'Advanced 35 days to 26.02.2027: 7 charges (6 approved, 1 declined)');
-    assert.equal(advanceMessage(1, { today: '02.01.2027', charges: [charge('declined')], stopped: ['9'] }), 'Advanced 1 day to 02.01.2027: 1 charge (0 approved, 1 declined); 1 payment stopped');
-    assert.equal(advanceMessage(2, { today: '03.01.2027', charges: [], stopped: ['1', '2'] }), 'Advanced 2 days to 03.01.2027: no charges; 2 payments stopped');
+    assert.equal(
+      advanceMessage(35, { today: '26.02.2027', charges, stopped: [] }),
+      'Advanced 35 days to 26.02.2027: 7 charges (6 approved, 1 declined)',
+    );
+    assert.equal(
+      advanceMessage(1, { today: '02.01.2027', charges: [charge('declined')], stopped: ['9'] }),
+      'Advanced 1 day to 02.01.2027: 1 charge (0 approved, 1 declined); 1 payment stopped',
+    );
+    assert.equal(
+      advanceMessage(2, { today: '03.01.2027', charges: [], stopped: ['1', '2'] }),
+      'Advanced 2 days to 03.01.2027: no charges; 2 payments stopped',
+    );
   });
 });
 
@@ -104,7 +121,11 @@ describe('advance clock: a paygate gateway found on the state directory', () => 
     const text = paymentsText(summary.today, payments);
     assert.match(text, /simulated date 05\.02\.2027/);
     for (const p of payments) assert.ok(text.includes(`Payment ${p['recurring-payment-id']}`));
-    assert.equal((text.match(/^ {2}\d+ /gm) ?? []).length, payments.reduce((n, p) => n + p.charges.length, 0), 'one line per charge');
+    assert.equal(
+      (text.match(/^ {2}\d+ /gm) ?? []).length,
+      payments.reduce((n, p) => n + p.charges.length, 0),
+      'one line per charge',
+    );
     for (const card of ['4111111111111111', '5555555555554444']) assert.ok(!text.includes(card));
     await assert.rejects(handle.advanceDays(0), /400/);
   });

@@ -27,7 +27,7 @@ describe('scrub', () => {
     assert.equal(scrub(text), text);
   });
 
-  it('removes the batch\'s own CVVs only where they stand as whole tokens', () => {
+  it("removes the batch's own CVVs only where they stand as whole tokens", () => {
     assert.equal(scrub('cvv2 737 is wrong; row 17370', ['737']), 'cvv2 *** is wrong; row 17370');
   });
 });
@@ -44,13 +44,31 @@ describe('submission view', () => {
 
   it('masks card numbers, leaves out the CVV column and puts the answer per row first', () => {
     const t = submissionTable(batch, { ids: ['11', '12'], statuses: ['active', 'active'], serialNumbers: ['S-1'] });
-    assert.deepEqual(t.columns, ['recurring-payment-id', 'status', 'serial-number', 'client-orderid', 'rp_card_type', 'credit-card-number', 'amount', 'currency']);
+    assert.deepEqual(t.columns, [
+      'recurring-payment-id',
+      'status',
+      'serial-number',
+      'client-orderid',
+      'rp_card_type',
+      'credit-card-number',
+      'amount',
+      'currency',
+    ]);
     assert.deepEqual(t.rows[0], ['11', 'active', 'S-1', 'A-1', 'SRC', '411111******1111', '10.00', 'EUR']);
     assert.deepEqual(t.rows[1], ['12', 'active', 'S-1', 'A-2', 'DST', '555555******4444', '20.00', 'EUR']);
     assert.ok(!JSON.stringify(t).includes('737'));
     // A serial number per payment goes to its own row; none leaves the column empty.
-    assert.deepEqual(submissionTable(batch, { ids: ['11', '12'], statuses: [], serialNumbers: ['S-1', 'S-2'] }).rows.map((r) => r[2]), ['S-1', 'S-2']);
-    assert.deepEqual(submissionTable(batch, { ids: [], statuses: [] }).rows.map((r) => r.slice(0, 3)), [['', '', ''], ['', '', '']]);
+    assert.deepEqual(
+      submissionTable(batch, { ids: ['11', '12'], statuses: [], serialNumbers: ['S-1', 'S-2'] }).rows.map((r) => r[2]),
+      ['S-1', 'S-2'],
+    );
+    assert.deepEqual(
+      submissionTable(batch, { ids: [], statuses: [] }).rows.map((r) => r.slice(0, 3)),
+      [
+        ['', '', ''],
+        ['', '', ''],
+      ],
+    );
   });
 
   it('collects the card numbers and CVVs to scrub', () => {
@@ -63,26 +81,62 @@ describe('submission view', () => {
   });
 
   it('shows an unrecognised answer as an error with its body scrubbed', () => {
-    const v = outcomeView({ outcome: 'unrecognised', status: 200, contentType: 'text/html', raw: '<p>card 4111111111111111</p>' }, 'HMAC-SHA1', []);
+    const v = outcomeView(
+      { outcome: 'unrecognised', status: 200, contentType: 'text/html', raw: '<p>card 4111111111111111</p>' },
+      'HMAC-SHA1',
+      [],
+    );
     assert.equal(v.kind, 'error');
     assert.ok(v.kind === 'error' && v.message.includes('411111******1111') && !v.message.includes('4111111111111111'));
   });
 
   it('tells a report denial apart from a create denial', () => {
     assert.equal(
-      summary({ outcome: 'auth-failed', status: 200, operation: 'report', message: 'You are not authorised to perform this request.', raw: '' }, 'sandbox', []),
+      summary(
+        { outcome: 'auth-failed', status: 200, operation: 'report', message: 'You are not authorised to perform this request.', raw: '' },
+        'sandbox',
+        [],
+      ),
       'authentication failed: check the consumer secret of sandbox',
     );
-    assert.match(summary({ outcome: 'auth-failed', status: 403, operation: 'create', message: '', raw: '' }, 'sandbox', []), /signing key of sandbox/);
+    assert.match(
+      summary({ outcome: 'auth-failed', status: 403, operation: 'create', message: '', raw: '' }, 'sandbox', []),
+      /signing key of sandbox/,
+    );
   });
 
   it('declined carries the gateway status, message and code; unknown says the payments may exist', () => {
-    const d = outcomeView({ outcome: 'declined', status: 200, fields: {}, paymentStatus: 'declined', errorMessage: 'Card 4111111111111111 declined by issuer', errorCode: '301', raw: '' }, 'RSA-SHA256', []);
-    assert.ok(d.kind === 'declined' && d.paymentStatus === 'declined' && d.code === '301' && d.message.includes('411111******1111'), JSON.stringify(d));
-    const u = outcomeView({ outcome: 'unknown', kind: 'connection-lost', message: 'lost; the gateway may have created the payments' }, 'RSA-SHA256', []);
+    const d = outcomeView(
+      {
+        outcome: 'declined',
+        status: 200,
+        fields: {},
+        paymentStatus: 'declined',
+        errorMessage: 'Card 4111111111111111 declined by issuer',
+        errorCode: '301',
+        raw: '',
+      },
+      'RSA-SHA256',
+      [],
+    );
+    assert.ok(
+      d.kind === 'declined' && d.paymentStatus === 'declined' && d.code === '301' && d.message.includes('411111******1111'),
+      JSON.stringify(d),
+    );
+    const u = outcomeView(
+      { outcome: 'unknown', kind: 'connection-lost', message: 'lost; the gateway may have created the payments' },
+      'RSA-SHA256',
+      [],
+    );
     assert.ok(u.kind === 'unknown' && u.reason === 'connection-lost', JSON.stringify(u));
-    assert.match(summary({ outcome: 'unknown', kind: 'timeout', message: 'No complete answer' }, 'sandbox', []), /^outcome unknown at sandbox \(timeout\)/);
-    assert.doesNotMatch(summary({ outcome: 'unknown', kind: 'timeout', message: 'No complete answer' }, 'sandbox', []), /could not reach|not delivered/i);
+    assert.match(
+      summary({ outcome: 'unknown', kind: 'timeout', message: 'No complete answer' }, 'sandbox', []),
+      /^outcome unknown at sandbox \(timeout\)/,
+    );
+    assert.doesNotMatch(
+      summary({ outcome: 'unknown', kind: 'timeout', message: 'No complete answer' }, 'sandbox', []),
+      /could not reach|not delivered/i,
+    );
     assert.match(summary({ outcome: 'transport-error', kind: 'refused', message: 'refused' }, 'sandbox', []), /^not sent/);
   });
 });

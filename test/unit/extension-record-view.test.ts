@@ -65,21 +65,33 @@ describe('a submission from the ledger as a panel', () => {
     fs.writeFileSync(file, `${BATCH}\r\nA-3;SRC;4111111111111111;737;1.00;EUR`);
     const view = await recordView(record({ file }), false);
     assert.deepEqual(view.columns, ['recurring-payment-id', 'status', 'serial-number']);
-    assert.deepEqual(view.rows, [['11', 'active', 'S-1'], ['12', 'active', 'S-1']]);
+    assert.deepEqual(view.rows, [
+      ['11', 'active', 'S-1'],
+      ['12', 'active', 'S-1'],
+    ]);
     assert.match(view.fields?.rows ?? '', /changed or moved/);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('calls an interrupted, cancelled or unanswered submission unknown, with its reason, and keeps refusals with their message', async () => {
-    const interrupted = await recordView(record({ state: 'sending', outcome: undefined, recurringPaymentIds: [], statuses: [], serialNumbers: [] }), true);
-    assert.deepEqual(interrupted.outcome.kind === 'unknown' && [interrupted.outcome.reason, /may have created/.test(interrupted.outcome.message)], ['interrupted', true]);
+    const interrupted = await recordView(
+      record({ state: 'sending', outcome: undefined, recurringPaymentIds: [], statuses: [], serialNumbers: [] }),
+      true,
+    );
+    assert.deepEqual(
+      interrupted.outcome.kind === 'unknown' && [interrupted.outcome.reason, /may have created/.test(interrupted.outcome.message)],
+      ['interrupted', true],
+    );
     const cancelled = await recordView(record({ outcome: 'cancelled', message: 'Cancelled while waiting' }), false);
     assert.deepEqual(cancelled.outcome, { kind: 'unknown', reason: 'cancelled', message: 'Cancelled while waiting' });
     const lost = await recordView(record({ outcome: 'unknown', kind: 'connection-lost', message: 'the connection was lost' }), false);
     assert.deepEqual(lost.outcome, { kind: 'unknown', reason: 'connection-lost', message: 'the connection was lost' });
     const refused = await recordView(record({ outcome: 'validation-error', message: 'amount is wrong', errorCode: '1003' }), false);
     assert.deepEqual(refused.outcome, { kind: 'validation-error', status: 200, message: 'amount is wrong', code: '1003' });
-    const declined = await recordView(record({ outcome: 'declined', statuses: ['declined'], message: 'Card declined', errorCode: '301' }), false);
+    const declined = await recordView(
+      record({ outcome: 'declined', statuses: ['declined'], message: 'Card declined', errorCode: '301' }),
+      false,
+    );
     assert.deepEqual(declined.outcome, { kind: 'declined', status: 200, paymentStatus: 'declined', message: 'Card declined', code: '301' });
   });
 });

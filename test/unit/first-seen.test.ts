@@ -20,15 +20,20 @@ test('FirstSeen answers like a Map of first occurrences, through growth and coll
 
 test('FirstSeen with keys crowding one slot (a crafted file): still a Map of first occurrences, through the overflow map and growth', () => {
   fc.assert(
-    fc.property(fc.array(fc.string({ maxLength: 3 }), { maxLength: 400 }), fc.nat(8), fc.integer({ min: 0, max: 3 }), (keys, expected, maxProbe) => {
-      const seen = new FirstSeen(expected, maxProbe);
-      const model = new Map<string, number>();
-      keys.forEach((k, i) => {
-        const row = i + 1;
-        const want = model.get(k) ?? 0;
-        if (!model.has(k)) model.set(k, row);
-        assert.equal(seen.firstRow(k, row), want);
-      });
-    }),
+    fc.property(
+      fc.array(fc.string({ maxLength: 3 }), { maxLength: 400 }),
+      fc.nat(8),
+      fc.integer({ min: 0, max: 3 }),
+      (keys, expected, maxProbe) => {
+        const seen = new FirstSeen(expected, maxProbe);
+        const model = new Map<string, number>();
+        keys.forEach((k, i) => {
+          const row = i + 1;
+          const want = model.get(k) ?? 0;
+          if (!model.has(k)) model.set(k, row);
+          assert.equal(seen.firstRow(k, row), want);
+        });
+      },
+    ),
   );
 });

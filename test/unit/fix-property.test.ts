@@ -15,17 +15,62 @@ import { matchHeaderName } from '../../src/core/rules/header';
 import { suggestValue } from '../../src/core/rules/values';
 
 const TODAY = { year: 2026, month: 11, day: 22 };
-const COLUMNS = ['client-orderid', 'rp_card_type', 'credit-card-number', 'amount', 'currency', 'expire-month', 'expire-year', 'start-date', 'finish-date', 'birthday', 'order_desc', 'country'];
+const COLUMNS = [
+  'client-orderid',
+  'rp_card_type',
+  'credit-card-number',
+  'amount',
+  'currency',
+  'expire-month',
+  'expire-year',
+  'start-date',
+  'finish-date',
+  'birthday',
+  'order_desc',
+  'country',
+];
 /** How a header cell may be written: exactly, or in a spelling the alias fix renames. */
 const SPELLINGS: ((name: string) => string)[] = [(n) => n, (n) => n.toUpperCase(), (n) => n.replace(/[-_]/g, ' '), (n) => ` ${n}`];
 const VALUES = [
-  '', 'src', 'Dst', 'SRC', 'DST', '5', '12', '2031', '10.00', 'EUR', 'DE', '5/1/2031', '2031-01-05', '05.01.2031', '31.02.2031', '4111111111111111',
-  '\ufeff', '\ufeffsrc', '\ufeff5', '"', 'a"b', '"q"', 'x;y', ';', 'l1\r\nl2', 'l1\nl2', 'l1\rl2', '\r\n', ',', ' ', 'é😀',
+  '',
+  'src',
+  'Dst',
+  'SRC',
+  'DST',
+  '5',
+  '12',
+  '2031',
+  '10.00',
+  'EUR',
+  'DE',
+  '5/1/2031',
+  '2031-01-05',
+  '05.01.2031',
+  '31.02.2031',
+  '4111111111111111',
+  '\ufeff',
+  '\ufeffsrc',
+  '\ufeff5',
+  '"',
+  'a"b',
+  '"q"',
+  'x;y',
+  ';',
+  'l1\r\nl2',
+  'l1\nl2',
+  'l1\rl2',
+  '\r\n',
+  ',',
+  ' ',
+  'é😀',
 ];
 const EOLS = ['\n', '\r\n', '\r'];
 /** Cells written as they are, not through quoteField: broken CSV (text after a closing quote), after which offsets once slipped. */
 const RAW = ['"a"b', '"x""y"z', '\ufeff"q"'];
-const cell = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...VALUES).map((v) => quoteField(v)) }, { weight: 1, arbitrary: fc.constantFrom(...RAW) });
+const cell = fc.oneof(
+  { weight: 5, arbitrary: fc.constantFrom(...VALUES).map((v) => quoteField(v)) },
+  { weight: 1, arbitrary: fc.constantFrom(...RAW) },
+);
 
 const table = fc.uniqueArray(fc.constantFrom(...COLUMNS), { minLength: 2, maxLength: 7 }).chain((columns) =>
   fc.record({
@@ -77,7 +122,11 @@ describe('fix property', () => {
               const spec = column ? columnSpec(column) : undefined;
               meant = spec ? suggestValue(spec.kind, was[i]) : undefined;
             }
-            assert.equal(now[i], meant, `record ${r} cell ${i}: ${JSON.stringify(was[i])} became ${JSON.stringify(now[i])} in ${show} → ${JSON.stringify(fixed)}`);
+            assert.equal(
+              now[i],
+              meant,
+              `record ${r} cell ${i}: ${JSON.stringify(was[i])} became ${JSON.stringify(now[i])} in ${show} → ${JSON.stringify(fixed)}`,
+            );
           }
         }
       }),

@@ -25,7 +25,10 @@ describe('rename fixes', () => {
   });
   it('column-alias on a quoted, spaced or BOM-prefixed cell replaces the whole cell', () => {
     const text = `\ufeff" Client_OrderId ";rp_card_type;credit-card-number;amount;currency\no1;DST;5555555555554444;1;EUR\n`;
-    assert.equal(applyOne(text, 'column-alias', true), `\ufeffclient-orderid;rp_card_type;credit-card-number;amount;currency\no1;DST;5555555555554444;1;EUR\n`);
+    assert.equal(
+      applyOne(text, 'column-alias', true),
+      `\ufeffclient-orderid;rp_card_type;credit-card-number;amount;currency\no1;DST;5555555555554444;1;EUR\n`,
+    );
   });
   it('unknown-column close to a column: rename offered, not safe', () => {
     const text = `${MIN};cvv\no1;DST;5555555555554444;1;EUR;123\n`;
@@ -83,15 +86,26 @@ describe('bom and dst-unsupported', () => {
     const diags = lintText(text).filter((d) => d.code === 'dst-unsupported');
     assert.equal(diags.length, 2);
     assert.ok(diags.every((d) => d.fixes.length === 1 && !d.fixes[0].safe));
-    assert.equal(applyEdits(text, diags[0].fixes[0].edits), `${MIN};city;purpose\no1;DST;5555555555554444;1;EUR;;\no2;DST;5555555555554444;1;EUR;;gift\n`);
-    assert.equal(applyEdits(text, diags.flatMap((d) => d.fixes[0].edits)), `${MIN};city;purpose\no1;DST;5555555555554444;1;EUR;;\no2;DST;5555555555554444;1;EUR;;\n`);
+    assert.equal(
+      applyEdits(text, diags[0].fixes[0].edits),
+      `${MIN};city;purpose\no1;DST;5555555555554444;1;EUR;;\no2;DST;5555555555554444;1;EUR;;gift\n`,
+    );
+    assert.equal(
+      applyEdits(
+        text,
+        diags.flatMap((d) => d.fixes[0].edits),
+      ),
+      `${MIN};city;purpose\no1;DST;5555555555554444;1;EUR;;\no2;DST;5555555555554444;1;EUR;;\n`,
+    );
   });
 });
 
 describe('missing-column: append to the header and an empty field to every row', () => {
   it('across CRLF rows with quoted multi-line fields, skipping trailing blank lines', () => {
-    const text = 'client-orderid;rp_card_type;credit-card-number;amount\r\no1;DST;5555555555554444;1\r\n"o\r\n2";DST;5555555555554444;"1\r\n"\r\n\r\n';
-    const expected = 'client-orderid;rp_card_type;credit-card-number;amount;currency\r\no1;DST;5555555555554444;1;\r\n"o\r\n2";DST;5555555555554444;"1\r\n";\r\n\r\n';
+    const text =
+      'client-orderid;rp_card_type;credit-card-number;amount\r\no1;DST;5555555555554444;1\r\n"o\r\n2";DST;5555555555554444;"1\r\n"\r\n\r\n';
+    const expected =
+      'client-orderid;rp_card_type;credit-card-number;amount;currency\r\no1;DST;5555555555554444;1;\r\n"o\r\n2";DST;5555555555554444;"1\r\n";\r\n\r\n';
     assert.equal(applyOne(text, 'missing-column', false), expected);
   });
   it('without a final line break, with LF', () => {
@@ -104,12 +118,18 @@ describe('missing-column: append to the header and an empty field to every row',
     const text = 'client-orderid;rp_card_type;credit-card-number;currency;amount-from\no1;DST;5555555555554444;EUR;1\n';
     const d = lintText(text).find((x) => x.code === 'missing-column')!;
     assert.equal(d.columnName, 'amount-to');
-    assert.equal(applyEdits(text, d.fixes[1].edits), 'client-orderid;rp_card_type;credit-card-number;currency;amount-from;amount-to\no1;DST;5555555555554444;EUR;1;\n');
+    assert.equal(
+      applyEdits(text, d.fixes[1].edits),
+      'client-orderid;rp_card_type;credit-card-number;currency;amount-from;amount-to\no1;DST;5555555555554444;EUR;1;\n',
+    );
   });
   it('after the fix the column is present and the row is told its value is empty', () => {
     const text = 'client-orderid;rp_card_type;credit-card-number;amount\no1;DST;5555555555554444;1\n';
     const fixed = applyOne(text, 'missing-column', false);
-    assert.deepEqual(lintText(fixed).map((d) => [d.code, d.columnName]), [['required-value', 'currency']]);
+    assert.deepEqual(
+      lintText(fixed).map((d) => [d.code, d.columnName]),
+      [['required-value', 'currency']],
+    );
   });
 });
 
@@ -145,14 +165,24 @@ describe('fixAll', () => {
     ].join('\r\n');
     const { text: out, applied } = fixAll(text, { today: TODAY });
     assert.equal(out, expected);
-    assert.deepEqual(applied.map((a) => a.code).sort(), ['bom', 'column-alias', 'column-alias', 'invalid-value', 'invalid-value', 'invalid-value', 'invalid-value', 'invalid-value'].sort());
+    assert.deepEqual(
+      applied.map((a) => a.code).sort(),
+      ['bom', 'column-alias', 'column-alias', 'invalid-value', 'invalid-value', 'invalid-value', 'invalid-value', 'invalid-value'].sort(),
+    );
     // What is left: missing currency (append), unknown cvv (rename), the DST city (clear) - all offered, none safe.
     const left = lintText(out);
     assert.ok(left.every((d) => d.fixes.every((f) => !f.safe)));
     // (the now-SRC row o2 makes its absent columns missing too: one missing-column each)
-    assert.deepEqual([...new Set(left.filter((d) => d.fixes.length > 0).map((d) => d.code))].sort(), ['dst-unsupported', 'missing-column', 'unknown-column']);
+    assert.deepEqual([...new Set(left.filter((d) => d.fixes.length > 0).map((d) => d.code))].sort(), [
+      'dst-unsupported',
+      'missing-column',
+      'unknown-column',
+    ]);
     assert.deepEqual(
-      left.filter((d) => d.code === 'missing-column').map((d) => d.columnName).sort(),
+      left
+        .filter((d) => d.code === 'missing-column')
+        .map((d) => d.columnName)
+        .sort(),
       ['address1', 'card-printed-name', 'country', 'currency', 'email', 'first-name', 'last-name', 'zip-code'],
     );
   });
@@ -164,7 +194,10 @@ describe('fixAll', () => {
     const text = 'Client_OrderId,rp_card_type\no1,dst\n';
     const { text: out, applied } = fixAll(text, { today: TODAY });
     assert.equal(out, 'Client_OrderId;rp_card_type\no1;dst\n');
-    assert.deepEqual(applied.map((a) => a.code), ['delimiter']);
+    assert.deepEqual(
+      applied.map((a) => a.code),
+      ['delimiter'],
+    );
     assert.equal(fixAll(out, { today: TODAY }).text, 'client-orderid;rp_card_type\no1;DST\n');
   });
 });

@@ -36,7 +36,20 @@ const expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as
 
 test('the fixture table covers every outcome of both operations', () => {
   const seen = new Set(Object.values(expected).map((e) => `${e.operation}:${e.outcome}`));
-  for (const k of ['create:accepted', 'create:declined', 'create:error', 'create:validation-error', 'create:auth-failed', 'create:server-error', 'create:unrecognised', 'report:report', 'report:auth-failed', 'report:unrecognised', 'report:error', 'report:server-error']) {
+  for (const k of [
+    'create:accepted',
+    'create:declined',
+    'create:error',
+    'create:validation-error',
+    'create:auth-failed',
+    'create:server-error',
+    'create:unrecognised',
+    'report:report',
+    'report:auth-failed',
+    'report:unrecognised',
+    'report:error',
+    'report:server-error',
+  ]) {
     assert.ok(seen.has(k), k);
   }
 });

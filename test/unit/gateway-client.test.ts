@@ -4,10 +4,23 @@ import http from 'node:http';
 import { once } from 'node:events';
 import { generateKeyPairSync } from 'node:crypto';
 import type { AddressInfo, Socket } from 'node:net';
-import { createRecurringPayments, environmentProblems, runCustomReport, newReportTemplate, operationUrl, parseEnvironments, type Environment } from '../../src/core/gateway';
+import {
+  createRecurringPayments,
+  environmentProblems,
+  runCustomReport,
+  newReportTemplate,
+  operationUrl,
+  parseEnvironments,
+  type Environment,
+} from '../../src/core/gateway';
 import { verifyRequest, parseAuthorizationHeader } from '../../src/core/oauth';
 
-interface Seen { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }
+interface Seen {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
 
 /** A loopback server that records each request and answers with `reply`. */
 async function server(reply: (req: Seen, res: http.ServerResponse) => void) {
@@ -29,28 +42,49 @@ async function server(reply: (req: Seen, res: http.ServerResponse) => void) {
     seen,
     port,
     origin: `http://127.0.0.1:${port}`,
-    close: () => { srv.closeAllConnections(); return new Promise<void>((r) => srv.close(() => r())); },
+    close: () => {
+      srv.closeAllConnections();
+      return new Promise<void>((r) => srv.close(() => r()));
+    },
   };
 }
 
 function env(origin: string): Environment {
-  return { name: 'test', baseUrl: `${origin}/pfx/`, reportBaseUrl: `${origin}/rpt`, endpointId: '42', consumerKey: 'merchant', production: false };
+  return {
+    name: 'test',
+    baseUrl: `${origin}/pfx/`,
+    reportBaseUrl: `${origin}/rpt`,
+    endpointId: '42',
+    consumerKey: 'merchant',
+    production: false,
+  };
 }
 
-const keys = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs1', format: 'pem' } });
+const keys = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+  privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+});
 
 test('create: CRLF records, no BOM, Base64 in the one form field payload, RSA-signed over it, no realm', async (t) => {
   const s = await server((_r, res) => res.writeHead(200).end());
   t.after(s.close);
   const csv = '\uFEFFclient-orderid;order_desc\n1;"two\nlines"\n2;x\r\n';
-  const o = await createRecurringPayments({ environment: env(s.origin), csvText: csv, credentials: { signatureMethod: 'RSA-SHA256', consumerKey: 'merchant', privateKeyPem: keys.privateKey } });
+  const o = await createRecurringPayments({
+    environment: env(s.origin),
+    csvText: csv,
+    credentials: { signatureMethod: 'RSA-SHA256', consumerKey: 'merchant', privateKeyPem: keys.privateKey },
+  });
   assert.equal(o.outcome, 'accepted');
   assert.equal(s.seen.length, 1);
   const r = s.seen[0];
   assert.equal(r.url, '/pfx/api/v4/create-recurring-payments/42/');
   assert.equal(r.headers['content-type'], 'application/x-www-form-urlencoded');
   const form = [...new URLSearchParams(r.body)];
-  assert.deepEqual(form.map(([k]) => k), ['payload']);
+  assert.deepEqual(
+    form.map(([k]) => k),
+    ['payload'],
+  );
   const sent = Buffer.from(form[0][1], 'base64');
   assert.notEqual(sent[0], 0xef, 'no UTF-8 BOM');
   assert.equal(sent.toString('utf8'), 'client-orderid;order_desc\r\n1;"two\nlines"\r\n2;x\r\n');
@@ -66,7 +100,11 @@ test('report: the template as JSON body, HMAC-SHA1 with realm="", the body outsi
   const s = await server((_r, res) => res.writeHead(200, { 'content-type': 'text/csv' }).end('"A","B"\r\n"1","2"\r\n'));
   t.after(s.close);
   const template = { ...newReportTemplate(), reportIdentifier: 'transactions', extraField: 'kept' };
-  const o = await runCustomReport({ environment: env(s.origin), template, credentials: { signatureMethod: 'HMAC-SHA1', consumerKey: 'merchant', consumerSecret: 'secret&=' } });
+  const o = await runCustomReport({
+    environment: env(s.origin),
+    template,
+    credentials: { signatureMethod: 'HMAC-SHA1', consumerKey: 'merchant', consumerSecret: 'secret&=' },
+  });
   assert.ok(o.outcome === 'report' && o.format === 'csv');
   if (o.outcome === 'report' && o.format === 'csv') assert.deepEqual(o.rows, [['1', '2']]);
   const r = s.seen[0];
@@ -75,23 +113,41 @@ test('report: the template as JSON body, HMAC-SHA1 with realm="", the body outsi
   assert.deepEqual(JSON.parse(r.body), template);
   const auth = String(r.headers.authorization);
   assert.match(auth, /^OAuth realm="", /);
-  assert.deepEqual(verifyRequest({ method: 'POST', url: `${s.origin}${r.url}`, authorization: auth }, { consumerSecret: 'secret&=' }), { ok: true, consumerKey: 'merchant' });
+  assert.deepEqual(verifyRequest({ method: 'POST', url: `${s.origin}${r.url}`, authorization: auth }, { consumerSecret: 'secret&=' }), {
+    ok: true,
+    consumerKey: 'merchant',
+  });
 });
 
 test('path templates come from settings and are appended to the base URLs', async (t) => {
   const s = await server((_r, res) => res.writeHead(200).end());
   t.after(s.close);
   const paths = { createRecurringPayments: '/api/v5/rp/{endpointId}', customReport: 'reports/run' };
-  await createRecurringPayments({ environment: env(s.origin), paths, csvText: 'a\n', credentials: { signatureMethod: 'HMAC-SHA1', consumerKey: 'm', consumerSecret: 's' } });
-  await runCustomReport({ environment: env(s.origin), paths, template: newReportTemplate(), credentials: { signatureMethod: 'HMAC-SHA1', consumerKey: 'm', consumerSecret: 's' } });
-  assert.deepEqual(s.seen.map((r) => r.url), ['/pfx/api/v5/rp/42', '/rpt/reports/run']);
+  await createRecurringPayments({
+    environment: env(s.origin),
+    paths,
+    csvText: 'a\n',
+    credentials: { signatureMethod: 'HMAC-SHA1', consumerKey: 'm', consumerSecret: 's' },
+  });
+  await runCustomReport({
+    environment: env(s.origin),
+    paths,
+    template: newReportTemplate(),
+    credentials: { signatureMethod: 'HMAC-SHA1', consumerKey: 'm', consumerSecret: 's' },
+  });
+  assert.deepEqual(
+    s.seen.map((r) => r.url),
+    ['/pfx/api/v5/rp/42', '/rpt/reports/run'],
+  );
   assert.equal(operationUrl('https://h.example/p/', '/x/{endpointId}/', { endpointId: 'a/b' }), 'https://h.example/p/x/a%2Fb/');
 });
 
 const hmac = { signatureMethod: 'HMAC-SHA1' as const, consumerKey: 'm', consumerSecret: 's' };
 
 test('create: a server that never answers after the request went out is outcome unknown (timeout), never "not delivered"', async (t) => {
-  const s = await server(() => { /* never answers */ });
+  const s = await server(() => {
+    /* never answers */
+  });
   t.after(s.close);
   const o = await createRecurringPayments({ environment: env(s.origin), csvText: 'a\n', credentials: hmac, timeoutMs: 200 });
   assert.ok(o.outcome === 'unknown' && o.kind === 'timeout', JSON.stringify(o));
@@ -101,7 +157,9 @@ test('create: a server that never answers after the request went out is outcome 
 });
 
 test('report: a timeout after sending is a transport error (a report creates nothing); a cancelled request says so', async (t) => {
-  const s = await server(() => { /* never answers */ });
+  const s = await server(() => {
+    /* never answers */
+  });
   t.after(s.close);
   const o = await runCustomReport({ environment: env(s.origin), template: newReportTemplate(), credentials: hmac, timeoutMs: 200 });
   assert.ok(o.outcome === 'transport-error' && o.kind === 'timeout', JSON.stringify(o));
@@ -168,7 +226,9 @@ test('answers are read up to a cap: a server sending forever is cut off, not buf
   const s = await server((_r, res) => {
     res.writeHead(200, { 'Content-Type': 'text/csv' });
     const pump = () => {
-      while (res.write(chunk)) { /* until the socket pushes back */ }
+      while (res.write(chunk)) {
+        /* until the socket pushes back */
+      }
     };
     res.on('drain', pump);
     res.on('error', () => undefined);
@@ -177,7 +237,13 @@ test('answers are read up to a cap: a server sending forever is cut off, not buf
   t.after(s.close);
   const o = await createRecurringPayments({ environment: env(s.origin), csvText: 'a\n', credentials: hmac, timeoutMs: 30_000 });
   assert.ok(o.outcome === 'unknown' && o.kind === 'truncated' && /exceeded 1048576 bytes/.test(o.message), JSON.stringify(o));
-  const r = await runCustomReport({ environment: env(s.origin), template: newReportTemplate(), credentials: hmac, timeoutMs: 30_000, maxAnswerBytes: 200_000 });
+  const r = await runCustomReport({
+    environment: env(s.origin),
+    template: newReportTemplate(),
+    credentials: hmac,
+    timeoutMs: 30_000,
+    maxAnswerBytes: 200_000,
+  });
   assert.ok(r.outcome === 'transport-error' && /exceeded 200000 bytes/.test(r.message), JSON.stringify(r));
 });
 
@@ -185,11 +251,18 @@ test('refused on a closed port, TLS failure when https meets a plain server', as
   const s = await server((_r, res) => res.writeHead(200).end());
   const port = s.port;
   const credentials = { signatureMethod: 'HMAC-SHA1' as const, consumerKey: 'm', consumerSecret: 's' };
-  const tls = await createRecurringPayments({ environment: { ...env(s.origin), baseUrl: `https://127.0.0.1:${port}/` }, csvText: 'a\n', credentials });
+  const tls = await createRecurringPayments({
+    environment: { ...env(s.origin), baseUrl: `https://127.0.0.1:${port}/` },
+    csvText: 'a\n',
+    credentials,
+  });
   assert.ok(tls.outcome === 'transport-error' && tls.kind === 'tls' && /nothing was sent/.test(tls.message), JSON.stringify(tls));
   await s.close();
   const refused = await createRecurringPayments({ environment: env(`http://127.0.0.1:${port}`), csvText: 'a\n', credentials });
-  assert.ok(refused.outcome === 'transport-error' && refused.kind === 'refused' && /nothing was sent/.test(refused.message), JSON.stringify(refused));
+  assert.ok(
+    refused.outcome === 'transport-error' && refused.kind === 'refused' && /nothing was sent/.test(refused.message),
+    JSON.stringify(refused),
+  );
 });
 
 test('operation URLs: the base URL path and query kept, the endpoint id one encoded segment', async (t) => {
@@ -199,7 +272,15 @@ test('operation URLs: the base URL path and query kept, the endpoint id one enco
   await createRecurringPayments({ environment, csvText: 'a\n', credentials: hmac });
   assert.equal(s.seen[0].url, '/paynet/api/v4/create-recurring-payments/a%2Fb%3Fc%23d/?lang=en&x=a%20b');
   // The query is signed as query parameters: the gateway verifies the signature over the URL it received.
-  const v = verifyRequest({ method: 'POST', url: `${s.origin}${s.seen[0].url}`, form: [['payload', Buffer.from('a\r\n').toString('base64')]], authorization: String(s.seen[0].headers.authorization) }, { consumerSecret: 's' });
+  const v = verifyRequest(
+    {
+      method: 'POST',
+      url: `${s.origin}${s.seen[0].url}`,
+      form: [['payload', Buffer.from('a\r\n').toString('base64')]],
+      authorization: String(s.seen[0].headers.authorization),
+    },
+    { consumerSecret: 's' },
+  );
   assert.ok(v.ok, JSON.stringify(v));
   assert.equal(operationUrl('https://h.example/p?lang=en', '/x/{endpointId}/', { endpointId: '7' }), 'https://h.example/p/x/7/?lang=en');
   assert.equal(operationUrl('https://h.example', 'x/{endpointId}', { endpointId: '7' }), 'https://h.example/x/7');
@@ -207,14 +288,19 @@ test('operation URLs: the base URL path and query kept, the endpoint id one enco
 
 test('a base URL with a fragment or credentials is a settings error naming the environment, never the password', async () => {
   const withPassword = { ...env('https://gw.example'), name: 'sandbox', baseUrl: 'https://merchant:s3cr3t-pass@gw.example/paynet' };
-  assert.throws(() => operationUrl(withPassword.baseUrl, '/x', {}, 'sandbox'), (err: Error) => /environment "sandbox"/.test(err.message) && !err.message.includes('s3cr3t-pass'));
+  assert.throws(
+    () => operationUrl(withPassword.baseUrl, '/x', {}, 'sandbox'),
+    (err: Error) => /environment "sandbox"/.test(err.message) && !err.message.includes('s3cr3t-pass'),
+  );
   const problems = environmentProblems(withPassword);
   assert.equal(problems.length, 1);
   assert.ok(/sandbox/.test(problems[0]) && !problems[0].includes('s3cr3t-pass'), problems[0]);
   const fragment = environmentProblems({ ...env('https://gw.example'), name: 'prod', reportBaseUrl: 'https://gw.example/rpt#frag' });
   assert.ok(fragment.length === 1 && /prod/.test(fragment[0]) && /fragment/.test(fragment[0]), fragment.join());
   assert.throws(() => operationUrl('https://h.example/', '/x/{endpointId}/', { endpointId: '..' }, 'e'), /cannot be a path segment/);
-  const parsed = parseEnvironments([{ name: 'sandbox', baseUrl: 'https://u:hunter2@gw.example/', reportBaseUrl: 'https://gw.example/', endpointId: '1', consumerKey: 'k' }]);
+  const parsed = parseEnvironments([
+    { name: 'sandbox', baseUrl: 'https://u:hunter2@gw.example/', reportBaseUrl: 'https://gw.example/', endpointId: '1', consumerKey: 'k' },
+  ]);
   assert.equal(parsed.environments.length, 0);
   assert.ok(/sandbox/.test(parsed.problems[0]) && !parsed.problems[0].includes('hunter2'), parsed.problems[0]);
   // Nothing is sent to such an environment.

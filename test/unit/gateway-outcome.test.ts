@@ -102,7 +102,10 @@ test('report: RFC 4180 CSV with quoted quotes, commas and line breaks', () => {
 });
 
 test("report: the template's delimiter and encoding decide how the CSV is read", () => {
-  const o = expectOutcome(interpretReportAnswer(answer('report-csv-latin1-semicolon.http'), { delimiter: ';', encoding: 'ISO-8859-1' }), 'report');
+  const o = expectOutcome(
+    interpretReportAnswer(answer('report-csv-latin1-semicolon.http'), { delimiter: ';', encoding: 'ISO-8859-1' }),
+    'report',
+  );
   assert.ok(o.format === 'csv');
   if (o.format !== 'csv') return;
   assert.deepEqual(o.columns, ['Merchant_Name', 'Order_description']);
@@ -123,7 +126,10 @@ test('report: 200 text/plain sentence is an authentication failure, not a one-co
   assert.equal(o.status, 200);
   assert.equal(o.message, 'You are not authorised to perform this request.');
   // A one-line text/plain CSV header is still a (empty) report.
-  const header = expectOutcome(interpretReportAnswer({ status: 200, contentType: 'text/plain', body: new TextEncoder().encode('"Merchant_Name","Amount"\r\n') }), 'report');
+  const header = expectOutcome(
+    interpretReportAnswer({ status: 200, contentType: 'text/plain', body: new TextEncoder().encode('"Merchant_Name","Amount"\r\n') }),
+    'report',
+  );
   assert.ok(header.format === 'csv' && header.rows.length === 0);
 });
 
@@ -135,17 +141,25 @@ test('report: 500 with error_id, and HTML shown raw', () => {
 });
 
 test('form fields: both error-message spellings, lines and & joins mixed', () => {
-  assert.deepEqual(parseFormFields('type=error\r\n&error_message=a+b\n&error-code= 7 '), { type: 'error', error_message: 'a b', 'error-code': '7' });
+  assert.deepEqual(parseFormFields('type=error\r\n&error_message=a+b\n&error-code= 7 '), {
+    type: 'error',
+    error_message: 'a b',
+    'error-code': '7',
+  });
   assert.equal(parseFormFields('just a sentence'), undefined);
 });
 
 test('transport errors as undici reports them: refused, timeout, TLS, other', () => {
   const url = 'https://gw.example:8443/x';
-  const refused = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8443'), { code: 'ECONNREFUSED' }) });
+  const refused = new TypeError('fetch failed', {
+    cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8443'), { code: 'ECONNREFUSED' }),
+  });
   assert.equal(classifyTransportError(refused, url, 1000, false).kind, 'refused');
   const timeout = new DOMException('The operation was aborted due to timeout', 'TimeoutError');
   assert.equal(classifyTransportError(timeout, url, 1000, false).kind, 'timeout');
-  const tls = new TypeError('fetch failed', { cause: Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }) });
+  const tls = new TypeError('fetch failed', {
+    cause: Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }),
+  });
   assert.equal(classifyTransportError(tls, url, 1000, false).kind, 'tls');
   const dns = new TypeError('fetch failed', { cause: Object.assign(new Error('getaddrinfo ENOTFOUND gw.example'), { code: 'ENOTFOUND' }) });
   const other = classifyTransportError(dns, url, 1000, false);
@@ -156,10 +170,25 @@ test('transport errors as undici reports them: refused, timeout, TLS, other', ()
 
 test('create: a plain-text denial sentence is an authentication failure; a 403 page is shown raw', () => {
   const text = (s: string) => new TextEncoder().encode(s);
-  const denial = expectOutcome(interpretCreateAnswer({ status: 200, contentType: 'text/plain', body: text('Access denied: you are not authorized to perform this request.') }), 'auth-failed');
+  const denial = expectOutcome(
+    interpretCreateAnswer({
+      status: 200,
+      contentType: 'text/plain',
+      body: text('Access denied: you are not authorized to perform this request.'),
+    }),
+    'auth-failed',
+  );
   assert.equal(denial.operation, 'create');
-  const page = interpretCreateAnswer({ status: 403, contentType: 'text/html', body: text('<html><body>Request blocked by firewall</body></html>') });
+  const page = interpretCreateAnswer({
+    status: 403,
+    contentType: 'text/html',
+    body: text('<html><body>Request blocked by firewall</body></html>'),
+  });
   assert.equal(page.outcome, 'unrecognised');
-  const reportPage = interpretReportAnswer({ status: 403, contentType: 'text/html', body: text('<html><body>Request blocked</body></html>') });
+  const reportPage = interpretReportAnswer({
+    status: 403,
+    contentType: 'text/html',
+    body: text('<html><body>Request blocked</body></html>'),
+  });
   assert.equal(reportPage.outcome, 'unrecognised');
 });

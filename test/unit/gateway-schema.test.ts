@@ -4,7 +4,14 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { jsonErrorOffset } from '../../src/core/gateway/jsonPosition';
 import { join } from 'node:path';
-import { reportTemplateJsonSchemaText, parseReportTemplate, newReportTemplate, CliConfigSchema, parseEnvironments, DEFAULT_PATHS } from '../../src/core/gateway';
+import {
+  reportTemplateJsonSchemaText,
+  parseReportTemplate,
+  newReportTemplate,
+  CliConfigSchema,
+  parseEnvironments,
+  DEFAULT_PATHS,
+} from '../../src/core/gateway';
 
 const root = join(__dirname, '..', '..');
 
@@ -15,18 +22,44 @@ test('the committed JSON Schema is the one generated from the zod schema (run `n
 test('the JSON Schema names every field of the spec and the nine filter arrays', () => {
   const schema = JSON.parse(reportTemplateJsonSchemaText());
   assert.deepEqual(Object.keys(schema.properties).sort(), [
-    'configurationReportParameters', 'filters', 'inputReportParameters', 'outputReportParameters',
-    'reportCsvDelimiter', 'reportEncode', 'reportFormat', 'reportIdentifier', 'reportName',
+    'configurationReportParameters',
+    'filters',
+    'inputReportParameters',
+    'outputReportParameters',
+    'reportCsvDelimiter',
+    'reportEncode',
+    'reportFormat',
+    'reportIdentifier',
+    'reportName',
   ]);
-  assert.deepEqual(Object.keys(schema.properties.filters.properties).sort(), ['companies', 'currencies', 'endpoints', 'gates', 'managers', 'merchants', 'processors', 'resellers', 'projects'].sort());
+  assert.deepEqual(
+    Object.keys(schema.properties.filters.properties).sort(),
+    ['companies', 'currencies', 'endpoints', 'gates', 'managers', 'merchants', 'processors', 'resellers', 'projects'].sort(),
+  );
   assert.deepEqual(schema.properties.inputReportParameters.items.required, ['type', 'name', 'value']);
 });
 
 test('the spec sample body is a valid template; unknown fields are kept', () => {
   const sample = {
-    reportIdentifier: 'transactions', reportEncode: 'UTF-8', reportName: 'Transactions', reportCsvDelimiter: ',', reportFormat: 'CSV',
-    configurationReportParameters: [], inputReportParameters: [{ type: 'INPUT_TEXT', name: 'dateFrom', value: '01.11.2026' }], outputReportParameters: [],
-    filters: { gates: [], companies: [], projects: [], endpoints: [], merchants: [], processors: [], managers: [], resellers: [], currencies: [] },
+    reportIdentifier: 'transactions',
+    reportEncode: 'UTF-8',
+    reportName: 'Transactions',
+    reportCsvDelimiter: ',',
+    reportFormat: 'CSV',
+    configurationReportParameters: [],
+    inputReportParameters: [{ type: 'INPUT_TEXT', name: 'dateFrom', value: '01.11.2026' }],
+    outputReportParameters: [],
+    filters: {
+      gates: [],
+      companies: [],
+      projects: [],
+      endpoints: [],
+      merchants: [],
+      processors: [],
+      managers: [],
+      resellers: [],
+      currencies: [],
+    },
     fromSupport: { any: 'thing' },
   };
   const r = parseReportTemplate(JSON.stringify(sample));
@@ -42,7 +75,11 @@ test('template problems name the place: JSON syntax by line and column, schema p
     assert.equal(syntax.problems[0].line, 3);
     assert.equal(syntax.problems[0].column, 3);
   }
-  const text = JSON.stringify({ ...newReportTemplate(), reportIdentifier: 'x', reportCsvDelimiter: ';;', reportEncode: 'no-such-charset' }, null, 2);
+  const text = JSON.stringify(
+    { ...newReportTemplate(), reportIdentifier: 'x', reportCsvDelimiter: ';;', reportEncode: 'no-such-charset' },
+    null,
+    2,
+  );
   const bad = parseReportTemplate(text);
   assert.ok(!bad.ok);
   if (!bad.ok) {
@@ -57,7 +94,13 @@ test('config: defaults, duplicate names, and the reserved name local', () => {
   assert.equal(c.environment, 'local');
   assert.deepEqual(c.paths, DEFAULT_PATHS);
   assert.equal(c.requestTimeoutSeconds, 60);
-  const e = { name: 'sandbox', baseUrl: 'https://sandbox.example/pg', reportBaseUrl: 'https://sandbox.example/r', endpointId: '7', consumerKey: 'k' };
+  const e = {
+    name: 'sandbox',
+    baseUrl: 'https://sandbox.example/pg',
+    reportBaseUrl: 'https://sandbox.example/r',
+    endpointId: '7',
+    consumerKey: 'k',
+  };
   assert.equal(CliConfigSchema.safeParse({ environments: [e, e] }).success, false);
   assert.equal(CliConfigSchema.safeParse({ environments: [{ ...e, name: 'local' }] }).success, false);
   const parsed = parseEnvironments([e, { ...e, name: 'x', baseUrl: 'ftp://no' }]);
@@ -70,7 +113,9 @@ test('jsonErrorOffset agrees with JSON.parse on what is valid, and points inside
   const texts = fc.oneof(
     fc.json(),
     fc.json().map((j) => j.slice(0, Math.max(0, j.length - 1))),
-    fc.string({ unit: fc.constantFrom('{', '}', '[', ']', '"', ':', ',', '1', '-', 'e', '.', ' ', '\n', 't', 'r', 'u', 'e', '\\', 'n', 'a') }),
+    fc.string({
+      unit: fc.constantFrom('{', '}', '[', ']', '"', ':', ',', '1', '-', 'e', '.', ' ', '\n', 't', 'r', 'u', 'e', '\\', 'n', 'a'),
+    }),
   );
   fc.assert(
     fc.property(texts, (t) => {
@@ -116,7 +161,10 @@ test('a new template fails its own check only for the identifier the support man
   const r = parseReportTemplate(text);
   assert.ok(!r.ok);
   if (r.ok) return;
-  assert.deepEqual(r.problems.map((p) => [p.path, p.message]), [['reportIdentifier', "reportIdentifier is still a placeholder: ask your support manager for the report's identifier"]]);
+  assert.deepEqual(
+    r.problems.map((p) => [p.path, p.message]),
+    [['reportIdentifier', "reportIdentifier is still a placeholder: ask your support manager for the report's identifier"]],
+  );
   assert.equal(r.problems[0].line, 2);
   // With the identifier filled in, the template is complete.
   assert.ok(parseReportTemplate(text.replace('<ask your support manager>', 'transactions')).ok);
@@ -125,7 +173,15 @@ test('a new template fails its own check only for the identifier the support man
 });
 
 test('every template problem reads as a sentence about a field, never as validator output', () => {
-  const broken = { ...newReportTemplate(), reportIdentifier: 'x', reportEncode: 'no-such', reportCsvDelimiter: '', reportFormat: '', filters: 5, inputReportParameters: [{ type: 1 }] } as Record<string, unknown>;
+  const broken = {
+    ...newReportTemplate(),
+    reportIdentifier: 'x',
+    reportEncode: 'no-such',
+    reportCsvDelimiter: '',
+    reportFormat: '',
+    filters: 5,
+    inputReportParameters: [{ type: 1 }],
+  } as Record<string, unknown>;
   delete broken.reportName;
   const text = JSON.stringify(broken, null, 2);
   const r = parseReportTemplate(text);

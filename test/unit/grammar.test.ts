@@ -70,7 +70,10 @@ test('the grammar file is valid JSON with the language scope', () => {
 test('the header line is scoped as a header, not as data columns', () => {
   const [header] = tokenize('client-orderid;rp_card_type;amount\n');
   const names = header.filter((t) => t.text !== ';');
-  assert.deepEqual(names.map((t) => t.text), ['client-orderid', 'rp_card_type', 'amount']);
+  assert.deepEqual(
+    names.map((t) => t.text),
+    ['client-orderid', 'rp_card_type', 'amount'],
+  );
   for (const t of names) {
     assert.ok(has(t, 'meta.header.'), `${t.text} in the header meta scope`);
     assert.ok(has(t, 'markup.heading.column-name.'), `${t.text} scoped as a column name`);
@@ -121,7 +124,10 @@ test('quoted fields are strings with "" as an escape, and stay in their column',
   const quoted = l.filter((t) => has(t, 'string.quoted.double.'));
   assert.equal(quoted.map((t) => t.text).join(''), '"a;""b"""');
   const escapes = quoted.filter((t) => has(t, 'constant.character.escape.'));
-  assert.deepEqual(escapes.map((t) => t.text), ['""', '""']);
+  assert.deepEqual(
+    escapes.map((t) => t.text),
+    ['""', '""'],
+  );
   // The quoted field is the second column; the delimiter inside it does not advance the cycle.
   for (const t of quoted) assert.equal(columnOf(t), 2);
   assert.deepEqual(cells(l).at(-1), ['z', 3]);
@@ -157,7 +163,10 @@ test('a quote in the middle of an unquoted field is plain text, not a string', (
 test('text after a closing quote is marked illegal', () => {
   const lines = tokenize('h\n"ab"cd;e');
   const bad = lines[1].filter((t) => has(t, 'invalid.illegal.'));
-  assert.deepEqual(bad.map((t) => t.text), ['cd']);
+  assert.deepEqual(
+    bad.map((t) => t.text),
+    ['cd'],
+  );
 });
 
 test('the header scope applies to the first line only', () => {

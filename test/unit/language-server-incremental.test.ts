@@ -27,12 +27,34 @@ const HEADERS = [
 
 const ORDER_IDS = ['ord-1', 'ord-2', 'ord-3', 'ord-1', '', 'x'.repeat(130)];
 const TYPES = ['SRC', 'DST', 'src', 'XYZ', ''];
-const CELLS = ['', 'US', 'DE', 'NY', '5.00', 'abc', '4111111111111111', '4111111111111112', '05', '2020', '2031', '01.01.2020', 'https://e.example/', '"a;b"', '"multi\nline"', 'Berlin'];
+const CELLS = [
+  '',
+  'US',
+  'DE',
+  'NY',
+  '5.00',
+  'abc',
+  '4111111111111111',
+  '4111111111111112',
+  '05',
+  '2020',
+  '2031',
+  '01.01.2020',
+  'https://e.example/',
+  '"a;b"',
+  '"multi\nline"',
+  'Berlin',
+];
 
 /** A row for a header: id, type and card first, then cells from the pool (sometimes one field too many or few). */
 const row = (width: number) =>
   fc
-    .tuple(fc.constantFrom(...ORDER_IDS), fc.constantFrom(...TYPES), fc.array(fc.constantFrom(...CELLS), { minLength: width + 2, maxLength: width + 2 }), fc.integer({ min: -1, max: 8 }))
+    .tuple(
+      fc.constantFrom(...ORDER_IDS),
+      fc.constantFrom(...TYPES),
+      fc.array(fc.constantFrom(...CELLS), { minLength: width + 2, maxLength: width + 2 }),
+      fc.integer({ min: -1, max: 8 }),
+    )
     .map(([id, type, cells, skew]) => {
       // A skew of -1 drops a field and 8 adds one; any other keeps the header's width.
       let n = width;
@@ -111,29 +133,37 @@ describe('incremental lint (language server)', () => {
   it('after any sequence of edits equals a fresh whole-file lint', () => {
     const counts = { patched: 0, full: 0 };
     fc.assert(
-      fc.property(documentText, fc.array(fc.array(editSeed, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 12 }), (text, steps) => {
-        const doc = TextDocument.create('file:///p.rpcsv', 'paygate-recurring-csv', 1, text);
-        const linter = new IncrementalLint(() => TODAY);
-        assert.deepEqual(observable(linter.lint(doc)), observable(lint(text, { today: TODAY })));
-        for (const step of steps) {
-          // Several edits per step: one notification with several changes, each against the text before it.
-          const changes: TextChange[] = [];
-          for (const seed of step) {
-            const change = changeFor(doc, seed);
-            TextDocument.update(doc, [change as { range: NonNullable<TextChange['range']>; text: string }], doc.version + 1);
-            changes.push(change);
+      fc.property(
+        documentText,
+        fc.array(fc.array(editSeed, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 12 }),
+        (text, steps) => {
+          const doc = TextDocument.create('file:///p.rpcsv', 'paygate-recurring-csv', 1, text);
+          const linter = new IncrementalLint(() => TODAY);
+          assert.deepEqual(observable(linter.lint(doc)), observable(lint(text, { today: TODAY })));
+          for (const step of steps) {
+            // Several edits per step: one notification with several changes, each against the text before it.
+            const changes: TextChange[] = [];
+            for (const seed of step) {
+              const change = changeFor(doc, seed);
+              TextDocument.update(doc, [change as { range: NonNullable<TextChange['range']>; text: string }], doc.version + 1);
+              changes.push(change);
+            }
+            linter.changed(changes);
+            // Sometimes the server lints after every change, sometimes only after several (debounce, onSave).
+            if (step[0].twice || step === steps[steps.length - 1]) {
+              const got = observable(linter.lint(doc));
+              const expected = observable(lint(doc.getText(), { today: TODAY }));
+              assert.deepEqual(
+                got,
+                expected,
+                `after ${JSON.stringify(steps.slice(0, steps.indexOf(step) + 1))} on ${JSON.stringify(text)}`,
+              );
+            }
           }
-          linter.changed(changes);
-          // Sometimes the server lints after every change, sometimes only after several (debounce, onSave).
-          if (step[0].twice || step === steps[steps.length - 1]) {
-            const got = observable(linter.lint(doc));
-            const expected = observable(lint(doc.getText(), { today: TODAY }));
-            assert.deepEqual(got, expected, `after ${JSON.stringify(steps.slice(0, steps.indexOf(step) + 1))} on ${JSON.stringify(text)}`);
-          }
-        }
-        counts.patched += linter.counts.patched;
-        counts.full += linter.counts.full;
-      }),
+          counts.patched += linter.counts.patched;
+          counts.full += linter.counts.full;
+        },
+      ),
       { numRuns: RUNS },
     );
     // The property is only worth something if edits were really re-checked row by row.
@@ -164,8 +194,14 @@ describe('incremental lint (language server)', () => {
         const small = TextDocument.create(doc.uri, doc.languageId, doc.version, view.text);
         const at = { line: position.line - view.lineShift, character: position.character };
         const part = { diagnostics: [], batch: readBatch(view.text) };
-        assert.deepEqual(hoverInDocument(hoverAt(small, part, at, view.rowNumber || undefined), view.lineShift), hoverAt(doc, whole, position));
-        assert.deepEqual(completionsInDocument(completionsAt(small, part, at, support), view.lineShift), completionsAt(doc, whole, position, support));
+        assert.deepEqual(
+          hoverInDocument(hoverAt(small, part, at, view.rowNumber || undefined), view.lineShift),
+          hoverAt(doc, whole, position),
+        );
+        assert.deepEqual(
+          completionsInDocument(completionsAt(small, part, at, support), view.lineShift),
+          completionsAt(doc, whole, position, support),
+        );
       }),
       { numRuns: RUNS },
     );
@@ -173,7 +209,8 @@ describe('incremental lint (language server)', () => {
   });
 
   it('re-checks an edit inside a row alone, and keeps duplicate-order-id of the rows sharing its id', () => {
-    const text = 'client-orderid;rp_card_type;credit-card-number;amount;currency\nord-1;DST;4111111111111111;5;EUR\nord-2;DST;4111111111111111;5;EUR\nord-1;DST;4111111111111111;5;EUR\n';
+    const text =
+      'client-orderid;rp_card_type;credit-card-number;amount;currency\nord-1;DST;4111111111111111;5;EUR\nord-2;DST;4111111111111111;5;EUR\nord-1;DST;4111111111111111;5;EUR\n';
     const doc = TextDocument.create('file:///d.rpcsv', 'paygate-recurring-csv', 1, text);
     const linter = new IncrementalLint(() => TODAY);
     const codes = (r: LintResult) => r.diagnostics.map((d) => `${d.range.start.line}:${d.code}:${d.message}`);

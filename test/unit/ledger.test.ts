@@ -36,13 +36,28 @@ describe('ledger records', () => {
     t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
     const ledger = new Ledger(dir);
     const r = await ledger.begin(entry());
-    const lines = fs.readFileSync(ledger.filePath, 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const lines = fs
+      .readFileSync(ledger.filePath, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     assert.equal(lines.length, 1);
     assert.equal(JSON.parse(lines[0]).record.state, 'sending');
-    const done = await ledger.complete(r.id, { outcome: 'accepted', httpStatus: 200, recurringPaymentIds: ['7', '8'], serialNumbers: ['s-1'] });
+    const done = await ledger.complete(r.id, {
+      outcome: 'accepted',
+      httpStatus: 200,
+      recurringPaymentIds: ['7', '8'],
+      serialNumbers: ['s-1'],
+    });
     assert.deepEqual([done?.state, done?.recurringPaymentIds, done?.serialNumbers], ['done', ['7', '8'], ['s-1']]);
-    assert.equal(fs.readFileSync(ledger.filePath, 'utf8').split('\n').filter((l) => l.trim() !== '').length, 2, 'appended, not rewritten');
-    assert.equal((fs.statSync(ledger.filePath).mode & 0o077), 0, 'readable by its owner only');
+    assert.equal(
+      fs
+        .readFileSync(ledger.filePath, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '').length,
+      2,
+      'appended, not rewritten',
+    );
+    assert.equal(fs.statSync(ledger.filePath).mode & 0o077, 0, 'readable by its owner only');
   });
 
   it('guards by content hash, environment and endpoint id, never by URL', async (t) => {
@@ -65,7 +80,13 @@ describe('ledger records', () => {
     t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
     const ledger = new Ledger(dir);
     const key = (h: string) => ({ contentHash: h, environment: 'local', endpointId: '1001' });
-    for (const [h, outcome] of [['1', 'validation-error'], ['2', 'unknown'], ['3', 'cancelled'], ['4', 'transport-error'], ['5', undefined]] as const) {
+    for (const [h, outcome] of [
+      ['1', 'validation-error'],
+      ['2', 'unknown'],
+      ['3', 'cancelled'],
+      ['4', 'transport-error'],
+      ['5', undefined],
+    ] as const) {
       const r = await ledger.begin(entry({ contentHash: h }));
       if (outcome) await ledger.complete(r.id, { outcome });
     }
@@ -81,7 +102,11 @@ describe('ledger records', () => {
     t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
     const ledger = new Ledger(dir);
     const r = await ledger.begin(entry({ file: '/tmp/4111111111111111.rpcsv' }));
-    await ledger.complete(r.id, { outcome: 'validation-error', message: 'row 1: card 4111111111111111 cvv 737 refused', errorCode: '5555555555554444' }, ['737']);
+    await ledger.complete(
+      r.id,
+      { outcome: 'validation-error', message: 'row 1: card 4111111111111111 cvv 737 refused', errorCode: '5555555555554444' },
+      ['737'],
+    );
     const text = fs.readFileSync(ledger.filePath, 'utf8');
     assert.ok(!text.includes('4111111111111111') && !text.includes('5555555555554444'), text);
     assert.ok(!text.includes(' 737 '));
@@ -93,7 +118,11 @@ describe('ledger records', () => {
     t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
     const a = new Ledger(dir);
     const b = new Ledger(dir);
-    const written = await Promise.all(Array.from({ length: 600 }, (_, i) => (i % 2 ? a : b).begin(entry({ file: `/tmp/${i}.rpcsv` }), new Date(Date.UTC(2026, 0, 1, 0, 0, i)))));
+    const written = await Promise.all(
+      Array.from({ length: 600 }, (_, i) =>
+        (i % 2 ? a : b).begin(entry({ file: `/tmp/${i}.rpcsv` }), new Date(Date.UTC(2026, 0, 1, 0, 0, i))),
+      ),
+    );
     const listed = await a.list();
     assert.equal(listed.length, 600);
     assert.deepEqual(new Set(listed.map((r) => r.id)), new Set(written.map((r) => r.id)));
@@ -148,7 +177,10 @@ describe('ledger damage', () => {
     const original = fs.readFileSync(ledger.filePath, 'utf8');
     const lines = original.split('\n');
     // A disk error: garbage in the middle, and a line of something else entirely.
-    fs.writeFileSync(ledger.filePath, [...lines.slice(0, 4), '\u0000\u0000garbage\u0000', 'not ours at all}', ...lines.slice(4)].join('\n'));
+    fs.writeFileSync(
+      ledger.filePath,
+      [...lines.slice(0, 4), '\u0000\u0000garbage\u0000', 'not ours at all}', ...lines.slice(4)].join('\n'),
+    );
     const damagedText = fs.readFileSync(ledger.filePath, 'utf8');
     const reading = await ledger.read();
     assert.ok(reading.damage, 'damage reported');
@@ -199,7 +231,8 @@ describe('ledger damage', () => {
       // A few more records at an arbitrary point, then SIGKILL.
       const before = fs.statSync(path.join(dir, LEDGER_FILE)).size;
       const deadline = Date.now() + 30_000;
-      while (fs.statSync(path.join(dir, LEDGER_FILE)).size < before + 50_000 + round * 30_000 && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+      while (fs.statSync(path.join(dir, LEDGER_FILE)).size < before + 50_000 + round * 30_000 && Date.now() < deadline)
+        await new Promise((r) => setImmediate(r));
       const exited = new Promise((r) => child.on('exit', r));
       child.kill('SIGKILL');
       await exited;
@@ -237,8 +270,14 @@ describe('guarded send', () => {
     assert.equal(sends, 1);
     // Afterwards it is a duplicate: refused without a question, sent when confirmed.
     assert.equal((await guardedSend({ ledger, entry: once(), send, completion: (o) => o })).status, 'duplicate');
-    assert.equal((await guardedSend({ ledger, entry: once(), send, completion: (o) => o, confirmResend: async () => false })).status, 'duplicate');
-    assert.equal((await guardedSend({ ledger, entry: once(), send, completion: (o) => o, confirmResend: async () => true })).status, 'sent');
+    assert.equal(
+      (await guardedSend({ ledger, entry: once(), send, completion: (o) => o, confirmResend: async () => false })).status,
+      'duplicate',
+    );
+    assert.equal(
+      (await guardedSend({ ledger, entry: once(), send, completion: (o) => o, confirmResend: async () => true })).status,
+      'sent',
+    );
     assert.equal(sends, 2);
   });
 
@@ -256,7 +295,11 @@ describe('guarded send', () => {
       return { outcome: 'accepted' as const };
     };
     // Different handles (as two editor windows have), so the in-process check does not see the other.
-    const results = await Promise.all([new Ledger(dir), new Ledger(link), new Ledger(dir + path.sep)].map((ledger) => guardedSend({ ledger, entry: once(), send, completion: (o) => o })));
+    const results = await Promise.all(
+      [new Ledger(dir), new Ledger(link), new Ledger(dir + path.sep)].map((ledger) =>
+        guardedSend({ ledger, entry: once(), send, completion: (o) => o }),
+      ),
+    );
     assert.equal(sends, 1, JSON.stringify(results.map((r) => r.status)));
     assert.deepEqual(results.map((r) => r.status).sort(), ['raced', 'raced', 'sent']);
     const withdrawn = (await new Ledger(dir).list()).filter((r) => r.outcome === 'withdrawn');
@@ -278,7 +321,7 @@ describe('guarded send', () => {
   });
 });
 
-describe('the editor\'s former history file', () => {
+describe("the editor's former history file", () => {
   it('joins the ledger once, keeping outcomes and times, and is renamed, not deleted', async (t) => {
     const storage = tempDir();
     const dir = tempDir();
@@ -287,10 +330,25 @@ describe('the editor\'s former history file', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     });
     const old = (id: string, state: string, outcome?: string) => ({
-      id, time: '2026-01-02T03:04:05.000Z', environment: 'sandbox', production: false, endpoint: 'https://gw.example/p/api/v4/create-recurring-payments/77/',
-      file: '/w/b.rpcsv', rowCount: 1, contentHash: id.padEnd(64, '0'), signatureMethod: 'RSA-SHA256', state, outcome, recurringPaymentIds: outcome === 'accepted' ? ['9'] : [], serialNumbers: [], statuses: [],
+      id,
+      time: '2026-01-02T03:04:05.000Z',
+      environment: 'sandbox',
+      production: false,
+      endpoint: 'https://gw.example/p/api/v4/create-recurring-payments/77/',
+      file: '/w/b.rpcsv',
+      rowCount: 1,
+      contentHash: id.padEnd(64, '0'),
+      signatureMethod: 'RSA-SHA256',
+      state,
+      outcome,
+      recurringPaymentIds: outcome === 'accepted' ? ['9'] : [],
+      serialNumbers: [],
+      statuses: [],
     });
-    fs.writeFileSync(path.join(storage, 'submissions.json'), JSON.stringify({ version: 1, records: [old('b', 'sending'), old('a', 'done', 'accepted')] }));
+    fs.writeFileSync(
+      path.join(storage, 'submissions.json'),
+      JSON.stringify({ version: 1, records: [old('b', 'sending'), old('a', 'done', 'accepted')] }),
+    );
     const ledger = new Ledger(dir);
     assert.equal(await importLegacyHistory(storage, ledger), 2);
     assert.equal(await importLegacyHistory(storage, ledger), 0);
@@ -299,7 +357,10 @@ describe('the editor\'s former history file', () => {
     assert.equal(records.length, 2);
     const accepted = records.find((r) => r.outcome === 'accepted');
     assert.deepEqual([accepted?.endpointId, accepted?.time, accepted?.recurringPaymentIds], ['77', '2026-01-02T03:04:05.000Z', ['9']]);
-    assert.ok(await ledger.findResendBlocker({ contentHash: 'b'.padEnd(64, '0'), environment: 'sandbox', endpointId: '77' }), 'an unfinished send still blocks');
+    assert.ok(
+      await ledger.findResendBlocker({ contentHash: 'b'.padEnd(64, '0'), environment: 'sandbox', endpointId: '77' }),
+      'an unfinished send still blocks',
+    );
   });
 });
 
@@ -316,7 +377,10 @@ describe('ledger damage in an archive', () => {
     const reading = await ledger.read();
     assert.ok(reading.damage);
     assert.equal(fs.existsSync(archive), false);
-    assert.deepEqual((await ledger.list()).map((x) => [x.id, x.outcome]), [[r.id, 'accepted']]);
+    assert.deepEqual(
+      (await ledger.list()).map((x) => [x.id, x.outcome]),
+      [[r.id, 'accepted']],
+    );
     assert.equal((await ledger.read()).damage, undefined);
   });
 });

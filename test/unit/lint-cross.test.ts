@@ -41,8 +41,20 @@ describe('amount modes', () => {
   });
   it('amount-sequence: each element a decimal, max length per element', () => {
     const seqHeader = [...without(FULL, 'amount'), 'amount-sequence'];
-    const rows = ['10.00,12.50', '1.000,2.000,3.000', '10,0', '10,,5', '10,', '1;5'.replace(';', '.') + ',x', '12345678901,1', '1,12345678901'];
-    const text = file(seqHeader, rows.map((s, i) => ({ ...NO_AMOUNT, 'client-orderid': `s${i}`, 'amount-sequence': s })));
+    const rows = [
+      '10.00,12.50',
+      '1.000,2.000,3.000',
+      '10,0',
+      '10,,5',
+      '10,',
+      '1;5'.replace(';', '.') + ',x',
+      '12345678901,1',
+      '1,12345678901',
+    ];
+    const text = file(
+      seqHeader,
+      rows.map((s, i) => ({ ...NO_AMOUNT, 'client-orderid': `s${i}`, 'amount-sequence': s })),
+    );
     assert.deepEqual(
       briefs(text),
       sorted([
@@ -57,8 +69,15 @@ describe('amount modes', () => {
   });
   it('a header without a complete amount mode: one missing-column, rows not told about amounts', () => {
     const header = [...without(FULL, 'amount'), 'amount-from'];
-    const text = file(header, [{ ...NO_AMOUNT, 'amount-from': '5' }, { ...NO_AMOUNT, 'client-orderid': 'o2' }, { ...NO_AMOUNT, 'client-orderid': 'o3', 'amount-from': '0' }]);
-    assert.deepEqual(briefs(text), sorted([onLine(text, 'missing-column', 0, 'amount-to'), onCell(text, 'invalid-value', 3, 'amount-from')]));
+    const text = file(header, [
+      { ...NO_AMOUNT, 'amount-from': '5' },
+      { ...NO_AMOUNT, 'client-orderid': 'o2' },
+      { ...NO_AMOUNT, 'client-orderid': 'o3', 'amount-from': '0' },
+    ]);
+    assert.deepEqual(
+      briefs(text),
+      sorted([onLine(text, 'missing-column', 0, 'amount-to'), onCell(text, 'invalid-value', 3, 'amount-from')]),
+    );
   });
   it('no amount column at all: exactly one missing-column for the three modes', () => {
     const text = file(without(FULL, 'amount'), [NO_AMOUNT]);
@@ -94,7 +113,10 @@ describe('callback-exclusive', () => {
       { ...SRC, 'client-orderid': 'o2', notify_url: '', server_callback_url: 'https://example.com/cb' },
       { ...DST, 'client-orderid': 'o3', notify_url: 'https://example.com/n', server_callback_url: 'https://example.com/cb' },
     ]);
-    assert.deepEqual(briefs(text), sorted([onCell(text, 'callback-exclusive', 1, 'server_callback_url'), onCell(text, 'callback-exclusive', 3, 'server_callback_url')]));
+    assert.deepEqual(
+      briefs(text),
+      sorted([onCell(text, 'callback-exclusive', 1, 'server_callback_url'), onCell(text, 'callback-exclusive', 3, 'server_callback_url')]),
+    );
   });
   it('server_callback_url is limited to 128 characters; an invalid one gets only its own diagnostic', () => {
     const long = `https://example.com/${'a'.repeat(109)}`; // 129
@@ -104,7 +126,10 @@ describe('callback-exclusive', () => {
       { ...SRC, 'client-orderid': 'o2', notify_url: '', server_callback_url: ok },
       { ...SRC, 'client-orderid': 'o3', server_callback_url: 'mailto:x@example.com' },
     ]);
-    assert.deepEqual(briefs(text), sorted([onCell(text, 'max-length', 1, 'server_callback_url'), onCell(text, 'invalid-value', 3, 'server_callback_url')]));
+    assert.deepEqual(
+      briefs(text),
+      sorted([onCell(text, 'max-length', 1, 'server_callback_url'), onCell(text, 'invalid-value', 3, 'server_callback_url')]),
+    );
   });
 });
 
@@ -130,11 +155,17 @@ describe('state-required', () => {
   });
   it('without a state column: one missing-column state at the header, nothing on the rows', () => {
     const header = FULL.filter((c) => c !== 'state');
-    const text = file(header, [{ ...SRC, country: 'US' }, { ...SRC, 'client-orderid': 'o2', country: 'AU' }]);
+    const text = file(header, [
+      { ...SRC, country: 'US' },
+      { ...SRC, 'client-orderid': 'o2', country: 'AU' },
+    ]);
     assert.deepEqual(briefs(text), [onLine(text, 'missing-column', 0, 'state')]);
   });
   it('no state column and no US/CA/AU SRC row: nothing', () => {
-    const text = file(FULL.filter((c) => c !== 'state'), [SRC, { ...DST }]);
+    const text = file(
+      FULL.filter((c) => c !== 'state'),
+      [SRC, { ...DST }],
+    );
     assert.deepEqual(briefs(text), []);
   });
 });
@@ -148,7 +179,10 @@ describe('warnings', () => {
       ['2027', '01'],
     ].map(([y, m], i) => ({ ...SRC, 'client-orderid': `e${i}`, 'expire-year': y, 'expire-month': m }));
     const text = file(FULL, rows);
-    assert.deepEqual(briefs(text), sorted([onCell(text, 'card-expired', 1, 'expire-month'), onCell(text, 'card-expired', 3, 'expire-month')]));
+    assert.deepEqual(
+      briefs(text),
+      sorted([onCell(text, 'card-expired', 1, 'expire-month'), onCell(text, 'card-expired', 3, 'expire-month')]),
+    );
   });
   it('card-expired also on a DST row that gives an expiry', () => {
     const text = file(FULL, [{ ...DST, 'expire-year': '2020', 'expire-month': '01' }]);
@@ -156,14 +190,23 @@ describe('warnings', () => {
   });
   it('duplicate-order-id on every later row with an earlier id', () => {
     const text = file(FULL, [SRC, { ...SRC }, { ...DST, 'client-orderid': 'o1' }, { ...DST }, { ...DST, 'client-orderid': 'O1' }]);
-    assert.deepEqual(briefs(text), sorted([onCell(text, 'duplicate-order-id', 2, 'client-orderid'), onCell(text, 'duplicate-order-id', 3, 'client-orderid')]));
+    assert.deepEqual(
+      briefs(text),
+      sorted([onCell(text, 'duplicate-order-id', 2, 'client-orderid'), onCell(text, 'duplicate-order-id', 3, 'client-orderid')]),
+    );
   });
   it('a file with only warnings: severities are warning', () => {
     const text = file(FULL, [{ ...SRC, 'credit-card-number': '4111111111111112', 'start-date': '01.01.2020' }]);
-    assert.deepEqual(briefs(text), sorted([onCell(text, 'card-luhn', 1, 'credit-card-number'), onCell(text, 'start-date-past', 1, 'start-date')]));
+    assert.deepEqual(
+      briefs(text),
+      sorted([onCell(text, 'card-luhn', 1, 'credit-card-number'), onCell(text, 'start-date-past', 1, 'start-date')]),
+    );
   });
   it('date-order and start-date-past together when both apply', () => {
     const text = file(FULL, [{ ...SRC, 'start-date': '10.10.2026', 'finish-date': '09.10.2026' }]);
-    assert.deepEqual(briefs(text), sorted([onCell(text, 'start-date-past', 1, 'start-date'), onCell(text, 'date-order', 1, 'finish-date')]));
+    assert.deepEqual(
+      briefs(text),
+      sorted([onCell(text, 'start-date-past', 1, 'start-date'), onCell(text, 'date-order', 1, 'finish-date')]),
+    );
   });
 });

@@ -2,10 +2,35 @@
 // field-count, blank-line, missing-column, duplicate-column, column-alias, unknown-column.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DST, FULL, SEVERITY, SRC, brief, briefs, cellRange, file, line, lintText, onCell, onLine, sorted } from '../fixtures/lint-cases/helpers';
+import {
+  DST,
+  FULL,
+  SEVERITY,
+  SRC,
+  brief,
+  briefs,
+  cellRange,
+  file,
+  line,
+  lintText,
+  onCell,
+  onLine,
+  sorted,
+} from '../fixtures/lint-cases/helpers';
 
 const MIN = ['client-orderid', 'rp_card_type', 'credit-card-number', 'amount', 'currency'];
-const SRC_ONLY = ['card-printed-name', 'expire-year', 'expire-month', 'country', 'city', 'zip-code', 'address1', 'first-name', 'last-name', 'email'];
+const SRC_ONLY = [
+  'card-printed-name',
+  'expire-year',
+  'expire-month',
+  'country',
+  'city',
+  'zip-code',
+  'address1',
+  'first-name',
+  'last-name',
+  'email',
+];
 
 describe('column-alias', () => {
   const aliases: [string, string][] = [
@@ -23,14 +48,21 @@ describe('column-alias', () => {
     it(`"${alias}" → ${column}: one column-alias on the header cell, with a safe preferred rename`, () => {
       const header = FULL.map((c) => (c === column ? alias : c));
       if (!FULL.includes(column)) header.push(alias);
-      const values = { ...SRC, notify_url: column === 'server_callback_url' ? '' : SRC.notify_url, [alias]: SRC[column] ?? 'https://example.com/cb' };
+      const values = {
+        ...SRC,
+        notify_url: column === 'server_callback_url' ? '' : SRC.notify_url,
+        [alias]: SRC[column] ?? 'https://example.com/cb',
+      };
       const text = [header.join(';'), line(header, values)].join('\n') + '\n';
       const diags = lintText(text);
       assert.deepEqual(diags.map(brief), [onCell(text, 'column-alias', 0, alias, column)]);
       assert.equal(diags[0].fixes.length, 1);
       assert.equal(diags[0].fixes[0].safe, true);
       assert.equal(diags[0].fixes[0].preferred, true);
-      assert.deepEqual(diags[0].fixes[0].edits.map((e) => e.newText), [column]);
+      assert.deepEqual(
+        diags[0].fixes[0].edits.map((e) => e.newText),
+        [column],
+      );
     });
   }
   it('an aliased column counts as its column: its values are checked under the real name', () => {
@@ -60,9 +92,18 @@ describe('unknown-column', () => {
       sorted(['cvv', 'emial', 'adress', 'exxxl', 'foo'].map((c) => onCell(text, 'unknown-column', 0, c, null))),
     );
     const fixes = Object.fromEntries(diags.map((d) => [text.slice(d.range.start.character, d.range.end.character), d.fixes]));
-    assert.deepEqual(fixes.cvv.map((f) => [f.safe, f.edits.map((e) => e.newText)]), [[false, ['cvv2']]]);
-    assert.deepEqual(fixes.emial.map((f) => f.edits[0].newText), ['email']);
-    assert.deepEqual(fixes.adress.map((f) => f.edits[0].newText), ['address1']);
+    assert.deepEqual(
+      fixes.cvv.map((f) => [f.safe, f.edits.map((e) => e.newText)]),
+      [[false, ['cvv2']]],
+    );
+    assert.deepEqual(
+      fixes.emial.map((f) => f.edits[0].newText),
+      ['email'],
+    );
+    assert.deepEqual(
+      fixes.adress.map((f) => f.edits[0].newText),
+      ['address1'],
+    );
     assert.deepEqual(fixes.exxxl, []);
     assert.deepEqual(fixes.foo, []);
   });
@@ -83,21 +124,29 @@ describe('duplicate-column', () => {
     );
     // Row values under the duplicate column are ignored (the first column's are checked).
     const text2 = `${header.join(';')}\no9;DST;5555555555554444;1;EUR;;zero;\n`;
-    assert.deepEqual(briefs(text2).map((b) => b.code), ['duplicate-column', 'duplicate-column']);
+    assert.deepEqual(
+      briefs(text2).map((b) => b.code),
+      ['duplicate-column', 'duplicate-column'],
+    );
   });
 });
 
 describe('missing-column', () => {
   it('one per absent required column, on the whole header line; rows are not told', () => {
     const header = ['client-orderid', 'rp_card_type', 'amount'];
-    const text = file(header, [{ 'client-orderid': 'a', rp_card_type: 'DST', amount: '1' }, { 'client-orderid': 'b', rp_card_type: 'DST', amount: '2' }]);
+    const text = file(header, [
+      { 'client-orderid': 'a', rp_card_type: 'DST', amount: '1' },
+      { 'client-orderid': 'b', rp_card_type: 'DST', amount: '2' },
+    ]);
     assert.deepEqual(
       briefs(text),
       sorted([onLine(text, 'missing-column', 0, 'credit-card-number'), onLine(text, 'missing-column', 0, 'currency')]),
     );
   });
   it('SRC-only columns: not needed when every row is DST, each one missing when a row is SRC', () => {
-    const header = FULL.filter((c) => !SRC_ONLY.includes(c) && !['period', 'interval', 'ssn', 'birthday', 'phone', 'state', 'purpose'].includes(c));
+    const header = FULL.filter(
+      (c) => !SRC_ONLY.includes(c) && !['period', 'interval', 'ssn', 'birthday', 'phone', 'state', 'purpose'].includes(c),
+    );
     const dstOnly = file(header, [DST, { ...DST, 'client-orderid': 'o3' }]);
     assert.deepEqual(briefs(dstOnly), []);
     const withSrc = file(header, [DST, SRC]);
@@ -119,7 +168,9 @@ describe('missing-column', () => {
     for (const text of ['', '\n', '\r\n']) {
       assert.deepEqual(
         briefs(text).map((b) => [b.code, b.columnName, b.range]),
-        sorted(['client-orderid', 'rp_card_type', 'credit-card-number', 'currency', 'amount'].map((c) => onLine('', 'missing-column', 0, c))).map((b) => [b.code, b.columnName, b.range]),
+        sorted(
+          ['client-orderid', 'rp_card_type', 'credit-card-number', 'currency', 'amount'].map((c) => onLine('', 'missing-column', 0, c)),
+        ).map((b) => [b.code, b.columnName, b.range]),
       );
     }
   });
@@ -134,7 +185,13 @@ describe('bom', () => {
   });
   it('header cell ranges count the BOM as a character on line 0', () => {
     const text = `\ufeff${file(['Client_OrderId', ...MIN.slice(1)], [{ ...DST, Client_OrderId: 'o2' }])}`;
-    assert.deepEqual(briefs(text), sorted([{ code: 'bom', severity: 'information', range: [0, 0, 0, 1], columnName: null }, onCell(text, 'column-alias', 0, 'Client_OrderId', 'client-orderid')]));
+    assert.deepEqual(
+      briefs(text),
+      sorted([
+        { code: 'bom', severity: 'information', range: [0, 0, 0, 1], columnName: null },
+        onCell(text, 'column-alias', 0, 'Client_OrderId', 'client-orderid'),
+      ]),
+    );
     assert.deepEqual(cellRange(text, 0, 'Client_OrderId'), [0, 1, 0, 15]);
   });
 });
@@ -157,7 +214,10 @@ describe('delimiter', () => {
     });
   }
   it('an unterminated quote in a comma-looking header stays csv-syntax (broken on "," too)', () => {
-    assert.deepEqual(briefs('"abc,def\n').map((b) => b.code), ['csv-syntax']);
+    assert.deepEqual(
+      briefs('"abc,def\n').map((b) => b.code),
+      ['csv-syntax'],
+    );
   });
   it('a header with both ";" and "," splits into several columns on ";": no delimiter error', () => {
     const text = 'client-orderid;rp_card_type;credit-card-number;amount;currency,x\n';
@@ -217,7 +277,11 @@ describe('blank-line', () => {
         [1, 0, 1, 0],
         [3, 0, 4, 0],
       ];
-      assert.deepEqual(briefs(text), sorted(runs.map((range) => ({ code: 'blank-line', severity: SEVERITY['blank-line'], range, columnName: null }))), JSON.stringify(eol));
+      assert.deepEqual(
+        briefs(text),
+        sorted(runs.map((range) => ({ code: 'blank-line', severity: SEVERITY['blank-line'], range, columnName: null }))),
+        JSON.stringify(eol),
+      );
     }
   });
   it('trailing blank lines only: nothing', () => {
@@ -235,7 +299,10 @@ describe('header decisions beyond the rule book', () => {
     const text = `${header.join(';')}\nA;DST;5555555555554444;1;EUR;desc\n`;
     const diags = lintText(text);
     assert.deepEqual(diags.map(brief), [onCell(text, 'column-alias', 0, 'Payment-Description', 'order_desc')]);
-    assert.deepEqual(diags[0].fixes[0].edits.map((e) => e.newText), ['order_desc']);
+    assert.deepEqual(
+      diags[0].fixes[0].edits.map((e) => e.newText),
+      ['order_desc'],
+    );
   });
 
   it('an unknown name is never offered a column the header already has (that rename would duplicate it)', () => {
@@ -246,7 +313,10 @@ describe('header decisions beyond the rule book', () => {
     // Without amount in the header, the same name is offered the rename.
     const without = `${['client-orderid', 'rp_card_type', 'credit-card-number', 'currency', 'amount2'].join(';')}\nA;DST;5555555555554444;EUR;1\n`;
     const unknown = lintText(without).find((x) => x.code === 'unknown-column');
-    assert.deepEqual(unknown?.fixes.map((f) => f.edits[0].newText), ['amount']);
+    assert.deepEqual(
+      unknown?.fixes.map((f) => f.edits[0].newText),
+      ['amount'],
+    );
   });
 
   it('blank lines before the header are a blank-line problem (one for the run), and the first content line is still the header', () => {
@@ -261,6 +331,9 @@ describe('header decisions beyond the rule book', () => {
   it('a file of blank lines only has its header problems on the first line', () => {
     const diags = lintText('\n\n\n');
     assert.ok(diags.length > 0);
-    assert.ok(diags.every((d) => d.code === 'missing-column' && d.range.start.line === 0), JSON.stringify(diags.map(brief)));
+    assert.ok(
+      diags.every((d) => d.code === 'missing-column' && d.range.start.line === 0),
+      JSON.stringify(diags.map(brief)),
+    );
   });
 });

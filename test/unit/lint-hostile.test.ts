@@ -57,10 +57,18 @@ describe('hostile fixtures', () => {
     assert.ok(!fixed.startsWith('\ufeff'), 'the leading BOM is dropped');
     const rows = parseCsv(fixed).records.map((r) => r.values);
     assert.deepEqual(rows[0], HEADER.split(';'));
-    assert.deepEqual(rows[1], ['A0x', 'src', '5555555555554444', '1', '2031', '10.00', 'EUR', '01.01.2031'], 'the broken row is not touched');
+    assert.deepEqual(
+      rows[1],
+      ['A0x', 'src', '5555555555554444', '1', '2031', '10.00', 'EUR', '01.01.2031'],
+      'the broken row is not touched',
+    );
     for (let i = 1; i <= 30; i++) {
       const d = (i % 9) + 1;
-      assert.deepEqual(rows[i + 1], [`\ufeffA${i}`, 'SRC', '5555555555554444', `0${d}`, '2031', '10.00', 'EUR', `0${d}.01.2031`], `row ${i}`);
+      assert.deepEqual(
+        rows[i + 1],
+        [`\ufeffA${i}`, 'SRC', '5555555555554444', `0${d}`, '2031', '10.00', 'EUR', `0${d}.01.2031`],
+        `row ${i}`,
+      );
     }
   });
 
@@ -80,7 +88,10 @@ describe('hostile fixtures', () => {
   it('a file of blank lines only, or with a million of them, makes no diagnostic per line', () => {
     const text = `${HEADER}\n${'\n'.repeat(1_000_000)}O1;DST;5555555555554444;;;10.00;EUR;01.01.2031\n`;
     const blank = diagnostics(text).filter((d) => d.code === 'blank-line');
-    assert.deepEqual(blank.map((d) => [d.range.start.line, d.range.end.line]), [[1, 1_000_000]]);
+    assert.deepEqual(
+      blank.map((d) => [d.range.start.line, d.range.end.line]),
+      [[1, 1_000_000]],
+    );
   });
 
   it('LineIndex agrees with a character-by-character reading, lone CR at the end included', () => {
@@ -147,7 +158,12 @@ describe('maxDiagnostics', () => {
         assert.deepEqual(limited.diagnostics.map(key), all.slice(0, kept).map(key), `${name} max ${max}`);
         const count = (severity: string, list: typeof all) => list.filter((d) => d.severity === severity).length;
         if (kept === all.length) assert.equal(limited.omitted, undefined);
-        else assert.deepEqual(limited.omitted, { error: count('error', all) - count('error', limited.diagnostics), warning: count('warning', all) - count('warning', limited.diagnostics), information: count('information', all) - count('information', limited.diagnostics) });
+        else
+          assert.deepEqual(limited.omitted, {
+            error: count('error', all) - count('error', limited.diagnostics),
+            warning: count('warning', all) - count('warning', limited.diagnostics),
+            information: count('information', all) - count('information', limited.diagnostics),
+          });
       }
     }
   });
@@ -164,7 +180,10 @@ describe('no card number in any message', () => {
         assert.doesNotMatch(d.message, PAN, d.message);
         for (const f of d.fixes) assert.doesNotMatch(f.title, PAN, f.title);
       }
-      assert.ok(ds.some((d) => d.message.includes('411111******1111')), 'the card number is still recognisable, masked');
+      assert.ok(
+        ds.some((d) => d.message.includes('411111******1111')),
+        'the card number is still recognisable, masked',
+      );
     });
   }
 
@@ -173,7 +192,10 @@ describe('no card number in any message', () => {
     const messages = diagnostics(text).map((d) => d.message);
     assert.ok(messages.length >= 3, JSON.stringify(messages));
     for (const m of messages) assert.doesNotMatch(m.replace(/[ -]/g, ''), /\d{11,}/, m);
-    assert.ok(messages.some((m) => m.includes('card411111******1111')), JSON.stringify(messages));
+    assert.ok(
+      messages.some((m) => m.includes('card411111******1111')),
+      JSON.stringify(messages),
+    );
   });
 
   it('a header cell or value of any length is cut in the message', () => {

@@ -17,7 +17,8 @@ interface Col {
   gen: fc.Arbitrary<string>;
 }
 
-const daysIn = (y: number, m: number) => [31, (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+const daysIn = (y: number, m: number) =>
+  [31, (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
 const isDate = (v: string) => {
   const m = /^(\d\d)\.(\d\d)\.(\d{4})$/.exec(v);
   if (!m) return false;
@@ -31,43 +32,129 @@ const chars = (v: string) => [...v].length;
 const rand = (alphabet: string[], maxLength = 12) => fc.array(fc.constantFrom(...alphabet), { maxLength }).map((a) => a.join(''));
 const DIGITS = '0123456789'.split('');
 const MIXED = [...DIGITS, '.', ',', '-', ' ', 'a', 'Z', 'é', '@', '/', ':', ';', '"'];
-const gen = (examples: string[], alphabet = MIXED, maxLength = 12) => fc.oneof(fc.constantFrom(...examples), rand(alphabet, maxLength), fc.constant(''));
-const longText = (max: number) => fc.oneof(rand(MIXED, 8), fc.constantFrom('x'.repeat(max), 'x'.repeat(max + 1), '😀'.repeat(max), '😀'.repeat(max + 1)), fc.constant(''));
+const gen = (examples: string[], alphabet = MIXED, maxLength = 12) =>
+  fc.oneof(fc.constantFrom(...examples), rand(alphabet, maxLength), fc.constant(''));
+const longText = (max: number) =>
+  fc.oneof(rand(MIXED, 8), fc.constantFrom('x'.repeat(max), 'x'.repeat(max + 1), '😀'.repeat(max), '😀'.repeat(max + 1)), fc.constant(''));
 
-const URLS: Record<string, boolean> = { 'https://e.example/cb': true, 'https://e.example/n': true, 'ftp://x': false, 'e.example': false, 'http://127.0.0.1:8080/x?y=1': true, 'ftp://e.example/': false, 'e.example/cb': false, 'https://': false, 'mailto:a@b.c': false };
-const IPS: Record<string, boolean> = { '192.0.2.1': true, '::1': true, '2001:db8::1': true, '256.1.1.1': false, '1.2.3': false, 'fe80:::1': false, 'localhost': false };
+const URLS: Record<string, boolean> = {
+  'https://e.example/cb': true,
+  'https://e.example/n': true,
+  'ftp://x': false,
+  'e.example': false,
+  'http://127.0.0.1:8080/x?y=1': true,
+  'ftp://e.example/': false,
+  'e.example/cb': false,
+  'https://': false,
+  'mailto:a@b.c': false,
+};
+const IPS: Record<string, boolean> = {
+  '192.0.2.1': true,
+  '::1': true,
+  '2001:db8::1': true,
+  '256.1.1.1': false,
+  '1.2.3': false,
+  'fe80:::1': false,
+  localhost: false,
+};
 
 // The rule book's "Columns" table.
 const TABLE: Record<string, Col> = {
   'client-orderid': { need: 'R', valid: text, max: 128, dst: true, gen: longText(128) },
-  'credit-card-number': { need: 'R', valid: (v) => /^\d{12,19}$/.test(v), max: 19, dst: true, gen: gen(['4111111111111111', '411111111111', '4111111111111111111', '41111111111', '41111111111111111111'], DIGITS, 21) },
+  'credit-card-number': {
+    need: 'R',
+    valid: (v) => /^\d{12,19}$/.test(v),
+    max: 19,
+    dst: true,
+    gen: gen(['4111111111111111', '411111111111', '4111111111111111111', '41111111111', '41111111111111111111'], DIGITS, 21),
+  },
   cvv2: { need: '-', valid: (v) => /^\d{3,4}$/.test(v), max: 4, dst: true, gen: gen(['123', '1234'], DIGITS, 6) },
   'card-printed-name': { need: 'SRC', valid: text, max: 128, dst: true, gen: longText(128) },
   'expire-year': { need: 'SRC', valid: (v) => /^\d{4}$/.test(v), max: 4, dst: true, gen: gen(['2030', '30'], DIGITS, 6) },
-  'expire-month': { need: 'SRC', valid: (v) => /^(0[1-9]|1[0-2])$/.test(v), max: 2, dst: true, gen: gen(['01', '12', '00', '13', '5'], DIGITS, 3) },
-  amount: { need: '-', valid: isDecimal, max: 10, dst: true, gen: gen(['1', '0.001', '10.123', '0', '1.', '.5', '1.1234'], [...DIGITS, '.', '.', ','], 12) },
+  'expire-month': {
+    need: 'SRC',
+    valid: (v) => /^(0[1-9]|1[0-2])$/.test(v),
+    max: 2,
+    dst: true,
+    gen: gen(['01', '12', '00', '13', '5'], DIGITS, 3),
+  },
+  amount: {
+    need: '-',
+    valid: isDecimal,
+    max: 10,
+    dst: true,
+    gen: gen(['1', '0.001', '10.123', '0', '1.', '.5', '1.1234'], [...DIGITS, '.', '.', ','], 12),
+  },
   'amount-from': { need: '-', valid: isDecimal, max: 10, dst: true, gen: gen(['5', '0.000'], [...DIGITS, '.'], 12) },
   'amount-to': { need: '-', valid: isDecimal, max: 10, dst: true, gen: gen(['10.00'], [...DIGITS, '.'], 12) },
-  'amount-sequence': { need: '-', valid: (v) => v.split(',').every(isDecimal), max: 10, dst: true, gen: gen(['1,2.5', '10,', ',1', '12345678901,1'], [...DIGITS, '.', ',', ','], 24) },
-  currency: { need: 'R', valid: (v) => /^[A-Z]{3}$/.test(v), max: 3, dst: true, gen: gen(['EUR', 'eur', 'EURO'], ['E', 'U', 'R', 'e', '1'], 5) },
+  'amount-sequence': {
+    need: '-',
+    valid: (v) => v.split(',').every(isDecimal),
+    max: 10,
+    dst: true,
+    gen: gen(['1,2.5', '10,', ',1', '12345678901,1'], [...DIGITS, '.', ',', ','], 24),
+  },
+  currency: {
+    need: 'R',
+    valid: (v) => /^[A-Z]{3}$/.test(v),
+    max: 3,
+    dst: true,
+    gen: gen(['EUR', 'eur', 'EURO'], ['E', 'U', 'R', 'e', '1'], 5),
+  },
   country: { need: 'SRC', valid: (v) => /^[A-Z]{2}$/.test(v), max: 2, dst: false, gen: gen(['DE', 'de', 'DEU'], ['D', 'E', 'd', '1'], 4) },
   city: { need: 'SRC', valid: text, max: 128, dst: false, gen: longText(128) },
   'zip-code': { need: 'SRC', valid: text, max: 10, dst: false, gen: longText(10) },
   address1: { need: 'SRC', valid: text, max: 256, dst: false, gen: longText(256) },
   'first-name': { need: 'SRC', valid: text, max: 128, dst: false, gen: longText(128) },
   'last-name': { need: 'SRC', valid: text, max: 128, dst: false, gen: longText(128) },
-  email: { need: 'SRC', valid: (v) => /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(v), max: 128, dst: false, gen: gen(['a@b.co', 'a@b', '@b.co', 'a b@c.de', `${'a'.repeat(124)}@b.co`], ['a', 'b', '@', '.', ' ', '-'], 10) },
-  period: { need: '-', valid: (v) => ['day', 'week', 'month'].includes(v), max: 32, dst: false, gen: gen(['day', 'week', 'month', 'Day', 'year', 'x'.repeat(33)], ['d', 'a', 'y'], 4) },
-  interval: { need: '-', valid: (v) => /^\d+$/.test(v) && /[1-9]/.test(v), max: null, dst: false, gen: gen(['1', '0', '12', '1.5', '-1'], [...DIGITS, '.'], 5) },
+  email: {
+    need: 'SRC',
+    valid: (v) => /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(v),
+    max: 128,
+    dst: false,
+    gen: gen(['a@b.co', 'a@b', '@b.co', 'a b@c.de', `${'a'.repeat(124)}@b.co`], ['a', 'b', '@', '.', ' ', '-'], 10),
+  },
+  period: {
+    need: '-',
+    valid: (v) => ['day', 'week', 'month'].includes(v),
+    max: 32,
+    dst: false,
+    gen: gen(['day', 'week', 'month', 'Day', 'year', 'x'.repeat(33)], ['d', 'a', 'y'], 4),
+  },
+  interval: {
+    need: '-',
+    valid: (v) => /^\d+$/.test(v) && /[1-9]/.test(v),
+    max: null,
+    dst: false,
+    gen: gen(['1', '0', '12', '1.5', '-1'], [...DIGITS, '.'], 5),
+  },
   order_desc: { need: '-', valid: text, max: 65535, dst: true, gen: longText(65535) },
   'customer-ip': { need: '-', valid: (v) => IPS[v], max: 45, dst: true, gen: fc.constantFrom(...Object.keys(IPS), '') },
   ssn: { need: '-', valid: text, max: 32, dst: false, gen: longText(32) },
-  birthday: { need: '-', valid: isDate, max: null, dst: false, gen: gen(['29.02.2028', '29.02.2027', '31.04.2027', '01.01.2027', '1.1.2027', '01.01.20270'], [...DIGITS, '.'], 11) },
+  birthday: {
+    need: '-',
+    valid: isDate,
+    max: null,
+    dst: false,
+    gen: gen(['29.02.2028', '29.02.2027', '31.04.2027', '01.01.2027', '1.1.2027', '01.01.20270'], [...DIGITS, '.'], 11),
+  },
   phone: { need: '-', valid: text, max: 128, dst: false, gen: longText(128) },
-  state: { need: '-', valid: (v) => /^[A-Za-z]{2,3}$/.test(v), max: 3, dst: false, gen: gen(['NY', 'NSW', 'N', 'N1', 'ABCD'], ['N', 'y', '1'], 5) },
+  state: {
+    need: '-',
+    valid: (v) => /^[A-Za-z]{2,3}$/.test(v),
+    max: 3,
+    dst: false,
+    gen: gen(['NY', 'NSW', 'N', 'N1', 'ABCD'], ['N', 'y', '1'], 5),
+  },
   'start-date': { need: '-', valid: isDate, max: null, dst: true, gen: gen(['01.01.2027', '31.02.2027'], [...DIGITS, '.'], 11) },
   'finish-date': { need: '-', valid: isDate, max: null, dst: true, gen: gen(['01.01.2028', '2028-01-01'], [...DIGITS, '.'], 11) },
-  'max-repeats-number': { need: '-', valid: (v) => /^\d+$/.test(v) && /[1-9]/.test(v), max: null, dst: true, gen: gen(['1', '0', '00', '007'], DIGITS, 4) },
+  'max-repeats-number': {
+    need: '-',
+    valid: (v) => /^\d+$/.test(v) && /[1-9]/.test(v),
+    max: null,
+    dst: true,
+    gen: gen(['1', '0', '00', '007'], DIGITS, 4),
+  },
   purpose: { need: '-', valid: text, max: 128, dst: false, gen: longText(128) },
   notify_url: { need: '-', valid: (v) => URLS[v], max: 1024, dst: true, gen: fc.constantFrom(...Object.keys(URLS), '') },
   server_callback_url: { need: '-', valid: (v) => URLS[v], max: 128, dst: true, gen: fc.constantFrom(...Object.keys(URLS), '') },
@@ -153,7 +240,18 @@ const dateNum = (v: string) => {
   return y * 10000 + m * 100 + d;
 };
 const TODAY_NUM = TODAY.year * 10000 + TODAY.month * 100 + TODAY.day;
-const CROSS = new Set(['amount-mode', 'amount-range', 'period-interval', 'callback-exclusive', 'state-required', 'date-order', 'card-luhn', 'card-expired', 'start-date-past', 'duplicate-order-id']);
+const CROSS = new Set([
+  'amount-mode',
+  'amount-range',
+  'period-interval',
+  'callback-exclusive',
+  'state-required',
+  'date-order',
+  'card-luhn',
+  'card-expired',
+  'start-date-past',
+  'duplicate-order-id',
+]);
 
 describe('cross-field rules against a model', () => {
   it('random rows get exactly the predicted cross-field diagnostics', () => {
@@ -174,16 +272,24 @@ describe('cross-field rules against a model', () => {
           const at = (code: string, c: string | null) => expected.push(`${line} ${c} ${code}`);
           const modes = Number(filled('amount')) + Number(filled('amount-from') || filled('amount-to')) + Number(filled('amount-sequence'));
           if (modes !== 1 || filled('amount-from') !== filled('amount-to')) at('amount-mode', null);
-          else if (good('amount-from') && good('amount-to') && Number(v['amount-from']) > Number(v['amount-to'])) at('amount-range', 'amount-from');
+          else if (good('amount-from') && good('amount-to') && Number(v['amount-from']) > Number(v['amount-to']))
+            at('amount-range', 'amount-from');
           if (type !== 'DST') {
             if (filled('period') && !filled('interval') && good('period')) at('period-interval', 'period');
             if (filled('interval') && !filled('period') && good('interval')) at('period-interval', 'interval');
           }
           if (good('notify_url') && good('server_callback_url')) at('callback-exclusive', 'server_callback_url');
-          if (type === 'SRC' && good('country') && ['US', 'CA', 'AU'].includes(v.country) && !filled('state')) at('state-required', 'state');
-          if (good('start-date') && good('finish-date') && dateNum(v['finish-date']) < dateNum(v['start-date'])) at('date-order', 'finish-date');
+          if (type === 'SRC' && good('country') && ['US', 'CA', 'AU'].includes(v.country) && !filled('state'))
+            at('state-required', 'state');
+          if (good('start-date') && good('finish-date') && dateNum(v['finish-date']) < dateNum(v['start-date']))
+            at('date-order', 'finish-date');
           if (good('credit-card-number') && !luhn(v['credit-card-number'])) at('card-luhn', 'credit-card-number');
-          if (good('expire-month') && good('expire-year') && Number(v['expire-year']) * 100 + Number(v['expire-month']) < TODAY.year * 100 + TODAY.month) at('card-expired', 'expire-month');
+          if (
+            good('expire-month') &&
+            good('expire-year') &&
+            Number(v['expire-year']) * 100 + Number(v['expire-month']) < TODAY.year * 100 + TODAY.month
+          )
+            at('card-expired', 'expire-month');
           if (good('start-date') && dateNum(v['start-date']) < TODAY_NUM) at('start-date-past', 'start-date');
           if (good('client-orderid')) {
             if (seen.has(v['client-orderid'])) at('duplicate-order-id', 'client-orderid');
@@ -202,12 +308,45 @@ describe('cross-field rules against a model', () => {
 
 // Header rules: names, aliases, unknowns, duplicates and missing columns for random headers.
 const COLUMN_NAMES = [
-  'client-orderid', 'rp_card_type', 'credit-card-number', 'cvv2', 'card-printed-name', 'expire-year', 'expire-month', 'amount',
-  'amount-from', 'amount-to', 'amount-sequence', 'currency', 'country', 'city', 'zip-code', 'address1', 'first-name', 'last-name',
-  'email', 'period', 'interval', 'order_desc', 'customer-ip', 'ssn', 'birthday', 'phone', 'state', 'start-date', 'finish-date',
-  'max-repeats-number', 'purpose', 'notify_url', 'server_callback_url',
+  'client-orderid',
+  'rp_card_type',
+  'credit-card-number',
+  'cvv2',
+  'card-printed-name',
+  'expire-year',
+  'expire-month',
+  'amount',
+  'amount-from',
+  'amount-to',
+  'amount-sequence',
+  'currency',
+  'country',
+  'city',
+  'zip-code',
+  'address1',
+  'first-name',
+  'last-name',
+  'email',
+  'period',
+  'interval',
+  'order_desc',
+  'customer-ip',
+  'ssn',
+  'birthday',
+  'phone',
+  'state',
+  'start-date',
+  'finish-date',
+  'max-repeats-number',
+  'purpose',
+  'notify_url',
+  'server_callback_url',
 ];
-const KNOWN_ALIASES: Record<string, string> = { 'payment-description': 'order_desc', 'notify-url': 'notify_url', 'server-callback-url': 'server_callback_url' };
+const KNOWN_ALIASES: Record<string, string> = {
+  'payment-description': 'order_desc',
+  'notify-url': 'notify_url',
+  'server-callback-url': 'server_callback_url',
+};
 const loose = (s: string) => s.trim().toLowerCase().replace(/[-_ ]/g, '');
 function resolve(raw: string): { kind: 'exact' | 'alias' | 'unknown'; column?: string } {
   if (COLUMN_NAMES.includes(raw)) return { kind: 'exact', column: raw };
@@ -217,10 +356,35 @@ function resolve(raw: string): { kind: 'exact' | 'alias' | 'unknown'; column?: s
   return alias ? { kind: 'alias', column: alias } : { kind: 'unknown' };
 }
 const REQUIRED = ['client-orderid', 'rp_card_type', 'credit-card-number', 'currency'];
-const SRC_REQUIRED = ['card-printed-name', 'expire-year', 'expire-month', 'country', 'city', 'zip-code', 'address1', 'first-name', 'last-name', 'email'];
+const SRC_REQUIRED = [
+  'card-printed-name',
+  'expire-year',
+  'expire-month',
+  'country',
+  'city',
+  'zip-code',
+  'address1',
+  'first-name',
+  'last-name',
+  'email',
+];
 const HEADER_POOL = [
-  ...COLUMN_NAMES, ...COLUMN_NAMES.slice(0, 12), 'payment-description', 'notify-url', 'server-callback-url', 'Client_OrderId', ' currency ',
-  'RP CARD TYPE', 'Expire_Month', 'AMOUNT', 'amount_from', 'foo', 'cvv', '', 'Payment-Description', 'state',
+  ...COLUMN_NAMES,
+  ...COLUMN_NAMES.slice(0, 12),
+  'payment-description',
+  'notify-url',
+  'server-callback-url',
+  'Client_OrderId',
+  ' currency ',
+  'RP CARD TYPE',
+  'Expire_Month',
+  'AMOUNT',
+  'amount_from',
+  'foo',
+  'cvv',
+  '',
+  'Payment-Description',
+  'state',
 ];
 const HEADER_CODES = new Set(['column-alias', 'unknown-column', 'duplicate-column', 'missing-column']);
 
@@ -229,7 +393,9 @@ describe('header rules against a model', () => {
     const scenario = fc.record({
       // A lone empty header cell is a blank first line: the next line becomes the header (tested in lint-file).
       header: fc.array(fc.constantFrom(...HEADER_POOL), { minLength: 1, maxLength: 14 }).filter((h) => !(h.length === 1 && h[0] === '')),
-      rows: fc.array(fc.record({ type: fc.constantFrom('SRC', 'DST', 'src'), country: fc.constantFrom('US', 'AU', 'DE', '') }), { maxLength: 3 }),
+      rows: fc.array(fc.record({ type: fc.constantFrom('SRC', 'DST', 'src'), country: fc.constantFrom('US', 'AU', 'DE', '') }), {
+        maxLength: 3,
+      }),
     });
     fc.assert(
       fc.property(scenario, ({ header, rows }) => {
@@ -258,7 +424,8 @@ describe('header rules against a model', () => {
         const srcRows = typeAt === undefined ? [] : rows.filter((r) => r.type === 'SRC');
         if (srcRows.length > 0) {
           for (const n of SRC_REQUIRED) if (!index.has(n)) missing(n);
-          if (!index.has('state') && countryAt !== undefined && srcRows.some((r) => ['US', 'CA', 'AU'].includes(r.country))) missing('state');
+          if (!index.has('state') && countryAt !== undefined && srcRows.some((r) => ['US', 'CA', 'AU'].includes(r.country)))
+            missing('state');
         }
         const has = (n: string) => index.has(n);
         if (!(has('amount') || (has('amount-from') && has('amount-to')) || has('amount-sequence'))) {
@@ -269,7 +436,10 @@ describe('header rules against a model', () => {
         const text = [header.join(';'), ...lines].join('\r\n');
         const got = lint(text, { today: TODAY })
           .diagnostics.filter((d) => HEADER_CODES.has(d.code))
-          .map((d) => `${d.range.start.line}:${d.range.start.character}-${d.range.end.line === 0 ? '' : `${d.range.end.line}:`}${d.range.end.character} ${d.code} ${d.columnName}`)
+          .map(
+            (d) =>
+              `${d.range.start.line}:${d.range.start.character}-${d.range.end.line === 0 ? '' : `${d.range.end.line}:`}${d.range.end.character} ${d.code} ${d.columnName}`,
+          )
           .map((s) => s.replace(/^0:(\d+)-(\d+) missing/, '0:$1-$2 missing'));
         assert.deepEqual(got.sort(), expected.sort(), JSON.stringify(text));
       }),

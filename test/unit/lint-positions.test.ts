@@ -5,10 +5,19 @@ import assert from 'node:assert/strict';
 import { briefs, sorted, type Brief } from '../fixtures/lint-cases/helpers';
 
 const H = 'client-orderid;order_desc;rp_card_type;credit-card-number;amount;currency';
-const b = (code: string, severity: string, range: [number, number, number, number], columnName: string | null): Brief => ({ code, severity, range, columnName });
+const b = (code: string, severity: string, range: [number, number, number, number], columnName: string | null): Brief => ({
+  code,
+  severity,
+  range,
+  columnName,
+});
 
 describe('positions', () => {
-  for (const [name, eol] of [['LF', '\n'], ['CRLF', '\r\n'], ['CR', '\r']] as const) {
+  for (const [name, eol] of [
+    ['LF', '\n'],
+    ['CRLF', '\r\n'],
+    ['CR', '\r'],
+  ] as const) {
     it(`${name}: a cell after a quoted two-line field is on the field's second line`, () => {
       const text = `${H}${eol}o1;"first${eol}second";DST;5555555555554444;0;EUR${eol}`;
       // line 2: second";DST;5555555555554444;0   -> `0` at 29..30
@@ -54,6 +63,9 @@ describe('positions', () => {
     const text = 'client-orderid;rp_card_type;credit-card-number;amount\r\no1;DST;5555555555554444;1\r\n';
     assert.deepEqual(briefs(text), [b('missing-column', 'error', [0, 0, 0, 53], 'currency')]);
     const quoted = '"client-\norderid";rp_card_type;credit-card-number;amount;currency\r\n';
-    assert.deepEqual(briefs(quoted), sorted([b('unknown-column', 'warning', [0, 0, 1, 8], null), b('missing-column', 'error', [0, 0, 1, 56], 'client-orderid')]));
+    assert.deepEqual(
+      briefs(quoted),
+      sorted([b('unknown-column', 'warning', [0, 0, 1, 8], null), b('missing-column', 'error', [0, 0, 1, 56], 'client-orderid')]),
+    );
   });
 });

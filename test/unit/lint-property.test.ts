@@ -15,9 +15,46 @@ const RUNS = 400;
 
 /** Pieces that stress the CSV reader and the checks: delimiters, quotes, every line break, BOM, values. */
 const TOKENS = [
-  ';', ';', ';', '"', '"', '""', '\r', '\n', '\r\n', '\ufeff', ',', '\t', ' ', 'a', 'é', '😀', '\ud800',
-  'SRC', 'DST', 'src', 'US', 'EUR', '1', '0', '10.50', '1,2', '05', '5', '2030', '01.01.2027', '2027-01-05',
-  '4111111111111111', 'x@y.z', 'https://e.example/', 'day', 'month', ...FULL, 'notify-url', 'Client_OrderId', 'cvv',
+  ';',
+  ';',
+  ';',
+  '"',
+  '"',
+  '""',
+  '\r',
+  '\n',
+  '\r\n',
+  '\ufeff',
+  ',',
+  '\t',
+  ' ',
+  'a',
+  'é',
+  '😀',
+  '\ud800',
+  'SRC',
+  'DST',
+  'src',
+  'US',
+  'EUR',
+  '1',
+  '0',
+  '10.50',
+  '1,2',
+  '05',
+  '5',
+  '2030',
+  '01.01.2027',
+  '2027-01-05',
+  '4111111111111111',
+  'x@y.z',
+  'https://e.example/',
+  'day',
+  'month',
+  ...FULL,
+  'notify-url',
+  'Client_OrderId',
+  'cvv',
 ];
 const tokenText = fc.array(fc.constantFrom(...TOKENS), { maxLength: 120 }).map((t) => t.join(''));
 const unicodeText = fc.string({ unit: 'binary', maxLength: 200 });
@@ -121,7 +158,10 @@ describe('parseCsv properties', () => {
         });
         const csv = parseCsv(text);
         assert.equal(csv.bom, bom);
-        const got = csv.records.map((rec) => ({ values: rec.values, bounds: rec.values.flatMap((_, i) => [rec.fieldStart(i), rec.fieldEnd(i)]) }));
+        const got = csv.records.map((rec) => ({
+          values: rec.values,
+          bounds: rec.values.flatMap((_, i) => [rec.fieldStart(i), rec.fieldEnd(i)]),
+        }));
         assert.deepEqual(got, expected, JSON.stringify(text));
         assert.ok(csv.records.every((rec) => rec.syntaxProblem === undefined));
       }),
@@ -154,10 +194,18 @@ describe('fix properties', () => {
       fc.property(table, ({ header, rows, eol, finalBreak }) => {
         const text = write(header, rows, ',', eol, finalBreak);
         const { diagnostics } = lint(text, { today: TODAY });
-        assert.deepEqual(diagnostics.map((d) => d.code), ['delimiter'], JSON.stringify(text));
+        assert.deepEqual(
+          diagnostics.map((d) => d.code),
+          ['delimiter'],
+          JSON.stringify(text),
+        );
         const fixed = applyEdits(text, diagnostics[0].fixes[0].edits);
         const back = parseCsv(fixed).records.map((r) => r.values);
-        assert.deepEqual(back, [header, ...rows].filter((r) => !(r.length === 1 && r[0] === '')), JSON.stringify(fixed));
+        assert.deepEqual(
+          back,
+          [header, ...rows].filter((r) => !(r.length === 1 && r[0] === '')),
+          JSON.stringify(fixed),
+        );
         assert.equal(/[\r\n]$/.test(fixed), finalBreak);
       }),
       { numRuns: 300 },
@@ -185,16 +233,69 @@ describe('fix properties', () => {
 });
 
 describe('positions property', () => {
-  const CELL_CODES = new Set(['required-value', 'invalid-value', 'max-length', 'dst-unsupported', 'period-interval', 'amount-range', 'callback-exclusive', 'state-required', 'date-order', 'card-luhn', 'card-expired', 'start-date-past', 'duplicate-order-id']);
-  const POOL = ['', 'SRC', 'DST', 'src', '1', '0', '10.5', '1,2', 'a;b', 'x"y', 'l1\nl2', 'l1\r\nl2', '05', '5', '2030', '01.01.2020', '01.01.2030', '31.02.2027',
-    '4111111111111111', '4111111111111112', 'US', 'DE', 'EUR', 'x@y.z', 'day', 'https://e.example/', '😀', 'é'.repeat(130)];
-  const scenario = fc.uniqueArray(fc.constantFrom(...FULL, 'amount-from', 'amount-to', 'amount-sequence', 'server_callback_url'), { minLength: 1, maxLength: 12 }).chain((header) =>
-    fc.record({
-      header: fc.constant(header),
-      rows: fc.array(fc.tuple(fc.array(fc.constantFrom(...POOL), { minLength: header.length, maxLength: header.length }), fc.constantFrom('\n', '\r\n', '\r')), { maxLength: 6 }),
-      bom: fc.boolean(),
-    }),
-  );
+  const CELL_CODES = new Set([
+    'required-value',
+    'invalid-value',
+    'max-length',
+    'dst-unsupported',
+    'period-interval',
+    'amount-range',
+    'callback-exclusive',
+    'state-required',
+    'date-order',
+    'card-luhn',
+    'card-expired',
+    'start-date-past',
+    'duplicate-order-id',
+  ]);
+  const POOL = [
+    '',
+    'SRC',
+    'DST',
+    'src',
+    '1',
+    '0',
+    '10.5',
+    '1,2',
+    'a;b',
+    'x"y',
+    'l1\nl2',
+    'l1\r\nl2',
+    '05',
+    '5',
+    '2030',
+    '01.01.2020',
+    '01.01.2030',
+    '31.02.2027',
+    '4111111111111111',
+    '4111111111111112',
+    'US',
+    'DE',
+    'EUR',
+    'x@y.z',
+    'day',
+    'https://e.example/',
+    '😀',
+    'é'.repeat(130),
+  ];
+  const scenario = fc
+    .uniqueArray(fc.constantFrom(...FULL, 'amount-from', 'amount-to', 'amount-sequence', 'server_callback_url'), {
+      minLength: 1,
+      maxLength: 12,
+    })
+    .chain((header) =>
+      fc.record({
+        header: fc.constant(header),
+        rows: fc.array(
+          fc.tuple(
+            fc.array(fc.constantFrom(...POOL), { minLength: header.length, maxLength: header.length }),
+            fc.constantFrom('\n', '\r\n', '\r'),
+          ),
+          { maxLength: 6 },
+        ),
+        bom: fc.boolean(),
+      }),
+    );
 
   it('cell diagnostics sit exactly on a written cell of their column; row diagnostics on a whole record', () => {
     fc.assert(
@@ -225,7 +326,8 @@ describe('positions property', () => {
         }
         for (const d of lint(text, { today: TODAY }).diagnostics) {
           const r = JSON.stringify(d.range);
-          if (CELL_CODES.has(d.code)) assert.ok(cells.get(d.columnName!)?.has(r), `${d.code} ${d.columnName} ${r} in ${JSON.stringify(text)}`);
+          if (CELL_CODES.has(d.code))
+            assert.ok(cells.get(d.columnName!)?.has(r), `${d.code} ${d.columnName} ${r} in ${JSON.stringify(text)}`);
           else if (d.code === 'amount-mode' || d.code === 'field-count') assert.ok(records.has(r), `${d.code} ${r}`);
         }
       }),

@@ -295,10 +295,17 @@ describe('DST rows: DST-no columns must be empty, and get dst-unsupported alone'
     ['notify_url', 'https://example.com/n', null],
   ]);
   it('period and interval on a DST row: one dst-unsupported each, no period-interval', () => {
-    const text = file(FULL, [{ ...DST, period: 'day', interval: '2' }, { ...DST, 'client-orderid': 'o3', period: 'day' }]);
+    const text = file(FULL, [
+      { ...DST, period: 'day', interval: '2' },
+      { ...DST, 'client-orderid': 'o3', period: 'day' },
+    ]);
     assert.deepEqual(
       briefs(text),
-      sorted([onCell(text, 'dst-unsupported', 1, 'period'), onCell(text, 'dst-unsupported', 1, 'interval'), onCell(text, 'dst-unsupported', 2, 'period')]),
+      sorted([
+        onCell(text, 'dst-unsupported', 1, 'period'),
+        onCell(text, 'dst-unsupported', 1, 'interval'),
+        onCell(text, 'dst-unsupported', 2, 'period'),
+      ]),
     );
   });
 });

@@ -6,17 +6,38 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { JournalStore, JOURNAL_FILE } from '../../src/local-gateway/journal';
-import { advance, advanceAllowance, createPayment, MAX_CHARGES_PER_ADVANCE, MAX_LISTED_CHARGES, MAX_STORED_CHARGES } from '../../src/local-gateway/ledger';
+import {
+  advance,
+  advanceAllowance,
+  createPayment,
+  MAX_CHARGES_PER_ADVANCE,
+  MAX_LISTED_CHARGES,
+  MAX_STORED_CHARGES,
+} from '../../src/local-gateway/ledger';
 import { freshState, STATE_FILE } from '../../src/local-gateway/state';
 import type { StoredPayment } from '../../src/local-gateway/types';
 import { START, tempStateDir } from '../fixtures/local-gateway/helpers';
 
 const row = (id: string, extra: Record<string, string> = {}) => ({
-  'client-orderid': id, rp_card_type: 'SRC', 'credit-card-number': '4111111111111111', currency: 'EUR', amount: '10.00',
-  period: 'day', interval: '1', 'max-repeats-number': '', notify_url: '', ...extra,
+  'client-orderid': id,
+  rp_card_type: 'SRC',
+  'credit-card-number': '4111111111111111',
+  currency: 'EUR',
+  amount: '10.00',
+  period: 'day',
+  interval: '1',
+  'max-repeats-number': '',
+  notify_url: '',
+  ...extra,
 });
 
-const open = (dir: string) => new JournalStore(dir, START, () => [], () => true);
+const open = (dir: string) =>
+  new JournalStore(
+    dir,
+    START,
+    () => [],
+    () => true,
+  );
 
 test('a commit appends one line for what changed: its size does not depend on the size of the state', () => {
   const dir = tempStateDir();
@@ -44,7 +65,12 @@ test('reopening gives the same state, whether the changes are in the journal, th
   const dir = tempStateDir();
   try {
     // The snapshot keeps the nonces the gateway's cache still holds (here: the first one).
-    const a = new JournalStore(dir, START, () => [['demo\nnonce-1', 1000]], () => true);
+    const a = new JournalStore(
+      dir,
+      START,
+      () => [['demo\nnonce-1', 1000]],
+      () => true,
+    );
     const touched = new Set<StoredPayment>();
     const p1 = createPayment(a.state, row('J-1'), 's1').payment;
     a.commit([p1], [['demo\nnonce-1', 1000]]);
@@ -52,16 +78,34 @@ test('reopening gives the same state, whether the changes are in the journal, th
     a.commit(touched);
     a.compact(); // the journal folded into the snapshot
     const p2 = createPayment(a.state, row('J-2', { 'max-repeats-number': '2' }), 's2').payment;
-    a.commit([p2], [['demo\nnonce-2', 1001], ['demo\nold', 5]]);
+    a.commit(
+      [p2],
+      [
+        ['demo\nnonce-2', 1001],
+        ['demo\nold', 5],
+      ],
+    );
     touched.clear();
     advance(a.state, 5, { touched });
     a.commit(touched);
     const expected = structuredClone(a.state);
     a.close();
 
-    const b = new JournalStore(dir, START, () => [], (ts) => ts >= 1000);
+    const b = new JournalStore(
+      dir,
+      START,
+      () => [],
+      (ts) => ts >= 1000,
+    );
     assert.deepEqual(b.state, expected);
-    assert.deepEqual(b.restoredNonces, [['demo\nnonce-1', 1000], ['demo\nnonce-2', 1001]], 'from the snapshot and the journal, those still in the window');
+    assert.deepEqual(
+      b.restoredNonces,
+      [
+        ['demo\nnonce-1', 1000],
+        ['demo\nnonce-2', 1001],
+      ],
+      'from the snapshot and the journal, those still in the window',
+    );
     assert.equal(b.find(p2['recurring-payment-id'])?.status, 'stop');
     b.close();
   } finally {

@@ -73,7 +73,10 @@ test('defaultStateDir: PAYGATE_STATE_DIR, else XDG_STATE_HOME, else ~/.local/sta
     delete process.env.XDG_STATE_HOME;
     assert.match(defaultStateDir(), /\.local[\\/]state[\\/]paygate[\\/]gateway$/);
   } finally {
-    for (const [k, v] of [['PAYGATE_STATE_DIR', saved.a], ['XDG_STATE_HOME', saved.b]] as const) {
+    for (const [k, v] of [
+      ['PAYGATE_STATE_DIR', saved.a],
+      ['XDG_STATE_HOME', saved.b],
+    ] as const) {
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
     }
@@ -126,7 +129,11 @@ test('paygate gateway rejects a bad port as a usage error', async () => {
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   test(`a real paygate gateway process stops cleanly on ${signal}`, async () => {
     const stateDir = tempStateDir();
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', '..', 'src', 'cli', 'main.ts'), 'gateway', '--state', stateDir, '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'], cwd: path.join(__dirname, '..', '..') });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, '..', '..', 'src', 'cli', 'main.ts'), 'gateway', '--state', stateDir, '--quiet'],
+      { stdio: ['ignore', 'pipe', 'pipe'], cwd: path.join(__dirname, '..', '..') },
+    );
     try {
       let out = '';
       child.stdout.setEncoding('utf8');

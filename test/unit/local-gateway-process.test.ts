@@ -23,18 +23,26 @@ function paygate(args: string[], env: Record<string, string>, cwd = root): Promi
   // A ledger of its own unless the test names one: never the user's, and no resend guard between tests.
   const ledger = { PAYGATE_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-ledger-')) };
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', tsx, main, ...args], { cwd, env: { ...process.env, ...ledger, ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
-      fs.rmSync(ledger.PAYGATE_DATA_DIR, { recursive: true, force: true });
-      let code = 0;
-      if (err) code = typeof err.code === 'number' ? err.code : -1;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', tsx, main, ...args],
+      { cwd, env: { ...process.env, ...ledger, ...env }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        fs.rmSync(ledger.PAYGATE_DATA_DIR, { recursive: true, force: true });
+        let code = 0;
+        if (err) code = typeof err.code === 'number' ? err.code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
 /** `paygate gateway --state DIR` until it prints its addresses (30 s at most). */
 async function gatewayProcess(stateDir: string): Promise<{ child: ChildProcess; out: string }> {
-  const child = spawn(process.execPath, ['--import', tsx, main, 'gateway', '--state', stateDir, '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'], cwd: root });
+  const child = spawn(process.execPath, ['--import', tsx, main, 'gateway', '--state', stateDir, '--quiet'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: root,
+  });
   let out = '';
   child.stdout!.setEncoding('utf8');
   await new Promise<void>((resolve, reject) => {
@@ -95,7 +103,13 @@ test('kill -9: every answered create survives, the stale lock is taken over, ids
   assert.equal(readRunningGateway(stateDir), undefined, 'but it is known to be stale');
   const gw = await startLocalGateway({ stateDir, port: 0 });
   try {
-    assert.deepEqual(gw.payments().map((p) => p['recurring-payment-id']).sort(), [...ids].sort());
+    assert.deepEqual(
+      gw
+        .payments()
+        .map((p) => p['recurring-payment-id'])
+        .sort(),
+      [...ids].sort(),
+    );
     assert.equal(readRunningGateway(stateDir)?.pid, process.pid);
     const next = formFields((await postCreate(gw, batch([{ 'client-orderid': 'K9-after' }]))).text)['recurring-payment-id'];
     assert.ok(!ids.includes(next));
@@ -124,7 +138,13 @@ test('three parallel paygate submit runs without a running gateway: all accepted
     assert.equal(new Set(ids).size, ids.length, `an id was handed out twice: ${ids.join(',')}`);
     const gw = await startLocalGateway({ stateDir, port: 0 });
     try {
-      assert.deepEqual(gw.payments().map((p) => p['recurring-payment-id']).sort(), [...ids].sort());
+      assert.deepEqual(
+        gw
+          .payments()
+          .map((p) => p['recurring-payment-id'])
+          .sort(),
+        [...ids].sort(),
+      );
     } finally {
       await gw.close();
     }
@@ -142,8 +162,18 @@ test('paygate submit with its own gateway exits without waiting for a callback r
   await new Promise<void>((r) => rx.listen(0, '127.0.0.1', r));
   try {
     const notify = `http://127.0.0.1:${(rx.address() as AddressInfo).port}/cb`;
-    fs.writeFileSync(path.join(work, 'batch.rpcsv'), batch([{ 'client-orderid': 'HOLD-1', notify_url: notify }, { 'client-orderid': 'HOLD-2', notify_url: notify }]));
-    const r = await paygate(['submit', 'batch.rpcsv', '--format', 'json'], { PAYGATE_STATE_DIR: stateDir, XDG_CONFIG_HOME: path.join(work, 'config') }, work);
+    fs.writeFileSync(
+      path.join(work, 'batch.rpcsv'),
+      batch([
+        { 'client-orderid': 'HOLD-1', notify_url: notify },
+        { 'client-orderid': 'HOLD-2', notify_url: notify },
+      ]),
+    );
+    const r = await paygate(
+      ['submit', 'batch.rpcsv', '--format', 'json'],
+      { PAYGATE_STATE_DIR: stateDir, XDG_CONFIG_HOME: path.join(work, 'config') },
+      work,
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.equal(JSON.parse(r.stdout).outcome, 'accepted');
     // Waiting would have meant a 3 s timeout and a retry per callback; stopping aborts the one in flight.

@@ -5,7 +5,16 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loopbackTarget } from '../../src/local-gateway/callbacks';
-import { admin, batch, DECLINED_CARD, formFields, postCreate, postReport, reportTemplate, withGateway } from '../fixtures/local-gateway/helpers';
+import {
+  admin,
+  batch,
+  DECLINED_CARD,
+  formFields,
+  postCreate,
+  postReport,
+  reportTemplate,
+  withGateway,
+} from '../fixtures/local-gateway/helpers';
 
 /** A loopback listener that records callback bodies and answers with `status`. */
 async function listener(status = 200) {
@@ -47,17 +56,31 @@ async function listener(status = 200) {
 test('monthly from the 31st: the charge falls on the month’s last day and later months return to the 31st; stop at max repeats', async () => {
   await withGateway(async (gw) => {
     // The simulated clock starts on 31.01.2027 and the start date is today, so charge 0 is made at once.
-    const f = formFields((await postCreate(gw, batch([{ 'start-date': '31.01.2027', period: 'month', interval: '1', 'max-repeats-number': '4' }]))).text);
+    const f = formFields(
+      (await postCreate(gw, batch([{ 'start-date': '31.01.2027', period: 'month', interval: '1', 'max-repeats-number': '4' }]))).text,
+    );
     const id = f['recurring-payment-id'];
-    assert.deepEqual(gw.payments()[0].charges.map((c) => c.date), ['31.01.2027']);
+    assert.deepEqual(
+      gw.payments()[0].charges.map((c) => c.date),
+      ['31.01.2027'],
+    );
 
     const feb = await gw.advanceDays(28);
-    assert.deepEqual(feb.charges.map((c) => [c.index, c.date]), [[1, '28.02.2027']]);
+    assert.deepEqual(
+      feb.charges.map((c) => [c.index, c.date]),
+      [[1, '28.02.2027']],
+    );
     const mar = await gw.advanceDays(31);
-    assert.deepEqual(mar.charges.map((c) => [c.index, c.date]), [[2, '31.03.2027']]);
+    assert.deepEqual(
+      mar.charges.map((c) => [c.index, c.date]),
+      [[2, '31.03.2027']],
+    );
     assert.deepEqual(mar.stopped, []);
     const apr = await gw.advanceDays(30);
-    assert.deepEqual(apr.charges.map((c) => [c.index, c.date]), [[3, '30.04.2027']]);
+    assert.deepEqual(
+      apr.charges.map((c) => [c.index, c.date]),
+      [[3, '30.04.2027']],
+    );
     assert.deepEqual(apr.stopped, [id], 'the fourth charge reaches max-repeats-number');
     const p = gw.payments()[0];
     assert.equal(p.status, 'stop');
@@ -68,26 +91,41 @@ test('monthly from the 31st: the charge falls on the month’s last day and late
 
 test('declined charges count as repeats: a card ending in 0 stops after max-repeats-number declines', async () => {
   await withGateway(async (gw) => {
-    await postCreate(gw, batch([{ 'credit-card-number': DECLINED_CARD, 'start-date': '01.02.2027', period: 'day', interval: '2', 'max-repeats-number': '3' }]));
+    await postCreate(
+      gw,
+      batch([{ 'credit-card-number': DECLINED_CARD, 'start-date': '01.02.2027', period: 'day', interval: '2', 'max-repeats-number': '3' }]),
+    );
     const r = await gw.advanceDays(30);
-    assert.deepEqual(r.charges.map((c) => [c.index, c.date, c.status]), [
-      [0, '01.02.2027', 'declined'],
-      [1, '03.02.2027', 'declined'],
-      [2, '05.02.2027', 'declined'],
-    ]);
+    assert.deepEqual(
+      r.charges.map((c) => [c.index, c.date, c.status]),
+      [
+        [0, '01.02.2027', 'declined'],
+        [1, '03.02.2027', 'declined'],
+        [2, '05.02.2027', 'declined'],
+      ],
+    );
     const p = gw.payments()[0];
     assert.equal(p.nextIndex, 3);
     assert.equal(p.status, 'stop');
-    const report = await postReport(gw, reportTemplate({ inputReportParameters: [{ type: 'INPUT_TEXT', name: 'status', value: 'declined' }] }));
+    const report = await postReport(
+      gw,
+      reportTemplate({ inputReportParameters: [{ type: 'INPUT_TEXT', name: 'status', value: 'declined' }] }),
+    );
     assert.equal(report.text.split('\r\n').filter((l) => l.includes('"Sale declined"')).length, 3);
   });
 });
 
 test('the finish date stops the schedule when it is reached, not before', async () => {
   await withGateway(async (gw) => {
-    await postCreate(gw, batch([{ 'start-date': '01.02.2027', 'finish-date': '10.02.2027', period: 'week', interval: '1', 'max-repeats-number': '' }]));
+    await postCreate(
+      gw,
+      batch([{ 'start-date': '01.02.2027', 'finish-date': '10.02.2027', period: 'week', interval: '1', 'max-repeats-number': '' }]),
+    );
     const upTo9 = await gw.advanceDays(9); // 31.01 → 09.02
-    assert.deepEqual(upTo9.charges.map((c) => c.date), ['01.02.2027', '08.02.2027']);
+    assert.deepEqual(
+      upTo9.charges.map((c) => c.date),
+      ['01.02.2027', '08.02.2027'],
+    );
     assert.equal(gw.payments()[0].status, 'active', 'the finish date 10.02 is not yet reached');
     const on10 = await gw.advanceDays(1);
     assert.equal(on10.charges.length, 0, 'no weekly charge falls on 10.02');
@@ -98,13 +136,27 @@ test('the finish date stops the schedule when it is reached, not before', async 
 
 test('amount-sequence uses its last element past its end; a range stays within its bounds', async () => {
   await withGateway(async (gw) => {
-    await postCreate(gw, batch([
-      { 'client-orderid': 'SEQ', amount: '', 'amount-sequence': '5.00,7.5', period: 'day', interval: '1', 'max-repeats-number': '3' },
-      { 'client-orderid': 'RANGE', amount: '', 'amount-from': '1.00', 'amount-to': '2.00', period: 'day', interval: '1', 'max-repeats-number': '20' },
-    ]));
+    await postCreate(
+      gw,
+      batch([
+        { 'client-orderid': 'SEQ', amount: '', 'amount-sequence': '5.00,7.5', period: 'day', interval: '1', 'max-repeats-number': '3' },
+        {
+          'client-orderid': 'RANGE',
+          amount: '',
+          'amount-from': '1.00',
+          'amount-to': '2.00',
+          period: 'day',
+          interval: '1',
+          'max-repeats-number': '20',
+        },
+      ]),
+    );
     await gw.advanceDays(30);
     const [seq, range] = gw.payments();
-    assert.deepEqual(seq.charges.map((c) => c.amount), ['5.000', '7.500', '7.500']);
+    assert.deepEqual(
+      seq.charges.map((c) => c.amount),
+      ['5.000', '7.500', '7.500'],
+    );
     assert.equal(range.charges.length, 20);
     for (const c of range.charges) {
       const v = Number(c.amount);
@@ -116,18 +168,26 @@ test('amount-sequence uses its last element past its end; a range stays within i
 
 test('advance, stop and reschedule over the admin HTTP endpoints; charges already made are not made again', async () => {
   await withGateway(async (gw) => {
-    const id = formFields((await postCreate(gw, batch([{ 'start-date': '01.02.2027', period: 'day', interval: '1', 'max-repeats-number': '' }]))).text)['recurring-payment-id'];
+    const id = formFields(
+      (await postCreate(gw, batch([{ 'start-date': '01.02.2027', period: 'day', interval: '1', 'max-repeats-number': '' }]))).text,
+    )['recurring-payment-id'];
     const adv = await admin(gw, 'POST', '/_sim/advance?days=2');
     assert.equal(adv.status, 200);
     assert.equal(adv.json.today, '02.02.2027');
-    assert.deepEqual(adv.json.charges.map((c: { index: number }) => c.index), [0, 1]);
+    assert.deepEqual(
+      adv.json.charges.map((c: { index: number }) => c.index),
+      [0, 1],
+    );
 
     assert.equal((await admin(gw, 'POST', `/_sim/payments/${id}/stop`)).json.payment.status, 'stop');
     assert.equal((await admin(gw, 'POST', '/_sim/advance?days=3')).json.charges.length, 0);
     const resumed = await admin(gw, 'POST', `/_sim/payments/${id}/reschedule`);
     assert.equal(resumed.json.payment.status, 'active');
     // Today is 05.02: the charges of 03.02 and 04.02 passed while stopped and are skipped; 05.02's is made.
-    assert.deepEqual(resumed.json.charges.map((c: { date: string }) => c.date), ['05.02.2027']);
+    assert.deepEqual(
+      resumed.json.charges.map((c: { date: string }) => c.date),
+      ['05.02.2027'],
+    );
     const dates = gw.payments()[0].charges.map((c) => c.date);
     assert.deepEqual(dates, ['01.02.2027', '02.02.2027', '05.02.2027']);
     assert.equal((await admin(gw, 'POST', '/_sim/payments/404/stop')).status, 404);
@@ -138,24 +198,54 @@ test('callbacks reach a loopback notify_url / server_callback_url with the charg
   const cb = await listener();
   try {
     await withGateway(async (gw) => {
-      const f = formFields((await postCreate(gw, batch([
-        { 'client-orderid': 'CB-1', notify_url: cb.url, 'start-date': '31.01.2027', period: 'month', interval: '1', amount: '9.99' },
-        { 'client-orderid': 'CB-2', server_callback_url: `http://localhost:${cb.port}/other`, 'start-date': '01.02.2027', 'credit-card-number': DECLINED_CARD, period: '', interval: '' },
-      ]))).text);
+      const f = formFields(
+        (
+          await postCreate(
+            gw,
+            batch([
+              { 'client-orderid': 'CB-1', notify_url: cb.url, 'start-date': '31.01.2027', period: 'month', interval: '1', amount: '9.99' },
+              {
+                'client-orderid': 'CB-2',
+                server_callback_url: `http://localhost:${cb.port}/other`,
+                'start-date': '01.02.2027',
+                'credit-card-number': DECLINED_CARD,
+                period: '',
+                interval: '',
+              },
+            ]),
+          )
+        ).text,
+      );
       const [id1, id2] = f['recurring-payment-id'].split(',');
       await cb.until(1); // charge 0 of CB-1 is made on creation day; its callback follows the answer
       assert.deepEqual(cb.received[0], {
-        type: 'recurring-charge', status: 'approved', 'recurring-payment-id': id1, 'serial-number': f['serial-number'],
-        'client-orderid': 'CB-1', amount: '9.990', currency: 'EUR', 'charge-index': '0', 'charge-date': '31.01.2027',
+        type: 'recurring-charge',
+        status: 'approved',
+        'recurring-payment-id': id1,
+        'serial-number': f['serial-number'],
+        'client-orderid': 'CB-1',
+        amount: '9.990',
+        currency: 'EUR',
+        'charge-index': '0',
+        'charge-date': '31.01.2027',
       });
       const r = await gw.advanceDays(28);
-      assert.deepEqual(r.callbacks.map((c) => [c['recurring-payment-id'], c.outcome]), [[id2, 'delivered'], [id1, 'delivered']]);
+      assert.deepEqual(
+        r.callbacks.map((c) => [c['recurring-payment-id'], c.outcome]),
+        [
+          [id2, 'delivered'],
+          [id1, 'delivered'],
+        ],
+      );
       assert.equal(cb.received.length, 3);
       assert.equal(cb.received[1]['client-orderid'], 'CB-2');
       assert.equal(cb.received[1].status, 'declined');
       assert.equal(cb.received[2]['charge-index'], '1');
       const [p1, p2] = gw.payments();
-      assert.ok(Number(p2.charges[0].transactionId) < Number(p1.charges[1].transactionId), 'transaction ids follow the calendar (01.02 before 28.02)');
+      assert.ok(
+        Number(p2.charges[0].transactionId) < Number(p1.charges[1].transactionId),
+        'transaction ids follow the calendar (01.02 before 28.02)',
+      );
     });
   } finally {
     await cb.close();
@@ -164,10 +254,18 @@ test('callbacks reach a loopback notify_url / server_callback_url with the charg
 
 test('a non-loopback callback address is never called: skipped and logged', async () => {
   await withGateway(async (gw, _dir, logs) => {
-    await postCreate(gw, batch([{ notify_url: 'http://192.0.2.10/callback', 'start-date': '01.02.2027', period: 'day', interval: '1', 'max-repeats-number': '1' }]));
+    await postCreate(
+      gw,
+      batch([
+        { notify_url: 'http://192.0.2.10/callback', 'start-date': '01.02.2027', period: 'day', interval: '1', 'max-repeats-number': '1' },
+      ]),
+    );
     const r = await gw.advanceDays(1);
     assert.equal(r.charges.length, 1);
-    assert.deepEqual(r.callbacks.map((c) => [c.outcome, c.detail]), [['skipped', 'not a loopback address']]);
+    assert.deepEqual(
+      r.callbacks.map((c) => [c.outcome, c.detail]),
+      [['skipped', 'not a loopback address']],
+    );
     assert.ok(logs.some((l) => l.includes('callback skipped') && l.includes('192.0.2.10')));
   });
 });
@@ -176,9 +274,15 @@ test('a failing callback receiver gets one retry and no more', async () => {
   const cb = await listener(500);
   try {
     await withGateway(async (gw) => {
-      await postCreate(gw, batch([{ notify_url: cb.url, 'start-date': '01.02.2027', period: 'day', interval: '1', 'max-repeats-number': '1' }]));
+      await postCreate(
+        gw,
+        batch([{ notify_url: cb.url, 'start-date': '01.02.2027', period: 'day', interval: '1', 'max-repeats-number': '1' }]),
+      );
       const r = await gw.advanceDays(1);
-      assert.deepEqual(r.callbacks.map((c) => [c.outcome, c.detail]), [['failed', 'HTTP 500']]);
+      assert.deepEqual(
+        r.callbacks.map((c) => [c.outcome, c.detail]),
+        [['failed', 'HTTP 500']],
+      );
       assert.equal(cb.received.length, 2);
     });
   } finally {

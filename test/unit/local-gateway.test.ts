@@ -9,7 +9,18 @@ import { createRecurringPayments } from '../../src/core/gateway/client';
 import { signRequest } from '../../src/core/oauth';
 import { startLocalGateway } from '../../src/local-gateway';
 import {
-  admin, APPROVED_CARD, batch, createUrl, formFields, hmacCredentials, postCreate, postReport, reportTemplate, rsaCredentials, START, withGateway,
+  admin,
+  APPROVED_CARD,
+  batch,
+  createUrl,
+  formFields,
+  hmacCredentials,
+  postCreate,
+  postReport,
+  reportTemplate,
+  rsaCredentials,
+  START,
+  withGateway,
 } from '../fixtures/local-gateway/helpers';
 
 test('an RSA-SHA256 signed batch is accepted with one recurring-payment-id per row and one serial-number', async () => {
@@ -28,8 +39,14 @@ test('an RSA-SHA256 signed batch is accepted with one recurring-payment-id per r
 
     const listed = await admin(gw, 'GET', '/_sim/payments');
     assert.equal(listed.status, 200);
-    assert.deepEqual(listed.json.payments.map((p: Record<string, unknown>) => p['recurring-payment-id']), ids);
-    assert.deepEqual(listed.json.payments.map((p: Record<string, unknown>) => p['client-orderid']), ['A-1', 'A-2']);
+    assert.deepEqual(
+      listed.json.payments.map((p: Record<string, unknown>) => p['recurring-payment-id']),
+      ids,
+    );
+    assert.deepEqual(
+      listed.json.payments.map((p: Record<string, unknown>) => p['client-orderid']),
+      ['A-1', 'A-2'],
+    );
     assert.equal(listed.json.payments[0].maskedCard, '411111******1111');
     // The card number is kept masked only, and the CVV not at all.
     const stored = ['state.json', 'journal.ndjson'].map((f) => fs.readFileSync(path.join(stateDir, f), 'utf8')).join('\n');
@@ -63,7 +80,10 @@ test('create authentication failures are HTTP 403 with an empty body', async () 
         'payload changed after signing',
         async () => {
           const url = createUrl(gw);
-          const signed = signRequest({ method: 'POST', url, form: [['payload', Buffer.from(text).toString('base64')]] }, rsaCredentials(gw));
+          const signed = signRequest(
+            { method: 'POST', url, form: [['payload', Buffer.from(text).toString('base64')]] },
+            rsaCredentials(gw),
+          );
           const res = await fetch(url, {
             method: 'POST',
             headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: signed.authorization },
@@ -75,7 +95,11 @@ test('create authentication failures are HTTP 403 with an empty body', async () 
       [
         'no Authorization header',
         async () => {
-          const res = await fetch(createUrl(gw), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'payload=' });
+          const res = await fetch(createUrl(gw), {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: 'payload=',
+          });
           return { status: res.status, text: await res.text() };
         },
       ],
@@ -138,7 +162,11 @@ test('client-orderid SIMULATE-500 gives HTTP 500 with an error id, seen by the g
     const f = formFields(a.text);
     assert.match(f['error-id'], /^[0-9a-f-]{36}$/);
 
-    const outcome = await createRecurringPayments({ environment: gw.environment, csvText: batch([{ 'client-orderid': 'SIMULATE-500' }]), credentials: rsaCredentials(gw) });
+    const outcome = await createRecurringPayments({
+      environment: gw.environment,
+      csvText: batch([{ 'client-orderid': 'SIMULATE-500' }]),
+      credentials: rsaCredentials(gw),
+    });
     assert.equal(outcome.outcome, 'server-error');
     assert.match(outcome.outcome === 'server-error' ? (outcome.errorId ?? '') : '', /^[0-9a-f-]{36}$/);
     const ok = await createRecurringPayments({ environment: gw.environment, csvText: batch([{}]), credentials: rsaCredentials(gw) });
@@ -166,12 +194,18 @@ test('the CSV report has the sample columns and value shapes, honouring delimite
     assert.equal(a.status, 200);
     assert.match(a.contentType, /^text\/csv/);
     const lines = a.text.split('\r\n');
-    assert.equal(lines[0], '"Merchant_Name";"Transaction_id";"Merchant_OID";"Created_date";"Amount";"Currency";"Transaction_type";"Order_description";"Date_of_report"');
+    assert.equal(
+      lines[0],
+      '"Merchant_Name";"Transaction_id";"Merchant_OID";"Created_date";"Amount";"Currency";"Transaction_type";"Order_description";"Date_of_report"',
+    );
     assert.equal(lines.at(-1), '', 'every record ends with CRLF');
     const rows = lines.slice(1, -1);
     assert.equal(rows.length, 2, 'charges on 31.01 (creation day) and 28.02');
     for (const row of rows) {
-      const m = /^"Demo Merchant";"(\d+)";"R-1";"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})";"(\d+\.\d{3})";"EUR";"Sale approved";"Café ""Gold"", monthly";"(\d{2}\.\d{2}\.\d{4})"$/.exec(row);
+      const m =
+        /^"Demo Merchant";"(\d+)";"R-1";"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})";"(\d+\.\d{3})";"EUR";"Sale approved";"Café ""Gold"", monthly";"(\d{2}\.\d{2}\.\d{4})"$/.exec(
+          row,
+        );
       assert.ok(m, row);
       assert.equal(m[3], '12.500');
       assert.equal(m[4], '28.02.2027');
@@ -183,7 +217,10 @@ test('the CSV report has the sample columns and value shapes, honouring delimite
     assert.ok(latin.bytes.includes(Buffer.from([0x43, 0x61, 0x66, 0xe9])), 'Café in Latin-1');
     const utf8 = await postReport(gw, reportTemplate());
     assert.ok(utf8.bytes.includes(Buffer.from('Café', 'utf8')));
-    const filtered = await postReport(gw, reportTemplate({ inputReportParameters: [{ type: 'INPUT_TEXT', name: 'dateFrom', value: '01.02.2027' }] }));
+    const filtered = await postReport(
+      gw,
+      reportTemplate({ inputReportParameters: [{ type: 'INPUT_TEXT', name: 'dateFrom', value: '01.02.2027' }] }),
+    );
     assert.equal(filtered.text.split('\r\n').length - 2, 1);
   });
 });
@@ -208,11 +245,14 @@ test('a PDF report is a valid PDF: header, xref offsets pointing at their object
 
 test('state survives a restart: same merchant keys, clock and payments; ids are not reused', async () => {
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-sim-'));
-  const first = await withGateway(async (gw) => {
-    await postCreate(gw, batch([{}]));
-    await gw.advanceDays(3);
-    return { secret: gw.merchant.consumerSecret, ids: gw.payments().map((p) => p['recurring-payment-id']) };
-  }, { stateDir });
+  const first = await withGateway(
+    async (gw) => {
+      await postCreate(gw, batch([{}]));
+      await gw.advanceDays(3);
+      return { secret: gw.merchant.consumerSecret, ids: gw.payments().map((p) => p['recurring-payment-id']) };
+    },
+    { stateDir },
+  );
   for (const f of ['merchant.json', 'merchant-rsa-private.pem', 'merchant-rsa-public.pem', 'state.json', 'journal.ndjson']) {
     assert.equal(fs.statSync(path.join(stateDir, f)).mode & 0o777, 0o600, f);
   }
@@ -220,7 +260,10 @@ test('state survives a restart: same merchant keys, clock and payments; ids are 
   try {
     assert.equal(gw.merchant.consumerSecret, first.secret);
     assert.deepEqual(gw.today(), { year: 2027, month: 2, day: 3 });
-    assert.deepEqual(gw.payments().map((p) => p['recurring-payment-id']), first.ids);
+    assert.deepEqual(
+      gw.payments().map((p) => p['recurring-payment-id']),
+      first.ids,
+    );
     const again = formFields((await postCreate(gw, batch([{}]))).text);
     assert.ok(!first.ids.includes(again['recurring-payment-id']));
   } finally {
@@ -233,7 +276,10 @@ test('a second gateway on the same state directory is refused and told who holds
   await withGateway(async (a, stateDir) => {
     await assert.rejects(startLocalGateway({ stateDir, port: 0 }), (err: Error) => {
       assert.equal(err.name, 'StateDirLockedError');
-      assert.match(err.message, new RegExp(`process ${process.pid} \\(started \\d{4}-\\d\\d-\\d\\dT[^,]+, ${a.baseUrl.replace(/[.]/g, '\\.')}\\)`));
+      assert.match(
+        err.message,
+        new RegExp(`process ${process.pid} \\(started \\d{4}-\\d\\d-\\d\\dT[^,]+, ${a.baseUrl.replace(/[.]/g, '\\.')}\\)`),
+      );
       return true;
     });
     // The refused start left the holder's lock alone.
@@ -243,7 +289,10 @@ test('a second gateway on the same state directory is refused and told who holds
 
 test('admin endpoints refuse requests carrying an Origin (a web page) and unknown days', async () => {
   await withGateway(async (gw) => {
-    const res = await fetch(`${gw.origin}/_sim/advance?days=1`, { method: 'POST', headers: { origin: 'http://example.test', authorization: `Bearer ${gw.adminToken}` } });
+    const res = await fetch(`${gw.origin}/_sim/advance?days=1`, {
+      method: 'POST',
+      headers: { origin: 'http://example.test', authorization: `Bearer ${gw.adminToken}` },
+    });
     assert.equal(res.status, 403);
     assert.equal((await admin(gw, 'POST', '/_sim/advance?days=0')).status, 400);
     assert.equal((await admin(gw, 'POST', '/_sim/advance?days=2')).json.today, '02.02.2027');

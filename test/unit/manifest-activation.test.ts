@@ -29,9 +29,14 @@ test('no activation event that VS Code already infers from the contributions', (
   const inferred = new Set([
     ...c.languages.filter((l) => l.configuration).map((l) => `onLanguage:${l.id}`),
     ...c.commands.map((x) => `onCommand:${x.command}`),
-    ...Object.values(c.views).flat().map((v) => `onView:${v.id}`),
+    ...Object.values(c.views)
+      .flat()
+      .map((v) => `onView:${v.id}`),
   ]);
-  assert.deepEqual(events.filter((e) => inferred.has(e)), []);
+  assert.deepEqual(
+    events.filter((e) => inferred.has(e)),
+    [],
+  );
 });
 
 test('every contributed language is one VS Code activates us for (it has a configuration, or is listed)', () => {

@@ -20,13 +20,22 @@ function sources(dir: string): string[] {
 function resolve(from: string, spec: string): string | undefined {
   if (!spec.startsWith('.')) return undefined;
   const base = path.resolve(path.dirname(from), spec);
-  for (const candidate of [`${base}.ts`, path.join(base, 'index.ts')]) if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  for (const candidate of [`${base}.ts`, path.join(base, 'index.ts')])
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
   return undefined;
 }
 
 /** Every cycle found by a depth-first walk, each as the chain of files that closes it. */
 function importsOf(files: string[]): Map<string, string[]> {
-  return new Map(files.map((f) => [f, ts.preProcessFile(readFileSync(f, 'utf8'), true, true).importedFiles.map((i) => resolve(f, i.fileName)).filter((t): t is string => t !== undefined)]));
+  return new Map(
+    files.map((f) => [
+      f,
+      ts
+        .preProcessFile(readFileSync(f, 'utf8'), true, true)
+        .importedFiles.map((i) => resolve(f, i.fileName))
+        .filter((t): t is string => t !== undefined),
+    ]),
+  );
 }
 
 function cycles(edges: Map<string, string[]>): string[][] {
@@ -49,10 +58,31 @@ function cycles(edges: Map<string, string[]>): string[][] {
 
 test('the walk finds a cycle when there is one, and resolves relative imports to files', () => {
   const [a, b, c] = ['a', 'b', 'c'].map((n) => path.join(ROOT, `${n}.ts`));
-  assert.deepEqual(cycles(new Map([[a, [b]], [b, [c]], [c, [a]]])), [['a.ts', 'b.ts', 'c.ts', 'a.ts']]);
-  assert.deepEqual(cycles(new Map([[a, [b, c]], [b, [c]], [c, []]])), []);
+  assert.deepEqual(
+    cycles(
+      new Map([
+        [a, [b]],
+        [b, [c]],
+        [c, [a]],
+      ]),
+    ),
+    [['a.ts', 'b.ts', 'c.ts', 'a.ts']],
+  );
+  assert.deepEqual(
+    cycles(
+      new Map([
+        [a, [b, c]],
+        [b, [c]],
+        [c, []],
+      ]),
+    ),
+    [],
+  );
   const mask = path.join(ROOT, 'src', 'core', 'mask.ts');
-  assert.deepEqual(ts.preProcessFile("import { x } from './mask';", true, true).importedFiles.map((i) => resolve(mask, i.fileName)), [mask]);
+  assert.deepEqual(
+    ts.preProcessFile("import { x } from './mask';", true, true).importedFiles.map((i) => resolve(mask, i.fileName)),
+    [mask],
+  );
 });
 
 test('no module of the product imports itself back through others', () => {

@@ -20,7 +20,12 @@ function rfcEncode(s: string): string {
   }
   return out;
 }
-interface UrlParts { scheme: string; host: string; port?: number; path: string }
+interface UrlParts {
+  scheme: string;
+  host: string;
+  port?: number;
+  path: string;
+}
 function rfcBaseUri(u: UrlParts): string {
   const scheme = u.scheme.toLowerCase();
   const defaultPort = scheme === 'http' ? 80 : 443;
@@ -41,8 +46,19 @@ function rfcBaseString(method: string, u: UrlParts, params: [string, string][]):
 
 test('OAuth Core 1.0a Appendix A.5: base string and HMAC-SHA1 signature', () => {
   const d = signRequest(
-    { method: 'GET', url: 'http://photos.example.net/photos?file=vacation.jpg&size=original', nonce: 'kllo9940pd9333jh', timestamp: '1191242096' },
-    { signatureMethod: 'HMAC-SHA1', consumerKey: 'dpf43f3p2l4k3l03', consumerSecret: 'kd94hf93k423kf44', token: 'nnch734d00sl2jdk', tokenSecret: 'pfkkdhi9sl3r4s00' },
+    {
+      method: 'GET',
+      url: 'http://photos.example.net/photos?file=vacation.jpg&size=original',
+      nonce: 'kllo9940pd9333jh',
+      timestamp: '1191242096',
+    },
+    {
+      signatureMethod: 'HMAC-SHA1',
+      consumerKey: 'dpf43f3p2l4k3l03',
+      consumerSecret: 'kd94hf93k423kf44',
+      token: 'nnch734d00sl2jdk',
+      tokenSecret: 'pfkkdhi9sl3r4s00',
+    },
   );
   // Appendix A.5.1 publishes this base string.
   assert.equal(
@@ -97,21 +113,37 @@ test('the header puts realm first when set, realm="" when empty, and none when u
   const parsed = parseAuthorizationHeader(empty);
   assert.equal(parsed?.realm, '');
   assert.equal(parsed?.params.oauth_version, '1.0');
-  assert.deepEqual(Object.keys(parsed!.params).filter((k) => !k.startsWith('oauth_')), []);
+  assert.deepEqual(
+    Object.keys(parsed!.params).filter((k) => !k.startsWith('oauth_')),
+    [],
+  );
 });
 
 test('header values are percent-encoded, and parse back to the signed values', () => {
-  const d = signRequest({ method: 'POST', url: 'https://h.example/p', nonce: 'a b+c/d=', timestamp: '1' }, { signatureMethod: 'HMAC-SHA1', consumerKey: 'key with space&amp', consumerSecret: 's' });
+  const d = signRequest(
+    { method: 'POST', url: 'https://h.example/p', nonce: 'a b+c/d=', timestamp: '1' },
+    { signatureMethod: 'HMAC-SHA1', consumerKey: 'key with space&amp', consumerSecret: 's' },
+  );
   assert.match(d.authorization, /oauth_nonce="a%20b%2Bc%2Fd%3D"/);
   assert.match(d.authorization, /oauth_consumer_key="key%20with%20space%26amp"/);
   assert.deepEqual(parseAuthorizationHeader(d.authorization)?.params, d.oauthParams);
 });
 
 test('query parameters decode + as space and keep duplicates; the base URI is normalised', () => {
-  const d = signRequest({ method: 'get', url: 'HTTP://Example.COM:80/a%20b/c?x=1+2&x=0&y=%2B&z', nonce: 'n', timestamp: '1' }, { signatureMethod: 'HMAC-SHA1', consumerKey: 'k', consumerSecret: 's' });
+  const d = signRequest(
+    { method: 'get', url: 'HTTP://Example.COM:80/a%20b/c?x=1+2&x=0&y=%2B&z', nonce: 'n', timestamp: '1' },
+    { signatureMethod: 'HMAC-SHA1', consumerKey: 'k', consumerSecret: 's' },
+  );
   const expected = rfcBaseString('GET', { scheme: 'http', host: 'example.com', path: '/a%20b/c' }, [
-    ['x', '1 2'], ['x', '0'], ['y', '+'], ['z', ''],
-    ['oauth_consumer_key', 'k'], ['oauth_nonce', 'n'], ['oauth_signature_method', 'HMAC-SHA1'], ['oauth_timestamp', '1'], ['oauth_version', '1.0'],
+    ['x', '1 2'],
+    ['x', '0'],
+    ['y', '+'],
+    ['z', ''],
+    ['oauth_consumer_key', 'k'],
+    ['oauth_nonce', 'n'],
+    ['oauth_signature_method', 'HMAC-SHA1'],
+    ['oauth_timestamp', '1'],
+    ['oauth_version', '1.0'],
   ]);
   assert.equal(d.baseString, expected);
   assert.equal(baseStringUri('https://EXAMPLE.com:443/'), 'https://example.com/');
@@ -120,7 +152,10 @@ test('query parameters decode + as space and keep duplicates; the base URI is no
 
 test('Base64 payload characters + / = are percent-encoded twice in the base string', () => {
   const payload = 'ab+/cd==';
-  const d = signRequest({ method: 'POST', url: 'https://h.example/p/', form: [['payload', payload]], nonce: 'n', timestamp: '1' }, { signatureMethod: 'HMAC-SHA1', consumerKey: 'k', consumerSecret: 's' });
+  const d = signRequest(
+    { method: 'POST', url: 'https://h.example/p/', form: [['payload', payload]], nonce: 'n', timestamp: '1' },
+    { signatureMethod: 'HMAC-SHA1', consumerKey: 'k', consumerSecret: 's' },
+  );
   assert.ok(d.baseString.endsWith('%26payload%3Dab%252B%252Fcd%253D%253D'), d.baseString);
 });
 
@@ -128,8 +163,13 @@ test('cross-check against an independent RFC 5849 base string on random requests
   const text = fc.string({ unit: 'binary', maxLength: 10 });
   const name = fc.string({ unit: 'binary', minLength: 1, maxLength: 6 }).filter((n) => !n.startsWith('oauth_'));
   // Names an object merge would lose (__proto__) or shadow (constructor) are signed like any other.
-  const pairs = fc.array(fc.tuple(fc.oneof(name, fc.constantFrom('a', 'b', 'a b', '__proto__', 'constructor', 'toString')), text), { maxLength: 5 });
-  const segment = fc.string({ unit: 'binary', minLength: 1, maxLength: 6 }).map(rfcEncode).filter((s) => s !== '.' && s !== '..');
+  const pairs = fc.array(fc.tuple(fc.oneof(name, fc.constantFrom('a', 'b', 'a b', '__proto__', 'constructor', 'toString')), text), {
+    maxLength: 5,
+  });
+  const segment = fc
+    .string({ unit: 'binary', minLength: 1, maxLength: 6 })
+    .map(rfcEncode)
+    .filter((s) => s !== '.' && s !== '..');
   fc.assert(
     fc.property(
       fc.constantFrom('GET', 'POST', 'post', 'Put'),
@@ -145,17 +185,30 @@ test('cross-check against an independent RFC 5849 base string on random requests
         const path = `/${segments.join('/')}`;
         const search = query.length ? `?${query.map(([n, v]) => `${rfcEncode(n)}=${rfcEncode(v)}`).join('&')}` : '';
         const url = `${scheme}://${host}${port === undefined ? '' : `:${port}`}${path}${search}`;
-        const credentials: SigningCredentials = { signatureMethod: 'HMAC-SHA1', consumerKey: 'ck', consumerSecret: secret, token: 'tok', tokenSecret };
+        const credentials: SigningCredentials = {
+          signatureMethod: 'HMAC-SHA1',
+          consumerKey: 'ck',
+          consumerSecret: secret,
+          token: 'tok',
+          tokenSecret,
+        };
         const d = signRequest({ method, url, form, nonce: 'nonce', timestamp: '1700000000' }, credentials);
         const oauth: [string, string][] = [
-          ['oauth_consumer_key', 'ck'], ['oauth_nonce', 'nonce'], ['oauth_signature_method', 'HMAC-SHA1'],
-          ['oauth_timestamp', '1700000000'], ['oauth_token', 'tok'], ['oauth_version', '1.0'],
+          ['oauth_consumer_key', 'ck'],
+          ['oauth_nonce', 'nonce'],
+          ['oauth_signature_method', 'HMAC-SHA1'],
+          ['oauth_timestamp', '1700000000'],
+          ['oauth_token', 'tok'],
+          ['oauth_version', '1.0'],
         ];
         const expected = rfcBaseString(method, { scheme, host, port, path }, [...query, ...form, ...oauth]);
         assert.equal(d.baseString, expected);
         const key = `${rfcEncode(secret)}&${rfcEncode(tokenSecret ?? '')}`;
         assert.equal(d.signature, createHmac('sha1', key).update(expected, 'utf8').digest('base64'));
-        assert.deepEqual(verifyRequest({ method, url, form, authorization: d.authorization }, { consumerSecret: secret, tokenSecret }), { ok: true, consumerKey: 'ck' });
+        assert.deepEqual(verifyRequest({ method, url, form, authorization: d.authorization }, { consumerSecret: secret, tokenSecret }), {
+          ok: true,
+          consumerKey: 'ck',
+        });
       },
     ),
     { numRuns: 300 },
@@ -182,21 +235,41 @@ test('RSA-SHA256 (RSASSA-PKCS1-v1_5) verifies with the public key, for PKCS#1, P
   for (const c of cases) {
     const { publicKey, privateKey } = rsaKeys(c);
     assert.ok(privateKey.startsWith(c.header), c.label);
-    const credentials: SigningCredentials = { signatureMethod: 'RSA-SHA256', consumerKey: 'merchant', privateKeyPem: privateKey, passphrase: c.passphrase };
-    const input = { method: 'POST', url: 'https://gw.example/api/v4/create-recurring-payments/42/', form: [['payload', 'YTtiDQo=']] as [string, string][] };
+    const credentials: SigningCredentials = {
+      signatureMethod: 'RSA-SHA256',
+      consumerKey: 'merchant',
+      privateKeyPem: privateKey,
+      passphrase: c.passphrase,
+    };
+    const input = {
+      method: 'POST',
+      url: 'https://gw.example/api/v4/create-recurring-payments/42/',
+      form: [['payload', 'YTtiDQo=']] as [string, string][],
+    };
     const d = signRequest(input, credentials);
     assert.match(d.baseString, /oauth_signature_method%3DRSA-SHA256/);
     assert.ok(cryptoVerify('sha256', Buffer.from(d.baseString), publicKey, Buffer.from(d.signature, 'base64')), c.label);
     assert.equal(d.signatureHex.length, 512, '2048-bit signature');
-    assert.deepEqual(verifyRequest({ ...input, authorization: d.authorization }, { rsaPublicKeyPem: publicKey }), { ok: true, consumerKey: 'merchant' });
-    const tampered = verifyRequest({ ...input, form: [['payload', 'YTtjDQo=']], authorization: d.authorization }, { rsaPublicKeyPem: publicKey });
+    assert.deepEqual(verifyRequest({ ...input, authorization: d.authorization }, { rsaPublicKeyPem: publicKey }), {
+      ok: true,
+      consumerKey: 'merchant',
+    });
+    const tampered = verifyRequest(
+      { ...input, form: [['payload', 'YTtjDQo=']], authorization: d.authorization },
+      { rsaPublicKeyPem: publicKey },
+    );
     assert.equal(tampered.ok, false);
   }
 });
 
 test('RSA key problems are reported without the key or the passphrase', () => {
   const { privateKey } = rsaKeys({ type: 'pkcs8', passphrase: 'sekrit-pass' });
-  const wrong = checkSigningCredentials({ signatureMethod: 'RSA-SHA256', consumerKey: 'k', privateKeyPem: privateKey, passphrase: 'not-it' });
+  const wrong = checkSigningCredentials({
+    signatureMethod: 'RSA-SHA256',
+    consumerKey: 'k',
+    privateKeyPem: privateKey,
+    passphrase: 'not-it',
+  });
   const missing = checkSigningCredentials({ signatureMethod: 'RSA-SHA256', consumerKey: 'k', privateKeyPem: privateKey });
   const garbage = checkSigningCredentials({ signatureMethod: 'RSA-SHA256', consumerKey: 'k', privateKeyPem: 'hello' });
   for (const r of [wrong, missing, garbage]) {
@@ -207,13 +280,23 @@ test('RSA key problems are reported without the key or the passphrase', () => {
   }
   assert.ok(!wrong.ok && /passphrase/.test(wrong.reason));
   assert.ok(!missing.ok && /passphrase/.test(missing.reason));
-  assert.throws(() => signRequest({ method: 'POST', url: 'https://x.example/' }, { signatureMethod: 'RSA-SHA256', consumerKey: 'k', privateKeyPem: 'hello' }), /SigningKeyError|Cannot sign/);
+  assert.throws(
+    () =>
+      signRequest(
+        { method: 'POST', url: 'https://x.example/' },
+        { signatureMethod: 'RSA-SHA256', consumerKey: 'k', privateKeyPem: 'hello' },
+      ),
+    /SigningKeyError|Cannot sign/,
+  );
 });
 
 test('verifyRequest rejects a wrong secret, a wrong method for the keys, and a non-OAuth header', () => {
   const d = signRequest(twitter.input, twitter.credentials);
   const req = { method: 'POST', url: twitter.input.url, form: twitter.input.form, authorization: d.authorization };
-  assert.deepEqual(verifyRequest(req, { consumerSecret: 'wrong', tokenSecret: twitter.credentials.tokenSecret }), { ok: false, reason: 'signature mismatch' });
+  assert.deepEqual(verifyRequest(req, { consumerSecret: 'wrong', tokenSecret: twitter.credentials.tokenSecret }), {
+    ok: false,
+    reason: 'signature mismatch',
+  });
   assert.equal(verifyRequest(req, { rsaPublicKeyPem: 'x' }).ok, false);
   assert.equal(verifyRequest({ ...req, authorization: 'Basic abc' }, { consumerSecret: 'x' }).ok, false);
   assert.equal(parseAuthorizationHeader('Bearer x'), undefined);
@@ -221,27 +304,86 @@ test('verifyRequest rejects a wrong secret, a wrong method for the keys, and a n
 
 test('where oauth-1.0a alone would deviate from RFC 5849: raw = in a query value, a name in both query and body, fragments', () => {
   const credentials: SigningCredentials = { signatureMethod: 'HMAC-SHA1', consumerKey: 'k', consumerSecret: 's' };
-  const d = signRequest({ method: 'POST', url: 'https://h.example/p?a=b=c&n=1#frag', form: [['n', '2'], ['a%20', 'x+y']], nonce: 'n', timestamp: '1' }, credentials);
+  const d = signRequest(
+    {
+      method: 'POST',
+      url: 'https://h.example/p?a=b=c&n=1#frag',
+      form: [
+        ['n', '2'],
+        ['a%20', 'x+y'],
+      ],
+      nonce: 'n',
+      timestamp: '1',
+    },
+    credentials,
+  );
   const expected = rfcBaseString('POST', { scheme: 'https', host: 'h.example', path: '/p' }, [
-    ['a', 'b=c'], ['n', '1'], ['n', '2'], ['a%20', 'x+y'],
-    ['oauth_consumer_key', 'k'], ['oauth_nonce', 'n'], ['oauth_signature_method', 'HMAC-SHA1'], ['oauth_timestamp', '1'], ['oauth_version', '1.0'],
+    ['a', 'b=c'],
+    ['n', '1'],
+    ['n', '2'],
+    ['a%20', 'x+y'],
+    ['oauth_consumer_key', 'k'],
+    ['oauth_nonce', 'n'],
+    ['oauth_signature_method', 'HMAC-SHA1'],
+    ['oauth_timestamp', '1'],
+    ['oauth_version', '1.0'],
   ]);
   assert.equal(d.baseString, expected);
 });
 
 test('an Authorization header with a trailing comma or odd spacing still parses', () => {
-  assert.deepEqual(parseAuthorizationHeader('OAuth realm="",oauth_nonce="a%2Fb" ,  oauth_version = "1.0", '), { realm: '', params: { oauth_nonce: 'a/b', oauth_version: '1.0' } });
+  assert.deepEqual(parseAuthorizationHeader('OAuth realm="",oauth_nonce="a%2Fb" ,  oauth_version = "1.0", '), {
+    realm: '',
+    params: { oauth_nonce: 'a/b', oauth_version: '1.0' },
+  });
 });
 
 test('a parameter named __proto__ is signed, in the query and in the form body, and verifies', () => {
   const credentials: SigningCredentials = { signatureMethod: 'HMAC-SHA1', consumerKey: 'ck', consumerSecret: 's' };
-  const d = signRequest({ method: 'POST', url: 'https://h.example/p?__proto__=q', form: [['__proto__', 'x'], ['constructor', 'y']], nonce: 'n', timestamp: '1' }, credentials);
+  const d = signRequest(
+    {
+      method: 'POST',
+      url: 'https://h.example/p?__proto__=q',
+      form: [
+        ['__proto__', 'x'],
+        ['constructor', 'y'],
+      ],
+      nonce: 'n',
+      timestamp: '1',
+    },
+    credentials,
+  );
   assert.ok(d.baseString.includes('__proto__%3Dq%26__proto__%3Dx'), d.baseString);
   assert.ok(d.baseString.includes('constructor%3Dy'), d.baseString);
-  const without = signRequest({ method: 'POST', url: 'https://h.example/p', form: [['constructor', 'y']], nonce: 'n', timestamp: '1' }, credentials);
+  const without = signRequest(
+    { method: 'POST', url: 'https://h.example/p', form: [['constructor', 'y']], nonce: 'n', timestamp: '1' },
+    credentials,
+  );
   assert.notEqual(d.signature, without.signature);
-  const v = verifyRequest({ method: 'POST', url: 'https://h.example/p?__proto__=q', form: [['__proto__', 'x'], ['constructor', 'y']], authorization: d.authorization }, { consumerSecret: 's' });
+  const v = verifyRequest(
+    {
+      method: 'POST',
+      url: 'https://h.example/p?__proto__=q',
+      form: [
+        ['__proto__', 'x'],
+        ['constructor', 'y'],
+      ],
+      authorization: d.authorization,
+    },
+    { consumerSecret: 's' },
+  );
   assert.ok(v.ok, JSON.stringify(v));
-  const tampered = verifyRequest({ method: 'POST', url: 'https://h.example/p?__proto__=q', form: [['__proto__', 'changed'], ['constructor', 'y']], authorization: d.authorization }, { consumerSecret: 's' });
+  const tampered = verifyRequest(
+    {
+      method: 'POST',
+      url: 'https://h.example/p?__proto__=q',
+      form: [
+        ['__proto__', 'changed'],
+        ['constructor', 'y'],
+      ],
+      authorization: d.authorization,
+    },
+    { consumerSecret: 's' },
+  );
   assert.equal(tampered.ok, false);
 });

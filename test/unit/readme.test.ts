@@ -51,16 +51,39 @@ test('ruleDocUrl points at the code anchor of docs/rules.md on the repository', 
 test('the rule book codes are exactly the published contract', () => {
   // The rule book's public codes; renaming one breaks users' scripts and suppressions.
   assert.deepEqual(Object.keys(CodeInfo).sort(), [
-    'amount-mode', 'amount-range', 'blank-line', 'bom', 'callback-exclusive', 'card-data-in-git', 'card-expired', 'card-luhn',
-    'column-alias', 'csv-syntax', 'date-order', 'delimiter', 'dst-unsupported', 'duplicate-column',
-    'duplicate-order-id', 'field-count', 'invalid-value', 'max-length', 'missing-column', 'period-interval',
-    'required-value', 'start-date-past', 'state-required', 'unknown-column',
+    'amount-mode',
+    'amount-range',
+    'blank-line',
+    'bom',
+    'callback-exclusive',
+    'card-data-in-git',
+    'card-expired',
+    'card-luhn',
+    'column-alias',
+    'csv-syntax',
+    'date-order',
+    'delimiter',
+    'dst-unsupported',
+    'duplicate-column',
+    'duplicate-order-id',
+    'field-count',
+    'invalid-value',
+    'max-length',
+    'missing-column',
+    'period-interval',
+    'required-value',
+    'start-date-past',
+    'state-required',
+    'unknown-column',
   ]);
 });
 
 test('the documents cite nothing outside the repository', () => {
   // Users have the repository, not the project's working notes.
-  for (const [file, text] of [['README.md', readme], ['docs/rules.md', rules]] as const) {
+  for (const [file, text] of [
+    ['README.md', readme],
+    ['docs/rules.md', rules],
+  ] as const) {
     assert.doesNotMatch(text, /shared\/(design|spec)|\.\.\/shared/, file);
   }
 });

@@ -13,11 +13,17 @@ test('a row whose schedule can be computed has no problems', () => {
 });
 
 test('a malformed value is named with the value as written, never guessed around', () => {
-  assert.deepEqual(scheduleProblems({ ...ok, 'start-date': '2027-01-15' }), ['start-date "2027-01-15" is not a real date written DD.MM.YYYY']);
-  assert.deepEqual(scheduleProblems({ ...ok, 'finish-date': '31.02.2027' }), ['finish-date "31.02.2027" is not a real date written DD.MM.YYYY']);
+  assert.deepEqual(scheduleProblems({ ...ok, 'start-date': '2027-01-15' }), [
+    'start-date "2027-01-15" is not a real date written DD.MM.YYYY',
+  ]);
+  assert.deepEqual(scheduleProblems({ ...ok, 'finish-date': '31.02.2027' }), [
+    'finish-date "31.02.2027" is not a real date written DD.MM.YYYY',
+  ]);
   assert.deepEqual(scheduleProblems({ ...ok, period: 'monthly' }), ['period "monthly" is not day, week or month']);
   assert.deepEqual(scheduleProblems({ ...ok, interval: '0' }), ['interval "0" is not a whole number of 1 or more']);
-  assert.deepEqual(scheduleProblems({ ...ok, amount: '', 'amount-sequence': '1.00,x,3' }), ['amount-sequence element "x" is not an amount greater than 0 with at most 3 decimals']);
+  assert.deepEqual(scheduleProblems({ ...ok, amount: '', 'amount-sequence': '1.00,x,3' }), [
+    'amount-sequence element "x" is not an amount greater than 0 with at most 3 decimals',
+  ]);
 });
 
 test('a missing value is named too', () => {
@@ -27,6 +33,12 @@ test('a missing value is named too', () => {
 });
 
 test('only date-shaping problems hide the dates; an amount problem leaves them', () => {
-  assert.deepEqual(problemsOf({ ...ok, 'start-date': '2027-01-15' }).map((p) => [p.column, p.blocksDates]), [['start-date', true]]);
-  assert.deepEqual(problemsOf({ ...ok, amount: 'ten' }).map((p) => [p.column, p.blocksDates]), [['amount', false]]);
+  assert.deepEqual(
+    problemsOf({ ...ok, 'start-date': '2027-01-15' }).map((p) => [p.column, p.blocksDates]),
+    [['start-date', true]],
+  );
+  assert.deepEqual(
+    problemsOf({ ...ok, amount: 'ten' }).map((p) => [p.column, p.blocksDates]),
+    [['amount', false]],
+  );
 });

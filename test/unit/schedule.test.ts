@@ -40,7 +40,13 @@ describe('computeSchedule: month', () => {
   it('every 2 months counts from the start date, not from the clamped previous charge', () => {
     assert.deepEqual(dates(run(monthly('31.12.2026', 2), 5)), ['31.12.2026', '28.02.2027', '30.04.2027', '30.06.2027', '31.08.2027']);
     assert.deepEqual(dates(run(monthly('31.01.2027', 2), 7)), [
-      '31.01.2027', '31.03.2027', '31.05.2027', '31.07.2027', '30.09.2027', '30.11.2027', '31.01.2028',
+      '31.01.2027',
+      '31.03.2027',
+      '31.05.2027',
+      '31.07.2027',
+      '30.09.2027',
+      '30.11.2027',
+      '31.01.2028',
     ]);
   });
 
@@ -64,7 +70,10 @@ describe('computeSchedule: day and week', () => {
   });
 
   it('indexes start at 0 and count up by one', () => {
-    assert.deepEqual(run(monthly('01.01.2027'), 4).map((c) => c.index), [0, 1, 2, 3]);
+    assert.deepEqual(
+      run(monthly('01.01.2027'), 4).map((c) => c.index),
+      [0, 1, 2, 3],
+    );
   });
 });
 
@@ -77,10 +86,13 @@ describe('computeSchedule: amounts', () => {
   it('amount-from/amount-to: every charge is the range', () => {
     const input: ScheduleInput = { period: 'day', interval: 1, startDate: d('01.03.2027'), amountFrom: '5.00', amountTo: '20.00' };
     const charges = run(input, 2);
-    assert.deepEqual(charges.map((c) => c.amount), [
-      { kind: 'range', from: '5.00', to: '20.00' },
-      { kind: 'range', from: '5.00', to: '20.00' },
-    ]);
+    assert.deepEqual(
+      charges.map((c) => c.amount),
+      [
+        { kind: 'range', from: '5.00', to: '20.00' },
+        { kind: 'range', from: '5.00', to: '20.00' },
+      ],
+    );
     assert.equal(formatAmount(charges[0].amount), '5.00–20.00');
   });
 
@@ -100,7 +112,10 @@ describe('computeSchedule: when it stops', () => {
 
   it('max-repeats-number N gives indexes 0 … N-1', () => {
     const charges = run({ ...daily, maxRepeats: 3 });
-    assert.deepEqual(charges.map((c) => c.index), [0, 1, 2]);
+    assert.deepEqual(
+      charges.map((c) => c.index),
+      [0, 1, 2],
+    );
   });
 
   it('finish-date is inclusive: a charge on it happens, after it no', () => {
@@ -165,11 +180,17 @@ describe('computeSchedule: start, one-offs and resuming', () => {
   it('fromIndex resumes at that index with its date and amount', () => {
     const input: ScheduleInput = { ...monthly('31.01.2027'), amount: undefined, amountSequence: ['1', '2', '3'], maxRepeats: 5 };
     const resumed = computeSchedule(input, { today: TODAY, limit: 2, fromIndex: 1 });
-    assert.deepEqual(resumed.map((c) => [c.index, formatGatewayDate(c.date), formatAmount(c.amount)]), [
-      [1, '28.02.2027', '2'],
-      [2, '31.03.2027', '3'],
-    ]);
-    assert.deepEqual(computeSchedule(input, { today: TODAY, limit: 12, fromIndex: 3 }).map((c) => c.index), [3, 4]);
+    assert.deepEqual(
+      resumed.map((c) => [c.index, formatGatewayDate(c.date), formatAmount(c.amount)]),
+      [
+        [1, '28.02.2027', '2'],
+        [2, '31.03.2027', '3'],
+      ],
+    );
+    assert.deepEqual(
+      computeSchedule(input, { today: TODAY, limit: 12, fromIndex: 3 }).map((c) => c.index),
+      [3, 4],
+    );
     assert.deepEqual(computeSchedule(input, { today: TODAY, limit: 12, fromIndex: 5 }), []);
   });
 
@@ -227,10 +248,20 @@ describe('scheduleInputFromRow', () => {
 describe('describeSchedule', () => {
   it('says the rule in words', () => {
     assert.equal(
-      describeSchedule({ period: 'month', interval: 2, startDate: d('31.01.2027'), finishDate: d('31.12.2027'), maxRepeats: 5, amount: '10.00' }),
+      describeSchedule({
+        period: 'month',
+        interval: 2,
+        startDate: d('31.01.2027'),
+        finishDate: d('31.12.2027'),
+        maxRepeats: 5,
+        amount: '10.00',
+      }),
       'every 2 months from 31.01.2027 until 31.12.2027, at most 5 charges; amount 10.00',
     );
-    assert.equal(describeSchedule({ period: 'week', interval: 1, amountFrom: '1', amountTo: '2' }), 'every week from today; a random amount 1–2');
+    assert.equal(
+      describeSchedule({ period: 'week', interval: 1, amountFrom: '1', amountTo: '2' }),
+      'every week from today; a random amount 1–2',
+    );
     assert.equal(describeSchedule({ period: 'day', amountSequence: ['1', '2'] }), 'one charge on today; amounts 1, 2 (then the last)');
   });
 });

@@ -50,7 +50,10 @@ function vsceLs(): string[] {
   const r = spawnSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: mirror, encoding: 'utf8', timeout: 60_000 });
   assert.equal(r.status, 0, `vsce ls failed:\n${r.stderr}${r.error ? String(r.error) : ''}`);
   assert.equal(r.stderr.trim(), '', 'vsce ls wrote to stderr');
-  return r.stdout.split('\n').map((l) => l.trim()).filter(Boolean);
+  return r.stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 }
 
 before(() => {
@@ -75,8 +78,14 @@ test('every file package.json points at is packaged', () => {
   const files = new Set(vsceLs());
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const referenced = manifestFiles(manifest);
-  assert.ok(referenced.includes('dist/extension.js') && referenced.includes('media/icon.png'), `references found: ${referenced.join(', ')}`);
-  assert.deepEqual(referenced.filter((f) => !files.has(f)), []);
+  assert.ok(
+    referenced.includes('dist/extension.js') && referenced.includes('media/icon.png'),
+    `references found: ${referenced.join(', ')}`,
+  );
+  assert.deepEqual(
+    referenced.filter((f) => !files.has(f)),
+    [],
+  );
 });
 
 test('.vscodeignore lets in only paths that exist or are built', () => {
@@ -87,11 +96,23 @@ test('.vscodeignore lets in only paths that exist or are built', () => {
     .filter((l) => l.startsWith('!'))
     .map((l) => l.slice(1));
   const literal = rules.filter((r) => !/[*?[{]/.test(r));
-  assert.deepEqual(literal.filter((r) => !built.has(r)), []);
+  assert.deepEqual(
+    literal.filter((r) => !built.has(r)),
+    [],
+  );
   // Globs must each match something too (syntaxes/*.json and the like).
   for (const glob of rules.filter((r) => /[*?[{]/.test(r))) {
-    const re = new RegExp(`^${glob.replace(/[.+^$()|\\]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]*').replaceAll('\u0000', '.*')}$`);
-    assert.ok([...built].some((f) => re.test(f)), `${glob} matches nothing`);
+    const re = new RegExp(
+      `^${glob
+        .replace(/[.+^$()|\\]/g, '\\$&')
+        .replace(/\*\*/g, '\u0000')
+        .replace(/\*/g, '[^/]*')
+        .replaceAll('\u0000', '.*')}$`,
+    );
+    assert.ok(
+      [...built].some((f) => re.test(f)),
+      `${glob} matches nothing`,
+    );
   }
   assert.ok(REQUIRED_VSIX_FILES.every((f) => built.has(f)));
 });

@@ -33,7 +33,7 @@ describe('export serialisation', () => {
   it('neutralises formula-leading cells only when asked, and only in CSV', () => {
     for (const lead of ['=', '+', '-', '@', '\t', '\r']) assert.equal(neutraliseFormula(`${lead}X`), `'${lead}X`);
     assert.equal(neutraliseFormula('10.000'), '10.000');
-    assert.equal(neutraliseFormula("a=b"), 'a=b');
+    assert.equal(neutraliseFormula('a=b'), 'a=b');
     const rows = [['=HYPERLINK("http://x")', '-5.000', 'ok']];
     const off = rowsToCsv(['a', 'b', 'c'], rows, { neutraliseFormulas: false });
     const on = rowsToCsv(['a', 'b', 'c'], rows, { neutraliseFormulas: true });
@@ -83,7 +83,13 @@ describe('panel HTML shell', () => {
     assert.ok(csp.includes('style-src https://x.vscode-cdn.net'));
     assert.ok(!csp.includes('unsafe'));
     assert.ok(!csp.includes('connect-src'));
-    const html = renderShell({ cspSource: 'https://x.vscode-cdn.net', nonce, scriptUri: 'https://x/a.js', styleUri: 'https://x/a.css', title: '<b>"t"</b>' });
+    const html = renderShell({
+      cspSource: 'https://x.vscode-cdn.net',
+      nonce,
+      scriptUri: 'https://x/a.js',
+      styleUri: 'https://x/a.css',
+      title: '<b>"t"</b>',
+    });
     assert.ok(html.includes(`<script nonce="${nonce}" src="https://x/a.js"></script>`));
     assert.ok(html.includes('<title>&lt;b&gt;&quot;t&quot;&lt;/b&gt;</title>'));
     assert.equal((html.match(/<script/g) ?? []).length, 1);

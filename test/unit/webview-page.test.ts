@@ -43,7 +43,11 @@ describe('column kinds and sort keys', () => {
 
   it('sorts stably, with unshaped and empty values last in both directions', () => {
     const values = ['10.000', '', '9.500', 'n/a', '9.500', '100.000'];
-    const keys = buildKeys(values.map((v) => [v]), 0, 'number');
+    const keys = buildKeys(
+      values.map((v) => [v]),
+      0,
+      'number',
+    );
     assert.deepEqual([...sortIndices(values.length, keys, false)], [2, 4, 0, 5, 1, 3]);
     assert.deepEqual([...sortIndices(values.length, keys, true)], [5, 0, 2, 4, 1, 3]);
     const text = buildKeys([['b'], [''], ['A'], ['a']], 0, 'text');
@@ -54,7 +58,15 @@ describe('column kinds and sort keys', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: -1e9, max: 1e9 }), { maxLength: 50 }), (ints) => {
         const values = ints.map((n) => (n / 1000).toFixed(3));
-        const order = sortIndices(values.length, buildKeys(values.map((v) => [v]), 0, 'number'), false);
+        const order = sortIndices(
+          values.length,
+          buildKeys(
+            values.map((v) => [v]),
+            0,
+            'number',
+          ),
+          false,
+        );
         for (let i = 1; i < order.length; i++) assert.ok(Number(values[order[i - 1]]) <= Number(values[order[i]]));
       }),
     );
@@ -99,7 +111,8 @@ function streamAll(text: string, pieces: number[], delimiter?: string): { header
 }
 
 describe('incremental CSV parsing', () => {
-  const awkward = '"Merchant_Name","Amount","Order_description"\r\n"Shop, Inc.","10.000","line one\r\nline two"\r\n"Q ""R""","9.500","<img src=x onerror=alert(1)>"\r\n';
+  const awkward =
+    '"Merchant_Name","Amount","Order_description"\r\n"Shop, Inc.","10.000","line one\r\nline two"\r\n"Q ""R""","9.500","<img src=x onerror=alert(1)>"\r\n';
 
   it('reads quoted line breaks, quotes and delimiters split at every position', () => {
     const whole = Papa.parse<string[]>(awkward, { skipEmptyLines: true }).data;
@@ -115,7 +128,14 @@ describe('incremental CSV parsing', () => {
       for (let cut = 0; cut <= text.length; cut++) {
         const got = streamAll(text, [cut]);
         assert.deepEqual(got.header, ['a', 'b'], `break ${JSON.stringify(br)} cut ${cut}`);
-        assert.deepEqual(got.rows, [['1', `x${br}y`], ['3', '4']], `break ${JSON.stringify(br)} cut ${cut}`);
+        assert.deepEqual(
+          got.rows,
+          [
+            ['1', `x${br}y`],
+            ['3', '4'],
+          ],
+          `break ${JSON.stringify(br)} cut ${cut}`,
+        );
       }
     }
   });
@@ -128,14 +148,21 @@ describe('incremental CSV parsing', () => {
 
   it('fills short records, drops extra fields, and counts an unclosed quote', () => {
     const got = streamAll('a,b,c\n1\n1,2,3,4\n"open,5\n', [5]);
-    assert.deepEqual(got.rows, [['1', '', ''], ['1', '2', '3'], ['open,5\n', '', '']]);
+    assert.deepEqual(got.rows, [
+      ['1', '', ''],
+      ['1', '2', '3'],
+      ['open,5\n', '', ''],
+    ]);
     assert.equal(got.errors, 1);
   });
 
   it('drops a BOM and reads a last record without a line break', () => {
     const got = streamAll('\uFEFFa,b\n1,2\n3,4', [3]);
     assert.deepEqual(got.header, ['a', 'b']);
-    assert.deepEqual(got.rows, [['1', '2'], ['3', '4']]);
+    assert.deepEqual(got.rows, [
+      ['1', '2'],
+      ['3', '4'],
+    ]);
   });
 
   it('matches one-shot parsing for random tables cut at random places (property)', () => {
@@ -158,7 +185,7 @@ describe('incremental CSV parsing', () => {
 
 describe('search over the column store', () => {
   it('finds a needle only inside one value, in any column or in one (property)', () => {
-    const cell = fc.string({ unit: fc.constantFrom('a', 'B', ',', '"', '\n', ' ', '1', 'é') , maxLength: 6 });
+    const cell = fc.string({ unit: fc.constantFrom('a', 'B', ',', '"', '\n', ' ', '1', 'é'), maxLength: 6 });
     fc.assert(
       fc.property(
         fc.array(fc.array(cell, { minLength: 3, maxLength: 3 }), { minLength: 1, maxLength: 12 }),
@@ -194,7 +221,10 @@ describe('search over the column store', () => {
         store.addRows(values.map((v) => [v]));
         const keys = new Float64Array(values.length);
         store.numberKeys(0, 0, values.length, keys);
-        assert.deepEqual([...keys], values.map((v) => sortKey('number', v)));
+        assert.deepEqual(
+          [...keys],
+          values.map((v) => sortKey('number', v)),
+        );
       }),
     );
   });
@@ -224,15 +254,30 @@ describe('dataset view', () => {
 
   it('sorts Amount numerically and dates chronologically', async () => {
     const always = () => true;
-    assert.deepEqual(rowsOf(await ds.view({ sorting: { column: 0, desc: false }, filters: new Map(), search: '' }, always)), ['9.500', '10.000', '100.000']);
-    assert.deepEqual(rowsOf(await ds.view({ sorting: { column: 1, desc: true }, filters: new Map(), search: '' }, always)), ['10.000', '100.000', '9.500']);
-    assert.deepEqual(rowsOf(await ds.view({ sorting: { column: 2, desc: false }, filters: new Map(), search: '' }, always)), ['9.500', '100.000', '10.000']);
+    assert.deepEqual(rowsOf(await ds.view({ sorting: { column: 0, desc: false }, filters: new Map(), search: '' }, always)), [
+      '9.500',
+      '10.000',
+      '100.000',
+    ]);
+    assert.deepEqual(rowsOf(await ds.view({ sorting: { column: 1, desc: true }, filters: new Map(), search: '' }, always)), [
+      '10.000',
+      '100.000',
+      '9.500',
+    ]);
+    assert.deepEqual(rowsOf(await ds.view({ sorting: { column: 2, desc: false }, filters: new Map(), search: '' }, always)), [
+      '9.500',
+      '100.000',
+      '10.000',
+    ]);
   });
 
   it('combines a column filter, the global search and the sort', async () => {
     const always = () => true;
     assert.deepEqual(rowsOf(await ds.view({ sorting: null, filters: new Map([[3, 'visa']]), search: '' }, always)), ['10.000', '100.000']);
-    assert.deepEqual(rowsOf(await ds.view({ sorting: { column: 0, desc: true }, filters: new Map([[3, 'visa']]), search: '' }, always)), ['100.000', '10.000']);
+    assert.deepEqual(rowsOf(await ds.view({ sorting: { column: 0, desc: true }, filters: new Map([[3, 'visa']]), search: '' }, always)), [
+      '100.000',
+      '10.000',
+    ]);
     assert.deepEqual(rowsOf(await ds.view({ sorting: null, filters: new Map(), search: '31.12' }, always)), ['9.500']);
     assert.deepEqual(rowsOf(await ds.view({ sorting: null, filters: new Map([[3, 'visa']]), search: 'refund' }, always)), ['100.000']);
   });
@@ -240,14 +285,23 @@ describe('dataset view', () => {
   it('extends a view with rows that arrive later, and sorts the rows so far', async () => {
     const live = new Dataset();
     live.reset(['v', 'w']);
-    live.append([['b1', '3'], ['a2', '1']]);
+    live.append([
+      ['b1', '3'],
+      ['a2', '1'],
+    ]);
     const always = () => true;
     const first = await live.view({ sorting: null, filters: new Map(), search: 'a' }, always);
     assert.deepEqual([...first!], [1]);
     assert.deepEqual([...(await live.view({ sorting: { column: 1, desc: false }, filters: new Map(), search: '' }, always))!], [1, 0]);
-    live.append([['a3', '2'], ['c4', '0']]);
+    live.append([
+      ['a3', '2'],
+      ['c4', '0'],
+    ]);
     assert.deepEqual([...(await live.view({ sorting: null, filters: new Map(), search: 'a' }, always, 2))!], [2]);
-    assert.deepEqual([...(await live.view({ sorting: { column: 1, desc: false }, filters: new Map(), search: '' }, always))!], [3, 1, 2, 0]);
+    assert.deepEqual(
+      [...(await live.view({ sorting: { column: 1, desc: false }, filters: new Map(), search: '' }, always))!],
+      [3, 1, 2, 0],
+    );
   });
 
   it('sorts again by the whole column when the last rows change its shape', async () => {

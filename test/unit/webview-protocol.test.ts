@@ -1,6 +1,13 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { isHostToPage, isPageToHost, isPersistedState, isSubmissionView, PROTOCOL_VERSION, type SubmissionView } from '../../src/shared/resultsProtocol';
+import {
+  isHostToPage,
+  isPageToHost,
+  isPersistedState,
+  isSubmissionView,
+  PROTOCOL_VERSION,
+  type SubmissionView,
+} from '../../src/shared/resultsProtocol';
 
 const view: SubmissionView = {
   title: 'Submission: batch.csv',
@@ -44,7 +51,9 @@ describe('webview protocol guards', () => {
   it('validates each submission outcome kind by its own fields', () => {
     assert.ok(isSubmissionView(view));
     assert.ok(isSubmissionView({ ...view, outcome: { kind: 'accepted' } }));
-    assert.ok(isSubmissionView({ ...view, outcome: { kind: 'auth-failed', operation: 'create', message: 'denied', check: ['consumer-secret'] } }));
+    assert.ok(
+      isSubmissionView({ ...view, outcome: { kind: 'auth-failed', operation: 'create', message: 'denied', check: ['consumer-secret'] } }),
+    );
     assert.ok(isSubmissionView({ ...view, outcome: { kind: 'server-error', status: 500, errorId: 'E-1' } }));
     assert.ok(isSubmissionView({ ...view, outcome: { kind: 'transport-error', reason: 'refused', message: 'ECONNREFUSED' } }));
     assert.equal(isSubmissionView({ ...view, outcome: { kind: 'validation-error' } }), false);

@@ -70,7 +70,10 @@ export interface PageHandle {
   waitReady(): Promise<void>;
 }
 
-export async function openPage(context: BrowserContext, options: { initialState?: unknown; theme?: 'dark' | 'light' | 'high-contrast' } = {}): Promise<PageHandle> {
+export async function openPage(
+  context: BrowserContext,
+  options: { initialState?: unknown; theme?: 'dark' | 'light' | 'high-contrast' } = {},
+): Promise<PageHandle> {
   const page = await context.newPage();
   const requests: string[] = [];
   const consoleLines: string[] = [];
@@ -83,9 +86,18 @@ export async function openPage(context: BrowserContext, options: { initialState?
   });
   const nonce = makeNonce();
   const theme = options.theme ?? 'dark';
-  const shell = renderShell({ cspSource: ORIGIN, nonce, scriptUri: `${ORIGIN}/webview-ui.js`, styleUri: `${ORIGIN}/webview-ui.css`, title: 'PayGate results' })
+  const shell = renderShell({
+    cspSource: ORIGIN,
+    nonce,
+    scriptUri: `${ORIGIN}/webview-ui.js`,
+    styleUri: `${ORIGIN}/webview-ui.css`,
+    title: 'PayGate results',
+  })
     // The stub runs first, under the same nonce, exactly as VS Code injects acquireVsCodeApi before page scripts.
-    .replace('<div id="app"></div>', () => `<div id="app"></div>\n<script nonce="${nonce}">${stubScript(options.initialState)}</script>\n${CSP_PROBE}`)
+    .replace(
+      '<div id="app"></div>',
+      () => `<div id="app"></div>\n<script nonce="${nonce}">${stubScript(options.initialState)}</script>\n${CSP_PROBE}`,
+    )
     .replace('<body>', `<body class="${themeClass(theme)}">`)
     .replace('</head>', `<link rel="stylesheet" href="${ORIGIN}/theme-${theme}.css">\n</head>`);
   await page.route('**/*', async (route) => {

@@ -66,7 +66,17 @@ describe('results page in Chromium', () => {
     assert.equal(await grid.getAttribute('aria-rowcount'), String(12 + 2));
     assert.equal(await grid.getAttribute('aria-colcount'), '9');
     const headers = await h.page.$$eval('[role=columnheader]', (els) => els.map((e) => e.querySelector('.label')!.textContent));
-    assert.deepEqual(headers, ['Merchant_Name', 'Transaction_id', 'Merchant_OID', 'Created_date', 'Amount', 'Currency', 'Transaction_type', 'Order_description', 'Date_of_report']);
+    assert.deepEqual(headers, [
+      'Merchant_Name',
+      'Transaction_id',
+      'Merchant_OID',
+      'Created_date',
+      'Amount',
+      'Currency',
+      'Transaction_type',
+      'Order_description',
+      'Date_of_report',
+    ]);
     assert.equal(await countText(h.page), '12 of 12 rows');
     // Colours come from the theme's variables (the harness serves VS Code's dark values).
     assert.equal(await h.page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(30, 30, 30)');
@@ -107,7 +117,10 @@ describe('results page in Chromium', () => {
     await waitIdle(h.page);
     assert.equal(await amountHeader.getAttribute('aria-sort'), 'ascending');
     const asc = (await columnValues(h.page, COLS.Amount)).map(Number);
-    assert.deepEqual(asc, [...asc].sort((a, b) => a - b));
+    assert.deepEqual(
+      asc,
+      [...asc].sort((a, b) => a - b),
+    );
     assert.deepEqual(asc.slice(0, 3), [-5, 0.99, 1.25]);
     await amountHeader.click();
     await waitIdle(h.page);
@@ -158,7 +171,10 @@ describe('results page in Chromium', () => {
     assert.ok(csv && csv.type === 'export');
     assert.equal(csv.format, 'csv');
     assert.equal(csv.columns.length, 9);
-    assert.deepEqual(csv.rows.map((r) => r[COLS.Amount]), ['100.000', '250.500']);
+    assert.deepEqual(
+      csv.rows.map((r) => r[COLS.Amount]),
+      ['100.000', '250.500'],
+    );
     assert.equal(csv.suggestedName, 'Report_ awkward.csv');
     await h.page.click('#export-json');
     const json = await lastPosted(h, 'export');
@@ -178,7 +194,12 @@ describe('results page in Chromium', () => {
       page.evaluate(() => {
         const grid = document.querySelector('[role=grid]')!;
         const cell = document.getElementById(grid.getAttribute('aria-activedescendant')!)!;
-        return { row: cell.parentElement!.getAttribute('aria-rowindex'), col: cell.getAttribute('aria-colindex'), text: cell.textContent, focused: document.activeElement === grid };
+        return {
+          row: cell.parentElement!.getAttribute('aria-rowindex'),
+          col: cell.getAttribute('aria-colindex'),
+          text: cell.textContent,
+          focused: document.activeElement === grid,
+        };
       });
     assert.deepEqual(await active(), { row: '3', col: '1', text: 'Demo Shop', focused: true });
     // Keys the grid uses must not reach the window, where VS Code forwards them to its own keybindings.
@@ -208,7 +229,10 @@ describe('results page in Chromium', () => {
     const row = await lastPosted(h, 'copy');
     assert.ok(row && row.type === 'copy' && row.what === 'row');
     // Tab-separated for pasting into a spreadsheet, quoted where a value holds a tab.
-    assert.equal(row.text, '"Demo Shop"\t1000012\tORD-12\t2025-01-31 23:00:00\t12.000\tUSD\tsale\t"tab\there"\t31.01.2025'.replace(/^"Demo Shop"/, 'Demo Shop'));
+    assert.equal(
+      row.text,
+      '"Demo Shop"\t1000012\tORD-12\t2025-01-31 23:00:00\t12.000\tUSD\tsale\t"tab\there"\t31.01.2025'.replace(/^"Demo Shop"/, 'Demo Shop'),
+    );
     // Up from the first row reaches the header; Enter there sorts.
     await page.keyboard.press('Control+Home');
     await page.keyboard.press('ArrowRight');
@@ -300,7 +324,13 @@ describe('results page in Chromium', () => {
     assert.equal(await s.page.locator('img').count(), 0);
     await s.page.screenshot({ path: path.join(SHOTS, 'webview-submission.png') });
 
-    await s.post({ type: 'submission', view: { ...view, outcome: { kind: 'auth-failed', operation: 'create', message: 'Access denied', check: ['consumer-key', 'consumer-secret'] } } });
+    await s.post({
+      type: 'submission',
+      view: {
+        ...view,
+        outcome: { kind: 'auth-failed', operation: 'create', message: 'Access denied', check: ['consumer-key', 'consumer-secret'] },
+      },
+    });
     await s.page.waitForFunction(() => document.querySelector('.banner h2')?.textContent === 'Authentication failed');
     assert.ok(((await s.page.textContent('.banner')) ?? '').includes('the consumer secret'));
     await s.post({ type: 'submission', view: { ...view, outcome: { kind: 'server-error', status: 500, errorId: 'ERR-42' } } });
@@ -315,7 +345,9 @@ describe('results page in Chromium', () => {
 
   it('ignores messages that are not in the protocol', async () => {
     const before = await countText(h.page);
-    await h.page.evaluate(() => window.postMessage({ type: 'report', title: 'x', columns: ['a'], rows: [[{ toString: 1 }]], source: { kind: 'inline' } }, '*'));
+    await h.page.evaluate(() =>
+      window.postMessage({ type: 'report', title: 'x', columns: ['a'], rows: [[{ toString: 1 }]], source: { kind: 'inline' } }, '*'),
+    );
     await h.page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'log'));
     assert.equal(await countText(h.page), before);
   });

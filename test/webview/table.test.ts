@@ -21,11 +21,16 @@ async function loadCsv(h: PageHandle, text: string): Promise<void> {
   await h.waitReady();
 }
 
-const waitCount = (page: Page, text: string) => page.waitForFunction((t) => document.querySelector('.count')?.textContent === t, text, { timeout: 30_000 });
+const waitCount = (page: Page, text: string) =>
+  page.waitForFunction((t) => document.querySelector('.count')?.textContent === t, text, { timeout: 30_000 });
 
 /** The cell of a data column (by header name) in the n-th rendered row (0-based, on-screen order). */
 async function cellOf(page: Page, column: string, row: number) {
-  const pos = await page.$$eval('[role=columnheader]', (els, name) => els.findIndex((e) => e.querySelector('.label')?.textContent === name), column);
+  const pos = await page.$$eval(
+    '[role=columnheader]',
+    (els, name) => els.findIndex((e) => e.querySelector('.label')?.textContent === name),
+    column,
+  );
   assert.ok(pos >= 0, `no column ${column}`);
   return page.locator(`.row.data[aria-rowindex="${row + 3}"] [role=gridcell][aria-colindex="${pos + 1}"]`);
 }
@@ -49,7 +54,10 @@ describe('the results table for a new user', () => {
     await waitCount(h.page, '6 of 12 rows');
     const marks = await h.page.$$eval('.row.data:not([hidden]) mark.hit', (els) => els.map((e) => e.textContent));
     assert.ok(marks.length >= 6, `${marks.length} highlights`);
-    assert.ok(marks.every((m) => m?.toLowerCase() === 'shop'), JSON.stringify(marks));
+    assert.ok(
+      marks.every((m) => m?.toLowerCase() === 'shop'),
+      JSON.stringify(marks),
+    );
     // The highlighted cell still reads as its value.
     assert.equal(await (await cellOf(h.page, 'Merchant_Name', 0)).textContent(), 'Demo Shop');
     assert.equal(await h.page.locator('.empty').isVisible(), false);
@@ -60,7 +68,10 @@ describe('the results table for a new user', () => {
     const empty = h.page.locator('.empty');
     assert.equal(await empty.isVisible(), true);
     assert.equal(await empty.getAttribute('role'), 'status');
-    assert.match((await empty.textContent()) ?? '', /No rows match the search “no such thing”\. Press Escape in the search box to clear it/);
+    assert.match(
+      (await empty.textContent()) ?? '',
+      /No rows match the search “no such thing”\. Press Escape in the search box to clear it/,
+    );
     await h.page.screenshot({ path: path.join(SHOTS, 'webview-no-match.png') });
     await empty.getByRole('button', { name: 'Clear search' }).click();
     await waitCount(h.page, '12 of 12 rows');
@@ -131,7 +142,9 @@ describe('the results table for a new user', () => {
     await page.keyboard.press('Escape');
     assert.equal(await page.locator('.menu').count(), 0);
     // Pinning is kept for a reload.
-    await page.waitForFunction(() => JSON.stringify((window as unknown as { __state?: { view?: { pinned?: number[] } } }).__state?.view?.pinned) === '[0,4]');
+    await page.waitForFunction(
+      () => JSON.stringify((window as unknown as { __state?: { view?: { pinned?: number[] } } }).__state?.view?.pinned) === '[0,4]',
+    );
     const again = await openPage(context, { initialState: await h.state() });
     await again.waitReady();
     assert.deepEqual((await headerNames(again.page)).slice(0, 2), ['Merchant_Name', 'Amount']);
@@ -152,17 +165,38 @@ describe('the results table for a new user', () => {
     // Sort by Amount now, without waiting for the end.
     await page.locator('[role=columnheader][aria-colindex="2"]').click();
     await page.waitForFunction(() => document.body.dataset.busy === 'false');
-    const amounts = async () => (await page.$$eval('.row.data:not([hidden])', (rs) => rs.map((r) => ({ i: Number(r.getAttribute('aria-rowindex')), v: Number(r.children[1].textContent) })))).sort((a, b) => a.i - b.i).map((x) => x.v);
+    const amounts = async () =>
+      (
+        await page.$$eval('.row.data:not([hidden])', (rs) =>
+          rs.map((r) => ({ i: Number(r.getAttribute('aria-rowindex')), v: Number(r.children[1].textContent) })),
+        )
+      )
+        .sort((a, b) => a.i - b.i)
+        .map((x) => x.v);
     const sorted = await amounts();
-    assert.deepEqual(sorted, [...sorted].sort((a, b) => a - b));
+    assert.deepEqual(
+      sorted,
+      [...sorted].sort((a, b) => a - b),
+    );
     assert.equal(await page.getAttribute('body', 'data-state'), 'loading', 'still loading while sorted');
     assert.match((await page.textContent('.statusline')) ?? '', /so far/);
     // More rows arrive, among them a new smallest amount: it takes its place at the top.
-    await h.post({ type: 'csvChunk', text: '"New","-1.000","refund"\r\n' + Array.from({ length: 2000 }, (_, i) => row(i + 3000)).join('') });
-    await page.waitForFunction(() => document.querySelector('.row.data[aria-rowindex="3"]')?.children[1].textContent === '-1.000', undefined, { timeout: 30_000 });
+    await h.post({
+      type: 'csvChunk',
+      text: '"New","-1.000","refund"\r\n' + Array.from({ length: 2000 }, (_, i) => row(i + 3000)).join(''),
+    });
+    await page.waitForFunction(
+      () => document.querySelector('.row.data[aria-rowindex="3"]')?.children[1].textContent === '-1.000',
+      undefined,
+      { timeout: 30_000 },
+    );
     // A search typed while loading counts the matches so far and keeps up with new rows.
     await page.fill('.search', 'refund');
-    await page.waitForFunction(() => /^Loading… 1,668 of 5,001 rows so far/.test(document.querySelector('.count')?.textContent ?? ''), undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => /^Loading… 1,668 of 5,001 rows so far/.test(document.querySelector('.count')?.textContent ?? ''),
+      undefined,
+      { timeout: 30_000 },
+    );
     await h.post({ type: 'csvChunk', text: '"Last","0.500","refund"\r\n' });
     await h.post({ type: 'csvEnd' });
     await h.waitReady();
@@ -199,8 +233,9 @@ describe('the results table for a new user', () => {
     assert.equal(await rlo.textContent(), 'Shopfdp.exe');
     assert.equal(await rlo.locator('.ctl-char').getAttribute('aria-label'), 'U+202E RIGHT-TO-LEFT OVERRIDE');
     assert.equal(await rlo.locator('.ctl-char').evaluate((e) => getComputedStyle(e, '::before').content), '"U+202E"');
-    assert.ok(!((await rlo.evaluate((e) => e.innerHTML)).includes('\u202E')), 'the control character is not in the page');
-    const labels = async (column: string, row: number) => (await cellOf(page, column, row)).locator('.ctl').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+    assert.ok(!(await rlo.evaluate((e) => e.innerHTML)).includes('\u202E'), 'the control character is not in the page');
+    const labels = async (column: string, row: number) =>
+      (await cellOf(page, column, row)).locator('.ctl').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
     assert.deepEqual(await labels('File', 1), ['U+2066 LEFT-TO-RIGHT ISOLATE', 'U+2069 POP DIRECTIONAL ISOLATE']);
     assert.deepEqual(await labels('File', 2), ['U+200E LEFT-TO-RIGHT MARK', 'U+061C ARABIC LETTER MARK']);
     assert.deepEqual(await labels('Other', 0), ['U+200B ZERO WIDTH SPACE']);
@@ -245,7 +280,14 @@ describe('the results table for a new user', () => {
   });
 
   it('puts a submission’s outcome columns first and pinned, and its time in local time', async () => {
-    const columns = ['recurring-payment-id', 'status', 'serial-number', 'client-orderid', 'rp_card_type', ...Array.from({ length: 25 }, (_, i) => `extra-${i}`)];
+    const columns = [
+      'recurring-payment-id',
+      'status',
+      'serial-number',
+      'client-orderid',
+      'rp_card_type',
+      ...Array.from({ length: 25 }, (_, i) => `extra-${i}`),
+    ];
     const view: SubmissionView = {
       title: 'Submission: batch.rpcsv → local',
       outcome: { kind: 'accepted', status: 200 },
@@ -264,7 +306,10 @@ describe('the results table for a new user', () => {
     const time = h.page.locator('.banner time');
     assert.equal(await time.getAttribute('datetime'), '2026-11-22T21:05:09.000Z');
     const shown = (await time.textContent()) ?? '';
-    const local = await h.page.evaluate((iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }), view.submittedAt!);
+    const local = await h.page.evaluate(
+      (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }),
+      view.submittedAt!,
+    );
     assert.equal(shown, local);
     assert.ok(!((await h.page.textContent('.banner')) ?? '').includes('T21:05:09'), 'no raw ISO in the text');
     await h.page.locator('[role=grid]').evaluate((g) => (g.scrollLeft = 2000));

@@ -54,7 +54,11 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
   }
   const dir = examplesDir(ctx, values.examples);
   if (!dir) {
-    return inputError(ctx, 'paygate demo', 'no examples folder with valid.rpcsv found (run it from the repository, or pass --examples DIR)');
+    return inputError(
+      ctx,
+      'paygate demo',
+      'no examples folder with valid.rpcsv found (run it from the repository, or pass --examples DIR)',
+    );
   }
   const givenState = values.state;
   const stateDir = givenState !== undefined ? resolve(ctx.cwd, givenState) : mkdtempSync(join(tmpdir(), 'paygate-demo-'));
@@ -68,10 +72,14 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
   step(1, 'Start the local gateway');
   const gw = await startLocalGateway({ stateDir, port: 0 });
   try {
-    ctx.stdout(`Listening on ${gw.origin} — simulated date ${formatGatewayDate(gw.today())}\n  create: ${gw.baseUrl}\n  report: ${gw.reportBaseUrl}\n  demo merchant: ${gw.merchant.consumerKey}, endpoint ${gw.merchant.endpointId} (keys in ${show(stateDir)})\n`);
+    ctx.stdout(
+      `Listening on ${gw.origin} — simulated date ${formatGatewayDate(gw.today())}\n  create: ${gw.baseUrl}\n  report: ${gw.reportBaseUrl}\n  demo merchant: ${gw.merchant.consumerKey}, endpoint ${gw.merchant.endpointId} (keys in ${show(stateDir)})\n`,
+    );
 
     step(2, `Lint ${show(dir)}/`);
-    const files = readdirSync(dir).filter((f) => /\.(rpcsv|csv)$/i.test(f)).sort();
+    const files = readdirSync(dir)
+      .filter((f) => /\.(rpcsv|csv)$/i.test(f))
+      .sort();
     for (const f of files) {
       const text = await readFile(join(dir, f), 'utf8');
       const r = lint(text);
@@ -104,13 +112,16 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
     step(4, `Advance the simulated clock ${days} days`);
     const advanced = await gw.advanceDays(days);
     const approved = advanced.charges.filter((c) => c.status === 'approved').length;
-    ctx.stdout(`${advanced.from} → ${advanced.today}: ${advanced.charges.length} charge(s) (${approved} approved, ${advanced.charges.length - approved} declined), ${advanced.stopped.length} payment(s) stopped\n`);
+    ctx.stdout(
+      `${advanced.from} → ${advanced.today}: ${advanced.charges.length} charge(s) (${approved} approved, ${advanced.charges.length - approved} declined), ${advanced.stopped.length} payment(s) stopped\n`,
+    );
 
     step(5, 'Run the report transactions.report.json (HMAC-SHA1, realm="")');
     const templatePath = join(dir, 'transactions.report.json');
     const parsedTemplate = parseReportTemplate(await readFile(templatePath, 'utf8'));
     if (!parsedTemplate.ok) {
-      for (const p of parsedTemplate.problems) ctx.stdout(`${show(templatePath)}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}: ${p.message}\n`);
+      for (const p of parsedTemplate.problems)
+        ctx.stdout(`${show(templatePath)}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}: ${p.message}\n`);
       ok = false;
     } else {
       const report = await runCustomReport({
@@ -118,7 +129,8 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
         template: parsedTemplate.template,
         credentials: { signatureMethod: 'HMAC-SHA1', consumerKey: gw.merchant.consumerKey, consumerSecret: gw.merchant.consumerSecret },
       });
-      if (report.outcome === 'report' && report.format === 'csv') ctx.stdout(`${formatTable(report.columns, report.rows)}${report.rows.length} row(s)\n`);
+      if (report.outcome === 'report' && report.format === 'csv')
+        ctx.stdout(`${formatTable(report.columns, report.rows)}${report.rows.length} row(s)\n`);
       else {
         ctx.stdout(outcomeText(report, show(templatePath)));
         ok = false;
@@ -130,6 +142,10 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
     if (givenState === undefined) rmSync(stateDir, { recursive: true, force: true });
     ctx.stdout(givenState === undefined ? 'Stopped; temporary state removed.\n' : `Stopped; state kept in ${show(stateDir)}.\n`);
   }
-  ctx.stdout(ok ? '\nDone. Next: `paygate gateway` to keep a gateway running, `paygate submit FILE`, `paygate report TEMPLATE`.\n' : '\nA step did not go as expected (see above).\n');
+  ctx.stdout(
+    ok
+      ? '\nDone. Next: `paygate gateway` to keep a gateway running, `paygate submit FILE`, `paygate report TEMPLATE`.\n'
+      : '\nA step did not go as expected (see above).\n',
+  );
   return ok ? 0 : 1;
 }

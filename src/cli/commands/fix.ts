@@ -73,7 +73,9 @@ export async function fixFile(path: string, values: FixOptions, ctx: CliContext)
   // Only the count is needed: no diagnostic is kept (a file broken everywhere would hold millions).
   const remaining = lint(text, { maxDiagnostics: 0 }).omitted?.error ?? 0;
   const verb = values.dryRun ? 'would apply' : 'applied';
-  ctx.stdout(`${input.name}: ${verb} ${changes} fix${changes === 1 ? '' : 'es'}; ${remaining} error${remaining === 1 ? '' : 's'} remain${remaining === 1 ? 's' : ''}\n`);
+  ctx.stdout(
+    `${input.name}: ${verb} ${changes} fix${changes === 1 ? '' : 'es'}; ${remaining} error${remaining === 1 ? '' : 's'} remain${remaining === 1 ? 's' : ''}\n`,
+  );
   if (changes > 0 && !values.dryRun) {
     try {
       await writeFileAtomic(resolve(ctx.cwd, path), text);

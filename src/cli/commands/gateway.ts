@@ -39,7 +39,10 @@ export function gatewayCommand(ctx: CliContext) {
     ctx,
   )
     .option('--port <N>', 'port to listen on (default 0: any free port)')
-    .option('--state <DIR>', 'state directory: demo merchant keys, payments, clock (default $PAYGATE_STATE_DIR, else $XDG_STATE_HOME/paygate/gateway, else ~/.local/state/paygate/gateway)')
+    .option(
+      '--state <DIR>',
+      'state directory: demo merchant keys, payments, clock (default $PAYGATE_STATE_DIR, else $XDG_STATE_HOME/paygate/gateway, else ~/.local/state/paygate/gateway)',
+    )
     .option('--quiet', 'do not log requests to standard error')
     .action(exits((o) => serveGateway(o, ctx)));
 }

@@ -42,7 +42,10 @@ function recordText(r: SubmissionRecord): string {
     `  ${r.file} (${r.rowCount} row${r.rowCount === 1 ? '' : 's'}) → ${r.environment}${r.production ? ' (production)' : ''}, endpoint ${r.endpointId}, from ${r.face}`,
     `  sha256 ${r.contentHash}`,
   ];
-  if (r.recurringPaymentIds.length) lines.push(`  recurring-payment-id ${r.recurringPaymentIds.map((id, i) => (r.statuses[i] ? `${id} (${r.statuses[i]})` : id)).join(', ')}`);
+  if (r.recurringPaymentIds.length)
+    lines.push(
+      `  recurring-payment-id ${r.recurringPaymentIds.map((id, i) => (r.statuses[i] ? `${id} (${r.statuses[i]})` : id)).join(', ')}`,
+    );
   if (r.serialNumbers.length) lines.push(`  serial-number ${r.serialNumbers.join(', ')}`);
   if (r.errorCode) lines.push(`  error-code ${r.errorCode}`);
   if (r.errorId) lines.push(`  error id ${r.errorId}`);

@@ -47,7 +47,10 @@ export function lintCommand(ctx: CliContext) {
         LINT_FORMATS,
       ).default('text'),
     )
-    .option('--max-bytes <N>', 'read files up to N bytes (default 512M; K, M, G suffixes); only regular files (or - for standard input) are read')
+    .option(
+      '--max-bytes <N>',
+      'read files up to N bytes (default 512M; K, M, G suffixes); only regular files (or - for standard input) are read',
+    )
     .option('--no-git', 'do not check whether git tracks (or would take) a file holding full card numbers (card-data-in-git)')
     .action(exits((files, o) => lintFiles(files, o, ctx)));
 }
@@ -56,7 +59,8 @@ export const runLint = (args: string[], ctx: CliContext) => runCommand(lintComma
 
 export async function lintFiles(paths: string[], values: LintOptions, ctx: CliContext): Promise<number> {
   const maxBytes = maxBytesOption(values.maxBytes);
-  if (maxBytes === null) return usageError(ctx, 'paygate lint', `--max-bytes must be a whole number of bytes (e.g. 1073741824 or 1G), not "${values.maxBytes}"`);
+  if (maxBytes === null)
+    return usageError(ctx, 'paygate lint', `--max-bytes must be a whole number of bytes (e.g. 1073741824 or 1G), not "${values.maxBytes}"`);
   const files: FileLint[] = [];
   const failures: string[] = [];
   for (const path of paths) {
@@ -73,7 +77,13 @@ export async function lintFiles(paths: string[], values: LintOptions, ctx: CliCo
       const found = cardDataInGit(result.batch, tracking, input.name);
       if (found) diagnostics.push(found);
     }
-    files.push({ file: input.name, stdin: path === '-', text: input.text, diagnostics, ...(result.omitted && { omitted: result.omitted }) });
+    files.push({
+      file: input.name,
+      stdin: path === '-',
+      text: input.text,
+      diagnostics,
+      ...(result.omitted && { omitted: result.omitted }),
+    });
   }
   ctx.stdout(formatLint(values.format, files, { cwd: ctx.cwd, version, failures }));
   return lintExitCode(files, failures);

@@ -1,6 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { DEFAULT_REPORT_ANSWER_LIMIT, environmentProblems, parseReportTemplate, runCustomReport, runCustomReportToFile, type GatewayOutcome, type SavedReport } from '../../core/gateway';
+import {
+  DEFAULT_REPORT_ANSWER_LIMIT,
+  environmentProblems,
+  parseReportTemplate,
+  runCustomReport,
+  runCustomReportToFile,
+  type GatewayOutcome,
+  type SavedReport,
+} from '../../core/gateway';
 import { loadCliConfig, reportCredentials, resolveTarget, SECRET_ENV } from '../config';
 import type { CliContext } from '../context';
 import { readInput } from '../io';
@@ -41,7 +49,10 @@ export function reportCommand(ctx: CliContext) {
     .option('--report-base-url <URL>', "override the environment's report base URL")
     .option('--consumer-key <K>', "override the environment's consumer key")
     .option('--consumer-secret <S>', `consumer secret (prefer $${SECRET_ENV.consumerSecret}: arguments are visible to others)`)
-    .option('-o, --out <FILE>', 'write the report to FILE as it arrives (a PDF report always goes to a file); FILE is written only when the answer is a report')
+    .option(
+      '-o, --out <FILE>',
+      'write the report to FILE as it arrives (a PDF report always goes to a file); FILE is written only when the answer is a report',
+    )
     .addOption(
       choiceOption(
         '--format <FORMAT>',
@@ -49,8 +60,14 @@ export function reportCommand(ctx: CliContext) {
         ['text', 'json', 'csv'],
       ).default('text'),
     )
-    .option('--max-answer-bytes <N>', `read at most N bytes of the answer (default ${DEFAULT_REPORT_ANSWER_LIMIT}, 256 MiB); a longer answer is cut off and reported, never shown as a report`)
-    .option('--config <FILE>', 'configuration file (default ./paygate.config.json once trusted with paygate trust, else ~/.config/paygate/paygate.config.json)')
+    .option(
+      '--max-answer-bytes <N>',
+      `read at most N bytes of the answer (default ${DEFAULT_REPORT_ANSWER_LIMIT}, 256 MiB); a longer answer is cut off and reported, never shown as a report`,
+    )
+    .option(
+      '--config <FILE>',
+      'configuration file (default ./paygate.config.json once trusted with paygate trust, else ~/.config/paygate/paygate.config.json)',
+    )
     .action(exits((template, o) => runReportTemplate(template, o, ctx)));
 }
 
@@ -67,15 +84,22 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
   if (!input.ok) return usage(input.message);
   const template = parseReportTemplate(input.text);
   if (!template.ok) {
-    for (const p of template.problems) ctx.stderr(`${input.name}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}: error ${p.message}\n`);
+    for (const p of template.problems)
+      ctx.stderr(`${input.name}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}: error ${p.message}\n`);
     return usage(`${input.name} is not a valid report template; nothing was sent`);
   }
 
   const config = loadCliConfig(ctx.cwd, values.config, ctx.env);
   if (!config.ok) return usage(config.message);
-  const target = await resolveTarget(config.value.config, {
-    env: values.env, reportBaseUrl: values.reportBaseUrl, consumerKey: values.consumerKey,
-  }, 'report');
+  const target = await resolveTarget(
+    config.value.config,
+    {
+      env: values.env,
+      reportBaseUrl: values.reportBaseUrl,
+      consumerKey: values.consumerKey,
+    },
+    'report',
+  );
   if (!target.ok) return usage(target.message);
   const t = target.value;
   try {
@@ -89,22 +113,48 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
       // Streamed to the file as it arrives: a large report costs disk, not memory.
       let saved: SavedReport;
       try {
-        saved = await runCustomReportToFile({ environment: t.environment, paths: t.paths, template: template.template, credentials: credentials.value, timeoutMs: t.timeoutMs, maxAnswerBytes, file: resolve(ctx.cwd, out) });
+        saved = await runCustomReportToFile({
+          environment: t.environment,
+          paths: t.paths,
+          template: template.template,
+          credentials: credentials.value,
+          timeoutMs: t.timeoutMs,
+          maxAnswerBytes,
+          file: resolve(ctx.cwd, out),
+        });
       } catch (err) {
         return usage(`${out}: cannot write the report: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
       }
       if (!saved.saved) return show(ctx, saved.outcome, what, values.format, out, input.name);
-      ctx.stdout(saved.format === 'pdf' ? `PDF report (${saved.bytes} bytes) from ${what} written to ${out}\n` : `Report from ${what}: ${saved.rows} row(s) written to ${out}\n`);
+      ctx.stdout(
+        saved.format === 'pdf'
+          ? `PDF report (${saved.bytes} bytes) from ${what} written to ${out}\n`
+          : `Report from ${what}: ${saved.rows} row(s) written to ${out}\n`,
+      );
       return EXIT.ok;
     }
-    const outcome = await runCustomReport({ environment: t.environment, paths: t.paths, template: template.template, credentials: credentials.value, timeoutMs: t.timeoutMs, maxAnswerBytes });
+    const outcome = await runCustomReport({
+      environment: t.environment,
+      paths: t.paths,
+      template: template.template,
+      credentials: credentials.value,
+      timeoutMs: t.timeoutMs,
+      maxAnswerBytes,
+    });
     return await show(ctx, outcome, what, values.format, out, input.name);
   } finally {
     await t.release();
   }
 }
 
-async function show(ctx: CliContext, o: GatewayOutcome, what: string, format: 'text' | 'json' | 'csv', out: string | undefined, templateName: string): Promise<number> {
+async function show(
+  ctx: CliContext,
+  o: GatewayOutcome,
+  what: string,
+  format: 'text' | 'json' | 'csv',
+  out: string | undefined,
+  templateName: string,
+): Promise<number> {
   if (o.outcome !== 'report') {
     ctx.stdout(format === 'json' ? `${JSON.stringify(outcomeJson(o))}\n` : outcomeText(o, what));
     if (format === 'csv') ctx.stderr(`paygate report: no report received (${o.outcome})\n`);
@@ -119,7 +169,11 @@ async function show(ctx: CliContext, o: GatewayOutcome, what: string, format: 't
   }
   if (out !== undefined) {
     await writeFile(resolve(ctx.cwd, out), format === 'json' ? `${JSON.stringify(outcomeJson(o))}\n` : o.text, 'utf8');
-    ctx.stdout(format === 'json' ? `${JSON.stringify({ ...outcomeJson(o), file: out })}\n` : `Report from ${what}: ${o.rows.length} row(s) written to ${out}\n`);
+    ctx.stdout(
+      format === 'json'
+        ? `${JSON.stringify({ ...outcomeJson(o), file: out })}\n`
+        : `Report from ${what}: ${o.rows.length} row(s) written to ${out}\n`,
+    );
     return EXIT.ok;
   }
   if (format === 'json') ctx.stdout(`${JSON.stringify(outcomeJson(o))}\n`);

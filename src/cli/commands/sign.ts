@@ -41,15 +41,31 @@ export function signCommand(ctx: CliContext) {
     .requiredOption('--url <URL>', 'the request URL; its query parameters are signed')
     .requiredOption('--consumer-key <K>', 'oauth_consumer_key')
     .option('--consumer-secret <S>', `HMAC-SHA1 secret (default $${SECRET_ENV.consumerSecret})`)
-    .option('--rsa-key <PEMFILE>', `RSA-SHA256 private key, PKCS#1 or PKCS#8 PEM (default $${SECRET_ENV.rsaKeyFile}; passphrase from $${SECRET_ENV.rsaKeyPassphrase})`)
-    .addOption(choiceOption('--signature-method <METHOD>', 'default: RSA-SHA256 with an RSA key and no consumer secret, else HMAC-SHA1', ['HMAC-SHA1', 'RSA-SHA256']))
+    .option(
+      '--rsa-key <PEMFILE>',
+      `RSA-SHA256 private key, PKCS#1 or PKCS#8 PEM (default $${SECRET_ENV.rsaKeyFile}; passphrase from $${SECRET_ENV.rsaKeyPassphrase})`,
+    )
+    .addOption(
+      choiceOption('--signature-method <METHOD>', 'default: RSA-SHA256 with an RSA key and no consumer secret, else HMAC-SHA1', [
+        'HMAC-SHA1',
+        'RSA-SHA256',
+      ]),
+    )
     .option('--token <T>', 'oauth_token')
     .option('--token-secret <TS>', 'token secret (HMAC-SHA1)')
-    .option('--param <name=value>', 'a form body parameter (decoded value); repeat for more. A JSON body is never part of the signature: leave it out.', collect)
+    .option(
+      '--param <name=value>',
+      'a form body parameter (decoded value); repeat for more. A JSON body is never part of the signature: leave it out.',
+      collect,
+    )
     .option('--timestamp <T>', 'fixed oauth_timestamp (default: now)')
     .option('--nonce <N>', 'fixed oauth_nonce (default: a random nonce)')
     .option('--realm <R>', 'put realm="R" first in the header (--realm "" gives realm="", as the report sample)')
-    .addOption(choiceOption('--format <FORMAT>', 'json: {"baseString","signature","signatureHex","authorization"}', ['text', 'json']).default('text'))
+    .addOption(
+      choiceOption('--format <FORMAT>', 'json: {"baseString","signature","signatureHex","authorization"}', ['text', 'json']).default(
+        'text',
+      ),
+    )
     .action(exits((o) => signDebug(o, ctx)));
 }
 
@@ -71,7 +87,10 @@ export async function signDebug(v: SignOptions, ctx: CliContext): Promise<number
     if (eq <= 0) return usage(`--param must be name=value, not "${p}"`);
     form.push([p.slice(0, eq), p.slice(eq + 1)]);
   }
-  for (const [option, pattern] of [['timestamp', /^\d+$/], ['nonce', /^.+$/s]] as const) {
+  for (const [option, pattern] of [
+    ['timestamp', /^\d+$/],
+    ['nonce', /^.+$/s],
+  ] as const) {
     const value = v[option];
     if (value !== undefined && !pattern.test(value)) return usage(`--${option} "${value}" is not valid`);
   }
@@ -86,9 +105,19 @@ export async function signDebug(v: SignOptions, ctx: CliContext): Promise<number
     try {
       pem = readFileSync(resolve(ctx.cwd, keyFile), 'utf8');
     } catch (err) {
-      return inputError(ctx, 'paygate sign', `${keyFile}: cannot read the RSA private key: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+      return inputError(
+        ctx,
+        'paygate sign',
+        `${keyFile}: cannot read the RSA private key: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
+      );
     }
-    credentials = { signatureMethod: 'RSA-SHA256', consumerKey, privateKeyPem: pem, passphrase: ctx.env[SECRET_ENV.rsaKeyPassphrase] || undefined, token: v.token };
+    credentials = {
+      signatureMethod: 'RSA-SHA256',
+      consumerKey,
+      privateKeyPem: pem,
+      passphrase: ctx.env[SECRET_ENV.rsaKeyPassphrase] || undefined,
+      token: v.token,
+    };
     const usable = checkSigningCredentials(credentials);
     if (!usable.ok) return inputError(ctx, 'paygate sign', `${keyFile}: ${usable.reason}`);
   } else {
@@ -98,7 +127,9 @@ export async function signDebug(v: SignOptions, ctx: CliContext): Promise<number
 
   const d = signRequest({ method, url, form, realm: v.realm, timestamp: v.timestamp, nonce: v.nonce }, credentials);
   if (v.format === 'json') {
-    ctx.stdout(`${JSON.stringify({ baseString: d.baseString, signature: d.signature, signatureHex: d.signatureHex, authorization: d.authorization })}\n`);
+    ctx.stdout(
+      `${JSON.stringify({ baseString: d.baseString, signature: d.signature, signatureHex: d.signatureHex, authorization: d.authorization })}\n`,
+    );
   } else {
     ctx.stdout(
       `Signature method:   ${credentials.signatureMethod}\n` +

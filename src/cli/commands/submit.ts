@@ -42,7 +42,10 @@ export function submitCommand(ctx: CliContext) {
         [EXIT.usage, 'usage error, unreadable input, lint errors or a resend refused (nothing sent)'],
         [EXIT.auth, 'authentication failed'],
         [EXIT.transport, 'transport error before anything was sent (connection refused, DNS, TLS, connect timeout)'],
-        [EXIT.unknown, 'outcome unknown: the request went out and no full answer came back; the payments may exist, check before sending again'],
+        [
+          EXIT.unknown,
+          'outcome unknown: the request went out and no full answer came back; the payments may exist, check before sending again',
+        ],
       ],
     },
     ctx,
@@ -53,11 +56,22 @@ export function submitCommand(ctx: CliContext) {
     .option('--endpoint-id <ID>', "override the environment's endpoint id")
     .option('--consumer-key <K>', "override the environment's consumer key")
     .option('--rsa-key <PEMFILE>', `RSA private key (PKCS#1 or PKCS#8 PEM); default $${SECRET_ENV.rsaKeyFile}`)
-    .addOption(choiceOption('--format <FORMAT>', 'json: {"outcome","status","fields","errorId"?,"kind"?,"message"?,"submission"}', ['text', 'json']).default('text'))
+    .addOption(
+      choiceOption('--format <FORMAT>', 'json: {"outcome","status","fields","errorId"?,"kind"?,"message"?,"submission"}', [
+        'text',
+        'json',
+      ]).default('text'),
+    )
     .option('-y, --yes', 'do not ask before sending to a production environment (does not allow a resend)')
     .option('--allow-resend', 'send even though the ledger says this content was (or may have been) sent before')
-    .option('--state <DIR>', 'the submission ledger directory (default $PAYGATE_DATA_DIR, else $XDG_DATA_HOME/paygate, else ~/.local/share/paygate; the editor uses the same)')
-    .option('--config <FILE>', 'configuration file (default ./paygate.config.json once trusted with paygate trust, else ~/.config/paygate/paygate.config.json)')
+    .option(
+      '--state <DIR>',
+      'the submission ledger directory (default $PAYGATE_DATA_DIR, else $XDG_DATA_HOME/paygate, else ~/.local/share/paygate; the editor uses the same)',
+    )
+    .option(
+      '--config <FILE>',
+      'configuration file (default ./paygate.config.json once trusted with paygate trust, else ~/.config/paygate/paygate.config.json)',
+    )
     .action(exits((file, o) => submitFile(file, o, ctx)));
 }
 
@@ -83,7 +97,11 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
 
   const config = loadCliConfig(ctx.cwd, o.config, ctx.env);
   if (!config.ok) return usage(config.message);
-  const target = await resolveTarget(config.value.config, { env: o.env, baseUrl: o.baseUrl, endpointId: o.endpointId, consumerKey: o.consumerKey }, 'create');
+  const target = await resolveTarget(
+    config.value.config,
+    { env: o.env, baseUrl: o.baseUrl, endpointId: o.endpointId, consumerKey: o.consumerKey },
+    'create',
+  );
   if (!target.ok) return usage(target.message);
   const t = target.value;
   try {
@@ -102,17 +120,33 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
       result = await guardedSend({
         ledger,
         entry: {
-          face: 'cli', pid: process.pid, host: hostname(), environment: env.name, production: env.production, endpointId: env.endpointId,
-          endpoint: createRecurringPaymentsUrl(env, t.paths), file: file === '-' ? input.name : resolve(ctx.cwd, file), rowCount: rows, contentHash: prepared.contentHash,
+          face: 'cli',
+          pid: process.pid,
+          host: hostname(),
+          environment: env.name,
+          production: env.production,
+          endpointId: env.endpointId,
+          endpoint: createRecurringPaymentsUrl(env, t.paths),
+          file: file === '-' ? input.name : resolve(ctx.cwd, file),
+          rowCount: rows,
+          contentHash: prepared.contentHash,
           signatureMethod: credentials.value.signatureMethod,
         },
         allowResend: o.allowResend === true,
         confirmSend: async () => {
           if (!env.production || o.yes === true) return true;
-          if (!ctx.interactive) throw new UsageError(`"${env.name}" is a production environment: pass --yes to submit without a terminal to confirm on`);
+          if (!ctx.interactive)
+            throw new UsageError(`"${env.name}" is a production environment: pass --yes to submit without a terminal to confirm on`);
           return ctx.confirm(`Submit ${what} — a PRODUCTION environment?`);
         },
-        send: () => createRecurringPayments({ environment: env, paths: t.paths, payload: prepared.payload, credentials: credentials.value, timeoutMs: t.timeoutMs }),
+        send: () =>
+          createRecurringPayments({
+            environment: env,
+            paths: t.paths,
+            payload: prepared.payload,
+            credentials: credentials.value,
+            timeoutMs: t.timeoutMs,
+          }),
         completion: (outcome) => completionFor(outcome),
       });
     } catch (err) {
@@ -134,11 +168,15 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
         break;
     }
     const outcome = result.outcome;
-    if (result.recordError) ctx.stderr(`paygate submit: the answer could not be recorded in ${ledger.filePath} (${result.recordError}); the record stays "sending"\n`);
+    if (result.recordError)
+      ctx.stderr(
+        `paygate submit: the answer could not be recorded in ${ledger.filePath} (${result.recordError}); the record stays "sending"\n`,
+      );
     if (o.format === 'json') ctx.stdout(`${JSON.stringify({ ...outcomeJson(outcome), submission: result.record.id })}\n`);
     else {
       ctx.stdout(outcomeText(outcome, what));
-      if (outcome.outcome === 'unrecognised') ctx.stdout('  The request reached the gateway: check whether the payments exist before sending this file again.\n');
+      if (outcome.outcome === 'unrecognised')
+        ctx.stdout('  The request reached the gateway: check whether the payments exist before sending this file again.\n');
     }
     return exitCodeFor(outcome);
   } finally {

@@ -41,15 +41,23 @@ export const runTrust = (args: string[], ctx: CliContext) => runCommand(trustCom
 
 /** What a person checks before trusting: every address the file would send to. */
 function destinations(config: ReturnType<typeof CliConfigSchema.parse>): string {
-  const lines = config.environments.map((e) => `  ${e.name}${e.production ? ' (production)' : ''}: ${e.baseUrl} , reports ${e.reportBaseUrl}\n`);
-  return lines.length > 0 ? `It sends to:\n${lines.join('')}default environment: ${config.environment}\n` : `It defines no environment (default: ${config.environment}).\n`;
+  const lines = config.environments.map(
+    (e) => `  ${e.name}${e.production ? ' (production)' : ''}: ${e.baseUrl} , reports ${e.reportBaseUrl}\n`,
+  );
+  return lines.length > 0
+    ? `It sends to:\n${lines.join('')}default environment: ${config.environment}\n`
+    : `It defines no environment (default: ${config.environment}).\n`;
 }
 
 export async function trust(given: string | undefined, values: TrustOptions, ctx: CliContext): Promise<number> {
   if (values.list && (given !== undefined || values.revoke)) return usageError(ctx, 'paygate trust', '--list stands alone');
   if (values.list) {
     const entries = readTrustStore(ctx.env);
-    ctx.stdout(entries.length === 0 ? `No trusted files (${userConfigDir(ctx.env)}/${TRUST_FILE}).\n` : entries.map((e) => `${e.path}  sha256 ${e.sha256.slice(0, 16)}…  trusted ${e.trustedAt}\n`).join(''));
+    ctx.stdout(
+      entries.length === 0
+        ? `No trusted files (${userConfigDir(ctx.env)}/${TRUST_FILE}).\n`
+        : entries.map((e) => `${e.path}  sha256 ${e.sha256.slice(0, 16)}…  trusted ${e.trustedAt}\n`).join(''),
+    );
     return 0;
   }
   const file = resolve(ctx.cwd, given ?? CONFIG_FILE);
@@ -61,7 +69,11 @@ export async function trust(given: string | undefined, values: TrustOptions, ctx
   try {
     bytes = readFileSync(file);
   } catch (err) {
-    return inputError(ctx, 'paygate trust', `${file}: cannot read: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+    return inputError(
+      ctx,
+      'paygate trust',
+      `${file}: cannot read: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
+    );
   }
   // Only a configuration the CLI can read is recorded: trusting a broken file would trust nothing useful.
   const read = readJsonText(bytes.toString('utf8'));
@@ -75,6 +87,8 @@ export async function trust(given: string | undefined, values: TrustOptions, ctx
     return 1;
   }
   const entry = trustFile(ctx.env, file, bytes);
-  ctx.stdout(`Trusted ${entry.path} (sha256 ${entry.sha256}).\n${destinations(config.data)}paygate uses it while its content stays exactly the same.\n`);
+  ctx.stdout(
+    `Trusted ${entry.path} (sha256 ${entry.sha256}).\n${destinations(config.data)}paygate uses it while its content stays exactly the same.\n`,
+  );
   return 0;
 }

@@ -22,7 +22,16 @@ export function formatGithub(files: readonly FileLint[], context: { cwd: string 
   for (const f of showFiles(files)) {
     const file = f.lint.stdin ? undefined : relativeToCwd(f.lint.file, context.cwd).path;
     for (const { diagnostic: d, line, column, endLine, endColumn } of f.diagnostics) {
-      const props: [string, string | number][] = file === undefined ? [] : [['file', file], ['line', line], ['col', column], ['endLine', endLine], ['endColumn', endColumn]];
+      const props: [string, string | number][] =
+        file === undefined
+          ? []
+          : [
+              ['file', file],
+              ['line', line],
+              ['col', column],
+              ['endLine', endLine],
+              ['endColumn', endColumn],
+            ];
       props.push(['title', `paygate ${d.code}`]);
       const list = props.map(([k, v]) => `${k}=${escapeProperty(String(v))}`).join(',');
       out += `::${COMMAND[d.severity]} ${list}::${escapeData(d.message)}\n`;

@@ -23,7 +23,9 @@ export interface JsonReport {
 export function buildJson(files: readonly FileLint[]): JsonReport {
   return {
     files: showFiles(files).map((f) => ({
-      ...(f.lint.omitted && { omitted: { errors: f.lint.omitted.error, warnings: f.lint.omitted.warning, information: f.lint.omitted.information } }),
+      ...(f.lint.omitted && {
+        omitted: { errors: f.lint.omitted.error, warnings: f.lint.omitted.warning, information: f.lint.omitted.information },
+      }),
       file: f.lint.file,
       diagnostics: f.diagnostics.map(({ diagnostic: d, line, column, endLine, endColumn }) => ({
         code: d.code,

@@ -31,7 +31,10 @@ export interface SarifResult {
   level: Level;
   message: Message;
   locations: { physicalLocation: { artifactLocation: ArtifactLocation; region: Region } }[];
-  fixes?: { description: Message; artifactChanges: { artifactLocation: ArtifactLocation; replacements: { deletedRegion: Region; insertedContent: { text: string } }[] }[] }[];
+  fixes?: {
+    description: Message;
+    artifactChanges: { artifactLocation: ArtifactLocation; replacements: { deletedRegion: Region; insertedContent: { text: string } }[] }[];
+  }[];
 }
 
 export interface SarifRule {
@@ -98,7 +101,8 @@ function artifactLocation(f: FileLint, cwd: string): ArtifactLocation {
  * cannot be said in columns: it becomes a byte region from the start of the file.
  */
 function deletedRegion(edit: TextEdit, text: string, bom: boolean, index: LineIndex): Region {
-  const touchesBom = bom && edit.range.start.line === 0 && edit.range.start.character === 0 && (edit.range.end.line > 0 || edit.range.end.character > 0);
+  const touchesBom =
+    bom && edit.range.start.line === 0 && edit.range.start.character === 0 && (edit.range.end.line > 0 || edit.range.end.character > 0);
   if (touchesBom) {
     return { byteOffset: 0, byteLength: new TextEncoder().encode(text.slice(0, index.offsetAt(edit.range.end))).length };
   }
@@ -119,7 +123,9 @@ export function buildSarif(files: readonly FileLint[], context: SarifContext): S
         ruleIndex: ruleIndex.get(d.code)!,
         level: LEVEL[d.severity],
         message: { text: d.message },
-        locations: [{ physicalLocation: { artifactLocation: location, region: { startLine: line, startColumn: column, endLine, endColumn } } }],
+        locations: [
+          { physicalLocation: { artifactLocation: location, region: { startLine: line, startColumn: column, endLine, endColumn } } },
+        ],
       };
       const fixes = d.fixes.filter((x) => x.safe);
       if (fixes.length > 0) {
@@ -145,10 +151,17 @@ export function buildSarif(files: readonly FileLint[], context: SarifContext): S
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'paygate', version: context.version, semanticVersion: context.version, informationUri: PROJECT_URL, rules } },
+        tool: {
+          driver: { name: 'paygate', version: context.version, semanticVersion: context.version, informationUri: PROJECT_URL, rules },
+        },
         originalUriBaseIds: { [SRCROOT]: { uri: cwdUri } },
         columnKind: 'utf16CodeUnits',
-        invocations: [{ executionSuccessful: failures.length === 0, toolExecutionNotifications: failures.map((text) => ({ level: 'error' as const, message: { text } })) }],
+        invocations: [
+          {
+            executionSuccessful: failures.length === 0,
+            toolExecutionNotifications: failures.map((text) => ({ level: 'error' as const, message: { text } })),
+          },
+        ],
         results,
       },
     ],

@@ -6,9 +6,11 @@ import { omittedCount, showFiles, summarise, type FileLint } from './report';
 export function formatText(files: readonly FileLint[]): string {
   let out = '';
   for (const f of showFiles(files)) {
-    for (const d of f.diagnostics) out += `${f.lint.file}:${d.line}:${d.column}: ${d.diagnostic.severity} ${d.diagnostic.code} ${d.diagnostic.message}\n`;
+    for (const d of f.diagnostics)
+      out += `${f.lint.file}:${d.line}:${d.column}: ${d.diagnostic.severity} ${d.diagnostic.code} ${d.diagnostic.message}\n`;
     const more = omittedCount(f.lint);
-    if (more > 0) out += `${f.lint.file}: ${more.toLocaleString('en-US')} more problem${more === 1 ? '' : 's'} not listed (the first ${f.diagnostics.length.toLocaleString('en-US')} are)\n`;
+    if (more > 0)
+      out += `${f.lint.file}: ${more.toLocaleString('en-US')} more problem${more === 1 ? '' : 's'} not listed (the first ${f.diagnostics.length.toLocaleString('en-US')} are)\n`;
   }
   const summary = summarise(files);
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;

@@ -78,7 +78,12 @@ export class CsvRecord {
     if (!this.cachedFields) {
       const { values, bounds } = this.csv.cells(this.index);
       const text = this.csv.text;
-      this.cachedFields = values.map((value, i) => ({ value, start: bounds[2 * i], end: bounds[2 * i + 1], quoted: text.charCodeAt(bounds[2 * i]) === QUOTE }));
+      this.cachedFields = values.map((value, i) => ({
+        value,
+        start: bounds[2 * i],
+        end: bounds[2 * i + 1],
+        quoted: text.charCodeAt(bounds[2 * i]) === QUOTE,
+      }));
     }
     return this.cachedFields;
   }
@@ -150,7 +155,10 @@ export class ParsedCsv {
     const recent = this.recent;
     for (let k = recent.length - 1; k >= 0; k--) if (recent[k].index === i) return recent[k];
     const stored = this.starts.get(i);
-    const cells = stored < 0 ? scanRecord(this.text, ~stored, this.delimiter, i, true) : splitRecord(this.text, stored, this.recordEnd(i), this.delimiter, i);
+    const cells =
+      stored < 0
+        ? scanRecord(this.text, ~stored, this.delimiter, i, true)
+        : splitRecord(this.text, stored, this.recordEnd(i), this.delimiter, i);
     if (recent.length === KEEP) recent.shift();
     recent.push(cells);
     return cells;

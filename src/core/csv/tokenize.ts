@@ -66,7 +66,7 @@ export function scanRecord(text: string, start: number, delimiter: string, index
     let end: number;
     if (text.charCodeAt(i) === QUOTE) {
       let close = -1;
-      for (let j = i + 1; ; ) {
+      for (let j = i + 1; ;) {
         const k = text.indexOf('"', j);
         if (k === -1) break;
         if (text.charCodeAt(k + 1) === QUOTE) {

@@ -32,7 +32,10 @@ export function decode(body: Uint8Array, label = 'utf-8'): string {
  * (`type=validation-error\n&error-message=...`). Values trimmed. Undefined unless every part is a pair.
  */
 export function parseFormFields(text: string): Record<string, string> | undefined {
-  const parts = text.split(/&|\r\n|\r|\n/).map((p) => p.trim()).filter((p) => p !== '');
+  const parts = text
+    .split(/&|\r\n|\r|\n/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   if (parts.length === 0) return undefined;
   const fields: Record<string, string> = {};
   for (const part of parts) {
@@ -94,7 +97,6 @@ export function findErrorId(fields: Record<string, string> | undefined, text: st
   if (fromField) return fromField;
   return /\berror[\s_-]?id\b["']?\s*[:=]\s*["']?([A-Za-z0-9][\w.:-]*)/i.exec(text)?.[1];
 }
-
 
 // Words of a denial in the languages gateways of this family answer in: authorisation, access, signatures,
 // credentials. Letters around a match must not be letters (\b knows only ASCII), so "signatures" matches

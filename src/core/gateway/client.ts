@@ -51,7 +51,10 @@ export type CreateContent = { payload: string } | { csvText: string };
 export function prepareCreateRequest(o: Omit<CommonOptions, 'timeoutMs' | 'signal'> & CreateContent): PreparedRequest {
   const url = createRecurringPaymentsUrl(o.environment, o.paths ?? DEFAULT_PATHS);
   const payload = 'payload' in o ? o.payload : createPayload(o.csvText);
-  const signature = signRequest({ method: 'POST', url, form: [['payload', payload]], timestamp: o.timestamp, nonce: o.nonce }, o.credentials);
+  const signature = signRequest(
+    { method: 'POST', url, form: [['payload', payload]], timestamp: o.timestamp, nonce: o.nonce },
+    o.credentials,
+  );
   return {
     method: 'POST',
     url,
@@ -62,7 +65,9 @@ export function prepareCreateRequest(o: Omit<CommonOptions, 'timeoutMs' | 'signa
 }
 
 /** Report request: the template as a JSON body (never part of the signature), `realm=""` as in the report sample. */
-export function prepareReportRequest(o: Omit<CommonOptions, 'timeoutMs' | 'signal' | 'maxAnswerBytes'> & { template: ReportTemplate }): PreparedRequest {
+export function prepareReportRequest(
+  o: Omit<CommonOptions, 'timeoutMs' | 'signal' | 'maxAnswerBytes'> & { template: ReportTemplate },
+): PreparedRequest {
   const url = customReportUrl(o.environment, o.paths ?? DEFAULT_PATHS);
   const signature = signRequest({ method: 'POST', url, realm: '', timestamp: o.timestamp, nonce: o.nonce }, o.credentials);
   return {
@@ -81,7 +86,11 @@ export function reportBody(template: ReportTemplate): string {
 }
 
 function post(request: PreparedRequest, o: CommonOptions, defaultLimit: number): Promise<PostResult> {
-  return postOnce(request, { timeoutMs: o.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: o.signal, maxAnswerBytes: o.maxAnswerBytes ?? defaultLimit });
+  return postOnce(request, {
+    timeoutMs: o.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    signal: o.signal,
+    maxAnswerBytes: o.maxAnswerBytes ?? defaultLimit,
+  });
 }
 
 /** The words every face uses for a create whose fate is unknown. */
@@ -99,7 +108,12 @@ export async function createRecurringPayments(o: CommonOptions & CreateContent):
   const sent = await post(prepareCreateRequest(o), o, CREATE_ANSWER_LIMIT);
   if (sent.ok) return interpretCreateAnswer(sent.answer);
   if (!sent.sent) return sent.error;
-  return { outcome: 'unknown', kind: sent.kind, message: `${sent.message}. ${unknownOutcomeAdvice(o.environment.name)}`, ...(sent.status !== undefined ? { status: sent.status } : {}) };
+  return {
+    outcome: 'unknown',
+    kind: sent.kind,
+    message: `${sent.message}. ${unknownOutcomeAdvice(o.environment.name)}`,
+    ...(sent.status !== undefined ? { status: sent.status } : {}),
+  };
 }
 
 /** Runs a report. A report changes nothing, so a failure after sending is a plain transport error. */
@@ -109,4 +123,3 @@ export async function runCustomReport(o: CommonOptions & { template: ReportTempl
   if (!sent.sent) return sent.error;
   return { outcome: 'transport-error', kind: sent.kind === 'timeout' ? 'timeout' : 'other', message: sent.message };
 }
-

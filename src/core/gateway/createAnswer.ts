@@ -17,7 +17,10 @@ function denialMessage(text: string, status: number): string {
 
 /** A typed create response: its `status` (one per row, comma-separated) decides between accepted, error and declined. */
 function createResponseOutcome(status: number, fields: Record<string, string>, raw: string, contentType: string): GatewayOutcome {
-  const statuses = (fieldValue(fields, 'status') ?? '').split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
+  const statuses = (fieldValue(fields, 'status') ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s !== '');
   if (statuses.some((s) => ERROR_STATUSES.has(s))) return { outcome: 'error', status, fields, ...errorDetails(fields), raw };
   if (statuses.some((s) => DECLINED_STATUSES.has(s))) {
     return { outcome: 'declined', status, fields, paymentStatus: fieldValue(fields, 'status')!.trim(), ...errorDetails(fields), raw };
@@ -40,7 +43,8 @@ export function interpretCreateAnswer(answer: HttpAnswer): GatewayOutcome {
   }
   const fields = parseAnswerFields(raw, contentType);
   if (status >= 500) return serverErrorOutcome(status, fields, raw);
-  if (trimmed === '') return status === 200 ? { outcome: 'accepted', status, fields: {}, raw } : { outcome: 'unrecognised', status, contentType, raw };
+  if (trimmed === '')
+    return status === 200 ? { outcome: 'accepted', status, fields: {}, raw } : { outcome: 'unrecognised', status, contentType, raw };
   if (fields) {
     const typed = typedErrorOutcome(status, fields, raw);
     if (typed) return typed;
@@ -52,7 +56,8 @@ export function interpretCreateAnswer(answer: HttpAnswer): GatewayOutcome {
     }
     // OAuth's own problem report (oauth_problem=signature_invalid): the signature was refused.
     const problem = fieldValue(fields, 'oauth_problem');
-    if (type === undefined && problem !== undefined) return { outcome: 'auth-failed', status, operation: 'create', message: `oauth_problem=${problem}`, raw };
+    if (type === undefined && problem !== undefined)
+      return { outcome: 'auth-failed', status, operation: 'create', message: `oauth_problem=${problem}`, raw };
     return { outcome: 'unrecognised', status, contentType, raw };
   }
   if ((status === 403 || status === 401 || status === 200) && isDenialSentence(raw, contentType)) {
@@ -60,4 +65,3 @@ export function interpretCreateAnswer(answer: HttpAnswer): GatewayOutcome {
   }
   return { outcome: 'unrecognised', status, contentType, raw };
 }
-

@@ -56,21 +56,25 @@ export function baseUrlProblem(url: string): string | undefined {
     return `is not a URL ("${redactUrl(url)}")`;
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') return `must be an http(s) URL, not ${u.protocol}`;
-  if (u.username !== '' || u.password !== '') return `must not contain a user name or password (${redactUrl(url)}); secrets are kept in the secret store or environment variables`;
+  if (u.username !== '' || u.password !== '')
+    return `must not contain a user name or password (${redactUrl(url)}); secrets are kept in the secret store or environment variables`;
   if (u.hash !== '' || url.includes('#')) return `must not contain a #fragment (${redactUrl(url)}): the operation path would be lost in it`;
   return undefined;
 }
 
 function checkedBase(baseUrl: string, what: string, environmentName: string | undefined): URL {
   const problem = baseUrlProblem(baseUrl);
-  if (problem) throw new GatewaySettingsError(`${environmentName !== undefined ? `environment "${environmentName}": ` : ''}${what} ${problem}`);
+  if (problem)
+    throw new GatewaySettingsError(`${environmentName !== undefined ? `environment "${environmentName}": ` : ''}${what} ${problem}`);
   return new URL(baseUrl);
 }
 
 function pathSegment(value: string, name: string, environmentName: string | undefined): string {
   // WHATWG URL resolves "." and ".." (even percent-encoded) as dot segments, so they cannot be one segment.
   if (value === '' || value === '.' || value === '..') {
-    throw new GatewaySettingsError(`${environmentName !== undefined ? `environment "${environmentName}": ` : ''}${name} "${value}" cannot be a path segment`);
+    throw new GatewaySettingsError(
+      `${environmentName !== undefined ? `environment "${environmentName}": ` : ''}${name} "${value}" cannot be a path segment`,
+    );
   }
   return encodeURIComponent(value);
 }
@@ -80,7 +84,13 @@ function pathSegment(value: string, name: string, environmentName: string | unde
  * base URL's query kept (and so signed as query parameters), each `{name}` one encoded path segment.
  * Built with WHATWG URL, which is also what the HTTP client puts on the wire. Throws GatewaySettingsError.
  */
-export function operationUrl(baseUrl: string, template: string, vars: Record<string, string> = {}, environmentName?: string, what = 'base URL'): string {
+export function operationUrl(
+  baseUrl: string,
+  template: string,
+  vars: Record<string, string> = {},
+  environmentName?: string,
+  what = 'base URL',
+): string {
   const base = checkedBase(baseUrl, what, environmentName);
   const q = template.indexOf('?');
   const pathTemplate = q < 0 ? template : template.slice(0, q);
@@ -106,9 +116,16 @@ export function customReportUrl(environment: Environment, paths: PathTemplates =
 }
 
 /** Every reason this environment's URLs cannot be built, for settings checks before anything is sent. */
-export function environmentProblems(environment: Environment, paths: PathTemplates = DEFAULT_PATHS, operation?: 'create' | 'report'): string[] {
+export function environmentProblems(
+  environment: Environment,
+  paths: PathTemplates = DEFAULT_PATHS,
+  operation?: 'create' | 'report',
+): string[] {
   const problems: string[] = [];
-  for (const [op, build] of [['create', createRecurringPaymentsUrl], ['report', customReportUrl]] as const) {
+  for (const [op, build] of [
+    ['create', createRecurringPaymentsUrl],
+    ['report', customReportUrl],
+  ] as const) {
     if (operation !== undefined && operation !== op) continue;
     try {
       build(environment, paths);

@@ -48,7 +48,9 @@ export function readJsonText(text: string): JsonText {
   try {
     return { ok: true, value: JSON.parse(body), body };
   } catch (err) {
-    const message = (err instanceof Error ? err.message : String(err)).replace(/, (\.\.\.)?".*$/s, '').replace(/ (in JSON )?at position \d+.*$/s, '');
+    const message = (err instanceof Error ? err.message : String(err))
+      .replace(/, (\.\.\.)?".*$/s, '')
+      .replace(/ (in JSON )?at position \d+.*$/s, '');
     const at = jsonErrorOffset(body);
     return { ok: false, message, ...(at === undefined ? {} : lineColumnAt(body, at)) };
   }

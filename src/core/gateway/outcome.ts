@@ -16,7 +16,14 @@ export type GatewayOutcome =
       errorCode?: string;
       raw: string;
     }
-  | { outcome: 'validation-error' | 'error'; status: number; fields: Record<string, string>; errorMessage?: string; errorCode?: string; raw: string }
+  | {
+      outcome: 'validation-error' | 'error';
+      status: number;
+      fields: Record<string, string>;
+      errorMessage?: string;
+      errorCode?: string;
+      raw: string;
+    }
   | { outcome: 'auth-failed'; status: number; operation: 'create' | 'report'; message: string; raw: string }
   | { outcome: 'server-error'; status: number; errorId?: string; fields: Record<string, string>; raw: string }
   | {
@@ -41,7 +48,15 @@ export interface HttpAnswer {
   body: Uint8Array;
 }
 
-export { parseFormFields, parseJsonFields, parseAnswerFields, fieldValue, findErrorId, isDenialSentence, speaksOfAccess } from './answerText';
+export {
+  parseFormFields,
+  parseJsonFields,
+  parseAnswerFields,
+  fieldValue,
+  findErrorId,
+  isDenialSentence,
+  speaksOfAccess,
+} from './answerText';
 
 export function errorDetails(fields: Record<string, string>): { errorMessage?: string; errorCode?: string } {
   const errorMessage = fieldValue(fields, 'error-message');
@@ -60,4 +75,3 @@ export function serverErrorOutcome(status: number, fields: Record<string, string
   const errorId = findErrorId(fields, raw);
   return { outcome: 'server-error', status, ...(errorId !== undefined ? { errorId } : {}), fields: fields ?? {}, raw };
 }
-

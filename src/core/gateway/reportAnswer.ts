@@ -1,5 +1,14 @@
 import Papa from 'papaparse';
-import { charsetOf, decode, isDenialSentence, isShortProse, mediaType, parseAnswerFields, parseFormFields, speaksOfAccess } from './answerText';
+import {
+  charsetOf,
+  decode,
+  isDenialSentence,
+  isShortProse,
+  mediaType,
+  parseAnswerFields,
+  parseFormFields,
+  speaksOfAccess,
+} from './answerText';
 import { serverErrorOutcome, typedErrorOutcome, type GatewayOutcome, type HttpAnswer } from './outcome';
 
 // The custom report's answer. A report is a report only when it really is one: a PDF (by type or magic),
@@ -69,11 +78,18 @@ export function interpretReportAnswer(answer: HttpAnswer, options: ReportFormatO
   const media = mediaType(contentType);
   if (status >= 500) return serverErrorOutcome(status, parseAnswerFields(raw, contentType), raw);
   if ((status === 401 || status === 403) && trimmed === '') {
-    return { outcome: 'auth-failed', status, operation: 'report', message: `HTTP ${status} with an empty body: the gateway did not accept the signature or the consumer key`, raw };
+    return {
+      outcome: 'auth-failed',
+      status,
+      operation: 'report',
+      message: `HTTP ${status} with an empty body: the gateway did not accept the signature or the consumer key`,
+      raw,
+    };
   }
   const labelledCsv = CSV_MEDIA.has(media);
   // The denial comes first unless the answer says it is CSV: "Access denied, check your key" has a comma.
-  if (!labelledCsv && isDenialSentence(raw, contentType)) return { outcome: 'auth-failed', status, operation: 'report', message: trimmed, raw };
+  if (!labelledCsv && isDenialSentence(raw, contentType))
+    return { outcome: 'auth-failed', status, operation: 'report', message: trimmed, raw };
   if (media.endsWith('json') || media === 'text/html' || trimmed === '' || trimmed.startsWith('{') || trimmed.startsWith('<')) {
     const fields = parseAnswerFields(raw, contentType);
     return (fields && typedErrorOutcome(status, fields, raw)) ?? { outcome: 'unrecognised', status, contentType, raw };

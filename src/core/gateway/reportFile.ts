@@ -22,7 +22,16 @@ import { postOnce } from './transport';
 const HEAD_BYTES = 64 * 1024;
 
 export type SavedReport =
-  | { saved: true; format: 'pdf' | 'csv'; file: string; bytes: number; contentType: string; status: number; rows?: number; columns?: string[] }
+  | {
+      saved: true;
+      format: 'pdf' | 'csv';
+      file: string;
+      bytes: number;
+      contentType: string;
+      status: number;
+      rows?: number;
+      columns?: string[];
+    }
   | { saved: false; outcome: GatewayOutcome };
 
 async function* decoded(file: string, encoding: string | undefined): AsyncGenerator<string> {
@@ -97,7 +106,7 @@ export async function runCustomReportToFile(o: {
       maxAnswerBytes: o.maxAnswerBytes ?? DEFAULT_REPORT_ANSWER_LIMIT,
       keepBytes: HEAD_BYTES,
       onChunk: (chunk) => {
-        for (let at = 0; at < chunk.length; ) at += fs.writeSync(fd, chunk, at, chunk.length - at, written + at);
+        for (let at = 0; at < chunk.length;) at += fs.writeSync(fd, chunk, at, chunk.length - at, written + at);
         written += chunk.length;
       },
     });
@@ -105,7 +114,12 @@ export async function runCustomReportToFile(o: {
     fs.closeSync(fd);
     open = false;
     if (!sent.ok) {
-      return { saved: false, outcome: sent.sent ? { outcome: 'transport-error', kind: sent.kind === 'timeout' ? 'timeout' : 'other', message: sent.message } : sent.error };
+      return {
+        saved: false,
+        outcome: sent.sent
+          ? { outcome: 'transport-error', kind: sent.kind === 'timeout' ? 'timeout' : 'other', message: sent.message }
+          : sent.error,
+      };
     }
     const a = sent.answer;
     const options = { delimiter: o.template.reportCsvDelimiter, encoding: o.template.reportEncode };
@@ -115,14 +129,34 @@ export async function runCustomReportToFile(o: {
       // Small enough to tell in memory exactly as runCustomReport does.
       const outcome = interpretReportAnswer(a, options);
       if (outcome.outcome !== 'report') return { saved: false, outcome };
-      saved = outcome.format === 'pdf'
-        ? { saved: true, format: 'pdf', file: target, bytes: a.length, contentType: a.contentType, status: a.status }
-        : { saved: true, format: 'csv', file: target, bytes: a.length, contentType: a.contentType, status: a.status, rows: outcome.rows.length, columns: outcome.columns };
+      saved =
+        outcome.format === 'pdf'
+          ? { saved: true, format: 'pdf', file: target, bytes: a.length, contentType: a.contentType, status: a.status }
+          : {
+              saved: true,
+              format: 'csv',
+              file: target,
+              bytes: a.length,
+              contentType: a.contentType,
+              status: a.status,
+              rows: outcome.rows.length,
+              columns: outcome.columns,
+            };
     } else if (success && isPdfHead(a.contentType, a.body)) {
       saved = { saved: true, format: 'pdf', file: target, bytes: a.length, contentType: a.contentType, status: a.status };
     } else if (success && a.body[0] !== 0x3c /* '<': markup, not CSV */) {
       const shape = await csvShape(temp, options.delimiter || ',', options.encoding ?? charsetOf(a.contentType));
-      if (shape && (shape.columns.length >= 2 || mediaType(a.contentType) === 'text/csv')) saved = { saved: true, format: 'csv', file: target, bytes: a.length, contentType: a.contentType, status: a.status, rows: shape.rows, columns: shape.columns };
+      if (shape && (shape.columns.length >= 2 || mediaType(a.contentType) === 'text/csv'))
+        saved = {
+          saved: true,
+          format: 'csv',
+          file: target,
+          bytes: a.length,
+          contentType: a.contentType,
+          status: a.status,
+          rows: shape.rows,
+          columns: shape.columns,
+        };
     }
     if (!saved) {
       // Told from its head: a large answer that is no report is shown as its first bytes.

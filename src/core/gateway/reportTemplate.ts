@@ -17,7 +17,7 @@ function isKnownEncoding(label: string): boolean {
 
 export const InputReportParameterSchema = z.looseObject({
   type: described(z.string(), { description: 'Input parameter type.', examples: ['INPUT_TEXT'] }),
-  name: described(z.string(), { description: 'Input parameter name, as given in the report\'s template.' }),
+  name: described(z.string(), { description: "Input parameter name, as given in the report's template." }),
   value: described(z.string(), { description: 'Input parameter value.' }),
 });
 
@@ -38,25 +38,39 @@ export const ReportFiltersSchema = z.looseObject({
 
 export const ReportTemplateSchema = described(
   z.looseObject({
-    reportIdentifier: described(z.string().check(z.minLength(1), z.refine((v) => !isPlaceholder(v), 'still a placeholder')), {
-      description: 'Identifies which custom report is requested. Only your support manager can give it.',
-      // Read by VS Code's JSON checker instead of its generic "String is shorter than…".
-      errorMessage: "reportIdentifier is empty or a placeholder: ask your support manager for the report's identifier",
-      not: { pattern: '^\\s*<[^<>]*>\\s*$' },
-    }),
+    reportIdentifier: described(
+      z.string().check(
+        z.minLength(1),
+        z.refine((v) => !isPlaceholder(v), 'still a placeholder'),
+      ),
+      {
+        description: 'Identifies which custom report is requested. Only your support manager can give it.',
+        // Read by VS Code's JSON checker instead of its generic "String is shorter than…".
+        errorMessage: "reportIdentifier is empty or a placeholder: ask your support manager for the report's identifier",
+        not: { pattern: '^\\s*<[^<>]*>\\s*$' },
+      },
+    ),
     reportEncode: described(
       z.string().check(z.refine(isKnownEncoding, 'not a character encoding this tool can decode: use one such as UTF-8 or windows-1251')),
       { description: 'Character encoding of the returned report.', examples: ['UTF-8'] },
     ),
     reportName: described(z.string(), { description: 'Name of the report.' }),
-    reportCsvDelimiter: described(z.string().check(z.length(1)), { description: 'CSV field delimiter of the returned report (one character).', examples: [',', ';', '\t'] }),
+    reportCsvDelimiter: described(z.string().check(z.length(1)), {
+      description: 'CSV field delimiter of the returned report (one character).',
+      examples: [',', ';', '\t'],
+    }),
     reportFormat: described(z.string().check(z.minLength(1)), { description: 'Output format of the report.', examples: ['CSV', 'PDF'] }),
-    configurationReportParameters: described(z.array(z.unknown()), { description: 'Configuration parameters; the sample sends an empty array.' }),
+    configurationReportParameters: described(z.array(z.unknown()), {
+      description: 'Configuration parameters; the sample sends an empty array.',
+    }),
     inputReportParameters: described(z.array(InputReportParameterSchema), { description: 'Input parameters of the report.' }),
     outputReportParameters: described(z.array(z.unknown()), { description: 'Output parameters; the sample sends an empty array.' }),
     filters: described(ReportFiltersSchema.clone(), { description: 'Nine filter arrays; each may be sent empty.' }),
   }),
-  { title: 'PayGate custom report template', description: 'Body of a custom transactions report request (POST {report_base_url}/services/v2/rpt-engine).' },
+  {
+    title: 'PayGate custom report template',
+    description: 'Body of a custom transactions report request (POST {report_base_url}/services/v2/rpt-engine).',
+  },
 );
 
 export type ReportTemplate = z.output<typeof ReportTemplateSchema>;
@@ -76,7 +90,17 @@ export function newReportTemplate(): ReportTemplate {
     configurationReportParameters: [],
     inputReportParameters: [],
     outputReportParameters: [],
-    filters: { gates: [], companies: [], projects: [], endpoints: [], merchants: [], processors: [], managers: [], resellers: [], currencies: [] },
+    filters: {
+      gates: [],
+      companies: [],
+      projects: [],
+      endpoints: [],
+      merchants: [],
+      processors: [],
+      managers: [],
+      resellers: [],
+      currencies: [],
+    },
   };
 }
 

@@ -17,25 +17,35 @@ const httpUrl = () =>
     }, 'must be an http(s) URL'),
   );
 
-export const EnvironmentSchema = z.object({
-  name: z.string().check(z.minLength(1), z.refine((n) => n !== LOCAL_ENVIRONMENT, `"${LOCAL_ENVIRONMENT}" is the built-in local gateway and cannot be redefined`)),
-  baseUrl: described(httpUrl(), { description: 'Recurring-payments base address, including the service path prefix.' }),
-  reportBaseUrl: described(httpUrl(), { description: 'Custom-report base address, including the service path prefix.' }),
-  endpointId: z.string().check(z.minLength(1)),
-  consumerKey: z.string().check(z.minLength(1)),
-  production: z._default(z.optional(z.boolean()), false),
-}).check(
-  z.superRefine((e, ctx) => {
-    // Named for the environment, and never quoting a password a URL may hold.
-    for (const key of ['baseUrl', 'reportBaseUrl'] as const) {
-      const problem = baseUrlProblem(e[key]);
-      if (problem) ctx.addIssue({ code: 'custom', path: [key], message: `environment "${e.name}": ${key} ${problem}`, input: e[key] });
-    }
-    if (e.endpointId === '.' || e.endpointId === '..') {
-      ctx.addIssue({ code: 'custom', path: ['endpointId'], message: `environment "${e.name}": endpointId "${e.endpointId}" cannot be a path segment`, input: e.endpointId });
-    }
-  }),
-);
+export const EnvironmentSchema = z
+  .object({
+    name: z.string().check(
+      z.minLength(1),
+      z.refine((n) => n !== LOCAL_ENVIRONMENT, `"${LOCAL_ENVIRONMENT}" is the built-in local gateway and cannot be redefined`),
+    ),
+    baseUrl: described(httpUrl(), { description: 'Recurring-payments base address, including the service path prefix.' }),
+    reportBaseUrl: described(httpUrl(), { description: 'Custom-report base address, including the service path prefix.' }),
+    endpointId: z.string().check(z.minLength(1)),
+    consumerKey: z.string().check(z.minLength(1)),
+    production: z._default(z.optional(z.boolean()), false),
+  })
+  .check(
+    z.superRefine((e, ctx) => {
+      // Named for the environment, and never quoting a password a URL may hold.
+      for (const key of ['baseUrl', 'reportBaseUrl'] as const) {
+        const problem = baseUrlProblem(e[key]);
+        if (problem) ctx.addIssue({ code: 'custom', path: [key], message: `environment "${e.name}": ${key} ${problem}`, input: e[key] });
+      }
+      if (e.endpointId === '.' || e.endpointId === '..') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['endpointId'],
+          message: `environment "${e.name}": endpointId "${e.endpointId}" cannot be a path segment`,
+          input: e.endpointId,
+        });
+      }
+    }),
+  );
 
 export const PathTemplatesSchema = z.object({
   createRecurringPayments: z._default(z.string().check(z.minLength(1)), DEFAULT_PATHS.createRecurringPayments),
@@ -53,7 +63,8 @@ export const CliConfigSchema = z
     z.superRefine((c, ctx) => {
       const seen = new Set<string>();
       c.environments.forEach((e, i) => {
-        if (seen.has(e.name)) ctx.addIssue({ code: 'custom', path: ['environments', i, 'name'], message: `environment "${e.name}" is defined twice` });
+        if (seen.has(e.name))
+          ctx.addIssue({ code: 'custom', path: ['environments', i, 'name'], message: `environment "${e.name}" is defined twice` });
         seen.add(e.name);
       });
     }),

@@ -39,8 +39,16 @@ export interface StreamedAnswer extends HttpAnswer {
 
 export const MiB = 1024 * 1024;
 
-const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT|ERR_OSSL_|HOSTNAME_MISMATCH)/;
-const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ESOCKETTIMEDOUT', 'PAYGATE_DEADLINE']);
+const TLS_CODES =
+  /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT|ERR_OSSL_|HOSTNAME_MISMATCH)/;
+const TIMEOUT_CODES = new Set([
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ESOCKETTIMEDOUT',
+  'PAYGATE_DEADLINE',
+]);
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME']);
 
 function errorChain(err: unknown): { name?: string; code?: string; message?: string }[] {
@@ -71,17 +79,26 @@ export function classifyTransportError(err: unknown, url: string, timeoutMs: num
   const chain = errorChain(err);
   if (cancelled) return { outcome: 'transport-error', kind: 'other', message: `Request to ${host} cancelled; nothing was sent` };
   if (chain.some((e) => e.name === 'TimeoutError' || (e.code !== undefined && TIMEOUT_CODES.has(e.code)))) {
-    return { outcome: 'transport-error', kind: 'timeout', message: `The request could not be sent to ${host} within ${Math.round(timeoutMs / 1000)} s; nothing was sent` };
+    return {
+      outcome: 'transport-error',
+      kind: 'timeout',
+      message: `The request could not be sent to ${host} within ${Math.round(timeoutMs / 1000)} s; nothing was sent`,
+    };
   }
   if (chain.some((e) => e.code === 'ECONNREFUSED')) {
     return { outcome: 'transport-error', kind: 'refused', message: `Connection refused by ${host}; nothing was sent` };
   }
   const tls = chain.find((e) => (e.code !== undefined && TLS_CODES.test(e.code)) || /\b(SSL|TLS|certificate)\b/i.test(e.message ?? ''));
-  if (tls) return { outcome: 'transport-error', kind: 'tls', message: `TLS failure with ${host}: ${tls.code ?? tls.message}; nothing was sent` };
+  if (tls)
+    return { outcome: 'transport-error', kind: 'tls', message: `TLS failure with ${host}: ${tls.code ?? tls.message}; nothing was sent` };
   const dns = chain.find((e) => e.code !== undefined && DNS_CODES.has(e.code));
   if (dns) return { outcome: 'transport-error', kind: 'other', message: `Cannot resolve ${host} (${dns.code}); nothing was sent` };
   const detail = chain.find((e) => e.code !== undefined) ?? chain[chain.length - 1];
-  return { outcome: 'transport-error', kind: 'other', message: `Request to ${host} failed: ${detail?.code ?? detail?.message ?? String(err)}; nothing was sent` };
+  return {
+    outcome: 'transport-error',
+    kind: 'other',
+    message: `Request to ${host} failed: ${detail?.code ?? detail?.message ?? String(err)}; nothing was sent`,
+  };
 }
 
 function deadlineError(): Error {
@@ -91,7 +108,11 @@ function deadlineError(): Error {
 /** POSTs once. Never retried; see PostResult for what a failure means. */
 export function postOnce(request: { url: string; headers: Record<string, string>; body: string }, o: PostOptions): Promise<PostResult> {
   if (o.signal?.aborted) {
-    return Promise.resolve({ ok: false, sent: false, error: classifyTransportError(new Error('cancelled'), request.url, o.timeoutMs, true) });
+    return Promise.resolve({
+      ok: false,
+      sent: false,
+      error: classifyTransportError(new Error('cancelled'), request.url, o.timeoutMs, true),
+    });
   }
   return new Promise<PostResult>((resolve) => {
     const url = new URL(request.url);
@@ -118,18 +139,31 @@ export function postOnce(request: { url: string; headers: Record<string, string>
     const failed = (err: unknown) => {
       // Before the last byte left, the gateway cannot have a whole request to act on: nothing was sent.
       if (!connected || (!written && status === undefined)) {
-        finish({ ok: false, sent: false, error: classifyTransportError(reason === 'deadline' ? deadlineError() : err, request.url, o.timeoutMs, reason === 'cancelled') });
+        finish({
+          ok: false,
+          sent: false,
+          error: classifyTransportError(reason === 'deadline' ? deadlineError() : err, request.url, o.timeoutMs, reason === 'cancelled'),
+        });
         return;
       }
       if (reason === 'deadline') afterSend('timeout', `No complete answer from ${host} within ${seconds} s after the request was sent`);
       else if (reason === 'cancelled') afterSend('cancelled', `Cancelled after the request was sent to ${host}`);
       else if (reason === 'too-large') afterSend('truncated', `The answer from ${host} exceeded ${o.maxAnswerBytes} bytes and was cut off`);
-      else if (status !== undefined) afterSend('truncated', `The answer from ${host} was cut off (${(err as { code?: string })?.code ?? 'connection closed'})`);
-      else afterSend('connection-lost', `The connection to ${host} was lost after the request was sent (${(err as { code?: string })?.code ?? 'closed'})`);
+      else if (status !== undefined)
+        afterSend('truncated', `The answer from ${host} was cut off (${(err as { code?: string })?.code ?? 'connection closed'})`);
+      else
+        afterSend(
+          'connection-lost',
+          `The connection to ${host} was lost after the request was sent (${(err as { code?: string })?.code ?? 'closed'})`,
+        );
     };
 
     const transport = url.protocol === 'https:' ? https : http;
-    const req = transport.request(url, { method: 'POST', headers: { ...request.headers, 'Content-Length': String(body.length) }, agent: false });
+    const req = transport.request(url, {
+      method: 'POST',
+      headers: { ...request.headers, 'Content-Length': String(body.length) },
+      agent: false,
+    });
 
     const timer = setTimeout(() => {
       reason ??= 'deadline';
@@ -181,7 +215,15 @@ export function postOnce(request: { url: string; headers: Record<string, string>
       res.on('end', () => {
         ended = true;
         const ct = res.headers['content-type'];
-        finish({ ok: true, answer: { status: status ?? 0, contentType: Array.isArray(ct) ? ct.join(', ') : ct ?? '', body: new Uint8Array(Buffer.concat(chunks)), length } });
+        finish({
+          ok: true,
+          answer: {
+            status: status ?? 0,
+            contentType: Array.isArray(ct) ? ct.join(', ') : (ct ?? ''),
+            body: new Uint8Array(Buffer.concat(chunks)),
+            length,
+          },
+        });
       });
       res.on('error', failed);
       res.on('close', () => {

@@ -61,9 +61,16 @@ export async function guardedSend<T>(o: GuardedSendOptions<T>): Promise<GuardedS
     // Two processes may pass the guard at the same moment: append order decides, the first one sends.
     const records = await o.ledger.list();
     const mine = records.find((r) => r.id === record.id);
-    const first = mine && records.find((r) => r.id !== record.id && !acknowledged.has(r.id) && r.seq < mine.seq && sameTarget(r, key) && mayHaveCreated(r));
+    const first =
+      mine &&
+      records.find((r) => r.id !== record.id && !acknowledged.has(r.id) && r.seq < mine.seq && sameTarget(r, key) && mayHaveCreated(r));
     if (first) {
-      await o.ledger.complete(record.id, { outcome: 'withdrawn', message: 'Not sent: the same content was being sent by another process or window.' }, [], record);
+      await o.ledger.complete(
+        record.id,
+        { outcome: 'withdrawn', message: 'Not sent: the same content was being sent by another process or window.' },
+        [],
+        record,
+      );
       return { status: 'raced', earlier: first };
     }
 

@@ -68,7 +68,10 @@ export class Ledger {
   private readonly now: () => Date;
   private readonly listeners = new Set<() => void>();
 
-  constructor(readonly directory: string, options: LedgerOptions = {}) {
+  constructor(
+    readonly directory: string,
+    options: LedgerOptions = {},
+  ) {
     this.file = path.join(directory, LEDGER_FILE);
     this.rotateBytes = options.rotateBytes ?? DEFAULT_ROTATE_BYTES;
     this.now = options.now ?? (() => new Date());
@@ -106,8 +109,19 @@ export class Ledger {
    * Records how a create ended; `sensitive` values (the batch's card numbers and CVVs) are scrubbed from
    * texts. With the begun record at hand the completed one is folded in memory, else read back.
    */
-  async complete(id: string, completion: Completion, sensitive: readonly string[] = [], begun?: SubmissionRecord): Promise<SubmissionRecord | undefined> {
-    const line: LedgerLine = { ledger: 1, op: 'complete', id, completedAt: this.now().toISOString(), completion: cleanCompletion(completion, sensitive) };
+  async complete(
+    id: string,
+    completion: Completion,
+    sensitive: readonly string[] = [],
+    begun?: SubmissionRecord,
+  ): Promise<SubmissionRecord | undefined> {
+    const line: LedgerLine = {
+      ledger: 1,
+      op: 'complete',
+      id,
+      completedAt: this.now().toISOString(),
+      completion: cleanCompletion(completion, sensitive),
+    };
     await this.append(line);
     if (begun?.id === id) return foldLines([{ ledger: 1, op: 'begin', record: begun }, line])[0];
     return this.get(id);
@@ -166,7 +180,10 @@ export class Ledger {
     } catch {
       return [];
     }
-    const archives = names.filter((n) => ARCHIVE.test(n)).sort().map((n) => path.join(this.directory, n));
+    const archives = names
+      .filter((n) => ARCHIVE.test(n))
+      .sort()
+      .map((n) => path.join(this.directory, n));
     return names.includes(LEDGER_FILE) ? [...archives, this.file] : archives;
   }
 

@@ -48,7 +48,12 @@ export interface SubmissionRecord {
 
 export type NewSubmission = Omit<SubmissionRecord, 'id' | 'time' | 'state' | 'recurringPaymentIds' | 'serialNumbers' | 'statuses' | 'seq'>;
 export type Completion = Pick<SubmissionRecord, 'outcome'> &
-  Partial<Pick<SubmissionRecord, 'kind' | 'httpStatus' | 'message' | 'errorCode' | 'errorId' | 'recurringPaymentIds' | 'serialNumbers' | 'statuses'>>;
+  Partial<
+    Pick<
+      SubmissionRecord,
+      'kind' | 'httpStatus' | 'message' | 'errorCode' | 'errorId' | 'recurringPaymentIds' | 'serialNumbers' | 'statuses'
+    >
+  >;
 
 /** One line of the ledger file. `ledger: 1` is the format version and the mark of our own lines. */
 export type LedgerLine =
@@ -80,7 +85,14 @@ export function cleanCompletion(c: Completion, sensitive: readonly string[] = []
 
 function isRecord(v: unknown): v is Omit<SubmissionRecord, 'seq'> {
   const r = v as Partial<SubmissionRecord> | null;
-  return !!r && typeof r === 'object' && typeof r.id === 'string' && typeof r.time === 'string' && typeof r.contentHash === 'string' && typeof r.environment === 'string';
+  return (
+    !!r &&
+    typeof r === 'object' &&
+    typeof r.id === 'string' &&
+    typeof r.time === 'string' &&
+    typeof r.contentHash === 'string' &&
+    typeof r.environment === 'string'
+  );
 }
 
 /** A parsed ledger line, or undefined when the text is not one of ours. */
@@ -91,7 +103,7 @@ export function parseLine(text: string): LedgerLine | undefined {
   } catch {
     return undefined;
   }
-  const l = v as Partial<LedgerLine> & { record?: unknown; id?: unknown; completion?: unknown } | null;
+  const l = v as (Partial<LedgerLine> & { record?: unknown; id?: unknown; completion?: unknown }) | null;
   if (!l || typeof l !== 'object' || l.ledger !== 1) return undefined;
   if (l.op === 'begin' && isRecord(l.record)) return l as LedgerLine;
   if (l.op === 'complete' && typeof l.id === 'string' && l.completion && typeof l.completion === 'object') return l as LedgerLine;
@@ -108,7 +120,14 @@ export function foldLines(lines: readonly LedgerLine[]): SubmissionRecord[] {
   lines.forEach((line, seq) => {
     if (line.op === 'begin') {
       const r = line.record;
-      if (!records.has(r.id)) records.set(r.id, { ...r, recurringPaymentIds: r.recurringPaymentIds ?? [], serialNumbers: r.serialNumbers ?? [], statuses: r.statuses ?? [], seq });
+      if (!records.has(r.id))
+        records.set(r.id, {
+          ...r,
+          recurringPaymentIds: r.recurringPaymentIds ?? [],
+          serialNumbers: r.serialNumbers ?? [],
+          statuses: r.statuses ?? [],
+          seq,
+        });
     } else if (!completions.has(line.id)) {
       completions.set(line.id, { completedAt: line.completedAt, completion: line.completion });
     }
@@ -116,7 +135,19 @@ export function foldLines(lines: readonly LedgerLine[]): SubmissionRecord[] {
   const out: SubmissionRecord[] = [];
   for (const r of records.values()) {
     const done = completions.get(r.id);
-    out.push(done ? { ...r, ...done.completion, state: 'done', completedAt: done.completedAt, recurringPaymentIds: done.completion.recurringPaymentIds ?? r.recurringPaymentIds, serialNumbers: done.completion.serialNumbers ?? r.serialNumbers, statuses: done.completion.statuses ?? r.statuses } : r);
+    out.push(
+      done
+        ? {
+            ...r,
+            ...done.completion,
+            state: 'done',
+            completedAt: done.completedAt,
+            recurringPaymentIds: done.completion.recurringPaymentIds ?? r.recurringPaymentIds,
+            serialNumbers: done.completion.serialNumbers ?? r.serialNumbers,
+            statuses: done.completion.statuses ?? r.statuses,
+          }
+        : r,
+    );
   }
   return out.sort((a, b) => {
     if (a.time < b.time) return 1;

@@ -53,12 +53,15 @@ export function queryParameters(url: string): [string, string][] {
   const u = new URL(url);
   const query = u.search.startsWith('?') ? u.search.slice(1) : u.search;
   if (query === '') return [];
-  return query.split('&').filter((part) => part !== '').map((part) => {
-    const eq = part.indexOf('=');
-    const name = eq < 0 ? part : part.slice(0, eq);
-    const value = eq < 0 ? '' : part.slice(eq + 1);
-    return [formDecode(name), formDecode(value)];
-  });
+  return query
+    .split('&')
+    .filter((part) => part !== '')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      const name = eq < 0 ? part : part.slice(0, eq);
+      const value = eq < 0 ? '' : part.slice(eq + 1);
+      return [formDecode(name), formDecode(value)];
+    });
 }
 
 /** A form-encoded name or value decoded (`+` is a space); shared with the answer parser. */
@@ -104,13 +107,19 @@ export class SigningKeyError extends Error {
 
 export function loadPrivateKey(pem: string, passphrase?: string): { ok: true; key: KeyObject } | { ok: false; reason: string } {
   try {
-    const key = createPrivateKey(passphrase === undefined || passphrase === '' ? { key: pem, format: 'pem' } : { key: pem, format: 'pem', passphrase });
-    if (key.asymmetricKeyType !== 'rsa') return { ok: false, reason: `the private key is ${key.asymmetricKeyType ?? 'not asymmetric'}, not RSA` };
+    const key = createPrivateKey(
+      passphrase === undefined || passphrase === '' ? { key: pem, format: 'pem' } : { key: pem, format: 'pem', passphrase },
+    );
+    if (key.asymmetricKeyType !== 'rsa')
+      return { ok: false, reason: `the private key is ${key.asymmetricKeyType ?? 'not asymmetric'}, not RSA` };
     return { ok: true, key };
   } catch (err) {
     const code = (err as { code?: string }).code ?? '';
     if (/PASSPHRASE|BAD_DECRYPT|INTERRUPTED_OR_CANCELLED/i.test(code) || /passphrase|bad decrypt/i.test(String(err))) {
-      return { ok: false, reason: passphrase ? 'the passphrase does not decrypt the private key' : 'the private key is encrypted and needs a passphrase' };
+      return {
+        ok: false,
+        reason: passphrase ? 'the passphrase does not decrypt the private key' : 'the private key is encrypted and needs a passphrase',
+      };
     }
     return { ok: false, reason: 'not a PEM RSA private key (PKCS#1 or PKCS#8)' };
   }

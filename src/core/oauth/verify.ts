@@ -51,7 +51,10 @@ export function verifyRequest(
   if (p.oauth_version !== undefined && p.oauth_version !== '1.0') return { ok: false, reason: 'oauth_version is not 1.0' };
   let baseString: string;
   try {
-    baseString = buildBaseString(input.method, input.url, [...Object.entries(p).filter(([k]) => k !== 'oauth_signature'), ...(input.form ?? [])]);
+    baseString = buildBaseString(input.method, input.url, [
+      ...Object.entries(p).filter(([k]) => k !== 'oauth_signature'),
+      ...(input.form ?? []),
+    ]);
   } catch {
     return { ok: false, reason: 'the request URL cannot be parsed' };
   }

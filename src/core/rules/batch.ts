@@ -76,7 +76,11 @@ class Row implements BatchRow {
   }
 }
 
-export function resolveHeader(header: CsvRecord | undefined): { headerCells: HeaderCell[]; columns: (string | null)[]; columnIndex: Map<string, number> } {
+export function resolveHeader(header: CsvRecord | undefined): {
+  headerCells: HeaderCell[];
+  columns: (string | null)[];
+  columnIndex: Map<string, number>;
+} {
   const headerCells: HeaderCell[] = [];
   const columnIndex = new Map<string, number>();
   const values = header && !header.isBlank ? header.values : [];

@@ -39,13 +39,21 @@ export const CodeInfo: Record<Code, { severity: Severity; where: string; when: s
   delimiter: { severity: 'error', where: 'header', when: 'the header splits into one column on `;` but into several on `,` or a tab' },
   'missing-column': { severity: 'error', where: 'header line', when: 'a required column is absent (the three amount modes count as one)' },
   'duplicate-column': { severity: 'error', where: 'header cell', when: 'a name that appears twice (after alias resolution)' },
-  'column-alias': { severity: 'error', where: 'header cell', when: 'a known alias of a column, or a column name in other case or separators' },
+  'column-alias': {
+    severity: 'error',
+    where: 'header cell',
+    when: 'a known alias of a column, or a column name in other case or separators',
+  },
   'required-value': { severity: 'error', where: 'cell', when: 'a required (or required-for-SRC) value is empty' },
   'invalid-value': { severity: 'error', where: 'cell', when: 'a value of the wrong form (type, enum, date, URL, IP, e-mail, digits)' },
   'max-length': { severity: 'error', where: 'cell', when: "longer than the column's maximum" },
   'dst-unsupported': { severity: 'error', where: 'cell', when: 'a DST row carries a value in a column marked DST no' },
   'period-interval': { severity: 'error', where: 'cell', when: 'period without interval or interval without period' },
-  'amount-mode': { severity: 'error', where: 'row', when: 'none of the three amount modes, more than one, or amount-from without amount-to (or the reverse)' },
+  'amount-mode': {
+    severity: 'error',
+    where: 'row',
+    when: 'none of the three amount modes, more than one, or amount-from without amount-to (or the reverse)',
+  },
   'amount-range': { severity: 'error', where: 'cell', when: 'amount-from greater than amount-to' },
   'callback-exclusive': { severity: 'error', where: 'cell', when: 'both notify_url and server_callback_url' },
   'state-required': { severity: 'error', where: 'cell', when: 'SRC row, country US/CA/AU, state empty' },
@@ -69,8 +77,10 @@ export const FixDocs: Partial<Record<Code, string>> = {
   'unknown-column': 'Rename to the closest column name when at most 2 edits away',
   delimiter: 'Rewrite the file with `;`, re-quoting where needed (fix all)',
   'dst-unsupported': 'Clear the cell; or clear every DST-unsupported value in the file',
-  'invalid-value': 'rp_card_type in the wrong case: upper-case it; expire-month with one digit: pad it; a date written D/M/YYYY, D-M-YYYY, D.M.YYYY or YYYY-MM-DD: rewrite as DD.MM.YYYY (fix all)',
+  'invalid-value':
+    'rp_card_type in the wrong case: upper-case it; expire-month with one digit: pad it; a date written D/M/YYYY, D-M-YYYY, D.M.YYYY or YYYY-MM-DD: rewrite as DD.MM.YYYY (fix all)',
   'missing-column': 'Append the column to the header and an empty field to every row',
   bom: 'Drop the byte order mark (fix all)',
-  'card-data-in-git': 'When the file is not tracked: add it to `.gitignore` (when it is tracked, the message says how to remove it from the repository and its history)',
+  'card-data-in-git':
+    'When the file is not tracked: add it to `.gitignore` (when it is tracked, the message says how to remove it from the repository and its history)',
 };

@@ -17,7 +17,9 @@ export function renderColumnTable(): string {
   ];
   for (const c of COLUMNS) {
     const aliases = c.aliases.map((a) => `\`${a}\``).join(', ');
-    lines.push(`| \`${c.name}\` | ${cell(c.necessityText)} | ${cell(c.valueText)} | ${c.maxLength === null ? '—' : c.maxLength} | ${c.dst ? 'yes' : 'no'} | ${aliases} | ${cell(c.doc)} |`);
+    lines.push(
+      `| \`${c.name}\` | ${cell(c.necessityText)} | ${cell(c.valueText)} | ${c.maxLength === null ? '—' : c.maxLength} | ${c.dst ? 'yes' : 'no'} | ${aliases} | ${cell(c.doc)} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -26,7 +28,9 @@ export function renderCodeTable(): string {
   const lines = ['| code | severity | where | when | quick fix |', '|---|---|---|---|---|'];
   for (const [code, info] of Object.entries(CodeInfo) as [Code, (typeof CodeInfo)[Code]][]) {
     // `<a id="CODE">` is what ruleDocUrl links to; `rule-CODE` keeps the README's old links working.
-    lines.push(`| <a id="${code}"></a><a id="rule-${code}"></a>\`${code}\` | ${info.severity} | ${info.where} | ${cell(info.when)} | ${cell(FixDocs[code] ?? '')} |`);
+    lines.push(
+      `| <a id="${code}"></a><a id="rule-${code}"></a>\`${code}\` | ${info.severity} | ${info.where} | ${cell(info.when)} | ${cell(FixDocs[code] ?? '')} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -45,7 +49,9 @@ export function renderCodeIndex(rulesPath = 'docs/rules.md'): string {
   const entries = Object.entries(CodeInfo) as [Code, (typeof CodeInfo)[Code]][];
   return groups
     .map(([severity, title]) => {
-      const links = entries.filter(([, info]) => info.severity === severity).map(([code]) => `<a id="rule-${code}"></a>[\`${code}\`](${rulesPath}#${code})`);
+      const links = entries
+        .filter(([, info]) => info.severity === severity)
+        .map(([code]) => `<a id="rule-${code}"></a>[\`${code}\`](${rulesPath}#${code})`);
       return `**${title}**: ${links.join(' · ')}`;
     })
     .join('\n\n');

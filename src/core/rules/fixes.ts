@@ -15,7 +15,15 @@ const editAt = (batch: Batch, start: number, end: number, newText: string): Text
 });
 
 /** Replace one cell's text (a value is re-quoted when it needs quotes). */
-export function replaceCellFix(batch: Batch, record: CsvRecord, field: number, value: string, title: string, safe: boolean, preferred = false): Fix {
+export function replaceCellFix(
+  batch: Batch,
+  record: CsvRecord,
+  field: number,
+  value: string,
+  title: string,
+  safe: boolean,
+  preferred = false,
+): Fix {
   const edit = editAt(batch, record.fieldStart(field), record.fieldEnd(field), quoteField(value));
   return { title, edits: [edit], safe, preferred };
 }

@@ -3,10 +3,7 @@ import { COLUMNS, columnSpec } from './columns';
 
 // How a header cell maps to a column: exactly, through an alias (a rename fix), or not at all.
 
-export type HeaderMatch =
-  | { kind: 'exact'; column: string }
-  | { kind: 'alias'; column: string }
-  | { kind: 'unknown'; suggestion?: string };
+export type HeaderMatch = { kind: 'exact'; column: string } | { kind: 'alias'; column: string } | { kind: 'unknown'; suggestion?: string };
 
 /** Case, surrounding spaces and the separators `-`, `_`, space do not count when comparing names. */
 export function looseName(name: string): string {

@@ -95,7 +95,8 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
 
 /** The early returns keep the order the problems were found in, as before; a limited list is in heap order and always sorted. */
 function result(report: Reporter, sort = true): LintResult {
-  if (sort || report.limited) report.diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  if (sort || report.limited)
+    report.diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   const out: LintResult = { diagnostics: report.diagnostics, batch: report.batch };
   if (report.omittedCount > 0) out.omitted = { ...report.omitted };
   return out;
@@ -118,8 +119,13 @@ function checkHeader(report: Reporter, headerStart: number, headerEnd: number, s
       ]);
     } else if (cell.match.kind === 'unknown') {
       const suggestion = cell.match.suggestion;
-      const message = cell.raw.trim() === '' ? 'empty column name' : `unknown column ${quoteInMessage(cell.raw)}${suggestion ? `: did you mean ${suggestion}?` : ''}`;
-      const fixes = suggestion ? [replaceCellFix(batch, header!, cell.index, suggestion, `Rename column to ${suggestion}`, false, true)] : [];
+      const message =
+        cell.raw.trim() === ''
+          ? 'empty column name'
+          : `unknown column ${quoteInMessage(cell.raw)}${suggestion ? `: did you mean ${suggestion}?` : ''}`;
+      const fixes = suggestion
+        ? [replaceCellFix(batch, header!, cell.index, suggestion, `Rename column to ${suggestion}`, false, true)]
+        : [];
       report.add(Codes.unknownColumn, start, end, message, null, fixes);
     }
   }
@@ -142,7 +148,9 @@ function checkHeader(report: Reporter, headerStart: number, headerEnd: number, s
     const [amount, from, to, sequence] = AMOUNT_COLUMNS;
     const add = (names: string[]): Fix => {
       const fixes = names.filter((n) => !has(n)).map((n) => appendColumnFix(batch, n));
-      return lazyFix(`Add column${fixes.length > 1 ? 's' : ''} ${names.filter((n) => !has(n)).join(' and ')}`, false, () => fixes.flatMap((f) => f.edits));
+      return lazyFix(`Add column${fixes.length > 1 ? 's' : ''} ${names.filter((n) => !has(n)).join(' and ')}`, false, () =>
+        fixes.flatMap((f) => f.edits),
+      );
     };
     const fixes = [add([amount]), add([from, to]), add([sequence])];
     const partial = has(from) !== has(to) ? ` (${has(from) ? from : to} needs its pair ${has(from) ? to : from})` : '';
@@ -150,6 +158,13 @@ function checkHeader(report: Reporter, headerStart: number, headerEnd: number, s
     let column: string = amount;
     if (has(from)) column = to;
     else if (has(to)) column = from;
-    report.add(Codes.missingColumn, headerStart, headerEnd, `missing amount column: add amount, amount-from with amount-to, or amount-sequence${partial}`, column, fixes);
+    report.add(
+      Codes.missingColumn,
+      headerStart,
+      headerEnd,
+      `missing amount column: add amount, amount-from with amount-to, or amount-sequence${partial}`,
+      column,
+      fixes,
+    );
   }
 }

@@ -67,7 +67,15 @@ export class Reporter {
     this.siftDown(0);
   }
 
-  private make(code: Code, severity: Severity, start: number, end: number, message: string, columnName: string | null, fixes: Fix[]): LintDiagnostic {
+  private make(
+    code: Code,
+    severity: Severity,
+    start: number,
+    end: number,
+    message: string,
+    columnName: string | null,
+    fixes: Fix[],
+  ): LintDiagnostic {
     return { code, severity, message, range: this.batch.csv.index.range(start, end), columnName, fixes };
   }
 

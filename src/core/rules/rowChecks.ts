@@ -137,7 +137,8 @@ export function checkRows(report: Reporter, today: CalendarDate): SrcRows {
       if (v === '') {
         const need = planNeed[k];
         if (need === 1) cell(report, rec, index, Codes.requiredValue, `${planSpec[k].name} is required`, planSpec[k].name);
-        else if (need === 2 && isSrc) cell(report, rec, index, Codes.requiredValue, `${planSpec[k].name} is required for SRC rows`, planSpec[k].name);
+        else if (need === 2 && isSrc)
+          cell(report, rec, index, Codes.requiredValue, `${planSpec[k].name} is required for SRC rows`, planSpec[k].name);
         continue;
       }
       if (isDst && planNoDst[k] === 1) {
@@ -179,7 +180,14 @@ export function checkRows(report: Reporter, today: CalendarDate): SrcRows {
       if (first !== 0 && !report.keeps(rec.fieldStart(pos.orderId))) {
         report.skip(Codes.duplicateOrderId);
       } else if (first !== 0) {
-        cell(report, rec, pos.orderId, Codes.duplicateOrderId, `client-orderid ${quoteInMessage(id)} is already used on row ${first}`, 'client-orderid');
+        cell(
+          report,
+          rec,
+          pos.orderId,
+          Codes.duplicateOrderId,
+          `client-orderid ${quoteInMessage(id)} is already used on row ${first}`,
+          'client-orderid',
+        );
       }
     }
   }
@@ -190,7 +198,7 @@ function tooLong(spec: ColumnSpec, v: string): boolean {
   const max = spec.maxLength!;
   if (spec.kind !== 'decimal-list') return exceedsLength(v, max);
   // Per element, without splitting: this runs for every amount-sequence cell.
-  for (let from = 0; from <= v.length; ) {
+  for (let from = 0; from <= v.length;) {
     let to = v.indexOf(',', from);
     if (to === -1) to = v.length;
     if (to - from > max && exceedsLength(v.slice(from, to), max)) return true;
@@ -224,7 +232,14 @@ function checkCrossFields(
     else if (from !== to) problem = from ? 'amount-from without amount-to' : 'amount-to without amount-from';
     if (problem) report.add(Codes.amountMode, rec.start, rec.end, problem, null);
     else if (good[GOOD.from] && good[GOOD.to] && Number(values[pos.from]) > Number(values[pos.to])) {
-      cell(report, rec, pos.from, Codes.amountRange, `amount-from ${inMessage(values[pos.from])} is greater than amount-to ${inMessage(values[pos.to])}`, 'amount-from');
+      cell(
+        report,
+        rec,
+        pos.from,
+        Codes.amountRange,
+        `amount-from ${inMessage(values[pos.from])} is greater than amount-to ${inMessage(values[pos.to])}`,
+        'amount-from',
+      );
     }
   }
 
@@ -232,22 +247,45 @@ function checkCrossFields(
   if (!isDst) {
     const period = valueAt(values, pos.period) !== '';
     const interval = valueAt(values, pos.interval) !== '';
-    if (period && !interval && good[GOOD.period]) cell(report, rec, pos.period, Codes.periodInterval, 'period without interval: add an interval (e.g. 1)', 'period');
-    if (interval && !period && good[GOOD.interval]) cell(report, rec, pos.interval, Codes.periodInterval, 'interval without period: add a period (day, week or month)', 'interval');
+    if (period && !interval && good[GOOD.period])
+      cell(report, rec, pos.period, Codes.periodInterval, 'period without interval: add an interval (e.g. 1)', 'period');
+    if (interval && !period && good[GOOD.interval])
+      cell(report, rec, pos.interval, Codes.periodInterval, 'interval without period: add a period (day, week or month)', 'interval');
   }
 
   if (good[GOOD.notify] && good[GOOD.callback]) {
-    cell(report, rec, pos.callback, Codes.callbackExclusive, 'send either notify_url or server_callback_url, not both', 'server_callback_url');
+    cell(
+      report,
+      rec,
+      pos.callback,
+      Codes.callbackExclusive,
+      'send either notify_url or server_callback_url, not both',
+      'server_callback_url',
+    );
   }
 
   if (isSrc && good[GOOD.country] && STATE_COUNTRIES.has(values[pos.country]) && pos.state >= 0 && values[pos.state] === '') {
-    cell(report, rec, pos.state, Codes.stateRequired, `state is required for SRC rows when country is ${inMessage(values[pos.country])}`, 'state');
+    cell(
+      report,
+      rec,
+      pos.state,
+      Codes.stateRequired,
+      `state is required for SRC rows when country is ${inMessage(values[pos.country])}`,
+      'state',
+    );
   }
 
   const start = good[GOOD.start] ? gatewayDateKey(values[pos.start]) : NaN;
   const finish = good[GOOD.finish] ? gatewayDateKey(values[pos.finish]) : NaN;
   if (finish < start) {
-    cell(report, rec, pos.finish, Codes.dateOrder, `finish-date ${inMessage(values[pos.finish])} is before start-date ${inMessage(values[pos.start])}`, 'finish-date');
+    cell(
+      report,
+      rec,
+      pos.finish,
+      Codes.dateOrder,
+      `finish-date ${inMessage(values[pos.finish])} is before start-date ${inMessage(values[pos.start])}`,
+      'finish-date',
+    );
   }
 
   // Warnings: the file can still be sent.
@@ -258,7 +296,14 @@ function checkCrossFields(
     const y = Number(values[pos.expYear]);
     const m = Number(values[pos.expMonth]);
     if (y < today.year || (y === today.year && m < today.month)) {
-      cell(report, rec, pos.expMonth, Codes.cardExpired, `the card expired (${inMessage(values[pos.expMonth])}/${inMessage(values[pos.expYear])})`, 'expire-month');
+      cell(
+        report,
+        rec,
+        pos.expMonth,
+        Codes.cardExpired,
+        `the card expired (${inMessage(values[pos.expMonth])}/${inMessage(values[pos.expYear])})`,
+        'expire-month',
+      );
     }
   }
   if (start < dateKey(today)) {

@@ -49,7 +49,7 @@ function isDecimalIn(v: string, from: number, to: number): boolean {
 
 /** Decimals joined by `,`, each valid. */
 function isDecimalList(v: string): boolean {
-  for (let from = 0; from <= v.length; ) {
+  for (let from = 0; from <= v.length;) {
     let to = v.indexOf(',', from);
     if (to === -1) to = v.length;
     if (!isDecimalIn(v, from, to)) return false;

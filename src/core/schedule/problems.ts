@@ -44,28 +44,45 @@ function collect(values: Record<string, string>, push: (column: string, message:
   const period = v('period');
   const interval = v('interval');
   if (period !== undefined && !PERIODS.includes(period)) push('period', `period "${shown(period)}" is not day, week or month`);
-  if (interval !== undefined && !POSITIVE_INTEGER.test(interval)) push('interval', `interval "${shown(interval)}" is not a whole number of 1 or more`);
+  if (interval !== undefined && !POSITIVE_INTEGER.test(interval))
+    push('interval', `interval "${shown(interval)}" is not a whole number of 1 or more`);
   if (period !== undefined && interval === undefined) push('interval', 'period is set but interval is missing');
   if (interval !== undefined && period === undefined) push('period', 'interval is set but period is missing');
 
   for (const column of ['start-date', 'finish-date']) {
     const text = v(column);
-    if (text !== undefined && parseGatewayDate(text) === undefined) push(column, `${column} "${shown(text)}" is not a real date written DD.MM.YYYY`);
+    if (text !== undefined && parseGatewayDate(text) === undefined)
+      push(column, `${column} "${shown(text)}" is not a real date written DD.MM.YYYY`);
   }
   const max = v('max-repeats-number');
-  if (max !== undefined && !POSITIVE_INTEGER.test(max)) push('max-repeats-number', `max-repeats-number "${shown(max)}" is not a whole number of 1 or more`);
+  if (max !== undefined && !POSITIVE_INTEGER.test(max))
+    push('max-repeats-number', `max-repeats-number "${shown(max)}" is not a whole number of 1 or more`);
 
   const amount = v('amount');
   const from = v('amount-from');
   const to = v('amount-to');
   const seq = v('amount-sequence');
-  for (const [column, text] of [['amount', amount], ['amount-from', from], ['amount-to', to]] as const) {
-    if (text !== undefined && !isScheduleDecimal(text)) push(column, `${column} "${shown(text)}" is not an amount greater than 0 with at most 3 decimals`);
+  for (const [column, text] of [
+    ['amount', amount],
+    ['amount-from', from],
+    ['amount-to', to],
+  ] as const) {
+    if (text !== undefined && !isScheduleDecimal(text))
+      push(column, `${column} "${shown(text)}" is not an amount greater than 0 with at most 3 decimals`);
   }
   if (seq !== undefined) {
-    const bad = seq.split(',').map((p) => p.trim()).find((p) => !isScheduleDecimal(p));
-    if (bad !== undefined) push('amount-sequence', `amount-sequence element "${shown(bad)}" is not an amount greater than 0 with at most 3 decimals`);
+    const bad = seq
+      .split(',')
+      .map((p) => p.trim())
+      .find((p) => !isScheduleDecimal(p));
+    if (bad !== undefined)
+      push('amount-sequence', `amount-sequence element "${shown(bad)}" is not an amount greater than 0 with at most 3 decimals`);
   }
-  if ((from === undefined) !== (to === undefined)) push(from === undefined ? 'amount-from' : 'amount-to', `${from === undefined ? 'amount-to' : 'amount-from'} is set without its pair ${from === undefined ? 'amount-from' : 'amount-to'}`);
-  if (amount === undefined && from === undefined && to === undefined && seq === undefined) push('amount', 'no amount: set amount, amount-from with amount-to, or amount-sequence');
+  if ((from === undefined) !== (to === undefined))
+    push(
+      from === undefined ? 'amount-from' : 'amount-to',
+      `${from === undefined ? 'amount-to' : 'amount-from'} is set without its pair ${from === undefined ? 'amount-from' : 'amount-to'}`,
+    );
+  if (amount === undefined && from === undefined && to === undefined && seq === undefined)
+    push('amount', 'no amount: set amount, amount-from with amount-to, or amount-sequence');
 }

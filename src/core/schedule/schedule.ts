@@ -135,7 +135,12 @@ function amountOf(input: ScheduleInput): (index: number) => ChargeAmount {
  * The date of charge `index`, always counted from the start date (never from the previous charge), so a
  * monthly schedule clamped to 28 February returns to the 31st in March. Undefined for a one-off beyond 0.
  */
-function dateOf(start: CalendarDate, period: SchedulePeriod | undefined, interval: number | undefined, index: number): CalendarDate | undefined {
+function dateOf(
+  start: CalendarDate,
+  period: SchedulePeriod | undefined,
+  interval: number | undefined,
+  index: number,
+): CalendarDate | undefined {
   if (period === undefined || interval === undefined) return index === 0 ? start : undefined;
   switch (period) {
     case 'day':

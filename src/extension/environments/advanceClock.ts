@@ -18,7 +18,17 @@ export interface AdvanceClockOptions {
 }
 
 export type AdvanceClockResult =
-  | { status: 'advanced'; from: string; today: string; charges: number; approved: number; declined: number; stopped: number; message: string; paymentsText?: string }
+  | {
+      status: 'advanced';
+      from: string;
+      today: string;
+      charges: number;
+      approved: number;
+      declined: number;
+      stopped: number;
+      message: string;
+      paymentsText?: string;
+    }
   | { status: 'cancelled' }
   | { status: 'refused'; message: string }
   | { status: 'failed'; message: string };
@@ -45,7 +55,7 @@ export async function advanceLocalGatewayClockCommand(deps: AdvanceClockDeps, ar
   } else {
     const text = await vscode.window.showInputBox({
       title: 'PayGate: Advance Local Gateway Clock',
-      prompt: 'Days to move the local gateway\'s simulated clock forward; the schedules due on the way are charged.',
+      prompt: "Days to move the local gateway's simulated clock forward; the schedules due on the way are charged.",
       value: '35',
       validateInput: (t) => {
         const p = parseDays(t);
@@ -85,7 +95,9 @@ export async function advanceLocalGatewayClockCommand(deps: AdvanceClockDeps, ar
       try {
         await showPayments(deps, summary.today);
       } catch (err) {
-        void showErrorWithLog(`PayGate: the local gateway's payments could not be listed: ${err instanceof Error ? err.message : String(err)}`);
+        void showErrorWithLog(
+          `PayGate: the local gateway's payments could not be listed: ${err instanceof Error ? err.message : String(err)}`,
+        );
       }
     });
   }

@@ -21,14 +21,20 @@ const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? on
 export function advanceMessage(days: number, s: Pick<AdvanceSummary, 'today' | 'charges' | 'stopped'>): string {
   const approved = s.charges.filter((c) => c.status === 'approved').length;
   const declined = s.charges.length - approved;
-  const charged = s.charges.length === 0 ? 'no charges' : `${count(s.charges.length, 'charge')} (${approved} approved, ${declined} declined)`;
+  const charged =
+    s.charges.length === 0 ? 'no charges' : `${count(s.charges.length, 'charge')} (${approved} approved, ${declined} declined)`;
   const stopped = s.stopped.length > 0 ? `; ${count(s.stopped.length, 'payment')} stopped` : '';
   return `Advanced ${count(days, 'day')} to ${s.today}: ${charged}${stopped}`;
 }
 
 function table(rows: string[][]): string[] {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd());
+  return rows.map((r) =>
+    r
+      .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 /** The local gateway's recurring payments and their charges; card numbers appear masked, as the gateway keeps them. */
@@ -39,11 +45,18 @@ export function paymentsText(today: string, payments: readonly StoredPayment[]):
     const approved = p.charges.filter((c) => c.status === 'approved').length;
     const status = p.status === 'stop' ? `stop${p.stopReason ? ` (${p.stopReason})` : ''}` : p.status;
     lines.push(
-      maskText(`Payment ${p['recurring-payment-id']}  client-orderid ${p['client-orderid']}  ${p.rp_card_type}  card ${p.maskedCard}  ${status}`),
-      maskText(`  ${p.order_desc ? `${p.order_desc}; ` : ''}created ${p.createdDate}; ${count(p.charges.length, 'charge')} (${approved} approved, ${p.charges.length - approved} declined)`),
+      maskText(
+        `Payment ${p['recurring-payment-id']}  client-orderid ${p['client-orderid']}  ${p.rp_card_type}  card ${p.maskedCard}  ${status}`,
+      ),
+      maskText(
+        `  ${p.order_desc ? `${p.order_desc}; ` : ''}created ${p.createdDate}; ${count(p.charges.length, 'charge')} (${approved} approved, ${p.charges.length - approved} declined)`,
+      ),
     );
     if (p.charges.length > 0) {
-      const rows = [['  #', 'date', 'time', 'amount', 'status', 'transaction'], ...p.charges.map((c) => [`  ${c.index}`, c.date, c.time, `${c.amount} ${p.currency}`, c.status, c.transactionId])];
+      const rows = [
+        ['  #', 'date', 'time', 'amount', 'status', 'transaction'],
+        ...p.charges.map((c) => [`  ${c.index}`, c.date, c.time, `${c.amount} ${p.currency}`, c.status, c.transactionId]),
+      ];
       lines.push(...table(rows));
     }
     lines.push('');

@@ -2,7 +2,14 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import { DEFAULT_PATHS, type Environment } from '../../core/gateway/environments';
-import { startLocalGateway, StateDirLockedError, type AdvanceSummary, type DemoMerchant, type LocalGateway, type StoredPayment } from '../../local-gateway';
+import {
+  startLocalGateway,
+  StateDirLockedError,
+  type AdvanceSummary,
+  type DemoMerchant,
+  type LocalGateway,
+  type StoredPayment,
+} from '../../local-gateway';
 import { findRunningGateway, type RunningGatewayHandle } from './runningGateway';
 import { localGatewayPort, pathTemplates } from './settings';
 
@@ -35,11 +42,24 @@ export interface LocalGatewayHandle {
 }
 
 function ownHandle(g: LocalGateway): LocalGatewayHandle {
-  return { environment: g.environment, merchant: g.merchant, origin: g.origin, advanceDays: (d) => g.advanceDays(d), payments: async () => g.payments() };
+  return {
+    environment: g.environment,
+    merchant: g.merchant,
+    origin: g.origin,
+    advanceDays: (d) => g.advanceDays(d),
+    payments: async () => g.payments(),
+  };
 }
 
 function runningHandle(r: RunningGatewayHandle): LocalGatewayHandle {
-  return { environment: r.environment, merchant: r.merchant, origin: r.origin, externalPid: r.pid, advanceDays: (d) => r.advanceDays(d), payments: () => r.payments() };
+  return {
+    environment: r.environment,
+    merchant: r.merchant,
+    origin: r.origin,
+    externalPid: r.pid,
+    advanceDays: (d) => r.advanceDays(d),
+    payments: () => r.payments(),
+  };
 }
 
 function defaultPaths(): boolean {
@@ -80,7 +100,14 @@ export class LocalGatewayManager extends Disposable {
     if (!g) return { running: false };
     // Addresses and the demo login only: the demo merchant's secret and keys stay inside the host.
     const e = g.environment;
-    return { running: true, baseUrl: e.baseUrl, reportBaseUrl: e.reportBaseUrl, endpointId: e.endpointId, consumerKey: g.merchant.consumerKey, ...(g.externalPid !== undefined ? { externalPid: g.externalPid } : {}) };
+    return {
+      running: true,
+      baseUrl: e.baseUrl,
+      reportBaseUrl: e.reportBaseUrl,
+      endpointId: e.endpointId,
+      consumerKey: g.merchant.consumerKey,
+      ...(g.externalPid !== undefined ? { externalPid: g.externalPid } : {}),
+    };
   }
 
   async ensureStarted(): Promise<LocalGatewayHandle> {
@@ -111,7 +138,9 @@ export class LocalGatewayManager extends Disposable {
     if (this.sharedStateDir !== undefined) {
       // A `paygate gateway` serves the default paths only; with other paths configured the editor runs its own.
       if (!defaultPaths()) {
-        this.log.info('Local gateway: paygate.paths differ from the defaults, so the editor runs its own local gateway rather than a paygate gateway process');
+        this.log.info(
+          'Local gateway: paygate.paths differ from the defaults, so the editor runs its own local gateway rather than a paygate gateway process',
+        );
       } else {
         const found = await findRunningGateway(this.sharedStateDir);
         this.log.info(`Local gateway: ${found.reason}`);

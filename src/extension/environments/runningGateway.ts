@@ -1,6 +1,12 @@
 import * as http from 'node:http';
 import type { Environment } from '../../core/gateway/environments';
-import { loadOrCreateDemoMerchant, readRunningGateway, type AdvanceSummary, type DemoMerchant, type StoredPayment } from '../../local-gateway';
+import {
+  loadOrCreateDemoMerchant,
+  readRunningGateway,
+  type AdvanceSummary,
+  type DemoMerchant,
+  type StoredPayment,
+} from '../../local-gateway';
 
 // A local gateway that a `paygate gateway` process runs (npm start starts one, a user may run one in a
 // terminal): the editor's `local` uses it instead of starting a second one, so `curl …/_sim/advance`, the
@@ -33,20 +39,25 @@ function isLoopback(url: URL): boolean {
  */
 function admin<T>(method: 'GET' | 'POST', url: URL, token: string, timeoutMs: number): Promise<T> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, timeout: timeoutMs, headers: { accept: 'application/json', 'content-length': 0, authorization: `Bearer ${token}` } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
-        if (res.statusCode !== 200) return reject(new Error(`${method} ${url.pathname} answered ${res.statusCode}: ${body.trim().slice(0, 300)}`));
-        try {
-          resolve(JSON.parse(body) as T);
-        } catch {
-          reject(new Error(`${method} ${url.pathname} did not answer JSON`));
-        }
-      });
-    });
+    const req = http.request(
+      url,
+      { method, timeout: timeoutMs, headers: { accept: 'application/json', 'content-length': 0, authorization: `Bearer ${token}` } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const body = Buffer.concat(chunks).toString('utf8');
+          if (res.statusCode !== 200)
+            return reject(new Error(`${method} ${url.pathname} answered ${res.statusCode}: ${body.trim().slice(0, 300)}`));
+          try {
+            resolve(JSON.parse(body) as T);
+          } catch {
+            reject(new Error(`${method} ${url.pathname} did not answer JSON`));
+          }
+        });
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`${method} ${url.pathname}: no answer within ${timeoutMs / 1000}s`)));
     req.on('error', reject);
     req.end();
@@ -73,12 +84,15 @@ export async function findRunningGateway(stateDir: string): Promise<{ handle?: R
   } catch {
     return { reason: `the running-gateway file in ${stateDir} names no usable address` };
   }
-  if (!isLoopback(origin)) return { reason: `the running-gateway file in ${stateDir} names ${origin.host}, which is not a loopback address` };
+  if (!isLoopback(origin))
+    return { reason: `the running-gateway file in ${stateDir} names ${origin.host}, which is not a loopback address` };
   let state: SimState;
   try {
     state = await admin<SimState>('GET', new URL('/_sim/state', origin), running.adminToken, PROBE_TIMEOUT_MS);
   } catch (err) {
-    return { reason: `the paygate gateway at ${origin.origin} (pid ${running.pid}) did not answer: ${err instanceof Error ? err.message : String(err)}` };
+    return {
+      reason: `the paygate gateway at ${origin.origin} (pid ${running.pid}) did not answer: ${err instanceof Error ? err.message : String(err)}`,
+    };
   }
   let merchant: DemoMerchant;
   try {
@@ -103,8 +117,15 @@ export async function findRunningGateway(stateDir: string): Promise<{ handle?: R
     origin: origin.origin,
     environment,
     merchant,
-    advanceDays: (days) => admin<AdvanceSummary>('POST', new URL(`/_sim/advance?days=${encodeURIComponent(String(days))}`, origin), running.adminToken, ADMIN_TIMEOUT_MS),
-    payments: async () => (await admin<{ payments: StoredPayment[] }>('GET', new URL('/_sim/payments', origin), running.adminToken, ADMIN_TIMEOUT_MS)).payments,
+    advanceDays: (days) =>
+      admin<AdvanceSummary>(
+        'POST',
+        new URL(`/_sim/advance?days=${encodeURIComponent(String(days))}`, origin),
+        running.adminToken,
+        ADMIN_TIMEOUT_MS,
+      ),
+    payments: async () =>
+      (await admin<{ payments: StoredPayment[] }>('GET', new URL('/_sim/payments', origin), running.adminToken, ADMIN_TIMEOUT_MS)).payments,
     alive: () => readRunningGateway(stateDir)?.pid === running.pid,
   };
   return { handle, reason: `using the paygate gateway at ${origin.origin} (pid ${running.pid}, state ${stateDir})` };

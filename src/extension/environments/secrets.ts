@@ -16,8 +16,7 @@ export const secretKeys = {
 export type Operation = 'create' | 'report';
 
 export type CredentialsResult =
-  | { ok: true; credentials: SigningCredentials }
-  | { ok: false; missing: 'consumer-secret' | 'consumer-secret-or-rsa-key'; message: string };
+  { ok: true; credentials: SigningCredentials } | { ok: false; missing: 'consumer-secret' | 'consumer-secret-or-rsa-key'; message: string };
 
 /**
  * The report operation states HMAC-SHA1. The create sample signs with RSA-SHA256, so a stored RSA key is
@@ -34,8 +33,16 @@ export async function storedCredentials(secrets: vscode.SecretStorage, env: Envi
   const consumerSecret = await secrets.get(secretKeys.consumerSecret(env.name));
   if (consumerSecret) return { ok: true, credentials: { signatureMethod: 'HMAC-SHA1', consumerKey: env.consumerKey, consumerSecret } };
   return operation === 'create'
-    ? { ok: false, missing: 'consumer-secret-or-rsa-key', message: `No RSA private key or consumer secret is stored for "${env.name}". Run "PayGate: Set RSA Private Key…" or "PayGate: Set Consumer Secret…".` }
-    : { ok: false, missing: 'consumer-secret', message: `No consumer secret is stored for "${env.name}". Run "PayGate: Set Consumer Secret…".` };
+    ? {
+        ok: false,
+        missing: 'consumer-secret-or-rsa-key',
+        message: `No RSA private key or consumer secret is stored for "${env.name}". Run "PayGate: Set RSA Private Key…" or "PayGate: Set Consumer Secret…".`,
+      }
+    : {
+        ok: false,
+        missing: 'consumer-secret',
+        message: `No consumer secret is stored for "${env.name}". Run "PayGate: Set Consumer Secret…".`,
+      };
 }
 
 /** Arguments for automation and tests; without them the commands ask. */
@@ -82,7 +89,10 @@ function report(result: SetSecretResult, what: string): SetSecretResult {
   return result;
 }
 
-export async function setConsumerSecretCommand(secrets: vscode.SecretStorage, args: SetConsumerSecretArgs = {}): Promise<SetSecretResult | undefined> {
+export async function setConsumerSecretCommand(
+  secrets: vscode.SecretStorage,
+  args: SetConsumerSecretArgs = {},
+): Promise<SetSecretResult | undefined> {
   const env = await pickEnvironment(args.environment, 'consumer secret');
   if (env === undefined) return undefined;
   const refused = refuseLocal(env);
@@ -91,7 +101,7 @@ export async function setConsumerSecretCommand(secrets: vscode.SecretStorage, ar
     args.secret ??
     (await vscode.window.showInputBox({
       title: `PayGate: consumer secret of "${env}"`,
-      prompt: 'Stored in the editor\'s secret storage, never in settings.',
+      prompt: "Stored in the editor's secret storage, never in settings.",
       password: true,
       ignoreFocusOut: true,
       validateInput: (v) => (v.trim() === '' ? 'The consumer secret cannot be empty' : undefined),
@@ -102,7 +112,10 @@ export async function setConsumerSecretCommand(secrets: vscode.SecretStorage, ar
   return report({ ok: true, environment: env }, 'Consumer secret');
 }
 
-export async function setRsaPrivateKeyCommand(secrets: vscode.SecretStorage, args: SetRsaKeyArgs = {}): Promise<SetSecretResult | undefined> {
+export async function setRsaPrivateKeyCommand(
+  secrets: vscode.SecretStorage,
+  args: SetRsaKeyArgs = {},
+): Promise<SetSecretResult | undefined> {
   const env = await pickEnvironment(args.environment, 'RSA private key');
   if (env === undefined) return undefined;
   const refused = refuseLocal(env);
@@ -120,9 +133,13 @@ export async function setRsaPrivateKeyCommand(secrets: vscode.SecretStorage, arg
   }
   let pem: string;
   try {
-    pem = file.scheme === 'file' ? await fs.readFile(file.fsPath, 'utf8') : new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+    pem =
+      file.scheme === 'file' ? await fs.readFile(file.fsPath, 'utf8') : new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
   } catch (err) {
-    return report({ ok: false, reason: `Cannot read ${file.fsPath}: ${(err as NodeJS.ErrnoException).code ?? 'read error'}` }, 'RSA private key');
+    return report(
+      { ok: false, reason: `Cannot read ${file.fsPath}: ${(err as NodeJS.ErrnoException).code ?? 'read error'}` },
+      'RSA private key',
+    );
   }
   let passphrase = args.passphrase;
   if (passphrase === undefined && args.file === undefined) {

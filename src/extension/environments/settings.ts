@@ -67,5 +67,7 @@ export async function setActiveEnvironment(name: string): Promise<void> {
 }
 
 export function affectsGatewaySettings(e: vscode.ConfigurationChangeEvent): boolean {
-  return ['environment', 'environments', 'paths', 'requestTimeoutSeconds', 'localGateway'].some((k) => e.affectsConfiguration(`${SECTION}.${k}`));
+  return ['environment', 'environments', 'paths', 'requestTimeoutSeconds', 'localGateway'].some((k) =>
+    e.affectsConfiguration(`${SECTION}.${k}`),
+  );
 }

@@ -30,11 +30,12 @@ export function environmentInsertion(text: string): Insertion | undefined {
   const array = findNodeAtLocation(root, ['paygate.environments']);
   if (array && array.type === 'array') {
     const last = array.children?.[array.children.length - 1];
-    return last ? { offset: last.offset + last.length, before: ',\n', after: '', indent: '' } : { offset: array.offset + 1, before: '\n', after: '\n', indent: '\t' };
+    return last
+      ? { offset: last.offset + last.length, before: ',\n', after: '', indent: '' }
+      : { offset: array.offset + 1, before: '\n', after: '\n', indent: '\t' };
   }
   if (array) return undefined; // present but not an array: the user has to look at it
   const lastProp = root.children?.[root.children.length - 1];
   const offset = lastProp ? lastProp.offset + lastProp.length : root.offset + 1;
   return { offset, before: `${lastProp ? ',' : ''}\n"paygate.environments": [\n`, after: '\n]', indent: '\t' };
 }
-

@@ -1,12 +1,6 @@
 import * as vscode from 'vscode';
 import { LOCAL_ENVIRONMENT } from '../../core/gateway/environments';
-import {
-  activeEnvironmentName,
-  configuredEnvironment,
-  configuredEnvironments,
-  isKnownEnvironment,
-  setActiveEnvironment,
-} from './settings';
+import { activeEnvironmentName, configuredEnvironment, configuredEnvironments, isKnownEnvironment, setActiveEnvironment } from './settings';
 import type { LocalGatewayManager } from './localGateway';
 
 // The active environment, always in sight: a production environment on the warning colour, a name that
@@ -71,8 +65,7 @@ export function statusLabel(environment: string, detail: string): string {
 }
 
 export type SelectEnvironmentResult =
-  | { ok: true; environment: string; statusText: string; statusLabel: string }
-  | { ok: false; message: string; adding?: boolean };
+  { ok: true; environment: string; statusText: string; statusLabel: string } | { ok: false; message: string; adding?: boolean };
 
 interface EnvironmentPick extends vscode.QuickPickItem {
   name: string;
@@ -82,7 +75,9 @@ interface EnvironmentPick extends vscode.QuickPickItem {
 /** The environment a command argument names: a string, or `{ environment }`; anything else names none. */
 function environmentArg(arg: unknown): string | undefined {
   if (typeof arg === 'string') return arg;
-  return arg && typeof arg === 'object' && typeof (arg as { environment?: unknown }).environment === 'string' ? (arg as { environment: string }).environment : undefined;
+  return arg && typeof arg === 'object' && typeof (arg as { environment?: unknown }).environment === 'string'
+    ? (arg as { environment: string }).environment
+    : undefined;
 }
 
 /** Select Environment: a name argument (string or `{ environment }`) selects without asking. */
@@ -91,7 +86,12 @@ export async function selectEnvironmentCommand(status: EnvironmentStatus, arg?: 
   if (name === undefined) {
     const current = activeEnvironmentName();
     const items: EnvironmentPick[] = [
-      { name: LOCAL_ENVIRONMENT, label: LOCAL_ENVIRONMENT, description: 'built-in local gateway', detail: 'No credentials needed: the demo merchant\'s keys come from the local gateway.' },
+      {
+        name: LOCAL_ENVIRONMENT,
+        label: LOCAL_ENVIRONMENT,
+        description: 'built-in local gateway',
+        detail: "No credentials needed: the demo merchant's keys come from the local gateway.",
+      },
       ...configuredEnvironments().environments.map((e) => ({
         name: e.name,
         label: `${e.production ? '$(warning) ' : ''}${e.name}`,
@@ -102,7 +102,12 @@ export async function selectEnvironmentCommand(status: EnvironmentStatus, arg?: 
     // The way to a new environment is where one looks for it: at the end of the list of environments.
     items.push(
       { name: '', label: '', kind: vscode.QuickPickItemKind.Separator },
-      { name: '', add: true, label: '$(add) Add environment…', detail: 'Opens the paygate.environments setting in settings JSON with an entry to fill in.' },
+      {
+        name: '',
+        add: true,
+        label: '$(add) Add environment…',
+        detail: 'Opens the paygate.environments setting in settings JSON with an entry to fill in.',
+      },
     );
     const picked = await vscode.window.showQuickPick(items, { placeHolder: `Active PayGate environment (now: ${current})` });
     if (!picked) return undefined;

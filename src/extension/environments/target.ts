@@ -17,7 +17,12 @@ export interface Target {
 
 export type TargetResult =
   | { ok: true; target: Target }
-  | { ok: false; reason: 'unknown-environment' | 'no-credentials' | 'local-gateway-failed'; message: string; fixCommand?: { title: string; command: string; args?: unknown } };
+  | {
+      ok: false;
+      reason: 'unknown-environment' | 'no-credentials' | 'local-gateway-failed';
+      message: string;
+      fixCommand?: { title: string; command: string; args?: unknown };
+    };
 
 export interface TargetDeps {
   secrets: vscode.SecretStorage;
@@ -30,7 +35,11 @@ export async function resolveTarget(deps: TargetDeps, name: string, operation: O
     try {
       gateway = await deps.local.ensureStarted();
     } catch (err) {
-      return { ok: false, reason: 'local-gateway-failed', message: `The local gateway could not start: ${err instanceof Error ? err.message : String(err)}` };
+      return {
+        ok: false,
+        reason: 'local-gateway-failed',
+        message: `The local gateway could not start: ${err instanceof Error ? err.message : String(err)}`,
+      };
     }
     const m = gateway.merchant;
     // The create sample signs with RSA-SHA256 and the report operation states HMAC-SHA1: the demo merchant has both.
@@ -80,6 +89,7 @@ export function showTargetProblem(problem: Extract<TargetResult, { ok: false }>)
   const actions = problem.fixCommand ? [problem.fixCommand.title] : [];
   void vscode.window.showErrorMessage(`PayGate: ${problem.message}`, ...actions).then((choice) => {
     const fix = problem.fixCommand;
-    if (choice && fix) void (fix.args === undefined ? vscode.commands.executeCommand(fix.command) : vscode.commands.executeCommand(fix.command, fix.args));
+    if (choice && fix)
+      void (fix.args === undefined ? vscode.commands.executeCommand(fix.command) : vscode.commands.executeCommand(fix.command, fix.args));
   });
 }

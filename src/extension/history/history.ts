@@ -49,7 +49,9 @@ export class SubmissionHistory extends Disposable {
     for (const d of this.watching) d.dispose();
     this.ledger = new Ledger(ledgerDirectory());
     const own = this.ledger.onDidChange(() => this.changed.fire());
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(this.ledger.directory), 'ledger*.jsonl'));
+    const watcher = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(vscode.Uri.file(this.ledger.directory), 'ledger*.jsonl'),
+    );
     const fire = () => this.changed.fire();
     this.watching = [own, watcher, watcher.onDidChange(fire), watcher.onDidCreate(fire), watcher.onDidDelete(fire)];
     this.changed.fire();

@@ -31,16 +31,33 @@ export async function importLegacyHistory(storageDir: string, ledger: Ledger): P
   // Oldest first, so the ledger's order matches the time they were sent.
   for (const r of [...records].reverse()) {
     if (typeof r?.contentHash !== 'string' || typeof r.environment !== 'string') continue;
-    const begun = await ledger.begin({
-      face: 'editor', pid: 0, host: '', environment: r.environment, production: r.production === true, endpointId: endpointIdOf(String(r.endpoint ?? '')),
-      endpoint: String(r.endpoint ?? ''), file: String(r.file ?? ''), rowCount: Number(r.rowCount) || 0, contentHash: r.contentHash,
-      signatureMethod: String(r.signatureMethod ?? ''),
-    }, Number.isNaN(Date.parse(String(r.time))) ? undefined : new Date(String(r.time)));
+    const begun = await ledger.begin(
+      {
+        face: 'editor',
+        pid: 0,
+        host: '',
+        environment: r.environment,
+        production: r.production === true,
+        endpointId: endpointIdOf(String(r.endpoint ?? '')),
+        endpoint: String(r.endpoint ?? ''),
+        file: String(r.file ?? ''),
+        rowCount: Number(r.rowCount) || 0,
+        contentHash: r.contentHash,
+        signatureMethod: String(r.signatureMethod ?? ''),
+      },
+      Number.isNaN(Date.parse(String(r.time))) ? undefined : new Date(String(r.time)),
+    );
     // A record that never completed stays "sending": its fate is unknown.
     if (r.state === 'done') {
       await ledger.complete(begun.id, {
-        outcome: r.outcome, httpStatus: r.httpStatus, message: r.message, errorCode: r.errorCode, errorId: r.errorId,
-        recurringPaymentIds: r.recurringPaymentIds ?? [], serialNumbers: r.serialNumbers ?? [], statuses: r.statuses ?? [],
+        outcome: r.outcome,
+        httpStatus: r.httpStatus,
+        message: r.message,
+        errorCode: r.errorCode,
+        errorId: r.errorId,
+        recurringPaymentIds: r.recurringPaymentIds ?? [],
+        serialNumbers: r.serialNumbers ?? [],
+        statuses: r.statuses ?? [],
       });
     }
   }

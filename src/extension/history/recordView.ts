@@ -15,14 +15,24 @@ function outcomeOf(r: SubmissionRecord, interrupted: boolean): SubmissionOutcome
   const message = r.message ?? '';
   if (r.state === 'sending') {
     return interrupted
-      ? { kind: 'unknown', reason: 'interrupted', message: 'No answer was recorded: the editor stopped while waiting. The gateway may have created the payments.' }
+      ? {
+          kind: 'unknown',
+          reason: 'interrupted',
+          message: 'No answer was recorded: the editor stopped while waiting. The gateway may have created the payments.',
+        }
       : { kind: 'unknown', reason: 'timeout', message: 'Still waiting for the gateway’s answer.' };
   }
   switch (r.outcome) {
     case 'accepted':
       return { kind: 'accepted', status: r.httpStatus };
     case 'declined':
-      return { kind: 'declined', status: r.httpStatus ?? 0, paymentStatus: r.statuses[0] ?? 'declined', message, ...(r.errorCode ? { code: r.errorCode } : {}) };
+      return {
+        kind: 'declined',
+        status: r.httpStatus ?? 0,
+        paymentStatus: r.statuses[0] ?? 'declined',
+        message,
+        ...(r.errorCode ? { code: r.errorCode } : {}),
+      };
     case 'validation-error':
     case 'error':
       return { kind: r.outcome, status: r.httpStatus, message, ...(r.errorCode ? { code: r.errorCode } : {}) };
@@ -70,7 +80,10 @@ export async function recordView(r: SubmissionRecord, interrupted: boolean): Pro
       if (r.serialNumbers.length === n) return r.serialNumbers[i];
       return r.serialNumbers.length === 1 ? r.serialNumbers[0] : '';
     };
-    table = { columns: [...OUTCOME_COLUMNS], rows: Array.from({ length: n }, (_, i) => [r.recurringPaymentIds[i] ?? '', r.statuses[i] ?? '', serial(i) ?? '']) };
+    table = {
+      columns: [...OUTCOME_COLUMNS],
+      rows: Array.from({ length: n }, (_, i) => [r.recurringPaymentIds[i] ?? '', r.statuses[i] ?? '', serial(i) ?? '']),
+    };
   }
   const name = path.basename(r.file);
   return {

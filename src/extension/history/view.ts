@@ -12,7 +12,9 @@ import { recordView } from './recordView';
 
 export const SUBMISSIONS_VIEW = 'paygate.submissions';
 
-type Node = { kind: 'record'; record: SubmissionRecord } | { kind: 'detail'; label: string; description?: string; icon: string; record: SubmissionRecord };
+type Node =
+  | { kind: 'record'; record: SubmissionRecord }
+  | { kind: 'detail'; label: string; description?: string; icon: string; record: SubmissionRecord };
 
 /** A record still 'sending' long after any answer could come: the editor closed or crashed mid-request. */
 function interrupted(r: SubmissionRecord): boolean {
@@ -39,15 +41,24 @@ function recordIcon(r: SubmissionRecord): vscode.ThemeIcon {
 function stateText(r: SubmissionRecord): string {
   if (interrupted(r)) return 'no answer recorded: interrupted while sending; the gateway may have created the payments';
   if (r.state === 'sending') return 'sending…';
-  if (r.outcome === 'unknown') return `unknown (${r.kind ?? 'no answer'}): the gateway may have created the payments; check before sending again`;
+  if (r.outcome === 'unknown')
+    return `unknown (${r.kind ?? 'no answer'}): the gateway may have created the payments; check before sending again`;
   return `${r.outcome ?? '?'}${r.httpStatus ? ` (HTTP ${r.httpStatus})` : ''}`;
 }
 
 function details(r: SubmissionRecord): Node[] {
-  const d = (label: string, description: string | undefined, icon: string): Node => ({ kind: 'detail', label, description, icon, record: r });
+  const d = (label: string, description: string | undefined, icon: string): Node => ({
+    kind: 'detail',
+    label,
+    description,
+    icon,
+    record: r,
+  });
   const out: Node[] = [d('outcome', stateText(r), 'info')];
   if (r.message && r.outcome !== 'accepted') out.push(d('message', r.message, 'comment'));
-  r.recurringPaymentIds.forEach((id, i) => out.push(d('recurring-payment-id', `${id}${r.statuses[i] ? ` · ${r.statuses[i]}` : ''}`, 'symbol-key')));
+  r.recurringPaymentIds.forEach((id, i) =>
+    out.push(d('recurring-payment-id', `${id}${r.statuses[i] ? ` · ${r.statuses[i]}` : ''}`, 'symbol-key')),
+  );
   for (const s of r.serialNumbers) out.push(d('serial-number', s, 'symbol-number'));
   if (r.errorCode) out.push(d('error-code', r.errorCode, 'symbol-number'));
   if (r.errorId) out.push(d('error id', r.errorId, 'symbol-number'));
@@ -87,7 +98,9 @@ export class SubmissionsTree implements vscode.TreeDataProvider<Node>, vscode.Di
     item.iconPath = recordIcon(r);
     item.contextValue = 'paygate.submission';
     const tip = new vscode.MarkdownString(undefined, true);
-    tip.appendText(`${r.file}\n${r.environment}: ${r.endpoint}\n${r.rowCount} row(s) · ${r.state === 'sending' ? 'sending' : r.outcome}\n${r.message ?? ''}`);
+    tip.appendText(
+      `${r.file}\n${r.environment}: ${r.endpoint}\n${r.rowCount} row(s) · ${r.state === 'sending' ? 'sending' : r.outcome}\n${r.message ?? ''}`,
+    );
     item.tooltip = tip;
     item.command = { command: 'paygate.history.open', title: 'Show Submission', arguments: [r.id] };
     return item;
@@ -110,7 +123,11 @@ function recordIdOf(arg: unknown): string | undefined {
 }
 
 /** The record in the results panel, as Submit showed it: outcome banner, answer columns first and pinned. */
-export async function openSubmissionCommand(history: SubmissionHistory, results: ResultsPanelApi, arg?: unknown): Promise<SubmissionView | undefined> {
+export async function openSubmissionCommand(
+  history: SubmissionHistory,
+  results: ResultsPanelApi,
+  arg?: unknown,
+): Promise<SubmissionView | undefined> {
   const id = recordIdOf(arg) ?? (await history.current.list())[0]?.id;
   const record = id ? await history.current.get(id) : undefined;
   if (!record) {
@@ -128,7 +145,10 @@ export async function clearHistoryCommand(history: SubmissionHistory, arg?: unkn
       ? (arg as { confirm: boolean }).confirm
       : (await vscode.window.showWarningMessage(
           'Clear the PayGate submission history?',
-          { modal: true, detail: `The ledger (shared with the paygate CLI) is archived in ${history.current.directory}, not deleted. The resend guard in the editor and the CLI relies on it and forgets the archived sends. The gateway keeps its payments either way.` },
+          {
+            modal: true,
+            detail: `The ledger (shared with the paygate CLI) is archived in ${history.current.directory}, not deleted. The resend guard in the editor and the CLI relies on it and forgets the archived sends. The gateway keeps its payments either way.`,
+          },
           'Clear',
         )) === 'Clear';
   if (!confirmed) return false;

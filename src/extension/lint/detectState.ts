@@ -35,7 +35,11 @@ export class DetectionState {
 
   opened(key: string, language: string, text: string): void {
     const before = this.docs.get(key);
-    const reopened = text !== '' && before?.closedAt !== undefined && this.now() - before.closedAt < CHANGE_WINDOW_MS && before.closedText === fingerprint(text);
+    const reopened =
+      text !== '' &&
+      before?.closedAt !== undefined &&
+      this.now() - before.closedAt < CHANGE_WINDOW_MS &&
+      before.closedText === fingerprint(text);
     if (before && reopened && before.language !== language) {
       // A language change: the one detection asked for (already settled) or the user's choice.
       this.docs.set(key, { language, settled: true });

@@ -1,5 +1,11 @@
 import type * as vscode from 'vscode';
-import { LanguageClient, RevealOutputChannelOn, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  LanguageClient,
+  RevealOutputChannelOn,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
 import { DIAGNOSTIC_SOURCE, LANGUAGE_ID, LINT_SECTION } from '../../shared/lintProtocol';
 import { log } from '../log';
 import { registerDetection } from './detect';
@@ -27,6 +33,8 @@ export function registerLinting(context: vscode.ExtensionContext): void {
   const client = new LanguageClient('paygate', 'PayGate language server', serverOptions, clientOptions);
   // Stopping a client that never got running rejects; at shutdown there is nothing left to do about it.
   context.subscriptions.push({ dispose: () => client.stop().catch(() => undefined) });
-  client.start().catch((err: unknown) => log().error(`PayGate language server did not start: ${err instanceof Error ? err.message : String(err)}`));
+  client
+    .start()
+    .catch((err: unknown) => log().error(`PayGate language server did not start: ${err instanceof Error ? err.message : String(err)}`));
   registerDetection(context);
 }

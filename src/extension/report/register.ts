@@ -7,7 +7,9 @@ import { newReportTemplateCommand } from './templates';
 // Custom transactions reports: run a template, write a new one.
 export function registerReport(context: vscode.ExtensionContext, deps: { environments: EnvironmentsApi; results: ResultsPanelApi }): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand('paygate.runReport', (...args: unknown[]) => runReportCommand({ ...deps.environments.target, results: deps.results }, ...args)),
+    vscode.commands.registerCommand('paygate.runReport', (...args: unknown[]) =>
+      runReportCommand({ ...deps.environments.target, results: deps.results }, ...args),
+    ),
     vscode.commands.registerCommand('paygate.newReportTemplate', (...args: unknown[]) => newReportTemplateCommand(...args)),
   );
 }

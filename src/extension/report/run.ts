@@ -23,7 +23,12 @@ export type ReportResult =
   | { status: 'received'; format: 'csv'; columns: string[]; rowCount: number }
   | { status: 'received'; format: 'pdf'; savedTo?: string; bytes: number }
   | { status: 'failed'; outcome: GatewayOutcome['outcome'] | 'cancelled'; message: string }
-  | { status: 'refused'; reason: 'untrusted' | 'no-file' | 'invalid-template' | 'unknown-environment' | 'no-credentials' | 'local-gateway-failed'; message: string; problems?: TemplateProblem[] };
+  | {
+      status: 'refused';
+      reason: 'untrusted' | 'no-file' | 'invalid-template' | 'unknown-environment' | 'no-credentials' | 'local-gateway-failed';
+      message: string;
+      problems?: TemplateProblem[];
+    };
 
 export interface ReportDeps extends TargetDeps {
   results: ResultsPanelApi;
@@ -86,20 +91,28 @@ export async function runReportCommand(deps: ReportDeps, ...args: CommandArgs): 
     const title = `${template.reportName || template.reportIdentifier} (${envName})`;
     if (outcome.format === 'csv') {
       log().info(`Report ${name}: ${outcome.rows.length} rows, ${outcome.columns.length} columns`);
-      deps.results.showReport({ title, columns: outcome.columns, rows: outcome.rows }).then(undefined, (err: unknown) => log().warn(`Results panel: ${String(err)}`));
+      deps.results
+        .showReport({ title, columns: outcome.columns, rows: outcome.rows })
+        .then(undefined, (err: unknown) => log().warn(`Results panel: ${String(err)}`));
       return { status: 'received', format: 'csv', columns: outcome.columns, rowCount: outcome.rows.length };
     }
     return savePdf(doc.uri, template.reportName || template.reportIdentifier, outcome.bytes, options.pdfTarget);
   }
 
-  const message = outcome.outcome === 'accepted' ? `${envName} answered HTTP ${outcome.status} without a report` : summary(outcome, envName, []);
+  const message =
+    outcome.outcome === 'accepted' ? `${envName} answered HTTP ${outcome.status} without a report` : summary(outcome, envName, []);
   log().warn(`Report ${name}: ${message}`);
   if ('raw' in outcome) log().debug(`Answer body: ${outcome.raw.slice(0, 2000).replace(/\s+/g, ' ')}`);
   void showErrorWithLog(`PayGate: ${message}`);
   return { status: 'failed', outcome: outcome.outcome, message };
 }
 
-async function savePdf(templateUri: vscode.Uri, reportName: string, bytes: Uint8Array, given: vscode.Uri | string | undefined): Promise<ReportResult> {
+async function savePdf(
+  templateUri: vscode.Uri,
+  reportName: string,
+  bytes: Uint8Array,
+  given: vscode.Uri | string | undefined,
+): Promise<ReportResult> {
   const safeName = `${reportName.replace(/[^\w.-]+/g, '_') || 'report'}.pdf`;
   let target = typeof given === 'string' ? vscode.Uri.file(given) : given;
   const ask = target === undefined;

@@ -13,7 +13,6 @@ export function neutraliseFormula(value: string): string {
   return FORMULA_LEAD.test(value) ? `'${value}` : value;
 }
 
-
 export interface ExportOptions {
   neutraliseFormulas: boolean;
   delimiter?: string;
@@ -50,6 +49,11 @@ export function rowsToJson(columns: readonly string[], rows: readonly (readonly 
   return JSON.stringify(objects, null, 2) + '\n';
 }
 
-export function serialiseExport(format: ExportFormat, columns: readonly string[], rows: readonly (readonly string[])[], options: ExportOptions): string {
+export function serialiseExport(
+  format: ExportFormat,
+  columns: readonly string[],
+  rows: readonly (readonly string[])[],
+  options: ExportOptions,
+): string {
   return format === 'csv' ? rowsToCsv(columns, rows, options) : rowsToJson(columns, rows);
 }

@@ -6,7 +6,14 @@ import { Disposable } from '../disposable';
 import { log } from '../log';
 import { serialiseExport } from './exportRows';
 import { makeNonce, renderShell } from './html';
-import { isPageToHost, VIEW_TYPE, type HostToPage, type PageToHost, type ReportSource, type SubmissionView } from '../../shared/resultsProtocol';
+import {
+  isPageToHost,
+  VIEW_TYPE,
+  type HostToPage,
+  type PageToHost,
+  type ReportSource,
+  type SubmissionView,
+} from '../../shared/resultsProtocol';
 import { sliceText, streamUri } from './stream';
 
 export type PanelContent =
@@ -55,7 +62,12 @@ export class ResultsPanel extends Disposable {
   }
 
   static create(extensionUri: vscode.Uri, title: string): ResultsPanel {
-    const panel = vscode.window.createWebviewPanel(VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, panelOptions(extensionUri));
+    const panel = vscode.window.createWebviewPanel(
+      VIEW_TYPE,
+      title,
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      panelOptions(extensionUri),
+    );
     return new ResultsPanel(panel, extensionUri);
   }
 
@@ -133,7 +145,13 @@ export class ResultsPanel extends Disposable {
         await post({ type: 'submission', view: content.view });
         break;
       case 'csvText':
-        await post({ type: 'csvStart', title: content.title, delimiter: content.delimiter, totalBytes: content.text.length, source: { kind: 'inline' } });
+        await post({
+          type: 'csvStart',
+          title: content.title,
+          delimiter: content.delimiter,
+          totalBytes: content.text.length,
+          source: { kind: 'inline' },
+        });
         for (const piece of sliceText(content.text)) {
           if (stale()) return;
           await post({ type: 'csvChunk', text: piece });
@@ -141,7 +159,10 @@ export class ResultsPanel extends Disposable {
         await post({ type: 'csvEnd' });
         break;
       case 'file': {
-        const size = await Promise.resolve(vscode.workspace.fs.stat(content.uri)).then((st) => st.size, () => undefined);
+        const size = await Promise.resolve(vscode.workspace.fs.stat(content.uri)).then(
+          (st) => st.size,
+          () => undefined,
+        );
         await post({ type: 'csvStart', title: content.title, totalBytes: size, source: { kind: 'file', uri: content.uri.toString() } });
         try {
           for await (const piece of streamUri(content.uri)) {
@@ -177,7 +198,11 @@ export class ResultsPanel extends Disposable {
       const text = serialiseExport(msg.format, msg.columns, msg.rows, { neutraliseFormulas });
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
       const note = msg.format === 'csv' && neutraliseFormulas ? ' (formula-like cells neutralised)' : '';
-      await this.post({ type: 'exportDone', ok: true, message: `Exported ${msg.rows.length.toLocaleString('en-US')} rows to ${target.fsPath}${note}.` });
+      await this.post({
+        type: 'exportDone',
+        ok: true,
+        message: `Exported ${msg.rows.length.toLocaleString('en-US')} rows to ${target.fsPath}${note}.`,
+      });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       log().error(`Results panel: export to ${target.toString()} failed: ${message}`);

@@ -6,7 +6,9 @@ import { sanitiseSubmissionView } from './sanitise';
 
 /** What the other faces may ask of the results panel. */
 export interface ResultsPanelApi {
-  showReport(r: { title: string; columns: string[]; rows: string[][] } | { title: string; csvText: string; delimiter?: string }): Promise<void>;
+  showReport(
+    r: { title: string; columns: string[]; rows: string[][] } | { title: string; csvText: string; delimiter?: string },
+  ): Promise<void>;
   showSubmission(s: SubmissionView): Promise<void>;
   openCsvFile(uri: vscode.Uri): Promise<void>;
 }
@@ -57,7 +59,13 @@ export function registerResultsPanel(context: vscode.ExtensionContext): ResultsP
         uri instanceof vscode.Uri
           ? uri
           : (vscode.window.activeTextEditor?.document.uri ??
-            (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'CSV files': ['csv', 'rpcsv'] }, openLabel: 'Open in PayGate Table' }))?.[0]);
+            (
+              await vscode.window.showOpenDialog({
+                canSelectMany: false,
+                filters: { 'CSV files': ['csv', 'rpcsv'] },
+                openLabel: 'Open in PayGate Table',
+              })
+            )?.[0]);
       if (!target) return;
       await api.openCsvFile(target);
     }),

@@ -23,12 +23,14 @@ export class SubmitCodeLensProvider extends Disposable implements vscode.CodeLen
     const lenses: vscode.CodeLens[] = [];
     // An untrusted workspace cannot submit (the command refuses), so it is not offered there.
     if (vscode.workspace.isTrusted) {
-      lenses.push(new vscode.CodeLens(range, {
-        title: `$(cloud-upload) Submit to ${env}${isProduction(env) ? ' (production)' : ''}`,
-        tooltip: `Lint, sign and send this file to the "${env}" environment`,
-        command: 'paygate.submit',
-        arguments: [document.uri],
-      }));
+      lenses.push(
+        new vscode.CodeLens(range, {
+          title: `$(cloud-upload) Submit to ${env}${isProduction(env) ? ' (production)' : ''}`,
+          tooltip: `Lint, sign and send this file to the "${env}" environment`,
+          command: 'paygate.submit',
+          arguments: [document.uri],
+        }),
+      );
     }
     lenses.push(
       new vscode.CodeLens(range, {
@@ -46,7 +48,13 @@ export class SubmitCodeLensProvider extends Disposable implements vscode.CodeLen
 function headerLine(document: vscode.TextDocument): number | undefined {
   const limit = Math.min(document.lineCount, 50);
   for (let i = 0; i < limit; i++) {
-    if (document.lineAt(i).text.replace(/^\uFEFF/, '').trim() !== '') return i;
+    if (
+      document
+        .lineAt(i)
+        .text.replace(/^\uFEFF/, '')
+        .trim() !== ''
+    )
+      return i;
   }
   return undefined;
 }

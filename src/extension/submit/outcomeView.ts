@@ -38,13 +38,30 @@ export function outcomeView(o: SubmitOutcome, signatureMethod: string, sensitive
       return { kind: 'accepted', status: o.status };
     case 'validation-error':
     case 'error':
-      return { kind: o.outcome, status: o.status, message: maskText(o.errorMessage ?? (o.raw.trim() || `type ${o.outcome}`), sensitive), ...(o.errorCode ? { code: o.errorCode } : {}) };
+      return {
+        kind: o.outcome,
+        status: o.status,
+        message: maskText(o.errorMessage ?? (o.raw.trim() || `type ${o.outcome}`), sensitive),
+        ...(o.errorCode ? { code: o.errorCode } : {}),
+      };
     case 'declined':
-      return { kind: 'declined', status: o.status, paymentStatus: o.paymentStatus, message: maskText(o.errorMessage ?? `status ${o.paymentStatus}`, sensitive), ...(o.errorCode ? { code: o.errorCode } : {}) };
+      return {
+        kind: 'declined',
+        status: o.status,
+        paymentStatus: o.paymentStatus,
+        message: maskText(o.errorMessage ?? `status ${o.paymentStatus}`, sensitive),
+        ...(o.errorCode ? { code: o.errorCode } : {}),
+      };
     case 'unknown':
       return { kind: 'unknown', reason: o.kind, message: o.message };
     case 'auth-failed':
-      return { kind: 'auth-failed', status: o.status, operation: o.operation, message: maskText(o.message, sensitive), check: credentialsToCheck(signatureMethod) };
+      return {
+        kind: 'auth-failed',
+        status: o.status,
+        operation: o.operation,
+        message: maskText(o.message, sensitive),
+        check: credentialsToCheck(signatureMethod),
+      };
     case 'server-error':
       return { kind: 'server-error', status: o.status, ...(o.errorId ? { errorId: o.errorId } : {}) };
     case 'transport-error':
@@ -55,7 +72,10 @@ export function outcomeView(o: SubmitOutcome, signatureMethod: string, sensitive
       return {
         kind: 'error',
         status: o.status,
-        message: maskText(`unrecognised answer (HTTP ${o.status}, ${o.contentType || 'no content type'}); the request reached the gateway, so check whether the payments exist before sending again. The answer as it came: ${o.raw.slice(0, 2000)}`, sensitive),
+        message: maskText(
+          `unrecognised answer (HTTP ${o.status}, ${o.contentType || 'no content type'}); the request reached the gateway, so check whether the payments exist before sending again. The answer as it came: ${o.raw.slice(0, 2000)}`,
+          sensitive,
+        ),
       };
     case 'report':
       return { kind: 'error', status: o.status, message: `a report (${o.format}) came back where a create answer was expected` };
@@ -94,12 +114,14 @@ export function summary(o: SubmitOutcome, environment: string, sensitive: readon
   }
 }
 
-
 /**
  * The submitted rows as the gateway saw them, card numbers masked, CVV left out, and the answer's columns
  * (OUTCOME_COLUMNS) first: what happened to each row is the first thing read, not 30 columns to the right.
  */
-export function submissionTable(batch: Batch, answer: { ids: string[]; statuses: string[]; serialNumbers?: string[] }): { columns: string[]; rows: string[][] } {
+export function submissionTable(
+  batch: Batch,
+  answer: { ids: string[]; statuses: string[]; serialNumbers?: string[] },
+): { columns: string[]; rows: string[][] } {
   const known = batch.columns.filter((c): c is string => c !== null);
   const serials = answer.serialNumbers ?? [];
   // One serial number per request, or one per payment when the gateway lists them.
@@ -107,7 +129,12 @@ export function submissionTable(batch: Batch, answer: { ids: string[]; statuses:
     if (serials.length === batch.rows.length) return serials[r];
     return serials.length === 1 ? serials[0] : '';
   };
-  const rows = batch.rows.map((row, r) => [answer.ids[r] ?? '', answer.statuses[r] ?? '', serialOf(r) ?? '', ...known.map((c) => row.value(c) ?? '')]);
+  const rows = batch.rows.map((row, r) => [
+    answer.ids[r] ?? '',
+    answer.statuses[r] ?? '',
+    serialOf(r) ?? '',
+    ...known.map((c) => row.value(c) ?? ''),
+  ]);
   return maskTable([...OUTCOME_COLUMNS, ...known], rows);
 }
 

@@ -18,11 +18,18 @@ export interface SubmitDeps {
 export function registerSubmit(context: vscode.ExtensionContext, deps: SubmitDeps): void {
   const subs = context.subscriptions;
   const lenses = new SubmitCodeLensProvider();
-  subs.push(lenses, deps.environments.onDidChangeTarget(() => lenses.refresh()));
+  subs.push(
+    lenses,
+    deps.environments.onDidChangeTarget(() => lenses.refresh()),
+  );
   subs.push(vscode.languages.registerCodeLensProvider({ language: RECURRING_CSV_LANGUAGE }, lenses));
   const target = deps.environments.target;
   subs.push(
-    vscode.commands.registerCommand('paygate.submit', (...args: unknown[]) => submitCommand({ ...target, history: deps.history, results: deps.results }, ...args)),
-    vscode.commands.registerCommand('paygate.showSignatureDetails', (...args: unknown[]) => showSignatureDetailsCommand({ ...target, docs: deps.docs }, ...args)),
+    vscode.commands.registerCommand('paygate.submit', (...args: unknown[]) =>
+      submitCommand({ ...target, history: deps.history, results: deps.results }, ...args),
+    ),
+    vscode.commands.registerCommand('paygate.showSignatureDetails', (...args: unknown[]) =>
+      showSignatureDetailsCommand({ ...target, docs: deps.docs }, ...args),
+    ),
   );
 }

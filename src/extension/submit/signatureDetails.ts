@@ -1,6 +1,14 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { environmentProblems, prepareSubmission, parseReportTemplate, prepareCreateRequest, prepareReportRequest, newReportTemplate, type PreparedRequest } from '../../core/gateway';
+import {
+  environmentProblems,
+  prepareSubmission,
+  parseReportTemplate,
+  prepareCreateRequest,
+  prepareReportRequest,
+  newReportTemplate,
+  type PreparedRequest,
+} from '../../core/gateway';
 import { contentHash, percentEncode } from '../../core/oauth';
 import { activeEnvironmentName } from '../environments/settings';
 import type { ReadOnlyDocuments } from '../readOnlyDocs';
@@ -84,7 +92,10 @@ export function renderDetails(o: {
   return lines.join('\n');
 }
 
-export async function showSignatureDetailsCommand(deps: TargetDeps & { docs: ReadOnlyDocuments }, ...args: CommandArgs): Promise<SignatureDetailsResult> {
+export async function showSignatureDetailsCommand(
+  deps: TargetDeps & { docs: ReadOnlyDocuments },
+  ...args: CommandArgs
+): Promise<SignatureDetailsResult> {
   const options = optionsArg<SignatureDetailsOptions>(args);
   const doc = await documentFor(args);
   if (!doc) {

@@ -1,7 +1,13 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as os from 'node:os';
-import { createRecurringPayments, createRecurringPaymentsUrl, environmentProblems, fieldValue, prepareSubmission } from '../../core/gateway';
+import {
+  createRecurringPayments,
+  createRecurringPaymentsUrl,
+  environmentProblems,
+  fieldValue,
+  prepareSubmission,
+} from '../../core/gateway';
 import { completionFor, guardedSend, splitList, type SubmissionRecord } from '../../core/ledger';
 import { maskText } from '../../core/mask';
 import { log, showErrorWithLog } from '../log';
@@ -97,8 +103,16 @@ export async function submitCommand(deps: SubmitDeps, ...args: CommandArgs): Pro
     result = await guardedSend<SubmitOutcome>({
       ledger,
       entry: {
-        face: 'editor', pid: process.pid, host: os.hostname(), environment: envName, production: target.environment.production,
-        endpointId: target.environment.endpointId, endpoint, file: fileLabel, rowCount, contentHash: prepared.contentHash,
+        face: 'editor',
+        pid: process.pid,
+        host: os.hostname(),
+        environment: envName,
+        production: target.environment.production,
+        endpointId: target.environment.endpointId,
+        endpoint,
+        file: fileLabel,
+        rowCount,
+        contentHash: prepared.contentHash,
         signatureMethod: target.credentials.signatureMethod,
       },
       confirmResend: async (previous) => options.sendAgain ?? (await askSendAgain(previous, name, envName, endpoint)),
@@ -115,14 +129,19 @@ export async function submitCommand(deps: SubmitDeps, ...args: CommandArgs): Pro
       },
       send: async () => {
         submittedAt = new Date().toISOString();
-        log().info(`Submit ${name} (${rowCount} rows, sha256 ${prepared.contentHash}) to ${envName}: ${endpoint} [${target.credentials.signatureMethod}]`);
+        log().info(
+          `Submit ${name} (${rowCount} rows, sha256 ${prepared.contentHash}) to ${envName}: ${endpoint} [${target.credentials.signatureMethod}]`,
+        );
         return sendWithProgress(name, envName, target, prepared.payload);
       },
       completion: (outcome) => completionFor(outcome, summary(outcome, envName, sensitive)),
       sensitive,
     });
   } catch (err) {
-    return refuse('ledger-failed', `The submission ledger ${ledger.filePath} cannot be written (${err instanceof Error ? err.message : String(err)}); nothing was sent.`);
+    return refuse(
+      'ledger-failed',
+      `The submission ledger ${ledger.filePath} cannot be written (${err instanceof Error ? err.message : String(err)}); nothing was sent.`,
+    );
   }
   switch (result.status) {
     case 'in-flight':
@@ -133,9 +152,16 @@ export async function submitCommand(deps: SubmitDeps, ...args: CommandArgs): Pro
       );
       return refuse('ledger-damaged', 'The submission ledger was damaged; nothing was sent.', false);
     case 'duplicate':
-      return refuse('duplicate-declined', `Not sent: ${name} was already sent to ${envName} (endpoint ${target.environment.endpointId}).`, false);
+      return refuse(
+        'duplicate-declined',
+        `Not sent: ${name} was already sent to ${envName} (endpoint ${target.environment.endpointId}).`,
+        false,
+      );
     case 'raced':
-      return refuse('duplicate-declined', `Not sent: ${name} was being sent to ${envName} at the same moment from another window or process.`);
+      return refuse(
+        'duplicate-declined',
+        `Not sent: ${name} was being sent to ${envName} at the same moment from another window or process.`,
+      );
     case 'not-confirmed':
       return refuse('not-confirmed', `Not sent: ${name} to ${envName} was not confirmed.`, false);
     case 'sent':
@@ -170,7 +196,9 @@ export async function submitCommand(deps: SubmitDeps, ...args: CommandArgs): Pro
     log().warn(`Submit ${name}: ${line}`);
     if ('raw' in outcome) log().debug(`Answer body: ${maskText(outcome.raw.slice(0, 2000), sensitive).replace(/\s+/g, ' ')}`);
     if (outcome.outcome === 'unknown' || outcome.outcome === 'cancelled') {
-      void vscode.window.showWarningMessage(`PayGate: ${name}: OUTCOME UNKNOWN. ${line}`, { modal: false }, 'Show Log').then((c) => c && log().show());
+      void vscode.window
+        .showWarningMessage(`PayGate: ${name}: OUTCOME UNKNOWN. ${line}`, { modal: false }, 'Show Log')
+        .then((c) => c && log().show());
     } else void showErrorWithLog(`PayGate: ${name}: ${line}`);
   }
   return { status: 'sent', outcome: outcome.outcome, record: result.completed ?? result.record, historyFile: ledger.filePath };
@@ -188,7 +216,10 @@ async function askSendAgain(previous: SubmissionRecord, name: string, envName: s
       : `${previous.outcome ?? 'no answer recorded'}${previous.kind ? `, ${previous.kind}` : ''}`;
   const choice = await vscode.window.showWarningMessage(
     `The same content was already sent to this endpoint on ${when} (${what}). Sending it again may create the payments twice.`,
-    { modal: true, detail: `${name} → ${envName}\n${endpoint}\nSent from ${previous.face === 'cli' ? 'the paygate CLI' : 'the editor'}: ${previous.file}` },
+    {
+      modal: true,
+      detail: `${name} → ${envName}\n${endpoint}\nSent from ${previous.face === 'cli' ? 'the paygate CLI' : 'the editor'}: ${previous.file}`,
+    },
     { title: "Don't Send" },
     { title: 'Send Again' },
   );
@@ -203,7 +234,14 @@ function sendWithProgress(name: string, envName: string, target: Target, payload
       const sub = token.onCancellationRequested(() => abort.abort());
       try {
         // Cancelling after the request went out comes back as outcome unknown (kind cancelled).
-        return await createRecurringPayments({ environment: target.environment, paths: target.paths, payload, credentials: target.credentials, timeoutMs: target.timeoutMs, signal: abort.signal });
+        return await createRecurringPayments({
+          environment: target.environment,
+          paths: target.paths,
+          payload,
+          credentials: target.credentials,
+          timeoutMs: target.timeoutMs,
+          signal: abort.signal,
+        });
       } finally {
         sub.dispose();
       }
