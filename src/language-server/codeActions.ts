@@ -89,6 +89,12 @@ function sweepEdits(result: LintResult, code: Code): TextEdit[] {
   return result.diagnostics.filter((d) => d.code === code).flatMap((d) => sweepFix(d)?.edits ?? []);
 }
 
+/** The rule book's own words for some sweeps; the others are "Fix all N code problems in the file". */
+const SWEEP_TITLES: Partial<Record<Code, (n: number) => string>> = {
+  [Codes.dstUnsupported]: (n) => `Clear every DST-unsupported value in the file (${n} cells)`,
+  [Codes.fieldCount]: (n) => `Add the missing empty fields to every short row (${n} rows)`,
+};
+
 /**
  * "Fix all of this kind": one fix of every diagnostic with this code, in one edit. Offered only when
  * there is more than the one problem the single fix already mends.
@@ -101,10 +107,7 @@ function kindSweep(request: Request, mended: LintDiagnostic, context: Diagnostic
   const lazy = LAZY_CODES.has(code);
   // When the core already offers a file-wide fix for this problem, that one is shown and this would duplicate it.
   if (!lazy && mended.fixes.some((f) => f.edits.length > 1)) return undefined;
-  const title =
-    code === Codes.dstUnsupported
-      ? `Clear every DST-unsupported value in the file (${all.length} cells)`
-      : `Fix all ${all.length} ${code} problems in the file`;
+  const title = SWEEP_TITLES[code]?.(all.length) ?? `Fix all ${all.length} ${code} problems in the file`;
   const action: CodeAction = {
     title,
     kind: CodeActionKind.QuickFix,

@@ -310,6 +310,23 @@ describe('language server over stdio (paygate lsp --stdio)', () => {
     assert.match((cvv.documentation as MarkupContent).value, /3 or 4 digits/);
   });
 
+  it('field-count on short rows: a quick fix per row, and one to add the missing empty fields to every short row', async () => {
+    const text = 'client-orderid;rp_card_type;credit-card-number;currency;amount;order_desc\nA1;DST;4111111111111111;EUR;1.00\nA2;DST;5555555555554444;EUR;2.00\n';
+    const doc = new Doc(client, uri('short-rows.rpcsv'), text);
+    const { diagnostics } = await doc.diagnostics('two short rows', (ds) => ds.filter((d) => d.code === 'field-count').length === 2);
+    const first = diagnostics.find((d) => d.code === 'field-count')!;
+    const actions = (await client.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri: doc.uri },
+      range: first.range,
+      context: { diagnostics: [first], only: ['quickfix'] },
+    })) as CodeAction[];
+    assert.ok(actions.some((a) => a.title === 'Add the missing empty field at the end of the row'), actions.map((a) => a.title).join(' | '));
+    const sweep = actions.find((a) => a.title === 'Add the missing empty fields to every short row (2 rows)');
+    assert.ok(sweep?.edit, actions.map((a) => a.title).join(' | '));
+    await doc.apply(sweep.edit);
+    await doc.diagnostics('no field-count left', (ds) => !ds.some((d) => d.code === 'field-count'));
+  });
+
   it('a column completed at the end of the header brings an empty field to every row, in the same edit', async () => {
     const text =
       'client-orderid;rp_card_type;credit-card-number;currency;amount\nA1;DST;4111111111111111;EUR;1.00\r\n"A\n2";DST;5555555555554444;EUR;2.00\n\nA3;DST;5555555555554444;EUR;3.00;\n';

@@ -81,6 +81,8 @@ export const FixDocs: Partial<Record<Code, string>> = {
     'rp_card_type in the wrong case: upper-case it; expire-month with one digit: pad it; a date written D/M/YYYY, D-M-YYYY, D.M.YYYY or YYYY-MM-DD: rewrite as DD.MM.YYYY (fix all)',
   'missing-column': 'Append the column to the header and an empty field to every row',
   bom: 'Drop the byte order mark (fix all)',
+  'field-count':
+    'A row short by trailing fields (a column was added to the header): add the empty fields at its end; or to every short row at once',
   'card-data-in-git':
     'When the file is not tracked: add it to `.gitignore` (when it is tracked, the message says how to remove it from the repository and its history)',
 };

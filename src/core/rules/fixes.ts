@@ -104,3 +104,8 @@ function rewriteEdit(batch: Batch, from: ',' | '\t'): TextEdit {
   if (/[\r\n]$/.test(body)) out += newline;
   return editAt(batch, bom, text.length, out);
 }
+
+/** Empty fields at the end of a row short of the header (`count` delimiters at its end). */
+export function addEmptyFieldsFix(batch: Batch, rowEnd: number, count: number): Fix {
+  return lazyFix(`Add the missing empty field${count === 1 ? '' : 's'} at the end of the row`, false, () => [editAt(batch, rowEnd, rowEnd, ';'.repeat(count))]);
+}

@@ -5,7 +5,7 @@ import { Codes, type Code } from './codes';
 import { COLUMNS, STATE_COUNTRIES, type ColumnSpec } from './columns';
 import { FirstSeen } from './firstSeen';
 import { inMessage, quoteInMessage } from './quote';
-import { replaceCellFix } from './fixes';
+import { addEmptyFieldsFix, replaceCellFix } from './fixes';
 import { hasCompleteAmountMode } from './batch';
 import type { Reporter } from './reporter';
 import type { Fix } from './types';
@@ -119,7 +119,10 @@ export function checkRows(report: Reporter, today: CalendarDate): SrcRows {
     const values = rec.values;
     if (values.length !== width) {
       const n = values.length;
-      report.add(Codes.fieldCount, rec.start, rec.end, `row has ${n} field${n === 1 ? '' : 's'}; the header has ${width}`, null);
+      // A row short by trailing fields is what adding a column to the header leaves: offered (not safe: the
+      // missing field may be in the middle) to add the empty ones at the end.
+      const fixes = n < width ? [addEmptyFieldsFix(batch, rec.end, width - n)] : [];
+      report.add(Codes.fieldCount, rec.start, rec.end, `row has ${n} field${n === 1 ? '' : 's'}; the header has ${width}`, null, fixes);
       continue;
     }
     const type = valueAt(values, pos.cardType);
