@@ -311,7 +311,8 @@ describe('language server over stdio (paygate lsp --stdio)', () => {
   });
 
   it('field-count on short rows: a quick fix per row, and one to add the missing empty fields to every short row', async () => {
-    const text = 'client-orderid;rp_card_type;credit-card-number;currency;amount;order_desc\nA1;DST;4111111111111111;EUR;1.00\nA2;DST;5555555555554444;EUR;2.00\n';
+    const text =
+      'client-orderid;rp_card_type;credit-card-number;currency;amount;order_desc\nA1;DST;4111111111111111;EUR;1.00\nA2;DST;5555555555554444;EUR;2.00\n';
     const doc = new Doc(client, uri('short-rows.rpcsv'), text);
     const { diagnostics } = await doc.diagnostics('two short rows', (ds) => ds.filter((d) => d.code === 'field-count').length === 2);
     const first = diagnostics.find((d) => d.code === 'field-count')!;
@@ -320,7 +321,10 @@ describe('language server over stdio (paygate lsp --stdio)', () => {
       range: first.range,
       context: { diagnostics: [first], only: ['quickfix'] },
     })) as CodeAction[];
-    assert.ok(actions.some((a) => a.title === 'Add the missing empty field at the end of the row'), actions.map((a) => a.title).join(' | '));
+    assert.ok(
+      actions.some((a) => a.title === 'Add the missing empty field at the end of the row'),
+      actions.map((a) => a.title).join(' | '),
+    );
     const sweep = actions.find((a) => a.title === 'Add the missing empty fields to every short row (2 rows)');
     assert.ok(sweep?.edit, actions.map((a) => a.title).join(' | '));
     await doc.apply(sweep.edit);

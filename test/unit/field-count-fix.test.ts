@@ -17,8 +17,14 @@ test('a short row is offered its missing empty fields at its end; a long row no 
   const counts = lint(TEXT).diagnostics.filter((d) => d.code === 'field-count');
   assert.equal(counts.length, 3);
   const [two, one, long] = counts;
-  assert.deepEqual(two.fixes.map((f) => [f.title, f.safe]), [['Add the missing empty fields at the end of the row', false]]);
-  assert.deepEqual(one.fixes.map((f) => f.title), ['Add the missing empty field at the end of the row']);
+  assert.deepEqual(
+    two.fixes.map((f) => [f.title, f.safe]),
+    [['Add the missing empty fields at the end of the row', false]],
+  );
+  assert.deepEqual(
+    one.fixes.map((f) => f.title),
+    ['Add the missing empty field at the end of the row'],
+  );
   assert.deepEqual(long.fixes, []);
   const fixed = applyEdits(TEXT, [...two.fixes[0].edits, ...one.fixes[0].edits]);
   assert.equal(fixed.split('\r\n').slice(1, 3).join('\n'), 'A1;DST;4111111111111111;EUR;1.00;;\nA2;DST;4111111111111111;EUR;1.00;x;');

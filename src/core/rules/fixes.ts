@@ -107,5 +107,7 @@ function rewriteEdit(batch: Batch, from: ',' | '\t'): TextEdit {
 
 /** Empty fields at the end of a row short of the header (`count` delimiters at its end). */
 export function addEmptyFieldsFix(batch: Batch, rowEnd: number, count: number): Fix {
-  return lazyFix(`Add the missing empty field${count === 1 ? '' : 's'} at the end of the row`, false, () => [editAt(batch, rowEnd, rowEnd, ';'.repeat(count))]);
+  return lazyFix(`Add the missing empty field${count === 1 ? '' : 's'} at the end of the row`, false, () => [
+    editAt(batch, rowEnd, rowEnd, ';'.repeat(count)),
+  ]);
 }
