@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { LOCAL_ENVIRONMENT } from '../../core/gateway/environments';
 import { activeEnvironmentName, configuredEnvironment, configuredEnvironments, isKnownEnvironment, setActiveEnvironment } from './settings';
 import type { LocalGatewayManager } from './localGateway';
@@ -6,10 +7,11 @@ import type { LocalGatewayManager } from './localGateway';
 // The active environment, always in sight: a production environment on the warning colour, a name that
 // no longer exists on the error colour. A click opens Select Environment.
 
-export class EnvironmentStatus implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('paygate.environment', vscode.StatusBarAlignment.Left, 50);
+export class EnvironmentStatus extends Disposable {
+  private readonly item = this.register(vscode.window.createStatusBarItem('paygate.environment', vscode.StatusBarAlignment.Left, 50));
 
   constructor(private readonly local: LocalGatewayManager) {
+    super();
     this.item.name = 'PayGate Environment';
     this.item.command = 'paygate.selectEnvironment';
     this.refresh();
@@ -52,10 +54,6 @@ export class EnvironmentStatus implements vscode.Disposable {
 
   get accessibleLabel(): string {
     return this.item.accessibilityInformation?.label ?? '';
-  }
-
-  dispose(): void {
-    this.item.dispose();
   }
 }
 

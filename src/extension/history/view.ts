@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import type { SubmissionRecord } from '../../core/ledger';
 import type { SubmissionHistory } from './history';
 import { requestTimeoutMs } from '../environments/settings';
@@ -69,13 +70,13 @@ function details(r: SubmissionRecord): Node[] {
   return out;
 }
 
-export class SubmissionsTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<Node | undefined>();
+export class SubmissionsTree extends Disposable implements vscode.TreeDataProvider<Node> {
+  private readonly changed = this.register(new vscode.EventEmitter<Node | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscription: { dispose(): void };
 
   constructor(private readonly history: SubmissionHistory) {
-    this.subscription = history.onDidChange(() => this.changed.fire(undefined));
+    super();
+    this.register(history.onDidChange(() => this.changed.fire(undefined)));
   }
 
   async getChildren(node?: Node): Promise<Node[]> {
@@ -104,11 +105,6 @@ export class SubmissionsTree implements vscode.TreeDataProvider<Node>, vscode.Di
     item.tooltip = tip;
     item.command = { command: 'paygate.history.open', title: 'Show Submission', arguments: [r.id] };
     return item;
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
   }
 }
 

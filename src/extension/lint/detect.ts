@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { DetectionState, TARGET_LANGUAGE } from './detectState';
 
 // Language detection while the text changes. The manifest's `firstLine` is read only when a document is
@@ -7,23 +8,25 @@ import { DetectionState, TARGET_LANGUAGE } from './detectState';
 // paygate-recurring-csv as soon as that line appears (typing, paste, save): once per document, and never
 // after the user picked a language for it by hand (see detectState.ts for how that is told).
 
-export class LanguageDetection implements vscode.Disposable {
+export class LanguageDetection extends Disposable {
   private readonly state = new DetectionState();
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor() {
-    this.disposables.push(
-      vscode.workspace.onDidOpenTextDocument((d) => {
-        this.state.prune();
-        this.state.opened(d.uri.toString(), d.languageId, d.getText());
-        this.check(d);
-      }),
-      vscode.workspace.onDidCloseTextDocument((d) => this.state.closed(d.uri.toString(), d.getText())),
-      vscode.workspace.onDidChangeTextDocument((e) => {
-        // Only an edit that reaches the first line can change what it holds.
-        if (e.contentChanges.some((c) => c.range.start.line === 0)) this.check(e.document);
-      }),
-      vscode.workspace.onDidSaveTextDocument((d) => this.check(d)),
+    super();
+    this.register(
+      vscode.Disposable.from(
+        vscode.workspace.onDidOpenTextDocument((d) => {
+          this.state.prune();
+          this.state.opened(d.uri.toString(), d.languageId, d.getText());
+          this.check(d);
+        }),
+        vscode.workspace.onDidCloseTextDocument((d) => this.state.closed(d.uri.toString(), d.getText())),
+        vscode.workspace.onDidChangeTextDocument((e) => {
+          // Only an edit that reaches the first line can change what it holds.
+          if (e.contentChanges.some((c) => c.range.start.line === 0)) this.check(e.document);
+        }),
+        vscode.workspace.onDidSaveTextDocument((d) => this.check(d)),
+      ),
     );
     for (const d of vscode.workspace.textDocuments) {
       this.state.opened(d.uri.toString(), d.languageId, d.getText());
@@ -36,10 +39,6 @@ export class LanguageDetection implements vscode.Disposable {
     const key = d.uri.toString();
     if (!this.state.shouldSwitch(key, d.languageId, d.lineAt(0).text)) return;
     vscode.languages.setTextDocumentLanguage(d, TARGET_LANGUAGE).then(undefined, () => this.state.switchFailed(key));
-  }
-
-  dispose(): void {
-    for (const d of this.disposables.splice(0)) d.dispose();
   }
 }
 
