@@ -60,6 +60,18 @@ export function maskText(text: string, sensitive: readonly string[] = []): strin
   return out.replace(PAN_LIKE, (m) => maskCardNumber(m.replace(/[ -]/g, '')));
 }
 
+/**
+ * Stricter than maskText, for a value quoted from a cell into a message: any 12 or more digits in a row,
+ * possibly split by single spaces or dashes, glued to letters or to more digits (`card4111111111111111`,
+ * `41111111111111112031-01-05`), is masked too. A message never needs such a run in full; a report table
+ * does (long transaction ids), which is why maskText itself stays narrower.
+ */
+const DIGIT_RUN = /\d(?:[ -]?\d){11,}/g;
+
+export function maskQuotedValue(value: string): string {
+  return maskText(value).replace(DIGIT_RUN, (run) => maskCardNumber(run.replace(/[ -]/g, '')));
+}
+
 /** One named value: card columns masked, CVVs hidden, the gateway's ids exact, other text scanned. */
 export function maskField(name: string, value: string): string {
   if (isCardColumn(name)) return maskCardValue(value);

@@ -1,5 +1,5 @@
 import { parseGatewayDate } from '../dates';
-import { maskText } from '../mask';
+import { inMessage } from '../rules/quote';
 import { isScheduleDecimal } from './schedule';
 
 // Why a row's schedule cannot be computed. scheduleInputFromRow leaves out what it cannot read, which is
@@ -36,10 +36,7 @@ function collect(values: Record<string, string>, push: (column: string, message:
     return t === undefined || t === '' ? undefined : t;
   };
   // Values as written, but never a card number typed into the wrong column: these reach terminals and logs.
-  const shown = (text: string) => {
-    const masked = maskText(text);
-    return masked.length > 40 ? `${masked.slice(0, 37)}...` : masked;
-  };
+  const shown = inMessage;
 
   const period = v('period');
   const interval = v('interval');
