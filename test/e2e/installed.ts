@@ -110,6 +110,8 @@ export async function runInstalledSmoke(install: CodeServerInstall, resultsDir: 
     PAYGATE_SMOKE_REPORT: report,
     // A `paygate gateway` the person running this may have would otherwise be the one `local` uses.
     PAYGATE_STATE_DIR: path.join(scratch, 'gateway-state'),
+    // The submission ledger of this run only: never the user's (its resend guard would refuse the next run).
+    PAYGATE_DATA_DIR: path.join(scratch, 'data'),
     PAYGATE_E2E: '1',
   };
   if (process.env.PAYGATE_TEST_GREP) env.PAYGATE_TEST_GREP = process.env.PAYGATE_TEST_GREP;

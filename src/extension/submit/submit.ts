@@ -138,9 +138,10 @@ export async function submitCommand(deps: SubmitDeps, ...args: CommandArgs): Pro
       sensitive,
     });
   } catch (err) {
+    // The ledger could not be read or written, or a question could not be asked: either way before sending.
     return refuse(
       'ledger-failed',
-      `The submission ledger ${ledger.filePath} cannot be written (${err instanceof Error ? err.message : String(err)}); nothing was sent.`,
+      `Nothing was sent: ${err instanceof Error ? err.message : String(err)} (submission ledger ${ledger.filePath}).`,
     );
   }
   switch (result.status) {
