@@ -7,7 +7,7 @@ import { readInput } from '../../src/cli/io';
 import { lint } from '../../src/core/rules/lint';
 import { blankRuns, bomLines, malformedRows, multilineQuoted, shortRows, wideHeader } from '../fixtures/hostile/shapes';
 import { generateBatch } from './generate';
-import { median } from './report';
+import { median, writeReadmeSection } from './report';
 
 // Time and memory of `paygate lint`'s work (read the file, lint it) on each hostile shape at 1×, 10× and
 // 100× its size. Each measurement is its own process, so its peak RSS is the lint's alone; the ratio per
@@ -103,6 +103,7 @@ function run(big: boolean): void {
   mkdirSync(OUT, { recursive: true });
   writeFileSync(join(__dirname, 'hostile.md'), `${lines.join('\n')}\n`);
   console.log(`written to ${join(__dirname, 'hostile.md')}`);
+  if (!process.env.PAYGATE_BENCH_NO_README) writeReadmeSection('hostile', lines.join('\n'));
 }
 
 if (require.main === module) {

@@ -3,6 +3,7 @@
 // whose first test times the activation that opening a .rpcsv file causes, beside a reference measured in
 // the same extension host (activating an extension that does nothing). Adds the bundle weight from
 // esbuild's metafile; prints a Markdown table and writes it to out/bench/startup.md. Measures only.
+import { writeReadmeSection } from './report';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -53,6 +54,7 @@ async function main(): Promise<number> {
     '',
   ].join('\n');
   fs.writeFileSync(path.join(OUT, 'startup.md'), md);
+  if (!process.env.PAYGATE_BENCH_NO_README) writeReadmeSection('startup', md.trimEnd());
   console.log('');
   console.log(md);
   console.log(`(written to ${path.relative(ROOT, path.join(OUT, 'startup.md'))}; smoke suite ${run.passed} passed, ${run.failed} failed)`);
