@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launch, openPage, ROOT } from '../webview/harness';
+import { REPORT_COLUMNS } from '../../src/local-gateway/report';
 import { writeReadmeSection } from './report';
 
 const SIZES = (process.env.PAYGATE_BENCH_ROWS ?? '100000,1000000').split(',').map(Number);
@@ -36,20 +37,7 @@ async function generate(page: Page, rows: number): Promise<number> {
     const descs = ['Plain order', 'Two\r\nlines', 'He said "stop", then left', '<img src=x onerror=alert(1)>', 'Visa card payment'];
     const q = (v: string) => `"${v.replace(/"/g, '""')}"`;
     const chunks: string[] = [];
-    let buf =
-      [
-        'Merchant_Name',
-        'Transaction_id',
-        'Merchant_OID',
-        'Created_date',
-        'Amount',
-        'Currency',
-        'Transaction_type',
-        'Order_description',
-        'Date_of_report',
-      ]
-        .map(q)
-        .join(',') + '\r\n';
+    let buf = REPORT_COLUMNS.map(q).join(',') + '\r\n';
     let size = 0;
     let seed = 42;
     const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
