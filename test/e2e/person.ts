@@ -155,6 +155,16 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     return `"${text.replace(/\s+/g, ' ').slice(0, 90)}…"`;
   });
 
+  await step('hovering a row whose start-date is malformed says why its schedule cannot be computed', async () => {
+    if (!hasQuickFixes) notYet('the lint face has not landed');
+    await page.mouse.move(0, 0);
+    const text = await wb.hoverText(page, 'ORD-1');
+    await screenshot('hover-row');
+    if (!/cannot be computed/.test(text) || !/2027-01-15/.test(text))
+      throw new Error(`the row hover does not say why: ${text.slice(0, 160)}`);
+    return `"${text.replace(/\s+/g, ' ').slice(0, 110)}…"`;
+  });
+
   await step('a quick fix from the light bulb (Ctrl+.) fixes a problem', async () => {
     if (!hasQuickFixes) notYet('no code actions contributed');
     const problem = await wb.openProblem(page);
