@@ -114,15 +114,35 @@ export function scanRecord(text: string, start: number, delimiter: string, index
 
 /** A record without quotes between `start` and `end`: its fields are the text split at the delimiter. */
 export function splitRecord(text: string, start: number, end: number, delimiter: string, index: number): Cells {
-  const values = text.slice(start, end).split(delimiter);
-  const bounds = new Int32Array(values.length * 2);
-  let at = start;
-  for (let f = 0; f < values.length; f++) {
-    bounds[2 * f] = at;
-    at += values[f].length;
-    bounds[2 * f + 1] = at;
-    at++;
+  return new SplitCells(index, text.slice(start, end).split(delimiter), start, end, afterBreak(text, end));
+}
+
+/**
+ * A record without quotes: its values are the text between delimiters, so each field's bounds follow from
+ * the values' lengths. They are worked out only when asked (a diagnostic, a hover): most rows never are,
+ * and a typed array per row was the largest cost of reading a clean file.
+ */
+class SplitCells implements Cells {
+  private computed: Int32Array | undefined;
+
+  constructor(
+    readonly index: number,
+    readonly values: string[],
+    private readonly start: number,
+    readonly end: number,
+    readonly next: number,
+  ) {}
+
+  get bounds(): Int32Array {
+    if (this.computed) return this.computed;
+    const bounds = new Int32Array(this.values.length * 2);
+    let at = this.start;
+    for (let f = 0; f < this.values.length; f++) {
+      bounds[2 * f] = at;
+      at += this.values[f].length;
+      bounds[2 * f + 1] = at;
+      at++;
+    }
+    return (this.computed = bounds);
   }
-  const next = afterBreak(text, end);
-  return { index, values, bounds, end, next };
 }
