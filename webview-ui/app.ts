@@ -44,6 +44,8 @@ export class App {
   private followTimer: ReturnType<typeof setTimeout> | undefined;
   private lastFollow = 0;
   private lastPaint = 0;
+  /** A follow-up of the rows that came inside the last pause (see onPiece). */
+  private paintTimer: ReturnType<typeof setTimeout> | undefined;
   /** Data columns to pin for the next table set up (a submission pins its outcome columns). */
   private pinNext: number[] | undefined;
   private work: Promise<void> = Promise.resolve();
@@ -241,6 +243,8 @@ export class App {
   private async startCsv(title: string, source: ReportSource, delimiter?: string, totalBytes?: number): Promise<void> {
     this.expected = totalBytes && totalBytes > 0 ? totalBytes : undefined;
     this.received = 0;
+    clearTimeout(this.paintTimer);
+    this.paintTimer = undefined;
     this.submission = undefined;
     this.banner.replaceChildren();
     this.title = title;
@@ -252,16 +256,31 @@ export class App {
       onPiece: (piece) => {
         this.data.addPiece(piece);
         // The grid and counter follow the rows a few times a second, not at every piece: each update
-        // costs a layout, and pieces arrive hundreds of times while a large file loads.
+        // costs a layout, and pieces arrive hundreds of times while a large file loads. A piece inside
+        // the pause is followed once the pause is over, so the last rows of a burst are never left out.
         const now = performance.now();
-        if (this.firstRowsMarked && now - this.lastPaint < 120) return;
-        this.lastPaint = now;
-        if (!this.hasQuery()) this.grid?.setCount(this.data.rowCount, true);
-        else this.followSoon();
-        this.markFirstRows();
-        this.updateCount(true);
+        if (this.firstRowsMarked && now - this.lastPaint < 120) {
+          this.paintTimer ??= setTimeout(
+            () => {
+              this.paintTimer = undefined;
+              this.followRows();
+            },
+            120 - (now - this.lastPaint),
+          );
+          return;
+        }
+        this.followRows();
       },
     });
+  }
+
+  /** The grid, the counter and a sorted or filtered view follow the rows parsed so far. */
+  private followRows(): void {
+    this.lastPaint = performance.now();
+    if (!this.hasQuery()) this.grid?.setCount(this.data.rowCount, true);
+    else this.followSoon();
+    this.markFirstRows();
+    this.updateCount(!this.data.complete);
   }
 
   private async feed(text: string): Promise<void> {
