@@ -109,19 +109,19 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
     if (!credentials.ok) return usage(credentials.message);
     const what = `${input.name} on ${t.environment.name}`;
     const out = values.out;
+    const request = {
+      environment: t.environment,
+      paths: t.paths,
+      template: template.template,
+      credentials: credentials.value,
+      timeoutMs: t.timeoutMs,
+      maxAnswerBytes,
+    };
     if (out !== undefined && values.format !== 'json') {
       // Streamed to the file as it arrives: a large report costs disk, not memory.
       let saved: SavedReport;
       try {
-        saved = await runCustomReportToFile({
-          environment: t.environment,
-          paths: t.paths,
-          template: template.template,
-          credentials: credentials.value,
-          timeoutMs: t.timeoutMs,
-          maxAnswerBytes,
-          file: resolve(ctx.cwd, out),
-        });
+        saved = await runCustomReportToFile({ ...request, file: resolve(ctx.cwd, out) });
       } catch (err) {
         return usage(`${out}: cannot write the report: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
       }
@@ -133,14 +133,7 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
       );
       return EXIT.ok;
     }
-    const outcome = await runCustomReport({
-      environment: t.environment,
-      paths: t.paths,
-      template: template.template,
-      credentials: credentials.value,
-      timeoutMs: t.timeoutMs,
-      maxAnswerBytes,
-    });
+    const outcome = await runCustomReport(request);
     return await show(ctx, outcome, what, values.format, out, input.name);
   } finally {
     await t.release();

@@ -125,38 +125,22 @@ export async function runCustomReportToFile(o: {
     const options = { delimiter: o.template.reportCsvDelimiter, encoding: o.template.reportEncode };
     const success = a.status >= 200 && a.status < 300;
     let saved: SavedReport | undefined;
+    // What every saved report says of itself; the format and, for CSV, its shape are added below.
+    const saving = { saved: true, file: target, bytes: a.length, contentType: a.contentType, status: a.status } as const;
     if (a.length <= HEAD_BYTES) {
       // Small enough to tell in memory exactly as runCustomReport does.
       const outcome = interpretReportAnswer(a, options);
       if (outcome.outcome !== 'report') return { saved: false, outcome };
       saved =
         outcome.format === 'pdf'
-          ? { saved: true, format: 'pdf', file: target, bytes: a.length, contentType: a.contentType, status: a.status }
-          : {
-              saved: true,
-              format: 'csv',
-              file: target,
-              bytes: a.length,
-              contentType: a.contentType,
-              status: a.status,
-              rows: outcome.rows.length,
-              columns: outcome.columns,
-            };
+          ? { ...saving, format: 'pdf' }
+          : { ...saving, format: 'csv', rows: outcome.rows.length, columns: outcome.columns };
     } else if (success && isPdfHead(a.contentType, a.body)) {
-      saved = { saved: true, format: 'pdf', file: target, bytes: a.length, contentType: a.contentType, status: a.status };
+      saved = { ...saving, format: 'pdf' };
     } else if (success && a.body[0] !== 0x3c /* '<': markup, not CSV */) {
       const shape = await csvShape(temp, options.delimiter || ',', options.encoding ?? charsetOf(a.contentType));
       if (shape && (shape.columns.length >= 2 || mediaType(a.contentType) === 'text/csv'))
-        saved = {
-          saved: true,
-          format: 'csv',
-          file: target,
-          bytes: a.length,
-          contentType: a.contentType,
-          status: a.status,
-          rows: shape.rows,
-          columns: shape.columns,
-        };
+        saved = { ...saving, format: 'csv', rows: shape.rows, columns: shape.columns };
     }
     if (!saved) {
       // Told from its head: a large answer that is no report is shown as its first bytes.
