@@ -89,7 +89,7 @@ export function outcomeJson(o: GatewayOutcome): Record<string, unknown> {
 
 function fieldLines(fields: Record<string, string>): string {
   const masked = maskFields(fields);
-  const width = Math.max(0, ...Object.keys(masked).map((k) => k.length));
+  const width = Object.keys(masked).reduce((w, k) => Math.max(w, k.length), 0);
   return Object.entries(masked)
     .map(([k, v]) => `  ${k.padEnd(width)}  ${v}\n`)
     .join('');
@@ -140,7 +140,7 @@ function cell(value: string): string {
 /** A plain aligned table for terminals; cells are masked, shortened and line breaks shown as ⏎. */
 export function formatTable(columns: string[], rows: string[][]): string {
   const all = [columns, ...rows].map((r) => columns.map((_, i) => cell(r[i] ?? '')));
-  const widths = columns.map((_, i) => Math.max(...all.map((r) => [...r[i]].length)));
+  const widths = columns.map((_, i) => all.reduce((w, r) => Math.max(w, [...r[i]].length), 0));
   const line = (r: string[]) =>
     r
       .map((v, i) => v + ' '.repeat(widths[i] - [...v].length))

@@ -147,7 +147,7 @@ export class JournalStore {
       if (u.stopReason) p.stopReason = u.stopReason;
       else delete p.stopReason;
       p.nextIndex = u.nextIndex;
-      p.charges.push(...u.charges);
+      for (const c of u.charges) p.charges.push(c);
       this.stored.set(u.id, p.charges.length);
     }
     this.seq = line.seq;

@@ -34,6 +34,7 @@ function renderCommand(cmd: CommandUnknownOpts): string {
   }
   lines.push('| `-h, --help` | show this help | | |', '');
   if (info.notes !== undefined) lines.push(info.notes.replace(/\n/g, '  \n'), '');
+  // eslint-disable-next-line no-restricted-syntax -- bounded: a command has a handful of exit statuses
   lines.push('| exit status | meaning |', '|---|---|', ...info.exits.map(([code, meaning]) => `| ${code} | ${cell(meaning)} |`), '');
   return lines.join('\n');
 }

@@ -50,8 +50,11 @@ const CELLS = [
 const row = (width: number) =>
   fc
     .tuple(
+      // eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
       fc.constantFrom(...ORDER_IDS),
+      // eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
       fc.constantFrom(...TYPES),
+      // eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
       fc.array(fc.constantFrom(...CELLS), { minLength: width + 2, maxLength: width + 2 }),
       fc.integer({ min: -1, max: 8 }),
     )
@@ -64,6 +67,7 @@ const row = (width: number) =>
     });
 
 const documentText = fc
+  // eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
   .tuple(fc.constantFrom(...HEADERS), fc.constantFrom('\n', '\r\n'), fc.boolean(), fc.boolean())
   .chain(([header, eol, trailing, blank]) => {
     const width = header.split(';').length;
@@ -86,6 +90,7 @@ const editSeed = fc.record({
   line: fc.nat(),
   at: fc.nat(),
   length: fc.integer({ min: 1, max: 12 }),
+  // eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
   text: fc.constantFrom(...INSERTS),
   twice: fc.boolean(),
 });

@@ -24,6 +24,7 @@ export function registerSubmit(context: vscode.ExtensionContext, deps: SubmitDep
   );
   subs.push(vscode.languages.registerCodeLensProvider({ language: RECURRING_CSV_LANGUAGE }, lenses));
   const target = deps.environments.target;
+  /* eslint-disable no-restricted-syntax -- bounded: a command's arguments forwarded as they came */
   subs.push(
     vscode.commands.registerCommand('paygate.submit', (...args: unknown[]) =>
       submitCommand({ ...target, history: deps.history, results: deps.results }, ...args),
@@ -32,4 +33,5 @@ export function registerSubmit(context: vscode.ExtensionContext, deps: SubmitDep
       showSignatureDetailsCommand({ ...target, docs: deps.docs }, ...args),
     ),
   );
+  /* eslint-enable no-restricted-syntax */
 }
