@@ -132,20 +132,25 @@ export function outcomeText(o: GatewayOutcome, what: string): string {
 
 const MAX_CELL = 40;
 
-function cell(value: string): string {
+/** A table cell as shown: masked, shortened to MAX_CELL characters, line breaks shown as ⏎. */
+export function tableCell(value: string): string {
   const flat = maskText(value).replace(/\r\n|\r|\n/g, ' ⏎ ');
   return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
 }
 
+/** One line of the table: shown cells padded to the columns' widths (in characters, not UTF-16 units). */
+export function tableLine(cells: readonly string[], widths: readonly number[]): string {
+  return cells
+    .map((v, i) => v + ' '.repeat(widths[i] - [...v].length))
+    .join('  ')
+    .trimEnd();
+}
+
 /** A plain aligned table for terminals; cells are masked, shortened and line breaks shown as ⏎. */
 export function formatTable(columns: string[], rows: string[][]): string {
-  const all = [columns, ...rows].map((r) => columns.map((_, i) => cell(r[i] ?? '')));
+  const all = [columns, ...rows].map((r) => columns.map((_, i) => tableCell(r[i] ?? '')));
   const widths = columns.map((_, i) => all.reduce((w, r) => Math.max(w, [...r[i]].length), 0));
-  const line = (r: string[]) =>
-    r
-      .map((v, i) => v + ' '.repeat(widths[i] - [...v].length))
-      .join('  ')
-      .trimEnd();
-  const [head, ...body] = all;
-  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].map((l) => `${l}\n`).join('');
+  const lines = all.map((r) => tableLine(r, widths));
+  lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
+  return lines.map((l) => `${l}\n`).join('');
 }
