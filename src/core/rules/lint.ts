@@ -23,7 +23,10 @@ export interface LintOptions {
    * faces that show a list (the CLI): a file broken on every line would otherwise hold millions.
    */
   maxDiagnostics?: number;
-  /** Keep only problems that carry a safe fix (what fix-all applies); the others are dropped uncounted. */
+  /**
+   * Keep only problems that carry a safe fix (what fix-all applies); the others are only counted in
+   * `omitted`, so a file broken on every line costs fix-all no more memory than a limited lint.
+   */
   safeFixesOnly?: boolean;
 }
 

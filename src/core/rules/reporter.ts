@@ -17,7 +17,7 @@ export class Reporter {
   constructor(
     readonly batch: Batch,
     private readonly max = Infinity,
-    /** Fix-all: problems without a safe fix are neither kept nor counted. */
+    /** Fix-all: problems without a safe fix are only counted (in `omitted`), not kept. */
     private readonly safeFixesOnly = false,
   ) {}
 
@@ -40,8 +40,11 @@ export class Reporter {
   }
 
   add(code: Code, start: number, end: number, message: string, columnName: string | null, fixes: Fix[] = []): void {
-    if (this.safeFixesOnly && !fixes.some((f) => f.safe)) return;
     const severity = CodeInfo[code].severity;
+    if (this.safeFixesOnly && !fixes.some((f) => f.safe)) {
+      this.omitted[severity]++;
+      return;
+    }
     if (this.max === Infinity) {
       this.diagnostics.push(this.make(code, severity, start, end, message, columnName, fixes));
       return;
