@@ -133,18 +133,24 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
       return EXIT.ok;
     }
     // Every other way through a temporary file, printed from there in pieces: memory stays flat.
-    return await withTemporaryReport(request, async (saved) =>
-      saved.saved
-        ? printSavedReport(ctx, saved, {
-            format: values.format,
-            out,
-            what,
-            templateName: input.name,
-            delimiter: template.template.reportCsvDelimiter,
-            encoding: template.template.reportEncode,
-          })
-        : show(ctx, saved.outcome, values.format, what),
-    );
+    try {
+      return await withTemporaryReport(request, async (saved) =>
+        saved.saved
+          ? printSavedReport(ctx, saved, {
+              format: values.format,
+              out,
+              what,
+              templateName: input.name,
+              delimiter: template.template.reportCsvDelimiter,
+              encoding: template.template.reportEncode,
+            })
+          : show(ctx, saved.outcome, values.format, what),
+      );
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === undefined) throw err;
+      return usage(`cannot write the report (to a temporary file${out === undefined ? '' : ` or to ${out}`}): ${code}`);
+    }
   } finally {
     await t.release();
   }

@@ -79,7 +79,9 @@ export class Reporter {
     columnName: string | null,
     fixes: Fix[],
   ): LintDiagnostic {
-    return { code, severity, message, range: this.batch.csv.index.range(start, end), columnName, fixes };
+    // Fix-all reads no message: one kept per fix would be most of its memory on a file fixed on every row.
+    const kept = this.safeFixesOnly ? '' : message;
+    return { code, severity, message: kept, range: this.batch.csv.index.range(start, end), columnName, fixes };
   }
 
   private swap(a: number, b: number): void {
