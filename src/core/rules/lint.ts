@@ -7,7 +7,7 @@ import { appendColumnFix, dropBomFix, lazyFix, replaceCellFix, rewriteDelimiterF
 import { otherDelimiter } from './header';
 import { quoteInMessage } from './quote';
 import { checkRows, type SrcRows } from './rowChecks';
-import { Reporter } from './reporter';
+import { Reporter, type SafeFixList } from './reporter';
 import type { Fix, LintDiagnostic } from './types';
 
 // The linter: document text in, the rule book's diagnostics out. The same function serves the editor,
@@ -24,8 +24,8 @@ export interface LintOptions {
    */
   maxDiagnostics?: number;
   /**
-   * Keep only problems that carry a safe fix (what fix-all applies); the others are only counted in
-   * `omitted`, so a file broken on every line costs fix-all no more memory than a limited lint.
+   * Fix-all: keep no diagnostic, only every safe fix in `safeFixes` (numbers and text, no object per
+   * fix); every problem is counted in `omitted`. A file broken or fixed on every line stays cheap.
    */
   safeFixesOnly?: boolean;
 }
@@ -35,6 +35,8 @@ export interface LintResult {
   batch: Batch;
   /** Set when maxDiagnostics left problems out: how many, by severity. */
   omitted?: Record<Severity, number>;
+  /** With safeFixesOnly: the safe fixes, compactly (diagnostics then stays empty). */
+  safeFixes?: SafeFixList;
 }
 
 const REQUIRED_ALWAYS = COLUMNS.filter((c) => c.necessity === 'required').map((c) => c.name);
@@ -102,6 +104,7 @@ function result(report: Reporter, sort = true): LintResult {
     report.diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   const out: LintResult = { diagnostics: report.diagnostics, batch: report.batch };
   if (report.omittedCount > 0) out.omitted = { ...report.omitted };
+  if (report.safeFixes) out.safeFixes = report.safeFixes;
   return out;
 }
 
