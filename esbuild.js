@@ -65,6 +65,18 @@ if (require('node:fs').existsSync('webview-ui/main.ts')) {
   });
 }
 
+// The forecast page: its own small entry, with uPlot and uPlot's stylesheet bundled in (never loaded
+// from a network); dist/forecast.js and dist/forecast.css.
+builds.push({
+  ...common,
+  entryPoints: { forecast: 'webview-ui/forecast/main.ts' },
+  outdir: 'dist',
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  loader: { '.css': 'css' },
+});
+
 /** A bundle's name is its entry name (`extension`, `cli`, `webview-ui`); the test groups have none. */
 function nameOf(build) {
   return Array.isArray(build.entryPoints) ? undefined : Object.keys(build.entryPoints).join('+');
