@@ -10,6 +10,8 @@ export const REQUIRED_VSIX_FILES = [
   'dist/extension.js',
   'dist/webview-ui.js',
   'dist/webview-ui.css',
+  'dist/forecast.js',
+  'dist/forecast.css',
   'media/icon.png',
   'schemas/report-template.schema.json',
   'syntaxes/language-configuration.json',
@@ -20,8 +22,8 @@ export const REQUIRED_VSIX_FILES = [
 /** Where a shipped file may live: only what runs or what the Marketplace shows. */
 const ALLOWED = [
   /^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/,
-  /^dist\/(extension|language-server|webview-ui)\.js$/,
-  /^dist\/webview-ui\.css$/,
+  /^dist\/(extension|language-server|webview-ui|forecast)\.js$/,
+  /^dist\/(webview-ui|forecast)\.css$/,
   /^syntaxes\/[^/]+\.(json|code-snippets)$/,
   /^schemas\/[^/]+\.json$/,
   /^media\/[^/]+\.png$/,
