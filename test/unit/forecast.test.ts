@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { formatGatewayDate, fromDayNumber, parseGatewayDate, toDayNumber, type CalendarDate } from '../../src/core/dates';
 import { defaultWindow, forecastBatch, forecastText, rowsInBucket, type ForecastOptions } from '../../src/core/forecast';
 import { isoWeekOf, periodLabel } from '../../src/core/forecast/periods';
+import { plainAmount, readAmounts } from '../../src/core/forecast/rows';
 import { readBatch } from '../../src/core/rules/batch';
 import { computeSchedule, scheduleInputFromRow } from '../../src/core/schedule/schedule';
 
@@ -250,12 +251,35 @@ describe('forecast: rows of one bucket', () => {
     const o = opts('01.01.2027', '31.12.2027', 'month');
     const batch = readBatch(text);
     const run = forecastBatch(batch, o);
-    const { rows, total } = rowsInBucket(batch, run, o, '2027-02', 10);
+    const { rows, total } = rowsInBucket(batch, run, '2027-02', 10);
     assert.equal(total, 2);
     assert.deepEqual(rows, [
       { line: 2, row: 1, clientOrderId: 'a', currency: 'EUR', charges: 1, min: '10.00', max: '10.00' },
       { line: 3, row: 2, clientOrderId: 'b', currency: 'EUR', charges: 4, min: '16.00', max: '16.00' },
     ]);
-    assert.equal(rowsInBucket(batch, run, o, '2027-02', 1).rows.length, 1);
+    assert.equal(rowsInBucket(batch, run, '2027-02', 1).rows.length, 1);
+  });
+});
+
+describe('forecast: the plain amount fast path', () => {
+  it('reads an amount exactly as the general reader does, or leaves it to it', () => {
+    const text = fc.oneof(
+      fc.stringMatching(/^\d{1,8}(\.\d{0,4})?$/),
+      fc.constantFrom('0', '0.000', '.5', '5.', '12345678901', ' 10', '1e3', '0.001', '9999999999', '00.10'),
+    );
+    fc.assert(
+      fc.property(text, (amount) => {
+        const plain = plainAmount(amount, '', '', '');
+        const general = readAmounts([amount, '', '', ''], 0);
+        if (plain === undefined) return;
+        assert.ok(general.ok, `plain accepted ${amount} that the reader rejects`);
+        assert.deepEqual(plain, general.value);
+      }),
+      { numRuns: 400 },
+    );
+    assert.deepEqual(plainAmount('12.5', '', '', ''), { decimals: 1, low: 12500, high: 12500 });
+    assert.equal(plainAmount('5.', '', '', ''), undefined);
+    assert.equal(plainAmount('0.00', '', '', ''), undefined);
+    assert.equal(plainAmount('1', '2', '3', ''), undefined);
   });
 });

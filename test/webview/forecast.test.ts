@@ -107,7 +107,7 @@ describe('forecast page in Chromium', () => {
     await h.page.mouse.up();
     const ask = await last(h, 'bucket');
     assert.deepEqual(ask, { type: 'bucket', period: '2027-02' });
-    const { rows, total } = rowsInBucket(batch, runBy('month'), optionsBy('month'), '2027-02', 500);
+    const { rows, total } = rowsInBucket(batch, runBy('month'), '2027-02', 500);
     await post(h, { type: 'bucketRows', period: '2027-02', rows, total });
     await h.page.locator('.rows h2').waitFor();
     const items = h.page.locator('.rows li button');
@@ -121,7 +121,7 @@ describe('forecast page in Chromium', () => {
   });
 
   it('lists a row whose client-orderid is markup as text', async () => {
-    const { rows, total } = rowsInBucket(batch, runBy('month'), optionsBy('month'), '2027-03', 500);
+    const { rows, total } = rowsInBucket(batch, runBy('month'), '2027-03', 500);
     await post(h, { type: 'bucketRows', period: '2027-03', rows, total });
     await h.page.locator('.rows h2', { hasText: '2027-03' }).waitFor();
     assert.ok(((await h.page.locator('.rows').textContent()) ?? '').includes('<img src=x onerror=alert(1)>'));

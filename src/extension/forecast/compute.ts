@@ -7,7 +7,6 @@ import {
   rowsInBucket,
   type BucketRow,
   type ForecastBy,
-  type ForecastOptions,
   type ForecastRun,
 } from '../../core/forecast';
 import { readBatch, type Batch } from '../../core/rules/batch';
@@ -18,17 +17,16 @@ export const LISTED_ROWS = 500;
 export class BatchForecast {
   private constructor(
     private readonly batch: Batch,
-    private readonly options: ForecastOptions,
     readonly run: ForecastRun,
   ) {}
 
   static compute(text: string, by: ForecastBy, today: CalendarDate = todayLocal()): BatchForecast {
     const batch = readBatch(text);
     const options = { ...defaultWindow(today), by, today };
-    return new BatchForecast(batch, options, forecastBatch(batch, options));
+    return new BatchForecast(batch, forecastBatch(batch, options));
   }
 
   rowsIn(period: string): { rows: BucketRow[]; total: number } {
-    return rowsInBucket(this.batch, this.run, this.options, period, LISTED_ROWS);
+    return rowsInBucket(this.batch, this.run, period, LISTED_ROWS);
   }
 }
