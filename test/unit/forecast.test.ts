@@ -267,16 +267,23 @@ describe('forecast: the plain amount fast path', () => {
       fc.stringMatching(/^\d{1,8}(\.\d{0,4})?$/),
       fc.constantFrom('0', '0.000', '.5', '5.', '12345678901', ' 10', '1e3', '0.001', '9999999999', '00.10'),
     );
+    const columns = fc.oneof(
+      text.map((a) => [a, '', '', ''] as const),
+      fc.tuple(text, text).map(([from, to]) => ['', from, to, ''] as const),
+      fc.tuple(text, text, text).map(([a, from, to]) => [a, from, to, ''] as const),
+    );
     fc.assert(
-      fc.property(text, (amount) => {
-        const plain = plainAmount(amount, '', '', '');
-        const general = readAmounts([amount, '', '', ''], 0);
+      fc.property(columns, ([amount, from, to, seq]) => {
+        const plain = plainAmount(amount, from, to, seq);
+        const general = readAmounts([amount, from, to, seq], 0);
         if (plain === undefined) return;
-        assert.ok(general.ok, `plain accepted ${amount} that the reader rejects`);
+        assert.ok(general.ok, `plain accepted ${[amount, from, to]} that the reader rejects`);
         assert.deepEqual(plain, general.value);
       }),
-      { numRuns: 400 },
+      { numRuns: 600 },
     );
+    assert.deepEqual(plainAmount('', '5', '7.25', ''), { decimals: 2, low: 5000, high: 7250 });
+    assert.equal(plainAmount('', '9', '1', ''), undefined);
     assert.deepEqual(plainAmount('12.5', '', '', ''), { decimals: 1, low: 12500, high: 12500 });
     assert.equal(plainAmount('5.', '', '', ''), undefined);
     assert.equal(plainAmount('0.00', '', '', ''), undefined);

@@ -74,19 +74,15 @@ export function amountAt(a: RowAmounts, index: number): number {
   return seq[index < seq.length ? index : seq.length - 1];
 }
 
-/**
- * The common case without the general reader: only `amount`, written plainly (digits, at most 3
- * decimals, greater than 0, at most 10 characters). Undefined when the row needs the general reader.
- */
-export function plainAmount(amount: string, from: string, to: string, sequence: string): RowAmounts | undefined {
-  if (from !== '' || to !== '' || sequence !== '') return undefined;
-  const n = amount.length;
+/** A plainly written decimal (digits, at most 3 decimals, greater than 0, at most 10 characters) in thousandths. */
+function plainThousandths(text: string): { value: number; decimals: number } | undefined {
+  const n = text.length;
   if (n === 0 || n > MAX_AMOUNT_LENGTH) return undefined;
   let whole = 0;
   let fraction = 0;
   let decimals = -1;
   for (let i = 0; i < n; i++) {
-    const c = amount.charCodeAt(i);
+    const c = text.charCodeAt(i);
     if (c === 46 && decimals < 0 && i > 0) decimals = 0;
     else if (c >= 48 && c <= 57 && decimals < 3) {
       if (decimals < 0) whole = whole * 10 + (c - 48);
@@ -99,7 +95,24 @@ export function plainAmount(amount: string, from: string, to: string, sequence: 
   if (decimals === 0) return undefined; // "12." is not the rule book's decimal
   const d = Math.max(0, decimals);
   const value = whole * 1000 + fraction * 10 ** (3 - d);
-  return value > 0 ? { decimals: d, low: value, high: value } : undefined;
+  return value > 0 ? { value, decimals: d } : undefined;
+}
+
+/**
+ * The common cases without the general reader: only `amount`, or only amount-from and amount-to (in
+ * order), written plainly. Undefined when the row needs the general reader (which also gives the reasons).
+ */
+export function plainAmount(amount: string, from: string, to: string, sequence: string): RowAmounts | undefined {
+  if (sequence !== '') return undefined;
+  if (from === '' && to === '') {
+    const a = plainThousandths(amount);
+    return a && { decimals: a.decimals, low: a.value, high: a.value };
+  }
+  if (amount !== '') return undefined;
+  const low = plainThousandths(from);
+  const high = plainThousandths(to);
+  if (!low || !high || low.value > high.value) return undefined;
+  return { decimals: Math.max(low.decimals, high.decimals), low: low.value, high: high.value };
 }
 
 /** The amount half: `values` holds AMOUNT_COLUMNS from index `from`. */
