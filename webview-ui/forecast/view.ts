@@ -69,7 +69,10 @@ export class ForecastView {
     );
     new ResizeObserver(() => this.chart?.setSize(this.size())).observe(this.plot);
     // VS Code switches themes by changing the body's class: the canvas colours are read again then.
-    new MutationObserver(() => this.draw()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+    new MutationObserver(() => {
+      this.draw();
+      this.showTotals();
+    }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
   }
 
   handle(msg: ForecastHostToPage): void {
