@@ -54,6 +54,16 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
   // Examples point at ../schemas/ by relative $schema; keep that path valid beside the copy.
   if (fs.existsSync(path.join(ROOT, 'schemas'))) fs.cpSync(path.join(ROOT, 'schemas'), path.join(scratch, 'schemas'), { recursive: true });
 
+  // A merchant who wants the same report as a PDF: the example template with reportFormat PDF, written
+  // before the editor starts so that Quick Open has it indexed.
+  const csvTemplate = path.join(workspace, 'transactions.report.json');
+  if (fs.existsSync(csvTemplate)) {
+    const template = JSON.parse(fs.readFileSync(csvTemplate, 'utf8')) as Record<string, unknown>;
+    delete template.$schema;
+    const pdfTemplate = { ...template, reportName: 'Transactions PDF', reportFormat: 'PDF' };
+    fs.writeFileSync(path.join(workspace, 'transactions-pdf.report.json'), JSON.stringify(pdfTemplate, null, 2));
+  }
+
   const server = await startCodeServer({
     entry: o.entry,
     node: o.node,
@@ -402,13 +412,7 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     'a PDF report opens in the pane, drawn page by page, and its text is searchable',
     async () => {
       if (!runReport) notYet('no Run Report Template command');
-      // A merchant asks for the same report as a PDF: a copy of the example template with reportFormat PDF.
-      const template = JSON.parse(fs.readFileSync(path.join(workspace, 'transactions.report.json'), 'utf8')) as Record<string, unknown>;
-      delete template.$schema;
-      fs.writeFileSync(
-        path.join(workspace, 'transactions-pdf.report.json'),
-        JSON.stringify({ ...template, reportName: 'Transactions PDF', reportFormat: 'PDF' }, null, 2),
-      );
+      if (!fs.existsSync(path.join(workspace, 'transactions-pdf.report.json'))) notYet('no PDF report template in the workspace');
       await page.keyboard.press('Escape');
       await wb.quickOpenFile(page, 'transactions-pdf.report.json');
       const earlier = page.frames();
