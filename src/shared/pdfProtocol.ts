@@ -2,6 +2,10 @@
 // its own, so the PDF renderer is loaded only when a PDF is shown. Like resultsProtocol.ts: no `vscode`,
 // no Node; each side checks what the other sends.
 
+import { isReportInfo, type ReportInfo } from './reportInfo';
+
+export { formatBytes, type ReportInfo } from './reportInfo';
+
 export const PDF_VIEW_TYPE = 'paygate.pdfReport';
 export const PDF_PROTOCOL_VERSION = 1;
 
@@ -15,16 +19,6 @@ export const MAX_PDF_PAGES = 5_000;
 export const MAX_CANVAS_PIXELS = 16 * 1024 * 1024;
 /** Decoded images larger than this (in pixels) are skipped by the renderer instead of filling memory. */
 export const MAX_IMAGE_PIXELS = 64 * 1024 * 1024;
-
-/** What the banner above a report says, for CSV and PDF alike. */
-export interface ReportInfo {
-  /** The template's file name, or the saved report's file name. */
-  template?: string;
-  environment?: string;
-  /** ISO instant the answer was received (or the file's modification time). */
-  receivedAt?: string;
-  bytes: number;
-}
 
 export type HostToPdfPage =
   /** The PDF itself: bytes as received, transferred, never re-encoded. */
@@ -52,10 +46,6 @@ type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStr = (v: unknown): v is string => typeof v === 'string';
 const optStr = (v: unknown): boolean => v === undefined || typeof v === 'string';
-
-export function isReportInfo(v: unknown): v is ReportInfo {
-  return isRec(v) && optStr(v.template) && optStr(v.environment) && optStr(v.receivedAt) && typeof v.bytes === 'number' && v.bytes >= 0;
-}
 
 export function isHostToPdfPage(v: unknown): v is HostToPdfPage {
   if (!isRec(v)) return false;
@@ -89,13 +79,6 @@ export function isPdfPageToHost(v: unknown): v is PdfPageToHost {
 
 export function isPdfPersistedState(v: unknown): v is PdfPersistedState {
   return isRec(v) && v.v === PDF_PROTOCOL_VERSION && isStr(v.title) && optStr(v.file);
-}
-
-/** "1.2 MB", "830 KB", "512 bytes": a size for people. */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} ${n === 1 ? 'byte' : 'bytes'}`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} KB`;
-  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 /** The PDF signature, checked by the host so a file that is no PDF at all gets a plain message. */

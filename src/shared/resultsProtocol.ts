@@ -2,6 +2,8 @@
 // Both sides import this file, so it must stay free of `vscode` and of Node APIs. Messages crossing the
 // boundary are checked by the guards below: the page is treated as untrusted by the host and vice versa.
 
+import { isReportInfo, type ReportInfo } from './reportInfo';
+
 export const PROTOCOL_VERSION = 1;
 export const VIEW_TYPE = 'paygate.results';
 
@@ -79,6 +81,8 @@ export interface PersistedState {
   /** Present only when small enough to keep in webview state (see INLINE_STATE_LIMIT). */
   table?: { columns: string[]; rows: string[][] };
   submission?: SubmissionView;
+  /** A report's banner facts (absent for a submission or a plain CSV file). */
+  info?: ReportInfo;
   view?: ViewState;
 }
 
@@ -88,9 +92,9 @@ export const INLINE_STATE_LIMIT = 2_000_000;
 // ---------- host -> page ----------
 
 export type HostToPage =
-  | { type: 'report'; title: string; columns: string[]; rows: string[][]; source: ReportSource }
+  | { type: 'report'; title: string; columns: string[]; rows: string[][]; source: ReportSource; info?: ReportInfo }
   /** A CSV the page parses itself; the text follows in `csvChunk` messages so no single message is huge. */
-  | { type: 'csvStart'; title: string; delimiter?: string; totalBytes?: number; source: ReportSource }
+  | { type: 'csvStart'; title: string; delimiter?: string; totalBytes?: number; source: ReportSource; info?: ReportInfo }
   | { type: 'csvChunk'; text: string }
   | { type: 'csvEnd' }
   | { type: 'csvFailed'; message: string }
@@ -113,6 +117,7 @@ type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStr = (v: unknown): v is string => typeof v === 'string';
 const optStr = (v: unknown): boolean => v === undefined || typeof v === 'string';
+const optInfo = (v: unknown): boolean => v === undefined || isReportInfo(v);
 const optNum = (v: unknown): boolean => v === undefined || (typeof v === 'number' && Number.isFinite(v));
 export const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every(isStr);
 /** Checks every row: the cost is linear, which is fine next to the structured clone that delivered it. */
@@ -165,9 +170,9 @@ export function isHostToPage(v: unknown): v is HostToPage {
   if (!isRec(v)) return false;
   switch (v.type) {
     case 'report':
-      return isStr(v.title) && isStringArray(v.columns) && isRows(v.rows) && isSource(v.source);
+      return isStr(v.title) && isStringArray(v.columns) && isRows(v.rows) && isSource(v.source) && optInfo(v.info);
     case 'csvStart':
-      return isStr(v.title) && optStr(v.delimiter) && optNum(v.totalBytes) && isSource(v.source);
+      return isStr(v.title) && optStr(v.delimiter) && optNum(v.totalBytes) && isSource(v.source) && optInfo(v.info);
     case 'csvChunk':
       return isStr(v.text);
     case 'csvEnd':
@@ -204,5 +209,5 @@ export function isPersistedState(v: unknown): v is PersistedState {
   if (!isRec(v) || v.v !== PROTOCOL_VERSION || !isStr(v.title) || !isSource(v.source)) return false;
   if (v.table !== undefined && !(isRec(v.table) && isStringArray(v.table.columns) && isRows(v.table.rows))) return false;
   if (v.submission !== undefined && !isSubmissionView(v.submission)) return false;
-  return true;
+  return optInfo(v.info);
 }

@@ -343,6 +343,21 @@ describe('results page in Chromium', () => {
     await s.page.close();
   });
 
+  it('shows a report the same banner as a PDF report (template, environment, time, size), and keeps it in state', async () => {
+    const r = await openPage(context);
+    const info = { template: 'transactions.report.json', environment: 'local', receivedAt: '2026-11-24T20:10:43Z', bytes: 2048 };
+    await r.post({ type: 'report', title: 'Transactions (local)', columns: ['a'], rows: [['1']], source: { kind: 'inline' }, info });
+    await r.waitReady();
+    assert.equal(await r.page.textContent('.report-title'), 'Transactions (local)');
+    assert.match((await r.page.textContent('.report-facts')) ?? '', /^transactions\.report\.json · local · .*2026.* · 2\.0 KB$/);
+    await r.page.waitForFunction(() => (window as unknown as { __state?: { info?: unknown } }).__state?.info !== undefined);
+    assert.deepEqual(((await r.state()) as { info: unknown }).info, info);
+    // A plain CSV file (no report facts) has no banner.
+    await loadCsv(r, 'x,y\r\n1,2\r\n');
+    assert.equal(await r.page.locator('.report-banner').count(), 0);
+    await r.page.close();
+  });
+
   it('ignores messages that are not in the protocol', async () => {
     const before = await countText(h.page);
     await h.page.evaluate(() =>

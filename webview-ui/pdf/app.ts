@@ -7,24 +7,14 @@ import {
   type PdfPersistedState,
   type ReportInfo,
 } from '../../src/shared/pdfProtocol';
-import { localTime } from '../banner';
 import { el } from '../dom';
+import { renderReportBanner } from '../reportBanner';
 import { guardLinks } from './links';
 import { PdfDocumentView, type FindStatus } from './viewer';
 
 export interface PdfVsCodeApi {
   postMessage(msg: PdfPageToHost): void;
   setState(state: unknown): void;
-}
-
-/** The banner's second line, the same facts a CSV report's banner gives. */
-export function reportFacts(info: ReportInfo): string {
-  const parts: string[] = [];
-  if (info.template) parts.push(info.template);
-  if (info.environment) parts.push(info.environment);
-  if (info.receivedAt) parts.push(localTime(info.receivedAt));
-  parts.push(formatBytes(info.bytes));
-  return parts.join(' · ');
 }
 
 function findText(s: FindStatus): string {
@@ -35,7 +25,7 @@ function findText(s: FindStatus): string {
 }
 
 export class PdfApp {
-  private readonly banner = el('section', { class: 'report-banner', 'aria-label': 'Report' });
+  private readonly banner = el('div', { class: 'banner-host' });
   private readonly message = el('div', { class: 'pdf-message', role: 'status', 'aria-live': 'polite' });
   private readonly pageInput = el('input', { type: 'number', min: '1', value: '1', 'aria-label': 'Page', class: 'pdf-page-input' });
   private readonly pageCount = el('span', { class: 'pdf-page-count' }, '/ 0');
@@ -111,8 +101,7 @@ export class PdfApp {
 
   private showBanner(title: string, info?: ReportInfo): void {
     document.title = title;
-    this.banner.replaceChildren(el('h1', { class: 'report-title' }, title));
-    if (info) this.banner.append(el('div', { class: 'report-facts' }, reportFacts(info)));
+    this.banner.replaceChildren(renderReportBanner(title, info));
   }
 
   async handle(msg: HostToPdfPage): Promise<void> {

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { parseReportTemplate, runCustomReport, type GatewayOutcome, type TemplateProblem } from '../../core/gateway';
 import { log, showErrorWithLog } from '../log';
 import type { ResultsPanelApi } from '../results/register';
+import type { ReportInfo } from '../../shared/reportInfo';
 import { activeEnvironmentName } from '../environments/settings';
 import { summary } from '../submit/outcomeView';
 import { resolveTarget, showTargetProblem, type TargetDeps } from '../environments/target';
@@ -92,7 +93,12 @@ export async function runReportCommand(deps: ReportDeps, ...args: CommandArgs): 
     if (outcome.format === 'csv') {
       log().info(`Report ${name}: ${outcome.rows.length} rows, ${outcome.columns.length} columns`);
       deps.results
-        .showReport({ title, columns: outcome.columns, rows: outcome.rows })
+        .showReport({
+          title,
+          columns: outcome.columns,
+          rows: outcome.rows,
+          info: reportInfo(name, envName, Buffer.byteLength(outcome.text)),
+        })
         .then(undefined, (err: unknown) => log().warn(`Results panel: ${String(err)}`));
       return { status: 'received', format: 'csv', columns: outcome.columns, rowCount: outcome.rows.length };
     }
@@ -106,6 +112,11 @@ export async function runReportCommand(deps: ReportDeps, ...args: CommandArgs): 
   if ('raw' in outcome) log().debug(`Answer body: ${outcome.raw.slice(0, 2000).replace(/\s+/g, ' ')}`);
   void showErrorWithLog(`PayGate: ${message}`);
   return { status: 'failed', outcome: outcome.outcome, message };
+}
+
+/** The banner's facts, the same for a CSV and a PDF report. */
+function reportInfo(template: string, environment: string, bytes: number): ReportInfo {
+  return { template, environment, receivedAt: new Date().toISOString(), bytes };
 }
 
 /** A PDF answer opens in the pane like a CSV one; with `pdfTarget` it is also written there, as received. */
@@ -133,7 +144,7 @@ async function showPdf(
   deps.results
     .showPdf({
       title: r.title,
-      info: { template: r.template, environment: r.environment, receivedAt: new Date().toISOString(), bytes: r.bytes.length },
+      info: reportInfo(r.template, r.environment, r.bytes.length),
       bytes: r.bytes,
       fileName,
     })

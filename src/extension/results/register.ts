@@ -6,11 +6,14 @@ import { sanitiseSubmissionView } from './sanitise';
 import { PdfPanel, type PdfContent } from './pdfPanel';
 import { pdfTitle, readReportFile } from './reportFile';
 import { isPdfPersistedState, PDF_VIEW_TYPE } from '../../shared/pdfProtocol';
+import type { ReportInfo } from '../../shared/reportInfo';
 
 /** What the other faces may ask of the results panel. */
 export interface ResultsPanelApi {
   showReport(
-    r: { title: string; columns: string[]; rows: string[][] } | { title: string; csvText: string; delimiter?: string },
+    r: ({ title: string; columns: string[]; rows: string[][] } | { title: string; csvText: string; delimiter?: string }) & {
+      info?: ReportInfo;
+    },
   ): Promise<void>;
   showSubmission(s: SubmissionView): Promise<void>;
   openCsvFile(uri: vscode.Uri): Promise<void>;
@@ -68,8 +71,8 @@ export function registerResultsPanel(context: vscode.ExtensionContext): ResultsP
   const api: ResultsPanelApi = {
     showReport: (r) =>
       'csvText' in r
-        ? showIn(`report:${r.title}`, { kind: 'csvText', title: r.title, text: r.csvText, delimiter: r.delimiter })
-        : showIn(`report:${r.title}`, { kind: 'rows', title: r.title, columns: r.columns, rows: r.rows }),
+        ? showIn(`report:${r.title}`, { kind: 'csvText', title: r.title, text: r.csvText, delimiter: r.delimiter, info: r.info })
+        : showIn(`report:${r.title}`, { kind: 'rows', title: r.title, columns: r.columns, rows: r.rows, info: r.info }),
     showSubmission: (s) => {
       const view = sanitiseSubmissionView(s);
       return showIn(`submission:${view.title}`, { kind: 'submission', view });
@@ -79,7 +82,7 @@ export function registerResultsPanel(context: vscode.ExtensionContext): ResultsP
       pdfPanelFor(content.file ? `file:${content.file.toString()}` : `report:${content.title}`, content.title).show(content),
     openReportFile: async (uri) => {
       const read = await readReportFile(uri);
-      if (read.kind === 'csv') return api.openCsvFile(uri);
+      if (read.kind === 'csv') return showIn(`file:${uri.toString()}`, { kind: 'file', title: tableTitle(uri), uri, info: read.info });
       if (read.kind === 'pdf') return api.showPdf(read.content);
       log().warn(`Open report file: ${read.message}`);
       return pdfPanelFor(`file:${uri.toString()}`, read.title).fail(read.title, read.message);

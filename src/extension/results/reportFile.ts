@@ -3,10 +3,14 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { looksLikePdf, MAX_PDF_BYTES, formatBytes } from '../../shared/pdfProtocol';
+import { looksLikePdf, MAX_PDF_BYTES, formatBytes, type ReportInfo } from '../../shared/pdfProtocol';
 import type { PdfContent } from './pdfPanel';
 
-export type ReportFileRead = { kind: 'pdf'; content: PdfContent } | { kind: 'csv' } | { kind: 'refused'; title: string; message: string };
+export type ReportFileRead =
+  | { kind: 'pdf'; content: PdfContent }
+  /** A CSV report: the table streams the file; the banner gets its name, time and size. */
+  | { kind: 'csv'; info?: ReportInfo }
+  | { kind: 'refused'; title: string; message: string };
 
 export function pdfTitle(name: string): string {
   return `Report: ${name}`;
@@ -29,7 +33,10 @@ async function startsLikePdf(uri: vscode.Uri): Promise<boolean> {
 export async function readReportFile(uri: vscode.Uri): Promise<ReportFileRead> {
   const name = path.posix.basename(uri.path);
   const isPdf = name.toLowerCase().endsWith('.pdf') || (await startsLikePdf(uri));
-  if (!isPdf) return { kind: 'csv' };
+  if (!isPdf) {
+    const stat = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
+    return { kind: 'csv', info: stat && { template: name, receivedAt: new Date(stat.mtime).toISOString(), bytes: stat.size } };
+  }
   const title = pdfTitle(name);
   let stat: vscode.FileStat;
   try {
