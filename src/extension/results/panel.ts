@@ -11,7 +11,7 @@ import {
   VIEW_TYPE,
   type HostToPage,
   type PageToHost,
-  type ReportSource,
+  type TableSource,
   type SubmissionView,
 } from '../../shared/resultsProtocol';
 import { sliceText, streamUri } from './stream';
@@ -84,7 +84,7 @@ export class ResultsPanel extends Disposable {
   }
 
   /** What a reloaded window's serializer knows: the page restores inline data itself, files are re-read. */
-  restoreFrom(source: ReportSource, title: string): void {
+  restoreFrom(source: TableSource, title: string): void {
     if (source.kind === 'file') this.content = { kind: 'file', title, uri: vscode.Uri.parse(source.uri, true) };
   }
 
@@ -139,7 +139,7 @@ export class ResultsPanel extends Disposable {
     };
     switch (content.kind) {
       case 'rows':
-        await post({ type: 'report', title: content.title, columns: content.columns, rows: content.rows, source: { kind: 'inline' } });
+        await post({ type: 'table', title: content.title, columns: content.columns, rows: content.rows, source: { kind: 'inline' } });
         break;
       case 'submission':
         await post({ type: 'submission', view: content.view });
