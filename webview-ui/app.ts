@@ -4,7 +4,7 @@ import {
   type HostToPage,
   type PageToHost,
   type PersistedState,
-  type ReportSource,
+  type TableSource,
   type SubmissionView,
   type ViewState,
   OUTCOME_COLUMNS,
@@ -37,7 +37,7 @@ export class App {
   private order: Uint32Array | null = null; // null: every row in file order
   private queryGeneration = 0;
   private title = '';
-  private source: ReportSource = { kind: 'inline' };
+  private source: TableSource = { kind: 'inline' };
   private submission: SubmissionView | undefined;
   private pendingView: ViewState | undefined;
   private stream: CsvReader | undefined;
@@ -135,7 +135,7 @@ export class App {
 
   handle(msg: HostToPage): void {
     switch (msg.type) {
-      case 'report':
+      case 'table':
         this.submission = undefined;
         this.showReportBanner(msg.title, msg.info);
         this.loadRows(msg.title, msg.columns, msg.rows, msg.source);
@@ -183,7 +183,7 @@ export class App {
     this.status.textContent = text;
   }
 
-  private setUp(title: string, columns: string[], source: ReportSource): void {
+  private setUp(title: string, columns: string[], source: TableSource): void {
     this.title = title;
     this.source = source;
     document.title = title;
@@ -232,7 +232,7 @@ export class App {
     this.grid.element.addEventListener('scroll', () => this.saveSoon(), { passive: true });
   }
 
-  private loadRows(title: string, columns: string[], rows: string[][], source: ReportSource): void {
+  private loadRows(title: string, columns: string[], rows: string[][], source: TableSource): void {
     this.setUp(title, columns, source);
     this.data.append(rows);
     this.data.finish();
@@ -252,7 +252,7 @@ export class App {
     return out;
   }
 
-  private async startCsv(title: string, source: ReportSource, delimiter?: string, totalBytes?: number, info?: ReportInfo): Promise<void> {
+  private async startCsv(title: string, source: TableSource, delimiter?: string, totalBytes?: number, info?: ReportInfo): Promise<void> {
     this.expected = totalBytes && totalBytes > 0 ? totalBytes : undefined;
     this.received = 0;
     clearTimeout(this.paintTimer);

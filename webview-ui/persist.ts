@@ -5,7 +5,7 @@ import {
   INLINE_STATE_LIMIT,
   PROTOCOL_VERSION,
   type PersistedState,
-  type ReportSource,
+  type TableSource,
   type SubmissionView,
   type ViewState,
 } from '../src/shared/resultsProtocol';
@@ -14,7 +14,7 @@ import type { Dataset } from './dataset';
 
 export function persistedState(o: {
   title: string;
-  source: ReportSource;
+  source: TableSource;
   submission?: SubmissionView;
   info?: ReportInfo;
   data: Dataset;

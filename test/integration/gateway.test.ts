@@ -173,7 +173,7 @@ describe('gateway commands', function () {
     it('opens a history record in the results panel: answer columns first, rows from the file, no card numbers', async () => {
       const view = await run<SubmissionView>('paygate.history.open', first.record.id);
       assert.ok(view);
-      assert.equal(view.outcome.kind, 'accepted');
+      assert.equal(view.outcome.outcome, 'accepted');
       assert.equal(view.submittedAt, first.record.time, 'the exact instant stays ISO in the view; the page shows local time');
       assert.deepEqual(view.columns.slice(0, 3), ['recurring-payment-id', 'status', 'serial-number']);
       assert.deepEqual(

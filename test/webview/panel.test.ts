@@ -300,7 +300,7 @@ describe('results page in Chromium', () => {
   it('shows a submission outcome banner with masked rows', async () => {
     const view: SubmissionView = {
       title: 'Submission: batch.rpcsv → local',
-      outcome: { kind: 'validation-error', status: 200, message: 'amount-from must be less than amount-to', code: '1003' },
+      outcome: { outcome: 'validation-error', status: 200, message: 'amount-from must be less than amount-to', code: '1003' },
       file: 'batch.rpcsv',
       environment: 'local',
       fields: { 'serial-number': 'b3f1c2d4-0001' },
@@ -328,15 +328,15 @@ describe('results page in Chromium', () => {
       type: 'submission',
       view: {
         ...view,
-        outcome: { kind: 'auth-failed', operation: 'create', message: 'Access denied', check: ['consumer-key', 'consumer-secret'] },
+        outcome: { outcome: 'auth-failed', operation: 'create', message: 'Access denied', check: ['consumer-key', 'consumer-secret'] },
       },
     });
     await s.page.waitForFunction(() => document.querySelector('.banner h2')?.textContent === 'Authentication failed');
     assert.ok(((await s.page.textContent('.banner')) ?? '').includes('the consumer secret'));
-    await s.post({ type: 'submission', view: { ...view, outcome: { kind: 'server-error', status: 500, errorId: 'ERR-42' } } });
+    await s.post({ type: 'submission', view: { ...view, outcome: { outcome: 'server-error', status: 500, errorId: 'ERR-42' } } });
     await s.page.waitForFunction(() => document.querySelector('.banner h2')?.textContent === 'Server error (HTTP 500)');
     assert.ok(((await s.page.textContent('.banner')) ?? '').includes('Error ID: ERR-42'));
-    await s.post({ type: 'submission', view: { ...view, outcome: { kind: 'accepted', status: 200 } } });
+    await s.post({ type: 'submission', view: { ...view, outcome: { outcome: 'accepted', status: 200 } } });
     await s.page.waitForFunction(() => document.querySelector('.banner h2')?.textContent === 'Accepted');
     assert.equal(await s.page.locator('.banner').getAttribute('role'), 'status');
     assert.deepEqual(s.errors, []);
@@ -346,7 +346,7 @@ describe('results page in Chromium', () => {
   it('shows a report the same banner as a PDF report (template, environment, time, size), and keeps it in state', async () => {
     const r = await openPage(context);
     const info = { template: 'transactions.report.json', environment: 'local', receivedAt: '2026-11-24T20:10:43Z', bytes: 2048 };
-    await r.post({ type: 'report', title: 'Transactions (local)', columns: ['a'], rows: [['1']], source: { kind: 'inline' }, info });
+    await r.post({ type: 'table', title: 'Transactions (local)', columns: ['a'], rows: [['1']], source: { kind: 'inline' }, info });
     await r.waitReady();
     assert.equal(await r.page.textContent('.report-title'), 'Transactions (local)');
     assert.match((await r.page.textContent('.report-facts')) ?? '', /^transactions\.report\.json · local · .*2026.* · 2\.0 KB$/);
@@ -361,7 +361,7 @@ describe('results page in Chromium', () => {
   it('ignores messages that are not in the protocol', async () => {
     const before = await countText(h.page);
     await h.page.evaluate(() =>
-      window.postMessage({ type: 'report', title: 'x', columns: ['a'], rows: [[{ toString: 1 }]], source: { kind: 'inline' } }, '*'),
+      window.postMessage({ type: 'table', title: 'x', columns: ['a'], rows: [[{ toString: 1 }]], source: { kind: 'inline' } }, '*'),
     );
     await h.page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'log'));
     assert.equal(await countText(h.page), before);

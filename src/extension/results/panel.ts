@@ -11,7 +11,7 @@ import {
   VIEW_TYPE,
   type HostToPage,
   type PageToHost,
-  type ReportSource,
+  type TableSource,
   type SubmissionView,
 } from '../../shared/resultsProtocol';
 import type { ReportInfo } from '../../shared/reportInfo';
@@ -85,7 +85,7 @@ export class ResultsPanel extends Disposable {
   }
 
   /** What a reloaded window's serializer knows: the page restores inline data itself, files are re-read. */
-  restoreFrom(source: ReportSource, title: string): void {
+  restoreFrom(source: TableSource, title: string): void {
     if (source.kind === 'file') this.content = { kind: 'file', title, uri: vscode.Uri.parse(source.uri, true) };
   }
 
@@ -141,7 +141,7 @@ export class ResultsPanel extends Disposable {
     switch (content.kind) {
       case 'rows':
         await post({
-          type: 'report',
+          type: 'table',
           title: content.title,
           columns: content.columns,
           rows: content.rows,
