@@ -5,6 +5,8 @@ import { formatGatewayDate, fromDayNumber, parseGatewayDate, toDayNumber, type C
 import { defaultWindow, forecastBatch, forecastText, rowsInBucket, type ForecastOptions } from '../../src/core/forecast';
 import { isoWeekOf, periodLabel } from '../../src/core/forecast/periods';
 import { plainAmount, readAmounts } from '../../src/core/forecast/rows';
+import { FieldReader } from '../../src/core/forecast/fields';
+import { parseCsv } from '../../src/core/csv/parse';
 import { readBatch } from '../../src/core/rules/batch';
 import { computeSchedule, scheduleInputFromRow } from '../../src/core/schedule/schedule';
 
@@ -288,5 +290,41 @@ describe('forecast: the plain amount fast path', () => {
     assert.equal(plainAmount('5.', '', '', ''), undefined);
     assert.equal(plainAmount('0.00', '', '', ''), undefined);
     assert.equal(plainAmount('1', '2', '3', ''), undefined);
+  });
+});
+
+describe('forecast: reading only the schedule columns', () => {
+  it('gives the values the tokenizer gives, with quoted fields, doubled quotes, delimiters and line breaks', () => {
+    const cell = fc.oneof(
+      fc.constantFrom('', 'x', '10.00', 'month', '01.02.2027'),
+      fc.string({ maxLength: 6 }).map((t) => `"${t.replace(/"/g, '""')};\r\n"`),
+      fc.constantFrom('"a""b"', '";"', '""', '"x\ny"'),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(cell, { minLength: 4, maxLength: 6 }), { minLength: 1, maxLength: 8 }),
+        fc.constantFrom('\r\n', '\n'),
+        (rows, eol) => {
+          const text = ['a;b;c;d;e', ...rows.map((r) => r.join(';'))].join(eol);
+          const csv = parseCsv(text);
+          const wanted = [4, 0, 2, -1];
+          const reader = new FieldReader(csv, wanted, 5);
+          for (let r = 1; r < csv.recordCount; r++) {
+            if (csv.isBlankAt(r)) continue;
+            const rec = csv.record(r);
+            const trusted = !rec.syntaxProblem && rec.values.length === 5;
+            const got = reader.read(r);
+            if (!trusted) assert.equal(got, undefined, `record ${r} is not trusted: ${JSON.stringify(text)}`);
+            else
+              assert.deepEqual(
+                got && [...got],
+                wanted.map((i) => (i < 0 ? '' : rec.values[i])),
+                JSON.stringify(text),
+              );
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 });
