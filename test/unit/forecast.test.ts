@@ -273,6 +273,8 @@ describe('forecast: the plain amount fast path', () => {
       text.map((a) => [a, '', '', ''] as const),
       fc.tuple(text, text).map(([from, to]) => ['', from, to, ''] as const),
       fc.tuple(text, text, text).map(([a, from, to]) => [a, from, to, ''] as const),
+      fc.array(text, { minLength: 1, maxLength: 4 }).map((parts) => ['', '', '', parts.join(', ')] as const),
+      fc.tuple(text, fc.array(text, { minLength: 1, maxLength: 3 })).map(([a, parts]) => [a, '', '', parts.join(',')] as const),
     );
     fc.assert(
       fc.property(columns, ([amount, from, to, seq]) => {
@@ -286,6 +288,8 @@ describe('forecast: the plain amount fast path', () => {
     );
     assert.deepEqual(plainAmount('', '5', '7.25', ''), { decimals: 2, low: 5000, high: 7250 });
     assert.equal(plainAmount('', '9', '1', ''), undefined);
+    assert.deepEqual(plainAmount('', '', '', '1, 2.5'), { decimals: 1, low: 1000, high: 1000, sequence: [1000, 2500] });
+    assert.equal(plainAmount('', '', '', '1,,2'), undefined);
     assert.deepEqual(plainAmount('12.5', '', '', ''), { decimals: 1, low: 12500, high: 12500 });
     assert.equal(plainAmount('5.', '', '', ''), undefined);
     assert.equal(plainAmount('0.00', '', '', ''), undefined);

@@ -99,11 +99,11 @@ function plainThousandths(text: string): { value: number; decimals: number } | u
 }
 
 /**
- * The common cases without the general reader: only `amount`, or only amount-from and amount-to (in
- * order), written plainly. Undefined when the row needs the general reader (which also gives the reasons).
+ * The common cases without the general reader: only `amount`, only amount-from and amount-to (in order),
+ * or only amount-sequence, written plainly. Undefined when the row needs the general reader (which also gives the reasons).
  */
 export function plainAmount(amount: string, from: string, to: string, sequence: string): RowAmounts | undefined {
-  if (sequence !== '') return undefined;
+  if (sequence !== '') return amount === '' && from === '' && to === '' ? plainSequence(sequence) : undefined;
   if (from === '' && to === '') {
     const a = plainThousandths(amount);
     return a && { decimals: a.decimals, low: a.value, high: a.value };
@@ -113,6 +113,18 @@ export function plainAmount(amount: string, from: string, to: string, sequence: 
   const high = plainThousandths(to);
   if (!low || !high || low.value > high.value) return undefined;
   return { decimals: Math.max(low.decimals, high.decimals), low: low.value, high: high.value };
+}
+
+function plainSequence(text: string): RowAmounts | undefined {
+  const sequence: number[] = [];
+  let decimals = 0;
+  for (const part of text.split(',')) {
+    const p = plainThousandths(part.trim());
+    if (!p) return undefined;
+    sequence.push(p.value);
+    if (p.decimals > decimals) decimals = p.decimals;
+  }
+  return { decimals, low: sequence[0], high: sequence[0], sequence };
 }
 
 /** The amount half: `values` holds AMOUNT_COLUMNS from index `from`. */
