@@ -60,20 +60,22 @@ async function drawInPage(message: unknown): Promise<{ draws: number[]; longest:
   try {
     const h = await openPage(context, { bundle: 'forecast' });
     await h.page.waitForFunction(() => (window as unknown as { __posted: unknown[] }).__posted.length > 0);
-    await h.page.evaluate(() => {
-      const w = window as unknown as { __longest: number };
-      w.__longest = 0;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
-      }).observe({ type: 'longtask' });
-    });
     for (let i = 0; i < RUNS + 1; i++) {
+      // The first draw also compiles the page's code: it is left out of the figures, long tasks included.
+      if (i === 1) {
+        await h.page.evaluate(() => {
+          const w = window as unknown as { __longest: number };
+          w.__longest = 0;
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
+          }).observe({ type: 'longtask' });
+        });
+      }
       await h.page.evaluate(() => delete document.body.dataset.state);
       await h.post(message as HostToPage);
       await h.waitReady();
       draws.push(Number(await h.page.evaluate(() => document.body.dataset.drawMs)));
     }
-    // The first draw also compiles the page's code.
     return { draws: draws.slice(1), longest: await h.page.evaluate(() => (window as unknown as { __longest: number }).__longest), version };
   } finally {
     await close();
@@ -120,7 +122,7 @@ async function main(): Promise<void> {
     row('week'),
     row('day'),
     '',
-    `Reference in the same run: the whole-file lint of the same text (what the editor does after an edit anyway), ${lintMs.wall.toFixed(0)} ms (CPU ${lintMs.cpu.toFixed(0)} ms). The page (headless Chromium ${version}, bundle ${bundle('forecast.js')} KiB minified with uPlot + ${bundle('forecast.css')} KiB CSS) draws the ${recompute.day.buckets.toLocaleString('en-US')} day buckets in ${drawMs.toFixed(1)} ms (median of ${draws.length} draws); longest main-thread task ${longest.toFixed(0)} ms (0: none over 50 ms).`,
+    `Reference in the same run: the whole-file lint of the same text (what the editor does after an edit anyway), ${lintMs.wall.toFixed(0)} ms (CPU ${lintMs.cpu.toFixed(0)} ms). The page (headless Chromium ${version}, bundle ${bundle('forecast.js')} KiB minified with uPlot + ${bundle('forecast.css')} KiB CSS) draws the ${recompute.day.buckets.toLocaleString('en-US')} day buckets in ${drawMs.toFixed(1)} ms (median of ${draws.length} draws); longest main-thread task while drawing ${longest.toFixed(0)} ms (0: none over 50 ms; the first draw, which also compiles the page's code, is left out).`,
     '',
     `Targets: recompute ≤ 200 ms: ${recompute.month.ms.wall.toFixed(0)} ms by month (CPU ${recompute.month.ms.cpu.toFixed(0)} ms); draw ≤ 100 ms: ${drawMs.toFixed(1)} ms; no task over 50 ms: longest ${longest.toFixed(0)} ms.`,
   ].join('\n');
