@@ -1,14 +1,7 @@
 // One batch's forecast as the panel needs it: computed from the document's text with the core, kept with
 // its rows so a clicked period lists them without reading the batch again.
 import { todayLocal, type CalendarDate } from '../../core/dates';
-import {
-  defaultWindow,
-  forecastBatch,
-  rowsInBucket,
-  type BucketRow,
-  type ForecastBy,
-  type ForecastRun,
-} from '../../core/forecast';
+import { defaultWindow, forecastBatch, rowsInBucket, type BucketRow, type ForecastBy, type ForecastRun } from '../../core/forecast';
 import { readBatch, type Batch } from '../../core/rules/batch';
 
 /** At most this many rows are listed under a clicked period (the total is always given). */

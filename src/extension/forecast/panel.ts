@@ -47,11 +47,12 @@ export class ForecastPanel extends Disposable {
     panel.webview.html = this.html();
   }
 
-  static open(document: vscode.TextDocument, extensionUri: vscode.Uri, beside: vscode.ViewColumn | undefined): ForecastPanel {
+  static open(document: vscode.TextDocument, extensionUri: vscode.Uri): ForecastPanel {
     const panel = vscode.window.createWebviewPanel(
       FORECAST_VIEW_TYPE,
       `Forecast: ${baseName(document.uri)}`,
-      { viewColumn: beside ?? vscode.ViewColumn.Beside, preserveFocus: true },
+      // Beside the batch, keeping the focus in it: the chart is for looking while typing.
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
       {
         enableScripts: true,
         enableForms: false,

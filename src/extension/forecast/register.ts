@@ -37,10 +37,9 @@ export function registerForecast(context: vscode.ExtensionContext): void {
       const open = panels.get(key);
       if (open) return open.reveal();
       const { ForecastPanel } = await import('./panel.js');
-      const beside = vscode.window.visibleTextEditors.find((e) => e.document === document)?.viewColumn;
-      const panel = ForecastPanel.open(document, context.extensionUri, beside === undefined ? undefined : vscode.ViewColumn.Beside);
+      const panel = ForecastPanel.open(document, context.extensionUri);
       panels.set(key, panel);
-      context.subscriptions.push(panel);
+      // Closed panels leave the map; the ones still open go with the extension (the entry below).
       panel.panel.onDidDispose(() => panels.delete(key));
     }),
     { dispose: () => panels.forEach((p) => p.dispose()) },
