@@ -118,7 +118,8 @@ export function outcomeText(o: GatewayOutcome, what: string): string {
     case 'server-error':
       return `Server error (HTTP ${o.status}${o.errorId !== undefined ? `, error ID ${o.errorId}` : ', no error ID'}): ${what}\n${fieldLines(o.fields) || `  ${maskText(o.raw.trim()).slice(0, 500)}\n`}`;
     case 'auth-failed':
-      return `Authentication failed (HTTP ${o.status}): ${what}\n  ${maskText(o.message)}\n  Check the consumer key and the ${o.operation === 'create' ? 'RSA private key (or consumer secret)' : 'consumer secret'} of this environment.\n`;
+      // A create 403 cannot tell the three apart, so all three suspects are named; a report is signed with the secret only.
+      return `Authentication failed (HTTP ${o.status}): ${what}\n  ${maskText(o.message)}\n  ${o.operation === 'create' ? 'Check the consumer key, the signing key (RSA private key or consumer secret) and the endpoint id' : 'Check the consumer key and the consumer secret'} of this environment.\n`;
     case 'unknown':
       return `OUTCOME UNKNOWN (${o.kind}): ${what}\n  ${o.message}\n`;
     case 'transport-error':
