@@ -259,6 +259,16 @@ test('a PDF report is a valid PDF: header, xref offsets pointing at their object
   });
 });
 
+test('a report template is checked whole by the same schema as the editor and the CLI: every problem in one 400', async () => {
+  await withGateway(async (gw) => {
+    const { reportName: _dropped, ...rest } = reportTemplate({ reportFormat: 'XLS' });
+    const a = await postReport(gw, rest);
+    assert.equal(a.status, 400);
+    assert.match(a.text, /reportFormat "XLS" is not one the gateway serves: use "CSV" or "PDF"/);
+    assert.match(a.text, /reportName is missing/);
+  });
+});
+
 test('state survives a restart: same merchant keys, clock and payments; ids are not reused', async () => {
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-sim-'));
   const first = await withGateway(
