@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
+import Ajv from 'ajv';
 import { jsonErrorOffset } from '../../src/core/gateway/jsonPosition';
 import { join } from 'node:path';
 import {
@@ -236,7 +237,6 @@ test('a currency filter that can never match is a warning with its place; the te
 });
 
 test("the editor's JSON Schema (generated from the same zod schema) refuses the same format and flags the same currency", async () => {
-  const { default: Ajv } = await import('ajv');
   const ajv = new Ajv({ allErrors: true, strict: false });
   const validate = ajv.compile(JSON.parse(reportTemplateJsonSchemaText()));
   const t = { ...newReportTemplate(), reportIdentifier: 'transactions', reportName: 'x' };
