@@ -398,6 +398,86 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     { previous: false },
   );
 
+  // Issue 19 (the first hour of a new merchant): the palette, a template's problems, the resend question.
+  await step(
+    'the Command Palette offers every PayGate command, whatever the active editor',
+    async () => {
+      const titles = (manifest.contributes?.commands ?? []).map((c) => c.title);
+      const missing: string[] = [];
+      for (const title of titles) {
+        await page.keyboard.press('F1');
+        const input = page.locator('.quick-input-widget input');
+        await input.waitFor({ state: 'visible', timeout: 10_000 });
+        await input.fill(`>PayGate: ${title}`);
+        const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+        if (
+          !(await row.waitFor({ state: 'visible', timeout: 5_000 }).then(
+            () => true,
+            () => false,
+          ))
+        )
+          missing.push(title);
+        if (title === runReport?.title) await screenshot('palette-run-report');
+        await page.keyboard.press('Escape');
+      }
+      if (missing.length > 0) throw new Error(`not offered: ${missing.join(', ')}`);
+      return `${titles.length} commands offered`;
+    },
+    { previous: false },
+  );
+
+  await step(
+    'a report template with several problems: all underlined, and Run Report Template names every one',
+    async () => {
+      const bad = { ...JSON.parse(fs.readFileSync(path.join(workspace, 'transactions.report.json'), 'utf8')), reportFormat: 'XLS' };
+      delete bad.reportName;
+      bad.filters.currencies = ['eur'];
+      fs.writeFileSync(path.join(workspace, 'broken.report.json'), `${JSON.stringify(bad, null, 2)}\n`);
+      await wb.quickOpenFile(page, 'broken.report.json');
+      // The JSON language service checks the file against the contributed schema a moment after it opens.
+      let rows: string[] = [];
+      for (const until = Date.now() + 20_000; Date.now() < until && !rows.some((r) => /CSV|PDF/.test(r));) {
+        rows = await wb.problems(page, 20_000);
+        if (!rows.some((r) => /CSV|PDF/.test(r))) await page.waitForTimeout(500);
+      }
+      const about = rows.filter((r) => /reportFormat|reportName|currency|CSV|upper case/i.test(r));
+      await screenshot('template-problems');
+      if (!rows.some((r) => /CSV|PDF/.test(r))) throw new Error(`no problem about reportFormat in: ${rows.join(' | ')}`);
+      await wb.runCommand(page, runReport?.title ?? 'Run Report Template');
+      const deadline = Date.now() + 15_000;
+      let toast: string | undefined;
+      while (!toast && Date.now() < deadline) {
+        toast = (await wb.notifications(page)).find((t) => /not a valid report template/.test(t));
+        if (!toast) await page.waitForTimeout(250);
+      }
+      await screenshot('template-run-refused');
+      if (!toast) throw new Error('no notification about the invalid template');
+      if (!/reportName/.test(toast) || !/reportFormat/.test(toast))
+        throw new Error(`the notification does not name both problems: ${toast}`);
+      return `${about.length} problems listed; ${toast.slice(0, 100)}`;
+    },
+    { previous: false },
+  );
+
+  await step(
+    'submitting valid.rpcsv a second time asks once, with one way to say no (Escape sends nothing)',
+    async () => {
+      await wb.quickOpenFile(page, 'valid.rpcsv');
+      await wb.runCommand(page, SUBMIT_TITLE);
+      const quick = page.locator('.quick-input-widget');
+      const first = quick.locator('.monaco-list-row').first();
+      await first.waitFor({ state: 'visible', timeout: 20_000 });
+      const answers = (await quick.locator('.monaco-list-row .label-name').allInnerTexts()).map((t) => t.trim());
+      await screenshot('resend-question');
+      if (answers.length !== 2 || !/Don't send/.test(answers[0]) || !/Send again/.test(answers[1]))
+        throw new Error(`the answers are: ${answers.join(' | ')}`);
+      if (await page.locator('.monaco-dialog-box').isVisible()) throw new Error('a dialog with its own Cancel is shown as well');
+      await page.keyboard.press('Escape');
+      return answers.join(' / ');
+    },
+    { previous: false },
+  );
+
   return counts;
 }
 
