@@ -486,13 +486,14 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
       await palette(`PayGate: ${SUBMIT_TITLE}`, true);
       const quick = page.locator('.quick-input-widget');
       await quick.locator('.monaco-list-row', { hasText: /send/i }).first().waitFor({ state: 'visible', timeout: 20_000 });
-      const answers = (await quick.locator('.monaco-list-row .label-name').allInnerTexts()).map((t) => t.trim());
+      // One row per answer (a row's label, description and detail line are inside it).
+      const answers = await quick.locator('.monaco-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
       await screenshot('resend-question');
-      if (answers.length !== 2 || !/Don't send/.test(answers[0]) || !/Send again/.test(answers[1]))
+      if (answers.length !== 2 || !/^Don't send/.test(answers[0]) || !/Send again/.test(answers[1]))
         throw new Error(`the answers are: ${answers.join(' | ')}`);
       if (await page.locator('.monaco-dialog-box').isVisible()) throw new Error('a dialog with its own Cancel is shown as well');
       await page.keyboard.press('Escape');
-      return answers.join(' / ');
+      return answers.map((a) => a.split(',')[0]).join(' / ');
     },
     { previous: false },
   );
