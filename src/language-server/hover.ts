@@ -5,6 +5,7 @@ import { maskCardNumber } from '../core/mask';
 import type { BatchRow } from '../core/rules/batch';
 import { cellAt } from '../core/rules/cells';
 import { columnSpec } from '../core/rules/columns';
+import { inMessage } from '../core/rules/quote';
 import type { LintResult } from '../core/rules/lint';
 import { scheduleProblems } from '../core/schedule/problems';
 import { computeSchedule, formatAmount, scheduleInputFromRow } from '../core/schedule/schedule';
@@ -50,7 +51,7 @@ export function hoverAt(document: TextDocument, { batch }: LintResult, position:
     md +=
       field.value.trim() === ''
         ? 'An empty column name: the gateway cannot read this column.'
-        : `**${escapeMarkdown(field.value)}** is not a column of the recurring-payments table.`;
+        : `**${escapeMarkdown(inMessage(field.value))}** is not a column of the recurring-payments table.`;
     if (suggestion) md += ` Did you mean **${escapeMarkdown(suggestion)}**?`;
     md += '\n';
   }
@@ -66,7 +67,7 @@ function charges(row: BatchRow, rowNumber: number): string {
   const card = values['credit-card-number'];
   const who = [
     `Row ${rowNumber}`,
-    orderId ? `order ${escapeMarkdown(orderId)}` : undefined,
+    orderId ? `order ${escapeMarkdown(inMessage(orderId))}` : undefined,
     values['rp_card_type'] ? escapeMarkdown(values['rp_card_type']) : undefined,
     card ? `card ${escapeMarkdown(maskCardNumber(card))}` : undefined,
   ].filter((s) => s !== undefined);

@@ -4,7 +4,18 @@ import { lazyFix } from '../core/rules/fixes';
 import { lint, type LintResult } from '../core/rules/lint';
 import type { LintDiagnostic } from '../core/rules/types';
 import type { Range } from '../core/text';
-import { build, duplicateOf, lineBreaks, recheck, rowText, type LintedText, type RowState, type State, type TextChange } from './rows';
+import {
+  build,
+  duplicateOf,
+  lineBreaks,
+  recheck,
+  rowFactsCollector,
+  rowText,
+  type LintedText,
+  type RowState,
+  type State,
+  type TextChange,
+} from './rows';
 
 // Incremental lint on the core's public `lint`: the server keeps each data row's diagnostics and the
 // cross-row facts (the header, which rows are SRC, the first row of each client-orderid), so an edit
@@ -84,8 +95,9 @@ export class IncrementalLint {
   private full(document: LintedText): LintResult {
     const today = this.today();
     const text = document.getText();
-    const result = lint(text, { today });
-    this.state = build(result, document, today);
+    const told = rowFactsCollector();
+    const result = lint(text, { today, onRow: told.onRow });
+    this.state = build(result, told.rows, document, today);
     this.invalid = this.state === undefined;
     this.dirty.clear();
     return result;
