@@ -144,24 +144,37 @@ function lineEndAt(text: string, at: number): '\r\n' | '\r' | '\n' {
   return text.charCodeAt(at + 1) === 10 ? '\r\n' : '\r';
 }
 
-/** Lints the header and one row as a file of their own and moves the row's problems to its lines. */
-export function recheck(state: State, old: RowState, document: LintedText): RowState | undefined {
+/**
+ * Lints the header and a row's lines (after a change, any number of rows) as a file of their own and
+ * moves the rows' problems to their lines. Undefined when the lines no longer hold well-formed rows
+ * only (a blank line, a quote left open): then the structure around them may have moved too.
+ */
+export function recheck(state: State, old: RowState, document: LintedText): RowState[] | undefined {
   const miniText = `${state.headerText}${state.eol}${rowText(document, old)}`;
   const told = rowFactsCollector();
   const mini = lint(miniText, { today: state.today, onRow: told.onRow });
-  const row = told.rows[0];
-  // Still exactly one well-formed, non-blank record on the same lines: else the structure moved.
-  if (told.rows.length !== 1 || mini.batch.csv.records.length !== 2 || !row || row.record.syntaxProblem || row.record.isBlank)
-    return undefined;
-  const record = row.record;
-  if (record.end !== miniText.length || lineBreaks(miniText, record.start, record.end) !== old.lines - 1) return undefined;
-  const first = lineBreaks(miniText, 0, record.start);
+  const n = told.rows.length;
+  if (n === 0 || mini.batch.csv.records.length !== n + 1 || told.rows[n - 1].record.end !== miniText.length) return undefined;
+  if (told.rows.some((r) => r.record.syntaxProblem)) return undefined;
+  const first = lineBreaks(miniText, 0, told.rows[0].record.start);
+  if (lineBreaks(miniText, told.rows[0].record.start, miniText.length) !== old.lines - 1) return undefined;
   const shift = old.line - first;
-  const next = stateOf(row.facts, miniText, record, state.orderIdAt, old.line, old.lines, old.rowNumber);
-  next.diagnostics = mini.diagnostics
-    .filter((d) => d.range.start.line >= first && d.code !== Codes.duplicateOrderId)
-    .map((d) => moved(d, shift));
-  return next;
+  // Each record's first line in the small file, and which of the records each of its lines belongs to.
+  let line = first;
+  let at = told.rows[0].record.start;
+  const rowOfLine: number[] = [];
+  const rows = told.rows.map(({ record, facts }, i) => {
+    line += lineBreaks(miniText, at, record.start);
+    const lines = lineBreaks(miniText, record.start, record.end) + 1;
+    for (let k = 0; k < lines; k++) rowOfLine[line - first + k] = i;
+    at = record.start;
+    return stateOf(facts, miniText, record, state.orderIdAt, line + shift, lines, old.rowNumber + i);
+  });
+  for (const d of mini.diagnostics) {
+    if (d.range.start.line < first || d.code === Codes.duplicateOrderId) continue;
+    rows[rowOfLine[d.range.start.line - first]].diagnostics.push(moved(d, shift));
+  }
+  return rows;
 }
 
 /** The text of a row's lines, without the line break after it. */
@@ -206,7 +219,7 @@ export function shiftRange(r: Range, lines: number): Range {
   };
 }
 
-function moved(d: LintDiagnostic, lines: number): LintDiagnostic {
+export function moved(d: LintDiagnostic, lines: number): LintDiagnostic {
   const fixes: Fix[] = d.fixes.map((f) => ({
     ...f,
     edits: f.edits.map((e) => ({ range: shiftRange(e.range, lines), newText: e.newText })),

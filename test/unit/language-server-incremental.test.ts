@@ -68,8 +68,8 @@ const CELLS = [
 const FOR_COLUMN: Record<string, string[]> = {
   country: ['US', 'DE', 'AU'],
   state: ['', 'NY'],
-  notify_url: ['https://e.example/n', ''],
-  server_callback_url: ['https://e.example/c', ''],
+  notify_url: ['https://e.example/n'],
+  server_callback_url: ['https://e.example/c'],
   'start-date': ['02.01.2099', '31.12.2099', '01.01.2020', ''],
   'finish-date': ['02.01.2099', '01.06.2099', ''],
   'amount-from': ['5', '9', ''],
@@ -86,7 +86,16 @@ const row = (names: string[]) =>
     .tuple(
       fc.constantFrom(...ORDER_IDS),
       fc.constantFrom(...TYPES),
-      fc.tuple(...names.slice(2).map((name) => fc.oneof(fc.constantFrom(...(FOR_COLUMN[name] ?? CELLS)), fc.constantFrom(...CELLS)))),
+      fc.tuple(
+        ...names
+          .slice(2)
+          .map((name) =>
+            fc.oneof(
+              { weight: 3, arbitrary: fc.constantFrom(...(FOR_COLUMN[name] ?? CELLS)) },
+              { weight: 1, arbitrary: fc.constantFrom(...CELLS) },
+            ),
+          ),
+      ),
       fc.array(fc.constantFrom(...CELLS), { minLength: 2, maxLength: 2 }),
       fc.integer({ min: -1, max: 8 }),
     )
@@ -116,7 +125,9 @@ const editSeed = fc.record({
   // Mostly what typing does inside a row; now and then what forces a whole-file lint.
   kind: fc.oneof(
     { weight: 12, arbitrary: fc.constantFrom('insert', 'delete', 'replace') },
-    { weight: 1, arbitrary: fc.constantFrom('newline', 'paste', 'join', 'header') },
+    { weight: 1, arbitrary: fc.constantFrom('header') },
+    // Changes that add or remove lines: re-checked as regions since issue 23.
+    { weight: 4, arbitrary: fc.constantFrom('newline', 'paste', 'join', 'rows', 'cut') },
   ),
   line: fc.nat(),
   at: fc.nat(),
@@ -144,6 +155,18 @@ function changeFor(doc: TextDocument, seed: EditSeed): TextChange {
       return { range: { start: pos(at), end: pos(at) }, text: '\n' };
     case 'paste':
       return { range: { start: pos(at), end: pos(at) }, text: `ord-1;SRC;4111111111111111\nord-9;DST;${seed.text}\n` };
+    case 'rows': {
+      // Whole lines of the document copied and pasted at the start of a line, as a block of rows is.
+      const eol = doc.getText().includes('\r\n') ? '\r\n' : '\n';
+      const from = seed.at % lines.length || 1;
+      const block = lines.slice(from, from + seed.length).join(eol);
+      return { range: { start: pos(0), end: pos(0) }, text: `${block}${eol}` };
+    }
+    case 'cut': {
+      // Whole lines deleted, from the start of this line to the start of a later one.
+      const to = Math.min(line + seed.length, lines.length - 1);
+      return { range: { start: pos(0), end: { line: to, character: 0 } }, text: '' };
+    }
     default: {
       // Joins this line with the next (deletes the line break), when there is one.
       const next = Math.min(line + 1, lines.length - 1);
