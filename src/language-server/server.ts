@@ -11,7 +11,8 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { FIX_ALL_KIND } from '../shared/lintProtocol';
 import { ADD_TO_GITIGNORE } from './gitGuard';
 import { codeAction, codeActionResolve, completion, executeCommand, hover } from './handlers';
-import { checkGit, forget, lintable, newSession, relintIfOnType, schedule, type Session } from './session';
+import { FIRST_SCREEN_FROM } from './firstScreen';
+import { checkGit, forget, lintable, newSession, relintIfOnType, schedule, sendFirstScreen, type Session } from './session';
 import { LintSettingsSource } from './settings';
 
 /**
@@ -62,6 +63,7 @@ function opened(s: Session, document: TextDocument): void {
   forget(s, document.uri);
   if (!lintable(document)) return;
   s.seen.add(document.uri);
+  if (document.lineCount > FIRST_SCREEN_FROM) sendFirstScreen(s, document);
   schedule(s, document.uri, 0);
   checkGit(s, document.uri);
 }

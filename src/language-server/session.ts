@@ -5,6 +5,7 @@ import { LANGUAGE_ID } from '../shared/lintProtocol';
 import type { CompletionSupport } from './completion';
 import { publishedDiagnostics } from './diagnostics';
 import { Documents } from './documents';
+import { firstScreen } from './firstScreen';
 import { GitGuard } from './gitGuard';
 import type { LintSettingsSource } from './settings';
 import { LintStore } from './store';
@@ -69,6 +70,16 @@ export function send(s: Session, uri: string): void {
   const found = s.guard.diagnostic(uri);
   const all = found ? [...last.diagnostics, found] : last.diagnostics;
   void s.connection.sendDiagnostics({ uri, version: last.version, diagnostics: publishedDiagnostics(all, uri) });
+}
+
+/** A large file's first screen of problems, before the whole file's lint (see firstScreen.ts). */
+export function sendFirstScreen(s: Session, document: TextDocument): void {
+  try {
+    const diagnostics = publishedDiagnostics(firstScreen(document), document.uri);
+    void s.connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
+  } catch (err) {
+    fail(s, 'Lint', document.uri, err);
+  }
 }
 
 function publish(s: Session, uri: string): void {
