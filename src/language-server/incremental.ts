@@ -4,8 +4,9 @@ import { lazyFix } from '../core/rules/fixes';
 import { lint, type LintResult } from '../core/rules/lint';
 import type { LintDiagnostic } from '../core/rules/types';
 import type { Range } from '../core/text';
+import { OrderIds } from './orderIds';
 import { keysWithDuplicates, mergeRows, replaceRow } from './regions';
-import { build, duplicateOf, lineBreaks, recheck, rowFactsCollector, rowText, type LintedText, type State, type TextChange } from './rows';
+import { build, lineBreaks, recheck, rowFactsCollector, rowText, type LintedText, type State, type TextChange } from './rows';
 
 // Incremental lint on the core's public `lint`: the server keeps each data row's diagnostics and the
 // cross-row facts the core tells it (which rows are SRC, each row's client-orderid for the duplicate
@@ -37,6 +38,8 @@ export class IncrementalLint {
   private movedFrom = Infinity;
   /** Whether the last lint's rows had any SRC row (and one needing a state): a flip changes header problems. */
   private shownSrc = { any: false, state: false };
+  /** The rows of each client-orderid, from the first edit on (undefined until then and after a full lint). */
+  private ids: OrderIds | undefined;
 
   constructor(private readonly today: () => CalendarDate = todayLocal) {}
 
@@ -55,7 +58,7 @@ export class IncrementalLint {
         this.dirty.add(state.rowAtLine[r.start.line]);
         continue;
       }
-      const merged = r && mergeRows(state, r.start.line, r.end.line, breaks, this.touched);
+      const merged = r && mergeRows(state, r.start.line, r.end.line, breaks, this.touched, this.ids);
       if (!merged) {
         this.invalid = true;
         return;
@@ -113,6 +116,7 @@ export class IncrementalLint {
     const told = rowFactsCollector();
     const result = lint(text, { today, onRow: told.onRow });
     this.state = build(result, told.rows, document, today);
+    this.ids = undefined;
     this.invalid = this.state === undefined;
     this.settled(this.state);
     return result;
@@ -123,13 +127,18 @@ export class IncrementalLint {
     // The line table must match the document's (a CR typed before an LF makes one line break of two).
     if (state.rowAtLine.length !== document.lineCount) return undefined;
     const touched = this.touched;
+    const ids = (this.ids ??= OrderIds.of(state.rows));
     // Highest index first: a region that became several rows moves only rows already re-checked or clean.
     for (const r of [...this.dirty].sort((a, b) => b - a)) {
       const old = state.rows[r];
       const next = recheck(state, old, document);
       if (!next) return undefined;
       if (old.key !== undefined) touched.add(old.key);
-      for (const row of next) if (row.key !== undefined) touched.add(row.key);
+      ids.remove(old);
+      for (const row of next) {
+        if (row.key !== undefined) touched.add(row.key);
+        ids.add(row);
+      }
       if (old.src) state.srcRows--;
       if (old.srcNeedsState) state.srcStateRows--;
       replaceRow(state, r, next);
@@ -139,20 +148,8 @@ export class IncrementalLint {
     if (state.srcRows > 0 !== this.shownSrc.any || state.srcStateRows > 0 !== this.shownSrc.state) return undefined;
     // A duplicate-order-id names the row its id was first used on: rows added or removed renumber it.
     if (this.movedFrom < state.rows.length) keysWithDuplicates(state, this.movedFrom, touched);
-    // Rows sharing a client-orderid with a re-checked row: a scan of the keys costs less than keeping a
-    // map of a million ids cut out of one large text.
-    if (touched.size > 0) {
-      const firstOf = new Map<string, number>();
-      const keys = [...touched];
-      for (const row of state.rows) {
-        const key = row.key;
-        // Comparing with the one or two touched ids is cheaper than hashing every row's id.
-        if (key === undefined || !(keys.length <= 4 ? keys.some((k) => k === key) : touched.has(key))) continue;
-        const first = firstOf.get(key);
-        if (first === undefined) firstOf.set(key, row.rowNumber);
-        row.dup = first === undefined ? undefined : duplicateOf(row, key, first);
-      }
-    }
+    // Rows sharing a client-orderid with a re-checked row.
+    for (const key of touched) ids.settle(key);
     this.settled(state);
     return resultOf(state, document.getText());
   }

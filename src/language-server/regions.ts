@@ -1,3 +1,4 @@
+import type { OrderIds } from './orderIds';
 import { moved, type RowState, type State } from './rows';
 
 // Changes that add or remove lines (a line break typed, a block of rows pasted or deleted) in a file of a
@@ -25,6 +26,7 @@ export function mergeRows(
   to: number,
   breaks: number,
   touched: Set<string>,
+  ids: OrderIds | undefined,
 ): { region: number; removed: number } | undefined {
   const r0 = state.rowAtLine[from] ?? -1;
   const r1 = state.rowAtLine[to] ?? -1;
@@ -38,6 +40,7 @@ export function mergeRows(
   for (let r = r0; r <= r1; r++) {
     const row = state.rows[r];
     if (row.key !== undefined) touched.add(row.key);
+    ids?.remove(row);
     if (row.src) state.srcRows--;
     if (row.srcNeedsState) state.srcStateRows--;
   }

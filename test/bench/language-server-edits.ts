@@ -66,5 +66,6 @@ export function editTable(result: EditFigures): string[] {
   ];
 }
 
-if (require.main === module)
+// Alone (`tsx test/bench/language-server-edits.ts ROWS RUNS`); not when bundled into the language-server bench.
+if (require.main === module && process.argv[1]?.endsWith('language-server-edits.ts'))
   console.log(editTable(benchEdits(Number(process.argv[2] ?? 1_000_000), Number(process.argv[3] ?? 21))).join('\n'));
