@@ -63,8 +63,8 @@ function opened(s: Session, document: TextDocument): void {
   forget(s, document.uri);
   if (!lintable(document)) return;
   s.seen.add(document.uri);
-  if (document.lineCount > FIRST_SCREEN_FROM) sendFirstScreen(s, document);
-  schedule(s, document.uri, 0);
+  if (document.lineCount > FIRST_SCREEN_FROM) void sendFirstScreen(s, document).then(() => schedule(s, document.uri, 0));
+  else schedule(s, document.uri, 0);
   checkGit(s, document.uri);
 }
 

@@ -72,11 +72,14 @@ export function send(s: Session, uri: string): void {
   void s.connection.sendDiagnostics({ uri, version: last.version, diagnostics: publishedDiagnostics(all, uri) });
 }
 
-/** A large file's first screen of problems, before the whole file's lint (see firstScreen.ts). */
-export function sendFirstScreen(s: Session, document: TextDocument): void {
+/**
+ * A large file's first screen of problems, before the whole file's lint (see firstScreen.ts). Resolves
+ * once it is written: the whole file's lint, started after, would otherwise hold it back.
+ */
+export async function sendFirstScreen(s: Session, document: TextDocument): Promise<void> {
   try {
     const diagnostics = publishedDiagnostics(firstScreen(document), document.uri);
-    void s.connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
+    await s.connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
   } catch (err) {
     fail(s, 'Lint', document.uri, err);
   }
