@@ -3,7 +3,7 @@ import type { CsvRecord } from '../csv/parse';
 import { Codes, type Code } from './codes';
 import { COLUMNS, STATE_COUNTRIES } from './columns';
 import { inMessage } from './quote';
-import type { Reporter } from './reporter';
+import type { ProblemCollector } from './problems';
 import type { Fix } from './types';
 import { luhnValid } from './values';
 
@@ -55,14 +55,22 @@ export const NAMES: Record<keyof Positions, string> = {
 };
 for (const k of Object.keys(NAMES) as (keyof Positions)[]) GOOD[k] = ORDINAL.get(NAMES[k])!;
 
-export function cell(report: Reporter, rec: CsvRecord, index: number, code: Code, message: string, column: string, fixes?: Fix[]): void {
-  report.add(code, rec.fieldStart(index), rec.fieldEnd(index), message, column, fixes);
+export function cell(
+  problems: ProblemCollector,
+  rec: CsvRecord,
+  index: number,
+  code: Code,
+  message: string,
+  column: string,
+  fixes?: Fix[],
+): void {
+  problems.add(code, rec.fieldStart(index), rec.fieldEnd(index), message, column, fixes);
 }
 
 export const valueAt = (values: string[], i: number): string => (i < 0 ? '' : values[i]);
 
 export function checkCrossFields(
-  report: Reporter,
+  problems: ProblemCollector,
   rec: CsvRecord,
   values: string[],
   pos: Positions,
@@ -84,10 +92,10 @@ export function checkCrossFields(
     if (modes === 0) problem = 'no amount: fill amount, amount-from with amount-to, or amount-sequence';
     else if (modes > 1) problem = 'more than one amount mode: use only one of amount, amount-from with amount-to, amount-sequence';
     else if (from !== to) problem = from ? 'amount-from without amount-to' : 'amount-to without amount-from';
-    if (problem) report.add(Codes.amountMode, rec.start, rec.end, problem, null);
+    if (problem) problems.add(Codes.amountMode, rec.start, rec.end, problem, null);
     else if (good[GOOD.from] && good[GOOD.to] && Number(values[pos.from]) > Number(values[pos.to])) {
       cell(
-        report,
+        problems,
         rec,
         pos.from,
         Codes.amountRange,
@@ -102,14 +110,14 @@ export function checkCrossFields(
     const period = valueAt(values, pos.period) !== '';
     const interval = valueAt(values, pos.interval) !== '';
     if (period && !interval && good[GOOD.period])
-      cell(report, rec, pos.period, Codes.periodInterval, 'period without interval: add an interval (e.g. 1)', 'period');
+      cell(problems, rec, pos.period, Codes.periodInterval, 'period without interval: add an interval (e.g. 1)', 'period');
     if (interval && !period && good[GOOD.interval])
-      cell(report, rec, pos.interval, Codes.periodInterval, 'interval without period: add a period (day, week or month)', 'interval');
+      cell(problems, rec, pos.interval, Codes.periodInterval, 'interval without period: add a period (day, week or month)', 'interval');
   }
 
   if (good[GOOD.notify] && good[GOOD.callback]) {
     cell(
-      report,
+      problems,
       rec,
       pos.callback,
       Codes.callbackExclusive,
@@ -120,7 +128,7 @@ export function checkCrossFields(
 
   if (isSrc && good[GOOD.country] && STATE_COUNTRIES.has(values[pos.country]) && pos.state >= 0 && values[pos.state] === '') {
     cell(
-      report,
+      problems,
       rec,
       pos.state,
       Codes.stateRequired,
@@ -133,7 +141,7 @@ export function checkCrossFields(
   const finish = good[GOOD.finish] ? gatewayDateKey(values[pos.finish]) : NaN;
   if (finish < start) {
     cell(
-      report,
+      problems,
       rec,
       pos.finish,
       Codes.dateOrder,
@@ -144,14 +152,14 @@ export function checkCrossFields(
 
   // Warnings: the file can still be sent.
   if (good[GOOD.card] && !luhnValid(values[pos.card])) {
-    cell(report, rec, pos.card, Codes.cardLuhn, 'the card number fails the Luhn check: probably mistyped', 'credit-card-number');
+    cell(problems, rec, pos.card, Codes.cardLuhn, 'the card number fails the Luhn check: probably mistyped', 'credit-card-number');
   }
   if (good[GOOD.expMonth] && good[GOOD.expYear]) {
     const y = Number(values[pos.expYear]);
     const m = Number(values[pos.expMonth]);
     if (y < today.year || (y === today.year && m < today.month)) {
       cell(
-        report,
+        problems,
         rec,
         pos.expMonth,
         Codes.cardExpired,
@@ -161,6 +169,6 @@ export function checkCrossFields(
     }
   }
   if (start < dateKey(today)) {
-    cell(report, rec, pos.start, Codes.startDatePast, `start-date ${inMessage(values[pos.start])} is in the past`, 'start-date');
+    cell(problems, rec, pos.start, Codes.startDatePast, `start-date ${inMessage(values[pos.start])} is in the past`, 'start-date');
   }
 }

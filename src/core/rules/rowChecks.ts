@@ -7,7 +7,7 @@ import { quoteInMessage } from './quote';
 import { duplicateOrderIdMessage, UNTRUSTED_ROW, type RowFactsListener } from './rowFacts';
 import { addEmptyFieldsFix, replaceCellFix } from './fixes';
 import { hasCompleteAmountMode } from './batch';
-import type { Reporter } from './reporter';
+import type { ProblemCollector } from './problems';
 import { EXPECTED, exceedsLength, isValid, suggestValue } from './values';
 import { cell, checkCrossFields, GOOD, NAMES, ORDINAL, valueAt, type Positions } from './crossFields';
 
@@ -35,8 +35,8 @@ export interface SrcRows {
   srcNeedsState: boolean;
 }
 
-export function checkRows(report: Reporter, today: CalendarDate, onRow?: RowFactsListener): SrcRows {
-  const { batch } = report;
+export function checkRows(problems: ProblemCollector, today: CalendarDate, onRow?: RowFactsListener): SrcRows {
+  const { batch } = problems;
   // The header's columns as parallel arrays of small numbers: the cell loop reads no objects.
   const entries = [...batch.columnIndex.entries()].sort((a, b) => a[1] - b[1]);
   const planIndex = entries.map(([, index]) => index);
@@ -74,7 +74,7 @@ export function checkRows(report: Reporter, today: CalendarDate, onRow?: RowFact
       // A row short by trailing fields is what adding a column to the header leaves: offered (not safe: the
       // missing field may be in the middle) to add the empty ones at the end.
       const fixes = n < width ? [addEmptyFieldsFix(batch, rec.end, width - n)] : [];
-      report.add(Codes.fieldCount, rec.start, rec.end, `row has ${n} field${n === 1 ? '' : 's'}; the header has ${width}`, null, fixes);
+      problems.add(Codes.fieldCount, rec.start, rec.end, `row has ${n} field${n === 1 ? '' : 's'}; the header has ${width}`, null, fixes);
       onRow?.(rec, rowNumber, UNTRUSTED_ROW);
       continue;
     }
@@ -91,49 +91,49 @@ export function checkRows(report: Reporter, today: CalendarDate, onRow?: RowFact
       const v = values[index];
       if (v === '') {
         const need = planNeed[k];
-        if (need === 1) cell(report, rec, index, Codes.requiredValue, `${planSpec[k].name} is required`, planSpec[k].name);
+        if (need === 1) cell(problems, rec, index, Codes.requiredValue, `${planSpec[k].name} is required`, planSpec[k].name);
         else if (need === 2 && isSrc)
-          cell(report, rec, index, Codes.requiredValue, `${planSpec[k].name} is required for SRC rows`, planSpec[k].name);
+          cell(problems, rec, index, Codes.requiredValue, `${planSpec[k].name} is required for SRC rows`, planSpec[k].name);
         continue;
       }
       if (isDst && planNoDst[k] === 1) {
         const spec = planSpec[k];
-        if (!report.keeps(rec.fieldStart(index))) {
-          report.skip(Codes.dstUnsupported);
+        if (!problems.keeps(rec.fieldStart(index))) {
+          problems.skip(Codes.dstUnsupported);
           continue;
         }
         const fix = replaceCellFix(batch, rec, index, '', `Clear ${spec.name}`, false);
-        cell(report, rec, index, Codes.dstUnsupported, `${spec.name} is not supported for DST rows: leave it empty`, spec.name, [fix]);
+        cell(problems, rec, index, Codes.dstUnsupported, `${spec.name} is not supported for DST rows: leave it empty`, spec.name, [fix]);
         continue;
       }
       if (planMax[k] >= 0 && v.length > planMax[k] && tooLong(planSpec[k], v)) {
         const spec = planSpec[k];
         const what = spec.kind === 'decimal-list' ? 'an element longer than' : 'longer than';
-        cell(report, rec, index, Codes.maxLength, `${spec.name} is ${what} ${spec.maxLength} characters`, spec.name);
+        cell(problems, rec, index, Codes.maxLength, `${spec.name} is ${what} ${spec.maxLength} characters`, spec.name);
         continue;
       }
       if (planText[k] === 0 && !isValid(planSpec[k].kind, v)) {
         const spec = planSpec[k];
-        // Past the problems a limited report keeps, only count: no message, mask or fix is built.
-        if (!report.keeps(rec.fieldStart(index))) {
-          report.skip(Codes.invalidValue);
+        // Past the problems a limited collector keeps, only count: no message, mask or fix is built.
+        if (!problems.keeps(rec.fieldStart(index))) {
+          problems.skip(Codes.invalidValue);
           continue;
         }
         const better = spec.sensitive ? undefined : suggestValue(spec.kind, v);
         const fixes = better === undefined ? [] : [replaceCellFix(batch, rec, index, better, `Change to ${better}`, true, true)];
-        cell(report, rec, index, Codes.invalidValue, `${spec.name} must be ${EXPECTED[spec.kind]}${shown(spec, v)}`, spec.name, fixes);
+        cell(problems, rec, index, Codes.invalidValue, `${spec.name} must be ${EXPECTED[spec.kind]}${shown(spec, v)}`, spec.name, fixes);
         continue;
       }
       good[planOrdinal[k]] = 1;
     }
 
-    checkCrossFields(report, rec, values, pos, good, isSrc, isDst, amountModes, today);
+    checkCrossFields(problems, rec, values, pos, good, isSrc, isDst, amountModes, today);
 
     if (pos.orderId >= 0 && good[GOOD.orderId]) {
       const id = values[pos.orderId];
       const first = seenOrderIds.firstRow(id, rowNumber);
-      if (first !== 0 && !report.keeps(rec.fieldStart(pos.orderId))) report.skip(Codes.duplicateOrderId);
-      else if (first !== 0) cell(report, rec, pos.orderId, Codes.duplicateOrderId, duplicateOrderIdMessage(id, first), 'client-orderid');
+      if (first !== 0 && !problems.keeps(rec.fieldStart(pos.orderId))) problems.skip(Codes.duplicateOrderId);
+      else if (first !== 0) cell(problems, rec, pos.orderId, Codes.duplicateOrderId, duplicateOrderIdMessage(id, first), 'client-orderid');
     }
     onRow?.(rec, rowNumber, {
       src: isSrc,
