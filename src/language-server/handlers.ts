@@ -22,7 +22,7 @@ export function hover(s: Session, { textDocument, position }: HoverParams) {
   if (!document || !lintable(document)) return null;
   try {
     const view = viewAt(s.store, document, position);
-    return hoverInDocument(hoverAt(view.document, view.result, view.position, view.rowNumber), view.lineShift);
+    return hoverInDocument(hoverAt(view.document, view.result, view.position, view.rowNumber, s.previewToday), view.lineShift);
   } catch (err) {
     fail(s, 'Hover', document.uri, err);
     return null;

@@ -8,7 +8,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { FIX_ALL_KIND } from '../shared/lintProtocol';
+import { FIX_ALL_KIND, PREVIEW_TODAY_NOTIFICATION, type PreviewToday } from '../shared/lintProtocol';
 import { ADD_TO_GITIGNORE } from './gitGuard';
 import { codeAction, codeActionResolve, completion, executeCommand, hover } from './handlers';
 import { FIRST_SCREEN_FROM } from './firstScreen';
@@ -30,6 +30,7 @@ export function startServer(connection: Connection): void {
     closed: (uri) => forget(s, uri),
   });
   connection.onDidChangeConfiguration((params) => configurationChanged(s, params));
+  connection.onNotification(PREVIEW_TODAY_NOTIFICATION, (p: PreviewToday | null) => void (s.previewToday = p ?? {}));
   connection.onHover((params) => hover(s, params));
   connection.onCompletion((params) => completion(s, params));
   connection.onCodeAction((params) => codeAction(s, params));

@@ -1,7 +1,7 @@
 import type { Connection } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { LintDiagnostic } from '../core/rules/types';
-import { LANGUAGE_ID } from '../shared/lintProtocol';
+import { LANGUAGE_ID, type PreviewToday } from '../shared/lintProtocol';
 import type { CompletionSupport } from './completion';
 import { publishedDiagnostics } from './diagnostics';
 import { Documents } from './documents';
@@ -28,6 +28,8 @@ export interface Session {
   /** The client resolves a code action's edit when it is chosen (codeAction/resolve). */
   resolves: boolean;
   completion: CompletionSupport;
+  /** "Today" for the hover's schedule preview, when the client names one (a local gateway's simulated date). */
+  previewToday: PreviewToday;
 }
 
 export function newSession(connection: Connection): Session {
@@ -42,6 +44,7 @@ export function newSession(connection: Connection): Session {
     settings: undefined,
     resolves: false,
     completion: { insertReplace: false, labelDetails: false },
+    previewToday: {},
   };
 }
 
