@@ -10,7 +10,8 @@ import { basename, join, resolve } from 'node:path';
 import { eachSavedReportRecord, runCustomReportToFile, savedReportText, type SavedReport } from '../core/gateway';
 import { charsetOf } from '../core/gateway/answerText';
 import type { CliContext } from './context';
-import { EXIT, tableCell, tableLine } from './output';
+import { amountColumns } from '../shared/amounts';
+import { EXIT, LINE_BREAK_NOTE, tableCell, tableLine } from './output';
 
 type SavedCsv = Extract<SavedReport, { saved: true }>;
 type Format = 'text' | 'json' | 'csv';
@@ -98,26 +99,42 @@ export async function printSavedReport(ctx: CliContext, saved: SavedCsv, p: Prin
   return EXIT.ok;
 }
 
-/** The text table in two passes over the file; returns the number of rows. */
+/**
+ * The text table in two passes over the file, as formatTable shows it (amounts in minor units, the note
+ * on line breaks); returns the number of rows.
+ */
 async function writeTable(file: string, delimiter: string, encoding: string | undefined, write: (text: string) => void): Promise<number> {
   let widths: number[] | undefined;
+  let shown: ReturnType<typeof amountColumns>;
+  let breaks = false;
+  /** The record's cells as shown: the header as it is, a row's amounts through `shown`. */
+  const cells = (record: string[], header: boolean, count: number) => {
+    const out: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const value = !header && shown ? shown(record, i) : (record[i] ?? '');
+      if (!breaks && /[\r\n]/.test(value)) breaks = true;
+      out.push(tableCell(value));
+    }
+    return out;
+  };
   await eachSavedReportRecord(file, delimiter, encoding, (record) => {
-    if (!widths) widths = record.map(() => 0);
-    for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i], [...tableCell(record[i] ?? '')].length);
+    const header = !widths;
+    if (!widths) {
+      widths = record.map(() => 0);
+      shown = amountColumns(record);
+    }
+    const shownCells = cells(record, header, widths.length);
+    for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i], [...shownCells[i]].length);
   });
   const w = widths ?? [];
   const out = new Pieces(write);
   let rows = -1;
   await eachSavedReportRecord(file, delimiter, encoding, (record) => {
-    out.add(
-      `${tableLine(
-        w.map((_, i) => tableCell(record[i] ?? '')),
-        w,
-      )}\n`,
-    );
+    out.add(`${tableLine(cells(record, rows === -1, w.length), w)}\n`);
     if (rows === -1) out.add(`${w.map((n) => '-'.repeat(n)).join('  ')}\n`);
     rows++;
   });
+  if (breaks) out.add(`${LINE_BREAK_NOTE}\n`);
   out.flush();
   return Math.max(rows, 0);
 }

@@ -1,7 +1,7 @@
 import type { LineIndex, Range, TextEdit } from '../text';
 import type { Code } from './codes';
 import { lint, type LintOptions, type LintResult } from './lint';
-import type { SafeFixList } from './reporter';
+import type { SafeFixList } from './problems';
 
 // Applying the safe fixes, as `paygate fix`, fix-on-save and source.fixAll do: lint, then every safe
 // fix's edits at once.

@@ -20,7 +20,7 @@ export interface SafeFixList {
   editTexts: string[];
 }
 
-export class Reporter {
+export class ProblemCollector {
   /** Heap-ordered while the limit is reached; lint() sorts them by position at the end. */
   readonly diagnostics: LintDiagnostic[] = [];
   /** Problems found but not kept, by severity. */
