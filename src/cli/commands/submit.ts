@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { createRecurringPayments, createRecurringPaymentsUrl, environmentProblems, prepareSubmission } from '../../core/gateway';
-import { completionFor, guardedSend, type SubmissionRecord } from '../../core/ledger';
+import { completionFor, guardedSend, LedgerWriteError, type SubmissionRecord } from '../../core/ledger';
 import { maskText } from '../../core/mask';
 import { checkSigningCredentials } from '../../core/oauth';
 import { createCredentials, loadCliConfig, resolveTarget, SECRET_ENV } from '../config';
@@ -151,14 +151,19 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
       });
     } catch (err) {
       if (err instanceof UsageError) return usage(err.message);
-      return usage(`cannot use the submission ledger ${ledger.filePath}: ${(err as Error).message}; nothing was sent`);
+      // Before the request: a ledger that cannot be read or written whole means nothing is sent.
+      const reason = err instanceof LedgerWriteError ? err.reason : (err as Error).message;
+      return usage(`nothing was sent: the submission ledger ${ledger.filePath} could not be used (${reason})`);
     }
     switch (result.status) {
       case 'in-flight':
         return usage(`${input.name} is already being sent; nothing was sent`);
       case 'damaged':
         ctx.stderr(`paygate submit: ${damageText(result.damage, ledger)}\n`);
-        return usage('nothing was sent; run the command again once you have checked (or pass --allow-resend)');
+        return usage(
+          `${input.name} may have been sent before (the ledger's record of it may be in the damaged part); nothing was sent. ` +
+            'Check in the gateway whether the payments exist; if you are sure they do not, pass --allow-resend.',
+        );
       case 'duplicate':
       case 'raced':
         return usage(resendRefusal(input.name, env.name, env.endpointId, result.earlier));

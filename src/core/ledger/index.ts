@@ -4,3 +4,5 @@ export * from './ledger';
 export * from './location';
 export * from './guard';
 export * from './fromOutcome';
+export * from './ledgerFs';
+export * from './words';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { maskText } from '../mask';
+import { nodeLedgerFs, scanLines, writeFully, type LedgerFs } from './ledgerFs';
 import {
   cleanCompletion,
   foldLines,
@@ -9,6 +9,7 @@ import {
   parseLine,
   sameTarget,
   type Completion,
+  type DamageMark,
   type GuardKey,
   type LedgerLine,
   type NewSubmission,
@@ -16,34 +17,32 @@ import {
 } from './records';
 
 // The submission ledger every face writes: append-only JSON lines, one per event ("begin" before a create
-// is sent, "complete" after), each appended with one write to a file opened O_APPEND and fsynced before
-// the request leaves. No process ever rewrites the file, so concurrent writers (CLI processes, editor
-// windows) all land and a kill -9 at any moment leaves at most one torn last line, which readers skip:
-// a torn begin was never followed by a request, a torn completion leaves the record "sending" (possibly
-// sent). Every line starts with a line break, so a torn line never swallows the next writer's line.
+// is sent, "complete" after), each appended to a file opened O_APPEND, every byte counted (a short write is
+// continued) and fsynced before the request leaves; any failure is thrown, and nothing is sent. No process
+// rewrites the file, so concurrent writers (CLI processes, editor windows) all land. Every line starts
+// with a line break, so a torn line never swallows the next writer's line.
+// A torn or unreadable line anywhere is damage: the file is moved aside whole (ledger.damaged-<time>), its
+// readable lines are appended to a fresh ledger with a "damage" line that remembers what the damaged lines
+// named, and the guard errs on "may have been sent" (see guard.ts). The one exception is a begin line whose
+// own writer failed and said so with a "withdrawn" completion: that request was never sent.
 // Archives (ledger-<time>.jsonl, when the file grows past a size) are read with it; nothing is dropped.
-// A file that holds other unreadable lines is damaged: it is moved aside whole (ledger.damaged-<time>),
-// its readable lines are appended to a fresh ledger, and the reader is told.
 
 export const LEDGER_FILE = 'ledger.jsonl';
 const ARCHIVE = /^ledger-[\dTZ-]+\.jsonl$/;
 export const DEFAULT_ROTATE_BYTES = 64 * 1024 * 1024;
 
-export interface Damage {
-  /** Where the damaged file was moved (kept whole). */
-  movedTo: string;
-  /** Unreadable lines found in it. */
-  unreadableLines: number;
-  /** Readable lines carried over to the ledger. */
-  keptLines: number;
-}
+/** Damage found by one read (and moved aside by it). */
+export type Damage = DamageMark;
 
 export interface LedgerReading {
   /** Newest first. */
   records: SubmissionRecord[];
   /** Set when this read found damage (and moved it aside). */
   damage?: Damage;
-  /** Lines cut short by a process killed mid-write (skipped: they recorded nothing that happened). */
+  /** Every damage the ledger remembers, and which of them were acknowledged. */
+  damages: DamageMark[];
+  acknowledged: Set<string>;
+  /** Begin lines cut short by their own failing writer (it recorded the send as withdrawn). */
   tornLines: number;
 }
 
@@ -51,21 +50,29 @@ export interface LedgerOptions {
   /** Size at which the ledger is archived and a new file started (default 64 MiB). */
   rotateBytes?: number;
   now?: () => Date;
+  /** The file system (tests put a failing one here). */
+  fs?: LedgerFs;
 }
 
 function stamp(d: Date): string {
   return d.toISOString().replace(/[:.]/g, '-');
 }
 
-/** A line cut off by a kill mid-write: one of ours that never reached its closing brace. */
-function isTorn(text: string): boolean {
-  return text.startsWith('{"ledger":1') && !text.trimEnd().endsWith('}');
+const ID_IN_TEXT = /"id":"([^"]{1,80})"/;
+const HASH_IN_TEXT = /"contentHash":"([^"]{1,128})"/;
+
+interface FileRead {
+  lines: LedgerLine[];
+  /** Unparseable lines with what could be read of them. */
+  broken: { id?: string; contentHash?: string }[];
+  ino?: number;
 }
 
 export class Ledger {
   readonly file: string;
   private readonly rotateBytes: number;
   private readonly now: () => Date;
+  private readonly fs: LedgerFs;
   private readonly listeners = new Set<() => void>();
 
   constructor(
@@ -75,6 +82,7 @@ export class Ledger {
     this.file = path.join(directory, LEDGER_FILE);
     this.rotateBytes = options.rotateBytes ?? DEFAULT_ROTATE_BYTES;
     this.now = options.now ?? (() => new Date());
+    this.fs = options.fs ?? nodeLedgerFs;
   }
 
   get filePath(): string {
@@ -87,7 +95,10 @@ export class Ledger {
     return { dispose: () => this.listeners.delete(listener) };
   }
 
-  /** Records the create before it is sent: when this resolves, the line is on disk. */
+  /**
+   * Records the create before it is sent: when this resolves, the line is on disk. When it throws, the
+   * request must not be sent; the ledger is told so (best effort) with a "withdrawn" completion.
+   */
   async begin(entry: NewSubmission, at: Date = this.now()): Promise<SubmissionRecord> {
     const record: Omit<SubmissionRecord, 'seq'> = {
       ...entry,
@@ -101,7 +112,14 @@ export class Ledger {
       statuses: [],
     };
     if (record.message === undefined) delete record.message;
-    await this.append({ ledger: 1, op: 'begin', record });
+    // The id first, so even a line cut short names its record.
+    try {
+      await this.append({ ledger: 1, op: 'begin', id: record.id, record });
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      await this.complete(record.id, { outcome: 'withdrawn', message: `Not sent: ${why}` }).catch(() => undefined);
+      throw err;
+    }
     return { ...record, seq: -1 };
   }
 
@@ -127,18 +145,36 @@ export class Ledger {
     return this.get(id);
   }
 
+  /** Acknowledges damage nobody can attribute (an explicit resend); it holds back sends no more. */
+  async acknowledge(ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.append({ ledger: 1, op: 'ack', ids: [...ids] });
+  }
+
   async read(): Promise<LedgerReading> {
-    const files = await this.files();
     const lines: LedgerLine[] = [];
-    let tornLines = 0;
-    let damage: Damage | undefined;
-    for (const file of files) {
+    const reads: [string, FileRead][] = [];
+    for (const file of await this.files()) {
       const read = await this.readFile(file);
-      tornLines += read.torn;
-      if (read.unreadable > 0) damage = (await this.moveAside(file, read.lines, read.unreadable, read.ino)) ?? damage;
-      lines.push(...read.lines);
+      for (const line of read.lines) lines.push(line);
+      reads.push([file, read]);
     }
-    return { records: foldLines(lines), tornLines, ...(damage ? { damage } : {}) };
+    const withdrawn = new Set<string>();
+    for (const l of lines) if (l.op === 'complete' && l.completion.outcome === 'withdrawn') withdrawn.add(l.id);
+    let damage: Damage | undefined;
+    let tornLines = 0;
+    for (const [file, read] of reads) {
+      // A begin cut short by its own writer, which then recorded it as withdrawn: never sent, not damage.
+      const broken = read.broken.filter((b) => b.id === undefined || !withdrawn.has(b.id));
+      tornLines += read.broken.length - broken.length;
+      if (broken.length > 0) damage = (await this.moveAside(file, read, broken, lines)) ?? damage;
+    }
+    const damages: DamageMark[] = [];
+    const acknowledged = new Set<string>();
+    for (const l of lines) {
+      if (l.op === 'damage') damages.push(l.damage);
+      else if (l.op === 'ack') for (const id of l.ids) acknowledged.add(id);
+    }
+    return { records: foldLines(lines), tornLines, damages, acknowledged, ...(damage ? { damage } : {}) };
   }
 
   async list(): Promise<SubmissionRecord[]> {
@@ -162,8 +198,8 @@ export class Ledger {
     const dir = path.join(this.directory, `${prefix}-${stamp(this.now())}`);
     const files = await this.files();
     if (files.length === 0) return undefined;
-    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-    for (const f of files) await fs.rename(f, path.join(dir, path.basename(f)));
+    await this.fs.mkdir(dir, { recursive: true, mode: 0o700 });
+    for (const f of files) await this.fs.rename(f, path.join(dir, path.basename(f)));
     this.changed();
     return dir;
   }
@@ -176,7 +212,7 @@ export class Ledger {
   private async files(): Promise<string[]> {
     let names: string[];
     try {
-      names = await fs.readdir(this.directory);
+      names = await this.fs.readdir(this.directory);
     } catch {
       return [];
     }
@@ -184,80 +220,99 @@ export class Ledger {
       .filter((n) => ARCHIVE.test(n))
       .sort()
       .map((n) => path.join(this.directory, n));
-    return names.includes(LEDGER_FILE) ? [...archives, this.file] : archives;
+    if (names.includes(LEDGER_FILE)) archives.push(this.file);
+    return archives;
   }
 
-  private async readFile(file: string): Promise<{ lines: LedgerLine[]; unreadable: number; torn: number; ino?: number }> {
-    let text: string;
-    let ino: number | undefined;
-    try {
-      const handle = await fs.open(file, 'r');
-      try {
-        ino = (await handle.stat()).ino;
-        text = await handle.readFile('utf8');
-      } finally {
-        await handle.close();
-      }
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { lines: [], unreadable: 0, torn: 0 };
-      throw err;
-    }
+  private async readFile(file: string): Promise<FileRead> {
     const lines: LedgerLine[] = [];
-    let unreadable = 0;
-    let torn = 0;
-    for (const raw of text.split('\n')) {
+    const broken: FileRead['broken'] = [];
+    const { ino, size } = await scanLines(this.fs, file, (raw) => {
       const t = raw.trim();
-      if (t === '') continue;
+      if (t === '') return;
       const line = parseLine(t);
       if (line) lines.push(line);
-      else if (isTorn(t)) torn++;
-      else unreadable++;
-    }
-    return { lines, unreadable, torn, ino };
+      else broken.push({ id: ID_IN_TEXT.exec(t)?.[1], contentHash: HASH_IN_TEXT.exec(t)?.[1] });
+    });
+    // Bytes but not one line: a file cut inside its first line (the writer never leaves that).
+    if ((size ?? 0) > 0 && lines.length === 0 && broken.length === 0) broken.push({});
+    return { lines, broken, ino };
   }
 
   /**
-   * Moves a damaged ledger file (the live one or an archive) aside whole and appends its readable lines
-   * to the live ledger. Another process may
-   * be doing the same: only the one that renames the very file it read does it (the others find the inode
-   * changed and read the repaired ledger next time). Writers that appended to the old file meanwhile notice
-   * the move and append again (see append).
+   * Moves a damaged ledger file (the live one or an archive) aside whole and appends its readable lines,
+   * and a "damage" line naming what the broken lines held, to the live ledger. Another process may be
+   * doing the same: only the one that renames the very file it read does it (the others find the inode
+   * changed and read the repaired ledger next time).
    */
-  private async moveAside(file: string, lines: LedgerLine[], unreadable: number, ino: number | undefined): Promise<Damage | undefined> {
+  private async moveAside(file: string, read: FileRead, broken: FileRead['broken'], all: LedgerLine[]): Promise<Damage | undefined> {
     const movedTo = path.join(this.directory, `ledger.damaged-${stamp(this.now())}-${randomUUID().slice(0, 8)}`);
     try {
-      if ((await fs.stat(file)).ino !== ino) return undefined;
-      await fs.rename(file, movedTo);
+      if ((await this.fs.stat(file)).ino !== read.ino) return undefined;
+      await this.fs.rename(file, movedTo);
     } catch {
       return undefined;
     }
-    await this.appendText(lines.map((l) => `\n${JSON.stringify(l)}\n`).join(''));
+    const begun = new Set(read.lines.filter((l) => l.op === 'begin').map((l) => (l as { record: { id: string } }).record.id));
+    const hashes = new Set<string>();
+    let unidentified = 0;
+    for (const b of broken) {
+      if (b.contentHash !== undefined) hashes.add(b.contentHash);
+      // A cut completion of a readable record leaves that record "sending": the guard holds it already.
+      else if (b.id === undefined || !begun.has(b.id)) unidentified++;
+    }
+    const damage: DamageMark = {
+      id: randomUUID(),
+      at: this.now().toISOString(),
+      movedTo,
+      unreadableLines: broken.length,
+      keptLines: read.lines.length,
+      contentHashes: [...hashes],
+      unidentified,
+    };
+    const mark: LedgerLine = { ledger: 1, op: 'damage', damage };
+    await this.appendLines([...read.lines, mark]);
+    all.push(mark);
     this.changed();
-    return { movedTo, unreadableLines: unreadable, keptLines: lines.length };
+    return damage;
   }
 
   private async append(line: LedgerLine): Promise<void> {
-    await this.appendText(`\n${JSON.stringify(line)}\n`);
+    await this.appendLines([line]);
     this.changed();
   }
 
+  /** Appends lines in chunks of about 1 MiB (a repaired ledger may carry many). */
+  private async appendLines(lines: readonly LedgerLine[]): Promise<void> {
+    let text = '';
+    for (const l of lines) {
+      text += `\n${JSON.stringify(l)}\n`;
+      if (text.length >= 1 << 20) {
+        await this.appendText(text);
+        text = '';
+      }
+    }
+    if (text !== '') await this.appendText(text);
+  }
+
   private async appendText(text: string): Promise<void> {
-    await fs.mkdir(this.directory, { recursive: true, mode: 0o700 });
+    await this.fs.mkdir(this.directory, { recursive: true, mode: 0o700 });
+    const bytes = Buffer.from(text, 'utf8');
     // Bounded: the file is moved (rotation, repair) rarely, so two attempts in a row are already unusual.
     for (let attempt = 0; attempt < 5; attempt++) {
-      const handle = await fs.open(this.file, 'a', 0o600);
-      let written: number | undefined;
+      const handle = await this.fs.open(this.file, 'a', 0o600);
+      let written: number;
       try {
-        await handle.write(text);
-        await handle.sync();
-        written = (await handle.stat()).ino;
-        if ((await handle.stat()).size > this.rotateBytes) await this.rotate(written);
+        await writeFully(handle, bytes, this.file);
+        const stat = await handle.stat();
+        written = stat.ino;
+        if (stat.size > this.rotateBytes) await this.rotate(written);
       } finally {
         await handle.close();
       }
       // The file moved between open and write (rotated or moved aside): the line is in an archive or the
       // damaged copy; append again so the live ledger has it (a repeated line folds into the same record).
-      const current = await fs.stat(this.file).catch(() => undefined);
+      const current = await this.fs.stat(this.file).catch(() => undefined);
       if (current === undefined || current.ino === written || (await this.isArchive(written))) return;
     }
     throw new Error(`cannot append to the submission ledger ${this.file}: it keeps being moved`);
@@ -265,7 +320,7 @@ export class Ledger {
 
   private async isArchive(ino: number): Promise<boolean> {
     for (const f of await this.files()) {
-      if (f !== this.file && (await fs.stat(f).catch(() => undefined))?.ino === ino) return true;
+      if (f !== this.file && (await this.fs.stat(f).catch(() => undefined))?.ino === ino) return true;
     }
     return false;
   }
@@ -273,8 +328,8 @@ export class Ledger {
   private async rotate(ino: number): Promise<void> {
     const target = path.join(this.directory, `ledger-${stamp(this.now())}.jsonl`);
     try {
-      if ((await fs.stat(this.file)).ino !== ino) return;
-      await fs.rename(this.file, target);
+      if ((await this.fs.stat(this.file)).ino !== ino) return;
+      await this.fs.rename(this.file, target);
     } catch {
       /* another process rotated it first */
     }

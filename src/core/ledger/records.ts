@@ -55,10 +55,31 @@ export type Completion = Pick<SubmissionRecord, 'outcome'> &
     >
   >;
 
+/**
+ * Damage found in the ledger and moved aside, kept as a line of its own so the guard remembers it after
+ * the file was repaired: a batch whose content hash was read in a damaged line may have been sent, and
+ * damage nobody can attribute (`unidentified`) holds back every send until someone acknowledges it.
+ */
+export interface DamageMark {
+  id: string;
+  at: string;
+  /** Where the damaged file was moved (kept whole). */
+  movedTo: string;
+  unreadableLines: number;
+  keptLines: number;
+  /** Content hashes read in the damaged lines: these batches may have been sent. */
+  contentHashes: string[];
+  /** Damaged lines that name no content hash and no readable record. */
+  unidentified: number;
+}
+
 /** One line of the ledger file. `ledger: 1` is the format version and the mark of our own lines. */
 export type LedgerLine =
-  | { ledger: 1; op: 'begin'; record: Omit<SubmissionRecord, 'seq'> }
-  | { ledger: 1; op: 'complete'; id: string; completedAt: string; completion: Completion };
+  | { ledger: 1; op: 'begin'; id?: string; record: Omit<SubmissionRecord, 'seq'> }
+  | { ledger: 1; op: 'complete'; id: string; completedAt: string; completion: Completion }
+  | { ledger: 1; op: 'damage'; damage: DamageMark }
+  /** Unidentified damage acknowledged by an explicit resend (--allow-resend, the editor's "Send Anyway"). */
+  | { ledger: 1; op: 'ack'; ids: string[] };
 
 /** Ids and serial numbers come back comma-separated when one request creates several payments. */
 export function splitList(value: string | undefined): string[] {
@@ -107,6 +128,10 @@ export function parseLine(text: string): LedgerLine | undefined {
   if (!l || typeof l !== 'object' || l.ledger !== 1) return undefined;
   if (l.op === 'begin' && isRecord(l.record)) return l as LedgerLine;
   if (l.op === 'complete' && typeof l.id === 'string' && l.completion && typeof l.completion === 'object') return l as LedgerLine;
+  const d = (l as { damage?: Partial<DamageMark> }).damage;
+  if (l.op === 'damage' && d && typeof d.id === 'string' && Array.isArray(d.contentHashes) && typeof d.unidentified === 'number')
+    return l as LedgerLine;
+  if (l.op === 'ack' && Array.isArray((l as { ids?: unknown }).ids)) return l as LedgerLine;
   return undefined;
 }
 
@@ -128,7 +153,7 @@ export function foldLines(lines: readonly LedgerLine[]): SubmissionRecord[] {
           statuses: r.statuses ?? [],
           seq,
         });
-    } else if (!completions.has(line.id)) {
+    } else if (line.op === 'complete' && !completions.has(line.id)) {
       completions.set(line.id, { completedAt: line.completedAt, completion: line.completion });
     }
   });

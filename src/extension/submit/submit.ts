@@ -8,8 +8,9 @@ import {
   fieldValue,
   prepareSubmission,
 } from '../../core/gateway';
-import { completionFor, guardedSend, splitList, type SubmissionRecord } from '../../core/ledger';
+import { completionFor, guardedSend, splitList, type ResendBlocker, type SubmissionRecord } from '../../core/ledger';
 import { maskText } from '../../core/mask';
+import { damageText } from '../../core/ledger/words';
 import { log, showErrorWithLog } from '../log';
 import type { ResultsPanelApi } from '../results/register';
 import { activeEnvironmentName, isProduction } from '../environments/settings';
@@ -148,10 +149,8 @@ export async function submitCommand(deps: SubmitDeps, ...args: CommandArgs): Pro
     case 'in-flight':
       return refuse('in-flight', `${name} is already being sent to ${envName}; it is not sent a second time.`);
     case 'damaged':
-      void showErrorWithLog(
-        `PayGate: the submission ledger was damaged: ${result.damage.unreadableLines} unreadable line(s) were moved aside to ${result.damage.movedTo} and ${result.damage.keptLines} kept. Earlier sends recorded there cannot be vouched for: check in the gateway what was created, then submit again. Nothing was sent.`,
-      );
-      return refuse('ledger-damaged', 'The submission ledger was damaged; nothing was sent.', false);
+      void showErrorWithLog(`PayGate: ${damageText(result.damage, ledger.filePath)}`);
+      return refuse('ledger-damaged', `Not sent: ${name} may have been sent before (the submission ledger was damaged).`, false);
     case 'duplicate':
       return refuse(
         'duplicate-declined',
@@ -209,7 +208,17 @@ export async function submitCommand(deps: SubmitDeps, ...args: CommandArgs): Pro
  * The resend question. Enter must not send twice: the first (default) button is "Don't Send", Escape and
  * the dialog's own Cancel answer no, and only "Send Again" sends.
  */
-async function askSendAgain(previous: SubmissionRecord, name: string, envName: string, endpoint: string): Promise<boolean> {
+async function askSendAgain(blocker: ResendBlocker, name: string, envName: string, endpoint: string): Promise<boolean> {
+  if ('damage' in blocker) {
+    const choice = await vscode.window.showWarningMessage(
+      `${name} may have been sent before: the submission ledger was damaged. Sending it again may create the payments twice.`,
+      { modal: true, detail: `${damageText(blocker.damage, '')}\n\n${name} → ${envName}\n${endpoint}` },
+      { title: "Don't Send" },
+      { title: 'Send Anyway' },
+    );
+    return choice?.title === 'Send Anyway';
+  }
+  const previous = blocker.record;
   const when = new Date(previous.time).toLocaleString();
   const what =
     previous.state === 'sending'
