@@ -24,7 +24,11 @@ export type SubmissionOutcomeView =
   | { kind: 'auth-failed'; status?: number; operation: 'create' | 'report'; message: string; check: CredentialToCheck[] }
   | { kind: 'server-error'; status: number; errorId?: string }
   /** The request went out but no whole answer came back (or the user stopped waiting): the payments may exist. */
-  | { kind: 'unknown'; reason: 'timeout' | 'connection-lost' | 'truncated' | 'cancelled' | 'interrupted'; message: string }
+  | {
+      kind: 'unknown';
+      reason: 'timeout' | 'connection-lost' | 'truncated' | 'cancelled' | 'interrupted' | 'gateway-unavailable';
+      message: string;
+    }
   /** Nothing was sent. */
   | { kind: 'transport-error'; reason: 'refused' | 'timeout' | 'tls' | 'other'; message: string };
 
@@ -139,7 +143,10 @@ function isOutcome(v: unknown): v is SubmissionOutcomeView {
     case 'server-error':
       return typeof v.status === 'number' && optStr(v.errorId);
     case 'unknown':
-      return ['timeout', 'connection-lost', 'truncated', 'cancelled', 'interrupted'].includes(v.reason as string) && isStr(v.message);
+      return (
+        ['timeout', 'connection-lost', 'truncated', 'cancelled', 'interrupted', 'gateway-unavailable'].includes(v.reason as string) &&
+        isStr(v.message)
+      );
     case 'transport-error':
       return ['refused', 'timeout', 'tls', 'other'].includes(v.reason as string) && isStr(v.message);
     default:
