@@ -317,7 +317,7 @@ describe('guarded send', () => {
     assert.equal(r.status, 'damaged');
     assert.equal(sends, 0);
     // Still refused on a plain re-run: the damaged part may have held this batch.
-    assert.equal((await guardedSend({ ledger, entry: once(), send, completion: () => ({ outcome: 'rejected' }) })).status, 'damaged');
+    assert.equal((await guardedSend({ ledger, entry: once(), send, completion: () => ({ outcome: 'error' }) })).status, 'damaged');
     assert.equal(sends, 0);
     const allowed = await guardedSend({ ledger, entry: once(), send, completion: () => ({ outcome: 'error' }), allowResend: true });
     assert.equal(allowed.status, 'sent');

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { createRecurringPayments, createRecurringPaymentsUrl, environmentProblems, prepareSubmission } from '../../core/gateway';
-import { completionFor, guardedSend, LedgerWriteError, type SubmissionRecord } from '../../core/ledger';
+import { createRecurringPayments, environmentProblems, prepareSubmission } from '../../core/gateway';
+import { completionFor, guardedSend, LedgerWriteError, submissionEntry, type SubmissionRecord } from '../../core/ledger';
 import { maskText } from '../../core/mask';
 import { checkSigningCredentials } from '../../core/oauth';
 import { createCredentials, loadCliConfig, resolveTarget, SECRET_ENV } from '../config';
@@ -85,13 +85,13 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
   const usage = (message: string) => inputError(ctx, 'paygate submit', message);
   const input = await readInput(file, ctx);
   if (!input.ok) return usage(input.message);
-  const prepared = prepareSubmission(input.text);
-  if (prepared.errors.length > 0) {
+  const prepared = prepareSubmission(input.text, input.name);
+  if (prepared.refusal) {
     for (const d of prepared.errors) {
       const p = displayPosition(d.range.start, prepared.lint.batch.csv.bom);
       ctx.stderr(`${input.name}:${p.line}:${p.column}: error ${d.code} ${maskText(d.message)}\n`);
     }
-    return usage(`${prepared.errors.length} lint error(s) in ${input.name}; nothing was sent (see 'paygate lint', 'paygate fix')`);
+    return usage(`${prepared.refusal.message}${prepared.errors.length > 0 ? " (see 'paygate lint', 'paygate fix')" : ''}`);
   }
   const rows = prepared.rowCount;
 
@@ -119,19 +119,16 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
     try {
       result = await guardedSend({
         ledger,
-        entry: {
+        entry: submissionEntry({
           face: 'cli',
           pid: process.pid,
           host: hostname(),
-          environment: env.name,
-          production: env.production,
-          endpointId: env.endpointId,
-          endpoint: createRecurringPaymentsUrl(env, t.paths),
+          environment: env,
+          paths: t.paths,
           file: file === '-' ? input.name : resolve(ctx.cwd, file),
-          rowCount: rows,
-          contentHash: prepared.contentHash,
+          prepared,
           signatureMethod: credentials.value.signatureMethod,
-        },
+        }),
         allowResend: o.allowResend === true,
         confirmSend: async () => {
           if (!env.production || o.yes === true) return true;
@@ -178,11 +175,7 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
         `paygate submit: the answer could not be recorded in ${ledger.filePath} (${result.recordError}); the record stays "sending"\n`,
       );
     if (o.format === 'json') ctx.stdout(`${JSON.stringify({ ...outcomeJson(outcome), submission: result.record.id })}\n`);
-    else {
-      ctx.stdout(outcomeText(outcome, what));
-      if (outcome.outcome === 'unrecognised')
-        ctx.stdout('  The request reached the gateway: check whether the payments exist before sending this file again.\n');
-    }
+    else ctx.stdout(outcomeText(outcome, what));
     return exitCodeFor(outcome);
   } finally {
     await t.release();

@@ -6,3 +6,4 @@ export * from './guard';
 export * from './fromOutcome';
 export * from './ledgerFs';
 export * from './words';
+export * from './entry';

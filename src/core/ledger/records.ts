@@ -1,4 +1,5 @@
 import { maskText } from '../mask';
+import type { LedgerOutcomeName } from '../gateway/outcomes';
 
 // What the submission ledger holds and how its lines fold into records. A record names a create by its
 // content hash, environment and endpoint id; it holds no card number, CVV or secret (free texts are masked
@@ -31,9 +32,9 @@ export interface SubmissionRecord {
   signatureMethod: string;
   state: SubmissionState;
   completedAt?: string;
-  /** GatewayOutcome['outcome'], 'cancelled' when the user stopped waiting, 'withdrawn' when never sent. */
-  outcome?: string;
-  /** For unknown outcomes: timeout, connection-lost, truncated. */
+  /** An outcome of the core's table, `withdrawn` when never sent (`cancelled` only in old records). */
+  outcome?: LedgerOutcomeName;
+  /** For unknown outcomes: timeout, connection-lost, truncated, cancelled, gateway-unavailable. */
   kind?: string;
   httpStatus?: number;
   message?: string;

@@ -8,7 +8,7 @@ import {
   fieldValue,
   prepareSubmission,
 } from '../../core/gateway';
-import { completionFor, guardedSend, splitList, type ResendBlocker, type SubmissionRecord } from '../../core/ledger';
+import { completionFor, guardedSend, splitList, submissionEntry, type ResendBlocker, type SubmissionRecord } from '../../core/ledger';
 import { maskText } from '../../core/mask';
 import { damageText } from '../../core/ledger/words';
 import { log, showErrorWithLog } from '../log';
@@ -72,18 +72,17 @@ export async function submitCommand(deps: SubmitDeps, ...args: CommandArgs): Pro
   const name = path.basename(doc.uri.path);
   const text = doc.getText();
 
-  const prepared = prepareSubmission(text);
-  if (prepared.errors.length > 0) {
-    const errors = prepared.errors;
-    const message = `${name} has ${errors.length} error${errors.length === 1 ? '' : 's'}; nothing was sent. Fix them first.`;
+  const prepared = prepareSubmission(text, name);
+  if (prepared.refusal?.reason === 'lint-errors') {
+    const message = `${prepared.refusal.message}. Fix them first.`;
     void vscode.window.showErrorMessage(`PayGate: ${message}`, 'Show Problems').then((choice) => {
       if (choice) void vscode.commands.executeCommand('workbench.actions.view.problems');
     });
     return refuse('lint-errors', message, false);
   }
+  if (prepared.refusal) return refuse(prepared.refusal.reason, `${prepared.refusal.message}.`);
   const batch = prepared.lint.batch;
   const rowCount = prepared.rowCount;
-  if (rowCount === 0) return refuse('no-rows', `${name} has no payment rows; nothing was sent.`);
 
   const envName = options.environment ?? activeEnvironmentName();
   const resolved = await resolveTarget(deps, envName, 'create');
@@ -103,19 +102,17 @@ export async function submitCommand(deps: SubmitDeps, ...args: CommandArgs): Pro
   try {
     result = await guardedSend<SubmitOutcome>({
       ledger,
-      entry: {
+      entry: submissionEntry({
         face: 'editor',
         pid: process.pid,
         host: os.hostname(),
-        environment: envName,
-        production: target.environment.production,
-        endpointId: target.environment.endpointId,
-        endpoint,
+        environment: target.environment,
+        environmentName: envName,
+        paths: target.paths,
         file: fileLabel,
-        rowCount,
-        contentHash: prepared.contentHash,
+        prepared,
         signatureMethod: target.credentials.signatureMethod,
-      },
+      }),
       confirmResend: async (previous) => options.sendAgain ?? (await askSendAgain(previous, name, envName, endpoint)),
       confirmSend: async () => {
         if (!isProduction(envName)) return true;
@@ -191,14 +188,12 @@ export async function submitCommand(deps: SubmitDeps, ...args: CommandArgs): Pro
 
   if (outcome.outcome === 'accepted') {
     log().info(`Submit ${name}: ${line}${serialNumbers.length ? `, serial-number ${serialNumbers.join(', ')}` : ''}`);
-    void vscode.window.showInformationMessage(`PayGate: ${name} ${line}.`);
+    void vscode.window.showInformationMessage(`PayGate: ${name}: ${line}`);
   } else {
     log().warn(`Submit ${name}: ${line}`);
     if ('raw' in outcome) log().debug(`Answer body: ${maskText(outcome.raw.slice(0, 2000), sensitive).replace(/\s+/g, ' ')}`);
-    if (outcome.outcome === 'unknown' || outcome.outcome === 'cancelled') {
-      void vscode.window
-        .showWarningMessage(`PayGate: ${name}: OUTCOME UNKNOWN. ${line}`, { modal: false }, 'Show Log')
-        .then((c) => c && log().show());
+    if (outcome.outcome === 'unknown') {
+      void vscode.window.showWarningMessage(`PayGate: ${name}: ${line}`, { modal: false }, 'Show Log').then((c) => c && log().show());
     } else void showErrorWithLog(`PayGate: ${name}: ${line}`);
   }
   return { status: 'sent', outcome: outcome.outcome, record: result.completed ?? result.record, historyFile: ledger.filePath };
