@@ -100,7 +100,8 @@ async function answerTrials(): Promise<void> {
 async function diskTrials(environment: Environment): Promise<void> {
   const faults: WriteFault[] = ['short', 'short-then-enospc', 'ENOSPC', 'EIO', 'fsync'];
   for (const fault of faults) {
-    for (const nth of [1, 2]) {
+    // Writes: 1 marks the index complete, 2-3 the "sending" line (ledger, index), 4-5 the completion.
+    for (const nth of [1, 2, 3, 4, 5]) {
       trials++;
       const { hash } = batch(`d${trials}`);
       const text = readFileSync(join(dir, `d${trials}.rpcsv`), 'utf8');

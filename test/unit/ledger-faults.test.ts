@@ -39,7 +39,7 @@ function counter() {
 describe('ledger writes', () => {
   it('continues a short write: every byte lands and the send goes once', async (t) => {
     const dir = tempDir(t);
-    const fsx = faultyFs('short', 1);
+    const fsx = faultyFs('short', 2);
     const c = counter();
     const r = await guardedSend({
       ledger: new Ledger(dir, { fs: fsx }),
@@ -59,7 +59,8 @@ describe('ledger writes', () => {
     it(`${fault} on the "sending" record: nothing is sent, the reason is named, and a later run is not blocked`, async (t) => {
       const dir = tempDir(t);
       const c = counter();
-      const ledger = new Ledger(dir, { fs: faultyFs(fault, 1) });
+      // Write 1 marks the (empty) index complete, write 2 is the "sending" line.
+      const ledger = new Ledger(dir, { fs: faultyFs(fault, 2) });
       await assert.rejects(
         guardedSend({ ledger, entry: entry(), send: c.send, completion: () => ({ outcome: 'accepted' }) }),
         (err: unknown) => err instanceof LedgerWriteError && /ENOSPC|EIO|fsync/.test(err.reason),
@@ -80,9 +81,9 @@ describe('ledger writes', () => {
   it('a failed completion leaves the record "sending": the batch is held back', async (t) => {
     const dir = tempDir(t);
     const c = counter();
-    // Write 1 is the begin, write 2 the completion.
+    // Write 1 marks the index complete, 2 and 3 are the begin (ledger, index), 4 the completion.
     const r = await guardedSend({
-      ledger: new Ledger(dir, { fs: faultyFs('ENOSPC', 2) }),
+      ledger: new Ledger(dir, { fs: faultyFs('ENOSPC', 4) }),
       entry: entry(),
       send: c.send,
       completion: () => ({ outcome: 'accepted' }),
@@ -139,5 +140,49 @@ describe('ledger damage errs on "may have been sent"', () => {
     });
     assert.equal(other.status, 'sent');
     assert.equal(c.sends(), 2);
+  });
+});
+
+describe('ledger at scale', () => {
+  it('the guard finds an earlier send in an archive through the index, and history --limit is newest first', async (t) => {
+    const dir = tempDir(t);
+    const c = counter();
+    // A small rotation size, so the early sends are in archives.
+    const ledger = new Ledger(dir, {
+      rotateBytes: 2000,
+      now: (() => {
+        let n = 0;
+        return () => new Date(Date.UTC(2026, 0, 1, 0, 0, n++));
+      })(),
+    });
+    for (let i = 0; i < 30; i++) {
+      await guardedSend({
+        ledger,
+        entry: entry({ contentHash: `${(i % 16).toString(16)}${i}`.padEnd(64, 'e') }),
+        send: c.send,
+        completion: () => ({ outcome: 'accepted' }),
+      });
+    }
+    assert.ok(fs.readdirSync(dir).filter((n) => /^ledger-.*\.jsonl$/.test(n)).length > 1, 'archives were made');
+    assert.ok(
+      fs.existsSync(path.join(dir, 'index', '00e.jsonl'.slice(0, 2) + '.jsonl')) || fs.readdirSync(path.join(dir, 'index')).length > 2,
+    );
+    const again = await guardedSend({
+      ledger,
+      entry: entry({ contentHash: '00'.padEnd(64, 'e') }),
+      send: c.send,
+      completion: () => ({ outcome: 'accepted' }),
+    });
+    assert.equal(again.status, 'duplicate');
+    const recent = await ledger.recent(5);
+    assert.deepEqual(
+      recent.map((r) => r.contentHash.slice(0, 3)),
+      (await ledger.list()).slice(0, 5).map((r) => r.contentHash.slice(0, 3)),
+    );
+    assert.equal(recent.length, 5);
+    assert.ok(
+      recent.every((r) => r.outcome === 'accepted'),
+      'completions found with their records',
+    );
   });
 });

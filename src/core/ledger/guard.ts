@@ -62,7 +62,7 @@ export async function guardedSend<T>(o: GuardedSendOptions<T>): Promise<GuardedS
   if (inFlight.has(flight)) return { status: 'in-flight' };
   inFlight.add(flight);
   try {
-    const reading = await o.ledger.read();
+    const reading = await o.ledger.guardView(key);
     const acknowledged = new Set<string>();
     const allowed = async (b: ResendBlocker) => o.allowResend === true || (o.confirmResend !== undefined && (await o.confirmResend(b)));
     // Damage first: the record it may have hidden cannot be shown, only the damage.
@@ -80,7 +80,9 @@ export async function guardedSend<T>(o: GuardedSendOptions<T>): Promise<GuardedS
     if (damage) await o.ledger.acknowledge(unattributed.map((d) => d.id));
     const record = await o.ledger.begin(o.entry);
     // Two processes may pass the guard at the same moment: append order decides, the first one sends.
-    const records = await o.ledger.list();
+    // Every process reads that order from the same place (the content's index shard, which every writer
+    // appends to whether or not the index was complete), so they all agree on the first.
+    const records = (await o.ledger.guardView(key)).records;
     const own = records.find((r) => r.id === record.id);
     const first =
       own &&

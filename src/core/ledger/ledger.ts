@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { maskText } from '../mask';
-import { nodeLedgerFs, scanLines, writeFully, type LedgerFs } from './ledgerFs';
+import { nodeLedgerFs, scanLines, scanTail, writeFully, type LedgerFs } from './ledgerFs';
+import { INDEX_DIR, LedgerIndex, shardName } from './ledgerIndex';
+import { recentRecords } from './recent';
 import {
   cleanCompletion,
   foldLines,
@@ -74,6 +76,7 @@ export class Ledger {
   private readonly now: () => Date;
   private readonly fs: LedgerFs;
   private readonly listeners = new Set<() => void>();
+  private readonly index: LedgerIndex;
 
   constructor(
     readonly directory: string,
@@ -83,6 +86,7 @@ export class Ledger {
     this.rotateBytes = options.rotateBytes ?? DEFAULT_ROTATE_BYTES;
     this.now = options.now ?? (() => new Date());
     this.fs = options.fs ?? nodeLedgerFs;
+    this.index = new LedgerIndex(directory, this.fs);
   }
 
   get filePath(): string {
@@ -117,7 +121,9 @@ export class Ledger {
       await this.append({ ledger: 1, op: 'begin', id: record.id, record });
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      await this.complete(record.id, { outcome: 'withdrawn', message: `Not sent: ${why}` }).catch(() => undefined);
+      await this.complete(record.id, { outcome: 'withdrawn', message: `Not sent: ${why}` }, [], { ...record, seq: -1 }).catch(
+        () => undefined,
+      );
       throw err;
     }
     return { ...record, seq: -1 };
@@ -137,6 +143,7 @@ export class Ledger {
       ledger: 1,
       op: 'complete',
       id,
+      ...(begun?.id === id ? { contentHash: begun.contentHash } : {}),
       completedAt: this.now().toISOString(),
       completion: cleanCompletion(completion, sensitive),
     };
@@ -151,6 +158,10 @@ export class Ledger {
   }
 
   async read(): Promise<LedgerReading> {
+    return (await this.readAll()).reading;
+  }
+
+  private async readAll(): Promise<{ reading: LedgerReading; lines: LedgerLine[] }> {
     const lines: LedgerLine[] = [];
     const reads: [string, FileRead][] = [];
     for (const file of await this.files()) {
@@ -174,7 +185,48 @@ export class Ledger {
       if (l.op === 'damage') damages.push(l.damage);
       else if (l.op === 'ack') for (const id of l.ids) acknowledged.add(id);
     }
-    return { records: foldLines(lines), tornLines, damages, acknowledged, ...(damage ? { damage } : {}) };
+    return { reading: { records: foldLines(lines), tornLines, damages, acknowledged, ...(damage ? { damage } : {}) }, lines };
+  }
+
+  /**
+   * What the guard needs to know of one content hash, without reading the whole history: its index shard,
+   * the damage file, and the last MiB of the live file (damage there is found, moved aside and told at
+   * once; damage deeper in a large file is found by the next whole read, e.g. `paygate history`). Falls
+   * back to reading everything when the index is missing or unreadable, and builds it.
+   */
+  async guardView(key: GuardKey): Promise<LedgerReading> {
+    let found: Damage | undefined;
+    if (!(await this.index.isComplete())) {
+      const all = await this.readAll();
+      await this.index.rebuild(all.lines);
+      found = all.reading.damage;
+    } else if (await this.tailIsDamaged()) found = (await this.read()).damage;
+    const shard = await this.index.read(shardName(key.contentHash));
+    const marks = await this.index.read('damage.jsonl');
+    if (shard === undefined || marks === undefined) return this.read();
+    const damages: DamageMark[] = [];
+    const acknowledged = new Set<string>();
+    for (const l of marks) {
+      if (l.op === 'damage') damages.push(l.damage);
+      else if (l.op === 'ack') for (const id of l.ids) acknowledged.add(id);
+    }
+    const records = foldLines(shard).filter((r) => r.contentHash === key.contentHash);
+    return { records, damages, acknowledged, tornLines: 0, ...(found ? { damage: found } : {}) };
+  }
+
+  /** The newest `limit` records (append order), reading the files backwards: bounded by what is shown. */
+  async recent(limit: number): Promise<SubmissionRecord[]> {
+    const files = await this.files();
+    return recentRecords(this.fs, files.reverse(), limit);
+  }
+
+  /** Whether the last MiB of the live file holds a line that is neither whole nor ours. */
+  private async tailIsDamaged(): Promise<boolean> {
+    let broken = false;
+    await scanTail(this.fs, this.file, 1 << 20, (t) => {
+      if (parseLine(t) === undefined) broken = true;
+    });
+    return broken;
   }
 
   async list(): Promise<SubmissionRecord[]> {
@@ -200,6 +252,7 @@ export class Ledger {
     if (files.length === 0) return undefined;
     await this.fs.mkdir(dir, { recursive: true, mode: 0o700 });
     for (const f of files) await this.fs.rename(f, path.join(dir, path.basename(f)));
+    await this.fs.rename(this.index.directory, path.join(dir, INDEX_DIR)).catch(() => undefined);
     this.changed();
     return dir;
   }
@@ -271,14 +324,19 @@ export class Ledger {
       unidentified,
     };
     const mark: LedgerLine = { ledger: 1, op: 'damage', damage };
-    await this.appendLines([...read.lines, mark]);
+    await this.appendLines(read.lines);
+    await this.append(mark);
     all.push(mark);
     this.changed();
     return damage;
   }
 
+  /** The ledger first, then the guard's index: a failure of either is thrown before anything is sent. */
   private async append(line: LedgerLine): Promise<void> {
-    await this.appendLines([line]);
+    const text = `\n${JSON.stringify(line)}\n`;
+    await this.appendText(text);
+    const shard = this.index.fileFor(line);
+    if (shard !== undefined) await this.index.append(shard, text);
     this.changed();
   }
 

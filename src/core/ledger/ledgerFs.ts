@@ -113,3 +113,59 @@ export async function scanLines(
     await handle.close();
   }
 }
+
+/** The whole lines in the last `bytes` of a file (the first, partial one skipped), trimmed, non-empty. */
+export async function scanTail(fs: LedgerFs, file: string, bytes: number, onLine: (line: string) => void): Promise<void> {
+  let handle: LedgerFileHandle;
+  try {
+    handle = await fs.open(file, 'r');
+  } catch {
+    return;
+  }
+  try {
+    const { size } = await handle.stat();
+    const start = Math.max(0, size - bytes);
+    const buffer = new Uint8Array(size - start);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
+    const lines = new TextDecoder().decode(buffer.subarray(0, bytesRead)).split('\n');
+    // Starting mid-file, the first piece may be the end of a line: not judged.
+    if (start > 0) lines.shift();
+    for (const l of lines) if (l.trim() !== '') onLine(l.trim());
+    // Bytes but not one line: cut inside its first line.
+    if (size > 0 && start === 0 && lines.every((l) => l.trim() === '')) onLine('');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Lines of a file from its end backwards, in bounded chunks; `onLine` returns false to stop. */
+export async function scanLinesBackwards(fs: LedgerFs, file: string, onLine: (line: string) => boolean): Promise<boolean> {
+  let handle: LedgerFileHandle;
+  try {
+    handle = await fs.open(file, 'r');
+  } catch {
+    return true;
+  }
+  try {
+    const { size } = await handle.stat();
+    const chunk = new Uint8Array(1 << 20);
+    let rest = Buffer.alloc(0);
+    for (let end = size; end > 0;) {
+      const start = Math.max(0, end - chunk.length);
+      const { bytesRead } = await handle.read(chunk, 0, end - start, start);
+      end = start;
+      const joined = Buffer.concat([Buffer.from(chunk.subarray(0, bytesRead)), rest]);
+      // Split on bytes, so a character cut by the chunk boundary stays whole in `rest`.
+      let cut = joined.length;
+      for (let i = joined.length - 1; i >= 0; i--) {
+        if (joined[i] !== 0x0a) continue;
+        if (onLine(joined.subarray(i + 1, cut).toString('utf8')) === false) return false;
+        cut = i;
+      }
+      rest = joined.subarray(0, cut);
+    }
+    return rest.length === 0 || onLine(rest.toString('utf8')) !== false;
+  } finally {
+    await handle.close();
+  }
+}

@@ -77,7 +77,8 @@ export interface DamageMark {
 /** One line of the ledger file. `ledger: 1` is the format version and the mark of our own lines. */
 export type LedgerLine =
   | { ledger: 1; op: 'begin'; id?: string; record: Omit<SubmissionRecord, 'seq'> }
-  | { ledger: 1; op: 'complete'; id: string; completedAt: string; completion: Completion }
+  /** `contentHash` (written since the guard's index) names the record's index shard. */
+  | { ledger: 1; op: 'complete'; id: string; contentHash?: string; completedAt: string; completion: Completion }
   | { ledger: 1; op: 'damage'; damage: DamageMark }
   /** Unidentified damage acknowledged by an explicit resend (--allow-resend, the editor's "Send Anyway"). */
   | { ledger: 1; op: 'ack'; ids: string[] };
