@@ -164,9 +164,7 @@ describe('ledger at scale', () => {
       });
     }
     assert.ok(fs.readdirSync(dir).filter((n) => /^ledger-.*\.jsonl$/.test(n)).length > 1, 'archives were made');
-    assert.ok(
-      fs.existsSync(path.join(dir, 'index', '00e.jsonl'.slice(0, 2) + '.jsonl')) || fs.readdirSync(path.join(dir, 'index')).length > 2,
-    );
+    assert.ok(fs.existsSync(path.join(dir, 'index', '00e.jsonl')), 'the send is in its index shard');
     const again = await guardedSend({
       ledger,
       entry: entry({ contentHash: '00'.padEnd(64, 'e') }),

@@ -82,7 +82,7 @@ export async function guardedSend<T>(o: GuardedSendOptions<T>): Promise<GuardedS
     // Two processes may pass the guard at the same moment: append order decides, the first one sends.
     // Every process reads that order from the same place (the content's index shard, which every writer
     // appends to whether or not the index was complete), so they all agree on the first.
-    const records = (await o.ledger.guardView(key)).records;
+    const records = (await o.ledger.guardView(key, true)).records;
     const own = records.find((r) => r.id === record.id);
     const first =
       own &&

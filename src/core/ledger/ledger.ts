@@ -190,13 +190,15 @@ export class Ledger {
 
   /**
    * What the guard needs to know of one content hash, without reading the whole history: its index shard,
-   * the damage file, and the last MiB of the live file (damage there is found, moved aside and told at
+   * the damage file, and the last 64 KiB of the live file (damage there is found, moved aside and told at
    * once; damage deeper in a large file is found by the next whole read, e.g. `paygate history`). Falls
    * back to reading everything when the index is missing or unreadable, and builds it.
    */
-  async guardView(key: GuardKey): Promise<LedgerReading> {
+  async guardView(key: GuardKey, shardOnly = false): Promise<LedgerReading> {
     let found: Damage | undefined;
-    if (!(await this.index.isComplete())) {
+    if (shardOnly) {
+      // The race check right after "begin": only the shard's order matters (see guard.ts).
+    } else if (!(await this.index.isComplete())) {
       const all = await this.readAll();
       await this.index.rebuild(all.lines);
       found = all.reading.damage;
@@ -220,10 +222,10 @@ export class Ledger {
     return recentRecords(this.fs, files.reverse(), limit);
   }
 
-  /** Whether the last MiB of the live file holds a line that is neither whole nor ours. */
+  /** Whether the last 64 KiB of the live file hold a line that is neither whole nor ours. */
   private async tailIsDamaged(): Promise<boolean> {
     let broken = false;
-    await scanTail(this.fs, this.file, 1 << 20, (t) => {
+    await scanTail(this.fs, this.file, 64 * 1024, (t) => {
       if (parseLine(t) === undefined) broken = true;
     });
     return broken;

@@ -3,16 +3,16 @@ import { scanLines, writeFully, type LedgerFs } from './ledgerFs';
 import { parseLine, type LedgerLine } from './records';
 
 // The guard's index, so a submit does not read the whole history: every begin and completion line is
-// also appended (fsynced, before the request leaves) to one of 256 shard files named by the first two hex
-// digits of the content hash, and damage and acknowledgements to `damage.jsonl`. The guard reads one
-// shard (about 1/256 of the history) and the damage file. `complete` marks an index this version built;
+// also appended (fsynced, before the request leaves) to one of 4,096 shard files named by the first three
+// hex digits of the content hash, and damage and acknowledgements to `damage.jsonl`. The guard reads one
+// shard (about 1/4,096 of the history: some 250 records at a million) and the damage file. `complete` marks an index this version built;
 // without it, or with an unreadable shard line, the guard reads the whole ledger and rebuilds the index.
 
 export const INDEX_DIR = 'index';
 const COMPLETE = 'complete';
 
 export function shardName(contentHash: string): string {
-  const hh = /^[0-9a-f]{2}/i.exec(contentHash)?.[0].toLowerCase();
+  const hh = /^[0-9a-f]{3}/i.exec(contentHash)?.[0].toLowerCase();
   return hh ? `${hh}.jsonl` : 'other.jsonl';
 }
 
