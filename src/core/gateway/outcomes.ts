@@ -78,8 +78,9 @@ export function outcomeDetail(o: GatewayOutcome): string {
 export function outcomeTodo(o: GatewayOutcome): string {
   if (o.outcome === 'auth-failed')
     return o.operation === 'create'
-      ? 'Check the consumer key, the endpoint id and the RSA private key (or consumer secret) of this environment.'
-      : 'Check the consumer secret of this environment.';
+      ? // A create 403 cannot tell the three apart, so all three suspects are named.
+        'Check the consumer key, the signing key (RSA private key or consumer secret) and the endpoint id of this environment.'
+      : 'Check the consumer key and the consumer secret of this environment.';
   return OUTCOMES[o.outcome].todo;
 }
 
