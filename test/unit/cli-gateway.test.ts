@@ -345,3 +345,12 @@ test('sign: the debug form as JSON reproduces Appendix A.5 (exit 0)', async () =
   assert.match(bad.err, /none\.pem: cannot read the RSA private key: no such file/);
   assert.equal(existsSync(join(dir, 'none.pem')), false);
 });
+
+test('submit: a ledger that cannot be written sends nothing: exit 2, "nothing was sent", the reason named', async () => {
+  // A ledger directory under a plain file: every write fails (ENOTDIR), before the request could leave.
+  const blocker = file('not-a-directory', 'x');
+  const r = await run(runSubmit, [file('ledgerless.rpcsv', batch('NOLEDGER')), ...local(), '--state', join(blocker, 'ledger')]);
+  assert.equal(r.code, 2, r.out);
+  assert.match(r.err, /nothing was sent: the submission ledger .* could not be used \(.*ENOTDIR/);
+  assert.doesNotMatch(r.out, /Accepted/);
+});
