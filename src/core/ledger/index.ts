@@ -7,3 +7,4 @@ export * from './fromOutcome';
 export * from './ledgerFs';
 export * from './words';
 export * from './entry';
+export { LEDGER_FILE } from './files';

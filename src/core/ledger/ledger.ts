@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { maskText } from '../mask';
-import { nodeLedgerFs, scanLines, scanTail, writeFully, type LedgerFs } from './ledgerFs';
+import { nodeLedgerFs, scanTail, type LedgerFs } from './ledgerFs';
 import { INDEX_DIR, LedgerIndex, shardName } from './ledgerIndex';
 import { recentRecords } from './recent';
+import { Appender, damageMark, LEDGER_FILE, ledgerFiles, readLedgerFile, stamp, type FileRead } from './files';
 import {
   cleanCompletion,
   foldLines,
@@ -11,9 +12,12 @@ import {
   parseLine,
   sameTarget,
   type Completion,
+  type Damage,
   type DamageMark,
   type GuardKey,
   type LedgerLine,
+  type LedgerOptions,
+  type LedgerReading,
   type NewSubmission,
   type SubmissionRecord,
 } from './records';
@@ -29,46 +33,7 @@ import {
 // own writer failed and said so with a "withdrawn" completion: that request was never sent.
 // Archives (ledger-<time>.jsonl, when the file grows past a size) are read with it; nothing is dropped.
 
-export const LEDGER_FILE = 'ledger.jsonl';
-const ARCHIVE = /^ledger-[\dTZ-]+\.jsonl$/;
 export const DEFAULT_ROTATE_BYTES = 64 * 1024 * 1024;
-
-/** Damage found by one read (and moved aside by it). */
-export type Damage = DamageMark;
-
-export interface LedgerReading {
-  /** Newest first. */
-  records: SubmissionRecord[];
-  /** Set when this read found damage (and moved it aside). */
-  damage?: Damage;
-  /** Every damage the ledger remembers, and which of them were acknowledged. */
-  damages: DamageMark[];
-  acknowledged: Set<string>;
-  /** Begin lines cut short by their own failing writer (it recorded the send as withdrawn). */
-  tornLines: number;
-}
-
-export interface LedgerOptions {
-  /** Size at which the ledger is archived and a new file started (default 64 MiB). */
-  rotateBytes?: number;
-  now?: () => Date;
-  /** The file system (tests put a failing one here). */
-  fs?: LedgerFs;
-}
-
-function stamp(d: Date): string {
-  return d.toISOString().replace(/[:.]/g, '-');
-}
-
-const ID_IN_TEXT = /"id":"([^"]{1,80})"/;
-const HASH_IN_TEXT = /"contentHash":"([^"]{1,128})"/;
-
-interface FileRead {
-  lines: LedgerLine[];
-  /** Unparseable lines with what could be read of them. */
-  broken: { id?: string; contentHash?: string }[];
-  ino?: number;
-}
 
 export class Ledger {
   readonly file: string;
@@ -77,6 +42,7 @@ export class Ledger {
   private readonly fs: LedgerFs;
   private readonly listeners = new Set<() => void>();
   private readonly index: LedgerIndex;
+  private readonly appender: Appender;
 
   constructor(
     readonly directory: string,
@@ -87,6 +53,7 @@ export class Ledger {
     this.now = options.now ?? (() => new Date());
     this.fs = options.fs ?? nodeLedgerFs;
     this.index = new LedgerIndex(directory, this.fs);
+    this.appender = new Appender(this.fs, directory, this.file, this.rotateBytes, this.now);
   }
 
   get filePath(): string {
@@ -264,34 +231,12 @@ export class Ledger {
   }
 
   /** Archives in name (time) order, then the current file. */
-  private async files(): Promise<string[]> {
-    let names: string[];
-    try {
-      names = await this.fs.readdir(this.directory);
-    } catch {
-      return [];
-    }
-    const archives = names
-      .filter((n) => ARCHIVE.test(n))
-      .sort()
-      .map((n) => path.join(this.directory, n));
-    if (names.includes(LEDGER_FILE)) archives.push(this.file);
-    return archives;
+  private files(): Promise<string[]> {
+    return ledgerFiles(this.fs, this.directory);
   }
 
-  private async readFile(file: string): Promise<FileRead> {
-    const lines: LedgerLine[] = [];
-    const broken: FileRead['broken'] = [];
-    const { ino, size } = await scanLines(this.fs, file, (raw) => {
-      const t = raw.trim();
-      if (t === '') return;
-      const line = parseLine(t);
-      if (line) lines.push(line);
-      else broken.push({ id: ID_IN_TEXT.exec(t)?.[1], contentHash: HASH_IN_TEXT.exec(t)?.[1] });
-    });
-    // Bytes but not one line: a file cut inside its first line (the writer never leaves that).
-    if ((size ?? 0) > 0 && lines.length === 0 && broken.length === 0) broken.push({});
-    return { lines, broken, ino };
+  private readFile(file: string): Promise<FileRead> {
+    return readLedgerFile(this.fs, file);
   }
 
   /**
@@ -308,23 +253,7 @@ export class Ledger {
     } catch {
       return undefined;
     }
-    const begun = new Set(read.lines.filter((l) => l.op === 'begin').map((l) => (l as { record: { id: string } }).record.id));
-    const hashes = new Set<string>();
-    let unidentified = 0;
-    for (const b of broken) {
-      if (b.contentHash !== undefined) hashes.add(b.contentHash);
-      // A cut completion of a readable record leaves that record "sending": the guard holds it already.
-      else if (b.id === undefined || !begun.has(b.id)) unidentified++;
-    }
-    const damage: DamageMark = {
-      id: randomUUID(),
-      at: this.now().toISOString(),
-      movedTo,
-      unreadableLines: broken.length,
-      keptLines: read.lines.length,
-      contentHashes: [...hashes],
-      unidentified,
-    };
+    const damage = damageMark(read.lines, broken, movedTo, this.now());
     const mark: LedgerLine = { ledger: 1, op: 'damage', damage };
     await this.appendLines(read.lines);
     await this.append(mark);
@@ -355,43 +284,7 @@ export class Ledger {
     if (text !== '') await this.appendText(text);
   }
 
-  private async appendText(text: string): Promise<void> {
-    await this.fs.mkdir(this.directory, { recursive: true, mode: 0o700 });
-    const bytes = Buffer.from(text, 'utf8');
-    // Bounded: the file is moved (rotation, repair) rarely, so two attempts in a row are already unusual.
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const handle = await this.fs.open(this.file, 'a', 0o600);
-      let written: number;
-      try {
-        await writeFully(handle, bytes, this.file);
-        const stat = await handle.stat();
-        written = stat.ino;
-        if (stat.size > this.rotateBytes) await this.rotate(written);
-      } finally {
-        await handle.close();
-      }
-      // The file moved between open and write (rotated or moved aside): the line is in an archive or the
-      // damaged copy; append again so the live ledger has it (a repeated line folds into the same record).
-      const current = await this.fs.stat(this.file).catch(() => undefined);
-      if (current === undefined || current.ino === written || (await this.isArchive(written))) return;
-    }
-    throw new Error(`cannot append to the submission ledger ${this.file}: it keeps being moved`);
-  }
-
-  private async isArchive(ino: number): Promise<boolean> {
-    for (const f of await this.files()) {
-      if (f !== this.file && (await this.fs.stat(f).catch(() => undefined))?.ino === ino) return true;
-    }
-    return false;
-  }
-
-  private async rotate(ino: number): Promise<void> {
-    const target = path.join(this.directory, `ledger-${stamp(this.now())}.jsonl`);
-    try {
-      if ((await this.fs.stat(this.file)).ino !== ino) return;
-      await this.fs.rename(this.file, target);
-    } catch {
-      /* another process rotated it first */
-    }
+  private appendText(text: string): Promise<void> {
+    return this.appender.appendText(text);
   }
 }

@@ -1,5 +1,6 @@
 import { maskText } from '../mask';
 import type { LedgerOutcomeName } from '../gateway/outcomes';
+import type { LedgerFs } from './ledgerFs';
 
 // What the submission ledger holds and how its lines fold into records. A record names a create by its
 // content hash, environment and endpoint id; it holds no card number, CVV or secret (free texts are masked
@@ -202,4 +203,27 @@ export function mayHaveCreated(r: SubmissionRecord): boolean {
   if (r.state === 'sending') return true;
   if (r.outcome === 'accepted' || r.outcome === 'unknown' || r.outcome === 'cancelled' || r.outcome === 'unrecognised') return true;
   return r.recurringPaymentIds.length > 0;
+}
+
+/** Damage found by one read (and moved aside by it). */
+export type Damage = DamageMark;
+
+export interface LedgerReading {
+  /** Newest first. */
+  records: SubmissionRecord[];
+  /** Set when this read found damage (and moved it aside). */
+  damage?: Damage;
+  /** Every damage the ledger remembers, and which of them were acknowledged. */
+  damages: DamageMark[];
+  acknowledged: Set<string>;
+  /** Begin lines cut short by their own failing writer (it recorded the send as withdrawn). */
+  tornLines: number;
+}
+
+export interface LedgerOptions {
+  /** Size at which the ledger is archived and a new file started (default 64 MiB). */
+  rotateBytes?: number;
+  now?: () => Date;
+  /** The file system (tests put a failing one here). */
+  fs?: LedgerFs;
 }
