@@ -100,11 +100,8 @@ export function entryLine(e: CallbackEntry): string {
     .filter((s) => s !== '')
     .join('  ');
   const control = e.control === null ? 'control: unchecked (no key)' : `control: ${e.control}`;
-  const fwd =
-    e.forwarded === null
-      ? ''
-      : e.forwarded.error
-        ? `  -> 502 (${e.forwarded.error})`
-        : `  -> ${e.forwarded.status} in ${e.forwarded.ms} ms`;
+  let fwd = '';
+  if (e.forwarded?.error !== undefined) fwd = `  -> 502 (${e.forwarded.error})`;
+  else if (e.forwarded) fwd = `  -> ${e.forwarded.status} in ${e.forwarded.ms} ms`;
   return `${e.time}  ${e.id}  ${e.method} ${e.path}  ${what}  ${control}${fwd}${e.masked ? '  (card data masked)' : ''}`;
 }
