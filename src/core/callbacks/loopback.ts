@@ -27,6 +27,7 @@ export function loopbackUrl(text: string): LoopbackUrl {
 
 /** The target's path with a received call's path and query appended: `/hook` + `/cb?x=1` → `/hook/cb?x=1`. */
 export function appendPath(target: URL, received: string): string {
+  if (received === '') return `${target.pathname}${target.search}`;
   const base = target.pathname.replace(/\/+$/, '');
   const rest = received.startsWith('/') ? received : `/${received}`;
   const joined = `${base}${rest}`;
