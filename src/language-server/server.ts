@@ -10,6 +10,8 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { FIX_ALL_KIND, LANGUAGE_ID } from '../shared/lintProtocol';
 import { actionData, codeActions, resolveCodeAction } from './codeActions';
 import { atHeaderEnd, completionsAt, emptyFieldEdits, type CompletionSupport } from './completion';
+import { setCallbackAddress } from './callbackAddress';
+import { CALLBACK_ADDRESS_NOTIFICATION } from '../shared/callbackProtocol';
 import { Documents } from './documents';
 import { publishedDiagnostics } from './diagnostics';
 import { ADD_TO_GITIGNORE, GitGuard } from './gitGuard';
@@ -181,6 +183,8 @@ export function startServer(connection: Connection): void {
       return null;
     }
   });
+
+  connection.onNotification(CALLBACK_ADDRESS_NOTIFICATION, setCallbackAddress);
 
   connection.onCompletion(({ textDocument, position }) => {
     const document = documents.get(textDocument.uri);
