@@ -18,8 +18,8 @@ export interface ListenerOptions {
   port?: number;
   /** A loopback handler every call is passed on to (checked by the caller with loopbackUrl). */
   forwardTo?: string;
-  /** Marks each call's control valid or invalid. */
-  controlKey?: string;
+  /** Marks each call's control valid or invalid; a function is asked per call (the key may appear later). */
+  controlKey?: string | (() => string | undefined);
   store?: CallbackStore;
   /** Each call, after it was answered and stored. */
   onCall?: (entry: CallbackEntry) => void;
@@ -59,7 +59,8 @@ export async function startCallbackListener(o: ListenerOptions = {}): Promise<Ca
       if ('malformed' in form) return reject(req, res, 400, `malformed form: ${form.malformed}`);
       fields = form;
     }
-    const entry = buildEntry({ method: req.method ?? 'GET', path: req.url ?? '/', rawHeaders: req.rawHeaders, body, fields }, o.controlKey);
+    const key = typeof o.controlKey === 'function' ? o.controlKey() : o.controlKey;
+    const entry = buildEntry({ method: req.method ?? 'GET', path: req.url ?? '/', rawHeaders: req.rawHeaders, body, fields }, key);
     if (o.forwardTo === undefined) {
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
       res.end('OK');

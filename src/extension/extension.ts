@@ -7,6 +7,7 @@ import { ReadOnlyDocuments } from './readOnlyDocs';
 import { registerReport } from './report/register';
 import { registerResultsPanel } from './results/register';
 import { registerSubmit } from './submit/register';
+import { registerCallbacks } from './callbacks/register';
 
 // Wiring only: each feature registers its own providers and commands, and every disposable they create
 // goes into context.subscriptions inside their register functions.
@@ -16,11 +17,12 @@ export function activate(context: vscode.ExtensionContext): void {
   const docs = new ReadOnlyDocuments();
   context.subscriptions.push(docs);
   const results = registerResultsPanel(context);
-  registerLinting(context);
+  const linting = registerLinting(context);
   const environments = registerEnvironments(context, docs);
   const history = registerHistory(context, results);
   registerSubmit(context, { environments, history, results, docs });
   registerReport(context, { environments, results });
+  registerCallbacks(context, { results, local: environments.target.local, tellLanguageServer: (url) => linting.setCallbackAddress(url) });
   log.info('PayGate Toolkit active');
 }
 
