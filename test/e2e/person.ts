@@ -12,6 +12,7 @@ import { startCodeServer } from './codeServer';
 import { ensureCodeServer, ensureSystemTools } from './install';
 import { guardRun, onCleanup } from './processes';
 import * as wb from './workbench';
+import { callbackBody } from '../../src/core/callbacks';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const LANGUAGE_NAME = 'PayGate Recurring CSV';
@@ -398,6 +399,49 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     { previous: false },
   );
 
+  // Callbacks (issue 22): start listening from the view, receive callbacks as the gateway would send them,
+  // see them as entries with their control checked, and open one in the results panel.
+  const callbacksView = Object.values(manifest.contributes?.views ?? {})
+    .flat()
+    .find((v) => v.id === 'paygate.callbacks');
+  await step(
+    'the PayGate Callbacks view starts listening and shows callbacks as entries with their control checked',
+    async () => {
+      if (!callbacksView) notYet('no paygate.callbacks view');
+      await wb.runCommand(page, 'Start Listening for Callbacks');
+      const label = await wb.viewRow(page, callbacksView.name, 'Listening on');
+      const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(label)?.[0];
+      if (!url) throw new Error(`the view shows ${label}`);
+      const key = editorControlKeys(scratch)[0];
+      const send = (status: string, order: string, k: string | undefined) =>
+        fetch(`${url}paygate/notify`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: callbackBody({ status, orderid: '1001', 'client-orderid': order, amount: '10.000', currency: 'EUR' }, k),
+          signal: AbortSignal.timeout(10_000),
+        }).then((r) => r.status);
+      const answers = [
+        await send('approved', 'PERSON-1', key),
+        await send('declined', 'PERSON-2', key),
+        await send('approved', 'PERSON-3', 'not-the-key'),
+      ];
+      if (answers.some((a) => a !== 200)) throw new Error(`the listener answered ${answers.join(', ')}`);
+      const row = await wb.viewRow(page, callbacksView.name, 'PERSON-2');
+      const forged = await wb.viewRow(page, callbacksView.name, 'PERSON-3');
+      await screenshot('callbacks-view');
+      if (!/control invalid/.test(forged)) throw new Error(`a callback signed with another key reads ${forged}`);
+      if (key !== undefined && !/control valid/.test(row)) throw new Error(`a callback signed with the demo merchant's key reads ${row}`);
+      const header = page.locator('.pane-header', { hasText: new RegExp(callbacksView.name, 'i') }).first();
+      await page.locator('.pane', { has: header }).locator('.monaco-list-row', { hasText: 'PERSON-2' }).first().click();
+      // Its own panel (titled by the client-orderid) comes to the front; its rows name the fields.
+      const frame = await wb.webviewFrame(page, 'text=field client-orderid', 30_000);
+      await frame.locator('text=PERSON-2').first().waitFor({ timeout: 15_000 });
+      await screenshot('callback-details');
+      return `${row.replace(/\s+/g, ' ').slice(0, 80)} | ${forged.replace(/\s+/g, ' ').slice(0, 60)}`;
+    },
+    { previous: false },
+  );
+
   return counts;
 }
 
@@ -471,4 +515,30 @@ if (require.main === module) {
       return guard.finish(1);
     },
   );
+}
+
+/**
+ * The control keys the editor may check callbacks with: its own local gateway's demo merchant (in the
+ * newest throwaway code-server profile's global storage) first, then the CLI state directory's.
+ */
+function editorControlKeys(scratch: string): string[] {
+  const dirs: string[] = [];
+  const profiles = fs
+    .readdirSync(os.tmpdir())
+    .filter((d) => d.startsWith('paygate-code-server-'))
+    .map((d) => path.join(os.tmpdir(), d))
+    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
+  const storage = profiles[0] && path.join(profiles[0], 'user-data', 'User', 'globalStorage');
+  if (storage && fs.existsSync(storage)) for (const ext of fs.readdirSync(storage)) dirs.push(path.join(storage, ext, 'gateway'));
+  dirs.push(path.join(scratch, 'gateway-state'));
+  const keys: string[] = [];
+  for (const dir of dirs) {
+    try {
+      const key = (JSON.parse(fs.readFileSync(path.join(dir, 'merchant.json'), 'utf8')) as { controlKey?: unknown }).controlKey;
+      if (typeof key === 'string') keys.push(key);
+    } catch {
+      // No gateway ran there.
+    }
+  }
+  return keys;
 }
