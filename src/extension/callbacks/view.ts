@@ -63,7 +63,7 @@ export class CallbacksTree extends Disposable implements vscode.TreeDataProvider
     const item = new vscode.TreeItem(order ? `${status} · ${order}` : `${status} ${e.path}`, vscode.TreeItemCollapsibleState.None);
     item.id = e.id;
     const fwd = e.forwarded ? ` · → ${e.forwarded.status}` : '';
-    item.description = `${new Date(e.time).toLocaleTimeString()} · ${controlText(e)}${fwd}`;
+    item.description = `${controlText(e)} · ${new Date(e.time).toLocaleTimeString()}${fwd}`;
     item.iconPath = controlIcon(e);
     item.contextValue = 'paygate.callback';
     item.tooltip = `${e.method} ${e.path}\n${e.time}\n${controlText(e)}${e.forwarded?.error ? `\nforward failed: ${e.forwarded.error}` : ''}`;
