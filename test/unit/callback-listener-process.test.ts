@@ -170,3 +170,62 @@ test('paygate listen refuses a forward target off the machine, naming it', async
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--forward-to: .*not an http:\/\/ address/);
 });
+
+test(
+  'paygate listen forwarding to a handler that is down: 200 concurrent calls each get a 502, each said on its line; Ctrl+C stops it',
+  { timeout: 120_000 },
+  async () => {
+    const stateDir = tempStateDir();
+    // A port that was just free: nothing listens there once the probe is closed.
+    const probe = http.createServer();
+    probe.listen(0, '127.0.0.1');
+    await new Promise((r) => probe.once('listening', r));
+    const downPort = (probe.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const child = spawn(
+      process.execPath,
+      ['--import', tsx, main, 'listen', '--state', stateDir, '--forward-to', `http://127.0.0.1:${downPort}/hook`, '--control-key', 'k'],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    try {
+      const out = lines(child);
+      await out.until(1);
+      const url = out.got[0].replace('listening on ', '');
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 200 });
+      const statuses = await Promise.all(
+        Array.from(
+          { length: 200 },
+          (_, i) =>
+            new Promise<number>((resolve, reject) => {
+              const req = http.request(
+                url,
+                { method: 'POST', agent, headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+                (res) => {
+                  res.resume();
+                  res.on('end', () => resolve(res.statusCode ?? 0));
+                },
+              );
+              req.on('error', reject);
+              req.end(`status=approved&orderid=${i}&client-orderid=C-${i}`);
+            }),
+        ),
+      );
+      agent.destroy();
+      assert.equal(statuses.filter((s) => s === 502).length, 200);
+      await out.until(201);
+      const textLines = out.got.slice(1);
+      assert.ok(
+        textLines.every((l) => /-> 502 \(handler http:\/\/127\.0\.0\.1:\d+ unreachable/.test(l)),
+        textLines[0],
+      );
+      assert.ok(textLines.every((l) => l.includes('control: absent')));
+      assert.equal(new Set(textLines.map((l) => /client-orderid (C-\d+)/.exec(l)?.[1])).size, 200);
+      child.kill('SIGINT');
+      const code = await new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (c) => r(c))));
+      assert.equal(code, 0);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      fs.rmSync(stateDir, { recursive: true, force: true });
+    }
+  },
+);
