@@ -3,6 +3,8 @@
 // manifest does not declare yet is reported as skipped with the reason; a declared feature must work.
 // Run alone with `npm run test:e2e:person`; `npm run test:e2e` runs it after the integration suite.
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Papa from 'papaparse';
@@ -404,6 +406,7 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
   const callbacksView = Object.values(manifest.contributes?.views ?? {})
     .flat()
     .find((v) => v.id === 'paygate.callbacks');
+  let listeningUrl: string | undefined;
   await step(
     'the PayGate Callbacks view starts listening and shows callbacks as entries with their control checked',
     async () => {
@@ -412,6 +415,7 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
       const label = await wb.viewRow(page, callbacksView.name, 'Listening on');
       const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(label)?.[0];
       if (!url) throw new Error(`the view shows ${label}`);
+      listeningUrl = url;
       const key = editorControlKeys(scratch)[0];
       const send = (status: string, order: string, k: string | undefined) =>
         fetch(`${url}paygate/notify`, {
@@ -441,6 +445,52 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     },
     { previous: false },
   );
+
+  await step('"Forward Callbacks to..." passes callbacks to a handler, and "Replay Callback to..." sends one again', async () => {
+    if (!callbacksView || !listeningUrl) notYet('not listening');
+    const received: string[] = [];
+    const handler = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        received.push(`${req.url} ${body}`);
+        res.end('handled');
+      });
+    });
+    handler.listen(0, '127.0.0.1');
+    await new Promise((r) => handler.once('listening', r));
+    const hook = `http://127.0.0.1:${(handler.address() as AddressInfo).port}/hook`;
+    try {
+      await wb.runCommand(page, 'Forward Callbacks to...');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 15_000 });
+      await input.fill(hook);
+      await page.keyboard.press('Enter');
+      await wb.viewRow(page, callbacksView.name, 'forwarding to');
+      const answer = await fetch(`${listeningUrl}paygate/notify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: callbackBody({ status: 'approved', orderid: '1002', 'client-orderid': 'PERSON-4', amount: '5.000', currency: 'EUR' }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      if ((await answer.text()) !== 'handled') throw new Error(`the caller got HTTP ${answer.status}, not the handler's answer`);
+      const header = page.locator('.pane-header', { hasText: new RegExp(callbacksView.name, 'i') }).first();
+      const row = page.locator('.pane', { has: header }).locator('.monaco-list-row', { hasText: 'PERSON-4' }).first();
+      await row.waitFor({ state: 'visible', timeout: 15_000 });
+      await row.hover();
+      await row.locator('.action-label[aria-label*="Replay Callback"]').click();
+      await input.waitFor({ state: 'visible', timeout: 15_000 });
+      await input.fill(hook);
+      await page.keyboard.press('Enter');
+      const deadline = Date.now() + 15_000;
+      while (received.length < 2 && Date.now() < deadline) await page.waitForTimeout(200);
+      await screenshot('callbacks-forward-replay');
+      if (received.length !== 2 || received[0] !== received[1]) throw new Error(`the handler received ${JSON.stringify(received)}`);
+      return `the handler received ${received[0].split(' ')[0]} twice, the same bytes`;
+    } finally {
+      await new Promise<void>((r) => (handler.close(() => r()), handler.closeAllConnections()));
+    }
+  });
 
   return counts;
 }
