@@ -4,10 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import { lint } from '../core/rules/lint';
 import type { LintDiagnostic } from '../core/rules/types';
-import { createPayment, simToday } from './ledger';
+import { createPayment, gatewayToday } from './payments';
 import { DEMO_PROJECT_CURRENCY } from './merchant';
 import { ErrorCodes, PayloadErrorCodes, lintErrorCode } from './errorCodes';
-import type { ChargeEvent, SimState, StoredPayment } from './types';
+import type { ChargeEvent, GatewayState, StoredPayment } from './types';
 
 /** A valid row with this client-orderid makes the gateway answer HTTP 500 with an error ID (documented trigger). */
 export const SIMULATE_500_ORDER_ID = 'SIMULATE-500';
@@ -61,17 +61,17 @@ function firstError(diagnostics: LintDiagnostic[]): LintDiagnostic | undefined {
     .sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character)[0];
 }
 
-/** A serial number per request, unique within this simulator, in the gateway family's UUID-like shape. */
-function serialNumber(state: SimState): string {
+/** A serial number per request, unique within this local gateway, in the gateway family's UUID-like shape. */
+function serialNumber(state: GatewayState): string {
   const n = state.nextSerial++;
   return `00000000-0000-0000-0000-${n.toString(16).padStart(12, '0')}`;
 }
 
-export function handleCreate(state: SimState, form: Fields): CreateResult {
+export function handleCreate(state: GatewayState, form: Fields): CreateResult {
   const decoded = decodePayload(form.find(([k]) => k === 'payload')?.[1]);
   if (!decoded.ok) return decoded.result;
 
-  const result = lint(decoded.text, { today: simToday(state) });
+  const result = lint(decoded.text, { today: gatewayToday(state) });
   const problem = firstError(result.diagnostics);
   if (problem) {
     const where = `line ${problem.range.start.line + 1}, column ${problem.range.start.character + 1}`;

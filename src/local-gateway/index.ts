@@ -20,6 +20,6 @@ export { MAX_QUEUED_CALLBACKS, loopbackTarget } from './callbacks';
 export { SIMULATE_500_ORDER_ID } from './create';
 export { ErrorCodes, PayloadErrorCodes, LintErrorCodes, OTHER_LINT_ERROR } from './errorCodes';
 export { REPORT_COLUMNS } from './report';
-export { cardDeclines, MAX_ADVANCE_DAYS, MAX_CHARGES_PER_ADVANCE, MAX_LISTED_CHARGES, MAX_STORED_CHARGES } from './ledger';
+export { cardDeclines, MAX_ADVANCE_DAYS, MAX_CHARGES_PER_ADVANCE, MAX_LISTED_CHARGES, MAX_STORED_CHARGES } from './payments';
 export { TIMESTAMP_WINDOW_SECONDS } from './auth';
 export type * from './types';

@@ -5,7 +5,7 @@
 import { compareDates, formatIsoDate, parseGatewayDate, type CalendarDate } from '../core/dates';
 import { DEMO_MERCHANT_NAME } from './merchant';
 import { renderPdf } from './pdf';
-import type { SimState } from './types';
+import type { GatewayState } from './types';
 
 export const REPORT_COLUMNS = [
   'Merchant_Name',
@@ -88,7 +88,7 @@ export function parseReportRequest(body: unknown): ReportParse {
   return { ok: true, request };
 }
 
-export function reportRows(state: SimState, r: ReportRequest, merchantName = DEMO_MERCHANT_NAME): string[][] {
+export function reportRows(state: GatewayState, r: ReportRequest, merchantName = DEMO_MERCHANT_NAME): string[][] {
   const found: { date: CalendarDate; tx: number; row: string[] }[] = [];
   for (const p of state.payments) {
     if (r.clientOrderId !== undefined && p['client-orderid'] !== r.clientOrderId) continue;
@@ -132,7 +132,7 @@ export interface RenderedReport {
   fileName: string;
 }
 
-export function renderReport(state: SimState, r: ReportRequest): RenderedReport {
+export function renderReport(state: GatewayState, r: ReportRequest): RenderedReport {
   const rows = reportRows(state, r);
   const safeName = r.reportName.replace(/[^A-Za-z0-9._-]+/g, '_') || 'report';
   if (r.format === 'PDF') {

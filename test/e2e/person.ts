@@ -57,6 +57,16 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
   // Examples point at ../schemas/ by relative $schema; keep that path valid beside the copy.
   if (fs.existsSync(path.join(ROOT, 'schemas'))) fs.cpSync(path.join(ROOT, 'schemas'), path.join(scratch, 'schemas'), { recursive: true });
 
+  // A merchant who wants the same report as a PDF: the example template with reportFormat PDF, written
+  // before the editor starts so that Quick Open has it indexed.
+  const csvTemplate = path.join(workspace, 'transactions.report.json');
+  if (fs.existsSync(csvTemplate)) {
+    const template = JSON.parse(fs.readFileSync(csvTemplate, 'utf8')) as Record<string, unknown>;
+    delete template.$schema;
+    const pdfTemplate = { ...template, reportName: 'Transactions PDF', reportFormat: 'PDF' };
+    fs.writeFileSync(path.join(workspace, 'transactions-pdf.report.json'), JSON.stringify(pdfTemplate, null, 2));
+  }
+
   const server = await startCodeServer({
     entry: o.entry,
     node: o.node,
@@ -401,6 +411,29 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     { previous: false },
   );
 
+  await step(
+    'a PDF report opens in the pane, drawn page by page, and its text is searchable',
+    async () => {
+      if (!runReport) notYet('no Run Report Template command');
+      if (!fs.existsSync(path.join(workspace, 'transactions-pdf.report.json'))) notYet('no PDF report template in the workspace');
+      await page.keyboard.press('Escape');
+      await wb.quickOpenFile(page, 'transactions-pdf.report.json');
+      const earlier = page.frames();
+      await wb.runCommand(page, runReport.title);
+      const frame = await answerPromptsUntilTable(page, earlier, 'body[data-state="ready"] .pdfViewer .page canvas');
+      const pages = await frame.locator('body').getAttribute('data-pages');
+      const id = clientOrderIds(path.join(workspace, 'valid.rpcsv'))[0];
+      await frame.locator('input[aria-label="Find in PDF"]').fill(id);
+      await frame.locator('input[aria-label="Find in PDF"]').press('Enter');
+      await frame.locator('.pdf-find-count', { hasText: /of \d+ match/ }).waitFor({ timeout: 30_000 });
+      await frame.locator('.textLayer .highlight').first().waitFor({ timeout: 15_000 });
+      await screenshot('pdf-report');
+      const facts = (await frame.locator('.report-facts').innerText()).trim();
+      return `${pages} page(s); ${id} found; ${facts}`;
+    },
+    { previous: false },
+  );
+
   // Callbacks (issue 22): start listening from the view, receive callbacks as the gateway would send them,
   // see them as entries with their control checked, and open one in the results panel.
   const callbacksView = Object.values(manifest.contributes?.views ?? {})
@@ -499,10 +532,10 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
  * Submit may ask questions on the way (environment, confirmation). A person accepts the offered default;
  * so does this, until a webview shows a grid or the deadline passes.
  */
-async function answerPromptsUntilTable(page: Page, earlier: Frame[] = []): Promise<Frame> {
+async function answerPromptsUntilTable(page: Page, earlier: Frame[] = [], shows = 'table, [role="grid"]'): Promise<Frame> {
   const deadline = Date.now() + 45_000;
   while (Date.now() < deadline) {
-    const frame = await wb.webviewFrame(page, 'table, [role="grid"]', 500, earlier).catch(() => undefined);
+    const frame = await wb.webviewFrame(page, shows, 500, earlier).catch(() => undefined);
     if (frame) return frame;
     const dialog = page.locator('.monaco-dialog-box');
     if (await dialog.isVisible().catch(() => false)) {
@@ -517,7 +550,7 @@ async function answerPromptsUntilTable(page: Page, earlier: Frame[] = []): Promi
     if (toast) throw new Error(`notification: ${toast}`);
     await page.waitForTimeout(300);
   }
-  throw new Error('no results table appeared within 45s');
+  throw new Error(`no webview showed ${shows} within 45s`);
 }
 
 /** The client-orderid of every data record in a batch file, read with the same CSV library the product uses. */

@@ -37,7 +37,7 @@ test('an RSA-SHA256 signed batch is accepted with one recurring-payment-id per r
     assert.notEqual(ids[0], ids[1]);
     assert.deepEqual(f.status.split(','), ['active', 'active']);
 
-    const listed = await admin(gw, 'GET', '/_sim/payments');
+    const listed = await admin(gw, 'GET', '/_local/payments');
     assert.equal(listed.status, 200);
     assert.deepEqual(
       listed.json.payments.map((p: Record<string, unknown>) => p['recurring-payment-id']),
@@ -244,7 +244,7 @@ test('a PDF report is a valid PDF: header, xref offsets pointing at their object
 });
 
 test('state survives a restart: same merchant keys, clock and payments; ids are not reused', async () => {
-  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-sim-'));
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-local-gateway-'));
   const first = await withGateway(
     async (gw) => {
       await postCreate(gw, batch([{}]));
@@ -283,18 +283,27 @@ test('a second gateway on the same state directory is refused and told who holds
       return true;
     });
     // The refused start left the holder's lock alone.
-    assert.equal((await admin(a, 'GET', '/_sim/state')).status, 200);
+    assert.equal((await admin(a, 'GET', '/_local/state')).status, 200);
   });
 });
 
 test('admin endpoints refuse requests carrying an Origin (a web page) and unknown days', async () => {
   await withGateway(async (gw) => {
-    const res = await fetch(`${gw.origin}/_sim/advance?days=1`, {
+    const res = await fetch(`${gw.origin}/_local/advance?days=1`, {
       method: 'POST',
       headers: { origin: 'http://example.test', authorization: `Bearer ${gw.adminToken}` },
     });
     assert.equal(res.status, 403);
-    assert.equal((await admin(gw, 'POST', '/_sim/advance?days=0')).status, 400);
-    assert.equal((await admin(gw, 'POST', '/_sim/advance?days=2')).json.today, '02.02.2027');
+    assert.equal((await admin(gw, 'POST', '/_local/advance?days=0')).status, 400);
+    assert.equal((await admin(gw, 'POST', '/_local/advance?days=2')).json.today, '02.02.2027');
+  });
+});
+
+test('the admin endpoints still answer under their first name, /_sim/…, for scripts written against it', async () => {
+  await withGateway(async (gw) => {
+    assert.equal((await admin(gw, 'POST', '/_sim/advance?days=3')).json.today, '03.02.2027');
+    assert.deepEqual((await admin(gw, 'GET', '/_sim/state')).json, (await admin(gw, 'GET', '/_local/state')).json);
+    assert.equal((await admin(gw, 'GET', '/_sim/payments')).json.today, '03.02.2027');
+    assert.equal((await admin(gw, 'GET', '/_simulator/state')).status, 404, 'only the prefix itself');
   });
 });
