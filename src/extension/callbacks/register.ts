@@ -37,13 +37,10 @@ export function registerCallbacks(context: vscode.ExtensionContext, deps: Callba
   const subs = context.subscriptions;
   // The CLI's state directory: `paygate callbacks list` and the view show the same calls.
   const stateDir = defaultStateDir();
-  const listening = new CallbackListening(
-    new CallbackStore(stateDir),
-    () => deps.local.running?.merchant.controlKey ?? demoControlKey(stateDir),
-    log(),
-  );
+  const controlKey = () => deps.local.running?.merchant.controlKey ?? demoControlKey(stateDir);
+  const listening = new CallbackListening(new CallbackStore(stateDir), controlKey, log());
   subs.push(listening);
-  const tree = new CallbacksTree(listening);
+  const tree = new CallbacksTree(listening, controlKey);
   subs.push(tree);
   subs.push(vscode.window.createTreeView(CALLBACKS_VIEW, { treeDataProvider: tree }));
   subs.push(
@@ -66,7 +63,7 @@ export function registerCallbacks(context: vscode.ExtensionContext, deps: Callba
     vscode.commands.registerCommand('paygate.callbacks.start', async () => {
       try {
         const url = await listening.start();
-        const key = deps.local.running?.merchant.controlKey ?? demoControlKey(stateDir);
+        const key = controlKey();
         log().info(
           `Callbacks: control checked with ${key ? "the local gateway's demo merchant's control key" : 'no key (none known yet)'}`,
         );

@@ -24,7 +24,11 @@ export class CallbacksTree extends Disposable implements vscode.TreeDataProvider
   private readonly changed = this.register(new vscode.EventEmitter<CallbackNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
 
-  constructor(private readonly listening: CallbackListening) {
+  constructor(
+    private readonly listening: CallbackListening,
+    /** The local gateway's demo merchant's control key, shown so a handler under test can be given it. */
+    private readonly controlKey: () => string | undefined,
+  ) {
     super();
     this.register(listening.onDidChange(() => this.changed.fire(undefined)));
   }
@@ -53,7 +57,12 @@ export class CallbacksTree extends Disposable implements vscode.TreeDataProvider
       const item = new vscode.TreeItem(`Listening on ${address}`, vscode.TreeItemCollapsibleState.None);
       item.description = this.listening.forwardTo ? `forwarding to ${this.listening.forwardTo}` : 'answering 200 OK';
       item.iconPath = new vscode.ThemeIcon('radio-tower', new vscode.ThemeColor('testing.iconPassed'));
-      item.tooltip = `Callbacks to ${address} (any path) appear below. Copy a ready notify_url with the button.`;
+      const key = this.controlKey();
+      item.tooltip =
+        `Callbacks to ${address} (any path) appear below. Copy a ready notify_url with the button.\n` +
+        (key === undefined
+          ? 'No control key known yet: start the local gateway to check the control field.'
+          : `Control checked with the local gateway's demo merchant's control key: ${key}`);
       item.contextValue = 'paygate.callbacks.listening';
       return item;
     }
