@@ -1,5 +1,6 @@
 // The page's controller: takes host messages, feeds the dataset, keeps the grid, toolbar and saved
 // state in step with TanStack Table's state.
+import { amountColumns } from '../src/shared/amounts';
 import {
   type HostToPage,
   type PageToHost,
@@ -210,6 +211,7 @@ export class App {
       onCopy: (text, what) => this.post({ type: 'copy', text, what }),
       onActiveChange: () => undefined,
       needlesFor: (column) => this.needlesFor(column),
+      cellText: amountColumns(columns),
     });
     if (saved) {
       if (saved.sorting) table.setSorting([{ id: columnId(saved.sorting.column), desc: saved.sorting.desc }]);

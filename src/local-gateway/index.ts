@@ -16,6 +16,7 @@ export {
 export { readRunningGateway, readStateLock, RUNNING_FILE, StateDirLockedError, type RunningGateway } from './running';
 export { MAX_BODY_BYTES } from './http';
 export { JOURNAL_FILE } from './journal';
+export { simulatedToday } from './simulatedDate';
 export { MAX_QUEUED_CALLBACKS, loopbackTarget } from './callbacks';
 export { SIMULATE_500_ORDER_ID } from './create';
 export { ErrorCodes, PayloadErrorCodes, LintErrorCodes, OTHER_LINT_ERROR } from './errorCodes';

@@ -9,7 +9,7 @@ import { DEFAULT_PATHS, type Environment } from '../core/gateway/environments';
 import { adminSubpath, handleAdmin, validDays, type AdminContext } from './admin';
 import { authenticate, authorizationShape, NonceCache, nonceStillLive } from './auth';
 import { CallbackQueue } from './callbacks';
-import { formEncodeAnswer, handleCreate, jsonAnswer, type Fields } from './create';
+import { formEncodeAnswer, handleCreate, jsonAnswer, unknownEndpointAnswer, type Fields } from './create';
 import { HttpError, MAX_BODY_BYTES, readBody, send } from './http';
 import { JournalStore } from './journal';
 import { advance, advanceAllowance, MAX_ADVANCE_DAYS, gatewayToday } from './payments';
@@ -147,12 +147,14 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
         nonces,
         now(),
       );
-      let denied: string | undefined;
-      if (!auth.ok) denied = auth.reason;
-      else if (endpointId !== merchant.endpointId) denied = `endpoint ${endpointId} does not belong to ${merchant.consumerKey}`;
-      if (denied) {
-        log(`create denied (403): ${denied}`);
+      if (!auth.ok) {
+        log(`create denied (403): ${auth.reason}`);
         return send(res, 403, undefined, '');
+      }
+      if (endpointId !== merchant.endpointId) {
+        const refused = unknownEndpointAnswer(endpointId, merchant);
+        log(refused.logLine);
+        return send(res, refused.httpStatus, 'application/x-www-form-urlencoded; charset=utf-8', formEncodeAnswer(refused.fields));
       }
       const result = handleCreate(s.state, form);
       log(result.logLine);

@@ -434,6 +434,106 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     { previous: false },
   );
 
+  // Issue 19 (the first hour of a new merchant): the palette, a template's problems, the resend question.
+  // Each starts from the workbench (not a webview, which keeps its own keys) with its own editors.
+  const palette = async (title: string, run: boolean): Promise<boolean> => {
+    await page
+      .locator('.part.sidebar .composite.title')
+      .first()
+      .click({ timeout: 3_000 })
+      .catch(() => undefined);
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${title}`);
+    const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+    const offered = await row.waitFor({ state: 'visible', timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (offered && run) await row.click();
+    else await page.keyboard.press('Escape');
+    return offered;
+  };
+  const closeAllEditors = () => palette('View: Close All Editors', true);
+
+  await step(
+    'the Command Palette offers every PayGate command, whatever the active editor',
+    async () => {
+      const titles = (manifest.contributes?.commands ?? []).map((c) => c.title);
+      const missing: string[] = [];
+      for (const title of titles) if (!(await palette(`PayGate: ${title}`, false))) missing.push(title);
+      await page
+        .locator('.part.sidebar .composite.title')
+        .first()
+        .click({ timeout: 3_000 })
+        .catch(() => undefined);
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget .quick-input-box input').fill('>PayGate: ');
+      await screenshot('palette');
+      await page.keyboard.press('Escape');
+      if (missing.length > 0) throw new Error(`not offered: ${missing.join(', ')}`);
+      return `${titles.length} commands offered`;
+    },
+    { previous: false },
+  );
+
+  await step(
+    'a report template with several problems: all underlined, and Run Report Template names every one',
+    async () => {
+      const bad = { ...JSON.parse(fs.readFileSync(path.join(workspace, 'transactions.report.json'), 'utf8')), reportFormat: 'XLS' };
+      delete bad.reportName;
+      bad.filters.currencies = ['eur'];
+      fs.writeFileSync(path.join(workspace, 'broken.report.json'), `${JSON.stringify(bad, null, 2)}\n`);
+      await closeAllEditors();
+      await wb.quickOpenFile(page, 'broken.report.json');
+      await wb.problems(page, 20_000);
+      const filter = page.getByPlaceholder(/^Filter \(e\.g\. text/).first();
+      await filter.fill('**/broken.report.json');
+      // The JSON language service checks the file against the contributed schema a moment after it opens.
+      let rows: string[] = [];
+      for (const until = Date.now() + 20_000; Date.now() < until && !rows.some((r) => /CSV|PDF/.test(r));) {
+        rows = await wb.problems(page, 20_000).catch(() => []);
+        if (!rows.some((r) => /CSV|PDF/.test(r))) await page.waitForTimeout(500);
+      }
+      await screenshot('template-problems');
+      await filter.fill('');
+      if (!rows.some((r) => /CSV|PDF/.test(r))) throw new Error(`no problem about reportFormat in: ${rows.join(' | ')}`);
+      await palette(`PayGate: ${runReport?.title ?? 'Run Report Template'}`, true);
+      let toast: string | undefined;
+      for (const until = Date.now() + 15_000; !toast && Date.now() < until;) {
+        toast = (await wb.notifications(page)).find((t) => /not a valid report template/.test(t));
+        if (!toast) await page.waitForTimeout(250);
+      }
+      await screenshot('template-run-refused');
+      if (!toast) throw new Error('no notification about the invalid template');
+      if (!/reportName/.test(toast) || !/reportFormat/.test(toast))
+        throw new Error(`the notification does not name both problems: ${toast}`);
+      return `${rows.length} rows in the Problems panel for the file; ${toast.slice(0, 120)}`;
+    },
+    { previous: false },
+  );
+
+  await step(
+    'submitting valid.rpcsv a second time asks once, with one way to say no (Escape sends nothing)',
+    async () => {
+      await closeAllEditors();
+      await wb.quickOpenFile(page, 'valid.rpcsv');
+      await palette(`PayGate: ${SUBMIT_TITLE}`, true);
+      const quick = page.locator('.quick-input-widget');
+      await quick.locator('.monaco-list-row', { hasText: /send/i }).first().waitFor({ state: 'visible', timeout: 20_000 });
+      // One row per answer (a row's label, description and detail line are inside it).
+      const answers = await quick.locator('.monaco-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
+      await screenshot('resend-question');
+      if (answers.length !== 2 || !/^Don't send/.test(answers[0]) || !/Send again/.test(answers[1]))
+        throw new Error(`the answers are: ${answers.join(' | ')}`);
+      if (await page.locator('.monaco-dialog-box').isVisible()) throw new Error('a dialog with its own Cancel is shown as well');
+      await page.keyboard.press('Escape');
+      return answers.map((a) => a.split(',')[0]).join(' / ');
+    },
+    { previous: false },
+  );
+
   // Callbacks (issue 22): start listening from the view, receive callbacks as the gateway would send them,
   // see them as entries with their control checked, and open one in the results panel.
   const callbacksView = Object.values(manifest.contributes?.views ?? {})

@@ -32,6 +32,7 @@ const ALLOWED = [
   /^syntaxes\/[^/]+\.(json|code-snippets)$/,
   /^schemas\/[^/]+\.json$/,
   /^media\/[^/]+\.png$/,
+  /^media\/screenshots\/[^/]+\.png$/,
 ];
 
 /** Files the VSIX must never carry, named so a failure says why. */

@@ -50,7 +50,7 @@ const OPTIONS: Record<string, string[]> = {
   gateway: ['--port', '--state', '--quiet'],
   listen: ['--port', '--forward-to', '--control-key', '--format', '--state'],
   callbacks: [],
-  demo: ['--examples', '--state', '--days'],
+  demo: ['--examples', '--state', '--days', '--port'],
   lsp: ['--stdio'],
 };
 

@@ -7,18 +7,21 @@ import { notifyUrlFor } from '../../shared/callbackProtocol';
 import { CallbackStore, replayEntry } from '../../callback-listener';
 import { defaultStateDir, demoControlKey } from '../../local-gateway';
 import { CallbackListening } from './listening';
+import { tellLanguageServer } from './languageServer';
+import type { LanguageClient } from 'vscode-languageclient/node';
 import { CALLBACKS_VIEW, CallbacksTree, entryIdOf, entryRows } from './view';
 
 // The Callbacks view: start/stop the listener, copy a notify_url, show a call in the results panel, replay
 // a call or forward every call to a handler under development. The listening address goes to the language
-// server (notify_url completion) through `tellLanguageServer`.
+// server (notify_url completion).
 
 const LISTENING_CONTEXT = 'paygate.callbacksListening';
 
 export interface CallbacksDeps {
   results: ResultsPanelApi;
   local: LocalGatewayManager;
-  tellLanguageServer: (url: string | undefined) => void;
+  /** The language client: the listening address is offered in notify_url cells. */
+  client: LanguageClient;
 }
 
 async function askLoopback(prompt: string, value: string | undefined, allowEmpty: boolean): Promise<string | undefined> {
@@ -43,12 +46,8 @@ export function registerCallbacks(context: vscode.ExtensionContext, deps: Callba
   const tree = new CallbacksTree(listening, controlKey);
   subs.push(tree);
   subs.push(vscode.window.createTreeView(CALLBACKS_VIEW, { treeDataProvider: tree }));
-  subs.push(
-    listening.onDidChangeAddress((url) => {
-      deps.tellLanguageServer(url);
-      void vscode.commands.executeCommand('setContext', LISTENING_CONTEXT, url !== undefined);
-    }),
-  );
+  subs.push(listening.onDidChangeAddress((url) => void vscode.commands.executeCommand('setContext', LISTENING_CONTEXT, url !== undefined)));
+  tellLanguageServer(context, deps.client, listening);
   let lastTarget: string | undefined;
 
   const copy = async () => {

@@ -7,7 +7,6 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { DIAGNOSTIC_SOURCE, LANGUAGE_ID, LINT_SECTION } from '../../shared/lintProtocol';
-import { CALLBACK_ADDRESS_NOTIFICATION } from '../../shared/callbackProtocol';
 import { log } from '../log';
 import { registerDetection } from './detect';
 
@@ -18,13 +17,7 @@ import { registerDetection } from './detect';
  * `paygate.lint.run` / `paygate.lint.debounceMs` reach it as LSP configuration (the server asks per
  * document through workspace/configuration and is told when they change).
  */
-/** What the rest of the editor tells the language server. */
-export interface LintingApi {
-  /** The Callbacks view's listening address (offered in notify_url cells), undefined once it stops. */
-  setCallbackAddress(url: string | undefined): void;
-}
-
-export function registerLinting(context: vscode.ExtensionContext): LintingApi {
+export function registerLinting(context: vscode.ExtensionContext): LanguageClient {
   const serverModule = context.asAbsolutePath('dist/language-server.js');
   const serverOptions: ServerOptions = {
     run: { module: serverModule, transport: TransportKind.ipc },
@@ -40,20 +33,9 @@ export function registerLinting(context: vscode.ExtensionContext): LintingApi {
   const client = new LanguageClient('paygate', 'PayGate language server', serverOptions, clientOptions);
   // Stopping a client that never got running rejects; at shutdown there is nothing left to do about it.
   context.subscriptions.push({ dispose: () => client.stop().catch(() => undefined) });
-  let callbackAddress: string | undefined;
-  const sendAddress = () =>
-    client.isRunning()
-      ? client.sendNotification(CALLBACK_ADDRESS_NOTIFICATION, { url: callbackAddress ?? null }).catch(() => undefined)
-      : undefined;
   client
     .start()
-    .then(sendAddress)
     .catch((err: unknown) => log().error(`PayGate language server did not start: ${err instanceof Error ? err.message : String(err)}`));
   registerDetection(context);
-  return {
-    setCallbackAddress(url) {
-      callbackAddress = url;
-      void sendAddress();
-    },
-  };
+  return client;
 }

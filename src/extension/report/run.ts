@@ -55,13 +55,19 @@ export async function runReportCommand(deps: ReportDeps, ...args: CommandArgs): 
   }
   const name = path.basename(doc.uri.path);
   const parsed = parseReportTemplate(doc.getText());
+  const warnings = parsed.warnings.map((p) => problemLine(name, p));
+  for (const l of warnings) log().warn(`Report template: ${l}`);
   if (!parsed.ok) {
     const lines = parsed.problems.map((p) => problemLine(name, p));
     for (const l of lines) log().warn(`Report template: ${l}`);
-    const more = lines.length > 1 ? ` (and ${lines.length - 1} more)` : '';
-    void showErrorWithLog(`PayGate: invalid report template ${lines[0]}${more}`);
+    // Every problem at once (the same ones the editor underlines through the JSON Schema), so fixing one does not reveal the next.
+    const n = lines.length;
+    void showErrorWithLog(
+      `PayGate: ${name} is not a valid report template (${n} problem${n === 1 ? '' : 's'}); nothing was sent. ${lines.join(' · ')}`,
+    );
     return { status: 'refused', reason: 'invalid-template', message: lines.join('\n'), problems: parsed.problems };
   }
+  if (warnings.length > 0) void vscode.window.showWarningMessage(`PayGate: ${warnings.join(' · ')}`);
   const template = parsed.template;
 
   const envName = options.environment ?? activeEnvironmentName();
