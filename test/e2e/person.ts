@@ -549,7 +549,7 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
       const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(label)?.[0];
       if (!url) throw new Error(`the view shows ${label}`);
       listeningUrl = url;
-      const key = editorControlKeys(scratch)[0];
+      const key = editorControlKeys(scratch, server.process.pid)[0];
       const send = (status: string, order: string, k: string | undefined) =>
         fetch(`${url}paygate/notify`, {
           method: 'POST',
@@ -701,17 +701,21 @@ if (require.main === module) {
 }
 
 /**
- * The control keys the editor may check callbacks with: its own local gateway's demo merchant (in the
- * newest throwaway code-server profile's global storage) first, then the CLI state directory's.
+ * The control keys the editor may check callbacks with: its own local gateway's demo merchant (in this
+ * code-server's profile, read from its command line: other runs may share the temporary folder) first,
+ * then the CLI state directory's.
  */
-function editorControlKeys(scratch: string): string[] {
+function editorControlKeys(scratch: string, codeServerPid: number | undefined): string[] {
   const dirs: string[] = [];
-  const profiles = fs
-    .readdirSync(os.tmpdir())
-    .filter((d) => d.startsWith('paygate-code-server-'))
-    .map((d) => path.join(os.tmpdir(), d))
-    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
-  const storage = profiles[0] && path.join(profiles[0], 'user-data', 'User', 'globalStorage');
+  let userData: string | undefined;
+  try {
+    const args = fs.readFileSync(`/proc/${codeServerPid}/cmdline`, 'utf8').split('\0');
+    const at = args.indexOf('--user-data-dir');
+    if (at >= 0) userData = args[at + 1];
+  } catch {
+    // Not Linux, or the process is gone: the CLI state directory's key is the only guess.
+  }
+  const storage = userData && path.join(userData, 'User', 'globalStorage');
   if (storage && fs.existsSync(storage)) for (const ext of fs.readdirSync(storage)) dirs.push(path.join(storage, ext, 'gateway'));
   dirs.push(path.join(scratch, 'gateway-state'));
   const keys: string[] = [];
