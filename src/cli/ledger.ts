@@ -1,6 +1,6 @@
 import { hostname, homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { defaultLedgerDirectory, Ledger, type Damage, type SubmissionRecord } from '../core/ledger';
+import { damageText as coreDamageText, defaultLedgerDirectory, Ledger, type Damage, type SubmissionRecord } from '../core/ledger';
 import type { CliContext } from './context';
 
 // The CLI's side of the shared submission ledger: where it is (--state DIR, else $PAYGATE_DATA_DIR, else
@@ -23,11 +23,7 @@ export function sendingNow(r: SubmissionRecord): boolean {
 }
 
 export function damageText(d: Damage, ledger: Ledger): string {
-  return (
-    `The submission ledger ${ledger.filePath} was damaged: ${d.unreadableLines} unreadable line(s) were moved aside with the whole file to ${d.movedTo}; ` +
-    `${d.keptLines} readable line(s) were kept. Earlier sends recorded in the unreadable part cannot be vouched for: ` +
-    'check in the gateway what was created before sending anything again.'
-  );
+  return coreDamageText(d, ledger.filePath);
 }
 
 /** What the earlier send was, in one line: when, from where, and what came of it. */

@@ -13,6 +13,8 @@ import { demoCommand } from './commands/demo';
 import { lspCommand } from './commands/lsp';
 import { historyCommand } from './commands/history';
 import { trustCommand } from './commands/trust';
+import { listenCommand } from './commands/listen';
+import { callbacksCommand } from './commands/callbacks';
 
 // `paygate`: the commands in the order its help lists them. A new command is one file in commands/ that
 // exports a builder like these, and one entry here.
@@ -27,6 +29,8 @@ export const COMMANDS = [
   reportCommand,
   trustCommand,
   gatewayCommand,
+  listenCommand,
+  callbacksCommand,
   demoCommand,
   lspCommand,
 ];

@@ -45,10 +45,12 @@ const OPTIONS: Record<string, string[]> = {
     '--state',
     '--config',
   ],
-  history: ['--format', '--state'],
+  history: ['--format', '--limit', '--state'],
   report: ['--env', '--report-base-url', '--consumer-key', '--consumer-secret', '--out', '--format', '--max-answer-bytes', '--config'],
   trust: ['--revoke', '--list'],
   gateway: ['--port', '--state', '--quiet'],
+  listen: ['--port', '--forward-to', '--control-key', '--format', '--state'],
+  callbacks: [],
   demo: ['--examples', '--state', '--days', '--port'],
   lsp: ['--stdio'],
 };

@@ -29,7 +29,7 @@ export type GatewayOutcome =
   | {
       /** The create request may have reached the gateway but no whole answer came back: payments may exist. */
       outcome: 'unknown';
-      kind: 'timeout' | 'connection-lost' | 'truncated' | 'cancelled';
+      kind: UnknownKind;
       message: string;
       status?: number;
     }
@@ -39,6 +39,13 @@ export type GatewayOutcome =
   | { outcome: 'unrecognised'; status: number; contentType: string; raw: string };
 
 export type OutcomeName = GatewayOutcome['outcome'];
+
+/**
+ * Why a create's fate is unknown: no whole answer (timeout, connection-lost, truncated, cancelled), or
+ * `gateway-unavailable`: an HTTP 5xx that is not the gateway's own typed answer (a proxy's 502/503/504,
+ * an empty or HTML page), said by something in front of the gateway, which may have created the payments.
+ */
+export type UnknownKind = 'timeout' | 'connection-lost' | 'truncated' | 'cancelled' | 'gateway-unavailable';
 
 /** What came back over HTTP, before interpretation. */
 export interface HttpAnswer {
