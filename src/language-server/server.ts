@@ -14,7 +14,7 @@ import { Documents } from './documents';
 import { publishedDiagnostics } from './diagnostics';
 import { ADD_TO_GITIGNORE, GitGuard } from './gitGuard';
 import { hoverAt } from './hover';
-import { completionsInDocument, hoverInDocument, viewAt } from './local';
+import { completionsInDocument, hoverInDocument, viewAt } from './cursorView';
 import { LintSettingsSource } from './settings';
 import { LintStore } from './store';
 import type { LintDiagnostic } from '../core/rules/types';
