@@ -253,10 +253,6 @@ export function advance(state: GatewayState, days: number, o: AdvanceOptions = {
   return { from, today: state.today, charges, chargeCount: count, stopped, ...(truncated ? { truncated } : {}) };
 }
 
-export function findPayment(state: GatewayState, id: string): StoredPayment | undefined {
-  return state.payments.find((p) => p['recurring-payment-id'] === id);
-}
-
 /** Manual stop (an operator's action); the schedule can be resumed with `reschedule`. */
 export function stopPayment(p: StoredPayment): void {
   if (p.status === 'stop') return;

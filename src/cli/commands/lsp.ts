@@ -3,7 +3,7 @@ import { startServer } from '../../language-server/server';
 import { LANGUAGE_ID } from '../../shared/lintProtocol';
 import type { CliContext } from '../context';
 import { usageError } from '../output';
-import { exits, paygateCommand, runCommand } from '../parser';
+import { exits, paygateCommand } from '../parser';
 
 export interface LspOptions {
   stdio?: true;
@@ -31,8 +31,6 @@ export function lspCommand(ctx: CliContext) {
     .option('--stdio', 'talk LSP over standard input and output (the only transport)')
     .action(exits((o) => serveLsp(o, ctx)));
 }
-
-export const runLsp = (args: string[], ctx: CliContext) => runCommand(lspCommand, args, ctx);
 
 export function serveLsp(values: LspOptions, ctx: CliContext): Promise<number> {
   if (!values.stdio) return Promise.resolve(usageError(ctx, 'paygate lsp', '--stdio is required'));

@@ -38,8 +38,6 @@ export type GatewayOutcome =
   | { outcome: 'report'; status: number; contentType: string; format: 'pdf'; bytes: Uint8Array }
   | { outcome: 'unrecognised'; status: number; contentType: string; raw: string };
 
-export type OutcomeName = GatewayOutcome['outcome'];
-
 /** What came back over HTTP, before interpretation. */
 export interface HttpAnswer {
   status: number;
@@ -48,15 +46,7 @@ export interface HttpAnswer {
   body: Uint8Array;
 }
 
-export {
-  parseFormFields,
-  parseJsonFields,
-  parseAnswerFields,
-  fieldValue,
-  findErrorId,
-  isDenialSentence,
-  speaksOfAccess,
-} from './answerText';
+export { parseFormFields, fieldValue } from './answerText';
 
 export function errorDetails(fields: Record<string, string>): { errorMessage?: string; errorCode?: string } {
   const errorMessage = fieldValue(fields, 'error-message');

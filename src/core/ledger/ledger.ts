@@ -63,7 +63,7 @@ function isTorn(text: string): boolean {
 }
 
 export class Ledger {
-  readonly file: string;
+  private readonly file: string;
   private readonly rotateBytes: number;
   private readonly now: () => Date;
   private readonly listeners = new Set<() => void>();
@@ -77,6 +77,7 @@ export class Ledger {
     this.now = options.now ?? (() => new Date());
   }
 
+  /** The current ledger file (archives sit next to it). */
   get filePath(): string {
     return this.file;
   }

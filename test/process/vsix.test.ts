@@ -27,7 +27,6 @@ const BUILD_OUTPUTS = [
   'dist/webview-ui.js.map',
   'dist/webview-ui.css',
   'dist/webview-ui.css.map',
-  'media/icon.png',
   'out/meta-extension.json',
   'out/test/integration/index.js',
   `${name}-${version}.tgz`,
