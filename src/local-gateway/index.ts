@@ -2,7 +2,7 @@
 // product without credentials and for end-to-end tests of the client.
 
 export { startLocalGateway } from './server';
-export { loadOrCreateDemoMerchant, defaultStateDir, DEMO_PROJECT_CURRENCY, PRIVATE_KEY_FILE } from './merchant';
+export { loadOrCreateDemoMerchant, defaultStateDir, demoMerchantCredentials, DEMO_PROJECT_CURRENCY, PRIVATE_KEY_FILE } from './merchant';
 export { readRunningGateway, readStateLock, RUNNING_FILE, StateDirLockedError } from './running';
 export { SIMULATE_500_ORDER_ID } from './create';
 export { REPORT_COLUMNS } from './report';
