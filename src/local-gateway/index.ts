@@ -1,4 +1,4 @@
-// The local gateway: a loopback HTTP server implementing both operations of the spec, for trying the
+// The local gateway: a loopback HTTP server implementing both operations of the gateway (docs/local-gateway.md), for trying the
 // product without credentials and for end-to-end tests of the client.
 
 export { startLocalGateway } from './server';
