@@ -1,5 +1,6 @@
-// The local gateway: a loopback HTTP server implementing both operations of the gateway (docs/local-gateway.md), for trying the
-// product without credentials and for end-to-end tests of the client.
+// The local gateway: a loopback HTTP server implementing both operations of the gateway
+// (docs/local-gateway.md), for trying the product without credentials and for end-to-end tests of the
+// client.
 
 export { startLocalGateway } from './server';
 export { loadOrCreateDemoMerchant, defaultStateDir, demoMerchantCredentials, DEMO_PROJECT_CURRENCY, PRIVATE_KEY_FILE } from './merchant';

@@ -1,5 +1,6 @@
-// Recurring payments on the simulated clock (docs/schedule.md: "The rules" and "On the local gateway"). Dates and amounts come from the one schedule calculator, so the gateway charges exactly
-// what the editor's preview promised.
+// Recurring payments on the simulated clock (docs/schedule.md: "The rules" and "On the local gateway").
+// Dates and amounts come from the one schedule calculator, so the gateway charges exactly what the
+// editor's preview promised.
 
 import { addDays, compareDates, formatGatewayDate, parseGatewayDate, type CalendarDate } from '../core/dates';
 import { maskCardNumber } from '../core/mask';
