@@ -1,5 +1,6 @@
 // The page's controller: takes host messages, feeds the dataset, keeps the grid, toolbar and saved
 // state in step with TanStack Table's state.
+import { amountColumns } from '../src/shared/amounts';
 import {
   type HostToPage,
   type PageToHost,
@@ -10,7 +11,9 @@ import {
   OUTCOME_COLUMNS,
 } from '../src/shared/resultsProtocol';
 import { rowMasker } from '../src/shared/cardData';
+import type { ReportInfo } from '../src/shared/reportInfo';
 import { renderBanner } from './banner';
+import { renderReportBanner } from './reportBanner';
 import { CsvReader } from './csvReader';
 import { countText, emptyState, fitWidths } from './pageText';
 import { persistedState } from './persist';
@@ -50,6 +53,8 @@ export class App {
   private pinNext: number[] | undefined;
   private work: Promise<void> = Promise.resolve();
   private firstRowsMarked = false;
+  /** The report's facts (template, environment, time, size) when the table shows a report. */
+  private info: ReportInfo | undefined;
   private readonly banner: HTMLElement;
   private readonly toolbar: HTMLElement;
   private readonly search: HTMLInputElement;
@@ -113,6 +118,7 @@ export class App {
     this.title = saved.title;
     this.source = saved.source;
     this.pendingView = saved.view;
+    this.showReportBanner(saved.title, saved.info);
     if (saved.submission) {
       this.showSubmission(saved.submission);
       return true;
@@ -132,14 +138,14 @@ export class App {
     switch (msg.type) {
       case 'table':
         this.submission = undefined;
-        this.banner.replaceChildren();
+        this.showReportBanner(msg.title, msg.info);
         this.loadRows(msg.title, msg.columns, msg.rows, msg.source);
         break;
       case 'submission':
         this.showSubmission(msg.view);
         break;
       case 'csvStart':
-        this.work = this.work.then(() => this.startCsv(msg.title, msg.source, msg.delimiter, msg.totalBytes));
+        this.work = this.work.then(() => this.startCsv(msg.title, msg.source, msg.delimiter, msg.totalBytes, msg.info));
         break;
       case 'csvChunk':
         this.work = this.work.then(() => this.feed(msg.text));
@@ -156,8 +162,15 @@ export class App {
     }
   }
 
+  /** A report's banner, the same as above a PDF report; nothing for a plain CSV file. */
+  private showReportBanner(title: string, info: ReportInfo | undefined): void {
+    this.info = info;
+    this.banner.replaceChildren(...(info ? [renderReportBanner(title, info)] : []));
+  }
+
   private showSubmission(view: SubmissionView): void {
     this.submission = view;
+    this.info = undefined;
     this.banner.replaceChildren(renderBanner(view));
     // The answer's columns lead the table (the host puts them first); keep them in view.
     const outcome = new Set<string>(OUTCOME_COLUMNS);
@@ -198,6 +211,7 @@ export class App {
       onCopy: (text, what) => this.post({ type: 'copy', text, what }),
       onActiveChange: () => undefined,
       needlesFor: (column) => this.needlesFor(column),
+      cellText: amountColumns(columns),
     });
     if (saved) {
       if (saved.sorting) table.setSorting([{ id: columnId(saved.sorting.column), desc: saved.sorting.desc }]);
@@ -240,13 +254,13 @@ export class App {
     return out;
   }
 
-  private async startCsv(title: string, source: TableSource, delimiter?: string, totalBytes?: number): Promise<void> {
+  private async startCsv(title: string, source: TableSource, delimiter?: string, totalBytes?: number, info?: ReportInfo): Promise<void> {
     this.expected = totalBytes && totalBytes > 0 ? totalBytes : undefined;
     this.received = 0;
     clearTimeout(this.paintTimer);
     this.paintTimer = undefined;
     this.submission = undefined;
-    this.banner.replaceChildren();
+    this.showReportBanner(title, info);
     this.title = title;
     this.setStatus('Loading…');
     performance.mark('paygate:csv-start');
@@ -517,6 +531,7 @@ export class App {
         title: this.title,
         source: this.source,
         submission: this.submission,
+        info: this.info,
         data: this.data,
         view: {
           sorting: q.sorting,

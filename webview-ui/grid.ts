@@ -26,6 +26,8 @@ export interface GridCallbacks {
   onActiveChange(): void;
   /** Lower-case needles to highlight in a data column (the search, and that column's filter). */
   needlesFor(column: number): string[];
+  /** The text a cell shows when it differs from its value (report amounts in their currency's minor units). */
+  cellText?(row: readonly string[], column: number): string;
 }
 
 export class Grid {
@@ -253,7 +255,8 @@ export class Grid {
       rowEl.classList.toggle('odd', item.index % 2 === 1);
       for (let p = 0; p < ncols; p++) {
         const cell = rowEl.children[p] as HTMLElement;
-        renderCell(cell, values[this.display[p]] ?? '', needles[p]);
+        const c = this.display[p];
+        renderCell(cell, this.cb.cellText ? this.cb.cellText(values, c) : (values[c] ?? ''), needles[p]);
         const isActive = this.active.row === item.index && this.active.col === p;
         cell.classList.toggle('active', isActive);
         if (isActive) cell.id = 'active-cell';

@@ -9,16 +9,19 @@ import {
   type SubmissionView,
   type ViewState,
 } from '../src/shared/resultsProtocol';
+import type { ReportInfo } from '../src/shared/reportInfo';
 import type { Dataset } from './dataset';
 
 export function persistedState(o: {
   title: string;
   source: TableSource;
   submission?: SubmissionView;
+  info?: ReportInfo;
   data: Dataset;
   view: ViewState;
 }): PersistedState {
   const state: PersistedState = { v: PROTOCOL_VERSION, title: o.title, source: o.source, view: o.view };
+  if (o.info) state.info = o.info;
   if (o.submission) state.submission = o.submission;
   else if (o.source.kind === 'inline') {
     const rows = rowsWithin(o.data, INLINE_STATE_LIMIT);

@@ -36,6 +36,16 @@ function answer(type: 'validation-error' | 'error', code: string, message: strin
   };
 }
 
+/**
+ * A create request signed right for another endpoint id. The real gateway's 403 cannot tell a wrong
+ * endpoint id from a wrong key; the local gateway knows the signature was good, so it says which it was
+ * (still HTTP 403, nothing created).
+ */
+export function unknownEndpointAnswer(endpointId: string, merchant: { consumerKey: string; endpointId: string }): CreateResult {
+  const message = `unknown endpoint id ${endpointId}: the consumer key and signature are right, but the endpoint of ${merchant.consumerKey} on this local gateway is ${merchant.endpointId}`;
+  return answer('error', ErrorCodes.unknownEndpoint, message, 403);
+}
+
 function decodePayload(payload: string | undefined): { ok: true; text: string } | { ok: false; result: CreateResult } {
   if (payload === undefined || payload === '')
     return {

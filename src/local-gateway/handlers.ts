@@ -6,7 +6,7 @@ import type * as http from 'node:http';
 import { adminSubpath, handleAdmin, validDays, type AdminContext } from './admin';
 import { authenticate, authorizationShape, type NonceCache } from './auth';
 import type { CallbackQueue } from './callbacks';
-import { formEncodeAnswer, handleCreate, jsonAnswer, type Fields } from './create';
+import { formEncodeAnswer, handleCreate, jsonAnswer, unknownEndpointAnswer, type Fields } from './create';
 import { HttpError, readBody, send } from './http';
 import type { JournalStore } from './journal';
 import { advance, advanceAllowance, MAX_ADVANCE_DAYS } from './payments';
@@ -103,12 +103,14 @@ async function onCreate(g: GatewayParts, req: http.IncomingMessage, res: http.Se
     g.nonces,
     g.now(),
   );
-  let denied: string | undefined;
-  if (!auth.ok) denied = auth.reason;
-  else if (endpointId !== g.merchant.endpointId) denied = `endpoint ${endpointId} does not belong to ${g.merchant.consumerKey}`;
-  if (denied) {
-    g.log(`create denied (403): ${denied}`);
+  if (!auth.ok) {
+    g.log(`create denied (403): ${auth.reason}`);
     return send(res, 403, undefined, '');
+  }
+  if (endpointId !== g.merchant.endpointId) {
+    const refused = unknownEndpointAnswer(endpointId, g.merchant);
+    g.log(refused.logLine);
+    return send(res, refused.httpStatus, 'application/x-www-form-urlencoded; charset=utf-8', formEncodeAnswer(refused.fields));
   }
   const result = handleCreate(g.store.state, form);
   g.log(result.logLine);

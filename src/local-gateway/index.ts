@@ -5,6 +5,7 @@
 export { startLocalGateway } from './server';
 export { loadOrCreateDemoMerchant, defaultStateDir, demoMerchantCredentials, DEMO_PROJECT_CURRENCY, PRIVATE_KEY_FILE } from './merchant';
 export { readRunningGateway, readStateLock, RUNNING_FILE, StateDirLockedError } from './running';
+export { simulatedToday } from './simulatedDate';
 export { SIMULATE_500_ORDER_ID } from './create';
 export { REPORT_COLUMNS } from './report';
 export { MAX_ADVANCE_DAYS } from './payments';

@@ -3,6 +3,7 @@
 // decimals, Date_of_report `DD.MM.YYYY`.
 
 import { compareDates, formatIsoDate, parseGatewayDate, type CalendarDate } from '../core/dates';
+import { reportTemplateProblems } from '../core/gateway/reportTemplate';
 import { DEMO_MERCHANT_NAME } from './merchant';
 import { renderPdf } from './pdf';
 import type { GatewayState } from './types';
@@ -52,12 +53,16 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-/** Reads the report template tolerantly: the spec shows one sample, so only what this report uses is checked. */
+/**
+ * Reads the report template with the one check the editor and the CLI use (every problem, in one answer),
+ * then what this local gateway can serve of it (its few encodings, the input parameters it filters by).
+ */
 export function parseReportRequest(body: unknown): ReportParse {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false, message: 'the body is not a JSON object' };
+  const problems = reportTemplateProblems(body);
+  if (problems.length > 0) return { ok: false, message: `invalid report template: ${problems.map((p) => p.message).join('; ')}` };
   const b = body as Record<string, unknown>;
-  const format = (str(b.reportFormat) ?? 'CSV').toUpperCase();
-  if (format !== 'CSV' && format !== 'PDF') return { ok: false, message: `reportFormat ${format} is not supported (CSV or PDF)` };
+  const format = b.reportFormat as 'CSV' | 'PDF';
   const encName = (str(b.reportEncode) ?? 'UTF-8').toLowerCase();
   const encoding = ENCODINGS[encName];
   if (!encoding)

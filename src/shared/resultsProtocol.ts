@@ -2,6 +2,8 @@
 // Both sides import this file, so it must stay free of `vscode` and of Node APIs. Messages crossing the
 // boundary are checked by the guards below: the page is treated as untrusted by the host and vice versa.
 
+import { isReportInfo, type ReportInfo } from './reportInfo';
+
 export const PROTOCOL_VERSION = 1;
 export const VIEW_TYPE = 'paygate.results';
 
@@ -68,6 +70,8 @@ export interface PersistedState {
   /** Present only when small enough to keep in webview state (see INLINE_STATE_LIMIT). */
   table?: { columns: string[]; rows: string[][] };
   submission?: SubmissionView;
+  /** A report's banner facts (absent for a submission or a plain CSV file). */
+  info?: ReportInfo;
   view?: ViewState;
 }
 
@@ -77,9 +81,9 @@ export const INLINE_STATE_LIMIT = 2_000_000;
 // ---------- host -> page ----------
 
 export type HostToPage =
-  | { type: 'table'; title: string; columns: string[]; rows: string[][]; source: TableSource }
+  | { type: 'table'; title: string; columns: string[]; rows: string[][]; source: TableSource; info?: ReportInfo }
   /** A CSV the page parses itself; the text follows in `csvChunk` messages so no single message is huge. */
-  | { type: 'csvStart'; title: string; delimiter?: string; totalBytes?: number; source: TableSource }
+  | { type: 'csvStart'; title: string; delimiter?: string; totalBytes?: number; source: TableSource; info?: ReportInfo }
   | { type: 'csvChunk'; text: string }
   | { type: 'csvEnd' }
   | { type: 'csvFailed'; message: string }
@@ -102,6 +106,7 @@ type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStr = (v: unknown): v is string => typeof v === 'string';
 const optStr = (v: unknown): boolean => v === undefined || typeof v === 'string';
+const optInfo = (v: unknown): boolean => v === undefined || isReportInfo(v);
 const optNum = (v: unknown): boolean => v === undefined || (typeof v === 'number' && Number.isFinite(v));
 export const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every(isStr);
 /** Checks every row: the cost is linear, which is fine next to the structured clone that delivered it. */
@@ -154,9 +159,9 @@ export function isHostToPage(v: unknown): v is HostToPage {
   if (!isRec(v)) return false;
   switch (v.type) {
     case 'table':
-      return isStr(v.title) && isStringArray(v.columns) && isRows(v.rows) && isSource(v.source);
+      return isStr(v.title) && isStringArray(v.columns) && isRows(v.rows) && isSource(v.source) && optInfo(v.info);
     case 'csvStart':
-      return isStr(v.title) && optStr(v.delimiter) && optNum(v.totalBytes) && isSource(v.source);
+      return isStr(v.title) && optStr(v.delimiter) && optNum(v.totalBytes) && isSource(v.source) && optInfo(v.info);
     case 'csvChunk':
       return isStr(v.text);
     case 'csvEnd':
@@ -193,5 +198,5 @@ export function isPersistedState(v: unknown): v is PersistedState {
   if (!isRec(v) || v.v !== PROTOCOL_VERSION || !isStr(v.title) || !isSource(v.source)) return false;
   if (v.table !== undefined && !(isRec(v.table) && isStringArray(v.table.columns) && isRows(v.table.rows))) return false;
   if (v.submission !== undefined && !isSubmissionView(v.submission)) return false;
-  return true;
+  return optInfo(v.info);
 }

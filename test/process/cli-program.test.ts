@@ -48,7 +48,7 @@ const OPTIONS: Record<string, string[]> = {
   report: ['--env', '--report-base-url', '--consumer-key', '--consumer-secret', '--out', '--format', '--max-answer-bytes', '--config'],
   trust: ['--revoke', '--list'],
   gateway: ['--port', '--state', '--quiet'],
-  demo: ['--examples', '--state', '--days'],
+  demo: ['--examples', '--state', '--days', '--port'],
   lsp: ['--stdio'],
 };
 

@@ -75,7 +75,7 @@ test('create authentication failures are HTTP 403 with an empty body', async () 
       ['wrong HMAC secret', () => postCreate(gw, text, { credentials: hmacCredentials(gw, 'not-the-secret') })],
       ['unknown consumer key', () => postCreate(gw, text, { credentials: { ...hmacCredentials(gw), consumerKey: 'someone-else' } })],
       ['stale timestamp', () => postCreate(gw, text, { timestamp: String(Math.floor(Date.now() / 1000) - 3600) })],
-      ['other endpoint id', () => postCreate(gw, text, { url: createUrl(gw).replace(`/${gw.merchant.endpointId}/`, '/9999/') })],
+      ['other endpoint id, bad signature', () => postCreate(gw, text, { credentials: hmacCredentials(gw, 'x'), url: otherEndpoint(gw) })],
       [
         'payload changed after signing',
         async () => {
@@ -109,6 +109,22 @@ test('create authentication failures are HTTP 403 with an empty body', async () 
       assert.equal(a.status, 403, name);
       assert.equal(a.text, '', name);
     }
+    assert.equal(gw.payments().length, 0);
+  });
+});
+
+function otherEndpoint(gw: Parameters<typeof createUrl>[0]): string {
+  return createUrl(gw).replace(`/${gw.merchant.endpointId}/`, '/9999/');
+}
+
+test('a well-signed request for an endpoint id the merchant does not have is refused with its own error', async () => {
+  await withGateway(async (gw) => {
+    const a = await postCreate(gw, batch([{}]), { url: otherEndpoint(gw) });
+    assert.equal(a.status, 403);
+    const fields = Object.fromEntries([...new URLSearchParams(a.text)].map(([k, v]) => [k.trim(), v.trim()]));
+    assert.equal(fields.type, 'error');
+    assert.equal(fields['error-code'], '301');
+    assert.match(fields['error-message'], new RegExp(`unknown endpoint id 9999: .*endpoint of .* is ${gw.merchant.endpointId}`));
     assert.equal(gw.payments().length, 0);
   });
 });
@@ -240,6 +256,16 @@ test('a PDF report is a valid PDF: header, xref offsets pointing at their object
     assert.ok(entries.length >= 5);
     entries.forEach((offset, i) => assert.ok(text.startsWith(`${i + 1} 0 obj`, offset), `object ${i + 1} at ${offset}`));
     assert.ok(text.includes('(PDF-ROW-1)'));
+  });
+});
+
+test('a report template is checked whole by the same schema as the editor and the CLI: every problem in one 400', async () => {
+  await withGateway(async (gw) => {
+    const { reportName: _dropped, ...rest } = reportTemplate({ reportFormat: 'XLS' });
+    const a = await postReport(gw, rest);
+    assert.equal(a.status, 400);
+    assert.match(a.text, /reportFormat "XLS" is not one the gateway serves: use "CSV" or "PDF"/);
+    assert.match(a.text, /reportName is missing/);
   });
 });
 

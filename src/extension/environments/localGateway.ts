@@ -90,6 +90,11 @@ export class LocalGatewayManager extends Disposable {
     return path.join(context.globalStorageUri.fsPath, 'gateway');
   }
 
+  /** The state directory of the gateway `local` uses: a running `paygate gateway`'s, else this host's own. */
+  get stateDirInUse(): string {
+    return this.attached?.stateDir ?? this.stateDir;
+  }
+
   get running(): LocalGatewayHandle | undefined {
     if (this.attached) return runningHandle(this.attached);
     return this.own ? ownHandle(this.own) : undefined;
