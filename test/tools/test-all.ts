@@ -7,8 +7,8 @@
 //    its leading build (`node esbuild.js && …`, `npm run build && …`): stage 1 built once for all of them.
 // 3. The pack tests alone, last: they build production bundles into dist/, which the others read.
 //
-// Each suite's output is printed whole when it ends, so two suites' lines never interleave; the run
-// fails when any suite fails, after every suite has had its turn.
+// Each suite's output is printed whole when it ends, so two suites' lines never interleave. A failed
+// check stops the run there; otherwise every suite has its turn, and the run fails when any failed.
 // Usage: tsx test/tools/test-all.ts [--parallel N]
 
 import { spawn } from 'node:child_process';
@@ -69,7 +69,9 @@ async function stage(names: string[], parallel: number, strip: boolean): Promise
 
 async function main(): Promise<number> {
   const started = Date.now();
-  const runs = [...(await stage(CHECKS, 2, false)), ...(await stage(SUITES, MAX_PARALLEL, true)), ...(await stage(LAST, 1, false))];
+  const runs = await stage(CHECKS, 2, false);
+  // A failed check or build stops the run, as before: the suites would only repeat its failure, slower.
+  if (runs.every((r) => r.ok)) runs.push(...(await stage(SUITES, MAX_PARALLEL, true)), ...(await stage(LAST, 1, false)));
   process.stdout.write('\n===== npm test\n');
   for (const r of runs) process.stdout.write(`${r.ok ? 'passed' : 'FAILED'}  ${r.seconds.toFixed(0).padStart(4)} s  ${r.name}\n`);
   process.stdout.write(`whole run: ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
