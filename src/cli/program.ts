@@ -4,6 +4,7 @@ import { version } from './version';
 import { lintCommand } from './commands/lint';
 import { fixCommand } from './commands/fix';
 import { scheduleCommand } from './commands/schedule';
+import { forecastCommand } from './commands/forecast';
 import { signCommand } from './commands/sign';
 import { submitCommand } from './commands/submit';
 import { reportCommand } from './commands/report';
@@ -12,6 +13,8 @@ import { demoCommand } from './commands/demo';
 import { lspCommand } from './commands/lsp';
 import { historyCommand } from './commands/history';
 import { trustCommand } from './commands/trust';
+import { listenCommand } from './commands/listen';
+import { callbacksCommand } from './commands/callbacks';
 
 // `paygate`: the commands in the order its help lists them. A new command is one file in commands/ that
 // exports a builder like these, and one entry here.
@@ -19,12 +22,15 @@ export const COMMANDS = [
   lintCommand,
   fixCommand,
   scheduleCommand,
+  forecastCommand,
   signCommand,
   submitCommand,
   historyCommand,
   reportCommand,
   trustCommand,
   gatewayCommand,
+  listenCommand,
+  callbacksCommand,
   demoCommand,
   lspCommand,
 ];

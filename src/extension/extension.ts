@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import { registerEnvironments } from './environments/register';
+import { registerForecast } from './forecast/register';
 import { registerHistory } from './history/register';
 import { registerLinting } from './lint/register';
 import { registerPreviewToday } from './lint/previewToday';
@@ -8,6 +9,7 @@ import { ReadOnlyDocuments } from './readOnlyDocs';
 import { registerReport } from './report/register';
 import { registerResultsPanel } from './results/register';
 import { registerSubmit } from './submit/register';
+import { registerCallbacks } from './callbacks/register';
 
 // Wiring only: each feature registers its own providers and commands, and every disposable they create
 // goes into context.subscriptions inside their register functions.
@@ -23,6 +25,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const history = registerHistory(context, results);
   registerSubmit(context, { environments, history, results, docs });
   registerReport(context, { environments, results });
+  registerForecast(context);
+  registerCallbacks(context, { results, local: environments.target.local, client });
   log.info('PayGate Toolkit active');
 }
 

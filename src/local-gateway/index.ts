@@ -3,7 +3,14 @@
 // client.
 
 export { startLocalGateway } from './server';
-export { loadOrCreateDemoMerchant, defaultStateDir, demoMerchantCredentials, DEMO_PROJECT_CURRENCY, PRIVATE_KEY_FILE } from './merchant';
+export {
+  loadOrCreateDemoMerchant,
+  defaultStateDir,
+  demoControlKey,
+  demoMerchantCredentials,
+  DEMO_PROJECT_CURRENCY,
+  PRIVATE_KEY_FILE,
+} from './merchant';
 export { readRunningGateway, readStateLock, RUNNING_FILE, StateDirLockedError } from './running';
 export { simulatedToday } from './simulatedDate';
 export { SIMULATE_500_ORDER_ID } from './create';

@@ -87,7 +87,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
       store: s,
       merchant,
       nonces,
-      callbacks: new CallbackQueue(() => [port], log),
+      callbacks: new CallbackQueue(() => [port], log, undefined, merchant.controlKey),
       maxBody,
       port: () => port,
       now,

@@ -17,6 +17,7 @@ const OPTIONS: Record<string, string[]> = {
   lint: ['--format', '--max-bytes', '--no-git'],
   fix: ['--dry-run', '--max-bytes'],
   schedule: ['--row', '--format', '--limit', '--today'],
+  forecast: ['--by', '--from', '--to', '--today', '--format'],
   sign: [
     '--method',
     '--url',
@@ -48,6 +49,8 @@ const OPTIONS: Record<string, string[]> = {
   report: ['--env', '--report-base-url', '--consumer-key', '--consumer-secret', '--out', '--format', '--max-answer-bytes', '--config'],
   trust: ['--revoke', '--list'],
   gateway: ['--port', '--state', '--quiet'],
+  listen: ['--port', '--forward-to', '--control-key', '--format', '--state'],
+  callbacks: [],
   demo: ['--examples', '--state', '--days', '--port'],
   lsp: ['--stdio'],
 };

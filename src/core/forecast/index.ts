@@ -1,0 +1,13 @@
+// The forecast's public face for the CLI, the editor and the bench.
+export {
+  defaultWindow,
+  forecastBatch,
+  forecastText,
+  rowsInBucket,
+  type BucketRow,
+  type Forecast,
+  type ForecastBucket,
+  type ForecastOptions,
+  type ForecastRun,
+} from './forecast';
+export { FORECAST_BY, type ForecastBy } from './periods';
