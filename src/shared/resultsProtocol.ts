@@ -1,4 +1,4 @@
-// The one message protocol between the extension host (src/webview) and the results page (webview-ui).
+// The one message protocol between the extension host (src/extension/results) and the results page (webview-ui).
 // Both sides import this file, so it must stay free of `vscode` and of Node APIs. Messages crossing the
 // boundary are checked by the guards below: the page is treated as untrusted by the host and vice versa.
 

@@ -4,7 +4,9 @@ import { createRecurringPayments, environmentProblems, prepareSubmission } from 
 import { completionFor, guardedSend, LedgerWriteError, submissionEntry, type SubmissionRecord } from '../../core/ledger';
 import { maskText } from '../../core/mask';
 import { checkSigningCredentials } from '../../core/oauth';
-import { createCredentials, loadCliConfig, resolveTarget, SECRET_ENV } from '../config';
+import { loadCliConfig } from '../config';
+import { createCredentials, SECRET_ENV } from '../credentials';
+import { resolveTarget } from '../target';
 import type { CliContext } from '../context';
 import { displayPosition, readInput } from '../io';
 import { damageText, describeEarlier, openLedger } from '../ledger';

@@ -42,10 +42,6 @@ export type LedgerOutcomeName = Exclude<OutcomeName, 'report'> | 'withdrawn' | L
 /** Written by editors before the cancelled send became `unknown` (kind cancelled); read, never written. */
 export type LegacyOutcomeName = 'cancelled';
 
-export function outcomeInfo(o: Pick<GatewayOutcome, 'outcome'>): OutcomeInfo {
-  return OUTCOMES[o.outcome];
-}
-
 /**
  * The detail that follows the title, the same in every face: the kind, the HTTP status, the payment
  * status or the error code/ID. No free text (masked elsewhere).

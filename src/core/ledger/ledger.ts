@@ -36,7 +36,7 @@ import {
 export const DEFAULT_ROTATE_BYTES = 64 * 1024 * 1024;
 
 export class Ledger {
-  readonly file: string;
+  private readonly file: string;
   private readonly rotateBytes: number;
   private readonly now: () => Date;
   private readonly fs: LedgerFs;
@@ -56,6 +56,7 @@ export class Ledger {
     this.appender = new Appender(this.fs, directory, this.file, this.rotateBytes, this.now);
   }
 
+  /** The current ledger file (archives sit next to it). */
   get filePath(): string {
     return this.file;
   }

@@ -51,7 +51,7 @@ export type SubmitResult =
   | { status: 'sent'; outcome: SubmitOutcome['outcome']; record: SubmissionRecord; historyFile: string }
   | { status: 'refused'; reason: SubmitRefusal; message: string };
 
-export interface SubmitDeps extends TargetDeps {
+export interface SubmitCommandDeps extends TargetDeps {
   history: SubmissionHistory;
   results: ResultsPanelApi;
 }
@@ -61,7 +61,7 @@ function refuse(reason: SubmitRefusal, message: string, notify = true): SubmitRe
   return { status: 'refused', reason, message };
 }
 
-export async function submitCommand(deps: SubmitDeps, ...args: CommandArgs): Promise<SubmitResult> {
+export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArgs): Promise<SubmitResult> {
   const options = optionsArg<SubmitOptions>(args);
   if (!vscode.workspace.isTrusted) {
     return refuse('untrusted', 'Submitting is disabled in an untrusted workspace: trust this workspace to send files to a gateway.');
