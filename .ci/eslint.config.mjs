@@ -21,6 +21,16 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-nested-ternary': 'error',
+      // Spreading an array into a call puts every element on the stack: past about 100k elements it throws
+      // "Maximum call stack size exceeded". Loop, reduce or pass the array; a bounded case says why.
+      'no-restricted-syntax': [
+        'error',
+        ...['CallExpression', 'NewExpression'].map((call) => ({
+          selector: `${call} > SpreadElement.arguments`,
+          message:
+            'Do not spread an array into a call: a long array overflows the stack. Loop, reduce or pass the array; if it is bounded, disable this line and say why.',
+        })),
+      ],
       eqeqeq: ['error', 'always', { null: 'ignore' }],
     },
   },

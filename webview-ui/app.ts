@@ -165,7 +165,8 @@ export class App {
   /** A report's banner, the same as above a PDF report; nothing for a plain CSV file. */
   private showReportBanner(title: string, info: ReportInfo | undefined): void {
     this.info = info;
-    this.banner.replaceChildren(...(info ? [renderReportBanner(title, info)] : []));
+    if (info) this.banner.replaceChildren(renderReportBanner(title, info));
+    else this.banner.replaceChildren();
   }
 
   private showSubmission(view: SubmissionView): void {

@@ -25,7 +25,8 @@ export function renderCell(cell: HTMLElement, value: string, needles: readonly s
     cell.classList.remove('has-markers');
     return;
   }
-  const nodes: Node[] = [];
+  // One fragment, one DOM change; never spread the pieces into a call (a long cell has many).
+  const parts = document.createDocumentFragment();
   for (const s of segments(value, needles)) {
     let node: HTMLElement | Text;
     if (s.kind === 'text') node = document.createTextNode(s.text);
@@ -42,9 +43,9 @@ export function renderCell(cell: HTMLElement, value: string, needles: readonly s
       mark.append(node);
       node = mark;
     }
-    nodes.push(node);
+    parts.append(node);
   }
-  cell.replaceChildren(...nodes);
+  cell.replaceChildren(parts);
   cell.classList.toggle('has-markers', special);
 }
 

@@ -202,6 +202,7 @@ export class Grid {
       b.addEventListener('click', () => action.run());
       children.push(b);
     }
+    // eslint-disable-next-line no-restricted-syntax -- bounded: a message and at most one button
     this.empty.replaceChildren(...children);
     this.empty.hidden = false;
   }

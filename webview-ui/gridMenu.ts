@@ -35,7 +35,7 @@ export class ColumnMenu {
       });
       return b;
     });
-    menu.append(...buttons);
+    for (const b of buttons) menu.append(b);
     menu.addEventListener('keydown', (e) => {
       const i = buttons.indexOf(document.activeElement as HTMLButtonElement);
       let handled = true;

@@ -74,7 +74,7 @@ export function outcomeJson(o: GatewayOutcome): Record<string, unknown> {
 
 function fieldLines(fields: Record<string, string>): string {
   const masked = maskFields(fields);
-  const width = Math.max(0, ...Object.keys(masked).map((k) => k.length));
+  const width = Object.keys(masked).reduce((w, k) => Math.max(w, k.length), 0);
   return Object.entries(masked)
     .map(([k, v]) => `  ${k.padEnd(width)}  ${v}\n`)
     .join('');
@@ -124,10 +124,22 @@ function outcomeBody(o: GatewayOutcome): string {
 
 const MAX_CELL = 40;
 
-function cell(value: string): string {
+/** A table cell as shown: masked, shortened to MAX_CELL characters, line breaks shown as ⏎. */
+export function tableCell(value: string): string {
   const flat = maskText(value).replace(/\r\n|\r|\n/g, ' ⏎ ');
   return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
 }
+
+/** One line of the table: shown cells padded to the columns' widths (in characters, not UTF-16 units). */
+export function tableLine(cells: readonly string[], widths: readonly number[]): string {
+  return cells
+    .map((v, i) => v + ' '.repeat(widths[i] - [...v].length))
+    .join('  ')
+    .trimEnd();
+}
+
+/** Said once under a table whose values held line breaks. */
+export const LINE_BREAK_NOTE = '⏎ marks a line break inside a value (kept as it came in --format csv and json).';
 
 /**
  * A plain aligned table for terminals; cells are masked, shortened and line breaks shown as ⏎ (said once
@@ -141,16 +153,12 @@ export function formatTable(columns: string[], rows: string[][]): string {
     columns.map((_, i) => {
       const value = n > 0 && shown ? shown(r, i) : (r[i] ?? '');
       if (!breaks && /[\r\n]/.test(value)) breaks = true;
-      return cell(value);
+      return tableCell(value);
     }),
   );
-  const widths = columns.map((_, i) => Math.max(...all.map((r) => [...r[i]].length)));
-  const line = (r: string[]) =>
-    r
-      .map((v, i) => v + ' '.repeat(widths[i] - [...v].length))
-      .join('  ')
-      .trimEnd();
-  const [head, ...body] = all;
-  const note = breaks ? ['⏎ marks a line break inside a value (kept as it came in --format csv and json).'] : [];
-  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line), ...note].map((l) => `${l}\n`).join('');
+  const widths = columns.map((_, i) => all.reduce((w, r) => Math.max(w, [...r[i]].length), 0));
+  const lines = all.map((r) => tableLine(r, widths));
+  lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
+  if (breaks) lines.push(LINE_BREAK_NOTE);
+  return lines.map((l) => `${l}\n`).join('');
 }

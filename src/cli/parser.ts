@@ -137,6 +137,7 @@ export function paygateProgram(version: string, ctx: Pick<CliContext, 'stdout' |
  */
 export function exits<A extends unknown[]>(body: (...args: A) => Promise<number>): (...args: A) => Promise<void> {
   return async (...args: A) => {
+    // eslint-disable-next-line no-restricted-syntax -- bounded: commander passes one value per declared argument, plus options and the command
     const code = await body(...args);
     for (let c = args[args.length - 1] as CommandUnknownOpts | null; c; c = c.parent) results.set(c, code);
   };

@@ -114,3 +114,15 @@ export function rowMasker(columns: readonly string[]): ((row: string[]) => void)
     for (const i of cvv) if (row[i]) row[i] = HIDDEN_CVV;
   };
 }
+
+/** A CVV-like value (3 or 4 digits) right after a word naming one: `cvv 123`, `CVC2: 4567`, `cvv123`. */
+const CVV_AFTER_LABEL = /(?<![a-z])((?:cvv2?|cvc2?|csc)[\s:=#-]{0,3})\d{3,4}(?!\d)/gi;
+
+/**
+ * Free text kept at rest (a description the local gateway stores and serves): card-number-like digit
+ * runs masked as strictly as in a quoted value, and a CVV-like value next to its label hidden. Such text
+ * has no business holding card data, so erring towards masking a long invoice number is the safe side.
+ */
+export function maskStoredText(text: string): string {
+  return maskQuotedValue(text).replace(CVV_AFTER_LABEL, `$1${HIDDEN_CVV}`);
+}

@@ -15,6 +15,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CalendarDate } from '../core/dates';
+import { maskStoredText } from '../core/mask';
 import { loadSnapshot, saveSnapshot, syncDir, type Snapshot } from './state';
 import type { GatewayState, StoredCharge, StoredPayment } from './types';
 
@@ -82,7 +83,27 @@ export class JournalStore {
       this.snapshotBytes = fs.statSync(path.join(stateDir, 'state.json')).size;
     } catch {
       this.compact(); // first start: write the snapshot so the directory is complete from the outset
+      return;
     }
+    if (this.scrub()) {
+      // Kept in clear by an older version: a new snapshot, and the journal that held them emptied.
+      this.compact();
+      this.notes.push('card-number-like text in stored descriptions was masked');
+    }
+  }
+
+  /** Masks card data in every stored description (new ones are masked when made); true if any changed. */
+  private scrub(): boolean {
+    let changed = false;
+    for (const p of this.state.payments) {
+      if (typeof p.order_desc !== 'string') continue;
+      const masked = maskStoredText(p.order_desc);
+      if (masked !== p.order_desc) {
+        p.order_desc = masked;
+        changed = true;
+      }
+    }
+    return changed;
   }
 
   private remember(p: StoredPayment): void {
@@ -143,7 +164,7 @@ export class JournalStore {
       if (u.stopReason) p.stopReason = u.stopReason;
       else delete p.stopReason;
       p.nextIndex = u.nextIndex;
-      p.charges.push(...u.charges);
+      for (const c of u.charges) p.charges.push(c);
       this.stored.set(u.id, p.charges.length);
     }
     this.seq = line.seq;

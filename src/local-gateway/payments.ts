@@ -3,7 +3,7 @@
 // editor's preview promised.
 
 import { addDays, compareDates, formatGatewayDate, parseGatewayDate, type CalendarDate } from '../core/dates';
-import { maskCardNumber } from '../core/mask';
+import { maskCardNumber, maskStoredText } from '../core/mask';
 import { computeSchedule, scheduleInputFromRow, type Charge } from '../core/schedule/schedule';
 import { chargedAmount, formatThousandths } from './amounts';
 import { DueHeap } from './dueHeap';
@@ -130,7 +130,7 @@ export function createPayment(state: GatewayState, values: Record<string, string
     maskedCard: maskCardNumber(card),
     declines: cardDeclines(card),
     currency: (values['currency'] ?? '').trim(),
-    order_desc: values['order_desc'] ?? '',
+    order_desc: maskStoredText(values['order_desc'] ?? ''),
     ...(callbackUrl ? { callbackUrl } : {}),
     schedule,
     createdDate: state.today,

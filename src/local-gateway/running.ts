@@ -1,7 +1,7 @@
 // `{stateDir}/gateway.json`: the lock that makes one local gateway the only owner of a state directory,
 // and how other runs find it (its addresses and its per-run admin token). Created exclusively
 // (O_EXCL, mode 0600) before the state is read; removed by its owner on close. A lock whose process is
-// gone is stale and is taken over, under a second short-lived guard file so two starters racing for
+// gone (or a zombie) is stale and is taken over, under a second short-lived guard file so two starters racing for
 // the same stale lock cannot both win.
 
 import { randomBytes } from 'node:crypto';
@@ -45,10 +45,28 @@ export class StateDirLockedError extends Error {
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  return !exited(pid);
+}
+
+/**
+ * A process killed but not yet reaped (a zombie: its parent, often a container's PID 1, never waits)
+ * still answers kill(pid, 0), though it holds nothing and never will again. Node offers no lock the
+ * kernel drops with the process (flock needs native code), so Linux's /proc says whether it has exited:
+ * state Z (zombie) or X (dead). Elsewhere, or when /proc cannot be read, kill(pid, 0) decides alone.
+ */
+function exited(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  // "pid (comm) state ...": comm may hold spaces and parentheses, so the state follows the last ')'.
+  const state = stat.slice(stat.lastIndexOf(')') + 1).trimStart()[0];
+  return state === 'Z' || state === 'X';
 }
 
 function parse(text: string): RunningGateway | undefined {

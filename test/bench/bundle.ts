@@ -78,7 +78,7 @@ function report(entry: string): void {
   console.log(
     `${file}: ${split.bytes} bytes (${kib(split.bytes)})${onDisk !== split.bytes ? `; on disk ${onDisk} bytes (built since?)` : ''}`,
   );
-  const width = Math.max(...split.parts.map((p) => p.owner.length));
+  const width = split.parts.reduce((w, p) => Math.max(w, p.owner.length), 0);
   for (const p of split.parts) {
     console.log(
       `  ${p.owner.padEnd(width)}  ${String(p.bytes).padStart(8)}  ${kib(p.bytes).padStart(10)}  ${((100 * p.bytes) / split.bytes).toFixed(1).padStart(5)}%`,

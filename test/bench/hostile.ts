@@ -1,16 +1,18 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
+import { fixFile } from '../../src/cli/commands/fix';
 import { MAX_LISTED } from '../../src/cli/commands/lint';
 import { readInput } from '../../src/cli/io';
 import { lint } from '../../src/core/rules/lint';
-import { blankRuns, bomLines, malformedRows, multilineQuoted, shortRows, wideHeader } from '../fixtures/hostile/shapes';
+import { testContext } from '../fixtures/cli/context';
+import { blankRuns, bomLines, HEADER, malformedRows, multilineQuoted, shortRows, wideHeader } from '../fixtures/hostile/shapes';
 import { generateBatch } from './generate';
 import { median, writeReadmeSection } from './report';
 
 // Time and memory of `paygate lint`'s work (read the file, lint it) on each hostile shape at 1×, 10× and
-// 100× its size. Each measurement is its own process, so its peak RSS is the lint's alone; the ratio per
+// 100× its size, and of `paygate fix` on a copy of the same file (its peak against lint's: within 2×). Each measurement is its own process, so its peak RSS is the lint's alone; the ratio per
 // 10× step shows the growth (linear ≈ 10×). Figures go to stdout and out/bench/hostile.md; nothing here
 // asserts a time. `--big` adds the 300 MB batch (a valid one: peak memory against the file's size).
 
@@ -32,6 +34,14 @@ const SHAPES: Shape[] = [
   { name: 'blank-line runs', make: (s) => blankRuns(700_000 * s), unit: (s) => `${(700_000 * s).toLocaleString('en-US')} blank lines` },
   { name: 'short rows (`x`)', make: (s) => shortRows(500_000 * s), unit: (s) => `${(500_000 * s).toLocaleString('en-US')} rows` },
   { name: 'multi-line quoted fields', make: (s) => multilineQuoted(6_000 * s), unit: (s) => `${(6_000 * s).toLocaleString('en-US')} rows` },
+  // Issue 17's two: every row short of a full header (fix once held every row's problems), and a file of
+  // nothing but quote characters (one field that never closes).
+  {
+    name: 'rows of `a` under a full header',
+    make: (s) => `${HEADER}\n${'a\n'.repeat(50_000 * s)}`,
+    unit: (s) => `${(50_000 * s).toLocaleString('en-US')} rows`,
+  },
+  { name: 'only `"` characters', make: (s) => '"'.repeat(500_000 * s), unit: (s) => `${(500_000 * s).toLocaleString('en-US')} quotes` },
 ];
 
 interface Measure {
@@ -41,20 +51,34 @@ interface Measure {
   diagnostics: number;
 }
 
-/** The child: read and lint like `paygate lint` does (its limit on listed problems included), report. */
-async function measureOne(file: string): Promise<void> {
+/**
+ * The child: read and lint like `paygate lint` does (its limit on listed problems included), or fix the
+ * file in place like `paygate fix` (its printed lines dropped); report.
+ */
+async function measureOne(file: string, fix: boolean): Promise<void> {
   const idle = process.memoryUsage().rss;
   const t0 = performance.now();
-  const input = await readInput(file, { cwd: process.cwd(), stdin: async () => Buffer.alloc(0) }, { maxBytes: 2 ** 30 });
-  if (!input.ok) throw new Error(input.message);
-  const result = lint(input.text, { maxDiagnostics: MAX_LISTED });
+  let diagnostics = 0;
+  if (fix) {
+    await fixFile(file, { maxBytes: '1G' }, testContext({ stdout: () => void diagnostics++ }));
+  } else {
+    const input = await readInput(file, { cwd: process.cwd(), stdin: async () => Buffer.alloc(0) }, { maxBytes: 2 ** 30 });
+    if (!input.ok) throw new Error(input.message);
+    diagnostics = lint(input.text, { maxDiagnostics: MAX_LISTED }).diagnostics.length;
+  }
   const ms = performance.now() - t0;
   const peak = process.resourceUsage().maxRSS * 1024 - idle;
-  process.stdout.write(JSON.stringify({ ms, peak, diagnostics: result.diagnostics.length }));
+  process.stdout.write(JSON.stringify({ ms, peak, diagnostics }));
 }
 
-function measure(file: string): Measure {
-  const child = spawnSync(process.execPath, [__filename, '--measure', file], { encoding: 'utf8', maxBuffer: 1 << 20 });
+function measure(file: string, fix = false): Measure {
+  // fix rewrites its file: each run fixes a fresh copy.
+  const target = fix ? `${file}.fix.rpcsv` : file;
+  if (fix) copyFileSync(file, target);
+  const child = spawnSync(process.execPath, [__filename, fix ? '--measure-fix' : '--measure', target], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
   if (child.status !== 0) throw new Error(`measuring ${file} failed: ${child.stderr}`);
   return JSON.parse(child.stdout) as Measure;
 }
@@ -64,10 +88,10 @@ const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
 function run(big: boolean): void {
   mkdirSync(OUT, { recursive: true });
   const lines = [
-    `Each figure: \`paygate lint\`'s read and lint of one file in its own process (median of ${RUNS} runs at 1× and 10×, one at 100×), ${cpus().length} cores, Node ${process.version}. Peak memory is the process's peak RSS above its RSS before reading; ×10 columns compare with the row above (linear ≈ 10×).`,
+    `Each figure: \`paygate lint\`'s read and lint of one file in its own process (median of ${RUNS} runs at 1× and 10×, one at 100×), ${cpus().length} cores, Node ${process.version}. Peak memory is the process's peak RSS above its RSS before reading; ×10 columns compare with the row above (linear ≈ 10×). The fix columns: \`paygate fix\` of a copy of the same file, measured the same way (written in place when it changes anything); fix ÷ lint compares the two peaks (target ≤ 2×).`,
     '',
-    '| shape | size | file MB | lint ms | time ×10 | peak MB | memory ×10 | peak / file |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| shape | size | file MB | lint ms | time ×10 | peak MB | memory ×10 | peak / file | fix ms | fix peak MB | fix ÷ lint peak |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   console.log(lines[0]);
   for (const shape of SHAPES) {
@@ -78,8 +102,10 @@ function run(big: boolean): void {
       const bytes = statSync(file).size;
       const runs = Array.from({ length: scale === 100 ? 1 : RUNS }, () => measure(file));
       const m: Measure = { ms: median(runs.map((r) => r.ms)), peak: median(runs.map((r) => r.peak)), diagnostics: runs[0].diagnostics };
+      const fixes = Array.from({ length: scale === 100 ? 1 : RUNS }, () => measure(file, true));
+      const f = { ms: median(fixes.map((r) => r.ms)), peak: median(fixes.map((r) => r.peak)) };
       const ratio = (now: number, before: number | undefined) => (before === undefined ? '' : `${(now / before).toFixed(1)}×`);
-      const row = `| ${shape.name} | ${shape.unit(scale)} | ${mb(bytes)} | ${m.ms.toFixed(0)} | ${ratio(m.ms, previous?.ms)} | ${mb(m.peak)} | ${ratio(m.peak, previous?.peak)} | ${(m.peak / bytes).toFixed(1)}× |`;
+      const row = `| ${shape.name} | ${shape.unit(scale)} | ${mb(bytes)} | ${m.ms.toFixed(0)} | ${ratio(m.ms, previous?.ms)} | ${mb(m.peak)} | ${ratio(m.peak, previous?.peak)} | ${(m.peak / bytes).toFixed(1)}× | ${f.ms.toFixed(0)} | ${mb(f.peak)} | ${(f.peak / m.peak).toFixed(1)}× |`;
       console.log(row);
       lines.push(row);
       previous = m;
@@ -95,7 +121,8 @@ function run(big: boolean): void {
     for (let k = 1; statSync(file).size < 300e6; k++) writeFileSync(file, body.replaceAll('ORD-', `ORD${k}-`), { flag: 'a' });
     const bytes = statSync(file).size;
     const m = measure(file);
-    const row = `| valid batch (\`--big\`) | 300 MB | ${mb(bytes)} | ${m.ms.toFixed(0)} |  | ${mb(m.peak)} |  | ${(m.peak / bytes).toFixed(1)}× |`;
+    const f = measure(file, true);
+    const row = `| valid batch (\`--big\`) | 300 MB | ${mb(bytes)} | ${m.ms.toFixed(0)} |  | ${mb(m.peak)} |  | ${(m.peak / bytes).toFixed(1)}× | ${f.ms.toFixed(0)} | ${mb(f.peak)} | ${(f.peak / m.peak).toFixed(1)}× |`;
     console.log(row);
     lines.push(row);
   }
@@ -107,9 +134,10 @@ function run(big: boolean): void {
 }
 
 if (require.main === module) {
-  const at = process.argv.indexOf('--measure');
+  const fix = process.argv.includes('--measure-fix');
+  const at = process.argv.indexOf(fix ? '--measure-fix' : '--measure');
   if (at !== -1) {
-    measureOne(process.argv[at + 1]).catch((err) => {
+    measureOne(process.argv[at + 1], fix).catch((err) => {
       process.stderr.write(`${(err as Error).message}\n`);
       process.exit(1);
     });

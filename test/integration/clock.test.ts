@@ -11,6 +11,7 @@ import type { SubmitResult } from '../../src/extension/submit/submit';
 // way npm start shares one gateway between the terminal and the editor.
 
 const EXTENSION_ID = 'paygate.paygate-toolkit';
+// eslint-disable-next-line no-restricted-syntax -- bounded: a command's arguments forwarded as they came
 const run = <T>(command: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(command, ...args);
 let root: string;
 const fixture = (name: string) => vscode.Uri.file(path.join(root, 'test', 'fixtures', 'gateway-ext', name));

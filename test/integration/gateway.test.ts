@@ -32,6 +32,7 @@ let own: LocalGateway;
 let historyFile: string;
 
 const fixture = (name: string) => vscode.Uri.file(path.join(root, 'test', 'fixtures', 'gateway-ext', name));
+// eslint-disable-next-line no-restricted-syntax -- bounded: a command's arguments forwarded as they came
 const run = <T>(command: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(command, ...args);
 const config = () => vscode.workspace.getConfiguration('paygate');
 

@@ -38,7 +38,7 @@ function lines(child: ChildProcess) {
     buffered += d;
     const parts = buffered.split('\n');
     buffered = parts.pop()!;
-    got.push(...parts);
+    for (const part of parts) got.push(part);
     waiter?.();
   });
   return {

@@ -133,7 +133,7 @@ test('three parallel paygate submit runs without a running gateway: all accepted
       assert.equal(r.code, 0, r.stderr);
       const json = JSON.parse(r.stdout);
       assert.equal(json.outcome, 'accepted');
-      ids.push(...String(json.fields['recurring-payment-id']).split(','));
+      for (const id of String(json.fields['recurring-payment-id']).split(',')) ids.push(id);
     }
     assert.equal(new Set(ids).size, ids.length, `an id was handed out twice: ${ids.join(',')}`);
     const gw = await startLocalGateway({ stateDir, port: 0 });

@@ -48,7 +48,7 @@ function workTreeFiles(dir: string): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.name === 'node_modules' || entry.name === '.git') continue;
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...workTreeFiles(path));
+    if (entry.isDirectory()) for (const f of workTreeFiles(path)) found.push(f);
     else if (entry.isFile()) found.push(relative(root, path).split(sep).join('/'));
   }
   return found;

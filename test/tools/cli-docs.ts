@@ -35,6 +35,7 @@ function renderCommand(cmd: CommandUnknownOpts): string {
   }
   lines.push('| `-h, --help` | show this help | | |', '');
   if (info.notes !== undefined) lines.push(info.notes.replace(/\n/g, '  \n'), '');
+  // eslint-disable-next-line no-restricted-syntax -- bounded: a command has a handful of exit statuses
   lines.push('| exit status | meaning |', '|---|---|', ...info.exits.map(([code, meaning]) => `| ${code} | ${cell(meaning)} |`), '');
   // A command with subcommands (`paygate callbacks list`): each gets its own section after its parent's.
   for (const sub of cmd.commands) if (commandInfo(sub) !== undefined) lines.push(renderCommand(sub));

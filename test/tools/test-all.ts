@@ -71,7 +71,10 @@ async function main(): Promise<number> {
   const started = Date.now();
   const runs = await stage(CHECKS, 2, false);
   // A failed check or build stops the run, as before: the suites would only repeat its failure, slower.
-  if (runs.every((r) => r.ok)) runs.push(...(await stage(SUITES, MAX_PARALLEL, true)), ...(await stage(LAST, 1, false)));
+  if (runs.every((r) => r.ok)) {
+    for (const r of await stage(SUITES, MAX_PARALLEL, true)) runs.push(r);
+    for (const r of await stage(LAST, 1, false)) runs.push(r);
+  }
   process.stdout.write('\n===== npm test\n');
   for (const r of runs) process.stdout.write(`${r.ok ? 'passed' : 'FAILED'}  ${r.seconds.toFixed(0).padStart(4)} s  ${r.name}\n`);
   process.stdout.write(`whole run: ${((Date.now() - started) / 1000).toFixed(0)} s\n`);

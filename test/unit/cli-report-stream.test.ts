@@ -22,6 +22,15 @@ const bigCsv =
     '"Merchant_Name","Transaction_id","Amount"',
     ...Array.from({ length: 60_000 }, (_, i) => `"Shop ${i}","${100000 + i}","${(i % 997).toFixed(3)}"`),
   ].join('\r\n') + '\r\n';
+// Past the length at which spreading the rows into Math.max overflowed the stack (about 120k); the last
+// row is the widest, so a width taken from the first rows only would misalign it.
+const HUGE_ROWS = 250_000;
+const hugeCsv =
+  [
+    '"Merchant_Name","Transaction_id","Amount"',
+    ...Array.from({ length: HUGE_ROWS - 1 }, (_, i) => `"Shop ${i % 100}","${100000 + i}","${(i % 997).toFixed(3)}"`),
+    '"The last and widest merchant name","1","0.000"',
+  ].join('\r\n') + '\r\n';
 const bigHtml = `<html><body>${'<p>maintenance</p>'.repeat(10_000)}</body></html>`;
 const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(200_000, 0x20), Buffer.from('\n%%EOF\n')]);
 
@@ -32,6 +41,7 @@ before(async () => {
     req.on('end', () => {
       const which = (req.url ?? '').split('/')[1];
       if (which === 'csv') res.writeHead(200, { 'Content-Type': 'text/csv' }).end(bigCsv);
+      else if (which === 'huge') res.writeHead(200, { 'Content-Type': 'text/csv' }).end(hugeCsv);
       else if (which === 'html') res.writeHead(200, { 'Content-Type': 'text/html' }).end(bigHtml);
       else if (which === 'pdf') res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(pdf);
       else if (which === 'ragged') res.writeHead(200, { 'Content-Type': 'text/plain' }).end(`${bigCsv}"only","two"\r\n`);
@@ -41,7 +51,7 @@ before(async () => {
   srv.listen(0, '127.0.0.1');
   await once(srv, 'listening');
   const origin = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
-  const environments = ['csv', 'html', 'pdf', 'ragged', 'denied'].map((k) => ({
+  const environments = ['csv', 'huge', 'html', 'pdf', 'ragged', 'denied'].map((k) => ({
     name: k,
     baseUrl: `${origin}/${k}`,
     reportBaseUrl: `${origin}/${k}`,
@@ -113,4 +123,36 @@ test('--max-answer-bytes cuts a longer answer off (exit 4), writes nothing and s
   assert.equal(inMemory.code, 4);
   const bad = await report(['--env', 'csv', '--max-answer-bytes', 'lots']);
   assert.equal(bad.code, 2);
+});
+
+test('a 250k-row report prints as a text table (exit 0), every line aligned to the widest cell, even the last', async () => {
+  const r = await report(['--env', 'huge']);
+  assert.equal(r.code, 0, r.err.slice(0, 2000));
+  const lines = r.out.split('\n');
+  assert.equal(lines.length, HUGE_ROWS + 4, 'header, rule, rows, count line, final break');
+  assert.match(lines[lines.length - 2], new RegExp(`^${HUGE_ROWS} row\\(s\\) — report from `));
+  const rule = lines[1];
+  assert.match(rule, /^-{33} {2}-{14} {2}-{7}$/, 'widths from every row: the last name is 33 characters');
+  assert.equal(lines[2].indexOf('100000'), 35);
+  assert.equal(lines[HUGE_ROWS + 1], 'The last and widest merchant name  1               0.000');
+  assert.deepEqual(leftovers(), []);
+});
+
+test('a large report in json and csv to standard output is the report as received, row for row', async () => {
+  const csv = await report(['--env', 'huge', '--format', 'csv']);
+  assert.equal(csv.code, 0, csv.err);
+  assert.equal(csv.out, hugeCsv);
+  const json = await report(['--env', 'huge', '--format', 'json']);
+  assert.equal(json.code, 0, json.err);
+  const parsed = JSON.parse(json.out) as { outcome: string; columns: string[]; rows: string[][] };
+  assert.equal(parsed.outcome, 'report');
+  assert.deepEqual(parsed.columns, ['Merchant_Name', 'Transaction_id', 'Amount']);
+  assert.equal(parsed.rows.length, HUGE_ROWS);
+  assert.deepEqual(parsed.rows[HUGE_ROWS - 1], ['The last and widest merchant name', '1', '0.000']);
+  const toFile = await report(['--env', 'csv', '--format', 'json', '--out', 'big.json']);
+  assert.equal(toFile.code, 0, toFile.err);
+  const written = JSON.parse(readFileSync(join(dir, 'big.json'), 'utf8')) as { rows: string[][] };
+  assert.equal(written.rows.length, 60_000);
+  assert.equal((JSON.parse(toFile.out) as { file: string }).file, 'big.json');
+  assert.deepEqual(leftovers(), []);
 });

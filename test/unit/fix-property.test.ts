@@ -68,22 +68,28 @@ const EOLS = ['\n', '\r\n', '\r'];
 /** Cells written as they are, not through quoteField: broken CSV (text after a closing quote), after which offsets once slipped. */
 const RAW = ['"a"b', '"x""y"z', '\ufeff"q"'];
 const cell = fc.oneof(
+  // eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
   { weight: 5, arbitrary: fc.constantFrom(...VALUES).map((v) => quoteField(v)) },
+  // eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
   { weight: 1, arbitrary: fc.constantFrom(...RAW) },
 );
 
+// eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
 const table = fc.uniqueArray(fc.constantFrom(...COLUMNS), { minLength: 2, maxLength: 7 }).chain((columns) =>
   fc.record({
+    // eslint-disable-next-line no-restricted-syntax -- bounded: at most 7 columns and a fixed list of spellings
     header: fc.tuple(...columns.map((c) => fc.constantFrom(...SPELLINGS).map((spell) => spell(c)))),
     rows: fc.array(
       fc.record({
         cells: fc.array(cell, { minLength: columns.length, maxLength: columns.length }),
+        // eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
         eol: fc.constantFrom(...EOLS),
         bomAtStart: fc.boolean(),
       }),
       { maxLength: 6 },
     ),
     fileBom: fc.boolean(),
+    // eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
     headerEol: fc.constantFrom(...EOLS),
     finalBreak: fc.boolean(),
   }),

@@ -3,6 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixAll } from '../../src/core/rules/fixAll';
+import { lint } from '../../src/core/rules/lint';
 import { applyEdits } from '../../src/core/text';
 import { lintText, TODAY } from '../fixtures/lint-cases/helpers';
 
@@ -188,7 +189,14 @@ describe('fixAll', () => {
   });
   it('a clean file is left exactly as it is', () => {
     const text = `${MIN}\r\no1;DST;5555555555554444;1;EUR\r\n`;
-    assert.deepEqual(fixAll(text, { today: TODAY }), { text, applied: [] });
+    assert.deepEqual(fixAll(text, { today: TODAY }), { text, applied: [], errors: 0 });
+  });
+  it('counts the errors of the text it was given (those without a safe fix too), as a lint does', () => {
+    const text = `${MIN}\r\no1;DST;5555555555554444;1;EUR\r\n\ufeffo2;src;5555555555554444\r\nx\r\n`;
+    const { errors } = fixAll(text, { today: TODAY });
+    const counted = lint(text, { today: TODAY, maxDiagnostics: 0 }).omitted?.error ?? 0;
+    assert.ok(counted >= 2, `the sample has errors without a safe fix (${counted})`);
+    assert.equal(errors, counted);
   });
   it('a comma file: the rewrite alone (other fixes follow once it reads as ";")', () => {
     const text = 'Client_OrderId,rp_card_type\no1,dst\n';

@@ -84,18 +84,22 @@ const FOR_COLUMN: Record<string, string[]> = {
 const row = (names: string[]) =>
   fc
     .tuple(
+      // eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
       fc.constantFrom(...ORDER_IDS),
+      // eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
       fc.constantFrom(...TYPES),
       fc.tuple(
-        ...names
-          .slice(2)
-          .map((name) =>
-            fc.oneof(
-              { weight: 3, arbitrary: fc.constantFrom(...(FOR_COLUMN[name] ?? CELLS)) },
-              { weight: 1, arbitrary: fc.constantFrom(...CELLS) },
-            ),
+        // eslint-disable-next-line no-restricted-syntax -- bounded: one arbitrary per column of a header
+        ...names.slice(2).map((name) =>
+          fc.oneof(
+            // eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
+            { weight: 3, arbitrary: fc.constantFrom(...(FOR_COLUMN[name] ?? CELLS)) },
+            // eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
+            { weight: 1, arbitrary: fc.constantFrom(...CELLS) },
           ),
+        ),
       ),
+      // eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
       fc.array(fc.constantFrom(...CELLS), { minLength: 2, maxLength: 2 }),
       fc.integer({ min: -1, max: 8 }),
     )
@@ -109,6 +113,7 @@ const row = (names: string[]) =>
     });
 
 const documentText = fc
+  // eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
   .tuple(fc.constantFrom(...HEADERS), fc.constantFrom('\n', '\r\n'), fc.boolean(), fc.boolean(), fc.boolean())
   .chain(([header, eol, trailing, blank, bom]) => {
     return fc.array(row(header.split(';')), { minLength: 1, maxLength: 12 }).map((rows) => {
@@ -132,6 +137,7 @@ const editSeed = fc.record({
   line: fc.nat(),
   at: fc.nat(),
   length: fc.integer({ min: 1, max: 12 }),
+  // eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
   text: fc.constantFrom(...INSERTS),
   twice: fc.boolean(),
 });

@@ -56,6 +56,7 @@ const TOKENS = [
   'Client_OrderId',
   'cvv',
 ];
+// eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
 const tokenText = fc.array(fc.constantFrom(...TOKENS), { maxLength: 120 }).map((t) => t.join(''));
 const unicodeText = fc.string({ unit: 'binary', maxLength: 200 });
 const headerPlusRows = fc
@@ -173,6 +174,7 @@ describe('parseCsv properties', () => {
 describe('fix properties', () => {
   const valueChars = fc.constantFrom(';', '"', '\r\n', '\n', ',', ' ', 'a', 'é', '\t', '1');
   const value = fc.array(valueChars, { maxLength: 6 }).map((c) => c.join(''));
+  // eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
   const names = fc.uniqueArray(fc.constantFrom(...FULL), { minLength: 2, maxLength: 6 });
   const eolArb = fc.constantFrom('\n', '\r\n', '\r');
 
@@ -279,6 +281,7 @@ describe('positions property', () => {
     'é'.repeat(130),
   ];
   const scenario = fc
+    // eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
     .uniqueArray(fc.constantFrom(...FULL, 'amount-from', 'amount-to', 'amount-sequence', 'server_callback_url'), {
       minLength: 1,
       maxLength: 12,
@@ -288,6 +291,7 @@ describe('positions property', () => {
         header: fc.constant(header),
         rows: fc.array(
           fc.tuple(
+            // eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
             fc.array(fc.constantFrom(...POOL), { minLength: header.length, maxLength: header.length }),
             fc.constantFrom('\n', '\r\n', '\r'),
           ),

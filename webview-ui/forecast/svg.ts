@@ -28,8 +28,8 @@ export function chartSvg(series: ChartSeries, title: string, theme: SvgTheme): s
   const { periods, currencies } = series;
   const plotW = W - PAD.left - PAD.right;
   const plotH = H - PAD.top - PAD.bottom;
-  const peak = Math.max(1, ...currencies.flatMap((c) => c.amounts));
-  const cumPeak = Math.max(1, ...currencies.map((c) => c.cumulative[c.cumulative.length - 1] ?? 0));
+  const peak = currencies.reduce((m, c) => c.amounts.reduce((n, a) => Math.max(n, a), m), 1);
+  const cumPeak = currencies.reduce((m, c) => Math.max(m, c.cumulative[c.cumulative.length - 1] ?? 0), 1);
   const col = plotW / Math.max(1, periods.length);
   const group = col * 0.8;
   const barW = group / Math.max(1, currencies.length);

@@ -13,7 +13,7 @@ export interface VsCodeApi {
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]) {
   const e = Object.assign(document.createElement(tag), props);
-  e.append(...children);
+  for (const c of children) e.append(c);
   return e;
 }
 
@@ -142,6 +142,7 @@ export class ForecastView {
     const lines = this.series.currencies
       .filter((c) => c.charges[i] > 0)
       .map((c) => `${c.currency}: ${c.charges[i].toLocaleString('en-US')} charge${c.charges[i] === 1 ? '' : 's'}, ${c.ranges[i]}`);
+    // eslint-disable-next-line no-restricted-syntax -- bounded: one line per currency
     this.tooltip.replaceChildren(el('strong', { textContent: this.series.periods[i] }), ...lines.map((l) => el('div', { textContent: l })));
     this.tooltip.hidden = false;
     const over = this.chart.over;
@@ -194,6 +195,7 @@ export class ForecastView {
   private showTotals(): void {
     const theme = readTheme();
     this.totals.replaceChildren(
+      // eslint-disable-next-line no-restricted-syntax -- bounded: one total per currency
       ...this.series.currencies.map((c, k) => {
         const swatch = el('span', { className: 'swatch' });
         swatch.style.background = theme.colours[k % theme.colours.length];
@@ -231,6 +233,7 @@ export class ForecastView {
       total > rows.length
         ? [el('p', { className: 'hint', textContent: `… and ${(total - rows.length).toLocaleString('en-US')} more rows` })]
         : [];
+    // eslint-disable-next-line no-restricted-syntax -- bounded: at most one hint
     this.rows.replaceChildren(el('h2', { textContent: `Rows charging in ${period} (${total.toLocaleString('en-US')})` }), list, ...more);
   }
 

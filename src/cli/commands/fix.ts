@@ -56,10 +56,15 @@ export async function fixFile(path: string, values: FixOptions, ctx: CliContext)
 
   let text = input.text;
   let changes = 0;
+  /** The errors of `text` as it stands, when the last pass linted it and changed nothing. */
+  let remaining: number | undefined;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const bom = text.charCodeAt(0) === 0xfeff;
-    const { text: next, applied } = fixAll(text);
-    if (applied.length === 0 || next === text) break;
+    const { text: next, applied, errors } = fixAll(text);
+    if (applied.length === 0 || next === text) {
+      remaining = errors;
+      break;
+    }
     for (const a of applied) {
       const p = displayPosition(a.range.start, bom);
       ctx.stdout(`${input.name}:${p.line}:${p.column}: ${a.code}: ${a.title}\n`);
@@ -69,7 +74,7 @@ export async function fixFile(path: string, values: FixOptions, ctx: CliContext)
   }
 
   // Only the count is needed: no diagnostic is kept (a file broken everywhere would hold millions).
-  const remaining = lint(text, { maxDiagnostics: 0 }).omitted?.error ?? 0;
+  remaining ??= lint(text, { maxDiagnostics: 0 }).omitted?.error ?? 0;
   const verb = values.dryRun ? 'would apply' : 'applied';
   ctx.stdout(
     `${input.name}: ${verb} ${changes} fix${changes === 1 ? '' : 'es'}; ${remaining} error${remaining === 1 ? '' : 's'} remain${remaining === 1 ? 's' : ''}\n`,

@@ -1,10 +1,8 @@
-import { writeFile } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import {
   DEFAULT_REPORT_ANSWER_LIMIT,
   environmentProblems,
   parseReportTemplate,
-  runCustomReport,
   runCustomReportToFile,
   type GatewayOutcome,
   type SavedReport,
@@ -15,8 +13,9 @@ import { reportCredentials, SECRET_ENV } from '../credentials';
 import { resolveTarget } from '../target';
 import type { CliContext } from '../context';
 import { readInput } from '../io';
-import { EXIT, exitCodeFor, formatTable, inputError, outcomeJson, outcomeText } from '../output';
+import { EXIT, exitCodeFor, inputError, outcomeJson, outcomeText } from '../output';
 import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { printSavedReport, withTemporaryReport } from '../reportOut';
 
 export interface ReportOptions {
   env?: string;
@@ -130,7 +129,7 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
       } catch (err) {
         return usage(`${out}: cannot write the report: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
       }
-      if (!saved.saved) return show(ctx, saved.outcome, what, values.format, out, input.name);
+      if (!saved.saved) return show(ctx, saved.outcome, values.format, what);
       ctx.stdout(
         saved.format === 'pdf'
           ? `PDF report (${saved.bytes} bytes) from ${what} written to ${out}\n`
@@ -138,44 +137,33 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
       );
       return EXIT.ok;
     }
-    const outcome = await runCustomReport(request);
-    return await show(ctx, outcome, what, values.format, out, input.name);
+    // Every other way through a temporary file, printed from there in pieces: memory stays flat.
+    try {
+      return await withTemporaryReport(request, async (saved) =>
+        saved.saved
+          ? printSavedReport(ctx, saved, {
+              format: values.format,
+              out,
+              what,
+              templateName: input.name,
+              delimiter: template.template.reportCsvDelimiter,
+              encoding: template.template.reportEncode,
+            })
+          : show(ctx, saved.outcome, values.format, what),
+      );
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === undefined) throw err;
+      return usage(`cannot write the report (to a temporary file${out === undefined ? '' : ` or to ${out}`}): ${code}`);
+    }
   } finally {
     await t.release();
   }
 }
 
-async function show(
-  ctx: CliContext,
-  o: GatewayOutcome,
-  what: string,
-  format: 'text' | 'json' | 'csv',
-  out: string | undefined,
-  templateName: string,
-): Promise<number> {
-  if (o.outcome !== 'report') {
-    ctx.stdout(format === 'json' ? `${JSON.stringify(outcomeJson(o))}\n` : outcomeText(o, what));
-    if (format === 'csv') ctx.stderr(`paygate report: no report received (${o.outcome})\n`);
-    return exitCodeFor(o);
-  }
-  if (o.format === 'pdf') {
-    const file = out ?? `${basename(templateName).replace(/(\.report)?\.json$/i, '') || 'report'}.pdf`;
-    await writeFile(resolve(ctx.cwd, file), o.bytes);
-    if (format === 'json') ctx.stdout(`${JSON.stringify({ ...outcomeJson(o), file })}\n`);
-    else ctx.stdout(`PDF report (${o.bytes.length} bytes) from ${what} written to ${file}\n`);
-    return EXIT.ok;
-  }
-  if (out !== undefined) {
-    await writeFile(resolve(ctx.cwd, out), format === 'json' ? `${JSON.stringify(outcomeJson(o))}\n` : o.text, 'utf8');
-    ctx.stdout(
-      format === 'json'
-        ? `${JSON.stringify({ ...outcomeJson(o), file: out })}\n`
-        : `Report from ${what}: ${o.rows.length} row(s) written to ${out}\n`,
-    );
-    return EXIT.ok;
-  }
-  if (format === 'json') ctx.stdout(`${JSON.stringify(outcomeJson(o))}\n`);
-  else if (format === 'csv') ctx.stdout(o.text);
-  else ctx.stdout(`${formatTable(o.columns, o.rows)}${o.rows.length} row(s) — report from ${what}\n`);
-  return EXIT.ok;
+/** An answer that is no report: told as every command tells an outcome. */
+function show(ctx: CliContext, o: GatewayOutcome, format: 'text' | 'json' | 'csv', what: string): number {
+  ctx.stdout(format === 'json' ? `${JSON.stringify(outcomeJson(o))}\n` : outcomeText(o, what));
+  if (format === 'csv') ctx.stderr(`paygate report: no report received (${o.outcome})\n`);
+  return exitCodeFor(o);
 }

@@ -34,12 +34,12 @@ export function forecastTextOutput(file: string, forecast: Forecast, columns: nu
   if (currencies.length === 0) lines.push('', 'no charges in the window');
   for (const [currency, buckets] of currencies) {
     const counts = buckets.map((b) => plural(b.charges, 'charge'));
-    const countWidth = Math.max(...counts.map((c) => c.length));
+    const countWidth = counts.reduce((w, c) => Math.max(w, c.length), -Infinity);
     const labels = buckets.map((b, i) => `${counts[i].padStart(countWidth)}  ${amount(b)}`);
-    const periodWidth = Math.max(...buckets.map((b) => b.period.length));
-    const labelWidth = Math.max(...labels.map((l) => l.length));
+    const periodWidth = buckets.reduce((w, b) => Math.max(w, b.period.length), -Infinity);
+    const labelWidth = labels.reduce((w, l) => Math.max(w, l.length), -Infinity);
     const width = Math.max(MIN_BAR, columns - periodWidth - labelWidth - 4);
-    const peak = Math.max(...buckets.map((b) => Number(b.max)));
+    const peak = buckets.reduce((m, b) => Math.max(m, Number(b.max)), -Infinity);
     lines.push('', currency);
     buckets.forEach((b, i) => {
       const drawn = bar(peak > 0 ? Number(b.max) / peak : 0, width);

@@ -162,5 +162,5 @@ function amountsOf(input: ScheduleInput): RowAmounts {
   }
   const texts = input.amountSequence ?? [];
   const sequence = texts.map(thousandths);
-  return { decimals: Math.max(0, ...texts.map(decimalsOf)), low: sequence[0], high: sequence[0], sequence };
+  return { decimals: texts.reduce((m, t) => Math.max(m, decimalsOf(t)), 0), low: sequence[0], high: sequence[0], sequence };
 }

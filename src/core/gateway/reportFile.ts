@@ -158,3 +158,33 @@ export async function runCustomReportToFile(o: {
     if (!keep) fs.rmSync(temp, { force: true });
   }
 }
+
+/** A saved report's text in decoded pieces, for writing it out without holding it whole. */
+export function savedReportText(file: string, encoding: string | undefined): AsyncGenerator<string> {
+  return decoded(file, encoding);
+}
+
+/**
+ * A saved CSV report's records in order, header first, parsed as it was checked and never held together
+ * (the file ends with a line break, whose empty last record is not one).
+ */
+export function eachSavedReportRecord(
+  file: string,
+  delimiter: string,
+  encoding: string | undefined,
+  onRecord: (record: string[]) => void,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    Papa.parse<string[]>(Readable.from(decoded(file, encoding)) as unknown as File, {
+      delimiter,
+      header: false,
+      skipEmptyLines: false,
+      step: (result) => {
+        const record = result.data;
+        if (!(record.length === 1 && record[0] === '')) onRecord(record);
+      },
+      complete: () => resolve(),
+      error: (err: Error) => reject(err),
+    });
+  });
+}

@@ -61,7 +61,7 @@ function errorChain(err: unknown): { name?: string; code?: string; message?: str
     const x = e as { name?: string; code?: string; message?: string; cause?: unknown; errors?: unknown[] };
     out.push({ name: x.name, code: x.code, message: x.message });
     if (x.cause !== undefined) queue.push(x.cause);
-    if (Array.isArray(x.errors)) queue.push(...x.errors);
+    if (Array.isArray(x.errors)) for (const inner of x.errors) queue.push(inner);
   }
   return out;
 }

@@ -7,7 +7,7 @@ import { appendColumnFix, dropBomFix, lazyFix, replaceCellFix, rewriteDelimiterF
 import { otherDelimiter } from './header';
 import { quoteInMessage } from './quote';
 import { checkRows, type SrcRows } from './rowChecks';
-import { ProblemCollector } from './problems';
+import { ProblemCollector, type SafeFixList } from './problems';
 import type { RowFactsListener } from './rowFacts';
 import type { Fix, LintDiagnostic } from './types';
 
@@ -22,7 +22,10 @@ export interface LintOptions {
    * faces that show a list (the CLI): a file broken on every line would otherwise hold millions.
    */
   maxDiagnostics?: number;
-  /** Keep only problems that carry a safe fix (what fix-all applies); the others are dropped uncounted. */
+  /**
+   * Fix-all: keep no diagnostic, only every safe fix in `safeFixes` (numbers and text, no object per
+   * fix); every problem is counted in `omitted`. A file broken or fixed on every line stays cheap.
+   */
   safeFixesOnly?: boolean;
   /** Told every data row's facts (SRC, the duplicate check's key): what an incremental lint keeps per row. */
   onRow?: RowFactsListener;
@@ -33,6 +36,8 @@ export interface LintResult {
   batch: Batch;
   /** Set when maxDiagnostics left problems out: how many, by severity. */
   omitted?: Record<Severity, number>;
+  /** With safeFixesOnly: the safe fixes, compactly (diagnostics then stays empty). */
+  safeFixes?: SafeFixList;
 }
 
 const REQUIRED_ALWAYS = COLUMNS.filter((c) => c.necessity === 'required').map((c) => c.name);
@@ -100,6 +105,7 @@ function result(problems: ProblemCollector, sort = true): LintResult {
     problems.diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   const out: LintResult = { diagnostics: problems.diagnostics, batch: problems.batch };
   if (problems.omittedCount > 0) out.omitted = { ...problems.omitted };
+  if (problems.safeFixes) out.safeFixes = problems.safeFixes;
   return out;
 }
 

@@ -7,19 +7,36 @@ import type { Fix, LintDiagnostic } from './types';
 // it) and only counts the rest, so a file broken on every line costs memory for what is shown, not for
 // millions of diagnostics of about half a kilobyte each.
 
+/**
+ * Fix-all's store: each safe fix as numbers and text in flat arrays, no object kept per fix (a file
+ * fixed on every row has millions). `starts` is the problem's offset; edits are offsets into the text.
+ */
+export interface SafeFixList {
+  codes: Code[];
+  titles: string[];
+  starts: number[];
+  editStarts: number[];
+  editEnds: number[];
+  editTexts: string[];
+}
+
 export class ProblemCollector {
   /** Heap-ordered while the limit is reached; lint() sorts them by position at the end. */
   readonly diagnostics: LintDiagnostic[] = [];
   /** Problems found but not kept, by severity. */
   readonly omitted: Record<Severity, number> = { error: 0, warning: 0, information: 0 };
   private readonly starts: number[] = [];
+  /** Set in fix-all mode (safeFixesOnly): the safe fixes, while every problem is only counted. */
+  readonly safeFixes: SafeFixList | undefined;
 
   constructor(
     readonly batch: Batch,
     private readonly max = Infinity,
-    /** Fix-all: problems without a safe fix are neither kept nor counted. */
+    /** Fix-all: every problem only counted (in `omitted`), its safe fixes kept in `safeFixes`. */
     private readonly safeFixesOnly = false,
-  ) {}
+  ) {
+    if (safeFixesOnly) this.safeFixes = { codes: [], titles: [], starts: [], editStarts: [], editEnds: [], editTexts: [] };
+  }
 
   get limited(): boolean {
     return this.max !== Infinity;
@@ -40,8 +57,12 @@ export class ProblemCollector {
   }
 
   add(code: Code, start: number, end: number, message: string, columnName: string | null, fixes: Fix[] = []): void {
-    if (this.safeFixesOnly && !fixes.some((f) => f.safe)) return;
     const severity = CodeInfo[code].severity;
+    if (this.safeFixes) {
+      this.omitted[severity]++;
+      this.keepSafeFixes(this.safeFixes, code, start, fixes);
+      return;
+    }
     if (this.max === Infinity) {
       this.diagnostics.push(this.make(code, severity, start, end, message, columnName, fixes));
       return;
@@ -65,6 +86,21 @@ export class ProblemCollector {
     heap[0] = this.make(code, severity, start, end, message, columnName, fixes);
     this.starts[0] = start;
     this.siftDown(0);
+  }
+
+  private keepSafeFixes(list: SafeFixList, code: Code, start: number, fixes: Fix[]): void {
+    const index = this.batch.csv.index;
+    for (const f of fixes) {
+      if (!f.safe) continue;
+      list.codes.push(code);
+      list.titles.push(f.title);
+      list.starts.push(start);
+      for (const e of f.edits) {
+        list.editStarts.push(index.offsetAt(e.range.start));
+        list.editEnds.push(index.offsetAt(e.range.end));
+        list.editTexts.push(e.newText);
+      }
+    }
   }
 
   private make(

@@ -28,7 +28,7 @@ export function advanceMessage(days: number, s: Pick<AdvanceSummary, 'today' | '
 }
 
 function table(rows: string[][]): string[] {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const widths = rows[0].map((_, i) => rows.reduce((w, r) => Math.max(w, r[i].length), 0));
   return rows.map((r) =>
     r
       .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i])))
@@ -57,7 +57,7 @@ export function paymentsText(today: string, payments: readonly StoredPayment[]):
         ['  #', 'date', 'time', 'amount', 'status', 'transaction'],
         ...p.charges.map((c) => [`  ${c.index}`, c.date, c.time, `${c.amount} ${p.currency}`, c.status, c.transactionId]),
       ];
-      lines.push(...table(rows));
+      for (const line of table(rows)) lines.push(line);
     }
     lines.push('');
   }

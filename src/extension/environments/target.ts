@@ -83,6 +83,7 @@ export async function resolveTarget(deps: TargetDeps, name: string, operation: O
 /** Shows why a target could not be resolved, with the command that fixes it; never waits for the user. */
 export function showTargetProblem(problem: Extract<TargetResult, { ok: false }>): void {
   const actions = problem.fixCommand ? [problem.fixCommand.title] : [];
+  // eslint-disable-next-line no-restricted-syntax -- bounded: at most one action
   void vscode.window.showErrorMessage(`PayGate: ${problem.message}`, ...actions).then((choice) => {
     const fix = problem.fixCommand;
     if (choice && fix)

@@ -6,10 +6,12 @@ import { newReportTemplateCommand } from './templates';
 
 // Custom transactions reports: run a template, write a new one.
 export function registerReport(context: vscode.ExtensionContext, deps: { environments: EnvironmentsApi; results: ResultsPanelApi }): void {
+  /* eslint-disable no-restricted-syntax -- bounded: a command's arguments forwarded as they came */
   context.subscriptions.push(
     vscode.commands.registerCommand('paygate.runReport', (...args: unknown[]) =>
       runReportCommand({ ...deps.environments.target, results: deps.results }, ...args),
     ),
     vscode.commands.registerCommand('paygate.newReportTemplate', (...args: unknown[]) => newReportTemplateCommand(...args)),
   );
+  /* eslint-enable no-restricted-syntax */
 }

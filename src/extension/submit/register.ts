@@ -25,6 +25,7 @@ export function registerSubmit(context: vscode.ExtensionContext, deps: SubmitFea
   );
   subs.push(vscode.languages.registerCodeLensProvider({ language: LANGUAGE_ID }, lenses));
   const target = deps.environments.target;
+  /* eslint-disable no-restricted-syntax -- bounded: a command's arguments forwarded as they came */
   subs.push(
     vscode.commands.registerCommand('paygate.submit', (...args: unknown[]) =>
       submitCommand({ ...target, history: deps.history, results: deps.results }, ...args),
@@ -33,4 +34,5 @@ export function registerSubmit(context: vscode.ExtensionContext, deps: SubmitFea
       showSignatureDetailsCommand({ ...target, docs: deps.docs }, ...args),
     ),
   );
+  /* eslint-enable no-restricted-syntax */
 }

@@ -1,0 +1,161 @@
+// How `paygate report` prints a report of any size. The answer is first streamed to a private temporary
+// file (runCustomReportToFile checks it there), then written out from that file in pieces, so memory
+// stays flat however many rows come: csv copies the text, json writes one row at a time, and the text
+// table reads the file twice, first for the columns' widths (cells are cut to 40 characters, so this
+// keeps one number per column) and then for the lines.
+
+import * as fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { eachSavedReportRecord, runCustomReportToFile, savedReportText, type SavedReport } from '../core/gateway';
+import { charsetOf } from '../core/gateway/answerText';
+import type { CliContext } from './context';
+import { amountColumns } from '../shared/amounts';
+import { EXIT, LINE_BREAK_NOTE, tableCell, tableLine } from './output';
+
+type SavedCsv = Extract<SavedReport, { saved: true }>;
+type Format = 'text' | 'json' | 'csv';
+
+/** Output gathered into pieces of about this size before each write. */
+const PIECE = 64 * 1024;
+
+/** Collects output and hands it on in pieces: one write per line would cost more than the line. */
+class Pieces {
+  private parts: string[] = [];
+  private size = 0;
+  constructor(private readonly write: (text: string) => void) {}
+  add(text: string): void {
+    this.parts.push(text);
+    this.size += text.length;
+    if (this.size >= PIECE) this.flush();
+  }
+  flush(): void {
+    if (this.parts.length > 0) this.write(this.parts.join(''));
+    this.parts = [];
+    this.size = 0;
+  }
+}
+
+/**
+ * Runs the report into a temporary file and returns what was saved, the file being valid only inside
+ * `use`; removed afterwards whatever happens.
+ */
+export async function withTemporaryReport<T>(
+  request: Omit<Parameters<typeof runCustomReportToFile>[0], 'file'>,
+  use: (saved: SavedReport) => Promise<T>,
+): Promise<T> {
+  const dir = fs.mkdtempSync(join(tmpdir(), 'paygate-report-'));
+  try {
+    return await use(await runCustomReportToFile({ ...request, file: join(dir, 'report') }));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface Printing {
+  format: Format;
+  /** --out: the JSON goes there (a CSV with --out never comes here; it is saved straight to the file). */
+  out: string | undefined;
+  what: string;
+  templateName: string;
+  delimiter: string | undefined;
+  encoding: string | undefined;
+}
+
+/** Prints (or, for a PDF and for JSON with --out, writes) a report saved in a temporary file. */
+export async function printSavedReport(ctx: CliContext, saved: SavedCsv, p: Printing): Promise<number> {
+  if (saved.format === 'pdf') {
+    const file = p.out ?? `${basename(p.templateName).replace(/(\.report)?\.json$/i, '') || 'report'}.pdf`;
+    fs.copyFileSync(saved.file, resolve(ctx.cwd, file));
+    if (p.format === 'json') {
+      const json = { outcome: 'report', contentType: saved.contentType, format: 'pdf', bytes: saved.bytes, file };
+      ctx.stdout(`${JSON.stringify(json)}\n`);
+    } else ctx.stdout(`PDF report (${saved.bytes} bytes) from ${p.what} written to ${file}\n`);
+    return EXIT.ok;
+  }
+  const delimiter = p.delimiter || ',';
+  const encoding = p.encoding ?? charsetOf(saved.contentType);
+  if (p.format === 'csv') {
+    for await (const text of savedReportText(saved.file, encoding)) ctx.stdout(text);
+    return EXIT.ok;
+  }
+  if (p.format === 'text') {
+    const rows = await writeTable(saved.file, delimiter, encoding, (t) => ctx.stdout(t));
+    ctx.stdout(`${rows} row(s) — report from ${p.what}\n`);
+    return EXIT.ok;
+  }
+  if (p.out === undefined) {
+    await writeJson(saved, delimiter, encoding, undefined, (t) => ctx.stdout(t));
+    return EXIT.ok;
+  }
+  // JSON with --out: the same document to the file and, naming the file, to standard output.
+  const fd = fs.openSync(resolve(ctx.cwd, p.out), 'w');
+  try {
+    await writeJson(saved, delimiter, encoding, undefined, (t) => void fs.writeSync(fd, t));
+  } finally {
+    fs.closeSync(fd);
+  }
+  await writeJson(saved, delimiter, encoding, p.out, (t) => ctx.stdout(t));
+  return EXIT.ok;
+}
+
+/**
+ * The text table in two passes over the file, as formatTable shows it (amounts in minor units, the note
+ * on line breaks); returns the number of rows.
+ */
+async function writeTable(file: string, delimiter: string, encoding: string | undefined, write: (text: string) => void): Promise<number> {
+  let widths: number[] | undefined;
+  let shown: ReturnType<typeof amountColumns>;
+  let breaks = false;
+  /** The record's cells as shown: the header as it is, a row's amounts through `shown`. */
+  const cells = (record: string[], header: boolean, count: number) => {
+    const out: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const value = !header && shown ? shown(record, i) : (record[i] ?? '');
+      if (!breaks && /[\r\n]/.test(value)) breaks = true;
+      out.push(tableCell(value));
+    }
+    return out;
+  };
+  await eachSavedReportRecord(file, delimiter, encoding, (record) => {
+    const header = !widths;
+    if (!widths) {
+      widths = record.map(() => 0);
+      shown = amountColumns(record);
+    }
+    const shownCells = cells(record, header, widths.length);
+    for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i], [...shownCells[i]].length);
+  });
+  const w = widths ?? [];
+  const out = new Pieces(write);
+  let rows = -1;
+  await eachSavedReportRecord(file, delimiter, encoding, (record) => {
+    out.add(`${tableLine(cells(record, rows === -1, w.length), w)}\n`);
+    if (rows === -1) out.add(`${w.map((n) => '-'.repeat(n)).join('  ')}\n`);
+    rows++;
+  });
+  if (breaks) out.add(`${LINE_BREAK_NOTE}\n`);
+  out.flush();
+  return Math.max(rows, 0);
+}
+
+/** `{"outcome":"report","contentType","columns","rows"}` (plus `file` when given), one row at a time. */
+async function writeJson(
+  saved: SavedCsv,
+  delimiter: string,
+  encoding: string | undefined,
+  file: string | undefined,
+  write: (text: string) => void,
+): Promise<void> {
+  const out = new Pieces(write);
+  out.add(
+    `{"outcome":"report","contentType":${JSON.stringify(saved.contentType)},"columns":${JSON.stringify(saved.columns ?? [])},"rows":[`,
+  );
+  let rows = -1; // the header comes first and is not a row
+  await eachSavedReportRecord(saved.file, delimiter, encoding, (record) => {
+    if (rows >= 0) out.add(`${rows === 0 ? '' : ','}${JSON.stringify(record)}`);
+    rows++;
+  });
+  out.add(`]${file === undefined ? '' : `,"file":${JSON.stringify(file)}`}}\n`);
+  out.flush();
+}
