@@ -1,0 +1,5 @@
+export * from './types';
+export { minorUnits, sameAmount } from './amounts';
+export { DEFAULT_COLUMNS, isApproved, parseColumnOverride, planColumns, reportDate, type ColumnOverrides } from './columns';
+export { Reconciler, type ReconcileOptions } from './reconcile';
+export { reconcileText, ReportReconciliation } from './text';
