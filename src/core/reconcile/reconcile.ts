@@ -81,7 +81,7 @@ export class Reconciler {
         at += take;
       });
     }
-    rows.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+    rows.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
     const summary = Object.fromEntries([...RECONCILE_STATUSES, 'unmatched'].map((s) => [s, 0])) as Reconciliation['summary'];
     for (const r of rows) summary[r.status]++;
     summary.unmatched = this.unmatched.length;
