@@ -12,6 +12,7 @@ import { demoCommand } from './commands/demo';
 import { lspCommand } from './commands/lsp';
 import { historyCommand } from './commands/history';
 import { trustCommand } from './commands/trust';
+import { reconcileCommand } from './commands/reconcile';
 
 // `paygate`: the commands in the order its help lists them. A new command is one file in commands/ that
 // exports a builder like these, and one entry here.
@@ -23,6 +24,7 @@ export const COMMANDS = [
   submitCommand,
   historyCommand,
   reportCommand,
+  reconcileCommand,
   trustCommand,
   gatewayCommand,
   demoCommand,

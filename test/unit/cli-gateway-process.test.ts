@@ -88,6 +88,8 @@ test('demo: every step succeeds and the report table lists the example orders', 
   assert.match(text, /Accepted: /);
   assert.match(text, /Merchant_Name\s+Transaction_id\s+Merchant_OID/);
   assert.match(text, /GYM-2027-0001/);
+  // The tour ends with a reconciliation of the batch it sent against the report it pulled.
+  assert.match(text, /Reconcile valid\.rpcsv with the report[\s\S]*Reconciliation of 4 batch row\(s\)[\s\S]*\n {2}ok {16}4\n/);
   assert.doesNotMatch(text, /4111111111111111/);
 });
 
