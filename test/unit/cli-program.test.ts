@@ -46,6 +46,7 @@ const OPTIONS: Record<string, string[]> = {
   ],
   history: ['--format', '--state'],
   report: ['--env', '--report-base-url', '--consumer-key', '--consumer-secret', '--out', '--format', '--max-answer-bytes', '--config'],
+  reconcile: ['--report', '--template', '--as-of', '--from', '--column', '--format', '--env', '--state', '--config'],
   trust: ['--revoke', '--list'],
   gateway: ['--port', '--state', '--quiet'],
   demo: ['--examples', '--state', '--days'],

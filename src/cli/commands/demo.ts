@@ -25,7 +25,7 @@ export function demoCommand(ctx: CliContext) {
   return paygateCommand(
     {
       name: 'demo',
-      summary: 'tour: local gateway, lint examples, submit, advance the clock, report, reconcile',
+      summary: 'tour: local gateway, lint, submit, advance the clock, report, reconcile',
       description:
         'A tour without credentials: starts the local gateway, lints the example batches, submits examples/valid.rpcsv, ' +
         'advances the simulated clock, runs examples/transactions.report.json and prints the report, reconciles valid.rpcsv with it, then stops the gateway.',

@@ -31,7 +31,7 @@ export function reconcileCommand(ctx: CliContext) {
   return paygateCommand(
     {
       name: 'reconcile',
-      summary: 'hold batches against a transactions report: charged as scheduled, missing, declined, extra (docs/reconcile.md)',
+      summary: 'hold batches against a transactions report (ok, missing, declined, extra…)',
       description:
         "Reconciles batches with a transactions report: every row's charges due in the window (the charge schedule) against " +
         'the report rows with its client-orderid. One status per row: extra, amount-mismatch, currency-mismatch, declined, ' +
