@@ -2,11 +2,8 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TextDecoder } from 'node:util';
-import { withCrlfRecords } from '../core/csv/write';
 import { todayLocal, type CalendarDate } from '../core/dates';
-import { sha256Hex } from '../core/gateway';
-import type { BatchRowInput, ReportReconciliation } from '../core/reconcile';
-import { readBatch } from '../core/rules/batch';
+import { acceptedSubmissions, batchRows, stillAsSent, type BatchRowInput, type ReportReconciliation } from '../core/reconcile';
 import type { CliContext } from './context';
 import { readInput } from './io';
 import { openLedger } from './ledger';
@@ -20,11 +17,6 @@ export interface BatchSource {
   rows: BatchRowInput[];
   /** The day a row without start-date was first charged: the send's date when the ledger knows it. */
   sentOn?: CalendarDate;
-}
-
-export function batchRows(name: string, text: string): BatchRowInput[] {
-  const batch = readBatch(text);
-  return batch.rows.map((row) => ({ file: name, line: batch.csv.index.positionAt(row.record.start).line + 1, values: row.values() }));
 }
 
 export async function namedBatches(files: string[], ctx: CliContext): Promise<BatchSource[] | { error: string }> {
@@ -50,15 +42,9 @@ export async function ledgerBatches(
   } catch (err) {
     return { error: `cannot read the submission ledger ${ledger.filePath}: ${(err as Error).message}` };
   }
-  const seen = new Set<string>();
   const batches: BatchSource[] = [];
   const changed: string[] = [];
-  for (const r of records) {
-    if (r.outcome !== 'accepted' || r.environment !== environment) continue;
-    // A batch sent twice is one batch: its doubled charges are what reconciliation shows as `extra`.
-    const key = `${r.file}\0${r.contentHash}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+  for (const r of acceptedSubmissions(records, environment)) {
     let text: string;
     try {
       text = await readFile(r.file, 'utf8');
@@ -66,8 +52,7 @@ export async function ledgerBatches(
       changed.push(`${r.file} (sent ${r.time}): cannot be read any more; skipped`);
       continue;
     }
-    const batch = readBatch(text);
-    if (sha256Hex(withCrlfRecords(text, batch.csv)) !== r.contentHash) {
+    if (!stillAsSent(text, r)) {
       changed.push(`${r.file} (sent ${r.time}): changed since it was sent; skipped`);
       continue;
     }

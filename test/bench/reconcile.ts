@@ -3,10 +3,9 @@ import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TextDecoder } from 'node:util';
-import { batchRows } from '../../src/cli/reconcileInputs';
 import { ReportRecordReader } from '../../src/core/csv/reportRecords';
 import { parseGatewayDate } from '../../src/core/dates';
-import { ReportReconciliation } from '../../src/core/reconcile';
+import { batchRows, ReportReconciliation } from '../../src/core/reconcile';
 import { writeReadmeSection } from './report';
 
 // Reconciliation at scale: 100,000 batch rows (monthly, ten charges each) against a 1,000,000-row report,
@@ -16,7 +15,8 @@ import { writeReadmeSection } from './report';
 const ROWS = Number(process.env.BENCH_RECONCILE_ROWS ?? 100_000);
 const CHARGES = 10;
 const HEADER = 'client-orderid;rp_card_type;order_desc;period;interval;start-date;max-repeats-number;amount;currency';
-const REPORT_HEADER = '"Merchant_Name","Transaction_id","Merchant_OID","Created_date","Amount","Currency","Transaction_type","Order_description","Date_of_report"';
+const REPORT_HEADER =
+  '"Merchant_Name","Transaction_id","Merchant_OID","Created_date","Amount","Currency","Transaction_type","Order_description","Date_of_report"';
 
 async function child(mode: string, batchFile: string, reportFile: string): Promise<void> {
   const t0 = performance.now();
@@ -34,11 +34,13 @@ async function child(mode: string, batchFile: string, reportFile: string): Promi
     sink = r;
     done = () => {
       const result = r.end();
-      if ('error' in result || result.summary.ok !== ROWS) throw new Error(`unexpected: ${JSON.stringify('error' in result ? result : result.summary)}`);
+      if ('error' in result || result.summary.ok !== ROWS)
+        throw new Error(`unexpected: ${JSON.stringify('error' in result ? result : result.summary)}`);
       return result.summary.ok;
     };
   }
-  for await (const chunk of createReadStream(reportFile, { highWaterMark: 1 << 20 })) sink.push(decoder.decode(chunk as Buffer, { stream: true }));
+  for await (const chunk of createReadStream(reportFile, { highWaterMark: 1 << 20 }))
+    sink.push(decoder.decode(chunk as Buffer, { stream: true }));
   done();
   const ms = performance.now() - t0;
   process.stdout.write(JSON.stringify({ ms, rssMb: process.resourceUsage().maxRSS / 1024 }));
@@ -65,7 +67,8 @@ async function main(): Promise<void> {
     const report = join(dir, 'report.csv');
     writeFileSync(
       batch,
-      [HEADER, ...Array.from({ length: ROWS }, (_, i) => `ORD-${i};SRC;Plan;month;1;01.01.2027;${CHARGES};12.50;EUR`)].join('\r\n') + '\r\n',
+      [HEADER, ...Array.from({ length: ROWS }, (_, i) => `ORD-${i};SRC;Plan;month;1;01.01.2027;${CHARGES};12.50;EUR`)].join('\r\n') +
+        '\r\n',
     );
     await write(report, function* () {
       yield `${REPORT_HEADER}\r\n`;

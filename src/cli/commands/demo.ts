@@ -10,10 +10,9 @@ import { exits, Option, paygateCommand, runCommand } from '../parser';
 import { formatGatewayDate } from '../../core/dates';
 import { createRecurringPayments, parseReportTemplate, prepareSubmission, runCustomReport } from '../../core/gateway';
 import { lint } from '../../core/rules/lint';
-import { reconcileText } from '../../core/reconcile';
+import { batchRows, reconcileText } from '../../core/reconcile';
 import { startLocalGateway } from '../../local-gateway';
 import { formatReconcileText } from '../format/reconcile';
-import { batchRows } from '../reconcileInputs';
 
 export interface DemoOptions {
   examples?: string;
