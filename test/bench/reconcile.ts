@@ -52,12 +52,12 @@ async function write(file: string, lines: () => Generator<string>): Promise<void
   for (const l of lines()) {
     buf.push(l);
     if (buf.length >= 10_000) {
-      if (!out.write(buf.join(''))) await new Promise((r) => out.once('drain', r));
+      if (!out.write(buf.join(''))) await new Promise<void>((r) => out.once('drain', () => r()));
       buf = [];
     }
   }
   out.end(buf.join(''));
-  await new Promise((r) => out.once('finish', r));
+  await new Promise<void>((r) => out.once('finish', () => r()));
 }
 
 async function main(): Promise<void> {
