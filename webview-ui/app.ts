@@ -4,11 +4,15 @@ import {
   type HostToPage,
   type PageToHost,
   type PersistedState,
+  type ReconciliationView,
   type ReportSource,
   type SubmissionView,
   type ViewState,
   OUTCOME_COLUMNS,
+  RECONCILE_KEY_COLUMN,
+  RECONCILE_STATUS_COLUMN,
 } from '../src/shared/resultsProtocol';
+import { renderReconcileBanner } from './reconcileView';
 import { rowMasker } from '../src/shared/cardData';
 import { renderBanner } from './banner';
 import { CsvReader } from './csvReader';
@@ -37,6 +41,8 @@ export class App {
   private title = '';
   private source: ReportSource = { kind: 'inline' };
   private submission: SubmissionView | undefined;
+  private reconciliation: ReconciliationView | undefined;
+  private readonly reconcileButton: HTMLButtonElement;
   private pendingView: ViewState | undefined;
   private stream: CsvReader | undefined;
   /** Rows the current view (order) has looked at; rows after it arrived since. */
@@ -81,6 +87,7 @@ export class App {
       b.addEventListener('click', action);
       return b;
     };
+    this.reconcileButton = button('Reconcile…', () => this.post({ type: 'reconcile' }), 'reconcile');
     this.toolbar.append(
       this.search,
       this.count,
@@ -88,10 +95,12 @@ export class App {
       button('Copy row', () => this.copy('row'), 'copy-row'),
       button('Export CSV', () => this.exportRows('csv'), 'export-csv'),
       button('Export JSON', () => this.exportRows('json'), 'export-json'),
+      this.reconcileButton,
     );
     this.status = el('div', { class: 'statusline', 'aria-live': 'polite' });
     this.gridHost = el('div', { class: 'grid-host' });
     root.append(this.banner, this.toolbar, this.status, this.gridHost);
+    this.gridHost.addEventListener('dblclick', () => this.reveal());
     let timer: ReturnType<typeof setTimeout> | undefined;
     this.search.addEventListener('input', () => {
       clearTimeout(timer);
@@ -117,6 +126,10 @@ export class App {
       this.showSubmission(saved.submission);
       return true;
     }
+    if (saved.reconciliation) {
+      this.showReconciliation(saved.reconciliation);
+      return true;
+    }
     if (saved.table) {
       this.loadRows(saved.title, saved.table.columns, saved.table.rows, saved.source);
       return true;
@@ -132,11 +145,15 @@ export class App {
     switch (msg.type) {
       case 'report':
         this.submission = undefined;
+        this.reconciliation = undefined;
         this.banner.replaceChildren();
         this.loadRows(msg.title, msg.columns, msg.rows, msg.source);
         break;
       case 'submission':
         this.showSubmission(msg.view);
+        break;
+      case 'reconciliation':
+        this.showReconciliation(msg.view);
         break;
       case 'csvStart':
         this.work = this.work.then(() => this.startCsv(msg.title, msg.source, msg.delimiter, msg.totalBytes));
@@ -156,8 +173,26 @@ export class App {
     }
   }
 
+  private showReconciliation(view: ReconciliationView): void {
+    this.submission = undefined;
+    this.reconciliation = view;
+    const status = view.columns.indexOf(RECONCILE_STATUS_COLUMN);
+    const byStatus = (s: string | undefined) => this.table?.setColumnFilters(s === undefined ? [] : [{ id: columnId(status), value: s }]);
+    this.banner.replaceChildren(renderReconcileBanner(view, byStatus));
+    this.pinNext = status === -1 ? undefined : [status];
+    this.loadRows(view.title, view.columns, view.rows, { kind: 'inline' });
+  }
+
+  /** A reconciliation row's batch line and report lines, shown by the host. */
+  private reveal(): void {
+    const key = this.reconciliation ? this.reconciliation.columns.indexOf(RECONCILE_KEY_COLUMN) : -1;
+    const value = key === -1 ? undefined : this.grid?.activeRow()?.[key];
+    if (value) this.post({ type: 'reveal', key: value });
+  }
+
   private showSubmission(view: SubmissionView): void {
     this.submission = view;
+    this.reconciliation = undefined;
     this.banner.replaceChildren(renderBanner(view));
     // The answer's columns lead the table (the host puts them first); keep them in view.
     const outcome = new Set<string>(OUTCOME_COLUMNS);
@@ -186,6 +221,7 @@ export class App {
     this.autoWidths = undefined;
     document.body.dataset.state = 'loading';
     this.data.reset(columns, rowMasker(columns));
+    this.reconcileButton.hidden = this.submission !== undefined || this.reconciliation !== undefined;
     const saved = this.pendingView;
     this.table = createResultsTable(columns, { widths: saved?.widths, pinned: saved?.pinned ?? this.pinNext });
     this.pinNext = undefined;
@@ -197,6 +233,7 @@ export class App {
       },
       onCopy: (text, what) => this.post({ type: 'copy', text, what }),
       onActiveChange: () => undefined,
+      statusColumn: this.reconciliation ? this.reconciliation.columns.indexOf(RECONCILE_STATUS_COLUMN) : undefined,
       needlesFor: (column) => this.needlesFor(column),
     });
     if (saved) {
@@ -246,6 +283,7 @@ export class App {
     clearTimeout(this.paintTimer);
     this.paintTimer = undefined;
     this.submission = undefined;
+    this.reconciliation = undefined;
     this.banner.replaceChildren();
     this.title = title;
     this.setStatus('Loading…');
@@ -517,6 +555,7 @@ export class App {
         title: this.title,
         source: this.source,
         submission: this.submission,
+        reconciliation: this.reconciliation,
         data: this.data,
         view: {
           sorting: q.sorting,

@@ -24,6 +24,8 @@ export interface GridCallbacks {
   rowAt(viewIndex: number): string[] | undefined;
   onCopy(text: string, what: 'cell' | 'row'): void;
   onActiveChange(): void;
+  /** A data column whose value colours its cells (a reconciliation's status), via data-status. */
+  statusColumn?: number;
   /** Lower-case needles to highlight in a data column (the search, and that column's filter). */
   needlesFor(column: number): string[];
 }
@@ -254,6 +256,8 @@ export class Grid {
       for (let p = 0; p < ncols; p++) {
         const cell = rowEl.children[p] as HTMLElement;
         renderCell(cell, values[this.display[p]] ?? '', needles[p]);
+        if (this.display[p] === this.cb.statusColumn) cell.dataset.status = values[this.display[p]] ?? '';
+        else if (cell.dataset.status !== undefined) delete cell.dataset.status;
         const isActive = this.active.row === item.index && this.active.col === p;
         cell.classList.toggle('active', isActive);
         if (isActive) cell.id = 'active-cell';

@@ -6,6 +6,7 @@ import {
   PROTOCOL_VERSION,
   type PersistedState,
   type ReportSource,
+  type ReconciliationView,
   type SubmissionView,
   type ViewState,
 } from '../src/shared/resultsProtocol';
@@ -15,11 +16,13 @@ export function persistedState(o: {
   title: string;
   source: ReportSource;
   submission?: SubmissionView;
+  reconciliation?: ReconciliationView;
   data: Dataset;
   view: ViewState;
 }): PersistedState {
   const state: PersistedState = { v: PROTOCOL_VERSION, title: o.title, source: o.source, view: o.view };
   if (o.submission) state.submission = o.submission;
+  else if (o.reconciliation) state.reconciliation = o.reconciliation;
   else if (o.source.kind === 'inline') {
     const rows = rowsWithin(o.data, INLINE_STATE_LIMIT);
     if (rows) state.table = { columns: o.data.columns, rows };

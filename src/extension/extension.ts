@@ -4,6 +4,7 @@ import { registerHistory } from './history/register';
 import { registerLinting } from './lint/register';
 import { createLog } from './log';
 import { ReadOnlyDocuments } from './readOnlyDocs';
+import { registerReconcile } from './reconcile/register';
 import { registerReport } from './report/register';
 import { registerResultsPanel } from './results/register';
 import { registerSubmit } from './submit/register';
@@ -21,6 +22,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const history = registerHistory(context, results);
   registerSubmit(context, { environments, history, results, docs });
   registerReport(context, { environments, results });
+  registerReconcile(context, { history, results });
   log.info('PayGate Toolkit active');
 }
 
