@@ -1,0 +1,55 @@
+import { strict as assert } from 'node:assert';
+import { describe, it } from 'node:test';
+import { parseGatewayDate } from '../../src/core/dates';
+import { reconcileText, type Reconciliation } from '../../src/core/reconcile';
+import { reconciliationView, RECONCILE_COLUMNS } from '../../src/extension/reconcile/view';
+import { isHostToPage, isPageToHost, isPersistedState, PROTOCOL_VERSION, RECONCILE_STATUS_COLUMN } from '../../src/shared/resultsProtocol';
+
+// The reconciliation as the results table gets it: the status column first, most serious rows first,
+// unmatched report rows last, card-number-like ids masked, and the protocol's guards accepting exactly it.
+
+const pan = '4111111111111111';
+const values = (order: string) => ({ 'client-orderid': order, currency: 'EUR', amount: '10', 'start-date': '01.01.2027' });
+const text = [
+  'Merchant_OID,Amount,Currency,Created_date',
+  'B,10,EUR,2027-01-01 00:00:00',
+  'B,10,EUR,2027-01-01 00:00:01',
+  `${pan},1,EUR,2027-01-01 00:00:00`,
+].join('\r\n');
+const result = reconcileText(
+  [
+    { file: '/w/a.rpcsv', line: 2, values: values('A') },
+    { file: '/w/a.rpcsv', line: 3, values: values('B') },
+  ],
+  text,
+  { today: parseGatewayDate('01.01.2027')! },
+) as Reconciliation;
+
+describe('the reconciliation view', () => {
+  const view = reconciliationView(result, 'Reconciliation: r.csv');
+  it('status first, the most serious row first, unmatched last', () => {
+    assert.equal(view.columns[0], RECONCILE_STATUS_COLUMN);
+    assert.deepEqual(view.columns, RECONCILE_COLUMNS);
+    assert.deepEqual(
+      view.rows.map((r) => [r[0], r[1]]),
+      [
+        ['extra', 'a.rpcsv:3'],
+        ['missing', 'a.rpcsv:2'],
+        ['unmatched', ''],
+      ],
+    );
+    assert.deepEqual(Object.fromEntries(view.summary).extra, 1);
+  });
+  it('masks a card number used as an order id', () => {
+    assert.ok(!JSON.stringify(view).includes(pan));
+    assert.equal(view.rows[2][2], '411111******1111');
+  });
+  it('crosses the protocol: host message, persisted state, reveal and reconcile from the page', () => {
+    assert.ok(isHostToPage({ type: 'reconciliation', view }));
+    assert.ok(!isHostToPage({ type: 'reconciliation', view: { ...view, summary: [['ok', 'x']] } }));
+    assert.ok(isPersistedState({ v: PROTOCOL_VERSION, title: 't', source: { kind: 'inline' }, reconciliation: view }));
+    assert.ok(isPageToHost({ type: 'reveal', key: 'a.rpcsv:3' }));
+    assert.ok(!isPageToHost({ type: 'reveal', key: 3 }));
+    assert.ok(isPageToHost({ type: 'reconcile' }));
+  });
+});
