@@ -84,16 +84,24 @@ export function reportDate(text: string): string {
   return gw ? formatGatewayDate(gw) : t;
 }
 
+/**
+ * A copy of a value that owns its characters. A longer value cut from a report piece (a V8 sliced string)
+ * keeps that whole piece alive; a kept report line must not keep the report.
+ */
+export function own(s: string): string {
+  return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string);
+}
+
 /** One report record through the plan. */
 export function chargeOf(plan: ColumnPlan, values: readonly string[], line: number): ReportCharge {
   const at = (i: number) => (i === -1 ? '' : (values[i] ?? '').trim());
   return {
     line,
     clientOrderId: at(plan.index.order),
-    transactionId: at(plan.index.id),
-    amount: at(plan.index.amount),
-    currency: at(plan.index.currency),
-    date: reportDate(at(plan.index.date)),
+    transactionId: own(at(plan.index.id)),
+    amount: own(at(plan.index.amount)),
+    currency: own(at(plan.index.currency)),
+    date: own(reportDate(at(plan.index.date))),
     approved: plan.status.index === -1 ? true : isApproved(at(plan.status.index)),
   };
 }

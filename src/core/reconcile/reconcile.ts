@@ -1,6 +1,6 @@
-import { compareDates, formatGatewayDate, parseGatewayDate, type CalendarDate } from '../dates';
+import { compareDates, formatGatewayDate, gatewayDateKey, parseGatewayDate, type CalendarDate } from '../dates';
 import { computeSchedule, formatAmount, type Charge, MAX_CHARGES_PER_CALL, scheduleInputFromRow } from '../schedule/schedule';
-import { chargeOf, planColumns, type ColumnOverrides, type ColumnPlan } from './columns';
+import { chargeOf, own, planColumns, type ColumnOverrides, type ColumnPlan } from './columns';
 import { rowStatus } from './status';
 import { RECONCILE_STATUSES, type BatchRowInput, type Reconciliation, type ReportCharge, type RowReconciliation } from './types';
 
@@ -60,8 +60,14 @@ export class Reconciler {
     const charge = chargeOf(plan, values, line);
     // Lines of an order id that several batch rows share are kept on the first and shared out at the end.
     const row = charge.clientOrderId === '' ? undefined : this.byOrder.get(charge.clientOrderId)?.[0];
-    if (row) row.lines.push(charge);
-    else this.unmatched.push(charge);
+    if (row) {
+      // The batch's own string: a value cut from the report text would keep its whole piece alive.
+      charge.clientOrderId = row.input.values['client-orderid'].trim();
+      row.lines.push(charge);
+    } else {
+      charge.clientOrderId = own(charge.clientOrderId);
+      this.unmatched.push(charge);
+    }
   }
 
   finish(): Reconciliation {
@@ -72,7 +78,7 @@ export class Reconciler {
     for (const group of this.byOrder.values()) {
       // Lines in date order, shared out in batch order: each row takes the lines its own charges are due
       // for; whatever is left over is the last row's (so the same id twice, charged thrice, is `extra`).
-      const pool = group[0].lines.filter((l) => inWindow(l, from, to)).sort((a, b) => dateOrder(a, b) || a.line - b.line);
+      const pool = inDateOrder(group[0].lines.filter((l) => inWindow(l, from, to)));
       let at = 0;
       group.forEach((r, i) => {
         const due = this.due(r, from, to);
@@ -132,8 +138,9 @@ function inWindow(l: ReportCharge, from: CalendarDate, to: CalendarDate): boolea
   return !d || (compareDates(d, from) >= 0 && compareDates(d, to) <= 0);
 }
 
-function dateOrder(a: ReportCharge, b: ReportCharge): number {
-  const x = parseGatewayDate(a.date);
-  const y = parseGatewayDate(b.date);
-  return x && y ? compareDates(x, y) : 0;
+/** Lines by date, then by report line; keys computed once (a comparator parsing dates costs n log n parses). */
+function inDateOrder(lines: ReportCharge[]): ReportCharge[] {
+  if (lines.length < 2) return lines;
+  const keys = new Map(lines.map((l) => [l, gatewayDateKey(l.date) || 0]));
+  return lines.sort((a, b) => keys.get(a)! - keys.get(b)! || a.line - b.line);
 }
