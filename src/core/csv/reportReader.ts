@@ -150,7 +150,7 @@ function firstLine(s: string): string | undefined {
 }
 
 /** The separator the header line uses most, outside quotes: comma, semicolon, tab or pipe. */
-export function guessDelimiter(line: string): number {
+function guessDelimiter(line: string): number {
   const counts = new Map<number, number>([
     [44, 0],
     [59, 0],
