@@ -53,3 +53,23 @@ describe('the reconciliation view', () => {
     assert.ok(isPageToHost({ type: 'reconcile' }));
   });
 });
+
+describe('docs/reconcile.md', () => {
+  it("the worked example's output is what paygate reconcile prints for it", async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { formatReconcileText } = await import('../../src/cli/format/reconcile');
+    const { batchRows } = await import('../../src/core/reconcile');
+    const doc = readFileSync(join(__dirname, '../../docs/reconcile.md'), 'utf8');
+    const report = doc.split('`transactions.csv`, the report of 01.03.2027:\n\n```\n')[1].split('```')[0].replace(/\n/g, '\r\n');
+    const shown = doc.split('`paygate reconcile gym.rpcsv --report transactions.csv`')[1].split('```\n')[1].split('```')[0];
+    const gym = [
+      'client-orderid;period;interval;start-date;max-repeats-number;amount;currency',
+      'GYM-1;month;1;01.01.2027;12;29.90;EUR',
+      'GYM-2;month;1;01.01.2027;12;29.90;EUR',
+      'GYM-3;month;1;15.03.2027;12;29.90;EUR',
+    ].join('\r\n');
+    const r = reconcileText(batchRows('gym.rpcsv', gym), report, { today: parseGatewayDate('01.01.2027')! }) as Reconciliation;
+    assert.equal(formatReconcileText(r, 'transactions.csv'), shown);
+  });
+});

@@ -52,8 +52,7 @@ const severity = (x: RowReconciliation) => RECONCILE_STATUSES.indexOf(x.status);
 export function formatReconcileText(r: Reconciliation, reportName: string): string {
   const out: string[] = [`Reconciliation of ${r.rows.length} batch row(s) with ${reportName}, window ${r.window.from} to ${r.window.to}`];
   out.push(`(${sourceText(r)})`);
-  for (const s of RECONCILE_STATUSES) if (r.summary[s] > 0) out.push(`  ${s.padEnd(17)} ${r.summary[s]}`);
-  if (r.summary.unmatched > 0) out.push(`  ${'unmatched'.padEnd(17)} ${r.summary.unmatched}`);
+  for (const s of [...RECONCILE_STATUSES, 'unmatched'] as const) out.push(`  ${s.padEnd(17)} ${r.summary[s]}`);
   const attention = r.rows.filter((x) => x.status !== 'ok' && x.status !== 'not-due').sort((a, b) => severity(a) - severity(b));
   for (const x of attention) {
     out.push('', `${x.file}:${x.line}  ${x.status}  ${m(x.clientOrderId)}: ${m(x.reason)}`);
