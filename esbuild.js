@@ -65,6 +65,28 @@ if (require('node:fs').existsSync('webview-ui/main.ts')) {
   });
 }
 
+// The PDF report page: its own bundle, loaded only in a panel that shows a PDF. pdf.js's viewer styles
+// bring their icons (files next to the bundle, so the page's CSP needs no data: images).
+if (fs.existsSync('webview-ui/pdf/main.ts')) {
+  builds.push({
+    ...common,
+    entryPoints: { 'pdf-view': 'webview-ui/pdf/main.ts' },
+    outdir: 'dist',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    loader: { '.css': 'css', '.svg': 'file', '.gif': 'file' },
+    assetNames: 'pdf-assets/[name]-[hash]',
+  });
+}
+
+/** pdf.js's worker ships built and minified: it is copied as it is, next to the page that starts it. */
+function copyPdfWorker() {
+  const from = require.resolve('pdfjs-dist/build/pdf.worker.min.mjs');
+  fs.mkdirSync('dist', { recursive: true });
+  fs.copyFileSync(from, 'dist/pdf.worker.mjs');
+}
+
 /** A bundle's name is its entry name (`extension`, `cli`, `webview-ui`); the test groups have none. */
 function nameOf(build) {
   return Array.isArray(build.entryPoints) ? undefined : Object.keys(build.entryPoints).join('+');
@@ -91,6 +113,7 @@ async function main() {
       }
     }),
   );
+  if (selected.some((b) => nameOf(b) === 'pdf-view')) copyPdfWorker();
   console.log(`[esbuild] built ${selected.length} entry groups (${production ? 'production' : 'development'})`);
 }
 

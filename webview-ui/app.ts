@@ -1,11 +1,12 @@
 // The page's controller: takes host messages, feeds the dataset, keeps the grid, toolbar and saved
 // state in step with TanStack Table's state.
+import { amountColumns } from '../src/shared/amounts';
 import {
   type HostToPage,
   type PageToHost,
   type PersistedState,
   type ReconciliationView,
-  type ReportSource,
+  type TableSource,
   type SubmissionView,
   type ViewState,
   OUTCOME_COLUMNS,
@@ -14,7 +15,9 @@ import {
 } from '../src/shared/resultsProtocol';
 import { renderReconcileBanner } from './reconcileView';
 import { rowMasker } from '../src/shared/cardData';
+import type { ReportInfo } from '../src/shared/reportInfo';
 import { renderBanner } from './banner';
+import { renderReportBanner } from './reportBanner';
 import { CsvReader } from './csvReader';
 import { countText, emptyState, fitWidths } from './pageText';
 import { persistedState } from './persist';
@@ -39,7 +42,7 @@ export class App {
   private order: Uint32Array | null = null; // null: every row in file order
   private queryGeneration = 0;
   private title = '';
-  private source: ReportSource = { kind: 'inline' };
+  private source: TableSource = { kind: 'inline' };
   private submission: SubmissionView | undefined;
   private reconciliation: ReconciliationView | undefined;
   private readonly reconcileButton: HTMLButtonElement;
@@ -56,6 +59,8 @@ export class App {
   private pinNext: number[] | undefined;
   private work: Promise<void> = Promise.resolve();
   private firstRowsMarked = false;
+  /** The report's facts (template, environment, time, size) when the table shows a report. */
+  private info: ReportInfo | undefined;
   private readonly banner: HTMLElement;
   private readonly toolbar: HTMLElement;
   private readonly search: HTMLInputElement;
@@ -122,6 +127,7 @@ export class App {
     this.title = saved.title;
     this.source = saved.source;
     this.pendingView = saved.view;
+    this.showReportBanner(saved.title, saved.info);
     if (saved.submission) {
       this.showSubmission(saved.submission);
       return true;
@@ -143,10 +149,10 @@ export class App {
 
   handle(msg: HostToPage): void {
     switch (msg.type) {
-      case 'report':
+      case 'table':
         this.submission = undefined;
         this.reconciliation = undefined;
-        this.banner.replaceChildren();
+        this.showReportBanner(msg.title, msg.info);
         this.loadRows(msg.title, msg.columns, msg.rows, msg.source);
         break;
       case 'submission':
@@ -156,7 +162,7 @@ export class App {
         this.showReconciliation(msg.view);
         break;
       case 'csvStart':
-        this.work = this.work.then(() => this.startCsv(msg.title, msg.source, msg.delimiter, msg.totalBytes));
+        this.work = this.work.then(() => this.startCsv(msg.title, msg.source, msg.delimiter, msg.totalBytes, msg.info));
         break;
       case 'csvChunk':
         this.work = this.work.then(() => this.feed(msg.text));
@@ -190,9 +196,16 @@ export class App {
     if (value) this.post({ type: 'reveal', key: value });
   }
 
+  /** A report's banner, the same as above a PDF report; nothing for a plain CSV file. */
+  private showReportBanner(title: string, info: ReportInfo | undefined): void {
+    this.info = info;
+    this.banner.replaceChildren(...(info ? [renderReportBanner(title, info)] : []));
+  }
+
   private showSubmission(view: SubmissionView): void {
     this.submission = view;
     this.reconciliation = undefined;
+    this.info = undefined;
     this.banner.replaceChildren(renderBanner(view));
     // The answer's columns lead the table (the host puts them first); keep them in view.
     const outcome = new Set<string>(OUTCOME_COLUMNS);
@@ -206,7 +219,7 @@ export class App {
     this.status.textContent = text;
   }
 
-  private setUp(title: string, columns: string[], source: ReportSource): void {
+  private setUp(title: string, columns: string[], source: TableSource): void {
     this.title = title;
     this.source = source;
     document.title = title;
@@ -235,6 +248,7 @@ export class App {
       onActiveChange: () => undefined,
       statusColumn: this.reconciliation ? this.reconciliation.columns.indexOf(RECONCILE_STATUS_COLUMN) : undefined,
       needlesFor: (column) => this.needlesFor(column),
+      cellText: amountColumns(columns),
     });
     if (saved) {
       if (saved.sorting) table.setSorting([{ id: columnId(saved.sorting.column), desc: saved.sorting.desc }]);
@@ -257,7 +271,7 @@ export class App {
     this.grid.element.addEventListener('scroll', () => this.saveSoon(), { passive: true });
   }
 
-  private loadRows(title: string, columns: string[], rows: string[][], source: ReportSource): void {
+  private loadRows(title: string, columns: string[], rows: string[][], source: TableSource): void {
     this.setUp(title, columns, source);
     this.data.append(rows);
     this.data.finish();
@@ -277,14 +291,14 @@ export class App {
     return out;
   }
 
-  private async startCsv(title: string, source: ReportSource, delimiter?: string, totalBytes?: number): Promise<void> {
+  private async startCsv(title: string, source: TableSource, delimiter?: string, totalBytes?: number, info?: ReportInfo): Promise<void> {
     this.expected = totalBytes && totalBytes > 0 ? totalBytes : undefined;
     this.received = 0;
     clearTimeout(this.paintTimer);
     this.paintTimer = undefined;
     this.submission = undefined;
     this.reconciliation = undefined;
-    this.banner.replaceChildren();
+    this.showReportBanner(title, info);
     this.title = title;
     this.setStatus('Loading…');
     performance.mark('paygate:csv-start');
@@ -556,6 +570,7 @@ export class App {
         source: this.source,
         submission: this.submission,
         reconciliation: this.reconciliation,
+        info: this.info,
         data: this.data,
         view: {
           sorting: q.sorting,

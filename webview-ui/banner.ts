@@ -32,27 +32,27 @@ export function localTime(iso: string): string {
 }
 
 /** A tick for accepted, a question mark for unknown, a cross for every other outcome. */
-function outcomeGlyph(kind: SubmissionView['outcome']['kind']): string {
+function outcomeGlyph(kind: SubmissionView['outcome']['outcome']): string {
   if (kind === 'accepted') return '✔';
   return kind === 'unknown' ? '?' : '✖';
 }
 
 export function renderBanner(view: SubmissionView): HTMLElement {
   const o = view.outcome;
-  const isOk = o.kind === 'accepted';
-  const box = el('section', { class: `banner banner-${o.kind}`, role: isOk ? 'status' : 'alert', 'aria-label': 'Submission outcome' });
-  const icon = el('span', { class: 'banner-icon', 'aria-hidden': 'true' }, outcomeGlyph(o.kind));
+  const isOk = o.outcome === 'accepted';
+  const box = el('section', { class: `banner banner-${o.outcome}`, role: isOk ? 'status' : 'alert', 'aria-label': 'Submission outcome' });
+  const icon = el('span', { class: 'banner-icon', 'aria-hidden': 'true' }, outcomeGlyph(o.outcome));
   const text = el('div', { class: 'banner-text' });
   const lines: string[] = [];
   let headline: string;
-  switch (o.kind) {
+  switch (o.outcome) {
     case 'accepted':
       headline = 'Accepted';
       lines.push(`The gateway accepted ${view.rows.length === 1 ? 'the recurring payment' : `${view.rows.length} recurring payments`}.`);
       break;
     case 'validation-error':
     case 'error':
-      headline = o.kind === 'validation-error' ? 'Validation error' : 'Error';
+      headline = o.outcome === 'validation-error' ? 'Validation error' : 'Error';
       lines.push(o.message);
       if (o.code) lines.push(`Error code: ${o.code}`);
       break;
@@ -74,14 +74,14 @@ export function renderBanner(view: SubmissionView): HTMLElement {
       // Never "not delivered": the gateway may have created the payments.
       headline = 'Outcome unknown: the payments may exist';
       lines.push(
-        UNKNOWN_REASON[o.reason] ?? UNKNOWN_REASON.timeout,
+        UNKNOWN_REASON[o.kind] ?? UNKNOWN_REASON.timeout,
         o.message,
         'Check with the gateway whether the payments were created before sending this file again.',
       );
       break;
     case 'transport-error':
       headline = 'Not sent: could not reach the gateway';
-      lines.push(TRANSPORT_REASON[o.reason] ?? TRANSPORT_REASON.other, o.message);
+      lines.push(TRANSPORT_REASON[o.kind] ?? TRANSPORT_REASON.other, o.message);
       break;
   }
   text.append(el('h2', { class: 'banner-headline' }, headline));

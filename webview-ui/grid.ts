@@ -28,6 +28,8 @@ export interface GridCallbacks {
   statusColumn?: number;
   /** Lower-case needles to highlight in a data column (the search, and that column's filter). */
   needlesFor(column: number): string[];
+  /** The text a cell shows when it differs from its value (report amounts in their currency's minor units). */
+  cellText?(row: readonly string[], column: number): string;
 }
 
 export class Grid {
@@ -255,8 +257,9 @@ export class Grid {
       rowEl.classList.toggle('odd', item.index % 2 === 1);
       for (let p = 0; p < ncols; p++) {
         const cell = rowEl.children[p] as HTMLElement;
-        renderCell(cell, values[this.display[p]] ?? '', needles[p]);
-        if (this.display[p] === this.cb.statusColumn) cell.dataset.status = values[this.display[p]] ?? '';
+        const c = this.display[p];
+        renderCell(cell, this.cb.cellText ? this.cb.cellText(values, c) : (values[c] ?? ''), needles[p]);
+        if (c === this.cb.statusColumn) cell.dataset.status = values[c] ?? '';
         else if (cell.dataset.status !== undefined) delete cell.dataset.status;
         const isActive = this.active.row === item.index && this.active.col === p;
         cell.classList.toggle('active', isActive);

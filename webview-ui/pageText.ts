@@ -5,8 +5,10 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 
 export function countText(o: { loading: boolean; filtered: boolean; shown: number; total: number; percent?: number }): string {
   const pct = o.percent === undefined ? '' : ` (${o.percent} %)`;
-  if (!o.loading) return `${fmt(o.shown)} of ${fmt(o.total)} rows`;
-  return o.filtered ? `Loading… ${fmt(o.shown)} of ${fmt(o.total)} rows so far${pct}` : `Loading… ${fmt(o.total)} rows${pct}`;
+  // The noun agrees with the number it follows: "1 of 1 row", "1 of 2 rows".
+  const rows = o.total === 1 ? 'row' : 'rows';
+  if (!o.loading) return `${fmt(o.shown)} of ${fmt(o.total)} ${rows}`;
+  return o.filtered ? `Loading… ${fmt(o.shown)} of ${fmt(o.total)} ${rows} so far${pct}` : `Loading… ${fmt(o.total)} ${rows}${pct}`;
 }
 
 export interface EmptyState {

@@ -5,22 +5,25 @@ import {
   INLINE_STATE_LIMIT,
   PROTOCOL_VERSION,
   type PersistedState,
-  type ReportSource,
   type ReconciliationView,
+  type TableSource,
   type SubmissionView,
   type ViewState,
 } from '../src/shared/resultsProtocol';
+import type { ReportInfo } from '../src/shared/reportInfo';
 import type { Dataset } from './dataset';
 
 export function persistedState(o: {
   title: string;
-  source: ReportSource;
+  source: TableSource;
   submission?: SubmissionView;
   reconciliation?: ReconciliationView;
+  info?: ReportInfo;
   data: Dataset;
   view: ViewState;
 }): PersistedState {
   const state: PersistedState = { v: PROTOCOL_VERSION, title: o.title, source: o.source, view: o.view };
+  if (o.info) state.info = o.info;
   if (o.submission) state.submission = o.submission;
   else if (o.reconciliation) state.reconciliation = o.reconciliation;
   else if (o.source.kind === 'inline') {

@@ -3,6 +3,14 @@
 // at a million rows that is a million objects and tens of milliseconds each time a piece of the file
 // arrives or a sort or search changes the view. With one row height, the rows in view are arithmetic.
 
+/**
+ * Browsers cap how tall an element can be (Chromium about 33.5 million pixels, Firefox about 17.9
+ * million): at 24 px a row, a table of 1.4 million rows would end there. Past this height the scrolled
+ * content stays this tall and the scroll position maps to rows by proportion, so every row of a
+ * five-million-row report is reachable; below it, scrolling is plain pixels as before.
+ */
+export const MAX_SCROLL_HEIGHT = 15_000_000;
+
 export interface RowItem {
   index: number;
   /** Top of the row in the scrolled content, header included. */
@@ -27,19 +35,35 @@ export class RowWindow {
     this.observer.observe(scroller);
   }
 
+  /** Height of the rows' part of the scrolled content: their real height, up to MAX_SCROLL_HEIGHT. */
   get totalSize(): number {
-    return this.count * this.rowHeight;
+    return Math.min(this.count * this.rowHeight, MAX_SCROLL_HEIGHT);
+  }
+
+  /**
+   * Rows' pixels per scrolled pixel: 1, or more when the content is capped. Chosen so that the largest
+   * scroll position shows the last row at the bottom, exactly as an uncapped table would.
+   */
+  private scale(): number {
+    const real = this.count * this.rowHeight;
+    const shown = this.totalSize;
+    const room = shown + this.margin() - this.scroller.clientHeight;
+    return real <= shown || room <= 0 ? 1 : 1 + (real - shown) / room;
   }
 
   items(): RowItem[] {
     if (this.count === 0) return [];
     const m = this.margin();
     const h = this.rowHeight;
-    const top = this.scroller.scrollTop - m;
+    const scrolled = this.scroller.scrollTop;
+    // Where the rows would be scrolled to without the cap, and how far that is past the real position.
+    const virtual = scrolled * this.scale();
+    const shift = virtual - scrolled;
+    const top = virtual - m;
     const first = Math.max(0, Math.floor(top / h) - this.overscan);
     const last = Math.min(this.count - 1, Math.ceil((top + this.scroller.clientHeight) / h) + this.overscan);
     const out: RowItem[] = [];
-    for (let i = first; i <= last; i++) out.push({ index: i, start: m + i * h });
+    for (let i = first; i <= last; i++) out.push({ index: i, start: m + i * h - shift });
     return out;
   }
 
@@ -49,8 +73,11 @@ export class RowWindow {
     const rowTop = m + index * this.rowHeight;
     const rowBottom = rowTop + this.rowHeight;
     const s = this.scroller;
-    if (rowTop - m < s.scrollTop) s.scrollTop = rowTop - m;
-    else if (rowBottom > s.scrollTop + s.clientHeight) s.scrollTop = rowBottom - s.clientHeight;
+    const k = this.scale();
+    const view = s.scrollTop * k;
+    // Scaled, one scrolled pixel moves the rows k pixels: round towards showing the whole row.
+    if (rowTop - m < view) s.scrollTop = Math.floor((rowTop - m) / k);
+    else if (rowBottom > view + s.clientHeight) s.scrollTop = Math.ceil((rowBottom - s.clientHeight) / k);
     this.onChange();
   }
 

@@ -1,3 +1,4 @@
+import { amountColumns } from '../shared/amounts';
 import type { GatewayOutcome } from '../core/gateway';
 import { maskFields, maskText } from '../core/mask';
 import type { CliContext } from './context';
@@ -118,7 +119,8 @@ export function outcomeText(o: GatewayOutcome, what: string): string {
     case 'server-error':
       return `Server error (HTTP ${o.status}${o.errorId !== undefined ? `, error ID ${o.errorId}` : ', no error ID'}): ${what}\n${fieldLines(o.fields) || `  ${maskText(o.raw.trim()).slice(0, 500)}\n`}`;
     case 'auth-failed':
-      return `Authentication failed (HTTP ${o.status}): ${what}\n  ${maskText(o.message)}\n  Check the consumer key and the ${o.operation === 'create' ? 'RSA private key (or consumer secret)' : 'consumer secret'} of this environment.\n`;
+      // A create 403 cannot tell the three apart, so all three suspects are named; a report is signed with the secret only.
+      return `Authentication failed (HTTP ${o.status}): ${what}\n  ${maskText(o.message)}\n  ${o.operation === 'create' ? 'Check the consumer key, the signing key (RSA private key or consumer secret) and the endpoint id' : 'Check the consumer key and the consumer secret'} of this environment.\n`;
     case 'unknown':
       return `OUTCOME UNKNOWN (${o.kind}): ${what}\n  ${o.message}\n`;
     case 'transport-error':
@@ -137,9 +139,21 @@ function cell(value: string): string {
   return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
 }
 
-/** A plain aligned table for terminals; cells are masked, shortened and line breaks shown as ⏎. */
+/**
+ * A plain aligned table for terminals; cells are masked, shortened and line breaks shown as ⏎ (said once
+ * under the table when it happens). Report amounts show in their currency's minor units (the raw value
+ * stays in --format json and csv).
+ */
 export function formatTable(columns: string[], rows: string[][]): string {
-  const all = [columns, ...rows].map((r) => columns.map((_, i) => cell(r[i] ?? '')));
+  const shown = amountColumns(columns);
+  let breaks = false;
+  const all = [columns, ...rows].map((r, n) =>
+    columns.map((_, i) => {
+      const value = n > 0 && shown ? shown(r, i) : (r[i] ?? '');
+      if (!breaks && /[\r\n]/.test(value)) breaks = true;
+      return cell(value);
+    }),
+  );
   const widths = columns.map((_, i) => Math.max(...all.map((r) => [...r[i]].length)));
   const line = (r: string[]) =>
     r
@@ -147,5 +161,6 @@ export function formatTable(columns: string[], rows: string[][]): string {
       .join('  ')
       .trimEnd();
   const [head, ...body] = all;
-  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].map((l) => `${l}\n`).join('');
+  const note = breaks ? ['⏎ marks a line break inside a value (kept as it came in --format csv and json).'] : [];
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line), ...note].map((l) => `${l}\n`).join('');
 }

@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import { registerEnvironments } from './environments/register';
 import { registerHistory } from './history/register';
 import { registerLinting } from './lint/register';
+import { registerPreviewToday } from './lint/previewToday';
 import { createLog } from './log';
 import { ReadOnlyDocuments } from './readOnlyDocs';
 import { registerReconcile } from './reconcile/register';
@@ -17,8 +18,9 @@ export function activate(context: vscode.ExtensionContext): void {
   const docs = new ReadOnlyDocuments();
   context.subscriptions.push(docs);
   const results = registerResultsPanel(context);
-  registerLinting(context);
+  const client = registerLinting(context);
   const environments = registerEnvironments(context, docs);
+  registerPreviewToday(context, client, environments);
   const history = registerHistory(context, results);
   registerSubmit(context, { environments, history, results, docs });
   registerReport(context, { environments, results });

@@ -1,6 +1,7 @@
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { formatGatewayDate, todayLocal } from '../core/dates';
+import { formatGatewayDate, parseGatewayDate, todayLocal } from '../core/dates';
+import type { PreviewToday } from '../shared/lintProtocol';
 import { maskCardNumber } from '../core/mask';
 import type { BatchRow } from '../core/rules/batch';
 import { cellAt } from '../core/rules/cells';
@@ -17,7 +18,13 @@ const CHARGES_SHOWN = 6;
  * The hover of a cell: the column's documentation from the column table (header cells say which column
  * they are read as), the value's length, and on a row's first cell the row's next charges.
  */
-export function hoverAt(document: TextDocument, { batch }: LintResult, position: Position, rowNumber?: number): Hover | null {
+export function hoverAt(
+  document: TextDocument,
+  { batch }: LintResult,
+  position: Position,
+  rowNumber?: number,
+  preview: PreviewToday = {},
+): Hover | null {
   const cell = cellAt(batch, document.offsetAt(position));
   if (!cell) return null;
   const record = batch.csv.records[cell.recordIndex];
@@ -25,7 +32,7 @@ export function hoverAt(document: TextDocument, { batch }: LintResult, position:
   if (!field || record.isBlank) return null;
   const range = { start: document.positionAt(field.start), end: document.positionAt(field.end) };
   let md = '';
-  if (!cell.isHeader && cell.fieldIndex === 0 && cell.row) md += charges(cell.row, rowNumber ?? cell.row.rowNumber);
+  if (!cell.isHeader && cell.fieldIndex === 0 && cell.row) md += charges(cell.row, rowNumber ?? cell.row.rowNumber, preview);
   const header = cell.isHeader ? batch.headerCells[cell.fieldIndex] : undefined;
   // A duplicate header cell resolves to no column, but it still names one: document that one.
   let name = cell.column ?? undefined;
@@ -58,9 +65,11 @@ export function hoverAt(document: TextDocument, { batch }: LintResult, position:
 }
 
 /** The row's first charges from the rule book's schedule, with the card masked (first 6, last 4). */
-function charges(row: BatchRow, rowNumber: number): string {
+function charges(row: BatchRow, rowNumber: number, preview: PreviewToday): string {
   const values = row.values();
-  const today = todayLocal();
+  const given = preview.today === undefined ? undefined : parseGatewayDate(preview.today);
+  const today = given ?? todayLocal();
+  const todaySays = given && preview.source ? `today on ${preview.source}` : 'today';
   const input = scheduleInputFromRow(values);
   const orderId = values['client-orderid'];
   const card = values['credit-card-number'];
@@ -86,6 +95,6 @@ function charges(row: BatchRow, rowNumber: number): string {
   }
   md += list.length > CHARGES_SHOWN ? '\n… and more.\n' : `\n${list.length === 1 ? 'One charge' : `${list.length} charges`} in all.\n`;
   if (input.startDate === undefined)
-    md += `\nNo start-date: the first charge is on the day the batch is created (today, ${formatGatewayDate(today)}).\n`;
+    md += `\nNo start-date: the first charge is on the day the batch is created (${escapeMarkdown(todaySays)}, ${formatGatewayDate(today)}).\n`;
   return md;
 }

@@ -7,7 +7,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { FIX_ALL_KIND, LANGUAGE_ID } from '../shared/lintProtocol';
+import { FIX_ALL_KIND, LANGUAGE_ID, PREVIEW_TODAY_NOTIFICATION, type PreviewToday } from '../shared/lintProtocol';
 import { actionData, codeActions, resolveCodeAction } from './codeActions';
 import { atHeaderEnd, completionsAt, emptyFieldEdits, type CompletionSupport } from './completion';
 import { Documents } from './documents';
@@ -170,12 +170,14 @@ export function startServer(connection: Connection): void {
     }
   });
 
+  let previewToday: PreviewToday = {};
+  connection.onNotification(PREVIEW_TODAY_NOTIFICATION, (p: PreviewToday | null) => void (previewToday = p ?? {}));
   connection.onHover(({ textDocument, position }) => {
     const document = documents.get(textDocument.uri);
     if (!document || !lintable(document)) return null;
     try {
       const view = viewAt(store, document, position);
-      return hoverInDocument(hoverAt(view.document, view.result, view.position, view.rowNumber), view.lineShift);
+      return hoverInDocument(hoverAt(view.document, view.result, view.position, view.rowNumber, previewToday), view.lineShift);
     } catch (err) {
       fail('Hover', document.uri, err);
       return null;

@@ -1,4 +1,5 @@
-// The admin surface (/_sim/*): moves the simulated clock, lists, stops and resumes payments. It has no
+// The admin surface (/_local/*, also answered at its first name /_sim/* so existing scripts keep
+// working): moves the simulated clock, lists, stops and resumes payments. It has no
 // OAuth signature, so it takes a per-run token instead (`Authorization: Bearer <token>`, in
 // gateway.json, mode 0600, new on every start), and still refuses what a web page could send
 // (an Origin header, a Host that is not the loopback address: DNS rebinding, CSRF).
@@ -6,15 +7,26 @@
 import { timingSafeEqual } from 'node:crypto';
 import type * as http from 'node:http';
 import { HttpError, MAX_ADMIN_BODY_BYTES, readBody, sendJson } from './http';
-import { MAX_ADVANCE_DAYS, reschedule, stopPayment } from './ledger';
-import type { AdvanceSummary, ChargeEvent, SimState, StoredPayment } from './types';
+import { MAX_ADVANCE_DAYS, reschedule, stopPayment } from './payments';
+import type { AdvanceSummary, ChargeEvent, GatewayState, StoredPayment } from './types';
 
 export const ADMIN_TOKEN_HEADER = 'authorization';
+/** Where the admin surface lives; the first is the one printed and documented. */
+export const ADMIN_PATH_PREFIXES = ['/_local', '/_sim'] as const;
+
+/** The path below an admin prefix (`''` for the prefix itself), or undefined when `pathname` is not an admin path. */
+export function adminSubpath(pathname: string): string | undefined {
+  for (const prefix of ADMIN_PATH_PREFIXES) {
+    if (pathname === prefix) return '';
+    if (pathname.startsWith(`${prefix}/`)) return pathname.slice(prefix.length);
+  }
+  return undefined;
+}
 
 export interface AdminContext {
   port: number;
   token: string;
-  state(): SimState;
+  state(): GatewayState;
   find(id: string): StoredPayment | undefined;
   /** Advances without waiting for callbacks: an HTTP client is not held while receivers answer. */
   advance(days: number): AdvanceSummary & { callbacksQueued: number };
@@ -47,12 +59,12 @@ export async function handleAdmin(ctx: AdminContext, req: http.IncomingMessage, 
       'admin endpoints need the header "Authorization: Bearer <adminToken>" (the token is printed at start and kept in gateway.json)',
     );
   }
-  const m = /^\/_sim\/payments\/([^/]+)\/(stop|reschedule)$/.exec(url.pathname);
+  const path = adminSubpath(url.pathname) ?? '';
+  const m = /^\/payments\/([^/]+)\/(stop|reschedule)$/.exec(path);
   const state = ctx.state();
-  if (req.method === 'GET' && url.pathname === '/_sim/payments')
-    return sendJson(res, 200, { today: state.today, payments: state.payments });
-  if (req.method === 'GET' && url.pathname === '/_sim/state') return sendJson(res, 200, ctx.info());
-  if (req.method === 'POST' && url.pathname === '/_sim/advance') {
+  if (req.method === 'GET' && path === '/payments') return sendJson(res, 200, { today: state.today, payments: state.payments });
+  if (req.method === 'GET' && path === '/state') return sendJson(res, 200, ctx.info());
+  if (req.method === 'POST' && path === '/advance') {
     await readBody(req, MAX_ADMIN_BODY_BYTES);
     const days = Number(url.searchParams.get('days') ?? '1');
     if (!validDays(days)) throw new HttpError(400, `days must be a whole number from 1 to ${MAX_ADVANCE_DAYS}`);

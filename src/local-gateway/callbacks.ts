@@ -7,7 +7,7 @@
 // - a port from 1024 up: a callback receiver under test runs as the user, system services below 1024
 //   (mail, printing, …) are not the gateway's business;
 // - never this gateway's own port: the gateway must not be turned on itself;
-// - never an admin path (`/_sim/…`) on any port: no row can move a clock or stop a payment, here or
+// - never an admin path (`/_local/…`, or its old name `/_sim/…`) on any port: no row can move a clock or stop a payment, here or
 //   in another local gateway;
 // - no user:password@ in the address.
 // Anything else is skipped and logged. Delivery is one at a time in charge order through a bounded queue:
@@ -16,6 +16,7 @@
 
 import * as http from 'node:http';
 import { isIP } from 'node:net';
+import { ADMIN_PATH_PREFIXES } from './admin';
 import type { CallbackResult, ChargeEvent, StoredPayment } from './types';
 
 export const CALLBACK_TIMEOUT_MS = 3000;
@@ -24,7 +25,6 @@ export const CALLBACK_ATTEMPTS = 2;
 /** Callbacks waiting to be sent; more are dropped (and counted) until the queue drains. */
 export const MAX_QUEUED_CALLBACKS = 1000;
 export const MIN_CALLBACK_PORT = 1024;
-export const ADMIN_PATH_PREFIX = '/_sim';
 
 export type LoopbackTarget = { ok: true; url: URL; connectHost: string } | { ok: false; reason: string };
 
@@ -36,7 +36,7 @@ function isAdminPath(pathname: string): boolean {
     p = pathname;
   }
   p = p.toLowerCase().replace(/\/{2,}/g, '/');
-  return p === ADMIN_PATH_PREFIX || p.startsWith(`${ADMIN_PATH_PREFIX}/`);
+  return ADMIN_PATH_PREFIXES.some((prefix) => p === prefix || p.startsWith(`${prefix}/`));
 }
 
 /**
@@ -62,7 +62,8 @@ export function loopbackTarget(text: string, ownPorts: readonly number[] = []): 
   const port = Number(url.port || 80);
   if (port < MIN_CALLBACK_PORT) return { ok: false, reason: `port ${port} is below ${MIN_CALLBACK_PORT} (system services are not called)` };
   if (ownPorts.includes(port)) return { ok: false, reason: "the local gateway's own port" };
-  if (isAdminPath(url.pathname)) return { ok: false, reason: `an admin path (${ADMIN_PATH_PREFIX}/…)` };
+  if (isAdminPath(url.pathname))
+    return { ok: false, reason: `an admin path (${ADMIN_PATH_PREFIXES.map((prefix) => `${prefix}/…`).join(' or ')})` };
   return { ok: true, url, connectHost };
 }
 

@@ -4,10 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import { lint } from '../core/rules/lint';
 import type { LintDiagnostic } from '../core/rules/types';
-import { createPayment, simToday } from './ledger';
+import { createPayment, gatewayToday } from './payments';
 import { DEMO_PROJECT_CURRENCY } from './merchant';
 import { ErrorCodes, PayloadErrorCodes, lintErrorCode } from './errorCodes';
-import type { ChargeEvent, SimState, StoredPayment } from './types';
+import type { ChargeEvent, GatewayState, StoredPayment } from './types';
 
 /** A valid row with this client-orderid makes the gateway answer HTTP 500 with an error ID (documented trigger). */
 export const SIMULATE_500_ORDER_ID = 'SIMULATE-500';
@@ -36,6 +36,16 @@ function answer(type: 'validation-error' | 'error', code: string, message: strin
   };
 }
 
+/**
+ * A create request signed right for another endpoint id. The real gateway's 403 cannot tell a wrong
+ * endpoint id from a wrong key; the local gateway knows the signature was good, so it says which it was
+ * (still HTTP 403, nothing created).
+ */
+export function unknownEndpointAnswer(endpointId: string, merchant: { consumerKey: string; endpointId: string }): CreateResult {
+  const message = `unknown endpoint id ${endpointId}: the consumer key and signature are right, but the endpoint of ${merchant.consumerKey} on this local gateway is ${merchant.endpointId}`;
+  return answer('error', ErrorCodes.unknownEndpoint, message, 403);
+}
+
 function decodePayload(payload: string | undefined): { ok: true; text: string } | { ok: false; result: CreateResult } {
   if (payload === undefined || payload === '')
     return {
@@ -61,17 +71,17 @@ function firstError(diagnostics: LintDiagnostic[]): LintDiagnostic | undefined {
     .sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character)[0];
 }
 
-/** A serial number per request, unique within this simulator, in the gateway family's UUID-like shape. */
-function serialNumber(state: SimState): string {
+/** A serial number per request, unique within this local gateway, in the gateway family's UUID-like shape. */
+function serialNumber(state: GatewayState): string {
   const n = state.nextSerial++;
   return `00000000-0000-0000-0000-${n.toString(16).padStart(12, '0')}`;
 }
 
-export function handleCreate(state: SimState, form: Fields): CreateResult {
+export function handleCreate(state: GatewayState, form: Fields): CreateResult {
   const decoded = decodePayload(form.find(([k]) => k === 'payload')?.[1]);
   if (!decoded.ok) return decoded.result;
 
-  const result = lint(decoded.text, { today: simToday(state) });
+  const result = lint(decoded.text, { today: gatewayToday(state) });
   const problem = firstError(result.diagnostics);
   if (problem) {
     const where = `line ${problem.range.start.line + 1}, column ${problem.range.start.character + 1}`;

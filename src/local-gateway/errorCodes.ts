@@ -14,6 +14,8 @@ export const PayloadErrorCodes = {
 /** type=error answers (not about the input's form). */
 export const ErrorCodes = {
   currencyMismatch: '300',
+  /** A create request signed correctly for an endpoint id that is not the merchant's. */
+  unknownEndpoint: '301',
   internal: '500',
 } as const;
 

@@ -15,10 +15,11 @@ export {
 export { readRunningGateway, readStateLock, RUNNING_FILE, StateDirLockedError, type RunningGateway } from './running';
 export { MAX_BODY_BYTES } from './http';
 export { JOURNAL_FILE } from './journal';
+export { simulatedToday } from './simulatedDate';
 export { MAX_QUEUED_CALLBACKS } from './callbacks';
 export { SIMULATE_500_ORDER_ID } from './create';
 export { ErrorCodes, PayloadErrorCodes, LintErrorCodes, OTHER_LINT_ERROR } from './errorCodes';
 export { REPORT_COLUMNS } from './report';
-export { cardDeclines, MAX_ADVANCE_DAYS, MAX_CHARGES_PER_ADVANCE, MAX_LISTED_CHARGES, MAX_STORED_CHARGES } from './ledger';
+export { cardDeclines, MAX_ADVANCE_DAYS, MAX_CHARGES_PER_ADVANCE, MAX_LISTED_CHARGES, MAX_STORED_CHARGES } from './payments';
 export { TIMESTAMP_WINDOW_SECONDS } from './auth';
 export type * from './types';

@@ -16,7 +16,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CalendarDate } from '../core/dates';
 import { loadSnapshot, saveSnapshot, syncDir, type Snapshot } from './state';
-import type { SimState, StoredCharge, StoredPayment } from './types';
+import type { GatewayState, StoredCharge, StoredPayment } from './types';
 
 export const JOURNAL_FILE = 'journal.ndjson';
 /** The journal is folded into a new snapshot once it is larger than this and than the snapshot. */
@@ -45,7 +45,7 @@ export interface LoadedStore {
 }
 
 export class JournalStore {
-  readonly state: SimState;
+  readonly state: GatewayState;
   private seq: number;
   private fd: number;
   private journalBytes: number;

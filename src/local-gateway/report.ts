@@ -4,9 +4,10 @@
 
 import { writeRecords } from '../core/csv/write';
 import { compareDates, formatIsoDate, parseGatewayDate, type CalendarDate } from '../core/dates';
+import { reportTemplateProblems } from '../core/gateway/reportTemplate';
 import { DEMO_MERCHANT_NAME } from './merchant';
 import { renderPdf } from './pdf';
-import type { SimState } from './types';
+import type { GatewayState } from './types';
 
 export const REPORT_COLUMNS = [
   'Merchant_Name',
@@ -53,12 +54,16 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-/** Reads the report template tolerantly: the spec shows one sample, so only what this report uses is checked. */
+/**
+ * Reads the report template with the one check the editor and the CLI use (every problem, in one answer),
+ * then what this local gateway can serve of it (its few encodings, the input parameters it filters by).
+ */
 export function parseReportRequest(body: unknown): ReportParse {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false, message: 'the body is not a JSON object' };
+  const problems = reportTemplateProblems(body);
+  if (problems.length > 0) return { ok: false, message: `invalid report template: ${problems.map((p) => p.message).join('; ')}` };
   const b = body as Record<string, unknown>;
-  const format = (str(b.reportFormat) ?? 'CSV').toUpperCase();
-  if (format !== 'CSV' && format !== 'PDF') return { ok: false, message: `reportFormat ${format} is not supported (CSV or PDF)` };
+  const format = b.reportFormat as 'CSV' | 'PDF';
   const encName = (str(b.reportEncode) ?? 'UTF-8').toLowerCase();
   const encoding = ENCODINGS[encName];
   if (!encoding)
@@ -89,7 +94,7 @@ export function parseReportRequest(body: unknown): ReportParse {
   return { ok: true, request };
 }
 
-export function reportRows(state: SimState, r: ReportRequest, merchantName = DEMO_MERCHANT_NAME): string[][] {
+export function reportRows(state: GatewayState, r: ReportRequest, merchantName = DEMO_MERCHANT_NAME): string[][] {
   const found: { date: CalendarDate; tx: number; row: string[] }[] = [];
   for (const p of state.payments) {
     if (r.clientOrderId !== undefined && p['client-orderid'] !== r.clientOrderId) continue;
@@ -132,7 +137,7 @@ export interface RenderedReport {
   fileName: string;
 }
 
-export function renderReport(state: SimState, r: ReportRequest): RenderedReport {
+export function renderReport(state: GatewayState, r: ReportRequest): RenderedReport {
   const rows = reportRows(state, r);
   const safeName = r.reportName.replace(/[^A-Za-z0-9._-]+/g, '_') || 'report';
   if (r.format === 'PDF') {

@@ -21,7 +21,7 @@ export interface RunningGateway {
   baseUrl: string;
   reportBaseUrl: string;
   origin: string;
-  /** Required on every `/_sim/*` request as `Authorization: Bearer <token>`; new on every start. */
+  /** Required on every `/_local/*` request as `Authorization: Bearer <token>`; new on every start. */
   adminToken: string;
   /** `oneShot`: started by a CLI command for its own duration, gone when that command ends. */
   kind: 'server' | 'oneShot';

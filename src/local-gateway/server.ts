@@ -1,18 +1,18 @@
 // The local gateway's HTTP face: both operations under their path prefixes, and the admin surface
-// (/_sim/*, admin.ts). One gateway per state directory (running.ts); every request that changes
+// (/_local/*, admin.ts). One gateway per state directory (running.ts); every request that changes
 // something commits it to the journal (journal.ts) before the answer leaves.
 
 import { randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_PATHS, type Environment } from '../core/gateway/environments';
-import { handleAdmin, validDays, type AdminContext } from './admin';
+import { adminSubpath, handleAdmin, validDays, type AdminContext } from './admin';
 import { authenticate, authorizationShape, NonceCache, nonceStillLive } from './auth';
 import { CallbackQueue } from './callbacks';
-import { formEncodeAnswer, handleCreate, jsonAnswer, type Fields } from './create';
+import { formEncodeAnswer, handleCreate, jsonAnswer, unknownEndpointAnswer, type Fields } from './create';
 import { HttpError, MAX_BODY_BYTES, readBody, send } from './http';
 import { JournalStore } from './journal';
-import { advance, advanceAllowance, MAX_ADVANCE_DAYS, simToday } from './ledger';
+import { advance, advanceAllowance, MAX_ADVANCE_DAYS, gatewayToday } from './payments';
 import { ensureStateDir, loadOrCreateDemoMerchant } from './merchant';
 import { parseReportRequest, renderReport } from './report';
 import { acquireStateLock, releaseStateLock, updateStateLock, type RunningGateway } from './running';
@@ -147,12 +147,14 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
         nonces,
         now(),
       );
-      let denied: string | undefined;
-      if (!auth.ok) denied = auth.reason;
-      else if (endpointId !== merchant.endpointId) denied = `endpoint ${endpointId} does not belong to ${merchant.consumerKey}`;
-      if (denied) {
-        log(`create denied (403): ${denied}`);
+      if (!auth.ok) {
+        log(`create denied (403): ${auth.reason}`);
         return send(res, 403, undefined, '');
+      }
+      if (endpointId !== merchant.endpointId) {
+        const refused = unknownEndpointAnswer(endpointId, merchant);
+        log(refused.logLine);
+        return send(res, refused.httpStatus, 'application/x-www-form-urlencoded; charset=utf-8', formEncodeAnswer(refused.fields));
       }
       const result = handleCreate(s.state, form);
       log(result.logLine);
@@ -220,7 +222,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
 
     async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      if (url.pathname === '/_sim' || url.pathname.startsWith('/_sim/')) return handleAdmin(admin, req, res, url);
+      if (adminSubpath(url.pathname) !== undefined) return handleAdmin(admin, req, res, url);
       const create = createRe.exec(url.pathname);
       const isReport = reportRe.test(url.pathname);
       if (!create && !isReport) throw new HttpError(404, 'not found');
@@ -284,7 +286,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
       stateDir,
       environment,
       merchant,
-      today: () => simToday(s.state),
+      today: () => gatewayToday(s.state),
       advanceDays,
       payments: () => structuredClone(s.state.payments),
       close() {

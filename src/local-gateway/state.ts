@@ -1,4 +1,4 @@
-// The simulator's snapshot: `state.json`, the whole state as of one journal sequence number. Written
+// The local gateway's snapshot: `state.json`, the whole state as of one journal sequence number. Written
 // only when the journal has grown as large as the snapshot (see journal.ts), so its cost is spread over
 // the requests that grew the journal; never once per request.
 
@@ -6,23 +6,23 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { formatGatewayDate, parseGatewayDate, todayLocal, type CalendarDate } from '../core/dates';
-import type { SimState } from './types';
+import type { GatewayState } from './types';
 
 export const STATE_FILE = 'state.json';
 
-export function freshState(today: CalendarDate = todayLocal()): SimState {
+export function freshState(today: CalendarDate = todayLocal()): GatewayState {
   return { version: 1, today: formatGatewayDate(today), nextPaymentId: 7000001, nextSerial: 1, nextTransactionId: 90000001, payments: [] };
 }
 
 /** The snapshot on disk: the state, the last journal commit it includes, and the nonces still in their window. */
 export interface Snapshot {
-  state: SimState;
+  state: GatewayState;
   seq: number;
   nonces: [string, number][];
 }
 
-function isState(v: unknown): v is SimState {
-  const s = v as SimState;
+function isState(v: unknown): v is GatewayState {
+  const s = v as GatewayState;
   return (
     typeof s === 'object' &&
     s !== null &&
@@ -49,12 +49,12 @@ export function loadSnapshot(stateDir: string, initialDate?: CalendarDate): Load
     throw err;
   }
   try {
-    const parsed = JSON.parse(text) as SimState & { seq?: unknown; nonces?: unknown };
+    const parsed = JSON.parse(text) as GatewayState & { seq?: unknown; nonces?: unknown };
     if (isState(parsed)) {
       const seq = Number.isSafeInteger(parsed.seq) ? (parsed.seq as number) : 0;
       const nonces = Array.isArray(parsed.nonces) ? (parsed.nonces as [string, number][]) : [];
       const { seq: _s, nonces: _n, ...state } = parsed;
-      return { snapshot: { state: state as SimState, seq, nonces } };
+      return { snapshot: { state: state as GatewayState, seq, nonces } };
     }
   } catch {
     // fall through: keep the damaged file for inspection, start afresh

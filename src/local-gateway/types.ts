@@ -34,7 +34,7 @@ export interface DemoMerchant {
 }
 
 export type ChargeStatus = 'approved' | 'declined';
-/** The spec names only `stop`; `active` is this simulator's name for a running schedule. */
+/** The spec names only `stop`; `active` is the local gateway's name for a running schedule. */
 export type PaymentStatus = 'active' | 'stop';
 
 export interface StoredCharge {
@@ -67,7 +67,7 @@ export interface StoredPayment {
   charges: StoredCharge[];
 }
 
-export interface SimState {
+export interface GatewayState {
   version: 1;
   /** The simulated clock's current day (DD.MM.YYYY). */
   today: string;
@@ -114,10 +114,10 @@ export interface AdvanceSummary {
 export interface LocalGateway {
   baseUrl: string;
   reportBaseUrl: string;
-  /** The origin, for the `/_sim/*` admin endpoints. */
+  /** The origin, for the `/_local/*` admin endpoints. */
   origin: string;
   port: number;
-  /** The per-run admin token: `Authorization: Bearer <adminToken>` on every `/_sim/*` request. */
+  /** The per-run admin token: `Authorization: Bearer <adminToken>` on every `/_local/*` request. */
   adminToken: string;
   stateDir: string;
   environment: Environment;

@@ -35,3 +35,17 @@ export function readLintSettings(raw: unknown, fallback: LintSettings = DEFAULT_
   const debounceMs = typeof d === 'number' && Number.isFinite(d) ? Math.min(Math.max(0, Math.round(d)), 10_000) : fallback.debounceMs;
   return { run, debounceMs };
 }
+
+/**
+ * Client → server: the day previews count "today" from. A client whose active target is a local gateway
+ * sends that gateway's simulated day (it charges a row without start-date on it, not on this machine's
+ * day); no `today`: this machine's date. The hover says which.
+ */
+export const PREVIEW_TODAY_NOTIFICATION = 'paygate/previewToday';
+
+export interface PreviewToday {
+  /** DD.MM.YYYY */
+  today?: string;
+  /** Where the day comes from, as the hover says it ("the local gateway's simulated date"). */
+  source?: string;
+}

@@ -2,11 +2,13 @@
 // Both sides import this file, so it must stay free of `vscode` and of Node APIs. Messages crossing the
 // boundary are checked by the guards below: the page is treated as untrusted by the host and vice versa.
 
+import { isReportInfo, type ReportInfo } from './reportInfo';
+
 export const PROTOCOL_VERSION = 1;
 export const VIEW_TYPE = 'paygate.results';
 
 /** Where the rows on the page came from, so a reloaded panel knows how to get them back. */
-export type ReportSource =
+export type TableSource =
   | { kind: 'file'; uri: string }
   /** Rows held only in memory (a gateway answer); the page keeps small ones in its own state. */
   | { kind: 'inline' };
@@ -17,27 +19,16 @@ export type ReportSource =
 export type CredentialToCheck = 'consumer-key' | 'consumer-secret' | 'rsa-private-key' | 'endpoint-id' | 'environment';
 
 export type SubmissionOutcomeView =
-  | { kind: 'accepted'; status?: number }
-  | { kind: 'validation-error' | 'error'; status?: number; message: string; code?: string }
+  | { outcome: 'accepted'; status?: number }
+  | { outcome: 'validation-error' | 'error'; status?: number; message: string; code?: string }
   /** The gateway's `status` declined or filtered: carries that status, the message and the code. */
-  | { kind: 'declined'; status?: number; paymentStatus: string; message: string; code?: string }
-  | { kind: 'auth-failed'; status?: number; operation: 'create' | 'report'; message: string; check: CredentialToCheck[] }
-  | { kind: 'server-error'; status: number; errorId?: string }
+  | { outcome: 'declined'; status?: number; paymentStatus: string; message: string; code?: string }
+  | { outcome: 'auth-failed'; status?: number; operation: 'create' | 'report'; message: string; check: CredentialToCheck[] }
+  | { outcome: 'server-error'; status: number; errorId?: string }
   /** The request went out but no whole answer came back (or the user stopped waiting): the payments may exist. */
-  | { kind: 'unknown'; reason: 'timeout' | 'connection-lost' | 'truncated' | 'cancelled' | 'interrupted'; message: string }
+  | { outcome: 'unknown'; kind: 'timeout' | 'connection-lost' | 'truncated' | 'cancelled' | 'interrupted'; message: string }
   /** Nothing was sent. */
-  | { kind: 'transport-error'; reason: 'refused' | 'timeout' | 'tls' | 'other'; message: string };
-
-export const SUBMISSION_OUTCOME_KINDS = [
-  'accepted',
-  'declined',
-  'validation-error',
-  'error',
-  'auth-failed',
-  'server-error',
-  'unknown',
-  'transport-error',
-] as const;
+  | { outcome: 'transport-error'; kind: 'refused' | 'timeout' | 'tls' | 'other'; message: string };
 
 /** The answer's per-row columns of a submission's table: shown first and pinned, so no one scrolls to them. */
 export const OUTCOME_COLUMNS = ['recurring-payment-id', 'status', 'serial-number'] as const;
@@ -94,23 +85,25 @@ export interface ViewState {
 export interface PersistedState {
   v: typeof PROTOCOL_VERSION;
   title: string;
-  source: ReportSource;
+  source: TableSource;
   /** Present only when small enough to keep in webview state (see INLINE_STATE_LIMIT). */
   table?: { columns: string[]; rows: string[][] };
   submission?: SubmissionView;
   reconciliation?: ReconciliationView;
+  /** A report's banner facts (absent for a submission or a plain CSV file). */
+  info?: ReportInfo;
   view?: ViewState;
 }
 
-/** Characters of cell text a page keeps in its own state; bigger in-memory reports are not restored. */
+/** Characters of cell text a page keeps in its own state; bigger in-memory tables are not restored. */
 export const INLINE_STATE_LIMIT = 2_000_000;
 
 // ---------- host -> page ----------
 
 export type HostToPage =
-  | { type: 'report'; title: string; columns: string[]; rows: string[][]; source: ReportSource }
+  | { type: 'table'; title: string; columns: string[]; rows: string[][]; source: TableSource; info?: ReportInfo }
   /** A CSV the page parses itself; the text follows in `csvChunk` messages so no single message is huge. */
-  | { type: 'csvStart'; title: string; delimiter?: string; totalBytes?: number; source: ReportSource }
+  | { type: 'csvStart'; title: string; delimiter?: string; totalBytes?: number; source: TableSource; info?: ReportInfo }
   | { type: 'csvChunk'; text: string }
   | { type: 'csvEnd' }
   | { type: 'csvFailed'; message: string }
@@ -138,12 +131,13 @@ type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStr = (v: unknown): v is string => typeof v === 'string';
 const optStr = (v: unknown): boolean => v === undefined || typeof v === 'string';
+const optInfo = (v: unknown): boolean => v === undefined || isReportInfo(v);
 const optNum = (v: unknown): boolean => v === undefined || (typeof v === 'number' && Number.isFinite(v));
 export const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every(isStr);
 /** Checks every row: the cost is linear, which is fine next to the structured clone that delivered it. */
 export const isRows = (v: unknown): v is string[][] => Array.isArray(v) && v.every(isStringArray);
 
-function isSource(v: unknown): v is ReportSource {
+function isSource(v: unknown): v is TableSource {
   if (!isRec(v)) return false;
   if (v.kind === 'file') return isStr(v.uri);
   return v.kind === 'inline';
@@ -151,7 +145,7 @@ function isSource(v: unknown): v is ReportSource {
 
 function isOutcome(v: unknown): v is SubmissionOutcomeView {
   if (!isRec(v)) return false;
-  switch (v.kind) {
+  switch (v.outcome) {
     case 'accepted':
       return optNum(v.status);
     case 'validation-error':
@@ -164,9 +158,9 @@ function isOutcome(v: unknown): v is SubmissionOutcomeView {
     case 'server-error':
       return typeof v.status === 'number' && optStr(v.errorId);
     case 'unknown':
-      return ['timeout', 'connection-lost', 'truncated', 'cancelled', 'interrupted'].includes(v.reason as string) && isStr(v.message);
+      return ['timeout', 'connection-lost', 'truncated', 'cancelled', 'interrupted'].includes(v.kind as string) && isStr(v.message);
     case 'transport-error':
-      return ['refused', 'timeout', 'tls', 'other'].includes(v.reason as string) && isStr(v.message);
+      return ['refused', 'timeout', 'tls', 'other'].includes(v.kind as string) && isStr(v.message);
     default:
       return false;
   }
@@ -204,10 +198,10 @@ export function isReconciliationView(v: unknown): v is ReconciliationView {
 export function isHostToPage(v: unknown): v is HostToPage {
   if (!isRec(v)) return false;
   switch (v.type) {
-    case 'report':
-      return isStr(v.title) && isStringArray(v.columns) && isRows(v.rows) && isSource(v.source);
+    case 'table':
+      return isStr(v.title) && isStringArray(v.columns) && isRows(v.rows) && isSource(v.source) && optInfo(v.info);
     case 'csvStart':
-      return isStr(v.title) && optStr(v.delimiter) && optNum(v.totalBytes) && isSource(v.source);
+      return isStr(v.title) && optStr(v.delimiter) && optNum(v.totalBytes) && isSource(v.source) && optInfo(v.info);
     case 'csvChunk':
       return isStr(v.text);
     case 'csvEnd':
@@ -251,5 +245,5 @@ export function isPersistedState(v: unknown): v is PersistedState {
   if (v.table !== undefined && !(isRec(v.table) && isStringArray(v.table.columns) && isRows(v.table.rows))) return false;
   if (v.submission !== undefined && !isSubmissionView(v.submission)) return false;
   if (v.reconciliation !== undefined && !isReconciliationView(v.reconciliation)) return false;
-  return true;
+  return optInfo(v.info);
 }

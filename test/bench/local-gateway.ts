@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     let last: Omit<AdvanceSummary, 'callbacks'> | undefined;
     const [advMs] = await timeMs(async () => {
       for (let i = 0; i < 100; i++) {
-        const answer: Omit<AdvanceSummary, 'callbacks'> = (await admin(gw, 'POST', '/_sim/advance?days=3660')).json;
+        const answer: Omit<AdvanceSummary, 'callbacks'> = (await admin(gw, 'POST', '/_local/advance?days=3660')).json;
         last = answer;
         advances++;
         total += answer.chargeCount;

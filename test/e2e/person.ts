@@ -54,6 +54,16 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
   // Examples point at ../schemas/ by relative $schema; keep that path valid beside the copy.
   if (fs.existsSync(path.join(ROOT, 'schemas'))) fs.cpSync(path.join(ROOT, 'schemas'), path.join(scratch, 'schemas'), { recursive: true });
 
+  // A merchant who wants the same report as a PDF: the example template with reportFormat PDF, written
+  // before the editor starts so that Quick Open has it indexed.
+  const csvTemplate = path.join(workspace, 'transactions.report.json');
+  if (fs.existsSync(csvTemplate)) {
+    const template = JSON.parse(fs.readFileSync(csvTemplate, 'utf8')) as Record<string, unknown>;
+    delete template.$schema;
+    const pdfTemplate = { ...template, reportName: 'Transactions PDF', reportFormat: 'PDF' };
+    fs.writeFileSync(path.join(workspace, 'transactions-pdf.report.json'), JSON.stringify(pdfTemplate, null, 2));
+  }
+
   const server = await startCodeServer({
     entry: o.entry,
     node: o.node,
@@ -398,6 +408,129 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     { previous: false },
   );
 
+  await step(
+    'a PDF report opens in the pane, drawn page by page, and its text is searchable',
+    async () => {
+      if (!runReport) notYet('no Run Report Template command');
+      if (!fs.existsSync(path.join(workspace, 'transactions-pdf.report.json'))) notYet('no PDF report template in the workspace');
+      await page.keyboard.press('Escape');
+      await wb.quickOpenFile(page, 'transactions-pdf.report.json');
+      const earlier = page.frames();
+      await wb.runCommand(page, runReport.title);
+      const frame = await answerPromptsUntilTable(page, earlier, 'body[data-state="ready"] .pdfViewer .page canvas');
+      const pages = await frame.locator('body').getAttribute('data-pages');
+      const id = clientOrderIds(path.join(workspace, 'valid.rpcsv'))[0];
+      await frame.locator('input[aria-label="Find in PDF"]').fill(id);
+      await frame.locator('input[aria-label="Find in PDF"]').press('Enter');
+      await frame.locator('.pdf-find-count', { hasText: /of \d+ match/ }).waitFor({ timeout: 30_000 });
+      await frame.locator('.textLayer .highlight').first().waitFor({ timeout: 15_000 });
+      await screenshot('pdf-report');
+      const facts = (await frame.locator('.report-facts').innerText()).trim();
+      return `${pages} page(s); ${id} found; ${facts}`;
+    },
+    { previous: false },
+  );
+
+  // Issue 19 (the first hour of a new merchant): the palette, a template's problems, the resend question.
+  // Each starts from the workbench (not a webview, which keeps its own keys) with its own editors.
+  const palette = async (title: string, run: boolean): Promise<boolean> => {
+    await page
+      .locator('.part.sidebar .composite.title')
+      .first()
+      .click({ timeout: 3_000 })
+      .catch(() => undefined);
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${title}`);
+    const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+    const offered = await row.waitFor({ state: 'visible', timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (offered && run) await row.click();
+    else await page.keyboard.press('Escape');
+    return offered;
+  };
+  const closeAllEditors = () => palette('View: Close All Editors', true);
+
+  await step(
+    'the Command Palette offers every PayGate command, whatever the active editor',
+    async () => {
+      const titles = (manifest.contributes?.commands ?? []).map((c) => c.title);
+      const missing: string[] = [];
+      for (const title of titles) if (!(await palette(`PayGate: ${title}`, false))) missing.push(title);
+      await page
+        .locator('.part.sidebar .composite.title')
+        .first()
+        .click({ timeout: 3_000 })
+        .catch(() => undefined);
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget .quick-input-box input').fill('>PayGate: ');
+      await screenshot('palette');
+      await page.keyboard.press('Escape');
+      if (missing.length > 0) throw new Error(`not offered: ${missing.join(', ')}`);
+      return `${titles.length} commands offered`;
+    },
+    { previous: false },
+  );
+
+  await step(
+    'a report template with several problems: all underlined, and Run Report Template names every one',
+    async () => {
+      const bad = { ...JSON.parse(fs.readFileSync(path.join(workspace, 'transactions.report.json'), 'utf8')), reportFormat: 'XLS' };
+      delete bad.reportName;
+      bad.filters.currencies = ['eur'];
+      fs.writeFileSync(path.join(workspace, 'broken.report.json'), `${JSON.stringify(bad, null, 2)}\n`);
+      await closeAllEditors();
+      await wb.quickOpenFile(page, 'broken.report.json');
+      await wb.problems(page, 20_000);
+      const filter = page.getByPlaceholder(/^Filter \(e\.g\. text/).first();
+      await filter.fill('**/broken.report.json');
+      // The JSON language service checks the file against the contributed schema a moment after it opens.
+      let rows: string[] = [];
+      for (const until = Date.now() + 20_000; Date.now() < until && !rows.some((r) => /CSV|PDF/.test(r));) {
+        rows = await wb.problems(page, 20_000).catch(() => []);
+        if (!rows.some((r) => /CSV|PDF/.test(r))) await page.waitForTimeout(500);
+      }
+      await screenshot('template-problems');
+      await filter.fill('');
+      if (!rows.some((r) => /CSV|PDF/.test(r))) throw new Error(`no problem about reportFormat in: ${rows.join(' | ')}`);
+      await palette(`PayGate: ${runReport?.title ?? 'Run Report Template'}`, true);
+      let toast: string | undefined;
+      for (const until = Date.now() + 15_000; !toast && Date.now() < until;) {
+        toast = (await wb.notifications(page)).find((t) => /not a valid report template/.test(t));
+        if (!toast) await page.waitForTimeout(250);
+      }
+      await screenshot('template-run-refused');
+      if (!toast) throw new Error('no notification about the invalid template');
+      if (!/reportName/.test(toast) || !/reportFormat/.test(toast))
+        throw new Error(`the notification does not name both problems: ${toast}`);
+      return `${rows.length} rows in the Problems panel for the file; ${toast.slice(0, 120)}`;
+    },
+    { previous: false },
+  );
+
+  await step(
+    'submitting valid.rpcsv a second time asks once, with one way to say no (Escape sends nothing)',
+    async () => {
+      await closeAllEditors();
+      await wb.quickOpenFile(page, 'valid.rpcsv');
+      await palette(`PayGate: ${SUBMIT_TITLE}`, true);
+      const quick = page.locator('.quick-input-widget');
+      await quick.locator('.monaco-list-row', { hasText: /send/i }).first().waitFor({ state: 'visible', timeout: 20_000 });
+      // One row per answer (a row's label, description and detail line are inside it).
+      const answers = await quick.locator('.monaco-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
+      await screenshot('resend-question');
+      if (answers.length !== 2 || !/^Don't send/.test(answers[0]) || !/Send again/.test(answers[1]))
+        throw new Error(`the answers are: ${answers.join(' | ')}`);
+      if (await page.locator('.monaco-dialog-box').isVisible()) throw new Error('a dialog with its own Cancel is shown as well');
+      await page.keyboard.press('Escape');
+      return answers.map((a) => a.split(',')[0]).join(' / ');
+    },
+    { previous: false },
+  );
+
   // Reconciliation (issue 20): advance the clock, pull the report, reconcile it from the report's page.
   await step(
     'advance the clock, run the report, "Reconcile…" on its page shows the reconciliation view',
@@ -435,10 +568,10 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
  * Submit may ask questions on the way (environment, confirmation). A person accepts the offered default;
  * so does this, until a webview shows a grid or the deadline passes.
  */
-async function answerPromptsUntilTable(page: Page, earlier: Frame[] = []): Promise<Frame> {
+async function answerPromptsUntilTable(page: Page, earlier: Frame[] = [], shows = 'table, [role="grid"]'): Promise<Frame> {
   const deadline = Date.now() + 45_000;
   while (Date.now() < deadline) {
-    const frame = await wb.webviewFrame(page, 'table, [role="grid"]', 500, earlier).catch(() => undefined);
+    const frame = await wb.webviewFrame(page, shows, 500, earlier).catch(() => undefined);
     if (frame) return frame;
     const dialog = page.locator('.monaco-dialog-box');
     if (await dialog.isVisible().catch(() => false)) {
@@ -453,7 +586,7 @@ async function answerPromptsUntilTable(page: Page, earlier: Frame[] = []): Promi
     if (toast) throw new Error(`notification: ${toast}`);
     await page.waitForTimeout(300);
   }
-  throw new Error('no results table appeared within 45s');
+  throw new Error(`no webview showed ${shows} within 45s`);
 }
 
 /** The client-orderid of every data record in a batch file, read with the same CSV library the product uses. */

@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   console.log('');
   console.log('PayGate Toolkit in VS Code (code-server', install.version + ')');
   console.log(`  local gateway: ${gateway ?? 'not running (see above)'}`);
-  console.log('                 the editor\'s "local" environment, `paygate` in a terminal and curl …/_sim/advance all use it');
+  console.log('                 the editor\'s "local" environment, `paygate` in a terminal and curl …/_local/advance all use it');
   console.log(`  examples:      ${workspace} (a scratch copy of examples/, removed when you stop)`);
   console.log(`  server log:    ${server.logFile}`);
   console.log('');

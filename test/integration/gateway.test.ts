@@ -173,7 +173,7 @@ describe('gateway commands', function () {
     it('opens a history record in the results panel: answer columns first, rows from the file, no card numbers', async () => {
       const view = await run<SubmissionView>('paygate.history.open', first.record.id);
       assert.ok(view);
-      assert.equal(view.outcome.kind, 'accepted');
+      assert.equal(view.outcome.outcome, 'accepted');
       assert.equal(view.submittedAt, first.record.time, 'the exact instant stays ISO in the view; the page shows local time');
       assert.deepEqual(view.columns.slice(0, 3), ['recurring-payment-id', 'status', 'serial-number']);
       assert.deepEqual(
@@ -200,12 +200,21 @@ describe('gateway commands', function () {
       assert.deepEqual(r.columns, [...REPORT_COLUMNS]);
     });
 
-    it('saves a PDF report where it is told to', async () => {
+    it('opens a PDF report in the pane, and saves it where it is told to', async () => {
       const target = path.join(scratch, 'report.pdf');
       const r = await run<ReportResult>('paygate.runReport', fixture('transactions-pdf.report.json'), { pdfTarget: target });
       assert.ok(r?.status === 'received' && r.format === 'pdf', JSON.stringify(r));
+      assert.equal(r.shown, true);
       assert.equal(r.savedTo, target);
       assert.equal(fs.readFileSync(target).subarray(0, 4).toString('latin1'), '%PDF');
+      // The PDF page's panel is a webview tab of its own view type, not the system's viewer.
+      const deadline = Date.now() + 10_000;
+      const pdfTab = () =>
+        vscode.window.tabGroups.all
+          .flatMap((g) => g.tabs)
+          .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('paygate.pdfReport'));
+      while (!pdfTab() && Date.now() < deadline) await new Promise((res) => setTimeout(res, 100));
+      assert.ok(pdfTab(), 'a PDF report tab is open');
     });
 
     it('names the file, line and column of a template problem and sends nothing', async () => {

@@ -10,6 +10,9 @@ export const REQUIRED_VSIX_FILES = [
   'dist/extension.js',
   'dist/webview-ui.js',
   'dist/webview-ui.css',
+  'dist/pdf-view.js',
+  'dist/pdf-view.css',
+  'dist/pdf.worker.mjs',
   'media/icon.png',
   'schemas/report-template.schema.json',
   'syntaxes/language-configuration.json',
@@ -22,9 +25,14 @@ const ALLOWED = [
   /^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/,
   /^dist\/(extension|language-server|webview-ui)\.js$/,
   /^dist\/webview-ui\.css$/,
+  // The PDF report page: pdf.js's viewer, its worker (shipped built by pdf.js) and its icons.
+  /^dist\/pdf-view\.(js|css)$/,
+  /^dist\/pdf\.worker\.mjs$/,
+  /^dist\/pdf-assets\/[^/]+\.(svg|gif)$/,
   /^syntaxes\/[^/]+\.(json|code-snippets)$/,
   /^schemas\/[^/]+\.json$/,
   /^media\/[^/]+\.png$/,
+  /^media\/screenshots\/[^/]+\.png$/,
 ];
 
 /** Files the VSIX must never carry, named so a failure says why. */

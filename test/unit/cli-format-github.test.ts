@@ -8,7 +8,7 @@ import { lint } from '../../src/core/rules/lint';
 import type { LintDiagnostic } from '../../src/core/rules/types';
 import { escapeData, escapeProperty, formatGithub } from '../../src/cli/format/github';
 import { buildJson } from '../../src/cli/format/json';
-import type { FileLint } from '../../src/cli/format/report';
+import type { FileLint } from '../../src/cli/format/problems';
 import { TODAY } from '../fixtures/lint-cases/helpers';
 
 const MIN = 'client-orderid;rp_card_type;credit-card-number;amount;currency';

@@ -12,7 +12,7 @@ import { lint } from '../../src/core/rules/lint';
 import { RULE_DOCS_URL } from '../../src/core/rules/links';
 import { applyEdits } from '../../src/core/text';
 import { buildJson } from '../../src/cli/format/json';
-import type { FileLint } from '../../src/cli/format/report';
+import type { FileLint } from '../../src/cli/format/problems';
 import { buildSarif, type SarifLog } from '../../src/cli/format/sarif';
 import { TODAY } from '../fixtures/lint-cases/helpers';
 

@@ -1,6 +1,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,8 +74,13 @@ test('a running gateway announced in gateway.json is used; report auth failure e
 
 test('demo: every step succeeds and the report table lists the example orders', async () => {
   const out: string[] = [];
+  // --port: the tour's gateway listens where it is told (a port that was free a moment ago).
+  const probe = http.createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise((r) => probe.close(r));
   const code = await runDemo(
-    ['--days', '35'],
+    ['--days', '35', '--port', String(port)],
     testContext({
       stdout: (s) => void out.push(s),
       stderr: (s) => void out.push(s),
@@ -88,6 +96,9 @@ test('demo: every step succeeds and the report table lists the example orders', 
   assert.match(text, /Accepted: /);
   assert.match(text, /Merchant_Name\s+Transaction_id\s+Merchant_OID/);
   assert.match(text, /GYM-2027-0001/);
+  assert.match(text, new RegExp(`Listening on http://127\\.0\\.0\\.1:${port} `));
+  assert.match(text, /\b\d+\.\d{2}\s+EUR\b/, 'report amounts in EUR minor units');
+  assert.doesNotMatch(text, /\b\d+\.\d{3}\s+EUR\b/);
   // The tour ends with a reconciliation of the batch it sent against the report it pulled.
   assert.match(text, /Reconcile valid\.rpcsv with the report[\s\S]*Reconciliation of 4 batch row\(s\)[\s\S]*\n {2}ok {16}4\n/);
   assert.doesNotMatch(text, /4111111111111111/);

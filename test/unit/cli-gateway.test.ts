@@ -124,6 +124,21 @@ test('report: a PDF report goes to --out', async () => {
   assert.equal(readFileSync(join(dir, 'out.pdf')).subarray(0, 5).toString('latin1'), '%PDF-');
 });
 
+test('report: every template problem with its place and nothing sent (exit 2); a lower-case currency warns (exit 0, no rows)', async () => {
+  const template = JSON.parse(readFileSync(join(root, 'examples', 'transactions.report.json'), 'utf8'));
+  const { reportName: _dropped, ...rest } = { ...template, reportFormat: 'XLS' };
+  const bad = await run(runReport, [file('xls.report.json', JSON.stringify(rest, null, 2)), ...localReport()]);
+  assert.equal(bad.code, 2, bad.out);
+  assert.match(bad.err, /xls\.report\.json:1:1: error reportName is missing/);
+  assert.match(bad.err, /xls\.report\.json:\d+:3: error reportFormat "XLS" is not one the gateway serves/);
+  assert.match(bad.err, /\(2 problems\); nothing was sent/);
+  const eur = { ...template, filters: { ...template.filters, currencies: ['eur'] } };
+  const warned = await run(runReport, [file('eur.report.json', JSON.stringify(eur, null, 2)), ...localReport(), '--format', 'json']);
+  assert.equal(warned.code, 0, warned.err);
+  assert.deepEqual(warned.json!.rows, []);
+  assert.match(warned.err, /eur\.report\.json:\d+:\d+: warning filters\.currencies "eur" can never match: .*write "EUR"/);
+});
+
 test('submit: a wrong RSA key is an authentication failure (exit 3, HTTP 403)', async () => {
   const other = generateKeyPairSync('rsa', {
     modulusLength: 2048,

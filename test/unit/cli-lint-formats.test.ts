@@ -62,6 +62,11 @@ describe('paygate lint exit codes, the same for every format', () => {
       const runs = await Promise.all(cases.map(([, files]) => paygate(['lint', '--format', format, ...files], dir)));
       runs.forEach((r, i) => assert.equal(r.code, cases[i][2], `${format} ${cases[i][0]}: ${r.stderr}`));
       assert.match(runs[3].stderr, /missing\.rpcsv: cannot read: no such file/);
+      if (format === 'text') {
+        const alone = await paygate(['lint', 'missing.rpcsv'], dir);
+        assert.deepEqual([alone.code, alone.stdout], [2, ''], 'only the error is printed');
+        assert.match(alone.stderr, /^paygate lint: missing\.rpcsv: cannot read: no such file/);
+      }
       if (format === 'sarif') {
         assert.equal(JSON.parse(runs[3].stdout).runs[0].invocations[0].executionSuccessful, false);
         assert.equal(JSON.parse(runs[2].stdout).runs[0].tool.driver.version, (await import('../../package.json')).default.version);

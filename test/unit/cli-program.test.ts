@@ -49,7 +49,7 @@ const OPTIONS: Record<string, string[]> = {
   reconcile: ['--report', '--template', '--as-of', '--from', '--column', '--format', '--env', '--state', '--config'],
   trust: ['--revoke', '--list'],
   gateway: ['--port', '--state', '--quiet'],
-  demo: ['--examples', '--state', '--days'],
+  demo: ['--examples', '--state', '--days', '--port'],
   lsp: ['--stdio'],
 };
 

@@ -5,6 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runSchedule, type ScheduleJson } from '../../src/cli/commands/schedule';
+import { formatGatewayDate, todayLocal } from '../../src/core/dates';
+import { simulatedToday, startLocalGateway } from '../../src/local-gateway';
 import { captured } from '../fixtures/cli/context';
 
 const HEADER =
@@ -25,11 +27,13 @@ interface Run {
 }
 
 /** Runs the command in this process, in a folder holding `files`, with `stdin` on standard input. */
-async function run(args: string[], files: Record<string, string> = { 'batch.rpcsv': BATCH }, stdin = ''): Promise<Run> {
+async function run(args: string[], files: Record<string, string> = { 'batch.rpcsv': BATCH }, stdin = '', stateDir?: string): Promise<Run> {
   const cwd = mkdtempSync(join(tmpdir(), 'paygate-schedule-'));
   try {
     for (const [name, text] of Object.entries(files)) writeFileSync(join(cwd, name), text);
-    const { ctx, out, err } = captured({ cwd, stdin: async () => Buffer.from(stdin) });
+    // The local gateway's state directory: none ran there unless a test says so (never this machine's own).
+    const env = { PAYGATE_STATE_DIR: stateDir ?? join(cwd, 'no-local-gateway') };
+    const { ctx, out, err } = captured({ cwd, env, stdin: async () => Buffer.from(stdin) });
     const code = await runSchedule(args, ctx);
     return { code, out: out(), err: err() };
   } finally {
@@ -47,6 +51,8 @@ describe('paygate schedule --format json', () => {
     const result = json(await run(['batch.rpcsv', '--format', 'json', '--today', '10.10.2027', '--limit', '3']));
     assert.deepEqual(result, {
       file: 'batch.rpcsv',
+      today: '10.10.2027',
+      todayFrom: 'option',
       rows: [
         {
           row: 1,
@@ -269,5 +275,34 @@ describe('paygate schedule: rows whose schedule cannot be computed', () => {
     assert.deepEqual(out.rows[0].problems, ['start-date "2027-01-15" is not a real date written DD.MM.YYYY']);
     assert.deepEqual(out.rows[1].charges, [{ index: 0, date: '15.01.2027', amount: null }]);
     assert.deepEqual(out.rows[1].problems, ['no amount: set amount, amount-from with amount-to, or amount-sequence']);
+  });
+});
+
+// Issue 19, item 7: with the local gateway as the target, "today" is its simulated day, and it says so.
+describe('paygate schedule: today on the local gateway', () => {
+  it("uses the local gateway's simulated date for a row without start-date, and names it", async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'paygate-schedule-gw-'));
+    try {
+      const gw = await startLocalGateway({ stateDir, port: 0, initialDate: { year: 2027, month: 6, day: 1 } });
+      try {
+        await gw.advanceDays(3);
+        assert.equal(formatGatewayDate(simulatedToday(stateDir)!), '04.06.2027', 'read while it runs');
+      } finally {
+        await gw.close();
+      }
+      assert.equal(formatGatewayDate(simulatedToday(stateDir)!), '04.06.2027', 'read after it stopped');
+      const r = json(await run(['batch.rpcsv', '--format', 'json', '--row', '4', '--limit', '1'], undefined, '', stateDir));
+      assert.deepEqual([r.today, r.todayFrom, r.rows[0].charges[0].date], ['04.06.2027', 'local-gateway', '04.06.2027']);
+      const text = await run(['batch.rpcsv', '--row', '4', '--limit', '1'], undefined, '', stateDir);
+      assert.match(text.out, /no start-date: .*today is 04\.06\.2027 \(the local gateway's simulated date/);
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
+
+  it("uses this machine's date when no local gateway ever ran, and says so", async () => {
+    const r = json(await run(['batch.rpcsv', '--format', 'json', '--row', '4', '--limit', '1']));
+    assert.deepEqual([r.today, r.todayFrom], [formatGatewayDate(todayLocal()), 'clock']);
+    assert.equal(simulatedToday(join(tmpdir(), 'paygate-no-such-state-dir')), undefined);
   });
 });

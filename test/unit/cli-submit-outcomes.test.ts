@@ -177,6 +177,12 @@ test('one exit code per outcome, in text and JSON', async () => {
   assert.doesNotMatch(hung.out, /not delivered/i);
   const refused = await submit([batch('REF'), '--env', 'gw-refused']);
   assert.match(refused.out, /^Not delivered \(refused\)[\s\S]*nothing was sent/);
+  // A 403 cannot tell a wrong key from a wrong endpoint id: the text names all three suspects.
+  const denied = await submit([batch('AUTH'), '--env', 'gw-auth']);
+  assert.match(
+    denied.out,
+    /^Authentication failed \(HTTP 403\)[\s\S]*consumer key, the signing key \(RSA private key or consumer secret\) and the endpoint id/,
+  );
   const untyped = await submit([batch('UNT'), '--env', 'gw-untyped']);
   assert.match(untyped.out, /\| serial-number=s-1&recurring-payment-id=77/, 'shown verbatim');
 });

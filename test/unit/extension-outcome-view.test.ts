@@ -77,7 +77,7 @@ describe('submission view', () => {
 
   it('names the RSA key among the credentials to check after an RSA-signed create is refused', () => {
     const v = outcomeView({ outcome: 'auth-failed', status: 403, operation: 'create', message: 'HTTP 403', raw: '' }, 'RSA-SHA256', []);
-    assert.ok(v.kind === 'auth-failed' && v.check.includes('rsa-private-key') && !v.check.includes('consumer-secret'));
+    assert.ok(v.outcome === 'auth-failed' && v.check.includes('rsa-private-key') && !v.check.includes('consumer-secret'));
   });
 
   it('shows an unrecognised answer as an error with its body scrubbed', () => {
@@ -86,8 +86,8 @@ describe('submission view', () => {
       'HMAC-SHA1',
       [],
     );
-    assert.equal(v.kind, 'error');
-    assert.ok(v.kind === 'error' && v.message.includes('411111******1111') && !v.message.includes('4111111111111111'));
+    assert.equal(v.outcome, 'error');
+    assert.ok(v.outcome === 'error' && v.message.includes('411111******1111') && !v.message.includes('4111111111111111'));
   });
 
   it('tells a report denial apart from a create denial', () => {
@@ -120,7 +120,7 @@ describe('submission view', () => {
       [],
     );
     assert.ok(
-      d.kind === 'declined' && d.paymentStatus === 'declined' && d.code === '301' && d.message.includes('411111******1111'),
+      d.outcome === 'declined' && d.paymentStatus === 'declined' && d.code === '301' && d.message.includes('411111******1111'),
       JSON.stringify(d),
     );
     const u = outcomeView(
@@ -128,7 +128,7 @@ describe('submission view', () => {
       'RSA-SHA256',
       [],
     );
-    assert.ok(u.kind === 'unknown' && u.reason === 'connection-lost', JSON.stringify(u));
+    assert.ok(u.outcome === 'unknown' && u.kind === 'connection-lost', JSON.stringify(u));
     assert.match(
       summary({ outcome: 'unknown', kind: 'timeout', message: 'No complete answer' }, 'sandbox', []),
       /^outcome unknown at sandbox \(timeout\)/,

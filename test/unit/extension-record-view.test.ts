@@ -51,7 +51,7 @@ describe('a submission from the ledger as a panel', () => {
     fs.writeFileSync(file, BATCH.replace(/\r\n/g, '\n')); // line endings do not change what was sent
     const view = await recordView(record({ file }), false);
     assert.equal(view.title, 'Submission: batch.rpcsv → local');
-    assert.deepEqual(view.outcome, { kind: 'accepted', status: 200 });
+    assert.deepEqual(view.outcome, { outcome: 'accepted', status: 200 });
     assert.equal(view.submittedAt, '2026-11-22T21:05:09.000Z', 'ISO in the view; the page shows local time');
     assert.deepEqual(view.columns.slice(0, 4), ['recurring-payment-id', 'status', 'serial-number', 'client-orderid']);
     assert.deepEqual(view.rows[0].slice(0, 3), ['11', 'active', 'S-1']);
@@ -79,19 +79,25 @@ describe('a submission from the ledger as a panel', () => {
       true,
     );
     assert.deepEqual(
-      interrupted.outcome.kind === 'unknown' && [interrupted.outcome.reason, /may have created/.test(interrupted.outcome.message)],
+      interrupted.outcome.outcome === 'unknown' && [interrupted.outcome.kind, /may have created/.test(interrupted.outcome.message)],
       ['interrupted', true],
     );
     const cancelled = await recordView(record({ outcome: 'cancelled', message: 'Cancelled while waiting' }), false);
-    assert.deepEqual(cancelled.outcome, { kind: 'unknown', reason: 'cancelled', message: 'Cancelled while waiting' });
+    assert.deepEqual(cancelled.outcome, { outcome: 'unknown', kind: 'cancelled', message: 'Cancelled while waiting' });
     const lost = await recordView(record({ outcome: 'unknown', kind: 'connection-lost', message: 'the connection was lost' }), false);
-    assert.deepEqual(lost.outcome, { kind: 'unknown', reason: 'connection-lost', message: 'the connection was lost' });
+    assert.deepEqual(lost.outcome, { outcome: 'unknown', kind: 'connection-lost', message: 'the connection was lost' });
     const refused = await recordView(record({ outcome: 'validation-error', message: 'amount is wrong', errorCode: '1003' }), false);
-    assert.deepEqual(refused.outcome, { kind: 'validation-error', status: 200, message: 'amount is wrong', code: '1003' });
+    assert.deepEqual(refused.outcome, { outcome: 'validation-error', status: 200, message: 'amount is wrong', code: '1003' });
     const declined = await recordView(
       record({ outcome: 'declined', statuses: ['declined'], message: 'Card declined', errorCode: '301' }),
       false,
     );
-    assert.deepEqual(declined.outcome, { kind: 'declined', status: 200, paymentStatus: 'declined', message: 'Card declined', code: '301' });
+    assert.deepEqual(declined.outcome, {
+      outcome: 'declined',
+      status: 200,
+      paymentStatus: 'declined',
+      message: 'Card declined',
+      code: '301',
+    });
   });
 });

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
+import Ajv from 'ajv';
 import { jsonErrorOffset } from '../../src/core/gateway/jsonPosition';
 import { join } from 'node:path';
 import {
@@ -198,4 +199,61 @@ test('every template problem reads as a sentence about a field, never as validat
     assert.doesNotMatch(p.message, /Too small|Too big|expected|Invalid input|>=|<=/, p.message);
     assert.ok(p.line !== undefined && p.column !== undefined, `${p.path} has a place`);
   }
+});
+
+// Issue 19, item 4: the template is checked whole, against one schema, before anything is sent.
+test('every problem of a template at once, each with its line and column: a missing reportName does not hide a bad reportFormat', () => {
+  const { reportName: _dropped, ...rest } = { ...newReportTemplate(), reportIdentifier: 'transactions', reportFormat: 'XLS' };
+  const text = JSON.stringify(rest, null, 2);
+  const r = parseReportTemplate(text);
+  assert.ok(!r.ok);
+  if (r.ok) return;
+  const byPath = new Map(r.problems.map((p) => [p.path, p]));
+  assert.deepEqual([...byPath.keys()].sort(), ['reportFormat', 'reportName']);
+  const format = byPath.get('reportFormat')!;
+  assert.match(format.message, /reportFormat "XLS" .*"CSV" or "PDF"/);
+  const lines = text.split('\n');
+  assert.equal(format.line, lines.findIndex((l) => l.includes('"reportFormat"')) + 1);
+  assert.equal(format.column, 3);
+  assert.equal(byPath.get('reportName')!.line, 1, 'a missing field is placed on the object that lacks it');
+  for (const format of ['CSV', 'PDF'])
+    assert.ok(parseReportTemplate(JSON.stringify({ ...rest, reportName: 'x', reportFormat: format })).ok);
+});
+
+test('a currency filter that can never match is a warning with its place; the template is still valid', () => {
+  const t = { ...newReportTemplate(), reportIdentifier: 'transactions' };
+  const text = JSON.stringify({ ...t, filters: { ...t.filters, currencies: ['EUR', 'eur', 'euro'] } }, null, 2);
+  const r = parseReportTemplate(text);
+  assert.ok(r.ok, JSON.stringify(r));
+  assert.deepEqual(
+    r.warnings.map((w) => [w.path, w.line]),
+    [
+      ['filters.currencies.1', text.split('\n').findIndex((l) => l.includes('"eur"')) + 1],
+      ['filters.currencies.2', text.split('\n').findIndex((l) => l.includes('"euro"')) + 1],
+    ],
+  );
+  assert.match(r.warnings[0].message, /"eur" can never match: .*upper case.*write "EUR"/);
+  assert.doesNotMatch(r.warnings[1].message, /write/, 'no upper-case form of "euro" is a currency code');
+});
+
+test("the editor's JSON Schema (generated from the same zod schema) refuses the same format and flags the same currency", async () => {
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  const validate = ajv.compile(JSON.parse(reportTemplateJsonSchemaText()));
+  const t = { ...newReportTemplate(), reportIdentifier: 'transactions', reportName: 'x' };
+  assert.equal(validate(t), true, JSON.stringify(validate.errors));
+  assert.equal(validate({ ...t, reportFormat: 'XLS' }), false);
+  assert.deepEqual(
+    validate.errors?.map((e) => e.instancePath),
+    ['/reportFormat'],
+  );
+  assert.equal(validate({ ...t, filters: { ...t.filters, currencies: ['eur'] } }), false);
+  assert.ok(validate.errors?.some((e) => e.instancePath === '/filters/currencies/0'));
+});
+
+test('the shipped example template needs no $schema path and passes the check with no warning', () => {
+  const text = readFileSync(join(root, 'examples', 'transactions.report.json'), 'utf8');
+  assert.ok(!('$schema' in JSON.parse(text)), 'a relative $schema breaks as soon as the file is copied elsewhere');
+  const r = parseReportTemplate(text);
+  assert.ok(r.ok, JSON.stringify(r));
+  assert.deepEqual(r.warnings, []);
 });

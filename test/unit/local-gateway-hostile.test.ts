@@ -58,7 +58,7 @@ async function silentReceiver() {
 test('a notify_url pointing at the gateway itself (admin or not) is skipped: the clock does not move', async () => {
   await withGateway(async (gw, _dir, logs) => {
     const rows = [
-      { 'client-orderid': 'SELF-1', notify_url: `${gw.origin}/_sim/advance?days=3660` },
+      { 'client-orderid': 'SELF-1', notify_url: `${gw.origin}/_local/advance?days=3660` },
       { 'client-orderid': 'SELF-2', notify_url: `http://localhost:${gw.port}/paygate/anything` },
       { 'client-orderid': 'SELF-3', notify_url: `http://127.0.0.1:${gw.port}//_sim/payments/7000001/stop` },
     ].map((r) => ({ ...r, 'start-date': '01.02.2027', period: 'day', interval: '1', 'max-repeats-number': '2' }));
@@ -78,7 +78,7 @@ test('a notify_url pointing at the gateway itself (admin or not) is skipped: the
       gw.payments().every((p) => p.status === 'active'),
       'no callback stopped a payment',
     );
-    assert.ok(logs.some((l) => l.includes('callback skipped') && l.includes('/_sim/advance')));
+    assert.ok(logs.some((l) => l.includes('callback skipped') && l.includes('/_local/advance')));
   });
 });
 
@@ -99,7 +99,7 @@ test("a callback to another gateway's admin path is skipped: one row cannot stop
       const r = await attacker.advanceDays(1);
       assert.deepEqual(
         r.callbacks.map((c) => [c.outcome, c.detail]),
-        [['skipped', 'an admin path (/_sim/…)']],
+        [['skipped', 'an admin path (/_local/… or /_sim/…)']],
       );
     });
     assert.equal(victim.payments()[0].status, 'active');
@@ -116,9 +116,12 @@ test('callback policy: loopback http from port 1024, never the own ports, admin 
   assert.equal(reason('http://localhost:8080/x', [8080]), "the local gateway's own port");
   assert.equal(reason('http://[::1]:8080/x', [8080]), "the local gateway's own port");
   for (const p of ['/_sim/advance', '/_SIM/advance', '/%5Fsim/advance', '/a/../_sim/advance', '//_sim/advance', '/_sim']) {
-    assert.equal(reason(`http://127.0.0.1:9000${p}`), 'an admin path (/_sim/…)', p);
+    assert.equal(reason(`http://127.0.0.1:9000${p}`), 'an admin path (/_local/… or /_sim/…)', p);
+    const current = p.replace(/sim/i, 'local');
+    assert.equal(reason(`http://127.0.0.1:9000${current}`), 'an admin path (/_local/… or /_sim/…)', current);
   }
   assert.equal(reason('http://127.0.0.1:9000/_simulator'), 'ok', 'only the admin prefix itself');
+  assert.equal(reason('http://127.0.0.1:9000/_locale'), 'ok', 'only the admin prefix itself');
   assert.match(reason('http://127.0.0.1/cb'), /below 1024/);
   assert.match(reason('http://127.0.0.1:25/cb'), /below 1024/);
   assert.match(reason('http://user:pw@127.0.0.1:9000/cb'), /user:password/);
@@ -133,9 +136,9 @@ test('admin endpoints need the per-run token; a wrong, missing or old token is 4
       async (gw) => {
         oldToken = gw.adminToken;
         assert.match(gw.adminToken, /^[A-Za-z0-9_-]{32}$/);
-        assert.equal((await admin(gw, 'POST', '/_sim/advance?days=30', null)).status, 401);
+        assert.equal((await admin(gw, 'POST', '/_local/advance?days=30', null)).status, 401);
         assert.equal((await admin(gw, 'POST', '/_sim/advance?days=30', 'not-the-token')).status, 401);
-        assert.equal((await admin(gw, 'GET', '/_sim/payments', null)).status, 401);
+        assert.equal((await admin(gw, 'GET', '/_local/payments', null)).status, 401);
         const raw = await fetch(`${gw.origin}/_sim/state`, { headers: { 'x-paygate-admin-token': gw.adminToken } });
         assert.equal(raw.status, 401, 'only the Authorization: Bearer header carries it');
         assert.deepEqual(gw.today(), START);

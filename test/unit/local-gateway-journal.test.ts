@@ -13,7 +13,7 @@ import {
   MAX_CHARGES_PER_ADVANCE,
   MAX_LISTED_CHARGES,
   MAX_STORED_CHARGES,
-} from '../../src/local-gateway/ledger';
+} from '../../src/local-gateway/payments';
 import { freshState, STATE_FILE } from '../../src/local-gateway/state';
 import type { StoredPayment } from '../../src/local-gateway/types';
 import { START, tempStateDir } from '../fixtures/local-gateway/helpers';

@@ -108,8 +108,8 @@ test('paygate gateway prints its base URLs, writes gateway.json while running an
   assert.equal(fs.statSync(path.join(stateDir, 'gateway.json')).mode & 0o777, 0o600, 'the admin token is readable by the user alone');
   const token = /admin token:\s+(\S+)/.exec(out)![1];
   assert.equal(token, info.adminToken);
-  assert.equal((await fetch(`${new URL(baseUrl).origin}/_sim/state`)).status, 401, 'no token, no admin');
-  const state = await (await fetch(`${new URL(baseUrl).origin}/_sim/state`, { headers: { authorization: `Bearer ${token}` } })).json();
+  assert.equal((await fetch(`${new URL(baseUrl).origin}/_local/state`)).status, 401, 'no token, no admin');
+  const state = await (await fetch(`${new URL(baseUrl).origin}/_local/state`, { headers: { authorization: `Bearer ${token}` } })).json();
   assert.equal(state.endpointId, '1001');
   assert.ok(!out.includes(loadOrCreateDemoMerchant(stateDir).consumerSecret), 'the secret is never printed');
   stop('SIGTERM');

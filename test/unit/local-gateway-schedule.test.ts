@@ -171,7 +171,7 @@ test('advance, stop and reschedule over the admin HTTP endpoints; charges alread
     const id = formFields(
       (await postCreate(gw, batch([{ 'start-date': '01.02.2027', period: 'day', interval: '1', 'max-repeats-number': '' }]))).text,
     )['recurring-payment-id'];
-    const adv = await admin(gw, 'POST', '/_sim/advance?days=2');
+    const adv = await admin(gw, 'POST', '/_local/advance?days=2');
     assert.equal(adv.status, 200);
     assert.equal(adv.json.today, '02.02.2027');
     assert.deepEqual(
@@ -179,9 +179,9 @@ test('advance, stop and reschedule over the admin HTTP endpoints; charges alread
       [0, 1],
     );
 
-    assert.equal((await admin(gw, 'POST', `/_sim/payments/${id}/stop`)).json.payment.status, 'stop');
-    assert.equal((await admin(gw, 'POST', '/_sim/advance?days=3')).json.charges.length, 0);
-    const resumed = await admin(gw, 'POST', `/_sim/payments/${id}/reschedule`);
+    assert.equal((await admin(gw, 'POST', `/_local/payments/${id}/stop`)).json.payment.status, 'stop');
+    assert.equal((await admin(gw, 'POST', '/_local/advance?days=3')).json.charges.length, 0);
+    const resumed = await admin(gw, 'POST', `/_local/payments/${id}/reschedule`);
     assert.equal(resumed.json.payment.status, 'active');
     // Today is 05.02: the charges of 03.02 and 04.02 passed while stopped and are skipped; 05.02's is made.
     assert.deepEqual(
@@ -190,7 +190,7 @@ test('advance, stop and reschedule over the admin HTTP endpoints; charges alread
     );
     const dates = gw.payments()[0].charges.map((c) => c.date);
     assert.deepEqual(dates, ['01.02.2027', '02.02.2027', '05.02.2027']);
-    assert.equal((await admin(gw, 'POST', '/_sim/payments/404/stop')).status, 404);
+    assert.equal((await admin(gw, 'POST', '/_local/payments/404/stop')).status, 404);
   });
 });
 

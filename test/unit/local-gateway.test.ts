@@ -37,7 +37,7 @@ test('an RSA-SHA256 signed batch is accepted with one recurring-payment-id per r
     assert.notEqual(ids[0], ids[1]);
     assert.deepEqual(f.status.split(','), ['active', 'active']);
 
-    const listed = await admin(gw, 'GET', '/_sim/payments');
+    const listed = await admin(gw, 'GET', '/_local/payments');
     assert.equal(listed.status, 200);
     assert.deepEqual(
       listed.json.payments.map((p: Record<string, unknown>) => p['recurring-payment-id']),
@@ -75,7 +75,7 @@ test('create authentication failures are HTTP 403 with an empty body', async () 
       ['wrong HMAC secret', () => postCreate(gw, text, { credentials: hmacCredentials(gw, 'not-the-secret') })],
       ['unknown consumer key', () => postCreate(gw, text, { credentials: { ...hmacCredentials(gw), consumerKey: 'someone-else' } })],
       ['stale timestamp', () => postCreate(gw, text, { timestamp: String(Math.floor(Date.now() / 1000) - 3600) })],
-      ['other endpoint id', () => postCreate(gw, text, { url: createUrl(gw).replace(`/${gw.merchant.endpointId}/`, '/9999/') })],
+      ['other endpoint id, bad signature', () => postCreate(gw, text, { credentials: hmacCredentials(gw, 'x'), url: otherEndpoint(gw) })],
       [
         'payload changed after signing',
         async () => {
@@ -109,6 +109,22 @@ test('create authentication failures are HTTP 403 with an empty body', async () 
       assert.equal(a.status, 403, name);
       assert.equal(a.text, '', name);
     }
+    assert.equal(gw.payments().length, 0);
+  });
+});
+
+function otherEndpoint(gw: Parameters<typeof createUrl>[0]): string {
+  return createUrl(gw).replace(`/${gw.merchant.endpointId}/`, '/9999/');
+}
+
+test('a well-signed request for an endpoint id the merchant does not have is refused with its own error', async () => {
+  await withGateway(async (gw) => {
+    const a = await postCreate(gw, batch([{}]), { url: otherEndpoint(gw) });
+    assert.equal(a.status, 403);
+    const fields = Object.fromEntries([...new URLSearchParams(a.text)].map(([k, v]) => [k.trim(), v.trim()]));
+    assert.equal(fields.type, 'error');
+    assert.equal(fields['error-code'], '301');
+    assert.match(fields['error-message'], new RegExp(`unknown endpoint id 9999: .*endpoint of .* is ${gw.merchant.endpointId}`));
     assert.equal(gw.payments().length, 0);
   });
 });
@@ -243,8 +259,18 @@ test('a PDF report is a valid PDF: header, xref offsets pointing at their object
   });
 });
 
+test('a report template is checked whole by the same schema as the editor and the CLI: every problem in one 400', async () => {
+  await withGateway(async (gw) => {
+    const { reportName: _dropped, ...rest } = reportTemplate({ reportFormat: 'XLS' });
+    const a = await postReport(gw, rest);
+    assert.equal(a.status, 400);
+    assert.match(a.text, /reportFormat "XLS" is not one the gateway serves: use "CSV" or "PDF"/);
+    assert.match(a.text, /reportName is missing/);
+  });
+});
+
 test('state survives a restart: same merchant keys, clock and payments; ids are not reused', async () => {
-  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-sim-'));
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-local-gateway-'));
   const first = await withGateway(
     async (gw) => {
       await postCreate(gw, batch([{}]));
@@ -283,18 +309,27 @@ test('a second gateway on the same state directory is refused and told who holds
       return true;
     });
     // The refused start left the holder's lock alone.
-    assert.equal((await admin(a, 'GET', '/_sim/state')).status, 200);
+    assert.equal((await admin(a, 'GET', '/_local/state')).status, 200);
   });
 });
 
 test('admin endpoints refuse requests carrying an Origin (a web page) and unknown days', async () => {
   await withGateway(async (gw) => {
-    const res = await fetch(`${gw.origin}/_sim/advance?days=1`, {
+    const res = await fetch(`${gw.origin}/_local/advance?days=1`, {
       method: 'POST',
       headers: { origin: 'http://example.test', authorization: `Bearer ${gw.adminToken}` },
     });
     assert.equal(res.status, 403);
-    assert.equal((await admin(gw, 'POST', '/_sim/advance?days=0')).status, 400);
-    assert.equal((await admin(gw, 'POST', '/_sim/advance?days=2')).json.today, '02.02.2027');
+    assert.equal((await admin(gw, 'POST', '/_local/advance?days=0')).status, 400);
+    assert.equal((await admin(gw, 'POST', '/_local/advance?days=2')).json.today, '02.02.2027');
+  });
+});
+
+test('the admin endpoints still answer under their first name, /_sim/…, for scripts written against it', async () => {
+  await withGateway(async (gw) => {
+    assert.equal((await admin(gw, 'POST', '/_sim/advance?days=3')).json.today, '03.02.2027');
+    assert.deepEqual((await admin(gw, 'GET', '/_sim/state')).json, (await admin(gw, 'GET', '/_local/state')).json);
+    assert.equal((await admin(gw, 'GET', '/_sim/payments')).json.today, '03.02.2027');
+    assert.equal((await admin(gw, 'GET', '/_simulator/state')).status, 404, 'only the prefix itself');
   });
 });

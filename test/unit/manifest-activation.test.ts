@@ -13,6 +13,7 @@ interface Manifest {
     languages: { id: string; configuration?: string }[];
     commands: { command: string }[];
     views: Record<string, { id: string }[]>;
+    menus?: Record<string, { command: string; when?: string }[]>;
   };
 }
 
@@ -42,4 +43,18 @@ test('no activation event that VS Code already infers from the contributions', (
 test('every contributed language is one VS Code activates us for (it has a configuration, or is listed)', () => {
   const missing = manifest.contributes.languages.filter((l) => !l.configuration && !events.includes(`onLanguage:${l.id}`)).map((l) => l.id);
   assert.deepEqual(missing, []);
+});
+
+// The palette offers every command from the first keystroke: a `when` there can only be evaluated with
+// context keys, and ours are set when the extension activates, so an entry could hide a command exactly
+// in the seconds after a window opens. Each command checks its own preconditions and says what is missing.
+test('every command is in the Command Palette with no `when` clause (activation is on the command itself)', () => {
+  const palette = manifest.contributes.menus?.commandPalette ?? [];
+  assert.deepEqual(
+    palette.filter((m) => m.when !== undefined).map((m) => `${m.command} when ${m.when}`),
+    [],
+  );
+  assert.ok(manifest.contributes.commands.length > 0);
+  const listed = events.filter((e) => e.startsWith('onCommand:'));
+  assert.deepEqual(listed, [], 'onCommand is inferred from contributes.commands');
 });

@@ -1,7 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { parseGatewayDate } from '../../src/core/dates';
-import { reconcileText, type Reconciliation } from '../../src/core/reconcile';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatReconcileText } from '../../src/cli/format/reconcile';
+import { batchRows, reconcileText, type Reconciliation } from '../../src/core/reconcile';
 import { reconciliationView, RECONCILE_COLUMNS } from '../../src/extension/reconcile/view';
 import { isHostToPage, isPageToHost, isPersistedState, PROTOCOL_VERSION, RECONCILE_STATUS_COLUMN } from '../../src/shared/resultsProtocol';
 
@@ -55,11 +58,7 @@ describe('the reconciliation view', () => {
 });
 
 describe('docs/reconcile.md', () => {
-  it("the worked example's output is what paygate reconcile prints for it", async () => {
-    const { readFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { formatReconcileText } = await import('../../src/cli/format/reconcile');
-    const { batchRows } = await import('../../src/core/reconcile');
+  it("the worked example's output is what paygate reconcile prints for it", () => {
     const doc = readFileSync(join(__dirname, '../../docs/reconcile.md'), 'utf8');
     const report = doc.split('`transactions.csv`, the report of 01.03.2027:\n\n```\n')[1].split('```')[0].replace(/\n/g, '\r\n');
     const shown = doc.split('`paygate reconcile gym.rpcsv --report transactions.csv`')[1].split('```\n')[1].split('```')[0];

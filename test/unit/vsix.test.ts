@@ -27,6 +27,11 @@ const BUILD_OUTPUTS = [
   'dist/webview-ui.js.map',
   'dist/webview-ui.css',
   'dist/webview-ui.css.map',
+  'dist/pdf-view.js',
+  'dist/pdf-view.js.map',
+  'dist/pdf-view.css',
+  'dist/pdf.worker.mjs',
+  'dist/pdf-assets/loading-icon-3SBOJUC7.gif',
   'media/icon.png',
   'out/meta-extension.json',
   'out/test/integration/index.js',
@@ -115,4 +120,19 @@ test('.vscodeignore lets in only paths that exist or are built', () => {
     );
   }
   assert.ok(REQUIRED_VSIX_FILES.every((f) => built.has(f)));
+});
+
+// The extension's Details page renders the packaged README: its images must be in the VSIX and linked
+// relatively (vsce would otherwise rewrite them to the repository host, and offline only alt text shows).
+test("the README's images are relative links to files the VSIX carries", () => {
+  const files = new Set(vsceLs());
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+  assert.ok(images.length > 0);
+  assert.deepEqual(
+    images.filter((src) => /^[a-z]+:/i.test(src) || !files.has(src.replace(/^\.\//, ''))),
+    [],
+  );
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  assert.match(pkg.scripts.package, /vsce package .*--no-rewrite-relative-links/);
 });

@@ -60,7 +60,7 @@ describe('submission masking', () => {
   it('drops cvv2, masks card numbers and stray card-like digits, keeps gateway ids', () => {
     const out = sanitiseSubmissionView({
       title: 't',
-      outcome: { kind: 'accepted' },
+      outcome: { outcome: 'accepted' },
       fields: { 'serial-number': '1234567890123456', note: 'card 5555555555554444 used' },
       columns: ['client-orderid', 'credit-card-number', 'CVV2', 'order_desc', 'recurring-payment-id'],
       rows: [['000123456789012', '5555555555554444', '123', 'paid with 4111111111111111', '9876543210987654']],

@@ -336,6 +336,12 @@ describe('what the page says about the view', () => {
     assert.equal(countText({ loading: true, filtered: true, shown: 1668, total: 5001 }), 'Loading… 1,668 of 5,001 rows so far');
   });
 
+  it('says row, not rows, after a total of one', () => {
+    assert.equal(countText({ loading: false, filtered: false, shown: 1, total: 1 }), '1 of 1 row');
+    assert.equal(countText({ loading: false, filtered: true, shown: 0, total: 1 }), '0 of 1 row');
+    assert.equal(countText({ loading: true, filtered: false, shown: 1, total: 1 }), 'Loading… 1 row');
+  });
+
   it('says why nothing is shown and offers the way out', () => {
     assert.equal(emptyState({ shown: 3, total: 3, complete: true, search: 'x', filters: 0 }), null);
     assert.equal(emptyState({ shown: 0, total: 0, complete: false, search: '', filters: 0 }), null, 'nothing to say before the first rows');

@@ -11,7 +11,7 @@ import {
 
 const view: SubmissionView = {
   title: 'Submission: batch.csv',
-  outcome: { kind: 'validation-error', status: 200, message: 'bad amount', code: '2' },
+  outcome: { outcome: 'validation-error', status: 200, message: 'bad amount', code: '2' },
   columns: ['client-orderid', 'credit-card-number', 'recurring-payment-id'],
   rows: [['A1', '411111******1111', '555']],
 };
@@ -37,12 +37,12 @@ describe('webview protocol guards', () => {
   });
 
   it('accepts host messages and checks their payloads', () => {
-    assert.ok(isHostToPage({ type: 'report', title: 't', columns: ['a'], rows: [['1']], source: { kind: 'inline' } }));
+    assert.ok(isHostToPage({ type: 'table', title: 't', columns: ['a'], rows: [['1']], source: { kind: 'inline' } }));
     assert.ok(isHostToPage({ type: 'csvStart', title: 't', source: { kind: 'file', uri: 'file:///r.csv' } }));
     assert.ok(isHostToPage({ type: 'csvChunk', text: 'a,b\n' }));
     assert.ok(isHostToPage({ type: 'csvEnd' }));
     assert.ok(isHostToPage({ type: 'submission', view }));
-    assert.equal(isHostToPage({ type: 'report', title: 't', columns: ['a'], rows: [[1]], source: { kind: 'inline' } }), false);
+    assert.equal(isHostToPage({ type: 'table', title: 't', columns: ['a'], rows: [[1]], source: { kind: 'inline' } }), false);
     assert.equal(isHostToPage({ type: 'csvStart', title: 't', source: { kind: 'file' } }), false);
     assert.equal(isHostToPage({ type: 'csvChunk', text: 5 }), false);
     assert.equal(isHostToPage({ type: 'html', html: '<b>' }), false);
@@ -50,17 +50,20 @@ describe('webview protocol guards', () => {
 
   it('validates each submission outcome kind by its own fields', () => {
     assert.ok(isSubmissionView(view));
-    assert.ok(isSubmissionView({ ...view, outcome: { kind: 'accepted' } }));
+    assert.ok(isSubmissionView({ ...view, outcome: { outcome: 'accepted' } }));
     assert.ok(
-      isSubmissionView({ ...view, outcome: { kind: 'auth-failed', operation: 'create', message: 'denied', check: ['consumer-secret'] } }),
+      isSubmissionView({
+        ...view,
+        outcome: { outcome: 'auth-failed', operation: 'create', message: 'denied', check: ['consumer-secret'] },
+      }),
     );
-    assert.ok(isSubmissionView({ ...view, outcome: { kind: 'server-error', status: 500, errorId: 'E-1' } }));
-    assert.ok(isSubmissionView({ ...view, outcome: { kind: 'transport-error', reason: 'refused', message: 'ECONNREFUSED' } }));
-    assert.equal(isSubmissionView({ ...view, outcome: { kind: 'validation-error' } }), false);
-    assert.equal(isSubmissionView({ ...view, outcome: { kind: 'auth-failed', operation: 'create', message: 'denied' } }), false);
-    assert.equal(isSubmissionView({ ...view, outcome: { kind: 'server-error' } }), false);
-    assert.equal(isSubmissionView({ ...view, outcome: { kind: 'transport-error', reason: 'dns', message: 'x' } }), false);
-    assert.equal(isSubmissionView({ ...view, outcome: { kind: 'maybe' } }), false);
+    assert.ok(isSubmissionView({ ...view, outcome: { outcome: 'server-error', status: 500, errorId: 'E-1' } }));
+    assert.ok(isSubmissionView({ ...view, outcome: { outcome: 'transport-error', kind: 'refused', message: 'ECONNREFUSED' } }));
+    assert.equal(isSubmissionView({ ...view, outcome: { outcome: 'validation-error' } }), false);
+    assert.equal(isSubmissionView({ ...view, outcome: { outcome: 'auth-failed', operation: 'create', message: 'denied' } }), false);
+    assert.equal(isSubmissionView({ ...view, outcome: { outcome: 'server-error' } }), false);
+    assert.equal(isSubmissionView({ ...view, outcome: { outcome: 'transport-error', kind: 'dns', message: 'x' } }), false);
+    assert.equal(isSubmissionView({ ...view, outcome: { outcome: 'maybe' } }), false);
     assert.equal(isSubmissionView({ ...view, fields: { 'serial-number': 7 } }), false);
   });
 

@@ -47,7 +47,7 @@ export async function launch(): Promise<{ context: BrowserContext; close(): Prom
 }
 
 /** The stub VS Code gives a webview: postMessage to the host, and a state slot kept across reloads. */
-function stubScript(initialState: unknown): string {
+export function stubScript(initialState: unknown): string {
   return `
 window.__posted = []; window.__violations = []; window.__state = ${JSON.stringify(initialState ?? null).replace(/</g, '\\u003c')};
 document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
@@ -128,7 +128,7 @@ export async function openPage(
   return handle;
 }
 
-function themeClass(theme: string): string {
+export function themeClass(theme: string): string {
   if (theme === 'light') return 'vscode-light';
   return theme === 'high-contrast' ? 'vscode-high-contrast' : 'vscode-dark';
 }
@@ -140,7 +140,7 @@ function themeClass(theme: string): string {
 export const CSP_PROBE = '<style>body { outline: 5px solid red; }</style>';
 
 // A handful of the variables VS Code sets on <html>, enough to see each theme applied.
-const THEMES: Record<'dark' | 'light' | 'high-contrast', string> = {
+export const THEMES: Record<'dark' | 'light' | 'high-contrast', string> = {
   dark: `:root { --vscode-editor-background: #1e1e1e; --vscode-editor-foreground: #d4d4d4; --vscode-editorGroupHeader-tabsBackground: #252526;
     --vscode-editorGroup-border: #444444; --vscode-list-hoverBackground: #2a2d2e; --vscode-list-activeSelectionBackground: #04395e;
     --vscode-list-activeSelectionForeground: #ffffff; --vscode-focusBorder: #007fd4; --vscode-input-background: #3c3c3c;

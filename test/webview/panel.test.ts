@@ -300,7 +300,7 @@ describe('results page in Chromium', () => {
   it('shows a submission outcome banner with masked rows', async () => {
     const view: SubmissionView = {
       title: 'Submission: batch.rpcsv → local',
-      outcome: { kind: 'validation-error', status: 200, message: 'amount-from must be less than amount-to', code: '1003' },
+      outcome: { outcome: 'validation-error', status: 200, message: 'amount-from must be less than amount-to', code: '1003' },
       file: 'batch.rpcsv',
       environment: 'local',
       fields: { 'serial-number': 'b3f1c2d4-0001' },
@@ -328,25 +328,40 @@ describe('results page in Chromium', () => {
       type: 'submission',
       view: {
         ...view,
-        outcome: { kind: 'auth-failed', operation: 'create', message: 'Access denied', check: ['consumer-key', 'consumer-secret'] },
+        outcome: { outcome: 'auth-failed', operation: 'create', message: 'Access denied', check: ['consumer-key', 'consumer-secret'] },
       },
     });
     await s.page.waitForFunction(() => document.querySelector('.banner h2')?.textContent === 'Authentication failed');
     assert.ok(((await s.page.textContent('.banner')) ?? '').includes('the consumer secret'));
-    await s.post({ type: 'submission', view: { ...view, outcome: { kind: 'server-error', status: 500, errorId: 'ERR-42' } } });
+    await s.post({ type: 'submission', view: { ...view, outcome: { outcome: 'server-error', status: 500, errorId: 'ERR-42' } } });
     await s.page.waitForFunction(() => document.querySelector('.banner h2')?.textContent === 'Server error (HTTP 500)');
     assert.ok(((await s.page.textContent('.banner')) ?? '').includes('Error ID: ERR-42'));
-    await s.post({ type: 'submission', view: { ...view, outcome: { kind: 'accepted', status: 200 } } });
+    await s.post({ type: 'submission', view: { ...view, outcome: { outcome: 'accepted', status: 200 } } });
     await s.page.waitForFunction(() => document.querySelector('.banner h2')?.textContent === 'Accepted');
     assert.equal(await s.page.locator('.banner').getAttribute('role'), 'status');
     assert.deepEqual(s.errors, []);
     await s.page.close();
   });
 
+  it('shows a report the same banner as a PDF report (template, environment, time, size), and keeps it in state', async () => {
+    const r = await openPage(context);
+    const info = { template: 'transactions.report.json', environment: 'local', receivedAt: '2026-11-24T20:10:43Z', bytes: 2048 };
+    await r.post({ type: 'table', title: 'Transactions (local)', columns: ['a'], rows: [['1']], source: { kind: 'inline' }, info });
+    await r.waitReady();
+    assert.equal(await r.page.textContent('.report-title'), 'Transactions (local)');
+    assert.match((await r.page.textContent('.report-facts')) ?? '', /^transactions\.report\.json · local · .*2026.* · 2\.0 KB$/);
+    await r.page.waitForFunction(() => (window as unknown as { __state?: { info?: unknown } }).__state?.info !== undefined);
+    assert.deepEqual(((await r.state()) as { info: unknown }).info, info);
+    // A plain CSV file (no report facts) has no banner.
+    await loadCsv(r, 'x,y\r\n1,2\r\n');
+    assert.equal(await r.page.locator('.report-banner').count(), 0);
+    await r.page.close();
+  });
+
   it('ignores messages that are not in the protocol', async () => {
     const before = await countText(h.page);
     await h.page.evaluate(() =>
-      window.postMessage({ type: 'report', title: 'x', columns: ['a'], rows: [[{ toString: 1 }]], source: { kind: 'inline' } }, '*'),
+      window.postMessage({ type: 'table', title: 'x', columns: ['a'], rows: [[{ toString: 1 }]], source: { kind: 'inline' } }, '*'),
     );
     await h.page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'log'));
     assert.equal(await countText(h.page), before);
@@ -367,6 +382,47 @@ describe('results page in Chromium', () => {
     assert.equal(await big.page.getAttribute('#active-cell', 'aria-colindex'), '3');
     const rendered = await big.page.locator('.row.data:not([hidden])').count();
     assert.ok(rendered < 100, `only the rows in view are in the DOM (${rendered})`);
+    await big.page.close();
+  });
+
+  it('reaches every row of a table taller than a browser can draw (2,000,000 rows)', async () => {
+    const n = 2_000_000;
+    const lines = ['"n"'];
+    for (let i = 0; i < n; i++) lines.push(String(i));
+    const big = await openPage(context);
+    await loadCsv(big, lines.join('\r\n') + '\r\n', 1 << 20);
+    assert.equal(await countText(big.page), '2,000,000 of 2,000,000 rows');
+    const grid = big.page.locator('[role=grid]');
+    // 2,000,000 rows of 24 px are 48 million pixels: more than Chromium lets an element be.
+    const height = await grid.evaluate((g) => g.scrollHeight);
+    assert.ok(height < 33_000_000, `the scrolled content stays drawable (${height} px)`);
+    // Halfway down the scroll bar is halfway through the rows.
+    const middle = await grid.evaluate((g) => {
+      g.scrollTop = (g.scrollHeight - g.clientHeight) / 2;
+      return new Promise<number>((resolve) =>
+        requestAnimationFrame(() => {
+          const shown = [...g.querySelectorAll('.row.data:not([hidden])')].map((r) => Number(r.getAttribute('aria-rowindex')));
+          resolve(shown.sort((a, b) => a - b)[shown.length >> 1]);
+        }),
+      );
+    });
+    assert.ok(Math.abs(middle - 2 - n / 2) < n / 100, `the middle of the scroll bar shows row ${middle}`);
+    // Ctrl+End reaches the very last row, drawn whole inside the grid.
+    await big.page.locator('.row.data:not([hidden]) [aria-colindex="1"]').first().click();
+    await big.page.keyboard.press('Control+End');
+    // aria-rowindex counts the two header rows (names and filters).
+    await big.page.waitForSelector(`.row.data[aria-rowindex="${n + 2}"]`);
+    assert.equal(await big.page.textContent('#active-cell'), String(n - 1));
+    const inside = await big.page.evaluate(() => {
+      const g = document.querySelector('[role=grid]')!.getBoundingClientRect();
+      const c = document.getElementById('active-cell')!.getBoundingClientRect();
+      return c.top >= g.top && c.bottom <= g.bottom + 0.5;
+    });
+    assert.ok(inside, 'the last row is fully in view');
+    // And back: Ctrl+Home shows the first row at the top again.
+    await big.page.keyboard.press('Control+Home');
+    await big.page.waitForSelector('.row.data[aria-rowindex="3"]');
+    assert.equal(await big.page.textContent('#active-cell'), '0');
     await big.page.close();
   });
 });

@@ -215,7 +215,7 @@ describe('the results table for a new user', () => {
       ['Line ↵ 1', 'x\u2066y\u2069z', 'soft\u00ADhyphen\uFEFF'],
       ['tab\there', 'ltr\u200Emark\u061C', 'A very long value that is certainly cut short by a narrow column of this table'],
     ];
-    await h.post({ type: 'report', title: 'Truth', columns: ['Description', 'File', 'Other'], rows, source: { kind: 'inline' } });
+    await h.post({ type: 'table', title: 'Truth', columns: ['Description', 'File', 'Other'], rows, source: { kind: 'inline' } });
     await h.waitReady();
     const multi = await cellOf(page, 'Description', 0);
     // A line break is an element with a name, not a character: the cell's text is the data only.
@@ -290,7 +290,7 @@ describe('the results table for a new user', () => {
     ];
     const view: SubmissionView = {
       title: 'Submission: batch.rpcsv → local',
-      outcome: { kind: 'accepted', status: 200 },
+      outcome: { outcome: 'accepted', status: 200 },
       file: 'batch.rpcsv',
       environment: 'local',
       submittedAt: '2026-11-22T21:05:09.000Z',

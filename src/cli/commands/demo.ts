@@ -18,6 +18,7 @@ export interface DemoOptions {
   examples?: string;
   state?: string;
   days: string;
+  port?: string;
 }
 
 export function demoCommand(ctx: CliContext) {
@@ -39,6 +40,7 @@ export function demoCommand(ctx: CliContext) {
     .option('--examples <DIR>', 'the examples folder (default ./examples, else the one shipped with paygate)')
     .option('--state <DIR>', "keep the gateway's state here (default: a temporary folder, removed afterwards)")
     .addOption(new Option('--days <N>', 'days to advance the clock').default('35', '35'))
+    .option('--port <N>', "the local gateway's port on 127.0.0.1 (default 0: any free port)")
     .action(exits((o) => tour(o, ctx)));
 }
 
@@ -54,6 +56,8 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
   if (!Number.isInteger(days) || days < 1 || days > 3660) {
     return usageError(ctx, 'paygate demo', '--days must be a whole number from 1 to 3660');
   }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!/^\d+$/.test(values.port ?? '0') || port > 65535) return usageError(ctx, 'paygate demo', '--port must be a number from 0 to 65535');
   const dir = examplesDir(ctx, values.examples);
   if (!dir) {
     return inputError(
@@ -72,7 +76,13 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
   let ok = true;
 
   step(1, 'Start the local gateway');
-  const gw = await startLocalGateway({ stateDir, port: 0 });
+  let gw;
+  try {
+    gw = await startLocalGateway({ stateDir, port });
+  } catch (err) {
+    ctx.stderr(`paygate demo: the local gateway cannot start: ${(err as Error).message}\n`);
+    return 1;
+  }
   try {
     ctx.stdout(
       `Listening on ${gw.origin} — simulated date ${formatGatewayDate(gw.today())}\n  create: ${gw.baseUrl}\n  report: ${gw.reportBaseUrl}\n  demo merchant: ${gw.merchant.consumerKey}, endpoint ${gw.merchant.endpointId} (keys in ${show(stateDir)})\n`,

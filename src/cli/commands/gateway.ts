@@ -28,8 +28,8 @@ export function gatewayCommand(ctx: CliContext) {
         `SIGTERM. Prints its base URLs and admin token; DIR/${RUNNING_FILE} (mode 0600) holds them while it runs and locks DIR: ` +
         'a second gateway on the same DIR is refused and told who holds it; other paygate commands use the running one.',
       notes:
-        'Admin (loopback only, header "Authorization: Bearer TOKEN" with the printed admin token): POST {origin}/_sim/advance?days=N ' +
-        'moves the clock; GET {origin}/_sim/payments lists payments.',
+        'Admin (loopback only, header "Authorization: Bearer TOKEN" with the printed admin token): POST {origin}/_local/advance?days=N ' +
+        'moves the clock; GET {origin}/_local/payments lists payments.',
       exits: [
         [0, 'stopped cleanly'],
         [1, 'could not start'],
@@ -79,7 +79,7 @@ export async function serveGateway(values: GatewayOptions, ctx: CliContext): Pro
         `  state directory:  ${stateDir}`,
         `  simulated date:   ${formatGatewayDate(gateway.today())}`,
         `  admin token:      ${gateway.adminToken} (new on every start; also in ${path.join(stateDir, RUNNING_FILE)})`,
-        `  admin:            curl -X POST -H 'Authorization: Bearer ${gateway.adminToken}' '${gateway.origin}/_sim/advance?days=N'`,
+        `  admin:            curl -X POST -H 'Authorization: Bearer ${gateway.adminToken}' '${gateway.origin}/_local/advance?days=N'`,
         `  500 trigger:      client-orderid ${SIMULATE_500_ORDER_ID}`,
         'Press Ctrl+C to stop.',
         '',

@@ -85,6 +85,9 @@ export async function lintFiles(paths: string[], values: LintOptions, ctx: CliCo
       ...(result.omitted && { omitted: result.omitted }),
     });
   }
+  // Nothing was read: the "cannot read" lines say it all; a text summary of 0 files would read as a clean run.
+  // The machine formats still print their document (SARIF records the failure in it).
+  if (files.length === 0 && values.format === 'text') return lintExitCode(files, failures);
   ctx.stdout(formatLint(values.format, files, { cwd: ctx.cwd, version, failures }));
   return lintExitCode(files, failures);
 }

@@ -8,6 +8,7 @@ import {
   runCustomReportToFile,
   type GatewayOutcome,
   type SavedReport,
+  type TemplateProblem,
 } from '../../core/gateway';
 import { loadCliConfig, reportCredentials, resolveTarget, SECRET_ENV } from '../config';
 import type { CliContext } from '../context';
@@ -32,8 +33,8 @@ export function reportCommand(ctx: CliContext) {
       name: 'report',
       summary: 'run a custom report template (CSV table, JSON, or a PDF file)',
       description:
-        'Runs a custom report: TEMPLATE is the JSON body (*.report.json, see schemas/report-template.schema.json), ' +
-        'signed with HMAC-SHA1.',
+        'Runs a custom report: TEMPLATE is the JSON body (*.report.json; no $schema needed: it is checked whole against the ' +
+        'schema built into paygate, every problem with its line and column), signed with HMAC-SHA1.',
       exits: [
         [EXIT.ok, 'report received'],
         [EXIT.rejected, 'rejected, server error, or an unrecognised answer'],
@@ -83,10 +84,12 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
   const input = await readInput(templatePath, ctx);
   if (!input.ok) return usage(input.message);
   const template = parseReportTemplate(input.text);
+  const place = (p: TemplateProblem) => `${input.name}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}`;
+  for (const p of template.ok ? [] : template.problems) ctx.stderr(`${place(p)}: error ${p.message}\n`);
+  for (const p of template.warnings) ctx.stderr(`${place(p)}: warning ${p.message}\n`);
   if (!template.ok) {
-    for (const p of template.problems)
-      ctx.stderr(`${input.name}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}: error ${p.message}\n`);
-    return usage(`${input.name} is not a valid report template; nothing was sent`);
+    const n = template.problems.length;
+    return usage(`${input.name} is not a valid report template (${n} problem${n === 1 ? '' : 's'}); nothing was sent`);
   }
 
   const config = loadCliConfig(ctx.cwd, values.config, ctx.env);

@@ -8,6 +8,9 @@ import { readBatch } from '../../core/rules/batch';
 import { computeSchedule, scheduleInputFromRow, type ChargeAmount } from '../../core/schedule/schedule';
 import { describeSchedule } from '../../core/schedule/describe';
 import { scheduleProblems } from '../../core/schedule/problems';
+import { LOCAL_ENVIRONMENT } from '../../core/gateway/environments';
+import { defaultStateDir, simulatedToday } from '../../local-gateway';
+import { loadCliConfig } from '../config';
 
 const DEFAULT_LIMIT = 12;
 const MAX_LIMIT = 10_000;
@@ -31,7 +34,23 @@ export interface ScheduleJsonRow {
 
 export interface ScheduleJson {
   file: string;
+  /** The day a row without start-date starts on, and where it comes from. */
+  today: string;
+  todayFrom: TodayFrom;
   rows: ScheduleJsonRow[];
+}
+
+/** option: --today; local-gateway: the local gateway's simulated clock (the active environment is local); clock: this machine's. */
+export type TodayFrom = 'option' | 'local-gateway' | 'clock';
+
+/**
+ * With the local gateway as the active environment, a batch is charged on its simulated day, not on this
+ * machine's: the day its state directory holds (read without starting it); undefined when none ran yet.
+ */
+function localGatewayToday(ctx: CliContext): CalendarDate | undefined {
+  const config = loadCliConfig(ctx.cwd, undefined, ctx.env);
+  if (!config.ok || config.value.config.environment !== LOCAL_ENVIRONMENT) return undefined;
+  return simulatedToday(ctx.env.PAYGATE_STATE_DIR || defaultStateDir());
 }
 
 function jsonAmount(a: ChargeAmount): ScheduleJsonCharge['amount'] {
@@ -70,6 +89,7 @@ interface RowSchedule {
   amounts: ChargeAmount[];
   rule: string;
   trusted: boolean;
+  startsToday: boolean;
 }
 
 export interface ScheduleOptions {
@@ -107,10 +127,15 @@ export async function showSchedule(file: string, values: ScheduleOptions, ctx: C
   const limit = values.limit === undefined ? DEFAULT_LIMIT : wholeNumber(values.limit);
   if (limit === undefined || limit < 1 || limit > MAX_LIMIT) return usage(ctx, `--limit must be a whole number from 1 to ${MAX_LIMIT}`);
   let today: CalendarDate = todayLocal();
+  let todayFrom: TodayFrom = 'clock';
   if (values.today !== undefined) {
     const t = parseGatewayDate(values.today);
     if (!t) return usage(ctx, `--today must be a date DD.MM.YYYY, not '${values.today}'`);
     today = t;
+    todayFrom = 'option';
+  } else {
+    const simulated = localGatewayToday(ctx);
+    if (simulated) [today, todayFrom] = [simulated, 'local-gateway'];
   }
   let rowFilter: number | undefined;
   if (values.row !== undefined) {
@@ -149,6 +174,7 @@ export async function showSchedule(file: string, values: ScheduleOptions, ctx: C
       amounts: charges.slice(0, limit).map((c) => c.amount),
       rule: blocked ? 'the schedule cannot be computed' : describeSchedule(input),
       trusted: row.trusted,
+      startsToday: !blocked && input.startDate === undefined,
       json: {
         row: row.rowNumber,
         line: batch.csv.index.positionAt(row.record.start).line + 1,
@@ -161,19 +187,30 @@ export async function showSchedule(file: string, values: ScheduleOptions, ctx: C
   });
 
   if (format === 'json') {
-    const out: ScheduleJson = { file, rows: schedules.map((s) => s.json) };
+    const out: ScheduleJson = { file, today: formatGatewayDate(today), todayFrom, rows: schedules.map((s) => s.json) };
     ctx.stdout(`${JSON.stringify(out, null, 2)}\n`);
   } else {
-    ctx.stdout(renderText(file, schedules, limit));
+    ctx.stdout(renderText(file, schedules, limit, todayText(today, todayFrom)));
   }
   return 0;
 }
 
-function renderText(file: string, schedules: RowSchedule[], limit: number): string {
+const TODAY_FROM: Record<TodayFrom, string> = {
+  option: '--today',
+  'local-gateway': "the local gateway's simulated date; --today to choose another",
+  clock: "this machine's date; --today to choose another",
+};
+
+function todayText(today: CalendarDate, from: TodayFrom): string {
+  return `today is ${formatGatewayDate(today)} (${TODAY_FROM[from]})`;
+}
+
+function renderText(file: string, schedules: RowSchedule[], limit: number, today: string): string {
   if (schedules.length === 0) return `${printable(file)}: no data rows\n`;
-  const blocks = schedules.map(({ json, amounts, rule, trusted }) => {
+  const blocks = schedules.map(({ json, amounts, rule, trusted, startsToday }) => {
     const id = json.clientOrderId === '' ? '(no client-orderid)' : printable(json.clientOrderId);
     const lines = [`${printable(file)} row ${json.row} (line ${json.line}), client-orderid ${id}`, `  ${rule}`];
+    if (startsToday) lines.push(`  no start-date: starts on the day the batch is created; ${today}`);
     if (!trusted) lines.push('  note: this row has CSV errors, so its values may be misread (run paygate lint)');
     for (const p of json.problems ?? []) lines.push(`  problem: ${printable(p)}`);
     if (json.charges.length === 0) {

@@ -1,5 +1,5 @@
 import type { Severity } from '../../core/rules/codes';
-import { relativeToCwd, showFiles, type FileLint } from './report';
+import { relativeToCwd, showFiles, type FileLint } from './problems';
 
 // `paygate lint --format github`: GitHub Actions workflow commands, which the runner turns into
 // annotations on the pull request: `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=…::message`.

@@ -1,10 +1,10 @@
 import { formatGithub } from './github';
 import { formatJson } from './json';
-import type { FileLint, LintFormat } from './report';
+import type { FileLint, LintFormat } from './problems';
 import { formatSarif } from './sarif';
 import { formatText } from './text';
 
-export { LINT_FORMATS, isLintFormat, type FileLint, type LintFormat } from './report';
+export { LINT_FORMATS, isLintFormat, type FileLint, type LintFormat } from './problems';
 
 export interface FormatContext {
   cwd: string;

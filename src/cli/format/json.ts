@@ -1,4 +1,4 @@
-import { showFiles, summarise, type FileLint, type Summary } from './report';
+import { showFiles, summarise, type FileLint, type Summary } from './problems';
 
 // `paygate lint --format json`: {"files":[{"file","diagnostics":[...]}],"summary":{"errors","warnings"}}.
 // The shape and key order are public (scripts parse it); positions are 1-based, end column exclusive.

@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { CodeInfo, FixDocs, type Code, type Severity } from '../../core/rules/codes';
 import { PROJECT_URL, ruleDocUrl } from '../../core/rules/links';
 import { LineIndex, type TextEdit } from '../../core/text';
-import { displayRange, relativeToCwd, showFiles, type FileLint } from './report';
+import { displayRange, relativeToCwd, showFiles, type FileLint } from './problems';
 
 // `paygate lint --format sarif`: one SARIF 2.1.0 run for all files, for code-scanning dashboards.
 // Rules come from the code table; regions are the JSON format's positions (1-based, UTF-16 code units,

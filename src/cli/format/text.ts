@@ -1,4 +1,4 @@
-import { omittedCount, showFiles, summarise, type FileLint } from './report';
+import { omittedCount, showFiles, summarise, type FileLint } from './problems';
 
 // `paygate lint` (default format): one `file:line:column: severity code message` line per problem, then
 // a summary line. Problem matchers key on that line shape.

@@ -24,6 +24,13 @@ export const InputReportParameterSchema = z.looseObject({
 const filterArray = (what: string) =>
   described(z.array(z.unknown()), { description: `Filter by ${what}; may be sent empty. Element shape: as in the template from support.` });
 
+/** The formats the spec's samples show and the local gateway serves; anything else would be sent for nothing. */
+export const REPORT_FORMATS = ['CSV', 'PDF'] as const;
+
+/** A currency filter matches the report's currency column exactly, and the gateway writes ISO 4217 codes. */
+const CURRENCY_CODE = /^[A-Z]{3}$/;
+const CURRENCY_HINT = 'a currency filter matches only an ISO 4217 code in upper case, such as "EUR"';
+
 export const ReportFiltersSchema = z.looseObject({
   gates: filterArray('gates'),
   companies: filterArray('companies'),
@@ -33,7 +40,13 @@ export const ReportFiltersSchema = z.looseObject({
   processors: filterArray('processors'),
   managers: filterArray('managers'),
   resellers: filterArray('resellers'),
-  currencies: filterArray('currencies'),
+  // The element shape is the support manager's, so a lower-case code is a warning, not an error: the JSON
+  // Schema gives the editor its squiggle (VS Code shows schema problems as warnings) and
+  // reportTemplateWarnings gives the CLI and the Run command the same words.
+  currencies: described(
+    z.array(described(z.unknown(), { if: { type: 'string' }, then: { pattern: CURRENCY_CODE.source, errorMessage: CURRENCY_HINT } })),
+    { description: 'Filter by currencies (ISO 4217 codes in upper case, such as "EUR"); may be sent empty.' },
+  ),
 });
 
 export const ReportTemplateSchema = described(
@@ -59,7 +72,10 @@ export const ReportTemplateSchema = described(
       description: 'CSV field delimiter of the returned report (one character).',
       examples: [',', ';', '\t'],
     }),
-    reportFormat: described(z.string().check(z.minLength(1)), { description: 'Output format of the report.', examples: ['CSV', 'PDF'] }),
+    reportFormat: described(z.oneOf(REPORT_FORMATS), {
+      description: 'Output format of the report: CSV (a table) or PDF, the two the gateway serves.',
+      errorMessage: 'reportFormat must be "CSV" or "PDF"',
+    }),
     configurationReportParameters: described(z.array(z.unknown()), {
       description: 'Configuration parameters; the sample sends an empty array.',
     }),
@@ -113,28 +129,56 @@ export interface TemplateProblem {
   column?: number;
 }
 
-export type ParsedReportTemplate = { ok: true; template: ReportTemplate } | { ok: false; problems: TemplateProblem[] };
+export type ParsedReportTemplate =
+  | { ok: true; template: ReportTemplate; warnings: TemplateProblem[] }
+  | { ok: false; problems: TemplateProblem[]; warnings: TemplateProblem[] };
 
-/** Parses a template file's text: JSON syntax errors with line/column, then the schema's problems by path. */
+/**
+ * Every problem of a parsed template, by path, without places: the one check the editor, the CLI and the
+ * local gateway share (the editor's JSON Schema is generated from the same zod schema).
+ */
+export function reportTemplateProblems(value: unknown): TemplateProblem[] {
+  const r = ReportTemplateSchema.safeParse(value);
+  if (r.success) return [];
+  // One message per field: an empty identifier is not also reported as a placeholder.
+  const byPath = new Map<string, TemplateProblem>();
+  for (const i of r.error.issues) {
+    const path = i.path.map(String).join('.');
+    if (!byPath.has(path)) byPath.set(path, { message: templateMessage(i, value), path });
+  }
+  return [...byPath.values()];
+}
+
+/** Filters that are valid but can never match (a currency code in lower case): sent, with a warning. */
+export function reportTemplateWarnings(value: unknown): TemplateProblem[] {
+  const filters = (value as { filters?: { currencies?: unknown } } | null)?.filters;
+  const currencies = Array.isArray(filters?.currencies) ? (filters.currencies as unknown[]) : [];
+  const warnings: TemplateProblem[] = [];
+  currencies.forEach((c, i) => {
+    if (typeof c !== 'string' || CURRENCY_CODE.test(c)) return;
+    const upper = c.trim().toUpperCase();
+    const fix = CURRENCY_CODE.test(upper) ? `: write "${upper}"` : '';
+    warnings.push({ message: `filters.currencies "${c}" can never match: ${CURRENCY_HINT}${fix}`, path: `filters.currencies.${i}` });
+  });
+  return warnings;
+}
+
+/** Parses a template file's text: JSON syntax errors with line/column, then every schema problem and warning with its place. */
 export function parseReportTemplate(text: string): ParsedReportTemplate {
   const read = readJsonText(text);
   if (!read.ok) {
     const place = read.line === undefined ? {} : { line: read.line, column: read.column };
-    return { ok: false, problems: [{ message: `invalid JSON: ${read.message}`, path: '', ...place }] };
+    return { ok: false, problems: [{ message: `invalid JSON: ${read.message}`, path: '', ...place }], warnings: [] };
   }
   const { value, body } = read;
-  const r = ReportTemplateSchema.safeParse(value);
-  if (r.success) return { ok: true, template: r.data };
-  // One message per field: an empty identifier is not also reported as a placeholder.
-  const seen = new Set<string>();
-  const problems: TemplateProblem[] = [];
-  for (const i of r.error.issues) {
-    const path = i.path.map(String).join('.');
-    if (seen.has(path)) continue;
-    seen.add(path);
-    problems.push({ message: templateMessage(i, value), path, ...locateKey(body, i.path) });
-  }
-  return { ok: false, problems };
+  const placed = (p: TemplateProblem): TemplateProblem => ({
+    ...p,
+    ...locateKey(body, p.path === '' ? [] : p.path.split('.').map((k) => (/^\d+$/.test(k) ? Number(k) : k))),
+  });
+  const warnings = reportTemplateWarnings(value).map(placed);
+  const problems = reportTemplateProblems(value).map(placed);
+  if (problems.length > 0) return { ok: false, problems, warnings };
+  return { ok: true, template: value as ReportTemplate, warnings };
 }
 
 /** The place of a schema problem: the property (or array element) its path names. */

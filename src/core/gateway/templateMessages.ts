@@ -59,6 +59,9 @@ export function templateMessage(issue: z.core.$ZodIssue, input: unknown): string
       if (path === 'reportCsvDelimiter') return `${field} must be exactly one character, such as "," or ";" (it is ${describe(value)})`;
       if (issue.origin === 'string' && typeof value === 'string' && value.trim() === '') return `${field} is empty: fill it in`;
       return `${field} is too ${issue.code === 'too_small' ? 'short' : 'long'}: ${describe(value)}`;
+    case 'invalid_value':
+      if (typeof value === 'string' && value.trim() === '') return `${field} is empty: fill it in`;
+      return `${field} ${describe(value)} is not one the gateway serves: use ${issue.values.map((v) => `"${String(v)}"`).join(' or ')}`;
     case 'custom':
       return `${field} ${describe(value)} is ${issue.message}`;
     default:

@@ -18,6 +18,7 @@ export {
   _default,
   array,
   boolean,
+  enum as oneOf,
   length,
   looseObject,
   minLength,

@@ -7,13 +7,11 @@ import { appendColumnFix, dropBomFix, lazyFix, replaceCellFix, rewriteDelimiterF
 import { otherDelimiter } from './header';
 import { quoteInMessage } from './quote';
 import { checkRows, type SrcRows } from './rowChecks';
-import { Reporter } from './reporter';
+import { ProblemCollector } from './problems';
 import type { Fix, LintDiagnostic } from './types';
 
 // The linter: document text in, the rule book's diagnostics out. The same function serves the editor,
 // `paygate lint` and `fix`, the pre-submit gate and the local gateway's validation.
-
-export { Reporter };
 
 export interface LintOptions {
   /** "Today" for card-expired and start-date-past; the local date by default. */
@@ -40,7 +38,7 @@ const REQUIRED_SRC = COLUMNS.filter((c) => c.necessity === 'required-src').map((
 export function lint(text: string, options: LintOptions = {}): LintResult {
   const csv = parseCsv(text);
   const batch = batchFromCsv(csv);
-  const report = new Reporter(batch, options.maxDiagnostics, options.safeFixesOnly);
+  const problems = new ProblemCollector(batch, options.maxDiagnostics, options.safeFixesOnly);
   const header = batch.header;
   const bomLength = csv.bom ? 1 : 0;
   const headerStart = header ? header.start : bomLength;
@@ -51,7 +49,7 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
   // A comma file with quoted names ("a","b") is broken CSV on `;` but a clean header on its own delimiter.
   if (other && header!.syntaxProblem && parseCsv(text, other).syntaxProblemAt(0)) other = undefined;
   if (other) {
-    report.add(
+    problems.add(
       Codes.delimiter,
       headerStart,
       headerEnd,
@@ -59,10 +57,10 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
       null,
       [rewriteDelimiterFix(batch, other)],
     );
-    return result(report, false);
+    return result(problems, false);
   }
 
-  if (csv.bom) report.add(Codes.bom, 0, 1, 'the file starts with a UTF-8 byte order mark; it is ignored', null, [dropBomFix(batch)]);
+  if (csv.bom) problems.add(Codes.bom, 0, 1, 'the file starts with a UTF-8 byte order mark; it is ignored', null, [dropBomFix(batch)]);
 
   // Structure: syntax problems, and blank lines between records (one diagnostic per run of them). Read
   // from the parse's compact record list: a file of blank lines makes no object per line.
@@ -71,7 +69,7 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
   for (const r of csv.problemRecords) {
     if (r > lastContent) break;
     const p = csv.syntaxProblemAt(r)!;
-    report.add(Codes.csvSyntax, p.start, p.end, p.message, null);
+    problems.add(Codes.csvSyntax, p.start, p.end, p.message, null);
   }
   if (header && !header.isBlank) {
     for (let r = 0; r <= lastContent; r++) {
@@ -80,30 +78,30 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
       while (last + 1 <= lastContent && last + 1 !== batch.headerIndex && csv.isBlankAt(last + 1)) last++;
       const lines = last - r + 1;
       const message = lines === 1 ? 'blank line between records: remove it' : `${lines} blank lines between records: remove them`;
-      report.add(Codes.blankLine, csv.recordStart(r), csv.recordStart(last), message, null);
+      problems.add(Codes.blankLine, csv.recordStart(r), csv.recordStart(last), message, null);
       r = last;
     }
   }
-  if (header?.syntaxProblem) return result(report, false);
+  if (header?.syntaxProblem) return result(problems, false);
 
   // Rows first: each row is tokenized once (field counts included), and checkRows learns on the way
   // which rows are SRC.
-  const src = checkRows(report, options.today ?? todayLocal());
-  checkHeader(report, headerStart, headerEnd, src);
-  return result(report, true);
+  const src = checkRows(problems, options.today ?? todayLocal());
+  checkHeader(problems, headerStart, headerEnd, src);
+  return result(problems, true);
 }
 
 /** The early returns keep the order the problems were found in, as before; a limited list is in heap order and always sorted. */
-function result(report: Reporter, sort = true): LintResult {
-  if (sort || report.limited)
-    report.diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-  const out: LintResult = { diagnostics: report.diagnostics, batch: report.batch };
-  if (report.omittedCount > 0) out.omitted = { ...report.omitted };
+function result(problems: ProblemCollector, sort = true): LintResult {
+  if (sort || problems.limited)
+    problems.diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  const out: LintResult = { diagnostics: problems.diagnostics, batch: problems.batch };
+  if (problems.omittedCount > 0) out.omitted = { ...problems.omitted };
   return out;
 }
 
-function checkHeader(report: Reporter, headerStart: number, headerEnd: number, src: SrcRows): void {
-  const { batch } = report;
+function checkHeader(problems: ProblemCollector, headerStart: number, headerEnd: number, src: SrcRows): void {
+  const { batch } = problems;
   const header = batch.header;
   for (const cell of batch.headerCells) {
     const start = header!.fieldStart(cell.index);
@@ -111,10 +109,10 @@ function checkHeader(report: Reporter, headerStart: number, headerEnd: number, s
     if (cell.duplicate) {
       // Only a resolved column is ever a duplicate: the name is the table's, never the raw cell.
       const name = cell.match.kind === 'unknown' ? quoteInMessage(cell.raw) : cell.match.column;
-      report.add(Codes.duplicateColumn, start, end, `column ${name} appears more than once`, name);
+      problems.add(Codes.duplicateColumn, start, end, `column ${name} appears more than once`, name);
     } else if (cell.match.kind === 'alias') {
       const to = cell.match.column;
-      report.add(Codes.columnAlias, start, end, `${quoteInMessage(cell.raw)} is not the gateway's name: use ${to}`, to, [
+      problems.add(Codes.columnAlias, start, end, `${quoteInMessage(cell.raw)} is not the gateway's name: use ${to}`, to, [
         replaceCellFix(batch, header!, cell.index, to, `Rename column to ${to}`, true, true),
       ]);
     } else if (cell.match.kind === 'unknown') {
@@ -126,13 +124,13 @@ function checkHeader(report: Reporter, headerStart: number, headerEnd: number, s
       const fixes = suggestion
         ? [replaceCellFix(batch, header!, cell.index, suggestion, `Rename column to ${suggestion}`, false, true)]
         : [];
-      report.add(Codes.unknownColumn, start, end, message, null, fixes);
+      problems.add(Codes.unknownColumn, start, end, message, null, fixes);
     }
   }
 
   const has = (name: string) => batch.columnIndex.has(name);
   const missing = (name: string, why: string, fixes: Fix[] = [appendColumnFix(batch, name)]) =>
-    report.add(Codes.missingColumn, headerStart, headerEnd, `missing column ${name}${why}`, name, fixes);
+    problems.add(Codes.missingColumn, headerStart, headerEnd, `missing column ${name}${why}`, name, fixes);
 
   for (const name of REQUIRED_ALWAYS) if (!has(name)) missing(name, '');
 
@@ -158,7 +156,7 @@ function checkHeader(report: Reporter, headerStart: number, headerEnd: number, s
     let column: string = amount;
     if (has(from)) column = to;
     else if (has(to)) column = from;
-    report.add(
+    problems.add(
       Codes.missingColumn,
       headerStart,
       headerEnd,

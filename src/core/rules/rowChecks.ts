@@ -7,7 +7,7 @@ import { FirstSeen } from './firstSeen';
 import { inMessage, quoteInMessage } from './quote';
 import { addEmptyFieldsFix, replaceCellFix } from './fixes';
 import { hasCompleteAmountMode } from './batch';
-import type { Reporter } from './reporter';
+import type { ProblemCollector } from './problems';
 import type { Fix } from './types';
 import { EXPECTED, exceedsLength, isValid, luhnValid, suggestValue } from './values';
 
@@ -74,8 +74,8 @@ function shown(spec: ColumnSpec, v: string): string {
   return ` (got "${masked.length > 40 ? `${masked.slice(0, 37)}...` : masked}")`;
 }
 
-function cell(report: Reporter, rec: CsvRecord, index: number, code: Code, message: string, column: string, fixes?: Fix[]): void {
-  report.add(code, rec.fieldStart(index), rec.fieldEnd(index), message, column, fixes);
+function cell(problems: ProblemCollector, rec: CsvRecord, index: number, code: Code, message: string, column: string, fixes?: Fix[]): void {
+  problems.add(code, rec.fieldStart(index), rec.fieldEnd(index), message, column, fixes);
 }
 
 const valueAt = (values: string[], i: number): string => (i < 0 ? '' : values[i]);
@@ -86,8 +86,8 @@ export interface SrcRows {
   srcNeedsState: boolean;
 }
 
-export function checkRows(report: Reporter, today: CalendarDate): SrcRows {
-  const { batch } = report;
+export function checkRows(problems: ProblemCollector, today: CalendarDate): SrcRows {
+  const { batch } = problems;
   // The header's columns as parallel arrays of small numbers: the cell loop reads no objects.
   const entries = [...batch.columnIndex.entries()].sort((a, b) => a[1] - b[1]);
   const planIndex = entries.map(([, index]) => index);
@@ -122,7 +122,7 @@ export function checkRows(report: Reporter, today: CalendarDate): SrcRows {
       // A row short by trailing fields is what adding a column to the header leaves: offered (not safe: the
       // missing field may be in the middle) to add the empty ones at the end.
       const fixes = n < width ? [addEmptyFieldsFix(batch, rec.end, width - n)] : [];
-      report.add(Codes.fieldCount, rec.start, rec.end, `row has ${n} field${n === 1 ? '' : 's'}; the header has ${width}`, null, fixes);
+      problems.add(Codes.fieldCount, rec.start, rec.end, `row has ${n} field${n === 1 ? '' : 's'}; the header has ${width}`, null, fixes);
       continue;
     }
     const type = valueAt(values, pos.cardType);
@@ -139,52 +139,52 @@ export function checkRows(report: Reporter, today: CalendarDate): SrcRows {
       const v = values[index];
       if (v === '') {
         const need = planNeed[k];
-        if (need === 1) cell(report, rec, index, Codes.requiredValue, `${planSpec[k].name} is required`, planSpec[k].name);
+        if (need === 1) cell(problems, rec, index, Codes.requiredValue, `${planSpec[k].name} is required`, planSpec[k].name);
         else if (need === 2 && isSrc)
-          cell(report, rec, index, Codes.requiredValue, `${planSpec[k].name} is required for SRC rows`, planSpec[k].name);
+          cell(problems, rec, index, Codes.requiredValue, `${planSpec[k].name} is required for SRC rows`, planSpec[k].name);
         continue;
       }
       if (isDst && planNoDst[k] === 1) {
         const spec = planSpec[k];
-        if (!report.keeps(rec.fieldStart(index))) {
-          report.skip(Codes.dstUnsupported);
+        if (!problems.keeps(rec.fieldStart(index))) {
+          problems.skip(Codes.dstUnsupported);
           continue;
         }
         const fix = replaceCellFix(batch, rec, index, '', `Clear ${spec.name}`, false);
-        cell(report, rec, index, Codes.dstUnsupported, `${spec.name} is not supported for DST rows: leave it empty`, spec.name, [fix]);
+        cell(problems, rec, index, Codes.dstUnsupported, `${spec.name} is not supported for DST rows: leave it empty`, spec.name, [fix]);
         continue;
       }
       if (planMax[k] >= 0 && v.length > planMax[k] && tooLong(planSpec[k], v)) {
         const spec = planSpec[k];
         const what = spec.kind === 'decimal-list' ? 'an element longer than' : 'longer than';
-        cell(report, rec, index, Codes.maxLength, `${spec.name} is ${what} ${spec.maxLength} characters`, spec.name);
+        cell(problems, rec, index, Codes.maxLength, `${spec.name} is ${what} ${spec.maxLength} characters`, spec.name);
         continue;
       }
       if (planText[k] === 0 && !isValid(planSpec[k].kind, v)) {
         const spec = planSpec[k];
-        // Past the problems a limited report keeps, only count: no message, mask or fix is built.
-        if (!report.keeps(rec.fieldStart(index))) {
-          report.skip(Codes.invalidValue);
+        // Past the problems a limited collector keeps, only count: no message, mask or fix is built.
+        if (!problems.keeps(rec.fieldStart(index))) {
+          problems.skip(Codes.invalidValue);
           continue;
         }
         const better = spec.sensitive ? undefined : suggestValue(spec.kind, v);
         const fixes = better === undefined ? [] : [replaceCellFix(batch, rec, index, better, `Change to ${better}`, true, true)];
-        cell(report, rec, index, Codes.invalidValue, `${spec.name} must be ${EXPECTED[spec.kind]}${shown(spec, v)}`, spec.name, fixes);
+        cell(problems, rec, index, Codes.invalidValue, `${spec.name} must be ${EXPECTED[spec.kind]}${shown(spec, v)}`, spec.name, fixes);
         continue;
       }
       good[planOrdinal[k]] = 1;
     }
 
-    checkCrossFields(report, rec, values, pos, good, isSrc, isDst, amountModes, today);
+    checkCrossFields(problems, rec, values, pos, good, isSrc, isDst, amountModes, today);
 
     if (pos.orderId >= 0 && good[GOOD.orderId]) {
       const id = values[pos.orderId];
       const first = seenOrderIds.firstRow(id, rowNumber);
-      if (first !== 0 && !report.keeps(rec.fieldStart(pos.orderId))) {
-        report.skip(Codes.duplicateOrderId);
+      if (first !== 0 && !problems.keeps(rec.fieldStart(pos.orderId))) {
+        problems.skip(Codes.duplicateOrderId);
       } else if (first !== 0) {
         cell(
-          report,
+          problems,
           rec,
           pos.orderId,
           Codes.duplicateOrderId,
@@ -211,7 +211,7 @@ function tooLong(spec: ColumnSpec, v: string): boolean {
 }
 
 function checkCrossFields(
-  report: Reporter,
+  problems: ProblemCollector,
   rec: CsvRecord,
   values: string[],
   pos: Positions,
@@ -233,10 +233,10 @@ function checkCrossFields(
     if (modes === 0) problem = 'no amount: fill amount, amount-from with amount-to, or amount-sequence';
     else if (modes > 1) problem = 'more than one amount mode: use only one of amount, amount-from with amount-to, amount-sequence';
     else if (from !== to) problem = from ? 'amount-from without amount-to' : 'amount-to without amount-from';
-    if (problem) report.add(Codes.amountMode, rec.start, rec.end, problem, null);
+    if (problem) problems.add(Codes.amountMode, rec.start, rec.end, problem, null);
     else if (good[GOOD.from] && good[GOOD.to] && Number(values[pos.from]) > Number(values[pos.to])) {
       cell(
-        report,
+        problems,
         rec,
         pos.from,
         Codes.amountRange,
@@ -251,14 +251,14 @@ function checkCrossFields(
     const period = valueAt(values, pos.period) !== '';
     const interval = valueAt(values, pos.interval) !== '';
     if (period && !interval && good[GOOD.period])
-      cell(report, rec, pos.period, Codes.periodInterval, 'period without interval: add an interval (e.g. 1)', 'period');
+      cell(problems, rec, pos.period, Codes.periodInterval, 'period without interval: add an interval (e.g. 1)', 'period');
     if (interval && !period && good[GOOD.interval])
-      cell(report, rec, pos.interval, Codes.periodInterval, 'interval without period: add a period (day, week or month)', 'interval');
+      cell(problems, rec, pos.interval, Codes.periodInterval, 'interval without period: add a period (day, week or month)', 'interval');
   }
 
   if (good[GOOD.notify] && good[GOOD.callback]) {
     cell(
-      report,
+      problems,
       rec,
       pos.callback,
       Codes.callbackExclusive,
@@ -269,7 +269,7 @@ function checkCrossFields(
 
   if (isSrc && good[GOOD.country] && STATE_COUNTRIES.has(values[pos.country]) && pos.state >= 0 && values[pos.state] === '') {
     cell(
-      report,
+      problems,
       rec,
       pos.state,
       Codes.stateRequired,
@@ -282,7 +282,7 @@ function checkCrossFields(
   const finish = good[GOOD.finish] ? gatewayDateKey(values[pos.finish]) : NaN;
   if (finish < start) {
     cell(
-      report,
+      problems,
       rec,
       pos.finish,
       Codes.dateOrder,
@@ -293,14 +293,14 @@ function checkCrossFields(
 
   // Warnings: the file can still be sent.
   if (good[GOOD.card] && !luhnValid(values[pos.card])) {
-    cell(report, rec, pos.card, Codes.cardLuhn, 'the card number fails the Luhn check: probably mistyped', 'credit-card-number');
+    cell(problems, rec, pos.card, Codes.cardLuhn, 'the card number fails the Luhn check: probably mistyped', 'credit-card-number');
   }
   if (good[GOOD.expMonth] && good[GOOD.expYear]) {
     const y = Number(values[pos.expYear]);
     const m = Number(values[pos.expMonth]);
     if (y < today.year || (y === today.year && m < today.month)) {
       cell(
-        report,
+        problems,
         rec,
         pos.expMonth,
         Codes.cardExpired,
@@ -310,6 +310,6 @@ function checkCrossFields(
     }
   }
   if (start < dateKey(today)) {
-    cell(report, rec, pos.start, Codes.startDatePast, `start-date ${inMessage(values[pos.start])} is in the past`, 'start-date');
+    cell(problems, rec, pos.start, Codes.startDatePast, `start-date ${inMessage(values[pos.start])} is in the past`, 'start-date');
   }
 }

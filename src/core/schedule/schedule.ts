@@ -31,7 +31,7 @@ export interface ScheduleOptions {
   today: CalendarDate;
   /** At most this many charges are returned; the schedule itself may be endless. */
   limit: number;
-  /** Index of the first charge to return (the simulator resumes a schedule from its repeats counter). */
+  /** Index of the first charge to return (the local gateway resumes a schedule from its repeats counter). */
   fromIndex?: number;
   /** No charge after this date is returned (reconciliation stops at its window; an endless row then ends). */
   until?: CalendarDate;

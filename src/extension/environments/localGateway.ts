@@ -15,7 +15,7 @@ import { localGatewayPort, pathTemplates } from './settings';
 
 // The built-in `local` environment. When a `paygate gateway` process already runs on the CLI's state
 // directory (npm start runs one; so may a terminal), `local` is that gateway: one clock and one set of
-// payments for the terminal and the editor. Otherwise the simulator runs in this extension host, started
+// payments for the terminal and the editor. Otherwise the local gateway runs in this extension host, started
 // the first time something needs it and stopped with the extension. Concurrent callers share one start.
 // One gateway owns a state directory (its lock, gateway.json): a second window of the editor finds the
 // first window's gateway holding the extension's directory and uses it the same way, while it runs.
@@ -88,6 +88,11 @@ export class LocalGatewayManager extends Disposable {
 
   static stateDirOf(context: vscode.ExtensionContext): string {
     return path.join(context.globalStorageUri.fsPath, 'gateway');
+  }
+
+  /** The state directory of the gateway `local` uses: a running `paygate gateway`'s, else this host's own. */
+  get stateDirInUse(): string {
+    return this.attached?.stateDir ?? this.stateDir;
   }
 
   get running(): LocalGatewayHandle | undefined {

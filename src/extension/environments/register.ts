@@ -27,8 +27,10 @@ function logSettingsProblems(): void {
 
 export interface EnvironmentsApi {
   target: TargetDeps;
-  /** Fires when something that decides the target changed (settings, trust, the local gateway). */
+  /** Fires when something that decides the target changed (settings, trust, the local gateway, its clock). */
   onDidChangeTarget: vscode.Event<void>;
+  /** Where the local gateway `local` uses keeps its state (its simulated clock included). */
+  localStateDir(): string;
 }
 
 export function registerEnvironments(context: vscode.ExtensionContext, docs: ReadOnlyDocuments): EnvironmentsApi {
@@ -69,11 +71,16 @@ export function registerEnvironments(context: vscode.ExtensionContext, docs: Rea
     void vscode.window.showInformationMessage(message);
     return stopped;
   });
-  register('paygate.advanceLocalGatewayClock', (arg) => advanceLocalGatewayClockCommand({ local, docs }, arg));
+  register('paygate.advanceLocalGatewayClock', async (arg) => {
+    const result = await advanceLocalGatewayClockCommand({ local, docs }, arg);
+    changed.fire(); // the simulated day moved: previews count from it
+    return result;
+  });
 
   const syncLocal = () => {
     void vscode.commands.executeCommand('setContext', LOCAL_RUNNING_CONTEXT, local.running !== undefined);
     status.refresh();
+    changed.fire();
   };
   subs.push(local.onDidChange(syncLocal));
   syncLocal();
@@ -92,5 +99,5 @@ export function registerEnvironments(context: vscode.ExtensionContext, docs: Rea
     vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire()),
   );
   logSettingsProblems();
-  return { target: { secrets: context.secrets, local }, onDidChangeTarget: changed.event };
+  return { target: { secrets: context.secrets, local }, onDidChangeTarget: changed.event, localStateDir: () => local.stateDirInUse };
 }

@@ -9,10 +9,11 @@ import {
 } from '../../local-gateway';
 
 // A local gateway that a `paygate gateway` process runs (npm start starts one, a user may run one in a
-// terminal): the editor's `local` uses it instead of starting a second one, so `curl …/_sim/advance`, the
+// terminal): the editor's `local` uses it instead of starting a second one, so `curl …/_local/advance`, the
 // CLI and the editor see one clock and one set of payments. It is found through the running-gateway file
 // the CLI writes in its state directory, checked by asking it (/_sim/state) before it is trusted, and
-// reached through its loopback admin endpoints; it is never stopped from here.
+// reached through its loopback admin endpoints; it is never stopped from here. They are addressed by their
+// first name, /_sim/…, which every version of `paygate gateway` answers (a newer one also at /_local/…).
 
 export interface RunningGatewayHandle {
   pid: number;
@@ -64,7 +65,7 @@ function admin<T>(method: 'GET' | 'POST', url: URL, token: string, timeoutMs: nu
   });
 }
 
-interface SimState {
+interface LocalGatewayInfo {
   baseUrl: string;
   reportBaseUrl: string;
   endpointId: string;
@@ -86,9 +87,9 @@ export async function findRunningGateway(stateDir: string): Promise<{ handle?: R
   }
   if (!isLoopback(origin))
     return { reason: `the running-gateway file in ${stateDir} names ${origin.host}, which is not a loopback address` };
-  let state: SimState;
+  let state: LocalGatewayInfo;
   try {
-    state = await admin<SimState>('GET', new URL('/_sim/state', origin), running.adminToken, PROBE_TIMEOUT_MS);
+    state = await admin<LocalGatewayInfo>('GET', new URL('/_sim/state', origin), running.adminToken, PROBE_TIMEOUT_MS);
   } catch (err) {
     return {
       reason: `the paygate gateway at ${origin.origin} (pid ${running.pid}) did not answer: ${err instanceof Error ? err.message : String(err)}`,

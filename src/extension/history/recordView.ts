@@ -16,18 +16,18 @@ function outcomeOf(r: SubmissionRecord, interrupted: boolean): SubmissionOutcome
   if (r.state === 'sending') {
     return interrupted
       ? {
-          kind: 'unknown',
-          reason: 'interrupted',
+          outcome: 'unknown',
+          kind: 'interrupted',
           message: 'No answer was recorded: the editor stopped while waiting. The gateway may have created the payments.',
         }
-      : { kind: 'unknown', reason: 'timeout', message: 'Still waiting for the gateway’s answer.' };
+      : { outcome: 'unknown', kind: 'timeout', message: 'Still waiting for the gateway’s answer.' };
   }
   switch (r.outcome) {
     case 'accepted':
-      return { kind: 'accepted', status: r.httpStatus };
+      return { outcome: 'accepted', status: r.httpStatus };
     case 'declined':
       return {
-        kind: 'declined',
+        outcome: 'declined',
         status: r.httpStatus ?? 0,
         paymentStatus: r.statuses[0] ?? 'declined',
         message,
@@ -35,21 +35,21 @@ function outcomeOf(r: SubmissionRecord, interrupted: boolean): SubmissionOutcome
       };
     case 'validation-error':
     case 'error':
-      return { kind: r.outcome, status: r.httpStatus, message, ...(r.errorCode ? { code: r.errorCode } : {}) };
+      return { outcome: r.outcome, status: r.httpStatus, message, ...(r.errorCode ? { code: r.errorCode } : {}) };
     case 'auth-failed':
-      return { kind: 'auth-failed', status: r.httpStatus, operation: 'create', message, check: credentialsToCheck(r.signatureMethod) };
+      return { outcome: 'auth-failed', status: r.httpStatus, operation: 'create', message, check: credentialsToCheck(r.signatureMethod) };
     case 'server-error':
-      return { kind: 'server-error', status: r.httpStatus ?? 0, ...(r.errorId ? { errorId: r.errorId } : {}) };
+      return { outcome: 'server-error', status: r.httpStatus ?? 0, ...(r.errorId ? { errorId: r.errorId } : {}) };
     case 'transport-error':
-      return { kind: 'transport-error', reason: 'other', message };
+      return { outcome: 'transport-error', kind: 'other', message };
     case 'unknown': {
       const reason = r.kind === 'timeout' || r.kind === 'connection-lost' || r.kind === 'truncated' ? r.kind : 'timeout';
-      return { kind: 'unknown', reason, message: message || 'No whole answer came back.' };
+      return { outcome: 'unknown', kind: reason, message: message || 'No whole answer came back.' };
     }
     case 'cancelled':
-      return { kind: 'unknown', reason: 'cancelled', message: message || 'You stopped waiting for the answer.' };
+      return { outcome: 'unknown', kind: 'cancelled', message: message || 'You stopped waiting for the answer.' };
     default:
-      return { kind: 'error', status: r.httpStatus, message: message || `outcome ${r.outcome ?? 'not recorded'}` };
+      return { outcome: 'error', status: r.httpStatus, message: message || `outcome ${r.outcome ?? 'not recorded'}` };
   }
 }
 

@@ -17,7 +17,7 @@ import { registerDetection } from './detect';
  * `paygate.lint.run` / `paygate.lint.debounceMs` reach it as LSP configuration (the server asks per
  * document through workspace/configuration and is told when they change).
  */
-export function registerLinting(context: vscode.ExtensionContext): void {
+export function registerLinting(context: vscode.ExtensionContext): LanguageClient {
   const serverModule = context.asAbsolutePath('dist/language-server.js');
   const serverOptions: ServerOptions = {
     run: { module: serverModule, transport: TransportKind.ipc },
@@ -37,4 +37,5 @@ export function registerLinting(context: vscode.ExtensionContext): void {
     .start()
     .catch((err: unknown) => log().error(`PayGate language server did not start: ${err instanceof Error ? err.message : String(err)}`));
   registerDetection(context);
+  return client;
 }

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { parseReportTemplate, runCustomReport, type GatewayOutcome, type TemplateProblem } from '../../core/gateway';
 import { log, showErrorWithLog } from '../log';
 import type { ResultsPanelApi } from '../results/register';
+import type { ReportInfo } from '../../shared/reportInfo';
 import { activeEnvironmentName } from '../environments/settings';
 import { summary } from '../submit/outcomeView';
 import { resolveTarget, showTargetProblem, type TargetDeps } from '../environments/target';
@@ -11,17 +12,17 @@ import { documentFor, optionsArg, type CommandArgs } from '../commandArgs';
 
 // Run Report Template: the *.report.json is checked by the same zod schema the CLI uses, signed with
 // HMAC-SHA1 (the report operation's stated method) and sent; a CSV answer opens in the results panel,
-// a PDF is saved where the user says.
+// a PDF in the PDF report panel (drawn by pdf.js, saved from there with "Save PDF…").
 
 export interface ReportOptions {
   environment?: string;
-  /** Where a PDF answer is written, without asking (tests, automation). It is not opened. */
+  /** Where a PDF answer is also written, without asking (tests, automation); it opens in the pane either way. */
   pdfTarget?: vscode.Uri | string;
 }
 
 export type ReportResult =
   | { status: 'received'; format: 'csv'; columns: string[]; rowCount: number }
-  | { status: 'received'; format: 'pdf'; savedTo?: string; bytes: number }
+  | { status: 'received'; format: 'pdf'; savedTo?: string; bytes: number; shown: boolean }
   | { status: 'failed'; outcome: GatewayOutcome['outcome'] | 'cancelled'; message: string }
   | {
       status: 'refused';
@@ -54,13 +55,19 @@ export async function runReportCommand(deps: ReportDeps, ...args: CommandArgs): 
   }
   const name = path.basename(doc.uri.path);
   const parsed = parseReportTemplate(doc.getText());
+  const warnings = parsed.warnings.map((p) => problemLine(name, p));
+  for (const l of warnings) log().warn(`Report template: ${l}`);
   if (!parsed.ok) {
     const lines = parsed.problems.map((p) => problemLine(name, p));
     for (const l of lines) log().warn(`Report template: ${l}`);
-    const more = lines.length > 1 ? ` (and ${lines.length - 1} more)` : '';
-    void showErrorWithLog(`PayGate: invalid report template ${lines[0]}${more}`);
+    // Every problem at once (the same ones the editor underlines through the JSON Schema), so fixing one does not reveal the next.
+    const n = lines.length;
+    void showErrorWithLog(
+      `PayGate: ${name} is not a valid report template (${n} problem${n === 1 ? '' : 's'}); nothing was sent. ${lines.join(' · ')}`,
+    );
     return { status: 'refused', reason: 'invalid-template', message: lines.join('\n'), problems: parsed.problems };
   }
+  if (warnings.length > 0) void vscode.window.showWarningMessage(`PayGate: ${warnings.join(' · ')}`);
   const template = parsed.template;
 
   const envName = options.environment ?? activeEnvironmentName();
@@ -92,11 +99,17 @@ export async function runReportCommand(deps: ReportDeps, ...args: CommandArgs): 
     if (outcome.format === 'csv') {
       log().info(`Report ${name}: ${outcome.rows.length} rows, ${outcome.columns.length} columns`);
       deps.results
-        .showReport({ title, columns: outcome.columns, rows: outcome.rows })
+        .showReport({
+          title,
+          columns: outcome.columns,
+          rows: outcome.rows,
+          info: reportInfo(name, envName, Buffer.byteLength(outcome.text)),
+        })
         .then(undefined, (err: unknown) => log().warn(`Results panel: ${String(err)}`));
       return { status: 'received', format: 'csv', columns: outcome.columns, rowCount: outcome.rows.length };
     }
-    return savePdf(doc.uri, template.reportName || template.reportIdentifier, outcome.bytes, options.pdfTarget);
+    const reportName = template.reportName || template.reportIdentifier;
+    return showPdf(deps, { title, reportName, template: name, environment: envName, bytes: outcome.bytes, target: options.pdfTarget });
   }
 
   const message =
@@ -107,27 +120,40 @@ export async function runReportCommand(deps: ReportDeps, ...args: CommandArgs): 
   return { status: 'failed', outcome: outcome.outcome, message };
 }
 
-async function savePdf(
-  templateUri: vscode.Uri,
-  reportName: string,
-  bytes: Uint8Array,
-  given: vscode.Uri | string | undefined,
+/** The banner's facts, the same for a CSV and a PDF report. */
+function reportInfo(template: string, environment: string, bytes: number): ReportInfo {
+  return { template, environment, receivedAt: new Date().toISOString(), bytes };
+}
+
+/** A PDF answer opens in the pane like a CSV one; with `pdfTarget` it is also written there, as received. */
+async function showPdf(
+  deps: ReportDeps,
+  r: {
+    title: string;
+    reportName: string;
+    template: string;
+    environment: string;
+    bytes: Uint8Array;
+    target: vscode.Uri | string | undefined;
+  },
 ): Promise<ReportResult> {
-  const safeName = `${reportName.replace(/[^\w.-]+/g, '_') || 'report'}.pdf`;
-  let target = typeof given === 'string' ? vscode.Uri.file(given) : given;
-  const ask = target === undefined;
-  if (!target) {
-    target = await vscode.window.showSaveDialog({
-      title: 'PayGate: save the PDF report',
-      defaultUri: vscode.Uri.joinPath(templateUri, '..', safeName),
-      filters: { PDF: ['pdf'] },
-    });
+  const fileName = `${r.reportName.replace(/[^\w.-]+/g, '_') || 'report'}.pdf`;
+  let savedTo: string | undefined;
+  if (r.target !== undefined) {
+    const target = typeof r.target === 'string' ? vscode.Uri.file(r.target) : r.target;
+    if (target.scheme === 'file') await fs.writeFile(target.fsPath, r.bytes);
+    else await vscode.workspace.fs.writeFile(target, r.bytes);
+    savedTo = target.fsPath;
+    log().info(`Report PDF saved to ${savedTo} (${r.bytes.length} bytes)`);
   }
-  if (!target) return { status: 'received', format: 'pdf', bytes: bytes.length };
-  if (target.scheme === 'file') await fs.writeFile(target.fsPath, bytes);
-  else await vscode.workspace.fs.writeFile(target, bytes);
-  log().info(`Report PDF saved to ${target.fsPath} (${bytes.length} bytes)`);
-  // The editor shows no PDF itself; the system viewer does. Only when the user chose the place interactively.
-  if (ask) void vscode.env.openExternal(target);
-  return { status: 'received', format: 'pdf', savedTo: target.fsPath, bytes: bytes.length };
+  log().info(`Report ${r.template}: a PDF of ${r.bytes.length} bytes, shown in the pane`);
+  deps.results
+    .showPdf({
+      title: r.title,
+      info: reportInfo(r.template, r.environment, r.bytes.length),
+      bytes: r.bytes,
+      fileName,
+    })
+    .then(undefined, (err: unknown) => log().warn(`PDF panel: ${String(err)}`));
+  return { status: 'received', format: 'pdf', savedTo, bytes: r.bytes.length, shown: true };
 }

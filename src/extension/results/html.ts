@@ -13,6 +13,10 @@ export interface ShellInput {
   scriptUri: string;
   styleUri: string;
   title: string;
+  /** Directives a page needs beyond the table's (the PDF page: its worker); never script-src. */
+  extraDirectives?: string[];
+  /** data-* attributes of the page's root element, e.g. where the PDF page finds its worker. */
+  data?: Record<string, string>;
 }
 
 /**
@@ -20,7 +24,7 @@ export interface ShellInput {
  * setProperty), which CSP does not restrict, and has no inline handlers. connect-src is absent, so the
  * page cannot fetch anything; img-src/font-src allow only the extension's own resources.
  */
-export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+export function contentSecurityPolicy(cspSource: string, nonce: string, extra: string[] = []): string {
   return [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
@@ -29,13 +33,22 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
     `font-src ${cspSource}`,
     "base-uri 'none'",
     "form-action 'none'",
+    ...extra,
   ].join('; ');
+}
+
+/** Only the PDF page needs more than the table page: its worker, fetched from the extension's files and run from a blob. */
+export function pdfDirectives(cspSource: string): string[] {
+  return [`connect-src ${cspSource}`, 'worker-src blob:'];
 }
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function renderShell(input: ShellInput): string {
-  const csp = contentSecurityPolicy(input.cspSource, input.nonce);
+  const csp = contentSecurityPolicy(input.cspSource, input.nonce, input.extraDirectives);
+  const data = Object.entries(input.data ?? {})
+    .map(([k, v]) => ` data-${k.replace(/[^a-z0-9-]/g, '')}="${escapeAttr(v)}"`)
+    .join('');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -46,7 +59,7 @@ export function renderShell(input: ShellInput): string {
 <title>${escapeAttr(input.title)}</title>
 </head>
 <body>
-<div id="app"></div>
+<div id="app"${data}></div>
 <script nonce="${escapeAttr(input.nonce)}" src="${escapeAttr(input.scriptUri)}"></script>
 </body>
 </html>

@@ -12,15 +12,16 @@ import {
   type HostToPage,
   type PageToHost,
   type ReconciliationView,
-  type ReportSource,
+  type TableSource,
   type SubmissionView,
 } from '../../shared/resultsProtocol';
+import type { ReportInfo } from '../../shared/reportInfo';
 import { sliceText, streamUri } from './stream';
 
 export type PanelContent =
-  | { kind: 'rows'; title: string; columns: string[]; rows: string[][] }
-  | { kind: 'csvText'; title: string; text: string; delimiter?: string }
-  | { kind: 'file'; title: string; uri: vscode.Uri }
+  | { kind: 'rows'; title: string; columns: string[]; rows: string[][]; info?: ReportInfo }
+  | { kind: 'csvText'; title: string; text: string; delimiter?: string; info?: ReportInfo }
+  | { kind: 'file'; title: string; uri: vscode.Uri; info?: ReportInfo }
   | { kind: 'submission'; view: SubmissionView }
   | { kind: 'reconciliation'; view: ReconciliationView };
 
@@ -95,7 +96,7 @@ export class ResultsPanel extends Disposable {
   }
 
   /** What a reloaded window's serializer knows: the page restores inline data itself, files are re-read. */
-  restoreFrom(source: ReportSource, title: string): void {
+  restoreFrom(source: TableSource, title: string): void {
     if (source.kind === 'file') this.content = { kind: 'file', title, uri: vscode.Uri.parse(source.uri, true) };
   }
 
@@ -157,7 +158,14 @@ export class ResultsPanel extends Disposable {
     };
     switch (content.kind) {
       case 'rows':
-        await post({ type: 'report', title: content.title, columns: content.columns, rows: content.rows, source: { kind: 'inline' } });
+        await post({
+          type: 'table',
+          title: content.title,
+          columns: content.columns,
+          rows: content.rows,
+          source: { kind: 'inline' },
+          info: content.info,
+        });
         break;
       case 'submission':
         await post({ type: 'submission', view: content.view });
@@ -172,6 +180,7 @@ export class ResultsPanel extends Disposable {
           delimiter: content.delimiter,
           totalBytes: content.text.length,
           source: { kind: 'inline' },
+          info: content.info,
         });
         for (const piece of sliceText(content.text)) {
           if (stale()) return;
@@ -184,7 +193,13 @@ export class ResultsPanel extends Disposable {
           (st) => st.size,
           () => undefined,
         );
-        await post({ type: 'csvStart', title: content.title, totalBytes: size, source: { kind: 'file', uri: content.uri.toString() } });
+        await post({
+          type: 'csvStart',
+          title: content.title,
+          totalBytes: size,
+          source: { kind: 'file', uri: content.uri.toString() },
+          info: content.info,
+        });
         try {
           for await (const piece of streamUri(content.uri)) {
             if (stale()) return;

@@ -3,14 +3,24 @@ import { log } from '../log';
 import { ResultsPanel, type PanelActions, type PanelContent } from './panel';
 import { isPersistedState, VIEW_TYPE, type ReconciliationView, type SubmissionView } from '../../shared/resultsProtocol';
 import { sanitiseSubmissionView } from './sanitise';
+import { PdfPanel, type PdfContent } from './pdfPanel';
+import { pdfTitle, readReportFile } from './reportFile';
+import { isPdfPersistedState, PDF_VIEW_TYPE } from '../../shared/pdfProtocol';
+import type { ReportInfo } from '../../shared/reportInfo';
 
 /** What the other faces may ask of the results panel. */
 export interface ResultsPanelApi {
   showReport(
-    r: { title: string; columns: string[]; rows: string[][] } | { title: string; csvText: string; delimiter?: string },
+    r: ({ title: string; columns: string[]; rows: string[][] } | { title: string; csvText: string; delimiter?: string }) & {
+      info?: ReportInfo;
+    },
   ): Promise<void>;
   showSubmission(s: SubmissionView): Promise<void>;
   openCsvFile(uri: vscode.Uri): Promise<void>;
+  /** A PDF report in the pane, drawn page by page; the bytes are kept as received for "Save PDF…". */
+  showPdf(content: PdfContent): Promise<void>;
+  /** A saved report, CSV (the table) or PDF (the PDF page), chosen by its name or its first bytes. */
+  openReportFile(uri: vscode.Uri): Promise<void>;
   /** Shows a reconciliation; the panel is returned so its closing can clear what goes with it. */
   showReconciliation(view: ReconciliationView, reveal: (key: string) => void): Promise<ResultsPanel>;
   /** What "Reconcile…" on a report's page does (the reconciliation feature sets it). */
@@ -18,6 +28,7 @@ export interface ResultsPanelApi {
 }
 
 export const OPEN_CSV_COMMAND = 'paygate.openCsvInTable';
+export const OPEN_REPORT_FILE_COMMAND = 'paygate.openReportFile';
 
 export function tableTitle(uri: vscode.Uri): string {
   const name = uri.path.split('/').pop() || uri.toString();
@@ -37,7 +48,7 @@ export function registerResultsPanel(context: vscode.ExtensionContext): ResultsP
     });
   };
 
-  const showIn = async (key: string, content: PanelContent): Promise<ResultsPanel> => {
+  const openIn = async (key: string, content: PanelContent): Promise<ResultsPanel> => {
     let panel = panels.get(key);
     if (!panel) {
       panel = ResultsPanel.create(extensionUri, 'view' in content ? content.view.title : content.title);
@@ -47,25 +58,50 @@ export function registerResultsPanel(context: vscode.ExtensionContext): ResultsP
     await panel.show(content);
     return panel;
   };
+  const showIn = async (key: string, content: PanelContent): Promise<void> => {
+    await openIn(key, content);
+  };
+
+  const pdfPanels = new Map<string, PdfPanel>();
+  const trackPdf = (key: string, panel: PdfPanel) => {
+    pdfPanels.set(key, panel);
+    panel.onDidDispose(() => {
+      if (pdfPanels.get(key) === panel) pdfPanels.delete(key);
+    });
+  };
+  const pdfPanelFor = (key: string, title: string): PdfPanel => {
+    let panel = pdfPanels.get(key);
+    if (!panel) {
+      panel = PdfPanel.create(extensionUri, title);
+      trackPdf(key, panel);
+    }
+    return panel;
+  };
 
   const api: ResultsPanelApi = {
-    showReport: async (r) => {
-      await ('csvText' in r
-        ? showIn(`report:${r.title}`, { kind: 'csvText', title: r.title, text: r.csvText, delimiter: r.delimiter })
-        : showIn(`report:${r.title}`, { kind: 'rows', title: r.title, columns: r.columns, rows: r.rows }));
-    },
-    showSubmission: async (s) => {
+    showReport: (r) =>
+      'csvText' in r
+        ? showIn(`report:${r.title}`, { kind: 'csvText', title: r.title, text: r.csvText, delimiter: r.delimiter, info: r.info })
+        : showIn(`report:${r.title}`, { kind: 'rows', title: r.title, columns: r.columns, rows: r.rows, info: r.info }),
+    showSubmission: (s) => {
       const view = sanitiseSubmissionView(s);
-      await showIn(`submission:${view.title}`, { kind: 'submission', view });
+      return showIn(`submission:${view.title}`, { kind: 'submission', view });
     },
-    openCsvFile: async (uri) => {
-      await showIn(`file:${uri.toString()}`, { kind: 'file', title: tableTitle(uri), uri });
+    openCsvFile: (uri) => showIn(`file:${uri.toString()}`, { kind: 'file', title: tableTitle(uri), uri }),
+    showPdf: (content) =>
+      pdfPanelFor(content.file ? `file:${content.file.toString()}` : `report:${content.title}`, content.title).show(content),
+    openReportFile: async (uri) => {
+      const read = await readReportFile(uri);
+      if (read.kind === 'csv') return showIn(`file:${uri.toString()}`, { kind: 'file', title: tableTitle(uri), uri, info: read.info });
+      if (read.kind === 'pdf') return api.showPdf(read.content);
+      log().warn(`Open report file: ${read.message}`);
+      return pdfPanelFor(`file:${uri.toString()}`, read.title).fail(read.title, read.message);
     },
     showReconciliation: async (view, reveal) => {
       const key = `reconciliation:${view.title}`;
       const existing = panels.get(key);
       if (existing) existing.actions.reveal = reveal;
-      const panel = await showIn(key, { kind: 'reconciliation', view });
+      const panel = await openIn(key, { kind: 'reconciliation', view });
       panel.actions.reveal = reveal;
       return panel;
     },
@@ -90,6 +126,40 @@ export function registerResultsPanel(context: vscode.ExtensionContext): ResultsP
       if (!target) return;
       await api.openCsvFile(target);
     }),
+    vscode.commands.registerCommand(OPEN_REPORT_FILE_COMMAND, async (uri?: vscode.Uri) => {
+      const target =
+        uri instanceof vscode.Uri
+          ? uri
+          : (
+              await vscode.window.showOpenDialog({
+                canSelectMany: false,
+                filters: { 'Reports (CSV, PDF)': ['csv', 'pdf'], 'All files': ['*'] },
+                openLabel: 'Open Report',
+              })
+            )?.[0];
+      if (!target) return;
+      await api.openReportFile(target);
+    }),
+    vscode.window.registerWebviewPanelSerializer(PDF_VIEW_TYPE, {
+      async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: unknown) {
+        const panel = new PdfPanel(webviewPanel, extensionUri);
+        if (isPdfPersistedState(state) && state.file) {
+          const uri = vscode.Uri.parse(state.file, true);
+          trackPdf(`file:${uri.toString()}`, panel);
+          const read = await readReportFile(uri);
+          if (read.kind === 'pdf') await panel.show(read.content);
+          else await panel.fail(pdfTitle(uri.path.split('/').pop() ?? ''), read.kind === 'refused' ? read.message : 'This is no PDF.');
+        } else {
+          // The bytes of a report answer are not kept across a reload of the window.
+          const title = isPdfPersistedState(state) ? state.title : 'PDF report';
+          trackPdf(`restored:${title}`, panel);
+          await panel.fail(
+            title,
+            'This PDF report was held in memory only: run the report template again, or open a saved PDF with "PayGate: Open Report File…".',
+          );
+        }
+      },
+    }),
     vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
       async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: unknown) {
         const panel = new ResultsPanel(webviewPanel, extensionUri);
@@ -103,6 +173,7 @@ export function registerResultsPanel(context: vscode.ExtensionContext): ResultsP
       },
     }),
     { dispose: () => panels.forEach((p) => p.panel.dispose()) },
+    { dispose: () => pdfPanels.forEach((p) => p.panel.dispose()) },
   );
   return api;
 }

@@ -35,42 +35,42 @@ export function credentialsToCheck(signatureMethod: string): CredentialToCheck[]
 export function outcomeView(o: SubmitOutcome, signatureMethod: string, sensitive: readonly string[]): SubmissionOutcomeView {
   switch (o.outcome) {
     case 'accepted':
-      return { kind: 'accepted', status: o.status };
+      return { outcome: 'accepted', status: o.status };
     case 'validation-error':
     case 'error':
       return {
-        kind: o.outcome,
+        outcome: o.outcome,
         status: o.status,
         message: maskText(o.errorMessage ?? (o.raw.trim() || `type ${o.outcome}`), sensitive),
         ...(o.errorCode ? { code: o.errorCode } : {}),
       };
     case 'declined':
       return {
-        kind: 'declined',
+        outcome: 'declined',
         status: o.status,
         paymentStatus: o.paymentStatus,
         message: maskText(o.errorMessage ?? `status ${o.paymentStatus}`, sensitive),
         ...(o.errorCode ? { code: o.errorCode } : {}),
       };
     case 'unknown':
-      return { kind: 'unknown', reason: o.kind, message: o.message };
+      return { outcome: 'unknown', kind: o.kind, message: o.message };
     case 'auth-failed':
       return {
-        kind: 'auth-failed',
+        outcome: 'auth-failed',
         status: o.status,
         operation: o.operation,
         message: maskText(o.message, sensitive),
         check: credentialsToCheck(signatureMethod),
       };
     case 'server-error':
-      return { kind: 'server-error', status: o.status, ...(o.errorId ? { errorId: o.errorId } : {}) };
+      return { outcome: 'server-error', status: o.status, ...(o.errorId ? { errorId: o.errorId } : {}) };
     case 'transport-error':
-      return { kind: 'transport-error', reason: o.kind, message: o.message };
+      return { outcome: 'transport-error', kind: o.kind, message: o.message };
     case 'cancelled':
-      return { kind: 'unknown', reason: 'cancelled', message: o.message };
+      return { outcome: 'unknown', kind: 'cancelled', message: o.message };
     case 'unrecognised':
       return {
-        kind: 'error',
+        outcome: 'error',
         status: o.status,
         message: maskText(
           `unrecognised answer (HTTP ${o.status}, ${o.contentType || 'no content type'}); the request reached the gateway, so check whether the payments exist before sending again. The answer as it came: ${o.raw.slice(0, 2000)}`,
@@ -78,7 +78,7 @@ export function outcomeView(o: SubmitOutcome, signatureMethod: string, sensitive
         ),
       };
     case 'report':
-      return { kind: 'error', status: o.status, message: `a report (${o.format}) came back where a create answer was expected` };
+      return { outcome: 'error', status: o.status, message: `a report (${o.format}) came back where a create answer was expected` };
   }
 }
 

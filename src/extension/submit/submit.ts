@@ -206,8 +206,10 @@ export async function submitCommand(deps: SubmitDeps, ...args: CommandArgs): Pro
 }
 
 /**
- * The resend question. Enter must not send twice: the first (default) button is "Don't Send", Escape and
- * the dialog's own Cancel answer no, and only "Send Again" sends.
+ * The resend question, with one way to say no. A modal message always adds its own Cancel, and VS Code
+ * focuses its first button, so a "Don't Send" beside it was a second no, and making it the close button
+ * would have put the focus (Enter) on "Send Again". A pick list has exactly the two answers: the first,
+ * selected one is "Don't send" (Enter), Escape also answers no, and only "Send again" sends.
  */
 async function askSendAgain(previous: SubmissionRecord, name: string, envName: string, endpoint: string): Promise<boolean> {
   const when = new Date(previous.time).toLocaleString();
@@ -215,16 +217,21 @@ async function askSendAgain(previous: SubmissionRecord, name: string, envName: s
     previous.state === 'sending'
       ? 'no answer recorded: it may still be on its way, or was interrupted'
       : `${previous.outcome ?? 'no answer recorded'}${previous.kind ? `, ${previous.kind}` : ''}`;
-  const choice = await vscode.window.showWarningMessage(
-    `The same content was already sent to this endpoint on ${when} (${what}). Sending it again may create the payments twice.`,
+  const from = `sent from ${previous.face === 'cli' ? 'the paygate CLI' : 'the editor'}: ${previous.file}`;
+  const send = {
+    label: '$(warning) Send again',
+    description: 'may create the payments twice',
+    detail: `${name} → ${envName} · ${endpoint}`,
+  };
+  const choice = await vscode.window.showQuickPick(
+    [{ label: "Don't send", description: 'keep the earlier submission', detail: from }, send],
     {
-      modal: true,
-      detail: `${name} → ${envName}\n${endpoint}\nSent from ${previous.face === 'cli' ? 'the paygate CLI' : 'the editor'}: ${previous.file}`,
+      title: `PayGate: the same content was already sent to this endpoint on ${when} (${what})`,
+      placeHolder: 'Sending it again may create the payments twice.',
+      ignoreFocusOut: true,
     },
-    { title: "Don't Send" },
-    { title: 'Send Again' },
   );
-  return choice?.title === 'Send Again';
+  return choice === send;
 }
 
 function sendWithProgress(name: string, envName: string, target: Target, payload: string): Thenable<SubmitOutcome> {

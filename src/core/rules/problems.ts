@@ -7,7 +7,7 @@ import type { Fix, LintDiagnostic } from './types';
 // it) and only counts the rest, so a file broken on every line costs memory for what is shown, not for
 // millions of diagnostics of about half a kilobyte each.
 
-export class Reporter {
+export class ProblemCollector {
   /** Heap-ordered while the limit is reached; lint() sorts them by position at the end. */
   readonly diagnostics: LintDiagnostic[] = [];
   /** Problems found but not kept, by severity. */

@@ -7,7 +7,7 @@ import { maskCardNumber } from '../core/mask';
 import { computeSchedule, scheduleInputFromRow, type Charge } from '../core/schedule/schedule';
 import { chargedAmount, formatThousandths } from './amounts';
 import { DueHeap } from './dueHeap';
-import type { ChargeEvent, SimState, StoredPayment } from './types';
+import type { ChargeEvent, GatewayState, StoredPayment } from './types';
 
 /** The longest single jump of the clock: ten years of daily charges is already more than anyone reads. */
 export const MAX_ADVANCE_DAYS = 3660;
@@ -20,7 +20,7 @@ export function cardDeclines(cardNumber: string): boolean {
   return /0$/.test(cardNumber.trim());
 }
 
-export function simToday(state: SimState): CalendarDate {
+export function gatewayToday(state: GatewayState): CalendarDate {
   const d = parseGatewayDate(state.today);
   if (!d) throw new Error('simulated date is not a DD.MM.YYYY date');
   return d;
@@ -50,7 +50,7 @@ function stopIfFinished(p: StoredPayment, day: CalendarDate): boolean {
   return true;
 }
 
-function makeCharge(state: SimState, p: StoredPayment, charge: Charge): ChargeEvent {
+function makeCharge(state: GatewayState, p: StoredPayment, charge: Charge): ChargeEvent {
   const txId = state.nextTransactionId++;
   const seconds = txId % 3600; // a spread of times within the simulated morning, stable across reloads
   const amount = formatThousandths(chargedAmount(charge.amount, `${p['recurring-payment-id']}:${charge.index}`));
@@ -91,7 +91,7 @@ function dueCharges(p: StoredPayment, day: CalendarDate): Charge[] {
 }
 
 /** Makes every charge of `p` due on or before `day`, oldest first. */
-function chargeDue(state: SimState, p: StoredPayment, day: CalendarDate): ChargeEvent[] {
+function chargeDue(state: GatewayState, p: StoredPayment, day: CalendarDate): ChargeEvent[] {
   return dueCharges(p, day).map((c) => makeCharge(state, p, c));
 }
 
@@ -115,8 +115,8 @@ export interface CreatedPayment {
 }
 
 /** Registers one CSV row as a recurring payment; charges due today are made at once (spec: start-date today). */
-export function createPayment(state: SimState, values: Record<string, string>, serial: string): CreatedPayment {
-  const today = simToday(state);
+export function createPayment(state: GatewayState, values: Record<string, string>, serial: string): CreatedPayment {
+  const today = gatewayToday(state);
   const schedule = scheduleInputFromRow(values);
   // Pin the start: without start-date the schedule starts on the day of creation, not on every later "today".
   if (!schedule.startDate) schedule.startDate = today;
@@ -176,14 +176,14 @@ export interface AdvanceOptions {
   reason?: (made: number, max: number) => string;
 }
 
-export function storedCharges(state: SimState): number {
+export function storedCharges(state: GatewayState): number {
   let n = 0;
   for (const p of state.payments) n += p.charges.length;
   return n;
 }
 
 /** The charge cap of the next advance: per advance, and what is left of the state directory's allowance. */
-export function advanceAllowance(state: SimState): { maxCharges: number; reason: (made: number, max: number) => string } {
+export function advanceAllowance(state: GatewayState): { maxCharges: number; reason: (made: number, max: number) => string } {
   const left = Math.max(0, MAX_STORED_CHARGES - storedCharges(state));
   if (left >= MAX_CHARGES_PER_ADVANCE)
     return {
@@ -203,9 +203,9 @@ export function advanceAllowance(state: SimState): { maxCharges: number; reason:
  * charges are made one at a time from a heap of next charges, never listed all at once, and at most
  * `maxCharges` per call: past that the clock stops at the end of the day that reached it.
  */
-export function advance(state: SimState, days: number, o: AdvanceOptions = {}): AdvanceResult {
+export function advance(state: GatewayState, days: number, o: AdvanceOptions = {}): AdvanceResult {
   const from = state.today;
-  const requested = addDays(simToday(state), days);
+  const requested = addDays(gatewayToday(state), days);
   const max = o.maxCharges ?? MAX_CHARGES_PER_ADVANCE;
   const heap = new DueHeap();
   const nextDue = (p: StoredPayment, order: number) => {
@@ -222,7 +222,7 @@ export function advance(state: SimState, days: number, o: AdvanceOptions = {}): 
   for (let due = heap.peek(); due; due = heap.peek()) {
     if (count >= max && (lastDay === undefined || compareDates(due.c.date, lastDay) > 0)) {
       // Whole days only: the rest of the schedule waits for the next advance. Never before `from`.
-      const today = simToday(state);
+      const today = gatewayToday(state);
       target = lastDay && compareDates(lastDay, today) > 0 ? lastDay : today;
       break;
     }
@@ -253,7 +253,7 @@ export function advance(state: SimState, days: number, o: AdvanceOptions = {}): 
   return { from, today: state.today, charges, chargeCount: count, stopped, ...(truncated ? { truncated } : {}) };
 }
 
-export function findPayment(state: SimState, id: string): StoredPayment | undefined {
+export function findPayment(state: GatewayState, id: string): StoredPayment | undefined {
   return state.payments.find((p) => p['recurring-payment-id'] === id);
 }
 
@@ -268,9 +268,9 @@ export function stopPayment(p: StoredPayment): void {
  * Resumes a stopped schedule (spec: stop → rescheduled). Charges already made are not made again, and
  * charges whose day passed while stopped are skipped rather than made late.
  */
-export function reschedule(state: SimState, p: StoredPayment): ChargeEvent[] {
+export function reschedule(state: GatewayState, p: StoredPayment): ChargeEvent[] {
   if (p.status !== 'stop') return [];
-  const today = simToday(state);
+  const today = gatewayToday(state);
   p.status = 'active';
   delete p.stopReason;
   skipPast(p, today);

@@ -1,0 +1,195 @@
+// A PDF report in the pane: the page (webview-ui/pdf) draws it with pdf.js; the host hands it the bytes,
+// saves them as received, and asks the user before opening any link the PDF holds.
+import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
+import { log } from '../log';
+import { makeNonce, pdfDirectives, renderShell } from './html';
+import {
+  formatBytes,
+  isPdfPageToHost,
+  MAX_PDF_BYTES,
+  PDF_VIEW_TYPE,
+  type HostToPdfPage,
+  type PdfPageToHost,
+  type ReportInfo,
+} from '../../shared/pdfProtocol';
+
+export interface PdfContent {
+  title: string;
+  info: ReportInfo;
+  bytes: Uint8Array;
+  /** Suggested file name for "Save PDF…". */
+  fileName: string;
+  /** The saved report it was read from, so a reloaded window reads it again. */
+  file?: vscode.Uri;
+}
+
+export function pdfPanelOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
+  return {
+    enableScripts: true,
+    enableForms: false,
+    enableCommandUris: false,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist')],
+  };
+}
+
+export class PdfPanel extends Disposable {
+  private content: PdfContent | { title: string; failed: string } | undefined;
+  private isReady = false;
+  readonly onDidDispose: vscode.Event<void>;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    private readonly extensionUri: vscode.Uri,
+  ) {
+    super();
+    panel.webview.options = pdfPanelOptions(extensionUri);
+    this.register(panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));
+    this.onDidDispose = panel.onDidDispose;
+    panel.onDidDispose(() => this.dispose());
+    this.register(
+      panel.onDidChangeViewState((e) => {
+        // A hidden page is discarded (no retainContextWhenHidden); it says `ready` again when shown.
+        if (!e.webviewPanel.visible) this.isReady = false;
+      }),
+    );
+    panel.webview.html = this.html();
+  }
+
+  static create(extensionUri: vscode.Uri, title: string): PdfPanel {
+    const panel = vscode.window.createWebviewPanel(
+      PDF_VIEW_TYPE,
+      title,
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      pdfPanelOptions(extensionUri),
+    );
+    return new PdfPanel(panel, extensionUri);
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+    const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(dist, name)).toString();
+    return renderShell({
+      cspSource: webview.cspSource,
+      nonce: makeNonce(),
+      scriptUri: asset('pdf-view.js'),
+      styleUri: asset('pdf-view.css'),
+      title: this.panel.title,
+      extraDirectives: pdfDirectives(webview.cspSource),
+      data: { worker: asset('pdf.worker.mjs') },
+    });
+  }
+
+  async show(content: PdfContent): Promise<void> {
+    this.content = content;
+    this.panel.title = content.title;
+    this.panel.reveal(undefined, false);
+    if (this.isReady) await this.send();
+  }
+
+  /** Shows why there is nothing to draw (unreadable or oversized file) in the pane itself. */
+  async fail(title: string, message: string): Promise<void> {
+    this.content = { title, failed: message };
+    this.panel.title = title;
+    this.panel.reveal(undefined, false);
+    if (this.isReady) await this.send();
+  }
+
+  private post(msg: HostToPdfPage): Thenable<boolean> {
+    return this.panel.webview.postMessage(msg);
+  }
+
+  private async send(): Promise<void> {
+    const c = this.content;
+    if (!c) return;
+    if ('failed' in c) await this.post({ type: 'pdfFailed', title: c.title, message: c.failed });
+    else if (c.bytes.length > MAX_PDF_BYTES) {
+      // Kept for "Save PDF…", never handed to the renderer.
+      const message = `This PDF is ${formatBytes(c.bytes.length)}, more than the ${formatBytes(MAX_PDF_BYTES)} the pane shows. “Save PDF…” writes it as it was received.`;
+      await this.post({ type: 'pdfFailed', title: c.title, message });
+    } else await this.post({ type: 'pdf', title: c.title, info: c.info, data: c.bytes, file: c.file?.toString() });
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    if (!isPdfPageToHost(raw)) {
+      log().warn('PDF panel: ignored a message that does not match the protocol');
+      return;
+    }
+    const msg: PdfPageToHost = raw;
+    switch (msg.type) {
+      case 'ready':
+        this.isReady = true;
+        await this.send();
+        break;
+      case 'save':
+        await this.save();
+        break;
+      case 'openLink':
+        await openLinkWithConfirmation(msg.url);
+        break;
+      case 'log':
+        log()[msg.level](`PDF panel: ${msg.message}`);
+        break;
+    }
+  }
+
+  private async save(): Promise<void> {
+    const c = this.content;
+    if (!c || 'failed' in c) {
+      await this.post({ type: 'saveDone', ok: false, message: 'There is no PDF to save.' });
+      return;
+    }
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const target = await vscode.window.showSaveDialog({
+      title: 'PayGate: save the PDF report',
+      defaultUri: folder ? vscode.Uri.joinPath(folder, c.fileName) : undefined,
+      filters: { PDF: ['pdf'] },
+    });
+    if (!target) {
+      await this.post({ type: 'saveDone', ok: false, message: 'Not saved.' });
+      return;
+    }
+    try {
+      // The bytes as received: never re-encoded by the renderer.
+      await vscode.workspace.fs.writeFile(target, c.bytes);
+      log().info(`Report PDF saved to ${target.fsPath} (${c.bytes.length} bytes)`);
+      await this.post({ type: 'saveDone', ok: true, message: `Saved to ${target.fsPath}.` });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      log().error(`PDF panel: saving to ${target.toString()} failed: ${message}`);
+      await this.post({ type: 'saveDone', ok: false, message: `Not saved: ${message}` });
+    }
+  }
+
+  override dispose(): void {
+    this.content = undefined;
+    super.dispose();
+  }
+}
+
+/** Only links a browser would open elsewhere are offered; javascript:, file:, data: and the like never. */
+export function isOpenableLink(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:' || u.protocol === 'mailto:';
+  } catch {
+    return false;
+  }
+}
+
+/** A link from a PDF is untrusted: only web and mail links, and only after the user says yes. */
+export async function openLinkWithConfirmation(url: string): Promise<boolean> {
+  if (!isOpenableLink(url)) {
+    log().warn(`PDF panel: a link that is not a web or mail address was not opened (${url.slice(0, 200)})`);
+    void vscode.window.showWarningMessage('PayGate: this link in the PDF is not a web or mail address, so it is not opened.');
+    return false;
+  }
+  const choice = await vscode.window.showWarningMessage(
+    'Open a link from the PDF report?',
+    { modal: true, detail: `${url}\n\nThe PDF came from the gateway; open the link only if you expected it.` },
+    'Open Link',
+  );
+  if (choice !== 'Open Link') return false;
+  return vscode.env.openExternal(vscode.Uri.parse(url, true));
+}

@@ -1,0 +1,68 @@
+// "Open Report File…": a saved report, CSV or PDF, in the pane. A PDF is read whole (it is drawn from
+// memory) up to MAX_PDF_BYTES; a CSV is streamed to the table as before.
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { looksLikePdf, MAX_PDF_BYTES, formatBytes, type ReportInfo } from '../../shared/pdfProtocol';
+import type { PdfContent } from './pdfPanel';
+
+export type ReportFileRead =
+  | { kind: 'pdf'; content: PdfContent }
+  /** A CSV report: the table streams the file; the banner gets its name, time and size. */
+  | { kind: 'csv'; info?: ReportInfo }
+  | { kind: 'refused'; title: string; message: string };
+
+export function pdfTitle(name: string): string {
+  return `Report: ${name}`;
+}
+
+/** Reads the first bytes only to tell a PDF by its signature when the name does not say. */
+async function startsLikePdf(uri: vscode.Uri): Promise<boolean> {
+  if (uri.scheme !== 'file') return false;
+  const handle = await fs.open(uri.fsPath, 'r').catch(() => undefined);
+  if (!handle) return false;
+  try {
+    const head = new Uint8Array(1024);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return looksLikePdf(head.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function readReportFile(uri: vscode.Uri): Promise<ReportFileRead> {
+  const name = path.posix.basename(uri.path);
+  const isPdf = name.toLowerCase().endsWith('.pdf') || (await startsLikePdf(uri));
+  if (!isPdf) {
+    const stat = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
+    return { kind: 'csv', info: stat && { template: name, receivedAt: new Date(stat.mtime).toISOString(), bytes: stat.size } };
+  }
+  const title = pdfTitle(name);
+  let stat: vscode.FileStat;
+  try {
+    stat = await vscode.workspace.fs.stat(uri);
+  } catch (err) {
+    return { kind: 'refused', title, message: `${name} cannot be read: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  if (stat.size > MAX_PDF_BYTES) {
+    return {
+      kind: 'refused',
+      title,
+      message: `${name} is ${formatBytes(stat.size)}, more than the ${formatBytes(MAX_PDF_BYTES)} the pane shows. Open it with a PDF reader.`,
+    };
+  }
+  const bytes = await vscode.workspace.fs.readFile(uri);
+  if (!looksLikePdf(bytes)) {
+    return { kind: 'refused', title, message: `${name} is not a PDF: it does not start with the PDF signature (%PDF-).` };
+  }
+  return {
+    kind: 'pdf',
+    content: {
+      title,
+      info: { template: name, receivedAt: new Date(stat.mtime).toISOString(), bytes: bytes.length },
+      bytes,
+      fileName: name,
+      file: uri,
+    },
+  };
+}

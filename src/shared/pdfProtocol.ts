@@ -1,0 +1,92 @@
+// The message protocol between the extension host and the PDF report page (webview-ui/pdf). A page of
+// its own, so the PDF renderer is loaded only when a PDF is shown. Like resultsProtocol.ts: no `vscode`,
+// no Node; each side checks what the other sends.
+
+import { isReportInfo, type ReportInfo } from './reportInfo';
+
+export { formatBytes, type ReportInfo } from './reportInfo';
+
+export const PDF_VIEW_TYPE = 'paygate.pdfReport';
+export const PDF_PROTOCOL_VERSION = 1;
+
+/**
+ * Limits that keep a hostile PDF from taking the window down. Bigger files are refused before the page
+ * sees them; more pages than MAX_PDF_PAGES are refused by the page with a message (the bytes can still
+ * be saved); a page is never drawn on a canvas larger than MAX_CANVAS_PIXELS (pdf.js scales it down).
+ */
+export const MAX_PDF_BYTES = 64 * 1024 * 1024;
+export const MAX_PDF_PAGES = 5_000;
+export const MAX_CANVAS_PIXELS = 16 * 1024 * 1024;
+/** Decoded images larger than this (in pixels) are skipped by the renderer instead of filling memory. */
+export const MAX_IMAGE_PIXELS = 64 * 1024 * 1024;
+
+export type HostToPdfPage =
+  /** The PDF itself: bytes as received, transferred, never re-encoded. */
+  | { type: 'pdf'; title: string; info: ReportInfo; data: Uint8Array; file?: string }
+  /** The host could not get the bytes (file unreadable, too large): the page says why. */
+  | { type: 'pdfFailed'; title: string; message: string }
+  | { type: 'saveDone'; ok: boolean; message: string };
+
+export type PdfPageToHost =
+  | { type: 'ready'; version: number }
+  | { type: 'save' }
+  /** A link in the PDF that the user clicked: the host asks before opening it. */
+  | { type: 'openLink'; url: string }
+  /** How the document went, for the log (page count, or why it was refused). */
+  | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string };
+
+/** What a PDF page keeps across a reload: never the bytes; a saved file is read again. */
+export interface PdfPersistedState {
+  v: typeof PDF_PROTOCOL_VERSION;
+  title: string;
+  file?: string;
+}
+
+type Rec = Record<string, unknown>;
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStr = (v: unknown): v is string => typeof v === 'string';
+const optStr = (v: unknown): boolean => v === undefined || typeof v === 'string';
+
+export function isHostToPdfPage(v: unknown): v is HostToPdfPage {
+  if (!isRec(v)) return false;
+  switch (v.type) {
+    case 'pdf':
+      return isStr(v.title) && isReportInfo(v.info) && v.data instanceof Uint8Array && optStr(v.file);
+    case 'pdfFailed':
+      return isStr(v.title) && isStr(v.message);
+    case 'saveDone':
+      return typeof v.ok === 'boolean' && isStr(v.message);
+    default:
+      return false;
+  }
+}
+
+export function isPdfPageToHost(v: unknown): v is PdfPageToHost {
+  if (!isRec(v)) return false;
+  switch (v.type) {
+    case 'ready':
+      return typeof v.version === 'number';
+    case 'save':
+      return true;
+    case 'openLink':
+      return isStr(v.url) && v.url.length <= 8192;
+    case 'log':
+      return (v.level === 'info' || v.level === 'warn' || v.level === 'error') && isStr(v.message);
+    default:
+      return false;
+  }
+}
+
+export function isPdfPersistedState(v: unknown): v is PdfPersistedState {
+  return isRec(v) && v.v === PDF_PROTOCOL_VERSION && isStr(v.title) && optStr(v.file);
+}
+
+/** The PDF signature, checked by the host so a file that is no PDF at all gets a plain message. */
+export function looksLikePdf(bytes: Uint8Array): boolean {
+  // %PDF- within the first 1024 bytes, as readers accept it.
+  const limit = Math.min(bytes.length - 4, 1024);
+  for (let i = 0; i < limit; i++) {
+    if (bytes[i] === 0x25 && bytes[i + 1] === 0x50 && bytes[i + 2] === 0x44 && bytes[i + 3] === 0x46 && bytes[i + 4] === 0x2d) return true;
+  }
+  return false;
+}

@@ -1,0 +1,105 @@
+import { describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { build } from 'esbuild';
+import { contentSecurityPolicy, makeNonce, pdfDirectives, renderShell } from '../../src/extension/results/html';
+import {
+  formatBytes,
+  isHostToPdfPage,
+  isPdfPageToHost,
+  isPdfPersistedState,
+  looksLikePdf,
+  PDF_PROTOCOL_VERSION,
+} from '../../src/shared/pdfProtocol';
+
+const ROOT = path.join(__dirname, '..', '..');
+const bytes = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'));
+
+describe('PDF page protocol', () => {
+  it('accepts a PDF message only with its bytes as a Uint8Array', () => {
+    const info = { template: 't.report.json', environment: 'local', bytes: 3 };
+    assert.ok(isHostToPdfPage({ type: 'pdf', title: 'T', info, data: new Uint8Array(3) }));
+    assert.ok(!isHostToPdfPage({ type: 'pdf', title: 'T', info, data: [1, 2, 3] }));
+    assert.ok(!isHostToPdfPage({ type: 'pdf', title: 'T', info: { bytes: -1 }, data: new Uint8Array(0) }));
+    assert.ok(!isHostToPdfPage({ type: 'pdf', title: 'T', info, data: new Uint8Array(0), file: 7 }));
+    assert.ok(isHostToPdfPage({ type: 'pdfFailed', title: 'T', message: 'm' }));
+    assert.ok(!isHostToPdfPage({ type: 'csvStart', title: 'T' }), 'a table message is not the PDF page’s');
+  });
+
+  it('takes from the page only its four messages, and a link of bounded length', () => {
+    assert.ok(isPdfPageToHost({ type: 'ready', version: PDF_PROTOCOL_VERSION }));
+    assert.ok(isPdfPageToHost({ type: 'save' }));
+    assert.ok(isPdfPageToHost({ type: 'openLink', url: 'https://example.invalid/' }));
+    assert.ok(!isPdfPageToHost({ type: 'openLink', url: `https://x/${'a'.repeat(9000)}` }));
+    assert.ok(!isPdfPageToHost({ type: 'export', format: 'csv' }));
+    assert.ok(!isPdfPageToHost({ type: 'log', level: 'debug', message: 'x' }));
+  });
+
+  it('keeps across a reload the title and the file, never the bytes', () => {
+    assert.ok(isPdfPersistedState({ v: PDF_PROTOCOL_VERSION, title: 'T', file: 'file:///r.pdf' }));
+    assert.ok(!isPdfPersistedState({ v: 99, title: 'T' }));
+  });
+
+  it('tells a PDF by its signature within the first kilobyte', () => {
+    assert.ok(looksLikePdf(bytes('%PDF-1.4\n')));
+    assert.ok(looksLikePdf(bytes(`${' '.repeat(500)}%PDF-1.7`)), 'leading junk, as readers allow');
+    assert.ok(!looksLikePdf(bytes('Merchant_Name,Transaction_id\n')));
+    assert.ok(!looksLikePdf(bytes(`${' '.repeat(1100)}%PDF-1.7`)));
+    assert.ok(!looksLikePdf(new Uint8Array(0)));
+  });
+
+  it('writes sizes for people', () => {
+    assert.equal(formatBytes(1), '1 byte');
+    assert.equal(formatBytes(547), '547 bytes');
+    assert.equal(formatBytes(2048), '2.0 KB');
+    assert.equal(formatBytes(3 * 1024 * 1024 + 100_000), '3.1 MB');
+  });
+});
+
+describe('PDF page shell', () => {
+  it('adds only the worker’s two directives to the table page’s policy; scripts stay by nonce', () => {
+    const nonce = makeNonce();
+    const table = contentSecurityPolicy('https://res.test', nonce);
+    const pdf = contentSecurityPolicy('https://res.test', nonce, pdfDirectives('https://res.test'));
+    assert.equal(pdf, `${table}; connect-src https://res.test; worker-src blob:`);
+    assert.match(pdf, /script-src 'nonce-[^']+'(;|$)/);
+    assert.doesNotMatch(pdf, /unsafe-eval|unsafe-inline|\*/);
+  });
+
+  it('escapes the data attributes it gives the page', () => {
+    const html = renderShell({
+      cspSource: 'https://res.test',
+      nonce: 'n',
+      scriptUri: 's',
+      styleUri: 'c',
+      title: 't',
+      data: { worker: 'https://res.test/pdf.worker.mjs?"><script>' },
+    });
+    assert.ok(html.includes('<div id="app" data-worker="https://res.test/pdf.worker.mjs?&quot;&gt;&lt;script&gt;"></div>'));
+  });
+});
+
+describe('weight', () => {
+  it('the extension bundle does not carry the PDF renderer: activation never loads it', async () => {
+    const r = await build({
+      entryPoints: [path.join(ROOT, 'src/extension/extension.ts')],
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: 'node',
+      format: 'cjs',
+      external: ['vscode'],
+      mainFields: ['module', 'main'],
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(r.metafile.inputs);
+    assert.ok(
+      inputs.some((i) => i.includes('src/extension/results/pdfPanel.ts')),
+      'the host side is in the bundle',
+    );
+    assert.deepEqual(
+      inputs.filter((i) => i.includes('pdfjs-dist')),
+      [],
+    );
+  });
+});

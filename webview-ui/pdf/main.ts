@@ -1,0 +1,38 @@
+// Entry of the PDF report page (bundled by esbuild.js to dist/pdf-view.js and dist/pdf-view.css). Loaded
+// only in a panel that shows a PDF, so the renderer costs nothing until then.
+import './pdf.css';
+import { PDF_PROTOCOL_VERSION, isHostToPdfPage } from '../../src/shared/pdfProtocol';
+import { PdfApp, type PdfVsCodeApi } from './app';
+import { startWorker } from './worker';
+
+declare function acquireVsCodeApi(): PdfVsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const root = document.getElementById('app')!;
+const app = new PdfApp(root, vscode);
+const workerUrl = root.dataset.worker ?? '';
+
+let work = Promise.resolve();
+window.addEventListener('message', (event: MessageEvent) => {
+  if (!isHostToPdfPage(event.data)) {
+    vscode.postMessage({ type: 'log', level: 'warn', message: 'Ignored a message that does not match the protocol.' });
+    return;
+  }
+  const msg = event.data;
+  // One document at a time, in the order the host sent them.
+  work = work
+    .then(async () => {
+      if (msg.type === 'pdf') await startWorker(workerUrl);
+      await app.handle(msg);
+    })
+    .catch((err: unknown) => {
+      vscode.postMessage({ type: 'log', level: 'error', message: `PDF page: ${err instanceof Error ? err.message : String(err)}` });
+      void app.handle({
+        type: 'pdfFailed',
+        title: document.title,
+        message: `The PDF renderer could not start: ${err instanceof Error ? err.message : String(err)}`,
+      });
+    });
+});
+
+vscode.postMessage({ type: 'ready', version: PDF_PROTOCOL_VERSION });
