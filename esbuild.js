@@ -65,6 +65,18 @@ if (require('node:fs').existsSync('webview-ui/main.ts')) {
   });
 }
 
+// The forecast page: its own small entry, with uPlot and uPlot's stylesheet bundled in (never loaded
+// from a network); dist/forecast.js and dist/forecast.css.
+builds.push({
+  ...common,
+  entryPoints: { forecast: 'webview-ui/forecast/main.ts' },
+  outdir: 'dist',
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  loader: { '.css': 'css' },
+});
+
 // The PDF report page: its own bundle, loaded only in a panel that shows a PDF. pdf.js's viewer styles
 // bring their icons (files next to the bundle, so the page's CSP needs no data: images).
 if (fs.existsSync('webview-ui/pdf/main.ts')) {

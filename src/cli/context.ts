@@ -18,6 +18,8 @@ export interface CliContext {
   stdin(maxBytes?: number): Promise<Buffer | 'too-large'>;
   /** Whether a person can answer a question on the terminal. */
   interactive: boolean;
+  /** The terminal's width in characters when standard output is one (`paygate forecast` fits its bars to it). */
+  columns?: number;
   confirm(question: string): Promise<boolean>;
   /** Resolves with the signal's name when a long-running command (`paygate gateway`) should stop. */
   stopped(): Promise<string>;
@@ -53,6 +55,7 @@ export function processContext(): CliContext {
       return Buffer.concat(chunks);
     },
     interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
+    columns: process.stdout.isTTY ? process.stdout.columns : undefined,
     async confirm(question) {
       const rl = createInterface({ input: process.stdin, output: process.stderr });
       try {

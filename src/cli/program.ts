@@ -4,6 +4,7 @@ import { version } from './version';
 import { lintCommand } from './commands/lint';
 import { fixCommand } from './commands/fix';
 import { scheduleCommand } from './commands/schedule';
+import { forecastCommand } from './commands/forecast';
 import { signCommand } from './commands/sign';
 import { submitCommand } from './commands/submit';
 import { reportCommand } from './commands/report';
@@ -20,6 +21,7 @@ export const COMMANDS = [
   lintCommand,
   fixCommand,
   scheduleCommand,
+  forecastCommand,
   signCommand,
   submitCommand,
   historyCommand,

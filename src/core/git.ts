@@ -10,7 +10,8 @@ import { withGitignoreEntry, type GitTracking } from './rules/cardDataInGit';
 
 function git(cwd: string, args: string[]): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve) => {
-    execFile('git', args, { cwd, timeout: 10_000, windowsHide: true }, (err, stdout) => {
+    // A directory's listing may be long (gitTrackings): a cut one would read as "ignored".
+    execFile('git', args, { cwd, timeout: 10_000, windowsHide: true, maxBuffer: 256 * 1024 * 1024 }, (err, stdout) => {
       let code = 0;
       if (err) code = typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1;
       resolve({ code, stdout: String(stdout) });
@@ -36,6 +37,38 @@ export async function gitFileStatus(file: string): Promise<GitFileStatus> {
   if (ignored.code === 0) return { tracking: 'ignored', root };
   if (ignored.code === 1) return { tracking: 'unignored', root };
   return { tracking: 'outside' };
+}
+
+/**
+ * Where each file stands, for a run over many files (`paygate lint *.rpcsv`): one git call per directory
+ * instead of three per file. `git ls-files -t` lists the directory's own tracked files and its untracked
+ * ones that are not ignored (`?`); a file it leaves out is ignored. A directory outside any work tree, or
+ * any failure, counts as outside. Keys are the files as given, resolved.
+ */
+export async function gitTrackings(files: readonly string[]): Promise<Map<string, GitTracking>> {
+  const byDir = new Map<string, string[]>();
+  for (const file of files) {
+    const abs = path.resolve(file);
+    const dir = path.dirname(abs);
+    const inDir = byDir.get(dir);
+    if (inDir) inDir.push(abs);
+    else byDir.set(dir, [abs]);
+  }
+  const out = new Map<string, GitTracking>();
+  // One directory after another: a run over many folders does not start a git per folder at once.
+  for (const [dir, inDir] of byDir) {
+    // `:(glob)*` is this directory's entries only (in glob magic `*` does not cross a `/`).
+    const listed = await git(dir, ['ls-files', '-z', '-t', '--cached', '--others', '--exclude-standard', '--', ':(glob)*']);
+    const tags = new Map<string, string>();
+    if (listed.code === 0) for (const entry of listed.stdout.split('\0')) if (entry !== '') tags.set(entry.slice(2), entry[0]);
+    for (const file of inDir) {
+      const tag = tags.get(path.basename(file));
+      if (listed.code !== 0) out.set(file, 'outside');
+      else if (tag === undefined) out.set(file, 'ignored');
+      else out.set(file, tag === '?' ? 'unignored' : 'tracked');
+    }
+  }
+  return out;
 }
 
 /** The file a `file:` URI names; undefined for any other scheme (untitled, virtual documents). */

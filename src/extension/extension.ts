@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import { registerEnvironments } from './environments/register';
+import { registerForecast } from './forecast/register';
 import { registerHistory } from './history/register';
 import { registerLinting } from './lint/register';
 import { registerPreviewToday } from './lint/previewToday';
@@ -24,6 +25,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const history = registerHistory(context, results);
   registerSubmit(context, { environments, history, results, docs });
   registerReport(context, { environments, results });
+  registerForecast(context);
   registerReconcile(context, { history, results });
   log.info('PayGate Toolkit active');
 }

@@ -6,6 +6,7 @@ import { maskCardNumber } from '../core/mask';
 import type { BatchRow } from '../core/rules/batch';
 import { cellAt } from '../core/rules/cells';
 import { columnSpec } from '../core/rules/columns';
+import { inMessage } from '../core/rules/quote';
 import type { LintResult } from '../core/rules/lint';
 import { scheduleProblems } from '../core/schedule/problems';
 import { computeSchedule, formatAmount, scheduleInputFromRow } from '../core/schedule/schedule';
@@ -57,7 +58,7 @@ export function hoverAt(
     md +=
       field.value.trim() === ''
         ? 'An empty column name: the gateway cannot read this column.'
-        : `**${escapeMarkdown(field.value)}** is not a column of the recurring-payments table.`;
+        : `**${escapeMarkdown(inMessage(field.value))}** is not a column of the recurring-payments table.`;
     if (suggestion) md += ` Did you mean **${escapeMarkdown(suggestion)}**?`;
     md += '\n';
   }
@@ -75,7 +76,7 @@ function charges(row: BatchRow, rowNumber: number, preview: PreviewToday): strin
   const card = values['credit-card-number'];
   const who = [
     `Row ${rowNumber}`,
-    orderId ? `order ${escapeMarkdown(orderId)}` : undefined,
+    orderId ? `order ${escapeMarkdown(inMessage(orderId))}` : undefined,
     values['rp_card_type'] ? escapeMarkdown(values['rp_card_type']) : undefined,
     card ? `card ${escapeMarkdown(maskCardNumber(card))}` : undefined,
   ].filter((s) => s !== undefined);

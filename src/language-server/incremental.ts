@@ -4,15 +4,19 @@ import { lazyFix } from '../core/rules/fixes';
 import { lint, type LintResult } from '../core/rules/lint';
 import type { LintDiagnostic } from '../core/rules/types';
 import type { Range } from '../core/text';
-import { build, duplicateOf, lineBreaks, recheck, rowText, type LintedText, type RowState, type State, type TextChange } from './rows';
+import { OrderIds } from './orderIds';
+import { keysWithDuplicates, mergeRows, replaceRow } from './regions';
+import { build, lineBreaks, recheck, rowFactsCollector, rowText, type LintedText, type State, type TextChange } from './rows';
 
 // Incremental lint on the core's public `lint`: the server keeps each data row's diagnostics and the
-// cross-row facts (the header, which rows are SRC, the first row of each client-orderid), so an edit
-// inside one row re-checks that row alone — by linting the header and that row as a two-line file —
-// and patches what depends on it (duplicate-order-id of the rows sharing its id). Anything else falls
-// back to a whole-file lint: header edits, line breaks typed or pasted, quotes that change the record
-// structure, blank lines, the first SRC row appearing or the last one going. A property test checks that
-// the result always equals a fresh whole-file lint. The rows' side is in rows.ts.
+// cross-row facts the core tells it (which rows are SRC, each row's client-orderid for the duplicate
+// check), so an edit re-checks only the rows it touched — by linting the header and those rows as a
+// small file — and patches what depends on them (duplicate-order-id of the rows sharing their ids, and
+// the row numbers those messages name). A line break typed, rows pasted or deleted merge the touched rows
+// into one region and move the rows after it (regions.ts). Anything else falls back to a whole-file
+// lint: header edits, quotes that change the record structure, blank lines, the first SRC row appearing
+// or the last one going. A property test checks that the result always equals a fresh whole-file lint.
+// The rows' side is in rows.ts.
 
 export type { LintedText, TextChange } from './rows';
 
@@ -28,20 +32,45 @@ export class IncrementalLint {
   private state: State | undefined;
   private dirty = new Set<number>();
   private invalid = true;
+  /** The client-orderids of rows merged into regions since the last lint (their duplicates may change). */
+  private touched = new Set<string>();
+  /** The first row whose number may have moved since the last lint (rows were merged, pasted or deleted). */
+  private movedFrom = Infinity;
+  /** Whether the last lint's rows had any SRC row (and one needing a state): a flip changes header problems. */
+  private shownSrc = { any: false, state: false };
+  /** The rows of each client-orderid, from the first edit on (undefined until then and after a full lint). */
+  private ids: OrderIds | undefined;
 
   constructor(private readonly today: () => CalendarDate = todayLocal) {}
 
-  /** Records which rows a didChange touched; anything not inside one data row's lines forces a full lint. */
+  /**
+   * Records which rows a didChange touched. A change inside one line marks its row; a change that adds or
+   * removes lines merges the rows it touches into one region to re-check and moves the rows after it.
+   * A change that reaches the header, a blank line or past the last row forces a whole-file lint.
+   */
   changed(changes: readonly TextChange[]): void {
-    if (this.invalid || !this.state) return;
+    const state = this.state;
+    if (this.invalid || !state) return;
     for (const change of changes) {
       const r = change.range;
-      const row = r && r.start.line === r.end.line && !/[\r\n]/.test(change.text) ? this.state.rowAtLine[r.start.line] : -1;
-      if (row === undefined || row < 0) {
+      const breaks = r ? lineBreaks(change.text, 0, change.text.length) : -1;
+      if (r && breaks === 0 && r.start.line === r.end.line && (state.rowAtLine[r.start.line] ?? -1) >= 0) {
+        this.dirty.add(state.rowAtLine[r.start.line]);
+        continue;
+      }
+      const merged = r && mergeRows(state, r.start.line, r.end.line, breaks, this.touched, this.ids);
+      if (!merged) {
         this.invalid = true;
         return;
       }
-      this.dirty.add(row);
+      // The indices of the rows after the merged ones moved: the dirty set follows them.
+      const { region, removed } = merged;
+      const follow = (d: number): number => {
+        if (d < region) return d;
+        return d <= region + removed ? region : d - removed;
+      };
+      this.dirty = new Set([...this.dirty].map(follow).concat(region));
+      this.movedFrom = Math.min(this.movedFrom, region);
     }
   }
 
@@ -84,55 +113,53 @@ export class IncrementalLint {
   private full(document: LintedText): LintResult {
     const today = this.today();
     const text = document.getText();
-    const result = lint(text, { today });
-    this.state = build(result, document, today);
+    const told = rowFactsCollector();
+    const result = lint(text, { today, onRow: told.onRow });
+    this.state = build(result, told.rows, document, today);
+    this.ids = undefined;
     this.invalid = this.state === undefined;
-    this.dirty.clear();
+    this.settled(this.state);
     return result;
   }
 
   /** Re-checks the dirty rows; undefined when the change reaches beyond them (then a full lint runs). */
   private patch(state: State, document: LintedText): LintResult | undefined {
-    const text = document.getText();
-    const touchedKeys = new Set<string>();
-    let srcRows = state.srcRows;
-    let srcStateRows = state.srcStateRows;
-    const updates: [number, RowState][] = [];
-    for (const r of this.dirty) {
+    // The line table must match the document's (a CR typed before an LF makes one line break of two).
+    if (state.rowAtLine.length !== document.lineCount) return undefined;
+    const touched = this.touched;
+    const ids = (this.ids ??= OrderIds.of(state.rows));
+    // Highest index first: a region that became several rows moves only rows already re-checked or clean.
+    for (const r of [...this.dirty].sort((a, b) => b - a)) {
       const old = state.rows[r];
       const next = recheck(state, old, document);
       if (!next) return undefined;
-      srcRows += Number(next.src) - Number(old.src);
-      srcStateRows += Number(next.srcNeedsState) - Number(old.srcNeedsState);
-      updates.push([r, next]);
+      if (old.key !== undefined) touched.add(old.key);
+      ids.remove(old);
+      for (const row of next) {
+        if (row.key !== undefined) touched.add(row.key);
+        ids.add(row);
+      }
+      if (old.src) state.srcRows--;
+      if (old.srcNeedsState) state.srcStateRows--;
+      replaceRow(state, r, next);
+      if (next.length !== 1) this.movedFrom = Math.min(this.movedFrom, r);
     }
     // Whether any row is SRC (and needs a state) decides header problems: a flip is a full lint.
-    if (srcRows > 0 !== state.srcRows > 0 || srcStateRows > 0 !== state.srcStateRows > 0) return undefined;
-    for (const [r, next] of updates) {
-      const old = state.rows[r];
-      if (old.key !== undefined) touchedKeys.add(old.key);
-      if (next.key !== undefined) touchedKeys.add(next.key);
-      if (next.key === undefined) next.dup = undefined;
-      state.rows[r] = next;
-    }
-    // Rows sharing a client-orderid with a re-checked row: a scan of the keys costs less than keeping a
-    // map of 100,000 ids cut out of one large text.
-    if (touchedKeys.size > 0) {
-      const firstOf = new Map<string, number>();
-      const keys = [...touchedKeys];
-      for (const row of state.rows) {
-        const key = row.key;
-        // Comparing with the one or two touched ids is cheaper than hashing every row's id.
-        if (key === undefined || !keys.some((k) => k === key)) continue;
-        const first = firstOf.get(key);
-        if (first === undefined) firstOf.set(key, row.rowNumber);
-        row.dup = first === undefined ? undefined : duplicateOf(row, key, first);
-      }
-    }
-    state.srcRows = srcRows;
-    state.srcStateRows = srcStateRows;
+    if (state.srcRows > 0 !== this.shownSrc.any || state.srcStateRows > 0 !== this.shownSrc.state) return undefined;
+    // A duplicate-order-id names the row its id was first used on: rows added or removed renumber it.
+    if (this.movedFrom < state.rows.length) keysWithDuplicates(state, this.movedFrom, touched);
+    // Rows sharing a client-orderid with a re-checked row.
+    for (const key of touched) ids.settle(key);
+    this.settled(state);
+    return resultOf(state, document.getText());
+  }
+
+  /** Nothing pending: the state is the lint of the document as it is. */
+  private settled(state: State | undefined): void {
     this.dirty.clear();
-    return resultOf(state, text);
+    this.touched.clear();
+    this.movedFrom = Infinity;
+    this.shownSrc = { any: (state?.srcRows ?? 0) > 0, state: (state?.srcStateRows ?? 0) > 0 };
   }
 }
 
@@ -163,6 +190,8 @@ function resultOf(state: State, text: string): LintResult {
   const diagnostics: LintDiagnostic[] = [];
   let f = 0;
   for (const row of state.rows) {
+    // Most rows of a large file have no problem: they cost one test.
+    if (row.dup === undefined && row.diagnostics.length === 0) continue;
     while (f < fixed.length && fixed[f].range.start.line < row.line) diagnostics.push(fixed[f++]);
     const dup = row.dup;
     let placed = dup === undefined;

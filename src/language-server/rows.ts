@@ -1,8 +1,8 @@
 import type { CalendarDate } from '../core/dates';
 import type { CsvRecord } from '../core/csv/parse';
-import { CodeInfo, Codes, type Code } from '../core/rules/codes';
-import { STATE_COUNTRIES } from '../core/rules/columns';
+import { Codes } from '../core/rules/codes';
 import { lint, type LintResult } from '../core/rules/lint';
+import { duplicateOrderId, type RowFacts, type RowFactsListener } from '../core/rules/rowFacts';
 import type { Fix, LintDiagnostic } from '../core/rules/types';
 import type { Position, Range } from '../core/text';
 
@@ -23,9 +23,6 @@ export interface LintedText {
   readonly lineCount: number;
 }
 
-/** Per-cell codes: one of them on the client-orderid cell keeps the row out of the duplicate check. */
-const CELL_CODES: ReadonlySet<Code> = new Set([Codes.requiredValue, Codes.dstUnsupported, Codes.maxLength, Codes.invalidValue]);
-
 export interface RowState {
   /** First line of the record and how many lines it takes (quoted line breaks). */
   line: number;
@@ -34,7 +31,7 @@ export interface RowState {
   /** The row's own diagnostics, in file order, without duplicate-order-id. */
   diagnostics: LintDiagnostic[];
   dup: LintDiagnostic | undefined;
-  /** The client-orderid when the row takes part in the duplicate check. */
+  /** The client-orderid when the row takes part in the duplicate check (the core's RowFacts.orderId). */
   key: string | undefined;
   /**
    * The client-orderid cell's place relative to the row (lines after its first, characters), for a
@@ -59,47 +56,40 @@ export interface State {
   rowAtLine: Int32Array;
   srcRows: number;
   srcStateRows: number;
-  at: { orderId: number; cardType: number; country: number };
+  /** The client-orderid's header index. */
+  orderIdAt: number;
 }
 
-/** The state of a whole-file lint, or undefined when no row can be re-checked alone. */
-export function build(result: LintResult, document: LintedText, today: CalendarDate): State | undefined {
+/** Every data row's record and facts, as the whole-file lint tells them (LintOptions.onRow). */
+export function rowFactsCollector(): { rows: { record: CsvRecord; facts: RowFacts }[]; onRow: RowFactsListener } {
+  const rows: { record: CsvRecord; facts: RowFacts }[] = [];
+  return { rows, onRow: (record, _rowNumber, facts) => rows.push({ record, facts }) };
+}
+
+/** The state of a whole-file lint and the facts its rows told, or undefined when no row can be re-checked alone. */
+export function build(
+  result: LintResult,
+  told: readonly { record: CsvRecord; facts: RowFacts }[],
+  document: LintedText,
+  today: CalendarDate,
+): State | undefined {
   const { batch } = result;
   const header = batch.header;
   // A file on another delimiter, or a header that is not well-formed CSV, reports nothing per row.
   if (!header || header.isBlank || header.syntaxProblem || result.diagnostics.some((d) => d.code === Codes.delimiter)) return undefined;
   const text = batch.csv.text;
-  const at = {
-    orderId: batch.columnIndex.get('client-orderid') ?? -1,
-    cardType: batch.columnIndex.get('rp_card_type') ?? -1,
-    country: batch.columnIndex.get('country') ?? -1,
-  };
+  const orderIdAt = batch.columnIndex.get('client-orderid') ?? -1;
   // Lines from the document's own line table: the core's is only built when there are problems.
   const rowAtLine = new Int32Array(document.lineCount).fill(-1);
   let srcRows = 0;
   let srcStateRows = 0;
-  const rows: RowState[] = batch.rows.map((row, r) => {
-    const record = row.record;
+  const rows: RowState[] = told.map(({ record, facts }, r) => {
     const line = document.positionAt(record.start).line;
     const lines = document.positionAt(record.end).line - line + 1;
     rowAtLine.fill(r, line, line + lines);
-    const values = record.values;
-    const src = row.trusted && at.cardType >= 0 && values[at.cardType] === 'SRC';
-    const srcNeedsState = src && at.country >= 0 && STATE_COUNTRIES.has(values[at.country]);
-    const key = row.trusted && at.orderId >= 0 ? values[at.orderId] : undefined;
-    if (src) srcRows++;
-    if (srcNeedsState) srcStateRows++;
-    return {
-      line,
-      lines,
-      rowNumber: row.rowNumber,
-      diagnostics: [],
-      dup: undefined,
-      key,
-      keyCell: key === undefined ? undefined : cellInRecord(text, record, at.orderId),
-      src,
-      srcNeedsState,
-    };
+    if (facts.src) srcRows++;
+    if (facts.srcNeedsState) srcStateRows++;
+    return stateOf(facts, text, record, orderIdAt, line, lines, r + 1);
   });
   const fixed: LintDiagnostic[] = [];
   for (const d of result.diagnostics) {
@@ -108,10 +98,44 @@ export function build(result: LintResult, document: LintedText, today: CalendarD
     else if (d.code === Codes.duplicateOrderId) rows[r].dup = d;
     else rows[r].diagnostics.push(d);
   }
-  for (const row of rows) if (row.key !== undefined && row.diagnostics.some(blocksKey)) row.key = undefined;
   const headerLine = document.positionAt(header.start).line;
   const eol = lineEndAt(text, header.end);
-  return { today, headerText: text.slice(header.start, header.end), eol, headerLine, fixed, rows, rowAtLine, srcRows, srcStateRows, at };
+  return {
+    today,
+    // From the start of its line: a byte order mark before it keeps the header line's characters in place.
+    headerText: text.slice(document.offsetAt({ line: headerLine, character: 0 }), header.end),
+    eol,
+    headerLine,
+    fixed,
+    rows,
+    rowAtLine,
+    srcRows,
+    srcStateRows,
+    orderIdAt,
+  };
+}
+
+function stateOf(
+  facts: RowFacts,
+  text: string,
+  record: CsvRecord,
+  orderIdAt: number,
+  line: number,
+  lines: number,
+  rowNumber: number,
+): RowState {
+  const key = facts.orderId;
+  return {
+    line,
+    lines,
+    rowNumber,
+    diagnostics: [],
+    dup: undefined,
+    key,
+    keyCell: key === undefined ? undefined : cellInRecord(text, record, orderIdAt),
+    src: facts.src,
+    srcNeedsState: facts.srcNeedsState,
+  };
 }
 
 /** The line ending that starts at `at`: CRLF, a lone CR, or LF (also at the end of the text). */
@@ -120,38 +144,37 @@ function lineEndAt(text: string, at: number): '\r\n' | '\r' | '\n' {
   return text.charCodeAt(at + 1) === 10 ? '\r\n' : '\r';
 }
 
-const blocksKey = (d: LintDiagnostic): boolean => d.columnName === 'client-orderid' && CELL_CODES.has(d.code);
-
-/** Lints the header and one row as a file of their own and moves the row's problems to its lines. */
-export function recheck(state: State, old: RowState, document: LintedText): RowState | undefined {
+/**
+ * Lints the header and a row's lines (after a change, any number of rows) as a file of their own and
+ * moves the rows' problems to their lines. Undefined when the lines no longer hold well-formed rows
+ * only (a blank line, a quote left open): then the structure around them may have moved too.
+ */
+export function recheck(state: State, old: RowState, document: LintedText): RowState[] | undefined {
   const miniText = `${state.headerText}${state.eol}${rowText(document, old)}`;
-  const mini = lint(miniText, { today: state.today });
-  const { batch } = mini;
-  const row = batch.rows[0];
-  // Still exactly one well-formed, non-blank record on the same lines: else the structure moved.
-  if (batch.rows.length !== 1 || batch.csv.records.length !== 2 || !row || row.record.syntaxProblem || row.record.isBlank) return undefined;
-  const record = row.record;
-  if (record.end !== miniText.length || lineBreaks(miniText, record.start, record.end) !== old.lines - 1) return undefined;
-  const first = lineBreaks(miniText, 0, record.start);
+  const told = rowFactsCollector();
+  const mini = lint(miniText, { today: state.today, onRow: told.onRow });
+  const n = told.rows.length;
+  if (n === 0 || mini.batch.csv.records.length !== n + 1 || told.rows[n - 1].record.end !== miniText.length) return undefined;
+  if (told.rows.some((r) => r.record.syntaxProblem)) return undefined;
+  const first = lineBreaks(miniText, 0, told.rows[0].record.start);
+  if (lineBreaks(miniText, told.rows[0].record.start, miniText.length) !== old.lines - 1) return undefined;
   const shift = old.line - first;
-  const diagnostics = mini.diagnostics
-    .filter((d) => d.range.start.line >= first && d.code !== Codes.duplicateOrderId)
-    .map((d) => moved(d, shift));
-  const values = record.values;
-  const { at } = state;
-  const src = row.trusted && at.cardType >= 0 && values[at.cardType] === 'SRC';
-  const key = row.trusted && at.orderId >= 0 && !diagnostics.some(blocksKey) ? values[at.orderId] : undefined;
-  return {
-    line: old.line,
-    lines: old.lines,
-    rowNumber: old.rowNumber,
-    diagnostics,
-    dup: undefined,
-    key,
-    keyCell: key === undefined ? undefined : cellInRecord(miniText, record, at.orderId),
-    src,
-    srcNeedsState: src && at.country >= 0 && STATE_COUNTRIES.has(values[at.country]),
-  };
+  // Each record's first line in the small file, and which of the records each of its lines belongs to.
+  let line = first;
+  let at = told.rows[0].record.start;
+  const rowOfLine: number[] = [];
+  const rows = told.rows.map(({ record, facts }, i) => {
+    line += lineBreaks(miniText, at, record.start);
+    const lines = lineBreaks(miniText, record.start, record.end) + 1;
+    for (let k = 0; k < lines; k++) rowOfLine[line - first + k] = i;
+    at = record.start;
+    return stateOf(facts, miniText, record, state.orderIdAt, line + shift, lines, old.rowNumber + i);
+  });
+  for (const d of mini.diagnostics) {
+    if (d.range.start.line < first || d.code === Codes.duplicateOrderId) continue;
+    rows[rowOfLine[d.range.start.line - first]].diagnostics.push(moved(d, shift));
+  }
+  return rows;
 }
 
 /** The text of a row's lines, without the line break after it. */
@@ -196,7 +219,7 @@ export function shiftRange(r: Range, lines: number): Range {
   };
 }
 
-function moved(d: LintDiagnostic, lines: number): LintDiagnostic {
+export function moved(d: LintDiagnostic, lines: number): LintDiagnostic {
   const fixes: Fix[] = d.fixes.map((f) => ({
     ...f,
     edits: f.edits.map((e) => ({ range: shiftRange(e.range, lines), newText: e.newText })),
@@ -204,18 +227,7 @@ function moved(d: LintDiagnostic, lines: number): LintDiagnostic {
   return { ...d, range: shiftRange(d.range, lines), fixes };
 }
 
-export function duplicateMessage(key: string, firstRow: number): string {
-  return `client-orderid "${key}" is already used on row ${firstRow}`;
-}
-
-/** The duplicate-order-id of a row whose client-orderid was first used on row `firstRow`, in the core's words. */
+/** The duplicate-order-id of a row whose client-orderid was first used on row `firstRow`: the core's diagnostic. */
 export function duplicateOf(row: RowState, key: string, firstRow: number): LintDiagnostic {
-  return {
-    code: Codes.duplicateOrderId,
-    severity: CodeInfo[Codes.duplicateOrderId].severity,
-    message: duplicateMessage(key, firstRow),
-    range: shiftRange(row.keyCell!, row.line),
-    columnName: 'client-orderid',
-    fixes: [],
-  };
+  return duplicateOrderId(shiftRange(row.keyCell!, row.line), key, firstRow);
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
@@ -79,11 +79,61 @@ export function benchLintProcess(rows = 100_000): string[] {
   }
 }
 
+/**
+ * `paygate lint` of many small files holding card numbers in a git work tree (card-data-in-git), against
+ * the same run with `--no-git`, cold processes; a `git` in front of the real one counts git's calls.
+ */
+export function benchLintGit(files = 10_000, runs = 3): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'paygate-bench-git-'));
+  try {
+    const bin = join(dir, 'bin');
+    const repo = join(dir, 'repo');
+    mkdirSync(bin);
+    mkdirSync(repo);
+    const real = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho x >> "${join(dir, 'calls')}"\nexec "${real}" "$@"\n`, { mode: 0o755 });
+    spawnSync(real, ['init', '-q'], { cwd: repo });
+    // Luhn-valid and not a published test number: what the check looks for.
+    const batch = generateBatch(3).replaceAll(/4111111111111111|5555555555554444|4000056655665556|6011111111111117/g, '4539578763621486');
+    const names = Array.from({ length: files }, (_, i) => `b${String(i).padStart(5, '0')}.rpcsv`);
+    for (const n of names) writeFileSync(join(repo, n), batch);
+    const cli = join(ROOT, 'dist', 'cli.js');
+    const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+    const time = (args: string[]): number => {
+      const t0 = process.hrtime.bigint();
+      const r = spawnSync(process.execPath, [cli, 'lint', '--format', 'json', ...args, ...names], {
+        cwd: repo,
+        env,
+        stdio: 'ignore',
+        timeout: 600_000,
+      });
+      if (r.status !== 0) throw new Error(`paygate lint exited ${r.status}`);
+      return Number(process.hrtime.bigint() - t0) / 1e6;
+    };
+    const noGit: number[] = [];
+    const git: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      noGit.push(time(['--no-git']));
+      rmSync(join(dir, 'calls'), { force: true });
+      git.push(time([]));
+    }
+    const calls = readFileSync(join(dir, 'calls'), 'utf8').trim().split('\n').length;
+    const [a, b] = [median(noGit), median(git)];
+    return [
+      `| ${files.toLocaleString('en-US')} files with card numbers, git work tree | ${a.toFixed(0)} | ${b.toFixed(0)} | ${(b / a).toFixed(2)}× | ${calls} |`,
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 if (require.main === module) {
   console.log(`lint vs papaparse parse, median of ${RUNS} runs, node ${process.version}`);
   const lines = benchLint();
   const whole = ['| | papaparse process ms | `paygate lint` process ms | ratio |', '|---|---:|---:|---:|', ...benchLintProcess()];
   console.log(whole.join('\n'));
+  const gitTable = ['| | `--no-git` ms | with git ms | ratio | git calls |', '|---|---:|---:|---:|---:|', ...benchLintGit()];
+  console.log(gitTable.join('\n'));
   writeReadmeSection(
     'lint',
     [
@@ -94,6 +144,10 @@ if (require.main === module) {
       'Cold processes: `paygate lint FILE` (production bundle, `--no-git`) against `node` reading the file and parsing it with papaparse.',
       '',
       ...whole,
+      '',
+      'card-data-in-git over many files: `paygate lint --format json FILE…` with the git check and with `--no-git`, cold processes; git calls counted per run.',
+      '',
+      ...gitTable,
     ].join('\n'),
   );
 }

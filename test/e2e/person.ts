@@ -531,6 +531,33 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     { previous: false },
   );
 
+  await step(
+    'the "Forecast" CodeLens beside Submit on valid.rpcsv opens the charge forecast beside the batch',
+    async () => {
+      const forecast = command('paygate.showForecast');
+      if (!forecast) notYet('no paygate.showForecast command');
+      await page.keyboard.press('Escape');
+      await wb.quickOpenFile(page, 'valid.rpcsv');
+      const earlier = page.frames();
+      await page.locator('.codelens-decoration a', { hasText: 'Forecast' }).first().click({ timeout: 20_000 });
+      const frame = await wb.webviewFrame(page, '.uplot canvas', 30_000, earlier);
+      await frame.locator('body[data-state="ready"]').waitFor({ timeout: 20_000 });
+      const totals = (await frame.locator('.totals').innerText()).replace(/\s+/g, ' ').trim();
+      await screenshot('forecast');
+      if (!/EUR: \d+ charges/.test(totals)) throw new Error(`the forecast shows no EUR totals: ${totals}`);
+      // A click on the tallest period lists the rows charging in it.
+      const box = await frame.locator('.uplot .u-over').boundingBox();
+      if (!box) throw new Error('the chart has no plot area');
+      await frame.locator('.uplot .u-over').click({ position: { x: box.width * 0.05, y: box.height - 4 } });
+      await frame.locator('.rows h2').waitFor({ timeout: 15_000 });
+      const listed = await frame.locator('.rows li').count();
+      await screenshot('forecast-rows');
+      if (listed === 0) throw new Error('a click on the first period lists no rows');
+      return `${totals}; ${listed} rows in the first period`;
+    },
+    { previous: false },
+  );
+
   // Reconciliation (issue 20): advance the clock, pull the report, reconcile it from the report's page.
   await step(
     'advance the clock, run the report, "Reconcile…" on its page shows the reconciliation view',

@@ -10,6 +10,8 @@ export const REQUIRED_VSIX_FILES = [
   'dist/extension.js',
   'dist/webview-ui.js',
   'dist/webview-ui.css',
+  'dist/forecast.js',
+  'dist/forecast.css',
   'dist/pdf-view.js',
   'dist/pdf-view.css',
   'dist/pdf.worker.mjs',
@@ -23,8 +25,8 @@ export const REQUIRED_VSIX_FILES = [
 /** Where a shipped file may live: only what runs or what the Marketplace shows. */
 const ALLOWED = [
   /^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/,
-  /^dist\/(extension|language-server|webview-ui)\.js$/,
-  /^dist\/webview-ui\.css$/,
+  /^dist\/(extension|language-server|webview-ui|forecast)\.js$/,
+  /^dist\/(webview-ui|forecast)\.css$/,
   // The PDF report page: pdf.js's viewer, its worker (shipped built by pdf.js) and its icons.
   /^dist\/pdf-view\.(js|css)$/,
   /^dist\/pdf\.worker\.mjs$/,

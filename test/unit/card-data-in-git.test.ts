@@ -3,10 +3,11 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gitFileStatus } from '../../src/core/git';
+import { gitFileStatus, gitTrackings } from '../../src/core/git';
+import { lintFiles } from '../../src/cli/commands/lint';
 import { cardDataInGit, isFullCardNumber, withGitignoreEntry } from '../../src/core/rules/cardDataInGit';
 import { lint } from '../../src/core/rules/lint';
 import { PUBLISHED_TEST_CARDS } from '../../src/core/rules/testCards';
@@ -86,5 +87,58 @@ describe('card-data-in-git: what git says', { timeout: 60_000 }, () => {
     assert.equal((await gitFileStatus(join(dir, 'repo', 'batches', 'deep.rpcsv'))).tracking, 'unignored');
     assert.equal((await gitFileStatus(join(dir, 'repo', 'ignored.rpcsv'))).tracking, 'ignored');
     assert.equal((await gitFileStatus(join(dir, 'plain', 'outside.rpcsv'))).tracking, 'outside');
+  });
+
+  it('tells the same apart for many files at once (one git call per directory)', async () => {
+    writeFileSync(join(dir, 'repo', 'a[1]*.rpcsv'), HEADER + '\n');
+    const files = ['tracked.rpcsv', 'new.rpcsv', 'batches/deep.rpcsv', 'ignored.rpcsv', 'a[1]*.rpcsv'].map((f) => join(dir, 'repo', f));
+    const all = [...files, join(dir, 'plain', 'outside.rpcsv')];
+    const got = await gitTrackings(all);
+    assert.deepEqual(
+      all.map((f) => got.get(f)),
+      ['tracked', 'unignored', 'unignored', 'ignored', 'unignored', 'outside'],
+    );
+  });
+
+  it('`paygate lint` of many files holding card numbers asks git once, not three times per file', async () => {
+    // A `git` in front of the real one on PATH counts the calls.
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$@" >> ${JSON.stringify(join(dir, 'calls'))}\nexec ${JSON.stringify(real)} "$@"\n`, {
+      mode: 0o755,
+    });
+    const many = join(dir, 'repo', 'many');
+    mkdirSync(many);
+    const names = Array.from({ length: 40 }, (_, i) => `b${i}.rpcsv`);
+    for (const n of names) writeFileSync(join(many, n), `${HEADER}\no1;DST;${REAL};EUR;5\n`);
+    let out = '';
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
+    try {
+      const code = await lintFiles(
+        names,
+        { format: 'json' },
+        {
+          cwd: many,
+          env: {},
+          stdout: (t) => (out += t),
+          stderr: () => {},
+          stdin: () => Promise.resolve(Buffer.alloc(0)),
+          interactive: false,
+          confirm: () => Promise.resolve(false),
+          stopped: () => new Promise(() => {}),
+        },
+      );
+      assert.equal(code, 0);
+    } finally {
+      process.env.PATH = path;
+    }
+    const calls = readFileSync(join(dir, 'calls'), 'utf8').trim().split('\n');
+    assert.equal(calls.length, 1, calls.join('\n'));
+    const warned = (JSON.parse(out) as { files: { diagnostics: { code: string }[] }[] }).files.filter((f) =>
+      f.diagnostics.some((d) => d.code === 'card-data-in-git'),
+    );
+    assert.equal(warned.length, names.length);
   });
 });

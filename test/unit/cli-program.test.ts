@@ -17,6 +17,7 @@ const OPTIONS: Record<string, string[]> = {
   lint: ['--format', '--max-bytes', '--no-git'],
   fix: ['--dry-run', '--max-bytes'],
   schedule: ['--row', '--format', '--limit', '--today'],
+  forecast: ['--by', '--from', '--to', '--today', '--format'],
   sign: [
     '--method',
     '--url',

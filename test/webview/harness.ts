@@ -13,6 +13,8 @@ const ORIGIN = 'https://paygate-webview.test';
 const ASSETS: Record<string, { file: string; type: string }> = {
   '/webview-ui.js': { file: path.join(ROOT, 'dist/webview-ui.js'), type: 'text/javascript' },
   '/webview-ui.css': { file: path.join(ROOT, 'dist/webview-ui.css'), type: 'text/css' },
+  '/forecast.js': { file: path.join(ROOT, 'dist/forecast.js'), type: 'text/javascript' },
+  '/forecast.css': { file: path.join(ROOT, 'dist/forecast.css'), type: 'text/css' },
 };
 
 export const CHROMIUM_ARGS = [
@@ -72,7 +74,7 @@ export interface PageHandle {
 
 export async function openPage(
   context: BrowserContext,
-  options: { initialState?: unknown; theme?: 'dark' | 'light' | 'high-contrast' } = {},
+  options: { initialState?: unknown; theme?: 'dark' | 'light' | 'high-contrast'; bundle?: 'webview-ui' | 'forecast' } = {},
 ): Promise<PageHandle> {
   const page = await context.newPage();
   const requests: string[] = [];
@@ -89,8 +91,8 @@ export async function openPage(
   const shell = renderShell({
     cspSource: ORIGIN,
     nonce,
-    scriptUri: `${ORIGIN}/webview-ui.js`,
-    styleUri: `${ORIGIN}/webview-ui.css`,
+    scriptUri: `${ORIGIN}/${options.bundle ?? 'webview-ui'}.js`,
+    styleUri: `${ORIGIN}/${options.bundle ?? 'webview-ui'}.css`,
     title: 'PayGate results',
   })
     // The stub runs first, under the same nonce, exactly as VS Code injects acquireVsCodeApi before page scripts.

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
-import { gitFileStatus } from '../../core/git';
+import { gitTrackings } from '../../core/git';
 import { cardDataInGit } from '../../core/rules/cardDataInGit';
+import type { LintDiagnostic } from '../../core/rules/types';
 import { lint as lintText } from '../../core/rules/lint';
 import type { CliContext } from '../context';
 import { formatLint, LINT_FORMATS, lintExitCode, type FileLint, type LintFormat } from '../format';
@@ -63,6 +64,8 @@ export async function lintFiles(paths: string[], values: LintOptions, ctx: CliCo
     return usageError(ctx, 'paygate lint', `--max-bytes must be a whole number of bytes (e.g. 1073741824 or 1G), not "${values.maxBytes}"`);
   const files: FileLint[] = [];
   const failures: string[] = [];
+  /** Files holding full card numbers: git is asked about them all at once, after the lint. */
+  const holding: { diagnostics: LintDiagnostic[]; path: string; tracked: LintDiagnostic; unignored: LintDiagnostic }[] = [];
   for (const path of paths) {
     const input = await readInput(path, ctx, { maxBytes });
     if (!input.ok) {
@@ -72,11 +75,6 @@ export async function lintFiles(paths: string[], values: LintOptions, ctx: CliCo
     }
     const result = lintText(input.text, { maxDiagnostics: MAX_LISTED });
     const diagnostics = result.diagnostics;
-    if (values.git !== false && path !== '-') {
-      const { tracking } = await gitFileStatus(resolve(ctx.cwd, path));
-      const found = cardDataInGit(result.batch, tracking, input.name);
-      if (found) diagnostics.push(found);
-    }
     files.push({
       file: input.name,
       stdin: path === '-',
@@ -84,6 +82,21 @@ export async function lintFiles(paths: string[], values: LintOptions, ctx: CliCo
       diagnostics,
       ...(result.omitted && { omitted: result.omitted }),
     });
+    // Both wordings now, so the parsed file can be let go before git answers.
+    const tracked = values.git !== false && path !== '-' ? cardDataInGit(result.batch, 'tracked', input.name) : undefined;
+    if (tracked)
+      holding.push({
+        diagnostics,
+        path: resolve(ctx.cwd, path),
+        tracked,
+        unignored: cardDataInGit(result.batch, 'unignored', input.name)!,
+      });
+  }
+  const trackings = await gitTrackings(holding.map((h) => h.path));
+  for (const h of holding) {
+    const tracking = trackings.get(h.path);
+    if (tracking === 'tracked') h.diagnostics.push(h.tracked);
+    if (tracking === 'unignored') h.diagnostics.push(h.unignored);
   }
   // Nothing was read: the "cannot read" lines say it all; a text summary of 0 files would read as a clean run.
   // The machine formats still print their document (SARIF records the failure in it).

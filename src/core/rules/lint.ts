@@ -8,6 +8,7 @@ import { otherDelimiter } from './header';
 import { quoteInMessage } from './quote';
 import { checkRows, type SrcRows } from './rowChecks';
 import { ProblemCollector } from './problems';
+import type { RowFactsListener } from './rowFacts';
 import type { Fix, LintDiagnostic } from './types';
 
 // The linter: document text in, the rule book's diagnostics out. The same function serves the editor,
@@ -23,6 +24,8 @@ export interface LintOptions {
   maxDiagnostics?: number;
   /** Keep only problems that carry a safe fix (what fix-all applies); the others are dropped uncounted. */
   safeFixesOnly?: boolean;
+  /** Told every data row's facts (SRC, the duplicate check's key): what an incremental lint keeps per row. */
+  onRow?: RowFactsListener;
 }
 
 export interface LintResult {
@@ -86,7 +89,7 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
 
   // Rows first: each row is tokenized once (field counts included), and checkRows learns on the way
   // which rows are SRC.
-  const src = checkRows(problems, options.today ?? todayLocal());
+  const src = checkRows(problems, options.today ?? todayLocal(), options.onRow);
   checkHeader(problems, headerStart, headerEnd, src);
   return result(problems, true);
 }

@@ -1,15 +1,15 @@
-import { dateKey, gatewayDateKey, type CalendarDate } from '../dates';
-import type { CsvRecord } from '../csv/parse';
+import type { CalendarDate } from '../dates';
 import { maskCardNumber } from '../mask';
-import { Codes, type Code } from './codes';
+import { Codes } from './codes';
 import { COLUMNS, STATE_COUNTRIES, type ColumnSpec } from './columns';
 import { FirstSeen } from './firstSeen';
-import { inMessage, quoteInMessage } from './quote';
+import { quoteInMessage } from './quote';
+import { duplicateOrderIdMessage, UNTRUSTED_ROW, type RowFactsListener } from './rowFacts';
 import { addEmptyFieldsFix, replaceCellFix } from './fixes';
 import { hasCompleteAmountMode } from './batch';
 import type { ProblemCollector } from './problems';
-import type { Fix } from './types';
-import { EXPECTED, exceedsLength, isValid, luhnValid, suggestValue } from './values';
+import { EXPECTED, exceedsLength, isValid, suggestValue } from './values';
+import { cell, checkCrossFields, GOOD, NAMES, ORDINAL, valueAt, type Positions } from './crossFields';
 
 // Row checks. Per cell, in the rule book's precedence: required-value, then dst-unsupported, then
 // max-length alone, then invalid-value; cross-field checks only look at cells that passed. Rows with
@@ -17,51 +17,6 @@ import { EXPECTED, exceedsLength, isValid, luhnValid, suggestValue } from './val
 //
 // This loop runs for every cell of every row, so it allocates nothing per cell and creates no closures:
 // header positions are looked up once, and per-row state lives in reused typed arrays.
-
-const ORDINAL = new Map(COLUMNS.map((c, i) => [c.name, i]));
-
-/** Header index of every column the cross-field checks read (-1 when the header lacks it). */
-interface Positions {
-  orderId: number;
-  cardType: number;
-  card: number;
-  expMonth: number;
-  expYear: number;
-  amount: number;
-  from: number;
-  to: number;
-  sequence: number;
-  country: number;
-  state: number;
-  period: number;
-  interval: number;
-  start: number;
-  finish: number;
-  notify: number;
-  callback: number;
-}
-
-const GOOD = {} as Record<keyof Positions, number>; // column ordinals, for the `good` flags
-const NAMES: Record<keyof Positions, string> = {
-  orderId: 'client-orderid',
-  cardType: 'rp_card_type',
-  card: 'credit-card-number',
-  expMonth: 'expire-month',
-  expYear: 'expire-year',
-  amount: 'amount',
-  from: 'amount-from',
-  to: 'amount-to',
-  sequence: 'amount-sequence',
-  country: 'country',
-  state: 'state',
-  period: 'period',
-  interval: 'interval',
-  start: 'start-date',
-  finish: 'finish-date',
-  notify: 'notify_url',
-  callback: 'server_callback_url',
-};
-for (const k of Object.keys(NAMES) as (keyof Positions)[]) GOOD[k] = ORDINAL.get(NAMES[k])!;
 
 /**
  * A value as it may appear in a message: card numbers masked, hidden columns not at all. A card number
@@ -74,19 +29,13 @@ function shown(spec: ColumnSpec, v: string): string {
   return ` (got "${masked.length > 40 ? `${masked.slice(0, 37)}...` : masked}")`;
 }
 
-function cell(problems: ProblemCollector, rec: CsvRecord, index: number, code: Code, message: string, column: string, fixes?: Fix[]): void {
-  problems.add(code, rec.fieldStart(index), rec.fieldEnd(index), message, column, fixes);
-}
-
-const valueAt = (values: string[], i: number): string => (i < 0 ? '' : values[i]);
-
 /** What the header check needs to know of the rows: any SRC row, and any SRC row in a country with states. */
 export interface SrcRows {
   anySrc: boolean;
   srcNeedsState: boolean;
 }
 
-export function checkRows(problems: ProblemCollector, today: CalendarDate): SrcRows {
+export function checkRows(problems: ProblemCollector, today: CalendarDate, onRow?: RowFactsListener): SrcRows {
   const { batch } = problems;
   // The header's columns as parallel arrays of small numbers: the cell loop reads no objects.
   const entries = [...batch.columnIndex.entries()].sort((a, b) => a[1] - b[1]);
@@ -115,7 +64,10 @@ export function checkRows(problems: ProblemCollector, today: CalendarDate): SrcR
     if (csv.isBlankAt(r)) continue;
     rowNumber++;
     const rec = csv.record(r);
-    if (rec.syntaxProblem) continue;
+    if (rec.syntaxProblem) {
+      onRow?.(rec, rowNumber, UNTRUSTED_ROW);
+      continue;
+    }
     const values = rec.values;
     if (values.length !== width) {
       const n = values.length;
@@ -123,15 +75,15 @@ export function checkRows(problems: ProblemCollector, today: CalendarDate): SrcR
       // missing field may be in the middle) to add the empty ones at the end.
       const fixes = n < width ? [addEmptyFieldsFix(batch, rec.end, width - n)] : [];
       problems.add(Codes.fieldCount, rec.start, rec.end, `row has ${n} field${n === 1 ? '' : 's'}; the header has ${width}`, null, fixes);
+      onRow?.(rec, rowNumber, UNTRUSTED_ROW);
       continue;
     }
     const type = valueAt(values, pos.cardType);
     const isSrc = type === 'SRC';
     const isDst = type === 'DST';
-    if (isSrc) {
-      src.anySrc = true;
-      if (pos.country >= 0 && STATE_COUNTRIES.has(values[pos.country])) src.srcNeedsState = true;
-    }
+    const srcNeedsState = isSrc && pos.country >= 0 && STATE_COUNTRIES.has(values[pos.country]);
+    if (isSrc) src.anySrc = true;
+    if (srcNeedsState) src.srcNeedsState = true;
     good.fill(0);
 
     for (let k = 0; k < planIndex.length; k++) {
@@ -180,19 +132,14 @@ export function checkRows(problems: ProblemCollector, today: CalendarDate): SrcR
     if (pos.orderId >= 0 && good[GOOD.orderId]) {
       const id = values[pos.orderId];
       const first = seenOrderIds.firstRow(id, rowNumber);
-      if (first !== 0 && !problems.keeps(rec.fieldStart(pos.orderId))) {
-        problems.skip(Codes.duplicateOrderId);
-      } else if (first !== 0) {
-        cell(
-          problems,
-          rec,
-          pos.orderId,
-          Codes.duplicateOrderId,
-          `client-orderid ${quoteInMessage(id)} is already used on row ${first}`,
-          'client-orderid',
-        );
-      }
+      if (first !== 0 && !problems.keeps(rec.fieldStart(pos.orderId))) problems.skip(Codes.duplicateOrderId);
+      else if (first !== 0) cell(problems, rec, pos.orderId, Codes.duplicateOrderId, duplicateOrderIdMessage(id, first), 'client-orderid');
     }
+    onRow?.(rec, rowNumber, {
+      src: isSrc,
+      srcNeedsState,
+      orderId: pos.orderId >= 0 && good[GOOD.orderId] ? values[pos.orderId] : undefined,
+    });
   }
   return src;
 }
@@ -208,108 +155,4 @@ function tooLong(spec: ColumnSpec, v: string): boolean {
     from = to + 1;
   }
   return false;
-}
-
-function checkCrossFields(
-  problems: ProblemCollector,
-  rec: CsvRecord,
-  values: string[],
-  pos: Positions,
-  good: Uint8Array,
-  isSrc: boolean,
-  isDst: boolean,
-  amountModes: boolean,
-  today: CalendarDate,
-): void {
-  // Amount modes: exactly one per row. Not checked when the header has no complete mode: the header's
-  // missing-column already says it, and a row is not told about columns the header lacks.
-  if (amountModes) {
-    const fixed = valueAt(values, pos.amount) !== '';
-    const from = valueAt(values, pos.from) !== '';
-    const to = valueAt(values, pos.to) !== '';
-    const sequence = valueAt(values, pos.sequence) !== '';
-    const modes = Number(fixed) + Number(from || to) + Number(sequence);
-    let problem: string | undefined;
-    if (modes === 0) problem = 'no amount: fill amount, amount-from with amount-to, or amount-sequence';
-    else if (modes > 1) problem = 'more than one amount mode: use only one of amount, amount-from with amount-to, amount-sequence';
-    else if (from !== to) problem = from ? 'amount-from without amount-to' : 'amount-to without amount-from';
-    if (problem) problems.add(Codes.amountMode, rec.start, rec.end, problem, null);
-    else if (good[GOOD.from] && good[GOOD.to] && Number(values[pos.from]) > Number(values[pos.to])) {
-      cell(
-        problems,
-        rec,
-        pos.from,
-        Codes.amountRange,
-        `amount-from ${inMessage(values[pos.from])} is greater than amount-to ${inMessage(values[pos.to])}`,
-        'amount-from',
-      );
-    }
-  }
-
-  // period and interval travel together (DST rows were already told to clear both).
-  if (!isDst) {
-    const period = valueAt(values, pos.period) !== '';
-    const interval = valueAt(values, pos.interval) !== '';
-    if (period && !interval && good[GOOD.period])
-      cell(problems, rec, pos.period, Codes.periodInterval, 'period without interval: add an interval (e.g. 1)', 'period');
-    if (interval && !period && good[GOOD.interval])
-      cell(problems, rec, pos.interval, Codes.periodInterval, 'interval without period: add a period (day, week or month)', 'interval');
-  }
-
-  if (good[GOOD.notify] && good[GOOD.callback]) {
-    cell(
-      problems,
-      rec,
-      pos.callback,
-      Codes.callbackExclusive,
-      'send either notify_url or server_callback_url, not both',
-      'server_callback_url',
-    );
-  }
-
-  if (isSrc && good[GOOD.country] && STATE_COUNTRIES.has(values[pos.country]) && pos.state >= 0 && values[pos.state] === '') {
-    cell(
-      problems,
-      rec,
-      pos.state,
-      Codes.stateRequired,
-      `state is required for SRC rows when country is ${inMessage(values[pos.country])}`,
-      'state',
-    );
-  }
-
-  const start = good[GOOD.start] ? gatewayDateKey(values[pos.start]) : NaN;
-  const finish = good[GOOD.finish] ? gatewayDateKey(values[pos.finish]) : NaN;
-  if (finish < start) {
-    cell(
-      problems,
-      rec,
-      pos.finish,
-      Codes.dateOrder,
-      `finish-date ${inMessage(values[pos.finish])} is before start-date ${inMessage(values[pos.start])}`,
-      'finish-date',
-    );
-  }
-
-  // Warnings: the file can still be sent.
-  if (good[GOOD.card] && !luhnValid(values[pos.card])) {
-    cell(problems, rec, pos.card, Codes.cardLuhn, 'the card number fails the Luhn check: probably mistyped', 'credit-card-number');
-  }
-  if (good[GOOD.expMonth] && good[GOOD.expYear]) {
-    const y = Number(values[pos.expYear]);
-    const m = Number(values[pos.expMonth]);
-    if (y < today.year || (y === today.year && m < today.month)) {
-      cell(
-        problems,
-        rec,
-        pos.expMonth,
-        Codes.cardExpired,
-        `the card expired (${inMessage(values[pos.expMonth])}/${inMessage(values[pos.expYear])})`,
-        'expire-month',
-      );
-    }
-  }
-  if (start < dateKey(today)) {
-    cell(problems, rec, pos.start, Codes.startDatePast, `start-date ${inMessage(values[pos.start])} is in the past`, 'start-date');
-  }
 }

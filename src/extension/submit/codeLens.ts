@@ -45,7 +45,7 @@ export class SubmitCodeLensProvider extends Disposable implements vscode.CodeLen
 }
 
 /** The header is the first record; blank lines before it carry nothing. */
-function headerLine(document: vscode.TextDocument): number | undefined {
+export function headerLine(document: vscode.TextDocument): number | undefined {
   const limit = Math.min(document.lineCount, 50);
   for (let i = 0; i < limit; i++) {
     if (

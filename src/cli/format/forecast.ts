@@ -1,0 +1,57 @@
+// `paygate forecast --format text`: one bar per bucket in Unicode blocks, scaled to the largest amount of
+// its currency and fitted to the terminal's width, then the currency's totals and the skipped rows.
+
+import type { Forecast, ForecastBucket } from '../../core/forecast';
+
+const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+const MIN_BAR = 10;
+
+// Row text is the merchant's: keep control characters from steering the terminal.
+const printable = (s: string) => s.replace(/\p{Cc}/gu, ' ');
+
+/** A bar of `fraction` (0-1) of `width` cells, in eighths of a cell; a non-zero amount shows at least ▏. */
+export function bar(fraction: number, width: number): string {
+  const eighths = Math.max(fraction > 0 ? 1 : 0, Math.round(Math.min(1, Math.max(0, fraction)) * width * 8));
+  return '█'.repeat(Math.floor(eighths / 8)) + EIGHTHS[eighths % 8];
+}
+
+const amount = (b: Pick<ForecastBucket, 'min' | 'max'>) => (b.min === b.max ? b.max : `${b.min}..${b.max}`);
+const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+
+/** Sums decimal strings exactly (they share a currency's number of decimals). */
+function sum(values: string[]): string {
+  const decimals = values[0]?.split('.')[1]?.length ?? 2;
+  const total = values.reduce((s, v) => s + BigInt(v.replace('.', '')), 0n);
+  const text = total.toString().padStart(decimals + 1, '0');
+  return `${text.slice(0, -decimals)}.${text.slice(-decimals)}`;
+}
+
+export function forecastTextOutput(file: string, forecast: Forecast, columns: number): string {
+  const lines: string[] = [
+    `${printable(file)}: charges by ${forecast.by} from ${forecast.window.from} to ${forecast.window.to} (${plural(forecast.rows.counted, 'row')} counted, ${forecast.rows.skipped.length} skipped)`,
+  ];
+  const currencies = Object.entries(forecast.currencies);
+  if (currencies.length === 0) lines.push('', 'no charges in the window');
+  for (const [currency, buckets] of currencies) {
+    const counts = buckets.map((b) => plural(b.charges, 'charge'));
+    const countWidth = Math.max(...counts.map((c) => c.length));
+    const labels = buckets.map((b, i) => `${counts[i].padStart(countWidth)}  ${amount(b)}`);
+    const periodWidth = Math.max(...buckets.map((b) => b.period.length));
+    const labelWidth = Math.max(...labels.map((l) => l.length));
+    const width = Math.max(MIN_BAR, columns - periodWidth - labelWidth - 4);
+    const peak = Math.max(...buckets.map((b) => Number(b.max)));
+    lines.push('', currency);
+    buckets.forEach((b, i) => {
+      const drawn = bar(peak > 0 ? Number(b.max) / peak : 0, width);
+      lines.push(`${b.period.padEnd(periodWidth)} ${drawn.padEnd(width)}  ${labels[i]}`);
+    });
+    const total = { min: sum(buckets.map((b) => b.min)), max: sum(buckets.map((b) => b.max)) };
+    const charges = buckets.reduce((s, b) => s + b.charges, 0);
+    lines.push(`total ${currency}: ${plural(charges, 'charge')}, ${amount(total)}`);
+  }
+  if (forecast.rows.skipped.length > 0) {
+    lines.push('', 'skipped (not counted):');
+    for (const s of forecast.rows.skipped) lines.push(`  line ${s.line}: ${printable(s.reason)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,42 @@
+import type { CsvRecord } from '../csv/parse';
+import type { Range } from '../text';
+import { CodeInfo, Codes } from './codes';
+import { quoteInMessage } from './quote';
+import type { LintDiagnostic } from './types';
+
+// What one data row tells the checks that look beyond it: the header's SRC columns (missing-column) and
+// the duplicate check across rows. The whole-file lint computes them as it checks each row; a face that
+// re-checks rows one by one (the language server) takes them from the core through `LintOptions.onRow`
+// and builds the cross-row diagnostics with `duplicateOrderId`, so no face keeps its own copy of a rule.
+
+export interface RowFacts {
+  /** rp_card_type is SRC: the header then needs the SRC columns. */
+  src: boolean;
+  /** An SRC row whose country has states: the header then needs state. */
+  srcNeedsState: boolean;
+  /** The client-orderid when its cell passed its own checks: the key of the duplicate check. */
+  orderId: string | undefined;
+}
+
+/** Called by the lint with every data row in file order (`rowNumber` counts data rows from 1). */
+export type RowFactsListener = (record: CsvRecord, rowNumber: number, facts: RowFacts) => void;
+
+/** A row with csv-syntax or field-count: its cells are not read, so it tells nothing. */
+export const UNTRUSTED_ROW: RowFacts = Object.freeze({ src: false, srcNeedsState: false, orderId: undefined });
+
+/** The message of duplicate-order-id: the id masked and cut like every value in a message. */
+export function duplicateOrderIdMessage(orderId: string, firstRow: number): string {
+  return `client-orderid ${quoteInMessage(orderId)} is already used on row ${firstRow}`;
+}
+
+/** duplicate-order-id on the client-orderid cell at `range`, whose id was first used on row `firstRow`. */
+export function duplicateOrderId(range: Range, orderId: string, firstRow: number): LintDiagnostic {
+  return {
+    code: Codes.duplicateOrderId,
+    severity: CodeInfo[Codes.duplicateOrderId].severity,
+    message: duplicateOrderIdMessage(orderId, firstRow),
+    range,
+    columnName: 'client-orderid',
+    fixes: [],
+  };
+}

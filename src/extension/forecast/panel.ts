@@ -1,0 +1,175 @@
+// The forecast panel of one batch, beside it: the page's shell (the results page's CSP), the ready
+// handshake, recomputation after edits (debounced; the last edit wins), the rows of a clicked period,
+// revealing a line and the three exports.
+import * as vscode from 'vscode';
+import { forecastCsv } from '../../core/forecast/csv';
+import {
+  FORECAST_VIEW_TYPE,
+  isForecastPageToHost,
+  type ForecastBy,
+  type ForecastHostToPage,
+  type ForecastPageToHost,
+} from '../../shared/forecastProtocol';
+import { Disposable } from '../disposable';
+import { log } from '../log';
+import { makeNonce, renderShell } from '../results/html';
+import { BatchForecast } from './compute';
+
+/** Quiet time after the last edit before the batch is read again: typing never waits on a forecast. */
+export const RECOMPUTE_DELAY_MS = 400;
+
+const baseName = (uri: vscode.Uri) => uri.path.slice(uri.path.lastIndexOf('/') + 1);
+
+export class ForecastPanel extends Disposable {
+  private by: ForecastBy = 'month';
+  private current: BatchForecast | undefined;
+  private generation = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private ready = false;
+
+  private constructor(
+    readonly panel: vscode.WebviewPanel,
+    private document: vscode.TextDocument,
+    private readonly extensionUri: vscode.Uri,
+  ) {
+    super();
+    this.register(panel);
+    this.register(panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));
+    this.register(panel.onDidDispose(() => this.dispose()));
+    this.register(
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document === this.document && e.contentChanges.length > 0) this.schedule();
+      }),
+    );
+    // A hidden panel's page is discarded (no retainContextWhenHidden); it says `ready` again when shown.
+    this.register(panel.onDidChangeViewState((e) => void (e.webviewPanel.visible || (this.ready = false))));
+    this.register({ dispose: () => clearTimeout(this.timer) });
+    panel.webview.html = this.html();
+  }
+
+  static open(document: vscode.TextDocument, extensionUri: vscode.Uri): ForecastPanel {
+    const panel = vscode.window.createWebviewPanel(
+      FORECAST_VIEW_TYPE,
+      `Forecast: ${baseName(document.uri)}`,
+      // Beside the batch, keeping the focus in it: the chart is for looking while typing.
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      {
+        enableScripts: true,
+        enableForms: false,
+        enableCommandUris: false,
+        // Only the built page assets; the page itself loads nothing else (its CSP has no connect-src).
+        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist')],
+      },
+    );
+    return new ForecastPanel(panel, document, extensionUri);
+  }
+
+  get uri(): vscode.Uri {
+    return this.document.uri;
+  }
+
+  reveal(): void {
+    this.panel.reveal(undefined, true);
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+    return renderShell({
+      cspSource: webview.cspSource,
+      nonce: makeNonce(),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'forecast.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'forecast.css')).toString(),
+      title: this.panel.title,
+    });
+  }
+
+  private schedule(): void {
+    clearTimeout(this.timer);
+    if (this.ready) void this.post({ type: 'computing' });
+    this.timer = setTimeout(() => void this.recompute(), RECOMPUTE_DELAY_MS);
+  }
+
+  private async recompute(): Promise<void> {
+    if (this.isDisposed) return;
+    const generation = ++this.generation;
+    const started = Date.now();
+    this.current = BatchForecast.compute(this.document.getText(), this.by);
+    log().info(`Forecast of ${baseName(this.document.uri)} by ${this.by}: ${Date.now() - started} ms`);
+    if (this.ready)
+      await this.post({ type: 'forecast', file: baseName(this.document.uri), generation, forecast: this.current.run.forecast });
+  }
+
+  private post(msg: ForecastHostToPage): Thenable<boolean> {
+    return this.panel.webview.postMessage(msg);
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    if (!isForecastPageToHost(raw)) {
+      log().warn('Forecast panel: ignored a message that does not match the protocol');
+      return;
+    }
+    const msg: ForecastPageToHost = raw;
+    switch (msg.type) {
+      case 'ready':
+        this.ready = true;
+        await this.recompute();
+        break;
+      case 'setBy':
+        this.by = msg.by;
+        await this.recompute();
+        break;
+      case 'bucket': {
+        const { rows, total } = this.current?.rowsIn(msg.period) ?? { rows: [], total: 0 };
+        await this.post({ type: 'bucketRows', period: msg.period, rows, total });
+        break;
+      }
+      case 'reveal':
+        await this.revealLine(msg.line);
+        break;
+      case 'export':
+        await this.export(msg);
+        break;
+      case 'log':
+        log()[msg.level](`Forecast page: ${msg.message}`);
+        break;
+    }
+  }
+
+  private async revealLine(line: number): Promise<void> {
+    const position = new vscode.Position(Math.min(line, this.document.lineCount) - 1, 0);
+    const shown = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
+    await vscode.window.showTextDocument(this.document, {
+      viewColumn: shown?.viewColumn ?? vscode.ViewColumn.One,
+      selection: new vscode.Range(position, position),
+      preserveFocus: false,
+    });
+  }
+
+  private async export(msg: Extract<ForecastPageToHost, { type: 'export' }>): Promise<void> {
+    const forecast = this.current?.run.forecast;
+    if (!forecast) return;
+    const stem = `${baseName(this.document.uri).replace(/\.[^.]*$/, '')}-forecast-by-${forecast.by}`;
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: folder ? vscode.Uri.joinPath(folder, `${stem}.${msg.format}`) : undefined,
+      filters: { [msg.format.toUpperCase()]: [msg.format] },
+      saveLabel: `Export ${msg.format.toUpperCase()}`,
+    });
+    if (!target) {
+      await this.post({ type: 'exportDone', ok: false, message: 'Export cancelled.' });
+      return;
+    }
+    let bytes: Uint8Array;
+    if (msg.format === 'png') bytes = Buffer.from(msg.dataUrl.slice(msg.dataUrl.indexOf(',') + 1), 'base64');
+    else bytes = new TextEncoder().encode(msg.format === 'svg' ? msg.svg : forecastCsv(forecast));
+    try {
+      await vscode.workspace.fs.writeFile(target, bytes);
+      await this.post({ type: 'exportDone', ok: true, message: `Exported to ${target.fsPath}.` });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      log().error(`Forecast panel: export to ${target.toString()} failed: ${message}`);
+      await this.post({ type: 'exportDone', ok: false, message: `Export failed: ${message}` });
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import {
+  MessageType,
+  ShowMessageNotification,
+  type CodeAction,
+  type CodeActionParams,
+  type CompletionParams,
+  type ExecuteCommandParams,
+  type HoverParams,
+} from 'vscode-languageserver';
+import { actionData, codeActions, resolveCodeAction } from './codeActions';
+import { atHeaderEnd, completionsAt, emptyFieldEdits } from './completion';
+import { ADD_TO_GITIGNORE } from './gitGuard';
+import { hoverAt } from './hover';
+import { completionsInDocument, hoverInDocument, viewAt } from './local';
+import { fail, lintable, schedule, type Session } from './session';
+
+// The server's requests, one named handler each (server.ts wires them to the connection). Every handler
+// answers null (or the action unchanged) when the document is not ours or the core throws.
+
+export function hover(s: Session, { textDocument, position }: HoverParams) {
+  const document = s.documents.get(textDocument.uri);
+  if (!document || !lintable(document)) return null;
+  try {
+    const view = viewAt(s.store, document, position);
+    return hoverInDocument(hoverAt(view.document, view.result, view.position, view.rowNumber, s.previewToday), view.lineShift);
+  } catch (err) {
+    fail(s, 'Hover', document.uri, err);
+    return null;
+  }
+}
+
+export function completion(s: Session, { textDocument, position }: CompletionParams) {
+  const document = s.documents.get(textDocument.uri);
+  if (!document || !lintable(document)) return null;
+  try {
+    const view = viewAt(s.store, document, position);
+    const items = completionsInDocument(completionsAt(view.document, view.result, view.position, s.completion), view.lineShift);
+    if (items && items.length > 0 && atHeaderEnd(view.document, view.result, view.position)) {
+      const edits = emptyFieldEdits(document);
+      if (edits.length > 0) for (const item of items) item.additionalTextEdits = edits;
+    }
+    return items;
+  } catch (err) {
+    fail(s, 'Completion', document.uri, err);
+    return null;
+  }
+}
+
+export function codeAction(s: Session, params: CodeActionParams) {
+  const document = s.documents.get(params.textDocument.uri);
+  if (!document || !lintable(document)) return null;
+  try {
+    const at = { uri: document.uri, version: document.version, result: s.store.get(document), resolves: s.resolves };
+    return [...codeActions(at, params), ...s.guard.actions(document.uri, params.context.diagnostics)];
+  } catch (err) {
+    fail(s, 'Code actions', document.uri, err);
+    return null;
+  }
+}
+
+export function codeActionResolve(s: Session, action: CodeAction): CodeAction {
+  const data = actionData(action.data);
+  const document = data && s.documents.get(data.uri);
+  // Changed since the action was offered: its edit would land on the wrong text, so none is given.
+  if (!data || !document || document.version !== data.version) return action;
+  try {
+    return resolveCodeAction(action, data, s.store.get(document));
+  } catch (err) {
+    fail(s, 'Code action', document.uri, err);
+    return action;
+  }
+}
+
+export async function executeCommand(s: Session, { command, arguments: args }: ExecuteCommandParams): Promise<void> {
+  const uri: unknown = args?.[0];
+  if (command !== ADD_TO_GITIGNORE || typeof uri !== 'string') return;
+  try {
+    const gitignore = await s.guard.addToGitignore(uri);
+    // Ignored now: the warning goes with the next publish.
+    s.guard.forget(uri);
+    // A notification, not window/showMessageRequest: a client that cannot answer requests must not fail us.
+    void s.connection.sendNotification(ShowMessageNotification.type, {
+      type: MessageType.Info,
+      message: `PayGate: added the file to ${gitignore}.`,
+    });
+    if (s.seen.has(uri)) schedule(s, uri, 0);
+  } catch (err) {
+    fail(s, 'Add to .gitignore', uri, err);
+    const message = `PayGate: could not add the file to .gitignore: ${err instanceof Error ? err.message : String(err)}`;
+    void s.connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Error, message });
+  }
+}

@@ -1,0 +1,143 @@
+import type { Connection } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { LintDiagnostic } from '../core/rules/types';
+import { LANGUAGE_ID, type PreviewToday } from '../shared/lintProtocol';
+import type { CompletionSupport } from './completion';
+import { publishedDiagnostics } from './diagnostics';
+import { Documents } from './documents';
+import { firstScreen } from './firstScreen';
+import { GitGuard } from './gitGuard';
+import type { LintSettingsSource } from './settings';
+import { LintStore } from './store';
+
+// What the server holds for its open documents, and how their problems reach the client: linted from a
+// timer (a burst of changes is linted once), published with git's card-data warning beside them, cleared
+// when a document closes. The request handlers (handlers.ts) and the wiring (server.ts) share one Session.
+
+export interface Session {
+  readonly connection: Connection;
+  readonly documents: Documents;
+  readonly store: LintStore;
+  readonly guard: GitGuard;
+  readonly timers: Map<string, ReturnType<typeof setTimeout>>;
+  /** Open documents of the language. */
+  readonly seen: Set<string>;
+  /** What was last linted and published per document, so git's later answer adds to it without a new lint. */
+  readonly shown: Map<string, { version: number; diagnostics: readonly LintDiagnostic[] }>;
+  settings: LintSettingsSource | undefined;
+  /** The client resolves a code action's edit when it is chosen (codeAction/resolve). */
+  resolves: boolean;
+  completion: CompletionSupport;
+  /** "Today" for the hover's schedule preview, when the client names one (a local gateway's simulated date). */
+  previewToday: PreviewToday;
+}
+
+export function newSession(connection: Connection): Session {
+  return {
+    connection,
+    documents: new Documents(),
+    store: new LintStore(),
+    guard: new GitGuard(),
+    timers: new Map(),
+    seen: new Set(),
+    shown: new Map(),
+    settings: undefined,
+    resolves: false,
+    completion: { insertReplace: false, labelDetails: false },
+    previewToday: {},
+  };
+}
+
+/** Files named like a batch are linted even when an editor opens them under another language id. */
+const BATCH_NAME = /\.(rpcsv|recurring\.csv)$/i;
+
+export function lintable(document: TextDocument): boolean {
+  return document.languageId === LANGUAGE_ID || BATCH_NAME.test(document.uri.replace(/[?#].*$/, ''));
+}
+
+/** The core should never throw; if it does, the editor keeps working and the client's log says why. */
+export function fail(s: Session, what: string, uri: string, err: unknown): void {
+  s.connection.console.error(`${what} failed for ${uri}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+}
+
+function cancel(s: Session, uri: string): void {
+  const timer = s.timers.get(uri);
+  if (timer !== undefined) clearTimeout(timer);
+  s.timers.delete(uri);
+}
+
+/** Sends the last lint's problems, and git's warning when there is one. */
+export function send(s: Session, uri: string): void {
+  const last = s.shown.get(uri);
+  if (!last) return;
+  const found = s.guard.diagnostic(uri);
+  const all = found ? [...last.diagnostics, found] : last.diagnostics;
+  void s.connection.sendDiagnostics({ uri, version: last.version, diagnostics: publishedDiagnostics(all, uri) });
+}
+
+/**
+ * A large file's first screen of problems, before the whole file's lint (see firstScreen.ts). Resolves
+ * once it is written: the whole file's lint, started after, would otherwise hold it back.
+ */
+export async function sendFirstScreen(s: Session, document: TextDocument): Promise<void> {
+  try {
+    const diagnostics = publishedDiagnostics(firstScreen(document), document.uri);
+    await s.connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
+  } catch (err) {
+    fail(s, 'Lint', document.uri, err);
+  }
+}
+
+function publish(s: Session, uri: string): void {
+  cancel(s, uri);
+  const document = s.documents.get(uri);
+  if (!document || !lintable(document)) return;
+  try {
+    const result = s.store.get(document);
+    s.shown.set(uri, { version: document.version, diagnostics: result.diagnostics });
+    send(s, uri);
+  } catch (err) {
+    fail(s, 'Lint', uri, err);
+  }
+}
+
+/** Even with no wait, the lint runs from a timer, so a burst of changes already received is linted once. */
+export function schedule(s: Session, uri: string, delayMs: number): void {
+  cancel(s, uri);
+  s.timers.set(
+    uri,
+    setTimeout(() => publish(s, uri), delayMs),
+  );
+}
+
+export function relintIfOnType(s: Session, uri: string): void {
+  void s.settings?.for(uri).then((settings) => {
+    if (settings.run === 'onType' && s.documents.get(uri)) schedule(s, uri, settings.debounceMs);
+  });
+}
+
+/** A closed document (or one that left the language) keeps no problems. */
+export function forget(s: Session, uri: string): void {
+  cancel(s, uri);
+  s.store.delete(uri);
+  s.guard.forget(uri);
+  s.shown.delete(uri);
+  s.settings?.forget(uri);
+  if (s.seen.delete(uri)) void s.connection.sendDiagnostics({ uri, diagnostics: [] });
+}
+
+/**
+ * Asks git where the file stands; when git keeps the file, looks for card numbers and shows the warning
+ * beside the problems already shown (no new lint: with onSave, unsaved edits stay unchecked).
+ */
+export function checkGit(s: Session, uri: string): void {
+  s.guard.refresh(uri).then(
+    (relevant) => {
+      const document = s.documents.get(uri);
+      if (!relevant || !document || !s.seen.has(uri)) return;
+      s.guard.check(uri, s.store.get(document));
+      send(s, uri);
+    },
+    (err: unknown) => fail(s, 'Git status', uri, err),
+  );
+}

@@ -1,0 +1,108 @@
+// The message protocol between the extension host (src/extension/forecast) and the forecast page
+// (webview-ui/forecast). Both sides import this file, so it stays free of `vscode` and of Node APIs; each
+// side checks what it receives with the guards below and ignores anything else.
+
+import type { BucketRow, Forecast, ForecastBy } from '../core/forecast';
+
+export type { BucketRow, Forecast, ForecastBy };
+
+export const FORECAST_PROTOCOL_VERSION = 1;
+export const FORECAST_VIEW_TYPE = 'paygate.forecast';
+
+export type ForecastHostToPage =
+  /** A fresh forecast of `file` (its name only); `generation` orders the answers to the page's questions. */
+  | { type: 'forecast'; file: string; generation: number; forecast: Forecast }
+  /** The batch is being read again after an edit. */
+  | { type: 'computing' }
+  /** The rows charging in `period`: at most a few hundred of them, `total` in all. */
+  | { type: 'bucketRows'; period: string; rows: BucketRow[]; total: number }
+  | { type: 'exportDone'; ok: boolean; message: string };
+
+export type ForecastExport =
+  { format: 'png'; /** data: URL of the canvas, image/png. */ dataUrl: string } | { format: 'svg'; svg: string } | { format: 'csv' };
+
+export type ForecastPageToHost =
+  | { type: 'ready'; version: number }
+  | { type: 'setBy'; by: ForecastBy }
+  | { type: 'bucket'; period: string }
+  | { type: 'reveal'; line: number }
+  | ({ type: 'export' } & ForecastExport)
+  | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string };
+
+const isRec = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStr = (v: unknown): v is string => typeof v === 'string';
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+const isBy = (v: unknown): v is ForecastBy => v === 'day' || v === 'week' || v === 'month';
+
+function isBucket(v: unknown): boolean {
+  return isRec(v) && isStr(v.period) && isCount(v.charges) && isStr(v.min) && isStr(v.max);
+}
+
+export function isForecast(v: unknown): v is Forecast {
+  return (
+    isRec(v) &&
+    isBy(v.by) &&
+    isRec(v.window) &&
+    isStr(v.window.from) &&
+    isStr(v.window.to) &&
+    isRec(v.currencies) &&
+    Object.values(v.currencies).every((b) => Array.isArray(b) && b.every(isBucket)) &&
+    isRec(v.rows) &&
+    isCount(v.rows.counted) &&
+    Array.isArray(v.rows.skipped) &&
+    v.rows.skipped.every((s) => isRec(s) && isCount(s.line) && isCount(s.row) && isStr(s.reason))
+  );
+}
+
+function isBucketRow(v: unknown): v is BucketRow {
+  return (
+    isRec(v) &&
+    isCount(v.line) &&
+    isCount(v.row) &&
+    isStr(v.clientOrderId) &&
+    isStr(v.currency) &&
+    isCount(v.charges) &&
+    isStr(v.min) &&
+    isStr(v.max)
+  );
+}
+
+export function isForecastHostToPage(v: unknown): v is ForecastHostToPage {
+  if (!isRec(v)) return false;
+  switch (v.type) {
+    case 'forecast':
+      return isStr(v.file) && isCount(v.generation) && isForecast(v.forecast);
+    case 'computing':
+      return true;
+    case 'bucketRows':
+      return isStr(v.period) && Array.isArray(v.rows) && v.rows.every(isBucketRow) && isCount(v.total);
+    case 'exportDone':
+      return typeof v.ok === 'boolean' && isStr(v.message);
+    default:
+      return false;
+  }
+}
+
+export function isForecastPageToHost(v: unknown): v is ForecastPageToHost {
+  if (!isRec(v)) return false;
+  switch (v.type) {
+    case 'ready':
+      return typeof v.version === 'number';
+    case 'setBy':
+      return isBy(v.by);
+    case 'bucket':
+      return isStr(v.period);
+    case 'reveal':
+      return isCount(v.line) && v.line >= 1;
+    case 'export':
+      return (
+        (v.format === 'png' && isStr(v.dataUrl) && v.dataUrl.startsWith('data:image/png;base64,')) ||
+        (v.format === 'svg' && isStr(v.svg)) ||
+        v.format === 'csv'
+      );
+    case 'log':
+      return (v.level === 'info' || v.level === 'warn' || v.level === 'error') && isStr(v.message);
+    default:
+      return false;
+  }
+}
