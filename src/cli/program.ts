@@ -14,6 +14,8 @@ import { lspCommand } from './commands/lsp';
 import { historyCommand } from './commands/history';
 import { trustCommand } from './commands/trust';
 import { reconcileCommand } from './commands/reconcile';
+import { listenCommand } from './commands/listen';
+import { callbacksCommand } from './commands/callbacks';
 
 // `paygate`: the commands in the order its help lists them. A new command is one file in commands/ that
 // exports a builder like these, and one entry here.
@@ -29,6 +31,8 @@ export const COMMANDS = [
   reconcileCommand,
   trustCommand,
   gatewayCommand,
+  listenCommand,
+  callbacksCommand,
   demoCommand,
   lspCommand,
 ];

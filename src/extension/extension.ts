@@ -10,6 +10,7 @@ import { registerReconcile } from './reconcile/register';
 import { registerReport } from './report/register';
 import { registerResultsPanel } from './results/register';
 import { registerSubmit } from './submit/register';
+import { registerCallbacks } from './callbacks/register';
 
 // Wiring only: each feature registers its own providers and commands, and every disposable they create
 // goes into context.subscriptions inside their register functions.
@@ -26,6 +27,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerSubmit(context, { environments, history, results, docs });
   registerReport(context, { environments, results });
   registerForecast(context);
+  registerCallbacks(context, { results, local: environments.target.local, client });
   registerReconcile(context, { history, results });
   log.info('PayGate Toolkit active');
 }

@@ -13,6 +13,8 @@ import { cellAt } from '../core/rules/cells';
 import { COLUMNS, columnSpec, type ColumnSpec, type ValueKind } from '../core/rules/columns';
 import type { LintResult } from '../core/rules/lint';
 import { columnDoc } from './markdown';
+import { CALLBACK_COLUMNS } from '../shared/callbackProtocol';
+import { callbackAddressItems } from './callbackAddress';
 
 /** What the client can show; older clients get a plain replace edit and the meaning in `detail`. */
 export interface CompletionSupport {
@@ -114,6 +116,10 @@ function valueItems(
   const location = cellAt(batch, offset);
   if (!location || location.isHeader || location.column === null) return null;
   const spec = columnSpec(location.column);
+  if (spec && CALLBACK_COLUMNS.includes(spec.name)) {
+    const cell = batch.csv.records[location.recordIndex]?.fields[location.fieldIndex];
+    return cell?.quoted ? null : callbackAddressItems(cellRanges(document, cell, position), support.insertReplace);
+  }
   const values = spec && ENUM_VALUES[spec.kind];
   if (!spec || !values) return null;
   // A DST row must leave a DST-unsupported column empty: suggesting a value there would suggest an error.

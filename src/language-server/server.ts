@@ -9,6 +9,8 @@ import {
 } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { FIX_ALL_KIND, PREVIEW_TODAY_NOTIFICATION, type PreviewToday } from '../shared/lintProtocol';
+import { CALLBACK_ADDRESS_NOTIFICATION } from '../shared/callbackProtocol';
+import { setCallbackAddress } from './callbackAddress';
 import { ADD_TO_GITIGNORE } from './gitGuard';
 import { codeAction, codeActionResolve, completion, executeCommand, hover } from './handlers';
 import { FIRST_SCREEN_FROM } from './firstScreen';
@@ -31,6 +33,7 @@ export function startServer(connection: Connection): void {
   });
   connection.onDidChangeConfiguration((params) => configurationChanged(s, params));
   connection.onNotification(PREVIEW_TODAY_NOTIFICATION, (p: PreviewToday | null) => void (s.previewToday = p ?? {}));
+  connection.onNotification(CALLBACK_ADDRESS_NOTIFICATION, setCallbackAddress);
   connection.onHover((params) => hover(s, params));
   connection.onCompletion((params) => completion(s, params));
   connection.onCodeAction((params) => codeAction(s, params));

@@ -16,6 +16,7 @@
 
 import * as http from 'node:http';
 import { isIP } from 'node:net';
+import { callbackBody } from '../core/callbacks';
 import { ADMIN_PATH_PREFIXES } from './admin';
 import type { CallbackResult, ChargeEvent, StoredPayment } from './types';
 
@@ -67,18 +68,21 @@ export function loopbackTarget(text: string, ownPorts: readonly number[] = []): 
   return { ok: true, url, connectHost };
 }
 
-export function callbackFields(p: StoredPayment, e: ChargeEvent): [string, string][] {
-  return [
-    ['type', 'recurring-charge'],
-    ['status', e.status],
-    ['recurring-payment-id', e['recurring-payment-id']],
-    ['serial-number', p['serial-number']],
-    ['client-orderid', e['client-orderid']],
-    ['amount', e.amount],
-    ['currency', e.currency],
-    ['charge-index', String(e.index)],
-    ['charge-date', e.date],
-  ];
+/** The callback's body as the gateway family sends it (core/callbacks), signed with the merchant's control key. */
+export function callbackBodyFor(p: StoredPayment, e: ChargeEvent, controlKey: string | undefined): string {
+  return callbackBody(
+    {
+      status: e.status,
+      orderid: e['recurring-payment-id'],
+      'serial-number': p['serial-number'],
+      'client-orderid': e['client-orderid'],
+      amount: e.amount,
+      currency: e.currency,
+      'charge-index': e.index,
+      'charge-date': e.date,
+    },
+    controlKey,
+  );
 }
 
 function postOnce(
@@ -113,7 +117,7 @@ export async function sendCallback(
   p: StoredPayment,
   e: ChargeEvent,
   log: (line: string) => void,
-  o: { ownPorts?: readonly number[]; signal?: AbortSignal } = {},
+  o: { ownPorts?: readonly number[]; signal?: AbortSignal; controlKey?: string } = {},
 ): Promise<CallbackResult | undefined> {
   if (!p.callbackUrl) return undefined;
   const base = { url: p.callbackUrl, 'recurring-payment-id': e['recurring-payment-id'], 'charge-index': e.index };
@@ -123,7 +127,7 @@ export async function sendCallback(
     return { ...base, outcome: 'skipped', detail: target.reason };
   }
   const signal = o.signal ?? new AbortController().signal;
-  const body = new URLSearchParams(callbackFields(p, e)).toString();
+  const body = callbackBodyFor(p, e, o.controlKey);
   let last = '';
   for (let attempt = 1; attempt <= CALLBACK_ATTEMPTS && !signal.aborted; attempt++) {
     const r = await postOnce(target, body, signal);
@@ -155,6 +159,8 @@ export class CallbackQueue {
     private readonly ownPorts: () => readonly number[],
     private readonly log: (line: string) => void,
     private readonly max = MAX_QUEUED_CALLBACKS,
+    /** The demo merchant's control key: every callback carries its `control` checksum. */
+    private readonly controlKey?: string,
   ) {}
 
   get waiting(): number {
@@ -196,7 +202,11 @@ export class CallbackQueue {
           item.done({ ...skipped, outcome: 'skipped', detail: 'the local gateway stopped' });
           continue;
         }
-        const r = await sendCallback(item.payment, item.event, this.log, { ownPorts: this.ownPorts(), signal: this.abort.signal });
+        const r = await sendCallback(item.payment, item.event, this.log, {
+          ownPorts: this.ownPorts(),
+          signal: this.abort.signal,
+          controlKey: this.controlKey,
+        });
         item.done(r ?? { ...skipped, outcome: 'skipped', detail: 'no callback address' });
       }
     } finally {

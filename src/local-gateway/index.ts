@@ -5,6 +5,7 @@ export { startLocalGateway, DEFAULT_PATH_PREFIX, DEFAULT_REPORT_PATH_PREFIX, REP
 export {
   loadOrCreateDemoMerchant,
   defaultStateDir,
+  demoControlKey,
   DEMO_CONSUMER_KEY,
   DEMO_ENDPOINT_ID,
   DEMO_MERCHANT_NAME,
@@ -16,7 +17,7 @@ export { readRunningGateway, readStateLock, RUNNING_FILE, StateDirLockedError, t
 export { MAX_BODY_BYTES } from './http';
 export { JOURNAL_FILE } from './journal';
 export { simulatedToday } from './simulatedDate';
-export { MAX_QUEUED_CALLBACKS } from './callbacks';
+export { MAX_QUEUED_CALLBACKS, loopbackTarget } from './callbacks';
 export { SIMULATE_500_ORDER_ID } from './create';
 export { ErrorCodes, PayloadErrorCodes, LintErrorCodes, OTHER_LINT_ERROR } from './errorCodes';
 export { REPORT_COLUMNS } from './report';

@@ -18,6 +18,11 @@ export const MERCHANT_FILE = 'merchant.json';
 export const PRIVATE_KEY_FILE = 'merchant-rsa-private.pem';
 export const PUBLIC_KEY_FILE = 'merchant-rsa-public.pem';
 
+/** The demo merchant's callback control key, read from (or made in) `stateDir` without starting a gateway. */
+export function demoControlKey(stateDir: string): string | undefined {
+  return parseMerchantFile(readIfExists(path.join(stateDir, MERCHANT_FILE)))?.controlKey;
+}
+
 export function defaultStateDir(): string {
   const explicit = process.env.PAYGATE_STATE_DIR;
   if (explicit) return explicit;
@@ -50,6 +55,8 @@ interface MerchantFile {
   consumerKey: string;
   endpointId: string;
   consumerSecret: string;
+  /** Signs the callbacks' `control` field (docs/callbacks.md); added to older files on the next start. */
+  controlKey?: string;
 }
 
 function parseMerchantFile(text: string | undefined): MerchantFile | undefined {
@@ -62,7 +69,12 @@ function parseMerchantFile(text: string | undefined): MerchantFile | undefined {
       typeof m.consumerSecret === 'string' &&
       m.consumerSecret.length > 0
     ) {
-      return { consumerKey: m.consumerKey, endpointId: m.endpointId, consumerSecret: m.consumerSecret };
+      return {
+        consumerKey: m.consumerKey,
+        endpointId: m.endpointId,
+        consumerSecret: m.consumerSecret,
+        ...(typeof m.controlKey === 'string' && m.controlKey.length > 0 ? { controlKey: m.controlKey } : {}),
+      };
     }
   } catch {
     // A damaged file is replaced below; the old secret is unusable anyway.
@@ -77,10 +89,18 @@ export function loadOrCreateDemoMerchant(stateDir: string): DemoMerchant {
   const publicPath = path.join(stateDir, PUBLIC_KEY_FILE);
 
   let merchant = parseMerchantFile(readIfExists(merchantPath));
-  if (!merchant) {
-    merchant = { consumerKey: DEMO_CONSUMER_KEY, endpointId: DEMO_ENDPOINT_ID, consumerSecret: randomBytes(24).toString('base64url') };
+  if (!merchant?.controlKey) {
+    merchant = {
+      ...(merchant ?? {
+        consumerKey: DEMO_CONSUMER_KEY,
+        endpointId: DEMO_ENDPOINT_ID,
+        consumerSecret: randomBytes(24).toString('base64url'),
+      }),
+      controlKey: randomBytes(18).toString('base64url'),
+    };
     writePrivateFile(merchantPath, `${JSON.stringify(merchant, null, 2)}\n`);
   }
+  const controlKey = merchant.controlKey ?? '';
 
   let rsaPrivateKeyPem = readIfExists(privatePath);
   let rsaPublicKeyPem = readIfExists(publicPath);
@@ -95,5 +115,5 @@ export function loadOrCreateDemoMerchant(stateDir: string): DemoMerchant {
     rsaPrivateKeyPem = pair.privateKey;
     rsaPublicKeyPem = pair.publicKey;
   }
-  return { ...merchant, rsaPrivateKeyPem, rsaPublicKeyPem };
+  return { ...merchant, controlKey, rsaPrivateKeyPem, rsaPublicKeyPem };
 }

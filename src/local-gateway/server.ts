@@ -85,7 +85,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
     const createRe = createPattern(prefix, paths.createRecurringPayments);
     const reportRe = new RegExp(`^${escapeRegExp(reportPrefix + paths.customReport.replace(/\/+$/, ''))}/?$`);
     let port = 0;
-    const callbacks = new CallbackQueue(() => [port], log);
+    const callbacks = new CallbackQueue(() => [port], log, undefined, merchant.controlKey);
 
     function queueCallbacks(items: { payment: StoredPayment; event: ChargeEvent }[], results?: Promise<CallbackResult>[]): number {
       let queued = 0;

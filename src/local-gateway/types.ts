@@ -31,6 +31,8 @@ export interface DemoMerchant {
   rsaPrivateKeyPem: string;
   rsaPublicKeyPem: string;
   endpointId: string;
+  /** Signs each callback's `control` field (SHA-1, the gateway family's convention; docs/callbacks.md). */
+  controlKey: string;
 }
 
 export type ChargeStatus = 'approved' | 'declined';

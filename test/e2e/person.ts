@@ -3,6 +3,8 @@
 // manifest does not declare yet is reported as skipped with the reason; a declared feature must work.
 // Run alone with `npm run test:e2e:person`; `npm run test:e2e` runs it after the integration suite.
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Papa from 'papaparse';
@@ -12,6 +14,7 @@ import { startCodeServer } from './codeServer';
 import { ensureCodeServer, ensureSystemTools } from './install';
 import { guardRun, onCleanup } from './processes';
 import * as wb from './workbench';
+import { callbackBody } from '../../src/core/callbacks';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const LANGUAGE_NAME = 'PayGate Recurring CSV';
@@ -558,6 +561,97 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     { previous: false },
   );
 
+  // Callbacks (issue 22): start listening from the view, receive callbacks as the gateway would send them,
+  // see them as entries with their control checked, and open one in the results panel.
+  const callbacksView = Object.values(manifest.contributes?.views ?? {})
+    .flat()
+    .find((v) => v.id === 'paygate.callbacks');
+  let listeningUrl: string | undefined;
+  await step(
+    'the PayGate Callbacks view starts listening and shows callbacks as entries with their control checked',
+    async () => {
+      if (!callbacksView) notYet('no paygate.callbacks view');
+      await wb.runCommand(page, 'Start Listening for Callbacks');
+      const label = await wb.viewRow(page, callbacksView.name, 'Listening on');
+      const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(label)?.[0];
+      if (!url) throw new Error(`the view shows ${label}`);
+      listeningUrl = url;
+      const key = editorControlKeys(scratch, server.process.pid)[0];
+      const send = (status: string, order: string, k: string | undefined) =>
+        fetch(`${url}paygate/notify`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: callbackBody({ status, orderid: '1001', 'client-orderid': order, amount: '10.000', currency: 'EUR' }, k),
+          signal: AbortSignal.timeout(10_000),
+        }).then((r) => r.status);
+      const answers = [
+        await send('approved', 'PERSON-1', key),
+        await send('declined', 'PERSON-2', key),
+        await send('approved', 'PERSON-3', 'not-the-key'),
+      ];
+      if (answers.some((a) => a !== 200)) throw new Error(`the listener answered ${answers.join(', ')}`);
+      const row = await wb.viewRow(page, callbacksView.name, 'PERSON-2');
+      const forged = await wb.viewRow(page, callbacksView.name, 'PERSON-3');
+      await screenshot('callbacks-view');
+      if (!/control invalid/.test(forged)) throw new Error(`a callback signed with another key reads ${forged}`);
+      if (key !== undefined && !/control valid/.test(row)) throw new Error(`a callback signed with the demo merchant's key reads ${row}`);
+      const header = page.locator('.pane-header', { hasText: new RegExp(callbacksView.name, 'i') }).first();
+      await page.locator('.pane', { has: header }).locator('.monaco-list-row', { hasText: 'PERSON-2' }).first().click();
+      // Its own panel (titled by the client-orderid) comes to the front; its rows name the fields.
+      const frame = await wb.webviewFrame(page, 'text=field client-orderid', 30_000);
+      await frame.locator('text=PERSON-2').first().waitFor({ timeout: 15_000 });
+      await screenshot('callback-details');
+      return `${row.replace(/\s+/g, ' ').slice(0, 80)} | ${forged.replace(/\s+/g, ' ').slice(0, 60)}`;
+    },
+    { previous: false },
+  );
+
+  await step('"Forward Callbacks to..." passes callbacks to a handler, and "Replay Callback to..." sends one again', async () => {
+    if (!callbacksView || !listeningUrl) notYet('not listening');
+    const received: string[] = [];
+    const handler = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        received.push(`${req.url} ${body}`);
+        res.end('handled');
+      });
+    });
+    handler.listen(0, '127.0.0.1');
+    await new Promise((r) => handler.once('listening', r));
+    const hook = `http://127.0.0.1:${(handler.address() as AddressInfo).port}/hook`;
+    try {
+      await wb.runCommand(page, 'Forward Callbacks to...');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 15_000 });
+      await input.fill(hook);
+      await page.keyboard.press('Enter');
+      await wb.viewRow(page, callbacksView.name, 'forwarding to');
+      const answer = await fetch(`${listeningUrl}paygate/notify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: callbackBody({ status: 'approved', orderid: '1002', 'client-orderid': 'PERSON-4', amount: '5.000', currency: 'EUR' }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      if ((await answer.text()) !== 'handled') throw new Error(`the caller got HTTP ${answer.status}, not the handler's answer`);
+      const header = page.locator('.pane-header', { hasText: new RegExp(callbacksView.name, 'i') }).first();
+      const row = page.locator('.pane', { has: header }).locator('.monaco-list-row', { hasText: 'PERSON-4' }).first();
+      await row.waitFor({ state: 'visible', timeout: 15_000 });
+      await row.hover();
+      await row.locator('.action-label[aria-label*="Replay Callback"]').click();
+      await input.waitFor({ state: 'visible', timeout: 15_000 });
+      await input.fill(hook);
+      await page.keyboard.press('Enter');
+      const deadline = Date.now() + 15_000;
+      while (received.length < 2 && Date.now() < deadline) await page.waitForTimeout(200);
+      await screenshot('callbacks-forward-replay');
+      if (received.length !== 2 || received[0] !== received[1]) throw new Error(`the handler received ${JSON.stringify(received)}`);
+      return `the handler received ${received[0].split(' ')[0]} twice, the same bytes`;
+    } finally {
+      await new Promise<void>((r) => (handler.close(() => r()), handler.closeAllConnections()));
+    }
+  });
+
   // Reconciliation (issue 20): advance the clock, pull the report, reconcile it from the report's page.
   await step(
     'advance the clock, run the report, "Reconcile…" on its page shows the reconciliation view',
@@ -668,4 +762,34 @@ if (require.main === module) {
       return guard.finish(1);
     },
   );
+}
+
+/**
+ * The control keys the editor may check callbacks with: its own local gateway's demo merchant (in this
+ * code-server's profile, read from its command line: other runs may share the temporary folder) first,
+ * then the CLI state directory's.
+ */
+function editorControlKeys(scratch: string, codeServerPid: number | undefined): string[] {
+  const dirs: string[] = [];
+  let userData: string | undefined;
+  try {
+    const args = fs.readFileSync(`/proc/${codeServerPid}/cmdline`, 'utf8').split('\0');
+    const at = args.indexOf('--user-data-dir');
+    if (at >= 0) userData = args[at + 1];
+  } catch {
+    // Not Linux, or the process is gone: the CLI state directory's key is the only guess.
+  }
+  const storage = userData && path.join(userData, 'User', 'globalStorage');
+  if (storage && fs.existsSync(storage)) for (const ext of fs.readdirSync(storage)) dirs.push(path.join(storage, ext, 'gateway'));
+  dirs.push(path.join(scratch, 'gateway-state'));
+  const keys: string[] = [];
+  for (const dir of dirs) {
+    try {
+      const key = (JSON.parse(fs.readFileSync(path.join(dir, 'merchant.json'), 'utf8')) as { controlKey?: unknown }).controlKey;
+      if (typeof key === 'string') keys.push(key);
+    } catch {
+      // No gateway ran there.
+    }
+  }
+  return keys;
 }

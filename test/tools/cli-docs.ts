@@ -20,7 +20,8 @@ function optionDefault(o: CommandUnknownOpts['options'][number]): string {
 function renderCommand(cmd: CommandUnknownOpts): string {
   const info = commandInfo(cmd);
   if (!info) throw new Error(`paygate ${cmd.name()} was not made by paygateCommand()`);
-  const lines = [`## \`paygate ${cmd.name()}\``, '', '```', cmd.createHelp().commandUsage(cmd), '```', '', info.description, ''];
+  const name = cmd.parent?.parent ? `${cmd.parent.name()} ${cmd.name()}` : cmd.name();
+  const lines = [`## \`paygate ${name}\``, '', '```', cmd.createHelp().commandUsage(cmd), '```', '', info.description, ''];
   if (cmd.registeredArguments.length > 0) {
     lines.push('| argument | meaning |', '|---|---|');
     for (const a of cmd.registeredArguments)
@@ -35,6 +36,8 @@ function renderCommand(cmd: CommandUnknownOpts): string {
   lines.push('| `-h, --help` | show this help | | |', '');
   if (info.notes !== undefined) lines.push(info.notes.replace(/\n/g, '  \n'), '');
   lines.push('| exit status | meaning |', '|---|---|', ...info.exits.map(([code, meaning]) => `| ${code} | ${cell(meaning)} |`), '');
+  // A command with subcommands (`paygate callbacks list`): each gets its own section after its parent's.
+  for (const sub of cmd.commands) if (commandInfo(sub) !== undefined) lines.push(renderCommand(sub));
   return lines.join('\n');
 }
 

@@ -60,6 +60,14 @@ describe('layout boundaries, enforced by the compiler', { timeout: 120_000 }, ()
       ),
     );
   });
+  it('the callback listener cannot import vscode, the extension, the CLI or the other servers; it can use the core', () => {
+    const side = 'src/callback-listener';
+    assert.ok(compile(side, "import type { Uri } from 'vscode';\nexport type U = Uri;\n").includes(NOT_A_MODULE));
+    for (const from of ['../extension/log', '../cli/output', '../local-gateway/callbacks', '../language-server/settings']) {
+      assert.ok(compile(side, `import * as m from '${from}';\nexport const v = m;\n`).includes(NOT_IN_PROJECT), from);
+    }
+    assert.deepEqual(compile(side, "import { callbackControl } from '../core/callbacks';\nexport const c = callbackControl;\n"), []);
+  });
   it('the results page cannot import Node or the extension; it can import src/shared', () => {
     assert.ok(
       compile(

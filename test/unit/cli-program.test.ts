@@ -50,6 +50,8 @@ const OPTIONS: Record<string, string[]> = {
   reconcile: ['--report', '--template', '--as-of', '--from', '--column', '--format', '--env', '--state', '--config'],
   trust: ['--revoke', '--list'],
   gateway: ['--port', '--state', '--quiet'],
+  listen: ['--port', '--forward-to', '--control-key', '--format', '--state'],
+  callbacks: [],
   demo: ['--examples', '--state', '--days', '--port'],
   lsp: ['--stdio'],
 };

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loopbackTarget } from '../../src/local-gateway/callbacks';
+import { callbackControl, checkControl } from '../../src/core/callbacks';
 import {
   admin,
   batch,
@@ -221,6 +222,7 @@ test('callbacks reach a loopback notify_url / server_callback_url with the charg
       assert.deepEqual(cb.received[0], {
         type: 'recurring-charge',
         status: 'approved',
+        orderid: id1,
         'recurring-payment-id': id1,
         'serial-number': f['serial-number'],
         'client-orderid': 'CB-1',
@@ -228,7 +230,9 @@ test('callbacks reach a loopback notify_url / server_callback_url with the charg
         currency: 'EUR',
         'charge-index': '0',
         'charge-date': '31.01.2027',
+        control: callbackControl('approved', id1, 'CB-1', gw.merchant.controlKey),
       });
+      assert.equal(checkControl(cb.received[0], gw.merchant.controlKey), 'valid');
       const r = await gw.advanceDays(28);
       assert.deepEqual(
         r.callbacks.map((c) => [c['recurring-payment-id'], c.outcome]),

@@ -74,6 +74,7 @@ export async function serveGateway(values: GatewayOptions, ctx: CliContext): Pro
         `  report base URL:  ${gateway.reportBaseUrl}`,
         `  endpoint id:      ${m.endpointId}`,
         `  consumer key:     ${m.consumerKey}`,
+        `  control key:      ${m.controlKey} (signs callbacks' control field)`,
         `  project currency: ${DEMO_PROJECT_CURRENCY}`,
         `  RSA private key:  ${path.join(stateDir, PRIVATE_KEY_FILE)}`,
         `  state directory:  ${stateDir}`,

@@ -1,0 +1,88 @@
+// One HTTP call to a loopback handler (forwarding and replaying). A handler that is down, slow or cut
+// short becomes an error value with the time it took, never an exception: the listener keeps serving.
+
+import * as http from 'node:http';
+import { appendPath, loopbackUrl } from '../core/callbacks/loopback';
+
+export const FORWARD_TIMEOUT_MS = 10_000;
+/** The most of a handler's answer that is read (and passed back to the caller). */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
+
+export interface OutgoingCall {
+  method: string;
+  /** Path and query, appended to the target's path. */
+  path: string;
+  /** Raw header pairs to send (host and content-length are set for the target and the body). */
+  headers: [string, string][];
+  body: Buffer;
+}
+
+export type SendResult =
+  { ok: true; status: number; headers: [string, string][]; body: Buffer; ms: number } | { ok: false; error: string; ms: number };
+
+/** Headers that describe one connection, not the call: never passed on. */
+const HOP_BY_HOP = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'upgrade',
+  'proxy-connection',
+  'te',
+  'trailer',
+]);
+
+export function sendToHandler(
+  target: string,
+  call: OutgoingCall,
+  timeoutMs = FORWARD_TIMEOUT_MS,
+  signal?: AbortSignal,
+): Promise<SendResult> {
+  const started = Date.now();
+  const ms = () => Date.now() - started;
+  const t = loopbackUrl(target);
+  if (!t.ok) return Promise.resolve({ ok: false, error: t.reason, ms: 0 });
+  const headers: [string, string][] = call.headers.filter(([k]) => !HOP_BY_HOP.has(k.toLowerCase()));
+  headers.push(['host', t.url.host], ['content-length', String(call.body.length)], ['connection', 'close']);
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (r: SendResult) => {
+      if (!settled) {
+        settled = true;
+        resolve(r);
+      }
+    };
+    const req = http.request(
+      {
+        host: t.connectHost,
+        port: t.url.port || 80,
+        method: call.method,
+        path: appendPath(t.url, call.path),
+        headers: headers.flat(),
+        signal,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size <= MAX_ANSWER_BYTES) chunks.push(c);
+        });
+        res.on('end', () => {
+          const raw = res.rawHeaders;
+          const pairs: [string, string][] = [];
+          for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i], raw[i + 1]]);
+          done({ ok: true, status: res.statusCode ?? 0, headers: pairs, body: Buffer.concat(chunks), ms: ms() });
+        });
+        res.on('error', (err) => done({ ok: false, error: `the handler's answer broke off: ${err.message}`, ms: ms() }));
+      },
+    );
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      const why = err.code === 'ECONNREFUSED' ? `nothing is listening at ${t.url.host}` : err.message;
+      done({ ok: false, error: `handler ${t.url.origin} unreachable: ${why}`, ms: ms() });
+    });
+    req.end(call.body);
+  });
+}

@@ -1,0 +1,179 @@
+import { randomInt } from 'node:crypto';
+import type { CliContext } from '../context';
+import { EXIT, inputError } from '../output';
+import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { maskText } from '../../core/mask';
+import { callbackBody, CALLBACK_STATUSES } from '../../core/callbacks';
+import { loopbackUrl } from '../../core/callbacks/loopback';
+import { CallbackStore, entryLine, replayEntry, sendToHandler, type SendResult } from '../../callback-listener';
+import { callbacksStateDir, controlKeyFor, STATE_OPTION_TEXT } from './listen';
+
+// `paygate callbacks list | replay | send`: what `paygate listen` kept, sent again, or a callback made up
+// as the gateway would make it, for testing a handler without waiting for a charge.
+
+/** The most of a handler's answer printed: it is for a person to read, not a copy of the page. */
+const ANSWER_SHOWN = 2000;
+
+function printAnswer(ctx: CliContext, command: string, r: SendResult): number {
+  if (!r.ok) {
+    ctx.stderr(`${command}: ${r.error} (after ${r.ms} ms)\n`);
+    return EXIT.transport;
+  }
+  const text = maskText(r.body.toString('utf8'));
+  ctx.stdout(
+    `HTTP ${r.status} in ${r.ms} ms\n${text.length > ANSWER_SHOWN ? `${text.slice(0, ANSWER_SHOWN)}…` : text}${text.endsWith('\n') || text === '' ? '' : '\n'}`,
+  );
+  return r.status >= 200 && r.status < 300 ? EXIT.ok : EXIT.rejected;
+}
+
+const SENT_EXITS = [
+  [0, 'the handler answered 2xx'],
+  [1, 'the handler answered another status'],
+  [2, 'usage error, an unknown ID or a target that is not a loopback address'],
+  [4, 'the handler could not be reached or did not answer in time'],
+] as const;
+
+function listCommand(ctx: CliContext) {
+  return paygateCommand(
+    {
+      name: 'list',
+      summary: 'list the callbacks "paygate listen" received (oldest first)',
+      description: 'Lists the callbacks kept by "paygate listen" and the editor\'s Callbacks view, oldest first, masked as they were kept.',
+      exits: [
+        [0, 'listed'],
+        [2, 'usage error or the store cannot be read'],
+      ],
+    },
+    ctx,
+  )
+    .addOption(choiceOption('--format <FORMAT>', 'text, or JSON: {"file": FILE, "callbacks": [...]}', ['text', 'json']).default('text'))
+    .option('--state <DIR>', STATE_OPTION_TEXT)
+    .action(
+      exits(async (o: { format: 'text' | 'json'; state?: string }) => {
+        const store = new CallbackStore(callbacksStateDir(ctx, o.state));
+        let entries;
+        try {
+          entries = store.list();
+        } catch (err) {
+          return inputError(ctx, 'paygate callbacks list', `cannot read ${store.file}: ${(err as Error).message}`);
+        }
+        if (o.format === 'json') ctx.stdout(`${JSON.stringify({ file: store.file, callbacks: entries })}\n`);
+        else if (entries.length === 0) ctx.stdout(`No callbacks kept in ${store.file}.\n`);
+        else ctx.stdout(`${entries.map(entryLine).join('\n')}\n${entries.length} callback(s) in ${store.file}\n`);
+        return EXIT.ok;
+      }),
+    );
+}
+
+function replayCommand(ctx: CliContext) {
+  return paygateCommand(
+    {
+      name: 'replay',
+      summary: 'send a kept callback again to a loopback handler and print its answer',
+      description:
+        "Sends the kept call ID again (method, path appended to URL's path, headers, body) to a loopback handler and prints " +
+        'its answer. The body is the one received, byte for byte: callbacks carry no card number, so nothing had to be masked; ' +
+        'a call that did carry card data was kept masked, and its replay sends the masked body and says so.',
+      exits: SENT_EXITS,
+    },
+    ctx,
+  )
+    .argument('<ID>', 'the id shown by "paygate callbacks list" (cb_…)')
+    .requiredOption('--to <URL>', 'the loopback handler (http://127.0.0.1:PORT/path or localhost)')
+    .option('--state <DIR>', STATE_OPTION_TEXT)
+    .action(
+      exits(async (id: string, o: { to: string; state?: string }) => {
+        const command = 'paygate callbacks replay';
+        const t = loopbackUrl(o.to);
+        if (!t.ok) return inputError(ctx, command, `--to: ${t.reason}`);
+        const store = new CallbackStore(callbacksStateDir(ctx, o.state));
+        const entry = store.get(id);
+        if (!entry) return inputError(ctx, command, `no callback ${id} in ${store.file} (see "paygate callbacks list")`);
+        ctx.stderr(`${command}: ${entryLine(entry)}\n`);
+        const r = await replayEntry(entry, o.to);
+        if (r.masked) ctx.stderr(`${command}: this call held card data and was kept masked: the masked body was sent\n`);
+        return printAnswer(ctx, command, r);
+      }),
+    );
+}
+
+interface SendOptions {
+  to: string;
+  clientOrderid: string;
+  status: string;
+  orderid?: string;
+  amount: string;
+  currency: string;
+  controlKey?: string;
+  state?: string;
+}
+
+function sendCommand(ctx: CliContext) {
+  return paygateCommand(
+    {
+      name: 'send',
+      summary: 'make a callback as the gateway would for a charge and send it to a loopback handler',
+      description:
+        'Makes the callback the gateway would send for a charge (form fields as docs/callbacks.md lists them, signed with ' +
+        'the control key) and POSTs it to a loopback handler, printing its answer: a handler can be tested without waiting for a charge.',
+      notes:
+        "The control key: --control-key, else $PAYGATE_CONTROL_KEY, else the local gateway's demo merchant's key; without one the callback has no control field.",
+      exits: SENT_EXITS,
+    },
+    ctx,
+  )
+    .requiredOption('--to <URL>', 'the loopback handler (http://127.0.0.1:PORT/path or localhost)')
+    .requiredOption('--client-orderid <ID>', "the merchant's order id of the charge")
+    .addOption(choiceOption('--status <STATUS>', "the charge's final status", CALLBACK_STATUSES).makeOptionMandatory())
+    .option('--orderid <ID>', "the gateway's payment id (default: a random one)")
+    .option('--amount <A>', 'the charge amount', '10.00')
+    .option('--currency <C>', 'the charge currency', 'EUR')
+    .option('--control-key <KEY>', 'sign the control field with this key')
+    .option('--state <DIR>', STATE_OPTION_TEXT)
+    .action(
+      exits(async (o: SendOptions) => {
+        const command = 'paygate callbacks send';
+        const t = loopbackUrl(o.to);
+        if (!t.ok) return inputError(ctx, command, `--to: ${t.reason}`);
+        const key = controlKeyFor(ctx, o.controlKey, callbacksStateDir(ctx, o.state));
+        const charge = {
+          status: o.status,
+          orderid: o.orderid ?? String(randomInt(1_000_000, 10_000_000)),
+          'client-orderid': o.clientOrderid,
+          amount: o.amount,
+          currency: o.currency,
+        };
+        const body = callbackBody(charge, key);
+        ctx.stderr(
+          `${command}: POST ${o.to}\n${command}: ${maskText(body)}${key === undefined ? ' (no control key known: unsigned)' : ''}\n`,
+        );
+        const r = await sendToHandler(o.to, {
+          method: 'POST',
+          path: '',
+          headers: [['content-type', 'application/x-www-form-urlencoded']],
+          body: Buffer.from(body, 'utf8'),
+        });
+        return printAnswer(ctx, command, r);
+      }),
+    );
+}
+
+export function callbacksCommand(ctx: CliContext) {
+  const cmd = paygateCommand(
+    {
+      name: 'callbacks',
+      summary: 'list, replay and send callbacks (see "paygate listen")',
+      usage: '<list|replay|send> [options]',
+      description: 'The callbacks "paygate listen" kept: list them, replay one to your handler, or send one made up as the gateway would.',
+      exits: [
+        [0, 'done'],
+        [2, 'usage error'],
+      ],
+    },
+    ctx,
+  );
+  cmd.addCommand(listCommand(ctx)).addCommand(replayCommand(ctx)).addCommand(sendCommand(ctx));
+  return cmd;
+}
+
+export const runCallbacks = (args: string[], ctx: CliContext) => runCommand(callbacksCommand, args, ctx);

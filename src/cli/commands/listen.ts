@@ -1,0 +1,109 @@
+import * as path from 'node:path';
+import type { CliContext } from '../context';
+import { inputError, usageError } from '../output';
+import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { loopbackUrl } from '../../core/callbacks/loopback';
+import { CALLBACKS_FILE, CallbackStore, entryLine, MAX_STORED_CALLBACKS, startCallbackListener } from '../../callback-listener';
+import { defaultStateDir, demoControlKey } from '../../local-gateway';
+
+export interface ListenOptions {
+  port?: string;
+  forwardTo?: string;
+  controlKey?: string;
+  format: 'text' | 'json';
+  state?: string;
+}
+
+export const STATE_OPTION_TEXT =
+  "state directory holding the kept callbacks and the local gateway's control key (default $PAYGATE_STATE_DIR, else $XDG_STATE_HOME/paygate/gateway, else ~/.local/state/paygate/gateway)";
+
+/** The state directory the local gateway uses: its demo merchant's control key and the kept callbacks. */
+export function callbacksStateDir(ctx: CliContext, state: string | undefined): string {
+  return path.resolve(ctx.cwd, state ?? defaultStateDir());
+}
+
+/** `--control-key`, else $PAYGATE_CONTROL_KEY, else the local gateway's demo merchant's key, else none. */
+export function controlKeyFor(ctx: CliContext, given: string | undefined, stateDir: string): string | undefined {
+  return given ?? ctx.env['PAYGATE_CONTROL_KEY'] ?? demoControlKey(stateDir);
+}
+
+export function listenCommand(ctx: CliContext) {
+  return paygateCommand(
+    {
+      name: 'listen',
+      summary: 'receive callbacks on 127.0.0.1: show, keep and forward them',
+      description:
+        'Receives callbacks (any path, any method) on 127.0.0.1 until Ctrl+C or SIGTERM. Prints "listening on ' +
+        'http://127.0.0.1:PORT/" first, then one line (or one JSON object) per call with the form fields decoded and card ' +
+        `numbers masked, and "control: valid|invalid|absent" when the control key is known. Answers 200 "OK", or with ` +
+        "--forward-to passes the call on unchanged (method, path and query appended to the target's path, headers, body) " +
+        "to a loopback handler and answers with the handler's status and body (502 when it is down or slow). Keeps the newest " +
+        `${MAX_STORED_CALLBACKS} calls in DIR/${CALLBACKS_FILE} for "paygate callbacks list" and "replay".`,
+      notes:
+        "The control key: --control-key, else $PAYGATE_CONTROL_KEY, else the local gateway's demo merchant's key (shown by " +
+        '"paygate gateway"). A body over 64 KiB gets 413, a malformed form 400, a sender that stalls 408; the listener keeps serving.',
+      exits: [
+        [0, 'stopped cleanly'],
+        [1, 'could not start (the port is taken)'],
+        [2, 'usage error'],
+      ],
+    },
+    ctx,
+  )
+    .option('--port <N>', 'port to listen on (default 0: any free port)')
+    .option('--forward-to <URL>', 'a loopback handler (http://127.0.0.1:PORT/path or localhost) each call is passed on to')
+    .option('--control-key <KEY>', "the merchant's control key the calls' control field is checked with")
+    .addOption(
+      choiceOption('--format <FORMAT>', 'text, or one JSON object per line: {"id","time","method","path","fields","control","forwarded"}', [
+        'text',
+        'json',
+      ]).default('text'),
+    )
+    .option('--state <DIR>', STATE_OPTION_TEXT)
+    .action(exits((o) => listen(o, ctx)));
+}
+
+export const runListen = (args: string[], ctx: CliContext) => runCommand(listenCommand, args, ctx);
+
+export async function listen(o: ListenOptions, ctx: CliContext): Promise<number> {
+  const port = o.port === undefined ? 0 : Number(o.port);
+  if (!/^\d+$/.test(o.port ?? '0') || port > 65535) return usageError(ctx, 'paygate listen', '--port must be a number from 0 to 65535');
+  if (o.forwardTo !== undefined) {
+    const t = loopbackUrl(o.forwardTo);
+    if (!t.ok) return inputError(ctx, 'paygate listen', `--forward-to: ${t.reason}`);
+  }
+  const stateDir = callbacksStateDir(ctx, o.state);
+  const controlKey = controlKeyFor(ctx, o.controlKey, stateDir);
+  let listener;
+  try {
+    listener = await startCallbackListener({
+      port,
+      forwardTo: o.forwardTo,
+      controlKey,
+      store: new CallbackStore(stateDir),
+      onCall: (e) => {
+        if (o.format === 'json') {
+          const { id, time, method, path: p, fields, control, forwarded } = e;
+          ctx.stdout(`${JSON.stringify({ id, time, method, path: p, fields, control, forwarded })}\n`);
+        } else ctx.stdout(`${entryLine(e)}\n`);
+      },
+      onRejected: (line) => ctx.stderr(`[listen] ${line}\n`),
+    });
+  } catch (err) {
+    ctx.stderr(`paygate listen: cannot start: ${(err as Error).message}\n`);
+    return 1;
+  }
+  const stop = ctx.stopped();
+  try {
+    ctx.stdout(`listening on ${listener.url}\n`);
+    ctx.stderr(
+      `[listen] ${o.forwardTo ? `forwarding to ${o.forwardTo}` : 'answering 200 OK'}; ` +
+        `control ${controlKey === undefined ? 'not checked (no key)' : 'checked'}; kept in ${path.join(stateDir, CALLBACKS_FILE)}; Ctrl+C to stop\n`,
+    );
+    const signal = await stop;
+    ctx.stderr(`[listen] ${signal}: stopping\n`);
+  } finally {
+    await listener.close();
+  }
+  return 0;
+}

@@ -1,0 +1,37 @@
+// Where the listener forwards and replays callbacks: a handler under development on this machine. A
+// callback can carry a merchant's order data, so nothing is ever sent off the machine by these tools.
+
+import { isIP } from 'node:net';
+
+export type LoopbackUrl = { ok: true; url: URL; connectHost: string } | { ok: false; reason: string };
+
+/** An http URL on 127.0.0.0/8, [::1] or `localhost` (connected to 127.0.0.1, never resolved), or why not. */
+export function loopbackUrl(text: string): LoopbackUrl {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { ok: false, reason: `${JSON.stringify(text)} is not a URL` };
+  }
+  if (url.protocol !== 'http:') return { ok: false, reason: `${text} is not an http:// address (only loopback http handlers are called)` };
+  if (url.username !== '' || url.password !== '') return { ok: false, reason: `${url.host}: an address with user:password@ is not called` };
+  const host = url.hostname.toLowerCase();
+  if (host === 'localhost') return { ok: true, url, connectHost: '127.0.0.1' };
+  if (host === '[::1]') return { ok: true, url, connectHost: '::1' };
+  if (isIP(host) === 4 && host.startsWith('127.')) return { ok: true, url, connectHost: host };
+  return {
+    ok: false,
+    reason: `${url.host} is not a loopback address: callbacks are only forwarded or replayed to 127.0.0.1, ::1 or localhost`,
+  };
+}
+
+/** The target's path with a received call's path and query appended: `/hook` + `/cb?x=1` → `/hook/cb?x=1`. */
+export function appendPath(target: URL, received: string): string {
+  if (received === '') return `${target.pathname}${target.search}`;
+  const base = target.pathname.replace(/\/+$/, '');
+  const rest = received.startsWith('/') ? received : `/${received}`;
+  const joined = `${base}${rest}`;
+  if (target.search === '') return joined;
+  const q = joined.indexOf('?');
+  return q < 0 ? `${joined}${target.search}` : `${joined}&${target.search.slice(1)}`;
+}

@@ -1,0 +1,121 @@
+import * as vscode from 'vscode';
+import { log } from '../log';
+import type { ResultsPanelApi } from '../results/register';
+import type { LocalGatewayManager } from '../environments/localGateway';
+import { loopbackUrl } from '../../core/callbacks/loopback';
+import { notifyUrlFor } from '../../shared/callbackProtocol';
+import { CallbackStore, replayEntry } from '../../callback-listener';
+import { defaultStateDir, demoControlKey } from '../../local-gateway';
+import { CallbackListening } from './listening';
+import { tellLanguageServer } from './languageServer';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { CALLBACKS_VIEW, CallbacksTree, entryIdOf, entryRows } from './view';
+
+// The Callbacks view: start/stop the listener, copy a notify_url, show a call in the results panel, replay
+// a call or forward every call to a handler under development. The listening address goes to the language
+// server (notify_url completion).
+
+const LISTENING_CONTEXT = 'paygate.callbacksListening';
+
+export interface CallbacksDeps {
+  results: ResultsPanelApi;
+  local: LocalGatewayManager;
+  /** The language client: the listening address is offered in notify_url cells. */
+  client: LanguageClient;
+}
+
+async function askLoopback(prompt: string, value: string | undefined, allowEmpty: boolean): Promise<string | undefined> {
+  return vscode.window.showInputBox({
+    prompt,
+    value: value ?? 'http://127.0.0.1:3000/',
+    validateInput: (v) => {
+      if (allowEmpty && v.trim() === '') return undefined;
+      const t = loopbackUrl(v.trim());
+      return t.ok ? undefined : t.reason;
+    },
+  });
+}
+
+export function registerCallbacks(context: vscode.ExtensionContext, deps: CallbacksDeps): CallbackListening {
+  const subs = context.subscriptions;
+  // The CLI's state directory: `paygate callbacks list` and the view show the same calls.
+  const stateDir = defaultStateDir();
+  const controlKey = () => deps.local.running?.merchant.controlKey ?? demoControlKey(stateDir);
+  const listening = new CallbackListening(new CallbackStore(stateDir), controlKey, log());
+  subs.push(listening);
+  const tree = new CallbacksTree(listening, controlKey);
+  subs.push(tree);
+  subs.push(vscode.window.createTreeView(CALLBACKS_VIEW, { treeDataProvider: tree }));
+  subs.push(listening.onDidChangeAddress((url) => void vscode.commands.executeCommand('setContext', LISTENING_CONTEXT, url !== undefined)));
+  tellLanguageServer(context, deps.client, listening);
+  let lastTarget: string | undefined;
+
+  const copy = async () => {
+    const address = listening.address ?? (await listening.start());
+    const value = notifyUrlFor(address);
+    await vscode.env.clipboard.writeText(value);
+    void vscode.window.showInformationMessage(`PayGate: copied ${value} (a notify_url for your batch).`);
+    return value;
+  };
+
+  subs.push(
+    vscode.commands.registerCommand('paygate.callbacks.start', async () => {
+      try {
+        const url = await listening.start();
+        const key = controlKey();
+        log().info(
+          `Callbacks: control checked with ${key ? "the local gateway's demo merchant's control key" : 'no key (none known yet)'}`,
+        );
+        void vscode.window.showInformationMessage(`PayGate: listening for callbacks on ${url}`, 'Copy notify_url').then((a) => a && copy());
+        return url;
+      } catch (err) {
+        void vscode.window.showErrorMessage(`PayGate: cannot listen for callbacks: ${(err as Error).message}`);
+        return undefined;
+      }
+    }),
+    vscode.commands.registerCommand('paygate.callbacks.stop', () => listening.stop()),
+    vscode.commands.registerCommand('paygate.callbacks.copyNotifyUrl', copy),
+    vscode.commands.registerCommand('paygate.callbacks.open', async (arg?: unknown) => {
+      const id = entryIdOf(arg) ?? listening.entries().at(-1)?.id;
+      const e = id ? listening.get(id) : undefined;
+      if (!e) return void vscode.window.showInformationMessage('PayGate: no callback to show.');
+      await deps.results.showReport({
+        title: `Callback ${e.fields['client-orderid'] ?? e.id}`,
+        columns: ['property', 'value'],
+        rows: entryRows(e),
+      });
+    }),
+    vscode.commands.registerCommand('paygate.callbacks.replay', async (arg?: unknown, to?: string) => {
+      const id = entryIdOf(arg);
+      const e = id ? listening.get(id) : undefined;
+      if (!e) return void vscode.window.showInformationMessage('PayGate: choose a callback in the Callbacks view to replay.');
+      const target =
+        to ?? (await askLoopback('Replay this callback to (a handler on this machine)', lastTarget ?? listening.forwardTo, false));
+      if (!target) return undefined;
+      lastTarget = target.trim();
+      const r = await replayEntry(e, lastTarget);
+      if (!r.ok) {
+        log().warn(`Callbacks: replay of ${e.id} to ${lastTarget} failed: ${r.error}`);
+        void vscode.window.showErrorMessage(`PayGate: replay failed: ${r.error}`);
+        return r;
+      }
+      const note = r.masked ? ' (the kept body was masked; the masked body was sent)' : '';
+      log().info(`Callbacks: replayed ${e.id} to ${lastTarget}: HTTP ${r.status} in ${r.ms} ms${note}`);
+      void vscode.window.showInformationMessage(`PayGate: replayed to ${lastTarget}: HTTP ${r.status} in ${r.ms} ms${note}`);
+      return r;
+    }),
+    vscode.commands.registerCommand('paygate.callbacks.forward', async (to?: string) => {
+      const target =
+        typeof to === 'string'
+          ? to
+          : await askLoopback('Forward every callback to (empty: answer 200 OK instead)', listening.forwardTo, true);
+      if (target === undefined) return;
+      const value = target.trim() === '' ? undefined : target.trim();
+      if (value !== undefined && !loopbackUrl(value).ok) {
+        return void vscode.window.showErrorMessage(`PayGate: ${(loopbackUrl(value) as { reason: string }).reason}`);
+      }
+      await listening.setForward(value);
+    }),
+  );
+  return listening;
+}

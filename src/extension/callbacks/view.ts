@@ -1,0 +1,107 @@
+import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
+import type { CallbackEntry } from '../../callback-listener';
+import type { CallbackListening } from './listening';
+
+// The "PayGate Callbacks" tree: the listening state first (address, forward target, a button copying a
+// ready notify_url), then each received call, newest first: status, client-orderid, time, control.
+
+export const CALLBACKS_VIEW = 'paygate.callbacks';
+
+export type CallbackNode = { kind: 'state' } | { kind: 'entry'; entry: CallbackEntry };
+
+function controlIcon(e: CallbackEntry): vscode.ThemeIcon {
+  if (e.control === 'valid') return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
+  if (e.control === 'invalid') return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.errorForeground'));
+  return new vscode.ThemeIcon('circle-outline');
+}
+
+export function controlText(e: CallbackEntry): string {
+  return e.control === null ? 'control not checked (no key)' : `control ${e.control}`;
+}
+
+export class CallbacksTree extends Disposable implements vscode.TreeDataProvider<CallbackNode> {
+  private readonly changed = this.register(new vscode.EventEmitter<CallbackNode | undefined>());
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(
+    private readonly listening: CallbackListening,
+    /** The local gateway's demo merchant's control key, shown so a handler under test can be given it. */
+    private readonly controlKey: () => string | undefined,
+  ) {
+    super();
+    this.register(listening.onDidChange(() => this.changed.fire(undefined)));
+  }
+
+  getChildren(node?: CallbackNode): CallbackNode[] {
+    if (node) return [];
+    const entries = this.listening.entries();
+    const out: CallbackNode[] = new Array<CallbackNode>(entries.length + 1);
+    out[0] = { kind: 'state' };
+    // Newest first without copying and reversing the whole list twice.
+    for (let i = 0; i < entries.length; i++) out[i + 1] = { kind: 'entry', entry: entries[entries.length - 1 - i] };
+    return out;
+  }
+
+  getTreeItem(node: CallbackNode): vscode.TreeItem {
+    if (node.kind === 'state') {
+      const address = this.listening.address;
+      if (address === undefined) {
+        const item = new vscode.TreeItem('Not listening', vscode.TreeItemCollapsibleState.None);
+        item.description = 'start to receive callbacks on 127.0.0.1';
+        item.iconPath = new vscode.ThemeIcon('debug-disconnect');
+        item.command = { command: 'paygate.callbacks.start', title: 'Start Listening for Callbacks' };
+        item.contextValue = 'paygate.callbacks.stopped';
+        return item;
+      }
+      const item = new vscode.TreeItem(`Listening on ${address}`, vscode.TreeItemCollapsibleState.None);
+      item.description = this.listening.forwardTo ? `forwarding to ${this.listening.forwardTo}` : 'answering 200 OK';
+      item.iconPath = new vscode.ThemeIcon('radio-tower', new vscode.ThemeColor('testing.iconPassed'));
+      const key = this.controlKey();
+      item.tooltip =
+        `Callbacks to ${address} (any path) appear below. Copy a ready notify_url with the button.\n` +
+        (key === undefined
+          ? 'No control key known yet: start the local gateway to check the control field.'
+          : `Control checked with the local gateway's demo merchant's control key: ${key}`);
+      item.contextValue = 'paygate.callbacks.listening';
+      return item;
+    }
+    const e = node.entry;
+    const status = e.fields['status'] ?? e.method;
+    const order = e.fields['client-orderid'];
+    const item = new vscode.TreeItem(order ? `${status} · ${order}` : `${status} ${e.path}`, vscode.TreeItemCollapsibleState.None);
+    item.id = e.id;
+    const fwd = e.forwarded ? ` · → ${e.forwarded.status}` : '';
+    item.description = `${controlText(e)} · ${new Date(e.time).toLocaleTimeString()}${fwd}`;
+    item.iconPath = controlIcon(e);
+    item.contextValue = 'paygate.callback';
+    item.tooltip = `${e.method} ${e.path}\n${e.time}\n${controlText(e)}${e.forwarded?.error ? `\nforward failed: ${e.forwarded.error}` : ''}`;
+    item.command = { command: 'paygate.callbacks.open', title: 'Show Callback', arguments: [e.id] };
+    return item;
+  }
+}
+
+/** The id a command was given: an entry's id (tests, the item's own command) or a tree node (menus). */
+export function entryIdOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return arg;
+  if (arg && typeof arg === 'object' && (arg as CallbackNode).kind === 'entry') return (arg as { entry: CallbackEntry }).entry.id;
+  return undefined;
+}
+
+/** A call as the results panel shows it: one row per field, header and property. Everything is masked already. */
+export function entryRows(e: CallbackEntry): string[][] {
+  const rows: string[][] = [
+    ['id', e.id],
+    ['time', e.time],
+    ['request', `${e.method} ${e.path}`],
+    ['control', controlText(e)],
+    [
+      'forwarded',
+      e.forwarded ? `${e.forwarded.status} in ${e.forwarded.ms} ms${e.forwarded.error ? ` (${e.forwarded.error})` : ''}` : 'no',
+    ],
+  ];
+  for (const [k, v] of Object.entries(e.fields)) rows.push([`field ${k}`, v]);
+  for (const [k, v] of e.headers) rows.push([`header ${k}`, v]);
+  rows.push(['body', e.masked ? `${e.body} (card data masked)` : e.body]);
+  return rows;
+}

@@ -1,0 +1,231 @@
+// `paygate listen` as a real process with the local gateway: a batch whose notify_url points at the
+// listener, the clock advanced, one callback per charge with a valid control, each forwarded to a handler
+// in the test, then `paygate callbacks list` and `replay` reaching the handler again. Every server binds
+// 127.0.0.1; the test stops each one; every wait has a deadline.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { batch, postCreate, START, tempStateDir } from '../fixtures/local-gateway/helpers';
+import { startLocalGateway } from '../../src/local-gateway';
+
+const root = path.join(__dirname, '..', '..');
+const tsx = pathToFileURL(require.resolve('tsx')).href;
+const main = path.join(root, 'src', 'cli', 'main.ts');
+
+function paygate(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', tsx, main, ...args], { cwd: root, timeout: 60_000 }, (err, stdout, stderr) => {
+      let code = 0;
+      if (err) code = typeof err.code === 'number' ? err.code : -1;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A line-reading view of a child's stdout: wait (with a deadline) until `n` lines have come. */
+function lines(child: ChildProcess) {
+  const got: string[] = [];
+  let buffered = '';
+  let waiter: (() => void) | undefined;
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (d: string) => {
+    buffered += d;
+    const parts = buffered.split('\n');
+    buffered = parts.pop()!;
+    got.push(...parts);
+    waiter?.();
+  });
+  return {
+    got,
+    async until(n: number, ms = 30_000): Promise<void> {
+      const deadline = Date.now() + ms;
+      while (got.length < n) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`only ${got.length} of ${n} lines: ${got.join('\n')}`);
+        await new Promise<void>((r) => {
+          waiter = r;
+          setTimeout(r, 200);
+        });
+      }
+    },
+  };
+}
+
+test(
+  'paygate listen with the local gateway: one callback per charge, valid control, forwarded, listed and replayed',
+  { timeout: 120_000 },
+  async () => {
+    const stateDir = tempStateDir();
+    const seen: { url: string; body: string }[] = [];
+    const handler = http.createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (d: string) => (body += d));
+      req.on('end', () => {
+        seen.push({ url: req.url!, body });
+        res.end('handled');
+      });
+    });
+    handler.listen(0, '127.0.0.1');
+    await new Promise((r) => handler.once('listening', r));
+    const hook = `http://127.0.0.1:${(handler.address() as AddressInfo).port}/hook`;
+    const gw = await startLocalGateway({ stateDir, port: 0, initialDate: START, log: () => undefined });
+    const child = spawn(
+      process.execPath,
+      ['--import', tsx, main, 'listen', '--state', stateDir, '--forward-to', hook, '--format', 'json'],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    try {
+      const out = lines(child);
+      await out.until(1);
+      const m = /^listening on (http:\/\/127\.0\.0\.1:\d+\/)$/.exec(out.got[0]);
+      assert.ok(m, out.got[0]);
+      const notify = `${m[1]}paygate/notify`;
+      const rows = ['E2E-1', 'E2E-2'].map((id) => ({
+        'client-orderid': id,
+        notify_url: notify,
+        'start-date': '31.01.2027',
+        'max-repeats-number': '3',
+      }));
+      assert.equal((await postCreate(gw, batch(rows))).status, 200);
+      await gw.advanceDays(62);
+      const charges = gw.payments().reduce((n, p) => n + p.charges.length, 0);
+      assert.equal(charges, 6, 'three charges per row');
+      await out.until(1 + charges);
+      const calls = out.got
+        .slice(1)
+        .map(
+          (l) =>
+            JSON.parse(l) as { id: string; path: string; fields: Record<string, string>; control: string; forwarded: { status: number } },
+        );
+      assert.equal(calls.length, charges);
+      assert.ok(
+        calls.every((c) => c.control === 'valid'),
+        JSON.stringify(calls.map((c) => c.control)),
+      );
+      assert.ok(calls.every((c) => c.forwarded.status === 200 && c.path === '/paygate/notify'));
+      assert.deepEqual(calls.map((c) => c.fields['client-orderid']).sort(), ['E2E-1', 'E2E-1', 'E2E-1', 'E2E-2', 'E2E-2', 'E2E-2']);
+      assert.equal(seen.length, charges, 'the handler received every callback');
+      assert.ok(seen.every((s) => s.url === '/hook/paygate/notify'));
+
+      const list = await paygate(['callbacks', 'list', '--state', stateDir, '--format', 'json']);
+      assert.equal(list.code, 0, list.stderr);
+      const kept = (JSON.parse(list.stdout) as { callbacks: { id: string }[] }).callbacks;
+      assert.deepEqual(
+        kept.map((k) => k.id),
+        calls.map((c) => c.id),
+      );
+      const replay = await paygate(['callbacks', 'replay', calls[2].id, '--to', hook, '--state', stateDir]);
+      assert.equal(replay.code, 0, replay.stderr);
+      assert.match(replay.stdout, /^HTTP 200 in \d+ ms\nhandled\n$/);
+      assert.equal(seen.length, charges + 1);
+      assert.equal(seen[charges].body, seen[2].body, 'replayed byte for byte');
+
+      const offMachine = await paygate(['callbacks', 'replay', calls[0].id, '--to', 'http://192.0.2.1/hook', '--state', stateDir]);
+      assert.equal(offMachine.code, 2);
+      assert.match(offMachine.stderr, /not a loopback address/);
+      const sent = await paygate([
+        'callbacks',
+        'send',
+        '--to',
+        hook,
+        '--client-orderid',
+        'SEND-1',
+        '--status',
+        'declined',
+        '--state',
+        stateDir,
+      ]);
+      assert.equal(sent.code, 0, sent.stderr);
+      const sentFields = new URLSearchParams(seen[seen.length - 1].body);
+      assert.equal(sentFields.get('client-orderid'), 'SEND-1');
+      assert.equal(sentFields.get('status'), 'declined');
+      assert.match(sentFields.get('control') ?? '', /^[0-9a-f]{40}$/);
+
+      child.kill('SIGTERM');
+      const code = await new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (c) => r(c))));
+      assert.equal(code, 0, stderr);
+      assert.match(stderr, /SIGTERM: stopping/);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await gw.close();
+      await new Promise<void>((r) => (handler.close(() => r()), handler.closeAllConnections()));
+      fs.rmSync(stateDir, { recursive: true, force: true });
+    }
+  },
+);
+
+test('paygate listen refuses a forward target off the machine, naming it', async () => {
+  const r = await paygate(['listen', '--forward-to', 'https://example.com/hook']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--forward-to: .*not an http:\/\/ address/);
+});
+
+test(
+  'paygate listen forwarding to a handler that is down: 200 concurrent calls each get a 502, each said on its line; Ctrl+C stops it',
+  { timeout: 120_000 },
+  async () => {
+    const stateDir = tempStateDir();
+    // A port that was just free: nothing listens there once the probe is closed.
+    const probe = http.createServer();
+    probe.listen(0, '127.0.0.1');
+    await new Promise((r) => probe.once('listening', r));
+    const downPort = (probe.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const child = spawn(
+      process.execPath,
+      ['--import', tsx, main, 'listen', '--state', stateDir, '--forward-to', `http://127.0.0.1:${downPort}/hook`, '--control-key', 'k'],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    try {
+      const out = lines(child);
+      await out.until(1);
+      const url = out.got[0].replace('listening on ', '');
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 200 });
+      const statuses = await Promise.all(
+        Array.from(
+          { length: 200 },
+          (_, i) =>
+            new Promise<number>((resolve, reject) => {
+              const req = http.request(
+                url,
+                { method: 'POST', agent, headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+                (res) => {
+                  res.resume();
+                  res.on('end', () => resolve(res.statusCode ?? 0));
+                },
+              );
+              req.on('error', reject);
+              req.end(`status=approved&orderid=${i}&client-orderid=C-${i}`);
+            }),
+        ),
+      );
+      agent.destroy();
+      assert.equal(statuses.filter((s) => s === 502).length, 200);
+      await out.until(201);
+      const textLines = out.got.slice(1);
+      assert.ok(
+        textLines.every((l) => /-> 502 \(handler http:\/\/127\.0\.0\.1:\d+ unreachable/.test(l)),
+        textLines[0],
+      );
+      assert.ok(textLines.every((l) => l.includes('control: absent')));
+      assert.equal(new Set(textLines.map((l) => /client-orderid (C-\d+)/.exec(l)?.[1])).size, 200);
+      child.kill('SIGINT');
+      const code = await new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (c) => r(c))));
+      assert.equal(code, 0);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      fs.rmSync(stateDir, { recursive: true, force: true });
+    }
+  },
+);
