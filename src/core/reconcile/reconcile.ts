@@ -58,6 +58,9 @@ export class Reconciler {
     if (!plan) throw new Error('Reconciler.record before header');
     if (plan.reportDate !== -1 && this.reportDate === undefined) this.reportDate = parseGatewayDate((values[plan.reportDate] ?? '').trim());
     const charge = chargeOf(plan, values, line);
+    charge.amount = this.intern(charge.amount);
+    charge.currency = this.intern(charge.currency);
+    charge.date = this.intern(charge.date);
     // Lines of an order id that several batch rows share are kept on the first and shared out at the end.
     const row = charge.clientOrderId === '' ? undefined : this.byOrder.get(charge.clientOrderId)?.[0];
     if (row) {
@@ -68,6 +71,18 @@ export class Reconciler {
       charge.clientOrderId = own(charge.clientOrderId);
       this.unmatched.push(charge);
     }
+  }
+
+  /**
+   * One string per distinct amount, currency and date: a million kept lines repeat a few hundred of them.
+   * Bounded, so a report of all-different values costs no more than without it.
+   */
+  private readonly interned = new Map<string, string>();
+  private intern(s: string): string {
+    const known = this.interned.get(s);
+    if (known !== undefined) return known;
+    if (this.interned.size < 100_000) this.interned.set(s, s);
+    return s;
   }
 
   finish(): Reconciliation {
