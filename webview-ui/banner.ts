@@ -23,6 +23,8 @@ const UNKNOWN_REASON: Record<string, string> = {
   truncated: 'The request was sent, but the answer was cut off.',
   cancelled: 'The request was sent, and you stopped waiting for the answer.',
   interrupted: 'The request was sent, and the editor stopped before an answer was recorded.',
+  'gateway-unavailable':
+    'The request was sent, and something in front of the gateway (a proxy or load balancer) answered with an HTTP 5xx instead of the gateway.',
 };
 
 /** An ISO instant in the reader's own time zone and locale, e.g. "22/11/2026, 23:05:09"; as given when unreadable. */

@@ -84,11 +84,3 @@ export function sortIndices(count: number, keys: Float64Array | readonly string[
   out.set(rest, order.length);
   return out;
 }
-
-/** Case-insensitive substring test that skips lower-casing when the needle has no letters. */
-export function makeMatcher(query: string): ((cell: string) => boolean) | null {
-  const q = query.trim().toLowerCase();
-  if (q === '') return null;
-  if (q === q.toUpperCase()) return (cell) => cell.includes(q);
-  return (cell) => cell.toLowerCase().includes(q);
-}

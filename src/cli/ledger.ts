@@ -1,14 +1,12 @@
 import { hostname, homedir } from 'node:os';
-import { resolve } from 'node:path';
-import { defaultLedgerDirectory, Ledger, type Damage, type SubmissionRecord } from '../core/ledger';
+import { damageText as coreDamageText, Ledger, ledgerDirectory, type Damage, type SubmissionRecord } from '../core/ledger';
 import type { CliContext } from './context';
 
 // The CLI's side of the shared submission ledger: where it is (--state DIR, else $PAYGATE_DATA_DIR, else
 // the user's data directory, the same one the editor uses), and the words for what it says.
 
 export function openLedger(ctx: CliContext, stateOption: string | undefined): Ledger {
-  const dir = stateOption !== undefined ? resolve(ctx.cwd, stateOption) : defaultLedgerDirectory(ctx.env, ctx.env.HOME || homedir());
-  return new Ledger(dir);
+  return new Ledger(ledgerDirectory(stateOption, { base: ctx.cwd, env: ctx.env, home: ctx.env.HOME || homedir() }));
 }
 
 /** Whether a record's process is still running on this machine (a "sending" record may be in flight). */
@@ -23,11 +21,7 @@ export function sendingNow(r: SubmissionRecord): boolean {
 }
 
 export function damageText(d: Damage, ledger: Ledger): string {
-  return (
-    `The submission ledger ${ledger.filePath} was damaged: ${d.unreadableLines} unreadable line(s) were moved aside with the whole file to ${d.movedTo}; ` +
-    `${d.keptLines} readable line(s) were kept. Earlier sends recorded in the unreadable part cannot be vouched for: ` +
-    'check in the gateway what was created before sending anything again.'
-  );
+  return coreDamageText(d, ledger.filePath);
 }
 
 /** What the earlier send was, in one line: when, from where, and what came of it. */

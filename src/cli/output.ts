@@ -1,5 +1,5 @@
 import { amountColumns } from '../shared/amounts';
-import type { GatewayOutcome } from '../core/gateway';
+import { EXIT, OUTCOMES, outcomeHeadline, outcomeTodo, type GatewayOutcome } from '../core/gateway';
 import { maskFields, maskText } from '../core/mask';
 import type { CliContext } from './context';
 
@@ -7,8 +7,8 @@ import type { CliContext } from './context';
 // gateway answer as text or as the contract's JSON, and the terminal table. Commands import these from
 // here and never from each other.
 
-/** Exit codes shared by every command (lint and fix use 1 for "errors found / remain"). */
-export const EXIT = { ok: 0, rejected: 1, usage: 2, auth: 3, transport: 4, unknown: 5 } as const;
+/** Exit codes shared by every command: the core's outcome table owns them. */
+export { EXIT };
 
 /** The full program name of a command, as a user types it: `paygate submit`. */
 export type CommandPath = string;
@@ -30,23 +30,7 @@ export function inputError(ctx: Pick<CliContext, 'stderr'>, command: CommandPath
 }
 
 export function exitCodeFor(o: GatewayOutcome): number {
-  switch (o.outcome) {
-    case 'accepted':
-    case 'report':
-      return EXIT.ok;
-    case 'auth-failed':
-      return EXIT.auth;
-    case 'transport-error':
-      return EXIT.transport;
-    case 'unknown':
-      return EXIT.unknown;
-    case 'declined':
-    case 'validation-error':
-    case 'error':
-    case 'server-error':
-    case 'unrecognised':
-      return EXIT.rejected;
-  }
+  return OUTCOMES[o.outcome].exit;
 }
 
 /** The contract's JSON: {"outcome","status","fields","errorId"?}, plus a message where there are no fields. */
@@ -106,29 +90,35 @@ function verbatim(raw: string): string {
   return lines.length > 40 ? `${shown}  | … (${lines.length - 40} more lines)\n` : shown;
 }
 
-/** A person's summary of an answer; `what` names the request ("examples/valid.rpcsv (4 rows) to local"). */
+/**
+ * A person's summary of an answer; `what` names the request ("examples/valid.rpcsv (4 rows) to local").
+ * The title, the detail and what to do come from the core's outcome table (the editor says the same).
+ */
 export function outcomeText(o: GatewayOutcome, what: string): string {
+  const todo = outcomeTodo(o);
+  return `${outcomeHeadline(o)}: ${what}\n${outcomeBody(o)}${todo ? `  ${todo}\n` : ''}`;
+}
+
+/** The answer's own words under the headline, masked. */
+function outcomeBody(o: GatewayOutcome): string {
   switch (o.outcome) {
     case 'accepted':
-      return `Accepted: ${what} (HTTP ${o.status}${Object.keys(o.fields).length === 0 ? ', empty answer' : ''})\n${fieldLines(o.fields)}`;
+      return fieldLines(o.fields);
     case 'declined':
-      return `Declined (status ${o.paymentStatus}${o.errorCode !== undefined ? `, code ${o.errorCode}` : ''}): ${what}\n  ${maskText(o.errorMessage ?? '(no error-message)')}\n${fieldLines(o.fields)}`;
     case 'validation-error':
     case 'error':
-      return `Rejected (${o.outcome}${o.errorCode !== undefined ? `, code ${o.errorCode}` : ''}): ${what}\n  ${maskText(o.errorMessage ?? '(no error-message)')}\n${fieldLines(o.fields)}`;
+      return `  ${maskText(o.errorMessage ?? '(no error-message)')}\n${fieldLines(o.fields)}`;
     case 'server-error':
-      return `Server error (HTTP ${o.status}${o.errorId !== undefined ? `, error ID ${o.errorId}` : ', no error ID'}): ${what}\n${fieldLines(o.fields) || `  ${maskText(o.raw.trim()).slice(0, 500)}\n`}`;
+      return fieldLines(o.fields) || `  ${maskText(o.raw.trim()).slice(0, 500)}\n`;
     case 'auth-failed':
-      // A create 403 cannot tell the three apart, so all three suspects are named; a report is signed with the secret only.
-      return `Authentication failed (HTTP ${o.status}): ${what}\n  ${maskText(o.message)}\n  ${o.operation === 'create' ? 'Check the consumer key, the signing key (RSA private key or consumer secret) and the endpoint id' : 'Check the consumer key and the consumer secret'} of this environment.\n`;
+      return `  ${maskText(o.message)}\n`;
     case 'unknown':
-      return `OUTCOME UNKNOWN (${o.kind}): ${what}\n  ${o.message}\n`;
     case 'transport-error':
-      return `Not delivered (${o.kind}): ${what}\n  ${o.message}\n`;
+      return `  ${o.message}\n`;
     case 'unrecognised':
-      return `Unrecognised answer (HTTP ${o.status}, ${o.contentType || 'no content type'}): ${what}\n  Shown as it came; it is neither an acceptance nor a known error.\n${verbatim(o.raw)}`;
+      return `  Shown as it came; it is neither an acceptance nor a known error.\n${verbatim(o.raw)}`;
     case 'report':
-      return `Report received (${o.format.toUpperCase()}, ${o.contentType || 'no content type'}): ${what}\n`;
+      return '';
   }
 }
 

@@ -1,11 +1,5 @@
 import { ruleDocUrl } from '../core/rules/links';
-import {
-  CodeActionKind,
-  DiagnosticSeverity,
-  type Diagnostic,
-  type TextEdit as LspTextEdit,
-  type WorkspaceEdit,
-} from 'vscode-languageserver';
+import { DiagnosticSeverity, type Diagnostic, type TextEdit as LspTextEdit, type WorkspaceEdit } from 'vscode-languageserver';
 import type { Severity } from '../core/rules/codes';
 import type { LintDiagnostic } from '../core/rules/types';
 import type { Range, TextEdit } from '../core/text';
@@ -84,5 +78,3 @@ export function wants(only: readonly string[] | undefined, kind: string): boolea
   if (!only || only.length === 0) return true;
   return only.some((o) => o === kind || kind.startsWith(`${o}.`) || o.startsWith(`${kind}.`));
 }
-
-export const QUICK_FIX = CodeActionKind.QuickFix;

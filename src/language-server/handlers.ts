@@ -11,7 +11,7 @@ import { actionData, codeActions, resolveCodeAction } from './codeActions';
 import { atHeaderEnd, completionsAt, emptyFieldEdits } from './completion';
 import { ADD_TO_GITIGNORE } from './gitGuard';
 import { hoverAt } from './hover';
-import { completionsInDocument, hoverInDocument, viewAt } from './local';
+import { completionsInDocument, hoverInDocument, viewAt } from './cursorView';
 import { fail, lintable, schedule, type Session } from './session';
 
 // The server's requests, one named handler each (server.ts wires them to the connection). Every handler

@@ -20,7 +20,7 @@ import { build, lineBreaks, recheck, rowFactsCollector, rowText, type LintedText
 
 export type { LintedText, TextChange } from './rows';
 
-export interface LocalText {
+export interface RowText {
   text: string;
   lineShift: number;
   /** The row's number among the data rows of the whole file (0 for the header alone). */
@@ -96,7 +96,7 @@ export class IncrementalLint {
    * `lineShift` moves the small file's lines to the document's. Undefined when only the whole file will
    * do (the lint is not up to date, or the line is neither the header nor a data row).
    */
-  local(document: LintedText, line: number): LocalText | undefined {
+  rowText(document: LintedText, line: number): RowText | undefined {
     const state = this.state;
     if (this.invalid || !state || this.dirty.size > 0) return undefined;
     const r = state.rowAtLine[line] ?? -1;

@@ -1,6 +1,6 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { LintResult } from '../core/rules/lint';
-import { IncrementalLint, type LocalText, type TextChange } from './incremental';
+import { IncrementalLint, type RowText, type TextChange } from './incremental';
 
 /**
  * The lint of each open document, valid for one document version, kept up to date incrementally from
@@ -31,10 +31,10 @@ export class LintStore {
     return entry.result;
   }
 
-  /** The header and the row at `line` as a small file, after bringing the lint up to date (see IncrementalLint.local). */
-  local(document: TextDocument, line: number): LocalText | undefined {
+  /** The header and the row at `line` as a small file, after bringing the lint up to date (see IncrementalLint.rowText). */
+  rowText(document: TextDocument, line: number): RowText | undefined {
     this.get(document);
-    return this.entry(document.uri).linter.local(document, line);
+    return this.entry(document.uri).linter.rowText(document, line);
   }
 
   delete(uri: string): void {

@@ -40,10 +40,6 @@ interface CommitLine {
   nonces?: [string, number][];
 }
 
-export interface LoadedStore {
-  notes: string[];
-}
-
 export class JournalStore {
   readonly state: GatewayState;
   private seq: number;

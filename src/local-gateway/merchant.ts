@@ -6,6 +6,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { SigningCredentials } from '../core/oauth';
 import type { DemoMerchant } from './types';
 
 export const DEMO_CONSUMER_KEY = 'demo-merchant';
@@ -116,4 +117,19 @@ export function loadOrCreateDemoMerchant(stateDir: string): DemoMerchant {
     rsaPublicKeyPem = pair.publicKey;
   }
   return { ...merchant, controlKey, rsaPrivateKeyPem, rsaPublicKeyPem };
+}
+
+/**
+ * How a client signs for the demo merchant: the create sample signs with RSA-SHA256 and the report
+ * operation states HMAC-SHA1, so the demo merchant has both. `consumerKey` is the key the request names
+ * (an override may name another, which the local gateway then refuses).
+ */
+export function demoMerchantCredentials(
+  merchant: DemoMerchant,
+  operation: 'create' | 'report',
+  consumerKey = merchant.consumerKey,
+): SigningCredentials {
+  return operation === 'create'
+    ? { signatureMethod: 'RSA-SHA256', consumerKey, privateKeyPem: merchant.rsaPrivateKeyPem }
+    : { signatureMethod: 'HMAC-SHA1', consumerKey, consumerSecret: merchant.consumerSecret };
 }

@@ -1,6 +1,6 @@
-// Recurring payments on the simulated clock (spec "States and transitions", rule book "The charge
-// schedule"). Dates and amounts come from the one schedule calculator, so the gateway charges exactly
-// what the editor's preview promised.
+// Recurring payments on the simulated clock (docs/schedule.md: "The rules" and "On the local gateway").
+// Dates and amounts come from the one schedule calculator, so the gateway charges exactly what the
+// editor's preview promised.
 
 import { addDays, compareDates, formatGatewayDate, parseGatewayDate, type CalendarDate } from '../core/dates';
 import { maskCardNumber } from '../core/mask';
@@ -64,7 +64,7 @@ function makeCharge(state: GatewayState, p: StoredPayment, charge: Charge): Char
     amount,
     status,
   });
-  p.nextIndex = charge.index + 1; // counts declined charges too (spec, repeats counter rule 2)
+  p.nextIndex = charge.index + 1; // counts declined charges too (docs/schedule.md, "Index")
   return {
     'recurring-payment-id': p['recurring-payment-id'],
     'client-orderid': p['client-orderid'],
@@ -114,7 +114,7 @@ export interface CreatedPayment {
   charges: ChargeEvent[];
 }
 
-/** Registers one CSV row as a recurring payment; charges due today are made at once (spec: start-date today). */
+/** Registers one CSV row as a recurring payment; charges due today are made at once (a start-date of today). */
 export function createPayment(state: GatewayState, values: Record<string, string>, serial: string): CreatedPayment {
   const today = gatewayToday(state);
   const schedule = scheduleInputFromRow(values);
@@ -253,10 +253,6 @@ export function advance(state: GatewayState, days: number, o: AdvanceOptions = {
   return { from, today: state.today, charges, chargeCount: count, stopped, ...(truncated ? { truncated } : {}) };
 }
 
-export function findPayment(state: GatewayState, id: string): StoredPayment | undefined {
-  return state.payments.find((p) => p['recurring-payment-id'] === id);
-}
-
 /** Manual stop (an operator's action); the schedule can be resumed with `reschedule`. */
 export function stopPayment(p: StoredPayment): void {
   if (p.status === 'stop') return;
@@ -265,7 +261,7 @@ export function stopPayment(p: StoredPayment): void {
 }
 
 /**
- * Resumes a stopped schedule (spec: stop → rescheduled). Charges already made are not made again, and
+ * Resumes a stopped schedule (stop → active again). Charges already made are not made again, and
  * charges whose day passed while stopped are skipped rather than made late.
  */
 export function reschedule(state: GatewayState, p: StoredPayment): ChargeEvent[] {

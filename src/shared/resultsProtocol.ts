@@ -1,4 +1,4 @@
-// The one message protocol between the extension host (src/webview) and the results page (webview-ui).
+// The one message protocol between the extension host (src/extension/results) and the results page (webview-ui).
 // Both sides import this file, so it must stay free of `vscode` and of Node APIs. Messages crossing the
 // boundary are checked by the guards below: the page is treated as untrusted by the host and vice versa.
 
@@ -26,7 +26,11 @@ export type SubmissionOutcomeView =
   | { outcome: 'auth-failed'; status?: number; operation: 'create' | 'report'; message: string; check: CredentialToCheck[] }
   | { outcome: 'server-error'; status: number; errorId?: string }
   /** The request went out but no whole answer came back (or the user stopped waiting): the payments may exist. */
-  | { outcome: 'unknown'; kind: 'timeout' | 'connection-lost' | 'truncated' | 'cancelled' | 'interrupted'; message: string }
+  | {
+      outcome: 'unknown';
+      kind: 'timeout' | 'connection-lost' | 'truncated' | 'cancelled' | 'interrupted' | 'gateway-unavailable';
+      message: string;
+    }
   /** Nothing was sent. */
   | { outcome: 'transport-error'; kind: 'refused' | 'timeout' | 'tls' | 'other'; message: string };
 
@@ -158,7 +162,10 @@ function isOutcome(v: unknown): v is SubmissionOutcomeView {
     case 'server-error':
       return typeof v.status === 'number' && optStr(v.errorId);
     case 'unknown':
-      return ['timeout', 'connection-lost', 'truncated', 'cancelled', 'interrupted'].includes(v.kind as string) && isStr(v.message);
+      return (
+        ['timeout', 'connection-lost', 'truncated', 'cancelled', 'interrupted', 'gateway-unavailable'].includes(v.kind as string) &&
+        isStr(v.message)
+      );
     case 'transport-error':
       return ['refused', 'timeout', 'tls', 'other'].includes(v.kind as string) && isStr(v.message);
     default:

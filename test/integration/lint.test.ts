@@ -7,9 +7,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { LANGUAGE_ID } from '../../src/shared/lintProtocol';
 
 const EXTENSION_ID = 'paygate.paygate-toolkit';
-const LANGUAGE_ID = 'paygate-recurring-csv';
 // Each code links to its entry in the rule book, docs/rules.md, whose anchor is the code.
 const RULE_LINK = 'https://github.com/paygate/paygate-toolkit/blob/main/docs/rules.md#';
 const DEADLINE_MS = 20_000;

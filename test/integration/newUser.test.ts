@@ -6,10 +6,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { LANGUAGE_ID } from '../../src/shared/lintProtocol';
 import type { SelectEnvironmentResult } from '../../src/extension/environments/statusBar';
 
 const EXTENSION_ID = 'paygate.paygate-toolkit';
-const LANGUAGE_ID = 'paygate-recurring-csv';
 const HEADER = 'client-orderid;rp_card_type;credit-card-number;cvv2;amount;currency';
 
 async function eventually<T>(what: string, check: () => T | undefined | Promise<T | undefined>, ms = 15_000): Promise<T> {

@@ -14,7 +14,7 @@ import {
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const CLI = path.join(ROOT, 'dist', 'cli.js');
-export const LANGUAGE_ID = 'paygate-recurring-csv';
+export { LANGUAGE_ID } from '../../src/shared/lintProtocol';
 const DEADLINE_MS = 20_000;
 
 export interface Published {

@@ -9,7 +9,7 @@ import { manifestFiles, vsixProblems } from './vsixContents';
 
 // The VSIX as `npm run package` builds it (icon render, production bundles, vsce), written to a temporary
 // folder: it exists under vsce's default name, nothing warned, and the archive (read with unzip) holds
-// exactly what test/unit/vsix.test.ts expects from `vsce ls`.
+// exactly what test/process/vsix.test.ts expects from `vsce ls`.
 
 const root = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

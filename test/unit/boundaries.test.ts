@@ -26,6 +26,10 @@ function compile(side: string, source: string): number[] {
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (file, language, ...rest) =>
     path.resolve(file) === probe ? ts.createSourceFile(file, source, language) : getSourceFile(file, language, ...rest);
+  // Read the other sides from their sources, as the editor does, not from the declarations `tsc -b`
+  // writes to out/tsc: the suite runs in a fresh clone where no build has run yet. (The host hook the
+  // language service sets for this; not in the public typings.)
+  (host as ts.CompilerHost & { useSourceOfProjectReferenceRedirect?: () => boolean }).useSourceOfProjectReferenceRedirect = () => true;
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (file) => path.resolve(file) === probe || fileExists(file);
   const program = ts.createProgram({

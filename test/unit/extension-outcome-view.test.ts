@@ -97,11 +97,11 @@ describe('submission view', () => {
         'sandbox',
         [],
       ),
-      'authentication failed: check the consumer secret of sandbox',
+      'Authentication failed (HTTP 200) at sandbox: You are not authorised to perform this request. Check the consumer key and the consumer secret of this environment.',
     );
     assert.match(
       summary({ outcome: 'auth-failed', status: 403, operation: 'create', message: '', raw: '' }, 'sandbox', []),
-      /signing key of sandbox/,
+      /^Authentication failed \(HTTP 403\) at sandbox\. Check the consumer key, the signing key \(RSA private key or consumer secret\) and the endpoint id/,
     );
   });
 
@@ -131,12 +131,15 @@ describe('submission view', () => {
     assert.ok(u.outcome === 'unknown' && u.kind === 'connection-lost', JSON.stringify(u));
     assert.match(
       summary({ outcome: 'unknown', kind: 'timeout', message: 'No complete answer' }, 'sandbox', []),
-      /^outcome unknown at sandbox \(timeout\)/,
+      /^OUTCOME UNKNOWN \(timeout\) at sandbox: No complete answer\. The payments may exist/,
     );
     assert.doesNotMatch(
       summary({ outcome: 'unknown', kind: 'timeout', message: 'No complete answer' }, 'sandbox', []),
       /could not reach|not delivered/i,
     );
-    assert.match(summary({ outcome: 'transport-error', kind: 'refused', message: 'refused' }, 'sandbox', []), /^not sent/);
+    assert.match(
+      summary({ outcome: 'transport-error', kind: 'refused', message: 'refused' }, 'sandbox', []),
+      /^Not delivered \(refused\) at sandbox: refused\. Nothing was sent/,
+    );
   });
 });

@@ -44,6 +44,7 @@ test('the fixture table covers every outcome of both operations', () => {
     'create:auth-failed',
     'create:server-error',
     'create:unrecognised',
+    'create:unknown',
     'report:report',
     'report:auth-failed',
     'report:unrecognised',

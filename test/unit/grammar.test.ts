@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as oniguruma from 'vscode-oniguruma';
 import * as vsctm from 'vscode-textmate';
+import { LANGUAGE_ID } from '../../src/shared/lintProtocol';
 
 const root = path.resolve(__dirname, '..', '..');
 const grammarPath = path.join(root, 'syntaxes', 'paygate-recurring-csv.tmLanguage.json');
@@ -177,8 +178,8 @@ test('the header scope applies to the first line only', () => {
 
 test('the language contribution detects a first line with both key column names, in either order', () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-  const lang = pkg.contributes.languages.find((l: { id: string }) => l.id === 'paygate-recurring-csv');
-  assert.ok(lang, 'language contributed');
+  const lang = pkg.contributes.languages.find((l: { id: string }) => l.id === LANGUAGE_ID);
+  assert.ok(lang, 'the manifest declares the language id the code uses');
   assert.deepEqual(lang.extensions, ['.rpcsv']);
   assert.deepEqual(lang.filenamePatterns, ['*.recurring.csv']);
   const firstLine = new RegExp(lang.firstLine);
@@ -187,7 +188,7 @@ test('the language contribution detects a first line with both key column names,
   assert.ok(!firstLine.test('client-orderid;amount;currency'));
   assert.ok(!firstLine.test('rp_card_type;amount'));
   assert.ok(!firstLine.test('id,name,email'));
-  const grammar = pkg.contributes.grammars.find((g: { language: string }) => g.language === 'paygate-recurring-csv');
+  const grammar = pkg.contributes.grammars.find((g: { language: string }) => g.language === LANGUAGE_ID);
   assert.equal(grammar.scopeName, SCOPE);
   assert.ok(fs.existsSync(path.join(root, grammar.path)), 'grammar path exists');
   assert.ok(fs.existsSync(path.join(root, lang.configuration)), 'language configuration path exists');

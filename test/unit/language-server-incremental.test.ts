@@ -12,7 +12,7 @@ import { readBatch } from '../../src/core/rules/batch';
 import { completionsAt } from '../../src/language-server/completion';
 import { hoverAt } from '../../src/language-server/hover';
 import { IncrementalLint, type TextChange } from '../../src/language-server/incremental';
-import { completionsInDocument, hoverInDocument } from '../../src/language-server/local';
+import { completionsInDocument, hoverInDocument } from '../../src/language-server/cursorView';
 import { Codes } from '../../src/core/rules/codes';
 import { TODAY } from '../fixtures/lint-cases/helpers';
 import { unmaskedCardNumbers } from '../fixtures/unmasked';
@@ -239,7 +239,7 @@ describe('incremental lint (language server)', () => {
 
   it("hovers and completion from the header-and-row view equal the whole file's, anywhere", () => {
     const support = { insertReplace: true, labelDetails: true };
-    let local = 0;
+    let views = 0;
     fc.assert(
       fc.property(documentText, fc.array(editSeed, { maxLength: 4 }), fc.nat(), fc.nat(), (text, seeds, lineSeed, charSeed) => {
         const doc = TextDocument.create('file:///h.rpcsv', 'paygate-recurring-csv', 1, text);
@@ -254,9 +254,9 @@ describe('incremental lint (language server)', () => {
         const lines = doc.getText().split(/\r\n|\r|\n/);
         const line = lineSeed % lines.length;
         const position = { line, character: charSeed % (lines[line].length + 1) };
-        const view = linter.local(doc, line);
+        const view = linter.rowText(doc, line);
         if (!view) return;
-        local++;
+        views++;
         const whole = { diagnostics: [], batch: readBatch(doc.getText()) };
         const small = TextDocument.create(doc.uri, doc.languageId, doc.version, view.text);
         const at = { line: position.line - view.lineShift, character: position.character };
@@ -272,7 +272,7 @@ describe('incremental lint (language server)', () => {
       }),
       { numRuns: RUNS },
     );
-    assert.ok(local > RUNS / 3, `the view was used ${local} times`);
+    assert.ok(views > RUNS / 3, `the view was used ${views} times`);
   });
 
   it('re-checks an edit inside a row alone, and keeps duplicate-order-id of the rows sharing its id', () => {

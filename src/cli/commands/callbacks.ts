@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { CliContext } from '../context';
 import { EXIT, inputError } from '../output';
-import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand } from '../parser';
 import { maskText } from '../../core/mask';
 import { callbackBody, CALLBACK_STATUSES } from '../../core/callbacks';
 import { loopbackUrl } from '../../core/callbacks/loopback';
@@ -175,5 +175,3 @@ export function callbacksCommand(ctx: CliContext) {
   cmd.addCommand(listCommand(ctx)).addCommand(replayCommand(ctx)).addCommand(sendCommand(ctx));
   return cmd;
 }
-
-export const runCallbacks = (args: string[], ctx: CliContext) => runCommand(callbacksCommand, args, ctx);

@@ -4,7 +4,7 @@ import { lint } from '../../core/rules/lint';
 import type { CliContext } from '../context';
 import { displayPosition, maxBytesOption, readInput, writeFileAtomic } from '../io';
 import { inputError, usageError } from '../output';
-import { exits, paygateCommand, runCommand } from '../parser';
+import { exits, paygateCommand } from '../parser';
 
 /** Fixes can uncover more fixes (a comma file rewritten, then its aliases renamed): a few passes. */
 const MAX_PASSES = 4;
@@ -37,8 +37,6 @@ export function fixCommand(ctx: CliContext) {
     .option('--max-bytes <N>', 'read files up to N bytes (default 512M; K, M, G suffixes)')
     .action(exits((files, o) => fixFiles(files, o, ctx)));
 }
-
-export const runFix = (args: string[], ctx: CliContext) => runCommand(fixCommand, args, ctx);
 
 /** Several files (as pre-commit passes them): each is fixed on its own; the worst status wins. */
 export async function fixFiles(paths: string[], values: FixOptions, ctx: CliContext): Promise<number> {

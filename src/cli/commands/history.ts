@@ -6,6 +6,7 @@ import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
 
 export interface HistoryOptions {
   format: 'text' | 'json';
+  limit?: string;
   state?: string;
 }
 
@@ -25,6 +26,7 @@ export function historyCommand(ctx: CliContext) {
     ctx,
   )
     .addOption(choiceOption('--format <FORMAT>', 'text, or JSON: {"ledger": FILE, "records": [...]}', ['text', 'json']).default('text'))
+    .option('--limit <N>', 'only the newest N submissions (read from the end of the ledger: fast on a long history)')
     .option('--state <DIR>', 'the ledger directory (default $PAYGATE_DATA_DIR, else $XDG_DATA_HOME/paygate, else ~/.local/share/paygate)')
     .action(exits((o) => listHistory(o, ctx)));
 }
@@ -56,9 +58,13 @@ function recordText(r: SubmissionRecord): string {
 /** Lists the ledger; the logic behind `paygate history`, for any argument parser to call. */
 export async function listHistory(o: HistoryOptions, ctx: CliContext): Promise<number> {
   const ledger = openLedger(ctx, o.state);
+  const limit = o.limit === undefined ? undefined : Number(o.limit);
+  if (limit !== undefined && !(Number.isInteger(limit) && limit > 0))
+    return inputError(ctx, 'paygate history', `--limit must be a whole number above 0, not "${o.limit}"`);
   let reading;
   try {
-    reading = await ledger.read();
+    // With --limit the ledger is read backwards, only as far as needed (damage is found by a whole read).
+    reading = limit !== undefined ? { records: await ledger.recent(limit), damage: undefined } : await ledger.read();
   } catch (err) {
     return inputError(ctx, 'paygate history', `cannot read the submission ledger ${ledger.filePath}: ${(err as Error).message}`);
   }

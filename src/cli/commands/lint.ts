@@ -7,7 +7,7 @@ import type { CliContext } from '../context';
 import { formatLint, LINT_FORMATS, lintExitCode, type FileLint, type LintFormat } from '../format';
 import { maxBytesOption, readInput } from '../io';
 import { usageError } from '../output';
-import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand } from '../parser';
 import { version } from '../version';
 
 export interface LintOptions {
@@ -55,8 +55,6 @@ export function lintCommand(ctx: CliContext) {
     .option('--no-git', 'do not check whether git tracks (or would take) a file holding full card numbers (card-data-in-git)')
     .action(exits((files, o) => lintFiles(files, o, ctx)));
 }
-
-export const runLint = (args: string[], ctx: CliContext) => runCommand(lintCommand, args, ctx);
 
 export async function lintFiles(paths: string[], values: LintOptions, ctx: CliContext): Promise<number> {
   const maxBytes = maxBytesOption(values.maxBytes);

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { CliContext } from '../context';
 import { inputError, usageError } from '../output';
-import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand } from '../parser';
 import { loopbackUrl } from '../../core/callbacks/loopback';
 import { CALLBACKS_FILE, CallbackStore, entryLine, MAX_STORED_CALLBACKS, startCallbackListener } from '../../callback-listener';
 import { defaultStateDir, demoControlKey } from '../../local-gateway';
@@ -62,8 +62,6 @@ export function listenCommand(ctx: CliContext) {
     .option('--state <DIR>', STATE_OPTION_TEXT)
     .action(exits((o) => listen(o, ctx)));
 }
-
-export const runListen = (args: string[], ctx: CliContext) => runCommand(listenCommand, args, ctx);
 
 export async function listen(o: ListenOptions, ctx: CliContext): Promise<number> {
   const port = o.port === undefined ? 0 : Number(o.port);

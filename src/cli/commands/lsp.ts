@@ -1,8 +1,9 @@
 import { createConnection, ProposedFeatures, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node';
 import { startServer } from '../../language-server/server';
+import { LANGUAGE_ID } from '../../shared/lintProtocol';
 import type { CliContext } from '../context';
 import { usageError } from '../output';
-import { exits, paygateCommand, runCommand } from '../parser';
+import { exits, paygateCommand } from '../parser';
 
 export interface LspOptions {
   stdio?: true;
@@ -17,7 +18,7 @@ export function lspCommand(ctx: CliContext) {
       description:
         'Runs the PayGate language server (the linter of recurring-payment CSV files, with quick fixes, hovers and completion) ' +
         'for any editor that speaks the Language Server Protocol, over standard input and output. Documents with language id ' +
-        'paygate-recurring-csv (or named *.rpcsv, *.recurring.csv) are checked. Settings, optional, as initializationOptions or ' +
+        `${LANGUAGE_ID} (or named *.rpcsv, *.recurring.csv) are checked. Settings, optional, as initializationOptions or ` +
         'workspace/didChangeConfiguration settings: { "paygate": { "lint": { "run": "onType" | "onSave", "debounceMs": 0 } } }. ' +
         'The server runs until the editor sends exit or closes standard input.',
       exits: [
@@ -30,8 +31,6 @@ export function lspCommand(ctx: CliContext) {
     .option('--stdio', 'talk LSP over standard input and output (the only transport)')
     .action(exits((o) => serveLsp(o, ctx)));
 }
-
-export const runLsp = (args: string[], ctx: CliContext) => runCommand(lspCommand, args, ctx);
 
 export function serveLsp(values: LspOptions, ctx: CliContext): Promise<number> {
   if (!values.stdio) return Promise.resolve(usageError(ctx, 'paygate lsp', '--stdio is required'));

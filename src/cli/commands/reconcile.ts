@@ -7,7 +7,9 @@ import {
   type ColumnOverrides,
   type Reconciliation,
 } from '../../core/reconcile';
-import { loadCliConfig, reportCredentials, resolveTarget } from '../config';
+import { loadCliConfig } from '../config';
+import { reportCredentials } from '../credentials';
+import { resolveTarget } from '../target';
 import type { CliContext } from '../context';
 import { formatReconcileCsv, formatReconcileJson, formatReconcileText } from '../format/reconcile';
 import { readInput } from '../io';

@@ -10,7 +10,9 @@ import {
   type SavedReport,
   type TemplateProblem,
 } from '../../core/gateway';
-import { loadCliConfig, reportCredentials, resolveTarget, SECRET_ENV } from '../config';
+import { loadCliConfig } from '../config';
+import { reportCredentials, SECRET_ENV } from '../credentials';
+import { resolveTarget } from '../target';
 import type { CliContext } from '../context';
 import { readInput } from '../io';
 import { EXIT, exitCodeFor, formatTable, inputError, outcomeJson, outcomeText } from '../output';

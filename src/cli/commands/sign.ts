@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { SECRET_ENV } from '../config';
+import { SECRET_ENV } from '../credentials';
 import type { CliContext } from '../context';
 import { inputError, usageError } from '../output';
 import { choiceOption, collect, exits, paygateCommand, runCommand } from '../parser';

@@ -1,10 +1,12 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { createRecurringPayments, createRecurringPaymentsUrl, environmentProblems, prepareSubmission } from '../../core/gateway';
-import { completionFor, guardedSend, type SubmissionRecord } from '../../core/ledger';
+import { createRecurringPayments, environmentProblems, prepareSubmission } from '../../core/gateway';
+import { completionFor, guardedSend, LedgerWriteError, submissionEntry, type SubmissionRecord } from '../../core/ledger';
 import { maskText } from '../../core/mask';
 import { checkSigningCredentials } from '../../core/oauth';
-import { createCredentials, loadCliConfig, resolveTarget, SECRET_ENV } from '../config';
+import { loadCliConfig } from '../config';
+import { createCredentials, SECRET_ENV } from '../credentials';
+import { resolveTarget } from '../target';
 import type { CliContext } from '../context';
 import { displayPosition, readInput } from '../io';
 import { damageText, describeEarlier, openLedger } from '../ledger';
@@ -85,13 +87,13 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
   const usage = (message: string) => inputError(ctx, 'paygate submit', message);
   const input = await readInput(file, ctx);
   if (!input.ok) return usage(input.message);
-  const prepared = prepareSubmission(input.text);
-  if (prepared.errors.length > 0) {
+  const prepared = prepareSubmission(input.text, input.name);
+  if (prepared.refusal) {
     for (const d of prepared.errors) {
       const p = displayPosition(d.range.start, prepared.lint.batch.csv.bom);
       ctx.stderr(`${input.name}:${p.line}:${p.column}: error ${d.code} ${maskText(d.message)}\n`);
     }
-    return usage(`${prepared.errors.length} lint error(s) in ${input.name}; nothing was sent (see 'paygate lint', 'paygate fix')`);
+    return usage(`${prepared.refusal.message}${prepared.errors.length > 0 ? " (see 'paygate lint', 'paygate fix')" : ''}`);
   }
   const rows = prepared.rowCount;
 
@@ -119,19 +121,16 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
     try {
       result = await guardedSend({
         ledger,
-        entry: {
+        entry: submissionEntry({
           face: 'cli',
           pid: process.pid,
           host: hostname(),
-          environment: env.name,
-          production: env.production,
-          endpointId: env.endpointId,
-          endpoint: createRecurringPaymentsUrl(env, t.paths),
+          environment: env,
+          paths: t.paths,
           file: file === '-' ? input.name : resolve(ctx.cwd, file),
-          rowCount: rows,
-          contentHash: prepared.contentHash,
+          prepared,
           signatureMethod: credentials.value.signatureMethod,
-        },
+        }),
         allowResend: o.allowResend === true,
         confirmSend: async () => {
           if (!env.production || o.yes === true) return true;
@@ -151,14 +150,19 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
       });
     } catch (err) {
       if (err instanceof UsageError) return usage(err.message);
-      return usage(`cannot use the submission ledger ${ledger.filePath}: ${(err as Error).message}; nothing was sent`);
+      // Before the request: a ledger that cannot be read or written whole means nothing is sent.
+      const reason = err instanceof LedgerWriteError ? err.reason : (err as Error).message;
+      return usage(`nothing was sent: the submission ledger ${ledger.filePath} could not be used (${reason})`);
     }
     switch (result.status) {
       case 'in-flight':
         return usage(`${input.name} is already being sent; nothing was sent`);
       case 'damaged':
         ctx.stderr(`paygate submit: ${damageText(result.damage, ledger)}\n`);
-        return usage('nothing was sent; run the command again once you have checked (or pass --allow-resend)');
+        return usage(
+          `${input.name} may have been sent before (the ledger's record of it may be in the damaged part); nothing was sent. ` +
+            'Check in the gateway whether the payments exist; if you are sure they do not, pass --allow-resend.',
+        );
       case 'duplicate':
       case 'raced':
         return usage(resendRefusal(input.name, env.name, env.endpointId, result.earlier));
@@ -173,11 +177,7 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
         `paygate submit: the answer could not be recorded in ${ledger.filePath} (${result.recordError}); the record stays "sending"\n`,
       );
     if (o.format === 'json') ctx.stdout(`${JSON.stringify({ ...outcomeJson(outcome), submission: result.record.id })}\n`);
-    else {
-      ctx.stdout(outcomeText(outcome, what));
-      if (outcome.outcome === 'unrecognised')
-        ctx.stdout('  The request reached the gateway: check whether the payments exist before sending this file again.\n');
-    }
+    else ctx.stdout(outcomeText(outcome, what));
     return exitCodeFor(outcome);
   } finally {
     await t.release();

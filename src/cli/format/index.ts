@@ -4,7 +4,7 @@ import type { FileLint, LintFormat } from './problems';
 import { formatSarif } from './sarif';
 import { formatText } from './text';
 
-export { LINT_FORMATS, isLintFormat, type FileLint, type LintFormat } from './problems';
+export { LINT_FORMATS, type FileLint, type LintFormat } from './problems';
 
 export interface FormatContext {
   cwd: string;

@@ -10,10 +10,6 @@ import { displayPosition } from '../io';
 export const LINT_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export type LintFormat = (typeof LINT_FORMATS)[number];
 
-export function isLintFormat(value: unknown): value is LintFormat {
-  return (LINT_FORMATS as readonly unknown[]).includes(value);
-}
-
 /** One checked file as the formatters receive it. */
 export interface FileLint {
   /** The name as given on the command line (`<stdin>` for standard input). */

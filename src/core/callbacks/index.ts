@@ -9,7 +9,6 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 
 /** The statuses a charge's callback reports (final statuses only). */
 export const CALLBACK_STATUSES = ['approved', 'declined', 'filtered', 'error'] as const;
-export type CallbackStatus = (typeof CALLBACK_STATUSES)[number];
 
 /** What one callback says about one charge, in the order the fields are sent. */
 export interface CallbackCharge {

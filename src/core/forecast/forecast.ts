@@ -12,7 +12,7 @@ import { amountAt, lineOf, type RowAmounts, type SkippedRow } from './rows';
 import { eachBucket, walk, type DatePlan } from './walk';
 import type { ForecastOptions } from './window';
 
-export { defaultWindow, type ForecastOptions, type ForecastWindow } from './window';
+export { defaultWindow, type ForecastOptions } from './window';
 
 export interface ForecastBucket {
   period: string;

@@ -9,7 +9,5 @@ export {
   type ForecastBucket,
   type ForecastOptions,
   type ForecastRun,
-  type ForecastWindow,
 } from './forecast';
-export { FORECAST_BY, periodLabel, type ForecastBy } from './periods';
-export type { SkippedRow } from './rows';
+export { FORECAST_BY, type ForecastBy } from './periods';

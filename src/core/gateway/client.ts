@@ -106,7 +106,12 @@ export function unknownOutcomeAdvice(environment: string): string {
  */
 export async function createRecurringPayments(o: CommonOptions & CreateContent): Promise<GatewayOutcome> {
   const sent = await post(prepareCreateRequest(o), o, CREATE_ANSWER_LIMIT);
-  if (sent.ok) return interpretCreateAnswer(sent.answer);
+  if (sent.ok) {
+    const outcome = interpretCreateAnswer(sent.answer);
+    return outcome.outcome === 'unknown'
+      ? { ...outcome, message: `${outcome.message}. ${unknownOutcomeAdvice(o.environment.name)}` }
+      : outcome;
+  }
   if (!sent.sent) return sent.error;
   return {
     outcome: 'unknown',

@@ -1,4 +1,4 @@
-import { charsetOf, decode, fieldValue, isDenialSentence, parseAnswerFields } from './answerText';
+import { charsetOf, decode, fieldValue, findErrorId, isDenialSentence, parseAnswerFields } from './answerText';
 import { errorDetails, serverErrorOutcome, typedErrorOutcome, type GatewayOutcome, type HttpAnswer } from './outcome';
 
 // The create operation's answer. Its serialisation is not specified (JSON or form pairs); it is accepted
@@ -33,6 +33,29 @@ function createResponseOutcome(status: number, fields: Record<string, string>, r
   return { outcome: 'accepted', status, fields, raw };
 }
 
+/** What a proxy or load balancer in front of the gateway answers when the gateway is slow or away. */
+const PROXY_STATUSES = new Set([502, 503, 504]);
+
+/**
+ * An HTTP 5xx. The gateway's own typed error (`type=error` / `validation-error`) stays a server error, and
+ * so does the spec's 500 with its error ID (a proxy has none), except under 502/503/504, which the gateway
+ * never answers itself. A typed create response under 5xx is a success nobody can vouch for: unrecognised.
+ * Anything else (empty, an HTML page, prose) came from something in front of the gateway, after the request
+ * may have reached it: unknown, and guarded against a resend.
+ */
+function serverStatusOutcome(status: number, fields: Record<string, string> | undefined, raw: string, contentType: string): GatewayOutcome {
+  const type = fields ? fieldValue(fields, 'type')?.trim().toLowerCase() : undefined;
+  if (type === 'error' || type === 'validation-error') return serverErrorOutcome(status, fields, raw);
+  if (type === CREATE_RESPONSE_TYPE) return { outcome: 'unrecognised', status, contentType, raw };
+  if (!PROXY_STATUSES.has(status) && findErrorId(fields, raw) !== undefined) return serverErrorOutcome(status, fields, raw);
+  return {
+    outcome: 'unknown',
+    kind: 'gateway-unavailable',
+    status,
+    message: `HTTP ${status} ${raw.trim() === '' ? 'with an empty body' : "that is not the gateway's own answer"}: something in front of the gateway answered after the request may have reached it`,
+  };
+}
+
 /** Interprets the create-recurring-payments answer. */
 export function interpretCreateAnswer(answer: HttpAnswer): GatewayOutcome {
   const { status, contentType } = answer;
@@ -42,7 +65,7 @@ export function interpretCreateAnswer(answer: HttpAnswer): GatewayOutcome {
     return { outcome: 'auth-failed', status, operation: 'create', message: denialMessage(raw, status), raw };
   }
   const fields = parseAnswerFields(raw, contentType);
-  if (status >= 500) return serverErrorOutcome(status, fields, raw);
+  if (status >= 500) return serverStatusOutcome(status, fields, raw, contentType);
   if (trimmed === '')
     return status === 200 ? { outcome: 'accepted', status, fields: {}, raw } : { outcome: 'unrecognised', status, contentType, raw };
   if (fields) {

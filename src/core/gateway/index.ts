@@ -9,3 +9,4 @@ export * from './reportFile';
 export * from './reportTemplate';
 export * from './settings';
 export { classifyTransportError } from './transport';
+export * from './outcomes';

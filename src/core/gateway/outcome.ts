@@ -29,7 +29,7 @@ export type GatewayOutcome =
   | {
       /** The create request may have reached the gateway but no whole answer came back: payments may exist. */
       outcome: 'unknown';
-      kind: 'timeout' | 'connection-lost' | 'truncated' | 'cancelled';
+      kind: UnknownKind;
       message: string;
       status?: number;
     }
@@ -40,6 +40,13 @@ export type GatewayOutcome =
 
 export type OutcomeName = GatewayOutcome['outcome'];
 
+/**
+ * Why a create's fate is unknown: no whole answer (timeout, connection-lost, truncated, cancelled), or
+ * `gateway-unavailable`: an HTTP 5xx that is not the gateway's own typed answer (a proxy's 502/503/504,
+ * an empty or HTML page), said by something in front of the gateway, which may have created the payments.
+ */
+export type UnknownKind = 'timeout' | 'connection-lost' | 'truncated' | 'cancelled' | 'gateway-unavailable';
+
 /** What came back over HTTP, before interpretation. */
 export interface HttpAnswer {
   status: number;
@@ -48,15 +55,7 @@ export interface HttpAnswer {
   body: Uint8Array;
 }
 
-export {
-  parseFormFields,
-  parseJsonFields,
-  parseAnswerFields,
-  fieldValue,
-  findErrorId,
-  isDenialSentence,
-  speaksOfAccess,
-} from './answerText';
+export { parseFormFields, fieldValue } from './answerText';
 
 export function errorDetails(fields: Record<string, string>): { errorMessage?: string; errorCode?: string } {
   const errorMessage = fieldValue(fields, 'error-message');

@@ -6,7 +6,15 @@ import type { LintDiagnostic } from '../rules/types';
 // Submission preparation, the one place every face gets a batch ready from: the lint gate, the text as
 // sent (CRLF records, no BOM), its Base64 payload and the content hash, all from ONE parse of the file.
 
+/** Why a batch may not be sent, in the words every face shows (nothing was sent). */
+export interface SubmissionRefusal {
+  reason: 'lint-errors' | 'no-rows';
+  message: string;
+}
+
 export interface PreparedSubmission {
+  /** Set when the batch may not be sent: lint errors, or a header without payment rows. */
+  refusal?: SubmissionRefusal;
   /** Lint diagnostics of severity error: nothing may be sent while there is one. */
   errors: LintDiagnostic[];
   /** The whole lint result (batch rows for the results panel and the CVVs to scrub). */
@@ -25,13 +33,24 @@ export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
-export function prepareSubmission(text: string): PreparedSubmission {
+/** The one submission gate every face asks: `name` is the file as the person knows it. */
+export function prepareSubmission(text: string, name = 'the file'): PreparedSubmission {
   const result = lint(text);
   const crlfText = withCrlfRecords(text, result.batch.csv);
+  const errors = result.diagnostics.filter((d) => d.severity === 'error');
+  const rowCount = result.batch.rows.length;
+  let refusal: SubmissionRefusal | undefined;
+  if (errors.length > 0)
+    refusal = {
+      reason: 'lint-errors',
+      message: `${name} has ${errors.length} lint error${errors.length === 1 ? '' : 's'}; nothing was sent`,
+    };
+  else if (rowCount === 0) refusal = { reason: 'no-rows', message: `${name} has no payment rows (a header alone); nothing was sent` };
   return {
-    errors: result.diagnostics.filter((d) => d.severity === 'error'),
+    ...(refusal ? { refusal } : {}),
+    errors,
     lint: result,
-    rowCount: result.batch.rows.length,
+    rowCount,
     crlfText,
     payload: Buffer.from(crlfText, 'utf8').toString('base64'),
     contentHash: sha256Hex(crlfText),

@@ -1,5 +1,6 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
+import * as zlib from 'node:zlib';
 import type { GatewayOutcome, HttpAnswer } from './outcome';
 
 // node:http(s) rather than fetch, because the create operation must know one thing fetch hides: whether
@@ -101,6 +102,14 @@ export function classifyTransportError(err: unknown, url: string, timeoutMs: num
   };
 }
 
+/** gzip, deflate (zlib or gzip framed) and br answers are decoded; anything else is read as it came. */
+function decoderFor(header: string | string[] | undefined): zlib.Gunzip | zlib.Unzip | zlib.BrotliDecompress | undefined {
+  const coding = (Array.isArray(header) ? header.join(',') : (header ?? '')).trim().toLowerCase();
+  if (coding === 'gzip' || coding === 'x-gzip' || coding === 'deflate') return zlib.createUnzip();
+  if (coding === 'br') return zlib.createBrotliDecompress();
+  return undefined;
+}
+
 function deadlineError(): Error {
   return Object.assign(new Error('deadline'), { code: 'PAYGATE_DEADLINE' });
 }
@@ -192,9 +201,14 @@ export function postOnce(request: { url: string; headers: Record<string, string>
       const chunks: Buffer[] = [];
       let length = 0;
       let ended = false;
+      let received = false;
       const keep = o.keepBytes ?? Infinity;
       let kept = 0;
-      res.on('data', (chunk: Buffer) => {
+      // A compressed answer (either operation) is read as its decoded bytes, and the cap counts those, so
+      // a small bomb cannot grow past it. A body that does not decode is a cut-off answer.
+      const decoder = decoderFor(res.headers['content-encoding']);
+      const source = decoder ? res.pipe(decoder) : res;
+      source.on('data', (chunk: Buffer) => {
         length += chunk.length;
         if (length > o.maxAnswerBytes) {
           reason ??= 'too-large';
@@ -212,7 +226,7 @@ export function postOnce(request: { url: string; headers: Record<string, string>
           req.destroy(err as Error);
         }
       });
-      res.on('end', () => {
+      source.on('end', () => {
         ended = true;
         const ct = res.headers['content-type'];
         finish({
@@ -225,9 +239,16 @@ export function postOnce(request: { url: string; headers: Record<string, string>
           },
         });
       });
+      res.on('end', () => {
+        received = true;
+      });
       res.on('error', failed);
+      decoder?.on('error', (err) => {
+        req.destroy();
+        failed(err);
+      });
       res.on('close', () => {
-        if (!ended) failed(Object.assign(new Error('closed'), { code: 'ECONNRESET' }));
+        if (!ended && !received) failed(Object.assign(new Error('closed'), { code: 'ECONNRESET' }));
       });
     });
     req.end(body);

@@ -4,7 +4,7 @@ import { splitList, type Completion } from './records';
 // What the ledger keeps of an answer: the outcome, the ids and serial numbers the gateway gave, the error
 // code or id, and a message. Texts are masked by the ledger when written.
 
-type Answer = GatewayOutcome | { outcome: 'cancelled'; message: string };
+type Answer = GatewayOutcome;
 
 /** The answer's own message: the gateway's error message first, else the outcome's message. */
 function answerMessage(o: Answer): string | undefined {
@@ -17,7 +17,8 @@ export function completionFor(o: Answer, message?: string): Completion {
   const created = o.outcome === 'accepted' || o.outcome === 'declined';
   const text = message ?? answerMessage(o);
   return {
-    outcome: o.outcome,
+    // A report where a create answer was expected is an answer nobody can vouch for.
+    outcome: o.outcome === 'report' ? 'unrecognised' : o.outcome,
     ...(o.outcome === 'unknown' || o.outcome === 'transport-error' ? { kind: o.kind } : {}),
     ...('status' in o && typeof o.status === 'number' ? { httpStatus: o.status } : {}),
     ...(text !== undefined ? { message: text } : {}),

@@ -4,3 +4,7 @@ export * from './ledger';
 export * from './location';
 export * from './guard';
 export * from './fromOutcome';
+export * from './ledgerFs';
+export * from './words';
+export * from './entry';
+export { LEDGER_FILE } from './files';

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { maskText } from '../mask';
+import { nodeLedgerFs, scanTail, type LedgerFs } from './ledgerFs';
+import { INDEX_DIR, LedgerIndex, shardName } from './ledgerIndex';
+import { recentRecords } from './recent';
+import { Appender, damageMark, LEDGER_FILE, ledgerFiles, readLedgerFile, stamp, type FileRead } from './files';
 import {
   cleanCompletion,
   foldLines,
@@ -9,64 +12,37 @@ import {
   parseLine,
   sameTarget,
   type Completion,
+  type Damage,
+  type DamageMark,
   type GuardKey,
   type LedgerLine,
+  type LedgerOptions,
+  type LedgerReading,
   type NewSubmission,
   type SubmissionRecord,
 } from './records';
 
 // The submission ledger every face writes: append-only JSON lines, one per event ("begin" before a create
-// is sent, "complete" after), each appended with one write to a file opened O_APPEND and fsynced before
-// the request leaves. No process ever rewrites the file, so concurrent writers (CLI processes, editor
-// windows) all land and a kill -9 at any moment leaves at most one torn last line, which readers skip:
-// a torn begin was never followed by a request, a torn completion leaves the record "sending" (possibly
-// sent). Every line starts with a line break, so a torn line never swallows the next writer's line.
+// is sent, "complete" after), each appended to a file opened O_APPEND, every byte counted (a short write is
+// continued) and fsynced before the request leaves; any failure is thrown, and nothing is sent. No process
+// rewrites the file, so concurrent writers (CLI processes, editor windows) all land. Every line starts
+// with a line break, so a torn line never swallows the next writer's line.
+// A torn or unreadable line anywhere is damage: the file is moved aside whole (ledger.damaged-<time>), its
+// readable lines are appended to a fresh ledger with a "damage" line that remembers what the damaged lines
+// named, and the guard errs on "may have been sent" (see guard.ts). The one exception is a begin line whose
+// own writer failed and said so with a "withdrawn" completion: that request was never sent.
 // Archives (ledger-<time>.jsonl, when the file grows past a size) are read with it; nothing is dropped.
-// A file that holds other unreadable lines is damaged: it is moved aside whole (ledger.damaged-<time>),
-// its readable lines are appended to a fresh ledger, and the reader is told.
 
-export const LEDGER_FILE = 'ledger.jsonl';
-const ARCHIVE = /^ledger-[\dTZ-]+\.jsonl$/;
 export const DEFAULT_ROTATE_BYTES = 64 * 1024 * 1024;
 
-export interface Damage {
-  /** Where the damaged file was moved (kept whole). */
-  movedTo: string;
-  /** Unreadable lines found in it. */
-  unreadableLines: number;
-  /** Readable lines carried over to the ledger. */
-  keptLines: number;
-}
-
-export interface LedgerReading {
-  /** Newest first. */
-  records: SubmissionRecord[];
-  /** Set when this read found damage (and moved it aside). */
-  damage?: Damage;
-  /** Lines cut short by a process killed mid-write (skipped: they recorded nothing that happened). */
-  tornLines: number;
-}
-
-export interface LedgerOptions {
-  /** Size at which the ledger is archived and a new file started (default 64 MiB). */
-  rotateBytes?: number;
-  now?: () => Date;
-}
-
-function stamp(d: Date): string {
-  return d.toISOString().replace(/[:.]/g, '-');
-}
-
-/** A line cut off by a kill mid-write: one of ours that never reached its closing brace. */
-function isTorn(text: string): boolean {
-  return text.startsWith('{"ledger":1') && !text.trimEnd().endsWith('}');
-}
-
 export class Ledger {
-  readonly file: string;
+  private readonly file: string;
   private readonly rotateBytes: number;
   private readonly now: () => Date;
+  private readonly fs: LedgerFs;
   private readonly listeners = new Set<() => void>();
+  private readonly index: LedgerIndex;
+  private readonly appender: Appender;
 
   constructor(
     readonly directory: string,
@@ -75,8 +51,12 @@ export class Ledger {
     this.file = path.join(directory, LEDGER_FILE);
     this.rotateBytes = options.rotateBytes ?? DEFAULT_ROTATE_BYTES;
     this.now = options.now ?? (() => new Date());
+    this.fs = options.fs ?? nodeLedgerFs;
+    this.index = new LedgerIndex(directory, this.fs);
+    this.appender = new Appender(this.fs, directory, this.file, this.rotateBytes, this.now);
   }
 
+  /** The current ledger file (archives sit next to it). */
   get filePath(): string {
     return this.file;
   }
@@ -87,7 +67,10 @@ export class Ledger {
     return { dispose: () => this.listeners.delete(listener) };
   }
 
-  /** Records the create before it is sent: when this resolves, the line is on disk. */
+  /**
+   * Records the create before it is sent: when this resolves, the line is on disk. When it throws, the
+   * request must not be sent; the ledger is told so (best effort) with a "withdrawn" completion.
+   */
   async begin(entry: NewSubmission, at: Date = this.now()): Promise<SubmissionRecord> {
     const record: Omit<SubmissionRecord, 'seq'> = {
       ...entry,
@@ -101,7 +84,16 @@ export class Ledger {
       statuses: [],
     };
     if (record.message === undefined) delete record.message;
-    await this.append({ ledger: 1, op: 'begin', record });
+    // The id first, so even a line cut short names its record.
+    try {
+      await this.append({ ledger: 1, op: 'begin', id: record.id, record });
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      await this.complete(record.id, { outcome: 'withdrawn', message: `Not sent: ${why}` }, [], { ...record, seq: -1 }).catch(
+        () => undefined,
+      );
+      throw err;
+    }
     return { ...record, seq: -1 };
   }
 
@@ -119,6 +111,7 @@ export class Ledger {
       ledger: 1,
       op: 'complete',
       id,
+      ...(begun?.id === id ? { contentHash: begun.contentHash } : {}),
       completedAt: this.now().toISOString(),
       completion: cleanCompletion(completion, sensitive),
     };
@@ -127,18 +120,83 @@ export class Ledger {
     return this.get(id);
   }
 
+  /** Acknowledges damage nobody can attribute (an explicit resend); it holds back sends no more. */
+  async acknowledge(ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.append({ ledger: 1, op: 'ack', ids: [...ids] });
+  }
+
   async read(): Promise<LedgerReading> {
-    const files = await this.files();
+    return (await this.readAll()).reading;
+  }
+
+  private async readAll(): Promise<{ reading: LedgerReading; lines: LedgerLine[] }> {
     const lines: LedgerLine[] = [];
-    let tornLines = 0;
-    let damage: Damage | undefined;
-    for (const file of files) {
+    const reads: [string, FileRead][] = [];
+    for (const file of await this.files()) {
       const read = await this.readFile(file);
-      tornLines += read.torn;
-      if (read.unreadable > 0) damage = (await this.moveAside(file, read.lines, read.unreadable, read.ino)) ?? damage;
-      lines.push(...read.lines);
+      for (const line of read.lines) lines.push(line);
+      reads.push([file, read]);
     }
-    return { records: foldLines(lines), tornLines, ...(damage ? { damage } : {}) };
+    const withdrawn = new Set<string>();
+    for (const l of lines) if (l.op === 'complete' && l.completion.outcome === 'withdrawn') withdrawn.add(l.id);
+    let damage: Damage | undefined;
+    let tornLines = 0;
+    for (const [file, read] of reads) {
+      // A begin cut short by its own writer, which then recorded it as withdrawn: never sent, not damage.
+      const broken = read.broken.filter((b) => b.id === undefined || !withdrawn.has(b.id));
+      tornLines += read.broken.length - broken.length;
+      if (broken.length > 0) damage = (await this.moveAside(file, read, broken, lines)) ?? damage;
+    }
+    const damages: DamageMark[] = [];
+    const acknowledged = new Set<string>();
+    for (const l of lines) {
+      if (l.op === 'damage') damages.push(l.damage);
+      else if (l.op === 'ack') for (const id of l.ids) acknowledged.add(id);
+    }
+    return { reading: { records: foldLines(lines), tornLines, damages, acknowledged, ...(damage ? { damage } : {}) }, lines };
+  }
+
+  /**
+   * What the guard needs to know of one content hash, without reading the whole history: its index shard,
+   * the damage file, and the last 64 KiB of the live file (damage there is found, moved aside and told at
+   * once; damage deeper in a large file is found by the next whole read, e.g. `paygate history`). Falls
+   * back to reading everything when the index is missing or unreadable, and builds it.
+   */
+  async guardView(key: GuardKey, shardOnly = false): Promise<LedgerReading> {
+    let found: Damage | undefined;
+    if (shardOnly) {
+      // The race check right after "begin": only the shard's order matters (see guard.ts).
+    } else if (!(await this.index.isComplete())) {
+      const all = await this.readAll();
+      await this.index.rebuild(all.lines);
+      found = all.reading.damage;
+    } else if (await this.tailIsDamaged()) found = (await this.read()).damage;
+    const shard = await this.index.read(shardName(key.contentHash));
+    const marks = await this.index.read('damage.jsonl');
+    if (shard === undefined || marks === undefined) return this.read();
+    const damages: DamageMark[] = [];
+    const acknowledged = new Set<string>();
+    for (const l of marks) {
+      if (l.op === 'damage') damages.push(l.damage);
+      else if (l.op === 'ack') for (const id of l.ids) acknowledged.add(id);
+    }
+    const records = foldLines(shard).filter((r) => r.contentHash === key.contentHash);
+    return { records, damages, acknowledged, tornLines: 0, ...(found ? { damage: found } : {}) };
+  }
+
+  /** The newest `limit` records (append order), reading the files backwards: bounded by what is shown. */
+  async recent(limit: number): Promise<SubmissionRecord[]> {
+    const files = await this.files();
+    return recentRecords(this.fs, files.reverse(), limit);
+  }
+
+  /** Whether the last 64 KiB of the live file hold a line that is neither whole nor ours. */
+  private async tailIsDamaged(): Promise<boolean> {
+    let broken = false;
+    await scanTail(this.fs, this.file, 64 * 1024, (t) => {
+      if (parseLine(t) === undefined) broken = true;
+    });
+    return broken;
   }
 
   async list(): Promise<SubmissionRecord[]> {
@@ -162,8 +220,9 @@ export class Ledger {
     const dir = path.join(this.directory, `${prefix}-${stamp(this.now())}`);
     const files = await this.files();
     if (files.length === 0) return undefined;
-    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-    for (const f of files) await fs.rename(f, path.join(dir, path.basename(f)));
+    await this.fs.mkdir(dir, { recursive: true, mode: 0o700 });
+    for (const f of files) await this.fs.rename(f, path.join(dir, path.basename(f)));
+    await this.fs.rename(this.index.directory, path.join(dir, INDEX_DIR)).catch(() => undefined);
     this.changed();
     return dir;
   }
@@ -173,110 +232,60 @@ export class Ledger {
   }
 
   /** Archives in name (time) order, then the current file. */
-  private async files(): Promise<string[]> {
-    let names: string[];
-    try {
-      names = await fs.readdir(this.directory);
-    } catch {
-      return [];
-    }
-    const archives = names
-      .filter((n) => ARCHIVE.test(n))
-      .sort()
-      .map((n) => path.join(this.directory, n));
-    return names.includes(LEDGER_FILE) ? [...archives, this.file] : archives;
+  private files(): Promise<string[]> {
+    return ledgerFiles(this.fs, this.directory);
   }
 
-  private async readFile(file: string): Promise<{ lines: LedgerLine[]; unreadable: number; torn: number; ino?: number }> {
-    let text: string;
-    let ino: number | undefined;
-    try {
-      const handle = await fs.open(file, 'r');
-      try {
-        ino = (await handle.stat()).ino;
-        text = await handle.readFile('utf8');
-      } finally {
-        await handle.close();
-      }
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { lines: [], unreadable: 0, torn: 0 };
-      throw err;
-    }
-    const lines: LedgerLine[] = [];
-    let unreadable = 0;
-    let torn = 0;
-    for (const raw of text.split('\n')) {
-      const t = raw.trim();
-      if (t === '') continue;
-      const line = parseLine(t);
-      if (line) lines.push(line);
-      else if (isTorn(t)) torn++;
-      else unreadable++;
-    }
-    return { lines, unreadable, torn, ino };
+  private readFile(file: string): Promise<FileRead> {
+    return readLedgerFile(this.fs, file);
   }
 
   /**
-   * Moves a damaged ledger file (the live one or an archive) aside whole and appends its readable lines
-   * to the live ledger. Another process may
-   * be doing the same: only the one that renames the very file it read does it (the others find the inode
-   * changed and read the repaired ledger next time). Writers that appended to the old file meanwhile notice
-   * the move and append again (see append).
+   * Moves a damaged ledger file (the live one or an archive) aside whole and appends its readable lines,
+   * and a "damage" line naming what the broken lines held, to the live ledger. Another process may be
+   * doing the same: only the one that renames the very file it read does it (the others find the inode
+   * changed and read the repaired ledger next time).
    */
-  private async moveAside(file: string, lines: LedgerLine[], unreadable: number, ino: number | undefined): Promise<Damage | undefined> {
+  private async moveAside(file: string, read: FileRead, broken: FileRead['broken'], all: LedgerLine[]): Promise<Damage | undefined> {
     const movedTo = path.join(this.directory, `ledger.damaged-${stamp(this.now())}-${randomUUID().slice(0, 8)}`);
     try {
-      if ((await fs.stat(file)).ino !== ino) return undefined;
-      await fs.rename(file, movedTo);
+      if ((await this.fs.stat(file)).ino !== read.ino) return undefined;
+      await this.fs.rename(file, movedTo);
     } catch {
       return undefined;
     }
-    await this.appendText(lines.map((l) => `\n${JSON.stringify(l)}\n`).join(''));
+    const damage = damageMark(read.lines, broken, movedTo, this.now());
+    const mark: LedgerLine = { ledger: 1, op: 'damage', damage };
+    await this.appendLines(read.lines);
+    await this.append(mark);
+    all.push(mark);
     this.changed();
-    return { movedTo, unreadableLines: unreadable, keptLines: lines.length };
+    return damage;
   }
 
+  /** The ledger first, then the guard's index: a failure of either is thrown before anything is sent. */
   private async append(line: LedgerLine): Promise<void> {
-    await this.appendText(`\n${JSON.stringify(line)}\n`);
+    const text = `\n${JSON.stringify(line)}\n`;
+    await this.appendText(text);
+    const shard = this.index.fileFor(line);
+    if (shard !== undefined) await this.index.append(shard, text);
     this.changed();
   }
 
-  private async appendText(text: string): Promise<void> {
-    await fs.mkdir(this.directory, { recursive: true, mode: 0o700 });
-    // Bounded: the file is moved (rotation, repair) rarely, so two attempts in a row are already unusual.
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const handle = await fs.open(this.file, 'a', 0o600);
-      let written: number | undefined;
-      try {
-        await handle.write(text);
-        await handle.sync();
-        written = (await handle.stat()).ino;
-        if ((await handle.stat()).size > this.rotateBytes) await this.rotate(written);
-      } finally {
-        await handle.close();
+  /** Appends lines in chunks of about 1 MiB (a repaired ledger may carry many). */
+  private async appendLines(lines: readonly LedgerLine[]): Promise<void> {
+    let text = '';
+    for (const l of lines) {
+      text += `\n${JSON.stringify(l)}\n`;
+      if (text.length >= 1 << 20) {
+        await this.appendText(text);
+        text = '';
       }
-      // The file moved between open and write (rotated or moved aside): the line is in an archive or the
-      // damaged copy; append again so the live ledger has it (a repeated line folds into the same record).
-      const current = await fs.stat(this.file).catch(() => undefined);
-      if (current === undefined || current.ino === written || (await this.isArchive(written))) return;
     }
-    throw new Error(`cannot append to the submission ledger ${this.file}: it keeps being moved`);
+    if (text !== '') await this.appendText(text);
   }
 
-  private async isArchive(ino: number): Promise<boolean> {
-    for (const f of await this.files()) {
-      if (f !== this.file && (await fs.stat(f).catch(() => undefined))?.ino === ino) return true;
-    }
-    return false;
-  }
-
-  private async rotate(ino: number): Promise<void> {
-    const target = path.join(this.directory, `ledger-${stamp(this.now())}.jsonl`);
-    try {
-      if ((await fs.stat(this.file)).ino !== ino) return;
-      await fs.rename(this.file, target);
-    } catch {
-      /* another process rotated it first */
-    }
+  private appendText(text: string): Promise<void> {
+    return this.appender.appendText(text);
   }
 }

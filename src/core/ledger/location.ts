@@ -15,3 +15,18 @@ export function defaultLedgerDirectory(env: Record<string, string | undefined>, 
   if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'paygate');
   return path.join(home, '.local', 'share', 'paygate');
 }
+
+/**
+ * The ledger's directory for either face: the one the user named (the CLI's --state, the editor's
+ * paygate.ledger.directory; `~` is the home directory, a relative path is taken from `base`), else the
+ * default above. Both faces ask here, so the same words name the same folder.
+ */
+export function ledgerDirectory(
+  named: string | undefined,
+  where: { base: string; env: Record<string, string | undefined>; home: string },
+): string {
+  const given = named?.trim() ?? '';
+  if (given === '') return defaultLedgerDirectory(where.env, where.home);
+  const expanded = given === '~' || given.startsWith('~/') ? path.join(where.home, given.slice(1)) : given;
+  return path.resolve(where.base, expanded);
+}

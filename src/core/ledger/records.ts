@@ -1,4 +1,6 @@
 import { maskText } from '../mask';
+import type { LedgerOutcomeName } from '../gateway/outcomes';
+import type { LedgerFs } from './ledgerFs';
 
 // What the submission ledger holds and how its lines fold into records. A record names a create by its
 // content hash, environment and endpoint id; it holds no card number, CVV or secret (free texts are masked
@@ -31,9 +33,9 @@ export interface SubmissionRecord {
   signatureMethod: string;
   state: SubmissionState;
   completedAt?: string;
-  /** GatewayOutcome['outcome'], 'cancelled' when the user stopped waiting, 'withdrawn' when never sent. */
-  outcome?: string;
-  /** For unknown outcomes: timeout, connection-lost, truncated. */
+  /** An outcome of the core's table, `withdrawn` when never sent (`cancelled` only in old records). */
+  outcome?: LedgerOutcomeName;
+  /** For unknown outcomes: timeout, connection-lost, truncated, cancelled, gateway-unavailable. */
   kind?: string;
   httpStatus?: number;
   message?: string;
@@ -55,10 +57,32 @@ export type Completion = Pick<SubmissionRecord, 'outcome'> &
     >
   >;
 
+/**
+ * Damage found in the ledger and moved aside, kept as a line of its own so the guard remembers it after
+ * the file was repaired: a batch whose content hash was read in a damaged line may have been sent, and
+ * damage nobody can attribute (`unidentified`) holds back every send until someone acknowledges it.
+ */
+export interface DamageMark {
+  id: string;
+  at: string;
+  /** Where the damaged file was moved (kept whole). */
+  movedTo: string;
+  unreadableLines: number;
+  keptLines: number;
+  /** Content hashes read in the damaged lines: these batches may have been sent. */
+  contentHashes: string[];
+  /** Damaged lines that name no content hash and no readable record. */
+  unidentified: number;
+}
+
 /** One line of the ledger file. `ledger: 1` is the format version and the mark of our own lines. */
 export type LedgerLine =
-  | { ledger: 1; op: 'begin'; record: Omit<SubmissionRecord, 'seq'> }
-  | { ledger: 1; op: 'complete'; id: string; completedAt: string; completion: Completion };
+  | { ledger: 1; op: 'begin'; id?: string; record: Omit<SubmissionRecord, 'seq'> }
+  /** `contentHash` (written since the guard's index) names the record's index shard. */
+  | { ledger: 1; op: 'complete'; id: string; contentHash?: string; completedAt: string; completion: Completion }
+  | { ledger: 1; op: 'damage'; damage: DamageMark }
+  /** Unidentified damage acknowledged by an explicit resend (--allow-resend, the editor's "Send Anyway"). */
+  | { ledger: 1; op: 'ack'; ids: string[] };
 
 /** Ids and serial numbers come back comma-separated when one request creates several payments. */
 export function splitList(value: string | undefined): string[] {
@@ -107,6 +131,10 @@ export function parseLine(text: string): LedgerLine | undefined {
   if (!l || typeof l !== 'object' || l.ledger !== 1) return undefined;
   if (l.op === 'begin' && isRecord(l.record)) return l as LedgerLine;
   if (l.op === 'complete' && typeof l.id === 'string' && l.completion && typeof l.completion === 'object') return l as LedgerLine;
+  const d = (l as { damage?: Partial<DamageMark> }).damage;
+  if (l.op === 'damage' && d && typeof d.id === 'string' && Array.isArray(d.contentHashes) && typeof d.unidentified === 'number')
+    return l as LedgerLine;
+  if (l.op === 'ack' && Array.isArray((l as { ids?: unknown }).ids)) return l as LedgerLine;
   return undefined;
 }
 
@@ -128,7 +156,7 @@ export function foldLines(lines: readonly LedgerLine[]): SubmissionRecord[] {
           statuses: r.statuses ?? [],
           seq,
         });
-    } else if (!completions.has(line.id)) {
+    } else if (line.op === 'complete' && !completions.has(line.id)) {
       completions.set(line.id, { completedAt: line.completedAt, completion: line.completion });
     }
   });
@@ -175,4 +203,27 @@ export function mayHaveCreated(r: SubmissionRecord): boolean {
   if (r.state === 'sending') return true;
   if (r.outcome === 'accepted' || r.outcome === 'unknown' || r.outcome === 'cancelled' || r.outcome === 'unrecognised') return true;
   return r.recurringPaymentIds.length > 0;
+}
+
+/** Damage found by one read (and moved aside by it). */
+export type Damage = DamageMark;
+
+export interface LedgerReading {
+  /** Newest first. */
+  records: SubmissionRecord[];
+  /** Set when this read found damage (and moved it aside). */
+  damage?: Damage;
+  /** Every damage the ledger remembers, and which of them were acknowledged. */
+  damages: DamageMark[];
+  acknowledged: Set<string>;
+  /** Begin lines cut short by their own failing writer (it recorded the send as withdrawn). */
+  tornLines: number;
+}
+
+export interface LedgerOptions {
+  /** Size at which the ledger is archived and a new file started (default 64 MiB). */
+  rotateBytes?: number;
+  now?: () => Date;
+  /** The file system (tests put a failing one here). */
+  fs?: LedgerFs;
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { LOCAL_ENVIRONMENT, type Environment, type PathTemplates } from '../../core/gateway/environments';
 import { checkSigningCredentials, type SigningCredentials } from '../../core/oauth';
 import { configuredEnvironment, pathTemplates, requestTimeoutMs } from './settings';
+import { demoMerchantCredentials } from '../../local-gateway/merchant';
 import type { LocalGatewayManager } from './localGateway';
 import { storedCredentials, type Operation } from './secrets';
 
@@ -41,12 +42,7 @@ export async function resolveTarget(deps: TargetDeps, name: string, operation: O
         message: `The local gateway could not start: ${err instanceof Error ? err.message : String(err)}`,
       };
     }
-    const m = gateway.merchant;
-    // The create sample signs with RSA-SHA256 and the report operation states HMAC-SHA1: the demo merchant has both.
-    const credentials: SigningCredentials =
-      operation === 'create'
-        ? { signatureMethod: 'RSA-SHA256', consumerKey: m.consumerKey, privateKeyPem: m.rsaPrivateKeyPem }
-        : { signatureMethod: 'HMAC-SHA1', consumerKey: m.consumerKey, consumerSecret: m.consumerSecret };
+    const credentials = demoMerchantCredentials(gateway.merchant, operation);
     // The embedded gateway serves the paths it was started with (restarted when they change).
     return { ok: true, target: { environment: gateway.environment, paths: pathTemplates(), credentials, timeoutMs: requestTimeoutMs() } };
   }

@@ -3,7 +3,8 @@
 // first use.
 import * as vscode from 'vscode';
 import { documentFor } from '../commandArgs';
-import { RECURRING_CSV_LANGUAGE, headerLine } from '../submit/codeLens';
+import { LANGUAGE_ID } from '../../shared/lintProtocol';
+import { headerLine } from '../submit/codeLens';
 import type { ForecastPanel } from './panel';
 
 export const SHOW_FORECAST_COMMAND = 'paygate.showForecast';
@@ -26,7 +27,7 @@ class ForecastCodeLensProvider implements vscode.CodeLensProvider {
 export function registerForecast(context: vscode.ExtensionContext): void {
   const panels = new Map<string, ForecastPanel>();
   context.subscriptions.push(
-    vscode.languages.registerCodeLensProvider({ language: RECURRING_CSV_LANGUAGE }, new ForecastCodeLensProvider()),
+    vscode.languages.registerCodeLensProvider({ language: LANGUAGE_ID }, new ForecastCodeLensProvider()),
     vscode.commands.registerCommand(SHOW_FORECAST_COMMAND, async (...args: unknown[]) => {
       const document = await documentFor(args);
       if (!document) {

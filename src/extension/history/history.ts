@@ -1,8 +1,7 @@
 import * as os from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
-import { defaultLedgerDirectory, Ledger } from '../../core/ledger';
+import { Ledger, ledgerDirectory } from '../../core/ledger';
 
 // The editor's handle on the submission ledger the CLI writes too (core/ledger). Its directory is the
 // CLI's default (the user's data directory) unless `paygate.ledger.directory` moves it; a machine setting,
@@ -11,11 +10,9 @@ import { defaultLedgerDirectory, Ledger } from '../../core/ledger';
 
 export const LEDGER_DIRECTORY_SETTING = 'ledger.directory';
 
-export function ledgerDirectory(): string {
-  const configured = (vscode.workspace.getConfiguration('paygate').get<string>(LEDGER_DIRECTORY_SETTING) ?? '').trim();
-  if (configured === '') return defaultLedgerDirectory(process.env, os.homedir());
-  const expanded = configured === '~' || configured.startsWith('~/') ? path.join(os.homedir(), configured.slice(1)) : configured;
-  return path.resolve(expanded);
+function configuredLedgerDirectory(): string {
+  const configured = vscode.workspace.getConfiguration('paygate').get<string>(LEDGER_DIRECTORY_SETTING);
+  return ledgerDirectory(configured, { base: process.cwd(), env: process.env, home: os.homedir() });
 }
 
 export class SubmissionHistory extends Disposable {
@@ -47,7 +44,7 @@ export class SubmissionHistory extends Disposable {
 
   private open(): void {
     for (const d of this.watching) d.dispose();
-    this.ledger = new Ledger(ledgerDirectory());
+    this.ledger = new Ledger(configuredLedgerDirectory());
     const own = this.ledger.onDidChange(() => this.changed.fire());
     const watcher = vscode.workspace.createFileSystemWatcher(
       new vscode.RelativePattern(vscode.Uri.file(this.ledger.directory), 'ledger*.jsonl'),

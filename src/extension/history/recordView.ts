@@ -43,7 +43,14 @@ function outcomeOf(r: SubmissionRecord, interrupted: boolean): SubmissionOutcome
     case 'transport-error':
       return { outcome: 'transport-error', kind: 'other', message };
     case 'unknown': {
-      const reason = r.kind === 'timeout' || r.kind === 'connection-lost' || r.kind === 'truncated' ? r.kind : 'timeout';
+      const reason =
+        r.kind === 'timeout' ||
+        r.kind === 'connection-lost' ||
+        r.kind === 'truncated' ||
+        r.kind === 'cancelled' ||
+        r.kind === 'gateway-unavailable'
+          ? r.kind
+          : 'timeout';
       return { outcome: 'unknown', kind: reason, message: message || 'No whole answer came back.' };
     }
     case 'cancelled':

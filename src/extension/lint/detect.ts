@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
-import { DetectionState, TARGET_LANGUAGE } from './detectState';
+import { LANGUAGE_ID } from '../../shared/lintProtocol';
+import { DetectionState } from './detectState';
 
 // Language detection while the text changes. The manifest's `firstLine` is read only when a document is
 // opened, so a new file with the gateway's header typed or pasted in stayed Plain Text until reopened.
@@ -38,7 +39,7 @@ export class LanguageDetection extends Disposable {
     if (d.isClosed || d.lineCount === 0) return;
     const key = d.uri.toString();
     if (!this.state.shouldSwitch(key, d.languageId, d.lineAt(0).text)) return;
-    vscode.languages.setTextDocumentLanguage(d, TARGET_LANGUAGE).then(undefined, () => this.state.switchFailed(key));
+    vscode.languages.setTextDocumentLanguage(d, LANGUAGE_ID).then(undefined, () => this.state.switchFailed(key));
   }
 }
 

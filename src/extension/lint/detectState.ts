@@ -6,7 +6,6 @@
 // untitled document reusing "Untitled-1", a file opened again later) starts afresh. An empty text tells
 // nothing apart (every new untitled document is empty), so an empty reopen is taken for a new document.
 
-export const TARGET_LANGUAGE = 'paygate-recurring-csv';
 const FROM = new Set(['plaintext', 'csv']);
 /** The manifest's firstLine pattern, so both ways of detection agree. */
 export const HEADER = /^(?=.*client-orderid)(?=.*rp_card_type)/;

@@ -5,8 +5,6 @@ import { activeEnvironmentName, isProduction } from '../environments/settings';
 // "Submit to ‹env›" above the header line of a recurring-payments file, naming the environment the
 // click will send to, so the target is visible before anything leaves.
 
-export const RECURRING_CSV_LANGUAGE = 'paygate-recurring-csv';
-
 export class SubmitCodeLensProvider extends Disposable implements vscode.CodeLensProvider {
   private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChangeCodeLenses = this.changed.event;

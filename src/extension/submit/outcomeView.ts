@@ -1,5 +1,6 @@
 import type { GatewayOutcome } from '../../core/gateway/outcome';
 import { fieldValue } from '../../core/gateway/outcome';
+import { outcomeHeadline, outcomeTodo } from '../../core/gateway/outcomes';
 import { maskTable, maskText } from '../../core/mask';
 import type { Batch } from '../../core/rules/batch';
 import { OUTCOME_COLUMNS, type CredentialToCheck, type SubmissionOutcomeView, type SubmissionView } from '../../shared/resultsProtocol';
@@ -8,8 +9,8 @@ import { splitList } from '../../core/ledger';
 // From the gateway's answer to what the user sees: the results panel's view, a one-line summary and the
 // history's fields. Everything that leaves here is masked: card numbers 6/4, CVV dropped, free texts scrubbed.
 
-/** `cancelled`: the user stopped waiting after the request went out, so its fate is unknown too. */
-export type SubmitOutcome = GatewayOutcome | { outcome: 'cancelled'; message: string };
+/** A create's outcome (stopping the wait after the request went out is `unknown`, kind `cancelled`). */
+export type SubmitOutcome = GatewayOutcome;
 
 const CARD = 'credit-card-number';
 const CVV = 'cvv2';
@@ -66,8 +67,6 @@ export function outcomeView(o: SubmitOutcome, signatureMethod: string, sensitive
       return { outcome: 'server-error', status: o.status, ...(o.errorId ? { errorId: o.errorId } : {}) };
     case 'transport-error':
       return { outcome: 'transport-error', kind: o.kind, message: o.message };
-    case 'cancelled':
-      return { outcome: 'unknown', kind: 'cancelled', message: o.message };
     case 'unrecognised':
       return {
         outcome: 'error',
@@ -82,35 +81,35 @@ export function outcomeView(o: SubmitOutcome, signatureMethod: string, sensitive
   }
 }
 
-/** One line for a notification and the log. */
+/**
+ * One line for a notification and the log, in the CLI's words: the core table's title and detail, the
+ * answer's own words (masked), and what to do.
+ */
 export function summary(o: SubmitOutcome, environment: string, sensitive: readonly string[]): string {
+  const todo = outcomeTodo(o);
+  const said = answerWords(o, sensitive).replace(/[.\s]+$/, '');
+  return `${outcomeHeadline(o)} at ${environment}${said ? `: ${said}` : ''}${todo ? `. ${todo}` : ''}`;
+}
+
+function answerWords(o: SubmitOutcome, sensitive: readonly string[]): string {
   switch (o.outcome) {
     case 'accepted': {
       const ids = splitList(fieldValue(o.fields, 'recurring-payment-id'));
-      return `accepted by ${environment}${ids.length ? `: recurring-payment-id ${ids.join(', ')}` : ''}`;
+      return ids.length ? `recurring-payment-id ${ids.join(', ')}` : '';
     }
     case 'validation-error':
     case 'error':
-      return `${o.outcome} from ${environment}${o.errorCode ? ` (error-code ${o.errorCode})` : ''}: ${maskText(o.errorMessage ?? o.raw.trim(), sensitive)}`;
     case 'declined':
-      return `declined by ${environment} (status ${o.paymentStatus}${o.errorCode ? `, error-code ${o.errorCode}` : ''})${o.errorMessage ? `: ${maskText(o.errorMessage, sensitive)}` : ''}`;
-    case 'unknown':
-      return `outcome unknown at ${environment} (${o.kind}): ${o.message}`;
+      return maskText(o.errorMessage ?? ('raw' in o ? o.raw.trim() : ''), sensitive);
     case 'auth-failed':
-      // The report operation is signed with the consumer secret only, so that is the one thing to check.
-      return o.operation === 'report'
-        ? `authentication failed: check the consumer secret of ${environment}`
-        : `authentication failed at ${environment} (HTTP ${o.status}): check the consumer key, endpoint id and signing key of ${environment}`;
-    case 'server-error':
-      return `server error at ${environment} (HTTP ${o.status})${o.errorId ? `, error id ${o.errorId}` : ''}`;
+      return maskText(o.message, sensitive);
+    case 'unknown':
     case 'transport-error':
-      return `not sent: could not reach ${environment} (${o.kind}): ${o.message}`;
-    case 'cancelled':
       return o.message;
+    case 'server-error':
     case 'unrecognised':
-      return `unrecognised answer from ${environment} (HTTP ${o.status}, ${o.contentType || 'no content type'}): check whether the payments exist before sending again`;
     case 'report':
-      return `unexpected report answer from ${environment}`;
+      return '';
   }
 }
 

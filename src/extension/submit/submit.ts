@@ -8,8 +8,9 @@ import {
   fieldValue,
   prepareSubmission,
 } from '../../core/gateway';
-import { completionFor, guardedSend, splitList, type SubmissionRecord } from '../../core/ledger';
+import { completionFor, guardedSend, splitList, submissionEntry, type ResendBlocker, type SubmissionRecord } from '../../core/ledger';
 import { maskText } from '../../core/mask';
+import { damageText } from '../../core/ledger/words';
 import { log, showErrorWithLog } from '../log';
 import type { ResultsPanelApi } from '../results/register';
 import { activeEnvironmentName, isProduction } from '../environments/settings';
@@ -50,7 +51,7 @@ export type SubmitResult =
   | { status: 'sent'; outcome: SubmitOutcome['outcome']; record: SubmissionRecord; historyFile: string }
   | { status: 'refused'; reason: SubmitRefusal; message: string };
 
-export interface SubmitDeps extends TargetDeps {
+export interface SubmitCommandDeps extends TargetDeps {
   history: SubmissionHistory;
   results: ResultsPanelApi;
 }
@@ -60,7 +61,7 @@ function refuse(reason: SubmitRefusal, message: string, notify = true): SubmitRe
   return { status: 'refused', reason, message };
 }
 
-export async function submitCommand(deps: SubmitDeps, ...args: CommandArgs): Promise<SubmitResult> {
+export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArgs): Promise<SubmitResult> {
   const options = optionsArg<SubmitOptions>(args);
   if (!vscode.workspace.isTrusted) {
     return refuse('untrusted', 'Submitting is disabled in an untrusted workspace: trust this workspace to send files to a gateway.');
@@ -71,18 +72,17 @@ export async function submitCommand(deps: SubmitDeps, ...args: CommandArgs): Pro
   const name = path.basename(doc.uri.path);
   const text = doc.getText();
 
-  const prepared = prepareSubmission(text);
-  if (prepared.errors.length > 0) {
-    const errors = prepared.errors;
-    const message = `${name} has ${errors.length} error${errors.length === 1 ? '' : 's'}; nothing was sent. Fix them first.`;
+  const prepared = prepareSubmission(text, name);
+  if (prepared.refusal?.reason === 'lint-errors') {
+    const message = `${prepared.refusal.message}. Fix them first.`;
     void vscode.window.showErrorMessage(`PayGate: ${message}`, 'Show Problems').then((choice) => {
       if (choice) void vscode.commands.executeCommand('workbench.actions.view.problems');
     });
     return refuse('lint-errors', message, false);
   }
+  if (prepared.refusal) return refuse(prepared.refusal.reason, `${prepared.refusal.message}.`);
   const batch = prepared.lint.batch;
   const rowCount = prepared.rowCount;
-  if (rowCount === 0) return refuse('no-rows', `${name} has no payment rows; nothing was sent.`);
 
   const envName = options.environment ?? activeEnvironmentName();
   const resolved = await resolveTarget(deps, envName, 'create');
@@ -102,19 +102,17 @@ export async function submitCommand(deps: SubmitDeps, ...args: CommandArgs): Pro
   try {
     result = await guardedSend<SubmitOutcome>({
       ledger,
-      entry: {
+      entry: submissionEntry({
         face: 'editor',
         pid: process.pid,
         host: os.hostname(),
-        environment: envName,
-        production: target.environment.production,
-        endpointId: target.environment.endpointId,
-        endpoint,
+        environment: target.environment,
+        environmentName: envName,
+        paths: target.paths,
         file: fileLabel,
-        rowCount,
-        contentHash: prepared.contentHash,
+        prepared,
         signatureMethod: target.credentials.signatureMethod,
-      },
+      }),
       confirmResend: async (previous) => options.sendAgain ?? (await askSendAgain(previous, name, envName, endpoint)),
       confirmSend: async () => {
         if (!isProduction(envName)) return true;
@@ -148,10 +146,8 @@ export async function submitCommand(deps: SubmitDeps, ...args: CommandArgs): Pro
     case 'in-flight':
       return refuse('in-flight', `${name} is already being sent to ${envName}; it is not sent a second time.`);
     case 'damaged':
-      void showErrorWithLog(
-        `PayGate: the submission ledger was damaged: ${result.damage.unreadableLines} unreadable line(s) were moved aside to ${result.damage.movedTo} and ${result.damage.keptLines} kept. Earlier sends recorded there cannot be vouched for: check in the gateway what was created, then submit again. Nothing was sent.`,
-      );
-      return refuse('ledger-damaged', 'The submission ledger was damaged; nothing was sent.', false);
+      void showErrorWithLog(`PayGate: ${damageText(result.damage, ledger.filePath)}`);
+      return refuse('ledger-damaged', `Not sent: ${name} may have been sent before (the submission ledger was damaged).`, false);
     case 'duplicate':
       return refuse(
         'duplicate-declined',
@@ -192,14 +188,12 @@ export async function submitCommand(deps: SubmitDeps, ...args: CommandArgs): Pro
 
   if (outcome.outcome === 'accepted') {
     log().info(`Submit ${name}: ${line}${serialNumbers.length ? `, serial-number ${serialNumbers.join(', ')}` : ''}`);
-    void vscode.window.showInformationMessage(`PayGate: ${name} ${line}.`);
+    void vscode.window.showInformationMessage(`PayGate: ${name}: ${line}`);
   } else {
     log().warn(`Submit ${name}: ${line}`);
     if ('raw' in outcome) log().debug(`Answer body: ${maskText(outcome.raw.slice(0, 2000), sensitive).replace(/\s+/g, ' ')}`);
-    if (outcome.outcome === 'unknown' || outcome.outcome === 'cancelled') {
-      void vscode.window
-        .showWarningMessage(`PayGate: ${name}: OUTCOME UNKNOWN. ${line}`, { modal: false }, 'Show Log')
-        .then((c) => c && log().show());
+    if (outcome.outcome === 'unknown') {
+      void vscode.window.showWarningMessage(`PayGate: ${name}: ${line}`, { modal: false }, 'Show Log').then((c) => c && log().show());
     } else void showErrorWithLog(`PayGate: ${name}: ${line}`);
   }
   return { status: 'sent', outcome: outcome.outcome, record: result.completed ?? result.record, historyFile: ledger.filePath };
@@ -211,7 +205,17 @@ export async function submitCommand(deps: SubmitDeps, ...args: CommandArgs): Pro
  * would have put the focus (Enter) on "Send Again". A pick list has exactly the two answers: the first,
  * selected one is "Don't send" (Enter), Escape also answers no, and only "Send again" sends.
  */
-async function askSendAgain(previous: SubmissionRecord, name: string, envName: string, endpoint: string): Promise<boolean> {
+async function askSendAgain(blocker: ResendBlocker, name: string, envName: string, endpoint: string): Promise<boolean> {
+  if ('damage' in blocker) {
+    const choice = await vscode.window.showWarningMessage(
+      `${name} may have been sent before: the submission ledger was damaged. Sending it again may create the payments twice.`,
+      { modal: true, detail: `${damageText(blocker.damage, '')}\n\n${name} → ${envName}\n${endpoint}` },
+      { title: "Don't Send" },
+      { title: 'Send Anyway' },
+    );
+    return choice?.title === 'Send Anyway';
+  }
+  const previous = blocker.record;
   const when = new Date(previous.time).toLocaleString();
   const what =
     previous.state === 'sending'

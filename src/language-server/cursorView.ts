@@ -1,7 +1,8 @@
-import type { CompletionItem, Hover, Position, Range } from 'vscode-languageserver';
+import type { CompletionItem, Hover, Position } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { readBatch } from '../core/rules/batch';
 import type { LintResult } from '../core/rules/lint';
+import { shiftRange } from './rows';
 import type { LintStore } from './store';
 
 /**
@@ -20,27 +21,20 @@ export interface View {
 }
 
 export function viewAt(store: LintStore, document: TextDocument, position: Position): View {
-  const local = store.local(document, position.line);
-  if (!local) return { document, result: store.get(document), position, lineShift: 0 };
+  const row = store.rowText(document, position.line);
+  if (!row) return { document, result: store.get(document), position, lineShift: 0 };
   return {
-    document: TextDocument.create(document.uri, document.languageId, document.version, local.text),
-    result: { diagnostics: [], batch: readBatch(local.text) },
-    position: { line: position.line - local.lineShift, character: position.character },
-    lineShift: local.lineShift,
-    rowNumber: local.rowNumber || undefined,
-  };
-}
-
-function shifted(range: Range, lines: number): Range {
-  return {
-    start: { line: range.start.line + lines, character: range.start.character },
-    end: { line: range.end.line + lines, character: range.end.character },
+    document: TextDocument.create(document.uri, document.languageId, document.version, row.text),
+    result: { diagnostics: [], batch: readBatch(row.text) },
+    position: { line: position.line - row.lineShift, character: position.character },
+    lineShift: row.lineShift,
+    rowNumber: row.rowNumber || undefined,
   };
 }
 
 export function hoverInDocument(hover: Hover | null, lines: number): Hover | null {
   if (!hover || lines === 0 || !hover.range) return hover;
-  return { ...hover, range: shifted(hover.range, lines) };
+  return { ...hover, range: shiftRange(hover.range, lines) };
 }
 
 export function completionsInDocument(items: CompletionItem[] | null, lines: number): CompletionItem[] | null {
@@ -50,8 +44,8 @@ export function completionsInDocument(items: CompletionItem[] | null, lines: num
     if (!edit) return item;
     const moved =
       'range' in edit
-        ? { ...edit, range: shifted(edit.range, lines) }
-        : { ...edit, insert: shifted(edit.insert, lines), replace: shifted(edit.replace, lines) };
+        ? { ...edit, range: shiftRange(edit.range, lines) }
+        : { ...edit, insert: shiftRange(edit.insert, lines), replace: shiftRange(edit.replace, lines) };
     return { ...item, textEdit: moved };
   });
 }

@@ -7,6 +7,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import { startLocalGateway, SIMULATE_500_ORDER_ID, REPORT_COLUMNS, type LocalGateway } from '../../src/local-gateway';
 import { runSubmit } from '../../src/cli/commands/submit';
+import { Ledger } from '../../src/core/ledger';
 import { runReport } from '../../src/cli/commands/report';
 import { runSign } from '../../src/cli/commands/sign';
 import type { CliContext } from '../../src/cli/context';
@@ -167,13 +168,12 @@ test('report: a wrong consumer secret is an authentication failure (exit 3) alth
   assert.match(text.out, /Authentication failed/);
 });
 
-test('submit: a header-only file passes the local lint but the gateway answers validation-error (exit 1)', async () => {
-  const r = await run(runSubmit, [file('empty.rpcsv', `${header}\r\n`), ...local(), '--format', 'json']);
-  assert.equal(r.code, 1, r.err);
-  assert.equal(r.json!.outcome, 'validation-error');
-  const fields = r.json!.fields as Record<string, string>;
-  assert.equal(fields.type, 'validation-error');
-  assert.ok(fields['error-message'] && fields['error-code']);
+test('submit: a header-only file is refused before anything is sent (exit 2), as the editor refuses it', async () => {
+  const r = await run(runSubmit, [file('empty.rpcsv', `${header}\r\n`), ...local()]);
+  assert.equal(r.code, 2, r.err);
+  assert.match(r.err, /empty\.rpcsv has no payment rows \(a header alone\); nothing was sent/);
+  const records = await new Ledger(join(dir, 'data')).list();
+  assert.ok(!records.some((rec) => rec.file.endsWith('empty.rpcsv')), 'no send was recorded: nothing left');
 });
 
 test("submit: a currency other than the project's is an error (exit 1)", async () => {
@@ -344,4 +344,13 @@ test('sign: the debug form as JSON reproduces Appendix A.5 (exit 0)', async () =
   assert.equal(bad.code, 2);
   assert.match(bad.err, /none\.pem: cannot read the RSA private key: no such file/);
   assert.equal(existsSync(join(dir, 'none.pem')), false);
+});
+
+test('submit: a ledger that cannot be written sends nothing: exit 2, "nothing was sent", the reason named', async () => {
+  // A ledger directory under a plain file: every write fails (ENOTDIR), before the request could leave.
+  const blocker = file('not-a-directory', 'x');
+  const r = await run(runSubmit, [file('ledgerless.rpcsv', batch('NOLEDGER')), ...local(), '--state', join(blocker, 'ledger')]);
+  assert.equal(r.code, 2, r.out);
+  assert.match(r.err, /nothing was sent: the submission ledger .* could not be used \(.*ENOTDIR/);
+  assert.doesNotMatch(r.out, /Accepted/);
 });

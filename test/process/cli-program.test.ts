@@ -45,7 +45,7 @@ const OPTIONS: Record<string, string[]> = {
     '--state',
     '--config',
   ],
-  history: ['--format', '--state'],
+  history: ['--format', '--limit', '--state'],
   report: ['--env', '--report-base-url', '--consumer-key', '--consumer-secret', '--out', '--format', '--max-answer-bytes', '--config'],
   reconcile: ['--report', '--template', '--as-of', '--from', '--column', '--format', '--env', '--state', '--config'],
   trust: ['--revoke', '--list'],

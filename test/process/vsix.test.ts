@@ -36,7 +36,6 @@ const BUILD_OUTPUTS = [
   'dist/pdf-view.css',
   'dist/pdf.worker.mjs',
   'dist/pdf-assets/loading-icon-3SBOJUC7.gif',
-  'media/icon.png',
   'out/meta-extension.json',
   'out/test/integration/index.js',
   `${name}-${version}.tgz`,

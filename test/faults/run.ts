@@ -1,0 +1,235 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { runSubmit } from '../../src/cli/commands/submit';
+import { trustFile } from '../../src/cli/trust';
+import { createRecurringPayments, prepareSubmission, type Environment } from '../../src/core/gateway';
+import { completionFor, guardedSend, Ledger, LedgerWriteError, submissionEntry } from '../../src/core/ledger';
+import { testContext } from '../fixtures/cli/context';
+import { faultyFs, type WriteFault } from './faultyFs';
+import { MODEL } from './model';
+import { StandIn, type Fault } from './standIn';
+
+// `npm run test:faults`: the money path under every modelled fault. A scripted stand-in gateway, a file
+// system that fails the Nth write, kill -9 of real `paygate submit` processes at seeded random moments, and
+// concurrent submitters of one file. Every trial checks, from the stand-in's own count (by body hash),
+// that no batch was created twice without --allow-resend, and that what the merchant was told matches the
+// fault model. PAYGATE_FAULT_SEED=N replays a run. Every loop is bounded in count and in time.
+
+const root = join(__dirname, '..', '..');
+const seed = Number(process.env.PAYGATE_FAULT_SEED ?? Date.now() % 1_000_000);
+const DEADLINE = Date.now() + 150_000;
+let state = seed >>> 0 || 1;
+/** mulberry32: small, seeded, good enough to pick moments and orders. */
+function random(): number {
+  state = (state + 0x6d2b79f5) >>> 0;
+  let t = state;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'paygate-faults-'));
+const valid = readFileSync(join(root, 'examples', 'valid.rpcsv'), 'utf8');
+const standIn = new StandIn();
+let trials = 0;
+const failures: string[] = [];
+let doubleSends = 0;
+let killsAfterSending = 0;
+
+function check(ok: boolean, what: string): void {
+  if (!ok) failures.push(what);
+}
+
+function batch(tag: string): { file: string; hash: string } {
+  const text = valid.replace(/GYM-2027-/g, `F${tag}-`);
+  const file = join(dir, `${tag}.rpcsv`);
+  writeFileSync(file, text);
+  // The stand-in hashes the request body: the form field payload, percent-encoded.
+  const body = `payload=${encodeURIComponent(prepareSubmission(text).payload).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+  return { file, hash: createHash('sha256').update(body).digest('hex') };
+}
+
+function env(): Record<string, string> {
+  return { PAYGATE_DATA_DIR: join(dir, 'data'), PAYGATE_CONSUMER_SECRET: 'secret', XDG_CONFIG_HOME: join(dir, 'config') };
+}
+
+async function submit(file: string, extra: string[] = []): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const ctx = testContext({ stdout: (t) => void (out += t), stderr: (t) => void (err += t), env: env(), cwd: dir });
+  const code = await runSubmit([file, ...extra], ctx);
+  return { code, out, err };
+}
+
+function noDoubles(hash: string, what: string): void {
+  if (standIn.count(hash) > 1) {
+    doubleSends++;
+    failures.push(`${what}: the stand-in created the batch ${standIn.count(hash)} times`);
+  }
+}
+
+/** Each gateway or network fault, then a plain re-run against a healthy stand-in. */
+async function answerTrials(): Promise<void> {
+  const faults = Object.keys(MODEL) as Fault[];
+  // A seeded order, so interactions between trials (one ledger for all) differ from run to run.
+  faults.sort(() => random() - 0.5);
+  for (const fault of faults) {
+    trials++;
+    const { file, hash } = batch(`a${trials}`);
+    standIn.plan = [fault];
+    const first = await submit(file);
+    const m = MODEL[fault];
+    check(m.exits.includes(first.code), `${fault}: exit ${first.code}, the model says ${m.exits.join(' or ')} (${first.out}${first.err})`);
+    check(m.outcome.test(first.out), `${fault}: told "${first.out.split('\n')[0]}", the model says ${m.outcome}`);
+    standIn.plan = ['ok'];
+    const again = await submit(file);
+    const sent = again.code !== 2;
+    if (m.rerunSends !== 'either')
+      check(sent === m.rerunSends, `${fault}: a plain re-run ${sent ? 'was sent' : 'was refused'} (${again.err})`);
+    if (!sent)
+      check(/may have been sent|already sent/.test(again.err), `${fault}: the refusal does not say it may have been sent: ${again.err}`);
+    noDoubles(hash, fault);
+  }
+}
+
+/** The ledger's disk failing at its Nth write (short, ENOSPC, EIO, fsync). */
+async function diskTrials(environment: Environment): Promise<void> {
+  const faults: WriteFault[] = ['short', 'short-then-enospc', 'ENOSPC', 'EIO', 'fsync'];
+  for (const fault of faults) {
+    // Writes: 1 marks the index complete, 2-3 the "sending" line (ledger, index), 4-5 the completion.
+    for (const nth of [1, 2, 3, 4, 5]) {
+      trials++;
+      const { hash } = batch(`d${trials}`);
+      const text = readFileSync(join(dir, `d${trials}.rpcsv`), 'utf8');
+      const prepared = prepareSubmission(text);
+      const ledgerDir = join(dir, `ledger-d${trials}`);
+      const entry = submissionEntry({
+        face: 'cli',
+        pid: process.pid,
+        host: hostname(),
+        environment,
+        file: `d${trials}.rpcsv`,
+        prepared,
+        signatureMethod: 'HMAC-SHA1',
+      });
+      const send = () =>
+        createRecurringPayments({
+          environment,
+          payload: prepared.payload,
+          credentials: { signatureMethod: 'HMAC-SHA1', consumerKey: 'merchant', consumerSecret: 'secret' },
+          timeoutMs: 2000,
+        });
+      let refusedBeforeSending = false;
+      try {
+        await guardedSend({
+          ledger: new Ledger(ledgerDir, { fs: faultyFs(fault, nth) }),
+          entry,
+          send,
+          completion: (o) => completionFor(o),
+        });
+      } catch (err) {
+        refusedBeforeSending = err instanceof LedgerWriteError;
+        check(refusedBeforeSending, `${fault}@${nth}: not a named ledger failure: ${String(err)}`);
+      }
+      if (refusedBeforeSending) check(standIn.count(hash) === 0, `${fault}@${nth}: sent although the ledger failed first`);
+      const again = await guardedSend({ ledger: new Ledger(ledgerDir), entry, send, completion: (o) => completionFor(o) });
+      // Certainly not sent: never blocked. Sent: the plain re-run is refused.
+      if (refusedBeforeSending) check(again.status === 'sent', `${fault}@${nth}: a batch that was not sent is blocked (${again.status})`);
+      else check(again.status !== 'sent', `${fault}@${nth}: a sent batch was sent again (${again.status})`);
+      noDoubles(hash, `${fault}@${nth}`);
+    }
+  }
+}
+
+function paygate(args: string[]): ReturnType<typeof spawn> {
+  const tsx = pathToFileURL(require.resolve('tsx')).href;
+  return spawn(process.execPath, ['--import', tsx, join(root, 'src', 'cli', 'main.ts'), ...args], {
+    cwd: dir,
+    env: { ...process.env, ...env() },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+function exited(child: ReturnType<typeof spawn>, ms: number): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('a paygate process did not end in time')), ms);
+    child.on('exit', (code) => {
+      clearTimeout(t);
+      resolve(code);
+    });
+  });
+}
+
+/** kill -9 of a real `paygate submit` at a seeded random moment, then a plain re-run. */
+async function killTrials(n: number): Promise<void> {
+  for (let i = 0; i < n && Date.now() < DEADLINE; i++) {
+    trials++;
+    const { file, hash } = batch(`k${trials}`);
+    standIn.plan = ['slow-ok'];
+    const child = paygate(['submit', file]);
+    const at = Math.floor(random() * 3000);
+    const done = exited(child, 30_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), at);
+    await done;
+    clearTimeout(timer);
+    const reached = standIn.count(hash) > 0;
+    if (reached) killsAfterSending++;
+    standIn.plan = ['ok'];
+    const again = await submit(file);
+    if (reached) check(again.code === 2, `kill at ${at} ms: the batch reached the stand-in and a plain re-run was not refused`);
+    noDoubles(hash, `kill at ${at} ms`);
+  }
+}
+
+/** N processes submit one file at the same moment: one sends, the others are refused. */
+async function concurrentTrials(n: number): Promise<void> {
+  trials++;
+  const { file, hash } = batch(`c${trials}`);
+  standIn.plan = [];
+  const children = Array.from({ length: n }, () => paygate(['submit', file]));
+  const codes = await Promise.all(children.map((c) => exited(c, 60_000)));
+  check(codes.filter((c) => c === 0).length === 1, `concurrent: exits ${codes.join(',')}, want one 0`);
+  check(codes.filter((c) => c === 2).length === n - 1, `concurrent: exits ${codes.join(',')}, want the others 2`);
+  check(standIn.count(hash) === 1, `concurrent: the stand-in created it ${standIn.count(hash)} times`);
+  noDoubles(hash, 'concurrent');
+}
+
+async function main(): Promise<void> {
+  console.log(`paygate fault suite, seed ${seed} (PAYGATE_FAULT_SEED=${seed} replays it)`);
+  await standIn.start();
+  const environment: Environment = {
+    name: 'stand-in',
+    baseUrl: standIn.origin,
+    reportBaseUrl: standIn.origin,
+    endpointId: '1001',
+    consumerKey: 'merchant',
+    production: false,
+  };
+  const config = join(dir, 'paygate.config.json');
+  writeFileSync(config, JSON.stringify({ environments: [environment], environment: 'stand-in', requestTimeoutSeconds: 1 }));
+  mkdirSync(join(dir, 'config'), { recursive: true });
+  trustFile({ XDG_CONFIG_HOME: join(dir, 'config') }, config, readFileSync(config));
+  try {
+    await answerTrials();
+    await diskTrials(environment);
+    await killTrials(Number(process.env.PAYGATE_FAULT_KILLS ?? 10));
+    await concurrentTrials(4);
+  } finally {
+    await standIn.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  for (const f of failures) console.log(`FAIL ${f}`);
+  console.log(`kill -9: ${killsAfterSending} of the kills landed after the batch reached the stand-in`);
+  console.log(`${trials} trials, ${doubleSends} double sends (seed ${seed})`);
+  if (failures.length > 0 || Date.now() > DEADLINE) process.exitCode = 1;
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  console.log(`seed ${seed}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as zlib from 'node:zlib';
+
+// A scripted stand-in for the gateway on 127.0.0.1. Each request takes the next fault of the plan (then
+// 'ok'). It keeps its own count, by body hash, of the requests it received whole and may have acted on
+// (created payments): the fault suite's proof that nothing was created twice.
+
+export type Fault =
+  | 'ok'
+  | 'ok-gzip'
+  | 'slow-ok'
+  | 'typed-500-success'
+  | 'typed-500-error'
+  | 'typed-503-error'
+  | 'proxy-502-empty'
+  | 'proxy-504-html'
+  | 'proxy-503-text'
+  | 'html-500'
+  | 'reset-before'
+  | 'reset-after'
+  | 'trickle'
+  | 'truncate';
+
+/** Faults after which the gateway behind may have created the payments (it received the whole request). */
+export const MAY_HAVE_ACTED = (f: Fault) => f !== 'reset-before' && f !== 'typed-500-error' && f !== 'typed-503-error';
+
+const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
+const SUCCESS = 'type=create-recurring-payment-response&status=active&recurring-payment-id=1&serial-number=s-1';
+
+export class StandIn {
+  plan: Fault[] = [];
+  /** Requests received whole that may have created payments, by SHA-256 of the body. */
+  readonly acted = new Map<string, number>();
+  readonly received = new Map<string, number>();
+  private server!: http.Server;
+  private readonly open = new Set<http.ServerResponse>();
+  origin = '';
+
+  async start(): Promise<void> {
+    this.server = http.createServer((req, res) => this.handle(req, res));
+    this.server.listen(0, '127.0.0.1');
+    await once(this.server, 'listening');
+    this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    for (const r of this.open) r.socket?.destroy();
+    this.server.closeAllConnections();
+    await new Promise((r) => this.server.close(r));
+  }
+
+  count(hash: string): number {
+    return this.acted.get(hash) ?? 0;
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const fault = this.plan.shift() ?? 'ok';
+    if (fault === 'reset-before') {
+      // The connection dies before the gateway has the whole request: nothing can have been created.
+      req.socket.destroy();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const hash = createHash('sha256').update(Buffer.concat(chunks)).digest('hex');
+      this.received.set(hash, (this.received.get(hash) ?? 0) + 1);
+      if (MAY_HAVE_ACTED(fault)) this.acted.set(hash, (this.acted.get(hash) ?? 0) + 1);
+      this.answer(fault, res);
+    });
+  }
+
+  private answer(fault: Fault, res: http.ServerResponse): void {
+    this.open.add(res);
+    res.on('close', () => this.open.delete(res));
+    switch (fault) {
+      case 'ok':
+        return void res.writeHead(200, FORM).end(SUCCESS);
+      case 'ok-gzip':
+        return void res.writeHead(200, { ...FORM, 'Content-Encoding': 'gzip' }).end(zlib.gzipSync(SUCCESS));
+      case 'slow-ok': {
+        const t = setTimeout(() => res.writeHead(200, FORM).end(SUCCESS), 400);
+        res.on('close', () => clearTimeout(t));
+        return;
+      }
+      case 'typed-500-success':
+        return void res.writeHead(500, FORM).end(SUCCESS);
+      case 'typed-500-error':
+        return void res.writeHead(500, FORM).end('type=error&error-message=Internal+error&error-id=e-1');
+      case 'typed-503-error':
+        return void res.writeHead(503, FORM).end('type=error&error-message=Maintenance');
+      case 'proxy-502-empty':
+        return void res.writeHead(502).end();
+      case 'proxy-504-html':
+        return void res
+          .writeHead(504, { 'Content-Type': 'text/html' })
+          .end('<html><head><title>504 Gateway Time-out</title></head><body><center>nginx</center></body></html>');
+      case 'proxy-503-text':
+        return void res.writeHead(503, { 'Content-Type': 'text/plain' }).end('Service Unavailable');
+      case 'html-500':
+        return void res.writeHead(500, { 'Content-Type': 'text/html' }).end('<html><body>Internal Server Error</body></html>');
+      case 'reset-after':
+        return void res.socket?.destroy();
+      case 'trickle': {
+        // One byte every 200 ms, past the client's deadline; stopped when the client gives up.
+        res.writeHead(200, { ...FORM, 'Content-Length': String(SUCCESS.length) });
+        let i = 0;
+        const t = setInterval(() => (i < SUCCESS.length ? res.write(SUCCESS[i++]) : clearInterval(t)), 200);
+        res.on('close', () => clearInterval(t));
+        return;
+      }
+      case 'truncate':
+        res.writeHead(200, { ...FORM, 'Content-Length': String(SUCCESS.length) });
+        res.write(SUCCESS.slice(0, 10));
+        return void setImmediate(() => res.socket?.destroy());
+    }
+  }
+}
