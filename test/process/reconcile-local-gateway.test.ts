@@ -101,6 +101,20 @@ test('submit, advance, report, reconcile: all ok; then extra, declined and amoun
   assert.equal(fromLedger.code, 0, fromLedger.out + fromLedger.err);
   assert.equal((JSON.parse(fromLedger.out) as Json).summary.ok, 2);
 
+  // --template runs the report now; --format csv is one line per batch row.
+  const template = join(root, 'examples', 'transactions.report.json');
+  const csv = await run(runReconcile, [ok, '--template', template, '--format', 'csv']);
+  assert.equal(csv.code, 0, csv.out + csv.err);
+  const lines = csv.out.trim().split('\r\n');
+  assert.equal(lines[0], 'file,line,client-orderid,status,due,charged,declined,reason,report lines');
+  assert.deepEqual(
+    lines.slice(1).map((l) => l.split(',').slice(2, 4)),
+    [
+      ['RC-1', 'ok'],
+      ['RC-2', 'ok'],
+    ],
+  );
+
   // A report row edited by hand: amount-mismatch, exit 1, the report line named.
   const edited = readFileSync(report, 'utf8').replace(/"12\.500"/, '"12.600"');
   writeFileSync(join(dir, 'edited.csv'), edited);
