@@ -5,11 +5,15 @@ import {
   type HostToPage,
   type PageToHost,
   type PersistedState,
+  type ReconciliationView,
   type TableSource,
   type SubmissionView,
   type ViewState,
   OUTCOME_COLUMNS,
+  RECONCILE_KEY_COLUMN,
+  RECONCILE_STATUS_COLUMN,
 } from '../src/shared/resultsProtocol';
+import { renderReconcileBanner } from './reconcileView';
 import { rowMasker } from '../src/shared/cardData';
 import type { ReportInfo } from '../src/shared/reportInfo';
 import { renderBanner } from './banner';
@@ -40,6 +44,8 @@ export class App {
   private title = '';
   private source: TableSource = { kind: 'inline' };
   private submission: SubmissionView | undefined;
+  private reconciliation: ReconciliationView | undefined;
+  private readonly reconcileButton: HTMLButtonElement;
   private pendingView: ViewState | undefined;
   private stream: CsvReader | undefined;
   /** Rows the current view (order) has looked at; rows after it arrived since. */
@@ -86,6 +92,7 @@ export class App {
       b.addEventListener('click', action);
       return b;
     };
+    this.reconcileButton = button('Reconcile…', () => this.post({ type: 'reconcile' }), 'reconcile');
     this.toolbar.append(
       this.search,
       this.count,
@@ -93,10 +100,12 @@ export class App {
       button('Copy row', () => this.copy('row'), 'copy-row'),
       button('Export CSV', () => this.exportRows('csv'), 'export-csv'),
       button('Export JSON', () => this.exportRows('json'), 'export-json'),
+      this.reconcileButton,
     );
     this.status = el('div', { class: 'statusline', 'aria-live': 'polite' });
     this.gridHost = el('div', { class: 'grid-host' });
     root.append(this.banner, this.toolbar, this.status, this.gridHost);
+    this.gridHost.addEventListener('dblclick', () => this.reveal());
     let timer: ReturnType<typeof setTimeout> | undefined;
     this.search.addEventListener('input', () => {
       clearTimeout(timer);
@@ -123,6 +132,10 @@ export class App {
       this.showSubmission(saved.submission);
       return true;
     }
+    if (saved.reconciliation) {
+      this.showReconciliation(saved.reconciliation);
+      return true;
+    }
     if (saved.table) {
       this.loadRows(saved.title, saved.table.columns, saved.table.rows, saved.source);
       return true;
@@ -138,11 +151,15 @@ export class App {
     switch (msg.type) {
       case 'table':
         this.submission = undefined;
+        this.reconciliation = undefined;
         this.showReportBanner(msg.title, msg.info);
         this.loadRows(msg.title, msg.columns, msg.rows, msg.source);
         break;
       case 'submission':
         this.showSubmission(msg.view);
+        break;
+      case 'reconciliation':
+        this.showReconciliation(msg.view);
         break;
       case 'csvStart':
         this.work = this.work.then(() => this.startCsv(msg.title, msg.source, msg.delimiter, msg.totalBytes, msg.info));
@@ -162,6 +179,23 @@ export class App {
     }
   }
 
+  private showReconciliation(view: ReconciliationView): void {
+    this.submission = undefined;
+    this.reconciliation = view;
+    const status = view.columns.indexOf(RECONCILE_STATUS_COLUMN);
+    const byStatus = (s: string | undefined) => this.table?.setColumnFilters(s === undefined ? [] : [{ id: columnId(status), value: s }]);
+    this.banner.replaceChildren(renderReconcileBanner(view, byStatus));
+    this.pinNext = status === -1 ? undefined : [status];
+    this.loadRows(view.title, view.columns, view.rows, { kind: 'inline' });
+  }
+
+  /** A reconciliation row's batch line and report lines, shown by the host. */
+  private reveal(): void {
+    const key = this.reconciliation ? this.reconciliation.columns.indexOf(RECONCILE_KEY_COLUMN) : -1;
+    const value = key === -1 ? undefined : this.grid?.activeRow()?.[key];
+    if (value) this.post({ type: 'reveal', key: value });
+  }
+
   /** A report's banner, the same as above a PDF report; nothing for a plain CSV file. */
   private showReportBanner(title: string, info: ReportInfo | undefined): void {
     this.info = info;
@@ -171,6 +205,7 @@ export class App {
 
   private showSubmission(view: SubmissionView): void {
     this.submission = view;
+    this.reconciliation = undefined;
     this.info = undefined;
     this.banner.replaceChildren(renderBanner(view));
     // The answer's columns lead the table (the host puts them first); keep them in view.
@@ -200,6 +235,7 @@ export class App {
     this.autoWidths = undefined;
     document.body.dataset.state = 'loading';
     this.data.reset(columns, rowMasker(columns));
+    this.reconcileButton.hidden = this.submission !== undefined || this.reconciliation !== undefined;
     const saved = this.pendingView;
     this.table = createResultsTable(columns, { widths: saved?.widths, pinned: saved?.pinned ?? this.pinNext });
     this.pinNext = undefined;
@@ -211,6 +247,7 @@ export class App {
       },
       onCopy: (text, what) => this.post({ type: 'copy', text, what }),
       onActiveChange: () => undefined,
+      statusColumn: this.reconciliation ? this.reconciliation.columns.indexOf(RECONCILE_STATUS_COLUMN) : undefined,
       needlesFor: (column) => this.needlesFor(column),
       cellText: amountColumns(columns),
     });
@@ -261,6 +298,7 @@ export class App {
     clearTimeout(this.paintTimer);
     this.paintTimer = undefined;
     this.submission = undefined;
+    this.reconciliation = undefined;
     this.showReportBanner(title, info);
     this.title = title;
     this.setStatus('Loading…');
@@ -532,6 +570,7 @@ export class App {
         title: this.title,
         source: this.source,
         submission: this.submission,
+        reconciliation: this.reconciliation,
         info: this.info,
         data: this.data,
         view: {

@@ -24,6 +24,8 @@ export interface GridCallbacks {
   rowAt(viewIndex: number): string[] | undefined;
   onCopy(text: string, what: 'cell' | 'row'): void;
   onActiveChange(): void;
+  /** A data column whose value colours its cells (a reconciliation's status), via data-status. */
+  statusColumn?: number;
   /** Lower-case needles to highlight in a data column (the search, and that column's filter). */
   needlesFor(column: number): string[];
   /** The text a cell shows when it differs from its value (report amounts in their currency's minor units). */
@@ -258,6 +260,8 @@ export class Grid {
         const cell = rowEl.children[p] as HTMLElement;
         const c = this.display[p];
         renderCell(cell, this.cb.cellText ? this.cb.cellText(values, c) : (values[c] ?? ''), needles[p]);
+        if (c === this.cb.statusColumn) cell.dataset.status = values[c] ?? '';
+        else if (cell.dataset.status !== undefined) delete cell.dataset.status;
         const isActive = this.active.row === item.index && this.active.col === p;
         cell.classList.toggle('active', isActive);
         if (isActive) cell.id = 'active-cell';

@@ -5,6 +5,7 @@ import {
   INLINE_STATE_LIMIT,
   PROTOCOL_VERSION,
   type PersistedState,
+  type ReconciliationView,
   type TableSource,
   type SubmissionView,
   type ViewState,
@@ -16,6 +17,7 @@ export function persistedState(o: {
   title: string;
   source: TableSource;
   submission?: SubmissionView;
+  reconciliation?: ReconciliationView;
   info?: ReportInfo;
   data: Dataset;
   view: ViewState;
@@ -23,6 +25,7 @@ export function persistedState(o: {
   const state: PersistedState = { v: PROTOCOL_VERSION, title: o.title, source: o.source, view: o.view };
   if (o.info) state.info = o.info;
   if (o.submission) state.submission = o.submission;
+  else if (o.reconciliation) state.reconciliation = o.reconciliation;
   else if (o.source.kind === 'inline') {
     const rows = rowsWithin(o.data, INLINE_STATE_LIMIT);
     if (rows) state.table = { columns: o.data.columns, rows };

@@ -13,6 +13,7 @@ import { demoCommand } from './commands/demo';
 import { lspCommand } from './commands/lsp';
 import { historyCommand } from './commands/history';
 import { trustCommand } from './commands/trust';
+import { reconcileCommand } from './commands/reconcile';
 import { listenCommand } from './commands/listen';
 import { callbacksCommand } from './commands/callbacks';
 
@@ -27,6 +28,7 @@ export const COMMANDS = [
   submitCommand,
   historyCommand,
   reportCommand,
+  reconcileCommand,
   trustCommand,
   gatewayCommand,
   listenCommand,

@@ -6,6 +6,7 @@ import { registerLinting } from './lint/register';
 import { registerPreviewToday } from './lint/previewToday';
 import { createLog } from './log';
 import { ReadOnlyDocuments } from './readOnlyDocs';
+import { registerReconcile } from './reconcile/register';
 import { registerReport } from './report/register';
 import { registerResultsPanel } from './results/register';
 import { registerSubmit } from './submit/register';
@@ -27,6 +28,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerReport(context, { environments, results });
   registerForecast(context);
   registerCallbacks(context, { results, local: environments.target.local, client });
+  registerReconcile(context, { history, results });
   log.info('PayGate Toolkit active');
 }
 

@@ -2,6 +2,7 @@
 // spec's sample exactly: every value double-quoted, Created_date `YYYY-MM-DD hh:mm:ss`, Amount with three
 // decimals, Date_of_report `DD.MM.YYYY`.
 
+import { writeRecords } from '../core/csv/write';
 import { compareDates, formatIsoDate, parseGatewayDate, type CalendarDate } from '../core/dates';
 import { reportTemplateProblems } from '../core/gateway/reportTemplate';
 import { DEMO_MERCHANT_NAME } from './merchant';
@@ -127,8 +128,7 @@ export function reportRows(state: GatewayState, r: ReportRequest, merchantName =
 
 /** RFC 4180 with every value quoted, as in the spec's sample; records end with CRLF. */
 export function reportCsv(rows: string[][], delimiter: string): string {
-  const q = (v: string) => `"${v.replace(/"/g, '""')}"`;
-  return [REPORT_COLUMNS as readonly string[], ...rows].map((r) => r.map(q).join(delimiter)).join('\r\n') + '\r\n';
+  return writeRecords([REPORT_COLUMNS, ...rows], delimiter, '\r\n', true) + '\r\n';
 }
 
 export interface RenderedReport {

@@ -55,6 +55,25 @@ export interface SubmissionView {
   rows: string[][];
 }
 
+// ---------- reconciliation ----------
+
+/** The first column of a reconciliation's table: one status per batch row (or `unmatched`), pinned and coloured. */
+export const RECONCILE_STATUS_COLUMN = 'reconciliation';
+/** The column whose value the page sends back in `reveal` to show that row's batch line and report lines. */
+export const RECONCILE_KEY_COLUMN = 'batch line';
+
+/** A reconciliation shown in the table (docs/reconcile.md): the host masks card numbers before sending. */
+export interface ReconciliationView {
+  title: string;
+  window: { from: string; to: string };
+  /** Where each charge's approved/declined came from, in a sentence. */
+  note: string;
+  /** Count per status (and `unmatched`), most serious first. */
+  summary: [string, number][];
+  columns: string[];
+  rows: string[][];
+}
+
 // ---------- page state kept by vscode.setState (and handed to the serializer on reload) ----------
 
 export interface ViewState {
@@ -74,6 +93,7 @@ export interface PersistedState {
   /** Present only when small enough to keep in webview state (see INLINE_STATE_LIMIT). */
   table?: { columns: string[]; rows: string[][] };
   submission?: SubmissionView;
+  reconciliation?: ReconciliationView;
   /** A report's banner facts (absent for a submission or a plain CSV file). */
   info?: ReportInfo;
   view?: ViewState;
@@ -92,6 +112,7 @@ export type HostToPage =
   | { type: 'csvEnd' }
   | { type: 'csvFailed'; message: string }
   | { type: 'submission'; view: SubmissionView }
+  | { type: 'reconciliation'; view: ReconciliationView }
   | { type: 'exportDone'; ok: boolean; message: string };
 
 // ---------- page -> host ----------
@@ -102,7 +123,11 @@ export type PageToHost =
   | { type: 'ready'; version: number; restored: boolean }
   | { type: 'export'; format: ExportFormat; columns: string[]; rows: string[][]; suggestedName: string }
   | { type: 'copy'; text: string; what: 'cell' | 'row' }
-  | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string };
+  | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
+  /** Reconcile the report on this page with batches (the page's "Reconcile…" button). */
+  | { type: 'reconcile' }
+  /** Show a reconciliation row's batch line and report lines; `key` is its RECONCILE_KEY_COLUMN value. */
+  | { type: 'reveal'; key: string };
 
 // ---------- guards ----------
 
@@ -162,6 +187,21 @@ export function isSubmissionView(v: unknown): v is SubmissionView {
   );
 }
 
+export function isReconciliationView(v: unknown): v is ReconciliationView {
+  return (
+    isRec(v) &&
+    isStr(v.title) &&
+    isRec(v.window) &&
+    isStr(v.window.from) &&
+    isStr(v.window.to) &&
+    isStr(v.note) &&
+    Array.isArray(v.summary) &&
+    v.summary.every((e) => Array.isArray(e) && e.length === 2 && isStr(e[0]) && typeof e[1] === 'number') &&
+    isStringArray(v.columns) &&
+    isRows(v.rows)
+  );
+}
+
 export function isHostToPage(v: unknown): v is HostToPage {
   if (!isRec(v)) return false;
   switch (v.type) {
@@ -177,6 +217,8 @@ export function isHostToPage(v: unknown): v is HostToPage {
       return isStr(v.message);
     case 'submission':
       return isSubmissionView(v.view);
+    case 'reconciliation':
+      return isReconciliationView(v.view);
     case 'exportDone':
       return typeof v.ok === 'boolean' && isStr(v.message);
     default:
@@ -195,6 +237,10 @@ export function isPageToHost(v: unknown): v is PageToHost {
       return isStr(v.text) && (v.what === 'cell' || v.what === 'row');
     case 'log':
       return (v.level === 'info' || v.level === 'warn' || v.level === 'error') && isStr(v.message);
+    case 'reconcile':
+      return true;
+    case 'reveal':
+      return isStr(v.key);
     default:
       return false;
   }
@@ -205,5 +251,6 @@ export function isPersistedState(v: unknown): v is PersistedState {
   if (!isRec(v) || v.v !== PROTOCOL_VERSION || !isStr(v.title) || !isSource(v.source)) return false;
   if (v.table !== undefined && !(isRec(v.table) && isStringArray(v.table.columns) && isRows(v.table.rows))) return false;
   if (v.submission !== undefined && !isSubmissionView(v.submission)) return false;
+  if (v.reconciliation !== undefined && !isReconciliationView(v.reconciliation)) return false;
   return optInfo(v.info);
 }

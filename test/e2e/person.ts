@@ -652,6 +652,43 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     }
   });
 
+  // Reconciliation (issue 20): advance the clock, pull the report, reconcile it from the report's page.
+  await step(
+    'advance the clock, run the report, "Reconcile…" on its page shows the reconciliation view',
+    async () => {
+      const reconcile = command('paygate.reconcileWithReport');
+      const advance = command('paygate.advanceLocalGatewayClock');
+      if (!reconcile || !runReport || !advance) notYet('no Reconcile with Report, Run Report Template or Advance Clock command');
+      await page.keyboard.press('Escape');
+      await wb.runCommand(page, advance.title);
+      // The days box, not the palette that opened it (Enter on the palette would leave the clock where it was).
+      await page.locator('.quick-input-widget', { hasText: /simulated clock forward/ }).waitFor({ state: 'visible', timeout: 15_000 });
+      await page.keyboard.press('Enter'); // the offered 35 days
+      await page
+        .locator('.notifications-toasts', { hasText: /Advanced \d+ days/ })
+        .first()
+        .waitFor({ timeout: 30_000 });
+      await wb.quickOpenFile(page, 'transactions.report.json');
+      const earlier = page.frames();
+      await wb.runCommand(page, runReport.title);
+      const report = await answerPromptsUntilTable(page, earlier);
+      await report.locator('button#reconcile').click();
+      const frame = await wb.webviewFrame(page, '.reconcile-banner', 30_000);
+      await frame.locator('[data-status]').first().waitFor({ timeout: 15_000 });
+      const headers = (await frame.locator('[role="columnheader"]').allInnerTexts()).map((h) => h.trim());
+      await screenshot('reconciliation');
+      if (headers[0] !== 'reconciliation') throw new Error(`the first column is ${headers[0]}`);
+      const banner = (await frame.locator('.reconcile-banner').innerText()).replace(/\s+/g, ' ');
+      const window = /Window (\S+) to (\S+);/.exec(banner);
+      if (!window || window[1] === window[2]) throw new Error(`the window does not span the advanced clock: ${banner.slice(0, 160)}`);
+      const expected = clientOrderIds(path.join(workspace, 'valid.rpcsv'));
+      for (const id of expected)
+        if ((await frame.locator('[role="gridcell"]', { hasText: id }).count()) === 0) throw new Error(`no reconciliation row for ${id}`);
+      return banner.slice(0, 120);
+    },
+    { previous: false },
+  );
+
   return counts;
 }
 

@@ -99,6 +99,8 @@ test('demo: every step succeeds and the report table lists the example orders', 
   assert.match(text, new RegExp(`Listening on http://127\\.0\\.0\\.1:${port} `));
   assert.match(text, /\b\d+\.\d{2}\s+EUR\b/, 'report amounts in EUR minor units');
   assert.doesNotMatch(text, /\b\d+\.\d{3}\s+EUR\b/);
+  // The tour ends with a reconciliation of the batch it sent against the report it pulled.
+  assert.match(text, /Reconcile valid\.rpcsv with the report[\s\S]*Reconciliation of 4 batch row\(s\)[\s\S]*\n {2}ok {16}4\n/);
   assert.doesNotMatch(text, /4111111111111111/);
 });
 

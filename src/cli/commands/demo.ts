@@ -10,7 +10,9 @@ import { exits, Option, paygateCommand, runCommand } from '../parser';
 import { formatGatewayDate } from '../../core/dates';
 import { createRecurringPayments, parseReportTemplate, prepareSubmission, runCustomReport } from '../../core/gateway';
 import { lint } from '../../core/rules/lint';
+import { batchRows, reconcileText } from '../../core/reconcile';
 import { startLocalGateway } from '../../local-gateway';
+import { formatReconcileText } from '../format/reconcile';
 
 export interface DemoOptions {
   examples?: string;
@@ -23,10 +25,10 @@ export function demoCommand(ctx: CliContext) {
   return paygateCommand(
     {
       name: 'demo',
-      summary: 'tour: local gateway, lint examples, submit, advance the clock, report',
+      summary: 'tour: local gateway, lint, submit, advance the clock, report, reconcile',
       description:
         'A tour without credentials: starts the local gateway, lints the example batches, submits examples/valid.rpcsv, ' +
-        'advances the simulated clock, runs examples/transactions.report.json and prints the report, then stops the gateway.',
+        'advances the simulated clock, runs examples/transactions.report.json and prints the report, reconciles valid.rpcsv with it, then stops the gateway.',
       exits: [
         [0, 'every step went as expected'],
         [1, 'a step did not'],
@@ -120,6 +122,7 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
     }
 
     step(4, `Advance the simulated clock ${days} days`);
+    const sentOn = gw.today();
     const advanced = await gw.advanceDays(days);
     const approved = advanced.charges.filter((c) => c.status === 'approved').length;
     ctx.stdout(
@@ -139,15 +142,19 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
         template: parsedTemplate.template,
         credentials: { signatureMethod: 'HMAC-SHA1', consumerKey: gw.merchant.consumerKey, consumerSecret: gw.merchant.consumerSecret },
       });
-      if (report.outcome === 'report' && report.format === 'csv')
+      if (report.outcome === 'report' && report.format === 'csv') {
         ctx.stdout(`${formatTable(report.columns, report.rows)}${report.rows.length} row(s)\n`);
-      else {
+        step(6, 'Reconcile valid.rpcsv with the report (paygate reconcile)');
+        const rows = batchRows(show(validPath), await readFile(validPath, 'utf8'));
+        const result = reconcileText(rows, report.text, { today: sentOn, delimiter: parsedTemplate.template.reportCsvDelimiter });
+        ctx.stdout('error' in result ? `The report cannot be reconciled: ${result.error}\n` : formatReconcileText(result, 'the report'));
+      } else {
         ctx.stdout(outcomeText(report, show(templatePath)));
         ok = false;
       }
     }
   } finally {
-    step(6, 'Stop the local gateway');
+    step(7, 'Stop the local gateway');
     await gw.close();
     if (givenState === undefined) rmSync(stateDir, { recursive: true, force: true });
     ctx.stdout(givenState === undefined ? 'Stopped; temporary state removed.\n' : `Stopped; state kept in ${show(stateDir)}.\n`);

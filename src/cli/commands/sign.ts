@@ -26,7 +26,7 @@ export function signCommand(ctx: CliContext) {
   return paygateCommand(
     {
       name: 'sign',
-      summary: 'compute an OAuth 1.0a signature: base string, signature (Base64, hex), header',
+      summary: 'compute an OAuth 1.0a signature (base string, Base64/hex value, header)',
       description:
         'Computes an OAuth 1.0a signature (debug form): the base string, the signature in Base64 and hex, and the ' +
         'Authorization header. Nothing is sent.',

@@ -3,17 +3,20 @@ import { parseCsv, type ParsedCsv } from './parse';
 // The product's one CSV writer: `;` delimited by default, RFC 4180 quoting (only where a value needs it),
 // CRLF between records on submission. The results page and exports use it too, with their delimiter.
 
-/** Quotes a value only when it must be: it holds the delimiter, a quote or a line break. */
-export function quoteField(value: string, delimiter = ';'): string {
-  if (value.indexOf(delimiter) === -1 && value.indexOf('"') === -1 && value.indexOf('\n') === -1 && value.indexOf('\r') === -1) {
+/**
+ * Quotes a value only when it must be: it holds the delimiter, a quote or a line break. `always` quotes
+ * every value (the gateway's report writes them so, and the local gateway writes its report the same way).
+ */
+export function quoteField(value: string, delimiter = ';', always = false): string {
+  if (!always && value.indexOf(delimiter) === -1 && value.indexOf('"') === -1 && value.indexOf('\n') === -1 && value.indexOf('\r') === -1) {
     return value;
   }
   return `"${value.replace(/"/g, '""')}"`;
 }
 
-/** Records written with `delimiter`, quoted where needed, joined by `newline` (none after the last). */
-export function writeRecords(rows: readonly (readonly string[])[], delimiter = ';', newline = '\r\n'): string {
-  return rows.map((row) => row.map((v) => quoteField(v, delimiter)).join(delimiter)).join(newline);
+/** Records written with `delimiter`, quoted where needed (or always), joined by `newline` (none after the last). */
+export function writeRecords(rows: readonly (readonly string[])[], delimiter = ';', newline = '\r\n', always = false): string {
+  return rows.map((row) => row.map((v) => quoteField(v, delimiter, always)).join(delimiter)).join(newline);
 }
 
 /**

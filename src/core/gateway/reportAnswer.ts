@@ -1,4 +1,3 @@
-import Papa from 'papaparse';
 import {
   charsetOf,
   decode,
@@ -9,6 +8,7 @@ import {
   parseFormFields,
   speaksOfAccess,
 } from './answerText';
+import { readReportText } from '../csv/reportRecords';
 import { serverErrorOutcome, typedErrorOutcome, type GatewayOutcome, type HttpAnswer } from './outcome';
 
 // The custom report's answer. A report is a report only when it really is one: a PDF (by type or magic),
@@ -32,18 +32,13 @@ function isPdf(answer: HttpAnswer): boolean {
 }
 
 /**
- * RFC 4180 via papaparse; undefined unless it is well-formed with every row as wide as the header.
- * `headerAlone` allows a header without rows.
+ * RFC 4180 by the one report reader (the page shows the report with the same reader); undefined unless it
+ * is well-formed with every row as wide as the header. `headerAlone` allows a header without rows.
  */
 export function parseReportCsv(text: string, delimiter = ',', headerAlone = true): { columns: string[]; rows: string[][] } | undefined {
-  const result = Papa.parse<string[]>(text, { delimiter, header: false, skipEmptyLines: false, newline: undefined });
-  if (result.errors.some((e) => e.type === 'Quotes' || e.type === 'Delimiter')) return undefined;
-  const records = result.data.filter((r, i) => !(i === result.data.length - 1 && r.length === 1 && r[0] === ''));
-  if (records.length === 0) return undefined;
-  const [columns, ...rows] = records;
-  if (rows.length === 0 && !headerAlone) return undefined;
-  if (rows.some((r) => r.length !== columns.length)) return undefined;
-  return { columns, rows };
+  const csv = readReportText(text, delimiter);
+  if (!csv || (csv.rows.length === 0 && !headerAlone)) return undefined;
+  return csv;
 }
 
 /** A header cell names a column: short, not a sentence. */

@@ -2,13 +2,12 @@ import { TextDecoder } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Readable } from 'node:stream';
-import Papa from 'papaparse';
 import { DEFAULT_REPORT_ANSWER_LIMIT, DEFAULT_TIMEOUT_MS, prepareReportRequest } from './client';
 import { charsetOf, decode, mediaType } from './answerText';
 import type { Environment, PathTemplates } from './environments';
 import type { GatewayOutcome } from './outcome';
 import { interpretReportAnswer } from './reportAnswer';
+import { ReportRecordReader } from '../csv/reportRecords';
 import type { ReportTemplate } from './reportTemplate';
 import type { SigningCredentials } from '../oauth';
 import { postOnce } from './transport';
@@ -16,7 +15,7 @@ import { postOnce } from './transport';
 // A report written to a file as it arrives, so a large report costs disk, not memory. The answer goes to
 // a temporary file next to the target (created exclusively, 0600); only its first bytes stay in memory to
 // tell what it is. A real report (a PDF, or CSV whose every row parses to the header's width, checked by
-// streaming the file through papaparse) is renamed onto the target; anything else is told from its head
+// streaming the file through the one report reader) is renamed onto the target; anything else is told from its head
 // and the temporary file removed.
 
 const HEAD_BYTES = 64 * 1024;
@@ -46,35 +45,25 @@ async function* decoded(file: string, encoding: string | undefined): AsyncGenera
   if (rest !== '') yield rest;
 }
 
-/** Streams the file through papaparse: its header and row count when every row is as wide as the header. */
-function csvShape(file: string, delimiter: string, encoding: string | undefined): Promise<{ columns: string[]; rows: number } | undefined> {
-  return new Promise((resolve) => {
-    let columns: string[] | undefined;
-    let rows = 0;
-    let trailingBlank = false;
-    let ok = true;
-    Papa.parse<string[]>(Readable.from(decoded(file, encoding)) as unknown as File, {
-      delimiter,
-      header: false,
-      skipEmptyLines: false,
-      step: (result, parser) => {
-        const row = result.data;
-        if (result.errors.some((e) => e.type === 'Quotes' || e.type === 'Delimiter') || trailingBlank) {
-          ok = false;
-          parser.abort();
-          return;
-        }
-        if (!columns) columns = row;
-        else if (row.length === 1 && row[0] === '') trailingBlank = true;
-        else if (row.length !== columns.length) {
-          ok = false;
-          parser.abort();
-        } else rows++;
-      },
-      complete: () => resolve(ok && columns && columns.length > 0 ? { columns, rows } : undefined),
-      error: () => resolve(undefined),
-    });
-  });
+/** Streams the file through the report reader: its header and row count when every row is as wide as the header. */
+async function csvShape(
+  file: string,
+  delimiter: string,
+  encoding: string | undefined,
+): Promise<{ columns: string[]; rows: number } | undefined> {
+  let rows = 0;
+  const reader = new ReportRecordReader({ delimiter, onRecord: () => rows++ });
+  try {
+    for await (const text of decoded(file, encoding)) {
+      reader.push(text);
+      if (reader.errors > 0 || reader.ragged > 0) return undefined;
+    }
+    reader.end();
+  } catch {
+    return undefined;
+  }
+  const columns = reader.columns;
+  return reader.errors === 0 && reader.ragged === 0 && columns && columns.length > 0 ? { columns, rows } : undefined;
 }
 
 function isPdfHead(contentType: string, head: Uint8Array): boolean {

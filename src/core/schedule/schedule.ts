@@ -33,6 +33,8 @@ export interface ScheduleOptions {
   limit: number;
   /** Index of the first charge to return (the local gateway resumes a schedule from its repeats counter). */
   fromIndex?: number;
+  /** No charge after this date is returned (reconciliation stops at its window; an endless row then ends). */
+  until?: CalendarDate;
 }
 
 /**
@@ -188,6 +190,7 @@ export function computeSchedule(input: ScheduleInput, options: ScheduleOptions):
     const date = dateOf(start, period, interval, index);
     if (!validDate(date)) break;
     if (input.finishDate && compareDates(date, input.finishDate) > 0) break;
+    if (options.until && compareDates(date, options.until) > 0) break;
     charges.push({ index, date, amount: amount(index) });
   }
   return charges;

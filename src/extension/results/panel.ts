@@ -11,6 +11,7 @@ import {
   VIEW_TYPE,
   type HostToPage,
   type PageToHost,
+  type ReconciliationView,
   type TableSource,
   type SubmissionView,
 } from '../../shared/resultsProtocol';
@@ -21,7 +22,16 @@ export type PanelContent =
   | { kind: 'rows'; title: string; columns: string[]; rows: string[][]; info?: ReportInfo }
   | { kind: 'csvText'; title: string; text: string; delimiter?: string; info?: ReportInfo }
   | { kind: 'file'; title: string; uri: vscode.Uri; info?: ReportInfo }
-  | { kind: 'submission'; view: SubmissionView };
+  | { kind: 'submission'; view: SubmissionView }
+  | { kind: 'reconciliation'; view: ReconciliationView };
+
+/** What the page may ask of the host beyond the table itself (set by the reconciliation feature). */
+export interface PanelActions {
+  /** "Reconcile…" on a report's page: the report is the content shown. */
+  reconcile?(report: PanelContent): void;
+  /** A reconciliation row's batch line and report lines. */
+  reveal?(key: string): void;
+}
 
 export function panelOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
   return {
@@ -42,6 +52,7 @@ export class ResultsPanel extends Disposable {
   private delivered: PanelContent | undefined;
   private sendGeneration = 0;
   readonly onDidDispose: vscode.Event<void>;
+  actions: PanelActions = {};
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -91,7 +102,7 @@ export class ResultsPanel extends Disposable {
 
   async show(content: PanelContent): Promise<void> {
     this.content = content;
-    this.panel.title = content.kind === 'submission' ? content.view.title : content.title;
+    this.panel.title = 'view' in content ? content.view.title : content.title;
     this.panel.reveal(undefined, false);
     if (this.isReady) await this.send(content);
     else await this.readyOnce; // the ready handler sends it
@@ -123,6 +134,13 @@ export class ResultsPanel extends Disposable {
       case 'log':
         log()[msg.level](`Results page: ${msg.message}`);
         break;
+      case 'reconcile':
+        if (this.content && this.content.kind !== 'submission' && this.content.kind !== 'reconciliation')
+          this.actions.reconcile?.(this.content);
+        break;
+      case 'reveal':
+        this.actions.reveal?.(msg.key);
+        break;
     }
   }
 
@@ -151,6 +169,9 @@ export class ResultsPanel extends Disposable {
         break;
       case 'submission':
         await post({ type: 'submission', view: content.view });
+        break;
+      case 'reconciliation':
+        await post({ type: 'reconciliation', view: content.view });
         break;
       case 'csvText':
         await post({

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { log } from '../log';
-import { ResultsPanel, type PanelContent } from './panel';
-import { isPersistedState, VIEW_TYPE, type SubmissionView } from '../../shared/resultsProtocol';
+import { ResultsPanel, type PanelActions, type PanelContent } from './panel';
+import { isPersistedState, VIEW_TYPE, type ReconciliationView, type SubmissionView } from '../../shared/resultsProtocol';
 import { sanitiseSubmissionView } from './sanitise';
 import { PdfPanel, type PdfContent } from './pdfPanel';
 import { pdfTitle, readReportFile } from './reportFile';
@@ -21,6 +21,10 @@ export interface ResultsPanelApi {
   showPdf(content: PdfContent): Promise<void>;
   /** A saved report, CSV (the table) or PDF (the PDF page), chosen by its name or its first bytes. */
   openReportFile(uri: vscode.Uri): Promise<void>;
+  /** Shows a reconciliation; the panel is returned so its closing can clear what goes with it. */
+  showReconciliation(view: ReconciliationView, reveal: (key: string) => void): Promise<ResultsPanel>;
+  /** What "Reconcile…" on a report's page does (the reconciliation feature sets it). */
+  onReconcileRequest(handler: (report: PanelContent) => void): void;
 }
 
 export const OPEN_CSV_COMMAND = 'paygate.openCsvInTable';
@@ -35,6 +39,7 @@ export function registerResultsPanel(context: vscode.ExtensionContext): ResultsP
   const extensionUri = context.extensionUri;
   // One panel per thing shown: opening the same file or re-running the same report reuses its panel.
   const panels = new Map<string, ResultsPanel>();
+  let reconcileRequest: PanelActions['reconcile'];
 
   const track = (key: string, panel: ResultsPanel) => {
     panels.set(key, panel);
@@ -43,13 +48,18 @@ export function registerResultsPanel(context: vscode.ExtensionContext): ResultsP
     });
   };
 
-  const showIn = async (key: string, content: PanelContent): Promise<void> => {
+  const openIn = async (key: string, content: PanelContent): Promise<ResultsPanel> => {
     let panel = panels.get(key);
     if (!panel) {
-      panel = ResultsPanel.create(extensionUri, content.kind === 'submission' ? content.view.title : content.title);
+      panel = ResultsPanel.create(extensionUri, 'view' in content ? content.view.title : content.title);
+      panel.actions.reconcile = (report) => reconcileRequest?.(report);
       track(key, panel);
     }
     await panel.show(content);
+    return panel;
+  };
+  const showIn = async (key: string, content: PanelContent): Promise<void> => {
+    await openIn(key, content);
   };
 
   const pdfPanels = new Map<string, PdfPanel>();
@@ -86,6 +96,17 @@ export function registerResultsPanel(context: vscode.ExtensionContext): ResultsP
       if (read.kind === 'pdf') return api.showPdf(read.content);
       log().warn(`Open report file: ${read.message}`);
       return pdfPanelFor(`file:${uri.toString()}`, read.title).fail(read.title, read.message);
+    },
+    showReconciliation: async (view, reveal) => {
+      const key = `reconciliation:${view.title}`;
+      const existing = panels.get(key);
+      if (existing) existing.actions.reveal = reveal;
+      const panel = await openIn(key, { kind: 'reconciliation', view });
+      panel.actions.reveal = reveal;
+      return panel;
+    },
+    onReconcileRequest: (handler) => {
+      reconcileRequest = handler;
     },
   };
 
@@ -142,6 +163,7 @@ export function registerResultsPanel(context: vscode.ExtensionContext): ResultsP
     vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
       async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: unknown) {
         const panel = new ResultsPanel(webviewPanel, extensionUri);
+        panel.actions.reconcile = (report) => reconcileRequest?.(report);
         if (isPersistedState(state)) {
           panel.restoreFrom(state.source, state.title);
           track(state.source.kind === 'file' ? `file:${state.source.uri}` : `restored:${state.title}`, panel);

@@ -1,0 +1,161 @@
+import { parseGatewayDate, todayLocal, type CalendarDate } from '../../core/dates';
+import { parseReportTemplate, runCustomReport } from '../../core/gateway';
+import {
+  parseColumnOverride,
+  ReportReconciliation,
+  SETTLED_STATUSES,
+  type ColumnOverrides,
+  type Reconciliation,
+} from '../../core/reconcile';
+import { loadCliConfig } from '../config';
+import { reportCredentials } from '../credentials';
+import { resolveTarget } from '../target';
+import type { CliContext } from '../context';
+import { formatReconcileCsv, formatReconcileJson, formatReconcileText } from '../format/reconcile';
+import { readInput } from '../io';
+import { EXIT, inputError } from '../output';
+import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { feedReport, ledgerBatches, namedBatches, type BatchSource } from '../reconcileInputs';
+
+export interface ReconcileOptions {
+  report?: string;
+  template?: string;
+  asOf?: string;
+  from?: string;
+  column: string[];
+  format: 'text' | 'json' | 'csv';
+  env?: string;
+  state?: string;
+  config?: string;
+}
+
+export function reconcileCommand(ctx: CliContext) {
+  return paygateCommand(
+    {
+      name: 'reconcile',
+      summary: 'hold batches against a transactions report (ok, missing, declined, extra…)',
+      description:
+        "Reconciles batches with a transactions report: every row's charges due in the window (the charge schedule) against " +
+        'the report rows with its client-orderid. One status per row: extra, amount-mismatch, currency-mismatch, declined, ' +
+        "missing, ok, not-due; report rows of no batch are unmatched. Without BATCH, the ledger's accepted submissions to the " +
+        'environment are reconciled (a file changed since it was sent is named and skipped).',
+      exits: [
+        [EXIT.ok, 'every row ok or not-due, and no unmatched report row'],
+        [EXIT.rejected, 'some row needs attention, or a report row matches no batch row'],
+        [EXIT.usage, 'usage error, or an unreadable batch or report (file, line and column named)'],
+      ],
+    },
+    ctx,
+  )
+    .argument('[BATCH...]', "batch files (default: the ledger's accepted submissions for the environment)")
+    .option('--report <FILE>', 'the transactions report CSV (paygate report --out); - reads standard input')
+    .option('--template <T>', 'run this report template now and reconcile with its answer')
+    .option('--as-of <DATE>', "window end, DD.MM.YYYY (default the report's Date_of_report, else today)")
+    .option('--from <DATE>', 'window start, DD.MM.YYYY (default the earliest start-date)')
+    .option(
+      '--column <ROLE=NAME>',
+      'report column for a role: order, amount, currency, date, status, id (repeatable)',
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
+    .addOption(
+      choiceOption('--format <FORMAT>', 'text; json: {"window","rows","unmatched","summary"}; csv', ['text', 'json', 'csv']).default(
+        'text',
+      ),
+    )
+    .option('--env <NAME>', 'environment (for the ledger and --template; default: the config\'s "environment", else local)')
+    .option('--state <DIR>', 'the ledger directory (as paygate submit uses)')
+    .option('--config <FILE>', 'configuration file (as paygate report uses)')
+    .action(exits((batches: string[], o: ReconcileOptions) => reconcile(batches, o, ctx)));
+}
+
+export const runReconcile = (args: string[], ctx: CliContext) => runCommand(reconcileCommand, args, ctx);
+
+function date(text: string | undefined, option: string): CalendarDate | undefined | { error: string } {
+  if (text === undefined) return undefined;
+  return parseGatewayDate(text) ?? { error: `${option} "${text}" is not a real date written DD.MM.YYYY` };
+}
+
+export async function reconcile(files: string[], o: ReconcileOptions, ctx: CliContext): Promise<number> {
+  const usage = (message: string) => inputError(ctx, 'paygate reconcile', message);
+  if ((o.report === undefined) === (o.template === undefined))
+    return usage('give the report: --report FILE (or -), or --template T to run one now');
+  const asOf = date(o.asOf, '--as-of');
+  const from = date(o.from, '--from');
+  for (const d of [asOf, from]) if (d && 'error' in d) return usage(d.error);
+  const columns: ColumnOverrides = {};
+  for (const c of o.column) {
+    const parsed = parseColumnOverride(c);
+    if ('error' in parsed) return usage(parsed.error);
+    columns[parsed.role] = parsed.name;
+  }
+  const config = loadCliConfig(ctx.cwd, o.config, ctx.env);
+  if (!config.ok) return usage(config.message);
+  const environment = o.env ?? config.value.config.environment;
+
+  let batches: BatchSource[];
+  if (files.length > 0) {
+    const named = await namedBatches(files, ctx);
+    if ('error' in named) return usage(named.error);
+    batches = named;
+  } else {
+    const found = await ledgerBatches(environment, o.state, ctx);
+    if ('error' in found) return usage(found.error);
+    for (const c of found.changed) ctx.stderr(`paygate reconcile: ${c}\n`);
+    if (found.batches.length === 0)
+      return usage(`no accepted submission to ${environment} in ${found.ledger} to reconcile; name the batch files`);
+    batches = found.batches;
+  }
+  const sent = batches.map((b) => b.sentOn).find((d) => d !== undefined);
+  const into = new ReportReconciliation(
+    batches.flatMap((b) => b.rows),
+    { columns, from: from as CalendarDate | undefined, asOf: asOf as CalendarDate | undefined, today: sent ?? todayLocal() },
+  );
+  let reportName = o.report ?? o.template!;
+  if (o.report !== undefined) {
+    const fed = await feedReport(o.report, into, ctx);
+    if (fed) return usage(fed.error);
+    if (o.report === '-') reportName = '<stdin>';
+  } else {
+    const ran = await runTemplate(o.template!, o, ctx, into);
+    if (ran !== undefined) return ran;
+  }
+  const result = into.end();
+  if ('error' in result) return usage(`${reportName}: ${result.error}`);
+  const formats = { json: formatReconcileJson, csv: formatReconcileCsv, text: (r: Reconciliation) => formatReconcileText(r, reportName) };
+  ctx.stdout(formats[o.format](result));
+  return settled(result) ? EXIT.ok : EXIT.rejected;
+}
+
+const settled = (r: Reconciliation) => r.unmatched.length === 0 && r.rows.every((x) => SETTLED_STATUSES.includes(x.status));
+
+/** Runs the template now (as `paygate report` would) and feeds its CSV; an exit code when it cannot. */
+async function runTemplate(file: string, o: ReconcileOptions, ctx: CliContext, into: ReportReconciliation): Promise<number | undefined> {
+  const usage = (message: string) => inputError(ctx, 'paygate reconcile', message);
+  const input = await readInput(file, ctx);
+  if (!input.ok) return usage(input.message);
+  const template = parseReportTemplate(input.text);
+  if (!template.ok) return usage(`${input.name} is not a valid report template (see paygate report ${input.name})`);
+  const config = loadCliConfig(ctx.cwd, o.config, ctx.env);
+  if (!config.ok) return usage(config.message);
+  const target = await resolveTarget(config.value.config, { env: o.env }, 'report');
+  if (!target.ok) return usage(target.message);
+  const t = target.value;
+  try {
+    const credentials = reportCredentials(ctx, t, undefined);
+    if (!credentials.ok) return usage(credentials.message);
+    const outcome = await runCustomReport({
+      environment: t.environment,
+      paths: t.paths,
+      template: template.template,
+      credentials: credentials.value,
+      timeoutMs: t.timeoutMs,
+    });
+    if (outcome.outcome !== 'report' || outcome.format !== 'csv')
+      return usage(`${input.name}: no CSV report came back (${outcome.outcome}); see paygate report ${input.name}`);
+    into.push(outcome.text);
+    return undefined;
+  } finally {
+    await t.release();
+  }
+}

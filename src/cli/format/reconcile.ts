@@ -1,0 +1,90 @@
+import { writeRecords } from '../../core/csv/write';
+import { maskText } from '../../core/mask';
+import { RECONCILE_STATUSES, type Reconciliation, type ReportCharge, type RowReconciliation } from '../../core/reconcile';
+
+// `paygate reconcile` output: text for people, one JSON object, or CSV (one line per batch row, then one
+// per unmatched report row). Order ids and every value from a file pass through the one masker.
+
+const m = (s: string) => maskText(s);
+
+function charge(c: ReportCharge) {
+  return {
+    line: c.line,
+    clientOrderId: m(c.clientOrderId),
+    transactionId: m(c.transactionId),
+    amount: c.amount,
+    currency: c.currency,
+    date: c.date,
+    approved: c.approved,
+  };
+}
+
+export function formatReconcileJson(r: Reconciliation): string {
+  return `${JSON.stringify({
+    window: r.window,
+    statusSource: r.statusSource,
+    rows: r.rows.map((x) => ({
+      file: x.file,
+      line: x.line,
+      clientOrderId: m(x.clientOrderId),
+      status: x.status,
+      due: x.due,
+      charged: x.charged,
+      declined: x.declined,
+      reason: m(x.reason),
+      expected: x.expected,
+      charges: x.charges.map(charge),
+    })),
+    unmatched: r.unmatched.map((u) => ({ line: u.line, clientOrderId: m(u.clientOrderId), amount: u.amount, date: u.date })),
+    summary: r.summary,
+  })}\n`;
+}
+
+export function sourceText(r: Reconciliation): string {
+  const s = r.statusSource;
+  if (s.from === 'column') return `charge status from the report's ${s.column} column`;
+  if (s.from === 'transaction-type') return `charge status from the words in the report's ${s.column} column`;
+  return 'the report has no status column: every report row is counted as an approved charge';
+}
+
+const severity = (x: RowReconciliation) => RECONCILE_STATUSES.indexOf(x.status);
+
+export function formatReconcileText(r: Reconciliation, reportName: string): string {
+  const out: string[] = [`Reconciliation of ${r.rows.length} batch row(s) with ${reportName}, window ${r.window.from} to ${r.window.to}`];
+  out.push(`(${sourceText(r)})`);
+  for (const s of [...RECONCILE_STATUSES, 'unmatched'] as const) out.push(`  ${s.padEnd(17)} ${r.summary[s]}`);
+  const attention = r.rows.filter((x) => x.status !== 'ok' && x.status !== 'not-due').sort((a, b) => severity(a) - severity(b));
+  for (const x of attention) {
+    out.push('', `${x.file}:${x.line}  ${x.status}  ${m(x.clientOrderId)}: ${m(x.reason)}`);
+    out.push(`  expected ${x.expected.map((e) => `${e.date} ${e.amount}`).join(', ') || 'nothing'}`);
+    for (const c of x.charges)
+      out.push(
+        `  ${reportName}:${c.line}  ${c.date} ${c.amount} ${c.currency} ${c.approved ? 'approved' : 'not approved'} ${m(c.transactionId)}`,
+      );
+  }
+  if (r.unmatched.length > 0) {
+    out.push('', 'Report rows that match no batch row:');
+    for (const u of r.unmatched)
+      out.push(`  ${reportName}:${u.line}  ${m(u.clientOrderId) || '(no order id)'} ${u.date} ${u.amount} ${u.currency}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+export function formatReconcileCsv(r: Reconciliation): string {
+  const rows: string[][] = [['file', 'line', 'client-orderid', 'status', 'due', 'charged', 'declined', 'reason', 'report lines']];
+  for (const x of r.rows)
+    rows.push([
+      x.file,
+      String(x.line),
+      m(x.clientOrderId),
+      x.status,
+      String(x.due),
+      String(x.charged),
+      String(x.declined),
+      m(x.reason),
+      x.charges.map((c) => c.line).join(' '),
+    ]);
+  for (const u of r.unmatched)
+    rows.push(['', '', m(u.clientOrderId), 'unmatched', '', '', '', `${u.date} ${u.amount} ${u.currency}`, String(u.line)]);
+  return `${writeRecords(rows, ',')}\r\n`;
+}

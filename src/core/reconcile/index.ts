@@ -1,0 +1,5 @@
+export * from './types';
+export { minorUnits } from './amounts';
+export { parseColumnOverride, type ColumnOverrides } from './columns';
+export { reconcileText, ReportReconciliation } from './text';
+export { acceptedSubmissions, batchRows, stillAsSent } from './batches';

@@ -1,0 +1,38 @@
+import { formatAmount, type Charge } from '../schedule/schedule';
+import { amountInRange, sameAmount } from './amounts';
+import type { ReconcileStatus, ReportCharge } from './types';
+
+// One batch row's status from its charges due in the window and the report lines matched to it. The
+// lines are paired with the due charges in date order (the i-th attempt is the i-th charge, as the
+// gateway's repeats counter counts declined charges too); the most serious finding wins.
+
+function amountFits(charge: Charge, amount: string): boolean {
+  const a = charge.amount;
+  if (a.kind === 'fixed') return sameAmount(a.value, amount);
+  if (a.kind === 'range') return amountInRange(amount, a.from, a.to);
+  return true; // the row has no valid amount: the linter says so; nothing to compare here
+}
+
+export function rowStatus(
+  due: readonly Charge[],
+  lines: readonly ReportCharge[],
+  currency: string,
+): { status: ReconcileStatus; reason: string } {
+  if (lines.length > due.length)
+    return { status: 'extra', reason: `${lines.length} charge(s) in the report, ${due.length} due: a possible double charge` };
+  for (let i = 0; i < lines.length; i++) {
+    if (!amountFits(due[i], lines[i].amount))
+      return {
+        status: 'amount-mismatch',
+        reason: `report line ${lines[i].line} charged ${lines[i].amount}, the schedule says ${formatAmount(due[i].amount)}`,
+      };
+  }
+  const wrong = currency === '' ? undefined : lines.find((l) => l.currency !== '' && l.currency.toUpperCase() !== currency.toUpperCase());
+  if (wrong)
+    return { status: 'currency-mismatch', reason: `report line ${wrong.line} is in ${wrong.currency}, the batch row in ${currency}` };
+  const declined = lines.find((l) => !l.approved);
+  if (declined) return { status: 'declined', reason: `report line ${declined.line} was not approved` };
+  if (lines.length < due.length) return { status: 'missing', reason: `${due.length} charge(s) due, ${lines.length} in the report` };
+  if (due.length === 0) return { status: 'not-due', reason: 'nothing due in the window' };
+  return { status: 'ok', reason: `${due.length} charge(s) due and charged` };
+}

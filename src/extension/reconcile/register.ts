@@ -1,0 +1,51 @@
+import * as vscode from 'vscode';
+import type { SubmissionRecord } from '../../core/ledger';
+import { activeEnvironmentName } from '../environments/settings';
+import type { SubmissionHistory } from '../history/history';
+import type { PanelContent } from '../results/panel';
+import type { ResultsPanelApi } from '../results/register';
+import { batchesOf, documentBatch, ledgerBatches, type Batches } from './inputs';
+import { DIAGNOSTIC_SOURCE, showReconciliation } from './run';
+
+// "PayGate: Reconcile with Report..." from the Command Palette (the open batch, else the ledger's accepted
+// submissions to the active environment), from a report's page (that report) and from a Submissions entry
+// (that submission's batch). docs/reconcile.md.
+
+export const RECONCILE_COMMAND = 'paygate.reconcileWithReport';
+const BATCH_LANGUAGE = 'paygate-recurring-csv';
+
+function recordOf(arg: unknown): SubmissionRecord | undefined {
+  const n = arg as { record?: SubmissionRecord } | undefined;
+  return n && typeof n === 'object' && n.record && typeof n.record.file === 'string' ? n.record : undefined;
+}
+
+async function chooseReport(): Promise<vscode.Uri | undefined> {
+  return (
+    await vscode.window.showOpenDialog({
+      canSelectMany: false,
+      filters: { 'Transactions report': ['csv'] },
+      openLabel: 'Reconcile with this report',
+    })
+  )?.[0];
+}
+
+export function registerReconcile(context: vscode.ExtensionContext, deps: { history: SubmissionHistory; results: ResultsPanelApi }): void {
+  const diagnostics = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
+  const run = async (batches: Batches, report: PanelContent | vscode.Uri | undefined) => {
+    const chosen = report ?? (await chooseReport());
+    if (chosen) await showReconciliation(batches, chosen, { results: deps.results, diagnostics });
+  };
+  const openBatch = () => {
+    const doc = vscode.window.activeTextEditor?.document;
+    return doc?.languageId === BATCH_LANGUAGE ? documentBatch(doc) : ledgerBatches(deps.history, activeEnvironmentName());
+  };
+  deps.results.onReconcileRequest((report) => void openBatch().then((b) => run(b, report)));
+  context.subscriptions.push(
+    diagnostics,
+    vscode.commands.registerCommand(RECONCILE_COMMAND, async (arg?: unknown) => {
+      const record = recordOf(arg);
+      const report = arg instanceof vscode.Uri ? arg : undefined;
+      await run(record ? await batchesOf([record]) : await openBatch(), report);
+    }),
+  );
+}

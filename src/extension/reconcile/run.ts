@@ -1,0 +1,102 @@
+import * as vscode from 'vscode';
+import { maskText } from '../../core/mask';
+import { ReportReconciliation, SETTLED_STATUSES, type Reconciliation } from '../../core/reconcile';
+import { todayLocal } from '../../core/dates';
+import { log } from '../log';
+import type { PanelContent } from '../results/panel';
+import type { ResultsPanelApi } from '../results/register';
+import { feedReport, type Batches } from './inputs';
+import { reconciliationView, rowKey } from './view';
+
+// One reconciliation in the editor: the core's result shown in the results table, and the same findings as
+// diagnostics on the batch files (information for ok/not-due, warning for the rest, never an error), which
+// go when the view closes.
+
+export const DIAGNOSTIC_SOURCE = 'paygate-reconcile';
+
+interface Where {
+  uri: vscode.Uri;
+  line: number;
+  reportLines: number[];
+}
+
+export async function showReconciliation(
+  batches: Batches,
+  report: PanelContent | vscode.Uri,
+  deps: { results: ResultsPanelApi; diagnostics: vscode.DiagnosticCollection },
+): Promise<Reconciliation | undefined> {
+  for (const s of batches.skipped) log().warn(`Reconcile: ${s}; skipped`);
+  if (batches.rows.length === 0) {
+    void vscode.window.showWarningMessage(
+      `PayGate: no batch to reconcile${batches.skipped.length ? ` (${batches.skipped.join('; ')})` : ''}. Open a batch file or submit one first.`,
+    );
+    return undefined;
+  }
+  const into = new ReportReconciliation(batches.rows, { today: batches.sentOn ?? todayLocal() });
+  let reportUri: vscode.Uri | undefined;
+  try {
+    reportUri = await feedReport(report, into);
+  } catch (err) {
+    void vscode.window.showErrorMessage(`PayGate: the report cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+  const result = into.end();
+  if ('error' in result) {
+    void vscode.window.showErrorMessage(`PayGate: the report cannot be reconciled: ${result.error}`);
+    return undefined;
+  }
+  const reportName = reportUri ? reportUri.path.split('/').pop() : 'report';
+  const where = new Map<string, Where>();
+  for (const r of result.rows) {
+    const uri = batches.files.get(r.file);
+    if (uri) where.set(rowKey(r.file, r.line), { uri, line: r.line, reportLines: r.charges.map((c) => c.line) });
+  }
+  publishDiagnostics(result, batches, deps.diagnostics);
+  const panel = await deps.results.showReconciliation(reconciliationView(result, `Reconciliation: ${reportName}`), (key) => {
+    const w = where.get(key);
+    if (w) void reveal(w, reportUri);
+  });
+  panel.onDidDispose(() => deps.diagnostics.clear());
+  if (batches.skipped.length > 0) void vscode.window.showWarningMessage(`PayGate: skipped ${batches.skipped.join('; ')}.`);
+  return result;
+}
+
+function publishDiagnostics(result: Reconciliation, batches: Batches, collection: vscode.DiagnosticCollection): void {
+  collection.clear();
+  const byFile = new Map<string, vscode.Diagnostic[]>();
+  for (const r of result.rows) {
+    const line = Math.max(0, r.line - 1);
+    const settled = SETTLED_STATUSES.includes(r.status);
+    const d = new vscode.Diagnostic(
+      new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
+      maskText(`${r.status}: ${r.reason}`),
+      settled ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Warning,
+    );
+    d.source = DIAGNOSTIC_SOURCE;
+    d.code = r.status;
+    const list = byFile.get(r.file) ?? [];
+    list.push(d);
+    byFile.set(r.file, list);
+  }
+  for (const [file, list] of byFile) {
+    const uri = batches.files.get(file);
+    if (uri) collection.set(uri, list);
+  }
+}
+
+async function reveal(w: Where, reportUri: vscode.Uri | undefined): Promise<void> {
+  const at = new vscode.Position(Math.max(0, w.line - 1), 0);
+  await vscode.window.showTextDocument(w.uri, {
+    selection: new vscode.Range(at, at),
+    viewColumn: vscode.ViewColumn.One,
+    preserveFocus: true,
+  });
+  if (reportUri && w.reportLines.length > 0) {
+    const doc = await vscode.workspace.openTextDocument(reportUri);
+    const editor = await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: true });
+    editor.selections = w.reportLines.map(
+      (l) => new vscode.Selection(l - 1, 0, l - 1, doc.lineAt(Math.min(l - 1, doc.lineCount - 1)).text.length),
+    );
+    editor.revealRange(new vscode.Range(w.reportLines[0] - 1, 0, w.reportLines[0] - 1, 0), vscode.TextEditorRevealType.InCenter);
+  }
+}

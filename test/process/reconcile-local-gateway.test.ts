@@ -1,0 +1,163 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { formatGatewayDate } from '../../src/core/dates';
+import { startLocalGateway, type LocalGateway } from '../../src/local-gateway';
+import { runSubmit } from '../../src/cli/commands/submit';
+import { runReport } from '../../src/cli/commands/report';
+import { runReconcile } from '../../src/cli/commands/reconcile';
+import type { CliContext } from '../../src/cli/context';
+import { testContext } from '../fixtures/cli/context';
+
+// Reconciliation made real on the local gateway: submit, advance the clock, pull the report, reconcile.
+// Then a batch sent twice shows `extra`, the decline card (a number ending in 0) shows `declined`, and a
+// report row edited by hand shows `amount-mismatch`. The gateway runs in this process on a free port.
+
+const root = join(__dirname, '..', '..');
+let dir: string;
+let gw: LocalGateway;
+
+async function run(fn: (args: string[], ctx: CliContext) => Promise<number>, args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const ctx = testContext({
+    stdout: (t) => void out.push(t),
+    stderr: (t) => void err.push(t),
+    env: { PAYGATE_DATA_DIR: join(dir, 'data') },
+    cwd: dir,
+    interactive: false,
+    confirm: async () => false,
+  });
+  const code = await fn(args, ctx);
+  return { code, out: out.join(''), err: err.join('') };
+}
+
+const HEADER =
+  'client-orderid;rp_card_type;order_desc;first-name;last-name;address1;city;zip-code;country;email;period;interval;start-date;max-repeats-number;amount;currency;card-printed-name;credit-card-number;expire-month;expire-year;cvv2';
+function batch(name: string, rows: [string, string][]): string {
+  const start = formatGatewayDate(gw.today());
+  const lines = rows.map(
+    ([id, card]) =>
+      `${id};SRC;Plan;Anna;Schmidt;Street 1;Berlin;10115;DE;anna@example.com;day;1;${start};3;12.50;EUR;ANNA SCHMIDT;${card};08;2031;123`,
+  );
+  const p = join(dir, name);
+  writeFileSync(p, [HEADER, ...lines].join('\r\n') + '\r\n');
+  return p;
+}
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'paygate-reconcile-'));
+  // The demo merchant's keys are read from this state directory by the commands.
+  process.env.PAYGATE_STATE_DIR = join(dir, 'state');
+  gw = await startLocalGateway({ stateDir: process.env.PAYGATE_STATE_DIR, port: 0 });
+});
+
+after(async () => {
+  await gw.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const local = () => ['--base-url', gw.baseUrl];
+
+async function pullReport(file: string): Promise<string> {
+  const template = join(root, 'examples', 'transactions.report.json');
+  const r = await run(runReport, [template, '--report-base-url', gw.reportBaseUrl, '--out', file]);
+  assert.equal(r.code, 0, r.err + r.out);
+  return join(dir, file);
+}
+
+interface Json {
+  window: { from: string; to: string };
+  rows: { file: string; line: number; clientOrderId: string; status: string; due: number; charged: number }[];
+  unmatched: { line: number }[];
+  summary: Record<string, number>;
+}
+
+test('submit, advance, report, reconcile: all ok; then extra, declined and amount-mismatch', async () => {
+  const ok = batch('ok.rpcsv', [
+    ['RC-1', '4111111111111111'],
+    ['RC-2', '5555555555554444'],
+  ]);
+  assert.equal((await run(runSubmit, [ok, ...local()])).code, 0);
+  await gw.advanceDays(5);
+  const report = await pullReport('report.csv');
+
+  const first = await run(runReconcile, [ok, '--report', report, '--format', 'json']);
+  assert.equal(first.code, 0, first.out + first.err);
+  const json = JSON.parse(first.out) as Json;
+  assert.deepEqual(
+    json.rows.map((r) => [r.clientOrderId, r.status, r.due, r.charged]),
+    [
+      ['RC-1', 'ok', 3, 3],
+      ['RC-2', 'ok', 3, 3],
+    ],
+  );
+  assert.equal(json.window.to, formatGatewayDate(gw.today()));
+
+  // The ledger's accepted submissions are the default batches.
+  const fromLedger = await run(runReconcile, ['--report', report, '--format', 'json']);
+  assert.equal(fromLedger.code, 0, fromLedger.out + fromLedger.err);
+  assert.equal((JSON.parse(fromLedger.out) as Json).summary.ok, 2);
+
+  // --template runs the report now; --format csv is one line per batch row.
+  const template = join(root, 'examples', 'transactions.report.json');
+  const csv = await run(runReconcile, [ok, '--template', template, '--format', 'csv']);
+  assert.equal(csv.code, 0, csv.out + csv.err);
+  const lines = csv.out.trim().split('\r\n');
+  assert.equal(lines[0], 'file,line,client-orderid,status,due,charged,declined,reason,report lines');
+  assert.deepEqual(
+    lines.slice(1).map((l) => l.split(',').slice(2, 4)),
+    [
+      ['RC-1', 'ok'],
+      ['RC-2', 'ok'],
+    ],
+  );
+
+  // A report row edited by hand: amount-mismatch, exit 1, the report line named.
+  const edited = readFileSync(report, 'utf8').replace(/"12\.500"/, '"12.600"');
+  writeFileSync(join(dir, 'edited.csv'), edited);
+  const mismatch = await run(runReconcile, [ok, '--report', join(dir, 'edited.csv')]);
+  assert.equal(mismatch.code, 1);
+  assert.match(mismatch.out, /amount-mismatch\s+1/);
+  assert.match(mismatch.out, /ok\.rpcsv:2 {2}amount-mismatch {2}RC-1: report line \d+ charged 12\.600, the schedule says 12\.50/);
+});
+
+test('a batch sent twice with --allow-resend shows extra; the decline card shows declined', async () => {
+  const twice = batch('twice.rpcsv', [['RX-1', '4111111111111111']]);
+  const declining = batch('declining.rpcsv', [['RD-1', '5105105105105100']]);
+  assert.equal((await run(runSubmit, [twice, ...local()])).code, 0);
+  const again = await run(runSubmit, [twice, ...local(), '--allow-resend']);
+  assert.equal(again.code, 0, again.err);
+  assert.equal((await run(runSubmit, [declining, ...local()])).code, 0);
+  await gw.advanceDays(1);
+  const report = await pullReport('report2.csv');
+  const r = await run(runReconcile, [twice, declining, '--report', report, '--format', 'json']);
+  assert.equal(r.code, 1);
+  const json = JSON.parse(r.out) as Json;
+  const status = Object.fromEntries(json.rows.map((x) => [x.clientOrderId, x.status]));
+  assert.equal(status['RX-1'], 'extra');
+  assert.equal(status['RD-1'], 'declined');
+  // The first test's payments are in this report too, and in no batch named here.
+  assert.ok(json.unmatched.length > 0);
+  const text = await run(runReconcile, [twice, declining, '--report', report]);
+  assert.match(text.out, /^ {2}extra +1$/m);
+  assert.doesNotMatch(text.out + r.out, /5105105105105100|4111111111111111/);
+});
+
+test('a batch changed since it was sent is named and skipped; usage errors exit 2', async () => {
+  const changed = batch('changed.rpcsv', [['RY-1', '4111111111111111']]);
+  assert.equal((await run(runSubmit, [changed, ...local()])).code, 0);
+  writeFileSync(changed, readFileSync(changed, 'utf8').replace('12.50', '13.50'));
+  const report = await pullReport('report3.csv');
+  const r = await run(runReconcile, ['--report', report, '--format', 'json']);
+  assert.match(r.err, /changed\.rpcsv .*changed since it was sent; skipped/);
+  assert.ok(!(JSON.parse(r.out) as Json).rows.some((x) => x.clientOrderId === 'RY-1'));
+  assert.equal((await run(runReconcile, [changed])).code, 2);
+  assert.equal((await run(runReconcile, [changed, '--report', report, '--as-of', '2027-01-01'])).code, 2);
+  assert.equal((await run(runReconcile, [changed, '--report', report, '--column', 'colour=x'])).code, 2);
+  const missing = await run(runReconcile, [changed, '--report', join(dir, 'nope.csv')]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.err, /nope\.csv: cannot read the report: ENOENT/);
+});
