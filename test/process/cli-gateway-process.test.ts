@@ -93,7 +93,7 @@ test('demo: every step succeeds and the report table lists the example orders', 
   const text = out.join('');
   assert.equal(code, 0, text);
   assert.match(text, /examples\/mistakes\.rpcsv: \d+ row\(s\), [1-9]\d* error/);
-  assert.match(text, /Accepted: /);
+  assert.match(text, /Accepted \(HTTP 200\): /);
   assert.match(text, /Merchant_Name\s+Transaction_id\s+Merchant_OID/);
   assert.match(text, /GYM-2027-0001/);
   assert.match(text, new RegExp(`Listening on http://127\\.0\\.0\\.1:${port} `));

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { parseGatewayDate } from '../../src/core/dates';
 import { minorUnits, reconcileText, type BatchRowInput, type Reconciliation } from '../../src/core/reconcile';
 
+/* eslint-disable no-restricted-syntax -- each test report is a handful of lines: bounded spreads */
 // Every status of docs/reconcile.md from a small batch and a report written as the local gateway writes it.
 
 const today = parseGatewayDate('01.06.2027')!;

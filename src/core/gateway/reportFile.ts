@@ -157,23 +157,14 @@ export function savedReportText(file: string, encoding: string | undefined): Asy
  * A saved CSV report's records in order, header first, parsed as it was checked and never held together
  * (the file ends with a line break, whose empty last record is not one).
  */
-export function eachSavedReportRecord(
+export async function eachSavedReportRecord(
   file: string,
   delimiter: string,
   encoding: string | undefined,
   onRecord: (record: string[]) => void,
 ): Promise<void> {
-  return new Promise((resolve, reject) => {
-    Papa.parse<string[]>(Readable.from(decoded(file, encoding)) as unknown as File, {
-      delimiter,
-      header: false,
-      skipEmptyLines: false,
-      step: (result) => {
-        const record = result.data;
-        if (!(record.length === 1 && record[0] === '')) onRecord(record);
-      },
-      complete: () => resolve(),
-      error: (err: Error) => reject(err),
-    });
-  });
+  // The one report reader, as the report was checked when it was saved: the header, then each record.
+  const reader = new ReportRecordReader({ delimiter, onHeader: (columns) => onRecord(columns), onRecord: (values) => onRecord(values) });
+  for await (const text of decoded(file, encoding)) reader.push(text);
+  reader.end();
 }

@@ -25,7 +25,7 @@ async function textOf(uri: vscode.Uri): Promise<string> {
 function add(b: Batches, uri: vscode.Uri, text: string): void {
   const name = uri.fsPath;
   b.files.set(name, uri);
-  b.rows.push(...batchRows(name, text));
+  for (const row of batchRows(name, text)) b.rows.push(row);
 }
 
 /** The batches of these ledger records (each still as sent), one per file and content. */
