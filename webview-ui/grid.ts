@@ -301,6 +301,13 @@ export class Grid {
     return this.display[this.active.col] ?? 0;
   }
 
+  /** The active cell's value, or its row as tab-separated values, to the clipboard (through the host). */
+  copy(what: 'cell' | 'row'): void {
+    const row = this.activeRow();
+    const text = what === 'cell' ? this.activeValue() : row && rowAsTsv(row);
+    if (text !== undefined) this.cb.onCopy(text, what);
+  }
+
   activeValue(): string | undefined {
     if (this.active.row < 0) return undefined;
     return this.cb.rowAt(this.active.row)?.[this.activeColumn] ?? '';
@@ -424,8 +431,7 @@ export class Grid {
       case 'c':
       case 'C':
         if (ctrl && row >= 0) {
-          if (e.shiftKey) this.cb.onCopy(rowAsTsv(this.activeRow() ?? []), 'row');
-          else this.cb.onCopy(this.activeValue() ?? '', 'cell');
+          this.copy(e.shiftKey ? 'row' : 'cell');
         } else handled = false;
         break;
       default:
