@@ -1,5 +1,5 @@
 // The submission outcome, readable at a glance: one headline, one explanation, and the one thing to do.
-import type { CredentialToCheck, SubmissionView } from '../src/shared/resultsProtocol';
+import { OUTCOME_COLUMNS, type CredentialToCheck, type SubmissionView } from '../src/shared/resultsProtocol';
 import { el } from './dom';
 
 const CREDENTIAL_LABEL: Record<CredentialToCheck, string> = {
@@ -37,6 +37,14 @@ export function localTime(iso: string): string {
 function outcomeGlyph(kind: SubmissionView['outcome']['outcome']): string {
   if (kind === 'accepted') return '✔';
   return kind === 'unknown' ? '?' : '✖';
+}
+
+/** The answer's columns lead a submission's table (the host puts them first): pinned, so they stay in view. */
+export function outcomePins(columns: string[]): number[] | undefined {
+  const outcome = new Set<string>(OUTCOME_COLUMNS);
+  const lead = columns.findIndex((c) => !outcome.has(c));
+  const count = lead === -1 ? columns.length : lead;
+  return count > 0 ? Array.from({ length: count }, (_, i) => i) : undefined;
 }
 
 export function renderBanner(view: SubmissionView): HTMLElement {

@@ -7,55 +7,46 @@
 import { columnId, columnIndex, type ResultsTable } from './table';
 import { el } from './dom';
 import { quoteField } from '../src/shared/csv';
-import { renderCell, setTooltip } from './cellRender';
+import { setTooltip } from './cellRender';
 import { ColumnMenu } from './gridMenu';
 import { RowWindow } from './rowWindow';
-import { headerCells } from './gridHeader';
+import { displayOrder, headerCells, layoutHeader, type HeaderTarget } from './gridHeader';
+import { HEADER_ROWS, renderRows, showEmpty, type GridCallbacks, type RowsTarget } from './gridRows';
+import { onGridKey, type KeyTarget } from './gridKeys';
 
 /** A row as tab-separated text, quoted where needed, which spreadsheets split into cells on paste. */
 export const rowAsTsv = (row: readonly string[]) => row.map((v) => quoteField(v, '\t')).join('\t');
 
 export const ROW_HEIGHT = 24;
-const HEADER_ROWS = 2; // column names + filters
 const ARIA_SORT = { asc: 'ascending', desc: 'descending' } as const;
 const SORT_INDICATOR = { asc: '▲', desc: '▼' } as const;
 
-export interface GridCallbacks {
-  rowAt(viewIndex: number): string[] | undefined;
-  onCopy(text: string, what: 'cell' | 'row'): void;
-  onActiveChange(): void;
-  /** A data column whose value colours its cells (a reconciliation's status), via data-status. */
-  statusColumn?: number;
-  /** Lower-case needles to highlight in a data column (the search, and that column's filter). */
-  needlesFor(column: number): string[];
-  /** The text a cell shows when it differs from its value (report amounts in their currency's minor units). */
-  cellText?(row: readonly string[], column: number): string;
-}
+export type { GridCallbacks } from './gridRows';
 
-export class Grid {
+export class Grid implements KeyTarget, RowsTarget, HeaderTarget {
   readonly element: HTMLDivElement;
-  private readonly head: HTMLDivElement;
-  private readonly body: HTMLDivElement;
+  readonly head: HTMLDivElement;
+  readonly body: HTMLDivElement;
   private readonly empty: HTMLDivElement;
-  private headerCells: HTMLDivElement[] = []; // by data column
-  private filterInputs: HTMLInputElement[] = []; // by data column
-  private pool: HTMLDivElement[] = [];
+  readonly headerCells: HTMLDivElement[] = []; // by data column
+  readonly filterInputs: HTMLInputElement[] = []; // by data column
+  pool: HTMLDivElement[] = [];
   private count = 0;
-  private display: number[] = [];
-  private pinnedCount = 0;
-  private layoutKey = '';
+  display: number[] = [];
+  pinnedCount = 0;
+  layoutKey = '';
   private readonly menu: ColumnMenu;
-  private readonly rows: RowWindow;
-  private headHeight = 0;
+  readonly rows: RowWindow;
+  headHeight = 0;
   private readonly headObserver: ResizeObserver;
   /** Active cell: row is a view index, -1 is the header row; col is a position on screen. */
   active = { row: 0, col: 0 };
 
   constructor(
     parent: HTMLElement,
-    private readonly table: ResultsTable,
+    readonly table: ResultsTable,
     label: string,
-    private readonly cb: GridCallbacks,
+    readonly cb: GridCallbacks,
   ) {
     const n = table.getAllLeafColumns().length;
     this.element = el('div', {
@@ -114,54 +105,9 @@ export class Grid {
     }
   }
 
-  /** Pinned columns first (in pinning order), then the others in file order. */
-  private displayOrder(pinnedIds = this.table.store.state.columnPinning?.start ?? []): number[] {
-    const pinned = pinnedIds.map(columnIndex).filter((i) => this.headerCells[i]);
-    const rest = this.headerCells.map((_, i) => i).filter((i) => !pinned.includes(i));
-    this.pinnedCount = pinned.length;
-    return [...pinned, ...rest];
-  }
-
   /** Places header and filter cells in display order and sets widths and pinned offsets. */
   private layout(): void {
-    const display = this.displayOrder();
-    const widths = display.map((c) => this.table.getColumn(columnId(c))!.getSize());
-    const key = `${display.join(',')}|${this.pinnedCount}|${widths.join(',')}`;
-    if (key === this.layoutKey) return;
-    const orderChanged = display.join(',') !== this.display.join(',') || this.layoutKey.split('|')[1] !== String(this.pinnedCount);
-    this.layoutKey = key;
-    this.display = display;
-    // CSSOM writes are not inline-style markup, so the CSP without 'unsafe-inline' allows them.
-    this.element.style.setProperty('--cols', widths.map((w) => `${w}px`).join(' '));
-    this.element.style.setProperty('--total-width', `${widths.reduce((a, b) => a + b, 0)}px`);
-    if (orderChanged) {
-      const headRow = el('div', { class: 'row header', role: 'row', 'aria-rowindex': '1' });
-      const filterRow = el('div', { class: 'row filters', role: 'row', 'aria-rowindex': '2' });
-      display.forEach((c, k) => {
-        const cell = this.headerCells[c];
-        cell.setAttribute('aria-colindex', String(k + 1));
-        cell.classList.toggle('is-pinned', k < this.pinnedCount);
-        headRow.append(cell);
-        const fcell = el('div', { class: 'cell filtercell', role: 'gridcell', 'aria-colindex': String(k + 1) });
-        fcell.append(this.filterInputs[c]);
-        filterRow.append(fcell);
-      });
-      this.head.replaceChildren(headRow, filterRow);
-      // Pooled rows were built for the old order: build them again.
-      for (const row of this.pool) row.remove();
-      this.pool = [];
-    }
-    let left = 0;
-    const offsets = widths.map((w) => ((left += w), left - w));
-    const pinCells = (cells: HTMLElement[]) =>
-      cells.forEach((cell, k) => {
-        const pinned = k < this.pinnedCount;
-        cell.classList.toggle('pinned', pinned);
-        cell.classList.toggle('pinned-last', pinned && k === this.pinnedCount - 1);
-        cell.style.left = pinned ? `${offsets[k]}px` : '';
-      });
-    for (const row of this.head.children) pinCells([...row.children] as HTMLElement[]);
-    for (const row of this.pool) pinCells([...row.children] as HTMLElement[]);
+    layoutHeader(this);
   }
 
   /** Called when table state changes: sort indicators, widths, pinning, filter boxes restored from state. */
@@ -193,20 +139,7 @@ export class Grid {
 
   /** What to say when no row is shown: a message and, optionally, one action (e.g. clear the search). */
   setEmpty(message: string | null, action?: { label: string; run(): void }): void {
-    if (message === null) {
-      this.empty.hidden = true;
-      this.empty.replaceChildren();
-      return;
-    }
-    const children: Node[] = [el('span', { class: 'empty-text' }, message)];
-    if (action) {
-      const b = el('button', { type: 'button', class: 'empty-action' }, action.label);
-      b.addEventListener('click', () => action.run());
-      children.push(b);
-    }
-    // eslint-disable-next-line no-restricted-syntax -- bounded: a message and at most one button
-    this.empty.replaceChildren(...children);
-    this.empty.hidden = false;
+    showEmpty(this.empty, message, action);
   }
 
   /** Rows already shown changed in place (highlights): redraw without moving. */
@@ -215,64 +148,10 @@ export class Grid {
   }
 
   private renderRows(): void {
-    const items = this.rows.items();
-    const ncols = this.display.length;
-    const margin = this.headHeight;
-    while (this.pool.length < items.length) {
-      const row = el('div', { class: 'row data', role: 'row' });
-      for (let k = 0; k < ncols; k++) {
-        const cell = el('div', { class: 'cell', role: 'gridcell', 'aria-colindex': String(k + 1) });
-        if (k < this.pinnedCount) {
-          cell.classList.add('pinned');
-          if (k === this.pinnedCount - 1) cell.classList.add('pinned-last');
-        }
-        row.append(cell);
-      }
-      this.body.append(row);
-      this.pool.push(row);
-    }
-    if (this.pool.length > 0 && this.pinnedCount > 0) {
-      // New pooled cells take their sticky offsets from the header cells above them.
-      const headCells = this.head.firstElementChild!.children;
-      for (const row of this.pool) {
-        for (let k = 0; k < this.pinnedCount; k++) {
-          const cell = row.children[k] as HTMLElement;
-          const left = (headCells[k] as HTMLElement).style.left;
-          if (cell.style.left !== left) cell.style.left = left;
-        }
-      }
-    }
-    const needles = this.display.map((c) => this.cb.needlesFor(c));
-    for (let k = 0; k < this.pool.length; k++) {
-      const rowEl = this.pool[k];
-      const item = items[k];
-      if (!item) {
-        rowEl.hidden = true;
-        continue;
-      }
-      rowEl.hidden = false;
-      const values = this.cb.rowAt(item.index) ?? [];
-      rowEl.setAttribute('aria-rowindex', String(item.index + HEADER_ROWS + 1));
-      rowEl.dataset.index = String(item.index);
-      rowEl.style.transform = `translateY(${item.start - margin}px)`;
-      rowEl.classList.toggle('odd', item.index % 2 === 1);
-      for (let p = 0; p < ncols; p++) {
-        const cell = rowEl.children[p] as HTMLElement;
-        const c = this.display[p];
-        renderCell(cell, this.cb.cellText ? this.cb.cellText(values, c) : (values[c] ?? ''), needles[p]);
-        if (c === this.cb.statusColumn) cell.dataset.status = values[c] ?? '';
-        else if (cell.dataset.status !== undefined) delete cell.dataset.status;
-        const isActive = this.active.row === item.index && this.active.col === p;
-        cell.classList.toggle('active', isActive);
-        if (isActive) cell.id = 'active-cell';
-        else if (cell.id) cell.removeAttribute('id');
-      }
-    }
-    this.display.forEach((c, p) => this.headerCells[c].classList.toggle('active', this.active.row === -1 && this.active.col === p));
-    this.element.setAttribute('aria-activedescendant', this.active.row === -1 ? `h-${this.display[this.active.col] ?? 0}` : 'active-cell');
+    renderRows(this);
   }
 
-  private get pageRows(): number {
+  get pageRows(): number {
     return Math.max(1, Math.floor((this.element.clientHeight - this.headHeight) / ROW_HEIGHT) - 1);
   }
 
@@ -296,9 +175,24 @@ export class Grid {
     else if (right > this.element.scrollLeft + this.element.clientWidth) this.element.scrollLeft = right - this.element.clientWidth;
   }
 
+  get columns(): number {
+    return this.display.length;
+  }
+
+  get rowCount(): number {
+    return this.count;
+  }
+
   /** The data column at the active position. */
   get activeColumn(): number {
     return this.display[this.active.col] ?? 0;
+  }
+
+  /** The active cell's value, or its row as tab-separated values, to the clipboard (through the host). */
+  copy(what: 'cell' | 'row'): void {
+    const row = this.activeRow();
+    const text = what === 'cell' ? this.activeValue() : row && rowAsTsv(row);
+    if (text !== undefined) this.cb.onCopy(text, what);
   }
 
   activeValue(): string | undefined {
@@ -323,7 +217,7 @@ export class Grid {
     const before = (this.table.store.state.columnPinning?.start ?? []).filter((c) => c !== id);
     const after = pinned ? [...before, id] : before;
     // The column keeps the keyboard focus at its new place (set before the state change redraws).
-    const pos = this.displayOrder(after).indexOf(col);
+    const pos = displayOrder(this, after).indexOf(col);
     if (pos >= 0) this.active.col = pos;
     this.table.setColumnPinning((old) => ({ ...old, start: after }));
   }
@@ -379,67 +273,14 @@ export class Grid {
 
   private onKey(e: KeyboardEvent): void {
     if (e.target !== this.element) return; // typing in a filter box
-    const { row, col } = this.active;
-    const ncols = this.display.length;
-    const ctrl = e.ctrlKey || e.metaKey;
-    let handled = true;
-    switch (e.key) {
-      case 'ArrowDown':
-        this.moveTo(row + 1, col);
-        break;
-      case 'ArrowUp':
-        this.moveTo(row - 1, col);
-        break;
-      case 'ArrowLeft':
-      case 'ArrowRight': {
-        const dir = e.key === 'ArrowLeft' ? -1 : 1;
-        if (row === -1 && e.shiftKey) this.resizeBy(this.activeColumn, dir * 16);
-        else this.moveTo(row, col + dir);
-        break;
-      }
-      case 'Home':
-        this.moveTo(ctrl ? 0 : row, 0);
-        break;
-      case 'End':
-        this.moveTo(ctrl ? this.count - 1 : row, ncols - 1);
-        break;
-      case 'PageDown':
-        this.moveTo(Math.max(0, row) + this.pageRows, col);
-        break;
-      case 'PageUp':
-        this.moveTo(Math.max(0, row - this.pageRows), col);
-        break;
-      case 'Enter':
-      case ' ':
-        if (row === -1) this.toggleSort(this.activeColumn);
-        else handled = false;
-        break;
-      case 'ContextMenu':
-        this.openMenu(this.activeColumn);
-        break;
-      case 'F10':
-        if (e.shiftKey) this.openMenu(this.activeColumn);
-        else handled = false;
-        break;
-      case 'c':
-      case 'C':
-        if (ctrl && row >= 0) {
-          if (e.shiftKey) this.cb.onCopy(rowAsTsv(this.activeRow() ?? []), 'row');
-          else this.cb.onCopy(this.activeValue() ?? '', 'cell');
-        } else handled = false;
-        break;
-      default:
-        handled = false;
-    }
-    if (handled) {
-      // VS Code's webview script forwards keydowns that reach the window to the workbench's keybindings
-      // (Ctrl+Shift+C would also open an external terminal); a key the grid used stops here.
-      e.preventDefault();
-      e.stopPropagation();
-    }
+    if (!onGridKey(this, e)) return;
+    // VS Code's webview script forwards keydowns that reach the window to the workbench's keybindings
+    // (Ctrl+Shift+C would also open an external terminal); a key the grid used stops here.
+    e.preventDefault();
+    e.stopPropagation();
   }
 
-  private resizeBy(col: number, delta: number): void {
+  resizeBy(col: number, delta: number): void {
     const column = this.table.getColumn(columnId(col));
     if (!column) return;
     const size = Math.max(48, column.getSize() + delta);

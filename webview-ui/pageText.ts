@@ -48,3 +48,9 @@ export function fitWidths(
     return Math.round(Math.min(420, Math.max(64, Math.max(cell, head) + 16)));
   });
 }
+
+/** The file name an export suggests: the table's title without characters file systems refuse. */
+export function exportName(title: string, format: 'csv' | 'json'): string {
+  const base = title.replace(/[\\/:*?"<>|]+/g, '_').trim() || 'report';
+  return `${base}.${format}`;
+}

@@ -11,7 +11,8 @@ import {
   type ViewState,
 } from '../src/shared/resultsProtocol';
 import type { ReportInfo } from '../src/shared/reportInfo';
-import type { Dataset } from './dataset';
+import type { Dataset, ViewQuery } from './dataset';
+import { columnId, columnIndex, type ResultsTable } from './table';
 
 export function persistedState(o: {
   title: string;
@@ -44,4 +45,24 @@ function rowsWithin(data: Dataset, limit: number): string[][] | undefined {
     rows.push(row);
   }
   return rows;
+}
+
+/** The view as the user left it: sort, filters, search, widths, pinned columns and scroll. */
+export function viewStateOf(table: ResultsTable, q: ViewQuery, scrollTop: number): ViewState {
+  const s = table.store.state;
+  return {
+    sorting: q.sorting,
+    filters: Object.fromEntries(q.filters),
+    search: q.search,
+    widths: Object.fromEntries(Object.entries(s.columnSizing).map(([id, w]) => [columnIndex(id), w])),
+    scrollTop,
+    pinned: (s.columnPinning?.start ?? []).map(columnIndex),
+  };
+}
+
+/** Puts a saved sort, filters and search back on a new table. */
+export function applySavedView(table: ResultsTable, saved: ViewState): void {
+  if (saved.sorting) table.setSorting([{ id: columnId(saved.sorting.column), desc: saved.sorting.desc }]);
+  table.setColumnFilters(Object.entries(saved.filters).map(([k, v]) => ({ id: columnId(Number(k)), value: v })));
+  table.setGlobalFilter(saved.search);
 }

@@ -1,6 +1,6 @@
 // A reconciliation's banner: the window, where charge statuses came from, and one button per status with
 // its count that filters the table to that status (docs/reconcile.md).
-import type { ReconciliationView } from '../src/shared/resultsProtocol';
+import { RECONCILE_KEY_COLUMN, RECONCILE_STATUS_COLUMN, type ReconciliationView } from '../src/shared/resultsProtocol';
 import { el } from './dom';
 
 const SETTLED = new Set(['ok', 'not-due']);
@@ -33,4 +33,13 @@ export function renderReconcileBanner(view: ReconciliationView, filter: (status:
   }
   banner.append(bar);
   return banner;
+}
+
+/** The status column (pinned first and coloured), or -1. */
+export const statusColumnOf = (view: ReconciliationView) => view.columns.indexOf(RECONCILE_STATUS_COLUMN);
+
+/** The key by which the host finds a row's batch line and report lines, if the row has one. */
+export function revealKey(view: ReconciliationView, row: readonly string[] | undefined): string | undefined {
+  const key = view.columns.indexOf(RECONCILE_KEY_COLUMN);
+  return key === -1 ? undefined : row?.[key] || undefined;
 }

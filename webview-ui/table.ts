@@ -67,3 +67,20 @@ export function createResultsTable(names: string[], initial?: { widths?: Record<
 }
 
 export type ResultsTable = ReturnType<typeof createResultsTable>;
+
+/**
+ * Calls `onQuery` when the sort, a filter or the search changed, and `onAny` on every change of the
+ * table's state (widths, pinning, the resize gesture too). Returns the unsubscribe.
+ */
+export function watchTable(table: ResultsTable, onQuery: () => void, onAny: () => void): () => void {
+  let last = { sorting: table.store.state.sorting, filters: table.store.state.columnFilters, search: table.store.state.globalFilter };
+  const sub = table.store.subscribe(() => {
+    const s = table.store.state;
+    onAny();
+    if (s.sorting !== last.sorting || s.columnFilters !== last.filters || s.globalFilter !== last.search) {
+      last = { sorting: s.sorting, filters: s.columnFilters, search: s.globalFilter };
+      onQuery();
+    }
+  });
+  return () => sub.unsubscribe();
+}

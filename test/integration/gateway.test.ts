@@ -263,7 +263,11 @@ describe('gateway commands', function () {
       const r = await run<ReportResult>('paygate.runReport', fixture('transactions.report.json'), { environment: TEST_ENV });
       assert.ok(r?.status === 'failed', JSON.stringify(r));
       assert.equal(r.outcome, 'auth-failed');
-      assert.equal(r.message, `authentication failed: check the consumer secret of ${TEST_ENV}`);
+      // The outcome table's words, the same as the CLI's: the outcome, the environment and what to check.
+      assert.match(
+        r.message,
+        new RegExp(`^Authentication failed \\(HTTP 200\\) at ${TEST_ENV}: .*consumer secret of this environment\\.$`),
+      );
     });
 
     it('the stored consumer secret signs a report the gateway accepts', async () => {

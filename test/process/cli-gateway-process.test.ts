@@ -62,7 +62,7 @@ test('a running gateway announced in gateway.json is used; report auth failure e
   // the first test sent the same batch to the same local endpoint id, which the guard refuses.
   const submitted = await paygate(['submit', 'batch.rpcsv'], { PAYGATE_STATE_DIR: stateDir, PAYGATE_DATA_DIR: join(dir, 'data-running') });
   assert.equal(submitted.code, 0, submitted.stderr);
-  assert.match(submitted.stdout, /^Accepted: batch\.rpcsv \(\d+ rows\) to local, endpoint /);
+  assert.match(submitted.stdout, /^Accepted \(HTTP 200\): batch\.rpcsv \(\d+ rows\) to local, endpoint /);
   assert.ok(gw.payments().length > 0, 'the announced gateway received the batch');
   const template = join(root, 'examples', 'transactions.report.json');
   const denied = await paygate(['report', template, '--format', 'json'], { PAYGATE_STATE_DIR: stateDir, PAYGATE_CONSUMER_SECRET: 'wrong' });

@@ -82,7 +82,8 @@ describe('results page in Chromium', () => {
     assert.equal(await h.page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(30, 30, 30)');
     const first = h.page.locator('.row.data[aria-rowindex="3"]');
     assert.equal(await first.locator('[role=gridcell]').count(), 9);
-    assert.equal(await first.locator('[role=gridcell][aria-colindex="5"]').textContent(), '9.500');
+    // Amounts show in the currency's own minor units (the report's raw "9.500" stays in exports and copies).
+    assert.equal(await first.locator('[role=gridcell][aria-colindex="5"]').textContent(), '9.50');
     // The quoted line break, doubled quotes and comma arrive as one value each.
     const desc = await columnValues(h.page, COLS.Order_description);
     // The line break is a marker element drawn by CSS, so the cell's text is the data's characters only.
@@ -125,7 +126,7 @@ describe('results page in Chromium', () => {
     await amountHeader.click();
     await waitIdle(h.page);
     assert.equal(await amountHeader.getAttribute('aria-sort'), 'descending');
-    assert.deepEqual((await columnValues(h.page, COLS.Amount)).slice(0, 3), ['1000.000', '250.500', '100.000']);
+    assert.deepEqual((await columnValues(h.page, COLS.Amount)).slice(0, 3), ['1000.00', '250.50', '100.00']);
 
     const dateHeader = h.page.locator('[role=columnheader][aria-colindex="9"]');
     await dateHeader.click();
@@ -145,16 +146,16 @@ describe('results page in Chromium', () => {
     await createdHeader.click(); // third click removes the sort: file order again
     await waitIdle(h.page);
     assert.equal(await createdHeader.getAttribute('aria-sort'), 'none');
-    assert.equal((await columnValues(h.page, COLS.Amount))[0], '9.500');
+    assert.equal((await columnValues(h.page, COLS.Amount))[0], '9.50');
   });
 
   it('filters per column and searches globally, showing filtered of total', async () => {
     await h.page.fill('input[aria-label="Filter Order_description"]', 'VISA');
     await h.page.waitForFunction(() => document.querySelector('.count')?.textContent === '2 of 12 rows');
-    assert.deepEqual(await columnValues(h.page, COLS.Amount), ['25.000', '250.500']);
+    assert.deepEqual(await columnValues(h.page, COLS.Amount), ['25.00', '250.50']);
     await h.page.fill('.search', 'refund');
     await h.page.waitForFunction(() => document.querySelector('.count')?.textContent === '1 of 12 rows');
-    assert.deepEqual(await columnValues(h.page, COLS.Amount), ['250.500']);
+    assert.deepEqual(await columnValues(h.page, COLS.Amount), ['250.50']);
     assert.equal(await h.page.locator('[role=grid]').getAttribute('aria-rowcount'), '3');
     // Row elements kept for reuse are not displayed: only the one matching row is on screen.
     assert.equal(await h.page.locator('.row.data:visible').count(), 1);
@@ -292,7 +293,7 @@ describe('results page in Chromium', () => {
     assert.equal(await again.page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(255, 255, 255)');
     assert.equal(await again.page.locator('#h-4').getAttribute('aria-sort'), 'ascending');
     assert.equal(await again.page.inputValue('input[aria-label="Filter Currency"]'), 'usd');
-    assert.deepEqual(await columnValues(again.page, COLS.Amount), ['1.250', '3.000', '9.500', '10.000', '12.000', '75.125', '1000.000']);
+    assert.deepEqual(await columnValues(again.page, COLS.Amount), ['1.25', '3.00', '9.50', '10.00', '12.00', '75.125', '1000.00']);
     await again.page.screenshot({ path: path.join(SHOTS, 'webview-report-light.png') });
     await again.page.close();
   });
