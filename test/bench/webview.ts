@@ -10,7 +10,7 @@ import { launch, openPage, ROOT } from '../webview/harness';
 import { REPORT_COLUMNS } from '../../src/local-gateway/report';
 import { writeReadmeSection } from './report';
 
-const SIZES = (process.env.PAYGATE_BENCH_ROWS ?? '100000,1000000').split(',').map(Number);
+const SIZES = (process.env.PAYGATE_BENCH_ROWS ?? '100000,1000000,5000000').split(',').map(Number);
 
 interface Result {
   rows: number;
@@ -217,12 +217,13 @@ async function main(): Promise<void> {
     .toString()
     .trim();
   const load = os.loadavg()[0];
+  // This round's targets are for a five-million-row report (issue: "instant at a million rows").
   const targets = results
-    .filter((r) => r.rows >= 1_000_000)
+    .filter((r) => r.rows >= 5_000_000)
     .map(
       (r) =>
-        `Targets at ${f(r.rows)} rows: all rows ≤ 2,000 ms: ${f(r.allRowsMs)} (${f(r.loadCpuMs)} ms of main-thread CPU); sort ≤ 300 ms: ${f(r.sortMs)}; ` +
-        `search ≤ 300 ms: ${f(r.searchMs)}; no task over 100 ms while loading: longest ${f(r.longestTaskMs)}.`,
+        `Targets at ${f(r.rows)} rows: all rows ≤ 2,000 ms: ${f(r.allRowsMs)} (${f(r.loadCpuMs)} ms of main-thread CPU); sort ≤ 500 ms: ${f(r.sortMs)}; ` +
+        `search ≤ 200 ms: ${f(r.searchMs)}; no task of 50 ms or more while loading: longest ${f(r.longestTaskMs)}; page memory ≤ 1,500 MB: ${f(r.heapMb)} MB of JS heap.`,
     );
   const body = [
     `Headless ${version}, ${os.cpus().length} cores, load average ${load.toFixed(1)} when the run ended (wall times stretch with it; main-thread CPU ms much less); page bundle ${f(bundle / 1024, 1)} KiB minified + ${f(css / 1024, 1)} KiB CSS. ` +
