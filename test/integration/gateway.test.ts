@@ -134,8 +134,10 @@ describe('gateway commands', function () {
       assert.ok(onDisk, 'the record is in the ledger');
       assert.deepEqual(onDisk.recurringPaymentIds, first.record.recurringPaymentIds);
       for (const card of VALID_CARDS) assert.ok(!text.includes(card), `card number ${card.slice(0, 6)}… in the history`);
-      const { contentHash: _hash, pid: _pid, ...rest } = onDisk;
-      assert.ok(!JSON.stringify(rest).includes(CVV), 'CVV in the history record');
+      // Ids, times, the endpoint's port and sequence numbers are made of digits of their own: the CVV
+      // would show as a value of its own (a message, a field), so it is looked for as a whole token there.
+      const { contentHash: _hash, pid: _pid, id: _id, time: _time, completedAt: _done, endpoint: _endpoint, seq: _seq, ...rest } = onDisk;
+      assert.ok(!new RegExp(`(^|[^0-9])${CVV}([^0-9]|$)`).test(JSON.stringify(rest)), 'CVV in the history record');
       assert.ok(!/cvv/i.test(text));
     });
 

@@ -37,7 +37,7 @@ function writeLock(stateDir: string, pid: number): void {
 test('a zombie lock holder (exited, never reaped) does not block a start', { skip: !linux && 'needs /proc' }, async () => {
   // The shell starts a child that exits at once, then becomes `sleep`, which never waits for it: the
   // child stays a zombie of a live parent until the sleep is killed (bounded by its 30 s regardless).
-  const parent = spawn('sh', ['-c', 'sh -c "exit 0" & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const parent = spawn('sh', ['-c', 'sh -c "sleep 0.3" & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
   const stateDir = tempStateDir();
   try {
     const [first] = (await once(parent.stdout, 'data')) as [Buffer];
