@@ -12,7 +12,7 @@ import {
 } from '../../shared/forecastProtocol';
 import { Disposable } from '../disposable';
 import { log } from '../log';
-import { makeNonce, renderShell } from '../results/html';
+import { pageHtml, webviewOptions } from '../results/webviewPage';
 import { BatchForecast } from './compute';
 
 /** Quiet time after the last edit before the batch is read again: typing never waits on a forecast. */
@@ -53,13 +53,7 @@ export class ForecastPanel extends Disposable {
       `Forecast: ${baseName(document.uri)}`,
       // Beside the batch, keeping the focus in it: the chart is for looking while typing.
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-      {
-        enableScripts: true,
-        enableForms: false,
-        enableCommandUris: false,
-        // Only the built page assets; the page itself loads nothing else (its CSP has no connect-src).
-        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist')],
-      },
+      webviewOptions(extensionUri),
     );
     return new ForecastPanel(panel, document, extensionUri);
   }
@@ -73,15 +67,7 @@ export class ForecastPanel extends Disposable {
   }
 
   private html(): string {
-    const webview = this.panel.webview;
-    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
-    return renderShell({
-      cspSource: webview.cspSource,
-      nonce: makeNonce(),
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'forecast.js')).toString(),
-      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'forecast.css')).toString(),
-      title: this.panel.title,
-    });
+    return pageHtml(this.panel.webview, this.extensionUri, { name: 'forecast', title: this.panel.title });
   }
 
   private schedule(): void {

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import { log } from '../log';
 import { serialiseExport } from './exportRows';
-import { makeNonce, renderShell } from './html';
+import { pageHtml, webviewOptions } from './webviewPage';
 import {
   isPageToHost,
   VIEW_TYPE,
@@ -33,16 +33,6 @@ export interface PanelActions {
   reveal?(key: string): void;
 }
 
-export function panelOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
-  return {
-    enableScripts: true,
-    enableForms: false,
-    enableCommandUris: false,
-    // Only the built page assets; the page itself loads nothing else (its CSP has no connect-src).
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist')],
-  };
-}
-
 export class ResultsPanel extends Disposable {
   private content: PanelContent | undefined;
   private readyOnce: Promise<void>;
@@ -60,7 +50,7 @@ export class ResultsPanel extends Disposable {
   ) {
     super();
     this.readyOnce = new Promise((resolve) => (this.markReady = resolve));
-    panel.webview.options = panelOptions(extensionUri);
+    panel.webview.options = webviewOptions(extensionUri);
     this.register(panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));
     this.onDidDispose = panel.onDidDispose;
     panel.onDidDispose(() => this.dispose());
@@ -78,21 +68,13 @@ export class ResultsPanel extends Disposable {
       VIEW_TYPE,
       title,
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
-      panelOptions(extensionUri),
+      webviewOptions(extensionUri),
     );
     return new ResultsPanel(panel, extensionUri);
   }
 
   private html(): string {
-    const webview = this.panel.webview;
-    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
-    return renderShell({
-      cspSource: webview.cspSource,
-      nonce: makeNonce(),
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview-ui.js')).toString(),
-      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview-ui.css')).toString(),
-      title: this.panel.title,
-    });
+    return pageHtml(this.panel.webview, this.extensionUri, { name: 'webview-ui', title: this.panel.title });
   }
 
   /** What a reloaded window's serializer knows: the page restores inline data itself, files are re-read. */

@@ -3,7 +3,8 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import { log } from '../log';
-import { makeNonce, pdfDirectives, renderShell } from './html';
+import { pdfDirectives } from './html';
+import { pageHtml, webviewOptions } from './webviewPage';
 import {
   formatBytes,
   isPdfPageToHost,
@@ -24,15 +25,6 @@ export interface PdfContent {
   file?: vscode.Uri;
 }
 
-export function pdfPanelOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
-  return {
-    enableScripts: true,
-    enableForms: false,
-    enableCommandUris: false,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist')],
-  };
-}
-
 export class PdfPanel extends Disposable {
   private content: PdfContent | { title: string; failed: string } | undefined;
   private isReady = false;
@@ -43,7 +35,7 @@ export class PdfPanel extends Disposable {
     private readonly extensionUri: vscode.Uri,
   ) {
     super();
-    panel.webview.options = pdfPanelOptions(extensionUri);
+    panel.webview.options = webviewOptions(extensionUri);
     this.register(panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));
     this.onDidDispose = panel.onDidDispose;
     panel.onDidDispose(() => this.dispose());
@@ -61,23 +53,18 @@ export class PdfPanel extends Disposable {
       PDF_VIEW_TYPE,
       title,
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
-      pdfPanelOptions(extensionUri),
+      webviewOptions(extensionUri),
     );
     return new PdfPanel(panel, extensionUri);
   }
 
   private html(): string {
     const webview = this.panel.webview;
-    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
-    const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(dist, name)).toString();
-    return renderShell({
-      cspSource: webview.cspSource,
-      nonce: makeNonce(),
-      scriptUri: asset('pdf-view.js'),
-      styleUri: asset('pdf-view.css'),
+    return pageHtml(webview, this.extensionUri, {
+      name: 'pdf-view',
       title: this.panel.title,
       extraDirectives: pdfDirectives(webview.cspSource),
-      data: { worker: asset('pdf.worker.mjs') },
+      assets: { worker: 'pdf.worker.mjs' },
     });
   }
 
