@@ -157,6 +157,10 @@ const POLL_MS = 100;
  * trusted), else one started in this process. Throws StateDirLockedError when another gateway holds
  * the directory and cannot be used (it does not answer, or a one-shot one outlasted the wait).
  */
+export async function findOrStartLocalGateway(
+  options: FindOrStartOptions & { checkAnswers: true },
+): Promise<Exclude<FoundOrStarted, { kind: 'announced' }>>;
+export async function findOrStartLocalGateway(options: FindOrStartOptions): Promise<FoundOrStarted>;
 export async function findOrStartLocalGateway(options: FindOrStartOptions): Promise<FoundOrStarted> {
   const { checkAnswers, waitForOneShotMs, note, ...start } = options;
   const stateDir = start.stateDir;
