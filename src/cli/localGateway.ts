@@ -1,12 +1,12 @@
 import { type PathTemplates } from '../core/gateway';
-import { readRunningGateway, readStateLock, startLocalGateway, StateDirLockedError } from '../local-gateway';
+import { findOrStartLocalGateway, readStateLock, StateDirLockedError } from '../local-gateway';
 import type { Result } from './config';
 
-// Finding or starting the local gateway a CLI command talks to.
+// The local gateway a CLI command talks to; finding or starting it is the local gateway's own
+// (findOrStartLocalGateway), the CLI only words the outcome.
 
 /** How long a command waits for another command's own (one-shot) local gateway to finish. */
-export const ONE_SHOT_WAIT_MS = 60_000;
-const POLL_MS = 100;
+const ONE_SHOT_WAIT_MS = 60_000;
 
 /**
  * The local gateway on `stateDir`: a running `paygate gateway` (or editor) is used; another command's
@@ -17,30 +17,24 @@ export async function localGatewayFor(
   stateDir: string,
   paths: PathTemplates,
 ): Promise<Result<{ baseUrl: string; reportBaseUrl: string; started: boolean; release(): Promise<void> }>> {
-  const deadline = Date.now() + ONE_SHOT_WAIT_MS;
-  for (;;) {
-    const running = readRunningGateway(stateDir);
-    if (running && running.kind !== 'oneShot')
-      return {
-        ok: true,
-        value: { baseUrl: running.baseUrl, reportBaseUrl: running.reportBaseUrl, started: false, release: async () => undefined },
-      };
-    if (!running) {
-      try {
-        const gw = await startLocalGateway({ stateDir, port: 0, paths, oneShot: true });
-        return { ok: true, value: { baseUrl: gw.baseUrl, reportBaseUrl: gw.reportBaseUrl, started: true, release: () => gw.close() } };
-      } catch (err) {
-        if (!(err instanceof StateDirLockedError))
-          return { ok: false, message: `cannot start the local gateway on ${stateDir}: ${(err as Error).message}` };
-      }
+  try {
+    const found = await findOrStartLocalGateway({ stateDir, port: 0, paths, oneShot: true, waitForOneShotMs: ONE_SHOT_WAIT_MS });
+    if (found.kind === 'started') {
+      const gw = found.gateway;
+      return { ok: true, value: { baseUrl: gw.baseUrl, reportBaseUrl: gw.reportBaseUrl, started: true, release: () => gw.close() } };
     }
-    if (Date.now() > deadline) {
-      const holder = readStateLock(stateDir);
-      return {
-        ok: false,
-        message: `the local gateway's state directory ${stateDir} stayed in use for ${ONE_SHOT_WAIT_MS / 1000} s${holder ? ` (process ${holder.pid}, started ${holder.startedAt})` : ''}; start \`paygate gateway\` to share one gateway between commands`,
-      };
-    }
-    await new Promise((r) => setTimeout(r, POLL_MS));
+    const running = found.kind === 'announced' ? found.running : found.handle.environment;
+    return {
+      ok: true,
+      value: { baseUrl: running.baseUrl, reportBaseUrl: running.reportBaseUrl, started: false, release: async () => undefined },
+    };
+  } catch (err) {
+    if (!(err instanceof StateDirLockedError))
+      return { ok: false, message: `cannot start the local gateway on ${stateDir}: ${(err as Error).message}` };
+    const holder = readStateLock(stateDir);
+    return {
+      ok: false,
+      message: `the local gateway's state directory ${stateDir} stayed in use for ${ONE_SHOT_WAIT_MS / 1000} s${holder ? ` (process ${holder.pid}, started ${holder.startedAt})` : ''}; start \`paygate gateway\` to share one gateway between commands`,
+    };
   }
 }

@@ -13,7 +13,7 @@ export function toThousandths(text: string): number | undefined {
   return Number.isSafeInteger(n) ? n : undefined;
 }
 
-/** Three fractional digits, as the spec's report sample writes amounts. */
+/** Three fractional digits, as the gateway's sample report writes amounts. */
 export function formatThousandths(n: number): string {
   return `${Math.floor(n / 1000)}.${String(n % 1000).padStart(3, '0')}`;
 }

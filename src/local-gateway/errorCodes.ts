@@ -1,4 +1,4 @@
-// The local gateway's error-code numbers. The spec gives no list, so these are ours; they are documented
+// The local gateway's error-code numbers. The gateway's API description gives no list, so these are ours; they are documented
 // in the README and are a contract: never renumber one, add new numbers instead.
 
 import type { Code } from '../core/rules/codes';

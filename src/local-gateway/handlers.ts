@@ -13,7 +13,7 @@ import { advance, advanceAllowance, MAX_ADVANCE_DAYS } from './payments';
 import { parseReportRequest, renderReport } from './report';
 import type { AdvanceSummary, CallbackResult, ChargeEvent, DemoMerchant, StoredPayment } from './types';
 
-/** The report operation's denial, as the spec describes it: HTTP 200, text/plain, a plain sentence. */
+/** The report operation's denial, as the gateway answers it (docs/local-gateway.md, "Limits"): HTTP 200, text/plain, a plain sentence. */
 export const REPORT_DENIAL = 'You are not authorised to perform this request.';
 
 /** What every handler works on: one running gateway's state, merchant, nonces, callbacks and log. */

@@ -12,6 +12,7 @@ export {
   PRIVATE_KEY_FILE,
 } from './merchant';
 export { readRunningGateway, readStateLock, RUNNING_FILE, StateDirLockedError } from './running';
+export { findOrStartLocalGateway, findRunningGateway, type RunningGatewayHandle } from './finding';
 export { simulatedToday } from './simulatedDate';
 export { SIMULATE_500_ORDER_ID } from './create';
 export { REPORT_COLUMNS } from './report';

@@ -12,7 +12,7 @@ import type { DemoMerchant } from './types';
 export const DEMO_CONSUMER_KEY = 'demo-merchant';
 export const DEMO_ENDPOINT_ID = '1001';
 export const DEMO_MERCHANT_NAME = 'Demo Merchant';
-/** The currency of the demo merchant's project: the spec requires every amount's currency to equal it. */
+/** The currency of the demo merchant's project: the gateway requires every amount's currency to equal it. */
 export const DEMO_PROJECT_CURRENCY = 'EUR';
 
 export const MERCHANT_FILE = 'merchant.json';

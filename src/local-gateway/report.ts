@@ -1,5 +1,5 @@
 // The custom transactions report, built from the simulated charges. Columns and value shapes follow the
-// spec's sample exactly: every value double-quoted, Created_date `YYYY-MM-DD hh:mm:ss`, Amount with three
+// gateway's sample report exactly: every value double-quoted, Created_date `YYYY-MM-DD hh:mm:ss`, Amount with three
 // decimals, Date_of_report `DD.MM.YYYY`.
 
 import { writeRecords } from '../core/csv/write';
@@ -126,7 +126,7 @@ export function reportRows(state: GatewayState, r: ReportRequest, merchantName =
   return found.map((f) => f.row);
 }
 
-/** RFC 4180 with every value quoted, as in the spec's sample; records end with CRLF. */
+/** RFC 4180 with every value quoted, as in the gateway's sample report; records end with CRLF. */
 export function reportCsv(rows: string[][], delimiter: string): string {
   return writeRecords([REPORT_COLUMNS, ...rows], delimiter, '\r\n', true) + '\r\n';
 }

@@ -36,7 +36,7 @@ export interface DemoMerchant {
 }
 
 export type ChargeStatus = 'approved' | 'declined';
-/** The spec names only `stop`; `active` is the local gateway's name for a running schedule. */
+/** The gateway's API description names only `stop`; `active` is the local gateway's name for a running schedule. */
 export type PaymentStatus = 'active' | 'stop';
 
 export interface StoredCharge {

@@ -403,7 +403,7 @@ describe('gateway commands', function () {
   });
 
   describe('report templates', () => {
-    it('New Report Template writes every field of the spec and opens it', async () => {
+    it('New Report Template writes every field of the report request and opens it', async () => {
       const target = path.join(scratch, 'monthly');
       const r = await run<NewReportTemplateResult>('paygate.newReportTemplate', { uri: target });
       assert.ok(r?.ok, JSON.stringify(r));

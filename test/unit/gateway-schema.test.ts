@@ -20,7 +20,7 @@ test('the committed JSON Schema is the one generated from the zod schema (run `n
   assert.equal(readFileSync(join(root, 'schemas', 'report-template.schema.json'), 'utf8'), reportTemplateJsonSchemaText());
 });
 
-test('the JSON Schema names every field of the spec and the nine filter arrays', () => {
+test("the JSON Schema names every field of the gateway's report request and the nine filter arrays", () => {
   const schema = JSON.parse(reportTemplateJsonSchemaText());
   assert.deepEqual(Object.keys(schema.properties).sort(), [
     'configurationReportParameters',
@@ -40,7 +40,7 @@ test('the JSON Schema names every field of the spec and the nine filter arrays',
   assert.deepEqual(schema.properties.inputReportParameters.items.required, ['type', 'name', 'value']);
 });
 
-test('the spec sample body is a valid template; unknown fields are kept', () => {
+test("the gateway's sample body is a valid template; unknown fields are kept", () => {
   const sample = {
     reportIdentifier: 'transactions',
     reportEncode: 'UTF-8',

@@ -1,5 +1,5 @@
 // A callback: the gateway's call to a row's notify_url / server_callback_url when a charge reaches a final
-// status. The spec is silent on callbacks; this follows the gateway family's convention (docs/callbacks.md):
+// status. The gateway's API description is silent on callbacks; this follows the gateway family's convention (docs/callbacks.md):
 // an `application/x-www-form-urlencoded` POST whose `control` field is the lowercase hex SHA-1 of
 // status + orderid + client-orderid + the merchant's control key, so a handler can tell a callback the
 // gateway made from one anybody could post. Callbacks carry no card number and no CVV (only the masked

@@ -2,7 +2,7 @@ import { charsetOf, decode, fieldValue, findErrorId, isDenialSentence, parseAnsw
 import { errorDetails, serverErrorOutcome, typedErrorOutcome, type GatewayOutcome, type HttpAnswer } from './outcome';
 
 // The create operation's answer. Its serialisation is not specified (JSON or form pairs); it is accepted
-// only for the spec's 200 with an empty body or a typed create response whose status is no failure.
+// only for the gateway's documented 200 with an empty body (docs/submissions.md) or a typed create response whose status is no failure.
 
 export const CREATE_RESPONSE_TYPE = 'create-recurring-payment-response';
 
@@ -38,7 +38,7 @@ const PROXY_STATUSES = new Set([502, 503, 504]);
 
 /**
  * An HTTP 5xx. The gateway's own typed error (`type=error` / `validation-error`) stays a server error, and
- * so does the spec's 500 with its error ID (a proxy has none), except under 502/503/504, which the gateway
+ * so does the gateway's documented 500 with its error ID (a proxy has none), except under 502/503/504, which the gateway
  * never answers itself. A typed create response under 5xx is a success nobody can vouch for: unrecognised.
  * Anything else (empty, an HTML page, prose) came from something in front of the gateway, after the request
  * may have reached it: unknown, and guarded against a resend.

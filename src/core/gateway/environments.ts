@@ -1,5 +1,5 @@
-// Where the two operations live. Paths come from settings / paygate.config.json because the spec says
-// they may change; DEFAULT_PATHS is the one place the spec's current paths are written down.
+// Where the two operations live. Paths come from settings / paygate.config.json because the gateway's API
+// description says they may change; DEFAULT_PATHS is the one place today's paths are written down.
 
 export interface Environment {
   name: string;

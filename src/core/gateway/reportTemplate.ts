@@ -3,8 +3,8 @@ import { described } from './zod';
 import { jsonPathOffset, lineColumnAt, readJsonText } from './jsonPosition';
 import { isPlaceholder, SUPPORT_PLACEHOLDER, templateMessage } from './templateMessages';
 
-// The custom report request body ("Custom report request" in the spec). Per-report templates come from the
-// gateway's support managers and may carry fields the spec does not show, so unknown keys are kept and sent.
+// The custom report request body ("Custom report request" in the gateway's API description). Per-report templates come from the
+// gateway's support managers and may carry fields that description does not show, so unknown keys are kept and sent.
 
 function isKnownEncoding(label: string): boolean {
   try {
@@ -24,7 +24,7 @@ export const InputReportParameterSchema = z.looseObject({
 const filterArray = (what: string) =>
   described(z.array(z.unknown()), { description: `Filter by ${what}; may be sent empty. Element shape: as in the template from support.` });
 
-/** The formats the spec's samples show and the local gateway serves; anything else would be sent for nothing. */
+/** The formats the gateway's API description shows in its samples and the local gateway serves; anything else would be sent for nothing. */
 export const REPORT_FORMATS = ['CSV', 'PDF'] as const;
 
 /** A currency filter matches the report's currency column exactly, and the gateway writes ISO 4217 codes. */
@@ -92,7 +92,7 @@ export const ReportTemplateSchema = described(
 export type ReportTemplate = z.output<typeof ReportTemplateSchema>;
 
 /**
- * A fresh template with every field of the spec, as the "New Report Template" command writes it. It
+ * A fresh template with every field the gateway's API description names, as the "New Report Template" command writes it. It
  * passes its own check but for the report's identifier, which only the support manager can give: that
  * holds a placeholder the check names ("ask your support manager for the report's identifier").
  */

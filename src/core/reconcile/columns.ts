@@ -1,7 +1,7 @@
 import { parseGatewayDate, formatGatewayDate } from '../dates';
 import { COLUMN_ROLES, type ColumnRole, type ReportCharge, type StatusSource } from './types';
 
-// Which report column plays which role. Defaults follow the spec's sample report; `--column role=NAME`
+// Which report column plays which role. Defaults follow the gateway's sample report (docs/reconcile.md, "Report columns"); `--column role=NAME`
 // overrides any of them. Names match case-insensitively, ignoring surrounding spaces.
 
 export const DEFAULT_COLUMNS: Readonly<Record<Exclude<ColumnRole, 'status'>, string>> = {

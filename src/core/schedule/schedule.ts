@@ -1,5 +1,5 @@
-// The charge schedule of one recurring-payment row (rule book, "The charge schedule"; gateway spec,
-// "States and transitions"). Hovers, `paygate schedule` and the local gateway all read charges from here,
+// The charge schedule of one recurring-payment row (docs/schedule.md, "The rules", which follows the
+// gateway's API description of states and transitions). Hovers, `paygate schedule` and the local gateway all read charges from here,
 // so the three can never disagree about when a payer is charged and how much.
 
 import { addDays, addMonthsClamped, compareDates, parseGatewayDate, type CalendarDate } from '../dates';
@@ -126,7 +126,7 @@ function amountOf(input: ScheduleInput): (index: number) => ChargeAmount {
   }
   const seq = input.amountSequence;
   if (seq && seq.length > 0) {
-    // Spec rule 3: past the end of the sequence every charge uses its last amount.
+    // docs/schedule.md, "Amounts": past the end of the sequence every charge uses its last amount.
     return (index) => ({ kind: 'fixed', value: seq[Math.min(index, seq.length - 1)] });
   }
   const none: ChargeAmount = { kind: 'none' };

@@ -3,14 +3,14 @@ import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import { DEFAULT_PATHS, type Environment } from '../../core/gateway/environments';
 import {
-  startLocalGateway,
-  StateDirLockedError,
+  findOrStartLocalGateway,
+  findRunningGateway,
   type AdvanceSummary,
   type DemoMerchant,
   type LocalGateway,
+  type RunningGatewayHandle,
   type StoredPayment,
 } from '../../local-gateway';
-import { findRunningGateway, type RunningGatewayHandle } from './runningGateway';
 import { localGatewayPort, pathTemplates } from './settings';
 
 // The built-in `local` environment. When a `paygate gateway` process already runs on the CLI's state
@@ -155,23 +155,20 @@ export class LocalGatewayManager extends Disposable {
         }
       }
     }
-    let g: LocalGateway;
-    try {
-      g = await startLocalGateway({
-        stateDir: this.stateDir,
-        port: localGatewayPort(),
-        paths: pathTemplates(),
-        log: (line) => this.log.info(`[local gateway] ${line}`),
-      });
-    } catch (err) {
-      if (!(err instanceof StateDirLockedError)) throw err;
-      // Another window's gateway holds the extension's state directory: use it, as a terminal's.
-      const found = await findRunningGateway(this.stateDir);
-      this.log.info(`Local gateway: ${found.reason}`);
-      if (!found.handle) throw err;
+    // Another window's gateway may hold the extension's state directory: it is used, as a terminal's.
+    const found = await findOrStartLocalGateway({
+      stateDir: this.stateDir,
+      port: localGatewayPort(),
+      paths: pathTemplates(),
+      log: (line) => this.log.info(`[local gateway] ${line}`),
+      checkAnswers: true,
+      note: (reason) => this.log.info(`Local gateway: ${reason}`),
+    });
+    if (found.kind === 'answering') {
       this.attached = found.handle;
       return runningHandle(found.handle);
     }
+    const g = found.gateway;
     this.own = g;
     this.log.info(`Local gateway started: ${g.baseUrl} (reports ${g.reportBaseUrl})`);
     return ownHandle(g);

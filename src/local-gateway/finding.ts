@@ -1,19 +1,17 @@
 import * as http from 'node:http';
-import type { Environment } from '../../core/gateway/environments';
-import {
-  loadOrCreateDemoMerchant,
-  readRunningGateway,
-  type AdvanceSummary,
-  type DemoMerchant,
-  type StoredPayment,
-} from '../../local-gateway';
+import type { Environment } from '../core/gateway/environments';
+import { loadOrCreateDemoMerchant } from './merchant';
+import { readRunningGateway, readStateLock, StateDirLockedError, type RunningGateway } from './running';
+import { startLocalGateway } from './server';
+import type { AdvanceSummary, DemoMerchant, LocalGateway, LocalGatewayOptions, StoredPayment } from './types';
 
-// A local gateway that a `paygate gateway` process runs (npm start starts one, a user may run one in a
-// terminal): the editor's `local` uses it instead of starting a second one, so `curl …/_local/advance`, the
-// CLI and the editor see one clock and one set of payments. It is found through the running-gateway file
-// the CLI writes in its state directory, checked by asking it (/_sim/state) before it is trusted, and
-// reached through its loopback admin endpoints; it is never stopped from here. They are addressed by their
-// first name, /_sim/…, which every version of `paygate gateway` answers (a newer one also at /_local/…).
+// Finding or starting the local gateway of a state directory: the one place both launchers (the editor's
+// `local` environment and the CLI's commands) learn whether a gateway already owns the directory. A
+// running gateway is found through the running-gateway file (gateway.json) its owner writes there; the
+// editor also checks it answers (/_sim/state) as that directory's demo merchant before trusting it, and
+// reaches it through its loopback admin endpoints; it is never stopped from here. They are addressed by
+// their first name, /_sim/…, which every version of `paygate gateway` answers (a newer one also at
+// /_local/…). Otherwise a gateway is started in this process on the directory.
 
 export interface RunningGatewayHandle {
   pid: number;
@@ -130,4 +128,64 @@ export async function findRunningGateway(stateDir: string): Promise<{ handle?: R
     alive: () => readRunningGateway(stateDir)?.pid === running.pid,
   };
   return { handle, reason: `using the paygate gateway at ${origin.origin} (pid ${running.pid}, state ${stateDir})` };
+}
+
+export interface FindOrStartOptions extends LocalGatewayOptions {
+  /**
+   * Trust a running gateway only once it answers as this state directory's demo merchant (the editor,
+   * which then reaches it through its admin endpoints). Without it the running-gateway file is trusted.
+   */
+  checkAnswers?: boolean;
+  /**
+   * Wait up to this long for another command's one-shot gateway to finish (the CLI: it stops when that
+   * command ends, possibly in the middle of ours). Without it a one-shot gateway is used like any other.
+   */
+  waitForOneShotMs?: number;
+  /** Why a running gateway was or was not used. */
+  note?: (reason: string) => void;
+}
+
+export type FoundOrStarted =
+  | { kind: 'started'; gateway: LocalGateway }
+  | { kind: 'announced'; running: RunningGateway }
+  | { kind: 'answering'; handle: RunningGatewayHandle };
+
+const POLL_MS = 100;
+
+/**
+ * The local gateway on `options.stateDir`: the one running there (see the options for when it is
+ * trusted), else one started in this process. Throws StateDirLockedError when another gateway holds
+ * the directory and cannot be used (it does not answer, or a one-shot one outlasted the wait).
+ */
+export async function findOrStartLocalGateway(
+  options: FindOrStartOptions & { checkAnswers: true },
+): Promise<Exclude<FoundOrStarted, { kind: 'announced' }>>;
+export async function findOrStartLocalGateway(options: FindOrStartOptions): Promise<FoundOrStarted>;
+export async function findOrStartLocalGateway(options: FindOrStartOptions): Promise<FoundOrStarted> {
+  const { checkAnswers, waitForOneShotMs, note, ...start } = options;
+  const stateDir = start.stateDir;
+  const deadline = Date.now() + (waitForOneShotMs ?? 0);
+  for (;;) {
+    const running = readRunningGateway(stateDir);
+    if (running && (running.kind !== 'oneShot' || waitForOneShotMs === undefined)) {
+      if (!checkAnswers) return { kind: 'announced', running };
+      const found = await findRunningGateway(stateDir);
+      note?.(found.reason);
+      if (found.handle) return { kind: 'answering', handle: found.handle };
+      throw new StateDirLockedError(stateDir, running);
+    }
+    if (!running) {
+      try {
+        return { kind: 'started', gateway: await startLocalGateway(start) };
+      } catch (err) {
+        if (!(err instanceof StateDirLockedError)) throw err;
+        // Another gateway took the directory between the look and the start: look once more (or wait).
+        if (waitForOneShotMs === undefined && !readRunningGateway(stateDir)) throw err;
+      }
+    }
+    if (waitForOneShotMs !== undefined) {
+      if (Date.now() > deadline) throw new StateDirLockedError(stateDir, readStateLock(stateDir));
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+  }
 }
