@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { fixAll } from '../../core/rules/fixAll';
+import { applySafeFixes } from '../../core/rules/fixAll';
 import { lint } from '../../core/rules/lint';
 import type { CliContext } from '../context';
 import { displayPosition, maxBytesOption, readInput, writeFileAtomic } from '../io';
@@ -60,16 +60,17 @@ export async function fixFile(path: string, values: FixOptions, ctx: CliContext)
   let remaining: number | undefined;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const bom = text.charCodeAt(0) === 0xfeff;
-    const { text: next, applied, errors } = fixAll(text);
-    if (applied.length === 0 || next === text) {
+    const { text: next, applied, errors } = applySafeFixes(text);
+    if (applied.count === 0 || next === text) {
       remaining = errors;
       break;
     }
-    for (const a of applied) {
+    for (let k = 0; k < applied.count; k++) {
+      const a = applied.at(k);
       const p = displayPosition(a.range.start, bom);
       ctx.stdout(`${input.name}:${p.line}:${p.column}: ${a.code}: ${a.title}\n`);
     }
-    changes += applied.length;
+    changes += applied.count;
     text = next;
   }
 
