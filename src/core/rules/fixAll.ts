@@ -51,16 +51,21 @@ export class AppliedFixes {
  * so `errors` is how many errors the text had before these fixes, without a second lint.
  */
 export function applySafeFixes(text: string, options?: LintOptions): { text: string; applied: AppliedFixes; errors: number } {
-  const result = lint(text, { ...options, safeFixesOnly: true });
-  const list = result.safeFixes!;
+  const { list, index, errors } = safeFixesOf(text, options);
   // By position, as the problems are listed (ties in the order found).
   const order = sortedBy(
     list.count,
     (i) => list.start(i),
     () => 0,
   );
-  const applied = new AppliedFixes(list, order, result.batch.csv.index);
-  return { text: list.count === 0 ? text : applyOffsetEdits(text, list), applied, errors: result.omitted?.error ?? 0 };
+  const applied = new AppliedFixes(list, order, index);
+  return { text: list.count === 0 ? text : applyOffsetEdits(text, list), applied, errors };
+}
+
+/** Lint for the safe fixes, keeping only what applying them needs (the parse is let go before the text is built). */
+function safeFixesOf(text: string, options?: LintOptions): { list: SafeFixList; index: LineIndex; errors: number } {
+  const result = lint(text, { ...options, safeFixesOnly: true });
+  return { list: result.safeFixes!, index: result.batch.csv.index, errors: result.omitted?.error ?? 0 };
 }
 
 /** applySafeFixes with every applied fix as an object (for callers that want a list). */
@@ -72,21 +77,31 @@ export function fixAll(text: string, options?: LintOptions): { text: string; app
 /** 0..n-1 sorted by key, then by tie, then by number (so equal keys keep the order found, as a stable sort). */
 function sortedBy(n: number, key: (i: number) => number, tie: (i: number) => number): Uint32Array {
   const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  return order.sort((a, b) => key(a) - key(b) || tie(a) - tie(b) || a - b);
+  let sorted = true;
+  for (let i = 0; i < n; i++) {
+    order[i] = i;
+    if (i > 0 && (key(i - 1) > key(i) || (key(i - 1) === key(i) && tie(i - 1) > tie(i)))) sorted = false;
+  }
+  // Problems are mostly found in the order of the text: then the sort (and its copies of the list) is skipped.
+  return sorted ? order : order.sort((a, b) => key(a) - key(b) || tie(a) - tie(b) || a - b);
 }
 
 /** Joined every so many pieces, so the pieces of a file edited on every row are not all held at once. */
 const PIECES = 4096;
 
-/** The edits by offset, the earliest first; an edit overlapping one already made is dropped. */
+/**
+ * The edits by offset, the earliest first; an edit overlapping one already made is dropped. The joined
+ * pieces are concatenated, not joined again: V8 keeps that as a rope and makes it one string when it is
+ * first read, by which time `paygate fix` has let go of this pass's list of fixes (one copy of the text
+ * fewer at the peak).
+ */
 function applyOffsetEdits(text: string, list: SafeFixList): string {
   const order = sortedBy(
     list.editCount,
     (i) => list.editStart(i),
     (i) => list.editEnd(i),
   );
-  const chunks: string[] = [];
+  let out = '';
   let parts: string[] = [];
   let at = 0;
   for (const i of order) {
@@ -95,11 +110,10 @@ function applyOffsetEdits(text: string, list: SafeFixList): string {
     parts.push(text.slice(at, start), list.editText(i));
     at = list.editEnd(i);
     if (parts.length >= PIECES) {
-      chunks.push(parts.join(''));
+      out += parts.join('');
       parts = [];
     }
   }
   parts.push(text.slice(at));
-  chunks.push(parts.join(''));
-  return chunks.join('');
+  return out + parts.join('');
 }

@@ -1,37 +1,21 @@
+import { ChunkedInt32 } from '../chunked';
 import type { Code } from './codes';
 
 // Fix-all's store: every safe fix as three small numbers, every edit as three more, in typed arrays, and
 // each title, code and edit text kept once (a file fixed on every row repeats a handful: "Change to SRC",
 // "01"). A file fixed three times on each of a million rows once held about 400 bytes per fix in arrays
-// of strings and objects; here it is 24 bytes a fix and edit, so `fix` peaks near `lint`.
-
-/** A growable column of unsigned 32-bit numbers (offsets into a string, which V8 keeps below 2^30). */
-class Column {
-  private data = new Uint32Array(64);
-  length = 0;
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const grown = new Uint32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data[this.length++] = value;
-  }
-  at(i: number): number {
-    return this.data[i];
-  }
-}
+// of strings and objects; here it is 24 bytes a fix and its edit, in chunks that are never copied to grow, so `fix` peaks near `lint`.
 
 export class SafeFixList {
   /** Each distinct title, code and edit text once; the columns hold their numbers. */
   private readonly strings: string[] = [];
   private readonly ids = new Map<string, number>();
-  private readonly fixCodes = new Column();
-  private readonly fixTitles = new Column();
-  private readonly fixStarts = new Column();
-  private readonly editStarts = new Column();
-  private readonly editEnds = new Column();
-  private readonly editTexts = new Column();
+  private readonly fixCodes = new ChunkedInt32();
+  private readonly fixTitles = new ChunkedInt32();
+  private readonly fixStarts = new ChunkedInt32();
+  private readonly editStarts = new ChunkedInt32();
+  private readonly editEnds = new ChunkedInt32();
+  private readonly editTexts = new ChunkedInt32();
 
   /** How many safe fixes. */
   get count(): number {
@@ -41,6 +25,11 @@ export class SafeFixList {
   /** How many edits (a fix has one or more). */
   get editCount(): number {
     return this.editStarts.length;
+  }
+
+  /** How many distinct titles, codes and edit texts are kept. */
+  get distinctStrings(): number {
+    return this.strings.length;
   }
 
   /** A fix of the problem with `code` that starts at offset `start`; its edits follow with addEdit(). */
@@ -58,22 +47,22 @@ export class SafeFixList {
   }
 
   code(i: number): Code {
-    return this.strings[this.fixCodes.at(i)] as Code;
+    return this.strings[this.fixCodes.get(i)] as Code;
   }
   title(i: number): string {
-    return this.strings[this.fixTitles.at(i)];
+    return this.strings[this.fixTitles.get(i)];
   }
   start(i: number): number {
-    return this.fixStarts.at(i);
+    return this.fixStarts.get(i);
   }
   editStart(i: number): number {
-    return this.editStarts.at(i);
+    return this.editStarts.get(i);
   }
   editEnd(i: number): number {
-    return this.editEnds.at(i);
+    return this.editEnds.get(i);
   }
   editText(i: number): string {
-    return this.strings[this.editTexts.at(i)];
+    return this.strings[this.editTexts.get(i)];
   }
 
   private id(s: string): number {
