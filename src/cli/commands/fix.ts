@@ -58,6 +58,7 @@ export async function fixFile(path: string, values: FixOptions, ctx: CliContext)
   let text = input.text;
   // Only `text` holds the file from here: once a pass has fixed it, the next lints the fixed text without
   // the original still in memory (on a file fixed on every row, a copy of the file less at fix's peak).
+  // eslint-disable-next-line no-useless-assignment -- the point: the reference to the original is dropped
   input = null;
   let changes = 0;
   /** The errors of `text` as it stands, when the last pass linted it and changed nothing. */
