@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
-import { fixAll } from '../../core/rules/fixAll';
+import { applySafeFixes } from '../../core/rules/fixAll';
 import { lint } from '../../core/rules/lint';
 import type { CliContext } from '../context';
-import { displayPosition, maxBytesOption, readInput, writeFileAtomic } from '../io';
+import { displayPosition, maxBytesOption, readInput, writeFileAtomic, type Input } from '../io';
 import { inputError, usageError } from '../output';
 import { exits, paygateCommand } from '../parser';
 
@@ -51,40 +51,56 @@ export async function fixFiles(paths: string[], values: FixOptions, ctx: CliCont
 
 /** Fixes one file in place (or only prints with dryRun); its exit status. */
 export async function fixFile(path: string, values: FixOptions, ctx: CliContext): Promise<number> {
-  const input = await readInput(path, ctx, { maxBytes: maxBytesOption(values.maxBytes) ?? undefined });
+  let input: Input | null = await readInput(path, ctx, { maxBytes: maxBytesOption(values.maxBytes) ?? undefined });
   if (!input.ok) return inputError(ctx, 'paygate fix', input.message);
 
+  const name = input.name;
   let text = input.text;
+  // Only `text` holds the file from here: once a pass has fixed it, the next lints the fixed text without
+  // the original still in memory (on a file fixed on every row, a copy of the file less at fix's peak).
+  // eslint-disable-next-line no-useless-assignment -- the point: the reference to the original is dropped
+  input = null;
   let changes = 0;
   /** The errors of `text` as it stands, when the last pass linted it and changed nothing. */
   let remaining: number | undefined;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const bom = text.charCodeAt(0) === 0xfeff;
-    const { text: next, applied, errors } = fixAll(text);
-    if (applied.length === 0 || next === text) {
-      remaining = errors;
+    const done = fixPass(text, name, ctx);
+    if (done.applied === 0) {
+      remaining = done.errors;
       break;
     }
-    for (const a of applied) {
-      const p = displayPosition(a.range.start, bom);
-      ctx.stdout(`${input.name}:${p.line}:${p.column}: ${a.code}: ${a.title}\n`);
-    }
-    changes += applied.length;
-    text = next;
+    changes += done.applied;
+    text = done.text;
   }
 
   // Only the count is needed: no diagnostic is kept (a file broken everywhere would hold millions).
   remaining ??= lint(text, { maxDiagnostics: 0 }).omitted?.error ?? 0;
   const verb = values.dryRun ? 'would apply' : 'applied';
   ctx.stdout(
-    `${input.name}: ${verb} ${changes} fix${changes === 1 ? '' : 'es'}; ${remaining} error${remaining === 1 ? '' : 's'} remain${remaining === 1 ? 's' : ''}\n`,
+    `${name}: ${verb} ${changes} fix${changes === 1 ? '' : 'es'}; ${remaining} error${remaining === 1 ? '' : 's'} remain${remaining === 1 ? 's' : ''}\n`,
   );
   if (changes > 0 && !values.dryRun) {
     try {
       await writeFileAtomic(resolve(ctx.cwd, path), text);
     } catch (err) {
-      return inputError(ctx, 'paygate fix', `${input.name}: cannot write: ${(err as Error).message}`);
+      return inputError(ctx, 'paygate fix', `${name}: cannot write: ${(err as Error).message}`);
     }
   }
   return remaining > 0 ? 1 : 0;
+}
+
+/**
+ * One pass: apply the safe fixes and print each. Its own function so that nothing of a pass (its list of
+ * fixes, the text's line index) is still held while the next pass lints the fixed text.
+ */
+function fixPass(text: string, name: string, ctx: CliContext): { text: string; applied: number; errors: number } {
+  const bom = text.charCodeAt(0) === 0xfeff;
+  const { text: next, applied, errors } = applySafeFixes(text);
+  if (applied.count === 0 || next === text) return { text, applied: 0, errors };
+  for (let k = 0; k < applied.count; k++) {
+    const a = applied.at(k);
+    const p = displayPosition(a.range.start, bom);
+    ctx.stdout(`${name}:${p.line}:${p.column}: ${a.code}: ${a.title}\n`);
+  }
+  return { text: next, applied: applied.count, errors };
 }

@@ -7,7 +7,8 @@ import { appendColumnFix, dropBomFix, lazyFix, replaceCellFix, rewriteDelimiterF
 import { otherDelimiter } from './header';
 import { quoteInMessage } from './quote';
 import { checkRows, type SrcRows } from './rowChecks';
-import { ProblemCollector, type SafeFixList } from './problems';
+import { ProblemCollector } from './problems';
+import type { SafeFixList } from './safeFixList';
 import type { RowFactsListener } from './rowFacts';
 import type { Fix, LintDiagnostic } from './types';
 

@@ -1,24 +1,12 @@
 import type { Batch } from './batch';
 import { CodeInfo, type Code, type Severity } from './codes';
+import { SafeFixList } from './safeFixList';
 import type { Fix, LintDiagnostic } from './types';
 
 // Collects diagnostics, with ranges from offsets. Unbounded by default; with a limit it keeps the first
 // `max` problems by position (a max-heap on start offsets: a problem before the last one kept replaces
 // it) and only counts the rest, so a file broken on every line costs memory for what is shown, not for
 // millions of diagnostics of about half a kilobyte each.
-
-/**
- * Fix-all's store: each safe fix as numbers and text in flat arrays, no object kept per fix (a file
- * fixed on every row has millions). `starts` is the problem's offset; edits are offsets into the text.
- */
-export interface SafeFixList {
-  codes: Code[];
-  titles: string[];
-  starts: number[];
-  editStarts: number[];
-  editEnds: number[];
-  editTexts: string[];
-}
 
 export class ProblemCollector {
   /** Heap-ordered while the limit is reached; lint() sorts them by position at the end. */
@@ -35,7 +23,7 @@ export class ProblemCollector {
     /** Fix-all: every problem only counted (in `omitted`), its safe fixes kept in `safeFixes`. */
     private readonly safeFixesOnly = false,
   ) {
-    if (safeFixesOnly) this.safeFixes = { codes: [], titles: [], starts: [], editStarts: [], editEnds: [], editTexts: [] };
+    if (safeFixesOnly) this.safeFixes = new SafeFixList();
   }
 
   get limited(): boolean {
@@ -92,14 +80,8 @@ export class ProblemCollector {
     const index = this.batch.csv.index;
     for (const f of fixes) {
       if (!f.safe) continue;
-      list.codes.push(code);
-      list.titles.push(f.title);
-      list.starts.push(start);
-      for (const e of f.edits) {
-        list.editStarts.push(index.offsetAt(e.range.start));
-        list.editEnds.push(index.offsetAt(e.range.end));
-        list.editTexts.push(e.newText);
-      }
+      list.addFix(code, f.title, start);
+      for (const e of f.edits) list.addEdit(index.offsetAt(e.range.start), index.offsetAt(e.range.end), e.newText);
     }
   }
 
