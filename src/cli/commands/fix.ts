@@ -5,6 +5,7 @@ import type { CliContext } from '../context';
 import { displayPosition, maxBytesOption, readInput, writeFileAtomic, type Input } from '../io';
 import { inputError, usageError } from '../output';
 import { exits, paygateCommand } from '../parser';
+import { collectGarbage, COLLECT_FROM_CHARS } from '../memory';
 
 /** Fixes can uncover more fixes (a comma file rewritten, then its aliases renamed): a few passes. */
 const MAX_PASSES = 4;
@@ -71,6 +72,8 @@ export async function fixFile(path: string, values: FixOptions, ctx: CliContext)
     }
     changes += done.applied;
     text = done.text;
+    // The pass's text and fixes are garbage now; collected before the next lint, not at some point during it.
+    if (text.length >= COLLECT_FROM_CHARS) collectGarbage();
   }
 
   // Only the count is needed: no diagnostic is kept (a file broken everywhere would hold millions).
