@@ -2,10 +2,9 @@
 // the content it was given while the panel lives, so a page reloaded by VS Code (hidden and shown again:
 // no retainContextWhenHidden) gets it again instead of the host holding a whole hidden DOM alive.
 import * as vscode from 'vscode';
-import { Disposable } from '../disposable';
 import { log } from '../log';
 import { serialiseExport } from './exportRows';
-import { pageHtml, webviewOptions } from './webviewPage';
+import { PanelPage, webviewOptions } from './webviewPage';
 import {
   isPageToHost,
   VIEW_TYPE,
@@ -33,34 +32,18 @@ export interface PanelActions {
   reveal?(key: string): void;
 }
 
-export class ResultsPanel extends Disposable {
+export class ResultsPanel extends PanelPage {
   private content: PanelContent | undefined;
   private readyOnce: Promise<void>;
   private markReady: () => void = () => undefined;
-  private isReady = false;
   /** The content a live page has been sent in full; a reloaded page restores only that one itself. */
   private delivered: PanelContent | undefined;
   private sendGeneration = 0;
-  readonly onDidDispose: vscode.Event<void>;
   actions: PanelActions = {};
 
-  constructor(
-    readonly panel: vscode.WebviewPanel,
-    private readonly extensionUri: vscode.Uri,
-  ) {
-    super();
+  constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri) {
+    super(panel, extensionUri, { name: 'webview-ui' });
     this.readyOnce = new Promise((resolve) => (this.markReady = resolve));
-    panel.webview.options = webviewOptions(extensionUri);
-    this.register(panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));
-    this.onDidDispose = panel.onDidDispose;
-    panel.onDidDispose(() => this.dispose());
-    // Without retainContextWhenHidden a hidden panel's page is discarded; it says `ready` again when shown.
-    this.register(
-      panel.onDidChangeViewState((e) => {
-        if (!e.webviewPanel.visible) this.isReady = false;
-      }),
-    );
-    panel.webview.html = this.html();
   }
 
   static create(extensionUri: vscode.Uri, title: string): ResultsPanel {
@@ -71,10 +54,6 @@ export class ResultsPanel extends Disposable {
       webviewOptions(extensionUri),
     );
     return new ResultsPanel(panel, extensionUri);
-  }
-
-  private html(): string {
-    return pageHtml(this.panel.webview, this.extensionUri, { name: 'webview-ui', title: this.panel.title });
   }
 
   /** What a reloaded window's serializer knows: the page restores inline data itself, files are re-read. */
@@ -90,7 +69,7 @@ export class ResultsPanel extends Disposable {
     else await this.readyOnce; // the ready handler sends it
   }
 
-  private async onMessage(raw: unknown): Promise<void> {
+  protected async onMessage(raw: unknown): Promise<void> {
     if (!isPageToHost(raw)) {
       log().warn('Results panel: ignored a message that does not match the protocol');
       return;

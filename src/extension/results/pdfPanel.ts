@@ -1,10 +1,9 @@
 // A PDF report in the pane: the page (webview-ui/pdf) draws it with pdf.js; the host hands it the bytes,
 // saves them as received, and asks the user before opening any link the PDF holds.
 import * as vscode from 'vscode';
-import { Disposable } from '../disposable';
 import { log } from '../log';
 import { pdfDirectives } from './html';
-import { pageHtml, webviewOptions } from './webviewPage';
+import { PanelPage, webviewOptions } from './webviewPage';
 import {
   formatBytes,
   isPdfPageToHost,
@@ -25,27 +24,15 @@ export interface PdfContent {
   file?: vscode.Uri;
 }
 
-export class PdfPanel extends Disposable {
+export class PdfPanel extends PanelPage {
   private content: PdfContent | { title: string; failed: string } | undefined;
-  private isReady = false;
-  readonly onDidDispose: vscode.Event<void>;
 
-  constructor(
-    readonly panel: vscode.WebviewPanel,
-    private readonly extensionUri: vscode.Uri,
-  ) {
-    super();
-    panel.webview.options = webviewOptions(extensionUri);
-    this.register(panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));
-    this.onDidDispose = panel.onDidDispose;
-    panel.onDidDispose(() => this.dispose());
-    this.register(
-      panel.onDidChangeViewState((e) => {
-        // A hidden page is discarded (no retainContextWhenHidden); it says `ready` again when shown.
-        if (!e.webviewPanel.visible) this.isReady = false;
-      }),
-    );
-    panel.webview.html = this.html();
+  constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri) {
+    super(panel, extensionUri, {
+      name: 'pdf-view',
+      extraDirectives: pdfDirectives(panel.webview.cspSource),
+      assets: { worker: 'pdf.worker.mjs' },
+    });
   }
 
   static create(extensionUri: vscode.Uri, title: string): PdfPanel {
@@ -56,16 +43,6 @@ export class PdfPanel extends Disposable {
       webviewOptions(extensionUri),
     );
     return new PdfPanel(panel, extensionUri);
-  }
-
-  private html(): string {
-    const webview = this.panel.webview;
-    return pageHtml(webview, this.extensionUri, {
-      name: 'pdf-view',
-      title: this.panel.title,
-      extraDirectives: pdfDirectives(webview.cspSource),
-      assets: { worker: 'pdf.worker.mjs' },
-    });
   }
 
   async show(content: PdfContent): Promise<void> {
@@ -98,7 +75,7 @@ export class PdfPanel extends Disposable {
     } else await this.post({ type: 'pdf', title: c.title, info: c.info, data: c.bytes, file: c.file?.toString() });
   }
 
-  private async onMessage(raw: unknown): Promise<void> {
+  protected async onMessage(raw: unknown): Promise<void> {
     if (!isPdfPageToHost(raw)) {
       log().warn('PDF panel: ignored a message that does not match the protocol');
       return;
