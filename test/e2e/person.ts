@@ -678,9 +678,13 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
         .first()
         .waitFor({ timeout: 30_000 });
       await wb.quickOpenFile(page, 'transactions.report.json');
-      const earlier = page.frames();
       await wb.runCommand(page, runReport.title);
-      const report = await answerPromptsUntilTable(page, earlier);
+      // The report's panel is the one an earlier step opened (the same report reuses its panel): find it by
+      // the report's own column, then wait for the charges the clock made (more rows than the batch has).
+      const report = await answerPromptsUntilTable(page, [], '[role="columnheader"]:has-text("Merchant_OID")');
+      const batchRows = clientOrderIds(path.join(workspace, 'valid.rpcsv')).length;
+      // aria-rowindex counts the two header rows: the first row past the batch's is batchRows + 3.
+      await report.locator(`.row.data[aria-rowindex="${batchRows + 3}"]`).waitFor({ timeout: 30_000 });
       await report.locator('button#reconcile').click();
       const frame = await wb.webviewFrame(page, '.reconcile-banner', 30_000);
       await frame.locator('[data-status]').first().waitFor({ timeout: 15_000 });
