@@ -57,14 +57,20 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
   // Examples point at ../schemas/ by relative $schema; keep that path valid beside the copy.
   if (fs.existsSync(path.join(ROOT, 'schemas'))) fs.cpSync(path.join(ROOT, 'schemas'), path.join(scratch, 'schemas'), { recursive: true });
 
-  // A merchant who wants the same report as a PDF: the example template with reportFormat PDF, written
-  // before the editor starts so that Quick Open has it indexed.
+  // Templates the run's steps open, written before the editor starts so that Quick Open has them indexed:
+  // the example as a PDF report, and a template a merchant got wrong in several ways at once.
   const csvTemplate = path.join(workspace, 'transactions.report.json');
   if (fs.existsSync(csvTemplate)) {
     const template = JSON.parse(fs.readFileSync(csvTemplate, 'utf8')) as Record<string, unknown>;
     delete template.$schema;
     const pdfTemplate = { ...template, reportName: 'Transactions PDF', reportFormat: 'PDF' };
     fs.writeFileSync(path.join(workspace, 'transactions-pdf.report.json'), JSON.stringify(pdfTemplate, null, 2));
+    // And a template with several problems at once: no reportName, a format the gateway does not serve,
+    // a currency filter that can never match.
+    const bad: Record<string, unknown> = { ...template, reportFormat: 'XLS' };
+    delete bad.reportName;
+    bad.filters = { ...(template.filters as Record<string, unknown>), currencies: ['eur'] };
+    fs.writeFileSync(path.join(workspace, 'broken.report.json'), `${JSON.stringify(bad, null, 2)}\n`);
   }
 
   const server = await startCodeServer({
@@ -490,10 +496,7 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
   await step(
     'a report template with several problems: all underlined, and Run Report Template names every one',
     async () => {
-      const bad = { ...JSON.parse(fs.readFileSync(path.join(workspace, 'transactions.report.json'), 'utf8')), reportFormat: 'XLS' };
-      delete bad.reportName;
-      bad.filters.currencies = ['eur'];
-      fs.writeFileSync(path.join(workspace, 'broken.report.json'), `${JSON.stringify(bad, null, 2)}\n`);
+      if (!fs.existsSync(path.join(workspace, 'broken.report.json'))) notYet('no broken.report.json in the workspace');
       await closeAllEditors();
       await wb.quickOpenFile(page, 'broken.report.json');
       await wb.problems(page, 20_000);
