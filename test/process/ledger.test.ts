@@ -299,10 +299,20 @@ describe('guarded send', () => {
         guardedSend({ ledger, entry: once(), send, completion: (o) => o }),
       ),
     );
-    assert.equal(sends, 1, JSON.stringify(results.map((r) => r.status)));
-    assert.deepEqual(results.map((r) => r.status).sort(), ['raced', 'raced', 'sent']);
+    const statuses = results.map((r) => r.status);
+    assert.equal(sends, 1, JSON.stringify(statuses));
+    // One sends; each other one either lost the race (its own "sending" record is withdrawn) or, when it
+    // looked only after the first had finished, is refused as a duplicate: which, is the scheduler's choice.
+    assert.deepEqual(
+      statuses.filter((s) => s === 'sent'),
+      ['sent'],
+    );
+    assert.ok(
+      statuses.every((s) => s === 'sent' || s === 'raced' || s === 'duplicate'),
+      JSON.stringify(statuses),
+    );
     const withdrawn = (await new Ledger(dir).list()).filter((r) => r.outcome === 'withdrawn');
-    assert.equal(withdrawn.length, 2);
+    assert.equal(withdrawn.length, statuses.filter((s) => s === 'raced').length);
   });
 
   it('damage that names no batch stops every plain send until an explicit resend acknowledges it', async (t) => {
