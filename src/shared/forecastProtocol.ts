@@ -1,6 +1,7 @@
 // The message protocol between the extension host (src/extension/forecast) and the forecast page
 // (webview-ui/forecast). Both sides import this file, so it stays free of `vscode` and of Node APIs; each
 // side checks what it receives with the guards below and ignores anything else.
+import { isRec, isStr } from './guards';
 
 import type { BucketRow, Forecast, ForecastBy } from '../core/forecast';
 
@@ -29,8 +30,6 @@ export type ForecastPageToHost =
   | ({ type: 'export' } & ForecastExport)
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string };
 
-const isRec = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isStr = (v: unknown): v is string => typeof v === 'string';
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 const isBy = (v: unknown): v is ForecastBy => v === 'day' || v === 'week' || v === 'month';
 

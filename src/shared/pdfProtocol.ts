@@ -1,6 +1,7 @@
 // The message protocol between the extension host and the PDF report page (webview-ui/pdf). A page of
 // its own, so the PDF renderer is loaded only when a PDF is shown. Like resultsProtocol.ts: no `vscode`,
 // no Node; each side checks what the other sends.
+import { isRec, isStr, optStr } from './guards';
 
 import { isReportInfo, type ReportInfo } from './reportInfo';
 
@@ -41,11 +42,6 @@ export interface PdfPersistedState {
   title: string;
   file?: string;
 }
-
-type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isStr = (v: unknown): v is string => typeof v === 'string';
-const optStr = (v: unknown): boolean => v === undefined || typeof v === 'string';
 
 export function isHostToPdfPage(v: unknown): v is HostToPdfPage {
   if (!isRec(v)) return false;

@@ -1,5 +1,6 @@
 // What the banner above a report says, for a CSV report in the table and a PDF in the PDF pane alike:
 // which template (or saved file) it came from, the environment, when it arrived, and its size.
+import { isRec, optStr } from './guards';
 
 export interface ReportInfo {
   /** The template's file name, or the saved report's file name. */
@@ -10,12 +11,8 @@ export interface ReportInfo {
   bytes: number;
 }
 
-const optStr = (v: unknown): boolean => v === undefined || typeof v === 'string';
-
 export function isReportInfo(v: unknown): v is ReportInfo {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const r = v as Record<string, unknown>;
-  return optStr(r.template) && optStr(r.environment) && optStr(r.receivedAt) && typeof r.bytes === 'number' && r.bytes >= 0;
+  return isRec(v) && optStr(v.template) && optStr(v.environment) && optStr(v.receivedAt) && typeof v.bytes === 'number' && v.bytes >= 0;
 }
 
 /** "1.2 MB", "830 KB", "512 bytes": a size for people. */

@@ -1,6 +1,7 @@
 // The one message protocol between the extension host (src/extension/results) and the results page (webview-ui).
 // Both sides import this file, so it must stay free of `vscode` and of Node APIs. Messages crossing the
 // boundary are checked by the guards below: the page is treated as untrusted by the host and vice versa.
+import { isRec, isStr, optNum, optStr } from './guards';
 
 import { isReportInfo, type ReportInfo } from './reportInfo';
 
@@ -131,12 +132,7 @@ export type PageToHost =
 
 // ---------- guards ----------
 
-type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isStr = (v: unknown): v is string => typeof v === 'string';
-const optStr = (v: unknown): boolean => v === undefined || typeof v === 'string';
 const optInfo = (v: unknown): boolean => v === undefined || isReportInfo(v);
-const optNum = (v: unknown): boolean => v === undefined || (typeof v === 'number' && Number.isFinite(v));
 export const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every(isStr);
 /** Checks every row: the cost is linear, which is fine next to the structured clone that delivered it. */
 export const isRows = (v: unknown): v is string[][] => Array.isArray(v) && v.every(isStringArray);
