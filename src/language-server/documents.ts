@@ -1,5 +1,6 @@
 import type { Connection, TextDocumentContentChangeEvent } from 'vscode-languageserver';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { LineDocument } from './lineDocument';
 
 export interface DocumentEvents {
   opened(document: TextDocument): void;
@@ -11,25 +12,26 @@ export interface DocumentEvents {
 
 /**
  * The open documents, synced incrementally. Like vscode-languageserver's TextDocuments, but it hands on
- * each change's range, which the incremental lint needs to know which rows an edit touched.
+ * each change's range, which the incremental lint needs to know which rows an edit touched, and holds
+ * each text as a LineDocument, which does not build a million-row text again at every keystroke.
  */
 export class Documents {
-  private readonly documents = new Map<string, TextDocument>();
+  private readonly documents = new Map<string, LineDocument>();
 
-  get(uri: string): TextDocument | undefined {
+  get(uri: string): LineDocument | undefined {
     return this.documents.get(uri);
   }
 
   listen(connection: Connection, events: DocumentEvents): void {
     connection.onDidOpenTextDocument(({ textDocument: t }) => {
-      const document = TextDocument.create(t.uri, t.languageId, t.version, t.text);
+      const document = LineDocument.create(t.uri, t.languageId, t.version, t.text);
       this.documents.set(t.uri, document);
       events.opened(document);
     });
     connection.onDidChangeTextDocument(({ textDocument, contentChanges }) => {
       const document = this.documents.get(textDocument.uri);
       if (!document || textDocument.version === null) return;
-      TextDocument.update(document, contentChanges, textDocument.version);
+      document.update(contentChanges, textDocument.version);
       events.changed(document, contentChanges);
     });
     connection.onDidSaveTextDocument(({ textDocument }) => {

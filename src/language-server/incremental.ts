@@ -151,7 +151,8 @@ export class IncrementalLint {
     // Rows sharing a client-orderid with a re-checked row.
     for (const key of touched) ids.settle(key);
     this.settled(state);
-    return resultOf(state, document.getText());
+    const text = document.snapshot?.() ?? ((whole: string) => () => whole)(document.getText());
+    return resultOf(state, text);
   }
 
   /** Nothing pending: the state is the lint of the document as it is. */
@@ -170,9 +171,9 @@ const before = (a: Range['start'], b: Range['start']): boolean => a.line < b.lin
  * duplicate-order-id last in its row). Fixes of header problems that edit every row (a missing column)
  * are built from a whole-file lint of this text when someone reads them: the rows may have moved since.
  */
-function resultOf(state: State, text: string): LintResult {
+function resultOf(state: State, text: () => string): LintResult {
   let whole: LintResult | undefined;
-  const full = (): LintResult => (whole ??= lint(text, { today: state.today }));
+  const full = (): LintResult => (whole ??= lint(text(), { today: state.today }));
   const fixed = state.fixed.map((d) =>
     d.code !== Codes.missingColumn
       ? d

@@ -15,9 +15,11 @@ export interface TextChange {
   text: string;
 }
 
-/** The document as the server holds it (vscode-languageserver-textdocument's TextDocument): its line table is kept up to date by the sync. */
+/** The document as the server holds it (a LineDocument, or any TextDocument): its line table is kept up to date by the sync. */
 export interface LintedText {
-  getText(): string;
+  getText(range?: Range): string;
+  /** The text of this version, joined only when read (LineDocument); otherwise getText() is kept. */
+  snapshot?(): () => string;
   positionAt(offset: number): Position;
   offsetAt(position: Position): number;
   readonly lineCount: number;
@@ -179,10 +181,9 @@ export function recheck(state: State, old: RowState, document: LintedText): RowS
 
 /** The text of a row's lines, without the line break after it. */
 export function rowText(document: LintedText, row: { line: number; lines: number }): string {
-  const from = document.offsetAt({ line: row.line, character: 0 });
-  // offsetAt stops before a line's break, so this is the end of the row's last line.
-  const to = document.offsetAt({ line: row.line + row.lines - 1, character: Number.MAX_SAFE_INTEGER });
-  return document.getText().slice(from, to);
+  // A position stops before a line's break, so this ends at the end of the row's last line.
+  const end = { line: row.line + row.lines - 1, character: Number.MAX_SAFE_INTEGER };
+  return document.getText({ start: { line: row.line, character: 0 }, end });
 }
 
 /** How many line breaks (CRLF, LF or CR) lie between two offsets. */

@@ -1,11 +1,11 @@
-import { TextDocument } from 'vscode-languageserver-textdocument';
 import { publishedDiagnostics } from '../../src/language-server/diagnostics';
 import { IncrementalLint, type TextChange } from '../../src/language-server/incremental';
+import { LineDocument } from '../../src/language-server/lineDocument';
 import { generateBatch } from './generate';
 import { median } from './report';
 
 // The language server's incremental lint on a file of a million rows, in this process (the 190 MB text
-// is not sent over stdio): each edit is applied to the document as the server's sync applies it, then
+// is not sent over stdio): each edit is applied to the document as the server's sync applies it (LineDocument), then
 // linted and its diagnostics made ready to publish. Edits: a line break typed inside a row (and removed
 // again), a block of 1,000 rows pasted, the same 1,000 rows deleted, one cell retyped. Each figure is the
 // median and 95th percentile of its runs; the reference is the whole-file lint of the same text.
@@ -22,7 +22,7 @@ export interface EditFigures {
 
 export function benchEdits(rows = 1_000_000, runs = 21): EditFigures {
   const text = generateBatch(rows);
-  const doc = TextDocument.create('file:///bench/million.rpcsv', 'paygate-recurring-csv', 1, text);
+  const doc = LineDocument.create('file:///bench/million.rpcsv', 'paygate-recurring-csv', 1, text);
   const linter = new IncrementalLint();
   let t0 = performance.now();
   publishedDiagnostics(linter.lint(doc).diagnostics, doc.uri);
@@ -30,7 +30,7 @@ export function benchEdits(rows = 1_000_000, runs = 21): EditFigures {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const apply = (changes: TextChange[]): number => {
     t0 = performance.now();
-    TextDocument.update(doc, changes as { range: NonNullable<TextChange['range']>; text: string }[], doc.version + 1);
+    doc.update(changes, doc.version + 1);
     linter.changed(changes);
     publishedDiagnostics(linter.lint(doc).diagnostics, doc.uri);
     return performance.now() - t0;

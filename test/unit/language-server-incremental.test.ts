@@ -2,11 +2,13 @@
 // characters, replaced cells, quotes, line breaks, pasted blocks, header edits, several changes in one
 // notification), its diagnostics equal a fresh whole-file lint of the same text — codes, severities,
 // ranges, messages, columns and the fixes' edits. The documents are synced the way the server syncs
-// them (vscode-languageserver-textdocument), so the changes are exactly what a client would send.
+// them (LineDocument, here with chunks of a few lines so edits cross chunk edges), so the changes are
+// exactly what a client would send.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { LineDocument } from '../../src/language-server/lineDocument';
 import { lint, type LintResult } from '../../src/core/rules/lint';
 import { readBatch } from '../../src/core/rules/batch';
 import { completionsAt } from '../../src/language-server/completion';
@@ -143,7 +145,7 @@ const editSeed = fc.record({
 });
 type EditSeed = typeof editSeed extends fc.Arbitrary<infer T> ? T : never;
 
-function changeFor(doc: TextDocument, seed: EditSeed): TextChange {
+function changeFor(doc: LineDocument, seed: EditSeed): TextChange {
   const lines = doc.getText().split(/\r\n|\r|\n/);
   const line = seed.kind === 'header' ? 0 : seed.line % lines.length;
   const length = lines[line].length;
@@ -202,7 +204,7 @@ describe('incremental lint (language server)', () => {
         documentText,
         fc.array(fc.array(editSeed, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 12 }),
         (text, steps) => {
-          const doc = TextDocument.create('file:///p.rpcsv', 'paygate-recurring-csv', 1, text);
+          const doc = LineDocument.create('file:///p.rpcsv', 'paygate-recurring-csv', 1, text, 3);
           const linter = new IncrementalLint(() => TODAY);
           assert.deepEqual(observable(linter.lint(doc)), observable(lint(text, { today: TODAY })));
           for (const step of steps) {
@@ -210,7 +212,7 @@ describe('incremental lint (language server)', () => {
             const changes: TextChange[] = [];
             for (const seed of step) {
               const change = changeFor(doc, seed);
-              TextDocument.update(doc, [change as { range: NonNullable<TextChange['range']>; text: string }], doc.version + 1);
+              doc.update([change], doc.version + 1);
               changes.push(change);
             }
             linter.changed(changes);
@@ -248,12 +250,12 @@ describe('incremental lint (language server)', () => {
     let views = 0;
     fc.assert(
       fc.property(documentText, fc.array(editSeed, { maxLength: 4 }), fc.nat(), fc.nat(), (text, seeds, lineSeed, charSeed) => {
-        const doc = TextDocument.create('file:///h.rpcsv', 'paygate-recurring-csv', 1, text);
+        const doc = LineDocument.create('file:///h.rpcsv', 'paygate-recurring-csv', 1, text, 3);
         const linter = new IncrementalLint(() => TODAY);
         linter.lint(doc);
         for (const seed of seeds) {
           const change = changeFor(doc, seed);
-          TextDocument.update(doc, [change as { range: NonNullable<TextChange['range']>; text: string }], doc.version + 1);
+          doc.update([change], doc.version + 1);
           linter.changed([change]);
         }
         linter.lint(doc);
@@ -284,13 +286,13 @@ describe('incremental lint (language server)', () => {
   it('re-checks an edit inside a row alone, and keeps duplicate-order-id of the rows sharing its id', () => {
     const text =
       'client-orderid;rp_card_type;credit-card-number;amount;currency\nord-1;DST;4111111111111111;5;EUR\nord-2;DST;4111111111111111;5;EUR\nord-1;DST;4111111111111111;5;EUR\n';
-    const doc = TextDocument.create('file:///d.rpcsv', 'paygate-recurring-csv', 1, text);
+    const doc = LineDocument.create('file:///d.rpcsv', 'paygate-recurring-csv', 1, text);
     const linter = new IncrementalLint(() => TODAY);
     const codes = (r: LintResult) => r.diagnostics.map((d) => `${d.range.start.line}:${d.code}:${d.message}`);
     assert.deepEqual(codes(linter.lint(doc)), ['3:duplicate-order-id:client-orderid "ord-1" is already used on row 1']);
     // Row 2 becomes ord-1 too: row 3 is still told about row 1, and so is row 2 now.
     const change = { range: { start: { line: 2, character: 4 }, end: { line: 2, character: 5 } }, text: '1' };
-    TextDocument.update(doc, [change], 2);
+    doc.update([change], 2);
     linter.changed([change]);
     assert.deepEqual(codes(linter.lint(doc)), [
       '2:duplicate-order-id:client-orderid "ord-1" is already used on row 1',
@@ -298,7 +300,7 @@ describe('incremental lint (language server)', () => {
     ]);
     // Row 1 is renamed: row 2 is now the first ord-1, and row 3 is told about row 2.
     const rename = { range: { start: { line: 1, character: 4 }, end: { line: 1, character: 5 } }, text: '7' };
-    TextDocument.update(doc, [rename], 3);
+    doc.update([rename], 3);
     linter.changed([rename]);
     assert.deepEqual(codes(linter.lint(doc)), ['3:duplicate-order-id:client-orderid "ord-1" is already used on row 2']);
     assert.deepEqual(linter.counts, { patched: 2, full: 1 });
