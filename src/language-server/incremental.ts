@@ -5,8 +5,19 @@ import { lint, type LintResult } from '../core/rules/lint';
 import type { LintDiagnostic } from '../core/rules/types';
 import type { Range } from '../core/text';
 import { OrderIds } from './orderIds';
-import { keysWithDuplicates, mergeRows, replaceRow } from './regions';
-import { build, lineBreaks, recheck, rowFactsCollector, rowText, type LintedText, type State, type TextChange } from './rows';
+import { mergeRows, replaceRow } from './regions';
+import {
+  build,
+  lineBreaks,
+  moved,
+  recheck,
+  rowFactsCollector,
+  rowText,
+  type LintedText,
+  type RowState,
+  type State,
+  type TextChange,
+} from './rows';
 
 // Incremental lint on the core's public `lint`: the server keeps each data row's diagnostics and the
 // cross-row facts the core tells it (which rows are SRC, each row's client-orderid for the duplicate
@@ -41,7 +52,11 @@ export class IncrementalLint {
   /** The rows of each client-orderid, from the first edit on (undefined until then and after a full lint). */
   private ids: OrderIds | undefined;
 
-  constructor(private readonly today: () => CalendarDate = todayLocal) {}
+  /** `blockRows` is for tests: blocks of a few rows put block edges under every edit (see RowList). */
+  constructor(
+    private readonly today: () => CalendarDate = todayLocal,
+    private readonly blockRows?: number,
+  ) {}
 
   /**
    * Records which rows a didChange touched. A change inside one line marks its row; a change that adds or
@@ -54,8 +69,9 @@ export class IncrementalLint {
     for (const change of changes) {
       const r = change.range;
       const breaks = r ? lineBreaks(change.text, 0, change.text.length) : -1;
-      if (r && breaks === 0 && r.start.line === r.end.line && (state.rowAtLine[r.start.line] ?? -1) >= 0) {
-        this.dirty.add(state.rowAtLine[r.start.line]);
+      const row = r && breaks === 0 && r.start.line === r.end.line ? state.rows.at(r.start.line) : -1;
+      if (row >= 0) {
+        this.dirty.add(row);
         continue;
       }
       const merged = r && mergeRows(state, r.start.line, r.end.line, breaks, this.touched, this.ids);
@@ -72,6 +88,14 @@ export class IncrementalLint {
       this.dirty = new Set([...this.dirty].map(follow).concat(region));
       this.movedFrom = Math.min(this.movedFrom, region);
     }
+  }
+
+  /**
+   * Builds what the first edit would otherwise wait for (the rows of each client-orderid, half a second at
+   * a million rows): the server calls it when idle after a lint.
+   */
+  prepare(): void {
+    if (!this.invalid && this.state) this.ids ??= OrderIds.of(this.state.rows);
   }
 
   /** How the lints so far were made: rows re-checked alone, or whole-file lints. */
@@ -99,15 +123,16 @@ export class IncrementalLint {
   rowText(document: LintedText, line: number): RowText | undefined {
     const state = this.state;
     if (this.invalid || !state || this.dirty.size > 0) return undefined;
-    const r = state.rowAtLine[line] ?? -1;
+    const r = state.rows.at(line);
     if (r < 0) {
       const headerLines = lineBreaks(state.headerText, 0, state.headerText.length) + 1;
       if (line < state.headerLine || line >= state.headerLine + headerLines) return undefined;
       return { text: state.headerText, lineShift: state.headerLine, rowNumber: 0 };
     }
-    const row = state.rows[r];
-    const text = `${state.headerText}${state.eol}${rowText(document, row)}`;
-    return { text, lineShift: row.line - (lineBreaks(state.headerText, 0, state.headerText.length) + 1), rowNumber: row.rowNumber };
+    const row = state.rows.get(r);
+    const at = state.rows.lineOf(row);
+    const text = `${state.headerText}${state.eol}${rowText(document, { line: at, lines: row.lines })}`;
+    return { text, lineShift: at - (lineBreaks(state.headerText, 0, state.headerText.length) + 1), rowNumber: r + 1 };
   }
 
   private full(document: LintedText): LintResult {
@@ -115,7 +140,7 @@ export class IncrementalLint {
     const text = document.getText();
     const told = rowFactsCollector();
     const result = lint(text, { today, onRow: told.onRow });
-    this.state = build(result, told.rows, document, today);
+    this.state = build(result, told.rows, document, today, this.blockRows);
     this.ids = undefined;
     this.invalid = this.state === undefined;
     this.settled(this.state);
@@ -125,13 +150,13 @@ export class IncrementalLint {
   /** Re-checks the dirty rows; undefined when the change reaches beyond them (then a full lint runs). */
   private patch(state: State, document: LintedText): LintResult | undefined {
     // The line table must match the document's (a CR typed before an LF makes one line break of two).
-    if (state.rowAtLine.length !== document.lineCount) return undefined;
+    if (state.lineCount !== document.lineCount) return undefined;
     const touched = this.touched;
     const ids = (this.ids ??= OrderIds.of(state.rows));
     // Highest index first: a region that became several rows moves only rows already re-checked or clean.
     for (const r of [...this.dirty].sort((a, b) => b - a)) {
-      const old = state.rows[r];
-      const next = recheck(state, old, document);
+      const old = state.rows.get(r);
+      const next = recheck(state, old, state.rows.lineOf(old), document);
       if (!next) return undefined;
       if (old.key !== undefined) touched.add(old.key);
       ids.remove(old);
@@ -147,11 +172,16 @@ export class IncrementalLint {
     // Whether any row is SRC (and needs a state) decides header problems: a flip is a full lint.
     if (state.srcRows > 0 !== this.shownSrc.any || state.srcStateRows > 0 !== this.shownSrc.state) return undefined;
     // A duplicate-order-id names the row its id was first used on: rows added or removed renumber it.
-    if (this.movedFrom < state.rows.length) keysWithDuplicates(state, this.movedFrom, touched);
+    if (this.movedFrom < state.rows.length) for (const key of ids.duplicated) touched.add(key);
     // Rows sharing a client-orderid with a re-checked row.
-    for (const key of touched) ids.settle(key);
+    for (const key of touched) ids.settle(key, state.rows);
     this.settled(state);
-    const text = document.snapshot?.() ?? ((whole: string) => () => whole)(document.getText());
+    const text =
+      document.snapshot?.() ??
+      (
+        (whole: string) => () =>
+          whole
+      )(document.getText());
     return resultOf(state, text);
   }
 
@@ -165,6 +195,24 @@ export class IncrementalLint {
 }
 
 const before = (a: Range['start'], b: Range['start']): boolean => a.line < b.line || (a.line === b.line && a.character <= b.character);
+
+/** A row's diagnostics on the document's lines, duplicate-order-id last at its start; kept until the row moves. */
+function shown(row: RowState, line: number): LintDiagnostic[] {
+  if (row.shown?.line === line && row.shown.dup === row.dup) return row.shown.diagnostics;
+  const dup = row.dup;
+  const diagnostics: LintDiagnostic[] = [];
+  let placed = dup === undefined;
+  for (const d of row.diagnostics) {
+    if (!placed && !before(d.range.start, dup!.range.start)) {
+      diagnostics.push(moved(dup!, line));
+      placed = true;
+    }
+    diagnostics.push(moved(d, line));
+  }
+  if (!placed) diagnostics.push(moved(dup!, line));
+  row.shown = { line, dup, diagnostics };
+  return diagnostics;
+}
 
 /**
  * The file's diagnostics in the core's order (by start; at one start, in the order the checks add them,
@@ -190,20 +238,11 @@ function resultOf(state: State, text: () => string): LintResult {
   );
   const diagnostics: LintDiagnostic[] = [];
   let f = 0;
-  for (const row of state.rows) {
-    // Most rows of a large file have no problem: they cost one test.
-    if (row.dup === undefined && row.diagnostics.length === 0) continue;
-    while (f < fixed.length && fixed[f].range.start.line < row.line) diagnostics.push(fixed[f++]);
-    const dup = row.dup;
-    let placed = dup === undefined;
-    for (const d of row.diagnostics) {
-      if (!placed && !before(d.range.start, dup!.range.start)) {
-        diagnostics.push(dup!);
-        placed = true;
-      }
-      diagnostics.push(d);
-    }
-    if (!placed) diagnostics.push(dup!);
+  // Most rows of a large file have no problem: blocks of rows without any are skipped.
+  for (const row of state.rows.withProblems()) {
+    const line = state.rows.lineOf(row);
+    while (f < fixed.length && fixed[f].range.start.line < line) diagnostics.push(fixed[f++]);
+    for (const d of shown(row, line)) diagnostics.push(d);
   }
   while (f < fixed.length) diagnostics.push(fixed[f++]);
   return {

@@ -1,13 +1,17 @@
+import type { RowList } from './rowList';
 import { duplicateOf, type RowState } from './rows';
 
 // The rows of each client-orderid, so an edit settles the duplicates of the ids it touched without a
 // scan of a million rows. An id on one row (the usual case) is stored as that row; a list only for ids
-// used more than once. Built on the first edit, not on open: opening a file does not wait for it.
+// used more than once, which are also kept in `duplicated`. Built on the first edit or when the server
+// is idle after a whole-file lint (IncrementalLint.prepare), not on open: opening a file does not wait for it.
 
 export class OrderIds {
   private readonly rows = new Map<string, RowState | RowState[]>();
+  /** The ids used on more than one row. */
+  readonly duplicated = new Set<string>();
 
-  static of(rows: readonly RowState[]): OrderIds {
+  static of(rows: RowList): OrderIds {
     const ids = new OrderIds();
     for (const row of rows) ids.add(row);
     return ids;
@@ -19,7 +23,10 @@ export class OrderIds {
     const had = this.rows.get(key);
     if (had === undefined) this.rows.set(key, row);
     else if (Array.isArray(had)) had.push(row);
-    else this.rows.set(key, [had, row]);
+    else {
+      this.rows.set(key, [had, row]);
+      this.duplicated.add(key);
+    }
   }
 
   remove(row: RowState): void {
@@ -30,19 +37,22 @@ export class OrderIds {
     if (!Array.isArray(had)) return;
     const at = had.indexOf(row);
     if (at >= 0) had.splice(at, 1);
-    if (had.length === 1) this.rows.set(key, had[0]);
+    if (had.length === 1) {
+      this.rows.set(key, had[0]);
+      this.duplicated.delete(key);
+    }
   }
 
   /** Gives every row of `key` the duplicate-order-id naming the first of them (none on the first). */
-  settle(key: string): void {
+  settle(key: string, list: RowList): void {
     const had = this.rows.get(key);
     if (had === undefined) return;
     if (!Array.isArray(had)) {
-      had.dup = undefined;
+      list.setDup(had, undefined);
       return;
     }
-    had.sort((a, b) => a.rowNumber - b.rowNumber);
-    had[0].dup = undefined;
-    for (let i = 1; i < had.length; i++) had[i].dup = duplicateOf(had[i], key, had[0].rowNumber);
+    const numbered = had.map((row) => ({ row, n: list.numberOf(row) })).sort((a, b) => a.n - b.n);
+    list.setDup(numbered[0].row, undefined);
+    for (let i = 1; i < numbered.length; i++) list.setDup(numbered[i].row, duplicateOf(numbered[i].row, key, numbered[0].n));
   }
 }

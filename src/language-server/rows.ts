@@ -1,10 +1,12 @@
 import type { CalendarDate } from '../core/dates';
 import type { CsvRecord } from '../core/csv/parse';
 import { Codes } from '../core/rules/codes';
+import { lazyFix } from '../core/rules/fixes';
 import { lint, type LintResult } from '../core/rules/lint';
 import { duplicateOrderId, type RowFacts, type RowFactsListener } from '../core/rules/rowFacts';
 import type { Fix, LintDiagnostic } from '../core/rules/types';
 import type { Position, Range } from '../core/text';
+import { RowList, type RowState } from './rowList';
 
 // The rows of the incremental lint (see incremental.ts): what a whole-file lint leaves per data row, and
 // the re-check of one row as a file of its own (its header and it).
@@ -25,24 +27,7 @@ export interface LintedText {
   readonly lineCount: number;
 }
 
-export interface RowState {
-  /** First line of the record and how many lines it takes (quoted line breaks). */
-  line: number;
-  lines: number;
-  rowNumber: number;
-  /** The row's own diagnostics, in file order, without duplicate-order-id. */
-  diagnostics: LintDiagnostic[];
-  dup: LintDiagnostic | undefined;
-  /** The client-orderid when the row takes part in the duplicate check (the core's RowFacts.orderId). */
-  key: string | undefined;
-  /**
-   * The client-orderid cell's place relative to the row (lines after its first, characters), for a
-   * duplicate-order-id the row may get later. Numbers, not the record: the parsed file can be let go.
-   */
-  keyCell: Range | undefined;
-  src: boolean;
-  srcNeedsState: boolean;
-}
+export type { RowState } from './rowList';
 
 export interface State {
   today: CalendarDate;
@@ -53,9 +38,9 @@ export interface State {
   headerLine: number;
   /** Diagnostics outside data rows (header, blank lines, byte order mark), in file order. */
   fixed: LintDiagnostic[];
-  rows: RowState[];
-  /** Row index of each line, -1 for lines outside data rows. */
-  rowAtLine: Int32Array;
+  rows: RowList;
+  /** The document's line count the rows were laid out on: the server's line table must agree. */
+  lineCount: number;
   srcRows: number;
   srcStateRows: number;
   /** The client-orderid's header index. */
@@ -74,6 +59,7 @@ export function build(
   told: readonly { record: CsvRecord; facts: RowFacts }[],
   document: LintedText,
   today: CalendarDate,
+  blockRows?: number,
 ): State | undefined {
   const { batch } = result;
   const header = batch.header;
@@ -82,23 +68,25 @@ export function build(
   const text = batch.csv.text;
   const orderIdAt = batch.columnIndex.get('client-orderid') ?? -1;
   // Lines from the document's own line table: the core's is only built when there are problems.
-  const rowAtLine = new Int32Array(document.lineCount).fill(-1);
   let srcRows = 0;
   let srcStateRows = 0;
-  const rows: RowState[] = told.map(({ record, facts }, r) => {
+  const rows: RowState[] = told.map(({ record, facts }) => {
     const line = document.positionAt(record.start).line;
     const lines = document.positionAt(record.end).line - line + 1;
-    rowAtLine.fill(r, line, line + lines);
     if (facts.src) srcRows++;
     if (facts.srcNeedsState) srcStateRows++;
-    return stateOf(facts, text, record, orderIdAt, line, lines, r + 1);
+    return stateOf(facts, text, record, orderIdAt, line, lines);
   });
+  // Both in file order: each diagnostic goes to the row it starts in, counted from the row's first line.
   const fixed: LintDiagnostic[] = [];
+  let r = 0;
   for (const d of result.diagnostics) {
-    const r = rowAtLine[d.range.start.line] ?? -1;
-    if (r < 0) fixed.push(d);
-    else if (d.code === Codes.duplicateOrderId) rows[r].dup = d;
-    else rows[r].diagnostics.push(d);
+    const line = d.range.start.line;
+    while (r < rows.length && rows[r].line + rows[r].lines <= line) r++;
+    const row = rows[r];
+    if (!row || line < row.line) fixed.push(d);
+    else if (d.code === Codes.duplicateOrderId) row.dup = moved(d, -row.line);
+    else row.diagnostics.push(moved(d, -row.line));
   }
   const headerLine = document.positionAt(header.start).line;
   const eol = lineEndAt(text, header.end);
@@ -109,28 +97,19 @@ export function build(
     eol,
     headerLine,
     fixed,
-    rows,
-    rowAtLine,
+    rows: new RowList(rows, blockRows),
+    lineCount: document.lineCount,
     srcRows,
     srcStateRows,
     orderIdAt,
   };
 }
 
-function stateOf(
-  facts: RowFacts,
-  text: string,
-  record: CsvRecord,
-  orderIdAt: number,
-  line: number,
-  lines: number,
-  rowNumber: number,
-): RowState {
+function stateOf(facts: RowFacts, text: string, record: CsvRecord, orderIdAt: number, line: number, lines: number): RowState {
   const key = facts.orderId;
   return {
     line,
     lines,
-    rowNumber,
     diagnostics: [],
     dup: undefined,
     key,
@@ -147,12 +126,13 @@ function lineEndAt(text: string, at: number): '\r\n' | '\r' | '\n' {
 }
 
 /**
- * Lints the header and a row's lines (after a change, any number of rows) as a file of their own and
- * moves the rows' problems to their lines. Undefined when the lines no longer hold well-formed rows
- * only (a blank line, a quote left open): then the structure around them may have moved too.
+ * Lints the header and a row's lines (after a change, any number of rows) as a file of their own, the
+ * row starting on the document's line `at`; the rows found have the document's lines and their problems
+ * count from their own first line. Undefined when the lines no longer hold well-formed rows only (a
+ * blank line, a quote left open): then the structure around them may have moved too.
  */
-export function recheck(state: State, old: RowState, document: LintedText): RowState[] | undefined {
-  const miniText = `${state.headerText}${state.eol}${rowText(document, old)}`;
+export function recheck(state: State, old: RowState, at: number, document: LintedText): RowState[] | undefined {
+  const miniText = `${state.headerText}${state.eol}${rowText(document, { line: at, lines: old.lines })}`;
   const told = rowFactsCollector();
   const mini = lint(miniText, { today: state.today, onRow: told.onRow });
   const n = told.rows.length;
@@ -160,21 +140,24 @@ export function recheck(state: State, old: RowState, document: LintedText): RowS
   if (told.rows.some((r) => r.record.syntaxProblem)) return undefined;
   const first = lineBreaks(miniText, 0, told.rows[0].record.start);
   if (lineBreaks(miniText, told.rows[0].record.start, miniText.length) !== old.lines - 1) return undefined;
-  const shift = old.line - first;
+  const shift = at - first;
   // Each record's first line in the small file, and which of the records each of its lines belongs to.
   let line = first;
-  let at = told.rows[0].record.start;
+  let from = told.rows[0].record.start;
   const rowOfLine: number[] = [];
+  const firstLines: number[] = [];
   const rows = told.rows.map(({ record, facts }, i) => {
-    line += lineBreaks(miniText, at, record.start);
+    line += lineBreaks(miniText, from, record.start);
     const lines = lineBreaks(miniText, record.start, record.end) + 1;
     for (let k = 0; k < lines; k++) rowOfLine[line - first + k] = i;
-    at = record.start;
-    return stateOf(facts, miniText, record, state.orderIdAt, line + shift, lines, old.rowNumber + i);
+    firstLines.push(line);
+    from = record.start;
+    return stateOf(facts, miniText, record, state.orderIdAt, line + shift, lines);
   });
   for (const d of mini.diagnostics) {
     if (d.range.start.line < first || d.code === Codes.duplicateOrderId) continue;
-    rows[rowOfLine[d.range.start.line - first]].diagnostics.push(moved(d, shift));
+    const i = rowOfLine[d.range.start.line - first];
+    rows[i].diagnostics.push(moved(d, -firstLines[i]));
   }
   return rows;
 }
@@ -220,15 +203,16 @@ export function shiftRange(r: Range, lines: number): Range {
   };
 }
 
+/** A diagnostic `lines` lines further down; its fixes' edits are moved when read (most never are). */
 export function moved(d: LintDiagnostic, lines: number): LintDiagnostic {
-  const fixes: Fix[] = d.fixes.map((f) => ({
-    ...f,
-    edits: f.edits.map((e) => ({ range: shiftRange(e.range, lines), newText: e.newText })),
-  }));
+  const fixes: Fix[] = d.fixes.map((f) => {
+    const edits = lazyFix(f.title, f.safe, () => f.edits.map((e) => ({ range: shiftRange(e.range, lines), newText: e.newText })));
+    return f.preferred === undefined ? edits : Object.assign(edits, { preferred: f.preferred });
+  });
   return { ...d, range: shiftRange(d.range, lines), fixes };
 }
 
-/** The duplicate-order-id of a row whose client-orderid was first used on row `firstRow`: the core's diagnostic. */
+/** The duplicate-order-id of a row whose client-orderid was first used on row `firstRow`: the core's diagnostic, counted from the row's first line. */
 export function duplicateOf(row: RowState, key: string, firstRow: number): LintDiagnostic {
-  return duplicateOrderId(shiftRange(row.keyCell!, row.line), key, firstRow);
+  return duplicateOrderId(row.keyCell!, key, firstRow);
 }

@@ -96,6 +96,8 @@ function publish(s: Session, uri: string): void {
     const result = s.store.get(document);
     s.shown.set(uri, { version: document.version, diagnostics: result.diagnostics });
     send(s, uri);
+    // Once the problems are on their way: what the first edit of a large file would wait for.
+    setImmediate(() => s.store.prepare(uri));
   } catch (err) {
     fail(s, 'Lint', uri, err);
   }

@@ -37,6 +37,11 @@ export class LintStore {
     return this.entry(document.uri).linter.rowText(document, line);
   }
 
+  /** Work the next edit would otherwise wait for, done now (IncrementalLint.prepare). */
+  prepare(uri: string): void {
+    this.entries.get(uri)?.linter.prepare();
+  }
+
   delete(uri: string): void {
     this.entries.delete(uri);
   }

@@ -160,7 +160,8 @@ function changeFor(doc: LineDocument, seed: EditSeed): TextChange {
     case 'replace':
       return { range: { start: pos(at), end: pos(at + seed.length) }, text: seed.text };
     case 'newline':
-      return { range: { start: pos(at), end: pos(at) }, text: '\n' };
+      // As an editor types it: the document's own line break (mixed ones are checked too).
+      return { range: { start: pos(at), end: pos(at) }, text: seed.twice && doc.getText().includes('\r\n') ? '\r\n' : '\n' };
     case 'paste':
       return { range: { start: pos(at), end: pos(at) }, text: `ord-1;SRC;4111111111111111\nord-9;DST;${seed.text}\n` };
     case 'rows': {
@@ -205,7 +206,7 @@ describe('incremental lint (language server)', () => {
         fc.array(fc.array(editSeed, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 12 }),
         (text, steps) => {
           const doc = LineDocument.create('file:///p.rpcsv', 'paygate-recurring-csv', 1, text, 3);
-          const linter = new IncrementalLint(() => TODAY);
+          const linter = new IncrementalLint(() => TODAY, 2);
           assert.deepEqual(observable(linter.lint(doc)), observable(lint(text, { today: TODAY })));
           for (const step of steps) {
             // Several edits per step: one notification with several changes, each against the text before it.
@@ -245,13 +246,77 @@ describe('incremental lint (language server)', () => {
     );
   });
 
+  it('after the edit shapes of the bench (line break typed and deleted, rows pasted and deleted, one cell), at the first, a middle and the last row, LF or CRLF', () => {
+    const counts = { patched: 0, full: 0 };
+    const longer = fc
+      // eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
+      .tuple(fc.constantFrom(...HEADERS), fc.constantFrom('\n', '\r\n'), fc.boolean())
+      .chain(([header, eol, trailing]) =>
+        fc
+          .array(row(header.split(';')), { minLength: 1, maxLength: 30 })
+          .map((rows) => [header, ...rows].join(eol) + (trailing ? eol : '')),
+      );
+    fc.assert(
+      fc.property(
+        longer,
+        fc.nat(),
+        fc.integer({ min: 1, max: 8 }),
+        fc.nat(),
+        fc.integer({ min: 1, max: 4 }),
+        (text, middle, m, at, blockRows) => {
+          const eol = text.includes('\r\n') ? '\r\n' : '\n';
+          const doc = LineDocument.create('file:///s.rpcsv', 'paygate-recurring-csv', 1, text, 3);
+          const linter = new IncrementalLint(() => TODAY, blockRows);
+          linter.lint(doc);
+          const lines = () => doc.getText().split(/\r\n|\r|\n/);
+          const apply = (change: TextChange, what: string) => {
+            doc.update([change], doc.version + 1);
+            linter.changed([change]);
+            assert.deepEqual(
+              observable(linter.lint(doc)),
+              observable(lint(doc.getText(), { today: TODAY })),
+              `${what} on ${JSON.stringify(text)}`,
+            );
+          };
+          const lastRow = () => lines().length - (lines()[lines().length - 1] === '' ? 2 : 1);
+          for (const pick of [() => 1, () => 1 + (middle % lastRow()), lastRow]) {
+            let line = Math.max(1, Math.min(pick(), lastRow()));
+            const c = at % (lines()[line].length + 1);
+            apply({ range: { start: { line, character: c }, end: { line, character: c } }, text: eol }, `line break typed at ${line}:${c}`);
+            apply(
+              { range: { start: { line, character: c }, end: { line: line + 1, character: 0 } }, text: '' },
+              `line break deleted at ${line}:${c}`,
+            );
+            const block =
+              lines()
+                .slice(1, 1 + m)
+                .join(eol) + eol;
+            apply({ range: { start: { line, character: 0 }, end: { line, character: 0 } }, text: block }, `${m} rows pasted at ${line}`);
+            const to = Math.min(line + m, lines().length - 1);
+            apply({ range: { start: { line, character: 0 }, end: { line: to, character: 0 } }, text: '' }, `rows ${line}..${to} deleted`);
+            line = Math.max(1, Math.min(line, lastRow()));
+            apply(
+              { range: { start: { line, character: 0 }, end: { line, character: Math.min(3, lines()[line].length) } }, text: 'ORX' },
+              `one cell at ${line}`,
+            );
+          }
+          counts.patched += linter.counts.patched;
+          counts.full += linter.counts.full;
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    // Most of these edits must have been re-checked row by row (a row left malformed falls back to a whole-file lint).
+    assert.ok(counts.patched > counts.full, `rows re-checked alone ${counts.patched} times, whole-file lints ${counts.full}`);
+  });
+
   it("hovers and completion from the header-and-row view equal the whole file's, anywhere", () => {
     const support = { insertReplace: true, labelDetails: true };
     let views = 0;
     fc.assert(
       fc.property(documentText, fc.array(editSeed, { maxLength: 4 }), fc.nat(), fc.nat(), (text, seeds, lineSeed, charSeed) => {
         const doc = LineDocument.create('file:///h.rpcsv', 'paygate-recurring-csv', 1, text, 3);
-        const linter = new IncrementalLint(() => TODAY);
+        const linter = new IncrementalLint(() => TODAY, 3);
         linter.lint(doc);
         for (const seed of seeds) {
           const change = changeFor(doc, seed);
@@ -287,7 +352,8 @@ describe('incremental lint (language server)', () => {
     const text =
       'client-orderid;rp_card_type;credit-card-number;amount;currency\nord-1;DST;4111111111111111;5;EUR\nord-2;DST;4111111111111111;5;EUR\nord-1;DST;4111111111111111;5;EUR\n';
     const doc = LineDocument.create('file:///d.rpcsv', 'paygate-recurring-csv', 1, text);
-    const linter = new IncrementalLint(() => TODAY);
+    // One row per block: a row that gets a duplicate-order-id from another row's edit is in a block of its own.
+    const linter = new IncrementalLint(() => TODAY, 1);
     const codes = (r: LintResult) => r.diagnostics.map((d) => `${d.range.start.line}:${d.code}:${d.message}`);
     assert.deepEqual(codes(linter.lint(doc)), ['3:duplicate-order-id:client-orderid "ord-1" is already used on row 1']);
     // Row 2 becomes ord-1 too: row 3 is still told about row 1, and so is row 2 now.

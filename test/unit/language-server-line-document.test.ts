@@ -9,7 +9,6 @@ import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LineDocument } from '../../src/language-server/lineDocument';
 
-// eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
 const piece = fc.constantFrom('a', 'bc;d', '\n', '\r\n', '\r', '', 'x'.repeat(20), '"q\nr"', '\n\n', 'é\u{1F600}');
 const text = fc.array(piece, { maxLength: 40 }).map((parts) => parts.join(''));
 const position = fc.record({ line: fc.integer({ min: -1, max: 30 }), character: fc.integer({ min: -1, max: 30 }) });
@@ -38,26 +37,31 @@ function assertSame(ours: LineDocument, theirs: TextDocument, context: string): 
 describe('LineDocument (the server-side document)', () => {
   it('after any sequence of changes equals vscode-languageserver-textdocument', () => {
     fc.assert(
-      fc.property(text, fc.array(fc.array(change, { minLength: 1, maxLength: 3 }), { maxLength: 8 }), fc.integer({ min: 1, max: 4 }), (start, steps, chunkLines) => {
-        const ours = LineDocument.create('file:///a.rpcsv', 'x', 1, start, chunkLines);
-        const theirs = TextDocument.create('file:///a.rpcsv', 'x', 1, start);
-        assertSame(ours, theirs, 'created');
-        steps.forEach((changes, i) => {
-          if (i % 2) ours.getText(); // sometimes the joined text is cached, sometimes not
-          // The library's line table goes wrong for lines past the end, which no client sends: kept inside.
-          const sent = changes.map((c) => {
-            const inside = (p: { line: number; character: number }) => ({ ...p, line: Math.min(p.line, theirs.lineCount - 1) });
-            const kept = 'range' in c ? { range: { start: inside(c.range.start), end: inside(c.range.end) }, text: c.text } : c;
-            TextDocument.update(theirs, [kept], i + 2);
-            return kept;
+      fc.property(
+        text,
+        fc.array(fc.array(change, { minLength: 1, maxLength: 3 }), { maxLength: 8 }),
+        fc.integer({ min: 1, max: 4 }),
+        (start, steps, chunkLines) => {
+          const ours = LineDocument.create('file:///a.rpcsv', 'x', 1, start, chunkLines);
+          const theirs = TextDocument.create('file:///a.rpcsv', 'x', 1, start);
+          assertSame(ours, theirs, 'created');
+          steps.forEach((changes, i) => {
+            if (i % 2) ours.getText(); // sometimes the joined text is cached, sometimes not
+            // The library's line table goes wrong for lines past the end, which no client sends: kept inside.
+            const sent = changes.map((c) => {
+              const inside = (p: { line: number; character: number }) => ({ ...p, line: Math.min(p.line, theirs.lineCount - 1) });
+              const kept = 'range' in c ? { range: { start: inside(c.range.start), end: inside(c.range.end) }, text: c.text } : c;
+              TextDocument.update(theirs, [kept], i + 2);
+              return kept;
+            });
+            ours.update(sent, i + 2);
+            assert.equal(ours.version, i + 2);
+            assertSame(ours, theirs, `after ${JSON.stringify(steps.slice(0, i + 1))} on ${JSON.stringify(start)}`);
+            const range = { start: { line: 1, character: 1 }, end: { line: 4, character: 2 } };
+            assert.equal(ours.getText(range), theirs.getText(range));
           });
-          ours.update(sent, i + 2);
-          assert.equal(ours.version, i + 2);
-          assertSame(ours, theirs, `after ${JSON.stringify(steps.slice(0, i + 1))} on ${JSON.stringify(start)}`);
-          const range = { start: { line: 1, character: 1 }, end: { line: 4, character: 2 } };
-          assert.equal(ours.getText(range), theirs.getText(range));
-        });
-      }),
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -67,7 +71,10 @@ describe('LineDocument (the server-side document)', () => {
     const doc = LineDocument.create('file:///b.rpcsv', 'x', 1, lines.join('\r\n'));
     const before = doc.snapshot();
     doc.update([{ range: { start: { line: 1000, character: 0 }, end: { line: 1500, character: 0 } }, text: '' }], 2);
-    assert.equal(doc.getText({ start: { line: 999, character: 0 }, end: { line: 1001, character: 0 } }), `${lines[999]}\r\n${lines[1500]}\r\n`);
+    assert.equal(
+      doc.getText({ start: { line: 999, character: 0 }, end: { line: 1001, character: 0 } }),
+      `${lines[999]}\r\n${lines[1500]}\r\n`,
+    );
     assert.equal(doc.lineCount, 1500);
     assert.equal(before(), lines.join('\r\n'));
     assert.equal(doc.snapshot()(), [...lines.slice(0, 1000), ...lines.slice(1500)].join('\r\n'));

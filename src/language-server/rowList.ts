@@ -1,0 +1,175 @@
+import type { LintDiagnostic } from '../core/rules/types';
+import type { Range } from '../core/text';
+
+// The data rows of a document of a million rows, in blocks of a few hundred. A row's line is kept
+// relative to its block, and a block knows its first line and its first row's index: rows pasted or
+// deleted rewrite the blocks they touch and move the blocks after them (a thousand numbers), not every row
+// after them. Rows also stay the same objects when others move, so their diagnostics (kept relative to the
+// row's first line) and the order-id index (orderIds.ts) need no update.
+
+/** Rows per block: small enough that rewriting one is cheap, large enough that there are few of them. */
+const BLOCK_ROWS = 512;
+
+export interface RowState {
+  /**
+   * First line of the record (the document's line, until a RowList holds the row: then its block's
+   * line counts from) and how many lines it takes (quoted line breaks).
+   */
+  line: number;
+  lines: number;
+  /** The row's own diagnostics, in file order, without duplicate-order-id; lines count from the row's first. */
+  diagnostics: LintDiagnostic[];
+  /** Its duplicate-order-id, lines counted from the row's first too (set through RowList.setDup). */
+  dup: LintDiagnostic | undefined;
+  /** The client-orderid when the row takes part in the duplicate check (the core's RowFacts.orderId). */
+  key: string | undefined;
+  /**
+   * The client-orderid cell's place relative to the row (lines after its first, characters), for a
+   * duplicate-order-id the row may get later. Numbers, not the record: the parsed file can be let go.
+   */
+  keyCell: Range | undefined;
+  src: boolean;
+  srcNeedsState: boolean;
+  /** The RowList block holding the row. */
+  block?: Block;
+  /** Its diagnostics as last published, at the document line they were moved to (see resultOf). */
+  shown?: { line: number; dup: LintDiagnostic | undefined; diagnostics: LintDiagnostic[] };
+}
+
+export interface Block {
+  rows: RowState[];
+  /** The line every row's `line` counts from, and the index (among all data rows) of the block's first row. */
+  base: number;
+  first: number;
+  /** How many of its rows have a diagnostic or a duplicate-order-id: blocks without any are skipped. */
+  problems: number;
+}
+
+const hasProblem = (row: RowState): boolean => row.dup !== undefined || row.diagnostics.length > 0;
+
+/** The last index of `blocks` whose `key` is <= `value` (-1 when none). */
+function lastAtMost(blocks: readonly Block[], key: 'base' | 'first', value: number): number {
+  let low = 0;
+  let high = blocks.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (blocks[mid][key] > value) high = mid;
+    else low = mid + 1;
+  }
+  return low - 1;
+}
+
+export class RowList {
+  private blocks: Block[] = [];
+  length = 0;
+
+  /** Rows whose `line` is the document's line (as a lint leaves them); `blockRows` is for tests. */
+  constructor(
+    rows: readonly RowState[],
+    private readonly blockRows = BLOCK_ROWS,
+  ) {
+    this.blocks = this.blocked(
+      rows,
+      rows.map((row) => row.line),
+    );
+    this.renumber(0);
+  }
+
+  /** The row at index `r` (0 is the first data row). */
+  get(r: number): RowState {
+    const block = this.blocks[lastAtMost(this.blocks, 'first', r)];
+    return block.rows[r - block.first];
+  }
+
+  /** A row's first line in the document. */
+  lineOf(row: RowState): number {
+    return row.block!.base + row.line;
+  }
+
+  /** A row's number among the data rows (1 for the first). */
+  numberOf(row: RowState): number {
+    const block = row.block!;
+    return block.first + block.rows.indexOf(row) + 1;
+  }
+
+  /** The index of the row `line` belongs to, or -1 for lines outside data rows. */
+  at(line: number): number {
+    const b = lastAtMost(this.blocks, 'base', line);
+    if (b < 0) return -1;
+    const { rows, base, first } = this.blocks[b];
+    let low = 0;
+    let high = rows.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (rows[mid].line > line - base) high = mid;
+      else low = mid + 1;
+    }
+    const i = low - 1;
+    return i >= 0 && line - base < rows[i].line + rows[i].lines ? first + i : -1;
+  }
+
+  /**
+   * Replaces `count` rows from index `r` by `rows` (whose `line` is the document's line), and moves the
+   * rows after them by `delta` lines.
+   */
+  splice(r: number, count: number, rows: readonly RowState[], delta: number): void {
+    const blocks = this.blocks;
+    const b0 = Math.max(0, lastAtMost(blocks, 'first', r));
+    let b1 = Math.max(b0, lastAtMost(blocks, 'first', r + count - 1));
+    const head = blocks[b0].rows.slice(0, r - blocks[b0].first);
+    let tail = blocks[b1]?.rows.slice(r + count - blocks[b1].first) ?? [];
+    // A block left small takes in the next, so deletions do not leave crumbs.
+    if (head.length + rows.length + tail.length < this.blockRows / 4 && b1 + 1 < blocks.length) tail = tail.concat(blocks[++b1].rows);
+    const lineOf = (row: RowState): number => this.lineOf(row) + delta;
+    const lines = [...head.map((row) => this.lineOf(row)), ...rows.map((row) => row.line), ...tail.map(lineOf)];
+    const rewritten = this.blocked(head.concat(rows, tail), lines);
+    for (let b = b1 + 1; b < blocks.length; b++) blocks[b].base += delta;
+    this.blocks = blocks.slice(0, b0).concat(rewritten, blocks.slice(b1 + 1));
+    this.renumber(b0);
+  }
+
+  /** Sets a row's duplicate-order-id, keeping its block's count of rows with problems. */
+  setDup(row: RowState, dup: RowState['dup']): void {
+    const had = hasProblem(row);
+    row.dup = dup;
+    if (row.block) row.block.problems += Number(hasProblem(row)) - Number(had);
+  }
+
+  *[Symbol.iterator](): Generator<RowState> {
+    for (const block of this.blocks) yield* block.rows;
+  }
+
+  /** The rows with a diagnostic or a duplicate-order-id, in file order. */
+  *withProblems(): Generator<RowState> {
+    for (const block of this.blocks) {
+      if (block.problems === 0) continue;
+      for (const row of block.rows) if (hasProblem(row)) yield row;
+    }
+  }
+
+  /** Rows in blocks of `blockRows`, each row's `line` made relative to its block; `lines` are the document's. */
+  private blocked(rows: readonly RowState[], lines: readonly number[]): Block[] {
+    const blocks: Block[] = [];
+    const size = this.blockRows;
+    for (let i = 0; i < rows.length; i += size) {
+      const block: Block = { rows: rows.slice(i, i + size), base: lines[i], first: 0, problems: 0 };
+      block.rows.forEach((row, j) => {
+        row.line = lines[i + j] - block.base;
+        row.block = block;
+        if (hasProblem(row)) block.problems++;
+      });
+      blocks.push(block);
+    }
+    return blocks;
+  }
+
+  /** Each block's first row's index, from block `from` on. */
+  private renumber(from: number): void {
+    let first = from > 0 ? this.blocks[from - 1].first + this.blocks[from - 1].rows.length : 0;
+    for (let b = from; b < this.blocks.length; b++) {
+      this.blocks[b].first = first;
+      first += this.blocks[b].rows.length;
+    }
+    this.length = first;
+  }
+}
