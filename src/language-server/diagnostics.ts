@@ -1,8 +1,10 @@
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
 import type { Severity } from '../core/rules/codes';
+import type { LintResult } from '../core/rules/lint';
 import type { LintDiagnostic } from '../core/rules/types';
 import { DIAGNOSTIC_SOURCE } from '../shared/lintProtocol';
 import { toDiagnostic } from './convert';
+import type { FirstProblems, RowsResult } from './rowsResult';
 
 /**
  * Editors slow down with tens of thousands of markers and VS Code lists at most ~1,000 per file anyway,
@@ -24,8 +26,17 @@ export function fileNameOf(uri: string): string {
   }
 }
 
-export function publishedDiagnostics(all: readonly LintDiagnostic[], uri: string, max = MAX_PUBLISHED): Diagnostic[] {
-  if (all.length <= max) return all.map(toDiagnostic);
+/**
+ * The first `max` problems of a lint by severity, then file order (from a file's rows without listing all
+ * of them, when the lint can: rowsResult.ts), and how many there are in all.
+ */
+export function firstProblems(result: LintResult & Partial<Pick<RowsResult, 'first'>>, max = MAX_PUBLISHED): FirstProblems {
+  return result.first?.(max) ?? { diagnostics: result.diagnostics, total: result.diagnostics.length };
+}
+
+/** What the editor is sent: the first `max` of `all` (of `total` problems in all), and a note on the rest. */
+export function publishedDiagnostics(all: readonly LintDiagnostic[], uri: string, max = MAX_PUBLISHED, total = all.length): Diagnostic[] {
+  if (total <= max) return all.map(toDiagnostic);
   // Errors before warnings before information; within a severity, in file order (the core sorts by position).
   const kept = all
     .map((d, i) => ({ d, i }))
@@ -33,13 +44,13 @@ export function publishedDiagnostics(all: readonly LintDiagnostic[], uri: string
     .slice(0, max)
     .sort((a, b) => a.i - b.i)
     .map(({ d }) => toDiagnostic(d));
-  const more = all.length - max;
+  const more = total - max;
   const file = fileNameOf(uri);
   kept.push({
     range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
     severity: DiagnosticSeverity.Information,
     source: DIAGNOSTIC_SOURCE,
-    message: `${more.toLocaleString('en-US')} more problem${more === 1 ? ' is' : 's are'} not shown: the editor lists the first ${max.toLocaleString('en-US')} (errors first). Run \`paygate lint ${file}\` to see all ${all.length.toLocaleString('en-US')}.`,
+    message: `${more.toLocaleString('en-US')} more problem${more === 1 ? ' is' : 's are'} not shown: the editor lists the first ${max.toLocaleString('en-US')} (errors first). Run \`paygate lint ${file}\` to see all ${total.toLocaleString('en-US')}.`,
   });
   return kept;
 }

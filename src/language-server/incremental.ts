@@ -1,23 +1,9 @@
 import { todayLocal, type CalendarDate } from '../core/dates';
-import { Codes } from '../core/rules/codes';
-import { lazyFix } from '../core/rules/fixes';
 import { lint, type LintResult } from '../core/rules/lint';
-import type { LintDiagnostic } from '../core/rules/types';
-import type { Range } from '../core/text';
 import { OrderIds } from './orderIds';
 import { mergeRows, replaceRow } from './regions';
-import {
-  build,
-  lineBreaks,
-  moved,
-  recheck,
-  rowFactsCollector,
-  rowText,
-  type LintedText,
-  type RowState,
-  type State,
-  type TextChange,
-} from './rows';
+import { build, lineBreaks, recheck, rowFactsCollector, rowText, type LintedText, type State, type TextChange } from './rows';
+import { resultOf } from './rowsResult';
 
 // Incremental lint on the core's public `lint`: the server keeps each data row's diagnostics and the
 // cross-row facts the core tells it (which rows are SRC, each row's client-orderid for the duplicate
@@ -66,6 +52,7 @@ export class IncrementalLint {
   changed(changes: readonly TextChange[]): void {
     const state = this.state;
     if (this.invalid || !state) return;
+    state.generation++;
     for (const change of changes) {
       const r = change.range;
       const breaks = r ? lineBreaks(change.text, 0, change.text.length) : -1;
@@ -192,64 +179,4 @@ export class IncrementalLint {
     this.movedFrom = Infinity;
     this.shownSrc = { any: (state?.srcRows ?? 0) > 0, state: (state?.srcStateRows ?? 0) > 0 };
   }
-}
-
-const before = (a: Range['start'], b: Range['start']): boolean => a.line < b.line || (a.line === b.line && a.character <= b.character);
-
-/** A row's diagnostics on the document's lines, duplicate-order-id last at its start; kept until the row moves. */
-function shown(row: RowState, line: number): LintDiagnostic[] {
-  if (row.shown?.line === line && row.shown.dup === row.dup) return row.shown.diagnostics;
-  const dup = row.dup;
-  const diagnostics: LintDiagnostic[] = [];
-  let placed = dup === undefined;
-  for (const d of row.diagnostics) {
-    if (!placed && !before(d.range.start, dup!.range.start)) {
-      diagnostics.push(moved(dup!, line));
-      placed = true;
-    }
-    diagnostics.push(moved(d, line));
-  }
-  if (!placed) diagnostics.push(moved(dup!, line));
-  row.shown = { line, dup, diagnostics };
-  return diagnostics;
-}
-
-/**
- * The file's diagnostics in the core's order (by start; at one start, in the order the checks add them,
- * duplicate-order-id last in its row). Fixes of header problems that edit every row (a missing column)
- * are built from a whole-file lint of this text when someone reads them: the rows may have moved since.
- */
-function resultOf(state: State, text: () => string): LintResult {
-  let whole: LintResult | undefined;
-  const full = (): LintResult => (whole ??= lint(text(), { today: state.today }));
-  const fixed = state.fixed.map((d) =>
-    d.code !== Codes.missingColumn
-      ? d
-      : {
-          ...d,
-          fixes: d.fixes.map((f, j) =>
-            lazyFix(
-              f.title,
-              f.safe,
-              () => full().diagnostics.find((x) => x.code === d.code && x.message === d.message)?.fixes[j]?.edits ?? [],
-            ),
-          ),
-        },
-  );
-  const diagnostics: LintDiagnostic[] = [];
-  let f = 0;
-  // Most rows of a large file have no problem: blocks of rows without any are skipped.
-  for (const row of state.rows.withProblems()) {
-    const line = state.rows.lineOf(row);
-    while (f < fixed.length && fixed[f].range.start.line < line) diagnostics.push(fixed[f++]);
-    for (const d of shown(row, line)) diagnostics.push(d);
-  }
-  while (f < fixed.length) diagnostics.push(fixed[f++]);
-  return {
-    diagnostics,
-    // Hovers and completion read the parsed batch: the whole-file lint of this text, built when asked.
-    get batch() {
-      return full().batch;
-    },
-  };
 }

@@ -1,3 +1,4 @@
+import type { Severity } from '../core/rules/codes';
 import type { LintDiagnostic } from '../core/rules/types';
 import type { Range } from '../core/text';
 
@@ -41,11 +42,22 @@ export interface Block {
   /** The line every row's `line` counts from, and the index (among all data rows) of the block's first row. */
   base: number;
   first: number;
-  /** How many of its rows have a diagnostic or a duplicate-order-id: blocks without any are skipped. */
-  problems: number;
+  /**
+   * How many diagnostics its rows have (duplicate-order-id included), by severity rank (errors, warnings,
+   * information): blocks without any are skipped, and the publish looks only where the ones it shows are.
+   */
+  problems: [number, number, number];
 }
 
+export const RANK: Record<Severity, 0 | 1 | 2> = { error: 0, warning: 1, information: 2 };
+
 const hasProblem = (row: RowState): boolean => row.dup !== undefined || row.diagnostics.length > 0;
+
+/** Adds a row's diagnostics to its block's counts (`sign` -1 takes them away). */
+function tally(block: Block, row: RowState, sign: 1 | -1): void {
+  for (const d of row.diagnostics) block.problems[RANK[d.severity]] += sign;
+  if (row.dup) block.problems[RANK[row.dup.severity]] += sign;
+}
 
 /** The last index of `blocks` whose `key` is <= `value` (-1 when none). */
 function lastAtMost(blocks: readonly Block[], key: 'base' | 'first', value: number): number {
@@ -128,21 +140,29 @@ export class RowList {
     this.renumber(b0);
   }
 
+  /** How many diagnostics the rows have, by severity rank. */
+  problemCounts(): [number, number, number] {
+    const counts: [number, number, number] = [0, 0, 0];
+    for (const { problems } of this.blocks) for (let rank = 0; rank < 3; rank++) counts[rank] += problems[rank];
+    return counts;
+  }
+
   /** Sets a row's duplicate-order-id, keeping its block's count of rows with problems. */
   setDup(row: RowState, dup: RowState['dup']): void {
-    const had = hasProblem(row);
+    if (row.block) tally(row.block, row, -1);
     row.dup = dup;
-    if (row.block) row.block.problems += Number(hasProblem(row)) - Number(had);
+    if (row.block) tally(row.block, row, 1);
   }
 
   *[Symbol.iterator](): Generator<RowState> {
     for (const block of this.blocks) yield* block.rows;
   }
 
-  /** The rows with a diagnostic or a duplicate-order-id, in file order. */
-  *withProblems(): Generator<RowState> {
+  /** The rows with a diagnostic or a duplicate-order-id, in file order; only in blocks `wanted` (by their counts). */
+  *withProblems(wanted: (block: Block) => boolean = () => true): Generator<RowState> {
     for (const block of this.blocks) {
-      if (block.problems === 0) continue;
+      if (!wanted(block)) continue;
+      if (block.problems[0] + block.problems[1] + block.problems[2] === 0) continue;
       for (const row of block.rows) if (hasProblem(row)) yield row;
     }
   }
@@ -152,11 +172,11 @@ export class RowList {
     const blocks: Block[] = [];
     const size = this.blockRows;
     for (let i = 0; i < rows.length; i += size) {
-      const block: Block = { rows: rows.slice(i, i + size), base: lines[i], first: 0, problems: 0 };
+      const block: Block = { rows: rows.slice(i, i + size), base: lines[i], first: 0, problems: [0, 0, 0] };
       block.rows.forEach((row, j) => {
         row.line = lines[i + j] - block.base;
         row.block = block;
-        if (hasProblem(row)) block.problems++;
+        tally(block, row, 1);
       });
       blocks.push(block);
     }

@@ -41,6 +41,8 @@ export interface State {
   rows: RowList;
   /** The document's line count the rows were laid out on: the server's line table must agree. */
   lineCount: number;
+  /** Counts the changes recorded: a result read after one is another version's (see rowsResult.ts). */
+  generation: number;
   srcRows: number;
   srcStateRows: number;
   /** The client-orderid's header index. */
@@ -99,6 +101,7 @@ export function build(
     fixed,
     rows: new RowList(rows, blockRows),
     lineCount: document.lineCount,
+    generation: 0,
     srcRows,
     srcStateRows,
     orderIdAt,

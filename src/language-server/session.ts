@@ -1,9 +1,9 @@
 import type { Connection } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { LintDiagnostic } from '../core/rules/types';
+import type { LintResult } from '../core/rules/lint';
 import { LANGUAGE_ID, type PreviewToday } from '../shared/lintProtocol';
 import type { CompletionSupport } from './completion';
-import { publishedDiagnostics } from './diagnostics';
+import { firstProblems, MAX_PUBLISHED, publishedDiagnostics } from './diagnostics';
 import { Documents } from './documents';
 import { firstScreen } from './firstScreen';
 import { GitGuard } from './gitGuard';
@@ -23,7 +23,7 @@ export interface Session {
   /** Open documents of the language. */
   readonly seen: Set<string>;
   /** What was last linted and published per document, so git's later answer adds to it without a new lint. */
-  readonly shown: Map<string, { version: number; diagnostics: readonly LintDiagnostic[] }>;
+  readonly shown: Map<string, { version: number; result: LintResult }>;
   settings: LintSettingsSource | undefined;
   /** The client resolves a code action's edit when it is chosen (codeAction/resolve). */
   resolves: boolean;
@@ -71,8 +71,14 @@ export function send(s: Session, uri: string): void {
   const last = s.shown.get(uri);
   if (!last) return;
   const found = s.guard.diagnostic(uri);
-  const all = found ? [...last.diagnostics, found] : last.diagnostics;
-  void s.connection.sendDiagnostics({ uri, version: last.version, diagnostics: publishedDiagnostics(all, uri) });
+  // The first problems (of a million-row file's, without listing them all), then git's warning after them.
+  const { diagnostics, total } = firstProblems(last.result);
+  const all = found ? [...diagnostics, found] : diagnostics;
+  void s.connection.sendDiagnostics({
+    uri,
+    version: last.version,
+    diagnostics: publishedDiagnostics(all, uri, MAX_PUBLISHED, total + (found ? 1 : 0)),
+  });
 }
 
 /**
@@ -94,7 +100,7 @@ function publish(s: Session, uri: string): void {
   if (!document || !lintable(document)) return;
   try {
     const result = s.store.get(document);
-    s.shown.set(uri, { version: document.version, diagnostics: result.diagnostics });
+    s.shown.set(uri, { version: document.version, result });
     send(s, uri);
     // Once the problems are on their way: what the first edit of a large file would wait for.
     setImmediate(() => s.store.prepare(uri));

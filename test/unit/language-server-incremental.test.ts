@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { firstProblems, publishedDiagnostics } from '../../src/language-server/diagnostics';
 import { LineDocument } from '../../src/language-server/lineDocument';
 import { lint, type LintResult } from '../../src/core/rules/lint';
 import { readBatch } from '../../src/core/rules/batch';
@@ -219,8 +220,18 @@ describe('incremental lint (language server)', () => {
             linter.changed(changes);
             // Sometimes the server lints after every change, sometimes only after several (debounce, onSave).
             if (step[0].twice || step === steps[steps.length - 1]) {
-              const got = observable(linter.lint(doc));
-              const expected = observable(lint(doc.getText(), { today: TODAY }));
+              const result = linter.lint(doc);
+              const fresh = lint(doc.getText(), { today: TODAY });
+              // What the editor is sent (the first problems, errors first), read before the whole list.
+              for (const max of [1, 3, 1000]) {
+                const { diagnostics, total } = firstProblems(result, max);
+                assert.deepEqual(
+                  publishedDiagnostics(diagnostics, doc.uri, max, total),
+                  publishedDiagnostics(fresh.diagnostics, doc.uri, max),
+                );
+              }
+              const got = observable(result);
+              const expected = observable(fresh);
               assert.deepEqual(
                 got,
                 expected,
@@ -370,5 +381,28 @@ describe('incremental lint (language server)', () => {
     linter.changed([rename]);
     assert.deepEqual(codes(linter.lint(doc)), ['3:duplicate-order-id:client-orderid "ord-1" is already used on row 2']);
     assert.deepEqual(linter.counts, { patched: 2, full: 1 });
+  });
+  it('sends the first problems by severity, then file order, from the blocks that hold them', () => {
+    const rows = ['ord-1;DST;4111111111111111;5;EUR', 'ord-2;DST;4111111111111112;5;EUR', 'ord-3;DST;4111111111111111;abc;EUR'];
+    const text = [
+      'client-orderid;rp_card_type;credit-card-number;amount;currency',
+      ...rows,
+      ...rows.map((r) => r.replace('ord-', 'ord-1')),
+    ].join('\n');
+    const doc = LineDocument.create('file:///f.rpcsv', 'paygate-recurring-csv', 1, text);
+    // One row per block: the first warning is in a block without an error.
+    const linter = new IncrementalLint(() => TODAY, 1);
+    linter.lint(doc);
+    const change = { range: { start: { line: 1, character: 4 }, end: { line: 1, character: 5 } }, text: '7' };
+    doc.update([change], 2);
+    linter.changed([change]);
+    const result = linter.lint(doc);
+    const fresh = lint(doc.getText(), { today: TODAY });
+    const severities = fresh.diagnostics.map((d) => d.severity);
+    // Fewer errors than are sent: the rest are the first warnings.
+    assert.ok(severities.filter((x) => x === 'error').length === 2 && severities.includes('warning'), severities.join());
+    const { diagnostics, total } = firstProblems(result, 3);
+    assert.deepEqual(publishedDiagnostics(diagnostics, doc.uri, 3, total), publishedDiagnostics(fresh.diagnostics, doc.uri, 3));
+    assert.deepEqual(linter.counts, { patched: 1, full: 1 });
   });
 });
