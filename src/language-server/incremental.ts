@@ -163,13 +163,9 @@ export class IncrementalLint {
     // Rows sharing a client-orderid with a re-checked row.
     for (const key of touched) ids.settle(key, state.rows);
     this.settled(state);
-    const text =
-      document.snapshot?.() ??
-      (
-        (whole: string) => () =>
-          whole
-      )(document.getText());
-    return resultOf(state, text);
+    // This version's text, for whoever reads the whole-file lint later (a LineDocument joins it only then).
+    const whole = document.snapshot ? undefined : document.getText();
+    return resultOf(state, document.snapshot?.() ?? (() => whole!));
   }
 
   /** Nothing pending: the state is the lint of the document as it is. */

@@ -23,10 +23,20 @@ const isEol = (c: number): boolean => c === 10 || c === 13;
 /** Where each line of `text` starts; a break at the very end starts a line only in the document's last chunk. */
 function lineStarts(text: string, last: boolean): Int32Array {
   const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
-    if (isEol(c)) starts.push(i + 1);
+  // The next LF and the next CR, found by indexOf (far faster than reading every character).
+  let lf = text.indexOf('\n');
+  let cr = text.indexOf('\r');
+  while (lf >= 0 || cr >= 0) {
+    if (cr < 0 || (lf >= 0 && lf < cr)) {
+      starts.push(lf + 1);
+      lf = text.indexOf('\n', lf + 1);
+    } else {
+      // A CR alone, or the CR of a CRLF: either way one break.
+      const end = lf === cr + 1 ? lf + 1 : cr + 1;
+      starts.push(end);
+      if (end > cr + 1) lf = text.indexOf('\n', end);
+      cr = text.indexOf('\r', cr + 1);
+    }
   }
   if (!last && starts.length > 1 && starts[starts.length - 1] === text.length) starts.pop();
   return Int32Array.from(starts);

@@ -144,18 +144,18 @@ export function recheck(state: State, old: RowState, at: number, document: Linte
   const first = lineBreaks(miniText, 0, told.rows[0].record.start);
   if (lineBreaks(miniText, told.rows[0].record.start, miniText.length) !== old.lines - 1) return undefined;
   const shift = at - first;
-  // Each record's first line in the small file, and which of the records each of its lines belongs to.
-  let line = first;
-  let from = told.rows[0].record.start;
+  // Each record's first line in the small file. The records follow one another (a blank line between
+  // them is a record of its own, refused above), so a record's lines run to the next one's first.
+  const firstLines = [first];
+  for (let i = 1; i < n; i++)
+    firstLines.push(firstLines[i - 1] + lineBreaks(miniText, told.rows[i - 1].record.start, told.rows[i].record.start));
+  firstLines.push(first + old.lines);
+  // Which of the records each line belongs to.
   const rowOfLine: number[] = [];
-  const firstLines: number[] = [];
   const rows = told.rows.map(({ record, facts }, i) => {
-    line += lineBreaks(miniText, from, record.start);
-    const lines = lineBreaks(miniText, record.start, record.end) + 1;
-    for (let k = 0; k < lines; k++) rowOfLine[line - first + k] = i;
-    firstLines.push(line);
-    from = record.start;
-    return stateOf(facts, miniText, record, state.orderIdAt, line + shift, lines);
+    const lines = firstLines[i + 1] - firstLines[i];
+    for (let k = 0; k < lines; k++) rowOfLine[firstLines[i] - first + k] = i;
+    return stateOf(facts, miniText, record, state.orderIdAt, firstLines[i] + shift, lines);
   });
   for (const d of mini.diagnostics) {
     if (d.range.start.line < first || d.code === Codes.duplicateOrderId) continue;
