@@ -110,7 +110,7 @@ export class LineDocument implements TextDocument {
 
   /** The whole text, joined once per version. */
   getText(range?: Range): string {
-    if (!range) return (this.flat ??= this.chunks.map((c) => c.text).join(''));
+    if (!range) return (this.flat ??= this.join());
     let from = this.offsetAt(range.start);
     let to = this.offsetAt(range.end);
     if (from > to) [from, to] = [to, from];
@@ -204,6 +204,17 @@ export class LineDocument implements TextDocument {
       c1++;
     }
     this.chunks = chunks.slice(0, c0).concat(chunksOf(next, c1 + 1 === chunks.length, this.chunkLines), chunks.slice(c1 + 1));
+  }
+
+  /**
+   * The whole text, and the chunks cut from it again: chunks not edited since the open are slices of the
+   * text opened, which they would otherwise keep alive beside this one.
+   */
+  private join(): string {
+    const flat = this.chunks.map((c) => c.text).join('');
+    let at = 0;
+    this.chunks = this.chunks.map(({ text, starts }) => ({ text: flat.slice(at, (at += text.length)), starts }));
+    return flat;
   }
 
   private length(): number {
