@@ -42,9 +42,8 @@ function lineStarts(text: string, last: boolean): Int32Array {
   return Int32Array.from(starts);
 }
 
-/** `text` cut into chunks of `size` whole lines. */
-function chunksOf(text: string, last: boolean, size: number): Chunk[] {
-  const starts = lineStarts(text, last);
+/** `text` (its lines starting at `starts`) cut into chunks of `size` whole lines. */
+function chunksOf(text: string, starts: Int32Array, size: number): Chunk[] {
   const chunks: Chunk[] = [];
   for (let i = 0; i < starts.length; i += size) {
     const from = starts[i];
@@ -52,16 +51,6 @@ function chunksOf(text: string, last: boolean, size: number): Chunk[] {
     chunks.push({ text: text.slice(from, to), starts: starts.slice(i, i + size).map((s) => s - from) });
   }
   return chunks;
-}
-
-/** Line breaks in `text`, counted up to `upTo`. */
-function breaksUpTo(text: string, upTo: number): number {
-  let n = 0;
-  for (let i = 0; i < text.length && n < upTo; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) n++;
-  }
-  return n;
 }
 
 /** The last index of `sorted` (ascending) whose value is <= `value`, below `length`. */
@@ -93,7 +82,7 @@ export class LineDocument implements TextDocument {
     private readonly chunkLines: number,
   ) {
     this.version = version;
-    this.chunks = chunksOf(text, true, chunkLines);
+    this.chunks = chunksOf(text, lineStarts(text, true), chunkLines);
     this.flat = text;
   }
 
@@ -171,7 +160,7 @@ export class LineDocument implements TextDocument {
       this.flat = undefined;
       if ('range' in change) this.replace(change.range, change.text);
       else {
-        this.chunks = chunksOf(change.text, true, this.chunkLines);
+        this.chunks = chunksOf(change.text, lineStarts(change.text, true), this.chunkLines);
         this.flat = change.text;
       }
       this.stale = true;
@@ -195,15 +184,17 @@ export class LineDocument implements TextDocument {
       .map((c) => c.text)
       .join('');
     let next = before.slice(0, from - base) + text + before.slice(to - base);
+    let last = c1 + 1 === chunks.length;
+    let starts = lineStarts(next, last);
     // A chunk must end with a whole line: take in the next while the text stops inside a line, and while
     // what was written is a small chunk, so deletions do not leave crumbs. (What follows the change ends
     // with the break the last chunk had, so no CR is left waiting for an LF at a chunk's end.)
-    const small = this.chunkLines / 4;
-    while (c1 + 1 < chunks.length && !(isEol(next.charCodeAt(next.length - 1)) && breaksUpTo(next, small) >= small)) {
-      next += chunks[c1 + 1].text;
-      c1++;
+    while (!last && !(isEol(next.charCodeAt(next.length - 1)) && starts.length >= this.chunkLines / 4)) {
+      next += chunks[++c1].text;
+      last = c1 + 1 === chunks.length;
+      starts = lineStarts(next, last);
     }
-    this.chunks = chunks.slice(0, c0).concat(chunksOf(next, c1 + 1 === chunks.length, this.chunkLines), chunks.slice(c1 + 1));
+    this.chunks = chunks.slice(0, c0).concat(chunksOf(next, starts, this.chunkLines), chunks.slice(c1 + 1));
   }
 
   /**
