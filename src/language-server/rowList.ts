@@ -147,11 +147,13 @@ export class RowList {
     return counts;
   }
 
-  /** Sets a row's duplicate-order-id, keeping its block's count of rows with problems. */
+  /** Sets a row's duplicate-order-id, keeping its block's counts of problems. */
   setDup(row: RowState, dup: RowState['dup']): void {
     if (row.block) tally(row.block, row, -1);
     row.dup = dup;
     if (row.block) tally(row.block, row, 1);
+    // What was published for it is out of date, and a row left without problems is not visited again.
+    if (row.shown?.dup !== dup) row.shown = undefined;
   }
 
   *[Symbol.iterator](): Generator<RowState> {
