@@ -100,8 +100,8 @@ export class RowList {
 
   /** A row's number among the data rows (1 for the first). */
   numberOf(row: RowState): number {
-    const block = row.block!;
-    return block.first + block.rows.indexOf(row) + 1;
+    const { rows, first } = row.block!;
+    return first + this.indexIn(rows, row.line) + 1;
   }
 
   /** The index of the row `line` belongs to, or -1 for lines outside data rows. */
@@ -109,15 +109,20 @@ export class RowList {
     const b = lastAtMost(this.blocks, 'base', line);
     if (b < 0) return -1;
     const { rows, base, first } = this.blocks[b];
+    const i = this.indexIn(rows, line - base);
+    return i >= 0 && line - base < rows[i].line + rows[i].lines ? first + i : -1;
+  }
+
+  /** The last of a block's rows starting on or before `line` (relative to the block), -1 when none. */
+  private indexIn(rows: readonly RowState[], line: number): number {
     let low = 0;
     let high = rows.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if (rows[mid].line > line - base) high = mid;
+      if (rows[mid].line > line) high = mid;
       else low = mid + 1;
     }
-    const i = low - 1;
-    return i >= 0 && line - base < rows[i].line + rows[i].lines ? first + i : -1;
+    return low - 1;
   }
 
   /**
