@@ -10,10 +10,11 @@ import { resultOf } from './rowsResult';
 // check), so an edit re-checks only the rows it touched — by linting the header and those rows as a
 // small file — and patches what depends on them (duplicate-order-id of the rows sharing their ids, and
 // the row numbers those messages name). A line break typed, rows pasted or deleted merge the touched rows
-// into one region and move the rows after it (regions.ts). Anything else falls back to a whole-file
-// lint: header edits, quotes that change the record structure, blank lines, the first SRC row appearing
-// or the last one going. A property test checks that the result always equals a fresh whole-file lint.
-// The rows' side is in rows.ts.
+// into one region and move the rows after it (regions.ts), which at a million rows moves blocks of rows,
+// not rows (rowList.ts). Anything else falls back to a whole-file lint: header edits, quotes that change
+// the record structure, blank lines, the first SRC row appearing or the last one going. A property test
+// checks that the result always equals a fresh whole-file lint. The rows' side is in rows.ts; the result
+// and the first problems the editor is sent, in rowsResult.ts.
 
 export type { LintedText, TextChange } from './rows';
 
@@ -35,7 +36,7 @@ export class IncrementalLint {
   private movedFrom = Infinity;
   /** Whether the last lint's rows had any SRC row (and one needing a state): a flip changes header problems. */
   private shownSrc = { any: false, state: false };
-  /** The rows of each client-orderid, from the first edit on (undefined until then and after a full lint). */
+  /** The rows of each client-orderid, from the first edit or `prepare` on (undefined until then and after a full lint). */
   private ids: OrderIds | undefined;
 
   /** `blockRows` is for tests: blocks of a few rows put block edges under every edit (see RowList). */

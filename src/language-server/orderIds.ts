@@ -13,7 +13,7 @@ export class OrderIds {
 
   static of(rows: RowList): OrderIds {
     const ids = new OrderIds();
-    for (const row of rows) ids.add(row);
+    rows.forEach((row) => ids.add(row));
     return ids;
   }
 

@@ -161,8 +161,9 @@ export class RowList {
     if (row.shown?.dup !== dup) row.shown = undefined;
   }
 
-  *[Symbol.iterator](): Generator<RowState> {
-    for (const block of this.blocks) yield* block.rows;
+  /** Every row in file order. */
+  forEach(visit: (row: RowState) => void): void {
+    for (const block of this.blocks) for (const row of block.rows) visit(row);
   }
 
   /** The rows with a diagnostic or a duplicate-order-id, in file order; only in blocks `wanted` (by their counts). */
