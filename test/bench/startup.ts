@@ -45,6 +45,7 @@ async function main(): Promise<number> {
       'activation after opening a `.rpcsv` file (installed VSIX)',
       s ? `${s.activationMs.toFixed(0)} ms` : 'not measured (see the smoke suite above)',
     ],
+    ['of which `openTextDocument` resolving (the editor reading the file)', s?.openMs !== undefined ? `${s.openMs.toFixed(0)} ms` : '–'],
     [
       'open → first diagnostics shown (installed VSIX)',
       s?.firstDiagnosticsMs !== undefined ? `${s.firstDiagnosticsMs.toFixed(0)} ms` : 'not measured (see the smoke suite above)',
