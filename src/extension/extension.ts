@@ -12,7 +12,7 @@ import { registerDetection } from './lint/detect';
 import { createLog } from './log';
 import { registerSubmitLens } from './submit/codeLens';
 
-// Wiring only, and only what the first screen needs (docs/CONTRIBUTING.md, "Bundles"): the log, the
+// Wiring only, and only what the first screen needs (CONTRIBUTING.md, "Bundles"): the log, the
 // status bar, the CodeLenses and language detection. The language client (dist/language-client.js)
 // starts as soon as activation has returned; every command, both tree views and the restored panels load
 // dist/features.js on first use (lazy.ts). Every disposable goes into context.subscriptions where it is made.
@@ -48,7 +48,14 @@ export function activate(context: vscode.ExtensionContext): void {
       commands: (context.extension.packageJSON as Manifest).contributes.commands.map((c) => c.command),
       trees: { 'paygate.submissions': { showCollapseAll: true }, 'paygate.callbacks': {} },
       serializers: [VIEW_TYPE, PDF_VIEW_TYPE],
-      load: (host) => loadBundle<typeof FeaturesBundle>(context, 'features').activateFeatures(context, entry, host),
+      load: (host) => {
+        try {
+          loadBundle<typeof FeaturesBundle>(context, 'features').activateFeatures(context, entry, host);
+        } catch (err) {
+          log.error(`PayGate features did not load: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+          throw err;
+        }
+      },
     }),
   );
   // Diagnostics need the language client: it loads and starts in the next turn, once the editor has the
