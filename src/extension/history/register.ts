@@ -3,7 +3,7 @@ import { log } from '../log';
 import type { ResultsPanelApi } from '../results/register';
 import { SubmissionHistory } from './history';
 import { importLegacyHistory } from './legacy';
-import { clearHistoryCommand, openSubmissionCommand, SubmissionsTree, SUBMISSIONS_VIEW } from './view';
+import { clearHistoryCommand, openSubmissionCommand, SHOW_OLDER_COMMAND, SubmissionsTree, SUBMISSIONS_VIEW } from './view';
 
 // The Submissions view over the shared submission ledger.
 export function registerHistory(context: vscode.ExtensionContext, results: ResultsPanelApi): SubmissionHistory {
@@ -18,7 +18,12 @@ export function registerHistory(context: vscode.ExtensionContext, results: Resul
   const tree = new SubmissionsTree(history);
   subs.push(tree);
   subs.push(vscode.window.createTreeView(SUBMISSIONS_VIEW, { treeDataProvider: tree, showCollapseAll: true }));
-  subs.push(vscode.commands.registerCommand('paygate.history.open', (arg) => openSubmissionCommand(history, results, arg)));
+  subs.push(
+    vscode.commands.registerCommand('paygate.history.open', (arg) =>
+      openSubmissionCommand(history, results, arg, (id) => tree.shownRecord(id)),
+    ),
+  );
+  subs.push(vscode.commands.registerCommand(SHOW_OLDER_COMMAND, () => tree.showOlder()));
   subs.push(vscode.commands.registerCommand('paygate.history.clear', (arg) => clearHistoryCommand(history, arg)));
   return history;
 }
