@@ -4,7 +4,7 @@ import type { FeatureHost } from '../lazy';
 import type { ResultsPanelApi } from '../results/register';
 import { SubmissionHistory } from './history';
 import { importLegacyHistory } from './legacy';
-import { clearHistoryCommand, openSubmissionCommand, SubmissionsTree, SUBMISSIONS_VIEW } from './view';
+import { clearHistoryCommand, openSubmissionCommand, SHOW_OLDER_COMMAND, SubmissionsTree, SUBMISSIONS_VIEW } from './view';
 
 // The Submissions view over the shared submission ledger.
 export function registerHistory(context: vscode.ExtensionContext, results: ResultsPanelApi, host: FeatureHost): SubmissionHistory {
@@ -20,7 +20,12 @@ export function registerHistory(context: vscode.ExtensionContext, results: Resul
   subs.push(tree);
   // The view itself is registered at activation (extension.ts); it shows this tree from now on.
   host.tree(SUBMISSIONS_VIEW, tree);
-  subs.push(vscode.commands.registerCommand('paygate.history.open', (arg) => openSubmissionCommand(history, results, arg)));
+  subs.push(
+    vscode.commands.registerCommand('paygate.history.open', (arg) =>
+      openSubmissionCommand(history, results, arg, (id) => tree.shownRecord(id)),
+    ),
+  );
+  subs.push(vscode.commands.registerCommand(SHOW_OLDER_COMMAND, () => tree.showOlder()));
   subs.push(vscode.commands.registerCommand('paygate.history.clear', (arg) => clearHistoryCommand(history, arg)));
   return history;
 }
