@@ -15,6 +15,8 @@ export interface FeatureHost {
   serializer(viewType: string, serializer: vscode.WebviewPanelSerializer): void;
 }
 
+// It forwards what today's trees implement; a tree that needs reveal() (getParent) or resolveTreeItem must
+// be given those here too, since the editor looks for them on the provider it was first handed.
 class TreeStandIn<T> extends Disposable implements vscode.TreeDataProvider<T> {
   private real: vscode.TreeDataProvider<T> | undefined;
   private readonly changed = this.register(new vscode.EventEmitter<T | T[] | undefined | null | void>());
