@@ -85,10 +85,10 @@ async function main(): Promise<void> {
     '',
     `Server memory (RSS) with the batch open: ${memory === undefined ? 'n/a' : `${memory.toFixed(0)} MB`}.`,
     '',
-    ...editTable(benchEdits(MILLION, 11)),
+    ...editTable(benchEdits(MILLION, 21)),
     '',
     // The same on a file with a problem on every tenth row: the diagnostics published are the first 1,000.
-    ...editTable(benchEdits(MILLION, 11, 10)),
+    ...editTable(benchEdits(MILLION, 21, 10)),
   ].join('\n');
   console.log(table);
   if (!process.env.PAYGATE_BENCH_NO_README) writeReadmeSection('lsp', table);
