@@ -1,4 +1,5 @@
 import type { OrderIds } from './orderIds';
+import { NO_DIAGNOSTICS } from './rowList';
 import { moved, type RowState, type State } from './rows';
 
 // Changes that add or remove lines (a line break typed, a block of rows pasted or deleted) in a file of a
@@ -43,10 +44,13 @@ export function mergeRows(
   const region: RowState = {
     line,
     lines: end - line + delta,
-    diagnostics: [],
+    diagnostics: NO_DIAGNOSTICS,
     dup: undefined,
     key: undefined,
-    keyCell: undefined,
+    keyStartLine: 0,
+    keyStartCharacter: 0,
+    keyEndLine: 0,
+    keyEndCharacter: 0,
     src: false,
     srcNeedsState: false,
   };

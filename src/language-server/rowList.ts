@@ -1,6 +1,5 @@
 import type { Severity } from '../core/rules/codes';
 import type { LintDiagnostic } from '../core/rules/types';
-import type { Range } from '../core/text';
 
 // The data rows of a document of a million rows, in blocks of a few hundred. A row's line is kept
 // relative to its block, and a block knows its first line and its first row's index: rows pasted or
@@ -26,9 +25,13 @@ export interface RowState {
   key: string | undefined;
   /**
    * The client-orderid cell's place relative to the row (lines after its first, characters), for a
-   * duplicate-order-id the row may get later. Numbers, not the record: the parsed file can be let go.
+   * duplicate-order-id the row may get later. Numbers, not the record (the parsed file can be let go),
+   * and not a Range (three objects a row, a million rows: the collector's work).
    */
-  keyCell: Range | undefined;
+  keyStartLine: number;
+  keyStartCharacter: number;
+  keyEndLine: number;
+  keyEndCharacter: number;
   src: boolean;
   srcNeedsState: boolean;
   /** The RowList block holding the row. */
@@ -50,6 +53,9 @@ export interface Block {
 }
 
 export const RANK: Record<Severity, 0 | 1 | 2> = { error: 0, warning: 1, information: 2 };
+
+/** The diagnostics of a row without any, shared (frozen: a row's first diagnostic gets it a list of its own). */
+export const NO_DIAGNOSTICS: LintDiagnostic[] = Object.freeze([]) as unknown as LintDiagnostic[];
 
 const hasProblem = (row: RowState): boolean => row.dup !== undefined || row.diagnostics.length > 0;
 

@@ -6,7 +6,7 @@ import { lint, type LintResult } from '../core/rules/lint';
 import { duplicateOrderId, type RowFacts, type RowFactsListener } from '../core/rules/rowFacts';
 import type { Fix, LintDiagnostic } from '../core/rules/types';
 import type { Position, Range } from '../core/text';
-import { RowList, type RowState } from './rowList';
+import { NO_DIAGNOSTICS, RowList, type RowState } from './rowList';
 
 // The rows of the incremental lint (see incremental.ts): what a whole-file lint leaves per data row, and
 // the re-check of one row as a file of its own (its header and it).
@@ -88,7 +88,7 @@ export function build(
     const row = rows[r];
     if (!row || line < row.line) fixed.push(d);
     else if (d.code === Codes.duplicateOrderId) row.dup = moved(d, -row.line);
-    else row.diagnostics.push(moved(d, -row.line));
+    else addDiagnostic(row, moved(d, -row.line));
   }
   const headerLine = document.positionAt(header.start).line;
   const eol = lineEndAt(text, header.end);
@@ -110,13 +110,17 @@ export function build(
 
 function stateOf(facts: RowFacts, text: string, record: CsvRecord, orderIdAt: number, line: number, lines: number): RowState {
   const key = facts.orderId;
+  const cell = key === undefined ? undefined : cellInRecord(text, record, orderIdAt);
   return {
     line,
     lines,
-    diagnostics: [],
+    diagnostics: NO_DIAGNOSTICS,
     dup: undefined,
     key,
-    keyCell: key === undefined ? undefined : cellInRecord(text, record, orderIdAt),
+    keyStartLine: cell?.start.line ?? 0,
+    keyStartCharacter: cell?.start.character ?? 0,
+    keyEndLine: cell?.end.line ?? 0,
+    keyEndCharacter: cell?.end.character ?? 0,
     src: facts.src,
     srcNeedsState: facts.srcNeedsState,
   };
@@ -160,9 +164,14 @@ export function recheck(state: State, old: RowState, at: number, document: Linte
   for (const d of mini.diagnostics) {
     if (d.range.start.line < first || d.code === Codes.duplicateOrderId) continue;
     const i = rowOfLine[d.range.start.line - first];
-    rows[i].diagnostics.push(moved(d, -firstLines[i]));
+    addDiagnostic(rows[i], moved(d, -firstLines[i]));
   }
   return rows;
+}
+
+function addDiagnostic(row: RowState, d: LintDiagnostic): void {
+  if (row.diagnostics === NO_DIAGNOSTICS) row.diagnostics = [];
+  row.diagnostics.push(d);
 }
 
 /** The text of a row's lines, without the line break after it. */
@@ -217,5 +226,9 @@ export function moved(d: LintDiagnostic, lines: number): LintDiagnostic {
 
 /** The duplicate-order-id of a row whose client-orderid was first used on row `firstRow`: the core's diagnostic, counted from the row's first line. */
 export function duplicateOf(row: RowState, key: string, firstRow: number): LintDiagnostic {
-  return duplicateOrderId(row.keyCell!, key, firstRow);
+  const cell = {
+    start: { line: row.keyStartLine, character: row.keyStartCharacter },
+    end: { line: row.keyEndLine, character: row.keyEndCharacter },
+  };
+  return duplicateOrderId(cell, key, firstRow);
 }
