@@ -2,7 +2,19 @@ import { todayLocal, type CalendarDate } from '../core/dates';
 import { lint, type LintResult } from '../core/rules/lint';
 import { OrderIds } from './orderIds';
 import { mergeRows, replaceRow } from './regions';
-import { build, lineBreaks, recheck, rowFactsCollector, rowText, type LintedText, type State, type TextChange } from './rows';
+import type { Range } from '../core/text';
+import {
+  build,
+  keyCellOf,
+  lineBreaks,
+  recheck,
+  rowFactsCollector,
+  rowText,
+  type LintedText,
+  type RowState,
+  type State,
+  type TextChange,
+} from './rows';
 import { resultOf } from './rowsResult';
 
 // Incremental lint on the core's public `lint`: the server keeps each data row's diagnostics and the
@@ -162,7 +174,8 @@ export class IncrementalLint {
     // A duplicate-order-id names the row its id was first used on: rows added or removed renumber it.
     if (this.movedFrom < state.rows.length) for (const key of ids.duplicated) touched.add(key);
     // Rows sharing a client-orderid with a re-checked row.
-    for (const key of touched) ids.settle(key, state.rows);
+    const cellOf = (row: RowState): Range => (row.keyCell ??= keyCellOf(state, row, document));
+    for (const key of touched) ids.settle(key, state.rows, cellOf);
     this.settled(state);
     // This version's text, for whoever reads the whole-file lint later (a LineDocument joins it only then).
     const whole = document.snapshot ? undefined : document.getText();

@@ -1,3 +1,4 @@
+import type { Range } from '../core/text';
 import type { RowList } from './rowList';
 import { duplicateOf, type RowState } from './rows';
 
@@ -43,8 +44,8 @@ export class OrderIds {
     }
   }
 
-  /** Gives every row of `key` the duplicate-order-id naming the first of them (none on the first). */
-  settle(key: string, list: RowList): void {
+  /** Gives every row of `key` the duplicate-order-id naming the first of them (none on the first); `cellOf` finds a row's id cell. */
+  settle(key: string, list: RowList, cellOf: (row: RowState) => Range): void {
     const had = this.rows.get(key);
     if (had === undefined) return;
     if (!Array.isArray(had)) {
@@ -53,6 +54,6 @@ export class OrderIds {
     }
     const numbered = had.map((row) => ({ row, n: list.numberOf(row) })).sort((a, b) => a.n - b.n);
     list.setDup(numbered[0].row, undefined);
-    for (let i = 1; i < numbered.length; i++) list.setDup(numbered[i].row, duplicateOf(numbered[i].row, key, numbered[0].n));
+    for (let i = 1; i < numbered.length; i++) list.setDup(numbered[i].row, duplicateOf(key, cellOf(numbered[i].row), numbered[0].n));
   }
 }

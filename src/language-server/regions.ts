@@ -47,10 +47,6 @@ export function mergeRows(
     diagnostics: NO_DIAGNOSTICS,
     dup: undefined,
     key: undefined,
-    keyStartLine: 0,
-    keyStartCharacter: 0,
-    keyEndLine: 0,
-    keyEndCharacter: 0,
     src: false,
     srcNeedsState: false,
   };

@@ -1,5 +1,6 @@
 import type { Severity } from '../core/rules/codes';
 import type { LintDiagnostic } from '../core/rules/types';
+import type { Range } from '../core/text';
 
 // The data rows of a document of a million rows, in blocks of a few hundred. A row's line is kept
 // relative to its block, and a block knows its first line and its first row's index: rows pasted or
@@ -24,14 +25,11 @@ export interface RowState {
   /** The client-orderid when the row takes part in the duplicate check (the core's RowFacts.orderId). */
   key: string | undefined;
   /**
-   * The client-orderid cell's place relative to the row (lines after its first, characters), for a
-   * duplicate-order-id the row may get later. Numbers, not the record (the parsed file can be let go),
-   * and not a Range (three objects a row, a million rows: the collector's work).
+   * The client-orderid cell's place relative to the row (lines after its first, characters), found when
+   * the row first needs a duplicate-order-id (rows.ts keyCellOf): most never do, and a Range on each of a
+   * million rows would be three million objects for the collector.
    */
-  keyStartLine: number;
-  keyStartCharacter: number;
-  keyEndLine: number;
-  keyEndCharacter: number;
+  keyCell?: Range;
   src: boolean;
   srcNeedsState: boolean;
   /** The RowList block holding the row. */

@@ -1,5 +1,5 @@
 import type { CalendarDate } from '../core/dates';
-import type { CsvRecord } from '../core/csv/parse';
+import { parseCsv, type CsvRecord } from '../core/csv/parse';
 import { Codes } from '../core/rules/codes';
 import { lazyFix } from '../core/rules/fixes';
 import { lint, type LintResult } from '../core/rules/lint';
@@ -72,12 +72,15 @@ export function build(
   // Lines from the document's own line table: the core's is only built when there are problems.
   let srcRows = 0;
   let srcStateRows = 0;
+  const { csv } = batch;
   const rows: RowState[] = told.map(({ record, facts }) => {
     const line = document.positionAt(record.start).line;
-    const lines = document.positionAt(record.end).line - line + 1;
+    // The record ends on the line before the next record starts (its `end` would split it into cells again).
+    const next = record.index + 1 < csv.recordCount ? csv.recordStart(record.index + 1) : text.length;
+    const lines = document.positionAt(next - 1).line - line + 1;
     if (facts.src) srcRows++;
     if (facts.srcNeedsState) srcStateRows++;
-    return stateOf(facts, text, record, orderIdAt, line, lines);
+    return stateOf(facts, line, lines);
   });
   // Both in file order: each diagnostic goes to the row it starts in, counted from the row's first line.
   const fixed: LintDiagnostic[] = [];
@@ -108,19 +111,13 @@ export function build(
   };
 }
 
-function stateOf(facts: RowFacts, text: string, record: CsvRecord, orderIdAt: number, line: number, lines: number): RowState {
-  const key = facts.orderId;
-  const cell = key === undefined ? undefined : cellInRecord(text, record, orderIdAt);
+function stateOf(facts: RowFacts, line: number, lines: number): RowState {
   return {
     line,
     lines,
     diagnostics: NO_DIAGNOSTICS,
     dup: undefined,
-    key,
-    keyStartLine: cell?.start.line ?? 0,
-    keyStartCharacter: cell?.start.character ?? 0,
-    keyEndLine: cell?.end.line ?? 0,
-    keyEndCharacter: cell?.end.character ?? 0,
+    key: facts.orderId,
     src: facts.src,
     srcNeedsState: facts.srcNeedsState,
   };
@@ -156,10 +153,10 @@ export function recheck(state: State, old: RowState, at: number, document: Linte
   firstLines.push(first + old.lines);
   // Which of the records each line belongs to.
   const rowOfLine: number[] = [];
-  const rows = told.rows.map(({ record, facts }, i) => {
+  const rows = told.rows.map(({ facts }, i) => {
     const lines = firstLines[i + 1] - firstLines[i];
     for (let k = 0; k < lines; k++) rowOfLine[firstLines[i] - first + k] = i;
-    return stateOf(facts, miniText, record, state.orderIdAt, firstLines[i] + shift, lines);
+    return stateOf(facts, firstLines[i] + shift, lines);
   });
   for (const d of mini.diagnostics) {
     if (d.range.start.line < first || d.code === Codes.duplicateOrderId) continue;
@@ -224,11 +221,16 @@ export function moved(d: LintDiagnostic, lines: number): LintDiagnostic {
   return { ...d, range: shiftRange(d.range, lines), fixes };
 }
 
-/** The duplicate-order-id of a row whose client-orderid was first used on row `firstRow`: the core's diagnostic, counted from the row's first line. */
-export function duplicateOf(row: RowState, key: string, firstRow: number): LintDiagnostic {
-  const cell = {
-    start: { line: row.keyStartLine, character: row.keyStartCharacter },
-    end: { line: row.keyEndLine, character: row.keyEndCharacter },
-  };
+/** The duplicate-order-id of a row whose client-orderid (in `cell`, relative to the row) was first used on row `firstRow`: the core's diagnostic, counted from the row's first line. */
+export function duplicateOf(key: string, cell: Range, firstRow: number): LintDiagnostic {
   return duplicateOrderId(cell, key, firstRow);
+}
+
+/**
+ * Where a row's client-orderid cell is, relative to the row: the row parsed again (after the header, as
+ * in the file) when it first needs a duplicate-order-id, which most rows never do.
+ */
+export function keyCellOf(state: State, row: RowState, document: LintedText): Range {
+  const text = `${state.headerText}${state.eol}${rowText(document, { line: state.rows.lineOf(row), lines: row.lines })}`;
+  return cellInRecord(text, parseCsv(text).record(1), state.orderIdAt);
 }

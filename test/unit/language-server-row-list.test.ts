@@ -23,10 +23,6 @@ const rowAt = (line: number, lines: number, dup: boolean): RowState => ({
   diagnostics: [],
   dup: dup ? problem : undefined,
   key: undefined,
-  keyStartLine: 0,
-  keyStartCharacter: 0,
-  keyEndLine: 0,
-  keyEndCharacter: 0,
   src: false,
   srcNeedsState: false,
 });
