@@ -227,10 +227,11 @@ export function duplicateOf(key: string, cell: Range, firstRow: number): LintDia
 }
 
 /**
- * Where a row's client-orderid cell is, relative to the row: the row parsed again (after the header, as
- * in the file) when it first needs a duplicate-order-id, which most rows never do.
+ * Where a row's client-orderid cell is, relative to the row: the row parsed again when it first needs a
+ * duplicate-order-id, which most rows never do. After a line break, as in the file: at the start of the
+ * text a byte order mark would be taken for the file's.
  */
 export function keyCellOf(state: State, row: RowState, document: LintedText): Range {
-  const text = `${state.headerText}${state.eol}${rowText(document, { line: state.rows.lineOf(row), lines: row.lines })}`;
+  const text = `\n${rowText(document, { line: state.rows.lineOf(row), lines: row.lines })}`;
   return cellInRecord(text, parseCsv(text).record(1), state.orderIdAt);
 }
