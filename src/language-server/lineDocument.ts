@@ -7,7 +7,7 @@ import type { Position, Range, TextDocument } from 'vscode-languageserver-textdo
 // with its own line table: an edit rewrites the few chunks it touches and the chunks' running totals, and
 // the whole text is joined only when someone asks for it (a whole-file lint). Positions and offsets mean
 // what they mean in vscode-languageserver-textdocument (1.0.16), which the unit test checks edit by edit.
-// (VS Code's own piece tree is on npm as vscode-textbuffer; it could not be added in this session.)
+// (VS Code's own piece tree, npm's vscode-textbuffer, would do as well; it is not among our dependencies.)
 
 /** Lines per chunk: small enough that rewriting one is cheap, large enough that there are few of them. */
 const CHUNK_LINES = 512;
