@@ -82,6 +82,19 @@ describe('column kinds and sort keys', () => {
     );
   });
 
+  it('radix-sorts decimal keys (sorted as 32-bit integers when they fit) like the comparison sort (property)', () => {
+    // Amount-like keys with 0-3 places, in ranges below and above 2^32 once scaled, with ties and NaN.
+    const decimal = fc
+      .tuple(fc.integer({ min: -(2 ** 33), max: 2 ** 33 }), fc.constantFrom(1, 10, 100, 1000), fc.integer({ min: 0, max: 40 }))
+      .map(([n, scale, shift]) => Math.trunc(n / 2 ** shift) / scale);
+    fc.assert(
+      fc.property(fc.array(fc.oneof(decimal, fc.constant(NaN)), { maxLength: 300 }), fc.boolean(), (values, desc) => {
+        const keys = Float64Array.from(values);
+        assert.deepEqual([...radixSortIndices(keys.length, keys, desc)], [...sortIndices(keys.length, keys, desc)]);
+      }),
+    );
+  });
+
   it('makes needles case-insensitive and ignores surrounding spaces', () => {
     assert.equal(needleOf('  VisA '), 'visa');
     assert.equal(needleOf('   '), '');
