@@ -96,19 +96,6 @@ export class Dataset {
     return this.store.row(i);
   }
 
-  /** Lower-cases the rows for searching in small steps once loading is done, so the first search is quick. */
-  async indexWhenIdle(): Promise<void> {
-    const store = this.store;
-    const columns = store.columns;
-    let t = performance.now();
-    while (store.columns === columns && store.indexNext()) {
-      if (performance.now() - t > 20) {
-        await yieldToPage();
-        t = performance.now();
-      }
-    }
-  }
-
   kind(column: number): ColumnKind {
     let k = this.kinds.get(column);
     if (!k) {
