@@ -193,6 +193,15 @@ export class Dataset {
     }
     const out = new Uint32Array(n - from);
     let count = 0;
+    if (conditions.length === 1) {
+      // The usual case (one search or one filter), without a loop over the conditions per row.
+      const hits = conditions[0];
+      for (let p = from; p < n; p++) {
+        const i = base ? base[p] : p;
+        if (hits[i] !== 0) out[count++] = i;
+      }
+      return out.slice(0, count);
+    }
     for (let p = from; p < n; p++) {
       const i = base ? base[p] : p;
       let ok = true;

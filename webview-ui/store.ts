@@ -182,6 +182,8 @@ let pattern: { needle: string; rx: RegExp } | undefined;
 function finder(text: string, needle: string): ((from: number) => number) | null {
   // In a one-byte (Latin-1) string, the engine answers these two at once: neither can be in it.
   if (isAscii(needle) && text.indexOf('\u212a') === -1 && text.indexOf('\u0130') === -1) {
+    // Without letters (digits, dates, card-number fragments) case plays no part: the plain search is quicker.
+    if (needle.toUpperCase() === needle) return (from) => text.indexOf(needle, from);
     if (pattern?.needle !== needle) pattern = { needle, rx: new RegExp(needle.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'gi') };
     const rx = pattern.rx;
     return (from) => {

@@ -209,7 +209,7 @@ describe('search over the column store', () => {
     fc.assert(
       fc.property(
         fc.array(fc.array(cell, { minLength: 3, maxLength: 3 }), { minLength: 1, maxLength: 12 }),
-        fc.string({ unit: fc.constantFrom('a', 'b', ',', '"', '1', ' ', 'k', 'i', 'é', '.'), minLength: 1, maxLength: 3 }),
+        fc.string({ unit: fc.constantFrom('a', 'b', ',', '"', '1', ' ', 'k', 'i', 'é', '.', '-'), minLength: 1, maxLength: 3 }),
         fc.integer({ min: -1, max: 2 }),
         (rows, raw, col) => {
           const needle = needleOf(raw);
