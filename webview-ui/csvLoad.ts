@@ -44,8 +44,11 @@ export class CsvLoad {
   private lastPaint = 0;
   /** A follow-up of the rows that came inside the last pause (see start). */
   private paintTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The first rows' own task is on its way. */
+  private firstQueued = false;
 
   start(host: LoadHost, delimiter?: string, totalBytes?: number): void {
+    this.firstQueued = false;
     this.expected = totalBytes && totalBytes > 0 ? totalBytes : undefined;
     this.received = 0;
     clearTimeout(this.paintTimer);
@@ -54,7 +57,7 @@ export class CsvLoad {
       this.lastPaint = performance.now();
       host.follow();
     };
-    this.stream = new CsvReader({
+    const reader: CsvReader = new CsvReader({
       delimiter,
       onHeader: (columns) => host.onHeader(columns),
       onPiece: (piece) => {
@@ -63,7 +66,12 @@ export class CsvLoad {
         // piece inside the pause is followed once the pause is over, so the last rows of a burst are
         // never left out. The first rows get a task of their own: the grid was just built in this one,
         // and both together were the longest task of a load.
-        if (!host.firstRowsShown()) return firstTask(follow);
+        // (Once, and not once the load is over or another has begun: the end shows every row itself.)
+        if (!host.firstRowsShown()) {
+          if (!this.firstQueued) firstTask(() => this.stream === reader && follow());
+          this.firstQueued = true;
+          return;
+        }
         const wait = PAINT_MS - (performance.now() - this.lastPaint);
         if (wait <= 0) return follow();
         this.paintTimer ??= setTimeout(() => {
@@ -72,6 +80,7 @@ export class CsvLoad {
         }, wait);
       },
     });
+    this.stream = reader;
   }
 
   async feed(text: string): Promise<void> {
