@@ -173,15 +173,21 @@ export class ColumnStore {
 let pattern: { needle: string; rx: RegExp } | undefined;
 
 /**
+ * Characters where the `i` flag and lower-casing disagree for a Latin-1 needle (found by trying every
+ * character against every needle character): the Kelvin sign (lower-cased to k), Å (to å), Greek mu
+ * (matched by µ with the flag, not lower-cased to it) and ẞ (to ß), and İ (to two characters).
+ */
+const CASE_TRAPS = ['\u212a', '\u212b', '\u039c', '\u03bc', '\u1e9e', '\u0130'];
+
+/**
  * Where `needle` (lower-case) next occurs in `text` from a position, as in text.toLowerCase(), or -1;
- * null when lower-casing would change the text's length (offsets would not line up). An ASCII needle is
- * looked for in the text itself with the `i` flag, which matches exactly what lower-casing would for
- * every character but two: the Kelvin sign (lower-cased to k) and İ (to two characters); a text holding
- * either, and a needle beyond ASCII, are lower-cased for this search only.
+ * null when lower-casing would change the text's length (offsets would not line up). A Latin-1 needle is
+ * looked for in the text itself with the `i` flag, which then matches exactly what lower-casing would; a
+ * text holding one of the CASE_TRAPS, and a needle beyond Latin-1, are lower-cased for this search only.
  */
 function finder(text: string, needle: string): ((from: number) => number) | null {
-  // In a one-byte (Latin-1) string, the engine answers these two at once: neither can be in it.
-  if (isAscii(needle) && text.indexOf('\u212a') === -1 && text.indexOf('\u0130') === -1) {
+  // In a one-byte (Latin-1) string, the engine answers these at once: none of them can be in it.
+  if (isLatin1(needle) && CASE_TRAPS.every((c) => text.indexOf(c) === -1)) {
     // Without letters (digits, dates, card-number fragments) case plays no part: the plain search is quicker.
     if (needle.toUpperCase() === needle) return (from) => text.indexOf(needle, from);
     if (pattern?.needle !== needle) pattern = { needle, rx: new RegExp(needle.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'gi') };
@@ -195,8 +201,8 @@ function finder(text: string, needle: string): ((from: number) => number) | null
   return lower.length === text.length ? (from) => lower.indexOf(needle, from) : null;
 }
 
-const isAscii = (s: string) => {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 127) return false;
+const isLatin1 = (s: string) => {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 255) return false;
   return true;
 };
 
