@@ -8,6 +8,8 @@ import { pieceOfRows, unescape, type Piece } from './csvReader';
 interface Stored extends Piece {
   /** Index of the piece's first row among all rows. */
   first: number;
+  /** Whether the text holds one of the CASE_TRAPS; looked for at the first search. */
+  traps?: boolean;
 }
 
 export class ColumnStore {
@@ -120,7 +122,7 @@ export class ColumnStore {
     const { start, end } = p;
     const len = needle.length;
     // A needle with a quote cannot be looked for in the raw text, where quotes inside values are doubled.
-    const next = p.escaped !== null && needle.includes('"') ? null : finder(p.text, needle);
+    const next = p.escaped !== null && needle.includes('"') ? null : finder(p, needle);
     if (next === null) {
       for (let r = 0; r < p.rows; r++) {
         for (let c = col < 0 ? 0 : col; c < (col < 0 ? w : col + 1); c++) {
@@ -185,9 +187,12 @@ const CASE_TRAPS = ['\u212a', '\u212b', '\u039c', '\u03bc', '\u1e9e', '\u0130'];
  * looked for in the text itself with the `i` flag, which then matches exactly what lower-casing would; a
  * text holding one of the CASE_TRAPS, and a needle beyond Latin-1, are lower-cased for this search only.
  */
-function finder(text: string, needle: string): ((from: number) => number) | null {
-  // In a one-byte (Latin-1) string, the engine answers these at once: none of them can be in it.
-  if (isLatin1(needle) && CASE_TRAPS.every((c) => text.indexOf(c) === -1)) {
+function finder(p: Stored, needle: string): ((from: number) => number) | null {
+  const text = p.text;
+  // In a one-byte (Latin-1) string, the engine answers these at once: none of them can be in it. In a
+  // two-byte one they are six scans, done once per piece.
+  p.traps ??= CASE_TRAPS.some((c) => text.includes(c));
+  if (isLatin1(needle) && !p.traps) {
     // Without letters (digits, dates, card-number fragments) case plays no part: the plain search is quicker.
     if (needle.toUpperCase() === needle) return (from) => text.indexOf(needle, from);
     if (pattern?.needle !== needle) pattern = { needle, rx: new RegExp(needle.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'gi') };
