@@ -1,6 +1,6 @@
 import { LineIndex } from '../text';
 import { ChunkedInt32 } from '../chunked';
-import type { RowCells } from './rowCells';
+import { NextChar, type RowCells } from './rowCells';
 import { afterBreak, scanRecord, splitRecord, type Cells, type CsvSyntaxProblem } from './tokenize';
 
 // CSV reading with the exact offset of every field, in one pass over the text.
@@ -95,6 +95,7 @@ export class ParsedCsv {
   private cachedRecords?: CsvRecord[];
   /** The last few tokenized records, newest last. */
   private readonly recent: Cells[] = [];
+  private delimiters?: NextChar;
 
   constructor(
     readonly text: string,
@@ -169,7 +170,7 @@ export class ParsedCsv {
   readRow(i: number, row: RowCells): void {
     const stored = this.starts.get(i);
     if (stored < 0) row.readCells(this.cells(i));
-    else row.readSplit(this.text, stored, this.recordEnd(i), this.delimiter.charCodeAt(0));
+    else row.readSplit(this.text, stored, this.recordEnd(i), (this.delimiters ??= new NextChar(this.text, this.delimiter)));
   }
 
   /** End of a record without quotes: before the separator that starts the next one (or the text's end). */

@@ -41,16 +41,15 @@ export class RowCells {
   }
 
   /** A record without quotes between `start` and `end` of `text`: its cells are the text between delimiters. */
-  readSplit(text: string, start: number, end: number, delimiter: number): void {
+  readSplit(text: string, start: number, end: number, delimiters: NextChar): void {
     let spans = this.own;
     let n = 0;
     let from = start;
-    for (let j = start; j < end; j++) {
-      if (text.charCodeAt(j) !== delimiter) continue;
+    for (let at = delimiters.at(from); at < end; at = delimiters.at(from)) {
       if (n + 4 > spans.length) spans = this.grow(n + 4); // room for this cell and the last
       spans[n++] = from;
-      spans[n++] = j;
-      from = j + 1;
+      spans[n++] = at;
+      from = at + 1;
     }
     spans[n++] = from;
     spans[n++] = end;
@@ -83,5 +82,30 @@ export class RowCells {
     const bigger = new Int32Array(size);
     bigger.set(this.own);
     return (this.own = bigger);
+  }
+}
+
+/**
+ * Where the next `char` of a text is at or after a position. The last one found is kept, and searched
+ * again (indexOf, which beats reading character codes in a loop) only once the reader has passed it:
+ * read in order, as the linter reads rows, the text is searched once, however few delimiters it holds.
+ */
+export class NextChar {
+  private found = 0;
+  private searchedFrom = Infinity;
+
+  constructor(
+    private readonly text: string,
+    private readonly char: string,
+  ) {}
+
+  /** The offset of the first `char` at or after `from`, or the text's length when none is. */
+  at(from: number): number {
+    if (from < this.searchedFrom || from > this.found) {
+      const k = this.text.indexOf(this.char, from);
+      this.found = k === -1 ? this.text.length : k;
+      this.searchedFrom = from;
+    }
+    return this.found;
   }
 }
