@@ -108,6 +108,8 @@ export class ParsedCsv {
     private readonly starts: ChunkedInt32,
     readonly recordCount: number,
     private readonly problems: ReadonlyMap<number, CsvSyntaxProblem>,
+    /** How many records are blank: when none, nobody needs to look for them. */
+    readonly blankCount: number,
   ) {}
 
   /** Built on first use: only diagnostics and hovers need line/character positions. */
@@ -194,6 +196,7 @@ export function parseCsv(text: string, delimiter = ';'): ParsedCsv {
   const bom = text.charCodeAt(0) === 0xfeff;
   const starts = new ChunkedInt32();
   const problems = new Map<number, CsvSyntaxProblem>();
+  let blankCount = 0;
 
   // The next quote, LF and CR at or after the scan position. Each is searched again only once the scan
   // has passed it, so every search starts where the last one ended: the text is read once per character.
@@ -212,6 +215,7 @@ export function parseCsv(text: string, delimiter = ';'): ParsedCsv {
     if (nextQuote >= lineEnd) {
       // No quote before the line break: the record is the line, its fields are split at delimiters.
       starts.push(pos);
+      if (lineEnd === pos) blankCount++;
       pos = afterBreak(text, lineEnd);
       continue;
     }
@@ -220,5 +224,5 @@ export function parseCsv(text: string, delimiter = ';'): ParsedCsv {
     if (cells.problem) problems.set(r, cells.problem);
     pos = cells.next;
   }
-  return new ParsedCsv(text, bom, delimiter, starts, starts.length, problems);
+  return new ParsedCsv(text, bom, delimiter, starts, starts.length, problems, blankCount);
 }
