@@ -8,10 +8,6 @@ import type { ValueKind } from './columns';
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
-export function allDigits(v: string): boolean {
-  return allDigitsIn(v, 0, v.length);
-}
-
 function allDigitsIn(s: string, from: number, to: number): boolean {
   if (to === from) return false;
   for (let i = from; i < to; i++) if (!isDigit(s.charCodeAt(i))) return false;
@@ -37,11 +33,6 @@ export function digitsValue(s: string, from: number, to: number): number {
 const isWord = (s: string, from: number, to: number, word: string) => to - from === word.length && s.startsWith(word, from);
 
 /** Digits with an optional `.` and 1–3 fractional digits, value > 0. */
-export function isDecimal(v: string): boolean {
-  return isDecimalIn(v, 0, v.length);
-}
-
-/** isDecimal of v.slice(from, to), without making the slice. */
 function isDecimalIn(v: string, from: number, to: number): boolean {
   let dot = -1;
   let nonZero = false;
@@ -70,10 +61,6 @@ function isDecimalList(s: string, from: number, to: number): boolean {
     element = i + 1;
   }
   return true;
-}
-
-export function isPositiveInt(v: string): boolean {
-  return isPositiveIntIn(v, 0, v.length);
 }
 
 function isPositiveIntIn(s: string, from: number, to: number): boolean {
@@ -115,12 +102,7 @@ function isLetters(s: string, from: number, to: number, min: number, max: number
   return true;
 }
 
-/** Is the value well-formed for its kind? (Length is checked before, separately.) */
-export function isValid(kind: ValueKind, v: string): boolean {
-  return isValidIn(kind, v, 0, v.length);
-}
-
-/** isValid of the characters `s[from, to)`, read in place. */
+/** Are the characters `s[from, to)` well-formed for their kind? (Length is checked before, separately.) */
 export function isValidIn(kind: ValueKind, s: string, from: number, to: number): boolean {
   const length = to - from;
   switch (kind) {
