@@ -171,11 +171,13 @@ export class ParsedCsv {
   /** Record i's cells into `row`, in place (see RowCells): the linter's way to read every row. */
   readRow(i: number, row: RowCells): void {
     const stored = this.starts.get(i);
-    if (stored < 0) row.readCells(this.cells(i));
-    else row.readSplit(this.text, stored, this.recordEnd(i), (this.delimiters ??= new NextChar(this.text, this.delimiter)));
+    const delimiters = (this.delimiters ??= new NextChar(this.text, this.delimiter));
+    if (stored >= 0) row.readSplit(this.text, stored, this.recordEnd(i), delimiters);
+    else if (this.syntaxProblemAt(i)) row.readCells(this.cells(i));
+    else row.readQuoted(this.text, ~stored, this.recordEnd(i), delimiters);
   }
 
-  /** End of a record without quotes: before the separator that starts the next one (or the text's end). */
+  /** End of a record: before the separator that starts the next one (or the text's end). */
   private recordEnd(i: number): number {
     const text = this.text;
     const next = i + 1 < this.recordCount ? this.recordStart(i + 1) : text.length;
