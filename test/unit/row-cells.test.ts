@@ -8,14 +8,12 @@ import { RowCells } from '../../src/core/csv/rowCells';
 // (the full tokenizer) are the reference. Every record shape: plain, quoted, doubled quotes, delimiters
 // and line breaks inside quotes, empty cells, a syntax problem, blank lines, each line break.
 
-// eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
 const piece = fc.constantFrom('a', 'bc', '', ';', '"', '""', '\r\n', '\n', '\r', 'é', '😀', ' ', 'x"y');
 const field = fc.oneof(
   fc.array(fc.constantFrom('a', 'b', 'é', ' ', '1'), { maxLength: 4 }).map((a) => a.join('')),
   fc.array(piece, { maxLength: 4 }).map((a) => `"${a.join('').replaceAll('"', '""')}"`),
   fc.array(piece, { maxLength: 4 }).map((a) => a.join('')), // anything, broken CSV included
 );
-// eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values
 const lineBreak = fc.constantFrom('\r\n', '\n', '\r');
 const csvText = fc
   .array(fc.tuple(fc.array(field, { minLength: 1, maxLength: 5 }), lineBreak), { maxLength: 6 })
