@@ -4,7 +4,7 @@ import type { ValueKind } from './columns';
 
 // Value checks by kind. They run for every cell of every row, so they avoid regular expressions and
 // allocation on the common paths: each reads the characters `s[from, to)` in place (a cell of the
-// document, see RowCells); only the rare kinds (e-mail, URL, IP) cut the cell into a string.
+// document, see RowCells); only the rare kinds (URL, IP) cut the cell into a string.
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
@@ -69,18 +69,26 @@ function isPositiveIntIn(s: string, from: number, to: number): boolean {
   return false;
 }
 
-function isEmail(v: string): boolean {
-  const at = v.indexOf('@');
-  if (at <= 0 || at !== v.lastIndexOf('@')) return false;
-  const dot = v.lastIndexOf('.');
-  if (dot <= at + 1 || dot === v.length - 1) return false;
-  // The domain is dot-separated labels: none may be empty (john@.example.com, john@example..com).
-  if (v.charCodeAt(at + 1) === 46 || v.indexOf('..', at) !== -1) return false;
-  for (let i = 0; i < v.length; i++) {
-    const c = v.charCodeAt(i);
+/**
+ * local@domain.tld in one pass: one `@`, not first; the last `.` after the `@` with a character between,
+ * not last; the domain's labels not empty (john@.example.com, john@example..com); no space or control
+ * character.
+ */
+function isEmail(s: string, from: number, to: number): boolean {
+  let at = -1;
+  let dot = -1;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
     if (c <= 32 || c === 127) return false;
+    if (c === 64 /* @ */) {
+      if (at !== -1) return false;
+      at = i;
+    } else if (c === 46 /* . */) {
+      if (at !== -1 && (i === at + 1 || s.charCodeAt(i - 1) === 46)) return false;
+      dot = i;
+    }
   }
-  return true;
+  return at > from && dot > at + 1 && dot !== to - 1;
 }
 
 function isHttpUrl(v: string): boolean {
@@ -130,7 +138,7 @@ export function isValidIn(kind: ValueKind, s: string, from: number, to: number):
     case 'country':
       return allUpperLetters(s, from, to, 2);
     case 'email':
-      return isEmail(s.slice(from, to));
+      return isEmail(s, from, to);
     case 'period':
       return isWord(s, from, to, 'day') || isWord(s, from, to, 'week') || isWord(s, from, to, 'month');
     case 'positive-int':
