@@ -133,13 +133,16 @@ export function checkRows(problems: ProblemCollector, today: CalendarDate, onRow
 
     checkCrossFields(problems, row, pos, good, isSrc, isDst, srcNeedsState, amountModes, today);
 
-    const id = pos.orderId >= 0 && good[GOOD.orderId] ? row.value(pos.orderId) : undefined;
-    if (id !== undefined) {
-      const first = seenOrderIds.firstRow(id, rowNumber);
+    const hasId = pos.orderId >= 0 && good[GOOD.orderId] === 1;
+    if (hasId) {
+      const first = seenOrderIds.firstRowIn(row.source, row.from(pos.orderId), row.to(pos.orderId), rowNumber);
       if (first !== 0 && !problems.keeps(row.bounds[2 * pos.orderId])) problems.skip(Codes.duplicateOrderId);
-      else if (first !== 0) cell(problems, row, pos.orderId, Codes.duplicateOrderId, duplicateOrderIdMessage(id, first), 'client-orderid');
+      else if (first !== 0) {
+        const message = duplicateOrderIdMessage(row.value(pos.orderId), first);
+        cell(problems, row, pos.orderId, Codes.duplicateOrderId, message, 'client-orderid');
+      }
     }
-    onRow?.(rec, rowNumber, { src: isSrc, srcNeedsState, orderId: id });
+    onRow?.(rec, rowNumber, { src: isSrc, srcNeedsState, orderId: hasId ? row.value(pos.orderId) : undefined });
   }
   return src;
 }
