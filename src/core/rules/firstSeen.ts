@@ -107,6 +107,13 @@ export class FirstSeen {
   }
 }
 
+/** The same numbers in an array twice as long. */
+function grown(a: Int32Array): Int32Array {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
 function hash(source: string, from: number, to: number): number {
   let h = 0x811c9dc5;
   for (let i = from; i < to; i++) {
