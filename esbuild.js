@@ -27,8 +27,13 @@ const node = { platform: 'node', format: 'cjs', target: 'node20', mainFields: ['
 
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
-  // The extension runs in VS Code's extension host: CommonJS, `vscode` provided by the host.
+  // The extension runs in VS Code's extension host: CommonJS, `vscode` provided by the host. Three bundles
+  // (CONTRIBUTING.md, "Bundles"): the small entry the editor loads on activation, the language client it
+  // loads right after, and the features it loads on first use; each built on its own, so what they share
+  // is handed over at run time (src/extension/entryState.ts), never imported twice as state.
   { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', ...node, external: ['vscode'] },
+  { ...common, entryPoints: { 'language-client': 'src/extension/lint/client.ts' }, outdir: 'dist', ...node, external: ['vscode'] },
+  { ...common, entryPoints: { features: 'src/extension/features.ts' }, outdir: 'dist', ...node, external: ['vscode'] },
   // The CLI is a plain Node program with a shebang so `npm link` / `npx paygate` work.
   { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', ...node, banner: { js: '#!/usr/bin/env node' } },
   // The language server runs in its own process: started by the extension over node IPC, by

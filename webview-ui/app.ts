@@ -246,7 +246,6 @@ export class App {
     if (this.table && this.fit.untouched(this.table)) this.fit.fit(this.grid, this.table, this.data);
     await this.view.recompute(true);
     performance.mark('paygate:all-rows');
-    void this.data.indexWhenIdle();
     if (this.pendingView) this.grid?.restoreScroll(this.pendingView.scrollTop);
     this.pendingView = undefined;
     this.setStatus('');

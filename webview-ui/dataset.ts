@@ -96,19 +96,6 @@ export class Dataset {
     return this.store.row(i);
   }
 
-  /** Lower-cases the rows for searching in small steps once loading is done, so the first search is quick. */
-  async indexWhenIdle(): Promise<void> {
-    const store = this.store;
-    const columns = store.columns;
-    let t = performance.now();
-    while (store.columns === columns && store.indexNext()) {
-      if (performance.now() - t > 20) {
-        await yieldToPage();
-        t = performance.now();
-      }
-    }
-  }
-
   kind(column: number): ColumnKind {
     let k = this.kinds.get(column);
     if (!k) {
@@ -206,6 +193,15 @@ export class Dataset {
     }
     const out = new Uint32Array(n - from);
     let count = 0;
+    if (conditions.length === 1) {
+      // The usual case (one search or one filter), without a loop over the conditions per row.
+      const hits = conditions[0];
+      for (let p = from; p < n; p++) {
+        const i = base ? base[p] : p;
+        if (hits[i] !== 0) out[count++] = i;
+      }
+      return out.slice(0, count);
+    }
     for (let p = from; p < n; p++) {
       const i = base ? base[p] : p;
       let ok = true;

@@ -1,17 +1,15 @@
 // The rows on the page, column-wise: pieces of text with per-cell offsets (csvReader.ts). Values are cut
-// out on demand; the search runs over a lower-cased copy of each piece with the engine's native indexOf
-// (one scan of the text instead of a call per cell), built as each piece arrives: an incremental index.
+// out on demand; the search scans each piece's text once with the engine's own matcher instead of a call
+// per cell. It keeps no lower-cased copy of the text: at five million rows that copy was 600 MB, more
+// than the offsets of every cell, and building it took longer than a search.
 import { sortKey } from './columnKinds';
 import { pieceOfRows, unescape, type Piece } from './csvReader';
 
 interface Stored extends Piece {
   /** Index of the piece's first row among all rows. */
   first: number;
-  /**
-   * The text lower-cased, or null when lower-casing changed its length (offsets would not line up);
-   * undefined until first needed, so loading does not pay for a search that may never come.
-   */
-  lower?: string | null;
+  /** Whether the text holds one of the CASE_TRAPS; looked for at the first search. */
+  traps?: boolean;
 }
 
 export class ColumnStore {
@@ -39,14 +37,6 @@ export class ColumnStore {
     }
     this.pieces.push({ ...piece, first: this.rowCount });
     this.rowCount += piece.rows;
-  }
-
-  /** Builds the search text of one piece not yet indexed; false when all are. For idle time after loading. */
-  indexNext(): boolean {
-    const p = this.pieces.find((x) => x.lower === undefined);
-    if (!p) return false;
-    lowerOf(p);
-    return true;
   }
 
   /**
@@ -132,8 +122,8 @@ export class ColumnStore {
     const { start, end } = p;
     const len = needle.length;
     // A needle with a quote cannot be looked for in the raw text, where quotes inside values are doubled.
-    const lower = lowerOf(p);
-    if (lower === null || (p.escaped !== null && needle.includes('"'))) {
+    const next = p.escaped !== null && needle.includes('"') ? null : finder(p, needle);
+    if (next === null) {
       for (let r = 0; r < p.rows; r++) {
         for (let c = col < 0 ? 0 : col; c < (col < 0 ? w : col + 1); c++) {
           const i = r * w + c;
@@ -149,9 +139,8 @@ export class ColumnStore {
       }
       return;
     }
-    const text = lower;
     let r = 0;
-    let at = text.indexOf(needle, col < 0 ? 0 : start[col]);
+    let at = next(col < 0 ? 0 : start[col]);
     while (at !== -1) {
       // Rows are laid out in order: move to the row whose cells span `at`.
       while (r + 1 < p.rows && start[(r + 1) * w] <= at) r++;
@@ -173,26 +162,63 @@ export class ColumnStore {
         hits[p.first + r] = 1;
         if (r + 1 >= p.rows) break;
         r++;
-        at = text.indexOf(needle, col < 0 ? start[r * w] : start[r * w + col]);
+        at = next(col < 0 ? start[r * w] : start[r * w + col]);
       } else {
         // Straddles two cells or lies in a quote/delimiter; the next row starts after rowEnd at the latest.
-        at = text.indexOf(needle, col >= 0 && at >= start[r * w + col] ? Math.max(at + 1, rowEnd) : at + 1);
+        at = next(col >= 0 && at >= start[r * w + col] ? Math.max(at + 1, rowEnd) : at + 1);
       }
     }
   }
 }
 
-function lowerOf(p: Stored): string | null {
-  if (p.lower === undefined) {
-    const lower = p.text.toLowerCase();
-    p.lower = lower.length === p.text.length ? lower : null;
+/** The needle's case-insensitive regular expression, kept for the next piece of the same search. */
+let pattern: { needle: string; rx: RegExp } | undefined;
+
+/**
+ * Characters where the `i` flag and lower-casing disagree for a Latin-1 needle (found by trying every
+ * character against every needle character): the Kelvin sign (lower-cased to k), Å (to å), Greek mu
+ * (matched by µ with the flag, not lower-cased to it) and ẞ (to ß), and İ (to two characters).
+ */
+const CASE_TRAPS = ['\u212a', '\u212b', '\u039c', '\u03bc', '\u1e9e', '\u0130'];
+
+/**
+ * Where `needle` (lower-case) next occurs in `text` from a position, as in text.toLowerCase(), or -1;
+ * null when lower-casing would change the text's length (offsets would not line up). A Latin-1 needle is
+ * looked for in the text itself with the `i` flag, which then matches exactly what lower-casing would; a
+ * text holding one of the CASE_TRAPS, and a needle beyond Latin-1, are lower-cased for this search only.
+ */
+function finder(p: Stored, needle: string): ((from: number) => number) | null {
+  const text = p.text;
+  // In a one-byte (Latin-1) string, the engine answers these at once: none of them can be in it. In a
+  // two-byte one they are six scans, done once per piece.
+  p.traps ??= CASE_TRAPS.some((c) => text.includes(c));
+  if (isLatin1(needle) && !p.traps) {
+    // Without letters (digits, dates, card-number fragments) case plays no part: the plain search is quicker.
+    if (needle.toUpperCase() === needle) return (from) => text.indexOf(needle, from);
+    if (pattern?.needle !== needle) pattern = { needle, rx: new RegExp(needle.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'gi') };
+    const rx = pattern.rx;
+    return (from) => {
+      rx.lastIndex = from;
+      return rx.test(text) ? rx.lastIndex - needle.length : -1;
+    };
   }
-  return p.lower;
+  const lower = text.toLowerCase();
+  return lower.length === text.length ? (from) => lower.indexOf(needle, from) : null;
 }
 
-/** The plain-decimal fast path of sortKey('number', s.slice(from, to)); anything unusual goes the slow way. */
+const isLatin1 = (s: string) => {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 255) return false;
+  return true;
+};
+
+/** Exact powers of ten for decimalAt (a table: `10 ** n` on every cell cost more than the parsing). */
+const POW10 = Array.from({ length: 16 }, (_, n) => 10 ** n);
+
+/**
+ * The plain-decimal fast path of sortKey('number', s.slice(from, to)); anything unusual goes the slow way.
+ * No closure or allocation per call: it runs once per row of a column being sorted.
+ */
 function decimalAt(s: string, from: number, to: number): number {
-  const slow = () => sortKey('number', s.slice(from, to));
   while (from < to && s.charCodeAt(from) === 32) from++;
   while (to > from && s.charCodeAt(to - 1) === 32) to--;
   let i = from;
@@ -213,12 +239,11 @@ function decimalAt(s: string, from: number, to: number): number {
       digits++;
       if (dot) scale++;
     } else if (c === 46 && !dot) dot = true;
-    else return slow();
+    else return sortKey('number', s.slice(from, to));
   }
-  if (digits === 0) return slow();
   // Up to 15 digits the mantissa is exact and one division by a power of ten rounds as Number() does.
-  if (digits > 15) return slow();
-  const v = scale === 0 ? mantissa : mantissa / 10 ** scale;
+  if (digits === 0 || digits > 15) return sortKey('number', s.slice(from, to));
+  const v = mantissa / POW10[scale];
   return neg ? -v : v;
 }
 

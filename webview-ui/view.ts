@@ -100,8 +100,10 @@ export class ResultsView {
     if (this.hasQuery()) this.host.setStatus('Working…');
     await yieldToPage();
     const rows = this.data.rowCount;
-    const order = await this.data.view(this.query(), () => generation === this.generation, 0, rows);
-    if (!order || generation !== this.generation) return;
+    // No query: file order, without an index array (20 MB and a long task at five million rows).
+    const plain = !this.hasQuery();
+    const order = plain ? null : await this.data.view(this.query(), () => generation === this.generation, 0, rows);
+    if ((!plain && !order) || generation !== this.generation) return;
     this.order = order;
     this.viewRows = rows;
     this.lastFollow = performance.now();
@@ -143,8 +145,8 @@ export class ResultsView {
 
   private show(keepScroll: boolean): void {
     const grid = this.host.grid();
-    if (!grid || !this.order) return;
-    grid.setCount(this.order.length, keepScroll);
+    if (!grid) return;
+    grid.setCount(this.order ? this.order.length : this.data.rowCount, keepScroll);
     this.updateCount();
     this.updateEmpty();
   }

@@ -3,7 +3,7 @@
 //  1. calls per second through `listen` (masking, control check, one append to the store) against a bare
 //     Node server answering 200 on the same machine, both with 50 callers at a time;
 //  2. the store at its bound: one append with 10,000 entries kept against one on an empty store (the
-//     file is appended to, not rewritten), and the one rewrite every 10,000 calls;
+//     file is appended to, never rewritten), and the rotation every 10,000 calls;
 //  3. reading 10,000 kept calls (what the editor's view and `paygate callbacks list` do once).
 
 import * as fs from 'node:fs';
@@ -87,19 +87,17 @@ async function main(): Promise<void> {
     };
     const e = median(empty);
     const f = median(full);
-    // Fill to twice the bound: the next append rewrites the file with the newest 10,000.
-    const fullFile = path.join(dir, 'full', 'callbacks.jsonl');
-    for (let i = 0; i < MAX_STORED_CALLBACKS - 200; i++) full.append({ ...entry, id: `f_${i}` });
-    const compact = ms(() => full.append({ ...entry, id: 'last' }));
+    // `full` holds the bound in its older file plus the 200 appends timed: fill the current file to one
+    // short of the bound, and the next append renames it over the older one.
+    for (let i = 0; i < MAX_STORED_CALLBACKS - 201; i++) full.append({ ...entry, id: `f_${i}` });
+    const rotate = ms(() => full.append({ ...entry, id: 'last' }));
     console.log(
-      `2. one append: empty store ${e.toFixed(3)} ms, ${MAX_STORED_CALLBACKS} kept ${f.toFixed(3)} ms (ratio ${(f / e).toFixed(2)}); the rewrite every ${MAX_STORED_CALLBACKS} calls ${compact.toFixed(1)} ms`,
+      `2. one append: empty store ${e.toFixed(3)} ms, ${MAX_STORED_CALLBACKS} kept ${f.toFixed(3)} ms (ratio ${(f / e).toFixed(2)}); the rotation every ${MAX_STORED_CALLBACKS} calls ${rotate.toFixed(1)} ms`,
     );
     rows.push(
       `| one append to the store | empty: ${e.toFixed(3)} ms | ${MAX_STORED_CALLBACKS} kept: ${f.toFixed(3)} ms | ${(f / e).toFixed(2)} |`,
     );
-    rows.push(
-      `| the rewrite to the newest ${MAX_STORED_CALLBACKS}, once per ${MAX_STORED_CALLBACKS} calls | | ${compact.toFixed(0)} ms | |`,
-    );
+    rows.push(`| the rotation (a count and a rename), once per ${MAX_STORED_CALLBACKS} calls | | ${rotate.toFixed(1)} ms | |`);
     const read = ms(() => full.list());
     rows.push(`| reading ${MAX_STORED_CALLBACKS} kept calls (the view, \`callbacks list\`) | | ${read.toFixed(0)} ms | |`);
     writeReadmeSection(
@@ -113,7 +111,7 @@ async function main(): Promise<void> {
       ].join('\n'),
     );
     console.log(
-      `3. reading ${full.list().length} kept calls: ${read.toFixed(1)} ms (${(fs.statSync(fullFile).size / 1024 / 1024).toFixed(1)} MiB on disk)`,
+      `3. reading ${full.list().length} kept calls: ${read.toFixed(1)} ms (${([full.file, full.previousFile].filter((f) => fs.existsSync(f)).reduce((n, f) => n + fs.statSync(f).size, 0) / 1024 / 1024).toFixed(1)} MiB on disk)`,
     );
   } finally {
     agent.destroy();

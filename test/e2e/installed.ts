@@ -19,6 +19,10 @@ export interface StartupFigures {
   activationMs: number;
   /** activating an extension that does nothing, in the same host (the reference) */
   referenceMs: number;
+  /** of activationMs, until openTextDocument resolved (the editor's part; activation may end before or after) */
+  openMs?: number;
+  /** from opening the same .rpcsv file to its first diagnostics being shown (absent when that test failed) */
+  firstDiagnosticsMs?: number;
 }
 
 export interface InstalledRun extends SuiteRun {

@@ -38,7 +38,7 @@ export function listenCommand(ctx: CliContext) {
         `numbers masked, and "control: valid|invalid|absent" when the control key is known. Answers 200 "OK", or with ` +
         "--forward-to passes the call on unchanged (method, path and query appended to the target's path, headers, body) " +
         "to a loopback handler and answers with the handler's status and body (502 when it is down or slow). Keeps the newest " +
-        `${MAX_STORED_CALLBACKS} calls in DIR/${CALLBACKS_FILE} for "paygate callbacks list" and "replay".`,
+        `${MAX_STORED_CALLBACKS} calls in DIR/${CALLBACKS_FILE} and the file before it, callbacks.1.jsonl, for "paygate callbacks list" and "replay".`,
       notes:
         "The control key: --control-key, else $PAYGATE_CONTROL_KEY, else the local gateway's demo merchant's key (shown by " +
         '"paygate gateway"). A body over 64 KiB gets 413, a malformed form 400, a sender that stalls 408; the listener keeps serving.',

@@ -9,6 +9,7 @@ import { defaultStateDir, demoControlKey } from '../../local-gateway';
 import { CallbackListening } from './listening';
 import { tellLanguageServer } from './languageServer';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import type { FeatureHost } from '../lazy';
 import { CALLBACKS_VIEW, CallbacksTree, entryIdOf, entryRows } from './view';
 
 // The Callbacks view: start/stop the listener, copy a notify_url, show a call in the results panel, replay
@@ -22,6 +23,7 @@ export interface CallbacksDeps {
   local: LocalGatewayManager;
   /** The language client: the listening address is offered in notify_url cells. */
   client: LanguageClient;
+  host: FeatureHost;
 }
 
 async function askLoopback(prompt: string, value: string | undefined, allowEmpty: boolean): Promise<string | undefined> {
@@ -45,7 +47,8 @@ export function registerCallbacks(context: vscode.ExtensionContext, deps: Callba
   subs.push(listening);
   const tree = new CallbacksTree(listening, controlKey);
   subs.push(tree);
-  subs.push(vscode.window.createTreeView(CALLBACKS_VIEW, { treeDataProvider: tree }));
+  // The view itself is registered at activation (extension.ts); it shows this tree from now on.
+  deps.host.tree(CALLBACKS_VIEW, tree);
   subs.push(listening.onDidChangeAddress((url) => void vscode.commands.executeCommand('setContext', LISTENING_CONTEXT, url !== undefined)));
   tellLanguageServer(context, deps.client, listening);
   let lastTarget: string | undefined;

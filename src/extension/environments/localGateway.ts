@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import { DEFAULT_PATHS, type Environment } from '../../core/gateway/environments';
@@ -11,6 +10,7 @@ import {
   type RunningGatewayHandle,
   type StoredPayment,
 } from '../../local-gateway';
+import { ownLocalStateDir } from './localState';
 import { localGatewayPort, pathTemplates } from './settings';
 
 // The built-in `local` environment. When a `paygate gateway` process already runs on the CLI's state
@@ -87,7 +87,7 @@ export class LocalGatewayManager extends Disposable {
   }
 
   static stateDirOf(context: vscode.ExtensionContext): string {
-    return path.join(context.globalStorageUri.fsPath, 'gateway');
+    return ownLocalStateDir(context);
   }
 
   /** The state directory of the gateway `local` uses: a running `paygate gateway`'s, else this host's own. */

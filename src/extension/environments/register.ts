@@ -1,17 +1,19 @@
 import * as vscode from 'vscode';
 import { defaultStateDir } from '../../local-gateway';
+import type { EntryState } from '../entryState';
 import type { ReadOnlyDocuments } from '../readOnlyDocs';
 import { log } from '../log';
 import { advanceLocalGatewayClockCommand } from './advanceClock';
 import { LocalGatewayManager, type LocalGatewayInfo } from './localGateway';
 import { setConsumerSecretCommand, setRsaPrivateKeyCommand, type SetConsumerSecretArgs, type SetRsaKeyArgs } from './secrets';
-import { affectsGatewaySettings, configuredEnvironments, SECTION } from './settings';
-import { EnvironmentStatus, selectEnvironmentCommand } from './statusBar';
+import { SECTION } from './settings';
+import { selectEnvironmentCommand } from './statusBar';
 import { addEnvironmentCommand } from './addEnvironment';
 import type { TargetDeps } from './target';
 
-// Environments: the status bar, secrets, the built-in local gateway and the settings that choose where a
-// batch or a report goes. The other features reach a gateway through the TargetDeps returned here.
+// Environments: secrets, the built-in local gateway and the commands that choose where a batch or a report
+// goes. The other features reach a gateway through the TargetDeps returned here. The status bar item and
+// the settings watch run from activation (watch.ts); they are the entry's and are handed in here.
 
 const LOCAL_RUNNING_CONTEXT = 'paygate.localGatewayRunning';
 
@@ -19,10 +21,6 @@ const LOCAL_RUNNING_CONTEXT = 'paygate.localGatewayRunning';
 function envArgs<T extends { environment?: string }>(arg: unknown): T {
   if (typeof arg === 'string') return { environment: arg } as T;
   return arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) ? (arg as T) : ({} as T);
-}
-
-function logSettingsProblems(): void {
-  for (const p of configuredEnvironments().problems) log().warn(`Settings: ${p}`);
 }
 
 export interface EnvironmentsApi {
@@ -33,14 +31,22 @@ export interface EnvironmentsApi {
   localStateDir(): string;
 }
 
-export function registerEnvironments(context: vscode.ExtensionContext, docs: ReadOnlyDocuments): EnvironmentsApi {
+export function registerEnvironments(
+  context: vscode.ExtensionContext,
+  deps: { docs: ReadOnlyDocuments; entry: Pick<EntryState, 'status' | 'targetChanged' | 'local'> },
+): EnvironmentsApi {
   const subs = context.subscriptions;
+  const { docs } = deps;
+  const { status, targetChanged: changed } = deps.entry;
   // `local` is stopped with the extension: LocalGatewayManager.dispose closes the server. A `paygate gateway`
   // already running on the CLI's state directory ($PAYGATE_STATE_DIR, as npm start sets it) is used instead.
   const local = new LocalGatewayManager(LocalGatewayManager.stateDirOf(context), log(), defaultStateDir());
-  const status = new EnvironmentStatus(local);
-  const changed = new vscode.EventEmitter<void>();
-  subs.push(local, status, changed);
+  deps.entry.local.manager = local;
+  subs.push(local, {
+    dispose: () => {
+      if (deps.entry.local.manager === local) deps.entry.local.manager = undefined;
+    },
+  });
   const register = (id: string, fn: (...args: unknown[]) => unknown) => subs.push(vscode.commands.registerCommand(id, fn));
 
   register('paygate.selectEnvironment', (arg) => selectEnvironmentCommand(status, arg));
@@ -87,17 +93,11 @@ export function registerEnvironments(context: vscode.ExtensionContext, docs: Rea
 
   subs.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (!affectsGatewaySettings(e)) return;
-      status.refresh();
-      changed.fire();
-      if (e.affectsConfiguration(`${SECTION}.environments`)) logSettingsProblems();
       // The embedded gateway serves the paths and port it started with; the next use starts it anew.
       if ((e.affectsConfiguration(`${SECTION}.paths`) || e.affectsConfiguration(`${SECTION}.localGateway.port`)) && local.running) {
         void local.stop();
       }
     }),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire()),
   );
-  logSettingsProblems();
   return { target: { secrets: context.secrets, local }, onDidChangeTarget: changed.event, localStateDir: () => local.stateDirInUse };
 }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import { LOCAL_ENVIRONMENT } from '../../core/gateway/environments';
 import { activeEnvironmentName, configuredEnvironment, configuredEnvironments, isKnownEnvironment, setActiveEnvironment } from './settings';
-import type { LocalGatewayManager } from './localGateway';
+import type { LocalGatewayInfo } from './localGateway';
 
 // The active environment, always in sight: a production environment on the warning colour, a name that
 // no longer exists on the error colour. A click opens Select Environment.
@@ -10,7 +10,8 @@ import type { LocalGatewayManager } from './localGateway';
 export class EnvironmentStatus extends Disposable {
   private readonly item = this.register(vscode.window.createStatusBarItem('paygate.environment', vscode.StatusBarAlignment.Left, 50));
 
-  constructor(private readonly local: LocalGatewayManager) {
+  /** @param localInfo the local gateway's state: not running until the features bundle starts one */
+  constructor(private readonly localInfo: () => LocalGatewayInfo) {
     super();
     this.item.name = 'PayGate Environment';
     this.item.command = 'paygate.selectEnvironment';
@@ -30,7 +31,7 @@ export class EnvironmentStatus extends Disposable {
     // The same words in plain text for screen readers: the Markdown tooltip escapes them (Built\-in…).
     let plain: string;
     if (name === LOCAL_ENVIRONMENT) {
-      const info = this.local.info();
+      const info = this.localInfo();
       this.item.text = `$(server-environment) PayGate: ${name}`;
       this.item.backgroundColor = undefined;
       plain = info.running ? `Built-in local gateway, running at ${info.baseUrl}` : 'Built-in local gateway (starts when first used)';

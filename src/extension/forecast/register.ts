@@ -1,33 +1,14 @@
-// "PayGate: Show Charge Forecast": the command (palette, editor title bar of a batch) and its CodeLens
-// beside "Submit". Only this small file loads at activation; the panel and the core's forecast load on
-// first use.
+// "PayGate: Show Charge Forecast": the command (palette, editor title bar of a batch, the CodeLens that
+// codeLens.ts registers at activation). It loads with the features; the panel and the core's forecast
+// load on first use.
 import * as vscode from 'vscode';
 import { documentFor } from '../commandArgs';
-import { LANGUAGE_ID } from '../../shared/lintProtocol';
-import { headerLine } from '../submit/codeLens';
+import { SHOW_FORECAST_COMMAND } from './codeLens';
 import type { ForecastPanel } from './panel';
-
-export const SHOW_FORECAST_COMMAND = 'paygate.showForecast';
-
-class ForecastCodeLensProvider implements vscode.CodeLensProvider {
-  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-    const header = headerLine(document);
-    if (header === undefined) return [];
-    return [
-      new vscode.CodeLens(new vscode.Range(header, 0, header, 0), {
-        title: '$(graph) Forecast',
-        tooltip: "Show this batch's charges by day, week or month per currency",
-        command: SHOW_FORECAST_COMMAND,
-        arguments: [document.uri],
-      }),
-    ];
-  }
-}
 
 export function registerForecast(context: vscode.ExtensionContext): void {
   const panels = new Map<string, ForecastPanel>();
   context.subscriptions.push(
-    vscode.languages.registerCodeLensProvider({ language: LANGUAGE_ID }, new ForecastCodeLensProvider()),
     vscode.commands.registerCommand(SHOW_FORECAST_COMMAND, async (...args: unknown[]) => {
       const document = await documentFor(args);
       if (!document) {

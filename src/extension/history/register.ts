@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import { log } from '../log';
+import type { FeatureHost } from '../lazy';
 import type { ResultsPanelApi } from '../results/register';
 import { SubmissionHistory } from './history';
 import { importLegacyHistory } from './legacy';
-import { clearHistoryCommand, openSubmissionCommand, SubmissionsTree, SUBMISSIONS_VIEW } from './view';
+import { clearHistoryCommand, openSubmissionCommand, SHOW_OLDER_COMMAND, SubmissionsTree, SUBMISSIONS_VIEW } from './view';
 
 // The Submissions view over the shared submission ledger.
-export function registerHistory(context: vscode.ExtensionContext, results: ResultsPanelApi): SubmissionHistory {
+export function registerHistory(context: vscode.ExtensionContext, results: ResultsPanelApi, host: FeatureHost): SubmissionHistory {
   const subs = context.subscriptions;
   const history = new SubmissionHistory();
   subs.push(history);
@@ -17,8 +18,14 @@ export function registerHistory(context: vscode.ExtensionContext, results: Resul
   );
   const tree = new SubmissionsTree(history);
   subs.push(tree);
-  subs.push(vscode.window.createTreeView(SUBMISSIONS_VIEW, { treeDataProvider: tree, showCollapseAll: true }));
-  subs.push(vscode.commands.registerCommand('paygate.history.open', (arg) => openSubmissionCommand(history, results, arg)));
+  // The view itself is registered at activation (extension.ts); it shows this tree from now on.
+  host.tree(SUBMISSIONS_VIEW, tree);
+  subs.push(
+    vscode.commands.registerCommand('paygate.history.open', (arg) =>
+      openSubmissionCommand(history, results, arg, (id) => tree.shownRecord(id)),
+    ),
+  );
+  subs.push(vscode.commands.registerCommand(SHOW_OLDER_COMMAND, () => tree.showOlder()));
   subs.push(vscode.commands.registerCommand('paygate.history.clear', (arg) => clearHistoryCommand(history, arg)));
   return history;
 }

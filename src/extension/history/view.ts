@@ -6,16 +6,22 @@ import type { SubmissionHistory } from './history';
 import { requestTimeoutMs } from '../environments/settings';
 import type { ResultsPanelApi } from '../results/register';
 import type { SubmissionView } from '../../shared/resultsProtocol';
+import { newestSubmissions } from './page';
 import { recordView } from './recordView';
 
 // The "Submissions" tree: one item per submission (newest first) with its outcome as the icon, and the
-// gateway's ids and serial numbers as children. Failures get a warning-coloured icon.
+// gateway's ids and serial numbers as children. Failures get a warning-coloured icon. It shows the newest
+// SUBMISSIONS_PAGE and a "Show older" item for the next ones: the ledger is read backwards only as far as
+// shown (Ledger.recent), so a refresh after each send costs the same with ten records or a million.
 
 export const SUBMISSIONS_VIEW = 'paygate.submissions';
+export const SHOW_OLDER_COMMAND = 'paygate.history.showOlder';
+export const SUBMISSIONS_PAGE = 200;
 
 type Node =
   | { kind: 'record'; record: SubmissionRecord }
-  | { kind: 'detail'; label: string; description?: string; icon: string; record: SubmissionRecord };
+  | { kind: 'detail'; label: string; description?: string; icon: string; record: SubmissionRecord }
+  | { kind: 'older'; shown: number };
 
 /** A record still 'sending' long after any answer could come: the editor closed or crashed mid-request. */
 function interrupted(r: SubmissionRecord): boolean {
@@ -74,17 +80,45 @@ export class SubmissionsTree extends Disposable implements vscode.TreeDataProvid
   private readonly changed = this.register(new vscode.EventEmitter<Node | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
 
+  /** How many of the newest records the tree shows; "Show older" adds a page. */
+  private shown = SUBMISSIONS_PAGE;
+  /** The records last shown, by id: a click opens the record the tree already read. */
+  private readonly listed = new Map<string, SubmissionRecord>();
+
   constructor(private readonly history: SubmissionHistory) {
     super();
     this.register(history.onDidChange(() => this.changed.fire(undefined)));
   }
 
+  /** Shows the next page of older submissions. */
+  showOlder(): void {
+    this.shown += SUBMISSIONS_PAGE;
+    this.changed.fire(undefined);
+  }
+
+  /** A record the tree shows (undefined when it is not among them). */
+  shownRecord(id: string): SubmissionRecord | undefined {
+    return this.listed.get(id);
+  }
+
   async getChildren(node?: Node): Promise<Node[]> {
-    if (!node) return (await this.history.current.list()).map((record) => ({ kind: 'record', record }));
-    return node.kind === 'record' ? details(node.record) : [];
+    if (node) return node.kind === 'record' ? details(node.record) : [];
+    const page = await newestSubmissions(this.history.current, this.shown);
+    this.listed.clear();
+    for (const r of page.records) this.listed.set(r.id, r);
+    const nodes: Node[] = page.records.map((record) => ({ kind: 'record', record }));
+    if (page.older) nodes.push({ kind: 'older', shown: this.shown });
+    return nodes;
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
+    if (node.kind === 'older') {
+      const item = new vscode.TreeItem('Show older submissions…', vscode.TreeItemCollapsibleState.None);
+      item.description = `the newest ${node.shown.toLocaleString('en-US')} are shown`;
+      item.iconPath = new vscode.ThemeIcon('history');
+      item.command = { command: SHOW_OLDER_COMMAND, title: 'Show Older Submissions' };
+      return item;
+    }
     if (node.kind === 'detail') {
       const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
       item.description = node.description;
@@ -111,7 +145,7 @@ export class SubmissionsTree extends Disposable implements vscode.TreeDataProvid
 function recordIdOf(arg: unknown): string | undefined {
   if (typeof arg === 'string') return arg;
   if (arg && typeof arg === 'object') {
-    const n = arg as Partial<Node> & { id?: unknown };
+    const n = arg as { kind?: unknown; record?: SubmissionRecord; id?: unknown };
     if (n.kind && n.record) return n.record.id;
     if (typeof n.id === 'string') return n.id;
   }
@@ -123,9 +157,11 @@ export async function openSubmissionCommand(
   history: SubmissionHistory,
   results: ResultsPanelApi,
   arg?: unknown,
+  shown?: (id: string) => SubmissionRecord | undefined,
 ): Promise<SubmissionView | undefined> {
-  const id = recordIdOf(arg) ?? (await history.current.list())[0]?.id;
-  const record = id ? await history.current.get(id) : undefined;
+  const id = recordIdOf(arg);
+  // The tree's own copy first: the ledger's whole read (get) only for an id the tree does not show.
+  const record = id ? (shown?.(id) ?? (await history.current.get(id))) : (await history.current.recent(1))[0];
   if (!record) {
     void vscode.window.showInformationMessage('PayGate: no submission to show.');
     return undefined;

@@ -8,7 +8,6 @@ import {
 } from 'vscode-languageclient/node';
 import { DIAGNOSTIC_SOURCE, LANGUAGE_ID, LINT_SECTION } from '../../shared/lintProtocol';
 import { log } from '../log';
-import { registerDetection } from './detect';
 
 /**
  * Diagnostics, code actions, hover and completion for paygate-recurring-csv come from the PayGate
@@ -36,6 +35,5 @@ export function registerLinting(context: vscode.ExtensionContext): LanguageClien
   client
     .start()
     .catch((err: unknown) => log().error(`PayGate language server did not start: ${err instanceof Error ? err.message : String(err)}`));
-  registerDetection(context);
   return client;
 }

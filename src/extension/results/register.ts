@@ -7,6 +7,7 @@ import { PdfPanel, type PdfContent } from './pdfPanel';
 import { pdfTitle, readReportFile } from './reportFile';
 import { isPdfPersistedState, PDF_VIEW_TYPE } from '../../shared/pdfProtocol';
 import type { ReportInfo } from '../../shared/reportInfo';
+import type { FeatureHost } from '../lazy';
 
 /** What the other faces may ask of the results panel. */
 export interface ResultsPanelApi {
@@ -35,7 +36,7 @@ export function tableTitle(uri: vscode.Uri): string {
   return `Table: ${name}`;
 }
 
-export function registerResultsPanel(context: vscode.ExtensionContext): ResultsPanelApi {
+export function registerResultsPanel(context: vscode.ExtensionContext, host: FeatureHost): ResultsPanelApi {
   const extensionUri = context.extensionUri;
   // One panel per thing shown: opening the same file or re-running the same report reuses its panel.
   const panels = new Map<string, ResultsPanel>();
@@ -140,40 +141,42 @@ export function registerResultsPanel(context: vscode.ExtensionContext): ResultsP
       if (!target) return;
       await api.openReportFile(target);
     }),
-    vscode.window.registerWebviewPanelSerializer(PDF_VIEW_TYPE, {
-      async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: unknown) {
-        const panel = new PdfPanel(webviewPanel, extensionUri);
-        if (isPdfPersistedState(state) && state.file) {
-          const uri = vscode.Uri.parse(state.file, true);
-          trackPdf(`file:${uri.toString()}`, panel);
-          const read = await readReportFile(uri);
-          if (read.kind === 'pdf') await panel.show(read.content);
-          else await panel.fail(pdfTitle(uri.path.split('/').pop() ?? ''), read.kind === 'refused' ? read.message : 'This is no PDF.');
-        } else {
-          // The bytes of a report answer are not kept across a reload of the window.
-          const title = isPdfPersistedState(state) ? state.title : 'PDF report';
-          trackPdf(`restored:${title}`, panel);
-          await panel.fail(
-            title,
-            'This PDF report was held in memory only: run the report template again, or open a saved PDF with "PayGate: Open Report File…".',
-          );
-        }
-      },
-    }),
-    vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
-      async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: unknown) {
-        const panel = new ResultsPanel(webviewPanel, extensionUri);
-        panel.actions.reconcile = (report) => reconcileRequest?.(report);
-        if (isPersistedState(state)) {
-          panel.restoreFrom(state.source, state.title);
-          track(state.source.kind === 'file' ? `file:${state.source.uri}` : `restored:${state.title}`, panel);
-        } else {
-          log().info('Results panel: restored a panel without usable state');
-        }
-      },
-    }),
     { dispose: () => panels.forEach((p) => p.panel.dispose()) },
     { dispose: () => pdfPanels.forEach((p) => p.panel.dispose()) },
   );
+  // The serializers are registered at activation (extension.ts), so a restored panel finds them; they
+  // hand the panel over to these.
+  host.serializer(PDF_VIEW_TYPE, {
+    async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: unknown) {
+      const panel = new PdfPanel(webviewPanel, extensionUri);
+      if (isPdfPersistedState(state) && state.file) {
+        const uri = vscode.Uri.parse(state.file, true);
+        trackPdf(`file:${uri.toString()}`, panel);
+        const read = await readReportFile(uri);
+        if (read.kind === 'pdf') await panel.show(read.content);
+        else await panel.fail(pdfTitle(uri.path.split('/').pop() ?? ''), read.kind === 'refused' ? read.message : 'This is no PDF.');
+      } else {
+        // The bytes of a report answer are not kept across a reload of the window.
+        const title = isPdfPersistedState(state) ? state.title : 'PDF report';
+        trackPdf(`restored:${title}`, panel);
+        await panel.fail(
+          title,
+          'This PDF report was held in memory only: run the report template again, or open a saved PDF with "PayGate: Open Report File…".',
+        );
+      }
+    },
+  });
+  host.serializer(VIEW_TYPE, {
+    async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: unknown) {
+      const panel = new ResultsPanel(webviewPanel, extensionUri);
+      panel.actions.reconcile = (report) => reconcileRequest?.(report);
+      if (isPersistedState(state)) {
+        panel.restoreFrom(state.source, state.title);
+        track(state.source.kind === 'file' ? `file:${state.source.uri}` : `restored:${state.title}`, panel);
+      } else {
+        log().info('Results panel: restored a panel without usable state');
+      }
+    },
+  });
   return api;
 }

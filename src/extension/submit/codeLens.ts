@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import { activeEnvironmentName, isProduction } from '../environments/settings';
+import { LANGUAGE_ID } from '../../shared/lintProtocol';
 
 // "Submit to ‹env›" above the header line of a recurring-payments file, naming the environment the
 // click will send to, so the target is visible before anything leaves.
@@ -40,6 +41,16 @@ export class SubmitCodeLensProvider extends Disposable implements vscode.CodeLen
     );
     return lenses;
   }
+}
+
+/** Registered at activation: the lens names the target, so it follows what decides the target. */
+export function registerSubmitLens(context: vscode.ExtensionContext, onDidChangeTarget: vscode.Event<void>): void {
+  const lenses = new SubmitCodeLensProvider();
+  context.subscriptions.push(
+    lenses,
+    onDidChangeTarget(() => lenses.refresh()),
+    vscode.languages.registerCodeLensProvider({ language: LANGUAGE_ID }, lenses),
+  );
 }
 
 /** The header is the first record; blank lines before it carry nothing. */

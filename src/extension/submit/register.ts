@@ -3,12 +3,11 @@ import type { EnvironmentsApi } from '../environments/register';
 import type { SubmissionHistory } from '../history/history';
 import type { ReadOnlyDocuments } from '../readOnlyDocs';
 import type { ResultsPanelApi } from '../results/register';
-import { LANGUAGE_ID } from '../../shared/lintProtocol';
-import { SubmitCodeLensProvider } from './codeLens';
 import { showSignatureDetailsCommand } from './signatureDetails';
 import { submitCommand } from './submit';
 
-// Submitting a batch: the command, its CodeLens and the signature details of a request.
+// Submitting a batch: the command and the signature details of a request. Its CodeLens is on the first
+// screen, so it is registered at activation (codeLens.ts, registerSubmitLens).
 export interface SubmitFeatureDeps {
   environments: EnvironmentsApi;
   history: SubmissionHistory;
@@ -18,12 +17,6 @@ export interface SubmitFeatureDeps {
 
 export function registerSubmit(context: vscode.ExtensionContext, deps: SubmitFeatureDeps): void {
   const subs = context.subscriptions;
-  const lenses = new SubmitCodeLensProvider();
-  subs.push(
-    lenses,
-    deps.environments.onDidChangeTarget(() => lenses.refresh()),
-  );
-  subs.push(vscode.languages.registerCodeLensProvider({ language: LANGUAGE_ID }, lenses));
   const target = deps.environments.target;
   /* eslint-disable no-restricted-syntax -- bounded: a command's arguments forwarded as they came */
   subs.push(

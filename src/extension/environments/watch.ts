@@ -1,0 +1,33 @@
+import * as vscode from 'vscode';
+import type { EntryState } from '../entryState';
+import { log } from '../log';
+import { affectsGatewaySettings, configuredEnvironments, SECTION } from './settings';
+import { EnvironmentStatus } from './statusBar';
+
+// The part of environments the first screen shows: the status bar item, kept in step with the settings
+// and the workspace trust. The local gateway and the commands load with the features (register.ts).
+
+function logSettingsProblems(): void {
+  for (const p of configuredEnvironments().problems) log().warn(`Settings: ${p}`);
+}
+
+export function registerEnvironmentStatus(
+  context: vscode.ExtensionContext,
+  local: EntryState['local'],
+): Pick<EntryState, 'status' | 'targetChanged'> {
+  const status = new EnvironmentStatus(() => local.manager?.info() ?? { running: false });
+  const targetChanged = new vscode.EventEmitter<void>();
+  context.subscriptions.push(
+    status,
+    targetChanged,
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!affectsGatewaySettings(e)) return;
+      status.refresh();
+      targetChanged.fire();
+      if (e.affectsConfiguration(`${SECTION}.environments`)) logSettingsProblems();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => targetChanged.fire()),
+  );
+  logSettingsProblems();
+  return { status, targetChanged };
+}

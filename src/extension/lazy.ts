@@ -1,0 +1,134 @@
+import * as vscode from 'vscode';
+import { Disposable } from './disposable';
+
+// Activation registers what the editor must see at once; the code behind it loads on first use. The
+// entry bundle registers every contributed command, both tree views and both webview serializers here,
+// with stand-ins that load dist/features.js (synchronously, in the same turn) and then hand over:
+// - a command: the stand-ins are withdrawn, the features register the real commands, and the call is
+//   re-issued to the real one (same arguments, same result);
+// - a tree view or a restored panel: the features give their provider or serializer to the stand-in the
+//   editor already holds (the view and the serializer are registered once, here).
+
+/** What the features bundle registers its tree providers and panel serializers through. */
+export interface FeatureHost {
+  tree<T>(viewId: string, provider: vscode.TreeDataProvider<T>): void;
+  serializer(viewType: string, serializer: vscode.WebviewPanelSerializer): void;
+}
+
+// It forwards what today's trees implement; a tree that needs reveal() (getParent) or resolveTreeItem must
+// be given those here too, since the editor looks for them on the provider it was first handed.
+class TreeStandIn<T> extends Disposable implements vscode.TreeDataProvider<T> {
+  private real: vscode.TreeDataProvider<T> | undefined;
+  private readonly changed = this.register(new vscode.EventEmitter<T | T[] | undefined | null | void>());
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(private readonly load: () => void) {
+    super();
+  }
+
+  attach(real: vscode.TreeDataProvider<T>): void {
+    this.real = real;
+    if (real.onDidChangeTreeData) this.register(real.onDidChangeTreeData((e) => this.changed.fire(e)));
+    this.changed.fire();
+  }
+
+  private provider(): vscode.TreeDataProvider<T> {
+    if (!this.real) this.load();
+    if (!this.real) throw new Error('PayGate: the features loaded without this view');
+    return this.real;
+  }
+
+  getChildren(element?: T): vscode.ProviderResult<T[]> {
+    return this.provider().getChildren(element);
+  }
+
+  getTreeItem(element: T): vscode.TreeItem | Thenable<vscode.TreeItem> {
+    return this.provider().getTreeItem(element);
+  }
+}
+
+class SerializerStandIn implements vscode.WebviewPanelSerializer {
+  real: vscode.WebviewPanelSerializer | undefined;
+
+  constructor(private readonly load: () => void) {}
+
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    if (!this.real) this.load();
+    if (!this.real) throw new Error('PayGate: the features loaded without this panel');
+    await this.real.deserializeWebviewPanel(panel, state);
+  }
+}
+
+export interface LazyFeaturesOptions {
+  commands: readonly string[];
+  /** Tree views and their options (everything but the provider). */
+  trees: Record<string, Omit<vscode.TreeViewOptions<unknown>, 'treeDataProvider'>>;
+  serializers: readonly string[];
+  /** Loads the features bundle and registers the features, through the host. Called at most once. */
+  load: (host: FeatureHost) => void;
+}
+
+export class LazyFeatures extends Disposable implements FeatureHost {
+  private readonly trees = new Map<string, TreeStandIn<unknown>>();
+  private readonly serializers = new Map<string, SerializerStandIn>();
+  private commandStandIns: vscode.Disposable[] = [];
+  private state: 'waiting' | 'loading' | 'loaded' | 'failed' = 'waiting';
+
+  constructor(private readonly options: LazyFeaturesOptions) {
+    super();
+    const load = () => this.ensureLoaded();
+    for (const id of options.commands) {
+      this.commandStandIns.push(vscode.commands.registerCommand(id, (...args: unknown[]) => this.run(id, args)));
+    }
+    this.register({ dispose: () => this.commandStandIns.forEach((d) => d.dispose()) });
+    for (const [viewId, treeOptions] of Object.entries(options.trees)) {
+      const standIn = this.register(new TreeStandIn<unknown>(load));
+      this.trees.set(viewId, standIn);
+      this.register(vscode.window.createTreeView(viewId, { ...treeOptions, treeDataProvider: standIn }));
+    }
+    for (const viewType of options.serializers) {
+      const standIn = new SerializerStandIn(load);
+      this.serializers.set(viewType, standIn);
+      this.register(vscode.window.registerWebviewPanelSerializer(viewType, standIn));
+    }
+  }
+
+  get loaded(): boolean {
+    return this.state === 'loaded';
+  }
+
+  /** Loads the features now (synchronously), if they are not yet. */
+  ensureLoaded(): void {
+    if (this.state !== 'waiting') return;
+    if (this.isDisposed) throw new Error('PayGate: the extension is shutting down');
+    this.state = 'loading';
+    // The real commands take the stand-ins' ids: those go first, in the same turn, so no call finds none.
+    for (const d of this.commandStandIns.splice(0)) d.dispose();
+    try {
+      this.options.load(this);
+      this.state = 'loaded';
+    } catch (err) {
+      // Half-registered features cannot be registered again: the error goes to the log and the caller.
+      this.state = 'failed';
+      throw err;
+    }
+  }
+
+  tree<T>(viewId: string, provider: vscode.TreeDataProvider<T>): void {
+    const standIn = this.trees.get(viewId) as TreeStandIn<T> | undefined;
+    if (!standIn) throw new Error(`PayGate: no tree view ${viewId} was registered at activation`);
+    standIn.attach(provider);
+  }
+
+  serializer(viewType: string, serializer: vscode.WebviewPanelSerializer): void {
+    const standIn = this.serializers.get(viewType);
+    if (!standIn) throw new Error(`PayGate: no serializer for ${viewType} was registered at activation`);
+    standIn.real = serializer;
+  }
+
+  private run(id: string, args: unknown[]): Thenable<unknown> {
+    this.ensureLoaded();
+    // eslint-disable-next-line no-restricted-syntax -- bounded: a command's arguments forwarded as they came
+    return vscode.commands.executeCommand(id, ...args);
+  }
+}

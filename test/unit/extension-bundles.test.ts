@@ -1,0 +1,59 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { owner } from '../bench/bundle';
+
+// What each of the extension's bundles is made of (esbuild.js builds them the same way): activation
+// loads dist/extension.js only, so the heavy parts must stay out of it, and the language client must be in
+// one bundle only (the others talk to it through what the entry hands over, src/extension/entryState.ts).
+
+const ROOT = join(__dirname, '..', '..');
+
+async function inputsOf(entry: string): Promise<string[]> {
+  const result = await build({
+    entryPoints: [join(ROOT, entry)],
+    absWorkingDir: ROOT,
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    external: ['vscode'],
+    logLevel: 'silent',
+  });
+  return Object.keys(result.metafile.inputs);
+}
+
+const LANGUAGE_CLIENT = /node_modules\/vscode-(languageclient|jsonrpc|languageserver-protocol)\//;
+
+test('dist/extension.js (loaded on activation) holds no language client, gateway, results, submit or report code', async () => {
+  const inputs = await inputsOf('src/extension/extension.ts');
+  const heavy = inputs.filter(
+    (i) =>
+      LANGUAGE_CLIENT.test(i) ||
+      /node_modules\/(papaparse|oauth-1\.0a|jsonc-parser)\//.test(i) ||
+      /^src\/(local-gateway|callback-listener|language-server)\//.test(i) ||
+      /^src\/extension\/(results|report|reconcile|history|callbacks)\//.test(i) ||
+      /^src\/extension\/(submit\/submit|forecast\/panel|environments\/localGateway)\.ts$/.test(i) ||
+      /^src\/core\/(ledger|oauth|forecast)/.test(i),
+  );
+  assert.deepEqual(heavy, []);
+  // The first screen's own parts are there.
+  for (const part of ['src/extension/submit/codeLens.ts', 'src/extension/forecast/codeLens.ts', 'src/extension/environments/statusBar.ts'])
+    assert.ok(inputs.includes(part), `${part} is not in the entry`);
+});
+
+test('the language client is in dist/language-client.js only', async () => {
+  const client = await inputsOf('src/extension/lint/client.ts');
+  assert.ok(client.some((i) => i.includes('node_modules/vscode-languageclient/')));
+  const features = await inputsOf('src/extension/features.ts');
+  assert.deepEqual(features.filter((i) => LANGUAGE_CLIENT.test(i)).map(owner), []);
+  // Nor does it bring the local gateway along for the hover's "today" (only the simulated date's reader).
+  assert.deepEqual(
+    client.filter((i) => /^src\/local-gateway\/(server|handlers|http|payments|report)\.ts$/.test(i)),
+    [],
+  );
+});
