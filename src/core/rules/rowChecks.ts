@@ -83,7 +83,7 @@ export function checkRows(problems: ProblemCollector, today: CalendarDate, onRow
     }
     const isSrc = pos.cardType >= 0 && row.is(pos.cardType, 'SRC');
     const isDst = pos.cardType >= 0 && row.is(pos.cardType, 'DST');
-    const srcNeedsState = isSrc && pos.country >= 0 && STATE_COUNTRIES.has(row.value(pos.country));
+    const srcNeedsState = isSrc && pos.country >= 0 && isStateCountry(row, pos.country);
     if (isSrc) src.anySrc = true;
     if (srcNeedsState) src.srcNeedsState = true;
     good.fill(0);
@@ -145,6 +145,14 @@ export function checkRows(problems: ProblemCollector, today: CalendarDate, onRow
     onRow?.(rec, rowNumber, { src: isSrc, srcNeedsState, orderId: hasId ? row.value(pos.orderId) : undefined });
   }
   return src;
+}
+
+const STATE_COUNTRY_LIST = [...STATE_COUNTRIES];
+
+/** Is cell i a country whose SRC rows need a state? Read in place: this runs for every SRC row. */
+function isStateCountry(row: RowCells, i: number): boolean {
+  for (const country of STATE_COUNTRY_LIST) if (row.is(i, country)) return true;
+  return false;
 }
 
 function tooLong(spec: ColumnSpec, v: string): boolean {
