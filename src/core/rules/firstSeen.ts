@@ -8,11 +8,11 @@
  * at most `maxProbe` comparisons per id, never a walk along every id before it.
  */
 export class FirstSeen {
+  /** Pairs [entry + 1, hash] (0 = free): a probe compares hashes without reading the entries. */
   private slots: Int32Array;
   private mask: number;
-  // Entry e (slot value e + 1): its key is `sources[e][starts[e], ends[e])`. Keys are kept as ranges of the
-  // strings they were read from (the document, for the linter), not cut: 100k id strings, each kept to the
-  // end, cost more to make and to carry through the garbage collector than the table itself.
+  // Entry e: its key is `sources[e][starts[e], ends[e])`. Keys are kept as ranges of the strings they
+  // were read from (the document, for the linter), not cut: no string per id is made and kept.
   private readonly sources: (string | undefined)[] = [];
   private starts: Int32Array;
   private ends: Int32Array;
@@ -26,7 +26,7 @@ export class FirstSeen {
   ) {
     let capacity = 16;
     while (capacity < expected * 2) capacity *= 2;
-    this.slots = new Int32Array(capacity);
+    this.slots = new Int32Array(2 * capacity);
     this.mask = capacity - 1;
     // At most half the slots are used: the entries' arrays are sized to that, and grow with the table.
     this.starts = new Int32Array(capacity / 2);
@@ -41,15 +41,16 @@ export class FirstSeen {
 
   /** firstRow of the characters `source[from, to)`, read in place. */
   firstRowIn(source: string, from: number, to: number, row: number): number {
-    let s = hash(source, from, to) & this.mask;
+    const h = hash(source, from, to);
+    let s = h & this.mask;
     let free = -1;
     for (let probe = 0; probe <= this.maxProbe; probe++) {
-      const entry = this.slots[s];
+      const entry = this.slots[2 * s];
       if (entry === 0) {
         free = s;
         break;
       }
-      if (this.holds(entry - 1, source, from, to)) return this.rows[entry - 1];
+      if (this.slots[2 * s + 1] === h && this.holds(entry - 1, source, from, to)) return this.rows[entry - 1];
       s = (s + 1) & this.mask;
     }
     if (this.overflow) {
@@ -65,8 +66,9 @@ export class FirstSeen {
     this.starts[e] = from;
     this.ends[e] = to;
     this.rows[e] = row;
-    this.slots[free] = this.count;
-    if (this.count * 2 >= this.slots.length) this.grow();
+    this.slots[2 * free] = e + 1;
+    this.slots[2 * free + 1] = h;
+    if (this.count * 2 >= this.mask + 1) this.grow();
     return 0;
   }
 
@@ -80,25 +82,29 @@ export class FirstSeen {
   }
 
   private grow(): void {
-    const slots = new Int32Array(this.slots.length * 2);
-    const mask = slots.length - 1;
+    const old = this.slots;
+    const slots = new Int32Array(2 * old.length);
+    const mask = (this.mask << 1) | 1;
     this.starts = grown(this.starts);
     this.ends = grown(this.ends);
     this.rows = grown(this.rows);
-    for (let e = 0; e < this.count; e++) {
-      const source = this.sources[e];
-      if (source === undefined) continue; // moved to the overflow map by an earlier growth
-      let s = hash(source, this.starts[e], this.ends[e]) & mask;
+    for (let o = 0; o < old.length; o += 2) {
+      const entry = old[o];
+      if (entry === 0) continue;
+      const h = old[o + 1];
+      let s = h & mask;
       let probe = 0;
-      while (slots[s] !== 0 && probe < this.maxProbe) {
+      while (slots[2 * s] !== 0 && probe < this.maxProbe) {
         s = (s + 1) & mask;
         probe++;
       }
-      if (slots[s] === 0) {
-        slots[s] = e + 1;
+      if (slots[2 * s] === 0) {
+        slots[2 * s] = entry;
+        slots[2 * s + 1] = h;
       } else {
         // Keep the rule for lookups: a key is within maxProbe slots of its home, or in the map.
-        (this.overflow ??= new Map()).set(source.slice(this.starts[e], this.ends[e]), this.rows[e]);
+        const e = entry - 1;
+        (this.overflow ??= new Map()).set(this.sources[e]!.slice(this.starts[e], this.ends[e]), this.rows[e]);
         this.sources[e] = undefined;
       }
     }
@@ -120,5 +126,5 @@ function hash(source: string, from: number, to: number): number {
     h ^= source.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return h >>> 0;
+  return h | 0;
 }
