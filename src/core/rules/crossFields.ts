@@ -5,7 +5,7 @@ import { COLUMNS } from './columns';
 import { inMessage } from './quote';
 import type { ProblemCollector } from './problems';
 import type { Fix } from './types';
-import { digitsValue, luhnValidIn } from './values';
+import { decimalThousandths, digitsValue, luhnValidIn } from './values';
 
 // The checks across the cells of one row (amount modes, pairs, dates, card), run by checkRows on cells
 // that passed their own checks (the `good` flags, by column ordinal).
@@ -98,7 +98,7 @@ export function checkCrossFields(
     else if (modes > 1) problem = 'more than one amount mode: use only one of amount, amount-from with amount-to, amount-sequence';
     else if (from !== to) problem = from ? 'amount-from without amount-to' : 'amount-to without amount-from';
     if (problem) problems.add(Codes.amountMode, rowStart(row), rowEnd(row), problem, null);
-    else if (good[GOOD.from] && good[GOOD.to] && Number(row.value(pos.from)) > Number(row.value(pos.to))) {
+    else if (good[GOOD.from] && good[GOOD.to] && thousandths(row, pos.from) > thousandths(row, pos.to)) {
       cell(
         problems,
         row,
@@ -166,6 +166,9 @@ export function checkCrossFields(
     cell(problems, row, pos.start, Codes.startDatePast, `start-date ${shown(row, pos.start)} is in the past`, 'start-date');
   }
 }
+
+/** A decimal cell that passed its checks, in thousandths. */
+const thousandths = (row: RowCells, i: number): number => decimalThousandths(row.source, row.from(i), row.to(i));
 
 /** Cell i as it appears in a message. */
 const shown = (row: RowCells, i: number): string => inMessage(row.value(i));

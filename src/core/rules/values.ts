@@ -52,6 +52,24 @@ function isDecimalIn(v: string, from: number, to: number): boolean {
   return nonZero;
 }
 
+/**
+ * A valid decimal (see isDecimalIn) in thousandths, read in place. Exact, and so ordered as the amounts
+ * are, for up to 15 digits: amount-from and amount-to are at most 10 characters.
+ */
+export function decimalThousandths(s: string, from: number, to: number): number {
+  let n = 0;
+  let fraction = -1; // digits after the dot, -1 before it
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 46 /* . */) fraction = 0;
+    else {
+      n = n * 10 + c - 48;
+      if (fraction >= 0) fraction++;
+    }
+  }
+  return n * 10 ** (3 - Math.max(fraction, 0));
+}
+
 /** Decimals joined by `,`, each valid. */
 function isDecimalList(s: string, from: number, to: number): boolean {
   let element = from;
