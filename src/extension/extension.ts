@@ -17,6 +17,18 @@ import { registerSubmitLens } from './submit/codeLens';
 // starts as soon as activation has returned; every command, both tree views and the restored panels load
 // dist/features.js on first use (lazy.ts). Every disposable goes into context.subscriptions where it is made.
 
+// The host's clock when this bundle began to evaluate (esbuild's banner, esbuild.js) and when it was
+// evaluated; with activate()'s own two moments, the start-up bench tells the editor's share from ours
+// (test/smoke/installed.test.ts).
+declare const __paygateBundleStart: number | undefined;
+const evaluatedAt = performance.now();
+const bundleStartedAt = typeof __paygateBundleStart === 'number' ? __paygateBundleStart : evaluatedAt;
+
+/** What activate() returns: the extension host's clock at the four moments above. */
+export interface PayGateExports {
+  startup: { bundleStartedAt: number; evaluatedAt: number; activateCalledAt: number; activatedAt: number };
+}
+
 interface Manifest {
   contributes: { commands: { command: string }[] };
 }
@@ -27,7 +39,8 @@ function loadBundle<T>(context: vscode.ExtensionContext, name: string): T {
   return require(context.asAbsolutePath(`dist/${name}.js`)) as T;
 }
 
-export function activate(context: vscode.ExtensionContext): void {
+export function activate(context: vscode.ExtensionContext): PayGateExports {
+  const activateCalledAt = performance.now();
   const log = createLog(context);
   log.info(`PayGate Toolkit ${context.extension.packageJSON.version} activating`);
   const local: EntryState['local'] = {};
@@ -69,6 +82,7 @@ export function activate(context: vscode.ExtensionContext): void {
   });
   context.subscriptions.push({ dispose: () => clearImmediate(start) });
   log.info('PayGate Toolkit active');
+  return { startup: { bundleStartedAt, evaluatedAt, activateCalledAt, activatedAt: performance.now() } };
 }
 
 export function deactivate(): void {

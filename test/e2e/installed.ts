@@ -15,12 +15,24 @@ const ROOT = path.resolve(__dirname, '..', '..');
 export const RUNNER_EXTENSION = { publisher: 'paygate-test', name: 'paygate-smoke-runner' };
 
 export interface StartupFigures {
-  /** from opening a .rpcsv file to the extension being active */
+  /** from opening a .rpcsv file to our activate() returning (the extension host's clock) */
   activationMs: number;
-  /** activating an extension that does nothing, in the same host (the reference) */
-  referenceMs: number;
-  /** of activationMs, until openTextDocument resolved (the editor's part; activation may end before or after) */
+  /** the split of activationMs: before our bundle began to evaluate (the editor opening the file, finding us) */
+  beforeBundleMs?: number;
+  /** evaluating our bundle (its modules' top-level code) */
+  bundleMs?: number;
+  /** from the bundle evaluated to activate() being called (the host preparing the extension's context) */
+  contextMs?: number;
+  /** activate() itself */
+  activateMs?: number;
+  /** from that open to this test seeing isActive (it polls between other work, so later) */
+  seenMs?: number;
+  /** until openTextDocument resolved (the editor reading the file; overlaps the split) */
   openMs?: number;
+  /** the reference: an extension that does nothing, activated by opening a file of its own language, same host */
+  referenceMs: number;
+  referenceBeforeBundleMs?: number;
+  referenceContextMs?: number;
   /** from opening the same .rpcsv file to its first diagnostics being shown (absent when that test failed) */
   firstDiagnosticsMs?: number;
 }
@@ -70,7 +82,13 @@ function installVsix(install: CodeServerInstall, vsix: string, profile: string, 
   return installed;
 }
 
-/** The development-mode carrier: no contributions, an activate() that does nothing (the timing reference). */
+/** The reference's language: a file of it activates the carrier as a .rpcsv file activates ours. */
+export const REFERENCE_LANGUAGE = { id: 'paygate-startup-reference', extension: '.startupref' };
+
+/**
+ * The development-mode carrier, and the timing reference: an activate() that does nothing, activated the
+ * way ours is, by opening a file of its own language, so both figures hold the editor's open and dispatch.
+ */
 function writeCarrier(dir: string): void {
   fs.mkdirSync(dir, { recursive: true });
   const pkg = {
@@ -79,10 +97,23 @@ function writeCarrier(dir: string): void {
     version: '0.0.0',
     engines: { vscode: '^1.100.0' },
     main: './extension.js',
-    activationEvents: [],
+    activationEvents: [`onLanguage:${REFERENCE_LANGUAGE.id}`],
+    contributes: { languages: [{ id: REFERENCE_LANGUAGE.id, extensions: [REFERENCE_LANGUAGE.extension] }] },
   };
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
-  fs.writeFileSync(path.join(dir, 'extension.js'), 'exports.activate = function () {};\n');
+  // Returns the moments ours does (src/extension/extension.ts), for the same figures.
+  fs.writeFileSync(
+    path.join(dir, 'extension.js'),
+    [
+      'const bundleStartedAt = performance.now();',
+      'const evaluatedAt = bundleStartedAt;',
+      'exports.activate = function () {',
+      '  const activateCalledAt = performance.now();',
+      '  return { startup: { bundleStartedAt, evaluatedAt, activateCalledAt, activatedAt: performance.now() } };',
+      '};',
+      '',
+    ].join('\n'),
+  );
 }
 
 export async function runInstalledSmoke(install: CodeServerInstall, resultsDir: string): Promise<InstalledRun> {
@@ -107,6 +138,9 @@ export async function runInstalledSmoke(install: CodeServerInstall, resultsDir: 
   // What a user has: the example files, in a folder of their own (the VSIX ships none).
   const files = path.join(scratch, 'files');
   fs.cpSync(path.join(ROOT, 'examples'), files, { recursive: true });
+  // For the start-up figures: a file no extension activates on (to warm the editor's open), and the reference's.
+  fs.writeFileSync(path.join(files, 'warm-up.txt'), 'warm-up\n');
+  fs.writeFileSync(path.join(files, `reference${REFERENCE_LANGUAGE.extension}`), 'reference\n');
   const report = path.join(scratch, 'startup.json');
   const env: Record<string, string> = {
     PAYGATE_SMOKE_FILES: files,
