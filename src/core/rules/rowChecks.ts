@@ -61,14 +61,14 @@ export function checkRows(problems: ProblemCollector, today: CalendarDate, onRow
   const row = new RowCells();
 
   // The data rows straight from the parse (no BatchRow objects: a file of millions of tiny rows would
-  // hold one per row). A row with csv-syntax or field-count gets no other check.
+  // hold one per row; a CsvRecord is made only for a fix or the onRow listener). A row with csv-syntax or
+  // field-count gets no other check.
   let rowNumber = 0;
   for (let r = batch.headerIndex + 1; r < csv.recordCount; r++) {
     if (csv.isBlankAt(r)) continue;
     rowNumber++;
-    const rec = csv.record(r);
     if (csv.syntaxProblemAt(r)) {
-      onRow?.(rec, rowNumber, UNTRUSTED_ROW);
+      onRow?.(csv.record(r), rowNumber, UNTRUSTED_ROW);
       continue;
     }
     csv.readRow(r, row);
@@ -76,6 +76,7 @@ export function checkRows(problems: ProblemCollector, today: CalendarDate, onRow
       const n = row.count;
       // A row short by trailing fields is what adding a column to the header leaves: offered (not safe: the
       // missing field may be in the middle) to add the empty ones at the end.
+      const rec = csv.record(r);
       const fixes = n < width ? [addEmptyFieldsFix(batch, rec.end, width - n)] : [];
       problems.add(Codes.fieldCount, rec.start, rec.end, `row has ${n} field${n === 1 ? '' : 's'}; the header has ${width}`, null, fixes);
       onRow?.(rec, rowNumber, UNTRUSTED_ROW);
@@ -105,7 +106,7 @@ export function checkRows(problems: ProblemCollector, today: CalendarDate, onRow
           problems.skip(Codes.dstUnsupported);
           continue;
         }
-        const fix = replaceCellFix(batch, rec, index, '', `Clear ${spec.name}`, false);
+        const fix = replaceCellFix(batch, csv.record(r), index, '', `Clear ${spec.name}`, false);
         cell(problems, row, index, Codes.dstUnsupported, `${spec.name} is not supported for DST rows: leave it empty`, spec.name, [fix]);
         continue;
       }
@@ -124,7 +125,7 @@ export function checkRows(problems: ProblemCollector, today: CalendarDate, onRow
         }
         const v = row.value(index);
         const better = spec.sensitive ? undefined : suggestValue(spec.kind, v);
-        const fixes = better === undefined ? [] : [replaceCellFix(batch, rec, index, better, `Change to ${better}`, true, true)];
+        const fixes = better === undefined ? [] : [replaceCellFix(batch, csv.record(r), index, better, `Change to ${better}`, true, true)];
         cell(problems, row, index, Codes.invalidValue, `${spec.name} must be ${EXPECTED[spec.kind]}${shown(spec, v)}`, spec.name, fixes);
         continue;
       }
@@ -142,7 +143,7 @@ export function checkRows(problems: ProblemCollector, today: CalendarDate, onRow
         cell(problems, row, pos.orderId, Codes.duplicateOrderId, message, 'client-orderid');
       }
     }
-    onRow?.(rec, rowNumber, { src: isSrc, srcNeedsState, orderId: hasId ? row.value(pos.orderId) : undefined });
+    onRow?.(csv.record(r), rowNumber, { src: isSrc, srcNeedsState, orderId: hasId ? row.value(pos.orderId) : undefined });
   }
   return src;
 }
