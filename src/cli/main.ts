@@ -1,8 +1,8 @@
 import { processContext } from './context';
-import { runPaygate } from './program';
+import { launch } from './launch';
 
 // The `paygate` process: the one place that touches the real process (arguments, streams, exit code).
-runPaygate(process.argv.slice(2), processContext()).then(
+launch(process.argv.slice(2), processContext()).then(
   (code) => {
     process.exitCode = code;
   },

@@ -1,5 +1,8 @@
 import { amountColumns } from '../shared/amounts';
-import { EXIT, OUTCOMES, outcomeHeadline, outcomeTodo, type GatewayOutcome } from '../core/gateway';
+// The outcome table's own modules, not the gateway's index: every command prints through here, and the
+// index would load the HTTP client, zod's schemas and OAuth into `paygate lint` too.
+import { EXIT, OUTCOMES, outcomeHeadline, outcomeTodo } from '../core/gateway/outcomes';
+import type { GatewayOutcome } from '../core/gateway/outcome';
 import { maskFields, maskText } from '../core/mask';
 import type { CliContext } from './context';
 

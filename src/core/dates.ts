@@ -11,8 +11,11 @@ export function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** One table, not an array per call: the linter asks for every date cell. */
 export function daysInMonth(year: number, month: number): number {
-  return [31, isLeapYear(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1];
 }
 
 export function isRealDate(d: CalendarDate): boolean {
@@ -29,10 +32,15 @@ const digit = (s: string, i: number): number => {
  * linter calls this for every date cell, so it reads characters instead of matching a pattern.
  */
 export function gatewayDateKey(text: string): number {
-  if (text.length !== 10 || text.charCodeAt(2) !== 46 || text.charCodeAt(5) !== 46) return NaN;
-  const day = digit(text, 0) * 10 + digit(text, 1);
-  const month = digit(text, 3) * 10 + digit(text, 4);
-  const year = digit(text, 6) * 1000 + digit(text, 7) * 100 + digit(text, 8) * 10 + digit(text, 9);
+  return gatewayDateKeyIn(text, 0, text.length);
+}
+
+/** gatewayDateKey of the characters `s[from, to)`, read in place (a cell of the document). */
+export function gatewayDateKeyIn(s: string, from: number, to: number): number {
+  if (to - from !== 10 || s.charCodeAt(from + 2) !== 46 || s.charCodeAt(from + 5) !== 46) return NaN;
+  const day = digit(s, from) * 10 + digit(s, from + 1);
+  const month = digit(s, from + 3) * 10 + digit(s, from + 4);
+  const year = digit(s, from + 6) * 1000 + digit(s, from + 7) * 100 + digit(s, from + 8) * 10 + digit(s, from + 9);
   if (!(year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month))) return NaN;
   return year * 10000 + month * 100 + day;
 }

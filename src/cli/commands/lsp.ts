@@ -1,5 +1,3 @@
-import { createConnection, ProposedFeatures, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node';
-import { startServer } from '../../language-server/server';
 import { LANGUAGE_ID } from '../../shared/lintProtocol';
 import type { CliContext } from '../context';
 import { usageError } from '../output';
@@ -32,8 +30,14 @@ export function lspCommand(ctx: CliContext) {
     .action(exits((o) => serveLsp(o, ctx)));
 }
 
-export function serveLsp(values: LspOptions, ctx: CliContext): Promise<number> {
-  if (!values.stdio) return Promise.resolve(usageError(ctx, 'paygate lsp', '--stdio is required'));
+export async function serveLsp(values: LspOptions, ctx: CliContext): Promise<number> {
+  if (!values.stdio) return usageError(ctx, 'paygate lsp', '--stdio is required');
+  // Loaded here, not at the top: the language server and its protocol libraries took a quarter of every
+  // other command's start (the bundle keeps them, unrun, until this line).
+  const [{ createConnection, ProposedFeatures, StreamMessageReader, StreamMessageWriter }, { startServer }] = await Promise.all([
+    import('vscode-languageserver/node'),
+    import('../../language-server/server.js'),
+  ]);
   // The CLI is a launcher: the same server the VS Code extension starts, here over stdio. The connection
   // ends the process itself on `exit` or when standard input closes.
   startServer(createConnection(ProposedFeatures.all, new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout)));

@@ -1,5 +1,6 @@
 import { LineIndex } from '../text';
 import { ChunkedInt32 } from '../chunked';
+import { NextChar, type RowCells } from './rowCells';
 import { afterBreak, scanRecord, splitRecord, type Cells, type CsvSyntaxProblem } from './tokenize';
 
 // CSV reading with the exact offset of every field, in one pass over the text.
@@ -94,6 +95,7 @@ export class ParsedCsv {
   private cachedRecords?: CsvRecord[];
   /** The last few tokenized records, newest last. */
   private readonly recent: Cells[] = [];
+  private delimiters?: NextChar;
 
   constructor(
     readonly text: string,
@@ -106,6 +108,8 @@ export class ParsedCsv {
     private readonly starts: ChunkedInt32,
     readonly recordCount: number,
     private readonly problems: ReadonlyMap<number, CsvSyntaxProblem>,
+    /** How many records are blank: when none, nobody needs to look for them. */
+    readonly blankCount: number,
   ) {}
 
   /** Built on first use: only diagnostics and hovers need line/character positions. */
@@ -164,7 +168,16 @@ export class ParsedCsv {
     return cells;
   }
 
-  /** End of a record without quotes: before the separator that starts the next one (or the text's end). */
+  /** Record i's cells into `row`, in place (see RowCells): the linter's way to read every row. */
+  readRow(i: number, row: RowCells): void {
+    const stored = this.starts.get(i);
+    const delimiters = (this.delimiters ??= new NextChar(this.text, this.delimiter));
+    if (stored >= 0) row.readSplit(this.text, stored, this.recordEnd(i), delimiters);
+    else if (this.syntaxProblemAt(i)) row.readCells(this.cells(i));
+    else row.readQuoted(this.text, ~stored, this.recordEnd(i), delimiters);
+  }
+
+  /** End of a record: before the separator that starts the next one (or the text's end). */
   private recordEnd(i: number): number {
     const text = this.text;
     const next = i + 1 < this.recordCount ? this.recordStart(i + 1) : text.length;
@@ -185,6 +198,7 @@ export function parseCsv(text: string, delimiter = ';'): ParsedCsv {
   const bom = text.charCodeAt(0) === 0xfeff;
   const starts = new ChunkedInt32();
   const problems = new Map<number, CsvSyntaxProblem>();
+  let blankCount = 0;
 
   // The next quote, LF and CR at or after the scan position. Each is searched again only once the scan
   // has passed it, so every search starts where the last one ended: the text is read once per character.
@@ -203,6 +217,7 @@ export function parseCsv(text: string, delimiter = ';'): ParsedCsv {
     if (nextQuote >= lineEnd) {
       // No quote before the line break: the record is the line, its fields are split at delimiters.
       starts.push(pos);
+      if (lineEnd === pos) blankCount++;
       pos = afterBreak(text, lineEnd);
       continue;
     }
@@ -211,5 +226,5 @@ export function parseCsv(text: string, delimiter = ';'): ParsedCsv {
     if (cells.problem) problems.set(r, cells.problem);
     pos = cells.next;
   }
-  return new ParsedCsv(text, bom, delimiter, starts, starts.length, problems);
+  return new ParsedCsv(text, bom, delimiter, starts, starts.length, problems, blankCount);
 }

@@ -85,7 +85,7 @@ export function scanRecord(text: string, start: number, delimiter: string, index
           values.push(unquote(text.slice(i + 1)));
           bounds.push(fieldStart, n);
         }
-        return { index, values, bounds: keep ? Int32Array.from(bounds) : NO_BOUNDS, end: n, next: n, problem };
+        return { index, values, bounds: keep ? new Int32Array(bounds) : NO_BOUNDS, end: n, next: n, problem };
       }
       end = close + 1;
       const c = text.charCodeAt(end);
@@ -108,7 +108,7 @@ export function scanRecord(text: string, start: number, delimiter: string, index
       continue;
     }
     const next = afterBreak(text, i);
-    return { index, values, bounds: keep ? Int32Array.from(bounds) : NO_BOUNDS, end: i, next, problem };
+    return { index, values, bounds: keep ? new Int32Array(bounds) : NO_BOUNDS, end: i, next, problem };
   }
 }
 

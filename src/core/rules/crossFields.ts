@@ -1,11 +1,11 @@
-import { dateKey, gatewayDateKey, type CalendarDate } from '../dates';
-import type { CsvRecord } from '../csv/parse';
+import { dateKey, gatewayDateKeyIn, type CalendarDate } from '../dates';
+import type { RowCells } from '../csv/rowCells';
 import { Codes, type Code } from './codes';
-import { COLUMNS, STATE_COUNTRIES } from './columns';
+import { COLUMNS } from './columns';
 import { inMessage } from './quote';
 import type { ProblemCollector } from './problems';
 import type { Fix } from './types';
-import { luhnValid } from './values';
+import { decimalThousandths, digitsValue, luhnValidIn } from './values';
 
 // The checks across the cells of one row (amount modes, pairs, dates, card), run by checkRows on cells
 // that passed their own checks (the `good` flags, by column ordinal).
@@ -57,49 +57,54 @@ for (const k of Object.keys(NAMES) as (keyof Positions)[]) GOOD[k] = ORDINAL.get
 
 export function cell(
   problems: ProblemCollector,
-  rec: CsvRecord,
+  row: RowCells,
   index: number,
   code: Code,
   message: string,
   column: string,
   fixes?: Fix[],
 ): void {
-  problems.add(code, rec.fieldStart(index), rec.fieldEnd(index), message, column, fixes);
+  problems.add(code, row.bounds[2 * index], row.bounds[2 * index + 1], message, column, fixes);
 }
 
-export const valueAt = (values: string[], i: number): string => (i < 0 ? '' : values[i]);
+/** Is there a column at header index `i` and is the row's cell there filled? */
+const filled = (row: RowCells, i: number): boolean => i >= 0 && !row.isEmpty(i);
+
+/** The start and end of the row in the document: the range of row-wide problems. */
+const rowStart = (row: RowCells): number => row.bounds[0];
+const rowEnd = (row: RowCells): number => row.bounds[2 * row.count - 1];
 
 export function checkCrossFields(
   problems: ProblemCollector,
-  rec: CsvRecord,
-  values: string[],
+  row: RowCells,
   pos: Positions,
   good: Uint8Array,
   isSrc: boolean,
   isDst: boolean,
+  srcNeedsState: boolean,
   amountModes: boolean,
   today: CalendarDate,
 ): void {
   // Amount modes: exactly one per row. Not checked when the header has no complete mode: the header's
   // missing-column already says it, and a row is not told about columns the header lacks.
   if (amountModes) {
-    const fixed = valueAt(values, pos.amount) !== '';
-    const from = valueAt(values, pos.from) !== '';
-    const to = valueAt(values, pos.to) !== '';
-    const sequence = valueAt(values, pos.sequence) !== '';
+    const fixed = filled(row, pos.amount);
+    const from = filled(row, pos.from);
+    const to = filled(row, pos.to);
+    const sequence = filled(row, pos.sequence);
     const modes = Number(fixed) + Number(from || to) + Number(sequence);
     let problem: string | undefined;
     if (modes === 0) problem = 'no amount: fill amount, amount-from with amount-to, or amount-sequence';
     else if (modes > 1) problem = 'more than one amount mode: use only one of amount, amount-from with amount-to, amount-sequence';
     else if (from !== to) problem = from ? 'amount-from without amount-to' : 'amount-to without amount-from';
-    if (problem) problems.add(Codes.amountMode, rec.start, rec.end, problem, null);
-    else if (good[GOOD.from] && good[GOOD.to] && Number(values[pos.from]) > Number(values[pos.to])) {
+    if (problem) problems.add(Codes.amountMode, rowStart(row), rowEnd(row), problem, null);
+    else if (good[GOOD.from] && good[GOOD.to] && thousandths(row, pos.from) > thousandths(row, pos.to)) {
       cell(
         problems,
-        rec,
+        row,
         pos.from,
         Codes.amountRange,
-        `amount-from ${inMessage(values[pos.from])} is greater than amount-to ${inMessage(values[pos.to])}`,
+        `amount-from ${shown(row, pos.from)} is greater than amount-to ${shown(row, pos.to)}`,
         'amount-from',
       );
     }
@@ -107,18 +112,18 @@ export function checkCrossFields(
 
   // period and interval travel together (DST rows were already told to clear both).
   if (!isDst) {
-    const period = valueAt(values, pos.period) !== '';
-    const interval = valueAt(values, pos.interval) !== '';
+    const period = filled(row, pos.period);
+    const interval = filled(row, pos.interval);
     if (period && !interval && good[GOOD.period])
-      cell(problems, rec, pos.period, Codes.periodInterval, 'period without interval: add an interval (e.g. 1)', 'period');
+      cell(problems, row, pos.period, Codes.periodInterval, 'period without interval: add an interval (e.g. 1)', 'period');
     if (interval && !period && good[GOOD.interval])
-      cell(problems, rec, pos.interval, Codes.periodInterval, 'interval without period: add a period (day, week or month)', 'interval');
+      cell(problems, row, pos.interval, Codes.periodInterval, 'interval without period: add a period (day, week or month)', 'interval');
   }
 
   if (good[GOOD.notify] && good[GOOD.callback]) {
     cell(
       problems,
-      rec,
+      row,
       pos.callback,
       Codes.callbackExclusive,
       'send either notify_url or server_callback_url, not both',
@@ -126,49 +131,44 @@ export function checkCrossFields(
     );
   }
 
-  if (isSrc && good[GOOD.country] && STATE_COUNTRIES.has(values[pos.country]) && pos.state >= 0 && values[pos.state] === '') {
+  if (srcNeedsState && good[GOOD.country] && pos.state >= 0 && row.isEmpty(pos.state)) {
     cell(
       problems,
-      rec,
+      row,
       pos.state,
       Codes.stateRequired,
-      `state is required for SRC rows when country is ${inMessage(values[pos.country])}`,
+      `state is required for SRC rows when country is ${shown(row, pos.country)}`,
       'state',
     );
   }
 
-  const start = good[GOOD.start] ? gatewayDateKey(values[pos.start]) : NaN;
-  const finish = good[GOOD.finish] ? gatewayDateKey(values[pos.finish]) : NaN;
+  const start = good[GOOD.start] ? gatewayDateKeyIn(row.source, row.from(pos.start), row.to(pos.start)) : NaN;
+  const finish = good[GOOD.finish] ? gatewayDateKeyIn(row.source, row.from(pos.finish), row.to(pos.finish)) : NaN;
   if (finish < start) {
-    cell(
-      problems,
-      rec,
-      pos.finish,
-      Codes.dateOrder,
-      `finish-date ${inMessage(values[pos.finish])} is before start-date ${inMessage(values[pos.start])}`,
-      'finish-date',
-    );
+    const message = `finish-date ${shown(row, pos.finish)} is before start-date ${shown(row, pos.start)}`;
+    cell(problems, row, pos.finish, Codes.dateOrder, message, 'finish-date');
   }
 
   // Warnings: the file can still be sent.
-  if (good[GOOD.card] && !luhnValid(values[pos.card])) {
-    cell(problems, rec, pos.card, Codes.cardLuhn, 'the card number fails the Luhn check: probably mistyped', 'credit-card-number');
+  if (good[GOOD.card] && !luhnValidIn(row.source, row.from(pos.card), row.to(pos.card))) {
+    cell(problems, row, pos.card, Codes.cardLuhn, 'the card number fails the Luhn check: probably mistyped', 'credit-card-number');
   }
   if (good[GOOD.expMonth] && good[GOOD.expYear]) {
-    const y = Number(values[pos.expYear]);
-    const m = Number(values[pos.expMonth]);
+    // Both passed their checks: 4 and 2 digits.
+    const y = digitsValue(row.source, row.from(pos.expYear), row.to(pos.expYear));
+    const m = digitsValue(row.source, row.from(pos.expMonth), row.to(pos.expMonth));
     if (y < today.year || (y === today.year && m < today.month)) {
-      cell(
-        problems,
-        rec,
-        pos.expMonth,
-        Codes.cardExpired,
-        `the card expired (${inMessage(values[pos.expMonth])}/${inMessage(values[pos.expYear])})`,
-        'expire-month',
-      );
+      const message = `the card expired (${shown(row, pos.expMonth)}/${shown(row, pos.expYear)})`;
+      cell(problems, row, pos.expMonth, Codes.cardExpired, message, 'expire-month');
     }
   }
   if (start < dateKey(today)) {
-    cell(problems, rec, pos.start, Codes.startDatePast, `start-date ${inMessage(values[pos.start])} is in the past`, 'start-date');
+    cell(problems, row, pos.start, Codes.startDatePast, `start-date ${shown(row, pos.start)} is in the past`, 'start-date');
   }
 }
+
+/** A decimal cell that passed its checks, in thousandths. */
+const thousandths = (row: RowCells, i: number): number => decimalThousandths(row.source, row.from(i), row.to(i));
+
+/** Cell i as it appears in a message. */
+const shown = (row: RowCells, i: number): string => inMessage(row.value(i));

@@ -8,10 +8,16 @@
  * at most `maxProbe` comparisons per id, never a walk along every id before it.
  */
 export class FirstSeen {
+  /** Pairs [entry + 1, hash] (0 = free): a probe compares hashes without reading the entries. */
   private slots: Int32Array;
   private mask: number;
-  private readonly keys: string[] = [];
-  private readonly rows: number[] = [];
+  // Entry e: its key is `sources[e][starts[e], ends[e])`. Keys are kept as ranges of the strings they
+  // were read from (the document, for the linter), not cut: no string per id is made and kept.
+  private readonly sources: (string | undefined)[] = [];
+  private starts: Int32Array;
+  private ends: Int32Array;
+  private rows: Int32Array;
+  private count = 0;
   private overflow?: Map<string, number>;
 
   constructor(
@@ -20,56 +26,86 @@ export class FirstSeen {
   ) {
     let capacity = 16;
     while (capacity < expected * 2) capacity *= 2;
-    this.slots = new Int32Array(capacity);
+    this.slots = new Int32Array(2 * capacity);
     this.mask = capacity - 1;
+    // At most half the slots are used: the entries' arrays are sized to that, and grow with the table.
+    this.starts = new Int32Array(capacity / 2);
+    this.ends = new Int32Array(capacity / 2);
+    this.rows = new Int32Array(capacity / 2);
   }
 
   /** The row `key` was first seen on; or, the first time, remembers `row` and returns 0. */
   firstRow(key: string, row: number): number {
-    let s = hash(key) & this.mask;
+    return this.firstRowIn(key, 0, key.length, row);
+  }
+
+  /** firstRow of the characters `source[from, to)`, read in place. */
+  firstRowIn(source: string, from: number, to: number, row: number): number {
+    const h = hash(source, from, to);
+    let s = h & this.mask;
     let free = -1;
     for (let probe = 0; probe <= this.maxProbe; probe++) {
-      const entry = this.slots[s];
+      const entry = this.slots[2 * s];
       if (entry === 0) {
         free = s;
         break;
       }
-      if (this.keys[entry - 1] === key) return this.rows[entry - 1];
+      if (this.slots[2 * s + 1] === h && this.holds(entry - 1, source, from, to)) return this.rows[entry - 1];
       s = (s + 1) & this.mask;
     }
     if (this.overflow) {
-      const first = this.overflow.get(key);
+      const first = this.overflow.get(source.slice(from, to));
       if (first !== undefined) return first;
     }
     if (free === -1) {
-      (this.overflow ??= new Map()).set(key, row);
+      (this.overflow ??= new Map()).set(source.slice(from, to), row);
       return 0;
     }
-    this.keys.push(key);
-    this.rows.push(row);
-    this.slots[free] = this.keys.length;
-    if (this.keys.length * 2 > this.slots.length) this.grow();
+    const e = this.count++;
+    this.sources[e] = source;
+    this.starts[e] = from;
+    this.ends[e] = to;
+    this.rows[e] = row;
+    this.slots[2 * free] = e + 1;
+    this.slots[2 * free + 1] = h;
+    if (this.count * 2 >= this.mask + 1) this.grow();
     return 0;
   }
 
+  /** Is entry e's key the characters `source[from, to)`? */
+  private holds(e: number, source: string, from: number, to: number): boolean {
+    const kept = this.sources[e];
+    const start = this.starts[e];
+    if (kept === undefined || this.ends[e] - start !== to - from) return false;
+    for (let i = 0; i < to - from; i++) if (kept.charCodeAt(start + i) !== source.charCodeAt(from + i)) return false;
+    return true;
+  }
+
   private grow(): void {
-    const slots = new Int32Array(this.slots.length * 2);
-    const mask = slots.length - 1;
-    for (let e = 1; e <= this.keys.length; e++) {
-      const key = this.keys[e - 1];
-      if (key === undefined) continue; // moved to the overflow map by an earlier growth
-      let s = hash(key) & mask;
+    const old = this.slots;
+    const slots = new Int32Array(2 * old.length);
+    const mask = (this.mask << 1) | 1;
+    this.starts = grown(this.starts);
+    this.ends = grown(this.ends);
+    this.rows = grown(this.rows);
+    for (let o = 0; o < old.length; o += 2) {
+      const entry = old[o];
+      if (entry === 0) continue;
+      const h = old[o + 1];
+      let s = h & mask;
       let probe = 0;
-      while (slots[s] !== 0 && probe < this.maxProbe) {
+      while (slots[2 * s] !== 0 && probe < this.maxProbe) {
         s = (s + 1) & mask;
         probe++;
       }
-      if (slots[s] === 0) {
-        slots[s] = e;
+      if (slots[2 * s] === 0) {
+        slots[2 * s] = entry;
+        slots[2 * s + 1] = h;
       } else {
         // Keep the rule for lookups: a key is within maxProbe slots of its home, or in the map.
-        (this.overflow ??= new Map()).set(key, this.rows[e - 1]);
-        (this.keys as (string | undefined)[])[e - 1] = undefined;
+        const e = entry - 1;
+        (this.overflow ??= new Map()).set(this.sources[e]!.slice(this.starts[e], this.ends[e]), this.rows[e]);
+        this.sources[e] = undefined;
       }
     }
     this.slots = slots;
@@ -77,11 +113,18 @@ export class FirstSeen {
   }
 }
 
-function hash(key: string): number {
+/** The same numbers in an array twice as long. */
+function grown(a: Int32Array): Int32Array {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+function hash(source: string, from: number, to: number): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) {
-    h ^= key.charCodeAt(i);
+  for (let i = from; i < to; i++) {
+    h ^= source.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return h >>> 0;
+  return h | 0;
 }

@@ -80,7 +80,7 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
     const p = csv.syntaxProblemAt(r)!;
     problems.add(Codes.csvSyntax, p.start, p.end, p.message, null);
   }
-  if (header && !header.isBlank) {
+  if (header && !header.isBlank && csv.blankCount > 0) {
     for (let r = 0; r <= lastContent; r++) {
       if (r === batch.headerIndex || !csv.isBlankAt(r)) continue;
       let last = r;

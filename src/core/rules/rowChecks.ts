@@ -8,15 +8,17 @@ import { duplicateOrderIdMessage, UNTRUSTED_ROW, type RowFactsListener } from '.
 import { addEmptyFieldsFix, replaceCellFix } from './fixes';
 import { hasCompleteAmountMode } from './batch';
 import type { ProblemCollector } from './problems';
-import { EXPECTED, exceedsLength, isValid, suggestValue } from './values';
-import { cell, checkCrossFields, GOOD, NAMES, ORDINAL, valueAt, type Positions } from './crossFields';
+import { EXPECTED, exceedsLength, isValidIn, suggestValue } from './values';
+import { cell, checkCrossFields, GOOD, NAMES, ORDINAL, type Positions } from './crossFields';
+import { RowCells } from '../csv/rowCells';
 
 // Row checks. Per cell, in the rule book's precedence: required-value, then dst-unsupported, then
 // max-length alone, then invalid-value; cross-field checks only look at cells that passed. Rows with
 // csv-syntax or field-count are skipped (their cells cannot be trusted).
 //
 // This loop runs for every cell of every row, so it allocates nothing per cell and creates no closures:
-// header positions are looked up once, and per-row state lives in reused typed arrays.
+// header positions are looked up once, per-row state lives in reused typed arrays, and cells are read
+// in place (RowCells): a string is cut only for a message, a key or a rare kind.
 
 /**
  * A value as it may appear in a message: card numbers masked, hidden columns not at all. A card number
@@ -56,92 +58,102 @@ export function checkRows(problems: ProblemCollector, today: CalendarDate, onRow
   const good = new Uint8Array(COLUMNS.length);
   const src: SrcRows = { anySrc: false, srcNeedsState: false };
   const width = batch.header ? batch.header.values.length : 0;
+  const row = new RowCells();
 
   // The data rows straight from the parse (no BatchRow objects: a file of millions of tiny rows would
-  // hold one per row). A row with csv-syntax or field-count gets no other check.
+  // hold one per row; a CsvRecord is made only for a fix or the onRow listener). A row with csv-syntax or
+  // field-count gets no other check.
   let rowNumber = 0;
   for (let r = batch.headerIndex + 1; r < csv.recordCount; r++) {
     if (csv.isBlankAt(r)) continue;
     rowNumber++;
-    const rec = csv.record(r);
-    if (rec.syntaxProblem) {
-      onRow?.(rec, rowNumber, UNTRUSTED_ROW);
+    if (csv.syntaxProblemAt(r)) {
+      onRow?.(csv.record(r), rowNumber, UNTRUSTED_ROW);
       continue;
     }
-    const values = rec.values;
-    if (values.length !== width) {
-      const n = values.length;
+    csv.readRow(r, row);
+    if (row.count !== width) {
+      const n = row.count;
       // A row short by trailing fields is what adding a column to the header leaves: offered (not safe: the
       // missing field may be in the middle) to add the empty ones at the end.
+      const rec = csv.record(r);
       const fixes = n < width ? [addEmptyFieldsFix(batch, rec.end, width - n)] : [];
       problems.add(Codes.fieldCount, rec.start, rec.end, `row has ${n} field${n === 1 ? '' : 's'}; the header has ${width}`, null, fixes);
       onRow?.(rec, rowNumber, UNTRUSTED_ROW);
       continue;
     }
-    const type = valueAt(values, pos.cardType);
-    const isSrc = type === 'SRC';
-    const isDst = type === 'DST';
-    const srcNeedsState = isSrc && pos.country >= 0 && STATE_COUNTRIES.has(values[pos.country]);
+    const isSrc = pos.cardType >= 0 && row.is(pos.cardType, 'SRC');
+    const isDst = pos.cardType >= 0 && row.is(pos.cardType, 'DST');
+    const srcNeedsState = isSrc && pos.country >= 0 && isStateCountry(row, pos.country);
     if (isSrc) src.anySrc = true;
     if (srcNeedsState) src.srcNeedsState = true;
     good.fill(0);
 
     for (let k = 0; k < planIndex.length; k++) {
       const index = planIndex[k];
-      const v = values[index];
-      if (v === '') {
+      const from = row.from(index);
+      const to = row.to(index);
+      if (from === to) {
         const need = planNeed[k];
-        if (need === 1) cell(problems, rec, index, Codes.requiredValue, `${planSpec[k].name} is required`, planSpec[k].name);
+        if (need === 1) cell(problems, row, index, Codes.requiredValue, `${planSpec[k].name} is required`, planSpec[k].name);
         else if (need === 2 && isSrc)
-          cell(problems, rec, index, Codes.requiredValue, `${planSpec[k].name} is required for SRC rows`, planSpec[k].name);
+          cell(problems, row, index, Codes.requiredValue, `${planSpec[k].name} is required for SRC rows`, planSpec[k].name);
         continue;
       }
       if (isDst && planNoDst[k] === 1) {
         const spec = planSpec[k];
-        if (!problems.keeps(rec.fieldStart(index))) {
+        if (!problems.keeps(row.bounds[2 * index])) {
           problems.skip(Codes.dstUnsupported);
           continue;
         }
-        const fix = replaceCellFix(batch, rec, index, '', `Clear ${spec.name}`, false);
-        cell(problems, rec, index, Codes.dstUnsupported, `${spec.name} is not supported for DST rows: leave it empty`, spec.name, [fix]);
+        const fix = replaceCellFix(batch, csv.record(r), index, '', `Clear ${spec.name}`, false);
+        cell(problems, row, index, Codes.dstUnsupported, `${spec.name} is not supported for DST rows: leave it empty`, spec.name, [fix]);
         continue;
       }
-      if (planMax[k] >= 0 && v.length > planMax[k] && tooLong(planSpec[k], v)) {
+      if (planMax[k] >= 0 && to - from > planMax[k] && tooLong(planSpec[k], row.value(index))) {
         const spec = planSpec[k];
         const what = spec.kind === 'decimal-list' ? 'an element longer than' : 'longer than';
-        cell(problems, rec, index, Codes.maxLength, `${spec.name} is ${what} ${spec.maxLength} characters`, spec.name);
+        cell(problems, row, index, Codes.maxLength, `${spec.name} is ${what} ${spec.maxLength} characters`, spec.name);
         continue;
       }
-      if (planText[k] === 0 && !isValid(planSpec[k].kind, v)) {
+      if (planText[k] === 0 && !isValidIn(planSpec[k].kind, row.source, from, to)) {
         const spec = planSpec[k];
         // Past the problems a limited collector keeps, only count: no message, mask or fix is built.
-        if (!problems.keeps(rec.fieldStart(index))) {
+        if (!problems.keeps(row.bounds[2 * index])) {
           problems.skip(Codes.invalidValue);
           continue;
         }
+        const v = row.value(index);
         const better = spec.sensitive ? undefined : suggestValue(spec.kind, v);
-        const fixes = better === undefined ? [] : [replaceCellFix(batch, rec, index, better, `Change to ${better}`, true, true)];
-        cell(problems, rec, index, Codes.invalidValue, `${spec.name} must be ${EXPECTED[spec.kind]}${shown(spec, v)}`, spec.name, fixes);
+        const fixes = better === undefined ? [] : [replaceCellFix(batch, csv.record(r), index, better, `Change to ${better}`, true, true)];
+        cell(problems, row, index, Codes.invalidValue, `${spec.name} must be ${EXPECTED[spec.kind]}${shown(spec, v)}`, spec.name, fixes);
         continue;
       }
       good[planOrdinal[k]] = 1;
     }
 
-    checkCrossFields(problems, rec, values, pos, good, isSrc, isDst, amountModes, today);
+    checkCrossFields(problems, row, pos, good, isSrc, isDst, srcNeedsState, amountModes, today);
 
-    if (pos.orderId >= 0 && good[GOOD.orderId]) {
-      const id = values[pos.orderId];
-      const first = seenOrderIds.firstRow(id, rowNumber);
-      if (first !== 0 && !problems.keeps(rec.fieldStart(pos.orderId))) problems.skip(Codes.duplicateOrderId);
-      else if (first !== 0) cell(problems, rec, pos.orderId, Codes.duplicateOrderId, duplicateOrderIdMessage(id, first), 'client-orderid');
+    const hasId = pos.orderId >= 0 && good[GOOD.orderId] === 1;
+    if (hasId) {
+      const first = seenOrderIds.firstRowIn(row.source, row.from(pos.orderId), row.to(pos.orderId), rowNumber);
+      if (first !== 0 && !problems.keeps(row.bounds[2 * pos.orderId])) problems.skip(Codes.duplicateOrderId);
+      else if (first !== 0) {
+        const message = duplicateOrderIdMessage(row.value(pos.orderId), first);
+        cell(problems, row, pos.orderId, Codes.duplicateOrderId, message, 'client-orderid');
+      }
     }
-    onRow?.(rec, rowNumber, {
-      src: isSrc,
-      srcNeedsState,
-      orderId: pos.orderId >= 0 && good[GOOD.orderId] ? values[pos.orderId] : undefined,
-    });
+    onRow?.(csv.record(r), rowNumber, { src: isSrc, srcNeedsState, orderId: hasId ? row.value(pos.orderId) : undefined });
   }
   return src;
+}
+
+const STATE_COUNTRY_LIST = [...STATE_COUNTRIES];
+
+/** Is cell i a country whose SRC rows need a state? Read in place: this runs for every SRC row. */
+function isStateCountry(row: RowCells, i: number): boolean {
+  for (const country of STATE_COUNTRY_LIST) if (row.is(i, country)) return true;
+  return false;
 }
 
 function tooLong(spec: ColumnSpec, v: string): boolean {

@@ -1,33 +1,38 @@
 import { isIP } from 'node:net';
-import { gatewayDateKey, isRealDate, formatGatewayDate } from '../dates';
+import { gatewayDateKeyIn, isRealDate, formatGatewayDate } from '../dates';
 import type { ValueKind } from './columns';
 
 // Value checks by kind. They run for every cell of every row, so they avoid regular expressions and
-// allocation on the common paths.
+// allocation on the common paths: each reads the characters `s[from, to)` in place (a cell of the
+// document, see RowCells); only the rare kinds (URL, IP) cut the cell into a string.
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
-export function allDigits(v: string): boolean {
-  if (v.length === 0) return false;
-  for (let i = 0; i < v.length; i++) if (!isDigit(v.charCodeAt(i))) return false;
+function allDigitsIn(s: string, from: number, to: number): boolean {
+  if (to === from) return false;
+  for (let i = from; i < to; i++) if (!isDigit(s.charCodeAt(i))) return false;
   return true;
 }
 
-function allUpperLetters(v: string, length: number): boolean {
-  if (v.length !== length) return false;
-  for (let i = 0; i < v.length; i++) {
-    const c = v.charCodeAt(i);
+function allUpperLetters(s: string, from: number, to: number, length: number): boolean {
+  if (to - from !== length) return false;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
     if (c < 65 || c > 90) return false;
   }
   return true;
 }
 
-/** Digits with an optional `.` and 1–3 fractional digits, value > 0. */
-export function isDecimal(v: string): boolean {
-  return isDecimalIn(v, 0, v.length);
+/** The value of a run of digits (already checked to be digits). */
+export function digitsValue(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) n = n * 10 + s.charCodeAt(i) - 48;
+  return n;
 }
 
-/** isDecimal of v.slice(from, to), without making the slice. */
+const isWord = (s: string, from: number, to: number, word: string) => to - from === word.length && s.startsWith(word, from);
+
+/** Digits with an optional `.` and 1–3 fractional digits, value > 0. */
 function isDecimalIn(v: string, from: number, to: number): boolean {
   let dot = -1;
   let nonZero = false;
@@ -47,35 +52,61 @@ function isDecimalIn(v: string, from: number, to: number): boolean {
   return nonZero;
 }
 
+/**
+ * A valid decimal (see isDecimalIn) in thousandths, read in place. Exact, and so ordered as the amounts
+ * are, for up to 15 digits: amount-from and amount-to are at most 10 characters.
+ */
+export function decimalThousandths(s: string, from: number, to: number): number {
+  let n = 0;
+  let fraction = -1; // digits after the dot, -1 before it
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 46 /* . */) fraction = 0;
+    else {
+      n = n * 10 + c - 48;
+      if (fraction >= 0) fraction++;
+    }
+  }
+  return n * 10 ** (3 - Math.max(fraction, 0));
+}
+
 /** Decimals joined by `,`, each valid. */
-function isDecimalList(v: string): boolean {
-  for (let from = 0; from <= v.length;) {
-    let to = v.indexOf(',', from);
-    if (to === -1) to = v.length;
-    if (!isDecimalIn(v, from, to)) return false;
-    from = to + 1;
+function isDecimalList(s: string, from: number, to: number): boolean {
+  let element = from;
+  for (let i = from; i <= to; i++) {
+    if (i < to && s.charCodeAt(i) !== 44 /* , */) continue;
+    if (!isDecimalIn(s, element, i)) return false;
+    element = i + 1;
   }
   return true;
 }
 
-export function isPositiveInt(v: string): boolean {
-  if (!allDigits(v)) return false;
-  for (let i = 0; i < v.length; i++) if (v.charCodeAt(i) !== 48) return true;
+function isPositiveIntIn(s: string, from: number, to: number): boolean {
+  if (!allDigitsIn(s, from, to)) return false;
+  for (let i = from; i < to; i++) if (s.charCodeAt(i) !== 48) return true;
   return false;
 }
 
-function isEmail(v: string): boolean {
-  const at = v.indexOf('@');
-  if (at <= 0 || at !== v.lastIndexOf('@')) return false;
-  const dot = v.lastIndexOf('.');
-  if (dot <= at + 1 || dot === v.length - 1) return false;
-  // The domain is dot-separated labels: none may be empty (john@.example.com, john@example..com).
-  if (v.charCodeAt(at + 1) === 46 || v.indexOf('..', at) !== -1) return false;
-  for (let i = 0; i < v.length; i++) {
-    const c = v.charCodeAt(i);
+/**
+ * local@domain.tld in one pass: one `@`, not first; the last `.` after the `@` with a character between,
+ * not last; the domain's labels not empty (john@.example.com, john@example..com); no space or control
+ * character.
+ */
+function isEmail(s: string, from: number, to: number): boolean {
+  let at = -1;
+  let dot = -1;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
     if (c <= 32 || c === 127) return false;
+    if (c === 64 /* @ */) {
+      if (at !== -1) return false;
+      at = i;
+    } else if (c === 46 /* . */) {
+      if (at !== -1 && (i === at + 1 || s.charCodeAt(i - 1) === 46)) return false;
+      dot = i;
+    }
   }
-  return true;
+  return at > from && dot > at + 1 && dot !== to - 1;
 }
 
 function isHttpUrl(v: string): boolean {
@@ -88,52 +119,56 @@ function isHttpUrl(v: string): boolean {
   }
 }
 
-function isLetters(v: string, min: number, max: number): boolean {
-  if (v.length < min || v.length > max) return false;
-  for (let i = 0; i < v.length; i++) {
-    const c = v.charCodeAt(i) | 32;
+function isLetters(s: string, from: number, to: number, min: number, max: number): boolean {
+  if (to - from < min || to - from > max) return false;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i) | 32;
     if (c < 97 || c > 122) return false;
   }
   return true;
 }
 
-/** Is the value well-formed for its kind? (Length is checked before, separately.) */
-export function isValid(kind: ValueKind, v: string): boolean {
+/** Are the characters `s[from, to)` well-formed for their kind? (Length is checked before, separately.) */
+export function isValidIn(kind: ValueKind, s: string, from: number, to: number): boolean {
+  const length = to - from;
   switch (kind) {
     case 'text':
       return true;
     case 'card-type':
-      return v === 'SRC' || v === 'DST';
+      return isWord(s, from, to, 'SRC') || isWord(s, from, to, 'DST');
     case 'card-number':
-      return v.length >= 12 && v.length <= 19 && allDigits(v);
+      return length >= 12 && length <= 19 && allDigitsIn(s, from, to);
     case 'cvv':
-      return (v.length === 3 || v.length === 4) && allDigits(v);
+      return (length === 3 || length === 4) && allDigitsIn(s, from, to);
     case 'year':
-      return v.length === 4 && allDigits(v);
-    case 'month':
-      return v.length === 2 && allDigits(v) && v !== '00' && Number(v) <= 12;
+      return length === 4 && allDigitsIn(s, from, to);
+    case 'month': {
+      if (length !== 2 || !allDigitsIn(s, from, to)) return false;
+      const month = digitsValue(s, from, to);
+      return month >= 1 && month <= 12;
+    }
     case 'decimal':
-      return isDecimal(v);
+      return isDecimalIn(s, from, to);
     case 'decimal-list':
-      return isDecimalList(v);
+      return isDecimalList(s, from, to);
     case 'currency':
-      return allUpperLetters(v, 3);
+      return allUpperLetters(s, from, to, 3);
     case 'country':
-      return allUpperLetters(v, 2);
+      return allUpperLetters(s, from, to, 2);
     case 'email':
-      return isEmail(v);
+      return isEmail(s, from, to);
     case 'period':
-      return v === 'day' || v === 'week' || v === 'month';
+      return isWord(s, from, to, 'day') || isWord(s, from, to, 'week') || isWord(s, from, to, 'month');
     case 'positive-int':
-      return isPositiveInt(v);
+      return isPositiveIntIn(s, from, to);
     case 'ip':
-      return isIP(v) !== 0;
+      return isIP(s.slice(from, to)) !== 0;
     case 'date':
-      return !Number.isNaN(gatewayDateKey(v));
+      return !Number.isNaN(gatewayDateKeyIn(s, from, to));
     case 'url':
-      return isHttpUrl(v);
+      return isHttpUrl(s.slice(from, to));
     case 'state':
-      return isLetters(v, 2, 3);
+      return isLetters(s, from, to, 2, 3);
   }
 }
 
@@ -198,10 +233,15 @@ export function exceedsLength(v: string, max: number): boolean {
 
 /** Luhn check of a digit string. */
 export function luhnValid(digits: string): boolean {
+  return luhnValidIn(digits, 0, digits.length);
+}
+
+/** Luhn check of the digits `s[from, to)`. */
+export function luhnValidIn(s: string, from: number, to: number): boolean {
   let sum = 0;
   let double = false;
-  for (let i = digits.length - 1; i >= 0; i--) {
-    let d = digits.charCodeAt(i) - 48;
+  for (let i = to - 1; i >= from; i--) {
+    let d = s.charCodeAt(i) - 48;
     if (double) {
       d *= 2;
       if (d > 9) d -= 9;

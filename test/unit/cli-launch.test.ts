@@ -1,0 +1,66 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { captured, testContext } from '../fixtures/cli/context';
+import { COMMAND_MODULES, launch } from '../../src/cli/launch';
+import { paygate, runPaygate } from '../../src/cli/program';
+
+// The process loads only the command it runs (launch.ts); the whole program (program.ts) is what help,
+// the docs and the other tests read. Both must be the same program to a user.
+
+async function both(args: string[], cwd = process.cwd()) {
+  const runs = [];
+  for (const run of [launch, runPaygate]) {
+    const { ctx, out, err } = captured({ cwd });
+    runs.push({ code: await run(args, ctx), out: out(), err: err() });
+  }
+  return runs;
+}
+
+describe('launch: one command loaded, the same answers as the whole program', () => {
+  it('names every command of the program, in its order', () => {
+    const names = paygate(testContext())
+      .commands.map((c) => c.name())
+      .filter((n) => n !== 'help');
+    assert.deepEqual(Object.keys(COMMAND_MODULES), names);
+  });
+
+  it('each command module builds the command of its name', async () => {
+    for (const [name, load] of Object.entries(COMMAND_MODULES)) assert.equal((await load())(testContext()).name(), name);
+  });
+
+  it('usage errors, help, --version and unknown commands answer alike', async () => {
+    const cases = [
+      ...Object.keys(COMMAND_MODULES).map((name) => [name, '--no-such-option']),
+      ['lint'],
+      ['lint', 'x', '--format', 'xml'],
+      ['lint', '--help'],
+      ['lint', '--version'],
+      ['--version'],
+      ['help', 'lint'],
+      ['lnt', 'x'],
+      [],
+    ];
+    for (const args of cases) {
+      const [lazy, whole] = await both(args);
+      assert.deepEqual(lazy, whole, args.join(' '));
+    }
+  });
+
+  it('paygate lint of files answers alike (text and JSON)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paygate-launch-'));
+    try {
+      writeFileSync(join(dir, 'a.rpcsv'), 'client-orderid;rp_card_type\nA-1;XYZ\n');
+      for (const format of ['text', 'json']) {
+        const [lazy, whole] = await both(['lint', '--no-git', '--format', format, 'a.rpcsv', 'missing.rpcsv'], dir);
+        assert.deepEqual(lazy, whole, format);
+        assert.equal(lazy.code, 2, 'an unreadable file is a usage problem');
+        assert.match(lazy.out + lazy.err, /invalid-value|missing/);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
