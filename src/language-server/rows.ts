@@ -75,9 +75,10 @@ export function build(
   const { csv } = batch;
   const rows: RowState[] = told.map(({ record, facts }) => {
     const line = document.positionAt(record.start).line;
-    // The record ends on the line before the next record starts (its `end` would split it into cells again).
-    const next = record.index + 1 < csv.recordCount ? csv.recordStart(record.index + 1) : text.length;
-    const lines = document.positionAt(next - 1).line - line + 1;
+    // The record ends on the line before the next record starts (its `end` would split it into cells
+    // again). The last one ends where it ends: a quote left open takes the file's final line break in.
+    const last = record.index + 1 >= csv.recordCount;
+    const lines = document.positionAt(last ? record.end : csv.recordStart(record.index + 1) - 1).line - line + 1;
     if (facts.src) srcRows++;
     if (facts.srcNeedsState) srcStateRows++;
     return stateOf(facts, line, lines);

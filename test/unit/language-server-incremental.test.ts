@@ -359,6 +359,29 @@ describe('incremental lint (language server)', () => {
     assert.ok(views > RUNS / 3, `the view was used ${views} times`);
   });
 
+  it('a quote left open in the last row takes the final line break in: the row view ends where the whole file does', () => {
+    // Found by the property above (a paste, then a delete that opened a quote): the row's lines stopped
+    // before the final line break the open quote holds, so its hover said 8 characters instead of 9.
+    const header =
+      'client-orderid;rp_card_type;credit-card-number;amount-from;amount-to;amount-sequence;period;interval;start-date;finish-date;currency;amount-from';
+    const text = `${header}\nord-1;SRC;;;;;;1;02.01.2099;02.01.2099;"multi\n;5\n`;
+    const doc = LineDocument.create('file:///q.rpcsv', 'paygate-recurring-csv', 1, text, 3);
+    const linter = new IncrementalLint(() => TODAY, 3);
+    linter.lint(doc);
+    for (const line of [1, 2, 3]) {
+      const view = linter.rowText(doc, line);
+      assert.ok(view, `no row view at line ${line}`);
+      const position = { line, character: 0 };
+      const small = TextDocument.create(doc.uri, doc.languageId, doc.version, view.text);
+      const at = { line: position.line - view.lineShift, character: 0 };
+      assert.deepEqual(
+        hoverInDocument(hoverAt(small, { diagnostics: [], batch: readBatch(view.text) }, at, view.rowNumber || undefined), view.lineShift),
+        hoverAt(doc, { diagnostics: [], batch: readBatch(text) }, position),
+        `hover at line ${line}`,
+      );
+    }
+  });
+
   it('re-checks an edit inside a row alone, and keeps duplicate-order-id of the rows sharing its id', () => {
     const text =
       'client-orderid;rp_card_type;credit-card-number;amount;currency\nord-1;DST;4111111111111111;5;EUR\nord-2;DST;4111111111111111;5;EUR\nord-1;DST;4111111111111111;5;EUR\n';
