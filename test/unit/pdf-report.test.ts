@@ -80,25 +80,30 @@ describe('PDF page shell', () => {
 });
 
 describe('weight', () => {
-  it('the extension bundle does not carry the PDF renderer: activation never loads it', async () => {
-    const r = await build({
-      entryPoints: [path.join(ROOT, 'src/extension/extension.ts')],
-      bundle: true,
-      write: false,
-      metafile: true,
-      platform: 'node',
-      format: 'cjs',
-      external: ['vscode'],
-      mainFields: ['module', 'main'],
-      logLevel: 'silent',
-    });
-    const inputs = Object.keys(r.metafile.inputs);
+  it("the extension bundles do not carry the PDF renderer; the panel's host side loads with the features, not on activation", async () => {
+    const inputsOf = async (entry: string) => {
+      const r = await build({
+        entryPoints: [path.join(ROOT, entry)],
+        bundle: true,
+        write: false,
+        metafile: true,
+        platform: 'node',
+        format: 'cjs',
+        external: ['vscode'],
+        mainFields: ['module', 'main'],
+        logLevel: 'silent',
+      });
+      return Object.keys(r.metafile.inputs);
+    };
+    const features = await inputsOf('src/extension/features.ts');
+    const entry = await inputsOf('src/extension/extension.ts');
     assert.ok(
-      inputs.some((i) => i.includes('src/extension/results/pdfPanel.ts')),
-      'the host side is in the bundle',
+      features.some((i) => i.includes('src/extension/results/pdfPanel.ts')),
+      'the host side is not in the features bundle',
     );
+    assert.ok(!entry.some((i) => i.includes('src/extension/results/pdfPanel.ts')), 'activation loads the PDF panel');
     assert.deepEqual(
-      inputs.filter((i) => i.includes('pdfjs-dist')),
+      [...features, ...entry].filter((i) => i.includes('pdfjs-dist')),
       [],
     );
   });
