@@ -76,10 +76,11 @@ export function checkRows(problems: ProblemCollector, today: CalendarDate, onRow
       const n = row.count;
       // A row short by trailing fields is what adding a column to the header leaves: offered (not safe: the
       // missing field may be in the middle) to add the empty ones at the end.
-      const rec = csv.record(r);
-      const fixes = n < width ? [addEmptyFieldsFix(batch, rec.end, width - n)] : [];
-      problems.add(Codes.fieldCount, rec.start, rec.end, `row has ${n} field${n === 1 ? '' : 's'}; the header has ${width}`, null, fixes);
-      onRow?.(rec, rowNumber, UNTRUSTED_ROW);
+      const start = row.bounds[0]; // the row's own bounds: the record is not tokenized again
+      const end = row.bounds[2 * n - 1];
+      const fixes = n < width ? [addEmptyFieldsFix(batch, end, width - n)] : [];
+      problems.add(Codes.fieldCount, start, end, `row has ${n} field${n === 1 ? '' : 's'}; the header has ${width}`, null, fixes);
+      onRow?.(csv.record(r), rowNumber, UNTRUSTED_ROW);
       continue;
     }
     const isSrc = pos.cardType >= 0 && row.is(pos.cardType, 'SRC');
