@@ -174,7 +174,7 @@ export class IncrementalLint {
     // A duplicate-order-id names the row its id was first used on: rows added or removed renumber it.
     if (this.movedFrom < state.rows.length) for (const key of ids.duplicated) touched.add(key);
     // Rows sharing a client-orderid with a re-checked row.
-    const cellOf = (row: RowState): Range => (row.keyCell ??= keyCellOf(state, row, document));
+    const cellOf = (row: RowState): Range => keyCellOf(state, row, document);
     for (const key of touched) ids.settle(key, state.rows, cellOf);
     this.settled(state);
     // This version's text, for whoever reads the whole-file lint later (a LineDocument joins it only then).

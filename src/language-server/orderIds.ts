@@ -52,8 +52,15 @@ export class OrderIds {
       list.setDup(had, undefined);
       return;
     }
-    const numbered = had.map((row) => ({ row, n: list.numberOf(row) })).sort((a, b) => a.n - b.n);
-    list.setDup(numbered[0].row, undefined);
-    for (let i = 1; i < numbered.length; i++) list.setDup(numbered[i].row, duplicateOf(key, cellOf(numbered[i].row), numbered[0].n));
+    // The first of them in the file (no sort, no object per row: a paste settles a thousand ids).
+    let first = had[0];
+    let firstNumber = list.numberOf(first);
+    for (let i = 1; i < had.length; i++) {
+      const n = list.numberOf(had[i]);
+      if (n >= firstNumber) continue;
+      first = had[i];
+      firstNumber = n;
+    }
+    for (const row of had) list.setDup(row, row === first ? undefined : duplicateOf(key, cellOf(row), firstNumber));
   }
 }

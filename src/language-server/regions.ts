@@ -49,6 +49,8 @@ export function mergeRows(
     key: undefined,
     src: false,
     srcNeedsState: false,
+    keyFrom: -1,
+    keyTo: -1,
   };
   rows.splice(r0, merged.length, [region], delta);
   if (delta !== 0) state.fixed = state.fixed.map((d) => (d.range.start.line >= end ? moved(d, delta) : d));

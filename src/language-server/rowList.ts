@@ -30,6 +30,13 @@ export interface RowState {
    * million rows would be three million objects for the collector.
    */
   keyCell?: Range;
+  /**
+   * The client-orderid field's characters on the row's first line, as the lint that found the row told
+   * (RowFacts.orderIdStart): a duplicate-order-id on it needs no second read of the row. -1 when the row
+   * has no id or spans lines (then keyCell is found by reading it).
+   */
+  keyFrom: number;
+  keyTo: number;
   src: boolean;
   srcNeedsState: boolean;
   /** The RowList block holding the row. */

@@ -81,7 +81,7 @@ export function build(
     const lines = document.positionAt(last ? record.end : csv.recordStart(record.index + 1) - 1).line - line + 1;
     if (facts.src) srcRows++;
     if (facts.srcNeedsState) srcStateRows++;
-    return stateOf(facts, line, lines);
+    return stateOf(facts, line, lines, record.start);
   });
   // Both in file order: each diagnostic goes to the row it starts in, counted from the row's first line.
   const fixed: LintDiagnostic[] = [];
@@ -112,7 +112,9 @@ export function build(
   };
 }
 
-function stateOf(facts: RowFacts, line: number, lines: number): RowState {
+/** `start`: the record's offset in the text the facts count in (a one-line row: its client-orderid's characters are the offsets from it). */
+function stateOf(facts: RowFacts, line: number, lines: number, start: number): RowState {
+  const oneLine = lines === 1 && facts.orderIdStart >= 0;
   return {
     line,
     lines,
@@ -121,6 +123,8 @@ function stateOf(facts: RowFacts, line: number, lines: number): RowState {
     key: facts.orderId,
     src: facts.src,
     srcNeedsState: facts.srcNeedsState,
+    keyFrom: oneLine ? facts.orderIdStart - start : -1,
+    keyTo: oneLine ? facts.orderIdEnd - start : -1,
   };
 }
 
@@ -157,7 +161,7 @@ export function recheck(state: State, old: RowState, at: number, document: Linte
   const rows = told.rows.map(({ facts }, i) => {
     const lines = firstLines[i + 1] - firstLines[i];
     for (let k = 0; k < lines; k++) rowOfLine[firstLines[i] - first + k] = i;
-    return stateOf(facts, firstLines[i] + shift, lines);
+    return stateOf(facts, firstLines[i] + shift, lines, told.rows[i].record.start);
   });
   for (const d of mini.diagnostics) {
     if (d.range.start.line < first || d.code === Codes.duplicateOrderId) continue;
@@ -228,11 +232,14 @@ export function duplicateOf(key: string, cell: Range, firstRow: number): LintDia
 }
 
 /**
- * Where a row's client-orderid cell is, relative to the row: the row parsed again when it first needs a
- * duplicate-order-id, which most rows never do. After a line break, as in the file: at the start of the
- * text a byte order mark would be taken for the file's.
+ * Where a row's client-orderid cell is, relative to the row: on a one-line row, from what its lint told
+ * (keyFrom); on a row of several lines, the row parsed again when it first needs a duplicate-order-id,
+ * which most rows never do. After a line break, as in the file: at the start of the text a byte order
+ * mark would be taken for the file's.
  */
 export function keyCellOf(state: State, row: RowState, document: LintedText): Range {
+  if (row.keyFrom >= 0) return { start: { line: 0, character: row.keyFrom }, end: { line: 0, character: row.keyTo } };
+  if (row.keyCell) return row.keyCell;
   const text = `\n${rowText(document, { line: state.rows.lineOf(row), lines: row.lines })}`;
-  return cellInRecord(text, parseCsv(text).record(1), state.orderIdAt);
+  return (row.keyCell = cellInRecord(text, parseCsv(text).record(1), state.orderIdAt));
 }

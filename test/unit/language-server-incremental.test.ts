@@ -405,6 +405,32 @@ describe('incremental lint (language server)', () => {
     assert.deepEqual(codes(linter.lint(doc)), ['3:duplicate-order-id:client-orderid "ord-1" is already used on row 2']);
     assert.deepEqual(linter.counts, { patched: 2, full: 1 });
   });
+  it('places a duplicate-order-id from what the lint told on a one-line row, and by reading a row whose id follows a quoted line break', () => {
+    // The id's characters are kept from the row's lint only when the row is one line: here the second
+    // row's id is on its second line, so a first-line offset would put the diagnostic on the wrong line.
+    const header = 'amount;client-orderid;rp_card_type;credit-card-number;currency';
+    const text = `${header}\n5;ord-1;DST;4111111111111111;EUR\n"5\n";ord-2;DST;4111111111111111;EUR\n`;
+    const doc = LineDocument.create('file:///d.rpcsv', 'paygate-recurring-csv', 1, text);
+    const linter = new IncrementalLint(() => TODAY, 1);
+    linter.lint(doc);
+    // Copies of both rows pasted above them: the originals are now the duplicates.
+    const paste = {
+      range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } },
+      text: '5;ord-1;DST;4111111111111111;EUR\n"5\n";ord-2;DST;4111111111111111;EUR\n',
+    };
+    doc.update([paste], 2);
+    linter.changed([paste]);
+    const dups = (r: LintResult) =>
+      r.diagnostics.filter((d) => d.code === Codes.duplicateOrderId).map((d) => ({ range: d.range, message: d.message }));
+    const got = dups(linter.lint(doc));
+    assert.deepEqual(got, dups(lint(doc.getText(), { today: TODAY })));
+    assert.deepEqual(
+      got.map((d) => `${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`),
+      ['4:2-4:7', '6:2-6:7'],
+    );
+    assert.deepEqual(linter.counts, { patched: 1, full: 1 });
+  });
+
   it('sends the first problems by severity, then file order, from the blocks that hold them', () => {
     const rows = ['ord-1;DST;4111111111111111;5;EUR', 'ord-2;DST;4111111111111112;5;EUR', 'ord-3;DST;4111111111111111;abc;EUR'];
     const text = [

@@ -25,6 +25,8 @@ const rowAt = (line: number, lines: number, dup: boolean): RowState => ({
   key: undefined,
   src: false,
   srcNeedsState: false,
+  keyFrom: -1,
+  keyTo: -1,
 });
 
 /** Rows one after another from `line`, with a gap of `gap` lines before each (blank lines). */

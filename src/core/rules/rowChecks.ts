@@ -144,7 +144,13 @@ export function checkRows(problems: ProblemCollector, today: CalendarDate, onRow
         cell(problems, row, pos.orderId, Codes.duplicateOrderId, message, 'client-orderid');
       }
     }
-    onRow?.(csv.record(r), rowNumber, { src: isSrc, srcNeedsState, orderId: hasId ? row.value(pos.orderId) : undefined });
+    onRow?.(csv.record(r), rowNumber, {
+      src: isSrc,
+      srcNeedsState,
+      orderId: hasId ? row.value(pos.orderId) : undefined,
+      orderIdStart: hasId ? row.bounds[2 * pos.orderId] : -1,
+      orderIdEnd: hasId ? row.bounds[2 * pos.orderId + 1] : -1,
+    });
   }
   return src;
 }

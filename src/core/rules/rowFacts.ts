@@ -16,13 +16,25 @@ export interface RowFacts {
   srcNeedsState: boolean;
   /** The client-orderid when its cell passed its own checks: the key of the duplicate check. */
   orderId: string | undefined;
+  /**
+   * Where the client-orderid field is in the linted text (its quotes included), -1 and -1 without an id:
+   * the language server puts a later duplicate-order-id there without reading the row again.
+   */
+  orderIdStart: number;
+  orderIdEnd: number;
 }
 
 /** Called by the lint with every data row in file order (`rowNumber` counts data rows from 1). */
 export type RowFactsListener = (record: CsvRecord, rowNumber: number, facts: RowFacts) => void;
 
 /** A row with csv-syntax or field-count: its cells are not read, so it tells nothing. */
-export const UNTRUSTED_ROW: RowFacts = Object.freeze({ src: false, srcNeedsState: false, orderId: undefined });
+export const UNTRUSTED_ROW: RowFacts = Object.freeze({
+  src: false,
+  srcNeedsState: false,
+  orderId: undefined,
+  orderIdStart: -1,
+  orderIdEnd: -1,
+});
 
 /** The message of duplicate-order-id: the id masked and cut like every value in a message. */
 export function duplicateOrderIdMessage(orderId: string, firstRow: number): string {
