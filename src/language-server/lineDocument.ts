@@ -21,7 +21,7 @@ interface Chunk {
 const isEol = (c: number): boolean => c === 10 || c === 13;
 
 /** Where each line of `text` starts; a break at the very end starts a line only in the document's last chunk. */
-function lineStarts(text: string, last: boolean): Int32Array {
+export function lineStarts(text: string, last: boolean): Int32Array {
   const starts = [0];
   // The next LF and the next CR, found by indexOf (far faster than reading every character).
   let lf = text.indexOf('\n');

@@ -6,6 +6,7 @@ import { lint, type LintResult } from '../core/rules/lint';
 import { duplicateOrderId, type RowFacts, type RowFactsListener } from '../core/rules/rowFacts';
 import type { Fix, LintDiagnostic } from '../core/rules/types';
 import type { Position, Range } from '../core/text';
+import { lineStarts } from './lineDocument';
 import { NO_DIAGNOSTICS, RowList, type RowState } from './rowList';
 
 // The rows of the incremental lint (see incremental.ts): what a whole-file lint leaves per data row, and
@@ -145,16 +146,20 @@ export function recheck(state: State, old: RowState, at: number, document: Linte
   const told = rowFactsCollector();
   const mini = lint(miniText, { today: state.today, onRow: told.onRow });
   const n = told.rows.length;
-  if (n === 0 || mini.batch.csv.records.length !== n + 1 || told.rows[n - 1].record.end !== miniText.length) return undefined;
+  if (n === 0 || mini.batch.csv.recordCount !== n + 1 || told.rows[n - 1].record.end !== miniText.length) return undefined;
   if (told.rows.some((r) => r.record.syntaxProblem)) return undefined;
-  const first = lineBreaks(miniText, 0, told.rows[0].record.start);
-  if (lineBreaks(miniText, told.rows[0].record.start, miniText.length) !== old.lines - 1) return undefined;
+  // Each record's first line in the small file, from one pass over its line starts (a record starts a
+  // line). The records follow one another (a blank line between them is a record of its own, refused
+  // above), so a record's lines run to the next one's first.
+  const starts = lineStarts(miniText, true);
+  let line = 0;
+  const firstLines = told.rows.map(({ record }) => {
+    while (starts[line] < record.start) line++;
+    return line;
+  });
+  const first = firstLines[0];
+  if (starts.length - 1 - first !== old.lines - 1) return undefined;
   const shift = at - first;
-  // Each record's first line in the small file. The records follow one another (a blank line between
-  // them is a record of its own, refused above), so a record's lines run to the next one's first.
-  const firstLines = [first];
-  for (let i = 1; i < n; i++)
-    firstLines.push(firstLines[i - 1] + lineBreaks(miniText, told.rows[i - 1].record.start, told.rows[i].record.start));
   firstLines.push(first + old.lines);
   // Which of the records each line belongs to.
   const rowOfLine: number[] = [];
@@ -219,6 +224,8 @@ export function shiftRange(r: Range, lines: number): Range {
 
 /** A diagnostic `lines` lines further down; its fixes' edits are moved when read (most never are). */
 export function moved(d: LintDiagnostic, lines: number): LintDiagnostic {
+  // Most have none (every duplicate-order-id): no new list for them.
+  if (d.fixes.length === 0) return { ...d, range: shiftRange(d.range, lines) };
   const fixes: Fix[] = d.fixes.map((f) => {
     const edits = lazyFix(f.title, f.safe, () => f.edits.map((e) => ({ range: shiftRange(e.range, lines), newText: e.newText })));
     return f.preferred === undefined ? edits : Object.assign(edits, { preferred: f.preferred });
