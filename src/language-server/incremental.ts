@@ -1,5 +1,6 @@
 import { todayLocal, type CalendarDate } from '../core/dates';
 import { lint, type LintResult } from '../core/rules/lint';
+import { lineStarts } from './lineDocument';
 import { OrderIds } from './orderIds';
 import { mergeRows, replaceRow } from './regions';
 import type { Range } from '../core/text';
@@ -68,7 +69,8 @@ export class IncrementalLint {
     state.generation++;
     for (const change of changes) {
       const r = change.range;
-      const breaks = r ? lineBreaks(change.text, 0, change.text.length) : -1;
+      // Counted by indexOf (lineStarts): a pasted block is long, and the first paste runs this cold.
+      const breaks = r ? lineStarts(change.text, true).length - 1 : -1;
       const row = r && breaks === 0 && r.start.line === r.end.line ? state.rows.at(r.start.line) : -1;
       if (row >= 0) {
         this.dirty.add(row);
