@@ -9,7 +9,7 @@ import {
   keyCellOf,
   lineBreaks,
   recheck,
-  rowStatesCollector,
+  rowFactsCollector,
   rowText,
   type LintedText,
   type RowState,
@@ -140,9 +140,9 @@ export class IncrementalLint {
   private full(document: LintedText): LintResult {
     const today = this.today();
     const text = document.getText();
-    const told = rowStatesCollector();
+    const told = rowFactsCollector();
     const result = lint(text, { today, onRow: told.onRow });
-    this.state = build(result, told, document, today, this.blockRows);
+    this.state = build(result, told.rows, document, today, this.blockRows);
     this.ids = undefined;
     this.invalid = this.state === undefined;
     this.settled(this.state);

@@ -50,39 +50,16 @@ export interface State {
   orderIdAt: number;
 }
 
-/** Every data row's record and facts, as the lint of a re-check tells them (LintOptions.onRow). */
-function rowFactsCollector(): { rows: { record: CsvRecord; facts: RowFacts }[]; onRow: RowFactsListener } {
+/** Every data row's record and facts, as the whole-file lint tells them (LintOptions.onRow). */
+export function rowFactsCollector(): { rows: { record: CsvRecord; facts: RowFacts }[]; onRow: RowFactsListener } {
   const rows: { record: CsvRecord; facts: RowFacts }[] = [];
   return { rows, onRow: (record, _rowNumber, facts) => rows.push({ record, facts }) };
 }
 
-/** What a whole-file lint tells of its data rows: each row's state (its lines found by `build`), and where its record starts and its index. */
-export interface ToldRows {
-  rows: RowState[];
-  starts: number[];
-  indices: number[];
-}
-
-/**
- * The whole-file lint's rows, made as it tells them (LintOptions.onRow): one object per row kept, not its
- * record and facts too, so a million rows leave less for the collector after the open.
- */
-export function rowStatesCollector(): ToldRows & { onRow: RowFactsListener } {
-  const told: ToldRows = { rows: [], starts: [], indices: [] };
-  const onRow: RowFactsListener = (record, _rowNumber, facts) => {
-    const start = record.start;
-    told.starts.push(start);
-    told.indices.push(record.index);
-    // As if one line: `build` takes the client-orderid's characters back from a row of several.
-    told.rows.push(stateOf(facts, 0, 1, start));
-  };
-  return { ...told, onRow };
-}
-
-/** The state of a whole-file lint and the rows it told, or undefined when no row can be re-checked alone. */
+/** The state of a whole-file lint and the facts its rows told, or undefined when no row can be re-checked alone. */
 export function build(
   result: LintResult,
-  told: ToldRows,
+  told: readonly { record: CsvRecord; facts: RowFacts }[],
   document: LintedText,
   today: CalendarDate,
   blockRows?: number,
@@ -97,20 +74,16 @@ export function build(
   let srcRows = 0;
   let srcStateRows = 0;
   const { csv } = batch;
-  const { rows, starts, indices } = told;
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i];
-    const line = document.positionAt(starts[i]).line;
+  const rows: RowState[] = told.map(({ record, facts }) => {
+    const line = document.positionAt(record.start).line;
     // The record ends on the line before the next record starts (its `end` would split it into cells
     // again). The last one ends where it ends: a quote left open takes the file's final line break in.
-    const index = indices[i];
-    const last = index + 1 >= csv.recordCount;
-    row.line = line;
-    row.lines = document.positionAt(last ? csv.record(index).end : csv.recordStart(index + 1) - 1).line - line + 1;
-    if (row.lines !== 1) row.keyFrom = row.keyTo = -1;
-    if (row.src) srcRows++;
-    if (row.srcNeedsState) srcStateRows++;
-  }
+    const last = record.index + 1 >= csv.recordCount;
+    const lines = document.positionAt(last ? record.end : csv.recordStart(record.index + 1) - 1).line - line + 1;
+    if (facts.src) srcRows++;
+    if (facts.srcNeedsState) srcStateRows++;
+    return stateOf(facts, line, lines, record.start);
+  });
   // Both in file order: each diagnostic goes to the row it starts in, counted from the row's first line.
   const fixed: LintDiagnostic[] = [];
   let r = 0;
