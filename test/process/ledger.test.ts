@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { defaultLedgerDirectory, guardedSend, Ledger, LEDGER_FILE, type NewSubmission } from '../../src/core/ledger';
 import { importLegacyHistory } from '../../src/extension/history/legacy';
+import { newSubmission } from '../fixtures/ledger/entry';
 
 // The submission ledger: what it records, that nothing is lost (no cap, concurrent writers, kill -9),
 // that a damaged file is kept and moved aside, and the guarded send every face uses.
@@ -15,20 +16,7 @@ function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-ledger-'));
 }
 
-const entry = (over: Partial<NewSubmission> = {}): NewSubmission => ({
-  face: 'editor',
-  pid: process.pid,
-  host: os.hostname(),
-  environment: 'local',
-  production: false,
-  endpointId: '1001',
-  endpoint: 'http://127.0.0.1:1/paygate/api/v4/create-recurring-payments/1001/',
-  file: '/tmp/x.rpcsv',
-  rowCount: 2,
-  contentHash: 'a'.repeat(64),
-  signatureMethod: 'RSA-SHA256',
-  ...over,
-});
+const entry = newSubmission;
 
 describe('ledger records', () => {
   it('is on disk as "sending" before the request, then completed by a second line', async (t) => {

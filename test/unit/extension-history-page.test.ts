@@ -7,22 +7,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Ledger, type NewSubmission } from '../../src/core/ledger';
+import { Ledger } from '../../src/core/ledger';
 import { newestSubmissions } from '../../src/extension/history/page';
+import { newSubmission } from '../fixtures/ledger/entry';
 
-const entry = (i: number): NewSubmission => ({
-  face: 'editor',
-  pid: process.pid,
-  host: os.hostname(),
-  environment: 'local',
-  production: false,
-  endpointId: '1001',
-  endpoint: 'http://127.0.0.1:1/x',
-  file: `/tmp/batch-${i}.rpcsv`,
-  rowCount: 1 + (i % 7),
-  contentHash: i.toString(16).padStart(64, '0'),
-  signatureMethod: 'RSA-SHA256',
-});
+const entry = (i: number) =>
+  newSubmission({ file: `/tmp/batch-${i}.rpcsv`, rowCount: 1 + (i % 7), contentHash: i.toString(16).padStart(64, '0') });
 
 test('the newest page equals the whole read, across rotated files, with completions; older says whether more exist', async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-history-page-'));

@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { guardedSend, Ledger, LedgerWriteError, type NewSubmission } from '../../src/core/ledger';
 import { faultyFs, type WriteFault } from '../faults/faultyFs';
+import { newSubmission } from '../fixtures/ledger/entry';
 
 // The ledger writes what it says it wrote (issue 17): a short write is continued, a full disk, an I/O
 // error or a failed fsync before the request leaves means nothing is sent, and a torn or unreadable
@@ -16,20 +17,8 @@ function tempDir(t: { after(fn: () => void): void }): string {
   return dir;
 }
 
-const entry = (over: Partial<NewSubmission> = {}): NewSubmission => ({
-  face: 'cli',
-  pid: process.pid,
-  host: os.hostname(),
-  environment: 'local',
-  production: false,
-  endpointId: '1001',
-  endpoint: 'http://127.0.0.1:1/x',
-  file: '/tmp/x.rpcsv',
-  rowCount: 1,
-  contentHash: 'c'.repeat(64),
-  signatureMethod: 'RSA-SHA256',
-  ...over,
-});
+const entry = (over: Partial<NewSubmission> = {}): NewSubmission =>
+  newSubmission({ face: 'cli', endpoint: 'http://127.0.0.1:1/x', rowCount: 1, contentHash: 'c'.repeat(64), ...over });
 
 function counter() {
   let sends = 0;
