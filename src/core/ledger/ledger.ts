@@ -171,7 +171,7 @@ export class Ledger {
       await this.index.rebuild(all.lines);
       found = all.reading.damage;
     } else if (await this.tailIsDamaged()) found = (await this.read()).damage;
-    const shard = await this.index.read(shardName(key.contentHash), key.contentHash);
+    const shard = await this.index.read(shardName(key.contentHash));
     const marks = await this.index.read('damage.jsonl');
     if (shard === undefined || marks === undefined) return this.read();
     const damages: DamageMark[] = [];

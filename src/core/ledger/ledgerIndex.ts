@@ -16,9 +16,6 @@ export function shardName(contentHash: string): string {
   return hh ? `${hh}.jsonl` : 'other.jsonl';
 }
 
-/** A line that names a batch's whole content hash. */
-const OTHER_BATCH = /"contentHash":"[0-9a-f]{64}"/;
-
 export class LedgerIndex {
   readonly directory: string;
 
@@ -54,21 +51,13 @@ export class LedgerIndex {
     }
   }
 
-  /**
-   * The lines of one index file; undefined when one is unreadable (the caller reads the ledger instead).
-   * With `only` (a content hash), the lines of other batches are skipped unparsed when they are visibly
-   * whole: they end the object and name another batch's whole hash. A shard holds about 1/4096 of the
-   * history, so at a million records parsing them all was most of a submit's time. A line cut short
-   * before its hash, or a completion that names none, is still parsed, so damage that could be this
-   * batch's is found as before; damage naming only another batch is found when that batch is checked.
-   */
-  async read(name: string, only?: string): Promise<LedgerLine[] | undefined> {
+  /** The lines of one index file; undefined when one is unreadable (the caller reads the ledger instead). */
+  async read(name: string): Promise<LedgerLine[] | undefined> {
     const lines: LedgerLine[] = [];
     let broken = false;
     await scanLines(this.fs, path.join(this.directory, name), (raw) => {
       const t = raw.trim();
       if (t === '') return;
-      if (only !== undefined && t.endsWith('}') && !t.includes(only) && OTHER_BATCH.test(t)) return;
       const line = parseLine(t);
       if (line) lines.push(line);
       else broken = true;
