@@ -19,6 +19,30 @@ export interface TextEdit {
   newText: string;
 }
 
+/**
+ * Calls `found` with the offset where each line after the first starts: after every CRLF, LF or lone CR.
+ * The next CR and LF are searched again only once passed (indexOf, far faster than reading every
+ * character), so the text is read once in all.
+ */
+export function forEachLineStart(text: string, found: (offset: number) => void): void {
+  const n = text.length;
+  let lf = text.indexOf('\n');
+  let cr = text.indexOf('\r');
+  if (lf === -1) lf = n;
+  if (cr === -1) cr = n;
+  for (;;) {
+    const at = lf < cr ? lf : cr;
+    if (at >= n) break;
+    // A CR followed by LF is one line break (the sentinel n for "no LF" must not pass for that LF).
+    const next = at === cr && lf === cr + 1 && lf < n ? cr + 2 : at + 1;
+    found(next);
+    if (lf < next) lf = text.indexOf('\n', next);
+    if (cr < next) cr = text.indexOf('\r', next);
+    if (lf === -1) lf = n;
+    if (cr === -1) cr = n;
+  }
+}
+
 /** Maps string offsets to line/character positions. A record may end in CRLF, LF or a lone CR. */
 export class LineIndex {
   /** Offset of the first character of every line, 4 bytes a line (a file may be millions of blank lines). */
@@ -26,25 +50,8 @@ export class LineIndex {
 
   constructor(readonly text: string) {
     const starts = this.starts;
-    const push = (offset: number) => starts.push(offset);
-    push(0);
-    // The next CR and LF are searched again only once passed: one read of the text in all.
-    const n = text.length;
-    let lf = text.indexOf('\n');
-    let cr = text.indexOf('\r');
-    if (lf === -1) lf = n;
-    if (cr === -1) cr = n;
-    for (;;) {
-      const at = lf < cr ? lf : cr;
-      if (at >= n) break;
-      // A CR followed by LF is one line break (the sentinel n for "no LF" must not pass for that LF).
-      const next = at === cr && lf === cr + 1 && lf < n ? cr + 2 : at + 1;
-      push(next);
-      if (lf < next) lf = text.indexOf('\n', next);
-      if (cr < next) cr = text.indexOf('\r', next);
-      if (lf === -1) lf = n;
-      if (cr === -1) cr = n;
-    }
+    starts.push(0);
+    forEachLineStart(text, (offset) => starts.push(offset));
   }
 
   /** Offset of the first character of every line. */

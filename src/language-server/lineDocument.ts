@@ -1,5 +1,6 @@
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver';
 import type { Position, Range, TextDocument } from 'vscode-languageserver-textdocument';
+import { forEachLineStart } from '../core/text';
 
 // An open document as the server holds it, for files of a million rows. vscode-languageserver-textdocument
 // keeps one flat string: every edit builds the whole text again (190 MB at a million rows) and moves its
@@ -23,21 +24,7 @@ const isEol = (c: number): boolean => c === 10 || c === 13;
 /** Where each line of `text` starts; a break at the very end starts a line only in the document's last chunk. */
 export function lineStarts(text: string, last: boolean): Int32Array {
   const starts = [0];
-  // The next LF and the next CR, found by indexOf (far faster than reading every character).
-  let lf = text.indexOf('\n');
-  let cr = text.indexOf('\r');
-  while (lf >= 0 || cr >= 0) {
-    if (cr < 0 || (lf >= 0 && lf < cr)) {
-      starts.push(lf + 1);
-      lf = text.indexOf('\n', lf + 1);
-    } else {
-      // A CR alone, or the CR of a CRLF: either way one break.
-      const end = lf === cr + 1 ? lf + 1 : cr + 1;
-      starts.push(end);
-      if (end > cr + 1) lf = text.indexOf('\n', end);
-      cr = text.indexOf('\r', cr + 1);
-    }
-  }
+  forEachLineStart(text, (offset) => starts.push(offset));
   if (!last && starts.length > 1 && starts[starts.length - 1] === text.length) starts.pop();
   return Int32Array.from(starts);
 }
