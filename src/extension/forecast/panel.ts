@@ -1,5 +1,5 @@
-// The forecast panel of one batch, beside it: the page's shell (the results page's CSP), the ready
-// handshake, recomputation after edits (debounced; the last edit wins), the rows of a clicked period,
+// The forecast panel of one batch, beside it: a PanelPage (the results page's shell, CSP and ready
+// handshake), recomputation after edits (debounced; the last edit wins), the rows of a clicked period,
 // revealing a line and the three exports.
 import * as vscode from 'vscode';
 import { forecastCsv } from '../../core/forecast/csv';
@@ -10,9 +10,8 @@ import {
   type ForecastHostToPage,
   type ForecastPageToHost,
 } from '../../shared/forecastProtocol';
-import { Disposable } from '../disposable';
 import { log } from '../log';
-import { pageHtml, webviewOptions } from '../results/webviewPage';
+import { PanelPage, webviewOptions } from '../results/webviewPage';
 import { BatchForecast } from './compute';
 
 /** Quiet time after the last edit before the batch is read again: typing never waits on a forecast. */
@@ -20,31 +19,26 @@ export const RECOMPUTE_DELAY_MS = 400;
 
 const baseName = (uri: vscode.Uri) => uri.path.slice(uri.path.lastIndexOf('/') + 1);
 
-export class ForecastPanel extends Disposable {
+export class ForecastPanel extends PanelPage {
   private by: ForecastBy = 'month';
   private current: BatchForecast | undefined;
   private generation = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private ready = false;
 
+  // The page's lifecycle (options, HTML, messages, disposal, the live-page flag) is PanelPage's.
   private constructor(
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     private document: vscode.TextDocument,
-    private readonly extensionUri: vscode.Uri,
+    extensionUri: vscode.Uri,
   ) {
-    super();
+    super(panel, extensionUri, { name: 'forecast' });
     this.register(panel);
-    this.register(panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));
-    this.register(panel.onDidDispose(() => this.dispose()));
     this.register(
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.document === this.document && e.contentChanges.length > 0) this.schedule();
       }),
     );
-    // A hidden panel's page is discarded (no retainContextWhenHidden); it says `ready` again when shown.
-    this.register(panel.onDidChangeViewState((e) => void (e.webviewPanel.visible || (this.ready = false))));
     this.register({ dispose: () => clearTimeout(this.timer) });
-    panel.webview.html = this.html();
   }
 
   static open(document: vscode.TextDocument, extensionUri: vscode.Uri): ForecastPanel {
@@ -66,13 +60,9 @@ export class ForecastPanel extends Disposable {
     this.panel.reveal(undefined, true);
   }
 
-  private html(): string {
-    return pageHtml(this.panel.webview, this.extensionUri, { name: 'forecast', title: this.panel.title });
-  }
-
   private schedule(): void {
     clearTimeout(this.timer);
-    if (this.ready) void this.post({ type: 'computing' });
+    if (this.isReady) void this.post({ type: 'computing' });
     this.timer = setTimeout(() => void this.recompute(), RECOMPUTE_DELAY_MS);
   }
 
@@ -82,7 +72,7 @@ export class ForecastPanel extends Disposable {
     const started = Date.now();
     this.current = BatchForecast.compute(this.document.getText(), this.by);
     log().info(`Forecast of ${baseName(this.document.uri)} by ${this.by}: ${Date.now() - started} ms`);
-    if (this.ready)
+    if (this.isReady)
       await this.post({ type: 'forecast', file: baseName(this.document.uri), generation, forecast: this.current.run.forecast });
   }
 
@@ -90,7 +80,7 @@ export class ForecastPanel extends Disposable {
     return this.panel.webview.postMessage(msg);
   }
 
-  private async onMessage(raw: unknown): Promise<void> {
+  protected async onMessage(raw: unknown): Promise<void> {
     if (!isForecastPageToHost(raw)) {
       log().warn('Forecast panel: ignored a message that does not match the protocol');
       return;
@@ -98,7 +88,7 @@ export class ForecastPanel extends Disposable {
     const msg: ForecastPageToHost = raw;
     switch (msg.type) {
       case 'ready':
-        this.ready = true;
+        this.isReady = true;
         await this.recompute();
         break;
       case 'setBy':
