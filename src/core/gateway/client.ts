@@ -1,5 +1,5 @@
 import { percentEncode, signRequest, type SignatureDetails, type SigningCredentials } from '../oauth';
-import { withCrlfRecords } from '../csv/write';
+import { canonicalBatchText } from '../csv/canonical';
 import { createRecurringPaymentsUrl, customReportUrl, DEFAULT_PATHS, type Environment, type PathTemplates } from './environments';
 import type { GatewayOutcome } from './outcome';
 import { interpretCreateAnswer } from './createAnswer';
@@ -36,9 +36,9 @@ interface CommonOptions {
   nonce?: string;
 }
 
-/** The create payload: the file's text with CRLF record separators, UTF-8 without BOM, Base64. */
+/** The create payload: the batch's canonical text (csv/canonical.ts) as UTF-8, Base64. */
 export function createPayload(csvText: string): string {
-  return Buffer.from(withCrlfRecords(csvText), 'utf8').toString('base64');
+  return Buffer.from(canonicalBatchText(csvText), 'utf8').toString('base64');
 }
 
 /** What a create sends: the Base64 payload from prepareSubmission, or the file's text to prepare here. */

@@ -1,5 +1,4 @@
-import { withCrlfRecords } from '../csv/write';
-import { sha256Hex } from '../gateway/prepare';
+import { batchContentHash, legacyContentHashes } from '../csv/canonical';
 import type { SubmissionRecord } from '../ledger/records';
 import { readBatch } from '../rules/batch';
 import type { BatchRowInput } from './types';
@@ -25,7 +24,10 @@ export function acceptedSubmissions(records: readonly SubmissionRecord[], enviro
   });
 }
 
-/** Whether a file's text is still the content the ledger says was sent (its CRLF text's SHA-256). */
+/**
+ * Whether a file's text is still the content the ledger says was sent: its content hash (canonical.ts),
+ * or for a record written before the canonical form, a hash that version made of this text.
+ */
 export function stillAsSent(text: string, record: Pick<SubmissionRecord, 'contentHash'>): boolean {
-  return sha256Hex(withCrlfRecords(text, readBatch(text).csv)) === record.contentHash;
+  return batchContentHash(text) === record.contentHash || legacyContentHashes(text).includes(record.contentHash);
 }

@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import { legacySentText } from './write';
+
+// The canonical form of a batch: the one text every face sends, hashes, guards and reconciles, so an
+// unchanged file is the same submission whichever face read it.
+//
+// Every line break becomes CRLF, between records AND inside quoted fields; a byte order mark is dropped;
+// blank lines at the end become the one final CRLF. Why CRLF everywhere: the gateway's sample separates
+// rows with CRLF (RFC 4180's line break), and an editor cannot keep anything else: VS Code's buffer holds
+// one end-of-line sequence for the whole document, so a bare LF inside a quoted field reaches the extension
+// as CRLF whatever the file holds. The terminal reads the bytes as they are. Keeping quoted line breaks
+// "exactly" (what versions up to 0.1 did) therefore made the editor and the CLI send and hash different
+// bytes for one unchanged file, and the resend guard missed it. A description whose line break was a bare
+// LF now reaches the gateway with CRLF, as it always did from the editor.
+
+/** Any line break that is not already CRLF: a bare LF, or a CR not followed by LF. */
+const NOT_CRLF = /(?<!\r)\n|\r(?!\n)/;
+const ANY_BREAK = /\r\n|\r|\n/g;
+const TRAILING_BREAKS = /(?:\r\n)+$/;
+
+/** The canonical text of a batch (see above). Linear in the text; an already canonical text is not copied. */
+export function canonicalBatchText(text: string): string {
+  let out = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (NOT_CRLF.test(out)) out = out.replace(ANY_BREAK, '\r\n');
+  // Blank lines at the end only stand for the final line break (the linter ignores them).
+  if (out.endsWith('\r\n\r\n')) out = out.replace(TRAILING_BREAKS, '\r\n');
+  return out;
+}
+
+/** SHA-256 (hex) of a text's UTF-8 bytes. */
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** The content hash of a batch: SHA-256 of its canonical text. The ledger's and the guard's name for it. */
+export function batchContentHash(text: string): string {
+  return sha256Hex(canonicalBatchText(text));
+}
+
+/**
+ * The content hashes versions up to 0.1 may have recorded for this batch, other than today's: the CLI
+ * hashed the file's bytes with quoted line breaks kept as they were (`raw`, when the caller has the bytes
+ * as read from disk), and the editor hashed its buffer, whose line breaks are all CRLF (today's hash) or
+ * all LF (a file whose end-of-line sequence was LF). The guard looks for these too, so a file sent before
+ * the canonical form is still refused after it.
+ */
+export function legacyContentHashes(text: string, raw?: string): string[] {
+  // Without a quote there is no quoted line break, and every older hash is today's.
+  if (!text.includes('"') && (raw === undefined || !raw.includes('"'))) return [];
+  const current = batchContentHash(text);
+  const candidates = [legacySentText(text), legacySentText(text.replace(ANY_BREAK, '\n'))];
+  if (raw !== undefined && raw !== text) candidates.push(legacySentText(raw));
+  const out: string[] = [];
+  for (const c of candidates) {
+    const h = sha256Hex(c);
+    if (h !== current && !out.includes(h)) out.push(h);
+  }
+  return out;
+}
