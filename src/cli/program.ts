@@ -12,6 +12,7 @@ import { gatewayCommand } from './commands/gateway';
 import { demoCommand } from './commands/demo';
 import { lspCommand } from './commands/lsp';
 import { historyCommand } from './commands/history';
+import { diffCommand } from './commands/diff';
 import { trustCommand } from './commands/trust';
 import { reconcileCommand } from './commands/reconcile';
 import { listenCommand } from './commands/listen';
@@ -27,6 +28,7 @@ export const COMMANDS = [
   signCommand,
   submitCommand,
   historyCommand,
+  diffCommand,
   reportCommand,
   reconcileCommand,
   trustCommand,

@@ -7,6 +7,7 @@ export {
   loadOrCreateDemoMerchant,
   defaultStateDir,
   demoControlKey,
+  demoEndpointId,
   demoMerchantCredentials,
   DEMO_PROJECT_CURRENCY,
   PRIVATE_KEY_FILE,

@@ -1,7 +1,15 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { createRecurringPayments, environmentProblems, prepareSubmission } from '../../core/gateway';
-import { completionFor, guardedSend, LedgerWriteError, submissionEntry, type SubmissionRecord } from '../../core/ledger';
+import {
+  alreadySentLines,
+  completionFor,
+  guardedSend,
+  LedgerWriteError,
+  submissionEntry,
+  type AlreadySentRow,
+  type SubmissionRecord,
+} from '../../core/ledger';
 import { maskText } from '../../core/mask';
 import { checkSigningCredentials } from '../../core/oauth';
 import { loadCliConfig } from '../config';
@@ -33,15 +41,16 @@ export function submitCommand(ctx: CliContext) {
       summary: 'lint, sign and send a recurring-payments file (create operation)',
       description:
         'Lints FILE, then sends it to the create-recurring-payments operation (once; never retried). Nothing is sent ' +
-        'when the file has lint errors, or when the same content was already sent (or may have been) to the same ' +
-        "environment and endpoint: see 'paygate history'.",
+        'when the file has lint errors, when the same content was already sent (or may have been) to the same ' +
+        'environment and endpoint, or when any of its rows was (its client-orderid in such a submission: an edited, ' +
+        "reordered or extended file): see 'paygate history' and 'paygate diff FILE --against last'.",
       notes:
         `Secrets: $${SECRET_ENV.rsaKeyFile}, $${SECRET_ENV.rsaKeyPassphrase}, $${SECRET_ENV.consumerSecret} (HMAC-SHA1 instead of RSA).\n` +
         "The local environment needs none: it uses the local gateway's demo merchant.",
       exits: [
         [EXIT.ok, 'accepted'],
         [EXIT.rejected, 'rejected (validation-error, error), declined, server error, or an unrecognised answer'],
-        [EXIT.usage, 'usage error, unreadable input, lint errors or a resend refused (nothing sent)'],
+        [EXIT.usage, 'usage error, unreadable input, lint errors, or a resend of the file or of some of its rows refused (nothing sent)'],
         [EXIT.auth, 'authentication failed'],
         [EXIT.transport, 'transport error before anything was sent (connection refused, DNS, TLS, connect timeout)'],
         [
@@ -65,7 +74,10 @@ export function submitCommand(ctx: CliContext) {
       ]).default('text'),
     )
     .option('-y, --yes', 'do not ask before sending to a production environment (does not allow a resend)')
-    .option('--allow-resend', 'send even though the ledger says this content was (or may have been) sent before')
+    .option(
+      '--allow-resend',
+      'send even though the ledger says this content, or some of its rows, was (or may have been) sent before: their payments may be created twice',
+    )
     .option(
       '--state <DIR>',
       'the submission ledger directory (default $PAYGATE_DATA_DIR, else $XDG_DATA_HOME/paygate, else ~/.local/share/paygate; the editor uses the same)',
@@ -131,6 +143,8 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
           prepared,
           signatureMethod: credentials.value.signatureMethod,
         }),
+        legacyHashes: prepared.legacyHashes,
+        batch: prepared.lint.batch,
         allowResend: o.allowResend === true,
         confirmSend: async () => {
           if (!env.production || o.yes === true) return true;
@@ -166,6 +180,9 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
       case 'duplicate':
       case 'raced':
         return usage(resendRefusal(input.name, env.name, env.endpointId, result.earlier));
+      case 'already-sent':
+        for (const line of alreadySentLines(input.name, result.rows)) ctx.stderr(`${maskText(line)}\n`);
+        return usage(rowsRefusal(input.name, env.name, env.endpointId, result.rows));
       case 'not-confirmed':
         return usage('not sent');
       case 'sent':
@@ -182,6 +199,15 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
   } finally {
     await t.release();
   }
+}
+
+function rowsRefusal(file: string, environment: string, endpointId: string, rows: readonly AlreadySentRow[]): string {
+  const n = rows.length;
+  return (
+    `${file}: ${n} row${n === 1 ? ' was' : 's were'} already sent to ${environment}, endpoint ${endpointId} (listed above). ` +
+    'Nothing was sent. Sending them again may create their payments twice: remove them from the file ' +
+    `('paygate diff ${file} --against last' shows what changed since the last send), or, if you are sure, pass --allow-resend.`
+  );
 }
 
 /** A usage problem found inside the guarded flow (it ends the command with exit 2, nothing sent). */

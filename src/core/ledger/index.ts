@@ -7,4 +7,8 @@ export * from './fromOutcome';
 export * from './ledgerFs';
 export * from './words';
 export * from './entry';
+export * from './alreadySent';
+export * from './rowKeys';
+export * from './batchDiff';
+export { LedgerSecret, KEY_FILE } from './secret';
 export { LEDGER_FILE } from './files';

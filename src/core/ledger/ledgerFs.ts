@@ -24,6 +24,11 @@ export interface LedgerFs {
   rename(from: string, to: string): Promise<void>;
   readdir(path: string): Promise<string[]>;
   mkdir(path: string, options: { recursive: true; mode: number }): Promise<unknown>;
+  /** A second name for a file; fails with EEXIST when `to` exists (how the ledger's key is created once). */
+  link(from: string, to: string): Promise<void>;
+  unlink(path: string): Promise<void>;
+  /** Removes a folder and everything in it (an index this version no longer reads). */
+  removeTree(path: string): Promise<void>;
 }
 
 export const nodeLedgerFs: LedgerFs = {
@@ -32,7 +37,38 @@ export const nodeLedgerFs: LedgerFs = {
   rename: (a, b) => nodeFs.rename(a, b),
   readdir: (p) => nodeFs.readdir(p),
   mkdir: (p, o) => nodeFs.mkdir(p, o),
+  link: (a, b) => nodeFs.link(a, b),
+  unlink: (p) => nodeFs.unlink(p),
+  removeTree: (p) => nodeFs.rm(p, { recursive: true, force: true }),
 };
+
+/**
+ * A whole file's text as it was when opened (an index shard, the key: small files), or undefined when
+ * there is none. Bytes appended meanwhile are read next time.
+ */
+export async function readWhole(fs: LedgerFs, file: string): Promise<string | undefined> {
+  let handle: LedgerFileHandle;
+  try {
+    handle = await fs.open(file, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  try {
+    const { size } = await handle.stat();
+    const buffer = Buffer.allocUnsafe(size);
+    let at = 0;
+    // Bounded: each round reads at least one byte or stops.
+    while (at < size) {
+      const { bytesRead } = await handle.read(buffer, at, size - at, at);
+      if (bytesRead <= 0) break;
+      at += bytesRead;
+    }
+    return buffer.toString('utf8', 0, at);
+  } finally {
+    await handle.close();
+  }
+}
 
 /** An append that did not reach the disk whole: the reason is named for the person who must fix it. */
 export class LedgerWriteError extends Error {

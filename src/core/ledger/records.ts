@@ -1,5 +1,5 @@
 import { maskText } from '../mask';
-import type { LedgerOutcomeName } from '../gateway/outcomes';
+import { LEDGER_MAY_HAVE_CREATED, type LedgerOutcomeName } from '../gateway/outcomes';
 import type { LedgerFs } from './ledgerFs';
 
 // What the submission ledger holds and how its lines fold into records. A record names a create by its
@@ -183,26 +183,42 @@ export function foldLines(lines: readonly LedgerLine[]): SubmissionRecord[] {
   });
 }
 
-/** What the resend guard compares: never a URL, whose port changes with every local gateway. */
-export interface GuardKey {
-  contentHash: string;
+/** Where a create went, as the guards compare it: never a URL, whose port changes with every local gateway. */
+export interface Target {
   environment: string;
   endpointId: string;
 }
 
+/** What the resend guard compares: the content (today's hash, or one an older version recorded) and the target. */
+export interface GuardKey extends Target {
+  contentHash: string;
+  /** Hashes versions up to 0.1 may have recorded for this same content (csv/canonical.ts). */
+  legacyHashes?: readonly string[];
+}
+
+export function atTarget(r: Pick<SubmissionRecord, 'environment' | 'endpointId'>, target: Target): boolean {
+  return r.environment === target.environment && r.endpointId === target.endpointId;
+}
+
+/** The hashes a guard key names: today's first. */
+export function keyHashes(key: GuardKey): string[] {
+  return [key.contentHash, ...(key.legacyHashes ?? [])];
+}
+
 export function sameTarget(r: SubmissionRecord, key: GuardKey): boolean {
-  return r.contentHash === key.contentHash && r.environment === key.environment && r.endpointId === key.endpointId;
+  return atTarget(r, key) && (r.contentHash === key.contentHash || (key.legacyHashes?.includes(r.contentHash) ?? false));
 }
 
 /**
- * Whether a record means the content may already be at the gateway: accepted, unknown, cancelled while
- * waiting, an answer nobody could read, still sending (or interrupted while sending), or any answer that
- * named created payments (a batch declined in part).
+ * Whether a record means the content may already be at the gateway: still sending (or interrupted while
+ * sending), an outcome whose row of the outcome table says so (accepted, unknown, unrecognised, the old
+ * cancelled), any answer that named created payments (a batch declined in part), and anything this
+ * version cannot read (a done record without an outcome, an outcome written by a newer version).
  */
-export function mayHaveCreated(r: SubmissionRecord): boolean {
-  if (r.state === 'sending') return true;
-  if (r.outcome === 'accepted' || r.outcome === 'unknown' || r.outcome === 'cancelled' || r.outcome === 'unrecognised') return true;
-  return r.recurringPaymentIds.length > 0;
+export function mayHaveCreated(r: Pick<SubmissionRecord, 'state' | 'outcome' | 'recurringPaymentIds'>): boolean {
+  if (r.state === 'sending' || r.outcome === undefined) return true;
+  if (r.recurringPaymentIds.length > 0) return true;
+  return Object.hasOwn(LEDGER_MAY_HAVE_CREATED, r.outcome) ? LEDGER_MAY_HAVE_CREATED[r.outcome] : true;
 }
 
 /** Damage found by one read (and moved aside by it). */

@@ -8,9 +8,12 @@ import {
   fieldValue,
   prepareSubmission,
 } from '../../core/gateway';
-import { completionFor, guardedSend, splitList, submissionEntry, type ResendBlocker, type SubmissionRecord } from '../../core/ledger';
+import * as fs from 'node:fs/promises';
+import { completionFor, guardedSend, splitList, submissionEntry, type AlreadySentRow, type SubmissionRecord } from '../../core/ledger';
 import { maskText } from '../../core/mask';
 import { damageText } from '../../core/ledger/words';
+import { askRowsAgain, askSendAgain, type RowsAnswer } from './resendQuestions';
+import { holdsCvv, moveAlreadySentRows, stripCvvInDocument } from './ledgerEdits';
 import { log, showErrorWithLog } from '../log';
 import type { ResultsPanelApi } from '../results/register';
 import { activeEnvironmentName, isProduction } from '../environments/settings';
@@ -19,15 +22,20 @@ import { buildSubmissionView, sensitiveValues, summary, type SubmitOutcome } fro
 import { resolveTarget, showTargetProblem, type Target, type TargetDeps } from '../environments/target';
 import { documentFor, optionsArg, type CommandArgs } from '../commandArgs';
 
-// Submit Recurring Payments File: submission preparation (lint gate, CRLF, payload, hash) → environment and
-// credentials → the guarded send every face shares (in flight here? sent before? production? ledger
-// "sending" on disk, one POST, cancellable, ledger completed) → results panel, notification.
+// Submit Recurring Payments File: submission preparation (lint gate, canonical text, payload, hash) →
+// environment and credentials → the guarded send every face shares (in flight here? the same content sent
+// before? rows sent before? production? row keys and "sending" on disk, one POST, cancellable, ledger
+// completed) → results panel, notification, and for an accepted batch holding CVVs the offer to empty them.
 
 export interface SubmitOptions {
   /** Answer for the production confirmation (tests, automation). Absent: ask. */
   confirm?: boolean;
   /** Answer for the "same content sent to this endpoint before" warning. Absent: ask. */
   sendAgain?: boolean;
+  /** Answer for the "rows already sent" question: send them, not, or move them to a new file. Absent: ask. */
+  sendRowsAgain?: boolean | 'move';
+  /** Answer for the offer to empty the CVVs of an accepted batch. Absent: offered in a notification. */
+  stripCvv?: boolean;
   /** Send to this environment instead of the active one. */
   environment?: string;
 }
@@ -42,6 +50,7 @@ export type SubmitRefusal =
   | 'local-gateway-failed'
   | 'not-confirmed'
   | 'duplicate-declined'
+  | 'already-sent'
   | 'in-flight'
   | 'ledger-failed'
   | 'ledger-damaged'
@@ -49,14 +58,16 @@ export type SubmitRefusal =
 
 export type SubmitResult =
   | { status: 'sent'; outcome: SubmitOutcome['outcome']; record: SubmissionRecord; historyFile: string }
-  | { status: 'refused'; reason: SubmitRefusal; message: string };
+  | { status: 'refused'; reason: SubmitRefusal; message: string; rows?: number; movedTo?: string };
 
 export interface SubmitCommandDeps extends TargetDeps {
   history: SubmissionHistory;
   results: ResultsPanelApi;
 }
 
-function refuse(reason: SubmitRefusal, message: string, notify = true): SubmitResult {
+type Refused = Extract<SubmitResult, { status: 'refused' }>;
+
+function refuse(reason: SubmitRefusal, message: string, notify = true): Refused {
   if (notify) void vscode.window.showErrorMessage(`PayGate: ${message}`);
   return { status: 'refused', reason, message };
 }
@@ -72,7 +83,7 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
   const name = path.basename(doc.uri.path);
   const text = doc.getText();
 
-  const prepared = prepareSubmission(text, name);
+  const prepared = prepareSubmission(text, name, await bytesOnDisk(doc));
   if (prepared.refusal?.reason === 'lint-errors') {
     const message = `${prepared.refusal.message}. Fix them first.`;
     void vscode.window.showErrorMessage(`PayGate: ${message}`, 'Show Problems').then((choice) => {
@@ -97,6 +108,7 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
   const ledger = deps.history.current;
   const sensitive = sensitiveValues(batch);
   let submittedAt = new Date().toISOString();
+  let rowsAnswer: RowsAnswer = 'dont-send';
 
   let result;
   try {
@@ -113,7 +125,14 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
         prepared,
         signatureMethod: target.credentials.signatureMethod,
       }),
+      legacyHashes: prepared.legacyHashes,
+      batch,
       confirmResend: async (previous) => options.sendAgain ?? (await askSendAgain(previous, name, envName, endpoint)),
+      confirmRowResend: async (rows) => {
+        const given = options.sendRowsAgain;
+        rowsAnswer = given === undefined ? await askRowsAgain(rows, name, envName) : given === 'move' ? 'move' : given ? 'send' : 'dont-send';
+        return rowsAnswer === 'send';
+      },
       confirmSend: async () => {
         if (!isProduction(envName)) return true;
         return (
@@ -154,6 +173,8 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
         `Not sent: ${name} was already sent to ${envName} (endpoint ${target.environment.endpointId}).`,
         false,
       );
+    case 'already-sent':
+      return rowsRefused(doc, name, envName, result.rows, rowsAnswer);
     case 'raced':
       return refuse(
         'duplicate-declined',
@@ -189,6 +210,7 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
   if (outcome.outcome === 'accepted') {
     log().info(`Submit ${name}: ${line}${serialNumbers.length ? `, serial-number ${serialNumbers.join(', ')}` : ''}`);
     void vscode.window.showInformationMessage(`PayGate: ${name}: ${line}`);
+    if (holdsCvv(text)) await offerStripCvv(doc, name, options.stripCvv);
   } else {
     log().warn(`Submit ${name}: ${line}`);
     if ('raw' in outcome) log().debug(`Answer body: ${maskText(outcome.raw.slice(0, 2000), sensitive).replace(/\s+/g, ' ')}`);
@@ -200,42 +222,63 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
 }
 
 /**
- * The resend question, with one way to say no. A modal message always adds its own Cancel, and VS Code
- * focuses its first button, so a "Don't Send" beside it was a second no, and making it the close button
- * would have put the focus (Enter) on "Send Again". A pick list has exactly the two answers: the first,
- * selected one is "Don't send" (Enter), Escape also answers no, and only "Send again" sends.
+ * The file's text as read from disk when the document shows it unchanged: versions up to 0.1 hashed those
+ * bytes from the terminal, and the editor's buffer has lost which line breaks were which.
  */
-async function askSendAgain(blocker: ResendBlocker, name: string, envName: string, endpoint: string): Promise<boolean> {
-  if ('damage' in blocker) {
-    const choice = await vscode.window.showWarningMessage(
-      `${name} may have been sent before: the submission ledger was damaged. Sending it again may create the payments twice.`,
-      { modal: true, detail: `${damageText(blocker.damage, '')}\n\n${name} → ${envName}\n${endpoint}` },
-      { title: "Don't Send" },
-      { title: 'Send Anyway' },
+async function bytesOnDisk(doc: vscode.TextDocument): Promise<string | undefined> {
+  if (doc.uri.scheme !== 'file' || doc.isDirty) return undefined;
+  return fs.readFile(doc.uri.fsPath, 'utf8').catch(() => undefined);
+}
+
+/** Rows already sent: nothing was sent; they were moved to a new file when the person chose so. */
+async function rowsRefused(
+  doc: vscode.TextDocument,
+  name: string,
+  envName: string,
+  rows: readonly AlreadySentRow[],
+  answer: RowsAnswer,
+): Promise<SubmitResult> {
+  const n = rows.length;
+  const what = `${n} row${n === 1 ? ' of ' + name + ' was' : 's of ' + name + ' were'} already sent to ${envName}`;
+  if (answer !== 'move') return { ...refuse('already-sent', `Not sent: ${what}.`, false), rows: n };
+  try {
+    const moved = await moveAlreadySentRows(doc, rows);
+    if (!moved) return { ...refuse('already-sent', `Not sent: ${what}; only a file on disk can be split.`), rows: n };
+    const movedName = path.basename(moved.path);
+    void vscode.window.showInformationMessage(
+      `PayGate: moved ${n} already-sent row${n === 1 ? '' : 's'} of ${name} to ${movedName}. ${name} now holds the rows not sent yet (unsaved): nothing was sent.`,
     );
-    return choice?.title === 'Send Anyway';
+    return { status: 'refused', reason: 'already-sent', message: `Not sent: ${what}; moved to ${movedName}.`, rows: n, movedTo: moved.fsPath };
+  } catch (err) {
+    return { ...refuse('already-sent', `Not sent: ${what}; the rows could not be moved: ${err instanceof Error ? err.message : String(err)}`), rows: n };
   }
-  const previous = blocker.record;
-  const when = new Date(previous.time).toLocaleString();
-  const what =
-    previous.state === 'sending'
-      ? 'no answer recorded: it may still be on its way, or was interrupted'
-      : `${previous.outcome ?? 'no answer recorded'}${previous.kind ? `, ${previous.kind}` : ''}`;
-  const from = `sent from ${previous.face === 'cli' ? 'the paygate CLI' : 'the editor'}: ${previous.file}`;
-  const send = {
-    label: '$(warning) Send again',
-    description: 'may create the payments twice',
-    detail: `${name} → ${envName} · ${endpoint}`,
+}
+
+/**
+ * Right after an accepted submit of a batch holding CVVs: PCI DSS forbids keeping them after
+ * authorisation, so the person is offered to empty them (the same edit as `paygate fix --strip-cvv`).
+ * `answer` (tests) decides without asking; otherwise the notification is not waited for.
+ */
+async function offerStripCvv(doc: vscode.TextDocument, name: string, answer: boolean | undefined): Promise<void> {
+  const strip = async () => {
+    try {
+      const n = await stripCvvInDocument(doc);
+      log().info(`Submit ${name}: emptied ${n} cvv2 value${n === 1 ? '' : 's'}`);
+    } catch (err) {
+      void showErrorWithLog(`PayGate: the cvv2 values of ${name} could not be emptied: ${err instanceof Error ? err.message : String(err)}`);
+    }
   };
-  const choice = await vscode.window.showQuickPick(
-    [{ label: "Don't send", description: 'keep the earlier submission', detail: from }, send],
-    {
-      title: `PayGate: the same content was already sent to this endpoint on ${when} (${what})`,
-      placeHolder: 'Sending it again may create the payments twice.',
-      ignoreFocusOut: true,
-    },
-  );
-  return choice === send;
+  if (answer !== undefined) {
+    if (answer) await strip();
+    return;
+  }
+  const action = 'Empty the cvv2 values';
+  void vscode.window
+    .showWarningMessage(
+      `PayGate: ${name} was accepted and still holds CVVs, which must not be kept after authorisation (PCI DSS 3.3.1.2).`,
+      action,
+    )
+    .then((choice) => (choice === action ? strip() : undefined));
 }
 
 function sendWithProgress(name: string, envName: string, target: Target, payload: string): Thenable<SubmitOutcome> {
