@@ -18,6 +18,7 @@ export const COMMAND_MODULES: Record<string, () => Promise<Builder>> = {
   sign: async () => (await import('./commands/sign.js')).signCommand,
   submit: async () => (await import('./commands/submit.js')).submitCommand,
   history: async () => (await import('./commands/history.js')).historyCommand,
+  diff: async () => (await import('./commands/diff.js')).diffCommand,
   report: async () => (await import('./commands/report.js')).reportCommand,
   reconcile: async () => (await import('./commands/reconcile.js')).reconcileCommand,
   trust: async () => (await import('./commands/trust.js')).trustCommand,

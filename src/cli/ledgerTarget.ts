@@ -1,11 +1,9 @@
-import { existsSync } from 'node:fs';
 import { LOCAL_ENVIRONMENT } from '../core/gateway/environments';
 import { findEnvironment } from '../core/gateway/settings';
-import { LEDGER_FILE, type Ledger, type Target } from '../core/ledger';
+import type { Target } from '../core/ledger';
 import { defaultStateDir, demoEndpointId } from '../local-gateway/merchant';
 import { loadCliConfig, type Result } from './config';
 import type { CliContext } from './context';
-import { openLedger } from './ledger';
 
 // What the commands that only read the ledger (lint's already-sent and cvv-after-send, diff, the language
 // server) need: the ledger when one is there, and the active environment and endpoint, found the way
@@ -15,12 +13,6 @@ export interface LedgerTargetOptions {
   env?: string;
   state?: string;
   config?: string;
-}
-
-/** The ledger in use, or undefined when it holds nothing yet (CI without a ledger is unaffected). */
-export function presentLedger(ctx: CliContext, state: string | undefined): Ledger | undefined {
-  const ledger = openLedger(ctx, state);
-  return existsSync(`${ledger.directory}/${LEDGER_FILE}`) ? ledger : undefined;
 }
 
 /** The environment and endpoint id `paygate submit` would send to with these options. */
