@@ -14,8 +14,8 @@ const root = join(__dirname, '..', '..');
 
 /** The public options of each command: scripts depend on them, so removing one must fail here. */
 const OPTIONS: Record<string, string[]> = {
-  lint: ['--format', '--max-bytes', '--no-git'],
-  fix: ['--dry-run', '--max-bytes'],
+  lint: ['--format', '--max-bytes', '--no-git', '--no-ledger', '--env', '--state', '--config'],
+  fix: ['--dry-run', '--strip-cvv', '--max-bytes'],
   schedule: ['--row', '--format', '--limit', '--today'],
   forecast: ['--by', '--from', '--to', '--today', '--format'],
   sign: [
@@ -46,6 +46,7 @@ const OPTIONS: Record<string, string[]> = {
     '--config',
   ],
   history: ['--format', '--limit', '--state'],
+  diff: ['--against', '--format', '--state'],
   report: ['--env', '--report-base-url', '--consumer-key', '--consumer-secret', '--out', '--format', '--max-answer-bytes', '--config'],
   reconcile: ['--report', '--template', '--as-of', '--from', '--column', '--format', '--env', '--state', '--config'],
   trust: ['--revoke', '--list'],

@@ -19,7 +19,7 @@ export function diffCommand(ctx: CliContext) {
   return paygateCommand(
     {
       name: 'diff',
-      summary: 'what changed in a batch since it was sent (or against another batch), row by row',
+      summary: 'what changed in a batch since its last send, row by row',
       description:
         'Compares FILE with the last send of a file of the same name (--against last, the default), the submission with ' +
         'a serial-number, or another batch file, rows keyed by client-orderid: added, removed, changed (the names of the ' +
