@@ -8,22 +8,47 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { FIX_ALL_KIND, PREVIEW_TODAY_NOTIFICATION, type PreviewToday } from '../shared/lintProtocol';
+import {
+  FIX_ALL_KIND,
+  LEDGER_TARGET_NOTIFICATION,
+  PREVIEW_TODAY_NOTIFICATION,
+  readLedgerTarget,
+  type LedgerTarget,
+  type PreviewToday,
+} from '../shared/lintProtocol';
 import { CALLBACK_ADDRESS_NOTIFICATION } from '../shared/callbackProtocol';
 import { setCallbackAddress } from './callbackAddress';
 import { ADD_TO_GITIGNORE } from './gitGuard';
 import { codeAction, codeActionResolve, completion, executeCommand, hover } from './handlers';
 import { FIRST_SCREEN_FROM } from './firstScreen';
-import { checkGit, forget, lintable, newSession, relintIfOnType, schedule, sendFirstScreen, type Session } from './session';
+import {
+  checkGit,
+  checkLedger,
+  forget,
+  ledgerEdited,
+  lintable,
+  newSession,
+  relintIfOnType,
+  schedule,
+  sendFirstScreen,
+  send,
+  type Session,
+} from './session';
 import { LintSettingsSource } from './settings';
+
+export interface ServerOptions {
+  /** The ledger and target `paygate lsp` found beside it (a client's notification replaces it). */
+  ledger?: LedgerTarget;
+}
 
 /**
  * The PayGate linter over LSP, on any connection (node IPC from VS Code, stdio from `paygate lsp`).
  * Documents are synced incrementally; every open document of the language is linted on open, on save,
  * and on change (after `debounceMs`) unless `paygate.lint.run` is onSave, and cleared when it closes.
  */
-export function startServer(connection: Connection): void {
+export function startServer(connection: Connection, options: ServerOptions = {}): void {
   const s = newSession(connection);
+  s.ledger.setTarget(options.ledger);
   connection.onInitialize((params) => initialize(s, params));
   s.documents.listen(connection, {
     opened: (document) => opened(s, document),
@@ -34,6 +59,7 @@ export function startServer(connection: Connection): void {
   connection.onDidChangeConfiguration((params) => configurationChanged(s, params));
   connection.onNotification(PREVIEW_TODAY_NOTIFICATION, (p: PreviewToday | null) => void (s.previewToday = p ?? {}));
   connection.onNotification(CALLBACK_ADDRESS_NOTIFICATION, setCallbackAddress);
+  connection.onNotification(LEDGER_TARGET_NOTIFICATION, (p: unknown) => ledgerTargetChanged(s, readLedgerTarget(p)));
   connection.onHover((params) => hover(s, params));
   connection.onCompletion((params) => completion(s, params));
   connection.onCodeAction((params) => codeAction(s, params));
@@ -50,6 +76,10 @@ function initialize(s: Session, params: InitializeParams): InitializeResult {
     labelDetails: caps.textDocument?.completion?.completionItem?.labelDetailsSupport === true,
   };
   s.settings = new LintSettingsSource(s.connection, caps.workspace?.configuration === true, params.initializationOptions);
+  const edits = caps.workspace?.workspaceEdit;
+  s.createsFiles = edits?.documentChanges === true && (edits.resourceOperations ?? []).includes('create');
+  const given = readLedgerTarget((params.initializationOptions as { paygate?: { ledger?: unknown } } | null)?.paygate?.ledger);
+  if (given) s.ledger.setTarget(given);
   return {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
@@ -70,12 +100,15 @@ function opened(s: Session, document: TextDocument): void {
   if (document.lineCount > FIRST_SCREEN_FROM) void sendFirstScreen(s, document).then(() => schedule(s, document.uri, 0));
   else schedule(s, document.uri, 0);
   checkGit(s, document.uri);
+  checkLedger(s, document.uri);
 }
 
 function changed(s: Session, document: TextDocument, changes: readonly TextDocumentContentChangeEvent[]): void {
   if (!s.seen.has(document.uri)) return;
   s.store.changed(document.uri, changes);
   s.guard.changed(document.uri, changes);
+  s.ledger.changed(document.uri, changes);
+  ledgerEdited(s, document.uri, document.lineCount);
   relintIfOnType(s, document.uri);
 }
 
@@ -83,6 +116,17 @@ function saved(s: Session, document: TextDocument): void {
   if (!s.seen.has(document.uri)) return;
   schedule(s, document.uri, 0);
   checkGit(s, document.uri);
+  checkLedger(s, document.uri);
+}
+
+/** Another target or ledger (or the ledger changed): every open document is checked against it again. */
+function ledgerTargetChanged(s: Session, target: LedgerTarget | undefined): void {
+  const other = s.ledger.setTarget(target);
+  for (const uri of s.seen) {
+    // Another target's findings go at once; the new ones come when the ledger is read.
+    if (other && s.shown.has(uri)) send(s, uri);
+    checkLedger(s, uri);
+  }
 }
 
 /** Switching to onType shows the current text's problems; switching to onSave keeps what is shown. */

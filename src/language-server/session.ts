@@ -7,6 +7,7 @@ import { firstProblems, MAX_PUBLISHED, publishedDiagnostics } from './diagnostic
 import { Documents } from './documents';
 import { firstScreen } from './firstScreen';
 import { GitGuard } from './gitGuard';
+import { LEDGER_RECHECK_MAX_LINES, LedgerGuard } from './ledgerGuard';
 import type { LintSettingsSource } from './settings';
 import { LintStore } from './store';
 
@@ -19,7 +20,13 @@ export interface Session {
   readonly documents: Documents;
   readonly store: LintStore;
   readonly guard: GitGuard;
+  /** already-sent and cvv-after-send, from the submission ledger. */
+  readonly ledger: LedgerGuard;
   readonly timers: Map<string, ReturnType<typeof setTimeout>>;
+  /** Per document: the ledger's check a moment after an edit. */
+  readonly ledgerTimers: Map<string, ReturnType<typeof setTimeout>>;
+  /** The client applies workspace edits that create files (the already-sent rows' new file). */
+  createsFiles: boolean;
   /** Open documents of the language. */
   readonly seen: Set<string>;
   /** What was last linted and published per document, so git's later answer adds to it without a new lint. */
@@ -38,7 +45,10 @@ export function newSession(connection: Connection): Session {
     documents: new Documents(),
     store: new LintStore(),
     guard: new GitGuard(),
+    ledger: new LedgerGuard(),
     timers: new Map(),
+    ledgerTimers: new Map(),
+    createsFiles: false,
     seen: new Set(),
     shown: new Map(),
     settings: undefined,
@@ -71,13 +81,16 @@ export function send(s: Session, uri: string): void {
   const last = s.shown.get(uri);
   if (!last) return;
   const found = s.guard.diagnostic(uri);
-  // The first problems (of a million-row file's, without listing them all), then git's warning after them.
+  const ledger = s.ledger.diagnostics(uri);
+  // The first problems (of a million-row file's, without listing them all), then git's warning and the
+  // ledger's findings after them.
   const { diagnostics, total } = firstProblems(last.result);
-  const all = found ? [...diagnostics, found] : diagnostics;
+  const all = found || ledger.length > 0 ? [...diagnostics, ...(found ? [found] : [])] : diagnostics;
+  for (const d of ledger) all.push(d);
   void s.connection.sendDiagnostics({
     uri,
     version: last.version,
-    diagnostics: publishedDiagnostics(all, uri, MAX_PUBLISHED, total + (found ? 1 : 0)),
+    diagnostics: publishedDiagnostics(all, uri, MAX_PUBLISHED, total + (found ? 1 : 0) + ledger.length),
   });
 }
 
@@ -129,6 +142,10 @@ export function forget(s: Session, uri: string): void {
   cancel(s, uri);
   s.store.delete(uri);
   s.guard.forget(uri);
+  s.ledger.forget(uri);
+  const timer = s.ledgerTimers.get(uri);
+  if (timer !== undefined) clearTimeout(timer);
+  s.ledgerTimers.delete(uri);
   s.shown.delete(uri);
   s.settings?.forget(uri);
   if (s.seen.delete(uri)) void s.connection.sendDiagnostics({ uri, diagnostics: [] });
@@ -147,5 +164,32 @@ export function checkGit(s: Session, uri: string): void {
       send(s, uri);
     },
     (err: unknown) => fail(s, 'Git status', uri, err),
+  );
+}
+
+/** Reads the ledger for the document and shows its findings beside the problems when they changed. */
+export function checkLedger(s: Session, uri: string): void {
+  const document = s.documents.get(uri);
+  if (!document || !s.ledger.active) return;
+  s.ledger.check(uri, document).then(
+    (changed) => {
+      if (changed && s.seen.has(uri)) send(s, uri);
+    },
+    (err: unknown) => fail(s, 'Submission ledger', uri, err),
+  );
+}
+
+/** After an edit: the ledger's findings below it are dropped now, and read again a moment later (small documents). */
+export function ledgerEdited(s: Session, uri: string, lineCount: number): void {
+  if (!s.ledger.active) return;
+  const timer = s.ledgerTimers.get(uri);
+  if (timer !== undefined) clearTimeout(timer);
+  if (lineCount > LEDGER_RECHECK_MAX_LINES) return;
+  s.ledgerTimers.set(
+    uri,
+    setTimeout(() => {
+      s.ledgerTimers.delete(uri);
+      checkLedger(s, uri);
+    }, 400),
   );
 }

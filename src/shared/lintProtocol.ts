@@ -49,3 +49,28 @@ export interface PreviewToday {
   /** Where the day comes from, as the hover says it ("the local gateway's simulated date"). */
   source?: string;
 }
+
+/**
+ * Client → server: the submission ledger and the active target, for `already-sent` (rows whose
+ * client-orderid the ledger records in a send to this environment and endpoint that may have created
+ * payments) and `cvv-after-send`. Sent again whenever the target or the ledger changes (the server then
+ * checks every open document again); null turns both checks off. Without it the server does neither
+ * (unless `paygate lsp` was started beside a ledger: it then passes its own, as initializationOptions
+ * `{ "paygate": { "ledger": LedgerTarget } }` may too).
+ */
+export const LEDGER_TARGET_NOTIFICATION = 'paygate/ledgerTarget';
+
+export interface LedgerTarget {
+  /** The ledger's directory (the CLI's --state, the editor's paygate.ledger.directory). */
+  directory: string;
+  environment: string;
+  endpointId: string;
+}
+
+/** Reads an untrusted ledger target (a notification, initializationOptions); undefined when it is not one. */
+export function readLedgerTarget(raw: unknown): LedgerTarget | undefined {
+  const o = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+  const { directory, environment, endpointId } = o;
+  if (typeof directory !== 'string' || typeof environment !== 'string' || typeof endpointId !== 'string') return undefined;
+  return directory === '' ? undefined : { directory, environment, endpointId };
+}

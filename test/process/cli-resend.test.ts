@@ -79,7 +79,13 @@ test('submit refuses an edited, reordered and extended resend of the same rows (
   const refused = await run(runSubmit, [edited, ...local()]);
   assert.equal(refused.code, 2, refused.err);
   assert.equal(gw.payments().length, before, 'nothing was sent');
-  const named = refused.err.split('\n').filter((l) => /^r\.rpcsv:\d+: client-orderid "RS-000\d" was already sent on \d{4}-\d\d-\d\d \d\d:\d\d UTC to local, endpoint \S+ \(serial-number \S+, accepted\)/.test(l));
+  const named = refused.err
+    .split('\n')
+    .filter((l) =>
+      /^r\.rpcsv:\d+: client-orderid "RS-000\d" was already sent on \d{4}-\d\d-\d\d \d\d:\d\d UTC to local, endpoint \S+ \(serial-number \S+, accepted\)/.test(
+        l,
+      ),
+    );
   assert.equal(named.length, 4, refused.err);
   assert.match(refused.err, /r\.rpcsv: 4 rows were already sent to local, endpoint \S+ \(listed above\)\. Nothing was sent\./);
   assert.match(refused.err, /--allow-resend/);
@@ -112,7 +118,8 @@ test('lint says already-sent on the client-orderid cells and cvv-after-send on t
   assert.equal((await run(runSubmit, [file, ...local()])).code, 0);
   const r = await run(runLint, ['l.rpcsv', '--no-git', '--format', 'json']);
   assert.equal(r.code, 1, r.err);
-  const diagnostics = (JSON.parse(r.out) as { files: { diagnostics: { code: string; line: number; column: number; message: string }[] }[] }).files[0].diagnostics;
+  const diagnostics = (JSON.parse(r.out) as { files: { diagnostics: { code: string; line: number; column: number; message: string }[] }[] })
+    .files[0].diagnostics;
   const sent = diagnostics.filter((d) => d.code === 'already-sent');
   assert.deepEqual(
     sent.map((d) => [d.line, d.column]),
@@ -146,7 +153,11 @@ test('diff against the last send: added, removed, changed (columns), unchanged; 
   const file = batch('d.rpcsv', 'DF');
   assert.equal((await run(runSubmit, [file, ...local()])).code, 0);
   assert.equal((await run(runDiff, ['d.rpcsv'])).code, 0, 'nothing changed yet');
-  batch('d.rpcsv', 'DF', (rows) => [rows[1].replace('5.00;15.00', '6.00;15.00'), ...rows.slice(2), 'DF-NEW;DST;x;;;;;;;;;;;;;;;10.00;;;;EUR;P;6011000990139424;05;2030;;;\r\n']);
+  batch('d.rpcsv', 'DF', (rows) => [
+    rows[1].replace('5.00;15.00', '6.00;15.00'),
+    ...rows.slice(2),
+    'DF-NEW;DST;x;;;;;;;;;;;;;;;10.00;;;;EUR;P;6011000990139424;05;2030;;;\r\n',
+  ]);
   const r = await run(runDiff, ['d.rpcsv', '--format', 'json']);
   assert.equal(r.code, 1, r.err);
   assert.deepEqual(JSON.parse(r.out), {
@@ -192,13 +203,21 @@ test('an unchanged file with mixed line breaks sent from the editor (its CRLF bu
   const ledgerDir = join(dir, 'data-mix');
   const editor = await guardedSend({
     ledger: new Ledger(ledgerDir),
-    entry: newSubmission({ face: 'editor', contentHash: prepared.contentHash, rowCount: prepared.rowCount, endpointId: gw.environment.endpointId }),
+    entry: newSubmission({
+      face: 'editor',
+      contentHash: prepared.contentHash,
+      rowCount: prepared.rowCount,
+      endpointId: gw.environment.endpointId,
+    }),
     batch: prepared.lint.batch,
     send: async () => 'sent',
     completion: () => ({ outcome: 'accepted' }),
   });
   assert.equal(editor.status, 'sent');
-  const terminal = await paygate(['submit', 'mix.rpcsv', '--base-url', gw.baseUrl], { PAYGATE_DATA_DIR: ledgerDir, PAYGATE_STATE_DIR: join(dir, 'state') });
+  const terminal = await paygate(['submit', 'mix.rpcsv', '--base-url', gw.baseUrl], {
+    PAYGATE_DATA_DIR: ledgerDir,
+    PAYGATE_STATE_DIR: join(dir, 'state'),
+  });
   assert.equal(terminal.code, 2, terminal.err);
   assert.match(terminal.err, /the same content was already sent to local, endpoint \S+: .* from the editor/);
 });

@@ -79,15 +79,45 @@ describe('the guard index of 0.1, migrated', () => {
     const lines: LedgerLine[] = [];
     // Few hashes per shard prefix and many prefixes: 600 records, some sharing a content (resends).
     for (let i = 0; i < 600; i++) {
-      const contentHash = createHash('sha256').update(`content-${i % 450}`).digest('hex');
+      const contentHash = createHash('sha256')
+        .update(`content-${i % 450}`)
+        .digest('hex');
       const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-      const record = { ...newSubmission({ contentHash, environment: i % 3 ? 'local' : 'sandbox' }), id, time: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(), state: 'sending' as const, recurringPaymentIds: [], serialNumbers: [], statuses: [] };
+      const record = {
+        ...newSubmission({ contentHash, environment: i % 3 ? 'local' : 'sandbox' }),
+        id,
+        time: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
+        state: 'sending' as const,
+        recurringPaymentIds: [],
+        serialNumbers: [],
+        statuses: [],
+      };
       lines.push({ ledger: 1, op: 'begin', id, record });
       const outcome = outcomes[i % outcomes.length];
       // Completions written before the index knew hashes carry none (0.1's early lines).
-      if (outcome) lines.push({ ledger: 1, op: 'complete', id, ...(i % 2 ? { contentHash } : {}), completedAt: record.time, completion: { outcome, recurringPaymentIds: outcome === 'declined' && i % 4 === 1 ? ['9'] : [] } });
+      if (outcome)
+        lines.push({
+          ledger: 1,
+          op: 'complete',
+          id,
+          ...(i % 2 ? { contentHash } : {}),
+          completedAt: record.time,
+          completion: { outcome, recurringPaymentIds: outcome === 'declined' && i % 4 === 1 ? ['9'] : [] },
+        });
     }
-    lines.push({ ledger: 1, op: 'damage', damage: { id: 'd-1', at: '2025-02-01T00:00:00.000Z', movedTo: '/x', unreadableLines: 1, keptLines: 3, contentHashes: ['f'.repeat(64)], unidentified: 1 } });
+    lines.push({
+      ledger: 1,
+      op: 'damage',
+      damage: {
+        id: 'd-1',
+        at: '2025-02-01T00:00:00.000Z',
+        movedTo: '/x',
+        unreadableLines: 1,
+        keptLines: 3,
+        contentHashes: ['f'.repeat(64)],
+        unidentified: 1,
+      },
+    });
     lines.push({ ledger: 1, op: 'ack', ids: ['d-1'] });
     writeOldLedger(dir, lines);
 
@@ -100,7 +130,10 @@ describe('the guard index of 0.1, migrated', () => {
     for (const [contentHash, expected] of byHash) {
       const view = await ledger.guardView({ contentHash, environment: 'local', endpointId: '1001' });
       assert.deepEqual(view.records.map((r) => `${r.id} ${r.state} ${r.outcome}`).sort(), [...expected].sort(), contentHash);
-      assert.deepEqual(view.damages.map((d) => d.id), ['d-1']);
+      assert.deepEqual(
+        view.damages.map((d) => d.id),
+        ['d-1'],
+      );
       assert.ok(view.acknowledged.has('d-1'));
       checked++;
     }
@@ -113,11 +146,22 @@ describe('the guard index of 0.1, migrated', () => {
     const ledger = new Ledger(dir);
     await sendValid(ledger, valid);
     // A 0.1 process finds no index/complete, rebuilds its index and sends another batch.
-    const other = { ...newSubmission({ contentHash: 'b'.repeat(64) }), id: 'from-0.1', time: new Date().toISOString(), state: 'sending' as const, recurringPaymentIds: [], serialNumbers: [], statuses: [] };
+    const other = {
+      ...newSubmission({ contentHash: 'b'.repeat(64) }),
+      id: 'from-0.1',
+      time: new Date().toISOString(),
+      state: 'sending' as const,
+      recurringPaymentIds: [],
+      serialNumbers: [],
+      statuses: [],
+    };
     fs.appendFileSync(path.join(dir, 'ledger.jsonl'), `\n${JSON.stringify({ ledger: 1, op: 'begin', id: other.id, record: other })}\n`);
     fs.mkdirSync(path.join(dir, 'index'));
     fs.writeFileSync(path.join(dir, 'index', 'complete'), 'x\n');
     const view = await ledger.guardView({ contentHash: 'b'.repeat(64), environment: 'local', endpointId: '1001' });
-    assert.deepEqual(view.records.map((r) => r.id), ['from-0.1']);
+    assert.deepEqual(
+      view.records.map((r) => r.id),
+      ['from-0.1'],
+    );
   });
 });

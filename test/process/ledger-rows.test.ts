@@ -65,7 +65,10 @@ async function send(
 }
 
 function allFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
 }
 
 /** The three shapes of an accidental resend. */
@@ -75,13 +78,24 @@ const extended = (rows: string[]) => [...rows, 'NEW-1;DST;Payout;;;;;;;;;;;;;;;1
 
 describe('may have created payments: one table', () => {
   it('every outcome of the table, and the ledger-only ones, say it; an unknown outcome counts as may', () => {
-    for (const name of Object.keys(OUTCOMES)) assert.equal(typeof LEDGER_MAY_HAVE_CREATED[name as keyof typeof LEDGER_MAY_HAVE_CREATED], 'boolean');
+    for (const name of Object.keys(OUTCOMES))
+      assert.equal(typeof LEDGER_MAY_HAVE_CREATED[name as keyof typeof LEDGER_MAY_HAVE_CREATED], 'boolean');
     const done = (outcome: string, ids: string[] = []) =>
       mayHaveCreated({ state: 'done', outcome: outcome as never, recurringPaymentIds: ids });
     assert.deepEqual(
-      ['accepted', 'unknown', 'unrecognised', 'cancelled', 'declined', 'validation-error', 'error', 'auth-failed', 'server-error', 'transport-error', 'withdrawn'].map(
-        (o) => done(o),
-      ),
+      [
+        'accepted',
+        'unknown',
+        'unrecognised',
+        'cancelled',
+        'declined',
+        'validation-error',
+        'error',
+        'auth-failed',
+        'server-error',
+        'transport-error',
+        'withdrawn',
+      ].map((o) => done(o)),
       [true, true, true, true, false, false, false, false, false, false, false],
     );
     assert.equal(done('declined', ['7']), true, 'a batch declined in part created payments');
@@ -111,7 +125,10 @@ describe('row keys in the ledger', () => {
     );
     assert.ok(rows.rows.every((r) => /^[0-9a-f]{32}$/.test(r.key) && /^[0-9a-f]{32}$/.test(r.fingerprint)));
     const cvvAt = rows.columns.indexOf('cvv2');
-    assert.ok(rows.rows.every((r) => r.values.split(' ')[cvvAt] === '-'), 'cvv2 is never hashed');
+    assert.ok(
+      rows.rows.every((r) => r.values.split(' ')[cvvAt] === '-'),
+      'cvv2 is never hashed',
+    );
     for (const file of allFiles(dir).filter((f) => !f.endsWith(KEY_FILE))) {
       const text = fs.readFileSync(file, 'utf8');
       for (const card of CARDS) assert.ok(!text.includes(card), `${card.slice(0, 6)}… in ${path.relative(dir, file)}`);
@@ -142,8 +159,15 @@ describe('the row-level guard', () => {
       assert.equal(r.status, 'already-sent');
       assert.ok(r.status === 'already-sent');
       assert.equal(r.rows.length, sentRows);
-      const lines = readBatch(text).rows.map((row) => ({ id: row.value('client-orderid'), line: readBatch(text).csv.index.positionAt(row.record.start).line + 1 }));
-      for (const row of r.rows) assert.ok(lines.some((l) => l.id === row.orderId && l.line === row.line), `${row.orderId} at line ${row.line}`);
+      const lines = readBatch(text).rows.map((row) => ({
+        id: row.value('client-orderid'),
+        line: readBatch(text).csv.index.positionAt(row.record.start).line + 1,
+      }));
+      for (const row of r.rows)
+        assert.ok(
+          lines.some((l) => l.id === row.orderId && l.line === row.line),
+          `${row.orderId} at line ${row.line}`,
+        );
       assert.equal(r.rows[0].earlier.outcome, 'accepted');
       assert.deepEqual(r.rows[0].earlier.serialNumbers, ['s-1']);
       assert.equal((await ledger.list()).length, 1, 'nothing recorded for the refused send');
@@ -177,7 +201,10 @@ describe('the row-level guard', () => {
   it('two batches sharing a row, sent at the same moment from two processes, are never both sent', async (t) => {
     for (let round = 0; round < 5; round++) {
       const dir = tempDir(t);
-      const results = await Promise.all([send(new Ledger(dir), batchText(`S${round}`)), send(new Ledger(dir), batchText(`S${round}`, extended))]);
+      const results = await Promise.all([
+        send(new Ledger(dir), batchText(`S${round}`)),
+        send(new Ledger(dir), batchText(`S${round}`, extended)),
+      ]);
       assert.ok(results.filter((r) => r.status === 'sent').length <= 1, results.map((r) => r.status).join(', '));
     }
   });
@@ -188,13 +215,17 @@ describe('the row index at any size', () => {
     const dir = tempDir(t);
     const ledger = new Ledger(dir);
     const many = (tag: string, n: number) =>
-      [valid.split('\r\n')[0], ...Array.from({ length: n }, (_, i) => `${tag}-${i};DST;x;;;;;;;;;;;;;;;10.00;;;;EUR;P;6011000990139424;05;2030;;;`)].join('\r\n') + '\r\n';
+      [
+        valid.split('\r\n')[0],
+        ...Array.from({ length: n }, (_, i) => `${tag}-${i};DST;x;;;;;;;;;;;;;;;10.00;;;;EUR;P;6011000990139424;05;2030;;;`),
+      ].join('\r\n') + '\r\n';
     const sends = Math.ceil((PENDING_LIMIT * 1.5) / 500);
     for (let i = 0; i < sends; i++) assert.equal((await send(ledger, many(`B${i}`, 500))).status, 'sent');
     const guard = path.join(dir, 'guard');
     assert.ok(fs.readdirSync(path.join(guard, 'rows')).length > 100, 'entries spread into shards');
     assert.ok(fs.statSync(path.join(guard, 'rows-pending.txt')).size < PENDING_LIMIT * 98, 'the pending file was emptied');
-    const probe = (i: number) => many(`B${i}`, 500).replace(/\r\n(?=B)/, '\r\nPROBE;DST;x;;;;;;;;;;;;;;;10.00;;;;EUR;P;6011000990139424;05;2030;;;\r\n');
+    const probe = (i: number) =>
+      many(`B${i}`, 500).replace(/\r\n(?=B)/, '\r\nPROBE;DST;x;;;;;;;;;;;;;;;10.00;;;;EUR;P;6011000990139424;05;2030;;;\r\n');
     for (const i of [0, sends - 1]) {
       const r = await send(ledger, probe(i));
       assert.ok(r.status === 'already-sent' && r.rows.length === 500, `send ${i}: ${r.status}`);
@@ -215,13 +246,19 @@ describe('a send read back for diff', () => {
     const found = await diffAgainstLedger(ledger, now, { last: 'x.rpcsv' });
     assert.ok(found.ok, !found.ok ? found.message : '');
     const d = found.diff;
-    assert.deepEqual(d.removed.map((r) => r['client-orderid']), ['D-0001'], 'the first row was dropped');
+    assert.deepEqual(
+      d.removed.map((r) => r['client-orderid']),
+      ['D-0001'],
+      'the first row was dropped',
+    );
     assert.deepEqual([d.added.length, d.changed.length, d.unchanged], [0, 0, 3]);
     const changed = readBatch(batchText('D', edited));
     const c = await diffAgainstLedger(ledger, changed, { serial: 's-1' });
     assert.ok(c.ok);
     assert.deepEqual(c.diff.changed, [{ 'client-orderid': 'D-0001', line: 2, columns: ['order_desc'] }]);
-    assert.deepEqual(diffBatches(readBatch(batchText('D', extended)), readBatch(batchText('D'))).added, [{ 'client-orderid': 'NEW-1', line: 7 }]);
+    assert.deepEqual(diffBatches(readBatch(batchText('D', extended)), readBatch(batchText('D'))).added, [
+      { 'client-orderid': 'NEW-1', line: 7 },
+    ]);
     assert.equal((await diffAgainstLedger(ledger, now, { last: 'other.rpcsv' })).ok, false);
   });
 });

@@ -53,7 +53,8 @@ export async function fixFiles(paths: string[], values: FixOptions, ctx: CliCont
     return usageError(ctx, 'paygate fix', `--max-bytes must be a whole number of bytes (e.g. 1073741824 or 1G), not "${values.maxBytes}"`);
   }
   let status = 0;
-  for (const path of paths) status = Math.max(status, await (values.stripCvv ? stripCvvFile(path, values, ctx) : fixFile(path, values, ctx)));
+  for (const path of paths)
+    status = Math.max(status, await (values.stripCvv ? stripCvvFile(path, values, ctx) : fixFile(path, values, ctx)));
   return status;
 }
 

@@ -76,7 +76,8 @@ export async function lintFiles(paths: string[], values: LintOptions, ctx: CliCo
   const files: FileLint[] = [];
   const failures: string[] = [];
   // The ledger's modules load only when there is a ledger to read (CI has none: lint starts as quickly).
-  const ledger = values.ledger !== false && ledgerIsPresent(ctx, values.state) ? (await import('../lintLedger.js')).ledgerFor(values, ctx) : undefined;
+  const ledger =
+    values.ledger !== false && ledgerIsPresent(ctx, values.state) ? (await import('../lintLedger.js')).ledgerFor(values, ctx) : undefined;
   /** Files holding full card numbers: git is asked about them all at once, after the lint. */
   const holding: { diagnostics: LintDiagnostic[]; path: string; tracked: LintDiagnostic; unignored: LintDiagnostic }[] = [];
   for (const path of paths) {

@@ -36,9 +36,24 @@ export const OUTCOMES: Record<OutcomeName, OutcomeInfo> = {
     exit: EXIT.rejected,
     mayHaveCreated: false,
   },
-  error: { title: 'Rejected', todo: 'Read the message and the error code; nothing was created.', exit: EXIT.rejected, mayHaveCreated: false },
-  'auth-failed': { title: 'Authentication failed', todo: 'Check the credentials of this environment.', exit: EXIT.auth, mayHaveCreated: false },
-  'server-error': { title: 'Server error', todo: "Quote the error ID to the gateway's support.", exit: EXIT.rejected, mayHaveCreated: false },
+  error: {
+    title: 'Rejected',
+    todo: 'Read the message and the error code; nothing was created.',
+    exit: EXIT.rejected,
+    mayHaveCreated: false,
+  },
+  'auth-failed': {
+    title: 'Authentication failed',
+    todo: 'Check the credentials of this environment.',
+    exit: EXIT.auth,
+    mayHaveCreated: false,
+  },
+  'server-error': {
+    title: 'Server error',
+    todo: "Quote the error ID to the gateway's support.",
+    exit: EXIT.rejected,
+    mayHaveCreated: false,
+  },
   unknown: { title: 'OUTCOME UNKNOWN', todo: `The payments may exist: ${CHECK}.`, exit: EXIT.unknown, mayHaveCreated: true },
   'transport-error': {
     title: 'Not delivered',

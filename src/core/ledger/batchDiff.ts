@@ -86,8 +86,7 @@ export function diffBatches(now: Batch, before: Batch): BatchDiff {
 export type LedgerSide = { last: string } | { serial: string };
 
 export type LedgerDiff =
-  | { ok: true; record: SubmissionRecord; sent: BatchRowKeys; diff: BatchDiff }
-  | { ok: false; message: string };
+  { ok: true; record: SubmissionRecord; sent: BatchRowKeys; now: BatchRowKeys; diff: BatchDiff } | { ok: false; message: string };
 
 /** The newest submission of a file named `name` (any folder) that may have created payments. */
 export function lastSendOf(name: string): (r: SubmissionRecord) => boolean {
@@ -97,14 +96,13 @@ export function lastSendOf(name: string): (r: SubmissionRecord) => boolean {
 /** `batch` against a send the ledger recorded, read back from the ledger's row keys. */
 export async function diffAgainstLedger(ledger: Ledger, batch: Batch, side: LedgerSide): Promise<LedgerDiff> {
   const record =
-    'last' in side
-      ? await ledger.newest(lastSendOf(side.last))
-      : await ledger.newest((r) => r.serialNumbers.includes(side.serial));
+    'last' in side ? await ledger.newest(lastSendOf(side.last)) : await ledger.newest((r) => r.serialNumbers.includes(side.serial));
   const what = 'last' in side ? `no send of a file named ${side.last}` : `no submission with serial-number ${side.serial}`;
   if (!record) return { ok: false, message: `the submission ledger ${ledger.directory} records ${what}` };
   const secret = await ledger.secret(false);
   const sent = secret && (await ledger.batchRows(record.contentHash));
   if (!secret || !sent)
     return { ok: false, message: `the submission ledger keeps no rows of the send of ${record.time} (it was sent before rows were kept)` };
-  return { ok: true, record, sent, diff: diffRowKeys(secret, batchRowKeys(batch, secret), sent) };
+  const now = batchRowKeys(batch, secret);
+  return { ok: true, record, sent, now, diff: diffRowKeys(secret, now, sent) };
 }

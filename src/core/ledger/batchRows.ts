@@ -50,7 +50,8 @@ export async function recordBatchRows(
   await index.add(keys.rows.map((r) => ({ key: r.key, contentHash })));
   const header: HeaderLine = { rows: 1, columns: keys.columns };
   const lines = [JSON.stringify(header)];
-  for (const r of keys.rows) lines.push(JSON.stringify({ k: r.key, o: r.orderId, l: r.line, f: r.fingerprint, v: r.values } satisfies RowLine));
+  for (const r of keys.rows)
+    lines.push(JSON.stringify({ k: r.key, o: r.orderId, l: r.line, f: r.fingerprint, v: r.values } satisfies RowLine));
   await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${randomUUID()}.tmp`;
   const handle = await fs.open(tmp, 'a', 0o600);

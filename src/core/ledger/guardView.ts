@@ -1,6 +1,15 @@
 import { eachLimited, type LedgerIndex } from './ledgerIndex';
 import type { RowIndex } from './rowIndex';
-import { foldLines, keyHashes, type Damage, type DamageMark, type GuardKey, type LedgerLine, type LedgerReading, type SubmissionRecord } from './records';
+import {
+  foldLines,
+  keyHashes,
+  type Damage,
+  type DamageMark,
+  type GuardKey,
+  type LedgerLine,
+  type LedgerReading,
+  type SubmissionRecord,
+} from './records';
 
 // What the guards read, without reading the whole history: the content index's shards of the hashes in
 // question, the damage file, and the row index for row keys. The ledger (ledger.ts) hands over how to
@@ -70,7 +79,11 @@ export async function recordsOfRows(s: GuardSources, keys: ReadonlySet<string>):
   await eachLimited([...contents], 8, async (hash) => {
     const lines = await s.index.linesOf(hash);
     if (lines === undefined) unreadable = true;
-    else byHash.set(hash, foldLines(lines).filter((r) => r.contentHash === hash));
+    else
+      byHash.set(
+        hash,
+        foldLines(lines).filter((r) => r.contentHash === hash),
+      );
   });
   if (unreadable) {
     // A shard that cannot be read: the whole ledger, once, for every content asked.

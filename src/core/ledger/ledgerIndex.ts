@@ -74,7 +74,8 @@ export class LedgerIndex {
 
   /** Appends a ledger line to its index file; `contentHash` names a completion's shard when the line does not. */
   async add(line: LedgerLine, contentHash?: string): Promise<void> {
-    if (line.op === 'damage' || line.op === 'ack') return appendIndexFile(this.fs, path.join(this.directory, DAMAGE), `\n${JSON.stringify(line)}\n`);
+    if (line.op === 'damage' || line.op === 'ack')
+      return appendIndexFile(this.fs, path.join(this.directory, DAMAGE), `\n${JSON.stringify(line)}\n`);
     const hash = line.op === 'begin' ? line.record.contentHash : (line.contentHash ?? contentHash);
     if (hash === undefined) return;
     await appendIndexFile(this.fs, this.shardFile(hash), shardLine(hash, line));

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { log } from '../log';
 import type { FeatureHost } from '../lazy';
 import type { ResultsPanelApi } from '../results/register';
+import { CompareDocuments, compareWithLastSentCommand } from './compare';
 import { SubmissionHistory } from './history';
 import { importLegacyHistory } from './legacy';
 import { clearHistoryCommand, openSubmissionCommand, SHOW_OLDER_COMMAND, SubmissionsTree, SUBMISSIONS_VIEW } from './view';
@@ -27,5 +28,13 @@ export function registerHistory(context: vscode.ExtensionContext, results: Resul
   );
   subs.push(vscode.commands.registerCommand(SHOW_OLDER_COMMAND, () => tree.showOlder()));
   subs.push(vscode.commands.registerCommand('paygate.history.clear', (arg) => clearHistoryCommand(history, arg)));
+  const compared = new CompareDocuments();
+  subs.push(
+    compared,
+    // eslint-disable-next-line no-restricted-syntax -- bounded: a command's arguments forwarded as they came
+    vscode.commands.registerCommand('paygate.compareWithLastSent', (...args: unknown[]) =>
+      compareWithLastSentCommand(history, compared, ...args),
+    ),
+  );
   return history;
 }

@@ -6,16 +6,19 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import type { EntryState } from '../entryState';
 import { ownLocalStateDir } from '../environments/localState';
 import { useLog } from '../log';
+import { registerLedgerTarget } from './ledgerTarget';
 import { registerPreviewToday } from './previewToday';
 import { registerLinting } from './register';
 
 export function startLanguageClient(context: vscode.ExtensionContext, entry: EntryState): LanguageClient {
   useLog(entry.log);
   const client = registerLinting(context);
-  registerPreviewToday(context, client, {
+  const environments = {
     onDidChangeTarget: entry.targetChanged.event,
     // Until the features start a local gateway, `local` is this host's own, whose clock may have moved before.
     localStateDir: () => entry.local.manager?.stateDirInUse ?? ownLocalStateDir(context),
-  });
+  };
+  registerPreviewToday(context, client, environments);
+  registerLedgerTarget(context, client, environments);
   return client;
 }

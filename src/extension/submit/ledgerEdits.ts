@@ -12,7 +12,10 @@ import type { TextEdit } from '../../core/text';
 function toVscode(edits: readonly TextEdit[]): vscode.TextEdit[] {
   return edits.map(
     (e) =>
-      new vscode.TextEdit(new vscode.Range(e.range.start.line, e.range.start.character, e.range.end.line, e.range.end.character), e.newText),
+      new vscode.TextEdit(
+        new vscode.Range(e.range.start.line, e.range.start.character, e.range.end.line, e.range.end.character),
+        e.newText,
+      ),
   );
 }
 

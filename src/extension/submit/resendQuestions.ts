@@ -1,5 +1,13 @@
 import * as vscode from 'vscode';
-import { alreadySentMessage, damageText, sentAt, serialText, submissionState, type AlreadySentRow, type ResendBlocker } from '../../core/ledger';
+import {
+  alreadySentMessage,
+  damageText,
+  sentAt,
+  serialText,
+  submissionState,
+  type AlreadySentRow,
+  type ResendBlocker,
+} from '../../core/ledger';
 
 // The questions a submit asks before sending again, each with one way to say yes: the same content sent
 // before (or a damaged ledger that may hide such a send), and rows already sent in other batches.

@@ -129,8 +129,7 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
       batch,
       confirmResend: async (previous) => options.sendAgain ?? (await askSendAgain(previous, name, envName, endpoint)),
       confirmRowResend: async (rows) => {
-        const given = options.sendRowsAgain;
-        rowsAnswer = given === undefined ? await askRowsAgain(rows, name, envName) : given === 'move' ? 'move' : given ? 'send' : 'dont-send';
+        rowsAnswer = rowsAnswerGiven(options.sendRowsAgain) ?? (await askRowsAgain(rows, name, envName));
         return rowsAnswer === 'send';
       },
       confirmSend: async () => {
@@ -221,6 +220,12 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
   return { status: 'sent', outcome: outcome.outcome, record: result.completed ?? result.record, historyFile: ledger.filePath };
 }
 
+/** The rows question answered by the command's options (tests, automation), or undefined: ask. */
+function rowsAnswerGiven(given: boolean | 'move' | undefined): RowsAnswer | undefined {
+  if (given === undefined || given === 'move') return given;
+  return given ? 'send' : 'dont-send';
+}
+
 /**
  * The file's text as read from disk when the document shows it unchanged: versions up to 0.1 hashed those
  * bytes from the terminal, and the editor's buffer has lost which line breaks were which.
@@ -248,9 +253,18 @@ async function rowsRefused(
     void vscode.window.showInformationMessage(
       `PayGate: moved ${n} already-sent row${n === 1 ? '' : 's'} of ${name} to ${movedName}. ${name} now holds the rows not sent yet (unsaved): nothing was sent.`,
     );
-    return { status: 'refused', reason: 'already-sent', message: `Not sent: ${what}; moved to ${movedName}.`, rows: n, movedTo: moved.fsPath };
+    return {
+      status: 'refused',
+      reason: 'already-sent',
+      message: `Not sent: ${what}; moved to ${movedName}.`,
+      rows: n,
+      movedTo: moved.fsPath,
+    };
   } catch (err) {
-    return { ...refuse('already-sent', `Not sent: ${what}; the rows could not be moved: ${err instanceof Error ? err.message : String(err)}`), rows: n };
+    return {
+      ...refuse('already-sent', `Not sent: ${what}; the rows could not be moved: ${err instanceof Error ? err.message : String(err)}`),
+      rows: n,
+    };
   }
 }
 
@@ -265,7 +279,9 @@ async function offerStripCvv(doc: vscode.TextDocument, name: string, answer: boo
       const n = await stripCvvInDocument(doc);
       log().info(`Submit ${name}: emptied ${n} cvv2 value${n === 1 ? '' : 's'}`);
     } catch (err) {
-      void showErrorWithLog(`PayGate: the cvv2 values of ${name} could not be emptied: ${err instanceof Error ? err.message : String(err)}`);
+      void showErrorWithLog(
+        `PayGate: the cvv2 values of ${name} could not be emptied: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   };
   if (answer !== undefined) {
