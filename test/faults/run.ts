@@ -17,7 +17,9 @@ import { StandIn, type Fault } from './standIn';
 // system that fails the Nth write, kill -9 of real `paygate submit` processes at seeded random moments, and
 // concurrent submitters of one file. Every trial checks, from the stand-in's own count (by body hash),
 // that no batch was created twice without --allow-resend, and that what the merchant was told matches the
-// fault model. PAYGATE_FAULT_SEED=N replays a run. Every loop is bounded in count and in time.
+// fault model; and, from the stand-in's count by client-orderid, that no row was created twice either: a
+// resend with one row changed is refused after every fault that may have created the rows. PAYGATE_FAULT_SEED=N
+// replays a run. Every loop is bounded in count and in time.
 
 const root = join(__dirname, '..', '..');
 const seed = Number(process.env.PAYGATE_FAULT_SEED ?? Date.now() % 1_000_000);
@@ -44,8 +46,9 @@ function check(ok: boolean, what: string): void {
   if (!ok) failures.push(what);
 }
 
-function batch(tag: string): { file: string; hash: string } {
-  const text = valid.replace(/GYM-2027-/g, `F${tag}-`);
+function batch(tag: string, edit: (text: string) => string = (t) => t): { file: string; hash: string } {
+  // Every client-orderid the batch's own: rows shared between batches are refused by the row-level guard.
+  const text = edit(valid.replace(/[A-Z]{3}-2027-/g, `F${tag}-`));
   const file = join(dir, `${tag}.rpcsv`);
   writeFileSync(file, text);
   // The stand-in hashes the request body: the form field payload, percent-encoded.
@@ -93,6 +96,32 @@ async function answerTrials(): Promise<void> {
     if (!sent)
       check(/may have been sent|already sent/.test(again.err), `${fault}: the refusal does not say it may have been sent: ${again.err}`);
     noDoubles(hash, fault);
+  }
+}
+
+/**
+ * Each fault that may leave the rows at the gateway, then the same batch with one row changed sent plainly:
+ * refused (exit 2, "already sent"), nothing created twice. After a fault the gateway certainly did not act
+ * on, the changed batch is sent.
+ */
+async function changedRowTrials(): Promise<void> {
+  const faults = (Object.keys(MODEL) as Fault[]).filter((f) => f !== 'reset-before');
+  faults.sort(() => random() - 0.5);
+  for (const fault of faults) {
+    trials++;
+    const tag = `r${trials}`;
+    const { file } = batch(tag);
+    standIn.plan = [fault];
+    await submit(file);
+    const m = MODEL[fault];
+    batch(tag, (t) => t.replace('Gym membership, monthly', 'Gym membership (monthly)'));
+    standIn.plan = ['ok'];
+    const again = await submit(file);
+    const sent = again.code !== 2;
+    if (m.rerunSends !== 'either')
+      check(sent === m.rerunSends, `${fault} then one row changed: ${sent ? 'sent' : 'refused'} (${again.err.split('\n').pop()})`);
+    if (!sent)
+      check(/already sent|may have been sent/.test(again.err), `${fault} then one row changed: the refusal does not say so: ${again.err}`);
   }
 }
 
@@ -215,6 +244,7 @@ async function main(): Promise<void> {
   trustFile({ XDG_CONFIG_HOME: join(dir, 'config') }, config, readFileSync(config));
   try {
     await answerTrials();
+    await changedRowTrials();
     await diskTrials(environment);
     await killTrials(Number(process.env.PAYGATE_FAULT_KILLS ?? 10));
     await concurrentTrials(4);
@@ -222,9 +252,16 @@ async function main(): Promise<void> {
     await standIn.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+  // Across every trial: no client-orderid was created twice (no trial resends with --allow-resend).
+  const doubleRows = standIn.doubleRows();
+  // The count by row means something only if rows were counted: every accepted batch has four.
+  check(standIn.rowsCreated.size >= 4 * 20, `the stand-in counted only ${standIn.rowsCreated.size} rows`);
+  for (const [id, n] of doubleRows) failures.push(`row ${id} was created ${n} times by the stand-in`);
   for (const f of failures) console.log(`FAIL ${f}`);
   console.log(`kill -9: ${killsAfterSending} of the kills landed after the batch reached the stand-in`);
-  console.log(`${trials} trials, ${doubleSends} double sends (seed ${seed})`);
+  console.log(
+    `${trials} trials, ${doubleSends} double sends, ${standIn.rowsCreated.size} rows created, ${doubleRows.length} of them twice (seed ${seed})`,
+  );
   if (failures.length > 0 || Date.now() > DEADLINE) process.exitCode = 1;
 }
 

@@ -31,8 +31,8 @@ export function registerHistory(context: vscode.ExtensionContext, results: Resul
   const compared = new CompareDocuments();
   subs.push(
     compared,
-    // eslint-disable-next-line no-restricted-syntax -- bounded: a command's arguments forwarded as they came
     vscode.commands.registerCommand('paygate.compareWithLastSent', (...args: unknown[]) =>
+      // eslint-disable-next-line no-restricted-syntax -- bounded: a command's arguments forwarded as they came
       compareWithLastSentCommand(history, compared, ...args),
     ),
   );
