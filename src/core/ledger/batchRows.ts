@@ -4,9 +4,9 @@ import { readWhole, writeFully, type LedgerFs } from './ledgerFs';
 import type { BatchRowKeys, RowKey } from './rowKeys';
 import type { RowIndex } from './rowIndex';
 
-// The row keys of every batch the ledger sent, one file per content (`batches/<content hash>.jsonl`, a
-// header line with the columns, then one line per row: rowKeys.ts says what a row keeps and why none of it
-// is card data). Written before the send's ledger line, with the row index's entries, and only once per
+// The row keys of every batch the ledger sent, one file per content (`batches/<first 2 hex>/<content
+// hash>.jsonl`, so no folder holds more than a few thousand files at a million sends; a header line with
+// the columns, then one line per row: rowKeys.ts says what a row keeps and why none of it is card data). Written before the send's ledger line, with the row index's entries, and only once per
 // content: a resend of the same file finds both there. `paygate diff` reads a submission's rows from here,
 // and a rebuild of the row index reads every file.
 
@@ -26,7 +26,9 @@ interface RowLine {
 }
 
 function fileOf(directory: string, contentHash: string): string | undefined {
-  return /^[0-9a-f]{64}$/.test(contentHash) ? path.join(directory, BATCHES_DIR, `${contentHash}.jsonl`) : undefined;
+  return /^[0-9a-f]{64}$/.test(contentHash)
+    ? path.join(directory, BATCHES_DIR, contentHash.slice(0, 2), `${contentHash}.jsonl`)
+    : undefined;
 }
 
 /**
@@ -90,12 +92,10 @@ export async function readBatchRows(fs: LedgerFs, directory: string, contentHash
 
 /** Every batch's entries spread into the row index's shards again (a rebuild of the index). */
 export async function reindexBatchRows(fs: LedgerFs, directory: string, index: RowIndex): Promise<void> {
-  let names: string[];
-  try {
-    names = await fs.readdir(path.join(directory, BATCHES_DIR));
-  } catch {
-    return;
-  }
+  const names: string[] = [];
+  const list = (dir: string) => fs.readdir(dir).catch(() => [] as string[]);
+  for (const sub of await list(path.join(directory, BATCHES_DIR)))
+    if (/^[0-9a-f]{2}$/.test(sub)) for (const name of await list(path.join(directory, BATCHES_DIR, sub))) names.push(name);
   // Spread in rounds of some 200,000 entries: each round writes every shard once, and memory stays bounded.
   let lines: string[] = [];
   for (const name of names) {
