@@ -7,7 +7,6 @@ export {
   loadOrCreateDemoMerchant,
   defaultStateDir,
   demoControlKey,
-  demoEndpointId,
   demoMerchantCredentials,
   DEMO_PROJECT_CURRENCY,
   PRIVATE_KEY_FILE,

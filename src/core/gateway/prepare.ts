@@ -5,8 +5,6 @@ import type { LintDiagnostic } from '../rules/types';
 // Submission preparation, the one place every face gets a batch ready from: the lint gate, the text as
 // sent (the batch's canonical text: csv/canonical.ts), its Base64 payload and the content hash.
 
-export { sha256Hex } from '../csv/canonical';
-
 /** Why a batch may not be sent, in the words every face shows (nothing was sent). */
 export interface SubmissionRefusal {
   reason: 'lint-errors' | 'no-rows';

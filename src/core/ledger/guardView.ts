@@ -3,8 +3,8 @@ import type { RowIndex } from './rowIndex';
 import {
   foldLines,
   keyHashes,
+  marksOf,
   type Damage,
-  type DamageMark,
   type GuardKey,
   type LedgerLine,
   type LedgerReading,
@@ -50,14 +50,8 @@ export async function guardView(s: GuardSources, key: GuardKey, shardOnly = fals
   }
   const marks = await s.index.damageLines();
   if (marks === undefined) return (await s.readAll()).reading;
-  const damages: DamageMark[] = [];
-  const acknowledged = new Set<string>();
-  for (const l of marks) {
-    if (l.op === 'damage') damages.push(l.damage);
-    else if (l.op === 'ack') for (const id of l.ids) acknowledged.add(id);
-  }
   const records = foldLines(lines).filter((r) => hashes.includes(r.contentHash));
-  return { records, damages, acknowledged, tornLines: 0, ...(found ? { damage: found } : {}) };
+  return { records, ...marksOf(marks), tornLines: 0, ...(found ? { damage: found } : {}) };
 }
 
 /**

@@ -10,5 +10,5 @@ export * from './entry';
 export * from './alreadySent';
 export * from './rowKeys';
 export * from './batchDiff';
-export { LedgerSecret, KEY_FILE } from './secret';
+export { KEY_FILE } from './secret';
 export { LEDGER_FILE } from './files';

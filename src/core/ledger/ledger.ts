@@ -13,12 +13,12 @@ import { Appender, damageMark, LEDGER_FILE, ledgerFiles, readLedgerFile, stamp, 
 import {
   cleanCompletion,
   foldLines,
+  marksOf,
   mayHaveCreated,
   parseLine,
   sameTarget,
   type Completion,
   type Damage,
-  type DamageMark,
   type GuardKey,
   type LedgerLine,
   type LedgerOptions,
@@ -150,7 +150,7 @@ export class Ledger {
     const lines: LedgerLine[] = [];
     const reads: [string, FileRead][] = [];
     for (const file of await this.files()) {
-      const read = await this.readFile(file);
+      const read = await readLedgerFile(this.fs, file);
       for (const line of read.lines) lines.push(line);
       reads.push([file, read]);
     }
@@ -164,13 +164,7 @@ export class Ledger {
       tornLines += read.broken.length - broken.length;
       if (broken.length > 0) damage = (await this.moveAside(file, read, broken, lines)) ?? damage;
     }
-    const damages: DamageMark[] = [];
-    const acknowledged = new Set<string>();
-    for (const l of lines) {
-      if (l.op === 'damage') damages.push(l.damage);
-      else if (l.op === 'ack') for (const id of l.ids) acknowledged.add(id);
-    }
-    return { reading: { records: foldLines(lines), tornLines, damages, acknowledged, ...(damage ? { damage } : {}) }, lines };
+    return { reading: { records: foldLines(lines), tornLines, ...marksOf(lines), ...(damage ? { damage } : {}) }, lines };
   }
 
   /** What the file-level guard needs to know of one content (guardView.ts). */
@@ -262,10 +256,6 @@ export class Ledger {
     return ledgerFiles(this.fs, this.directory);
   }
 
-  private readFile(file: string): Promise<FileRead> {
-    return readLedgerFile(this.fs, file);
-  }
-
   /**
    * Moves a damaged ledger file (the live one or an archive) aside whole and appends its readable lines,
    * and a "damage" line naming what the broken lines held, to the live ledger. Another process may be
@@ -291,8 +281,7 @@ export class Ledger {
 
   /** The ledger first, then the guard's index: a failure of either is thrown before anything is sent. */
   private async append(line: LedgerLine): Promise<void> {
-    const text = `\n${JSON.stringify(line)}\n`;
-    await this.appendText(text);
+    await this.appender.appendText(`\n${JSON.stringify(line)}\n`);
     await this.index.add(line);
     this.changed();
   }
@@ -303,14 +292,10 @@ export class Ledger {
     for (const l of lines) {
       text += `\n${JSON.stringify(l)}\n`;
       if (text.length >= 1 << 20) {
-        await this.appendText(text);
+        await this.appender.appendText(text);
         text = '';
       }
     }
-    if (text !== '') await this.appendText(text);
-  }
-
-  private appendText(text: string): Promise<void> {
-    return this.appender.appendText(text);
+    if (text !== '') await this.appender.appendText(text);
   }
 }

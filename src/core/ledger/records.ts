@@ -221,6 +221,17 @@ export function mayHaveCreated(r: Pick<SubmissionRecord, 'state' | 'outcome' | '
   return Object.hasOwn(LEDGER_MAY_HAVE_CREATED, r.outcome) ? LEDGER_MAY_HAVE_CREATED[r.outcome] : true;
 }
 
+/** The damage marks of ledger lines, and which of them were acknowledged. */
+export function marksOf(lines: readonly LedgerLine[]): { damages: DamageMark[]; acknowledged: Set<string> } {
+  const damages: DamageMark[] = [];
+  const acknowledged = new Set<string>();
+  for (const l of lines) {
+    if (l.op === 'damage') damages.push(l.damage);
+    else if (l.op === 'ack') for (const id of l.ids) acknowledged.add(id);
+  }
+  return { damages, acknowledged };
+}
+
 /** Damage found by one read (and moved aside by it). */
 export type Damage = DamageMark;
 

@@ -4,6 +4,7 @@ import type { AlreadySentRow } from '../../core/ledger';
 import { readBatch } from '../../core/rules/batch';
 import { moveRowsOut, stripCvvEdits } from '../../core/rules/batchEdits';
 import type { TextEdit } from '../../core/text';
+import { log, showErrorWithLog } from '../log';
 
 // What the editor does about the ledger's findings on a batch, with the core's edits (the same the
 // language server's quick fixes and `paygate fix --strip-cvv` make): rows already sent moved into a file
@@ -66,4 +67,33 @@ export async function stripCvvInDocument(doc: vscode.TextDocument): Promise<numb
 /** Whether the batch holds a non-empty cvv2 value. */
 export function holdsCvv(text: string): boolean {
   return stripCvvEdits(readBatch(text)).length > 0;
+}
+
+/**
+ * Right after an accepted submit of a batch holding CVVs: PCI DSS forbids keeping them after
+ * authorisation, so the person is offered to empty them (the same edit as `paygate fix --strip-cvv`).
+ * `answer` (tests) decides without asking; otherwise the notification is not waited for.
+ */
+export async function offerStripCvv(doc: vscode.TextDocument, name: string, answer: boolean | undefined): Promise<void> {
+  const strip = async () => {
+    try {
+      const n = await stripCvvInDocument(doc);
+      log().info(`Submit ${name}: emptied ${n} cvv2 value${n === 1 ? '' : 's'}`);
+    } catch (err) {
+      void showErrorWithLog(
+        `PayGate: the cvv2 values of ${name} could not be emptied: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+  };
+  if (answer !== undefined) {
+    if (answer) await strip();
+    return;
+  }
+  const action = 'Empty the cvv2 values';
+  void vscode.window
+    .showWarningMessage(
+      `PayGate: ${name} was accepted and still holds CVVs, which must not be kept after authorisation (PCI DSS 3.3.1.2).`,
+      action,
+    )
+    .then((choice) => (choice === action ? strip() : undefined));
 }

@@ -13,7 +13,7 @@ import { completionFor, guardedSend, splitList, submissionEntry, type AlreadySen
 import { maskText } from '../../core/mask';
 import { damageText } from '../../core/ledger/words';
 import { askRowsAgain, askSendAgain, type RowsAnswer } from './resendQuestions';
-import { holdsCvv, moveAlreadySentRows, stripCvvInDocument } from './ledgerEdits';
+import { holdsCvv, moveAlreadySentRows, offerStripCvv } from './ledgerEdits';
 import { log, showErrorWithLog } from '../log';
 import type { ResultsPanelApi } from '../results/register';
 import { activeEnvironmentName, isProduction } from '../environments/settings';
@@ -266,35 +266,6 @@ async function rowsRefused(
       rows: n,
     };
   }
-}
-
-/**
- * Right after an accepted submit of a batch holding CVVs: PCI DSS forbids keeping them after
- * authorisation, so the person is offered to empty them (the same edit as `paygate fix --strip-cvv`).
- * `answer` (tests) decides without asking; otherwise the notification is not waited for.
- */
-async function offerStripCvv(doc: vscode.TextDocument, name: string, answer: boolean | undefined): Promise<void> {
-  const strip = async () => {
-    try {
-      const n = await stripCvvInDocument(doc);
-      log().info(`Submit ${name}: emptied ${n} cvv2 value${n === 1 ? '' : 's'}`);
-    } catch (err) {
-      void showErrorWithLog(
-        `PayGate: the cvv2 values of ${name} could not be emptied: ${err instanceof Error ? err.message : String(err)}`,
-      );
-    }
-  };
-  if (answer !== undefined) {
-    if (answer) await strip();
-    return;
-  }
-  const action = 'Empty the cvv2 values';
-  void vscode.window
-    .showWarningMessage(
-      `PayGate: ${name} was accepted and still holds CVVs, which must not be kept after authorisation (PCI DSS 3.3.1.2).`,
-      action,
-    )
-    .then((choice) => (choice === action ? strip() : undefined));
 }
 
 function sendWithProgress(name: string, envName: string, target: Target, payload: string): Thenable<SubmitOutcome> {
