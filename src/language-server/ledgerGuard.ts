@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import * as path from 'node:path';
 import {
   CodeActionKind,
   type CodeAction,
@@ -7,7 +5,9 @@ import {
   type TextDocumentContentChangeEvent,
   type WorkspaceEdit,
 } from 'vscode-languageserver';
-import { Ledger, LEDGER_FILE } from '../core/ledger';
+import { fileOfUri } from '../core/git';
+import { freeTagNumber, taggedName } from '../core/freeName';
+import { Ledger } from '../core/ledger';
 import { readBatch, type Batch } from '../core/rules/batch';
 import { moveRowsOut, stripCvvEdits } from '../core/rules/batchEdits';
 import { Codes } from '../core/rules/codes';
@@ -60,7 +60,7 @@ export class LedgerGuard {
   async check(uri: string, document: { version: number; getText(): string }): Promise<boolean> {
     const ledger = this.ledger;
     const target = this.target;
-    if (!ledger || !target || !existsSync(path.join(ledger.directory, LEDGER_FILE))) return this.set(uri, document.version, []);
+    if (!ledger || !target || !(await ledger.exists())) return this.set(uri, document.version, []);
     const version = document.version;
     const batch = readBatch(document.getText());
     const { diagnostics } = await ledgerDiagnostics(ledger, batch, {
@@ -125,16 +125,11 @@ export class LedgerGuard {
   }
 }
 
-/** NAME.already-sent.rpcsv beside the document, numbered when taken. */
+/** NAME.already-sent.rpcsv beside the document (numbered when taken, for a file on disk). */
 function newFileUri(uri: string): string {
   const url = new URL(uri);
-  const ext = path.posix.extname(url.pathname) || '.rpcsv';
-  const base = url.pathname.slice(0, url.pathname.length - path.posix.extname(url.pathname).length);
-  // Bounded: a hundred such files beside one batch would be a mistake of its own.
-  for (let n = 1; n < 100; n++) {
-    url.pathname = `${base}.already-sent${n === 1 ? '' : `-${n}`}${ext}`;
-    if (url.protocol !== 'file:' || !existsSync(decodeURIComponent(url.pathname))) break;
-  }
+  const file = fileOfUri(uri);
+  url.pathname = taggedName(url.pathname, 'already-sent', file === undefined ? 1 : freeTagNumber(file, 'already-sent'));
   return url.toString();
 }
 

@@ -73,6 +73,14 @@ export class Ledger {
     };
   }
 
+  /** Whether any send was ever recorded here (a reader writes nothing where there is no ledger). */
+  exists(): Promise<boolean> {
+    return this.fs.stat(this.file).then(
+      () => true,
+      () => false,
+    );
+  }
+
   /** The current ledger file (archives sit next to it). */
   get filePath(): string {
     return this.file;

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { taggedName } from '../../core/freeName';
 import type { AlreadySentRow } from '../../core/ledger';
 import { readBatch } from '../../core/rules/batch';
 import { moveRowsOut, stripCvvEdits } from '../../core/rules/batchEdits';
@@ -22,11 +23,9 @@ function toVscode(edits: readonly TextEdit[]): vscode.TextEdit[] {
 
 /** A name beside `uri` that is not taken: NAME.already-sent.rpcsv, then NAME.already-sent-2.rpcsv, … */
 async function freeName(uri: vscode.Uri): Promise<vscode.Uri> {
-  const ext = path.extname(uri.path) || '.rpcsv';
-  const base = uri.path.slice(0, uri.path.length - path.extname(uri.path).length);
   // Bounded: a hundred such files beside one batch would be a mistake of its own.
   for (let n = 1; n <= 100; n++) {
-    const candidate = uri.with({ path: `${base}.already-sent${n === 1 ? '' : `-${n}`}${ext}` });
+    const candidate = uri.with({ path: taggedName(uri.path, 'already-sent', n) });
     const exists = await vscode.workspace.fs.stat(candidate).then(
       () => true,
       () => false,
