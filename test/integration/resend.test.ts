@@ -117,7 +117,9 @@ describe('knowing what was already sent', function () {
       ...rows.reverse().map((r) => r.replace('Gym membership, monthly', 'Gym (monthly)')),
       extra,
     ]);
+    // Shown in an editor, the document is compared with the disk (the scratch folder is watched by no one).
     const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
     await waitFor('the edited file in the editor', () => doc.getText().includes('IT-RS-NEW'));
     const refused = await run<SubmitResult>('paygate.submit', uri, { sendRowsAgain: false });
     assert.deepEqual(

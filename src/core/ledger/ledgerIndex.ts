@@ -95,17 +95,22 @@ export class LedgerIndex {
     const prefix = `${prefixOf(contentHash)}\t`;
     const lines: LedgerLine[] = [];
     // A torn line is damage until a rebuild's mark follows it (the rebuild appended every whole line again).
+    // Every line is looked at, without cutting the others out of the text: only this hash's are parsed.
     let torn = false;
-    for (const raw of text.split('\n')) {
-      if (raw === '') continue;
-      const tab = raw.indexOf('\t');
-      if (tab < 0) torn = true;
-      else if (raw.startsWith(REBUILT) && tab === REBUILT.length) torn = false;
-      else if (raw.startsWith(prefix)) {
-        const line = parseLine(raw.slice(prefix.length));
-        if (line) lines.push(line);
-        else torn = true;
+    for (let at = 0; at < text.length;) {
+      const end = text.indexOf('\n', at);
+      const next = end < 0 ? text.length : end;
+      if (next > at) {
+        const tab = text.indexOf('\t', at);
+        if (tab < 0 || tab > next) torn = true;
+        else if (tab === at + REBUILT.length && text.startsWith(REBUILT, at)) torn = false;
+        else if (text.startsWith(prefix, at)) {
+          const line = parseLine(text.slice(at + prefix.length, next));
+          if (line) lines.push(line);
+          else torn = true;
+        }
       }
+      at = next + 1;
     }
     return torn ? undefined : lines;
   }

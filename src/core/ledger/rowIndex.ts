@@ -22,6 +22,37 @@ const PENDING = 'rows-pending';
 export const PENDING_LIMIT = 2048;
 const KEY = /^[0-9a-f]{32}$/;
 
+/** Few keys are looked for in a file by searching for each; many by reading every line once. */
+const SEARCHED_KEYS = 64;
+
+/** Adds the content hashes of `keys`' entries in `text` (index lines `<key> <hash>`) to `found`. */
+function entriesOf(text: string | undefined, keys: ReadonlySet<string>, found: Map<string, Set<string>>): void {
+  if (text === undefined) return;
+  const add = (key: string, at: number) => {
+    const end = text.indexOf('\n', at);
+    let hashes = found.get(key);
+    if (!hashes) found.set(key, (hashes = new Set()));
+    hashes.add(text.slice(at + 33, end < 0 ? text.length : end));
+  };
+  if (keys.size <= SEARCHED_KEYS) {
+    for (const key of keys) {
+      // Bounded: each round moves past the last match.
+      for (let at = text.indexOf(key); at >= 0; at = text.indexOf(key, at + 1))
+        if ((at === 0 || text.charCodeAt(at - 1) === 10) && text.charCodeAt(at + 32) === 32) add(key, at);
+    }
+    return;
+  }
+  for (let at = 0; at < text.length;) {
+    const end = text.indexOf('\n', at);
+    const next = end < 0 ? text.length : end;
+    if (next - at > 33 && text.charCodeAt(at + 32) === 32) {
+      const key = text.slice(at, at + 32);
+      if (keys.has(key)) add(key, at);
+    }
+    at = next + 1;
+  }
+}
+
 export interface RowEntry {
   key: string;
   contentHash: string;
@@ -71,21 +102,15 @@ export class RowIndex {
   async lookup(keys: ReadonlySet<string>): Promise<Map<string, Set<string>>> {
     const found = new Map<string, Set<string>>();
     if (keys.size === 0) return found;
-    const take = (text: string | undefined) => {
-      if (text === undefined) return;
-      for (const raw of text.split('\n')) {
-        if (raw.length < 34 || raw.charCodeAt(32) !== 32) continue;
-        const key = raw.slice(0, 32);
-        if (!keys.has(key)) continue;
-        let hashes = found.get(key);
-        if (!hashes) found.set(key, (hashes = new Set()));
-        hashes.add(raw.slice(33));
-      }
-    };
-    for (const file of await this.pendingFiles()) take(await readWhole(this.fs, file));
-    const shards = new Set<string>();
-    for (const key of keys) shards.add(this.shardFile(key));
-    await eachLimited([...shards], 16, async (file) => take(await readWhole(this.fs, file)));
+    for (const file of await this.pendingFiles()) entriesOf(await readWhole(this.fs, file), keys, found);
+    const byShard = new Map<string, Set<string>>();
+    for (const key of keys) {
+      const file = this.shardFile(key);
+      let set = byShard.get(file);
+      if (!set) byShard.set(file, (set = new Set()));
+      set.add(key);
+    }
+    await eachLimited([...byShard], 16, async ([file, wanted]) => entriesOf(await readWhole(this.fs, file), wanted, found));
     return found;
   }
 
