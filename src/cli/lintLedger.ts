@@ -1,4 +1,4 @@
-import type { Ledger, Target } from '../core/ledger';
+import type { Ledger, OrderIdAt, Target } from '../core/ledger';
 import { ledgerDiagnostics } from '../core/rules/ledgerChecks';
 import type { LintResult } from '../core/rules/lint';
 import type { Severity } from '../core/rules/codes';
@@ -11,8 +11,11 @@ import { openLedger } from './ledger';
 // skips already-sent only; a ledger that cannot be read skips both, saying so.
 
 export interface LintLedger {
-  /** Adds the ledger's findings to `result` (within `maxListed` problems); the file's omitted counts. */
-  add(result: LintResult, name: string, maxListed: number): Promise<LintResult['omitted']>;
+  /**
+   * Adds the ledger's findings to `result` (within `maxListed` problems); the file's omitted counts.
+   * `orderIds`: the rows' client-orderid cells as the lint read them.
+   */
+  add(result: LintResult, name: string, maxListed: number, orderIds: readonly OrderIdAt[]): Promise<LintResult['omitted']>;
 }
 
 export function ledgerFor(values: LedgerTargetOptions, ctx: CliContext): LintLedger {
@@ -20,7 +23,7 @@ export function ledgerFor(values: LedgerTargetOptions, ctx: CliContext): LintLed
   const found = activeTarget(ctx, values);
   if (!found.ok) ctx.stderr(`paygate lint: already-sent is not checked: ${found.message}\n`);
   const target = found.ok ? found.value : undefined;
-  return { add: (result, name, max) => addFindings(ledger, target, result, name, max, ctx) };
+  return { add: (result, name, max, orderIds) => addFindings(ledger, target, result, name, max, orderIds, ctx) };
 }
 
 async function addFindings(
@@ -29,10 +32,12 @@ async function addFindings(
   result: LintResult,
   name: string,
   maxListed: number,
+  orderIds: readonly OrderIdAt[],
   ctx: CliContext,
 ): Promise<Record<Severity, number> | undefined> {
   try {
-    const found = await ledgerDiagnostics(ledger, result.batch, { target, max: Math.max(0, maxListed - result.diagnostics.length) });
+    const max = Math.max(0, maxListed - result.diagnostics.length);
+    const found = await ledgerDiagnostics(ledger, result.batch, { target, max, orderIds });
     for (const d of found.diagnostics) result.diagnostics.push(d);
     if (found.omitted === 0) return result.omitted;
     const omitted = result.omitted ?? { error: 0, warning: 0, information: 0 };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { shardLine, shardName } from '../../src/core/ledger/ledgerIndex';
 import type { LedgerLine, NewSubmission } from '../../src/core/ledger';
 import { orderKey } from '../../src/core/ledger/rowKeys';
-import { PENDING_LIMIT } from '../../src/core/ledger/rowIndex';
+import { HASH_DIGITS, PENDING_LIMIT } from '../../src/core/ledger/rowIndex';
 import { LedgerSecret } from '../../src/core/ledger/secret';
 
 // A ledger as years of use leave it, written straight to disk for the benches: 64 MiB archives and the live
@@ -91,7 +91,7 @@ export function writeHistory(dir: string, records: number, rowIds: (i: number) =
     for (const rowId of ids) {
       const key = orderKey(secret, rowId);
       const file = row++ >= pendingFrom ? join(guard, 'rows-pending.txt') : join(guard, 'rows', `${key.slice(0, 3)}.txt`);
-      index.push(file, `\n${key} ${e.contentHash}\n`);
+      index.push(file, `\n${key} ${e.contentHash.slice(0, HASH_DIGITS)}\n`);
     }
     if (live.length > 64 * 1024 * 1024) {
       writeFileSync(join(dir, `ledger-2020-01-01T00-00-00-${String(archive++).padStart(3, '0')}Z.jsonl`), live);

@@ -67,17 +67,22 @@ describe('content hashes of versions up to 0.1', () => {
     assert.ok(prepareSubmission(valid).legacyHashes.includes(OLD_CLI_HASH));
   });
 
-  it('from the editor, cover the terminal’s old hash of a file whose quoted breaks were LF', () => {
-    assert.ok(legacyContentHashes(asEditor(valid, '\r\n')).includes(OLD_CLI_HASH));
-  });
-
-  it('from the editor, need the bytes on disk when quoted breaks were mixed', () => {
+  it('from the editor, are found with the bytes on disk (the buffer has lost which breaks were LF)', () => {
+    const buffer = asEditor(valid, '\r\n');
+    assert.deepEqual(legacyContentHashes(buffer), [], 'an all-CRLF text: every older hash of it is today’s');
+    assert.ok(legacyContentHashes(buffer, valid).includes(OLD_CLI_HASH));
+    assert.ok(prepareSubmission(buffer, 'valid.rpcsv', valid).legacyHashes.includes(OLD_CLI_HASH));
     // One quoted CRLF and one quoted LF: neither of the editor's one-EOL views is what the terminal hashed.
     const mixed = valid.replace('Gym membership, monthly', '"Gym\r\nmembership, monthly"');
-    assert.notEqual(mixed, valid);
-    const oldCli = legacyContentHashes(mixed).find((h) => !legacyContentHashes(asEditor(mixed, '\r\n')).includes(h));
-    assert.ok(oldCli, 'the terminal’s old hash differs from both editor views');
+    const oldCli = legacyContentHashes(mixed).find((h) => !legacyContentHashes(asEditor(mixed, '\n')).includes(h));
+    assert.ok(oldCli, 'the terminal’s old hash differs from the editor’s LF view');
     assert.ok(legacyContentHashes(asEditor(mixed, '\r\n'), mixed).includes(oldCli));
+  });
+
+  it('of an editor whose buffer was LF are found from its LF text', () => {
+    const lf = asEditor(valid, '\n');
+    const hashes = legacyContentHashes(lf);
+    assert.equal(hashes.length, 1, 'records CRLF, the quoted break LF: a hash of its own');
   });
 
   it('are none for a batch without quotes (every older hash is today’s)', () => {

@@ -3,6 +3,7 @@ import { gitTrackings } from '../../core/git';
 import { cardDataInGit } from '../../core/rules/cardDataInGit';
 import type { LintDiagnostic } from '../../core/rules/types';
 import { lint as lintText } from '../../core/rules/lint';
+import type { RowFactsListener } from '../../core/rules/rowFacts';
 import type { CliContext } from '../context';
 import { ledgerIsPresent } from '../ledgerPlace';
 import { formatLint, LINT_FORMATS, lintExitCode, type FileLint, type LintFormat } from '../format';
@@ -87,9 +88,15 @@ export async function lintFiles(paths: string[], values: LintOptions, ctx: CliCo
       failures.push(input.message);
       continue;
     }
-    const result = lintText(input.text, { maxDiagnostics: MAX_LISTED });
+    // With a ledger, the rows' client-orderid cells are kept as the lint reads them (already-sent's keys).
+    const orderIds: { orderId: string; start: number; end: number }[] = [];
+    const onRow: RowFactsListener | undefined = ledger
+      ? (_record, _n, f) =>
+          void (f.orderId !== undefined && orderIds.push({ orderId: f.orderId, start: f.orderIdStart, end: f.orderIdEnd }))
+      : undefined;
+    const result = lintText(input.text, { maxDiagnostics: MAX_LISTED, onRow });
     const diagnostics = result.diagnostics;
-    const omitted = ledger ? await ledger.add(result, input.name, MAX_LISTED) : result.omitted;
+    const omitted = ledger ? await ledger.add(result, input.name, MAX_LISTED, orderIds) : result.omitted;
     files.push({
       file: input.name,
       stdin: path === '-',

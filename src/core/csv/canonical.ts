@@ -13,15 +13,20 @@ import { legacySentText } from './write';
 // bytes for one unchanged file, and the resend guard missed it. A description whose line break was a bare
 // LF now reaches the gateway with CRLF, as it always did from the editor.
 
-/** Any line break that is not already CRLF: a bare LF, or a CR not followed by LF. */
-const NOT_CRLF = /(?<!\r)\n|\r(?!\n)/;
+/** Whether the text has a line break that is not CRLF (a bare LF, or a CR not followed by LF). */
+function hasOtherBreaks(text: string): boolean {
+  // indexOf, not a regular expression with a look-behind: a 100 MB batch is read in milliseconds.
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) if (at === 0 || text.charCodeAt(at - 1) !== 13) return true;
+  for (let at = text.indexOf('\r'); at >= 0; at = text.indexOf('\r', at + 1)) if (text.charCodeAt(at + 1) !== 10) return true;
+  return false;
+}
 const ANY_BREAK = /\r\n|\r|\n/g;
 const TRAILING_BREAKS = /(?:\r\n)+$/;
 
 /** The canonical text of a batch (see above). Linear in the text; an already canonical text is not copied. */
 export function canonicalBatchText(text: string): string {
   let out = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (NOT_CRLF.test(out)) out = out.replace(ANY_BREAK, '\r\n');
+  if (hasOtherBreaks(out)) out = out.replace(ANY_BREAK, '\r\n');
   // Blank lines at the end only stand for the final line break (the linter ignores them).
   if (out.endsWith('\r\n\r\n')) out = out.replace(TRAILING_BREAKS, '\r\n');
   return out;
@@ -45,8 +50,10 @@ export function batchContentHash(text: string): string {
  * the canonical form is still refused after it.
  */
 export function legacyContentHashes(text: string, raw?: string): string[] {
-  // Without a quote there is no quoted line break, and every older hash is today's.
-  if (!text.includes('"') && (raw === undefined || !raw.includes('"'))) return [];
+  // Without a quote there is no quoted line break, and every older hash is today's. Nor is there another
+  // when every line break is CRLF: the terminal read CRLF, and an editor showed the file with CRLF.
+  const plain = (t: string | undefined) => t === undefined || !t.includes('"') || !hasOtherBreaks(t);
+  if (plain(text) && plain(raw)) return [];
   const current = batchContentHash(text);
   const candidates = [legacySentText(text), legacySentText(text.replace(ANY_BREAK, '\n'))];
   if (raw !== undefined && raw !== text) candidates.push(legacySentText(raw));

@@ -24,18 +24,27 @@ function newest(records: readonly SubmissionRecord[]): SubmissionRecord {
  * The rows of `rows` already sent to `target`, in the order given. `except`: submissions not to count
  * (the send's own record, earlier ones a person already chose to send again).
  */
-export async function findAlreadySent(
+export async function findAlreadySent<R extends RowRef>(
   ledger: Ledger,
-  rows: readonly RowRef[],
+  rows: readonly R[],
   target: Target,
   except?: ReadonlySet<string>,
-): Promise<AlreadySentRow[]> {
-  const byKey = await ledger.recordsOfRows(new Set(rows.map((r) => r.key)));
-  const out: AlreadySentRow[] = [];
+): Promise<(AlreadySentRow & { ref: R })[]> {
+  return alreadySentOf(await ledger.recordsOfRows(new Set(rows.map((r) => r.key))), rows, target, except);
+}
+
+/** findAlreadySent from what the ledger told of the rows' keys (Ledger.recordsOfRows). */
+export function alreadySentOf<R extends RowRef>(
+  byKey: ReadonlyMap<string, readonly SubmissionRecord[]>,
+  rows: readonly R[],
+  target: Target,
+  except?: ReadonlySet<string>,
+): (AlreadySentRow & { ref: R })[] {
+  const out: (AlreadySentRow & { ref: R })[] = [];
   if (byKey.size === 0) return out;
   for (const row of rows) {
     const records = byKey.get(row.key)?.filter((r) => atTarget(r, target) && mayHaveCreated(r) && !except?.has(r.id));
-    if (records && records.length > 0) out.push({ key: row.key, orderId: row.orderId, line: row.line, earlier: newest(records) });
+    if (records && records.length > 0) out.push({ key: row.key, orderId: row.orderId, line: row.line, earlier: newest(records), ref: row });
   }
   return out;
 }

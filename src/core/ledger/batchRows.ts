@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { readWhole, writeFully, type LedgerFs } from './ledgerFs';
 import type { BatchRowKeys, RowKey } from './rowKeys';
-import type { RowIndex } from './rowIndex';
+import { HASH_DIGITS, type RowIndex } from './rowIndex';
 
 // The row keys of every batch the ledger sent, one file per content (`batches/<first 2 hex>/<content
 // hash>.jsonl`, so no folder holds more than a few thousand files at a million sends; a header line with
@@ -102,7 +102,7 @@ export async function reindexBatchRows(fs: LedgerFs, directory: string, index: R
     if (!/^[0-9a-f]{64}\.jsonl$/.test(name)) continue;
     const hash = name.slice(0, 64);
     const rows = await readBatchRows(fs, directory, hash);
-    for (const r of rows?.rows ?? []) lines.push(`${r.key} ${hash}`);
+    for (const r of rows?.rows ?? []) lines.push(`${r.key} ${hash.slice(0, HASH_DIGITS)}`);
     if (lines.length >= 200_000) {
       await index.spread(lines);
       lines = [];

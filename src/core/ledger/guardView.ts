@@ -1,5 +1,5 @@
 import { eachLimited, type LedgerIndex } from './ledgerIndex';
-import type { RowIndex } from './rowIndex';
+import { HASH_DIGITS, type RowIndex } from './rowIndex';
 import {
   foldLines,
   keyHashes,
@@ -56,7 +56,8 @@ export async function guardView(s: GuardSources, key: GuardKey, shardOnly = fals
 
 /**
  * The submissions that held each of `keys` (row keys: rowKeys.ts), every target and outcome: the row index
- * names the contents, their shards the records. Keys no submission held are absent.
+ * names the contents (by the first 16 digits of their hashes), their shards the records. Keys no
+ * submission held are absent.
  */
 export async function recordsOfRows(s: GuardSources, keys: ReadonlySet<string>): Promise<Map<string, SubmissionRecord[]>> {
   const out = new Map<string, SubmissionRecord[]>();
@@ -71,21 +72,22 @@ export async function recordsOfRows(s: GuardSources, keys: ReadonlySet<string>):
   const byHash = new Map<string, SubmissionRecord[]>();
   let unreadable = false;
   await eachLimited([...contents], 8, async (hash) => {
-    const lines = await s.index.linesOf(hash);
+    const lines = await s.index.linesOf(hash, true);
     if (lines === undefined) unreadable = true;
     else
       byHash.set(
         hash,
-        foldLines(lines).filter((r) => r.contentHash === hash),
+        foldLines(lines).filter((r) => r.contentHash.startsWith(hash)),
       );
   });
   if (unreadable) {
     // A shard that cannot be read: the whole ledger, once, for every content asked.
     byHash.clear();
     for (const r of (await s.readAll()).reading.records) {
-      if (!contents.has(r.contentHash)) continue;
-      let list = byHash.get(r.contentHash);
-      if (!list) byHash.set(r.contentHash, (list = []));
+      const head = r.contentHash.slice(0, HASH_DIGITS);
+      if (!contents.has(head)) continue;
+      let list = byHash.get(head);
+      if (!list) byHash.set(head, (list = []));
       list.push(r);
     }
   }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import * as nodeFs from 'node:fs/promises';
 
 // The ledger's only door to the disk, small enough that a test can put a failing one in its place (the
@@ -29,6 +30,8 @@ export interface LedgerFs {
   unlink(path: string): Promise<void>;
   /** Removes a folder and everything in it (an index this version no longer reads). */
   removeTree(path: string): Promise<void>;
+  /** A whole small file (an index shard): one call, as a lookup reads thousands of them. */
+  readFile(path: string): Promise<Buffer>;
 }
 
 export const nodeLedgerFs: LedgerFs = {
@@ -40,33 +43,18 @@ export const nodeLedgerFs: LedgerFs = {
   link: (a, b) => nodeFs.link(a, b),
   unlink: (p) => nodeFs.unlink(p),
   removeTree: (p) => nodeFs.rm(p, { recursive: true, force: true }),
+  // Synchronous inside: reading thousands of small shards through promises (open, stat, read, close
+  // each) cost more than the reading.
+  readFile: async (p) => readFileSync(p),
 };
 
-/**
- * A whole file's text as it was when opened (an index shard, the key: small files), or undefined when
- * there is none. Bytes appended meanwhile are read next time.
- */
+/** A whole file's text, or undefined when there is none (an index shard, the key: small files). */
 export async function readWhole(fs: LedgerFs, file: string): Promise<string | undefined> {
-  let handle: LedgerFileHandle;
   try {
-    handle = await fs.open(file, 'r');
+    return (await fs.readFile(file)).toString('utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
-  }
-  try {
-    const { size } = await handle.stat();
-    const buffer = Buffer.allocUnsafe(size);
-    let at = 0;
-    // Bounded: each round reads at least one byte or stops.
-    while (at < size) {
-      const { bytesRead } = await handle.read(buffer, at, size - at, at);
-      if (bytesRead <= 0) break;
-      at += bytesRead;
-    }
-    return buffer.toString('utf8', 0, at);
-  } finally {
-    await handle.close();
   }
 }
 

@@ -86,13 +86,14 @@ export class LedgerIndex {
   }
 
   /**
-   * The lines of one content hash, in append order; undefined when the shard holds a line that cannot be
-   * read (cut before its hash, or a line of this hash that does not parse): the caller reads the ledger.
+   * The lines of one content hash (or of the hashes starting with `contentHash`, when `prefix`), in append
+   * order; undefined when the shard holds a line that cannot be read (cut before its hash, or a line of
+   * this hash that does not parse): the caller reads the ledger.
    */
-  async linesOf(contentHash: string): Promise<LedgerLine[] | undefined> {
+  async linesOf(contentHash: string, prefix = false): Promise<LedgerLine[] | undefined> {
     const text = await readWhole(this.fs, this.shardFile(contentHash));
     if (text === undefined) return [];
-    const prefix = `${prefixOf(contentHash)}\t`;
+    const start = prefix ? contentHash : `${prefixOf(contentHash)}\t`;
     const lines: LedgerLine[] = [];
     // A torn line is damage until a rebuild's mark follows it (the rebuild appended every whole line again).
     // Every line is looked at, without cutting the others out of the text: only this hash's are parsed.
@@ -104,8 +105,8 @@ export class LedgerIndex {
         const tab = text.indexOf('\t', at);
         if (tab < 0 || tab > next) torn = true;
         else if (tab === at + REBUILT.length && text.startsWith(REBUILT, at)) torn = false;
-        else if (text.startsWith(prefix, at)) {
-          const line = parseLine(text.slice(at + prefix.length, next));
+        else if (text.startsWith(start, at)) {
+          const line = parseLine(text.slice(tab + 1, next));
           if (line) lines.push(line);
           else torn = true;
         }

@@ -3,7 +3,7 @@ import type { Batch } from '../rules/batch';
 import type { LedgerSecret } from './secret';
 
 // What the ledger keeps of each row of a batch it sends, and nothing from which a card number or a CVV
-// could be read back: the row key (an HMAC of its client-orderid under the ledger's key: secret.ts), the
+// could be read back: the row key (a keyed hash of its client-orderid under the ledger's key: secret.ts), the
 // client-orderid itself masked as every output is (first 6 / last 4 of anything that looks like a card
 // number), its line, a fingerprint of its card and schedule (an HMAC of the card number with the row's
 // card type, currency, amounts and schedule columns: the same row sent again has the same fingerprint),
@@ -32,7 +32,7 @@ const SCHEDULE = [
 export const NOT_KEPT = '-';
 
 export interface RowKey {
-  /** HMAC of the client-orderid (32 hex digits): the index's key, the same in every environment. */
+  /** Keyed hash of the client-orderid (24 hex digits, 96 bits): the index's key, the same in every environment. */
   key: string;
   /** The client-orderid, masked. */
   orderId: string;
@@ -52,11 +52,11 @@ export interface BatchRowKeys {
 
 /** The row key of a client-orderid. */
 export function orderKey(secret: LedgerSecret, orderId: string): string {
-  return secret.mac(`client-orderid\0${orderId}`, 32);
+  return secret.keyedHash(`client-orderid\0${orderId}`, 24);
 }
 
 export function valueHash(secret: LedgerSecret, column: string, value: string): string {
-  return secret.shortMac(`${column}\0${value}`);
+  return secret.keyedHash(`value\0${column}\0${value}`, 8);
 }
 
 export function fingerprint(secret: LedgerSecret, value: (column: string) => string | undefined): string {
@@ -78,7 +78,43 @@ export interface RowRefAt {
   end: number;
 }
 
-/** The keys (one HMAC a row, nothing else) of every trusted row with a client-orderid: for lookups. */
+/** A row's client-orderid and where its cell is, as the linter tells them (RowFacts), or as read from a batch. */
+export interface OrderIdAt {
+  orderId: string;
+  start: number;
+  end: number;
+}
+
+/** A row known by its client-orderid cell: the masked id and the line are made only for the rows found. */
+class RefAt implements RowRefAt {
+  readonly key: string;
+  constructor(
+    secret: LedgerSecret,
+    private readonly at: OrderIdAt,
+    private readonly lineAt: (offset: number) => number,
+  ) {
+    this.key = orderKey(secret, at.orderId);
+  }
+  get orderId(): string {
+    return maskText(this.at.orderId);
+  }
+  get line(): number {
+    return this.lineAt(this.at.start);
+  }
+  get start(): number {
+    return this.at.start;
+  }
+  get end(): number {
+    return this.at.end;
+  }
+}
+
+/** The keys of rows known by their client-orderid cells; `lineAt` gives the 1-based line of an offset. */
+export function refsOf(ids: readonly OrderIdAt[], secret: LedgerSecret, lineAt: (offset: number) => number): RowRefAt[] {
+  return ids.map((r) => new RefAt(secret, r, lineAt));
+}
+
+/** The keys (one keyed hash a row, nothing else) of every trusted row with a client-orderid: for lookups. */
 export function rowRefs(batch: Batch, secret: LedgerSecret): RowRefAt[] {
   const idColumn = batch.columnIndex.get(ORDER_ID);
   const out: RowRefAt[] = [];
@@ -102,6 +138,16 @@ export function rowRefs(batch: Batch, secret: LedgerSecret): RowRefAt[] {
 /** The keys of every row that can be trusted (no CSV syntax problem, as many fields as the header) and has a client-orderid. */
 export function batchRowKeys(batch: Batch, secret: LedgerSecret): BatchRowKeys {
   const columns = columnsOf(batch);
+  // A column's values repeat (currency, period, empty cells): each distinct one is hashed once, up to a bound.
+  const cache = columns.map(() => new Map<string, string>());
+  const hashOf = (i: number, v: string) => {
+    let h = cache[i].get(v);
+    if (h === undefined) {
+      h = valueHash(secret, columns[i], v);
+      if (cache[i].size < 10_000) cache[i].set(v, h);
+    }
+    return h;
+  };
   const idColumn = batch.columnIndex.get(ORDER_ID);
   const rows: RowKey[] = [];
   if (idColumn === undefined) return { columns, rows };
@@ -115,7 +161,7 @@ export function batchRowKeys(batch: Batch, secret: LedgerSecret): BatchRowKeys {
       orderId: maskText(id),
       line: batch.csv.index.positionAt(row.record.start).line + 1,
       fingerprint: fingerprint(secret, (c) => row.value(c)),
-      values: values.map((v, i) => (columns[i] === CVV ? NOT_KEPT : valueHash(secret, columns[i], v))).join(' '),
+      values: values.map((v, i) => (columns[i] === CVV ? NOT_KEPT : hashOf(i, v))).join(' '),
     });
   }
   return { columns, rows };

@@ -1,5 +1,14 @@
 import { batchContentHash, legacyContentHashes } from '../csv/canonical';
-import { alreadySentMessage, findAlreadySent, rowRefs, type Ledger, type Target } from '../ledger';
+import {
+  alreadySentMessage,
+  alreadySentOf,
+  refsOf,
+  rowRefs,
+  type Ledger,
+  type OrderIdAt,
+  type SubmissionRecord,
+  type Target,
+} from '../ledger';
 import type { Batch } from './batch';
 import { stripCvvEdits } from './batchEdits';
 import { CodeInfo, Codes } from './codes';
@@ -20,6 +29,8 @@ export interface LedgerCheckOptions {
   raw?: string;
   /** Already-sent problems listed at most (the rest counted); all by default. */
   max?: number;
+  /** The rows' client-orderid cells as the lint told them (RowFacts): the batch's rows are not read again. */
+  orderIds?: readonly OrderIdAt[];
 }
 
 export interface LedgerFindings {
@@ -28,41 +39,71 @@ export interface LedgerFindings {
   omitted: number;
 }
 
-/** Both checks against `ledger`; nothing when the ledger has never recorded a row or an accepted batch. */
+/**
+ * Both checks against `ledger`; nothing when it has never recorded a row or an accepted batch. The rows'
+ * keys are looked up once: already-sent takes the submissions to the target, and only a batch whose rows
+ * were in an accepted submission (or a ledger of 0.1, which kept no rows) has its content hashed for
+ * cvv-after-send, so a new batch of 100,000 rows is not hashed whole for nothing.
+ */
 export async function ledgerDiagnostics(ledger: Ledger, batch: Batch, options: LedgerCheckOptions = {}): Promise<LedgerFindings> {
   const diagnostics: LintDiagnostic[] = [];
   let omitted = 0;
-  const secret = options.target ? await ledger.secret(false) : undefined;
-  if (options.target && secret) {
-    const refs = rowRefs(batch, secret);
-    const sent = await findAlreadySent(ledger, refs, options.target);
-    const at = new Map(refs.map((r) => [r.line, r]));
+  const secret = await ledger.secret(false);
+  let accepted: Set<string> | undefined;
+  if (secret) {
+    const index = batch.csv.index;
+    const refs = options.orderIds
+      ? refsOf(options.orderIds, secret, (offset) => index.positionAt(offset).line + 1)
+      : rowRefs(batch, secret);
+    const byKey = await ledger.recordsOfRows(new Set(refs.map((r) => r.key)));
+    accepted = acceptedContents(byKey, refs);
+    const sent = options.target ? alreadySentOf(byKey, refs, options.target) : [];
     const max = options.max ?? Infinity;
     for (const row of sent) {
       if (diagnostics.length >= max) {
         omitted++;
         continue;
       }
-      const ref = at.get(row.line)!;
       diagnostics.push({
         code: Codes.alreadySent,
         severity: CodeInfo[Codes.alreadySent].severity,
         message: alreadySentMessage(row),
-        range: batch.csv.index.range(ref.start, ref.end),
+        range: index.range(row.ref.start, row.ref.end),
         columnName: 'client-orderid',
         fixes: [],
       });
     }
   }
-  if (await acceptedContent(ledger, batch, options.raw)) for (const d of cvvAfterSend(batch)) diagnostics.push(d);
+  if ((accepted === undefined || accepted.size > 0) && (await acceptedContent(ledger, batch, options.raw, accepted)))
+    for (const d of cvvAfterSend(batch)) diagnostics.push(d);
   return { diagnostics, omitted };
 }
 
-/** Whether the ledger records this batch's content (today's hash or an older one) as accepted. */
-export async function acceptedContent(ledger: Ledger, batch: Batch, raw?: string): Promise<boolean> {
+/** The contents of accepted submissions that held every one of the rows: the only ones this batch can be. */
+function acceptedContents(byKey: ReadonlyMap<string, readonly SubmissionRecord[]>, refs: readonly { key: string }[]): Set<string> {
+  let out: Set<string> | undefined;
+  for (const ref of refs) {
+    const here = new Set<string>();
+    for (const r of byKey.get(ref.key) ?? []) if (r.outcome === 'accepted' && (!out || out.has(r.contentHash))) here.add(r.contentHash);
+    out = here;
+    if (out.size === 0) break;
+  }
+  return out ?? new Set();
+}
+
+/**
+ * Whether the ledger records this batch's content (today's hash or an older one) as accepted; `among`:
+ * the accepted contents its rows were found in, when the ledger keeps rows (no other can be this one).
+ */
+export async function acceptedContent(ledger: Ledger, batch: Batch, raw?: string, among?: ReadonlySet<string>): Promise<boolean> {
   if (!batch.columnIndex.has(CVV)) return false;
   const text = batch.csv.text;
   const key = { contentHash: batchContentHash(text), legacyHashes: legacyContentHashes(text, raw), environment: '', endpointId: '' };
+  if (among) return [key.contentHash, ...key.legacyHashes].some((h) => among.has(h)) || (await anyAccepted(ledger, key));
+  return anyAccepted(ledger, key);
+}
+
+async function anyAccepted(ledger: Ledger, key: Parameters<Ledger['guardView']>[0]): Promise<boolean> {
   return (await ledger.guardView(key)).records.some((r) => r.outcome === 'accepted');
 }
 
