@@ -11,6 +11,7 @@ import type { ProblemCollector } from './problems';
 import { EXPECTED, exceedsLength, isValidIn, suggestValue } from './values';
 import { cell, checkCrossFields, GOOD, NAMES, ORDINAL, type Positions } from './crossFields';
 import { RowCells } from '../csv/rowCells';
+import { cardColumnOf, type CardNumberFinder } from './cardDataInGit';
 
 // Row checks. Per cell, in the rule book's precedence: required-value, then dst-unsupported, then
 // max-length alone, then invalid-value; cross-field checks only look at cells that passed. Rows with
@@ -37,7 +38,11 @@ export interface SrcRows {
   srcNeedsState: boolean;
 }
 
-export function checkRows(problems: ProblemCollector, today: CalendarDate, onRow?: RowFactsListener): SrcRows {
+/**
+ * `cards`, when given, is shown each data row until it finds a full card number (card-data-in-git): in
+ * this pass, so the rows are not read a second time for it.
+ */
+export function checkRows(problems: ProblemCollector, today: CalendarDate, onRow?: RowFactsListener, cards?: CardNumberFinder): SrcRows {
   const { batch } = problems;
   // The header's columns as parallel arrays of small numbers: the cell loop reads no objects.
   const entries = [...batch.columnIndex.entries()].sort((a, b) => a[1] - b[1]);
@@ -59,6 +64,8 @@ export function checkRows(problems: ProblemCollector, today: CalendarDate, onRow
   const src: SrcRows = { anySrc: false, srcNeedsState: false };
   const width = batch.header ? batch.header.values.length : 0;
   const row = new RowCells();
+  const cardColumn = cards ? (cardColumnOf(batch) ?? -1) : -1;
+  let seekCard = cardColumn >= 0;
 
   // The data rows straight from the parse (no BatchRow objects: a file of millions of tiny rows would
   // hold one per row; a CsvRecord is made only for a fix or the onRow listener). A row with csv-syntax or
@@ -68,10 +75,19 @@ export function checkRows(problems: ProblemCollector, today: CalendarDate, onRow
     if (csv.isBlankAt(r)) continue;
     rowNumber++;
     if (csv.syntaxProblemAt(r)) {
+      if (seekCard) {
+        csv.readRow(r, row);
+        cards!.look(row, cardColumn);
+        seekCard = !cards!.found;
+      }
       onRow?.(csv.record(r), rowNumber, UNTRUSTED_ROW);
       continue;
     }
     csv.readRow(r, row);
+    if (seekCard) {
+      cards!.look(row, cardColumn);
+      seekCard = !cards!.found;
+    }
     if (row.count !== width) {
       const n = row.count;
       // A row short by trailing fields is what adding a column to the header leaves: offered (not safe: the
