@@ -160,7 +160,7 @@ describe('card-data-in-git: what git says', { timeout: 60_000 }, () => {
     });
     writeFileSync(join(dir, 'plain', 'cards.rpcsv'), `${HEADER}\no1;DST;${REAL};EUR;5\n`);
     let out = '';
-    const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+    const env: Record<string, string | undefined> = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
     for (const name of Object.keys(env)) if (name.startsWith('GIT_')) delete env[name];
     // This process's PATH too: git may be started with either.
     const path = process.env.PATH;
