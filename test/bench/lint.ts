@@ -90,7 +90,8 @@ function benchInProcess(): string[] {
 const UDSV_PROCESS = `const { inferSchema, initParser } = require(${JSON.stringify(join(ROOT, 'node_modules', 'udsv'))});
 const text = require('fs').readFileSync(process.argv[1], 'utf8');
 process.stdout.write(String(initParser(inferSchema(text, { col: ';' })).stringArrs(text).length));`;
-const PYTHON_READER = join(__dirname, 'csv_reader.py');
+// From the root: this file runs bundled from out/bench/ as well as from test/bench/.
+const PYTHON_READER = join(ROOT, 'test', 'bench', 'csv_reader.py');
 
 function python(): string | undefined {
   const r = spawnSync('python3', ['-c', 'import csv'], { stdio: 'ignore' });
