@@ -50,16 +50,20 @@ const exists = (p: string): Promise<boolean> =>
     (err: NodeJS.ErrnoException) => err.code !== 'ENOENT' && err.code !== 'ENOTDIR',
   );
 
+/** The variables that point git at a repository or work tree, whatever the folder. */
+const DISCOVERY_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR'];
+
 /**
  * Whether git could find a work tree from `dir`: a folder from it up to the root holds `.git` (a
- * repository or a worktree's link) or `HEAD` (is a repository itself), or a GIT_* variable steers git's
- * search (GIT_DIR, GIT_WORK_TREE…). Git finds a work tree no other way, so when this is false git would
+ * repository or a worktree's link) or `HEAD` (is a repository itself), or a variable points git at one
+ * (GIT_DIR, GIT_WORK_TREE, GIT_COMMON_DIR; the others, such as GIT_CEILING_DIRECTORIES, only narrow the
+ * search, which this walk does not). Git finds a work tree no other way, so when this is false git would
  * answer "outside" and is not started: for a file outside any repository the check costs a few lstat
  * calls, not a process. The folder's real path is walked, as git walks it (a link into a repository is
  * in it).
  */
 export async function mayBeInWorkTree(dir: string, env: GitEnv): Promise<boolean> {
-  if (Object.keys(env).some((name) => name.startsWith('GIT_'))) return true;
+  if (DISCOVERY_VARIABLES.some((name) => env[name] !== undefined && env[name] !== '')) return true;
   let at: string;
   try {
     at = await realpath(dir);

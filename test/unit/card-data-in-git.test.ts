@@ -75,12 +75,22 @@ describe('card-data-in-git: the check', () => {
       ['client-orderid,rp_card_type,credit-card-number', `A1,DST,${REAL}`], // another delimiter
     ];
     for (const lines of texts) {
-      for (const eol of ['\n', '\r\n']) {
-        const text = lines.join(eol) + eol;
+      for (const [eol, bom] of [
+        ['\n', ''],
+        ['\r\n', ''],
+        ['\r', '\ufeff'],
+      ]) {
+        const text = bom + lines.join(eol) + eol;
         const expected = firstCardByValues(readBatch(text));
         const linted = lint(text, { findCardNumber: true });
         assert.deepEqual(linted.cardNumber ?? undefined, expected, JSON.stringify(text));
         assert.deepEqual(firstFullCardNumber(readBatch(text)), expected, JSON.stringify(text));
+        if (expected) {
+          // Its line and character, worked out from the text up to the cell, are the whole file's index's.
+          const batch = readBatch(text);
+          const range = batch.csv.index.range(expected.start, expected.start + expected.length);
+          assert.deepEqual(cardDataInGit(batch, 'tracked', 'b.rpcsv', linted.cardNumber)!.range, range, JSON.stringify(text));
+        }
         assert.equal(lint(text).cardNumber, undefined, 'only looked for when asked');
       }
     }
@@ -143,6 +153,12 @@ describe('card-data-in-git: what git says', { timeout: 60_000 }, () => {
     assert.equal(await mayBeInWorkTree(join(dir, 'plain'), {}), false);
     assert.equal(await mayBeInWorkTree(join(dir, 'repo', 'batches'), {}), true);
     assert.equal(await mayBeInWorkTree(join(dir, 'plain'), { GIT_DIR: join(dir, 'repo', '.git') }), true, 'git steered by a variable');
+    assert.equal(await mayBeInWorkTree(join(dir, 'plain'), { GIT_WORK_TREE: join(dir, 'repo') }), true, 'git steered by a variable');
+    assert.equal(
+      await mayBeInWorkTree(join(dir, 'plain'), { GIT_SSL_CAINFO: '/etc/ssl/certs/ca-certificates.crt', GIT_CEILING_DIRECTORIES: '/' }),
+      false,
+      'variables that do not point git at a repository change nothing',
+    );
     symlinkSync(join(dir, 'repo', 'batches'), join(dir, 'plain', 'link'));
     assert.equal(await mayBeInWorkTree(join(dir, 'plain', 'link'), {}), true, 'a link into a work tree is in it, as git sees it');
     mkdirSync(join(dir, 'bare'));
@@ -161,7 +177,7 @@ describe('card-data-in-git: what git says', { timeout: 60_000 }, () => {
     writeFileSync(join(dir, 'plain', 'cards.rpcsv'), `${HEADER}\no1;DST;${REAL};EUR;5\n`);
     let out = '';
     const env: Record<string, string | undefined> = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
-    for (const name of Object.keys(env)) if (name.startsWith('GIT_')) delete env[name];
+    for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR']) delete env[name];
     // This process's PATH too: git may be started with either.
     const path = process.env.PATH;
     process.env.PATH = env.PATH;

@@ -1,6 +1,7 @@
 import { Codes, CodeInfo } from './codes';
 import type { Batch } from './batch';
 import { RowCells } from '../csv/rowCells';
+import { LineIndex } from '../text';
 import { PUBLISHED_TEST_CARDS } from './testCards';
 import type { LintDiagnostic } from './types';
 
@@ -136,10 +137,20 @@ export function cardDataInGit(
     code: Codes.cardDataInGit,
     severity: CodeInfo[Codes.cardDataInGit].severity,
     message,
-    range: batch.csv.index.range(cell.start, cell.start + cell.length),
+    range: rangeOf(batch, cell),
     columnName: CARD_COLUMN,
     fixes: [],
   };
+}
+
+/**
+ * The cell's line and character, from the text up to its end only: a batch with no other problem would
+ * otherwise build the whole file's line index (every line of it) for this one warning, usually on row 1.
+ */
+function rangeOf(batch: Batch, cell: CardNumberCell) {
+  const end = cell.start + cell.length;
+  // One character past the end: a CR there is one line break with the LF after it, not a break of its own.
+  return new LineIndex(batch.csv.text.slice(0, end + 1)).range(cell.start, end);
 }
 
 /**
