@@ -20,7 +20,7 @@ export function summary(readme: string): string {
   const all = benchRegions(readme).flatMap((r) => targetsIn(r.text).map((t) => ({ ...t, bench: r.name })));
   const missed = all.filter((t) => !t.met);
   const rows = [...missed, ...all.filter((t) => t.met)].map((t) => `| ${t.bench} | ${t.what} ${t.target} | ${t.figure} | ${verdict(t)} |`);
-  let verdictLine = `**${missed.length} of the ${all.length} targets the tables below record ${missed.length === 1 ? 'is' : 'are'} missed**; each table says what stands in the way.`;
+  let verdictLine = `**${missed.length} of the ${all.length} targets the tables below record ${missed.length === 1 ? 'is' : 'are'} missed.** Each table's header says the load it was taken under: on a busy machine wall times stretch.`;
   if (missed.length === 0) verdictLine = `Every target the tables below record is met (${all.length}).`;
   if (all.length === 0) verdictLine = 'No table below records a target yet.';
   return [verdictLine, '', '| table | target | figure | |', '|---|---|---:|---|', ...rows].join('\n');
