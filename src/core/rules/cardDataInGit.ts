@@ -73,8 +73,8 @@ function isFullCardNumberIn(s: string, from: number, to: number): boolean {
 /**
  * Looks for the first full card number, one row at a time, reading the card cell in place. The linter
  * runs it inside its own pass over the rows (lint's `findCardNumber`), so `paygate lint` reads each row
- * once; `firstFullCardNumber` runs it alone. A cell is looked at as the old check did: its value trimmed,
- * in every data row, also one the linter does not trust (a card number is card data wherever it is).
+ * once; `firstFullCardNumber` runs it alone. A cell counts with its value trimmed, in every data row, also
+ * one the linter does not trust (a card number is card data wherever it is).
  */
 export class CardNumberFinder {
   found: CardNumberCell | undefined;
