@@ -1,6 +1,6 @@
 import { maskCardNumbers } from './cardNumbers';
 import { hideCvvs, isCvvName } from './cvv';
-import { maskField, maskText } from './mask';
+import { isCardColumn, maskField, maskText } from './mask';
 
 // A body or a URL received from outside (a callback, a handler's answer) as it may be kept or shown: card
 // numbers masked, CVVs dropped, in each shape a body takes. A form or query string loses its CVV pairs and
@@ -9,14 +9,61 @@ import { maskField, maskText } from './mask';
 // runs masked and its labelled CVVs hidden. What needs no masking is kept byte for byte, so a clean
 // callback can still be replayed exactly.
 
-const textMask = (text: string): string => hideCvvs(maskText(text));
-
 function decodePart(s: string): string | undefined {
+  if (!s.includes('%') && !s.includes('+')) return s;
   try {
     return decodeURIComponent(s.replace(/\+/g, ' '));
   } catch {
     return undefined;
   }
+}
+
+// The same few names come in every call (status, orderid, amount…): what each is, found once. Bounded,
+// since names come from outside.
+const KINDS = new Map<string, 'cvv' | 'card' | 'other'>();
+function kindOf(name: string): 'cvv' | 'card' | 'other' {
+  let kind = KINDS.get(name);
+  if (kind === undefined) {
+    kind = isCvvName(name) ? 'cvv' : isCardColumn(name) ? 'card' : 'other';
+    if (KINDS.size >= 512) KINDS.clear();
+    KINDS.set(name, kind);
+  }
+  return kind;
+}
+
+/** Fewer than 3 digits: no card number and no CVV can be in it (only its name can make it card data). */
+function fewDigits(text: string): boolean {
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57 && ++digits >= 3) return false;
+  }
+  return true;
+}
+
+/** One named value as kept: undefined for a CVV, else masked by its name (maskField), the same string when clean. */
+function safeNamed(name: string, value: string): string | undefined {
+  const kind = kindOf(name);
+  if (kind === 'cvv') return undefined;
+  if (kind === 'other' && fewDigits(value)) return value;
+  return maskField(name, value);
+}
+
+/** Free text from outside (a header's value, a text body): card-number-like runs masked, labelled CVVs hidden. */
+export function safeFreeText(text: string): string {
+  return fewDigits(text) ? text : hideCvvs(maskText(text));
+}
+
+const textMask = safeFreeText;
+
+/** Named values (a form's decoded fields): CVVs dropped, every other value masked by its name. */
+export function safeFields(fields: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(fields)) {
+    const safe = safeNamed(k, v);
+    if (safe !== undefined) out[fewDigits(k) ? k : maskCardNumbers(k)] = safe;
+  }
+  return out;
 }
 
 /** One `name=value` pair of a form or query: undefined when it is a CVV, the raw pair when nothing changes. */
@@ -25,9 +72,10 @@ function safePair(raw: string): string | undefined {
   const name = decodePart(eq < 0 ? raw : raw.slice(0, eq));
   const value = eq < 0 ? '' : decodePart(raw.slice(eq + 1));
   if (name === undefined || value === undefined) return textMask(raw); // not percent-encoding: masked as text
-  if (isCvvName(name)) return undefined;
+  if (kindOf(name) === 'other' && fewDigits(raw)) return raw;
+  const safeValue = safeNamed(name, value);
+  if (safeValue === undefined) return undefined;
   const safeName = maskCardNumbers(name);
-  const safeValue = maskField(name, value);
   if (safeName === name && safeValue === value) return raw;
   return eq < 0 ? encodeURIComponent(safeName) : `${encodeURIComponent(safeName)}=${encodeURIComponent(safeValue)}`;
 }
@@ -77,7 +125,7 @@ class JsonMasker {
     const t = this.tokens[this.i++];
     if (t === '{') return this.object();
     if (t === '[') return this.array(name);
-    if (t.startsWith('"')) return this.string(t, (s) => maskField(name, s));
+    if (t.startsWith('"')) return this.string(t, (s) => safeNamed(name, s) ?? '');
     const masked = maskCardNumbers(t);
     if (masked === t) return t;
     this.changed = true;
