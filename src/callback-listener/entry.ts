@@ -74,17 +74,21 @@ function safeHeaders(headers: readonly [string, string][]): [string, string][] {
 const contentType = (headers: readonly [string, string][]): string | undefined =>
   headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1];
 
+/** Entries safeEntry made (only their forwarded result is set afterwards): the store's door does not mask them again. */
+const SAFE = new WeakSet<CallbackEntry>();
+
 /**
  * An entry as it may be kept, shown or replayed: path and query, headers, body and fields through the
  * output boundary. `masked` says whether anything a replay sends differs from what was received. Idempotent,
  * so it serves both a new call and an entry read back from the store.
  */
 export function safeEntry(e: CallbackEntry): CallbackEntry {
+  if (SAFE.has(e)) return e;
   const path = safeUrlPath(e.path);
   const headers = safeHeaders(e.headers);
   const body = safeBody(e.body, contentType(e.headers));
   const headersChanged = headers.length !== e.headers.length || headers.some(([k, v], i) => k !== e.headers[i][0] || v !== e.headers[i][1]);
-  return {
+  const safe = {
     ...e,
     path,
     headers,
@@ -92,6 +96,8 @@ export function safeEntry(e: CallbackEntry): CallbackEntry {
     fields: safeFields(e.fields),
     masked: e.masked || path !== e.path || body !== e.body || headersChanged,
   };
+  SAFE.add(safe);
+  return safe;
 }
 
 /** The entry for a received call: control checked on the fields as received, then everything masked. */
