@@ -24,7 +24,9 @@ const KINDS = new Map<string, 'cvv' | 'card' | 'other'>();
 function kindOf(name: string): 'cvv' | 'card' | 'other' {
   let kind = KINDS.get(name);
   if (kind === undefined) {
-    kind = isCvvName(name) ? 'cvv' : isCardColumn(name) ? 'card' : 'other';
+    kind = 'other';
+    if (isCvvName(name)) kind = 'cvv';
+    else if (isCardColumn(name)) kind = 'card';
     if (KINDS.size >= 512) KINDS.clear();
     KINDS.set(name, kind);
   }
@@ -81,7 +83,7 @@ function safePair(raw: string): string | undefined {
 }
 
 /** An `application/x-www-form-urlencoded` body or a query string: CVV pairs dropped, values masked by name. */
-export function safeForm(text: string): string {
+function safeForm(text: string): string {
   if (text === '') return text;
   const out: string[] = [];
   for (const raw of text.split('&')) {
@@ -176,7 +178,7 @@ class JsonMasker {
  * A JSON object or array: CVV members dropped at any depth, card numbers masked in strings (by the name
  * they stand under) and numbers; everything else byte for byte. Undefined when the text is not JSON.
  */
-export function safeJsonBody(text: string): string | undefined {
+function safeJsonBody(text: string): string | undefined {
   const start = text.trimStart()[0];
   if (start !== '{' && start !== '[') return undefined;
   try {
