@@ -1,4 +1,4 @@
-import { maskText } from '../mask';
+import { maskText } from '../output';
 import { LEDGER_MAY_HAVE_CREATED, type LedgerOutcomeName } from '../gateway/outcomes';
 import type { LedgerFs } from './ledgerFs';
 

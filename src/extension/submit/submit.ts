@@ -10,7 +10,7 @@ import {
 } from '../../core/gateway';
 import * as fs from 'node:fs/promises';
 import { completionFor, guardedSend, splitList, submissionEntry, type AlreadySentRow, type SubmissionRecord } from '../../core/ledger';
-import { maskText } from '../../core/mask';
+import { maskText } from '../../core/output';
 import { damageText } from '../../core/ledger/words';
 import { askRowsAgain, askSendAgain, type RowsAnswer } from './resendQuestions';
 import { holdsCvv, moveAlreadySentRows, offerStripCvv } from './ledgerEdits';
