@@ -25,7 +25,7 @@ async function run(fn: (args: string[], ctx: CliContext) => Promise<number>, arg
   const ctx = testContext({
     stdout: (t) => void out.push(t),
     stderr: (t) => void err.push(t),
-    env: { PAYGATE_DATA_DIR: join(dir, 'data') },
+    env: { PAYGATE_DATA_DIR: join(dir, 'data'), PAYGATE_STATE_DIR: join(dir, 'state') },
     cwd: dir,
     interactive: false,
     confirm: async () => false,

@@ -3,14 +3,12 @@ import { resolve } from 'node:path';
 import type { CliContext } from '../context';
 import { inputError, usageError } from '../output';
 import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
-import { formatGatewayDate, parseGatewayDate, todayLocal, type CalendarDate } from '../../core/dates';
+import { formatGatewayDate, type CalendarDate } from '../../core/dates';
 import { readBatch } from '../../core/rules/batch';
 import { computeSchedule, scheduleInputFromRow, type ChargeAmount } from '../../core/schedule/schedule';
 import { describeSchedule } from '../../core/schedule/describe';
 import { scheduleProblems } from '../../core/schedule/problems';
-import { LOCAL_ENVIRONMENT } from '../../core/gateway/environments';
-import { defaultStateDir, simulatedToday } from '../../local-gateway';
-import { loadCliConfig } from '../config';
+import { gatewayToday, TODAY_FROM_TEXT, type TodayFrom } from '../gatewayToday';
 
 const DEFAULT_LIMIT = 12;
 const MAX_LIMIT = 10_000;
@@ -38,19 +36,6 @@ export interface ScheduleJson {
   today: string;
   todayFrom: TodayFrom;
   rows: ScheduleJsonRow[];
-}
-
-/** option: --today; local-gateway: the local gateway's simulated clock (the active environment is local); clock: this machine's. */
-export type TodayFrom = 'option' | 'local-gateway' | 'clock';
-
-/**
- * With the local gateway as the active environment, a batch is charged on its simulated day, not on this
- * machine's: the day its state directory holds (read without starting it); undefined when none ran yet.
- */
-function localGatewayToday(ctx: CliContext): CalendarDate | undefined {
-  const config = loadCliConfig(ctx.cwd, undefined, ctx.env);
-  if (!config.ok || config.value.config.environment !== LOCAL_ENVIRONMENT) return undefined;
-  return simulatedToday(ctx.env.PAYGATE_STATE_DIR || defaultStateDir());
 }
 
 function jsonAmount(a: ChargeAmount): ScheduleJsonCharge['amount'] {
@@ -126,17 +111,9 @@ export async function showSchedule(file: string, values: ScheduleOptions, ctx: C
   const format = values.format;
   const limit = values.limit === undefined ? DEFAULT_LIMIT : wholeNumber(values.limit);
   if (limit === undefined || limit < 1 || limit > MAX_LIMIT) return usage(ctx, `--limit must be a whole number from 1 to ${MAX_LIMIT}`);
-  let today: CalendarDate = todayLocal();
-  let todayFrom: TodayFrom = 'clock';
-  if (values.today !== undefined) {
-    const t = parseGatewayDate(values.today);
-    if (!t) return usage(ctx, `--today must be a date DD.MM.YYYY, not '${values.today}'`);
-    today = t;
-    todayFrom = 'option';
-  } else {
-    const simulated = localGatewayToday(ctx);
-    if (simulated) [today, todayFrom] = [simulated, 'local-gateway'];
-  }
+  const day = gatewayToday(ctx, values.today);
+  if ('error' in day) return usage(ctx, day.error);
+  const { today, from: todayFrom } = day;
   let rowFilter: number | undefined;
   if (values.row !== undefined) {
     rowFilter = wholeNumber(values.row);
@@ -195,14 +172,8 @@ export async function showSchedule(file: string, values: ScheduleOptions, ctx: C
   return 0;
 }
 
-const TODAY_FROM: Record<TodayFrom, string> = {
-  option: '--today',
-  'local-gateway': "the local gateway's simulated date; --today to choose another",
-  clock: "this machine's date; --today to choose another",
-};
-
 function todayText(today: CalendarDate, from: TodayFrom): string {
-  return `today is ${formatGatewayDate(today)} (${TODAY_FROM[from]})`;
+  return `today is ${formatGatewayDate(today)} (${TODAY_FROM_TEXT[from]})`;
 }
 
 function renderText(file: string, schedules: RowSchedule[], limit: number, today: string): string {

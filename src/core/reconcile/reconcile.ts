@@ -15,7 +15,10 @@ export interface ReconcileOptions {
   from?: CalendarDate;
   /** Window end; default the report's Date_of_report, else `today`. */
   asOf?: CalendarDate;
-  /** The first charge of a row without start-date, and the window's end when nothing else says. */
+  /**
+   * The gateway's date: the first charge of a row without start-date (unless the row says when it was
+   * sent), and the window's end when nothing else says.
+   */
   today: CalendarDate;
 }
 
@@ -118,7 +121,7 @@ export class Reconciler {
   private earliestStart(): CalendarDate | undefined {
     let earliest: CalendarDate | undefined;
     for (const r of this.rows) {
-      const d = parseGatewayDate((r.input.values['start-date'] ?? '').trim()) ?? this.options.today;
+      const d = parseGatewayDate((r.input.values['start-date'] ?? '').trim()) ?? r.input.sentOn ?? this.options.today;
       if (!earliest || compareDates(d, earliest) < 0) earliest = d;
     }
     return earliest;
@@ -126,7 +129,7 @@ export class Reconciler {
 
   private due(r: RowState, from: CalendarDate, to: CalendarDate): Charge[] {
     const input = scheduleInputFromRow(r.input.values);
-    const all = computeSchedule(input, { today: this.options.today, limit: MAX_CHARGES_PER_CALL, until: to });
+    const all = computeSchedule(input, { today: r.input.sentOn ?? this.options.today, limit: MAX_CHARGES_PER_CALL, until: to });
     return all.filter((c) => compareDates(c.date, from) >= 0);
   }
 
