@@ -6,7 +6,7 @@ import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
 import { formatGatewayDate, type CalendarDate } from '../../core/dates';
 import { readBatch } from '../../core/rules/batch';
 import { computeSchedule, scheduleInputFromRow, type ChargeAmount } from '../../core/schedule/schedule';
-import { describeSchedule } from '../../core/schedule/describe';
+import { CHARGE_WORDS, countOf, describeSchedule, isPayoutRow, kindWords, PAYOUT_WORDS } from '../../core/schedule/describe';
 import { scheduleProblems } from '../../core/schedule/problems';
 import { gatewayToday, TODAY_FROM_TEXT, type TodayFrom } from '../gatewayToday';
 
@@ -24,6 +24,8 @@ export interface ScheduleJsonRow {
   row: number;
   line: number;
   clientOrderId: string;
+  /** `payouts` for a DST row: its `charges` are money paid out to the receiver's card, not charges. */
+  kind: 'charges' | 'payouts';
   charges: ScheduleJsonCharge[];
   truncated: boolean;
   /** Why the schedule cannot be computed (or its amounts cannot), value by value; absent when it can. */
@@ -145,17 +147,19 @@ export async function showSchedule(file: string, values: ScheduleOptions, ctx: C
     // A malformed date, period or interval would be guessed around (a start-date of 2027-01-15 read as
     // "starts today"): no dates at all then, only the reasons.
     const blocked = problems.some((p) => p.blocksDates);
+    const payout = isPayoutRow(values);
     // One charge more than shown tells whether the list was cut short.
     const charges = blocked ? [] : computeSchedule(input, { today, limit: limit + 1 });
     return {
       amounts: charges.slice(0, limit).map((c) => c.amount),
-      rule: blocked ? 'the schedule cannot be computed' : describeSchedule(input),
+      rule: blocked ? 'the schedule cannot be computed' : describeSchedule(input, kindWords(payout)),
       trusted: row.trusted,
       startsToday: !blocked && input.startDate === undefined,
       json: {
         row: row.rowNumber,
         line: batch.csv.index.positionAt(row.record.start).line + 1,
         clientOrderId: row.value('client-orderid') ?? '',
+        kind: payout ? 'payouts' : 'charges',
         charges: charges.slice(0, limit).map((c) => ({ index: c.index, date: formatGatewayDate(c.date), amount: jsonAmount(c.amount) })),
         truncated: charges.length > limit,
         ...(problems.length > 0 ? { problems: problems.map((p) => p.message) } : {}),
@@ -178,20 +182,26 @@ function todayText(today: CalendarDate, from: TodayFrom): string {
 
 function renderText(file: string, schedules: RowSchedule[], limit: number, today: string): string {
   if (schedules.length === 0) return `${printable(file)}: no data rows\n`;
+  const shown = { charges: 0, payouts: 0 };
   const blocks = schedules.map(({ json, amounts, rule, trusted, startsToday }) => {
     const id = json.clientOrderId === '' ? '(no client-orderid)' : printable(json.clientOrderId);
-    const lines = [`${printable(file)} row ${json.row} (line ${json.line}), client-orderid ${id}`, `  ${rule}`];
+    const w = kindWords(json.kind === 'payouts');
+    shown[json.kind] += json.charges.length;
+    const dst = json.kind === 'payouts' ? " (DST: payouts to the receiver's card, not charges)" : '';
+    const lines = [`${printable(file)} row ${json.row} (line ${json.line}), client-orderid ${id}${dst}`, `  ${rule}`];
     if (startsToday) lines.push(`  no start-date: starts on the day the batch is created; ${today}`);
     if (!trusted) lines.push('  note: this row has CSV errors, so its values may be misread (run paygate lint)');
     for (const p of json.problems ?? []) lines.push(`  problem: ${printable(p)}`);
     if (json.charges.length === 0) {
-      lines.push('  no charges');
+      lines.push(`  no ${w.many}`);
     } else {
       lines.push('  index  date        amount');
       json.charges.forEach((c, i) => lines.push(`  ${String(c.index).padStart(5)}  ${c.date}  ${textAmount(amounts[i])}`));
     }
-    if (json.truncated) lines.push(`  … more charges follow (showing the first ${limit}; use --limit N)`);
+    if (json.truncated) lines.push(`  … more ${w.many} follow (showing the first ${limit}; use --limit N)`);
     return lines.join('\n');
   });
-  return `${blocks.join('\n\n')}\n`;
+  // Charges and payouts are counted apart: a payout is money paid out, never one of the payers' charges.
+  const total = `shown: ${countOf(shown.charges, CHARGE_WORDS)}${shown.payouts > 0 ? ` and ${countOf(shown.payouts, PAYOUT_WORDS)} (DST rows)` : ''}`;
+  return `${blocks.join('\n\n')}\n\n${total}\n`;
 }

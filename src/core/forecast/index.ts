@@ -9,5 +9,6 @@ export {
   type ForecastBucket,
   type ForecastOptions,
   type ForecastRun,
+  type PayoutBucket,
 } from './forecast';
 export { FORECAST_BY, type ForecastBy } from './periods';

@@ -1,4 +1,5 @@
 import { compareDates, formatGatewayDate, gatewayDateKey, parseGatewayDate, type CalendarDate } from '../dates';
+import { isPayoutRow, kindWords } from '../schedule/describe';
 import { computeSchedule, formatAmount, type Charge, MAX_CHARGES_PER_CALL, scheduleInputFromRow } from '../schedule/schedule';
 import { chargeOf, own, planColumns, type ColumnOverrides, type ColumnPlan } from './columns';
 import { rowStatus } from './status';
@@ -134,11 +135,13 @@ export class Reconciler {
   }
 
   private settle(r: RowState, due: Charge[], lines: ReportCharge[]): RowReconciliation {
-    const { status, reason } = rowStatus(due, lines, (r.input.values.currency ?? '').trim());
+    const payout = isPayoutRow(r.input.values);
+    const { status, reason } = rowStatus(due, lines, (r.input.values.currency ?? '').trim(), kindWords(payout));
     return {
       file: r.input.file,
       line: r.input.line,
       clientOrderId: (r.input.values['client-orderid'] ?? '').trim(),
+      kind: payout ? 'payouts' : 'charges',
       status,
       due: due.length,
       charged: lines.length,

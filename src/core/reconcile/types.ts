@@ -54,6 +54,8 @@ export interface RowReconciliation {
   file: string;
   line: number;
   clientOrderId: string;
+  /** What the row's schedule moves and its report lines were matched as: `payouts` for a DST row (money paid out). */
+  kind: 'charges' | 'payouts';
   status: ReconcileStatus;
   /** Charges due in the window. */
   due: number;
