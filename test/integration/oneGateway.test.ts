@@ -99,6 +99,28 @@ function sent(r: SubmitResult | undefined): Extract<SubmitResult, { status: 'sen
   return r;
 }
 
+/** Polls until `check` returns a value, failing with `what` at the deadline; no fixed sleeps. */
+async function eventually<T>(what: string, check: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Moves the running gateway's clock as a terminal would (curl with the admin token of gateway.json); its new day. */
+async function advanceFromTerminal(days: number): Promise<string> {
+  const card = JSON.parse(fs.readFileSync(path.join(stateDir, 'gateway.json'), 'utf8')) as { origin: string; adminToken: string };
+  const res = await fetch(`${card.origin}/_local/advance?days=${days}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${card.adminToken}` },
+  });
+  assert.equal(res.status, 200, await res.clone().text());
+  return ((await res.json()) as { today: string }).today;
+}
+
 async function cliRecords(): Promise<SubmissionRecord[]> {
   const r = await paygate(['history', '--format', 'json']);
   assert.equal(r.code, 0, r.stderr);
@@ -179,6 +201,15 @@ describe('one local gateway for the editor and the terminal', function () {
     const f = await paygate(['forecast', 'editor.rpcsv', '--format', 'json']);
     const [d, m, y] = moved.status === 'advanced' ? moved.today.split('.') : [];
     assert.equal((JSON.parse(f.stdout) as { window: { from: string } }).window.from, `${y}-${m}-${d}`, f.stderr);
+
+    // A clock moved from the terminal (its admin endpoint, as curl would) moves the editor's hovers too.
+    const day = await advanceFromTerminal(2);
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(scratch, 'editor.rpcsv')));
+    await eventually(`the hover counting from ${day}`, async () => {
+      const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, new vscode.Position(1, 1))) ?? [];
+      const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n').replace(/\\/g, '');
+      return text.includes(`simulated date, ${day})`) ? true : undefined;
+    });
 
     assert.equal(await run<boolean>('paygate.stopLocalGateway'), false, 'let go of, not stopped');
     await t.wait(new RegExp(`no longer used by the editor [^\\n]*, process ${process.pid}`));

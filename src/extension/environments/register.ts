@@ -3,6 +3,7 @@ import type { EntryState } from '../entryState';
 import type { ReadOnlyDocuments } from '../readOnlyDocs';
 import { log } from '../log';
 import { advanceLocalGatewayClockCommand } from './advanceClock';
+import { LocalClockWatch } from './clockWatch';
 import { LocalGatewayManager, type LocalGatewayInfo } from './localGateway';
 import { LOCAL_STATE_SETTING, localStateDir, ownLocalStateDir } from './localState';
 import { setConsumerSecretCommand, setRsaPrivateKeyCommand, type SetConsumerSecretArgs, type SetRsaKeyArgs } from './secrets';
@@ -89,18 +90,22 @@ export function registerEnvironments(
     return result;
   });
 
+  // The clock moved elsewhere (a terminal, another window): previews count from the new day.
+  const clock = new LocalClockWatch(() => local.stateDirInUse, () => changed.fire());
   const syncLocal = () => {
     void vscode.commands.executeCommand('setContext', LOCAL_RUNNING_CONTEXT, local.running !== undefined);
     status.refresh();
+    clock.follow();
     changed.fire();
   };
-  subs.push(local.onDidChange(syncLocal));
+  subs.push(clock, local.onDidChange(syncLocal));
   syncLocal();
 
   subs.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       // A gateway serves the paths and port it started with, on its state directory: the next use finds the right one.
       const moved = ['paths', 'localGateway.port', LOCAL_STATE_SETTING].some((k) => e.affectsConfiguration(`${SECTION}.${k}`));
+      if (moved) clock.follow();
       if (moved && local.running) {
         void local.stop();
       }
