@@ -3,9 +3,9 @@
 // side checks what it receives with the guards below and ignores anything else.
 import { isRec, isStr } from './guards';
 
-import type { BucketRow, Forecast, ForecastBucket, ForecastBy, PayoutBucket } from '../core/forecast';
+import type { BucketRow, Forecast, ForecastBy } from '../core/forecast';
 
-export type { BucketRow, Forecast, ForecastBucket, ForecastBy, PayoutBucket };
+export type { BucketRow, Forecast, ForecastBy };
 
 export const FORECAST_PROTOCOL_VERSION = 2;
 export const FORECAST_VIEW_TYPE = 'paygate.forecast';

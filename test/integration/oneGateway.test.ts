@@ -206,8 +206,12 @@ describe('one local gateway for the editor and the terminal', function () {
     const day = await advanceFromTerminal(2);
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(scratch, 'editor.rpcsv')));
     await eventually(`the hover counting from ${day}`, async () => {
-      const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, new vscode.Position(1, 1))) ?? [];
-      const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n').replace(/\\/g, '');
+      const hovers =
+        (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, new vscode.Position(1, 1))) ?? [];
+      const text = hovers
+        .flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)))
+        .join('\n')
+        .replace(/\\/g, '');
       return text.includes(`simulated date, ${day})`) ? true : undefined;
     });
 

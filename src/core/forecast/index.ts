@@ -9,6 +9,5 @@ export {
   type ForecastBucket,
   type ForecastOptions,
   type ForecastRun,
-  type PayoutBucket,
 } from './forecast';
 export { FORECAST_BY, type ForecastBy } from './periods';

@@ -2,13 +2,4 @@ export * from './types';
 export { minorUnits } from './amounts';
 export { parseColumnOverride, type ColumnOverrides } from './columns';
 export { reconcileText, ReportReconciliation } from './text';
-export {
-  acceptedSendOf,
-  acceptedSubmissions,
-  batchRows,
-  readSentBatch,
-  sentOnOf,
-  stillAsSent,
-  toOtherLocalGateway,
-  type LedgerSelection,
-} from './batches';
+export { acceptedSendOf, acceptedSubmissions, batchRows, readSentBatch, sentOnOf, stillAsSent } from './batches';

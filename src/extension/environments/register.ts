@@ -91,7 +91,10 @@ export function registerEnvironments(
   });
 
   // The clock moved elsewhere (a terminal, another window): previews count from the new day.
-  const clock = new LocalClockWatch(() => local.stateDirInUse, () => changed.fire());
+  const clock = new LocalClockWatch(
+    () => local.stateDirInUse,
+    () => changed.fire(),
+  );
   const syncLocal = () => {
     void vscode.commands.executeCommand('setContext', LOCAL_RUNNING_CONTEXT, local.running !== undefined);
     status.refresh();
