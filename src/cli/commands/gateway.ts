@@ -4,6 +4,7 @@ import { localStateDir } from '../localGateway';
 import { usageError } from '../output';
 import { exits, paygateCommand, runCommand } from '../parser';
 import { formatGatewayDate } from '../../core/dates';
+import { terminalField } from '../../core/output';
 import {
   clientText,
   DEMO_PROJECT_CURRENCY,
@@ -86,13 +87,16 @@ class ClientWatch {
   refresh(): void {
     const before = this.seen;
     const now = this.list();
-    for (const c of now) if (!before.has(key(c))) this.say(`now used by ${clientText(c)}`);
-    for (const [k, c] of before) if (!this.seen.has(k)) this.say(`no longer used by ${clientText(c)}`);
+    for (const c of now) if (!before.has(key(c))) this.say(`now used by ${userText(c)}`);
+    for (const [k, c] of before) if (!this.seen.has(k)) this.say(`no longer used by ${userText(c)}`);
   }
 }
 
 const key = (c: GatewayClient) => `${c.pid}\0${c.since}\0${c.label}`;
-const usersText = (clients: GatewayClient[]) => (clients.length === 0 ? 'nobody yet' : clients.map(clientText).join('; '));
+// A lease's label and a lock's runBy are any process's words: one line each, through the output boundary.
+const userText = (c: GatewayClient) => terminalField(clientText(c));
+const usersText = (clients: GatewayClient[]) => (clients.length === 0 ? 'nobody yet' : clients.map(userText).join('; '));
+const runnerText = (holder: RunningGateway) => terminalField(holderText(holder));
 
 interface Card {
   title: string;
@@ -184,14 +188,14 @@ export async function serveGateway(values: GatewayOptions, ctx: CliContext): Pro
       const today = simulatedToday(stateDir);
       ctx.stdout(
         cardText(stateDir, {
-          title: `PayGate local gateway: already running (${holderText(holder)}, since ${holder.startedAt}); shown, not started again`,
+          title: `PayGate local gateway: already running (${runnerText(holder)}, since ${terminalField(holder.startedAt)}); shown, not started again`,
           ...holder,
           today: today ? formatGatewayDate(today) : 'not known yet',
           clients: clients.list(),
         }) + 'Watching it; when it stops, this process runs the local gateway. Press Ctrl+C to stop watching.\n',
       );
       if ((await watch(stop, clients, stateDir, holder)) === 'stopped') return 0;
-      say(`the local gateway of ${holderText(holder)} stopped: running it here`);
+      say(`the local gateway of ${runnerText(holder)} stopped: running it here`);
       continue;
     }
     try {

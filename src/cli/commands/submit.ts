@@ -9,7 +9,7 @@ import {
   type LocalGatewayRef,
   type SubmissionRecord,
 } from '../../core/ledger';
-import { maskText } from '../../core/mask';
+import { maskText } from '../../core/output';
 import { checkSigningCredentials } from '../../core/oauth';
 import { loadCliConfig } from '../config';
 import { createCredentials, SECRET_ENV } from '../credentials';

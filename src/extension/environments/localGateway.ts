@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import { DEFAULT_PATHS } from '../../core/gateway/environments';
+import { terminalField } from '../../core/output';
 import { findOrStartLocalGateway, type LocalGatewayUse } from '../../local-gateway';
 import { localGatewayPort, pathTemplates } from './settings';
 
@@ -94,7 +95,8 @@ export class LocalGatewayManager extends Disposable {
       endpointId: e.endpointId,
       consumerKey: u.merchant.consumerKey,
       stateDir: u.stateDir,
-      ...(u.kind === 'running' ? { externalPid: u.pid, ...(u.runBy !== undefined ? { runBy: u.runBy } : {}) } : {}),
+      // runBy is whatever the running process wrote in gateway.json: shown only as safe, one-line text.
+      ...(u.kind === 'running' ? { externalPid: u.pid, ...(u.runBy !== undefined ? { runBy: terminalField(u.runBy) } : {}) } : {}),
     };
   }
 

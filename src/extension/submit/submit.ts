@@ -18,7 +18,7 @@ import {
   type SubmissionRecord,
 } from '../../core/ledger';
 import { localGatewayRef } from '../../local-gateway/finding';
-import { maskText } from '../../core/mask';
+import { maskText } from '../../core/output';
 import { damageText } from '../../core/ledger/words';
 import { log, showErrorWithLog } from '../log';
 import type { ResultsPanelApi } from '../results/register';
