@@ -5,7 +5,16 @@ import { pieceOfRows } from '../../src/core/csv/reportReader';
 import { compileFilter } from '../../src/core/query/filter';
 import { describeProblem, parseExpression, type QueryProblem } from '../../src/core/query';
 
-const COLUMNS = ['Merchant_Name', 'Transaction_id', 'Created_date', 'Amount', 'Currency', 'Transaction_type', 'Order description', 'Date_of_report'];
+const COLUMNS = [
+  'Merchant_Name',
+  'Transaction_id',
+  'Created_date',
+  'Amount',
+  'Currency',
+  'Transaction_type',
+  'Order description',
+  'Date_of_report',
+];
 
 const ROWS = [
   ['Demo Shop', '1', '2026-01-05 10:00:00', '12.500', 'EUR', 'sale', 'First', '05.01.2026'],
@@ -143,8 +152,36 @@ describe('query expressions: problems name their place', () => {
   });
 
   it('never throws, and any problem lies inside the expression (property)', () => {
-    const pieces = fc.constantFrom('Amount', 'Currency', '`Order description`', '=', '!=', '<=', '>', 'and', 'or', 'not', '(', ')',
-      '"EUR"', "'x'", '12.5', '-3', '2026-01-05', '05.01.2026', 'contains', 'starts', 'with', 'in', ',', 'is', 'empty', '#', '"open', '.5');
+    const pieces = fc.constantFrom(
+      'Amount',
+      'Currency',
+      '`Order description`',
+      '=',
+      '!=',
+      '<=',
+      '>',
+      'and',
+      'or',
+      'not',
+      '(',
+      ')',
+      '"EUR"',
+      "'x'",
+      '12.5',
+      '-3',
+      '2026-01-05',
+      '05.01.2026',
+      'contains',
+      'starts',
+      'with',
+      'in',
+      ',',
+      'is',
+      'empty',
+      '#',
+      '"open',
+      '.5',
+    );
     fc.assert(
       fc.property(fc.array(pieces, { maxLength: 12 }), (words) => {
         const source = words.join(' ');

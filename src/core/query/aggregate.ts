@@ -33,6 +33,9 @@ export class AmountAccumulator {
   private maxExact: Amount | undefined;
   private slow = false;
 
+  /** `range`: keep the least and most amounts (only when min or max is asked for: it costs a division per row). */
+  constructor(private readonly range = true) {}
+
   /** Adds the amount readDecimal just read (cells.ts `decimal`). */
   addRead(): void {
     this.n++;
@@ -47,6 +50,7 @@ export class AmountAccumulator {
       s = 0;
     }
     this.fast[scale] = s;
+    if (!this.range) return;
     const v = units / POW10[scale];
     if (v < this.minValue) {
       this.minValue = v;
@@ -70,6 +74,7 @@ export class AmountAccumulator {
       }
     }
     this.exact = this.exact === undefined ? amount : addAmounts(this.exact, amount);
+    if (!this.range) return;
     if (this.minExact === undefined || compareAmounts(amount, this.minExact) < 0) this.minExact = amount;
     if (this.maxExact === undefined || compareAmounts(amount, this.maxExact) > 0) this.maxExact = amount;
   }
@@ -86,11 +91,13 @@ export class AmountAccumulator {
   }
 
   min(): Amount | undefined {
+    if (!this.range) return undefined;
     if (this.slow) return this.minExact;
     return this.n === 0 ? undefined : { units: BigInt(this.minUnits), scale: this.minScale };
   }
 
   max(): Amount | undefined {
+    if (!this.range) return undefined;
     if (this.slow) return this.maxExact;
     return this.n === 0 ? undefined : { units: BigInt(this.maxUnits), scale: this.maxScale };
   }
@@ -103,14 +110,14 @@ export class AmountAccumulator {
     const mine = this.sum();
     const myMin = this.min();
     const myMax = this.max();
-    const theirMin = other.min()!;
-    const theirMax = other.max()!;
+    const theirMin = other.min();
+    const theirMax = other.max();
     this.fast.fill(0);
     this.big = undefined;
     this.slow = true;
     this.exact = mine === undefined ? sum : addAmounts(mine, sum);
-    this.minExact = myMin !== undefined && compareAmounts(myMin, theirMin) <= 0 ? myMin : theirMin;
-    this.maxExact = myMax !== undefined && compareAmounts(myMax, theirMax) >= 0 ? myMax : theirMax;
+    if (theirMin !== undefined) this.minExact = myMin !== undefined && compareAmounts(myMin, theirMin) <= 0 ? myMin : theirMin;
+    if (theirMax !== undefined) this.maxExact = myMax !== undefined && compareAmounts(myMax, theirMax) >= 0 ? myMax : theirMax;
     this.n += other.n;
     if (other.scale > this.scale) this.scale = other.scale;
   }

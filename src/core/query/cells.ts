@@ -77,12 +77,19 @@ export function decimalAmount(): Amount {
  */
 export const moment = { day: 0, second: -1 };
 
-const digit = (s: string, i: number): number => {
-  const c = s.charCodeAt(i) - 48;
-  return c >= 0 && c <= 9 ? c : NaN;
-};
-const two = (s: string, i: number) => digit(s, i) * 10 + digit(s, i + 1);
-const four = (s: string, i: number) => two(s, i) * 100 + two(s, i + 2);
+/** Two digits at s[i], or -1000 when either is no digit (so any sum with it stays out of range). */
+function two(s: string, i: number): number {
+  const a = s.charCodeAt(i) - 48;
+  const b = s.charCodeAt(i + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1000;
+}
+
+/** Four digits at s[i], or -1. */
+function four(s: string, i: number): number {
+  const hi = two(s, i);
+  const lo = two(s, i + 2);
+  return hi < 0 || lo < 0 ? -1 : hi * 100 + lo;
+}
 
 /**
  * Whether s[from, to) is a date in one of the report's two shapes, `YYYY-MM-DD` (optionally followed by
@@ -99,31 +106,31 @@ export function readDate(s: string, from: number, to: number): boolean {
     day = two(s, from + 8);
     if (n > 10) {
       second = readTime(s, from + 10, to);
-      if (Number.isNaN(second)) return false;
+      if (second < 0) return false;
     }
   } else if (n === 10 && s.charCodeAt(from + 2) === 46 && s.charCodeAt(from + 5) === 46) {
     day = two(s, from);
     month = two(s, from + 3);
     year = four(s, from + 6);
   } else return false;
-  if (!(year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month))) return false;
+  if (year < 1 || month < 1 || month > 12 || day < 1 || (day > 28 && day > daysInMonth(year, month))) return false;
   moment.day = dayNumber(year, month, day);
   moment.second = second;
   return true;
 }
 
-/** ` hh:mm` or ` hh:mm:ss` at s[from, to): the second of the day, or NaN. */
+/** ` hh:mm` or ` hh:mm:ss` at s[from, to): the second of the day, or -1. */
 function readTime(s: string, from: number, to: number): number {
   const n = to - from;
-  if ((n !== 6 && n !== 9) || s.charCodeAt(from) !== 32 || s.charCodeAt(from + 3) !== 58) return NaN;
+  if ((n !== 6 && n !== 9) || s.charCodeAt(from) !== 32 || s.charCodeAt(from + 3) !== 58) return -1;
   const h = two(s, from + 1);
   const m = two(s, from + 4);
   let sec = 0;
   if (n === 9) {
-    if (s.charCodeAt(from + 6) !== 58) return NaN;
+    if (s.charCodeAt(from + 6) !== 58) return -1;
     sec = two(s, from + 7);
   }
-  return h <= 23 && m <= 59 && sec <= 59 ? h * 3600 + m * 60 + sec : NaN;
+  return h >= 0 && h <= 23 && m >= 0 && m <= 59 && sec >= 0 && sec <= 59 ? h * 3600 + m * 60 + sec : -1;
 }
 
 /** Day numbers of the first of each month, by year × 12 + month, filled as months are met (toDayNumber per row cost a tenth of a grouping). */

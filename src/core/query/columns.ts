@@ -17,7 +17,10 @@ export function findColumn(columns: readonly string[], name: string): ColumnLook
   const folded = columns.flatMap((c, i) => (c.toLowerCase() === lower ? [i] : []));
   if (folded.length === 1) return { ok: true, index: folded[0] };
   if (folded.length > 1) {
-    return { ok: false, message: `'${name}' could be any of ${folded.map((i) => quoteColumn(columns[i])).join(', ')}: write it as the header does` };
+    return {
+      ok: false,
+      message: `'${name}' could be any of ${folded.map((i) => quoteColumn(columns[i])).join(', ')}: write it as the header does`,
+    };
   }
   return { ok: false, message: `no column '${name}' in the report${suggestion(columns, name)}` };
 }

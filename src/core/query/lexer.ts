@@ -79,7 +79,8 @@ export function tokenize(source: string): Token[] | QueryProblem {
       i += punct.length;
       continue;
     }
-    if (c === '.' && /\d/.test(source[i + 1] ?? '')) return problem(`a number starts with a digit: write 0.${/^\d+/.exec(source.slice(i + 1))![0]}`, at, at + 1);
+    if (c === '.' && /\d/.test(source[i + 1] ?? ''))
+      return problem(`a number starts with a digit: write 0.${/^\d+/.exec(source.slice(i + 1))![0]}`, at, at + 1);
     return problem(`unexpected '${c}'`, at, at + 1);
   }
   tokens.push({ kind: 'end', text: '', at: n, end: n });

@@ -27,8 +27,14 @@ class Failure {
   constructor(readonly problem: QueryProblem) {}
 }
 
-/** The expression's tree, or its first problem. An empty expression is no filter (undefined). */
-export function parseExpression(source: string, columns: readonly string[]): { ok: true; expr: Expr | undefined } | { ok: false; problem: QueryProblem } {
+/**
+ * The expression's tree, or its first problem. An empty expression is no filter (undefined). Without
+ * `columns` only the syntax is checked (before a report's header is known): any name is a column.
+ */
+export function parseExpression(
+  source: string,
+  columns: readonly string[] | undefined,
+): { ok: true; expr: Expr | undefined } | { ok: false; problem: QueryProblem } {
   const tokens = tokenize(source);
   if (!Array.isArray(tokens)) return { ok: false, problem: tokens };
   if (tokens.length === 1) return { ok: true, expr: undefined };
@@ -61,7 +67,7 @@ class Parser {
 
   constructor(
     private readonly tokens: Token[],
-    private readonly columns: readonly string[],
+    private readonly columns: readonly string[] | undefined,
   ) {}
 
   private get peek(): Token {
@@ -133,8 +139,9 @@ class Parser {
     const t = this.peek;
     if (t.kind === 'punct' && COMPARE_OPS.has(t.text)) {
       this.next();
-      const right = this.operand(`a value after '${t.text}'`);
-      if (left.kind !== 'column' && right.kind !== 'column') this.fail('compare a column with a value or another column, not two values', t);
+      const right = this.operand(`a value after '${t.text}'`, true);
+      if (left.kind !== 'column' && right.kind !== 'column')
+        this.fail('compare a column with a value or another column, not two values', t);
       return { kind: 'compare', op: t.text as CompareOp, left, right };
     }
     const negate = this.isWord('not');
@@ -144,7 +151,9 @@ class Parser {
     if (word === 'in') return this.list(left, negate);
     if (word === 'is' && !negate) return this.empty(left);
     const after = left.kind === 'column' ? `the column ${left.name}` : 'a value';
-    return this.fail(`expected ${negate ? 'contains, starts with, ends with or in' : EXPECTED_CONDITION} after ${after}, found ${describe(this.peek)}`);
+    return this.fail(
+      `expected ${negate ? 'contains, starts with, ends with or in' : EXPECTED_CONDITION} after ${after}, found ${describe(this.peek)}`,
+    );
   }
 
   private columnOf(o: Operand, what: string): ColumnRef {
@@ -159,7 +168,7 @@ class Parser {
       if (!this.isWord('with')) this.fail(`expected 'with' after '${t.text}'`);
       this.next();
     }
-    const value = this.operand(`a value after '${word === 'contains' ? 'contains' : `${word} with`}'`);
+    const value = this.operand(`a value after '${word === 'contains' ? 'contains' : `${word} with`}'`, true);
     return { kind: 'match', op: word, negate, column, value };
   }
 
@@ -170,7 +179,7 @@ class Parser {
     this.next();
     const values: Literal[] = [];
     for (;;) {
-      const v = this.operand('a value in the list');
+      const v = this.operand('a value in the list', true);
       if (v.kind === 'column') throw new Failure(problem("a list after 'in' holds values, not columns", v.at, v.end));
       values.push(v);
       if (this.isPunct(',')) {
@@ -194,14 +203,16 @@ class Parser {
     return { kind: 'empty', negate, column };
   }
 
-  private operand(expected: string): Operand {
+  /** `value`: where a value is expected (after an operator), so a bare word is likely text without quotes. */
+  private operand(expected: string, value = false): Operand {
     const t = this.peek;
     switch (t.kind) {
       case 'word':
-        if (KEYWORDS.has(t.text.toLowerCase())) this.fail(`expected ${expected}, found the keyword '${t.text}' (a column of that name goes in backticks)`);
-        return this.column(this.next());
+        if (KEYWORDS.has(t.text.toLowerCase()))
+          this.fail(`expected ${expected}, found the keyword '${t.text}' (a column of that name goes in backticks)`);
+        return this.column(this.next(), value);
       case 'column':
-        return this.column(this.next());
+        return this.column(this.next(), false);
       case 'string':
         this.next();
         return { kind: 'text', text: t.text, at: t.at, end: t.end };
@@ -219,10 +230,11 @@ class Parser {
     }
   }
 
-  private column(t: Token): ColumnRef {
+  private column(t: Token, value: boolean): ColumnRef {
+    if (this.columns === undefined) return { kind: 'column', name: t.text, index: -1, at: t.at, end: t.end };
     const found = findColumn(this.columns, t.text);
     if (!found.ok) {
-      const hint = t.kind === 'word' ? ` (text is written in quotes: "${t.text}")` : '';
+      const hint = value ? ` (text is written in quotes: "${t.text}")` : '';
       throw new Failure(problem(`${found.message}${hint}`, t.at, t.end));
     }
     return { kind: 'column', name: this.columns[found.index], index: found.index, at: t.at, end: t.end };

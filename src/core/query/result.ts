@@ -55,7 +55,8 @@ function totalsOf(plan: QueryPlan, groups: GroupState[]): QueryTotal[] {
     g.amounts.forEach((acc, a) => t.amounts[a].merge(acc));
   }
   // No row matched: without a currency column there is still the one total (of nothing); with one, none.
-  if (byCurrency.size === 0 && plan.currencyGroup < 0) byCurrency.set(undefined, { currency: undefined, count: 0, amounts: plan.amounts.map(() => new AmountAccumulator()) });
+  if (byCurrency.size === 0 && plan.currencyGroup < 0)
+    byCurrency.set(undefined, { currency: undefined, count: 0, amounts: plan.amounts.map(() => new AmountAccumulator()) });
   return [...byCurrency.values()].sort((a, b) => compareKeyPart(a.currency ?? '', b.currency ?? ''));
 }
 
@@ -104,7 +105,9 @@ export type AggregateJson = Partial<Record<AggregateKind, Record<string, string 
 
 export interface QueryJson {
   groups: ({ key: Record<string, string>; count: number; skipped?: Record<string, number> } & AggregateJson)[];
-  total: { count: number; skipped?: Record<string, number> } & Partial<Record<AggregateKind, Record<string, string | null | Record<string, string | null>>>>;
+  total: { count: number; skipped?: Record<string, number> } & Partial<
+    Record<AggregateKind, Record<string, string | null | Record<string, string | null>>>
+  >;
   rows: { read: number; matched: number };
   skipped: { count: number; rows: { row: number; line?: number; column: string; value: string; reason: string }[] };
 }

@@ -34,17 +34,80 @@ export interface GroupState {
 /** Skipped amounts named one by one, at most this many; the rest are counted. */
 export const SKIPPED_NAMED = 1000;
 
-const SEPARATOR = '\u001f';
+/**
+ * The distinct values of one group column, each given a small id. A short cell (up to six Latin-1
+ * characters, as a currency or a type code) is looked up by a number made of its characters, without
+ * cutting a string for it; a longer one by its text. A date column by period is looked up by its day.
+ */
+class Interner {
+  readonly values: string[] = [];
+  private readonly byCode = new Map<number, number>();
+  private readonly byText = new Map<string, number>();
+
+  constructor(private readonly labelOf?: (day: number) => string) {}
+
+  /** The id of the cell p[k]. No closure or string per call: this runs for every row and group column. */
+  idOf(p: Cells, k: number): number {
+    const s = p.text;
+    const from = p.start[k];
+    const to = p.end[k];
+    if (this.labelOf !== undefined && readDate(s, from, to)) {
+      const day = moment.day;
+      const id = this.byCode.get(-1 - day);
+      return id !== undefined ? id : this.remember(-1 - day, this.labelOf(day));
+    }
+    const n = to - from;
+    if (n > 6 || (p.escaped !== null && p.escaped[k] === 1)) return this.idOfText(cellText(p, k));
+    let code = 0;
+    for (let j = from; j < to; j++) {
+      const c = s.charCodeAt(j);
+      if (c > 255) return this.idOfText(cellText(p, k));
+      code = code * 256 + c;
+    }
+    code = code * 8 + n;
+    const id = this.byCode.get(code);
+    return id !== undefined ? id : this.remember(code, s.slice(from, to));
+  }
+
+  /** A code met for the first time: its value's id (a date's label and a cell of that text are one group). */
+  private remember(code: number, value: string): number {
+    const id = this.idOfText(value);
+    this.byCode.set(code, id);
+    return id;
+  }
+
+  private idOfText(text: string): number {
+    let id = this.byText.get(text);
+    if (id === undefined) {
+      id = this.values.length;
+      this.values.push(text);
+      this.byText.set(text, id);
+    }
+    return id;
+  }
+}
+
+/** Group keys as one number while every part's id stays below this and there are at most three parts. */
+const PART = 2 ** 16;
 
 export class QueryRun {
   read = 0;
   matched = 0;
   skippedCount = 0;
   readonly skipped: SkippedAmount[] = [];
-  private readonly groups = new Map<string, GroupState>();
+  private readonly groups = new Map<number | string, GroupState>();
+  private readonly interners: Interner[];
   private readonly labels = new Map<Period, Map<number, string>>();
 
-  constructor(readonly plan: QueryPlan) {}
+  constructor(readonly plan: QueryPlan) {
+    this.interners = plan.groups.map((g) => new Interner(g.period === undefined ? undefined : (day) => this.label(g.period!, day)));
+  }
+
+  /** One accumulator per amount column, keeping least and most only where min or max is asked for. */
+  newAccumulators(): AmountAccumulator[] {
+    const { min, max } = this.plan.aggregates;
+    return this.plan.amounts.map((_, a) => new AmountAccumulator(min.includes(a) || max.includes(a)));
+  }
 
   get groupCount(): number {
     return this.groups.size;
@@ -89,26 +152,34 @@ export class QueryRun {
 
   private groupAt(p: Cells, i: number): GroupState {
     const groups = this.plan.groups;
-    let key = groups.length === 0 ? '' : this.part(0, p, i);
-    for (let j = 1; j < groups.length; j++) key += SEPARATOR + this.part(j, p, i);
+    const interners = this.interners;
+    let key: number | string = 0;
+    let numeric = groups.length <= 3;
+    for (let j = 0; j < groups.length; j++) {
+      const id = interners[j].idOf(p, i + groups[j].index);
+      if (numeric && id < PART) key = (key as number) * PART + id;
+      else {
+        // Past what a number holds exactly: the ids joined (rare; many distinct values or columns).
+        if (numeric) key = this.idsOf(p, i, j);
+        numeric = false;
+        key = `${key as string},${id}`;
+      }
+    }
     let g = this.groups.get(key);
     if (g === undefined) {
-      const parts = groups.length === 0 ? [] : groups.length === 1 ? [key] : key.split(SEPARATOR);
-      g = { id: this.groups.size, key: parts, count: 0, amounts: this.plan.amounts.map(() => new AmountAccumulator()) };
+      const parts = groups.map((c, j) => interners[j].values[interners[j].idOf(p, i + c.index)]);
+      g = { id: this.groups.size, key: parts, count: 0, amounts: this.newAccumulators() };
       this.groups.set(key, g);
     }
     return g;
   }
 
-  /** Group column j's value of the row: the cell, or for a date column by period the period's label. */
-  private part(j: number, p: Cells, i: number): string {
-    const column = this.plan.groups[j];
-    const k = i + column.index;
-    // A value holding the separator would split into two parts: it is kept whole, without it.
-    if (column.period === undefined) return cellText(p, k).replaceAll(SEPARATOR, ' ');
-    // A cell that is no date keeps its own text as its group (an empty date is a group of its own).
-    if (!readDate(p.text, p.start[k], p.end[k])) return cellText(p, k).replaceAll(SEPARATOR, ' ');
-    return this.label(column.period, moment.day);
+  /** The ids of group columns before j, joined: the start of a key that is text. */
+  private idsOf(p: Cells, i: number, j: number): string {
+    const groups = this.plan.groups;
+    let key = 'k';
+    for (let m = 0; m < j; m++) key += `,${this.interners[m].idOf(p, i + groups[m].index)}`;
+    return key;
   }
 
   private label(period: Period, day: number): string {
