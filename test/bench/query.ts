@@ -23,13 +23,18 @@ const TYPES = ['sale', 'refund', 'declined', 'chargeback', 'reversal'];
 function row(i: number): string {
   const day = String((i % 28) + 1).padStart(2, '0');
   const cents = (i * 7919) % 1_000_000;
-  const amount = i % 10 === 0 ? `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}` : `${Math.floor(cents / 1000)}.${String(cents % 1000).padStart(3, '0')}`;
+  const amount =
+    i % 10 === 0
+      ? `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`
+      : `${Math.floor(cents / 1000)}.${String(cents % 1000).padStart(3, '0')}`;
   return `"Demo Shop","${10_000_000 + i}","ORD-${String(i).padStart(7, '0')}","2027-02-${day} 10:${String(i % 60).padStart(2, '0')}:00","${amount}","${CURRENCIES[i % 4]}","${TYPES[i % 5]}","Gym membership, month ${i % 12}","24.11.2026"`;
 }
 
 async function writeReport(file: string, rows: number): Promise<number> {
   const out = createWriteStream(file);
-  out.write('"Merchant_Name","Transaction_id","Merchant_OID","Created_date","Amount","Currency","Transaction_type","Order_description","Date_of_report"\r\n');
+  out.write(
+    '"Merchant_Name","Transaction_id","Merchant_OID","Created_date","Amount","Currency","Transaction_type","Order_description","Date_of_report"\r\n',
+  );
   for (let i = 0; i < rows; i += 10_000) {
     const piece: string[] = [];
     for (let j = i; j < Math.min(rows, i + 10_000); j++) piece.push(`${row(j)}\r\n`);
@@ -65,7 +70,8 @@ async function measure(command: string, args: string[], rssFromStderr: boolean):
   return { ms, peak, out };
 }
 
-const node = (file: string, ...query: string[]) => measure(process.execPath, ['--require', join(WORK, 'preload.js'), CLI, 'query', file, ...query], false);
+const node = (file: string, ...query: string[]) =>
+  measure(process.execPath, ['--require', join(WORK, 'preload.js'), CLI, 'query', file, ...query], false);
 const python = (file: string) => measure('python3', [PY, file, 'Currency,Transaction_type', 'Amount'], true);
 
 /** Both answers' sums, as "Currency|Transaction_type" → three-decimal string, must be the same. */

@@ -12,7 +12,17 @@ import { sliceText } from '../../src/extension/results/textSlices';
 import { launch, openPage, ROOT, type PageHandle } from './harness';
 
 const SHOTS = path.join(ROOT, 'test-results');
-const COLUMNS = ['Merchant_Name', 'Transaction_id', 'Merchant_OID', 'Created_date', 'Amount', 'Currency', 'Transaction_type', 'Order_description', 'Date_of_report'];
+const COLUMNS = [
+  'Merchant_Name',
+  'Transaction_id',
+  'Merchant_OID',
+  'Created_date',
+  'Amount',
+  'Currency',
+  'Transaction_type',
+  'Order_description',
+  'Date_of_report',
+];
 const line = (v: string[]) => `${v.map((x) => `"${x.replace(/"/g, '""')}"`).join(',')}\r\n`;
 const ROWS = [
   ['Demo Shop', '1', 'A-1', '2026-01-05 10:00:00', '12.500', 'EUR', 'sale', 'first', '05.01.2026'],
@@ -84,7 +94,10 @@ describe('the table answers questions', () => {
     await error.waitFor({ state: 'visible' });
     assert.equal(await error.textContent(), "column 22: no column 'Amont' in the report; did you mean Amount?");
     assert.equal(await h.page.getAttribute('.query-where', 'aria-invalid'), 'true');
-    const selection = await h.page.$eval('.query-where', (i) => [(i as HTMLInputElement).selectionStart, (i as HTMLInputElement).selectionEnd]);
+    const selection = await h.page.$eval('.query-where', (i) => [
+      (i as HTMLInputElement).selectionStart,
+      (i as HTMLInputElement).selectionEnd,
+    ]);
     assert.deepEqual(selection, [21, 26]);
     await waitCount(h.page, '6 of 6 rows');
     await h.page.screenshot({ path: path.join(SHOTS, 'webview-query-error.png') });
@@ -114,7 +127,7 @@ describe('the table answers questions', () => {
     assert.equal(await h.page.inputValue('.query-where'), '`Order description` contains "x" and Currency ');
   });
 
-  it('Group by makes a summary: a row per group, exact sums per currency, skipped amounts named, a chart; a click shows the group\'s rows', async () => {
+  it("Group by makes a summary: a row per group, exact sums per currency, skipped amounts named, a chart; a click shows the group's rows", async () => {
     const h = await openPage(context);
     await load(h);
     await h.page.selectOption('.group-by[data-level="0"]', { label: 'Created_date' });
@@ -129,9 +142,15 @@ describe('the table answers questions', () => {
       ['total EUR', '', '4', '112.800'],
       ['total USD', '', '2', '7.250'],
     ]);
-    assert.match((await h.page.textContent('.summary-notes')) ?? '', /Grouped by Currency too: amounts of two currencies are never added\./);
-    assert.match((await h.page.textContent('.summary-notes')) ?? '', /1 amount could not be read and are in no sum, min, max or average: row 4 \(empty\)\./);
-    assert.equal(await h.page.locator('.summary-chart canvas').count() > 0, true, 'the chart is drawn');
+    assert.match(
+      (await h.page.textContent('.summary-notes')) ?? '',
+      /Grouped by Currency too: amounts of two currencies are never added\./,
+    );
+    assert.match(
+      (await h.page.textContent('.summary-notes')) ?? '',
+      /1 amount could not be read and are in no sum, min, max or average: row 4 \(empty\)\./,
+    );
+    assert.equal((await h.page.locator('.summary-chart canvas').count()) > 0, true, 'the chart is drawn');
     assert.equal(await h.page.locator('.grid-host').isVisible(), false);
     await h.page.screenshot({ path: path.join(SHOTS, 'webview-query-group.png') });
 
@@ -190,7 +209,15 @@ describe('the table answers questions', () => {
     await load(h);
     await h.post({
       type: 'views',
-      views: [{ name: 'Declined by currency', where: 'Transaction_type = "declined"', groupBy: ['Currency'], sum: ['Amount'], template: 'transactions.report.json' }],
+      views: [
+        {
+          name: 'Declined by currency',
+          where: 'Transaction_type = "declined"',
+          groupBy: ['Currency'],
+          sum: ['Amount'],
+          template: 'transactions.report.json',
+        },
+      ],
     });
     await h.page.waitForSelector('.views:not([hidden])');
     await h.page.selectOption('.views', { label: 'Declined by currency' });
@@ -213,7 +240,17 @@ describe('the table answers questions', () => {
 
   it('a table without a currency column counts rows under Group by and says why there are no sums', async () => {
     const h = await openPage(context);
-    await load(h, line(['Id', 'Amount', 'Kind']) + [['1', '5.00', 'a'], ['2', '6.00', 'a'], ['3', '1.00', 'b']].map(line).join(''));
+    await load(
+      h,
+      line(['Id', 'Amount', 'Kind']) +
+        [
+          ['1', '5.00', 'a'],
+          ['2', '6.00', 'a'],
+          ['3', '1.00', 'b'],
+        ]
+          .map(line)
+          .join(''),
+    );
     await h.page.selectOption('.group-by[data-level="0"]', { label: 'Kind' });
     assert.deepEqual(await summaryRows(h.page), [
       ['Kind', 'count'],

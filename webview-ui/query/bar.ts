@@ -234,7 +234,11 @@ export class QueryBar {
     this.list.replaceChildren(
       // eslint-disable-next-line no-restricted-syntax -- bounded: completionsAt offers at most a dozen
       ...items.map((item, i) => {
-        const li = el('li', { role: 'option', class: `completion ${item.kind}`, id: `completion-${i}`, 'aria-selected': String(i === this.selected) }, item.label);
+        const li = el(
+          'li',
+          { role: 'option', class: `completion ${item.kind}`, id: `completion-${i}`, 'aria-selected': String(i === this.selected) },
+          item.label,
+        );
         li.addEventListener('mousedown', (e) => {
           e.preventDefault();
           this.accept(i);
@@ -271,5 +275,8 @@ export class QueryBar {
 export function defaultAmount(columns: readonly string[]): number {
   const exact = columns.findIndex((c) => c.trim().toLowerCase() === 'amount');
   if (exact >= 0) return exact;
-  return Math.max(0, columns.findIndex((c) => /amount/i.test(c)));
+  return Math.max(
+    0,
+    columns.findIndex((c) => /amount/i.test(c)),
+  );
 }

@@ -48,7 +48,8 @@ export function completionsAt(expression: string, cursor: number, columns: reado
     .filter((c) => c.toLowerCase().startsWith(typed) || (typed.length > 1 && c.toLowerCase().includes(typed)))
     .map((c) => ({ label: c, insert: quote === '`' ? `\`${c.replace(/`/g, '``')}\`` : quoteColumn(c), kind: 'column' as const }));
   if (quote === undefined && typed !== '')
-    for (const w of WORDS) if (w.startsWith(typed) && w !== typed) items.push({ label: w, insert: `${w}${w.endsWith('(') ? '' : ' '}`, kind: 'keyword' });
+    for (const w of WORDS)
+      if (w.startsWith(typed) && w !== typed) items.push({ label: w, insert: `${w}${w.endsWith('(') ? '' : ' '}`, kind: 'keyword' });
   if (items.length === 0) return undefined;
   return { from, to, items: items.slice(0, MAX_ITEMS) };
 }

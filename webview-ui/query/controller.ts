@@ -114,13 +114,23 @@ export class QueryController {
     if (this.state.where.trim() === '' || this.columns.length === 0) return;
     const plan = planQuery(this.columns, { where: this.state.where });
     if (plan.ok) this.where = new WhereMarks(plan.plan);
-    else if (plan.problem.place) this.bar.showError(describeProblem(this.state.where, plan.problem.place).split('\n')[0], plan.problem.place);
+    else if (plan.problem.place)
+      this.bar.showError(describeProblem(this.state.where, plan.problem.place).split('\n')[0], plan.problem.place);
   }
 
   private spec(state: QueryState, amounts: boolean): QuerySpec {
     const amount = amounts && state.amount !== undefined ? [state.amount] : [];
     const pick = (k: 'sum' | 'min' | 'max' | 'avg') => (state.aggregates.includes(k) ? amount : []);
-    return { where: state.where, groupBy: state.groupBy, by: state.by, count: true, sum: pick('sum'), min: pick('min'), max: pick('max'), avg: pick('avg') };
+    return {
+      where: state.where,
+      groupBy: state.groupBy,
+      by: state.by,
+      count: true,
+      sum: pick('sum'),
+      min: pick('min'),
+      max: pick('max'),
+      avg: pick('avg'),
+    };
   }
 
   private async group(): Promise<void> {

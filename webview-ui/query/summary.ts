@@ -139,13 +139,26 @@ export class Summary {
     const o = this.outcome!;
     const notes: HTMLElement[] = [];
     if (o.groups.length > MAX_GROUP_ROWS)
-      notes.push(el('p', { class: 'hint' }, `The first ${count(MAX_GROUP_ROWS)} groups are listed; Export CSV has all ${count(o.groups.length)}.`));
-    if (o.plan.currencyAdded) notes.push(el('p', { class: 'hint' }, `Grouped by ${o.plan.groups[o.plan.currencyGroup].name} too: amounts of two currencies are never added.`));
+      notes.push(
+        el('p', { class: 'hint' }, `The first ${count(MAX_GROUP_ROWS)} groups are listed; Export CSV has all ${count(o.groups.length)}.`),
+      );
+    if (o.plan.currencyAdded)
+      notes.push(
+        el(
+          'p',
+          { class: 'hint' },
+          `Grouped by ${o.plan.groups[o.plan.currencyGroup].name} too: amounts of two currencies are never added.`,
+        ),
+      );
     if (o.skippedCount > 0) {
       const rows = o.skipped.slice(0, 20).map((s) => `row ${count(s.row + 1)} (${s.reason === 'empty' ? 'empty' : `"${s.value}"`})`);
       const more = o.skippedCount > rows.length ? `, … ${count(o.skippedCount - rows.length)} more` : '';
       notes.push(
-        el('p', { class: 'skipped' }, `${count(o.skippedCount)} amount${o.skippedCount === 1 ? '' : 's'} could not be read and are in no sum, min, max or average: ${rows.join(', ')}${more}.`),
+        el(
+          'p',
+          { class: 'skipped' },
+          `${count(o.skippedCount)} amount${o.skippedCount === 1 ? '' : 's'} could not be read and are in no sum, min, max or average: ${rows.join(', ')}${more}.`,
+        ),
       );
     }
     this.notes.replaceChildren(...notes);
@@ -168,7 +181,14 @@ export class Summary {
       const currency = c < 0 ? '' : g.key[c];
       let s = byCurrency.get(currency);
       if (!s) {
-        s = { currency, amounts: labels.map(() => 0), charges: labels.map(() => 0), ranges: labels.map(() => ''), cumulative: [], total: { charges: 0, min: '', max: '' } };
+        s = {
+          currency,
+          amounts: labels.map(() => 0),
+          charges: labels.map(() => 0),
+          ranges: labels.map(() => ''),
+          cumulative: [],
+          total: { charges: 0, min: '', max: '' },
+        };
         byCurrency.set(currency, s);
       }
       const i = at.get(this.labelOf(g.key, false))!;
@@ -189,7 +209,13 @@ export class Summary {
     this.series = this.toSeries();
     const column = this.columns[Number(this.chartPick.value)] ?? this.columns[0];
     this.plot.setAttribute('aria-label', `${column.head} per group${this.series.currencies.length > 1 ? ', a bar per currency' : ''}`);
-    this.chart = createChart(this.plot, this.series, this.size(), { hover: (i, left, top) => this.hover(i, left, top), click: (i) => this.clickBar(i) }, { bars: column.head });
+    this.chart = createChart(
+      this.plot,
+      this.series,
+      this.size(),
+      { hover: (i, left, top) => this.hover(i, left, top), click: (i) => this.clickBar(i) },
+      { bars: column.head },
+    );
   }
 
   private hover(i: number | null, left: number, top: number): void {
@@ -197,7 +223,9 @@ export class Summary {
       this.tooltip.hidden = true;
       return;
     }
-    const lines = this.series.currencies.filter((c) => c.ranges[i] !== '').map((c) => `${c.currency ? `${c.currency}: ` : ''}${c.ranges[i]} (${count(c.charges[i])} rows)`);
+    const lines = this.series.currencies
+      .filter((c) => c.ranges[i] !== '')
+      .map((c) => `${c.currency ? `${c.currency}: ` : ''}${c.ranges[i]} (${count(c.charges[i])} rows)`);
     this.tooltip.replaceChildren(el('strong', {}, this.labels[i] ?? ''));
     for (const l of lines) this.tooltip.append(el('div', {}, l));
     this.tooltip.hidden = false;
@@ -221,7 +249,10 @@ export class Summary {
     const plain = (s: string, c: Column) => (c.head === 'count' ? s.replace(/,/g, '') : s);
     const rows = o.groups.map((g) => [...g.key, ...this.columns.map((c) => plain(c.cell(g), c))]);
     for (const t of o.totals)
-      rows.push([...o.plan.groups.map((_, j) => (j === 0 ? `total${t.currency === undefined ? '' : ` ${t.currency}`}` : '')), ...this.columns.map((c) => plain(c.cell(t), c))]);
+      rows.push([
+        ...o.plan.groups.map((_, j) => (j === 0 ? `total${t.currency === undefined ? '' : ` ${t.currency}`}` : '')),
+        ...this.columns.map((c) => plain(c.cell(t), c)),
+      ]);
     this.actions.exportCsv(columns, rows);
   }
 

@@ -38,7 +38,9 @@ export function reportCommand(ctx: CliContext) {
       summary: 'run a custom report template (CSV table, JSON, or a PDF file)',
       description:
         'Runs a custom report: TEMPLATE is the JSON body (*.report.json; no $schema needed: it is checked whole against the ' +
-        'schema built into paygate, every problem with its line and column), signed with HMAC-SHA1.',
+        'schema built into paygate, every problem with its line and column), signed with HMAC-SHA1. With a query option ' +
+        "(--where, --group-by, --sum, --view …, as in paygate query) the report's rows go through the query as they arrive " +
+        'and its answer is printed instead of the rows (--out still saves the report; --view names a view of TEMPLATE).',
       exits: [
         [EXIT.ok, 'report received'],
         [EXIT.rejected, 'rejected, server error, or an unrecognised answer'],

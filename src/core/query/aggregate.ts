@@ -11,6 +11,12 @@ import { decimal, decimalAmount, POW10 } from './cells';
 const FAST_SCALES = 8;
 const LIMIT = 2 ** 52;
 
+/** The sums of scales other than a group's first: rare (a report's amounts share one scale), so kept apart. */
+interface OtherScales {
+  fast: Float64Array;
+  big: bigint[];
+}
+
 export class AmountAccumulator {
   /** Amounts read (the divisor of the average). */
   n = 0;
@@ -18,8 +24,11 @@ export class AmountAccumulator {
   skipped = 0;
   /** The largest scale read: amounts are shown with it. */
   scale = 0;
-  private readonly fast = new Float64Array(FAST_SCALES);
-  private big: bigint[] | undefined;
+  /** The first scale read and its running sum (most groups see only this one: no array per group). */
+  private scale0 = -1;
+  private fast0 = 0;
+  private big0 = 0n;
+  private others: OtherScales | undefined;
   private exact: Amount | undefined;
   /** The least and most amounts: as doubles for comparing (exact below 16 digits) and as read. */
   private minValue = Infinity;
@@ -43,13 +52,14 @@ export class AmountAccumulator {
     const scale = decimal.scale;
     if (scale > this.scale) this.scale = scale;
     if (decimal.big !== null || scale >= FAST_SCALES || this.slow) return this.addSlow(decimalAmount());
-    let s = this.fast[scale] + units;
-    if (s > LIMIT || s < -LIMIT) {
-      this.big ??= new Array<bigint>(FAST_SCALES).fill(0n);
-      this.big[scale] += BigInt(s);
-      s = 0;
-    }
-    this.fast[scale] = s;
+    if (this.scale0 < 0) this.scale0 = scale;
+    if (scale === this.scale0) {
+      const s = this.fast0 + units;
+      if (s > LIMIT || s < -LIMIT) {
+        this.big0 += BigInt(s);
+        this.fast0 = 0;
+      } else this.fast0 = s;
+    } else this.addOtherScale(units, scale);
     if (!this.range) return;
     const v = units / POW10[scale];
     if (v < this.minValue) {
@@ -62,6 +72,15 @@ export class AmountAccumulator {
       this.maxUnits = units;
       this.maxScale = scale;
     }
+  }
+
+  private addOtherScale(units: number, scale: number): void {
+    const o = (this.others ??= { fast: new Float64Array(FAST_SCALES), big: new Array<bigint>(FAST_SCALES).fill(0n) });
+    const s = o.fast[scale] + units;
+    if (s > LIMIT || s < -LIMIT) {
+      o.big[scale] += BigInt(s);
+      o.fast[scale] = 0;
+    } else o.fast[scale] = s;
   }
 
   private addSlow(amount: Amount): void {
@@ -83,8 +102,10 @@ export class AmountAccumulator {
   sum(): Amount | undefined {
     if (this.n === 0) return undefined;
     let total = this.exact ?? ZERO;
-    for (let s = 0; s < FAST_SCALES; s++) {
-      const units = BigInt(this.fast[s]) + (this.big?.[s] ?? 0n);
+    if (this.scale0 >= 0) total = addAmounts(total, { units: BigInt(this.fast0) + this.big0, scale: this.scale0 });
+    const o = this.others;
+    for (let s = 0; o && s < FAST_SCALES; s++) {
+      const units = BigInt(o.fast[s]) + o.big[s];
       if (units !== 0n) total = addAmounts(total, { units, scale: s });
     }
     return total;
@@ -112,8 +133,10 @@ export class AmountAccumulator {
     const myMax = this.max();
     const theirMin = other.min();
     const theirMax = other.max();
-    this.fast.fill(0);
-    this.big = undefined;
+    this.scale0 = -1;
+    this.fast0 = 0;
+    this.big0 = 0n;
+    this.others = undefined;
     this.slow = true;
     this.exact = mine === undefined ? sum : addAmounts(mine, sum);
     if (theirMin !== undefined) this.minExact = myMin !== undefined && compareAmounts(myMin, theirMin) <= 0 ? myMin : theirMin;

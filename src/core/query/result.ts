@@ -30,7 +30,7 @@ export interface QueryOutcome {
 
 export function queryOutcome(run: QueryRun): QueryOutcome {
   const plan = run.plan;
-  const groups = run.groupStates().sort((a, b) => compareKeys(a.key, b.key));
+  const groups = sortByKey(run.groupStates(), plan.groups.length);
   const scales = plan.amounts.map((_, a) => groups.reduce((s, g) => Math.max(s, g.amounts[a].scale), 0));
   return {
     plan,
@@ -57,22 +57,34 @@ function totalsOf(plan: QueryPlan, groups: GroupState[]): QueryTotal[] {
   // No row matched: without a currency column there is still the one total (of nothing); with one, none.
   if (byCurrency.size === 0 && plan.currencyGroup < 0)
     byCurrency.set(undefined, { currency: undefined, count: 0, amounts: plan.amounts.map(() => new AmountAccumulator()) });
-  return [...byCurrency.values()].sort((a, b) => compareKeyPart(a.currency ?? '', b.currency ?? ''));
+  return [...byCurrency.values()].sort((a, b) => textOrder(a.currency ?? '', b.currency ?? ''));
 }
 
-function compareKeyPart(a: string, b: string): number {
-  const x = parseAmount(a);
-  const y = x && parseAmount(b);
-  if (x && y) return compareAmounts(x, y) || (a < b ? -1 : a > b ? 1 : 0);
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+const textOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-function compareKeys(a: string[], b: string[]): number {
-  for (let i = 0; i < a.length; i++) {
-    const c = compareKeyPart(a[i], b[i]);
-    if (c !== 0) return c;
+/**
+ * Groups in order of their key, column by column, numbers as numbers. Each column's distinct values are
+ * ranked once (a value is read as a number once, not at every comparison), then groups compare ranks:
+ * a million groups sort in a second, not a minute.
+ */
+function sortByKey(groups: GroupState[], parts: number): GroupState[] {
+  const ranks: Map<string, number>[] = [];
+  for (let j = 0; j < parts; j++) {
+    const values = [...new Set(groups.map((g) => g.key[j]))].map((text) => ({ text, amount: parseAmount(text) }));
+    // Numbers first, in order, then text in code-unit order: one total order however the two mix.
+    values.sort((a, b) => {
+      if (a.amount && b.amount) return compareAmounts(a.amount, b.amount) || textOrder(a.text, b.text);
+      if (a.amount || b.amount) return a.amount ? -1 : 1;
+      return textOrder(a.text, b.text);
+    });
+    ranks.push(new Map(values.map((v, r) => [v.text, r])));
   }
-  return 0;
+  const keyed = groups.map((g) => ({ g, r: g.key.map((v, j) => ranks[j].get(v)!) }));
+  keyed.sort((a, b) => {
+    for (let j = 0; j < parts; j++) if (a.r[j] !== b.r[j]) return a.r[j] - b.r[j];
+    return 0;
+  });
+  return keyed.map((k) => k.g);
 }
 
 /** One aggregate of one accumulator, as shown: null when no amount was read. */

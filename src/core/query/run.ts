@@ -87,8 +87,8 @@ class Interner {
   }
 }
 
-/** Group keys as one number while every part's id stays below this and there are at most three parts. */
-const PART = 2 ** 16;
+/** Bits of a group key that is one number: every part's id below 2^(52 / parts) (a million values of two columns). */
+const KEY_BITS = 52;
 
 export class QueryRun {
   read = 0;
@@ -98,9 +98,12 @@ export class QueryRun {
   private readonly groups = new Map<number | string, GroupState>();
   private readonly interners: Interner[];
   private readonly labels = new Map<Period, Map<number, string>>();
+  /** 2^bits for each part of a key that is one number. */
+  private readonly part: number;
 
   constructor(readonly plan: QueryPlan) {
     this.interners = plan.groups.map((g) => new Interner(g.period === undefined ? undefined : (day) => this.label(g.period!, day)));
+    this.part = 2 ** Math.floor(KEY_BITS / Math.max(1, plan.groups.length));
   }
 
   /** One accumulator per amount column, keeping least and most only where min or max is asked for. */
@@ -153,11 +156,12 @@ export class QueryRun {
   private groupAt(p: Cells, i: number): GroupState {
     const groups = this.plan.groups;
     const interners = this.interners;
+    const part = this.part;
     let key: number | string = 0;
-    let numeric = groups.length <= 3;
+    let numeric = true;
     for (let j = 0; j < groups.length; j++) {
       const id = interners[j].idOf(p, i + groups[j].index);
-      if (numeric && id < PART) key = (key as number) * PART + id;
+      if (numeric && id < part) key = (key as number) * part + id;
       else {
         // Past what a number holds exactly: the ids joined (rare; many distinct values or columns).
         if (numeric) key = this.idsOf(p, i, j);

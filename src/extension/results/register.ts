@@ -86,19 +86,33 @@ export function registerResultsPanel(context: vscode.ExtensionContext, host: Fea
   const api: ResultsPanelApi = {
     showReport: (r) =>
       'csvText' in r
-        ? showIn(`report:${r.title}`, { kind: 'csvText', title: r.title, text: r.csvText, delimiter: r.delimiter, info: r.info, views: r.views })
+        ? showIn(`report:${r.title}`, {
+            kind: 'csvText',
+            title: r.title,
+            text: r.csvText,
+            delimiter: r.delimiter,
+            info: r.info,
+            views: r.views,
+          })
         : showIn(`report:${r.title}`, { kind: 'rows', title: r.title, columns: r.columns, rows: r.rows, info: r.info, views: r.views }),
     showSubmission: (s) => {
       const view = sanitiseSubmissionView(s);
       return showIn(`submission:${view.title}`, { kind: 'submission', view });
     },
-    openCsvFile: async (uri) => showIn(`file:${uri.toString()}`, { kind: 'file', title: tableTitle(uri), uri, views: await viewsBeside(uri) }),
+    openCsvFile: async (uri) =>
+      showIn(`file:${uri.toString()}`, { kind: 'file', title: tableTitle(uri), uri, views: await viewsBeside(uri) }),
     showPdf: (content) =>
       pdfPanelFor(content.file ? `file:${content.file.toString()}` : `report:${content.title}`, content.title).show(content),
     openReportFile: async (uri) => {
       const read = await readReportFile(uri);
       if (read.kind === 'csv')
-        return showIn(`file:${uri.toString()}`, { kind: 'file', title: tableTitle(uri), uri, info: read.info, views: await viewsBeside(uri) });
+        return showIn(`file:${uri.toString()}`, {
+          kind: 'file',
+          title: tableTitle(uri),
+          uri,
+          info: read.info,
+          views: await viewsBeside(uri),
+        });
       if (read.kind === 'pdf') return api.showPdf(read.content);
       log().warn(`Open report file: ${read.message}`);
       return pdfPanelFor(`file:${uri.toString()}`, read.title).fail(read.title, read.message);

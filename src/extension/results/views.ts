@@ -23,7 +23,9 @@ export async function viewsBeside(file: vscode.Uri): Promise<SavedView[]> {
     return [];
   }
   const views: SavedView[] = [];
-  for (const [name, type] of entries.filter(([n, t]) => TEMPLATE.test(n) && t === vscode.FileType.File).sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [name, type] of entries
+    .filter(([n, t]) => TEMPLATE.test(n) && t === vscode.FileType.File)
+    .sort(([a], [b]) => a.localeCompare(b))) {
     const uri = vscode.Uri.joinPath(folder, name);
     try {
       if ((await vscode.workspace.fs.stat(uri)).size > MAX_TEMPLATE_BYTES || type !== vscode.FileType.File) continue;
