@@ -64,7 +64,8 @@ const names = (values: string[] | undefined) =>
 /** The query asked for: the view's fields, each replaced by the option of the same name when given. */
 export function querySpec(o: QueryCliOptions, view?: ReportView): QuerySpec {
   const pick = <T>(option: T | undefined, saved: T | undefined) => (option !== undefined ? option : saved);
-  const currency = o.currency === undefined ? undefined : o.currency.trim().toLowerCase() === 'none' ? null : o.currency;
+  const none = o.currency?.trim().toLowerCase() === 'none';
+  const currency = none ? null : o.currency;
   return {
     where: pick(o.where, view?.where),
     groupBy: pick(names(o.groupBy), view?.groupBy),

@@ -49,16 +49,6 @@ export function addAmounts(a: Amount, b: Amount): Amount {
 
 export const ZERO: Amount = { units: 0n, scale: 0 };
 
-/** The smaller of two amounts (the first when they are equal), compared exactly. */
-export function minAmount(a: Amount, b: Amount): Amount {
-  return compareAmounts(b, a) < 0 ? b : a;
-}
-
-/** The larger of two amounts (the first when they are equal), compared exactly. */
-export function maxAmount(a: Amount, b: Amount): Amount {
-  return compareAmounts(b, a) > 0 ? b : a;
-}
-
 /**
  * `sum` divided by `count` (> 0) at `scale` decimals, rounded half to even: the rounding of Python's
  * Decimal and of IEEE 754's default, so an average is the same whichever tool a person checks it with.

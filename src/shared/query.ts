@@ -1,22 +1,14 @@
 // The page's door to the one query core (src/core/query): the results table's filter box, Group by and
 // chart run the same expression, groups and exact sums as `paygate query`.
 export {
-  AGGREGATES,
   aggregateText,
-  defaultCurrencyColumn,
   describeProblem,
-  KEYWORDS,
-  PERIODS,
   planQuery,
   queryOutcome,
   quoteColumn,
   QueryRun,
   reportedAggregates,
-  type AggregateKind,
-  type Period,
-  type PlanProblem,
   type QueryOutcome,
   type QueryPlan,
   type QuerySpec,
 } from '../core/query';
-export { AmountAccumulator } from '../core/query/aggregate';

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -70,7 +70,7 @@ async function measure(command: string, args: string[], rssFromStderr: boolean):
   return { ms, peak, out };
 }
 
-const node = (file: string, ...query: string[]) =>
+const node = (file: string, query: string[]) =>
   measure(process.execPath, ['--require', join(WORK, 'preload.js'), CLI, 'query', file, ...query], false);
 const python = (file: string) => measure('python3', [PY, file, 'Currency,Transaction_type', 'Amount'], true);
 
@@ -100,12 +100,12 @@ async function run(): Promise<void> {
   const theirs: Measure[] = [];
   for (let i = 0; i < RUNS; i++) {
     // Alternated, so a burst of load elsewhere falls on both.
-    ours.push(await node(big, ...groupBy));
+    ours.push(await node(big, groupBy));
     theirs.push(await python(big));
   }
   checkAgree(ours[0].out, theirs[0].out);
-  const quarter = await node(small, ...groupBy);
-  const perRow = await node(big, '--group-by', 'Transaction_id', '--sum', 'Amount', '--format', 'csv');
+  const quarter = await node(small, groupBy);
+  const perRow = await node(big, ['--group-by', 'Transaction_id', '--sum', 'Amount', '--format', 'csv']);
   const oursMs = median(ours.map((m) => m.ms));
   const theirsMs = median(theirs.map((m) => m.ms));
   const lines = [
@@ -125,7 +125,7 @@ async function run(): Promise<void> {
 
 function pythonVersion(): string {
   try {
-    return require('node:child_process').execFileSync('python3', ['-c', 'import sys; print(sys.version.split()[0])']).toString().trim();
+    return execFileSync('python3', ['-c', 'import sys; print(sys.version.split()[0])']).toString().trim();
   } catch {
     return '3';
   }

@@ -73,6 +73,7 @@ export class QueryBar {
     }
     this.checks.get('sum')!.checked = true;
     this.views.addEventListener('change', () => this.pickView());
+    // eslint-disable-next-line no-restricted-syntax -- bounded: GROUP_LEVELS selects
     this.element.append(whereWrap, groupLabel, ...this.groups, this.period, this.aggregateBox, this.views);
     this.where.addEventListener('input', () => this.typed());
     this.where.addEventListener('keydown', (e) => this.onKey(e));
@@ -86,7 +87,8 @@ export class QueryBar {
       s.replaceChildren(el('option', { value: '' }, s.dataset.level === '0' ? '(none)' : '(then by)'));
       columns.forEach((c, i) => s.append(el('option', { value: String(i) }, c || `Column ${i + 1}`)));
     }
-    this.amount.replaceChildren(...columns.map((c, i) => el('option', { value: String(i) }, c || `Column ${i + 1}`)));
+    this.amount.replaceChildren();
+    columns.forEach((c, i) => this.amount.append(el('option', { value: String(i) }, c || `Column ${i + 1}`)));
     this.set(state);
   }
 

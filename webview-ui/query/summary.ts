@@ -79,6 +79,7 @@ export class Summary {
     const groups = outcome.groups.length;
     this.heading.textContent = `${count(groups)} group${groups === 1 ? '' : 's'} · ${count(outcome.matched)} of ${count(shownRows)} rows matched · ${Math.round(ms)} ms`;
     const previous = this.chartPick.value;
+    // eslint-disable-next-line no-restricted-syntax -- bounded: the count and at most four aggregates per amount column
     this.chartPick.replaceChildren(...this.columns.map((c, i) => el('option', { value: String(i) }, c.head)));
     // The first amount asked for is what people chart; else the count.
     this.chartPick.value = this.columns.some((c, i) => String(i) === previous) ? previous : String(Math.min(1, this.columns.length - 1));
@@ -161,6 +162,7 @@ export class Summary {
         ),
       );
     }
+    // eslint-disable-next-line no-restricted-syntax -- bounded: at most three notes
     this.notes.replaceChildren(...notes);
   }
 

@@ -71,8 +71,9 @@ export function queryTextOutput(name: string, o: QueryOutcome, columns: number):
     lines.push(line(r.keys, bar(peak > 0 ? value(r.g) / peak : 0, width), r.aggs));
   }
   if (rows.length === 0) lines.push('no row matched');
-  lines.push('', ...o.totals.map((t) => totalLine(o, t)));
-  lines.push(...skippedLines(o));
+  lines.push('');
+  for (const t of o.totals) lines.push(totalLine(o, t));
+  for (const l of skippedLines(o)) lines.push(l);
   return `${lines.join('\n')}\n`;
 }
 

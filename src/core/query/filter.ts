@@ -41,7 +41,7 @@ function holds(op: CompareOp, c: number): boolean {
   }
 }
 
-const sign = (a: number, b: number) => (a < b ? -1 : a > b ? 1 : 0);
+const sign = (a: number, b: number) => Number(a > b) - Number(a < b);
 
 export function compileFilter(expr: Expr): RowTest {
   switch (expr.kind) {
@@ -109,7 +109,7 @@ function literalCompare(op: CompareOp, col: number, lit: Literal): RowTest {
   }
 }
 
-const textOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const textOrder = (a: string, b: string) => Number(a > b) - Number(a < b);
 
 /** The cell compared with an exact decimal: -1, 0, 1, or undefined when the cell is no amount. */
 function numberComparer(lit: Amount): (p: Cells, k: number) => number | undefined {
@@ -161,14 +161,15 @@ function columnsCompare(op: CompareOp, a: number, b: number): RowTest {
   };
 }
 
+const MATCHERS = {
+  contains: (v: string, w: string) => v.includes(w),
+  starts: (v: string, w: string) => v.startsWith(w),
+  ends: (v: string, w: string) => v.endsWith(w),
+};
+
 function match(op: 'contains' | 'starts' | 'ends', column: ColumnRef, value: Operand, negate: boolean): RowTest {
   const col = column.index;
-  const has =
-    op === 'contains'
-      ? (v: string, w: string) => v.includes(w)
-      : op === 'starts'
-        ? (v: string, w: string) => v.startsWith(w)
-        : (v: string, w: string) => v.endsWith(w);
+  const has = MATCHERS[op];
   if (value.kind === 'column') {
     const other = value.index;
     return (p, i) => has(cellText(p, i + col).toLowerCase(), cellText(p, i + other).toLowerCase()) !== negate;

@@ -21,6 +21,8 @@ const DOTTED_DATE = /\d{2}\.\d{2}\.\d{4}(?![\p{L}\p{N}_.:-])/uy;
 const NUMBER = /[+-]?\d+(?:\.\d+)?/y;
 const NUMBER_TAIL = /[\p{L}\p{N}_.]/uy;
 const PUNCT = ['!=', '<>', '<=', '>=', '==', '=', '<', '>', '(', ')', ','];
+/** Other spellings people bring from SQL and programming languages. */
+const SAME_AS: Record<string, string> = { '==': '=', '<>': '!=' };
 
 function sticky(rx: RegExp, s: string, at: number): string | undefined {
   rx.lastIndex = at;
@@ -75,7 +77,7 @@ export function tokenize(source: string): Token[] | QueryProblem {
     }
     const punct = PUNCT.find((p) => source.startsWith(p, i));
     if (punct !== undefined) {
-      tokens.push({ kind: 'punct', text: punct === '==' ? '=' : punct === '<>' ? '!=' : punct, at, end: i + punct.length });
+      tokens.push({ kind: 'punct', text: SAME_AS[punct] ?? punct, at, end: i + punct.length });
       i += punct.length;
       continue;
     }

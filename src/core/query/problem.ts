@@ -8,7 +8,7 @@ export interface QueryProblem {
 }
 
 /** 1-based line and column of an offset (an expression may span lines in a saved view or a shell). */
-export function problemPlace(source: string, at: number): { line: number; column: number } {
+function problemPlace(source: string, at: number): { line: number; column: number } {
   const before = source.slice(0, at);
   const lines = before.split(/\r\n|\r|\n/);
   return { line: lines.length, column: lines[lines.length - 1].length + 1 };

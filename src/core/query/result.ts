@@ -60,7 +60,7 @@ function totalsOf(plan: QueryPlan, groups: GroupState[]): QueryTotal[] {
   return [...byCurrency.values()].sort((a, b) => textOrder(a.currency ?? '', b.currency ?? ''));
 }
 
-const textOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const textOrder = (a: string, b: string) => Number(a > b) - Number(a < b);
 
 /**
  * Groups in order of their key, column by column, numbers as numbers. Each column's distinct values are

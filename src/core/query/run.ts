@@ -32,7 +32,7 @@ export interface GroupState {
 }
 
 /** Skipped amounts named one by one, at most this many; the rest are counted. */
-export const SKIPPED_NAMED = 1000;
+const SKIPPED_NAMED = 1000;
 
 /**
  * The distinct values of one group column, each given a small id. A short cell (up to six Latin-1

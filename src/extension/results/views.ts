@@ -30,7 +30,7 @@ export async function viewsBeside(file: vscode.Uri): Promise<SavedView[]> {
     try {
       if ((await vscode.workspace.fs.stat(uri)).size > MAX_TEMPLATE_BYTES || type !== vscode.FileType.File) continue;
       const parsed = parseReportTemplate(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
-      if (parsed.ok) views.push(...viewsOf(parsed.template, name));
+      if (parsed.ok) for (const v of viewsOf(parsed.template, name)) views.push(v);
       else log().info(`Results table: ${name} is not a valid report template; its views are not offered`);
     } catch (err) {
       log().info(`Results table: cannot read ${name}: ${String(err)}`);
