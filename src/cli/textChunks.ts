@@ -8,8 +8,12 @@ import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CliContext } from './context';
 
-/** The pieces' size: the report reader reads a piece at a time, and larger pieces cost it less. */
-const PIECE = 1 << 20;
+/**
+ * The pieces' size. Each piece is read by the report reader and dropped, and what a piece leaves behind
+ * (its text, its cells' offsets) is garbage the heap grows with: 64 KiB pieces held the peak at 78 MB
+ * on a million rows, 1 MiB ones at 144 MB, in the same time.
+ */
+const PIECE = 1 << 16;
 
 export class InputProblem extends Error {}
 
