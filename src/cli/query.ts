@@ -4,10 +4,11 @@
 
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { safeJson } from '../core/output';
-import { describeProblem, PERIODS, queryJson, type Period, type PlanProblem, type QueryOutcome, type QuerySpec } from '../core/query';
+import { describeProblem, PERIODS, type Period, type PlanProblem, type QueryOutcome, type QuerySpec } from '../core/query';
+import { groupJson, queryJsonRest } from '../core/query/result';
 import type { ReportView } from '../core/gateway/reportTemplate';
 import type { CliContext } from './context';
-import { queryCsvOutput, queryTextOutput } from './format/query';
+import { batched, writeQueryCsv, writeQueryText } from './format/query';
 import { choiceOption, collect } from './parser';
 
 export interface QueryCliOptions {
@@ -104,17 +105,29 @@ export function printQueryOutcome(
   outcome: QueryOutcome,
   o: { format: 'text' | 'json' | 'csv'; raw?: boolean },
 ): void {
+  const write = (text: string) => ctx.stdout(text);
   switch (o.format) {
     case 'json':
-      ctx.stdout(`${safeJson(queryJson(outcome), 2)}\n`);
+      writeQueryJson(outcome, write);
       break;
     case 'csv':
-      ctx.stdout(queryCsvOutput(outcome, { raw: o.raw === true }));
+      writeQueryCsv(outcome, { raw: o.raw === true }, write);
       break;
     case 'text': {
       const columns = ctx.columns ?? Number(ctx.env.COLUMNS);
-      ctx.stdout(queryTextOutput(name, outcome, Number.isSafeInteger(columns) && columns > 20 ? columns : DEFAULT_COLUMNS));
+      writeQueryText(name, outcome, Number.isSafeInteger(columns) && columns > 20 ? columns : DEFAULT_COLUMNS, write);
       break;
     }
   }
+}
+
+/** The documented JSON, a group per line, written as it is made (a million groups are never one string). */
+function writeQueryJson(outcome: QueryOutcome, write: (text: string) => void): void {
+  const out = batched(write);
+  const rest = queryJsonRest(outcome);
+  out.add('{\n  "groups": [');
+  outcome.groups.forEach((g, i) => out.add(`${i === 0 ? '' : ','}\n    ${safeJson(groupJson(outcome, g))}`));
+  out.add(`${outcome.groups.length === 0 ? '' : '\n  '}],\n`);
+  out.add(`  "total": ${safeJson(rest.total)},\n  "rows": ${safeJson(rest.rows)},\n  "skipped": ${safeJson(rest.skipped)}\n}\n`);
+  out.flush();
 }

@@ -276,6 +276,18 @@ describe('paygate query: options and formats', () => {
     assert.match(raw.out, /^group,"=HYPERLINK/m);
   });
 
+  it('groups sort by their key: numbers as numbers (of any length), then text', async () => {
+    const text =
+      csvLine(['Code', 'Amount', 'Currency']) +
+      ['10', 'abc', '9', '100000000000000000000', '-1.5', '99999999999999999999.5', ''].map((c) => csvLine([c, '1.00', 'EUR'])).join('');
+    const r = await query({ 'r.csv': text }, ['r.csv', '--group-by', 'Code', '--format', 'json']);
+    const json = JSON.parse(r.out) as QueryJson;
+    assert.deepEqual(
+      json.groups.map((g) => g.key.Code),
+      ['-1.5', '9', '10', '99999999999999999999.5', '100000000000000000000', '', 'abc'],
+    );
+  });
+
   it('card numbers in a group key are masked in every format', async () => {
     const text = csvLine(['Card', 'Amount', 'Currency']) + csvLine(['4111111111111111', '1.00', 'EUR']);
     for (const format of ['text', 'json', 'csv']) {

@@ -44,37 +44,65 @@ function header(o: QueryOutcome, name: string): string[] {
   return lines;
 }
 
-export function queryTextOutput(name: string, o: QueryOutcome, columns: number): string {
-  const lines = header(o, name);
+/** Output gathered into pieces of about this size: one write per group would cost more than the group. */
+const PIECE = 64 * 1024;
+
+/** A writer that hands text on in pieces, never holding more than one: a million groups are never one string. */
+export function batched(write: (text: string) => void): { add(text: string): void; flush(): void } {
+  let parts: string[] = [];
+  let size = 0;
+  const flush = () => {
+    if (parts.length > 0) write(parts.join(''));
+    parts = [];
+    size = 0;
+  };
+  return {
+    add(text) {
+      parts.push(text);
+      size += text.length;
+      if (size >= PIECE) flush();
+    },
+    flush,
+  };
+}
+
+/**
+ * The text: the header, a line per group with its bar, the totals, the skipped rows. Two passes over the
+ * groups (the columns' widths, then the lines), so no line is kept.
+ */
+export function writeQueryText(name: string, o: QueryOutcome, columns: number, write: (text: string) => void): void {
+  const out = batched(write);
+  for (const l of header(o, name)) out.add(`${l}\n`);
   const keyHeads = o.plan.groups.map((g) => tableCell(g.name));
   const aggHeads = aggregateHeaders(o);
-  const rows = o.groups.map((g) => ({ keys: g.key.map(tableCell), aggs: aggregateCells(o, g), g }));
-  const keyWidths = keyHeads.map((h, j) => rows.reduce((w, r) => Math.max(w, [...r.keys[j]].length), [...h].length));
-  const aggWidths = aggHeads.map((h, k) => rows.reduce((w, r) => Math.max(w, r.aggs[k].length), h.length));
-  const fixed = keyWidths.reduce((s, w) => s + w + 2, 0) + aggWidths.reduce((s, w) => s + w + 2, 0);
-  const width = Math.max(MIN_BAR, columns - fixed - 1);
+  const keyWidths = keyHeads.map((h) => [...h].length);
+  const aggWidths = aggHeads.map((h) => h.length);
   const value = barValue(o);
   const currency = o.plan.currencyGroup;
   const peaks = new Map<string, number>();
-  for (const r of rows) {
-    const c = currency < 0 ? '' : r.g.key[currency];
-    peaks.set(c, Math.max(peaks.get(c) ?? 0, value(r.g)));
+  for (const g of o.groups) {
+    g.key.forEach((k, j) => (keyWidths[j] = Math.max(keyWidths[j], [...tableCell(k)].length)));
+    aggregateCells(o, g).forEach((c, k) => (aggWidths[k] = Math.max(aggWidths[k], c.length)));
+    const c = currency < 0 ? '' : g.key[currency];
+    peaks.set(c, Math.max(peaks.get(c) ?? 0, value(g)));
   }
+  const fixed = keyWidths.reduce((s, w) => s + w + 2, 0) + aggWidths.reduce((s, w) => s + w + 2, 0);
+  const width = Math.max(MIN_BAR, columns - fixed - 1);
   const line = (keys: string[], drawn: string, aggs: string[]) =>
     [tableLine(keys, keyWidths), drawn.padEnd(width), ...aggs.map((a, k) => a.padStart(aggWidths[k]))]
       .filter((s) => s !== '')
       .join('  ')
       .trimEnd();
-  lines.push('', line(keyHeads, '', aggHeads));
-  for (const r of rows) {
-    const peak = peaks.get(currency < 0 ? '' : r.g.key[currency]) ?? 0;
-    lines.push(line(r.keys, bar(peak > 0 ? value(r.g) / peak : 0, width), r.aggs));
+  out.add(`\n${line(keyHeads, '', aggHeads)}\n`);
+  for (const g of o.groups) {
+    const peak = peaks.get(currency < 0 ? '' : g.key[currency]) ?? 0;
+    out.add(`${line(g.key.map(tableCell), bar(peak > 0 ? value(g) / peak : 0, width), aggregateCells(o, g))}\n`);
   }
-  if (rows.length === 0) lines.push('no row matched');
-  lines.push('');
-  for (const t of o.totals) lines.push(totalLine(o, t));
-  for (const l of skippedLines(o)) lines.push(l);
-  return `${lines.join('\n')}\n`;
+  if (o.groups.length === 0) out.add('no row matched\n');
+  out.add('\n');
+  for (const t of o.totals) out.add(`${totalLine(o, t)}\n`);
+  for (const l of skippedLines(o)) out.add(`${l}\n`);
+  out.flush();
 }
 
 function totalLine(o: QueryOutcome, t: QueryTotal): string {
@@ -104,16 +132,17 @@ function skippedLines(o: QueryOutcome): string[] {
  * CSV: `kind` (group or total), the group columns, then the aggregates; a total row per currency with the
  * currency in its column. Cells that a spreadsheet would run as formulas are neutralised unless `raw`.
  */
-export function queryCsvOutput(o: QueryOutcome, options: { raw: boolean; delimiter?: string }): string {
+export function writeQueryCsv(o: QueryOutcome, options: { raw: boolean; delimiter?: string }, write: (text: string) => void): void {
   const d = options.delimiter ?? ',';
   const cell = (v: string) => quoteField(options.raw ? v : neutraliseFormula(v), d);
-  const line = (cells: string[]) => `${cells.map(cell).join(d)}\r\n`;
+  const out = batched(write);
+  const line = (cells: string[]) => out.add(`${cells.map(cell).join(d)}\r\n`);
   const counts = (g: Pick<GroupState, 'count' | 'amounts'>) => aggregateCells(o, g, false);
-  let text = line(['kind', ...o.plan.groups.map((g) => g.name), ...aggregateHeaders(o)]);
-  for (const g of o.groups) text += line(['group', ...g.key, ...counts(g)]);
+  line(['kind', ...o.plan.groups.map((g) => g.name), ...aggregateHeaders(o)]);
+  for (const g of o.groups) line(['group', ...g.key, ...counts(g)]);
   for (const t of o.totals) {
     const keys = o.plan.groups.map((_, j) => (j === o.plan.currencyGroup ? (t.currency ?? '') : ''));
-    text += line(['total', ...keys, ...counts(t)]);
+    line(['total', ...keys, ...counts(t)]);
   }
-  return text;
+  out.flush();
 }

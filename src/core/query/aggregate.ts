@@ -17,6 +17,56 @@ interface OtherScales {
   big: bigint[];
 }
 
+/** The least and most amounts of a group, kept only when min or max is asked for (a group is smaller without). */
+class Range {
+  /** As doubles for comparing (exact below 16 digits), and as read. */
+  minValue = Infinity;
+  maxValue = -Infinity;
+  minUnits = 0;
+  minScale = 0;
+  maxUnits = 0;
+  maxScale = 0;
+  /** Set once an amount of more than 15 digits was read: min and max are then compared exactly. */
+  minExact: Amount | undefined;
+  maxExact: Amount | undefined;
+
+  add(units: number, scale: number): void {
+    const v = units / POW10[scale];
+    if (v < this.minValue) {
+      this.minValue = v;
+      this.minUnits = units;
+      this.minScale = scale;
+    }
+    if (v > this.maxValue) {
+      this.maxValue = v;
+      this.maxUnits = units;
+      this.maxScale = scale;
+    }
+  }
+
+  /** From now on, exactly (the first amount of more than 15 digits). */
+  goExact(): void {
+    if (this.minValue === Infinity) return;
+    this.minExact = { units: BigInt(this.minUnits), scale: this.minScale };
+    this.maxExact = { units: BigInt(this.maxUnits), scale: this.maxScale };
+  }
+
+  addExact(amount: Amount): void {
+    if (this.minExact === undefined || compareAmounts(amount, this.minExact) < 0) this.minExact = amount;
+    if (this.maxExact === undefined || compareAmounts(amount, this.maxExact) > 0) this.maxExact = amount;
+  }
+
+  min(slow: boolean): Amount | undefined {
+    if (slow) return this.minExact;
+    return this.minValue === Infinity ? undefined : { units: BigInt(this.minUnits), scale: this.minScale };
+  }
+
+  max(slow: boolean): Amount | undefined {
+    if (slow) return this.maxExact;
+    return this.maxValue === -Infinity ? undefined : { units: BigInt(this.maxUnits), scale: this.maxScale };
+  }
+}
+
 export class AmountAccumulator {
   /** Amounts read (the divisor of the average). */
   n = 0;
@@ -30,20 +80,13 @@ export class AmountAccumulator {
   private big0 = 0n;
   private others: OtherScales | undefined;
   private exact: Amount | undefined;
-  /** The least and most amounts: as doubles for comparing (exact below 16 digits) and as read. */
-  private minValue = Infinity;
-  private maxValue = -Infinity;
-  private minUnits = 0;
-  private minScale = 0;
-  private maxUnits = 0;
-  private maxScale = 0;
-  /** Set once an amount of more than 15 digits was read: min and max are then compared exactly. */
-  private minExact: Amount | undefined;
-  private maxExact: Amount | undefined;
   private slow = false;
+  private readonly range: Range | undefined;
 
   /** `range`: keep the least and most amounts (only when min or max is asked for: it costs a division per row). */
-  constructor(private readonly range = true) {}
+  constructor(range = true) {
+    this.range = range ? new Range() : undefined;
+  }
 
   /** Adds the amount readDecimal just read (cells.ts `decimal`). */
   addRead(): void {
@@ -60,18 +103,7 @@ export class AmountAccumulator {
         this.fast0 = 0;
       } else this.fast0 = s;
     } else this.addOtherScale(units, scale);
-    if (!this.range) return;
-    const v = units / POW10[scale];
-    if (v < this.minValue) {
-      this.minValue = v;
-      this.minUnits = units;
-      this.minScale = scale;
-    }
-    if (v > this.maxValue) {
-      this.maxValue = v;
-      this.maxUnits = units;
-      this.maxScale = scale;
-    }
+    this.range?.add(units, scale);
   }
 
   private addOtherScale(units: number, scale: number): void {
@@ -85,25 +117,21 @@ export class AmountAccumulator {
 
   private addSlow(amount: Amount): void {
     if (!this.slow) {
-      // From now on min and max are kept exactly.
       this.slow = true;
-      if (this.minValue !== Infinity) {
-        this.minExact = { units: BigInt(this.minUnits), scale: this.minScale };
-        this.maxExact = { units: BigInt(this.maxUnits), scale: this.maxScale };
-      }
+      this.range?.goExact();
     }
     this.exact = this.exact === undefined ? amount : addAmounts(this.exact, amount);
-    if (!this.range) return;
-    if (this.minExact === undefined || compareAmounts(amount, this.minExact) < 0) this.minExact = amount;
-    if (this.maxExact === undefined || compareAmounts(amount, this.maxExact) > 0) this.maxExact = amount;
+    this.range?.addExact(amount);
   }
 
   /** The exact sum, or undefined when no amount was read. */
   sum(): Amount | undefined {
     if (this.n === 0) return undefined;
+    const o = this.others;
+    // The usual group: amounts of one scale, none of more than 15 digits.
+    if (this.exact === undefined && o === undefined) return { units: BigInt(this.fast0) + this.big0, scale: this.scale0 };
     let total = this.exact ?? ZERO;
     if (this.scale0 >= 0) total = addAmounts(total, { units: BigInt(this.fast0) + this.big0, scale: this.scale0 });
-    const o = this.others;
     for (let s = 0; o && s < FAST_SCALES; s++) {
       const units = BigInt(o.fast[s]) + o.big[s];
       if (units !== 0n) total = addAmounts(total, { units, scale: s });
@@ -112,15 +140,11 @@ export class AmountAccumulator {
   }
 
   min(): Amount | undefined {
-    if (!this.range) return undefined;
-    if (this.slow) return this.minExact;
-    return this.n === 0 ? undefined : { units: BigInt(this.minUnits), scale: this.minScale };
+    return this.n === 0 ? undefined : this.range?.min(this.slow);
   }
 
   max(): Amount | undefined {
-    if (!this.range) return undefined;
-    if (this.slow) return this.maxExact;
-    return this.n === 0 ? undefined : { units: BigInt(this.maxUnits), scale: this.maxScale };
+    return this.n === 0 ? undefined : this.range?.max(this.slow);
   }
 
   /** Another accumulator's amounts added to these (the totals per currency of a query's groups). */
@@ -129,18 +153,19 @@ export class AmountAccumulator {
     const sum = other.sum();
     if (sum === undefined) return;
     const mine = this.sum();
-    const myMin = this.min();
-    const myMax = this.max();
     const theirMin = other.min();
     const theirMax = other.max();
+    if (!this.slow) {
+      this.slow = true;
+      this.range?.goExact();
+    }
     this.scale0 = -1;
     this.fast0 = 0;
     this.big0 = 0n;
     this.others = undefined;
-    this.slow = true;
     this.exact = mine === undefined ? sum : addAmounts(mine, sum);
-    if (theirMin !== undefined) this.minExact = myMin !== undefined && compareAmounts(myMin, theirMin) <= 0 ? myMin : theirMin;
-    if (theirMax !== undefined) this.maxExact = myMax !== undefined && compareAmounts(myMax, theirMax) >= 0 ? myMax : theirMax;
+    if (theirMin !== undefined) this.range?.addExact(theirMin);
+    if (theirMax !== undefined) this.range?.addExact(theirMax);
     this.n += other.n;
     if (other.scale > this.scale) this.scale = other.scale;
   }

@@ -5,4 +5,4 @@ export { parseExpression } from './parser';
 export { describeProblem, type QueryProblem } from './problem';
 export { PERIODS, planQuery, type Period, type PlanProblem, type QueryPlan, type QuerySpec } from './plan';
 export { QueryRun } from './run';
-export { aggregateText, queryJson, queryOutcome, reportedAggregates, type QueryJson, type QueryOutcome, type QueryTotal } from './result';
+export { aggregateText, queryOutcome, reportedAggregates, type QueryJson, type QueryOutcome, type QueryTotal } from './result';

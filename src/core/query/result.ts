@@ -4,6 +4,7 @@
 
 import { averageAmount, compareAmounts, formatAmount, parseAmount, type Amount } from '../amounts';
 import { AmountAccumulator } from './aggregate';
+import { decimal, POW10, readDecimal } from './cells';
 import { AGGREGATES, type AggregateKind, type QueryPlan } from './plan';
 import type { GroupState, QueryRun, SkippedAmount } from './run';
 
@@ -63,6 +64,20 @@ function totalsOf(plan: QueryPlan, groups: GroupState[]): QueryTotal[] {
 const textOrder = (a: string, b: string) => Number(a > b) - Number(a < b);
 
 /**
+ * A key's value for sorting: a double when it is a decimal of at most 15 digits (which keeps the order
+ * exactly), else the exact decimal; neither for text.
+ */
+function sortable(text: string): { text: string; amount: Amount | undefined; value: number | undefined } {
+  if (readDecimal(text, 0, text.length) && decimal.big === null) {
+    return { text, amount: ANY_AMOUNT, value: decimal.units / POW10[decimal.scale] };
+  }
+  return { text, amount: parseAmount(text), value: undefined };
+}
+
+/** Stands for "a number" where the double `value` is what is compared. */
+const ANY_AMOUNT: Amount = { units: 0n, scale: 0 };
+
+/**
  * Groups in order of their key, column by column, numbers as numbers. Each column's distinct values are
  * ranked once (a value is read as a number once, not at every comparison), then groups compare ranks:
  * a million groups sort in a second, not a minute.
@@ -70,10 +85,14 @@ const textOrder = (a: string, b: string) => Number(a > b) - Number(a < b);
 function sortByKey(groups: GroupState[], parts: number): GroupState[] {
   const ranks: Map<string, number>[] = [];
   for (let j = 0; j < parts; j++) {
-    const values = [...new Set(groups.map((g) => g.key[j]))].map((text) => ({ text, amount: parseAmount(text) }));
+    const values = [...new Set(groups.map((g) => g.key[j]))].map(sortable);
     // Numbers first, in order, then text in code-unit order: one total order however the two mix.
     values.sort((a, b) => {
-      if (a.amount && b.amount) return compareAmounts(a.amount, b.amount) || textOrder(a.text, b.text);
+      if (a.amount && b.amount) {
+        const exact = (x: typeof a) => (x.value === undefined ? x.amount! : parseAmount(x.text)!);
+        const byValue = a.value !== undefined && b.value !== undefined ? a.value - b.value : compareAmounts(exact(a), exact(b));
+        return byValue || textOrder(a.text, b.text);
+      }
       if (a.amount || b.amount) return a.amount ? -1 : 1;
       return textOrder(a.text, b.text);
     });
@@ -108,9 +127,18 @@ function aggregateValue(kind: AggregateKind, acc: AmountAccumulator, scale: numb
   }
 }
 
-/** The columns each aggregate reports, as [kind, amount position, column name]. */
+const reportedOf = new WeakMap<QueryPlan, [AggregateKind, number, string][]>();
+
+/** The columns each aggregate reports, as [kind, amount position, column name] (made once per plan: asked per group). */
 export function reportedAggregates(plan: QueryPlan): [AggregateKind, number, string][] {
-  return AGGREGATES.flatMap((kind) => plan.aggregates[kind].map((a): [AggregateKind, number, string] => [kind, a, plan.amounts[a].name]));
+  let reported = reportedOf.get(plan);
+  if (!reported) {
+    reported = AGGREGATES.flatMap((kind) =>
+      plan.aggregates[kind].map((a): [AggregateKind, number, string] => [kind, a, plan.amounts[a].name]),
+    );
+    reportedOf.set(plan, reported);
+  }
+  return reported;
 }
 
 export type AggregateJson = Partial<Record<AggregateKind, Record<string, string | null>>>;
@@ -132,19 +160,22 @@ function skippedCounts(plan: QueryPlan, accs: AmountAccumulator[]): Record<strin
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-/** The documented JSON shape (docs/cli.md, "paygate query"). */
-export function queryJson(o: QueryOutcome): QueryJson {
+/** One group in the documented JSON shape. */
+export function groupJson(o: QueryOutcome, g: GroupState): QueryJson['groups'][number] {
+  const plan = o.plan;
+  const key: Record<string, string> = {};
+  plan.groups.forEach((c, j) => (key[c.name] = g.key[j]));
+  const out: QueryJson['groups'][number] = { key, count: g.count };
+  for (const [kind, a, name] of reportedAggregates(plan)) (out[kind] ??= {})[name] = aggregateText(kind, g.amounts[a], o.scales[a]);
+  const skipped = skippedCounts(plan, g.amounts);
+  if (skipped) out.skipped = skipped;
+  return out;
+}
+
+/** Everything of the documented JSON (docs/cli.md, "paygate query") but the groups, which a writer streams one by one. */
+export function queryJsonRest(o: QueryOutcome): Omit<QueryJson, 'groups'> {
   const plan = o.plan;
   const reported = reportedAggregates(plan);
-  const groups = o.groups.map((g) => {
-    const key: Record<string, string> = {};
-    plan.groups.forEach((c, j) => (key[c.name] = g.key[j]));
-    const out: QueryJson['groups'][number] = { key, count: g.count };
-    for (const [kind, a, name] of reported) (out[kind] ??= {})[name] = aggregateText(kind, g.amounts[a], o.scales[a]);
-    const skipped = skippedCounts(plan, g.amounts);
-    if (skipped) out.skipped = skipped;
-    return out;
-  });
   const total: QueryJson['total'] = { count: o.matched };
   for (const [kind, a, name] of reported) {
     const slot = (total[kind] ??= {});
@@ -161,7 +192,6 @@ export function queryJson(o: QueryOutcome): QueryJson {
   );
   if (skippedTotal) total.skipped = skippedTotal;
   return {
-    groups,
     total,
     rows: { read: o.read, matched: o.matched },
     skipped: { count: o.skippedCount, rows: o.skipped.map((s) => ({ ...s })) },

@@ -94,8 +94,11 @@ class Interner {
     let id = this.byText.get(text);
     if (id === undefined) {
       id = this.values.length;
-      this.values.push(text);
-      this.byText.set(text, id);
+      // A copy of its own: a value cut from a piece of the report (13 characters or more) would keep the
+      // whole piece alive, and a streamed report would stay in memory, a piece per distinct value.
+      const own = text.length >= 13 ? (text + ' ').slice(0, -1) : text;
+      this.values.push(own);
+      this.byText.set(own, id);
     }
     return id;
   }
