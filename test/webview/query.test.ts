@@ -148,7 +148,7 @@ describe('the table answers questions', () => {
     );
     assert.match(
       (await h.page.textContent('.summary-notes')) ?? '',
-      /1 amount could not be read and are in no sum, min, max or average: row 4 \(empty\)\./,
+      /1 amount could not be read and is in no sum, min, max or average: row 4 \(empty\)\./,
     );
     assert.equal((await h.page.locator('.summary-chart canvas').count()) > 0, true, 'the chart is drawn');
     assert.equal(await h.page.locator('.grid-host').isVisible(), false);

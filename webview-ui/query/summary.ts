@@ -174,7 +174,7 @@ export class Summary {
         el(
           'p',
           { class: 'skipped' },
-          `${count(o.skippedCount)} amount${o.skippedCount === 1 ? '' : 's'} could not be read and are in no sum, min, max or average: ${rows.join(', ')}${more}.`,
+          `${count(o.skippedCount)} ${o.skippedCount === 1 ? 'amount could not be read and is' : 'amounts could not be read and are'} in no sum, min, max or average: ${rows.join(', ')}${more}.`,
         ),
       );
     }
