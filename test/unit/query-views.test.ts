@@ -94,6 +94,14 @@ describe('completion in the filter box', () => {
     assert.equal(completionsAt('Amount > 5 ', 11, columns, true)!.items.length, columns.length, 'unless asked (Ctrl+Space)');
   });
 
+  it('names that start with the word come before names that only hold it (Tab takes the first)', () => {
+    const c = completionsAt('am', 2, ['Merchant_Name', 'Transaction_id', 'Amount'])!;
+    assert.deepEqual(
+      c.items.map((i) => i.label),
+      ['Amount', 'Merchant_Name'],
+    );
+  });
+
   it('inside backticks, the rest of a column name', () => {
     const c = completionsAt('`Ord', 4, columns)!;
     assert.deepEqual([c.from, c.items.map((i) => i.insert)], [0, ['`Order description`']]);

@@ -44,9 +44,14 @@ export function completionsAt(expression: string, cursor: number, columns: reado
   const typed = expression.slice(quote === '`' ? from + 1 : from, cursor).toLowerCase();
   if (/^\d/.test(typed)) return undefined; // a number or a date
   if (typed === '' && quote === undefined && !always) return undefined;
-  const items: Completion[] = columns
-    .filter((c) => c.toLowerCase().startsWith(typed) || (typed.length > 1 && c.toLowerCase().includes(typed)))
-    .map((c) => ({ label: c, insert: quote === '`' ? `\`${c.replace(/`/g, '``')}\`` : quoteColumn(c), kind: 'column' as const }));
+  // Names that start with what was typed come first (Tab takes the first), then those that hold it.
+  const starts = columns.filter((c) => c.toLowerCase().startsWith(typed));
+  const holds = typed.length > 1 ? columns.filter((c) => !c.toLowerCase().startsWith(typed) && c.toLowerCase().includes(typed)) : [];
+  const items: Completion[] = [...starts, ...holds].map((c) => ({
+    label: c,
+    insert: quote === '`' ? `\`${c.replace(/`/g, '``')}\`` : quoteColumn(c),
+    kind: 'column' as const,
+  }));
   if (quote === undefined && typed !== '')
     for (const w of WORDS)
       if (w.startsWith(typed) && w !== typed) items.push({ label: w, insert: `${w}${w.endsWith('(') ? '' : ' '}`, kind: 'keyword' });

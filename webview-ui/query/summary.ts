@@ -155,6 +155,7 @@ export class Summary {
   private renderNotes(): void {
     const o = this.outcome!;
     const notes: HTMLElement[] = [];
+    if (o.groups.length === 0) notes.push(el('p', { class: 'hint' }, 'No row matched the filter: there is nothing to group.'));
     if (o.groups.length > MAX_GROUP_ROWS)
       notes.push(
         el('p', { class: 'hint' }, `The first ${count(MAX_GROUP_ROWS)} groups are listed; Export CSV has all ${count(o.groups.length)}.`),
