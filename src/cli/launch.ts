@@ -20,6 +20,7 @@ export const COMMAND_MODULES: Record<string, () => Promise<Builder>> = {
   history: async () => (await import('./commands/history.js')).historyCommand,
   diff: async () => (await import('./commands/diff.js')).diffCommand,
   report: async () => (await import('./commands/report.js')).reportCommand,
+  query: async () => (await import('./commands/query.js')).queryCommand,
   reconcile: async () => (await import('./commands/reconcile.js')).reconcileCommand,
   trust: async () => (await import('./commands/trust.js')).trustCommand,
   gateway: async () => (await import('./commands/gateway.js')).gatewayCommand,

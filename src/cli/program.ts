@@ -15,6 +15,7 @@ import { historyCommand } from './commands/history';
 import { diffCommand } from './commands/diff';
 import { trustCommand } from './commands/trust';
 import { reconcileCommand } from './commands/reconcile';
+import { queryCommand } from './commands/query';
 import { listenCommand } from './commands/listen';
 import { callbacksCommand } from './commands/callbacks';
 
@@ -30,6 +31,7 @@ export const COMMANDS = [
   historyCommand,
   diffCommand,
   reportCommand,
+  queryCommand,
   reconcileCommand,
   trustCommand,
   gatewayCommand,
