@@ -74,7 +74,9 @@ test('labelled CVVs are hidden in form, query, JSON and text shapes', () => {
 
 test('control characters reach no terminal raw; one value stays on one line', () => {
   assert.equal(terminalText('a\x1b]52;c;aGk=\x07b'), 'a\\x1b]52;c;aGk=\\x07b');
-  assert.equal(terminalText('x\r\ny\rz\u202e\u0085\u007f'), 'x\r\ny\\rz\\u202e\\x85\\x7f');
+  assert.equal(terminalText('x\r\ny\rz\u202e\u0085\u007f'), 'x\r\ny\\rz\\u202e\\u0085\\u007f');
+  // A JSON document that passes a terminal stays JSON.
+  assert.deepEqual(JSON.parse(terminalText(JSON.stringify({ a: 'x\u009b\u202e\u007f' }))), { a: 'x\u009b\u202e\u007f' });
   assert.equal(terminalText('col\tcol\n'), 'col\tcol\n');
   assert.equal(terminalValue('line1\nline2\ttab\r'), 'line1\\nline2\\ttab\\r');
   assert.equal(terminalSafe('pan 4111111111111111 \x1b[2J'), 'pan 411111******1111 \\x1b[2J');
