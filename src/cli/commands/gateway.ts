@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { CliContext } from '../context';
-import { usageError } from '../output';
+import { field, usageError } from '../output';
 import { exits, paygateCommand, runCommand } from '../parser';
 import { formatGatewayDate } from '../../core/dates';
 import {
@@ -55,13 +55,14 @@ export async function serveGateway(values: GatewayOptions, ctx: CliContext): Pro
     return usageError(ctx, 'paygate gateway', '--port must be a number from 0 to 65535');
   }
   const stateDir = path.resolve(ctx.cwd, values.state ?? defaultStateDir());
-  const log = values.quiet ? undefined : (line: string) => ctx.stderr(`[gateway] ${line}\n`);
+  // A log line quotes what clients sent (paths, order ids): one value, one line.
+  const log = values.quiet ? undefined : (line: string) => ctx.stderr(`[gateway] ${field(line)}\n`);
 
   let gateway;
   try {
     gateway = await startLocalGateway({ stateDir, port, log });
   } catch (err) {
-    ctx.stderr(`paygate gateway: cannot start: ${(err as Error).message}\n`);
+    ctx.stderr(`paygate gateway: cannot start: ${field((err as Error).message)}\n`);
     return 1;
   }
   const stop = ctx.stopped();

@@ -2,7 +2,6 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { createRecurringPayments, environmentProblems, prepareSubmission } from '../../core/gateway';
 import { completionFor, guardedSend, LedgerWriteError, submissionEntry, type SubmissionRecord } from '../../core/ledger';
-import { maskText } from '../../core/output';
 import { checkSigningCredentials } from '../../core/oauth';
 import { loadCliConfig } from '../config';
 import { createCredentials, SECRET_ENV } from '../credentials';
@@ -10,7 +9,7 @@ import { resolveTarget } from '../target';
 import type { CliContext } from '../context';
 import { displayPosition, readInput } from '../io';
 import { damageText, describeEarlier, openLedger } from '../ledger';
-import { EXIT, exitCodeFor, inputError, outcomeJson, outcomeText } from '../output';
+import { EXIT, exitCodeFor, field, inputError, jsonLine, outcomeJson, outcomeText } from '../output';
 import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
 
 export interface SubmitOptions {
@@ -91,7 +90,7 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
   if (prepared.refusal) {
     for (const d of prepared.errors) {
       const p = displayPosition(d.range.start, prepared.lint.batch.csv.bom);
-      ctx.stderr(`${input.name}:${p.line}:${p.column}: error ${d.code} ${maskText(d.message)}\n`);
+      ctx.stderr(`${input.name}:${p.line}:${p.column}: error ${d.code} ${field(d.message)}\n`);
     }
     return usage(`${prepared.refusal.message}${prepared.errors.length > 0 ? " (see 'paygate lint', 'paygate fix')" : ''}`);
   }
@@ -114,7 +113,7 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
     if (!credentials.ok) return usage(credentials.message);
     const usable = checkSigningCredentials(credentials.value);
     if (!usable.ok) return usage(`cannot sign: ${usable.reason}`);
-    const what = `${input.name} (${rows} row${rows === 1 ? '' : 's'}) to ${env.name}, endpoint ${env.endpointId}`;
+    const what = `${input.name} (${rows} row${rows === 1 ? '' : 's'}) to ${field(env.name)}, endpoint ${field(env.endpointId)}`;
 
     const ledger = openLedger(ctx, o.state);
     let result;
@@ -176,7 +175,7 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
       ctx.stderr(
         `paygate submit: the answer could not be recorded in ${ledger.filePath} (${result.recordError}); the record stays "sending"\n`,
       );
-    if (o.format === 'json') ctx.stdout(`${JSON.stringify({ ...outcomeJson(outcome), submission: result.record.id })}\n`);
+    if (o.format === 'json') ctx.stdout(jsonLine({ ...outcomeJson(outcome), submission: result.record.id }));
     else ctx.stdout(outcomeText(outcome, what));
     return exitCodeFor(outcome);
   } finally {

@@ -2,12 +2,13 @@
 // its currency and fitted to the terminal's width, then the currency's totals and the skipped rows.
 
 import type { Forecast, ForecastBucket } from '../../core/forecast';
+import { terminalField } from '../../core/output';
 
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
 const MIN_BAR = 10;
 
-// Row text is the merchant's: keep control characters from steering the terminal.
-const printable = (s: string) => s.replace(/\p{Cc}/gu, ' ');
+// Row text is the merchant's: one value, one line, no control character steering the terminal.
+const printable = terminalField;
 
 /** A bar of `fraction` (0-1) of `width` cells, in eighths of a cell; a non-zero amount shows at least ▏. */
 export function bar(fraction: number, width: number): string {
@@ -40,14 +41,14 @@ export function forecastTextOutput(file: string, forecast: Forecast, columns: nu
     const labelWidth = labels.reduce((w, l) => Math.max(w, l.length), -Infinity);
     const width = Math.max(MIN_BAR, columns - periodWidth - labelWidth - 4);
     const peak = buckets.reduce((m, b) => Math.max(m, Number(b.max)), -Infinity);
-    lines.push('', currency);
+    lines.push('', printable(currency));
     buckets.forEach((b, i) => {
       const drawn = bar(peak > 0 ? Number(b.max) / peak : 0, width);
       lines.push(`${b.period.padEnd(periodWidth)} ${drawn.padEnd(width)}  ${labels[i]}`);
     });
     const total = { min: sum(buckets.map((b) => b.min)), max: sum(buckets.map((b) => b.max)) };
     const charges = buckets.reduce((s, b) => s + b.charges, 0);
-    lines.push(`total ${currency}: ${plural(charges, 'charge')}, ${amount(total)}`);
+    lines.push(`total ${printable(currency)}: ${plural(charges, 'charge')}, ${amount(total)}`);
   }
   if (forecast.rows.skipped.length > 0) {
     lines.push('', 'skipped (not counted):');
