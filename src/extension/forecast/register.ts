@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { documentFor } from '../commandArgs';
 import { SHOW_FORECAST_COMMAND } from './codeLens';
 import type { ForecastPanel } from './panel';
+import { showWarning } from '../say';
 
 export function registerForecast(context: vscode.ExtensionContext): void {
   const panels = new Map<string, ForecastPanel>();
@@ -12,7 +13,7 @@ export function registerForecast(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand(SHOW_FORECAST_COMMAND, async (...args: unknown[]) => {
       const document = await documentFor(args);
       if (!document) {
-        void vscode.window.showWarningMessage('PayGate: open a recurring-payments batch to see its charge forecast.');
+        void showWarning('PayGate: open a recurring-payments batch to see its charge forecast.');
         return;
       }
       const key = document.uri.toString();
