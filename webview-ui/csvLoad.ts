@@ -1,7 +1,5 @@
 // A CSV arriving from the host in chunks: parsed in small pieces with a turn for the page between them,
-// and followed on screen a few times a second rather than at every piece. Card numbers are masked in each
-// chunk's text before it is parsed, in every column (src/shared/cardData.ts).
-import { CardNumberStream } from '../src/shared/cardData';
+// and followed on screen a few times a second rather than at every piece.
 import { CsvReader, type Piece } from './csvReader';
 import { yieldToPage } from './dataset';
 
@@ -41,7 +39,6 @@ export interface LoadHost {
 
 export class CsvLoad {
   private stream: CsvReader | undefined;
-  private cards = new CardNumberStream();
   private expected: number | undefined;
   private received = 0;
   private lastPaint = 0;
@@ -52,7 +49,6 @@ export class CsvLoad {
 
   start(host: LoadHost, delimiter?: string, totalBytes?: number): void {
     this.firstQueued = false;
-    this.cards = new CardNumberStream();
     this.expected = totalBytes && totalBytes > 0 ? totalBytes : undefined;
     this.received = 0;
     clearTimeout(this.paintTimer);
@@ -87,12 +83,11 @@ export class CsvLoad {
     this.stream = reader;
   }
 
-  async feed(chunk: string): Promise<void> {
+  async feed(text: string): Promise<void> {
     const stream = this.stream;
     if (!stream) return;
     const first = this.received === 0;
-    this.received += chunk.length;
-    const text = this.cards.push(chunk);
+    this.received += text.length;
     for (let i = 0; i < text.length;) {
       const size = first && i === 0 ? FIRST_PIECE : PIECE;
       stream.push(text.slice(i, i + size));
@@ -105,7 +100,6 @@ export class CsvLoad {
   end(): number | undefined {
     const stream = this.stream;
     if (!stream) return undefined;
-    stream.push(this.cards.end());
     stream.end();
     this.stream = undefined;
     return stream.errors;

@@ -10,7 +10,7 @@ import { terminalText, terminalValue } from './terminal';
 export { holdsCardNumber, maskCardNumbers } from './cardNumbers';
 export { hideCvvs, isCvvName } from './cvv';
 export { terminalText, terminalValue } from './terminal';
-export { neutraliseFormula, startsFormula } from './formulas';
+export { neutraliseFormula } from './formulas';
 export { keptColumns, safeCsv, safeCsvCell, type SafeCsvOptions } from './csv';
 export { safeJson } from './json';
 export {

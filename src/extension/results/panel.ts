@@ -3,6 +3,7 @@
 // no retainContextWhenHidden) gets it again instead of the host holding a whole hidden DOM alive.
 import * as vscode from 'vscode';
 import { shown } from '../say';
+import { safeText } from '../../core/output';
 import { log } from '../log';
 import { serialiseExport } from './exportRows';
 import { PanelPage, pageMessage, webviewOptions } from './webviewPage';
@@ -87,7 +88,8 @@ export class ResultsPanel extends PanelPage {
         break;
       }
       case 'copy':
-        await vscode.env.clipboard.writeText(msg.text);
+        // Masked on the page already; the host holds to the boundary too (a copy leaves the product).
+        await vscode.env.clipboard.writeText(safeText(msg.text));
         vscode.window.setStatusBarMessage(msg.what === 'cell' ? 'PayGate: cell copied' : 'PayGate: row copied', 2000);
         break;
       case 'export':
