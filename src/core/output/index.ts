@@ -13,6 +13,7 @@ export { terminalText, terminalValue } from './terminal';
 export { neutraliseFormula } from './formulas';
 export { keptColumns, safeCsv, safeCsvCell, type SafeCsvOptions } from './csv';
 export { safeJson } from './json';
+export { safeBody, safeFields, safeFreeText, safeUrlPath } from './bodies';
 export {
   maskCardNumber,
   maskCardValue,
