@@ -396,20 +396,23 @@ test('every command has a way to be driven with the corpus, and each run says so
 });
 
 /**
- * The callback listener's commands print through src/callback-listener, which the callbacks branch of
- * issue 28 is making safe (every value on a line through terminalField, bodies stored masked). They are
- * driven here all the same, in a test of their own marked todo until that branch is merged: then drop
- * the todo (and `callbacks send`/`replay` must quote the handler's answer line by line, as the
- * unrecognised-answer quote of src/cli/output.ts does).
+ * A run whose path is known not to hold yet, with why. `paygate callbacks send` (and `replay`) print the
+ * handler's answer as it came, line for line (masked, but a line of the answer stands as a line of ours,
+ * and without the floor its escape sequences are raw): src/cli/commands/callbacks.ts, the callbacks
+ * work's file, should quote it line by line through field() as the unrecognised-answer quote of
+ * src/cli/output.ts does. Such runs are driven in a todo test of their own, never dropped.
  */
-const LISTENER_COMMANDS = new Set(['listen', 'callbacks']);
+const PENDING: Record<string, string> = {
+  'callbacks send': "the handler's answer is printed unquoted (src/cli/commands/callbacks.ts printAnswer)",
+};
+const pendingOf = (run: Run) => PENDING[run.args.slice(0, 2).join(' ')];
 
-async function driveAll(floor: boolean, which: (name: string) => boolean): Promise<{ failures: string[]; runs: number; said: number }> {
+async function driveAll(floor: boolean, pending: boolean): Promise<{ failures: string[]; runs: number; said: number }> {
   let runs = 0;
   let said = 0;
   const failures: string[] = [];
-  for (const cmd of commands().filter((c) => which(c.name()))) {
-    for (const run of runsOf(cmd)) {
+  for (const cmd of commands()) {
+    for (const run of runsOf(cmd).filter((r) => (pendingOf(r) !== undefined) === pending)) {
       const o = await drive(run, floor);
       const where = label(run, floor);
       said += o.stdout.length + o.stderr.length;
@@ -428,18 +431,18 @@ async function driveAll(floor: boolean, which: (name: string) => boolean): Promi
 
 for (const floor of [true, false]) {
   test(`every command × every format ${floor ? 'as the process runs it' : 'without the floor (each path safe on its own)'}`, async () => {
-    const { failures, runs, said } = await driveAll(floor, (name) => !LISTENER_COMMANDS.has(name));
+    const { failures, runs, said } = await driveAll(floor, false);
     assert.deepEqual(failures, [], failures.join('\n\n'));
     assert.ok(runs >= 60, `runs: ${runs}`);
     assert.ok(said > 100_000, `output: ${said} characters`);
   });
 
   test(
-    `listen and callbacks × every format ${floor ? 'as the process runs it' : 'without the floor'}`,
-    { todo: 'src/callback-listener and paygate listen/callbacks are made safe on the callbacks branch (issue 28)' },
+    `the paths not safe yet ${floor ? 'as the process runs it' : 'without the floor'}`,
+    { todo: Object.values(PENDING).join('; ') },
     async () => {
-      const { failures, runs } = await driveAll(floor, (name) => LISTENER_COMMANDS.has(name));
-      assert.ok(runs >= 4, `runs: ${runs}`);
+      const { failures, runs } = await driveAll(floor, true);
+      assert.ok(runs >= 1, `runs: ${runs}`);
       assert.deepEqual(failures, [], failures.join('\n\n'));
     },
   );
