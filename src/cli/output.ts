@@ -120,9 +120,15 @@ function fieldLines(fields: Record<string, string>): string {
   return masked.map(([k, v]) => `  ${k.padEnd(width)}  ${v}\n`).join('');
 }
 
-/** The answer as it came, masked, quoted line by line (at most 40 lines of 300 characters). */
-function verbatim(raw: string): string {
+/**
+ * An answer from outside (a gateway's unrecognised answer, a callback handler's), masked and quoted line
+ * by line (at most 40 lines of 300 characters): each of its lines is one value of ours behind "  | ", so
+ * a line of the answer never stands as a line of our output, and its escape sequences are shown escaped.
+ */
+export function quotedAnswer(raw: string): string {
+  // Masked and CVVs hidden whole first: a label on one line and its value on the next are still a pair.
   const lines = maskText(raw).split(/\r\n|\r|\n/);
+  if (lines.at(-1) === '') lines.pop(); // the answer's last line break ends a line; it opens none
   const shown = lines
     .slice(0, 40)
     .map((l) => `  | ${field(l.length > 300 ? `${l.slice(0, 300)}…` : l)}\n`)
@@ -157,7 +163,7 @@ function outcomeBody(o: GatewayOutcome): string {
     case 'transport-error':
       return `  ${field(o.message)}\n`;
     case 'unrecognised':
-      return `  Shown as it came; it is neither an acceptance nor a known error.\n${verbatim(o.raw)}`;
+      return `  Shown as it came; it is neither an acceptance nor a known error.\n${quotedAnswer(o.raw)}`;
     case 'report':
       return '';
   }

@@ -302,6 +302,10 @@ const RECIPES: Record<string, (format: string) => Run[]> = {
         'callbacks',
       ],
     },
+    // Every kept hostile call sent again to the hostile handler: the call line and the answer both printed.
+    ...new CallbackStore(at('callbacks')).list().map((e) => ({
+      args: ['callbacks', 'replay', e.id, '--to', `${standOrigin}/handler`, '--state', 'callbacks'],
+    })),
   ],
   demo: () => [{ args: ['demo', '--examples', 'demo', '--state', 'demo-state'] }],
   // The language server speaks LSP on standard output: driven as an editor drives it, in the last tests.
@@ -395,24 +399,12 @@ test('every command has a way to be driven with the corpus, and each run says so
   assert.ok(problemsIn('a,=1+1\r\n', 'csv').length === 1);
 });
 
-/**
- * A run whose path is known not to hold yet, with why. `paygate callbacks send` (and `replay`) print the
- * handler's answer as it came, line for line (masked, but a line of the answer stands as a line of ours,
- * and without the floor its escape sequences are raw): src/cli/commands/callbacks.ts, the callbacks
- * work's file, should quote it line by line through field() as the unrecognised-answer quote of
- * src/cli/output.ts does. Such runs are driven in a todo test of their own, never dropped.
- */
-const PENDING: Record<string, string> = {
-  'callbacks send': "the handler's answer is printed unquoted (src/cli/commands/callbacks.ts printAnswer)",
-};
-const pendingOf = (run: Run) => PENDING[run.args.slice(0, 2).join(' ')];
-
-async function driveAll(floor: boolean, pending: boolean): Promise<{ failures: string[]; runs: number; said: number }> {
+async function driveAll(floor: boolean): Promise<{ failures: string[]; runs: number; said: number }> {
   let runs = 0;
   let said = 0;
   const failures: string[] = [];
   for (const cmd of commands()) {
-    for (const run of runsOf(cmd).filter((r) => (pendingOf(r) !== undefined) === pending)) {
+    for (const run of runsOf(cmd)) {
       const o = await drive(run, floor);
       const where = label(run, floor);
       said += o.stdout.length + o.stderr.length;
@@ -431,21 +423,11 @@ async function driveAll(floor: boolean, pending: boolean): Promise<{ failures: s
 
 for (const floor of [true, false]) {
   test(`every command × every format ${floor ? 'as the process runs it' : 'without the floor (each path safe on its own)'}`, async () => {
-    const { failures, runs, said } = await driveAll(floor, false);
+    const { failures, runs, said } = await driveAll(floor);
     assert.deepEqual(failures, [], failures.join('\n\n'));
     assert.ok(runs >= 60, `runs: ${runs}`);
     assert.ok(said > 100_000, `output: ${said} characters`);
   });
-
-  test(
-    `the paths not safe yet ${floor ? 'as the process runs it' : 'without the floor'}`,
-    { todo: Object.values(PENDING).join('; ') },
-    async () => {
-      const { failures, runs } = await driveAll(floor, true);
-      assert.ok(runs >= 1, `runs: ${runs}`);
-      assert.deepEqual(failures, [], failures.join('\n\n'));
-    },
-  );
 }
 
 test('the hostile answers were seen: the paths under test printed the corpus, masked', async () => {
@@ -459,6 +441,34 @@ test('the hostile answers were seen: the paths under test printed the corpus, ma
   assert.equal(reconcile.code, 1);
   const raw = await drive({ args: ['reconcile', 'valid.rpcsv', '--report', 'report.csv', '--format', 'csv', '--raw'] }, true);
   assert.match(raw.stdout, /,=1\+1,/, 'the opt-out keeps the cell as it came');
+  // A handler's answer is quoted line by line: its second line is ours behind "  | ", never a line of its own.
+  const send = await drive(
+    {
+      args: [
+        'callbacks',
+        'send',
+        '--to',
+        `${standOrigin}/handler`,
+        '--client-orderid',
+        'ORD-1',
+        '--status',
+        'approved',
+        '--state',
+        'callbacks',
+      ],
+    },
+    true,
+  );
+  assert.equal(send.code, 0, send.stderr);
+  const [status, ...quoted] = send.stdout.trimEnd().split('\n');
+  assert.match(status, /^HTTP 200 in \d+ ms$/);
+  assert.deepEqual(
+    quoted.filter((l) => !l.startsWith('  | ')),
+    [],
+    send.stdout,
+  );
+  assert.match(quoted[0], /^ {2}\| paid with 411111\*{6}1111 .*\\x1b\[2J\\x1b\[H\\x1b\]52;c;SGVsbG8=\\x07/);
+  assert.equal(quoted.at(-1), '  | FORGED-LINE CVC: •••');
   const list = await drive({ args: ['callbacks', 'list', '--state', 'callbacks', '--format', 'json'] }, true);
   assert.equal((JSON.parse(list.stdout) as { callbacks: unknown[] }).callbacks.length, hostileCallbacks().length);
 });
