@@ -345,7 +345,14 @@ function context(): { ctx: CliContext; out: () => string; err: () => string; sto
   const stopped = new Promise<string>((resolve) => (stop = resolve));
   const ctx = testContext({
     cwd: dir,
-    env: { PAYGATE_DATA_DIR: at('data'), PAYGATE_CONSUMER_SECRET: 'secret', XDG_CONFIG_HOME: at('config'), HOME: dir, COLUMNS: '100' },
+    env: {
+      PAYGATE_DATA_DIR: at('data'),
+      PAYGATE_STATE_DIR: at('state'),
+      PAYGATE_CONSUMER_SECRET: 'secret',
+      XDG_CONFIG_HOME: at('config'),
+      HOME: dir,
+      COLUMNS: '100',
+    },
     stdout: (t) => void (out += t),
     stderr: (t) => void (err += t),
     stopped: () => stopped,

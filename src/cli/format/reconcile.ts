@@ -28,6 +28,7 @@ export function formatReconcileJson(r: Reconciliation): string {
       file: x.file,
       line: x.line,
       clientOrderId: m(x.clientOrderId),
+      kind: x.kind,
       status: x.status,
       due: x.due,
       charged: x.charged,
@@ -60,10 +61,16 @@ export function formatReconcileText(r: Reconciliation, reportName: string): stri
   const report = field(reportName);
   const out: string[] = [`Reconciliation of ${r.rows.length} batch row(s) with ${report}, window ${r.window.from} to ${r.window.to}`];
   out.push(`(${sourceText(r)})`);
+  // A DST row's report lines are payouts (money paid out), matched and counted apart from the charges.
+  const payouts = r.rows.filter((x) => x.kind === 'payouts').length;
+  if (payouts > 0) out.push(`(${r.rows.length - payouts} row(s) matched as charges, ${payouts} DST row(s) as payouts)`);
   for (const s of [...RECONCILE_STATUSES, 'unmatched'] as const) out.push(`  ${s.padEnd(17)} ${r.summary[s]}`);
   const attention = r.rows.filter((x) => x.status !== 'ok' && x.status !== 'not-due').sort((a, b) => severity(a) - severity(b));
   for (const x of attention) {
-    out.push('', `${field(x.file)}:${x.line}  ${x.status}  ${field(x.clientOrderId)}: ${field(x.reason)}`);
+    out.push(
+      '',
+      `${field(x.file)}:${x.line}  ${x.status}  ${field(x.clientOrderId)}${x.kind === 'payouts' ? ' (payout)' : ''}: ${field(x.reason)}`,
+    );
     out.push(`  expected ${x.expected.map((e) => `${e.date} ${field(e.amount)}`).join(', ') || 'nothing'}`);
     for (const c of x.charges) out.push(chargeText(c, report));
   }
@@ -79,7 +86,7 @@ export function formatReconcileText(r: Reconciliation, reportName: string): stri
 
 /** The CSV; `raw` (the user's --raw) keeps cells that start like a formula as they are. */
 export function formatReconcileCsv(r: Reconciliation, raw = false): string {
-  const rows: string[][] = [['file', 'line', 'client-orderid', 'status', 'due', 'charged', 'declined', 'reason', 'report lines']];
+  const rows: string[][] = [['file', 'line', 'client-orderid', 'status', 'due', 'charged', 'declined', 'reason', 'report lines', 'kind']];
   for (const x of r.rows)
     rows.push([
       x.file,
@@ -91,9 +98,10 @@ export function formatReconcileCsv(r: Reconciliation, raw = false): string {
       String(x.declined),
       x.reason,
       x.charges.map((c) => c.line).join(' '),
+      x.kind,
     ]);
   for (const u of r.unmatched)
-    rows.push(['', '', u.clientOrderId, 'unmatched', '', '', '', `${u.date} ${u.amount} ${u.currency}`, String(u.line)]);
+    rows.push(['', '', u.clientOrderId, 'unmatched', '', '', '', `${u.date} ${u.amount} ${u.currency}`, String(u.line), '']);
   return csvText(
     rows.map((row) => row.map(m)),
     { raw },

@@ -1,5 +1,7 @@
 // Reconciliation: a batch's expected charges (the schedule) held against a report's rows (docs/reconcile.md).
 
+import type { CalendarDate } from '../dates';
+
 /**
  * One status per batch row, most serious first: the first that applies wins. `amount-unreadable` comes
  * before the amount comparison it makes impossible: an amount not read exactly is never called `ok`.
@@ -30,6 +32,11 @@ export interface BatchRowInput {
   line: number;
   /** Values by column name (client-orderid, currency, the schedule columns). */
   values: Record<string, string>;
+  /**
+   * The gateway's date when the row's batch was sent (a local gateway's simulated one), when known: without
+   * start-date the row started on it. Else the reconciliation's `today`.
+   */
+  sentOn?: CalendarDate;
 }
 
 /** Where a charge's approved/declined comes from. */
@@ -59,6 +66,8 @@ export interface RowReconciliation {
   file: string;
   line: number;
   clientOrderId: string;
+  /** What the row's schedule moves and its report lines were matched as: `payouts` for a DST row (money paid out). */
+  kind: 'charges' | 'payouts';
   status: ReconcileStatus;
   /** Charges due in the window. */
   due: number;
