@@ -169,6 +169,33 @@ async function address(stdout: () => string, pattern: RegExp): Promise<string> {
   throw new Error(`no address in ${stdout()}`);
 }
 
+/** Whether `paygate NAME` has the option FLAG: a recipe drives options another branch adds once they exist. */
+function hasOption(name: string, flag: string): boolean {
+  const cmd = commands().find((c) => c.name() === name);
+  return cmd !== undefined && (cmd.options as readonly Option[]).some((o) => o.long === flag);
+}
+
+/**
+ * Questions asked of the hostile report (`paygate query`, and `paygate report` with the same options):
+ * groups keyed by hostile values (card numbers, formulas, escapes, line breaks), amounts that are card
+ * numbers or unreadable (skipped rows are named with their value), a filter quoting a card number, and
+ * a bad expression holding an escape sequence (its place is shown).
+ */
+const QUESTIONS: string[][] = [
+  ['--group-by', 'Order_description,Merchant_OID', '--sum', 'Amount', '--max', 'Amount'],
+  ['--group-by', 'Transaction_id,Currency,Transaction_type', '--by', 'day', '--avg', 'Amount', '--min', 'Amount'],
+  ['--where', `Order_description contains "${PANS[0]}" or Merchant_OID starts with "="`, '--group-by', 'Merchant_OID'],
+  ['--where', `Amount >= \x1b]52;c;SGk=\x07 ${PANS[1]}`],
+];
+
+/** Each question in format `f`: CSV is ours (formulas neutralised), and once more with --raw. */
+function questions(prefix: string[], f: string): Run[] {
+  return QUESTIONS.flatMap((q) => [
+    { args: [...prefix, ...q, '--format', f], kind: f === 'csv' ? ('csv' as const) : undefined },
+    ...(f === 'csv' ? [{ args: [...prefix, ...q, '--format', f, '--raw'], kind: 'raw-csv' as const }] : []),
+  ]);
+}
+
 /**
  * The recipes: how a command is given hostile input, per format (`F` is replaced by each value of its
  * --format option). A command without a recipe is run generically: every argument a hostile batch.
@@ -231,6 +258,7 @@ const RECIPES: Record<string, (format: string) => Run[]> = {
           ]
         : []),
       { args: ['report', 'transactions.report.json', ...config, '--env', 'stand-error', '--format', f, '--out', `out-${f}.data`] },
+      ...(hasOption('report', '--where') ? questions(['report', 'transactions.report.json', ...config, '--env', 'stand-error'], f) : []),
       {
         args: [
           'report',
@@ -260,6 +288,7 @@ const RECIPES: Record<string, (format: string) => Run[]> = {
       { args: ['reconcile', 'broken.rpcsv', HOSTILE_FILE_NAME, '--report', 'report.csv', '--format', f], kind },
     ];
   },
+  query: (f) => questions(['query', 'report.csv'], f),
   trust: () => [
     { args: ['trust', 'untrusted.json'] },
     { args: ['trust', 'bad.json'] },
