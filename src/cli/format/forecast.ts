@@ -4,18 +4,12 @@
 
 import type { Forecast, ForecastBucket } from '../../core/forecast';
 import { terminalField } from '../../core/output';
+import { bar } from './bar';
 
-const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
 const MIN_BAR = 10;
 
 // Row text is the merchant's: one value, one line, no control character steering the terminal.
 const printable = terminalField;
-
-/** A bar of `fraction` (0-1) of `width` cells, in eighths of a cell; a non-zero amount shows at least ▏. */
-export function bar(fraction: number, width: number): string {
-  const eighths = Math.max(fraction > 0 ? 1 : 0, Math.round(Math.min(1, Math.max(0, fraction)) * width * 8));
-  return '█'.repeat(Math.floor(eighths / 8)) + EIGHTHS[eighths % 8];
-}
 
 const amount = (b: Pick<ForecastBucket, 'min' | 'max'>) => (b.min === b.max ? b.max : `${b.min}..${b.max}`);
 const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
