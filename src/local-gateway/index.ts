@@ -11,10 +11,9 @@ export {
   DEMO_PROJECT_CURRENCY,
   PRIVATE_KEY_FILE,
 } from './merchant';
-export { readRunningGateway, readStateLock, RUNNING_FILE, StateDirLockedError } from './running';
+export { readStateLock, RUNNING_FILE, StateDirLockedError } from './running';
 export { findOrStartLocalGateway, findRunningGateway, type RunningGatewayHandle } from './finding';
 export { simulatedToday } from './simulatedDate';
 export { SIMULATE_500_ORDER_ID } from './create';
-export { REPORT_COLUMNS } from './report';
 export { MAX_ADVANCE_DAYS } from './payments';
 export type * from './types';

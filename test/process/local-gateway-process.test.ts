@@ -12,7 +12,8 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadOrCreateDemoMerchant, readRunningGateway, readStateLock, startLocalGateway } from '../../src/local-gateway';
+import { loadOrCreateDemoMerchant, readStateLock, startLocalGateway } from '../../src/local-gateway';
+import { readRunningGateway } from '../../src/local-gateway/running';
 import { batch, formFields, postCreate, tempStateDir } from '../fixtures/local-gateway/helpers';
 
 const root = path.join(__dirname, '..', '..');

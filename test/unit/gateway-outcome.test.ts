@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import {
   interpretCreateAnswer,
   interpretReportAnswer,
-  parseFormFields,
-  classifyTransportError,
   type HttpAnswer,
   type GatewayOutcome,
 } from '../../src/core/gateway';
+import { parseFormFields } from '../../src/core/gateway/answerText';
+import { classifyTransportError } from '../../src/core/gateway/transport';
 
 const dir = join(__dirname, '..', 'fixtures', 'gateway', 'answers');
 

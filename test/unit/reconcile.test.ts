@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { parseGatewayDate } from '../../src/core/dates';
-import { minorUnits, reconcileText, type BatchRowInput, type Reconciliation } from '../../src/core/reconcile';
+import { reconcileText, type BatchRowInput, type Reconciliation } from '../../src/core/reconcile';
+import { minorUnits } from '../../src/core/reconcile/amounts';
 
 /* eslint-disable no-restricted-syntax -- each test report is a handful of lines: bounded spreads */
 // Every status of docs/reconcile.md from a small batch and a report written as the local gateway writes it.
