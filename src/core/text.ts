@@ -84,4 +84,3 @@ export class LineIndex {
     return { start: this.positionAt(startOffset), end: this.positionAt(endOffset) };
   }
 }
-

@@ -186,7 +186,11 @@ test('client-orderid SIMULATE-500 gives HTTP 500 with an error id, seen by the g
     });
     assert.equal(outcome.outcome, 'server-error');
     assert.match(outcome.outcome === 'server-error' ? (outcome.errorId ?? '') : '', /^[0-9a-f-]{36}$/);
-    const ok = await createRecurringPayments({ environment: gw.environment, payload: prepareSubmission(batch([{}])).payload, credentials: rsaCredentials(gw) });
+    const ok = await createRecurringPayments({
+      environment: gw.environment,
+      payload: prepareSubmission(batch([{}])).payload,
+      credentials: rsaCredentials(gw),
+    });
     assert.equal(ok.outcome, 'accepted');
   });
 });

@@ -168,7 +168,12 @@ test('report: a timeout after sending is a transport error (a report creates not
   const o = await runCustomReport({ environment: env(s.origin), template: newReportTemplate(), credentials: hmac, timeoutMs: 200 });
   assert.ok(o.outcome === 'transport-error' && o.kind === 'timeout', JSON.stringify(o));
   const controller = new AbortController();
-  const pending = createRecurringPayments({ environment: env(s.origin), payload: payloadOf('a\n'), credentials: hmac, signal: controller.signal });
+  const pending = createRecurringPayments({
+    environment: env(s.origin),
+    payload: payloadOf('a\n'),
+    credentials: hmac,
+    signal: controller.signal,
+  });
   const deadline = Date.now() + 10_000;
   while (s.seen.length < 2 && Date.now() < deadline) await new Promise((r) => setImmediate(r));
   controller.abort();
@@ -176,7 +181,12 @@ test('report: a timeout after sending is a transport error (a report creates not
   assert.ok(c.outcome === 'unknown' && c.kind === 'cancelled', JSON.stringify(c));
   const early = new AbortController();
   early.abort();
-  const before = await createRecurringPayments({ environment: env(s.origin), payload: payloadOf('a\n'), credentials: hmac, signal: early.signal });
+  const before = await createRecurringPayments({
+    environment: env(s.origin),
+    payload: payloadOf('a\n'),
+    credentials: hmac,
+    signal: early.signal,
+  });
   assert.ok(before.outcome === 'transport-error' && /nothing was sent/.test(before.message), JSON.stringify(before));
 });
 
@@ -308,7 +318,9 @@ test('a base URL with a fragment or credentials is a settings error naming the e
   assert.equal(parsed.environments.length, 0);
   assert.ok(/sandbox/.test(parsed.problems[0]) && !parsed.problems[0].includes('hunter2'), parsed.problems[0]);
   // Nothing is sent to such an environment.
-  const o = await createRecurringPayments({ environment: withPassword, payload: payloadOf('a\n'), credentials: hmac }).catch((err: Error) => err);
+  const o = await createRecurringPayments({ environment: withPassword, payload: payloadOf('a\n'), credentials: hmac }).catch(
+    (err: Error) => err,
+  );
   assert.ok(o instanceof Error && !o.message.includes('s3cr3t-pass'));
 });
 
@@ -326,6 +338,11 @@ test('a request the gateway never took whole (it stopped reading) is a transport
     return new Promise<void>((r) => silent.close(() => r()));
   });
   const origin = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
-  const o = await createRecurringPayments({ environment: env(origin), payload: payloadOf('a').repeat(15_000_000), credentials: hmac, timeoutMs: 500 });
+  const o = await createRecurringPayments({
+    environment: env(origin),
+    payload: payloadOf('a').repeat(15_000_000),
+    credentials: hmac,
+    timeoutMs: 500,
+  });
   assert.ok(o.outcome === 'transport-error' && o.kind === 'timeout' && /nothing was sent/.test(o.message), JSON.stringify(o).slice(0, 300));
 });

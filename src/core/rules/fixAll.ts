@@ -68,7 +68,6 @@ function safeFixesOf(text: string, options?: LintOptions): { list: SafeFixList; 
   return { list: result.safeFixes!, index: result.batch.csv.index, errors: result.omitted?.error ?? 0 };
 }
 
-
 /** 0..n-1 sorted by key, then by tie, then by number (so equal keys keep the order found, as a stable sort). */
 function sortedBy(n: number, key: (i: number) => number, tie: (i: number) => number): Uint32Array {
   const order = new Uint32Array(n);
