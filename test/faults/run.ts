@@ -8,6 +8,7 @@ import { runSubmit } from '../../src/cli/commands/submit';
 import { trustFile } from '../../src/cli/trust';
 import { createRecurringPayments, prepareSubmission, type Environment } from '../../src/core/gateway';
 import { completionFor, guardedSend, Ledger, LedgerWriteError, submissionEntry } from '../../src/core/ledger';
+import { LEDGER_FILE } from '../../src/core/ledger/files';
 import { testContext } from '../fixtures/cli/context';
 import { faultyFs, type WriteFault } from './faultyFs';
 import { MODEL } from './model';
@@ -53,14 +54,15 @@ function batch(tag: string): { file: string; hash: string } {
   return { file, hash: createHash('sha256').update(body).digest('hex') };
 }
 
-function env(): Record<string, string> {
-  return { PAYGATE_DATA_DIR: join(dir, 'data'), PAYGATE_CONSUMER_SECRET: 'secret', XDG_CONFIG_HOME: join(dir, 'config') };
+/** The CLI's environment; `data` is the ledger's directory (one for every trial unless a trial damages it). */
+function env(data = join(dir, 'data')): Record<string, string> {
+  return { PAYGATE_DATA_DIR: data, PAYGATE_CONSUMER_SECRET: 'secret', XDG_CONFIG_HOME: join(dir, 'config') };
 }
 
-async function submit(file: string, extra: string[] = []): Promise<{ code: number; out: string; err: string }> {
+async function submit(file: string, extra: string[] = [], data?: string): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const ctx = testContext({ stdout: (t) => void (out += t), stderr: (t) => void (err += t), env: env(), cwd: dir });
+  const ctx = testContext({ stdout: (t) => void (out += t), stderr: (t) => void (err += t), env: env(data), cwd: dir });
   const code = await runSubmit([file, ...extra], ctx);
   return { code, out, err };
 }
@@ -145,6 +147,44 @@ async function diskTrials(environment: Environment): Promise<void> {
   }
 }
 
+/**
+ * The ledger damaged at a seeded random byte, the first record included: the byte replaced by one no JSON
+ * line may hold, or the file cut inside a line. A plain re-run of the batch it held is refused, naming the
+ * damage and where the damaged file went, until --allow-resend; nothing is created twice before that.
+ */
+async function damageTrials(n: number): Promise<void> {
+  for (let i = 0; i < n && Date.now() < DEADLINE; i++) {
+    trials++;
+    const { file, hash } = batch(`g${trials}`);
+    const data = join(dir, `data-g${trials}`);
+    standIn.plan = ['ok'];
+    const first = await submit(file, [], data);
+    check(first.code === 0, `damage trial ${trials}: the first submit exited ${first.code} (${first.err})`);
+    const ledgerFile = join(data, LEDGER_FILE);
+    const bytes = readFileSync(ledgerFile);
+    const at = Math.floor(random() * bytes.length);
+    const cut = random() < 0.5;
+    // A cut right after a line break leaves whole lines: not damage anyone could see. Cut inside a line.
+    const where = cut && bytes[at - 1] === 0x0a ? at - 1 : at;
+    const what = cut ? `cut at byte ${where} of ${bytes.length}` : `byte ${where} of ${bytes.length} replaced`;
+    if (cut) writeFileSync(ledgerFile, bytes.subarray(0, where));
+    else writeFileSync(ledgerFile, Buffer.concat([bytes.subarray(0, where), Buffer.from([0]), bytes.subarray(where + 1)]));
+    standIn.plan = ['ok'];
+    const again = await submit(file, [], data);
+    check(again.code === 2, `ledger ${what}: a plain re-run exited ${again.code}, not 2 (${again.out}${again.err})`);
+    check(
+      /damage/i.test(again.err) && /ledger\.damaged-/.test(again.err),
+      `ledger ${what}: the refusal does not name the damage and where it went: ${again.err}`,
+    );
+    check(/may have been sent/.test(again.err), `ledger ${what}: the refusal does not say it may have been sent: ${again.err}`);
+    noDoubles(hash, `ledger ${what}`);
+    const reading = await new Ledger(data).read();
+    check(reading.damages.length > 0, `ledger ${what}: the new ledger holds no damage line`);
+    const resent = await submit(file, ['--allow-resend'], data);
+    check(resent.code === 0 && standIn.count(hash) === 2, `ledger ${what}: --allow-resend did not send it (exit ${resent.code})`);
+  }
+}
+
 function paygate(args: string[]): ReturnType<typeof spawn> {
   const tsx = pathToFileURL(require.resolve('tsx')).href;
   return spawn(process.execPath, ['--import', tsx, join(root, 'src', 'cli', 'main.ts'), ...args], {
@@ -216,6 +256,7 @@ async function main(): Promise<void> {
   try {
     await answerTrials();
     await diskTrials(environment);
+    await damageTrials(Number(process.env.PAYGATE_FAULT_DAMAGES ?? 6));
     await killTrials(Number(process.env.PAYGATE_FAULT_KILLS ?? 10));
     await concurrentTrials(4);
   } finally {

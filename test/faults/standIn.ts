@@ -22,10 +22,20 @@ export type Fault =
   | 'reset-before'
   | 'reset-after'
   | 'trickle'
-  | 'truncate';
+  | 'truncate'
+  // Answers docs/submissions.md names beside the ones above: no answer at all, the gateway's documented 500
+  // (an error ID, no type), an answer past the client's 1 MiB cap, a body its Content-Encoding does not
+  // decode, and the other two encodings.
+  | 'silent'
+  | 'untyped-500-error-id'
+  | 'over-1mib'
+  | 'bad-gzip'
+  | 'ok-deflate'
+  | 'ok-br';
 
 /** Faults after which the gateway behind may have created the payments (it received the whole request). */
-export const MAY_HAVE_ACTED = (f: Fault) => f !== 'reset-before' && f !== 'typed-500-error' && f !== 'typed-503-error';
+export const MAY_HAVE_ACTED = (f: Fault) =>
+  f !== 'reset-before' && f !== 'typed-500-error' && f !== 'typed-503-error' && f !== 'untyped-500-error-id';
 
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 const SUCCESS = 'type=create-recurring-payment-response&status=active&recurring-payment-id=1&serial-number=s-1';
@@ -116,6 +126,20 @@ export class StandIn {
         res.writeHead(200, { ...FORM, 'Content-Length': String(SUCCESS.length) });
         res.write(SUCCESS.slice(0, 10));
         return void setImmediate(() => res.socket?.destroy());
+      case 'silent':
+        // The request was read whole; no byte of an answer comes (the client's deadline ends it).
+        return;
+      case 'untyped-500-error-id':
+        return void res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Internal error. Error ID: e-2');
+      case 'over-1mib':
+        // A whole, well-formed success, but longer than any create answer may be.
+        return void res.writeHead(200, FORM).end(`${SUCCESS}&padding=${'x'.repeat(1024 * 1024 + 1)}`);
+      case 'bad-gzip':
+        return void res.writeHead(200, { ...FORM, 'Content-Encoding': 'gzip' }).end(SUCCESS);
+      case 'ok-deflate':
+        return void res.writeHead(200, { ...FORM, 'Content-Encoding': 'deflate' }).end(zlib.deflateSync(SUCCESS));
+      case 'ok-br':
+        return void res.writeHead(200, { ...FORM, 'Content-Encoding': 'br' }).end(zlib.brotliCompressSync(SUCCESS));
     }
   }
 }
