@@ -22,7 +22,11 @@ import { StandIn, type Fault } from './standIn';
 
 const root = join(__dirname, '..', '..');
 const seed = Number(process.env.PAYGATE_FAULT_SEED ?? Date.now() % 1_000_000);
-const DEADLINE = Date.now() + 150_000;
+// The whole run's bound (about 30 s on a quiet machine): loops stop starting trials past it, and a run
+// that passes it fails, as a hang would. Set for a shared machine under load, like the client's deadline
+// below, which every answer but the trickle and silence must beat: 5 s, not the 1 s a quiet machine needs.
+const DEADLINE = Date.now() + 600_000;
+const CLIENT_DEADLINE_S = 5;
 let state = seed >>> 0 || 1;
 /** mulberry32: small, seeded, good enough to pick moments and orders. */
 function random(): number {
@@ -123,7 +127,7 @@ async function diskTrials(environment: Environment): Promise<void> {
           environment,
           payload: prepared.payload,
           credentials: { signatureMethod: 'HMAC-SHA1', consumerKey: 'merchant', consumerSecret: 'secret' },
-          timeoutMs: 2000,
+          timeoutMs: CLIENT_DEADLINE_S * 1000,
         });
       let refusedBeforeSending = false;
       try {
@@ -162,10 +166,11 @@ async function damageTrials(n: number): Promise<void> {
     check(first.code === 0, `damage trial ${trials}: the first submit exited ${first.code} (${first.err})`);
     const ledgerFile = join(data, LEDGER_FILE);
     const bytes = readFileSync(ledgerFile);
-    const at = Math.floor(random() * bytes.length);
     const cut = random() < 0.5;
-    // A cut right after a line break leaves whole lines: not damage anyone could see. Cut inside a line.
-    const where = cut && bytes[at - 1] === 0x0a ? at - 1 : at;
+    // A cut next to a line break leaves whole lines (the ledger writes each as "\n{…}\n"): nothing anyone
+    // could see, and nothing lost. So a cut falls inside a line; a NUL may replace any byte.
+    const inside = [...bytes.keys()].filter((p) => p > 0 && bytes[p] !== 0x0a && bytes[p - 1] !== 0x0a);
+    const where = cut ? inside[Math.floor(random() * inside.length)] : Math.floor(random() * bytes.length);
     const what = cut ? `cut at byte ${where} of ${bytes.length}` : `byte ${where} of ${bytes.length} replaced`;
     if (cut) writeFileSync(ledgerFile, bytes.subarray(0, where));
     else writeFileSync(ledgerFile, Buffer.concat([bytes.subarray(0, where), Buffer.from([0]), bytes.subarray(where + 1)]));
@@ -204,24 +209,34 @@ function exited(child: ReturnType<typeof spawn>, ms: number): Promise<number | n
   });
 }
 
-/** kill -9 of a real `paygate submit` at a seeded random moment, then a plain re-run. */
+/**
+ * kill -9 of a real `paygate submit`, then a plain re-run. Every other kill lands at a seeded random moment
+ * after the stand-in has the whole request (while it takes 400 ms to answer): on a loaded machine the
+ * process may take longer to start than any fixed window, and those kills would all land before sending.
+ * The others land at a seeded random moment from the start, before or after sending.
+ */
 async function killTrials(n: number): Promise<void> {
   for (let i = 0; i < n && Date.now() < DEADLINE; i++) {
     trials++;
     const { file, hash } = batch(`k${trials}`);
     standIn.plan = ['slow-ok'];
     const child = paygate(['submit', file]);
-    const at = Math.floor(random() * 3000);
-    const done = exited(child, 30_000);
-    const timer = setTimeout(() => child.kill('SIGKILL'), at);
+    const afterSending = i % 2 === 0;
+    const at = Math.floor(random() * (afterSending ? 400 : 3000));
+    const what = afterSending ? `kill ${at} ms after the request arrived` : `kill at ${at} ms`;
+    const done = exited(child, 60_000);
+    let timer: NodeJS.Timeout | undefined;
+    const kill = () => (timer = setTimeout(() => child.kill('SIGKILL'), at));
+    if (afterSending) void Promise.race([standIn.arrived(hash), done]).then(kill);
+    else kill();
     await done;
     clearTimeout(timer);
     const reached = standIn.count(hash) > 0;
     if (reached) killsAfterSending++;
     standIn.plan = ['ok'];
     const again = await submit(file);
-    if (reached) check(again.code === 2, `kill at ${at} ms: the batch reached the stand-in and a plain re-run was not refused`);
-    noDoubles(hash, `kill at ${at} ms`);
+    if (reached) check(again.code === 2, `${what}: the batch reached the stand-in and a plain re-run was not refused`);
+    noDoubles(hash, what);
   }
 }
 
@@ -250,7 +265,7 @@ async function main(): Promise<void> {
     production: false,
   };
   const config = join(dir, 'paygate.config.json');
-  writeFileSync(config, JSON.stringify({ environments: [environment], environment: 'stand-in', requestTimeoutSeconds: 1 }));
+  writeFileSync(config, JSON.stringify({ environments: [environment], environment: 'stand-in', requestTimeoutSeconds: CLIENT_DEADLINE_S }));
   mkdirSync(join(dir, 'config'), { recursive: true });
   trustFile({ XDG_CONFIG_HOME: join(dir, 'config') }, config, readFileSync(config));
   try {

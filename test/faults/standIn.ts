@@ -66,6 +66,14 @@ export class StandIn {
     return this.acted.get(hash) ?? 0;
   }
 
+  private readonly arrivals: { hash: string; arrived(): void }[] = [];
+
+  /** Resolves once a request with this body hash has been received whole. */
+  arrived(hash: string): Promise<void> {
+    if (this.received.has(hash)) return Promise.resolve();
+    return new Promise((arrived) => this.arrivals.push({ hash, arrived }));
+  }
+
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const fault = this.plan.shift() ?? 'ok';
     if (fault === 'reset-before') {
@@ -79,6 +87,7 @@ export class StandIn {
       const hash = createHash('sha256').update(Buffer.concat(chunks)).digest('hex');
       this.received.set(hash, (this.received.get(hash) ?? 0) + 1);
       if (MAY_HAVE_ACTED(fault)) this.acted.set(hash, (this.acted.get(hash) ?? 0) + 1);
+      for (const a of this.arrivals.filter((x) => x.hash === hash)) a.arrived();
       this.answer(fault, res);
     });
   }
