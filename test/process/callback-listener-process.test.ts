@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { batch, postCreate, START, tempStateDir } from '../fixtures/local-gateway/helpers';
 import { startLocalGateway } from '../../src/local-gateway';
+import { PROCESS_MS } from '../fixtures/deadlines';
 
 const root = path.join(__dirname, '..', '..');
 const tsx = pathToFileURL(require.resolve('tsx')).href;
@@ -20,7 +21,7 @@ const main = path.join(root, 'src', 'cli', 'main.ts');
 
 function paygate(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', tsx, main, ...args], { cwd: root, timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, ['--import', tsx, main, ...args], { cwd: root, timeout: PROCESS_MS }, (err, stdout, stderr) => {
       let code = 0;
       if (err) code = typeof err.code === 'number' ? err.code : -1;
       resolve({ code, stdout, stderr });
@@ -58,7 +59,7 @@ function lines(child: ChildProcess) {
 
 test(
   'paygate listen with the local gateway: one callback per charge, valid control, forwarded, listed and replayed',
-  { timeout: 120_000 },
+  { timeout: 2 * PROCESS_MS },
   async () => {
     const stateDir = tempStateDir();
     const seen: { url: string; body: string }[] = [];
@@ -173,7 +174,7 @@ test('paygate listen refuses a forward target off the machine, naming it', async
 
 test(
   'paygate listen forwarding to a handler that is down: 200 concurrent calls each get a 502, each said on its line; Ctrl+C stops it',
-  { timeout: 120_000 },
+  { timeout: 2 * PROCESS_MS },
   async () => {
     const stateDir = tempStateDir();
     // A port that was just free: nothing listens there once the probe is closed.

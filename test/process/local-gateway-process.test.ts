@@ -15,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { loadOrCreateDemoMerchant, readStateLock, startLocalGateway } from '../../src/local-gateway';
 import { readRunningGateway } from '../../src/local-gateway/running';
 import { batch, formFields, postCreate, tempStateDir } from '../fixtures/local-gateway/helpers';
+import { PROCESS_MS } from '../fixtures/deadlines';
 
 const root = path.join(__dirname, '..', '..');
 const tsx = pathToFileURL(require.resolve('tsx')).href;
@@ -27,7 +28,7 @@ function paygate(args: string[], env: Record<string, string>, cwd = root): Promi
     execFile(
       process.execPath,
       ['--import', tsx, main, ...args],
-      { cwd, env: { ...process.env, ...ledger, ...env }, timeout: 60_000 },
+      { cwd, env: { ...process.env, ...ledger, ...env }, timeout: PROCESS_MS },
       (err, stdout, stderr) => {
         fs.rmSync(ledger.PAYGATE_DATA_DIR, { recursive: true, force: true });
         let code = 0;

@@ -12,6 +12,7 @@ import { cardDataInGit, isFullCardNumber, withGitignoreEntry } from '../../src/c
 import { lint } from '../../src/core/rules/lint';
 import { PUBLISHED_TEST_CARDS } from '../../src/core/rules/testCards';
 import { luhnValid } from '../../src/core/rules/values';
+import { PROCESS_MS } from '../fixtures/deadlines';
 
 const HEADER = 'client-orderid;rp_card_type;credit-card-number;currency;amount';
 // Luhn-valid and not a published test number: a real-looking card.
@@ -64,7 +65,7 @@ describe('card-data-in-git: the check', () => {
   });
 });
 
-describe('card-data-in-git: what git says', { timeout: 60_000 }, () => {
+describe('card-data-in-git: what git says', { timeout: PROCESS_MS }, () => {
   let dir: string;
   const run = (cwd: string, ...args: string[]) =>
     execFileSync('git', args, { cwd, stdio: 'pipe', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: dir } });
