@@ -11,8 +11,9 @@ export {
   DEMO_PROJECT_CURRENCY,
   PRIVATE_KEY_FILE,
 } from './merchant';
-export { readStateLock, RUNNING_FILE, StateDirLockedError } from './running';
-export { findOrStartLocalGateway, findRunningGateway, type RunningGatewayHandle } from './finding';
+export { holderText, readRunningGateway, readStateLock, RUNNING_FILE, StateDirLockedError, type RunningGateway } from './running';
+export { findOrStartLocalGateway, LocalGatewayUnusableError, localGatewayRef, type LocalGatewayUse } from './finding';
+export { clientText, gatewayClients, type GatewayClient } from './clients';
 export { simulatedToday } from './simulatedDate';
 export { SIMULATE_500_ORDER_ID } from './create';
 export { MAX_ADVANCE_DAYS } from './payments';

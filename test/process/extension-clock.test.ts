@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { createRecurringPayments, prepareSubmission } from '../../src/core/gateway';
 import { startLocalGateway, MAX_ADVANCE_DAYS, RUNNING_FILE, type LocalGateway } from '../../src/local-gateway';
 import { advanceMessage, parseDays, paymentsText } from '../../src/extension/environments/clockText';
-import { findRunningGateway } from '../../src/local-gateway';
+import { findRunningGateway } from '../../src/local-gateway/finding';
 
 // "PayGate: Advance Local Gateway Clock…": the words it uses, and how the editor finds and drives a
 // `paygate gateway` that already runs (npm start's), against a real local gateway on loopback.

@@ -15,6 +15,7 @@ import {
   type Environment,
 } from '../../src/core/gateway';
 import { verifyRequest, parseAuthorizationHeader } from '../../src/core/oauth';
+import { WAIT_MS } from '../fixtures/deadlines';
 
 /** The form field `payload` as every face makes it: prepareSubmission's CRLF text without BOM, in Base64. */
 const payloadOf = (text: string) => prepareSubmission(text).payload;
@@ -174,7 +175,7 @@ test('report: a timeout after sending is a transport error (a report creates not
     credentials: hmac,
     signal: controller.signal,
   });
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + WAIT_MS;
   while (s.seen.length < 2 && Date.now() < deadline) await new Promise((r) => setImmediate(r));
   controller.abort();
   const c = await pending;
