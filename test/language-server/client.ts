@@ -11,11 +11,12 @@ import {
   type Diagnostic,
   type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
+import { WAIT_MS } from '../fixtures/deadlines';
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const CLI = path.join(ROOT, 'dist', 'cli.js');
 export { LANGUAGE_ID } from '../../src/shared/lintProtocol';
-const DEADLINE_MS = 20_000;
+const DEADLINE_MS = WAIT_MS;
 
 export interface Published {
   uri: string;

@@ -19,6 +19,7 @@ import type {
   WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
 import { CLI, LANGUAGE_ID, ROOT, TestClient, cellRange, type Published } from './client';
+import { PROCESS_MS } from '../fixtures/deadlines';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'lint');
 // Each code links to its entry in the rule book, docs/rules.md, whose anchor is the code.
@@ -429,14 +430,14 @@ describe('language server settings over stdio', () => {
 
 describe('paygate lsp arguments', () => {
   it('needs --stdio, and --help says how to configure an editor', () => {
-    const bare = spawnSync(process.execPath, [CLI, 'lsp'], { encoding: 'utf8', timeout: 20_000 });
+    const bare = spawnSync(process.execPath, [CLI, 'lsp'], { encoding: 'utf8', timeout: PROCESS_MS });
     assert.equal(bare.status, 2);
     assert.match(bare.stderr, /--stdio is required/);
-    const help = spawnSync(process.execPath, [CLI, 'lsp', '--help'], { encoding: 'utf8', timeout: 20_000 });
+    const help = spawnSync(process.execPath, [CLI, 'lsp', '--help'], { encoding: 'utf8', timeout: PROCESS_MS });
     assert.equal(help.status, 0);
     assert.match(help.stdout, /Usage: paygate lsp --stdio/);
     assert.match(help.stdout, /paygate-recurring-csv/);
-    const listed = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8', timeout: 20_000 });
+    const listed = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8', timeout: PROCESS_MS });
     assert.match(listed.stdout, /lsp\s+language server/);
   });
 });

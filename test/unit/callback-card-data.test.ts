@@ -15,6 +15,7 @@ import { CallbackStore, entryLine, startCallbackListener, type CallbackEntry } f
 import { runPaygate } from '../../src/cli/program';
 import { safeBody, safeUrlPath } from '../../src/core/output';
 import { captured } from '../fixtures/cli/context';
+import { WAIT_MS } from '../fixtures/deadlines';
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-cbcard-'));
 
@@ -86,7 +87,7 @@ async function listen(args: string[]) {
   const stopped = new Promise<string>((r) => (stop = r));
   const { ctx, out, err } = captured({ stopped: () => stopped });
   const exit = runPaygate(['listen', ...args], ctx);
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + WAIT_MS;
   while (!out().includes('\n')) {
     if (Date.now() > deadline) throw new Error(`paygate listen did not start: ${err()}`);
     await new Promise((r) => setTimeout(r, 20));

@@ -10,13 +10,12 @@ import addFormats from 'ajv-formats';
 import { CodeInfo } from '../../src/core/rules/codes';
 import { lint } from '../../src/core/rules/lint';
 import { RULE_DOCS_URL } from '../../src/core/rules/links';
-import { applyEdits } from '../../src/core/text';
 import { safeText } from '../../src/core/output';
 import type { LintDiagnostic } from '../../src/core/rules/types';
 import { buildJson } from '../../src/cli/format/json';
 import type { FileLint } from '../../src/cli/format/problems';
 import { buildSarif, type SarifLog } from '../../src/cli/format/sarif';
-import { TODAY } from '../fixtures/lint-cases/helpers';
+import { applyFix, TODAY } from '../fixtures/lint-cases/helpers';
 
 const ROOT = path.resolve(__dirname, '../..');
 const schema = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/sarif/sarif-schema-2.1.0.json'), 'utf8'));
@@ -184,7 +183,7 @@ describe('SARIF log', () => {
       for (const { r, fix } of withFixes) {
         const core = safe.find(({ d, x }) => d.code === r.ruleId && d.message === r.message.text && x.title === fix.description.text);
         assert.ok(core, `${r.ruleId} ${fix.description.text}`);
-        assert.equal(applySarifFix(f.text, fix), applyEdits(f.text, core.x.edits), `${f.file} ${r.ruleId}`);
+        assert.equal(applySarifFix(f.text, fix), applyFix(f.text, core.x.edits), `${f.file} ${r.ruleId}`);
         checked++;
       }
     }

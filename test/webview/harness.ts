@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { makeNonce, renderShell } from '../../src/extension/results/html';
 import type { HostToPage, PageToHost } from '../../src/shared/resultsProtocol';
+import { WAIT_MS } from '../fixtures/deadlines';
 
 export const ROOT = path.resolve(__dirname, '../..');
 const ORIGIN = 'https://paygate-webview.test';
@@ -38,7 +39,10 @@ export async function launch(): Promise<{ context: BrowserContext; close(): Prom
     headless: true,
     args: CHROMIUM_ARGS,
     viewport: { width: 1200, height: 700 },
+    timeout: WAIT_MS,
   });
+  // Every page's actions (a click, a wait, an evaluate) get a deadline that holds on a loaded machine.
+  context.setDefaultTimeout(WAIT_MS);
   return {
     context,
     async close() {
@@ -125,7 +129,7 @@ export async function openPage(
     posted: () => page.evaluate(() => (window as unknown as { __posted: PageToHost[] }).__posted),
     violations: () => page.evaluate(() => (window as unknown as { __violations: string[] }).__violations),
     state: () => page.evaluate(() => (window as unknown as { __state: unknown }).__state),
-    waitReady: () => page.waitForSelector('body[data-state="ready"]', { timeout: 60_000 }).then(() => undefined),
+    waitReady: () => page.waitForSelector('body[data-state="ready"]', { timeout: WAIT_MS }).then(() => undefined),
   };
   return handle;
 }

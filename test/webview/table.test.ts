@@ -10,6 +10,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { SubmissionView } from '../../src/shared/resultsProtocol';
 import { sliceText } from '../../src/extension/results/textSlices';
 import { launch, openPage, ROOT, type PageHandle } from './harness';
+import { WAIT_MS } from '../fixtures/deadlines';
 
 const SHOTS = path.join(ROOT, 'test-results');
 const FIXTURE = fs.readFileSync(path.join(ROOT, 'test/fixtures/webview/report-awkward.csv'), 'utf8');
@@ -22,7 +23,7 @@ async function loadCsv(h: PageHandle, text: string): Promise<void> {
 }
 
 const waitCount = (page: Page, text: string) =>
-  page.waitForFunction((t) => document.querySelector('.count')?.textContent === t, text, { timeout: 30_000 });
+  page.waitForFunction((t) => document.querySelector('.count')?.textContent === t, text, { timeout: WAIT_MS });
 
 /** The cell of a data column (by header name) in the n-th rendered row (0-based, on-screen order). */
 async function cellOf(page: Page, column: string, row: number) {
@@ -188,14 +189,14 @@ describe('the results table for a new user', () => {
     await page.waitForFunction(
       () => document.querySelector('.row.data[aria-rowindex="3"]')?.children[1].textContent === '-1.000',
       undefined,
-      { timeout: 30_000 },
+      { timeout: WAIT_MS },
     );
     // A search typed while loading counts the matches so far and keeps up with new rows.
     await page.fill('.search', 'refund');
     await page.waitForFunction(
       () => /^Loading… 1,668 of 5,001 rows so far/.test(document.querySelector('.count')?.textContent ?? ''),
       undefined,
-      { timeout: 30_000 },
+      { timeout: WAIT_MS },
     );
     await h.post({ type: 'csvChunk', text: '"Last","0.500","refund"\r\n' });
     await h.post({ type: 'csvEnd' });
