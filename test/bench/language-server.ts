@@ -1,15 +1,16 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { lint } from '../../src/core/rules/lint';
 import { ROOT, TestClient } from '../language-server/client';
 import { generateBatch } from './generate';
-import { benchEdits, editTable } from './language-server-edits';
+import { benchEdits, editTable, rssMb } from './language-server-edits';
 import { median, writeReadmeSection } from './report';
 
 // The language server on a 100k-row batch, driven over stdio like any editor: open → first diagnostics
 // (the first screen) and → all diagnostics, a one-cell edit → diagnostics published (round trip), a hover
-// after an edit, and the server's memory. Then the edit shapes on a million rows, in-process
-// (language-server-edits.ts).
+// after an edit, and the server's memory. Then the edit shapes on a million rows, over stdio too
+// (language-server-edits.ts): every figure is the client's, in this process, of a server in its own.
 // The reference, measured in the same run: a whole-file lint of the same text in this process. Prints
 // figures; asserts nothing about time.
 
@@ -23,17 +24,23 @@ function time<T>(fn: () => T): number {
   return Number(process.hrtime.bigint() - t0) / 1e6;
 }
 
-/** Resident memory of a process in MB (Linux /proc), or undefined elsewhere. */
-function rssMb(pid: number | undefined): number | undefined {
+/** Where and when the figures were taken: CPU model and cores, date, commit, load average, node. */
+function machineLine(): string {
+  let commit = 'unknown';
   try {
-    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb === undefined ? undefined : Number(kb) / 1024;
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
   } catch {
-    return undefined;
+    // Not a git checkout: the commit stays unknown.
   }
+  const cores = cpus();
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
+  return `${cores[0]?.model.trim() ?? 'unknown CPU'} (${cores.length} cores), ${new Date().toISOString().slice(0, 10)}, commit ${commit}, load average ${load} (1 / 5 / 15 min) at the start, node ${process.version}`;
 }
 
 async function main(): Promise<void> {
+  const machine = machineLine();
   const text = generateBatch(ROWS);
   lint(text);
   const reference = median([0, 1, 2].map(() => time(() => lint(text))));
@@ -73,7 +80,9 @@ async function main(): Promise<void> {
   const mb = Buffer.byteLength(text) / 1e6;
   const ratio = (ms: number) => `${(ms / reference).toFixed(3)}×`;
   const table = [
-    `Language server over stdio, ${ROWS.toLocaleString('en-US')} rows (${mb.toFixed(1)} MB), node ${process.version}; \`npm run bench:lsp\` rewrites this table.`,
+    `Language server over stdio, every figure as its client (this bench, another process) reads it; ${machine}. \`npm run bench:lsp\` rewrites these tables.`,
+    '',
+    `${ROWS.toLocaleString('en-US')} rows (${mb.toFixed(1)} MB):`,
     '',
     '| measure | ms | vs whole-file lint in-process |',
     '|---|---:|---:|',
@@ -85,10 +94,10 @@ async function main(): Promise<void> {
     '',
     `Server memory (RSS) with the batch open: ${memory === undefined ? 'n/a' : `${memory.toFixed(0)} MB`}.`,
     '',
-    ...editTable(benchEdits(MILLION, 21)),
+    ...editTable(await benchEdits(MILLION, 21)),
     '',
     // The same on a file with a problem on every tenth row: the diagnostics published are the first 1,000.
-    ...editTable(benchEdits(MILLION, 21, 10)),
+    ...editTable(await benchEdits(MILLION, 21, 10)),
   ].join('\n');
   console.log(table);
   if (!process.env.PAYGATE_BENCH_NO_README) writeReadmeSection('lsp', table);
