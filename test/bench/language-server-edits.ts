@@ -41,7 +41,9 @@ export interface EditFigures {
 /** CPU time (user + system) a process has used, in ms, from /proc (Linux); undefined elsewhere. */
 function cpuMs(pid: number | undefined): number | undefined {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
     // utime and stime are fields 14 and 15 of stat (11 and 12 after the command name), in clock ticks (100 Hz).
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
   } catch {
@@ -83,9 +85,12 @@ export async function benchEdits(rows = 1_000_000, runs = 21, problemEvery = 0):
     await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } });
 
     const eol = text.includes('\r\n') ? '\r\n' : '\n';
-    const figures: Figure[] = ['line break typed in a row, then deleted', 'block of 1,000 rows pasted', '1,000 rows deleted', 'one-cell edit'].map(
-      (name) => ({ name, runs: [], cpu: [], bytes: [] }),
-    );
+    const figures: Figure[] = [
+      'line break typed in a row, then deleted',
+      'block of 1,000 rows pasted',
+      '1,000 rows deleted',
+      'one-cell edit',
+    ].map((name) => ({ name, runs: [], cpu: [], bytes: [] }));
     const apply = async (figure: number, changes: TextChange[]): Promise<void> => {
       const version = doc.version + 1;
       doc.update(changes, version);
@@ -126,7 +131,8 @@ function problemCount(p: Published): number {
   return all ? Number(all.replace(/,/g, '')) : p.diagnostics.length;
 }
 
-const verdict = (ms: number, target: number): string => (ms <= target ? `${ms.toFixed(1)} (≤ ${target}: met)` : `**${ms.toFixed(1)}** (≤ ${target}: missed)`);
+const verdict = (ms: number, target: number): string =>
+  ms <= target ? `${ms.toFixed(1)} (≤ ${target}: met)` : `**${ms.toFixed(1)}** (≤ ${target}: missed)`;
 
 export function editTable(result: EditFigures): string[] {
   return [
