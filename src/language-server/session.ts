@@ -4,6 +4,7 @@ import type { LintResult } from '../core/rules/lint';
 import { LANGUAGE_ID, type PreviewToday } from '../shared/lintProtocol';
 import type { CompletionSupport } from './completion';
 import { firstProblems, MAX_PUBLISHED, publishedDiagnostics } from './diagnostics';
+import { DiskBatches } from './diskBatches';
 import { Documents } from './documents';
 import { firstScreen } from './firstScreen';
 import { GitGuard } from './gitGuard';
@@ -19,6 +20,8 @@ export interface Session {
   readonly documents: Documents;
   readonly store: LintStore;
   readonly guard: GitGuard;
+  /** Batches too large for the editor to pass, checked from disk. */
+  readonly disk: DiskBatches;
   readonly timers: Map<string, ReturnType<typeof setTimeout>>;
   /** Open documents of the language. */
   readonly seen: Set<string>;
@@ -33,11 +36,14 @@ export interface Session {
 }
 
 export function newSession(connection: Connection): Session {
+  const documents = new Documents();
+  const guard = new GitGuard();
   return {
     connection,
-    documents: new Documents(),
+    documents,
     store: new LintStore(),
-    guard: new GitGuard(),
+    guard,
+    disk: new DiskBatches(connection, guard, (uri) => documents.get(uri) !== undefined),
     timers: new Map(),
     seen: new Set(),
     shown: new Map(),
