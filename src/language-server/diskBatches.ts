@@ -1,7 +1,7 @@
-import { createReadStream } from 'node:fs';
 import { DiagnosticSeverity, type Connection, type Diagnostic } from 'vscode-languageserver';
 import { todayLocal } from '../core/dates';
 import { fileNameOf, fileOfUri } from '../core/git';
+import { textPieces } from '../core/textFile';
 import { BATCH_ON_DISK_CHECKED_NOTIFICATION, DIAGNOSTIC_SOURCE, type BatchOnDisk, type BatchOnDiskChecked } from '../shared/lintProtocol';
 import { MAX_PUBLISHED, publishedDiagnostics } from './diagnostics';
 import type { GitGuard } from './gitGuard';
@@ -81,16 +81,13 @@ export class DiskBatches {
     let shownFirst = false;
     let result: StreamProblems;
     try {
-      const stream = createReadStream(file, { highWaterMark: 1 << 20 });
-      // UTF-8 without `fatal`, which also drops a byte order mark: the text as VS Code shows it, so the
-      // problems' lines and characters are the editor's.
-      const decoder = new TextDecoder('utf-8');
-      for await (const bytes of stream as AsyncIterable<Buffer>) {
-        if (!current()) return void stream.destroy();
-        lint.push(decoder.decode(bytes, { stream: true }));
+      // The text as VS Code shows it (textPieces: UTF-8, no byte order mark): the problems' lines and
+      // characters are the editor's. Leaving the loop closes the file.
+      for await (const piece of textPieces(file)) {
+        if (!current()) return;
+        lint.push(piece);
         if (!shownFirst && lint.rowsRead > 0) shownFirst = this.publishFirst(uri, lint.soFar());
       }
-      lint.push(decoder.decode());
       result = lint.end();
     } catch (err) {
       if (!current()) return;

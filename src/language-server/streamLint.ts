@@ -5,6 +5,7 @@ import { lint, type LintResult } from '../core/rules/lint';
 import { duplicateOrderId, type RowFacts } from '../core/rules/rowFacts';
 import type { LintDiagnostic } from '../core/rules/types';
 import type { CsvRecord } from '../core/csv/parse';
+import { IdTable } from './idTable';
 import { RANK } from './rowList';
 import { shiftRange } from './rows';
 
@@ -20,8 +21,8 @@ import { shiftRange } from './rows';
 // (test/unit/lsp-stream-lint.test.ts) holds the result to a whole-file lint of the same text.
 //
 // Memory: the text not yet linted (a chunk, plus the record it cuts through), the first `keep` problems
-// of each severity, and the client-orderids seen (the duplicate check needs every one of them: about
-// 60 bytes a row).
+// of each severity, and the client-orderids seen (the duplicate check needs every one of them: their
+// characters and about 20 bytes a row, idTable.ts).
 
 export interface StreamLintOptions {
   today: CalendarDate;
@@ -82,7 +83,7 @@ export class StreamLint {
   private readonly totals = [0, 0, 0];
   /** The header's problems with no SRC row: what is shown before the end, and at the end when no row is SRC. */
   private firstHead: LintDiagnostic[] = [];
-  private readonly firstRow = new Map<string, number>();
+  private readonly firstRow = new IdTable();
   /** The first SRC row, and the first SRC row that needs a state: the header's problems depend on them. */
   private srcRow: string | undefined;
   private stateRow: string | undefined;
@@ -196,11 +197,8 @@ export class StreamLint {
       this.noteSrc(result.batch.csv.text, record, facts);
       const id = facts.orderId;
       if (id === undefined) return;
-      const first = this.firstRow.get(id);
-      if (first === undefined) {
-        this.firstRow.set(detached(id), rowNumber);
-        return;
-      }
+      const first = this.firstRow.firstRow(id, rowNumber);
+      if (first === 0) return;
       const range = { start: index.positionAt(facts.orderIdStart), end: index.positionAt(facts.orderIdEnd) };
       out.push({ ...duplicateOrderId(range, id, first), range: shiftRange(range, shift) });
     });
