@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { SubmissionRecord } from '../../core/ledger';
+import { documentFor } from '../commandArgs';
 import { activeEnvironmentName } from '../environments/settings';
 import type { SubmissionHistory } from '../history/history';
 import type { PanelContent } from '../results/panel';
@@ -35,8 +36,9 @@ export function registerReconcile(context: vscode.ExtensionContext, deps: { hist
     const chosen = report ?? (await chooseReport());
     if (chosen) await showReconciliation(batches, chosen, { results: deps.results, diagnostics });
   };
-  const openBatch = () => {
-    const doc = vscode.window.activeTextEditor?.document;
+  const openBatch = async () => {
+    // The active tab's batch (one over 50 MB has no editor an extension sees: read from disk), else the ledger's.
+    const doc = vscode.window.activeTextEditor?.document ?? (await documentFor([]));
     return doc?.languageId === BATCH_LANGUAGE ? documentBatch(doc) : ledgerBatches(deps.history, activeEnvironmentName());
   };
   deps.results.onReconcileRequest((report) => void openBatch().then((b) => run(b, report)));
