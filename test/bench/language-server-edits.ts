@@ -69,7 +69,7 @@ export async function benchEdits(rows = 1_000_000, runs = 21, problemEvery = 0):
   const uri = 'file:///bench/million.rpcsv';
   // The client's own copy of the text, to know what a paste of ten rows further down holds.
   const doc = LineDocument.create(uri, 'paygate-recurring-csv', 1, text);
-  const client = new TestClient([...(process.env.LSP_NODE_FLAGS ? process.env.LSP_NODE_FLAGS.split(' ') : []), path.join(ROOT, 'dist', 'language-server.js'), '--stdio']);
+  const client = new TestClient([path.join(ROOT, 'dist', 'language-server.js'), '--stdio']);
   try {
     await client.initialize({ textDocument: { codeAction: { resolveSupport: { properties: ['edit'] } } } });
     let t0 = performance.now();
