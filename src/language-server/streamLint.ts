@@ -125,8 +125,8 @@ export class StreamLint {
   private lintPending(final: boolean): void {
     const first = this.prefix === undefined;
     const text = first ? this.pending : `${this.prefix}${this.eol}${this.pending}`;
-    const told: { record: CsvRecord; facts: RowFacts }[] = [];
-    const result = lint(text, { today: this.options.today, onRow: (record, _n, facts) => told.push({ record, facts }) });
+    const told = new RowsTold();
+    const result = lint(text, { today: this.options.today, onRow: (record, _n, facts) => told.row(record, facts) });
     const { csv, header } = result.batch;
     if (first) {
       // The header is known once a record follows it (or the text has ended: then this is the whole file).
@@ -147,17 +147,21 @@ export class StreamLint {
       return this.wait(this.lineBase);
     }
     const cutOffset = cut < csv.recordCount ? csv.recordStart(cut) : text.length;
-    const cutLine = cut < csv.recordCount ? csv.index.positionAt(cutOffset).line : Infinity;
+    // The core's line table when it built one (for its problems); else the breaks counted, cheaper.
+    let cutLine = Infinity;
+    if (cut < csv.recordCount)
+      cutLine = result.diagnostics.length > 0 ? csv.index.positionAt(cutOffset).line : linesBefore(text, cutOffset);
     // Small-file lines below the header → the file's lines.
     const shift = this.lineBase - (this.headerLine + 1);
-    const rows = told.filter(({ record }) => record.start < cutOffset);
-    const duplicates = this.duplicates(result, rows, shift);
+    const rows = told.before(cutOffset);
+    this.noteSrc(text, told, rows);
+    const duplicates = this.duplicates(result, told, rows, shift);
     const own = result.diagnostics.filter(
       (d) => d.range.start.line > this.headerLine && d.range.start.line < cutLine && d.code !== Codes.duplicateOrderId,
     );
     this.keepInOrder(own, duplicates, shift);
     this.lookForCards(result, cutLine, shift);
-    this.rows += rows.length;
+    this.rows += rows;
     this.lineBase += (cutLine === Infinity ? 0 : cutLine) - (this.headerLine + 1);
     this.pending = text.slice(cutOffset);
   }
@@ -188,27 +192,27 @@ export class StreamLint {
     this.pending = '';
   }
 
-  /** duplicate-order-id of these rows, counted in the whole file, on the small file's lines. */
-  private duplicates(result: LintResult, rows: { record: CsvRecord; facts: RowFacts }[], shift: number): LintDiagnostic[] {
+  /** duplicate-order-id of the first `rows` rows told, counted in the whole file, on the small file's lines. */
+  private duplicates(result: LintResult, told: RowsTold, rows: number, shift: number): LintDiagnostic[] {
     const out: LintDiagnostic[] = [];
-    const index = result.batch.csv.index;
-    rows.forEach(({ record, facts }, i) => {
-      const rowNumber = this.rows + i + 1;
-      this.noteSrc(result.batch.csv.text, record, facts);
-      const id = facts.orderId;
-      if (id === undefined) return;
-      const first = this.firstRow.firstRow(id, rowNumber);
-      if (first === 0) return;
-      const range = { start: index.positionAt(facts.orderIdStart), end: index.positionAt(facts.orderIdEnd) };
+    for (let i = 0; i < rows; i++) {
+      const id = told.ids[i];
+      if (id === undefined) continue;
+      const first = this.firstRow.firstRow(id, this.rows + i + 1);
+      if (first === 0) continue;
+      const index = result.batch.csv.index;
+      const range = { start: index.positionAt(told.idFrom[i]), end: index.positionAt(told.idTo[i]) };
       out.push({ ...duplicateOrderId(range, id, first), range: shiftRange(range, shift) });
-    });
+    }
     return out;
   }
 
-  /** The first SRC row (and the first needing a state), for the header's problems at the end. */
-  private noteSrc(text: string, record: CsvRecord, facts: RowFacts): void {
-    if (facts.srcNeedsState && this.stateRow === undefined) this.stateRow = detached(text.slice(record.start, record.end));
-    else if (facts.src && this.srcRow === undefined) this.srcRow = detached(text.slice(record.start, record.end));
+  /** The first SRC row (and the first needing a state) among the first `rows` rows told, for the header's problems at the end. */
+  private noteSrc(text: string, told: RowsTold, rows: number): void {
+    const kept = (at: { i: number; start: number; end: number } | undefined) =>
+      at && at.i < rows ? detached(text.slice(at.start, at.end)) : undefined;
+    this.stateRow ??= kept(told.needsState);
+    this.srcRow ??= kept(told.src);
   }
 
   /**
@@ -260,6 +264,42 @@ export class StreamLint {
     const total = head.length + this.totals[0] + this.totals[1] + this.totals[2];
     return { ...base, diagnostics: [...head, ...rows], total };
   }
+}
+
+/** What the core told of each row of a small file (LintOptions.onRow), kept as plain values. */
+class RowsTold {
+  readonly starts: number[] = [];
+  readonly ids: (string | undefined)[] = [];
+  readonly idFrom: number[] = [];
+  readonly idTo: number[] = [];
+  /** The first SRC row, and the first SRC row needing a state: which row, and where its record is. */
+  src: { i: number; start: number; end: number } | undefined;
+  needsState: { i: number; start: number; end: number } | undefined;
+
+  row(record: CsvRecord, facts: RowFacts): void {
+    const i = this.starts.length;
+    this.starts.push(record.start);
+    this.ids.push(facts.orderId);
+    this.idFrom.push(facts.orderIdStart);
+    this.idTo.push(facts.orderIdEnd);
+    if (facts.src && !this.src) this.src = { i, start: record.start, end: record.end };
+    if (facts.srcNeedsState && !this.needsState) this.needsState = { i, start: record.start, end: record.end };
+  }
+
+  /** How many of the rows start before `offset` (all but, at most, the last: see StreamLint.cutAt). */
+  before(offset: number): number {
+    let n = this.starts.length;
+    while (n > 0 && this.starts[n - 1] >= offset) n--;
+    return n;
+  }
+}
+
+/** The line `offset` is on: the line breaks before it (CRLF, LF or a lone CR). */
+function linesBefore(text: string, offset: number): number {
+  let lines = 0;
+  for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) lines++;
+  for (let at = text.indexOf('\r'); at !== -1 && at < offset; at = text.indexOf('\r', at + 1)) if (text.charCodeAt(at + 1) !== 10) lines++;
+  return lines;
 }
 
 /** A problem to keep: no fixes (they hold the small file's text; a file the editor cannot pass is never edited through them) and its own message. */

@@ -4,13 +4,15 @@ import path from 'node:path';
 import { lint } from '../../src/core/rules/lint';
 import { ROOT, TestClient } from '../language-server/client';
 import { generateBatch } from './generate';
+import { benchDisk, diskTable } from './language-server-disk';
 import { benchEdits, editTable, rssMb } from './language-server-edits';
 import { median, writeReadmeSection } from './report';
 
 // The language server on a 100k-row batch, driven over stdio like any editor: open → first diagnostics
 // (the first screen) and → all diagnostics, a one-cell edit → diagnostics published (round trip), a hover
 // after an edit, and the server's memory. Then the edit shapes on a million rows, over stdio too
-// (language-server-edits.ts): every figure is the client's, in this process, of a server in its own.
+// (language-server-edits.ts): every figure is the client's, in this process, of a server in its own. Last,
+// a million rows checked from disk against the same file opened whole (language-server-disk.ts).
 // The reference, measured in the same run: a whole-file lint of the same text in this process. Prints
 // figures; asserts nothing about time.
 
@@ -98,6 +100,9 @@ async function main(): Promise<void> {
     '',
     // The same on a file with a problem on every tenth row: the diagnostics published are the first 1,000.
     ...editTable(await benchEdits(MILLION, 21, 10)),
+    '',
+    // A batch over 50 MB, which VS Code passes to no extension: read from disk as a stream.
+    ...diskTable(await benchDisk(MILLION)),
   ].join('\n');
   console.log(table);
   if (!process.env.PAYGATE_BENCH_NO_README) writeReadmeSection('lsp', table);
