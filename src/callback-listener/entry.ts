@@ -4,7 +4,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { checkControl, type ControlCheck } from '../core/callbacks';
-import { isCvvColumn, maskFields, maskText } from '../core/mask';
+import { isCvvName, maskFields, maskText } from '../core/output';
 
 export interface ForwardResult {
   /** The handler's status, or 502 when it could not be reached or did not answer in time. */
@@ -71,7 +71,7 @@ export function buildEntry(
     headers.push([name, SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : maskText(call.rawHeaders[i + 1])]);
   }
   const fields = maskFields(call.fields);
-  const formChanged = Object.keys(call.fields).some((k) => isCvvColumn(k)) || Object.entries(fields).some(([k, v]) => call.fields[k] !== v);
+  const formChanged = Object.keys(call.fields).some((k) => isCvvName(k)) || Object.entries(fields).some(([k, v]) => call.fields[k] !== v);
   let body = call.body;
   if (formChanged) body = new URLSearchParams(Object.entries(fields)).toString();
   else if (maskText(body) !== body) body = maskText(body);

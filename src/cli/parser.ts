@@ -3,6 +3,7 @@ import type { CliContext } from './context';
 
 export { Option };
 import { EXIT, usageError } from './output';
+import { throughOutputBoundary } from './boundary';
 
 // The one argument parser of `paygate`: every command is a commander command made by paygateCommand(),
 // so options, --help, usage lines and usage errors are generated alike from the definitions. Commander
@@ -171,9 +172,22 @@ export function collect(value: string, previous: string[] | undefined): string[]
 export async function runCommand<C extends Pick<CliContext, 'stdout' | 'stderr'>>(
   build: (ctx: C) => CommandUnknownOpts,
   args: string[],
+  given: C,
+): Promise<number> {
+  // Every byte a command writes passes the output boundary (./boundary.ts).
+  const { ctx, flush } = throughOutputBoundary(given);
+  try {
+    return await parseAndRun(build(ctx), args, ctx);
+  } finally {
+    flush();
+  }
+}
+
+async function parseAndRun<C extends Pick<CliContext, 'stdout' | 'stderr'>>(
+  cmd: CommandUnknownOpts,
+  args: string[],
   ctx: C,
 ): Promise<number> {
-  const cmd = build(ctx);
   try {
     await cmd.parseAsync(args, { from: 'user' });
   } catch (err) {

@@ -2,7 +2,7 @@ import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { formatGatewayDate, parseGatewayDate, todayLocal } from '../core/dates';
 import type { PreviewToday } from '../shared/lintProtocol';
-import { maskCardNumber } from '../core/mask';
+import { maskCardNumber } from '../core/output';
 import type { BatchRow } from '../core/rules/batch';
 import { cellAt } from '../core/rules/cells';
 import { columnSpec } from '../core/rules/columns';

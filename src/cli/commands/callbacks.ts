@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { CliContext } from '../context';
 import { EXIT, inputError } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
-import { maskText } from '../../core/mask';
+import { maskText } from '../../core/output';
 import { callbackBody, CALLBACK_STATUSES } from '../../core/callbacks';
 import { loopbackUrl } from '../../core/callbacks/loopback';
 import { CallbackStore, entryLine, replayEntry, sendToHandler, type SendResult } from '../../callback-listener';

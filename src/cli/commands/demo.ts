@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { maskText } from '../../core/mask';
+import { maskText } from '../../core/output';
 import type { CliContext } from '../context';
 import { displayPosition } from '../io';
 import { exitCodeFor, formatTable, inputError, outcomeText, usageError } from '../output';

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { createRecurringPayments, environmentProblems, prepareSubmission } from '../../core/gateway';
 import { completionFor, guardedSend, LedgerWriteError, submissionEntry, type SubmissionRecord } from '../../core/ledger';
-import { maskText } from '../../core/mask';
+import { maskText } from '../../core/output';
 import { checkSigningCredentials } from '../../core/oauth';
 import { loadCliConfig } from '../config';
 import { createCredentials, SECRET_ENV } from '../credentials';

@@ -1,5 +1,5 @@
 import { writeRecords } from '../../core/csv/write';
-import { maskText } from '../../core/mask';
+import { maskText } from '../../core/output';
 import { RECONCILE_STATUSES, type Reconciliation, type ReportCharge, type RowReconciliation } from '../../core/reconcile';
 
 // `paygate reconcile` output: text for people, one JSON object, or CSV (one line per batch row, then one

@@ -5,7 +5,7 @@
 import { formatIsoDate } from '../dates';
 import type { Batch } from '../rules/batch';
 import { readBatch } from '../rules/batch';
-import { maskText } from '../mask';
+import { maskText } from '../output';
 import { formatThousandths, Sums } from './amounts';
 import { periodTable, type ForecastBy, type PeriodTable } from './periods';
 import { amountAt, lineOf, type RowAmounts, type SkippedRow } from './rows';

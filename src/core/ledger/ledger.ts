@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import { maskText } from '../mask';
+import { maskText } from '../output';
 import { nodeLedgerFs, scanTail, type LedgerFs } from './ledgerFs';
 import { INDEX_DIR, LedgerIndex, shardName } from './ledgerIndex';
 import { recentRecords } from './recent';

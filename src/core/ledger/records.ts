@@ -1,4 +1,4 @@
-import { maskText } from '../mask';
+import { maskText } from '../output';
 import type { LedgerOutcomeName } from '../gateway/outcomes';
 import type { LedgerFs } from './ledgerFs';
 

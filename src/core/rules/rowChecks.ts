@@ -1,5 +1,5 @@
 import type { CalendarDate } from '../dates';
-import { maskCardNumber } from '../mask';
+import { maskCardNumber } from '../output';
 import { Codes } from './codes';
 import { COLUMNS, STATE_COUNTRIES, type ColumnSpec } from './columns';
 import { FirstSeen } from './firstSeen';

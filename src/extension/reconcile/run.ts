@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { maskText } from '../../core/mask';
+import { maskText } from '../../core/output';
 import { ReportReconciliation, SETTLED_STATUSES, type Reconciliation } from '../../core/reconcile';
 import { todayLocal } from '../../core/dates';
 import { log } from '../log';

@@ -1,4 +1,4 @@
-import { maskText } from '../../core/mask';
+import { maskText } from '../../core/output';
 import { RECONCILE_STATUSES, type Reconciliation, type StatusSource } from '../../core/reconcile';
 import { RECONCILE_KEY_COLUMN, RECONCILE_STATUS_COLUMN, type ReconciliationView } from '../../shared/resultsProtocol';
 

@@ -9,7 +9,7 @@ import {
   prepareSubmission,
 } from '../../core/gateway';
 import { completionFor, guardedSend, splitList, submissionEntry, type ResendBlocker, type SubmissionRecord } from '../../core/ledger';
-import { maskText } from '../../core/mask';
+import { maskText } from '../../core/output';
 import { damageText } from '../../core/ledger/words';
 import { log, showErrorWithLog } from '../log';
 import type { ResultsPanelApi } from '../results/register';
