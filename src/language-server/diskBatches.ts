@@ -1,6 +1,7 @@
 import { DiagnosticSeverity, type Connection, type Diagnostic } from 'vscode-languageserver';
 import { todayLocal } from '../core/dates';
 import { fileNameOf, fileOfUri } from '../core/git';
+import { safeText } from '../core/output';
 import { textPieces } from '../core/textFile';
 import { BATCH_ON_DISK_CHECKED_NOTIFICATION, DIAGNOSTIC_SOURCE, type BatchOnDisk, type BatchOnDiskChecked } from '../shared/lintProtocol';
 import { MAX_PUBLISHED, publishedDiagnostics } from './diagnostics';
@@ -91,7 +92,7 @@ export class DiskBatches {
       result = lint.end();
     } catch (err) {
       if (!current()) return;
-      const problem = `${fileNameOf(file)} could not be read: ${err instanceof Error ? err.message : String(err)}`;
+      const problem = safeText(`${fileNameOf(file)} could not be read: ${err instanceof Error ? err.message : String(err)}`);
       this.connection.console.error(`PayGate: ${problem}`);
       void this.connection.sendDiagnostics({ uri, diagnostics: [] });
       return this.told({ uri, rows: 0, problems: 0, ms: performance.now() - started, problem });
@@ -109,7 +110,9 @@ export class DiskBatches {
       const tracking = this.guard.tracking(uri);
       return tracking === 'tracked' || tracking === 'unignored' ? { tracking, fileName: fileNameOf(file) } : undefined;
     } catch (err) {
-      this.connection.console.error(`PayGate: git status failed for ${file}: ${err instanceof Error ? err.message : String(err)}`);
+      this.connection.console.error(
+        safeText(`PayGate: git status failed for ${file}: ${err instanceof Error ? err.message : String(err)}`),
+      );
       return undefined;
     }
   }
@@ -143,5 +146,7 @@ function diagnosticsOf(uri: string, file: string, p: StreamProblems): Diagnostic
 }
 
 function stoppedMessage(file: string, line: number): string {
-  return `The check stopped at line ${(line + 1).toLocaleString('en-US')}: no record ends within ${(MAX_PENDING_CHARS / 1024 / 1024).toFixed(0)} Mi characters from there (a quote left open?), so the rest of the file is not checked in the editor. Run \`paygate lint ${fileNameOf(file)}\` to check all of it.`;
+  return safeText(
+    `The check stopped at line ${(line + 1).toLocaleString('en-US')}: no record ends within ${(MAX_PENDING_CHARS / 1024 / 1024).toFixed(0)} Mi characters from there (a quote left open?), so the rest of the file is not checked in the editor. Run \`paygate lint ${fileNameOf(file)}\` to check all of it.`,
+  );
 }

@@ -8,6 +8,7 @@ import {
   type BatchOnDisk,
   type BatchOnDiskChecked,
 } from '../../shared/lintProtocol';
+import { safeText } from '../../core/output';
 import { Disposable } from '../disposable';
 import { log } from '../log';
 import { LARGE_BATCHES_DOCS_URL, beyondSyncLimit, firstLineOf, isBatch, megabytes } from './bigBatch';
@@ -74,7 +75,7 @@ export class BatchesOnDisk extends Disposable {
       if (this.isDisposed || synced(key) || !tabOpen(key)) return;
       this.opened(key, uri, size);
     } catch (err) {
-      log().debug(`PayGate: ${uri.fsPath} is not a file to check: ${err instanceof Error ? err.message : String(err)}`);
+      log().debug(safeText(`PayGate: ${uri.fsPath} is not a file to check: ${err instanceof Error ? err.message : String(err)}`));
     } finally {
       this.looking.delete(key);
     }
@@ -90,7 +91,9 @@ export class BatchesOnDisk extends Disposable {
     watcher.onDidDelete(changed);
     this.batches.set(key, entry);
     log().info(
-      `PayGate: ${uri.fsPath} (${megabytes(bytes)}) is too large for VS Code to pass to extensions; it is checked from disk on open and on save`,
+      safeText(
+        `PayGate: ${uri.fsPath} (${megabytes(bytes)}) is too large for VS Code to pass to extensions; it is checked from disk on open and on save`,
+      ),
     );
     this.send(key, entry, 'opened');
     this.tellOnce(entry);
@@ -117,7 +120,7 @@ export class BatchesOnDisk extends Disposable {
     this.showStatus();
     this.client
       .sendNotification(BATCH_ON_DISK_NOTIFICATION, { uri: key, event } satisfies BatchOnDisk)
-      .catch((err: unknown) => log().warn(`PayGate: could not ask for a check of ${entry.uri.fsPath}: ${String(err)}`));
+      .catch((err: unknown) => log().warn(safeText(`PayGate: could not ask for a check of ${entry.uri.fsPath}: ${String(err)}`)));
   }
 
   private checked(c: BatchOnDiskChecked): void {
@@ -126,8 +129,8 @@ export class BatchesOnDisk extends Disposable {
     entry.checking = false;
     entry.last = c;
     const what = `${c.rows.toLocaleString('en-US')} rows, ${c.problems.toLocaleString('en-US')} problem${c.problems === 1 ? '' : 's'} in ${(c.ms / 1000).toFixed(1)} s`;
-    if (c.problem) log().warn(`PayGate: ${entry.uri.fsPath}: ${c.problem}`);
-    else log().info(`PayGate: checked ${entry.uri.fsPath} from disk: ${what}`);
+    if (c.problem) log().warn(safeText(`PayGate: ${entry.uri.fsPath}: ${c.problem}`));
+    else log().info(safeText(`PayGate: checked ${entry.uri.fsPath} from disk: ${what}`));
     this.showStatus();
   }
 
@@ -135,7 +138,7 @@ export class BatchesOnDisk extends Disposable {
   private tellOnce(entry: Entry): void {
     if (this.told) return;
     this.told = true;
-    const name = path.basename(entry.uri.fsPath);
+    const name = safeText(path.basename(entry.uri.fsPath));
     const message = `PayGate checks ${name} each time you save it, not as you type: VS Code passes no file over 50 MB to extensions, and this one is ${megabytes(entry.bytes)}. Its problems are those of the file as saved.`;
     void vscode.window.showInformationMessage(message, 'Learn more').then((choice) => {
       if (choice) void vscode.env.openExternal(vscode.Uri.parse(LARGE_BATCHES_DOCS_URL));
@@ -147,7 +150,7 @@ export class BatchesOnDisk extends Disposable {
     const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
     const entry = input instanceof vscode.TabInputText ? this.batches.get(input.uri.toString()) : undefined;
     if (!entry) return this.status.hide();
-    const name = path.basename(entry.uri.fsPath);
+    const name = safeText(path.basename(entry.uri.fsPath));
     const last = entry.last;
     let icon = '$(history)';
     if (entry.checking) icon = '$(sync~spin)';
@@ -157,7 +160,7 @@ export class BatchesOnDisk extends Disposable {
       `**${name}** is ${megabytes(entry.bytes)}: VS Code passes no file over 50 MB to extensions, so PayGate cannot check it as you type. It checks the file on disk when it is opened and each time it is saved.\n\n`,
     );
     if (entry.checking) tooltip.appendMarkdown('Checking now…\n\n');
-    else if (last?.problem) tooltip.appendText(`${last.problem}\n\n`);
+    else if (last?.problem) tooltip.appendText(`${safeText(last.problem)}\n\n`);
     else if (last)
       tooltip.appendMarkdown(
         `Last check: ${last.rows.toLocaleString('en-US')} rows, ${last.problems.toLocaleString('en-US')} problem${last.problems === 1 ? '' : 's'}, ${(last.ms / 1000).toFixed(1)} s.\n\n`,

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { TextDocument as Lines } from 'vscode-languageserver-textdocument';
+import { safeText } from '../../core/output';
 import { LANGUAGE_ID } from '../../shared/lintProtocol';
 import { beyondSyncLimit, isBatch, megabytes } from './bigBatch';
 
@@ -32,7 +33,7 @@ async function savedIfDirty(uri: vscode.Uri, bytes: number): Promise<boolean> {
     g.tabs.some((t) => t.isDirty && t.input instanceof vscode.TabInputText && t.input.uri.toString() === key),
   );
   if (!dirty) return true;
-  const name = path.basename(uri.fsPath);
+  const name = safeText(path.basename(uri.fsPath));
   const choice = await vscode.window.showWarningMessage(
     `PayGate: ${name} has unsaved changes. At ${megabytes(bytes)} it is too large for VS Code to pass to extensions, so PayGate reads it from disk: save it first?`,
     'Save',
