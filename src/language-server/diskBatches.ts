@@ -84,7 +84,7 @@ export class DiskBatches {
     try {
       // The text as VS Code shows it (textPieces: UTF-8, no byte order mark): the problems' lines and
       // characters are the editor's. Leaving the loop closes the file.
-      for await (const piece of textPieces(file)) {
+      for await (const piece of textPieces(file, 4 << 20)) {
         if (!current()) return;
         lint.push(piece);
         if (!shownFirst && lint.rowsRead > 0) shownFirst = this.publishFirst(uri, lint.soFar());

@@ -49,7 +49,7 @@ export interface StreamProblems {
   stoppedAt?: number;
 }
 
-const DEFAULT_CHUNK = 2 * 1024 * 1024;
+const DEFAULT_CHUNK = 4 * 1024 * 1024;
 /** The longest text without a record boundary held by default: 64 Mi characters. */
 export const MAX_PENDING_CHARS = 64 * 1024 * 1024;
 

@@ -1,8 +1,8 @@
 // Batches the editor does not pass to the server (over 50 MB in VS Code), checked from disk: the client
 // names the file with paygate/batchOnDisk and the server, over stdio, reads it as a stream and publishes
 // what a whole-file lint of the same text shows; again when the file changes on disk; nothing once it is
-// closed; and a didOpen of the same URI takes over. The files here are a few MB (the server cuts them
-// into 2 MB pieces); the size that makes VS Code hold a file back is the client's business.
+// closed; and a didOpen of the same URI takes over. The files here are about 11 MB (the server cuts them
+// into 4 MB pieces); the size that makes VS Code hold a file back is the client's business.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -85,15 +85,15 @@ describe('batches checked from disk (paygate/batchOnDisk)', () => {
   it('publishes what a whole-file lint shows, then again when the file changes on disk, and clears them when closed', async () => {
     const file = path.join(dir, 'big.rpcsv');
     const uri = pathToFileURL(file).href;
-    // 30,000 rows (5.7 MB): three pieces for the server. Wrong rows in each, and a client-orderid used
-    // again 20,000 rows later.
-    const lines = batchWith(30_000, [5, 12_000, 29_990]).split('\r\n');
-    lines[25_001] = `ORD-0005000${lines[25_001].slice(lines[25_001].indexOf(';'))}`;
+    // 60,000 rows (11 MB): three pieces for the server. Wrong rows in each, and a client-orderid used
+    // again 45,000 rows later.
+    const lines = batchWith(60_000, [5, 30_000, 59_990]).split('\r\n');
+    lines[50_001] = `ORD-0005000${lines[50_001].slice(lines[50_001].indexOf(';'))}`;
     const text = lines.join('\r\n');
     writeFileSync(file, text);
     await notify({ uri, event: 'opened' });
     const first = await checkOf(uri, 0);
-    assert.equal(first.rows, 30_000);
+    assert.equal(first.rows, 60_000);
     assert.equal(first.problems, 4);
     assert.equal(first.problem, undefined);
     const shown = lastPublished(uri)!;
@@ -102,7 +102,7 @@ describe('batches checked from disk (paygate/batchOnDisk)', () => {
     assert.ok(shown.diagnostics.some((d) => d.code === 'duplicate-order-id' && /already used on row 5001$/.test(String(d.message))));
 
     // Saved with a fix of two rows and a new mistake: the next check shows the file as it is now.
-    const fixed = batchWith(30_000, [7]);
+    const fixed = batchWith(60_000, [7]);
     writeFileSync(file, fixed);
     await notify({ uri, event: 'changed' });
     const second = await checkOf(uri, 1);
