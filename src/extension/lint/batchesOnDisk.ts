@@ -31,6 +31,8 @@ export class BatchesOnDisk extends Disposable {
   private readonly batches = new Map<string, Entry>();
   /** Tabs whose file is being looked at (its size, its first line). */
   private readonly looking = new Set<string>();
+  /** Tabs of files over the limit that are not batches: not read again while their tab stays open. */
+  private readonly notBatches = new Set<string>();
   private readonly status = this.register(vscode.window.createStatusBarItem('paygate.batchOnDisk', vscode.StatusBarAlignment.Left, 49));
   private told = false;
   private wasRunning = false;
@@ -61,7 +63,9 @@ export class BatchesOnDisk extends Disposable {
       for (const tab of group.tabs)
         if (tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === 'file') open.set(tab.input.uri.toString(), tab.input.uri);
     for (const [key, entry] of this.batches) if (!open.has(key)) this.closed(key, entry);
-    for (const [key, uri] of open) if (!this.batches.has(key) && !this.looking.has(key) && !synced(key)) void this.look(key, uri);
+    for (const key of this.notBatches) if (!open.has(key)) this.notBatches.delete(key);
+    for (const [key, uri] of open)
+      if (!this.batches.has(key) && !this.looking.has(key) && !this.notBatches.has(key) && !synced(key)) void this.look(key, uri);
     this.showStatus();
   }
 
@@ -70,7 +74,8 @@ export class BatchesOnDisk extends Disposable {
     this.looking.add(key);
     try {
       const { size } = await stat(uri.fsPath);
-      if (!beyondSyncLimit(size) || !isBatch(path.basename(uri.fsPath), await firstLineOf(uri.fsPath))) return;
+      if (!beyondSyncLimit(size)) return;
+      if (!isBatch(path.basename(uri.fsPath), await firstLineOf(uri.fsPath))) return void this.notBatches.add(key);
       // Meanwhile the tab may have closed, or the editor passed the file after all.
       if (this.isDisposed || synced(key) || !tabOpen(key)) return;
       this.opened(key, uri, size);
