@@ -12,6 +12,7 @@ export { hideCvvs, isCvvName } from './cvv';
 export { terminalText, terminalValue } from './terminal';
 export { neutraliseFormula } from './formulas';
 export { safeJson } from './json';
+export { safeBody, safeFields, safeFreeText, safeUrlPath } from './bodies';
 export {
   maskCardNumber,
   maskCardValue,
