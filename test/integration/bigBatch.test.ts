@@ -95,6 +95,18 @@ describe('a batch over 50 MB (checked from disk)', function () {
     assert.equal(fromTab.status === 'refused' && fromTab.reason, 'lint-errors', JSON.stringify(fromTab));
   });
 
+  it('lets Reconcile with Report read it from disk (the active tab) and mark its rows', async () => {
+    // A report of one charge: every other row of the batch has nothing in it, and says so.
+    const report = vscode.Uri.file(path.join(scratch, 'report.csv'));
+    fs.writeFileSync(report.fsPath, 'Merchant_OID,Amount,Currency,Created_date\r\nORD-0000000,19.90,EUR,26.11.2026\r\n');
+    await vscode.commands.executeCommand('vscode.open', uri);
+    await vscode.commands.executeCommand('paygate.reconcileWithReport', report);
+    await diagnosticsWhere(uri, 'the reconciliation on the batch', () =>
+      vscode.languages.getDiagnostics(uri).some((d) => d.source === 'paygate-reconcile'),
+    );
+    await vscode.commands.executeCommand('vscode.open', uri);
+  });
+
   it('checks it again when the file changes on disk (a save)', async () => {
     fs.writeFileSync(uri.fsPath, batch([7]));
     const ds = await diagnosticsWhere(uri, 'the one wrong row left', (d) => d.length === 1);
