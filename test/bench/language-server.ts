@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { lint } from '../../src/core/rules/lint';
 import { ROOT, TestClient } from '../language-server/client';
@@ -7,6 +5,7 @@ import { generateBatch } from './generate';
 import { benchDisk, diskTable } from './language-server-disk';
 import { benchEdits, editTable, rssMb } from './language-server-edits';
 import { median, writeReadmeSection } from './report';
+import { machineHeader } from './table';
 
 // The language server on a 100k-row batch, driven over stdio like any editor: open → first diagnostics
 // (the first screen) and → all diagnostics, a one-cell edit → diagnostics published (round trip), a hover
@@ -26,23 +25,7 @@ function time<T>(fn: () => T): number {
   return Number(process.hrtime.bigint() - t0) / 1e6;
 }
 
-/** Where and when the figures were taken: CPU model and cores, date, commit, load average, node. */
-function machineLine(): string {
-  let commit = 'unknown';
-  try {
-    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-  } catch {
-    // Not a git checkout: the commit stays unknown.
-  }
-  const cores = cpus();
-  const load = loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' / ');
-  return `${cores[0]?.model.trim() ?? 'unknown CPU'} (${cores.length} cores), ${new Date().toISOString().slice(0, 10)}, commit ${commit}, load average ${load} (1 / 5 / 15 min) at the start, node ${process.version}`;
-}
-
 async function main(): Promise<void> {
-  const machine = machineLine();
   const text = generateBatch(ROWS);
   lint(text);
   const reference = median([0, 1, 2].map(() => time(() => lint(text))));
@@ -82,7 +65,7 @@ async function main(): Promise<void> {
   const mb = Buffer.byteLength(text) / 1e6;
   const ratio = (ms: number) => `${(ms / reference).toFixed(3)}×`;
   const table = [
-    `Language server over stdio, every figure as its client (this bench, another process) reads it; ${machine}. \`npm run bench:lsp\` rewrites these tables.`,
+    `Language server over stdio, every figure as its client (this bench, another process) reads it; \`npm run bench:lsp\` rewrites these tables.`,
     '',
     `${ROWS.toLocaleString('en-US')} rows (${mb.toFixed(1)} MB):`,
     '',
@@ -104,7 +87,7 @@ async function main(): Promise<void> {
     // A batch over 50 MB, which VS Code passes to no extension: read from disk as a stream.
     ...diskTable(await benchDisk(MILLION)),
   ].join('\n');
-  console.log(table);
+  console.log(`${machineHeader()}\n\n${table}`);
   if (!process.env.PAYGATE_BENCH_NO_README) writeReadmeSection('lsp', table);
 }
 
