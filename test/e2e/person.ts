@@ -15,6 +15,7 @@ import { launchBrowser } from './browser';
 import { startCodeServer } from './codeServer';
 import { ensureCodeServer, ensureSystemTools } from './install';
 import { guardRun, onCleanup } from './processes';
+import { bigBatchSteps, writeBigBatch } from './personBigBatch';
 import * as wb from './workbench';
 import { callbackBody } from '../../src/core/callbacks';
 
@@ -73,6 +74,9 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     bad.filters = { ...(template.filters as Record<string, unknown>), currencies: ['eur'] };
     fs.writeFileSync(path.join(workspace, 'broken.report.json'), `${JSON.stringify(bad, null, 2)}\n`);
   }
+
+  // A batch over 50 MB, which VS Code passes to no extension (personBigBatch.ts): generated, never committed.
+  writeBigBatch(workspace);
 
   const server = await startCodeServer({
     entry: o.entry,
@@ -751,6 +755,8 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     },
     { previous: false },
   );
+
+  await bigBatchSteps({ page, step, screenshot, title: (id) => command(id)?.title });
 
   return counts;
 }

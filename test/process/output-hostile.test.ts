@@ -45,9 +45,9 @@ import {
   validBatch,
   type OutputKind,
 } from '../fixtures/hostile/corpus';
+import { PROCESS_MS, WAIT_MS } from '../fixtures/deadlines';
 
 const ROOT = join(__dirname, '..', '..');
-const DEADLINE_MS = 60_000;
 
 let dir: string;
 let gw: LocalGateway;
@@ -139,7 +139,7 @@ after(async () => {
 });
 
 async function post(url: string, type: string, body: string): Promise<number> {
-  const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': type }, body, signal: AbortSignal.timeout(DEADLINE_MS) });
+  const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': type }, body, signal: AbortSignal.timeout(WAIT_MS) });
   await res.arrayBuffer();
   return res.status;
 }
@@ -160,7 +160,7 @@ const config = ['--config', 'paygate.config.json'];
 
 /** Waits until the output says where a started server listens. */
 async function address(stdout: () => string, pattern: RegExp): Promise<string> {
-  const deadline = Date.now() + DEADLINE_MS;
+  const deadline = Date.now() + WAIT_MS;
   for (let i = 0; Date.now() < deadline && i < 10_000; i++) {
     const m = pattern.exec(stdout());
     if (m) return m[1];
@@ -412,7 +412,7 @@ async function drive(run: Run, floor: boolean): Promise<Output> {
   }
   await Promise.race([
     finished,
-    new Promise((_, reject) => setTimeout(() => reject(new Error(`${run.args.join(' ')}: no end`)), DEADLINE_MS).unref()),
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`${run.args.join(' ')}: no end`)), PROCESS_MS).unref()),
   ]);
   return { code, stdout: out(), stderr: err() };
 }
