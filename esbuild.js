@@ -65,6 +65,34 @@ const builds = [
   },
 ];
 
+/**
+ * `import source from './x?worker'` gives x.ts built as a browser bundle, as text: the results page starts
+ * its parse worker from that text (webview-ui/parseWorker.ts), since a webview's own files are served from
+ * another origin than the page and a worker must be same-origin. Rebuilt with the page, also when watching.
+ */
+const workerSource = {
+  name: 'worker-source',
+  setup(build) {
+    build.onResolve({ filter: /\?worker$/ }, (args) => ({
+      path: require('node:path').join(args.resolveDir, `${args.path.slice(0, -'?worker'.length)}.ts`),
+      namespace: 'worker-source',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'worker-source' }, async (args) => {
+      const result = await esbuild.build({
+        ...common,
+        sourcemap: false,
+        entryPoints: [args.path],
+        platform: 'browser',
+        format: 'iife',
+        target: 'es2022',
+        write: false,
+        metafile: true,
+      });
+      return { contents: result.outputFiles[0].text, loader: 'text', watchFiles: Object.keys(result.metafile.inputs) };
+    });
+  },
+};
+
 // The results page is optional until its sources exist, so the skeleton builds on its own.
 if (require('node:fs').existsSync('webview-ui/main.ts')) {
   builds.push({
@@ -75,6 +103,7 @@ if (require('node:fs').existsSync('webview-ui/main.ts')) {
     format: 'iife',
     target: 'es2022',
     loader: { '.css': 'css' },
+    plugins: [workerSource],
   });
 }
 

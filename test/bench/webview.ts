@@ -40,12 +40,9 @@ async function generate(page: Page, rows: number): Promise<number> {
       const types = ['sale', 'refund', 'chargeback'];
       const descs = ['Plain order', 'Two\r\nlines', 'He said "stop", then left', '<img src=x onerror=alert(1)>', 'Visa card payment'];
       const q = (v: string) => `"${v.replace(/"/g, '""')}"`;
-      // The host's chunks are flat strings (read from a file or cut from one). A string built with += is a
-      // rope of many small pieces, which postMessage would copy piece by piece on every send: that made the
-      // bench's own sending two to three seconds of the page's main-thread CPU and slowed its receiving.
-      // (Not TextDecoder: its large strings are the browser's, released by the collector in one long task.)
-      const flat = (s: string) => JSON.parse(JSON.stringify(s)) as string;
-      const chunks: string[] = [];
+      // The host's chunks are UTF-8 bytes read from a file, which the editor transfers to the page.
+      const encoder = new TextEncoder();
+      const chunks: Uint8Array[] = [];
       let buf = columns.map(q).join(',') + '\r\n';
       let size = 0;
       let seed = 42;
@@ -71,14 +68,14 @@ async function generate(page: Page, rows: number): Promise<number> {
             .map(q)
             .join(',') + '\r\n';
         if (buf.length >= 1 << 20) {
-          chunks.push(flat(buf));
-          size += buf.length;
+          chunks.push(encoder.encode(buf));
+          size += chunks[chunks.length - 1].length;
           buf = '';
         }
       }
-      chunks.push(flat(buf));
-      size += buf.length;
-      (window as unknown as { __chunks: string[] }).__chunks = chunks;
+      chunks.push(encoder.encode(buf));
+      size += chunks[chunks.length - 1].length;
+      (window as unknown as { __chunks: Uint8Array[] }).__chunks = chunks;
       return size;
     },
     { n: rows, columns: [...REPORT_COLUMNS] },
@@ -95,11 +92,11 @@ async function sortWhileLoading(context: BrowserContext, rows: number): Promise<
   await page.evaluate('window.__name = (f) => f');
   await generate(page, rows);
   await page.evaluate(() => {
-    const w = window as unknown as { __chunks?: string[] };
+    const w = window as unknown as { __chunks?: Uint8Array[] };
     const chunks = w.__chunks!;
     delete w.__chunks;
     window.postMessage({ type: 'csvStart', title: 'bench', source: { kind: 'inline' } }, '*');
-    for (const text of chunks) window.postMessage({ type: 'csvChunk', text }, '*');
+    for (const bytes of chunks) window.postMessage({ type: 'csvChunk', bytes }, '*', [bytes.buffer]);
     window.postMessage({ type: 'csvEnd' }, '*');
   });
   await page.waitForFunction(() => document.querySelectorAll('.row.data:not([hidden])').length > 0, undefined, { timeout: 600_000 });
@@ -130,9 +127,9 @@ async function benchOne(context: BrowserContext, rows: number): Promise<Result> 
   // The bench's own posting of the chunks runs on the page's main thread too; it is not the page's work.
   const sendMs = await page.evaluate(() => {
     const t0 = performance.now();
-    // The chunks stay referenced until the load is over: the sender's copies are not in the page's heap
-    // in the editor, and letting go of them here had the collector free 600 MB in the middle of the load.
-    const chunks = (window as unknown as { __chunks: string[] }).__chunks;
+    // As the editor's webview host posts them: each chunk's buffer is transferred, so the page receives
+    // it without a copy (and the bench keeps nothing of it).
+    const chunks = (window as unknown as { __chunks: Uint8Array[] }).__chunks;
     performance.clearMarks();
     // Long tasks while loading show whether the page stays responsive (input waits at most that long).
     const w2 = window as unknown as { __longest: number };
@@ -141,13 +138,13 @@ async function benchOne(context: BrowserContext, rows: number): Promise<Result> 
       for (const e of list.getEntries()) w2.__longest = Math.max(w2.__longest, e.duration);
     }).observe({ type: 'longtask' });
     window.postMessage({ type: 'csvStart', title: 'bench', source: { kind: 'inline' } }, '*');
-    for (const text of chunks) window.postMessage({ type: 'csvChunk', text }, '*');
+    for (const bytes of chunks) window.postMessage({ type: 'csvChunk', bytes }, '*', [bytes.buffer]);
     window.postMessage({ type: 'csvEnd' }, '*');
     return performance.now() - t0;
   });
   await page.waitForSelector('body[data-state="ready"]', { timeout: 600_000 });
   const loadCpuMs = (await taskMs()) - cpuBefore - sendMs;
-  await page.evaluate(() => delete (window as unknown as { __chunks?: string[] }).__chunks);
+  await page.evaluate(() => delete (window as unknown as { __chunks?: Uint8Array[] }).__chunks);
   const marks = await page.evaluate(() => {
     const at = (name: string) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
     return {
