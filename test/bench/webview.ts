@@ -28,6 +28,8 @@ interface Result {
   searchMs: number;
   scrollFrameMs: number;
   scrollMaxMs: number;
+  /** Chunks the parse worker read (its records kept) and chunks the page read itself. */
+  chunks: { byWorker: number; byPage: number };
 }
 
 /** A generated report (the sample's 9 columns) left in the page as 1 MiB chunks; returns its size. */
@@ -151,6 +153,7 @@ async function benchOne(context: BrowserContext, rows: number): Promise<Result> 
       start: at('paygate:csv-start'),
       first: at('paygate:first-rows'),
       all: at('paygate:all-rows'),
+      chunks: (performance.getEntriesByName('paygate:all-rows')[0] as PerformanceMark).detail as { byWorker: number; byPage: number },
       longest: (window as unknown as { __longest: number }).__longest,
     };
   });
@@ -212,6 +215,7 @@ async function benchOne(context: BrowserContext, rows: number): Promise<Result> 
     searchMs,
     scrollFrameMs: scroll.median,
     scrollMaxMs: scroll.max,
+    chunks: marks.chunks,
   };
 }
 
@@ -223,6 +227,7 @@ async function main(): Promise<void> {
   const css = fs.statSync(path.join(ROOT, 'dist/webview-ui.css')).size;
   const { context, close } = await launch();
   const results: Result[] = [];
+  const every = new Map<number, Result[]>();
   try {
     for (const n of SIZES) {
       // One load's wall time on this shared machine swings by 2x from run to run (1.5 s or 3.5 s at 5M
@@ -234,6 +239,7 @@ async function main(): Promise<void> {
         console.log(JSON.stringify(r));
         runs.push(r);
       }
+      every.set(n, [...runs]);
       results.push(runs.sort((a, b) => a.allRowsMs - b.allRowsMs)[runs.length >> 1]);
     }
   } finally {
@@ -251,14 +257,23 @@ async function main(): Promise<void> {
     .map(
       (r) =>
         `Targets at ${f(r.rows)} rows: all rows ≤ 2,000 ms: ${f(r.allRowsMs)} (${f(r.loadCpuMs)} ms of main-thread CPU); sort ≤ 500 ms: ${f(r.sortMs)}; ` +
-        `search ≤ 200 ms: ${f(r.searchMs)}; no task of 50 ms or more while loading: longest ${f(r.longestTaskMs)}; page memory ≤ 1,500 MB: ${f(r.memoryMb)} MB (JS heap and typed arrays).`,
+        `search ≤ 200 ms: ${f(r.searchMs)}; no task of 50 ms or more while loading: longest ${f(r.longestTaskMs)}; page memory ≤ 1,500 MB: ${f(r.memoryMb)} MB (JS heap, typed arrays and the browser's strings).`,
     );
+  // The load's target holds for every run, not the median: each is listed.
+  for (const [n, runs] of every) {
+    if (n < 5_000_000) continue;
+    const missed = runs.filter((r) => r.allRowsMs > 2000).length;
+    targets.push(
+      `Every load of ${f(n)} rows against all rows ≤ 2,000 ms: ${runs.map((r) => `${f(r.allRowsMs)} ms (${f(r.loadCpuMs)} ms of main-thread CPU; the worker read ${r.chunks.byWorker} of ${r.chunks.byWorker + r.chunks.byPage} chunks)`).join(', ')}: ` +
+        (missed === 0 ? `met in all ${runs.length}.` : `**missed in ${missed} of ${runs.length}**.`),
+    );
+  }
   const body = [
     `Headless ${version}, ${os.cpus().length} cores, load average ${load.toFixed(1)} when the run ended (wall times stretch with it; main-thread CPU ms much less); page bundle ${f(bundle / 1024, 1)} KiB minified + ${f(css / 1024, 1)} KiB CSS. ` +
-      'Rows arrive as 1 MiB `csvChunk` messages and are parsed in the page; "first rows" is when the first rows are on screen, ' +
+      'Rows arrive as 1 MiB `csvChunk` messages of UTF-8 bytes (transferred to the page, as the editor passes them) and are parsed in the page, every other chunk by its parse worker; "first rows" is when the first rows are on screen, ' +
       '"all rows" when the last is parsed and the view built; "sort while loading" is a sort by Amount clicked as soon as the first rows show (a separate load), over the rows so far; ' +
       '"main-thread CPU ms" is the CPU time of the page\'s main thread while loading (without the bench\'s own posting of the chunks); "longest task" is the longest the page was busy without a break while loading ' +
-      "(how long a click or key could wait); heap is the page's JS heap after a GC, the larger of after loading and with the sort and search in place; " +
+      "(how long a click or key could wait); heap is the page's JS heap after a GC, the larger of after loading and with the sort and search in place (the report's text is mostly the browser's strings, outside that heap: page memory counts them); " +
       'scroll is the time per ' +
       `frame while jumping through the whole table. Each size is loaded ${RUNS} times and the load with the median "all rows" is reported. \`npm run bench:webview\` rewrites this table.`,
     '',
