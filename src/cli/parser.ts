@@ -26,6 +26,9 @@ export interface CommandInfo {
 }
 
 /** A problem with the arguments; runCommand prints it in the one usage-error shape (exit 2). */
+/** The flags that ask for help: a run with one lists every command, so it loads the whole program. */
+export const HELP_FLAGS = new Set(['-h', '--help']);
+
 export class UsageError extends Error {
   constructor(
     message: string,

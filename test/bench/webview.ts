@@ -3,12 +3,12 @@
 // first rows on screen, time until every row is parsed, the JS heap after a GC, a sort by Amount, a
 // global search and scrolling, then writes the table into README.md. Nothing here asserts a time.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launch, openPage, ROOT } from '../webview/harness';
 import { REPORT_COLUMNS } from '../../src/local-gateway/report';
 import { writeReadmeSection } from './report';
+import { atMost, targetLines } from './table';
 
 const SIZES = (process.env.PAYGATE_BENCH_ROWS ?? '100000,1000000,5000000').split(',').map(Number);
 
@@ -227,6 +227,7 @@ async function main(): Promise<void> {
   const css = fs.statSync(path.join(ROOT, 'dist/webview-ui.css')).size;
   const { context, close } = await launch();
   const results: Result[] = [];
+  /** Each size's loads, in the order taken: the 5M-row target holds for every load, not the median. */
   const every = new Map<number, Result[]>();
   try {
     for (const n of SIZES) {
@@ -250,32 +251,41 @@ async function main(): Promise<void> {
     .execFileSync(process.env.PAYGATE_CHROMIUM ?? '/usr/bin/chromium', ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] })
     .toString()
     .trim();
-  const load = os.loadavg()[0];
-  // This round's targets are for a five-million-row report (issue: "instant at a million rows").
+  // This round's targets are for a five-million-row report (issue: "instant at a million rows"; issue 32:
+  // within 2 s in every one of the loads).
   const targets = results
     .filter((r) => r.rows >= 5_000_000)
+    .flatMap((r) => [
+      // Each load beside the target, in the order taken (the target is for every one of them).
+      ...(every.get(r.rows) ?? []).map((load, i) =>
+        atMost(`${f(r.rows)} rows, all rows, load ${i + 1} of ${RUNS}`, load.allRowsMs, 2000, 'ms', 0),
+      ),
+      atMost(`${f(r.rows)} rows, sort by Amount`, r.sortMs, 500, 'ms', 0),
+      atMost(`${f(r.rows)} rows, search`, r.searchMs, 200, 'ms', 0),
+      {
+        what: `${f(r.rows)} rows, longest task while loading`,
+        target: '< 50 ms',
+        figure: `${f(r.longestTaskMs)} ms`,
+        met: r.longestTaskMs < 50,
+      },
+      atMost(`${f(r.rows)} rows, page memory (JS heap and typed arrays)`, r.memoryMb, 1500, 'MB', 0),
+    ]);
+  // What each large load's parse worker did: a load the page read alone says the worker was refused or late.
+  const workerShare = [...every]
+    .filter(([n]) => n >= 5_000_000)
     .map(
-      (r) =>
-        `Targets at ${f(r.rows)} rows: all rows ≤ 2,000 ms: ${f(r.allRowsMs)} (${f(r.loadCpuMs)} ms of main-thread CPU); sort ≤ 500 ms: ${f(r.sortMs)}; ` +
-        `search ≤ 200 ms: ${f(r.searchMs)}; no task of 50 ms or more while loading: longest ${f(r.longestTaskMs)}; page memory ≤ 1,500 MB: ${f(r.memoryMb)} MB (JS heap, typed arrays and the browser's strings).`,
+      ([n, runs]) =>
+        `At ${f(n)} rows the parse worker read ${runs.map((r) => `${r.chunks.byWorker} of ${r.chunks.byWorker + r.chunks.byPage}`).join(', ')} chunks ` +
+        `(main-thread CPU ${runs.map((r) => f(r.loadCpuMs)).join(', ')} ms), load by load.`,
     );
-  // The load's target holds for every run, not the median: each is listed.
-  for (const [n, runs] of every) {
-    if (n < 5_000_000) continue;
-    const missed = runs.filter((r) => r.allRowsMs > 2000).length;
-    targets.push(
-      `Every load of ${f(n)} rows against all rows ≤ 2,000 ms: ${runs.map((r) => `${f(r.allRowsMs)} ms (${f(r.loadCpuMs)} ms of main-thread CPU; the worker read ${r.chunks.byWorker} of ${r.chunks.byWorker + r.chunks.byPage} chunks)`).join(', ')}: ` +
-        (missed === 0 ? `met in all ${runs.length}.` : `**missed in ${missed} of ${runs.length}**.`),
-    );
-  }
   const body = [
-    `Headless ${version}, ${os.cpus().length} cores, load average ${load.toFixed(1)} when the run ended (wall times stretch with it; main-thread CPU ms much less); page bundle ${f(bundle / 1024, 1)} KiB minified + ${f(css / 1024, 1)} KiB CSS. ` +
+    `Headless ${version} (wall times stretch with the load average; main-thread CPU ms much less); page bundle ${f(bundle / 1024, 1)} KiB minified + ${f(css / 1024, 1)} KiB CSS. ` +
       'Rows arrive as 1 MiB `csvChunk` messages of UTF-8 bytes (transferred to the page, as the editor passes them) and are parsed in the page, every other chunk by its parse worker; "first rows" is when the first rows are on screen, ' +
       '"all rows" when the last is parsed and the view built; "sort while loading" is a sort by Amount clicked as soon as the first rows show (a separate load), over the rows so far; ' +
       '"main-thread CPU ms" is the CPU time of the page\'s main thread while loading (without the bench\'s own posting of the chunks); "longest task" is the longest the page was busy without a break while loading ' +
-      "(how long a click or key could wait); heap is the page's JS heap after a GC, the larger of after loading and with the sort and search in place (the report's text is mostly the browser's strings, outside that heap: page memory counts them); " +
+      "(how long a click or key could wait); heap is the page's JS heap after a GC, the larger of after loading and with the sort and search in place; " +
       'scroll is the time per ' +
-      `frame while jumping through the whole table. Each size is loaded ${RUNS} times and the load with the median "all rows" is reported. \`npm run bench:webview\` rewrites this table.`,
+      `frame while jumping through the whole table. Each size is loaded ${RUNS} times and the load with the median "all rows" is reported; the 5M-row target is set beside every load. \`npm run bench:webview\` rewrites this table.`,
     '',
     '| rows | MB | first rows ms | all rows ms | main-thread CPU ms | longest task ms | sort while loading ms | JS heap MB | sort Amount ms | search ms | scroll frame ms (median / max) |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -284,7 +294,9 @@ async function main(): Promise<void> {
         `| ${f(r.rows)} | ${f(r.mb, 1)} | ${f(r.firstRowsMs)} | ${f(r.allRowsMs)} | ${f(r.loadCpuMs)} | ${f(r.longestTaskMs)} | ${f(r.sortWhileLoadingMs)} | ${f(r.heapMb)} | ${f(r.sortMs)} | ${f(r.searchMs)} | ${f(r.scrollFrameMs, 1)} / ${f(r.scrollMaxMs, 1)} |`,
     ),
     '',
-    ...targets,
+    ...workerShare,
+    ...(workerShare.length > 0 ? [''] : []),
+    ...(targets.length > 0 ? targetLines(targets) : []),
   ].join('\n');
   console.log(body);
   if (!process.env.PAYGATE_BENCH_NO_README) writeReadmeSection('webview', body);

@@ -64,7 +64,7 @@ after(() => {
 test('the tarball holds the CLI bundle, the examples and the documents, nothing else', () => {
   assert.equal(tarball, join(work, 'out', `${pkg.name}-${pkg.version}.tgz`));
   const examples = readdirSync(join(root, 'examples')).map((f) => `examples/${f}`);
-  const expected = ['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/cli.js', 'package.json', ...examples].sort();
+  const expected = ['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/cli-program.js', 'dist/cli.js', 'package.json', ...examples].sort();
   assert.deepEqual(packedFiles, expected);
   assert.deepEqual(pkg.bin, { paygate: 'dist/cli.js' });
   assert.equal(pkg.dependencies, undefined, 'everything is bundled: the package must not pull dependencies');

@@ -71,7 +71,9 @@ export async function lintFiles(paths: string[], values: LintOptions, ctx: CliCo
       failures.push(input.message);
       continue;
     }
-    const result = lintText(input.text, { maxDiagnostics: MAX_LISTED });
+    // The card number is looked for in the lint's own pass over the rows; git is asked only when there is one.
+    const askGit = values.git !== false && path !== '-';
+    const result = lintText(input.text, { maxDiagnostics: MAX_LISTED, findCardNumber: askGit });
     const diagnostics = result.diagnostics;
     files.push({
       file: input.name,
@@ -81,16 +83,18 @@ export async function lintFiles(paths: string[], values: LintOptions, ctx: CliCo
       ...(result.omitted && { omitted: result.omitted }),
     });
     // Both wordings now, so the parsed file can be let go before git answers.
-    const tracked = values.git !== false && path !== '-' ? cardDataInGit(result.batch, 'tracked', input.name) : undefined;
-    if (tracked)
+    if (askGit && result.cardNumber)
       holding.push({
         diagnostics,
         path: resolve(ctx.cwd, path),
-        tracked,
-        unignored: cardDataInGit(result.batch, 'unignored', input.name)!,
+        tracked: cardDataInGit(result.batch, 'tracked', input.name, result.cardNumber)!,
+        unignored: cardDataInGit(result.batch, 'unignored', input.name, result.cardNumber)!,
       });
   }
-  const trackings = await gitTrackings(holding.map((h) => h.path));
+  const trackings = await gitTrackings(
+    holding.map((h) => h.path),
+    ctx.env,
+  );
   for (const h of holding) {
     const tracking = trackings.get(h.path);
     if (tracking === 'tracked') h.diagnostics.push(h.tracked);

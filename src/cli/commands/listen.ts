@@ -14,7 +14,8 @@ import {
   MAX_STORED_CALLBACKS,
   startCallbackListener,
 } from '../../callback-listener';
-import { defaultStateDir, demoControlKey } from '../../local-gateway';
+import { demoControlKey } from '../../local-gateway';
+import { localStateDir } from '../localGateway';
 
 export interface ListenOptions {
   port?: string;
@@ -29,7 +30,7 @@ export const STATE_OPTION_TEXT =
 
 /** The state directory the local gateway uses: its demo merchant's control key and the kept callbacks. */
 export function callbacksStateDir(ctx: CliContext, state: string | undefined): string {
-  return path.resolve(ctx.cwd, state ?? defaultStateDir());
+  return path.resolve(ctx.cwd, state ?? localStateDir(ctx));
 }
 
 /** `--control-key`, else $PAYGATE_CONTROL_KEY, else the local gateway's demo merchant's key, else none. */

@@ -1,12 +1,19 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { createRecurringPayments, environmentProblems, prepareSubmission } from '../../core/gateway';
-import { completionFor, guardedSend, LedgerWriteError, submissionEntry, type SubmissionRecord } from '../../core/ledger';
+import {
+  completionFor,
+  guardedSend,
+  LedgerWriteError,
+  submissionEntry,
+  type LocalGatewayRef,
+  type SubmissionRecord,
+} from '../../core/ledger';
 import { maskText } from '../../core/output';
 import { checkSigningCredentials } from '../../core/oauth';
 import { loadCliConfig } from '../config';
 import { createCredentials, SECRET_ENV } from '../credentials';
-import { resolveTarget } from '../target';
+import { localGatewayRef, resolveTarget } from '../target';
 import type { CliContext } from '../context';
 import { displayPosition, readInput } from '../io';
 import { damageText, describeEarlier, openLedger } from '../ledger';
@@ -103,6 +110,7 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
     config.value.config,
     { env: o.env, baseUrl: o.baseUrl, endpointId: o.endpointId, consumerKey: o.consumerKey },
     'create',
+    { env: ctx.env, command: 'paygate submit' },
   );
   if (!target.ok) return usage(target.message);
   const t = target.value;
@@ -115,6 +123,15 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
     const usable = checkSigningCredentials(credentials.value);
     if (!usable.ok) return usage(`cannot sign: ${usable.reason}`);
     const what = `${input.name} (${rows} row${rows === 1 ? '' : 's'}) to ${env.name}, endpoint ${env.endpointId}`;
+    let localGateway: LocalGatewayRef | undefined;
+    if (t.local) {
+      const ref = await localGatewayRef(t.local);
+      if (!ref.ok) {
+        ctx.stderr(`paygate submit: ${ref.message}; nothing was sent\n`);
+        return EXIT.transport;
+      }
+      localGateway = ref.value;
+    }
 
     const ledger = openLedger(ctx, o.state);
     let result;
@@ -130,6 +147,7 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
           file: file === '-' ? input.name : resolve(ctx.cwd, file),
           prepared,
           signatureMethod: credentials.value.signatureMethod,
+          ...(localGateway ? { localGateway } : {}),
         }),
         allowResend: o.allowResend === true,
         confirmSend: async () => {

@@ -11,6 +11,19 @@ export type SubmissionState = 'sending' | 'done';
 /** Which face sent it. */
 export type LedgerFace = 'cli' | 'editor';
 
+/**
+ * Which local gateway a submission went to (environment `local`), so two local gateways are never taken
+ * for one: its state directory (where its payments live, across its restarts), the run that answered,
+ * and its simulated date when the batch was sent (a row without start-date starts on that day).
+ */
+export interface LocalGatewayRef {
+  stateDir: string;
+  /** The run's id ('' when a gateway of an older version answered, which names none). */
+  startId: string;
+  /** DD.MM.YYYY: the local gateway's (simulated) date just before the batch was sent. */
+  today?: string;
+}
+
 export interface SubmissionRecord {
   id: string;
   /** ISO time the request was started. */
@@ -25,6 +38,8 @@ export interface SubmissionRecord {
   endpointId: string;
   /** The create operation's full URL, for people (a local gateway's port changes; the guard ignores it). */
   endpoint: string;
+  /** Set when it went to a local gateway (records of older versions lack it). */
+  localGateway?: LocalGatewayRef;
   /** The submitted file (a path, or a URI for non-file documents). */
   file: string;
   rowCount: number;
@@ -188,10 +203,22 @@ export interface GuardKey {
   contentHash: string;
   environment: string;
   endpointId: string;
+  /** A local gateway's state directory: another local gateway holds other payments. */
+  localStateDir?: string;
 }
 
 export function sameTarget(r: SubmissionRecord, key: GuardKey): boolean {
-  return r.contentHash === key.contentHash && r.environment === key.environment && r.endpointId === key.endpointId;
+  return (
+    r.contentHash === key.contentHash &&
+    r.environment === key.environment &&
+    r.endpointId === key.endpointId &&
+    sameLocalGateway(r.localGateway?.stateDir, key.localStateDir)
+  );
+}
+
+/** Two local gateways differ only when both are known: a record that names none may have gone to either. */
+function sameLocalGateway(a: string | undefined, b: string | undefined): boolean {
+  return a === undefined || b === undefined || a === b;
 }
 
 /**

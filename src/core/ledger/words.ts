@@ -1,6 +1,7 @@
-import type { DamageMark } from './records';
+import type { DamageMark, LocalGatewayRef } from './records';
 
-// What every face says about a damaged ledger: the same words in the terminal and the editor.
+// What every face says about a damaged ledger, and about the local gateway a send went to: the same words
+// in the terminal and the editor.
 
 export function damageText(d: DamageMark, ledgerFile: string): string {
   const where = ledgerFile === '' ? 'The submission ledger' : `The submission ledger ${ledgerFile}`;
@@ -14,3 +15,11 @@ export function damageText(d: DamageMark, ledgerFile: string): string {
     'Check in the gateway what was created before sending again; nothing was sent.'
   );
 }
+
+/** "/home/you/.local/state/paygate/gateway (run 3f9c…), its date 31.12.2026": which local gateway, and when. */
+export function localGatewayPlace(g: LocalGatewayRef): string {
+  const run = g.startId === '' ? '' : ` (run ${g.startId})`;
+  return `${g.stateDir}${run}${g.today ? `, its date ${g.today}` : ''}`;
+}
+
+export const localGatewayText = (g: LocalGatewayRef) => `the local gateway of ${localGatewayPlace(g)}`;

@@ -8,7 +8,16 @@ import {
   fieldValue,
   prepareSubmission,
 } from '../../core/gateway';
-import { completionFor, guardedSend, splitList, submissionEntry, type ResendBlocker, type SubmissionRecord } from '../../core/ledger';
+import {
+  completionFor,
+  guardedSend,
+  splitList,
+  submissionEntry,
+  type LocalGatewayRef,
+  type ResendBlocker,
+  type SubmissionRecord,
+} from '../../core/ledger';
+import { localGatewayRef } from '../../local-gateway/finding';
 import { maskText } from '../../core/output';
 import { damageText } from '../../core/ledger/words';
 import { log, showErrorWithLog } from '../log';
@@ -94,6 +103,17 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
   const problems = environmentProblems(target.environment, target.paths, 'create');
   if (problems.length > 0) return refuse('invalid-environment', `${problems.join('; ')}. Nothing was sent.`);
   const endpoint = createRecurringPaymentsUrl(target.environment, target.paths);
+  let localGateway: LocalGatewayRef | undefined;
+  if (target.local) {
+    try {
+      localGateway = await localGatewayRef(target.local);
+    } catch (err) {
+      return refuse(
+        'local-gateway-failed',
+        `Nothing was sent: the local gateway did not say its date (${err instanceof Error ? err.message : String(err)}).`,
+      );
+    }
+  }
   const ledger = deps.history.current;
   const sensitive = sensitiveValues(batch);
   let submittedAt = new Date().toISOString();
@@ -112,6 +132,7 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
         file: fileLabel,
         prepared,
         signatureMethod: target.credentials.signatureMethod,
+        ...(localGateway ? { localGateway } : {}),
       }),
       confirmResend: async (previous) => options.sendAgain ?? (await askSendAgain(previous, name, envName, endpoint)),
       confirmSend: async () => {
