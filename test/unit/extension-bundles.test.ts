@@ -1,8 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { owner } from '../bench/bundle';
+import { EXTENSION_BUNDLES, owner } from '../bench/bundle';
+import { REQUIRED_VSIX_FILES } from '../pack/vsixContents';
 
 // What each of the extension's bundles is made of (esbuild.js builds them the same way): activation
 // loads dist/extension.js only, so everything but the stand-ins must stay out of it (the first screen
@@ -81,4 +83,14 @@ test('the language client is in dist/language-client.js only', async () => {
     client.filter((i) => /^src\/local-gateway\/(server|handlers|http|payments|report)\.ts$/.test(i)),
     [],
   );
+});
+
+test('every bundle the entry loads is one of the extension bundles, and the VSIX carries each', () => {
+  const entry = readFileSync(join(ROOT, 'src/extension/extension.ts'), 'utf8');
+  const loaded = [...entry.matchAll(/loadBundle<[^>]+>\(context, '([a-z-]+)'\)/g)].map((m) => m[1]);
+  assert.ok(loaded.length >= 3, `the entry's loadBundle calls were not found: ${loaded.join(', ')}`);
+  for (const name of loaded)
+    assert.ok(EXTENSION_BUNDLES.includes(name), `dist/${name}.js is not in EXTENSION_BUNDLES (test/bench/bundle.ts)`);
+  for (const name of EXTENSION_BUNDLES)
+    assert.ok(REQUIRED_VSIX_FILES.includes(`dist/${name}.js`), `dist/${name}.js is not among the VSIX's required files`);
 });
