@@ -3,8 +3,6 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { SLICE_CHARS, sliceText } from './textSlices';
 
-export { sliceText } from './textSlices';
-
 /** The page's chunks: about as large as its reader's pieces (webview-ui/csvLoad.ts). */
 const CHUNK_BYTES = 1 << 20;
 
