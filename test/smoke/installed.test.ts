@@ -157,6 +157,7 @@ describe('installed extension (from the VSIX)', function () {
       console.log(`  (first diagnostics ${firstDiagnosticsMs.toFixed(0)} ms after the file opened)`);
     }
     assert.ok(bundleLoaded(ext, 'language-client'), 'diagnostics came without dist/language-client.js');
+    assert.ok(bundleLoaded(ext, 'first-screen'), 'the first screen (dist/first-screen.js) did not load after activation');
     const codes = new Set(ds.map(codeOf));
     for (const c of ['column-alias', 'invalid-value', 'dst-unsupported']) assert.ok(codes.has(c), `no ${c} among ${[...codes].join(', ')}`);
   });

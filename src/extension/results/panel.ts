@@ -18,7 +18,8 @@ import {
   type SubmissionView,
 } from '../../shared/resultsProtocol';
 import type { ReportInfo } from '../../shared/reportInfo';
-import { sliceText, streamUri } from './stream';
+import { encodeText, streamUriBytes } from './stream';
+import { tableDirectives } from './html';
 
 export type PanelContent =
   | { kind: 'rows'; title: string; columns: string[]; rows: string[][]; info?: ReportInfo; views?: SavedView[] }
@@ -45,7 +46,7 @@ export class ResultsPanel extends PanelPage {
   actions: PanelActions = {};
 
   constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri) {
-    super(panel, extensionUri, { name: 'webview-ui' });
+    super(panel, extensionUri, { name: 'webview-ui', extraDirectives: tableDirectives() });
     this.readyOnce = new Promise((resolve) => (this.markReady = resolve));
   }
 
@@ -154,13 +155,13 @@ export class ResultsPanel extends PanelPage {
           type: 'csvStart',
           title: content.title,
           delimiter: content.delimiter,
-          totalBytes: content.text.length,
+          totalBytes: Buffer.byteLength(content.text),
           source: { kind: 'inline' },
           info: content.info,
         });
-        for (const piece of sliceText(content.text)) {
+        for (const bytes of encodeText(content.text)) {
           if (stale()) return;
-          await post({ type: 'csvChunk', text: piece });
+          await post({ type: 'csvChunk', bytes });
         }
         await post({ type: 'csvEnd' });
         break;
@@ -177,9 +178,9 @@ export class ResultsPanel extends PanelPage {
           info: content.info,
         });
         try {
-          for await (const piece of streamUri(content.uri)) {
+          for await (const bytes of streamUriBytes(content.uri)) {
             if (stale()) return;
-            await post({ type: 'csvChunk', text: piece });
+            await post({ type: 'csvChunk', bytes });
           }
           await post({ type: 'csvEnd' });
         } catch (err) {
