@@ -66,6 +66,14 @@ test('masking keeps the length, is idempotent and leaves no Luhn-valid card run 
   );
 });
 
+test('a UUID with a letter is an id, kept whole; a card number beside it or a UUID of digits alone is not', () => {
+  // Digit groups 8183-4276-9800-034019 pass Luhn: masked before, the error id a merchant quotes to support broke.
+  const id = 'error ID 7bac2e02-8183-4276-9800-034019f2ba4b';
+  assert.equal(maskCardNumbers(id), id);
+  assert.equal(maskCardNumbers(`${id} card 4111 1111 1111 1111`), `${id} card 4111 11** **** 1111`);
+  assert.notEqual(maskCardNumbers('41111111-1111-1111-1111-111111111111'), '41111111-1111-1111-1111-111111111111');
+});
+
 test('an id column is exact unless it holds a card number', () => {
   assert.equal(maskField('serial-number', '4012888888881881'), '401288******1881');
   assert.equal(maskField('client-orderid', '4111111111111111'), '411111******1111');
