@@ -1,4 +1,4 @@
-import { localGatewayText, type SubmissionRecord } from '../../core/ledger';
+import { localGatewayText, recordedOutcomeText, type SubmissionRecord } from '../../core/ledger';
 import type { CliContext } from '../context';
 import { damageText, openLedger, sendingNow } from '../ledger';
 import { inputError } from '../output';
@@ -35,7 +35,7 @@ export const runHistory = (args: string[], ctx: CliContext) => runCommand(histor
 
 function state(r: SubmissionRecord): string {
   if (r.state === 'sending') return sendingNow(r) ? 'sending (in progress)' : 'sending, interrupted: outcome unknown';
-  return `${r.outcome ?? '?'}${r.kind ? ` (${r.kind})` : ''}${r.httpStatus !== undefined ? ` HTTP ${r.httpStatus}` : ''}`;
+  return recordedOutcomeText(r);
 }
 
 function recordText(r: SubmissionRecord): string {
