@@ -107,7 +107,15 @@ function answerWords(o: SubmitOutcome, sensitive: readonly string[]): string {
     case 'unrecognised':
     case 'report':
       return '';
+    default:
+      return plainWords(o, sensitive);
   }
+}
+
+/** An outcome without words of its own here: the gateway's error message or the outcome's message, masked. */
+function plainWords(o: SubmitOutcome, sensitive: readonly string[]): string {
+  if ('errorMessage' in o && o.errorMessage !== undefined) return maskText(o.errorMessage, sensitive);
+  return 'message' in o ? maskText(o.message, sensitive) : '';
 }
 
 /**
