@@ -2,7 +2,6 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import * as zlib from 'node:zlib';
 import type { GatewayOutcome, HttpAnswer } from './outcome';
-import type { UnknownKind } from './outcomeKinds';
 
 // node:http(s) rather than fetch, because the create operation must know one thing fetch hides: whether
 // the request may have reached the gateway. Until the connection is open (TCP, and TLS for https) and the
@@ -15,7 +14,7 @@ import type { UnknownKind } from './outcomeKinds';
 export type TransportError = Extract<GatewayOutcome, { outcome: 'transport-error' }>;
 
 /** Why an exchange that had started (the request may have arrived) did not bring a whole answer. */
-export type AfterSendFailure = Exclude<UnknownKind, 'gateway-unavailable'>;
+export type AfterSendFailure = 'timeout' | 'connection-lost' | 'truncated' | 'cancelled';
 
 export type PostResult =
   | { ok: true; answer: StreamedAnswer }
