@@ -2,7 +2,6 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { createRecurringPayments, type PathTemplates } from '../../core/gateway';
 import { LedgerWriteError, type Ledger, type SubmissionRecord } from '../../core/ledger';
-import { maskText } from '../../core/output';
 import { checkSigningCredentials, type SigningCredentials } from '../../core/oauth';
 import { submitBatch, type SubmitResult, type SubmitTarget } from '../../core/submit/submitBatch';
 import type { LocalGatewayUse } from '../../local-gateway';
@@ -12,7 +11,7 @@ import { localGatewayRef, resolveTarget } from '../target';
 import type { CliContext } from '../context';
 import { displayPosition, readInput } from '../io';
 import { damageText, describeEarlier, openLedger } from '../ledger';
-import { EXIT, exitCodeFor, inputError, outcomeJson, outcomeText } from '../output';
+import { EXIT, exitCodeFor, field, inputError, jsonLine, outcomeJson, outcomeText } from '../output';
 import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
 
 export interface SubmitOptions {
@@ -108,7 +107,7 @@ async function cliTarget(o: SubmitOptions, ctx: CliContext): Promise<{ ok: true;
 }
 
 const whatIsSent = (name: string, rows: number, t: CliTarget) =>
-  `${name} (${rows} row${rows === 1 ? '' : 's'}) to ${t.environment.name}, endpoint ${t.environment.endpointId}`;
+  `${name} (${rows} row${rows === 1 ? '' : 's'}) to ${field(t.environment.name)}, endpoint ${field(t.environment.endpointId)}`;
 
 /**
  * The core's submit use case with the terminal's prompts and words: lint gate → target → resend guard →
@@ -179,7 +178,7 @@ function reportResult(result: SubmitResult<CliTarget, string>, name: string, led
         ctx.stderr(
           `paygate submit: the answer could not be recorded in ${ledger.filePath} (${result.recordError}); the record stays "sending"\n`,
         );
-      if (o.format === 'json') ctx.stdout(`${JSON.stringify({ ...outcomeJson(result.outcome), submission: result.record.id })}\n`);
+      if (o.format === 'json') ctx.stdout(jsonLine({ ...outcomeJson(result.outcome), submission: result.record.id }));
       else ctx.stdout(outcomeText(result.outcome, whatIsSent(name, result.prepared.rowCount, result.target)));
       return exitCodeFor(result.outcome);
   }
@@ -193,12 +192,12 @@ function refusedBeforeSending(
 ): number {
   const { prepared } = result;
   if (result.reason === 'local-gateway-failed') {
-    ctx.stderr(`paygate submit: ${result.message}; nothing was sent\n`);
+    ctx.stderr(`paygate submit: ${field(result.message)}; nothing was sent\n`);
     return EXIT.transport;
   }
   for (const d of prepared.errors) {
     const p = displayPosition(d.range.start, prepared.lint.batch.csv.bom);
-    ctx.stderr(`${name}:${p.line}:${p.column}: error ${d.code} ${maskText(d.message)}\n`);
+    ctx.stderr(`${name}:${p.line}:${p.column}: error ${d.code} ${field(d.message)}\n`);
   }
   const hint = prepared.errors.length > 0 ? " (see 'paygate lint', 'paygate fix')" : '';
   return inputError(ctx, 'paygate submit', `${result.message}${hint}`);

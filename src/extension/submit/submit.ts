@@ -8,6 +8,7 @@ import { localGatewayRef } from '../../local-gateway/finding';
 import { maskText } from '../../core/output';
 import { damageText } from '../../core/ledger/words';
 import { log, showErrorWithLog } from '../log';
+import { showError, showInfo, showWarning } from '../say';
 import type { ResultsPanelApi } from '../results/register';
 import { activeEnvironmentName, isProduction } from '../environments/settings';
 import type { SubmissionHistory } from '../history/history';
@@ -53,7 +54,7 @@ export interface SubmitCommandDeps extends TargetDeps {
 }
 
 function refuse(reason: SubmitRefusal, message: string, notify = true): SubmitResult {
-  if (notify) void vscode.window.showErrorMessage(`PayGate: ${message}`);
+  if (notify) void showError(`PayGate: ${message}`);
   return { status: 'refused', reason, message };
 }
 
@@ -86,7 +87,7 @@ async function confirmProduction(
   const rows = prepared.rowCount;
   return (
     options.confirm ??
-    (await vscode.window.showWarningMessage(
+    (await showWarning(
       `Send ${rows} recurring payment${rows === 1 ? '' : 's'} to the PRODUCTION environment "${envName}"?`,
       { modal: true, detail: `File: ${name}\nEndpoint: ${endpoint}\nRows: ${rows}\n\nReal cards will be charged on schedule.` },
       'Send to production',
@@ -174,7 +175,7 @@ function refusedBeforeSending(result: Extract<CoreResult, { status: 'refused' }>
   switch (result.reason) {
     case 'lint-errors': {
       const message = `${result.message}. Fix them first.`;
-      void vscode.window.showErrorMessage(`PayGate: ${message}`, 'Show Problems').then((choice) => {
+      void showError(`PayGate: ${message}`, 'Show Problems').then((choice) => {
         if (choice) void vscode.commands.executeCommand('workbench.actions.view.problems');
       });
       return refuse('lint-errors', message, false);
@@ -215,12 +216,12 @@ function showSent(
   const serials = result.answer.serialNumbers;
   if (outcome.outcome === 'accepted') {
     log().info(`Submit ${name}: ${line}${serials.length ? `, serial-number ${serials.join(', ')}` : ''}`);
-    void vscode.window.showInformationMessage(`PayGate: ${name}: ${line}`);
+    void showInfo(`PayGate: ${name}: ${line}`);
   } else {
     log().warn(`Submit ${name}: ${line}`);
     if ('raw' in outcome) log().debug(`Answer body: ${maskText(outcome.raw.slice(0, 2000), sensitive).replace(/\s+/g, ' ')}`);
     if (OUTCOMES[outcome.outcome].unknown) {
-      void vscode.window.showWarningMessage(`PayGate: ${name}: ${line}`, { modal: false }, 'Show Log').then((c) => c && log().show());
+      void showWarning(`PayGate: ${name}: ${line}`, { modal: false }, 'Show Log').then((c) => c && log().show());
     } else void showErrorWithLog(`PayGate: ${name}: ${line}`);
   }
   return { status: 'sent', outcome: outcome.outcome, record: result.completed ?? result.record, historyFile: ledgerFile };
@@ -234,7 +235,7 @@ function showSent(
  */
 async function askSendAgain(blocker: ResendBlocker, name: string, envName: string, endpoint: string): Promise<boolean> {
   if ('damage' in blocker) {
-    const choice = await vscode.window.showWarningMessage(
+    const choice = await showWarning(
       `${name} may have been sent before: the submission ledger was damaged. Sending it again may create the payments twice.`,
       { modal: true, detail: `${damageText(blocker.damage, '')}\n\n${name} → ${envName}\n${endpoint}` },
       { title: "Don't Send" },
