@@ -85,7 +85,7 @@ export class LineIndex {
   }
 }
 
-/** Applies non-overlapping edits (any order) to a text. Used by the CLI's `fix` and by tests. */
+/** Applies non-overlapping edits (any order) to a text: the strip-CVV fix (rules/batchEdits.ts). */
 export function applyEdits(text: string, edits: readonly TextEdit[]): string {
   const index = new LineIndex(text);
   const spans = edits

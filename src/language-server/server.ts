@@ -9,10 +9,12 @@ import {
 } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
+  BATCH_ON_DISK_NOTIFICATION,
   FIX_ALL_KIND,
   LEDGER_TARGET_NOTIFICATION,
   PREVIEW_TODAY_NOTIFICATION,
   readLedgerTarget,
+  type BatchOnDisk,
   type LedgerTarget,
   type PreviewToday,
 } from '../shared/lintProtocol';
@@ -60,6 +62,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.onNotification(PREVIEW_TODAY_NOTIFICATION, (p: PreviewToday | null) => void (s.previewToday = p ?? {}));
   connection.onNotification(CALLBACK_ADDRESS_NOTIFICATION, setCallbackAddress);
   connection.onNotification(LEDGER_TARGET_NOTIFICATION, (p: unknown) => ledgerTargetChanged(s, readLedgerTarget(p)));
+  connection.onNotification(BATCH_ON_DISK_NOTIFICATION, (p: BatchOnDisk) => s.disk.notified(p));
   connection.onHover((params) => hover(s, params));
   connection.onCompletion((params) => completion(s, params));
   connection.onCodeAction((params) => codeAction(s, params));
@@ -94,6 +97,7 @@ function initialize(s: Session, params: InitializeParams): InitializeResult {
 
 /** Opened: checked at once whatever paygate.lint.run says. */
 function opened(s: Session, document: TextDocument): void {
+  s.disk.takenOver(document.uri);
   forget(s, document.uri);
   if (!lintable(document)) return;
   s.seen.add(document.uri);

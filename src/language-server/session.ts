@@ -4,6 +4,7 @@ import type { LintResult } from '../core/rules/lint';
 import { LANGUAGE_ID, type PreviewToday } from '../shared/lintProtocol';
 import type { CompletionSupport } from './completion';
 import { firstProblems, MAX_PUBLISHED, publishedDiagnostics } from './diagnostics';
+import { DiskBatches } from './diskBatches';
 import { Documents } from './documents';
 import { firstScreen } from './firstScreen';
 import { GitGuard } from './gitGuard';
@@ -22,7 +23,10 @@ export interface Session {
   readonly guard: GitGuard;
   /** already-sent and cvv-after-send, from the submission ledger. */
   readonly ledger: LedgerGuard;
-  readonly timers: Map<string, ReturnType<typeof setTimeout>>;
+  /** Batches too large for the editor to pass, checked from disk. */
+  readonly disk: DiskBatches;
+  /** Each document's lint to come: how to call it off. */
+  readonly timers: Map<string, () => void>;
   /** Per document: the ledger's check a moment after an edit. */
   readonly ledgerTimers: Map<string, ReturnType<typeof setTimeout>>;
   /** The client applies workspace edits that create files (the already-sent rows' new file). */
@@ -40,12 +44,15 @@ export interface Session {
 }
 
 export function newSession(connection: Connection): Session {
+  const documents = new Documents();
+  const guard = new GitGuard();
   return {
     connection,
-    documents: new Documents(),
+    documents,
     store: new LintStore(),
-    guard: new GitGuard(),
+    guard,
     ledger: new LedgerGuard(),
+    disk: new DiskBatches(connection, guard, (uri) => documents.get(uri) !== undefined),
     timers: new Map(),
     ledgerTimers: new Map(),
     createsFiles: false,
@@ -71,8 +78,7 @@ export function fail(s: Session, what: string, uri: string, err: unknown): void 
 }
 
 function cancel(s: Session, uri: string): void {
-  const timer = s.timers.get(uri);
-  if (timer !== undefined) clearTimeout(timer);
+  s.timers.get(uri)?.();
   s.timers.delete(uri);
 }
 
@@ -122,13 +128,24 @@ function publish(s: Session, uri: string): void {
   }
 }
 
-/** Even with no wait, the lint runs from a timer, so a burst of changes already received is linted once. */
+/**
+ * Even with no wait, the lint runs later, so a burst of changes already received is linted once. With no
+ * wait: two turns of the event loop later (setImmediate twice), not on a zero timeout, which waits a
+ * millisecond. The connection handles one queued message per turn (vscode-jsonrpc's message queue, on
+ * setImmediate), each rescheduling this: the lint runs once the messages read so far are handled.
+ */
 export function schedule(s: Session, uri: string, delayMs: number): void {
   cancel(s, uri);
-  s.timers.set(
-    uri,
-    setTimeout(() => publish(s, uri), delayMs),
-  );
+  if (delayMs > 0) {
+    const timer = setTimeout(() => publish(s, uri), delayMs);
+    s.timers.set(uri, () => clearTimeout(timer));
+    return;
+  }
+  const first = setImmediate(() => {
+    const second = setImmediate(() => publish(s, uri));
+    s.timers.set(uri, () => clearImmediate(second));
+  });
+  s.timers.set(uri, () => clearImmediate(first));
 }
 
 export function relintIfOnType(s: Session, uri: string): void {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderCodeIndex, renderCodeTable, renderColumnTable, renderTestCards, replaceRegion } from '../../src/core/rules/docs';
+import { renderCodeIndex, renderCodeTable, renderColumnTable, renderTestCards, replaceRegion } from './ruleDocs';
 
 // `npm run readme`: rewrites the documents' generated parts: in docs/rules.md the rule tables (from the
 // column and code tables) and what `paygate lint` says of the examples; in README.md the code index.

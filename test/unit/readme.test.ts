@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { renderCodeIndex, renderCodeTable, renderColumnTable, renderTestCards, ruleDocUrl } from '../../src/core/rules/docs';
+import { renderCodeIndex, renderCodeTable, renderColumnTable, renderTestCards } from '../tools/ruleDocs';
+import { ruleDocUrl } from '../../src/core/rules/links';
 import { CodeInfo, type Code } from '../../src/core/rules/codes';
 import { COLUMNS } from '../../src/core/rules/columns';
 

@@ -10,5 +10,3 @@ export * from './entry';
 export * from './alreadySent';
 export * from './rowKeys';
 export * from './batchDiff';
-export { KEY_FILE } from './secret';
-export { LEDGER_FILE } from './files';

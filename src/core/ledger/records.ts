@@ -1,5 +1,5 @@
 import { maskText } from '../output';
-import { LEDGER_MAY_HAVE_CREATED, type LedgerOutcomeName } from '../gateway/outcomes';
+import { recordedFacts, type LedgerOutcomeName } from '../gateway/outcomes';
 import type { LedgerFs } from './ledgerFs';
 
 // What the submission ledger holds and how its lines fold into records. A record names a create by its
@@ -237,14 +237,13 @@ function sameLocalGateway(a: string | undefined, b: string | undefined): boolean
 
 /**
  * Whether a record means the content may already be at the gateway: still sending (or interrupted while
- * sending), an outcome whose row of the outcome table says so (accepted, unknown, unrecognised, the old
- * cancelled), any answer that named created payments (a batch declined in part), and anything this
- * version cannot read (a done record without an outcome, an outcome written by a newer version).
+ * sending), an outcome whose row in the outcome table says it may have created payments, anything this
+ * version cannot read (a done record without an outcome, an outcome a newer version wrote: nobody here can
+ * vouch for it), or any answer that named created payments (a batch declined in part).
  */
 export function mayHaveCreated(r: Pick<SubmissionRecord, 'state' | 'outcome' | 'recurringPaymentIds'>): boolean {
-  if (r.state === 'sending' || r.outcome === undefined) return true;
-  if (r.recurringPaymentIds.length > 0) return true;
-  return Object.hasOwn(LEDGER_MAY_HAVE_CREATED, r.outcome) ? LEDGER_MAY_HAVE_CREATED[r.outcome] : true;
+  if (r.state === 'sending' || r.outcome === undefined || r.recurringPaymentIds.length > 0) return true;
+  return recordedFacts(r.outcome)?.mayHaveCreated ?? true;
 }
 
 /** The damage marks of ledger lines, and which of them were acknowledged. */

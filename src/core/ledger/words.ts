@@ -1,3 +1,4 @@
+import { recordedFacts } from '../gateway/outcomes';
 import type { AlreadySentRow } from './alreadySent';
 import type { DamageMark, LocalGatewayRef, SubmissionRecord } from './records';
 
@@ -65,3 +66,15 @@ export function localGatewayPlace(g: LocalGatewayRef): string {
 }
 
 export const localGatewayText = (g: LocalGatewayRef) => `the local gateway of ${localGatewayPlace(g)}`;
+
+/**
+ * A completed record's outcome as the ledger's lists say it (`paygate history`, the Submissions view):
+ * the outcome table's label, the kind and the HTTP status; an outcome whose payments may exist unseen
+ * says so.
+ */
+export function recordedOutcomeText(r: Pick<SubmissionRecord, 'outcome' | 'kind' | 'httpStatus'>): string {
+  const facts = recordedFacts(r.outcome);
+  const label = facts?.label ?? `${r.outcome ?? '?'} (not known to this version)`;
+  const text = `${label}${r.kind ? ` (${r.kind})` : ''}${r.httpStatus !== undefined ? ` HTTP ${r.httpStatus}` : ''}`;
+  return facts?.unknown ? `${text}: the gateway may have created the payments; check before sending again` : text;
+}

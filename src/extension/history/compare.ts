@@ -13,6 +13,7 @@ import { readBatch } from '../../core/rules/batch';
 import { documentFor, type CommandArgs } from '../commandArgs';
 import { Disposable } from '../disposable';
 import type { SubmissionHistory } from './history';
+import { showInfo, showWarning } from '../say';
 
 // PayGate: Compare with Last Sent. The batch against the last send of a file of its name, read back from
 // the ledger's row keys (`paygate diff FILE --against last` in the editor): VS Code's diff editor with the
@@ -80,13 +81,11 @@ export async function compareWithLastSentCommand(
   const leftUri = docs.add(`${name} (last sent)`, left);
   const rightUri = docs.add(`${name} (now)`, right);
   await vscode.commands.executeCommand('vscode.diff', leftUri, rightUri, `${name}: last sent ↔ now`);
-  void vscode.window.showInformationMessage(
-    `PayGate: ${name} against its send of ${sentAt(r)} (${serialText(r)}): ${summaryOf(found.diff)}.`,
-  );
+  void showInfo(`PayGate: ${name} against its send of ${sentAt(r)} (${serialText(r)}): ${summaryOf(found.diff)}.`);
   return { status: 'compared', diff: found.diff, record: r, left, right };
 }
 
 function notCompared(message: string): CompareResult {
-  void vscode.window.showWarningMessage(`PayGate: ${message}`);
+  void showWarning(`PayGate: ${message}`);
   return { status: 'not-compared', message };
 }

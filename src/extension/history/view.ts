@@ -1,13 +1,15 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
-import { localGatewayPlace, type SubmissionRecord } from '../../core/ledger';
+import { localGatewayPlace, recordedOutcomeText, type SubmissionRecord } from '../../core/ledger';
+import { recordedFacts } from '../../core/gateway/outcomes';
 import type { SubmissionHistory } from './history';
 import { requestTimeoutMs } from '../environments/settings';
 import type { ResultsPanelApi } from '../results/register';
 import type { SubmissionView } from '../../shared/resultsProtocol';
 import { newestSubmissions } from './page';
 import { recordView } from './recordView';
+import { showInfo, showWarning } from '../say';
 
 // The "Submissions" tree: one item per submission (newest first) with its outcome as the icon, and the
 // gateway's ids and serial numbers as children. Failures get a warning-coloured icon. It shows the newest
@@ -28,18 +30,17 @@ function interrupted(r: SubmissionRecord): boolean {
   return r.state === 'sending' && Date.now() - Date.parse(r.time) > requestTimeoutMs() + 30_000;
 }
 
+/** The icon of a record: the tone of its outcome in the core's table (an unknown name may have created payments). */
 function recordIcon(r: SubmissionRecord): vscode.ThemeIcon {
   if (interrupted(r)) return new vscode.ThemeIcon('question', new vscode.ThemeColor('list.warningForeground'));
   if (r.state === 'sending') return new vscode.ThemeIcon('loading~spin');
-  switch (r.outcome) {
-    case 'accepted':
+  if (r.outcome === 'withdrawn') return new vscode.ThemeIcon('circle-slash');
+  switch (recordedFacts(r.outcome)?.tone ?? 'unknown') {
+    case 'ok':
       return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
     case 'unknown':
-    case 'cancelled':
       return new vscode.ThemeIcon('question', new vscode.ThemeColor('list.warningForeground'));
-    case 'withdrawn':
-      return new vscode.ThemeIcon('circle-slash');
-    default:
+    case 'failed':
       return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
   }
 }
@@ -48,9 +49,7 @@ function recordIcon(r: SubmissionRecord): vscode.ThemeIcon {
 function stateText(r: SubmissionRecord): string {
   if (interrupted(r)) return 'no answer recorded: interrupted while sending; the gateway may have created the payments';
   if (r.state === 'sending') return 'sending…';
-  if (r.outcome === 'unknown')
-    return `unknown (${r.kind ?? 'no answer'}): the gateway may have created the payments; check before sending again`;
-  return `${r.outcome ?? '?'}${r.httpStatus ? ` (HTTP ${r.httpStatus})` : ''}`;
+  return recordedOutcomeText(r);
 }
 
 function details(r: SubmissionRecord): Node[] {
@@ -164,7 +163,7 @@ export async function openSubmissionCommand(
   // The tree's own copy first: the ledger's whole read (get) only for an id the tree does not show.
   const record = id ? (shown?.(id) ?? (await history.current.get(id))) : (await history.current.recent(1))[0];
   if (!record) {
-    void vscode.window.showInformationMessage('PayGate: no submission to show.');
+    void showInfo('PayGate: no submission to show.');
     return undefined;
   }
   const view = await recordView(record, interrupted(record));
@@ -176,7 +175,7 @@ export async function clearHistoryCommand(history: SubmissionHistory, arg?: unkn
   const confirmed =
     arg && typeof arg === 'object' && typeof (arg as { confirm?: unknown }).confirm === 'boolean'
       ? (arg as { confirm: boolean }).confirm
-      : (await vscode.window.showWarningMessage(
+      : (await showWarning(
           'Clear the PayGate submission history?',
           {
             modal: true,

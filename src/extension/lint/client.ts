@@ -6,6 +6,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import type { EntryState } from '../entryState';
 import { localStateDir } from '../environments/localState';
 import { useLog } from '../log';
+import { BatchesOnDisk } from './batchesOnDisk';
 import { registerLedgerTarget } from './ledgerTarget';
 import { registerPreviewToday } from './previewToday';
 import { registerLinting } from './register';
@@ -13,6 +14,8 @@ import { registerLinting } from './register';
 export function startLanguageClient(context: vscode.ExtensionContext, entry: EntryState): LanguageClient {
   useLog(entry.log);
   const client = registerLinting(context);
+  // Batches over 50 MB, which VS Code passes to no extension: checked from disk on open and on save.
+  context.subscriptions.push(new BatchesOnDisk(client));
   const environments = {
     onDidChangeTarget: entry.targetChanged.event,
     // Until the features find or start the local gateway, its state directory holds the clock as it last was.

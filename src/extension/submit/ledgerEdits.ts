@@ -6,6 +6,7 @@ import { readBatch } from '../../core/rules/batch';
 import { moveRowsOut, stripCvvEdits } from '../../core/rules/batchEdits';
 import type { TextEdit } from '../../core/text';
 import { log, showErrorWithLog } from '../log';
+import { showWarning } from '../say';
 
 // What the editor does about the ledger's findings on a batch, with the core's edits (the same the
 // language server's quick fixes and `paygate fix --strip-cvv` make): rows already sent moved into a file
@@ -89,10 +90,8 @@ export async function offerStripCvv(doc: vscode.TextDocument, name: string, answ
     return;
   }
   const action = 'Empty the cvv2 values';
-  void vscode.window
-    .showWarningMessage(
-      `PayGate: ${name} was accepted and still holds CVVs, which must not be kept after authorisation (PCI DSS 3.3.1.2).`,
-      action,
-    )
-    .then((choice) => (choice === action ? strip() : undefined));
+  void showWarning(
+    `PayGate: ${name} was accepted and still holds CVVs, which must not be kept after authorisation (PCI DSS 3.3.1.2).`,
+    action,
+  ).then((choice) => (choice === action ? strip() : undefined));
 }

@@ -8,6 +8,7 @@ import {
   type AlreadySentRow,
   type ResendBlocker,
 } from '../../core/ledger';
+import { showWarning } from '../say';
 
 // The questions a submit asks before sending again, each with one way to say yes: the same content sent
 // before (or a damaged ledger that may hide such a send), and rows already sent in other batches.
@@ -20,7 +21,7 @@ import {
  */
 export async function askSendAgain(blocker: ResendBlocker, name: string, envName: string, endpoint: string): Promise<boolean> {
   if ('damage' in blocker) {
-    const choice = await vscode.window.showWarningMessage(
+    const choice = await showWarning(
       `${name} may have been sent before: the submission ledger was damaged. Sending it again may create the payments twice.`,
       { modal: true, detail: `${damageText(blocker.damage, '')}\n\n${name} → ${envName}\n${endpoint}` },
       { title: "Don't Send" },

@@ -1,29 +1,17 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as os from 'node:os';
-import {
-  createRecurringPayments,
-  createRecurringPaymentsUrl,
-  environmentProblems,
-  fieldValue,
-  prepareSubmission,
-} from '../../core/gateway';
 import * as fs from 'node:fs/promises';
-import {
-  completionFor,
-  guardedSend,
-  splitList,
-  submissionEntry,
-  type AlreadySentRow,
-  type LocalGatewayRef,
-  type SubmissionRecord,
-} from '../../core/ledger';
+import { createRecurringPayments, createRecurringPaymentsUrl, OUTCOMES, type PreparedSubmission } from '../../core/gateway';
+import type { AlreadySentRow, SubmissionRecord } from '../../core/ledger';
+import { submitBatch, type SubmitResult as CoreSubmitResult, type SubmitTarget } from '../../core/submit/submitBatch';
 import { localGatewayRef } from '../../local-gateway/finding';
 import { maskText } from '../../core/output';
 import { damageText } from '../../core/ledger/words';
 import { askRowsAgain, askSendAgain, type RowsAnswer } from './resendQuestions';
 import { holdsCvv, moveAlreadySentRows, offerStripCvv } from './ledgerEdits';
 import { log, showErrorWithLog } from '../log';
+import { showError, showInfo, showWarning } from '../say';
 import type { ResultsPanelApi } from '../results/register';
 import { activeEnvironmentName, isProduction } from '../environments/settings';
 import type { SubmissionHistory } from '../history/history';
@@ -77,10 +65,52 @@ export interface SubmitCommandDeps extends TargetDeps {
 type Refused = Extract<SubmitResult, { status: 'refused' }>;
 
 function refuse(reason: SubmitRefusal, message: string, notify = true): Refused {
-  if (notify) void vscode.window.showErrorMessage(`PayGate: ${message}`);
+  if (notify) void showError(`PayGate: ${message}`);
   return { status: 'refused', reason, message };
 }
 
+/** The editor's target: the core's, with its credentials and the running local gateway. */
+type EditorTarget = Target & SubmitTarget;
+
+/** Environment and credentials (secrets, or the local gateway's demo merchant); the problem shown when missing. */
+async function editorTarget(
+  deps: SubmitCommandDeps,
+  envName: string,
+): Promise<{ ok: true; value: EditorTarget } | { ok: false; refusal: SubmitResult }> {
+  const resolved = await resolveTarget(deps, envName, 'create');
+  if (!resolved.ok) {
+    showTargetProblem(resolved);
+    return { ok: false, refusal: { status: 'refused', reason: resolved.reason, message: resolved.message } };
+  }
+  const t = resolved.target;
+  return { ok: true, value: { ...t, environmentName: envName, signatureMethod: t.credentials.signatureMethod } };
+}
+
+/** Production sends are confirmed in a modal (or by the caller's `confirm`). */
+async function confirmProduction(
+  options: SubmitOptions,
+  envName: string,
+  name: string,
+  prepared: PreparedSubmission,
+  endpoint: string,
+): Promise<boolean> {
+  if (!isProduction(envName)) return true;
+  const rows = prepared.rowCount;
+  return (
+    options.confirm ??
+    (await showWarning(
+      `Send ${rows} recurring payment${rows === 1 ? '' : 's'} to the PRODUCTION environment "${envName}"?`,
+      { modal: true, detail: `File: ${name}\nEndpoint: ${endpoint}\nRows: ${rows}\n\nReal cards will be charged on schedule.` },
+      'Send to production',
+    )) === 'Send to production'
+  );
+}
+
+/**
+ * The core's submit use case with the editor's prompts and words: lint gate → target → the guarded send
+ * (in flight? sent before? production? ledger "sending", one cancellable POST, ledger completed) → results
+ * panel, notification.
+ */
 export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArgs): Promise<SubmitResult> {
   const options = optionsArg<SubmitOptions>(args);
   if (!vscode.workspace.isTrusted) {
@@ -88,113 +118,79 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
   }
   const doc = await documentFor(args);
   if (!doc) return refuse('no-file', 'Open a recurring-payments CSV file (or pick one in the explorer) to submit it.');
-  const fileLabel = doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.toString();
   const name = path.basename(doc.uri.path);
-  const text = doc.getText();
-
-  const prepared = prepareSubmission(text, name, await bytesOnDisk(doc));
-  if (prepared.refusal?.reason === 'lint-errors') {
-    const message = `${prepared.refusal.message}. Fix them first.`;
-    void vscode.window.showErrorMessage(`PayGate: ${message}`, 'Show Problems').then((choice) => {
-      if (choice) void vscode.commands.executeCommand('workbench.actions.view.problems');
-    });
-    return refuse('lint-errors', message, false);
-  }
-  if (prepared.refusal) return refuse(prepared.refusal.reason, `${prepared.refusal.message}.`);
-  const batch = prepared.lint.batch;
-  const rowCount = prepared.rowCount;
-
   const envName = options.environment ?? activeEnvironmentName();
-  const resolved = await resolveTarget(deps, envName, 'create');
-  if (!resolved.ok) {
-    showTargetProblem(resolved);
-    return { status: 'refused', reason: resolved.reason, message: resolved.message };
-  }
-  const target = resolved.target;
-  const problems = environmentProblems(target.environment, target.paths, 'create');
-  if (problems.length > 0) return refuse('invalid-environment', `${problems.join('; ')}. Nothing was sent.`);
-  const endpoint = createRecurringPaymentsUrl(target.environment, target.paths);
-  let localGateway: LocalGatewayRef | undefined;
-  if (target.local) {
-    try {
-      localGateway = await localGatewayRef(target.local);
-    } catch (err) {
-      return refuse(
-        'local-gateway-failed',
-        `Nothing was sent: the local gateway did not say its date (${err instanceof Error ? err.message : String(err)}).`,
-      );
-    }
-  }
   const ledger = deps.history.current;
-  const sensitive = sensitiveValues(batch);
-  let submittedAt = new Date().toISOString();
   let rowsAnswer: RowsAnswer = 'dont-send';
+  const result = await submitBatch(doc.getText(), name, {
+    face: 'editor',
+    pid: process.pid,
+    host: os.hostname(),
+    ledger,
+    file: doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.toString(),
+    onDisk: await bytesOnDisk(doc),
+    target: () => editorTarget(deps, envName),
+    localGateway: async (t) => (t.local ? localGatewayRef(t.local) : undefined),
+    confirmResend: async (previous, t) =>
+      options.sendAgain ?? (await askSendAgain(previous, name, envName, createRecurringPaymentsUrl(t.environment, t.paths))),
+    confirmRowResend: async (rows) => {
+      rowsAnswer = rowsAnswerGiven(options.sendRowsAgain) ?? (await askRowsAgain(rows, name, envName));
+      return rowsAnswer === 'send';
+    },
+    confirmSend: (t, prepared) => confirmProduction(options, envName, name, prepared, createRecurringPaymentsUrl(t.environment, t.paths)),
+    send: (t, prepared) => {
+      log().info(
+        `Submit ${name} (${prepared.rowCount} rows, sha256 ${prepared.contentHash}) to ${envName}: ${createRecurringPaymentsUrl(t.environment, t.paths)} [${t.signatureMethod}]`,
+      );
+      return sendWithProgress(name, envName, t, prepared.payload);
+    },
+    ledgerMessage: (outcome, _t, prepared) => summary(outcome, envName, sensitiveValues(prepared.lint.batch)),
+    sensitive: (prepared) => sensitiveValues(prepared.lint.batch),
+  });
+  return editorResult(result, { deps, doc, name, envName, ledgerFile: ledger.filePath, rowsAnswer, stripCvv: options.stripCvv });
+}
 
-  let result;
-  try {
-    result = await guardedSend<SubmitOutcome>({
-      ledger,
-      entry: submissionEntry({
-        face: 'editor',
-        pid: process.pid,
-        host: os.hostname(),
-        environment: target.environment,
-        environmentName: envName,
-        paths: target.paths,
-        file: fileLabel,
-        prepared,
-        signatureMethod: target.credentials.signatureMethod,
-        ...(localGateway ? { localGateway } : {}),
-      }),
-      legacyHashes: prepared.legacyHashes,
-      batch,
-      confirmResend: async (previous) => options.sendAgain ?? (await askSendAgain(previous, name, envName, endpoint)),
-      confirmRowResend: async (rows) => {
-        rowsAnswer = rowsAnswerGiven(options.sendRowsAgain) ?? (await askRowsAgain(rows, name, envName));
-        return rowsAnswer === 'send';
-      },
-      confirmSend: async () => {
-        if (!isProduction(envName)) return true;
-        return (
-          options.confirm ??
-          (await vscode.window.showWarningMessage(
-            `Send ${rowCount} recurring payment${rowCount === 1 ? '' : 's'} to the PRODUCTION environment "${envName}"?`,
-            { modal: true, detail: `File: ${name}\nEndpoint: ${endpoint}\nRows: ${rowCount}\n\nReal cards will be charged on schedule.` },
-            'Send to production',
-          )) === 'Send to production'
-        );
-      },
-      send: async () => {
-        submittedAt = new Date().toISOString();
-        log().info(
-          `Submit ${name} (${rowCount} rows, sha256 ${prepared.contentHash}) to ${envName}: ${endpoint} [${target.credentials.signatureMethod}]`,
-        );
-        return sendWithProgress(name, envName, target, prepared.payload);
-      },
-      completion: (outcome) => completionFor(outcome, summary(outcome, envName, sensitive)),
-      sensitive,
-    });
-  } catch (err) {
-    // The ledger could not be read or written, or a question could not be asked: either way before sending.
-    return refuse(
-      'ledger-failed',
-      `Nothing was sent: ${err instanceof Error ? err.message : String(err)} (submission ledger ${ledger.filePath}).`,
-    );
-  }
+type CoreResult = CoreSubmitResult<EditorTarget, SubmitResult>;
+
+/** What one submit knows when it tells how it ended. */
+interface Telling {
+  deps: SubmitCommandDeps;
+  doc: vscode.TextDocument;
+  name: string;
+  envName: string;
+  ledgerFile: string;
+  /** What the person answered about rows already sent. */
+  rowsAnswer: RowsAnswer;
+  /** The answer to the offer to empty the CVVs of an accepted batch (absent: offered). */
+  stripCvv: boolean | undefined;
+}
+
+/** What the editor says and returns of how a submit ended. */
+async function editorResult(result: CoreResult, t: Telling): Promise<SubmitResult> {
+  const { name, envName, ledgerFile } = t;
   switch (result.status) {
+    case 'refused':
+      return refusedBeforeSending(result);
+    case 'no-target':
+      return result.refusal;
+    case 'failed': {
+      // The ledger could not be read or written, or a question could not be asked: either way before sending.
+      const why = result.error instanceof Error ? result.error.message : String(result.error);
+      return refuse('ledger-failed', `Nothing was sent: ${why} (submission ledger ${ledgerFile}).`);
+    }
     case 'in-flight':
       return refuse('in-flight', `${name} is already being sent to ${envName}; it is not sent a second time.`);
     case 'damaged':
-      void showErrorWithLog(`PayGate: ${damageText(result.damage, ledger.filePath)}`);
+      void showErrorWithLog(`PayGate: ${damageText(result.damage, ledgerFile)}`);
       return refuse('ledger-damaged', `Not sent: ${name} may have been sent before (the submission ledger was damaged).`, false);
     case 'duplicate':
       return refuse(
         'duplicate-declined',
-        `Not sent: ${name} was already sent to ${envName} (endpoint ${target.environment.endpointId}).`,
+        `Not sent: ${name} was already sent to ${envName} (endpoint ${result.target.environment.endpointId}).`,
         false,
       );
     case 'already-sent':
-      return rowsRefused(doc, name, envName, result.rows, rowsAnswer);
+      return rowsRefused(t.doc, name, envName, result.rows, t.rowsAnswer);
     case 'raced':
       return refuse(
         'duplicate-declined',
@@ -203,42 +199,62 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
     case 'not-confirmed':
       return refuse('not-confirmed', `Not sent: ${name} to ${envName} was not confirmed.`, false);
     case 'sent':
-      break;
+      return showSent(result, t);
   }
-  const outcome = result.outcome;
-  if (result.recordError) log().warn(`Submit ${name}: the answer could not be recorded in ${ledger.filePath}: ${result.recordError}`);
-  const fields = 'fields' in outcome ? outcome.fields : {};
-  const ids = outcome.outcome === 'accepted' || outcome.outcome === 'declined' ? splitList(fieldValue(fields, 'recurring-payment-id')) : [];
-  const statuses = outcome.outcome === 'accepted' || outcome.outcome === 'declined' ? splitList(fieldValue(fields, 'status')) : [];
-  const serialNumbers = splitList(fieldValue(fields, 'serial-number'));
-  const line = summary(outcome, envName, sensitive);
+}
 
+/** Lint errors (with "Show Problems"), no rows, an invalid environment or a silent local gateway: nothing sent. */
+function refusedBeforeSending(result: Extract<CoreResult, { status: 'refused' }>): SubmitResult {
+  switch (result.reason) {
+    case 'lint-errors': {
+      const message = `${result.message}. Fix them first.`;
+      void showError(`PayGate: ${message}`, 'Show Problems').then((choice) => {
+        if (choice) void vscode.commands.executeCommand('workbench.actions.view.problems');
+      });
+      return refuse('lint-errors', message, false);
+    }
+    case 'local-gateway-failed':
+      return refuse('local-gateway-failed', `Nothing was sent: the local gateway did not say its date (${result.message}).`);
+    case 'invalid-environment':
+      return refuse('invalid-environment', `${result.message.replace(/; nothing was sent$/, '')}. Nothing was sent.`);
+    default:
+      return refuse(result.reason, `${result.message}.`);
+  }
+}
+
+/** The answer in the results panel, the log and a notification (a warning when the payments may exist). */
+async function showSent(result: Extract<CoreResult, { status: 'sent' }>, t: Telling): Promise<SubmitResult> {
+  const { outcome, prepared, target } = result;
+  const { name, envName, ledgerFile } = t;
+  const batch = prepared.lint.batch;
+  const sensitive = sensitiveValues(batch);
+  if (result.recordError) log().warn(`Submit ${name}: the answer could not be recorded in ${ledgerFile}: ${result.recordError}`);
+  const line = summary(outcome, envName, sensitive);
   const view = buildSubmissionView({
     title: `Submission: ${name} → ${envName}`,
     outcome,
-    signatureMethod: target.credentials.signatureMethod,
+    signatureMethod: target.signatureMethod,
     batch,
     file: name,
     environment: envName,
-    submittedAt,
-    ids,
-    statuses,
-    serialNumbers,
+    submittedAt: result.submittedAt,
+    ...result.answer,
   });
-  deps.results.showSubmission(view).then(undefined, (err: unknown) => log().warn(`Results panel: ${String(err)}`));
-
+  t.deps.results.showSubmission(view).then(undefined, (err: unknown) => log().warn(`Results panel: ${String(err)}`));
+  const serials = result.answer.serialNumbers;
   if (outcome.outcome === 'accepted') {
-    log().info(`Submit ${name}: ${line}${serialNumbers.length ? `, serial-number ${serialNumbers.join(', ')}` : ''}`);
-    void vscode.window.showInformationMessage(`PayGate: ${name}: ${line}`);
-    if (holdsCvv(text)) await offerStripCvv(doc, name, options.stripCvv);
+    log().info(`Submit ${name}: ${line}${serials.length ? `, serial-number ${serials.join(', ')}` : ''}`);
+    void showInfo(`PayGate: ${name}: ${line}`);
+    // PCI DSS: an accepted batch's CVVs must not be kept; the offer to empty them (the same edit as fix --strip-cvv).
+    if (holdsCvv(prepared.canonicalText)) await offerStripCvv(t.doc, name, t.stripCvv);
   } else {
     log().warn(`Submit ${name}: ${line}`);
     if ('raw' in outcome) log().debug(`Answer body: ${maskText(outcome.raw.slice(0, 2000), sensitive).replace(/\s+/g, ' ')}`);
-    if (outcome.outcome === 'unknown') {
-      void vscode.window.showWarningMessage(`PayGate: ${name}: ${line}`, { modal: false }, 'Show Log').then((c) => c && log().show());
+    if (OUTCOMES[outcome.outcome].unknown) {
+      void showWarning(`PayGate: ${name}: ${line}`, { modal: false }, 'Show Log').then((c) => c && log().show());
     } else void showErrorWithLog(`PayGate: ${name}: ${line}`);
   }
-  return { status: 'sent', outcome: outcome.outcome, record: result.completed ?? result.record, historyFile: ledger.filePath };
+  return { status: 'sent', outcome: outcome.outcome, record: result.completed ?? result.record, historyFile: ledgerFile };
 }
 
 /** The rows question answered by the command's options (tests, automation), or undefined: ask. */
@@ -271,7 +287,7 @@ async function rowsRefused(
     const moved = await moveAlreadySentRows(doc, rows);
     if (!moved) return { ...refuse('already-sent', `Not sent: ${what}; only a file on disk can be split.`), rows: n };
     const movedName = path.basename(moved.path);
-    void vscode.window.showInformationMessage(
+    void showInfo(
       `PayGate: moved ${n} already-sent row${n === 1 ? '' : 's'} of ${name} to ${movedName}. ${name} now holds the rows not sent yet (unsaved): nothing was sent.`,
     );
     return {
