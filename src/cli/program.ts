@@ -13,6 +13,7 @@ import { demoCommand } from './commands/demo';
 import { lspCommand } from './commands/lsp';
 import { historyCommand } from './commands/history';
 import { diffCommand } from './commands/diff';
+import { splitCommand } from './commands/split';
 import { trustCommand } from './commands/trust';
 import { reconcileCommand } from './commands/reconcile';
 import { listenCommand } from './commands/listen';
@@ -29,6 +30,7 @@ export const COMMANDS = [
   submitCommand,
   historyCommand,
   diffCommand,
+  splitCommand,
   reportCommand,
   reconcileCommand,
   trustCommand,
