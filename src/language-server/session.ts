@@ -9,6 +9,7 @@ import { firstScreen } from './firstScreen';
 import { GitGuard } from './gitGuard';
 import { LEDGER_RECHECK_MAX_LINES, LedgerGuard } from './ledgerGuard';
 import type { LintSettingsSource } from './settings';
+import { PayloadGuard } from './payloadGuard';
 import { LintStore } from './store';
 
 // What the server holds for its open documents, and how their problems reach the client: linted from a
@@ -22,6 +23,8 @@ export interface Session {
   readonly guard: GitGuard;
   /** already-sent and cvv-after-send, from the submission ledger. */
   readonly ledger: LedgerGuard;
+  /** batch-too-large: the document's payload against the active environment's maximum. */
+  readonly payload: PayloadGuard;
   readonly timers: Map<string, ReturnType<typeof setTimeout>>;
   /** Per document: the ledger's check a moment after an edit. */
   readonly ledgerTimers: Map<string, ReturnType<typeof setTimeout>>;
@@ -46,6 +49,7 @@ export function newSession(connection: Connection): Session {
     store: new LintStore(),
     guard: new GitGuard(),
     ledger: new LedgerGuard(),
+    payload: new PayloadGuard(),
     timers: new Map(),
     ledgerTimers: new Map(),
     createsFiles: false,
@@ -81,7 +85,8 @@ export function send(s: Session, uri: string): void {
   const last = s.shown.get(uri);
   if (!last) return;
   const found = s.guard.diagnostic(uri);
-  const ledger = s.ledger.diagnostics(uri);
+  const tooLarge = s.payload.diagnostic(uri);
+  const ledger = tooLarge ? [tooLarge, ...s.ledger.diagnostics(uri)] : s.ledger.diagnostics(uri);
   // The first problems (of a million-row file's, without listing them all), then git's warning and the
   // ledger's findings after them.
   const { diagnostics, total } = firstProblems(last.result);
@@ -113,6 +118,7 @@ function publish(s: Session, uri: string): void {
   if (!document || !lintable(document)) return;
   try {
     const result = s.store.get(document);
+    s.payload.weigh(uri, document);
     s.shown.set(uri, { version: document.version, result });
     send(s, uri);
     // Once the problems are on their way: what the first edit of a large file would wait for.
@@ -143,6 +149,7 @@ export function forget(s: Session, uri: string): void {
   s.store.delete(uri);
   s.guard.forget(uri);
   s.ledger.forget(uri);
+  s.payload.forget(uri);
   const timer = s.ledgerTimers.get(uri);
   if (timer !== undefined) clearTimeout(timer);
   s.ledgerTimers.delete(uri);

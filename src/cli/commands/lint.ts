@@ -6,6 +6,7 @@ import { lint as lintText } from '../../core/rules/lint';
 import type { RowFactsListener } from '../../core/rules/rowFacts';
 import type { CliContext } from '../context';
 import { ledgerIsPresent } from '../ledgerPlace';
+import { activeMaxPayload } from '../payloadLimit';
 import { formatLint, LINT_FORMATS, lintExitCode, type FileLint, type LintFormat } from '../format';
 import { maxBytesOption, readInput } from '../io';
 import { usageError } from '../output';
@@ -64,7 +65,10 @@ export function lintCommand(ctx: CliContext) {
       '--no-ledger',
       'do not read the submission ledger (already-sent, cvv-after-send); without a ledger (as in CI) neither is checked anyway',
     )
-    .option('--env <NAME>', 'the environment whose sends already-sent looks for (default: as paygate submit chooses it)')
+    .option(
+      '--env <NAME>',
+      "the environment whose sends already-sent looks for, and whose maximum payload batch-too-large weighs (default: as paygate submit chooses it)",
+    )
     .option('--state <DIR>', 'the submission ledger directory (default: as paygate submit chooses it)')
     .option('--config <FILE>', 'configuration file (as paygate submit reads it)')
     .action(exits((files, o) => lintFiles(files, o, ctx)));
@@ -77,6 +81,9 @@ export async function lintFiles(paths: string[], values: LintOptions, ctx: CliCo
   const files: FileLint[] = [];
   const failures: string[] = [];
   // The ledger's modules load only when there is a ledger to read (CI has none: lint starts as quickly).
+  const limit = await activeMaxPayload(ctx, values);
+  if (limit.problem)
+    ctx.stderr(`paygate lint: batch-too-large uses the local gateway's maximum (${limit.max} bytes): ${limit.problem}\n`);
   const ledger =
     values.ledger !== false && ledgerIsPresent(ctx, values.state) ? (await import('../lintLedger.js')).ledgerFor(values, ctx) : undefined;
   /** Files holding full card numbers: git is asked about them all at once, after the lint. */
@@ -94,7 +101,7 @@ export async function lintFiles(paths: string[], values: LintOptions, ctx: CliCo
       ? (_record, _n, f) =>
           void (f.orderId !== undefined && orderIds.push({ orderId: f.orderId, start: f.orderIdStart, end: f.orderIdEnd }))
       : undefined;
-    const result = lintText(input.text, { maxDiagnostics: MAX_LISTED, onRow });
+    const result = lintText(input.text, { maxDiagnostics: MAX_LISTED, onRow, maxPayloadBytes: limit.max });
     const diagnostics = result.diagnostics;
     const omitted = ledger ? await ledger.add(result, input.name, MAX_LISTED, orderIds) : result.omitted;
     files.push({

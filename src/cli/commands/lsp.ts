@@ -1,5 +1,6 @@
 import { LANGUAGE_ID, type LedgerTarget } from '../../shared/lintProtocol';
 import type { CliContext } from '../context';
+import { activeMaxPayload } from '../payloadLimit';
 import { ledgerDirectoryFor } from '../ledgerPlace';
 import { activeTarget } from '../ledgerTarget';
 import { usageError } from '../output';
@@ -49,7 +50,8 @@ export async function serveLsp(values: LspOptions, ctx: CliContext): Promise<num
     new StreamMessageReader(process.stdin),
     new StreamMessageWriter(process.stdout),
   );
-  startServer(connection, { ledger: ledgerTarget(ctx) });
+  const { max } = await activeMaxPayload(ctx, {});
+  startServer(connection, { ledger: ledgerTarget(ctx), maxPayloadBytes: max });
   return new Promise<number>(() => {});
 }
 
