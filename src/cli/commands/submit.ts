@@ -61,7 +61,11 @@ export function submitCommand(ctx: CliContext) {
     },
     ctx,
   )
-    .argument('<FILE>', 'the recurring-payments file; - reads standard input')
+    .argument(
+      '<FILE...>',
+      "the recurring-payments file; - reads standard input. Several (the parts 'paygate split' wrote): sent one by one in the order given, " +
+        'each its own submission; a file whose content was already accepted at the target is skipped, and the first file not accepted stops the run',
+    )
     .option('--env <NAME>', 'environment from paygate.config.json (default: its "environment", else local)')
     .option('--base-url <URL>', "override the environment's base URL")
     .option('--endpoint-id <ID>', "override the environment's endpoint id")
@@ -86,16 +90,43 @@ export function submitCommand(ctx: CliContext) {
       '--config <FILE>',
       'configuration file (default ./paygate.config.json once trusted with paygate trust, else ~/.config/paygate/paygate.config.json)',
     )
-    .action(exits((file, o) => submitFile(file, o, ctx)));
+    .action(exits((files, o) => submitFiles(files, o, ctx)));
 }
 
 export const runSubmit = (args: string[], ctx: CliContext) => runCommand(submitCommand, args, ctx);
+
+/** Where a run of several files (parts) stands: what was skipped, and the production question's answer. */
+export interface PartsRun {
+  skipped: number;
+  sent: number;
+  confirmed?: boolean;
+}
+
+/**
+ * One file: submitFile. Several: each in turn, a file already accepted at the target skipped (so a run
+ * stopped after part 2 sends only the parts not sent when it is run again), the first that is not
+ * accepted (refused, rejected, unknown…) ending the run with its exit code, the files after it not sent.
+ */
+export async function submitFiles(files: string[], o: SubmitOptions, ctx: CliContext): Promise<number> {
+  if (files.length === 1) return submitFile(files[0], o, ctx);
+  if (files.includes('-')) return inputError(ctx, 'paygate submit', '- (standard input) cannot be one of several files');
+  const run: PartsRun = { skipped: 0, sent: 0 };
+  for (let i = 0; i < files.length; i++) {
+    const code = await submitFile(files[i], o, ctx, run);
+    if (code === 0) continue;
+    const rest = files.length - i - 1;
+    if (rest > 0) ctx.stderr(maskText(`paygate submit: stopped at ${files[i]}; the ${rest} file${rest === 1 ? '' : 's'} after it ${rest === 1 ? 'was' : 'were'} not sent\n`));
+    return code;
+  }
+  if (o.format === 'text') ctx.stdout(`${files.length} files: ${run.sent} sent and accepted, ${run.skipped} already accepted before (skipped)\n`);
+  return 0;
+}
 
 /**
  * lint gate → target → resend guard → confirmation → ledger "sending" (on disk) → one POST → ledger
  * completed → answer. Returns the exit code. The logic behind `paygate submit`, for any argument parser.
  */
-export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext): Promise<number> {
+export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext, parts?: PartsRun): Promise<number> {
   const usage = (message: string) => inputError(ctx, 'paygate submit', message);
   const input = await readInput(file, ctx);
   if (!input.ok) return usage(input.message);
@@ -148,9 +179,13 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
         allowResend: o.allowResend === true,
         confirmSend: async () => {
           if (!env.production || o.yes === true) return true;
+          // A run of parts is asked once, at its first send.
+          if (parts?.confirmed !== undefined) return parts.confirmed;
           if (!ctx.interactive)
             throw new UsageError(`"${env.name}" is a production environment: pass --yes to submit without a terminal to confirm on`);
-          return ctx.confirm(`Submit ${what} — a PRODUCTION environment?`);
+          const yes = await ctx.confirm(`Submit ${what}${parts ? ' and the files after it' : ''} — a PRODUCTION environment?`);
+          if (parts) parts.confirmed = yes;
+          return yes;
         },
         send: () =>
           createRecurringPayments({
@@ -178,6 +213,8 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
             'Check in the gateway whether the payments exist; if you are sure they do not, pass --allow-resend.',
         );
       case 'duplicate':
+        if (parts && result.earlier.outcome === 'accepted') return skipAccepted(ctx, o, input.name, result.earlier, parts);
+        return usage(resendRefusal(input.name, env.name, env.endpointId, result.earlier));
       case 'raced':
         return usage(resendRefusal(input.name, env.name, env.endpointId, result.earlier));
       case 'already-sent':
@@ -193,12 +230,22 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
       ctx.stderr(
         `paygate submit: the answer could not be recorded in ${ledger.filePath} (${result.recordError}); the record stays "sending"\n`,
       );
-    if (o.format === 'json') ctx.stdout(`${JSON.stringify({ ...outcomeJson(outcome), submission: result.record.id })}\n`);
+    if (parts && outcome.outcome === 'accepted') parts.sent++;
+    if (o.format === 'json')
+      ctx.stdout(`${JSON.stringify({ ...(parts ? { file: input.name } : {}), ...outcomeJson(outcome), submission: result.record.id })}\n`);
     else ctx.stdout(outcomeText(outcome, what));
     return exitCodeFor(outcome);
   } finally {
     await t.release();
   }
+}
+
+/** A part whose content was accepted at the target before: said, counted, not sent. */
+function skipAccepted(ctx: CliContext, o: SubmitOptions, name: string, earlier: SubmissionRecord, parts: PartsRun): number {
+  parts.skipped++;
+  if (o.format === 'json') ctx.stdout(`${JSON.stringify({ file: name, skipped: 'already-accepted', submission: earlier.id })}\n`);
+  else ctx.stdout(maskText(`${name}: already accepted (${describeEarlier(earlier)}); skipped\n`));
+  return 0;
 }
 
 function rowsRefusal(file: string, environment: string, endpointId: string, rows: readonly AlreadySentRow[]): string {
