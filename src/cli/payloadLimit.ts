@@ -17,7 +17,9 @@ export interface PayloadLimitOptions {
 export async function activeMaxPayload(ctx: CliContext, o: PayloadLimitOptions): Promise<{ max: number; problem?: string }> {
   // The file name as config.ts's CONFIG_FILE: that module is what this one keeps from loading.
   const configured =
-    o.config !== undefined || existsSync(join(ctx.cwd, 'paygate.config.json')) || existsSync(join(userConfigDir(ctx.env), 'paygate.config.json'));
+    o.config !== undefined ||
+    existsSync(join(ctx.cwd, 'paygate.config.json')) ||
+    existsSync(join(userConfigDir(ctx.env), 'paygate.config.json'));
   if (!configured && (o.env === undefined || o.env === 'local')) return { max: DEFAULT_MAX_PAYLOAD_BYTES };
   const { loadCliConfig } = await import('./config.js');
   const loaded = loadCliConfig(ctx.cwd, o.config, ctx.env);

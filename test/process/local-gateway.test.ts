@@ -345,7 +345,12 @@ test('a payload over the maximum is answered as the gateway validation error wou
       const f = formFields(over.text);
       assert.equal(f.type, 'validation-error');
       assert.equal(f['error-code'], '104');
-      assert.match(f['error-message'], new RegExp(`^payload of ${size} bytes is larger than the maximum of ${size - 1} bytes: split the batch \\(paygate split --max-bytes ${size - 1}\\)$`));
+      assert.match(
+        f['error-message'],
+        new RegExp(
+          `^payload of ${size} bytes is larger than the maximum of ${size - 1} bytes: split the batch \\(paygate split --max-bytes ${size - 1}\\)$`,
+        ),
+      );
       assert.equal(gw.payments().length, 0, 'nothing is created from a payload over the maximum');
     },
     { maxPayloadBytes: size - 1 },

@@ -24,12 +24,7 @@ const row = fc.tuple(fc.integer({ min: 1, max: 1_000_000 }), value, value).map((
 const breaks = fc.constantFrom('\r\n', '\n', '\r');
 /** A batch: a header, rows with any separator, maybe blank lines between them, a BOM, a final break or not. */
 const batch = fc
-  .tuple(
-    fc.array(fc.tuple(row, breaks, fc.boolean()), { minLength: 1, maxLength: 40 }),
-    fc.boolean(),
-    fc.boolean(),
-    breaks,
-  )
+  .tuple(fc.array(fc.tuple(row, breaks, fc.boolean()), { minLength: 1, maxLength: 40 }), fc.boolean(), fc.boolean(), breaks)
   .map(([rows, bom, last, headerBreak]) => {
     let text = (bom ? '\ufeff' : '') + HEADER + headerBreak;
     rows.forEach(([r, b, blank], i) => {
@@ -51,11 +46,7 @@ function checkParts(text: string, rows: readonly string[], limit: SplitLimit): S
   const split = splitBatch(text, limit);
   assert.ok(split.ok, split.ok ? '' : split.problem.message);
   const parts = split.parts;
-  assert.deepEqual(
-    parts.flatMap(partRows),
-    rows,
-    "the parts' rows joined are the original's rows, in order, quoted line breaks and all",
-  );
+  assert.deepEqual(parts.flatMap(partRows), rows, "the parts' rows joined are the original's rows, in order, quoted line breaks and all");
   for (const part of parts) {
     assert.ok(part.text.startsWith(`${HEADER}`), 'every part starts with the header');
     assert.equal(partRows(part).length, part.rows);
@@ -118,7 +109,7 @@ describe('paygate split: the parts of a batch', () => {
   it('refuses what cannot be cut safely, at its line and column, and writes nothing', () => {
     const quote = splitBatch(`${HEADER}\r\nA-1;"open;1\r\nA-2;x;2\r\n`, { maxRows: 1 });
     assert.ok(!quote.ok);
-    assert.deepEqual(quote.problem.position, { line: 1, character: 4 }, "the opening quote");
+    assert.deepEqual(quote.problem.position, { line: 1, character: 4 }, 'the opening quote');
     assert.match(quote.problem.message, /quote/);
     const big = splitBatch(`${HEADER}\r\nA-1;x;1\r\nA-2;${'y'.repeat(300)};2\r\n`, { maxBytes: 200 });
     assert.ok(!big.ok);
@@ -150,7 +141,10 @@ describe('paygate split: the parts of a batch', () => {
 describe('the payload size of a batch', () => {
   it('is the length of the Base64 prepareSubmission sends, on random texts (property)', () => {
     const text = fc
-      .tuple(fc.boolean(), fc.array(fc.oneof(fc.constantFrom('\r\n', '\n', '\r', '"', ';', 'é', '€', '😀'), fc.string({ maxLength: 5 })), { maxLength: 30 }))
+      .tuple(
+        fc.boolean(),
+        fc.array(fc.oneof(fc.constantFrom('\r\n', '\n', '\r', '"', ';', 'é', '€', '😀'), fc.string({ maxLength: 5 })), { maxLength: 30 }),
+      )
       .map(([bom, pieces]) => (bom ? '\ufeff' : '') + pieces.join(''));
     fc.assert(
       fc.property(text, (t) => assert.equal(payloadLength(t), prepareSubmission(t).payload.length, JSON.stringify(t))),

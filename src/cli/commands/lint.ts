@@ -67,7 +67,7 @@ export function lintCommand(ctx: CliContext) {
     )
     .option(
       '--env <NAME>',
-      "the environment whose sends already-sent looks for, and whose maximum payload batch-too-large weighs (default: as paygate submit chooses it)",
+      'the environment whose sends already-sent looks for, and whose maximum payload batch-too-large weighs (default: as paygate submit chooses it)',
     )
     .option('--state <DIR>', 'the submission ledger directory (default: as paygate submit chooses it)')
     .option('--config <FILE>', 'configuration file (as paygate submit reads it)')
@@ -82,8 +82,7 @@ export async function lintFiles(paths: string[], values: LintOptions, ctx: CliCo
   const failures: string[] = [];
   // The ledger's modules load only when there is a ledger to read (CI has none: lint starts as quickly).
   const limit = await activeMaxPayload(ctx, values);
-  if (limit.problem)
-    ctx.stderr(`paygate lint: batch-too-large uses the local gateway's maximum (${limit.max} bytes): ${limit.problem}\n`);
+  if (limit.problem) ctx.stderr(`paygate lint: batch-too-large uses the local gateway's maximum (${limit.max} bytes): ${limit.problem}\n`);
   const ledger =
     values.ledger !== false && ledgerIsPresent(ctx, values.state) ? (await import('../lintLedger.js')).ledgerFor(values, ctx) : undefined;
   /** Files holding full card numbers: git is asked about them all at once, after the lint. */

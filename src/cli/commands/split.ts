@@ -59,7 +59,9 @@ function limitOf(o: SplitOptions): SplitLimit | string {
     return Number.isSafeInteger(n) && n > 0 ? { maxRows: n } : `--max-rows must be a whole number above 0, not "${o.maxRows}"`;
   }
   const bytes = parseByteCount(o.maxBytes!);
-  return bytes === undefined ? `--max-bytes must be a whole number of bytes (e.g. 4194304 or 4M), not "${o.maxBytes}"` : { maxBytes: bytes };
+  return bytes === undefined
+    ? `--max-bytes must be a whole number of bytes (e.g. 4194304 or 4M), not "${o.maxBytes}"`
+    : { maxBytes: bytes };
 }
 
 /** Splits FILE and writes its parts; the exit code. */
@@ -68,7 +70,8 @@ export async function splitFile(file: string, o: SplitOptions, ctx: CliContext):
   if (typeof limit === 'string') return usageError(ctx, 'paygate split', limit);
   if (file === '-') return usageError(ctx, 'paygate split', "FILE must be a file: its name names the parts ('-' has none)");
   const readMax = maxBytesOption(o.readMaxBytes);
-  if (readMax === null) return usageError(ctx, 'paygate split', `--read-max-bytes must be a whole number of bytes, not "${o.readMaxBytes}"`);
+  if (readMax === null)
+    return usageError(ctx, 'paygate split', `--read-max-bytes must be a whole number of bytes, not "${o.readMaxBytes}"`);
   const fail = (message: string) => inputError(ctx, 'paygate split', maskText(message));
   const input = await readInput(file, ctx, { maxBytes: readMax });
   if (!input.ok) return fail(input.message);

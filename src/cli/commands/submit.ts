@@ -115,10 +115,16 @@ export async function submitFiles(files: string[], o: SubmitOptions, ctx: CliCon
     const code = await submitFile(files[i], o, ctx, run);
     if (code === 0) continue;
     const rest = files.length - i - 1;
-    if (rest > 0) ctx.stderr(maskText(`paygate submit: stopped at ${files[i]}; the ${rest} file${rest === 1 ? '' : 's'} after it ${rest === 1 ? 'was' : 'were'} not sent\n`));
+    if (rest > 0)
+      ctx.stderr(
+        maskText(
+          `paygate submit: stopped at ${files[i]}; the ${rest} file${rest === 1 ? '' : 's'} after it ${rest === 1 ? 'was' : 'were'} not sent\n`,
+        ),
+      );
     return code;
   }
-  if (o.format === 'text') ctx.stdout(`${files.length} files: ${run.sent} sent and accepted, ${run.skipped} already accepted before (skipped)\n`);
+  if (o.format === 'text')
+    ctx.stdout(`${files.length} files: ${run.sent} sent and accepted, ${run.skipped} already accepted before (skipped)\n`);
   return 0;
 }
 

@@ -89,7 +89,14 @@ export function splitBatch(text: string, limit: SplitLimit): SplitResult {
   const close = () => {
     if (rows.length === 0) return;
     const number = parts.length + 1;
-    parts.push({ number, text: header + rows.join(''), rows: rows.length, firstLine: first, lastLine: last, payloadBytes: base64Length(bytes) });
+    parts.push({
+      number,
+      text: header + rows.join(''),
+      rows: rows.length,
+      firstLine: first,
+      lastLine: last,
+      payloadBytes: base64Length(bytes),
+    });
     rows = [];
     bytes = headerBytes;
   };
@@ -116,7 +123,13 @@ export function splitBatch(text: string, limit: SplitLimit): SplitResult {
   }
   close();
   if (parts.length === 0)
-    return { ok: false, problem: { message: 'the file has a header but no payment rows: nothing to split', position: csv.index.positionAt(csv.recordStart(headerIndex)) } };
+    return {
+      ok: false,
+      problem: {
+        message: 'the file has a header but no payment rows: nothing to split',
+        position: csv.index.positionAt(csv.recordStart(headerIndex)),
+      },
+    };
   return { ok: true, parts };
 }
 
