@@ -58,7 +58,13 @@ async function main(): Promise<void> {
       })),
     );
     const clockDir = path.join(root, 'clock');
-    let gw = await startLocalGateway({ stateDir: clockDir, port: 0, initialDate: START, maxBodyBytes: 256 * MiB, maxPayloadBytes: 256 * MiB });
+    let gw = await startLocalGateway({
+      stateDir: clockDir,
+      port: 0,
+      initialDate: START,
+      maxBodyBytes: 256 * MiB,
+      maxPayloadBytes: 256 * MiB,
+    });
     const c = await postCreate(gw, dailyText);
     if (c.status !== 200) throw new Error(`daily create failed: ${c.status}`);
     const rssBefore = rssMiB();

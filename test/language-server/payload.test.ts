@@ -41,8 +41,11 @@ describe('batch-too-large in the language server', () => {
     assert.equal(d.severity, 2, 'a warning');
     assert.equal(d.source, 'paygate');
     assert.equal(d.range.start.line, 0);
-    assert.match(d.message, new RegExp(`payload is ${size.toLocaleString('en-US')} bytes .* maximum of ${(size - 1).toLocaleString('en-US')}`));
-    assert.match(d.message, /paygate split --max-bytes/);
+    assert.match(
+      String(d.message),
+      new RegExp(`payload is ${size.toLocaleString('en-US')} bytes .* maximum of ${(size - 1).toLocaleString('en-US')}`),
+    );
+    assert.match(String(d.message), /paygate split --max-bytes/);
     assert.match(d.codeDescription?.href ?? '', /rules\.md#batch-too-large$/);
   });
 
