@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as zlib from 'node:zlib';
@@ -38,6 +38,8 @@ export class StandIn {
   readonly received = new Map<string, number>();
   /** Rows of the requests that may have created payments, by client-orderid. */
   readonly rowsCreated = new Map<string, number>();
+  /** Emits 'request' as each request arrives (before it is read): a trial times a kill by it. */
+  readonly events = new EventEmitter();
   private server!: http.Server;
   private readonly open = new Set<http.ServerResponse>();
   origin = '';
@@ -78,6 +80,7 @@ export class StandIn {
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const fault = this.plan.shift() ?? 'ok';
+    this.events.emit('request');
     if (fault === 'reset-before') {
       // The connection dies before the gateway has the whole request: nothing can have been created.
       req.socket.destroy();
