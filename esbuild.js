@@ -25,6 +25,22 @@ const common = {
 // dynamic require that a bundle cannot follow.
 const node = { platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'] };
 
+/** main.ts's `require('./launch')` stays a require of the program's own bundle, dist/cli-program.js. */
+function programApart() {
+  return {
+    name: 'cli-program-apart',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/launch$/ }, (args) =>
+        args.importer.endsWith('src/cli/main.ts') ? { path: './cli-program.js', external: true } : undefined,
+      );
+      // lint's `require('../lintLedger')` (only when a ledger is there) stays a require of dist/cli-ledger.js.
+      build.onResolve({ filter: /^\.\.\/lintLedger$/ }, (args) =>
+        args.importer.endsWith('src/cli/commands/lint.ts') ? { path: './cli-ledger.js', external: true } : undefined,
+      );
+    },
+  };
+}
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   // The extension runs in VS Code's extension host: CommonJS, `vscode` provided by the host. Three bundles
@@ -42,8 +58,18 @@ const builds = [
   },
   { ...common, entryPoints: { 'language-client': 'src/extension/lint/client.ts' }, outdir: 'dist', ...node, external: ['vscode'] },
   { ...common, entryPoints: { features: 'src/extension/features.ts' }, outdir: 'dist', ...node, external: ['vscode'] },
-  // The CLI is a plain Node program with a shebang so `npm link` / `npx paygate` work.
-  { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', ...node, banner: { js: '#!/usr/bin/env node' } },
+  // The CLI is a plain Node program with a shebang so `npm link` / `npx paygate` work. Three files: dist/cli.js
+  // runs `paygate lint` on its own (src/cli/lintLaunch.ts) and loads dist/cli-program.js (src/cli/launch.ts,
+  // every command) for anything else, so lint never compiles the other commands' code; dist/cli-ledger.js is
+  // what lint adds when a submission ledger is there (already-sent, cvv-after-send).
+  {
+    ...common,
+    entryPoints: { cli: 'src/cli/main.ts', 'cli-program': 'src/cli/launch.ts', 'cli-ledger': 'src/cli/lintLedger.ts' },
+    outdir: 'dist',
+    ...node,
+    banner: { js: '#!/usr/bin/env node' },
+    plugins: [programApart()],
+  },
   // The language server runs in its own process: started by the extension over node IPC, by
   // `paygate lsp --stdio` (which bundles it too) or by any editor with `node dist/language-server.js --stdio`.
   { ...common, entryPoints: { 'language-server': 'src/language-server/main.ts' }, outdir: 'dist', ...node },
@@ -112,9 +138,9 @@ function copyPdfWorker() {
   fs.copyFileSync(from, 'dist/pdf.worker.mjs');
 }
 
-/** A bundle's name is its entry name (`extension`, `cli`, `webview-ui`); the test groups have none. */
+/** A bundle's name is its (first) entry name (`extension`, `cli`, `webview-ui`); the test groups have none. */
 function nameOf(build) {
-  return Array.isArray(build.entryPoints) ? undefined : Object.keys(build.entryPoints).join('+');
+  return Array.isArray(build.entryPoints) ? undefined : Object.keys(build.entryPoints)[0];
 }
 
 async function main() {

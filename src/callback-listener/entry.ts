@@ -1,10 +1,11 @@
-// One received call as the listener prints it, keeps it and replays it. Everything here is masked before
-// it is built: the store on disk never holds a card number or a CVV (core/mask), and secret headers are
-// kept as a placeholder only.
+// One received call as the listener prints it, keeps it and replays it. Everything here passes the output
+// boundary (core/output) before it is kept: the store on disk never holds a card number or a CVV, in any
+// field, header, path, query or body shape, and secret headers are kept as a placeholder only. A store
+// written by an earlier version passes it again when read (readEntry), so nothing old is shown unmasked.
 
 import { randomBytes } from 'node:crypto';
 import { checkControl, type ControlCheck } from '../core/callbacks';
-import { isCvvColumn, maskFields, maskText } from '../core/mask';
+import { isCvvName, maskCardNumbers, safeBody, safeFields, safeFreeText, safeUrlPath, terminalField } from '../core/output';
 
 export interface ForwardResult {
   /** The handler's status, or 502 when it could not be reached or did not answer in time. */
@@ -60,7 +61,46 @@ export function decodeForm(body: string): Record<string, string> | { malformed: 
 export const isForm = (contentType: string | undefined): boolean =>
   (contentType ?? 'application/x-www-form-urlencoded').toLowerCase().startsWith('application/x-www-form-urlencoded');
 
-/** The entry for a received call: fields decoded and masked, the body kept as is unless it held card data. */
+/** Headers as kept: secret ones redacted, CVV-named ones dropped, every other value masked as text. */
+function safeHeaders(headers: readonly [string, string][]): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [name, value] of headers) {
+    if (isCvvName(name)) continue;
+    out.push([maskCardNumbers(name), SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : safeFreeText(value)]);
+  }
+  return out;
+}
+
+const contentType = (headers: readonly [string, string][]): string | undefined =>
+  headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+
+/** Entries safeEntry made (only their forwarded result is set afterwards): the store's door does not mask them again. */
+const SAFE = new WeakSet<CallbackEntry>();
+
+/**
+ * An entry as it may be kept, shown or replayed: path and query, headers, body and fields through the
+ * output boundary. `masked` says whether anything a replay sends differs from what was received. Idempotent,
+ * so it serves both a new call and an entry read back from the store.
+ */
+export function safeEntry(e: CallbackEntry): CallbackEntry {
+  if (SAFE.has(e)) return e;
+  const path = safeUrlPath(e.path);
+  const headers = safeHeaders(e.headers);
+  const body = safeBody(e.body, contentType(e.headers));
+  const headersChanged = headers.length !== e.headers.length || headers.some(([k, v], i) => k !== e.headers[i][0] || v !== e.headers[i][1]);
+  const safe = {
+    ...e,
+    path,
+    headers,
+    body,
+    fields: safeFields(e.fields),
+    masked: e.masked || path !== e.path || body !== e.body || headersChanged,
+  };
+  SAFE.add(safe);
+  return safe;
+}
+
+/** The entry for a received call: control checked on the fields as received, then everything masked. */
 export function buildEntry(
   call: { method: string; path: string; rawHeaders: string[]; body: string; fields: Record<string, string> },
   controlKey: string | undefined,
@@ -68,40 +108,71 @@ export function buildEntry(
   const headers: [string, string][] = [];
   for (let i = 0; i + 1 < call.rawHeaders.length; i += 2) {
     const name = call.rawHeaders[i];
-    headers.push([name, SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : maskText(call.rawHeaders[i + 1])]);
+    headers.push([name, SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : call.rawHeaders[i + 1]]);
   }
-  const fields = maskFields(call.fields);
-  const formChanged = Object.keys(call.fields).some((k) => isCvvColumn(k)) || Object.entries(fields).some(([k, v]) => call.fields[k] !== v);
-  let body = call.body;
-  if (formChanged) body = new URLSearchParams(Object.entries(fields)).toString();
-  else if (maskText(body) !== body) body = maskText(body);
-  return {
+  return safeEntry({
     id: newEntryId(),
     time: new Date().toISOString(),
     method: call.method,
-    path: maskText(call.path),
+    path: call.path,
     headers,
-    body,
-    masked: body !== call.body,
-    fields,
+    body: call.body,
+    masked: false,
+    fields: call.fields,
     control: checkControl(call.fields, controlKey) ?? null,
     forwarded: null,
-  };
+  });
 }
 
-/** One line of `paygate listen` / `paygate callbacks list` in text. */
+const isText = (v: unknown): v is string => typeof v === 'string';
+const isPair = (v: unknown): v is [string, string] => Array.isArray(v) && v.length === 2 && isText(v[0]) && isText(v[1]);
+
+/**
+ * An entry read from the store, whatever wrote it (an earlier version kept ids that are card numbers, and
+ * CVVs outside a form, unmasked; a hand-edited line may hold anything): shaped, then masked again.
+ */
+export function readEntry(raw: unknown): CallbackEntry | undefined {
+  if (raw === null || typeof raw !== 'object') return undefined;
+  const r = raw as Record<string, unknown>;
+  if (!isText(r.id) || !isText(r.body)) return undefined;
+  const fields: Record<string, string> = {};
+  if (r.fields !== null && typeof r.fields === 'object') for (const [k, v] of Object.entries(r.fields)) if (isText(v)) fields[k] = v;
+  const fwd = r.forwarded !== null && typeof r.forwarded === 'object' ? (r.forwarded as Record<string, unknown>) : undefined;
+  const forwarded: ForwardResult | null =
+    fwd && typeof fwd.status === 'number'
+      ? { status: fwd.status, ms: typeof fwd.ms === 'number' ? fwd.ms : 0, ...(isText(fwd.error) ? { error: fwd.error } : {}) }
+      : null;
+  return safeEntry({
+    id: r.id,
+    time: isText(r.time) ? r.time : '',
+    method: isText(r.method) ? r.method : '',
+    path: isText(r.path) ? r.path : '',
+    headers: Array.isArray(r.headers) ? r.headers.filter(isPair) : [],
+    body: r.body,
+    masked: r.masked === true,
+    fields,
+    control: r.control === 'valid' || r.control === 'invalid' || r.control === 'absent' ? r.control : null,
+    forwarded,
+  });
+}
+
+/**
+ * One line of `paygate listen` / `paygate callbacks list` in text. Every value passes terminalField: a
+ * control character is shown escaped and a line break in a field (`%0A`) never starts a second line.
+ */
 export function entryLine(e: CallbackEntry): string {
   const f = e.fields;
+  const t = terminalField;
   const what = [
-    f['status'] ?? '-',
-    f['client-orderid'] ? `client-orderid ${f['client-orderid']}` : '',
-    f['amount'] ? `${f['amount']} ${f['currency'] ?? ''}`.trim() : '',
+    t(f['status'] ?? '-'),
+    f['client-orderid'] ? `client-orderid ${t(f['client-orderid'])}` : '',
+    f['amount'] ? `${t(f['amount'])} ${t(f['currency'] ?? '')}`.trim() : '',
   ]
     .filter((s) => s !== '')
     .join('  ');
-  const control = e.control === null ? 'control: unchecked (no key)' : `control: ${e.control}`;
+  const control = e.control === null ? 'control: unchecked (no key)' : `control: ${t(e.control)}`;
   let fwd = '';
-  if (e.forwarded?.error !== undefined) fwd = `  -> 502 (${e.forwarded.error})`;
+  if (e.forwarded?.error !== undefined) fwd = `  -> ${e.forwarded.status} (${t(e.forwarded.error)})`;
   else if (e.forwarded) fwd = `  -> ${e.forwarded.status} in ${e.forwarded.ms} ms`;
-  return `${e.time}  ${e.id}  ${e.method} ${e.path}  ${what}  ${control}${fwd}${e.masked ? '  (card data masked)' : ''}`;
+  return `${t(e.time)}  ${t(e.id)}  ${t(e.method)} ${t(e.path)}  ${what}  ${control}${fwd}${e.masked ? '  (card data masked)' : ''}`;
 }

@@ -1,5 +1,11 @@
 // One HTTP call to a loopback handler (forwarding and replaying). A handler that is down, slow or cut
 // short becomes an error value with the time it took, never an exception: the listener keeps serving.
+//
+// Each call has a connection of its own (no agent), closed once answered. Node's default agent keeps
+// sockets alive and pools them even when the request says `connection: close`, if the answer does not say
+// it too; an HTTP/1.1 handler such as Python's http.server then closes the socket it was told to close,
+// and the next call of a burst, sent on it, is lost as "socket hang up" (a 502 for a call the handler
+// never saw). A fresh loopback connection costs far less than a forward.
 
 import * as http from 'node:http';
 import { appendPath, loopbackUrl } from '../core/callbacks/loopback';
@@ -7,6 +13,9 @@ import { appendPath, loopbackUrl } from '../core/callbacks/loopback';
 export const FORWARD_TIMEOUT_MS = 10_000;
 /** The most of a handler's answer that is read (and passed back to the caller). */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
+
+/** Why a call aborted by `signal` (the listener stopping) has no answer: its fate at the handler is unknown. */
+export const STOPPED = 'the listener stopped before the handler answered (the handler may have received the call)';
 
 export interface OutgoingCall {
   method: string;
@@ -60,6 +69,7 @@ export function sendToHandler(
         method: call.method,
         path: appendPath(t.url, call.path),
         headers: headers.flat(),
+        agent: false,
         signal,
       },
       (res) => {
@@ -75,11 +85,14 @@ export function sendToHandler(
           for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i], raw[i + 1]]);
           done({ ok: true, status: res.statusCode ?? 0, headers: pairs, body: Buffer.concat(chunks), ms: ms() });
         });
-        res.on('error', (err) => done({ ok: false, error: `the handler's answer broke off: ${err.message}`, ms: ms() }));
+        res.on('error', (err) =>
+          done({ ok: false, error: signal?.aborted ? STOPPED : `the handler's answer broke off: ${err.message}`, ms: ms() }),
+        );
       },
     );
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on('error', (err: NodeJS.ErrnoException) => {
+      if (signal?.aborted) return done({ ok: false, error: STOPPED, ms: ms() });
       const why = err.code === 'ECONNREFUSED' ? `nothing is listening at ${t.url.host}` : err.message;
       done({ ok: false, error: `handler ${t.url.origin} unreachable: ${why}`, ms: ms() });
     });

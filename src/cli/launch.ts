@@ -1,6 +1,6 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { CliContext } from './context';
-import { paygateProgram, runCommand } from './parser';
+import { HELP_FLAGS, paygateProgram, runCommand } from './parser';
 import { version } from './version';
 
 // The `paygate` process loads only the command it runs: `paygate lint` starts without the other commands'
@@ -30,12 +30,10 @@ export const COMMAND_MODULES: Record<string, () => Promise<Builder>> = {
   lsp: async () => (await import('./commands/lsp.js')).lspCommand,
 };
 
-const HELP = new Set(['-h', '--help']);
-
 /** Runs `paygate ARGS…` as runPaygate does, loading only the named command's modules when one is named. */
 export async function launch(args: string[], ctx: CliContext): Promise<number> {
   const load = Object.hasOwn(COMMAND_MODULES, args[0]) ? COMMAND_MODULES[args[0]] : undefined;
-  if (!load || args.some((a) => HELP.has(a))) return (await import('./program.js')).runPaygate(args, ctx);
+  if (!load || args.some((a) => HELP_FLAGS.has(a))) return (await import('./program.js')).runPaygate(args, ctx);
   const build = await load();
   return runCommand((c) => paygateProgram(version, c, [build(c)]), args, ctx);
 }

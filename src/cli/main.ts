@@ -1,8 +1,20 @@
 import { processContext } from './context';
-import { launch } from './launch';
+import { launchLint, runsLintOnly } from './lintLaunch';
+import type * as Launch from './launch';
 
 // The `paygate` process: the one place that touches the real process (arguments, streams, exit code).
-launch(process.argv.slice(2), processContext()).then(
+// `paygate lint` runs from this bundle alone; anything else loads the rest of the program (lintLaunch.ts).
+const args = process.argv.slice(2);
+const ctx = processContext();
+
+function launchAny(): Promise<number> {
+  // A plain require, not import(): Node would first scan all of a CommonJS bundle it imports for its exports.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { launch } = require('./launch') as typeof Launch;
+  return launch(args, ctx);
+}
+
+(runsLintOnly(args) ? launchLint(args, ctx) : launchAny()).then(
   (code) => {
     process.exitCode = code;
   },

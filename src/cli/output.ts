@@ -3,7 +3,7 @@ import { amountColumns } from '../shared/amounts';
 // index would load the HTTP client, zod's schemas and OAuth into `paygate lint` too.
 import { EXIT, OUTCOMES, outcomeHeadline, outcomeTodo } from '../core/gateway/outcomes';
 import type { GatewayOutcome } from '../core/gateway/outcome';
-import { maskFields, maskText } from '../core/mask';
+import { maskFields, maskText } from '../core/output';
 import type { CliContext } from './context';
 
 // What every `paygate` command prints and exits with: the exit-code table, the usage-error shape, a

@@ -3,6 +3,7 @@ import type { CliContext } from './context';
 
 export { Option };
 import { EXIT, usageError } from './output';
+import { throughOutputBoundary } from './boundary';
 
 // The one argument parser of `paygate`: every command is a commander command made by paygateCommand(),
 // so options, --help, usage lines and usage errors are generated alike from the definitions. Commander
@@ -25,6 +26,9 @@ export interface CommandInfo {
 }
 
 /** A problem with the arguments; runCommand prints it in the one usage-error shape (exit 2). */
+/** The flags that ask for help: a run with one lists every command, so it loads the whole program. */
+export const HELP_FLAGS = new Set(['-h', '--help']);
+
 export class UsageError extends Error {
   constructor(
     message: string,
@@ -171,9 +175,22 @@ export function collect(value: string, previous: string[] | undefined): string[]
 export async function runCommand<C extends Pick<CliContext, 'stdout' | 'stderr'>>(
   build: (ctx: C) => CommandUnknownOpts,
   args: string[],
+  given: C,
+): Promise<number> {
+  // Every byte a command writes passes the output boundary (./boundary.ts).
+  const { ctx, flush } = throughOutputBoundary(given);
+  try {
+    return await parseAndRun(build(ctx), args, ctx);
+  } finally {
+    flush();
+  }
+}
+
+async function parseAndRun<C extends Pick<CliContext, 'stdout' | 'stderr'>>(
+  cmd: CommandUnknownOpts,
+  args: string[],
   ctx: C,
 ): Promise<number> {
-  const cmd = build(ctx);
   try {
     await cmd.parseAsync(args, { from: 'user' });
   } catch (err) {

@@ -2,8 +2,16 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TextDecoder } from 'node:util';
-import { todayLocal, type CalendarDate } from '../core/dates';
-import { acceptedSubmissions, batchRows, stillAsSent, type BatchRowInput, type ReportReconciliation } from '../core/reconcile';
+import {
+  acceptedSendOf,
+  acceptedSubmissions,
+  batchRows,
+  readSentBatch,
+  sentOnOf,
+  stillAsSent,
+  type BatchRowInput,
+  type ReportReconciliation,
+} from '../core/reconcile';
 import type { CliContext } from './context';
 import { readInput } from './io';
 import { openLedger } from './ledger';
@@ -14,28 +22,49 @@ import { openLedger } from './ledger';
 export interface BatchSource {
   /** As shown (the path given, or the ledger's path). */
   name: string;
+  /** Each with the gateway's date when its batch was sent, when the ledger knows it. */
   rows: BatchRowInput[];
-  /** The day a row without start-date was first charged: the send's date when the ledger knows it. */
-  sentOn?: CalendarDate;
 }
 
-export async function namedBatches(files: string[], ctx: CliContext): Promise<BatchSource[] | { error: string }> {
+/** Where the batches were sent: the environment, and for `local` the local gateway's state directory. */
+export interface SentTo {
+  environment: string;
+  localStateDir?: string;
+  state: string | undefined;
+}
+
+/**
+ * Named batch files. A file whose content the ledger records as accepted by the environment (and its local
+ * gateway) was sent on that gateway's date, so its rows without start-date start then.
+ */
+export async function namedBatches(files: string[], to: SentTo, ctx: CliContext): Promise<BatchSource[] | { error: string }> {
+  const ledger = openLedger(ctx, to.state);
   const out: BatchSource[] = [];
   for (const f of files) {
     const input = await readInput(f, ctx);
     if (!input.ok) return { error: input.message };
-    out.push({ name: input.name, rows: batchRows(input.name, input.text) });
+    const read = readSentBatch(input.name, input.text);
+    // The content's own index shard, not the whole history; a ledger that cannot be read says nothing.
+    const records = await ledger
+      .guardView({ contentHash: read.contentHash, environment: to.environment, endpointId: '' })
+      .then((v) => v.records)
+      .catch(() => []);
+    const send = acceptedSendOf(records, read.contentHash, to.environment, to.localStateDir);
+    const sentOn = send && sentOnOf(send);
+    out.push({ name: input.name, rows: sentOn ? read.rows.map((r) => ({ ...r, sentOn })) : read.rows });
   }
   return out;
 }
 
-/** The ledger's accepted submissions to `environment`, one per file and content; changed files are skipped. */
+/**
+ * The ledger's accepted submissions to the environment, one per file and content; changed files are
+ * skipped, and so are submissions to another local gateway (named in `changed`).
+ */
 export async function ledgerBatches(
-  environment: string,
-  state: string | undefined,
+  to: SentTo,
   ctx: CliContext,
 ): Promise<{ batches: BatchSource[]; changed: string[]; ledger: string } | { error: string }> {
-  const ledger = openLedger(ctx, state);
+  const ledger = openLedger(ctx, to.state);
   let records;
   try {
     records = (await ledger.read()).records;
@@ -44,7 +73,12 @@ export async function ledgerBatches(
   }
   const batches: BatchSource[] = [];
   const changed: string[] = [];
-  for (const r of acceptedSubmissions(records, environment)) {
+  const selected = acceptedSubmissions(records, to.environment, to.localStateDir);
+  for (const r of selected.elsewhere)
+    changed.push(
+      `${r.file} (sent ${r.time}) went to the local gateway of ${r.localGateway?.stateDir}, not of ${to.localStateDir}; skipped`,
+    );
+  for (const r of selected.records) {
     let text: string;
     try {
       text = await readFile(r.file, 'utf8');
@@ -56,7 +90,7 @@ export async function ledgerBatches(
       changed.push(`${r.file} (sent ${r.time}): changed since it was sent; skipped`);
       continue;
     }
-    batches.push({ name: r.file, rows: batchRows(r.file, text), sentOn: todayLocal(new Date(r.time)) });
+    batches.push({ name: r.file, rows: batchRows(r.file, text, sentOnOf(r)) });
   }
   return { batches, changed, ledger: ledger.filePath };
 }

@@ -6,9 +6,11 @@ import {
   type GatewayConfig,
   type PathTemplates,
 } from '../core/gateway';
-import { defaultStateDir, loadOrCreateDemoMerchant, type DemoMerchant } from '../local-gateway';
+import type { LocalGatewayRef } from '../core/ledger';
+import { loadOrCreateDemoMerchant, localGatewayRef as refOf, type DemoMerchant, type LocalGatewayUse } from '../local-gateway';
 import { CONFIG_FILE, type Result } from './config';
-import { localGatewayFor } from './localGateway';
+import type { CliContext } from './context';
+import { localGatewayFor, localStateDir } from './localGateway';
 
 // Where a CLI request goes: an environment of the configuration with the command's overrides, or the
 // local gateway with its demo merchant when nothing else is set.
@@ -30,6 +32,8 @@ export interface Target {
   merchant?: DemoMerchant;
   /** Set when this command started the local gateway itself. */
   startedGateway: boolean;
+  /** The local gateway the environment `local` talks to (absent when --base-url points elsewhere). */
+  local?: LocalGatewayUse;
   release(): Promise<void>;
 }
 
@@ -40,10 +44,16 @@ function checkUrl(value: string, option: string): string | undefined {
 }
 
 /**
- * Resolves the environment. `local` uses the demo merchant of the default state directory and a running
- * `paygate gateway` ({stateDir}/gateway.json), else starts one in-process for this command only.
+ * Resolves the environment. `local` uses the demo merchant of the local gateway's state directory and the
+ * gateway running there ({stateDir}/gateway.json: `paygate gateway`, an editor), else starts one in-process
+ * for this command only. `command` names the command in the gateway's client list ("paygate submit").
  */
-export async function resolveTarget(config: GatewayConfig, o: TargetOverrides, needs: 'create' | 'report'): Promise<Result<Target>> {
+export async function resolveTarget(
+  config: GatewayConfig,
+  o: TargetOverrides,
+  needs: 'create' | 'report',
+  ctx: Pick<CliContext, 'env'> & { command: string },
+): Promise<Result<Target>> {
   for (const [value, option] of [
     [o.baseUrl, '--base-url'],
     [o.reportBaseUrl, '--report-base-url'],
@@ -70,19 +80,19 @@ export async function resolveTarget(config: GatewayConfig, o: TargetOverrides, n
     return { ok: true, value: { environment, paths, timeoutMs, startedGateway: false, release: async () => undefined } };
   }
 
-  const stateDir = defaultStateDir();
+  const stateDir = localStateDir(ctx);
   const given = needs === 'create' ? o.baseUrl : o.reportBaseUrl;
   let baseUrl = o.baseUrl;
   let reportBaseUrl = o.reportBaseUrl;
   let release = async () => undefined as void;
-  let startedGateway = false;
+  let local: LocalGatewayUse | undefined;
   if (given === undefined) {
-    const local = await localGatewayFor(stateDir, paths);
-    if (!local.ok) return local;
-    baseUrl ??= local.value.baseUrl;
-    reportBaseUrl ??= local.value.reportBaseUrl;
-    release = local.value.release;
-    startedGateway = local.value.started;
+    const found = await localGatewayFor(stateDir, paths, ctx.command);
+    if (!found.ok) return found;
+    local = found.value;
+    baseUrl ??= local.environment.baseUrl;
+    reportBaseUrl ??= local.environment.reportBaseUrl;
+    release = local.release;
   }
   // Read after the gateway is there: a gateway makes the keys under its lock, so two first runs in
   // parallel cannot each make (and sign with) a key pair of their own.
@@ -101,5 +111,17 @@ export async function resolveTarget(config: GatewayConfig, o: TargetOverrides, n
     consumerKey: o.consumerKey ?? merchant.consumerKey,
     production: false,
   };
-  return { ok: true, value: { environment, paths, timeoutMs, merchant, startedGateway, release } };
+  return {
+    ok: true,
+    value: { environment, paths, timeoutMs, merchant, startedGateway: local?.kind === 'started', ...(local ? { local } : {}), release },
+  };
+}
+
+/** The ledger's words for the local gateway a send goes to; an error when it does not answer. */
+export async function localGatewayRef(local: LocalGatewayUse): Promise<Result<LocalGatewayRef>> {
+  try {
+    return { ok: true, value: await refOf(local) };
+  } catch (err) {
+    return { ok: false, message: `the local gateway at ${local.origin} did not say its date: ${(err as Error).message}` };
+  }
 }

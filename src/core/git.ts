@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFile, realpath, writeFile } from 'node:fs/promises';
+import { lstat, readFile, realpath, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withGitignoreEntry, type GitTracking } from './rules/cardDataInGit';
@@ -8,10 +8,14 @@ import { withGitignoreEntry, type GitTracking } from './rules/cardDataInGit';
 // git itself decides (its ignore rules, nested repositories, worktrees), never a guess from folder names.
 // No git, or any failure, counts as outside: the check is a guard, not a gate.
 
-function git(cwd: string, args: string[]): Promise<{ code: number; stdout: string }> {
+/** Environment variables, as git sees them (undefined: this process's own). */
+export type GitEnv = Record<string, string | undefined>;
+
+function git(cwd: string, args: string[], env?: GitEnv): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve) => {
     // A directory's listing may be long (gitTrackings): a cut one would read as "ignored".
-    execFile('git', args, { cwd, timeout: 10_000, windowsHide: true, maxBuffer: 256 * 1024 * 1024 }, (err, stdout) => {
+    const options = { cwd, env, timeout: 10_000, windowsHide: true, maxBuffer: 256 * 1024 * 1024 };
+    execFile('git', args, options, (err, stdout) => {
       let code = 0;
       if (err) code = typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1;
       resolve({ code, stdout: String(stdout) });
@@ -39,13 +43,49 @@ export async function gitFileStatus(file: string): Promise<GitFileStatus> {
   return { tracking: 'outside' };
 }
 
+const exists = (p: string): Promise<boolean> =>
+  lstat(p).then(
+    () => true,
+    // Only "no such entry" is an answer; anything else (no permission) leaves the question to git.
+    (err: NodeJS.ErrnoException) => err.code !== 'ENOENT' && err.code !== 'ENOTDIR',
+  );
+
+/** The variables that point git at a repository or work tree, whatever the folder. */
+const DISCOVERY_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR'];
+
+/**
+ * Whether git could find a work tree from `dir`: a folder from it up to the root holds `.git` (a
+ * repository or a worktree's link) or `HEAD` (is a repository itself), or a variable points git at one
+ * (GIT_DIR, GIT_WORK_TREE, GIT_COMMON_DIR; the others, such as GIT_CEILING_DIRECTORIES, only narrow the
+ * search, which this walk does not). Git finds a work tree no other way, so when this is false git would
+ * answer "outside" and is not started: for a file outside any repository the check costs a few lstat
+ * calls, not a process. The folder's real path is walked, as git walks it (a link into a repository is
+ * in it).
+ */
+export async function mayBeInWorkTree(dir: string, env: GitEnv): Promise<boolean> {
+  if (DISCOVERY_VARIABLES.some((name) => env[name] !== undefined && env[name] !== '')) return true;
+  let at: string;
+  try {
+    at = await realpath(dir);
+  } catch {
+    return true;
+  }
+  for (;;) {
+    if ((await exists(path.join(at, '.git'))) || (await exists(path.join(at, 'HEAD')))) return true;
+    const parent = path.dirname(at);
+    if (parent === at) return false;
+    at = parent;
+  }
+}
+
 /**
  * Where each file stands, for a run over many files (`paygate lint *.rpcsv`): one git call per directory
- * instead of three per file. `git ls-files -t` lists the directory's own tracked files and its untracked
- * ones that are not ignored (`?`); a file it leaves out is ignored. A directory outside any work tree, or
- * any failure, counts as outside. Keys are the files as given, resolved.
+ * instead of three per file, and none for a directory no work tree can hold (mayBeInWorkTree). `git
+ * ls-files -t` lists the directory's own tracked files and its untracked ones that are not ignored (`?`);
+ * a file it leaves out is ignored. A directory outside any work tree, or any failure, counts as outside.
+ * Keys are the files as given, resolved. `env` is what git runs with.
  */
-export async function gitTrackings(files: readonly string[]): Promise<Map<string, GitTracking>> {
+export async function gitTrackings(files: readonly string[], env: GitEnv): Promise<Map<string, GitTracking>> {
   const byDir = new Map<string, string[]>();
   for (const file of files) {
     const abs = path.resolve(file);
@@ -57,8 +97,12 @@ export async function gitTrackings(files: readonly string[]): Promise<Map<string
   const out = new Map<string, GitTracking>();
   // One directory after another: a run over many folders does not start a git per folder at once.
   for (const [dir, inDir] of byDir) {
+    if (!(await mayBeInWorkTree(dir, env))) {
+      for (const file of inDir) out.set(file, 'outside');
+      continue;
+    }
     // `:(glob)*` is this directory's entries only (in glob magic `*` does not cross a `/`).
-    const listed = await git(dir, ['ls-files', '-z', '-t', '--cached', '--others', '--exclude-standard', '--', ':(glob)*']);
+    const listed = await git(dir, ['ls-files', '-z', '-t', '--cached', '--others', '--exclude-standard', '--', ':(glob)*'], env);
     const tags = new Map<string, string>();
     if (listed.code === 0) for (const entry of listed.stdout.split('\0')) if (entry !== '') tags.set(entry.slice(2), entry[0]);
     for (const file of inDir) {

@@ -26,8 +26,8 @@ export function activateFeatures(context: vscode.ExtensionContext, entry: EntryS
   const history = registerHistory(context, results, host);
   registerSubmit(context, { environments, history, results, docs });
   registerReport(context, { environments, results });
-  registerForecast(context);
+  registerForecast(context, environments);
   registerCallbacks(context, { results, local: environments.target.local, client: entry.client(), host });
-  registerReconcile(context, { history, results });
+  registerReconcile(context, { history, results, localStateDir: environments.localStateDir });
   entry.log.info('PayGate Toolkit: features loaded');
 }

@@ -2,7 +2,7 @@ import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { formatGatewayDate, parseGatewayDate, todayLocal } from '../core/dates';
 import type { PreviewToday } from '../shared/lintProtocol';
-import { maskCardNumber } from '../core/mask';
+import { maskCardNumber } from '../core/output';
 import type { BatchRow } from '../core/rules/batch';
 import { cellAt } from '../core/rules/cells';
 import { columnSpec } from '../core/rules/columns';
@@ -10,6 +10,7 @@ import { inMessage } from '../core/rules/quote';
 import type { LintResult } from '../core/rules/lint';
 import { scheduleProblems } from '../core/schedule/problems';
 import { computeSchedule, formatAmount, scheduleInputFromRow } from '../core/schedule/schedule';
+import { isPayoutRow, kindWords } from '../core/schedule/describe';
 import { columnDoc, escapeMarkdown } from './markdown';
 
 /** How many charges a row's hover lists; one more is computed to know whether the list goes on. */
@@ -65,9 +66,14 @@ export function hoverAt(
   return md === '' ? null : { contents: { kind: MarkupKind.Markdown, value: md }, range };
 }
 
-/** The row's first charges from the rule book's schedule, with the card masked (first 6, last 4). */
+/**
+ * The row's first charges from the rule book's schedule, with the card masked (first 6, last 4). A DST
+ * row's are payouts (money paid out to the receiver's card), named so and never called charges.
+ */
 function charges(row: BatchRow, rowNumber: number, preview: PreviewToday): string {
   const values = row.values();
+  const payout = isPayoutRow(values);
+  const w = kindWords(payout);
   const given = preview.today === undefined ? undefined : parseGatewayDate(preview.today);
   const today = given ?? todayLocal();
   const todaySays = given && preview.source ? `today on ${preview.source}` : 'today';
@@ -80,8 +86,9 @@ function charges(row: BatchRow, rowNumber: number, preview: PreviewToday): strin
     values['rp_card_type'] ? escapeMarkdown(values['rp_card_type']) : undefined,
     card ? `card ${escapeMarkdown(maskCardNumber(card))}` : undefined,
   ].filter((s) => s !== undefined);
-  let md = `**Charges** — ${who.join(' · ')}\n\n`;
-  if (!row.trusted) return `${md}The row is not well-formed CSV, so its charges cannot be read.\n`;
+  let md = `**${payout ? 'Payouts' : 'Charges'}** — ${who.join(' · ')}\n\n`;
+  if (payout) md += "A DST row: money paid out to the receiver's card, counted apart from the charges.\n\n";
+  if (!row.trusted) return `${md}The row is not well-formed CSV, so its ${w.many} cannot be read.\n`;
   // Say exactly why instead of guessing around a malformed value (a start-date 2027-01-15 is not "today").
   const problems = scheduleProblems(values);
   const list = problems.some((p) => p.blocksDates) ? [] : computeSchedule(input, { today, limit: CHARGES_SHOWN + 1 });
@@ -89,13 +96,13 @@ function charges(row: BatchRow, rowNumber: number, preview: PreviewToday): strin
     return `${md}The schedule cannot be computed:\n\n${problems.map((p) => `- ${escapeMarkdown(p.message)}\n`).join('')}`;
   }
   for (const p of problems) md += `${escapeMarkdown(p.message)}.\n\n`;
-  if (list.length === 0) return `${md}No charges: the schedule ends before its first charge.\n`;
+  if (list.length === 0) return `${md}No ${w.many}: the schedule ends before its first ${w.one}.\n`;
   md += '| # | date | amount |\n|---:|---|---:|\n';
   for (const charge of list.slice(0, CHARGES_SHOWN)) {
     md += `| ${charge.index} | ${escapeMarkdown(formatGatewayDate(charge.date))} | ${escapeMarkdown(formatAmount(charge.amount))} |\n`;
   }
-  md += list.length > CHARGES_SHOWN ? '\n… and more.\n' : `\n${list.length === 1 ? 'One charge' : `${list.length} charges`} in all.\n`;
+  md += list.length > CHARGES_SHOWN ? '\n… and more.\n' : `\n${list.length === 1 ? `One ${w.one}` : `${list.length} ${w.many}`} in all.\n`;
   if (input.startDate === undefined)
-    md += `\nNo start-date: the first charge is on the day the batch is created (${escapeMarkdown(todaySays)}, ${formatGatewayDate(today)}).\n`;
+    md += `\nNo start-date: the first ${w.one} is on the day the batch is created (${escapeMarkdown(todaySays)}, ${formatGatewayDate(today)}).\n`;
   return md;
 }

@@ -42,7 +42,12 @@ export class LedgerGuard {
    */
   setTarget(target: LedgerTarget | undefined): boolean {
     const t = this.target;
-    if (t?.directory === target?.directory && t?.environment === target?.environment && t?.endpointId === target?.endpointId) return false;
+    const same =
+      t?.directory === target?.directory &&
+      t?.environment === target?.environment &&
+      t?.endpointId === target?.endpointId &&
+      t?.localStateDir === target?.localStateDir;
+    if (same) return false;
     this.target = target;
     this.ledger = target ? new Ledger(target.directory) : undefined;
     this.entries.clear();
@@ -64,7 +69,11 @@ export class LedgerGuard {
     const version = document.version;
     const batch = readBatch(document.getText());
     const { diagnostics } = await ledgerDiagnostics(ledger, batch, {
-      target: { environment: target.environment, endpointId: target.endpointId },
+      target: {
+        environment: target.environment,
+        endpointId: target.endpointId,
+        ...(target.localStateDir !== undefined && { localStateDir: target.localStateDir }),
+      },
     });
     if (document.version !== version || this.ledger !== ledger) return false;
     return this.set(uri, version, diagnostics);

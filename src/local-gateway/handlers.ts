@@ -183,7 +183,11 @@ export async function route(
 }
 
 /** The admin surface's view of the gateway (admin.ts); `info` names the addresses it listens on. */
-export function adminContext(g: GatewayParts, token: string, info: () => { baseUrl: string; reportBaseUrl: string }): AdminContext {
+export function adminContext(
+  g: GatewayParts,
+  token: string,
+  info: () => { baseUrl: string; reportBaseUrl: string; startId: string },
+): AdminContext {
   return {
     get port() {
       return g.port();

@@ -11,8 +11,9 @@ export {
   DEMO_PROJECT_CURRENCY,
   PRIVATE_KEY_FILE,
 } from './merchant';
-export { readRunningGateway, readStateLock, RUNNING_FILE, StateDirLockedError } from './running';
-export { findOrStartLocalGateway, findRunningGateway, type RunningGatewayHandle } from './finding';
+export { holderText, readRunningGateway, readStateLock, RUNNING_FILE, StateDirLockedError, type RunningGateway } from './running';
+export { findOrStartLocalGateway, findRunningGateway, LocalGatewayUnusableError, localGatewayRef, type LocalGatewayUse } from './finding';
+export { clientText, gatewayClients, takeClientLease, CLIENTS_DIR, type GatewayClient } from './clients';
 export { simulatedToday } from './simulatedDate';
 export { SIMULATE_500_ORDER_ID } from './create';
 export { REPORT_COLUMNS } from './report';

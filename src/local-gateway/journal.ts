@@ -15,7 +15,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CalendarDate } from '../core/dates';
-import { maskStoredText } from '../core/mask';
+import { maskStoredText } from '../core/output';
 import { loadSnapshot, saveSnapshot, syncDir, type Snapshot } from './state';
 import type { GatewayState, StoredCharge, StoredPayment } from './types';
 

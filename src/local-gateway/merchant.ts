@@ -24,12 +24,20 @@ export function demoControlKey(stateDir: string): string | undefined {
   return parseMerchantFile(readIfExists(path.join(stateDir, MERCHANT_FILE)))?.controlKey;
 }
 
-export function defaultStateDir(): string {
-  const explicit = process.env.PAYGATE_STATE_DIR;
-  if (explicit) return explicit;
-  const xdg = process.env.XDG_STATE_HOME;
-  if (xdg) return path.join(xdg, 'paygate', 'gateway');
-  return path.join(os.homedir(), '.local', 'state', 'paygate', 'gateway');
+export const STATE_DIR_ENV = 'PAYGATE_STATE_DIR';
+
+/**
+ * The local gateway's state directory when nobody names one: $PAYGATE_STATE_DIR, else
+ * $XDG_STATE_HOME/paygate/gateway, else ~/.local/state/paygate/gateway. The same for the CLI, the editor
+ * and `npm start`, so they find the same local gateway (docs/local-gateway.md).
+ */
+export function defaultStateDir(env: Record<string, string | undefined> = process.env, home: string = os.homedir()): string {
+  const explicit = env[STATE_DIR_ENV];
+  if (explicit) return path.resolve(explicit);
+  const xdg = env.XDG_STATE_HOME;
+  // The XDG spec ignores a relative XDG_STATE_HOME.
+  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'paygate', 'gateway');
+  return path.join(home, '.local', 'state', 'paygate', 'gateway');
 }
 
 export function ensureStateDir(stateDir: string): void {

@@ -3,7 +3,7 @@
 // editor's preview promised.
 
 import { addDays, compareDates, formatGatewayDate, parseGatewayDate, type CalendarDate } from '../core/dates';
-import { maskCardNumber, maskStoredText } from '../core/mask';
+import { maskCardNumber, maskStoredText } from '../core/output';
 import { computeSchedule, scheduleInputFromRow, type Charge } from '../core/schedule/schedule';
 import { chargedAmount, formatThousandths } from './amounts';
 import { DueHeap } from './dueHeap';

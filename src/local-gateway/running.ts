@@ -25,6 +25,18 @@ export interface RunningGateway {
   adminToken: string;
   /** `oneShot`: started by a CLI command for its own duration, gone when that command ends. */
   kind: 'server' | 'oneShot';
+  /**
+   * Names this run (new on every start, unlike the state directory, which outlives it). Not a secret: the
+   * ledger records it with every submission to this gateway. Absent in files of older versions.
+   */
+  startId?: string;
+  /** Who runs it, in a few words ("paygate gateway", "the editor (VS Code)"); absent in older files. */
+  runBy?: string;
+}
+
+/** Who runs a gateway, for messages: its words when it gave them, else its process. */
+export function holderText(holder: Pick<RunningGateway, 'pid' | 'runBy'>): string {
+  return holder.runBy ? `${holder.runBy}, process ${holder.pid}` : `process ${holder.pid}`;
 }
 
 export class StateDirLockedError extends Error {
@@ -34,7 +46,7 @@ export class StateDirLockedError extends Error {
   ) {
     super(
       holder
-        ? `the state directory ${stateDir} is in use by the local gateway of process ${holder.pid} (started ${holder.startedAt}${holder.baseUrl ? `, ${holder.baseUrl}` : ', still starting'}); ` +
+        ? `the state directory ${stateDir} is in use by the local gateway of ${holderText(holder)} (started ${holder.startedAt}${holder.baseUrl ? `, ${holder.baseUrl}` : ', still starting'}); ` +
             `stop it first, or use another --state directory`
         : `the state directory ${stateDir} is being taken over by another local gateway right now; try again`,
     );
@@ -42,7 +54,8 @@ export class StateDirLockedError extends Error {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether process `pid` is running (a zombie is not): locks and client leases of gone processes are stale. */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (err) {
@@ -132,7 +145,7 @@ export function acquireStateLock(stateDir: string, info: RunningGateway): void {
     const text = readText(file);
     if (text === undefined) continue; // removed between our create and our read: try again
     const holder = parse(text);
-    if (holder ? alive(holder.pid) : ageMs(file) < HALF_WRITTEN_MS) throw new StateDirLockedError(stateDir, holder);
+    if (holder ? processAlive(holder.pid) : ageMs(file) < HALF_WRITTEN_MS) throw new StateDirLockedError(stateDir, holder);
     // Stale. Only the process that creates the guard may remove the lock, and only if it is still the
     // stale one it looked at: a racer that lost sees the guard (or the winner's fresh lock) and stops.
     if (!writeExclusive(guard, String(process.pid))) {
@@ -168,7 +181,7 @@ export function releaseStateLock(stateDir: string, pid = process.pid, adminToken
 /** The gateway owning this state directory, if its process is alive and it is listening. */
 export function readRunningGateway(stateDir: string): RunningGateway | undefined {
   const info = parse(readText(path.join(stateDir, RUNNING_FILE)) ?? '');
-  return info && info.baseUrl !== '' && alive(info.pid) ? info : undefined;
+  return info && info.baseUrl !== '' && processAlive(info.pid) ? info : undefined;
 }
 
 /** The lock's holder whatever its state (starting, running, or a dead process's stale lock). */

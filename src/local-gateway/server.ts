@@ -45,6 +45,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
   const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const maxPayload = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
   ensureStateDir(stateDir);
+  const startId = randomBytes(6).toString('hex');
   const lock: RunningGateway = {
     pid: process.pid,
     startedAt: new Date().toISOString(),
@@ -53,6 +54,8 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
     origin: '',
     adminToken: randomBytes(24).toString('base64url'),
     kind: options.oneShot ? 'oneShot' : 'server',
+    startId,
+    ...(options.runBy !== undefined ? { runBy: options.runBy } : {}),
   };
   // The lock comes first: nothing of the state is read while another process may be writing it.
   acquireStateLock(stateDir, lock);
@@ -96,7 +99,11 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
       now,
       log,
     };
-    const admin = adminContext(parts, lock.adminToken, () => ({ baseUrl: gateway.baseUrl, reportBaseUrl: gateway.reportBaseUrl }));
+    const admin = adminContext(parts, lock.adminToken, () => ({
+      baseUrl: gateway.baseUrl,
+      reportBaseUrl: gateway.reportBaseUrl,
+      startId: gateway.startId,
+    }));
 
     const server = http.createServer((req, res) => {
       route(parts, routes, admin, req, res).catch((err: unknown) => {
@@ -142,6 +149,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
       origin,
       port,
       adminToken: lock.adminToken,
+      startId,
       stateDir,
       environment,
       merchant,

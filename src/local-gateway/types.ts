@@ -25,6 +25,8 @@ export interface LocalGatewayOptions {
    * command waits for it to finish instead of sending to a gateway about to stop.
    */
   oneShot?: boolean;
+  /** Who runs it, in a few words, for the lock file and the messages of those it refuses ("paygate gateway"). */
+  runBy?: string;
 }
 
 export interface DemoMerchant {
@@ -123,6 +125,8 @@ export interface LocalGateway {
   port: number;
   /** The per-run admin token: `Authorization: Bearer <adminToken>` on every `/_local/*` request. */
   adminToken: string;
+  /** Names this run (not a secret; the ledger records it): new on every start. */
+  startId: string;
   stateDir: string;
   environment: Environment;
   merchant: DemoMerchant;

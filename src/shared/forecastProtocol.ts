@@ -7,7 +7,7 @@ import type { BucketRow, Forecast, ForecastBy } from '../core/forecast';
 
 export type { BucketRow, Forecast, ForecastBy };
 
-export const FORECAST_PROTOCOL_VERSION = 1;
+export const FORECAST_PROTOCOL_VERSION = 2;
 export const FORECAST_VIEW_TYPE = 'paygate.forecast';
 
 export type ForecastHostToPage =
@@ -37,6 +37,13 @@ function isBucket(v: unknown): boolean {
   return isRec(v) && isStr(v.period) && isCount(v.charges) && isStr(v.min) && isStr(v.max);
 }
 
+function isPayoutBucket(v: unknown): boolean {
+  return isRec(v) && isStr(v.period) && isCount(v.payouts) && isStr(v.min) && isStr(v.max);
+}
+
+const everyList = (v: unknown, item: (x: unknown) => boolean) =>
+  isRec(v) && Object.values(v).every((b) => Array.isArray(b) && b.every(item));
+
 export function isForecast(v: unknown): v is Forecast {
   return (
     isRec(v) &&
@@ -44,10 +51,11 @@ export function isForecast(v: unknown): v is Forecast {
     isRec(v.window) &&
     isStr(v.window.from) &&
     isStr(v.window.to) &&
-    isRec(v.currencies) &&
-    Object.values(v.currencies).every((b) => Array.isArray(b) && b.every(isBucket)) &&
+    everyList(v.currencies, isBucket) &&
+    everyList(v.payouts, isPayoutBucket) &&
     isRec(v.rows) &&
     isCount(v.rows.counted) &&
+    isCount(v.rows.payouts) &&
     Array.isArray(v.rows.skipped) &&
     v.rows.skipped.every((s) => isRec(s) && isCount(s.line) && isCount(s.row) && isStr(s.reason))
   );
@@ -61,6 +69,7 @@ function isBucketRow(v: unknown): v is BucketRow {
     isStr(v.clientOrderId) &&
     isStr(v.currency) &&
     isCount(v.charges) &&
+    typeof v.payout === 'boolean' &&
     isStr(v.min) &&
     isStr(v.max)
   );

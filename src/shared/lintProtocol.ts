@@ -65,14 +65,19 @@ export interface LedgerTarget {
   directory: string;
   environment: string;
   endpointId: string;
+  /** For `local`: the local gateway's state directory (another local gateway holds other payments). */
+  localStateDir?: string;
 }
 
 /** Reads an untrusted ledger target (a notification, initializationOptions); undefined when it is not one. */
 export function readLedgerTarget(raw: unknown): LedgerTarget | undefined {
   const o = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
-  const { directory, environment, endpointId } = o;
+  const { directory, environment, endpointId, localStateDir } = o;
   if (typeof directory !== 'string' || typeof environment !== 'string' || typeof endpointId !== 'string') return undefined;
-  return directory === '' ? undefined : { directory, environment, endpointId };
+  if (directory === '') return undefined;
+  return typeof localStateDir === 'string' && localStateDir !== ''
+    ? { directory, environment, endpointId, localStateDir }
+    : { directory, environment, endpointId };
 }
 
 /**

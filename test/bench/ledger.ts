@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir, cpus, loadavg } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { guardedSend, Ledger } from '../../src/core/ledger';
@@ -8,6 +8,7 @@ import { readBatch } from '../../src/core/rules/batch';
 import { benchLedgerLint } from './ledgerLint';
 import { benchEntry, writeHistory } from './ledgerHistory';
 import { median, writeReadmeSection } from './report';
+import { atMost, machineHeader, targetLines } from './table';
 
 // `npm run bench:ledger`: the submission ledger at 0, 100k and 1M records (one row each: a million rows in
 // the row index). Each size is measured in its own process (so RSS is its own): a submit's guards (the
@@ -78,13 +79,13 @@ function benchSubmit(tsx: string): string {
   const empty = rows[0].submit;
   const big = rows[rows.length - 1];
   return [
-    `Submission ledger, node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} when the run ended; each size in its own process, each record one row (a million rows in the row index at a million records). "submit" is both guards (the same content; each of the batch's 3 rows) and the ledger's fsynced writes of a new batch (its row keys, "sending", the race check, the completion; the request left out), "history" is \`paygate history --limit 50\`'s read; the sizes take turns, three rounds of 7, medians of the 21. \`npm run bench:ledger\` rewrites this table.`,
+    `Submission ledger: each size in its own process, each record one row (a million rows in the row index at a million records). "submit" is both guards (the same content; each of the batch's 3 rows) and the ledger's fsynced writes of a new batch (its row keys, "sending", the race check, the completion; the request left out), "history" is \`paygate history --limit 50\`'s read; the sizes take turns, three rounds of 7, medians of the 21. The reference is the empty ledger, measured in the same run. \`npm run bench:ledger\` rewrites this table.`,
     '',
     '| records | submit ms | history --limit 50 ms | peak RSS MB |',
     '|---:|---:|---:|---:|',
     ...rows.map((r) => `| ${r.n.toLocaleString('en-US')} | ${r.submit.toFixed(1)} | ${r.history.toFixed(1)} | ${r.rss.toFixed(0)} |`),
     '',
-    `Target: submit at 1,000,000 records within 1.5× of an empty ledger: ${(big.submit / empty).toFixed(2)}×.`,
+    ...targetLines([atMost('submit at 1,000,000 records ÷ an empty ledger', big.submit / empty, 1.5)]),
   ].join('\n');
 }
 
@@ -94,6 +95,7 @@ function main(): void {
     return;
   }
   const tsx = pathToFileURL(require.resolve('tsx')).href;
+  console.log(machineHeader());
   const submit = benchSubmit(tsx);
   const lint = benchLedgerLint();
   if (process.env.PAYGATE_BENCH_NO_README !== '1') {

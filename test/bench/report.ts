@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { machineHeader } from './table';
 
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -7,7 +8,10 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-/** Replaces the README region between `<!-- bench:NAME:start -->` and `<!-- bench:NAME:end -->`. */
+/**
+ * Replaces the README region between `<!-- bench:NAME:start -->` and `<!-- bench:NAME:end -->` with the
+ * machine header (table.ts: CPU, cores, date, commit, load average, taken now, as the run ends) and `body`.
+ */
 export function writeReadmeSection(name: string, body: string): void {
   const path = join(__dirname, '..', '..', 'README.md');
   const readme = readFileSync(path, 'utf8');
@@ -16,6 +20,6 @@ export function writeReadmeSection(name: string, body: string): void {
   const a = readme.indexOf(start);
   const b = readme.indexOf(end);
   if (a === -1 || b === -1 || b < a) throw new Error(`README.md has no ${start} … ${end} region`);
-  writeFileSync(path, `${readme.slice(0, a + start.length)}\n${body}\n${readme.slice(b)}`);
+  writeFileSync(path, `${readme.slice(0, a + start.length)}\n${machineHeader()}\n\n${body}\n${readme.slice(b)}`);
   console.log(`README.md: bench table "${name}" updated`);
 }

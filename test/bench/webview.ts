@@ -3,12 +3,12 @@
 // first rows on screen, time until every row is parsed, the JS heap after a GC, a sort by Amount, a
 // global search and scrolling, then writes the table into README.md. Nothing here asserts a time.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launch, openPage, ROOT } from '../webview/harness';
 import { REPORT_COLUMNS } from '../../src/local-gateway/report';
 import { writeReadmeSection } from './report';
+import { atMost, targetLines } from './table';
 
 const SIZES = (process.env.PAYGATE_BENCH_ROWS ?? '100000,1000000,5000000').split(',').map(Number);
 
@@ -226,6 +226,8 @@ async function main(): Promise<void> {
   const css = fs.statSync(path.join(ROOT, 'dist/webview-ui.css')).size;
   const { context, close } = await launch();
   const results: Result[] = [];
+  /** Each size's slowest "all rows" of its RUNS loads: the target holds for every load, not the median. */
+  const slowest = new Map<number, number>();
   try {
     for (const n of SIZES) {
       // One load's wall time on this shared machine swings by 2x from run to run (1.5 s or 3.5 s at 5M
@@ -237,7 +239,9 @@ async function main(): Promise<void> {
         console.log(JSON.stringify(r));
         runs.push(r);
       }
-      results.push(runs.sort((a, b) => a.allRowsMs - b.allRowsMs)[runs.length >> 1]);
+      runs.sort((a, b) => a.allRowsMs - b.allRowsMs);
+      results.push(runs[runs.length >> 1]);
+      slowest.set(n, runs[runs.length - 1].allRowsMs);
     }
   } finally {
     await close();
@@ -247,17 +251,24 @@ async function main(): Promise<void> {
     .execFileSync(process.env.PAYGATE_CHROMIUM ?? '/usr/bin/chromium', ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] })
     .toString()
     .trim();
-  const load = os.loadavg()[0];
-  // This round's targets are for a five-million-row report (issue: "instant at a million rows").
+  // This round's targets are for a five-million-row report (issue: "instant at a million rows"; issue 32:
+  // within 2 s in every one of the loads).
   const targets = results
     .filter((r) => r.rows >= 5_000_000)
-    .map(
-      (r) =>
-        `Targets at ${f(r.rows)} rows: all rows ≤ 2,000 ms: ${f(r.allRowsMs)} (${f(r.loadCpuMs)} ms of main-thread CPU); sort ≤ 500 ms: ${f(r.sortMs)}; ` +
-        `search ≤ 200 ms: ${f(r.searchMs)}; no task of 50 ms or more while loading: longest ${f(r.longestTaskMs)}; page memory ≤ 1,500 MB: ${f(r.memoryMb)} MB (JS heap and typed arrays).`,
-    );
+    .flatMap((r) => [
+      atMost(`${f(r.rows)} rows, all rows, slowest of ${RUNS} loads`, slowest.get(r.rows)!, 2000, 'ms', 0),
+      atMost(`${f(r.rows)} rows, sort by Amount`, r.sortMs, 500, 'ms', 0),
+      atMost(`${f(r.rows)} rows, search`, r.searchMs, 200, 'ms', 0),
+      {
+        what: `${f(r.rows)} rows, longest task while loading`,
+        target: '< 50 ms',
+        figure: `${f(r.longestTaskMs)} ms`,
+        met: r.longestTaskMs < 50,
+      },
+      atMost(`${f(r.rows)} rows, page memory (JS heap and typed arrays)`, r.memoryMb, 1500, 'MB', 0),
+    ]);
   const body = [
-    `Headless ${version}, ${os.cpus().length} cores, load average ${load.toFixed(1)} when the run ended (wall times stretch with it; main-thread CPU ms much less); page bundle ${f(bundle / 1024, 1)} KiB minified + ${f(css / 1024, 1)} KiB CSS. ` +
+    `Headless ${version} (wall times stretch with the load average; main-thread CPU ms much less); page bundle ${f(bundle / 1024, 1)} KiB minified + ${f(css / 1024, 1)} KiB CSS. ` +
       'Rows arrive as 1 MiB `csvChunk` messages and are parsed in the page; "first rows" is when the first rows are on screen, ' +
       '"all rows" when the last is parsed and the view built; "sort while loading" is a sort by Amount clicked as soon as the first rows show (a separate load), over the rows so far; ' +
       '"main-thread CPU ms" is the CPU time of the page\'s main thread while loading (without the bench\'s own posting of the chunks); "longest task" is the longest the page was busy without a break while loading ' +
@@ -272,7 +283,7 @@ async function main(): Promise<void> {
         `| ${f(r.rows)} | ${f(r.mb, 1)} | ${f(r.firstRowsMs)} | ${f(r.allRowsMs)} | ${f(r.loadCpuMs)} | ${f(r.longestTaskMs)} | ${f(r.sortWhileLoadingMs)} | ${f(r.heapMb)} | ${f(r.sortMs)} | ${f(r.searchMs)} | ${f(r.scrollFrameMs, 1)} / ${f(r.scrollMaxMs, 1)} |`,
     ),
     '',
-    ...targets,
+    ...(targets.length > 0 ? targetLines(targets) : []),
   ].join('\n');
   console.log(body);
   if (!process.env.PAYGATE_BENCH_NO_README) writeReadmeSection('webview', body);

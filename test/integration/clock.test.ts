@@ -6,9 +6,9 @@ import type { AdvanceClockResult } from '../../src/extension/environments/advanc
 import type { LocalGatewayInfo } from '../../src/extension/environments/localGateway';
 import type { SubmitResult } from '../../src/extension/submit/submit';
 
-// PayGate: Advance Local Gateway Clock…, on the extension's own local gateway and on a `paygate gateway`
-// found running on the CLI's state directory ($PAYGATE_STATE_DIR, a scratch folder in these runs), the
-// way npm start shares one gateway between the terminal and the editor.
+// PayGate: Advance Local Gateway Clock…, on the local gateway the editor starts and on a `paygate gateway`
+// found running on the CLI's state directory ($PAYGATE_STATE_DIR, a scratch folder in these runs: the
+// editor's too), the way npm start shares one gateway between the terminal and the editor.
 
 const EXTENSION_ID = 'paygate.paygate-toolkit';
 // eslint-disable-next-line no-restricted-syntax -- bounded: a command's arguments forwarded as they came
@@ -67,10 +67,11 @@ describe('advance local gateway clock', function () {
       const dir = process.env.PAYGATE_STATE_DIR;
       assert.ok(dir, 'PAYGATE_STATE_DIR is set by the runner to a scratch folder');
       stateDir = dir;
+      // The editor's own gateway holds the same directory: stopped first, so another can take it.
+      await run('paygate.stopLocalGateway');
       // As `paygate gateway` does: the gateway announces itself in its state directory's gateway.json (its
       // lock); this extension host stands in for that process.
-      external = await startLocalGateway({ stateDir, port: 0 });
-      await run('paygate.stopLocalGateway');
+      external = await startLocalGateway({ stateDir, port: 0, runBy: 'paygate gateway' });
     });
 
     after(async () => {

@@ -14,12 +14,15 @@ function codeOf(d: vscode.Diagnostic): string {
   return typeof c === 'object' && c !== null ? String(c.value) : String(c);
 }
 
-/** The matcher's problems for `uri`, once there are some, or an error at the deadline. */
-async function matcherProblems(uri: vscode.Uri): Promise<vscode.Diagnostic[]> {
+/**
+ * The matcher's problems for `uri`, once `complete` says they are all there (the task's output may reach
+ * the matcher in several pieces, each published on its own), or an error at the deadline.
+ */
+async function matcherProblems(uri: vscode.Uri, complete: (found: vscode.Diagnostic[]) => boolean): Promise<vscode.Diagnostic[]> {
   const deadline = Date.now() + DEADLINE_MS;
   for (;;) {
     const found = vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'paygate lint');
-    if (found.length > 0) return found;
+    if (found.length > 0 && complete(found)) return found;
     if (Date.now() > deadline) throw new Error(`no problems from the $paygate matcher for ${uri.fsPath}`);
     await new Promise<void>((resolve) => {
       const sub = vscode.languages.onDidChangeDiagnostics(() => done());
@@ -60,7 +63,9 @@ describe('problem matcher $paygate', () => {
     );
     await vscode.tasks.executeTask(task);
 
-    const problems = await matcherProblems(vscode.Uri.file(file));
+    // The file's last line holds a warning (duplicate-order-id): once it is in, the whole output was read.
+    const lastLine = fs.readFileSync(file, 'utf8').trimEnd().split('\n').length - 1;
+    const problems = await matcherProblems(vscode.Uri.file(file), (found) => found.some((d) => d.range.start.line === lastLine));
     const alias = problems.find((d) => codeOf(d) === 'column-alias');
     assert.ok(alias, `column-alias among ${problems.map(codeOf).join(', ')}`);
     // `examples/mistakes.rpcsv:1:29: error column-alias …` — line 1, column 29 in the CLI's 1-based terms.

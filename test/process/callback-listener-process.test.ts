@@ -229,3 +229,58 @@ test(
     }
   },
 );
+
+test('paygate listen on SIGTERM answers a forward in flight with its handler answer, then exits 0', { timeout: 60_000 }, async () => {
+  const stateDir = tempStateDir();
+  const held: http.ServerResponse[] = [];
+  let arrived: (() => void) | undefined;
+  const handler = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      held.push(res);
+      arrived?.();
+    });
+  });
+  handler.listen(0, '127.0.0.1');
+  await new Promise((r) => handler.once('listening', r));
+  const hook = `http://127.0.0.1:${(handler.address() as AddressInfo).port}/hook`;
+  const child = spawn(process.execPath, ['--import', tsx, main, 'listen', '--state', stateDir, '--forward-to', hook], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  try {
+    const out = lines(child);
+    await out.until(1);
+    const url = out.got[0].replace('listening on ', '');
+    const reachedHandler = new Promise<void>((resolve, reject) => {
+      arrived = resolve;
+      setTimeout(() => reject(new Error('the call did not reach the handler within 20 s')), 20_000).unref();
+    });
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode!, text }));
+      });
+      req.on('error', reject);
+      req.end('status=approved&orderid=1&client-orderid=TERM-1');
+    });
+    await reachedHandler;
+    const stopping = new Promise<void>((r) => child.stderr!.on('data', () => /SIGTERM: stopping/.test(stderr) && r()));
+    child.kill('SIGTERM');
+    await stopping;
+    held[0].writeHead(201).end('handled while stopping');
+    assert.deepEqual(await answer, { status: 201, text: 'handled while stopping' });
+    const code = await new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (c) => r(c))));
+    assert.equal(code, 0, stderr);
+    await out.until(2);
+    assert.match(out.got[1], /client-orderid TERM-1 .* -> 201 in \d+ ms/);
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await new Promise<void>((r) => (handler.close(() => r()), handler.closeAllConnections()));
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  }
+});

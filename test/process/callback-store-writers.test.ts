@@ -61,3 +61,29 @@ test('two processes appending at once: no call lost between rotations, none twic
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+const lineCount = (file: string): number => ids(file).length;
+
+test(
+  'four processes appending at once: the file rotated out holds the bound plus at most one line per other writer',
+  { timeout: 120_000 },
+  async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-cbbound-'));
+    try {
+      const writers = ['a', 'b', 'c', 'd'];
+      const count = 2500;
+      const max = 1000;
+      const start = Date.now() + 2000;
+      await Promise.all(writers.map((name) => write(dir, name, count, max, start)));
+      // Each writer counts every writer's lines after its own append, so whichever append fills the file
+      // rotates it; only appends racing that rotation (one per other writer) may land past the bound.
+      const previous = lineCount(path.join(dir, 'callbacks.1.jsonl'));
+      const current = lineCount(path.join(dir, 'callbacks.jsonl'));
+      const slack = writers.length - 1;
+      assert.ok(previous >= max && previous <= max + slack, `the file rotated out holds ${previous} lines for a bound of ${max}`);
+      assert.ok(current <= max + slack, `the current file holds ${current} lines for a bound of ${max}`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);

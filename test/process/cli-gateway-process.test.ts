@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { startLocalGateway, type LocalGateway } from '../../src/local-gateway';
 import { runDemo } from '../../src/cli/commands/demo';
 import { testContext } from '../fixtures/cli/context';
-import { maskFields, maskText } from '../../src/core/mask';
+import { maskFields, maskText } from '../../src/core/output';
 
 // The real `paygate` process: exit codes across the process boundary, and how `--env local` finds its
 // gateway (a running one via {stateDir}/gateway.json, else one started for the command's duration).

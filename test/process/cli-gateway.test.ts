@@ -36,7 +36,7 @@ function context(extra: Partial<CliContext> = {}, env: Record<string, string> = 
     stdout: (t) => void out.push(t),
     stderr: (t) => void err.push(t),
     // The submission ledger of this test run, never the user's own.
-    env: { PAYGATE_DATA_DIR: join(dir, 'data'), ...env },
+    env: { PAYGATE_DATA_DIR: join(dir, 'data'), PAYGATE_STATE_DIR: join(dir, 'state'), ...env },
     cwd: dir,
     interactive: false,
     confirm: async () => false,

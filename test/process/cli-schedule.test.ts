@@ -58,6 +58,7 @@ describe('paygate schedule --format json', () => {
           row: 1,
           line: 2,
           clientOrderId: 'ORD-1',
+          kind: 'charges',
           // max-repeats-number 4 with a limit of 3: the fourth charge exists, so the list is truncated.
           charges: [
             { index: 0, date: '31.01.2027', amount: '10.00' },
@@ -70,6 +71,8 @@ describe('paygate schedule --format json', () => {
           row: 2,
           line: 3,
           clientOrderId: 'ORD-2',
+          // A DST row: what it schedules is paid out to the receiver's card, never charged.
+          kind: 'payouts',
           // every 2 weeks from 01.03: 15.03 is in, 29.03 is after finish-date 22.03.
           charges: [
             { index: 0, date: '01.03.2027', amount: '5.00' },
@@ -81,6 +84,7 @@ describe('paygate schedule --format json', () => {
           row: 3,
           line: 5, // row 2's quoted order_desc spans lines 3-4
           clientOrderId: 'ORD-3',
+          kind: 'charges',
           charges: [{ index: 0, date: '15.05.2027', amount: { from: '1.00', to: '9.99' } }],
           truncated: false,
         },
@@ -88,6 +92,7 @@ describe('paygate schedule --format json', () => {
           row: 4,
           line: 6,
           clientOrderId: 'ORD-4',
+          kind: 'charges',
           // no start-date: starts on --today; endless, so cut at the limit.
           charges: [
             { index: 0, date: '10.10.2027', amount: '2.00' },
@@ -142,11 +147,13 @@ describe('paygate schedule text output', () => {
     const r = await run(['batch.rpcsv', '--today', '10.10.2027', '--limit', '3']);
     assert.equal(r.code, 0, r.err);
     const blocks = r.out.trimEnd().split('\n\n');
-    assert.equal(blocks.length, 4);
+    assert.equal(blocks.length, 5);
+    // The DST row's are payouts, counted apart from the charges in the closing line.
+    assert.equal(blocks[4], 'shown: 7 charges and 2 payouts (DST rows)');
     assert.equal(
       blocks[1],
       [
-        'batch.rpcsv row 2 (line 3), client-orderid ORD-2',
+        "batch.rpcsv row 2 (line 3), client-orderid ORD-2 (DST: payouts to the receiver's card, not charges)",
         '  every 2 weeks from 01.03.2027 until 22.03.2027; amounts 5.00, 7.50 (then the last)',
         '  index  date        amount',
         '      0  01.03.2027  5.00',
@@ -256,8 +263,8 @@ describe('paygate schedule: rows whose schedule cannot be computed', () => {
   const files = {
     'batch.rpcsv': [
       'client-orderid;rp_card_type;credit-card-number;currency;amount;period;interval;start-date',
-      'BAD-DATE;DST;4111111111111111;EUR;10.00;month;1;2027-01-15',
-      'NO-AMOUNT;DST;4111111111111111;EUR;;month;1;15.01.2027',
+      'BAD-DATE;SRC;4111111111111111;EUR;10.00;month;1;2027-01-15',
+      'NO-AMOUNT;SRC;4111111111111111;EUR;;month;1;15.01.2027',
     ].join('\n'),
   };
   it('says which value is malformed instead of guessing "today"', async () => {

@@ -43,7 +43,14 @@ function batchText(tag: string, edit: (rows: string[]) => string[] = (r) => r): 
 async function send(
   ledger: Ledger,
   text: string,
-  over: { outcome?: Completion['outcome']; environment?: string; endpointId?: string; allowResend?: boolean; answer?: boolean } = {},
+  over: {
+    outcome?: Completion['outcome'];
+    environment?: string;
+    endpointId?: string;
+    stateDir?: string;
+    allowResend?: boolean;
+    answer?: boolean;
+  } = {},
 ): Promise<GuardedSendResult<string>> {
   const prepared = prepareSubmission(text);
   assert.equal(prepared.refusal, undefined, prepared.refusal?.message);
@@ -54,6 +61,7 @@ async function send(
       rowCount: prepared.rowCount,
       environment: over.environment ?? 'local',
       endpointId: over.endpointId ?? '1001',
+      ...(over.stateDir !== undefined && { localGateway: { stateDir: over.stateDir, startId: 'run-1', today: '01.03.2027' } }),
     }),
     batch: prepared.lint.batch,
     legacyHashes: prepared.legacyHashes,
@@ -187,6 +195,15 @@ describe('the row-level guard', () => {
     }
     assert.equal((await send(ledger, batchText('O', reordered), { endpointId: '2002' })).status, 'sent', 'another endpoint');
     assert.equal((await send(ledger, batchText('O', reordered), { environment: 'sandbox' })).status, 'sent', 'another environment');
+  });
+
+  it('for local, counts rows sent to the same local gateway (or to one the ledger did not name), not to another', async (t) => {
+    const ledger = new Ledger(tempDir(t));
+    await send(ledger, batchText('L'), { stateDir: '/state/a' });
+    assert.equal((await send(ledger, batchText('L', edited), { stateDir: '/state/a' })).status, 'already-sent', 'the same gateway');
+    assert.equal((await send(ledger, batchText('L', edited), { stateDir: '/state/b' })).status, 'sent', 'another gateway');
+    await send(ledger, batchText('N'));
+    assert.equal((await send(ledger, batchText('N', edited), { stateDir: '/state/c' })).status, 'already-sent', 'a record naming none');
   });
 
   it('sends on --allow-resend or a yes; a resend of the very same content is asked once, by the file-level guard', async (t) => {

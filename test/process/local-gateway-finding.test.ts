@@ -1,43 +1,64 @@
 // Finding or starting the local gateway of a state directory (local-gateway/finding.ts), as the editor's
-// `local` (checkAnswers) and the CLI's commands (waitForOneShotMs) both do it.
+// `local`, the CLI's commands and the demo all do it: one gateway per state directory, whoever asks.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { findOrStartLocalGateway, startLocalGateway, RUNNING_FILE, StateDirLockedError } from '../../src/local-gateway';
+import {
+  CLIENTS_DIR,
+  findOrStartLocalGateway,
+  gatewayClients,
+  localGatewayRef,
+  LocalGatewayUnusableError,
+  readRunningGateway,
+  startLocalGateway,
+  RUNNING_FILE,
+  StateDirLockedError,
+  takeClientLease,
+} from '../../src/local-gateway';
 import { START, tempStateDir, withGateway } from '../fixtures/local-gateway/helpers';
 
 const options = (stateDir: string) => ({ stateDir, port: 0, initialDate: START });
 
-test('with no gateway on the state directory, one is started in this process', async () => {
+test('with no gateway on the state directory, one is started in this process and release() stops it', async () => {
   const stateDir = tempStateDir();
   try {
-    const found = await findOrStartLocalGateway({ ...options(stateDir), waitForOneShotMs: 1_000 });
+    const found = await findOrStartLocalGateway({ ...options(stateDir), waitForOneShotMs: 1_000, runBy: 'a test' });
     assert.equal(found.kind, 'started');
-    if (found.kind === 'started') await found.gateway.close();
+    assert.equal(found.pid, process.pid);
+    assert.match(found.startId, /^[0-9a-f]{12}$/);
+    assert.equal(readRunningGateway(stateDir)?.runBy, 'a test', 'who runs it is in gateway.json');
+    assert.equal(readRunningGateway(stateDir)?.startId, found.startId);
+    assert.deepEqual(await found.today(), START);
+    assert.equal(found.alive(), true);
+    await found.release();
+    assert.equal(found.alive(), false);
+    assert.equal(readRunningGateway(stateDir), undefined, 'stopped: the lock is gone');
   } finally {
     fs.rmSync(stateDir, { recursive: true, force: true });
   }
 });
 
-test("a running gateway is used: as announced (CLI), or once it answers as the directory's merchant (editor)", async () => {
+test("a running gateway is used once it answers as the directory's merchant: its run, its clock, its payments", async () => {
   await withGateway(async (gw, stateDir) => {
-    const announced = await findOrStartLocalGateway({ ...options(stateDir), waitForOneShotMs: 1_000 });
-    assert.equal(announced.kind, 'announced');
-    if (announced.kind === 'announced') assert.equal(announced.running.baseUrl, gw.baseUrl);
     const reasons: string[] = [];
-    const answering = await findOrStartLocalGateway({ ...options(stateDir), checkAnswers: true, note: (r) => reasons.push(r) });
-    assert.equal(answering.kind, 'answering');
-    if (answering.kind === 'answering') {
-      assert.equal(answering.handle.environment.baseUrl, gw.baseUrl);
-      assert.equal(answering.handle.merchant.consumerKey, gw.merchant.consumerKey);
-    }
-    assert.match(reasons.join('\n'), /using the paygate gateway/);
+    const found = await findOrStartLocalGateway({ ...options(stateDir), waitForOneShotMs: 1_000, note: (r) => reasons.push(r) });
+    assert.equal(found.kind, 'running');
+    assert.equal(found.environment.baseUrl, gw.baseUrl);
+    assert.equal(found.merchant.consumerKey, gw.merchant.consumerKey);
+    assert.equal(found.startId, gw.startId, 'the same run, named the same way by every launcher');
+    assert.match(reasons.join('\n'), /using the local gateway at/);
+    await gw.advanceDays(3);
+    assert.deepEqual(await found.today(), gw.today(), "its date is the running gateway's simulated date");
+    assert.deepEqual(await localGatewayRef(found), { stateDir, startId: gw.startId, today: '03.02.2027' });
+    await found.release();
+    assert.equal(readRunningGateway(stateDir)?.pid, process.pid, 'letting go of a running gateway does not stop it');
   });
 });
 
-test('an announced gateway that does not answer is not trusted when checkAnswers is set', async () => {
+test('an announced gateway that does not answer is not used, and the error says why', async () => {
   const stateDir = tempStateDir();
   try {
     // A live process (this one) announces an address where nothing listens.
@@ -46,12 +67,10 @@ test('an announced gateway that does not answer is not trusted when checkAnswers
     fs.writeFileSync(path.join(stateDir, RUNNING_FILE), JSON.stringify(running), { mode: 0o600 });
     const reasons: string[] = [];
     await assert.rejects(
-      findOrStartLocalGateway({ ...options(stateDir), checkAnswers: true, note: (r) => reasons.push(r) }),
-      StateDirLockedError,
+      findOrStartLocalGateway({ ...options(stateDir), note: (r) => reasons.push(r) }),
+      (err: Error) => err instanceof LocalGatewayUnusableError && /did not answer/.test(err.message),
     );
     assert.match(reasons.join('\n'), /did not answer/);
-    const announced = await findOrStartLocalGateway(options(stateDir));
-    assert.equal(announced.kind, 'announced', 'without the check the announcement is trusted, as the CLI always did');
   } finally {
     fs.rmSync(stateDir, { recursive: true, force: true });
   }
@@ -61,16 +80,49 @@ test("another command's one-shot gateway is waited for: a start follows its end,
   const stateDir = tempStateDir();
   try {
     const oneShot = await startLocalGateway({ ...options(stateDir), oneShot: true });
-    // Used like any other without the wait (the editor), waited for with it (the CLI).
-    assert.equal((await findOrStartLocalGateway(options(stateDir))).kind, 'announced');
+    // Used like any other without the wait, waited for with it.
+    const used = await findOrStartLocalGateway(options(stateDir));
+    assert.equal(used.kind, 'running');
+    await used.release();
     await assert.rejects(findOrStartLocalGateway({ ...options(stateDir), waitForOneShotMs: 200 }), StateDirLockedError);
     // The look happens at once, before the first await: the one-shot gateway ends while the call waits.
     const waiting = findOrStartLocalGateway({ ...options(stateDir), waitForOneShotMs: 20_000 });
     await oneShot.close();
     const found = await waiting;
     assert.equal(found.kind, 'started');
-    if (found.kind === 'started') await found.gateway.close();
+    await found.release();
   } finally {
     fs.rmSync(stateDir, { recursive: true, force: true });
   }
+});
+
+test('clients: a lease per user while it uses the gateway, gone with release() or with its process', async () => {
+  await withGateway(async (_gw, stateDir) => {
+    const editor = await findOrStartLocalGateway({ ...options(stateDir), client: { face: 'editor', label: 'VS Code (shop)' } });
+    const command = await findOrStartLocalGateway({ ...options(stateDir), client: { face: 'cli', label: 'paygate submit' } });
+    assert.deepEqual(
+      gatewayClients(stateDir).map((c) => [c.face, c.label, c.pid]),
+      [
+        ['editor', 'VS Code (shop)', process.pid],
+        ['cli', 'paygate submit', process.pid],
+      ],
+    );
+    await command.release();
+    await command.release();
+    assert.deepEqual(
+      gatewayClients(stateDir).map((c) => c.label),
+      ['VS Code (shop)'],
+    );
+    // A process that ended without letting go (killed, crashed): its lease is stale and removed when read.
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    takeClientLease(stateDir, { face: 'cli', label: 'paygate report' }, gone);
+    assert.equal(fs.readdirSync(path.join(stateDir, CLIENTS_DIR)).length, 2);
+    assert.deepEqual(
+      gatewayClients(stateDir).map((c) => c.label),
+      ['VS Code (shop)'],
+    );
+    assert.equal(fs.readdirSync(path.join(stateDir, CLIENTS_DIR)).length, 1, 'the stale lease was removed');
+    await editor.release();
+    assert.deepEqual(gatewayClients(stateDir), []);
+  });
 });

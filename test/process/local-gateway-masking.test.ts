@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { maskStoredText } from '../../src/core/mask';
+import { maskStoredText } from '../../src/core/output';
 import { JOURNAL_FILE } from '../../src/local-gateway/journal';
 import { admin, batch, postCreate, START, tempStateDir, withGateway } from '../fixtures/local-gateway/helpers';
 

@@ -1,5 +1,5 @@
-// The local gateway as real processes: one per state directory (the second is refused and told who
-// holds it), a kill -9 loses no answered request and leaves a stale lock that the next start takes
+// The local gateway as real processes: one per state directory (a second `paygate gateway` shows the
+// running one and takes over when it stops), a kill -9 loses no answered request and leaves a stale lock that the next start takes
 // over, and parallel `paygate submit` runs without a running gateway lose nothing and share no id.
 
 import { test } from 'node:test';
@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadOrCreateDemoMerchant, readRunningGateway, readStateLock, startLocalGateway } from '../../src/local-gateway';
+import { loadOrCreateDemoMerchant, readRunningGateway, readStateLock, startLocalGateway, takeClientLease } from '../../src/local-gateway';
 import { batch, formFields, postCreate, tempStateDir } from '../fixtures/local-gateway/helpers';
 
 const root = path.join(__dirname, '..', '..');
@@ -66,19 +66,77 @@ function stop(child: ChildProcess): void {
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
-test('a second paygate gateway on the same state directory exits 1 naming the holder: pid, start time, base URL', async () => {
+/** Collects a child's output and waits for a pattern in it (bounded by `ms`). */
+function output(child: ChildProcess): { text: () => string; wait: (re: RegExp, ms?: number) => Promise<string> } {
+  let text = '';
+  const waiters: (() => void)[] = [];
+  const onData = (d: Buffer | string) => {
+    text += d.toString();
+    for (const w of waiters.splice(0)) w();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  return {
+    text: () => text,
+    wait: (re, ms = 30_000) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ${re} within ${ms / 1000} s in: ${text}`)), ms);
+        const look = () => {
+          const m = re.exec(text);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[0]);
+          } else if (child.exitCode !== null) {
+            clearTimeout(timer);
+            reject(new Error(`exited with ${child.exitCode} before ${re}: ${text}`));
+          } else waiters.push(look);
+        };
+        look();
+      }),
+  };
+}
+
+test('a second paygate gateway on the same state directory shows the running one and who uses it, then runs it when it stops', async () => {
   const stateDir = tempStateDir();
   const first = await gatewayProcess(stateDir);
+  const editorLease = takeClientLease(stateDir, { face: 'editor', label: 'VS Code (shop)' });
+  const second = spawn(process.execPath, ['--import', tsx, main, 'gateway', '--state', stateDir, '--quiet'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: root,
+  });
   try {
     const info = readRunningGateway(stateDir)!;
-    const second = await paygate(['gateway', '--state', stateDir, '--quiet'], {});
-    assert.equal(second.code, 1);
-    assert.ok(second.stderr.includes(`process ${first.child.pid}`), second.stderr);
-    assert.ok(second.stderr.includes(info.startedAt), second.stderr);
-    assert.ok(second.stderr.includes(info.baseUrl), second.stderr);
-    assert.deepEqual(readRunningGateway(stateDir), info, "the refused start did not touch the holder's lock");
+    const out = output(second);
+    await out.wait(/Watching it/);
+    const text = out.text();
+    assert.match(
+      text,
+      new RegExp(`already running \\(paygate gateway, process ${first.child.pid}, since ${info.startedAt.replace(/\./g, '\\.')}\\)`),
+    );
+    assert.ok(text.includes(`base URL:         ${info.baseUrl}`), text);
+    assert.ok(text.includes(`admin token:      ${info.adminToken}`), text);
+    assert.match(text, new RegExp(`in use by: +the editor VS Code \\(shop\\), process ${process.pid}`));
+    assert.deepEqual(readRunningGateway(stateDir), info, "watching did not touch the holder's lock");
+    // A command starts and stops using it: the watcher says so.
+    const command = takeClientLease(stateDir, { face: 'cli', label: 'paygate submit' });
+    await out.wait(/now used by paygate submit, process \d+/);
+    command.release();
+    await out.wait(/no longer used by paygate submit/);
+    // The first one stops: the watcher runs the gateway of the same state directory, with its payments.
+    const exited = once(first.child, 'exit');
+    first.child.kill('SIGTERM');
+    await exited;
+    await out.wait(/stopped: running it here[\s\S]*Press Ctrl\+C to stop\./);
+    const now = readRunningGateway(stateDir)!;
+    assert.equal(now.pid, second.pid);
+    assert.equal(now.runBy, 'paygate gateway');
+    assert.notEqual(now.startId, info.startId, 'a new run of the same state');
   } finally {
+    editorLease.release();
     stop(first.child);
+    const ended = once(second, 'exit');
+    second.kill('SIGTERM');
+    await ended;
     fs.rmSync(stateDir, { recursive: true, force: true });
   }
 });

@@ -25,7 +25,7 @@ async function run(fn: (args: string[], ctx: CliContext) => Promise<number>, arg
   const ctx = testContext({
     stdout: (t) => void out.push(t),
     stderr: (t) => void err.push(t),
-    env: { PAYGATE_DATA_DIR: join(dir, 'data') },
+    env: { PAYGATE_DATA_DIR: join(dir, 'data'), PAYGATE_STATE_DIR: join(dir, 'state') },
     cwd: dir,
     interactive: false,
     confirm: async () => false,
@@ -70,7 +70,7 @@ async function pullReport(file: string): Promise<string> {
 
 interface Json {
   window: { from: string; to: string };
-  rows: { file: string; line: number; clientOrderId: string; status: string; due: number; charged: number }[];
+  rows: { file: string; line: number; clientOrderId: string; kind: string; status: string; due: number; charged: number; reason: string }[];
   unmatched: { line: number }[];
   summary: Record<string, number>;
 }
@@ -106,7 +106,7 @@ test('submit, advance, report, reconcile: all ok; then extra, declined and amoun
   const csv = await run(runReconcile, [ok, '--template', template, '--format', 'csv']);
   assert.equal(csv.code, 0, csv.out + csv.err);
   const lines = csv.out.trim().split('\r\n');
-  assert.equal(lines[0], 'file,line,client-orderid,status,due,charged,declined,reason,report lines');
+  assert.equal(lines[0], 'file,line,client-orderid,status,due,charged,declined,reason,report lines,kind');
   assert.deepEqual(
     lines.slice(1).map((l) => l.split(',').slice(2, 4)),
     [
@@ -160,4 +160,31 @@ test('a batch changed since it was sent is named and skipped; usage errors exit 
   const missing = await run(runReconcile, [changed, '--report', join(dir, 'nope.csv')]);
   assert.equal(missing.code, 2);
   assert.match(missing.err, /nope\.csv: cannot read the report: ENOENT/);
+});
+
+test('a DST row is matched as a payout, and the reconciliation says which it matched', async () => {
+  const start = formatGatewayDate(gw.today());
+  const p = join(dir, 'payout.rpcsv');
+  writeFileSync(
+    p,
+    [
+      HEADER,
+      `RP-1;SRC;Plan;Anna;Schmidt;Street 1;Berlin;10115;DE;anna@example.com;day;1;${start};2;12.50;EUR;ANNA SCHMIDT;4111111111111111;08;2031;123`,
+      `RP-2;DST;Payout;;;;;;;;;;${start};;120.00;EUR;PARTNER LTD;6011111111111117;05;2030;`,
+    ].join('\r\n') + '\r\n',
+  );
+  assert.equal((await run(runSubmit, [p, ...local()])).code, 0);
+  await gw.advanceDays(1);
+  const report = await pullReport('report-payout.csv');
+  const r = await run(runReconcile, [p, '--report', report, '--format', 'json']);
+  const rows = (JSON.parse(r.out) as Json).rows.filter((x) => x.clientOrderId.startsWith('RP-'));
+  assert.deepEqual(
+    rows.map((x) => [x.clientOrderId, x.kind, x.status, x.reason]),
+    [
+      ['RP-1', 'charges', 'ok', '2 charge(s) due and charged'],
+      ['RP-2', 'payouts', 'ok', '1 payout(s) due and paid out'],
+    ],
+  );
+  const text = await run(runReconcile, [p, '--report', report]);
+  assert.match(text.out, /\(1 row\(s\) matched as charges, 1 DST row\(s\) as payouts\)/);
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { amountColumns, amountForDisplay, minorUnits } from '../../src/shared/amounts';
+import { amountColumns, amountForDisplay, currencyDigits } from '../../src/shared/amounts';
 import { formatTable } from '../../src/cli/output';
 
 // Issue 19, item 8: report amounts in the currency's own minor units where a person reads them; the raw
@@ -8,11 +8,11 @@ import { formatTable } from '../../src/cli/output';
 
 test("minor units come from the currency's ISO 4217 data", () => {
   assert.deepEqual(
-    ['EUR', 'JPY', 'BHD', 'USD'].map((c) => minorUnits(c)),
+    ['EUR', 'JPY', 'BHD', 'USD'].map((c) => currencyDigits(c)),
     [2, 0, 3, 2],
   );
-  assert.equal(minorUnits('eur'), undefined);
-  assert.equal(minorUnits('XXQ'), undefined);
+  assert.equal(currencyDigits('eur'), undefined);
+  assert.equal(currencyDigits('XXQ'), undefined);
 });
 
 test('only zeros beyond the minor units are dropped; anything else is shown as it came', () => {

@@ -3,12 +3,13 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gitFileStatus, gitTrackings } from '../../src/core/git';
+import { gitFileStatus, gitTrackings, mayBeInWorkTree } from '../../src/core/git';
 import { lintFiles } from '../../src/cli/commands/lint';
-import { cardDataInGit, isFullCardNumber, withGitignoreEntry } from '../../src/core/rules/cardDataInGit';
+import { cardDataInGit, firstFullCardNumber, isFullCardNumber, withGitignoreEntry } from '../../src/core/rules/cardDataInGit';
+import { readBatch, type Batch } from '../../src/core/rules/batch';
 import { lint } from '../../src/core/rules/lint';
 import { PUBLISHED_TEST_CARDS } from '../../src/core/rules/testCards';
 import { luhnValid } from '../../src/core/rules/values';
@@ -46,6 +47,53 @@ describe('card-data-in-git: the check', () => {
     assert.match(cardDataInGit(batch, 'unignored', 'batch.rpcsv')!.message, /\.gitignore/);
     assert.equal(cardDataInGit(batch, 'ignored', 'batch.rpcsv'), undefined);
     assert.equal(cardDataInGit(batch, 'outside', 'batch.rpcsv'), undefined);
+  });
+
+  // The check as it was first written: every data row's values as strings, trimmed. The linter's pass and
+  // firstFullCardNumber read the cells in place instead; both must find the same cell.
+  function firstCardByValues(batch: Batch): { start: number; length: number } | undefined {
+    const column = batch.columnIndex.get('credit-card-number');
+    if (column === undefined) return undefined;
+    for (const row of batch.rows) {
+      const value = row.record.values[column];
+      if (value !== undefined && isFullCardNumber(value.trim())) return { start: row.record.fieldStart(column), length: value.length };
+    }
+    return undefined;
+  }
+
+  it("finds the same first card number in the linter's pass, alone, and as the values read it (untrusted rows, quotes, spaces)", () => {
+    const texts = [
+      [HEADER, 'A1;DST;4111111111111111;EUR;1.00', `A2;DST;${REAL};EUR;1.00`],
+      [HEADER, `A1;DST;4111111111111111;EUR`, `A2;DST;${REAL}`, `A3;DST;${REAL};EUR;1.00`], // field-count rows count too
+      [HEADER, `A1;DST;"${REAL}`], // an unterminated quote: a csv-syntax row
+      [HEADER, `A1;"x""y";" ${REAL} ";EUR;1.00`], // doubled quotes move the cells; spaces are trimmed
+      [HEADER, `"A1";DST;${REAL} ;EUR;1.00`, ''],
+      [HEADER, 'A1;DST;4111111111111111;EUR;1.00', 'A2;DST;4539578763621487;EUR;1.00'], // test number, Luhn typo
+      ['client-orderid;rp_card_type;currency', `A1;DST;${REAL}`], // no card column
+      ['', '', HEADER, '', `A1;DST;${REAL};EUR;1.00`], // blank lines before the header and between rows
+      [`${HEADER};"a"b`, `A1;DST;${REAL};EUR;1.00;x`], // a broken header: the linter stops before the rows
+      ['client-orderid,rp_card_type,credit-card-number', `A1,DST,${REAL}`], // another delimiter
+    ];
+    for (const lines of texts) {
+      for (const [eol, bom] of [
+        ['\n', ''],
+        ['\r\n', ''],
+        ['\r', '\ufeff'],
+      ]) {
+        const text = bom + lines.join(eol) + eol;
+        const expected = firstCardByValues(readBatch(text));
+        const linted = lint(text, { findCardNumber: true });
+        assert.deepEqual(linted.cardNumber ?? undefined, expected, JSON.stringify(text));
+        assert.deepEqual(firstFullCardNumber(readBatch(text)), expected, JSON.stringify(text));
+        if (expected) {
+          // Its line and character, worked out from the text up to the cell, are the whole file's index's.
+          const batch = readBatch(text);
+          const range = batch.csv.index.range(expected.start, expected.start + expected.length);
+          assert.deepEqual(cardDataInGit(batch, 'tracked', 'b.rpcsv', linted.cardNumber)!.range, range, JSON.stringify(text));
+        }
+        assert.equal(lint(text).cardNumber, undefined, 'only looked for when asked');
+      }
+    }
   });
 
   it('stays quiet for test numbers only', () => {
@@ -93,11 +141,63 @@ describe('card-data-in-git: what git says', { timeout: 60_000 }, () => {
     writeFileSync(join(dir, 'repo', 'a[1]*.rpcsv'), HEADER + '\n');
     const files = ['tracked.rpcsv', 'new.rpcsv', 'batches/deep.rpcsv', 'ignored.rpcsv', 'a[1]*.rpcsv'].map((f) => join(dir, 'repo', f));
     const all = [...files, join(dir, 'plain', 'outside.rpcsv')];
-    const got = await gitTrackings(all);
+    const got = await gitTrackings(all, process.env);
     assert.deepEqual(
       all.map((f) => got.get(f)),
       ['tracked', 'unignored', 'unignored', 'ignored', 'unignored', 'outside'],
     );
+  });
+
+  it('knows without git when no work tree can hold a folder, and leaves every other folder to git', async () => {
+    // The scratch folder is made under the system's temporary folder, itself in no work tree.
+    assert.equal(await mayBeInWorkTree(join(dir, 'plain'), {}), false);
+    assert.equal(await mayBeInWorkTree(join(dir, 'repo', 'batches'), {}), true);
+    assert.equal(await mayBeInWorkTree(join(dir, 'plain'), { GIT_DIR: join(dir, 'repo', '.git') }), true, 'git steered by a variable');
+    assert.equal(await mayBeInWorkTree(join(dir, 'plain'), { GIT_WORK_TREE: join(dir, 'repo') }), true, 'git steered by a variable');
+    assert.equal(
+      await mayBeInWorkTree(join(dir, 'plain'), { GIT_SSL_CAINFO: '/etc/ssl/certs/ca-certificates.crt', GIT_CEILING_DIRECTORIES: '/' }),
+      false,
+      'variables that do not point git at a repository change nothing',
+    );
+    symlinkSync(join(dir, 'repo', 'batches'), join(dir, 'plain', 'link'));
+    assert.equal(await mayBeInWorkTree(join(dir, 'plain', 'link'), {}), true, 'a link into a work tree is in it, as git sees it');
+    mkdirSync(join(dir, 'bare'));
+    run(join(dir, 'bare'), 'init', '-q', '--bare');
+    assert.equal(await mayBeInWorkTree(join(dir, 'bare'), {}), true, 'a repository folder itself is left to git');
+  });
+
+  it('`paygate lint` of a file holding card numbers outside any work tree starts no git', async () => {
+    const bin = join(dir, 'bin-outside');
+    mkdirSync(bin);
+    const calls = join(dir, 'calls-outside');
+    const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$@" >> ${JSON.stringify(calls)}\nexec ${JSON.stringify(real)} "$@"\n`, {
+      mode: 0o755,
+    });
+    writeFileSync(join(dir, 'plain', 'cards.rpcsv'), `${HEADER}\no1;DST;${REAL};EUR;5\n`);
+    let out = '';
+    const env: Record<string, string | undefined> = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+    for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR']) delete env[name];
+    // This process's PATH too: git may be started with either.
+    const path = process.env.PATH;
+    process.env.PATH = env.PATH;
+    const code = await lintFiles(
+      ['cards.rpcsv'],
+      { format: 'json' },
+      {
+        cwd: join(dir, 'plain'),
+        env,
+        stdout: (t) => (out += t),
+        stderr: () => {},
+        stdin: () => Promise.resolve(Buffer.alloc(0)),
+        interactive: false,
+        confirm: () => Promise.resolve(false),
+        stopped: () => new Promise(() => {}),
+      },
+    ).finally(() => (process.env.PATH = path));
+    assert.equal(code, 0);
+    assert.equal(existsSync(calls), false, existsSync(calls) ? readFileSync(calls, 'utf8') : '');
+    assert.doesNotMatch(out, /card-data-in-git/);
   });
 
   it('`paygate lint` of many files holding card numbers asks git once, not three times per file', async () => {
@@ -121,7 +221,7 @@ describe('card-data-in-git: what git says', { timeout: 60_000 }, () => {
         { format: 'json' },
         {
           cwd: many,
-          env: {},
+          env: process.env,
           stdout: (t) => (out += t),
           stderr: () => {},
           stdin: () => Promise.resolve(Buffer.alloc(0)),

@@ -30,15 +30,17 @@ async function run(args: string[], columns?: number) {
 }
 
 describe('paygate forecast', () => {
-  it('--format json has the issue shape: by, window, currencies of buckets, counted and skipped rows', async () => {
+  it('--format json has the issue shape: by, window, currencies of buckets, payouts apart, counted and skipped rows', async () => {
     const r = await run(['batch.rpcsv', '--today', '01.01.2027', '--format', 'json']);
     assert.equal(r.code, 0, r.err);
     const f = JSON.parse(r.out) as Forecast;
-    assert.deepEqual(Object.keys(f), ['by', 'window', 'currencies', 'rows']);
+    assert.deepEqual(Object.keys(f), ['by', 'window', 'currencies', 'payouts', 'rows']);
     assert.equal(f.by, 'month');
     assert.deepEqual(f.window, { from: '2027-01-01', to: '2027-12-31' });
     assert.deepEqual(Object.keys(f.currencies), ['EUR', 'USD']);
-    assert.deepEqual(f.currencies.EUR[2], { period: '2027-03', charges: 2, min: '12.50', max: '12.50' });
+    // The DST row pays 2.50 out in March: a payout of its own, not a charge of EUR's.
+    assert.deepEqual(f.currencies.EUR[2], { period: '2027-03', charges: 1, min: '10.00', max: '10.00' });
+    assert.deepEqual(f.payouts, { EUR: [{ period: '2027-03', payouts: 1, min: '2.50', max: '2.50' }] });
     assert.deepEqual(f.currencies.USD, [
       { period: '2027-02', charges: 4, min: '20.00', max: '80.00' },
       { period: '2027-03', charges: 5, min: '25.00', max: '100.00' },
@@ -46,6 +48,7 @@ describe('paygate forecast', () => {
     ]);
     assert.deepEqual(f.rows, {
       counted: 3,
+      payouts: 1,
       skipped: [{ line: 4, row: 3, reason: 'start-date "2027-01-01" is not a real date written DD.MM.YYYY' }],
     });
   });
@@ -61,25 +64,28 @@ describe('paygate forecast', () => {
     assert.equal(f.currencies.EUR, undefined);
   });
 
-  it('--format csv is one line per bucket and currency, read back by the CSV reader', async () => {
+  it('--format csv is one line per bucket, currency and kind (charges, then payouts), read back by the CSV reader', async () => {
     const r = await run(['batch.rpcsv', '--today', '01.01.2027', '--format', 'csv']);
     const csv = parseCsv(r.out, ',');
     const rows = Array.from({ length: csv.recordCount }, (_, i) => csv.record(i).values).filter((v) => v.length > 1);
-    assert.deepEqual(rows[0], ['period', 'currency', 'charges', 'min', 'max']);
-    assert.equal(rows.length, 1 + 12 + 3);
-    assert.deepEqual(rows[13], ['2027-02', 'USD', '4', '20.00', '80.00']);
+    assert.deepEqual(rows[0], ['period', 'currency', 'kind', 'count', 'min', 'max']);
+    assert.equal(rows.length, 1 + 12 + 3 + 1);
+    assert.deepEqual(rows[13], ['2027-02', 'USD', 'charges', '4', '20.00', '80.00']);
+    assert.deepEqual(rows[16], ['2027-03', 'EUR', 'payouts', '1', '2.50', '2.50']);
     assert.ok(r.out.endsWith('\r\n'));
   });
 
-  it('text: a bar per bucket fitted to the terminal width, totals per currency, skipped rows named', async () => {
+  it('text: a bar per bucket fitted to the terminal width, totals per currency and of the payouts apart, skipped rows named', async () => {
     for (const columns of [60, 120]) {
       const r = await run(['batch.rpcsv', '--today', '01.01.2027'], columns);
       const lines = r.out.split('\n');
       const bars = lines.filter((l) => /^\d{4}-\d{2} /.test(l));
-      assert.equal(bars.length, 15);
+      assert.equal(bars.length, 16);
       for (const l of bars) assert.ok([...l].length <= columns, `${[...l].length} > ${columns}: ${l}`);
       assert.ok([...bars[0]].length >= columns - 2, 'the widest bar fills the line');
-      assert.ok(lines.includes('total EUR: 13 charges, 122.50'));
+      assert.ok(lines.includes('total EUR: 12 charges, 120.00'));
+      assert.ok(lines.includes('EUR payouts'));
+      assert.ok(lines.includes('total EUR payouts: 1 payout, 2.50'));
       assert.ok(lines.includes('total USD: 10 charges, 50.00..200.00'));
       assert.ok(lines.includes('  line 4: start-date "2027-01-01" is not a real date written DD.MM.YYYY'));
     }

@@ -70,6 +70,25 @@ describe('readInput: what is read', () => {
     assert.ok(input.ok && input.text === 'x;y\n');
   });
 
+  it('decodes ASCII, UTF-8 with a byte order mark (kept) and every plane as UTF-8; names the line and column of a bad byte', async () => {
+    const texts = ['a;b\r\nc;d\n', '\ufeffclient-orderid;order_desc\nA1;Müller “gold” 🙂\n', '', 'x'.repeat(70_000) + 'é'];
+    for (const [i, text] of texts.entries()) {
+      await writeFile(at(`text${i}.csv`), text, 'utf8');
+      const input = await readInput(at(`text${i}.csv`), testContext());
+      assert.ok(input.ok && input.text === text, JSON.stringify(text.slice(0, 40)));
+    }
+    const bad: [Buffer, string][] = [
+      [Buffer.concat([Buffer.from('a;b\nc;'), Buffer.from([0xff]), Buffer.from('d\n')]), ':2:3: not valid UTF-8 (byte 0xff at offset 6)'],
+      [Buffer.concat([Buffer.from('a;é\n'), Buffer.from([0xc3])]), ':2:1: not valid UTF-8 (byte 0xc3 at offset 5)'], // cut short
+      [Buffer.from([0xe2, 0x82, 0x41]), ':1:1: not valid UTF-8 (byte 0xe2 at offset 0)'],
+    ];
+    for (const [i, [bytes, message]] of bad.entries()) {
+      await writeFile(at(`bad${i}.csv`), bytes);
+      const input = await readInput(at(`bad${i}.csv`), testContext());
+      assert.ok(!input.ok && input.message.startsWith(`${at(`bad${i}.csv`)}${message}`), JSON.stringify(input));
+    }
+  });
+
   it('--max-bytes values: bytes or K, M, G; nothing else', () => {
     assert.deepEqual(['1', '512', '4k', '512M', '1G', '2GiB', '0', '-1', '1.5M', 'lots', ''].map(parseByteCount), [
       1,

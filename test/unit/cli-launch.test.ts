@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { captured, testContext } from '../fixtures/cli/context';
 import { COMMAND_MODULES, launch } from '../../src/cli/launch';
+import { launchLint, runsLintOnly } from '../../src/cli/lintLaunch';
 import { paygate, runPaygate } from '../../src/cli/program';
 
 // The process loads only the command it runs (launch.ts); the whole program (program.ts) is what help,
@@ -12,7 +13,8 @@ import { paygate, runPaygate } from '../../src/cli/program';
 
 async function both(args: string[], cwd = process.cwd()) {
   const runs = [];
-  for (const run of [launch, runPaygate]) {
+  // `paygate lint` without help runs from its own bundle (lintLaunch.ts): the third way must answer alike.
+  for (const run of runsLintOnly(args) ? [launch, runPaygate, launchLint] : [launch, runPaygate]) {
     const { ctx, out, err } = captured({ cwd });
     runs.push({ code: await run(args, ctx), out: out(), err: err() });
   }
@@ -20,6 +22,13 @@ async function both(args: string[], cwd = process.cwd()) {
 }
 
 describe('launch: one command loaded, the same answers as the whole program', () => {
+  it('runs lint alone only without help, which lists every command', () => {
+    assert.equal(runsLintOnly(['lint', 'a.rpcsv']), true);
+    assert.equal(runsLintOnly(['lint', '--version']), true);
+    for (const args of [['lint', '--help'], ['lint', 'a.rpcsv', '-h'], ['fix', 'a.rpcsv'], ['help', 'lint'], []])
+      assert.equal(runsLintOnly(args), false, args.join(' '));
+  });
+
   it('names every command of the program, in its order', () => {
     const names = paygate(testContext())
       .commands.map((c) => c.name())
@@ -44,8 +53,9 @@ describe('launch: one command loaded, the same answers as the whole program', ()
       [],
     ];
     for (const args of cases) {
-      const [lazy, whole] = await both(args);
+      const [lazy, whole, lintAlone] = await both(args);
       assert.deepEqual(lazy, whole, args.join(' '));
+      if (lintAlone) assert.deepEqual(lintAlone, whole, `lint alone: ${args.join(' ')}`);
     }
   });
 
@@ -54,8 +64,9 @@ describe('launch: one command loaded, the same answers as the whole program', ()
     try {
       writeFileSync(join(dir, 'a.rpcsv'), 'client-orderid;rp_card_type\nA-1;XYZ\n');
       for (const format of ['text', 'json']) {
-        const [lazy, whole] = await both(['lint', '--no-git', '--format', format, 'a.rpcsv', 'missing.rpcsv'], dir);
+        const [lazy, whole, lintAlone] = await both(['lint', '--format', format, 'a.rpcsv', 'missing.rpcsv'], dir);
         assert.deepEqual(lazy, whole, format);
+        assert.deepEqual(lintAlone, whole, `lint alone: ${format}`);
         assert.equal(lazy.code, 2, 'an unreadable file is a usage problem');
         assert.match(lazy.out + lazy.err, /invalid-value|missing/);
       }

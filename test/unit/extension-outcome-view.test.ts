@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { readBatch } from '../../src/core/rules/batch';
-import { maskText as scrub } from '../../src/core/mask';
+import { maskText as scrub } from '../../src/core/output';
 import { splitList } from '../../src/core/ledger';
 import { outcomeView, sensitiveValues, submissionTable, summary } from '../../src/extension/submit/outcomeView';
 

@@ -12,6 +12,7 @@ const BATCH = [
   'a;SRC;4111111111111111;EUR;10.00;;;month;1;31.01.2027',
   'b;SRC;4111111111111111;USD;;5;20;week;1;01.02.2027',
   'c;SRC;4111111111111111;EUR;3;;;month;1;2027-01-01',
+  'd;DST;6011111111111117;EUR;120.00;;;;;15.02.2027',
 ].join('\r\n');
 const forecast = forecastText(BATCH, { ...defaultWindow(today), by: 'month', today });
 
@@ -22,6 +23,11 @@ describe('forecast protocol guards', () => {
     assert.ok(!isForecastHostToPage({ type: 'forecast', file: 'a.rpcsv', generation: -1, forecast }));
     const bad = { ...forecast, currencies: { EUR: [{ period: '2027-01', charges: '1', min: '1', max: '1' }] } };
     assert.ok(!isForecastHostToPage({ type: 'forecast', file: 'a.rpcsv', generation: 1, forecast: bad }));
+    // Payouts are a series of their own: a payout bucket counts payouts, and a forecast without them is not one.
+    const badPayout = { ...forecast, payouts: { EUR: [{ period: '2027-02', charges: 1, min: '1', max: '1' }] } };
+    assert.ok(!isForecastHostToPage({ type: 'forecast', file: 'a.rpcsv', generation: 1, forecast: badPayout }));
+    const { payouts: _none, ...noPayouts } = forecast;
+    assert.ok(!isForecastHostToPage({ type: 'forecast', file: 'a.rpcsv', generation: 1, forecast: noPayouts }));
     assert.ok(isForecastPageToHost({ type: 'setBy', by: 'week' }));
     assert.ok(!isForecastPageToHost({ type: 'setBy', by: 'hour' }));
     assert.ok(isForecastPageToHost({ type: 'reveal', line: 3 }));
@@ -42,12 +48,21 @@ describe('forecast chart series and SVG', () => {
     const usd = s.currencies.find((c) => c.currency === 'USD')!;
     assert.equal(usd.amounts[0], 0);
     assert.equal(usd.ranges[1], '20.00..80.00');
-    assert.equal(usd.total.charges, 48);
+    assert.equal(usd.total.count, 48);
     assert.equal(
       usd.cumulative[usd.cumulative.length - 1],
       usd.amounts.reduce((a, b) => a + b, 0),
     );
-    assert.deepEqual(s.currencies[0].total, { charges: 12, min: '120.00', max: '120.00' });
+    assert.deepEqual(s.currencies[0].total, { count: 12, min: '120.00', max: '120.00' });
+    // The DST row is a payout series after the charges, never summed into EUR's charges.
+    assert.deepEqual(
+      s.currencies.map((c) => [c.label, c.kind, c.total.count, c.total.max]),
+      [
+        ['EUR', 'charges', 12, '120.00'],
+        ['USD', 'charges', 48, s.currencies[1].total.max],
+        ['EUR payouts', 'payouts', 1, '120.00'],
+      ],
+    );
   });
 
   it('draws one rect per bucket and a line per currency, with every text escaped', () => {
@@ -57,8 +72,10 @@ describe('forecast chart series and SVG', () => {
       grid: '#ccc',
       colours: ['#00f', '#f80'],
     });
-    assert.equal((svg.match(/<rect /g) ?? []).length, 1 + 12 + 11);
-    assert.equal((svg.match(/<polyline /g) ?? []).length, 2);
+    assert.equal((svg.match(/<rect /g) ?? []).length, 1 + 12 + 11 + 1);
+    assert.equal((svg.match(/<polyline /g) ?? []).length, 3);
+    assert.match(svg, /<g fill="none" stroke="#00f" stroke-width="2"><title>EUR payouts<\/title>/, 'payouts are outlined bars');
+    assert.ok(svg.includes('□ EUR payouts: 1 payout, 120.00'));
     assert.ok(svg.includes('a &lt;b&gt;&amp;&quot;c&quot;&lt;/b&gt;'));
     assert.ok(!svg.includes('<b>'));
   });

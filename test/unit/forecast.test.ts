@@ -1,4 +1,6 @@
 import { describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { formatGatewayDate, fromDayNumber, parseGatewayDate, toDayNumber, type CalendarDate } from '../../src/core/dates';
@@ -108,14 +110,16 @@ describe('forecast: dates into buckets', () => {
     assert.deepEqual(march, { period: '2027-03', charges: 32, min: '156.005', max: '621.005' });
   });
 
-  it('a DST row charges once; a DST row with a period is skipped, named by line and reason', () => {
+  it('a DST row pays out once, as a payout of its own series; a DST row with a period is skipped, named by line and reason', () => {
     const text = csv(
       { rp_card_type: 'DST', amount: '3', 'start-date': '02.01.2027' },
       { rp_card_type: 'DST', amount: '3', period: 'month', interval: '1', 'start-date': '02.01.2027' },
     );
     const f = forecastText(text, opts('01.01.2027', '31.12.2027', 'month'));
-    assert.deepEqual(f.currencies.EUR, [{ period: '2027-01', charges: 1, min: '3.00', max: '3.00' }]);
+    assert.deepEqual(f.payouts.EUR, [{ period: '2027-01', payouts: 1, min: '3.00', max: '3.00' }]);
+    assert.deepEqual(f.currencies, {}, 'a payout is never a charge');
     assert.equal(f.rows.counted, 1);
+    assert.equal(f.rows.payouts, 1);
     assert.equal(f.rows.skipped.length, 1);
     assert.equal(f.rows.skipped[0].line, 3);
     assert.match(f.rows.skipped[0].reason, /dst-unsupported/);
@@ -254,9 +258,46 @@ describe('forecast: rows of one bucket', () => {
     const { rows, total } = rowsInBucket(batch, run, '2027-02', 10);
     assert.equal(total, 2);
     assert.deepEqual(rows, [
-      { line: 2, row: 1, clientOrderId: 'a', currency: 'EUR', charges: 1, min: '10.00', max: '10.00' },
-      { line: 3, row: 2, clientOrderId: 'b', currency: 'EUR', charges: 4, min: '16.00', max: '16.00' },
+      { line: 2, row: 1, clientOrderId: 'a', currency: 'EUR', charges: 1, payout: false, min: '10.00', max: '10.00' },
+      { line: 3, row: 2, clientOrderId: 'b', currency: 'EUR', charges: 4, payout: false, min: '16.00', max: '16.00' },
     ]);
     assert.equal(rowsInBucket(batch, run, '2027-02', 1).rows.length, 1);
+  });
+
+  it("lists a DST row as a payout, beside the period's charges", () => {
+    const text = csv(
+      { 'client-orderid': 'a', amount: '10', period: 'month', interval: '1', 'start-date': '15.01.2027' },
+      { 'client-orderid': 'p', rp_card_type: 'DST', amount: '120.00', 'start-date': '20.01.2027' },
+    );
+    const batch = readBatch(text);
+    const run = forecastBatch(batch, opts('01.01.2027', '31.12.2027', 'month'));
+    assert.deepEqual(
+      rowsInBucket(batch, run, '2027-01', 10).rows.map((r) => [r.clientOrderId, r.payout, r.charges, r.max]),
+      [
+        ['a', false, 1, '10.00'],
+        ['p', true, 1, '120.00'],
+      ],
+    );
+  });
+});
+
+describe('forecast: the example batch', () => {
+  it('counts its DST row as a payout of 120.00, never inside the charges (issue 30: "76 charges, 1688.43")', () => {
+    const text = readFileSync(join(__dirname, '..', '..', 'examples', 'valid.rpcsv'), 'utf8');
+    const f = forecastText(text, {
+      ...defaultWindow(parseGatewayDate('01.01.2027')!),
+      by: 'month',
+      today: parseGatewayDate('01.01.2027')!,
+    });
+    assert.equal(
+      f.currencies.EUR.reduce((s, b) => s + b.charges, 0),
+      75,
+    );
+    assert.equal(
+      f.currencies.EUR.reduce((s, b) => s + BigInt(b.min.replace('.', '')), 0n),
+      156_843n,
+    );
+    assert.deepEqual(f.payouts.EUR, [{ period: '2027-01', payouts: 1, min: '120.00', max: '120.00' }]);
+    assert.equal(f.rows.payouts, 1);
   });
 });

@@ -31,3 +31,19 @@ test("without a preview day the hover counts from this machine's today", () => {
   const md = hoverOnRow();
   assert.match(md, new RegExp(`\\(today, ${formatGatewayDate(todayLocal()).replace(/\./g, '\\.')}\\)`));
 });
+
+test('a DST row hovers as a payout (money paid out to the receiver), never as a charge', () => {
+  const text = [
+    'client-orderid;rp_card_type;credit-card-number;currency;amount;start-date',
+    'PAY-1;DST;6011111111111117;EUR;120.00;15.01.2027',
+  ].join('\r\n');
+  const doc = TextDocument.create('file:///p.rpcsv', 'paygate-recurring-csv', 1, text);
+  const hover = hoverAt(doc, lint(text), { line: 1, character: 1 }, undefined, {});
+  assert.ok(hover);
+  const md = (hover.contents as { value: string }).value.replace(/\\/g, '');
+  assert.match(md, /^\*\*Payouts\*\* — Row 1 · order PAY-1 · DST · card 601111\*{6}1117/);
+  assert.match(md, /paid out to the receiver's card/);
+  assert.match(md, /\| 0 \| 15\.01\.2027 \| 120\.00 \|/);
+  assert.match(md, /One payout in all\./);
+  assert.doesNotMatch(md, /charge(?!s\.)/, 'no word of charging it (only "apart from the charges.")');
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { maskCardNumber } from '../../src/core/mask';
+import { maskCardNumber } from '../../src/core/output';
 
 test('card numbers keep their first 6 and last 4 digits only', () => {
   assert.equal(maskCardNumber('4111111111111111'), '411111******1111');

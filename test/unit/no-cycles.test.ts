@@ -78,7 +78,7 @@ test('the walk finds a cycle when there is one, and resolves relative imports to
     ),
     [],
   );
-  const mask = path.join(ROOT, 'src', 'core', 'mask.ts');
+  const mask = path.join(ROOT, 'src', 'core', 'output', 'mask.ts');
   assert.deepEqual(
     ts.preProcessFile("import { x } from './mask';", true, true).importedFiles.map((i) => resolve(mask, i.fileName)),
     [mask],

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { parseGatewayDate } from '../../src/core/dates';
-import { minorUnits, reconcileText, type BatchRowInput, type Reconciliation } from '../../src/core/reconcile';
+import { reconcileText, type BatchRowInput, type Reconciliation } from '../../src/core/reconcile';
 
 /* eslint-disable no-restricted-syntax -- each test report is a handful of lines: bounded spreads */
 // Every status of docs/reconcile.md from a small batch and a report written as the local gateway writes it.
@@ -148,10 +148,5 @@ describe('reconciliation statuses', () => {
         ['batch.csv', 'ok'],
       ],
     );
-  });
-  it('amounts compare in minor units', () => {
-    assert.equal(minorUnits('29.900'), minorUnits('29.90'));
-    assert.notEqual(minorUnits('29.901'), minorUnits('29.90'));
-    assert.equal(minorUnits('abc'), undefined);
   });
 });

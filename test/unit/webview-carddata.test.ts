@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rowMasker } from '../../src/core/mask';
+import { rowMasker } from '../../src/core/output';
 
 test('a CSV table masks card numbers and hides CVVs by column name, in any spelling', () => {
   const guard = rowMasker(['client-orderid', 'Credit_Card_Number', 'CVV2', 'amount']);

@@ -24,6 +24,8 @@ const BATCH = [
   'USD-3;SRC;4111111111111111;USD;120;;;month;3;15.02.2027;',
   'BAD-4;SRC;4111111111111111;EUR;10;;;month;1;2027-03-01;',
   '<img src=x onerror=alert(1)>;SRC;4111111111111111;EUR;1;;;;;10.03.2027;',
+  // A payout to the receiver's card: its own outlined series, never in the EUR charges.
+  'PAY-6;DST;6011111111111117;EUR;80.00;;;;;15.02.2027;',
 ].join('\r\n');
 const batch = readBatch(BATCH);
 const optionsBy = (by: ForecastBy) => ({ ...defaultWindow(TODAY), by, today: TODAY });
@@ -71,14 +73,16 @@ describe('forecast page in Chromium', () => {
   after(async () => close?.());
 
   it('handshakes, draws bars per currency, the totals and the skipped rows, under the strict CSP', async () => {
-    assert.deepEqual((await posted(h))[0], { type: 'ready', version: 1 });
+    assert.deepEqual((await posted(h))[0], { type: 'ready', version: 2 });
     assert.ok((await painted(h)) > 2000, 'the canvas has bars and lines on it');
     const totals = await h.page.locator('.totals').textContent();
     // 12 monthly charges of 29.90, 26 fortnightly of 5.00..15.00 and one of 1.00.
     assert.match(totals ?? '', /EUR: 39 charges, 489\.80\.\.749\.80/);
     assert.match(totals ?? '', /USD: 4 charges, 480\.00/);
+    assert.match(totals ?? '', /EUR payouts: 1 payout, 80\.00/);
+    assert.equal(await h.page.locator('.totals .swatch.payouts').count(), 1, 'the payouts are drawn apart, outlined');
     const skipped = await h.page.locator('.skipped').textContent();
-    assert.match(skipped ?? '', /Skipped rows \(1; 4 counted\)/);
+    assert.match(skipped ?? '', /Skipped rows \(1; 5 counted\)/);
     assert.match(skipped ?? '', /line 5: start-date "2027-03-01"/);
     assert.deepEqual(h.errors, []);
     const paths = h.requests.map((u) => new URL(u).pathname).sort();
@@ -100,6 +104,7 @@ describe('forecast page in Chromium', () => {
     assert.match(text, /^2027-02/);
     assert.match(text, /EUR: 3 charges, 39\.90\.\.59\.90/);
     assert.match(text, /USD: 1 charge, 120\.00/);
+    assert.match(text, /EUR payouts: 1 payout, 80\.00/);
   });
 
   it('a click on a bar asks for its rows; the list reveals a line; row text stays text', async () => {
@@ -111,8 +116,9 @@ describe('forecast page in Chromium', () => {
     await post(h, { type: 'bucketRows', period: '2027-02', rows, total });
     await h.page.locator('.rows h2').waitFor();
     const items = h.page.locator('.rows li button');
-    assert.equal(await items.count(), 3);
-    assert.match((await h.page.locator('.rows h2').textContent()) ?? '', /Rows charging in 2027-02 \(3\)/);
+    assert.equal(await items.count(), 4);
+    assert.match((await items.nth(3).textContent()) ?? '', /PAY-6 · EUR · 1 payout, 80\.00/);
+    assert.match((await h.page.locator('.rows h2').textContent()) ?? '', /Rows charging or paying out in 2027-02 \(4\)/);
     await items.nth(2).click();
     assert.deepEqual(await last(h, 'reveal'), { type: 'reveal', line: 4 });
     // The skipped row's reason is a button too, revealing its line.
@@ -167,11 +173,13 @@ describe('forecast page in Chromium', () => {
     const svg = await last(h, 'export');
     assert.ok(svg?.format === 'svg');
     assert.ok(svg.svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"'));
-    // One rect per non-empty bucket and currency, plus the background.
-    const buckets = Object.values(runBy('month').forecast.currencies).reduce((s, b) => s + b.length, 0);
+    // One rect per non-empty bucket of each series (charges and payouts per currency), plus the background.
+    const f = runBy('month').forecast;
+    const buckets = [...Object.values(f.currencies), ...Object.values(f.payouts)].reduce((s, b) => s + b.length, 0);
     assert.equal((svg.svg.match(/<rect /g) ?? []).length, buckets + 1);
-    assert.equal((svg.svg.match(/<polyline /g) ?? []).length, 2);
+    assert.equal((svg.svg.match(/<polyline /g) ?? []).length, 3);
     assert.ok(svg.svg.includes('2027-02 EUR: 3 charges, 39.90..59.90'));
+    assert.ok(svg.svg.includes('2027-02 EUR payouts: 1 payout, 80.00'));
     await h.page.locator('button[data-export="csv"]').click();
     assert.deepEqual(await last(h, 'export'), { type: 'export', format: 'csv' });
     await post(h, { type: 'exportDone', ok: true, message: 'Exported to /tmp/x.csv.' });

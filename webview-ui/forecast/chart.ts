@@ -1,5 +1,6 @@
-// The bar chart on uPlot: one bar series per currency side by side in each period (bars drawn by our own
-// path builder, since uPlot's built-in bars do not group), and per currency a dashed cumulative line on
+// The bar chart on uPlot: one bar series per currency's charges, and one per currency's payouts (DST rows,
+// drawn as outlined bars: money paid out, not drawn), side by side in each period (bars drawn by our own
+// path builder, since uPlot's built-in bars do not group), and per series a dashed cumulative line on
 // a right-hand axis. Colours come from the theme's variables and are read again when the theme changes.
 
 import uPlot from 'uplot';
@@ -97,17 +98,16 @@ export function createChart(host: HTMLElement, data: ChartSeries, size: { width:
     ],
     series: [
       {},
+      ...data.currencies.map((c, k) => {
+        // Payouts are outlined bars: money paid out, not one of the charges.
+        const paint =
+          c.kind === 'payouts'
+            ? { fill: 'transparent', stroke: colour(k), width: 2 }
+            : { fill: colour(k), stroke: theme.highContrast ? theme.foreground : colour(k), width: theme.highContrast ? 1 : 0 };
+        return { label: c.label, scale: 'y', ...paint, paths: groupedBars(k, slots), points: { show: false } };
+      }),
       ...data.currencies.map((c, k) => ({
-        label: c.currency,
-        scale: 'y',
-        fill: colour(k),
-        stroke: theme.highContrast ? theme.foreground : colour(k),
-        width: theme.highContrast ? 1 : 0,
-        paths: groupedBars(k, slots),
-        points: { show: false },
-      })),
-      ...data.currencies.map((c, k) => ({
-        label: `${c.currency} cumulative`,
+        label: `${c.label} cumulative`,
         scale: 'cumulative',
         stroke: colour(k),
         width: 2,

@@ -1,18 +1,23 @@
-// The forecast's buckets as chart series: one shared axis of periods (every period any currency charges
-// in, in order), and per currency the amount (max), the count and min..max per period plus a running
-// total. Pure, so the chart, the SVG export and the tests read the same numbers.
+// The forecast's buckets as chart series: one shared axis of periods (every period any series has money
+// in, in order), and per series the amount (max), the count and min..max per period plus a running
+// total. A currency's charges are one series and its payouts (DST rows: money paid out) another, drawn
+// and totalled apart. Pure, so the chart, the SVG export and the tests read the same numbers.
 
 import type { Forecast } from '../../src/shared/forecastProtocol';
 
 export interface CurrencySeries {
+  /** "EUR" for charges, "EUR payouts" for payouts: what the legend and the tooltip call it. */
+  label: string;
   currency: string;
-  /** Upper amount per period (0 where the currency has no charge), as a number for drawing only. */
+  kind: 'charges' | 'payouts';
+  /** Upper amount per period (0 where the series has nothing), as a number for drawing only. */
   amounts: number[];
-  charges: number[];
-  /** "10.00" or "5.00..20.00" per period; '' where the currency has no charge. */
+  /** Charges (or payouts) per period. */
+  counts: number[];
+  /** "10.00" or "5.00..20.00" per period; '' where the series has nothing. */
   ranges: string[];
   cumulative: number[];
-  total: { charges: number; min: string; max: string };
+  total: { count: number; min: string; max: string };
 }
 
 export interface ChartSeries {
@@ -32,29 +37,59 @@ export function sumDecimals(values: string[]): string {
 
 export const rangeText = (min: string, max: string) => (min === max ? max : `${min}..${max}`);
 
+interface Bucket {
+  period: string;
+  count: number;
+  min: string;
+  max: string;
+}
+
+/** Charges first, then payouts, each in the forecast's currency order. */
+function seriesBuckets(forecast: Forecast): { currency: string; kind: CurrencySeries['kind']; buckets: Bucket[] }[] {
+  return [
+    ...Object.entries(forecast.currencies).map(([currency, list]) => ({
+      currency,
+      kind: 'charges' as const,
+      buckets: list.map((b) => ({ period: b.period, count: b.charges, min: b.min, max: b.max })),
+    })),
+    ...Object.entries(forecast.payouts).map(([currency, list]) => ({
+      currency,
+      kind: 'payouts' as const,
+      buckets: list.map((b) => ({ period: b.period, count: b.payouts, min: b.min, max: b.max })),
+    })),
+  ];
+}
+
 export function toSeries(forecast: Forecast): ChartSeries {
-  const periods = [...new Set(Object.values(forecast.currencies).flatMap((b) => b.map((x) => x.period)))].sort();
+  const all = seriesBuckets(forecast);
+  const periods = [...new Set(all.flatMap((s) => s.buckets.map((x) => x.period)))].sort();
   const at = new Map(periods.map((p, i) => [p, i]));
-  const currencies = Object.entries(forecast.currencies).map(([currency, buckets]): CurrencySeries => {
+  const currencies = all.map(({ currency, kind, buckets }): CurrencySeries => {
     const amounts = new Array<number>(periods.length).fill(0);
-    const charges = new Array<number>(periods.length).fill(0);
+    const counts = new Array<number>(periods.length).fill(0);
     const ranges = new Array<string>(periods.length).fill('');
     for (const b of buckets) {
       const i = at.get(b.period)!;
       amounts[i] = Number(b.max);
-      charges[i] = b.charges;
+      counts[i] = b.count;
       ranges[i] = rangeText(b.min, b.max);
     }
     let running = 0;
     const cumulative = amounts.map((a) => (running += a));
     const total = {
-      charges: buckets.reduce((s, b) => s + b.charges, 0),
+      count: buckets.reduce((s, b) => s + b.count, 0),
       min: sumDecimals(buckets.map((b) => b.min)),
       max: sumDecimals(buckets.map((b) => b.max)),
     };
-    return { currency, amounts, charges, ranges, cumulative, total };
+    return { label: kind === 'payouts' ? `${currency} payouts` : currency, currency, kind, amounts, counts, ranges, cumulative, total };
   });
   return { periods, currencies };
+}
+
+/** "3 charges" / "1 payout". */
+export function countText(n: number, kind: CurrencySeries['kind']): string {
+  const word = kind === 'payouts' ? 'payout' : 'charge';
+  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** A series colour by position: VS Code's chart colours, which every theme (high contrast too) sets. */

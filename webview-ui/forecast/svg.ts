@@ -1,7 +1,7 @@
 // The chart as an SVG file, built from the buckets (uPlot draws on a canvas, which has no vector form):
-// the same bars, cumulative lines, axes and labels, with every text escaped.
+// the same bars (payouts outlined), cumulative lines, axes and labels, with every text escaped.
 
-import type { ChartSeries } from './series';
+import { countText, rangeText, type ChartSeries } from './series';
 
 export interface SvgTheme {
   foreground: string;
@@ -59,19 +59,20 @@ export function chartSvg(series: ChartSeries, title: string, theme: SvgTheme): s
   });
   currencies.forEach((c, k) => {
     const colour = esc(theme.colours[k % theme.colours.length]);
-    out.push(`<g fill="${colour}"><title>${esc(c.currency)}</title>`);
+    const paint = c.kind === 'payouts' ? `fill="none" stroke="${colour}" stroke-width="2"` : `fill="${colour}"`;
+    out.push(`<g ${paint}><title>${esc(c.label)}</title>`);
     c.amounts.forEach((a, i) => {
       if (a <= 0) return;
       const x = PAD.left + col * i + (col - group) / 2 + k * barW;
       out.push(
-        `<rect x="${n(x)}" y="${n(y(a))}" width="${n(Math.max(1, barW - 1))}" height="${n(PAD.top + plotH - y(a))}"><title>${esc(`${periods[i]} ${c.currency}: ${c.charges[i]} charges, ${c.ranges[i]}`)}</title></rect>`,
+        `<rect x="${n(x)}" y="${n(y(a))}" width="${n(Math.max(1, barW - 1))}" height="${n(PAD.top + plotH - y(a))}"><title>${esc(`${periods[i]} ${c.label}: ${countText(c.counts[i], c.kind)}, ${c.ranges[i]}`)}</title></rect>`,
       );
     });
     out.push('</g>');
     const points = c.cumulative.map((v, i) => `${n(PAD.left + col * (i + 0.5))},${n(yc(v))}`).join(' ');
     out.push(`<polyline points="${points}" fill="none" stroke="${colour}" stroke-width="2" stroke-dasharray="6 4"/>`);
     out.push(
-      `<text x="${PAD.left + k * 150}" y="${H - 14}" fill="${colour}">${esc(`■ ${c.currency}: ${c.total.charges} charges, ${c.total.min === c.total.max ? c.total.max : `${c.total.min}..${c.total.max}`}`)}</text>`,
+      `<text x="${PAD.left + k * 200}" y="${H - 14}" fill="${colour}">${esc(`${c.kind === 'payouts' ? '□' : '■'} ${c.label}: ${countText(c.total.count, c.kind)}, ${rangeText(c.total.min, c.total.max)}`)}</text>`,
     );
   });
   out.push(

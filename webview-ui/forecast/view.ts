@@ -4,7 +4,7 @@
 import type uPlot from 'uplot';
 import type { BucketRow, ForecastBy, ForecastHostToPage, ForecastPageToHost } from '../../src/shared/forecastProtocol';
 import { chartPng, createChart, readTheme } from './chart';
-import { rangeText, toSeries, type ChartSeries } from './series';
+import { countText, rangeText, toSeries, type ChartSeries } from './series';
 import { chartSvg } from './svg';
 
 export interface VsCodeApi {
@@ -140,8 +140,8 @@ export class ForecastView {
       return;
     }
     const lines = this.series.currencies
-      .filter((c) => c.charges[i] > 0)
-      .map((c) => `${c.currency}: ${c.charges[i].toLocaleString('en-US')} charge${c.charges[i] === 1 ? '' : 's'}, ${c.ranges[i]}`);
+      .filter((c) => c.counts[i] > 0)
+      .map((c) => `${c.label}: ${countText(c.counts[i], c.kind)}, ${c.ranges[i]}`);
     // eslint-disable-next-line no-restricted-syntax -- bounded: one line per currency
     this.tooltip.replaceChildren(el('strong', { textContent: this.series.periods[i] }), ...lines.map((l) => el('div', { textContent: l })));
     this.tooltip.hidden = false;
@@ -197,15 +197,13 @@ export class ForecastView {
     this.totals.replaceChildren(
       // eslint-disable-next-line no-restricted-syntax -- bounded: one total per currency
       ...this.series.currencies.map((c, k) => {
-        const swatch = el('span', { className: 'swatch' });
-        swatch.style.background = theme.colours[k % theme.colours.length];
+        const swatch = el('span', { className: c.kind === 'payouts' ? 'swatch payouts' : 'swatch' });
+        const colour = theme.colours[k % theme.colours.length];
+        // Payouts are outlined, as in the chart: money paid out, never part of the charges' total.
+        if (c.kind === 'payouts') swatch.style.borderColor = colour;
+        else swatch.style.background = colour;
         const t = c.total;
-        return el(
-          'span',
-          { className: 'total' },
-          swatch,
-          `${c.currency}: ${t.charges.toLocaleString('en-US')} charges, ${rangeText(t.min, t.max)}`,
-        );
+        return el('span', { className: 'total' }, swatch, `${c.label}: ${countText(t.count, c.kind)}, ${rangeText(t.min, t.max)}`);
       }),
     );
     if (this.series.currencies.length === 0) this.totals.textContent = 'No charges in the window.';
@@ -225,7 +223,7 @@ export class ForecastView {
       list.append(
         this.lineButton(
           r.line,
-          `line ${r.line} · ${id} · ${r.currency} · ${r.charges} charge${r.charges === 1 ? '' : 's'}, ${rangeText(r.min, r.max)}`,
+          `line ${r.line} · ${id} · ${r.currency} · ${countText(r.charges, r.payout ? 'payouts' : 'charges')}, ${rangeText(r.min, r.max)}`,
         ),
       );
     }
@@ -233,8 +231,9 @@ export class ForecastView {
       total > rows.length
         ? [el('p', { className: 'hint', textContent: `… and ${(total - rows.length).toLocaleString('en-US')} more rows` })]
         : [];
+    const head = el('h2', { textContent: `Rows charging or paying out in ${period} (${total.toLocaleString('en-US')})` });
     // eslint-disable-next-line no-restricted-syntax -- bounded: at most one hint
-    this.rows.replaceChildren(el('h2', { textContent: `Rows charging in ${period} (${total.toLocaleString('en-US')})` }), list, ...more);
+    this.rows.replaceChildren(head, list, ...more);
   }
 
   private showSkipped(skipped: { line: number; reason: string }[], counted: number): void {

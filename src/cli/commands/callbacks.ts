@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { CliContext } from '../context';
 import { EXIT, inputError } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
-import { maskText } from '../../core/mask';
+import { hideCvvs, maskText, safeJson } from '../../core/output';
 import { callbackBody, CALLBACK_STATUSES } from '../../core/callbacks';
 import { loopbackUrl } from '../../core/callbacks/loopback';
 import { CallbackStore, entryLine, replayEntry, sendToHandler, type SendResult } from '../../callback-listener';
@@ -19,7 +19,7 @@ function printAnswer(ctx: CliContext, command: string, r: SendResult): number {
     ctx.stderr(`${command}: ${r.error} (after ${r.ms} ms)\n`);
     return EXIT.transport;
   }
-  const text = maskText(r.body.toString('utf8'));
+  const text = hideCvvs(maskText(r.body.toString('utf8')));
   ctx.stdout(
     `HTTP ${r.status} in ${r.ms} ms\n${text.length > ANSWER_SHOWN ? `${text.slice(0, ANSWER_SHOWN)}…` : text}${text.endsWith('\n') || text === '' ? '' : '\n'}`,
   );
@@ -57,7 +57,7 @@ function listCommand(ctx: CliContext) {
         } catch (err) {
           return inputError(ctx, 'paygate callbacks list', `cannot read ${store.file}: ${(err as Error).message}`);
         }
-        if (o.format === 'json') ctx.stdout(`${JSON.stringify({ file: store.file, callbacks: entries })}\n`);
+        if (o.format === 'json') ctx.stdout(`${safeJson({ file: store.file, callbacks: entries })}\n`);
         else if (entries.length === 0) ctx.stdout(`No callbacks kept in ${store.file}.\n`);
         else ctx.stdout(`${entries.map(entryLine).join('\n')}\n${entries.length} callback(s) in ${store.file}\n`);
         return EXIT.ok;

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { maskText } from '../../core/mask';
+import { maskText } from '../../core/output';
 import type { CliContext } from '../context';
 import { displayPosition } from '../io';
 import { exitCodeFor, formatTable, inputError, outcomeText, usageError } from '../output';
@@ -11,7 +11,7 @@ import { formatGatewayDate } from '../../core/dates';
 import { createRecurringPayments, parseReportTemplate, prepareSubmission, runCustomReport } from '../../core/gateway';
 import { lint } from '../../core/rules/lint';
 import { batchRows, reconcileText } from '../../core/reconcile';
-import { startLocalGateway } from '../../local-gateway';
+import { findOrStartLocalGateway, type LocalGatewayUse } from '../../local-gateway';
 import { formatReconcileText } from '../format/reconcile';
 
 export interface DemoOptions {
@@ -76,16 +76,18 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
   let ok = true;
 
   step(1, 'Start the local gateway');
-  let gw;
+  let gw: LocalGatewayUse;
   try {
-    gw = await startLocalGateway({ stateDir, port });
+    // The one finding module, as the editor and every command: with --state DIR of a running gateway, that one.
+    gw = await findOrStartLocalGateway({ stateDir, port, runBy: 'paygate demo', client: { face: 'cli', label: 'paygate demo' } });
   } catch (err) {
     ctx.stderr(`paygate demo: the local gateway cannot start: ${(err as Error).message}\n`);
     return 1;
   }
   try {
+    const by = gw.kind === 'running' ? ` (already running: ${gw.runBy ?? 'process'} ${gw.pid})` : '';
     ctx.stdout(
-      `Listening on ${gw.origin} — simulated date ${formatGatewayDate(gw.today())}\n  create: ${gw.baseUrl}\n  report: ${gw.reportBaseUrl}\n  demo merchant: ${gw.merchant.consumerKey}, endpoint ${gw.merchant.endpointId} (keys in ${show(stateDir)})\n`,
+      `Listening on ${gw.origin}${by} — simulated date ${formatGatewayDate(await gw.today())}\n  create: ${gw.environment.baseUrl}\n  report: ${gw.environment.reportBaseUrl}\n  demo merchant: ${gw.merchant.consumerKey}, endpoint ${gw.merchant.endpointId} (keys in ${show(stateDir)})\n`,
     );
 
     step(2, `Lint ${show(dir)}/`);
@@ -122,7 +124,7 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
     }
 
     step(4, `Advance the simulated clock ${days} days`);
-    const sentOn = gw.today();
+    const sentOn = await gw.today();
     const advanced = await gw.advanceDays(days);
     const approved = advanced.charges.filter((c) => c.status === 'approved').length;
     ctx.stdout(
@@ -154,10 +156,11 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
       }
     }
   } finally {
-    step(7, 'Stop the local gateway');
-    await gw.close();
+    step(7, gw.kind === 'started' ? 'Stop the local gateway' : 'Let go of the local gateway');
+    await gw.release();
     if (givenState === undefined) rmSync(stateDir, { recursive: true, force: true });
-    ctx.stdout(givenState === undefined ? 'Stopped; temporary state removed.\n' : `Stopped; state kept in ${show(stateDir)}.\n`);
+    if (gw.kind === 'running') ctx.stdout(`It keeps running (${gw.runBy ?? 'process'} ${gw.pid}); state in ${show(stateDir)}.\n`);
+    else ctx.stdout(givenState === undefined ? 'Stopped; temporary state removed.\n' : `Stopped; state kept in ${show(stateDir)}.\n`);
   }
   ctx.stdout(
     ok

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { diffAgainstLedger, diffBatches, differs, sentAt, serialText, submissionState, type BatchDiff } from '../../core/ledger';
-import { maskText } from '../../core/mask';
+import { maskText } from '../../core/output';
 import { readBatch } from '../../core/rules/batch';
 import type { CliContext } from '../context';
 import { readInput } from '../io';

@@ -3,7 +3,8 @@ import { forecastTextOutput } from '../format/forecast';
 import { readInput } from '../io';
 import { inputError, usageError } from '../output';
 import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
-import { addMonthsClamped, compareDates, parseGatewayDate, todayLocal, type CalendarDate } from '../../core/dates';
+import { addMonthsClamped, compareDates, parseGatewayDate, type CalendarDate } from '../../core/dates';
+import { gatewayToday } from '../gatewayToday';
 import { defaultWindow, FORECAST_BY, forecastText, type ForecastBy } from '../../core/forecast';
 import { forecastCsv } from '../../core/forecast/csv';
 
@@ -40,7 +41,10 @@ export function forecastCommand(ctx: CliContext) {
     .addOption(choiceOption('--by <PERIOD>', 'bucket size', FORECAST_BY as ['day', 'week', 'month']).default('month'))
     .option('--from <DD.MM.YYYY>', 'first day of the window (default: today)')
     .option('--to <DD.MM.YYYY>', 'last day of the window, inclusive (default: 12 months after --from, less a day)')
-    .option('--today <DD.MM.YYYY>', 'the date a row without start-date starts on (default: today)')
+    .option(
+      '--today <DD.MM.YYYY>',
+      "the date a row without start-date starts on (default: the gateway's today: the local gateway's simulated date when the environment is local, else this machine's)",
+    )
     .addOption(choiceOption('--format <FORMAT>', 'output format', ['text', 'json', 'csv']).default('text'))
     .action(exits((file, o) => showForecast(file, o, ctx)));
 }
@@ -55,10 +59,12 @@ function dateOption(name: string, text: string | undefined): CalendarDate | stri
 }
 
 export async function showForecast(file: string, o: ForecastCliOptions, ctx: CliContext): Promise<number> {
-  const today = dateOption('--today', o.today) ?? todayLocal();
+  const day = gatewayToday(ctx, o.today);
+  if ('error' in day) return usage(ctx, day.error);
+  const today = day.today;
   const from = dateOption('--from', o.from) ?? today;
   const to = dateOption('--to', o.to);
-  for (const d of [today, from, to]) if (typeof d === 'string') return usage(ctx, d);
+  for (const d of [from, to]) if (typeof d === 'string') return usage(ctx, d);
   const window = { ...defaultWindow(from as CalendarDate), ...(to ? { to: to as CalendarDate } : {}) };
   if (compareDates(window.to, window.from) < 0) return usage(ctx, '--to is before --from');
   if (compareDates(window.to, addMonthsClamped(window.from, 12 * MAX_WINDOW_YEARS)) > 0)
@@ -66,7 +72,7 @@ export async function showForecast(file: string, o: ForecastCliOptions, ctx: Cli
 
   const input = await readInput(file, ctx);
   if (!input.ok) return inputError(ctx, 'paygate forecast', input.message);
-  const forecast = forecastText(input.text, { ...window, by: o.by, today: today as CalendarDate });
+  const forecast = forecastText(input.text, { ...window, by: o.by, today });
   switch (o.format) {
     case 'json':
       ctx.stdout(`${JSON.stringify(forecast, null, 2)}\n`);

@@ -1,15 +1,25 @@
 import * as path from 'node:path';
 import type { CliContext } from '../context';
+import { localStateDir } from '../localGateway';
 import { usageError } from '../output';
 import { exits, paygateCommand, runCommand } from '../parser';
 import { formatGatewayDate } from '../../core/dates';
+import { terminalField } from '../../core/output';
 import {
-  defaultStateDir,
+  clientText,
   DEMO_PROJECT_CURRENCY,
+  gatewayClients,
+  holderText,
+  loadOrCreateDemoMerchant,
   PRIVATE_KEY_FILE,
+  readRunningGateway,
   RUNNING_FILE,
   SIMULATE_500_ORDER_ID,
+  simulatedToday,
   startLocalGateway,
+  StateDirLockedError,
+  type GatewayClient,
+  type RunningGateway,
 } from '../../local-gateway';
 
 export interface GatewayOptions {
@@ -18,15 +28,24 @@ export interface GatewayOptions {
   quiet?: true;
 }
 
+/** How often the client list (and, while watching, the other gateway) is looked at. */
+const WATCH_MS = 500;
+/** How long a lock may stay held by a gateway that is still starting before this gives up. */
+const STARTING_LIMIT_MS = 30_000;
+/** What `paygate gateway` calls itself in gateway.json and in the messages of those it refuses. */
+const RUN_BY = 'paygate gateway';
+
 export function gatewayCommand(ctx: CliContext) {
   return paygateCommand(
     {
       name: 'gateway',
-      summary: 'run the local gateway on 127.0.0.1 and print its base URLs',
+      summary: 'run (or show) the local gateway on 127.0.0.1, and who uses it',
       description:
-        'Runs the local gateway (both operations, signatures verified, simulated clock) on 127.0.0.1 until Ctrl+C or ' +
-        `SIGTERM. Prints its base URLs and admin token; DIR/${RUNNING_FILE} (mode 0600) holds them while it runs and locks DIR: ` +
-        'a second gateway on the same DIR is refused and told who holds it; other paygate commands use the running one.',
+        'Runs the local gateway of a state directory (both operations, signatures verified, simulated clock) on 127.0.0.1 until ' +
+        `Ctrl+C or SIGTERM, and prints its base URLs, admin token and the editors and commands using it. DIR/${RUNNING_FILE} ` +
+        '(mode 0600) holds the addresses while it runs and locks DIR: there is one local gateway per state directory, and the ' +
+        'editor and every paygate command use it. When one already runs on DIR (an editor started it, or another terminal), ' +
+        'this prints that one instead and watches it; when it stops, this process runs the gateway.',
       notes:
         'Admin (loopback only, header "Authorization: Bearer TOKEN" with the printed admin token): POST {origin}/_local/advance?days=N ' +
         'moves the clock; GET {origin}/_local/payments lists payments.',
@@ -41,7 +60,7 @@ export function gatewayCommand(ctx: CliContext) {
     .option('--port <N>', 'port to listen on (default 0: any free port)')
     .option(
       '--state <DIR>',
-      'state directory: demo merchant keys, payments, clock (default $PAYGATE_STATE_DIR, else $XDG_STATE_HOME/paygate/gateway, else ~/.local/state/paygate/gateway)',
+      'state directory: demo merchant keys, payments, clock (default $PAYGATE_STATE_DIR, else $XDG_STATE_HOME/paygate/gateway, else ~/.local/state/paygate/gateway; the editor uses the same)',
     )
     .option('--quiet', 'do not log requests to standard error')
     .action(exits((o) => serveGateway(o, ctx)));
@@ -49,47 +68,150 @@ export function gatewayCommand(ctx: CliContext) {
 
 export const runGateway = (args: string[], ctx: CliContext) => runCommand(gatewayCommand, args, ctx);
 
+/** Says who starts and stops using the gateway, by comparing the client list with the last one. */
+class ClientWatch {
+  private seen = new Map<string, GatewayClient>();
+
+  constructor(
+    private readonly stateDir: string,
+    private readonly say: (line: string) => void,
+  ) {}
+
+  /** The list now, remembered as seen (for the card). */
+  list(): GatewayClient[] {
+    const now = gatewayClients(this.stateDir);
+    this.seen = new Map(now.map((c) => [key(c), c]));
+    return now;
+  }
+
+  refresh(): void {
+    const before = this.seen;
+    const now = this.list();
+    for (const c of now) if (!before.has(key(c))) this.say(`now used by ${userText(c)}`);
+    for (const [k, c] of before) if (!this.seen.has(k)) this.say(`no longer used by ${userText(c)}`);
+  }
+}
+
+const key = (c: GatewayClient) => `${c.pid}\0${c.since}\0${c.label}`;
+// A lease's label and a lock's runBy are any process's words: one line each, through the output boundary.
+const userText = (c: GatewayClient) => terminalField(clientText(c));
+const usersText = (clients: GatewayClient[]) => (clients.length === 0 ? 'nobody yet' : clients.map(userText).join('; '));
+const runnerText = (holder: RunningGateway) => terminalField(holderText(holder));
+
+interface Card {
+  title: string;
+  baseUrl: string;
+  reportBaseUrl: string;
+  origin: string;
+  adminToken: string;
+  today: string;
+  clients: GatewayClient[];
+}
+
+function cardText(stateDir: string, c: Card): string {
+  const m = loadOrCreateDemoMerchant(stateDir);
+  return [
+    c.title,
+    `  base URL:         ${c.baseUrl}`,
+    `  report base URL:  ${c.reportBaseUrl}`,
+    `  endpoint id:      ${m.endpointId}`,
+    `  consumer key:     ${m.consumerKey}`,
+    `  control key:      ${m.controlKey} (signs callbacks' control field)`,
+    `  project currency: ${DEMO_PROJECT_CURRENCY}`,
+    `  RSA private key:  ${path.join(stateDir, PRIVATE_KEY_FILE)}`,
+    `  state directory:  ${stateDir}`,
+    `  simulated date:   ${c.today}`,
+    `  admin token:      ${c.adminToken} (new on every start; also in ${path.join(stateDir, RUNNING_FILE)})`,
+    `  admin:            curl -X POST -H 'Authorization: Bearer ${c.adminToken}' '${c.origin}/_local/advance?days=N'`,
+    `  500 trigger:      client-orderid ${SIMULATE_500_ORDER_ID}`,
+    `  in use by:        ${usersText(c.clients)}`,
+    '',
+  ].join('\n');
+}
+
+type Ended = 'stopped' | 'gone';
+
+/**
+ * Waits for the stop signal, looking at the clients every WATCH_MS meanwhile; with `holder`, also ends
+ * ('gone') once that gateway no longer holds the directory.
+ */
+async function watch(stop: Promise<string>, clients: ClientWatch, stateDir: string, holder?: RunningGateway): Promise<Ended> {
+  for (;;) {
+    let timer: NodeJS.Timeout | undefined;
+    const tick = new Promise<'tick'>((r) => (timer = setTimeout(() => r('tick'), WATCH_MS)));
+    const what = await Promise.race([stop.then(() => 'stop' as const), tick]);
+    clearTimeout(timer);
+    if (what === 'stop') return 'stopped';
+    clients.refresh();
+    if (holder) {
+      const now = readRunningGateway(stateDir);
+      if (now?.pid !== holder.pid || now.adminToken !== holder.adminToken) return 'gone';
+    }
+  }
+}
+
 export async function serveGateway(values: GatewayOptions, ctx: CliContext): Promise<number> {
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!/^\d+$/.test(values.port ?? '0') || port > 65535) {
     return usageError(ctx, 'paygate gateway', '--port must be a number from 0 to 65535');
   }
-  const stateDir = path.resolve(ctx.cwd, values.state ?? defaultStateDir());
+  const stateDir = path.resolve(ctx.cwd, values.state ?? localStateDir(ctx));
   const log = values.quiet ? undefined : (line: string) => ctx.stderr(`[gateway] ${line}\n`);
-
-  let gateway;
-  try {
-    gateway = await startLocalGateway({ stateDir, port, log });
-  } catch (err) {
-    ctx.stderr(`paygate gateway: cannot start: ${(err as Error).message}\n`);
-    return 1;
-  }
+  const say = (line: string) => ctx.stderr(`[gateway] ${line}\n`);
   const stop = ctx.stopped();
-  try {
-    const m = gateway.merchant;
-    ctx.stdout(
-      [
-        'PayGate local gateway',
-        `  base URL:         ${gateway.baseUrl}`,
-        `  report base URL:  ${gateway.reportBaseUrl}`,
-        `  endpoint id:      ${m.endpointId}`,
-        `  consumer key:     ${m.consumerKey}`,
-        `  control key:      ${m.controlKey} (signs callbacks' control field)`,
-        `  project currency: ${DEMO_PROJECT_CURRENCY}`,
-        `  RSA private key:  ${path.join(stateDir, PRIVATE_KEY_FILE)}`,
-        `  state directory:  ${stateDir}`,
-        `  simulated date:   ${formatGatewayDate(gateway.today())}`,
-        `  admin token:      ${gateway.adminToken} (new on every start; also in ${path.join(stateDir, RUNNING_FILE)})`,
-        `  admin:            curl -X POST -H 'Authorization: Bearer ${gateway.adminToken}' '${gateway.origin}/_local/advance?days=N'`,
-        `  500 trigger:      client-orderid ${SIMULATE_500_ORDER_ID}`,
-        'Press Ctrl+C to stop.',
-        '',
-      ].join('\n'),
-    );
-    const signal = await stop;
-    ctx.stderr(`[gateway] ${signal}: stopping\n`);
-  } finally {
-    await gateway.close();
+  const clients = new ClientWatch(stateDir, say);
+  let startingSince: number | undefined;
+  // Each turn: run the gateway here, or show and watch the one that runs (until it stops: then run it here).
+  for (;;) {
+    let gateway;
+    try {
+      gateway = await startLocalGateway({ stateDir, port, log, runBy: RUN_BY });
+    } catch (err) {
+      if (!(err instanceof StateDirLockedError)) {
+        ctx.stderr(`paygate gateway: cannot start: ${(err as Error).message}\n`);
+        return 1;
+      }
+      const holder = readRunningGateway(stateDir);
+      if (!holder) {
+        // Held by a gateway still starting (or a stale lock being taken over): look again shortly.
+        startingSince ??= Date.now();
+        if (Date.now() - startingSince > STARTING_LIMIT_MS) {
+          ctx.stderr(`paygate gateway: cannot start: ${err.message}\n`);
+          return 1;
+        }
+        if ((await Promise.race([stop.then(() => 'stop'), new Promise((r) => setTimeout(() => r('again'), 100))])) === 'stop') return 0;
+        continue;
+      }
+      startingSince = undefined;
+      if (port !== 0 && holder.origin !== '' && !holder.origin.endsWith(`:${port}`))
+        say(`--port ${port} is not used: the local gateway already running on ${stateDir} listens on ${holder.origin}`);
+      const today = simulatedToday(stateDir);
+      ctx.stdout(
+        cardText(stateDir, {
+          title: `PayGate local gateway: already running (${runnerText(holder)}, since ${terminalField(holder.startedAt)}); shown, not started again`,
+          ...holder,
+          today: today ? formatGatewayDate(today) : 'not known yet',
+          clients: clients.list(),
+        }) + 'Watching it; when it stops, this process runs the local gateway. Press Ctrl+C to stop watching.\n',
+      );
+      if ((await watch(stop, clients, stateDir, holder)) === 'stopped') return 0;
+      say(`the local gateway of ${runnerText(holder)} stopped: running it here`);
+      continue;
+    }
+    try {
+      ctx.stdout(
+        cardText(stateDir, {
+          title: 'PayGate local gateway',
+          ...gateway,
+          today: formatGatewayDate(gateway.today()),
+          clients: clients.list(),
+        }) + 'Press Ctrl+C to stop.\n',
+      );
+      await watch(stop, clients, stateDir);
+      ctx.stderr(`[gateway] ${await stop}: stopping\n`);
+    } finally {
+      await gateway.close();
+    }
+    return 0;
   }
-  return 0;
 }

@@ -1,4 +1,4 @@
-import type { SubmissionRecord } from '../../core/ledger';
+import { localGatewayText, type SubmissionRecord } from '../../core/ledger';
 import type { CliContext } from '../context';
 import { damageText, openLedger, sendingNow } from '../ledger';
 import { inputError } from '../output';
@@ -44,6 +44,8 @@ function recordText(r: SubmissionRecord): string {
     `  ${r.file} (${r.rowCount} row${r.rowCount === 1 ? '' : 's'}) → ${r.environment}${r.production ? ' (production)' : ''}, endpoint ${r.endpointId}, from ${r.face}`,
     `  sha256 ${r.contentHash}`,
   ];
+  // Two local gateways both answer as endpoint 1001: which one it was tells their payments apart.
+  if (r.localGateway) lines.push(`  sent to ${localGatewayText(r.localGateway)}`);
   if (r.recurringPaymentIds.length)
     lines.push(
       `  recurring-payment-id ${r.recurringPaymentIds.map((id, i) => (r.statuses[i] ? `${id} (${r.statuses[i]})` : id)).join(', ')}`,

@@ -6,7 +6,9 @@ import { lint as lintText } from '../../core/rules/lint';
 import type { RowFactsListener } from '../../core/rules/rowFacts';
 import type { CliContext } from '../context';
 import { ledgerIsPresent } from '../ledgerPlace';
-import { activeMaxPayload } from '../payloadLimit';
+import type * as LintLedger from '../lintLedger';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../core/payload';
+import { configMayNameLimit } from '../payloadLimit';
 import { formatLint, LINT_FORMATS, lintExitCode, type FileLint, type LintFormat } from '../format';
 import { maxBytesOption, readInput } from '../io';
 import { usageError } from '../output';
@@ -74,17 +76,25 @@ export function lintCommand(ctx: CliContext) {
     .action(exits((files, o) => lintFiles(files, o, ctx)));
 }
 
+/** lintLedger.ts, loaded when first needed (in the build, dist/cli-ledger.js). */
+function loadLintLedger(): typeof LintLedger {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('../lintLedger') as typeof LintLedger;
+}
+
 export async function lintFiles(paths: string[], values: LintOptions, ctx: CliContext): Promise<number> {
   const maxBytes = maxBytesOption(values.maxBytes);
   if (maxBytes === null)
     return usageError(ctx, 'paygate lint', `--max-bytes must be a whole number of bytes (e.g. 1073741824 or 1G), not "${values.maxBytes}"`);
   const files: FileLint[] = [];
   const failures: string[] = [];
-  // The ledger's modules load only when there is a ledger to read (CI has none: lint starts as quickly).
-  const limit = await activeMaxPayload(ctx, values);
+  // The active environment's maximum payload; a configuration is read (from lint's ledger bundle) only when there is one.
+  const limit = configMayNameLimit(ctx, values) ? loadLintLedger().activeMaxPayload(ctx, values) : { max: DEFAULT_MAX_PAYLOAD_BYTES };
   if (limit.problem) ctx.stderr(`paygate lint: batch-too-large uses the local gateway's maximum (${limit.max} bytes): ${limit.problem}\n`);
-  const ledger =
-    values.ledger !== false && ledgerIsPresent(ctx, values.state) ? (await import('../lintLedger.js')).ledgerFor(values, ctx) : undefined;
+  // The ledger's modules load only when there is a ledger to read (CI has none: lint starts as quickly). A
+  // plain require: the build keeps it a require of dist/cli-ledger.js (esbuild.js), out of lint's bundle.
+  const ledger = values.ledger !== false && ledgerIsPresent(ctx, values.state) ? loadLintLedger().ledgerFor(values, ctx) : undefined;
+
   /** Files holding full card numbers: git is asked about them all at once, after the lint. */
   const holding: { diagnostics: LintDiagnostic[]; path: string; tracked: LintDiagnostic; unignored: LintDiagnostic }[] = [];
   for (const path of paths) {
@@ -94,13 +104,15 @@ export async function lintFiles(paths: string[], values: LintOptions, ctx: CliCo
       failures.push(input.message);
       continue;
     }
+    // The card number is looked for in the lint's own pass over the rows; git is asked only when there is one.
+    const askGit = values.git !== false && path !== '-';
     // With a ledger, the rows' client-orderid cells are kept as the lint reads them (already-sent's keys).
     const orderIds: { orderId: string; start: number; end: number }[] = [];
     const onRow: RowFactsListener | undefined = ledger
       ? (_record, _n, f) =>
           void (f.orderId !== undefined && orderIds.push({ orderId: f.orderId, start: f.orderIdStart, end: f.orderIdEnd }))
       : undefined;
-    const result = lintText(input.text, { maxDiagnostics: MAX_LISTED, onRow, maxPayloadBytes: limit.max });
+    const result = lintText(input.text, { maxDiagnostics: MAX_LISTED, findCardNumber: askGit, onRow, maxPayloadBytes: limit.max });
     const diagnostics = result.diagnostics;
     const omitted = ledger ? await ledger.add(result, input.name, MAX_LISTED, orderIds) : result.omitted;
     files.push({
@@ -111,16 +123,18 @@ export async function lintFiles(paths: string[], values: LintOptions, ctx: CliCo
       ...(omitted && { omitted }),
     });
     // Both wordings now, so the parsed file can be let go before git answers.
-    const tracked = values.git !== false && path !== '-' ? cardDataInGit(result.batch, 'tracked', input.name) : undefined;
-    if (tracked)
+    if (askGit && result.cardNumber)
       holding.push({
         diagnostics,
         path: resolve(ctx.cwd, path),
-        tracked,
-        unignored: cardDataInGit(result.batch, 'unignored', input.name)!,
+        tracked: cardDataInGit(result.batch, 'tracked', input.name, result.cardNumber)!,
+        unignored: cardDataInGit(result.batch, 'unignored', input.name, result.cardNumber)!,
       });
   }
-  const trackings = await gitTrackings(holding.map((h) => h.path));
+  const trackings = await gitTrackings(
+    holding.map((h) => h.path),
+    ctx.env,
+  );
   for (const h of holding) {
     const tracking = trackings.get(h.path);
     if (tracking === 'tracked') h.diagnostics.push(h.tracked);

@@ -3,8 +3,19 @@ import type { CliContext } from '../context';
 import { inputError, usageError } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 import { loopbackUrl } from '../../core/callbacks/loopback';
-import { CALLBACKS_FILE, CallbackStore, entryLine, MAX_STORED_CALLBACKS, startCallbackListener } from '../../callback-listener';
-import { defaultStateDir, demoControlKey } from '../../local-gateway';
+import { safeJson } from '../../core/output';
+import {
+  CALLBACKS_FILE,
+  CallbackStore,
+  DRAIN_MS,
+  entryLine,
+  ForwardToSelfError,
+  HOP_HEADER,
+  MAX_STORED_CALLBACKS,
+  startCallbackListener,
+} from '../../callback-listener';
+import { demoControlKey } from '../../local-gateway';
+import { localStateDir } from '../localGateway';
 
 export interface ListenOptions {
   port?: string;
@@ -19,7 +30,7 @@ export const STATE_OPTION_TEXT =
 
 /** The state directory the local gateway uses: its demo merchant's control key and the kept callbacks. */
 export function callbacksStateDir(ctx: CliContext, state: string | undefined): string {
-  return path.resolve(ctx.cwd, state ?? defaultStateDir());
+  return path.resolve(ctx.cwd, state ?? localStateDir(ctx));
 }
 
 /** `--control-key`, else $PAYGATE_CONTROL_KEY, else the local gateway's demo merchant's key, else none. */
@@ -37,11 +48,15 @@ export function listenCommand(ctx: CliContext) {
         'http://127.0.0.1:PORT/" first, then one line (or one JSON object) per call with the form fields decoded and card ' +
         `numbers masked, and "control: valid|invalid|absent" when the control key is known. Answers 200 "OK", or with ` +
         "--forward-to passes the call on unchanged (method, path and query appended to the target's path, headers, body) " +
-        "to a loopback handler and answers with the handler's status and body (502 when it is down or slow). Keeps the newest " +
-        `${MAX_STORED_CALLBACKS} calls in DIR/${CALLBACKS_FILE} and the file before it, callbacks.1.jsonl, for "paygate callbacks list" and "replay".`,
+        `plus a ${HOP_HEADER} header naming this listener, to a loopback handler, and answers with the handler's status and body ` +
+        '(502 when it is down or slow). Keeps the newest ' +
+        `${MAX_STORED_CALLBACKS} calls in DIR/${CALLBACKS_FILE} and the file before it, callbacks.1.jsonl, for "paygate callbacks list" and "replay". ` +
+        'Card numbers are masked and CVVs dropped in every field, header, path, query and body before anything is printed or kept.',
       notes:
         "The control key: --control-key, else $PAYGATE_CONTROL_KEY, else the local gateway's demo merchant's key (shown by " +
-        '"paygate gateway"). A body over 64 KiB gets 413, a malformed form 400, a sender that stalls 408; the listener keeps serving.',
+        '"paygate gateway"). A body over 64 KiB gets 413, a malformed form 400, a sender that stalls (headers or body) 408, ' +
+        'a call this listener already forwarded 508 Loop Detected; the listener keeps serving. A --forward-to that is the ' +
+        `listener's own address and port is refused. Ctrl+C or SIGTERM answers the calls in flight first (at most ${DRAIN_MS / 1000} s; 503 for any left).`,
       exits: [
         [0, 'stopped cleanly'],
         [1, 'could not start (the port is taken)'],
@@ -82,12 +97,13 @@ export async function listen(o: ListenOptions, ctx: CliContext): Promise<number>
       onCall: (e) => {
         if (o.format === 'json') {
           const { id, time, method, path: p, fields, control, forwarded } = e;
-          ctx.stdout(`${JSON.stringify({ id, time, method, path: p, fields, control, forwarded })}\n`);
+          ctx.stdout(`${safeJson({ id, time, method, path: p, fields, control, forwarded })}\n`);
         } else ctx.stdout(`${entryLine(e)}\n`);
       },
       onRejected: (line) => ctx.stderr(`[listen] ${line}\n`),
     });
   } catch (err) {
+    if (err instanceof ForwardToSelfError) return inputError(ctx, 'paygate listen', `--forward-to: ${err.message}`);
     ctx.stderr(`paygate listen: cannot start: ${(err as Error).message}\n`);
     return 1;
   }
@@ -99,7 +115,7 @@ export async function listen(o: ListenOptions, ctx: CliContext): Promise<number>
         `control ${controlKey === undefined ? 'not checked (no key)' : 'checked'}; kept in ${path.join(stateDir, CALLBACKS_FILE)}; Ctrl+C to stop\n`,
     );
     const signal = await stop;
-    ctx.stderr(`[listen] ${signal}: stopping\n`);
+    ctx.stderr(`[listen] ${signal}: stopping (calls in flight are answered first, at most ${DRAIN_MS / 1000} s)\n`);
   } finally {
     await listener.close();
   }

@@ -7,7 +7,10 @@ import {
   type ColumnOverrides,
   type Reconciliation,
 } from '../../core/reconcile';
+import { LOCAL_ENVIRONMENT } from '../../core/gateway/environments';
+import { simulatedToday } from '../../local-gateway/simulatedDate';
 import { loadCliConfig } from '../config';
+import { localStateDir } from '../localGateway';
 import { reportCredentials } from '../credentials';
 import { resolveTarget } from '../target';
 import type { CliContext } from '../context';
@@ -92,24 +95,28 @@ export async function reconcile(files: string[], o: ReconcileOptions, ctx: CliCo
   const config = loadCliConfig(ctx.cwd, o.config, ctx.env);
   if (!config.ok) return usage(config.message);
   const environment = o.env ?? config.value.config.environment;
+  // `local` is one local gateway: the one of the local state directory, with its own (simulated) date.
+  const localDir = environment === LOCAL_ENVIRONMENT ? localStateDir(ctx) : undefined;
+  const to = { environment, state: o.state, ...(localDir !== undefined ? { localStateDir: localDir } : {}) };
 
   let batches: BatchSource[];
   if (files.length > 0) {
-    const named = await namedBatches(files, ctx);
+    const named = await namedBatches(files, to, ctx);
     if ('error' in named) return usage(named.error);
     batches = named;
   } else {
-    const found = await ledgerBatches(environment, o.state, ctx);
+    const found = await ledgerBatches(to, ctx);
     if ('error' in found) return usage(found.error);
     for (const c of found.changed) ctx.stderr(`paygate reconcile: ${c}\n`);
     if (found.batches.length === 0)
       return usage(`no accepted submission to ${environment} in ${found.ledger} to reconcile; name the batch files`);
     batches = found.batches;
   }
-  const sent = batches.map((b) => b.sentOn).find((d) => d !== undefined);
+  // A row sent on a known day starts then; any other starts on the gateway's today (the local gateway's own).
+  const today = (localDir !== undefined ? simulatedToday(localDir) : undefined) ?? todayLocal();
   const into = new ReportReconciliation(
     batches.flatMap((b) => b.rows),
-    { columns, from: from as CalendarDate | undefined, asOf: asOf as CalendarDate | undefined, today: sent ?? todayLocal() },
+    { columns, from: from as CalendarDate | undefined, asOf: asOf as CalendarDate | undefined, today },
   );
   let reportName = o.report ?? o.template!;
   if (o.report !== undefined) {
@@ -138,7 +145,7 @@ async function runTemplate(file: string, o: ReconcileOptions, ctx: CliContext, i
   if (!template.ok) return usage(`${input.name} is not a valid report template (see paygate report ${input.name})`);
   const config = loadCliConfig(ctx.cwd, o.config, ctx.env);
   if (!config.ok) return usage(config.message);
-  const target = await resolveTarget(config.value.config, { env: o.env }, 'report');
+  const target = await resolveTarget(config.value.config, { env: o.env }, 'report', { env: ctx.env, command: 'paygate reconcile' });
   if (!target.ok) return usage(target.message);
   const t = target.value;
   try {

@@ -103,6 +103,7 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
       consumerKey: values.consumerKey,
     },
     'report',
+    { env: ctx.env, command: 'paygate report' },
   );
   if (!target.ok) return usage(target.message);
   const t = target.value;

@@ -3,14 +3,12 @@ import { resolve } from 'node:path';
 import type { CliContext } from '../context';
 import { inputError, usageError } from '../output';
 import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
-import { formatGatewayDate, parseGatewayDate, todayLocal, type CalendarDate } from '../../core/dates';
+import { formatGatewayDate, type CalendarDate } from '../../core/dates';
 import { readBatch } from '../../core/rules/batch';
 import { computeSchedule, scheduleInputFromRow, type ChargeAmount } from '../../core/schedule/schedule';
-import { describeSchedule } from '../../core/schedule/describe';
+import { CHARGE_WORDS, countOf, describeSchedule, isPayoutRow, kindWords, PAYOUT_WORDS } from '../../core/schedule/describe';
 import { scheduleProblems } from '../../core/schedule/problems';
-import { LOCAL_ENVIRONMENT } from '../../core/gateway/environments';
-import { defaultStateDir, simulatedToday } from '../../local-gateway';
-import { loadCliConfig } from '../config';
+import { gatewayToday, TODAY_FROM_TEXT, type TodayFrom } from '../gatewayToday';
 
 const DEFAULT_LIMIT = 12;
 const MAX_LIMIT = 10_000;
@@ -26,6 +24,8 @@ export interface ScheduleJsonRow {
   row: number;
   line: number;
   clientOrderId: string;
+  /** `payouts` for a DST row: its `charges` are money paid out to the receiver's card, not charges. */
+  kind: 'charges' | 'payouts';
   charges: ScheduleJsonCharge[];
   truncated: boolean;
   /** Why the schedule cannot be computed (or its amounts cannot), value by value; absent when it can. */
@@ -38,19 +38,6 @@ export interface ScheduleJson {
   today: string;
   todayFrom: TodayFrom;
   rows: ScheduleJsonRow[];
-}
-
-/** option: --today; local-gateway: the local gateway's simulated clock (the active environment is local); clock: this machine's. */
-export type TodayFrom = 'option' | 'local-gateway' | 'clock';
-
-/**
- * With the local gateway as the active environment, a batch is charged on its simulated day, not on this
- * machine's: the day its state directory holds (read without starting it); undefined when none ran yet.
- */
-function localGatewayToday(ctx: CliContext): CalendarDate | undefined {
-  const config = loadCliConfig(ctx.cwd, undefined, ctx.env);
-  if (!config.ok || config.value.config.environment !== LOCAL_ENVIRONMENT) return undefined;
-  return simulatedToday(ctx.env.PAYGATE_STATE_DIR || defaultStateDir());
 }
 
 function jsonAmount(a: ChargeAmount): ScheduleJsonCharge['amount'] {
@@ -126,17 +113,9 @@ export async function showSchedule(file: string, values: ScheduleOptions, ctx: C
   const format = values.format;
   const limit = values.limit === undefined ? DEFAULT_LIMIT : wholeNumber(values.limit);
   if (limit === undefined || limit < 1 || limit > MAX_LIMIT) return usage(ctx, `--limit must be a whole number from 1 to ${MAX_LIMIT}`);
-  let today: CalendarDate = todayLocal();
-  let todayFrom: TodayFrom = 'clock';
-  if (values.today !== undefined) {
-    const t = parseGatewayDate(values.today);
-    if (!t) return usage(ctx, `--today must be a date DD.MM.YYYY, not '${values.today}'`);
-    today = t;
-    todayFrom = 'option';
-  } else {
-    const simulated = localGatewayToday(ctx);
-    if (simulated) [today, todayFrom] = [simulated, 'local-gateway'];
-  }
+  const day = gatewayToday(ctx, values.today);
+  if ('error' in day) return usage(ctx, day.error);
+  const { today, from: todayFrom } = day;
   let rowFilter: number | undefined;
   if (values.row !== undefined) {
     rowFilter = wholeNumber(values.row);
@@ -168,17 +147,19 @@ export async function showSchedule(file: string, values: ScheduleOptions, ctx: C
     // A malformed date, period or interval would be guessed around (a start-date of 2027-01-15 read as
     // "starts today"): no dates at all then, only the reasons.
     const blocked = problems.some((p) => p.blocksDates);
+    const payout = isPayoutRow(values);
     // One charge more than shown tells whether the list was cut short.
     const charges = blocked ? [] : computeSchedule(input, { today, limit: limit + 1 });
     return {
       amounts: charges.slice(0, limit).map((c) => c.amount),
-      rule: blocked ? 'the schedule cannot be computed' : describeSchedule(input),
+      rule: blocked ? 'the schedule cannot be computed' : describeSchedule(input, kindWords(payout)),
       trusted: row.trusted,
       startsToday: !blocked && input.startDate === undefined,
       json: {
         row: row.rowNumber,
         line: batch.csv.index.positionAt(row.record.start).line + 1,
         clientOrderId: row.value('client-orderid') ?? '',
+        kind: payout ? 'payouts' : 'charges',
         charges: charges.slice(0, limit).map((c) => ({ index: c.index, date: formatGatewayDate(c.date), amount: jsonAmount(c.amount) })),
         truncated: charges.length > limit,
         ...(problems.length > 0 ? { problems: problems.map((p) => p.message) } : {}),
@@ -195,32 +176,32 @@ export async function showSchedule(file: string, values: ScheduleOptions, ctx: C
   return 0;
 }
 
-const TODAY_FROM: Record<TodayFrom, string> = {
-  option: '--today',
-  'local-gateway': "the local gateway's simulated date; --today to choose another",
-  clock: "this machine's date; --today to choose another",
-};
-
 function todayText(today: CalendarDate, from: TodayFrom): string {
-  return `today is ${formatGatewayDate(today)} (${TODAY_FROM[from]})`;
+  return `today is ${formatGatewayDate(today)} (${TODAY_FROM_TEXT[from]})`;
 }
 
 function renderText(file: string, schedules: RowSchedule[], limit: number, today: string): string {
   if (schedules.length === 0) return `${printable(file)}: no data rows\n`;
+  const shown = { charges: 0, payouts: 0 };
   const blocks = schedules.map(({ json, amounts, rule, trusted, startsToday }) => {
     const id = json.clientOrderId === '' ? '(no client-orderid)' : printable(json.clientOrderId);
-    const lines = [`${printable(file)} row ${json.row} (line ${json.line}), client-orderid ${id}`, `  ${rule}`];
+    const w = kindWords(json.kind === 'payouts');
+    shown[json.kind] += json.charges.length;
+    const dst = json.kind === 'payouts' ? " (DST: payouts to the receiver's card, not charges)" : '';
+    const lines = [`${printable(file)} row ${json.row} (line ${json.line}), client-orderid ${id}${dst}`, `  ${rule}`];
     if (startsToday) lines.push(`  no start-date: starts on the day the batch is created; ${today}`);
     if (!trusted) lines.push('  note: this row has CSV errors, so its values may be misread (run paygate lint)');
     for (const p of json.problems ?? []) lines.push(`  problem: ${printable(p)}`);
     if (json.charges.length === 0) {
-      lines.push('  no charges');
+      lines.push(`  no ${w.many}`);
     } else {
       lines.push('  index  date        amount');
       json.charges.forEach((c, i) => lines.push(`  ${String(c.index).padStart(5)}  ${c.date}  ${textAmount(amounts[i])}`));
     }
-    if (json.truncated) lines.push(`  … more charges follow (showing the first ${limit}; use --limit N)`);
+    if (json.truncated) lines.push(`  … more ${w.many} follow (showing the first ${limit}; use --limit N)`);
     return lines.join('\n');
   });
-  return `${blocks.join('\n\n')}\n`;
+  // Charges and payouts are counted apart: a payout is money paid out, never one of the payers' charges.
+  const total = `shown: ${countOf(shown.charges, CHARGE_WORDS)}${shown.payouts > 0 ? ` and ${countOf(shown.payouts, PAYOUT_WORDS)} (DST rows)` : ''}`;
+  return `${blocks.join('\n\n')}\n\n${total}\n`;
 }

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { maskText } from '../../core/mask';
+import { maskText, terminalSafe } from '../../core/output';
 import { isPartOf, partName, splitBatch, type SplitLimit, type SplitPart } from '../../core/split/split';
 import type { CliContext } from '../context';
 import { displayPosition, maxBytesOption, parseByteCount, readInput } from '../io';
@@ -102,9 +102,9 @@ export async function splitFile(file: string, o: SplitOptions, ctx: CliContext):
   } catch (err) {
     return fail(`cannot write the parts in ${outDir}: ${(err as Error).message}`);
   }
-  // A file name is the merchant's text: masked, and no control character reaches the terminal.
-  const out = o.format === 'json' ? splitJson(input.name, files) : splitText(input.name, outDir, files).replace(/[^\P{Cc}\n]/gu, ' ');
-  ctx.stdout(maskText(out));
+  // A file name is the merchant's text: masked, and no control character reaches the terminal (the CLI's
+  // output boundary does it again for every line; here the text is whole).
+  ctx.stdout(o.format === 'json' ? maskText(splitJson(input.name, files)) : terminalSafe(splitText(input.name, outDir, files)));
   return 0;
 }
 

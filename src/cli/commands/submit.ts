@@ -8,13 +8,14 @@ import {
   LedgerWriteError,
   submissionEntry,
   type AlreadySentRow,
+  type LocalGatewayRef,
   type SubmissionRecord,
 } from '../../core/ledger';
-import { maskText } from '../../core/mask';
+import { maskText } from '../../core/output';
 import { checkSigningCredentials } from '../../core/oauth';
 import { loadCliConfig } from '../config';
 import { createCredentials, SECRET_ENV } from '../credentials';
-import { resolveTarget } from '../target';
+import { localGatewayRef, resolveTarget } from '../target';
 import type { CliContext } from '../context';
 import { displayPosition, readInput } from '../io';
 import { damageText, describeEarlier, openLedger } from '../ledger';
@@ -152,6 +153,7 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
     config.value.config,
     { env: o.env, baseUrl: o.baseUrl, endpointId: o.endpointId, consumerKey: o.consumerKey },
     'create',
+    { env: ctx.env, command: 'paygate submit' },
   );
   if (!target.ok) return usage(target.message);
   const t = target.value;
@@ -164,6 +166,15 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
     const usable = checkSigningCredentials(credentials.value);
     if (!usable.ok) return usage(`cannot sign: ${usable.reason}`);
     const what = `${input.name} (${rows} row${rows === 1 ? '' : 's'}) to ${env.name}, endpoint ${env.endpointId}`;
+    let localGateway: LocalGatewayRef | undefined;
+    if (t.local) {
+      const ref = await localGatewayRef(t.local);
+      if (!ref.ok) {
+        ctx.stderr(`paygate submit: ${ref.message}; nothing was sent\n`);
+        return EXIT.transport;
+      }
+      localGateway = ref.value;
+    }
 
     const ledger = openLedger(ctx, o.state);
     let result;
@@ -179,6 +190,7 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
           file: file === '-' ? input.name : resolve(ctx.cwd, file),
           prepared,
           signatureMethod: credentials.value.signatureMethod,
+          ...(localGateway ? { localGateway } : {}),
         }),
         legacyHashes: prepared.legacyHashes,
         batch: prepared.lint.batch,

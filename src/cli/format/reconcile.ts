@@ -1,5 +1,5 @@
 import { writeRecords } from '../../core/csv/write';
-import { maskText } from '../../core/mask';
+import { maskText } from '../../core/output';
 import { RECONCILE_STATUSES, type Reconciliation, type ReportCharge, type RowReconciliation } from '../../core/reconcile';
 
 // `paygate reconcile` output: text for people, one JSON object, or CSV (one line per batch row, then one
@@ -27,6 +27,7 @@ export function formatReconcileJson(r: Reconciliation): string {
       file: x.file,
       line: x.line,
       clientOrderId: m(x.clientOrderId),
+      kind: x.kind,
       status: x.status,
       due: x.due,
       charged: x.charged,
@@ -52,10 +53,13 @@ const severity = (x: RowReconciliation) => RECONCILE_STATUSES.indexOf(x.status);
 export function formatReconcileText(r: Reconciliation, reportName: string): string {
   const out: string[] = [`Reconciliation of ${r.rows.length} batch row(s) with ${reportName}, window ${r.window.from} to ${r.window.to}`];
   out.push(`(${sourceText(r)})`);
+  // A DST row's report lines are payouts (money paid out), matched and counted apart from the charges.
+  const payouts = r.rows.filter((x) => x.kind === 'payouts').length;
+  if (payouts > 0) out.push(`(${r.rows.length - payouts} row(s) matched as charges, ${payouts} DST row(s) as payouts)`);
   for (const s of [...RECONCILE_STATUSES, 'unmatched'] as const) out.push(`  ${s.padEnd(17)} ${r.summary[s]}`);
   const attention = r.rows.filter((x) => x.status !== 'ok' && x.status !== 'not-due').sort((a, b) => severity(a) - severity(b));
   for (const x of attention) {
-    out.push('', `${x.file}:${x.line}  ${x.status}  ${m(x.clientOrderId)}: ${m(x.reason)}`);
+    out.push('', `${x.file}:${x.line}  ${x.status}  ${m(x.clientOrderId)}${x.kind === 'payouts' ? ' (payout)' : ''}: ${m(x.reason)}`);
     out.push(`  expected ${x.expected.map((e) => `${e.date} ${e.amount}`).join(', ') || 'nothing'}`);
     for (const c of x.charges)
       out.push(
@@ -71,7 +75,7 @@ export function formatReconcileText(r: Reconciliation, reportName: string): stri
 }
 
 export function formatReconcileCsv(r: Reconciliation): string {
-  const rows: string[][] = [['file', 'line', 'client-orderid', 'status', 'due', 'charged', 'declined', 'reason', 'report lines']];
+  const rows: string[][] = [['file', 'line', 'client-orderid', 'status', 'due', 'charged', 'declined', 'reason', 'report lines', 'kind']];
   for (const x of r.rows)
     rows.push([
       x.file,
@@ -83,8 +87,9 @@ export function formatReconcileCsv(r: Reconciliation): string {
       String(x.declined),
       m(x.reason),
       x.charges.map((c) => c.line).join(' '),
+      x.kind,
     ]);
   for (const u of r.unmatched)
-    rows.push(['', '', m(u.clientOrderId), 'unmatched', '', '', '', `${u.date} ${u.amount} ${u.currency}`, String(u.line)]);
+    rows.push(['', '', m(u.clientOrderId), 'unmatched', '', '', '', `${u.date} ${u.amount} ${u.currency}`, String(u.line), '']);
   return `${writeRecords(rows, ',')}\r\n`;
 }

@@ -5,7 +5,10 @@ import { isIP } from 'node:net';
 
 export type LoopbackUrl = { ok: true; url: URL; connectHost: string } | { ok: false; reason: string };
 
-/** An http URL on 127.0.0.0/8, [::1] or `localhost` (connected to 127.0.0.1, never resolved), or why not. */
+/**
+ * An http URL on 127.0.0.0/8, [::1] or `localhost` (also written as the fully qualified `localhost.`;
+ * connected to 127.0.0.1, never resolved), or why not.
+ */
 export function loopbackUrl(text: string): LoopbackUrl {
   let url: URL;
   try {
@@ -16,7 +19,7 @@ export function loopbackUrl(text: string): LoopbackUrl {
   if (url.protocol !== 'http:') return { ok: false, reason: `${text} is not an http:// address (only loopback http handlers are called)` };
   if (url.username !== '' || url.password !== '') return { ok: false, reason: `${url.host}: an address with user:password@ is not called` };
   const host = url.hostname.toLowerCase();
-  if (host === 'localhost') return { ok: true, url, connectHost: '127.0.0.1' };
+  if (host === 'localhost' || host === 'localhost.') return { ok: true, url, connectHost: '127.0.0.1' };
   if (host === '[::1]') return { ok: true, url, connectHost: '::1' };
   if (isIP(host) === 4 && host.startsWith('127.')) return { ok: true, url, connectHost: host };
   return {

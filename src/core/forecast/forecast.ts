@@ -1,11 +1,12 @@
 // The charge forecast: every charge of every row in a window, from the schedule engine, bucketed by day,
 // ISO week or month per currency. The CLI, the editor's panel and the bench all call forecastBatch, so the
-// three faces show the same sums.
+// three faces show the same sums. A DST row (the receiver's destination card) is a payout: money paid out,
+// not drawn from a payer, so payouts are bucketed and totalled apart and never summed into the charges.
 
 import { formatIsoDate } from '../dates';
 import type { Batch } from '../rules/batch';
 import { readBatch } from '../rules/batch';
-import { maskText } from '../mask';
+import { maskText } from '../output';
 import { formatThousandths, Sums } from './amounts';
 import { periodTable, type ForecastBy, type PeriodTable } from './periods';
 import { amountAt, lineOf, type RowAmounts, type SkippedRow } from './rows';
@@ -21,12 +22,23 @@ export interface ForecastBucket {
   max: string;
 }
 
+/** A period's payouts (DST rows) in one currency. */
+export interface PayoutBucket {
+  period: string;
+  payouts: number;
+  min: string;
+  max: string;
+}
+
 export interface Forecast {
   by: ForecastBy;
   window: { from: string; to: string };
-  /** Currencies in alphabetical order; buckets in time order, those without a charge left out. */
+  /** Charges (SRC rows): currencies in alphabetical order; buckets in time order, those without a charge left out. */
   currencies: Record<string, ForecastBucket[]>;
-  rows: { counted: number; skipped: SkippedRow[] };
+  /** Payouts (DST rows), the same way: their own series, never in `currencies`. */
+  payouts: Record<string, PayoutBucket[]>;
+  /** `payouts`: how many of the counted rows are DST rows. */
+  rows: { counted: number; payouts: number; skipped: SkippedRow[] };
 }
 
 export interface ForecastRun {
@@ -66,44 +78,55 @@ function addInto(t: CurrencyTotals, dates: DatePlan, amounts: RowAmounts): void 
   }
 }
 
+/** One series' totals per currency, as buckets in time order (currencies in alphabetical order). */
+function bucketsOf<B>(
+  totals: Map<string, CurrencyTotals>,
+  table: PeriodTable,
+  bucket: (period: string, count: number, min: string, max: string) => B,
+): Record<string, B[]> {
+  const out: Record<string, B[]> = {};
+  for (const currency of [...totals.keys()].sort()) {
+    const t = totals.get(currency)!;
+    const buckets: B[] = [];
+    for (let b = 0; b < table.labels.length; b++) {
+      if (t.counts[b] === 0) continue;
+      buckets.push(
+        bucket(table.labels[b], t.counts[b], formatThousandths(t.low.get(b), t.decimals), formatThousandths(t.high.get(b), t.decimals)),
+      );
+    }
+    if (buckets.length > 0) out[currency] = buckets;
+  }
+  return out;
+}
+
 export function forecastBatch(batch: Batch, options: ForecastOptions): ForecastRun {
   const table = periodTable(options.by, options.from, options.to);
   const size = table.labels.length;
-  const totals = new Map<string, CurrencyTotals>();
+  const charges = new Map<string, CurrencyTotals>();
+  const payouts = new Map<string, CurrencyTotals>();
   const skipped: SkippedRow[] = [];
   let counted = 0;
+  let payoutRows = 0;
   walk(
     batch,
     options,
     table,
-    (_r, _n, currency, dates, amounts) => {
+    (_r, _n, currency, dates, amounts, payout) => {
       counted++;
-      let t = totals.get(currency);
-      if (!t) totals.set(currency, (t = { counts: new Int32Array(size), low: new Sums(size), high: new Sums(size), decimals: 2 }));
+      if (payout) payoutRows++;
+      const series = payout ? payouts : charges;
+      let t = series.get(currency);
+      if (!t) series.set(currency, (t = { counts: new Int32Array(size), low: new Sums(size), high: new Sums(size), decimals: 2 }));
       addInto(t, dates, amounts);
     },
     (s) => skipped.push(s),
   );
-  const currencies: Record<string, ForecastBucket[]> = {};
-  for (const currency of [...totals.keys()].sort()) {
-    const t = totals.get(currency)!;
-    const buckets: ForecastBucket[] = [];
-    for (let b = 0; b < size; b++) {
-      if (t.counts[b] === 0) continue;
-      buckets.push({
-        period: table.labels[b],
-        charges: t.counts[b],
-        min: formatThousandths(t.low.get(b), t.decimals),
-        max: formatThousandths(t.high.get(b), t.decimals),
-      });
-    }
-    if (buckets.length > 0) currencies[currency] = buckets;
-  }
   const forecast: Forecast = {
     by: options.by,
     window: { from: formatIsoDate(options.from), to: formatIsoDate(options.to) },
-    currencies,
-    rows: { counted, skipped },
+    currencies: bucketsOf(charges, table, (period, n, min, max): ForecastBucket => ({ period, charges: n, min, max })),
+    payouts: bucketsOf(payouts, table, (period, n, min, max): PayoutBucket => ({ period, payouts: n, min, max })),
+    rows: { counted, payouts: payoutRows, skipped },
   };
   return { forecast, options, table };
 }
@@ -112,13 +135,16 @@ export function forecastText(text: string, options: ForecastOptions): Forecast {
   return forecastBatch(readBatch(text), options).forecast;
 }
 
-/** One row charging in a bucket, for the panel's list under a clicked bar. */
+/** One row charging (or paying out) in a bucket, for the panel's list under a clicked bar. */
 export interface BucketRow {
   line: number;
   row: number;
   clientOrderId: string;
   currency: string;
+  /** Its charges in the bucket; a payout row's payouts. */
   charges: number;
+  /** A DST row: `charges` counts payouts, money paid out. */
+  payout: boolean;
   min: string;
   max: string;
 }
@@ -135,7 +161,7 @@ export function rowsInBucket(batch: Batch, run: ForecastRun, period: string, lim
     batch,
     run.options,
     run.table,
-    (recordIndex, rowNumber, currency, dates, amounts) => {
+    (recordIndex, rowNumber, currency, dates, amounts, payout) => {
       let charges = 0;
       let low = 0;
       let high = 0;
@@ -157,6 +183,7 @@ export function rowsInBucket(batch: Batch, run: ForecastRun, period: string, lim
         clientOrderId: maskText(id),
         currency,
         charges,
+        payout,
         min: formatThousandths(BigInt(low), decimals),
         max: formatThousandths(BigInt(high), decimals),
       });

@@ -22,8 +22,18 @@ import {
   type Verdict,
 } from './rows';
 
-/** One counted row as the walk over a batch hands it on. */
-export type Visit = (recordIndex: number, rowNumber: number, currency: string, dates: DatePlan, amounts: RowAmounts) => void;
+/**
+ * One counted row as the walk over a batch hands it on. `payout`: a DST row (the receiver's destination
+ * card), whose money is paid out, never charged.
+ */
+export type Visit = (
+  recordIndex: number,
+  rowNumber: number,
+  currency: string,
+  dates: DatePlan,
+  amounts: RowAmounts,
+  payout: boolean,
+) => void;
 
 /**
  * A date rule's charges in the window, shared by every row with the same date columns: `buckets` holds
@@ -122,6 +132,6 @@ export function walk(batch: Batch, options: ForecastOptions, table: PeriodTable,
       skip({ line: lineOf(csv, r), row: rowNumber, reason: reasons.filter((x) => x !== '').join('; ') });
       continue;
     }
-    visit(r, rowNumber, currency, dates.value, amounts);
+    visit(r, rowNumber, currency, dates.value, amounts, values[0].trim() === 'DST');
   }
 }

@@ -1,6 +1,6 @@
 import { createRecurringPaymentsUrl, type Environment, type PathTemplates } from '../gateway/environments';
 import type { PreparedSubmission } from '../gateway/prepare';
-import type { LedgerFace, NewSubmission } from './records';
+import type { LedgerFace, LocalGatewayRef, NewSubmission } from './records';
 
 // The ledger entry of a create, built in one place for every face (the caller passes what the core may
 // not read itself: its process id and host name).
@@ -17,6 +17,8 @@ export interface EntrySource {
   file: string;
   prepared: Pick<PreparedSubmission, 'rowCount' | 'contentHash'>;
   signatureMethod: string;
+  /** The local gateway it goes to, when the environment is one. */
+  localGateway?: LocalGatewayRef;
 }
 
 export function submissionEntry(s: EntrySource): NewSubmission {
@@ -32,5 +34,6 @@ export function submissionEntry(s: EntrySource): NewSubmission {
     rowCount: s.prepared.rowCount,
     contentHash: s.prepared.contentHash,
     signatureMethod: s.signatureMethod,
+    ...(s.localGateway ? { localGateway: { ...s.localGateway } } : {}),
   };
 }

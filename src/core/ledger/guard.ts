@@ -69,11 +69,13 @@ export type GuardedSendResult<T> =
 const inFlight = new Set<string>();
 
 function flightKey(ledger: Ledger, k: GuardKey): string {
-  return JSON.stringify([ledger.directory, k.contentHash, k.environment, k.endpointId]);
+  return JSON.stringify([ledger.directory, k.contentHash, k.environment, k.endpointId, k.localStateDir ?? null]);
 }
 
 export function guardKey(entry: NewSubmission, legacyHashes: readonly string[] = []): GuardKey {
-  return { contentHash: entry.contentHash, environment: entry.environment, endpointId: entry.endpointId, legacyHashes };
+  const key: GuardKey = { contentHash: entry.contentHash, environment: entry.environment, endpointId: entry.endpointId, legacyHashes };
+  if (entry.localGateway) key.localStateDir = entry.localGateway.stateDir;
+  return key;
 }
 
 /** Ledger errors (a full disk, no permission, a short write, fsync) are thrown before anything is sent. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import { maskText } from '../mask';
+import { maskText } from '../output';
 import { nodeLedgerFs, scanTail, type LedgerFs } from './ledgerFs';
 import { GUARD_DIR, LedgerIndex, OLD_INDEX_DIR } from './ledgerIndex';
 import { BATCHES_DIR, readBatchRows, recordBatchRows, reindexBatchRows } from './batchRows';

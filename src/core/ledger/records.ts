@@ -1,4 +1,4 @@
-import { maskText } from '../mask';
+import { maskText } from '../output';
 import { LEDGER_MAY_HAVE_CREATED, type LedgerOutcomeName } from '../gateway/outcomes';
 import type { LedgerFs } from './ledgerFs';
 
@@ -10,6 +10,19 @@ export type SubmissionState = 'sending' | 'done';
 
 /** Which face sent it. */
 export type LedgerFace = 'cli' | 'editor';
+
+/**
+ * Which local gateway a submission went to (environment `local`), so two local gateways are never taken
+ * for one: its state directory (where its payments live, across its restarts), the run that answered,
+ * and its simulated date when the batch was sent (a row without start-date starts on that day).
+ */
+export interface LocalGatewayRef {
+  stateDir: string;
+  /** The run's id ('' when a gateway of an older version answered, which names none). */
+  startId: string;
+  /** DD.MM.YYYY: the local gateway's (simulated) date just before the batch was sent. */
+  today?: string;
+}
 
 export interface SubmissionRecord {
   id: string;
@@ -25,6 +38,8 @@ export interface SubmissionRecord {
   endpointId: string;
   /** The create operation's full URL, for people (a local gateway's port changes; the guard ignores it). */
   endpoint: string;
+  /** Set when it went to a local gateway (records of older versions lack it). */
+  localGateway?: LocalGatewayRef;
   /** The submitted file (a path, or a URI for non-file documents). */
   file: string;
   rowCount: number;
@@ -187,6 +202,8 @@ export function foldLines(lines: readonly LedgerLine[]): SubmissionRecord[] {
 export interface Target {
   environment: string;
   endpointId: string;
+  /** A local gateway's state directory: another local gateway holds other payments. */
+  localStateDir?: string;
 }
 
 /** What the resend guard compares: the content (today's hash, or one an older version recorded) and the target. */
@@ -196,8 +213,12 @@ export interface GuardKey extends Target {
   legacyHashes?: readonly string[];
 }
 
-export function atTarget(r: Pick<SubmissionRecord, 'environment' | 'endpointId'>, target: Target): boolean {
-  return r.environment === target.environment && r.endpointId === target.endpointId;
+export function atTarget(r: Pick<SubmissionRecord, 'environment' | 'endpointId' | 'localGateway'>, target: Target): boolean {
+  return (
+    r.environment === target.environment &&
+    r.endpointId === target.endpointId &&
+    sameLocalGateway(r.localGateway?.stateDir, target.localStateDir)
+  );
 }
 
 /** The hashes a guard key names: today's first. */
@@ -207,6 +228,11 @@ export function keyHashes(key: GuardKey): string[] {
 
 export function sameTarget(r: SubmissionRecord, key: GuardKey): boolean {
   return atTarget(r, key) && (r.contentHash === key.contentHash || (key.legacyHashes?.includes(r.contentHash) ?? false));
+}
+
+/** Two local gateways differ only when both are known: a record that names none may have gone to either. */
+function sameLocalGateway(a: string | undefined, b: string | undefined): boolean {
+  return a === undefined || b === undefined || a === b;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { maskText } from '../mask';
+import { maskText } from '../output';
 import type { Batch } from '../rules/batch';
 import type { LedgerSecret } from './secret';
 

@@ -1,8 +1,8 @@
 import type { AlreadySentRow } from './alreadySent';
-import type { DamageMark, SubmissionRecord } from './records';
+import type { DamageMark, LocalGatewayRef, SubmissionRecord } from './records';
 
-// What every face says about the ledger's findings (a damaged ledger, rows already sent): the same words
-// in the terminal and the editor.
+// What every face says about the ledger's findings (a damaged ledger, rows already sent) and about the local
+// gateway a send went to: the same words in the terminal and the editor.
 
 export function damageText(d: DamageMark, ledgerFile: string): string {
   const where = ledgerFile === '' ? 'The submission ledger' : `The submission ledger ${ledgerFile}`;
@@ -57,3 +57,11 @@ export function alreadySentLines(file: string, rows: readonly AlreadySentRow[], 
   if (rows.length > max) lines.push(`… and ${rows.length - max} more already-sent row${rows.length - max === 1 ? '' : 's'}`);
   return lines;
 }
+
+/** "/home/you/.local/state/paygate/gateway (run 3f9c…), its date 31.12.2026": which local gateway, and when. */
+export function localGatewayPlace(g: LocalGatewayRef): string {
+  const run = g.startId === '' ? '' : ` (run ${g.startId})`;
+  return `${g.stateDir}${run}${g.today ? `, its date ${g.today}` : ''}`;
+}
+
+export const localGatewayText = (g: LocalGatewayRef) => `the local gateway of ${localGatewayPlace(g)}`;

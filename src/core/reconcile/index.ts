@@ -1,5 +1,4 @@
 export * from './types';
-export { minorUnits } from './amounts';
 export { parseColumnOverride, type ColumnOverrides } from './columns';
 export { reconcileText, ReportReconciliation } from './text';
-export { acceptedSubmissions, batchRows, stillAsSent } from './batches';
+export { acceptedSendOf, acceptedSubmissions, batchRows, readSentBatch, sentOnOf, stillAsSent } from './batches';

@@ -1,4 +1,5 @@
 import { compareDates, formatGatewayDate, gatewayDateKey, parseGatewayDate, type CalendarDate } from '../dates';
+import { isPayoutRow, kindWords } from '../schedule/describe';
 import { computeSchedule, formatAmount, type Charge, MAX_CHARGES_PER_CALL, scheduleInputFromRow } from '../schedule/schedule';
 import { chargeOf, own, planColumns, type ColumnOverrides, type ColumnPlan } from './columns';
 import { rowStatus } from './status';
@@ -15,7 +16,10 @@ export interface ReconcileOptions {
   from?: CalendarDate;
   /** Window end; default the report's Date_of_report, else `today`. */
   asOf?: CalendarDate;
-  /** The first charge of a row without start-date, and the window's end when nothing else says. */
+  /**
+   * The gateway's date: the first charge of a row without start-date (unless the row says when it was
+   * sent), and the window's end when nothing else says.
+   */
   today: CalendarDate;
 }
 
@@ -118,7 +122,7 @@ export class Reconciler {
   private earliestStart(): CalendarDate | undefined {
     let earliest: CalendarDate | undefined;
     for (const r of this.rows) {
-      const d = parseGatewayDate((r.input.values['start-date'] ?? '').trim()) ?? this.options.today;
+      const d = parseGatewayDate((r.input.values['start-date'] ?? '').trim()) ?? r.input.sentOn ?? this.options.today;
       if (!earliest || compareDates(d, earliest) < 0) earliest = d;
     }
     return earliest;
@@ -126,16 +130,18 @@ export class Reconciler {
 
   private due(r: RowState, from: CalendarDate, to: CalendarDate): Charge[] {
     const input = scheduleInputFromRow(r.input.values);
-    const all = computeSchedule(input, { today: this.options.today, limit: MAX_CHARGES_PER_CALL, until: to });
+    const all = computeSchedule(input, { today: r.input.sentOn ?? this.options.today, limit: MAX_CHARGES_PER_CALL, until: to });
     return all.filter((c) => compareDates(c.date, from) >= 0);
   }
 
   private settle(r: RowState, due: Charge[], lines: ReportCharge[]): RowReconciliation {
-    const { status, reason } = rowStatus(due, lines, (r.input.values.currency ?? '').trim());
+    const payout = isPayoutRow(r.input.values);
+    const { status, reason } = rowStatus(due, lines, (r.input.values.currency ?? '').trim(), kindWords(payout));
     return {
       file: r.input.file,
       line: r.input.line,
       clientOrderId: (r.input.values['client-orderid'] ?? '').trim(),
+      kind: payout ? 'payouts' : 'charges',
       status,
       due: due.length,
       charged: lines.length,

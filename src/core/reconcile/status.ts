@@ -1,10 +1,12 @@
 import { formatAmount, type Charge } from '../schedule/schedule';
 import { amountInRange, sameAmount } from './amounts';
+import { CHARGE_WORDS, type KindWords } from '../schedule/describe';
 import type { ReconcileStatus, ReportCharge } from './types';
 
 // One batch row's status from its charges due in the window and the report lines matched to it. The
 // lines are paired with the due charges in date order (the i-th attempt is the i-th charge, as the
-// gateway's repeats counter counts declined charges too); the most serious finding wins.
+// gateway's repeats counter counts declined charges too); the most serious finding wins. A DST row's
+// charges are payouts (money paid out to the receiver's card), and its reason says so.
 
 function amountFits(charge: Charge, amount: string): boolean {
   const a = charge.amount;
@@ -17,14 +19,19 @@ export function rowStatus(
   due: readonly Charge[],
   lines: readonly ReportCharge[],
   currency: string,
+  words: KindWords = CHARGE_WORDS,
 ): { status: ReconcileStatus; reason: string } {
+  const paid = words === CHARGE_WORDS ? 'charged' : 'paid out';
   if (lines.length > due.length)
-    return { status: 'extra', reason: `${lines.length} charge(s) in the report, ${due.length} due: a possible double charge` };
+    return {
+      status: 'extra',
+      reason: `${lines.length} ${words.one}(s) in the report, ${due.length} due: a possible double ${words.one}`,
+    };
   for (let i = 0; i < lines.length; i++) {
     if (!amountFits(due[i], lines[i].amount))
       return {
         status: 'amount-mismatch',
-        reason: `report line ${lines[i].line} charged ${lines[i].amount}, the schedule says ${formatAmount(due[i].amount)}`,
+        reason: `report line ${lines[i].line} ${paid} ${lines[i].amount}, the schedule says ${formatAmount(due[i].amount)}`,
       };
   }
   const wrong = currency === '' ? undefined : lines.find((l) => l.currency !== '' && l.currency.toUpperCase() !== currency.toUpperCase());
@@ -32,7 +39,7 @@ export function rowStatus(
     return { status: 'currency-mismatch', reason: `report line ${wrong.line} is in ${wrong.currency}, the batch row in ${currency}` };
   const declined = lines.find((l) => !l.approved);
   if (declined) return { status: 'declined', reason: `report line ${declined.line} was not approved` };
-  if (lines.length < due.length) return { status: 'missing', reason: `${due.length} charge(s) due, ${lines.length} in the report` };
+  if (lines.length < due.length) return { status: 'missing', reason: `${due.length} ${words.one}(s) due, ${lines.length} in the report` };
   if (due.length === 0) return { status: 'not-due', reason: 'nothing due in the window' };
-  return { status: 'ok', reason: `${due.length} charge(s) due and charged` };
+  return { status: 'ok', reason: `${due.length} ${words.one}(s) due and ${paid}` };
 }

@@ -1,5 +1,7 @@
 // Reconciliation: a batch's expected charges (the schedule) held against a report's rows (docs/reconcile.md).
 
+import type { CalendarDate } from '../dates';
+
 /** One status per batch row, most serious first: the first that applies wins. */
 export const RECONCILE_STATUSES = ['extra', 'amount-mismatch', 'currency-mismatch', 'declined', 'missing', 'ok', 'not-due'] as const;
 export type ReconcileStatus = (typeof RECONCILE_STATUSES)[number];
@@ -18,6 +20,11 @@ export interface BatchRowInput {
   line: number;
   /** Values by column name (client-orderid, currency, the schedule columns). */
   values: Record<string, string>;
+  /**
+   * The gateway's date when the row's batch was sent (a local gateway's simulated one), when known: without
+   * start-date the row started on it. Else the reconciliation's `today`.
+   */
+  sentOn?: CalendarDate;
 }
 
 /** Where a charge's approved/declined comes from. */
@@ -47,6 +54,8 @@ export interface RowReconciliation {
   file: string;
   line: number;
   clientOrderId: string;
+  /** What the row's schedule moves and its report lines were matched as: `payouts` for a DST row (money paid out). */
+  kind: 'charges' | 'payouts';
   status: ReconcileStatus;
   /** Charges due in the window. */
   due: number;

@@ -1,8 +1,9 @@
 import { Codes, CodeInfo } from './codes';
 import type { Batch } from './batch';
-import { isPublishedTestCard } from './testCards';
+import { RowCells } from '../csv/rowCells';
+import { LineIndex } from '../text';
+import { PUBLISHED_TEST_CARDS } from './testCards';
 import type { LintDiagnostic } from './types';
-import { luhnValid } from './values';
 
 // `card-data-in-git`: a batch holding real card numbers that git tracks, or would take with the next
 // `git add .`. PCI DSS forbids storing card numbers unprotected, and a repository is storage that is
@@ -14,34 +15,142 @@ export type GitTracking = 'tracked' | 'unignored' | 'ignored' | 'outside';
 
 const CARD_COLUMN = 'credit-card-number';
 
-/** A full card number: 12–19 digits passing Luhn, and not one of the schemes' published test numbers. */
-export function isFullCardNumber(value: string): boolean {
-  return /^\d{12,19}$/.test(value) && luhnValid(value) && !isPublishedTestCard(value);
+/** The first full card number of a batch: its field's start in the document (its quote, if quoted) and its value's length. */
+export interface CardNumberCell {
+  start: number;
+  length: number;
 }
 
-/** The warning on the first cell holding a full card number, when git keeps or would keep the file. */
-export function cardDataInGit(batch: Batch, tracking: GitTracking, fileName: string): LintDiagnostic | undefined {
-  if (tracking !== 'tracked' && tracking !== 'unignored') return undefined;
+/** A full card number: 12–19 digits passing Luhn, and not one of the schemes' published test numbers. */
+export function isFullCardNumber(value: string): boolean {
+  return isFullCardNumberIn(value, 0, value.length);
+}
+
+/**
+ * The published test numbers by a hash of their digits (worked out alongside the Luhn sum), so a cell is
+ * compared with at most the one test number of its hash: a sandbox batch holds one on every row.
+ */
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const mixDigit = (h: number, c: number): number => Math.imul(h ^ c, 0x01000193);
+const TEST_BY_HASH = new Map<number, string>();
+for (const { number } of PUBLISHED_TEST_CARDS) {
+  let h = 0x811c9dc5;
+  for (let i = number.length - 1; i >= 0; i--) h = mixDigit(h, number.charCodeAt(i));
+  TEST_BY_HASH.set(h, number);
+}
+
+const isTestNumber = (s: string, from: number, to: number, h: number): boolean => {
+  const test = TEST_BY_HASH.get(h);
+  if (test === undefined || test.length !== to - from) return false;
+  for (let i = 0; i < test.length; i++) if (s.charCodeAt(from + i) !== test.charCodeAt(i)) return false;
+  return true;
+};
+
+/**
+ * isFullCardNumber of the characters `s[from, to)`, without cutting them out, in one loop (digits, Luhn
+ * and the hash): a sandbox batch of test numbers asks this of every row.
+ */
+function isFullCardNumberIn(s: string, from: number, to: number): boolean {
+  if (to - from < 12 || to - from > 19) return false;
+  let sum = 0;
+  let double = false;
+  let h = 0x811c9dc5;
+  for (let i = to - 1; i >= from; i--) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+    let d = c - 48;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+    h = mixDigit(h, c);
+  }
+  return sum % 10 === 0 && !isTestNumber(s, from, to, h);
+}
+
+/**
+ * Looks for the first full card number, one row at a time, reading the card cell in place. The linter
+ * runs it inside its own pass over the rows (lint's `findCardNumber`), so `paygate lint` reads each row
+ * once; `firstFullCardNumber` runs it alone. A cell counts with its value trimmed, in every data row, also
+ * one the linter does not trust (a card number is card data wherever it is).
+ */
+export class CardNumberFinder {
+  found: CardNumberCell | undefined;
+
+  /** `row` holds a data row's cells; `column` is the card column's index in the header. */
+  look(row: RowCells, column: number): void {
+    if (column >= row.count) return;
+    const s = row.source;
+    const from = row.from(column);
+    const to = row.to(column);
+    if (to === from) return;
+    // Digits at both ends: trimming changes nothing (the common case, read in place).
+    if (isDigit(s.charCodeAt(from)) && isDigit(s.charCodeAt(to - 1))) {
+      if (!isFullCardNumberIn(s, from, to)) return;
+    } else {
+      const value = s.slice(from, to);
+      if (!isFullCardNumber(value.trim())) return;
+    }
+    // The range is the field's start and the untrimmed value's length, as a diagnostic shows it.
+    this.found = { start: row.bounds[2 * column], length: to - from };
+  }
+}
+
+/** The batch's first full card number, read row by row in place (for a batch the linter has not just read). */
+export function firstFullCardNumber(batch: Batch): CardNumberCell | undefined {
   const column = batch.columnIndex.get(CARD_COLUMN);
   if (column === undefined) return undefined;
-  for (const row of batch.rows) {
-    const value = row.record.values[column];
-    if (value === undefined || !isFullCardNumber(value.trim())) continue;
-    const start = row.record.fieldStart(column);
-    const message =
-      tracking === 'tracked'
-        ? `${fileName} holds full card numbers and git tracks it: every clone and the history keep them. Remove it from the repository (git rm --cached ${fileName}) and from its history (git filter-repo or BFG), then keep batches git-ignored or outside the work tree.`
-        : `${fileName} holds full card numbers and lies in a git work tree without being ignored: the next commit may store them. Add it to .gitignore, or keep batches outside the work tree.`;
-    return {
-      code: Codes.cardDataInGit,
-      severity: CodeInfo[Codes.cardDataInGit].severity,
-      message,
-      range: batch.csv.index.range(start, start + value.length),
-      columnName: CARD_COLUMN,
-      fixes: [],
-    };
+  const csv = batch.csv;
+  const finder = new CardNumberFinder();
+  const row = new RowCells();
+  for (let r = batch.headerIndex + 1; r < csv.recordCount && !finder.found; r++) {
+    if (csv.isBlankAt(r)) continue;
+    csv.readRow(r, row);
+    finder.look(row, column);
   }
-  return undefined;
+  return finder.found;
+}
+
+/** The card column's index, when the batch has one: what the linter's finder needs. */
+export const cardColumnOf = (batch: Batch): number | undefined => batch.columnIndex.get(CARD_COLUMN);
+
+/**
+ * The warning on the first cell holding a full card number, when git keeps or would keep the file.
+ * `found` is that cell when the linter has looked already (lint's `findCardNumber`); else it is looked for.
+ */
+export function cardDataInGit(
+  batch: Batch,
+  tracking: GitTracking,
+  fileName: string,
+  found: CardNumberCell | null | undefined = undefined,
+): LintDiagnostic | undefined {
+  if (tracking !== 'tracked' && tracking !== 'unignored') return undefined;
+  const cell = found === undefined ? firstFullCardNumber(batch) : found;
+  if (!cell) return undefined;
+  const message =
+    tracking === 'tracked'
+      ? `${fileName} holds full card numbers and git tracks it: every clone and the history keep them. Remove it from the repository (git rm --cached ${fileName}) and from its history (git filter-repo or BFG), then keep batches git-ignored or outside the work tree.`
+      : `${fileName} holds full card numbers and lies in a git work tree without being ignored: the next commit may store them. Add it to .gitignore, or keep batches outside the work tree.`;
+  return {
+    code: Codes.cardDataInGit,
+    severity: CodeInfo[Codes.cardDataInGit].severity,
+    message,
+    range: rangeOf(batch, cell),
+    columnName: CARD_COLUMN,
+    fixes: [],
+  };
+}
+
+/**
+ * The cell's line and character, from the text up to its end only: a batch with no other problem would
+ * otherwise build the whole file's line index (every line of it) for this one warning, usually on row 1.
+ */
+function rangeOf(batch: Batch, cell: CardNumberCell) {
+  const end = cell.start + cell.length;
+  // One character past the end: a CR there is one line break with the LF after it, not a break of its own.
+  return new LineIndex(batch.csv.text.slice(0, end + 1)).range(cell.start, end);
 }
 
 /**

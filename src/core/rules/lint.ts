@@ -12,6 +12,7 @@ import { ProblemCollector } from './problems';
 import type { SafeFixList } from './safeFixList';
 import type { RowFactsListener } from './rowFacts';
 import type { Fix, LintDiagnostic } from './types';
+import { CardNumberFinder, firstFullCardNumber, type CardNumberCell } from './cardDataInGit';
 
 // The linter: document text in, the rule book's diagnostics out. The same function serves the editor,
 // `paygate lint` and `fix`, the pre-submit gate and the local gateway's validation.
@@ -36,6 +37,11 @@ export interface LintOptions {
   maxPayloadBytes?: number;
   /** Told every data row's facts (SRC, the duplicate check's key): what an incremental lint keeps per row. */
   onRow?: RowFactsListener;
+  /**
+   * Also find the first full card number (card-data-in-git), in the same pass over the rows: `cardNumber`
+   * in the result. For `paygate lint`, which asks git about a file only when it holds one.
+   */
+  findCardNumber?: boolean;
 }
 
 export interface LintResult {
@@ -45,6 +51,8 @@ export interface LintResult {
   omitted?: Record<Severity, number>;
   /** With safeFixesOnly: the safe fixes, compactly (diagnostics then stays empty). */
   safeFixes?: SafeFixList;
+  /** With findCardNumber: the first full card number, or null when the batch holds none. */
+  cardNumber?: CardNumberCell | null;
 }
 
 const REQUIRED_ALWAYS = COLUMNS.filter((c) => c.necessity === 'required').map((c) => c.name);
@@ -54,6 +62,8 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
   const csv = parseCsv(text);
   const batch = batchFromCsv(csv);
   const problems = new ProblemCollector(batch, options.maxDiagnostics, options.safeFixesOnly);
+  // Before the rows pass (a file cut short by a header problem), the card number is looked for alone.
+  const cardsAlone = () => (options.findCardNumber ? (firstFullCardNumber(batch) ?? null) : undefined);
   const header = batch.header;
   const bomLength = csv.bom ? 1 : 0;
   const headerStart = header ? header.start : bomLength;
@@ -72,7 +82,7 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
       null,
       [rewriteDelimiterFix(batch, other)],
     );
-    return result(problems, false);
+    return result(problems, false, cardsAlone());
   }
 
   if (options.maxPayloadBytes !== undefined) {
@@ -101,22 +111,24 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
       r = last;
     }
   }
-  if (header?.syntaxProblem) return result(problems, false);
+  if (header?.syntaxProblem) return result(problems, false, cardsAlone());
 
   // Rows first: each row is tokenized once (field counts included), and checkRows learns on the way
-  // which rows are SRC.
-  const src = checkRows(problems, options.today ?? todayLocal(), options.onRow);
+  // which rows are SRC (and, when asked, where the first full card number is).
+  const cards = options.findCardNumber ? new CardNumberFinder() : undefined;
+  const src = checkRows(problems, options.today ?? todayLocal(), options.onRow, cards);
   checkHeader(problems, headerStart, headerEnd, src);
-  return result(problems, true);
+  return result(problems, true, cards && (cards.found ?? null));
 }
 
 /** The early returns keep the order the problems were found in, as before; a limited list is in heap order and always sorted. */
-function result(problems: ProblemCollector, sort = true): LintResult {
+function result(problems: ProblemCollector, sort: boolean, cardNumber: CardNumberCell | null | undefined): LintResult {
   if (sort || problems.limited)
     problems.diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   const out: LintResult = { diagnostics: problems.diagnostics, batch: problems.batch };
   if (problems.omittedCount > 0) out.omitted = { ...problems.omitted };
   if (problems.safeFixes) out.safeFixes = problems.safeFixes;
+  if (cardNumber !== undefined) out.cardNumber = cardNumber;
   return out;
 }
 

@@ -1,4 +1,4 @@
-import { maskQuotedValue } from '../mask';
+import { maskQuotedValue } from '../output';
 
 // How text from the file appears inside a message. Messages reach CI logs, the local gateway's
 // error-message and its log: anything that looks like a card number is masked whatever column it sits

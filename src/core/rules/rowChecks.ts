@@ -1,5 +1,5 @@
 import type { CalendarDate } from '../dates';
-import { maskCardNumber } from '../mask';
+import { maskCardNumber } from '../output';
 import { Codes } from './codes';
 import { COLUMNS, STATE_COUNTRIES, type ColumnSpec } from './columns';
 import { FirstSeen } from './firstSeen';
@@ -11,6 +11,7 @@ import type { ProblemCollector } from './problems';
 import { EXPECTED, exceedsLength, isValidIn, suggestValue } from './values';
 import { cell, checkCrossFields, GOOD, NAMES, ORDINAL, type Positions } from './crossFields';
 import { RowCells } from '../csv/rowCells';
+import { cardColumnOf, type CardNumberFinder } from './cardDataInGit';
 
 // Row checks. Per cell, in the rule book's precedence: required-value, then dst-unsupported, then
 // max-length alone, then invalid-value; cross-field checks only look at cells that passed. Rows with
@@ -37,59 +38,127 @@ export interface SrcRows {
   srcNeedsState: boolean;
 }
 
-export function checkRows(problems: ProblemCollector, today: CalendarDate, onRow?: RowFactsListener): SrcRows {
-  const { batch } = problems;
-  // The header's columns as parallel arrays of small numbers: the cell loop reads no objects.
-  const entries = [...batch.columnIndex.entries()].sort((a, b) => a[1] - b[1]);
-  const planIndex = entries.map(([, index]) => index);
-  const planOrdinal = entries.map(([name]) => ORDINAL.get(name)!);
-  const planSpec = planOrdinal.map((o) => COLUMNS[o]);
-  const NEED = { required: 1, 'required-src': 2 } as Partial<Record<string, number>>;
-  const planNeed = Uint8Array.from(planSpec, (c) => NEED[c.necessity] ?? 0);
-  const planNoDst = Uint8Array.from(planSpec, (c) => (c.dst ? 0 : 1));
-  const planMax = Int32Array.from(planSpec, (c) => c.maxLength ?? -1);
-  const planText = Uint8Array.from(planSpec, (c) => (c.kind === 'text' ? 1 : 0));
-  const pos = {} as Positions;
-  for (const k of Object.keys(NAMES) as (keyof Positions)[]) pos[k] = batch.columnIndex.get(NAMES[k]) ?? -1;
-  const amountModes = hasCompleteAmountMode(batch);
-  const csv = batch.csv;
-  // Sized for a usual batch and grown as ids arrive: a file of a million copies of one id needs one slot.
-  const seenOrderIds = new FirstSeen(Math.min(csv.recordCount, 1 << 17));
-  const good = new Uint8Array(COLUMNS.length);
-  const src: SrcRows = { anySrc: false, srcNeedsState: false };
-  const width = batch.header ? batch.header.values.length : 0;
-  const row = new RowCells();
-
+/**
+ * Checks every data row. `cards`, when given, is shown each data row until it finds a full card number
+ * (card-data-in-git): in this pass, so the rows are not read a second time for it.
+ */
+export function checkRows(problems: ProblemCollector, today: CalendarDate, onRow?: RowFactsListener, cards?: CardNumberFinder): SrcRows {
+  const checker = new RowChecker(problems, today, onRow, cards);
+  const csv = problems.batch.csv;
   // The data rows straight from the parse (no BatchRow objects: a file of millions of tiny rows would
-  // hold one per row; a CsvRecord is made only for a fix or the onRow listener). A row with csv-syntax or
-  // field-count gets no other check.
+  // hold one per row; a CsvRecord is made only for a fix or the onRow listener).
   let rowNumber = 0;
-  for (let r = batch.headerIndex + 1; r < csv.recordCount; r++) {
-    if (csv.isBlankAt(r)) continue;
-    rowNumber++;
+  for (let r = problems.batch.headerIndex + 1; r < csv.recordCount; r++) if (!csv.isBlankAt(r)) checker.check(r, ++rowNumber);
+  return checker.src;
+}
+
+/**
+ * One row at a time, in small methods: each is called for every row and so is optimised by the engine
+ * after the first few hundred rows, whole and with the types it has seen (one function holding the loop
+ * was compiled late, while the rows ran unoptimised, and again after each of its exits).
+ */
+class RowChecker {
+  // The header's columns as parallel arrays of small numbers: the cell loop reads no objects.
+  private readonly planIndex: number[];
+  private readonly planOrdinal: number[];
+  private readonly planSpec: ColumnSpec[];
+  private readonly planNeed: Uint8Array;
+  private readonly planNoDst: Uint8Array;
+  private readonly planMax: Int32Array;
+  private readonly planText: Uint8Array;
+  private readonly pos = {} as Positions;
+  private readonly amountModes: boolean;
+  private readonly seenOrderIds: FirstSeen;
+  /** Which columns' cells of the current row passed their own checks, by column ordinal. */
+  private readonly good = new Uint8Array(COLUMNS.length);
+  private readonly width: number;
+  private readonly row = new RowCells();
+  private readonly cardColumn: number;
+  private seekCard: boolean;
+  readonly src: SrcRows = { anySrc: false, srcNeedsState: false };
+
+  constructor(
+    private readonly problems: ProblemCollector,
+    private readonly today: CalendarDate,
+    private readonly onRow: RowFactsListener | undefined,
+    private readonly cards: CardNumberFinder | undefined,
+  ) {
+    const { batch } = problems;
+    const entries = [...batch.columnIndex.entries()].sort((a, b) => a[1] - b[1]);
+    this.planIndex = entries.map(([, index]) => index);
+    this.planOrdinal = entries.map(([name]) => ORDINAL.get(name)!);
+    const planSpec = (this.planSpec = this.planOrdinal.map((o) => COLUMNS[o]));
+    const NEED = { required: 1, 'required-src': 2 } as Partial<Record<string, number>>;
+    this.planNeed = Uint8Array.from(planSpec, (c) => NEED[c.necessity] ?? 0);
+    this.planNoDst = Uint8Array.from(planSpec, (c) => (c.dst ? 0 : 1));
+    this.planMax = Int32Array.from(planSpec, (c) => c.maxLength ?? -1);
+    this.planText = Uint8Array.from(planSpec, (c) => (c.kind === 'text' ? 1 : 0));
+    for (const k of Object.keys(NAMES) as (keyof Positions)[]) this.pos[k] = batch.columnIndex.get(NAMES[k]) ?? -1;
+    this.amountModes = hasCompleteAmountMode(batch);
+    // Sized for a usual batch and grown as ids arrive: a file of a million copies of one id needs one slot.
+    this.seenOrderIds = new FirstSeen(Math.min(batch.csv.recordCount, 1 << 17));
+    this.width = batch.header ? batch.header.values.length : 0;
+    this.cardColumn = cards ? (cardColumnOf(batch) ?? -1) : -1;
+    this.seekCard = this.cardColumn >= 0;
+  }
+
+  /** Record r, data row number `rowNumber`. A row with csv-syntax or field-count gets no other check. */
+  check(r: number, rowNumber: number): void {
+    const { problems, row, pos } = this;
+    const csv = problems.batch.csv;
     if (csv.syntaxProblemAt(r)) {
-      onRow?.(csv.record(r), rowNumber, UNTRUSTED_ROW);
-      continue;
+      if (this.seekCard) {
+        csv.readRow(r, row);
+        this.lookForCard();
+      }
+      this.onRow?.(csv.record(r), rowNumber, UNTRUSTED_ROW);
+      return;
     }
     csv.readRow(r, row);
-    if (row.count !== width) {
-      const n = row.count;
-      // A row short by trailing fields is what adding a column to the header leaves: offered (not safe: the
-      // missing field may be in the middle) to add the empty ones at the end.
-      const start = row.bounds[0]; // the row's own bounds: the record is not tokenized again
-      const end = row.bounds[2 * n - 1];
-      const fixes = n < width ? [addEmptyFieldsFix(batch, end, width - n)] : [];
-      problems.add(Codes.fieldCount, start, end, `row has ${n} field${n === 1 ? '' : 's'}; the header has ${width}`, null, fixes);
-      onRow?.(csv.record(r), rowNumber, UNTRUSTED_ROW);
-      continue;
+    if (this.seekCard) this.lookForCard();
+    if (row.count !== this.width) {
+      this.fieldCount();
+      this.onRow?.(csv.record(r), rowNumber, UNTRUSTED_ROW);
+      return;
     }
     const isSrc = pos.cardType >= 0 && row.is(pos.cardType, 'SRC');
     const isDst = pos.cardType >= 0 && row.is(pos.cardType, 'DST');
     const srcNeedsState = isSrc && pos.country >= 0 && isStateCountry(row, pos.country);
-    if (isSrc) src.anySrc = true;
-    if (srcNeedsState) src.srcNeedsState = true;
-    good.fill(0);
+    if (isSrc) this.src.anySrc = true;
+    if (srcNeedsState) this.src.srcNeedsState = true;
+    this.checkCells(r, isSrc, isDst);
+    checkCrossFields(problems, row, pos, this.good, isSrc, isDst, srcNeedsState, this.amountModes, this.today);
+    const hasId = pos.orderId >= 0 && this.good[GOOD.orderId] === 1;
+    if (hasId) this.duplicateOrderId(rowNumber);
+    this.onRow?.(csv.record(r), rowNumber, {
+      src: isSrc,
+      srcNeedsState,
+      orderId: hasId ? row.value(pos.orderId) : undefined,
+      orderIdStart: hasId ? row.bounds[2 * pos.orderId] : -1,
+      orderIdEnd: hasId ? row.bounds[2 * pos.orderId + 1] : -1,
+    });
+  }
 
+  private lookForCard(): void {
+    this.cards!.look(this.row, this.cardColumn);
+    this.seekCard = !this.cards!.found;
+  }
+
+  private fieldCount(): void {
+    const { row, width } = this;
+    const n = row.count;
+    // A row short by trailing fields is what adding a column to the header leaves: offered (not safe: the
+    // missing field may be in the middle) to add the empty ones at the end.
+    const start = row.bounds[0]; // the row's own bounds: the record is not tokenized again
+    const end = row.bounds[2 * n - 1];
+    const fixes = n < width ? [addEmptyFieldsFix(this.problems.batch, end, width - n)] : [];
+    this.problems.add(Codes.fieldCount, start, end, `row has ${n} field${n === 1 ? '' : 's'}; the header has ${width}`, null, fixes);
+  }
+
+  /** Each cell on its own, in the rule book's precedence; `good` says which passed. */
+  private checkCells(r: number, isSrc: boolean, isDst: boolean): void {
+    const { problems, row, planIndex, planNeed, planSpec, planNoDst, planMax, planText, good } = this;
+    good.fill(0);
     for (let k = 0; k < planIndex.length; k++) {
       const index = planIndex[k];
       const from = row.from(index);
@@ -102,13 +171,7 @@ export function checkRows(problems: ProblemCollector, today: CalendarDate, onRow
         continue;
       }
       if (isDst && planNoDst[k] === 1) {
-        const spec = planSpec[k];
-        if (!problems.keeps(row.bounds[2 * index])) {
-          problems.skip(Codes.dstUnsupported);
-          continue;
-        }
-        const fix = replaceCellFix(batch, csv.record(r), index, '', `Clear ${spec.name}`, false);
-        cell(problems, row, index, Codes.dstUnsupported, `${spec.name} is not supported for DST rows: leave it empty`, spec.name, [fix]);
+        this.dstUnsupported(r, k);
         continue;
       }
       if (planMax[k] >= 0 && to - from > planMax[k] && tooLong(planSpec[k], row.value(index))) {
@@ -118,41 +181,43 @@ export function checkRows(problems: ProblemCollector, today: CalendarDate, onRow
         continue;
       }
       if (planText[k] === 0 && !isValidIn(planSpec[k].kind, row.source, from, to)) {
-        const spec = planSpec[k];
-        // Past the problems a limited collector keeps, only count: no message, mask or fix is built.
-        if (!problems.keeps(row.bounds[2 * index])) {
-          problems.skip(Codes.invalidValue);
-          continue;
-        }
-        const v = row.value(index);
-        const better = spec.sensitive ? undefined : suggestValue(spec.kind, v);
-        const fixes = better === undefined ? [] : [replaceCellFix(batch, csv.record(r), index, better, `Change to ${better}`, true, true)];
-        cell(problems, row, index, Codes.invalidValue, `${spec.name} must be ${EXPECTED[spec.kind]}${shown(spec, v)}`, spec.name, fixes);
+        this.invalidValue(r, k);
         continue;
       }
-      good[planOrdinal[k]] = 1;
+      good[this.planOrdinal[k]] = 1;
     }
-
-    checkCrossFields(problems, row, pos, good, isSrc, isDst, srcNeedsState, amountModes, today);
-
-    const hasId = pos.orderId >= 0 && good[GOOD.orderId] === 1;
-    if (hasId) {
-      const first = seenOrderIds.firstRowIn(row.source, row.from(pos.orderId), row.to(pos.orderId), rowNumber);
-      if (first !== 0 && !problems.keeps(row.bounds[2 * pos.orderId])) problems.skip(Codes.duplicateOrderId);
-      else if (first !== 0) {
-        const message = duplicateOrderIdMessage(row.value(pos.orderId), first);
-        cell(problems, row, pos.orderId, Codes.duplicateOrderId, message, 'client-orderid');
-      }
-    }
-    onRow?.(csv.record(r), rowNumber, {
-      src: isSrc,
-      srcNeedsState,
-      orderId: hasId ? row.value(pos.orderId) : undefined,
-      orderIdStart: hasId ? row.bounds[2 * pos.orderId] : -1,
-      orderIdEnd: hasId ? row.bounds[2 * pos.orderId + 1] : -1,
-    });
   }
-  return src;
+
+  private dstUnsupported(r: number, k: number): void {
+    const { problems, row } = this;
+    const index = this.planIndex[k];
+    const spec = this.planSpec[k];
+    if (!problems.keeps(row.bounds[2 * index])) return problems.skip(Codes.dstUnsupported);
+    const fix = replaceCellFix(problems.batch, problems.batch.csv.record(r), index, '', `Clear ${spec.name}`, false);
+    cell(problems, row, index, Codes.dstUnsupported, `${spec.name} is not supported for DST rows: leave it empty`, spec.name, [fix]);
+  }
+
+  private invalidValue(r: number, k: number): void {
+    const { problems, row } = this;
+    const index = this.planIndex[k];
+    const spec = this.planSpec[k];
+    // Past the problems a limited collector keeps, only count: no message, mask or fix is built.
+    if (!problems.keeps(row.bounds[2 * index])) return problems.skip(Codes.invalidValue);
+    const v = row.value(index);
+    const better = spec.sensitive ? undefined : suggestValue(spec.kind, v);
+    const record = problems.batch.csv.record(r);
+    const fixes = better === undefined ? [] : [replaceCellFix(problems.batch, record, index, better, `Change to ${better}`, true, true)];
+    cell(problems, row, index, Codes.invalidValue, `${spec.name} must be ${EXPECTED[spec.kind]}${shown(spec, v)}`, spec.name, fixes);
+  }
+
+  private duplicateOrderId(rowNumber: number): void {
+    const { problems, row } = this;
+    const at = this.pos.orderId;
+    const first = this.seenOrderIds.firstRowIn(row.source, row.from(at), row.to(at), rowNumber);
+    if (first === 0) return;
+    if (!problems.keeps(row.bounds[2 * at])) return problems.skip(Codes.duplicateOrderId);
+    cell(problems, row, at, Codes.duplicateOrderId, duplicateOrderIdMessage(row.value(at), first), 'client-orderid');
+  }
 }
 
 const STATE_COUNTRY_LIST = [...STATE_COUNTRIES];

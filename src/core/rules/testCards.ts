@@ -22,9 +22,3 @@ export const PUBLISHED_TEST_CARDS: readonly { number: string; scheme: string }[]
   { number: '6200000000000005', scheme: 'UnionPay' },
   { number: '6759649826438453', scheme: 'Maestro' },
 ];
-
-const TEST_NUMBERS = new Set(PUBLISHED_TEST_CARDS.map((c) => c.number));
-
-export function isPublishedTestCard(digits: string): boolean {
-  return TEST_NUMBERS.has(digits);
-}

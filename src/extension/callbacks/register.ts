@@ -5,7 +5,8 @@ import type { LocalGatewayManager } from '../environments/localGateway';
 import { loopbackUrl } from '../../core/callbacks/loopback';
 import { notifyUrlFor } from '../../shared/callbackProtocol';
 import { CallbackStore, replayEntry } from '../../callback-listener';
-import { defaultStateDir, demoControlKey } from '../../local-gateway';
+import { demoControlKey } from '../../local-gateway';
+import { localStateDir } from '../environments/localState';
 import { CallbackListening } from './listening';
 import { tellLanguageServer } from './languageServer';
 import type { LanguageClient } from 'vscode-languageclient/node';
@@ -40,8 +41,8 @@ async function askLoopback(prompt: string, value: string | undefined, allowEmpty
 
 export function registerCallbacks(context: vscode.ExtensionContext, deps: CallbacksDeps): CallbackListening {
   const subs = context.subscriptions;
-  // The CLI's state directory: `paygate callbacks list` and the view show the same calls.
-  const stateDir = defaultStateDir();
+  // The local state directory, the CLI's: `paygate callbacks list` and the view show the same calls.
+  const stateDir = localStateDir();
   const controlKey = () => deps.local.running?.merchant.controlKey ?? demoControlKey(stateDir);
   const listening = new CallbackListening(new CallbackStore(stateDir), controlKey, log());
   subs.push(listening);

@@ -1,4 +1,4 @@
-import { maskText } from '../../core/mask';
+import { maskText } from '../../core/output';
 import { MAX_ADVANCE_DAYS, type AdvanceSummary, type StoredPayment } from '../../local-gateway';
 
 // The words of "PayGate: Advance Local Gateway Clock…": the days a person types, what the advance charged,

@@ -1,24 +1,20 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
-import { DEFAULT_PATHS, type Environment } from '../../core/gateway/environments';
-import {
-  findOrStartLocalGateway,
-  findRunningGateway,
-  type AdvanceSummary,
-  type DemoMerchant,
-  type LocalGateway,
-  type RunningGatewayHandle,
-  type StoredPayment,
-} from '../../local-gateway';
-import { ownLocalStateDir } from './localState';
+import { DEFAULT_PATHS } from '../../core/gateway/environments';
+import { terminalField } from '../../core/output';
+import { findOrStartLocalGateway, type LocalGatewayUse } from '../../local-gateway';
 import { localGatewayPort, pathTemplates } from './settings';
 
-// The built-in `local` environment. When a `paygate gateway` process already runs on the CLI's state
-// directory (npm start runs one; so may a terminal), `local` is that gateway: one clock and one set of
-// payments for the terminal and the editor. Otherwise the local gateway runs in this extension host, started
-// the first time something needs it and stopped with the extension. Concurrent callers share one start.
-// One gateway owns a state directory (its lock, gateway.json): a second window of the editor finds the
-// first window's gateway holding the extension's directory and uses it the same way, while it runs.
+// The built-in `local` environment: the local gateway of the local state directory, the same one the
+// `paygate` CLI uses (paygate.localGateway.stateDirectory, else the CLI's default: $PAYGATE_STATE_DIR, else
+// $XDG_STATE_HOME/paygate/gateway, else ~/.local/state/paygate/gateway). Found or started through the one
+// finding module the CLI uses too: when a gateway already runs there (`paygate gateway` in a terminal, npm
+// start, another window) `local` is that gateway; otherwise it is started in this extension host, the
+// first time something needs it, and stopped with the extension. Either way one state directory has one
+// gateway, one clock and one set of payments for the terminal and the editor. While the editor uses it,
+// a client lease in the state directory says so (`paygate gateway` lists it). Concurrent callers share one
+// start. Only with paths other than the defaults (which a `paygate gateway` would not serve) does the
+// editor run a local gateway of its own, on a state directory in the extension's storage.
 
 export interface LocalGatewayInfo {
   running: boolean;
@@ -26,40 +22,28 @@ export interface LocalGatewayInfo {
   reportBaseUrl?: string;
   endpointId?: string;
   consumerKey?: string;
-  /** Set when a `paygate gateway` process runs it (the editor neither started it nor stops it). */
+  /** Its state directory. */
+  stateDir?: string;
+  /** Set when another process runs it (the editor neither started it nor stops it). */
   externalPid?: number;
+  /** Who runs it, in its own words ("paygate gateway"), when another process does. */
+  runBy?: string;
 }
 
 /** What `local` needs of a local gateway, whoever runs it. */
-export interface LocalGatewayHandle {
-  environment: Environment;
-  merchant: DemoMerchant;
-  origin: string;
-  /** The `paygate gateway` process that runs it; undefined when this extension host does. */
+export type LocalGatewayHandle = Omit<LocalGatewayUse, 'release'> & {
+  /** The process that runs it; undefined when this extension host does. */
   externalPid?: number;
-  advanceDays(days: number): Promise<AdvanceSummary>;
-  payments(): Promise<StoredPayment[]>;
-}
+};
 
-function ownHandle(g: LocalGateway): LocalGatewayHandle {
-  return {
-    environment: g.environment,
-    merchant: g.merchant,
-    origin: g.origin,
-    advanceDays: (d) => g.advanceDays(d),
-    payments: async () => g.payments(),
-  };
-}
+/** How long the editor waits for a `paygate submit` that runs a gateway of its own for a moment. */
+const ONE_SHOT_WAIT_MS = 60_000;
+/** What the editor calls itself in gateway.json (when it runs the gateway) and in client leases. */
+export const EDITOR_RUN_BY = 'the editor (VS Code)';
 
-function runningHandle(r: RunningGatewayHandle): LocalGatewayHandle {
-  return {
-    environment: r.environment,
-    merchant: r.merchant,
-    origin: r.origin,
-    externalPid: r.pid,
-    advanceDays: (d) => r.advanceDays(d),
-    payments: () => r.payments(),
-  };
+function handleOf(use: LocalGatewayUse): LocalGatewayHandle {
+  const { release: _release, ...rest } = use;
+  return use.kind === 'running' ? { ...rest, externalPid: use.pid } : rest;
 }
 
 function defaultPaths(): boolean {
@@ -68,61 +52,65 @@ function defaultPaths(): boolean {
 }
 
 export class LocalGatewayManager extends Disposable {
-  private own: LocalGateway | undefined;
-  private attached: RunningGatewayHandle | undefined;
+  private use: LocalGatewayUse | undefined;
   private starting: Promise<LocalGatewayHandle> | undefined;
   private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
 
   /**
-   * @param stateDir the state of the gateway this extension host runs
-   * @param sharedStateDir where a `paygate gateway` process would run (the CLI's state directory); undefined: never look
+   * @param dirs shared: the local state directory (the CLI's, or the setting's); own: this host's, for other paths
+   * @param label how this window names itself in the client list ("VS Code (folder examples)")
    */
   constructor(
-    private readonly stateDir: string,
+    private readonly dirs: { shared: () => string; own: string },
     private readonly log: vscode.LogOutputChannel,
-    private readonly sharedStateDir?: string,
+    private readonly label: () => string,
   ) {
     super();
   }
 
-  static stateDirOf(context: vscode.ExtensionContext): string {
-    return ownLocalStateDir(context);
+  /** The state directory `local` means now (before any gateway runs). */
+  get stateDir(): string {
+    return defaultPaths() ? this.dirs.shared() : this.dirs.own;
   }
 
-  /** The state directory of the gateway `local` uses: a running `paygate gateway`'s, else this host's own. */
+  /** The state directory of the gateway `local` uses: the running one's, else where it would start. */
   get stateDirInUse(): string {
-    return this.attached?.stateDir ?? this.stateDir;
+    return this.use?.stateDir ?? this.stateDir;
   }
 
   get running(): LocalGatewayHandle | undefined {
-    if (this.attached) return runningHandle(this.attached);
-    return this.own ? ownHandle(this.own) : undefined;
+    return this.use ? handleOf(this.use) : undefined;
   }
 
   info(): LocalGatewayInfo {
-    const g = this.running;
-    if (!g) return { running: false };
+    const u = this.use;
+    if (!u) return { running: false };
     // Addresses and the demo login only: the demo merchant's secret and keys stay inside the host.
-    const e = g.environment;
+    const e = u.environment;
     return {
       running: true,
       baseUrl: e.baseUrl,
       reportBaseUrl: e.reportBaseUrl,
       endpointId: e.endpointId,
-      consumerKey: g.merchant.consumerKey,
-      ...(g.externalPid !== undefined ? { externalPid: g.externalPid } : {}),
+      consumerKey: u.merchant.consumerKey,
+      stateDir: u.stateDir,
+      // runBy is whatever the running process wrote in gateway.json: shown only as safe, one-line text.
+      ...(u.kind === 'running' ? { externalPid: u.pid, ...(u.runBy !== undefined ? { runBy: terminalField(u.runBy) } : {}) } : {}),
     };
   }
 
   async ensureStarted(): Promise<LocalGatewayHandle> {
-    if (this.attached && !this.attached.alive()) {
-      this.log.info(`Local gateway: the paygate gateway (pid ${this.attached.pid}) has stopped; the next use finds or starts another`);
-      this.attached = undefined;
+    const current = this.use;
+    if (current && !current.alive()) {
+      this.log.info(
+        `Local gateway: the one run by ${current.runBy ?? 'process'} ${current.pid} has stopped; the next use finds or starts another`,
+      );
+      this.use = undefined;
+      await current.release();
       this.changed.fire();
     }
-    const current = this.running;
-    if (current) return current;
+    if (this.use) return handleOf(this.use);
     if (!this.starting) {
       this.starting = this.start().then(
         (g) => {
@@ -140,57 +128,37 @@ export class LocalGatewayManager extends Disposable {
   }
 
   private async start(): Promise<LocalGatewayHandle> {
-    if (this.sharedStateDir !== undefined) {
-      // A `paygate gateway` serves the default paths only; with other paths configured the editor runs its own.
-      if (!defaultPaths()) {
-        this.log.info(
-          'Local gateway: paygate.paths differ from the defaults, so the editor runs its own local gateway rather than a paygate gateway process',
-        );
-      } else {
-        const found = await findRunningGateway(this.sharedStateDir);
-        this.log.info(`Local gateway: ${found.reason}`);
-        if (found.handle) {
-          this.attached = found.handle;
-          return runningHandle(found.handle);
-        }
-      }
-    }
-    // Another window's gateway may hold the extension's state directory: it is used, as a terminal's.
-    const found = await findOrStartLocalGateway({
+    if (!defaultPaths())
+      this.log.info('Local gateway: paygate.paths differ from the defaults, so the editor runs a local gateway of its own');
+    const use = await findOrStartLocalGateway({
       stateDir: this.stateDir,
       port: localGatewayPort(),
       paths: pathTemplates(),
       log: (line) => this.log.info(`[local gateway] ${line}`),
-      checkAnswers: true,
+      runBy: EDITOR_RUN_BY,
+      waitForOneShotMs: ONE_SHOT_WAIT_MS,
+      client: { face: 'editor', label: this.label() },
       note: (reason) => this.log.info(`Local gateway: ${reason}`),
     });
-    if (found.kind === 'answering') {
-      this.attached = found.handle;
-      return runningHandle(found.handle);
-    }
-    const g = found.gateway;
-    this.own = g;
-    this.log.info(`Local gateway started: ${g.baseUrl} (reports ${g.reportBaseUrl})`);
-    return ownHandle(g);
+    this.use = use;
+    return handleOf(use);
   }
 
-  /** Stops the gateway this extension host runs (true); a `paygate gateway` process is only let go of (false). */
+  /** Stops the gateway this extension host runs (true); one another process runs is only let go of (false). */
   async stop(): Promise<boolean> {
     // A start in flight finishes first so its server is not left listening unowned.
     if (this.starting) await this.starting.catch(() => undefined);
-    if (this.attached) {
-      this.log.info(`Local gateway: no longer using the paygate gateway (pid ${this.attached.pid}); it keeps running`);
-      this.attached = undefined;
-      this.changed.fire();
-      return false;
-    }
-    const g = this.own;
-    if (!g) return false;
-    this.own = undefined;
-    await g.close();
-    this.log.info('Local gateway stopped');
+    const u = this.use;
+    if (!u) return false;
+    this.use = undefined;
+    await u.release();
+    this.log.info(
+      u.kind === 'started'
+        ? 'Local gateway stopped'
+        : `Local gateway: no longer using the one run by ${u.runBy ?? 'process'} ${u.pid}; it keeps running`,
+    );
     this.changed.fire();
-    return true;
+    return u.kind === 'started';
   }
 
   override dispose(): void {

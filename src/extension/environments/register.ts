@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
-import { defaultStateDir } from '../../local-gateway';
 import type { EntryState } from '../entryState';
 import type { ReadOnlyDocuments } from '../readOnlyDocs';
 import { log } from '../log';
 import { advanceLocalGatewayClockCommand } from './advanceClock';
+import { LocalClockWatch } from './clockWatch';
 import { LocalGatewayManager, type LocalGatewayInfo } from './localGateway';
+import { LOCAL_STATE_SETTING, localStateDir, ownLocalStateDir } from './localState';
 import { setConsumerSecretCommand, setRsaPrivateKeyCommand, type SetConsumerSecretArgs, type SetRsaKeyArgs } from './secrets';
 import { SECTION } from './settings';
 import { selectEnvironmentCommand } from './statusBar';
@@ -23,6 +24,12 @@ function envArgs<T extends { environment?: string }>(arg: unknown): T {
   return arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) ? (arg as T) : ({} as T);
 }
 
+/** How this window names itself in the local gateway's client list. */
+function windowLabel(): string {
+  const name = vscode.workspace.name;
+  return `${vscode.env.appName}${name ? ` (${name})` : ''}`;
+}
+
 export interface EnvironmentsApi {
   target: TargetDeps;
   /** Fires when something that decides the target changed (settings, trust, the local gateway, its clock). */
@@ -38,9 +45,9 @@ export function registerEnvironments(
   const subs = context.subscriptions;
   const { docs } = deps;
   const { status, targetChanged: changed } = deps.entry;
-  // `local` is stopped with the extension: LocalGatewayManager.dispose closes the server. A `paygate gateway`
-  // already running on the CLI's state directory ($PAYGATE_STATE_DIR, as npm start sets it) is used instead.
-  const local = new LocalGatewayManager(LocalGatewayManager.stateDirOf(context), log(), defaultStateDir());
+  // `local` is the local gateway of the CLI's state directory: the one running there (a terminal's
+  // `paygate gateway`, npm start's, another window's), else one started here and stopped with the extension.
+  const local = new LocalGatewayManager({ shared: localStateDir, own: ownLocalStateDir(context) }, log(), windowLabel);
   deps.entry.local.manager = local;
   subs.push(local, {
     dispose: () => {
@@ -63,7 +70,7 @@ export function registerEnvironments(
       return local.info();
     }
     const info = local.info();
-    const by = info.externalPid !== undefined ? ` — run by paygate gateway (pid ${info.externalPid})` : '';
+    const by = info.externalPid !== undefined ? ` — run by ${info.runBy ?? 'another process'} (pid ${info.externalPid})` : '';
     void vscode.window.showInformationMessage(`PayGate: local gateway running at ${info.baseUrl} (reports ${info.reportBaseUrl})${by}.`);
     return info;
   });
@@ -72,7 +79,7 @@ export function registerEnvironments(
     const stopped = await local.stop();
     let message = stopped ? 'PayGate: local gateway stopped.' : 'PayGate: the local gateway was not running.';
     if (before.externalPid !== undefined) {
-      message = `PayGate: the local gateway at ${before.baseUrl} is run by paygate gateway (pid ${before.externalPid}): stop it where it runs (Ctrl+C).`;
+      message = `PayGate: the local gateway at ${before.baseUrl} is run by ${before.runBy ?? 'another process'} (pid ${before.externalPid}): this window no longer uses it; stop it where it runs.`;
     }
     void vscode.window.showInformationMessage(message);
     return stopped;
@@ -83,18 +90,26 @@ export function registerEnvironments(
     return result;
   });
 
+  // The clock moved elsewhere (a terminal, another window): previews count from the new day.
+  const clock = new LocalClockWatch(
+    () => local.stateDirInUse,
+    () => changed.fire(),
+  );
   const syncLocal = () => {
     void vscode.commands.executeCommand('setContext', LOCAL_RUNNING_CONTEXT, local.running !== undefined);
     status.refresh();
+    clock.follow();
     changed.fire();
   };
-  subs.push(local.onDidChange(syncLocal));
+  subs.push(clock, local.onDidChange(syncLocal));
   syncLocal();
 
   subs.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      // The embedded gateway serves the paths and port it started with; the next use starts it anew.
-      if ((e.affectsConfiguration(`${SECTION}.paths`) || e.affectsConfiguration(`${SECTION}.localGateway.port`)) && local.running) {
+      // A gateway serves the paths and port it started with, on its state directory: the next use finds the right one.
+      const moved = ['paths', 'localGateway.port', LOCAL_STATE_SETTING].some((k) => e.affectsConfiguration(`${SECTION}.${k}`));
+      if (moved) clock.follow();
+      if (moved && local.running) {
         void local.stop();
       }
     }),

@@ -35,7 +35,9 @@ export class EnvironmentStatus extends Disposable {
       this.item.text = `$(server-environment) PayGate: ${name}`;
       this.item.backgroundColor = undefined;
       plain = info.running ? `Built-in local gateway, running at ${info.baseUrl}` : 'Built-in local gateway (starts when first used)';
-      if (info.externalPid !== undefined) plain = `Local gateway run by paygate gateway (pid ${info.externalPid}), at ${info.baseUrl}`;
+      if (info.externalPid !== undefined)
+        plain = `Local gateway run by ${info.runBy ?? 'another process'} (pid ${info.externalPid}), at ${info.baseUrl}`;
+      if (info.stateDir !== undefined) plain += `\nState: ${info.stateDir}`;
       tooltip.appendText(plain);
     } else if (env) {
       this.item.text = `$(${env.production ? 'warning' : 'server-environment'}) PayGate: ${name}`;

@@ -3,7 +3,7 @@ import { LOCAL_ENVIRONMENT, type Environment, type PathTemplates } from '../../c
 import { checkSigningCredentials, type SigningCredentials } from '../../core/oauth';
 import { configuredEnvironment, pathTemplates, requestTimeoutMs } from './settings';
 import { demoMerchantCredentials } from '../../local-gateway/merchant';
-import type { LocalGatewayManager } from './localGateway';
+import type { LocalGatewayHandle, LocalGatewayManager } from './localGateway';
 import { storedCredentials, type Operation } from './secrets';
 
 // Where a request goes and what signs it. `local` resolves to the running embedded gateway and its demo
@@ -14,6 +14,8 @@ export interface Target {
   paths: PathTemplates;
   credentials: SigningCredentials;
   timeoutMs: number;
+  /** The local gateway, when the environment is `local`. */
+  local?: LocalGatewayHandle;
 }
 
 export type TargetResult =
@@ -44,7 +46,10 @@ export async function resolveTarget(deps: TargetDeps, name: string, operation: O
     }
     const credentials = demoMerchantCredentials(gateway.merchant, operation);
     // The embedded gateway serves the paths it was started with (restarted when they change).
-    return { ok: true, target: { environment: gateway.environment, paths: pathTemplates(), credentials, timeoutMs: requestTimeoutMs() } };
+    return {
+      ok: true,
+      target: { environment: gateway.environment, paths: pathTemplates(), credentials, timeoutMs: requestTimeoutMs(), local: gateway },
+    };
   }
   const environment = configuredEnvironment(name);
   if (!environment) {

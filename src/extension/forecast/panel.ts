@@ -2,6 +2,7 @@
 // handshake), recomputation after edits (debounced; the last edit wins), the rows of a clicked period,
 // revealing a line and the three exports.
 import * as vscode from 'vscode';
+import type { CalendarDate } from '../../core/dates';
 import { forecastCsv } from '../../core/forecast/csv';
 import {
   FORECAST_VIEW_TYPE,
@@ -19,6 +20,12 @@ export const RECOMPUTE_DELAY_MS = 400;
 
 const baseName = (uri: vscode.Uri) => uri.path.slice(uri.path.lastIndexOf('/') + 1);
 
+/** The gateway's today (the day a row without start-date starts on) and when it changes. */
+export interface ForecastGateway {
+  today(): CalendarDate;
+  onDidChangeToday: vscode.Event<void>;
+}
+
 export class ForecastPanel extends PanelPage {
   private by: ForecastBy = 'month';
   private current: BatchForecast | undefined;
@@ -30,6 +37,7 @@ export class ForecastPanel extends PanelPage {
     panel: vscode.WebviewPanel,
     private document: vscode.TextDocument,
     extensionUri: vscode.Uri,
+    private readonly gateway: ForecastGateway,
   ) {
     super(panel, extensionUri, { name: 'forecast' });
     this.register(panel);
@@ -38,10 +46,12 @@ export class ForecastPanel extends PanelPage {
         if (e.document === this.document && e.contentChanges.length > 0) this.schedule();
       }),
     );
+    // The gateway's date moved (the local gateway's clock, another environment): rows without start-date move with it.
+    this.register(gateway.onDidChangeToday(() => this.schedule()));
     this.register({ dispose: () => clearTimeout(this.timer) });
   }
 
-  static open(document: vscode.TextDocument, extensionUri: vscode.Uri): ForecastPanel {
+  static open(document: vscode.TextDocument, extensionUri: vscode.Uri, gateway: ForecastGateway): ForecastPanel {
     const panel = vscode.window.createWebviewPanel(
       FORECAST_VIEW_TYPE,
       `Forecast: ${baseName(document.uri)}`,
@@ -49,7 +59,7 @@ export class ForecastPanel extends PanelPage {
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
       webviewOptions(extensionUri),
     );
-    return new ForecastPanel(panel, document, extensionUri);
+    return new ForecastPanel(panel, document, extensionUri, gateway);
   }
 
   get uri(): vscode.Uri {
@@ -70,7 +80,7 @@ export class ForecastPanel extends PanelPage {
     if (this.isDisposed) return;
     const generation = ++this.generation;
     const started = Date.now();
-    this.current = BatchForecast.compute(this.document.getText(), this.by);
+    this.current = BatchForecast.compute(this.document.getText(), this.by, this.gateway.today());
     log().info(`Forecast of ${baseName(this.document.uri)} by ${this.by}: ${Date.now() - started} ms`);
     if (this.isReady)
       await this.post({ type: 'forecast', file: baseName(this.document.uri), generation, forecast: this.current.run.forecast });

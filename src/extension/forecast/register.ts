@@ -4,9 +4,18 @@
 import * as vscode from 'vscode';
 import { documentFor } from '../commandArgs';
 import { SHOW_FORECAST_COMMAND } from './codeLens';
+import { gatewayToday } from '../environments/gatewayToday';
 import type { ForecastPanel } from './panel';
 
-export function registerForecast(context: vscode.ExtensionContext): void {
+/**
+ * `localStateDir`: where the local gateway keeps its clock; a batch charges from the gateway's today (the
+ * local gateway's simulated date with `local` active), which `onDidChangeTarget` says may have moved.
+ */
+export function registerForecast(
+  context: vscode.ExtensionContext,
+  environments: { localStateDir: () => string; onDidChangeTarget: vscode.Event<void> },
+): void {
+  const gateway = { today: () => gatewayToday(environments.localStateDir).today, onDidChangeToday: environments.onDidChangeTarget };
   const panels = new Map<string, ForecastPanel>();
   context.subscriptions.push(
     vscode.commands.registerCommand(SHOW_FORECAST_COMMAND, async (...args: unknown[]) => {
@@ -19,7 +28,7 @@ export function registerForecast(context: vscode.ExtensionContext): void {
       const open = panels.get(key);
       if (open) return open.reveal();
       const { ForecastPanel } = await import('./panel.js');
-      const panel = ForecastPanel.open(document, context.extensionUri);
+      const panel = ForecastPanel.open(document, context.extensionUri, gateway);
       panels.set(key, panel);
       // Closed panels leave the map; the ones still open go with the extension (the entry below).
       panel.panel.onDidDispose(() => panels.delete(key));

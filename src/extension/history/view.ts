@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
-import type { SubmissionRecord } from '../../core/ledger';
+import { localGatewayPlace, type SubmissionRecord } from '../../core/ledger';
 import type { SubmissionHistory } from './history';
 import { requestTimeoutMs } from '../environments/settings';
 import type { ResultsPanelApi } from '../results/register';
@@ -70,6 +70,7 @@ function details(r: SubmissionRecord): Node[] {
   if (r.errorCode) out.push(d('error-code', r.errorCode, 'symbol-number'));
   if (r.errorId) out.push(d('error id', r.errorId, 'symbol-number'));
   out.push(d('endpoint', `${r.endpointId} · ${r.endpoint}`, 'link'));
+  if (r.localGateway) out.push(d('local gateway', localGatewayPlace(r.localGateway), 'server-environment'));
   out.push(d('sent from', r.face === 'cli' ? 'paygate CLI' : 'the editor', 'device-desktop'));
   out.push(d('rows', String(r.rowCount), 'list-flat'));
   out.push(d('sha256', r.contentHash, 'lock'));

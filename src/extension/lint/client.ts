@@ -4,7 +4,7 @@
 import type * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { EntryState } from '../entryState';
-import { ownLocalStateDir } from '../environments/localState';
+import { localStateDir } from '../environments/localState';
 import { useLog } from '../log';
 import { registerLedgerTarget } from './ledgerTarget';
 import { registerPreviewToday } from './previewToday';
@@ -15,8 +15,8 @@ export function startLanguageClient(context: vscode.ExtensionContext, entry: Ent
   const client = registerLinting(context);
   const environments = {
     onDidChangeTarget: entry.targetChanged.event,
-    // Until the features start a local gateway, `local` is this host's own, whose clock may have moved before.
-    localStateDir: () => entry.local.manager?.stateDirInUse ?? ownLocalStateDir(context),
+    // Until the features find or start the local gateway, its state directory holds the clock as it last was.
+    localStateDir: () => entry.local.manager?.stateDirInUse ?? localStateDir(),
   };
   registerPreviewToday(context, client, environments);
   registerLedgerTarget(context, client, environments);

@@ -20,14 +20,16 @@ import { log } from '../log';
 function currentTarget(localStateDir: () => string): LedgerTarget | undefined {
   const environment = activeEnvironmentName();
   let endpointId: string | undefined;
+  let local: { localStateDir: string } | undefined;
   if (environment === LOCAL_ENVIRONMENT) {
     try {
-      endpointId = demoEndpointId(localStateDir());
+      local = { localStateDir: localStateDir() };
+      endpointId = demoEndpointId(local.localStateDir);
     } catch (err) {
       log().debug(`Ledger target: the local gateway's merchant could not be read: ${String(err)}`);
     }
   } else endpointId = configuredEnvironment(environment)?.endpointId;
-  return endpointId === undefined ? undefined : { directory: configuredLedgerDirectory(), environment, endpointId };
+  return endpointId === undefined ? undefined : { directory: configuredLedgerDirectory(), environment, endpointId, ...local };
 }
 
 /** The active environment's maximum payload (batch-too-large); the local gateway's when it names none. */

@@ -1,7 +1,15 @@
 import * as vscode from 'vscode';
 import { writeRecords } from '../../core/csv/write';
-import { todayLocal, type CalendarDate } from '../../core/dates';
-import { acceptedSubmissions, batchRows, stillAsSent, type BatchRowInput, type ReportReconciliation } from '../../core/reconcile';
+import {
+  acceptedSendOf,
+  acceptedSubmissions,
+  batchRows,
+  readSentBatch,
+  sentOnOf,
+  stillAsSent,
+  type BatchRowInput,
+  type ReportReconciliation,
+} from '../../core/reconcile';
 import type { SubmissionRecord } from '../../core/ledger';
 import type { SubmissionHistory } from '../history/history';
 import type { PanelContent } from '../results/panel';
@@ -11,10 +19,16 @@ import { streamUri } from '../results/stream';
 // or the ledger's accepted submissions; a report's page or a CSV file chosen by the user.
 
 export interface Batches {
+  /** Each with the gateway's date when its batch was sent, when the ledger knows it. */
   rows: BatchRowInput[];
   files: Map<string, vscode.Uri>;
-  sentOn?: CalendarDate;
   skipped: string[];
+}
+
+/** Where the batches were sent: the environment, and for `local` the local gateway's state directory. */
+export interface SentTo {
+  environment: string;
+  localStateDir?: string;
 }
 
 async function textOf(uri: vscode.Uri): Promise<string> {
@@ -22,10 +36,9 @@ async function textOf(uri: vscode.Uri): Promise<string> {
   return open ? open.getText() : new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
 }
 
-function add(b: Batches, uri: vscode.Uri, text: string): void {
-  const name = uri.fsPath;
-  b.files.set(name, uri);
-  for (const row of batchRows(name, text)) b.rows.push(row);
+function add(b: Batches, uri: vscode.Uri, rows: BatchRowInput[]): void {
+  b.files.set(uri.fsPath, uri);
+  for (const row of rows) b.rows.push(row);
 }
 
 /** The batches of these ledger records (each still as sent), one per file and content. */
@@ -44,19 +57,31 @@ export async function batchesOf(records: SubmissionRecord[]): Promise<Batches> {
       b.skipped.push(`${r.file} changed since it was sent`);
       continue;
     }
-    add(b, uri, text);
-    b.sentOn ??= todayLocal(new Date(r.time));
+    add(b, uri, batchRows(uri.fsPath, text, sentOnOf(r)));
   }
   return b;
 }
 
-export async function ledgerBatches(history: SubmissionHistory, environment: string): Promise<Batches> {
-  return batchesOf(acceptedSubmissions(await history.current.list(), environment));
+/** The ledger's accepted submissions to the environment; those to another local gateway are named and left out. */
+export async function ledgerBatches(history: SubmissionHistory, to: SentTo): Promise<Batches> {
+  const selected = acceptedSubmissions(await history.current.list(), to.environment, to.localStateDir);
+  const b = await batchesOf(selected.records);
+  for (const r of selected.elsewhere)
+    b.skipped.push(`${r.file} went to the local gateway of ${r.localGateway?.stateDir}, not of ${to.localStateDir}`);
+  return b;
 }
 
-export async function documentBatch(doc: vscode.TextDocument): Promise<Batches> {
+/** An open batch; when the ledger records its content as accepted, its rows start on that send's day. */
+export async function documentBatch(doc: vscode.TextDocument, history: SubmissionHistory, to: SentTo): Promise<Batches> {
   const b: Batches = { rows: [], files: new Map(), skipped: [] };
-  add(b, doc.uri, doc.getText());
+  const read = readSentBatch(doc.uri.fsPath, doc.getText());
+  const records = await history.current
+    .guardView({ contentHash: read.contentHash, environment: to.environment, endpointId: '' })
+    .then((v) => v.records)
+    .catch(() => []);
+  const send = acceptedSendOf(records, read.contentHash, to.environment, to.localStateDir);
+  const sentOn = send && sentOnOf(send);
+  add(b, doc.uri, sentOn ? read.rows.map((r) => ({ ...r, sentOn })) : read.rows);
   return b;
 }
 

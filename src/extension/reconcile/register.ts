@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { SubmissionRecord } from '../../core/ledger';
+import { gatewayToday, localStateDirOf } from '../environments/gatewayToday';
 import { activeEnvironmentName } from '../environments/settings';
+import type { Reconciliation } from '../../core/reconcile';
 import type { SubmissionHistory } from '../history/history';
 import type { PanelContent } from '../results/panel';
 import type { ResultsPanelApi } from '../results/register';
@@ -29,23 +31,31 @@ async function chooseReport(): Promise<vscode.Uri | undefined> {
   )?.[0];
 }
 
-export function registerReconcile(context: vscode.ExtensionContext, deps: { history: SubmissionHistory; results: ResultsPanelApi }): void {
+export function registerReconcile(
+  context: vscode.ExtensionContext,
+  deps: { history: SubmissionHistory; results: ResultsPanelApi; localStateDir: () => string },
+): void {
   const diagnostics = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
-  const run = async (batches: Batches, report: PanelContent | vscode.Uri | undefined) => {
+  const run = async (batches: Batches, report: PanelContent | vscode.Uri | undefined): Promise<Reconciliation | undefined> => {
     const chosen = report ?? (await chooseReport());
-    if (chosen) await showReconciliation(batches, chosen, { results: deps.results, diagnostics });
+    // A row the ledger saw sent starts on that day; any other on the gateway's today (the local gateway's own).
+    const today = gatewayToday(deps.localStateDir).today;
+    return chosen ? showReconciliation(batches, chosen, { results: deps.results, diagnostics, today }) : undefined;
   };
   const openBatch = () => {
+    const environment = activeEnvironmentName();
+    const localStateDir = localStateDirOf(environment, deps.localStateDir);
+    const to = { environment, ...(localStateDir !== undefined ? { localStateDir } : {}) };
     const doc = vscode.window.activeTextEditor?.document;
-    return doc?.languageId === BATCH_LANGUAGE ? documentBatch(doc) : ledgerBatches(deps.history, activeEnvironmentName());
+    return doc?.languageId === BATCH_LANGUAGE ? documentBatch(doc, deps.history, to) : ledgerBatches(deps.history, to);
   };
   deps.results.onReconcileRequest((report) => void openBatch().then((b) => run(b, report)));
   context.subscriptions.push(
     diagnostics,
-    vscode.commands.registerCommand(RECONCILE_COMMAND, async (arg?: unknown) => {
+    vscode.commands.registerCommand(RECONCILE_COMMAND, async (arg?: unknown): Promise<Reconciliation | undefined> => {
       const record = recordOf(arg);
       const report = arg instanceof vscode.Uri ? arg : undefined;
-      await run(record ? await batchesOf([record]) : await openBatch(), report);
+      return run(record ? await batchesOf([record]) : await openBatch(), report);
     }),
   );
 }

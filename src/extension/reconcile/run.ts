@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { maskText } from '../../core/mask';
+import { maskText } from '../../core/output';
 import { ReportReconciliation, SETTLED_STATUSES, type Reconciliation } from '../../core/reconcile';
-import { todayLocal } from '../../core/dates';
+import type { CalendarDate } from '../../core/dates';
 import { log } from '../log';
 import type { PanelContent } from '../results/panel';
 import type { ResultsPanelApi } from '../results/register';
@@ -23,7 +23,7 @@ interface Where {
 export async function showReconciliation(
   batches: Batches,
   report: PanelContent | vscode.Uri,
-  deps: { results: ResultsPanelApi; diagnostics: vscode.DiagnosticCollection },
+  deps: { results: ResultsPanelApi; diagnostics: vscode.DiagnosticCollection; today: CalendarDate },
 ): Promise<Reconciliation | undefined> {
   for (const s of batches.skipped) log().warn(`Reconcile: ${s}; skipped`);
   if (batches.rows.length === 0) {
@@ -32,7 +32,7 @@ export async function showReconciliation(
     );
     return undefined;
   }
-  const into = new ReportReconciliation(batches.rows, { today: batches.sentOn ?? todayLocal() });
+  const into = new ReportReconciliation(batches.rows, { today: deps.today });
   let reportUri: vscode.Uri | undefined;
   try {
     reportUri = await feedReport(report, into);

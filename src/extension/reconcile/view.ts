@@ -1,4 +1,4 @@
-import { maskText } from '../../core/mask';
+import { maskText } from '../../core/output';
 import { RECONCILE_STATUSES, type Reconciliation, type StatusSource } from '../../core/reconcile';
 import { RECONCILE_KEY_COLUMN, RECONCILE_STATUS_COLUMN, type ReconciliationView } from '../../shared/resultsProtocol';
 
@@ -10,6 +10,7 @@ export const RECONCILE_COLUMNS = [
   RECONCILE_STATUS_COLUMN,
   RECONCILE_KEY_COLUMN,
   'client-orderid',
+  'kind',
   'due',
   'charged',
   'declined',
@@ -36,6 +37,7 @@ export function reconciliationView(r: Reconciliation, title: string): Reconcilia
       x.status,
       rowKey(x.file, x.line),
       m(x.clientOrderId),
+      x.kind,
       String(x.due),
       String(x.charged),
       String(x.declined),
@@ -48,6 +50,7 @@ export function reconciliationView(r: Reconciliation, title: string): Reconcilia
       'unmatched',
       '',
       m(u.clientOrderId),
+      '',
       '',
       '',
       '',

@@ -1,6 +1,6 @@
 // The last guard before submitted rows reach the page: whoever built the SubmissionView, card numbers
 // leave the host masked (first 6 / last 4) and the card verification value never leaves at all.
-import { maskFields, maskTable } from '../../core/mask';
+import { maskFields, maskTable } from '../../core/output';
 import type { SubmissionView } from '../../shared/resultsProtocol';
 
 export function sanitiseSubmissionView(view: SubmissionView): SubmissionView {

@@ -1,7 +1,7 @@
 import type { GatewayOutcome } from '../../core/gateway/outcome';
 import { fieldValue } from '../../core/gateway/outcome';
 import { outcomeHeadline, outcomeTodo } from '../../core/gateway/outcomes';
-import { maskTable, maskText } from '../../core/mask';
+import { maskTable, maskText } from '../../core/output';
 import type { Batch } from '../../core/rules/batch';
 import { OUTCOME_COLUMNS, type CredentialToCheck, type SubmissionOutcomeView, type SubmissionView } from '../../shared/resultsProtocol';
 import { splitList } from '../../core/ledger';

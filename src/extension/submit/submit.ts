@@ -9,8 +9,17 @@ import {
   prepareSubmission,
 } from '../../core/gateway';
 import * as fs from 'node:fs/promises';
-import { completionFor, guardedSend, splitList, submissionEntry, type AlreadySentRow, type SubmissionRecord } from '../../core/ledger';
-import { maskText } from '../../core/mask';
+import {
+  completionFor,
+  guardedSend,
+  splitList,
+  submissionEntry,
+  type AlreadySentRow,
+  type LocalGatewayRef,
+  type SubmissionRecord,
+} from '../../core/ledger';
+import { localGatewayRef } from '../../local-gateway/finding';
+import { maskText } from '../../core/output';
 import { damageText } from '../../core/ledger/words';
 import { askRowsAgain, askSendAgain, type RowsAnswer } from './resendQuestions';
 import { holdsCvv, moveAlreadySentRows, offerStripCvv } from './ledgerEdits';
@@ -105,6 +114,17 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
   const problems = environmentProblems(target.environment, target.paths, 'create');
   if (problems.length > 0) return refuse('invalid-environment', `${problems.join('; ')}. Nothing was sent.`);
   const endpoint = createRecurringPaymentsUrl(target.environment, target.paths);
+  let localGateway: LocalGatewayRef | undefined;
+  if (target.local) {
+    try {
+      localGateway = await localGatewayRef(target.local);
+    } catch (err) {
+      return refuse(
+        'local-gateway-failed',
+        `Nothing was sent: the local gateway did not say its date (${err instanceof Error ? err.message : String(err)}).`,
+      );
+    }
+  }
   const ledger = deps.history.current;
   const sensitive = sensitiveValues(batch);
   let submittedAt = new Date().toISOString();
@@ -124,6 +144,7 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
         file: fileLabel,
         prepared,
         signatureMethod: target.credentials.signatureMethod,
+        ...(localGateway ? { localGateway } : {}),
       }),
       legacyHashes: prepared.legacyHashes,
       batch,

@@ -1,25 +1,22 @@
-// The one place card data is hidden before it leaves the document: messages, logs, the ledger, the CLI's
-// output, hovers and every table in the results panel. Card numbers keep their first 6 and last 4
-// digits; a card verification value is never shown at all.
+import { maskCardNumbers } from './cardNumbers';
+import { HIDDEN_CVV, hideCvvs, isCvvName } from './cvv';
+
+// Card data by field: what a named value, a record, a table or a message shows once it leaves the batch
+// file. Card numbers keep their first 6 and last 4 digits; a card verification value is never shown at
+// all. Every function here ends in the floor every output passes (./cardNumbers.ts): an id column is
+// exact unless it holds a card number, because an id that is a card number is still a card number.
 
 /** Columns that hold a card number, compared loosely (`Credit_Card_Number`, `credit card number`). */
 const CARD_COLUMNS = ['credit-card-number', 'card-number', 'pan'];
-/** Columns that hold a card verification value. */
-const CVV_COLUMNS = ['cvv2', 'cvv', 'cvc', 'cvc2'];
-/** The gateway's own identifiers may be long digit runs and must be shown exactly. */
+/** The gateway's own identifiers may be long digit runs and must be shown exactly, card numbers apart. */
 const ID_COLUMNS = ['recurring-payment-id', 'serial-number', 'client-orderid', 'transaction_id', 'merchant_oid', 'error-code', 'error-id'];
 
 const loose = (name: string) => name.trim().toLowerCase().replace(/[-_ ]/g, '');
 const LOOSE_CARD = new Set(CARD_COLUMNS.map(loose));
-const LOOSE_CVV = new Set(CVV_COLUMNS.map(loose));
 const LOOSE_ID = new Set(ID_COLUMNS.map(loose));
 
 export const isCardColumn = (name: string): boolean => LOOSE_CARD.has(loose(name));
-export const isCvvColumn = (name: string): boolean => LOOSE_CVV.has(loose(name));
 const isIdColumn = (name: string): boolean => LOOSE_ID.has(loose(name));
-
-/** What a hidden card verification value looks like wherever one would have been. */
-export const HIDDEN_CVV = '•••';
 
 /**
  * First 6 and last 4 digits, the rest as `*`. A value shorter than a card number (12 digits) is hidden
@@ -57,7 +54,7 @@ export function maskText(text: string, sensitive: readonly string[] = []): strin
     const v = value.trim();
     out = out.replace(new RegExp(`(?<![\\w])${v.replace(REGEX_SPECIAL, '\\$&')}(?![\\w])`, 'g'), maskCardNumber(v));
   }
-  return out.replace(PAN_LIKE, (m) => maskCardNumber(m.replace(/[ -]/g, '')));
+  return maskCardNumbers(out.replace(PAN_LIKE, (m) => maskCardNumber(m.replace(/[ -]/g, ''))));
 }
 
 /**
@@ -75,15 +72,15 @@ export function maskQuotedValue(value: string): string {
 /** One named value: card columns masked, CVVs hidden, the gateway's ids exact, other text scanned. */
 export function maskField(name: string, value: string): string {
   if (isCardColumn(name)) return maskCardValue(value);
-  if (isCvvColumn(name)) return value === '' ? value : HIDDEN_CVV;
-  if (isIdColumn(name)) return value;
-  return maskText(value);
+  if (isCvvName(name)) return value === '' ? value : HIDDEN_CVV;
+  if (isIdColumn(name)) return maskCardNumbers(value);
+  return hideCvvs(maskText(value));
 }
 
 /** A record of named values (an answer's fields), CVV entries dropped. */
 export function maskFields(fields: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(fields)) if (!isCvvColumn(k)) out[k] = maskField(k, v);
+  for (const [k, v] of Object.entries(fields)) if (!isCvvName(k)) out[k] = maskField(k, v);
   return out;
 }
 
@@ -91,7 +88,7 @@ export function maskFields(fields: Record<string, string>): Record<string, strin
 export function maskTable(columns: readonly string[], rows: readonly (readonly string[])[]): { columns: string[]; rows: string[][] } {
   const keep: number[] = [];
   columns.forEach((c, i) => {
-    if (!isCvvColumn(c)) keep.push(i);
+    if (!isCvvName(c)) keep.push(i);
   });
   return { columns: keep.map((i) => columns[i]), rows: rows.map((row) => keep.map((i) => maskField(columns[i], row[i] ?? ''))) };
 }
@@ -106,7 +103,7 @@ export function rowMasker(columns: readonly string[]): ((row: string[]) => void)
   const cvv: number[] = [];
   columns.forEach((c, i) => {
     if (isCardColumn(c)) pan.push(i);
-    else if (isCvvColumn(c)) cvv.push(i);
+    else if (isCvvName(c)) cvv.push(i);
   });
   if (pan.length === 0 && cvv.length === 0) return undefined;
   return (row) => {
@@ -115,14 +112,11 @@ export function rowMasker(columns: readonly string[]): ((row: string[]) => void)
   };
 }
 
-/** A CVV-like value (3 or 4 digits) right after a word naming one: `cvv 123`, `CVC2: 4567`, `cvv123`. */
-const CVV_AFTER_LABEL = /(?<![a-z])((?:cvv2?|cvc2?|csc)[\s:=#-]{0,3})\d{3,4}(?!\d)/gi;
-
 /**
  * Free text kept at rest (a description the local gateway stores and serves): card-number-like digit
  * runs masked as strictly as in a quoted value, and a CVV-like value next to its label hidden. Such text
  * has no business holding card data, so erring towards masking a long invoice number is the safe side.
  */
 export function maskStoredText(text: string): string {
-  return maskQuotedValue(text).replace(CVV_AFTER_LABEL, `$1${HIDDEN_CVV}`);
+  return hideCvvs(maskQuotedValue(text));
 }

@@ -1,0 +1,49 @@
+import { terminalSafe } from '../core/output';
+import type { CliContext } from './context';
+
+// Everything a command writes to standard output and error passes the product's one output boundary (card
+// numbers masked, labelled CVVs hidden, control characters shown escaped), so a new command or field is
+// safe on a terminal without remembering to be. Formats still escape a value's own line breaks
+// (terminalField) and neutralise CSV formulas cell by cell; this is the floor under them.
+//
+// Whole lines pass the boundary: a command may write a report in chunks, and a chunk can end between the
+// CR and LF of a record's end or inside a card number, which the boundary must see whole. What follows
+// the last line break waits for the next write or for flush() (runCommand calls it when the command ends).
+
+/** A line without a break that grows past this is let through anyway, so memory stays bounded. */
+const MAX_PENDING = 64 * 1024;
+
+type Write = (text: string) => void;
+
+function lineBuffered(write: Write): { write: Write; flush: () => void } {
+  let pending = '';
+  return {
+    write(text) {
+      const all = pending + text;
+      const end = all.lastIndexOf('\n') + 1;
+      if (end > 0) write(terminalSafe(all.slice(0, end)));
+      pending = all.slice(end);
+      if (pending.length > MAX_PENDING) {
+        write(terminalSafe(pending));
+        pending = '';
+      }
+    },
+    flush() {
+      if (pending !== '') write(terminalSafe(pending));
+      pending = '';
+    },
+  };
+}
+
+/** The context a command sees, writing through the boundary, and the flush for when it ends. */
+export function throughOutputBoundary<C extends Pick<CliContext, 'stdout' | 'stderr'>>(ctx: C): { ctx: C; flush: () => void } {
+  const out = lineBuffered((t) => ctx.stdout(t));
+  const err = lineBuffered((t) => ctx.stderr(t));
+  return {
+    ctx: { ...ctx, stdout: out.write, stderr: err.write },
+    flush() {
+      out.flush();
+      err.flush();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+// The product's one amount module: an amount's text read as an exact decimal, a currency's digits, sums
+// and formatting. Money is never floating point here: 0.1 + 0.2 would make a report line nobody can
+// reconcile. Every face reads amounts through this file (the rule book's decimals, a report's Amount,
+// the forecast's and the query's sums), so "an amount" is read by one documented rule:
+//
+//   optional sign, digits, optionally a dot and digits; spaces around it are ignored.
+//
+// Nothing else is guessed: `1,000` (a thousands separator or a decimal comma?), `1e3`, `0x10`, `.5`,
+// `5.` and `1 000` are not amounts. A caller that meets one says so ("amount unreadable"), never zero.
+
+/** An exact decimal: `units` × 10^-`scale` (`12.500` is 12500n at scale 3). */
+export interface Amount {
+  readonly units: bigint;
+  readonly scale: number;
+}
+
+const AMOUNT = /^\s*([+-]?)(\d+)(?:\.(\d+))?\s*$/;
+
+/** The amount a text holds, or undefined when it is no amount by the rule above. */
+export function parseAmount(text: string): Amount | undefined {
+  const m = AMOUNT.exec(text);
+  if (!m) return undefined;
+  const fraction = m[3] ?? '';
+  const units = BigInt(m[2] + fraction);
+  return { units: m[1] === '-' ? -units : units, scale: fraction.length };
+}
+
+/** The amount in units of 10^-scale, when that is exact (`12.5` at scale 3 is 12500n; `12.5` at 0 is none). */
+export function unitsAt(amount: Amount, scale: number): bigint | undefined {
+  if (scale >= amount.scale) return amount.units * 10n ** BigInt(scale - amount.scale);
+  const divisor = 10n ** BigInt(amount.scale - scale);
+  return amount.units % divisor === 0n ? amount.units / divisor : undefined;
+}
+
+/** -1, 0 or 1: the two amounts compared exactly (`29.90` equals `29.900`). */
+export function compareAmounts(a: Amount, b: Amount): -1 | 0 | 1 {
+  const scale = Math.max(a.scale, b.scale);
+  const x = unitsAt(a, scale)!;
+  const y = unitsAt(b, scale)!;
+  if (x === y) return 0;
+  return x < y ? -1 : 1;
+}
+
+/** The exact sum, at the larger scale of the two. */
+export function addAmounts(a: Amount, b: Amount): Amount {
+  const scale = Math.max(a.scale, b.scale);
+  return { units: unitsAt(a, scale)! + unitsAt(b, scale)!, scale };
+}
+
+export const ZERO: Amount = { units: 0n, scale: 0 };
+
+/** The amount written with exactly `scale` decimals (more shown only when cutting would change it). */
+export function formatAmount(amount: Amount, scale = amount.scale): string {
+  const exact = unitsAt(amount, scale);
+  const [units, shownScale] = exact === undefined ? [amount.units, amount.scale] : [exact, scale];
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(shownScale + 1, '0');
+  const whole = digits.slice(0, digits.length - shownScale);
+  const fraction = shownScale > 0 ? `.${digits.slice(digits.length - shownScale)}` : '';
+  return `${negative ? '-' : ''}${whole}${fraction}`;
+}
+
+const currencyDigitsCache = new Map<string, number | undefined>();
+
+/** The currency's decimal digits (EUR 2, JPY 0, BHD 3) from the runtime's ISO 4217 data; undefined when unknown. */
+export function currencyDigits(currency: string): number | undefined {
+  const code = currency.trim();
+  if (!currencyDigitsCache.has(code)) {
+    let digits: number | undefined;
+    // Only real codes: Intl accepts any three letters and answers 2 for those it does not know.
+    if (/^[A-Z]{3}$/.test(code) && Intl.supportedValuesOf('currency').includes(code)) {
+      digits = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits;
+    }
+    currencyDigitsCache.set(code, digits);
+  }
+  return currencyDigitsCache.get(code);
+}
+
+/**
+ * An amount as a person reads it: in its currency's own digits (`29.900` EUR is `29.90`, `1000.000` JPY
+ * is `1000`). Only zeros are dropped; a value with a non-zero digit beyond them, an unknown currency or
+ * a text that is no amount is shown as it came.
+ */
+export function amountForDisplay(text: string, currency: string): string {
+  const amount = parseAmount(text);
+  const digits = amount && currencyDigits(currency);
+  if (amount === undefined || digits === undefined || unitsAt(amount, digits) === undefined) return text;
+  return formatAmount(amount, digits);
+}

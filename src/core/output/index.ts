@@ -1,0 +1,41 @@
+// The one boundary every byte leaving the product passes: a terminal line, a CSV or JSON we write, a
+// store record, a log line, an editor message, a page. Card numbers are masked in every field and shape,
+// CVVs dropped, control characters shown escaped, formulas neutralised. A new face or field is safe by
+// writing through here; test/unit/output-hostile*.test.ts drives every path with one hostile corpus.
+
+import { maskCardNumbers } from './cardNumbers';
+import { hideCvvs } from './cvv';
+import { terminalText, terminalValue } from './terminal';
+
+export { holdsCardNumber, maskCardNumbers } from './cardNumbers';
+export { hideCvvs, isCvvName } from './cvv';
+export { terminalText, terminalValue } from './terminal';
+export { neutraliseFormula } from './formulas';
+export { safeJson } from './json';
+export { safeBody, safeFields, safeFreeText, safeUrlPath } from './bodies';
+export {
+  maskCardNumber,
+  maskCardValue,
+  maskField,
+  maskFields,
+  maskQuotedValue,
+  maskStoredText,
+  maskTable,
+  maskText,
+  rowMasker,
+} from './mask';
+
+/** Text from anywhere, safe to keep or show: card numbers masked, labelled CVVs hidden. */
+export function safeText(text: string): string {
+  return hideCvvs(maskCardNumbers(text));
+}
+
+/** Text for a terminal: safeText, and no raw control character (tabs and line breaks kept for layout). */
+export function terminalSafe(text: string): string {
+  return terminalText(safeText(text));
+}
+
+/** One value on a terminal line: safeText, every control character escaped, never more than one line. */
+export function terminalField(value: string): string {
+  return terminalValue(safeText(value));
+}

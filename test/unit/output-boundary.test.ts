@@ -1,0 +1,102 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import {
+  hideCvvs,
+  holdsCardNumber,
+  maskCardNumbers,
+  maskField,
+  neutraliseFormula,
+  safeJson,
+  terminalField,
+  terminalSafe,
+  terminalText,
+  terminalValue,
+} from '../../src/core/output';
+
+// The boundary's own pieces, one shape at a time. test/unit/output-hostile*.test.ts drives every face.
+
+test('a card number is masked in every shape: bare, spaced, dashed, dotted, glued to letters', () => {
+  assert.equal(maskCardNumbers('4111111111111111'), '411111******1111');
+  assert.equal(maskCardNumbers('4111 1111 1111 1111'), '4111 11** **** 1111');
+  assert.equal(maskCardNumbers('4111-1111-1111-1111'), '4111-11**-****-1111');
+  assert.equal(maskCardNumbers('4111.1111.1111.1111'), '4111.11**.****.1111');
+  assert.equal(maskCardNumbers('card5105105105105100x'), 'card510510******5100x');
+  assert.equal(maskCardNumbers('amex 378282246310005.'), 'amex 378282*****0005.');
+  assert.equal(maskCardNumbers('id=4012888888881881&x=1'), 'id=401288******1881&x=1');
+});
+
+test('a card number followed by more digit groups is found between the separators', () => {
+  assert.equal(maskCardNumbers('4111 1111 1111 1111 2031'), '4111 11** **** 1111 2031');
+});
+
+test('long ids that fail Luhn, dates, amounts and addresses stay as they are', () => {
+  for (const s of [
+    '4111111111111112',
+    '1234567890123456789',
+    '2026-11-26 10:00:00',
+    '1688.430',
+    '192.168.100.200',
+    '30000000000000000001',
+  ]) {
+    assert.equal(maskCardNumbers(s), s, s);
+  }
+});
+
+test('masking keeps the length, is idempotent and leaves no Luhn-valid card run behind', () => {
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom('4', '1', '0', '5', ' ', '-', '.', 'a', '9', '7'), { maxLength: 80 }), (chars) => {
+      const text = chars.join('');
+      const once = maskCardNumbers(text);
+      assert.equal(once.length, text.length);
+      assert.equal(maskCardNumbers(once), once);
+      assert.equal(holdsCardNumber(once), false);
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+test('an id column is exact unless it holds a card number', () => {
+  assert.equal(maskField('serial-number', '4012888888881881'), '401288******1881');
+  assert.equal(maskField('client-orderid', '4111111111111111'), '411111******1111');
+  assert.equal(maskField('recurring-payment-id', '7000001'), '7000001');
+  assert.equal(maskField('Transaction_id', '1234567890123456789'), '1234567890123456789');
+});
+
+test('labelled CVVs are hidden in form, query, JSON and text shapes', () => {
+  assert.equal(hideCvvs('a=1&cvv=123&b=2'), 'a=1&cvv=•••&b=2');
+  assert.equal(hideCvvs('/cb?cvv2=4567'), '/cb?cvv2=•••');
+  assert.equal(hideCvvs('{"cvv2": "123", "x": 1}'), '{"cvv2": "•••", "x": 1}');
+  assert.equal(hideCvvs('CVC: 123 thanks'), 'CVC: ••• thanks');
+  assert.equal(hideCvvs('card_cvv=999'), 'card_cvv=•••');
+  assert.equal(hideCvvs('order 12345 in ccvv'), 'order 12345 in ccvv');
+});
+
+test('control characters reach no terminal raw; one value stays on one line', () => {
+  assert.equal(terminalText('a\x1b]52;c;aGk=\x07b'), 'a\\x1b]52;c;aGk=\\x07b');
+  assert.equal(terminalText('x\r\ny\rz\u202e\u0085\u007f'), 'x\r\ny\\rz\\u202e\\x85\\x7f');
+  assert.equal(terminalText('col\tcol\n'), 'col\tcol\n');
+  assert.equal(terminalValue('line1\nline2\ttab\r'), 'line1\\nline2\\ttab\\r');
+  assert.equal(terminalSafe('pan 4111111111111111 \x1b[2J'), 'pan 411111******1111 \\x1b[2J');
+  assert.equal(terminalField('cvv=123\n4111111111111111'), 'cvv=•••\\n411111******1111');
+});
+
+test('formulas are neutralised, plain numbers keep their sign', () => {
+  for (const s of ['=HYPERLINK("http://x")', '+cmd|" /C calc"!A0', '@SUM(A1)', '\t=1+1', ' =1', '\r@x', '-1+cmd|x', '-', '=1+1']) {
+    assert.equal(neutraliseFormula(s), `'${s}`, JSON.stringify(s));
+  }
+  for (const s of ['-12.50', '+3', '29.900', 'CB-0001', 'a=b', '']) assert.equal(neutraliseFormula(s), s, s);
+});
+
+test('JSON we print is masked, has no CVV member and no raw terminal control', () => {
+  const text = safeJson({
+    Transaction_id: '4111111111111111',
+    cvv2: '123',
+    note: 'x\u009b31m\u202e',
+    nested: [{ CVC: '999', d: 'cvv 123' }],
+  });
+  assert.doesNotMatch(text, /4111111111111111|123"|999/);
+  assert.match(text, /411111\*{6}1111/);
+  assert.doesNotMatch(text, /[\u007f-\u009f\u202e]/);
+  assert.deepEqual(JSON.parse(text).nested, [{ d: 'cvv •••' }]);
+});
