@@ -40,7 +40,7 @@ async function run(fn: (args: string[], ctx: CliContext) => Promise<number>, arg
   const ctx = testContext({
     stdout: (t) => void (out += t),
     stderr: (t) => void (err += t),
-    env: { PAYGATE_DATA_DIR: join(dir, data), XDG_CONFIG_HOME: join(dir, 'config') },
+    env: { PAYGATE_DATA_DIR: join(dir, data), PAYGATE_STATE_DIR: join(dir, 'state'), XDG_CONFIG_HOME: join(dir, 'config') },
     cwd: dir,
   });
   return { code: await fn(args, ctx), out, err };
