@@ -21,6 +21,7 @@ export const COMMAND_MODULES: Record<string, () => Promise<Builder>> = {
   diff: async () => (await import('./commands/diff.js')).diffCommand,
   split: async () => (await import('./commands/split.js')).splitCommand,
   report: async () => (await import('./commands/report.js')).reportCommand,
+  query: async () => (await import('./commands/query.js')).queryCommand,
   reconcile: async () => (await import('./commands/reconcile.js')).reconcileCommand,
   trust: async () => (await import('./commands/trust.js')).trustCommand,
   gateway: async () => (await import('./commands/gateway.js')).gatewayCommand,

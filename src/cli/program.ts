@@ -16,6 +16,7 @@ import { diffCommand } from './commands/diff';
 import { splitCommand } from './commands/split';
 import { trustCommand } from './commands/trust';
 import { reconcileCommand } from './commands/reconcile';
+import { queryCommand } from './commands/query';
 import { listenCommand } from './commands/listen';
 import { callbacksCommand } from './commands/callbacks';
 
@@ -32,6 +33,7 @@ export const COMMANDS = [
   diffCommand,
   splitCommand,
   reportCommand,
+  queryCommand,
   reconcileCommand,
   trustCommand,
   gatewayCommand,
