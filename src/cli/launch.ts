@@ -19,6 +19,7 @@ export const COMMAND_MODULES: Record<string, () => Promise<Builder>> = {
   submit: async () => (await import('./commands/submit.js')).submitCommand,
   history: async () => (await import('./commands/history.js')).historyCommand,
   diff: async () => (await import('./commands/diff.js')).diffCommand,
+  split: async () => (await import('./commands/split.js')).splitCommand,
   report: async () => (await import('./commands/report.js')).reportCommand,
   query: async () => (await import('./commands/query.js')).queryCommand,
   reconcile: async () => (await import('./commands/reconcile.js')).reconcileCommand,

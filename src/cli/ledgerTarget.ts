@@ -1,4 +1,5 @@
 import { LOCAL_ENVIRONMENT } from '../core/gateway/environments';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../core/payload';
 import { findEnvironment } from '../core/gateway/settings';
 import type { Target } from '../core/ledger';
 import { demoEndpointId } from '../local-gateway/merchant';
@@ -32,4 +33,18 @@ export function activeTarget(ctx: CliContext, o: LedgerTargetOptions): Result<Ta
   const found = findEnvironment(config.value.config.environments, name);
   if (!found) return { ok: false, message: `unknown environment "${name}"` };
   return { ok: true, value: { environment: found.name, endpointId: found.endpointId } };
+}
+
+/**
+ * The maximum payload of the environment `paygate submit` would send to (batch-too-large), and why the
+ * configured one could not be read (the local gateway's maximum applies then).
+ */
+export function activeMaxPayload(ctx: CliContext, o: Omit<LedgerTargetOptions, 'state'>): { max: number; problem?: string } {
+  const config = loadCliConfig(ctx.cwd, o.config, ctx.env);
+  if (!config.ok) return { max: DEFAULT_MAX_PAYLOAD_BYTES, problem: config.message };
+  const name = o.env ?? config.value.config.environment;
+  if (name === LOCAL_ENVIRONMENT) return { max: DEFAULT_MAX_PAYLOAD_BYTES };
+  const found = findEnvironment(config.value.config.environments, name);
+  if (!found) return { max: DEFAULT_MAX_PAYLOAD_BYTES, problem: `unknown environment "${name}"` };
+  return { max: found.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES };
 }

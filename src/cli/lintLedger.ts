@@ -4,6 +4,9 @@ import type { LintResult } from '../core/rules/lint';
 import type { Severity } from '../core/rules/codes';
 import type { CliContext } from './context';
 import { activeTarget, type LedgerTargetOptions } from './ledgerTarget';
+
+// Also what lint loads, from this bundle, to read a configuration's maximum payload (batch-too-large).
+export { activeMaxPayload } from './ledgerTarget';
 import { openLedger } from './ledger';
 
 // `paygate lint` with a ledger present: already-sent (to the environment and endpoint `paygate submit`

@@ -13,6 +13,7 @@ import { demoCommand } from './commands/demo';
 import { lspCommand } from './commands/lsp';
 import { historyCommand } from './commands/history';
 import { diffCommand } from './commands/diff';
+import { splitCommand } from './commands/split';
 import { trustCommand } from './commands/trust';
 import { reconcileCommand } from './commands/reconcile';
 import { queryCommand } from './commands/query';
@@ -30,6 +31,7 @@ export const COMMANDS = [
   submitCommand,
   historyCommand,
   diffCommand,
+  splitCommand,
   reportCommand,
   queryCommand,
   reconcileCommand,

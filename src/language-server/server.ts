@@ -12,6 +12,8 @@ import {
   BATCH_ON_DISK_NOTIFICATION,
   FIX_ALL_KIND,
   LEDGER_TARGET_NOTIFICATION,
+  PAYLOAD_LIMIT_NOTIFICATION,
+  readPayloadLimit,
   PREVIEW_TODAY_NOTIFICATION,
   readLedgerTarget,
   type BatchOnDisk,
@@ -41,6 +43,8 @@ import { LintSettingsSource } from './settings';
 export interface ServerOptions {
   /** The ledger and target `paygate lsp` found beside it (a client's notification replaces it). */
   ledger?: LedgerTarget;
+  /** The active environment's maximum payload `paygate lsp` found (a client's notification replaces it). */
+  maxPayloadBytes?: number;
 }
 
 /**
@@ -51,6 +55,7 @@ export interface ServerOptions {
 export function startServer(connection: Connection, options: ServerOptions = {}): void {
   const s = newSession(connection);
   s.ledger.setTarget(options.ledger);
+  s.payload.setMax(options.maxPayloadBytes, []);
   connection.onInitialize((params) => initialize(s, params));
   s.documents.listen(connection, {
     opened: (document) => opened(s, document),
@@ -63,6 +68,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.onNotification(CALLBACK_ADDRESS_NOTIFICATION, setCallbackAddress);
   connection.onNotification(LEDGER_TARGET_NOTIFICATION, (p: unknown) => ledgerTargetChanged(s, readLedgerTarget(p)));
   connection.onNotification(BATCH_ON_DISK_NOTIFICATION, (p: BatchOnDisk) => s.disk.notified(p));
+  connection.onNotification(PAYLOAD_LIMIT_NOTIFICATION, (p: unknown) => payloadLimitChanged(s, readPayloadLimit(p)));
   connection.onHover((params) => hover(s, params));
   connection.onCompletion((params) => completion(s, params));
   connection.onCodeAction((params) => codeAction(s, params));
@@ -83,6 +89,8 @@ function initialize(s: Session, params: InitializeParams): InitializeResult {
   s.createsFiles = edits?.documentChanges === true && (edits.resourceOperations ?? []).includes('create');
   const given = readLedgerTarget((params.initializationOptions as { paygate?: { ledger?: unknown } } | null)?.paygate?.ledger);
   if (given) s.ledger.setTarget(given);
+  const limit = readPayloadLimit((params.initializationOptions as { paygate?: unknown } | null)?.paygate);
+  if (limit !== undefined) s.payload.setMax(limit, []);
   return {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
@@ -101,6 +109,7 @@ function opened(s: Session, document: TextDocument): void {
   forget(s, document.uri);
   if (!lintable(document)) return;
   s.seen.add(document.uri);
+  s.payload.markDue(document.uri);
   if (document.lineCount > FIRST_SCREEN_FROM) void sendFirstScreen(s, document).then(() => schedule(s, document.uri, 0));
   else schedule(s, document.uri, 0);
   checkGit(s, document.uri);
@@ -118,6 +127,7 @@ function changed(s: Session, document: TextDocument, changes: readonly TextDocum
 
 function saved(s: Session, document: TextDocument): void {
   if (!s.seen.has(document.uri)) return;
+  s.payload.markDue(document.uri);
   schedule(s, document.uri, 0);
   checkGit(s, document.uri);
   checkLedger(s, document.uri);
@@ -131,6 +141,12 @@ function ledgerTargetChanged(s: Session, target: LedgerTarget | undefined): void
     if (other && s.shown.has(uri)) send(s, uri);
     checkLedger(s, uri);
   }
+}
+
+/** Another maximum payload: every open document is weighed again against it. */
+function payloadLimitChanged(s: Session, max: number | undefined): void {
+  if (!s.payload.setMax(max, s.seen)) return;
+  for (const uri of s.seen) if (s.documents.get(uri)) schedule(s, uri, 0);
 }
 
 /** Switching to onType shows the current text's problems; switching to onSave keeps what is shown. */

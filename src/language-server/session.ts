@@ -10,6 +10,7 @@ import { firstScreen } from './firstScreen';
 import { GitGuard } from './gitGuard';
 import { LEDGER_RECHECK_MAX_LINES, LedgerGuard } from './ledgerGuard';
 import type { LintSettingsSource } from './settings';
+import { PayloadGuard } from './payloadGuard';
 import { LintStore } from './store';
 
 // What the server holds for its open documents, and how their problems reach the client: linted from a
@@ -25,6 +26,8 @@ export interface Session {
   readonly ledger: LedgerGuard;
   /** Batches too large for the editor to pass, checked from disk. */
   readonly disk: DiskBatches;
+  /** batch-too-large: the document's payload against the active environment's maximum. */
+  readonly payload: PayloadGuard;
   /** Each document's lint to come: how to call it off. */
   readonly timers: Map<string, () => void>;
   /** Per document: the ledger's check a moment after an edit. */
@@ -53,6 +56,7 @@ export function newSession(connection: Connection): Session {
     guard,
     ledger: new LedgerGuard(),
     disk: new DiskBatches(connection, guard, (uri) => documents.get(uri) !== undefined),
+    payload: new PayloadGuard(),
     timers: new Map(),
     ledgerTimers: new Map(),
     createsFiles: false,
@@ -87,7 +91,8 @@ export function send(s: Session, uri: string): void {
   const last = s.shown.get(uri);
   if (!last) return;
   const found = s.guard.diagnostic(uri);
-  const ledger = s.ledger.diagnostics(uri);
+  const tooLarge = s.payload.diagnostic(uri);
+  const ledger = tooLarge ? [tooLarge, ...s.ledger.diagnostics(uri)] : s.ledger.diagnostics(uri);
   // The first problems (of a million-row file's, without listing them all), then git's warning and the
   // ledger's findings after them.
   const { diagnostics, total } = firstProblems(last.result);
@@ -119,6 +124,7 @@ function publish(s: Session, uri: string): void {
   if (!document || !lintable(document)) return;
   try {
     const result = s.store.get(document);
+    s.payload.weigh(uri, document);
     s.shown.set(uri, { version: document.version, result });
     send(s, uri);
     // Once the problems are on their way: what the first edit of a large file would wait for.
@@ -160,6 +166,7 @@ export function forget(s: Session, uri: string): void {
   s.store.delete(uri);
   s.guard.forget(uri);
   s.ledger.forget(uri);
+  s.payload.forget(uri);
   const timer = s.ledgerTimers.get(uri);
   if (timer !== undefined) clearTimeout(timer);
   s.ledgerTimers.delete(uri);

@@ -9,6 +9,7 @@ import { DEFAULT_PATHS, type Environment } from '../core/gateway/environments';
 import { NonceCache, nonceStillLive } from './auth';
 import { CallbackQueue } from './callbacks';
 import { adminContext, advanceDays, route, type GatewayParts, type Routes } from './handlers';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../core/payload';
 import { HttpError, MAX_BODY_BYTES, send } from './http';
 import { JournalStore } from './journal';
 import { ensureStateDir, loadOrCreateDemoMerchant } from './merchant';
@@ -42,6 +43,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
   const nowSeconds = () => Math.floor(now() / 1000);
   const stateDir = options.stateDir;
   const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const maxPayload = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
   ensureStateDir(stateDir);
   const startId = randomBytes(6).toString('hex');
   const lock: RunningGateway = {
@@ -92,6 +94,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
       nonces,
       callbacks: new CallbackQueue(() => [port], log, undefined, merchant.controlKey),
       maxBody,
+      maxPayload,
       port: () => port,
       now,
       log,

@@ -105,3 +105,21 @@ export interface BatchOnDiskChecked {
   /** Set when the file could not be read, or the check stopped before its end: why, in a sentence. */
   problem?: string;
 }
+
+/**
+ * Client → server: the active environment's largest create payload (Base64 characters, as sent), for
+ * `batch-too-large`. Sent when the client starts and whenever the environment or its settings change;
+ * null or no maximum: the local gateway's (8 MiB). initializationOptions `{ "paygate": { "maxPayloadBytes": N } }`
+ * may give it too.
+ */
+export const PAYLOAD_LIMIT_NOTIFICATION = 'paygate/payloadLimit';
+
+export interface PayloadLimit {
+  maxPayloadBytes?: number;
+}
+
+/** Reads an untrusted maximum (a notification's, initializationOptions'); undefined when it is not a positive whole number. */
+export function readPayloadLimit(raw: unknown): number | undefined {
+  const n = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>).maxPayloadBytes : undefined;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}

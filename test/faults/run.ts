@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -46,6 +46,8 @@ let trials = 0;
 const failures: string[] = [];
 let doubleSends = 0;
 let killsAfterSending = 0;
+/** Per parts trial: how many of the four parts had reached the stand-in when the process was killed. */
+const partsKills: number[] = [];
 
 function check(ok: boolean, what: string): void {
   if (!ok) failures.push(what);
@@ -56,9 +58,13 @@ function batch(tag: string, edit: (text: string) => string = (t) => t): { file: 
   const text = edit(valid.replace(/[A-Z]{3}-2027-/g, `F${tag}-`));
   const file = join(dir, `${tag}.rpcsv`);
   writeFileSync(file, text);
-  // The stand-in hashes the request body: the form field payload, percent-encoded.
+  return { file, hash: bodyHash(text) };
+}
+
+/** The stand-in hashes the request body: the form field payload, percent-encoded. */
+function bodyHash(text: string): string {
   const body = `payload=${encodeURIComponent(prepareSubmission(text).payload).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
-  return { file, hash: createHash('sha256').update(body).digest('hex') };
+  return createHash('sha256').update(body).digest('hex');
 }
 
 /** The CLI's environment; `data` is the ledger's directory (one for every trial unless a trial damages it). */
@@ -273,6 +279,60 @@ async function killTrials(n: number): Promise<void> {
   }
 }
 
+/**
+ * kill -9 of a real `paygate submit` sending the four parts of a split batch, at a seeded random moment,
+ * then a plain re-run of all four: no part is created twice; the re-run either sends every part not yet
+ * created (exit 0, each part created once), or stops at a part that reached the stand-in and whose answer
+ * was never recorded (exit 2, "may have been sent"): nothing after it is sent.
+ */
+async function partsKillTrials(n: number): Promise<void> {
+  for (let i = 0; i < n && Date.now() < DEADLINE; i++) {
+    trials++;
+    const tag = `p${trials}`;
+    const { file } = batch(tag);
+    const partsDir = join(dir, tag);
+    const split = await exited(paygate(['split', file, '--max-rows', '1', '--out-dir', partsDir]), 30_000);
+    check(split === 0, `parts ${tag}: paygate split ended ${split}`);
+    const parts = readdirSync(partsDir)
+      .sort()
+      .map((p) => join(partsDir, p));
+    check(parts.length === 4, `parts ${tag}: ${parts.length} parts, want 4`);
+    const hashes = parts.map((p) => bodyHash(readFileSync(p, 'utf8')));
+    standIn.plan = parts.map(() => 'slow-ok');
+    const child = paygate(['submit', ...parts]);
+    // The moment: after the k-th request arrived (k = 0..4, 0 from the start), and up to 600 ms more.
+    const k = Math.floor(random() * 5);
+    const at = Math.floor(random() * 600);
+    const done = exited(child, 30_000);
+    let seen = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = () => (timer = setTimeout(() => child.kill('SIGKILL'), at));
+    const onRequest = () => void (++seen === k && arm());
+    standIn.events.on('request', onRequest);
+    if (k === 0) arm();
+    await done;
+    standIn.events.off('request', onRequest);
+    clearTimeout(timer);
+    standIn.plan = [];
+    const reached = hashes.filter((h) => standIn.count(h) > 0).length;
+    const again = await submit(parts[0], parts.slice(1));
+    hashes.forEach((h, k) => noDoubles(h, `parts ${tag} (kill ${at} ms after request ${k}), part ${k + 1}`));
+    if (again.code === 0)
+      check(
+        hashes.every((h) => standIn.count(h) === 1),
+        `parts ${tag} (kill ${at} ms after request ${k}): the re-run ended 0 but not every part was created once`,
+      );
+    else {
+      check(again.code === 2, `parts ${tag} (kill ${at} ms after request ${k}): the re-run ended ${again.code} (${again.err})`);
+      check(/may have been sent|already sent|interrupted/.test(again.err), `parts ${tag}: the refusal does not say why: ${again.err}`);
+      // It stops at the last part that reached the stand-in: every part before it was created, none after.
+      const created = hashes.map((h) => standIn.count(h) > 0);
+      check(created.lastIndexOf(true) === reached - 1 && !created.slice(reached).some(Boolean), `parts ${tag}: parts sent past the stop`);
+    }
+    partsKills.push(reached);
+  }
+}
+
 /** N processes submit one file at the same moment: one sends, the others are refused. */
 async function concurrentTrials(n: number): Promise<void> {
   trials++;
@@ -307,6 +367,7 @@ async function main(): Promise<void> {
     await diskTrials(environment);
     await damageTrials(Number(process.env.PAYGATE_FAULT_DAMAGES ?? 6));
     await killTrials(Number(process.env.PAYGATE_FAULT_KILLS ?? 10));
+    await partsKillTrials(Number(process.env.PAYGATE_FAULT_PART_KILLS ?? 4));
     await concurrentTrials(4);
   } finally {
     await standIn.stop();
@@ -319,6 +380,7 @@ async function main(): Promise<void> {
   for (const [id, n] of doubleRows) failures.push(`row ${id} was created ${n} times by the stand-in`);
   for (const f of failures) console.log(`FAIL ${f}`);
   console.log(`kill -9: ${killsAfterSending} of the kills landed after the batch reached the stand-in`);
+  console.log(`kill -9 of four parts: parts that had reached the stand-in per kill: ${partsKills.join(', ')}`);
   console.log(
     `${trials} trials, ${doubleSends} double sends, ${standIn.rowsCreated.size} rows created, ${doubleRows.length} of them twice (seed ${seed})`,
   );

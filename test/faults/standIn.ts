@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as zlib from 'node:zlib';
@@ -50,6 +50,8 @@ export class StandIn {
   readonly rowsCreated = new Map<string, number>();
   /** Bodies a trial sends again on purpose (--allow-resend): their rows are counted once. */
   readonly resendAllowed = new Set<string>();
+  /** Emits 'request' as each request arrives (before it is read): a trial times a kill by it. */
+  readonly events = new EventEmitter();
   private server!: http.Server;
   private readonly open = new Set<http.ServerResponse>();
   origin = '';
@@ -98,6 +100,7 @@ export class StandIn {
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const fault = this.plan.shift() ?? 'ok';
+    this.events.emit('request');
     if (fault === 'reset-before') {
       // The connection dies before the gateway has the whole request: nothing can have been created.
       req.socket.destroy();

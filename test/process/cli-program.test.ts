@@ -47,6 +47,7 @@ const OPTIONS: Record<string, string[]> = {
   ],
   history: ['--format', '--limit', '--state'],
   diff: ['--against', '--format', '--state'],
+  split: ['--max-rows', '--max-bytes', '--out-dir', '--format', '--read-max-bytes'],
   report: [
     '--env',
     '--report-base-url',

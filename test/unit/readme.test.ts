@@ -55,6 +55,7 @@ test('the rule book codes are exactly the published contract', () => {
     'already-sent',
     'amount-mode',
     'amount-range',
+    'batch-too-large',
     'blank-line',
     'bom',
     'callback-exclusive',

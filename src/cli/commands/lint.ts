@@ -7,6 +7,8 @@ import type { RowFactsListener } from '../../core/rules/rowFacts';
 import type { CliContext } from '../context';
 import { ledgerIsPresent } from '../ledgerPlace';
 import type * as LintLedger from '../lintLedger';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../core/payload';
+import { configMayNameLimit } from '../payloadLimit';
 import { formatLint, LINT_FORMATS, lintExitCode, type FileLint, type LintFormat } from '../format';
 import { maxBytesOption, readInput } from '../io';
 import { usageError } from '../output';
@@ -65,7 +67,10 @@ export function lintCommand(ctx: CliContext) {
       '--no-ledger',
       'do not read the submission ledger (already-sent, cvv-after-send); without a ledger (as in CI) neither is checked anyway',
     )
-    .option('--env <NAME>', 'the environment whose sends already-sent looks for (default: as paygate submit chooses it)')
+    .option(
+      '--env <NAME>',
+      'the environment whose sends already-sent looks for, and whose maximum payload batch-too-large weighs (default: as paygate submit chooses it)',
+    )
     .option('--state <DIR>', 'the submission ledger directory (default: as paygate submit chooses it)')
     .option('--config <FILE>', 'configuration file (as paygate submit reads it)')
     .action(exits((files, o) => lintFiles(files, o, ctx)));
@@ -83,6 +88,9 @@ export async function lintFiles(paths: string[], values: LintOptions, ctx: CliCo
     return usageError(ctx, 'paygate lint', `--max-bytes must be a whole number of bytes (e.g. 1073741824 or 1G), not "${values.maxBytes}"`);
   const files: FileLint[] = [];
   const failures: string[] = [];
+  // The active environment's maximum payload; a configuration is read (from lint's ledger bundle) only when there is one.
+  const limit = configMayNameLimit(ctx, values) ? loadLintLedger().activeMaxPayload(ctx, values) : { max: DEFAULT_MAX_PAYLOAD_BYTES };
+  if (limit.problem) ctx.stderr(`paygate lint: batch-too-large uses the local gateway's maximum (${limit.max} bytes): ${limit.problem}\n`);
   // The ledger's modules load only when there is a ledger to read (CI has none: lint starts as quickly). A
   // plain require: the build keeps it a require of dist/cli-ledger.js (esbuild.js), out of lint's bundle.
   const ledger = values.ledger !== false && ledgerIsPresent(ctx, values.state) ? loadLintLedger().ledgerFor(values, ctx) : undefined;
@@ -104,7 +112,7 @@ export async function lintFiles(paths: string[], values: LintOptions, ctx: CliCo
       ? (_record, _n, f) =>
           void (f.orderId !== undefined && orderIds.push({ orderId: f.orderId, start: f.orderIdStart, end: f.orderIdEnd }))
       : undefined;
-    const result = lintText(input.text, { maxDiagnostics: MAX_LISTED, findCardNumber: askGit, onRow });
+    const result = lintText(input.text, { maxDiagnostics: MAX_LISTED, findCardNumber: askGit, onRow, maxPayloadBytes: limit.max });
     const diagnostics = result.diagnostics;
     const omitted = ledger ? await ledger.add(result, input.name, MAX_LISTED, orderIds) : result.omitted;
     files.push({

@@ -1,7 +1,7 @@
 import { LANGUAGE_ID, type LedgerTarget } from '../../shared/lintProtocol';
 import type { CliContext } from '../context';
 import { ledgerDirectoryFor } from '../ledgerPlace';
-import { activeTarget } from '../ledgerTarget';
+import { activeMaxPayload, activeTarget } from '../ledgerTarget';
 import { usageError } from '../output';
 import { exits, paygateCommand } from '../parser';
 
@@ -49,7 +49,8 @@ export async function serveLsp(values: LspOptions, ctx: CliContext): Promise<num
     new StreamMessageReader(process.stdin),
     new StreamMessageWriter(process.stdout),
   );
-  startServer(connection, { ledger: ledgerTarget(ctx) });
+  const { max } = activeMaxPayload(ctx, {});
+  startServer(connection, { ledger: ledgerTarget(ctx), maxPayloadBytes: max });
   return new Promise<number>(() => {});
 }
 

@@ -27,6 +27,7 @@ export const Codes = {
   duplicateOrderId: 'duplicate-order-id',
   cardDataInGit: 'card-data-in-git',
   cvvAfterSend: 'cvv-after-send',
+  batchTooLarge: 'batch-too-large',
   bom: 'bom',
 } as const;
 
@@ -79,6 +80,11 @@ export const CodeInfo: Record<Code, { severity: Severity; where: string; when: s
     severity: 'warning',
     where: 'cell (cvv2)',
     when: 'a non-empty cvv2 in a file whose content the ledger records as accepted (PCI DSS 3.3.1.2: no CVV kept after authorisation)',
+  },
+  'batch-too-large': {
+    severity: 'warning',
+    where: 'header line',
+    when: "the batch's payload (Base64 of the text sent) is longer than the active environment's maximum (`maxPayloadBytes`; default the local gateway's 8 MiB): the gateway would refuse it. Cut it with `paygate split --max-bytes`",
   },
   bom: { severity: 'information', where: 'file start', when: 'a UTF-8 byte order mark (accepted and ignored)' },
 };

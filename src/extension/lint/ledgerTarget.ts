@@ -2,14 +2,16 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { LOCAL_ENVIRONMENT } from '../../core/gateway/environments';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../core/payload';
 import { demoEndpointId } from '../../local-gateway/merchant';
-import { LEDGER_TARGET_NOTIFICATION, type LedgerTarget } from '../../shared/lintProtocol';
+import { LEDGER_TARGET_NOTIFICATION, PAYLOAD_LIMIT_NOTIFICATION, type LedgerTarget, type PayloadLimit } from '../../shared/lintProtocol';
 import { activeEnvironmentName, configuredEnvironment } from '../environments/settings';
 import { configuredLedgerDirectory, LEDGER_DIRECTORY_SETTING } from '../history/ledgerDirectory';
 import { log } from '../log';
 
 // Tells the language server which ledger and target already-sent and cvv-after-send read: the ledger the
 // Submissions view shows and the environment in the status bar, with the endpoint a submit would use.
+// The active environment's maximum payload (batch-too-large) goes with it.
 // Sent when the client starts, when the target or the ledger's directory setting changes, and when the
 // ledger's files change (a submit from this window, another window or the terminal): the server then
 // checks its open documents again.
@@ -30,6 +32,12 @@ function currentTarget(localStateDir: () => string): LedgerTarget | undefined {
   return endpointId === undefined ? undefined : { directory: configuredLedgerDirectory(), environment, endpointId, ...local };
 }
 
+/** The active environment's maximum payload (batch-too-large); the local gateway's when it names none. */
+function activeMaxPayload(): number {
+  const environment = activeEnvironmentName();
+  return (environment === LOCAL_ENVIRONMENT ? undefined : configuredEnvironment(environment)?.maxPayloadBytes) ?? DEFAULT_MAX_PAYLOAD_BYTES;
+}
+
 export function registerLedgerTarget(
   context: vscode.ExtensionContext,
   client: LanguageClient,
@@ -40,8 +48,10 @@ export function registerLedgerTarget(
   const send = () => {
     const target = currentTarget(environments.localStateDir);
     if (target?.directory !== directory) watch(target?.directory);
-    if (client.isRunning())
-      client.sendNotification(LEDGER_TARGET_NOTIFICATION, target ?? null).catch((err: unknown) => log().debug(String(err)));
+    if (!client.isRunning()) return;
+    client.sendNotification(LEDGER_TARGET_NOTIFICATION, target ?? null).catch((err: unknown) => log().debug(String(err)));
+    const limit: PayloadLimit = { maxPayloadBytes: activeMaxPayload() };
+    client.sendNotification(PAYLOAD_LIMIT_NOTIFICATION, limit).catch((err: unknown) => log().debug(String(err)));
   };
   // The ledger's own files, wherever the setting puts them (outside the workspace too).
   const watch = (dir: string | undefined) => {
