@@ -43,8 +43,8 @@ function renderCommand(cmd: CommandUnknownOpts): string {
 }
 
 /** docs/cli.md as the current definitions describe it. */
-export function renderCliReference(): string {
-  const program = paygate(testContext());
+export async function renderCliReference(): Promise<string> {
+  const program = await paygate(testContext());
   const commands = program.commands.filter((c) => commandInfo(c) !== undefined);
   return [
     '# `paygate` command reference',
@@ -96,6 +96,8 @@ export function renderCliReference(): string {
 
 if (require.main === module) {
   const path = join(__dirname, '..', '..', 'docs', 'cli.md');
-  writeFileSync(path, renderCliReference());
-  console.log('docs/cli.md regenerated');
+  void renderCliReference().then((text) => {
+    writeFileSync(path, text);
+    console.log('docs/cli.md regenerated');
+  });
 }
