@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { withCrlfRecords } from '../../src/core/csv/write';
 import type { SubmissionRecord } from '../../src/core/ledger';
-import { contentHash } from '../../src/core/oauth';
+import { contentHash } from '../../src/core/contentHash';
 import { recordView } from '../../src/extension/history/recordView';
 
 const BATCH = [
