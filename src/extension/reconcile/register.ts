@@ -3,7 +3,7 @@ import type { SubmissionRecord } from '../../core/ledger';
 import { gatewayToday, localStateDirOf } from '../environments/gatewayToday';
 import { activeEnvironmentName } from '../environments/settings';
 import type { Reconciliation } from '../../core/reconcile';
-import type { SubmissionHistory } from '../history/history';
+import type { EditorLedger } from '../ledger/editorLedger';
 import type { PanelContent } from '../results/panel';
 import type { ResultsPanelApi } from '../results/register';
 import { batchesOf, documentBatch, ledgerBatches, type Batches } from './inputs';
@@ -33,7 +33,7 @@ async function chooseReport(): Promise<vscode.Uri | undefined> {
 
 export function registerReconcile(
   context: vscode.ExtensionContext,
-  deps: { history: SubmissionHistory; results: ResultsPanelApi; localStateDir: () => string },
+  deps: { ledger: EditorLedger; results: ResultsPanelApi; localStateDir: () => string },
 ): void {
   const diagnostics = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
   const run = async (batches: Batches, report: PanelContent | vscode.Uri | undefined): Promise<Reconciliation | undefined> => {
@@ -47,7 +47,7 @@ export function registerReconcile(
     const localStateDir = localStateDirOf(environment, deps.localStateDir);
     const to = { environment, ...(localStateDir !== undefined ? { localStateDir } : {}) };
     const doc = vscode.window.activeTextEditor?.document;
-    return doc?.languageId === BATCH_LANGUAGE ? documentBatch(doc, deps.history, to) : ledgerBatches(deps.history, to);
+    return doc?.languageId === BATCH_LANGUAGE ? documentBatch(doc, deps.ledger, to) : ledgerBatches(deps.ledger, to);
   };
   deps.results.onReconcileRequest((report) => void openBatch().then((b) => run(b, report)));
   context.subscriptions.push(

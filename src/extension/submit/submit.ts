@@ -23,7 +23,7 @@ import { damageText } from '../../core/ledger/words';
 import { log, showErrorWithLog } from '../log';
 import type { ResultsPanelApi } from '../results/register';
 import { activeEnvironmentName, isProduction } from '../environments/settings';
-import type { SubmissionHistory } from '../history/history';
+import type { EditorLedger } from '../ledger/editorLedger';
 import { buildSubmissionView, sensitiveValues, summary, type SubmitOutcome } from './outcomeView';
 import { resolveTarget, showTargetProblem, type Target, type TargetDeps } from '../environments/target';
 import { documentFor, optionsArg, type CommandArgs } from '../commandArgs';
@@ -61,7 +61,7 @@ export type SubmitResult =
   | { status: 'refused'; reason: SubmitRefusal; message: string };
 
 export interface SubmitCommandDeps extends TargetDeps {
-  history: SubmissionHistory;
+  history: EditorLedger;
   results: ResultsPanelApi;
 }
 
