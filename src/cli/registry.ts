@@ -122,11 +122,56 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'report',
     load: async () => (await import('./commands/report.js')).reportCommand,
-    options: ['--env', '--report-base-url', '--consumer-key', '--consumer-secret', '--out', '--format', '--max-answer-bytes', '--config'],
+    options: [
+      '--env',
+      '--report-base-url',
+      '--consumer-key',
+      '--consumer-secret',
+      '--out',
+      '--format',
+      '--max-answer-bytes',
+      '--config',
+      '--where',
+      '--group-by',
+      '--by',
+      '--count',
+      '--sum',
+      '--min',
+      '--max',
+      '--avg',
+      '--currency',
+      '--view',
+      '--raw',
+    ],
     readme: {
       usage: 'paygate report TEMPLATE',
       what: 'runs a custom report: a table, CSV, JSON or a PDF file',
       doc: 'gateway.md#paygate-report-run-a-custom-report',
+    },
+  },
+  {
+    name: 'query',
+    load: async () => (await import('./commands/query.js')).queryCommand,
+    options: [
+      '--where',
+      '--group-by',
+      '--by',
+      '--count',
+      '--sum',
+      '--min',
+      '--max',
+      '--avg',
+      '--currency',
+      '--view',
+      '--raw',
+      '--template',
+      '--delimiter',
+      '--format',
+    ],
+    readme: {
+      usage: 'paygate query FILE',
+      what: 'filters, groups and totals a saved report (or standard input): `--where EXPR`, `--group-by COL`, `--by day|week|month`, `--sum`/`--min`/`--max`/`--avg COL`, `--count`, `--view NAME`; the same options on `paygate report`',
+      doc: 'cli.md#paygate-query',
     },
   },
   {
@@ -208,8 +253,10 @@ export function commandEntry(name: string | undefined): CommandEntry | undefined
 
 /** The README's command-line table (`npm run readme` writes it between its markers). */
 export function renderCommandTable(): string {
+  // A | inside a cell, in a code span too, would end the cell.
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
   const rows = COMMANDS.map(
-    ({ readme }) => `| \`${readme.usage.replace(/\|/g, '\\|')}\` | ${readme.what} | [${readme.doc.split('#')[0]}](docs/${readme.doc}) |`,
+    ({ readme }) => `| \`${cell(readme.usage)}\` | ${cell(readme.what)} | [${readme.doc.split('#')[0]}](docs/${readme.doc}) |`,
   );
   return ['| Command | What it does | |', '|---|---|---|', ...rows].join('\n');
 }
