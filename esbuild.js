@@ -39,10 +39,11 @@ function programApart() {
 
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
-  // The extension runs in VS Code's extension host: CommonJS, `vscode` provided by the host. Three bundles
-  // (CONTRIBUTING.md, "Bundles"): the small entry the editor loads on activation, the language client it
-  // loads right after, and the features it loads on first use; each built on its own, so what they share
-  // is handed over at run time (src/extension/entryState.ts), never imported twice as state.
+  // The extension runs in VS Code's extension host: CommonJS, `vscode` provided by the host. Four bundles
+  // (CONTRIBUTING.md, "Bundles"): the small entry the editor loads on activation, the rest of the first
+  // screen and the language client it loads right after, and the features it loads on first use; each
+  // built on its own, so what they share is handed over at run time (src/extension/entryState.ts), never
+  // imported twice as state.
   // Its first statement notes the host's clock, for the start-up bench's split (src/extension/extension.ts).
   {
     ...common,
@@ -52,6 +53,7 @@ const builds = [
     external: ['vscode'],
     banner: { js: 'var __paygateBundleStart = performance.now();' },
   },
+  { ...common, entryPoints: { 'first-screen': 'src/extension/firstScreen.ts' }, outdir: 'dist', ...node, external: ['vscode'] },
   { ...common, entryPoints: { 'language-client': 'src/extension/lint/client.ts' }, outdir: 'dist', ...node, external: ['vscode'] },
   { ...common, entryPoints: { features: 'src/extension/features.ts' }, outdir: 'dist', ...node, external: ['vscode'] },
   // The CLI is a plain Node program with a shebang so `npm link` / `npx paygate` work. Two files: dist/cli.js
@@ -86,6 +88,34 @@ const builds = [
   },
 ];
 
+/**
+ * `import source from './x?worker'` gives x.ts built as a browser bundle, as text: the results page starts
+ * its parse worker from that text (webview-ui/parseWorker.ts), since a webview's own files are served from
+ * another origin than the page and a worker must be same-origin. Rebuilt with the page, also when watching.
+ */
+const workerSource = {
+  name: 'worker-source',
+  setup(build) {
+    build.onResolve({ filter: /\?worker$/ }, (args) => ({
+      path: require('node:path').join(args.resolveDir, `${args.path.slice(0, -'?worker'.length)}.ts`),
+      namespace: 'worker-source',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'worker-source' }, async (args) => {
+      const result = await esbuild.build({
+        ...common,
+        sourcemap: false,
+        entryPoints: [args.path],
+        platform: 'browser',
+        format: 'iife',
+        target: 'es2022',
+        write: false,
+        metafile: true,
+      });
+      return { contents: result.outputFiles[0].text, loader: 'text', watchFiles: Object.keys(result.metafile.inputs) };
+    });
+  },
+};
+
 // The results page is optional until its sources exist, so the skeleton builds on its own.
 if (require('node:fs').existsSync('webview-ui/main.ts')) {
   builds.push({
@@ -96,6 +126,7 @@ if (require('node:fs').existsSync('webview-ui/main.ts')) {
     format: 'iife',
     target: 'es2022',
     loader: { '.css': 'css' },
+    plugins: [workerSource],
   });
 }
 

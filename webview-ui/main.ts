@@ -2,11 +2,13 @@
 import './style.css';
 import { PROTOCOL_VERSION, isHostToPage, isPersistedState } from '../src/shared/resultsProtocol';
 import { App, type VsCodeApi } from './app';
+import csvWorker from './csvWorker?worker';
+import { ParseWorker } from './parseWorker';
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
-const app = new App(document.getElementById('app')!, vscode);
+const app = new App(document.getElementById('app')!, vscode, new ParseWorker(csvWorker));
 
 window.addEventListener('message', (event: MessageEvent) => {
   // Only the host posts to this page; anything not shaped like the protocol is ignored, not trusted.

@@ -166,6 +166,18 @@ export function choiceOption<const F extends string, const C extends readonly [s
   });
 }
 
+/**
+ * `--raw`, the opt-out of formula neutralisation, worded alike on every command that writes CSV
+ * (csvText in ./output.ts). Card numbers stay masked and CVVs hidden with it: only `--out FILE` writes
+ * an answer's raw bytes.
+ */
+export function rawOption(): Option {
+  return new Option(
+    '--raw',
+    "csv: write cells a spreadsheet would run as a formula (starting =, +, -, @) as they are; by default they get a ' in front",
+  );
+}
+
 /** Collects a repeatable option's values in order (`--param a=1 --param b=2`). */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
@@ -173,14 +185,14 @@ export function collect(value: string, previous: string[] | undefined): string[]
 
 /** Parses `args` (without the program name), runs the command and returns its exit code. */
 export async function runCommand<C extends Pick<CliContext, 'stdout' | 'stderr'>>(
-  build: (ctx: C) => CommandUnknownOpts,
+  build: (ctx: C) => CommandUnknownOpts | Promise<CommandUnknownOpts>,
   args: string[],
   given: C,
 ): Promise<number> {
   // Every byte a command writes passes the output boundary (./boundary.ts).
   const { ctx, flush } = throughOutputBoundary(given);
   try {
-    return await parseAndRun(build(ctx), args, ctx);
+    return await parseAndRun(await build(ctx), args, ctx);
   } finally {
     flush();
   }

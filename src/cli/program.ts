@@ -23,16 +23,6 @@ export async function paygate(ctx: CliContext): Promise<Command> {
 }
 
 /** Runs `paygate ARGS…` (without the program name) and returns the exit code. */
-export async function runPaygate(args: string[], ctx: CliContext): Promise<number> {
-  const builders = await loadCommandBuilders();
-  return runCommand(
-    (c) =>
-      paygateProgram(
-        version,
-        c,
-        builders.map((build) => build(c)),
-      ),
-    args,
-    ctx,
-  );
+export function runPaygate(args: string[], ctx: CliContext): Promise<number> {
+  return runCommand(paygate, args, ctx);
 }

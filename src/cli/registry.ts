@@ -4,7 +4,7 @@ import type { CliContext } from './context';
 // The one list of `paygate`'s commands. Everything that names the commands is made from it: the
 // launcher (launch.ts loads only the module of the command it runs), `paygate --help` and docs/cli.md
 // (program.ts builds the whole program in this order), the options test (test/process/cli-program.test.ts)
-// and the README's command-line table (`npm run readme`). A new command is one entry here and its module
+// and the README's command-line table (`npm run readme`; both rendered by test/tools/cli-docs.ts). A new command is one entry here and its module
 // in commands/ (CONTRIBUTING.md, "Add a CLI subcommand").
 
 /** Builds a command on the given context (each module in commands/ exports one). */
@@ -56,7 +56,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'forecast',
     load: async () => (await import('./commands/forecast.js')).forecastCommand,
-    options: ['--by', '--from', '--to', '--today', '--format'],
+    options: ['--by', '--from', '--to', '--today', '--format', '--raw'],
     readme: {
       usage: 'paygate forecast FILE',
       what: 'every charge of the batch bucketed by day, week or month per currency, DST payouts apart: bars in the terminal, JSON or CSV',
@@ -129,6 +129,7 @@ export const COMMANDS: readonly CommandEntry[] = [
       '--consumer-secret',
       '--out',
       '--format',
+      '--raw',
       '--max-answer-bytes',
       '--config',
       '--where',
@@ -141,7 +142,6 @@ export const COMMANDS: readonly CommandEntry[] = [
       '--avg',
       '--currency',
       '--view',
-      '--raw',
     ],
     readme: {
       usage: 'paygate report TEMPLATE',
@@ -163,10 +163,10 @@ export const COMMANDS: readonly CommandEntry[] = [
       '--avg',
       '--currency',
       '--view',
-      '--raw',
       '--template',
       '--delimiter',
       '--format',
+      '--raw',
     ],
     readme: {
       usage: 'paygate query FILE',
@@ -177,7 +177,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'reconcile',
     load: async () => (await import('./commands/reconcile.js')).reconcileCommand,
-    options: ['--report', '--template', '--as-of', '--from', '--column', '--format', '--env', '--state', '--config'],
+    options: ['--report', '--template', '--as-of', '--from', '--column', '--format', '--raw', '--env', '--state', '--config'],
     readme: {
       usage: 'paygate reconcile [BATCH...] --report FILE',
       what: 'did every payment charge as scheduled? one status per batch row (ok, missing, declined, extra, amount-mismatch…) and the report rows of no batch; exit 1 when something needs a look',
@@ -249,14 +249,4 @@ export const COMMANDS: readonly CommandEntry[] = [
 /** The entry of a command's name, if `paygate` has such a command. */
 export function commandEntry(name: string | undefined): CommandEntry | undefined {
   return COMMANDS.find((c) => c.name === name);
-}
-
-/** The README's command-line table (`npm run readme` writes it between its markers). */
-export function renderCommandTable(): string {
-  // A | inside a cell, in a code span too, would end the cell.
-  const cell = (text: string) => text.replace(/\|/g, '\\|');
-  const rows = COMMANDS.map(
-    ({ readme }) => `| \`${cell(readme.usage)}\` | ${cell(readme.what)} | [${readme.doc.split('#')[0]}](docs/${readme.doc}) |`,
-  );
-  return ['| Command | What it does | |', '|---|---|---|', ...rows].join('\n');
 }

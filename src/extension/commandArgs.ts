@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { documentFromDisk } from './lint/diskDocument';
 
 // Commands are reached from the palette (no arguments), the editor title and CodeLens (a Uri), the
 // explorer (a Uri and the selected Uris) and from tests or automation (a Uri or path plus an options
@@ -12,13 +13,17 @@ function asUri(v: unknown): vscode.Uri | undefined {
   return undefined;
 }
 
-/** The first Uri-like argument, else the active editor's document. */
+/**
+ * The first Uri-like argument, else the active editor's document, else the active tab's file (a batch
+ * over 50 MB has a tab but no editor an extension can see: lint/bigBatch.ts).
+ */
 export function uriArg(args: CommandArgs): vscode.Uri | undefined {
   for (const a of args) {
     const u = asUri(a);
     if (u) return u;
   }
-  return vscode.window.activeTextEditor?.document.uri;
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  return vscode.window.activeTextEditor?.document.uri ?? (input instanceof vscode.TabInputText ? input.uri : undefined);
 }
 
 /** The first plain object argument that is not a Uri or a list of Uris (the explorer passes those). */
@@ -29,13 +34,16 @@ export function optionsArg<T extends object>(args: CommandArgs): Partial<T> {
   return {};
 }
 
-/** The open document for the Uri (with unsaved edits), opened from disk otherwise. */
+/**
+ * The open document for the Uri (with unsaved edits), opened from disk otherwise; a file too large for
+ * the editor to pass to extensions is read from disk as it is saved (lint/diskDocument.ts).
+ */
 export async function documentFor(args: CommandArgs): Promise<vscode.TextDocument | undefined> {
   const uri = uriArg(args);
   if (!uri) return undefined;
   try {
     return await vscode.workspace.openTextDocument(uri);
   } catch {
-    return undefined;
+    return documentFromDisk(uri).catch(() => undefined);
   }
 }

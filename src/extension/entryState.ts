@@ -4,11 +4,13 @@ import type { LocalGatewayManager } from './environments/localGateway';
 import type { EnvironmentStatus } from './environments/statusBar';
 
 // What the entry bundle (dist/extension.js) creates at activation and hands to the bundles it loads later
-// (dist/language-client.js right after activation, dist/features.js on first use). Each bundle has its own
-// copy of the modules it uses, so anything with state lives here, once, owned by the entry.
+// (dist/first-screen.js and dist/language-client.js right after activation, dist/features.js on first use).
+// Each bundle has its own copy of the modules it uses, so anything with state lives here, once, owned by
+// the entry.
 export interface EntryState {
   log: vscode.LogOutputChannel;
-  status: EnvironmentStatus;
+  /** The status bar item, made by dist/first-screen.js: the first read loads that bundle if it is not yet. */
+  readonly status: EnvironmentStatus;
   /** Fires when something that decides the target changed (settings, trust, the local gateway, its clock). */
   targetChanged: vscode.EventEmitter<void>;
   /** The local gateway `local` uses, once the features bundle made it. */

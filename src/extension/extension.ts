@@ -1,21 +1,20 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { PDF_VIEW_TYPE } from '../shared/pdfProtocol';
 import { VIEW_TYPE } from '../shared/resultsProtocol';
 import type { EntryState } from './entryState';
-import { registerEnvironmentStatus } from './environments/watch';
 import type * as FeaturesBundle from './features';
-import { registerForecastLens } from './forecast/codeLens';
+import type * as FirstScreenBundle from './firstScreen';
 import { LazyFeatures } from './lazy';
 import type * as ClientBundle from './lint/client';
-import { registerDetection } from './lint/detect';
 import { createLog } from './log';
-import { registerSubmitLens } from './submit/codeLens';
 
-// Wiring only, and only what the first screen needs (CONTRIBUTING.md, "Bundles"): the log, the
-// status bar, the CodeLenses and language detection. The language client (dist/language-client.js)
-// starts as soon as activation has returned; every command, both tree views and the restored panels load
-// dist/features.js on first use (lazy.ts). Every disposable goes into context.subscriptions where it is made.
+// Wiring only, and only what must exist when activate() returns (CONTRIBUTING.md, "Bundles"): the log and
+// stand-ins for every command, both tree views and both panel serializers (lazy.ts), which the editor may
+// call at once. What the first screen shows loads in the next turn: the status bar, the CodeLenses and
+// language detection (dist/first-screen.js), then the language client (dist/language-client.js); every
+// command, both tree views and the restored panels load dist/features.js on first use. Every disposable
+// goes into context.subscriptions where it is made.
 
 // The host's clock when this bundle began to evaluate (esbuild's banner, esbuild.js) and when it was
 // evaluated; with activate()'s own two moments, the start-up bench tells the editor's share from ours
@@ -43,19 +42,20 @@ export function activate(context: vscode.ExtensionContext): PayGateExports {
   const activateCalledAt = performance.now();
   const log = createLog(context);
   log.info(`PayGate Toolkit ${context.extension.packageJSON.version} activating`);
-  const local: EntryState['local'] = {};
-  const { status, targetChanged } = registerEnvironmentStatus(context, local);
+  const targetChanged = new vscode.EventEmitter<void>();
+  context.subscriptions.push(targetChanged);
+  let screen: FirstScreenBundle.FirstScreen | undefined;
   let client: LanguageClient | undefined;
+  const firstScreen = () => (screen ??= loadBundle<typeof FirstScreenBundle>(context, 'first-screen').showFirstScreen(context, entry));
   const entry: EntryState = {
     log,
-    status,
     targetChanged,
-    local,
+    local: {},
+    get status() {
+      return firstScreen().status;
+    },
     client: () => (client ??= loadBundle<typeof ClientBundle>(context, 'language-client').startLanguageClient(context, entry)),
   };
-  registerSubmitLens(context, targetChanged.event);
-  registerForecastLens(context);
-  registerDetection(context);
   context.subscriptions.push(
     new LazyFeatures({
       commands: (context.extension.packageJSON as Manifest).contributes.commands.map((c) => c.command),
@@ -63,6 +63,7 @@ export function activate(context: vscode.ExtensionContext): PayGateExports {
       serializers: [VIEW_TYPE, PDF_VIEW_TYPE],
       load: (host) => {
         try {
+          firstScreen();
           loadBundle<typeof FeaturesBundle>(context, 'features').activateFeatures(context, entry, host);
         } catch (err) {
           log.error(`PayGate features did not load: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -71,13 +72,18 @@ export function activate(context: vscode.ExtensionContext): PayGateExports {
       },
     }),
   );
-  // Diagnostics need the language client: it loads and starts in the next turn, once the editor has the
-  // activation's result (a feature used before then starts it itself, through entry.client()).
+  // The first screen needs the rest: it loads in the next turn, once the editor has the activation's
+  // result (a feature used before then loads what it needs itself, through entry.status and entry.client()).
   const start = setImmediate(() => {
-    try {
-      entry.client();
-    } catch (err) {
-      log.error(`PayGate language client did not load: ${err instanceof Error ? err.message : String(err)}`);
+    for (const [what, load] of [
+      ['first screen', firstScreen],
+      ['language client', entry.client],
+    ] as const) {
+      try {
+        load();
+      } catch (err) {
+        log.error(`PayGate ${what} did not load: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      }
     }
   });
   context.subscriptions.push({ dispose: () => clearImmediate(start) });

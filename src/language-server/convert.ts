@@ -51,8 +51,8 @@ function comparePositions(a: Range['start'], b: Range['start']): number {
 
 /**
  * The core may list edits that overlap (two fixes touching one cell); the first at a place wins, as in
- * the core's applyEdits. LSP forbids overlapping edits in one change, so the rest are dropped here.
- * Insertions at one point are kept in order, as applyEdits keeps them.
+ * `paygate fix` (core/rules/fixAll.ts). LSP forbids overlapping edits in one change, so the rest are dropped
+ * here. Insertions at one point are kept in order.
  */
 export function nonOverlapping(edits: readonly TextEdit[]): TextEdit[] {
   const sorted = edits

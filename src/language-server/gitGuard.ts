@@ -49,6 +49,11 @@ export class GitGuard {
     if (changes.some((c) => !('range' in c) || c.range.start.line <= at)) entry!.found = undefined;
   }
 
+  /** Where git stood with the file at the last refresh. */
+  tracking(uri: string): GitFileStatus['tracking'] | undefined {
+    return this.entries.get(uri)?.status.tracking;
+  }
+
   diagnostic(uri: string): LintDiagnostic | undefined {
     return this.entries.get(uri)?.found;
   }

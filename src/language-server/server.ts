@@ -8,7 +8,13 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { FIX_ALL_KIND, PREVIEW_TODAY_NOTIFICATION, type PreviewToday } from '../shared/lintProtocol';
+import {
+  BATCH_ON_DISK_NOTIFICATION,
+  FIX_ALL_KIND,
+  PREVIEW_TODAY_NOTIFICATION,
+  type BatchOnDisk,
+  type PreviewToday,
+} from '../shared/lintProtocol';
 import { CALLBACK_ADDRESS_NOTIFICATION } from '../shared/callbackProtocol';
 import { setCallbackAddress } from './callbackAddress';
 import { ADD_TO_GITIGNORE } from './gitGuard';
@@ -34,6 +40,7 @@ export function startServer(connection: Connection): void {
   connection.onDidChangeConfiguration((params) => configurationChanged(s, params));
   connection.onNotification(PREVIEW_TODAY_NOTIFICATION, (p: PreviewToday | null) => void (s.previewToday = p ?? {}));
   connection.onNotification(CALLBACK_ADDRESS_NOTIFICATION, setCallbackAddress);
+  connection.onNotification(BATCH_ON_DISK_NOTIFICATION, (p: BatchOnDisk) => s.disk.notified(p));
   connection.onHover((params) => hover(s, params));
   connection.onCompletion((params) => completion(s, params));
   connection.onCodeAction((params) => codeAction(s, params));
@@ -64,6 +71,7 @@ function initialize(s: Session, params: InitializeParams): InitializeResult {
 
 /** Opened: checked at once whatever paygate.lint.run says. */
 function opened(s: Session, document: TextDocument): void {
+  s.disk.takenOver(document.uri);
   forget(s, document.uri);
   if (!lintable(document)) return;
   s.seen.add(document.uri);

@@ -4,6 +4,7 @@ import type { LintResult } from '../core/rules/lint';
 import { LANGUAGE_ID, type PreviewToday } from '../shared/lintProtocol';
 import type { CompletionSupport } from './completion';
 import { firstProblems, MAX_PUBLISHED, publishedDiagnostics } from './diagnostics';
+import { DiskBatches } from './diskBatches';
 import { Documents } from './documents';
 import { firstScreen } from './firstScreen';
 import { GitGuard } from './gitGuard';
@@ -19,7 +20,10 @@ export interface Session {
   readonly documents: Documents;
   readonly store: LintStore;
   readonly guard: GitGuard;
-  readonly timers: Map<string, ReturnType<typeof setTimeout>>;
+  /** Batches too large for the editor to pass, checked from disk. */
+  readonly disk: DiskBatches;
+  /** Each document's lint to come: how to call it off. */
+  readonly timers: Map<string, () => void>;
   /** Open documents of the language. */
   readonly seen: Set<string>;
   /** What was last linted and published per document, so git's later answer adds to it without a new lint. */
@@ -33,11 +37,14 @@ export interface Session {
 }
 
 export function newSession(connection: Connection): Session {
+  const documents = new Documents();
+  const guard = new GitGuard();
   return {
     connection,
-    documents: new Documents(),
+    documents,
     store: new LintStore(),
-    guard: new GitGuard(),
+    guard,
+    disk: new DiskBatches(connection, guard, (uri) => documents.get(uri) !== undefined),
     timers: new Map(),
     seen: new Set(),
     shown: new Map(),
@@ -61,8 +68,7 @@ export function fail(s: Session, what: string, uri: string, err: unknown): void 
 }
 
 function cancel(s: Session, uri: string): void {
-  const timer = s.timers.get(uri);
-  if (timer !== undefined) clearTimeout(timer);
+  s.timers.get(uri)?.();
   s.timers.delete(uri);
 }
 
@@ -109,13 +115,24 @@ function publish(s: Session, uri: string): void {
   }
 }
 
-/** Even with no wait, the lint runs from a timer, so a burst of changes already received is linted once. */
+/**
+ * Even with no wait, the lint runs later, so a burst of changes already received is linted once. With no
+ * wait: two turns of the event loop later (setImmediate twice), not on a zero timeout, which waits a
+ * millisecond. The connection handles one queued message per turn (vscode-jsonrpc's message queue, on
+ * setImmediate), each rescheduling this: the lint runs once the messages read so far are handled.
+ */
 export function schedule(s: Session, uri: string, delayMs: number): void {
   cancel(s, uri);
-  s.timers.set(
-    uri,
-    setTimeout(() => publish(s, uri), delayMs),
-  );
+  if (delayMs > 0) {
+    const timer = setTimeout(() => publish(s, uri), delayMs);
+    s.timers.set(uri, () => clearTimeout(timer));
+    return;
+  }
+  const first = setImmediate(() => {
+    const second = setImmediate(() => publish(s, uri));
+    s.timers.set(uri, () => clearImmediate(second));
+  });
+  s.timers.set(uri, () => clearImmediate(first));
 }
 
 export function relintIfOnType(s: Session, uri: string): void {

@@ -12,10 +12,9 @@ export {
   PRIVATE_KEY_FILE,
 } from './merchant';
 export { holderText, readRunningGateway, readStateLock, RUNNING_FILE, StateDirLockedError, type RunningGateway } from './running';
-export { findOrStartLocalGateway, findRunningGateway, LocalGatewayUnusableError, localGatewayRef, type LocalGatewayUse } from './finding';
-export { clientText, gatewayClients, takeClientLease, CLIENTS_DIR, type GatewayClient } from './clients';
+export { findOrStartLocalGateway, LocalGatewayUnusableError, localGatewayRef, type LocalGatewayUse } from './finding';
+export { clientText, gatewayClients, type GatewayClient } from './clients';
 export { simulatedToday } from './simulatedDate';
 export { SIMULATE_500_ORDER_ID } from './create';
-export { REPORT_COLUMNS } from './report';
 export { MAX_ADVANCE_DAYS } from './payments';
 export type * from './types';

@@ -49,3 +49,29 @@ export interface PreviewToday {
   /** Where the day comes from, as the hover says it ("the local gateway's simulated date"). */
   source?: string;
 }
+
+/**
+ * Client → server: a batch the editor shows but does not pass to the server, because it is too large (VS
+ * Code passes no file over 50 MB to extensions). The server reads `uri` (a file: URI) from disk and
+ * publishes its problems: on `opened`, again on `changed` (the file changed on disk: a save), and clears
+ * them on `closed`. A document of the same URI synced with didOpen takes over.
+ */
+export const BATCH_ON_DISK_NOTIFICATION = 'paygate/batchOnDisk';
+
+export interface BatchOnDisk {
+  uri: string;
+  event: 'opened' | 'changed' | 'closed';
+}
+
+/** Server → client: a check of a batch on disk has ended (its problems are published). */
+export const BATCH_ON_DISK_CHECKED_NOTIFICATION = 'paygate/batchOnDiskChecked';
+
+export interface BatchOnDiskChecked {
+  uri: string;
+  /** Data rows read, problems found (all of them, not only those published), how long it took. */
+  rows: number;
+  problems: number;
+  ms: number;
+  /** Set when the file could not be read, or the check stopped before its end: why, in a sentence. */
+  problem?: string;
+}

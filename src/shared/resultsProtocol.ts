@@ -140,7 +140,12 @@ export type HostToPage =
   | { type: 'table'; title: string; columns: string[]; rows: string[][]; source: TableSource; info?: ReportInfo }
   /** A CSV the page parses itself; the text follows in `csvChunk` messages so no single message is huge. */
   | { type: 'csvStart'; title: string; delimiter?: string; totalBytes?: number; source: TableSource; info?: ReportInfo }
-  | { type: 'csvChunk'; text: string }
+  /**
+   * UTF-8 bytes, cut anywhere (even inside a character). Bytes, not text: the editor hands an ArrayBuffer
+   * to the page without copying it, where text is serialised and copied at every step, and the page passes
+   * the bytes on to its parse worker the same way.
+   */
+  | { type: 'csvChunk'; bytes: Uint8Array }
   | { type: 'csvEnd' }
   | { type: 'csvFailed'; message: string }
   | { type: 'submission'; view: SubmissionView }
@@ -262,7 +267,7 @@ export function isHostToPage(v: unknown): v is HostToPage {
     case 'csvStart':
       return isStr(v.title) && optStr(v.delimiter) && optNum(v.totalBytes) && isSource(v.source) && optInfo(v.info);
     case 'csvChunk':
-      return isStr(v.text);
+      return v.bytes instanceof Uint8Array;
     case 'csvEnd':
       return true;
     case 'csvFailed':

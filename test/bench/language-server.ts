@@ -1,15 +1,17 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { lint } from '../../src/core/rules/lint';
 import { ROOT, TestClient } from '../language-server/client';
 import { generateBatch } from './generate';
-import { benchEdits, editTable } from './language-server-edits';
+import { benchDisk, diskTable } from './language-server-disk';
+import { benchEdits, editTable, rssMb } from './language-server-edits';
 import { median, writeReadmeSection } from './report';
+import { machineHeader } from './table';
 
 // The language server on a 100k-row batch, driven over stdio like any editor: open → first diagnostics
 // (the first screen) and → all diagnostics, a one-cell edit → diagnostics published (round trip), a hover
-// after an edit, and the server's memory. Then the edit shapes on a million rows, in-process
-// (language-server-edits.ts).
+// after an edit, and the server's memory. Then the edit shapes on a million rows, over stdio too
+// (language-server-edits.ts): every figure is the client's, in this process, of a server in its own. Last,
+// a million rows checked from disk against the same file opened whole (language-server-disk.ts).
 // The reference, measured in the same run: a whole-file lint of the same text in this process. Prints
 // figures; asserts nothing about time.
 
@@ -21,16 +23,6 @@ function time<T>(fn: () => T): number {
   const t0 = process.hrtime.bigint();
   fn();
   return Number(process.hrtime.bigint() - t0) / 1e6;
-}
-
-/** Resident memory of a process in MB (Linux /proc), or undefined elsewhere. */
-function rssMb(pid: number | undefined): number | undefined {
-  try {
-    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb === undefined ? undefined : Number(kb) / 1024;
-  } catch {
-    return undefined;
-  }
 }
 
 async function main(): Promise<void> {
@@ -73,7 +65,9 @@ async function main(): Promise<void> {
   const mb = Buffer.byteLength(text) / 1e6;
   const ratio = (ms: number) => `${(ms / reference).toFixed(3)}×`;
   const table = [
-    `Language server over stdio, ${ROWS.toLocaleString('en-US')} rows (${mb.toFixed(1)} MB), node ${process.version}; \`npm run bench:lsp\` rewrites this table.`,
+    `Language server over stdio, every figure as its client (this bench, another process) reads it; \`npm run bench:lsp\` rewrites these tables.`,
+    '',
+    `${ROWS.toLocaleString('en-US')} rows (${mb.toFixed(1)} MB):`,
     '',
     '| measure | ms | vs whole-file lint in-process |',
     '|---|---:|---:|',
@@ -85,12 +79,15 @@ async function main(): Promise<void> {
     '',
     `Server memory (RSS) with the batch open: ${memory === undefined ? 'n/a' : `${memory.toFixed(0)} MB`}.`,
     '',
-    ...editTable(benchEdits(MILLION, 21)),
+    ...editTable(await benchEdits(MILLION, 21)),
     '',
     // The same on a file with a problem on every tenth row: the diagnostics published are the first 1,000.
-    ...editTable(benchEdits(MILLION, 21, 10)),
+    ...editTable(await benchEdits(MILLION, 21, 10)),
+    '',
+    // A batch over 50 MB, which VS Code passes to no extension: read from disk as a stream.
+    ...diskTable(await benchDisk(MILLION)),
   ].join('\n');
-  console.log(table);
+  console.log(`${machineHeader()}\n\n${table}`);
   if (!process.env.PAYGATE_BENCH_NO_README) writeReadmeSection('lsp', table);
 }
 

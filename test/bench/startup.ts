@@ -1,89 +1,113 @@
-// `npm run bench:startup` (part of `npm run bench`): start-up in the real editor. Builds the VSIX as a
-// release does, installs it into code-server with a fresh extensions directory and runs the smoke suite,
-// whose first test times the activation that opening a .rpcsv file causes, beside a reference measured in
-// the same extension host (activating an extension that does nothing), and whose next test times how long
-// from that open the first diagnostics take to show (what splitting the activation must not delay). Adds
-// the three bundles' weight from esbuild's metafiles; prints a Markdown table and writes it to
-// out/bench/startup.md. Measures only.
-import { writeReadmeSection } from './report';
-import { atMost, targetLines } from './table';
+// `npm run bench:startup` (part of `npm run bench`): start-up in the real editor, as users get it. Builds
+// the VSIX as a release does, installs it into code-server with a fresh extensions directory and runs the
+// smoke suite, whose first test times the activation that opening a .rpcsv file causes, beside a reference
+// measured in the same extension host (activating an extension that does nothing), and whose next test
+// times how long from that open the first diagnostics take to show (what splitting the activation must not
+// delay). The target is for every start, not a lucky one: the same VSIX is started RUNS times (each a
+// fresh code-server, profile and extension host; after the first, only those timing tests run) and each
+// start is set beside the target. Adds the four bundles' weight from esbuild's metafiles; prints a Markdown
+// table and writes it to out/bench/startup.md. Measures only.
+import { median, writeReadmeSection } from './report';
+import { atMost, targetLines, type Target } from './table';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CODE_SERVER_VERSION, ensureCodeServer, ensureSystemTools } from '../e2e/install';
-import { runInstalledSmoke } from '../e2e/installed';
+import { runInstalledSmoke, type InstalledRun, type StartupFigures } from '../e2e/installed';
 import { guardRun } from '../e2e/processes';
 import { ACTIVATION_BUDGET_BYTES, kib, readSplit } from './bundle';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const OUT = path.join(ROOT, 'out', 'bench');
+/** Starts of the installed VSIX (PAYGATE_BENCH_STARTS): the issue's target is "every one of 10 runs". */
+const RUNS = Math.max(1, Number(process.env.PAYGATE_BENCH_STARTS ?? 10) || 10);
+/** The smoke tests a repeated start runs: the fresh editor's check and the two timed ones. */
+const TIMED_TESTS = 'is not active at start-up|activates it|rule book diagnostics';
+const ACTIVATION_TARGET_MS = 50;
 
 const bytes = (n: number) => `${n.toLocaleString('en-US')} B (${kib(n)})`;
+const ms = (n: number | undefined, digits = 1) => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits));
+
+/** One row per start: the activation, its split, the reference and the first diagnostics. */
+function startRows(starts: (StartupFigures | undefined)[]): string[] {
+  const row = (i: number, s: StartupFigures | undefined) =>
+    s
+      ? `| ${i + 1} | ${ms(s.activationMs)} | ${ms(s.beforeBundleMs)} | ${ms(s.bundleMs)} | ${ms(s.contextMs)} | ${ms(s.activateMs)} | ${ms(s.referenceMs)} | ${(s.activationMs / s.referenceMs).toFixed(1)}× | ${ms(s.firstDiagnosticsMs, 0)} |`
+      : `| ${i + 1} | not measured (its smoke run failed: see out/bench/startup-${i + 1}-*.log) | | | | | | | |`;
+  const got = starts.filter((s): s is StartupFigures => s !== undefined);
+  const med = (pick: (s: StartupFigures) => number | undefined) => median(got.map(pick).filter((x): x is number => x !== undefined));
+  return [
+    '| start | activation ms | before our bundle began to evaluate (the editor opening the file, finding us) | evaluating our bundle | the host preparing our context | our `activate()` | reference: an empty extension activated the same way, same host | activation ÷ reference | open → first diagnostics shown ms |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...starts.map((s, i) => row(i, s)),
+    ...(got.length > 0
+      ? [
+          `| median | ${ms(med((s) => s.activationMs))} | ${ms(med((s) => s.beforeBundleMs))} | ${ms(med((s) => s.bundleMs))} | ${ms(med((s) => s.contextMs))} | ${ms(med((s) => s.activateMs))} | ${ms(med((s) => s.referenceMs))} | ${median(got.map((s) => s.activationMs / s.referenceMs)).toFixed(1)}× | ${ms(
+            med((s) => s.firstDiagnosticsMs),
+            0,
+          )} |`,
+        ]
+      : []),
+  ];
+}
 
 async function main(): Promise<number> {
   // Read before the VSIX build rebuilds dist/ (the same production build, without the metafile).
   const split = readSplit('extension');
+  const screen = readSplit('first-screen');
   const client = readSplit('language-client');
   const features = readSplit('features');
   ensureSystemTools();
   const install = await ensureCodeServer();
   fs.mkdirSync(OUT, { recursive: true });
-  const run = await runInstalledSmoke(install, OUT);
-  const s = run.startup;
-  const rows: [string, string][] = [
+  // The first start runs the whole smoke suite on a VSIX built as a release builds it; the others start
+  // that same VSIX again, each in a fresh editor.
+  const runs: InstalledRun[] = [await runInstalledSmoke(install, OUT, { logName: 'startup-1' })];
+  for (let i = 1; i < RUNS; i++) {
+    runs.push(await runInstalledSmoke(install, OUT, { vsix: runs[0].vsix, grep: TIMED_TESTS, logName: `startup-${i + 1}` }));
+    console.log(`[bench:startup] start ${i + 1} of ${RUNS}: activation ${ms(runs[i].startup?.activationMs)} ms`);
+  }
+  const starts = runs.map((r) => r.startup);
+  const weights: [string, string][] = [
     ['`dist/extension.js` (loaded on activation), production', bytes(split.bytes)],
     [
       `its ours + libraries (budget ${ACTIVATION_BUDGET_BYTES / 1000} KB)`,
       `${bytes(split.ours)}, ${((100 * split.ours) / ACTIVATION_BUDGET_BYTES).toFixed(0)}% of the budget`,
     ],
+    ['`dist/first-screen.js` (status bar, CodeLenses, language detection: loaded in the turn after activation)', bytes(screen.bytes)],
     [
-      '`dist/language-client.js` (loaded right after activation)',
+      '`dist/language-client.js` (loaded right after the first screen)',
       `${bytes(client.bytes)}, of which the language client ${kib(client.languageClient)}`,
     ],
     ['`dist/features.js` (loaded on the first command, tree view or restored panel)', bytes(features.bytes)],
-    ['VSIX', bytes(run.vsixBytes)],
-    [
-      'activation after opening a `.rpcsv` file (installed VSIX)',
-      s ? `${s.activationMs.toFixed(0)} ms` : 'not measured (see the smoke suite above)',
-    ],
-    ...(
-      [
-        ['of which before our bundle began to evaluate (the editor opening the file, finding us)', s?.beforeBundleMs],
-        ['of which evaluating our bundle', s?.bundleMs],
-        ['of which the host preparing our context (bundle evaluated → `activate()` called)', s?.contextMs],
-        ['of which our `activate()`', s?.activateMs],
-        ['`openTextDocument` resolving (the editor reading the file; overlaps the split)', s?.openMs],
-        ["seen active by the test (after the host's next turns, which start loading the language client)", s?.seenMs],
-      ] as [string, number | undefined][]
-    ).map(([k, v]): [string, string] => [k, v === undefined ? '–' : `${v.toFixed(1)} ms`]),
-    [
-      'open → first diagnostics shown (installed VSIX)',
-      s?.firstDiagnosticsMs !== undefined ? `${s.firstDiagnosticsMs.toFixed(0)} ms` : 'not measured (see the smoke suite above)',
-    ],
-    [
-      'reference: an empty extension activated the same way (opening a file of its language), same host',
-      s ? `${s.referenceMs.toFixed(0)} ms` : '–',
-    ],
-    ['activation ÷ reference', s && s.referenceMs > 0 ? `${(s.activationMs / s.referenceMs).toFixed(1)}×` : '–'],
-    [
-      'reference: of which before its bundle began to evaluate / the host preparing its context',
-      s?.referenceBeforeBundleMs !== undefined && s.referenceContextMs !== undefined
-        ? `${s.referenceBeforeBundleMs.toFixed(1)} / ${s.referenceContextMs.toFixed(1)} ms`
-        : '–',
-    ],
-    ['activation − reference (what our extension adds)', s ? `${(s.activationMs - s.referenceMs).toFixed(0)} ms` : '–'],
+    ['VSIX', bytes(runs[0].vsixBytes)],
   ];
-  const largest = split.parts
-    .slice(0, 6)
-    .map((p) => `${p.owner} ${kib(p.bytes)}`)
-    .join(', ');
-  const targets = [atMost('`dist/extension.js`: ours + libraries', split.ours / 1000, ACTIVATION_BUDGET_BYTES / 1000, 'KB', 1)];
-  if (s) targets.push(atMost('activation after opening a `.rpcsv` file', s.activationMs, 50, 'ms', 0));
+  const largest = (parts: { owner: string; bytes: number }[]) =>
+    parts
+      .slice(0, 6)
+      .map((p) => `${p.owner} ${kib(p.bytes)}`)
+      .join(', ');
+  const targets: Target[] = [atMost('`dist/extension.js`: ours + libraries', split.ours / 1000, ACTIVATION_BUDGET_BYTES / 1000, 'KB', 1)];
+  starts.forEach((s, i) => {
+    const what = `activation after opening a \`.rpcsv\` file, start ${i + 1} of ${RUNS}`;
+    targets.push(
+      s
+        ? atMost(what, s.activationMs, ACTIVATION_TARGET_MS, 'ms', 0)
+        : { what, target: `≤ ${ACTIVATION_TARGET_MS} ms`, figure: 'not measured', met: false },
+    );
+  });
   const md = [
-    `| Start-up (code-server ${CODE_SERVER_VERSION}) | |`,
+    `| Start-up (code-server ${CODE_SERVER_VERSION}, the installed VSIX) | |`,
     '|---|---|',
-    ...rows.map(([k, v]) => `| ${k} | ${v} |`),
+    ...weights.map(([k, v]) => `| ${k} | ${v} |`),
     '',
-    `Largest parts of \`dist/extension.js\`: ${largest}.`,
+    `Largest parts of \`dist/extension.js\`: ${largest(split.parts)}; of \`dist/first-screen.js\`: ${largest(screen.parts)}.`,
+    '',
+    `Activation is from opening a \`.rpcsv\` file to our \`activate()\` returning, on the extension host's clock, in ${RUNS} starts of the same VSIX, each in a fresh code-server ` +
+      '(the split: the editor opening the file and finding us, evaluating `dist/extension.js`, the host preparing our context, our `activate()`). ' +
+      'The reference is an extension that does nothing, activated the same way just before, in the same host: what the editor itself costs. ' +
+      'First diagnostics: from the same open to the problems shown (what the lazy first screen must not delay).',
+    '',
+    ...startRows(starts),
     '',
     ...targetLines(targets),
     '',
@@ -92,11 +116,16 @@ async function main(): Promise<number> {
   if (!process.env.PAYGATE_BENCH_NO_README) writeReadmeSection('startup', md.trimEnd());
   console.log('');
   console.log(md);
-  console.log(`(written to ${path.relative(ROOT, path.join(OUT, 'startup.md'))}; smoke suite ${run.passed} passed, ${run.failed} failed)`);
-  return run.code;
+  const passed = runs.reduce((n, r) => n + r.passed, 0);
+  const failed = runs.reduce((n, r) => n + r.failed, 0);
+  console.log(
+    `(written to ${path.relative(ROOT, path.join(OUT, 'startup.md'))}; smoke suites ${passed} passed, ${failed} failed over ${RUNS} starts)`,
+  );
+  return runs.some((r) => r.code !== 0) ? 1 : 0;
 }
 
-const guard = guardRun('bench:startup', 600);
+// Each start is a code-server of its own (about 30 to 60 s on a busy machine).
+const guard = guardRun('bench:startup', 600 + 120 * RUNS);
 main().then(
   (code) => guard.finish(code),
   (err: unknown) => {

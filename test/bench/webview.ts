@@ -28,6 +28,8 @@ interface Result {
   searchMs: number;
   scrollFrameMs: number;
   scrollMaxMs: number;
+  /** Chunks the parse worker read (its records kept) and chunks the page read itself. */
+  chunks: { byWorker: number; byPage: number };
   /** The filter box: `Currency = "EUR" and Amount >= 100`, the view built. */
   whereMs: number;
   /** Group by Currency and Created_date by day, sum of Amount: the summary on screen, its main-thread CPU, the longest task. */
@@ -46,12 +48,9 @@ async function generate(page: Page, rows: number): Promise<number> {
       const types = ['sale', 'refund', 'chargeback'];
       const descs = ['Plain order', 'Two\r\nlines', 'He said "stop", then left', '<img src=x onerror=alert(1)>', 'Visa card payment'];
       const q = (v: string) => `"${v.replace(/"/g, '""')}"`;
-      // The host's chunks are flat strings (read from a file or cut from one). A string built with += is a
-      // rope of many small pieces, which postMessage would copy piece by piece on every send: that made the
-      // bench's own sending two to three seconds of the page's main-thread CPU and slowed its receiving.
-      // (Not TextDecoder: its large strings are the browser's, released by the collector in one long task.)
-      const flat = (s: string) => JSON.parse(JSON.stringify(s)) as string;
-      const chunks: string[] = [];
+      // The host's chunks are UTF-8 bytes read from a file, which the editor transfers to the page.
+      const encoder = new TextEncoder();
+      const chunks: Uint8Array[] = [];
       let buf = columns.map(q).join(',') + '\r\n';
       let size = 0;
       let seed = 42;
@@ -77,14 +76,14 @@ async function generate(page: Page, rows: number): Promise<number> {
             .map(q)
             .join(',') + '\r\n';
         if (buf.length >= 1 << 20) {
-          chunks.push(flat(buf));
-          size += buf.length;
+          chunks.push(encoder.encode(buf));
+          size += chunks[chunks.length - 1].length;
           buf = '';
         }
       }
-      chunks.push(flat(buf));
-      size += buf.length;
-      (window as unknown as { __chunks: string[] }).__chunks = chunks;
+      chunks.push(encoder.encode(buf));
+      size += chunks[chunks.length - 1].length;
+      (window as unknown as { __chunks: Uint8Array[] }).__chunks = chunks;
       return size;
     },
     { n: rows, columns: [...REPORT_COLUMNS] },
@@ -101,11 +100,11 @@ async function sortWhileLoading(context: BrowserContext, rows: number): Promise<
   await page.evaluate('window.__name = (f) => f');
   await generate(page, rows);
   await page.evaluate(() => {
-    const w = window as unknown as { __chunks?: string[] };
+    const w = window as unknown as { __chunks?: Uint8Array[] };
     const chunks = w.__chunks!;
     delete w.__chunks;
     window.postMessage({ type: 'csvStart', title: 'bench', source: { kind: 'inline' } }, '*');
-    for (const text of chunks) window.postMessage({ type: 'csvChunk', text }, '*');
+    for (const bytes of chunks) window.postMessage({ type: 'csvChunk', bytes }, '*', [bytes.buffer]);
     window.postMessage({ type: 'csvEnd' }, '*');
   });
   await page.waitForFunction(() => document.querySelectorAll('.row.data:not([hidden])').length > 0, undefined, { timeout: 600_000 });
@@ -136,9 +135,9 @@ async function benchOne(context: BrowserContext, rows: number): Promise<Result> 
   // The bench's own posting of the chunks runs on the page's main thread too; it is not the page's work.
   const sendMs = await page.evaluate(() => {
     const t0 = performance.now();
-    // The chunks stay referenced until the load is over: the sender's copies are not in the page's heap
-    // in the editor, and letting go of them here had the collector free 600 MB in the middle of the load.
-    const chunks = (window as unknown as { __chunks: string[] }).__chunks;
+    // As the editor's webview host posts them: each chunk's buffer is transferred, so the page receives
+    // it without a copy (and the bench keeps nothing of it).
+    const chunks = (window as unknown as { __chunks: Uint8Array[] }).__chunks;
     performance.clearMarks();
     // Long tasks while loading show whether the page stays responsive (input waits at most that long).
     const w2 = window as unknown as { __longest: number };
@@ -147,19 +146,20 @@ async function benchOne(context: BrowserContext, rows: number): Promise<Result> 
       for (const e of list.getEntries()) w2.__longest = Math.max(w2.__longest, e.duration);
     }).observe({ type: 'longtask' });
     window.postMessage({ type: 'csvStart', title: 'bench', source: { kind: 'inline' } }, '*');
-    for (const text of chunks) window.postMessage({ type: 'csvChunk', text }, '*');
+    for (const bytes of chunks) window.postMessage({ type: 'csvChunk', bytes }, '*', [bytes.buffer]);
     window.postMessage({ type: 'csvEnd' }, '*');
     return performance.now() - t0;
   });
   await page.waitForSelector('body[data-state="ready"]', { timeout: 600_000 });
   const loadCpuMs = (await taskMs()) - cpuBefore - sendMs;
-  await page.evaluate(() => delete (window as unknown as { __chunks?: string[] }).__chunks);
+  await page.evaluate(() => delete (window as unknown as { __chunks?: Uint8Array[] }).__chunks);
   const marks = await page.evaluate(() => {
     const at = (name: string) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
     return {
       start: at('paygate:csv-start'),
       first: at('paygate:first-rows'),
       all: at('paygate:all-rows'),
+      chunks: (performance.getEntriesByName('paygate:all-rows')[0] as PerformanceMark).detail as { byWorker: number; byPage: number },
       longest: (window as unknown as { __longest: number }).__longest,
     };
   });
@@ -251,6 +251,7 @@ async function benchOne(context: BrowserContext, rows: number): Promise<Result> 
     searchMs,
     scrollFrameMs: scroll.median,
     scrollMaxMs: scroll.max,
+    chunks: marks.chunks,
     whereMs,
     groupMs: group.ms,
     groupCpuMs,
@@ -266,8 +267,8 @@ async function main(): Promise<void> {
   const css = fs.statSync(path.join(ROOT, 'dist/webview-ui.css')).size;
   const { context, close } = await launch();
   const results: Result[] = [];
-  /** Each size's slowest "all rows" of its RUNS loads: the target holds for every load, not the median. */
-  const slowest = new Map<number, number>();
+  /** Each size's loads, in the order taken: the 5M-row target holds for every load, not the median. */
+  const every = new Map<number, Result[]>();
   try {
     for (const n of SIZES) {
       // One load's wall time on this shared machine swings by 2x from run to run (1.5 s or 3.5 s at 5M
@@ -279,9 +280,8 @@ async function main(): Promise<void> {
         console.log(JSON.stringify(r));
         runs.push(r);
       }
-      runs.sort((a, b) => a.allRowsMs - b.allRowsMs);
-      results.push(runs[runs.length >> 1]);
-      slowest.set(n, runs[runs.length - 1].allRowsMs);
+      every.set(n, [...runs]);
+      results.push(runs.sort((a, b) => a.allRowsMs - b.allRowsMs)[runs.length >> 1]);
     }
   } finally {
     await close();
@@ -296,7 +296,10 @@ async function main(): Promise<void> {
   const targets = results
     .filter((r) => r.rows >= 5_000_000)
     .flatMap((r) => [
-      atMost(`${f(r.rows)} rows, all rows, slowest of ${RUNS} loads`, slowest.get(r.rows)!, 2000, 'ms', 0),
+      // Each load beside the target, in the order taken (the target is for every one of them).
+      ...(every.get(r.rows) ?? []).map((load, i) =>
+        atMost(`${f(r.rows)} rows, all rows, load ${i + 1} of ${RUNS}`, load.allRowsMs, 2000, 'ms', 0),
+      ),
       atMost(`${f(r.rows)} rows, sort by Amount`, r.sortMs, 500, 'ms', 0),
       atMost(`${f(r.rows)} rows, search`, r.searchMs, 200, 'ms', 0),
       {
@@ -314,15 +317,23 @@ async function main(): Promise<void> {
         met: r.groupLongestMs < 50,
       },
     ]);
+  // What each large load's parse worker did: a load the page read alone says the worker was refused or late.
+  const workerShare = [...every]
+    .filter(([n]) => n >= 5_000_000)
+    .map(
+      ([n, runs]) =>
+        `At ${f(n)} rows the parse worker read ${runs.map((r) => `${r.chunks.byWorker} of ${r.chunks.byWorker + r.chunks.byPage}`).join(', ')} chunks ` +
+        `(main-thread CPU ${runs.map((r) => f(r.loadCpuMs)).join(', ')} ms), load by load.`,
+    );
   const body = [
     `Headless ${version} (wall times stretch with the load average; main-thread CPU ms much less); page bundle ${f(bundle / 1024, 1)} KiB minified + ${f(css / 1024, 1)} KiB CSS. ` +
-      'Rows arrive as 1 MiB `csvChunk` messages and are parsed in the page; "first rows" is when the first rows are on screen, ' +
+      'Rows arrive as 1 MiB `csvChunk` messages of UTF-8 bytes (transferred to the page, as the editor passes them) and are parsed in the page, every other chunk by its parse worker; "first rows" is when the first rows are on screen, ' +
       '"all rows" when the last is parsed and the view built; "sort while loading" is a sort by Amount clicked as soon as the first rows show (a separate load), over the rows so far; ' +
       '"filter expression" is the view for `Currency = "EUR" and Amount >= 100` typed in the filter box; "group by currency, day" is Group by Currency with dates by day (Created_date), summed exactly per currency, until the summary is on screen, with the longest task meanwhile; ' +
       '"main-thread CPU ms" is the CPU time of the page\'s main thread while loading (without the bench\'s own posting of the chunks); "longest task" is the longest the page was busy without a break while loading ' +
       "(how long a click or key could wait); heap is the page's JS heap after a GC, the larger of after loading and with the sort and search in place; " +
       'scroll is the time per ' +
-      `frame while jumping through the whole table. Each size is loaded ${RUNS} times and the load with the median "all rows" is reported. \`npm run bench:webview\` rewrites this table.`,
+      `frame while jumping through the whole table. Each size is loaded ${RUNS} times and the load with the median "all rows" is reported; the 5M-row target is set beside every load. \`npm run bench:webview\` rewrites this table.`,
     '',
     '| rows | MB | first rows ms | all rows ms | main-thread CPU ms | longest task ms | sort while loading ms | JS heap MB | sort Amount ms | search ms | scroll frame ms (median / max) | filter expression ms | group by currency, day ms (CPU ms, longest task ms) |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -331,6 +342,8 @@ async function main(): Promise<void> {
         `| ${f(r.rows)} | ${f(r.mb, 1)} | ${f(r.firstRowsMs)} | ${f(r.allRowsMs)} | ${f(r.loadCpuMs)} | ${f(r.longestTaskMs)} | ${f(r.sortWhileLoadingMs)} | ${f(r.heapMb)} | ${f(r.sortMs)} | ${f(r.searchMs)} | ${f(r.scrollFrameMs, 1)} / ${f(r.scrollMaxMs, 1)} | ${f(r.whereMs)} | ${f(r.groupMs)} (${f(r.groupCpuMs)}, ${f(r.groupLongestMs)}) |`,
     ),
     '',
+    ...workerShare,
+    ...(workerShare.length > 0 ? [''] : []),
     ...(targets.length > 0 ? targetLines(targets) : []),
   ].join('\n');
   console.log(body);

@@ -4,6 +4,7 @@
 import { chromium, type Browser } from 'playwright-core';
 import { findChromium } from './install';
 import { onCleanup } from './processes';
+import { LONG } from './workbench';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -29,7 +30,7 @@ export async function launchBrowser(opts: { headless?: boolean } = {}): Promise<
     executablePath,
     headless: opts.headless ?? true,
     args: CHROMIUM_ARGS,
-    timeout: 60_000,
+    timeout: LONG,
     // Our own handlers stop the browser together with code-server; playwright still kills it at exit.
     handleSIGINT: false,
     handleSIGTERM: false,

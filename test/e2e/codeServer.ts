@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { onCleanup, spawnTracked, waitForOutput } from './processes';
+import { LONG } from './workbench';
 
 export interface CodeServer {
   origin: string;
@@ -113,7 +114,7 @@ export async function startCodeServer(o: StartOptions): Promise<CodeServer> {
   child.stderr?.pipe(log, { end: false });
   onCleanup('code-server log', () => new Promise<void>((r) => log.end(r)));
 
-  const m = await waitForOutput(child, /HTTP server listening on http:\/\/127\.0\.0\.1:(\d+)\//, 60_000, 'code-server');
+  const m = await waitForOutput(child, /HTTP server listening on http:\/\/127\.0\.0\.1:(\d+)\//, LONG, 'code-server');
   const port = Number(m[1]);
   const origin = `http://127.0.0.1:${port}`;
   return {

@@ -116,13 +116,27 @@ function writeCarrier(dir: string): void {
   );
 }
 
-export async function runInstalledSmoke(install: CodeServerInstall, resultsDir: string): Promise<InstalledRun> {
+export interface InstalledOptions {
+  /** A VSIX built already (a repeated run of the same build); else PAYGATE_E2E_VSIX, else one is built. */
+  vsix?: string;
+  /** Only the smoke tests whose titles match (mocha's grep); else PAYGATE_TEST_GREP, else all. */
+  grep?: string;
+  /** Where this run's logs go under resultsDir (`installed` unless told). */
+  logName?: string;
+}
+
+export async function runInstalledSmoke(
+  install: CodeServerInstall,
+  resultsDir: string,
+  options: InstalledOptions = {},
+): Promise<InstalledRun> {
   const testsModule = path.join(ROOT, 'out', 'test', 'smoke', 'index.js');
   if (!fs.existsSync(testsModule)) throw new Error(`${path.relative(ROOT, testsModule)} is missing: run \`npm run build\` first`);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-installed-'));
   onCleanup('installed-smoke scratch', () => fs.rmSync(scratch, { recursive: true, force: true }));
 
-  let vsix = process.env.PAYGATE_E2E_VSIX ? path.resolve(process.env.PAYGATE_E2E_VSIX) : '';
+  const given = options.vsix ?? process.env.PAYGATE_E2E_VSIX;
+  let vsix = given ? path.resolve(given) : '';
   if (!vsix) {
     vsix = path.join(scratch, 'paygate.vsix');
     const t = Date.now();
@@ -152,7 +166,8 @@ export async function runInstalledSmoke(install: CodeServerInstall, resultsDir: 
     PAYGATE_DATA_DIR: path.join(scratch, 'data'),
     PAYGATE_E2E: '1',
   };
-  if (process.env.PAYGATE_TEST_GREP) env.PAYGATE_TEST_GREP = process.env.PAYGATE_TEST_GREP;
+  const grep = options.grep ?? process.env.PAYGATE_TEST_GREP;
+  if (grep) env.PAYGATE_TEST_GREP = grep;
   const run = await runSuite({
     label: 'installed VSIX smoke',
     entry: install.entry,
@@ -163,7 +178,7 @@ export async function runInstalledSmoke(install: CodeServerInstall, resultsDir: 
     extensionPath: carrier,
     testsModule,
     resultsDir,
-    logName: 'installed',
+    logName: options.logName ?? 'installed',
   });
   let startup: StartupFigures | undefined;
   try {

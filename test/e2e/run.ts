@@ -81,7 +81,7 @@ async function main(): Promise<number> {
   return suite.code === 0 && installed.code === 0 && total.failed === 0 ? 0 : 1;
 }
 
-const guard = guardRun('e2e', Number(process.env.PAYGATE_E2E_TIMEOUT_S || 900));
+const guard = guardRun('e2e', Number(process.env.PAYGATE_E2E_TIMEOUT_S || 1800));
 main().then(
   (code) => guard.finish(code),
   (err: unknown) => {

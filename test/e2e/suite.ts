@@ -7,6 +7,7 @@ import { launchBrowser } from './browser';
 import { startCodeServer, type StartOptions } from './codeServer';
 import { forwardConsole } from './console';
 import { isStopping, stopGroup } from './processes';
+import { LONG } from './workbench';
 
 export interface SuiteCounts {
   passed: number;
@@ -37,6 +38,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteRun> {
   console.log(`[e2e] ${o.label}: code-server on ${server.origin}`);
   const browser = await launchBrowser();
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.setDefaultNavigationTimeout(LONG);
   let exitCode: (code: number) => void = () => undefined;
   const exited = new Promise<number>((resolve) => (exitCode = resolve));
   await page.exposeFunction('codeAutomationExit', (code: unknown) => exitCode(typeof code === 'number' ? code : 1));

@@ -26,4 +26,10 @@ export const MODEL: Record<Fault, Expected> = {
   'reset-after': { exits: [5], outcome: /^OUTCOME UNKNOWN \(connection-lost\)/, rerunSends: false },
   trickle: { exits: [5], outcome: /^OUTCOME UNKNOWN \(timeout\)/, rerunSends: false },
   truncate: { exits: [5], outcome: /^OUTCOME UNKNOWN \(truncated\)/, rerunSends: false },
+  silent: { exits: [5], outcome: /^OUTCOME UNKNOWN \(timeout\)/, rerunSends: false },
+  'untyped-500-error-id': { exits: [1], outcome: /^Server error \(HTTP 500, error ID e-2\)/, rerunSends: true },
+  'over-1mib': { exits: [5], outcome: /^OUTCOME UNKNOWN \(truncated\)/, rerunSends: false },
+  'bad-gzip': { exits: [5], outcome: /^OUTCOME UNKNOWN \(truncated\)/, rerunSends: false },
+  'ok-deflate': { exits: [0], outcome: /^Accepted/, rerunSends: false },
+  'ok-br': { exits: [0], outcome: /^Accepted/, rerunSends: false },
 };

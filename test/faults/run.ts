@@ -8,6 +8,7 @@ import { runSubmit } from '../../src/cli/commands/submit';
 import { trustFile } from '../../src/cli/trust';
 import { createRecurringPayments, prepareSubmission, type Environment } from '../../src/core/gateway';
 import { completionFor, guardedSend, Ledger, LedgerWriteError, submissionEntry } from '../../src/core/ledger';
+import { LEDGER_FILE } from '../../src/core/ledger/files';
 import { testContext } from '../fixtures/cli/context';
 import { faultyFs, type WriteFault } from './faultyFs';
 import { MODEL } from './model';
@@ -21,7 +22,11 @@ import { StandIn, type Fault } from './standIn';
 
 const root = join(__dirname, '..', '..');
 const seed = Number(process.env.PAYGATE_FAULT_SEED ?? Date.now() % 1_000_000);
-const DEADLINE = Date.now() + 150_000;
+// The whole run's bound (about 30 s on a quiet machine): loops stop starting trials past it, and a run
+// that passes it fails, as a hang would. Set for a shared machine under load, like the client's deadline
+// below, which every answer but the trickle and silence must beat: 5 s, not the 1 s a quiet machine needs.
+const DEADLINE = Date.now() + 600_000;
+const CLIENT_DEADLINE_S = 5;
 let state = seed >>> 0 || 1;
 /** mulberry32: small, seeded, good enough to pick moments and orders. */
 function random(): number {
@@ -53,14 +58,15 @@ function batch(tag: string): { file: string; hash: string } {
   return { file, hash: createHash('sha256').update(body).digest('hex') };
 }
 
-function env(): Record<string, string> {
-  return { PAYGATE_DATA_DIR: join(dir, 'data'), PAYGATE_CONSUMER_SECRET: 'secret', XDG_CONFIG_HOME: join(dir, 'config') };
+/** The CLI's environment; `data` is the ledger's directory (one for every trial unless a trial damages it). */
+function env(data = join(dir, 'data')): Record<string, string> {
+  return { PAYGATE_DATA_DIR: data, PAYGATE_CONSUMER_SECRET: 'secret', XDG_CONFIG_HOME: join(dir, 'config') };
 }
 
-async function submit(file: string, extra: string[] = []): Promise<{ code: number; out: string; err: string }> {
+async function submit(file: string, extra: string[] = [], data?: string): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const ctx = testContext({ stdout: (t) => void (out += t), stderr: (t) => void (err += t), env: env(), cwd: dir });
+  const ctx = testContext({ stdout: (t) => void (out += t), stderr: (t) => void (err += t), env: env(data), cwd: dir });
   const code = await runSubmit([file, ...extra], ctx);
   return { code, out, err };
 }
@@ -121,7 +127,7 @@ async function diskTrials(environment: Environment): Promise<void> {
           environment,
           payload: prepared.payload,
           credentials: { signatureMethod: 'HMAC-SHA1', consumerKey: 'merchant', consumerSecret: 'secret' },
-          timeoutMs: 2000,
+          timeoutMs: CLIENT_DEADLINE_S * 1000,
         });
       let refusedBeforeSending = false;
       try {
@@ -145,6 +151,47 @@ async function diskTrials(environment: Environment): Promise<void> {
   }
 }
 
+/**
+ * The ledger damaged at a seeded random byte, the first record included: the byte replaced by one no JSON
+ * line may hold, or the file cut inside a line. A plain re-run of the batch it held is refused, naming the
+ * damage and where the damaged file went, until --allow-resend; nothing is created twice before that.
+ */
+async function damageTrials(n: number): Promise<void> {
+  for (let i = 0; i < n && Date.now() < DEADLINE; i++) {
+    trials++;
+    const { file, hash } = batch(`g${trials}`);
+    const data = join(dir, `data-g${trials}`);
+    standIn.plan = ['ok'];
+    const first = await submit(file, [], data);
+    check(first.code === 0, `damage trial ${trials}: the first submit exited ${first.code} (${first.err})`);
+    const ledgerFile = join(data, LEDGER_FILE);
+    const bytes = readFileSync(ledgerFile);
+    const cut = random() < 0.5;
+    // A cut next to a line break leaves whole lines (the ledger writes each as "\n{…}\n"): nothing anyone
+    // could see, and nothing lost. So a cut falls inside a line; a NUL may replace any byte.
+    const inside = [...bytes.keys()].filter((p) => p > 0 && bytes[p] !== 0x0a && bytes[p - 1] !== 0x0a);
+    const where = cut ? inside[Math.floor(random() * inside.length)] : Math.floor(random() * bytes.length);
+    const what = cut ? `cut at byte ${where} of ${bytes.length}` : `byte ${where} of ${bytes.length} replaced`;
+    if (cut) writeFileSync(ledgerFile, bytes.subarray(0, where));
+    else writeFileSync(ledgerFile, Buffer.concat([bytes.subarray(0, where), Buffer.from([0]), bytes.subarray(where + 1)]));
+    standIn.plan = ['ok'];
+    const again = await submit(file, [], data);
+    check(again.code === 2, `ledger ${what}: a plain re-run exited ${again.code}, not 2 (${again.out}${again.err})`);
+    // Told why: the damage (where the file went, that the batch may have been sent), or, when the batch's
+    // own record survived the damage, that record.
+    const toldDamage = /damage/i.test(again.err) && /ledger\.damaged-/.test(again.err) && /may have been sent/.test(again.err);
+    check(
+      toldDamage || /already sent/.test(again.err),
+      `ledger ${what}: the refusal names neither the damage nor the record: ${again.err}`,
+    );
+    noDoubles(hash, `ledger ${what}`);
+    const reading = await new Ledger(data).read();
+    check(reading.damages.length > 0, `ledger ${what}: the new ledger holds no damage line`);
+    const resent = await submit(file, ['--allow-resend'], data);
+    check(resent.code === 0 && standIn.count(hash) === 2, `ledger ${what}: --allow-resend did not send it (exit ${resent.code})`);
+  }
+}
+
 function paygate(args: string[]): ReturnType<typeof spawn> {
   const tsx = pathToFileURL(require.resolve('tsx')).href;
   return spawn(process.execPath, ['--import', tsx, join(root, 'src', 'cli', 'main.ts'), ...args], {
@@ -164,24 +211,34 @@ function exited(child: ReturnType<typeof spawn>, ms: number): Promise<number | n
   });
 }
 
-/** kill -9 of a real `paygate submit` at a seeded random moment, then a plain re-run. */
+/**
+ * kill -9 of a real `paygate submit`, then a plain re-run. Every other kill lands at a seeded random moment
+ * after the stand-in has the whole request (while it takes 400 ms to answer): on a loaded machine the
+ * process may take longer to start than any fixed window, and those kills would all land before sending.
+ * The others land at a seeded random moment from the start, before or after sending.
+ */
 async function killTrials(n: number): Promise<void> {
   for (let i = 0; i < n && Date.now() < DEADLINE; i++) {
     trials++;
     const { file, hash } = batch(`k${trials}`);
     standIn.plan = ['slow-ok'];
     const child = paygate(['submit', file]);
-    const at = Math.floor(random() * 3000);
-    const done = exited(child, 30_000);
-    const timer = setTimeout(() => child.kill('SIGKILL'), at);
+    const afterSending = i % 2 === 0;
+    const at = Math.floor(random() * (afterSending ? 400 : 3000));
+    const what = afterSending ? `kill ${at} ms after the request arrived` : `kill at ${at} ms`;
+    const done = exited(child, 60_000);
+    let timer: NodeJS.Timeout | undefined;
+    const kill = () => (timer = setTimeout(() => child.kill('SIGKILL'), at));
+    if (afterSending) void Promise.race([standIn.arrived(hash), done]).then(kill);
+    else kill();
     await done;
     clearTimeout(timer);
     const reached = standIn.count(hash) > 0;
     if (reached) killsAfterSending++;
     standIn.plan = ['ok'];
     const again = await submit(file);
-    if (reached) check(again.code === 2, `kill at ${at} ms: the batch reached the stand-in and a plain re-run was not refused`);
-    noDoubles(hash, `kill at ${at} ms`);
+    if (reached) check(again.code === 2, `${what}: the batch reached the stand-in and a plain re-run was not refused`);
+    noDoubles(hash, what);
   }
 }
 
@@ -210,12 +267,13 @@ async function main(): Promise<void> {
     production: false,
   };
   const config = join(dir, 'paygate.config.json');
-  writeFileSync(config, JSON.stringify({ environments: [environment], environment: 'stand-in', requestTimeoutSeconds: 1 }));
+  writeFileSync(config, JSON.stringify({ environments: [environment], environment: 'stand-in', requestTimeoutSeconds: CLIENT_DEADLINE_S }));
   mkdirSync(join(dir, 'config'), { recursive: true });
   trustFile({ XDG_CONFIG_HOME: join(dir, 'config') }, config, readFileSync(config));
   try {
     await answerTrials();
     await diskTrials(environment);
+    await damageTrials(Number(process.env.PAYGATE_FAULT_DAMAGES ?? 6));
     await killTrials(Number(process.env.PAYGATE_FAULT_KILLS ?? 10));
     await concurrentTrials(4);
   } finally {

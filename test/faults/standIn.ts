@@ -22,10 +22,20 @@ export type Fault =
   | 'reset-before'
   | 'reset-after'
   | 'trickle'
-  | 'truncate';
+  | 'truncate'
+  // Answers docs/submissions.md names beside the ones above: no answer at all, the gateway's documented 500
+  // (an error ID, no type), an answer past the client's 1 MiB cap, a body its Content-Encoding does not
+  // decode, and the other two encodings.
+  | 'silent'
+  | 'untyped-500-error-id'
+  | 'over-1mib'
+  | 'bad-gzip'
+  | 'ok-deflate'
+  | 'ok-br';
 
 /** Faults after which the gateway behind may have created the payments (it received the whole request). */
-export const MAY_HAVE_ACTED = (f: Fault) => f !== 'reset-before' && f !== 'typed-500-error' && f !== 'typed-503-error';
+export const MAY_HAVE_ACTED = (f: Fault) =>
+  f !== 'reset-before' && f !== 'typed-500-error' && f !== 'typed-503-error' && f !== 'untyped-500-error-id';
 
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 const SUCCESS = 'type=create-recurring-payment-response&status=active&recurring-payment-id=1&serial-number=s-1';
@@ -56,6 +66,14 @@ export class StandIn {
     return this.acted.get(hash) ?? 0;
   }
 
+  private readonly arrivals: { hash: string; arrived(): void }[] = [];
+
+  /** Resolves once a request with this body hash has been received whole. */
+  arrived(hash: string): Promise<void> {
+    if (this.received.has(hash)) return Promise.resolve();
+    return new Promise((arrived) => this.arrivals.push({ hash, arrived }));
+  }
+
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const fault = this.plan.shift() ?? 'ok';
     if (fault === 'reset-before') {
@@ -69,6 +87,7 @@ export class StandIn {
       const hash = createHash('sha256').update(Buffer.concat(chunks)).digest('hex');
       this.received.set(hash, (this.received.get(hash) ?? 0) + 1);
       if (MAY_HAVE_ACTED(fault)) this.acted.set(hash, (this.acted.get(hash) ?? 0) + 1);
+      for (const a of this.arrivals.filter((x) => x.hash === hash)) a.arrived();
       this.answer(fault, res);
     });
   }
@@ -116,6 +135,20 @@ export class StandIn {
         res.writeHead(200, { ...FORM, 'Content-Length': String(SUCCESS.length) });
         res.write(SUCCESS.slice(0, 10));
         return void setImmediate(() => res.socket?.destroy());
+      case 'silent':
+        // The request was read whole; no byte of an answer comes (the client's deadline ends it).
+        return;
+      case 'untyped-500-error-id':
+        return void res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Internal error. Error ID: e-2');
+      case 'over-1mib':
+        // A whole, well-formed success, but longer than any create answer may be.
+        return void res.writeHead(200, FORM).end(`${SUCCESS}&padding=${'x'.repeat(1024 * 1024 + 1)}`);
+      case 'bad-gzip':
+        return void res.writeHead(200, { ...FORM, 'Content-Encoding': 'gzip' }).end(SUCCESS);
+      case 'ok-deflate':
+        return void res.writeHead(200, { ...FORM, 'Content-Encoding': 'deflate' }).end(zlib.deflateSync(SUCCESS));
+      case 'ok-br':
+        return void res.writeHead(200, { ...FORM, 'Content-Encoding': 'br' }).end(zlib.brotliCompressSync(SUCCESS));
     }
   }
 }

@@ -5,6 +5,7 @@ import { startLocalGateway, type LocalGateway } from '../../src/local-gateway';
 import type { AdvanceClockResult } from '../../src/extension/environments/advanceClock';
 import type { LocalGatewayInfo } from '../../src/extension/environments/localGateway';
 import type { SubmitResult } from '../../src/extension/submit/submit';
+import { TEST_TIMEOUT_MS } from './wait';
 
 // PayGate: Advance Local Gateway Clock…, on the local gateway the editor starts and on a `paygate gateway`
 // found running on the CLI's state directory ($PAYGATE_STATE_DIR, a scratch folder in these runs: the
@@ -22,7 +23,7 @@ function advanced(r: AdvanceClockResult | undefined): Extract<AdvanceClockResult
 }
 
 describe('advance local gateway clock', function () {
-  this.timeout(60_000);
+  this.timeout(TEST_TIMEOUT_MS);
 
   before(async () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID);

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { REPORT_COLUMNS, startLocalGateway, type LocalGateway } from '../../src/local-gateway';
+import { startLocalGateway, type LocalGateway } from '../../src/local-gateway';
+import { REPORT_COLUMNS } from '../../src/local-gateway/report';
 import { Ledger, type SubmissionRecord } from '../../src/core/ledger';
 import type { LocalGatewayInfo } from '../../src/extension/environments/localGateway';
 import type { ReportResult } from '../../src/extension/report/run';
@@ -15,6 +16,7 @@ import type { SelectEnvironmentResult } from '../../src/extension/environments/s
 import type { SubmitResult } from '../../src/extension/submit/submit';
 import type { NewReportTemplateResult } from '../../src/extension/report/templates';
 import type { SubmissionView } from '../../src/shared/resultsProtocol';
+import { TEST_TIMEOUT_MS, until } from './wait';
 
 // The gateway commands against real local gateways: the extension's own built-in `local` one, and one
 // this suite starts itself (as a settings environment named TEST_ENV) so secrets set through the commands
@@ -41,15 +43,14 @@ async function ledgerRecords(file: string): Promise<SubmissionRecord[]> {
   return new Ledger(path.dirname(file)).list();
 }
 
-/** Polls until `check` returns a value, failing with `what` at the deadline; no fixed sleeps. */
-async function eventually<T>(what: string, check: () => T | undefined | Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setImmediate(r));
-  }
+/** Probes until `check` gives a value, waking when the tabs, the visible editors or the diagnostics change. */
+function eventually<T>(what: string, check: () => T | undefined | Promise<T | undefined>): Promise<T> {
+  const events = [
+    vscode.window.tabGroups.onDidChangeTabs,
+    vscode.window.onDidChangeVisibleTextEditors,
+    vscode.languages.onDidChangeDiagnostics,
+  ];
+  return until(what, check, { events });
 }
 
 function sent(r: SubmitResult | undefined): Extract<SubmitResult, { status: 'sent' }> {
@@ -63,7 +64,7 @@ async function documentText(uri: vscode.Uri): Promise<string> {
 }
 
 describe('gateway commands', function () {
-  this.timeout(60_000);
+  this.timeout(TEST_TIMEOUT_MS);
 
   before(async () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID);
@@ -211,13 +212,11 @@ describe('gateway commands', function () {
       assert.equal(r.savedTo, target);
       assert.equal(fs.readFileSync(target).subarray(0, 4).toString('latin1'), '%PDF');
       // The PDF page's panel is a webview tab of its own view type, not the system's viewer.
-      const deadline = Date.now() + 10_000;
-      const pdfTab = () =>
+      await eventually('a PDF report tab', () =>
         vscode.window.tabGroups.all
           .flatMap((g) => g.tabs)
-          .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('paygate.pdfReport'));
-      while (!pdfTab() && Date.now() < deadline) await new Promise((res) => setTimeout(res, 100));
-      assert.ok(pdfTab(), 'a PDF report tab is open');
+          .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('paygate.pdfReport')),
+      );
     });
 
     it('names the file, line and column of a template problem and sends nothing', async () => {
@@ -431,10 +430,8 @@ describe('gateway commands', function () {
       const doc = await vscode.workspace.openTextDocument(fixture('broken.report.json'));
       await vscode.window.showTextDocument(doc);
       // "reportCsvDelimiter": ";;" is on line 5 (0-based 4); the JSON language service reports it there.
-      const problem = await eventually(
-        'a schema diagnostic on reportCsvDelimiter',
-        () => vscode.languages.getDiagnostics(doc.uri).find((d) => d.range.start.line === 4),
-        30_000,
+      const problem = await eventually('a schema diagnostic on reportCsvDelimiter', () =>
+        vscode.languages.getDiagnostics(doc.uri).find((d) => d.range.start.line === 4),
       );
       assert.match(problem.message, /length|long/i);
     });

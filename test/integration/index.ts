@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
+import { TEST_TIMEOUT_MS } from './wait';
 
 const { EVENT_RUN_END, EVENT_TEST_PASS, EVENT_TEST_FAIL, EVENT_TEST_PENDING, EVENT_SUITE_BEGIN } = Mocha.Runner.constants;
 
@@ -81,7 +82,7 @@ function indent(text: string, prefix: string): string {
 
 /** Finds every bundled suite next to this runner; PAYGATE_TEST_GREP narrows the run while debugging. */
 export function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000, reporter: SummaryReporter });
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: TEST_TIMEOUT_MS, reporter: SummaryReporter });
   const grep = process.env.PAYGATE_TEST_GREP;
   if (grep) mocha.grep(grep);
   const dir = __dirname;

@@ -1,39 +1,25 @@
 // The recurring-payment CSV face in a running editor: language mode, Problems, quick fixes, fix-all,
 // hover, completion and the onSave setting. Runs under @vscode/test-electron and under the code-server
 // harness alike: only the public `vscode` API, fixtures found through the extension's own path, edits
-// made on copies in a scratch folder, and waits that poll with a deadline instead of sleeping.
+// made on copies in a scratch folder, and waits on the diagnostics' own event (./wait.ts).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LANGUAGE_ID } from '../../src/shared/lintProtocol';
+import { until } from './wait';
 
 const EXTENSION_ID = 'paygate.paygate-toolkit';
 // Each code links to its entry in the rule book, docs/rules.md, whose anchor is the code.
 const RULE_LINK = 'https://github.com/paygate/paygate-toolkit/blob/main/docs/rules.md#';
-const DEADLINE_MS = 20_000;
 
 let fixtures = '';
 let scratch = '';
 
-/** Polls `probe` until it returns something other than undefined/false, waking on diagnostics changes. */
-async function waitFor<T>(what: string, probe: () => T | undefined | false): Promise<T> {
-  const deadline = Date.now() + DEADLINE_MS;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise<void>((resolve) => {
-      const sub = vscode.languages.onDidChangeDiagnostics(() => done());
-      const timer = setTimeout(() => done(), 100);
-      function done(): void {
-        sub.dispose();
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  }
+/** Probes until `probe` gives a value, waking whenever the editor's diagnostics change. */
+function waitFor<T>(what: string, probe: () => T | undefined | false): Promise<T> {
+  return until(what, probe, { events: [vscode.languages.onDidChangeDiagnostics] });
 }
 
 function paygateDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
@@ -421,25 +407,55 @@ describe('lint (recurring-payment CSV in the editor)', () => {
     });
   });
 
-  describe('paygate.lint.run = onSave', () => {
+  describe('paygate.lint.run, with paygate.lint.debounceMs 0', () => {
     before(async () => {
       await setLintSetting('debounceMs', 0);
-      await setLintSetting('run', 'onSave');
     });
     after(async () => {
       await setLintSetting('run', undefined);
       await setLintSetting('debounceMs', undefined);
     });
 
-    it('checks on open, leaves edits unchecked until the file is saved', async () => {
-      const doc = await openShown(copyFixture('mistakes.rpcsv'));
-      await diagnosticsWhere(doc.uri, 'diagnostics on open', (d) => d.length === 4);
+    /** A copy of a fixture opened now, once the language server has published its problems. */
+    async function openedAndChecked(): Promise<void> {
+      const other = await vscode.workspace.openTextDocument(copyFixture('mistakes.rpcsv'));
+      await diagnosticsWhere(other.uri, 'the problems of a file opened after the edit', (d) => d.length === 4);
+    }
+
+    /**
+     * Puts an invalid-value into row 2 and returns once the language server has certainly handled the edit
+     * and sent whatever it sends for it, by opening another file after it and waiting for that file's
+     * problems. That holds because the server handles messages in order and checks from timers, in order;
+     * an earlier harmless edit has already made it ask the editor for this file's settings (a round trip
+     * the edit's own handling would otherwise wait for); and the client shows problems in the order they
+     * came. The onType test proves the wait is long enough: there the edit's problem is in by then.
+     */
+    async function invalidValueThenBarrier(doc: vscode.TextDocument): Promise<vscode.Range> {
+      await replace(doc, cellRange(doc, 2, 'ord-2'), 'ord-3'); // no rule reads this value
+      await openedAndChecked();
       const cell = cellRange(doc, 2, 'DST');
       await replace(doc, cell, 'XYZ');
-      // With debounceMs 0, an onType check would have been queued as a timer when the change arrived,
-      // before this test's timer; once this one fires, such a check would already have run.
-      await new Promise<void>((resolve) => setTimeout(resolve, 0));
-      assert.ok(!paygateDiagnostics(doc.uri).some((d) => codeOf(d) === 'invalid-value'), 'not checked before save');
+      await openedAndChecked();
+      return cell;
+    }
+
+    it('onType: an edit is checked before a file opened after it is', async () => {
+      await setLintSetting('run', 'onType');
+      const doc = await openShown(copyFixture('mistakes.rpcsv'));
+      await diagnosticsWhere(doc.uri, 'diagnostics on open', (d) => d.length === 4);
+      const cell = await invalidValueThenBarrier(doc);
+      const invalid = paygateDiagnostics(doc.uri).filter((d) => codeOf(d) === 'invalid-value');
+      assert.equal(invalid.length, 1, `checked as typed: ${paygateDiagnostics(doc.uri).map(codeOf).join(', ')}`);
+      assert.ok(invalid[0].range.isEqual(cell));
+    });
+
+    it('onSave: checks on open, leaves edits unchecked until the file is saved', async () => {
+      await setLintSetting('run', 'onSave');
+      const doc = await openShown(copyFixture('mistakes.rpcsv'));
+      const opened = await diagnosticsWhere(doc.uri, 'diagnostics on open', (d) => d.length === 4);
+      const cell = await invalidValueThenBarrier(doc);
+      // The same wait that shows the edit's problem with onType: with onSave, the problems are still those of the open.
+      assert.deepEqual(paygateDiagnostics(doc.uri).map(codeOf), opened.map(codeOf), 'not checked before save');
       assert.equal(await doc.save(), true);
       const ds = await diagnosticsWhere(doc.uri, 'invalid-value after save', (d) => d.some((x) => codeOf(x) === 'invalid-value'));
       assert.ok(ds.find((d) => codeOf(d) === 'invalid-value')?.range.isEqual(cell));

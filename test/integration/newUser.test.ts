@@ -8,25 +8,26 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LANGUAGE_ID } from '../../src/shared/lintProtocol';
 import type { SelectEnvironmentResult } from '../../src/extension/environments/statusBar';
+import { TEST_TIMEOUT_MS, until } from './wait';
 
 const EXTENSION_ID = 'paygate.paygate-toolkit';
 const HEADER = 'client-orderid;rp_card_type;credit-card-number;cvv2;amount;currency';
 
-async function eventually<T>(what: string, check: () => T | undefined | Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** Probes until `check` gives a value, waking on every document event (a language switch closes and reopens). */
+function eventually<T>(what: string, check: () => T | undefined | Promise<T | undefined>): Promise<T> {
+  const events = [
+    vscode.workspace.onDidOpenTextDocument,
+    vscode.workspace.onDidCloseTextDocument,
+    vscode.workspace.onDidChangeTextDocument,
+  ];
+  return until(what, check, { events });
 }
 
 /** Waits until the document (by URI) is open with `language`; the open document object changes with it. */
 const languageOf = (uri: vscode.Uri) => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.languageId;
 
 describe('a new user', function () {
-  this.timeout(60_000);
+  this.timeout(TEST_TIMEOUT_MS);
   let scratch = '';
 
   before(async () => {

@@ -10,6 +10,7 @@ import { gatewayClients } from '../../src/local-gateway';
 import type { AdvanceClockResult } from '../../src/extension/environments/advanceClock';
 import type { LocalGatewayInfo } from '../../src/extension/environments/localGateway';
 import type { SubmitResult } from '../../src/extension/submit/submit';
+import { DEADLINE_MS, TEST_TIMEOUT_MS } from './wait';
 
 // Issue 30, the editor's side: the editor and the terminal use one local gateway per state directory
 // ($PAYGATE_STATE_DIR, a scratch folder in these runs, is both the CLI's and the editor's). A terminal's
@@ -33,10 +34,10 @@ function terminalEnv(): NodeJS.ProcessEnv {
   return { ...process.env, XDG_CONFIG_HOME: path.join(scratch, 'config'), ELECTRON_RUN_AS_NODE: '1' };
 }
 
-/** `paygate ARGS` in a terminal (the built CLI), to its end (60 s at most). */
+/** `paygate ARGS` in a terminal (the built CLI), to its end (a deadline for a loaded machine: ./wait.ts). */
 function paygate(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { cwd: scratch, env: terminalEnv(), timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [cli, ...args], { cwd: scratch, env: terminalEnv(), timeout: TEST_TIMEOUT_MS }, (err, stdout, stderr) => {
       let code = 0;
       if (err) code = typeof err.code === 'number' ? err.code : -1;
       resolve({ code, stdout, stderr });
@@ -63,7 +64,10 @@ function terminalGateway(): { child: ChildProcess; text: () => string; wait: (re
   child.on('exit', () => waiters.splice(0).forEach((w) => w()));
   const wait = (re: RegExp) =>
     new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${re} from paygate gateway within 30 s: ${text}`)), 30_000);
+      const timer = setTimeout(
+        () => reject(new Error(`no ${re} from paygate gateway within ${DEADLINE_MS / 1000} s: ${text}`)),
+        DEADLINE_MS,
+      );
       const look = () => {
         if (re.test(text)) {
           clearTimeout(timer);
@@ -100,7 +104,7 @@ function sent(r: SubmitResult | undefined): Extract<SubmitResult, { status: 'sen
 }
 
 /** Polls until `check` returns a value, failing with `what` at the deadline; no fixed sleeps. */
-async function eventually<T>(what: string, check: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+async function eventually<T>(what: string, check: () => Promise<T | undefined>, ms = DEADLINE_MS): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await check();
@@ -128,7 +132,7 @@ async function cliRecords(): Promise<SubmissionRecord[]> {
 }
 
 describe('one local gateway for the editor and the terminal', function () {
-  this.timeout(120_000);
+  this.timeout(TEST_TIMEOUT_MS);
 
   before(async () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID);

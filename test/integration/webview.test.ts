@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { until as untilEvent } from './wait';
 
 const EXTENSION_ID = 'paygate.paygate-toolkit';
 const COMMAND = 'paygate.openCsvInTable';
@@ -12,23 +13,9 @@ function resultsTabs(label?: string): vscode.Tab[] {
     .filter((t) => label === undefined || t.label === label);
 }
 
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise<void>((resolve) => {
-      const d = vscode.window.tabGroups.onDidChangeTabs(() => {
-        d.dispose();
-        resolve();
-      });
-      setTimeout(() => {
-        d.dispose();
-        resolve();
-      }, 200);
-    });
-  }
+/** Probes until `probe` gives a value, waking whenever the tabs change. */
+function until<T>(what: string, probe: () => T | undefined): Promise<T> {
+  return untilEvent(what, probe, { events: [vscode.window.tabGroups.onDidChangeTabs] });
 }
 
 describe('results panel', () => {

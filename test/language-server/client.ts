@@ -11,11 +11,12 @@ import {
   type Diagnostic,
   type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
+import { WAIT_MS } from '../fixtures/deadlines';
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const CLI = path.join(ROOT, 'dist', 'cli.js');
 export { LANGUAGE_ID } from '../../src/shared/lintProtocol';
-const DEADLINE_MS = 20_000;
+const DEADLINE_MS = WAIT_MS;
 
 export interface Published {
   uri: string;
@@ -23,6 +24,8 @@ export interface Published {
   diagnostics: Diagnostic[];
   /** Order of arrival among everything the test recorded (publishes and its own marks). */
   seq: number;
+  /** When it arrived (performance.now()), read and parsed: what a bench times. */
+  at: number;
 }
 
 export class TestClient {
@@ -38,7 +41,7 @@ export class TestClient {
     this.child.stderr!.on('data', (b: Buffer) => (this.stderr += b.toString()));
     this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     this.connection.onNotification(PublishDiagnosticsNotification.type, (p) => {
-      this.published.push({ uri: p.uri, version: p.version, diagnostics: p.diagnostics, seq: this.seq++ });
+      this.published.push({ uri: p.uri, version: p.version, diagnostics: p.diagnostics, seq: this.seq++, at: performance.now() });
       this.wake();
     });
     this.child.on('exit', () => this.wake());
@@ -72,8 +75,8 @@ export class TestClient {
   }
 
   /** The last diagnostics published for `uri` once they satisfy `ok`, waiting on publishes with a deadline. */
-  async diagnostics(uri: string, what: string, ok: (p: Published) => boolean): Promise<Published> {
-    const deadline = Date.now() + DEADLINE_MS;
+  async diagnostics(uri: string, what: string, ok: (p: Published) => boolean, deadlineMs = DEADLINE_MS): Promise<Published> {
+    const deadline = Date.now() + deadlineMs;
     for (;;) {
       const last = [...this.published].reverse().find((p) => p.uri === uri);
       if (last && ok(last)) return last;

@@ -11,13 +11,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CodeAction, Diagnostic } from 'vscode-languageserver-protocol';
 import { CLI, LANGUAGE_ID, TestClient } from './client';
+import { PROCESS_MS } from '../fixtures/deadlines';
 
 const REAL = '4539578763621486';
 const TEXT = `client-orderid;rp_card_type;credit-card-number;currency;amount\nA1;DST;4111111111111111;EUR;1.00\nA2;DST;${REAL};EUR;1.00\n`;
 const codes = (ds: Diagnostic[]) => ds.map((d) => String(d.code));
 const text = (d: Diagnostic) => (typeof d.message === 'string' ? d.message : d.message.value);
 
-describe('card-data-in-git over LSP', { timeout: 60_000 }, () => {
+describe('card-data-in-git over LSP', { timeout: PROCESS_MS }, () => {
   let client: TestClient;
   let dir: string;
   const git = (...args: string[]) => execFileSync('git', args, { cwd: path.join(dir, 'repo'), stdio: 'pipe' });

@@ -9,8 +9,9 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileS
 import os from 'node:os';
 import path from 'node:path';
 import { CLI, ROOT, cellRange } from './client';
+import { WAIT_MS } from '../fixtures/deadlines';
 
-const NVIM_DEADLINE_MS = 90_000;
+const NVIM_DEADLINE_MS = WAIT_MS;
 const hasNvim = spawnSync('nvim', ['--version'], { stdio: 'ignore' }).status === 0;
 // Outside CI a machine without Neovim skips this file; in CI its absence is a failure.
 const skip = !hasNvim && !process.env.CI ? 'nvim is not installed (bash test/e2e/setup-system.sh installs it)' : false;

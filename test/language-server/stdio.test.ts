@@ -19,6 +19,7 @@ import type {
   WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
 import { CLI, LANGUAGE_ID, ROOT, TestClient, cellRange, type Published } from './client';
+import { PROCESS_MS } from '../fixtures/deadlines';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'lint');
 // Each code links to its entry in the rule book, docs/rules.md, whose anchor is the code.
@@ -373,6 +374,29 @@ describe('language server over stdio (paygate lsp --stdio)', () => {
     assert.equal(diagnostics.filter((d) => d.code === 'invalid-value').length, 1000);
   });
 
+  it('changes sent back to back are linted once, after the last of them', async () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) => `ord-${i};SRC;4111111111111111;5.00;EUR`);
+    const doc = new Doc(client, uri('burst.rpcsv'), `client-orderid;rp_card_type;credit-card-number;amount;currency\n${rows.join('\n')}\n`);
+    await doc.diagnostics('the open', () => true);
+    // Five edits written at once, as an editor does while the server is busy: each as its own didChange.
+    const sent: Promise<void>[] = [];
+    for (let i = 0; i < 5; i++) {
+      const range = cellRange(doc.text, 1 + i * 1000, 'EUR');
+      doc.version++;
+      sent.push(
+        client.connection.sendNotification('textDocument/didChange', {
+          textDocument: { uri: doc.uri, version: doc.version },
+          contentChanges: [{ range, text: 'E1X' }],
+        }),
+      );
+    }
+    await Promise.all(sent);
+    const last = await client.diagnostics(doc.uri, 'the five edits', (p) => p.version === 6);
+    assert.equal(last.diagnostics.filter((d) => d.code === 'invalid-value').length, 5);
+    const versions = client.published.filter((p) => p.uri === doc.uri && p.version !== 1).map((p) => p.version);
+    assert.deepEqual(versions, [6], 'one lint, of the last version');
+  });
+
   it('clears the problems of a closed document', async () => {
     const d = new Doc(client, uri('mistakes.rpcsv'), readFileSync(path.join(FIXTURES, 'mistakes.rpcsv'), 'utf8'));
     await d.diagnostics('diagnostics', (ds) => ds.length === 4);
@@ -429,14 +453,14 @@ describe('language server settings over stdio', () => {
 
 describe('paygate lsp arguments', () => {
   it('needs --stdio, and --help says how to configure an editor', () => {
-    const bare = spawnSync(process.execPath, [CLI, 'lsp'], { encoding: 'utf8', timeout: 20_000 });
+    const bare = spawnSync(process.execPath, [CLI, 'lsp'], { encoding: 'utf8', timeout: PROCESS_MS });
     assert.equal(bare.status, 2);
     assert.match(bare.stderr, /--stdio is required/);
-    const help = spawnSync(process.execPath, [CLI, 'lsp', '--help'], { encoding: 'utf8', timeout: 20_000 });
+    const help = spawnSync(process.execPath, [CLI, 'lsp', '--help'], { encoding: 'utf8', timeout: PROCESS_MS });
     assert.equal(help.status, 0);
     assert.match(help.stdout, /Usage: paygate lsp --stdio/);
     assert.match(help.stdout, /paygate-recurring-csv/);
-    const listed = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8', timeout: 20_000 });
+    const listed = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8', timeout: PROCESS_MS });
     assert.match(listed.stdout, /lsp\s+language server/);
   });
 });

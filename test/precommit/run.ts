@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PROCESS_MS } from '../fixtures/deadlines';
 
 const ROOT = path.resolve(__dirname, '../..');
 /** A try-repo installs the hook environment from scratch (npm install, build, pack): minutes at most. */
@@ -29,7 +30,7 @@ function which(cmd: string): boolean {
 }
 
 function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync('git', args, { cwd, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8', timeout: PROCESS_MS });
   if (r.status !== 0) fail(`git ${args.join(' ')}: ${r.stderr}`);
   return r.stdout;
 }

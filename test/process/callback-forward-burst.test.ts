@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { startCallbackListener, type CallbackEntry } from '../../src/callback-listener';
+import { PROCESS_MS, WAIT_MS } from '../fixtures/deadlines';
 
 const HANDLER = path.join(__dirname, '..', 'fixtures', 'callbacks', 'handler.py');
 const BURSTS = 12;
@@ -45,7 +46,7 @@ function post(url: string, clientOrderId: string): Promise<{ status: number; tex
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,
-      { method: 'POST', agent: false, headers: { 'content-type': 'application/x-www-form-urlencoded' }, timeout: 30_000 },
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/x-www-form-urlencoded' }, timeout: WAIT_MS },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -61,7 +62,7 @@ function post(url: string, clientOrderId: string): Promise<{ status: number; tex
 
 test(
   `${BURSTS} bursts of ${PER_BURST} concurrent callbacks forwarded to a Python HTTP/1.1 handler: each reaches it once, none answered 502`,
-  { timeout: 120_000 },
+  { timeout: 2 * PROCESS_MS },
   async () => {
     const py = await pythonHandler();
     const calls: CallbackEntry[] = [];
@@ -80,7 +81,7 @@ test(
         [],
       );
       // The handler prints a line after answering: every call is there, once.
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + WAIT_MS;
       while (py.handled.length < answers.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       assert.deepEqual([...py.handled].sort(), answers.map((a) => a.id).sort());
     } finally {

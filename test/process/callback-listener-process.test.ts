@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { batch, postCreate, START, tempStateDir } from '../fixtures/local-gateway/helpers';
 import { startLocalGateway } from '../../src/local-gateway';
+import { PROCESS_MS } from '../fixtures/deadlines';
 
 const root = path.join(__dirname, '..', '..');
 const tsx = pathToFileURL(require.resolve('tsx')).href;
@@ -20,7 +21,7 @@ const main = path.join(root, 'src', 'cli', 'main.ts');
 
 function paygate(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', tsx, main, ...args], { cwd: root, timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, ['--import', tsx, main, ...args], { cwd: root, timeout: PROCESS_MS }, (err, stdout, stderr) => {
       let code = 0;
       if (err) code = typeof err.code === 'number' ? err.code : -1;
       resolve({ code, stdout, stderr });
@@ -58,7 +59,7 @@ function lines(child: ChildProcess) {
 
 test(
   'paygate listen with the local gateway: one callback per charge, valid control, forwarded, listed and replayed',
-  { timeout: 120_000 },
+  { timeout: 2 * PROCESS_MS },
   async () => {
     const stateDir = tempStateDir();
     const seen: { url: string; body: string }[] = [];
@@ -127,7 +128,7 @@ test(
       );
       const replay = await paygate(['callbacks', 'replay', calls[2].id, '--to', hook, '--state', stateDir]);
       assert.equal(replay.code, 0, replay.stderr);
-      assert.match(replay.stdout, /^HTTP 200 in \d+ ms\nhandled\n$/);
+      assert.match(replay.stdout, /^HTTP 200 in \d+ ms\n {2}\| handled\n$/);
       assert.equal(seen.length, charges + 1);
       assert.equal(seen[charges].body, seen[2].body, 'replayed byte for byte');
 
@@ -173,7 +174,7 @@ test('paygate listen refuses a forward target off the machine, naming it', async
 
 test(
   'paygate listen forwarding to a handler that is down: 200 concurrent calls each get a 502, each said on its line; Ctrl+C stops it',
-  { timeout: 120_000 },
+  { timeout: 2 * PROCESS_MS },
   async () => {
     const stateDir = tempStateDir();
     // A port that was just free: nothing listens there once the probe is closed.
@@ -230,57 +231,61 @@ test(
   },
 );
 
-test('paygate listen on SIGTERM answers a forward in flight with its handler answer, then exits 0', { timeout: 60_000 }, async () => {
-  const stateDir = tempStateDir();
-  const held: http.ServerResponse[] = [];
-  let arrived: (() => void) | undefined;
-  const handler = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      held.push(res);
-      arrived?.();
-    });
-  });
-  handler.listen(0, '127.0.0.1');
-  await new Promise((r) => handler.once('listening', r));
-  const hook = `http://127.0.0.1:${(handler.address() as AddressInfo).port}/hook`;
-  const child = spawn(process.execPath, ['--import', tsx, main, 'listen', '--state', stateDir, '--forward-to', hook], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  try {
-    const out = lines(child);
-    await out.until(1);
-    const url = out.got[0].replace('listening on ', '');
-    const reachedHandler = new Promise<void>((resolve, reject) => {
-      arrived = resolve;
-      setTimeout(() => reject(new Error('the call did not reach the handler within 20 s')), 20_000).unref();
-    });
-    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode!, text }));
+test(
+  'paygate listen on SIGTERM answers a forward in flight with its handler answer, then exits 0',
+  { timeout: 2 * PROCESS_MS },
+  async () => {
+    const stateDir = tempStateDir();
+    const held: http.ServerResponse[] = [];
+    let arrived: (() => void) | undefined;
+    const handler = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        held.push(res);
+        arrived?.();
       });
-      req.on('error', reject);
-      req.end('status=approved&orderid=1&client-orderid=TERM-1');
     });
-    await reachedHandler;
-    const stopping = new Promise<void>((r) => child.stderr!.on('data', () => /SIGTERM: stopping/.test(stderr) && r()));
-    child.kill('SIGTERM');
-    await stopping;
-    held[0].writeHead(201).end('handled while stopping');
-    assert.deepEqual(await answer, { status: 201, text: 'handled while stopping' });
-    const code = await new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (c) => r(c))));
-    assert.equal(code, 0, stderr);
-    await out.until(2);
-    assert.match(out.got[1], /client-orderid TERM-1 .* -> 201 in \d+ ms/);
-  } finally {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await new Promise<void>((r) => (handler.close(() => r()), handler.closeAllConnections()));
-    fs.rmSync(stateDir, { recursive: true, force: true });
-  }
-});
+    handler.listen(0, '127.0.0.1');
+    await new Promise((r) => handler.once('listening', r));
+    const hook = `http://127.0.0.1:${(handler.address() as AddressInfo).port}/hook`;
+    const child = spawn(process.execPath, ['--import', tsx, main, 'listen', '--state', stateDir, '--forward-to', hook], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    try {
+      const out = lines(child);
+      await out.until(1);
+      const url = out.got[0].replace('listening on ', '');
+      const reachedHandler = new Promise<void>((resolve, reject) => {
+        arrived = resolve;
+        setTimeout(() => reject(new Error('the call did not reach the handler within 20 s')), 20_000).unref();
+      });
+      const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode!, text }));
+        });
+        req.on('error', reject);
+        req.end('status=approved&orderid=1&client-orderid=TERM-1');
+      });
+      await reachedHandler;
+      const stopping = new Promise<void>((r) => child.stderr!.on('data', () => /SIGTERM: stopping/.test(stderr) && r()));
+      child.kill('SIGTERM');
+      await stopping;
+      held[0].writeHead(201).end('handled while stopping');
+      assert.deepEqual(await answer, { status: 201, text: 'handled while stopping' });
+      const code = await new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (c) => r(c))));
+      assert.equal(code, 0, stderr);
+      await out.until(2);
+      assert.match(out.got[1], /client-orderid TERM-1 .* -> 201 in \d+ ms/);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await new Promise<void>((r) => (handler.close(() => r()), handler.closeAllConnections()));
+      fs.rmSync(stateDir, { recursive: true, force: true });
+    }
+  },
+);

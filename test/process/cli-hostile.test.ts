@@ -10,11 +10,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FIXTURES } from '../fixtures/hostile/generate';
 import { malformedRows } from '../fixtures/hostile/shapes';
+import { PROCESS_MS } from '../fixtures/deadlines';
 
 const ROOT = path.resolve(__dirname, '../..');
 const MAIN = path.join(ROOT, 'src/cli/main.ts');
 /** A refusal is immediate; a process still running after this long is reading for ever. */
-const DEADLINE_MS = 60_000;
+const DEADLINE_MS = PROCESS_MS;
 
 function paygate(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; killed: boolean }> {
   return new Promise((resolve, reject) => {

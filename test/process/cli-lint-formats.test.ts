@@ -11,10 +11,11 @@ import { pathToFileURL } from 'node:url';
 import { lint } from '../../src/core/rules/lint';
 import { formatLint, LINT_FORMATS, type FileLint } from '../../src/cli/format';
 import { TODAY } from '../fixtures/lint-cases/helpers';
+import { PROCESS_MS } from '../fixtures/deadlines';
 
 const ROOT = path.resolve(__dirname, '../..');
 const MAIN = path.join(ROOT, 'src/cli/main.ts');
-const TIMEOUT_MS = 60_000;
+const TIMEOUT_MS = PROCESS_MS;
 
 function paygate(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {

@@ -14,6 +14,7 @@ import type { CliContext } from '../../src/cli/context';
 import { testContext } from '../fixtures/cli/context';
 import { Ledger } from '../../src/core/ledger';
 import { trustFile } from '../../src/cli/trust';
+import { PROCESS_MS } from '../fixtures/deadlines';
 
 // `paygate submit` against a loopback stand-in for the gateway whose answer depends on the endpoint id:
 // one exit code per outcome, "refused before sending" (4) apart from "dropped after sending" (5), the
@@ -238,7 +239,7 @@ function paygate(args: string[], env: Record<string, string>): Promise<{ code: n
     execFile(
       process.execPath,
       ['--import', pathToFileURL(require.resolve('tsx')).href, join(root, 'src', 'cli', 'main.ts'), ...args],
-      { cwd: dir, env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'config'), ...env }, timeout: 120_000 },
+      { cwd: dir, env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'config'), ...env }, timeout: PROCESS_MS },
       (err, stdout, stderr) => {
         let code = 0;
         if (err) code = typeof err.code === 'number' ? err.code : -1;
@@ -248,7 +249,7 @@ function paygate(args: string[], env: Record<string, string>): Promise<{ code: n
   });
 }
 
-test('processes: refused before sending exits 4, dropped after sending exits 5', { timeout: 180_000 }, async () => {
+test('processes: refused before sending exits 4, dropped after sending exits 5', { timeout: 2 * PROCESS_MS }, async () => {
   const env = { PAYGATE_DATA_DIR: join(dir, 'data-proc'), PAYGATE_CONSUMER_SECRET: 'secret' };
   const refused = await paygate(['submit', batch('P-REF'), '--env', 'gw-refused'], env);
   assert.equal(refused.code, 4, refused.stderr);
@@ -257,24 +258,28 @@ test('processes: refused before sending exits 4, dropped after sending exits 5',
   assert.equal(JSON.parse(dropped.stdout).kind, 'connection-lost');
 });
 
-test('20 concurrent paygate submit processes leave 20 records; racing copies of one batch send once', { timeout: 300_000 }, async () => {
-  const data = join(dir, 'data-many');
-  const env = { PAYGATE_DATA_DIR: data, PAYGATE_CONSUMER_SECRET: 'secret' };
-  const files = Array.from({ length: 20 }, (_, i) => batch(`MANY${i}`));
-  const before = hits.get('ok') ?? 0;
-  const runs = await Promise.all(files.map((f) => paygate(['submit', f, '--env', 'gw-many', '--format', 'json'], env)));
-  assert.deepEqual(
-    runs.map((r) => r.code),
-    files.map(() => 0),
-    runs.map((r) => r.stderr).join('\n'),
-  );
-  const records = await new Ledger(data).list();
-  assert.equal(records.length, 20);
-  assert.ok(records.every((r) => r.state === 'done' && r.outcome === 'accepted'));
-  assert.equal(hits.get('ok'), before + 20);
+test(
+  '20 concurrent paygate submit processes leave 20 records; racing copies of one batch send once',
+  { timeout: 3 * PROCESS_MS },
+  async () => {
+    const data = join(dir, 'data-many');
+    const env = { PAYGATE_DATA_DIR: data, PAYGATE_CONSUMER_SECRET: 'secret' };
+    const files = Array.from({ length: 20 }, (_, i) => batch(`MANY${i}`));
+    const before = hits.get('ok') ?? 0;
+    const runs = await Promise.all(files.map((f) => paygate(['submit', f, '--env', 'gw-many', '--format', 'json'], env)));
+    assert.deepEqual(
+      runs.map((r) => r.code),
+      files.map(() => 0),
+      runs.map((r) => r.stderr).join('\n'),
+    );
+    const records = await new Ledger(data).list();
+    assert.equal(records.length, 20);
+    assert.ok(records.every((r) => r.state === 'done' && r.outcome === 'accepted'));
+    assert.equal(hits.get('ok'), before + 20);
 
-  const race = batch('RACE');
-  const racing = await Promise.all(Array.from({ length: 5 }, () => paygate(['submit', race, '--env', 'gw-race'], env)));
-  assert.deepEqual(racing.map((r) => r.code).sort(), [0, 2, 2, 2, 2], racing.map((r) => r.stderr).join('\n'));
-  assert.equal(hits.get('ok'), before + 21, 'the batch reached the gateway once');
-});
+    const race = batch('RACE');
+    const racing = await Promise.all(Array.from({ length: 5 }, () => paygate(['submit', race, '--env', 'gw-race'], env)));
+    assert.deepEqual(racing.map((r) => r.code).sort(), [0, 2, 2, 2, 2], racing.map((r) => r.stderr).join('\n'));
+    assert.equal(hits.get('ok'), before + 21, 'the batch reached the gateway once');
+  },
+);

@@ -16,6 +16,7 @@ import { checkTrust, readTrustStore, revokeTrust, TRUST_FILE, trustFile, userCon
 import { contentHash } from '../../src/core/contentHash';
 import { runTrust } from '../../src/cli/commands/trust';
 import { testContext } from '../fixtures/cli/context';
+import { PROCESS_MS } from '../fixtures/deadlines';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -135,7 +136,7 @@ function paygate(args: string[], cwd: string, env: Record<string, string>): Prom
     execFile(
       process.execPath,
       ['--import', tsx, path.join(root, 'src', 'cli', 'main.ts'), ...args],
-      { cwd, env: { ...process.env, ...env }, timeout: 60_000 },
+      { cwd, env: { ...process.env, ...env }, timeout: PROCESS_MS },
       (e, stdout, stderr) => {
         let code = 0;
         if (e) code = typeof e.code === 'number' ? e.code : -1;

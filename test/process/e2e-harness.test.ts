@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { loggedMessage } from '../e2e/console';
 import { cleanupAll, spawnTracked } from '../e2e/processes';
+import { WAIT_MS } from '../fixtures/deadlines';
 
 test('loggedMessage takes the message out of the workbench log format', () => {
   // msg.text() joins console arguments with spaces: format, CSS, message.
@@ -31,7 +32,7 @@ test('cleanupAll stops a tracked process and the processes it started', async ()
   await cleanupAll();
   await exited;
   // SIGKILL to the group is synchronous from our side; the grandchild is gone or a zombie being reaped by init.
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + WAIT_MS;
   while (alive(grandchild) && Date.now() < deadline) await new Promise((r) => setImmediate(r));
   assert.equal(alive(grandchild), false, 'the grandchild was stopped with its group');
 });

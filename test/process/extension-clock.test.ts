@@ -4,10 +4,10 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createRecurringPayments } from '../../src/core/gateway';
+import { createRecurringPayments, prepareSubmission } from '../../src/core/gateway';
 import { startLocalGateway, MAX_ADVANCE_DAYS, RUNNING_FILE, type LocalGateway } from '../../src/local-gateway';
 import { advanceMessage, parseDays, paymentsText } from '../../src/extension/environments/clockText';
-import { findRunningGateway } from '../../src/local-gateway';
+import { findRunningGateway } from '../../src/local-gateway/finding';
 
 // "PayGate: Advance Local Gateway Clock…": the words it uses, and how the editor finds and drives a
 // `paygate gateway` that already runs (npm start's), against a real local gateway on loopback.
@@ -68,7 +68,7 @@ describe('advance clock: a paygate gateway found on the state directory', () => 
     gw = await startLocalGateway({ stateDir, port: 0, initialDate: { year: 2027, month: 1, day: 1 } });
     const created = await createRecurringPayments({
       environment: gw.environment,
-      csvText: fs.readFileSync(path.join(ROOT, 'examples', 'valid.rpcsv'), 'utf8'),
+      payload: prepareSubmission(fs.readFileSync(path.join(ROOT, 'examples', 'valid.rpcsv'), 'utf8')).payload,
       credentials: { signatureMethod: 'RSA-SHA256', consumerKey: gw.merchant.consumerKey, privateKeyPem: gw.merchant.rsaPrivateKeyPem },
     });
     assert.equal(created.outcome, 'accepted');

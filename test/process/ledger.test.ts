@@ -5,7 +5,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { defaultLedgerDirectory, guardedSend, Ledger, LEDGER_FILE, type NewSubmission } from '../../src/core/ledger';
+import { defaultLedgerDirectory, guardedSend, Ledger, type NewSubmission } from '../../src/core/ledger';
+import { LEDGER_FILE } from '../../src/core/ledger/files';
 import { importLegacyLedger } from '../../src/extension/ledger/legacy';
 import { newSubmission } from '../fixtures/ledger/entry';
 

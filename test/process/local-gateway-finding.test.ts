@@ -7,7 +7,6 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
-  CLIENTS_DIR,
   findOrStartLocalGateway,
   gatewayClients,
   localGatewayRef,
@@ -16,8 +15,8 @@ import {
   startLocalGateway,
   RUNNING_FILE,
   StateDirLockedError,
-  takeClientLease,
 } from '../../src/local-gateway';
+import { CLIENTS_DIR, takeClientLease } from '../../src/local-gateway/clients';
 import { START, tempStateDir, withGateway } from '../fixtures/local-gateway/helpers';
 
 const options = (stateDir: string) => ({ stateDir, port: 0, initialDate: START });

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { once } from 'node:events';
 import { StateDirLockedError, RUNNING_FILE } from '../../src/local-gateway/running';
 import { START, tempStateDir, withGateway } from '../fixtures/local-gateway/helpers';
+import { WAIT_MS } from '../fixtures/deadlines';
 
 const linux = process.platform === 'linux';
 
@@ -43,7 +44,7 @@ test('a zombie lock holder (exited, never reaped) does not block a start', { ski
     const [first] = (await once(parent.stdout, 'data')) as [Buffer];
     const zombie = Number(first.toString().trim());
     assert.ok(Number.isSafeInteger(zombie) && zombie > 0, `child pid ${first.toString()}`);
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + WAIT_MS;
     while (procState(zombie) !== 'Z' && Date.now() < deadline) await new Promise((r) => setImmediate(r));
     assert.equal(procState(zombie), 'Z', 'the child became a zombie');
     // It still answers kill(pid, 0), which alone would call it alive.

@@ -14,7 +14,8 @@ import { formatThousandths, thousandthsOf } from '../../src/core/amounts';
 import { reportCsv } from '../../src/local-gateway/report';
 import { renderPdf, ROWS_PER_PAGE } from '../../src/local-gateway/pdf';
 import { sign, verify } from 'node:crypto';
-import { defaultStateDir, loadOrCreateDemoMerchant, readRunningGateway } from '../../src/local-gateway';
+import { defaultStateDir, loadOrCreateDemoMerchant } from '../../src/local-gateway';
+import { readRunningGateway } from '../../src/local-gateway/running';
 import { tempStateDir } from '../fixtures/local-gateway/helpers';
 
 test('amounts are exact thousandths, written with three decimals', () => {

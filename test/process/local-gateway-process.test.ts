@@ -12,8 +12,10 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadOrCreateDemoMerchant, readRunningGateway, readStateLock, startLocalGateway, takeClientLease } from '../../src/local-gateway';
+import { loadOrCreateDemoMerchant, readRunningGateway, readStateLock, startLocalGateway } from '../../src/local-gateway';
+import { takeClientLease } from '../../src/local-gateway/clients';
 import { batch, formFields, postCreate, tempStateDir } from '../fixtures/local-gateway/helpers';
+import { PROCESS_MS } from '../fixtures/deadlines';
 
 const root = path.join(__dirname, '..', '..');
 const tsx = pathToFileURL(require.resolve('tsx')).href;
@@ -26,7 +28,7 @@ function paygate(args: string[], env: Record<string, string>, cwd = root): Promi
     execFile(
       process.execPath,
       ['--import', tsx, main, ...args],
-      { cwd, env: { ...process.env, ...ledger, ...env }, timeout: 60_000 },
+      { cwd, env: { ...process.env, ...ledger, ...env }, timeout: PROCESS_MS },
       (err, stdout, stderr) => {
         fs.rmSync(ledger.PAYGATE_DATA_DIR, { recursive: true, force: true });
         let code = 0;

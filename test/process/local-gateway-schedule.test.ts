@@ -37,7 +37,7 @@ async function listener(status = 200) {
     port,
     received,
     /** Waits (event-driven, with a deadline) until `n` callbacks have arrived. */
-    async until(n: number, ms = 5000) {
+    async until(n: number, ms = 60_000) {
       const deadline = Date.now() + ms;
       while (received.length < n) {
         if (Date.now() > deadline) throw new Error(`only ${received.length} of ${n} callbacks arrived`);

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createRecurringPayments } from '../../src/core/gateway/client';
+import { prepareSubmission } from '../../src/core/gateway/prepare';
 import { signRequest } from '../../src/core/oauth';
 import { startLocalGateway } from '../../src/local-gateway';
 import {
@@ -180,12 +181,16 @@ test('client-orderid SIMULATE-500 gives HTTP 500 with an error id, seen by the g
 
     const outcome = await createRecurringPayments({
       environment: gw.environment,
-      csvText: batch([{ 'client-orderid': 'SIMULATE-500' }]),
+      payload: prepareSubmission(batch([{ 'client-orderid': 'SIMULATE-500' }])).payload,
       credentials: rsaCredentials(gw),
     });
     assert.equal(outcome.outcome, 'server-error');
     assert.match(outcome.outcome === 'server-error' ? (outcome.errorId ?? '') : '', /^[0-9a-f-]{36}$/);
-    const ok = await createRecurringPayments({ environment: gw.environment, csvText: batch([{}]), credentials: rsaCredentials(gw) });
+    const ok = await createRecurringPayments({
+      environment: gw.environment,
+      payload: prepareSubmission(batch([{}])).payload,
+      credentials: rsaCredentials(gw),
+    });
     assert.equal(ok.outcome, 'accepted');
   });
 });

@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { addDays, formatGatewayDate, formatIsoDate, todayLocal } from '../../src/core/dates';
 import { findOrStartLocalGateway, startLocalGateway, type LocalGatewayUse } from '../../src/local-gateway';
 import type { SubmissionRecord } from '../../src/core/ledger';
+import { PROCESS_MS } from '../fixtures/deadlines';
 
 const root = path.join(__dirname, '..', '..');
 const tsx = pathToFileURL(require.resolve('tsx')).href;
@@ -33,7 +34,7 @@ function paygate(args: string[], env: Record<string, string>): Promise<Run> {
       {
         cwd: dir,
         env: { ...process.env, PAYGATE_DATA_DIR: path.join(dir, 'data'), XDG_CONFIG_HOME: path.join(dir, 'config'), ...env },
-        timeout: 60_000,
+        timeout: PROCESS_MS,
       },
       (err, stdout, stderr) => {
         let code = 0;
@@ -101,7 +102,7 @@ test("the editor's local gateway is the terminal's: a command uses it, records w
       const child = execFile(
         process.execPath,
         ['--import', tsx, main, 'gateway', '--quiet'],
-        { cwd: dir, env: { ...process.env, ...env }, timeout: 60_000 },
+        { cwd: dir, env: { ...process.env, ...env }, timeout: PROCESS_MS },
         (err, stdout, stderr) => resolve({ code: err && typeof err.code === 'number' ? err.code : 0, stdout, stderr }),
       );
       let out = '';

@@ -5,6 +5,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { manifestFiles, REQUIRED_VSIX_FILES, vsixProblems } from '../pack/vsixContents';
+import { PROCESS_MS } from '../fixtures/deadlines';
 
 // What `vsce package` would put in the VSIX, from `vsce ls` (the same file selection, no build, no
 // network). It runs on a mirror of the work tree: every file as an empty stand-in, package.json and
@@ -19,10 +20,18 @@ let mirror: string;
 const BUILD_OUTPUTS = [
   'dist/extension.js',
   'dist/extension.js.map',
+  'dist/first-screen.js',
+  'dist/first-screen.js.map',
+  'dist/language-client.js',
+  'dist/language-client.js.map',
+  'dist/features.js',
+  'dist/features.js.map',
   'dist/language-server.js',
   'dist/language-server.js.map',
   'dist/cli.js',
   'dist/cli.js.map',
+  'dist/cli-program.js',
+  'dist/cli-program.js.map',
   'dist/webview-ui.js',
   'dist/webview-ui.js.map',
   'dist/webview-ui.css',
@@ -55,7 +64,7 @@ function workTreeFiles(dir: string): string[] {
 }
 
 function vsceLs(): string[] {
-  const r = spawnSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: mirror, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: mirror, encoding: 'utf8', timeout: PROCESS_MS });
   assert.equal(r.status, 0, `vsce ls failed:\n${r.stderr}${r.error ? String(r.error) : ''}`);
   assert.equal(r.stderr.trim(), '', 'vsce ls wrote to stderr');
   return r.stdout

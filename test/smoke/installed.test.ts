@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
+import { DEADLINE_MS, TEST_TIMEOUT_MS } from '../integration/wait';
 
 // Smoke test of the INSTALLED extension: the VSIX installed into a fresh extensions directory, code-server
 // started without our development path (test/e2e/installed.ts). Only the public vscode API and the
@@ -25,7 +26,7 @@ const file = (name: string) => vscode.Uri.file(path.join(env('PAYGATE_SMOKE_FILE
  * Polls until `probe` gives a value; bounded by time and, as a backstop, by count (set far above what the
  * deadline allows, so the deadline decides). Each turn yields to the host's event loop; no fixed sleeps.
  */
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = DEADLINE_MS): Promise<T> {
   const deadline = Date.now() + ms;
   for (let i = 0; ; i++) {
     const v = await probe();
@@ -72,7 +73,7 @@ const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? String(d.
 
 // One journey, in order, as a new user takes it: the report at the end lists the charges the clock made.
 describe('installed extension (from the VSIX)', function () {
-  this.timeout(60_000);
+  this.timeout(TEST_TIMEOUT_MS);
   let ext: vscode.Extension<unknown>;
 
   before(() => {
@@ -156,6 +157,7 @@ describe('installed extension (from the VSIX)', function () {
       console.log(`  (first diagnostics ${firstDiagnosticsMs.toFixed(0)} ms after the file opened)`);
     }
     assert.ok(bundleLoaded(ext, 'language-client'), 'diagnostics came without dist/language-client.js');
+    assert.ok(bundleLoaded(ext, 'first-screen'), 'the first screen (dist/first-screen.js) did not load after activation');
     const codes = new Set(ds.map(codeOf));
     for (const c of ['column-alias', 'invalid-value', 'dst-unsupported']) assert.ok(codes.has(c), `no ${c} among ${[...codes].join(', ')}`);
   });

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { renderCodeIndex, renderCodeTable, renderColumnTable, renderTestCards, replaceRegion } from '../../src/core/rules/docs';
-import { renderCommandTable } from '../../src/cli/registry';
+import { renderCodeIndex, renderCodeTable, renderColumnTable, renderTestCards, replaceRegion } from './ruleDocs';
+import { renderCommandTable } from './cli-docs';
 
 // `npm run readme`: rewrites the documents' generated parts: in docs/rules.md the rule tables (from the
 // column and code tables) and what `paygate lint` says of the examples; in README.md the code index and

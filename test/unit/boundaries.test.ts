@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import ts from 'typescript';
+import { PROCESS_MS } from '../fixtures/deadlines';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -52,7 +53,7 @@ function compile(side: string, source: string): number[] {
 const NOT_A_MODULE = 2306;
 const NOT_IN_PROJECT = 6307;
 
-describe('layout boundaries, enforced by the compiler', { timeout: 120_000 }, () => {
+describe('layout boundaries, enforced by the compiler', { timeout: 3 * PROCESS_MS }, () => {
   it('the core cannot import vscode; it can use Node', () => {
     assert.ok(compile('src/core', "import type { Uri } from 'vscode';\nexport type U = Uri;\n").includes(NOT_A_MODULE));
     assert.deepEqual(compile('src/core', "import { createHash } from 'node:crypto';\nexport const h = createHash;\n"), []);

@@ -10,6 +10,7 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { startCallbackListener, type CallbackEntry } from '../../src/callback-listener';
+import { PROCESS_MS, WAIT_MS } from '../fixtures/deadlines';
 
 /** What a raw connection got back before it closed (or by the deadline); `written` once its bytes are sent. */
 function rawCall(port: number, sent: string, deadlineMs = 10_000): { written: Promise<void>; answer: Promise<string> } {
@@ -31,22 +32,26 @@ async function answerOf(socket: net.Socket, deadlineMs: number): Promise<string>
   return answer;
 }
 
-test('a sender whose headers never finish gets 408 and one line saying so; the listener keeps serving', { timeout: 60_000 }, async () => {
-  const rejected: string[] = [];
-  const l = await startCallbackListener({ bodyTimeoutMs: 300, onRejected: (x) => rejected.push(x) });
-  try {
-    const answer = await rawAnswer(l.port, 'POST /notify HTTP/1.1\r\nhost: x\r\ncontent-le');
-    assert.match(answer, /^HTTP\/1\.1 408 Request Timeout\r\n/);
-    assert.match(answer, /the sender did not finish its request headers within 300 ms\n$/);
-    assert.equal(rejected.length, 1);
-    assert.match(rejected[0], /refused 408: the sender did not finish its request headers/);
-    const body = await rawAnswer(l.port, 'POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\nstatu');
-    assert.match(body, /^HTTP\/1\.1 408/);
-    assert.match(await rawAnswer(l.port, 'NOT HTTP AT ALL\r\n\r\n'), /^HTTP\/1\.1 400/);
-  } finally {
-    await l.close();
-  }
-});
+test(
+  'a sender whose headers never finish gets 408 and one line saying so; the listener keeps serving',
+  { timeout: PROCESS_MS },
+  async () => {
+    const rejected: string[] = [];
+    const l = await startCallbackListener({ bodyTimeoutMs: 300, onRejected: (x) => rejected.push(x) });
+    try {
+      const answer = await rawAnswer(l.port, 'POST /notify HTTP/1.1\r\nhost: x\r\ncontent-le');
+      assert.match(answer, /^HTTP\/1\.1 408 Request Timeout\r\n/);
+      assert.match(answer, /the sender did not finish its request headers within 300 ms\n$/);
+      assert.equal(rejected.length, 1);
+      assert.match(rejected[0], /refused 408: the sender did not finish its request headers/);
+      const body = await rawAnswer(l.port, 'POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\nstatu');
+      assert.match(body, /^HTTP\/1\.1 408/);
+      assert.match(await rawAnswer(l.port, 'NOT HTTP AT ALL\r\n\r\n'), /^HTTP\/1\.1 400/);
+    } finally {
+      await l.close();
+    }
+  },
+);
 
 /** A handler that holds each call until the test lets it answer. */
 async function heldHandler() {
@@ -65,7 +70,7 @@ async function heldHandler() {
     held,
     /** Resolves once `n` calls are held. */
     async holding(n: number): Promise<void> {
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + WAIT_MS;
       while (held.length < n) {
         if (Date.now() > deadline) throw new Error(`only ${held.length} of ${n} calls reached the handler`);
         await new Promise<void>((r) => {

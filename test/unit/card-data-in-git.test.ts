@@ -12,7 +12,8 @@ import { cardDataInGit, firstFullCardNumber, isFullCardNumber, withGitignoreEntr
 import { readBatch, type Batch } from '../../src/core/rules/batch';
 import { lint } from '../../src/core/rules/lint';
 import { PUBLISHED_TEST_CARDS } from '../../src/core/rules/testCards';
-import { luhnValid } from '../../src/core/rules/values';
+import { luhnValidIn } from '../../src/core/rules/values';
+import { PROCESS_MS } from '../fixtures/deadlines';
 
 const HEADER = 'client-orderid;rp_card_type;credit-card-number;currency;amount';
 // Luhn-valid and not a published test number: a real-looking card.
@@ -25,7 +26,7 @@ function batchOf(...rows: string[]) {
 describe('card-data-in-git: the check', () => {
   it('every published test number passes Luhn, and none counts as card data', () => {
     for (const c of PUBLISHED_TEST_CARDS) {
-      assert.ok(luhnValid(c.number), c.number);
+      assert.ok(luhnValidIn(c.number, 0, c.number.length), c.number);
       assert.equal(isFullCardNumber(c.number), false, c.number);
     }
     assert.equal(isFullCardNumber(REAL), true);
@@ -112,7 +113,7 @@ describe('card-data-in-git: the check', () => {
   });
 });
 
-describe('card-data-in-git: what git says', { timeout: 60_000 }, () => {
+describe('card-data-in-git: what git says', { timeout: PROCESS_MS }, () => {
   let dir: string;
   const run = (cwd: string, ...args: string[]) =>
     execFileSync('git', args, { cwd, stdio: 'pipe', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: dir } });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { runQueryCommand } from '../../src/cli/commands/query';
-import type { QueryJson } from '../../src/core/query';
+import type { QueryJson } from '../../src/core/query/result';
 import { captured } from '../fixtures/cli/context';
 
 const COLUMNS = [

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseCsv, type CsvRecord } from '../../src/core/csv/parse';
 import { quoteField, withCrlfRecords } from '../../src/core/csv/write';
-import { LineIndex, applyEdits } from '../../src/core/text';
+import { LineIndex } from '../../src/core/text';
 
 /** Start and end offset of every field, flattened (the public accessors, not the internal storage). */
 const boundsOf = (r: CsvRecord) => r.values.flatMap((_, i) => [r.fieldStart(i), r.fieldEnd(i)]);
@@ -164,22 +164,12 @@ describe('quoteField', () => {
   });
 });
 
-describe('LineIndex and applyEdits', () => {
+describe('LineIndex', () => {
   it('line starts after CRLF, LF and lone CR', () => {
     const index = new LineIndex('a\r\nb\nc\rd');
     assert.deepEqual(index.lineStarts, [0, 3, 5, 7]);
     assert.deepEqual(index.positionAt(3), { line: 1, character: 0 });
     assert.deepEqual(index.positionAt(2), { line: 0, character: 2 }); // between CR and LF
     assert.equal(index.offsetAt({ line: 3, character: 1 }), 8);
-  });
-  it('applies edits in any order', () => {
-    const r = (a: number, b: number, c: number, d: number) => ({ start: { line: a, character: b }, end: { line: c, character: d } });
-    assert.equal(
-      applyEdits('ab\ncd', [
-        { range: r(1, 1, 1, 2), newText: 'X' },
-        { range: r(0, 0, 0, 0), newText: '>' },
-      ]),
-      '>ab\ncX',
-    );
   });
 });

@@ -1,11 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { owner } from '../bench/bundle';
+import { EXTENSION_BUNDLES, owner } from '../bench/bundle';
+import { REQUIRED_VSIX_FILES } from '../pack/vsixContents';
 
 // What each of the extension's bundles is made of (esbuild.js builds them the same way): activation
-// loads dist/extension.js only, so the heavy parts must stay out of it, and the language client must be in
+// loads dist/extension.js only, so everything but the stand-ins must stay out of it (the first screen
+// loads in the next turn, dist/first-screen.js), and the language client must be in
 // one bundle only (the others talk to it through what the entry hands over, src/extension/entryState.ts).
 
 const ROOT = join(__dirname, '..', '..');
@@ -41,9 +44,33 @@ test('dist/extension.js (loaded on activation) holds no language client, gateway
       /^src\/core\/(ledger|oauth|forecast)/.test(i),
   );
   assert.deepEqual(heavy, []);
-  // The first screen's own parts are there.
-  for (const part of ['src/extension/submit/codeLens.ts', 'src/extension/forecast/codeLens.ts', 'src/extension/environments/statusBar.ts'])
-    assert.ok(inputs.includes(part), `${part} is not in the entry`);
+  // Nor the first screen's parts and the settings checks behind them (zod): they load in the next turn.
+  assert.deepEqual(
+    inputs.filter((i) => /node_modules\/zod\//.test(i) || /^src\/extension\/(submit|forecast|environments|lint)\//.test(i)).map(owner),
+    [],
+  );
+  assert.ok(inputs.includes('src/extension/lazy.ts'), 'the stand-ins are not in the entry');
+});
+
+test('dist/first-screen.js holds the first screen and nothing heavy', async () => {
+  const inputs = await inputsOf('src/extension/firstScreen.ts');
+  for (const part of [
+    'src/extension/submit/codeLens.ts',
+    'src/extension/forecast/codeLens.ts',
+    'src/extension/environments/statusBar.ts',
+    'src/extension/lint/detect.ts',
+  ])
+    assert.ok(inputs.includes(part), `${part} is not in dist/first-screen.js`);
+  assert.deepEqual(
+    inputs.filter(
+      (i) =>
+        LANGUAGE_CLIENT.test(i) ||
+        /^src\/(local-gateway|callback-listener|language-server)\//.test(i) ||
+        /^src\/extension\/(results|report|reconcile|history|callbacks)\//.test(i) ||
+        /^src\/core\/(ledger|oauth|forecast)/.test(i),
+    ),
+    [],
+  );
 });
 
 test('the language client is in dist/language-client.js only', async () => {
@@ -56,4 +83,14 @@ test('the language client is in dist/language-client.js only', async () => {
     client.filter((i) => /^src\/local-gateway\/(server|handlers|http|payments|report)\.ts$/.test(i)),
     [],
   );
+});
+
+test('every bundle the entry loads is one of the extension bundles, and the VSIX carries each', () => {
+  const entry = readFileSync(join(ROOT, 'src/extension/extension.ts'), 'utf8');
+  const loaded = [...entry.matchAll(/loadBundle<[^>]+>\(context, '([a-z-]+)'\)/g)].map((m) => m[1]);
+  assert.ok(loaded.length >= 3, `the entry's loadBundle calls were not found: ${loaded.join(', ')}`);
+  for (const name of loaded)
+    assert.ok(EXTENSION_BUNDLES.includes(name), `dist/${name}.js is not in EXTENSION_BUNDLES (test/bench/bundle.ts)`);
+  for (const name of EXTENSION_BUNDLES)
+    assert.ok(REQUIRED_VSIX_FILES.includes(`dist/${name}.js`), `dist/${name}.js is not among the VSIX's required files`);
 });

@@ -1,35 +1,37 @@
 // Fix-all keeps each safe fix as numbers (issue 17: `fix` peaked at 3-5x `lint` on files fixed on every
 // row). What it writes must not change: on hostile shapes and random mixtures of their rows, the text and
 // the list of applied fixes are exactly those of the editor's path, a full lint whose diagnostics carry
-// their fixes as objects, with every safe edit applied by applyEdits.
+// their fixes as objects, whose safe edits the language server sends as one workspace edit (applied here
+// as an editor applies it).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { applySafeFixes, fixAll, safeFixEdits } from '../../src/core/rules/fixAll';
+import { applySafeFixes, safeFixEdits } from '../../src/core/rules/fixAll';
 import { lint } from '../../src/core/rules/lint';
 import { SafeFixList } from '../../src/core/rules/safeFixList';
-import { applyEdits } from '../../src/core/text';
+import { applyFix } from '../fixtures/lint-cases/helpers';
 import { blankRuns, bomLines, HEADER, malformedRows, multilineQuoted, shortRows, validRows } from '../fixtures/hostile/shapes';
 
 const TODAY = { year: 2026, month: 11, day: 22 };
 
-/** The reference: every diagnostic with its fix objects, in position order, and applyEdits. */
+/** The reference: every diagnostic with its fix objects, in position order, and the editor's fix-all. */
 function viaDiagnostics(text: string) {
   const result = lint(text, { today: TODAY });
   const applied = result.diagnostics.flatMap((d) =>
     d.fixes.filter((f) => f.safe).map((f) => ({ code: d.code, title: f.title, start: d.range.start })),
   );
   const edits = safeFixEdits(result);
-  return { text: edits.length === 0 ? text : applyEdits(text, edits), applied };
+  return { text: edits.length === 0 ? text : applyFix(text, edits), applied };
 }
 
 function assertSame(text: string): void {
-  const got = fixAll(text, { today: TODAY });
+  const got = applySafeFixes(text, { today: TODAY });
   const want = viaDiagnostics(text);
   const show = JSON.stringify(text.length > 300 ? `${text.slice(0, 300)}...` : text);
   assert.equal(got.text, want.text, show);
+  const applied = Array.from({ length: got.applied.count }, (_, k) => got.applied.at(k));
   assert.deepEqual(
-    got.applied.map((a) => ({ code: a.code, title: a.title, start: a.range.start })),
+    applied.map((a) => ({ code: a.code, title: a.title, start: a.range.start })),
     want.applied,
     show,
   );
@@ -70,10 +72,10 @@ describe('fix-all, compact', () => {
     );
   });
 
-  it('applySafeFixes counts what fixAll lists, and a file fixed on every row stores each title once', () => {
+  it('applySafeFixes counts every safe fix of a full lint, and a file fixed on every row stores each title once', () => {
     const text = bomLines(2000);
     const { applied } = applySafeFixes(text, { today: TODAY });
-    assert.equal(applied.count, fixAll(text, { today: TODAY }).applied.length);
+    assert.equal(applied.count, viaDiagnostics(text).applied.length);
     const list = lint(text, { today: TODAY, safeFixesOnly: true }).safeFixes!;
     assert.ok(list.count >= 3 * 2000, `${list.count} fixes`);
     // rp_card_type, expire-month (nine values) and start-date (nine dates): a few dozen strings, not thousands.

@@ -1,6 +1,6 @@
 // `fix` never changes a value it does not mean to: on any table with byte order marks (at the start and
 // at line starts), quotes, delimiters and every line ending inside and between values, each cell after
-// fixAll is either as it was or exactly the rule book's fix of it (an alias renamed to its column, a
+// applySafeFixes (`paygate fix`) is either as it was or exactly the rule book's fix of it (an alias renamed to its column, a
 // value rewritten by its kind's suggestion). A fix applied one character off changes a neighbour; broken
 // rows (text after a closing quote) come before BOM lines, as in the file that turned A2;src into A2SRCc.
 import { describe, it } from 'node:test';
@@ -10,7 +10,7 @@ import { parseCsv } from '../../src/core/csv/parse';
 import { quoteField } from '../../src/core/csv/write';
 import { readBatch } from '../../src/core/rules/batch';
 import { columnSpec } from '../../src/core/rules/columns';
-import { fixAll } from '../../src/core/rules/fixAll';
+import { applySafeFixes } from '../../src/core/rules/fixAll';
 import { matchHeaderName } from '../../src/core/rules/header';
 import { suggestValue } from '../../src/core/rules/values';
 
@@ -96,7 +96,7 @@ const table = fc.uniqueArray(fc.constantFrom(...COLUMNS), { minLength: 2, maxLen
 );
 
 describe('fix property', () => {
-  it('every cell after fixAll is unchanged or exactly the fix meant for it, with BOMs, quotes and all line endings mixed in', () => {
+  it('every cell after applySafeFixes is unchanged or exactly the fix meant for it, with BOMs, quotes and all line endings mixed in', () => {
     fc.assert(
       fc.property(table, ({ header, rows, fileBom, headerEol, finalBreak }) => {
         let text = (fileBom ? '\ufeff' : '') + header.map((h) => quoteField(h)).join(';');
@@ -106,7 +106,7 @@ describe('fix property', () => {
         });
         if (finalBreak) text += rows.length ? rows[rows.length - 1].eol : headerEol;
 
-        const fixed = fixAll(text, { today: TODAY }).text;
+        const fixed = applySafeFixes(text, { today: TODAY }).text;
         const batch = readBatch(text);
         const before = parseCsv(text);
         const after = parseCsv(fixed);

@@ -1,11 +1,20 @@
-// Every quick fix of the rule book, applied with applyEdits and compared with the full expected text;
-// fixAll applies the safe ones only.
+// Every quick fix of the rule book, applied as the editor applies it and compared with the full expected
+// text; applySafeFixes (`paygate fix`, fix-all) applies the safe ones only.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { fixAll } from '../../src/core/rules/fixAll';
-import { lint } from '../../src/core/rules/lint';
-import { applyEdits } from '../../src/core/text';
-import { lintText, TODAY } from '../fixtures/lint-cases/helpers';
+import { applySafeFixes, type AppliedFixes } from '../../src/core/rules/fixAll';
+import { lint, type LintOptions } from '../../src/core/rules/lint';
+import { applyFix, lintText, TODAY } from '../fixtures/lint-cases/helpers';
+
+/** The safe fixes applied, and the codes of the problems they fixed, in the order `paygate fix` lists them. */
+function fixAll(text: string, options: LintOptions): { text: string; codes: string[]; errors: number } {
+  const r = applySafeFixes(text, options);
+  return { text: r.text, codes: codesOf(r.applied), errors: r.errors };
+}
+
+function codesOf(applied: AppliedFixes): string[] {
+  return Array.from({ length: applied.count }, (_, k) => applied.at(k).code);
+}
 
 /** Applies the only fix of the only diagnostic with `code`, checking its safety. */
 function applyOne(text: string, code: string, safe: boolean, fixIndex = 0): string {
@@ -14,7 +23,7 @@ function applyOne(text: string, code: string, safe: boolean, fixIndex = 0): stri
   const fix = found[0].fixes[fixIndex];
   assert.ok(fix, `no fix on ${code}`);
   assert.equal(fix.safe, safe, `${code} fix safety`);
-  return applyEdits(text, fix.edits);
+  return applyFix(text, fix.edits);
 }
 
 const MIN = 'client-orderid;rp_card_type;credit-card-number;amount;currency';
@@ -88,11 +97,11 @@ describe('bom and dst-unsupported', () => {
     assert.equal(diags.length, 2);
     assert.ok(diags.every((d) => d.fixes.length === 1 && !d.fixes[0].safe));
     assert.equal(
-      applyEdits(text, diags[0].fixes[0].edits),
+      applyFix(text, diags[0].fixes[0].edits),
       `${MIN};city;purpose\no1;DST;5555555555554444;1;EUR;;\no2;DST;5555555555554444;1;EUR;;gift\n`,
     );
     assert.equal(
-      applyEdits(
+      applyFix(
         text,
         diags.flatMap((d) => d.fixes[0].edits),
       ),
@@ -120,7 +129,7 @@ describe('missing-column: append to the header and an empty field to every row',
     const d = lintText(text).find((x) => x.code === 'missing-column')!;
     assert.equal(d.columnName, 'amount-to');
     assert.equal(
-      applyEdits(text, d.fixes[1].edits),
+      applyFix(text, d.fixes[1].edits),
       'client-orderid;rp_card_type;credit-card-number;currency;amount-from;amount-to\no1;DST;5555555555554444;EUR;1;\n',
     );
   });
@@ -164,10 +173,10 @@ describe('fixAll', () => {
       'o2;SRC;4111111111111111;2;12;2030;01.02.2027;;;x',
       '',
     ].join('\r\n');
-    const { text: out, applied } = fixAll(text, { today: TODAY });
+    const { text: out, codes } = fixAll(text, { today: TODAY });
     assert.equal(out, expected);
     assert.deepEqual(
-      applied.map((a) => a.code).sort(),
+      codes.sort(),
       ['bom', 'column-alias', 'column-alias', 'invalid-value', 'invalid-value', 'invalid-value', 'invalid-value', 'invalid-value'].sort(),
     );
     // What is left: missing currency (append), unknown cvv (rename), the DST city (clear) - all offered, none safe.
@@ -189,7 +198,7 @@ describe('fixAll', () => {
   });
   it('a clean file is left exactly as it is', () => {
     const text = `${MIN}\r\no1;DST;5555555555554444;1;EUR\r\n`;
-    assert.deepEqual(fixAll(text, { today: TODAY }), { text, applied: [], errors: 0 });
+    assert.deepEqual(fixAll(text, { today: TODAY }), { text, codes: [], errors: 0 });
   });
   it('counts the errors of the text it was given (those without a safe fix too), as a lint does', () => {
     const text = `${MIN}\r\no1;DST;5555555555554444;1;EUR\r\n\ufeffo2;src;5555555555554444\r\nx\r\n`;
@@ -200,12 +209,9 @@ describe('fixAll', () => {
   });
   it('a comma file: the rewrite alone (other fixes follow once it reads as ";")', () => {
     const text = 'Client_OrderId,rp_card_type\no1,dst\n';
-    const { text: out, applied } = fixAll(text, { today: TODAY });
+    const { text: out, codes } = fixAll(text, { today: TODAY });
     assert.equal(out, 'Client_OrderId;rp_card_type\no1;dst\n');
-    assert.deepEqual(
-      applied.map((a) => a.code),
-      ['delimiter'],
-    );
+    assert.deepEqual(codes, ['delimiter']);
     assert.equal(fixAll(out, { today: TODAY }).text, 'client-orderid;rp_card_type\no1;DST\n');
   });
 });

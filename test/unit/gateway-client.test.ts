@@ -11,9 +11,14 @@ import {
   newReportTemplate,
   operationUrl,
   parseEnvironments,
+  prepareSubmission,
   type Environment,
 } from '../../src/core/gateway';
 import { verifyRequest, parseAuthorizationHeader } from '../../src/core/oauth';
+import { WAIT_MS } from '../fixtures/deadlines';
+
+/** The form field `payload` as every face makes it: prepareSubmission's CRLF text without BOM, in Base64. */
+const payloadOf = (text: string) => prepareSubmission(text).payload;
 
 interface Seen {
   method: string;
@@ -72,7 +77,7 @@ test('create: CRLF records, no BOM, Base64 in the one form field payload, RSA-si
   const csv = '\uFEFFclient-orderid;order_desc\n1;"two\nlines"\n2;x\r\n';
   const o = await createRecurringPayments({
     environment: env(s.origin),
-    csvText: csv,
+    payload: payloadOf(csv),
     credentials: { signatureMethod: 'RSA-SHA256', consumerKey: 'merchant', privateKeyPem: keys.privateKey },
   });
   assert.equal(o.outcome, 'accepted');
@@ -126,7 +131,7 @@ test('path templates come from settings and are appended to the base URLs', asyn
   await createRecurringPayments({
     environment: env(s.origin),
     paths,
-    csvText: 'a\n',
+    payload: payloadOf('a\n'),
     credentials: { signatureMethod: 'HMAC-SHA1', consumerKey: 'm', consumerSecret: 's' },
   });
   await runCustomReport({
@@ -149,7 +154,7 @@ test('create: a server that never answers after the request went out is outcome 
     /* never answers */
   });
   t.after(s.close);
-  const o = await createRecurringPayments({ environment: env(s.origin), csvText: 'a\n', credentials: hmac, timeoutMs: 200 });
+  const o = await createRecurringPayments({ environment: env(s.origin), payload: payloadOf('a\n'), credentials: hmac, timeoutMs: 200 });
   assert.ok(o.outcome === 'unknown' && o.kind === 'timeout', JSON.stringify(o));
   assert.match(o.message, /may have created the payments/);
   assert.match(o.message, /before sending this file again/i);
@@ -164,22 +169,32 @@ test('report: a timeout after sending is a transport error (a report creates not
   const o = await runCustomReport({ environment: env(s.origin), template: newReportTemplate(), credentials: hmac, timeoutMs: 200 });
   assert.ok(o.outcome === 'transport-error' && o.kind === 'timeout', JSON.stringify(o));
   const controller = new AbortController();
-  const pending = createRecurringPayments({ environment: env(s.origin), csvText: 'a\n', credentials: hmac, signal: controller.signal });
-  const deadline = Date.now() + 10_000;
+  const pending = createRecurringPayments({
+    environment: env(s.origin),
+    payload: payloadOf('a\n'),
+    credentials: hmac,
+    signal: controller.signal,
+  });
+  const deadline = Date.now() + WAIT_MS;
   while (s.seen.length < 2 && Date.now() < deadline) await new Promise((r) => setImmediate(r));
   controller.abort();
   const c = await pending;
   assert.ok(c.outcome === 'unknown' && c.kind === 'cancelled', JSON.stringify(c));
   const early = new AbortController();
   early.abort();
-  const before = await createRecurringPayments({ environment: env(s.origin), csvText: 'a\n', credentials: hmac, signal: early.signal });
+  const before = await createRecurringPayments({
+    environment: env(s.origin),
+    payload: payloadOf('a\n'),
+    credentials: hmac,
+    signal: early.signal,
+  });
   assert.ok(before.outcome === 'transport-error' && /nothing was sent/.test(before.message), JSON.stringify(before));
 });
 
 test('create is sent once even when the connection drops; a drop after sending is unknown (connection-lost)', async (t) => {
   const s = await server((_r, res) => res.socket?.destroy());
   t.after(s.close);
-  const o = await createRecurringPayments({ environment: env(s.origin), csvText: 'a\n', credentials: hmac });
+  const o = await createRecurringPayments({ environment: env(s.origin), payload: payloadOf('a\n'), credentials: hmac });
   assert.ok(o.outcome === 'unknown' && o.kind === 'connection-lost', JSON.stringify(o));
   assert.equal(s.seen.length, 1);
 });
@@ -193,7 +208,7 @@ test('create: an answer cut short of its Content-Length, or in the middle of a c
     }
   });
   t.after(s.close);
-  const o = await createRecurringPayments({ environment: env(s.origin), csvText: 'a\n', credentials: hmac });
+  const o = await createRecurringPayments({ environment: env(s.origin), payload: payloadOf('a\n'), credentials: hmac });
   assert.ok(o.outcome === 'unknown' && o.kind === 'truncated', JSON.stringify(o));
   const chunked = await server((_r, res) => {
     res.writeHead(200, { 'Content-Type': 'text/plain' });
@@ -201,7 +216,7 @@ test('create: an answer cut short of its Content-Length, or in the middle of a c
     setImmediate(() => res.socket?.destroy());
   });
   t.after(chunked.close);
-  const c = await createRecurringPayments({ environment: env(chunked.origin), csvText: 'a\n', credentials: hmac });
+  const c = await createRecurringPayments({ environment: env(chunked.origin), payload: payloadOf('a\n'), credentials: hmac });
   assert.ok(c.outcome === 'unknown' && c.kind === 'truncated', JSON.stringify(c));
 });
 
@@ -217,7 +232,7 @@ test('the deadline covers the whole body: a server trickling bytes forever is cu
     for (const x of timers) clearInterval(x);
     return s.close();
   });
-  const o = await createRecurringPayments({ environment: env(s.origin), csvText: 'a\n', credentials: hmac, timeoutMs: 300 });
+  const o = await createRecurringPayments({ environment: env(s.origin), payload: payloadOf('a\n'), credentials: hmac, timeoutMs: 300 });
   assert.ok(o.outcome === 'unknown' && o.kind === 'timeout', JSON.stringify(o));
 });
 
@@ -235,7 +250,7 @@ test('answers are read up to a cap: a server sending forever is cut off, not buf
     pump();
   });
   t.after(s.close);
-  const o = await createRecurringPayments({ environment: env(s.origin), csvText: 'a\n', credentials: hmac, timeoutMs: 30_000 });
+  const o = await createRecurringPayments({ environment: env(s.origin), payload: payloadOf('a\n'), credentials: hmac, timeoutMs: 30_000 });
   assert.ok(o.outcome === 'unknown' && o.kind === 'truncated' && /exceeded 1048576 bytes/.test(o.message), JSON.stringify(o));
   const r = await runCustomReport({
     environment: env(s.origin),
@@ -253,12 +268,12 @@ test('refused on a closed port, TLS failure when https meets a plain server', as
   const credentials = { signatureMethod: 'HMAC-SHA1' as const, consumerKey: 'm', consumerSecret: 's' };
   const tls = await createRecurringPayments({
     environment: { ...env(s.origin), baseUrl: `https://127.0.0.1:${port}/` },
-    csvText: 'a\n',
+    payload: payloadOf('a\n'),
     credentials,
   });
   assert.ok(tls.outcome === 'transport-error' && tls.kind === 'tls' && /nothing was sent/.test(tls.message), JSON.stringify(tls));
   await s.close();
-  const refused = await createRecurringPayments({ environment: env(`http://127.0.0.1:${port}`), csvText: 'a\n', credentials });
+  const refused = await createRecurringPayments({ environment: env(`http://127.0.0.1:${port}`), payload: payloadOf('a\n'), credentials });
   assert.ok(
     refused.outcome === 'transport-error' && refused.kind === 'refused' && /nothing was sent/.test(refused.message),
     JSON.stringify(refused),
@@ -269,7 +284,7 @@ test('operation URLs: the base URL path and query kept, the endpoint id one enco
   const s = await server((_r, res) => res.writeHead(200).end());
   t.after(s.close);
   const environment = { ...env(s.origin), baseUrl: `${s.origin}/paynet?lang=en&x=a%20b`, endpointId: 'a/b?c#d' };
-  await createRecurringPayments({ environment, csvText: 'a\n', credentials: hmac });
+  await createRecurringPayments({ environment, payload: payloadOf('a\n'), credentials: hmac });
   assert.equal(s.seen[0].url, '/paynet/api/v4/create-recurring-payments/a%2Fb%3Fc%23d/?lang=en&x=a%20b');
   // The query is signed as query parameters: the gateway verifies the signature over the URL it received.
   const v = verifyRequest(
@@ -304,7 +319,9 @@ test('a base URL with a fragment or credentials is a settings error naming the e
   assert.equal(parsed.environments.length, 0);
   assert.ok(/sandbox/.test(parsed.problems[0]) && !parsed.problems[0].includes('hunter2'), parsed.problems[0]);
   // Nothing is sent to such an environment.
-  const o = await createRecurringPayments({ environment: withPassword, csvText: 'a\n', credentials: hmac }).catch((err: Error) => err);
+  const o = await createRecurringPayments({ environment: withPassword, payload: payloadOf('a\n'), credentials: hmac }).catch(
+    (err: Error) => err,
+  );
   assert.ok(o instanceof Error && !o.message.includes('s3cr3t-pass'));
 });
 
@@ -322,6 +339,11 @@ test('a request the gateway never took whole (it stopped reading) is a transport
     return new Promise<void>((r) => silent.close(() => r()));
   });
   const origin = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
-  const o = await createRecurringPayments({ environment: env(origin), csvText: 'a'.repeat(15_000_000), credentials: hmac, timeoutMs: 500 });
+  const o = await createRecurringPayments({
+    environment: env(origin),
+    payload: payloadOf('a').repeat(15_000_000),
+    credentials: hmac,
+    timeoutMs: 500,
+  });
   assert.ok(o.outcome === 'transport-error' && o.kind === 'timeout' && /nothing was sent/.test(o.message), JSON.stringify(o).slice(0, 300));
 });

@@ -2,14 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  interpretCreateAnswer,
-  interpretReportAnswer,
-  parseFormFields,
-  classifyTransportError,
-  type HttpAnswer,
-  type GatewayOutcome,
-} from '../../src/core/gateway';
+import { interpretCreateAnswer, interpretReportAnswer, type HttpAnswer, type GatewayOutcome } from '../../src/core/gateway';
+import { parseFormFields } from '../../src/core/gateway/answerText';
+import { classifyTransportError } from '../../src/core/gateway/transport';
 
 const dir = join(__dirname, '..', 'fixtures', 'gateway', 'answers');
 

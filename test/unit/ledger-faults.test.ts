@@ -130,6 +130,24 @@ describe('ledger damage errs on "may have been sent"', () => {
     assert.equal(other.status, 'sent');
     assert.equal(c.sends(), 2);
   });
+
+  it('a record whose content hash is itself damaged names no batch: every batch is held back', async (t) => {
+    const dir = tempDir(t);
+    const c = counter();
+    const ledger = new Ledger(dir);
+    await guardedSend({ ledger, entry: entry(), send: c.send, completion: () => ({ outcome: 'accepted' }) });
+    const bytes = fs.readFileSync(ledger.filePath);
+    // A byte inside the begin line's hash turned to NUL (a bad sector, a stray write), and the index lost,
+    // so the guard reads the file: the damaged line must not name a hash that is no batch's.
+    const at = bytes.indexOf('"contentHash":"') + '"contentHash":"'.length + 10;
+    bytes[at] = 0;
+    fs.writeFileSync(ledger.filePath, bytes);
+    fs.rmSync(path.join(dir, 'index'), { recursive: true, force: true });
+    const same = await guardedSend({ ledger: new Ledger(dir), entry: entry(), send: c.send, completion: () => ({ outcome: 'accepted' }) });
+    assert.equal(same.status, 'damaged');
+    assert.ok(same.status === 'damaged' && same.damage.unidentified === 1 && same.damage.contentHashes.length === 0, JSON.stringify(same));
+    assert.equal(c.sends(), 1);
+  });
 });
 
 describe('ledger at scale', () => {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import path from 'node:path';
 import { parseCsv } from '../../src/core/csv/parse';
-import { fixAll } from '../../src/core/rules/fixAll';
+import { applySafeFixes } from '../../src/core/rules/fixAll';
 import { lint } from '../../src/core/rules/lint';
 import { LineIndex } from '../../src/core/text';
 import { FIXTURES } from '../fixtures/hostile/generate';
@@ -53,7 +53,7 @@ describe('hostile fixtures', () => {
 
   it('BOMs at line starts after a broken row: positions stay exact and fix changes only what it means to (A2;src stays A2)', () => {
     const text = fixture('bom-lines.rpcsv');
-    const fixed = fixAll(text, { today: TODAY }).text;
+    const fixed = applySafeFixes(text, { today: TODAY }).text;
     assert.ok(!fixed.startsWith('\ufeff'), 'the leading BOM is dropped');
     const rows = parseCsv(fixed).records.map((r) => r.values);
     assert.deepEqual(rows[0], HEADER.split(';'));

@@ -3,9 +3,10 @@
 // the listed diagnostics on the whole file.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Code } from '../../src/core/rules/codes';
 import { DST, FULL, SRC, briefs, file, onCell, sorted, type Brief } from '../fixtures/lint-cases/helpers';
 
-type Case = [column: string, value: string, code: string | null];
+type Case = [column: string, value: string, code: Code | null];
 
 /** Luhn check digit, so that long test card numbers do not also trip card-luhn. */
 function withLuhn(body: string): string {

@@ -7,9 +7,9 @@ import {
   verifyRequest,
   parseAuthorizationHeader,
   checkSigningCredentials,
-  baseStringUri,
   type SigningCredentials,
 } from '../../src/core/oauth';
+import { baseStringUri } from '../../src/core/oauth/sign';
 
 // --- An independent RFC 5849 §3.4.1 base string, written from the RFC for cross-checking only. ---
 function rfcEncode(s: string): string {

@@ -6,7 +6,9 @@ import {
   holdsCardNumber,
   maskCardNumbers,
   maskField,
+  maskText,
   neutraliseFormula,
+  safeCsv,
   safeJson,
   terminalField,
   terminalSafe,
@@ -64,6 +66,14 @@ test('masking keeps the length, is idempotent and leaves no Luhn-valid card run 
   );
 });
 
+test('a UUID with a letter is an id, kept whole; a card number beside it or a UUID of digits alone is not', () => {
+  // Digit groups 8183-4276-9800-034019 pass Luhn: masked before, the error id a merchant quotes to support broke.
+  const id = 'error ID 7bac2e02-8183-4276-9800-034019f2ba4b';
+  assert.equal(maskCardNumbers(id), id);
+  assert.equal(maskCardNumbers(`${id} card 4111 1111 1111 1111`), `${id} card 4111 11** **** 1111`);
+  assert.notEqual(maskCardNumbers('41111111-1111-1111-1111-111111111111'), '41111111-1111-1111-1111-111111111111');
+});
+
 test('an id column is exact unless it holds a card number', () => {
   assert.equal(maskField('serial-number', '4012888888881881'), '401288******1881');
   assert.equal(maskField('client-orderid', '4111111111111111'), '411111******1111');
@@ -78,11 +88,17 @@ test('labelled CVVs are hidden in form, query, JSON and text shapes', () => {
   assert.equal(hideCvvs('CVC: 123 thanks'), 'CVC: ••• thanks');
   assert.equal(hideCvvs('card_cvv=999'), 'card_cvv=•••');
   assert.equal(hideCvvs('order 12345 in ccvv'), 'order 12345 in ccvv');
+  // Percent-encoded, as in a query string or an OAuth base string (`&` itself encoded as %26).
+  assert.equal(hideCvvs('a%26cvv%3D7319%26b cvv2%253D123 CVC%3a 999'), 'a%26cvv%3D•••%26b cvv2%253D••• CVC%3a •••');
+  // maskText, the masker of free text, hides them too.
+  assert.equal(maskText('error: cvv 737 wrong for 4111111111111111'), 'error: cvv ••• wrong for 411111******1111');
 });
 
 test('control characters reach no terminal raw; one value stays on one line', () => {
   assert.equal(terminalText('a\x1b]52;c;aGk=\x07b'), 'a\\x1b]52;c;aGk=\\x07b');
-  assert.equal(terminalText('x\r\ny\rz\u202e\u0085\u007f'), 'x\r\ny\\rz\\u202e\\x85\\x7f');
+  assert.equal(terminalText('x\r\ny\rz\u202e\u0085\u007f'), 'x\r\ny\\rz\\u202e\\u0085\\u007f');
+  // A JSON document that passes a terminal stays JSON.
+  assert.deepEqual(JSON.parse(terminalText(JSON.stringify({ a: 'x\u009b\u202e\u007f' }))), { a: 'x\u009b\u202e\u007f' });
   assert.equal(terminalText('col\tcol\n'), 'col\tcol\n');
   assert.equal(terminalValue('line1\nline2\ttab\r'), 'line1\\nline2\\ttab\\r');
   assert.equal(terminalSafe('pan 4111111111111111 \x1b[2J'), 'pan 411111******1111 \\x1b[2J');
@@ -107,4 +123,19 @@ test('JSON we print is masked, has no CVV member and no raw terminal control', (
   assert.match(text, /411111\*{6}1111/);
   assert.doesNotMatch(text, /[\u007f-\u009f\u202e]/);
   assert.deepEqual(JSON.parse(text).nested, [{ d: 'cvv •••' }]);
+});
+
+test('a CSV we write: masked in every cell, CVV columns left out, formulas neutralised unless raw', () => {
+  const records = [
+    ['order', 'CVV2', 'note', 'amount'],
+    ['=1+1', '737', 'card 4111 1111 1111 1111, cvv=123', '-12.50'],
+    ['\t=HYPERLINK("x")', '', '@SUM(A1)', '+3'],
+  ];
+  assert.equal(
+    safeCsv(records),
+    'order,note,amount\r\n\'=1+1,"card 4111 11** **** 1111, cvv=•••",-12.50\r\n"\'\t=HYPERLINK(""x"")",\'@SUM(A1),+3\r\n',
+  );
+  const raw = safeCsv(records, { raw: true, delimiter: ';' });
+  assert.equal(raw.split('\r\n')[1], '=1+1;card 4111 11** **** 1111, cvv=•••;-12.50');
+  assert.equal(safeCsv([]), '');
 });

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { pieceOfRows } from '../../src/core/csv/reportReader';
 import { compileFilter } from '../../src/core/query/filter';
-import { describeProblem, parseExpression, type QueryProblem } from '../../src/core/query';
+import { describeProblem, parseExpression } from '../../src/core/query';
+import type { QueryProblem } from '../../src/core/query/problem';
 
 const COLUMNS = [
   'Merchant_Name',

@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { renderCodeIndex, renderCodeTable, renderColumnTable, renderTestCards, ruleDocUrl } from '../../src/core/rules/docs';
+import { renderCodeIndex, renderCodeTable, renderColumnTable, renderTestCards } from '../tools/ruleDocs';
+import { ruleDocUrl } from '../../src/core/rules/links';
 import { CodeInfo, type Code } from '../../src/core/rules/codes';
 import { COLUMNS } from '../../src/core/rules/columns';
-import { renderCommandTable } from '../../src/cli/registry';
+import { renderCommandTable } from '../tools/cli-docs';
 
 // The rule book (docs/rules.md) and the README's code index are generated from the core's tables; these
 // tests fail when a document drifts from them (`npm run readme` rewrites both).

@@ -5,8 +5,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { makeNonce, renderShell } from '../../src/extension/results/html';
+import { makeNonce, renderShell, tableDirectives } from '../../src/extension/results/html';
 import type { HostToPage, PageToHost } from '../../src/shared/resultsProtocol';
+import { WAIT_MS } from '../fixtures/deadlines';
 
 export const ROOT = path.resolve(__dirname, '../..');
 const ORIGIN = 'https://paygate-webview.test';
@@ -38,7 +39,10 @@ export async function launch(): Promise<{ context: BrowserContext; close(): Prom
     headless: true,
     args: CHROMIUM_ARGS,
     viewport: { width: 1200, height: 700 },
+    timeout: WAIT_MS,
   });
+  // Every page's actions (a click, a wait, an evaluate) get a deadline that holds on a loaded machine.
+  context.setDefaultTimeout(WAIT_MS);
   return {
     context,
     async close() {
@@ -74,7 +78,13 @@ export interface PageHandle {
 
 export async function openPage(
   context: BrowserContext,
-  options: { initialState?: unknown; theme?: 'dark' | 'light' | 'high-contrast'; bundle?: 'webview-ui' | 'forecast' } = {},
+  options: {
+    initialState?: unknown;
+    theme?: 'dark' | 'light' | 'high-contrast';
+    bundle?: 'webview-ui' | 'forecast';
+    /** The policy's additions instead of the panel's own (to see the page without its worker). */
+    extraDirectives?: string[];
+  } = {},
 ): Promise<PageHandle> {
   const page = await context.newPage();
   const requests: string[] = [];
@@ -94,6 +104,8 @@ export async function openPage(
     scriptUri: `${ORIGIN}/${options.bundle ?? 'webview-ui'}.js`,
     styleUri: `${ORIGIN}/${options.bundle ?? 'webview-ui'}.css`,
     title: 'PayGate results',
+    // The table page's own policy additions, as the panel gives them (its parse worker).
+    extraDirectives: options.extraDirectives ?? ((options.bundle ?? 'webview-ui') === 'webview-ui' ? tableDirectives() : undefined),
   })
     // The stub runs first, under the same nonce, exactly as VS Code injects acquireVsCodeApi before page scripts.
     .replace(
@@ -121,13 +133,26 @@ export async function openPage(
     requests,
     console: consoleLines,
     errors,
-    post: (msg) => page.evaluate((m) => window.postMessage(m, '*'), msg as unknown),
+    // As the editor's webview host does, a chunk's bytes move to the page (transferred), not copied.
+    post: (msg) =>
+      page.evaluate((m) => {
+        const bytes = (m as { bytes?: unknown }).bytes;
+        window.postMessage(m, '*', bytes instanceof Uint8Array ? [bytes.buffer] : []);
+      }, msg as unknown),
     posted: () => page.evaluate(() => (window as unknown as { __posted: PageToHost[] }).__posted),
     violations: () => page.evaluate(() => (window as unknown as { __violations: string[] }).__violations),
     state: () => page.evaluate(() => (window as unknown as { __state: unknown }).__state),
-    waitReady: () => page.waitForSelector('body[data-state="ready"]', { timeout: 60_000 }).then(() => undefined),
+    waitReady: () => page.waitForSelector('body[data-state="ready"]', { timeout: WAIT_MS }).then(() => undefined),
   };
   return handle;
+}
+
+/** A CSV's csvChunk messages as the host sends them: UTF-8 bytes, `size` at a time, cut anywhere. */
+export function csvChunks(text: string, size: number): HostToPage[] {
+  const bytes = new TextEncoder().encode(text);
+  const chunks: HostToPage[] = [];
+  for (let at = 0; at < bytes.length; at += size) chunks.push({ type: 'csvChunk', bytes: bytes.slice(at, at + size) });
+  return chunks;
 }
 
 export function themeClass(theme: string): string {

@@ -10,6 +10,7 @@ import { makeNonce, pdfDirectives, renderShell } from '../../src/extension/resul
 import { renderPdf, ROWS_PER_PAGE } from '../../src/local-gateway/pdf';
 import type { HostToPdfPage, PdfPageToHost } from '../../src/shared/pdfProtocol';
 import { CSP_PROBE, launch, ROOT, stubScript, THEMES, themeClass } from './harness';
+import { WAIT_MS } from '../fixtures/deadlines';
 
 const ORIGIN = 'https://paygate-webview.test';
 const SHOTS = path.join(ROOT, 'test-results');
@@ -79,7 +80,7 @@ async function openPdfPage(context: BrowserContext, theme: 'dark' | 'light' | 'h
         },
         [msg, Buffer.from(bytes).toString('base64')] as const,
       );
-      await page.waitForFunction(() => ['ready', 'refused'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 60_000 });
+      await page.waitForFunction(() => ['ready', 'refused'].includes(document.body.dataset.state ?? ''), undefined, { timeout: WAIT_MS });
     },
     posted: () => page.evaluate(() => (window as unknown as { __posted: PdfPageToHost[] }).__posted),
     violations: () => page.evaluate(() => (window as unknown as { __violations: string[] }).__violations),
@@ -150,7 +151,7 @@ describe('PDF report page in Chromium', () => {
     assert.equal(await h.page.getAttribute('body', 'data-state'), 'ready', (await h.page.textContent('.pdf-message')) ?? '');
     assert.equal(await h.page.getAttribute('body', 'data-pages'), '200');
     assert.equal(await h.page.$$eval('.pdfViewer .page', (ps) => ps.length), 200, 'every page has its place');
-    await h.page.waitForSelector('.pdfViewer .page[data-page-number="1"] canvas', { timeout: 30_000 });
+    await h.page.waitForSelector('.pdfViewer .page[data-page-number="1"] canvas', { timeout: WAIT_MS });
     const drawn = await renderedPages(h.page);
     assert.ok(drawn >= 1 && drawn <= 12, `only the pages in view and a few around them are drawn (${drawn})`);
     assert.match((await h.page.textContent('.report-facts')) ?? '', /^transactions\.report\.json · local · \d+(\.\d)? (KB|MB)$/);
@@ -160,13 +161,13 @@ describe('PDF report page in Chromium', () => {
     await h.page.keyboard.type(NEEDLE);
     await h.page.keyboard.press('Enter');
     await h.page.waitForFunction(() => /1 of 1 match/.test(document.querySelector('.pdf-find-count')?.textContent ?? ''), undefined, {
-      timeout: 60_000,
+      timeout: WAIT_MS,
     });
     await h.page.waitForFunction(() => (document.querySelector('.pdf-page-input') as HTMLInputElement).value === '151', undefined, {
-      timeout: 30_000,
+      timeout: WAIT_MS,
     });
     // The match is in the text layer (selectable text), on the page the search moved to.
-    await h.page.waitForSelector('.page[data-page-number="151"] .textLayer .highlight', { timeout: 30_000 });
+    await h.page.waitForSelector('.page[data-page-number="151"] .textLayer .highlight', { timeout: WAIT_MS });
     const layerText = await h.page.textContent('.page[data-page-number="151"] .textLayer');
     assert.ok(layerText?.includes(NEEDLE));
     await h.page.screenshot({ path: path.join(SHOTS, 'pdf-200-pages-find.png') });
@@ -196,7 +197,7 @@ describe('PDF report page in Chromium', () => {
     const h = await openPdfPage(context, 'light');
     await h.show(hostilePdf(), 'Hostile');
     assert.equal(await h.page.getAttribute('body', 'data-state'), 'ready', (await h.page.textContent('.pdf-message')) ?? '');
-    const link = await h.page.waitForSelector('.annotationLayer a', { timeout: 30_000 });
+    const link = await h.page.waitForSelector('.annotationLayer a', { timeout: WAIT_MS });
     assert.equal(await link.getAttribute('href'), 'https://phish.example.invalid/pay', 'the link is shown');
     const pageUrl = h.page.url();
     await link.click();

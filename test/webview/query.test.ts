@@ -8,8 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { PageToHost } from '../../src/shared/resultsProtocol';
-import { sliceText } from '../../src/extension/results/textSlices';
-import { launch, openPage, ROOT, type PageHandle } from './harness';
+import { csvChunks, launch, openPage, ROOT, type PageHandle } from './harness';
 
 const SHOTS = path.join(ROOT, 'test-results');
 const COLUMNS = [
@@ -36,7 +35,7 @@ const REPORT = line(COLUMNS) + ROWS.map(line).join('');
 
 async function load(h: PageHandle, text = REPORT): Promise<void> {
   await h.post({ type: 'csvStart', title: 'Report', source: { kind: 'inline' } });
-  for (const piece of sliceText(text, 97)) await h.post({ type: 'csvChunk', text: piece });
+  for (const piece of csvChunks(text, 97)) await h.post(piece);
   await h.post({ type: 'csvEnd' });
   await h.waitReady();
 }

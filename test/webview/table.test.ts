@@ -8,21 +8,21 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { SubmissionView } from '../../src/shared/resultsProtocol';
-import { sliceText } from '../../src/extension/results/textSlices';
-import { launch, openPage, ROOT, type PageHandle } from './harness';
+import { csvChunks, launch, openPage, ROOT, type PageHandle } from './harness';
+import { WAIT_MS } from '../fixtures/deadlines';
 
 const SHOTS = path.join(ROOT, 'test-results');
 const FIXTURE = fs.readFileSync(path.join(ROOT, 'test/fixtures/webview/report-awkward.csv'), 'utf8');
 
 async function loadCsv(h: PageHandle, text: string): Promise<void> {
   await h.post({ type: 'csvStart', title: 'Report', source: { kind: 'inline' } });
-  for (const piece of sliceText(text, 101)) await h.post({ type: 'csvChunk', text: piece });
+  for (const chunk of csvChunks(text, 101)) await h.post(chunk);
   await h.post({ type: 'csvEnd' });
   await h.waitReady();
 }
 
 const waitCount = (page: Page, text: string) =>
-  page.waitForFunction((t) => document.querySelector('.count')?.textContent === t, text, { timeout: 30_000 });
+  page.waitForFunction((t) => document.querySelector('.count')?.textContent === t, text, { timeout: WAIT_MS });
 
 /** The cell of a data column (by header name) in the n-th rendered row (0-based, on-screen order). */
 async function cellOf(page: Page, column: string, row: number) {
@@ -159,7 +159,7 @@ describe('the results table for a new user', () => {
     let text = '"Merchant","Amount","Type"\r\n';
     for (let i = 0; i < 3000; i++) text += row(i);
     await h.post({ type: 'csvStart', title: 'Loading', source: { kind: 'inline' } });
-    await h.post({ type: 'csvChunk', text });
+    for (const chunk of csvChunks(text, 1 << 20)) await h.post(chunk);
     await page.waitForFunction(() => /Loading… 3,000 rows/.test(document.querySelector('.count')?.textContent ?? ''));
     assert.equal(await page.getAttribute('body', 'data-state'), 'loading');
     // Sort by Amount now, without waiting for the end.
@@ -181,23 +181,21 @@ describe('the results table for a new user', () => {
     assert.equal(await page.getAttribute('body', 'data-state'), 'loading', 'still loading while sorted');
     assert.match((await page.textContent('.statusline')) ?? '', /so far/);
     // More rows arrive, among them a new smallest amount: it takes its place at the top.
-    await h.post({
-      type: 'csvChunk',
-      text: '"New","-1.000","refund"\r\n' + Array.from({ length: 2000 }, (_, i) => row(i + 3000)).join(''),
-    });
+    for (const chunk of csvChunks('"New","-1.000","refund"\r\n' + Array.from({ length: 2000 }, (_, i) => row(i + 3000)).join(''), 1 << 20))
+      await h.post(chunk);
     await page.waitForFunction(
       () => document.querySelector('.row.data[aria-rowindex="3"]')?.children[1].textContent === '-1.000',
       undefined,
-      { timeout: 30_000 },
+      { timeout: WAIT_MS },
     );
     // A search typed while loading counts the matches so far and keeps up with new rows.
     await page.fill('.search', 'refund');
     await page.waitForFunction(
       () => /^Loading… 1,668 of 5,001 rows so far/.test(document.querySelector('.count')?.textContent ?? ''),
       undefined,
-      { timeout: 30_000 },
+      { timeout: WAIT_MS },
     );
-    await h.post({ type: 'csvChunk', text: '"Last","0.500","refund"\r\n' });
+    for (const chunk of csvChunks('"Last","0.500","refund"\r\n', 1 << 20)) await h.post(chunk);
     await h.post({ type: 'csvEnd' });
     await h.waitReady();
     await waitCount(page, '1,669 of 5,002 rows');

@@ -2,10 +2,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { maskText } from '../../core/output';
 import type { CliContext } from '../context';
 import { displayPosition } from '../io';
-import { exitCodeFor, formatTable, inputError, outcomeText, usageError } from '../output';
+import { exitCodeFor, field, formatTable, inputError, outcomeText, usageError } from '../output';
 import { exits, Option, paygateCommand, runCommand } from '../parser';
 import { formatGatewayDate, type CalendarDate } from '../../core/dates';
 import { createRecurringPayments, parseReportTemplate, prepareSubmission, runCustomReport } from '../../core/gateway';
@@ -90,7 +89,7 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
   if (typeof o === 'number') return o;
   const show = (p: string) => {
     const r = relative(ctx.cwd, p);
-    return r === '' || r.startsWith('..') ? p : r;
+    return field(r === '' || r.startsWith('..') ? p : r);
   };
   const step = (n: number, title: string) => ctx.stdout(`\n== ${n}. ${title}\n`);
 
@@ -105,7 +104,7 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
       client: { face: 'cli', label: 'paygate demo' },
     });
   } catch (err) {
-    ctx.stderr(`paygate demo: the local gateway cannot start: ${(err as Error).message}\n`);
+    ctx.stderr(`paygate demo: the local gateway cannot start: ${field((err as Error).message)}\n`);
     return 1;
   }
   const t: Tour = { ctx, gw, dir: o.dir, show, step };
@@ -149,7 +148,7 @@ async function lintExamples({ ctx, dir, show, step }: Tour): Promise<void> {
     ctx.stdout(`${show(join(dir, f))}: ${r.batch.rows.length} row(s), ${errors.length} error(s), ${warnings.length} warning(s)\n`);
     for (const d of r.diagnostics.slice(0, 6)) {
       const p = displayPosition(d.range.start, r.batch.csv.bom);
-      ctx.stdout(`  ${p.line}:${p.column} ${d.severity} ${d.code} ${maskText(d.message)}\n`);
+      ctx.stdout(`  ${p.line}:${p.column} ${d.severity} ${d.code} ${field(d.message)}\n`);
     }
     if (r.diagnostics.length > 6) ctx.stdout(`  … and ${r.diagnostics.length - 6} more ('paygate lint ${show(join(dir, f))}')\n`);
   }
@@ -190,7 +189,7 @@ async function reportAndReconcile({ ctx, gw, dir, show, step }: Tour, sentOn: Ca
   const parsedTemplate = parseReportTemplate(await readFile(templatePath, 'utf8'));
   if (!parsedTemplate.ok) {
     for (const p of parsedTemplate.problems)
-      ctx.stdout(`${show(templatePath)}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}: ${p.message}\n`);
+      ctx.stdout(`${show(templatePath)}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}: ${field(p.message)}\n`);
     return false;
   }
   const report = await runCustomReport({
@@ -207,7 +206,7 @@ async function reportAndReconcile({ ctx, gw, dir, show, step }: Tour, sentOn: Ca
   const validPath = join(dir, 'valid.rpcsv');
   const rows = batchRows(show(validPath), await readFile(validPath, 'utf8'));
   const result = reconcileText(rows, report.text, { today: sentOn, delimiter: parsedTemplate.template.reportCsvDelimiter });
-  ctx.stdout('error' in result ? `The report cannot be reconciled: ${result.error}\n` : formatReconcileText(result, 'the report'));
+  ctx.stdout('error' in result ? `The report cannot be reconciled: ${field(result.error)}\n` : formatReconcileText(result, 'the report'));
   return true;
 }
 

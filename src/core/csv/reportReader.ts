@@ -32,9 +32,9 @@ export interface CsvReaderOptions {
   onSkipped?(text: string, from: number, to: number): void;
 }
 
-import { readRecords, unescape } from './reportScan';
+import { readRecords, type DetachedRecords, type ReadResult } from './reportScan';
 
-export { unescape };
+export { readDetached, unescape, type DetachedRecords } from './reportScan';
 
 const QUOTE = 34;
 const LF = 10;
@@ -57,6 +57,11 @@ export class CsvReader {
     this.delimiter = options.delimiter ? options.delimiter.charCodeAt(0) : -1;
   }
 
+  /** The delimiter (a character code) and the header's width, once the header is read. */
+  get layout(): { delimiter: number; width: number } | undefined {
+    return this.header ? { delimiter: this.delimiter, width: Math.max(1, this.header.length) } : undefined;
+  }
+
   push(text: string): void {
     if (this.first && text.length > 0) {
       this.first = false;
@@ -69,6 +74,31 @@ export class CsvReader {
       return;
     }
     this.read(this.carry + text, false);
+  }
+
+  /**
+   * For a reader fed by two threads (the results page, webview-ui/csvLoad.ts): reads text[0..at) after
+   * what is carried, as push would, but only when that ends exactly where a record ends; then nothing is
+   * carried and the answer is true. Otherwise nothing is read and the answer is false: `at` was not where
+   * a record starts, and the caller pushes the text instead.
+   */
+  pushToRecordStart(text: string, at: number): boolean {
+    if (this.first || !this.header || this.carry.length > BIG_CARRY) return false;
+    const s = this.carry + text.slice(0, at);
+    const got = readRecords(s, 0, this.delimiter, Math.max(1, this.header.length), false, Infinity);
+    if (got.consumed !== s.length) return false;
+    this.take(s, 0, got);
+    this.keep(s, s.length);
+    return true;
+  }
+
+  /**
+   * Records that readDetached read from `records.begin` of `text`, once pushToRecordStart(text,
+   * records.begin) said a record starts there: passed on as push would pass them, the rest carried.
+   */
+  adopt(text: string, records: DetachedRecords): void {
+    this.take(text, records.begin, records);
+    this.keep(text, records.consumed);
   }
 
   /** The text ended: whatever is left is the last record, even without a final line break. */
@@ -105,6 +135,12 @@ export class CsvReader {
     }
     const width = Math.max(1, this.header.length);
     const got = readRecords(s, from, this.delimiter, width, final, Infinity);
+    this.take(s, from, got);
+    this.keep(s, got.consumed);
+  }
+
+  /** Counts records read from s[from..] and passes them on. */
+  private take(s: string, from: number, got: ReadResult): void {
     this.errors += got.errors;
     this.ragged += got.ragged;
     this.records += got.rows;
@@ -119,7 +155,6 @@ export class CsvReader {
         consumed: got.consumed,
       });
     else if (got.consumed > from) this.options.onSkipped?.(s, from, got.consumed);
-    this.keep(s, got.consumed);
   }
 
   private keep(s: string, consumed: number): void {

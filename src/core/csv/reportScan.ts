@@ -23,7 +23,7 @@ export interface ReadResult {
  */
 export function readRecords(s: string, from: number, delim: number, width: number, final: boolean, maxRows: number): ReadResult {
   const n = s.length;
-  let cap = width > 0 ? Math.max(64, Math.ceil((n - from) / (width * 6))) * width : 0;
+  let cap = width > 0 ? Math.max(64, Math.min(maxRows, Math.ceil((n - from) / (width * 6)))) * width : 0;
   let start: Uint32Array = new Uint32Array(cap);
   let end: Uint32Array = new Uint32Array(cap);
   let escaped: Uint8Array | null = null;
@@ -165,4 +165,50 @@ function grow8(a: Uint8Array, cap: number): Uint8Array {
 export function unescape(s: string, from: number, to: number, escaped: boolean): string {
   const v = s.slice(from, to);
   return escaped ? v.replace(/""/g, '"') : v;
+}
+
+/** Records read from a record start found inside a text (readDetached). */
+export interface DetachedRecords {
+  /** Where the first record read begins. */
+  begin: number;
+  rows: number;
+  consumed: number;
+  errors: number;
+  ragged: number;
+  start: Uint32Array;
+  end: Uint32Array;
+  escaped: Uint8Array | null;
+}
+
+/** Line breaks tried as a record start before giving up on a text. */
+const STARTS_TRIED = 64;
+
+/**
+ * Reads the records of `s`, a piece from the middle of a report, without knowing what came before it: from
+ * the first line feed after which two records of `width` fields read cleanly (one inside a quoted field
+ * would leave a stray quote or a short record behind it). It is a guess: the results page reads the text
+ * before `begin` in order (CsvReader.pushToRecordStart), and only when that ends exactly at `begin` are
+ * these records the file's. Undefined when no line feed in the first STARTS_TRIED qualifies.
+ */
+export function readDetached(s: string, delim: number, width: number): DetachedRecords | undefined {
+  let lf = -1;
+  for (let tried = 0; tried < STARTS_TRIED; tried++) {
+    lf = s.indexOf('\n', lf + 1);
+    if (lf === -1) return undefined;
+    const begin = lf + 1;
+    const probe = readRecords(s, begin, delim, width, false, 2);
+    if (probe.rows < 2 || probe.errors > 0 || probe.ragged > 0) continue;
+    const got = readRecords(s, begin, delim, width, false, Infinity);
+    return {
+      begin,
+      rows: got.rows,
+      consumed: got.consumed,
+      errors: got.errors,
+      ragged: got.ragged,
+      start: got.start!,
+      end: got.end!,
+      escaped: got.escaped,
+    };
+  }
+  return undefined;
 }

@@ -7,7 +7,6 @@ export {
   type BucketRow,
   type Forecast,
   type ForecastBucket,
-  type ForecastOptions,
   type ForecastRun,
 } from './forecast';
 export { FORECAST_BY, type ForecastBy } from './periods';

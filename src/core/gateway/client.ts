@@ -1,5 +1,4 @@
 import { percentEncode, signRequest, type SignatureDetails, type SigningCredentials } from '../oauth';
-import { withCrlfRecords } from '../csv/write';
 import { createRecurringPaymentsUrl, customReportUrl, DEFAULT_PATHS, type Environment, type PathTemplates } from './environments';
 import type { GatewayOutcome } from './outcome';
 import { interpretCreateAnswer } from './createAnswer';
@@ -36,13 +35,8 @@ interface CommonOptions {
   nonce?: string;
 }
 
-/** The create payload: the file's text with CRLF record separators, UTF-8 without BOM, Base64. */
-export function createPayload(csvText: string): string {
-  return Buffer.from(withCrlfRecords(csvText), 'utf8').toString('base64');
-}
-
-/** What a create sends: the Base64 payload from prepareSubmission, or the file's text to prepare here. */
-export type CreateContent = { payload: string } | { csvText: string };
+/** What a create sends: the Base64 payload from prepareSubmission (the lint gate, CRLF, no BOM). */
+export type CreateContent = { payload: string };
 
 /**
  * Create request: one form field `payload`, signed with the form parameter in the base string and no realm
@@ -50,7 +44,7 @@ export type CreateContent = { payload: string } | { csvText: string };
  */
 export function prepareCreateRequest(o: Omit<CommonOptions, 'timeoutMs' | 'signal'> & CreateContent): PreparedRequest {
   const url = createRecurringPaymentsUrl(o.environment, o.paths ?? DEFAULT_PATHS);
-  const payload = 'payload' in o ? o.payload : createPayload(o.csvText);
+  const payload = o.payload;
   const signature = signRequest(
     { method: 'POST', url, form: [['payload', payload]], timestamp: o.timestamp, nonce: o.nonce },
     o.credentials,

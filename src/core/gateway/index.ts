@@ -8,5 +8,4 @@ export * from './prepare';
 export * from './reportFile';
 export * from './reportTemplate';
 export * from './settings';
-export { classifyTransportError } from './transport';
 export * from './outcomes';

@@ -55,7 +55,7 @@ export interface HttpAnswer {
   body: Uint8Array;
 }
 
-export { parseFormFields, fieldValue } from './answerText';
+export { fieldValue } from './answerText';
 
 export function errorDetails(fields: Record<string, string>): { errorMessage?: string; errorCode?: string } {
   const errorMessage = fieldValue(fields, 'error-message');

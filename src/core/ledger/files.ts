@@ -56,7 +56,8 @@ export function damageMark(
 }
 
 const ID_IN_TEXT = /"id":"([^"]{1,80})"/;
-const HASH_IN_TEXT = /"contentHash":"([^"]{1,128})"/;
+// Only a whole SHA-256 names a batch: a hash damaged with its line names none (the line counts as unidentified).
+const HASH_IN_TEXT = /"contentHash":"([0-9a-f]{64})"/;
 
 export interface FileRead {
   lines: LedgerLine[];

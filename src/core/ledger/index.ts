@@ -7,4 +7,3 @@ export * from './fromOutcome';
 export * from './ledgerFs';
 export * from './words';
 export * from './entry';
-export { LEDGER_FILE } from './files';

@@ -9,7 +9,10 @@
 // ids (serial numbers, transaction ids) mostly do not; a mistyped card number in a batch is caught by the
 // stricter masks of a known card column (see ./mask.ts). Why only cut at separators: a long id glued to
 // more digits has a Luhn-valid window almost surely (one in ten per window), so windows are taken only
-// between the separators a person writes, never inside a digit run.
+// between the separators a person writes, never inside a digit run. Why a UUID with a letter is left
+// whole: its digit groups joined by dashes are a Luhn-valid stretch about one time in ten (the gateway's
+// error ids are UUIDs, and a support desk needs the id exactly), while no card number is written in the
+// 8-4-4-4-12 hex shape; a UUID of digits alone is still scanned.
 
 const MIN_DIGITS = 13;
 const MAX_DIGITS = 19;
@@ -105,6 +108,28 @@ function isDecimal(run: Run, text: string): boolean {
   return run.groupStarts.length === 2 && text.charCodeAt(run.positions[run.groupStarts[1]] - 1) === 46;
 }
 
+/** A UUID (8-4-4-4-12 hex digits) holding at least one letter, standing on its own. */
+const UUID = /(?<![0-9A-Za-z])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9A-Za-z])/gi;
+const HEX_LETTER = /[a-f]/i;
+
+/** Where each UUID with a letter ends, by the index it starts at; undefined when the text has none. */
+function uuidSpans(text: string): Map<number, number> | undefined {
+  if (!text.includes('-')) return undefined;
+  let spans: Map<number, number> | undefined;
+  UUID.lastIndex = 0;
+  for (let m = UUID.exec(text); m !== null; m = UUID.exec(text)) {
+    if (HEX_LETTER.test(m[0])) (spans ??= new Map()).set(m.index, m.index + m[0].length);
+  }
+  return spans;
+}
+
+/** The end of the UUID span holding `at`, or -1. */
+function insideUuid(spans: Map<number, number> | undefined, at: number): number {
+  if (spans === undefined) return -1;
+  for (const [from, to] of spans) if (at >= from && at < to) return to;
+  return -1;
+}
+
 /** A run with at least 13 digits: the only place a card number can be. Found by the regex engine, fast. */
 const CANDIDATE = /\d(?:[ .-]?\d){12,}/g;
 
@@ -118,7 +143,14 @@ export function maskCardNumbers(text: string): string {
   CANDIDATE.lastIndex = 0;
   let out: string[] | undefined;
   let copied = 0;
+  let uuids: Map<number, number> | undefined | null = null;
   for (let m = CANDIDATE.exec(text); m !== null; m = CANDIDATE.exec(text)) {
+    if (uuids === null) uuids = uuidSpans(text);
+    const uuidEnd = insideUuid(uuids, m.index);
+    if (uuidEnd >= 0) {
+      CANDIDATE.lastIndex = uuidEnd;
+      continue;
+    }
     const run: Run = { positions: [], digits: [], groupStarts: [] };
     readRun(text, m.index, run);
     for (const [from, to] of cardRanges(run, text)) {

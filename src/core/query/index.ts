@@ -2,7 +2,7 @@
 // (a date by day, week or month), and exact aggregates of amount columns within each currency.
 export { quoteColumn } from './columns';
 export { parseExpression } from './parser';
-export { describeProblem, type QueryProblem } from './problem';
+export { describeProblem } from './problem';
 export { PERIODS, planQuery, type Period, type PlanProblem, type QueryPlan, type QuerySpec } from './plan';
 export { QueryRun } from './run';
-export { aggregateText, queryOutcome, reportedAggregates, type QueryJson, type QueryOutcome, type QueryTotal } from './result';
+export { aggregateText, queryOutcome, reportedAggregates, type QueryOutcome, type QueryTotal } from './result';

@@ -68,12 +68,6 @@ function safeFixesOf(text: string, options?: LintOptions): { list: SafeFixList; 
   return { list: result.safeFixes!, index: result.batch.csv.index, errors: result.omitted?.error ?? 0 };
 }
 
-/** applySafeFixes with every applied fix as an object (for callers that want a list). */
-export function fixAll(text: string, options?: LintOptions): { text: string; applied: AppliedFix[]; errors: number } {
-  const { text: next, applied, errors } = applySafeFixes(text, options);
-  return { text: next, applied: Array.from({ length: applied.count }, (_, k) => applied.at(k)), errors };
-}
-
 /** 0..n-1 sorted by key, then by tie, then by number (so equal keys keep the order found, as a stable sort). */
 function sortedBy(n: number, key: (i: number) => number, tie: (i: number) => number): Uint32Array {
   const order = new Uint32Array(n);

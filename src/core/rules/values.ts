@@ -194,11 +194,6 @@ export function exceedsLength(v: string, max: number): boolean {
   return false;
 }
 
-/** Luhn check of a digit string. */
-export function luhnValid(digits: string): boolean {
-  return luhnValidIn(digits, 0, digits.length);
-}
-
 /** Luhn check of the digits `s[from, to)`. */
 export function luhnValidIn(s: string, from: number, to: number): boolean {
   let sum = 0;

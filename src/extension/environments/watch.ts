@@ -5,21 +5,22 @@ import { affectsGatewaySettings, configuredEnvironments, SECTION } from './setti
 import { EnvironmentStatus } from './statusBar';
 
 // The part of environments the first screen shows: the status bar item, kept in step with the settings
-// and the workspace trust. The local gateway and the commands load with the features (register.ts).
+// and the workspace trust (dist/first-screen.js). The local gateway and the commands load with the
+// features (register.ts).
 
 function logSettingsProblems(): void {
   for (const p of configuredEnvironments().problems) log().warn(`Settings: ${p}`);
 }
 
+/** The status bar item; `targetChanged` (the entry's) fires when the settings or the trust change the target. */
 export function registerEnvironmentStatus(
   context: vscode.ExtensionContext,
   local: EntryState['local'],
-): Pick<EntryState, 'status' | 'targetChanged'> {
+  targetChanged: EntryState['targetChanged'],
+): EnvironmentStatus {
   const status = new EnvironmentStatus(() => local.manager?.info() ?? { running: false });
-  const targetChanged = new vscode.EventEmitter<void>();
   context.subscriptions.push(
     status,
-    targetChanged,
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!affectsGatewaySettings(e)) return;
       status.refresh();
@@ -29,5 +30,5 @@ export function registerEnvironmentStatus(
     vscode.workspace.onDidGrantWorkspaceTrust(() => targetChanged.fire()),
   );
   logSettingsProblems();
-  return { status, targetChanged };
+  return status;
 }

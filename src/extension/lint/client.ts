@@ -6,12 +6,15 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import type { EntryState } from '../entryState';
 import { localStateDir } from '../environments/localState';
 import { useLog } from '../log';
+import { BatchesOnDisk } from './batchesOnDisk';
 import { registerPreviewToday } from './previewToday';
 import { registerLinting } from './register';
 
 export function startLanguageClient(context: vscode.ExtensionContext, entry: EntryState): LanguageClient {
   useLog(entry.log);
   const client = registerLinting(context);
+  // Batches over 50 MB, which VS Code passes to no extension: checked from disk on open and on save.
+  context.subscriptions.push(new BatchesOnDisk(client));
   registerPreviewToday(context, client, {
     onDidChangeTarget: entry.targetChanged.event,
     // Until the features find or start the local gateway, its state directory holds the clock as it last was.

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { SubmissionRecord } from '../../core/ledger';
+import { documentFor } from '../commandArgs';
 import { gatewayToday, localStateDirOf } from '../environments/gatewayToday';
 import { activeEnvironmentName } from '../environments/settings';
 import type { Reconciliation } from '../../core/reconcile';
@@ -42,11 +43,12 @@ export function registerReconcile(
     const today = gatewayToday(deps.localStateDir).today;
     return chosen ? showReconciliation(batches, chosen, { results: deps.results, diagnostics, today }) : undefined;
   };
-  const openBatch = () => {
+  const openBatch = async () => {
     const environment = activeEnvironmentName();
     const localStateDir = localStateDirOf(environment, deps.localStateDir);
     const to = { environment, ...(localStateDir !== undefined ? { localStateDir } : {}) };
-    const doc = vscode.window.activeTextEditor?.document;
+    // The active tab's batch (one over 50 MB has no editor an extension sees: read from disk), else the ledger's.
+    const doc = vscode.window.activeTextEditor?.document ?? (await documentFor([]));
     return doc?.languageId === BATCH_LANGUAGE ? documentBatch(doc, deps.ledger, to) : ledgerBatches(deps.ledger, to);
   };
   deps.results.onReconcileRequest((report) => void openBatch().then((b) => run(b, report)));

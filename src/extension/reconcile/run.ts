@@ -7,6 +7,7 @@ import type { PanelContent } from '../results/panel';
 import type { ResultsPanelApi } from '../results/register';
 import { feedReport, type Batches } from './inputs';
 import { reconciliationView, rowKey } from './view';
+import { showError, showWarning } from '../say';
 
 // One reconciliation in the editor: the core's result shown in the results table, and the same findings as
 // diagnostics on the batch files (information for ok/not-due, warning for the rest, never an error), which
@@ -27,7 +28,7 @@ export async function showReconciliation(
 ): Promise<Reconciliation | undefined> {
   for (const s of batches.skipped) log().warn(`Reconcile: ${s}; skipped`);
   if (batches.rows.length === 0) {
-    void vscode.window.showWarningMessage(
+    void showWarning(
       `PayGate: no batch to reconcile${batches.skipped.length ? ` (${batches.skipped.join('; ')})` : ''}. Open a batch file or submit one first.`,
     );
     return undefined;
@@ -37,12 +38,12 @@ export async function showReconciliation(
   try {
     reportUri = await feedReport(report, into);
   } catch (err) {
-    void vscode.window.showErrorMessage(`PayGate: the report cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+    void showError(`PayGate: the report cannot be read: ${err instanceof Error ? err.message : String(err)}`);
     return undefined;
   }
   const result = into.end();
   if ('error' in result) {
-    void vscode.window.showErrorMessage(`PayGate: the report cannot be reconciled: ${result.error}`);
+    void showError(`PayGate: the report cannot be reconciled: ${result.error}`);
     return undefined;
   }
   const reportName = reportUri ? reportUri.path.split('/').pop() : 'report';
@@ -57,7 +58,7 @@ export async function showReconciliation(
     if (w) void reveal(w, reportUri);
   });
   panel.onDidDispose(() => deps.diagnostics.clear());
-  if (batches.skipped.length > 0) void vscode.window.showWarningMessage(`PayGate: skipped ${batches.skipped.join('; ')}.`);
+  if (batches.skipped.length > 0) void showWarning(`PayGate: skipped ${batches.skipped.join('; ')}.`);
   return result;
 }
 

@@ -22,7 +22,8 @@ export interface ShellInput {
 /**
  * No 'unsafe-inline' anywhere: the page only sets styles through the CSSOM (element.style /
  * setProperty), which CSP does not restrict, and has no inline handlers. connect-src is absent, so the
- * page cannot fetch anything; img-src/font-src allow only the extension's own resources.
+ * page cannot fetch anything; img-src/font-src allow only the extension's own resources. A page that runs
+ * a worker adds worker-src blob: (tableDirectives, pdfDirectives).
  */
 export function contentSecurityPolicy(cspSource: string, nonce: string, extra: string[] = []): string {
   return [
@@ -37,7 +38,12 @@ export function contentSecurityPolicy(cspSource: string, nonce: string, extra: s
   ].join('; ');
 }
 
-/** Only the PDF page needs more than the table page: its worker, fetched from the extension's files and run from a blob. */
+/** The table page's parse worker, whose code is in the page's bundle and runs from a blob (webview-ui/parseWorker.ts). */
+export function tableDirectives(): string[] {
+  return ['worker-src blob:'];
+}
+
+/** The PDF page's worker, fetched from the extension's files and run from a blob. */
 export function pdfDirectives(cspSource: string): string[] {
   return [`connect-src ${cspSource}`, 'worker-src blob:'];
 }

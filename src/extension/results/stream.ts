@@ -1,9 +1,10 @@
-// Reads a CSV for the page without parsing it: the page parses, so the extension host only moves text.
+// Reads a CSV for the page without parsing it: the page parses, so the extension host only moves bytes.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { SLICE_CHARS, sliceText } from './textSlices';
 
-export { sliceText } from './textSlices';
+/** The page's chunks: about as large as its reader's pieces (webview-ui/csvLoad.ts). */
+const CHUNK_BYTES = 1 << 20;
 
 export async function* streamUri(uri: vscode.Uri): AsyncGenerator<string> {
   // Unsaved edits win over the file on disk: the table shows what the editor shows.
@@ -20,4 +21,31 @@ export async function* streamUri(uri: vscode.Uri): AsyncGenerator<string> {
   }
   const bytes = await vscode.workspace.fs.readFile(uri);
   yield* sliceText(new TextDecoder('utf-8').decode(bytes));
+}
+
+/**
+ * The same file as UTF-8 chunks for the page, cut anywhere (the page joins a character cut in two). Each
+ * is a plain Uint8Array over a buffer of its own: the editor sends a view's whole buffer, and a Node
+ * Buffer would be sent as JSON.
+ */
+export async function* streamUriBytes(uri: vscode.Uri): AsyncGenerator<Uint8Array> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open?.isDirty) {
+    yield* encodeText(open.getText());
+    return;
+  }
+  if (uri.scheme === 'file') {
+    const stream = fs.createReadStream(uri.fsPath, { highWaterMark: CHUNK_BYTES });
+    for await (const chunk of stream) yield new Uint8Array(chunk as Buffer);
+    return;
+  }
+  const bytes = await vscode.workspace.fs.readFile(uri);
+  // A copy each: the editor's bytes may be a Node Buffer, whose slice is a view.
+  for (let at = 0; at < bytes.length; at += CHUNK_BYTES) yield new Uint8Array(bytes.subarray(at, at + CHUNK_BYTES));
+}
+
+/** Text in memory (a report's answer, an unsaved file) as UTF-8 chunks for the page. */
+export function* encodeText(text: string): Generator<Uint8Array> {
+  const encoder = new TextEncoder();
+  for (const piece of sliceText(text)) yield encoder.encode(piece);
 }

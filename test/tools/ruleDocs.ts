@@ -1,12 +1,10 @@
-import { CodeInfo, FixDocs, type Code } from './codes';
-import { COLUMNS } from './columns';
-import { PUBLISHED_TEST_CARDS } from './testCards';
+import { CodeInfo, FixDocs, type Code } from '../../src/core/rules/codes';
+import { COLUMNS } from '../../src/core/rules/columns';
+import { PUBLISHED_TEST_CARDS } from '../../src/core/rules/testCards';
 
 // The rule book's tables in docs/rules.md, rendered from the column table and the code table so the
-// documentation cannot drift from the checks (a unit test compares docs/rules.md with these).
-
-// Links to a code's entry are built in one place, ./links (re-exported here for the docs' tools).
-export { ruleDocUrl } from './links';
+// documentation cannot drift from the checks (a unit test compares docs/rules.md with these). A tool of
+// `npm run readme`, not of the product: the links a diagnostic carries are built in src/core/rules/links.ts.
 
 const cell = (s: string) => s.replace(/\|/g, '\\|');
 

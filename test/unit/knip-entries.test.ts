@@ -1,0 +1,25 @@
+// knip's production pass (`npm run knip`) finds what the product does not use only if its entries are the
+// product's entry points: every bundle esbuild.js builds from our sources, and the schema generator.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'jsonc-parser';
+
+const root = join(__dirname, '..', '..');
+
+test("knip's production entries are exactly the bundles' entries and schemas/generate.ts", () => {
+  const esbuild = readFileSync(join(root, 'esbuild.js'), 'utf8');
+  // Named bundles, one entry or several (`entryPoints: { cli: 'src/cli/main.ts', 'cli-program': 'src/cli/launch.ts' }`);
+  // the test suites' bundles are lists, not named.
+  const bundled = [...esbuild.matchAll(/entryPoints: \{([^}]*)\}/g)].flatMap((m) =>
+    [...m[1].matchAll(/(?:'[^']+'|[\w-]+): '([^']+)'/g)].map((e) => e[1]),
+  );
+  assert.ok(bundled.length >= 9, `bundles found in esbuild.js: ${bundled.join(', ')}`);
+  const knip = parse(readFileSync(join(root, 'knip.jsonc'), 'utf8')) as { entry: string[]; project: string[] };
+  const production = knip.entry.filter((e) => e.endsWith('!')).map((e) => e.slice(0, -1));
+  assert.deepEqual([...production].sort(), [...bundled, 'schemas/generate.ts'].sort());
+  for (const entry of production) assert.ok(existsSync(join(root, entry)), `${entry} exists`);
+  // Tests are never production: an export only they use must be reported.
+  assert.ok(!knip.project.some((p) => p.startsWith('test/') && p.endsWith('!')));
+});

@@ -1,0 +1,35 @@
+// The results page's parse worker (esbuild.js builds it into the page's bundle as text; parseWorker.ts
+// starts it from a blob). It reads chunks from the middle of a report from their first record start
+// (readDetached), while the page reads the chunk before; the page checks that guess and keeps the records
+// only when it holds. Only offsets come back; the page decodes the same bytes itself.
+import { readDetached, type DetachedRecords } from './csvReader';
+import { utf8Decoder } from './utf8';
+
+/** A chunk to read: its bytes (transferred), the delimiter's character code and the header's width. */
+export interface ReadRequest {
+  id: number;
+  bytes: Uint8Array;
+  delimiter: number;
+  width: number;
+}
+
+export interface ReadAnswer {
+  id: number;
+  records: DetachedRecords | null;
+}
+
+interface WorkerScope {
+  onmessage: ((event: MessageEvent<ReadRequest>) => void) | null;
+  postMessage(message: ReadAnswer, transfer: Transferable[]): void;
+}
+
+const scope = self as unknown as WorkerScope;
+const decoder = utf8Decoder();
+
+scope.onmessage = (event) => {
+  const { id, bytes, delimiter, width } = event.data;
+  const records = readDetached(decoder.decode(bytes), delimiter, width) ?? null;
+  const transfer: Transferable[] = records ? [records.start.buffer, records.end.buffer] : [];
+  if (records?.escaped) transfer.push(records.escaped.buffer);
+  scope.postMessage({ id, records }, transfer);
+};
