@@ -50,8 +50,24 @@ export function sourceText(r: Reconciliation): string {
 
 const severity = (x: RowReconciliation) => RECONCILE_STATUSES.indexOf(x.status);
 
-export function formatReconcileText(r: Reconciliation, reportName: string): string {
-  const out: string[] = [`Reconciliation of ${r.rows.length} batch row(s) with ${reportName}, window ${r.window.from} to ${r.window.to}`];
+/**
+ * What the text calls the report: its name in the title, and how one of its lines is named. A saved report
+ * is a file, so `transactions.csv:7`; a report run now is no file (the template is not the report), so
+ * `report line 7` under a title that names the template it was run from.
+ */
+export interface ReportLabel {
+  title: string;
+  line: (n: number) => string;
+}
+
+export const reportFileLabel = (name: string): ReportLabel => ({ title: name, line: (n) => `${name}:${n}` });
+export const reportRunLabel = (template: string): ReportLabel => ({
+  title: `the report of ${template}, run now`,
+  line: (n) => `report line ${n}`,
+});
+
+export function formatReconcileText(r: Reconciliation, report: ReportLabel): string {
+  const out: string[] = [`Reconciliation of ${r.rows.length} batch row(s) with ${report.title}, window ${r.window.from} to ${r.window.to}`];
   out.push(`(${sourceText(r)})`);
   // A DST row's report lines are payouts (money paid out), matched and counted apart from the charges.
   const payouts = r.rows.filter((x) => x.kind === 'payouts').length;
@@ -63,13 +79,13 @@ export function formatReconcileText(r: Reconciliation, reportName: string): stri
     out.push(`  expected ${x.expected.map((e) => `${e.date} ${e.amount}`).join(', ') || 'nothing'}`);
     for (const c of x.charges)
       out.push(
-        `  ${reportName}:${c.line}  ${c.date} ${c.amount} ${c.currency} ${c.approved ? 'approved' : 'not approved'} ${m(c.transactionId)}`,
+        `  ${report.line(c.line)}  ${c.date} ${c.amount} ${c.currency} ${c.approved ? 'approved' : 'not approved'} ${m(c.transactionId)}`,
       );
   }
   if (r.unmatched.length > 0) {
     out.push('', 'Report rows that match no batch row:');
     for (const u of r.unmatched)
-      out.push(`  ${reportName}:${u.line}  ${m(u.clientOrderId) || '(no order id)'} ${u.date} ${u.amount} ${u.currency}`);
+      out.push(`  ${report.line(u.line)}  ${m(u.clientOrderId) || '(no order id)'} ${u.date} ${u.amount} ${u.currency}`);
   }
   return `${out.join('\n')}\n`;
 }
