@@ -12,7 +12,11 @@ export const VIEW_TYPE = 'paygate.results';
 export type TableSource =
   | { kind: 'file'; uri: string }
   /** Rows held only in memory (a gateway answer); the page keeps small ones in its own state. */
-  | { kind: 'inline' };
+  | {
+      kind: 'inline';
+      /** The details of one record (a callback), one row per property: not a report, so nothing to reconcile. */
+      details?: true;
+    };
 
 // ---------- submission outcome ----------
 
@@ -140,7 +144,7 @@ export const isRows = (v: unknown): v is string[][] => Array.isArray(v) && v.eve
 function isSource(v: unknown): v is TableSource {
   if (!isRec(v)) return false;
   if (v.kind === 'file') return isStr(v.uri);
-  return v.kind === 'inline';
+  return v.kind === 'inline' && (v.details === undefined || v.details === true);
 }
 
 function isOutcome(v: unknown): v is SubmissionOutcomeView {

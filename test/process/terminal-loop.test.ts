@@ -13,6 +13,11 @@ const root = path.join(__dirname, '..', '..');
 const tsx = pathToFileURL(require.resolve('tsx')).href;
 const main = path.join(root, 'src', 'cli', 'main.ts');
 
+function exitOf(err: { code?: unknown } | null): number {
+  if (!err) return 0;
+  return typeof err.code === 'number' ? err.code : -1;
+}
+
 function paygate(dir: string, args: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
     execFile(
@@ -28,7 +33,7 @@ function paygate(dir: string, args: string[]): Promise<{ code: number; out: stri
           XDG_CONFIG_HOME: path.join(dir, 'config'),
         },
       },
-      (err, out, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, out, err: stderr }),
+      (err, out, stderr) => resolve({ code: exitOf(err), out, err: stderr }),
     );
   });
 }

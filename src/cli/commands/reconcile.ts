@@ -116,7 +116,13 @@ export async function reconcile(files: string[], o: ReconcileOptions, ctx: CliCo
   const today = (localDir !== undefined ? simulatedToday(localDir) : undefined) ?? todayLocal();
   const into = new ReportReconciliation(
     batches.flatMap((b) => b.rows),
-    { columns, from: from as CalendarDate | undefined, asOf: asOf as CalendarDate | undefined, today },
+    {
+      columns,
+      columnHint: (role) => `set it with --column ${role}=NAME`,
+      from: from as CalendarDate | undefined,
+      asOf: asOf as CalendarDate | undefined,
+      today,
+    },
   );
   const report = o.report !== undefined ? reportFileLabel(o.report === '-' ? '<stdin>' : o.report) : reportRunLabel(o.template!);
   if (o.report !== undefined) {

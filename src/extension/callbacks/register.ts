@@ -87,6 +87,7 @@ export function registerCallbacks(context: vscode.ExtensionContext, deps: Callba
         title: `Callback ${e.fields['client-orderid'] ?? e.id}`,
         columns: ['property', 'value'],
         rows: entryRows(e),
+        details: true,
       });
     }),
     vscode.commands.registerCommand('paygate.callbacks.replay', async (arg?: unknown, to?: string) => {
@@ -118,7 +119,12 @@ export function registerCallbacks(context: vscode.ExtensionContext, deps: Callba
       if (value !== undefined && !loopbackUrl(value).ok) {
         return void vscode.window.showErrorMessage(`PayGate: ${(loopbackUrl(value) as { reason: string }).reason}`);
       }
-      await listening.setForward(value);
+      try {
+        await listening.setForward(value);
+      } catch (err) {
+        // Refused before anything stopped: the listener goes on as it was.
+        void vscode.window.showErrorMessage(`PayGate: not forwarding: ${err instanceof Error ? err.message : String(err)}`);
+      }
     }),
   );
   return listening;

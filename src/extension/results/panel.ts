@@ -18,7 +18,7 @@ import type { ReportInfo } from '../../shared/reportInfo';
 import { sliceText, streamUri } from './stream';
 
 export type PanelContent =
-  | { kind: 'rows'; title: string; columns: string[]; rows: string[][]; info?: ReportInfo }
+  | { kind: 'rows'; title: string; columns: string[]; rows: string[][]; info?: ReportInfo; details?: true }
   | { kind: 'csvText'; title: string; text: string; delimiter?: string; info?: ReportInfo }
   | { kind: 'file'; title: string; uri: vscode.Uri; info?: ReportInfo }
   | { kind: 'submission'; view: SubmissionView }
@@ -124,7 +124,7 @@ export class ResultsPanel extends PanelPage {
           title: content.title,
           columns: content.columns,
           rows: content.rows,
-          source: { kind: 'inline' },
+          source: content.details ? { kind: 'inline', details: true } : { kind: 'inline' },
           info: content.info,
         });
         break;
