@@ -49,7 +49,7 @@ const OPTIONS: Record<string, string[]> = {
   report: ['--env', '--report-base-url', '--consumer-key', '--consumer-secret', '--out', '--format', '--max-answer-bytes', '--config'],
   reconcile: ['--report', '--template', '--as-of', '--from', '--column', '--format', '--env', '--state', '--config'],
   trust: ['--revoke', '--list'],
-  gateway: ['--port', '--state', '--quiet'],
+  gateway: ['--port', '--state', '--quiet', '--advance'],
   listen: ['--port', '--forward-to', '--control-key', '--format', '--state'],
   callbacks: [],
   demo: ['--examples', '--state', '--days', '--port'],
