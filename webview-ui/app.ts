@@ -26,6 +26,7 @@ import { columnId, type ResultsTable } from './table';
 import { setUpTable } from './tableSetup';
 import { Toolbar } from './toolbar';
 import { ResultsView } from './view';
+import { QueryController } from './query/controller';
 
 export interface VsCodeApi {
   postMessage(message: PageToHost): void;
@@ -57,6 +58,7 @@ export class App {
   private readonly gridHost = el('div', { class: 'grid-host' });
   private readonly saveSoon = debounced(() => this.save(), 300);
   private readonly fit = new ColumnFit();
+  private readonly query: QueryController;
 
   constructor(
     root: HTMLElement,
@@ -80,8 +82,20 @@ export class App {
         this.toolbar.search.focus();
       },
       progress: () => this.load.progress(),
+      marks: (rows, stale) => this.query.marks(rows, stale),
+      hasMarks: () => this.query.hasMarks(),
     });
-    root.append(this.banner, this.toolbar.element, this.status, this.gridHost);
+    this.query = new QueryController({
+      data: this.data,
+      gridHost: this.gridHost,
+      refresh: () => void this.view.recompute(false),
+      setStatus: (text) => this.setStatus(text),
+      post: (msg) => this.post(msg),
+      changed: () => this.saveSoon(),
+      exportName: (what, extension) => exportName(`${this.title} ${what}`, 'csv').replace(/\.csv$/, `.${extension}`),
+    });
+    const q = this.query;
+    root.append(this.banner, this.toolbar.element, q.bar.element, q.bar.error, this.status, q.groupChip, this.gridHost, q.summary.element);
     // A reconciliation row's batch line and report lines, shown by the host.
     this.gridHost.addEventListener('dblclick', () => {
       const key = this.reconciliation && revealKey(this.reconciliation, this.grid?.activeRow());
@@ -137,6 +151,9 @@ export class App {
       case 'exportDone':
         this.setStatus(msg.message);
         break;
+      case 'views':
+        this.query.setViews(msg.views);
+        break;
     }
   }
 
@@ -181,6 +198,7 @@ export class App {
     this.fit.forget();
     document.body.dataset.state = 'loading';
     this.data.reset(columns, rowMasker(columns));
+    this.query.reset(columns, this.pendingView?.query);
     // A report or a CSV file can be reconciled; a submission, a reconciliation or one record's details cannot.
     const details = source.kind === 'inline' && source.details === true;
     this.toolbar.showReconcile(this.submission === undefined && this.reconciliation === undefined && !details);
@@ -248,6 +266,7 @@ export class App {
     if (this.table && this.fit.untouched(this.table)) this.fit.fit(this.grid, this.table, this.data);
     await this.view.recompute(true);
     performance.mark('paygate:all-rows');
+    await this.query.loaded();
     if (this.pendingView) this.grid?.restoreScroll(this.pendingView.scrollTop);
     this.pendingView = undefined;
     this.setStatus('');
@@ -293,7 +312,7 @@ export class App {
         reconciliation: this.reconciliation,
         info: this.info,
         data: this.data,
-        view: viewStateOf(this.table, this.view.query(), this.grid?.scrollTop ?? 0),
+        view: { ...viewStateOf(this.table, this.view.query(), this.grid?.scrollTop ?? 0), query: this.query.current },
       }),
     );
   }

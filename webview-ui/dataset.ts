@@ -11,6 +11,8 @@ export interface ViewQuery {
   sorting: SortSpec | null;
   filters: Map<number, string>;
   search: string;
+  /** Rows marked 1 are kept (the filter expression, or one group's rows), covering every row viewed. */
+  marks?: Uint8Array;
 }
 
 /** Gives the event loop a turn (input, paint) without the 4 ms clamp of nested setTimeout. */
@@ -176,7 +178,7 @@ export class Dataset {
     const stale = () => !isCurrent() || generation !== this.generation;
     const n = to;
     const base = query.sorting && query.sorting.column < this.columns.length && from === 0 ? this.sortedOrder(query.sorting, n) : null;
-    const conditions: Uint8Array[] = [];
+    const conditions: Uint8Array[] = query.marks ? [query.marks] : [];
     const wanted: [string, number][] = [...query.filters].map(([col, text]) => [needleOf(text), col] as [string, number]);
     wanted.push([needleOf(query.search), -1]);
     for (const [needle, col] of wanted) {

@@ -64,7 +64,8 @@ export class ColumnStore {
     return this.pieces.length;
   }
 
-  pieceAt(k: number): { first: number; rows: number } {
+  /** Piece k as stored: its text and cell offsets (a query reads them in place), and its first row. */
+  pieceAt(k: number): Readonly<Piece> & { readonly first: number } {
     return this.pieces[k];
   }
 

@@ -16,6 +16,13 @@ export interface ViewHost {
   clearQuery(): void;
   /** Per cent of the file received, while a file loads. */
   progress(): number | undefined;
+  /**
+   * The rows the query bar keeps (the filter expression, or one group), marked for the first `rows` rows;
+   * undefined when it keeps every row, null when a newer query made it give up.
+   */
+  marks(rows: number, stale: () => boolean): Promise<Uint8Array | null | undefined>;
+  /** Whether the query bar narrows the rows. */
+  hasMarks(): boolean;
 }
 
 /** A re-sort costs the whole view: while rows arrive, at most this often. */
@@ -62,7 +69,9 @@ export class ResultsView {
 
   hasQuery(): boolean {
     const q = this.host.table() ? this.query() : undefined;
-    return !!q && (q.sorting !== null || q.search.trim() !== '' || [...q.filters.values()].some((v) => v.trim() !== ''));
+    return (
+      !!q && (q.sorting !== null || q.search.trim() !== '' || [...q.filters.values()].some((v) => v.trim() !== '') || this.host.hasMarks())
+    );
   }
 
   /** The search everywhere and the column's own filter, for highlighting. */
@@ -102,7 +111,10 @@ export class ResultsView {
     const rows = this.data.rowCount;
     // No query: file order, without an index array (20 MB and a long task at five million rows).
     const plain = !this.hasQuery();
-    const order = plain ? null : await this.data.view(this.query(), () => generation === this.generation, 0, rows);
+    const current = () => generation === this.generation;
+    const marks = plain ? undefined : await this.host.marks(rows, () => !current());
+    if (marks === null || !current()) return;
+    const order = plain ? null : await this.data.view({ ...this.query(), marks }, current, 0, rows);
     if ((!plain && !order) || generation !== this.generation) return;
     this.order = order;
     this.viewRows = rows;
@@ -131,7 +143,10 @@ export class ResultsView {
     const from = this.viewRows;
     const to = this.data.rowCount;
     if (to <= from) return;
-    const more = await this.data.view(this.query(), () => generation === this.generation, from, to);
+    const current = () => generation === this.generation;
+    const marks = await this.host.marks(to, () => !current());
+    if (marks === null) return;
+    const more = await this.data.view({ ...this.query(), marks }, current, from, to);
     if (!more || generation !== this.generation || !this.order) return;
     const merged = new Uint32Array(this.order.length + more.length);
     merged.set(this.order);

@@ -16,6 +16,8 @@ export interface CliContext {
    * a stream may never end, so the reading stops there.
    */
   stdin(maxBytes?: number): Promise<Buffer | 'too-large'>;
+  /** Standard input as it comes, for commands that stream it (`paygate query -`); absent, stdin() is read whole. */
+  stdinChunks?(): AsyncIterable<Uint8Array>;
   /** Whether a person can answer a question on the terminal. */
   interactive: boolean;
   /** The terminal's width in characters when standard output is one (`paygate forecast` fits its bars to it). */
@@ -54,6 +56,7 @@ export function processContext(): CliContext {
       }
       return Buffer.concat(chunks);
     },
+    stdinChunks: () => process.stdin as AsyncIterable<Uint8Array>,
     interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
     columns: process.stdout.isTTY ? process.stdout.columns : undefined,
     async confirm(question) {

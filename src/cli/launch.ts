@@ -19,6 +19,7 @@ export const COMMAND_MODULES: Record<string, () => Promise<Builder>> = {
   submit: async () => (await import('./commands/submit.js')).submitCommand,
   history: async () => (await import('./commands/history.js')).historyCommand,
   report: async () => (await import('./commands/report.js')).reportCommand,
+  query: async () => (await import('./commands/query.js')).queryCommand,
   reconcile: async () => (await import('./commands/reconcile.js')).reconcileCommand,
   trust: async () => (await import('./commands/trust.js')).trustCommand,
   gateway: async () => (await import('./commands/gateway.js')).gatewayCommand,

@@ -14,6 +14,7 @@ import { lspCommand } from './commands/lsp';
 import { historyCommand } from './commands/history';
 import { trustCommand } from './commands/trust';
 import { reconcileCommand } from './commands/reconcile';
+import { queryCommand } from './commands/query';
 import { listenCommand } from './commands/listen';
 import { callbacksCommand } from './commands/callbacks';
 
@@ -28,6 +29,7 @@ export const COMMANDS = [
   submitCommand,
   historyCommand,
   reportCommand,
+  queryCommand,
   reconcileCommand,
   trustCommand,
   gatewayCommand,

@@ -49,6 +49,26 @@ export function addAmounts(a: Amount, b: Amount): Amount {
 
 export const ZERO: Amount = { units: 0n, scale: 0 };
 
+/**
+ * `sum` divided by `count` (> 0) at `scale` decimals, rounded half to even: the rounding of Python's
+ * Decimal and of IEEE 754's default, so an average is the same whichever tool a person checks it with.
+ */
+export function averageAmount(sum: Amount, count: number | bigint, scale: number): Amount {
+  const n = BigInt(count);
+  if (n <= 0n) throw new RangeError('averageAmount: count must be positive');
+  // units at `scale` = sum.units * 10^scale / (10^sum.scale * n), done in integers.
+  const up = BigInt(Math.max(0, scale - sum.scale));
+  const down = BigInt(Math.max(0, sum.scale - scale));
+  const numerator = sum.units * 10n ** up;
+  const denominator = n * 10n ** down;
+  const negative = numerator < 0n;
+  const abs = negative ? -numerator : numerator;
+  let quotient = abs / denominator;
+  const twice = (abs % denominator) * 2n;
+  if (twice > denominator || (twice === denominator && quotient % 2n === 1n)) quotient += 1n;
+  return { units: negative ? -quotient : quotient, scale };
+}
+
 /** The amount written with exactly `scale` decimals (more shown only when cutting would change it). */
 export function formatAmount(amount: Amount, scale = amount.scale): string {
   const exact = unitsAt(amount, scale);

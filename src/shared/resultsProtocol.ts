@@ -79,6 +79,35 @@ export interface ReconciliationView {
   rows: string[][];
 }
 
+// ---------- queries: the filter box, Group by, saved views ----------
+
+/** A saved view of a report template (`views` in *.report.json), as the table's Views list offers it. */
+export interface SavedView {
+  name: string;
+  description?: string;
+  where?: string;
+  groupBy?: string[];
+  by?: 'day' | 'week' | 'month';
+  count?: boolean;
+  sum?: string[];
+  min?: string[];
+  max?: string[];
+  avg?: string[];
+  currency?: string | null;
+  /** The template's file name. */
+  template: string;
+}
+
+/** The table's query as the user left it: the expression, the group columns and period, the aggregates. */
+export interface QueryState {
+  where: string;
+  groupBy: string[];
+  by?: 'day' | 'week' | 'month';
+  /** The amount column the aggregates read. */
+  amount?: string;
+  aggregates: ('sum' | 'min' | 'max' | 'avg')[];
+}
+
 // ---------- page state kept by vscode.setState (and handed to the serializer on reload) ----------
 
 export interface ViewState {
@@ -89,6 +118,8 @@ export interface ViewState {
   scrollTop: number;
   /** Data columns pinned to the start, in order (absent in state saved before pinning existed). */
   pinned?: number[];
+  /** The filter expression and Group by (absent before queries existed). */
+  query?: QueryState;
 }
 
 export interface PersistedState {
@@ -118,7 +149,9 @@ export type HostToPage =
   | { type: 'csvFailed'; message: string }
   | { type: 'submission'; view: SubmissionView }
   | { type: 'reconciliation'; view: ReconciliationView }
-  | { type: 'exportDone'; ok: boolean; message: string };
+  | { type: 'exportDone'; ok: boolean; message: string }
+  /** The saved views of the report's template (or of the templates beside the file shown). */
+  | { type: 'views'; views: SavedView[] };
 
 // ---------- page -> host ----------
 
@@ -132,7 +165,9 @@ export type PageToHost =
   /** Reconcile the report on this page with batches (the page's "Reconcile…" button). */
   | { type: 'reconcile' }
   /** Show a reconciliation row's batch line and report lines; `key` is its RECONCILE_KEY_COLUMN value. */
-  | { type: 'reveal'; key: string };
+  | { type: 'reveal'; key: string }
+  /** The grouped summary's chart as a PNG (a data: URL of the canvas). */
+  | { type: 'exportImage'; dataUrl: string; suggestedName: string };
 
 // ---------- guards ----------
 
@@ -140,6 +175,27 @@ const optInfo = (v: unknown): boolean => v === undefined || isReportInfo(v);
 export const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every(isStr);
 /** Checks every row: the cost is linear, which is fine next to the structured clone that delivered it. */
 export const isRows = (v: unknown): v is string[][] => Array.isArray(v) && v.every(isStringArray);
+
+const optStrings = (v: unknown) => v === undefined || isStringArray(v);
+const optPeriod = (v: unknown) => v === undefined || v === 'day' || v === 'week' || v === 'month';
+
+export function isSavedView(v: unknown): v is SavedView {
+  return (
+    isRec(v) &&
+    isStr(v.name) &&
+    isStr(v.template) &&
+    optStr(v.description) &&
+    optStr(v.where) &&
+    optStrings(v.groupBy) &&
+    optPeriod(v.by) &&
+    (v.count === undefined || typeof v.count === 'boolean') &&
+    optStrings(v.sum) &&
+    optStrings(v.min) &&
+    optStrings(v.max) &&
+    optStrings(v.avg) &&
+    (v.currency === undefined || v.currency === null || isStr(v.currency))
+  );
+}
 
 function isSource(v: unknown): v is TableSource {
   if (!isRec(v)) return false;
@@ -221,6 +277,8 @@ export function isHostToPage(v: unknown): v is HostToPage {
       return isReconciliationView(v.view);
     case 'exportDone':
       return typeof v.ok === 'boolean' && isStr(v.message);
+    case 'views':
+      return Array.isArray(v.views) && v.views.every(isSavedView);
     default:
       return false;
   }
@@ -241,6 +299,8 @@ export function isPageToHost(v: unknown): v is PageToHost {
       return true;
     case 'reveal':
       return isStr(v.key);
+    case 'exportImage':
+      return isStr(v.dataUrl) && v.dataUrl.startsWith('data:image/png;base64,') && isStr(v.suggestedName);
     default:
       return false;
   }

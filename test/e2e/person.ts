@@ -437,6 +437,66 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
   );
 
   await step(
+    "the report's query bar: a filter expression, its error with the place, Group by with totals per currency and a chart, a group's rows, a saved view",
+    async () => {
+      const frame = await wb.webviewFrame(page, '.query-where', 5_000);
+      const where = frame.locator('.query-where');
+      // A typo in a column: named, with its place selected in the box.
+      await where.click();
+      await where.fill('');
+      await page.keyboard.type('Currency = "EUR" and Amont > 0');
+      await page.keyboard.press('Enter');
+      const error = frame.locator('.query-error');
+      await error.waitFor({ state: 'visible', timeout: 15_000 });
+      const said = (await error.innerText()).trim();
+      await screenshot('report-filter-error');
+      if (!/column 22: no column 'Amont'.*did you mean Amount\?/.test(said)) throw new Error(`the filter box says: ${said}`);
+      // Completion: "Am" offers Amount, Tab takes it.
+      await where.fill('Currency = "EUR" and ');
+      await where.press('End');
+      await page.keyboard.type('Am');
+      await frame.locator('.query-completions li', { hasText: 'Amount' }).first().waitFor({ timeout: 15_000 });
+      await screenshot('report-filter-completion');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('> 0');
+      await page.keyboard.press('Enter');
+      await error.waitFor({ state: 'hidden', timeout: 15_000 });
+      const count = frame.locator('.count');
+      await frame.locator('.count', { hasText: / of / }).waitFor({ timeout: 15_000 });
+      await screenshot('report-filter');
+      // Group by the day the charges were made: a row per group, a total per currency, a chart.
+      await frame.locator('.group-by[data-level="0"]').selectOption({ label: 'Created_date' });
+      await frame.locator('.group-period').selectOption('day');
+      await frame.locator('.query-summary .summary-chart canvas').first().waitFor({ timeout: 30_000 });
+      const totals = (await frame.locator('.summary-table tfoot').innerText()).replace(/\s+/g, ' ').trim();
+      const groups = await frame.locator('.summary-table tbody tr').count();
+      await screenshot('report-group-by');
+      if (!/^total EUR \d+ \d+\.\d{3}$/.test(totals)) throw new Error(`the totals row says: ${totals}`);
+      // A group's rows, and back.
+      await frame.locator('.summary-table tbody tr').first().click();
+      await frame.locator('.group-chip').waitFor({ state: 'visible', timeout: 15_000 });
+      await screenshot('report-group-rows');
+      await frame.locator('.back-to-groups').click();
+      await frame.locator('.query-summary').waitFor({ state: 'visible', timeout: 15_000 });
+      // The template's saved views are offered; one runs when picked.
+      const views = frame.locator('select.views');
+      await views.waitFor({ state: 'visible', timeout: 15_000 });
+      await views.selectOption({ label: 'Declined: declined charges per currency, and for how much' });
+      await frame.locator('.summary-heading', { hasText: /rows matched/ }).waitFor({ timeout: 15_000 });
+      const declined = (await where.inputValue()).trim();
+      await screenshot('report-saved-view');
+      if (declined !== 'Transaction_type contains "declined"') throw new Error(`the view set the filter to ${declined}`);
+      // Leave the table as it was for the steps after this one.
+      await frame.locator('.group-by[data-level="0"]').selectOption('');
+      await where.fill('');
+      await where.press('Enter');
+      await frame.locator('.query-summary').waitFor({ state: 'hidden', timeout: 15_000 });
+      return `${groups} day group(s); ${totals}; ${(await count.innerText()).trim()}`;
+    },
+    { previous: false },
+  );
+
+  await step(
     'clicking the submission in the Submissions view opens its results panel, outcome first',
     async () => {
       if (!submissionsView) notYet('no paygate.submissions view');

@@ -117,6 +117,46 @@ test('report: a CSV report in the contract JSON (exit 0), with the charges made 
   assert.match(text.out, /Merchant_Name\s+Transaction_id/);
 });
 
+test('report with query options: the report is grouped and totalled as it arrives, exactly as its rows add up; --out still saves it', async () => {
+  await run(runSubmit, [file('q.rpcsv', batch('QRY')), ...local()]);
+  await gw.advanceDays(40);
+  const template = file('q.report.json', readFileSync(join(root, 'examples', 'transactions.report.json'), 'utf8'));
+  const plain = await run(runReport, [template, ...localReport(), '--format', 'json']);
+  const rows = plain.json!.rows as string[][];
+  assert.ok(rows.length > 0);
+  // Independently: the thousandths of each Transaction_type's amounts (every Amount here has three decimals).
+  const want = new Map<string, bigint>();
+  for (const r of rows) want.set(r[6], (want.get(r[6]) ?? 0n) + BigInt(r[4].replace('.', '')));
+  const out = join(dir, 'q-report.csv');
+  const q = await run(runReport, [
+    template,
+    ...localReport(),
+    '--group-by',
+    'Transaction_type',
+    '--sum',
+    'Amount',
+    '--count',
+    '--out',
+    out,
+    '--format',
+    'json',
+  ]);
+  assert.equal(q.code, 0, q.err);
+  const groups = q.json!.groups as { key: Record<string, string>; count: number; sum: Record<string, string> }[];
+  for (const g of groups) {
+    assert.equal(g.key.Currency, 'EUR', 'the template filters EUR');
+    const thousandths = want.get(g.key.Transaction_type)!.toString().padStart(4, '0');
+    assert.equal(g.sum.Amount, `${thousandths.slice(0, -3)}.${thousandths.slice(-3)}`);
+    assert.equal(g.count, rows.filter((r) => r[6] === g.key.Transaction_type).length);
+  }
+  assert.deepEqual(q.json!.rows, { read: rows.length, matched: rows.length });
+  assert.ok(existsSync(out), 'the report itself went to --out');
+  assert.match(q.err, /row\(s\) written to/);
+  const bad = await run(runReport, [template, ...localReport(), '--where', 'Amount >']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--where: column 9: expected a value after '>', found the end\n {2}Amount >\n {10}\^\nnothing was sent/);
+});
+
 test('report: a PDF report goes to --out', async () => {
   const template = JSON.parse(readFileSync(join(root, 'examples', 'transactions.report.json'), 'utf8'));
   const t = file('pdf.report.json', JSON.stringify({ ...template, reportFormat: 'PDF' }));

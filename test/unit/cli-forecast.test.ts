@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runForecast } from '../../src/cli/commands/forecast';
-import { bar } from '../../src/cli/format/forecast';
+import { bar } from '../../src/cli/format/bar';
 import type { Forecast } from '../../src/core/forecast';
 import { parseCsv } from '../../src/core/csv/parse';
 import { captured } from '../fixtures/cli/context';

@@ -59,7 +59,21 @@ export interface ChartHandlers {
   click(index: number): void;
 }
 
-export function createChart(host: HTMLElement, data: ChartSeries, size: { width: number; height: number }, handlers: ChartHandlers): uPlot {
+/** The axes' labels; without `cumulative`, no running-total lines (the table's grouped summary). */
+export interface ChartLabels {
+  bars: string;
+  cumulative?: string;
+}
+
+const FORECAST_LABELS: ChartLabels = { bars: 'amount per period (max)', cumulative: 'running total (dashed)' };
+
+export function createChart(
+  host: HTMLElement,
+  data: ChartSeries,
+  size: { width: number; height: number },
+  handlers: ChartHandlers,
+  labels: ChartLabels = FORECAST_LABELS,
+): uPlot {
   const theme = readTheme();
   const n = data.periods.length;
   const slots = Math.max(1, data.currencies.length);
@@ -84,17 +98,21 @@ export function createChart(host: HTMLElement, data: ChartSeries, size: { width:
         },
         values: (_u, splits) => splits.map((i) => data.periods[i] ?? ''),
       },
-      { ...axis, scale: 'y', size: 70, label: 'amount per period (max)', labelSize: 20, values: (_u, splits) => splits.map(short) },
-      {
-        ...axis,
-        scale: 'cumulative',
-        side: 1,
-        size: 70,
-        label: 'running total (dashed)',
-        labelSize: 20,
-        grid: { show: false },
-        values: (_u, splits) => splits.map(short),
-      },
+      { ...axis, scale: 'y', size: 70, label: labels.bars, labelSize: 20, values: (_u, splits) => splits.map(short) },
+      ...(labels.cumulative === undefined
+        ? []
+        : [
+            {
+              ...axis,
+              scale: 'cumulative',
+              side: 1,
+              size: 70,
+              label: labels.cumulative,
+              labelSize: 20,
+              grid: { show: false },
+              values: (_u: uPlot, splits: number[]) => splits.map(short),
+            },
+          ]),
     ],
     series: [
       {},
@@ -106,7 +124,7 @@ export function createChart(host: HTMLElement, data: ChartSeries, size: { width:
             : { fill: colour(k), stroke: theme.highContrast ? theme.foreground : colour(k), width: theme.highContrast ? 1 : 0 };
         return { label: c.label, scale: 'y', ...paint, paths: groupedBars(k, slots), points: { show: false } };
       }),
-      ...data.currencies.map((c, k) => ({
+      ...(labels.cumulative === undefined ? [] : data.currencies).map((c, k) => ({
         label: `${c.label} cumulative`,
         scale: 'cumulative',
         stroke: colour(k),
@@ -120,7 +138,8 @@ export function createChart(host: HTMLElement, data: ChartSeries, size: { width:
     },
   };
   const x = data.periods.map((_, i) => i);
-  const chart = new uPlot(opts, [x, ...data.currencies.map((c) => c.amounts), ...data.currencies.map((c) => c.cumulative)], host);
+  const lines = labels.cumulative === undefined ? [] : data.currencies.map((c) => c.cumulative);
+  const chart = new uPlot(opts, [x, ...data.currencies.map((c) => c.amounts), ...lines], host);
   chart.over.addEventListener('click', () => {
     const i = chart.cursor.idx;
     if (i != null) handlers.click(i);

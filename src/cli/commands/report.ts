@@ -16,8 +16,11 @@ import { readInput } from '../io';
 import { EXIT, exitCodeFor, inputError, outcomeJson, outcomeText } from '../output';
 import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
 import { printSavedReport, withTemporaryReport } from '../reportOut';
+import { addQueryOptions, asksForQuery, querySpec, type QueryCliOptions } from '../query';
+import { runReportQuery } from '../reportQuery';
+import { parseExpression, describeProblem } from '../../core/query';
 
-export interface ReportOptions {
+export interface ReportOptions extends QueryCliOptions {
   env?: string;
   reportBaseUrl?: string;
   consumerKey?: string;
@@ -29,13 +32,15 @@ export interface ReportOptions {
 }
 
 export function reportCommand(ctx: CliContext) {
-  return paygateCommand(
+  const cmd = paygateCommand(
     {
       name: 'report',
       summary: 'run a custom report template (CSV table, JSON, or a PDF file)',
       description:
         'Runs a custom report: TEMPLATE is the JSON body (*.report.json; no $schema needed: it is checked whole against the ' +
-        'schema built into paygate, every problem with its line and column), signed with HMAC-SHA1.',
+        'schema built into paygate, every problem with its line and column), signed with HMAC-SHA1. With a query option ' +
+        "(--where, --group-by, --sum, --view …, as in paygate query) the report's rows go through the query as they arrive " +
+        'and its answer is printed instead of the rows (--out still saves the report; --view names a view of TEMPLATE).',
       exits: [
         [EXIT.ok, 'report received'],
         [EXIT.rejected, 'rejected, server error, or an unrecognised answer'],
@@ -69,8 +74,9 @@ export function reportCommand(ctx: CliContext) {
     .option(
       '--config <FILE>',
       'configuration file (default ./paygate.config.json once trusted with paygate trust, else ~/.config/paygate/paygate.config.json)',
-    )
-    .action(exits((template, o) => runReportTemplate(template, o, ctx)));
+    );
+  // The query options of `paygate query`, run over the report as it arrives (--view: a view of TEMPLATE).
+  return addQueryOptions(cmd).action(exits((template, o) => runReportTemplate(template, o as ReportOptions, ctx)));
 }
 
 export const runReport = (args: string[], ctx: CliContext) => runCommand(reportCommand, args, ctx);
@@ -96,6 +102,20 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
     const n = template.problems.length;
     return usage(`${input.name} is not a valid report template (${n} problem${n === 1 ? '' : 's'}); nothing was sent`);
   }
+
+  const query = asksForQuery(values);
+  // A bad expression is told before anything is sent; its columns are checked when the report's header comes.
+  const where = query
+    ? querySpec(
+        values,
+        template.template.views?.find((v) => v.name === values.view),
+      ).where
+    : undefined;
+  const syntax = where === undefined ? undefined : parseExpression(where, undefined);
+  if (syntax && !syntax.ok)
+    return usage(
+      `${values.view === undefined ? '--where' : `view "${values.view}": where`}: ${describeProblem(where!, syntax.problem)}\nnothing was sent`,
+    );
 
   const config = loadCliConfig(ctx.cwd, values.config, ctx.env);
   if (!config.ok) return usage(config.message);
@@ -126,6 +146,20 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
       timeoutMs: t.timeoutMs,
       maxAnswerBytes,
     };
+    if (query) {
+      try {
+        return await runReportQuery(ctx, request, {
+          options: values,
+          template: template.template,
+          what,
+          show: (o) => show(ctx, o, values.format, what),
+        });
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === undefined) throw err;
+        return usage(`cannot write the report (to a temporary file${out === undefined ? '' : ` or to ${out}`}): ${code}`);
+      }
+    }
     if (out !== undefined && values.format !== 'json') {
       // Streamed to the file as it arrives: a large report costs disk, not memory.
       let saved: SavedReport;

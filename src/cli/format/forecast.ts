@@ -3,18 +3,12 @@
 // currency's charges are one series and its payouts (DST rows: money paid out) another, never summed.
 
 import type { Forecast, ForecastBucket } from '../../core/forecast';
+import { bar } from './bar';
 
-const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
 const MIN_BAR = 10;
 
 // Row text is the merchant's: keep control characters from steering the terminal.
 const printable = (s: string) => s.replace(/\p{Cc}/gu, ' ');
-
-/** A bar of `fraction` (0-1) of `width` cells, in eighths of a cell; a non-zero amount shows at least ▏. */
-export function bar(fraction: number, width: number): string {
-  const eighths = Math.max(fraction > 0 ? 1 : 0, Math.round(Math.min(1, Math.max(0, fraction)) * width * 8));
-  return '█'.repeat(Math.floor(eighths / 8)) + EIGHTHS[eighths % 8];
-}
 
 const amount = (b: Pick<ForecastBucket, 'min' | 'max'>) => (b.min === b.max ? b.max : `${b.min}..${b.max}`);
 const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;

@@ -79,9 +79,9 @@ export function prepareReportRequest(
   };
 }
 
-/** The template as sent: `$schema` is editor metadata for the file, not part of the gateway's body. */
+/** The template as sent: `$schema` is editor metadata and `views` the toolkit's saved queries, neither part of the gateway's body. */
 export function reportBody(template: ReportTemplate): string {
-  const { $schema: _editorOnly, ...body } = template as ReportTemplate & { $schema?: unknown };
+  const { $schema: _editorOnly, views: _toolkitOnly, ...body } = template as ReportTemplate & { $schema?: unknown };
   return JSON.stringify(body);
 }
 

@@ -80,6 +80,8 @@ export async function runCustomReportToFile(o: {
   timeoutMs?: number;
   maxAnswerBytes?: number;
   signal?: AbortSignal;
+  /** Sees each chunk of the answer as it arrives, after it is written (a query run over the report as it comes). */
+  tap?: (chunk: Uint8Array) => void;
 }): Promise<SavedReport> {
   const request = prepareReportRequest(o);
   const target = path.resolve(o.file);
@@ -97,6 +99,7 @@ export async function runCustomReportToFile(o: {
       onChunk: (chunk) => {
         for (let at = 0; at < chunk.length;) at += fs.writeSync(fd, chunk, at, chunk.length - at, written + at);
         written += chunk.length;
+        o.tap?.(chunk);
       },
     });
     fs.fsyncSync(fd);

@@ -49,6 +49,42 @@ export const ReportFiltersSchema = z.looseObject({
   ),
 });
 
+/** The query options a saved view may carry: the words of `paygate query`'s flags (docs/cli.md). */
+const columnList = (what: string) =>
+  z.optional(described(z.array(z.string().check(z.minLength(1))), { description: `${what}: column names as in the report's header.` }));
+
+export const ReportViewSchema = described(
+  z.strictObject({
+    name: described(z.string().check(z.minLength(1)), {
+      description: "The view's name: `paygate query --view NAME`, and the table's Views list.",
+    }),
+    description: z.optional(described(z.string(), { description: 'What the view answers, shown beside its name.' })),
+    where: z.optional(
+      described(z.string(), {
+        description:
+          'The filter expression, e.g. Currency = "EUR" and Transaction_type contains "declined" (docs/cli.md, "Query expressions").',
+      }),
+    ),
+    groupBy: columnList('Group by these columns'),
+    by: z.optional(described(z.oneOf(['day', 'week', 'month']), { description: 'Group the date column by day, ISO week or month.' })),
+    count: z.optional(described(z.boolean(), { description: 'Count the rows of each group.' })),
+    sum: columnList('Sum these amount columns (exactly, within each currency)'),
+    min: columnList('The least amount of these columns'),
+    max: columnList('The largest amount of these columns'),
+    avg: columnList("The average amount of these columns (rounded half to even at the report's scale)"),
+    currency: z.optional(
+      described(z.nullable(z.string().check(z.minLength(1))), {
+        description: "The column holding each amount's currency (default: Currency); null when every amount is in one currency.",
+      }),
+    ),
+  }),
+  { description: 'A named query over this report: a filter, groups and aggregates.' },
+);
+
+export type ReportView = z.output<typeof ReportViewSchema>;
+
+const uniqueNames = (views: readonly { name: string }[]) => new Set(views.map((v) => v.name)).size === views.length;
+
 export const ReportTemplateSchema = described(
   z.looseObject({
     reportIdentifier: described(
@@ -82,6 +118,11 @@ export const ReportTemplateSchema = described(
     inputReportParameters: described(z.array(InputReportParameterSchema), { description: 'Input parameters of the report.' }),
     outputReportParameters: described(z.array(z.unknown()), { description: 'Output parameters; the sample sends an empty array.' }),
     filters: described(ReportFiltersSchema.clone(), { description: 'Nine filter arrays; each may be sent empty.' }),
+    views: z.optional(
+      described(z.array(ReportViewSchema).check(z.refine(uniqueNames, 'two views have the same name')), {
+        description: "Saved views of this report (never sent to the gateway): `paygate query --view NAME` and the table's Views list.",
+      }),
+    ),
   }),
   {
     title: 'PayGate custom report template',

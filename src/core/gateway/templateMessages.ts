@@ -61,8 +61,12 @@ export function templateMessage(issue: z.core.$ZodIssue, input: unknown): string
       return `${field} is too ${issue.code === 'too_small' ? 'short' : 'long'}: ${describe(value)}`;
     case 'invalid_value':
       if (typeof value === 'string' && value.trim() === '') return `${field} is empty: fill it in`;
+      // A saved view is the toolkit's own: its choices are not the gateway's.
+      if (path.startsWith('views.'))
+        return `${field} ${describe(value)} is not one of ${issue.values.map((v) => `"${String(v)}"`).join(', ')}`;
       return `${field} ${describe(value)} is not one the gateway serves: use ${issue.values.map((v) => `"${String(v)}"`).join(' or ')}`;
     case 'custom':
+      if (path === 'views') return `views: ${issue.message}`;
       return `${field} ${describe(value)} is ${issue.message}`;
     default:
       return `${field}: ${issue.message}`;

@@ -2,7 +2,8 @@
 // an id that is a card number is still a card number. A run of digits, possibly split by single spaces,
 // dashes or dots (`4111 1111 1111 1111`, `4111-1111-1111-1111`, `4111.1111.1111.1111`), glued to letters
 // or not (`card5105105105105100x`), is masked to its first 6 and last 4 digits when 13 to 19 of its
-// digits pass the Luhn check. The separators stay where they were, so a table keeps its layout.
+// digits pass the Luhn check. The separators stay where they were, so a table keeps its layout. A decimal
+// amount (`4997482253.120`) is no card number, though its digits may pass: only its whole part is checked.
 //
 // Why Luhn and 13–19: every card scheme's numbers are that long and pass it, while the gateway's own long
 // ids (serial numbers, transaction ids) mostly do not; a mistyped card number in a batch is caught by the
@@ -68,8 +69,13 @@ function readRun(text: string, start: number, run: Run): number {
  * The digit ranges of a run to mask: the whole run when it is a card number; otherwise the longest
  * stretches of whole groups that are, left to right and not overlapping.
  */
-function cardRanges(run: Run): Array<[number, number]> {
+function cardRanges(run: Run, text: string): Array<[number, number]> {
   const n = run.digits.length;
+  if (isDecimal(run, text)) {
+    // An amount (a sum of a billion has 13 digits, and one in ten passes Luhn): only its whole part can be a card.
+    const whole = run.groupStarts[1];
+    return whole >= MIN_DIGITS && whole <= MAX_DIGITS && luhn(run.digits, 0, whole) ? [[0, whole]] : [];
+  }
   if (n >= MIN_DIGITS && n <= MAX_DIGITS && luhn(run.digits, 0, n)) return [[0, n]];
   if (run.groupStarts.length < 2 || n < MIN_DIGITS) return [];
   const bounds = [...run.groupStarts, n];
@@ -91,6 +97,14 @@ function cardRanges(run: Run): Array<[number, number]> {
   return out;
 }
 
+/**
+ * A decimal amount: two groups joined by one dot. No card number is written so (they are grouped by
+ * fours, or in the 4-6-5 of some schemes), while a sum, an average or an amount of many decimals is.
+ */
+function isDecimal(run: Run, text: string): boolean {
+  return run.groupStarts.length === 2 && text.charCodeAt(run.positions[run.groupStarts[1]] - 1) === 46;
+}
+
 /** A run with at least 13 digits: the only place a card number can be. Found by the regex engine, fast. */
 const CANDIDATE = /\d(?:[ .-]?\d){12,}/g;
 
@@ -107,7 +121,7 @@ export function maskCardNumbers(text: string): string {
   for (let m = CANDIDATE.exec(text); m !== null; m = CANDIDATE.exec(text)) {
     const run: Run = { positions: [], digits: [], groupStarts: [] };
     readRun(text, m.index, run);
-    for (const [from, to] of cardRanges(run)) {
+    for (const [from, to] of cardRanges(run, text)) {
       out ??= [];
       for (let d = from + 6; d < to - 4; d++) {
         const at = run.positions[d];

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { parseReportTemplate, runCustomReport, type GatewayOutcome, type TemplateProblem } from '../../core/gateway';
 import { log, showErrorWithLog } from '../log';
 import type { ResultsPanelApi } from '../results/register';
+import { viewsOf } from '../results/views';
 import type { ReportInfo } from '../../shared/reportInfo';
 import { activeEnvironmentName } from '../environments/settings';
 import { summary } from '../submit/outcomeView';
@@ -104,6 +105,7 @@ export async function runReportCommand(deps: ReportDeps, ...args: CommandArgs): 
           columns: outcome.columns,
           rows: outcome.rows,
           info: reportInfo(name, envName, Buffer.byteLength(outcome.text)),
+          views: viewsOf(template, name),
         })
         .then(undefined, (err: unknown) => log().warn(`Results panel: ${String(err)}`));
       return { status: 'received', format: 'csv', columns: outcome.columns, rowCount: outcome.rows.length };

@@ -11,6 +11,7 @@ import {
   type HostToPage,
   type PageToHost,
   type ReconciliationView,
+  type SavedView,
   type TableSource,
   type SubmissionView,
 } from '../../shared/resultsProtocol';
@@ -18,9 +19,9 @@ import type { ReportInfo } from '../../shared/reportInfo';
 import { sliceText, streamUri } from './stream';
 
 export type PanelContent =
-  | { kind: 'rows'; title: string; columns: string[]; rows: string[][]; info?: ReportInfo; details?: true }
-  | { kind: 'csvText'; title: string; text: string; delimiter?: string; info?: ReportInfo }
-  | { kind: 'file'; title: string; uri: vscode.Uri; info?: ReportInfo }
+  | { kind: 'rows'; title: string; columns: string[]; rows: string[][]; info?: ReportInfo; views?: SavedView[]; details?: true }
+  | { kind: 'csvText'; title: string; text: string; delimiter?: string; info?: ReportInfo; views?: SavedView[] }
+  | { kind: 'file'; title: string; uri: vscode.Uri; info?: ReportInfo; views?: SavedView[] }
   | { kind: 'submission'; view: SubmissionView }
   | { kind: 'reconciliation'; view: ReconciliationView };
 
@@ -61,6 +62,14 @@ export class ResultsPanel extends PanelPage {
     if (source.kind === 'file') this.content = { kind: 'file', title, uri: vscode.Uri.parse(source.uri, true) };
   }
 
+  /** Views found after the content was set (a restored panel's file): kept, and sent to a live page. */
+  async addViews(views: SavedView[]): Promise<void> {
+    const content = this.content;
+    if (!content || content.kind !== 'file' || views.length === 0) return;
+    content.views = views;
+    if (this.isReady) await this.post({ type: 'views', views });
+  }
+
   async show(content: PanelContent): Promise<void> {
     this.content = content;
     this.panel.title = 'view' in content ? content.view.title : content.title;
@@ -91,6 +100,9 @@ export class ResultsPanel extends PanelPage {
         break;
       case 'export':
         await this.export(msg);
+        break;
+      case 'exportImage':
+        await this.exportImage(msg);
         break;
       case 'log':
         log()[msg.level](`Results page: ${msg.message}`);
@@ -175,7 +187,30 @@ export class ResultsPanel extends PanelPage {
         break;
       }
     }
+    if ('views' in content && content.views && content.views.length > 0 && !stale()) await post({ type: 'views', views: content.views });
     if (ok && !stale()) this.delivered = content;
+  }
+
+  /** The grouped summary's chart, as the page drew it, to a PNG file the user picks. */
+  private async exportImage(msg: Extract<PageToHost, { type: 'exportImage' }>): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: folder ? vscode.Uri.joinPath(folder, msg.suggestedName) : undefined,
+      filters: { PNG: ['png'] },
+      saveLabel: 'Export PNG',
+    });
+    if (!target) {
+      await this.post({ type: 'exportDone', ok: false, message: 'Export cancelled.' });
+      return;
+    }
+    try {
+      await vscode.workspace.fs.writeFile(target, Buffer.from(msg.dataUrl.slice(msg.dataUrl.indexOf(',') + 1), 'base64'));
+      await this.post({ type: 'exportDone', ok: true, message: `Exported the chart to ${target.fsPath}.` });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      log().error(`Results panel: export to ${target.toString()} failed: ${message}`);
+      await this.post({ type: 'exportDone', ok: false, message: `Export failed: ${message}` });
+    }
   }
 
   private async export(msg: Extract<PageToHost, { type: 'export' }>): Promise<void> {

@@ -7,6 +7,8 @@ import { PdfPanel, type PdfContent } from './pdfPanel';
 import { pdfTitle, readReportFile } from './reportFile';
 import { isPdfPersistedState, PDF_VIEW_TYPE } from '../../shared/pdfProtocol';
 import type { ReportInfo } from '../../shared/reportInfo';
+import type { SavedView } from '../../shared/resultsProtocol';
+import { viewsBeside } from './views';
 import type { FeatureHost } from '../lazy';
 
 /** What the other faces may ask of the results panel. */
@@ -14,6 +16,8 @@ export interface ResultsPanelApi {
   showReport(
     r: ({ title: string; columns: string[]; rows: string[][]; details?: true } | { title: string; csvText: string; delimiter?: string }) & {
       info?: ReportInfo;
+      /** The saved views of the template it was run from. */
+      views?: SavedView[];
     },
   ): Promise<void>;
   showSubmission(s: SubmissionView): Promise<void>;
@@ -86,8 +90,8 @@ export function registerResultsPanel(context: vscode.ExtensionContext, host: Fea
     showReport: (r) => {
       const content: PanelContent =
         'csvText' in r
-          ? { kind: 'csvText', title: r.title, text: r.csvText, delimiter: r.delimiter, info: r.info }
-          : { kind: 'rows', title: r.title, columns: r.columns, rows: r.rows, info: r.info, details: r.details };
+          ? { kind: 'csvText', title: r.title, text: r.csvText, delimiter: r.delimiter, info: r.info, views: r.views }
+          : { kind: 'rows', title: r.title, columns: r.columns, rows: r.rows, info: r.info, views: r.views, details: r.details };
       if (!('details' in r && r.details)) lastReport = content;
       return showIn(`report:${r.title}`, content);
     },
@@ -96,12 +100,20 @@ export function registerResultsPanel(context: vscode.ExtensionContext, host: Fea
       const view = sanitiseSubmissionView(s);
       return showIn(`submission:${view.title}`, { kind: 'submission', view });
     },
-    openCsvFile: (uri) => showIn(`file:${uri.toString()}`, { kind: 'file', title: tableTitle(uri), uri }),
+    openCsvFile: async (uri) =>
+      showIn(`file:${uri.toString()}`, { kind: 'file', title: tableTitle(uri), uri, views: await viewsBeside(uri) }),
     showPdf: (content) =>
       pdfPanelFor(content.file ? `file:${content.file.toString()}` : `report:${content.title}`, content.title).show(content),
     openReportFile: async (uri) => {
       const read = await readReportFile(uri);
-      if (read.kind === 'csv') return showIn(`file:${uri.toString()}`, { kind: 'file', title: tableTitle(uri), uri, info: read.info });
+      if (read.kind === 'csv')
+        return showIn(`file:${uri.toString()}`, {
+          kind: 'file',
+          title: tableTitle(uri),
+          uri,
+          info: read.info,
+          views: await viewsBeside(uri),
+        });
       if (read.kind === 'pdf') return api.showPdf(read.content);
       log().warn(`Open report file: ${read.message}`);
       return pdfPanelFor(`file:${uri.toString()}`, read.title).fail(read.title, read.message);
@@ -180,6 +192,7 @@ export function registerResultsPanel(context: vscode.ExtensionContext, host: Fea
       panel.actions.reconcile = (report) => reconcileRequest?.(report);
       if (isPersistedState(state)) {
         panel.restoreFrom(state.source, state.title);
+        if (state.source.kind === 'file') await panel.addViews(await viewsBeside(vscode.Uri.parse(state.source.uri, true)));
         track(state.source.kind === 'file' ? `file:${state.source.uri}` : `restored:${state.title}`, panel);
       } else {
         log().info('Results panel: restored a panel without usable state');

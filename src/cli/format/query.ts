@@ -1,0 +1,148 @@
+// `paygate query` (and `paygate report` with query options) as text and CSV: one line per group with a
+// bar (scaled within its currency to the first amount asked for, else to the count), the totals per
+// currency, then the rows whose amounts were skipped, by line. Values are the report's: every cell is
+// shown through tableCell (masked, one line) and every CSV cell through the formula guard.
+
+import { quoteField } from '../../core/csv/write';
+import { neutraliseFormula } from '../../core/output';
+import { aggregateText, reportedAggregates, type QueryOutcome, type QueryTotal } from '../../core/query';
+import type { GroupState } from '../../core/query/run';
+import { tableCell, tableLine } from '../output';
+import { bar } from './bar';
+
+const MIN_BAR = 10;
+const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+
+/** The header of each aggregate column: `count`, `sum Amount`… */
+function aggregateHeaders(o: QueryOutcome): string[] {
+  const heads = reportedAggregates(o.plan).map(([kind, , name]) => `${kind} ${name}`);
+  return o.plan.count ? ['count', ...heads] : heads;
+}
+
+/** The aggregates of a group or total; a count grouped by thousands for people, plain for CSV. */
+function aggregateCells(o: QueryOutcome, g: Pick<GroupState, 'count' | 'amounts'>, grouped = true): string[] {
+  const cells = reportedAggregates(o.plan).map(([kind, a]) => aggregateText(kind, g.amounts[a], o.scales[a]) ?? '');
+  return o.plan.count ? [grouped ? g.count.toLocaleString('en-US') : String(g.count), ...cells] : cells;
+}
+
+/** What each group's bar measures: the first amount asked for (within one currency), else the row count. */
+function barValue(o: QueryOutcome): (g: GroupState) => number {
+  const first = reportedAggregates(o.plan)[0];
+  if (!first) return (g) => g.count;
+  const [kind, a] = first;
+  return (g) => Math.max(0, Number(aggregateText(kind, g.amounts[a], o.scales[a]) ?? 0));
+}
+
+function header(o: QueryOutcome, name: string): string[] {
+  const where = o.plan.spec.where?.trim();
+  const lines = [
+    `${tableCell(name)}: ${plural(o.read, 'row')} read, ${o.matched.toLocaleString('en-US')} matched${where ? ` by ${where}` : ''}`,
+  ];
+  const groups = o.plan.groups.map((g) => (g.period ? `${g.name} by ${g.period}` : g.name));
+  if (groups.length > 0)
+    lines.push(`grouped by ${groups.join(', ')}${o.plan.currencyAdded ? ' (amounts are never added across currencies)' : ''}`);
+  return lines;
+}
+
+/** Output gathered into pieces of about this size: one write per group would cost more than the group. */
+const PIECE = 64 * 1024;
+
+/** A writer that hands text on in pieces, never holding more than one: a million groups are never one string. */
+export function batched(write: (text: string) => void): { add(text: string): void; flush(): void } {
+  let parts: string[] = [];
+  let size = 0;
+  const flush = () => {
+    if (parts.length > 0) write(parts.join(''));
+    parts = [];
+    size = 0;
+  };
+  return {
+    add(text) {
+      parts.push(text);
+      size += text.length;
+      if (size >= PIECE) flush();
+    },
+    flush,
+  };
+}
+
+/**
+ * The text: the header, a line per group with its bar, the totals, the skipped rows. Two passes over the
+ * groups (the columns' widths, then the lines), so no line is kept.
+ */
+export function writeQueryText(name: string, o: QueryOutcome, columns: number, write: (text: string) => void): void {
+  const out = batched(write);
+  for (const l of header(o, name)) out.add(`${l}\n`);
+  const keyHeads = o.plan.groups.map((g) => tableCell(g.name));
+  const aggHeads = aggregateHeaders(o);
+  const keyWidths = keyHeads.map((h) => [...h].length);
+  const aggWidths = aggHeads.map((h) => h.length);
+  const value = barValue(o);
+  const currency = o.plan.currencyGroup;
+  const peaks = new Map<string, number>();
+  for (const g of o.groups) {
+    g.key.forEach((k, j) => (keyWidths[j] = Math.max(keyWidths[j], [...tableCell(k)].length)));
+    aggregateCells(o, g).forEach((c, k) => (aggWidths[k] = Math.max(aggWidths[k], c.length)));
+    const c = currency < 0 ? '' : g.key[currency];
+    peaks.set(c, Math.max(peaks.get(c) ?? 0, value(g)));
+  }
+  const fixed = keyWidths.reduce((s, w) => s + w + 2, 0) + aggWidths.reduce((s, w) => s + w + 2, 0);
+  const width = Math.max(MIN_BAR, columns - fixed - 1);
+  const line = (keys: string[], drawn: string, aggs: string[]) =>
+    [tableLine(keys, keyWidths), drawn.padEnd(width), ...aggs.map((a, k) => a.padStart(aggWidths[k]))]
+      .filter((s) => s !== '')
+      .join('  ')
+      .trimEnd();
+  out.add(`\n${line(keyHeads, '', aggHeads)}\n`);
+  for (const g of o.groups) {
+    const peak = peaks.get(currency < 0 ? '' : g.key[currency]) ?? 0;
+    out.add(`${line(g.key.map(tableCell), bar(peak > 0 ? value(g) / peak : 0, width), aggregateCells(o, g))}\n`);
+  }
+  if (o.groups.length === 0) out.add('no row matched\n');
+  out.add('\n');
+  for (const t of o.totals) out.add(`${totalLine(o, t)}\n`);
+  for (const l of skippedLines(o)) out.add(`${l}\n`);
+  out.flush();
+}
+
+function totalLine(o: QueryOutcome, t: QueryTotal): string {
+  const parts = [plural(t.count, 'row')];
+  for (const [kind, a, name] of reportedAggregates(o.plan))
+    parts.push(`${kind} ${name} ${aggregateText(kind, t.amounts[a], o.scales[a]) ?? '(none read)'}`);
+  o.plan.amounts.forEach((c, a) => {
+    if (t.amounts[a].skipped > 0) parts.push(`${plural(t.amounts[a].skipped, `${c.name} amount`)} skipped`);
+  });
+  return `total${t.currency === undefined ? '' : ` ${tableCell(t.currency)}`}: ${parts.join(', ')}`;
+}
+
+function skippedLines(o: QueryOutcome): string[] {
+  if (o.skippedCount === 0) return [];
+  const lines = ['', `skipped amounts (not in any sum, min, max or average): ${o.skippedCount.toLocaleString('en-US')}`];
+  for (const s of o.skipped) {
+    const where = s.line !== undefined ? `line ${s.line}` : `row ${s.row + 1}`;
+    const what =
+      s.reason === 'empty' ? `${tableCell(s.column)} is empty` : `${tableCell(s.column)} "${tableCell(s.value)}" is not an amount`;
+    lines.push(`  ${where}: ${what}`);
+  }
+  if (o.skippedCount > o.skipped.length) lines.push(`  … and ${(o.skippedCount - o.skipped.length).toLocaleString('en-US')} more`);
+  return lines;
+}
+
+/**
+ * CSV: `kind` (group or total), the group columns, then the aggregates; a total row per currency with the
+ * currency in its column. Cells that a spreadsheet would run as formulas are neutralised unless `raw`.
+ */
+export function writeQueryCsv(o: QueryOutcome, options: { raw: boolean; delimiter?: string }, write: (text: string) => void): void {
+  const d = options.delimiter ?? ',';
+  const cell = (v: string) => quoteField(options.raw ? v : neutraliseFormula(v), d);
+  const out = batched(write);
+  const line = (cells: string[]) => out.add(`${cells.map(cell).join(d)}\r\n`);
+  const counts = (g: Pick<GroupState, 'count' | 'amounts'>) => aggregateCells(o, g, false);
+  line(['kind', ...o.plan.groups.map((g) => g.name), ...aggregateHeaders(o)]);
+  for (const g of o.groups) line(['group', ...g.key, ...counts(g)]);
+  for (const t of o.totals) {
+    const keys = o.plan.groups.map((_, j) => (j === o.plan.currencyGroup ? (t.currency ?? '') : ''));
+    line(['total', ...keys, ...counts(t)]);
+  }
+  out.flush();
+}

@@ -1,0 +1,8 @@
+// Queries over a report (docs/cli.md, "paygate query"; docs/results-table.md): a filter expression, groups
+// (a date by day, week or month), and exact aggregates of amount columns within each currency.
+export { quoteColumn } from './columns';
+export { parseExpression } from './parser';
+export { describeProblem, type QueryProblem } from './problem';
+export { PERIODS, planQuery, type Period, type PlanProblem, type QueryPlan, type QuerySpec } from './plan';
+export { QueryRun } from './run';
+export { aggregateText, queryOutcome, reportedAggregates, type QueryJson, type QueryOutcome, type QueryTotal } from './result';

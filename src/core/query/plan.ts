@@ -1,0 +1,157 @@
+// A query as asked (the CLI's options, a saved view, the table's controls) checked against a report's
+// header and turned into a plan: the row test, the group columns (a date column by day, week or month),
+// the amount columns and the currency column every amount is summed within. Amounts of two currencies
+// are never added: when an amount is aggregated, the currency column joins the group columns.
+
+import type { Expr } from './ast';
+import { defaultCurrencyColumn, defaultDateColumn, findColumn, isDateColumnName } from './columns';
+import { compileFilter, type RowTest } from './filter';
+import { parseExpression } from './parser';
+import type { QueryProblem } from './problem';
+
+export type Period = 'day' | 'week' | 'month';
+export const PERIODS: readonly Period[] = ['day', 'week', 'month'];
+
+export type AggregateKind = 'sum' | 'min' | 'max' | 'avg';
+export const AGGREGATES: readonly AggregateKind[] = ['sum', 'min', 'max', 'avg'];
+
+/** A query in the words of its options (the CLI's flags, a saved view's fields, the table's controls). */
+export interface QuerySpec {
+  /** The filter expression; empty or absent: every row. */
+  where?: string;
+  groupBy?: readonly string[];
+  /** Group the date columns among groupBy (or, when there is none, the report's default date column) by this period. */
+  by?: Period;
+  count?: boolean;
+  sum?: readonly string[];
+  min?: readonly string[];
+  max?: readonly string[];
+  avg?: readonly string[];
+  /** The column holding each amount's currency: absent, the report's Currency column; null, none (one currency). */
+  currency?: string | null;
+}
+
+export interface GroupColumn {
+  index: number;
+  name: string;
+  period?: Period;
+}
+
+export interface QueryPlan {
+  columns: readonly string[];
+  spec: QuerySpec;
+  expr: Expr | undefined;
+  /** Absent: every row matches. */
+  test: RowTest | undefined;
+  groups: GroupColumn[];
+  /** Columns whose amounts are read (each once, whatever aggregates name it). */
+  amounts: { index: number; name: string }[];
+  /** Per aggregate, the positions in `amounts` it reports. */
+  aggregates: Record<AggregateKind, number[]>;
+  /** Position in `groups` of the currency column, or -1 (no amount aggregate, or `currency: null`). */
+  currencyGroup: number;
+  /** The currency column was added to the groups because an amount is aggregated. */
+  currencyAdded: boolean;
+  /** Report a count per group: asked for, or nothing else was. */
+  count: boolean;
+}
+
+/** What is wrong with a query: the option it came from, and for the expression the place in it. */
+export interface PlanProblem {
+  option: 'where' | 'group-by' | 'by' | AggregateKind | 'currency';
+  message: string;
+  /** For `where`: where in the expression. */
+  place?: QueryProblem;
+}
+
+export type PlanResult = { ok: true; plan: QueryPlan } | { ok: false; problem: PlanProblem };
+
+class Refused {
+  constructor(readonly problem: PlanProblem) {}
+}
+
+function column(columns: readonly string[], name: string, option: PlanProblem['option']): { index: number; name: string } {
+  const found = findColumn(columns, name.trim());
+  if (!found.ok) throw new Refused({ option, message: found.message });
+  return { index: found.index, name: columns[found.index] };
+}
+
+export function planQuery(columns: readonly string[], spec: QuerySpec): PlanResult {
+  try {
+    return { ok: true, plan: plan(columns, spec) };
+  } catch (err) {
+    if (err instanceof Refused) return { ok: false, problem: err.problem };
+    throw err;
+  }
+}
+
+function plan(columns: readonly string[], spec: QuerySpec): QueryPlan {
+  const parsed = parseExpression(spec.where ?? '', columns);
+  if (!parsed.ok) throw new Refused({ option: 'where', message: parsed.problem.message, place: parsed.problem });
+  const groups = groupColumns(columns, spec);
+  const amounts: { index: number; name: string }[] = [];
+  const aggregates = { sum: [], min: [], max: [], avg: [] } as Record<AggregateKind, number[]>;
+  for (const kind of AGGREGATES) {
+    for (const name of spec[kind] ?? []) {
+      const c = column(columns, name, kind);
+      let at = amounts.findIndex((a) => a.index === c.index);
+      if (at < 0) at = amounts.push(c) - 1;
+      if (!aggregates[kind].includes(at)) aggregates[kind].push(at);
+    }
+  }
+  let currencyGroup = -1;
+  let currencyAdded = false;
+  if (amounts.length > 0 && spec.currency !== null) {
+    const currency = currencyColumn(columns, spec.currency);
+    currencyGroup = groups.findIndex((g) => g.index === currency.index && g.period === undefined);
+    if (currencyGroup < 0) {
+      currencyGroup = groups.push(currency) - 1;
+      currencyAdded = true;
+    }
+  }
+  return {
+    columns,
+    spec,
+    expr: parsed.expr,
+    test: parsed.expr && compileFilter(parsed.expr),
+    groups,
+    amounts,
+    aggregates,
+    currencyGroup,
+    currencyAdded,
+    count: spec.count === true || amounts.length === 0,
+  };
+}
+
+function currencyColumn(columns: readonly string[], name: string | undefined): { index: number; name: string } {
+  if (name !== undefined) return column(columns, name, 'currency');
+  const found = defaultCurrencyColumn(columns);
+  if (found < 0) {
+    throw new Refused({
+      option: 'currency',
+      message:
+        'the report has no Currency column, and amounts of two currencies are never added: name the column holding ' +
+        "each amount's currency, or say there is none (one currency)",
+    });
+  }
+  return { index: found, name: columns[found] };
+}
+
+function groupColumns(columns: readonly string[], spec: QuerySpec): GroupColumn[] {
+  const groups: GroupColumn[] = [];
+  for (const name of spec.groupBy ?? []) {
+    if (name.trim() === '') continue;
+    const c = column(columns, name, 'group-by');
+    if (!groups.some((g) => g.index === c.index)) groups.push(c);
+  }
+  if (spec.by === undefined) return groups;
+  const dated = groups.filter((g) => isDateColumnName(g.name));
+  if (dated.length > 0) {
+    for (const g of dated) g.period = spec.by;
+    return groups;
+  }
+  const date = defaultDateColumn(columns);
+  if (date < 0) throw new Refused({ option: 'by', message: `no date column to group by ${spec.by}: name one among the group columns` });
+  groups.push({ index: date, name: columns[date], period: spec.by });
+  return groups;
+}

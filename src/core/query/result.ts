@@ -1,0 +1,199 @@
+// What a query found, in the order people read it (groups by their key), with totals per currency, and
+// as the JSON every face writes: amounts as decimal strings with the report's scale (the most decimals
+// the column's amounts have), never numbers, so nothing rounds them on the way.
+
+import { averageAmount, compareAmounts, formatAmount, parseAmount, type Amount } from '../amounts';
+import { AmountAccumulator } from './aggregate';
+import { decimal, POW10, readDecimal } from './cells';
+import { AGGREGATES, type AggregateKind, type QueryPlan } from './plan';
+import type { GroupState, QueryRun, SkippedAmount } from './run';
+
+export interface QueryTotal {
+  /** The currency these totals are in; undefined when the query names no currency column. */
+  currency: string | undefined;
+  count: number;
+  amounts: AmountAccumulator[];
+}
+
+export interface QueryOutcome {
+  plan: QueryPlan;
+  /** Sorted by their key, column by column (numbers as numbers). */
+  groups: GroupState[];
+  /** One per currency, in order; one without a currency when the query has no currency column. */
+  totals: QueryTotal[];
+  read: number;
+  matched: number;
+  skipped: SkippedAmount[];
+  skippedCount: number;
+  /** Per amount column: the decimals its amounts are shown with. */
+  scales: number[];
+}
+
+export function queryOutcome(run: QueryRun): QueryOutcome {
+  const plan = run.plan;
+  const groups = sortByKey(run.groupStates(), plan.groups.length);
+  const scales = plan.amounts.map((_, a) => groups.reduce((s, g) => Math.max(s, g.amounts[a].scale), 0));
+  return {
+    plan,
+    groups,
+    totals: totalsOf(plan, groups),
+    read: run.read,
+    matched: run.matched,
+    skipped: run.skipped,
+    skippedCount: run.skippedCount,
+    scales,
+  };
+}
+
+function totalsOf(plan: QueryPlan, groups: GroupState[]): QueryTotal[] {
+  const byCurrency = new Map<string | undefined, QueryTotal>();
+  const currencyOf = (g: GroupState) => (plan.currencyGroup < 0 ? undefined : g.key[plan.currencyGroup]);
+  for (const g of groups) {
+    const currency = currencyOf(g);
+    let t = byCurrency.get(currency);
+    if (!t) byCurrency.set(currency, (t = { currency, count: 0, amounts: plan.amounts.map(() => new AmountAccumulator()) }));
+    t.count += g.count;
+    g.amounts.forEach((acc, a) => t.amounts[a].merge(acc));
+  }
+  // No row matched: without a currency column there is still the one total (of nothing); with one, none.
+  if (byCurrency.size === 0 && plan.currencyGroup < 0)
+    byCurrency.set(undefined, { currency: undefined, count: 0, amounts: plan.amounts.map(() => new AmountAccumulator()) });
+  return [...byCurrency.values()].sort((a, b) => textOrder(a.currency ?? '', b.currency ?? ''));
+}
+
+const textOrder = (a: string, b: string) => Number(a > b) - Number(a < b);
+
+/**
+ * A key's value for sorting: a double when it is a decimal of at most 15 digits (which keeps the order
+ * exactly), else the exact decimal; neither for text.
+ */
+function sortable(text: string): { text: string; amount: Amount | undefined; value: number | undefined } {
+  if (readDecimal(text, 0, text.length) && decimal.big === null) {
+    return { text, amount: ANY_AMOUNT, value: decimal.units / POW10[decimal.scale] };
+  }
+  return { text, amount: parseAmount(text), value: undefined };
+}
+
+/** Stands for "a number" where the double `value` is what is compared. */
+const ANY_AMOUNT: Amount = { units: 0n, scale: 0 };
+
+/**
+ * Groups in order of their key, column by column, numbers as numbers. Each column's distinct values are
+ * ranked once (a value is read as a number once, not at every comparison), then groups compare ranks:
+ * a million groups sort in a second, not a minute.
+ */
+function sortByKey(groups: GroupState[], parts: number): GroupState[] {
+  const ranks: Map<string, number>[] = [];
+  for (let j = 0; j < parts; j++) {
+    const values = [...new Set(groups.map((g) => g.key[j]))].map(sortable);
+    // Numbers first, in order, then text in code-unit order: one total order however the two mix.
+    values.sort((a, b) => {
+      if (a.amount && b.amount) {
+        const exact = (x: typeof a) => (x.value === undefined ? x.amount! : parseAmount(x.text)!);
+        const byValue = a.value !== undefined && b.value !== undefined ? a.value - b.value : compareAmounts(exact(a), exact(b));
+        return byValue || textOrder(a.text, b.text);
+      }
+      if (a.amount || b.amount) return a.amount ? -1 : 1;
+      return textOrder(a.text, b.text);
+    });
+    ranks.push(new Map(values.map((v, r) => [v.text, r])));
+  }
+  const keyed = groups.map((g) => ({ g, r: g.key.map((v, j) => ranks[j].get(v)!) }));
+  keyed.sort((a, b) => {
+    for (let j = 0; j < parts; j++) if (a.r[j] !== b.r[j]) return a.r[j] - b.r[j];
+    return 0;
+  });
+  return keyed.map((k) => k.g);
+}
+
+/** One aggregate of one accumulator, as shown: null when no amount was read. */
+export function aggregateText(kind: AggregateKind, acc: AmountAccumulator, scale: number): string | null {
+  const value = aggregateValue(kind, acc, scale);
+  return value === undefined ? null : formatAmount(value, scale);
+}
+
+function aggregateValue(kind: AggregateKind, acc: AmountAccumulator, scale: number): Amount | undefined {
+  switch (kind) {
+    case 'sum':
+      return acc.sum();
+    case 'min':
+      return acc.min();
+    case 'max':
+      return acc.max();
+    case 'avg': {
+      const sum = acc.sum();
+      return sum && averageAmount(sum, acc.n, scale);
+    }
+  }
+}
+
+const reportedOf = new WeakMap<QueryPlan, [AggregateKind, number, string][]>();
+
+/** The columns each aggregate reports, as [kind, amount position, column name] (made once per plan: asked per group). */
+export function reportedAggregates(plan: QueryPlan): [AggregateKind, number, string][] {
+  let reported = reportedOf.get(plan);
+  if (!reported) {
+    reported = AGGREGATES.flatMap((kind) =>
+      plan.aggregates[kind].map((a): [AggregateKind, number, string] => [kind, a, plan.amounts[a].name]),
+    );
+    reportedOf.set(plan, reported);
+  }
+  return reported;
+}
+
+export type AggregateJson = Partial<Record<AggregateKind, Record<string, string | null>>>;
+
+export interface QueryJson {
+  groups: ({ key: Record<string, string>; count: number; skipped?: Record<string, number> } & AggregateJson)[];
+  total: { count: number; skipped?: Record<string, number> } & Partial<
+    Record<AggregateKind, Record<string, string | null | Record<string, string | null>>>
+  >;
+  rows: { read: number; matched: number };
+  skipped: { count: number; rows: { row: number; line?: number; column: string; value: string; reason: string }[] };
+}
+
+function skippedCounts(plan: QueryPlan, accs: AmountAccumulator[]): Record<string, number> | undefined {
+  const out: Record<string, number> = {};
+  accs.forEach((acc, a) => {
+    if (acc.skipped > 0) out[plan.amounts[a].name] = acc.skipped;
+  });
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** One group in the documented JSON shape. */
+export function groupJson(o: QueryOutcome, g: GroupState): QueryJson['groups'][number] {
+  const plan = o.plan;
+  const key: Record<string, string> = {};
+  plan.groups.forEach((c, j) => (key[c.name] = g.key[j]));
+  const out: QueryJson['groups'][number] = { key, count: g.count };
+  for (const [kind, a, name] of reportedAggregates(plan)) (out[kind] ??= {})[name] = aggregateText(kind, g.amounts[a], o.scales[a]);
+  const skipped = skippedCounts(plan, g.amounts);
+  if (skipped) out.skipped = skipped;
+  return out;
+}
+
+/** Everything of the documented JSON (docs/cli.md, "paygate query") but the groups, which a writer streams one by one. */
+export function queryJsonRest(o: QueryOutcome): Omit<QueryJson, 'groups'> {
+  const plan = o.plan;
+  const reported = reportedAggregates(plan);
+  const total: QueryJson['total'] = { count: o.matched };
+  for (const [kind, a, name] of reported) {
+    const slot = (total[kind] ??= {});
+    if (plan.currencyGroup < 0) slot[name] = aggregateText(kind, o.totals[0].amounts[a], o.scales[a]);
+    else slot[name] = Object.fromEntries(o.totals.map((t) => [t.currency ?? '', aggregateText(kind, t.amounts[a], o.scales[a])]));
+  }
+  const skippedTotal = skippedCounts(
+    plan,
+    plan.amounts.map((_, a) => {
+      const acc = new AmountAccumulator();
+      acc.skipped = o.totals.reduce((s, t) => s + t.amounts[a].skipped, 0);
+      return acc;
+    }),
+  );
+  if (skippedTotal) total.skipped = skippedTotal;
+  return {
+    total,
+    rows: { read: o.read, matched: o.matched },
+    skipped: { count: o.skippedCount, rows: o.skipped.map((s) => ({ ...s })) },
+  };
+}
