@@ -725,6 +725,11 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
       if (labels.some((l) => l === '..')) throw new Error(`the picker lists "..": ${labels.join(' | ')}`);
       const earlier = page.frames();
       await quick.locator('.monaco-list-row', { hasText: 'Run a report now' }).first().click();
+      // The workspace holds several templates: the person picks the transactions report by name.
+      const template = quick.locator('.monaco-list-row', { hasText: 'transactions.report.json' }).first();
+      await template.waitFor({ state: 'visible', timeout: 20_000 });
+      await screenshot('reconcile-picker-template');
+      await template.click();
       const frame = await answerPromptsUntilTable(page, earlier, '.reconcile-banner');
       const chips = (await frame.locator('.status-chip[data-status]').allInnerTexts()).map((t) => t.trim());
       await screenshot('reconciliation-run-now');
@@ -789,7 +794,7 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
         (await callbacksPane
           .locator('.monaco-list-row', { hasText: order })
           .first()
-          .locator('.custom-view-tree-node-item-icon, .codicon')
+          .locator('.custom-view-tree-node-item-icon')
           .first()
           .getAttribute('class')) ?? '';
       const declinedIcon = await iconOf('PERSON-2');
