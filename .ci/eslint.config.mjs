@@ -3,6 +3,14 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// Spreading an array into a call puts every element on the stack: past about 100k elements it throws
+// "Maximum call stack size exceeded". Loop, reduce or pass the array; a bounded case says why.
+const noSpreadIntoCall = ['CallExpression', 'NewExpression'].map((call) => ({
+  selector: `${call} > SpreadElement.arguments`,
+  message:
+    'Do not spread an array into a call: a long array overflows the stack. Loop, reduce or pass the array; if it is bounded, disable this line and say why.',
+}));
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test-results/**', '.vscode-test/**', 'test/fixtures/**', 'media/**'] },
   js.configs.recommended,
@@ -21,17 +29,28 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-nested-ternary': 'error',
-      // Spreading an array into a call puts every element on the stack: past about 100k elements it throws
-      // "Maximum call stack size exceeded". Loop, reduce or pass the array; a bounded case says why.
+      'no-restricted-syntax': ['error', ...noSpreadIntoCall],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+    },
+  },
+  // The editor shows messages and writes its log only through the output boundary (src/extension/say.ts,
+  // src/extension/log.ts): a message built from a file name or an answer is then safe without remembering.
+  {
+    files: ['src/extension/**/*.ts'],
+    ignores: ['src/extension/say.ts', 'src/extension/log.ts'],
+    rules: {
       'no-restricted-syntax': [
         'error',
-        ...['CallExpression', 'NewExpression'].map((call) => ({
-          selector: `${call} > SpreadElement.arguments`,
-          message:
-            'Do not spread an array into a call: a long array overflows the stack. Loop, reduce or pass the array; if it is bounded, disable this line and say why.',
-        })),
+        ...noSpreadIntoCall,
+        {
+          selector: 'MemberExpression[property.name=/^show(Error|Warning|Information)Message$/]',
+          message: 'Show messages with showError/showWarning/showInfo from src/extension/say.ts (the output boundary).',
+        },
+        {
+          selector: 'MemberExpression[property.name="createOutputChannel"]',
+          message: 'Write to the one log, log() from src/extension/log.ts (the output boundary).',
+        },
       ],
-      eqeqeq: ['error', 'always', { null: 'ignore' }],
     },
   },
   {

@@ -6,6 +6,7 @@ import { detectKind, sortIndices, sortKey, type ColumnKind, type SortSpec } from
 import type { Piece } from './csvReader';
 import { radixSortIndices } from './radixSort';
 import { ColumnStore } from './store';
+import { shownRow } from '../src/shared/cardData';
 
 export interface ViewQuery {
   sorting: SortSpec | null;
@@ -94,8 +95,12 @@ export class Dataset {
     }
   }
 
+  /**
+   * Row i as the page gives it out (the grid, tooltips, copies, exports, the state kept): card numbers
+   * masked in every column. Sorting, filtering and search read the store itself.
+   */
   row(i: number): string[] {
-    return this.store.row(i);
+    return shownRow(this.store.row(i));
   }
 
   kind(column: number): ColumnKind {

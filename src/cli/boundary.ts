@@ -10,8 +10,28 @@ import type { CliContext } from './context';
 // CR and LF of a record's end or inside a card number, which the boundary must see whole. What follows
 // the last line break waits for the next write or for flush() (runCommand calls it when the command ends).
 
-/** A line without a break that grows past this is let through anyway, so memory stays bounded. */
+/** A line without a break that grows past this is let through in part, so memory stays bounded. */
 const MAX_PENDING = 64 * 1024;
+
+/** Characters a card number or a labelled CVV (label, separators, digits) is made of. */
+const IN_CARD_OR_CVV = /[\p{L}\p{N}_ .\-:=#"'\s]/u;
+
+/**
+ * Where a long line may be cut, in its second half: before the last word that starts with a letter, or
+ * before a character that no card number or labelled CVV holds (`,`, `;`, `|`…). A card number is a
+ * digit run and a labelled CVV a label, a few separators and digits, so neither spans such a cut; 0 when
+ * there is none.
+ */
+function safeCut(text: string): number {
+  for (let i = text.length - 1; i > text.length / 2; i--) {
+    const c = text[i];
+    const code = text.charCodeAt(i);
+    if (code >= 0xdc00 && code <= 0xdfff) continue; // never between the halves of a surrogate pair
+    if (!IN_CARD_OR_CVV.test(c)) return i;
+    if (/\p{L}/u.test(c) && !/[\p{L}\p{N}_]/u.test(text[i - 1])) return i;
+  }
+  return 0;
+}
 
 type Write = (text: string) => void;
 
@@ -24,8 +44,11 @@ function lineBuffered(write: Write): { write: Write; flush: () => void } {
       if (end > 0) write(terminalSafe(all.slice(0, end)));
       pending = all.slice(end);
       if (pending.length > MAX_PENDING) {
-        write(terminalSafe(pending));
-        pending = '';
+        // No such place in the second half (32K characters of digits and spaces): all of it goes.
+        const found = safeCut(pending);
+        const cut = found > pending.length / 2 ? found : pending.length;
+        write(terminalSafe(pending.slice(0, cut)));
+        pending = pending.slice(cut);
       }
     },
     flush() {

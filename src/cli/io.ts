@@ -5,10 +5,15 @@ import { access, open, realpath, rename, stat, unlink, type FileHandle } from 'n
 import { basename, dirname, join, resolve } from 'node:path';
 import type { CliContext } from './context';
 import { LineIndex, type Position } from '../core/text';
+import { terminalField } from '../core/output';
 
 // Reading inputs for the CLI: errors are values that name the file (and line and column for bad bytes).
 // Writing a fixed file: through a private temporary file and a rename, never weakening the file.
 
+/**
+ * `name` is the input as every output shows it: the path as given, through the output boundary (a file
+ * name is input too: one holding an escape sequence or a line break is shown escaped, in every format).
+ */
 export type Input = { ok: true; name: string; text: string } | { ok: false; name: string; message: string };
 
 /**
@@ -81,7 +86,7 @@ function cannotRead(name: string, err: unknown): string {
  * regular files are read, and only up to the size limit.
  */
 export async function readInput(path: string, from: Pick<CliContext, 'cwd' | 'stdin'>, options: ReadOptions = {}): Promise<Input> {
-  const name = path === '-' ? '<stdin>' : path;
+  const name = path === '-' ? '<stdin>' : terminalField(path);
   const flag = options.maxBytes !== undefined;
   const max = options.maxBytes ?? DEFAULT_MAX_BYTES;
   let bytes: Buffer;

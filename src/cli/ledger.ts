@@ -1,6 +1,7 @@
 import { hostname, homedir } from 'node:os';
 import { damageText as coreDamageText, Ledger, ledgerDirectory, type Damage, type SubmissionRecord } from '../core/ledger';
 import type { CliContext } from './context';
+import { field } from './output';
 
 // The CLI's side of the shared submission ledger: where it is (--state DIR, else $PAYGATE_DATA_DIR, else
 // the user's data directory, the same one the editor uses), and the words for what it says.
@@ -27,7 +28,7 @@ export function damageText(d: Damage, ledger: Ledger): string {
 /** What the earlier send was, in one line: when, from where, and what came of it. */
 export function describeEarlier(r: SubmissionRecord): string {
   const from = r.face === 'editor' ? 'the editor' : 'the CLI';
-  return `${r.time} from ${from} (${r.file}): ${earlierState(r)}`;
+  return `${field(r.time)} from ${from} (${field(r.file)}): ${field(earlierState(r))}`;
 }
 
 /** Still sending, interrupted, or the outcome with its kind and ids. */

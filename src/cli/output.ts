@@ -3,12 +3,51 @@ import { amountColumns } from '../shared/amounts';
 // index would load the HTTP client, zod's schemas and OAuth into `paygate lint` too.
 import { EXIT, OUTCOMES, outcomeHeadline, outcomeTodo } from '../core/gateway/outcomes';
 import type { GatewayOutcome } from '../core/gateway/outcome';
-import { maskFields, maskText } from '../core/output';
+import {
+  keptColumns,
+  maskFields,
+  maskText,
+  safeCsv,
+  safeJson,
+  terminalField,
+  terminalSafe,
+  terminalText,
+  type SafeCsvOptions,
+} from '../core/output';
 import type { CliContext } from './context';
 
 // What every `paygate` command prints and exits with: the exit-code table, the usage-error shape, a
 // gateway answer as text or as the contract's JSON, and the terminal table. Commands import these from
 // here and never from each other.
+//
+// Printing through the boundary (src/core/output): every line a command writes is masked and escaped by
+// src/cli/boundary.ts whatever it holds; on top of that floor, a command prints
+//   - each value from input (a cell, a file name, an answer's field) in a text layout with field(), so a
+//     line break or an escape sequence inside it never forges or garbles a line;
+//   - JSON with jsonLine() (masked strings, no CVV member, no raw control character);
+//   - CSV with csvText() (masked, CVV columns left out, formulas neutralised unless --raw: rawOption() in
+//     ./parser.ts).
+// test/process/output-hostile.test.ts drives every command and format with a hostile corpus and fails
+// when one skips these.
+
+/** One value on a text line: masked, CVVs hidden, every control character and line break shown escaped. */
+export const field = terminalField;
+
+/** A JSON document for standard output or a file we write, ending in a newline. */
+export function jsonLine(value: unknown, space?: number): string {
+  return `${safeJson(value, space)}\n`;
+}
+
+/**
+ * Records (the header first) as a CSV we write (core/output/csv.ts), for standard output: a control
+ * character in a cell is shown escaped too (a line break inside a quoted cell is CSV, and stays).
+ */
+export function csvText(records: readonly (readonly string[])[], options: SafeCsvOptions = {}): string {
+  return safeCsv(
+    records.map((r) => r.map(terminalText)),
+    options,
+  );
+}
 
 /** Exit codes shared by every command: the core's outcome table owns them. */
 export { EXIT };
@@ -22,13 +61,13 @@ export type CommandPath = string;
  *   Run "paygate submit --help" for usage.
  */
 export function usageError(ctx: Pick<CliContext, 'stderr'>, command: CommandPath, problem: string): number {
-  ctx.stderr(`${command}: ${problem}\nRun "${command} --help" for usage.\n`);
+  ctx.stderr(`${command}: ${terminalSafe(problem)}\nRun "${command} --help" for usage.\n`);
   return EXIT.usage;
 }
 
 /** A problem with the input or the setting (unreadable file, unknown environment…): one line, exit 2. */
 export function inputError(ctx: Pick<CliContext, 'stderr'>, command: CommandPath, problem: string): number {
-  ctx.stderr(`${command}: ${problem}\n`);
+  ctx.stderr(`${command}: ${terminalSafe(problem)}\n`);
   return EXIT.usage;
 }
 
@@ -63,9 +102,9 @@ export function outcomeJson(o: GatewayOutcome): Record<string, unknown> {
     case 'auth-failed':
       return { outcome: o.outcome, status: o.status, fields: {}, message: maskText(o.message) };
     case 'unknown':
-      return { outcome: o.outcome, kind: o.kind, status: o.status ?? null, fields: {}, message: o.message };
+      return { outcome: o.outcome, kind: o.kind, status: o.status ?? null, fields: {}, message: maskText(o.message) };
     case 'transport-error':
-      return { outcome: o.outcome, status: null, fields: {}, kind: o.kind, message: o.message };
+      return { outcome: o.outcome, status: null, fields: {}, kind: o.kind, message: maskText(o.message) };
     case 'unrecognised':
       return { outcome: o.outcome, status: o.status, fields: {}, contentType: o.contentType, raw: maskText(o.raw) };
     case 'report':
@@ -76,19 +115,23 @@ export function outcomeJson(o: GatewayOutcome): Record<string, unknown> {
 }
 
 function fieldLines(fields: Record<string, string>): string {
-  const masked = maskFields(fields);
-  const width = Object.keys(masked).reduce((w, k) => Math.max(w, k.length), 0);
-  return Object.entries(masked)
-    .map(([k, v]) => `  ${k.padEnd(width)}  ${v}\n`)
-    .join('');
+  const masked = Object.entries(maskFields(fields)).map(([k, v]) => [field(k), field(v)] as const);
+  const width = masked.reduce((w, [k]) => Math.max(w, k.length), 0);
+  return masked.map(([k, v]) => `  ${k.padEnd(width)}  ${v}\n`).join('');
 }
 
-/** The answer as it came, masked, quoted line by line (at most 40 lines of 300 characters). */
-function verbatim(raw: string): string {
+/**
+ * An answer from outside (a gateway's unrecognised answer, a callback handler's), masked and quoted line
+ * by line (at most 40 lines of 300 characters): each of its lines is one value of ours behind "  | ", so
+ * a line of the answer never stands as a line of our output, and its escape sequences are shown escaped.
+ */
+export function quotedAnswer(raw: string): string {
+  // Masked and CVVs hidden whole first: a label on one line and its value on the next are still a pair.
   const lines = maskText(raw).split(/\r\n|\r|\n/);
+  if (lines.at(-1) === '') lines.pop(); // the answer's last line break ends a line; it opens none
   const shown = lines
     .slice(0, 40)
-    .map((l) => `  | ${l.length > 300 ? `${l.slice(0, 300)}…` : l}\n`)
+    .map((l) => `  | ${field(l.length > 300 ? `${l.slice(0, 300)}…` : l)}\n`)
     .join('');
   return lines.length > 40 ? `${shown}  | … (${lines.length - 40} more lines)\n` : shown;
 }
@@ -99,7 +142,8 @@ function verbatim(raw: string): string {
  */
 export function outcomeText(o: GatewayOutcome, what: string): string {
   const todo = outcomeTodo(o);
-  return `${outcomeHeadline(o)}: ${what}\n${outcomeBody(o)}${todo ? `  ${todo}\n` : ''}`;
+  // The headline quotes the answer (an error-code, a content type): one value, one line.
+  return `${field(outcomeHeadline(o))}: ${what}\n${outcomeBody(o)}${todo ? `  ${field(todo)}\n` : ''}`;
 }
 
 /** The answer's own words under the headline, masked. */
@@ -110,16 +154,16 @@ function outcomeBody(o: GatewayOutcome): string {
     case 'declined':
     case 'validation-error':
     case 'error':
-      return `  ${maskText(o.errorMessage ?? '(no error-message)')}\n${fieldLines(o.fields)}`;
+      return `  ${field(maskText(o.errorMessage ?? '(no error-message)'))}\n${fieldLines(o.fields)}`;
     case 'server-error':
-      return fieldLines(o.fields) || `  ${maskText(o.raw.trim()).slice(0, 500)}\n`;
+      return fieldLines(o.fields) || `  ${field(maskText(o.raw.trim()).slice(0, 500))}\n`;
     case 'auth-failed':
-      return `  ${maskText(o.message)}\n`;
+      return `  ${field(maskText(o.message))}\n`;
     case 'unknown':
     case 'transport-error':
-      return `  ${o.message}\n`;
+      return `  ${field(o.message)}\n`;
     case 'unrecognised':
-      return `  Shown as it came; it is neither an acceptance nor a known error.\n${verbatim(o.raw)}`;
+      return `  Shown as it came; it is neither an acceptance nor a known error.\n${quotedAnswer(o.raw)}`;
     case 'report':
       return '';
   }
@@ -127,9 +171,12 @@ function outcomeBody(o: GatewayOutcome): string {
 
 const MAX_CELL = 40;
 
-/** A table cell as shown: masked, shortened to MAX_CELL characters, line breaks shown as ⏎. */
+/**
+ * A table cell as shown: masked, line breaks shown as ⏎, every other control character escaped (a tab
+ * would break the columns), shortened to MAX_CELL characters.
+ */
 export function tableCell(value: string): string {
-  const flat = maskText(value).replace(/\r\n|\r|\n/g, ' ⏎ ');
+  const flat = field(maskText(value).replace(/\r\n|\r|\n/g, ' ⏎ '));
   return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
 }
 
@@ -149,7 +196,11 @@ export const LINE_BREAK_NOTE = '⏎ marks a line break inside a value (kept as i
  * under the table when it happens). Report amounts show in their currency's minor units (the raw value
  * stays in --format json and csv).
  */
-export function formatTable(columns: string[], rows: string[][]): string {
+export function formatTable(allColumns: string[], allRows: string[][]): string {
+  // A column named like a CVV is left out whole, as in every table we show.
+  const keep = keptColumns(allColumns);
+  const columns = keep ? keep.map((i) => allColumns[i]) : allColumns;
+  const rows = keep ? allRows.map((r) => keep.map((i) => r[i] ?? '')) : allRows;
   const shown = amountColumns(columns);
   let breaks = false;
   const all = [columns, ...rows].map((r, n) =>

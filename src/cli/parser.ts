@@ -166,6 +166,18 @@ export function choiceOption<const F extends string, const C extends readonly [s
   });
 }
 
+/**
+ * `--raw`, the opt-out of formula neutralisation, worded alike on every command that writes CSV
+ * (csvText in ./output.ts). Card numbers stay masked and CVVs hidden with it: only `--out FILE` writes
+ * an answer's raw bytes.
+ */
+export function rawOption(): Option {
+  return new Option(
+    '--raw',
+    "csv: write cells a spreadsheet would run as a formula (starting =, +, -, @) as they are; by default they get a ' in front",
+  );
+}
+
 /** Collects a repeatable option's values in order (`--param a=1 --param b=2`). */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];

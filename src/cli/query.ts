@@ -45,8 +45,7 @@ export function addQueryOptions<A extends unknown[], O extends OptionValues, G e
     .option('--max <COL>', 'the largest amount of a column (repeatable)', collect)
     .option('--avg <COL>', 'the average amount of a column, rounded half to even (repeatable)', collect)
     .option('--currency <COL|none>', "the column holding each amount's currency (default: Currency); none: every amount in one currency")
-    .option('--view <NAME>', 'run the saved view NAME of a report template (its options first, then these); see --template')
-    .option('--raw', 'with --format csv: write cells as they came, without neutralising formulas');
+    .option('--view <NAME>', 'run the saved view NAME of a report template (its options first, then these); see --template');
   return chained as unknown as Command<A, O & QueryCliOptions, G>;
 }
 

@@ -15,6 +15,7 @@ import {
 import type { CliContext } from './context';
 import { readInput } from './io';
 import { openLedger } from './ledger';
+import { field } from './output';
 
 // What `paygate reconcile` reads: batch files (named, or the ledger's accepted submissions for an
 // environment, each still holding the content that was sent) and the report, streamed into the core.
@@ -83,11 +84,11 @@ export async function ledgerBatches(
     try {
       text = await readFile(r.file, 'utf8');
     } catch {
-      changed.push(`${r.file} (sent ${r.time}): cannot be read any more; skipped`);
+      changed.push(`${field(r.file)} (sent ${r.time}): cannot be read any more; skipped`);
       continue;
     }
     if (!stillAsSent(text, r)) {
-      changed.push(`${r.file} (sent ${r.time}): changed since it was sent; skipped`);
+      changed.push(`${field(r.file)} (sent ${r.time}): changed since it was sent; skipped`);
       continue;
     }
     batches.push({ name: r.file, rows: batchRows(r.file, text, sentOnOf(r)) });
@@ -108,7 +109,7 @@ export async function feedReport(report: string, into: ReportReconciliation, ctx
     for await (const chunk of createReadStream(resolve(ctx.cwd, report))) into.push(decoder.decode(chunk as Buffer, { stream: true }));
     into.push(decoder.decode());
   } catch (err) {
-    return { error: `${report}: cannot read the report: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
+    return { error: `${field(report)}: cannot read the report: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
   }
   return undefined;
 }

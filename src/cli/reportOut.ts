@@ -1,17 +1,23 @@
 // How `paygate report` prints a report of any size. The answer is first streamed to a private temporary
 // file (runCustomReportToFile checks it there), then written out from that file in pieces, so memory
-// stays flat however many rows come: csv copies the text, json writes one row at a time, and the text
-// table reads the file twice, first for the columns' widths (cells are cut to 40 characters, so this
-// keeps one number per column) and then for the lines.
+// stays flat however many rows come: csv and json write one record at a time, and the text table reads
+// the file twice, first for the columns' widths (cells are cut to 40 characters, so this keeps one
+// number per column) and then for the lines.
+//
+// Everything printed passes the output boundary: card numbers masked in every column (a Transaction_id or
+// a description too), a column named like a CVV left out, text cells escaped, JSON through safeJson, CSV
+// cells neutralised unless --raw. The answer's raw bytes go only to the file named by --out.
 
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { eachSavedReportRecord, runCustomReportToFile, savedReportText, type SavedReport } from '../core/gateway';
+import { eachSavedReportRecord, runCustomReportToFile, type SavedReport } from '../core/gateway';
 import { charsetOf } from '../core/gateway/answerText';
 import type { CliContext } from './context';
 import { amountColumns } from '../shared/amounts';
-import { EXIT, LINE_BREAK_NOTE, tableCell, tableLine } from './output';
+import { keptColumns, safeCsvCell, safeJson, terminalText } from '../core/output';
+import { quoteField } from '../core/csv/write';
+import { EXIT, field, jsonLine, LINE_BREAK_NOTE, tableCell, tableLine } from './output';
 
 type SavedCsv = Extract<SavedReport, { saved: true }>;
 type Format = 'text' | 'json' | 'csv';
@@ -54,6 +60,8 @@ export async function withTemporaryReport<T>(
 
 interface Printing {
   format: Format;
+  /** --raw: CSV cells that start like a formula are written as they came. */
+  raw?: boolean;
   /** --out: the JSON goes there (a CSV with --out never comes here; it is saved straight to the file). */
   out: string | undefined;
   what: string;
@@ -69,14 +77,14 @@ export async function printSavedReport(ctx: CliContext, saved: SavedCsv, p: Prin
     fs.copyFileSync(saved.file, resolve(ctx.cwd, file));
     if (p.format === 'json') {
       const json = { outcome: 'report', contentType: saved.contentType, format: 'pdf', bytes: saved.bytes, file };
-      ctx.stdout(`${JSON.stringify(json)}\n`);
-    } else ctx.stdout(`PDF report (${saved.bytes} bytes) from ${p.what} written to ${file}\n`);
+      ctx.stdout(jsonLine(json));
+    } else ctx.stdout(`PDF report (${saved.bytes} bytes) from ${p.what} written to ${field(file)}\n`);
     return EXIT.ok;
   }
   const delimiter = p.delimiter || ',';
   const encoding = p.encoding ?? charsetOf(saved.contentType);
   if (p.format === 'csv') {
-    for await (const text of savedReportText(saved.file, encoding)) ctx.stdout(text);
+    await writeCsv(saved.file, delimiter, encoding, p.raw === true, (t) => ctx.stdout(t));
     return EXIT.ok;
   }
   if (p.format === 'text') {
@@ -99,6 +107,34 @@ export async function printSavedReport(ctx: CliContext, saved: SavedCsv, p: Prin
   return EXIT.ok;
 }
 
+/** Each record of a saved report with the columns named like a CVV left out (the header first). */
+async function eachShownRecord(
+  file: string,
+  delimiter: string,
+  encoding: string | undefined,
+  onRecord: (record: string[], header: boolean) => void,
+): Promise<void> {
+  let keep: number[] | undefined;
+  let header = true;
+  await eachSavedReportRecord(file, delimiter, encoding, (record) => {
+    if (header) keep = keptColumns(record);
+    onRecord(keep ? keep.map((i) => record[i] ?? '') : record, header);
+    header = false;
+  });
+}
+
+/**
+ * The report's records as CSV in its own delimiter, every field quoted as the gateway writes them, each
+ * cell masked, its control characters escaped and (unless `raw`) neutralised; records end with CRLF.
+ */
+async function writeCsv(file: string, delimiter: string, encoding: string | undefined, raw: boolean, write: (text: string) => void) {
+  const out = new Pieces(write);
+  await eachShownRecord(file, delimiter, encoding, (record) => {
+    out.add(`${record.map((v) => quoteField(safeCsvCell(terminalText(v), raw), delimiter, true)).join(delimiter)}\r\n`);
+  });
+  out.flush();
+}
+
 /**
  * The text table in two passes over the file, as formatTable shows it (amounts in minor units, the note
  * on line breaks); returns the number of rows.
@@ -117,7 +153,7 @@ async function writeTable(file: string, delimiter: string, encoding: string | un
     }
     return out;
   };
-  await eachSavedReportRecord(file, delimiter, encoding, (record) => {
+  await eachShownRecord(file, delimiter, encoding, (record) => {
     const header = !widths;
     if (!widths) {
       widths = record.map(() => 0);
@@ -129,7 +165,7 @@ async function writeTable(file: string, delimiter: string, encoding: string | un
   const w = widths ?? [];
   const out = new Pieces(write);
   let rows = -1;
-  await eachSavedReportRecord(file, delimiter, encoding, (record) => {
+  await eachShownRecord(file, delimiter, encoding, (record) => {
     out.add(`${tableLine(cells(record, rows === -1, w.length), w)}\n`);
     if (rows === -1) out.add(`${w.map((n) => '-'.repeat(n)).join('  ')}\n`);
     rows++;
@@ -148,14 +184,16 @@ async function writeJson(
   write: (text: string) => void,
 ): Promise<void> {
   const out = new Pieces(write);
+  const columns = saved.columns ?? [];
+  const keep = keptColumns(columns);
   out.add(
-    `{"outcome":"report","contentType":${JSON.stringify(saved.contentType)},"columns":${JSON.stringify(saved.columns ?? [])},"rows":[`,
+    `{"outcome":"report","contentType":${safeJson(saved.contentType)},"columns":${safeJson(keep ? keep.map((i) => columns[i]) : columns)},"rows":[`,
   );
   let rows = -1; // the header comes first and is not a row
-  await eachSavedReportRecord(saved.file, delimiter, encoding, (record) => {
-    if (rows >= 0) out.add(`${rows === 0 ? '' : ','}${JSON.stringify(record)}`);
+  await eachShownRecord(saved.file, delimiter, encoding, (record) => {
+    if (rows >= 0) out.add(`${rows === 0 ? '' : ','}${safeJson(record)}`);
     rows++;
   });
-  out.add(`]${file === undefined ? '' : `,"file":${JSON.stringify(file)}`}}\n`);
+  out.add(`]${file === undefined ? '' : `,"file":${safeJson(file)}`}}\n`);
   out.flush();
 }

@@ -2,7 +2,7 @@ import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { formatGatewayDate, parseGatewayDate, todayLocal } from '../core/dates';
 import type { PreviewToday } from '../shared/lintProtocol';
-import { maskCardNumber } from '../core/output';
+import { maskCardNumber, terminalSafe } from '../core/output';
 import type { BatchRow } from '../core/rules/batch';
 import { cellAt } from '../core/rules/cells';
 import { columnSpec } from '../core/rules/columns';
@@ -63,7 +63,9 @@ export function hoverAt(
     if (suggestion) md += ` Did you mean **${escapeMarkdown(suggestion)}**?`;
     md += '\n';
   }
-  return md === '' ? null : { contents: { kind: MarkupKind.Markdown, value: md }, range };
+  // The whole hover passes the output boundary too: a value quoted anywhere in it (an order id, an amount)
+  // shows no card number, no CVV and no control character (an editor in a terminal draws it).
+  return md === '' ? null : { contents: { kind: MarkupKind.Markdown, value: terminalSafe(md) }, range };
 }
 
 /**
@@ -83,7 +85,7 @@ function charges(row: BatchRow, rowNumber: number, preview: PreviewToday): strin
   const who = [
     `Row ${rowNumber}`,
     orderId ? `order ${escapeMarkdown(inMessage(orderId))}` : undefined,
-    values['rp_card_type'] ? escapeMarkdown(values['rp_card_type']) : undefined,
+    values['rp_card_type'] ? escapeMarkdown(inMessage(values['rp_card_type'])) : undefined,
     card ? `card ${escapeMarkdown(maskCardNumber(card))}` : undefined,
   ].filter((s) => s !== undefined);
   let md = `**${payout ? 'Payouts' : 'Charges'}** — ${who.join(' · ')}\n\n`;
@@ -99,7 +101,7 @@ function charges(row: BatchRow, rowNumber: number, preview: PreviewToday): strin
   if (list.length === 0) return `${md}No ${w.many}: the schedule ends before its first ${w.one}.\n`;
   md += '| # | date | amount |\n|---:|---|---:|\n';
   for (const charge of list.slice(0, CHARGES_SHOWN)) {
-    md += `| ${charge.index} | ${escapeMarkdown(formatGatewayDate(charge.date))} | ${escapeMarkdown(formatAmount(charge.amount))} |\n`;
+    md += `| ${charge.index} | ${escapeMarkdown(formatGatewayDate(charge.date))} | ${escapeMarkdown(inMessage(formatAmount(charge.amount)))} |\n`;
   }
   md += list.length > CHARGES_SHOWN ? '\n… and more.\n' : `\n${list.length === 1 ? `One ${w.one}` : `${list.length} ${w.many}`} in all.\n`;
   if (input.startDate === undefined)

@@ -15,7 +15,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CalendarDate } from '../core/dates';
-import { maskStoredText } from '../core/output';
+import { maskCardNumbers, maskStoredText } from '../core/output';
 import { loadSnapshot, saveSnapshot, syncDir, type Snapshot } from './state';
 import type { GatewayState, StoredCharge, StoredPayment } from './types';
 
@@ -88,18 +88,27 @@ export class JournalStore {
     if (this.scrub()) {
       // Kept in clear by an older version: a new snapshot, and the journal that held them emptied.
       this.compact();
-      this.notes.push('card-number-like text in stored descriptions was masked');
+      this.notes.push('card numbers in stored descriptions and order ids were masked');
     }
   }
 
-  /** Masks card data in every stored description (new ones are masked when made); true if any changed. */
+  /**
+   * Masks card data in every stored description and order id (new ones are masked when made); true if
+   * any changed.
+   */
   private scrub(): boolean {
     let changed = false;
     for (const p of this.state.payments) {
-      if (typeof p.order_desc !== 'string') continue;
-      const masked = maskStoredText(p.order_desc);
-      if (masked !== p.order_desc) {
-        p.order_desc = masked;
+      if (typeof p.order_desc === 'string') {
+        const masked = maskStoredText(p.order_desc);
+        if (masked !== p.order_desc) {
+          p.order_desc = masked;
+          changed = true;
+        }
+      }
+      const id = p['client-orderid'];
+      if (typeof id === 'string' && maskCardNumbers(id) !== id) {
+        p['client-orderid'] = maskCardNumbers(id);
         changed = true;
       }
     }

@@ -3,7 +3,7 @@
 // editor's preview promised.
 
 import { addDays, compareDates, formatGatewayDate, parseGatewayDate, type CalendarDate } from '../core/dates';
-import { maskCardNumber, maskStoredText } from '../core/output';
+import { maskCardNumber, maskCardNumbers, maskStoredText } from '../core/output';
 import { computeSchedule, scheduleInputFromRow, type Charge } from '../core/schedule/schedule';
 import { chargedAmount, formatThousandths } from './amounts';
 import { DueHeap } from './dueHeap';
@@ -125,7 +125,8 @@ export function createPayment(state: GatewayState, values: Record<string, string
   const payment: StoredPayment = {
     'recurring-payment-id': String(state.nextPaymentId++),
     'serial-number': serial,
-    'client-orderid': (values['client-orderid'] ?? '').trim(),
+    // An order id that is a card number is still a card number: kept masked, as every output shows it.
+    'client-orderid': maskCardNumbers((values['client-orderid'] ?? '').trim()),
     rp_card_type: (values['rp_card_type'] ?? '').trim(),
     maskedCard: maskCardNumber(card),
     declines: cardDeclines(card),

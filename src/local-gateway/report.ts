@@ -5,6 +5,7 @@
 import { writeRecords } from '../core/csv/write';
 import { compareDates, formatIsoDate, parseGatewayDate, type CalendarDate } from '../core/dates';
 import { reportTemplateProblems } from '../core/gateway/reportTemplate';
+import { maskCardNumbers } from '../core/output';
 import { DEMO_MERCHANT_NAME } from './merchant';
 import { renderPdf } from './pdf';
 import type { GatewayState } from './types';
@@ -86,7 +87,7 @@ export function parseReportRequest(body: unknown): ReportParse {
       if (value !== 'approved' && value !== 'declined')
         return { ok: false, message: 'input parameter status must be approved or declined' };
       request.status = value;
-    } else if (name === 'client-orderid') request.clientOrderId = value;
+    } else if (name === 'client-orderid') request.clientOrderId = maskCardNumbers(value); // as stored (payments.ts)
   }
   const filters = b.filters as Record<string, unknown> | undefined;
   if (filters && Array.isArray(filters.currencies))

@@ -127,7 +127,7 @@ test(
       );
       const replay = await paygate(['callbacks', 'replay', calls[2].id, '--to', hook, '--state', stateDir]);
       assert.equal(replay.code, 0, replay.stderr);
-      assert.match(replay.stdout, /^HTTP 200 in \d+ ms\nhandled\n$/);
+      assert.match(replay.stdout, /^HTTP 200 in \d+ ms\n {2}\| handled\n$/);
       assert.equal(seen.length, charges + 1);
       assert.equal(seen[charges].body, seen[2].body, 'replayed byte for byte');
 

@@ -86,9 +86,10 @@ describe('GitHub workflow commands', () => {
     assert.equal(lines.length, 1, out);
     assert.ok(!/[\r]/.test(out));
     const c = parseCommand(lines[0]);
-    assert.equal(c.props.file, name);
+    // Each is one value on the line: its line breaks are shown escaped (\r\n), never a new command.
+    assert.equal(c.props.file, 'evil,title=owned:%0A\\r\\n::error file=x::forged.rpcsv');
     assert.equal(c.props.title, 'paygate invalid-value');
-    assert.equal(c.message, message);
+    assert.equal(c.message, 'got "50%"\\r\\n::error file=other.rpcsv,line=1::forged\\nlast line');
     assert.deepEqual(Object.keys(c.props), ['file', 'line', 'col', 'endLine', 'endColumn', 'title']);
   });
 

@@ -11,6 +11,8 @@ import { CodeInfo } from '../../src/core/rules/codes';
 import { lint } from '../../src/core/rules/lint';
 import { RULE_DOCS_URL } from '../../src/core/rules/links';
 import { applyEdits } from '../../src/core/text';
+import { safeText } from '../../src/core/output';
+import type { LintDiagnostic } from '../../src/core/rules/types';
 import { buildJson } from '../../src/cli/format/json';
 import type { FileLint } from '../../src/cli/format/problems';
 import { buildSarif, type SarifLog } from '../../src/cli/format/sarif';
@@ -174,7 +176,9 @@ describe('SARIF log', () => {
     for (const f of FILES) {
       const uri = (r: (typeof run.results)[0]) => decodeURIComponent(r.locations[0].physicalLocation.artifactLocation.uri ?? '');
       const results = run.results.filter((r) => f.file.replace(/\\/g, '/').endsWith(uri(r)));
-      const safe = [...f.diagnostics].flatMap((d) => d.fixes.filter((x) => x.safe).map((x) => ({ d, x })));
+      // A fix whose text holds card data is left out: masked, it would write stars into the batch.
+      const cardFree = (x: LintDiagnostic['fixes'][number]) => x.edits.every((e) => safeText(e.newText) === e.newText);
+      const safe = [...f.diagnostics].flatMap((d) => d.fixes.filter((x) => x.safe && cardFree(x)).map((x) => ({ d, x })));
       const withFixes = results.flatMap((r) => (r.fixes ?? []).map((fix) => ({ r, fix })));
       assert.equal(withFixes.length, safe.length, f.file);
       for (const { r, fix } of withFixes) {

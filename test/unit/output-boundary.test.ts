@@ -6,7 +6,9 @@ import {
   holdsCardNumber,
   maskCardNumbers,
   maskField,
+  maskText,
   neutraliseFormula,
+  safeCsv,
   safeJson,
   terminalField,
   terminalSafe,
@@ -78,11 +80,17 @@ test('labelled CVVs are hidden in form, query, JSON and text shapes', () => {
   assert.equal(hideCvvs('CVC: 123 thanks'), 'CVC: ••• thanks');
   assert.equal(hideCvvs('card_cvv=999'), 'card_cvv=•••');
   assert.equal(hideCvvs('order 12345 in ccvv'), 'order 12345 in ccvv');
+  // Percent-encoded, as in a query string or an OAuth base string (`&` itself encoded as %26).
+  assert.equal(hideCvvs('a%26cvv%3D7319%26b cvv2%253D123 CVC%3a 999'), 'a%26cvv%3D•••%26b cvv2%253D••• CVC%3a •••');
+  // maskText, the masker of free text, hides them too.
+  assert.equal(maskText('error: cvv 737 wrong for 4111111111111111'), 'error: cvv ••• wrong for 411111******1111');
 });
 
 test('control characters reach no terminal raw; one value stays on one line', () => {
   assert.equal(terminalText('a\x1b]52;c;aGk=\x07b'), 'a\\x1b]52;c;aGk=\\x07b');
-  assert.equal(terminalText('x\r\ny\rz\u202e\u0085\u007f'), 'x\r\ny\\rz\\u202e\\x85\\x7f');
+  assert.equal(terminalText('x\r\ny\rz\u202e\u0085\u007f'), 'x\r\ny\\rz\\u202e\\u0085\\u007f');
+  // A JSON document that passes a terminal stays JSON.
+  assert.deepEqual(JSON.parse(terminalText(JSON.stringify({ a: 'x\u009b\u202e\u007f' }))), { a: 'x\u009b\u202e\u007f' });
   assert.equal(terminalText('col\tcol\n'), 'col\tcol\n');
   assert.equal(terminalValue('line1\nline2\ttab\r'), 'line1\\nline2\\ttab\\r');
   assert.equal(terminalSafe('pan 4111111111111111 \x1b[2J'), 'pan 411111******1111 \\x1b[2J');
@@ -107,4 +115,19 @@ test('JSON we print is masked, has no CVV member and no raw terminal control', (
   assert.match(text, /411111\*{6}1111/);
   assert.doesNotMatch(text, /[\u007f-\u009f\u202e]/);
   assert.deepEqual(JSON.parse(text).nested, [{ d: 'cvv •••' }]);
+});
+
+test('a CSV we write: masked in every cell, CVV columns left out, formulas neutralised unless raw', () => {
+  const records = [
+    ['order', 'CVV2', 'note', 'amount'],
+    ['=1+1', '737', 'card 4111 1111 1111 1111, cvv=123', '-12.50'],
+    ['\t=HYPERLINK("x")', '', '@SUM(A1)', '+3'],
+  ];
+  assert.equal(
+    safeCsv(records),
+    'order,note,amount\r\n\'=1+1,"card 4111 11** **** 1111, cvv=•••",-12.50\r\n"\'\t=HYPERLINK(""x"")",\'@SUM(A1),+3\r\n',
+  );
+  const raw = safeCsv(records, { raw: true, delimiter: ';' });
+  assert.equal(raw.split('\r\n')[1], '=1+1;card 4111 11** **** 1111, cvv=•••;-12.50');
+  assert.equal(safeCsv([]), '');
 });

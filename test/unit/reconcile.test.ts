@@ -75,6 +75,40 @@ describe('reconciliation statuses', () => {
     assert.equal(one('9.000'), 'ok');
     assert.equal(one('9.001'), 'amount-mismatch');
   });
+  it('amount-unreadable: a batch or report amount the one amount rule cannot read is never ok (issue 28)', () => {
+    const status = (rows: BatchRowInput[], text: string) => run(rows, text).rows[0];
+    // Report amounts that were once read as something: a thousands separator, hex, an exponent, nothing.
+    for (const bad of ['1,000', '0x10', '1e1', '', '10,00', '1 000']) {
+      const lines = fourOk('A');
+      lines[1] = line(101, 'A', '2027-02-01', bad);
+      const r = status([row('A')], report(...lines));
+      assert.equal(r.status, 'amount-unreadable', bad);
+      assert.match(r.reason, /report line 3 has the amount/);
+    }
+    // A batch row with no amount at all, or one that is no decimal: whatever the report says.
+    const batchAmounts: Record<string, string>[] = [
+      { amount: '' },
+      { amount: '0x10' },
+      { amount: '1,000.00' },
+      { amount: '', 'amount-from': '5', 'amount-to': 'x' },
+    ];
+    for (const values of batchAmounts) {
+      for (const charged of ['-0', '10.00', '0x10']) {
+        const r = status([row('A', values)], report(...fourOk('A', charged)));
+        assert.equal(r.status, 'amount-unreadable', `${JSON.stringify(values)} charged ${charged}`);
+      }
+    }
+    // -0 is read (zero): compared, it is a mismatch, not unreadable.
+    assert.equal(status([row('A')], report(...fourOk('A', '-0'))).status, 'amount-mismatch');
+    // A double charge is still told first; nothing due and nothing charged is still not-due.
+    assert.equal(status([row('A', { amount: '' })], report(...fourOk('A'), line(9, 'A', '2027-04-01', '1'))).status, 'extra');
+    assert.equal(status([row('L', { amount: '', 'start-date': '01.05.2027' })], report(...fourOk('Z'))).status, 'not-due');
+  });
+  it('an order id that is a card number matches its masked form in a report (the local gateway keeps it so)', () => {
+    const r = run([row('4111111111111111')], report(...fourOk('411111******1111')));
+    assert.equal(r.rows[0].status, 'ok');
+    assert.equal(r.unmatched.length, 0);
+  });
   it('currency-mismatch', () => {
     const lines = fourOk('A');
     lines[1] = line(101, 'A', '2027-02-01', '10.00', 'Sale approved', 'USD');

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import Papa from 'papaparse';
 import { quoteField } from '../../src/core/csv/write';
-import { neutraliseFormula, rowsToCsv, rowsToJson, uniqueKeys } from '../../src/extension/results/exportRows';
+import { rowsToCsv, rowsToJson, uniqueKeys } from '../../src/extension/results/exportRows';
 import { maskCardValue } from '../../src/core/output';
 import { sanitiseSubmissionView } from '../../src/extension/results/sanitise';
 import { contentSecurityPolicy, makeNonce, renderShell } from '../../src/extension/results/html';
@@ -30,16 +30,17 @@ describe('export serialisation', () => {
     assert.deepEqual(back, [columns, rows[0], rows[1], ['short', '']]);
   });
 
-  it('neutralises formula-leading cells only when asked, and only in CSV', () => {
-    for (const lead of ['=', '+', '-', '@', '\t', '\r']) assert.equal(neutraliseFormula(`${lead}X`), `'${lead}X`);
-    assert.equal(neutraliseFormula('10.000'), '10.000');
-    assert.equal(neutraliseFormula('a=b'), 'a=b');
-    const rows = [['=HYPERLINK("http://x")', '-5.000', 'ok']];
-    const off = rowsToCsv(['a', 'b', 'c'], rows, { neutraliseFormulas: false });
-    const on = rowsToCsv(['a', 'b', 'c'], rows, { neutraliseFormulas: true });
-    assert.equal(off.split('\r\n')[1], '"=HYPERLINK(""http://x"")",-5.000,ok');
-    assert.equal(on.split('\r\n')[1], `"'=HYPERLINK(""http://x"")",'-5.000,ok`);
-    assert.deepEqual(JSON.parse(rowsToJson(['a', 'b', 'c'], rows)), [{ a: '=HYPERLINK("http://x")', b: '-5.000', c: 'ok' }]);
+  it('neutralises formula-leading cells unless turned off, and only in CSV; card numbers masked and CVV columns left out either way', () => {
+    const rows = [['=HYPERLINK("http://x")', '-5.000', 'ok', '\t=1+1', '4111111111111111', '123']];
+    const columns = ['a', 'b', 'c', 'd', 'e', 'cvv2'];
+    const off = rowsToCsv(columns, rows, { neutraliseFormulas: false });
+    const on = rowsToCsv(columns, rows, { neutraliseFormulas: true });
+    assert.equal(off.split('\r\n')[0], 'a,b,c,d,e');
+    assert.equal(off.split('\r\n')[1], '"=HYPERLINK(""http://x"")",-5.000,ok,\t=1+1,411111******1111');
+    assert.equal(on.split('\r\n')[1], `"'=HYPERLINK(""http://x"")",-5.000,ok,'\t=1+1,411111******1111`);
+    assert.deepEqual(JSON.parse(rowsToJson(columns, rows)), [
+      { a: '=HYPERLINK("http://x")', b: '-5.000', c: 'ok', d: '\t=1+1', e: '411111******1111' },
+    ]);
   });
 
   it('gives repeated header names distinct JSON keys', () => {

@@ -344,6 +344,27 @@ describe('results page in Chromium', () => {
     await s.page.close();
   });
 
+  it('masks a card number in every column of a streamed report: on screen, in a copy and in an export (issue 28)', async () => {
+    const s = await openPage(context);
+    const text =
+      '"Transaction_id","Merchant_OID","Order_description","Amount"\r\n' +
+      '"4111111111111111","card5105105105105100x","paid with 4012 8888 8888 1881","10.000"\r\n' +
+      '"7000001","ORD-2","plain","5.000"\r\n';
+    await loadCsv(s, text, 11); // chunks cut the card numbers in the middle
+    assert.deepEqual(await columnValues(s.page, 0), ['411111******1111', '7000001']);
+    assert.deepEqual(await columnValues(s.page, 1), ['card510510******5100x', 'ORD-2']);
+    assert.deepEqual(await columnValues(s.page, 2), ['paid with 4012 88** **** 1881', 'plain']);
+    await s.page.click('#export-csv');
+    const exported = await lastPosted(s, 'export');
+    assert.ok(exported && exported.type === 'export');
+    assert.doesNotMatch(JSON.stringify(exported.rows), /4111111111111111|5105105105105100|4012 8888 8888 1881/);
+    await s.page.locator('.row.data:not([hidden])').first().locator('[role=gridcell]').first().click();
+    await s.page.click('#copy-row');
+    const copied = await lastPosted(s, 'copy');
+    assert.ok(copied && copied.type === 'copy');
+    assert.match(copied.text, /^411111\*{6}1111\tcard510510\*{6}5100x\t/);
+  });
+
   it('shows a report the same banner as a PDF report (template, environment, time, size), and keeps it in state', async () => {
     const r = await openPage(context);
     const info = { template: 'transactions.report.json', environment: 'local', receivedAt: '2026-11-24T20:10:43Z', bytes: 2048 };

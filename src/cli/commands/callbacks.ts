@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import type { CliContext } from '../context';
-import { EXIT, inputError } from '../output';
+import { EXIT, field, inputError, quotedAnswer } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
-import { hideCvvs, maskText, safeJson } from '../../core/output';
+import { safeJson } from '../../core/output';
 import { callbackBody, CALLBACK_STATUSES } from '../../core/callbacks';
 import { loopbackUrl } from '../../core/callbacks/loopback';
 import { CallbackStore, entryLine, replayEntry, sendToHandler, type SendResult } from '../../callback-listener';
@@ -11,18 +11,17 @@ import { callbacksStateDir, controlKeyFor, STATE_OPTION_TEXT } from './listen';
 // `paygate callbacks list | replay | send`: what `paygate listen` kept, sent again, or a callback made up
 // as the gateway would make it, for testing a handler without waiting for a charge.
 
-/** The most of a handler's answer printed: it is for a person to read, not a copy of the page. */
-const ANSWER_SHOWN = 2000;
-
+/**
+ * The handler's answer: the status line, then its body quoted line by line through the boundary
+ * (quotedAnswer: masked, CVVs hidden, escapes shown, at most 40 lines of 300 characters), so a line of
+ * the answer never stands as a line of ours and an escape sequence in it never reaches the terminal.
+ */
 function printAnswer(ctx: CliContext, command: string, r: SendResult): number {
   if (!r.ok) {
-    ctx.stderr(`${command}: ${r.error} (after ${r.ms} ms)\n`);
+    ctx.stderr(`${command}: ${field(r.error)} (after ${r.ms} ms)\n`);
     return EXIT.transport;
   }
-  const text = hideCvvs(maskText(r.body.toString('utf8')));
-  ctx.stdout(
-    `HTTP ${r.status} in ${r.ms} ms\n${text.length > ANSWER_SHOWN ? `${text.slice(0, ANSWER_SHOWN)}…` : text}${text.endsWith('\n') || text === '' ? '' : '\n'}`,
-  );
+  ctx.stdout(`HTTP ${r.status} in ${r.ms} ms\n${quotedAnswer(r.body.toString('utf8'))}`);
   return r.status >= 200 && r.status < 300 ? EXIT.ok : EXIT.rejected;
 }
 
@@ -153,7 +152,7 @@ function sendCommand(ctx: CliContext) {
         };
         const body = callbackBody(charge, key);
         ctx.stderr(
-          `${command}: POST ${o.to}\n${command}: ${maskText(body)}${key === undefined ? ' (no control key known: unsigned)' : ''}\n`,
+          `${command}: POST ${field(o.to)}\n${command}: ${field(body)}${key === undefined ? ' (no control key known: unsigned)' : ''}\n`,
         );
         const r = await sendToHandler(o.to, {
           method: 'POST',

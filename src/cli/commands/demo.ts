@@ -2,10 +2,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { maskText } from '../../core/output';
 import type { CliContext } from '../context';
 import { displayPosition } from '../io';
-import { exitCodeFor, formatTable, inputError, outcomeText, usageError } from '../output';
+import { exitCodeFor, field, formatTable, inputError, outcomeText, usageError } from '../output';
 import { exits, Option, paygateCommand, runCommand } from '../parser';
 import { formatGatewayDate } from '../../core/dates';
 import { createRecurringPayments, parseReportTemplate, prepareSubmission, runCustomReport } from '../../core/gateway';
@@ -70,7 +69,7 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
   const stateDir = givenState !== undefined ? resolve(ctx.cwd, givenState) : mkdtempSync(join(tmpdir(), 'paygate-demo-'));
   const show = (p: string) => {
     const r = relative(ctx.cwd, p);
-    return r === '' || r.startsWith('..') ? p : r;
+    return field(r === '' || r.startsWith('..') ? p : r);
   };
   const step = (n: number, title: string) => ctx.stdout(`\n== ${n}. ${title}\n`);
   let ok = true;
@@ -81,7 +80,7 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
     // The one finding module, as the editor and every command: with --state DIR of a running gateway, that one.
     gw = await findOrStartLocalGateway({ stateDir, port, runBy: 'paygate demo', client: { face: 'cli', label: 'paygate demo' } });
   } catch (err) {
-    ctx.stderr(`paygate demo: the local gateway cannot start: ${(err as Error).message}\n`);
+    ctx.stderr(`paygate demo: the local gateway cannot start: ${field((err as Error).message)}\n`);
     return 1;
   }
   try {
@@ -102,7 +101,7 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
       ctx.stdout(`${show(join(dir, f))}: ${r.batch.rows.length} row(s), ${errors.length} error(s), ${warnings.length} warning(s)\n`);
       for (const d of r.diagnostics.slice(0, 6)) {
         const p = displayPosition(d.range.start, r.batch.csv.bom);
-        ctx.stdout(`  ${p.line}:${p.column} ${d.severity} ${d.code} ${maskText(d.message)}\n`);
+        ctx.stdout(`  ${p.line}:${p.column} ${d.severity} ${d.code} ${field(d.message)}\n`);
       }
       if (r.diagnostics.length > 6) ctx.stdout(`  … and ${r.diagnostics.length - 6} more ('paygate lint ${show(join(dir, f))}')\n`);
     }
@@ -136,7 +135,7 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
     const parsedTemplate = parseReportTemplate(await readFile(templatePath, 'utf8'));
     if (!parsedTemplate.ok) {
       for (const p of parsedTemplate.problems)
-        ctx.stdout(`${show(templatePath)}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}: ${p.message}\n`);
+        ctx.stdout(`${show(templatePath)}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}: ${field(p.message)}\n`);
       ok = false;
     } else {
       const report = await runCustomReport({
@@ -151,7 +150,7 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
         const result = reconcileText(rows, report.text, { today: sentOn, delimiter: parsedTemplate.template.reportCsvDelimiter });
         ctx.stdout(
           'error' in result
-            ? `The report cannot be reconciled: ${result.error}\n`
+            ? `The report cannot be reconciled: ${field(result.error)}\n`
             : formatReconcileText(result, reportRunLabel('transactions.report.json')),
         );
       } else {

@@ -3,7 +3,7 @@ import { applySafeFixes } from '../../core/rules/fixAll';
 import { lint } from '../../core/rules/lint';
 import type { CliContext } from '../context';
 import { displayPosition, maxBytesOption, readInput, writeFileAtomic, type Input } from '../io';
-import { inputError, usageError } from '../output';
+import { field, inputError, usageError } from '../output';
 import { exits, paygateCommand } from '../parser';
 import { collectGarbage, COLLECT_FROM_CHARS } from '../memory';
 
@@ -103,7 +103,7 @@ function fixPass(text: string, name: string, ctx: CliContext): { text: string; a
   for (let k = 0; k < applied.count; k++) {
     const a = applied.at(k);
     const p = displayPosition(a.range.start, bom);
-    ctx.stdout(`${name}:${p.line}:${p.column}: ${a.code}: ${a.title}\n`);
+    ctx.stdout(`${name}:${p.line}:${p.column}: ${a.code}: ${field(a.title)}\n`);
   }
   return { text: next, applied: applied.count, errors };
 }

@@ -1,8 +1,8 @@
 import type { CliContext } from '../context';
 import { forecastTextOutput } from '../format/forecast';
 import { readInput } from '../io';
-import { inputError, usageError } from '../output';
-import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { inputError, jsonLine, usageError } from '../output';
+import { choiceOption, exits, paygateCommand, rawOption, runCommand } from '../parser';
 import { addMonthsClamped, compareDates, parseGatewayDate, type CalendarDate } from '../../core/dates';
 import { gatewayToday } from '../gatewayToday';
 import { defaultWindow, FORECAST_BY, forecastText, type ForecastBy } from '../../core/forecast';
@@ -14,6 +14,7 @@ export interface ForecastCliOptions {
   to?: string;
   today?: string;
   format: 'text' | 'json' | 'csv';
+  raw?: true;
 }
 
 /** A window longer than this is a typo (31.12.9999), not a forecast anyone reads. */
@@ -46,6 +47,7 @@ export function forecastCommand(ctx: CliContext) {
       "the date a row without start-date starts on (default: the gateway's today: the local gateway's simulated date when the environment is local, else this machine's)",
     )
     .addOption(choiceOption('--format <FORMAT>', 'output format', ['text', 'json', 'csv']).default('text'))
+    .addOption(rawOption())
     .action(exits((file, o) => showForecast(file, o, ctx)));
 }
 
@@ -75,10 +77,10 @@ export async function showForecast(file: string, o: ForecastCliOptions, ctx: Cli
   const forecast = forecastText(input.text, { ...window, by: o.by, today });
   switch (o.format) {
     case 'json':
-      ctx.stdout(`${JSON.stringify(forecast, null, 2)}\n`);
+      ctx.stdout(jsonLine(forecast, 2));
       break;
     case 'csv':
-      ctx.stdout(forecastCsv(forecast));
+      ctx.stdout(forecastCsv(forecast, o.raw === true));
       break;
     case 'text': {
       const columns = ctx.columns ?? Number(ctx.env.COLUMNS);

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { CliContext } from '../context';
 import { localGatewayFor, localStateDir } from '../localGateway';
 import { DEFAULT_PATHS } from '../../core/gateway/environments';
-import { usageError } from '../output';
+import { field, usageError } from '../output';
 import { exits, paygateCommand, runCommand } from '../parser';
 import { formatGatewayDate } from '../../core/dates';
 import { terminalField } from '../../core/output';
@@ -117,6 +117,7 @@ interface Card {
 
 function cardText(stateDir: string, c: Card): string {
   const m = loadOrCreateDemoMerchant(stateDir);
+  const at = (file: string) => field(path.join(stateDir, file)); // the user's path: one value, one line
   return [
     c.title,
     `  base URL:         ${c.baseUrl}`,
@@ -125,10 +126,10 @@ function cardText(stateDir: string, c: Card): string {
     `  consumer key:     ${m.consumerKey}`,
     `  control key:      ${m.controlKey} (signs callbacks' control field)`,
     `  project currency: ${DEMO_PROJECT_CURRENCY}`,
-    `  RSA private key:  ${path.join(stateDir, PRIVATE_KEY_FILE)}`,
-    `  state directory:  ${stateDir}`,
+    `  RSA private key:  ${at(PRIVATE_KEY_FILE)}`,
+    `  state directory:  ${field(stateDir)}`,
     `  simulated date:   ${c.today}`,
-    `  admin token:      ${c.adminToken} (new on every start; also in ${path.join(stateDir, RUNNING_FILE)})`,
+    `  admin token:      ${c.adminToken} (new on every start; also in ${at(RUNNING_FILE)})`,
     `  admin:            curl -X POST -H 'Authorization: Bearer ${c.adminToken}' '${c.origin}/_local/advance?days=N'`,
     `  500 trigger:      client-orderid ${SIMULATE_500_ORDER_ID}`,
     `  in use by:        ${usersText(c.clients)}`,
@@ -191,8 +192,9 @@ export async function serveGateway(values: GatewayOptions, ctx: CliContext): Pro
     return usageError(ctx, 'paygate gateway', '--port must be a number from 0 to 65535');
   }
   const stateDir = path.resolve(ctx.cwd, values.state ?? localStateDir(ctx));
-  const log = values.quiet ? undefined : (line: string) => ctx.stderr(`[gateway] ${line}\n`);
-  const say = (line: string) => ctx.stderr(`[gateway] ${line}\n`);
+  // A log line quotes what clients sent (paths, order ids): one value, one line.
+  const log = values.quiet ? undefined : (line: string) => ctx.stderr(`[gateway] ${field(line)}\n`);
+  const say = (line: string) => ctx.stderr(`[gateway] ${field(line)}\n`);
   const stop = ctx.stopped();
   const clients = new ClientWatch(stateDir, say);
   let startingSince: number | undefined;
@@ -203,7 +205,7 @@ export async function serveGateway(values: GatewayOptions, ctx: CliContext): Pro
       gateway = await startLocalGateway({ stateDir, port, log, runBy: RUN_BY });
     } catch (err) {
       if (!(err instanceof StateDirLockedError)) {
-        ctx.stderr(`paygate gateway: cannot start: ${(err as Error).message}\n`);
+        ctx.stderr(`paygate gateway: cannot start: ${field((err as Error).message)}\n`);
         return 1;
       }
       const holder = readRunningGateway(stateDir);
@@ -211,7 +213,7 @@ export async function serveGateway(values: GatewayOptions, ctx: CliContext): Pro
         // Held by a gateway still starting (or a stale lock being taken over): look again shortly.
         startingSince ??= Date.now();
         if (Date.now() - startingSince > STARTING_LIMIT_MS) {
-          ctx.stderr(`paygate gateway: cannot start: ${err.message}\n`);
+          ctx.stderr(`paygate gateway: cannot start: ${field(err.message)}\n`);
           return 1;
         }
         if ((await Promise.race([stop.then(() => 'stop'), new Promise((r) => setTimeout(() => r('again'), 100))])) === 'stop') return 0;

@@ -1,7 +1,7 @@
 import { localGatewayText, type SubmissionRecord } from '../../core/ledger';
 import type { CliContext } from '../context';
 import { damageText, openLedger, sendingNow } from '../ledger';
-import { inputError } from '../output';
+import { field, inputError, jsonLine } from '../output';
 import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
 
 export interface HistoryOptions {
@@ -35,25 +35,30 @@ export const runHistory = (args: string[], ctx: CliContext) => runCommand(histor
 
 function state(r: SubmissionRecord): string {
   if (r.state === 'sending') return sendingNow(r) ? 'sending (in progress)' : 'sending, interrupted: outcome unknown';
-  return `${r.outcome ?? '?'}${r.kind ? ` (${r.kind})` : ''}${r.httpStatus !== undefined ? ` HTTP ${r.httpStatus}` : ''}`;
+  return field(`${r.outcome ?? '?'}${r.kind ? ` (${r.kind})` : ''}${r.httpStatus !== undefined ? ` HTTP ${r.httpStatus}` : ''}`);
 }
 
+/**
+ * One submission as text. The ledger is masked when written, but its values came from files and from the
+ * gateway's answers (a file name, an error-message): each is one value on its line.
+ */
 function recordText(r: SubmissionRecord): string {
+  const where = `${field(r.environment)}${r.production ? ' (production)' : ''}, endpoint ${field(r.endpointId)}, from ${field(r.face)}`;
   const lines = [
-    `${r.time}  ${state(r)}`,
-    `  ${r.file} (${r.rowCount} row${r.rowCount === 1 ? '' : 's'}) → ${r.environment}${r.production ? ' (production)' : ''}, endpoint ${r.endpointId}, from ${r.face}`,
-    `  sha256 ${r.contentHash}`,
+    `${field(r.time)}  ${state(r)}`,
+    `  ${field(r.file)} (${r.rowCount} row${r.rowCount === 1 ? '' : 's'}) → ${where}`,
+    `  sha256 ${field(r.contentHash)}`,
   ];
   // Two local gateways both answer as endpoint 1001: which one it was tells their payments apart.
   if (r.localGateway) lines.push(`  sent to ${localGatewayText(r.localGateway)}`);
   if (r.recurringPaymentIds.length)
     lines.push(
-      `  recurring-payment-id ${r.recurringPaymentIds.map((id, i) => (r.statuses[i] ? `${id} (${r.statuses[i]})` : id)).join(', ')}`,
+      `  recurring-payment-id ${r.recurringPaymentIds.map((id, i) => field(r.statuses[i] ? `${id} (${r.statuses[i]})` : id)).join(', ')}`,
     );
-  if (r.serialNumbers.length) lines.push(`  serial-number ${r.serialNumbers.join(', ')}`);
-  if (r.errorCode) lines.push(`  error-code ${r.errorCode}`);
-  if (r.errorId) lines.push(`  error id ${r.errorId}`);
-  if (r.message && r.outcome !== 'accepted') lines.push(`  ${r.message}`);
+  if (r.serialNumbers.length) lines.push(`  serial-number ${r.serialNumbers.map(field).join(', ')}`);
+  if (r.errorCode) lines.push(`  error-code ${field(r.errorCode)}`);
+  if (r.errorId) lines.push(`  error id ${field(r.errorId)}`);
+  if (r.message && r.outcome !== 'accepted') lines.push(`  ${field(r.message)}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -73,7 +78,7 @@ export async function listHistory(o: HistoryOptions, ctx: CliContext): Promise<n
   if (reading.damage) ctx.stderr(`paygate history: ${damageText(reading.damage, ledger)}\n`);
   const records = reading.records.map(({ seq: _order, ...r }) => r);
   if (o.format === 'json') {
-    ctx.stdout(`${JSON.stringify({ ledger: ledger.filePath, records, ...(reading.damage ? { damage: reading.damage } : {}) })}\n`);
+    ctx.stdout(jsonLine({ ledger: ledger.filePath, records, ...(reading.damage ? { damage: reading.damage } : {}) }));
     return 0;
   }
   if (records.length === 0) {

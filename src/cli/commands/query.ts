@@ -1,6 +1,6 @@
 import type { CliContext } from '../context';
 import { inputError } from '../output';
-import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand, rawOption, runCommand } from '../parser';
 import { addQueryOptions, planProblemText, printQueryOutcome, querySpec, type QueryCliOptions } from '../query';
 import { InputProblem, textChunks } from '../textChunks';
 import { findView } from '../views';
@@ -70,6 +70,7 @@ export function queryCommand(ctx: CliContext) {
     .option('--template <FILE>', "the report template holding --view (default: the *.report.json files in the report's folder)")
     .option('--delimiter <CHAR>', "the report's field delimiter (default: guessed from its header line: comma, semicolon, tab or |)")
     .addOption(choiceOption('--format <FORMAT>', 'output format', ['text', 'json', 'csv']).default('text'))
+    .addOption(rawOption())
     .action(exits((file, o) => runQuery(file, o as QueryCommandOptions, ctx)));
 }
 

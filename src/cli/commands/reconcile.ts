@@ -16,8 +16,8 @@ import { resolveTarget } from '../target';
 import type { CliContext } from '../context';
 import { formatReconcileCsv, formatReconcileJson, formatReconcileText, reportFileLabel, reportRunLabel } from '../format/reconcile';
 import { readInput } from '../io';
-import { EXIT, inputError } from '../output';
-import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { EXIT, field, inputError } from '../output';
+import { choiceOption, exits, paygateCommand, rawOption, runCommand } from '../parser';
 import { feedReport, ledgerBatches, namedBatches, type BatchSource } from '../reconcileInputs';
 
 export interface ReconcileOptions {
@@ -27,6 +27,7 @@ export interface ReconcileOptions {
   from?: string;
   column: string[];
   format: 'text' | 'json' | 'csv';
+  raw?: true;
   env?: string;
   state?: string;
   config?: string;
@@ -39,9 +40,10 @@ export function reconcileCommand(ctx: CliContext) {
       summary: 'hold batches against a transactions report (ok, missing, declined, extra…)',
       description:
         "Reconciles batches with a transactions report: every row's charges due in the window (the charge schedule) against " +
-        'the report rows with its client-orderid. One status per row: extra, amount-mismatch, currency-mismatch, declined, ' +
-        "missing, ok, not-due; report rows of no batch are unmatched. Without BATCH, the ledger's accepted submissions to the " +
-        'environment are reconciled (a file changed since it was sent is named and skipped).',
+        'the report rows with its client-orderid. One status per row: extra, amount-unreadable, amount-mismatch, ' +
+        'currency-mismatch, declined, missing, ok, not-due; report rows of no batch are unmatched. An amount is digits, ' +
+        "optionally a dot and digits: 1,000 or 0x10 is amount-unreadable, never guessed. Without BATCH, the ledger's " +
+        'accepted submissions to the environment are reconciled (a file changed since it was sent is named and skipped).',
       exits: [
         [EXIT.ok, 'every row ok or not-due, and no unmatched report row'],
         [EXIT.rejected, 'some row needs attention, or a report row matches no batch row'],
@@ -66,6 +68,7 @@ export function reconcileCommand(ctx: CliContext) {
         'text',
       ),
     )
+    .addOption(rawOption())
     .option('--env <NAME>', 'environment (for the ledger and --template; default: the config\'s "environment", else local)')
     .option('--state <DIR>', 'the ledger directory (as paygate submit uses)')
     .option('--config <FILE>', 'configuration file (as paygate report uses)')
@@ -107,7 +110,7 @@ export async function reconcile(files: string[], o: ReconcileOptions, ctx: CliCo
   } else {
     const found = await ledgerBatches(to, ctx);
     if ('error' in found) return usage(found.error);
-    for (const c of found.changed) ctx.stderr(`paygate reconcile: ${c}\n`);
+    for (const c of found.changed) ctx.stderr(`paygate reconcile: ${field(c)}\n`);
     if (found.batches.length === 0)
       return usage(`no accepted submission to ${environment} in ${found.ledger} to reconcile; name the batch files`);
     batches = found.batches;
@@ -133,8 +136,12 @@ export async function reconcile(files: string[], o: ReconcileOptions, ctx: CliCo
     if (ran !== undefined) return ran;
   }
   const result = into.end();
-  if ('error' in result) return usage(`${report.title}: ${result.error}`);
-  const formats = { json: formatReconcileJson, csv: formatReconcileCsv, text: (r: Reconciliation) => formatReconcileText(r, report) };
+  if ('error' in result) return usage(`${report.title}: ${field(result.error)}`);
+  const formats = {
+    json: formatReconcileJson,
+    csv: (r: Reconciliation) => formatReconcileCsv(r, o.raw === true),
+    text: (r: Reconciliation) => formatReconcileText(r, report),
+  };
   ctx.stdout(formats[o.format](result));
   return settled(result) ? EXIT.ok : EXIT.rejected;
 }

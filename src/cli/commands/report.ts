@@ -13,8 +13,8 @@ import { reportCredentials, SECRET_ENV } from '../credentials';
 import { resolveTarget } from '../target';
 import type { CliContext } from '../context';
 import { readInput } from '../io';
-import { EXIT, exitCodeFor, inputError, outcomeJson, outcomeText } from '../output';
-import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { EXIT, exitCodeFor, field, inputError, jsonLine, outcomeJson, outcomeText } from '../output';
+import { choiceOption, exits, paygateCommand, rawOption, runCommand } from '../parser';
 import { printSavedReport, withTemporaryReport } from '../reportOut';
 import { addQueryOptions, asksForQuery, querySpec, type QueryCliOptions } from '../query';
 import { runReportQuery } from '../reportQuery';
@@ -27,6 +27,7 @@ export interface ReportOptions extends QueryCliOptions {
   consumerSecret?: string;
   out?: string;
   format: 'text' | 'json' | 'csv';
+  raw?: true;
   maxAnswerBytes?: string;
   config?: string;
 }
@@ -58,15 +59,18 @@ export function reportCommand(ctx: CliContext) {
     .option('--consumer-secret <S>', `consumer secret (prefer $${SECRET_ENV.consumerSecret}: arguments are visible to others)`)
     .option(
       '-o, --out <FILE>',
-      'write the report to FILE as it arrives (a PDF report always goes to a file); FILE is written only when the answer is a report',
+      'write the report to FILE as it arrives, its raw bytes (the only place they go: standard output is always masked; a PDF ' +
+        'report always goes to a file); FILE is written only when the answer is a report',
     )
     .addOption(
       choiceOption(
         '--format <FORMAT>',
-        'text: a table; json: {"outcome":"report","contentType","columns","rows"}; csv: the report\'s CSV as received',
+        'text: a table; json: {"outcome":"report","contentType","columns","rows"}; csv: the report\'s records, every field ' +
+          'quoted, card numbers masked, CVV columns left out, formulas neutralised unless --raw',
         ['text', 'json', 'csv'],
       ).default('text'),
     )
+    .addOption(rawOption())
     .option(
       '--max-answer-bytes <N>',
       `read at most N bytes of the answer (default ${DEFAULT_REPORT_ANSWER_LIMIT}, 256 MiB); a longer answer is cut off and reported, never shown as a report`,
@@ -96,8 +100,8 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
   if (!input.ok) return usage(input.message);
   const template = parseReportTemplate(input.text);
   const place = (p: TemplateProblem) => `${input.name}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}`;
-  for (const p of template.ok ? [] : template.problems) ctx.stderr(`${place(p)}: error ${p.message}\n`);
-  for (const p of template.warnings) ctx.stderr(`${place(p)}: warning ${p.message}\n`);
+  for (const p of template.ok ? [] : template.problems) ctx.stderr(`${place(p)}: error ${field(p.message)}\n`);
+  for (const p of template.warnings) ctx.stderr(`${place(p)}: warning ${field(p.message)}\n`);
   if (!template.ok) {
     const n = template.problems.length;
     return usage(`${input.name} is not a valid report template (${n} problem${n === 1 ? '' : 's'}); nothing was sent`);
@@ -136,7 +140,7 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
     if (problems.length > 0) return usage(`${problems.join('; ')}; nothing was sent`);
     const credentials = reportCredentials(ctx, t, values.consumerSecret);
     if (!credentials.ok) return usage(credentials.message);
-    const what = `${input.name} on ${t.environment.name}`;
+    const what = `${input.name} on ${field(t.environment.name)}`;
     const out = values.out;
     const request = {
       environment: t.environment,
@@ -166,13 +170,13 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
       try {
         saved = await runCustomReportToFile({ ...request, file: resolve(ctx.cwd, out) });
       } catch (err) {
-        return usage(`${out}: cannot write the report: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        return usage(`${field(out)}: cannot write the report: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
       }
       if (!saved.saved) return show(ctx, saved.outcome, values.format, what);
       ctx.stdout(
         saved.format === 'pdf'
-          ? `PDF report (${saved.bytes} bytes) from ${what} written to ${out}\n`
-          : `Report from ${what}: ${saved.rows} row(s) written to ${out}\n`,
+          ? `PDF report (${saved.bytes} bytes) from ${what} written to ${field(out)}\n`
+          : `Report from ${what}: ${saved.rows} row(s) written to ${field(out)}\n`,
       );
       return EXIT.ok;
     }
@@ -182,6 +186,7 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
         saved.saved
           ? printSavedReport(ctx, saved, {
               format: values.format,
+              raw: values.raw === true,
               out,
               what,
               templateName: input.name,
@@ -193,7 +198,7 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === undefined) throw err;
-      return usage(`cannot write the report (to a temporary file${out === undefined ? '' : ` or to ${out}`}): ${code}`);
+      return usage(`cannot write the report (to a temporary file${out === undefined ? '' : ` or to ${field(out)}`}): ${code}`);
     }
   } finally {
     await t.release();
@@ -202,7 +207,7 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
 
 /** An answer that is no report: told as every command tells an outcome. */
 function show(ctx: CliContext, o: GatewayOutcome, format: 'text' | 'json' | 'csv', what: string): number {
-  ctx.stdout(format === 'json' ? `${JSON.stringify(outcomeJson(o))}\n` : outcomeText(o, what));
+  ctx.stdout(format === 'json' ? jsonLine(outcomeJson(o)) : outcomeText(o, what));
   if (format === 'csv') ctx.stderr(`paygate report: no report received (${o.outcome})\n`);
   return exitCodeFor(o);
 }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CliContext } from '../context';
-import { inputError, usageError } from '../output';
+import { field, inputError, jsonLine, usageError } from '../output';
 import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
 import { formatGatewayDate, type CalendarDate } from '../../core/dates';
 import { readBatch } from '../../core/rules/batch';
@@ -62,8 +62,8 @@ function textAmount(a: ChargeAmount): string {
   }
 }
 
-// A client-orderid is the merchant's free text: keep control characters from steering the terminal.
-const printable = (s: string) => s.replace(/\p{Cc}/gu, ' ');
+// A client-orderid is the merchant's free text: one value, one line, no control character steering the terminal.
+const printable = field;
 
 const usage = (ctx: CliContext, message: string) => usageError(ctx, 'paygate schedule', message);
 
@@ -127,7 +127,7 @@ export async function showSchedule(file: string, values: ScheduleOptions, ctx: C
     text = file === '-' ? (await ctx.stdin()).toString('utf8') : await readFile(resolve(ctx.cwd, file), 'utf8');
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException)?.code ?? (err instanceof Error ? err.message : String(err));
-    return inputError(ctx, 'paygate schedule', `cannot read ${file}: ${reason}`);
+    return inputError(ctx, 'paygate schedule', `cannot read ${field(file)}: ${reason}`);
   }
 
   const batch = readBatch(text);
@@ -135,7 +135,7 @@ export async function showSchedule(file: string, values: ScheduleOptions, ctx: C
   if (rowFilter !== undefined) {
     if (rowFilter > rows.length) {
       const has = rows.length === 0 ? 'has no data rows' : `has ${rows.length} data row${rows.length === 1 ? '' : 's'} (1-${rows.length})`;
-      return inputError(ctx, 'paygate schedule', `--row ${rowFilter} is out of range: ${file} ${has}`);
+      return inputError(ctx, 'paygate schedule', `--row ${rowFilter} is out of range: ${field(file)} ${has}`);
     }
     rows = rows.filter((r) => r.rowNumber === rowFilter);
   }
@@ -169,7 +169,7 @@ export async function showSchedule(file: string, values: ScheduleOptions, ctx: C
 
   if (format === 'json') {
     const out: ScheduleJson = { file, today: formatGatewayDate(today), todayFrom, rows: schedules.map((s) => s.json) };
-    ctx.stdout(`${JSON.stringify(out, null, 2)}\n`);
+    ctx.stdout(jsonLine(out, 2));
   } else {
     ctx.stdout(renderText(file, schedules, limit, todayText(today, todayFrom)));
   }

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { SECRET_ENV } from '../credentials';
 import type { CliContext } from '../context';
-import { inputError, usageError } from '../output';
+import { field, inputError, jsonLine, usageError } from '../output';
+import { maskText } from '../../core/output';
 import { choiceOption, collect, exits, paygateCommand, runCommand } from '../parser';
 import { checkSigningCredentials, signRequest, type SigningCredentials } from '../../core/oauth';
 
@@ -126,17 +127,20 @@ export async function signDebug(v: SignOptions, ctx: CliContext): Promise<number
   }
 
   const d = signRequest({ method, url, form, realm: v.realm, timestamp: v.timestamp, nonce: v.nonce }, credentials);
+  // The signature is over the real values; what is printed passes the boundary like every output: a card
+  // number in a parameter is masked and a labelled CVV hidden in the base string (same length, so its
+  // layout can still be compared with another's).
+  const baseString = field(maskText(d.baseString));
+  const authorization = field(maskText(d.authorization));
   if (v.format === 'json') {
-    ctx.stdout(
-      `${JSON.stringify({ baseString: d.baseString, signature: d.signature, signatureHex: d.signatureHex, authorization: d.authorization })}\n`,
-    );
+    ctx.stdout(jsonLine({ baseString, signature: d.signature, signatureHex: d.signatureHex, authorization }));
   } else {
     ctx.stdout(
       `Signature method:   ${credentials.signatureMethod}\n` +
-        `Base string:\n  ${d.baseString}\n` +
+        `Base string:\n  ${baseString}\n` +
         `Signature (Base64): ${d.signature}\n` +
         `Signature (hex):    ${d.signatureHex}\n` +
-        `Authorization: ${d.authorization}\n`,
+        `Authorization: ${authorization}\n`,
     );
   }
   return 0;

@@ -9,7 +9,6 @@ import {
   type LocalGatewayRef,
   type SubmissionRecord,
 } from '../../core/ledger';
-import { maskText } from '../../core/output';
 import { checkSigningCredentials } from '../../core/oauth';
 import { loadCliConfig } from '../config';
 import { createCredentials, SECRET_ENV } from '../credentials';
@@ -17,7 +16,7 @@ import { localGatewayRef, resolveTarget } from '../target';
 import type { CliContext } from '../context';
 import { displayPosition, readInput } from '../io';
 import { damageText, describeEarlier, openLedger } from '../ledger';
-import { EXIT, exitCodeFor, inputError, outcomeJson, outcomeText } from '../output';
+import { EXIT, exitCodeFor, field, inputError, jsonLine, outcomeJson, outcomeText } from '../output';
 import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
 
 export interface SubmitOptions {
@@ -98,7 +97,7 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
   if (prepared.refusal) {
     for (const d of prepared.errors) {
       const p = displayPosition(d.range.start, prepared.lint.batch.csv.bom);
-      ctx.stderr(`${input.name}:${p.line}:${p.column}: error ${d.code} ${maskText(d.message)}\n`);
+      ctx.stderr(`${input.name}:${p.line}:${p.column}: error ${d.code} ${field(d.message)}\n`);
     }
     return usage(`${prepared.refusal.message}${prepared.errors.length > 0 ? " (see 'paygate lint', 'paygate fix')" : ''}`);
   }
@@ -122,12 +121,12 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
     if (!credentials.ok) return usage(credentials.message);
     const usable = checkSigningCredentials(credentials.value);
     if (!usable.ok) return usage(`cannot sign: ${usable.reason}`);
-    const what = `${input.name} (${rows} row${rows === 1 ? '' : 's'}) to ${env.name}, endpoint ${env.endpointId}`;
+    const what = `${input.name} (${rows} row${rows === 1 ? '' : 's'}) to ${field(env.name)}, endpoint ${field(env.endpointId)}`;
     let localGateway: LocalGatewayRef | undefined;
     if (t.local) {
       const ref = await localGatewayRef(t.local);
       if (!ref.ok) {
-        ctx.stderr(`paygate submit: ${ref.message}; nothing was sent\n`);
+        ctx.stderr(`paygate submit: ${field(ref.message)}; nothing was sent\n`);
         return EXIT.transport;
       }
       localGateway = ref.value;
@@ -194,7 +193,7 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
       ctx.stderr(
         `paygate submit: the answer could not be recorded in ${ledger.filePath} (${result.recordError}); the record stays "sending"\n`,
       );
-    if (o.format === 'json') ctx.stdout(`${JSON.stringify({ ...outcomeJson(outcome), submission: result.record.id })}\n`);
+    if (o.format === 'json') ctx.stdout(jsonLine({ ...outcomeJson(outcome), submission: result.record.id }));
     else ctx.stdout(outcomeText(outcome, what));
     return exitCodeFor(outcome);
   } finally {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CONFIG_FILE } from '../config';
 import type { CliContext } from '../context';
-import { inputError, usageError } from '../output';
+import { field, inputError, usageError } from '../output';
 import { exits, paygateCommand, runCommand } from '../parser';
 import { CliConfigSchema, formatZodIssues } from '../../core/gateway';
 import { readJsonText } from '../../core/gateway/jsonPosition';
@@ -42,11 +42,11 @@ export const runTrust = (args: string[], ctx: CliContext) => runCommand(trustCom
 /** What a person checks before trusting: every address the file would send to. */
 function destinations(config: ReturnType<typeof CliConfigSchema.parse>): string {
   const lines = config.environments.map(
-    (e) => `  ${e.name}${e.production ? ' (production)' : ''}: ${e.baseUrl} , reports ${e.reportBaseUrl}\n`,
+    (e) => `  ${field(e.name)}${e.production ? ' (production)' : ''}: ${field(e.baseUrl)} , reports ${field(e.reportBaseUrl)}\n`,
   );
   return lines.length > 0
-    ? `It sends to:\n${lines.join('')}default environment: ${config.environment}\n`
-    : `It defines no environment (default: ${config.environment}).\n`;
+    ? `It sends to:\n${lines.join('')}default environment: ${field(config.environment)}\n`
+    : `It defines no environment (default: ${field(config.environment)}).\n`;
 }
 
 export async function trust(given: string | undefined, values: TrustOptions, ctx: CliContext): Promise<number> {
@@ -56,13 +56,14 @@ export async function trust(given: string | undefined, values: TrustOptions, ctx
     ctx.stdout(
       entries.length === 0
         ? `No trusted files (${userConfigDir(ctx.env)}/${TRUST_FILE}).\n`
-        : entries.map((e) => `${e.path}  sha256 ${e.sha256.slice(0, 16)}…  trusted ${e.trustedAt}\n`).join(''),
+        : entries.map((e) => `${field(e.path)}  sha256 ${field(e.sha256.slice(0, 16))}…  trusted ${field(e.trustedAt)}\n`).join(''),
     );
     return 0;
   }
   const file = resolve(ctx.cwd, given ?? CONFIG_FILE);
+  const shown = field(file);
   if (values.revoke) {
-    ctx.stdout(revokeTrust(ctx.env, file) ? `No longer trusted: ${file}\n` : `${file} was not trusted.\n`);
+    ctx.stdout(revokeTrust(ctx.env, file) ? `No longer trusted: ${shown}\n` : `${shown} was not trusted.\n`);
     return 0;
   }
   let bytes: Buffer;
@@ -72,23 +73,23 @@ export async function trust(given: string | undefined, values: TrustOptions, ctx
     return inputError(
       ctx,
       'paygate trust',
-      `${file}: cannot read: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
+      `${shown}: cannot read: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
     );
   }
   // Only a configuration the CLI can read is recorded: trusting a broken file would trust nothing useful.
   const read = readJsonText(bytes.toString('utf8'));
   if (!read.ok) {
-    ctx.stderr(`paygate trust: ${file}:${read.line ?? 1}:${read.column ?? 1}: invalid JSON: ${read.message}; not trusted\n`);
+    ctx.stderr(`paygate trust: ${shown}:${read.line ?? 1}:${read.column ?? 1}: invalid JSON: ${field(read.message)}; not trusted\n`);
     return 1;
   }
   const config = CliConfigSchema.safeParse(read.value);
   if (!config.success) {
-    ctx.stderr(`paygate trust: ${file}: ${formatZodIssues(config.error)}; not trusted\n`);
+    ctx.stderr(`paygate trust: ${shown}: ${field(formatZodIssues(config.error))}; not trusted\n`);
     return 1;
   }
   const entry = trustFile(ctx.env, file, bytes);
   ctx.stdout(
-    `Trusted ${entry.path} (sha256 ${entry.sha256}).\n${destinations(config.data)}paygate uses it while its content stays exactly the same.\n`,
+    `Trusted ${field(entry.path)} (sha256 ${entry.sha256}).\n${destinations(config.data)}paygate uses it while its content stays exactly the same.\n`,
   );
   return 0;
 }

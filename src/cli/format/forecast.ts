@@ -3,12 +3,13 @@
 // currency's charges are one series and its payouts (DST rows: money paid out) another, never summed.
 
 import type { Forecast, ForecastBucket } from '../../core/forecast';
+import { terminalField } from '../../core/output';
 import { bar } from './bar';
 
 const MIN_BAR = 10;
 
-// Row text is the merchant's: keep control characters from steering the terminal.
-const printable = (s: string) => s.replace(/\p{Cc}/gu, ' ');
+// Row text is the merchant's: one value, one line, no control character steering the terminal.
+const printable = terminalField;
 
 const amount = (b: Pick<ForecastBucket, 'min' | 'max'>) => (b.min === b.max ? b.max : `${b.min}..${b.max}`);
 const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
@@ -58,14 +59,14 @@ export function forecastTextOutput(file: string, forecast: Forecast, columns: nu
     const labelWidth = labels.reduce((w, l) => Math.max(w, l.length), -Infinity);
     const width = Math.max(MIN_BAR, columns - periodWidth - labelWidth - 4);
     const peak = buckets.reduce((m, b) => Math.max(m, Number(b.max)), -Infinity);
-    lines.push('', title);
+    lines.push('', printable(title));
     buckets.forEach((b, i) => {
       const drawn = bar(peak > 0 ? Number(b.max) / peak : 0, width);
       lines.push(`${b.period.padEnd(periodWidth)} ${drawn.padEnd(width)}  ${labels[i]}`);
     });
     const total = { min: sum(buckets.map((b) => b.min)), max: sum(buckets.map((b) => b.max)) };
     const count = buckets.reduce((s, b) => s + b.count, 0);
-    lines.push(`total ${title}: ${plural(count, word)}, ${amount(total)}`);
+    lines.push(`total ${printable(title)}: ${plural(count, word)}, ${amount(total)}`);
   }
   if (forecast.rows.skipped.length > 0) {
     lines.push('', 'skipped (not counted):');

@@ -1,9 +1,12 @@
+import { terminalField as field } from '../../core/output';
 import type { Severity } from '../../core/rules/codes';
 import { relativeToCwd, showFiles, type FileLint } from './problems';
 
 // `paygate lint --format github`: GitHub Actions workflow commands, which the runner turns into
 // annotations on the pull request: `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=…::message`.
-// Pure: the working directory is passed in (annotations name files relative to the checkout).
+// Pure: the working directory is passed in (annotations name files relative to the checkout). A value
+// from input (the file name, a message quoting a cell) passes field() first: one value, one line, no
+// escape sequence; the runner's own escaping then keeps `%`, `:` and `,` from ending the command.
 
 const COMMAND: Record<Severity, 'error' | 'warning' | 'notice'> = { error: 'error', warning: 'warning', information: 'notice' };
 
@@ -20,7 +23,7 @@ export function escapeProperty(s: string): string {
 export function formatGithub(files: readonly FileLint[], context: { cwd: string }): string {
   let out = '';
   for (const f of showFiles(files)) {
-    const file = f.lint.stdin ? undefined : relativeToCwd(f.lint.file, context.cwd).path;
+    const file = f.lint.stdin ? undefined : field(relativeToCwd(f.lint.file, context.cwd).path);
     for (const { diagnostic: d, line, column, endLine, endColumn } of f.diagnostics) {
       const props: [string, string | number][] =
         file === undefined
@@ -34,7 +37,7 @@ export function formatGithub(files: readonly FileLint[], context: { cwd: string 
             ];
       props.push(['title', `paygate ${d.code}`]);
       const list = props.map(([k, v]) => `${k}=${escapeProperty(String(v))}`).join(',');
-      out += `::${COMMAND[d.severity]} ${list}::${escapeData(d.message)}\n`;
+      out += `::${COMMAND[d.severity]} ${list}::${escapeData(field(d.message))}\n`;
     }
   }
   return out;

@@ -1,3 +1,4 @@
+import { safeJson } from '../../core/output';
 import { showFiles, summarise, type FileLint, type Summary } from './problems';
 
 // `paygate lint --format json`: {"files":[{"file","diagnostics":[...]}],"summary":{"errors","warnings"}}.
@@ -43,5 +44,5 @@ export function buildJson(files: readonly FileLint[]): JsonReport {
 }
 
 export function formatJson(files: readonly FileLint[]): string {
-  return `${JSON.stringify(buildJson(files))}\n`;
+  return `${safeJson(buildJson(files))}\n`;
 }

@@ -4,10 +4,10 @@
 // shown through tableCell (masked, one line) and every CSV cell through the formula guard.
 
 import { quoteField } from '../../core/csv/write';
-import { neutraliseFormula } from '../../core/output';
+import { safeCsvCell, terminalText } from '../../core/output';
 import { aggregateText, reportedAggregates, type QueryOutcome, type QueryTotal } from '../../core/query';
 import type { GroupState } from '../../core/query/run';
-import { tableCell, tableLine } from '../output';
+import { field, tableCell, tableLine } from '../output';
 import { bar } from './bar';
 
 const MIN_BAR = 10;
@@ -36,9 +36,9 @@ function barValue(o: QueryOutcome): (g: GroupState) => number {
 function header(o: QueryOutcome, name: string): string[] {
   const where = o.plan.spec.where?.trim();
   const lines = [
-    `${tableCell(name)}: ${plural(o.read, 'row')} read, ${o.matched.toLocaleString('en-US')} matched${where ? ` by ${where}` : ''}`,
+    `${tableCell(name)}: ${plural(o.read, 'row')} read, ${o.matched.toLocaleString('en-US')} matched${where ? ` by ${field(where)}` : ''}`,
   ];
-  const groups = o.plan.groups.map((g) => (g.period ? `${g.name} by ${g.period}` : g.name));
+  const groups = o.plan.groups.map((g) => (g.period ? `${field(g.name)} by ${g.period}` : field(g.name)));
   if (groups.length > 0)
     lines.push(`grouped by ${groups.join(', ')}${o.plan.currencyAdded ? ' (amounts are never added across currencies)' : ''}`);
   return lines;
@@ -130,11 +130,12 @@ function skippedLines(o: QueryOutcome): string[] {
 
 /**
  * CSV: `kind` (group or total), the group columns, then the aggregates; a total row per currency with the
- * currency in its column. Cells that a spreadsheet would run as formulas are neutralised unless `raw`.
+ * currency in its column. Every cell passes the boundary as csvText's do (card numbers masked, labelled CVVs
+ * hidden, control characters shown escaped); cells a spreadsheet would run as formulas are neutralised unless `raw`.
  */
 export function writeQueryCsv(o: QueryOutcome, options: { raw: boolean; delimiter?: string }, write: (text: string) => void): void {
   const d = options.delimiter ?? ',';
-  const cell = (v: string) => quoteField(options.raw ? v : neutraliseFormula(v), d);
+  const cell = (v: string) => quoteField(safeCsvCell(terminalText(v), options.raw), d);
   const out = batched(write);
   const line = (cells: string[]) => out.add(`${cells.map(cell).join(d)}\r\n`);
   const counts = (g: Pick<GroupState, 'count' | 'amounts'>) => aggregateCells(o, g, false);

@@ -1,9 +1,10 @@
-import { writeRecords } from '../../core/csv/write';
 import { maskText } from '../../core/output';
 import { RECONCILE_STATUSES, type Reconciliation, type ReportCharge, type RowReconciliation } from '../../core/reconcile';
+import { csvText, field, jsonLine } from '../output';
 
 // `paygate reconcile` output: text for people, one JSON object, or CSV (one line per batch row, then one
-// per unmatched report row). Order ids and every value from a file pass through the one masker.
+// per unmatched report row). Every value from a batch or a report passes the output boundary: in text
+// each is one value on its line (field), JSON is safeJson, CSV is masked and formula-safe (csvText).
 
 const m = (s: string) => maskText(s);
 
@@ -20,7 +21,7 @@ function charge(c: ReportCharge) {
 }
 
 export function formatReconcileJson(r: Reconciliation): string {
-  return `${JSON.stringify({
+  return jsonLine({
     window: r.window,
     statusSource: r.statusSource,
     rows: r.rows.map((x) => ({
@@ -38,13 +39,13 @@ export function formatReconcileJson(r: Reconciliation): string {
     })),
     unmatched: r.unmatched.map((u) => ({ line: u.line, clientOrderId: m(u.clientOrderId), amount: u.amount, date: u.date })),
     summary: r.summary,
-  })}\n`;
+  });
 }
 
 export function sourceText(r: Reconciliation): string {
   const s = r.statusSource;
-  if (s.from === 'column') return `charge status from the report's ${s.column} column`;
-  if (s.from === 'transaction-type') return `charge status from the words in the report's ${s.column} column`;
+  if (s.from === 'column') return `charge status from the report's ${field(s.column)} column`;
+  if (s.from === 'transaction-type') return `charge status from the words in the report's ${field(s.column)} column`;
   return 'the report has no status column: every report row is counted as an approved charge';
 }
 
@@ -60,11 +61,17 @@ export interface ReportLabel {
   line: (n: number) => string;
 }
 
-export const reportFileLabel = (name: string): ReportLabel => ({ title: name, line: (n) => `${name}:${n}` });
+export const reportFileLabel = (name: string): ReportLabel => ({ title: field(name), line: (n) => `${field(name)}:${n}` });
 export const reportRunLabel = (template: string): ReportLabel => ({
-  title: `the report of ${template}, run now`,
+  title: `the report of ${field(template)}, run now`,
   line: (n) => `report line ${n}`,
 });
+
+/** A report line as text: every value from the report is one value on the line. */
+function chargeText(c: ReportCharge, report: ReportLabel): string {
+  const what = [c.date, c.amount, c.currency].map(field).join(' ');
+  return `  ${report.line(c.line)}  ${what} ${c.approved ? 'approved' : 'not approved'} ${field(c.transactionId)}`;
+}
 
 export function formatReconcileText(r: Reconciliation, report: ReportLabel): string {
   const out: string[] = [`Reconciliation of ${r.rows.length} batch row(s) with ${report.title}, window ${r.window.from} to ${r.window.to}`];
@@ -75,37 +82,43 @@ export function formatReconcileText(r: Reconciliation, report: ReportLabel): str
   for (const s of [...RECONCILE_STATUSES, 'unmatched'] as const) out.push(`  ${s.padEnd(17)} ${r.summary[s]}`);
   const attention = r.rows.filter((x) => x.status !== 'ok' && x.status !== 'not-due').sort((a, b) => severity(a) - severity(b));
   for (const x of attention) {
-    out.push('', `${x.file}:${x.line}  ${x.status}  ${m(x.clientOrderId)}${x.kind === 'payouts' ? ' (payout)' : ''}: ${m(x.reason)}`);
-    out.push(`  expected ${x.expected.map((e) => `${e.date} ${e.amount}`).join(', ') || 'nothing'}`);
-    for (const c of x.charges)
-      out.push(
-        `  ${report.line(c.line)}  ${c.date} ${c.amount} ${c.currency} ${c.approved ? 'approved' : 'not approved'} ${m(c.transactionId)}`,
-      );
+    out.push(
+      '',
+      `${field(x.file)}:${x.line}  ${x.status}  ${field(x.clientOrderId)}${x.kind === 'payouts' ? ' (payout)' : ''}: ${field(x.reason)}`,
+    );
+    out.push(`  expected ${x.expected.map((e) => `${e.date} ${field(e.amount)}`).join(', ') || 'nothing'}`);
+    for (const c of x.charges) out.push(chargeText(c, report));
   }
   if (r.unmatched.length > 0) {
     out.push('', 'Report rows that match no batch row:');
-    for (const u of r.unmatched)
-      out.push(`  ${report.line(u.line)}  ${m(u.clientOrderId) || '(no order id)'} ${u.date} ${u.amount} ${u.currency}`);
+    for (const u of r.unmatched) {
+      const what = [u.date, u.amount, u.currency].map(field).join(' ');
+      out.push(`  ${report.line(u.line)}  ${field(u.clientOrderId) || '(no order id)'} ${what}`);
+    }
   }
   return `${out.join('\n')}\n`;
 }
 
-export function formatReconcileCsv(r: Reconciliation): string {
+/** The CSV; `raw` (the user's --raw) keeps cells that start like a formula as they are. */
+export function formatReconcileCsv(r: Reconciliation, raw = false): string {
   const rows: string[][] = [['file', 'line', 'client-orderid', 'status', 'due', 'charged', 'declined', 'reason', 'report lines', 'kind']];
   for (const x of r.rows)
     rows.push([
       x.file,
       String(x.line),
-      m(x.clientOrderId),
+      x.clientOrderId,
       x.status,
       String(x.due),
       String(x.charged),
       String(x.declined),
-      m(x.reason),
+      x.reason,
       x.charges.map((c) => c.line).join(' '),
       x.kind,
     ]);
   for (const u of r.unmatched)
-    rows.push(['', '', m(u.clientOrderId), 'unmatched', '', '', '', `${u.date} ${u.amount} ${u.currency}`, String(u.line), '']);
-  return `${writeRecords(rows, ',')}\r\n`;
+    rows.push(['', '', u.clientOrderId, 'unmatched', '', '', '', `${u.date} ${u.amount} ${u.currency}`, String(u.line), '']);
+  return csvText(
+    rows.map((row) => row.map(m)),
+    { raw },
+  );
 }

@@ -1,4 +1,5 @@
 import { pathToFileURL } from 'node:url';
+import { safeJson, safeText } from '../../core/output';
 import { CodeInfo, FixDocs, type Code, type Severity } from '../../core/rules/codes';
 import { PROJECT_URL, ruleDocUrl } from '../../core/rules/links';
 import { LineIndex, type TextEdit } from '../../core/text';
@@ -127,7 +128,10 @@ export function buildSarif(files: readonly FileLint[], context: SarifContext): S
           { physicalLocation: { artifactLocation: location, region: { startLine: line, startColumn: column, endLine, endColumn } } },
         ],
       };
-      const fixes = d.fixes.filter((x) => x.safe);
+      // A fix whose text holds card data (the delimiter fix rewrites whole rows) cannot leave the file:
+      // masked it would write stars into the batch, so it is left out of the log (the editor and
+      // `paygate fix` still apply it).
+      const fixes = d.fixes.filter((x) => x.safe && x.edits.every((e) => safeText(e.newText) === e.newText));
       if (fixes.length > 0) {
         result.fixes = fixes.map((x) => ({
           description: { text: x.title },
@@ -169,5 +173,5 @@ export function buildSarif(files: readonly FileLint[], context: SarifContext): S
 }
 
 export function formatSarif(files: readonly FileLint[], context: SarifContext): string {
-  return `${JSON.stringify(buildSarif(files, context), null, 2)}\n`;
+  return `${safeJson(buildSarif(files, context), 2)}\n`;
 }

@@ -1,14 +1,15 @@
 // The forecast as CSV, one line per bucket, currency and kind (charges, then payouts: a DST row's money is
-// paid out, never summed with the charges), through the product's one CSV writer. The CLI's
-// `--format csv` and the panel's CSV export both write this, so a spreadsheet gets the same table.
+// paid out, never summed with the charges), through the output boundary's CSV writer (masked, formulas
+// neutralised unless `raw`). The CLI's `--format csv` and the panel's CSV export both write this, so a
+// spreadsheet gets the same table.
 
-import { writeRecords } from '../csv/write';
+import { safeCsv } from '../output';
 import type { Forecast } from './forecast';
 
 export const FORECAST_CSV_COLUMNS = ['period', 'currency', 'kind', 'count', 'min', 'max'] as const;
 
 /** Comma-delimited with CRLF records (what spreadsheets open without asking), ending in a line break. */
-export function forecastCsv(forecast: Forecast): string {
+export function forecastCsv(forecast: Forecast, raw = false): string {
   const rows: string[][] = [[...FORECAST_CSV_COLUMNS]];
   for (const [currency, buckets] of Object.entries(forecast.currencies)) {
     for (const b of buckets) rows.push([b.period, currency, 'charges', String(b.charges), b.min, b.max]);
@@ -16,5 +17,5 @@ export function forecastCsv(forecast: Forecast): string {
   for (const [currency, buckets] of Object.entries(forecast.payouts)) {
     for (const b of buckets) rows.push([b.period, currency, 'payouts', String(b.payouts), b.min, b.max]);
   }
-  return `${writeRecords(rows, ',', '\r\n')}\r\n`;
+  return safeCsv(rows, { raw });
 }

@@ -151,11 +151,6 @@ export async function runCustomReportToFile(o: {
   }
 }
 
-/** A saved report's text in decoded pieces, for writing it out without holding it whole. */
-export function savedReportText(file: string, encoding: string | undefined): AsyncGenerator<string> {
-  return decoded(file, encoding);
-}
-
 /**
  * A saved CSV report's records in order, header first, parsed as it was checked and never held together
  * (the file ends with a line break, whose empty last record is not one).

@@ -17,10 +17,11 @@ export function isCvvName(name: string): boolean {
   return LOOSE_CVV.has(loose(name));
 }
 
-// A label (not inside a longer word), then up to a quote, a separator run of `:`, `=`, spaces or `#`,
-// and another quote, then the 3 or 4 digits (quoted or not) that are not part of a longer number.
+// A label (not inside a longer word, or right after a percent-encoded character such as `%26`), then up to a quote, a separator run of `:`, `=`, spaces or `#` (or
+// a percent-encoded `=` or `:`, once or twice encoded, as in a query or an OAuth base string), and another
+// quote, then the 3 or 4 digits (quoted or not) that are not part of a longer number.
 const CVV_IN_TEXT =
-  /(?<![a-z0-9])((?:card[-_ ]?)?(?:cvv2?|cvc2?|csc|cav2|cvn2?|security[-_ ]?code)["']?\s{0,3}[:=#]?\s{0,3}["']?)(\d{3,4})(?![\d])/gi;
+  /(?:(?<![a-z0-9])|(?<=%(?:25)?[0-9a-f]{2}))((?:card[-_ ]?)?(?:cvv2?|cvc2?|csc|cav2|cvn2?|security[-_ ]?code)["']?\s{0,3}(?:[:=#]|%(?:25)?3[ad])?\s{0,3}["']?)(\d{3,4})(?![\d])/gi;
 
 /** Every labelled CVV in free text, a form or query string or a JSON text replaced by HIDDEN_CVV. */
 export function hideCvvs(text: string): string {

@@ -1,7 +1,7 @@
 // The one boundary every byte leaving the product passes: a terminal line, a CSV or JSON we write, a
 // store record, a log line, an editor message, a page. Card numbers are masked in every field and shape,
 // CVVs dropped, control characters shown escaped, formulas neutralised. A new face or field is safe by
-// writing through here; test/unit/output-hostile*.test.ts drives every path with one hostile corpus.
+// writing through here; test/process/output-hostile.test.ts drives every path with one hostile corpus.
 
 import { maskCardNumbers } from './cardNumbers';
 import { hideCvvs } from './cvv';
@@ -11,6 +11,7 @@ export { holdsCardNumber, maskCardNumbers } from './cardNumbers';
 export { hideCvvs, isCvvName } from './cvv';
 export { terminalText, terminalValue } from './terminal';
 export { neutraliseFormula } from './formulas';
+export { keptColumns, safeCsv, safeCsvCell, type SafeCsvOptions } from './csv';
 export { safeJson } from './json';
 export { safeBody, safeFields, safeFreeText, safeUrlPath } from './bodies';
 export {

@@ -44,9 +44,9 @@ const PAN_LIKE = /(?<![\w-])(?:\d{12,19}|\d{4}(?:[ -]\d{4}){2,3}(?:[ -]?\d{1,3})
 const REGEX_SPECIAL = /[.*+?^${}()|[\]\\]/g;
 
 /**
- * Free text (a message, an answer's body, a log line) with every card-number-like run masked, and each
- * of `sensitive` (values known to be card data, such as the batch's own numbers) masked wherever it
- * stands as a word.
+ * Free text (a message, an answer's body, a log line) with every card-number-like run masked, each of
+ * `sensitive` (values known to be card data, such as the batch's own numbers) masked wherever it stands
+ * as a word, and every labelled CVV hidden: free text that leaves the product carries neither.
  */
 export function maskText(text: string, sensitive: readonly string[] = []): string {
   let out = text;
@@ -54,7 +54,7 @@ export function maskText(text: string, sensitive: readonly string[] = []): strin
     const v = value.trim();
     out = out.replace(new RegExp(`(?<![\\w])${v.replace(REGEX_SPECIAL, '\\$&')}(?![\\w])`, 'g'), maskCardNumber(v));
   }
-  return maskCardNumbers(out.replace(PAN_LIKE, (m) => maskCardNumber(m.replace(/[ -]/g, ''))));
+  return hideCvvs(maskCardNumbers(out.replace(PAN_LIKE, (m) => maskCardNumber(m.replace(/[ -]/g, '')))));
 }
 
 /**
@@ -74,7 +74,7 @@ export function maskField(name: string, value: string): string {
   if (isCardColumn(name)) return maskCardValue(value);
   if (isCvvName(name)) return value === '' ? value : HIDDEN_CVV;
   if (isIdColumn(name)) return maskCardNumbers(value);
-  return hideCvvs(maskText(value));
+  return maskText(value);
 }
 
 /** A record of named values (an answer's fields), CVV entries dropped. */
@@ -118,5 +118,5 @@ export function rowMasker(columns: readonly string[]): ((row: string[]) => void)
  * has no business holding card data, so erring towards masking a long invoice number is the safe side.
  */
 export function maskStoredText(text: string): string {
-  return hideCvvs(maskQuotedValue(text));
+  return maskQuotedValue(text);
 }

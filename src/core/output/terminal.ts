@@ -13,11 +13,15 @@ const UNSAFE_IN_VALUE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u20
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
+/**
+ * A C0 character as `\x1b`; DEL, C1 and the others as `\u009b`, which is also a valid escape inside a JSON
+ * string (a JSON document passing a terminal stays JSON: JSON.stringify escapes C0 itself, not these).
+ */
 function visible(c: string): string {
   const named = NAMED[c];
   if (named !== undefined) return named;
   const code = c.charCodeAt(0);
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  return code < 0x20 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
 /** Text for a terminal: every control character shown as an escape (`\x1b`), tabs and line breaks kept. */

@@ -3,12 +3,20 @@ import { isPayoutRow, kindWords } from '../schedule/describe';
 import { computeSchedule, formatAmount, type Charge, MAX_CHARGES_PER_CALL, scheduleInputFromRow } from '../schedule/schedule';
 import { chargeOf, own, planColumns, type ColumnOverrides, type ColumnPlan } from './columns';
 import { rowStatus } from './status';
+import { maskCardNumbers } from '../output';
 import { RECONCILE_STATUSES, type BatchRowInput, type Reconciliation, type ReportCharge, type RowReconciliation } from './types';
 
 // Reconciliation as a stream: the batch rows are indexed by client-orderid first, then the report's
 // records are fed one at a time (never held as text), each kept only as a small matched or unmatched
 // charge. The window and the schedules are settled at the end, when the report's date is known. Time
 // and memory are linear in batch rows + report rows.
+//
+// Order ids are matched through the card-number floor (core/output): an order id that is a card number is
+// kept masked wherever it leaves a batch (the local gateway stores it so, and so may a report), so the
+// batch's full id and a report's masked one are the same order.
+
+/** The key an order id is matched by: the id as every output shows it. */
+const orderKey = (id: string) => maskCardNumbers(id.trim());
 
 export interface ReconcileOptions {
   columns?: ColumnOverrides;
@@ -46,7 +54,7 @@ export class Reconciler {
   ) {
     this.rows = batchRows.map((input) => ({ input, lines: [] }));
     for (const row of this.rows) {
-      const id = (row.input.values['client-orderid'] ?? '').trim();
+      const id = orderKey(row.input.values['client-orderid'] ?? '');
       const list = this.byOrder.get(id);
       if (list) list.push(row);
       else this.byOrder.set(id, [row]);
@@ -71,7 +79,7 @@ export class Reconciler {
     charge.currency = this.intern(charge.currency);
     charge.date = this.intern(charge.date);
     // Lines of an order id that several batch rows share are kept on the first and shared out at the end.
-    const row = charge.clientOrderId === '' ? undefined : this.byOrder.get(charge.clientOrderId)?.[0];
+    const row = charge.clientOrderId === '' ? undefined : this.byOrder.get(orderKey(charge.clientOrderId))?.[0];
     if (row) {
       // The batch's own string: a value cut from the report text would keep its whole piece alive.
       charge.clientOrderId = row.input.values['client-orderid'].trim();

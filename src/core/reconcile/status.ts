@@ -1,4 +1,5 @@
-import { formatAmount, type Charge } from '../schedule/schedule';
+import { parseAmount } from '../amounts';
+import { formatAmount, type Charge, type ChargeAmount } from '../schedule/schedule';
 import { amountInRange, sameAmount } from './amounts';
 import { CHARGE_WORDS, type KindWords } from '../schedule/describe';
 import type { ReconcileStatus, ReportCharge } from './types';
@@ -12,7 +13,32 @@ function amountFits(charge: Charge, amount: string): boolean {
   const a = charge.amount;
   if (a.kind === 'fixed') return sameAmount(a.value, amount);
   if (a.kind === 'range') return amountInRange(amount, a.from, a.to);
-  return true; // the row has no valid amount: the linter says so; nothing to compare here
+  return false; // never reached: a row without an amount is amount-unreadable first
+}
+
+/** The scheduled amount read exactly by the one amount rule (core/amounts.ts), or false. */
+function readable(a: ChargeAmount): boolean {
+  if (a.kind === 'fixed') return parseAmount(a.value) !== undefined;
+  if (a.kind === 'range') return parseAmount(a.from) !== undefined && parseAmount(a.to) !== undefined;
+  return false;
+}
+
+/**
+ * Why an amount of the row cannot be read exactly (a batch amount that is no decimal, none at all, a
+ * report amount such as `1,000` or `0x10`), or undefined when every one can.
+ */
+function unreadableAmount(due: readonly Charge[], lines: readonly ReportCharge[]): string | undefined {
+  const charge = due.find((c) => !readable(c.amount));
+  if (charge) {
+    const shown = formatAmount(charge.amount);
+    return charge.amount.kind === 'none'
+      ? 'the batch row has no amount to compare with'
+      : `the batch amount ${JSON.stringify(shown)} is not an amount (digits, optionally a dot and digits)`;
+  }
+  const line = lines.find((l) => parseAmount(l.amount) === undefined);
+  if (line)
+    return `report line ${line.line} has the amount ${JSON.stringify(line.amount)}, which is not an amount (digits, optionally a dot and digits)`;
+  return undefined;
 }
 
 export function rowStatus(
@@ -27,6 +53,8 @@ export function rowStatus(
       status: 'extra',
       reason: `${lines.length} ${words.one}(s) in the report, ${due.length} due: a possible double ${words.one}`,
     };
+  const unreadable = unreadableAmount(due, lines);
+  if (unreadable !== undefined) return { status: 'amount-unreadable', reason: unreadable };
   for (let i = 0; i < lines.length; i++) {
     if (!amountFits(due[i], lines[i].amount))
       return {

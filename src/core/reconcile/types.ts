@@ -2,8 +2,20 @@
 
 import type { CalendarDate } from '../dates';
 
-/** One status per batch row, most serious first: the first that applies wins. */
-export const RECONCILE_STATUSES = ['extra', 'amount-mismatch', 'currency-mismatch', 'declined', 'missing', 'ok', 'not-due'] as const;
+/**
+ * One status per batch row, most serious first: the first that applies wins. `amount-unreadable` comes
+ * before the amount comparison it makes impossible: an amount not read exactly is never called `ok`.
+ */
+export const RECONCILE_STATUSES = [
+  'extra',
+  'amount-unreadable',
+  'amount-mismatch',
+  'currency-mismatch',
+  'declined',
+  'missing',
+  'ok',
+  'not-due',
+] as const;
 export type ReconcileStatus = (typeof RECONCILE_STATUSES)[number];
 
 /** Statuses that need no one's attention (exit 0 when every row has one and nothing is unmatched). */

@@ -1,15 +1,16 @@
-import { maskQuotedValue } from '../output';
+import { maskQuotedValue, terminalValue } from '../output';
 
-// How text from the file appears inside a message. Messages reach CI logs, the local gateway's
-// error-message and its log: anything that looks like a card number is masked whatever column it sits
-// in (a header cell is a card number when the header line is missing), and a cell of any length is cut
-// so a message stays one short line.
+// How text from the file appears inside a message. Messages reach CI logs, terminals (the CLI, an editor
+// drawn in a terminal), the local gateway's error-message and its log: anything that looks like a card
+// number is masked whatever column it sits in (a header cell is a card number when the header line is
+// missing), a labelled CVV is hidden, a control character or line break is shown escaped (one value, one
+// line), and a cell of any length is cut so a message stays one short line.
 
 const MAX = 40;
 
-/** The value masked, then cut to 40 characters. */
+/** The value masked and escaped, then cut to 40 characters. */
 export function inMessage(value: string): string {
-  const masked = maskQuotedValue(value);
+  const masked = terminalValue(maskQuotedValue(value));
   return masked.length > MAX ? `${masked.slice(0, MAX - 3)}...` : masked;
 }
 

@@ -12,6 +12,7 @@ import { tellLanguageServer } from './languageServer';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { FeatureHost } from '../lazy';
 import { CALLBACKS_VIEW, CallbacksTree, entryIdOf, entryRows } from './view';
+import { showError, showInfo } from '../say';
 
 // The Callbacks view: start/stop the listener, copy a notify_url, show a call in the results panel, replay
 // a call or forward every call to a handler under development. The listening address goes to the language
@@ -58,7 +59,7 @@ export function registerCallbacks(context: vscode.ExtensionContext, deps: Callba
     const address = listening.address ?? (await listening.start());
     const value = notifyUrlFor(address);
     await vscode.env.clipboard.writeText(value);
-    void vscode.window.showInformationMessage(`PayGate: copied ${value} (a notify_url for your batch).`);
+    void showInfo(`PayGate: copied ${value} (a notify_url for your batch).`);
     return value;
   };
 
@@ -70,10 +71,10 @@ export function registerCallbacks(context: vscode.ExtensionContext, deps: Callba
         log().info(
           `Callbacks: control checked with ${key ? "the local gateway's demo merchant's control key" : 'no key (none known yet)'}`,
         );
-        void vscode.window.showInformationMessage(`PayGate: listening for callbacks on ${url}`, 'Copy notify_url').then((a) => a && copy());
+        void showInfo(`PayGate: listening for callbacks on ${url}`, 'Copy notify_url').then((a) => a && copy());
         return url;
       } catch (err) {
-        void vscode.window.showErrorMessage(`PayGate: cannot listen for callbacks: ${(err as Error).message}`);
+        void showError(`PayGate: cannot listen for callbacks: ${(err as Error).message}`);
         return undefined;
       }
     }),
@@ -82,7 +83,7 @@ export function registerCallbacks(context: vscode.ExtensionContext, deps: Callba
     vscode.commands.registerCommand('paygate.callbacks.open', async (arg?: unknown) => {
       const id = entryIdOf(arg) ?? listening.entries().at(-1)?.id;
       const e = id ? listening.get(id) : undefined;
-      if (!e) return void vscode.window.showInformationMessage('PayGate: no callback to show.');
+      if (!e) return void showInfo('PayGate: no callback to show.');
       await deps.results.showReport({
         title: `Callback ${e.fields['client-orderid'] ?? e.id}`,
         columns: ['property', 'value'],
@@ -93,7 +94,7 @@ export function registerCallbacks(context: vscode.ExtensionContext, deps: Callba
     vscode.commands.registerCommand('paygate.callbacks.replay', async (arg?: unknown, to?: string) => {
       const id = entryIdOf(arg);
       const e = id ? listening.get(id) : undefined;
-      if (!e) return void vscode.window.showInformationMessage('PayGate: choose a callback in the Callbacks view to replay.');
+      if (!e) return void showInfo('PayGate: choose a callback in the Callbacks view to replay.');
       const target =
         to ?? (await askLoopback('Replay this callback to (a handler on this machine)', lastTarget ?? listening.forwardTo, false));
       if (!target) return undefined;
@@ -101,12 +102,12 @@ export function registerCallbacks(context: vscode.ExtensionContext, deps: Callba
       const r = await replayEntry(e, lastTarget);
       if (!r.ok) {
         log().warn(`Callbacks: replay of ${e.id} to ${lastTarget} failed: ${r.error}`);
-        void vscode.window.showErrorMessage(`PayGate: replay failed: ${r.error}`);
+        void showError(`PayGate: replay failed: ${r.error}`);
         return r;
       }
       const note = r.masked ? ' (the kept body was masked; the masked body was sent)' : '';
       log().info(`Callbacks: replayed ${e.id} to ${lastTarget}: HTTP ${r.status} in ${r.ms} ms${note}`);
-      void vscode.window.showInformationMessage(`PayGate: replayed to ${lastTarget}: HTTP ${r.status} in ${r.ms} ms${note}`);
+      void showInfo(`PayGate: replayed to ${lastTarget}: HTTP ${r.status} in ${r.ms} ms${note}`);
       return r;
     }),
     vscode.commands.registerCommand('paygate.callbacks.forward', async (to?: string) => {
@@ -117,7 +118,7 @@ export function registerCallbacks(context: vscode.ExtensionContext, deps: Callba
       if (target === undefined) return;
       const value = target.trim() === '' ? undefined : target.trim();
       if (value !== undefined && !loopbackUrl(value).ok) {
-        return void vscode.window.showErrorMessage(`PayGate: ${(loopbackUrl(value) as { reason: string }).reason}`);
+        return void showError(`PayGate: ${(loopbackUrl(value) as { reason: string }).reason}`);
       }
       try {
         await listening.setForward(value);

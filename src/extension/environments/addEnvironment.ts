@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ENVIRONMENT_SNIPPET, environmentInsertion } from './settingsInsert';
+import { showInfo } from '../say';
 
 // "Add environment…": opens the user settings JSON and inserts an entry of `paygate.environments` as a
 // snippet (tab from field to field), so nobody has to know the setting's shape. Settings JSON rather
@@ -21,7 +22,7 @@ export async function addEnvironmentCommand(): Promise<{ inserted: boolean; uri?
   const at = editor.document.positionAt(where.offset);
   const inserted = await editor.insertSnippet(snippet, at);
   if (inserted) {
-    void vscode.window.showInformationMessage(
+    void showInfo(
       'PayGate: fill in the new environment, then set its consumer secret (or RSA key) with "PayGate: Set Consumer Secret…"; secrets never go into settings.',
     );
   }

@@ -3,6 +3,7 @@ import { log, showErrorWithLog } from '../log';
 import type { ReadOnlyDocuments } from '../readOnlyDocs';
 import { advanceMessage, parseDays, paymentsText } from './clockText';
 import type { LocalGatewayManager } from './localGateway';
+import { showInfo } from '../say';
 
 // PayGate: Advance Local Gateway Clock…: moves the local gateway's simulated clock so a person sees the
 // schedules of a submitted batch charge, without a terminal or curl. The same local gateway the
@@ -90,7 +91,7 @@ export async function advanceLocalGatewayClockCommand(deps: AdvanceClockDeps, ar
   log().info(`Local gateway: ${message}`);
   const approved = summary.charges.filter((c) => c.status === 'approved').length;
   if (options.show !== false) {
-    void vscode.window.showInformationMessage(`PayGate: ${message}.`, SHOW_PAYMENTS).then(async (choice) => {
+    void showInfo(`PayGate: ${message}.`, SHOW_PAYMENTS).then(async (choice) => {
       if (choice !== SHOW_PAYMENTS) return;
       try {
         await showPayments(deps, summary.today);

@@ -11,6 +11,7 @@ import { SECTION } from './settings';
 import { selectEnvironmentCommand } from './statusBar';
 import { addEnvironmentCommand } from './addEnvironment';
 import type { TargetDeps } from './target';
+import { showError, showInfo } from '../say';
 
 // Environments: secrets, the built-in local gateway and the commands that choose where a batch or a report
 // goes. The other features reach a gateway through the TargetDeps returned here. The status bar item and
@@ -66,12 +67,12 @@ export function registerEnvironments(
     } catch (err) {
       const message = `The local gateway could not start: ${err instanceof Error ? err.message : String(err)}`;
       log().error(message);
-      void vscode.window.showErrorMessage(`PayGate: ${message}`);
+      void showError(`PayGate: ${message}`);
       return local.info();
     }
     const info = local.info();
     const by = info.externalPid !== undefined ? ` — run by ${info.runBy ?? 'another process'} (pid ${info.externalPid})` : '';
-    void vscode.window.showInformationMessage(`PayGate: local gateway running at ${info.baseUrl} (reports ${info.reportBaseUrl})${by}.`);
+    void showInfo(`PayGate: local gateway running at ${info.baseUrl} (reports ${info.reportBaseUrl})${by}.`);
     return info;
   });
   register('paygate.stopLocalGateway', async (): Promise<boolean> => {
@@ -81,7 +82,7 @@ export function registerEnvironments(
     if (before.externalPid !== undefined) {
       message = `PayGate: the local gateway at ${before.baseUrl} is run by ${before.runBy ?? 'another process'} (pid ${before.externalPid}): this window no longer uses it; stop it where it runs.`;
     }
-    void vscode.window.showInformationMessage(message);
+    void showInfo(message);
     return stopped;
   });
   register('paygate.advanceLocalGatewayClock', async (arg) => {

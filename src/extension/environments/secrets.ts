@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { LOCAL_ENVIRONMENT, type Environment } from '../../core/gateway/environments';
 import { loadPrivateKey, type SigningCredentials } from '../../core/oauth';
 import { configuredEnvironments } from './settings';
+import { showError, showInfo } from '../say';
 
 // Credentials live in SecretStorage only (never settings, logs or history). Key names are the contract's,
 // shared with nothing else but kept stable so a user's stored secrets survive upgrades.
@@ -65,7 +66,7 @@ async function pickEnvironment(given: string | undefined, purpose: string): Prom
   const names = configuredEnvironments().environments.map((e) => e.name);
   if (given !== undefined) return given;
   if (names.length === 0) {
-    void vscode.window.showInformationMessage(
+    void showInfo(
       `No environment to store a ${purpose} for: the built-in "local" gateway needs none. Add one to the "paygate.environments" setting first.`,
     );
     return undefined;
@@ -84,8 +85,8 @@ function refuseLocal(env: string): SetSecretResult | undefined {
 }
 
 function report(result: SetSecretResult, what: string): SetSecretResult {
-  if (result.ok) void vscode.window.showInformationMessage(`PayGate: ${what} stored for "${result.environment}".`);
-  else void vscode.window.showErrorMessage(`PayGate: ${result.reason}`);
+  if (result.ok) void showInfo(`PayGate: ${what} stored for "${result.environment}".`);
+  else void showError(`PayGate: ${result.reason}`);
   return result;
 }
 

@@ -3,6 +3,7 @@ import { Disposable } from '../disposable';
 import { LOCAL_ENVIRONMENT } from '../../core/gateway/environments';
 import { activeEnvironmentName, configuredEnvironment, configuredEnvironments, isKnownEnvironment, setActiveEnvironment } from './settings';
 import type { LocalGatewayInfo } from './localGateway';
+import { showError } from '../say';
 
 // The active environment, always in sight: a production environment on the warning colour, a name that
 // no longer exists on the error colour. A click opens Select Environment.
@@ -120,7 +121,7 @@ export async function selectEnvironmentCommand(status: EnvironmentStatus, arg?: 
   }
   if (!isKnownEnvironment(name)) {
     const message = `There is no environment named "${name}": add it to the "paygate.environments" setting first.`;
-    void vscode.window.showErrorMessage(`PayGate: ${message}`);
+    void showError(`PayGate: ${message}`);
     return { ok: false, message };
   }
   await setActiveEnvironment(name);

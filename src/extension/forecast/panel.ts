@@ -12,7 +12,7 @@ import {
   type ForecastPageToHost,
 } from '../../shared/forecastProtocol';
 import { log } from '../log';
-import { PanelPage, webviewOptions } from '../results/webviewPage';
+import { PanelPage, pageMessage, webviewOptions } from '../results/webviewPage';
 import { BatchForecast } from './compute';
 
 /** Quiet time after the last edit before the batch is read again: typing never waits on a forecast. */
@@ -87,7 +87,7 @@ export class ForecastPanel extends PanelPage {
   }
 
   private post(msg: ForecastHostToPage): Thenable<boolean> {
-    return this.panel.webview.postMessage(msg);
+    return this.panel.webview.postMessage(pageMessage(msg));
   }
 
   protected async onMessage(raw: unknown): Promise<void> {
@@ -148,7 +148,11 @@ export class ForecastPanel extends PanelPage {
     }
     let bytes: Uint8Array;
     if (msg.format === 'png') bytes = Buffer.from(msg.dataUrl.slice(msg.dataUrl.indexOf(',') + 1), 'base64');
-    else bytes = new TextEncoder().encode(msg.format === 'svg' ? msg.svg : forecastCsv(forecast));
+    else {
+      // CSV through the boundary, formulas neutralised unless the user turned it off (as the table's export).
+      const neutralise = vscode.workspace.getConfiguration('paygate.export').get<boolean>('neutraliseFormulas', true);
+      bytes = new TextEncoder().encode(msg.format === 'svg' ? msg.svg : forecastCsv(forecast, !neutralise));
+    }
     try {
       await vscode.workspace.fs.writeFile(target, bytes);
       await this.post({ type: 'exportDone', ok: true, message: `Exported to ${target.fsPath}.` });

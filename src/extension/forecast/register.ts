@@ -6,6 +6,7 @@ import { documentFor } from '../commandArgs';
 import { SHOW_FORECAST_COMMAND } from './codeLens';
 import { gatewayToday } from '../environments/gatewayToday';
 import type { ForecastPanel } from './panel';
+import { showWarning } from '../say';
 
 /**
  * `localStateDir`: where the local gateway keeps its clock; a batch charges from the gateway's today (the
@@ -21,7 +22,7 @@ export function registerForecast(
     vscode.commands.registerCommand(SHOW_FORECAST_COMMAND, async (...args: unknown[]) => {
       const document = await documentFor(args);
       if (!document) {
-        void vscode.window.showWarningMessage('PayGate: open a recurring-payments batch to see its charge forecast.');
+        void showWarning('PayGate: open a recurring-payments batch to see its charge forecast.');
         return;
       }
       const key = document.uri.toString();

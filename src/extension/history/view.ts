@@ -8,6 +8,7 @@ import type { ResultsPanelApi } from '../results/register';
 import type { SubmissionView } from '../../shared/resultsProtocol';
 import { newestSubmissions } from './page';
 import { recordView } from './recordView';
+import { showInfo, showWarning } from '../say';
 
 // The "Submissions" tree: one item per submission (newest first) with its outcome as the icon, and the
 // gateway's ids and serial numbers as children. Failures get a warning-coloured icon. It shows the newest
@@ -164,7 +165,7 @@ export async function openSubmissionCommand(
   // The tree's own copy first: the ledger's whole read (get) only for an id the tree does not show.
   const record = id ? (shown?.(id) ?? (await history.current.get(id))) : (await history.current.recent(1))[0];
   if (!record) {
-    void vscode.window.showInformationMessage('PayGate: no submission to show.');
+    void showInfo('PayGate: no submission to show.');
     return undefined;
   }
   const view = await recordView(record, interrupted(record));
@@ -176,7 +177,7 @@ export async function clearHistoryCommand(history: SubmissionHistory, arg?: unkn
   const confirmed =
     arg && typeof arg === 'object' && typeof (arg as { confirm?: unknown }).confirm === 'boolean'
       ? (arg as { confirm: boolean }).confirm
-      : (await vscode.window.showWarningMessage(
+      : (await showWarning(
           'Clear the PayGate submission history?',
           {
             modal: true,

@@ -7,6 +7,7 @@ import type { PanelContent } from '../results/panel';
 import type { ResultsPanelApi } from '../results/register';
 import { feedReport, type Batches } from './inputs';
 import { reconciliationView, rowKey } from './view';
+import { showError, showWarning } from '../say';
 
 // One reconciliation in the editor: the core's result shown in the results table, and the same findings as
 // diagnostics on the batch files (information for ok/not-due, warning for the rest, never an error), which
@@ -27,7 +28,7 @@ export async function showReconciliation(
 ): Promise<Reconciliation | undefined> {
   for (const s of batches.skipped) log().warn(`Reconcile: ${s}; skipped`);
   if (batches.rows.length === 0) {
-    void vscode.window.showWarningMessage(
+    void showWarning(
       `PayGate: no batch to reconcile${batches.skipped.length ? ` (${batches.skipped.join('; ')})` : ''}. Open a batch file or submit one first.`,
     );
     return undefined;
@@ -37,13 +38,13 @@ export async function showReconciliation(
   try {
     reportUri = await feedReport(report, into);
   } catch (err) {
-    void vscode.window.showErrorMessage(`PayGate: the report cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+    void showError(`PayGate: the report cannot be read: ${err instanceof Error ? err.message : String(err)}`);
     return undefined;
   }
   const result = into.end();
   if ('error' in result) {
     // The editor has no way to rename a report's columns: the useful next step is a report that has them.
-    void vscode.window.showErrorMessage(
+    void showError(
       `PayGate: the report cannot be reconciled: ${result.error}. Reconcile a transactions report: run one with PayGate: Run Report Template, or open one the gateway produced.`,
     );
     return undefined;
@@ -60,7 +61,7 @@ export async function showReconciliation(
     if (w) void reveal(w, reportUri);
   });
   panel.onDidDispose(() => deps.diagnostics.clear());
-  if (batches.skipped.length > 0) void vscode.window.showWarningMessage(`PayGate: skipped ${batches.skipped.join('; ')}.`);
+  if (batches.skipped.length > 0) void showWarning(`PayGate: skipped ${batches.skipped.join('; ')}.`);
   return result;
 }
 

@@ -4,7 +4,8 @@ import { RECONCILE_KEY_COLUMN, RECONCILE_STATUS_COLUMN, type ReconciliationView 
 
 // A reconciliation as the results table shows it: the status first (pinned and coloured by the page), the
 // batch line (the key the page sends back to reveal it), then the row's numbers, its expected charges and
-// its report lines; the unmatched report rows last. Every value passes the one masker.
+// its report lines; the unmatched report rows last. Every cell passes the output boundary (a report's
+// amount or currency column is input too).
 
 export const RECONCILE_COLUMNS = [
   RECONCILE_STATUS_COLUMN,
@@ -62,5 +63,12 @@ export function reconciliationView(r: Reconciliation, title: string): Reconcilia
     ...RECONCILE_STATUSES.map((s): [string, number] => [s, r.summary[s]]),
     ['unmatched', r.summary.unmatched],
   ];
-  return { title, window: r.window, note: sourceNote(r.statusSource), summary, columns: RECONCILE_COLUMNS, rows };
+  return {
+    title: m(title),
+    window: r.window,
+    note: m(sourceNote(r.statusSource)),
+    summary,
+    columns: RECONCILE_COLUMNS,
+    rows: rows.map((row) => row.map(m)),
+  };
 }

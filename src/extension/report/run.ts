@@ -10,6 +10,7 @@ import { activeEnvironmentName } from '../environments/settings';
 import { summary } from '../submit/outcomeView';
 import { resolveTarget, showTargetProblem, type TargetDeps } from '../environments/target';
 import { documentFor, optionsArg, type CommandArgs } from '../commandArgs';
+import { showError, showWarning } from '../say';
 
 // Run Report Template: the *.report.json is checked by the same zod schema the CLI uses, signed with
 // HMAC-SHA1 (the report operation's stated method) and sent; a CSV answer opens in the results panel,
@@ -45,13 +46,13 @@ export async function runReportCommand(deps: ReportDeps, ...args: CommandArgs): 
   const options = optionsArg<ReportOptions>(args);
   if (!vscode.workspace.isTrusted) {
     const message = 'Running reports is disabled in an untrusted workspace: trust this workspace to send requests to a gateway.';
-    void vscode.window.showErrorMessage(`PayGate: ${message}`);
+    void showError(`PayGate: ${message}`);
     return { status: 'refused', reason: 'untrusted', message };
   }
   const doc = await documentFor(args);
   if (!doc) {
     const message = 'Open a report template (*.report.json) to run it.';
-    void vscode.window.showErrorMessage(`PayGate: ${message}`);
+    void showError(`PayGate: ${message}`);
     return { status: 'refused', reason: 'no-file', message };
   }
   const name = path.basename(doc.uri.path);
@@ -68,7 +69,7 @@ export async function runReportCommand(deps: ReportDeps, ...args: CommandArgs): 
     );
     return { status: 'refused', reason: 'invalid-template', message: lines.join('\n'), problems: parsed.problems };
   }
-  if (warnings.length > 0) void vscode.window.showWarningMessage(`PayGate: ${warnings.join(' · ')}`);
+  if (warnings.length > 0) void showWarning(`PayGate: ${warnings.join(' · ')}`);
   const template = parsed.template;
 
   const envName = options.environment ?? activeEnvironmentName();

@@ -1,17 +1,9 @@
 // Serialises the rows the page asked to export. Pure (no vscode) so the unit tests cover it directly.
-import { writeRecords } from '../../core/csv/write';
+// Through the output boundary (src/core/output): card numbers masked in every cell, CVV columns left out,
+// and in CSV a cell a spreadsheet would run as a formula neutralised unless the user turned
+// `paygate.export.neutraliseFormulas` off. The raw bytes of a report are never exported from the table.
+import { safeCsv, safeJson } from '../../core/output';
 import type { ExportFormat } from '../../shared/resultsProtocol';
-
-/**
- * Cells a spreadsheet would evaluate as a formula. The brief names = + - @; tab and carriage return are
- * added because OWASP's CSV-injection guidance lists them too (a leading tab/CR is stripped by some apps,
- * exposing the formula behind it).
- */
-const FORMULA_LEAD = /^[=+\-@\t\r]/;
-
-export function neutraliseFormula(value: string): string {
-  return FORMULA_LEAD.test(value) ? `'${value}` : value;
-}
 
 export interface ExportOptions {
   neutraliseFormulas: boolean;
@@ -19,10 +11,9 @@ export interface ExportOptions {
 }
 
 export function rowsToCsv(columns: readonly string[], rows: readonly (readonly string[])[], options: ExportOptions): string {
-  const value = options.neutraliseFormulas ? neutraliseFormula : (v: string) => v;
   // Short rows are padded so every record has the header's field count.
-  const records = [columns, ...rows].map((row) => columns.map((_, i) => value(row[i] ?? '')));
-  return writeRecords(records, options.delimiter ?? ',', '\r\n') + '\r\n';
+  const records = [columns, ...rows].map((row) => columns.map((_, i) => row[i] ?? ''));
+  return safeCsv(records, { delimiter: options.delimiter ?? ',', raw: !options.neutraliseFormulas });
 }
 
 /** Keys must be unique for JSON objects; a repeated header name gets " (2)", " (3)"... */
@@ -37,7 +28,7 @@ export function uniqueKeys(columns: readonly string[]): string[] {
 
 /**
  * JSON is not evaluated by spreadsheets when opened, so formula neutralisation applies to CSV only;
- * JSON keeps the exact values.
+ * JSON keeps the values as the table shows them (masked, no CVV member).
  */
 export function rowsToJson(columns: readonly string[], rows: readonly (readonly string[])[]): string {
   const keys = uniqueKeys(columns);
@@ -46,7 +37,7 @@ export function rowsToJson(columns: readonly string[], rows: readonly (readonly 
     keys.forEach((k, i) => (o[k] = row[i] ?? ''));
     return o;
   });
-  return JSON.stringify(objects, null, 2) + '\n';
+  return safeJson(objects, 2) + '\n';
 }
 
 export function serialiseExport(

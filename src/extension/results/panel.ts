@@ -2,9 +2,11 @@
 // the content it was given while the panel lives, so a page reloaded by VS Code (hidden and shown again:
 // no retainContextWhenHidden) gets it again instead of the host holding a whole hidden DOM alive.
 import * as vscode from 'vscode';
+import { shown } from '../say';
+import { safeText } from '../../core/output';
 import { log } from '../log';
 import { serialiseExport } from './exportRows';
-import { PanelPage, webviewOptions } from './webviewPage';
+import { PanelPage, pageMessage, webviewOptions } from './webviewPage';
 import {
   isPageToHost,
   VIEW_TYPE,
@@ -50,7 +52,7 @@ export class ResultsPanel extends PanelPage {
   static create(extensionUri: vscode.Uri, title: string): ResultsPanel {
     const panel = vscode.window.createWebviewPanel(
       VIEW_TYPE,
-      title,
+      shown(title),
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       webviewOptions(extensionUri),
     );
@@ -72,7 +74,7 @@ export class ResultsPanel extends PanelPage {
 
   async show(content: PanelContent): Promise<void> {
     this.content = content;
-    this.panel.title = 'view' in content ? content.view.title : content.title;
+    this.panel.title = shown('view' in content ? content.view.title : content.title);
     this.panel.reveal(undefined, false);
     if (this.isReady) await this.send(content);
     else await this.readyOnce; // the ready handler sends it
@@ -95,7 +97,8 @@ export class ResultsPanel extends PanelPage {
         break;
       }
       case 'copy':
-        await vscode.env.clipboard.writeText(msg.text);
+        // Masked on the page already; the host holds to the boundary too (a copy leaves the product).
+        await vscode.env.clipboard.writeText(safeText(msg.text));
         vscode.window.setStatusBarMessage(msg.what === 'cell' ? 'PayGate: cell copied' : 'PayGate: row copied', 2000);
         break;
       case 'export':
@@ -118,7 +121,7 @@ export class ResultsPanel extends PanelPage {
   }
 
   private post(msg: HostToPage): Thenable<boolean> {
-    return this.panel.webview.postMessage(msg);
+    return this.panel.webview.postMessage(pageMessage(msg));
   }
 
   private async send(content: PanelContent): Promise<void> {
@@ -225,11 +228,12 @@ export class ResultsPanel extends PanelPage {
       await this.post({ type: 'exportDone', ok: false, message: 'Export cancelled.' });
       return;
     }
-    const neutraliseFormulas = vscode.workspace.getConfiguration('paygate.export').get<boolean>('neutraliseFormulas', false);
+    // On unless the user turned it off by name (docs/results-table.md, "Export").
+    const neutraliseFormulas = vscode.workspace.getConfiguration('paygate.export').get<boolean>('neutraliseFormulas', true);
     try {
       const text = serialiseExport(msg.format, msg.columns, msg.rows, { neutraliseFormulas });
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
-      const note = msg.format === 'csv' && neutraliseFormulas ? ' (formula-like cells neutralised)' : '';
+      const note = msg.format === 'csv' && !neutraliseFormulas ? ' (formulas kept: paygate.export.neutraliseFormulas is off)' : '';
       await this.post({
         type: 'exportDone',
         ok: true,

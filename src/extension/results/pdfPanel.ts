@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { log } from '../log';
 import { pdfDirectives } from './html';
-import { PanelPage, webviewOptions } from './webviewPage';
+import { PanelPage, pageMessage, webviewOptions } from './webviewPage';
 import {
   formatBytes,
   isPdfPageToHost,
@@ -13,6 +13,7 @@ import {
   type PdfPageToHost,
   type ReportInfo,
 } from '../../shared/pdfProtocol';
+import { shown, showWarning } from '../say';
 
 export interface PdfContent {
   title: string;
@@ -38,7 +39,7 @@ export class PdfPanel extends PanelPage {
   static create(extensionUri: vscode.Uri, title: string): PdfPanel {
     const panel = vscode.window.createWebviewPanel(
       PDF_VIEW_TYPE,
-      title,
+      shown(title),
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       webviewOptions(extensionUri),
     );
@@ -47,7 +48,7 @@ export class PdfPanel extends PanelPage {
 
   async show(content: PdfContent): Promise<void> {
     this.content = content;
-    this.panel.title = content.title;
+    this.panel.title = shown(content.title);
     this.panel.reveal(undefined, false);
     if (this.isReady) await this.send();
   }
@@ -55,13 +56,13 @@ export class PdfPanel extends PanelPage {
   /** Shows why there is nothing to draw (unreadable or oversized file) in the pane itself. */
   async fail(title: string, message: string): Promise<void> {
     this.content = { title, failed: message };
-    this.panel.title = title;
+    this.panel.title = shown(title);
     this.panel.reveal(undefined, false);
     if (this.isReady) await this.send();
   }
 
   private post(msg: HostToPdfPage): Thenable<boolean> {
-    return this.panel.webview.postMessage(msg);
+    return this.panel.webview.postMessage(pageMessage(msg));
   }
 
   private async send(): Promise<void> {
@@ -146,10 +147,10 @@ export function isOpenableLink(url: string): boolean {
 export async function openLinkWithConfirmation(url: string): Promise<boolean> {
   if (!isOpenableLink(url)) {
     log().warn(`PDF panel: a link that is not a web or mail address was not opened (${url.slice(0, 200)})`);
-    void vscode.window.showWarningMessage('PayGate: this link in the PDF is not a web or mail address, so it is not opened.');
+    void showWarning('PayGate: this link in the PDF is not a web or mail address, so it is not opened.');
     return false;
   }
-  const choice = await vscode.window.showWarningMessage(
+  const choice = await showWarning(
     'Open a link from the PDF report?',
     { modal: true, detail: `${url}\n\nThe PDF came from the gateway; open the link only if you expected it.` },
     'Open Link',

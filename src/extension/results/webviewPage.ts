@@ -3,6 +3,7 @@
 // page naming its own bundle in dist/.
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
+import { shown } from '../say';
 import { makeNonce, renderShell } from './html';
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
@@ -37,6 +38,21 @@ export function pageHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page
     extraDirectives: page.extraDirectives,
     data: page.assets && Object.fromEntries(Object.entries(page.assets).map(([k, file]) => [k, asset(file)])),
   });
+}
+
+/**
+ * A message to a page with its words (`title`, `message`: a status line, an error, a file name) through the
+ * output boundary, as every message the editor shows (../say.ts). Tables are masked where they are built
+ * (./sanitise.ts, and the page's own masking of a streamed CSV).
+ */
+export function pageMessage<M extends object>(msg: M): M {
+  const m = msg as { title?: unknown; message?: unknown };
+  if (typeof m.title !== 'string' && typeof m.message !== 'string') return msg;
+  return {
+    ...msg,
+    ...(typeof m.title === 'string' ? { title: shown(m.title) } : {}),
+    ...(typeof m.message === 'string' ? { message: shown(m.message) } : {}),
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import {
   environmentProblems,
   prepareSubmission,
@@ -15,6 +15,7 @@ import type { ReadOnlyDocuments } from '../readOnlyDocs';
 import { resolveTarget, showTargetProblem, type TargetDeps } from '../environments/target';
 import { documentFor, optionsArg, type CommandArgs } from '../commandArgs';
 import { isReportTemplateUri } from '../report/templates';
+import { showError } from '../say';
 
 // Show Signature Details: the debug form of the request the active file would be sent as. It shows the
 // base string, the signature (hex and Base64) and the Authorization header; never a secret. The create
@@ -100,7 +101,7 @@ export async function showSignatureDetailsCommand(
   const doc = await documentFor(args);
   if (!doc) {
     const message = 'Open a recurring-payments CSV file or a report template to see its signature details.';
-    void vscode.window.showErrorMessage(`PayGate: ${message}`);
+    void showError(`PayGate: ${message}`);
     return { ok: false, message };
   }
   const operation = isReportTemplateUri(doc.uri) ? 'report' : 'create';
@@ -114,7 +115,7 @@ export async function showSignatureDetailsCommand(
   const file = path.basename(doc.uri.path);
   const problems = environmentProblems(environment, paths, operation);
   if (problems.length > 0) {
-    void vscode.window.showErrorMessage(`PayGate: ${problems.join('; ')}`);
+    void showError(`PayGate: ${problems.join('; ')}`);
     return { ok: false, message: problems.join('; ') };
   }
   let request: PreparedRequest;

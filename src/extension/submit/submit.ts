@@ -27,6 +27,7 @@ import type { SubmissionHistory } from '../history/history';
 import { buildSubmissionView, sensitiveValues, summary, type SubmitOutcome } from './outcomeView';
 import { resolveTarget, showTargetProblem, type Target, type TargetDeps } from '../environments/target';
 import { documentFor, optionsArg, type CommandArgs } from '../commandArgs';
+import { showError, showInfo, showWarning } from '../say';
 
 // Submit Recurring Payments File: submission preparation (lint gate, CRLF, payload, hash) → environment and
 // credentials → the guarded send every face shares (in flight here? sent before? production? ledger
@@ -66,7 +67,7 @@ export interface SubmitCommandDeps extends TargetDeps {
 }
 
 function refuse(reason: SubmitRefusal, message: string, notify = true): SubmitResult {
-  if (notify) void vscode.window.showErrorMessage(`PayGate: ${message}`);
+  if (notify) void showError(`PayGate: ${message}`);
   return { status: 'refused', reason, message };
 }
 
@@ -84,7 +85,7 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
   const prepared = prepareSubmission(text, name);
   if (prepared.refusal?.reason === 'lint-errors') {
     const message = `${prepared.refusal.message}. Fix them first.`;
-    void vscode.window.showErrorMessage(`PayGate: ${message}`, 'Show Problems').then((choice) => {
+    void showError(`PayGate: ${message}`, 'Show Problems').then((choice) => {
       if (choice) void vscode.commands.executeCommand('workbench.actions.view.problems');
     });
     return refuse('lint-errors', message, false);
@@ -139,7 +140,7 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
         if (!isProduction(envName)) return true;
         return (
           options.confirm ??
-          (await vscode.window.showWarningMessage(
+          (await showWarning(
             `Send ${rowCount} recurring payment${rowCount === 1 ? '' : 's'} to the PRODUCTION environment "${envName}"?`,
             { modal: true, detail: `File: ${name}\nEndpoint: ${endpoint}\nRows: ${rowCount}\n\nReal cards will be charged on schedule.` },
             'Send to production',
@@ -209,12 +210,12 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
 
   if (outcome.outcome === 'accepted') {
     log().info(`Submit ${name}: ${line}${serialNumbers.length ? `, serial-number ${serialNumbers.join(', ')}` : ''}`);
-    void vscode.window.showInformationMessage(`PayGate: ${name}: ${line}`);
+    void showInfo(`PayGate: ${name}: ${line}`);
   } else {
     log().warn(`Submit ${name}: ${line}`);
     if ('raw' in outcome) log().debug(`Answer body: ${maskText(outcome.raw.slice(0, 2000), sensitive).replace(/\s+/g, ' ')}`);
     if (outcome.outcome === 'unknown') {
-      void vscode.window.showWarningMessage(`PayGate: ${name}: ${line}`, { modal: false }, 'Show Log').then((c) => c && log().show());
+      void showWarning(`PayGate: ${name}: ${line}`, { modal: false }, 'Show Log').then((c) => c && log().show());
     } else void showErrorWithLog(`PayGate: ${name}: ${line}`);
   }
   return { status: 'sent', outcome: outcome.outcome, record: result.completed ?? result.record, historyFile: ledger.filePath };
@@ -228,7 +229,7 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
  */
 async function askSendAgain(blocker: ResendBlocker, name: string, envName: string, endpoint: string): Promise<boolean> {
   if ('damage' in blocker) {
-    const choice = await vscode.window.showWarningMessage(
+    const choice = await showWarning(
       `${name} may have been sent before: the submission ledger was damaged. Sending it again may create the payments twice.`,
       { modal: true, detail: `${damageText(blocker.damage, '')}\n\n${name} → ${envName}\n${endpoint}` },
       { title: "Don't Send" },

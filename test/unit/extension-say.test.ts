@@ -1,0 +1,121 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import Module from 'node:module';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type * as Say from '../../src/extension/say';
+import type * as Log from '../../src/extension/log';
+import type * as Page from '../../src/extension/results/webviewPage';
+import { brokenBatch, HOSTILE_TEXT, problemsIn } from '../fixtures/hostile/corpus';
+
+// The editor's faces of the output boundary: every message (src/extension/say.ts), every line of the one
+// log (src/extension/log.ts) and every page message (webviewPage.ts) is masked and escaped, against a
+// fake of the parts of the vscode API they use; and no other file of the extension calls vscode.window's
+// own messages or makes another output channel (ESLint refuses it too; this says which file).
+
+const shown: { kind: string; message: string; rest: unknown[] }[] = [];
+const logged: string[] = [];
+const channel = {
+  name: 'PayGate',
+  logLevel: 2,
+  onDidChangeLogLevel: () => ({ dispose() {} }),
+  ...Object.fromEntries(
+    ['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace'].map((m) => [
+      m,
+      (t: string) => logged.push(`${m}: ${t}`),
+    ]),
+  ),
+  clear() {},
+  show() {},
+  hide() {},
+  dispose() {},
+};
+const fakeVscode = {
+  window: {
+    showErrorMessage: (message: string, ...rest: unknown[]) => (shown.push({ kind: 'error', message, rest }), Promise.resolve(undefined)),
+    showWarningMessage: (message: string, ...rest: unknown[]) => (
+      shown.push({ kind: 'warning', message, rest }),
+      Promise.resolve(undefined)
+    ),
+    showInformationMessage: (message: string, ...rest: unknown[]) => (
+      shown.push({ kind: 'info', message, rest }),
+      Promise.resolve(undefined)
+    ),
+    createOutputChannel: () => channel,
+  },
+};
+
+const resolve = (Module as unknown as { _resolveFilename: (r: string, ...rest: unknown[]) => string })._resolveFilename;
+(Module as unknown as { _resolveFilename: unknown })._resolveFilename = function (request: string, ...rest: unknown[]) {
+  return request === 'vscode' ? 'vscode' : resolve.apply(this, [request, ...rest]);
+};
+require.cache.vscode = { id: 'vscode', filename: 'vscode', loaded: true, exports: fakeVscode } as unknown as NodeJS.Module;
+/* eslint-disable @typescript-eslint/no-require-imports -- after the fake is in place */
+const { showError, showWarning, showInfo } = require('../../src/extension/say') as typeof Say;
+const { createLog, log } = require('../../src/extension/log') as typeof Log;
+const { pageMessage } = require('../../src/extension/results/webviewPage') as typeof Page;
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+/** A message, a log line or a page's words may keep line breaks (a modal's paragraphs, a stack): they are one box, not a terminal. */
+const safe = (text: string, where: string) =>
+  assert.deepEqual(
+    problemsIn(text, 'text').filter((p) => !p.startsWith('a forged line')),
+    [],
+    `${where}: ${JSON.stringify(text)}`,
+  );
+
+test('messages: the text and a modal detail are masked and escaped; buttons come back', async () => {
+  shown.length = 0;
+  await showError(`PayGate: ${HOSTILE_TEXT}`);
+  await showWarning(`x ${HOSTILE_TEXT}`, { modal: true, detail: `File: ${HOSTILE_TEXT}` }, 'Send');
+  await showInfo(HOSTILE_TEXT, { title: 'Open' });
+  assert.equal(shown.length, 3);
+  for (const s of shown) safe(s.message, s.kind);
+  safe((shown[1].rest[0] as { detail: string }).detail, 'detail');
+  assert.deepEqual(shown[1].rest.slice(1), ['Send']);
+  assert.deepEqual(shown[2].rest, [{ title: 'Open' }]);
+  assert.match(shown[0].message, /4111 11\*\* \*{4} 1111/);
+});
+
+test('the log: every level and append, strings and errors', () => {
+  logged.length = 0;
+  createLog({ subscriptions: [] } as never);
+  const l = log();
+  l.info(HOSTILE_TEXT);
+  l.warn(`w ${HOSTILE_TEXT}`, HOSTILE_TEXT);
+  l.error(new Error(HOSTILE_TEXT));
+  l.debug(HOSTILE_TEXT);
+  l.trace(HOSTILE_TEXT);
+  l.appendLine(HOSTILE_TEXT);
+  l.append(HOSTILE_TEXT);
+  assert.equal(logged.length, 7);
+  for (const line of logged) safe(line, 'log');
+});
+
+test("a page's title and message", () => {
+  const m = pageMessage({ type: 'exportDone', ok: false, title: HOSTILE_TEXT, message: `Export failed: ${brokenBatch()}` });
+  safe(m.title, 'title');
+  safe(m.message, 'message');
+  const chunk = { type: 'csvChunk', text: '4111111111111111' };
+  assert.equal(pageMessage(chunk), chunk, 'data messages are left to their own masking');
+});
+
+test("no other file of the extension shows vscode.window's messages or makes an output channel", () => {
+  const root = join(__dirname, '../../src/extension');
+  const files: string[] = [];
+  const walk = (d: string) => {
+    for (const f of readdirSync(d)) {
+      const p = join(d, f);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (p.endsWith('.ts')) files.push(p);
+    }
+  };
+  walk(root);
+  const offenders = files.filter((f) => {
+    if (f.endsWith('/say.ts') || f.endsWith('/log.ts')) return false;
+    const text = readFileSync(f, 'utf8');
+    return /\.show(Error|Warning|Information)Message\b|createOutputChannel/.test(text);
+  });
+  assert.ok(files.length > 30);
+  assert.deepEqual(offenders, []);
+});
