@@ -124,7 +124,7 @@ export function registerCallbacks(context: vscode.ExtensionContext, deps: Callba
         await listening.setForward(value);
       } catch (err) {
         // Refused before anything stopped: the listener goes on as it was.
-        void vscode.window.showErrorMessage(`PayGate: not forwarding: ${err instanceof Error ? err.message : String(err)}`);
+        void showError(`PayGate: not forwarding: ${err instanceof Error ? err.message : String(err)}`);
       }
     }),
   );

@@ -7,6 +7,7 @@ import type { SubmissionHistory } from '../history/history';
 import type { PanelContent } from '../results/panel';
 import type { ResultsPanelApi } from '../results/register';
 import { batchesOf, documentBatch, ledgerBatches, type Batches } from './inputs';
+import { showWarning } from '../say';
 import { pickReport } from './pickReport';
 import { DIAGNOSTIC_SOURCE, showReconciliation } from './run';
 
@@ -29,9 +30,7 @@ async function runReportNow(template: vscode.Uri, results: ResultsPanelApi): Pro
   if (r?.status !== 'received') return undefined;
   const shown = results.lastReport();
   if (r.format !== 'csv' || shown === undefined || shown === before) {
-    void vscode.window.showWarningMessage(
-      'PayGate: that template answers with a PDF, which cannot be reconciled: use a template with "reportFormat": "CSV".',
-    );
+    void showWarning('PayGate: that template answers with a PDF, which cannot be reconciled: use a template with "reportFormat": "CSV".');
     return undefined;
   }
   return shown;
