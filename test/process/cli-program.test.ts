@@ -85,7 +85,7 @@ const OPTIONS: Record<string, string[]> = {
   ],
   reconcile: ['--report', '--template', '--as-of', '--from', '--column', '--format', '--raw', '--env', '--state', '--config'],
   trust: ['--revoke', '--list'],
-  gateway: ['--port', '--state', '--quiet'],
+  gateway: ['--port', '--state', '--quiet', '--advance'],
   listen: ['--port', '--forward-to', '--control-key', '--format', '--state'],
   callbacks: [],
   demo: ['--examples', '--state', '--days', '--port'],

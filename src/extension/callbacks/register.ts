@@ -88,6 +88,7 @@ export function registerCallbacks(context: vscode.ExtensionContext, deps: Callba
         title: `Callback ${e.fields['client-orderid'] ?? e.id}`,
         columns: ['property', 'value'],
         rows: entryRows(e),
+        details: true,
       });
     }),
     vscode.commands.registerCommand('paygate.callbacks.replay', async (arg?: unknown, to?: string) => {
@@ -119,7 +120,12 @@ export function registerCallbacks(context: vscode.ExtensionContext, deps: Callba
       if (value !== undefined && !loopbackUrl(value).ok) {
         return void showError(`PayGate: ${(loopbackUrl(value) as { reason: string }).reason}`);
       }
-      await listening.setForward(value);
+      try {
+        await listening.setForward(value);
+      } catch (err) {
+        // Refused before anything stopped: the listener goes on as it was.
+        void showError(`PayGate: not forwarding: ${err instanceof Error ? err.message : String(err)}`);
+      }
     }),
   );
   return listening;
