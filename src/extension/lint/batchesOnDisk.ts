@@ -11,6 +11,7 @@ import {
 import { safeText } from '../../core/output';
 import { Disposable } from '../disposable';
 import { log } from '../log';
+import { showInfo } from '../say';
 import { LARGE_BATCHES_DOCS_URL, beyondSyncLimit, firstLineOf, isBatch, megabytes } from './bigBatch';
 
 // Batches over 50 MB, which VS Code shows but passes to no extension (bigBatch.ts): found by their tabs,
@@ -145,7 +146,7 @@ export class BatchesOnDisk extends Disposable {
     this.told = true;
     const name = safeText(path.basename(entry.uri.fsPath));
     const message = `PayGate checks ${name} each time you save it, not as you type: VS Code passes no file over 50 MB to extensions, and this one is ${megabytes(entry.bytes)}. Its problems are those of the file as saved.`;
-    void vscode.window.showInformationMessage(message, 'Learn more').then((choice) => {
+    void showInfo(message, 'Learn more').then((choice) => {
       if (choice) void vscode.env.openExternal(vscode.Uri.parse(LARGE_BATCHES_DOCS_URL));
     });
   }

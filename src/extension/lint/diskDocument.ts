@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { TextDocument as Lines } from 'vscode-languageserver-textdocument';
 import { safeText } from '../../core/output';
 import { LANGUAGE_ID } from '../../shared/lintProtocol';
+import { showWarning } from '../say';
 import { beyondSyncLimit, isBatch, megabytes } from './bigBatch';
 
 // A batch the editor does not pass to extensions (over 50 MB, see bigBatch.ts), as a read-only
@@ -34,7 +35,7 @@ async function savedIfDirty(uri: vscode.Uri, bytes: number): Promise<boolean> {
   );
   if (!dirty) return true;
   const name = safeText(path.basename(uri.fsPath));
-  const choice = await vscode.window.showWarningMessage(
+  const choice = await showWarning(
     `PayGate: ${name} has unsaved changes. At ${megabytes(bytes)} it is too large for VS Code to pass to extensions, so PayGate reads it from disk: save it first?`,
     'Save',
   );
