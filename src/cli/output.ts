@@ -111,7 +111,20 @@ export function outcomeJson(o: GatewayOutcome): Record<string, unknown> {
       return o.format === 'csv'
         ? { outcome: o.outcome, contentType: o.contentType, columns: o.columns, rows: o.rows }
         : { outcome: o.outcome, contentType: o.contentType, format: 'pdf', bytes: o.bytes.length };
+    default:
+      return plainJson(o);
   }
+}
+
+/** An outcome without a shape of its own in the contract: its status, fields, kind and message, masked. */
+function plainJson(o: GatewayOutcome): Record<string, unknown> {
+  return {
+    outcome: o.outcome,
+    status: 'status' in o && o.status !== undefined ? o.status : null,
+    fields: 'fields' in o ? maskFields(o.fields) : {},
+    ...('kind' in o ? { kind: o.kind } : {}),
+    ...('message' in o ? { message: maskText(o.message) } : {}),
+  };
 }
 
 function fieldLines(fields: Record<string, string>): string {
@@ -166,7 +179,16 @@ function outcomeBody(o: GatewayOutcome): string {
       return `  Shown as it came; it is neither an acceptance nor a known error.\n${quotedAnswer(o.raw)}`;
     case 'report':
       return '';
+    default:
+      return plainBody(o);
   }
+}
+
+/** An outcome without words of its own here: its message, else its fields, else the answer as it came. */
+function plainBody(o: GatewayOutcome): string {
+  if ('message' in o) return `  ${field(maskText(o.message))}\n`;
+  const fields = 'fields' in o ? fieldLines(o.fields) : '';
+  return fields || ('raw' in o ? quotedAnswer(o.raw) : '');
 }
 
 const MAX_CELL = 40;

@@ -197,7 +197,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'gateway',
     load: async () => (await import('./commands/gateway.js')).gatewayCommand,
-    options: ['--port', '--state', '--quiet'],
+    options: ['--port', '--state', '--quiet', '--advance'],
     readme: {
       usage: 'paygate gateway',
       what: "runs the local gateway on 127.0.0.1, or shows the one already running (the editor's) and who uses it",

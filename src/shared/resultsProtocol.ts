@@ -4,6 +4,8 @@
 import { isRec, isStr, optNum, optStr } from './guards';
 
 import { isReportInfo, type ReportInfo } from './reportInfo';
+import { isTransportKind, isUnknownKind, type RecordedUnknownKind, type TransportKind } from '../core/gateway/outcomeKinds';
+import { recordedFacts, type HeadlineFacts, type PageOutcomeName } from '../core/gateway/outcomes';
 
 export const PROTOCOL_VERSION = 1;
 export const VIEW_TYPE = 'paygate.results';
@@ -12,28 +14,35 @@ export const VIEW_TYPE = 'paygate.results';
 export type TableSource =
   | { kind: 'file'; uri: string }
   /** Rows held only in memory (a gateway answer); the page keeps small ones in its own state. */
-  | { kind: 'inline' };
+  | {
+      kind: 'inline';
+      /** The details of one record (a callback), one row per property: not a report, so nothing to reconcile. */
+      details?: true;
+    };
 
 // ---------- submission outcome ----------
 
 /** Which secret or setting the user should look at when the gateway refused the signature. */
 export type CredentialToCheck = 'consumer-key' | 'consumer-secret' | 'rsa-private-key' | 'endpoint-id' | 'environment';
+const CREDENTIALS: readonly CredentialToCheck[] = ['consumer-key', 'consumer-secret', 'rsa-private-key', 'endpoint-id', 'environment'];
 
-export type SubmissionOutcomeView =
-  | { outcome: 'accepted'; status?: number }
-  | { outcome: 'validation-error' | 'error'; status?: number; message: string; code?: string }
-  /** The gateway's `status` declined or filtered: carries that status, the message and the code. */
-  | { outcome: 'declined'; status?: number; paymentStatus: string; message: string; code?: string }
-  | { outcome: 'auth-failed'; status?: number; operation: 'create' | 'report'; message: string; check: CredentialToCheck[] }
-  | { outcome: 'server-error'; status: number; errorId?: string }
-  /** The request went out but no whole answer came back (or the user stopped waiting): the payments may exist. */
-  | {
-      outcome: 'unknown';
-      kind: 'timeout' | 'connection-lost' | 'truncated' | 'cancelled' | 'interrupted' | 'gateway-unavailable';
-      message: string;
-    }
-  /** Nothing was sent. */
-  | { outcome: 'transport-error'; kind: 'refused' | 'timeout' | 'tls' | 'other'; message: string };
+/**
+ * One outcome as the page shows it: the core's outcome name (its headline, colour and "may exist" come
+ * from the core's outcome table, src/core/gateway/outcomes.ts) and what the host read of the answer,
+ * masked. Which fields are present depends on the answer, not on a list of outcomes kept here.
+ */
+export interface SubmissionOutcomeView extends HeadlineFacts {
+  /** The answer's own words, or what the host says of it (masked). */
+  message?: string;
+  /** Why the fate is unknown (unknown) or why nothing was sent (transport-error). */
+  kind?: RecordedUnknownKind | TransportKind;
+  /** The gateway's error code, and a server error's error ID. */
+  code?: string;
+  errorId?: string;
+  /** A refused signature: which operation, and what to check. */
+  operation?: 'create' | 'report';
+  check?: CredentialToCheck[];
+}
 
 /** The answer's per-row columns of a submission's table: shown first and pinned, so no one scrolls to them. */
 export const OUTCOME_COLUMNS = ['recurring-payment-id', 'status', 'serial-number'] as const;
@@ -201,33 +210,28 @@ export function isSavedView(v: unknown): v is SavedView {
 function isSource(v: unknown): v is TableSource {
   if (!isRec(v)) return false;
   if (v.kind === 'file') return isStr(v.uri);
-  return v.kind === 'inline';
+  return v.kind === 'inline' && (v.details === undefined || v.details === true);
 }
 
+const isPageOutcome = (v: unknown): v is PageOutcomeName => typeof v === 'string' && v !== 'cancelled' && recordedFacts(v) !== undefined;
+const isKind = (v: unknown): boolean => v === undefined || v === 'interrupted' || isUnknownKind(v) || isTransportKind(v);
+const isChecks = (v: unknown): boolean =>
+  v === undefined || (isStringArray(v) && v.every((c) => CREDENTIALS.includes(c as CredentialToCheck)));
+
 function isOutcome(v: unknown): v is SubmissionOutcomeView {
-  if (!isRec(v)) return false;
-  switch (v.outcome) {
-    case 'accepted':
-      return optNum(v.status);
-    case 'validation-error':
-    case 'error':
-      return optNum(v.status) && isStr(v.message) && optStr(v.code);
-    case 'auth-failed':
-      return optNum(v.status) && (v.operation === 'create' || v.operation === 'report') && isStr(v.message) && isStringArray(v.check);
-    case 'declined':
-      return optNum(v.status) && isStr(v.paymentStatus) && isStr(v.message) && optStr(v.code);
-    case 'server-error':
-      return typeof v.status === 'number' && optStr(v.errorId);
-    case 'unknown':
-      return (
-        ['timeout', 'connection-lost', 'truncated', 'cancelled', 'interrupted', 'gateway-unavailable'].includes(v.kind as string) &&
-        isStr(v.message)
-      );
-    case 'transport-error':
-      return ['refused', 'timeout', 'tls', 'other'].includes(v.kind as string) && isStr(v.message);
-    default:
-      return false;
-  }
+  return (
+    isRec(v) &&
+    isPageOutcome(v.outcome) &&
+    optNum(v.status) &&
+    optStr(v.paymentStatus) &&
+    optStr(v.contentType) &&
+    optStr(v.message) &&
+    isKind(v.kind) &&
+    optStr(v.code) &&
+    optStr(v.errorId) &&
+    (v.operation === undefined || v.operation === 'create' || v.operation === 'report') &&
+    isChecks(v.check)
+  );
 }
 
 export function isSubmissionView(v: unknown): v is SubmissionView {

@@ -17,7 +17,7 @@ function lintExamples(): string {
   } catch (err) {
     out = (err as { stdout: string }).stdout; // exit 1: the mistakes file has errors, as it should
   }
-  return ['```console', `$ paygate lint ${files.join(' ')}`, out.trimEnd(), '```'].join('\n');
+  return ['```console', `$ paygate lint ${files.join(' ')}   # exit 1: mistakes.rpcsv has errors`, out.trimEnd(), '```'].join('\n');
 }
 
 function rewrite(file: string, regions: [string, string][]): void {

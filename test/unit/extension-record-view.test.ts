@@ -51,7 +51,7 @@ describe('a submission from the ledger as a panel', () => {
     fs.writeFileSync(file, BATCH.replace(/\r\n/g, '\n')); // line endings do not change what was sent
     const view = await recordView(record({ file }), false);
     assert.equal(view.title, 'Submission: batch.rpcsv → local');
-    assert.deepEqual(view.outcome, { outcome: 'accepted', status: 200 });
+    assert.deepEqual(view.outcome, { outcome: 'accepted', status: 200, message: 'The gateway accepted 2 recurring payments.' });
     assert.equal(view.submittedAt, '2026-11-22T21:05:09.000Z', 'ISO in the view; the page shows local time');
     assert.deepEqual(view.columns.slice(0, 4), ['recurring-payment-id', 'status', 'serial-number', 'client-orderid']);
     assert.deepEqual(view.rows[0].slice(0, 3), ['11', 'active', 'S-1']);
@@ -79,13 +79,13 @@ describe('a submission from the ledger as a panel', () => {
       true,
     );
     assert.deepEqual(
-      interrupted.outcome.outcome === 'unknown' && [interrupted.outcome.kind, /may have created/.test(interrupted.outcome.message)],
+      interrupted.outcome.outcome === 'unknown' && [interrupted.outcome.kind, /may have created/.test(interrupted.outcome.message ?? '')],
       ['interrupted', true],
     );
     const cancelled = await recordView(record({ outcome: 'cancelled', message: 'Cancelled while waiting' }), false);
-    assert.deepEqual(cancelled.outcome, { outcome: 'unknown', kind: 'cancelled', message: 'Cancelled while waiting' });
+    assert.deepEqual(cancelled.outcome, { outcome: 'unknown', status: 200, kind: 'cancelled', message: 'Cancelled while waiting' });
     const lost = await recordView(record({ outcome: 'unknown', kind: 'connection-lost', message: 'the connection was lost' }), false);
-    assert.deepEqual(lost.outcome, { outcome: 'unknown', kind: 'connection-lost', message: 'the connection was lost' });
+    assert.deepEqual(lost.outcome, { outcome: 'unknown', status: 200, kind: 'connection-lost', message: 'the connection was lost' });
     const refused = await recordView(record({ outcome: 'validation-error', message: 'amount is wrong', errorCode: '1003' }), false);
     assert.deepEqual(refused.outcome, { outcome: 'validation-error', status: 200, message: 'amount is wrong', code: '1003' });
     const declined = await recordView(
@@ -99,5 +99,16 @@ describe('a submission from the ledger as a panel', () => {
       message: 'Card declined',
       code: '301',
     });
+  });
+
+  it('shows every recorded outcome as itself: an unrecognised answer is never folded into error, an unknown name is unrecognised', async () => {
+    const odd = await recordView(record({ outcome: 'unrecognised', httpStatus: 200, message: undefined, recurringPaymentIds: [] }), false);
+    assert.deepEqual([odd.outcome.outcome, odd.outcome.status], ['unrecognised', 200]);
+    const withdrawn = await recordView(record({ outcome: 'withdrawn', httpStatus: undefined, message: 'never sent' }), false);
+    assert.deepEqual(withdrawn.outcome, { outcome: 'withdrawn', message: 'never sent' });
+    // A name a newer version wrote: shown as an answer nobody here can vouch for, with the name said.
+    const newer = await recordView(record({ outcome: 'partially-accepted' as never, httpStatus: 200, message: undefined }), false);
+    assert.equal(newer.outcome.outcome, 'unrecognised');
+    assert.match(newer.outcome.message ?? '', /partially-accepted/);
   });
 });

@@ -60,9 +60,15 @@ describe('webview protocol guards', () => {
     );
     assert.ok(isSubmissionView({ ...view, outcome: { outcome: 'server-error', status: 500, errorId: 'E-1' } }));
     assert.ok(isSubmissionView({ ...view, outcome: { outcome: 'transport-error', kind: 'refused', message: 'ECONNREFUSED' } }));
-    assert.equal(isSubmissionView({ ...view, outcome: { outcome: 'validation-error' } }), false);
-    assert.equal(isSubmissionView({ ...view, outcome: { outcome: 'auth-failed', operation: 'create', message: 'denied' } }), false);
-    assert.equal(isSubmissionView({ ...view, outcome: { outcome: 'server-error' } }), false);
+    assert.ok(isSubmissionView({ ...view, outcome: { outcome: 'unrecognised', status: 200, contentType: 'text/plain', message: 'OK' } }));
+    assert.ok(isSubmissionView({ ...view, outcome: { outcome: 'withdrawn', message: 'never sent' } }));
+    assert.equal(isSubmissionView({ ...view, outcome: { outcome: 'validation-error', message: 5 } }), false);
+    assert.equal(isSubmissionView({ ...view, outcome: { outcome: 'auth-failed', operation: 'create', check: ['password'] } }), false);
+    assert.equal(isSubmissionView({ ...view, outcome: { outcome: 'server-error', status: '500' } }), false);
+    // The page never sees the ledger's legacy name, nor the core's report (recorded as unrecognised).
+    assert.equal(isSubmissionView({ ...view, outcome: { outcome: 'cancelled' } }), false);
+    assert.equal(isSubmissionView({ ...view, outcome: { outcome: 'report' } }), false);
+    assert.equal(isSubmissionView({ ...view, outcome: { outcome: 'toString' } }), false);
     assert.equal(isSubmissionView({ ...view, outcome: { outcome: 'transport-error', kind: 'dns', message: 'x' } }), false);
     assert.equal(isSubmissionView({ ...view, outcome: { outcome: 'maybe' } }), false);
     assert.equal(isSubmissionView({ ...view, fields: { 'serial-number': 7 } }), false);

@@ -11,7 +11,7 @@ import { createRecurringPayments, parseReportTemplate, prepareSubmission, runCus
 import { lint } from '../../core/rules/lint';
 import { batchRows, reconcileText } from '../../core/reconcile';
 import { findOrStartLocalGateway, type LocalGatewayUse } from '../../local-gateway';
-import { formatReconcileText } from '../format/reconcile';
+import { formatReconcileText, reportRunLabel } from '../format/reconcile';
 
 export interface DemoOptions {
   examples?: string;
@@ -206,7 +206,11 @@ async function reportAndReconcile({ ctx, gw, dir, show, step }: Tour, sentOn: Ca
   const validPath = join(dir, 'valid.rpcsv');
   const rows = batchRows(show(validPath), await readFile(validPath, 'utf8'));
   const result = reconcileText(rows, report.text, { today: sentOn, delimiter: parsedTemplate.template.reportCsvDelimiter });
-  ctx.stdout('error' in result ? `The report cannot be reconciled: ${field(result.error)}\n` : formatReconcileText(result, 'the report'));
+  ctx.stdout(
+    'error' in result
+      ? `The report cannot be reconciled: ${field(result.error)}\n`
+      : formatReconcileText(result, reportRunLabel('transactions.report.json')),
+  );
   return true;
 }
 

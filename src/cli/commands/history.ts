@@ -1,4 +1,4 @@
-import { localGatewayText, type SubmissionRecord } from '../../core/ledger';
+import { localGatewayText, recordedOutcomeText, type SubmissionRecord } from '../../core/ledger';
 import type { CliContext } from '../context';
 import { damageText, openLedger, sendingNow } from '../ledger';
 import { field, inputError, jsonLine } from '../output';
@@ -35,7 +35,7 @@ export const runHistory = (args: string[], ctx: CliContext) => runCommand(histor
 
 function state(r: SubmissionRecord): string {
   if (r.state === 'sending') return sendingNow(r) ? 'sending (in progress)' : 'sending, interrupted: outcome unknown';
-  return field(`${r.outcome ?? '?'}${r.kind ? ` (${r.kind})` : ''}${r.httpStatus !== undefined ? ` HTTP ${r.httpStatus}` : ''}`);
+  return field(recordedOutcomeText(r));
 }
 
 /**

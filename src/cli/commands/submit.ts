@@ -1,15 +1,10 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { createRecurringPayments, environmentProblems, prepareSubmission } from '../../core/gateway';
-import {
-  completionFor,
-  guardedSend,
-  LedgerWriteError,
-  submissionEntry,
-  type LocalGatewayRef,
-  type SubmissionRecord,
-} from '../../core/ledger';
-import { checkSigningCredentials } from '../../core/oauth';
+import { createRecurringPayments, type PathTemplates } from '../../core/gateway';
+import { LedgerWriteError, type Ledger, type SubmissionRecord } from '../../core/ledger';
+import { checkSigningCredentials, type SigningCredentials } from '../../core/oauth';
+import { submitBatch, type SubmitResult, type SubmitTarget } from '../../core/submit/submitBatch';
+import type { LocalGatewayUse } from '../../local-gateway';
 import { loadCliConfig } from '../config';
 import { createCredentials, SECRET_ENV } from '../credentials';
 import { localGatewayRef, resolveTarget } from '../target';
@@ -85,120 +80,134 @@ export function submitCommand(ctx: CliContext) {
 
 export const runSubmit = (args: string[], ctx: CliContext) => runCommand(submitCommand, args, ctx);
 
+/** What the CLI resolves before a send: the core's target with its credentials and its local gateway. */
+interface CliTarget extends SubmitTarget {
+  paths: PathTemplates;
+  credentials: SigningCredentials;
+  timeoutMs: number;
+  local?: LocalGatewayUse;
+  release: () => Promise<void>;
+}
+
+/** Config, environment, overrides and signing credentials; a usage message when any is missing or wrong. */
+async function cliTarget(o: SubmitOptions, ctx: CliContext): Promise<{ ok: true; value: CliTarget } | { ok: false; refusal: string }> {
+  const config = loadCliConfig(ctx.cwd, o.config, ctx.env);
+  if (!config.ok) return { ok: false, refusal: config.message };
+  const overrides = { env: o.env, baseUrl: o.baseUrl, endpointId: o.endpointId, consumerKey: o.consumerKey };
+  const target = await resolveTarget(config.value.config, overrides, 'create', { env: ctx.env, command: 'paygate submit' });
+  if (!target.ok) return { ok: false, refusal: target.message };
+  const t = target.value;
+  const credentials = createCredentials(ctx, t, o.rsaKey);
+  const usable = credentials.ok ? checkSigningCredentials(credentials.value) : undefined;
+  if (!credentials.ok || !usable?.ok) {
+    await t.release();
+    return { ok: false, refusal: credentials.ok ? `cannot sign: ${usable?.ok === false ? usable.reason : ''}` : credentials.message };
+  }
+  return { ok: true, value: { ...t, signatureMethod: credentials.value.signatureMethod, credentials: credentials.value } };
+}
+
+const whatIsSent = (name: string, rows: number, t: CliTarget) =>
+  `${name} (${rows} row${rows === 1 ? '' : 's'}) to ${field(t.environment.name)}, endpoint ${field(t.environment.endpointId)}`;
+
 /**
- * lint gate → target → resend guard → confirmation → ledger "sending" (on disk) → one POST → ledger
- * completed → answer. Returns the exit code. The logic behind `paygate submit`, for any argument parser.
+ * The core's submit use case with the terminal's prompts and words: lint gate → target → resend guard →
+ * confirmation → ledger "sending" (on disk) → one POST → ledger completed → answer. Returns the exit code.
+ * The logic behind `paygate submit`, for any argument parser.
  */
 export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext): Promise<number> {
-  const usage = (message: string) => inputError(ctx, 'paygate submit', message);
   const input = await readInput(file, ctx);
-  if (!input.ok) return usage(input.message);
-  const prepared = prepareSubmission(input.text, input.name);
-  if (prepared.refusal) {
-    for (const d of prepared.errors) {
-      const p = displayPosition(d.range.start, prepared.lint.batch.csv.bom);
-      ctx.stderr(`${input.name}:${p.line}:${p.column}: error ${d.code} ${field(d.message)}\n`);
-    }
-    return usage(`${prepared.refusal.message}${prepared.errors.length > 0 ? " (see 'paygate lint', 'paygate fix')" : ''}`);
-  }
-  const rows = prepared.rowCount;
-
-  const config = loadCliConfig(ctx.cwd, o.config, ctx.env);
-  if (!config.ok) return usage(config.message);
-  const target = await resolveTarget(
-    config.value.config,
-    { env: o.env, baseUrl: o.baseUrl, endpointId: o.endpointId, consumerKey: o.consumerKey },
-    'create',
-    { env: ctx.env, command: 'paygate submit' },
-  );
-  if (!target.ok) return usage(target.message);
-  const t = target.value;
-  try {
-    const env = t.environment;
-    const problems = environmentProblems(env, t.paths, 'create');
-    if (problems.length > 0) return usage(`${problems.join('; ')}; nothing was sent`);
-    const credentials = createCredentials(ctx, t, o.rsaKey);
-    if (!credentials.ok) return usage(credentials.message);
-    const usable = checkSigningCredentials(credentials.value);
-    if (!usable.ok) return usage(`cannot sign: ${usable.reason}`);
-    const what = `${input.name} (${rows} row${rows === 1 ? '' : 's'}) to ${field(env.name)}, endpoint ${field(env.endpointId)}`;
-    let localGateway: LocalGatewayRef | undefined;
-    if (t.local) {
+  if (!input.ok) return inputError(ctx, 'paygate submit', input.message);
+  const ledger = openLedger(ctx, o.state);
+  const result = await submitBatch(input.text, input.name, {
+    face: 'cli',
+    pid: process.pid,
+    host: hostname(),
+    ledger,
+    file: file === '-' ? input.name : resolve(ctx.cwd, file),
+    target: () => cliTarget(o, ctx),
+    localGateway: async (t) => {
+      if (!t.local) return undefined;
       const ref = await localGatewayRef(t.local);
-      if (!ref.ok) {
-        ctx.stderr(`paygate submit: ${field(ref.message)}; nothing was sent\n`);
-        return EXIT.transport;
-      }
-      localGateway = ref.value;
-    }
+      if (!ref.ok) throw new Error(ref.message);
+      return ref.value;
+    },
+    allowResend: o.allowResend === true,
+    confirmSend: async (t, prepared) => {
+      if (!t.environment.production || o.yes === true) return true;
+      if (!ctx.interactive)
+        throw new UsageError(`"${t.environment.name}" is a production environment: pass --yes to submit without a terminal to confirm on`);
+      return ctx.confirm(`Submit ${whatIsSent(input.name, prepared.rowCount, t)} — a PRODUCTION environment?`);
+    },
+    send: (t, prepared) =>
+      createRecurringPayments({
+        environment: t.environment,
+        paths: t.paths,
+        payload: prepared.payload,
+        credentials: t.credentials,
+        timeoutMs: t.timeoutMs,
+      }),
+  });
+  return reportResult(result, input.name, ledger, o, ctx);
+}
 
-    const ledger = openLedger(ctx, o.state);
-    let result;
-    try {
-      result = await guardedSend({
-        ledger,
-        entry: submissionEntry({
-          face: 'cli',
-          pid: process.pid,
-          host: hostname(),
-          environment: env,
-          paths: t.paths,
-          file: file === '-' ? input.name : resolve(ctx.cwd, file),
-          prepared,
-          signatureMethod: credentials.value.signatureMethod,
-          ...(localGateway ? { localGateway } : {}),
-        }),
-        allowResend: o.allowResend === true,
-        confirmSend: async () => {
-          if (!env.production || o.yes === true) return true;
-          if (!ctx.interactive)
-            throw new UsageError(`"${env.name}" is a production environment: pass --yes to submit without a terminal to confirm on`);
-          return ctx.confirm(`Submit ${what} — a PRODUCTION environment?`);
-        },
-        send: () =>
-          createRecurringPayments({
-            environment: env,
-            paths: t.paths,
-            payload: prepared.payload,
-            credentials: credentials.value,
-            timeoutMs: t.timeoutMs,
-          }),
-        completion: (outcome) => completionFor(outcome),
-      });
-    } catch (err) {
-      if (err instanceof UsageError) return usage(err.message);
-      // Before the request: a ledger that cannot be read or written whole means nothing is sent.
-      const reason = err instanceof LedgerWriteError ? err.reason : (err as Error).message;
-      return usage(`nothing was sent: the submission ledger ${ledger.filePath} could not be used (${reason})`);
-    }
-    switch (result.status) {
-      case 'in-flight':
-        return usage(`${input.name} is already being sent; nothing was sent`);
-      case 'damaged':
-        ctx.stderr(`paygate submit: ${damageText(result.damage, ledger)}\n`);
-        return usage(
-          `${input.name} may have been sent before (the ledger's record of it may be in the damaged part); nothing was sent. ` +
-            'Check in the gateway whether the payments exist; if you are sure they do not, pass --allow-resend.',
-        );
-      case 'duplicate':
-      case 'raced':
-        return usage(resendRefusal(input.name, env.name, env.endpointId, result.earlier));
-      case 'not-confirmed':
-        return usage('not sent');
-      case 'sent':
-        break;
-    }
-    const outcome = result.outcome;
-    if (result.recordError)
-      ctx.stderr(
-        `paygate submit: the answer could not be recorded in ${ledger.filePath} (${result.recordError}); the record stays "sending"\n`,
+/** What the terminal says of how a submit ended, and the exit code. */
+function reportResult(result: SubmitResult<CliTarget, string>, name: string, ledger: Ledger, o: SubmitOptions, ctx: CliContext): number {
+  const usage = (message: string) => inputError(ctx, 'paygate submit', message);
+  switch (result.status) {
+    case 'refused':
+      return refusedBeforeSending(result, name, ctx);
+    case 'no-target':
+      return usage(result.refusal);
+    case 'failed':
+      return failedBeforeSending(result.error, ledger, ctx);
+    case 'in-flight':
+      return usage(`${name} is already being sent; nothing was sent`);
+    case 'damaged':
+      ctx.stderr(`paygate submit: ${damageText(result.damage, ledger)}\n`);
+      return usage(
+        `${name} may have been sent before (the ledger's record of it may be in the damaged part); nothing was sent. ` +
+          'Check in the gateway whether the payments exist; if you are sure they do not, pass --allow-resend.',
       );
-    if (o.format === 'json') ctx.stdout(jsonLine({ ...outcomeJson(outcome), submission: result.record.id }));
-    else ctx.stdout(outcomeText(outcome, what));
-    return exitCodeFor(outcome);
-  } finally {
-    await t.release();
+    case 'duplicate':
+    case 'raced':
+      return usage(resendRefusal(name, result.target.environment.name, result.target.environment.endpointId, result.earlier));
+    case 'not-confirmed':
+      return usage('not sent');
+    case 'sent':
+      if (result.recordError)
+        ctx.stderr(
+          `paygate submit: the answer could not be recorded in ${ledger.filePath} (${result.recordError}); the record stays "sending"\n`,
+        );
+      if (o.format === 'json') ctx.stdout(jsonLine({ ...outcomeJson(result.outcome), submission: result.record.id }));
+      else ctx.stdout(outcomeText(result.outcome, whatIsSent(name, result.prepared.rowCount, result.target)));
+      return exitCodeFor(result.outcome);
   }
+}
+
+/** Lint errors (each with its place), no rows, an invalid environment or a silent local gateway: nothing sent. */
+function refusedBeforeSending(
+  result: Extract<SubmitResult<CliTarget, string>, { status: 'refused' }>,
+  name: string,
+  ctx: CliContext,
+): number {
+  const { prepared } = result;
+  if (result.reason === 'local-gateway-failed') {
+    ctx.stderr(`paygate submit: ${field(result.message)}; nothing was sent\n`);
+    return EXIT.transport;
+  }
+  for (const d of prepared.errors) {
+    const p = displayPosition(d.range.start, prepared.lint.batch.csv.bom);
+    ctx.stderr(`${name}:${p.line}:${p.column}: error ${d.code} ${field(d.message)}\n`);
+  }
+  const hint = prepared.errors.length > 0 ? " (see 'paygate lint', 'paygate fix')" : '';
+  return inputError(ctx, 'paygate submit', `${result.message}${hint}`);
+}
+
+/** A prompt that could not be asked, or a ledger that could not be read or written whole: nothing was sent. */
+function failedBeforeSending(error: unknown, ledger: Ledger, ctx: CliContext): number {
+  if (error instanceof UsageError) return inputError(ctx, 'paygate submit', error.message);
+  const reason = error instanceof LedgerWriteError ? error.reason : (error as Error).message;
+  return inputError(ctx, 'paygate submit', `nothing was sent: the submission ledger ${ledger.filePath} could not be used (${reason})`);
 }
 
 /** A usage problem found inside the guarded flow (it ends the command with exit 2, nothing sent). */

@@ -1,4 +1,5 @@
 import { fieldValue, findErrorId } from './answerText';
+import type { TransportKind, UnknownKind } from './outcomeKinds';
 
 // Every answer of the two operations becomes one of these. The decision is made from the content, never
 // from the HTTP status alone (the report operation denies access with HTTP 200), and an answer is called
@@ -33,19 +34,14 @@ export type GatewayOutcome =
       message: string;
       status?: number;
     }
-  | { outcome: 'transport-error'; kind: 'refused' | 'timeout' | 'tls' | 'other'; message: string }
+  | { outcome: 'transport-error'; kind: TransportKind; message: string }
   | { outcome: 'report'; status: number; contentType: string; format: 'csv'; columns: string[]; rows: string[][]; text: string }
   | { outcome: 'report'; status: number; contentType: string; format: 'pdf'; bytes: Uint8Array }
   | { outcome: 'unrecognised'; status: number; contentType: string; raw: string };
 
 export type OutcomeName = GatewayOutcome['outcome'];
 
-/**
- * Why a create's fate is unknown: no whole answer (timeout, connection-lost, truncated, cancelled), or
- * `gateway-unavailable`: an HTTP 5xx that is not the gateway's own typed answer (a proxy's 502/503/504,
- * an empty or HTML page), said by something in front of the gateway, which may have created the payments.
- */
-export type UnknownKind = 'timeout' | 'connection-lost' | 'truncated' | 'cancelled' | 'gateway-unavailable';
+export type { UnknownKind, TransportKind } from './outcomeKinds';
 
 /** What came back over HTTP, before interpretation. */
 export interface HttpAnswer {

@@ -12,9 +12,28 @@ function answerMessage(o: Answer): string | undefined {
   return 'message' in o ? o.message : undefined;
 }
 
-export function completionFor(o: Answer, message?: string): Completion {
+/** What an answer says per payment: picked out once, for the ledger and for every face. */
+export interface AnswerIds {
+  /** The recurring-payment ids created (only an accepted or declined answer names any). */
+  ids: string[];
+  /** Each payment's status, in the same order. */
+  statuses: string[];
+  /** One serial number per request, or one per payment. */
+  serialNumbers: string[];
+}
+
+export function answerIds(o: Answer): AnswerIds {
   const fields = 'fields' in o ? o.fields : {};
   const created = o.outcome === 'accepted' || o.outcome === 'declined';
+  return {
+    ids: created ? splitList(fieldValue(fields, 'recurring-payment-id')) : [],
+    statuses: created ? splitList(fieldValue(fields, 'status')) : [],
+    serialNumbers: splitList(fieldValue(fields, 'serial-number')),
+  };
+}
+
+export function completionFor(o: Answer, message?: string): Completion {
+  const answer = answerIds(o);
   const text = message ?? answerMessage(o);
   return {
     // A report where a create answer was expected is an answer nobody can vouch for.
@@ -24,8 +43,8 @@ export function completionFor(o: Answer, message?: string): Completion {
     ...(text !== undefined ? { message: text } : {}),
     ...('errorCode' in o && o.errorCode !== undefined ? { errorCode: o.errorCode } : {}),
     ...(o.outcome === 'server-error' && o.errorId !== undefined ? { errorId: o.errorId } : {}),
-    recurringPaymentIds: created ? splitList(fieldValue(fields, 'recurring-payment-id')) : [],
-    serialNumbers: splitList(fieldValue(fields, 'serial-number')),
-    statuses: created ? splitList(fieldValue(fields, 'status')) : [],
+    recurringPaymentIds: answer.ids,
+    serialNumbers: answer.serialNumbers,
+    statuses: answer.statuses,
   };
 }

@@ -1,5 +1,5 @@
 import { maskText } from '../output';
-import type { LedgerOutcomeName } from '../gateway/outcomes';
+import { recordedFacts, type LedgerOutcomeName } from '../gateway/outcomes';
 import type { LedgerFs } from './ledgerFs';
 
 // What the submission ledger holds and how its lines fold into records. A record names a create by its
@@ -222,14 +222,14 @@ function sameLocalGateway(a: string | undefined, b: string | undefined): boolean
 }
 
 /**
- * Whether a record means the content may already be at the gateway: accepted, unknown, cancelled while
- * waiting, an answer nobody could read, still sending (or interrupted while sending), or any answer that
- * named created payments (a batch declined in part).
+ * Whether a record means the content may already be at the gateway: still sending (or interrupted while
+ * sending), an outcome whose row in the outcome table says it may have created payments, an outcome this
+ * version does not know (a newer one wrote it: nobody here can vouch for it), or any answer that named
+ * created payments (a batch declined in part).
  */
 export function mayHaveCreated(r: SubmissionRecord): boolean {
-  if (r.state === 'sending') return true;
-  if (r.outcome === 'accepted' || r.outcome === 'unknown' || r.outcome === 'cancelled' || r.outcome === 'unrecognised') return true;
-  return r.recurringPaymentIds.length > 0;
+  if (r.state === 'sending' || r.recurringPaymentIds.length > 0) return true;
+  return recordedFacts(r.outcome)?.mayHaveCreated ?? r.outcome !== undefined;
 }
 
 /** Damage found by one read (and moved aside by it). */

@@ -1,4 +1,5 @@
-import type { DamageMark, LocalGatewayRef } from './records';
+import { recordedFacts } from '../gateway/outcomes';
+import type { DamageMark, LocalGatewayRef, SubmissionRecord } from './records';
 
 // What every face says about a damaged ledger, and about the local gateway a send went to: the same words
 // in the terminal and the editor.
@@ -23,3 +24,15 @@ export function localGatewayPlace(g: LocalGatewayRef): string {
 }
 
 export const localGatewayText = (g: LocalGatewayRef) => `the local gateway of ${localGatewayPlace(g)}`;
+
+/**
+ * A completed record's outcome as the ledger's lists say it (`paygate history`, the Submissions view):
+ * the outcome table's label, the kind and the HTTP status; an outcome whose payments may exist unseen
+ * says so.
+ */
+export function recordedOutcomeText(r: Pick<SubmissionRecord, 'outcome' | 'kind' | 'httpStatus'>): string {
+  const facts = recordedFacts(r.outcome);
+  const label = facts?.label ?? `${r.outcome ?? '?'} (not known to this version)`;
+  const text = `${label}${r.kind ? ` (${r.kind})` : ''}${r.httpStatus !== undefined ? ` HTTP ${r.httpStatus}` : ''}`;
+  return facts?.unknown ? `${text}: the gateway may have created the payments; check before sending again` : text;
+}

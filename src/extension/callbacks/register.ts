@@ -101,6 +101,7 @@ async function openCallback(listening: CallbackListening, results: CallbacksDeps
     title: `Callback ${e.fields['client-orderid'] ?? e.id}`,
     columns: ['property', 'value'],
     rows: entryRows(e),
+    details: true,
   });
 }
 
@@ -137,5 +138,10 @@ async function forwardTo(listening: CallbackListening, to?: string): Promise<voi
   if (value !== undefined && !loopbackUrl(value).ok) {
     return void showError(`PayGate: ${(loopbackUrl(value) as { reason: string }).reason}`);
   }
-  await listening.setForward(value);
+  try {
+    await listening.setForward(value);
+  } catch (err) {
+    // Refused before anything stopped: the listener goes on as it was.
+    void showError(`PayGate: not forwarding: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }

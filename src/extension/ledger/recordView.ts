@@ -4,60 +4,64 @@ import { withCrlfRecords } from '../../core/csv/write';
 import { contentHash } from '../../core/contentHash';
 import { readBatch } from '../../core/rules/batch';
 import { OUTCOME_COLUMNS, type SubmissionOutcomeView, type SubmissionView } from '../../shared/resultsProtocol';
-import { credentialsToCheck, submissionTable } from '../submit/outcomeView';
+import { acceptedLine, credentialsToCheck, submissionTable } from '../submit/outcomeView';
+import { isTransportKind, isUnknownKind } from '../../core/gateway/outcomeKinds';
+import { recordedFacts, type PageOutcomeName, type RecordedFacts } from '../../core/gateway/outcomes';
 import type { SubmissionRecord } from '../../core/ledger';
 
 // A submission from the ledger as the same readable panel a Submit shows: the outcome banner, and the
 // rows with the gateway's answer first. The ledger keeps no rows (no card numbers), so the rows come from
 // the file when it still holds exactly what was sent (same SHA-256); otherwise the table is the answer.
 
+/** What a record that never got its answer shows: still waiting, or interrupted while waiting. */
+function sendingView(interrupted: boolean): SubmissionOutcomeView {
+  return interrupted
+    ? {
+        outcome: 'unknown',
+        kind: 'interrupted',
+        message: 'No answer was recorded: the editor stopped while waiting. The gateway may have created the payments.',
+      }
+    : { outcome: 'unknown', kind: 'timeout', message: 'Still waiting for the gateway’s answer.' };
+}
+
+/** The legacy `cancelled` is unknown (kind cancelled); a name this version does not know is unrecognised. */
+function shownName(name: string | undefined, known: boolean): PageOutcomeName {
+  if (name === 'cancelled') return 'unknown';
+  return known ? (name as PageOutcomeName) : 'unrecognised';
+}
+
+/**
+ * The page's view of a recorded outcome, by the core's outcome table: every recorded name is shown as
+ * itself (the legacy `cancelled` as unknown, kind cancelled); a name this version does not know as
+ * unrecognised, never as a plain error.
+ */
 function outcomeOf(r: SubmissionRecord, interrupted: boolean): SubmissionOutcomeView {
-  const message = r.message ?? '';
-  if (r.state === 'sending') {
-    return interrupted
-      ? {
-          outcome: 'unknown',
-          kind: 'interrupted',
-          message: 'No answer was recorded: the editor stopped while waiting. The gateway may have created the payments.',
-        }
-      : { outcome: 'unknown', kind: 'timeout', message: 'Still waiting for the gateway’s answer.' };
+  if (r.state === 'sending') return sendingView(interrupted);
+  const facts = recordedFacts(r.outcome);
+  const legacy = r.outcome === 'cancelled';
+  const view: SubmissionOutcomeView = { outcome: shownName(r.outcome, facts !== undefined) };
+  if (r.httpStatus !== undefined) view.status = r.httpStatus;
+  if (view.outcome === 'declined') view.paymentStatus = r.statuses[0] ?? 'declined';
+  const kind = legacy ? 'cancelled' : r.kind;
+  if (facts?.unknown && isUnknownKind(kind)) view.kind = kind;
+  else if (view.outcome === 'transport-error') view.kind = isTransportKind(kind) ? kind : 'other';
+  else if (view.outcome === 'unknown') view.kind = 'timeout';
+  if (r.errorCode) view.code = r.errorCode;
+  if (r.errorId) view.errorId = r.errorId;
+  if (view.outcome === 'auth-failed') {
+    view.operation = 'create';
+    view.check = credentialsToCheck(r.signatureMethod);
   }
-  switch (r.outcome) {
-    case 'accepted':
-      return { outcome: 'accepted', status: r.httpStatus };
-    case 'declined':
-      return {
-        outcome: 'declined',
-        status: r.httpStatus ?? 0,
-        paymentStatus: r.statuses[0] ?? 'declined',
-        message,
-        ...(r.errorCode ? { code: r.errorCode } : {}),
-      };
-    case 'validation-error':
-    case 'error':
-      return { outcome: r.outcome, status: r.httpStatus, message, ...(r.errorCode ? { code: r.errorCode } : {}) };
-    case 'auth-failed':
-      return { outcome: 'auth-failed', status: r.httpStatus, operation: 'create', message, check: credentialsToCheck(r.signatureMethod) };
-    case 'server-error':
-      return { outcome: 'server-error', status: r.httpStatus ?? 0, ...(r.errorId ? { errorId: r.errorId } : {}) };
-    case 'transport-error':
-      return { outcome: 'transport-error', kind: 'other', message };
-    case 'unknown': {
-      const reason =
-        r.kind === 'timeout' ||
-        r.kind === 'connection-lost' ||
-        r.kind === 'truncated' ||
-        r.kind === 'cancelled' ||
-        r.kind === 'gateway-unavailable'
-          ? r.kind
-          : 'timeout';
-      return { outcome: 'unknown', kind: reason, message: message || 'No whole answer came back.' };
-    }
-    case 'cancelled':
-      return { outcome: 'unknown', kind: 'cancelled', message: message || 'You stopped waiting for the answer.' };
-    default:
-      return { outcome: 'error', status: r.httpStatus, message: message || `outcome ${r.outcome ?? 'not recorded'}` };
-  }
+  const message = recordMessage(r, view.outcome, facts);
+  if (message) view.message = message;
+  return view;
+}
+
+function recordMessage(r: SubmissionRecord, shown: PageOutcomeName, facts: RecordedFacts | undefined): string {
+  if (shown === 'accepted') return acceptedLine(r.rowCount);
+  if (r.message) return r.message;
+  if (facts?.unknown) return 'No whole answer came back.';
+  return facts ? '' : `outcome ${r.outcome ?? 'not recorded'}, which this version does not know`;
 }
 
 /** The file's text when it still is what was sent; undefined when it changed, moved or is not a file. */

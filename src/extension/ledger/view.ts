@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
-import { localGatewayPlace, type SubmissionRecord } from '../../core/ledger';
+import { localGatewayPlace, recordedOutcomeText, type SubmissionRecord } from '../../core/ledger';
+import { recordedFacts } from '../../core/gateway/outcomes';
 import type { EditorLedger } from './editorLedger';
 import { requestTimeoutMs } from '../environments/settings';
 import type { ResultsPanelApi } from '../results/register';
@@ -29,18 +30,17 @@ function interrupted(r: SubmissionRecord): boolean {
   return r.state === 'sending' && Date.now() - Date.parse(r.time) > requestTimeoutMs() + 30_000;
 }
 
+/** The icon of a record: the tone of its outcome in the core's table (an unknown name may have created payments). */
 function recordIcon(r: SubmissionRecord): vscode.ThemeIcon {
   if (interrupted(r)) return new vscode.ThemeIcon('question', new vscode.ThemeColor('list.warningForeground'));
   if (r.state === 'sending') return new vscode.ThemeIcon('loading~spin');
-  switch (r.outcome) {
-    case 'accepted':
+  if (r.outcome === 'withdrawn') return new vscode.ThemeIcon('circle-slash');
+  switch (recordedFacts(r.outcome)?.tone ?? 'unknown') {
+    case 'ok':
       return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
     case 'unknown':
-    case 'cancelled':
       return new vscode.ThemeIcon('question', new vscode.ThemeColor('list.warningForeground'));
-    case 'withdrawn':
-      return new vscode.ThemeIcon('circle-slash');
-    default:
+    case 'failed':
       return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
   }
 }
@@ -49,9 +49,7 @@ function recordIcon(r: SubmissionRecord): vscode.ThemeIcon {
 function stateText(r: SubmissionRecord): string {
   if (interrupted(r)) return 'no answer recorded: interrupted while sending; the gateway may have created the payments';
   if (r.state === 'sending') return 'sending…';
-  if (r.outcome === 'unknown')
-    return `unknown (${r.kind ?? 'no answer'}): the gateway may have created the payments; check before sending again`;
-  return `${r.outcome ?? '?'}${r.httpStatus ? ` (HTTP ${r.httpStatus})` : ''}`;
+  return recordedOutcomeText(r);
 }
 
 function details(r: SubmissionRecord): Node[] {

@@ -33,52 +33,49 @@ export function credentialsToCheck(signatureMethod: string): CredentialToCheck[]
     : ['consumer-key', 'consumer-secret', 'endpoint-id', 'environment'];
 }
 
-export function outcomeView(o: SubmitOutcome, signatureMethod: string, sensitive: readonly string[]): SubmissionOutcomeView {
+/** "The gateway accepted 2 recurring payments.": the accepted banner's line, after Submit and from the ledger. */
+export const acceptedLine = (rows: number) =>
+  `The gateway accepted ${rows === 1 ? 'the recurring payment' : `${rows} recurring payments`}.`;
+
+/**
+ * The answer's words under the page's headline, unmasked: the gateway's own message where it gave one,
+ * else what the host says of the answer. Outcomes without a word of their own fall to the answer's shape.
+ */
+function pageMessage(o: SubmitOutcome, rows: number): string {
+  if (o.outcome === 'accepted') return acceptedLine(rows);
+  if ('errorMessage' in o && o.errorMessage !== undefined) return o.errorMessage;
+  if ('message' in o) return o.message;
   switch (o.outcome) {
-    case 'accepted':
-      return { outcome: 'accepted', status: o.status };
-    case 'validation-error':
-    case 'error':
-      return {
-        outcome: o.outcome,
-        status: o.status,
-        message: maskText(o.errorMessage ?? (o.raw.trim() || `type ${o.outcome}`), sensitive),
-        ...(o.errorCode ? { code: o.errorCode } : {}),
-      };
     case 'declined':
-      return {
-        outcome: 'declined',
-        status: o.status,
-        paymentStatus: o.paymentStatus,
-        message: maskText(o.errorMessage ?? `status ${o.paymentStatus}`, sensitive),
-        ...(o.errorCode ? { code: o.errorCode } : {}),
-      };
-    case 'unknown':
-      return { outcome: 'unknown', kind: o.kind, message: o.message };
-    case 'auth-failed':
-      return {
-        outcome: 'auth-failed',
-        status: o.status,
-        operation: o.operation,
-        message: maskText(o.message, sensitive),
-        check: credentialsToCheck(signatureMethod),
-      };
+      return `status ${o.paymentStatus}`;
     case 'server-error':
-      return { outcome: 'server-error', status: o.status, ...(o.errorId ? { errorId: o.errorId } : {}) };
-    case 'transport-error':
-      return { outcome: 'transport-error', kind: o.kind, message: o.message };
+      return o.errorId ? '' : 'The gateway gave no error ID.';
     case 'unrecognised':
-      return {
-        outcome: 'error',
-        status: o.status,
-        message: maskText(
-          `unrecognised answer (HTTP ${o.status}, ${o.contentType || 'no content type'}); the request reached the gateway, so check whether the payments exist before sending again. The answer as it came: ${o.raw.slice(0, 2000)}`,
-          sensitive,
-        ),
-      };
+      return `The request reached the gateway, so check whether the payments exist before sending again. The answer as it came: ${o.raw.slice(0, 2000)}`;
     case 'report':
-      return { outcome: 'error', status: o.status, message: `a report (${o.format}) came back where a create answer was expected` };
+      return `A report (${o.format}) came back where a create answer was expected: check whether the payments exist before sending again.`;
+    default:
+      return 'raw' in o ? o.raw.trim() || `type ${o.outcome}` : '';
   }
+}
+
+/** The page's view of an answer: the core's outcome name and what the answer carried, masked. */
+export function outcomeView(o: SubmitOutcome, signatureMethod: string, sensitive: readonly string[], rows = 0): SubmissionOutcomeView {
+  // A report where a create answer was expected is recorded (and so shown) as unrecognised.
+  const view: SubmissionOutcomeView = { outcome: o.outcome === 'report' ? 'unrecognised' : o.outcome };
+  if ('status' in o && o.status !== undefined) view.status = o.status;
+  if ('contentType' in o) view.contentType = o.contentType;
+  if ('paymentStatus' in o) view.paymentStatus = o.paymentStatus;
+  if ('kind' in o) view.kind = o.kind;
+  if ('errorCode' in o && o.errorCode) view.code = o.errorCode;
+  if ('errorId' in o && o.errorId) view.errorId = o.errorId;
+  if ('operation' in o) {
+    view.operation = o.operation;
+    view.check = credentialsToCheck(signatureMethod);
+  }
+  const message = pageMessage(o, rows);
+  if (message) view.message = maskText(message, sensitive);
+  return view;
 }
 
 /**
@@ -110,7 +107,15 @@ function answerWords(o: SubmitOutcome, sensitive: readonly string[]): string {
     case 'unrecognised':
     case 'report':
       return '';
+    default:
+      return plainWords(o, sensitive);
   }
+}
+
+/** An outcome without words of its own here: the gateway's error message or the outcome's message, masked. */
+function plainWords(o: SubmitOutcome, sensitive: readonly string[]): string {
+  if ('errorMessage' in o && o.errorMessage !== undefined) return maskText(o.errorMessage, sensitive);
+  return 'message' in o ? maskText(o.message, sensitive) : '';
 }
 
 /**
@@ -155,7 +160,7 @@ export function buildSubmissionView(o: {
   if (o.outcome.outcome === 'server-error' && o.outcome.errorId) fields['error-id'] = o.outcome.errorId;
   return {
     title: o.title,
-    outcome: outcomeView(o.outcome, o.signatureMethod, sensitive),
+    outcome: outcomeView(o.outcome, o.signatureMethod, sensitive, o.batch.rows.length),
     file: o.file,
     environment: o.environment,
     submittedAt: o.submittedAt,

@@ -1,33 +1,20 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as os from 'node:os';
-import {
-  createRecurringPayments,
-  createRecurringPaymentsUrl,
-  environmentProblems,
-  fieldValue,
-  prepareSubmission,
-} from '../../core/gateway';
-import {
-  completionFor,
-  guardedSend,
-  splitList,
-  submissionEntry,
-  type LocalGatewayRef,
-  type ResendBlocker,
-  type SubmissionRecord,
-} from '../../core/ledger';
+import { createRecurringPayments, createRecurringPaymentsUrl, OUTCOMES, type PreparedSubmission } from '../../core/gateway';
+import type { ResendBlocker, SubmissionRecord } from '../../core/ledger';
+import { submitBatch, type SubmitResult as CoreSubmitResult, type SubmitTarget } from '../../core/submit/submitBatch';
 import { localGatewayRef } from '../../local-gateway/finding';
 import { maskText } from '../../core/output';
 import { damageText } from '../../core/ledger/words';
 import { log, showErrorWithLog } from '../log';
+import { showError, showInfo, showWarning } from '../say';
 import type { ResultsPanelApi } from '../results/register';
 import { activeEnvironmentName, isProduction } from '../environments/settings';
 import type { EditorLedger } from '../ledger/editorLedger';
 import { buildSubmissionView, sensitiveValues, summary, type SubmitOutcome } from './outcomeView';
 import { resolveTarget, showTargetProblem, type Target, type TargetDeps } from '../environments/target';
 import { documentFor, optionsArg, type CommandArgs } from '../commandArgs';
-import { showError, showInfo, showWarning } from '../say';
 
 // Submit Recurring Payments File: submission preparation (lint gate, CRLF, payload, hash) → environment and
 // credentials → the guarded send every face shares (in flight here? sent before? production? ledger
@@ -71,6 +58,48 @@ function refuse(reason: SubmitRefusal, message: string, notify = true): SubmitRe
   return { status: 'refused', reason, message };
 }
 
+/** The editor's target: the core's, with its credentials and the running local gateway. */
+type EditorTarget = Target & SubmitTarget;
+
+/** Environment and credentials (secrets, or the local gateway's demo merchant); the problem shown when missing. */
+async function editorTarget(
+  deps: SubmitCommandDeps,
+  envName: string,
+): Promise<{ ok: true; value: EditorTarget } | { ok: false; refusal: SubmitResult }> {
+  const resolved = await resolveTarget(deps, envName, 'create');
+  if (!resolved.ok) {
+    showTargetProblem(resolved);
+    return { ok: false, refusal: { status: 'refused', reason: resolved.reason, message: resolved.message } };
+  }
+  const t = resolved.target;
+  return { ok: true, value: { ...t, environmentName: envName, signatureMethod: t.credentials.signatureMethod } };
+}
+
+/** Production sends are confirmed in a modal (or by the caller's `confirm`). */
+async function confirmProduction(
+  options: SubmitOptions,
+  envName: string,
+  name: string,
+  prepared: PreparedSubmission,
+  endpoint: string,
+): Promise<boolean> {
+  if (!isProduction(envName)) return true;
+  const rows = prepared.rowCount;
+  return (
+    options.confirm ??
+    (await showWarning(
+      `Send ${rows} recurring payment${rows === 1 ? '' : 's'} to the PRODUCTION environment "${envName}"?`,
+      { modal: true, detail: `File: ${name}\nEndpoint: ${endpoint}\nRows: ${rows}\n\nReal cards will be charged on schedule.` },
+      'Send to production',
+    )) === 'Send to production'
+  );
+}
+
+/**
+ * The core's submit use case with the editor's prompts and words: lint gate → target → the guarded send
+ * (in flight? sent before? production? ledger "sending", one cancellable POST, ledger completed) → results
+ * panel, notification.
+ */
 export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArgs): Promise<SubmitResult> {
   const options = optionsArg<SubmitOptions>(args);
   if (!vscode.workspace.isTrusted) {
@@ -78,102 +107,55 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
   }
   const doc = await documentFor(args);
   if (!doc) return refuse('no-file', 'Open a recurring-payments CSV file (or pick one in the explorer) to submit it.');
-  const fileLabel = doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.toString();
   const name = path.basename(doc.uri.path);
-  const text = doc.getText();
-
-  const prepared = prepareSubmission(text, name);
-  if (prepared.refusal?.reason === 'lint-errors') {
-    const message = `${prepared.refusal.message}. Fix them first.`;
-    void showError(`PayGate: ${message}`, 'Show Problems').then((choice) => {
-      if (choice) void vscode.commands.executeCommand('workbench.actions.view.problems');
-    });
-    return refuse('lint-errors', message, false);
-  }
-  if (prepared.refusal) return refuse(prepared.refusal.reason, `${prepared.refusal.message}.`);
-  const batch = prepared.lint.batch;
-  const rowCount = prepared.rowCount;
-
   const envName = options.environment ?? activeEnvironmentName();
-  const resolved = await resolveTarget(deps, envName, 'create');
-  if (!resolved.ok) {
-    showTargetProblem(resolved);
-    return { status: 'refused', reason: resolved.reason, message: resolved.message };
-  }
-  const target = resolved.target;
-  const problems = environmentProblems(target.environment, target.paths, 'create');
-  if (problems.length > 0) return refuse('invalid-environment', `${problems.join('; ')}. Nothing was sent.`);
-  const endpoint = createRecurringPaymentsUrl(target.environment, target.paths);
-  let localGateway: LocalGatewayRef | undefined;
-  if (target.local) {
-    try {
-      localGateway = await localGatewayRef(target.local);
-    } catch (err) {
-      return refuse(
-        'local-gateway-failed',
-        `Nothing was sent: the local gateway did not say its date (${err instanceof Error ? err.message : String(err)}).`,
-      );
-    }
-  }
   const ledger = deps.history.current;
-  const sensitive = sensitiveValues(batch);
-  let submittedAt = new Date().toISOString();
+  const result = await submitBatch(doc.getText(), name, {
+    face: 'editor',
+    pid: process.pid,
+    host: os.hostname(),
+    ledger,
+    file: doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.toString(),
+    target: () => editorTarget(deps, envName),
+    localGateway: async (t) => (t.local ? localGatewayRef(t.local) : undefined),
+    confirmResend: async (previous, t) =>
+      options.sendAgain ?? (await askSendAgain(previous, name, envName, createRecurringPaymentsUrl(t.environment, t.paths))),
+    confirmSend: (t, prepared) => confirmProduction(options, envName, name, prepared, createRecurringPaymentsUrl(t.environment, t.paths)),
+    send: (t, prepared) => {
+      log().info(
+        `Submit ${name} (${prepared.rowCount} rows, sha256 ${prepared.contentHash}) to ${envName}: ${createRecurringPaymentsUrl(t.environment, t.paths)} [${t.signatureMethod}]`,
+      );
+      return sendWithProgress(name, envName, t, prepared.payload);
+    },
+    ledgerMessage: (outcome, _t, prepared) => summary(outcome, envName, sensitiveValues(prepared.lint.batch)),
+    sensitive: (prepared) => sensitiveValues(prepared.lint.batch),
+  });
+  return editorResult(result, deps, name, envName, ledger.filePath);
+}
 
-  let result;
-  try {
-    result = await guardedSend<SubmitOutcome>({
-      ledger,
-      entry: submissionEntry({
-        face: 'editor',
-        pid: process.pid,
-        host: os.hostname(),
-        environment: target.environment,
-        environmentName: envName,
-        paths: target.paths,
-        file: fileLabel,
-        prepared,
-        signatureMethod: target.credentials.signatureMethod,
-        ...(localGateway ? { localGateway } : {}),
-      }),
-      confirmResend: async (previous) => options.sendAgain ?? (await askSendAgain(previous, name, envName, endpoint)),
-      confirmSend: async () => {
-        if (!isProduction(envName)) return true;
-        return (
-          options.confirm ??
-          (await showWarning(
-            `Send ${rowCount} recurring payment${rowCount === 1 ? '' : 's'} to the PRODUCTION environment "${envName}"?`,
-            { modal: true, detail: `File: ${name}\nEndpoint: ${endpoint}\nRows: ${rowCount}\n\nReal cards will be charged on schedule.` },
-            'Send to production',
-          )) === 'Send to production'
-        );
-      },
-      send: async () => {
-        submittedAt = new Date().toISOString();
-        log().info(
-          `Submit ${name} (${rowCount} rows, sha256 ${prepared.contentHash}) to ${envName}: ${endpoint} [${target.credentials.signatureMethod}]`,
-        );
-        return sendWithProgress(name, envName, target, prepared.payload);
-      },
-      completion: (outcome) => completionFor(outcome, summary(outcome, envName, sensitive)),
-      sensitive,
-    });
-  } catch (err) {
-    // The ledger could not be read or written, or a question could not be asked: either way before sending.
-    return refuse(
-      'ledger-failed',
-      `Nothing was sent: ${err instanceof Error ? err.message : String(err)} (submission ledger ${ledger.filePath}).`,
-    );
-  }
+type CoreResult = CoreSubmitResult<EditorTarget, SubmitResult>;
+
+/** What the editor says and returns of how a submit ended. */
+function editorResult(result: CoreResult, deps: SubmitCommandDeps, name: string, envName: string, ledgerFile: string): SubmitResult {
   switch (result.status) {
+    case 'refused':
+      return refusedBeforeSending(result);
+    case 'no-target':
+      return result.refusal;
+    case 'failed': {
+      // The ledger could not be read or written, or a question could not be asked: either way before sending.
+      const why = result.error instanceof Error ? result.error.message : String(result.error);
+      return refuse('ledger-failed', `Nothing was sent: ${why} (submission ledger ${ledgerFile}).`);
+    }
     case 'in-flight':
       return refuse('in-flight', `${name} is already being sent to ${envName}; it is not sent a second time.`);
     case 'damaged':
-      void showErrorWithLog(`PayGate: ${damageText(result.damage, ledger.filePath)}`);
+      void showErrorWithLog(`PayGate: ${damageText(result.damage, ledgerFile)}`);
       return refuse('ledger-damaged', `Not sent: ${name} may have been sent before (the submission ledger was damaged).`, false);
     case 'duplicate':
       return refuse(
         'duplicate-declined',
-        `Not sent: ${name} was already sent to ${envName} (endpoint ${target.environment.endpointId}).`,
+        `Not sent: ${name} was already sent to ${envName} (endpoint ${result.target.environment.endpointId}).`,
         false,
       );
     case 'raced':
@@ -184,41 +166,65 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
     case 'not-confirmed':
       return refuse('not-confirmed', `Not sent: ${name} to ${envName} was not confirmed.`, false);
     case 'sent':
-      break;
+      return showSent(result, deps, name, envName, ledgerFile);
   }
-  const outcome = result.outcome;
-  if (result.recordError) log().warn(`Submit ${name}: the answer could not be recorded in ${ledger.filePath}: ${result.recordError}`);
-  const fields = 'fields' in outcome ? outcome.fields : {};
-  const ids = outcome.outcome === 'accepted' || outcome.outcome === 'declined' ? splitList(fieldValue(fields, 'recurring-payment-id')) : [];
-  const statuses = outcome.outcome === 'accepted' || outcome.outcome === 'declined' ? splitList(fieldValue(fields, 'status')) : [];
-  const serialNumbers = splitList(fieldValue(fields, 'serial-number'));
-  const line = summary(outcome, envName, sensitive);
+}
 
+/** Lint errors (with "Show Problems"), no rows, an invalid environment or a silent local gateway: nothing sent. */
+function refusedBeforeSending(result: Extract<CoreResult, { status: 'refused' }>): SubmitResult {
+  switch (result.reason) {
+    case 'lint-errors': {
+      const message = `${result.message}. Fix them first.`;
+      void showError(`PayGate: ${message}`, 'Show Problems').then((choice) => {
+        if (choice) void vscode.commands.executeCommand('workbench.actions.view.problems');
+      });
+      return refuse('lint-errors', message, false);
+    }
+    case 'local-gateway-failed':
+      return refuse('local-gateway-failed', `Nothing was sent: the local gateway did not say its date (${result.message}).`);
+    case 'invalid-environment':
+      return refuse('invalid-environment', `${result.message.replace(/; nothing was sent$/, '')}. Nothing was sent.`);
+    default:
+      return refuse(result.reason, `${result.message}.`);
+  }
+}
+
+/** The answer in the results panel, the log and a notification (a warning when the payments may exist). */
+function showSent(
+  result: Extract<CoreResult, { status: 'sent' }>,
+  deps: SubmitCommandDeps,
+  name: string,
+  envName: string,
+  ledgerFile: string,
+): SubmitResult {
+  const { outcome, prepared, target } = result;
+  const batch = prepared.lint.batch;
+  const sensitive = sensitiveValues(batch);
+  if (result.recordError) log().warn(`Submit ${name}: the answer could not be recorded in ${ledgerFile}: ${result.recordError}`);
+  const line = summary(outcome, envName, sensitive);
   const view = buildSubmissionView({
     title: `Submission: ${name} → ${envName}`,
     outcome,
-    signatureMethod: target.credentials.signatureMethod,
+    signatureMethod: target.signatureMethod,
     batch,
     file: name,
     environment: envName,
-    submittedAt,
-    ids,
-    statuses,
-    serialNumbers,
+    submittedAt: result.submittedAt,
+    ...result.answer,
   });
   deps.results.showSubmission(view).then(undefined, (err: unknown) => log().warn(`Results panel: ${String(err)}`));
-
+  const serials = result.answer.serialNumbers;
   if (outcome.outcome === 'accepted') {
-    log().info(`Submit ${name}: ${line}${serialNumbers.length ? `, serial-number ${serialNumbers.join(', ')}` : ''}`);
+    log().info(`Submit ${name}: ${line}${serials.length ? `, serial-number ${serials.join(', ')}` : ''}`);
     void showInfo(`PayGate: ${name}: ${line}`);
   } else {
     log().warn(`Submit ${name}: ${line}`);
     if ('raw' in outcome) log().debug(`Answer body: ${maskText(outcome.raw.slice(0, 2000), sensitive).replace(/\s+/g, ' ')}`);
-    if (outcome.outcome === 'unknown') {
+    if (OUTCOMES[outcome.outcome].unknown) {
       void showWarning(`PayGate: ${name}: ${line}`, { modal: false }, 'Show Log').then((c) => c && log().show());
     } else void showErrorWithLog(`PayGate: ${name}: ${line}`);
   }
-  return { status: 'sent', outcome: outcome.outcome, record: result.completed ?? result.record, historyFile: ledger.filePath };
+  return { status: 'sent', outcome: outcome.outcome, record: result.completed ?? result.record, historyFile: ledgerFile };
 }
 
 /**

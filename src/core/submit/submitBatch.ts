@@ -1,0 +1,140 @@
+import { environmentProblems, type Environment, type PathTemplates } from '../gateway/environments';
+import type { GatewayOutcome } from '../gateway/outcome';
+import { prepareSubmission, type PreparedSubmission, type SubmissionRefusal } from '../gateway/prepare';
+import { answerIds, completionFor, type AnswerIds } from '../ledger/fromOutcome';
+import { submissionEntry } from '../ledger/entry';
+import { guardedSend, type GuardedSendResult, type ResendBlocker } from '../ledger/guard';
+import type { Ledger } from '../ledger/ledger';
+import type { LedgerFace, LocalGatewayRef } from '../ledger/records';
+
+// The submit use case, the same steps for the terminal and the editor: submission preparation (lint gate,
+// CRLF, payload, hash) → where it goes (the face resolves it) → the environment's own checks → which local
+// gateway → the guarded send (in flight? sent before? confirmed? ledger "sending", one POST, ledger
+// completed) → the ids and statuses the answer gave. Each face brings its prompts, its send (the editor's
+// is cancellable) and its words; nothing here prints or asks.
+
+/** Where a batch goes and how it is signed, as a face resolved it. */
+export interface SubmitTarget {
+  environment: Environment;
+  paths?: PathTemplates;
+  signatureMethod: string;
+  /** The environment's name as the person chose it, when it differs from the environment's own. */
+  environmentName?: string;
+  /** Lets go of what resolving took (a local gateway the command started); called once the send ended. */
+  release?: () => Promise<void>;
+}
+
+/** A face's part: who sends, its prompts and its send. `T` is its own target (with its credentials). */
+export interface SubmitFace<T extends SubmitTarget, R> {
+  face: LedgerFace;
+  pid: number;
+  host: string;
+  ledger: Ledger;
+  /** The file as the ledger names it (a path, or a URI for a document that is not a file). */
+  file: string;
+  /** Resolves the target after the lint gate passed; a refusal (the face's own) when it cannot. */
+  target: () => Promise<{ ok: true; value: T } | { ok: false; refusal: R }>;
+  /** The local gateway the target is, when it is one (throws when it cannot say which). */
+  localGateway?: (target: T) => Promise<LocalGatewayRef | undefined>;
+  /** Send whatever the ledger says (the CLI's --allow-resend). */
+  allowResend?: boolean;
+  confirmResend?: (blocker: ResendBlocker, target: T) => Promise<boolean>;
+  confirmSend?: (target: T, prepared: PreparedSubmission) => Promise<boolean>;
+  /** The one POST. */
+  send: (target: T, prepared: PreparedSubmission) => PromiseLike<GatewayOutcome>;
+  /** The message the ledger records with the answer (default: the answer's own words). */
+  ledgerMessage?: (outcome: GatewayOutcome, target: T, prepared: PreparedSubmission) => string;
+  /** The batch's card numbers and CVVs, scrubbed from every text recorded. */
+  sensitive?: (prepared: PreparedSubmission) => readonly string[];
+}
+
+type Guarded = Exclude<GuardedSendResult<GatewayOutcome>, { status: 'sent' }>;
+
+/** How a submit ended: refused before sending (and why), held back by the guard, or sent with its answer. */
+export type SubmitResult<T, R> =
+  | { status: 'refused'; reason: SubmissionRefusal['reason']; message: string; prepared: PreparedSubmission }
+  | { status: 'no-target'; refusal: R; prepared: PreparedSubmission }
+  | { status: 'refused'; reason: 'invalid-environment' | 'local-gateway-failed'; message: string; prepared: PreparedSubmission; target: T }
+  /** The ledger could not be read or written, or a prompt failed: before anything was sent. */
+  | { status: 'failed'; error: unknown; prepared: PreparedSubmission; target: T }
+  | (Guarded & { prepared: PreparedSubmission; target: T })
+  | {
+      status: 'sent';
+      outcome: GatewayOutcome;
+      answer: AnswerIds;
+      record: Extract<GuardedSendResult<GatewayOutcome>, { status: 'sent' }>['record'];
+      completed?: Extract<GuardedSendResult<GatewayOutcome>, { status: 'sent' }>['completed'];
+      recordError?: string;
+      /** When the request went out (ISO), for the panel; the ledger keeps its own time. */
+      submittedAt: string;
+      prepared: PreparedSubmission;
+      target: T;
+    };
+
+/** Submits one batch: `text` as read, `name` as the person knows the file. */
+export async function submitBatch<T extends SubmitTarget, R>(
+  text: string,
+  name: string,
+  face: SubmitFace<T, R>,
+): Promise<SubmitResult<T, R>> {
+  const prepared = prepareSubmission(text, name);
+  if (prepared.refusal) return { status: 'refused', ...prepared.refusal, prepared };
+  const resolved = await face.target();
+  if (!resolved.ok) return { status: 'no-target', refusal: resolved.refusal, prepared };
+  const target = resolved.value;
+  try {
+    return await sendToTarget(prepared, target, face);
+  } finally {
+    await target.release?.();
+  }
+}
+
+async function sendToTarget<T extends SubmitTarget, R>(
+  prepared: PreparedSubmission,
+  target: T,
+  face: SubmitFace<T, R>,
+): Promise<SubmitResult<T, R>> {
+  const problems = environmentProblems(target.environment, target.paths, 'create');
+  if (problems.length > 0)
+    return { status: 'refused', reason: 'invalid-environment', message: `${problems.join('; ')}; nothing was sent`, prepared, target };
+  let localGateway: LocalGatewayRef | undefined;
+  try {
+    localGateway = await face.localGateway?.(target);
+  } catch (err) {
+    // The face words it: its own sentence around the local gateway's.
+    const message = err instanceof Error ? err.message : String(err);
+    return { status: 'refused', reason: 'local-gateway-failed', message, prepared, target };
+  }
+  let submittedAt = new Date().toISOString();
+  let result: GuardedSendResult<GatewayOutcome>;
+  try {
+    result = await guardedSend({
+      ledger: face.ledger,
+      entry: submissionEntry({
+        face: face.face,
+        pid: face.pid,
+        host: face.host,
+        file: face.file,
+        environment: target.environment,
+        ...(target.environmentName !== undefined ? { environmentName: target.environmentName } : {}),
+        ...(target.paths ? { paths: target.paths } : {}),
+        signatureMethod: target.signatureMethod,
+        prepared,
+        ...(localGateway ? { localGateway } : {}),
+      }),
+      allowResend: face.allowResend === true,
+      ...(face.confirmResend ? { confirmResend: (b: ResendBlocker) => face.confirmResend!(b, target) } : {}),
+      ...(face.confirmSend ? { confirmSend: () => face.confirmSend!(target, prepared) } : {}),
+      send: () => {
+        submittedAt = new Date().toISOString();
+        return Promise.resolve(face.send(target, prepared));
+      },
+      completion: (o) => completionFor(o, face.ledgerMessage?.(o, target, prepared)),
+      ...(face.sensitive ? { sensitive: face.sensitive(prepared) } : {}),
+    });
+  } catch (error) {
+    return { status: 'failed', error, prepared, target };
+  }
+  if (result.status !== 'sent') return { ...result, prepared, target };
+  return { ...result, answer: answerIds(result.outcome), submittedAt, prepared, target };
+}
