@@ -2,9 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderCodeIndex, renderCodeTable, renderColumnTable, renderTestCards, replaceRegion } from './ruleDocs';
+import { renderCommandTable } from './cli-docs';
 
 // `npm run readme`: rewrites the documents' generated parts: in docs/rules.md the rule tables (from the
-// column and code tables) and what `paygate lint` says of the examples; in README.md the code index.
+// column and code tables) and what `paygate lint` says of the examples; in README.md the code index and
+// the command-line table (from src/cli/registry.ts).
 const root = join(__dirname, '..', '..');
 
 function lintExamples(): string {
@@ -36,4 +38,7 @@ rewrite('docs/rules.md', [
   ['rules:test-cards', renderTestCards()],
   ['examples:lint', lintExamples()],
 ]);
-rewrite('README.md', [['rules:index', renderCodeIndex()]]);
+rewrite('README.md', [
+  ['rules:index', renderCodeIndex()],
+  ['cli:commands', renderCommandTable()],
+]);

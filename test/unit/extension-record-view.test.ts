@@ -7,8 +7,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { withCrlfRecords } from '../../src/core/csv/write';
 import type { SubmissionRecord } from '../../src/core/ledger';
-import { contentHash } from '../../src/core/oauth';
-import { recordView } from '../../src/extension/history/recordView';
+import { contentHash } from '../../src/core/contentHash';
+import { recordView } from '../../src/extension/ledger/recordView';
 
 const BATCH = [
   'client-orderid;rp_card_type;credit-card-number;cvv2;amount;currency',

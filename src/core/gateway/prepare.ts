@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { contentHash } from '../contentHash';
 import { withCrlfRecords } from '../csv/write';
 import { lint, type LintResult } from '../rules/lint';
 import type { LintDiagnostic } from '../rules/types';
@@ -28,11 +28,6 @@ export interface PreparedSubmission {
   contentHash: string;
 }
 
-/** SHA-256 (hex) of a text's UTF-8 bytes. */
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
 /** The one submission gate every face asks: `name` is the file as the person knows it. */
 export function prepareSubmission(text: string, name = 'the file'): PreparedSubmission {
   const result = lint(text);
@@ -53,6 +48,6 @@ export function prepareSubmission(text: string, name = 'the file'): PreparedSubm
     rowCount,
     crlfText,
     payload: Buffer.from(crlfText, 'utf8').toString('base64'),
-    contentHash: sha256Hex(crlfText),
+    contentHash: contentHash(crlfText),
   };
 }

@@ -1,6 +1,6 @@
 import { withCrlfRecords } from '../csv/write';
 import { parseGatewayDate, todayLocal, type CalendarDate } from '../dates';
-import { sha256Hex } from '../gateway/prepare';
+import { contentHash } from '../contentHash';
 import type { SubmissionRecord } from '../ledger/records';
 import { readBatch } from '../rules/batch';
 import type { BatchRowInput } from './types';
@@ -24,7 +24,7 @@ export function readSentBatch(name: string, text: string, sentOn?: CalendarDate)
     values: row.values(),
     ...(sentOn ? { sentOn } : {}),
   }));
-  return { rows, contentHash: sha256Hex(withCrlfRecords(text, batch.csv)) };
+  return { rows, contentHash: contentHash(withCrlfRecords(text, batch.csv)) };
 }
 
 /**
@@ -89,5 +89,5 @@ export function acceptedSendOf(
 
 /** Whether a file's text is still the content the ledger says was sent (its CRLF text's SHA-256). */
 export function stillAsSent(text: string, record: Pick<SubmissionRecord, 'contentHash'>): boolean {
-  return sha256Hex(withCrlfRecords(text, readBatch(text).csv)) === record.contentHash;
+  return contentHash(withCrlfRecords(text, readBatch(text).csv)) === record.contentHash;
 }

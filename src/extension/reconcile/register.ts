@@ -4,7 +4,7 @@ import { documentFor } from '../commandArgs';
 import { gatewayToday, localStateDirOf } from '../environments/gatewayToday';
 import { activeEnvironmentName } from '../environments/settings';
 import type { Reconciliation } from '../../core/reconcile';
-import type { SubmissionHistory } from '../history/history';
+import type { EditorLedger } from '../ledger/editorLedger';
 import type { PanelContent } from '../results/panel';
 import type { ResultsPanelApi } from '../results/register';
 import { batchesOf, documentBatch, ledgerBatches, type Batches } from './inputs';
@@ -39,7 +39,7 @@ async function runReportNow(template: vscode.Uri, results: ResultsPanelApi): Pro
 
 export function registerReconcile(
   context: vscode.ExtensionContext,
-  deps: { history: SubmissionHistory; results: ResultsPanelApi; localStateDir: () => string },
+  deps: { ledger: EditorLedger; results: ResultsPanelApi; localStateDir: () => string },
 ): void {
   const diagnostics = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
   const run = async (batches: Batches, report: PanelContent | vscode.Uri | undefined): Promise<Reconciliation | undefined> => {
@@ -54,7 +54,7 @@ export function registerReconcile(
     const to = { environment, ...(localStateDir !== undefined ? { localStateDir } : {}) };
     // The active tab's batch (one over 50 MB has no editor an extension sees: read from disk), else the ledger's.
     const doc = vscode.window.activeTextEditor?.document ?? (await documentFor([]));
-    return doc?.languageId === BATCH_LANGUAGE ? documentBatch(doc, deps.history, to) : ledgerBatches(deps.history, to);
+    return doc?.languageId === BATCH_LANGUAGE ? documentBatch(doc, deps.ledger, to) : ledgerBatches(deps.ledger, to);
   };
   deps.results.onReconcileRequest((report) => void openBatch().then((b) => run(b, report)));
   context.subscriptions.push(

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { withCrlfRecords } from '../../core/csv/write';
-import { contentHash } from '../../core/oauth';
+import { contentHash } from '../../core/contentHash';
 import { readBatch } from '../../core/rules/batch';
 import { OUTCOME_COLUMNS, type SubmissionOutcomeView, type SubmissionView } from '../../shared/resultsProtocol';
 import { acceptedLine, credentialsToCheck, submissionTable } from '../submit/outcomeView';

@@ -15,7 +15,7 @@ function configuredLedgerDirectory(): string {
   return ledgerDirectory(configured, { base: process.cwd(), env: process.env, home: os.homedir() });
 }
 
-export class SubmissionHistory extends Disposable {
+export class EditorLedger extends Disposable {
   private ledger!: Ledger;
   private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
