@@ -206,7 +206,9 @@ export class App {
     document.body.dataset.state = 'loading';
     this.data.reset(columns, rowMasker(columns));
     this.query.reset(columns, this.pendingView?.query);
-    this.toolbar.showReconcile(this.submission === undefined && this.reconciliation === undefined);
+    // A report or a CSV file can be reconciled; a submission, a reconciliation or one record's details cannot.
+    const details = source.kind === 'inline' && source.details === true;
+    this.toolbar.showReconcile(this.submission === undefined && this.reconciliation === undefined && !details);
     const saved = this.pendingView;
     if (saved) this.toolbar.search.value = saved.search;
     const status = this.reconciliation ? statusColumnOf(this.reconciliation) : undefined;

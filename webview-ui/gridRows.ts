@@ -15,7 +15,7 @@ export interface GridCallbacks {
   statusColumn?: number;
   /** Lower-case needles to highlight in a data column (the search, and that column's filter). */
   needlesFor(column: number): string[];
-  /** The text a cell shows when it differs from its value (report amounts in their currency's minor units). */
+  /** The text a cell shows when it differs from its value (report amounts in their currency's digits). */
   cellText?(row: readonly string[], column: number): string;
 }
 

@@ -64,7 +64,7 @@ export class Toolbar {
     this.count.textContent = text;
   }
 
-  /** Only a report or a file can be reconciled: not a submission, nor a reconciliation itself. */
+  /** Only a report or a file can be reconciled: not a submission, a reconciliation itself, nor one record's details. */
   showReconcile(show: boolean): void {
     this.reconcile.hidden = !show;
   }

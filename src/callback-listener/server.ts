@@ -5,6 +5,7 @@
 
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { safeUrlPath, terminalField } from '../core/output';
 import { buildEntry, decodeForm, isForm, type CallbackEntry } from './entry';
 import { InFlight } from './inFlight';
@@ -52,43 +53,167 @@ export interface CallbackListener {
 const TEXT = { 'content-type': 'text/plain; charset=utf-8' };
 
 export async function startCallbackListener(o: ListenerOptions = {}): Promise<CallbackListener> {
-  const maxBody = o.maxBodyBytes ?? MAX_CALLBACK_BODY;
-  const bodyTimeout = o.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
-  const id = newListenerId();
-  const stopping = new AbortController();
-  const inFlight = new InFlight();
-  const forwarding = new Set<http.ServerResponse>();
-  let closing: Promise<void> | undefined;
+  const listener = new Listener(o);
+  const port = await listener.listen();
+  return {
+    port,
+    url: `http://127.0.0.1:${port}/`,
+    id: listener.id,
+    close: () => listener.close(),
+  };
+}
 
-  const refusedLine = (what: string, status: number, why: string) =>
-    `${new Date().toISOString()}  ${what}refused ${status}: ${terminalField(why)}`;
+const refusedLine = (what: string, status: number, why: string) =>
+  `${new Date().toISOString()}  ${what}refused ${status}: ${terminalField(why)}`;
 
-  function reject(req: http.IncomingMessage, res: http.ServerResponse, status: number, why: string): void {
-    o.onRejected?.(refusedLine(`${terminalField(req.method ?? '?')} ${terminalField(safeUrlPath(req.url ?? '?'))}  `, status, why));
+/** One listener's state and its steps: a call is checked (onRequest), read (receive), answered or forwarded (handle). */
+class Listener {
+  readonly id = newListenerId();
+  private readonly maxBody: number;
+  private readonly bodyTimeout: number;
+  private readonly stopping = new AbortController();
+  private readonly inFlight = new InFlight();
+  private readonly forwarding = new Set<http.ServerResponse>();
+  private closing: Promise<void> | undefined;
+  private readonly server: http.Server;
+
+  constructor(private readonly o: ListenerOptions) {
+    this.maxBody = o.maxBodyBytes ?? MAX_CALLBACK_BODY;
+    this.bodyTimeout = o.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
+    // Node checks the headers' deadline on this interval (30 s by default): a stall is answered close to it.
+    this.server = http.createServer({ connectionsCheckingInterval: Math.min(1000, this.bodyTimeout) }, (req, res) =>
+      this.onRequest(req, res),
+    );
+    this.server.on('clientError', (err: NodeJS.ErrnoException, socket) => this.onClientError(err, socket));
+    this.server.headersTimeout = this.bodyTimeout;
+    this.server.requestTimeout = 0; // the per-call timer in receive() says what happened; Node's would answer silently
+  }
+
+  /** Listens on 127.0.0.1 and returns the port; refuses a forward target that is this listener. */
+  async listen(): Promise<number> {
+    const server = this.server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.o.port ?? 0, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const port = (server.address() as AddressInfo).port;
+    if (this.o.forwardTo !== undefined && isOwnAddress(this.o.forwardTo, port)) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      throw new ForwardToSelfError(this.o.forwardTo, port);
+    }
+    return port;
+  }
+
+  close(): Promise<void> {
+    return (this.closing ??= this.drainAndClose());
+  }
+
+  private onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
+    this.inFlight.add(req, res);
+    if (this.closing) return this.reject(req, res, 503, 'the listener is stopping');
+    const hops = hopsOf(req.headers);
+    if (hops.includes(this.id)) {
+      return this.reject(
+        req,
+        res,
+        508,
+        `this call was already forwarded by this listener (${HOP_HEADER}: ${hops.join(', ')}): forwarding it again would loop`,
+      );
+    }
+    this.receive(req, res);
+  }
+
+  private onClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+    const stalled = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    const [status, title, why] = stalled
+      ? [408, 'Request Timeout', `the sender did not finish its request headers within ${this.bodyTimeout} ms`]
+      : [400, 'Bad Request', 'a request that is not HTTP'];
+    if (socket.writable) {
+      socket.end(
+        `HTTP/1.1 ${status} ${title}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${why.length + 1}\r\nconnection: close\r\n\r\n${why}\n`,
+      );
+    }
+    this.o.onRejected?.(refusedLine('', status, why));
+  }
+
+  private reject(req: http.IncomingMessage, res: http.ServerResponse, status: number, why: string): void {
+    this.o.onRejected?.(refusedLine(`${terminalField(req.method ?? '?')} ${terminalField(safeUrlPath(req.url ?? '?'))}  `, status, why));
     if (!res.headersSent) res.writeHead(status, { ...TEXT, connection: 'close' });
     res.end(`${why}\n`);
     // The rest of a huge or slow body is not read: the connection goes once the answer is out.
     res.on('finish', () => req.destroy());
   }
 
+  /** Reads the body (bounded in size and time), then handles the call. */
+  private receive(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const { maxBody, bodyTimeout } = this;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > maxBody) return this.reject(req, res, 413, `a body of ${declared} bytes is over the ${maxBody}-byte limit`);
+    const timer = setTimeout(
+      () => this.reject(req, res, 408, `the sender did not finish its body within ${bodyTimeout} ms (${size} bytes so far)`),
+      bodyTimeout,
+    );
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > maxBody && !over) {
+        over = true;
+        clearTimeout(timer);
+        this.reject(req, res, 413, `the body passed the ${maxBody}-byte limit`);
+      } else if (!over) chunks.push(c);
+    });
+    req.on('error', () => clearTimeout(timer));
+    req.on('close', () => clearTimeout(timer));
+    req.on('end', () => {
+      clearTimeout(timer);
+      if (over || res.headersSent) return;
+      this.handle(req, res, Buffer.concat(chunks)).catch((err: unknown) => {
+        if (!res.headersSent) this.reject(req, res, 500, `listener fault: ${(err as Error).message}`);
+      });
+    });
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer): Promise<void> {
+    const o = this.o;
+    const body = raw.toString('utf8');
+    if (!Buffer.from(body, 'utf8').equals(raw)) return this.reject(req, res, 400, 'the body is not valid UTF-8');
+    let fields: Record<string, string> = {};
+    if (isForm(req.headers['content-type'])) {
+      const form = decodeForm(body);
+      if ('malformed' in form) return this.reject(req, res, 400, `malformed form: ${form.malformed}`);
+      fields = form;
+    }
+    const key = typeof o.controlKey === 'function' ? o.controlKey() : o.controlKey;
+    const entry = buildEntry({ method: req.method ?? 'GET', path: req.url ?? '/', rawHeaders: req.rawHeaders, body, fields }, key);
+    if (o.forwardTo === undefined) {
+      res.writeHead(200, TEXT);
+      res.end('OK');
+    } else await this.forward(req, res, entry, raw, o.forwardTo);
+    try {
+      o.store?.append(entry);
+    } catch (err) {
+      o.onRejected?.(`could not keep ${entry.id} in the store: ${terminalField((err as Error).message)}`);
+    }
+    o.onCall?.(entry);
+  }
+
   /** Passes the call on; the caller gets the handler's answer, 502 when it has none, 503 when the listener stopped first. */
-  async function forward(
-    req: http.IncomingMessage,
-    res: http.ServerResponse,
-    entry: CallbackEntry,
-    raw: Buffer,
-    to: string,
-  ): Promise<void> {
+  private async forward(req: http.IncomingMessage, res: http.ServerResponse, entry: CallbackEntry, raw: Buffer, to: string): Promise<void> {
     const headers: [string, string][] = [];
     for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i], req.rawHeaders[i + 1]]);
-    forwarding.add(res);
+    this.forwarding.add(res);
     const r = await sendToHandler(
       to,
-      { method: entry.method, path: req.url ?? '/', headers: withHop(headers, hopsOf(req.headers), id), body: raw },
-      o.forwardTimeoutMs ?? FORWARD_TIMEOUT_MS,
-      stopping.signal,
+      { method: entry.method, path: req.url ?? '/', headers: withHop(headers, hopsOf(req.headers), this.id), body: raw },
+      this.o.forwardTimeoutMs ?? FORWARD_TIMEOUT_MS,
+      this.stopping.signal,
     );
-    forwarding.delete(res);
+    this.forwarding.delete(res);
     if (r.ok) {
       entry.forwarded = { status: r.status, ms: r.ms };
       const pass = r.headers.filter(
@@ -104,119 +229,18 @@ export async function startCallbackListener(o: ListenerOptions = {}): Promise<Ca
     }
   }
 
-  async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer): Promise<void> {
-    const body = raw.toString('utf8');
-    if (!Buffer.from(body, 'utf8').equals(raw)) return reject(req, res, 400, 'the body is not valid UTF-8');
-    let fields: Record<string, string> = {};
-    if (isForm(req.headers['content-type'])) {
-      const form = decodeForm(body);
-      if ('malformed' in form) return reject(req, res, 400, `malformed form: ${form.malformed}`);
-      fields = form;
-    }
-    const key = typeof o.controlKey === 'function' ? o.controlKey() : o.controlKey;
-    const entry = buildEntry({ method: req.method ?? 'GET', path: req.url ?? '/', rawHeaders: req.rawHeaders, body, fields }, key);
-    if (o.forwardTo === undefined) {
-      res.writeHead(200, TEXT);
-      res.end('OK');
-    } else await forward(req, res, entry, raw, o.forwardTo);
-    try {
-      o.store?.append(entry);
-    } catch (err) {
-      o.onRejected?.(`could not keep ${entry.id} in the store: ${terminalField((err as Error).message)}`);
-    }
-    o.onCall?.(entry);
-  }
-
-  /** Reads the body (bounded in size and time), then handles the call. */
-  function receive(req: http.IncomingMessage, res: http.ServerResponse): void {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > maxBody) return reject(req, res, 413, `a body of ${declared} bytes is over the ${maxBody}-byte limit`);
-    const timer = setTimeout(
-      () => reject(req, res, 408, `the sender did not finish its body within ${bodyTimeout} ms (${size} bytes so far)`),
-      bodyTimeout,
-    );
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > maxBody && !over) {
-        over = true;
-        clearTimeout(timer);
-        reject(req, res, 413, `the body passed the ${maxBody}-byte limit`);
-      } else if (!over) chunks.push(c);
-    });
-    req.on('error', () => clearTimeout(timer));
-    req.on('close', () => clearTimeout(timer));
-    req.on('end', () => {
-      clearTimeout(timer);
-      if (over || res.headersSent) return;
-      handle(req, res, Buffer.concat(chunks)).catch((err: unknown) => {
-        if (!res.headersSent) reject(req, res, 500, `listener fault: ${(err as Error).message}`);
-      });
-    });
-  }
-
-  // Node checks the headers' deadline on this interval (30 s by default): a stall is answered close to it.
-  const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, bodyTimeout) }, (req, res) => {
-    inFlight.add(req, res);
-    if (closing) return reject(req, res, 503, 'the listener is stopping');
-    const hops = hopsOf(req.headers);
-    if (hops.includes(id)) {
-      return reject(
-        req,
-        res,
-        508,
-        `this call was already forwarded by this listener (${HOP_HEADER}: ${hops.join(', ')}): forwarding it again would loop`,
-      );
-    }
-    receive(req, res);
-  });
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    const stalled = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
-    const [status, title, why] = stalled
-      ? [408, 'Request Timeout', `the sender did not finish its request headers within ${bodyTimeout} ms`]
-      : [400, 'Bad Request', 'a request that is not HTTP'];
-    if (socket.writable) {
-      socket.end(
-        `HTTP/1.1 ${status} ${title}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${why.length + 1}\r\nconnection: close\r\n\r\n${why}\n`,
-      );
-    }
-    o.onRejected?.(refusedLine('', status, why));
-  });
-  server.headersTimeout = bodyTimeout;
-  server.requestTimeout = 0; // the per-call timer above says what happened; Node's would answer silently
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  if (o.forwardTo !== undefined && isOwnAddress(o.forwardTo, port)) {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    throw new ForwardToSelfError(o.forwardTo, port);
-  }
-
   /** Stop taking calls; answer those in flight, waiting at most the drain time; then 503 for any left; then close. */
-  async function drainAndClose(): Promise<void> {
+  private async drainAndClose(): Promise<void> {
+    const { server, inFlight } = this;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     for (const [, res] of inFlight.unanswered()) res.shouldKeepAlive = false;
-    await inFlight.drained(o.drainMs ?? DRAIN_MS);
-    stopping.abort(); // a forward still waiting is answered 503 (STOPPED) by forward()
+    await inFlight.drained(this.o.drainMs ?? DRAIN_MS);
+    this.stopping.abort(); // a forward still waiting is answered 503 (STOPPED) by forward()
     for (const [req, res] of inFlight.unanswered())
-      if (!forwarding.has(res)) reject(req, res, 503, 'the listener stopped before the call was answered');
+      if (!this.forwarding.has(res)) this.reject(req, res, 503, 'the listener stopped before the call was answered');
     await inFlight.drained(LAST_ANSWERS_MS);
     server.closeAllConnections();
     await closed;
   }
-  return {
-    port,
-    url: `http://127.0.0.1:${port}/`,
-    id,
-    close: () => (closing ??= drainAndClose()),
-  };
 }

@@ -215,7 +215,7 @@ export const LINE_BREAK_NOTE = '⏎ marks a line break inside a value (kept as i
 
 /**
  * A plain aligned table for terminals; cells are masked, shortened and line breaks shown as ⏎ (said once
- * under the table when it happens). Report amounts show in their currency's minor units (the raw value
+ * under the table when it happens). Report amounts show in their currency's digits (the raw value
  * stays in --format json and csv).
  */
 export function formatTable(allColumns: string[], allRows: string[][]): string {

@@ -185,14 +185,14 @@ export function collect(value: string, previous: string[] | undefined): string[]
 
 /** Parses `args` (without the program name), runs the command and returns its exit code. */
 export async function runCommand<C extends Pick<CliContext, 'stdout' | 'stderr'>>(
-  build: (ctx: C) => CommandUnknownOpts,
+  build: (ctx: C) => CommandUnknownOpts | Promise<CommandUnknownOpts>,
   args: string[],
   given: C,
 ): Promise<number> {
   // Every byte a command writes passes the output boundary (./boundary.ts).
   const { ctx, flush } = throughOutputBoundary(given);
   try {
-    return await parseAndRun(build(ctx), args, ctx);
+    return await parseAndRun(await build(ctx), args, ctx);
   } finally {
     flush();
   }

@@ -1,53 +1,24 @@
+import type { Command } from '@commander-js/extra-typings';
 import type { CliContext } from './context';
 import { paygateProgram, runCommand } from './parser';
+import { COMMANDS, type CommandBuilder } from './registry';
 import { version } from './version';
-import { lintCommand } from './commands/lint';
-import { fixCommand } from './commands/fix';
-import { scheduleCommand } from './commands/schedule';
-import { forecastCommand } from './commands/forecast';
-import { signCommand } from './commands/sign';
-import { submitCommand } from './commands/submit';
-import { reportCommand } from './commands/report';
-import { gatewayCommand } from './commands/gateway';
-import { demoCommand } from './commands/demo';
-import { lspCommand } from './commands/lsp';
-import { historyCommand } from './commands/history';
-import { diffCommand } from './commands/diff';
-import { splitCommand } from './commands/split';
-import { trustCommand } from './commands/trust';
-import { reconcileCommand } from './commands/reconcile';
-import { queryCommand } from './commands/query';
-import { listenCommand } from './commands/listen';
-import { callbacksCommand } from './commands/callbacks';
 
-// `paygate`: the commands in the order its help lists them. A new command is one file in commands/ that
-// exports a builder like these, and one entry here.
-export const COMMANDS = [
-  lintCommand,
-  fixCommand,
-  scheduleCommand,
-  forecastCommand,
-  signCommand,
-  submitCommand,
-  historyCommand,
-  diffCommand,
-  splitCommand,
-  reportCommand,
-  queryCommand,
-  reconcileCommand,
-  trustCommand,
-  gatewayCommand,
-  listenCommand,
-  callbacksCommand,
-  demoCommand,
-  lspCommand,
-];
+// `paygate` whole: every command of the registry (registry.ts), in its order, as `paygate --help`,
+// `paygate help NAME`, docs/cli.md and the tests see it.
 
-export function paygate(ctx: CliContext) {
+/** Loads every command's module (the registry's order). */
+export function loadCommandBuilders(): Promise<CommandBuilder[]> {
+  return Promise.all(COMMANDS.map((entry) => entry.load()));
+}
+
+/** The whole program on a context. */
+export async function paygate(ctx: CliContext): Promise<Command> {
+  const builders = await loadCommandBuilders();
   return paygateProgram(
     version,
     ctx,
-    COMMANDS.map((build) => build(ctx)),
+    builders.map((build) => build(ctx)),
   );
 }
 

@@ -136,7 +136,7 @@ async function writeCsv(file: string, delimiter: string, encoding: string | unde
 }
 
 /**
- * The text table in two passes over the file, as formatTable shows it (amounts in minor units, the note
+ * The text table in two passes over the file, as formatTable shows it (amounts in their currency's digits, the note
  * on line breaks); returns the number of rows.
  */
 async function writeTable(file: string, delimiter: string, encoding: string | undefined, write: (text: string) => void): Promise<number> {

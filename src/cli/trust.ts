@@ -5,10 +5,11 @@
 // A file given with --config, and the config in the user's own config directory, are the user's choice
 // and need no record. Plain functions over (env, paths), so any argument parser can call them.
 
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { contentHash } from '../core/contentHash';
 
 export const TRUST_FILE = 'trusted.json';
 
@@ -31,10 +32,6 @@ export interface TrustEntry {
 interface TrustStore {
   version: 1;
   files: TrustEntry[];
-}
-
-export function sha256(bytes: Buffer | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
 
 function storePath(env: Env): string {
@@ -98,7 +95,7 @@ export function checkTrust(env: Env, file: string, bytes: Buffer | string, comma
       message: `${real} is not trusted: a paygate.config.json found in the current folder chooses where batches are sent, so it is used only after you trust it. ${how} (or pass --config FILE)`,
     };
   }
-  if (entry.sha256 !== sha256(bytes)) {
+  if (entry.sha256 !== contentHash(bytes)) {
     return { trusted: false, reason: 'changed', message: `${real} changed since you trusted it on ${entry.trustedAt}. ${how}` };
   }
   return { trusted: true };
@@ -106,7 +103,7 @@ export function checkTrust(env: Env, file: string, bytes: Buffer | string, comma
 
 /** Records `bytes` (the content of `file`) as trusted, replacing an earlier entry for the same file. */
 export function trustFile(env: Env, file: string, bytes: Buffer | string, now = new Date()): TrustEntry {
-  const entry: TrustEntry = { path: realPath(file), sha256: sha256(bytes), trustedAt: now.toISOString() };
+  const entry: TrustEntry = { path: realPath(file), sha256: contentHash(bytes), trustedAt: now.toISOString() };
   writeTrustStore(env, [...readTrustStore(env).filter((e) => e.path !== entry.path), entry]);
   return entry;
 }

@@ -6,7 +6,7 @@ import { registerCallbacks } from './callbacks/register';
 import type { EntryState } from './entryState';
 import { registerEnvironments } from './environments/register';
 import { registerForecast } from './forecast/register';
-import { registerHistory } from './history/register';
+import { registerLedger } from './ledger/register';
 import type { FeatureHost } from './lazy';
 import { useLog } from './log';
 import { ReadOnlyDocuments } from './readOnlyDocs';
@@ -23,11 +23,12 @@ export function activateFeatures(context: vscode.ExtensionContext, entry: EntryS
   context.subscriptions.push(docs);
   const results = registerResultsPanel(context, host);
   const environments = registerEnvironments(context, { docs, entry });
-  const history = registerHistory(context, results, host);
-  registerSubmit(context, { environments, history, results, docs });
+  const ledger = registerLedger(context, results, host);
+  // submit's deps still call it `history` (branch outcomes rewrites that use case).
+  registerSubmit(context, { environments, history: ledger, results, docs });
   registerReport(context, { environments, results });
   registerForecast(context, environments);
   registerCallbacks(context, { results, local: environments.target.local, client: entry.client(), host });
-  registerReconcile(context, { history, results, localStateDir: environments.localStateDir });
+  registerReconcile(context, { ledger, results, localStateDir: environments.localStateDir });
   entry.log.info('PayGate Toolkit: features loaded');
 }

@@ -1,22 +1,10 @@
-// Money as integer thousandths: the gateway's decimals have at most three fractional digits, and
-// floating point would turn 0.1 + 0.2 into a report line nobody can reconcile.
+// The amount the local gateway charges, as integer thousandths (the rule book's decimals, read by the one
+// amount module, core/amounts.ts): floating point would turn 0.1 + 0.2 into a report line nobody can
+// reconcile.
 
 import { createHash } from 'node:crypto';
+import { thousandthsOf } from '../core/amounts';
 import type { ChargeAmount } from '../core/schedule/schedule';
-
-const DECIMAL = /^(\d+)(?:\.(\d{1,3}))?$/;
-
-export function toThousandths(text: string): number | undefined {
-  const m = DECIMAL.exec(text.trim());
-  if (!m) return undefined;
-  const n = Number(m[1]) * 1000 + Number((m[2] ?? '').padEnd(3, '0'));
-  return Number.isSafeInteger(n) ? n : undefined;
-}
-
-/** Three fractional digits, as the gateway's sample report writes amounts. */
-export function formatThousandths(n: number): string {
-  return `${Math.floor(n / 1000)}.${String(n % 1000).padStart(3, '0')}`;
-}
 
 /**
  * A random amount must be the same every time the same charge is replayed (state reloads, tests), so it
@@ -31,10 +19,10 @@ function unitInterval(seed: string): number {
 export function chargedAmount(amount: ChargeAmount, seed: string): number {
   switch (amount.kind) {
     case 'fixed':
-      return toThousandths(amount.value) ?? 0;
+      return thousandthsOf(amount.value) ?? 0;
     case 'range': {
-      const from = toThousandths(amount.from) ?? 0;
-      const to = toThousandths(amount.to) ?? from;
+      const from = thousandthsOf(amount.from) ?? 0;
+      const to = thousandthsOf(amount.to) ?? from;
       if (to <= from) return from;
       const lowCent = Math.ceil(from / 10);
       const highCent = Math.floor(to / 10);

@@ -5,7 +5,8 @@
 import { addDays, compareDates, formatGatewayDate, parseGatewayDate, type CalendarDate } from '../core/dates';
 import { maskCardNumber, maskCardNumbers, maskStoredText } from '../core/output';
 import { computeSchedule, scheduleInputFromRow, type Charge } from '../core/schedule/schedule';
-import { chargedAmount, formatThousandths } from './amounts';
+import { formatThousandths } from '../core/amounts';
+import { chargedAmount } from './amounts';
 import { DueHeap } from './dueHeap';
 import type { ChargeEvent, GatewayState, StoredPayment } from './types';
 

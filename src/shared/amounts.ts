@@ -4,7 +4,7 @@ import { amountForDisplay } from '../core/amounts';
 // amount module (core/amounts.ts) shows each in its currency's own digits. Exports, copies and JSON keep
 // the raw value; this is for the eye only.
 
-export { amountForDisplay, currencyDigits } from '../core/amounts';
+export { sumAmountTexts } from '../core/amounts';
 
 /** For a table with an Amount and a Currency column: the displayed text of a cell; undefined otherwise. */
 export function amountColumns(columns: readonly string[]): ((row: readonly string[], column: number) => string) | undefined {

@@ -14,7 +14,11 @@ export const VIEW_TYPE = 'paygate.results';
 export type TableSource =
   | { kind: 'file'; uri: string }
   /** Rows held only in memory (a gateway answer); the page keeps small ones in its own state. */
-  | { kind: 'inline' };
+  | {
+      kind: 'inline';
+      /** The details of one record (a callback), one row per property: not a report, so nothing to reconcile. */
+      details?: true;
+    };
 
 // ---------- submission outcome ----------
 
@@ -206,7 +210,7 @@ export function isSavedView(v: unknown): v is SavedView {
 function isSource(v: unknown): v is TableSource {
   if (!isRec(v)) return false;
   if (v.kind === 'file') return isStr(v.uri);
-  return v.kind === 'inline';
+  return v.kind === 'inline' && (v.details === undefined || v.details === true);
 }
 
 const isPageOutcome = (v: unknown): v is PageOutcomeName => typeof v === 'string' && v !== 'cancelled' && recordedFacts(v) !== undefined;

@@ -5,6 +5,7 @@
 // are skipped. Run alone with `npm run test:e2e:person`; `npm run test:e2e` runs it after the integration
 // suite.
 import * as fs from 'node:fs';
+import { spawn } from 'node:child_process';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
@@ -84,11 +85,12 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
   // A batch over 50 MB, which VS Code passes to no extension (personBigBatch.ts): generated, never committed.
   writeBigBatch(workspace);
 
+  const gatewayEnv = { PAYGATE_STATE_DIR: path.join(scratch, 'gateway-state'), PAYGATE_DATA_DIR: path.join(scratch, 'data') };
   const server = await startCodeServer({
     entry: o.entry,
     node: o.node,
     workspace,
-    env: { PAYGATE_STATE_DIR: path.join(scratch, 'gateway-state'), PAYGATE_DATA_DIR: path.join(scratch, 'data') },
+    env: gatewayEnv,
     logFile: path.join(o.resultsDir, 'person-code-server.log'),
   });
   const browser = await launchBrowser();
@@ -138,6 +140,20 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
         .find((v) => v.id === id),
       `the view ${id}`,
     );
+  /** `paygate` in a terminal beside the editor: the same state and ledger directories, the workspace as its folder. */
+  const paygateCli = (args: string[]) =>
+    new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), ...args], {
+        cwd: workspace,
+        env: { ...process.env, ...gatewayEnv, XDG_CONFIG_HOME: path.join(scratch, 'config') },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: wb.SHORT,
+      });
+      let out = '';
+      child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+      child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+      child.on('close', (code) => resolve({ code, out }));
+    });
 
   await step('open the workbench on examples/', async () => {
     await page.goto(server.url({ extensionPath: ROOT }), { waitUntil: 'domcontentloaded' });
@@ -289,6 +305,19 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     { previous: false },
   );
 
+  // The practice loop (issue 30): the terminal uses the editor's local gateway and the one ledger, so the
+  // file the editor just sent is refused there as a resend.
+  await step("the same file from a terminal: `paygate submit valid.rpcsv` is refused (exit 2), naming the editor's send", async () => {
+    const r = await paygateCli(['submit', 'valid.rpcsv']);
+    if (r.code !== 2) throw new Error(`paygate submit exited ${r.code}: ${r.out.slice(0, 300)}`);
+    if (!/already sent to local/.test(r.out) || !/from the editor/i.test(r.out))
+      throw new Error(`the refusal says: ${r.out.slice(0, 300)}`);
+    return r.out
+      .split('\n')[0]
+      .replace(/\/tmp\/\S+/g, '…')
+      .slice(0, 140);
+  });
+
   await step(
     'the status bar shows the active environment: PayGate: local',
     async () => {
@@ -404,7 +433,7 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
   await step(
     "the report's query bar: a filter expression, its error with the place, Group by with totals per currency and a chart, a group's rows, a saved view",
     async () => {
-      const frame = await wb.webviewFrame(page, '.query-where', 5_000);
+      const frame = await wb.webviewFrame(page, '.query-where', wb.SHORT);
       const where = frame.locator('.query-where');
       // A typo in a column: named, with its place selected in the box.
       await where.click();
@@ -412,7 +441,7 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
       await page.keyboard.type('Currency = "EUR" and Amont > 0');
       await page.keyboard.press('Enter');
       const error = frame.locator('.query-error');
-      await error.waitFor({ state: 'visible', timeout: 15_000 });
+      await error.waitFor({ state: 'visible', timeout: wb.SHORT });
       const said = (await error.innerText()).trim();
       await screenshot('report-filter-error');
       if (!/column 22: no column 'Amont'.*did you mean Amount\?/.test(said)) throw new Error(`the filter box says: ${said}`);
@@ -420,34 +449,34 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
       await where.fill('Currency = "EUR" and ');
       await where.press('End');
       await page.keyboard.type('Am');
-      await frame.locator('.query-completions li', { hasText: 'Amount' }).first().waitFor({ timeout: 15_000 });
+      await frame.locator('.query-completions li', { hasText: 'Amount' }).first().waitFor({ timeout: wb.SHORT });
       await screenshot('report-filter-completion');
       await page.keyboard.press('Tab');
       await page.keyboard.type('> 0');
       await page.keyboard.press('Enter');
-      await error.waitFor({ state: 'hidden', timeout: 15_000 });
+      await error.waitFor({ state: 'hidden', timeout: wb.SHORT });
       const count = frame.locator('.count');
-      await frame.locator('.count', { hasText: / of / }).waitFor({ timeout: 15_000 });
+      await frame.locator('.count', { hasText: / of / }).waitFor({ timeout: wb.SHORT });
       await screenshot('report-filter');
       // Group by the day the charges were made: a row per group, a total per currency, a chart.
       await frame.locator('.group-by[data-level="0"]').selectOption({ label: 'Created_date' });
       await frame.locator('.group-period').selectOption('day');
-      await frame.locator('.query-summary .summary-chart canvas').first().waitFor({ timeout: 30_000 });
+      await frame.locator('.query-summary .summary-chart canvas').first().waitFor({ timeout: wb.SHORT });
       const totals = (await frame.locator('.summary-table tfoot').innerText()).replace(/\s+/g, ' ').trim();
       const groups = await frame.locator('.summary-table tbody tr').count();
       await screenshot('report-group-by');
       if (!/^total EUR \d+ \d+\.\d{3}$/.test(totals)) throw new Error(`the totals row says: ${totals}`);
       // A group's rows, and back.
       await frame.locator('.summary-table tbody tr').first().click();
-      await frame.locator('.group-chip').waitFor({ state: 'visible', timeout: 15_000 });
+      await frame.locator('.group-chip').waitFor({ state: 'visible', timeout: wb.SHORT });
       await screenshot('report-group-rows');
       await frame.locator('.back-to-groups').click();
-      await frame.locator('.query-summary').waitFor({ state: 'visible', timeout: 15_000 });
+      await frame.locator('.query-summary').waitFor({ state: 'visible', timeout: wb.SHORT });
       // The template's saved views are offered; one runs when picked.
       const views = frame.locator('select.views');
-      await views.waitFor({ state: 'visible', timeout: 15_000 });
+      await views.waitFor({ state: 'visible', timeout: wb.SHORT });
       await views.selectOption({ label: 'Declined: declined charges per currency, and for how much' });
-      await frame.locator('.summary-heading', { hasText: /rows matched/ }).waitFor({ timeout: 15_000 });
+      await frame.locator('.summary-heading', { hasText: /rows matched/ }).waitFor({ timeout: wb.SHORT });
       const declined = (await where.inputValue()).trim();
       await screenshot('report-saved-view');
       if (declined !== 'Transaction_type contains "declined"') throw new Error(`the view set the filter to ${declined}`);
@@ -455,7 +484,7 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
       await frame.locator('.group-by[data-level="0"]').selectOption('');
       await where.fill('');
       await where.press('Enter');
-      await frame.locator('.query-summary').waitFor({ state: 'hidden', timeout: 15_000 });
+      await frame.locator('.query-summary').waitFor({ state: 'hidden', timeout: wb.SHORT });
       return `${groups} day group(s); ${totals}; ${(await count.innerText()).trim()}`;
     },
     { previous: false },
@@ -629,98 +658,6 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     { previous: false },
   );
 
-  // Callbacks (issue 22): start listening from the view, receive callbacks as the gateway would send them,
-  // see them as entries with their control checked, and open one in the results panel.
-  let listeningUrl: string | undefined;
-  await step(
-    'the PayGate Callbacks view starts listening and shows callbacks as entries with their control checked',
-    async () => {
-      const callbacksView = view('paygate.callbacks');
-      await wb.runCommand(page, 'Start Listening for Callbacks');
-      const label = await wb.viewRow(page, callbacksView.name, 'Listening on');
-      const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(label)?.[0];
-      if (!url) throw new Error(`the view shows ${label}`);
-      listeningUrl = url;
-      const key = editorControlKeys(scratch, server.process.pid)[0];
-      const send = (status: string, order: string, k: string | undefined) =>
-        fetch(`${url}paygate/notify`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: callbackBody({ status, orderid: '1001', 'client-orderid': order, amount: '10.000', currency: 'EUR' }, k),
-          signal: AbortSignal.timeout(wb.SHORT),
-        }).then((r) => r.status);
-      const answers = [
-        await send('approved', 'PERSON-1', key),
-        await send('declined', 'PERSON-2', key),
-        await send('approved', 'PERSON-3', 'not-the-key'),
-      ];
-      if (answers.some((a) => a !== 200)) throw new Error(`the listener answered ${answers.join(', ')}`);
-      const row = await wb.viewRow(page, callbacksView.name, 'PERSON-2');
-      const forged = await wb.viewRow(page, callbacksView.name, 'PERSON-3');
-      await screenshot('callbacks-view');
-      if (!/control invalid/.test(forged)) throw new Error(`a callback signed with another key reads ${forged}`);
-      if (key !== undefined && !/control valid/.test(row)) throw new Error(`a callback signed with the demo merchant's key reads ${row}`);
-      const header = page.locator('.pane-header', { hasText: new RegExp(callbacksView.name, 'i') }).first();
-      await page.locator('.pane', { has: header }).locator('.monaco-list-row', { hasText: 'PERSON-2' }).first().click();
-      // Its own panel (titled by the client-orderid) comes to the front; its rows name the fields.
-      const frame = await wb.webviewFrame(page, 'text=field client-orderid', wb.LONG);
-      await frame.locator('text=PERSON-2').first().waitFor({ timeout: wb.SHORT });
-      await screenshot('callback-details');
-      return `${row.replace(/\s+/g, ' ').slice(0, 80)} | ${forged.replace(/\s+/g, ' ').slice(0, 60)}`;
-    },
-    { previous: false },
-  );
-
-  await step('"Forward Callbacks to..." passes callbacks to a handler, and "Replay Callback to..." sends one again', async () => {
-    const callbacksView = view('paygate.callbacks');
-    // (after the step above: it failed, or it left the listener running and its address here)
-    if (!listeningUrl) throw new Error('the listener did not start');
-    const received: string[] = [];
-    let twoReceived: () => void = () => undefined;
-    const two = new Promise<void>((resolve) => (twoReceived = resolve));
-    const handler = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (d: Buffer) => (body += d.toString()));
-      req.on('end', () => {
-        received.push(`${req.url} ${body}`);
-        if (received.length === 2) twoReceived();
-        res.end('handled');
-      });
-    });
-    handler.listen(0, '127.0.0.1');
-    await new Promise((r) => handler.once('listening', r));
-    const hook = `http://127.0.0.1:${(handler.address() as AddressInfo).port}/hook`;
-    try {
-      await wb.runCommand(page, 'Forward Callbacks to...');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ state: 'visible', timeout: wb.SHORT });
-      await input.fill(hook);
-      await page.keyboard.press('Enter');
-      await wb.viewRow(page, callbacksView.name, 'forwarding to');
-      const answer = await fetch(`${listeningUrl}paygate/notify`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: callbackBody({ status: 'approved', orderid: '1002', 'client-orderid': 'PERSON-4', amount: '5.000', currency: 'EUR' }),
-        signal: AbortSignal.timeout(wb.SHORT),
-      });
-      if ((await answer.text()) !== 'handled') throw new Error(`the caller got HTTP ${answer.status}, not the handler's answer`);
-      const header = page.locator('.pane-header', { hasText: new RegExp(callbacksView.name, 'i') }).first();
-      const row = page.locator('.pane', { has: header }).locator('.monaco-list-row', { hasText: 'PERSON-4' }).first();
-      await row.waitFor({ state: 'visible', timeout: wb.SHORT });
-      await row.hover();
-      await row.locator('.action-label[aria-label*="Replay Callback"]').click();
-      await input.waitFor({ state: 'visible', timeout: wb.SHORT });
-      await input.fill(hook);
-      await page.keyboard.press('Enter');
-      await within(two, wb.SHORT);
-      await screenshot('callbacks-forward-replay');
-      if (received.length !== 2 || received[0] !== received[1]) throw new Error(`the handler received ${JSON.stringify(received)}`);
-      return `the handler received ${received[0].split(' ')[0]} twice, the same bytes`;
-    } finally {
-      await new Promise<void>((r) => (handler.close(() => r()), handler.closeAllConnections()));
-    }
-  });
-
   // Reconciliation (issue 20): advance the clock, pull the report, reconcile it from the report's page.
   await step(
     'advance the clock, run the report, "Reconcile…" on its page shows the reconciliation view',
@@ -757,6 +694,10 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
       const expected = clientOrderIds(path.join(workspace, 'valid.rpcsv'));
       for (const id of expected)
         if ((await frame.locator('[role="gridcell"]', { hasText: id }).count()) === 0) throw new Error(`no reconciliation row for ${id}`);
+      // The loop holds together: one gateway, one clock, one ledger, so every row is ok.
+      const chips = (await frame.locator('.status-chip[data-status]').allInnerTexts()).map((t) => t.trim());
+      if (!/Every payment charged as scheduled/.test(banner) || chips.length !== 1 || chips[0] !== `ok ${expected.length}`)
+        throw new Error(`not all ok: ${chips.join(', ')}; ${banner.slice(0, 120)}`);
       return banner.slice(0, 120);
     },
     { previous: false },
@@ -870,6 +811,179 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
   );
 
   await bigBatchSteps({ page, step, screenshot, title: (id) => command(id)?.title });
+
+  await step(
+    'F1 "Reconcile with Report..." offers "Run a report now" and the saved reports; running one now reconciles all ok',
+    async () => {
+      const reconcile = command('paygate.reconcileWithReport');
+      // A report saved from the terminal, as a merchant keeps them.
+      const saved = await paygateCli(['report', 'transactions.report.json', '--out', 'saved-report.csv']);
+      if (saved.code !== 0) throw new Error(`paygate report: ${saved.out.slice(0, 200)}`);
+      await closeAllEditors();
+      await wb.runCommand(page, reconcile.title);
+      const quick = page.locator('.quick-input-widget');
+      await quick.locator('.monaco-list-row', { hasText: 'Run a report now' }).first().waitFor({ state: 'visible', timeout: wb.SHORT });
+      await quick.locator('.monaco-list-row', { hasText: 'saved-report.csv' }).first().waitFor({ state: 'visible', timeout: wb.SHORT });
+      const labels = (await quick.locator('.monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+      await screenshot('reconcile-picker');
+      if (labels.some((l) => l === '..')) throw new Error(`the picker lists "..": ${labels.join(' | ')}`);
+      const earlier = page.frames();
+      await quick.locator('.monaco-list-row', { hasText: 'Run a report now' }).first().click();
+      // The workspace holds several templates: the person picks the transactions report by name.
+      const template = quick.locator('.monaco-list-row', { hasText: 'transactions.report.json' }).first();
+      await template.waitFor({ state: 'visible', timeout: wb.SHORT });
+      await screenshot('reconcile-picker-template');
+      await template.click();
+      const frame = await answerPromptsUntilTable(page, earlier, '.reconcile-banner');
+      const chips = (await frame.locator('.status-chip[data-status]').allInnerTexts()).map((t) => t.trim());
+      await screenshot('reconciliation-run-now');
+      const rows = clientOrderIds(path.join(workspace, 'valid.rpcsv')).length;
+      if (chips.length !== 1 || chips[0] !== `ok ${rows}`) throw new Error(`not all ok: ${chips.join(', ')}`);
+      return labels.slice(0, 3).join(' | ').slice(0, 140);
+    },
+    { previous: false },
+  );
+
+  // Callbacks (issue 22): start listening from the view, receive callbacks as the gateway would send them,
+  // see them as entries with their control checked, and open one in the results panel.
+  let listeningUrl: string | undefined;
+  await step(
+    'the PayGate Callbacks view starts listening and shows callbacks as entries with their control checked',
+    async () => {
+      const callbacksView = view('paygate.callbacks');
+      await wb.runCommand(page, 'Start Listening for Callbacks');
+      const label = await wb.viewRow(page, callbacksView.name, 'Listening on');
+      const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(label)?.[0];
+      if (!url) throw new Error(`the view shows ${label}`);
+      listeningUrl = url;
+      const key = editorControlKeys(scratch, server.process.pid)[0];
+      const send = (status: string, order: string, k: string | undefined) =>
+        fetch(`${url}paygate/notify`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: callbackBody({ status, orderid: '1001', 'client-orderid': order, amount: '10.000', currency: 'EUR' }, k),
+          signal: AbortSignal.timeout(wb.SHORT),
+        }).then((r) => r.status);
+      // The declined one as a merchant makes one up from the terminal, signed with the local gateway's key.
+      const cli = await paygateCli([
+        'callbacks',
+        'send',
+        '--to',
+        `${url}paygate/notify`,
+        '--client-orderid',
+        'PERSON-2',
+        '--status',
+        'declined',
+        '--amount',
+        '10.00',
+        '--currency',
+        'EUR',
+      ]);
+      if (cli.code !== 0) throw new Error(`paygate callbacks send exited ${cli.code}: ${cli.out.slice(0, 200)}`);
+      const answers = [await send('approved', 'PERSON-1', key), await send('approved', 'PERSON-3', 'not-the-key')];
+      if (answers.some((a) => a !== 200)) throw new Error(`the listener answered ${answers.join(', ')}`);
+      const row = await wb.viewRow(page, callbacksView.name, 'PERSON-2');
+      const forged = await wb.viewRow(page, callbacksView.name, 'PERSON-3');
+      await screenshot('callbacks-view');
+      if (!/control invalid/.test(forged)) throw new Error(`a callback signed with another key reads ${forged}`);
+      if (key !== undefined && !/control valid/.test(row)) throw new Error(`a callback signed with the demo merchant's key reads ${row}`);
+      // The icon is the charge's status: a declined charge is no green tick, whatever its checksum.
+      const callbacksPane = page.locator('.pane', {
+        has: page.locator('.pane-header', { hasText: new RegExp(callbacksView.name, 'i') }).first(),
+      });
+      const iconOf = async (order: string) =>
+        (await callbacksPane
+          .locator('.monaco-list-row', { hasText: order })
+          .first()
+          .locator('.custom-view-tree-node-item-icon')
+          .first()
+          .getAttribute('class')) ?? '';
+      const declinedIcon = await iconOf('PERSON-2');
+      const approvedIcon = await iconOf('PERSON-1');
+      if (/codicon-pass\b/.test(declinedIcon) || !/codicon-pass\b/.test(approvedIcon))
+        throw new Error(`icons: declined "${declinedIcon}", approved "${approvedIcon}"`);
+      const header = page.locator('.pane-header', { hasText: new RegExp(callbacksView.name, 'i') }).first();
+      await page.locator('.pane', { has: header }).locator('.monaco-list-row', { hasText: 'PERSON-2' }).first().click();
+      // Its own panel (titled by the client-orderid) comes to the front; its rows name the fields.
+      const frame = await wb.webviewFrame(page, 'text=field client-orderid', wb.SHORT);
+      await frame.locator('text=PERSON-2').first().waitFor({ timeout: wb.SHORT });
+      await screenshot('callback-details');
+      if (await frame.locator('button#reconcile').isVisible())
+        throw new Error("the callback's page offers Reconcile…, which cannot work there");
+      return `${row.replace(/\s+/g, ' ').slice(0, 80)} | ${forged.replace(/\s+/g, ' ').slice(0, 60)}`;
+    },
+    { previous: false },
+  );
+
+  await step('"Forward Callbacks to..." passes callbacks to a handler, and "Replay Callback to..." sends one again', async () => {
+    const callbacksView = view('paygate.callbacks');
+    // (after the step above: it failed, or it left the listener running and its address here)
+    if (!listeningUrl) throw new Error('the listener did not start');
+    const received: string[] = [];
+    let twoReceived: () => void = () => undefined;
+    const two = new Promise<void>((resolve) => (twoReceived = resolve));
+    const handler = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        received.push(`${req.url} ${body}`);
+        if (received.length === 2) twoReceived();
+        res.end('handled');
+      });
+    });
+    handler.listen(0, '127.0.0.1');
+    await new Promise((r) => handler.once('listening', r));
+    const hook = `http://127.0.0.1:${(handler.address() as AddressInfo).port}/hook`;
+    try {
+      // Forwarding to the listener's own address would loop: refused, and the listener goes on where it was.
+      await wb.runCommand(page, 'Forward Callbacks to...');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: wb.SHORT });
+      await input.fill(listeningUrl);
+      await page.keyboard.press('Enter');
+      await page
+        .locator('.notifications-toasts', { hasText: /not forwarding: .*this listener itself/ })
+        .first()
+        .waitFor({ timeout: wb.SHORT });
+      await screenshot('forward-to-itself-refused');
+      const still = await wb.viewRow(page, callbacksView.name, 'Listening on');
+      if (!still.includes(listeningUrl) || /forwarding to/.test(still))
+        throw new Error(`after forwarding to itself the view shows ${still}`);
+      const alive = await fetch(`${listeningUrl}paygate/notify`, {
+        method: 'POST',
+        body: 'status=approved',
+        signal: AbortSignal.timeout(wb.SHORT),
+      });
+      await alive.arrayBuffer();
+      if (alive.status !== 200) throw new Error(`the listener answered ${alive.status} after the refused forward`);
+      await wb.runCommand(page, 'Forward Callbacks to...');
+      await input.waitFor({ state: 'visible', timeout: wb.SHORT });
+      await input.fill(hook);
+      await page.keyboard.press('Enter');
+      await wb.viewRow(page, callbacksView.name, 'forwarding to');
+      const answer = await fetch(`${listeningUrl}paygate/notify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: callbackBody({ status: 'approved', orderid: '1002', 'client-orderid': 'PERSON-4', amount: '5.000', currency: 'EUR' }),
+        signal: AbortSignal.timeout(wb.SHORT),
+      });
+      if ((await answer.text()) !== 'handled') throw new Error(`the caller got HTTP ${answer.status}, not the handler's answer`);
+      const header = page.locator('.pane-header', { hasText: new RegExp(callbacksView.name, 'i') }).first();
+      const row = page.locator('.pane', { has: header }).locator('.monaco-list-row', { hasText: 'PERSON-4' }).first();
+      await row.waitFor({ state: 'visible', timeout: wb.SHORT });
+      await row.hover();
+      await row.locator('.action-label[aria-label*="Replay Callback"]').click();
+      await input.waitFor({ state: 'visible', timeout: wb.SHORT });
+      await input.fill(hook);
+      await page.keyboard.press('Enter');
+      await within(two, wb.SHORT);
+      await screenshot('callbacks-forward-replay');
+      if (received.length !== 2 || received[0] !== received[1]) throw new Error(`the handler received ${JSON.stringify(received)}`);
+      return `the handler received ${received[0].split(' ')[0]} twice, the same bytes`;
+    } finally {
+      await new Promise<void>((r) => (handler.close(() => r()), handler.closeAllConnections()));
+    }
+  });
 
   return counts;
 }

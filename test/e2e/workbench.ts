@@ -245,8 +245,18 @@ export async function hoverText(page: Page, word: string): Promise<string> {
 }
 
 /** Opens a view in the side bar by its title (expanding its pane) and returns the row matching `text`. */
+/** The PayGate views live in their own container in the activity bar: opens it unless it shows already. */
+export async function openPayGateViews(page: Page): Promise<void> {
+  const item = page.locator('.activitybar .action-item a[aria-label^="PayGate"]').first();
+  await item.waitFor({ state: 'visible', timeout: SHORT });
+  const open = page.locator('.part.sidebar .composite.title', { hasText: /PayGate/i });
+  if (!(await open.isVisible().catch(() => false))) await item.click();
+  await open.first().waitFor({ state: 'visible', timeout: SHORT });
+}
+
 export async function viewRow(page: Page, viewName: string, text: string): Promise<string> {
   const header = page.locator('.pane-header', { hasText: new RegExp(viewName, 'i') }).first();
+  if (!(await header.isVisible().catch(() => false))) await openPayGateViews(page);
   await header.waitFor({ state: 'visible', timeout: SHORT });
   if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
   const pane = page.locator('.pane', { has: header });

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Ledger } from '../../src/core/ledger';
-import type { CompareResult } from '../../src/extension/history/compare';
+import type { CompareResult } from '../../src/extension/ledger/compare';
 import type { SubmitResult } from '../../src/extension/submit/submit';
 
 const EXTENSION_ID = 'paygate.paygate-toolkit';

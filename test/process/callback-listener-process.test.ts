@@ -134,7 +134,7 @@ test(
 
       const offMachine = await paygate(['callbacks', 'replay', calls[0].id, '--to', 'http://192.0.2.1/hook', '--state', stateDir]);
       assert.equal(offMachine.code, 2);
-      assert.match(offMachine.stderr, /not a loopback address/);
+      assert.match(offMachine.stderr, /192\.0\.2\.1 is not on this machine/);
       const sent = await paygate([
         'callbacks',
         'send',
@@ -166,10 +166,20 @@ test(
   },
 );
 
-test('paygate listen refuses a forward target off the machine, naming it', async () => {
+test('paygate listen refuses a forward target off the machine, naming it as off the machine whatever its scheme', async () => {
   const r = await paygate(['listen', '--forward-to', 'https://example.com/hook']);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /--forward-to: .*not an http:\/\/ address/);
+  assert.match(r.stderr, /--forward-to: example\.com is not on this machine/);
+  const tls = await paygate(['listen', '--forward-to', 'https://127.0.0.1:9/hook']);
+  assert.equal(tls.code, 2);
+  assert.match(tls.stderr, /--forward-to: .*not an http:\/\/ address/);
+});
+
+test('paygate callbacks send --to https://example.com is refused as not on this machine, exit 2, nothing sent', async () => {
+  const r = await paygate(['callbacks', 'send', '--to', 'https://example.com', '--client-orderid', 'X-1', '--status', 'approved']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /example\.com is not on this machine/);
+  assert.doesNotMatch(r.stderr, /http:\/\/ address/);
 });
 
 test(

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { captured, testContext } from '../fixtures/cli/context';
 import { paygate, runPaygate } from '../../src/cli/program';
+import { COMMANDS } from '../../src/cli/registry';
 import { renderCliReference } from '../tools/cli-docs';
 
 // The `paygate` program as one parser: every command's help comes from its definitions, every usage error
@@ -12,87 +13,8 @@ import { renderCliReference } from '../tools/cli-docs';
 
 const root = join(__dirname, '..', '..');
 
-/** The public options of each command: scripts depend on them, so removing one must fail here. */
-const OPTIONS: Record<string, string[]> = {
-  lint: ['--format', '--max-bytes', '--no-git', '--no-ledger', '--env', '--state', '--config'],
-  fix: ['--dry-run', '--strip-cvv', '--max-bytes'],
-  schedule: ['--row', '--format', '--limit', '--today'],
-  forecast: ['--by', '--from', '--to', '--today', '--format', '--raw'],
-  sign: [
-    '--method',
-    '--url',
-    '--consumer-key',
-    '--consumer-secret',
-    '--rsa-key',
-    '--signature-method',
-    '--token',
-    '--token-secret',
-    '--param',
-    '--timestamp',
-    '--nonce',
-    '--realm',
-    '--format',
-  ],
-  submit: [
-    '--env',
-    '--base-url',
-    '--endpoint-id',
-    '--consumer-key',
-    '--rsa-key',
-    '--format',
-    '--yes',
-    '--allow-resend',
-    '--state',
-    '--config',
-  ],
-  history: ['--format', '--limit', '--state'],
-  diff: ['--against', '--format', '--state'],
-  split: ['--max-rows', '--max-bytes', '--out-dir', '--format', '--read-max-bytes'],
-  report: [
-    '--env',
-    '--report-base-url',
-    '--consumer-key',
-    '--consumer-secret',
-    '--out',
-    '--format',
-    '--raw',
-    '--max-answer-bytes',
-    '--config',
-    '--where',
-    '--group-by',
-    '--by',
-    '--count',
-    '--sum',
-    '--min',
-    '--max',
-    '--avg',
-    '--currency',
-    '--view',
-  ],
-  query: [
-    '--where',
-    '--group-by',
-    '--by',
-    '--count',
-    '--sum',
-    '--min',
-    '--max',
-    '--avg',
-    '--currency',
-    '--view',
-    '--template',
-    '--delimiter',
-    '--format',
-    '--raw',
-  ],
-  reconcile: ['--report', '--template', '--as-of', '--from', '--column', '--format', '--raw', '--env', '--state', '--config'],
-  trust: ['--revoke', '--list'],
-  gateway: ['--port', '--state', '--quiet'],
-  listen: ['--port', '--forward-to', '--control-key', '--format', '--state'],
-  callbacks: [],
-  demo: ['--examples', '--state', '--days', '--port'],
-  lsp: ['--stdio'],
-};
+/** The public options of each command, from the registry: scripts depend on them, so removing one must fail here. */
+const OPTIONS: Record<string, readonly string[]> = Object.fromEntries(COMMANDS.map((c) => [c.name, c.options]));
 
 async function run(args: string[]) {
   const { ctx, out, err } = captured();
@@ -105,7 +27,7 @@ describe('paygate --help', () => {
     const r = await run(['--help']);
     assert.equal(r.code, 0);
     assert.equal(r.err, '');
-    const program = paygate(testContext());
+    const program = await paygate(testContext());
     assert.deepEqual(
       program.commands.map((c) => c.name()).filter((n) => n !== 'help'),
       Object.keys(OPTIONS),
@@ -122,9 +44,7 @@ describe("every command's --help", () => {
       assert.equal(r.code, 0, r.err);
       assert.equal(r.err, '');
       assert.match(r.out, new RegExp(`^Usage: paygate ${name}\\b`));
-      const defined = paygate(testContext())
-        .commands.find((c) => c.name() === name)!
-        .options.map((o) => o.long);
+      const defined = (await paygate(testContext())).commands.find((c) => c.name() === name)!.options.map((o) => o.long);
       assert.deepEqual(defined, options, 'the command defines exactly its public options');
       for (const option of [...options, '--help']) assert.match(r.out, new RegExp(`^  (-\\w, )?${option}\\b`, 'm'), option);
       assert.match(r.out, /^Exit status:\n( {2}\d {2}.+\n)+$/m);
@@ -236,8 +156,8 @@ describe('the program itself', () => {
 });
 
 describe('docs/cli.md', () => {
-  it('is the reference generated from the definitions (run npm run docs:cli)', () => {
-    assert.equal(readFileSync(join(root, 'docs', 'cli.md'), 'utf8'), renderCliReference());
+  it('is the reference generated from the definitions (run npm run docs:cli)', async () => {
+    assert.equal(readFileSync(join(root, 'docs', 'cli.md'), 'utf8'), await renderCliReference());
   });
   it('names every command and every option', () => {
     const doc = readFileSync(join(root, 'docs', 'cli.md'), 'utf8');

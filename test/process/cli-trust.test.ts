@@ -12,7 +12,8 @@ import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { loadCliConfig } from '../../src/cli/config';
-import { checkTrust, readTrustStore, revokeTrust, sha256, TRUST_FILE, trustFile, userConfigDir } from '../../src/cli/trust';
+import { checkTrust, readTrustStore, revokeTrust, TRUST_FILE, trustFile, userConfigDir } from '../../src/cli/trust';
+import { contentHash } from '../../src/core/contentHash';
 import { runTrust } from '../../src/cli/commands/trust';
 import { testContext } from '../fixtures/cli/context';
 import { PROCESS_MS } from '../fixtures/deadlines';
@@ -55,7 +56,7 @@ test('trust records path and SHA-256; a change, even one byte, needs trusting ag
       JSON.stringify(unknown),
     );
     const entry = trustFile(s.env, file, text);
-    assert.equal(entry.sha256, sha256(text));
+    assert.equal(entry.sha256, contentHash(text));
     assert.equal(fs.statSync(path.join(s.env.XDG_CONFIG_HOME, 'paygate', TRUST_FILE)).mode & 0o777, 0o600);
     assert.deepEqual(checkTrust(s.env, file, text), { trusted: true });
     const changed = checkTrust(s.env, file, `${text} `);

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { defaultLedgerDirectory, guardedSend, Ledger, type NewSubmission } from '../../src/core/ledger';
 import { LEDGER_FILE } from '../../src/core/ledger/files';
-import { importLegacyHistory } from '../../src/extension/history/legacy';
+import { importLegacyLedger } from '../../src/extension/ledger/legacy';
 import { newSubmission } from '../fixtures/ledger/entry';
 
 // The submission ledger: what it records, that nothing is lost (no cap, concurrent writers, kill -9),
@@ -358,8 +358,8 @@ describe("the editor's former history file", () => {
       JSON.stringify({ version: 1, records: [old('b', 'sending'), old('a', 'done', 'accepted')] }),
     );
     const ledger = new Ledger(dir);
-    assert.equal(await importLegacyHistory(storage, ledger), 2);
-    assert.equal(await importLegacyHistory(storage, ledger), 0);
+    assert.equal(await importLegacyLedger(storage, ledger), 2);
+    assert.equal(await importLegacyLedger(storage, ledger), 0);
     assert.ok(fs.existsSync(path.join(storage, 'submissions.json.imported')));
     const records = await ledger.list();
     assert.equal(records.length, 2);

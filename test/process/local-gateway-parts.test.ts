@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runGateway } from '../../src/cli/commands/gateway';
 import { testContext } from '../fixtures/cli/context';
-import { chargedAmount, formatThousandths, toThousandths } from '../../src/local-gateway/amounts';
+import { chargedAmount } from '../../src/local-gateway/amounts';
+import { formatThousandths, thousandthsOf } from '../../src/core/amounts';
 import { reportCsv } from '../../src/local-gateway/report';
 import { renderPdf, ROWS_PER_PAGE } from '../../src/local-gateway/pdf';
 import { sign, verify } from 'node:crypto';
@@ -18,12 +19,12 @@ import { readRunningGateway } from '../../src/local-gateway/running';
 import { tempStateDir } from '../fixtures/local-gateway/helpers';
 
 test('amounts are exact thousandths, written with three decimals', () => {
-  assert.equal(toThousandths('10'), 10000);
-  assert.equal(toThousandths('0.1'), 100);
-  assert.equal(toThousandths('12.345'), 12345);
-  assert.equal(toThousandths('1.2345'), undefined);
-  assert.equal(toThousandths('-1'), undefined);
-  assert.equal(formatThousandths(toThousandths('0.1')! + toThousandths('0.2')!), '0.300');
+  assert.equal(thousandthsOf('10'), 10000);
+  assert.equal(thousandthsOf('0.1'), 100);
+  assert.equal(thousandthsOf('12.345'), 12345);
+  assert.equal(thousandthsOf('1.2345'), undefined);
+  assert.equal(thousandthsOf('-1'), undefined);
+  assert.equal(formatThousandths(thousandthsOf('0.1')! + thousandthsOf('0.2')!), '0.300');
   assert.equal(formatThousandths(5), '0.005');
   // A range is deterministic per seed and inside its bounds.
   const a = chargedAmount({ kind: 'range', from: '1.005', to: '1.009' }, 'x:1');

@@ -23,7 +23,8 @@ import { CompletionRequest, HoverRequest } from 'vscode-languageserver-protocol/
 import { formatGatewayDate } from '../../src/core/dates';
 import { startLocalGateway, type LocalGateway } from '../../src/local-gateway';
 import { startCallbackListener, CallbackStore } from '../../src/callback-listener';
-import { COMMANDS, paygate, runPaygate } from '../../src/cli/program';
+import { loadCommandBuilders, paygate, runPaygate } from '../../src/cli/program';
+import type { CommandBuilder } from '../../src/cli/registry';
 import { paygateCommand, exits, runCommand } from '../../src/cli/parser';
 import type { CliContext } from '../../src/cli/context';
 import { trustFile } from '../../src/cli/trust';
@@ -71,7 +72,11 @@ function standIn(req: http.IncomingMessage, res: http.ServerResponse): void {
   res.writeHead(a.status, { 'Content-Type': a.type }).end(a.body);
 }
 
+/** Every command's builder, in the registry's order (its modules load on demand: loaded once, first). */
+let builders: CommandBuilder[] = [];
+
 before(async () => {
+  builders = await loadCommandBuilders();
   dir = mkdtempSync(join(tmpdir(), 'paygate-hostile-out-'));
   process.env.PAYGATE_STATE_DIR = at('state');
   gw = await startLocalGateway({ stateDir: at('state'), port: 0 });
@@ -397,13 +402,11 @@ async function drive(run: Run, floor: boolean): Promise<Output> {
   const { ctx, out, err, stop } = context();
   const started = floor
     ? runPaygate(run.args, ctx)
-    : paygate(ctx)
-        .parseAsync(run.args, { from: 'user' })
-        .then(
-          () => undefined,
-          // A usage problem is printed by runCommand through usageError (safe on its own, see output.ts).
-          () => undefined,
-        );
+    : (await paygate(ctx)).parseAsync(run.args, { from: 'user' }).then(
+        () => undefined,
+        // A usage problem is printed by runCommand through usageError (safe on its own, see output.ts).
+        () => undefined,
+      );
   let code: number | undefined;
   const finished = started.then((c) => (code = c ?? undefined));
   if (run.during) {
@@ -422,7 +425,7 @@ const label = (run: Run, floor: boolean) =>
 
 // ---- the tests ---------------------------------------------------------------------------------------
 
-const commands = () => COMMANDS.map((build) => build(context().ctx));
+const commands = () => builders.map((build) => build(context().ctx));
 
 test('every command has a way to be driven with the corpus, and each run says something', async () => {
   for (const cmd of commands()) {

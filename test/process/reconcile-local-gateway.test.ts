@@ -115,6 +115,16 @@ test('submit, advance, report, reconcile: all ok; then extra, declined and amoun
     ],
   );
 
+  // The same batch with another amount, reconciled with the report run now: its lines are the report's
+  // ("report line N"), never the template's file name with a line number of a file that does not exist.
+  const other = join(dir, 'other-amount.rpcsv');
+  writeFileSync(other, readFileSync(ok, 'utf8').replace(/;12\.50;/g, ';12.60;'));
+  const ran = await run(runReconcile, [other, '--template', template]);
+  assert.equal(ran.code, 1, ran.out + ran.err);
+  assert.match(ran.out, /^Reconciliation of 2 batch row\(s\) with the report of .*transactions\.report\.json, run now,/);
+  assert.match(ran.out, /^ {2}report line \d+ {2}\d\d\.\d\d\.\d{4} 12\.500 EUR/m);
+  assert.doesNotMatch(ran.out, /transactions\.report\.json:\d/);
+
   // A report row edited by hand: amount-mismatch, exit 1, the report line named.
   const edited = readFileSync(report, 'utf8').replace(/"12\.500"/, '"12.600"');
   writeFileSync(join(dir, 'edited.csv'), edited);

@@ -5,9 +5,11 @@ import { testContext } from '../fixtures/cli/context';
 import { commandInfo } from '../../src/cli/parser';
 import { EXIT } from '../../src/cli/output';
 import { paygate } from '../../src/cli/program';
+import { COMMANDS } from '../../src/cli/registry';
 
 // `npm run docs:cli`: writes docs/cli.md from the commands' own definitions (arguments, options, defaults,
 // choices, exit status), so the reference cannot drift from the parser; a unit test checks it is current.
+// The README's command-line table is rendered here too, from the registry's `readme` lines (`npm run readme`).
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
@@ -42,9 +44,19 @@ function renderCommand(cmd: CommandUnknownOpts): string {
   return lines.join('\n');
 }
 
+/** The README's command-line table (`npm run readme` writes it between its markers). */
+export function renderCommandTable(): string {
+  // A | inside a cell, in a code span too, would end the cell.
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  const rows = COMMANDS.map(
+    ({ readme }) => `| \`${cell(readme.usage)}\` | ${cell(readme.what)} | [${readme.doc.split('#')[0]}](docs/${readme.doc}) |`,
+  );
+  return ['| Command | What it does | |', '|---|---|---|', ...rows].join('\n');
+}
+
 /** docs/cli.md as the current definitions describe it. */
-export function renderCliReference(): string {
-  const program = paygate(testContext());
+export async function renderCliReference(): Promise<string> {
+  const program = await paygate(testContext());
   const commands = program.commands.filter((c) => commandInfo(c) !== undefined);
   return [
     '# `paygate` command reference',
@@ -86,7 +98,8 @@ export function renderCliReference(): string {
     `| ${EXIT.rejected} | the command ran and did not succeed: lint errors found or left after fix, a rejection or server error from the gateway, a demo step that failed, a local gateway that could not start |`,
     `| ${EXIT.usage} | usage error, unreadable input or settings; nothing was sent |`,
     `| ${EXIT.auth} | authentication failed (submit, report) |`,
-    `| ${EXIT.transport} | transport error: no answer came (connection refused, timeout, TLS); after a timeout the request's fate is unknown (submit, report) |`,
+    `| ${EXIT.transport} | transport error before anything was sent: no answer came (connection refused, DNS, TLS, connect timeout) |`,
+    `| ${EXIT.unknown} | fate unknown: the request went out and no whole answer came back, so the payments may exist; check before sending again (submit) |`,
     '',
     'Each command below lists what its codes mean for it.',
     '',
@@ -96,6 +109,8 @@ export function renderCliReference(): string {
 
 if (require.main === module) {
   const path = join(__dirname, '..', '..', 'docs', 'cli.md');
-  writeFileSync(path, renderCliReference());
-  console.log('docs/cli.md regenerated');
+  void renderCliReference().then((text) => {
+    writeFileSync(path, text);
+    console.log('docs/cli.md regenerated');
+  });
 }

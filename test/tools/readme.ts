@@ -3,9 +3,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderCodeIndex, renderCodeTable, renderColumnTable, renderTestCards, replaceRegion } from './ruleDocs';
+import { renderCommandTable } from './cli-docs';
 
 // `npm run readme`: rewrites the documents' generated parts: in docs/rules.md the rule tables (from the
-// column and code tables) and what `paygate lint` says of the examples; in README.md the code index.
+// column and code tables) and what `paygate lint` says of the examples; in README.md the code index and
+// the command-line table (from src/cli/registry.ts).
 const root = join(__dirname, '..', '..');
 
 function lintExamples(): string {
@@ -18,7 +20,7 @@ function lintExamples(): string {
   } catch (err) {
     out = (err as { stdout: string }).stdout; // exit 1: the mistakes file has errors, as it should
   }
-  return ['```console', `$ paygate lint ${files.join(' ')}`, out.trimEnd(), '```'].join('\n');
+  return ['```console', `$ paygate lint ${files.join(' ')}   # exit 1: mistakes.rpcsv has errors`, out.trimEnd(), '```'].join('\n');
 }
 
 function rewrite(file: string, regions: [string, string][]): void {
@@ -39,4 +41,7 @@ rewrite('docs/rules.md', [
   ['rules:test-cards', renderTestCards()],
   ['examples:lint', lintExamples()],
 ]);
-rewrite('README.md', [['rules:index', renderCodeIndex()]]);
+rewrite('README.md', [
+  ['rules:index', renderCodeIndex()],
+  ['cli:commands', renderCommandTable()],
+]);

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { amountColumns, amountForDisplay, currencyDigits } from '../../src/shared/amounts';
+import { amountColumns } from '../../src/shared/amounts';
+import { amountForDisplay, currencyDigits } from '../../src/core/amounts';
 import { formatTable } from '../../src/cli/output';
 
 // Issue 19, item 8: report amounts in the currency's own minor units where a person reads them; the raw

@@ -4,12 +4,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { captured, testContext } from '../fixtures/cli/context';
-import { COMMAND_MODULES, launch } from '../../src/cli/launch';
+import { launch } from '../../src/cli/launch';
 import { launchLint, runsLintOnly } from '../../src/cli/lintLaunch';
+import { lintCommand } from '../../src/cli/commands/lint';
 import { paygate, runPaygate } from '../../src/cli/program';
+import { COMMANDS, commandEntry } from '../../src/cli/registry';
 
 // The process loads only the command it runs (launch.ts); the whole program (program.ts) is what help,
-// the docs and the other tests read. Both must be the same program to a user.
+// the docs and the other tests read. Both are made from the one list (registry.ts) and must be the same
+// program to a user.
 
 async function both(args: string[], cwd = process.cwd()) {
   const runs = [];
@@ -29,20 +32,25 @@ describe('launch: one command loaded, the same answers as the whole program', ()
       assert.equal(runsLintOnly(args), false, args.join(' '));
   });
 
-  it('names every command of the program, in its order', () => {
-    const names = paygate(testContext())
-      .commands.map((c) => c.name())
-      .filter((n) => n !== 'help');
-    assert.deepEqual(Object.keys(COMMAND_MODULES), names);
+  it('the whole program has every command of the registry, in its order', async () => {
+    const names = (await paygate(testContext())).commands.map((c) => c.name()).filter((n) => n !== 'help');
+    assert.deepEqual(
+      names,
+      COMMANDS.map((c) => c.name),
+    );
   });
 
   it('each command module builds the command of its name', async () => {
-    for (const [name, load] of Object.entries(COMMAND_MODULES)) assert.equal((await load())(testContext()).name(), name);
+    for (const { name, load } of COMMANDS) assert.equal((await load())(testContext()).name(), name);
+  });
+
+  it("lint's own bundle runs the registry's lint command", async () => {
+    assert.equal(await commandEntry('lint')?.load(), lintCommand);
   });
 
   it('usage errors, help, --version and unknown commands answer alike', async () => {
     const cases = [
-      ...Object.keys(COMMAND_MODULES).map((name) => [name, '--no-such-option']),
+      ...COMMANDS.map(({ name }) => [name, '--no-such-option']),
       ['lint'],
       ['lint', 'x', '--format', 'xml'],
       ['lint', '--help'],

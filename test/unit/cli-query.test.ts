@@ -269,6 +269,16 @@ describe('paygate query: options and formats', () => {
     assert.deepEqual((JSON.parse(one.out) as QueryJson).total, { count: 2, sum: { Amount: '11.00' } });
   });
 
+  it('a CVV column makes no groups: its values would be printed as keys', async () => {
+    const withCvv = 'Id,cvv2,Amount,Currency\r\n1,739,5.00,EUR\r\n2,412,6.00,EUR\r\n';
+    for (const format of ['text', 'json', 'csv']) {
+      const refused = await query({ 'r.csv': withCvv }, ['r.csv', '--group-by', 'cvv2', '--format', format]);
+      assert.equal(refused.code, 2, format);
+      assert.match(refused.err, /--group-by: "cvv2" holds card verification values/);
+      assert.doesNotMatch(refused.out + refused.err, /739|412/);
+    }
+  });
+
   it('csv neutralises formulas in cells, --raw writes them as they came', async () => {
     const r = await query({ 'r.csv': SMALL }, ['r.csv', '--group-by', 'Order_description', '--format', 'csv']);
     assert.equal(r.out, 'kind,Order_description,count\r\ngroup,"\'=HYPERLINK(""http://x"")",1\r\ngroup,ok,2\r\ntotal,,3\r\n');

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { batchContentHash } from '../../src/core/csv/canonical';
 import type { SubmissionRecord } from '../../src/core/ledger';
-import { recordView } from '../../src/extension/history/recordView';
+import { recordView } from '../../src/extension/ledger/recordView';
 
 const BATCH = [
   'client-orderid;rp_card_type;credit-card-number;cvv2;amount;currency',

@@ -6,6 +6,7 @@ import { renderCodeIndex, renderCodeTable, renderColumnTable, renderTestCards } 
 import { ruleDocUrl } from '../../src/core/rules/links';
 import { CodeInfo, type Code } from '../../src/core/rules/codes';
 import { COLUMNS } from '../../src/core/rules/columns';
+import { renderCommandTable } from '../tools/cli-docs';
 
 // The rule book (docs/rules.md) and the README's code index are generated from the core's tables; these
 // tests fail when a document drifts from them (`npm run readme` rewrites both).
@@ -29,6 +30,10 @@ test('docs/rules.md code table is the one generated from the code table (run npm
 
 test('README code index is the one generated from the code table (run npm run readme)', () => {
   assert.equal(region(readme, 'README.md', 'rules:index'), renderCodeIndex());
+});
+
+test("README command-line table is the one generated from the CLI's command registry (run npm run readme)", () => {
+  assert.equal(region(readme, 'README.md', 'cli:commands'), renderCommandTable());
 });
 
 test('every column and every code has its row, and every code its anchors for the editor links', () => {

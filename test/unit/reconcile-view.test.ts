@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { parseGatewayDate } from '../../src/core/dates';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatReconcileText } from '../../src/cli/format/reconcile';
+import { formatReconcileText, reportFileLabel, reportRunLabel } from '../../src/cli/format/reconcile';
 import { batchRows, reconcileText, type Reconciliation } from '../../src/core/reconcile';
 import { reconciliationView, RECONCILE_COLUMNS } from '../../src/extension/reconcile/view';
 import { isHostToPage, isPageToHost, isPersistedState, PROTOCOL_VERSION, RECONCILE_STATUS_COLUMN } from '../../src/shared/resultsProtocol';
@@ -69,6 +69,19 @@ describe('docs/reconcile.md', () => {
       'GYM-3;month;1;15.03.2027;12;29.90;EUR',
     ].join('\r\n');
     const r = reconcileText(batchRows('gym.rpcsv', gym), report, { today: parseGatewayDate('01.01.2027')! }) as Reconciliation;
-    assert.equal(formatReconcileText(r, 'transactions.csv'), shown);
+    assert.equal(formatReconcileText(r, reportFileLabel('transactions.csv')), shown);
+  });
+  it('a report run from a template (reconcile --template) labels its lines by the report, not by the template file', () => {
+    const doc = readFileSync(join(__dirname, '../../docs/reconcile.md'), 'utf8');
+    const report = doc.split('`transactions.csv`, the report of 01.03.2027:\n\n```\n')[1].split('```')[0].replace(/\n/g, '\r\n');
+    const gym = [
+      'client-orderid;period;interval;start-date;max-repeats-number;amount;currency',
+      'GYM-1;month;1;01.01.2027;12;29.90;EUR',
+    ].join('\r\n');
+    const r = reconcileText(batchRows('gym.rpcsv', gym), report, { today: parseGatewayDate('01.01.2027')! }) as Reconciliation;
+    const text = formatReconcileText(r, reportRunLabel('transactions.report.json'));
+    assert.match(text, /^Reconciliation of 1 batch row\(s\) with the report of transactions\.report\.json, run now,/);
+    assert.match(text, /^ {2}report line \d+ {2}\S+ /m);
+    assert.doesNotMatch(text, /transactions\.report\.json:\d/);
   });
 });

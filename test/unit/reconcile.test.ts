@@ -163,8 +163,11 @@ describe('reconciliation statuses', () => {
     const text = 'order,sum,cur,when\r\nA,10,EUR,01.01.2027\r\n';
     const columns = { order: 'order', amount: 'sum', currency: 'cur', date: 'when' };
     assert.equal(run([row('A')], text, { asOf: parseGatewayDate('15.01.2027'), columns }).rows[0].status, 'ok');
-    const bad = reconcileText([row('A')], text, { today });
+    // The way to name a column is the face's (the CLI's --column): only a face that gives it is quoted.
+    const bad = reconcileText([row('A')], text, { today, columnHint: (role) => `set it with --column ${role}=NAME` });
     assert.ok('error' in bad && /order column "Merchant_OID"/.test(bad.error) && /--column order=NAME/.test(bad.error));
+    const plain = reconcileText([row('A')], text, { today });
+    assert.ok('error' in plain && /order column "Merchant_OID"/.test(plain.error) && !/--/.test(plain.error));
   });
   it('--from and --as-of narrow the window; lines outside it are not counted', () => {
     const r = run([row('A')], report(...fourOk('A')), { from: parseGatewayDate('01.02.2027'), asOf: parseGatewayDate('01.03.2027') });

@@ -180,6 +180,34 @@ describe('PDF report page in Chromium', () => {
     await h.page.close();
   });
 
+  it('opens readable: fitted to the pane, and re-fitted when a narrow pane widens, until the person zooms', async () => {
+    const h = await openPdfPage(context);
+    await h.page.setViewportSize({ width: 420, height: 700 });
+    await h.show(twoHundredPages());
+    await h.page.waitForSelector('.pdfViewer .page[data-page-number="1"] canvas', { timeout: 30_000 });
+    const pageWidth = () => h.page.$eval('.pdfViewer .page[data-page-number="1"]', (p) => p.getBoundingClientRect().width);
+    const paneWidth = () => h.page.$eval('.pdf-container', (c) => c.clientWidth);
+    const narrow = await pageWidth();
+    await h.page.setViewportSize({ width: 1300, height: 800 });
+    await h.page.waitForFunction(
+      (w) => (document.querySelector('.pdfViewer .page[data-page-number="1"]')?.getBoundingClientRect().width ?? 0) > w * 2,
+      narrow,
+      {
+        timeout: 30_000,
+      },
+    );
+    const wide = await pageWidth();
+    assert.ok(wide > (await paneWidth()) * 0.85, `the page fills the pane: ${wide} of ${await paneWidth()} px`);
+    await h.page.screenshot({ path: path.join(SHOTS, 'pdf-fit-width.png') });
+    // A zoom of the person's own is kept when the pane changes again.
+    await h.page.getByRole('button', { name: 'Zoom out' }).click();
+    const zoomed = await h.page.locator('.pdf-zoom').textContent();
+    await h.page.setViewportSize({ width: 900, height: 800 });
+    await h.page.waitForTimeout(300);
+    assert.equal(await h.page.locator('.pdf-zoom').textContent(), zoomed);
+    await h.page.close();
+  });
+
   it('says a damaged PDF cannot be shown, without hanging', async () => {
     const h = await openPdfPage(context);
     const whole = twoHundredPages();

@@ -47,6 +47,25 @@ describe('the results table for a new user', () => {
   });
   after(async () => close?.());
 
+  it("offers Reconcile… on a report, never on one record's details (a callback), where it cannot work", async () => {
+    const report = await openPage(context);
+    await loadCsv(report, FIXTURE);
+    assert.equal(await report.page.locator('button#reconcile').isVisible(), true);
+    const details = await openPage(context);
+    await details.post({
+      type: 'table',
+      title: 'Callback PERSON-2',
+      columns: ['property', 'value'],
+      rows: [
+        ['id', 'cb_1'],
+        ['field status', 'declined'],
+      ],
+      source: { kind: 'inline', details: true },
+    });
+    await details.waitReady();
+    assert.equal(await details.page.locator('button#reconcile').isVisible(), false);
+  });
+
   it('highlights search matches and, when nothing matches, says so and how to clear it', async () => {
     const h = await openPage(context);
     await loadCsv(h, FIXTURE);

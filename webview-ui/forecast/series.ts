@@ -3,6 +3,7 @@
 // total. A currency's charges are one series and its payouts (DST rows: money paid out) another, drawn
 // and totalled apart. Pure, so the chart, the SVG export and the tests read the same numbers.
 
+import { sumAmountTexts } from '../../src/shared/amounts';
 import type { Forecast } from '../../src/shared/forecastProtocol';
 
 export interface CurrencySeries {
@@ -23,16 +24,6 @@ export interface CurrencySeries {
 export interface ChartSeries {
   periods: string[];
   currencies: CurrencySeries[];
-}
-
-/** Sums decimal strings with the same number of decimals exactly, as BigInt. */
-export function sumDecimals(values: string[]): string {
-  if (values.length === 0) return '0.00';
-  const decimals = values[0].split('.')[1]?.length ?? 0;
-  const total = values.reduce((s, v) => s + BigInt(v.replace('.', '')), 0n);
-  if (decimals === 0) return total.toString();
-  const text = total.toString().padStart(decimals + 1, '0');
-  return `${text.slice(0, -decimals)}.${text.slice(-decimals)}`;
 }
 
 export const rangeText = (min: string, max: string) => (min === max ? max : `${min}..${max}`);
@@ -78,8 +69,8 @@ export function toSeries(forecast: Forecast): ChartSeries {
     const cumulative = amounts.map((a) => (running += a));
     const total = {
       count: buckets.reduce((s, b) => s + b.count, 0),
-      min: sumDecimals(buckets.map((b) => b.min)),
-      max: sumDecimals(buckets.map((b) => b.max)),
+      min: sumAmountTexts(buckets.map((b) => b.min)) ?? '',
+      max: sumAmountTexts(buckets.map((b) => b.max)) ?? '',
     };
     return { label: kind === 'payouts' ? `${currency} payouts` : currency, currency, kind, amounts, counts, ranges, cumulative, total };
   });

@@ -39,6 +39,8 @@ export class PdfDocumentView {
   private readonly viewer: PDFViewer;
   private document: PDFDocumentProxy | undefined;
   private lastQuery = '';
+  /** True until the person zooms: the page then keeps the width of the pane as the pane changes size. */
+  private fitting = true;
 
   constructor(
     readonly container: HTMLDivElement,
@@ -70,6 +72,11 @@ export class PdfDocumentView {
         state: FIND_STATE[e.state ?? 0] ?? 'found',
       });
     this.eventBus.on('updatefindcontrolstate', onFind);
+    // A pane opened narrow, or before its layout settled, fitted the page to that width (a report read at
+    // 49 %); re-fit as the pane takes its real size, until the person chooses a zoom of their own.
+    new ResizeObserver(() => {
+      if (this.fitting && this.document && container.clientWidth > 0) this.viewer.currentScaleValue = 'page-width';
+    }).observe(container);
     this.eventBus.on('updatefindmatchescount', (e: { matchesCount: { current: number; total: number } }) =>
       events.onFind({ current: e.matchesCount.current, total: e.matchesCount.total, state: 'found' }),
     );
@@ -124,10 +131,12 @@ export class PdfDocumentView {
   }
 
   fitWidth(): void {
+    this.fitting = true;
     this.viewer.currentScaleValue = 'page-width';
   }
 
   zoom(steps: number): void {
+    this.fitting = false;
     if (steps > 0) this.viewer.increaseScale({ steps });
     else this.viewer.decreaseScale({ steps: -steps });
   }

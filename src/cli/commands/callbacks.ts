@@ -32,6 +32,14 @@ const SENT_EXITS = [
   [4, 'the handler could not be reached or did not answer in time'],
 ] as const;
 
+/** `callbacks send` takes no ID: it makes the callback up, so an unknown ID cannot be its usage error. */
+const MADE_UP_EXITS = [
+  SENT_EXITS[0],
+  SENT_EXITS[1],
+  [2, 'usage error or a target that is not on this machine (a loopback address)'],
+  SENT_EXITS[3],
+] as const;
+
 function listCommand(ctx: CliContext) {
   return paygateCommand(
     {
@@ -117,7 +125,7 @@ function sendCommand(ctx: CliContext) {
         'the control key) and POSTs it to a loopback handler, printing its answer: a handler can be tested without waiting for a charge.',
       notes:
         "The control key: --control-key, else $PAYGATE_CONTROL_KEY, else the local gateway's demo merchant's key; without one the callback has no control field.",
-      exits: SENT_EXITS,
+      exits: MADE_UP_EXITS,
     },
     ctx,
   )

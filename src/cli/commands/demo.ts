@@ -6,12 +6,12 @@ import type { CliContext } from '../context';
 import { displayPosition } from '../io';
 import { exitCodeFor, field, formatTable, inputError, outcomeText, usageError } from '../output';
 import { exits, Option, paygateCommand, runCommand } from '../parser';
-import { formatGatewayDate } from '../../core/dates';
+import { formatGatewayDate, type CalendarDate } from '../../core/dates';
 import { createRecurringPayments, parseReportTemplate, prepareSubmission, runCustomReport } from '../../core/gateway';
 import { lint } from '../../core/rules/lint';
 import { batchRows, reconcileText } from '../../core/reconcile';
 import { findOrStartLocalGateway, type LocalGatewayUse } from '../../local-gateway';
-import { formatReconcileText } from '../format/reconcile';
+import { formatReconcileText, reportRunLabel } from '../format/reconcile';
 
 export interface DemoOptions {
   examples?: string;
@@ -50,7 +50,21 @@ function examplesDir(ctx: CliContext, given: string | undefined): string | undef
   return candidates.find((d) => existsSync(join(d, 'valid.rpcsv')));
 }
 
-export async function tour(values: DemoOptions, ctx: CliContext): Promise<number> {
+/** What every step of the tour shares. */
+interface Tour {
+  ctx: CliContext;
+  gw: LocalGatewayUse;
+  /** The examples folder. */
+  dir: string;
+  /** A path as the user reads it (relative to the working directory when inside it). */
+  show: (path: string) => string;
+  step: (n: number, title: string) => void;
+}
+
+type TourOptions = { days: number; port: number; dir: string; givenState?: string; stateDir: string };
+
+/** The tour's options checked, or the exit code of a usage or input error (already reported). */
+function tourOptions(values: DemoOptions, ctx: CliContext): TourOptions | number {
   const days = Number(values.days);
   if (!Number.isInteger(days) || days < 1 || days > 3660) {
     return usageError(ctx, 'paygate demo', '--days must be a whole number from 1 to 3660');
@@ -67,101 +81,43 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
   }
   const givenState = values.state;
   const stateDir = givenState !== undefined ? resolve(ctx.cwd, givenState) : mkdtempSync(join(tmpdir(), 'paygate-demo-'));
+  return { days, port, dir, givenState, stateDir };
+}
+
+export async function tour(values: DemoOptions, ctx: CliContext): Promise<number> {
+  const o = tourOptions(values, ctx);
+  if (typeof o === 'number') return o;
   const show = (p: string) => {
     const r = relative(ctx.cwd, p);
     return field(r === '' || r.startsWith('..') ? p : r);
   };
   const step = (n: number, title: string) => ctx.stdout(`\n== ${n}. ${title}\n`);
-  let ok = true;
 
   step(1, 'Start the local gateway');
   let gw: LocalGatewayUse;
   try {
     // The one finding module, as the editor and every command: with --state DIR of a running gateway, that one.
-    gw = await findOrStartLocalGateway({ stateDir, port, runBy: 'paygate demo', client: { face: 'cli', label: 'paygate demo' } });
+    gw = await findOrStartLocalGateway({
+      stateDir: o.stateDir,
+      port: o.port,
+      runBy: 'paygate demo',
+      client: { face: 'cli', label: 'paygate demo' },
+    });
   } catch (err) {
     ctx.stderr(`paygate demo: the local gateway cannot start: ${field((err as Error).message)}\n`);
     return 1;
   }
+  const t: Tour = { ctx, gw, dir: o.dir, show, step };
+  let ok = true;
   try {
-    const by = gw.kind === 'running' ? ` (already running: ${gw.runBy ?? 'process'} ${gw.pid})` : '';
-    ctx.stdout(
-      `Listening on ${gw.origin}${by} — simulated date ${formatGatewayDate(await gw.today())}\n  create: ${gw.environment.baseUrl}\n  report: ${gw.environment.reportBaseUrl}\n  demo merchant: ${gw.merchant.consumerKey}, endpoint ${gw.merchant.endpointId} (keys in ${show(stateDir)})\n`,
-    );
-
-    step(2, `Lint ${show(dir)}/`);
-    const files = readdirSync(dir)
-      .filter((f) => /\.(rpcsv|csv)$/i.test(f))
-      .sort();
-    for (const f of files) {
-      const text = await readFile(join(dir, f), 'utf8');
-      const r = lint(text);
-      const errors = r.diagnostics.filter((d) => d.severity === 'error');
-      const warnings = r.diagnostics.filter((d) => d.severity === 'warning');
-      ctx.stdout(`${show(join(dir, f))}: ${r.batch.rows.length} row(s), ${errors.length} error(s), ${warnings.length} warning(s)\n`);
-      for (const d of r.diagnostics.slice(0, 6)) {
-        const p = displayPosition(d.range.start, r.batch.csv.bom);
-        ctx.stdout(`  ${p.line}:${p.column} ${d.severity} ${d.code} ${field(d.message)}\n`);
-      }
-      if (r.diagnostics.length > 6) ctx.stdout(`  … and ${r.diagnostics.length - 6} more ('paygate lint ${show(join(dir, f))}')\n`);
-    }
-
-    step(3, 'Submit valid.rpcsv (RSA-SHA256, signed with the demo merchant key)');
-    const validPath = join(dir, 'valid.rpcsv');
-    const valid = prepareSubmission(await readFile(validPath, 'utf8'));
-    if (valid.errors.length > 0) {
-      ctx.stdout('valid.rpcsv has lint errors; the CLI would not send it.\n');
-      ok = false;
-    } else {
-      const created = await createRecurringPayments({
-        environment: gw.environment,
-        payload: valid.payload,
-        credentials: { signatureMethod: 'RSA-SHA256', consumerKey: gw.merchant.consumerKey, privateKeyPem: gw.merchant.rsaPrivateKeyPem },
-      });
-      ctx.stdout(outcomeText(created, `${show(validPath)} (${valid.rowCount} rows) to local, endpoint ${gw.environment.endpointId}`));
-      if (exitCodeFor(created) !== 0) ok = false;
-    }
-
-    step(4, `Advance the simulated clock ${days} days`);
-    const sentOn = await gw.today();
-    const advanced = await gw.advanceDays(days);
-    const approved = advanced.charges.filter((c) => c.status === 'approved').length;
-    ctx.stdout(
-      `${advanced.from} → ${advanced.today}: ${advanced.charges.length} charge(s) (${approved} approved, ${advanced.charges.length - approved} declined), ${advanced.stopped.length} payment(s) stopped\n`,
-    );
-
-    step(5, 'Run the report transactions.report.json (HMAC-SHA1, realm="")');
-    const templatePath = join(dir, 'transactions.report.json');
-    const parsedTemplate = parseReportTemplate(await readFile(templatePath, 'utf8'));
-    if (!parsedTemplate.ok) {
-      for (const p of parsedTemplate.problems)
-        ctx.stdout(`${show(templatePath)}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}: ${field(p.message)}\n`);
-      ok = false;
-    } else {
-      const report = await runCustomReport({
-        environment: gw.environment,
-        template: parsedTemplate.template,
-        credentials: { signatureMethod: 'HMAC-SHA1', consumerKey: gw.merchant.consumerKey, consumerSecret: gw.merchant.consumerSecret },
-      });
-      if (report.outcome === 'report' && report.format === 'csv') {
-        ctx.stdout(`${formatTable(report.columns, report.rows)}${report.rows.length} row(s)\n`);
-        step(6, 'Reconcile valid.rpcsv with the report (paygate reconcile)');
-        const rows = batchRows(show(validPath), await readFile(validPath, 'utf8'));
-        const result = reconcileText(rows, report.text, { today: sentOn, delimiter: parsedTemplate.template.reportCsvDelimiter });
-        ctx.stdout(
-          'error' in result ? `The report cannot be reconciled: ${field(result.error)}\n` : formatReconcileText(result, 'the report'),
-        );
-      } else {
-        ctx.stdout(outcomeText(report, show(templatePath)));
-        ok = false;
-      }
-    }
+    await showGateway(t, o.stateDir);
+    await lintExamples(t);
+    ok = (await submitValid(t)) && ok;
+    const sentOn = await t.gw.today();
+    await advanceClock(t, o.days);
+    ok = (await reportAndReconcile(t, sentOn)) && ok;
   } finally {
-    step(7, gw.kind === 'started' ? 'Stop the local gateway' : 'Let go of the local gateway');
-    await gw.release();
-    if (givenState === undefined) rmSync(stateDir, { recursive: true, force: true });
-    if (gw.kind === 'running') ctx.stdout(`It keeps running (${gw.runBy ?? 'process'} ${gw.pid}); state in ${show(stateDir)}.\n`);
-    else ctx.stdout(givenState === undefined ? 'Stopped; temporary state removed.\n' : `Stopped; state kept in ${show(stateDir)}.\n`);
+    await letGo(t, o);
   }
   ctx.stdout(
     ok
@@ -169,4 +125,100 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
       : '\nA step did not go as expected (see above).\n',
   );
   return ok ? 0 : 1;
+}
+
+async function showGateway({ ctx, gw, show }: Tour, stateDir: string): Promise<void> {
+  const by = gw.kind === 'running' ? ` (already running: ${gw.runBy ?? 'process'} ${gw.pid})` : '';
+  ctx.stdout(
+    `Listening on ${gw.origin}${by} — simulated date ${formatGatewayDate(await gw.today())}\n  create: ${gw.environment.baseUrl}\n  report: ${gw.environment.reportBaseUrl}\n  demo merchant: ${gw.merchant.consumerKey}, endpoint ${gw.merchant.endpointId} (keys in ${show(stateDir)})\n`,
+  );
+}
+
+/** Step 2: every example's problems, the first six of each. */
+async function lintExamples({ ctx, dir, show, step }: Tour): Promise<void> {
+  step(2, `Lint ${show(dir)}/`);
+  const files = readdirSync(dir)
+    .filter((f) => /\.(rpcsv|csv)$/i.test(f))
+    .sort();
+  for (const f of files) {
+    const text = await readFile(join(dir, f), 'utf8');
+    const r = lint(text);
+    const errors = r.diagnostics.filter((d) => d.severity === 'error');
+    const warnings = r.diagnostics.filter((d) => d.severity === 'warning');
+    ctx.stdout(`${show(join(dir, f))}: ${r.batch.rows.length} row(s), ${errors.length} error(s), ${warnings.length} warning(s)\n`);
+    for (const d of r.diagnostics.slice(0, 6)) {
+      const p = displayPosition(d.range.start, r.batch.csv.bom);
+      ctx.stdout(`  ${p.line}:${p.column} ${d.severity} ${d.code} ${field(d.message)}\n`);
+    }
+    if (r.diagnostics.length > 6) ctx.stdout(`  … and ${r.diagnostics.length - 6} more ('paygate lint ${show(join(dir, f))}')\n`);
+  }
+}
+
+/** Step 3: valid.rpcsv sent to the local gateway; false when it was not accepted. */
+async function submitValid({ ctx, gw, dir, show, step }: Tour): Promise<boolean> {
+  step(3, 'Submit valid.rpcsv (RSA-SHA256, signed with the demo merchant key)');
+  const validPath = join(dir, 'valid.rpcsv');
+  const valid = prepareSubmission(await readFile(validPath, 'utf8'));
+  if (valid.errors.length > 0) {
+    ctx.stdout('valid.rpcsv has lint errors; the CLI would not send it.\n');
+    return false;
+  }
+  const created = await createRecurringPayments({
+    environment: gw.environment,
+    payload: valid.payload,
+    credentials: { signatureMethod: 'RSA-SHA256', consumerKey: gw.merchant.consumerKey, privateKeyPem: gw.merchant.rsaPrivateKeyPem },
+  });
+  ctx.stdout(outcomeText(created, `${show(validPath)} (${valid.rowCount} rows) to local, endpoint ${gw.environment.endpointId}`));
+  return exitCodeFor(created) === 0;
+}
+
+/** Step 4: the simulated clock moved, so the charges fall due. */
+async function advanceClock({ ctx, gw, step }: Tour, days: number): Promise<void> {
+  step(4, `Advance the simulated clock ${days} days`);
+  const advanced = await gw.advanceDays(days);
+  const approved = advanced.charges.filter((c) => c.status === 'approved').length;
+  ctx.stdout(
+    `${advanced.from} → ${advanced.today}: ${advanced.charges.length} charge(s) (${approved} approved, ${advanced.charges.length - approved} declined), ${advanced.stopped.length} payment(s) stopped\n`,
+  );
+}
+
+/** Steps 5 and 6: the example report run and valid.rpcsv reconciled with it; false when the report failed. */
+async function reportAndReconcile({ ctx, gw, dir, show, step }: Tour, sentOn: CalendarDate): Promise<boolean> {
+  step(5, 'Run the report transactions.report.json (HMAC-SHA1, realm="")');
+  const templatePath = join(dir, 'transactions.report.json');
+  const parsedTemplate = parseReportTemplate(await readFile(templatePath, 'utf8'));
+  if (!parsedTemplate.ok) {
+    for (const p of parsedTemplate.problems)
+      ctx.stdout(`${show(templatePath)}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}: ${field(p.message)}\n`);
+    return false;
+  }
+  const report = await runCustomReport({
+    environment: gw.environment,
+    template: parsedTemplate.template,
+    credentials: { signatureMethod: 'HMAC-SHA1', consumerKey: gw.merchant.consumerKey, consumerSecret: gw.merchant.consumerSecret },
+  });
+  if (report.outcome !== 'report' || report.format !== 'csv') {
+    ctx.stdout(outcomeText(report, show(templatePath)));
+    return false;
+  }
+  ctx.stdout(`${formatTable(report.columns, report.rows)}${report.rows.length} row(s)\n`);
+  step(6, 'Reconcile valid.rpcsv with the report (paygate reconcile)');
+  const validPath = join(dir, 'valid.rpcsv');
+  const rows = batchRows(show(validPath), await readFile(validPath, 'utf8'));
+  const result = reconcileText(rows, report.text, { today: sentOn, delimiter: parsedTemplate.template.reportCsvDelimiter });
+  ctx.stdout(
+    'error' in result
+      ? `The report cannot be reconciled: ${field(result.error)}\n`
+      : formatReconcileText(result, reportRunLabel('transactions.report.json')),
+  );
+  return true;
+}
+
+/** Step 7: the gateway stopped or let go, and a temporary state directory removed. */
+async function letGo({ ctx, gw, show, step }: Tour, o: TourOptions): Promise<void> {
+  step(7, gw.kind === 'started' ? 'Stop the local gateway' : 'Let go of the local gateway');
+  await gw.release();
+  if (o.givenState === undefined) rmSync(o.stateDir, { recursive: true, force: true });
+  if (gw.kind === 'running') ctx.stdout(`It keeps running (${gw.runBy ?? 'process'} ${gw.pid}); state in ${show(o.stateDir)}.\n`);
+  else ctx.stdout(o.givenState === undefined ? 'Stopped; temporary state removed.\n' : `Stopped; state kept in ${show(o.stateDir)}.\n`);
 }

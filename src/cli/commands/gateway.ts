@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { CliContext } from '../context';
-import { localStateDir } from '../localGateway';
+import { localGatewayFor, localStateDir } from '../localGateway';
+import { DEFAULT_PATHS } from '../../core/gateway/environments';
 import { field, usageError } from '../output';
 import { exits, paygateCommand, runCommand } from '../parser';
 import { formatGatewayDate } from '../../core/dates';
@@ -11,6 +12,7 @@ import {
   gatewayClients,
   holderText,
   loadOrCreateDemoMerchant,
+  MAX_ADVANCE_DAYS,
   PRIVATE_KEY_FILE,
   readRunningGateway,
   RUNNING_FILE,
@@ -26,6 +28,7 @@ export interface GatewayOptions {
   port?: string;
   state?: string;
   quiet?: true;
+  advance?: string;
 }
 
 /** How often the client list (and, while watching, the other gateway) is looked at. */
@@ -63,7 +66,11 @@ export function gatewayCommand(ctx: CliContext) {
       'state directory: demo merchant keys, payments, clock (default $PAYGATE_STATE_DIR, else $XDG_STATE_HOME/paygate/gateway, else ~/.local/state/paygate/gateway; the editor uses the same)',
     )
     .option('--quiet', 'do not log requests to standard error')
-    .action(exits((o) => serveGateway(o, ctx)));
+    .option(
+      '--advance <DAYS>',
+      "move the local gateway's simulated clock DAYS days forward (making the charges due meanwhile) and exit, instead of running it: the running one of DIR, else DIR's state",
+    )
+    .action(exits((o) => (o.advance === undefined ? serveGateway(o, ctx) : advanceClock(o.advance, o, ctx))));
 }
 
 export const runGateway = (args: string[], ctx: CliContext) => runCommand(gatewayCommand, args, ctx);
@@ -148,6 +155,34 @@ async function watch(stop: Promise<string>, clients: ClientWatch, stateDir: stri
       const now = readRunningGateway(stateDir);
       if (now?.pid !== holder.pid || now.adminToken !== holder.adminToken) return 'gone';
     }
+  }
+}
+
+/** `paygate gateway --advance DAYS`: the terminal's way to move the one local gateway's clock, without curl and a token. */
+async function advanceClock(daysText: string, values: GatewayOptions, ctx: CliContext): Promise<number> {
+  const days = Number(daysText);
+  if (!/^\d+$/.test(daysText) || days < 1 || days > MAX_ADVANCE_DAYS)
+    return usageError(ctx, 'paygate gateway', `--advance must be a whole number of days from 1 to ${MAX_ADVANCE_DAYS}, not "${daysText}"`);
+  const stateDir = path.resolve(ctx.cwd, values.state ?? localStateDir(ctx));
+  const found = await localGatewayFor(stateDir, DEFAULT_PATHS, 'paygate gateway --advance');
+  if (!found.ok) {
+    ctx.stderr(`paygate gateway: ${found.message}\n`);
+    return 1;
+  }
+  try {
+    const a = await found.value.advanceDays(days);
+    const approved = a.charges.filter((c) => c.status === 'approved').length;
+    ctx.stdout(
+      `Advanced the local gateway of ${stateDir} ${days} day(s): ${a.from} → ${a.today}; ${a.chargeCount} charge(s) made` +
+        `${a.chargeCount === a.charges.length ? ` (${approved} approved, ${a.charges.length - approved} declined)` : ''}, ${a.stopped.length} payment(s) stopped\n`,
+    );
+    if (a.truncated) ctx.stdout(`Stopped early: ${terminalField(a.truncated.reason)}\n`);
+    return 0;
+  } catch (err) {
+    ctx.stderr(`paygate gateway: cannot advance the clock: ${terminalField((err as Error).message)}\n`);
+    return 1;
+  } finally {
+    await found.value.release();
   }
 }
 

@@ -4,7 +4,7 @@ import { damageText, openLedger, sendingNow } from '../ledger';
 import { field, inputError, jsonLine } from '../output';
 import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
 
-export interface HistoryOptions {
+export interface LedgerListOptions {
   format: 'text' | 'json';
   limit?: string;
   state?: string;
@@ -28,7 +28,7 @@ export function historyCommand(ctx: CliContext) {
     .addOption(choiceOption('--format <FORMAT>', 'text, or JSON: {"ledger": FILE, "records": [...]}', ['text', 'json']).default('text'))
     .option('--limit <N>', 'only the newest N submissions (read from the end of the ledger: fast on a long history)')
     .option('--state <DIR>', 'the ledger directory (default $PAYGATE_DATA_DIR, else $XDG_DATA_HOME/paygate, else ~/.local/share/paygate)')
-    .action(exits((o) => listHistory(o, ctx)));
+    .action(exits((o) => listLedger(o, ctx)));
 }
 
 export const runHistory = (args: string[], ctx: CliContext) => runCommand(historyCommand, args, ctx);
@@ -63,7 +63,7 @@ function recordText(r: SubmissionRecord): string {
 }
 
 /** Lists the ledger; the logic behind `paygate history`, for any argument parser to call. */
-export async function listHistory(o: HistoryOptions, ctx: CliContext): Promise<number> {
+export async function listLedger(o: LedgerListOptions, ctx: CliContext): Promise<number> {
   const ledger = openLedger(ctx, o.state);
   const limit = o.limit === undefined ? undefined : Number(o.limit);
   if (limit !== undefined && !(Number.isInteger(limit) && limit > 0))

@@ -14,7 +14,7 @@ import { localStateDir } from '../localGateway';
 import { reportCredentials } from '../credentials';
 import { resolveTarget } from '../target';
 import type { CliContext } from '../context';
-import { formatReconcileCsv, formatReconcileJson, formatReconcileText } from '../format/reconcile';
+import { formatReconcileCsv, formatReconcileJson, formatReconcileText, reportFileLabel, reportRunLabel } from '../format/reconcile';
 import { readInput } from '../io';
 import { EXIT, field, inputError } from '../output';
 import { choiceOption, exits, paygateCommand, rawOption, runCommand } from '../parser';
@@ -119,23 +119,28 @@ export async function reconcile(files: string[], o: ReconcileOptions, ctx: CliCo
   const today = (localDir !== undefined ? simulatedToday(localDir) : undefined) ?? todayLocal();
   const into = new ReportReconciliation(
     batches.flatMap((b) => b.rows),
-    { columns, from: from as CalendarDate | undefined, asOf: asOf as CalendarDate | undefined, today },
+    {
+      columns,
+      columnHint: (role) => `set it with --column ${role}=NAME`,
+      from: from as CalendarDate | undefined,
+      asOf: asOf as CalendarDate | undefined,
+      today,
+    },
   );
-  let reportName = field(o.report ?? o.template!);
+  const report = o.report !== undefined ? reportFileLabel(o.report === '-' ? '<stdin>' : o.report) : reportRunLabel(o.template!);
   if (o.report !== undefined) {
     const fed = await feedReport(o.report, into, ctx);
     if (fed) return usage(fed.error);
-    if (o.report === '-') reportName = '<stdin>';
   } else {
     const ran = await runTemplate(o.template!, o, ctx, into);
     if (ran !== undefined) return ran;
   }
   const result = into.end();
-  if ('error' in result) return usage(`${reportName}: ${field(result.error)}`);
+  if ('error' in result) return usage(`${report.title}: ${field(result.error)}`);
   const formats = {
     json: formatReconcileJson,
     csv: (r: Reconciliation) => formatReconcileCsv(r, o.raw === true),
-    text: (r: Reconciliation) => formatReconcileText(r, reportName),
+    text: (r: Reconciliation) => formatReconcileText(r, report),
   };
   ctx.stdout(formats[o.format](result));
   return settled(result) ? EXIT.ok : EXIT.rejected;

@@ -92,6 +92,10 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
     return usage(`--max-answer-bytes must be a positive whole number of bytes, not "${values.maxAnswerBytes}"`);
   }
 
+  // `-` is not standard output for --out: it would be a file named "-" holding the report, and nothing on
+  // the pipe a reader wrote `--out - |` for. The report's CSV goes to standard output with --format csv.
+  if (values.out === '-')
+    return usage('--out - is not standard output: print the report as received with --format csv (a PDF report needs a file)');
   const input = await readInput(templatePath, ctx);
   if (!input.ok) return usage(input.message);
   const template = parseReportTemplate(input.text);

@@ -2,6 +2,7 @@
 // its series and fitted to the terminal's width, then the series' totals and the skipped rows. Each
 // currency's charges are one series and its payouts (DST rows: money paid out) another, never summed.
 
+import { sumAmountTexts } from '../../core/amounts';
 import type { Forecast, ForecastBucket } from '../../core/forecast';
 import { terminalField } from '../../core/output';
 import { bar } from './bar';
@@ -13,14 +14,6 @@ const printable = terminalField;
 
 const amount = (b: Pick<ForecastBucket, 'min' | 'max'>) => (b.min === b.max ? b.max : `${b.min}..${b.max}`);
 const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-
-/** Sums decimal strings exactly (they share a currency's number of decimals). */
-function sum(values: string[]): string {
-  const decimals = values[0]?.split('.')[1]?.length ?? 2;
-  const total = values.reduce((s, v) => s + BigInt(v.replace('.', '')), 0n);
-  const text = total.toString().padStart(decimals + 1, '0');
-  return `${text.slice(0, -decimals)}.${text.slice(-decimals)}`;
-}
 
 /** One series (a currency's charges or its payouts) as bars, then its total. */
 interface Series {
@@ -64,7 +57,7 @@ export function forecastTextOutput(file: string, forecast: Forecast, columns: nu
       const drawn = bar(peak > 0 ? Number(b.max) / peak : 0, width);
       lines.push(`${b.period.padEnd(periodWidth)} ${drawn.padEnd(width)}  ${labels[i]}`);
     });
-    const total = { min: sum(buckets.map((b) => b.min)), max: sum(buckets.map((b) => b.max)) };
+    const total = { min: sumAmountTexts(buckets.map((b) => b.min)) ?? '', max: sumAmountTexts(buckets.map((b) => b.max)) ?? '' };
     const count = buckets.reduce((s, b) => s + b.count, 0);
     lines.push(`total ${printable(title)}: ${plural(count, word)}, ${amount(total)}`);
   }

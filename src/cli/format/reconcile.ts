@@ -51,15 +51,30 @@ export function sourceText(r: Reconciliation): string {
 
 const severity = (x: RowReconciliation) => RECONCILE_STATUSES.indexOf(x.status);
 
-/** A report line as text: every value from the report is one value on the line. */
-function chargeText(c: ReportCharge, report: string): string {
-  const what = [c.date, c.amount, c.currency].map(field).join(' ');
-  return `  ${report}:${c.line}  ${what} ${c.approved ? 'approved' : 'not approved'} ${field(c.transactionId)}`;
+/**
+ * What the text calls the report: its name in the title, and how one of its lines is named. A saved report
+ * is a file, so `transactions.csv:7`; a report run now is no file (the template is not the report), so
+ * `report line 7` under a title that names the template it was run from.
+ */
+export interface ReportLabel {
+  title: string;
+  line: (n: number) => string;
 }
 
-export function formatReconcileText(r: Reconciliation, reportName: string): string {
-  const report = field(reportName);
-  const out: string[] = [`Reconciliation of ${r.rows.length} batch row(s) with ${report}, window ${r.window.from} to ${r.window.to}`];
+export const reportFileLabel = (name: string): ReportLabel => ({ title: field(name), line: (n) => `${field(name)}:${n}` });
+export const reportRunLabel = (template: string): ReportLabel => ({
+  title: `the report of ${field(template)}, run now`,
+  line: (n) => `report line ${n}`,
+});
+
+/** A report line as text: every value from the report is one value on the line. */
+function chargeText(c: ReportCharge, report: ReportLabel): string {
+  const what = [c.date, c.amount, c.currency].map(field).join(' ');
+  return `  ${report.line(c.line)}  ${what} ${c.approved ? 'approved' : 'not approved'} ${field(c.transactionId)}`;
+}
+
+export function formatReconcileText(r: Reconciliation, report: ReportLabel): string {
+  const out: string[] = [`Reconciliation of ${r.rows.length} batch row(s) with ${report.title}, window ${r.window.from} to ${r.window.to}`];
   out.push(`(${sourceText(r)})`);
   // A DST row's report lines are payouts (money paid out), matched and counted apart from the charges.
   const payouts = r.rows.filter((x) => x.kind === 'payouts').length;
@@ -78,7 +93,7 @@ export function formatReconcileText(r: Reconciliation, reportName: string): stri
     out.push('', 'Report rows that match no batch row:');
     for (const u of r.unmatched) {
       const what = [u.date, u.amount, u.currency].map(field).join(' ');
-      out.push(`  ${report}:${u.line}  ${field(u.clientOrderId) || '(no order id)'} ${what}`);
+      out.push(`  ${report.line(u.line)}  ${field(u.clientOrderId) || '(no order id)'} ${what}`);
     }
   }
   return `${out.join('\n')}\n`;

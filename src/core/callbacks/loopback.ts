@@ -16,16 +16,26 @@ export function loopbackUrl(text: string): LoopbackUrl {
   } catch {
     return { ok: false, reason: `${JSON.stringify(text)} is not a URL` };
   }
+  // Where the target is decides first: an address off this machine is refused as that whatever its
+  // scheme, so `https://example.com` is not told to switch to http:// (which would still be refused).
+  const host = url.hostname.toLowerCase();
+  const connectHost = loopbackHost(host);
+  if (connectHost === undefined)
+    return {
+      ok: false,
+      reason: `${url.host || text} is not on this machine: callbacks are only forwarded or replayed to 127.0.0.1, ::1 or localhost`,
+    };
   if (url.protocol !== 'http:') return { ok: false, reason: `${text} is not an http:// address (only loopback http handlers are called)` };
   if (url.username !== '' || url.password !== '') return { ok: false, reason: `${url.host}: an address with user:password@ is not called` };
-  const host = url.hostname.toLowerCase();
-  if (host === 'localhost' || host === 'localhost.') return { ok: true, url, connectHost: '127.0.0.1' };
-  if (host === '[::1]') return { ok: true, url, connectHost: '::1' };
-  if (isIP(host) === 4 && host.startsWith('127.')) return { ok: true, url, connectHost: host };
-  return {
-    ok: false,
-    reason: `${url.host} is not a loopback address: callbacks are only forwarded or replayed to 127.0.0.1, ::1 or localhost`,
-  };
+  return { ok: true, url, connectHost };
+}
+
+/** The address to connect to for a loopback host name (never resolved), or undefined off this machine. */
+function loopbackHost(host: string): string | undefined {
+  if (host === 'localhost' || host === 'localhost.') return '127.0.0.1';
+  if (host === '[::1]') return '::1';
+  if (isIP(host) === 4 && host.startsWith('127.')) return host;
+  return undefined;
 }
 
 /** The target's path with a received call's path and query appended: `/hook` + `/cb?x=1` → `/hook/cb?x=1`. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { contentHash } from '../contentHash';
 import { legacySentText } from './write';
 
 // The canonical form of a batch: the one text every face sends, hashes, guards and reconciles, so an
@@ -32,14 +32,9 @@ export function canonicalBatchText(text: string): string {
   return out;
 }
 
-/** SHA-256 (hex) of a text's UTF-8 bytes. */
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
 /** The content hash of a batch: SHA-256 of its canonical text. The ledger's and the guard's name for it. */
 export function batchContentHash(text: string): string {
-  return sha256Hex(canonicalBatchText(text));
+  return contentHash(canonicalBatchText(text));
 }
 
 /**
@@ -59,7 +54,7 @@ export function legacyContentHashes(text: string, raw?: string): string[] {
   if (raw !== undefined && raw !== text) candidates.push(legacySentText(raw));
   const out: string[] = [];
   for (const c of candidates) {
-    const h = sha256Hex(c);
+    const h = contentHash(c);
     if (h !== current && !out.includes(h)) out.push(h);
   }
   return out;

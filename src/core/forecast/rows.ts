@@ -11,7 +11,8 @@ import type { ParsedCsv } from '../csv/parse';
 import { inMessage } from '../rules/quote';
 import { scheduleProblems } from '../schedule/problems';
 import { scheduleInputFromRow, type ScheduleInput } from '../schedule/schedule';
-import { decimalsOf, MAX_AMOUNT_LENGTH, thousandths } from './amounts';
+import { decimalsOf, isRuleBookDecimalIn, thousandthsIn } from '../amounts';
+import { MAX_AMOUNT_LENGTH } from './sums';
 
 /** The columns a charge's date, amount and currency come from, in the order FieldReader reads them. */
 export const DATE_COLUMNS = ['rp_card_type', 'period', 'interval', 'start-date', 'finish-date', 'max-repeats-number'] as const;
@@ -74,28 +75,14 @@ export function amountAt(a: RowAmounts, index: number): number {
   return seq[index < seq.length ? index : seq.length - 1];
 }
 
-/** A plainly written decimal (digits, at most 3 decimals, greater than 0, at most 10 characters) in thousandths. */
+/** An amount scheduleInputFromRow kept (so the rule book's decimal) in thousandths. */
+const thousandths = (text: string): number => thousandthsIn(text, 0, text.length);
+
+/** A plainly written decimal (the rule book's, at most 10 characters) in thousandths, with its decimals. */
 function plainThousandths(text: string): { value: number; decimals: number } | undefined {
   const n = text.length;
-  if (n === 0 || n > MAX_AMOUNT_LENGTH) return undefined;
-  let whole = 0;
-  let fraction = 0;
-  let decimals = -1;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 46 && decimals < 0 && i > 0) decimals = 0;
-    else if (c >= 48 && c <= 57 && decimals < 3) {
-      if (decimals < 0) whole = whole * 10 + (c - 48);
-      else {
-        fraction = fraction * 10 + (c - 48);
-        decimals++;
-      }
-    } else return undefined;
-  }
-  if (decimals === 0) return undefined; // "12." is not the rule book's decimal
-  const d = Math.max(0, decimals);
-  const value = whole * 1000 + fraction * 10 ** (3 - d);
-  return value > 0 ? { value, decimals: d } : undefined;
+  if (n > MAX_AMOUNT_LENGTH || !isRuleBookDecimalIn(text, 0, n)) return undefined;
+  return { value: thousandthsIn(text, 0, n), decimals: decimalsOf(text) };
 }
 
 /**

@@ -1,4 +1,5 @@
-import { canonicalBatchText, legacyContentHashes, sha256Hex } from '../csv/canonical';
+import { contentHash } from '../contentHash';
+import { canonicalBatchText, legacyContentHashes } from '../csv/canonical';
 import { lint, type LintResult } from '../rules/lint';
 import type { LintDiagnostic } from '../rules/types';
 
@@ -52,7 +53,7 @@ export function prepareSubmission(text: string, name = 'the file', raw?: string)
     rowCount,
     canonicalText,
     payload: Buffer.from(canonicalText, 'utf8').toString('base64'),
-    contentHash: sha256Hex(canonicalText),
+    contentHash: contentHash(canonicalText),
     legacyHashes: legacyContentHashes(text, raw),
   };
 }

@@ -1,5 +1,6 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
+import type { Socket } from 'node:net';
 import * as zlib from 'node:zlib';
 import type { GatewayOutcome, HttpAnswer } from './outcome';
 
@@ -115,7 +116,7 @@ function deadlineError(): Error {
 }
 
 /** POSTs once. Never retried; see PostResult for what a failure means. */
-export function postOnce(request: { url: string; headers: Record<string, string>; body: string }, o: PostOptions): Promise<PostResult> {
+export function postOnce(request: PostRequest, o: PostOptions): Promise<PostResult> {
   if (o.signal?.aborted) {
     return Promise.resolve({
       ok: false,
@@ -123,134 +124,163 @@ export function postOnce(request: { url: string; headers: Record<string, string>
       error: classifyTransportError(new Error('cancelled'), request.url, o.timeoutMs, true),
     });
   }
-  return new Promise<PostResult>((resolve) => {
-    const url = new URL(request.url);
-    const host = url.host;
-    const seconds = Math.round(o.timeoutMs / 1000);
-    const body = Buffer.from(request.body, 'utf8');
-    let connected = false;
-    /** The whole request was handed to the operating system: from then on the gateway may act on it. */
-    let written = false;
-    let settled = false;
-    let status: number | undefined;
-    let reason: 'deadline' | 'cancelled' | 'too-large' | undefined;
+  return new Promise<PostResult>((resolve) => new Exchange(request, o, resolve).start());
+}
 
-    const finish = (result: PostResult) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      o.signal?.removeEventListener('abort', onAbort);
-      resolve(result);
+interface PostRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** One POST and its answer: what has happened so far decides what a failure means (see PostResult). */
+class Exchange {
+  private readonly url: URL;
+  private readonly host: string;
+  private connected = false;
+  /** The whole request was handed to the operating system: from then on the gateway may act on it. */
+  private written = false;
+  private settled = false;
+  private status: number | undefined;
+  private reason: 'deadline' | 'cancelled' | 'too-large' | undefined;
+  private req!: http.ClientRequest;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly onAbort = () => {
+    this.reason ??= 'cancelled';
+    this.req.destroy(Object.assign(new Error('cancelled'), { code: 'ABORT_ERR' }));
+  };
+
+  constructor(
+    private readonly request: PostRequest,
+    private readonly o: PostOptions,
+    private readonly resolve: (result: PostResult) => void,
+  ) {
+    this.url = new URL(request.url);
+    this.host = this.url.host;
+  }
+
+  /** Sends the request under the one deadline and the caller's signal. */
+  start(): void {
+    const body = Buffer.from(this.request.body, 'utf8');
+    const transport = this.url.protocol === 'https:' ? https : http;
+    const req = (this.req = transport.request(this.url, {
+      method: 'POST',
+      headers: { ...this.request.headers, 'Content-Length': String(body.length) },
+      agent: false,
+    }));
+    this.timer = setTimeout(() => {
+      this.reason ??= 'deadline';
+      req.destroy(deadlineError());
+    }, this.o.timeoutMs);
+    this.o.signal?.addEventListener('abort', this.onAbort, { once: true });
+    req.on('socket', (socket) => this.watchConnection(socket));
+    req.on('finish', () => {
+      this.written = true;
+    });
+    req.on('error', (err) => this.failed(err));
+    req.on('response', (res) => this.read(res));
+    req.end(body);
+  }
+
+  private finish(result: PostResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.o.signal?.removeEventListener('abort', this.onAbort);
+    this.resolve(result);
+  }
+
+  /** From the moment the connection is open (TLS included), bytes of the request may reach the gateway. */
+  private watchConnection(socket: Socket): void {
+    const open = () => {
+      this.connected = true;
     };
-    const afterSend = (kind: AfterSendFailure, message: string) =>
-      finish({ ok: false, sent: true, kind, message, ...(status !== undefined ? { status } : {}) });
+    const tls = this.url.protocol === 'https:';
+    if (!socket.connecting && (!tls || (socket as { encrypted?: boolean }).encrypted)) open();
+    else socket.once(tls ? 'secureConnect' : 'connect', open);
+  }
 
-    const failed = (err: unknown) => {
-      // Before the last byte left, the gateway cannot have a whole request to act on: nothing was sent.
-      if (!connected || (!written && status === undefined)) {
-        finish({
-          ok: false,
-          sent: false,
-          error: classifyTransportError(reason === 'deadline' ? deadlineError() : err, request.url, o.timeoutMs, reason === 'cancelled'),
-        });
+  private afterSend(kind: AfterSendFailure, message: string): void {
+    const status = this.status;
+    this.finish({ ok: false, sent: true, kind, message, ...(status !== undefined ? { status } : {}) });
+  }
+
+  private failed(err: unknown): void {
+    const { host, reason, o } = this;
+    // Before the last byte left, the gateway cannot have a whole request to act on: nothing was sent.
+    if (!this.connected || (!this.written && this.status === undefined)) {
+      this.finish({
+        ok: false,
+        sent: false,
+        error: classifyTransportError(reason === 'deadline' ? deadlineError() : err, this.request.url, o.timeoutMs, reason === 'cancelled'),
+      });
+      return;
+    }
+    const code = (err as { code?: string } | undefined)?.code;
+    if (reason === 'deadline')
+      this.afterSend('timeout', `No complete answer from ${host} within ${Math.round(o.timeoutMs / 1000)} s after the request was sent`);
+    else if (reason === 'cancelled') this.afterSend('cancelled', `Cancelled after the request was sent to ${host}`);
+    else if (reason === 'too-large')
+      this.afterSend('truncated', `The answer from ${host} exceeded ${o.maxAnswerBytes} bytes and was cut off`);
+    else if (this.status !== undefined) this.afterSend('truncated', `The answer from ${host} was cut off (${code ?? 'connection closed'})`);
+    else this.afterSend('connection-lost', `The connection to ${host} was lost after the request was sent (${code ?? 'closed'})`);
+  }
+
+  /** Reads the answer: decoded, capped, kept up to keepBytes, each chunk to onChunk. */
+  private read(res: http.IncomingMessage): void {
+    const { o, req } = this;
+    this.status = res.statusCode ?? 0;
+    const chunks: Buffer[] = [];
+    let length = 0;
+    let ended = false;
+    let received = false;
+    const keep = o.keepBytes ?? Infinity;
+    let kept = 0;
+    // A compressed answer (either operation) is read as its decoded bytes, and the cap counts those, so
+    // a small bomb cannot grow past it. A body that does not decode is a cut-off answer.
+    const decoder = decoderFor(res.headers['content-encoding']);
+    const source = decoder ? res.pipe(decoder) : res;
+    source.on('data', (chunk: Buffer) => {
+      length += chunk.length;
+      if (length > o.maxAnswerBytes) {
+        this.reason ??= 'too-large';
+        req.destroy(new Error('too large'));
         return;
       }
-      if (reason === 'deadline') afterSend('timeout', `No complete answer from ${host} within ${seconds} s after the request was sent`);
-      else if (reason === 'cancelled') afterSend('cancelled', `Cancelled after the request was sent to ${host}`);
-      else if (reason === 'too-large') afterSend('truncated', `The answer from ${host} exceeded ${o.maxAnswerBytes} bytes and was cut off`);
-      else if (status !== undefined)
-        afterSend('truncated', `The answer from ${host} was cut off (${(err as { code?: string })?.code ?? 'connection closed'})`);
-      else
-        afterSend(
-          'connection-lost',
-          `The connection to ${host} was lost after the request was sent (${(err as { code?: string })?.code ?? 'closed'})`,
-        );
-    };
-
-    const transport = url.protocol === 'https:' ? https : http;
-    const req = transport.request(url, {
-      method: 'POST',
-      headers: { ...request.headers, 'Content-Length': String(body.length) },
-      agent: false,
+      if (kept < keep) {
+        const part = kept + chunk.length <= keep ? chunk : chunk.subarray(0, keep - kept);
+        chunks.push(part);
+        kept += part.length;
+      }
+      try {
+        o.onChunk?.(chunk);
+      } catch (err) {
+        req.destroy(err as Error);
+      }
     });
-
-    const timer = setTimeout(() => {
-      reason ??= 'deadline';
-      req.destroy(deadlineError());
-    }, o.timeoutMs);
-    const onAbort = () => {
-      reason ??= 'cancelled';
-      req.destroy(Object.assign(new Error('cancelled'), { code: 'ABORT_ERR' }));
-    };
-    o.signal?.addEventListener('abort', onAbort, { once: true });
-
-    req.on('socket', (socket) => {
-      // From the moment the connection is open, bytes of the request may reach the gateway.
-      const open = () => {
-        connected = true;
-      };
-      if (!socket.connecting && (url.protocol !== 'https:' || (socket as { encrypted?: boolean }).encrypted)) open();
-      else socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', open);
-    });
-    req.on('finish', () => {
-      written = true;
-    });
-    req.on('error', failed);
-    req.on('response', (res) => {
-      status = res.statusCode ?? 0;
-      const chunks: Buffer[] = [];
-      let length = 0;
-      let ended = false;
-      let received = false;
-      const keep = o.keepBytes ?? Infinity;
-      let kept = 0;
-      // A compressed answer (either operation) is read as its decoded bytes, and the cap counts those, so
-      // a small bomb cannot grow past it. A body that does not decode is a cut-off answer.
-      const decoder = decoderFor(res.headers['content-encoding']);
-      const source = decoder ? res.pipe(decoder) : res;
-      source.on('data', (chunk: Buffer) => {
-        length += chunk.length;
-        if (length > o.maxAnswerBytes) {
-          reason ??= 'too-large';
-          req.destroy(new Error('too large'));
-          return;
-        }
-        if (kept < keep) {
-          const part = kept + chunk.length <= keep ? chunk : chunk.subarray(0, keep - kept);
-          chunks.push(part);
-          kept += part.length;
-        }
-        try {
-          o.onChunk?.(chunk);
-        } catch (err) {
-          req.destroy(err as Error);
-        }
-      });
-      source.on('end', () => {
-        ended = true;
-        const ct = res.headers['content-type'];
-        finish({
-          ok: true,
-          answer: {
-            status: status ?? 0,
-            contentType: Array.isArray(ct) ? ct.join(', ') : (ct ?? ''),
-            body: new Uint8Array(Buffer.concat(chunks)),
-            length,
-          },
-        });
-      });
-      res.on('end', () => {
-        received = true;
-      });
-      res.on('error', failed);
-      decoder?.on('error', (err) => {
-        req.destroy();
-        failed(err);
-      });
-      res.on('close', () => {
-        if (!ended && !received) failed(Object.assign(new Error('closed'), { code: 'ECONNRESET' }));
+    source.on('end', () => {
+      ended = true;
+      const ct = res.headers['content-type'];
+      this.finish({
+        ok: true,
+        answer: {
+          status: this.status ?? 0,
+          contentType: Array.isArray(ct) ? ct.join(', ') : (ct ?? ''),
+          body: new Uint8Array(Buffer.concat(chunks)),
+          length,
+        },
       });
     });
-    req.end(body);
-  });
+    res.on('end', () => {
+      received = true;
+    });
+    res.on('error', (err) => this.failed(err));
+    decoder?.on('error', (err) => {
+      req.destroy();
+      this.failed(err);
+    });
+    res.on('close', () => {
+      if (!ended && !received) this.failed(Object.assign(new Error('closed'), { code: 'ECONNRESET' }));
+    });
+  }
 }

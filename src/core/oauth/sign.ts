@@ -1,5 +1,5 @@
 import OAuth from 'oauth-1.0a';
-import { createHash, createHmac, createPrivateKey, randomBytes, sign as rsaSign, type KeyObject } from 'node:crypto';
+import { createHmac, createPrivateKey, randomBytes, sign as rsaSign, type KeyObject } from 'node:crypto';
 
 export type SigningCredentials =
   | { signatureMethod: 'HMAC-SHA1'; consumerKey: string; consumerSecret: string; token?: string; tokenSecret?: string }
@@ -194,9 +194,4 @@ export function authorizationHeader(oauthParams: Record<string, string>, realm?:
   const rest = header.slice('OAuth '.length);
   const quotedRealm = `realm="${realm.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
   return rest === '' ? `OAuth ${quotedRealm}` : `OAuth ${quotedRealm}, ${rest}`;
-}
-
-/** SHA-256 of the text, hex; used to name request contents in logs and history without the contents. */
-export function contentHash(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
 }

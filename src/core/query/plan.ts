@@ -8,6 +8,7 @@ import { defaultCurrencyColumn, defaultDateColumn, findColumn, isDateColumnName 
 import { compileFilter, type RowTest } from './filter';
 import { parseExpression } from './parser';
 import type { QueryProblem } from './problem';
+import { isCvvName } from '../output';
 
 export type Period = 'day' | 'week' | 'month';
 export const PERIODS: readonly Period[] = ['day', 'week', 'month'];
@@ -142,6 +143,12 @@ function groupColumns(columns: readonly string[], spec: QuerySpec): GroupColumn[
   for (const name of spec.groupBy ?? []) {
     if (name.trim() === '') continue;
     const c = column(columns, name, 'group-by');
+    // A group's key is printed; a CVV is printed nowhere (docs/limits.md), so its column makes no groups.
+    if (isCvvName(c.name))
+      throw new Refused({
+        option: 'group-by',
+        message: `"${c.name}" holds card verification values, which are never shown: group by another column`,
+      });
     if (!groups.some((g) => g.index === c.index)) groups.push(c);
   }
   if (spec.by === undefined) return groups;

@@ -40,7 +40,11 @@ const find = (header: readonly string[], name: string): number => {
 };
 
 /** The plan for a header, or the message naming the columns it lacks. */
-export function planColumns(header: readonly string[], overrides: ColumnOverrides = {}): ColumnPlan | { error: string } {
+export function planColumns(
+  header: readonly string[],
+  overrides: ColumnOverrides = {},
+  hint?: (role: string) => string,
+): ColumnPlan | { error: string } {
   const index = {} as ColumnPlan['index'];
   const lacking: string[] = [];
   for (const role of ['order', 'amount', 'currency', 'date', 'id'] as const) {
@@ -48,7 +52,7 @@ export function planColumns(header: readonly string[], overrides: ColumnOverride
     index[role] = find(header, name);
     // Only the order id and the amount are indispensable; a report without ids or dates still reconciles.
     if (index[role] === -1 && (role === 'order' || role === 'amount' || overrides[role] !== undefined))
-      lacking.push(`${role} column "${name}"${overrides[role] === undefined ? ` (set it with --column ${role}=NAME)` : ''}`);
+      lacking.push(`${role} column "${name}"${overrides[role] === undefined && hint ? ` (${hint(role)})` : ''}`);
   }
   let status: ColumnPlan['status'] = { index: -1, source: { from: 'assumed-approved' } };
   if (overrides.status !== undefined) {

@@ -20,6 +20,11 @@ const orderKey = (id: string) => maskCardNumbers(id.trim());
 
 export interface ReconcileOptions {
   columns?: ColumnOverrides;
+  /**
+   * How this face lets a person name a report column for a role (the CLI: `--column order=NAME`), added to
+   * the message about a missing column. Absent where there is no such way: the message then names none.
+   */
+  columnHint?: (role: string) => string;
   /** Window start; default the earliest start-date (or `today` for a row without one). */
   from?: CalendarDate;
   /** Window end; default the report's Date_of_report, else `today`. */
@@ -58,7 +63,7 @@ export class Reconciler {
 
   /** The report's header; an error (naming the missing columns) as a value. */
   header(columns: readonly string[]): { error: string } | undefined {
-    const plan = planColumns(columns, this.options.columns);
+    const plan = planColumns(columns, this.options.columns, this.options.columnHint);
     if ('error' in plan) return plan;
     this.plan = plan;
     return undefined;

@@ -5,7 +5,8 @@ import { COLUMNS } from './columns';
 import { inMessage } from './quote';
 import type { ProblemCollector } from './problems';
 import type { Fix } from './types';
-import { decimalThousandths, digitsValue, luhnValidIn } from './values';
+import { thousandthsIn } from '../amounts';
+import { digitsValue, luhnValidIn } from './values';
 
 // The checks across the cells of one row (amount modes, pairs, dates, card), run by checkRows on cells
 // that passed their own checks (the `good` flags, by column ordinal).
@@ -168,7 +169,7 @@ export function checkCrossFields(
 }
 
 /** A decimal cell that passed its checks, in thousandths. */
-const thousandths = (row: RowCells, i: number): number => decimalThousandths(row.source, row.from(i), row.to(i));
+const thousandths = (row: RowCells, i: number): number => thousandthsIn(row.source, row.from(i), row.to(i));
 
 /** Cell i as it appears in a message. */
 const shown = (row: RowCells, i: number): string => inMessage(row.value(i));

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { isRuleBookDecimalIn } from '../amounts';
 import { gatewayDateKeyIn, isRealDate, formatGatewayDate } from '../dates';
 import type { ValueKind } from './columns';
 
@@ -32,50 +33,12 @@ export function digitsValue(s: string, from: number, to: number): number {
 
 const isWord = (s: string, from: number, to: number, word: string) => to - from === word.length && s.startsWith(word, from);
 
-/** Digits with an optional `.` and 1–3 fractional digits, value > 0. */
-function isDecimalIn(v: string, from: number, to: number): boolean {
-  let dot = -1;
-  let nonZero = false;
-  for (let i = from; i < to; i++) {
-    const c = v.charCodeAt(i);
-    if (c === 46 /* . */) {
-      if (dot !== -1 || i === from) return false;
-      dot = i;
-    } else if (!isDigit(c)) {
-      return false;
-    } else if (c !== 48) {
-      nonZero = true;
-    }
-  }
-  if (to === from) return false;
-  if (dot !== -1 && (to - dot - 1 < 1 || to - dot - 1 > 3)) return false;
-  return nonZero;
-}
-
-/**
- * A valid decimal (see isDecimalIn) in thousandths, read in place. Exact, and so ordered as the amounts
- * are, for up to 15 digits: amount-from and amount-to are at most 10 characters.
- */
-export function decimalThousandths(s: string, from: number, to: number): number {
-  let n = 0;
-  let fraction = -1; // digits after the dot, -1 before it
-  for (let i = from; i < to; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 46 /* . */) fraction = 0;
-    else {
-      n = n * 10 + c - 48;
-      if (fraction >= 0) fraction++;
-    }
-  }
-  return n * 10 ** (3 - Math.max(fraction, 0));
-}
-
 /** Decimals joined by `,`, each valid. */
 function isDecimalList(s: string, from: number, to: number): boolean {
   let element = from;
   for (let i = from; i <= to; i++) {
     if (i < to && s.charCodeAt(i) !== 44 /* , */) continue;
-    if (!isDecimalIn(s, element, i)) return false;
+    if (!isRuleBookDecimalIn(s, element, i)) return false;
     element = i + 1;
   }
   return true;
@@ -148,7 +111,7 @@ export function isValidIn(kind: ValueKind, s: string, from: number, to: number):
       return month >= 1 && month <= 12;
     }
     case 'decimal':
-      return isDecimalIn(s, from, to);
+      return isRuleBookDecimalIn(s, from, to);
     case 'decimal-list':
       return isDecimalList(s, from, to);
     case 'currency':

@@ -1,6 +1,6 @@
 import { parseGatewayDate } from '../dates';
 import { inMessage } from '../rules/quote';
-import { isScheduleDecimal } from './schedule';
+import { isRuleBookDecimal } from '../amounts';
 
 // Why a row's schedule cannot be computed. scheduleInputFromRow leaves out what it cannot read, which is
 // right for the local gateway's tolerance but wrong for a person: a start-date written 2027-01-15 would
@@ -64,14 +64,14 @@ function collect(values: Record<string, string>, push: (column: string, message:
     ['amount-from', from],
     ['amount-to', to],
   ] as const) {
-    if (text !== undefined && !isScheduleDecimal(text))
+    if (text !== undefined && !isRuleBookDecimal(text))
       push(column, `${column} "${shown(text)}" is not an amount greater than 0 with at most 3 decimals`);
   }
   if (seq !== undefined) {
     const bad = seq
       .split(',')
       .map((p) => p.trim())
-      .find((p) => !isScheduleDecimal(p));
+      .find((p) => !isRuleBookDecimal(p));
     if (bad !== undefined)
       push('amount-sequence', `amount-sequence element "${shown(bad)}" is not an amount greater than 0 with at most 3 decimals`);
   }

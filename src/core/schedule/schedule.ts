@@ -1,3 +1,4 @@
+import { isRuleBookDecimal } from '../amounts';
 // The charge schedule of one recurring-payment row (docs/schedule.md, "The rules", which follows the
 // gateway's API description of states and transitions). Hovers, `paygate schedule` and the local gateway all read charges from here,
 // so the three can never disagree about when a payer is charged and how much.
@@ -47,13 +48,7 @@ export const MAX_CHARGES_PER_CALL = 100_000;
 const LAST_YEAR = 9999;
 
 const PERIODS: readonly string[] = ['day', 'week', 'month'];
-const DECIMAL = /^\d+(\.\d{1,3})?$/;
 const POSITIVE_INTEGER = /^\d+$/;
-
-/** The rule book's decimal: digits, optionally `.` and 1-3 fractional digits, greater than zero. */
-export function isScheduleDecimal(text: string): boolean {
-  return DECIMAL.test(text) && /[1-9]/.test(text);
-}
 
 function positiveInteger(text: string | undefined): number | undefined {
   if (text === undefined || !POSITIVE_INTEGER.test(text)) return undefined;
@@ -62,14 +57,14 @@ function positiveInteger(text: string | undefined): number | undefined {
 }
 
 function decimal(text: string | undefined): string | undefined {
-  return text !== undefined && isScheduleDecimal(text) ? text : undefined;
+  return text !== undefined && isRuleBookDecimal(text) ? text : undefined;
 }
 
 function sequence(text: string | undefined): string[] | undefined {
   if (text === undefined || text === '') return undefined;
   const parts = text.split(',').map((p) => p.trim());
   // One bad element would shift every later charge onto the wrong amount, so the whole list is dropped.
-  return parts.every(isScheduleDecimal) ? parts : undefined;
+  return parts.every(isRuleBookDecimal) ? parts : undefined;
 }
 
 /**

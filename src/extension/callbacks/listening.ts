@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import {
+  ForwardToSelfError,
+  isOwnAddress,
   type CallbackStore,
   MAX_STORED_CALLBACKS,
   startCallbackListener,
@@ -63,6 +65,9 @@ export class CallbackListening extends Disposable {
   }
 
   async start(port = 0, forwardTo = this.forward): Promise<string> {
+    // A target known to be this very listener is refused before anything stops: the running listener (and
+    // the notify_url in the batches) must survive a wrong answer in the Forward box.
+    if (forwardTo !== undefined && port !== 0 && isOwnAddress(forwardTo, port)) throw new ForwardToSelfError(forwardTo, port);
     await this.stop();
     if (this.isDisposed) throw new Error('the extension is stopping');
     this.forward = forwardTo;
@@ -83,9 +88,9 @@ export class CallbackListening extends Disposable {
   /** Keeps the port: a notify_url already in a batch still reaches the listener. */
   async setForward(forwardTo: string | undefined): Promise<void> {
     const port = this.listener?.port ?? 0;
-    this.forward = forwardTo;
     if (this.listener) await this.start(port, forwardTo);
     else this.fireSoon();
+    this.forward = forwardTo;
   }
 
   async stop(): Promise<void> {

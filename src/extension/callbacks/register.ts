@@ -53,74 +53,95 @@ export function registerCallbacks(context: vscode.ExtensionContext, deps: Callba
   deps.host.tree(CALLBACKS_VIEW, tree);
   subs.push(listening.onDidChangeAddress((url) => void vscode.commands.executeCommand('setContext', LISTENING_CONTEXT, url !== undefined)));
   tellLanguageServer(context, deps.client, listening);
-  let lastTarget: string | undefined;
-
-  const copy = async () => {
-    const address = listening.address ?? (await listening.start());
-    const value = notifyUrlFor(address);
-    await vscode.env.clipboard.writeText(value);
-    void showInfo(`PayGate: copied ${value} (a notify_url for your batch).`);
-    return value;
-  };
-
+  const copy = () => copyNotifyUrl(listening);
+  const replay = replayer(listening);
   subs.push(
-    vscode.commands.registerCommand('paygate.callbacks.start', async () => {
-      try {
-        const url = await listening.start();
-        const key = controlKey();
-        log().info(
-          `Callbacks: control checked with ${key ? "the local gateway's demo merchant's control key" : 'no key (none known yet)'}`,
-        );
-        void showInfo(`PayGate: listening for callbacks on ${url}`, 'Copy notify_url').then((a) => a && copy());
-        return url;
-      } catch (err) {
-        void showError(`PayGate: cannot listen for callbacks: ${(err as Error).message}`);
-        return undefined;
-      }
-    }),
+    vscode.commands.registerCommand('paygate.callbacks.start', () => startListening(listening, controlKey, copy)),
     vscode.commands.registerCommand('paygate.callbacks.stop', () => listening.stop()),
     vscode.commands.registerCommand('paygate.callbacks.copyNotifyUrl', copy),
-    vscode.commands.registerCommand('paygate.callbacks.open', async (arg?: unknown) => {
-      const id = entryIdOf(arg) ?? listening.entries().at(-1)?.id;
-      const e = id ? listening.get(id) : undefined;
-      if (!e) return void showInfo('PayGate: no callback to show.');
-      await deps.results.showReport({
-        title: `Callback ${e.fields['client-orderid'] ?? e.id}`,
-        columns: ['property', 'value'],
-        rows: entryRows(e),
-      });
-    }),
-    vscode.commands.registerCommand('paygate.callbacks.replay', async (arg?: unknown, to?: string) => {
-      const id = entryIdOf(arg);
-      const e = id ? listening.get(id) : undefined;
-      if (!e) return void showInfo('PayGate: choose a callback in the Callbacks view to replay.');
-      const target =
-        to ?? (await askLoopback('Replay this callback to (a handler on this machine)', lastTarget ?? listening.forwardTo, false));
-      if (!target) return undefined;
-      lastTarget = target.trim();
-      const r = await replayEntry(e, lastTarget);
-      if (!r.ok) {
-        log().warn(`Callbacks: replay of ${e.id} to ${lastTarget} failed: ${r.error}`);
-        void showError(`PayGate: replay failed: ${r.error}`);
-        return r;
-      }
-      const note = r.masked ? ' (the kept body was masked; the masked body was sent)' : '';
-      log().info(`Callbacks: replayed ${e.id} to ${lastTarget}: HTTP ${r.status} in ${r.ms} ms${note}`);
-      void showInfo(`PayGate: replayed to ${lastTarget}: HTTP ${r.status} in ${r.ms} ms${note}`);
-      return r;
-    }),
-    vscode.commands.registerCommand('paygate.callbacks.forward', async (to?: string) => {
-      const target =
-        typeof to === 'string'
-          ? to
-          : await askLoopback('Forward every callback to (empty: answer 200 OK instead)', listening.forwardTo, true);
-      if (target === undefined) return;
-      const value = target.trim() === '' ? undefined : target.trim();
-      if (value !== undefined && !loopbackUrl(value).ok) {
-        return void showError(`PayGate: ${(loopbackUrl(value) as { reason: string }).reason}`);
-      }
-      await listening.setForward(value);
-    }),
+    vscode.commands.registerCommand('paygate.callbacks.open', (arg?: unknown) => openCallback(listening, deps.results, arg)),
+    vscode.commands.registerCommand('paygate.callbacks.replay', replay),
+    vscode.commands.registerCommand('paygate.callbacks.forward', (to?: string) => forwardTo(listening, to)),
   );
   return listening;
+}
+
+/** Copies a notify_url that reaches the listener (started first when it is not listening). */
+async function copyNotifyUrl(listening: CallbackListening): Promise<string> {
+  const address = listening.address ?? (await listening.start());
+  const value = notifyUrlFor(address);
+  await vscode.env.clipboard.writeText(value);
+  void showInfo(`PayGate: copied ${value} (a notify_url for your batch).`);
+  return value;
+}
+
+async function startListening(
+  listening: CallbackListening,
+  controlKey: () => string | undefined,
+  copy: () => Promise<string>,
+): Promise<string | undefined> {
+  try {
+    const url = await listening.start();
+    const key = controlKey();
+    log().info(`Callbacks: control checked with ${key ? "the local gateway's demo merchant's control key" : 'no key (none known yet)'}`);
+    void showInfo(`PayGate: listening for callbacks on ${url}`, 'Copy notify_url').then((a) => a && copy());
+    return url;
+  } catch (err) {
+    void showError(`PayGate: cannot listen for callbacks: ${(err as Error).message}`);
+    return undefined;
+  }
+}
+
+/** Shows a kept callback (the one given, else the newest) as a property/value table. */
+async function openCallback(listening: CallbackListening, results: CallbacksDeps['results'], arg?: unknown): Promise<void> {
+  const id = entryIdOf(arg) ?? listening.entries().at(-1)?.id;
+  const e = id ? listening.get(id) : undefined;
+  if (!e) return void showInfo('PayGate: no callback to show.');
+  await results.showReport({
+    title: `Callback ${e.fields['client-orderid'] ?? e.id}`,
+    columns: ['property', 'value'],
+    rows: entryRows(e),
+    details: true,
+  });
+}
+
+/** The replay command; it remembers the last handler it sent to, to offer it again. */
+function replayer(listening: CallbackListening) {
+  let lastTarget: string | undefined;
+  return async (arg?: unknown, to?: string) => {
+    const id = entryIdOf(arg);
+    const e = id ? listening.get(id) : undefined;
+    if (!e) return void showInfo('PayGate: choose a callback in the Callbacks view to replay.');
+    const target =
+      to ?? (await askLoopback('Replay this callback to (a handler on this machine)', lastTarget ?? listening.forwardTo, false));
+    if (!target) return undefined;
+    lastTarget = target.trim();
+    const r = await replayEntry(e, lastTarget);
+    if (!r.ok) {
+      log().warn(`Callbacks: replay of ${e.id} to ${lastTarget} failed: ${r.error}`);
+      void showError(`PayGate: replay failed: ${r.error}`);
+      return r;
+    }
+    const note = r.masked ? ' (the kept body was masked; the masked body was sent)' : '';
+    log().info(`Callbacks: replayed ${e.id} to ${lastTarget}: HTTP ${r.status} in ${r.ms} ms${note}`);
+    void showInfo(`PayGate: replayed to ${lastTarget}: HTTP ${r.status} in ${r.ms} ms${note}`);
+    return r;
+  };
+}
+
+/** Sets (or, with an empty answer, clears) the loopback handler every callback is passed on to. */
+async function forwardTo(listening: CallbackListening, to?: string): Promise<void> {
+  const target =
+    typeof to === 'string' ? to : await askLoopback('Forward every callback to (empty: answer 200 OK instead)', listening.forwardTo, true);
+  if (target === undefined) return;
+  const value = target.trim() === '' ? undefined : target.trim();
+  if (value !== undefined && !loopbackUrl(value).ok) {
+    return void showError(`PayGate: ${(loopbackUrl(value) as { reason: string }).reason}`);
+  }
+  try {
+    await listening.setForward(value);
+  } catch (err) {
+    // Refused before anything stopped: the listener goes on as it was.
+    void showError(`PayGate: not forwarding: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }

@@ -2,22 +2,19 @@ import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import type { CallbackEntry } from '../../callback-listener';
 import type { CallbackListening } from './listening';
+import { controlText, statusLook } from './look';
 
 // The "PayGate Callbacks" tree: the listening state first (address, forward target, a button copying a
-// ready notify_url), then each received call, newest first: status, client-orderid, time, control.
+// ready notify_url), then each received call, newest first: the charge's status (its icon), client-orderid,
+// control checksum, time.
 
 export const CALLBACKS_VIEW = 'paygate.callbacks';
 
 export type CallbackNode = { kind: 'state' } | { kind: 'entry'; entry: CallbackEntry };
 
-function controlIcon(e: CallbackEntry): vscode.ThemeIcon {
-  if (e.control === 'valid') return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
-  if (e.control === 'invalid') return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.errorForeground'));
-  return new vscode.ThemeIcon('circle-outline');
-}
-
-export function controlText(e: CallbackEntry): string {
-  return e.control === null ? 'control not checked (no key)' : `control ${e.control}`;
+function statusIcon(e: CallbackEntry): vscode.ThemeIcon {
+  const look = statusLook(e);
+  return new vscode.ThemeIcon(look.icon, look.color === undefined ? undefined : new vscode.ThemeColor(look.color));
 }
 
 export class CallbacksTree extends Disposable implements vscode.TreeDataProvider<CallbackNode> {
@@ -73,7 +70,7 @@ export class CallbacksTree extends Disposable implements vscode.TreeDataProvider
     item.id = e.id;
     const fwd = e.forwarded ? ` · → ${e.forwarded.status}` : '';
     item.description = `${controlText(e)} · ${new Date(e.time).toLocaleTimeString()}${fwd}`;
-    item.iconPath = controlIcon(e);
+    item.iconPath = statusIcon(e);
     item.contextValue = 'paygate.callback';
     item.tooltip = `${e.method} ${e.path}\n${e.time}\n${controlText(e)}${e.forwarded?.error ? `\nforward failed: ${e.forwarded.error}` : ''}`;
     item.command = { command: 'paygate.callbacks.open', title: 'Show Callback', arguments: [e.id] };

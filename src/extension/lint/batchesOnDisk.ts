@@ -11,8 +11,8 @@ import {
 import { safeText } from '../../core/output';
 import { Disposable } from '../disposable';
 import { log } from '../log';
-import { LARGE_BATCHES_DOCS_URL, beyondSyncLimit, firstLineOf, isBatch, megabytes } from './bigBatch';
 import { showInfo } from '../say';
+import { LARGE_BATCHES_DOCS_URL, beyondSyncLimit, firstLineOf, isBatch, megabytes } from './bigBatch';
 
 // Batches over 50 MB, which VS Code shows but passes to no extension (bigBatch.ts): found by their tabs,
 // named to the language server, which checks them from disk (paygate/batchOnDisk), and checked again

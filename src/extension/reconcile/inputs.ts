@@ -11,7 +11,7 @@ import {
   type ReportReconciliation,
 } from '../../core/reconcile';
 import type { SubmissionRecord } from '../../core/ledger';
-import type { SubmissionHistory } from '../history/history';
+import type { EditorLedger } from '../ledger/editorLedger';
 import type { PanelContent } from '../results/panel';
 import { streamUri } from '../results/stream';
 
@@ -63,8 +63,8 @@ export async function batchesOf(records: SubmissionRecord[]): Promise<Batches> {
 }
 
 /** The ledger's accepted submissions to the environment; those to another local gateway are named and left out. */
-export async function ledgerBatches(history: SubmissionHistory, to: SentTo): Promise<Batches> {
-  const selected = acceptedSubmissions(await history.current.list(), to.environment, to.localStateDir);
+export async function ledgerBatches(ledger: EditorLedger, to: SentTo): Promise<Batches> {
+  const selected = acceptedSubmissions(await ledger.current.list(), to.environment, to.localStateDir);
   const b = await batchesOf(selected.records);
   for (const r of selected.elsewhere)
     b.skipped.push(`${r.file} went to the local gateway of ${r.localGateway?.stateDir}, not of ${to.localStateDir}`);
@@ -72,10 +72,10 @@ export async function ledgerBatches(history: SubmissionHistory, to: SentTo): Pro
 }
 
 /** An open batch; when the ledger records its content as accepted, its rows start on that send's day. */
-export async function documentBatch(doc: vscode.TextDocument, history: SubmissionHistory, to: SentTo): Promise<Batches> {
+export async function documentBatch(doc: vscode.TextDocument, ledger: EditorLedger, to: SentTo): Promise<Batches> {
   const b: Batches = { rows: [], files: new Map(), skipped: [] };
   const read = readSentBatch(doc.uri.fsPath, doc.getText());
-  const records = await history.current
+  const records = await ledger.current
     .guardView({ contentHash: read.contentHash, environment: to.environment, endpointId: '' })
     .then((v) => v.records)
     .catch(() => []);

@@ -43,7 +43,10 @@ export async function showReconciliation(
   }
   const result = into.end();
   if ('error' in result) {
-    void showError(`PayGate: the report cannot be reconciled: ${result.error}`);
+    // The editor has no way to rename a report's columns: the useful next step is a report that has them.
+    void showError(
+      `PayGate: the report cannot be reconciled: ${result.error}. Reconcile a transactions report: run one with PayGate: Run Report Template, or open one the gateway produced.`,
+    );
     return undefined;
   }
   const reportName = reportUri ? reportUri.path.split('/').pop() : 'report';

@@ -22,7 +22,7 @@ import { encodeText, streamUriBytes } from './stream';
 import { tableDirectives } from './html';
 
 export type PanelContent =
-  | { kind: 'rows'; title: string; columns: string[]; rows: string[][]; info?: ReportInfo; views?: SavedView[] }
+  | { kind: 'rows'; title: string; columns: string[]; rows: string[][]; info?: ReportInfo; views?: SavedView[]; details?: true }
   | { kind: 'csvText'; title: string; text: string; delimiter?: string; info?: ReportInfo; views?: SavedView[] }
   | { kind: 'file'; title: string; uri: vscode.Uri; info?: ReportInfo; views?: SavedView[] }
   | { kind: 'submission'; view: SubmissionView }
@@ -140,7 +140,7 @@ export class ResultsPanel extends PanelPage {
           title: content.title,
           columns: content.columns,
           rows: content.rows,
-          source: { kind: 'inline' },
+          source: content.details ? { kind: 'inline', details: true } : { kind: 'inline' },
           info: content.info,
         });
         break;

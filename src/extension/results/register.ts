@@ -14,7 +14,7 @@ import type { FeatureHost } from '../lazy';
 /** What the other faces may ask of the results panel. */
 export interface ResultsPanelApi {
   showReport(
-    r: ({ title: string; columns: string[]; rows: string[][] } | { title: string; csvText: string; delimiter?: string }) & {
+    r: ({ title: string; columns: string[]; rows: string[][]; details?: true } | { title: string; csvText: string; delimiter?: string }) & {
       info?: ReportInfo;
       /** The saved views of the template it was run from. */
       views?: SavedView[];
@@ -28,6 +28,8 @@ export interface ResultsPanelApi {
   openReportFile(uri: vscode.Uri): Promise<void>;
   /** Shows a reconciliation; the panel is returned so its closing can clear what goes with it. */
   showReconciliation(view: ReconciliationView, reveal: (key: string) => void): Promise<ResultsPanel>;
+  /** The CSV report shown last ("Run a report now" in the reconcile picker reconciles with it). */
+  lastReport(): PanelContent | undefined;
   /** What "Reconcile…" on a report's page does (the reconciliation feature sets it). */
   onReconcileRequest(handler: (report: PanelContent) => void): void;
 }
@@ -83,18 +85,17 @@ export function registerResultsPanel(context: vscode.ExtensionContext, host: Fea
     return panel;
   };
 
+  let lastReport: PanelContent | undefined;
   const api: ResultsPanelApi = {
-    showReport: (r) =>
-      'csvText' in r
-        ? showIn(`report:${r.title}`, {
-            kind: 'csvText',
-            title: r.title,
-            text: r.csvText,
-            delimiter: r.delimiter,
-            info: r.info,
-            views: r.views,
-          })
-        : showIn(`report:${r.title}`, { kind: 'rows', title: r.title, columns: r.columns, rows: r.rows, info: r.info, views: r.views }),
+    showReport: (r) => {
+      const content: PanelContent =
+        'csvText' in r
+          ? { kind: 'csvText', title: r.title, text: r.csvText, delimiter: r.delimiter, info: r.info, views: r.views }
+          : { kind: 'rows', title: r.title, columns: r.columns, rows: r.rows, info: r.info, views: r.views, details: r.details };
+      if (!('details' in r && r.details)) lastReport = content;
+      return showIn(`report:${r.title}`, content);
+    },
+    lastReport: () => lastReport,
     showSubmission: (s) => {
       const view = sanitiseSubmissionView(s);
       return showIn(`submission:${view.title}`, { kind: 'submission', view });

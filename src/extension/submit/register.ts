@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { EnvironmentsApi } from '../environments/register';
-import type { SubmissionHistory } from '../history/history';
+import type { EditorLedger } from '../ledger/editorLedger';
 import type { ReadOnlyDocuments } from '../readOnlyDocs';
 import type { ResultsPanelApi } from '../results/register';
 import { showSignatureDetailsCommand } from './signatureDetails';
@@ -10,7 +10,7 @@ import { submitCommand } from './submit';
 // screen, so it is registered at activation (codeLens.ts, registerSubmitLens).
 export interface SubmitFeatureDeps {
   environments: EnvironmentsApi;
-  history: SubmissionHistory;
+  history: EditorLedger;
   results: ResultsPanelApi;
   docs: ReadOnlyDocuments;
 }

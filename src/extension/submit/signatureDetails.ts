@@ -9,7 +9,8 @@ import {
   newReportTemplate,
   type PreparedRequest,
 } from '../../core/gateway';
-import { contentHash, percentEncode } from '../../core/oauth';
+import { contentHash } from '../../core/contentHash';
+import { percentEncode } from '../../core/oauth';
 import { activeEnvironmentName } from '../environments/settings';
 import type { ReadOnlyDocuments } from '../readOnlyDocs';
 import { resolveTarget, showTargetProblem, type TargetDeps } from '../environments/target';

@@ -14,7 +14,7 @@ import { log, showErrorWithLog } from '../log';
 import { showError, showInfo, showWarning } from '../say';
 import type { ResultsPanelApi } from '../results/register';
 import { activeEnvironmentName, isProduction } from '../environments/settings';
-import type { SubmissionHistory } from '../history/history';
+import type { EditorLedger } from '../ledger/editorLedger';
 import { buildSubmissionView, sensitiveValues, summary, type SubmitOutcome } from './outcomeView';
 import { resolveTarget, showTargetProblem, type Target, type TargetDeps } from '../environments/target';
 import { documentFor, optionsArg, type CommandArgs } from '../commandArgs';
@@ -58,7 +58,7 @@ export type SubmitResult =
   | { status: 'refused'; reason: SubmitRefusal; message: string; rows?: number; movedTo?: string };
 
 export interface SubmitCommandDeps extends TargetDeps {
-  history: SubmissionHistory;
+  history: EditorLedger;
   results: ResultsPanelApi;
 }
 

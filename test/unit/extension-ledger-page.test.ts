@@ -1,4 +1,4 @@
-// The Submissions tree's page (src/extension/history/page.ts): the newest records read backwards from the
+// The Submissions tree's page (src/extension/ledger/page.ts): the newest records read backwards from the
 // end of the ledger are the same records, in the same state, as a whole read's first ones, across rotated
 // files, with completions, and "older" says exactly whether more exist.
 
@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Ledger } from '../../src/core/ledger';
-import { newestSubmissions } from '../../src/extension/history/page';
+import { newestSubmissions } from '../../src/extension/ledger/page';
 import { newSubmission } from '../fixtures/ledger/entry';
 
 const entry = (i: number) =>

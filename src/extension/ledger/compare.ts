@@ -12,7 +12,7 @@ import {
 import { readBatch } from '../../core/rules/batch';
 import { documentFor, type CommandArgs } from '../commandArgs';
 import { Disposable } from '../disposable';
-import type { SubmissionHistory } from './history';
+import type { EditorLedger } from './editorLedger';
 import { showInfo, showWarning } from '../say';
 
 // PayGate: Compare with Last Sent. The batch against the last send of a file of its name, read back from
@@ -62,7 +62,7 @@ function summaryOf(d: BatchDiff): string {
 }
 
 export async function compareWithLastSentCommand(
-  history: SubmissionHistory,
+  history: EditorLedger,
   docs: CompareDocuments,
   ...args: CommandArgs
 ): Promise<CompareResult> {

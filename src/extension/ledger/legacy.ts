@@ -16,7 +16,7 @@ function endpointIdOf(endpoint: string): string {
   return m ? decodeURIComponent(m[1]) : endpoint;
 }
 
-export async function importLegacyHistory(storageDir: string, ledger: Ledger): Promise<number> {
+export async function importLegacyLedger(storageDir: string, ledger: Ledger): Promise<number> {
   const file = path.join(storageDir, LEGACY_FILE);
   let records: LegacyRecord[];
   try {

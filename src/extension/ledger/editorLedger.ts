@@ -8,7 +8,7 @@ import { configuredLedgerDirectory, LEDGER_DIRECTORY_SETTING } from './ledgerDir
 // so a workspace cannot point it elsewhere. Changes by other processes (the CLI, other windows) are
 // picked up by a file watcher.
 
-export class SubmissionHistory extends Disposable {
+export class EditorLedger extends Disposable {
   private ledger!: Ledger;
   private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import { localGatewayPlace, recordedOutcomeText, type SubmissionRecord } from '../../core/ledger';
 import { recordedFacts } from '../../core/gateway/outcomes';
-import type { SubmissionHistory } from './history';
+import type { EditorLedger } from './editorLedger';
 import { requestTimeoutMs } from '../environments/settings';
 import type { ResultsPanelApi } from '../results/register';
 import type { SubmissionView } from '../../shared/resultsProtocol';
@@ -85,9 +85,9 @@ export class SubmissionsTree extends Disposable implements vscode.TreeDataProvid
   /** The records last shown, by id: a click opens the record the tree already read. */
   private readonly listed = new Map<string, SubmissionRecord>();
 
-  constructor(private readonly history: SubmissionHistory) {
+  constructor(private readonly ledger: EditorLedger) {
     super();
-    this.register(history.onDidChange(() => this.changed.fire(undefined)));
+    this.register(ledger.onDidChange(() => this.changed.fire(undefined)));
   }
 
   /** Shows the next page of older submissions. */
@@ -103,7 +103,7 @@ export class SubmissionsTree extends Disposable implements vscode.TreeDataProvid
 
   async getChildren(node?: Node): Promise<Node[]> {
     if (node) return node.kind === 'record' ? details(node.record) : [];
-    const page = await newestSubmissions(this.history.current, this.shown);
+    const page = await newestSubmissions(this.ledger.current, this.shown);
     this.listed.clear();
     for (const r of page.records) this.listed.set(r.id, r);
     const nodes: Node[] = page.records.map((record) => ({ kind: 'record', record }));
@@ -154,14 +154,14 @@ function recordIdOf(arg: unknown): string | undefined {
 
 /** The record in the results panel, as Submit showed it: outcome banner, answer columns first and pinned. */
 export async function openSubmissionCommand(
-  history: SubmissionHistory,
+  ledger: EditorLedger,
   results: ResultsPanelApi,
   arg?: unknown,
   shown?: (id: string) => SubmissionRecord | undefined,
 ): Promise<SubmissionView | undefined> {
   const id = recordIdOf(arg);
   // The tree's own copy first: the ledger's whole read (get) only for an id the tree does not show.
-  const record = id ? (shown?.(id) ?? (await history.current.get(id))) : (await history.current.recent(1))[0];
+  const record = id ? (shown?.(id) ?? (await ledger.current.get(id))) : (await ledger.current.recent(1))[0];
   if (!record) {
     void showInfo('PayGate: no submission to show.');
     return undefined;
@@ -171,7 +171,7 @@ export async function openSubmissionCommand(
   return view;
 }
 
-export async function clearHistoryCommand(history: SubmissionHistory, arg?: unknown): Promise<boolean> {
+export async function clearLedgerCommand(ledger: EditorLedger, arg?: unknown): Promise<boolean> {
   const confirmed =
     arg && typeof arg === 'object' && typeof (arg as { confirm?: unknown }).confirm === 'boolean'
       ? (arg as { confirm: boolean }).confirm
@@ -179,11 +179,11 @@ export async function clearHistoryCommand(history: SubmissionHistory, arg?: unkn
           'Clear the PayGate submission history?',
           {
             modal: true,
-            detail: `The ledger (shared with the paygate CLI) is archived in ${history.current.directory}, not deleted. The resend guard in the editor and the CLI relies on it and forgets the archived sends. The gateway keeps its payments either way.`,
+            detail: `The ledger (shared with the paygate CLI) is archived in ${ledger.current.directory}, not deleted. The resend guard in the editor and the CLI relies on it and forgets the archived sends. The gateway keeps its payments either way.`,
           },
           'Clear',
         )) === 'Clear';
   if (!confirmed) return false;
-  await history.current.archive();
+  await ledger.current.archive();
   return true;
 }
