@@ -33,6 +33,10 @@ function programApart() {
       build.onResolve({ filter: /^\.\/launch$/ }, (args) =>
         args.importer.endsWith('src/cli/main.ts') ? { path: './cli-program.js', external: true } : undefined,
       );
+      // lint's `require('../lintLedger')` (only when a ledger is there) stays a require of dist/cli-ledger.js.
+      build.onResolve({ filter: /^\.\.\/lintLedger$/ }, (args) =>
+        args.importer.endsWith('src/cli/commands/lint.ts') ? { path: './cli-ledger.js', external: true } : undefined,
+      );
     },
   };
 }
@@ -56,12 +60,13 @@ const builds = [
   { ...common, entryPoints: { 'first-screen': 'src/extension/firstScreen.ts' }, outdir: 'dist', ...node, external: ['vscode'] },
   { ...common, entryPoints: { 'language-client': 'src/extension/lint/client.ts' }, outdir: 'dist', ...node, external: ['vscode'] },
   { ...common, entryPoints: { features: 'src/extension/features.ts' }, outdir: 'dist', ...node, external: ['vscode'] },
-  // The CLI is a plain Node program with a shebang so `npm link` / `npx paygate` work. Two files: dist/cli.js
+  // The CLI is a plain Node program with a shebang so `npm link` / `npx paygate` work. Three files: dist/cli.js
   // runs `paygate lint` on its own (src/cli/lintLaunch.ts) and loads dist/cli-program.js (src/cli/launch.ts,
-  // every command) for anything else, so lint never compiles the other commands' code.
+  // every command) for anything else, so lint never compiles the other commands' code; dist/cli-ledger.js is
+  // what lint adds when a submission ledger is there (already-sent, cvv-after-send).
   {
     ...common,
-    entryPoints: { cli: 'src/cli/main.ts', 'cli-program': 'src/cli/launch.ts' },
+    entryPoints: { cli: 'src/cli/main.ts', 'cli-program': 'src/cli/launch.ts', 'cli-ledger': 'src/cli/lintLedger.ts' },
     outdir: 'dist',
     ...node,
     banner: { js: '#!/usr/bin/env node' },

@@ -26,7 +26,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'lint',
     load: async () => (await import('./commands/lint.js')).lintCommand,
-    options: ['--format', '--max-bytes', '--no-git'],
+    options: ['--format', '--max-bytes', '--no-git', '--no-ledger', '--env', '--state', '--config'],
     readme: {
       usage: 'paygate lint FILE...',
       what: 'checks batches: text (`file:line:column: severity code message`), `--format json`, `sarif` or `github`',
@@ -36,7 +36,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'fix',
     load: async () => (await import('./commands/fix.js')).fixCommand,
-    options: ['--dry-run', '--max-bytes'],
+    options: ['--dry-run', '--strip-cvv', '--max-bytes'],
     readme: {
       usage: 'paygate fix FILE...',
       what: "applies the safe fixes (`--dry-run` to preview); never weakens a file's permissions or follows a planted link",
@@ -117,6 +117,26 @@ export const COMMANDS: readonly CommandEntry[] = [
       usage: 'paygate history',
       what: 'the submission ledger shared with the editor: what was sent, where, and what came of it',
       doc: 'submissions.md',
+    },
+  },
+  {
+    name: 'diff',
+    load: async () => (await import('./commands/diff.js')).diffCommand,
+    options: ['--against', '--format', '--state'],
+    readme: {
+      usage: 'paygate diff FILE',
+      what: 'rows added, removed and changed since the last send (`--against last|FILE|SERIAL`), read back from the ledger; values never shown',
+      doc: 'submissions.md',
+    },
+  },
+  {
+    name: 'split',
+    load: async () => (await import('./commands/split.js')).splitCommand,
+    options: ['--max-rows', '--max-bytes', '--out-dir', '--format', '--read-max-bytes'],
+    readme: {
+      usage: 'paygate split FILE',
+      what: 'cuts a batch into parts within `--max-rows` or a payload size (`--max-bytes`); `paygate submit NAME.part-*.rpcsv` sends them, skipping parts already accepted',
+      doc: 'submissions.md#splitting-a-big-batch',
     },
   },
   {

@@ -84,3 +84,19 @@ export class LineIndex {
     return { start: this.positionAt(startOffset), end: this.positionAt(endOffset) };
   }
 }
+
+/** Applies non-overlapping edits (any order) to a text: the strip-CVV fix (rules/batchEdits.ts). */
+export function applyEdits(text: string, edits: readonly TextEdit[]): string {
+  const index = new LineIndex(text);
+  const spans = edits
+    .map((e) => ({ start: index.offsetAt(e.range.start), end: index.offsetAt(e.range.end), newText: e.newText }))
+    .sort((a, b) => a.start - b.start || a.end - b.end);
+  let out = '';
+  let at = 0;
+  for (const s of spans) {
+    if (s.start < at) continue; // overlapping edit: the earlier one wins, the later is dropped
+    out += text.slice(at, s.start) + s.newText;
+    at = s.end;
+  }
+  return out + text.slice(at);
+}

@@ -51,7 +51,8 @@ export function codeAction(s: Session, params: CodeActionParams) {
   if (!document || !lintable(document)) return null;
   try {
     const at = { uri: document.uri, version: document.version, result: s.store.get(document), resolves: s.resolves };
-    return [...codeActions(at, params), ...s.guard.actions(document.uri, params.context.diagnostics)];
+    const ledger = s.ledger.actions(document.uri, document, params.context.diagnostics, s.createsFiles);
+    return [...codeActions(at, params), ...s.guard.actions(document.uri, params.context.diagnostics), ...ledger];
   } catch (err) {
     fail(s, 'Code actions', document.uri, err);
     return null;

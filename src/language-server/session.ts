@@ -8,7 +8,9 @@ import { DiskBatches } from './diskBatches';
 import { Documents } from './documents';
 import { firstScreen } from './firstScreen';
 import { GitGuard } from './gitGuard';
+import { LEDGER_RECHECK_MAX_LINES, LedgerGuard } from './ledgerGuard';
 import type { LintSettingsSource } from './settings';
+import { PayloadGuard } from './payloadGuard';
 import { LintStore } from './store';
 
 // What the server holds for its open documents, and how their problems reach the client: linted from a
@@ -20,10 +22,18 @@ export interface Session {
   readonly documents: Documents;
   readonly store: LintStore;
   readonly guard: GitGuard;
+  /** already-sent and cvv-after-send, from the submission ledger. */
+  readonly ledger: LedgerGuard;
   /** Batches too large for the editor to pass, checked from disk. */
   readonly disk: DiskBatches;
+  /** batch-too-large: the document's payload against the active environment's maximum. */
+  readonly payload: PayloadGuard;
   /** Each document's lint to come: how to call it off. */
   readonly timers: Map<string, () => void>;
+  /** Per document: the ledger's check a moment after an edit. */
+  readonly ledgerTimers: Map<string, ReturnType<typeof setTimeout>>;
+  /** The client applies workspace edits that create files (the already-sent rows' new file). */
+  createsFiles: boolean;
   /** Open documents of the language. */
   readonly seen: Set<string>;
   /** What was last linted and published per document, so git's later answer adds to it without a new lint. */
@@ -44,8 +54,12 @@ export function newSession(connection: Connection): Session {
     documents,
     store: new LintStore(),
     guard,
+    ledger: new LedgerGuard(),
     disk: new DiskBatches(connection, guard, (uri) => documents.get(uri) !== undefined),
+    payload: new PayloadGuard(),
     timers: new Map(),
+    ledgerTimers: new Map(),
+    createsFiles: false,
     seen: new Set(),
     shown: new Map(),
     settings: undefined,
@@ -77,13 +91,17 @@ export function send(s: Session, uri: string): void {
   const last = s.shown.get(uri);
   if (!last) return;
   const found = s.guard.diagnostic(uri);
-  // The first problems (of a million-row file's, without listing them all), then git's warning after them.
+  const tooLarge = s.payload.diagnostic(uri);
+  const ledger = tooLarge ? [tooLarge, ...s.ledger.diagnostics(uri)] : s.ledger.diagnostics(uri);
+  // The first problems (of a million-row file's, without listing them all), then git's warning and the
+  // ledger's findings after them.
   const { diagnostics, total } = firstProblems(last.result);
-  const all = found ? [...diagnostics, found] : diagnostics;
+  const all = found || ledger.length > 0 ? [...diagnostics, ...(found ? [found] : [])] : diagnostics;
+  for (const d of ledger) all.push(d);
   void s.connection.sendDiagnostics({
     uri,
     version: last.version,
-    diagnostics: publishedDiagnostics(all, uri, MAX_PUBLISHED, total + (found ? 1 : 0)),
+    diagnostics: publishedDiagnostics(all, uri, MAX_PUBLISHED, total + (found ? 1 : 0) + ledger.length),
   });
 }
 
@@ -106,6 +124,7 @@ function publish(s: Session, uri: string): void {
   if (!document || !lintable(document)) return;
   try {
     const result = s.store.get(document);
+    s.payload.weigh(uri, document);
     s.shown.set(uri, { version: document.version, result });
     send(s, uri);
     // Once the problems are on their way: what the first edit of a large file would wait for.
@@ -146,6 +165,11 @@ export function forget(s: Session, uri: string): void {
   cancel(s, uri);
   s.store.delete(uri);
   s.guard.forget(uri);
+  s.ledger.forget(uri);
+  s.payload.forget(uri);
+  const timer = s.ledgerTimers.get(uri);
+  if (timer !== undefined) clearTimeout(timer);
+  s.ledgerTimers.delete(uri);
   s.shown.delete(uri);
   s.settings?.forget(uri);
   if (s.seen.delete(uri)) void s.connection.sendDiagnostics({ uri, diagnostics: [] });
@@ -164,5 +188,32 @@ export function checkGit(s: Session, uri: string): void {
       send(s, uri);
     },
     (err: unknown) => fail(s, 'Git status', uri, err),
+  );
+}
+
+/** Reads the ledger for the document and shows its findings beside the problems when they changed. */
+export function checkLedger(s: Session, uri: string): void {
+  const document = s.documents.get(uri);
+  if (!document || !s.ledger.active) return;
+  s.ledger.check(uri, document).then(
+    (changed) => {
+      if (changed && s.seen.has(uri)) send(s, uri);
+    },
+    (err: unknown) => fail(s, 'Submission ledger', uri, err),
+  );
+}
+
+/** After an edit: the ledger's findings below it are dropped now, and read again a moment later (small documents). */
+export function ledgerEdited(s: Session, uri: string, lineCount: number): void {
+  if (!s.ledger.active) return;
+  const timer = s.ledgerTimers.get(uri);
+  if (timer !== undefined) clearTimeout(timer);
+  if (lineCount > LEDGER_RECHECK_MAX_LINES) return;
+  s.ledgerTimers.set(
+    uri,
+    setTimeout(() => {
+      s.ledgerTimers.delete(uri);
+      checkLedger(s, uri);
+    }, 400),
   );
 }

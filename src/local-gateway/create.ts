@@ -2,6 +2,7 @@
 // it with the same rules the editor uses, and register one recurring payment per row.
 
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../core/payload';
 import { lint } from '../core/rules/lint';
 import type { LintDiagnostic } from '../core/rules/types';
 import { createPayment, gatewayToday } from './payments';
@@ -46,7 +47,7 @@ export function unknownEndpointAnswer(endpointId: string, merchant: { consumerKe
   return answer('error', ErrorCodes.unknownEndpoint, message, 403);
 }
 
-function decodePayload(payload: string | undefined): { ok: true; text: string } | { ok: false; result: CreateResult } {
+function decodePayload(payload: string | undefined, maxPayload: number): { ok: true; text: string } | { ok: false; result: CreateResult } {
   if (payload === undefined || payload === '')
     return {
       ok: false,
@@ -54,6 +55,16 @@ function decodePayload(payload: string | undefined): { ok: true; text: string } 
     };
   // Line-wrapped Base64 (MIME style) is tolerated; anything else outside the alphabet is not.
   const compact = payload.replace(/[\r\n]/g, '');
+  // Weighed before it is decoded: the gateway's validation error, as for any other payload it refuses.
+  if (compact.length > maxPayload)
+    return {
+      ok: false,
+      result: answer(
+        'validation-error',
+        PayloadErrorCodes.tooLarge,
+        `payload of ${compact.length} bytes is larger than the maximum of ${maxPayload} bytes: split the batch (paygate split --max-bytes ${maxPayload})`,
+      ),
+    };
   if (!BASE64.test(compact) || compact.length % 4 !== 0)
     return { ok: false, result: answer('validation-error', PayloadErrorCodes.notBase64, 'payload is not Base64') };
   try {
@@ -77,8 +88,9 @@ function serialNumber(state: GatewayState): string {
   return `00000000-0000-0000-0000-${n.toString(16).padStart(12, '0')}`;
 }
 
-export function handleCreate(state: GatewayState, form: Fields): CreateResult {
-  const decoded = decodePayload(form.find(([k]) => k === 'payload')?.[1]);
+/** `maxPayload`: the longest payload (Base64 characters) this local gateway takes. */
+export function handleCreate(state: GatewayState, form: Fields, maxPayload = DEFAULT_MAX_PAYLOAD_BYTES): CreateResult {
+  const decoded = decodePayload(form.find(([k]) => k === 'payload')?.[1], maxPayload);
   if (!decoded.ok) return decoded.result;
 
   const result = lint(decoded.text, { today: gatewayToday(state) });

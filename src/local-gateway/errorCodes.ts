@@ -9,6 +9,8 @@ export const PayloadErrorCodes = {
   notBase64: '101',
   notUtf8: '102',
   noRows: '103',
+  /** The payload is longer than the local gateway's maximum (DEFAULT_MAX_PAYLOAD_BYTES, or its option). */
+  tooLarge: '104',
 } as const;
 
 /** type=error answers (not about the input's form). */

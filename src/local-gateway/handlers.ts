@@ -23,6 +23,8 @@ export interface GatewayParts {
   nonces: NonceCache;
   callbacks: CallbackQueue;
   maxBody: number;
+  /** The longest payload (Base64 characters) a create takes. */
+  maxPayload: number;
   /** The listening port (0 until the server listens). */
   port(): number;
   now(): number;
@@ -112,7 +114,7 @@ async function onCreate(g: GatewayParts, req: http.IncomingMessage, res: http.Se
     g.log(refused.logLine);
     return send(res, refused.httpStatus, 'application/x-www-form-urlencoded; charset=utf-8', formEncodeAnswer(refused.fields));
   }
-  const result = handleCreate(g.store.state, form);
+  const result = handleCreate(g.store.state, form, g.maxPayload);
   g.log(result.logLine);
   // One commit: the new payments, their first charges, the counters and the spent nonce.
   g.store.commit(result.created?.payments ?? [], g.nonces.take());

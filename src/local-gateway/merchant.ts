@@ -91,6 +91,14 @@ function parseMerchantFile(text: string | undefined): MerchantFile | undefined {
   return undefined;
 }
 
+/**
+ * The demo merchant's endpoint id in `stateDir` without making anything: what `local` sends to, for the
+ * checks that only read (lint's already-sent). The default one when the state holds no merchant yet.
+ */
+export function demoEndpointId(stateDir: string): string {
+  return parseMerchantFile(readIfExists(path.join(stateDir, MERCHANT_FILE)))?.endpointId ?? DEMO_ENDPOINT_ID;
+}
+
 export function loadOrCreateDemoMerchant(stateDir: string): DemoMerchant {
   ensureStateDir(stateDir);
   const merchantPath = path.join(stateDir, MERCHANT_FILE);

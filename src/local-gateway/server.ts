@@ -9,6 +9,7 @@ import { DEFAULT_PATHS, type Environment } from '../core/gateway/environments';
 import { NonceCache, nonceStillLive } from './auth';
 import { CallbackQueue } from './callbacks';
 import { adminContext, advanceDays, route, type GatewayParts, type Routes } from './handlers';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../core/payload';
 import { HttpError, MAX_BODY_BYTES, send } from './http';
 import { JournalStore } from './journal';
 import { ensureStateDir, loadOrCreateDemoMerchant } from './merchant';
@@ -96,6 +97,7 @@ function openParts(options: LocalGatewayOptions): OpenedParts {
     nonces,
     callbacks: new CallbackQueue(() => [port], log, undefined, merchant.controlKey),
     maxBody: options.maxBodyBytes ?? MAX_BODY_BYTES,
+    maxPayload: options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES,
     port: () => port,
     now,
     log,

@@ -18,6 +18,8 @@ export interface LocalGatewayOptions {
   now?: () => number;
   /** Largest request body read (default MAX_BODY_BYTES, 16 MiB). */
   maxBodyBytes?: number;
+  /** Longest create payload, in Base64 characters (default DEFAULT_MAX_PAYLOAD_BYTES, 8 MiB): longer ones get validation-error 104. */
+  maxPayloadBytes?: number;
   /**
    * Started by one CLI command for its own duration: recorded as such in gateway.json, so another
    * command waits for it to finish instead of sending to a gateway about to stop.

@@ -51,6 +51,36 @@ export interface PreviewToday {
 }
 
 /**
+ * Client → server: the submission ledger and the active target, for `already-sent` (rows whose
+ * client-orderid the ledger records in a send to this environment and endpoint that may have created
+ * payments) and `cvv-after-send`. Sent again whenever the target or the ledger changes (the server then
+ * checks every open document again); null turns both checks off. Without it the server does neither
+ * (unless `paygate lsp` was started beside a ledger: it then passes its own, as initializationOptions
+ * `{ "paygate": { "ledger": LedgerTarget } }` may too).
+ */
+export const LEDGER_TARGET_NOTIFICATION = 'paygate/ledgerTarget';
+
+export interface LedgerTarget {
+  /** The ledger's directory (the CLI's --state, the editor's paygate.ledger.directory). */
+  directory: string;
+  environment: string;
+  endpointId: string;
+  /** For `local`: the local gateway's state directory (another local gateway holds other payments). */
+  localStateDir?: string;
+}
+
+/** Reads an untrusted ledger target (a notification, initializationOptions); undefined when it is not one. */
+export function readLedgerTarget(raw: unknown): LedgerTarget | undefined {
+  const o = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+  const { directory, environment, endpointId, localStateDir } = o;
+  if (typeof directory !== 'string' || typeof environment !== 'string' || typeof endpointId !== 'string') return undefined;
+  if (directory === '') return undefined;
+  return typeof localStateDir === 'string' && localStateDir !== ''
+    ? { directory, environment, endpointId, localStateDir }
+    : { directory, environment, endpointId };
+}
+
+/**
  * Client → server: a batch the editor shows but does not pass to the server, because it is too large (VS
  * Code passes no file over 50 MB to extensions). The server reads `uri` (a file: URI) from disk and
  * publishes its problems: on `opened`, again on `changed` (the file changed on disk: a save), and clears
@@ -74,4 +104,22 @@ export interface BatchOnDiskChecked {
   ms: number;
   /** Set when the file could not be read, or the check stopped before its end: why, in a sentence. */
   problem?: string;
+}
+
+/**
+ * Client → server: the active environment's largest create payload (Base64 characters, as sent), for
+ * `batch-too-large`. Sent when the client starts and whenever the environment or its settings change;
+ * null or no maximum: the local gateway's (8 MiB). initializationOptions `{ "paygate": { "maxPayloadBytes": N } }`
+ * may give it too.
+ */
+export const PAYLOAD_LIMIT_NOTIFICATION = 'paygate/payloadLimit';
+
+export interface PayloadLimit {
+  maxPayloadBytes?: number;
+}
+
+/** Reads an untrusted maximum (a notification's, initializationOptions'); undefined when it is not a positive whole number. */
+export function readPayloadLimit(raw: unknown): number | undefined {
+  const n = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>).maxPayloadBytes : undefined;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }

@@ -58,7 +58,13 @@ async function main(): Promise<void> {
       })),
     );
     const clockDir = path.join(root, 'clock');
-    let gw = await startLocalGateway({ stateDir: clockDir, port: 0, initialDate: START, maxBodyBytes: 256 * MiB });
+    let gw = await startLocalGateway({
+      stateDir: clockDir,
+      port: 0,
+      initialDate: START,
+      maxBodyBytes: 256 * MiB,
+      maxPayloadBytes: 256 * MiB,
+    });
     const c = await postCreate(gw, dailyText);
     if (c.status !== 200) throw new Error(`daily create failed: ${c.status}`);
     const rssBefore = rssMiB();
@@ -87,7 +93,7 @@ async function main(): Promise<void> {
     const dir = path.join(root, 'store');
     // Built first: a keep-alive connection left idle while a large batch is built may be closed under the request.
     const bigText = batch(Array.from({ length: rows }, (_, i) => ({ 'client-orderid': `BIG-${i}`, 'start-date': '15.02.2027' })));
-    gw = await startLocalGateway({ stateDir: dir, port: 0, initialDate: START, maxBodyBytes: 256 * MiB });
+    gw = await startLocalGateway({ stateDir: dir, port: 0, initialDate: START, maxBodyBytes: 256 * MiB, maxPayloadBytes: 256 * MiB });
     await medianCreate(gw, 5, 'WARM'); // JIT and connection warm-up, not measured
     const reference = await medianCreate(gw, 21, 'REF');
     const [bigMs, a] = await timeMs(() => postCreate(gw, bigText));

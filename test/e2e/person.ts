@@ -76,6 +76,12 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     fs.writeFileSync(path.join(workspace, 'broken.report.json'), `${JSON.stringify(bad, null, 2)}\n`);
   }
 
+  // A batch of its own for the already-sent steps (sent, then re-exported on disk with its rows reordered,
+  // one description fixed and a row added): its ids are not the example's, whose sends other steps count.
+  const monthly = path.join(workspace, 'monthly.rpcsv');
+  const validText = fs.readFileSync(path.join(workspace, 'valid.rpcsv'), 'utf8');
+  fs.writeFileSync(monthly, validText.replace(/[A-Z]{3}-2027-/g, 'MON-'));
+
   // A batch over 50 MB, which VS Code passes to no extension (personBigBatch.ts): generated, never committed.
   writeBigBatch(workspace);
 
@@ -697,6 +703,113 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     { previous: false },
   );
 
+  // Knowing what was already sent (issue 29): the CVV offer after an accepted send, already-sent on a
+  // re-exported batch, Compare with Last Sent, the row question, and the CVV quick fix.
+  await step(
+    'after an accepted send of a batch holding CVVs, a notification offers to empty them',
+    async () => {
+      if (!command('paygate.compareWithLastSent')) throw new Error('no Compare with Last Sent command');
+      await page.keyboard.press('Escape');
+      await closeAllEditors();
+      await wb.quickOpenFile(page, 'monthly.rpcsv');
+      await wb.runCommand(page, SUBMIT_TITLE);
+      const frame = await answerPromptsUntilTable(page);
+      await frame.locator('[role="gridcell"], td', { hasText: 'MON-0004' }).first().waitFor({ timeout: 15_000 });
+      const offer = page.locator('.notification-toast', { hasText: /still holds CVVs/ }).first();
+      await offer.waitFor({ state: 'visible', timeout: 20_000 });
+      await screenshot('strip-cvv-offer');
+      const button = offer.locator('.monaco-button', { hasText: 'Empty the cvv2 values' });
+      if ((await button.count()) === 0) throw new Error('the notification has no "Empty the cvv2 values" button');
+      return (await offer.innerText()).replace(/\s+/g, ' ').slice(0, 120);
+    },
+    { previous: false },
+  );
+
+  await step(
+    'the batch re-exported (rows reordered, one description fixed, a row added): already-sent on every row sent before',
+    async () => {
+      const rows = validText.replace(/[A-Z]{3}-2027-/g, 'MON-').split(/(?<=\r\n)(?=MON-)/);
+      const added = 'MON-0005;DST;Payout to a new partner;;;;;;;;;;;;;;;80.00;;;;EUR;NEW PARTNER;6011000990139424;05;2030;;;\r\n';
+      fs.writeFileSync(
+        monthly,
+        [rows[0], ...rows.slice(1).reverse(), added].join('').replace('Gym membership, monthly', 'Gym membership (monthly)'),
+      );
+      await closeAllEditors();
+      await wb.quickOpenFile(page, 'monthly.rpcsv');
+      const sent = await waitForProblems(page, /was already sent on/, 4);
+      await screenshot('already-sent');
+      if (sent.some((p) => /MON-0005/.test(p))) throw new Error('the new row is said to be already sent');
+      return sent[0].slice(0, 160);
+    },
+    { previous: false },
+  );
+
+  await step(
+    '"PayGate: Compare with Last Sent" opens the diff editor and a summary',
+    async () => {
+      await wb.runCommand(page, 'Compare with Last Sent');
+      await page.locator('.tab', { hasText: 'monthly.rpcsv: last sent' }).first().waitFor({ state: 'visible', timeout: 20_000 });
+      const summary = page.locator('.notification-toast', { hasText: /1 added, 0 removed, 1 changed, 3 unchanged/ }).first();
+      await summary.waitFor({ state: 'visible', timeout: 20_000 });
+      await page
+        .locator('.editor-instance .view-line', { hasText: 'changed: order_desc' })
+        .first()
+        .waitFor({ state: 'visible', timeout: 10_000 });
+      await screenshot('compare-with-last-sent');
+      return (await summary.innerText()).replace(/\s+/g, ' ').slice(0, 160);
+    },
+    { previous: false },
+  );
+
+  await step(
+    "submitting the re-export asks about the rows already sent: Don't send first, then move them out or send anyway",
+    async () => {
+      await closeAllEditors();
+      await wb.quickOpenFile(page, 'monthly.rpcsv');
+      await palette(`PayGate: ${SUBMIT_TITLE}`, true);
+      const quick = page.locator('.quick-input-widget');
+      await quick
+        .locator('.monaco-list-row', { hasText: /already-sent rows/ })
+        .first()
+        .waitFor({ state: 'visible', timeout: 20_000 });
+      const answers = await quick.locator('.monaco-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
+      await screenshot('already-sent-question');
+      if (
+        answers.length !== 3 ||
+        !/^Don't send/.test(answers[0]) ||
+        !/^Move the 4 already-sent rows/.test(answers[1]) ||
+        !/Send anyway/.test(answers[2])
+      )
+        throw new Error(`the answers are: ${answers.join(' | ')}`);
+      await page.keyboard.press('Escape');
+      return answers.map((a) => a.split(',')[0]).join(' / ');
+    },
+    { previous: false },
+  );
+
+  await step(
+    'valid.rpcsv, accepted earlier, gets cvv-after-send; the light bulb empties every cvv2 value',
+    async () => {
+      await closeAllEditors();
+      await wb.quickOpenFile(page, 'valid.rpcsv');
+      await waitForProblems(page, /CVVs must not be kept/, 2);
+      await wb.openProblem(page, /CVVs must not be kept/);
+      const offered = await wb.openQuickFixMenu(page);
+      await screenshot('strip-cvv-quick-fix');
+      const fix = offered.find((t) => /Empty every cvv2 value/.test(t));
+      if (!fix) throw new Error(`the light bulb offers: ${offered.join(' | ')}`);
+      // The menu focuses its first entry; a person arrows down to theirs and presses Enter.
+      for (let i = 0; i < offered.indexOf(fix); i++) await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      await page
+        .locator('.editor-instance .view-line', { hasText: ';ANNA SCHMIDT;4111111111111111;08;2031;;' })
+        .first()
+        .waitFor({ timeout: 20_000 });
+      return fix;
+    },
+    { previous: false },
+  );
+
   await bigBatchSteps({ page, step, screenshot, title: (id) => command(id)?.title });
 
   await step(
@@ -873,6 +986,21 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
   });
 
   return counts;
+}
+
+/** The Problems panel's rows matching `pattern` once there are at least `count` (the panel opened if closed). */
+async function waitForProblems(page: Page, pattern: RegExp, count: number): Promise<string[]> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const labels = await wb.problems(page).catch(() => [] as string[]);
+    const matching = labels.filter((l) => pattern.test(l));
+    if (matching.length >= count) return matching;
+    if (Date.now() > deadline)
+      throw new Error(
+        `the Problems panel shows ${matching.length} problems matching ${pattern}, not ${count}: ${labels.slice(0, 5).join(' | ')}`,
+      );
+    await page.waitForTimeout(250);
+  }
 }
 
 /**

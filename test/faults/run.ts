@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,7 +18,9 @@ import { StandIn, type Fault } from './standIn';
 // system that fails the Nth write, kill -9 of real `paygate submit` processes at seeded random moments, and
 // concurrent submitters of one file. Every trial checks, from the stand-in's own count (by body hash),
 // that no batch was created twice without --allow-resend, and that what the merchant was told matches the
-// fault model. PAYGATE_FAULT_SEED=N replays a run. Every loop is bounded in count and in time.
+// fault model; and, from the stand-in's count by client-orderid, that no row was created twice either: a
+// resend with one row changed is refused after every fault that may have created the rows. PAYGATE_FAULT_SEED=N
+// replays a run. Every loop is bounded in count and in time.
 
 const root = join(__dirname, '..', '..');
 const seed = Number(process.env.PAYGATE_FAULT_SEED ?? Date.now() % 1_000_000);
@@ -44,18 +46,25 @@ let trials = 0;
 const failures: string[] = [];
 let doubleSends = 0;
 let killsAfterSending = 0;
+/** Per parts trial: how many of the four parts had reached the stand-in when the process was killed. */
+const partsKills: number[] = [];
 
 function check(ok: boolean, what: string): void {
   if (!ok) failures.push(what);
 }
 
-function batch(tag: string): { file: string; hash: string } {
-  const text = valid.replace(/GYM-2027-/g, `F${tag}-`);
+function batch(tag: string, edit: (text: string) => string = (t) => t): { file: string; hash: string } {
+  // Every client-orderid the batch's own: rows shared between batches are refused by the row-level guard.
+  const text = edit(valid.replace(/[A-Z]{3}-2027-/g, `F${tag}-`));
   const file = join(dir, `${tag}.rpcsv`);
   writeFileSync(file, text);
-  // The stand-in hashes the request body: the form field payload, percent-encoded.
+  return { file, hash: bodyHash(text) };
+}
+
+/** The stand-in hashes the request body: the form field payload, percent-encoded. */
+function bodyHash(text: string): string {
   const body = `payload=${encodeURIComponent(prepareSubmission(text).payload).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
-  return { file, hash: createHash('sha256').update(body).digest('hex') };
+  return createHash('sha256').update(body).digest('hex');
 }
 
 /** The CLI's environment; `data` is the ledger's directory (one for every trial unless a trial damages it). */
@@ -99,6 +108,32 @@ async function answerTrials(): Promise<void> {
     if (!sent)
       check(/may have been sent|already sent/.test(again.err), `${fault}: the refusal does not say it may have been sent: ${again.err}`);
     noDoubles(hash, fault);
+  }
+}
+
+/**
+ * Each fault that may leave the rows at the gateway, then the same batch with one row changed sent plainly:
+ * refused (exit 2, "already sent"), nothing created twice. After a fault the gateway certainly did not act
+ * on, the changed batch is sent.
+ */
+async function changedRowTrials(): Promise<void> {
+  const faults = (Object.keys(MODEL) as Fault[]).filter((f) => f !== 'reset-before');
+  faults.sort(() => random() - 0.5);
+  for (const fault of faults) {
+    trials++;
+    const tag = `r${trials}`;
+    const { file } = batch(tag);
+    standIn.plan = [fault];
+    await submit(file);
+    const m = MODEL[fault];
+    batch(tag, (t) => t.replace('Gym membership, monthly', 'Gym membership (monthly)'));
+    standIn.plan = ['ok'];
+    const again = await submit(file);
+    const sent = again.code !== 2;
+    if (m.rerunSends !== 'either')
+      check(sent === m.rerunSends, `${fault} then one row changed: ${sent ? 'sent' : 'refused'} (${again.err.split('\n').pop()})`);
+    if (!sent)
+      check(/already sent|may have been sent/.test(again.err), `${fault} then one row changed: the refusal does not say so: ${again.err}`);
   }
 }
 
@@ -187,6 +222,8 @@ async function damageTrials(n: number): Promise<void> {
     noDoubles(hash, `ledger ${what}`);
     const reading = await new Ledger(data).read();
     check(reading.damages.length > 0, `ledger ${what}: the new ledger holds no damage line`);
+    // Sent again on purpose: the one resend of the suite, so its rows are not counted as created twice.
+    standIn.resendAllowed.add(hash);
     const resent = await submit(file, ['--allow-resend'], data);
     check(resent.code === 0 && standIn.count(hash) === 2, `ledger ${what}: --allow-resend did not send it (exit ${resent.code})`);
   }
@@ -242,6 +279,60 @@ async function killTrials(n: number): Promise<void> {
   }
 }
 
+/**
+ * kill -9 of a real `paygate submit` sending the four parts of a split batch, at a seeded random moment,
+ * then a plain re-run of all four: no part is created twice; the re-run either sends every part not yet
+ * created (exit 0, each part created once), or stops at a part that reached the stand-in and whose answer
+ * was never recorded (exit 2, "may have been sent"): nothing after it is sent.
+ */
+async function partsKillTrials(n: number): Promise<void> {
+  for (let i = 0; i < n && Date.now() < DEADLINE; i++) {
+    trials++;
+    const tag = `p${trials}`;
+    const { file } = batch(tag);
+    const partsDir = join(dir, tag);
+    const split = await exited(paygate(['split', file, '--max-rows', '1', '--out-dir', partsDir]), 30_000);
+    check(split === 0, `parts ${tag}: paygate split ended ${split}`);
+    const parts = readdirSync(partsDir)
+      .sort()
+      .map((p) => join(partsDir, p));
+    check(parts.length === 4, `parts ${tag}: ${parts.length} parts, want 4`);
+    const hashes = parts.map((p) => bodyHash(readFileSync(p, 'utf8')));
+    standIn.plan = parts.map(() => 'slow-ok');
+    const child = paygate(['submit', ...parts]);
+    // The moment: after the k-th request arrived (k = 0..4, 0 from the start), and up to 600 ms more.
+    const k = Math.floor(random() * 5);
+    const at = Math.floor(random() * 600);
+    const done = exited(child, 30_000);
+    let seen = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = () => (timer = setTimeout(() => child.kill('SIGKILL'), at));
+    const onRequest = () => void (++seen === k && arm());
+    standIn.events.on('request', onRequest);
+    if (k === 0) arm();
+    await done;
+    standIn.events.off('request', onRequest);
+    clearTimeout(timer);
+    standIn.plan = [];
+    const reached = hashes.filter((h) => standIn.count(h) > 0).length;
+    const again = await submit(parts[0], parts.slice(1));
+    hashes.forEach((h, k) => noDoubles(h, `parts ${tag} (kill ${at} ms after request ${k}), part ${k + 1}`));
+    if (again.code === 0)
+      check(
+        hashes.every((h) => standIn.count(h) === 1),
+        `parts ${tag} (kill ${at} ms after request ${k}): the re-run ended 0 but not every part was created once`,
+      );
+    else {
+      check(again.code === 2, `parts ${tag} (kill ${at} ms after request ${k}): the re-run ended ${again.code} (${again.err})`);
+      check(/may have been sent|already sent|interrupted/.test(again.err), `parts ${tag}: the refusal does not say why: ${again.err}`);
+      // It stops at the last part that reached the stand-in: every part before it was created, none after.
+      const created = hashes.map((h) => standIn.count(h) > 0);
+      check(created.lastIndexOf(true) === reached - 1 && !created.slice(reached).some(Boolean), `parts ${tag}: parts sent past the stop`);
+    }
+    partsKills.push(reached);
+  }
+}
+
 /** N processes submit one file at the same moment: one sends, the others are refused. */
 async function concurrentTrials(n: number): Promise<void> {
   trials++;
@@ -272,17 +363,27 @@ async function main(): Promise<void> {
   trustFile({ XDG_CONFIG_HOME: join(dir, 'config') }, config, readFileSync(config));
   try {
     await answerTrials();
+    await changedRowTrials();
     await diskTrials(environment);
     await damageTrials(Number(process.env.PAYGATE_FAULT_DAMAGES ?? 6));
     await killTrials(Number(process.env.PAYGATE_FAULT_KILLS ?? 10));
+    await partsKillTrials(Number(process.env.PAYGATE_FAULT_PART_KILLS ?? 4));
     await concurrentTrials(4);
   } finally {
     await standIn.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+  // Across every trial: no client-orderid was created twice (the damage trials' --allow-resend aside).
+  const doubleRows = standIn.doubleRows();
+  // The count by row means something only if rows were counted: every accepted batch has four.
+  check(standIn.rowsCreated.size >= 4 * 20, `the stand-in counted only ${standIn.rowsCreated.size} rows`);
+  for (const [id, n] of doubleRows) failures.push(`row ${id} was created ${n} times by the stand-in`);
   for (const f of failures) console.log(`FAIL ${f}`);
   console.log(`kill -9: ${killsAfterSending} of the kills landed after the batch reached the stand-in`);
-  console.log(`${trials} trials, ${doubleSends} double sends (seed ${seed})`);
+  console.log(`kill -9 of four parts: parts that had reached the stand-in per kill: ${partsKills.join(', ')}`);
+  console.log(
+    `${trials} trials, ${doubleSends} double sends, ${standIn.rowsCreated.size} rows created, ${doubleRows.length} of them twice (seed ${seed})`,
+  );
   if (failures.length > 0 || Date.now() > DEADLINE) process.exitCode = 1;
 }
 

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as zlib from 'node:zlib';
 
 // A scripted stand-in for the gateway on 127.0.0.1. Each request takes the next fault of the plan (then
-// 'ok'). It keeps its own count, by body hash, of the requests it received whole and may have acted on
-// (created payments): the fault suite's proof that nothing was created twice.
+// 'ok'). It keeps its own count, by body hash and by row (client-orderid), of the requests it received
+// whole and may have acted on (created payments): the fault suite's proof that no batch, and no row of
+// any batch, was created twice.
 
 export type Fault =
   | 'ok'
@@ -45,6 +46,12 @@ export class StandIn {
   /** Requests received whole that may have created payments, by SHA-256 of the body. */
   readonly acted = new Map<string, number>();
   readonly received = new Map<string, number>();
+  /** Rows of the requests that may have created payments, by client-orderid. */
+  readonly rowsCreated = new Map<string, number>();
+  /** Bodies a trial sends again on purpose (--allow-resend): their rows are counted once. */
+  readonly resendAllowed = new Set<string>();
+  /** Emits 'request' as each request arrives (before it is read): a trial times a kill by it. */
+  readonly events = new EventEmitter();
   private server!: http.Server;
   private readonly open = new Set<http.ServerResponse>();
   origin = '';
@@ -66,6 +73,23 @@ export class StandIn {
     return this.acted.get(hash) ?? 0;
   }
 
+  /** The client-orderids created more than once, with their counts. */
+  doubleRows(): [string, number][] {
+    return [...this.rowsCreated].filter(([, n]) => n > 1);
+  }
+
+  /** Counts the rows of a request body (`payload=` Base64 of the CSV) the gateway may have acted on. */
+  private countRows(body: Buffer): void {
+    const payload = new URLSearchParams(body.toString('utf8')).get('payload') ?? '';
+    const [header, ...rows] = Buffer.from(payload, 'base64').toString('utf8').split('\r\n');
+    const at = header.split(';').indexOf('client-orderid');
+    // The rows here have no quoted delimiter before their client-orderid (the first column).
+    for (const row of rows) {
+      const id = at < 0 ? undefined : row.split(';')[at];
+      if (id && /^[A-Za-z0-9-]+$/.test(id)) this.rowsCreated.set(id, (this.rowsCreated.get(id) ?? 0) + 1);
+    }
+  }
+
   private readonly arrivals: { hash: string; arrived(): void }[] = [];
 
   /** Resolves once a request with this body hash has been received whole. */
@@ -76,6 +100,7 @@ export class StandIn {
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const fault = this.plan.shift() ?? 'ok';
+    this.events.emit('request');
     if (fault === 'reset-before') {
       // The connection dies before the gateway has the whole request: nothing can have been created.
       req.socket.destroy();
@@ -86,7 +111,11 @@ export class StandIn {
     req.on('end', () => {
       const hash = createHash('sha256').update(Buffer.concat(chunks)).digest('hex');
       this.received.set(hash, (this.received.get(hash) ?? 0) + 1);
-      if (MAY_HAVE_ACTED(fault)) this.acted.set(hash, (this.acted.get(hash) ?? 0) + 1);
+      if (MAY_HAVE_ACTED(fault)) {
+        const times = (this.acted.get(hash) ?? 0) + 1;
+        this.acted.set(hash, times);
+        if (times === 1 || !this.resendAllowed.has(hash)) this.countRows(Buffer.concat(chunks));
+      }
       for (const a of this.arrivals.filter((x) => x.hash === hash)) a.arrived();
       this.answer(fault, res);
     });

@@ -1,6 +1,8 @@
 // A small LSP client for the tests: spawns `node dist/cli.js lsp --stdio` (the build of this checkout)
 // and speaks JSON-RPC to it with vscode-languageserver-protocol, recording every publishDiagnostics.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   createProtocolConnection,
@@ -36,15 +38,24 @@ export class TestClient {
   private readonly child: ChildProcess;
   stderr = '';
 
-  constructor(args: string[] = [CLI, 'lsp', '--stdio']) {
-    this.child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  /** `env` adds to the test's own; the submission ledger is an empty one of this client's unless it names one. */
+  constructor(args: string[] = [CLI, 'lsp', '--stdio'], env: Record<string, string> = {}) {
+    const ledger = mkdtempSync(path.join(tmpdir(), 'paygate-lsp-ledger-'));
+    this.child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, PAYGATE_DATA_DIR: ledger, ...env },
+    });
     this.child.stderr!.on('data', (b: Buffer) => (this.stderr += b.toString()));
     this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     this.connection.onNotification(PublishDiagnosticsNotification.type, (p) => {
       this.published.push({ uri: p.uri, version: p.version, diagnostics: p.diagnostics, seq: this.seq++, at: performance.now() });
       this.wake();
     });
-    this.child.on('exit', () => this.wake());
+    this.child.on('exit', () => {
+      rmSync(ledger, { recursive: true, force: true });
+      this.wake();
+    });
     this.connection.listen();
   }
 

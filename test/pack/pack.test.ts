@@ -64,7 +64,16 @@ after(() => {
 test('the tarball holds the CLI bundle, the examples and the documents, nothing else', () => {
   assert.equal(tarball, join(work, 'out', `${pkg.name}-${pkg.version}.tgz`));
   const examples = readdirSync(join(root, 'examples')).map((f) => `examples/${f}`);
-  const expected = ['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/cli-program.js', 'dist/cli.js', 'package.json', ...examples].sort();
+  const expected = [
+    'CHANGELOG.md',
+    'LICENSE',
+    'README.md',
+    'dist/cli-ledger.js',
+    'dist/cli-program.js',
+    'dist/cli.js',
+    'package.json',
+    ...examples,
+  ].sort();
   assert.deepEqual(packedFiles, expected);
   assert.deepEqual(pkg.bin, { paygate: 'dist/cli.js' });
   assert.equal(pkg.dependencies, undefined, 'everything is bundled: the package must not pull dependencies');
@@ -140,4 +149,20 @@ test('paygate demo runs the whole tour from the shipped examples', async () => {
     .map(String)
     .filter((f) => statSync(join(home, f)).isFile() && !/^\.npm\b/.test(f));
   assert.deepEqual(written, []);
+});
+
+test('paygate lint beside a ledger: a batch sent from the installed CLI is already-sent (lint loads dist/cli-ledger.js)', async () => {
+  // After the demo's check of the home folder: this send keeps its ledger under work/, the gateway in work/state.
+  const env = { ...userEnv, PAYGATE_DATA_DIR: join(work, 'ledger') };
+  const batch = join(work, 'files', 'sent.rpcsv');
+  copyFileSync(join(root, 'examples', 'valid.rpcsv'), batch);
+  const cli = (args: string[]) => run('npx', ['--no', '--', 'paygate', ...args], { cwd: app, env, timeoutMs: CLI_TIMEOUT });
+  const sent = await cli(['submit', batch]);
+  assert.equal(sent.code, 0, `${sent.stdout}\n${sent.stderr}`);
+  const linted = await cli(['lint', '--no-git', batch]);
+  assert.equal(linted.code, 1, `${linted.stdout}\n${linted.stderr}`);
+  assert.match(linted.stdout, /sent\.rpcsv:2:1: error already-sent client-orderid "GYM-2027-0001" was already sent on /);
+  assert.match(linted.stdout, /warning cvv-after-send/);
+  const without = await cli(['lint', '--no-git', '--no-ledger', batch]);
+  assert.equal(without.code, 0, `${without.stdout}\n${without.stderr}`);
 });

@@ -183,9 +183,10 @@ test('three parallel paygate submit runs without a running gateway: all accepted
   const stateDir = tempStateDir();
   const work = tempStateDir();
   try {
-    // Three different batches: the same content three times would be refused twice by the resend guard.
+    // Three different batches with rows of their own: the same content, or the same rows, three times would
+    // be refused twice by the resend guards.
     const valid = fs.readFileSync(path.join(root, 'examples', 'valid.rpcsv'), 'utf8');
-    for (const n of [1, 2, 3]) fs.writeFileSync(path.join(work, `batch${n}.rpcsv`), valid.replace('GYM-2027-0001', `GYM-2027-0001-${n}`));
+    for (const n of [1, 2, 3]) fs.writeFileSync(path.join(work, `batch${n}.rpcsv`), valid.replace(/-2027-/g, `-2027-${n}-`));
     const env = { PAYGATE_STATE_DIR: stateDir, XDG_CONFIG_HOME: path.join(work, 'config'), PAYGATE_DATA_DIR: path.join(work, 'data') };
     const runs = await Promise.all([1, 2, 3].map((n) => paygate(['submit', `batch${n}.rpcsv`, '--format', 'json'], env, work)));
     const ids: string[] = [];

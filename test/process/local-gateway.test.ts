@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { createRecurringPayments } from '../../src/core/gateway/client';
 import { prepareSubmission } from '../../src/core/gateway/prepare';
 import { signRequest } from '../../src/core/oauth';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../src/core/payload';
 import { startLocalGateway } from '../../src/local-gateway';
 import {
   admin,
@@ -336,5 +337,40 @@ test('the admin endpoints still answer under their first name, /_sim/…, for sc
     assert.deepEqual((await admin(gw, 'GET', '/_sim/state')).json, (await admin(gw, 'GET', '/_local/state')).json);
     assert.equal((await admin(gw, 'GET', '/_sim/payments')).json.today, '03.02.2027');
     assert.equal((await admin(gw, 'GET', '/_simulator/state')).status, 404, 'only the prefix itself');
+  });
+});
+
+test('a payload over the maximum is answered as the gateway validation error would (104), nothing created; at the maximum it is taken', async () => {
+  const text = batch([{ 'client-orderid': 'BIG-1' }, { 'client-orderid': 'BIG-2' }]);
+  const size = Buffer.from(text, 'utf8').toString('base64').length;
+  await withGateway(
+    async (gw) => {
+      const over = await postCreate(gw, text);
+      assert.equal(over.status, 200);
+      const f = formFields(over.text);
+      assert.equal(f.type, 'validation-error');
+      assert.equal(f['error-code'], '104');
+      assert.match(
+        f['error-message'],
+        new RegExp(
+          `^payload of ${size} bytes is larger than the maximum of ${size - 1} bytes: split the batch \\(paygate split --max-bytes ${size - 1}\\)$`,
+        ),
+      );
+      assert.equal(gw.payments().length, 0, 'nothing is created from a payload over the maximum');
+    },
+    { maxPayloadBytes: size - 1 },
+  );
+  await withGateway(
+    async (gw) => {
+      const at = await postCreate(gw, text);
+      assert.equal(formFields(at.text).type, 'create-recurring-payment-response');
+    },
+    { maxPayloadBytes: size },
+  );
+  // The documented default: 8 MiB of Base64.
+  await withGateway(async (gw) => {
+    const over = await postCreate(gw, '', { payload: 'QUFB'.repeat(DEFAULT_MAX_PAYLOAD_BYTES / 4 + 1) });
+    assert.equal(formFields(over.text)['error-code'], '104');
+    assert.match(formFields(over.text)['error-message'], /maximum of 8388608 bytes/);
   });
 });

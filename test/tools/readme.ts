@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderCodeIndex, renderCodeTable, renderColumnTable, renderTestCards, replaceRegion } from './ruleDocs';
 import { renderCommandTable } from './cli-docs';
@@ -13,7 +14,9 @@ function lintExamples(): string {
   const files = ['examples/valid.rpcsv', 'examples/mistakes.rpcsv'];
   let out: string;
   try {
-    out = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'lint', ...files], { cwd: root, encoding: 'utf8' });
+    // As on a machine that never sent anything: this developer's own ledger (already-sent) stays out of it.
+    const env = { ...process.env, PAYGATE_DATA_DIR: join(tmpdir(), 'paygate-readme-no-ledger') };
+    out = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'lint', ...files], { cwd: root, encoding: 'utf8', env });
   } catch (err) {
     out = (err as { stdout: string }).stdout; // exit 1: the mistakes file has errors, as it should
   }

@@ -1,9 +1,9 @@
 // parseCsv: values and exact offsets with every line ending, quoted line breaks, doubled quotes, a BOM,
-// and recovery from quote errors; withCrlfRecords and quoteField.
+// and recovery from quote errors; the text versions up to 0.1 sent (legacySentText) and quoteField.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseCsv, type CsvRecord } from '../../src/core/csv/parse';
-import { quoteField, withCrlfRecords } from '../../src/core/csv/write';
+import { legacySentText, quoteField } from '../../src/core/csv/write';
 import { LineIndex } from '../../src/core/text';
 
 /** Start and end offset of every field, flattened (the public accessors, not the internal storage). */
@@ -142,15 +142,15 @@ describe('parseCsv: quote errors', () => {
   });
 });
 
-describe('withCrlfRecords', () => {
+describe('legacySentText (what versions up to 0.1 sent and hashed)', () => {
   it('converts record separators only; quoted line breaks stay as written', () => {
-    assert.equal(withCrlfRecords('a;"x\ny"\nb;"1\r2"\rd;e\r\n'), 'a;"x\ny"\r\nb;"1\r2"\r\nd;e\r\n');
-    assert.equal(withCrlfRecords('a;b\nc;d'), 'a;b\r\nc;d');
-    assert.equal(withCrlfRecords('a;b\r\nc;d\r\n'), 'a;b\r\nc;d\r\n');
+    assert.equal(legacySentText('a;"x\ny"\nb;"1\r2"\rd;e\r\n'), 'a;"x\ny"\r\nb;"1\r2"\r\nd;e\r\n');
+    assert.equal(legacySentText('a;b\nc;d'), 'a;b\r\nc;d');
+    assert.equal(legacySentText('a;b\r\nc;d\r\n'), 'a;b\r\nc;d\r\n');
   });
   it('drops the BOM and collapses trailing blank lines into one final CRLF', () => {
-    assert.equal(withCrlfRecords('\ufeffa;b\nc;d\n\n\n'), 'a;b\r\nc;d\r\n');
-    assert.equal(withCrlfRecords(''), '');
+    assert.equal(legacySentText('\ufeffa;b\nc;d\n\n\n'), 'a;b\r\nc;d\r\n');
+    assert.equal(legacySentText(''), '');
   });
 });
 

@@ -5,9 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { withCrlfRecords } from '../../src/core/csv/write';
+import { batchContentHash } from '../../src/core/csv/canonical';
 import type { SubmissionRecord } from '../../src/core/ledger';
-import { contentHash } from '../../src/core/contentHash';
 import { recordView } from '../../src/extension/ledger/recordView';
 
 const BATCH = [
@@ -31,7 +30,7 @@ function record(over: Partial<SubmissionRecord>): SubmissionRecord {
     endpoint: 'http://127.0.0.1:1/paynet/api/v4/create-recurring-payments/1001',
     file: '/nowhere/batch.rpcsv',
     rowCount: 2,
-    contentHash: contentHash(withCrlfRecords(BATCH)),
+    contentHash: batchContentHash(BATCH),
     signatureMethod: 'RSA-SHA256',
     state: 'done',
     outcome: 'accepted',

@@ -71,7 +71,7 @@ const keys = generateKeyPairSync('rsa', {
   privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
 });
 
-test('create: CRLF records, no BOM, Base64 in the one form field payload, RSA-signed over it, no realm', async (t) => {
+test('create: the canonical text (every line break CRLF, quoted ones too), no BOM, Base64 in the one form field payload, RSA-signed over it, no realm', async (t) => {
   const s = await server((_r, res) => res.writeHead(200).end());
   t.after(s.close);
   const csv = '\uFEFFclient-orderid;order_desc\n1;"two\nlines"\n2;x\r\n';
@@ -92,7 +92,7 @@ test('create: CRLF records, no BOM, Base64 in the one form field payload, RSA-si
   );
   const sent = Buffer.from(form[0][1], 'base64');
   assert.notEqual(sent[0], 0xef, 'no UTF-8 BOM');
-  assert.equal(sent.toString('utf8'), 'client-orderid;order_desc\r\n1;"two\nlines"\r\n2;x\r\n');
+  assert.equal(sent.toString('utf8'), 'client-orderid;order_desc\r\n1;"two\r\nlines"\r\n2;x\r\n');
   const b64 = sent.toString('base64');
   assert.equal(r.body, `payload=${b64.replace(/\+/g, '%2B').replace(/\//g, '%2F').replace(/=/g, '%3D')}`, 'Base64 + / = percent-encoded');
   const auth = String(r.headers.authorization);

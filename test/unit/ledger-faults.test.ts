@@ -171,7 +171,10 @@ describe('ledger at scale', () => {
       });
     }
     assert.ok(fs.readdirSync(dir).filter((n) => /^ledger-.*\.jsonl$/.test(n)).length > 1, 'archives were made');
-    assert.ok(fs.existsSync(path.join(dir, 'index', '00e.jsonl')), 'the send is in its index shard');
+    assert.ok(
+      fs.readFileSync(path.join(dir, 'guard', 'content', '00e.txt'), 'utf8').startsWith(`\n${'00'.padEnd(64, 'e')}\t`),
+      'the send is in its index shard, under its hash',
+    );
     const again = await guardedSend({
       ledger,
       entry: entry({ contentHash: '00'.padEnd(64, 'e') }),

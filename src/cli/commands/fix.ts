@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import { readBatch } from '../../core/rules/batch';
+import { stripCvv } from '../../core/rules/batchEdits';
 import { applySafeFixes } from '../../core/rules/fixAll';
 import { lint } from '../../core/rules/lint';
 import type { CliContext } from '../context';
@@ -12,6 +14,7 @@ const MAX_PASSES = 4;
 
 export interface FixOptions {
   dryRun?: true;
+  stripCvv?: true;
   maxBytes?: string;
 }
 
@@ -35,6 +38,10 @@ export function fixCommand(ctx: CliContext) {
   )
     .argument('<FILE...>', 'the files to fix in place (each written through a temporary file and a rename)')
     .option('--dry-run', 'print what would change, write nothing')
+    .option(
+      '--strip-cvv',
+      'instead of the safe fixes: empty every cvv2 value (the column stays), as PCI DSS requires once a batch is accepted (cvv-after-send)',
+    )
     .option('--max-bytes <N>', 'read files up to N bytes (default 512M; K, M, G suffixes)')
     .action(exits((files, o) => fixFiles(files, o, ctx)));
 }
@@ -46,8 +53,26 @@ export async function fixFiles(paths: string[], values: FixOptions, ctx: CliCont
     return usageError(ctx, 'paygate fix', `--max-bytes must be a whole number of bytes (e.g. 1073741824 or 1G), not "${values.maxBytes}"`);
   }
   let status = 0;
-  for (const path of paths) status = Math.max(status, await fixFile(path, values, ctx));
+  for (const path of paths)
+    status = Math.max(status, await (values.stripCvv ? stripCvvFile(path, values, ctx) : fixFile(path, values, ctx)));
   return status;
+}
+
+/** Empties every cvv2 value of one file in place (or only says how many with dryRun). */
+async function stripCvvFile(path: string, values: FixOptions, ctx: CliContext): Promise<number> {
+  const input = await readInput(path, ctx, { maxBytes: maxBytesOption(values.maxBytes) ?? undefined });
+  if (!input.ok) return inputError(ctx, 'paygate fix', input.message);
+  const { text, count } = stripCvv(input.text, readBatch(input.text));
+  const verb = values.dryRun ? 'would empty' : 'emptied';
+  ctx.stdout(`${input.name}: ${verb} ${count} cvv2 value${count === 1 ? '' : 's'}\n`);
+  if (count > 0 && !values.dryRun) {
+    try {
+      await writeFileAtomic(resolve(ctx.cwd, path), text);
+    } catch (err) {
+      return inputError(ctx, 'paygate fix', `${input.name}: cannot write: ${(err as Error).message}`);
+    }
+  }
+  return 0;
 }
 
 /** Fixes one file in place (or only prints with dryRun); its exit status. */

@@ -3,7 +3,12 @@ import { gitTrackings } from '../../core/git';
 import { cardDataInGit } from '../../core/rules/cardDataInGit';
 import type { LintDiagnostic } from '../../core/rules/types';
 import { lint as lintText } from '../../core/rules/lint';
+import type { RowFactsListener } from '../../core/rules/rowFacts';
 import type { CliContext } from '../context';
+import { ledgerIsPresent } from '../ledgerPlace';
+import type * as LintLedger from '../lintLedger';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../core/payload';
+import { configMayNameLimit } from '../payloadLimit';
 import { formatLint, LINT_FORMATS, lintExitCode, type FileLint, type LintFormat } from '../format';
 import { maxBytesOption, readInput } from '../io';
 import { usageError } from '../output';
@@ -14,6 +19,11 @@ export interface LintOptions {
   format: LintFormat;
   /** False with --no-git: skip asking git whether a file with card numbers is tracked or unignored. */
   git?: boolean;
+  /** False with --no-ledger: skip already-sent and cvv-after-send. */
+  ledger?: boolean;
+  env?: string;
+  state?: string;
+  config?: string;
   maxBytes?: string;
 }
 
@@ -53,7 +63,23 @@ export function lintCommand(ctx: CliContext) {
       'read files up to N bytes (default 512M; K, M, G suffixes); only regular files (or - for standard input) are read',
     )
     .option('--no-git', 'do not check whether git tracks (or would take) a file holding full card numbers (card-data-in-git)')
+    .option(
+      '--no-ledger',
+      'do not read the submission ledger (already-sent, cvv-after-send); without a ledger (as in CI) neither is checked anyway',
+    )
+    .option(
+      '--env <NAME>',
+      'the environment whose sends already-sent looks for, and whose maximum payload batch-too-large weighs (default: as paygate submit chooses it)',
+    )
+    .option('--state <DIR>', 'the submission ledger directory (default: as paygate submit chooses it)')
+    .option('--config <FILE>', 'configuration file (as paygate submit reads it)')
     .action(exits((files, o) => lintFiles(files, o, ctx)));
+}
+
+/** lintLedger.ts, loaded when first needed (in the build, dist/cli-ledger.js). */
+function loadLintLedger(): typeof LintLedger {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('../lintLedger') as typeof LintLedger;
 }
 
 export async function lintFiles(paths: string[], values: LintOptions, ctx: CliContext): Promise<number> {
@@ -62,6 +88,13 @@ export async function lintFiles(paths: string[], values: LintOptions, ctx: CliCo
     return usageError(ctx, 'paygate lint', `--max-bytes must be a whole number of bytes (e.g. 1073741824 or 1G), not "${values.maxBytes}"`);
   const files: FileLint[] = [];
   const failures: string[] = [];
+  // The active environment's maximum payload; a configuration is read (from lint's ledger bundle) only when there is one.
+  const limit = configMayNameLimit(ctx, values) ? loadLintLedger().activeMaxPayload(ctx, values) : { max: DEFAULT_MAX_PAYLOAD_BYTES };
+  if (limit.problem) ctx.stderr(`paygate lint: batch-too-large uses the local gateway's maximum (${limit.max} bytes): ${limit.problem}\n`);
+  // The ledger's modules load only when there is a ledger to read (CI has none: lint starts as quickly). A
+  // plain require: the build keeps it a require of dist/cli-ledger.js (esbuild.js), out of lint's bundle.
+  const ledger = values.ledger !== false && ledgerIsPresent(ctx, values.state) ? loadLintLedger().ledgerFor(values, ctx) : undefined;
+
   /** Files holding full card numbers: git is asked about them all at once, after the lint. */
   const holding: { diagnostics: LintDiagnostic[]; path: string; tracked: LintDiagnostic; unignored: LintDiagnostic }[] = [];
   for (const path of paths) {
@@ -73,14 +106,21 @@ export async function lintFiles(paths: string[], values: LintOptions, ctx: CliCo
     }
     // The card number is looked for in the lint's own pass over the rows; git is asked only when there is one.
     const askGit = values.git !== false && path !== '-';
-    const result = lintText(input.text, { maxDiagnostics: MAX_LISTED, findCardNumber: askGit });
+    // With a ledger, the rows' client-orderid cells are kept as the lint reads them (already-sent's keys).
+    const orderIds: { orderId: string; start: number; end: number }[] = [];
+    const onRow: RowFactsListener | undefined = ledger
+      ? (_record, _n, f) =>
+          void (f.orderId !== undefined && orderIds.push({ orderId: f.orderId, start: f.orderIdStart, end: f.orderIdEnd }))
+      : undefined;
+    const result = lintText(input.text, { maxDiagnostics: MAX_LISTED, findCardNumber: askGit, onRow, maxPayloadBytes: limit.max });
     const diagnostics = result.diagnostics;
+    const omitted = ledger ? await ledger.add(result, input.name, MAX_LISTED, orderIds) : result.omitted;
     files.push({
       file: input.name,
       stdin: path === '-',
       text: input.text,
       diagnostics,
-      ...(result.omitted && { omitted: result.omitted }),
+      ...(omitted && { omitted }),
     });
     // Both wordings now, so the parsed file can be let go before git answers.
     if (askGit && result.cardNumber)

@@ -1,5 +1,7 @@
-import { LANGUAGE_ID } from '../../shared/lintProtocol';
+import { LANGUAGE_ID, type LedgerTarget } from '../../shared/lintProtocol';
 import type { CliContext } from '../context';
+import { ledgerDirectoryFor } from '../ledgerPlace';
+import { activeMaxPayload, activeTarget } from '../ledgerTarget';
 import { usageError } from '../output';
 import { exits, paygateCommand } from '../parser';
 
@@ -18,6 +20,8 @@ export function lspCommand(ctx: CliContext) {
         'for any editor that speaks the Language Server Protocol, over standard input and output. Documents with language id ' +
         `${LANGUAGE_ID} (or named *.rpcsv, *.recurring.csv) are checked. Settings, optional, as initializationOptions or ` +
         'workspace/didChangeConfiguration settings: { "paygate": { "lint": { "run": "onType" | "onSave", "debounceMs": 0 } } }. ' +
+        'already-sent and cvv-after-send read the submission ledger paygate submit uses, for the environment it would send to ' +
+        '(on open and save; initializationOptions { "paygate": { "ledger": { "directory", "environment", "endpointId" } } } name another). ' +
         'The server runs until the editor sends exit or closes standard input.',
       exits: [
         [0, 'the editor ended the session'],
@@ -40,6 +44,18 @@ export async function serveLsp(values: LspOptions, ctx: CliContext): Promise<num
   ]);
   // The CLI is a launcher: the same server the VS Code extension starts, here over stdio. The connection
   // ends the process itself on `exit` or when standard input closes.
-  startServer(createConnection(ProposedFeatures.all, new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout)));
+  const connection = createConnection(
+    ProposedFeatures.all,
+    new StreamMessageReader(process.stdin),
+    new StreamMessageWriter(process.stdout),
+  );
+  const { max } = activeMaxPayload(ctx, {});
+  startServer(connection, { ledger: ledgerTarget(ctx), maxPayloadBytes: max });
   return new Promise<number>(() => {});
+}
+
+/** The ledger and the environment `paygate submit` would use here; none when the configuration cannot be read. */
+function ledgerTarget(ctx: CliContext): LedgerTarget | undefined {
+  const target = activeTarget(ctx, {});
+  return target.ok ? { directory: ledgerDirectoryFor(ctx, undefined), ...target.value } : undefined;
 }

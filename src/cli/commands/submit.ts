@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { createRecurringPayments, type PathTemplates } from '../../core/gateway';
-import { LedgerWriteError, type Ledger, type SubmissionRecord } from '../../core/ledger';
+import { alreadySentLines, LedgerWriteError, type AlreadySentRow, type Ledger, type SubmissionRecord } from '../../core/ledger';
 import { checkSigningCredentials, type SigningCredentials } from '../../core/oauth';
 import { submitBatch, type SubmitResult, type SubmitTarget } from '../../core/submit/submitBatch';
 import type { LocalGatewayUse } from '../../local-gateway';
@@ -34,15 +34,16 @@ export function submitCommand(ctx: CliContext) {
       summary: 'lint, sign and send a recurring-payments file (create operation)',
       description:
         'Lints FILE, then sends it to the create-recurring-payments operation (once; never retried). Nothing is sent ' +
-        'when the file has lint errors, or when the same content was already sent (or may have been) to the same ' +
-        "environment and endpoint: see 'paygate history'.",
+        'when the file has lint errors, when the same content was already sent (or may have been) to the same ' +
+        'environment and endpoint, or when any of its rows was (its client-orderid in such a submission: an edited, ' +
+        "reordered or extended file): see 'paygate history' and 'paygate diff FILE --against last'.",
       notes:
         `Secrets: $${SECRET_ENV.rsaKeyFile}, $${SECRET_ENV.rsaKeyPassphrase}, $${SECRET_ENV.consumerSecret} (HMAC-SHA1 instead of RSA).\n` +
         "The local environment needs none: it uses the local gateway's demo merchant.",
       exits: [
         [EXIT.ok, 'accepted'],
         [EXIT.rejected, 'rejected (validation-error, error), declined, server error, or an unrecognised answer'],
-        [EXIT.usage, 'usage error, unreadable input, lint errors or a resend refused (nothing sent)'],
+        [EXIT.usage, 'usage error, unreadable input, lint errors, or a resend of the file or of some of its rows refused (nothing sent)'],
         [EXIT.auth, 'authentication failed'],
         [EXIT.transport, 'transport error before anything was sent (connection refused, DNS, TLS, connect timeout)'],
         [
@@ -53,7 +54,11 @@ export function submitCommand(ctx: CliContext) {
     },
     ctx,
   )
-    .argument('<FILE>', 'the recurring-payments file; - reads standard input')
+    .argument(
+      '<FILE...>',
+      "the recurring-payments file; - reads standard input. Several (the parts 'paygate split' wrote): sent one by one in the order given, " +
+        'each its own submission; a file whose content was already accepted at the target is skipped, and the first file not accepted stops the run',
+    )
     .option('--env <NAME>', 'environment from paygate.config.json (default: its "environment", else local)')
     .option('--base-url <URL>', "override the environment's base URL")
     .option('--endpoint-id <ID>', "override the environment's endpoint id")
@@ -66,7 +71,10 @@ export function submitCommand(ctx: CliContext) {
       ]).default('text'),
     )
     .option('-y, --yes', 'do not ask before sending to a production environment (does not allow a resend)')
-    .option('--allow-resend', 'send even though the ledger says this content was (or may have been) sent before')
+    .option(
+      '--allow-resend',
+      'send even though the ledger says this content, or some of its rows, was (or may have been) sent before: their payments may be created twice',
+    )
     .option(
       '--state <DIR>',
       'the submission ledger directory (default $PAYGATE_DATA_DIR, else $XDG_DATA_HOME/paygate, else ~/.local/share/paygate; the editor uses the same)',
@@ -75,7 +83,7 @@ export function submitCommand(ctx: CliContext) {
       '--config <FILE>',
       'configuration file (default ./paygate.config.json once trusted with paygate trust, else ~/.config/paygate/paygate.config.json)',
     )
-    .action(exits((file, o) => submitFile(file, o, ctx)));
+    .action(exits((files, o) => submitFiles(files, o, ctx)));
 }
 
 export const runSubmit = (args: string[], ctx: CliContext) => runCommand(submitCommand, args, ctx);
@@ -109,12 +117,43 @@ async function cliTarget(o: SubmitOptions, ctx: CliContext): Promise<{ ok: true;
 const whatIsSent = (name: string, rows: number, t: CliTarget) =>
   `${name} (${rows} row${rows === 1 ? '' : 's'}) to ${field(t.environment.name)}, endpoint ${field(t.environment.endpointId)}`;
 
+/** Where a run of several files (parts) stands: what was skipped, and the production question's answer. */
+export interface PartsRun {
+  skipped: number;
+  sent: number;
+  confirmed?: boolean;
+}
+
+/**
+ * One file: submitFile. Several: each in turn, a file already accepted at the target skipped (so a run
+ * stopped after part 2 sends only the parts not sent when it is run again), the first that is not
+ * accepted (refused, rejected, unknown…) ending the run with its exit code, the files after it not sent.
+ */
+export async function submitFiles(files: string[], o: SubmitOptions, ctx: CliContext): Promise<number> {
+  if (files.length === 1) return submitFile(files[0], o, ctx);
+  if (files.includes('-')) return inputError(ctx, 'paygate submit', '- (standard input) cannot be one of several files');
+  const run: PartsRun = { skipped: 0, sent: 0 };
+  for (let i = 0; i < files.length; i++) {
+    const code = await submitFile(files[i], o, ctx, run);
+    if (code === 0) continue;
+    const rest = files.length - i - 1;
+    if (rest > 0)
+      ctx.stderr(
+        `paygate submit: stopped at ${field(files[i])}; the ${rest} file${rest === 1 ? '' : 's'} after it ${rest === 1 ? 'was' : 'were'} not sent\n`,
+      );
+    return code;
+  }
+  if (o.format === 'text')
+    ctx.stdout(`${files.length} files: ${run.sent} sent and accepted, ${run.skipped} already accepted before (skipped)\n`);
+  return 0;
+}
+
 /**
  * The core's submit use case with the terminal's prompts and words: lint gate → target → resend guard →
  * confirmation → ledger "sending" (on disk) → one POST → ledger completed → answer. Returns the exit code.
  * The logic behind `paygate submit`, for any argument parser.
  */
-export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext): Promise<number> {
+export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext, parts?: PartsRun): Promise<number> {
   const input = await readInput(file, ctx);
   if (!input.ok) return inputError(ctx, 'paygate submit', input.message);
   const ledger = openLedger(ctx, o.state);
@@ -134,9 +173,14 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
     allowResend: o.allowResend === true,
     confirmSend: async (t, prepared) => {
       if (!t.environment.production || o.yes === true) return true;
+      // A run of parts is asked once, at its first send.
+      if (parts?.confirmed !== undefined) return parts.confirmed;
       if (!ctx.interactive)
         throw new UsageError(`"${t.environment.name}" is a production environment: pass --yes to submit without a terminal to confirm on`);
-      return ctx.confirm(`Submit ${whatIsSent(input.name, prepared.rowCount, t)} — a PRODUCTION environment?`);
+      const what = `${whatIsSent(input.name, prepared.rowCount, t)}${parts ? ' and the files after it' : ''}`;
+      const yes = await ctx.confirm(`Submit ${what} — a PRODUCTION environment?`);
+      if (parts) parts.confirmed = yes;
+      return yes;
     },
     send: (t, prepared) =>
       createRecurringPayments({
@@ -147,11 +191,18 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
         timeoutMs: t.timeoutMs,
       }),
   });
-  return reportResult(result, input.name, ledger, o, ctx);
+  return reportResult(result, input.name, ledger, o, ctx, parts);
 }
 
 /** What the terminal says of how a submit ended, and the exit code. */
-function reportResult(result: SubmitResult<CliTarget, string>, name: string, ledger: Ledger, o: SubmitOptions, ctx: CliContext): number {
+function reportResult(
+  result: SubmitResult<CliTarget, string>,
+  name: string,
+  ledger: Ledger,
+  o: SubmitOptions,
+  ctx: CliContext,
+  parts?: PartsRun,
+): number {
   const usage = (message: string) => inputError(ctx, 'paygate submit', message);
   switch (result.status) {
     case 'refused':
@@ -169,8 +220,14 @@ function reportResult(result: SubmitResult<CliTarget, string>, name: string, led
           'Check in the gateway whether the payments exist; if you are sure they do not, pass --allow-resend.',
       );
     case 'duplicate':
+      // A part of a run whose content was accepted at the target before: skipped, not refused.
+      if (parts && result.earlier.outcome === 'accepted') return skipAccepted(ctx, o, name, result.earlier, parts);
+      return usage(resendRefusal(name, result.target.environment.name, result.target.environment.endpointId, result.earlier));
     case 'raced':
       return usage(resendRefusal(name, result.target.environment.name, result.target.environment.endpointId, result.earlier));
+    case 'already-sent':
+      for (const line of alreadySentLines(name, result.rows)) ctx.stderr(`${field(line)}\n`);
+      return usage(rowsRefusal(name, result.target.environment.name, result.target.environment.endpointId, result.rows));
     case 'not-confirmed':
       return usage('not sent');
     case 'sent':
@@ -178,7 +235,9 @@ function reportResult(result: SubmitResult<CliTarget, string>, name: string, led
         ctx.stderr(
           `paygate submit: the answer could not be recorded in ${ledger.filePath} (${result.recordError}); the record stays "sending"\n`,
         );
-      if (o.format === 'json') ctx.stdout(jsonLine({ ...outcomeJson(result.outcome), submission: result.record.id }));
+      if (parts && result.outcome.outcome === 'accepted') parts.sent++;
+      if (o.format === 'json')
+        ctx.stdout(jsonLine({ ...(parts ? { file: name } : {}), ...outcomeJson(result.outcome), submission: result.record.id }));
       else ctx.stdout(outcomeText(result.outcome, whatIsSent(name, result.prepared.rowCount, result.target)));
       return exitCodeFor(result.outcome);
   }
@@ -208,6 +267,23 @@ function failedBeforeSending(error: unknown, ledger: Ledger, ctx: CliContext): n
   if (error instanceof UsageError) return inputError(ctx, 'paygate submit', error.message);
   const reason = error instanceof LedgerWriteError ? error.reason : (error as Error).message;
   return inputError(ctx, 'paygate submit', `nothing was sent: the submission ledger ${ledger.filePath} could not be used (${reason})`);
+}
+
+/** A part whose content was accepted at the target before: said, counted, not sent. */
+function skipAccepted(ctx: CliContext, o: SubmitOptions, name: string, earlier: SubmissionRecord, parts: PartsRun): number {
+  parts.skipped++;
+  if (o.format === 'json') ctx.stdout(jsonLine({ file: name, skipped: 'already-accepted', submission: earlier.id }));
+  else ctx.stdout(`${field(name)}: already accepted (${field(describeEarlier(earlier))}); skipped\n`);
+  return 0;
+}
+
+function rowsRefusal(file: string, environment: string, endpointId: string, rows: readonly AlreadySentRow[]): string {
+  const n = rows.length;
+  return (
+    `${file}: ${n} row${n === 1 ? ' was' : 's were'} already sent to ${environment}, endpoint ${endpointId} (listed above). ` +
+    'Nothing was sent. Sending them again may create their payments twice: remove them from the file ' +
+    `('paygate diff ${file} --against last' shows what changed since the last send), or, if you are sure, pass --allow-resend.`
+  );
 }
 
 /** A usage problem found inside the guarded flow (it ends the command with exit 2, nothing sent). */

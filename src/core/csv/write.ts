@@ -1,7 +1,8 @@
 import { parseCsv, type ParsedCsv } from './parse';
 
-// The product's one CSV writer: `;` delimited by default, RFC 4180 quoting (only where a value needs it),
-// CRLF between records on submission. The results page and exports use it too, with their delimiter.
+// The product's one CSV writer: `;` delimited by default, RFC 4180 quoting (only where a value needs it).
+// The results page and exports use it too, with their delimiter. What a submission sends is the batch's
+// canonical text (canonical.ts).
 
 /**
  * Quotes a value only when it must be: it holds the delimiter, a quote or a line break. `always` quotes
@@ -20,11 +21,11 @@ export function writeRecords(rows: readonly (readonly string[])[], delimiter = '
 }
 
 /**
- * The text as it is sent: every record separator CRLF, no BOM, line breaks inside quoted fields kept
- * exactly. Records are cut from the original text, so nothing else changes by a single character.
- * `csv` is the text's own parse when the caller has one (submission preparation parses once).
+ * The text as versions up to 0.1 sent it: every record separator CRLF, no BOM, line breaks inside quoted
+ * fields kept as they were. Only for the content hashes older ledger records hold (canonical.ts,
+ * legacyContentHashes); what is sent today is the canonical text.
  */
-export function withCrlfRecords(text: string, csv: ParsedCsv = parseCsv(text)): string {
+export function legacySentText(text: string, csv: ParsedCsv = parseCsv(text)): string {
   if (csv.recordCount === 0) return '';
   const parts: string[] = [];
   for (let r = 0; r < csv.recordCount; r++) parts.push(csv.isBlankAt(r) ? '' : text.slice(csv.recordStart(r), csv.record(r).end));

@@ -35,7 +35,7 @@ interface CommonOptions {
   nonce?: string;
 }
 
-/** What a create sends: the Base64 payload from prepareSubmission (the lint gate, CRLF, no BOM). */
+/** What a create sends: the Base64 payload from prepareSubmission (the lint gate, the canonical text, no BOM). */
 export type CreateContent = { payload: string };
 
 /**

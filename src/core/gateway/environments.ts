@@ -10,6 +10,8 @@ export interface Environment {
   endpointId: string;
   consumerKey: string;
   production: boolean;
+  /** The gateway's largest create payload here, in Base64 characters; absent: DEFAULT_MAX_PAYLOAD_BYTES. */
+  maxPayloadBytes?: number;
 }
 
 export interface PathTemplates {

@@ -2,7 +2,8 @@ import type { GatewayOutcome, OutcomeName } from './outcome';
 import type { RecordedUnknownKind, TransportKind } from './outcomeKinds';
 
 // The one table of outcomes: every fact every face tells about one lives in its row. The CLI's text, the
-// editor's notifications, the results page's banner, the ledger's guard and the history all read it.
+// editor's notifications, the results page's banner, the ledger's guards (file and row) and the history
+// all read it, never a list of names that a new outcome could fall through.
 // Each table is checked with `satisfies Record<…>`, so a new outcome that does not state a fact does not
 // compile. Only type imports and outcomeKinds (no imports of its own): the results page loads this file.
 

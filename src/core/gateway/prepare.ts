@@ -1,10 +1,10 @@
 import { contentHash } from '../contentHash';
-import { withCrlfRecords } from '../csv/write';
+import { canonicalBatchText, legacyContentHashes } from '../csv/canonical';
 import { lint, type LintResult } from '../rules/lint';
 import type { LintDiagnostic } from '../rules/types';
 
 // Submission preparation, the one place every face gets a batch ready from: the lint gate, the text as
-// sent (CRLF records, no BOM), its Base64 payload and the content hash, all from ONE parse of the file.
+// sent (the batch's canonical text: csv/canonical.ts), its Base64 payload and the content hash.
 
 /** Why a batch may not be sent, in the words every face shows (nothing was sent). */
 export interface SubmissionRefusal {
@@ -20,18 +20,23 @@ export interface PreparedSubmission {
   /** The whole lint result (batch rows for the results panel and the CVVs to scrub). */
   lint: LintResult;
   rowCount: number;
-  /** The text as sent: CRLF record separators, no BOM. */
-  crlfText: string;
-  /** Base64 of the UTF-8 CRLF text: the value of the form field `payload`. */
+  /** The text as sent: the batch's canonical text (every line break CRLF, no BOM). */
+  canonicalText: string;
+  /** Base64 of the UTF-8 canonical text: the value of the form field `payload`. */
   payload: string;
-  /** SHA-256 (hex) of the CRLF text: the ledger's and the resend guard's name for the content. */
+  /** SHA-256 (hex) of the canonical text: the ledger's and the resend guard's name for the content. */
   contentHash: string;
+  /** Hashes versions up to 0.1 may have recorded for this same batch (canonical.ts): guarded too. */
+  legacyHashes: string[];
 }
 
-/** The one submission gate every face asks: `name` is the file as the person knows it. */
-export function prepareSubmission(text: string, name = 'the file'): PreparedSubmission {
+/**
+ * The one submission gate every face asks: `name` is the file as the person knows it; `raw` the file's
+ * text as read from disk when the face's text is not that (the editor's buffer), for the older hashes.
+ */
+export function prepareSubmission(text: string, name = 'the file', raw?: string): PreparedSubmission {
   const result = lint(text);
-  const crlfText = withCrlfRecords(text, result.batch.csv);
+  const canonicalText = canonicalBatchText(text);
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   const rowCount = result.batch.rows.length;
   let refusal: SubmissionRefusal | undefined;
@@ -46,8 +51,9 @@ export function prepareSubmission(text: string, name = 'the file'): PreparedSubm
     errors,
     lint: result,
     rowCount,
-    crlfText,
-    payload: Buffer.from(crlfText, 'utf8').toString('base64'),
-    contentHash: contentHash(crlfText),
+    canonicalText,
+    payload: Buffer.from(canonicalText, 'utf8').toString('base64'),
+    contentHash: contentHash(canonicalText),
+    legacyHashes: legacyContentHashes(text, raw),
   };
 }

@@ -28,6 +28,10 @@ export const EnvironmentSchema = z
     endpointId: z.string().check(z.minLength(1)),
     consumerKey: z.string().check(z.minLength(1)),
     production: z._default(z.optional(z.boolean()), false),
+    maxPayloadBytes: described(
+      z.optional(z.number().check(z.positive(), z.refine(Number.isSafeInteger, 'must be a whole number of bytes'))),
+      { description: "The gateway's largest create payload for this environment, in bytes of Base64 (as sent)." },
+    ),
   })
   .check(
     z.superRefine((e, ctx) => {

@@ -1,5 +1,9 @@
+import type { Batch } from '../rules/batch';
+import { findAlreadySent, type AlreadySentRow } from './alreadySent';
 import type { Ledger } from './ledger';
+import { batchRowKeys, type BatchRowKeys } from './rowKeys';
 import {
+  keyHashes,
   mayHaveCreated,
   sameTarget,
   type Completion,
@@ -10,8 +14,11 @@ import {
 } from './records';
 
 // One create, sent at most once, as every face does it: refuse content already in flight in this process,
-// refuse (or ask about) content the ledger says may already be at the target, record "sending" on disk,
-// check no other process recorded the same send first, send, record how it ended.
+// refuse (or ask about) content the ledger says may already be at the target (the file-level guard), then
+// rows already sent there in other batches (the row-level guard: an edited, reordered or extended file),
+// record the rows' keys and "sending" on disk, check no other process recorded the same send first, send,
+// record how it ended. Both faces call this one function with their own questions; what they decide is
+// here, how they ask is theirs.
 // Damage errs on "may have been sent": a batch whose hash was read in a damaged line is held back like a
 // possibly sent one, and damage that names no batch holds back every batch until an explicit resend
 // acknowledges it.
@@ -22,10 +29,23 @@ export type ResendBlocker = { record: SubmissionRecord } | { damage: DamageMark 
 export interface GuardedSendOptions<T> {
   ledger: Ledger;
   entry: NewSubmission;
+  /** Hashes versions up to 0.1 may have recorded for this same content (PreparedSubmission.legacyHashes). */
+  legacyHashes?: readonly string[];
   /** Send whatever the ledger says (the CLI's --allow-resend). Earlier records are then acknowledged. */
   allowResend?: boolean;
   /** Asked when the ledger says the content may be at the target; true sends anyway. Absent: refuse. */
   confirmResend?: (earlier: ResendBlocker) => Promise<boolean>;
+  /**
+   * The batch being sent: its rows' keys are checked against earlier sends and recorded before this one.
+   * Absent: the file-level guard only (and no row keys recorded).
+   */
+  batch?: Batch;
+  /**
+   * Asked when rows of the batch were in earlier submissions to the target that may have created payments
+   * (every one, in file order); true sends anyway. Absent: refuse. Not asked after a file-level resend was
+   * allowed (the same content: its rows are the ones just allowed).
+   */
+  confirmRowResend?: (rows: readonly AlreadySentRow[]) => Promise<boolean>;
   /** Asked after the guard, before anything is recorded (a production confirmation); false: not sent. */
   confirmSend?: () => Promise<boolean>;
   send: () => Promise<T>;
@@ -39,6 +59,8 @@ export type GuardedSendResult<T> =
   /** Damage may hide an earlier send of this batch (or of any batch): not sent. `found`: found by this read. */
   | { status: 'damaged'; damage: DamageMark; found: boolean }
   | { status: 'duplicate'; earlier: SubmissionRecord }
+  /** Rows of the batch were already sent to the target (every one, in file order): not sent. */
+  | { status: 'already-sent'; rows: AlreadySentRow[] }
   | { status: 'not-confirmed' }
   /** Another process recorded the same send first: this one withdrew without sending. */
   | { status: 'raced'; earlier: SubmissionRecord }
@@ -50,49 +72,33 @@ function flightKey(ledger: Ledger, k: GuardKey): string {
   return JSON.stringify([ledger.directory, k.contentHash, k.environment, k.endpointId, k.localStateDir ?? null]);
 }
 
-export function guardKey(entry: NewSubmission): GuardKey {
-  const key: GuardKey = { contentHash: entry.contentHash, environment: entry.environment, endpointId: entry.endpointId };
+export function guardKey(entry: NewSubmission, legacyHashes: readonly string[] = []): GuardKey {
+  const key: GuardKey = { contentHash: entry.contentHash, environment: entry.environment, endpointId: entry.endpointId, legacyHashes };
   if (entry.localGateway) key.localStateDir = entry.localGateway.stateDir;
   return key;
 }
 
 /** Ledger errors (a full disk, no permission, a short write, fsync) are thrown before anything is sent. */
 export async function guardedSend<T>(o: GuardedSendOptions<T>): Promise<GuardedSendResult<T>> {
-  const key = guardKey(o.entry);
+  const key = guardKey(o.entry, o.legacyHashes);
   const flight = flightKey(o.ledger, key);
   // Refused at once, before any question: the same content is on its way from this process.
   if (inFlight.has(flight)) return { status: 'in-flight' };
   inFlight.add(flight);
   try {
-    const reading = await o.ledger.guardView(key);
-    const acknowledged = new Set<string>();
-    const allowed = async (b: ResendBlocker) => o.allowResend === true || (o.confirmResend !== undefined && (await o.confirmResend(b)));
-    // Damage first: the record it may have hidden cannot be shown, only the damage.
-    const unattributed = reading.damages.filter((d) => d.unidentified > 0 && !reading.acknowledged.has(d.id));
-    const mine = reading.damages.find((d) => d.contentHashes.includes(key.contentHash));
-    const damage = mine ?? unattributed[unattributed.length - 1];
-    if (damage && !(await allowed({ damage }))) return { status: 'damaged', damage, found: reading.damage?.id === damage.id };
-    const earlier = reading.records.find((r) => sameTarget(r, key) && mayHaveCreated(r));
-    if (earlier) {
-      if (!(await allowed({ record: earlier }))) return { status: 'duplicate', earlier };
-      for (const r of reading.records) acknowledged.add(r.id);
-    }
+    const checked = await checkBeforeSending(o, key);
+    if ('status' in checked) return checked;
     if (o.confirmSend && !(await o.confirmSend())) return { status: 'not-confirmed' };
 
-    if (damage) await o.ledger.acknowledge(unattributed.map((d) => d.id));
+    if (checked.damage) await o.ledger.acknowledge(checked.unattributed);
+    // The rows' keys before the "sending" line: a send that is on its way is always found by its rows.
+    if (checked.rows) await o.ledger.recordRows(o.entry.contentHash, checked.rows);
     const record = await o.ledger.begin(o.entry);
-    // Two processes may pass the guard at the same moment: append order decides, the first one sends.
-    // Every process reads that order from the same place (the content's index shard, which every writer
-    // appends to whether or not the index was complete), so they all agree on the first.
-    const records = (await o.ledger.guardView(key, true)).records;
-    const own = records.find((r) => r.id === record.id);
-    const first =
-      own &&
-      records.find((r) => r.id !== record.id && !acknowledged.has(r.id) && r.seq < own.seq && sameTarget(r, key) && mayHaveCreated(r));
+    const first = await raceWinner(o, key, record, checked);
     if (first) {
       await o.ledger.complete(
         record.id,
-        { outcome: 'withdrawn', message: 'Not sent: the same content was being sent by another process or window.' },
+        { outcome: 'withdrawn', message: 'Not sent: the same content or rows were being sent by another process or window.' },
         [],
         record,
       );
@@ -100,14 +106,86 @@ export async function guardedSend<T>(o: GuardedSendOptions<T>): Promise<GuardedS
     }
 
     const outcome = await o.send();
+    let result: GuardedSendResult<T>;
     try {
       const completed = await o.ledger.complete(record.id, o.completion(outcome), o.sensitive, record);
-      return { status: 'sent', record, outcome, ...(completed ? { completed } : {}) };
+      result = { status: 'sent', record, outcome, ...(completed ? { completed } : {}) };
     } catch (err) {
       // The answer could not be recorded: the record stays "sending", which the guard treats as possibly sent.
       return { status: 'sent', record, outcome, recordError: err instanceof Error ? err.message : String(err) };
     }
+    // Housekeeping after the answer is recorded; a failure leaves the entries pending, where they are read too.
+    await o.ledger.tidyRows().catch(() => undefined);
+    return result;
   } finally {
     inFlight.delete(flight);
   }
+}
+
+interface Checked {
+  /** Earlier records a person chose to send again (not counted by the race check). */
+  acknowledged: Set<string>;
+  damage?: DamageMark;
+  unattributed: string[];
+  rows?: BatchRowKeys;
+  /** Whether the row-level guard asked (and was answered yes), so the race check counts rows too. */
+  rowsChecked: boolean;
+}
+
+/** The file-level guard (damage, the same content), then the row-level one; a refusal, or what was allowed. */
+async function checkBeforeSending<T>(o: GuardedSendOptions<T>, key: GuardKey): Promise<Checked | GuardedSendResult<T>> {
+  const reading = await o.ledger.guardView(key);
+  const acknowledged = new Set<string>();
+  const allowed = async (b: ResendBlocker) => o.allowResend === true || (o.confirmResend !== undefined && (await o.confirmResend(b)));
+  // Damage first: the record it may have hidden cannot be shown, only the damage.
+  const unattributed = reading.damages.filter((d) => d.unidentified > 0 && !reading.acknowledged.has(d.id));
+  const mine = reading.damages.find((d) => keyHashes(key).some((h) => d.contentHashes.includes(h)));
+  const damage = mine ?? unattributed[unattributed.length - 1];
+  if (damage && !(await allowed({ damage }))) return { status: 'damaged', damage, found: reading.damage?.id === damage.id };
+  const earlier = reading.records.find((r) => sameTarget(r, key) && mayHaveCreated(r));
+  if (earlier) {
+    if (!(await allowed({ record: earlier }))) return { status: 'duplicate', earlier };
+    for (const r of reading.records) acknowledged.add(r.id);
+  }
+  const checked: Checked = { acknowledged, unattributed: unattributed.map((d) => d.id), rowsChecked: false, ...(damage ? { damage } : {}) };
+  if (!o.batch) return checked;
+  checked.rows = batchRowKeys(o.batch, (await o.ledger.secret(true))!);
+  // A resend of the same content, once allowed, is not asked about again row by row.
+  if (earlier || o.allowResend === true) return checked;
+  const sent = await findAlreadySent(o.ledger, checked.rows.rows, key);
+  checked.rowsChecked = true;
+  if (sent.length > 0) {
+    if (!(o.confirmRowResend && (await o.confirmRowResend(sent)))) return { status: 'already-sent', rows: sent };
+    for (const row of sent) acknowledged.add(row.earlier.id);
+  }
+  return checked;
+}
+
+/**
+ * Two processes may pass the guard at the same moment. The same content: append order decides, the first
+ * one sends; every process reads that order from the same place (the content's index shard, which every
+ * writer appends to whether or not the index was complete), so they all agree on the first. Shared rows
+ * of different contents have no common shard to order them by: a send that finds, after its own
+ * "sending" line, another submission of one of its rows that it did not see before withdraws (both may;
+ * neither sends twice). The earlier record that wins, or undefined.
+ */
+async function raceWinner<T>(
+  o: GuardedSendOptions<T>,
+  key: GuardKey,
+  record: SubmissionRecord,
+  checked: Checked,
+): Promise<SubmissionRecord | undefined> {
+  const records = (await o.ledger.guardView(key, true)).records;
+  const own = records.find((r) => r.id === record.id);
+  const first =
+    own &&
+    records.find(
+      (r) => r.id !== record.id && !checked.acknowledged.has(r.id) && r.seq < own.seq && sameTarget(r, key) && mayHaveCreated(r),
+    );
+  if (first || !checked.rowsChecked || !checked.rows) return first;
+  const except = new Set([...checked.acknowledged, record.id]);
+  const contents = new Set(keyHashes(key));
+  const rows = await findAlreadySent(o.ledger, checked.rows.rows, key, except);
+  // A record of this very content is the file-level race's business (decided above by append order).
+  return rows.find((row) => !contents.has(row.earlier.contentHash))?.earlier;
 }

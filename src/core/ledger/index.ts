@@ -7,3 +7,6 @@ export * from './fromOutcome';
 export * from './ledgerFs';
 export * from './words';
 export * from './entry';
+export * from './alreadySent';
+export * from './rowKeys';
+export * from './batchDiff';

@@ -2,18 +2,23 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { maskText } from '../output';
 import { nodeLedgerFs, scanTail, type LedgerFs } from './ledgerFs';
-import { INDEX_DIR, LedgerIndex, shardName } from './ledgerIndex';
-import { recentRecords } from './recent';
+import { GUARD_DIR, LedgerIndex, OLD_INDEX_DIR } from './ledgerIndex';
+import { BATCHES_DIR, readBatchRows, recordBatchRows, reindexBatchRows } from './batchRows';
+import { guardView, recordsOfRows, type GuardSources } from './guardView';
+import { newestRecord, recentRecords } from './recent';
+import { RowIndex } from './rowIndex';
+import type { BatchRowKeys } from './rowKeys';
+import { LedgerSecret } from './secret';
 import { Appender, damageMark, LEDGER_FILE, ledgerFiles, readLedgerFile, stamp, type FileRead } from './files';
 import {
   cleanCompletion,
   foldLines,
+  marksOf,
   mayHaveCreated,
   parseLine,
   sameTarget,
   type Completion,
   type Damage,
-  type DamageMark,
   type GuardKey,
   type LedgerLine,
   type LedgerOptions,
@@ -32,6 +37,8 @@ import {
 // named, and the guard errs on "may have been sent" (see guard.ts). The one exception is a begin line whose
 // own writer failed and said so with a "withdrawn" completion: that request was never sent.
 // Archives (ledger-<time>.jsonl, when the file grows past a size) are read with it; nothing is dropped.
+// Beside it: the guard's index (guard/: ledgerIndex.ts, rowIndex.ts), each sent batch's row keys
+// (batches/: batchRows.ts) and the key those are made with (ledger.key: secret.ts).
 
 export const DEFAULT_ROTATE_BYTES = 64 * 1024 * 1024;
 
@@ -42,7 +49,9 @@ export class Ledger {
   private readonly fs: LedgerFs;
   private readonly listeners = new Set<() => void>();
   private readonly index: LedgerIndex;
+  private readonly rows: RowIndex;
   private readonly appender: Appender;
+  private readonly sources: GuardSources;
 
   constructor(
     readonly directory: string,
@@ -53,7 +62,23 @@ export class Ledger {
     this.now = options.now ?? (() => new Date());
     this.fs = options.fs ?? nodeLedgerFs;
     this.index = new LedgerIndex(directory, this.fs);
+    this.rows = new RowIndex(this.index.directory, this.fs);
     this.appender = new Appender(this.fs, directory, this.file, this.rotateBytes, this.now);
+    this.sources = {
+      index: this.index,
+      rows: this.rows,
+      readAll: () => this.readAll(),
+      tailIsDamaged: () => this.tailIsDamaged(),
+      rebuild: (lines) => this.index.rebuild(lines, () => reindexBatchRows(this.fs, this.directory, this.rows)),
+    };
+  }
+
+  /** Whether any send was ever recorded here (a reader writes nothing where there is no ledger). */
+  exists(): Promise<boolean> {
+    return this.fs.stat(this.file).then(
+      () => true,
+      () => false,
+    );
   }
 
   /** The current ledger file (archives sit next to it). */
@@ -133,7 +158,7 @@ export class Ledger {
     const lines: LedgerLine[] = [];
     const reads: [string, FileRead][] = [];
     for (const file of await this.files()) {
-      const read = await this.readFile(file);
+      const read = await readLedgerFile(this.fs, file);
       for (const line of read.lines) lines.push(line);
       reads.push([file, read]);
     }
@@ -147,47 +172,49 @@ export class Ledger {
       tornLines += read.broken.length - broken.length;
       if (broken.length > 0) damage = (await this.moveAside(file, read, broken, lines)) ?? damage;
     }
-    const damages: DamageMark[] = [];
-    const acknowledged = new Set<string>();
-    for (const l of lines) {
-      if (l.op === 'damage') damages.push(l.damage);
-      else if (l.op === 'ack') for (const id of l.ids) acknowledged.add(id);
-    }
-    return { reading: { records: foldLines(lines), tornLines, damages, acknowledged, ...(damage ? { damage } : {}) }, lines };
+    return { reading: { records: foldLines(lines), tornLines, ...marksOf(lines), ...(damage ? { damage } : {}) }, lines };
   }
 
-  /**
-   * What the guard needs to know of one content hash, without reading the whole history: its index shard,
-   * the damage file, and the last 64 KiB of the live file (damage there is found, moved aside and told at
-   * once; damage deeper in a large file is found by the next whole read, e.g. `paygate history`). Falls
-   * back to reading everything when the index is missing or unreadable, and builds it.
-   */
-  async guardView(key: GuardKey, shardOnly = false): Promise<LedgerReading> {
-    let found: Damage | undefined;
-    if (shardOnly) {
-      // The race check right after "begin": only the shard's order matters (see guard.ts).
-    } else if (!(await this.index.isComplete())) {
-      const all = await this.readAll();
-      await this.index.rebuild(all.lines);
-      found = all.reading.damage;
-    } else if (await this.tailIsDamaged()) found = (await this.read()).damage;
-    const shard = await this.index.read(shardName(key.contentHash));
-    const marks = await this.index.read('damage.jsonl');
-    if (shard === undefined || marks === undefined) return this.read();
-    const damages: DamageMark[] = [];
-    const acknowledged = new Set<string>();
-    for (const l of marks) {
-      if (l.op === 'damage') damages.push(l.damage);
-      else if (l.op === 'ack') for (const id of l.ids) acknowledged.add(id);
-    }
-    const records = foldLines(shard).filter((r) => r.contentHash === key.contentHash);
-    return { records, damages, acknowledged, tornLines: 0, ...(found ? { damage: found } : {}) };
+  /** What the file-level guard needs to know of one content (guardView.ts). */
+  guardView(key: GuardKey, shardOnly = false): Promise<LedgerReading> {
+    return guardView(this.sources, key, shardOnly);
+  }
+
+  /** The submissions (every target and outcome) that held each row key (guardView.ts). */
+  recordsOfRows(keys: ReadonlySet<string>): Promise<Map<string, SubmissionRecord[]>> {
+    return recordsOfRows(this.sources, keys);
+  }
+
+  /** The ledger's key for row keys; `create` makes it when missing (a send), else undefined (a reader). */
+  async secret(create: boolean): Promise<LedgerSecret | undefined> {
+    return create ? LedgerSecret.readOrCreate(this.fs, this.directory) : LedgerSecret.read(this.fs, this.directory);
+  }
+
+  /** Records a batch's row keys before it is sent (batchRows.ts); a ledger error is thrown before anything is sent. */
+  recordRows(contentHash: string, keys: BatchRowKeys): Promise<void> {
+    return recordBatchRows(this.fs, this.directory, this.rows, contentHash, keys);
+  }
+
+  /** A sent batch's row keys, or undefined when the ledger keeps none (sent before row keys). */
+  batchRows(contentHash: string): Promise<BatchRowKeys | undefined> {
+    return readBatchRows(this.fs, this.directory, contentHash);
+  }
+
+  /** Spreads the row index's pending entries into its shards once there are enough (after a send). */
+  async tidyRows(): Promise<void> {
+    if (await this.rows.needsCompaction()) await this.rows.compact();
   }
 
   /** The newest `limit` records (append order), reading the files backwards: bounded by what is shown. */
   async recent(limit: number): Promise<SubmissionRecord[]> {
     const files = await this.files();
     return recentRecords(this.fs, files.reverse(), limit);
+  }
+
+  /** The newest record `wanted` accepts, reading backwards (`paygate diff --against last`). */
+  async newest(wanted: (r: SubmissionRecord) => boolean): Promise<SubmissionRecord | undefined> {
+    const files = await this.files();
+    return newestRecord(this.fs, files.reverse(), wanted);
   }
 
   /** Whether the last 64 KiB of the live file hold a line that is neither whole nor ours. */
@@ -222,7 +249,8 @@ export class Ledger {
     if (files.length === 0) return undefined;
     await this.fs.mkdir(dir, { recursive: true, mode: 0o700 });
     for (const f of files) await this.fs.rename(f, path.join(dir, path.basename(f)));
-    await this.fs.rename(this.index.directory, path.join(dir, INDEX_DIR)).catch(() => undefined);
+    for (const sub of [GUARD_DIR, BATCHES_DIR, OLD_INDEX_DIR])
+      await this.fs.rename(path.join(this.directory, sub), path.join(dir, sub)).catch(() => undefined);
     this.changed();
     return dir;
   }
@@ -234,10 +262,6 @@ export class Ledger {
   /** Archives in name (time) order, then the current file. */
   private files(): Promise<string[]> {
     return ledgerFiles(this.fs, this.directory);
-  }
-
-  private readFile(file: string): Promise<FileRead> {
-    return readLedgerFile(this.fs, file);
   }
 
   /**
@@ -265,10 +289,8 @@ export class Ledger {
 
   /** The ledger first, then the guard's index: a failure of either is thrown before anything is sent. */
   private async append(line: LedgerLine): Promise<void> {
-    const text = `\n${JSON.stringify(line)}\n`;
-    await this.appendText(text);
-    const shard = this.index.fileFor(line);
-    if (shard !== undefined) await this.index.append(shard, text);
+    await this.appender.appendText(`\n${JSON.stringify(line)}\n`);
+    await this.index.add(line);
     this.changed();
   }
 
@@ -278,14 +300,10 @@ export class Ledger {
     for (const l of lines) {
       text += `\n${JSON.stringify(l)}\n`;
       if (text.length >= 1 << 20) {
-        await this.appendText(text);
+        await this.appender.appendText(text);
         text = '';
       }
     }
-    if (text !== '') await this.appendText(text);
-  }
-
-  private appendText(text: string): Promise<void> {
-    return this.appender.appendText(text);
+    if (text !== '') await this.appender.appendText(text);
   }
 }

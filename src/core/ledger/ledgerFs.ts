@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import * as nodeFs from 'node:fs/promises';
 
 // The ledger's only door to the disk, small enough that a test can put a failing one in its place (the
@@ -24,6 +25,13 @@ export interface LedgerFs {
   rename(from: string, to: string): Promise<void>;
   readdir(path: string): Promise<string[]>;
   mkdir(path: string, options: { recursive: true; mode: number }): Promise<unknown>;
+  /** A second name for a file; fails with EEXIST when `to` exists (how the ledger's key is created once). */
+  link(from: string, to: string): Promise<void>;
+  unlink(path: string): Promise<void>;
+  /** Removes a folder and everything in it (an index this version no longer reads). */
+  removeTree(path: string): Promise<void>;
+  /** A whole small file (an index shard): one call, as a lookup reads thousands of them. */
+  readFile(path: string): Promise<Buffer>;
 }
 
 export const nodeLedgerFs: LedgerFs = {
@@ -32,7 +40,23 @@ export const nodeLedgerFs: LedgerFs = {
   rename: (a, b) => nodeFs.rename(a, b),
   readdir: (p) => nodeFs.readdir(p),
   mkdir: (p, o) => nodeFs.mkdir(p, o),
+  link: (a, b) => nodeFs.link(a, b),
+  unlink: (p) => nodeFs.unlink(p),
+  removeTree: (p) => nodeFs.rm(p, { recursive: true, force: true }),
+  // Synchronous inside: reading thousands of small shards through promises (open, stat, read, close
+  // each) cost more than the reading.
+  readFile: async (p) => readFileSync(p),
 };
+
+/** A whole file's text, or undefined when there is none (an index shard, the key: small files). */
+export async function readWhole(fs: LedgerFs, file: string): Promise<string | undefined> {
+  try {
+    return (await fs.readFile(file)).toString('utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
 
 /** An append that did not reach the disk whole: the reason is named for the person who must fix it. */
 export class LedgerWriteError extends Error {

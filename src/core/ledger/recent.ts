@@ -23,3 +23,29 @@ export async function recentRecords(fs: LedgerFs, filesNewestFirst: readonly str
   for (const [id, c] of completions) if (wanted.has(id)) lines.push(c);
   return foldLines(lines).slice(0, limit);
 }
+
+/**
+ * The newest record that `wanted` accepts, reading the files backwards (a completion comes after its
+ * begin, so it has been seen when its begin is reached): as quick for a recent send as `--limit` is.
+ */
+export async function newestRecord(
+  fs: LedgerFs,
+  filesNewestFirst: readonly string[],
+  wanted: (r: SubmissionRecord) => boolean,
+): Promise<SubmissionRecord | undefined> {
+  const completions = new Map<string, LedgerLine>();
+  let found: SubmissionRecord | undefined;
+  for (const file of filesNewestFirst) {
+    const more = await scanLinesBackwards(fs, file, (raw) => {
+      const line = parseLine(raw.trim());
+      if (line?.op === 'complete') completions.set(line.id, line);
+      if (line?.op !== 'begin') return true;
+      const done = completions.get(line.record.id);
+      const record = foldLines(done ? [line, done] : [line])[0];
+      if (wanted(record)) found = record;
+      return found === undefined;
+    });
+    if (!more) break;
+  }
+  return found;
+}

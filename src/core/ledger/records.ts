@@ -198,22 +198,36 @@ export function foldLines(lines: readonly LedgerLine[]): SubmissionRecord[] {
   });
 }
 
-/** What the resend guard compares: never a URL, whose port changes with every local gateway. */
-export interface GuardKey {
-  contentHash: string;
+/** Where a create went, as the guards compare it: never a URL, whose port changes with every local gateway. */
+export interface Target {
   environment: string;
   endpointId: string;
   /** A local gateway's state directory: another local gateway holds other payments. */
   localStateDir?: string;
 }
 
-export function sameTarget(r: SubmissionRecord, key: GuardKey): boolean {
+/** What the resend guard compares: the content (today's hash, or one an older version recorded) and the target. */
+export interface GuardKey extends Target {
+  contentHash: string;
+  /** Hashes versions up to 0.1 may have recorded for this same content (csv/canonical.ts). */
+  legacyHashes?: readonly string[];
+}
+
+export function atTarget(r: Pick<SubmissionRecord, 'environment' | 'endpointId' | 'localGateway'>, target: Target): boolean {
   return (
-    r.contentHash === key.contentHash &&
-    r.environment === key.environment &&
-    r.endpointId === key.endpointId &&
-    sameLocalGateway(r.localGateway?.stateDir, key.localStateDir)
+    r.environment === target.environment &&
+    r.endpointId === target.endpointId &&
+    sameLocalGateway(r.localGateway?.stateDir, target.localStateDir)
   );
+}
+
+/** The hashes a guard key names: today's first. */
+export function keyHashes(key: GuardKey): string[] {
+  return [key.contentHash, ...(key.legacyHashes ?? [])];
+}
+
+export function sameTarget(r: SubmissionRecord, key: GuardKey): boolean {
+  return atTarget(r, key) && (r.contentHash === key.contentHash || (key.legacyHashes?.includes(r.contentHash) ?? false));
 }
 
 /** Two local gateways differ only when both are known: a record that names none may have gone to either. */
@@ -223,13 +237,24 @@ function sameLocalGateway(a: string | undefined, b: string | undefined): boolean
 
 /**
  * Whether a record means the content may already be at the gateway: still sending (or interrupted while
- * sending), an outcome whose row in the outcome table says it may have created payments, an outcome this
- * version does not know (a newer one wrote it: nobody here can vouch for it), or any answer that named
- * created payments (a batch declined in part).
+ * sending), an outcome whose row in the outcome table says it may have created payments, anything this
+ * version cannot read (a done record without an outcome, an outcome a newer version wrote: nobody here can
+ * vouch for it), or any answer that named created payments (a batch declined in part).
  */
-export function mayHaveCreated(r: SubmissionRecord): boolean {
-  if (r.state === 'sending' || r.recurringPaymentIds.length > 0) return true;
-  return recordedFacts(r.outcome)?.mayHaveCreated ?? r.outcome !== undefined;
+export function mayHaveCreated(r: Pick<SubmissionRecord, 'state' | 'outcome' | 'recurringPaymentIds'>): boolean {
+  if (r.state === 'sending' || r.outcome === undefined || r.recurringPaymentIds.length > 0) return true;
+  return recordedFacts(r.outcome)?.mayHaveCreated ?? true;
+}
+
+/** The damage marks of ledger lines, and which of them were acknowledged. */
+export function marksOf(lines: readonly LedgerLine[]): { damages: DamageMark[]; acknowledged: Set<string> } {
+  const damages: DamageMark[] = [];
+  const acknowledged = new Set<string>();
+  for (const l of lines) {
+    if (l.op === 'damage') damages.push(l.damage);
+    else if (l.op === 'ack') for (const id of l.ids) acknowledged.add(id);
+  }
+  return { damages, acknowledged };
 }
 
 /** Damage found by one read (and moved aside by it). */

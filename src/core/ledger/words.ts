@@ -1,8 +1,9 @@
 import { recordedFacts } from '../gateway/outcomes';
+import type { AlreadySentRow } from './alreadySent';
 import type { DamageMark, LocalGatewayRef, SubmissionRecord } from './records';
 
-// What every face says about a damaged ledger, and about the local gateway a send went to: the same words
-// in the terminal and the editor.
+// What every face says about the ledger's findings (a damaged ledger, rows already sent) and about the local
+// gateway a send went to: the same words in the terminal and the editor.
 
 export function damageText(d: DamageMark, ledgerFile: string): string {
   const where = ledgerFile === '' ? 'The submission ledger' : `The submission ledger ${ledgerFile}`;
@@ -15,6 +16,47 @@ export function damageText(d: DamageMark, ledgerFile: string): string {
     `${d.keptLines} readable line(s) were kept. Earlier sends recorded in the unreadable part cannot be vouched for: ${which}. ` +
     'Check in the gateway what was created before sending again; nothing was sent.'
   );
+}
+
+/** When a submission was sent, in UTC to the minute ("2026-03-02 10:00 UTC"): the same in every face. */
+export function sentAt(r: Pick<SubmissionRecord, 'time'>): string {
+  return `${r.time.slice(0, 10)} ${r.time.slice(11, 16)} UTC`;
+}
+
+/** How a submission ended, in a few words: its outcome (and kind), or that no answer was recorded yet. */
+export function submissionState(r: Pick<SubmissionRecord, 'state' | 'outcome' | 'kind'>): string {
+  if (r.state === 'sending') return 'no answer recorded (still sending, or interrupted)';
+  return `${r.outcome ?? 'no outcome'}${r.kind ? ` (${r.kind})` : ''}`;
+}
+
+/** The serial-number(s) the gateway gave a submission, or that it gave none. */
+export function serialText(r: Pick<SubmissionRecord, 'serialNumbers'>): string {
+  return r.serialNumbers.length > 0 ? `serial-number ${r.serialNumbers.join(', ')}` : 'no serial-number';
+}
+
+/** A client-orderid (kept masked) in a message: no control character, at most 40 characters, quoted. */
+function shownId(orderId: string): string {
+  const printable = orderId.replace(/\p{Cc}/gu, ' ');
+  return `"${printable.length > 40 ? `${printable.slice(0, 37)}...` : printable}"`;
+}
+
+/** One row already sent, as the diagnostic and the refusal say it: the date, the serial-number, the outcome. */
+export function alreadySentMessage(row: AlreadySentRow): string {
+  const r = row.earlier;
+  return (
+    `client-orderid ${shownId(row.orderId)} was already sent on ${sentAt(r)} to ${r.environment}, endpoint ${r.endpointId} ` +
+    `(${serialText(r)}, ${submissionState(r)}): sending it again may create its payments twice`
+  );
+}
+
+/** Rows listed by a refusal before the rest are only counted. */
+export const LISTED_ROWS = 20;
+
+/** The refusal's list: `file:line: message` for the first LISTED_ROWS rows, then how many more. */
+export function alreadySentLines(file: string, rows: readonly AlreadySentRow[], max = LISTED_ROWS): string[] {
+  const lines = rows.slice(0, max).map((row) => `${file}:${row.line}: ${alreadySentMessage(row)}`);
+  if (rows.length > max) lines.push(`… and ${rows.length - max} more already-sent row${rows.length - max === 1 ? '' : 's'}`);
+  return lines;
 }
 
 /** "/home/you/.local/state/paygate/gateway (run 3f9c…), its date 31.12.2026": which local gateway, and when. */

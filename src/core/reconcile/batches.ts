@@ -1,6 +1,5 @@
-import { withCrlfRecords } from '../csv/write';
+import { batchContentHash, legacyContentHashes } from '../csv/canonical';
 import { parseGatewayDate, todayLocal, type CalendarDate } from '../dates';
-import { contentHash } from '../contentHash';
 import type { SubmissionRecord } from '../ledger/records';
 import { readBatch } from '../rules/batch';
 import type { BatchRowInput } from './types';
@@ -15,7 +14,7 @@ export function batchRows(name: string, text: string, sentOn?: CalendarDate): Ba
   return readSentBatch(name, text, sentOn).rows;
 }
 
-/** The rows and the content hash the ledger knows the batch by (its CRLF text's SHA-256), from one read. */
+/** The rows and the content hash the ledger knows the batch by (its canonical text's SHA-256). */
 export function readSentBatch(name: string, text: string, sentOn?: CalendarDate): { rows: BatchRowInput[]; contentHash: string } {
   const batch = readBatch(text);
   const rows = batch.rows.map((row): BatchRowInput => ({
@@ -24,7 +23,7 @@ export function readSentBatch(name: string, text: string, sentOn?: CalendarDate)
     values: row.values(),
     ...(sentOn ? { sentOn } : {}),
   }));
-  return { rows, contentHash: contentHash(withCrlfRecords(text, batch.csv)) };
+  return { rows, contentHash: batchContentHash(text) };
 }
 
 /**
@@ -87,7 +86,10 @@ export function acceptedSendOf(
   );
 }
 
-/** Whether a file's text is still the content the ledger says was sent (its CRLF text's SHA-256). */
+/**
+ * Whether a file's text is still the content the ledger says was sent: its content hash (canonical.ts),
+ * or for a record written before the canonical form, a hash that version made of this text.
+ */
 export function stillAsSent(text: string, record: Pick<SubmissionRecord, 'contentHash'>): boolean {
-  return contentHash(withCrlfRecords(text, readBatch(text).csv)) === record.contentHash;
+  return batchContentHash(text) === record.contentHash || legacyContentHashes(text).includes(record.contentHash);
 }

@@ -19,12 +19,15 @@ export const Codes = {
   callbackExclusive: 'callback-exclusive',
   stateRequired: 'state-required',
   dateOrder: 'date-order',
+  alreadySent: 'already-sent',
   unknownColumn: 'unknown-column',
   cardLuhn: 'card-luhn',
   cardExpired: 'card-expired',
   startDatePast: 'start-date-past',
   duplicateOrderId: 'duplicate-order-id',
   cardDataInGit: 'card-data-in-git',
+  cvvAfterSend: 'cvv-after-send',
+  batchTooLarge: 'batch-too-large',
   bom: 'bom',
 } as const;
 
@@ -58,6 +61,11 @@ export const CodeInfo: Record<Code, { severity: Severity; where: string; when: s
   'callback-exclusive': { severity: 'error', where: 'cell', when: 'both notify_url and server_callback_url' },
   'state-required': { severity: 'error', where: 'cell', when: 'SRC row, country US/CA/AU, state empty' },
   'date-order': { severity: 'error', where: 'cell', when: 'finish-date before start-date' },
+  'already-sent': {
+    severity: 'error',
+    where: 'cell (client-orderid)',
+    when: 'the ledger records this client-orderid in a submission to the active environment and endpoint that may have created payments (accepted, unknown, unrecognised, still sending or interrupted); the message names the date, serial-number and outcome. Only where a ledger is present',
+  },
   'unknown-column': { severity: 'warning', where: 'header cell', when: 'not a column of the table and no alias' },
   'card-luhn': { severity: 'warning', where: 'cell', when: 'the card number fails the Luhn check' },
   'card-expired': { severity: 'warning', where: 'cell', when: 'expire-month/expire-year before the current month' },
@@ -67,6 +75,16 @@ export const CodeInfo: Record<Code, { severity: Severity; where: string; when: s
     severity: 'warning',
     where: 'cell',
     when: 'the file holds full card numbers (Luhn-valid, not a published test number) and is tracked by git, or lies in a git work tree without being ignored; on the first card-number cell',
+  },
+  'cvv-after-send': {
+    severity: 'warning',
+    where: 'cell (cvv2)',
+    when: 'a non-empty cvv2 in a file whose content the ledger records as accepted (PCI DSS 3.3.1.2: no CVV kept after authorisation)',
+  },
+  'batch-too-large': {
+    severity: 'warning',
+    where: 'header line',
+    when: "the batch's payload (Base64 of the text sent) is longer than the active environment's maximum (`maxPayloadBytes`; default the local gateway's 8 MiB): the gateway would refuse it. Cut it with `paygate split --max-bytes`",
   },
   bom: { severity: 'information', where: 'file start', when: 'a UTF-8 byte order mark (accepted and ignored)' },
 };
@@ -85,4 +103,6 @@ export const FixDocs: Partial<Record<Code, string>> = {
     'A row short by trailing fields (a column was added to the header): add the empty fields at its end; or to every short row at once',
   'card-data-in-git':
     'When the file is not tracked: add it to `.gitignore` (when it is tracked, the message says how to remove it from the repository and its history)',
+  'already-sent': 'Move the already-sent rows to a new file (never a silent delete)',
+  'cvv-after-send': 'Empty every cvv2 value, the column stays (`paygate fix --strip-cvv`)',
 };

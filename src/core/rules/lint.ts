@@ -5,6 +5,7 @@ import { Codes, type Severity } from './codes';
 import { AMOUNT_COLUMNS, COLUMNS } from './columns';
 import { appendColumnFix, dropBomFix, lazyFix, replaceCellFix, rewriteDelimiterFix } from './fixes';
 import { otherDelimiter } from './header';
+import { payloadProblem } from './payloadCheck';
 import { quoteInMessage } from './quote';
 import { checkRows, type SrcRows } from './rowChecks';
 import { ProblemCollector } from './problems';
@@ -29,6 +30,11 @@ export interface LintOptions {
    * fix); every problem is counted in `omitted`. A file broken or fixed on every line stays cheap.
    */
   safeFixesOnly?: boolean;
+  /**
+   * The active environment's maximum payload (Base64 characters): a longer batch gets batch-too-large.
+   * Absent: not checked (the local gateway weighs the payload itself).
+   */
+  maxPayloadBytes?: number;
   /** Told every data row's facts (SRC, the duplicate check's key): what an incremental lint keeps per row. */
   onRow?: RowFactsListener;
   /**
@@ -79,6 +85,10 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
     return result(problems, false, cardsAlone());
   }
 
+  if (options.maxPayloadBytes !== undefined) {
+    const tooLarge = payloadProblem(text, options.maxPayloadBytes);
+    if (tooLarge !== undefined) problems.add(Codes.batchTooLarge, headerStart, headerEnd, tooLarge, null);
+  }
   if (csv.bom) problems.add(Codes.bom, 0, 1, 'the file starts with a UTF-8 byte order mark; it is ignored', null, [dropBomFix(batch)]);
 
   // Structure: syntax problems, and blank lines between records (one diagnostic per run of them). Read

@@ -3,14 +3,15 @@ import type { GatewayOutcome } from '../gateway/outcome';
 import { prepareSubmission, type PreparedSubmission, type SubmissionRefusal } from '../gateway/prepare';
 import { answerIds, completionFor, type AnswerIds } from '../ledger/fromOutcome';
 import { submissionEntry } from '../ledger/entry';
+import type { AlreadySentRow } from '../ledger/alreadySent';
 import { guardedSend, type GuardedSendResult, type ResendBlocker } from '../ledger/guard';
 import type { Ledger } from '../ledger/ledger';
 import type { LedgerFace, LocalGatewayRef } from '../ledger/records';
 
 // The submit use case, the same steps for the terminal and the editor: submission preparation (lint gate,
 // CRLF, payload, hash) → where it goes (the face resolves it) → the environment's own checks → which local
-// gateway → the guarded send (in flight? sent before? confirmed? ledger "sending", one POST, ledger
-// completed) → the ids and statuses the answer gave. Each face brings its prompts, its send (the editor's
+// gateway → the guarded send (in flight? sent before? rows already sent? confirmed? row keys and ledger
+// "sending", one POST, ledger completed) → the ids and statuses the answer gave. Each face brings its prompts, its send (the editor's
 // is cancellable) and its words; nothing here prints or asks.
 
 /** Where a batch goes and how it is signed, as a face resolved it. */
@@ -32,6 +33,11 @@ export interface SubmitFace<T extends SubmitTarget, R> {
   ledger: Ledger;
   /** The file as the ledger names it (a path, or a URI for a document that is not a file). */
   file: string;
+  /**
+   * The file's text as read from disk when `text` is not that (an editor's buffer shown unchanged), for the
+   * hashes versions up to 0.1 recorded of those bytes (prepareSubmission).
+   */
+  onDisk?: string | undefined;
   /** Resolves the target after the lint gate passed; a refusal (the face's own) when it cannot. */
   target: () => Promise<{ ok: true; value: T } | { ok: false; refusal: R }>;
   /** The local gateway the target is, when it is one (throws when it cannot say which). */
@@ -39,6 +45,8 @@ export interface SubmitFace<T extends SubmitTarget, R> {
   /** Send whatever the ledger says (the CLI's --allow-resend). */
   allowResend?: boolean;
   confirmResend?: (blocker: ResendBlocker, target: T) => Promise<boolean>;
+  /** Asked when rows of the batch were already sent to the target (every one, in file order); absent: refuse. */
+  confirmRowResend?: (rows: readonly AlreadySentRow[], target: T) => Promise<boolean>;
   confirmSend?: (target: T, prepared: PreparedSubmission) => Promise<boolean>;
   /** The one POST. */
   send: (target: T, prepared: PreparedSubmission) => PromiseLike<GatewayOutcome>;
@@ -77,7 +85,7 @@ export async function submitBatch<T extends SubmitTarget, R>(
   name: string,
   face: SubmitFace<T, R>,
 ): Promise<SubmitResult<T, R>> {
-  const prepared = prepareSubmission(text, name);
+  const prepared = prepareSubmission(text, name, face.onDisk);
   if (prepared.refusal) return { status: 'refused', ...prepared.refusal, prepared };
   const resolved = await face.target();
   if (!resolved.ok) return { status: 'no-target', refusal: resolved.refusal, prepared };
@@ -122,8 +130,12 @@ async function sendToTarget<T extends SubmitTarget, R>(
         prepared,
         ...(localGateway ? { localGateway } : {}),
       }),
+      // The row-level guard for every face: the older versions' hashes of the same content, and the rows.
+      legacyHashes: prepared.legacyHashes,
+      batch: prepared.lint.batch,
       allowResend: face.allowResend === true,
       ...(face.confirmResend ? { confirmResend: (b: ResendBlocker) => face.confirmResend!(b, target) } : {}),
+      ...(face.confirmRowResend ? { confirmRowResend: (rows: readonly AlreadySentRow[]) => face.confirmRowResend!(rows, target) } : {}),
       ...(face.confirmSend ? { confirmSend: () => face.confirmSend!(target, prepared) } : {}),
       send: () => {
         submittedAt = new Date().toISOString();

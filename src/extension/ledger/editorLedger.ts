@@ -1,19 +1,12 @@
-import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
-import { Ledger, ledgerDirectory } from '../../core/ledger';
+import { Ledger } from '../../core/ledger';
+import { configuredLedgerDirectory, LEDGER_DIRECTORY_SETTING } from './ledgerDirectory';
 
 // The editor's handle on the submission ledger the CLI writes too (core/ledger). Its directory is the
 // CLI's default (the user's data directory) unless `paygate.ledger.directory` moves it; a machine setting,
 // so a workspace cannot point it elsewhere. Changes by other processes (the CLI, other windows) are
 // picked up by a file watcher.
-
-export const LEDGER_DIRECTORY_SETTING = 'ledger.directory';
-
-function configuredLedgerDirectory(): string {
-  const configured = vscode.workspace.getConfiguration('paygate').get<string>(LEDGER_DIRECTORY_SETTING);
-  return ledgerDirectory(configured, { base: process.cwd(), env: process.env, home: os.homedir() });
-}
 
 export class EditorLedger extends Disposable {
   private ledger!: Ledger;

@@ -1,7 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { withCrlfRecords } from '../../core/csv/write';
-import { contentHash } from '../../core/contentHash';
+import { stillAsSent } from '../../core/reconcile';
 import { readBatch } from '../../core/rules/batch';
 import { OUTCOME_COLUMNS, type SubmissionOutcomeView, type SubmissionView } from '../../shared/resultsProtocol';
 import { acceptedLine, credentialsToCheck, submissionTable } from '../submit/outcomeView';
@@ -69,7 +68,7 @@ async function sentText(r: SubmissionRecord): Promise<string | undefined> {
   if (!path.isAbsolute(r.file)) return undefined;
   try {
     const text = await fs.readFile(r.file, 'utf8');
-    return contentHash(withCrlfRecords(text)) === r.contentHash ? text : undefined;
+    return stillAsSent(text, r) ? text : undefined;
   } catch {
     return undefined;
   }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { log } from '../log';
 import type { FeatureHost } from '../lazy';
 import type { ResultsPanelApi } from '../results/register';
+import { CompareDocuments, compareWithLastSentCommand } from './compare';
 import { EditorLedger } from './editorLedger';
 import { importLegacyLedger } from './legacy';
 import { clearLedgerCommand, openSubmissionCommand, SHOW_OLDER_COMMAND, SubmissionsTree, SUBMISSIONS_VIEW } from './view';
@@ -27,5 +28,13 @@ export function registerLedger(context: vscode.ExtensionContext, results: Result
   );
   subs.push(vscode.commands.registerCommand(SHOW_OLDER_COMMAND, () => tree.showOlder()));
   subs.push(vscode.commands.registerCommand('paygate.history.clear', (arg) => clearLedgerCommand(ledger, arg)));
+  const compared = new CompareDocuments();
+  subs.push(
+    compared,
+    vscode.commands.registerCommand('paygate.compareWithLastSent', (...args: unknown[]) =>
+      // eslint-disable-next-line no-restricted-syntax -- bounded: a command's arguments forwarded as they came
+      compareWithLastSentCommand(ledger, compared, ...args),
+    ),
+  );
   return ledger;
 }

@@ -7,6 +7,7 @@ import type { EntryState } from '../entryState';
 import { localStateDir } from '../environments/localState';
 import { useLog } from '../log';
 import { BatchesOnDisk } from './batchesOnDisk';
+import { registerLedgerTarget } from './ledgerTarget';
 import { registerPreviewToday } from './previewToday';
 import { registerLinting } from './register';
 
@@ -15,10 +16,12 @@ export function startLanguageClient(context: vscode.ExtensionContext, entry: Ent
   const client = registerLinting(context);
   // Batches over 50 MB, which VS Code passes to no extension: checked from disk on open and on save.
   context.subscriptions.push(new BatchesOnDisk(client));
-  registerPreviewToday(context, client, {
+  const environments = {
     onDidChangeTarget: entry.targetChanged.event,
     // Until the features find or start the local gateway, its state directory holds the clock as it last was.
     localStateDir: () => entry.local.manager?.stateDirInUse ?? localStateDir(),
-  });
+  };
+  registerPreviewToday(context, client, environments);
+  registerLedgerTarget(context, client, environments);
   return client;
 }

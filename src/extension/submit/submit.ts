@@ -1,12 +1,15 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as os from 'node:os';
+import * as fs from 'node:fs/promises';
 import { createRecurringPayments, createRecurringPaymentsUrl, OUTCOMES, type PreparedSubmission } from '../../core/gateway';
-import type { ResendBlocker, SubmissionRecord } from '../../core/ledger';
+import type { AlreadySentRow, SubmissionRecord } from '../../core/ledger';
 import { submitBatch, type SubmitResult as CoreSubmitResult, type SubmitTarget } from '../../core/submit/submitBatch';
 import { localGatewayRef } from '../../local-gateway/finding';
 import { maskText } from '../../core/output';
 import { damageText } from '../../core/ledger/words';
+import { askRowsAgain, askSendAgain, type RowsAnswer } from './resendQuestions';
+import { holdsCvv, moveAlreadySentRows, offerStripCvv } from './ledgerEdits';
 import { log, showErrorWithLog } from '../log';
 import { showError, showInfo, showWarning } from '../say';
 import type { ResultsPanelApi } from '../results/register';
@@ -16,15 +19,20 @@ import { buildSubmissionView, sensitiveValues, summary, type SubmitOutcome } fro
 import { resolveTarget, showTargetProblem, type Target, type TargetDeps } from '../environments/target';
 import { documentFor, optionsArg, type CommandArgs } from '../commandArgs';
 
-// Submit Recurring Payments File: submission preparation (lint gate, CRLF, payload, hash) → environment and
-// credentials → the guarded send every face shares (in flight here? sent before? production? ledger
-// "sending" on disk, one POST, cancellable, ledger completed) → results panel, notification.
+// Submit Recurring Payments File: submission preparation (lint gate, canonical text, payload, hash) →
+// environment and credentials → the guarded send every face shares (in flight here? the same content sent
+// before? rows sent before? production? row keys and "sending" on disk, one POST, cancellable, ledger
+// completed) → results panel, notification, and for an accepted batch holding CVVs the offer to empty them.
 
 export interface SubmitOptions {
   /** Answer for the production confirmation (tests, automation). Absent: ask. */
   confirm?: boolean;
   /** Answer for the "same content sent to this endpoint before" warning. Absent: ask. */
   sendAgain?: boolean;
+  /** Answer for the "rows already sent" question: send them, not, or move them to a new file. Absent: ask. */
+  sendRowsAgain?: boolean | 'move';
+  /** Answer for the offer to empty the CVVs of an accepted batch. Absent: offered in a notification. */
+  stripCvv?: boolean;
   /** Send to this environment instead of the active one. */
   environment?: string;
 }
@@ -39,6 +47,7 @@ export type SubmitRefusal =
   | 'local-gateway-failed'
   | 'not-confirmed'
   | 'duplicate-declined'
+  | 'already-sent'
   | 'in-flight'
   | 'ledger-failed'
   | 'ledger-damaged'
@@ -46,14 +55,16 @@ export type SubmitRefusal =
 
 export type SubmitResult =
   | { status: 'sent'; outcome: SubmitOutcome['outcome']; record: SubmissionRecord; historyFile: string }
-  | { status: 'refused'; reason: SubmitRefusal; message: string };
+  | { status: 'refused'; reason: SubmitRefusal; message: string; rows?: number; movedTo?: string };
 
 export interface SubmitCommandDeps extends TargetDeps {
   history: EditorLedger;
   results: ResultsPanelApi;
 }
 
-function refuse(reason: SubmitRefusal, message: string, notify = true): SubmitResult {
+type Refused = Extract<SubmitResult, { status: 'refused' }>;
+
+function refuse(reason: SubmitRefusal, message: string, notify = true): Refused {
   if (notify) void showError(`PayGate: ${message}`);
   return { status: 'refused', reason, message };
 }
@@ -110,16 +121,22 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
   const name = path.basename(doc.uri.path);
   const envName = options.environment ?? activeEnvironmentName();
   const ledger = deps.history.current;
+  let rowsAnswer: RowsAnswer = 'dont-send';
   const result = await submitBatch(doc.getText(), name, {
     face: 'editor',
     pid: process.pid,
     host: os.hostname(),
     ledger,
     file: doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.toString(),
+    onDisk: await bytesOnDisk(doc),
     target: () => editorTarget(deps, envName),
     localGateway: async (t) => (t.local ? localGatewayRef(t.local) : undefined),
     confirmResend: async (previous, t) =>
       options.sendAgain ?? (await askSendAgain(previous, name, envName, createRecurringPaymentsUrl(t.environment, t.paths))),
+    confirmRowResend: async (rows) => {
+      rowsAnswer = rowsAnswerGiven(options.sendRowsAgain) ?? (await askRowsAgain(rows, name, envName));
+      return rowsAnswer === 'send';
+    },
     confirmSend: (t, prepared) => confirmProduction(options, envName, name, prepared, createRecurringPaymentsUrl(t.environment, t.paths)),
     send: (t, prepared) => {
       log().info(
@@ -130,13 +147,27 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
     ledgerMessage: (outcome, _t, prepared) => summary(outcome, envName, sensitiveValues(prepared.lint.batch)),
     sensitive: (prepared) => sensitiveValues(prepared.lint.batch),
   });
-  return editorResult(result, deps, name, envName, ledger.filePath);
+  return editorResult(result, { deps, doc, name, envName, ledgerFile: ledger.filePath, rowsAnswer, stripCvv: options.stripCvv });
 }
 
 type CoreResult = CoreSubmitResult<EditorTarget, SubmitResult>;
 
+/** What one submit knows when it tells how it ended. */
+interface Telling {
+  deps: SubmitCommandDeps;
+  doc: vscode.TextDocument;
+  name: string;
+  envName: string;
+  ledgerFile: string;
+  /** What the person answered about rows already sent. */
+  rowsAnswer: RowsAnswer;
+  /** The answer to the offer to empty the CVVs of an accepted batch (absent: offered). */
+  stripCvv: boolean | undefined;
+}
+
 /** What the editor says and returns of how a submit ended. */
-function editorResult(result: CoreResult, deps: SubmitCommandDeps, name: string, envName: string, ledgerFile: string): SubmitResult {
+async function editorResult(result: CoreResult, t: Telling): Promise<SubmitResult> {
+  const { name, envName, ledgerFile } = t;
   switch (result.status) {
     case 'refused':
       return refusedBeforeSending(result);
@@ -158,6 +189,8 @@ function editorResult(result: CoreResult, deps: SubmitCommandDeps, name: string,
         `Not sent: ${name} was already sent to ${envName} (endpoint ${result.target.environment.endpointId}).`,
         false,
       );
+    case 'already-sent':
+      return rowsRefused(t.doc, name, envName, result.rows, t.rowsAnswer);
     case 'raced':
       return refuse(
         'duplicate-declined',
@@ -166,7 +199,7 @@ function editorResult(result: CoreResult, deps: SubmitCommandDeps, name: string,
     case 'not-confirmed':
       return refuse('not-confirmed', `Not sent: ${name} to ${envName} was not confirmed.`, false);
     case 'sent':
-      return showSent(result, deps, name, envName, ledgerFile);
+      return showSent(result, t);
   }
 }
 
@@ -190,14 +223,9 @@ function refusedBeforeSending(result: Extract<CoreResult, { status: 'refused' }>
 }
 
 /** The answer in the results panel, the log and a notification (a warning when the payments may exist). */
-function showSent(
-  result: Extract<CoreResult, { status: 'sent' }>,
-  deps: SubmitCommandDeps,
-  name: string,
-  envName: string,
-  ledgerFile: string,
-): SubmitResult {
+async function showSent(result: Extract<CoreResult, { status: 'sent' }>, t: Telling): Promise<SubmitResult> {
   const { outcome, prepared, target } = result;
+  const { name, envName, ledgerFile } = t;
   const batch = prepared.lint.batch;
   const sensitive = sensitiveValues(batch);
   if (result.recordError) log().warn(`Submit ${name}: the answer could not be recorded in ${ledgerFile}: ${result.recordError}`);
@@ -212,11 +240,13 @@ function showSent(
     submittedAt: result.submittedAt,
     ...result.answer,
   });
-  deps.results.showSubmission(view).then(undefined, (err: unknown) => log().warn(`Results panel: ${String(err)}`));
+  t.deps.results.showSubmission(view).then(undefined, (err: unknown) => log().warn(`Results panel: ${String(err)}`));
   const serials = result.answer.serialNumbers;
   if (outcome.outcome === 'accepted') {
     log().info(`Submit ${name}: ${line}${serials.length ? `, serial-number ${serials.join(', ')}` : ''}`);
     void showInfo(`PayGate: ${name}: ${line}`);
+    // PCI DSS: an accepted batch's CVVs must not be kept; the offer to empty them (the same edit as fix --strip-cvv).
+    if (holdsCvv(prepared.canonicalText)) await offerStripCvv(t.doc, name, t.stripCvv);
   } else {
     log().warn(`Submit ${name}: ${line}`);
     if ('raw' in outcome) log().debug(`Answer body: ${maskText(outcome.raw.slice(0, 2000), sensitive).replace(/\s+/g, ' ')}`);
@@ -227,43 +257,52 @@ function showSent(
   return { status: 'sent', outcome: outcome.outcome, record: result.completed ?? result.record, historyFile: ledgerFile };
 }
 
+/** The rows question answered by the command's options (tests, automation), or undefined: ask. */
+function rowsAnswerGiven(given: boolean | 'move' | undefined): RowsAnswer | undefined {
+  if (given === undefined || given === 'move') return given;
+  return given ? 'send' : 'dont-send';
+}
+
 /**
- * The resend question, with one way to say no. A modal message always adds its own Cancel, and VS Code
- * focuses its first button, so a "Don't Send" beside it was a second no, and making it the close button
- * would have put the focus (Enter) on "Send Again". A pick list has exactly the two answers: the first,
- * selected one is "Don't send" (Enter), Escape also answers no, and only "Send again" sends.
+ * The file's text as read from disk when the document shows it unchanged: versions up to 0.1 hashed those
+ * bytes from the terminal, and the editor's buffer has lost which line breaks were which.
  */
-async function askSendAgain(blocker: ResendBlocker, name: string, envName: string, endpoint: string): Promise<boolean> {
-  if ('damage' in blocker) {
-    const choice = await showWarning(
-      `${name} may have been sent before: the submission ledger was damaged. Sending it again may create the payments twice.`,
-      { modal: true, detail: `${damageText(blocker.damage, '')}\n\n${name} → ${envName}\n${endpoint}` },
-      { title: "Don't Send" },
-      { title: 'Send Anyway' },
+async function bytesOnDisk(doc: vscode.TextDocument): Promise<string | undefined> {
+  if (doc.uri.scheme !== 'file' || doc.isDirty) return undefined;
+  return fs.readFile(doc.uri.fsPath, 'utf8').catch(() => undefined);
+}
+
+/** Rows already sent: nothing was sent; they were moved to a new file when the person chose so. */
+async function rowsRefused(
+  doc: vscode.TextDocument,
+  name: string,
+  envName: string,
+  rows: readonly AlreadySentRow[],
+  answer: RowsAnswer,
+): Promise<SubmitResult> {
+  const n = rows.length;
+  const what = `${n} row${n === 1 ? ' of ' + name + ' was' : 's of ' + name + ' were'} already sent to ${envName}`;
+  if (answer !== 'move') return { ...refuse('already-sent', `Not sent: ${what}.`, false), rows: n };
+  try {
+    const moved = await moveAlreadySentRows(doc, rows);
+    if (!moved) return { ...refuse('already-sent', `Not sent: ${what}; only a file on disk can be split.`), rows: n };
+    const movedName = path.basename(moved.path);
+    void showInfo(
+      `PayGate: moved ${n} already-sent row${n === 1 ? '' : 's'} of ${name} to ${movedName}. ${name} now holds the rows not sent yet (unsaved): nothing was sent.`,
     );
-    return choice?.title === 'Send Anyway';
+    return {
+      status: 'refused',
+      reason: 'already-sent',
+      message: `Not sent: ${what}; moved to ${movedName}.`,
+      rows: n,
+      movedTo: moved.fsPath,
+    };
+  } catch (err) {
+    return {
+      ...refuse('already-sent', `Not sent: ${what}; the rows could not be moved: ${err instanceof Error ? err.message : String(err)}`),
+      rows: n,
+    };
   }
-  const previous = blocker.record;
-  const when = new Date(previous.time).toLocaleString();
-  const what =
-    previous.state === 'sending'
-      ? 'no answer recorded: it may still be on its way, or was interrupted'
-      : `${previous.outcome ?? 'no answer recorded'}${previous.kind ? `, ${previous.kind}` : ''}`;
-  const from = `sent from ${previous.face === 'cli' ? 'the paygate CLI' : 'the editor'}: ${previous.file}`;
-  const send = {
-    label: '$(warning) Send again',
-    description: 'may create the payments twice',
-    detail: `${name} → ${envName} · ${endpoint}`,
-  };
-  const choice = await vscode.window.showQuickPick(
-    [{ label: "Don't send", description: 'keep the earlier submission', detail: from }, send],
-    {
-      title: `PayGate: the same content was already sent to this endpoint on ${when} (${what})`,
-      placeHolder: 'Sending it again may create the payments twice.',
-      ignoreFocusOut: true,
-    },
-  );
-  return choice === send;
 }
 
 function sendWithProgress(name: string, envName: string, target: Target, payload: string): Thenable<SubmitOutcome> {

@@ -1,0 +1,54 @@
+import type { Ledger, OrderIdAt, Target } from '../core/ledger';
+import { ledgerDiagnostics } from '../core/rules/ledgerChecks';
+import type { LintResult } from '../core/rules/lint';
+import type { Severity } from '../core/rules/codes';
+import type { CliContext } from './context';
+import { activeTarget, type LedgerTargetOptions } from './ledgerTarget';
+
+// Also what lint loads, from this bundle, to read a configuration's maximum payload (batch-too-large).
+export { activeMaxPayload } from './ledgerTarget';
+import { openLedger } from './ledger';
+
+// `paygate lint` with a ledger present: already-sent (to the environment and endpoint `paygate submit`
+// would send to) and cvv-after-send added to each file's problems. A configuration that cannot be read
+// skips already-sent only; a ledger that cannot be read skips both, saying so.
+
+export interface LintLedger {
+  /**
+   * Adds the ledger's findings to `result` (within `maxListed` problems); the file's omitted counts.
+   * `orderIds`: the rows' client-orderid cells as the lint read them.
+   */
+  add(result: LintResult, name: string, maxListed: number, orderIds: readonly OrderIdAt[]): Promise<LintResult['omitted']>;
+}
+
+export function ledgerFor(values: LedgerTargetOptions, ctx: CliContext): LintLedger {
+  const ledger = openLedger(ctx, values.state);
+  const found = activeTarget(ctx, values);
+  if (!found.ok) ctx.stderr(`paygate lint: already-sent is not checked: ${found.message}\n`);
+  const target = found.ok ? found.value : undefined;
+  return { add: (result, name, max, orderIds) => addFindings(ledger, target, result, name, max, orderIds, ctx) };
+}
+
+async function addFindings(
+  ledger: Ledger,
+  target: Target | undefined,
+  result: LintResult,
+  name: string,
+  maxListed: number,
+  orderIds: readonly OrderIdAt[],
+  ctx: CliContext,
+): Promise<Record<Severity, number> | undefined> {
+  try {
+    const max = Math.max(0, maxListed - result.diagnostics.length);
+    const found = await ledgerDiagnostics(ledger, result.batch, { target, max, orderIds });
+    for (const d of found.diagnostics) result.diagnostics.push(d);
+    if (found.omitted === 0) return result.omitted;
+    const omitted = result.omitted ?? { error: 0, warning: 0, information: 0 };
+    return { ...omitted, error: omitted.error + found.omitted };
+  } catch (err) {
+    ctx.stderr(
+      `paygate lint: ${name}: the submission ledger ${ledger.directory} could not be read (${(err as Error).message}); already-sent and cvv-after-send are not checked\n`,
+    );
+    return result.omitted;
+  }
+}

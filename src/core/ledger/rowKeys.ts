@@ -1,0 +1,168 @@
+import { maskText } from '../output';
+import type { Batch } from '../rules/batch';
+import type { LedgerSecret } from './secret';
+
+// What the ledger keeps of each row of a batch it sends, and nothing from which a card number or a CVV
+// could be read back: the row key (a keyed hash of its client-orderid under the ledger's key: secret.ts), the
+// client-orderid itself masked as every output is (first 6 / last 4 of anything that looks like a card
+// number), its line, a fingerprint of its card and schedule (an HMAC of the card number with the row's
+// card type, currency, amounts and schedule columns: the same row sent again has the same fingerprint),
+// and a short keyed hash of each value per column for `paygate diff` (8 hex digits: enough to tell a
+// changed value from an unchanged one, never to recover it without the key). cvv2 is never hashed, kept or
+// compared: PCI DSS forbids keeping it after authorisation in any form.
+
+export const ORDER_ID = 'client-orderid';
+export const CVV = 'cvv2';
+const CARD = 'credit-card-number';
+/** The columns of a row's schedule and amounts: with the card, what the fingerprint covers. */
+const SCHEDULE = [
+  'rp_card_type',
+  'currency',
+  'amount',
+  'amount-from',
+  'amount-to',
+  'amount-sequence',
+  'period',
+  'interval',
+  'start-date',
+  'finish-date',
+  'max-repeats-number',
+] as const;
+/** Stands for cvv2 in a row's value hashes. */
+export const NOT_KEPT = '-';
+
+export interface RowKey {
+  /** Keyed hash of the client-orderid (24 hex digits, 96 bits): the index's key, the same in every environment. */
+  key: string;
+  /** The client-orderid, masked. */
+  orderId: string;
+  /** 1-based line where the row starts. */
+  line: number;
+  /** HMAC of the card number and the schedule (32 hex digits). */
+  fingerprint: string;
+  /** One 8-hex-digit HMAC per column of `columns`, space-separated (`-` for cvv2). */
+  values: string;
+}
+
+export interface BatchRowKeys {
+  /** The batch's columns in header order (resolved names; an unknown header cell as written). */
+  columns: string[];
+  rows: RowKey[];
+}
+
+/** The row key of a client-orderid. */
+export function orderKey(secret: LedgerSecret, orderId: string): string {
+  return secret.keyedHash(`client-orderid\0${orderId}`, 24);
+}
+
+export function valueHash(secret: LedgerSecret, column: string, value: string): string {
+  return secret.keyedHash(`value\0${column}\0${value}`, 8);
+}
+
+export function fingerprint(secret: LedgerSecret, value: (column: string) => string | undefined): string {
+  return secret.mac(['fingerprint', value(CARD) ?? '', ...SCHEDULE.map((c) => value(c) ?? '')].join('\0'), 32);
+}
+
+/** The header's columns as the row keys name them. */
+function columnsOf(batch: Batch): string[] {
+  return batch.headerCells.map((cell) => cell.column ?? cell.raw);
+}
+
+/** A row's key with where its client-orderid cell is in the text: what the already-sent check needs. */
+export interface RowRefAt {
+  key: string;
+  orderId: string;
+  line: number;
+  /** Offsets of the client-orderid field (its quotes included). */
+  start: number;
+  end: number;
+}
+
+/** A row's client-orderid and where its cell is, as the linter tells them (RowFacts), or as read from a batch. */
+export interface OrderIdAt {
+  orderId: string;
+  start: number;
+  end: number;
+}
+
+/** A row known by its client-orderid cell: the masked id and the line are made only for the rows found. */
+class RefAt implements RowRefAt {
+  readonly key: string;
+  constructor(
+    secret: LedgerSecret,
+    private readonly at: OrderIdAt,
+    private readonly lineAt: (offset: number) => number,
+  ) {
+    this.key = orderKey(secret, at.orderId);
+  }
+  get orderId(): string {
+    return maskText(this.at.orderId);
+  }
+  get line(): number {
+    return this.lineAt(this.at.start);
+  }
+  get start(): number {
+    return this.at.start;
+  }
+  get end(): number {
+    return this.at.end;
+  }
+}
+
+/** The keys of rows known by their client-orderid cells; `lineAt` gives the 1-based line of an offset. */
+export function refsOf(ids: readonly OrderIdAt[], secret: LedgerSecret, lineAt: (offset: number) => number): RowRefAt[] {
+  return ids.map((r) => new RefAt(secret, r, lineAt));
+}
+
+/** The keys (one keyed hash a row, nothing else) of every trusted row with a client-orderid: for lookups. */
+export function rowRefs(batch: Batch, secret: LedgerSecret): RowRefAt[] {
+  const idColumn = batch.columnIndex.get(ORDER_ID);
+  const out: RowRefAt[] = [];
+  if (idColumn === undefined) return out;
+  for (const row of batch.rows) {
+    if (!row.trusted) continue;
+    const id = row.record.values[idColumn];
+    if (id === undefined || id === '') continue;
+    const start = row.record.fieldStart(idColumn);
+    out.push({
+      key: orderKey(secret, id),
+      orderId: maskText(id),
+      line: batch.csv.index.positionAt(row.record.start).line + 1,
+      start,
+      end: row.record.fieldEnd(idColumn),
+    });
+  }
+  return out;
+}
+
+/** The keys of every row that can be trusted (no CSV syntax problem, as many fields as the header) and has a client-orderid. */
+export function batchRowKeys(batch: Batch, secret: LedgerSecret): BatchRowKeys {
+  const columns = columnsOf(batch);
+  // A column's values repeat (currency, period, empty cells): each distinct one is hashed once, up to a bound.
+  const cache = columns.map(() => new Map<string, string>());
+  const hashOf = (i: number, v: string) => {
+    let h = cache[i].get(v);
+    if (h === undefined) {
+      h = valueHash(secret, columns[i], v);
+      if (cache[i].size < 10_000) cache[i].set(v, h);
+    }
+    return h;
+  };
+  const idColumn = batch.columnIndex.get(ORDER_ID);
+  const rows: RowKey[] = [];
+  if (idColumn === undefined) return { columns, rows };
+  for (const row of batch.rows) {
+    if (!row.trusted) continue;
+    const values = row.record.values;
+    const id = values[idColumn];
+    if (id === undefined || id === '') continue;
+    rows.push({
+      key: orderKey(secret, id),
+      orderId: maskText(id),
+      line: batch.csv.index.positionAt(row.record.start).line + 1,
+      fingerprint: fingerprint(secret, (c) => row.value(c)),
+      values: values.map((v, i) => (columns[i] === CVV ? NOT_KEPT : hashOf(i, v))).join(' '),
+    });
+  }
+  return { columns, rows };
+}

@@ -1,0 +1,77 @@
+import { createHmac, hash, randomBytes, randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+import { readWhole, writeFully, type LedgerFs } from './ledgerFs';
+
+// The ledger's own secret: 32 random bytes in `ledger.key` beside the ledger (0600, in the 0700 folder),
+// made once by the first send that needs it. Every fingerprint the ledger keeps is an HMAC-SHA256 under
+// it, and every row key and value hash a SHA-256 of a key derived from it followed by the text (one call
+// of Node's one-shot hash, four times cheaper than an HMAC: a batch of 100,000 rows has about three million
+// values, and lint looks up every row's key; truncated as it is, no length extension applies), so what the ledger holds of a row (its client-orderid's key, the fingerprint of its
+// card and schedule, a short hash of each value) cannot be matched against guessed values without the
+// key: a card number has few enough candidates (a known BIN, a Luhn digit) that a plain hash of it would
+// give the number back. The key never leaves the folder and is never printed; a copied ledger without it
+// reveals nothing of the rows.
+
+export const KEY_FILE = 'ledger.key';
+const KEY_BYTES = 32;
+
+export class LedgerSecret {
+  /** The prefix of every keyed SHA-256: a key derived from the ledger's, as hex, and a separator. */
+  private readonly prefix: string;
+
+  private constructor(private readonly key: Buffer) {
+    this.prefix = `${createHmac('sha256', key).update('paygate keyed hash', 'utf8').digest('hex')}\0`;
+  }
+
+  /** HMAC-SHA256 of `text` under the ledger's key, the first `hexChars` hex digits. */
+  mac(text: string, hexChars: number): string {
+    return createHmac('sha256', this.key).update(text, 'utf8').digest('hex').slice(0, hexChars);
+  }
+
+  /** The keyed SHA-256 of `text` (see above), the first `hexChars` hex digits. */
+  keyedHash(text: string, hexChars: number): string {
+    return hash('sha256', this.prefix + text, 'hex').slice(0, hexChars);
+  }
+
+  static fromHex(hex: string): LedgerSecret | undefined {
+    const t = hex.trim();
+    return /^[0-9a-f]{64}$/.test(t) ? new LedgerSecret(Buffer.from(t, 'hex')) : undefined;
+  }
+
+  /** The key of the ledger in `directory`, or undefined when there is none yet (a reader never makes one). */
+  static async read(fs: LedgerFs, directory: string): Promise<LedgerSecret | undefined> {
+    const text = await readWhole(fs, path.join(directory, KEY_FILE));
+    if (text === undefined) return undefined;
+    const secret = LedgerSecret.fromHex(text);
+    if (!secret) throw new Error(`the submission ledger's key ${path.join(directory, KEY_FILE)} is damaged`);
+    return secret;
+  }
+
+  /**
+   * The key, made when missing: written whole and fsynced under a unique name, then linked into place, so
+   * two first sends at once agree on one key (the second link fails and reads the first's).
+   */
+  static async readOrCreate(fs: LedgerFs, directory: string): Promise<LedgerSecret> {
+    const existing = await LedgerSecret.read(fs, directory);
+    if (existing) return existing;
+    await fs.mkdir(directory, { recursive: true, mode: 0o700 });
+    const file = path.join(directory, KEY_FILE);
+    const tmp = `${file}.${randomUUID()}.tmp`;
+    const handle = await fs.open(tmp, 'a', 0o600);
+    try {
+      await writeFully(handle, Buffer.from(`${randomBytes(KEY_BYTES).toString('hex')}\n`, 'utf8'), tmp);
+    } finally {
+      await handle.close();
+    }
+    try {
+      await fs.link(tmp, file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      await fs.unlink(tmp).catch(() => undefined);
+    }
+    const secret = await LedgerSecret.read(fs, directory);
+    if (!secret) throw new Error(`the submission ledger's key ${file} could not be made`);
+    return secret;
+  }
+}

@@ -1,0 +1,97 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { taggedName } from '../../core/freeName';
+import type { AlreadySentRow } from '../../core/ledger';
+import { readBatch } from '../../core/rules/batch';
+import { moveRowsOut, stripCvvEdits } from '../../core/rules/batchEdits';
+import type { TextEdit } from '../../core/text';
+import { log, showErrorWithLog } from '../log';
+import { showWarning } from '../say';
+
+// What the editor does about the ledger's findings on a batch, with the core's edits (the same the
+// language server's quick fixes and `paygate fix --strip-cvv` make): rows already sent moved into a file
+// of their own, and the CVVs of an accepted batch emptied. Both are one WorkspaceEdit: one undo.
+
+function toVscode(edits: readonly TextEdit[]): vscode.TextEdit[] {
+  return edits.map(
+    (e) =>
+      new vscode.TextEdit(
+        new vscode.Range(e.range.start.line, e.range.start.character, e.range.end.line, e.range.end.character),
+        e.newText,
+      ),
+  );
+}
+
+/** A name beside `uri` that is not taken: NAME.already-sent.rpcsv, then NAME.already-sent-2.rpcsv, … */
+async function freeName(uri: vscode.Uri): Promise<vscode.Uri> {
+  // Bounded: a hundred such files beside one batch would be a mistake of its own.
+  for (let n = 1; n <= 100; n++) {
+    const candidate = uri.with({ path: taggedName(uri.path, 'already-sent', n) });
+    const exists = await vscode.workspace.fs.stat(candidate).then(
+      () => true,
+      () => false,
+    );
+    if (!exists) return candidate;
+  }
+  throw new Error(`too many .already-sent files beside ${path.basename(uri.path)}`);
+}
+
+/**
+ * Moves the rows already sent out of `doc` into a new file beside it (the header and those rows as
+ * written); the document keeps the rest, unsaved, so the person sees what is left before sending it.
+ * The new file's Uri, or undefined when the document is not a file on disk.
+ */
+export async function moveAlreadySentRows(doc: vscode.TextDocument, rows: readonly AlreadySentRow[]): Promise<vscode.Uri | undefined> {
+  if (doc.uri.scheme !== 'file') return undefined;
+  const { moved, edits } = moveRowsOut(readBatch(doc.getText()), new Set(rows.map((r) => r.line)));
+  const target = await freeName(doc.uri);
+  const edit = new vscode.WorkspaceEdit();
+  edit.createFile(target, { contents: Buffer.from(moved, 'utf8') });
+  edit.set(doc.uri, toVscode(edits));
+  if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`the edit moving ${rows.length} rows was not applied`);
+  return target;
+}
+
+/** Empties every cvv2 value of `doc` and saves it; how many there were. */
+export async function stripCvvInDocument(doc: vscode.TextDocument): Promise<number> {
+  const edits = stripCvvEdits(readBatch(doc.getText()));
+  if (edits.length === 0) return 0;
+  const edit = new vscode.WorkspaceEdit();
+  edit.set(doc.uri, toVscode(edits));
+  if (!(await vscode.workspace.applyEdit(edit))) throw new Error('the edit emptying the cvv2 values was not applied');
+  // The CVVs must leave the disk, not only the buffer.
+  if (doc.uri.scheme === 'file') await doc.save();
+  return edits.length;
+}
+
+/** Whether the batch holds a non-empty cvv2 value. */
+export function holdsCvv(text: string): boolean {
+  return stripCvvEdits(readBatch(text)).length > 0;
+}
+
+/**
+ * Right after an accepted submit of a batch holding CVVs: PCI DSS forbids keeping them after
+ * authorisation, so the person is offered to empty them (the same edit as `paygate fix --strip-cvv`).
+ * `answer` (tests) decides without asking; otherwise the notification is not waited for.
+ */
+export async function offerStripCvv(doc: vscode.TextDocument, name: string, answer: boolean | undefined): Promise<void> {
+  const strip = async () => {
+    try {
+      const n = await stripCvvInDocument(doc);
+      log().info(`Submit ${name}: emptied ${n} cvv2 value${n === 1 ? '' : 's'}`);
+    } catch (err) {
+      void showErrorWithLog(
+        `PayGate: the cvv2 values of ${name} could not be emptied: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+  };
+  if (answer !== undefined) {
+    if (answer) await strip();
+    return;
+  }
+  const action = 'Empty the cvv2 values';
+  void showWarning(
+    `PayGate: ${name} was accepted and still holds CVVs, which must not be kept after authorisation (PCI DSS 3.3.1.2).`,
+    action,
+  ).then((choice) => (choice === action ? strip() : undefined));
+}

@@ -1,0 +1,87 @@
+import * as vscode from 'vscode';
+import {
+  alreadySentMessage,
+  damageText,
+  sentAt,
+  serialText,
+  submissionState,
+  type AlreadySentRow,
+  type ResendBlocker,
+} from '../../core/ledger';
+import { showWarning } from '../say';
+
+// The questions a submit asks before sending again, each with one way to say yes: the same content sent
+// before (or a damaged ledger that may hide such a send), and rows already sent in other batches.
+
+/**
+ * The resend question, with one way to say no. A modal message always adds its own Cancel, and VS Code
+ * focuses its first button, so a "Don't Send" beside it was a second no, and making it the close button
+ * would have put the focus (Enter) on "Send Again". A pick list has exactly the two answers: the first,
+ * selected one is "Don't send" (Enter), Escape also answers no, and only "Send again" sends.
+ */
+export async function askSendAgain(blocker: ResendBlocker, name: string, envName: string, endpoint: string): Promise<boolean> {
+  if ('damage' in blocker) {
+    const choice = await showWarning(
+      `${name} may have been sent before: the submission ledger was damaged. Sending it again may create the payments twice.`,
+      { modal: true, detail: `${damageText(blocker.damage, '')}\n\n${name} → ${envName}\n${endpoint}` },
+      { title: "Don't Send" },
+      { title: 'Send Anyway' },
+    );
+    return choice?.title === 'Send Anyway';
+  }
+  const previous = blocker.record;
+  const when = new Date(previous.time).toLocaleString();
+  const what =
+    previous.state === 'sending'
+      ? 'no answer recorded: it may still be on its way, or was interrupted'
+      : `${previous.outcome ?? 'no answer recorded'}${previous.kind ? `, ${previous.kind}` : ''}`;
+  const from = `sent from ${previous.face === 'cli' ? 'the paygate CLI' : 'the editor'}: ${previous.file}`;
+  const send = {
+    label: '$(warning) Send again',
+    description: 'may create the payments twice',
+    detail: `${name} → ${envName} · ${endpoint}`,
+  };
+  const choice = await vscode.window.showQuickPick(
+    [{ label: "Don't send", description: 'keep the earlier submission', detail: from }, send],
+    {
+      title: `PayGate: the same content was already sent to this endpoint on ${when} (${what})`,
+      placeHolder: 'Sending it again may create the payments twice.',
+      ignoreFocusOut: true,
+    },
+  );
+  return choice === send;
+}
+
+/** What the person chose about rows already sent: not to send (the default), to move them out, or to send. */
+export type RowsAnswer = 'dont-send' | 'move' | 'send';
+
+/**
+ * The row question: three answers in a pick list, "Don't send" first and selected (Enter), Escape also
+ * no; "Move … to a new file" keeps them (never a silent delete) and leaves the rest to send; only "Send
+ * anyway" sends them again.
+ */
+export async function askRowsAgain(rows: readonly AlreadySentRow[], name: string, envName: string): Promise<RowsAnswer> {
+  const n = rows.length;
+  const first = rows[0];
+  const dont = { label: "Don't send", description: 'nothing is sent', detail: alreadySentMessage(first) };
+  const move = {
+    label: `Move the ${n} already-sent row${n === 1 ? '' : 's'} to a new file`,
+    description: 'then send what is left',
+    detail: `${rows
+      .slice(0, 5)
+      .map((r) => `line ${r.line}`)
+      .join(', ')}${n > 5 ? `, … (${n} rows)` : ''}: kept in a file of their own beside ${name}`,
+  };
+  const send = {
+    label: '$(warning) Send anyway',
+    description: 'may create their payments twice',
+    detail: `last sent ${sentAt(first.earlier)}: ${serialText(first.earlier)}, ${submissionState(first.earlier)}`,
+  };
+  const choice = await vscode.window.showQuickPick([dont, move, send], {
+    title: `PayGate: ${n} row${n === 1 ? ' of ' + name + ' was' : 's of ' + name + ' were'} already sent to ${envName}`,
+    placeHolder: 'Sending them again may create their payments twice.',
+    ignoreFocusOut: true,
+  });
+  if (choice === send) return 'send';
+  return choice === move ? 'move' : 'dont-send';
+}

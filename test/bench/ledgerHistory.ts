@@ -1,0 +1,104 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { shardLine, shardName } from '../../src/core/ledger/ledgerIndex';
+import type { LedgerLine, NewSubmission } from '../../src/core/ledger';
+import { orderKey } from '../../src/core/ledger/rowKeys';
+import { HASH_DIGITS, PENDING_LIMIT } from '../../src/core/ledger/rowIndex';
+import { LedgerSecret } from '../../src/core/ledger/secret';
+
+// A ledger as years of use leave it, written straight to disk for the benches: 64 MiB archives and the live
+// file, the guard's index (hash-prefixed content shards, the row index's shards and a pending file half
+// full, as between two compactions) and the ledger's key. Each record's rows are the ids `rowIds(i)` gives.
+
+export function benchEntry(i: number, tag: string, rowCount = 1): NewSubmission {
+  return {
+    face: 'cli',
+    pid: 4242,
+    host: 'bench',
+    environment: 'local',
+    production: false,
+    endpointId: '1001',
+    endpoint: 'http://127.0.0.1:8787/paygate/api/v4/create-recurring-payments/1001/',
+    file: `/home/merchant/batches/${tag}-${i}.rpcsv`,
+    rowCount,
+    contentHash: createHash('sha256').update(`${tag}-${i}`).digest('hex'),
+    signatureMethod: 'RSA-SHA256',
+  };
+}
+
+class Buffered {
+  private readonly files = new Map<string, string[]>();
+  private size = 0;
+  push(file: string, text: string): void {
+    let list = this.files.get(file);
+    if (!list) this.files.set(file, (list = []));
+    list.push(text);
+    this.size += text.length;
+    if (this.size > 64 * 1024 * 1024) this.flush();
+  }
+  flush(): void {
+    for (const [file, list] of this.files) appendFileSync(file, list.join(''));
+    this.files.clear();
+    this.size = 0;
+  }
+}
+
+/** Writes `records` accepted submissions to `dir`; record i held the rows `rowIds(i)`. */
+export function writeHistory(dir: string, records: number, rowIds: (i: number) => readonly string[]): void {
+  const guard = join(dir, 'guard');
+  mkdirSync(join(guard, 'content'), { recursive: true });
+  mkdirSync(join(guard, 'rows'), { recursive: true });
+  const keyHex = randomBytes(32).toString('hex');
+  writeFileSync(join(dir, 'ledger.key'), `${keyHex}\n`, { mode: 0o600 });
+  const secret = LedgerSecret.fromHex(keyHex)!;
+  const index = new Buffered();
+  let live = '';
+  let archive = 0;
+  let totalRows = 0;
+  for (let i = 0; i < records; i++) totalRows += rowIds(i).length;
+  // The newest entries wait in the pending file, as they do between two compactions (half full).
+  const pendingFrom = totalRows - PENDING_LIMIT / 2;
+  let row = 0;
+  for (let i = 0; i < records; i++) {
+    const ids = rowIds(i);
+    const e = benchEntry(i, 'old', ids.length);
+    const id = `00000000-0000-4000-8000-${i.toString().padStart(12, '0')}`;
+    const time = new Date(Date.UTC(2020, 0, 1) + i * 60_000).toISOString();
+    const begin: LedgerLine = {
+      ledger: 1,
+      op: 'begin',
+      id,
+      record: { ...e, id, time, state: 'sending', recurringPaymentIds: [], serialNumbers: [], statuses: [] },
+    };
+    const complete: LedgerLine = {
+      ledger: 1,
+      op: 'complete',
+      id,
+      contentHash: e.contentHash,
+      completedAt: time,
+      completion: {
+        outcome: 'accepted',
+        httpStatus: 200,
+        recurringPaymentIds: [String(i)],
+        serialNumbers: [`s-${i}`],
+        statuses: ['active'],
+      },
+    };
+    live += `\n${JSON.stringify(begin)}\n\n${JSON.stringify(complete)}\n`;
+    const shard = join(guard, 'content', `${shardName(e.contentHash)}.txt`);
+    index.push(shard, shardLine(e.contentHash, begin) + shardLine(e.contentHash, complete));
+    for (const rowId of ids) {
+      const key = orderKey(secret, rowId);
+      const file = row++ >= pendingFrom ? join(guard, 'rows-pending.txt') : join(guard, 'rows', `${key.slice(0, 3)}.txt`);
+      index.push(file, `\n${key} ${e.contentHash.slice(0, HASH_DIGITS)}\n`);
+    }
+    if (live.length > 64 * 1024 * 1024) {
+      writeFileSync(join(dir, `ledger-2020-01-01T00-00-00-${String(archive++).padStart(3, '0')}Z.jsonl`), live);
+      live = '';
+    }
+  }
+  writeFileSync(join(dir, 'ledger.jsonl'), live);
+  index.flush();
+  writeFileSync(join(guard, 'complete'), 'bench\n');
+}
