@@ -103,8 +103,8 @@ export const COMMANDS: readonly CommandEntry[] = [
       '--config',
     ],
     readme: {
-      usage: 'paygate submit FILE',
-      what: 'checks, signs and sends a batch once; refuses content already (or possibly) sent unless `--allow-resend`',
+      usage: 'paygate submit FILE...',
+      what: 'checks, signs and sends a batch (or the parts of a split one, in order) once; refuses content or rows already (or possibly) sent unless `--allow-resend`',
       doc: 'submissions.md',
     },
   },
