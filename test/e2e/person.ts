@@ -833,7 +833,12 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
       const template = quick.locator('.monaco-list-row', { hasText: 'transactions.report.json' }).first();
       await template.waitFor({ state: 'visible', timeout: wb.SHORT });
       await screenshot('reconcile-picker-template');
-      await template.click();
+      // Typed, as a person narrows a list: a click on a row that moves as the list settles can miss, and the
+      // Enter that answerPromptsUntilTable gives a prompt would then run the first template (broken.report.json).
+      await quick.locator('input').fill('transactions.report.json');
+      await quick.locator('.monaco-list-row.focused', { hasText: /^\s*transactions\.report\.json/ }).waitFor({ timeout: wb.SHORT });
+      await page.keyboard.press('Enter');
+      await quick.waitFor({ state: 'hidden', timeout: wb.SHORT });
       const frame = await answerPromptsUntilTable(page, earlier, '.reconcile-banner');
       const chips = (await frame.locator('.status-chip[data-status]').allInnerTexts()).map((t) => t.trim());
       await screenshot('reconciliation-run-now');
