@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import { readWhole, writeFully, type LedgerFs } from './ledgerFs';
+import { createOnce, readWhole, type LedgerFs } from './ledgerFs';
 import type { BatchRowKeys, RowKey } from './rowKeys';
 import { HASH_DIGITS, type RowIndex } from './rowIndex';
 
@@ -55,20 +54,7 @@ export async function recordBatchRows(
   for (const r of keys.rows)
     lines.push(JSON.stringify({ k: r.key, o: r.orderId, l: r.line, f: r.fingerprint, v: r.values } satisfies RowLine));
   await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${randomUUID()}.tmp`;
-  const handle = await fs.open(tmp, 'a', 0o600);
-  try {
-    await writeFully(handle, Buffer.from(`${lines.join('\n')}\n`, 'utf8'), tmp);
-  } finally {
-    await handle.close();
-  }
-  try {
-    await fs.link(tmp, file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  } finally {
-    await fs.unlink(tmp).catch(() => undefined);
-  }
+  await createOnce(fs, file, Buffer.from(`${lines.join('\n')}\n`, 'utf8'));
 }
 
 /** A sent batch's row keys; undefined when the ledger keeps none for it (sent before row keys, or unreadable). */

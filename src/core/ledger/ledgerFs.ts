@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as nodeFs from 'node:fs/promises';
 
@@ -98,6 +99,28 @@ export async function writeFully(handle: LedgerFileHandle, bytes: Uint8Array, fi
     await handle.sync();
   } catch (err) {
     throw new LedgerWriteError(file, reasonOf(err, 'fsync'), offset);
+  }
+}
+
+/**
+ * Writes a whole file once, whoever else tries at the same time: the bytes go to a private temporary file
+ * (0600), fsynced, then linked to `file`. A file already there wins (EEXIST is no error), so no reader ever
+ * sees half a file and two writers never mix their bytes.
+ */
+export async function createOnce(fs: LedgerFs, file: string, bytes: Uint8Array): Promise<void> {
+  const tmp = `${file}.${randomUUID()}.tmp`;
+  const handle = await fs.open(tmp, 'a', 0o600);
+  try {
+    await writeFully(handle, bytes, tmp);
+  } finally {
+    await handle.close();
+  }
+  try {
+    await fs.link(tmp, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    await fs.unlink(tmp).catch(() => undefined);
   }
 }
 

@@ -1,6 +1,6 @@
-import { createHmac, hash, randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, hash, randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import { readWhole, writeFully, type LedgerFs } from './ledgerFs';
+import { createOnce, readWhole, type LedgerFs } from './ledgerFs';
 
 // The ledger's own secret: 32 random bytes in `ledger.key` beside the ledger (0600, in the 0700 folder),
 // made once by the first send that needs it. Every fingerprint the ledger keeps is an HMAC-SHA256 under
@@ -56,20 +56,7 @@ export class LedgerSecret {
     if (existing) return existing;
     await fs.mkdir(directory, { recursive: true, mode: 0o700 });
     const file = path.join(directory, KEY_FILE);
-    const tmp = `${file}.${randomUUID()}.tmp`;
-    const handle = await fs.open(tmp, 'a', 0o600);
-    try {
-      await writeFully(handle, Buffer.from(`${randomBytes(KEY_BYTES).toString('hex')}\n`, 'utf8'), tmp);
-    } finally {
-      await handle.close();
-    }
-    try {
-      await fs.link(tmp, file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    } finally {
-      await fs.unlink(tmp).catch(() => undefined);
-    }
+    await createOnce(fs, file, Buffer.from(`${randomBytes(KEY_BYTES).toString('hex')}\n`, 'utf8'));
     const secret = await LedgerSecret.read(fs, directory);
     if (!secret) throw new Error(`the submission ledger's key ${file} could not be made`);
     return secret;
