@@ -7,18 +7,10 @@ import fc from 'fast-check';
 import { runQueryCommand } from '../../src/cli/commands/query';
 import type { QueryJson } from '../../src/core/query/result';
 import { captured } from '../fixtures/cli/context';
+import { REPORT_COLUMNS } from '../../src/local-gateway/report';
 
-const COLUMNS = [
-  'Merchant_Name',
-  'Transaction_id',
-  'Merchant_OID',
-  'Created_date',
-  'Amount',
-  'Currency',
-  'Transaction_type',
-  'Order_description',
-  'Date_of_report',
-];
+// The columns the local gateway's report has, in its order.
+const COLUMNS = [...REPORT_COLUMNS];
 
 const csvLine = (values: readonly string[]) => `${values.map((v) => `"${v.replace(/"/g, '""')}"`).join(',')}\r\n`;
 

@@ -9,19 +9,11 @@ import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { PageToHost } from '../../src/shared/resultsProtocol';
 import { csvChunks, launch, openPage, ROOT, type PageHandle } from './harness';
+import { REPORT_COLUMNS } from '../../src/local-gateway/report';
 
 const SHOTS = path.join(ROOT, 'test-results');
-const COLUMNS = [
-  'Merchant_Name',
-  'Transaction_id',
-  'Merchant_OID',
-  'Created_date',
-  'Amount',
-  'Currency',
-  'Transaction_type',
-  'Order_description',
-  'Date_of_report',
-];
+// The columns the local gateway's report has, in its order.
+const COLUMNS = [...REPORT_COLUMNS];
 const line = (v: string[]) => `${v.map((x) => `"${x.replace(/"/g, '""')}"`).join(',')}\r\n`;
 const ROWS = [
   ['Demo Shop', '1', 'A-1', '2026-01-05 10:00:00', '12.500', 'EUR', 'sale', 'first', '05.01.2026'],
