@@ -2,16 +2,7 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TextDecoder } from 'node:util';
-import {
-  acceptedSendOf,
-  acceptedSubmissions,
-  batchRows,
-  readSentBatch,
-  sentOnOf,
-  stillAsSent,
-  type BatchRowInput,
-  type ReportReconciliation,
-} from '../core/reconcile';
+import { acceptedSubmissions, datedRows, ledgerFiles, type BatchRowInput, type ReportReconciliation } from '../core/reconcile';
 import type { CliContext } from './context';
 import { readInput } from './io';
 import { openLedger } from './ledger';
@@ -35,8 +26,9 @@ export interface SentTo {
 }
 
 /**
- * Named batch files. A file whose content the ledger records as accepted by the environment (and its local
- * gateway) was sent on that gateway's date, so its rows without start-date start then.
+ * Named batch files, each row dated by the accepted send to the environment (and its local gateway) that
+ * holds it, as it is or with cvv2 emptied and rows reordered since (reconcile/sentRows.ts): a row without
+ * start-date started on that gateway's date.
  */
 export async function namedBatches(files: string[], to: SentTo, ctx: CliContext): Promise<BatchSource[] | { error: string }> {
   const ledger = openLedger(ctx, to.state);
@@ -44,22 +36,15 @@ export async function namedBatches(files: string[], to: SentTo, ctx: CliContext)
   for (const f of files) {
     const input = await readInput(f, ctx);
     if (!input.ok) return { error: input.message };
-    const read = readSentBatch(input.name, input.text);
-    // The content's own index shard, not the whole history; a ledger that cannot be read says nothing.
-    const records = await ledger
-      .guardView({ contentHash: read.contentHash, environment: to.environment, endpointId: '' })
-      .then((v) => v.records)
-      .catch(() => []);
-    const send = acceptedSendOf(records, read.contentHash, to.environment, to.localStateDir);
-    const sentOn = send && sentOnOf(send);
-    out.push({ name: input.name, rows: sentOn ? read.rows.map((r) => ({ ...r, sentOn })) : read.rows });
+    out.push({ name: input.name, rows: await datedRows(ledger, input.name, input.text, to) });
   }
   return out;
 }
 
 /**
- * The ledger's accepted submissions to the environment, one per file and content; changed files are
- * skipped, and so are submissions to another local gateway (named in `changed`).
+ * The ledger's accepted submissions to the environment, one per file and content, with the rows their files
+ * still hold as sent; a file changed or gone is skipped, and a send to another local gateway too (each
+ * named in `changed`, as are rows left out of a file edited since).
  */
 export async function ledgerBatches(
   to: SentTo,
@@ -72,27 +57,15 @@ export async function ledgerBatches(
   } catch (err) {
     return { error: `cannot read the submission ledger ${ledger.filePath}: ${(err as Error).message}` };
   }
-  const batches: BatchSource[] = [];
   const changed: string[] = [];
   const selected = acceptedSubmissions(records, to.environment, to.localStateDir);
   for (const r of selected.elsewhere)
     changed.push(
       `${r.file} (sent ${r.time}) went to the local gateway of ${r.localGateway?.stateDir}, not of ${to.localStateDir}; skipped`,
     );
-  for (const r of selected.records) {
-    let text: string;
-    try {
-      text = await readFile(r.file, 'utf8');
-    } catch {
-      changed.push(`${field(r.file)} (sent ${r.time}): cannot be read any more; skipped`);
-      continue;
-    }
-    if (!stillAsSent(text, r)) {
-      changed.push(`${field(r.file)} (sent ${r.time}): changed since it was sent; skipped`);
-      continue;
-    }
-    batches.push({ name: r.file, rows: batchRows(r.file, text, sentOnOf(r)) });
-  }
+  const files = await ledgerFiles(ledger, selected.records, (file) => readFile(file, 'utf8'));
+  for (const f of files) if (f.note) changed.push(`${field(f.record.file)} (sent ${f.record.time}): ${f.note}`);
+  const batches = files.filter((f) => f.rows.length > 0).map((f): BatchSource => ({ name: f.record.file, rows: f.rows }));
   return { batches, changed, ledger: ledger.filePath };
 }
 

@@ -8,6 +8,8 @@ import { startLocalGateway, type LocalGateway } from '../../src/local-gateway';
 import { runSubmit } from '../../src/cli/commands/submit';
 import { runReport } from '../../src/cli/commands/report';
 import { runReconcile } from '../../src/cli/commands/reconcile';
+import { fixCommand } from '../../src/cli/commands/fix';
+import { runCommand } from '../../src/cli/parser';
 import type { CliContext } from '../../src/cli/context';
 import { testContext } from '../fixtures/cli/context';
 
@@ -60,6 +62,7 @@ after(async () => {
 });
 
 const local = () => ['--base-url', gw.baseUrl];
+const runFix = (args: string[], ctx: CliContext) => runCommand(fixCommand, args, ctx);
 
 async function pullReport(file: string): Promise<string> {
   const template = join(root, 'examples', 'transactions.report.json');
@@ -170,6 +173,87 @@ test('a batch changed since it was sent is named and skipped; usage errors exit 
   const missing = await run(runReconcile, [changed, '--report', join(dir, 'nope.csv')]);
   assert.equal(missing.code, 2);
   assert.match(missing.err, /nope\.csv: cannot read the report: ENOENT/);
+});
+
+test('a batch whose cvv2 was emptied after the send (and rows reordered) still is that send: reconciled, dated by the send', async () => {
+  // No start-date: the rows start on the day the gateway received them, which only the ledger knows.
+  const p = join(dir, 'stripped.rpcsv');
+  const rows = ['RS-1', 'RS-2'].map(
+    (id) =>
+      `${id};SRC;Plan;Anna;Schmidt;Street 1;Berlin;10115;DE;anna@example.com;day;1;;3;12.50;EUR;ANNA SCHMIDT;4111111111111111;08;2031;123`,
+  );
+  writeFileSync(p, [HEADER, ...rows].join('\r\n') + '\r\n');
+  assert.equal((await run(runSubmit, [p, ...local()])).code, 0);
+  await gw.advanceDays(2);
+  const stripped = await run(runFix, ['--strip-cvv', p]);
+  assert.equal(stripped.code, 0, stripped.err);
+  const [header, ...body] = readFileSync(p, 'utf8').trimEnd().split('\r\n');
+  assert.ok(
+    body.every((l) => l.endsWith(';')),
+    'cvv2 emptied',
+  );
+  writeFileSync(p, [header, ...body.reverse()].join('\r\n') + '\r\n');
+  const report = await pullReport('report-stripped.csv');
+  const expected = [
+    ['RS-2', 'ok', 3, 3],
+    ['RS-1', 'ok', 3, 3],
+  ];
+  // Named: dated by the send two days ago (dated today, no charge would be due yet).
+  const named = await run(runReconcile, [p, '--report', report, '--format', 'json']);
+  // Exit 1 only for the earlier tests' payments in this report (unmatched), not for these rows.
+  assert.equal(named.code, 1, named.out + named.err);
+  assert.deepEqual(
+    (JSON.parse(named.out) as Json).rows.map((r) => [r.clientOrderId, r.status, r.due, r.charged]),
+    expected,
+  );
+  // From the ledger: still as sent, not "changed since it was sent".
+  const fromLedger = await run(runReconcile, ['--report', report, '--format', 'json']);
+  assert.doesNotMatch(fromLedger.err, /stripped\.rpcsv.*changed since it was sent/);
+  const mine = (JSON.parse(fromLedger.out) as Json).rows.filter((r) => r.clientOrderId.startsWith('RS-'));
+  assert.deepEqual(
+    mine.map((r) => [r.clientOrderId, r.status, r.due, r.charged]),
+    expected,
+  );
+  // A value other than cvv2 changed: no longer that send.
+  writeFileSync(p, readFileSync(p, 'utf8').replace(/;12\.50;/g, ';12.60;'));
+  const changed = await run(runReconcile, ['--report', report, '--format', 'json']);
+  assert.match(changed.err, /stripped\.rpcsv .*changed since it was sent; skipped/);
+});
+
+test('a file edited after its send: rows still as sent are reconciled, added and changed rows are named and left out; a row two sends held is extra once', async () => {
+  const p = batch('edited.rpcsv', [
+    ['RE-1', '4111111111111111'],
+    ['RE-2', '5555555555554444'],
+  ]);
+  assert.equal((await run(runSubmit, [p, ...local()])).code, 0);
+  const row3 = readFileSync(p, 'utf8').split('\r\n')[1].replace('RE-1', 'RE-3');
+  writeFileSync(
+    p,
+    readFileSync(p, 'utf8')
+      .replace('RE-1;SRC;Plan;', 'RE-1;SRC;Plan (fixed);')
+      .replace(/(RE-2;.*?);12\.50;/, '$1;13.50;') +
+      row3 +
+      '\r\n',
+  );
+  const twice = batch('twice-edited.rpcsv', [['RT-1', '4111111111111111']]);
+  assert.equal((await run(runSubmit, [twice, ...local()])).code, 0);
+  writeFileSync(twice, readFileSync(twice, 'utf8') + readFileSync(twice, 'utf8').split('\r\n')[1].replace('RT-1', 'RT-2') + '\r\n');
+  const again = await run(runSubmit, [twice, ...local(), '--allow-resend']);
+  assert.equal(again.code, 0, again.err);
+  await gw.advanceDays(1);
+  const report = await pullReport('report-edited.csv');
+  const r = await run(runReconcile, ['--report', report, '--format', 'json']);
+  assert.match(
+    r.err,
+    /edited\.rpcsv \(sent [^)]*\): changed since it was sent: 1 row\(s\) still as sent are reconciled; left out 1 row\(s\) added since \(RE-3\); left out 1 row\(s\) whose card or schedule changed since \(RE-2\)/,
+  );
+  const status = new Map<string, string[]>();
+  for (const row of (JSON.parse(r.out) as Json).rows) status.set(row.clientOrderId, [...(status.get(row.clientOrderId) ?? []), row.status]);
+  assert.deepEqual(status.get('RE-1'), ['ok'], 'the row whose description was fixed is still the row sent');
+  assert.equal(status.get('RE-2'), undefined);
+  assert.equal(status.get('RE-3'), undefined);
+  assert.deepEqual(status.get('RT-1'), ['extra'], 'held by both sends of the file: one row, charged twice');
+  assert.deepEqual(status.get('RT-2'), ['ok']);
 });
 
 test('a DST row is matched as a payout, and the reconciliation says which it matched', async () => {

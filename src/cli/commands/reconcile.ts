@@ -43,7 +43,7 @@ export function reconcileCommand(ctx: CliContext) {
         'the report rows with its client-orderid. One status per row: extra, amount-unreadable, amount-mismatch, ' +
         'currency-mismatch, declined, missing, ok, not-due; report rows of no batch are unmatched. An amount is digits, ' +
         "optionally a dot and digits: 1,000 or 0x10 is amount-unreadable, never guessed. Without BATCH, the ledger's " +
-        'accepted submissions to the environment are reconciled (a file changed since it was sent is named and skipped).',
+        'accepted submissions to the environment are reconciled row by row (a row added, or whose card or schedule changed, since the send is named and left out; cvv2 emptied or rows reordered do not matter).',
       exits: [
         [EXIT.ok, 'every row ok or not-due, and no unmatched report row'],
         [EXIT.rejected, 'some row needs attention, or a report row matches no batch row'],

@@ -1,4 +1,5 @@
 export * from './types';
 export { parseColumnOverride, type ColumnOverrides } from './columns';
 export { reconcileText, ReportReconciliation } from './text';
-export { acceptedSendOf, acceptedSubmissions, batchRows, readSentBatch, sentOnOf, stillAsSent } from './batches';
+export { acceptedSubmissions, batchRows, stillAsSent } from './batches';
+export { datedRows, ledgerFiles } from './sentRows';

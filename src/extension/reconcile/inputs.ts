@@ -1,15 +1,6 @@
 import * as vscode from 'vscode';
 import { writeRecords } from '../../core/csv/write';
-import {
-  acceptedSendOf,
-  acceptedSubmissions,
-  batchRows,
-  readSentBatch,
-  sentOnOf,
-  stillAsSent,
-  type BatchRowInput,
-  type ReportReconciliation,
-} from '../../core/reconcile';
+import { acceptedSubmissions, datedRows, ledgerFiles, type BatchRowInput, type ReportReconciliation } from '../../core/reconcile';
 import type { SubmissionRecord } from '../../core/ledger';
 import type { EditorLedger } from '../ledger/editorLedger';
 import type { PanelContent } from '../results/panel';
@@ -22,7 +13,8 @@ export interface Batches {
   /** Each with the gateway's date when its batch was sent, when the ledger knows it. */
   rows: BatchRowInput[];
   files: Map<string, vscode.Uri>;
-  skipped: string[];
+  /** Files skipped, or rows of a file left out, in words naming the file. */
+  notes: string[];
 }
 
 /** Where the batches were sent: the environment, and for `local` the local gateway's state directory. */
@@ -41,23 +33,16 @@ function add(b: Batches, uri: vscode.Uri, rows: BatchRowInput[]): void {
   for (const row of rows) b.rows.push(row);
 }
 
-/** The batches of these ledger records (each still as sent), one per file and content. */
-export async function batchesOf(records: SubmissionRecord[]): Promise<Batches> {
-  const b: Batches = { rows: [], files: new Map(), skipped: [] };
-  for (const r of records) {
-    const uri = vscode.Uri.file(r.file);
-    let text: string;
-    try {
-      text = await textOf(uri);
-    } catch {
-      b.skipped.push(`${r.file} cannot be read any more`);
-      continue;
-    }
-    if (!stillAsSent(text, r)) {
-      b.skipped.push(`${r.file} changed since it was sent`);
-      continue;
-    }
-    add(b, uri, batchRows(uri.fsPath, text, sentOnOf(r)));
+/**
+ * The batches of these ledger records, one per file and content, with the rows their files still hold as
+ * sent (reconcile/sentRows.ts: cvv2 emptied or rows reordered since is still as sent); what was left out is
+ * named in `notes`.
+ */
+export async function batchesOf(records: SubmissionRecord[], ledger: EditorLedger): Promise<Batches> {
+  const b: Batches = { rows: [], files: new Map(), notes: [] };
+  for (const f of await ledgerFiles(ledger.current, records, (file) => textOf(vscode.Uri.file(file)))) {
+    if (f.note) b.notes.push(`${f.record.file} ${f.note}`);
+    if (f.rows.length > 0) add(b, vscode.Uri.file(f.record.file), f.rows);
   }
   return b;
 }
@@ -65,23 +50,16 @@ export async function batchesOf(records: SubmissionRecord[]): Promise<Batches> {
 /** The ledger's accepted submissions to the environment; those to another local gateway are named and left out. */
 export async function ledgerBatches(ledger: EditorLedger, to: SentTo): Promise<Batches> {
   const selected = acceptedSubmissions(await ledger.current.list(), to.environment, to.localStateDir);
-  const b = await batchesOf(selected.records);
+  const b = await batchesOf(selected.records, ledger);
   for (const r of selected.elsewhere)
-    b.skipped.push(`${r.file} went to the local gateway of ${r.localGateway?.stateDir}, not of ${to.localStateDir}`);
+    b.notes.push(`${r.file} went to the local gateway of ${r.localGateway?.stateDir}, not of ${to.localStateDir}; skipped`);
   return b;
 }
 
-/** An open batch; when the ledger records its content as accepted, its rows start on that send's day. */
+/** An open batch, each row dated by the accepted send that holds it (reconcile/sentRows.ts). */
 export async function documentBatch(doc: vscode.TextDocument, ledger: EditorLedger, to: SentTo): Promise<Batches> {
-  const b: Batches = { rows: [], files: new Map(), skipped: [] };
-  const read = readSentBatch(doc.uri.fsPath, doc.getText());
-  const records = await ledger.current
-    .guardView({ contentHash: read.contentHash, environment: to.environment, endpointId: '' })
-    .then((v) => v.records)
-    .catch(() => []);
-  const send = acceptedSendOf(records, read.contentHash, to.environment, to.localStateDir);
-  const sentOn = send && sentOnOf(send);
-  add(b, doc.uri, sentOn ? read.rows.map((r) => ({ ...r, sentOn })) : read.rows);
+  const b: Batches = { rows: [], files: new Map(), notes: [] };
+  add(b, doc.uri, await datedRows(ledger.current, doc.uri.fsPath, doc.getText(), to));
   return b;
 }
 

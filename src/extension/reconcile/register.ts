@@ -62,7 +62,7 @@ export function registerReconcile(
     vscode.commands.registerCommand(RECONCILE_COMMAND, async (arg?: unknown): Promise<Reconciliation | undefined> => {
       const record = recordOf(arg);
       const report = arg instanceof vscode.Uri ? arg : undefined;
-      return run(record ? await batchesOf([record]) : await openBatch(), report);
+      return run(record ? await batchesOf([record], deps.ledger) : await openBatch(), report);
     }),
   );
 }

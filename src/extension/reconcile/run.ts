@@ -26,10 +26,10 @@ export async function showReconciliation(
   report: PanelContent | vscode.Uri,
   deps: { results: ResultsPanelApi; diagnostics: vscode.DiagnosticCollection; today: CalendarDate },
 ): Promise<Reconciliation | undefined> {
-  for (const s of batches.skipped) log().warn(`Reconcile: ${s}; skipped`);
+  for (const s of batches.notes) log().warn(`Reconcile: ${s}`);
   if (batches.rows.length === 0) {
     void showWarning(
-      `PayGate: no batch to reconcile${batches.skipped.length ? ` (${batches.skipped.join('; ')})` : ''}. Open a batch file or submit one first.`,
+      `PayGate: no batch to reconcile${batches.notes.length ? ` (${batches.notes.join('; ')})` : ''}. Open a batch file or submit one first.`,
     );
     return undefined;
   }
@@ -61,7 +61,7 @@ export async function showReconciliation(
     if (w) void reveal(w, reportUri);
   });
   panel.onDidDispose(() => deps.diagnostics.clear());
-  if (batches.skipped.length > 0) void showWarning(`PayGate: skipped ${batches.skipped.join('; ')}.`);
+  if (batches.notes.length > 0) void showWarning(`PayGate: ${batches.notes.join('; ')}.`);
   return result;
 }
 
