@@ -69,15 +69,25 @@ export async function ledgerBatches(
   return { batches, changed, ledger: ledger.filePath };
 }
 
-/** Streams a report file (or standard input) into the reconciliation, piece by piece. */
-export async function feedReport(report: string, into: ReportReconciliation, ctx: CliContext): Promise<{ error: string } | undefined> {
+/** Streams a report file (or standard input) into the reconciliation, piece by piece (in `encoding`: a template's reportEncode). */
+export async function feedReport(
+  report: string,
+  into: ReportReconciliation,
+  ctx: CliContext,
+  encoding = 'utf-8',
+): Promise<{ error: string } | undefined> {
   if (report === '-') {
     const input = await readInput('-', ctx);
     if (!input.ok) return { error: input.message };
     into.push(input.text);
     return undefined;
   }
-  const decoder = new TextDecoder('utf-8');
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(encoding);
+  } catch {
+    decoder = new TextDecoder('utf-8');
+  }
   try {
     for await (const chunk of createReadStream(resolve(ctx.cwd, report))) into.push(decoder.decode(chunk as Buffer, { stream: true }));
     into.push(decoder.decode());

@@ -11,7 +11,7 @@
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { eachSavedReportRecord, runCustomReportToFile, type SavedReport } from '../core/gateway';
+import { eachSavedReportRecord, type SavedReport } from '../core/gateway';
 import { charsetOf } from '../core/gateway/answerText';
 import type { CliContext } from './context';
 import { amountColumns } from '../shared/amounts';
@@ -43,16 +43,14 @@ class Pieces {
 }
 
 /**
- * Runs the report into a temporary file and returns what was saved, the file being valid only inside
- * `use`; removed afterwards whatever happens.
+ * The file a report is streamed into: `out` itself when the answer goes there as received, else a private
+ * temporary file, valid only inside `use` and removed afterwards whatever happens.
  */
-export async function withTemporaryReport<T>(
-  request: Omit<Parameters<typeof runCustomReportToFile>[0], 'file'>,
-  use: (saved: SavedReport) => Promise<T>,
-): Promise<T> {
+export async function withReportFile<T>(out: string | undefined, use: (file: string) => Promise<T>): Promise<T> {
+  if (out !== undefined) return use(out);
   const dir = fs.mkdtempSync(join(tmpdir(), 'paygate-report-'));
   try {
-    return await use(await runCustomReportToFile({ ...request, file: join(dir, 'report') }));
+    return await use(join(dir, 'report'));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -2,24 +2,22 @@
 // arrives (the report is still checked whole before the answer is believed, and still written to --out
 // when given), so only the groups are held, whatever the report's size.
 
-import { resolve } from 'node:path';
 import { TextDecoder } from 'node:util';
-import { runCustomReportToFile, type GatewayOutcome, type SavedReport } from '../core/gateway';
+import type { SavedReport } from '../core/gateway';
 import type { ReportTemplate } from '../core/gateway/reportTemplate';
+import { describeProblem, parseExpression } from '../core/query';
 import { QueryStream } from '../core/query/stream';
 import type { CliContext } from './context';
 import { EXIT, inputError } from './output';
 import { planProblemText, printQueryOutcome, querySpec, type QueryCliOptions } from './query';
-import { withTemporaryReport } from './reportOut';
 
-type Request = Omit<Parameters<typeof runCustomReportToFile>[0], 'file' | 'tap'>;
+type Options = QueryCliOptions & { format: 'text' | 'json' | 'csv'; out?: string };
 
+/** A query ready to run over a report as it arrives: `tap` sees the answer, `finish` prints the groups. */
 export interface ReportQuery {
-  options: QueryCliOptions & { format: 'text' | 'json' | 'csv'; out?: string };
-  template: ReportTemplate;
-  what: string;
-  /** How an answer that is no report is told (as `paygate report` tells it). */
-  show(outcome: GatewayOutcome): number;
+  tap(chunk: Uint8Array): void;
+  /** Prints the query's outcome over a saved CSV report (a PDF is refused); the exit code. */
+  finish(saved: Extract<SavedReport, { saved: true }>, what: string): number;
 }
 
 function decoderFor(encoding: string | undefined): TextDecoder {
@@ -30,41 +28,45 @@ function decoderFor(encoding: string | undefined): TextDecoder {
   }
 }
 
-export async function runReportQuery(ctx: CliContext, request: Request, q: ReportQuery): Promise<number> {
-  const command = 'paygate report';
-  const o = q.options;
-  let view;
-  if (o.view !== undefined) {
-    view = q.template.views?.find((v) => v.name === o.view);
-    if (!view) {
-      const known = (q.template.views ?? []).map((v) => `"${v.name}"`).join(', ');
-      return inputError(
-        ctx,
-        command,
-        `the template has no view "${o.view}"${known ? ` (it has ${known})` : ' (it has none)'}; nothing was sent`,
-      );
-    }
+/**
+ * The query of the options over the template, checked before anything is sent: the view exists and the
+ * expression is well formed (its columns are checked when the report's header comes). A message when not.
+ */
+export function prepareReportQuery(ctx: CliContext, o: Options, template: ReportTemplate): ReportQuery | { problem: string } {
+  const view = o.view === undefined ? undefined : template.views?.find((v) => v.name === o.view);
+  if (o.view !== undefined && !view) {
+    const known = (template.views ?? []).map((v) => `"${v.name}"`).join(', ');
+    return { problem: `the template has no view "${o.view}"${known ? ` (it has ${known})` : ' (it has none)'}; nothing was sent` };
   }
   const spec = querySpec(o, view);
-  const stream = new QueryStream(spec, { delimiter: q.template.reportCsvDelimiter });
-  const decoder = decoderFor(q.template.reportEncode);
-  const tap = (chunk: Uint8Array) => {
-    if (!stream.problem) stream.push(decoder.decode(chunk, { stream: true }));
+  const syntax = spec.where === undefined ? undefined : parseExpression(spec.where, undefined);
+  if (syntax && !syntax.ok)
+    return {
+      problem: `${o.view === undefined ? '--where' : `view "${o.view}": where`}: ${describeProblem(spec.where!, syntax.problem)}\nnothing was sent`,
+    };
+  const stream = new QueryStream(spec, { delimiter: template.reportCsvDelimiter });
+  const decoder = decoderFor(template.reportEncode);
+  const command = 'paygate report';
+  return {
+    tap: (chunk) => {
+      if (!stream.problem) stream.push(decoder.decode(chunk, { stream: true }));
+    },
+    finish: (saved, what) => {
+      if (saved.format === 'pdf') {
+        const where = o.out !== undefined ? ` (written to ${o.out})` : '';
+        return inputError(ctx, command, `the report from ${what} is a PDF${where}: a query needs a CSV report`);
+      }
+      if (!stream.problem) stream.push(decoder.decode());
+      const outcome = stream.end();
+      if (!outcome)
+        return inputError(
+          ctx,
+          command,
+          `${planProblemText(stream.problem!, spec, o.view)}; the report came, but the query cannot run on it`,
+        );
+      printQueryOutcome(ctx, `report from ${what}`, outcome, o);
+      if (o.out !== undefined) ctx.stderr(`Report from ${what}: ${saved.rows ?? outcome.read} row(s) written to ${o.out}\n`);
+      return EXIT.ok;
+    },
   };
-  const saved: SavedReport =
-    o.out !== undefined
-      ? await runCustomReportToFile({ ...request, file: resolve(ctx.cwd, o.out), tap })
-      : await withTemporaryReport({ ...request, tap }, async (s) => s);
-  if (!saved.saved) return q.show(saved.outcome);
-  if (saved.format === 'pdf') {
-    const where = o.out !== undefined ? ` (written to ${o.out})` : '';
-    return inputError(ctx, command, `the report from ${q.what} is a PDF${where}: a query needs a CSV report`);
-  }
-  if (!stream.problem) stream.push(decoder.decode());
-  const outcome = stream.end();
-  if (!outcome)
-    return inputError(ctx, command, `${planProblemText(stream.problem!, spec, o.view)}; the report came, but the query cannot run on it`);
-  printQueryOutcome(ctx, `report from ${q.what}`, outcome, o);
-  if (o.out !== undefined) ctx.stderr(`Report from ${q.what}: ${saved.rows ?? outcome.read} row(s) written to ${o.out}\n`);
-  return EXIT.ok;
 }

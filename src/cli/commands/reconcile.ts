@@ -1,5 +1,5 @@
 import { parseGatewayDate, todayLocal, type CalendarDate } from '../../core/dates';
-import { parseReportTemplate, runCustomReport } from '../../core/gateway';
+import { runCustomReportTemplate } from '../../core/report/runReport';
 import {
   parseColumnOverride,
   ReportReconciliation,
@@ -11,8 +11,8 @@ import { LOCAL_ENVIRONMENT } from '../../core/gateway/environments';
 import { simulatedToday } from '../../local-gateway/simulatedDate';
 import { loadCliConfig } from '../config';
 import { localStateDir } from '../localGateway';
-import { reportCredentials } from '../credentials';
-import { resolveTarget } from '../target';
+import { reportTarget } from '../reportTarget';
+import { withReportFile } from '../reportOut';
 import type { CliContext } from '../context';
 import { formatReconcileCsv, formatReconcileJson, formatReconcileText, reportFileLabel, reportRunLabel } from '../format/reconcile';
 import { readInput } from '../io';
@@ -148,33 +148,22 @@ export async function reconcile(files: string[], o: ReconcileOptions, ctx: CliCo
 
 const settled = (r: Reconciliation) => r.unmatched.length === 0 && r.rows.every((x) => SETTLED_STATUSES.includes(x.status));
 
-/** Runs the template now (as `paygate report` would) and feeds its CSV; an exit code when it cannot. */
+/** Runs the template now (the report use case, as `paygate report` runs it) and streams its CSV in; an exit code when it cannot. */
 async function runTemplate(file: string, o: ReconcileOptions, ctx: CliContext, into: ReportReconciliation): Promise<number | undefined> {
   const usage = (message: string) => inputError(ctx, 'paygate reconcile', message);
   const input = await readInput(file, ctx);
   if (!input.ok) return usage(input.message);
-  const template = parseReportTemplate(input.text);
-  if (!template.ok) return usage(`${input.name} is not a valid report template (see paygate report ${input.name})`);
-  const config = loadCliConfig(ctx.cwd, o.config, ctx.env);
-  if (!config.ok) return usage(config.message);
-  const target = await resolveTarget(config.value.config, { env: o.env }, 'report', { env: ctx.env, command: 'paygate reconcile' });
-  if (!target.ok) return usage(target.message);
-  const t = target.value;
-  try {
-    const credentials = reportCredentials(ctx, t, undefined);
-    if (!credentials.ok) return usage(credentials.message);
-    const outcome = await runCustomReport({
-      environment: t.environment,
-      paths: t.paths,
-      template: template.template,
-      credentials: credentials.value,
-      timeoutMs: t.timeoutMs,
-    });
-    if (outcome.outcome !== 'report' || outcome.format !== 'csv')
-      return usage(`${input.name}: no CSV report came back (${outcome.outcome}); see paygate report ${input.name}`);
-    into.push(outcome.text);
-    return undefined;
-  } finally {
-    await t.release();
-  }
+  const told = await withReportFile(undefined, async (report) => {
+    const run = await runCustomReportTemplate(input.text, { file: report, target: () => reportTarget(ctx, o, 'paygate reconcile') });
+    if (run.status === 'invalid-template') return `${input.name} is not a valid report template (see paygate report ${input.name})`;
+    if (run.status === 'refused') return run.refusal;
+    if (run.status === 'invalid-environment') return `${run.problems.join('; ')}; nothing was sent`;
+    if (!run.saved.saved || run.saved.format !== 'csv') {
+      const what = run.saved.saved ? 'a PDF' : run.saved.outcome.outcome;
+      return `${input.name}: no CSV report came back (${what}); see paygate report ${input.name}`;
+    }
+    // Read once, from the file, by the one reader.
+    return (await feedReport(run.saved.file, into, ctx, run.template.reportEncode))?.error;
+  });
+  return told === undefined ? undefined : usage(told);
 }

@@ -1,24 +1,15 @@
 import { resolve } from 'node:path';
-import {
-  DEFAULT_REPORT_ANSWER_LIMIT,
-  environmentProblems,
-  parseReportTemplate,
-  runCustomReportToFile,
-  type GatewayOutcome,
-  type SavedReport,
-  type TemplateProblem,
-} from '../../core/gateway';
-import { loadCliConfig } from '../config';
-import { reportCredentials, SECRET_ENV } from '../credentials';
-import { resolveTarget } from '../target';
+import { DEFAULT_REPORT_ANSWER_LIMIT, type GatewayOutcome, type TemplateProblem } from '../../core/gateway';
+import { runCustomReportTemplate, type ReportFace, type ReportRun } from '../../core/report/runReport';
+import { SECRET_ENV } from '../credentials';
+import { reportTarget, type CliReportTarget } from '../reportTarget';
 import type { CliContext } from '../context';
 import { readInput } from '../io';
 import { EXIT, exitCodeFor, field, inputError, jsonLine, outcomeJson, outcomeText } from '../output';
 import { choiceOption, exits, paygateCommand, rawOption, runCommand } from '../parser';
-import { printSavedReport, withTemporaryReport } from '../reportOut';
-import { addQueryOptions, asksForQuery, querySpec, type QueryCliOptions } from '../query';
-import { runReportQuery } from '../reportQuery';
-import { parseExpression, describeProblem } from '../../core/query';
+import { printSavedReport, withReportFile } from '../reportOut';
+import { addQueryOptions, asksForQuery, type QueryCliOptions } from '../query';
+import { prepareReportQuery, type ReportQuery } from '../reportQuery';
 
 export interface ReportOptions extends QueryCliOptions {
   env?: string;
@@ -85,124 +76,101 @@ export function reportCommand(ctx: CliContext) {
 
 export const runReport = (args: string[], ctx: CliContext) => runCommand(reportCommand, args, ctx);
 
+/** --max-answer-bytes as a number of bytes, or a usage message. */
+function answerLimit(values: ReportOptions): number | { problem: string } {
+  const n = values.maxAnswerBytes === undefined ? DEFAULT_REPORT_ANSWER_LIMIT : Number(values.maxAnswerBytes);
+  if (!/^\d+$/.test(values.maxAnswerBytes ?? '1') || !Number.isSafeInteger(n) || n < 1)
+    return { problem: `--max-answer-bytes must be a positive whole number of bytes, not "${values.maxAnswerBytes}"` };
+  return n;
+}
+
+/** The terminal's part of the report use case: the config's environment and its credentials, the query's checks. */
+function cliReportFace(
+  ctx: CliContext,
+  values: ReportOptions,
+  run: { file: string; maxAnswerBytes: number; query: { current?: ReportQuery } },
+): ReportFace<CliReportTarget, string> {
+  return {
+    file: resolve(ctx.cwd, run.file),
+    maxAnswerBytes: run.maxAnswerBytes,
+    check: (template) => {
+      if (!asksForQuery(values)) return undefined;
+      const query = prepareReportQuery(ctx, values, template);
+      if ('problem' in query) return query.problem;
+      run.query.current = query;
+      return undefined;
+    },
+    tap: (chunk) => run.query.current?.tap(chunk),
+    target: () => reportTarget(ctx, values, 'paygate report'),
+  };
+}
+
 export async function runReportTemplate(templatePath: string, values: ReportOptions, ctx: CliContext): Promise<number> {
   const usage = (message: string) => inputError(ctx, 'paygate report', message);
-  const maxAnswerBytes = values.maxAnswerBytes === undefined ? DEFAULT_REPORT_ANSWER_LIMIT : Number(values.maxAnswerBytes);
-  if (!/^\d+$/.test(values.maxAnswerBytes ?? '1') || !Number.isSafeInteger(maxAnswerBytes) || maxAnswerBytes < 1) {
-    return usage(`--max-answer-bytes must be a positive whole number of bytes, not "${values.maxAnswerBytes}"`);
-  }
-
+  const maxAnswerBytes = answerLimit(values);
+  if (typeof maxAnswerBytes !== 'number') return usage(maxAnswerBytes.problem);
   // `-` is not standard output for --out: it would be a file named "-" holding the report, and nothing on
   // the pipe a reader wrote `--out - |` for. The report's CSV goes to standard output with --format csv.
   if (values.out === '-')
     return usage('--out - is not standard output: print the report as received with --format csv (a PDF report needs a file)');
   const input = await readInput(templatePath, ctx);
   if (!input.ok) return usage(input.message);
-  const template = parseReportTemplate(input.text);
-  const place = (p: TemplateProblem) => `${input.name}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}`;
-  for (const p of template.ok ? [] : template.problems) ctx.stderr(`${place(p)}: error ${field(p.message)}\n`);
-  for (const p of template.warnings) ctx.stderr(`${place(p)}: warning ${field(p.message)}\n`);
-  if (!template.ok) {
-    const n = template.problems.length;
-    return usage(`${input.name} is not a valid report template (${n} problem${n === 1 ? '' : 's'}); nothing was sent`);
-  }
-
-  const query = asksForQuery(values);
-  // A bad expression is told before anything is sent; its columns are checked when the report's header comes.
-  const where = query
-    ? querySpec(
-        values,
-        template.template.views?.find((v) => v.name === values.view),
-      ).where
-    : undefined;
-  const syntax = where === undefined ? undefined : parseExpression(where, undefined);
-  if (syntax && !syntax.ok)
-    return usage(
-      `${values.view === undefined ? '--where' : `view "${values.view}": where`}: ${describeProblem(where!, syntax.problem)}\nnothing was sent`,
-    );
-
-  const config = loadCliConfig(ctx.cwd, values.config, ctx.env);
-  if (!config.ok) return usage(config.message);
-  const target = await resolveTarget(
-    config.value.config,
-    {
-      env: values.env,
-      reportBaseUrl: values.reportBaseUrl,
-      consumerKey: values.consumerKey,
-    },
-    'report',
-    { env: ctx.env, command: 'paygate report' },
-  );
-  if (!target.ok) return usage(target.message);
-  const t = target.value;
+  const out = values.out;
+  // The answer goes to --out as received, except JSON, which is written there from a temporary file.
+  const direct = out !== undefined && (values.format !== 'json' || asksForQuery(values));
+  const query: { current?: ReportQuery } = {};
   try {
-    const problems = environmentProblems(t.environment, t.paths, 'report');
-    if (problems.length > 0) return usage(`${problems.join('; ')}; nothing was sent`);
-    const credentials = reportCredentials(ctx, t, values.consumerSecret);
-    if (!credentials.ok) return usage(credentials.message);
-    const what = `${input.name} on ${field(t.environment.name)}`;
-    const out = values.out;
-    const request = {
-      environment: t.environment,
-      paths: t.paths,
-      template: template.template,
-      credentials: credentials.value,
-      timeoutMs: t.timeoutMs,
-      maxAnswerBytes,
-    };
-    if (query) {
-      try {
-        return await runReportQuery(ctx, request, {
-          options: values,
-          template: template.template,
-          what,
-          show: (o) => show(ctx, o, values.format, what),
-        });
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === undefined) throw err;
-        return usage(`cannot write the report (to a temporary file${out === undefined ? '' : ` or to ${out}`}): ${code}`);
-      }
-    }
-    if (out !== undefined && values.format !== 'json') {
-      // Streamed to the file as it arrives: a large report costs disk, not memory.
-      let saved: SavedReport;
-      try {
-        saved = await runCustomReportToFile({ ...request, file: resolve(ctx.cwd, out) });
-      } catch (err) {
-        return usage(`${field(out)}: cannot write the report: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-      }
-      if (!saved.saved) return show(ctx, saved.outcome, values.format, what);
-      ctx.stdout(
-        saved.format === 'pdf'
-          ? `PDF report (${saved.bytes} bytes) from ${what} written to ${field(out)}\n`
-          : `Report from ${what}: ${saved.rows} row(s) written to ${field(out)}\n`,
-      );
-      return EXIT.ok;
-    }
-    // Every other way through a temporary file, printed from there in pieces: memory stays flat.
-    try {
-      return await withTemporaryReport(request, async (saved) =>
-        saved.saved
-          ? printSavedReport(ctx, saved, {
-              format: values.format,
-              raw: values.raw === true,
-              out,
-              what,
-              templateName: input.name,
-              delimiter: template.template.reportCsvDelimiter,
-              encoding: template.template.reportEncode,
-            })
-          : show(ctx, saved.outcome, values.format, what),
-      );
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === undefined) throw err;
-      return usage(`cannot write the report (to a temporary file${out === undefined ? '' : ` or to ${field(out)}`}): ${code}`);
-    }
-  } finally {
-    await t.release();
+    return await withReportFile(direct ? out : undefined, async (file) => {
+      const run = await runCustomReportTemplate(input.text, cliReportFace(ctx, values, { file, maxAnswerBytes, query }));
+      return tellReportRun(ctx, run, { values, name: input.name, query: query.current });
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === undefined) throw err;
+    if (direct) return usage(`${field(out)}: cannot write the report: ${code}`);
+    return usage(`cannot write the report (to a temporary file${out === undefined ? '' : ` or to ${field(out)}`}): ${code}`);
   }
+}
+
+/** What came of a report run, told on the terminal: problems, the report (printed or written), or the outcome. */
+async function tellReportRun(
+  ctx: CliContext,
+  run: ReportRun<CliReportTarget, string>,
+  o: { values: ReportOptions; name: string; query: ReportQuery | undefined },
+): Promise<number> {
+  const usage = (message: string) => inputError(ctx, 'paygate report', message);
+  const place = (p: TemplateProblem) => `${o.name}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}`;
+  for (const p of run.status === 'invalid-template' ? run.problems : []) ctx.stderr(`${place(p)}: error ${field(p.message)}\n`);
+  for (const p of run.warnings) ctx.stderr(`${place(p)}: warning ${field(p.message)}\n`);
+  if (run.status === 'invalid-template') {
+    const n = run.problems.length;
+    return usage(`${o.name} is not a valid report template (${n} problem${n === 1 ? '' : 's'}); nothing was sent`);
+  }
+  if (run.status === 'refused') return usage(run.refusal);
+  if (run.status === 'invalid-environment') return usage(`${run.problems.join('; ')}; nothing was sent`);
+  const what = `${o.name} on ${field(run.target.environment.name)}`;
+  const { saved, template } = run;
+  const { values } = o;
+  if (!saved.saved) return show(ctx, saved.outcome, values.format, what);
+  if (o.query) return o.query.finish(saved, what);
+  if (values.out !== undefined && values.format !== 'json') {
+    ctx.stdout(
+      saved.format === 'pdf'
+        ? `PDF report (${saved.bytes} bytes) from ${what} written to ${field(values.out)}\n`
+        : `Report from ${what}: ${saved.rows} row(s) written to ${field(values.out)}\n`,
+    );
+    return EXIT.ok;
+  }
+  // Printed from the file in pieces: memory stays flat.
+  return printSavedReport(ctx, saved, {
+    format: values.format,
+    raw: values.raw === true,
+    out: values.out,
+    what,
+    templateName: o.name,
+    delimiter: template.reportCsvDelimiter,
+    encoding: template.reportEncode,
+  });
 }
 
 /** An answer that is no report: told as every command tells an outcome. */

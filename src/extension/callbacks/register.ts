@@ -97,11 +97,10 @@ async function openCallback(listening: CallbackListening, results: CallbacksDeps
   const id = entryIdOf(arg) ?? listening.entries().at(-1)?.id;
   const e = id ? listening.get(id) : undefined;
   if (!e) return void showInfo('PayGate: no callback to show.');
-  await results.showReport({
+  await results.showDetails({
     title: `Callback ${e.fields['client-orderid'] ?? e.id}`,
     columns: ['property', 'value'],
     rows: entryRows(e),
-    details: true,
   });
 }
 

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { writeRecords } from '../../core/csv/write';
 import { acceptedSubmissions, datedRows, ledgerFiles, type BatchRowInput, type ReportReconciliation } from '../../core/reconcile';
 import type { SubmissionRecord } from '../../core/ledger';
 import type { EditorLedger } from '../ledger/editorLedger';
@@ -63,25 +62,24 @@ export async function documentBatch(doc: vscode.TextDocument, ledger: EditorLedg
   return b;
 }
 
-/** Feeds a report into the reconciliation as it streams; the report's file when it is one. */
-export async function feedReport(report: PanelContent | vscode.Uri, into: ReportReconciliation): Promise<vscode.Uri | undefined> {
-  if (report instanceof vscode.Uri) {
-    for await (const piece of streamUri(report)) into.push(piece);
-    return report;
-  }
-  switch (report.kind) {
-    case 'file':
-      for await (const piece of streamUri(report.uri)) into.push(piece);
-      return report.uri;
-    case 'csvText':
-      into.push(report.text);
-      return undefined;
-    case 'rows': {
-      // Rows already read: written back as CSV text for the one reader (small: an in-memory report).
-      into.push(`${writeRecords([report.columns, ...report.rows], ',')}\r\n`);
-      return undefined;
-    }
-    default:
-      return undefined;
-  }
+/** A report to reconcile: a CSV file chosen, or the page of one (a saved report, or one the editor ran). */
+export type ReportSource = vscode.Uri | PanelContent;
+
+export interface ReportFile {
+  uri: vscode.Uri;
+  delimiter?: string;
+  encoding?: string;
+  /** A report the editor ran: its file is the editor's own, not one to open as text. */
+  ran?: true;
+}
+
+/** The file of a report and how to read it; undefined for a page that shows no report (a submission, a callback). */
+export function reportFileOf(report: ReportSource): ReportFile | undefined {
+  if (report instanceof vscode.Uri) return { uri: report };
+  return report.kind === 'file' ? report : undefined;
+}
+
+/** Feeds a report's file into the reconciliation as it streams: the one reader, the report read once. */
+export async function feedReport(file: { uri: vscode.Uri; encoding?: string }, into: ReportReconciliation): Promise<void> {
+  for await (const piece of streamUri(file.uri, file.encoding)) into.push(piece);
 }

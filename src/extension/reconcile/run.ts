@@ -5,7 +5,7 @@ import type { CalendarDate } from '../../core/dates';
 import { log } from '../log';
 import type { PanelContent } from '../results/panel';
 import type { ResultsPanelApi } from '../results/register';
-import { feedReport, type Batches } from './inputs';
+import { feedReport, reportFileOf, type Batches } from './inputs';
 import { reconciliationView, rowKey } from './view';
 import { showError, showWarning } from '../say';
 
@@ -33,10 +33,14 @@ export async function showReconciliation(
     );
     return undefined;
   }
-  const into = new ReportReconciliation(batches.rows, { today: deps.today });
-  let reportUri: vscode.Uri | undefined;
+  const file = reportFileOf(report);
+  if (!file) {
+    void showError('PayGate: this page shows no report to reconcile.');
+    return undefined;
+  }
+  const into = new ReportReconciliation(batches.rows, { today: deps.today, delimiter: file.delimiter });
   try {
-    reportUri = await feedReport(report, into);
+    await feedReport(file, into);
   } catch (err) {
     void showError(`PayGate: the report cannot be read: ${err instanceof Error ? err.message : String(err)}`);
     return undefined;
@@ -49,6 +53,8 @@ export async function showReconciliation(
     );
     return undefined;
   }
+  // A report the editor ran is named by its page, and its lines are not opened: its file is not the user's.
+  const reportUri = file.ran ? undefined : file.uri;
   const reportName = reportUri ? reportUri.path.split('/').pop() : 'report';
   const where = new Map<string, Where>();
   for (const r of result.rows) {

@@ -1,14 +1,16 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { parseReportTemplate, runCustomReport, type GatewayOutcome, type TemplateProblem } from '../../core/gateway';
+import type { GatewayOutcome, TemplateProblem } from '../../core/gateway';
+import { runCustomReportTemplate, type ReportRun } from '../../core/report/runReport';
 import { log, showErrorWithLog } from '../log';
 import type { ResultsPanelApi } from '../results/register';
 import { viewsOf } from '../results/views';
 import type { ReportInfo } from '../../shared/reportInfo';
 import { activeEnvironmentName } from '../environments/settings';
 import { summary } from '../submit/outcomeView';
-import { resolveTarget, showTargetProblem, type TargetDeps } from '../environments/target';
+import { resolveTarget, showTargetProblem, type Target, type TargetDeps, type TargetResult } from '../environments/target';
+import type { ReportFiles } from './reportFiles';
 import { documentFor, optionsArg, type CommandArgs } from '../commandArgs';
 import { showError, showWarning } from '../say';
 
@@ -28,13 +30,21 @@ export type ReportResult =
   | { status: 'failed'; outcome: GatewayOutcome['outcome'] | 'cancelled'; message: string }
   | {
       status: 'refused';
-      reason: 'untrusted' | 'no-file' | 'invalid-template' | 'unknown-environment' | 'no-credentials' | 'local-gateway-failed';
+      reason:
+        | 'untrusted'
+        | 'no-file'
+        | 'invalid-template'
+        | 'unknown-environment'
+        | 'no-credentials'
+        | 'local-gateway-failed'
+        | 'invalid-environment';
       message: string;
       problems?: TemplateProblem[];
     };
 
 export interface ReportDeps extends TargetDeps {
   results: ResultsPanelApi;
+  files: ReportFiles;
 }
 
 export function problemLine(file: string, p: TemplateProblem): string {
@@ -56,65 +66,102 @@ export async function runReportCommand(deps: ReportDeps, ...args: CommandArgs): 
     return { status: 'refused', reason: 'no-file', message };
   }
   const name = path.basename(doc.uri.path);
-  const parsed = parseReportTemplate(doc.getText());
-  const warnings = parsed.warnings.map((p) => problemLine(name, p));
-  for (const l of warnings) log().warn(`Report template: ${l}`);
-  if (!parsed.ok) {
-    const lines = parsed.problems.map((p) => problemLine(name, p));
-    for (const l of lines) log().warn(`Report template: ${l}`);
-    // Every problem at once (the same ones the editor underlines through the JSON Schema), so fixing one does not reveal the next.
-    const n = lines.length;
-    void showErrorWithLog(
-      `PayGate: ${name} is not a valid report template (${n} problem${n === 1 ? '' : 's'}); nothing was sent. ${lines.join(' · ')}`,
-    );
-    return { status: 'refused', reason: 'invalid-template', message: lines.join('\n'), problems: parsed.problems };
-  }
-  if (warnings.length > 0) void showWarning(`PayGate: ${warnings.join(' · ')}`);
-  const template = parsed.template;
-
   const envName = options.environment ?? activeEnvironmentName();
-  const resolved = await resolveTarget(deps, envName, 'report');
-  if (!resolved.ok) {
-    showTargetProblem(resolved);
-    return { status: 'refused', reason: resolved.reason, message: resolved.message };
-  }
-  const target = resolved.target;
-  log().info(`Report ${name} (${template.reportIdentifier}, ${template.reportFormat}) from ${envName}`);
+  const file = deps.files.next();
+  const run = await withReportProgress(name, envName, (signal) =>
+    runCustomReportTemplate(doc.getText(), {
+      file,
+      signal,
+      target: async (template) => {
+        log().info(`Report ${name} (${template.reportIdentifier}, ${template.reportFormat}) from ${envName}`);
+        const resolved = await resolveTarget(deps, envName, 'report');
+        return resolved.ok ? { ok: true, value: resolved.target } : { ok: false, refusal: resolved };
+      },
+    }),
+  );
+  const result = await tellReportRun(deps, run, { name, envName, file, pdfTarget: options.pdfTarget });
+  if (result.status !== 'received' || result.format !== 'csv') deps.files.remove(file);
+  return result;
+}
 
-  const outcome = await vscode.window.withProgress(
+/** The run under a cancellable progress notification; a cancelled run is `undefined`. */
+async function withReportProgress<T>(name: string, envName: string, run: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
+  return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `PayGate: running ${name} on ${envName}…`, cancellable: true },
     async (_progress, token) => {
       const abort = new AbortController();
       const sub = token.onCancellationRequested(() => abort.abort());
       try {
-        const answer = await runCustomReport({ ...target, template, signal: abort.signal });
+        const answer = await run(abort.signal);
         return abort.signal.aborted ? undefined : answer;
       } finally {
         sub.dispose();
       }
     },
   );
-  if (!outcome) return { status: 'failed', outcome: 'cancelled', message: 'Cancelled.' };
+}
 
-  if (outcome.outcome === 'report') {
-    const title = `${template.reportName || template.reportIdentifier} (${envName})`;
-    if (outcome.format === 'csv') {
-      log().info(`Report ${name}: ${outcome.rows.length} rows, ${outcome.columns.length} columns`);
-      deps.results
-        .showReport({
-          title,
-          columns: outcome.columns,
-          rows: outcome.rows,
-          info: reportInfo(name, envName, Buffer.byteLength(outcome.text)),
-          views: viewsOf(template, name),
-        })
-        .then(undefined, (err: unknown) => log().warn(`Results panel: ${String(err)}`));
-      return { status: 'received', format: 'csv', columns: outcome.columns, rowCount: outcome.rows.length };
-    }
-    const reportName = template.reportName || template.reportIdentifier;
-    return showPdf(deps, { title, reportName, template: name, environment: envName, bytes: outcome.bytes, target: options.pdfTarget });
+type EditorReportRun = ReportRun<Target, Extract<TargetResult, { ok: false }>>;
+
+/** What came of a run, told in the editor: the template's problems, the target's, the report shown, or the outcome. */
+async function tellReportRun(
+  deps: ReportDeps,
+  run: EditorReportRun | undefined,
+  r: { name: string; envName: string; file: string; pdfTarget: ReportOptions['pdfTarget'] },
+): Promise<ReportResult> {
+  if (!run) return { status: 'failed', outcome: 'cancelled', message: 'Cancelled.' };
+  const warnings = run.warnings.map((p) => problemLine(r.name, p));
+  for (const l of warnings) log().warn(`Report template: ${l}`);
+  if (run.status === 'invalid-template') return templateProblems(r.name, run.problems);
+  if (warnings.length > 0) void showWarning(`PayGate: ${warnings.join(' · ')}`);
+  if (run.status === 'refused') {
+    showTargetProblem(run.refusal);
+    return { status: 'refused', reason: run.refusal.reason, message: run.refusal.message };
   }
+  if (run.status === 'invalid-environment') {
+    const message = `${run.problems.join('; ')}; nothing was sent`;
+    void showError(`PayGate: ${message}`);
+    return { status: 'refused', reason: 'invalid-environment', message };
+  }
+  const { saved, template } = run;
+  if (!saved.saved) return notAReport(saved.outcome, r.name, r.envName);
+  const title = `${template.reportName || template.reportIdentifier} (${r.envName})`;
+  const info = reportInfo(r.name, r.envName, saved.bytes);
+  if (saved.format === 'pdf') {
+    const reportName = template.reportName || template.reportIdentifier;
+    // A plain Uint8Array: the editor would send a Node Buffer to the page as JSON.
+    const bytes = new Uint8Array(await fs.readFile(saved.file));
+    return showPdf(deps, { title, reportName, template: r.name, environment: r.envName, bytes, target: r.pdfTarget });
+  }
+  log().info(`Report ${r.name}: ${saved.rows ?? 0} rows, ${saved.columns?.length ?? 0} columns`);
+  const uri = vscode.Uri.file(saved.file);
+  deps.results
+    .showReportFile({
+      title,
+      uri,
+      info,
+      views: viewsOf(template, r.name),
+      delimiter: template.reportCsvDelimiter,
+      encoding: template.reportEncode,
+    })
+    .then((panel) => deps.files.shownIn(panel, saved.file))
+    .then(undefined, (err: unknown) => log().warn(`Results panel: ${String(err)}`));
+  return { status: 'received', format: 'csv', columns: saved.columns ?? [], rowCount: saved.rows ?? 0 };
+}
 
+/** Every problem of a template at once (the ones the editor underlines), so fixing one does not reveal the next. */
+function templateProblems(name: string, problems: TemplateProblem[]): ReportResult {
+  const lines = problems.map((p) => problemLine(name, p));
+  for (const l of lines) log().warn(`Report template: ${l}`);
+  const n = lines.length;
+  void showErrorWithLog(
+    `PayGate: ${name} is not a valid report template (${n} problem${n === 1 ? '' : 's'}); nothing was sent. ${lines.join(' · ')}`,
+  );
+  return { status: 'refused', reason: 'invalid-template', message: lines.join('\n'), problems };
+}
+
+/** An answer that is no report, told as every outcome is. */
+function notAReport(outcome: GatewayOutcome, name: string, envName: string): ReportResult {
   const message =
     outcome.outcome === 'accepted' ? `${envName} answered HTTP ${outcome.status} without a report` : summary(outcome, envName, []);
   log().warn(`Report ${name}: ${message}`);

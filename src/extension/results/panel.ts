@@ -18,13 +18,25 @@ import {
   type SubmissionView,
 } from '../../shared/resultsProtocol';
 import type { ReportInfo } from '../../shared/reportInfo';
-import { encodeText, streamUriBytes } from './stream';
+import { streamUriBytes } from './stream';
 import { tableDirectives } from './html';
 
 export type PanelContent =
   | { kind: 'rows'; title: string; columns: string[]; rows: string[][]; info?: ReportInfo; views?: SavedView[]; details?: true }
-  | { kind: 'csvText'; title: string; text: string; delimiter?: string; info?: ReportInfo; views?: SavedView[] }
-  | { kind: 'file'; title: string; uri: vscode.Uri; info?: ReportInfo; views?: SavedView[] }
+  /**
+   * A CSV file. A report the editor ran (`ran`) says its template's delimiter and encoding; its file is the
+   * editor's own, never opened as text (it holds the answer as received, not masked).
+   */
+  | {
+      kind: 'file';
+      title: string;
+      uri: vscode.Uri;
+      info?: ReportInfo;
+      views?: SavedView[];
+      delimiter?: string;
+      encoding?: string;
+      ran?: true;
+    }
   | { kind: 'submission'; view: SubmissionView }
   | { kind: 'reconciliation'; view: ReconciliationView };
 
@@ -150,21 +162,6 @@ export class ResultsPanel extends PanelPage {
       case 'reconciliation':
         await post({ type: 'reconciliation', view: content.view });
         break;
-      case 'csvText':
-        await post({
-          type: 'csvStart',
-          title: content.title,
-          delimiter: content.delimiter,
-          totalBytes: Buffer.byteLength(content.text),
-          source: { kind: 'inline' },
-          info: content.info,
-        });
-        for (const bytes of encodeText(content.text)) {
-          if (stale()) return;
-          await post({ type: 'csvChunk', bytes });
-        }
-        await post({ type: 'csvEnd' });
-        break;
       case 'file': {
         const size = await Promise.resolve(vscode.workspace.fs.stat(content.uri)).then(
           (st) => st.size,
@@ -173,12 +170,14 @@ export class ResultsPanel extends PanelPage {
         await post({
           type: 'csvStart',
           title: content.title,
+          delimiter: content.delimiter,
           totalBytes: size,
-          source: { kind: 'file', uri: content.uri.toString() },
+          // A report the editor ran is restored as one held in memory: its file goes with the window.
+          source: content.ran ? { kind: 'inline' } : { kind: 'file', uri: content.uri.toString() },
           info: content.info,
         });
         try {
-          for await (const bytes of streamUriBytes(content.uri)) {
+          for await (const bytes of streamUriBytes(content.uri, content.encoding)) {
             if (stale()) return;
             await post({ type: 'csvChunk', bytes });
           }

@@ -13,13 +13,20 @@ import type { FeatureHost } from '../lazy';
 
 /** What the other faces may ask of the results panel. */
 export interface ResultsPanelApi {
-  showReport(
-    r: ({ title: string; columns: string[]; rows: string[][]; details?: true } | { title: string; csvText: string; delimiter?: string }) & {
-      info?: ReportInfo;
-      /** The saved views of the template it was run from. */
-      views?: SavedView[];
-    },
-  ): Promise<void>;
+  /** One record's properties as a property/value table (a callback): not a report, so nothing to reconcile. */
+  showDetails(r: { title: string; columns: string[]; rows: string[][] }): Promise<void>;
+  /**
+   * A CSV report the editor ran, streamed to the table from its file like a saved one; the panel is
+   * returned so whoever owns the file can remove it once the panel no longer shows it.
+   */
+  showReportFile(r: {
+    title: string;
+    uri: vscode.Uri;
+    info?: ReportInfo;
+    views?: SavedView[];
+    delimiter?: string;
+    encoding?: string;
+  }): Promise<ResultsPanel>;
   showSubmission(s: SubmissionView): Promise<void>;
   openCsvFile(uri: vscode.Uri): Promise<void>;
   /** A PDF report in the pane, drawn page by page; the bytes are kept as received for "Save PDF…". */
@@ -87,13 +94,16 @@ export function registerResultsPanel(context: vscode.ExtensionContext, host: Fea
 
   let lastReport: PanelContent | undefined;
   const api: ResultsPanelApi = {
-    showReport: (r) => {
-      const content: PanelContent =
-        'csvText' in r
-          ? { kind: 'csvText', title: r.title, text: r.csvText, delimiter: r.delimiter, info: r.info, views: r.views }
-          : { kind: 'rows', title: r.title, columns: r.columns, rows: r.rows, info: r.info, views: r.views, details: r.details };
-      if (!('details' in r && r.details)) lastReport = content;
-      return showIn(`report:${r.title}`, content);
+    showDetails: (r) => showIn(`details:${r.title}`, { kind: 'rows', ...r, details: true }),
+    showReportFile: async (r) => {
+      const content: PanelContent = { kind: 'file', ...r, ran: true };
+      lastReport = content;
+      const panel = await openIn(`report:${r.title}`, content);
+      // A closed report's file is gone (its owner removes it): "Run a report now" must not offer it.
+      panel.onDidDispose(() => {
+        if (lastReport === content) lastReport = undefined;
+      });
+      return panel;
     },
     lastReport: () => lastReport,
     showSubmission: (s) => {

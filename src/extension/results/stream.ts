@@ -1,16 +1,47 @@
 // Reads a CSV for the page without parsing it: the page parses, so the extension host only moves bytes.
 import * as fs from 'node:fs';
+import { TextDecoder } from 'node:util';
 import * as vscode from 'vscode';
 import { SLICE_CHARS, sliceText } from './textSlices';
 
 /** The page's chunks: about as large as its reader's pieces (webview-ui/csvLoad.ts). */
 const CHUNK_BYTES = 1 << 20;
 
-export async function* streamUri(uri: vscode.Uri): AsyncGenerator<string> {
+/** A decoder for a report's stated encoding (UTF-8 when it names none, or one this runtime does not know). */
+function decoderFor(encoding: string | undefined): TextDecoder {
+  try {
+    return new TextDecoder(encoding ?? 'utf-8');
+  } catch {
+    return new TextDecoder('utf-8');
+  }
+}
+
+/** Whether bytes in `encoding` need decoding to reach the page as UTF-8. */
+function transcodes(encoding: string | undefined): encoding is string {
+  return encoding !== undefined && decoderFor(encoding).encoding !== 'utf-8';
+}
+
+/** The text of a file in another encoding than UTF-8, decoded piece by piece. */
+async function* decodedFile(file: string, encoding: string): AsyncGenerator<string> {
+  const decoder = decoderFor(encoding);
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: CHUNK_BYTES })) {
+    const text = decoder.decode(chunk as Buffer, { stream: true });
+    if (text !== '') yield text;
+  }
+  const rest = decoder.decode();
+  if (rest !== '') yield rest;
+}
+
+/** A CSV's text in pieces: an open editor's unsaved text, else the file (in `encoding`, a report's stated one). */
+export async function* streamUri(uri: vscode.Uri, encoding?: string): AsyncGenerator<string> {
   // Unsaved edits win over the file on disk: the table shows what the editor shows.
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (open?.isDirty) {
     yield* sliceText(open.getText());
+    return;
+  }
+  if (uri.scheme === 'file' && transcodes(encoding)) {
+    yield* decodedFile(uri.fsPath, encoding);
     return;
   }
   if (uri.scheme === 'file') {
@@ -28,10 +59,16 @@ export async function* streamUri(uri: vscode.Uri): AsyncGenerator<string> {
  * is a plain Uint8Array over a buffer of its own: the editor sends a view's whole buffer, and a Node
  * Buffer would be sent as JSON.
  */
-export async function* streamUriBytes(uri: vscode.Uri): AsyncGenerator<Uint8Array> {
+export async function* streamUriBytes(uri: vscode.Uri, encoding?: string): AsyncGenerator<Uint8Array> {
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (open?.isDirty) {
     yield* encodeText(open.getText());
+    return;
+  }
+  if (uri.scheme === 'file' && transcodes(encoding)) {
+    // A report in another encoding (its template's reportEncode) reaches the page as UTF-8.
+    const encoder = new TextEncoder();
+    for await (const text of decodedFile(uri.fsPath, encoding)) yield encoder.encode(text);
     return;
   }
   if (uri.scheme === 'file') {
@@ -44,8 +81,8 @@ export async function* streamUriBytes(uri: vscode.Uri): AsyncGenerator<Uint8Arra
   for (let at = 0; at < bytes.length; at += CHUNK_BYTES) yield new Uint8Array(bytes.subarray(at, at + CHUNK_BYTES));
 }
 
-/** Text in memory (a report's answer, an unsaved file) as UTF-8 chunks for the page. */
-export function* encodeText(text: string): Generator<Uint8Array> {
+/** Text in memory (an unsaved file) as UTF-8 chunks for the page. */
+function* encodeText(text: string): Generator<Uint8Array> {
   const encoder = new TextEncoder();
   for (const piece of sliceText(text)) yield encoder.encode(piece);
 }
