@@ -124,7 +124,15 @@ async function run(): Promise<void> {
   }
   // The editor's host, Run Report Template on the same answer (report-host.ts says what each row does).
   const host = join(WORK, 'report-host.js');
-  buildSync({ entryPoints: [join(__dirname, 'report-host.ts')], bundle: true, platform: 'node', outfile: host, logLevel: 'warning' });
+  buildSync({
+    entryPoints: [join(__dirname, 'report-host.ts')],
+    bundle: true,
+    platform: 'node',
+    // As esbuild.js builds the product: jsonc-parser's UMD build requires its parts at run time.
+    mainFields: ['module', 'main'],
+    outfile: host,
+    logLevel: 'warning',
+  });
   const hostRun = (mode: string) => measure([host, mode, url, template, join(WORK, 'host.report')], join(WORK, `host.${mode}`));
   push('editor host', 'Run Report Template: streamed to a file, read to the panel in 1 MiB pieces', await hostRun('file'));
   const before = await hostRun('memory');
