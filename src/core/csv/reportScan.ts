@@ -20,6 +20,11 @@ export interface ReadResult {
 /**
  * Reads complete records from s[from..]. With `width` 0 it reads `maxRows` records as value arrays (the
  * header); otherwise it fills offset arrays of `width` cells per record, dropping extra fields.
+ *
+ * One function of 128 lines on purpose: it is the page's and the CLI's hot loop, its state in locals. Split
+ * into named steps (the quoted field's scan, a class for the growing offset arrays), it read 1,000,000
+ * report rows (118 MB) 3.1% and 5.8% slower in two runs (1,314 → 1,355 ms, 1,286 → 1,361 ms; medians of
+ * 7, same process, on a quiet 2-core machine, 2026-11-26).
  */
 export function readRecords(s: string, from: number, delim: number, width: number, final: boolean, maxRows: number): ReadResult {
   const n = s.length;

@@ -86,85 +86,81 @@ export function checkCrossFields(
   amountModes: boolean,
   today: CalendarDate,
 ): void {
-  // Amount modes: exactly one per row. Not checked when the header has no complete mode: the header's
-  // missing-column already says it, and a row is not told about columns the header lacks.
-  if (amountModes) {
-    const fixed = filled(row, pos.amount);
-    const from = filled(row, pos.from);
-    const to = filled(row, pos.to);
-    const sequence = filled(row, pos.sequence);
-    const modes = Number(fixed) + Number(from || to) + Number(sequence);
-    let problem: string | undefined;
-    if (modes === 0) problem = 'no amount: fill amount, amount-from with amount-to, or amount-sequence';
-    else if (modes > 1) problem = 'more than one amount mode: use only one of amount, amount-from with amount-to, amount-sequence';
-    else if (from !== to) problem = from ? 'amount-from without amount-to' : 'amount-to without amount-from';
-    if (problem) problems.add(Codes.amountMode, rowStart(row), rowEnd(row), problem, null);
-    else if (good[GOOD.from] && good[GOOD.to] && thousandths(row, pos.from) > thousandths(row, pos.to)) {
-      cell(
-        problems,
-        row,
-        pos.from,
-        Codes.amountRange,
-        `amount-from ${shown(row, pos.from)} is greater than amount-to ${shown(row, pos.to)}`,
-        'amount-from',
-      );
-    }
-  }
-
+  // Amount modes: not checked when the header has no complete mode: the header's missing-column already
+  // says it, and a row is not told about columns the header lacks.
+  if (amountModes) checkAmountModes(problems, row, pos, good);
   // period and interval travel together (DST rows were already told to clear both).
-  if (!isDst) {
-    const period = filled(row, pos.period);
-    const interval = filled(row, pos.interval);
-    if (period && !interval && good[GOOD.period])
-      cell(problems, row, pos.period, Codes.periodInterval, 'period without interval: add an interval (e.g. 1)', 'period');
-    if (interval && !period && good[GOOD.interval])
-      cell(problems, row, pos.interval, Codes.periodInterval, 'interval without period: add a period (day, week or month)', 'interval');
-  }
-
-  if (good[GOOD.notify] && good[GOOD.callback]) {
-    cell(
-      problems,
-      row,
-      pos.callback,
-      Codes.callbackExclusive,
-      'send either notify_url or server_callback_url, not both',
-      'server_callback_url',
-    );
-  }
-
-  if (srcNeedsState && good[GOOD.country] && pos.state >= 0 && row.isEmpty(pos.state)) {
-    cell(
-      problems,
-      row,
-      pos.state,
-      Codes.stateRequired,
-      `state is required for SRC rows when country is ${shown(row, pos.country)}`,
-      'state',
-    );
-  }
-
+  if (!isDst) checkPeriodInterval(problems, row, pos, good);
+  checkCallbackAndState(problems, row, pos, good, srcNeedsState);
   const start = good[GOOD.start] ? gatewayDateKeyIn(row.source, row.from(pos.start), row.to(pos.start)) : NaN;
+  checkDateOrder(problems, row, pos, good, start);
+  // Warnings: the file can still be sent.
+  checkCard(problems, row, pos, good, today);
+  if (start < dateKey(today)) {
+    cell(problems, row, pos.start, Codes.startDatePast, `start-date ${shown(row, pos.start)} is in the past`, 'start-date');
+  }
+}
+
+/** Exactly one amount mode per row, and amount-from not above amount-to. */
+function checkAmountModes(problems: ProblemCollector, row: RowCells, pos: Positions, good: Uint8Array): void {
+  const fixed = filled(row, pos.amount);
+  const from = filled(row, pos.from);
+  const to = filled(row, pos.to);
+  const sequence = filled(row, pos.sequence);
+  const modes = Number(fixed) + Number(from || to) + Number(sequence);
+  let problem: string | undefined;
+  if (modes === 0) problem = 'no amount: fill amount, amount-from with amount-to, or amount-sequence';
+  else if (modes > 1) problem = 'more than one amount mode: use only one of amount, amount-from with amount-to, amount-sequence';
+  else if (from !== to) problem = from ? 'amount-from without amount-to' : 'amount-to without amount-from';
+  if (problem) problems.add(Codes.amountMode, rowStart(row), rowEnd(row), problem, null);
+  else if (good[GOOD.from] && good[GOOD.to] && thousandths(row, pos.from) > thousandths(row, pos.to)) {
+    const message = `amount-from ${shown(row, pos.from)} is greater than amount-to ${shown(row, pos.to)}`;
+    cell(problems, row, pos.from, Codes.amountRange, message, 'amount-from');
+  }
+}
+
+function checkPeriodInterval(problems: ProblemCollector, row: RowCells, pos: Positions, good: Uint8Array): void {
+  const period = filled(row, pos.period);
+  const interval = filled(row, pos.interval);
+  if (period && !interval && good[GOOD.period])
+    cell(problems, row, pos.period, Codes.periodInterval, 'period without interval: add an interval (e.g. 1)', 'period');
+  if (interval && !period && good[GOOD.interval])
+    cell(problems, row, pos.interval, Codes.periodInterval, 'interval without period: add a period (day, week or month)', 'interval');
+}
+
+/** One callback address at most, and the state an SRC row needs in some countries. */
+function checkCallbackAndState(problems: ProblemCollector, row: RowCells, pos: Positions, good: Uint8Array, srcNeedsState: boolean): void {
+  if (good[GOOD.notify] && good[GOOD.callback]) {
+    const message = 'send either notify_url or server_callback_url, not both';
+    cell(problems, row, pos.callback, Codes.callbackExclusive, message, 'server_callback_url');
+  }
+  if (srcNeedsState && good[GOOD.country] && pos.state >= 0 && row.isEmpty(pos.state)) {
+    const message = `state is required for SRC rows when country is ${shown(row, pos.country)}`;
+    cell(problems, row, pos.state, Codes.stateRequired, message, 'state');
+  }
+}
+
+/** finish-date not before start-date (`start`: its date key, NaN when it did not pass its checks). */
+function checkDateOrder(problems: ProblemCollector, row: RowCells, pos: Positions, good: Uint8Array, start: number): void {
   const finish = good[GOOD.finish] ? gatewayDateKeyIn(row.source, row.from(pos.finish), row.to(pos.finish)) : NaN;
   if (finish < start) {
     const message = `finish-date ${shown(row, pos.finish)} is before start-date ${shown(row, pos.start)}`;
     cell(problems, row, pos.finish, Codes.dateOrder, message, 'finish-date');
   }
+}
 
-  // Warnings: the file can still be sent.
+/** The card's warnings: a number failing the Luhn check, an expiry in the past. */
+function checkCard(problems: ProblemCollector, row: RowCells, pos: Positions, good: Uint8Array, today: CalendarDate): void {
   if (good[GOOD.card] && !luhnValidIn(row.source, row.from(pos.card), row.to(pos.card))) {
     cell(problems, row, pos.card, Codes.cardLuhn, 'the card number fails the Luhn check: probably mistyped', 'credit-card-number');
   }
-  if (good[GOOD.expMonth] && good[GOOD.expYear]) {
-    // Both passed their checks: 4 and 2 digits.
-    const y = digitsValue(row.source, row.from(pos.expYear), row.to(pos.expYear));
-    const m = digitsValue(row.source, row.from(pos.expMonth), row.to(pos.expMonth));
-    if (y < today.year || (y === today.year && m < today.month)) {
-      const message = `the card expired (${shown(row, pos.expMonth)}/${shown(row, pos.expYear)})`;
-      cell(problems, row, pos.expMonth, Codes.cardExpired, message, 'expire-month');
-    }
-  }
-  if (start < dateKey(today)) {
-    cell(problems, row, pos.start, Codes.startDatePast, `start-date ${shown(row, pos.start)} is in the past`, 'start-date');
+  if (!good[GOOD.expMonth] || !good[GOOD.expYear]) return;
+  // Both passed their checks: 4 and 2 digits.
+  const y = digitsValue(row.source, row.from(pos.expYear), row.to(pos.expYear));
+  const m = digitsValue(row.source, row.from(pos.expMonth), row.to(pos.expMonth));
+  if (y < today.year || (y === today.year && m < today.month)) {
+    const message = `the card expired (${shown(row, pos.expMonth)}/${shown(row, pos.expYear)})`;
+    cell(problems, row, pos.expMonth, Codes.cardExpired, message, 'expire-month');
   }
 }
 

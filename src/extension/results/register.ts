@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { log } from '../log';
-import { ResultsPanel, type PanelActions, type PanelContent } from './panel';
+import { ResultsPanel, type PanelContent } from './panel';
+import { Panels } from './panels';
 import { isPersistedState, VIEW_TYPE, type ReconciliationView, type SubmissionView } from '../../shared/resultsProtocol';
 import { sanitiseSubmissionView } from './sanitise';
 import { PdfPanel, type PdfContent } from './pdfPanel';
@@ -50,55 +51,28 @@ export function tableTitle(uri: vscode.Uri): string {
 }
 
 export function registerResultsPanel(context: vscode.ExtensionContext, host: FeatureHost): ResultsPanelApi {
-  const extensionUri = context.extensionUri;
-  // One panel per thing shown: opening the same file or re-running the same report reuses its panel.
-  const panels = new Map<string, ResultsPanel>();
-  let reconcileRequest: PanelActions['reconcile'];
+  const panels = new Panels(context.extensionUri);
+  const api = resultsApi(panels);
+  context.subscriptions.push(panels);
+  for (const command of openCommands(api)) context.subscriptions.push(command);
+  // The serializers are registered at activation (extension.ts), so a restored panel finds them; they
+  // hand the panel over to these.
+  host.serializer(PDF_VIEW_TYPE, { deserializeWebviewPanel: (webviewPanel, state) => restorePdf(panels, webviewPanel, state) });
+  host.serializer(VIEW_TYPE, { deserializeWebviewPanel: (webviewPanel, state) => restoreTable(panels, webviewPanel, state) });
+  return api;
+}
 
-  const track = (key: string, panel: ResultsPanel) => {
-    panels.set(key, panel);
-    panel.onDidDispose(() => {
-      if (panels.get(key) === panel) panels.delete(key);
-    });
-  };
-
-  const openIn = async (key: string, content: PanelContent): Promise<ResultsPanel> => {
-    let panel = panels.get(key);
-    if (!panel) {
-      panel = ResultsPanel.create(extensionUri, 'view' in content ? content.view.title : content.title);
-      panel.actions.reconcile = (report) => reconcileRequest?.(report);
-      track(key, panel);
-    }
-    await panel.show(content);
-    return panel;
-  };
+function resultsApi(panels: Panels): ResultsPanelApi {
   const showIn = async (key: string, content: PanelContent): Promise<void> => {
-    await openIn(key, content);
+    await panels.openIn(key, content);
   };
-
-  const pdfPanels = new Map<string, PdfPanel>();
-  const trackPdf = (key: string, panel: PdfPanel) => {
-    pdfPanels.set(key, panel);
-    panel.onDidDispose(() => {
-      if (pdfPanels.get(key) === panel) pdfPanels.delete(key);
-    });
-  };
-  const pdfPanelFor = (key: string, title: string): PdfPanel => {
-    let panel = pdfPanels.get(key);
-    if (!panel) {
-      panel = PdfPanel.create(extensionUri, title);
-      trackPdf(key, panel);
-    }
-    return panel;
-  };
-
   let lastReport: PanelContent | undefined;
   const api: ResultsPanelApi = {
     showDetails: (r) => showIn(`details:${r.title}`, { kind: 'rows', ...r, details: true }),
     showReportFile: async (r) => {
       const content: PanelContent = { kind: 'file', ...r, ran: true };
       lastReport = content;
-      const panel = await openIn(`report:${r.title}`, content);
+      const panel = await panels.openIn(`report:${r.title}`, content);
       // A closed report's file is gone (its owner removes it): "Run a report now" must not offer it.
       panel.onDidDispose(() => {
         if (lastReport === content) lastReport = undefined;
@@ -113,7 +87,7 @@ export function registerResultsPanel(context: vscode.ExtensionContext, host: Fea
     openCsvFile: async (uri) =>
       showIn(`file:${uri.toString()}`, { kind: 'file', title: tableTitle(uri), uri, views: await viewsBeside(uri) }),
     showPdf: (content) =>
-      pdfPanelFor(content.file ? `file:${content.file.toString()}` : `report:${content.title}`, content.title).show(content),
+      panels.pdfPanelFor(content.file ? `file:${content.file.toString()}` : `report:${content.title}`, content.title).show(content),
     openReportFile: async (uri) => {
       const read = await readReportFile(uri);
       if (read.kind === 'csv')
@@ -126,88 +100,71 @@ export function registerResultsPanel(context: vscode.ExtensionContext, host: Fea
         });
       if (read.kind === 'pdf') return api.showPdf(read.content);
       log().warn(`Open report file: ${read.message}`);
-      return pdfPanelFor(`file:${uri.toString()}`, read.title).fail(read.title, read.message);
+      return panels.pdfPanelFor(`file:${uri.toString()}`, read.title).fail(read.title, read.message);
     },
     showReconciliation: async (view, reveal) => {
       const key = `reconciliation:${view.title}`;
-      const existing = panels.get(key);
+      const existing = panels.table(key);
       if (existing) existing.actions.reveal = reveal;
-      const panel = await openIn(key, { kind: 'reconciliation', view });
+      const panel = await panels.openIn(key, { kind: 'reconciliation', view });
       panel.actions.reveal = reveal;
       return panel;
     },
     onReconcileRequest: (handler) => {
-      reconcileRequest = handler;
+      panels.reconcileRequest = handler;
     },
   };
+  return api;
+}
 
-  context.subscriptions.push(
+/** Open CSV in PayGate Table and Open Report File…: the file given, the active editor's, or one the user picks. */
+function openCommands(api: ResultsPanelApi): vscode.Disposable[] {
+  const pick = async (filters: Record<string, string[]>, openLabel: string) =>
+    (await vscode.window.showOpenDialog({ canSelectMany: false, filters, openLabel }))?.[0];
+  return [
     vscode.commands.registerCommand(OPEN_CSV_COMMAND, async (uri?: vscode.Uri) => {
       const target =
         uri instanceof vscode.Uri
           ? uri
-          : (vscode.window.activeTextEditor?.document.uri ??
-            (
-              await vscode.window.showOpenDialog({
-                canSelectMany: false,
-                filters: { 'CSV files': ['csv', 'rpcsv'] },
-                openLabel: 'Open in PayGate Table',
-              })
-            )?.[0]);
-      if (!target) return;
-      await api.openCsvFile(target);
+          : (vscode.window.activeTextEditor?.document.uri ?? (await pick({ 'CSV files': ['csv', 'rpcsv'] }, 'Open in PayGate Table')));
+      if (target) await api.openCsvFile(target);
     }),
     vscode.commands.registerCommand(OPEN_REPORT_FILE_COMMAND, async (uri?: vscode.Uri) => {
       const target =
-        uri instanceof vscode.Uri
-          ? uri
-          : (
-              await vscode.window.showOpenDialog({
-                canSelectMany: false,
-                filters: { 'Reports (CSV, PDF)': ['csv', 'pdf'], 'All files': ['*'] },
-                openLabel: 'Open Report',
-              })
-            )?.[0];
-      if (!target) return;
-      await api.openReportFile(target);
+        uri instanceof vscode.Uri ? uri : await pick({ 'Reports (CSV, PDF)': ['csv', 'pdf'], 'All files': ['*'] }, 'Open Report');
+      if (target) await api.openReportFile(target);
     }),
-    { dispose: () => panels.forEach((p) => p.panel.dispose()) },
-    { dispose: () => pdfPanels.forEach((p) => p.panel.dispose()) },
+  ];
+}
+
+/** A PDF panel VS Code restored: its saved file read again; a report held in memory only is gone. */
+async function restorePdf(panels: Panels, webviewPanel: vscode.WebviewPanel, state: unknown): Promise<void> {
+  const panel = new PdfPanel(webviewPanel, panels.extensionUri);
+  if (isPdfPersistedState(state) && state.file) {
+    const uri = vscode.Uri.parse(state.file, true);
+    panels.trackPdf(`file:${uri.toString()}`, panel);
+    const read = await readReportFile(uri);
+    if (read.kind === 'pdf') await panel.show(read.content);
+    else await panel.fail(pdfTitle(uri.path.split('/').pop() ?? ''), read.kind === 'refused' ? read.message : 'This is no PDF.');
+    return;
+  }
+  // The bytes of a report answer are not kept across a reload of the window.
+  const title = isPdfPersistedState(state) ? state.title : 'PDF report';
+  panels.trackPdf(`restored:${title}`, panel);
+  await panel.fail(
+    title,
+    'This PDF report was held in memory only: run the report template again, or open a saved PDF with "PayGate: Open Report File…".',
   );
-  // The serializers are registered at activation (extension.ts), so a restored panel finds them; they
-  // hand the panel over to these.
-  host.serializer(PDF_VIEW_TYPE, {
-    async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: unknown) {
-      const panel = new PdfPanel(webviewPanel, extensionUri);
-      if (isPdfPersistedState(state) && state.file) {
-        const uri = vscode.Uri.parse(state.file, true);
-        trackPdf(`file:${uri.toString()}`, panel);
-        const read = await readReportFile(uri);
-        if (read.kind === 'pdf') await panel.show(read.content);
-        else await panel.fail(pdfTitle(uri.path.split('/').pop() ?? ''), read.kind === 'refused' ? read.message : 'This is no PDF.');
-      } else {
-        // The bytes of a report answer are not kept across a reload of the window.
-        const title = isPdfPersistedState(state) ? state.title : 'PDF report';
-        trackPdf(`restored:${title}`, panel);
-        await panel.fail(
-          title,
-          'This PDF report was held in memory only: run the report template again, or open a saved PDF with "PayGate: Open Report File…".',
-        );
-      }
-    },
-  });
-  host.serializer(VIEW_TYPE, {
-    async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: unknown) {
-      const panel = new ResultsPanel(webviewPanel, extensionUri);
-      panel.actions.reconcile = (report) => reconcileRequest?.(report);
-      if (isPersistedState(state)) {
-        panel.restoreFrom(state.source, state.title);
-        if (state.source.kind === 'file') await panel.addViews(await viewsBeside(vscode.Uri.parse(state.source.uri, true)));
-        track(state.source.kind === 'file' ? `file:${state.source.uri}` : `restored:${state.title}`, panel);
-      } else {
-        log().info('Results panel: restored a panel without usable state');
-      }
-    },
-  });
-  return api;
+}
+
+/** A table panel VS Code restored: a file's is read again, with the views saved beside it. */
+async function restoreTable(panels: Panels, webviewPanel: vscode.WebviewPanel, state: unknown): Promise<void> {
+  const panel = new ResultsPanel(webviewPanel, panels.extensionUri);
+  if (!isPersistedState(state)) {
+    log().info('Results panel: restored a panel without usable state');
+    return;
+  }
+  panel.restoreFrom(state.source, state.title);
+  if (state.source.kind === 'file') await panel.addViews(await viewsBeside(vscode.Uri.parse(state.source.uri, true)));
+  panels.track(state.source.kind === 'file' ? `file:${state.source.uri}` : `restored:${state.title}`, panel);
 }
