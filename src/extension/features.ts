@@ -25,7 +25,7 @@ export function activateFeatures(context: vscode.ExtensionContext, entry: EntryS
   const environments = registerEnvironments(context, { docs, entry });
   const ledger = registerLedger(context, results, host);
   // submit's deps still call it `history` (branch outcomes rewrites that use case).
-  registerSubmit(context, { environments, history: ledger, results, docs });
+  registerSubmit(context, { environments, ledger, results, docs });
   registerReport(context, { environments, results });
   registerForecast(context, environments);
   registerCallbacks(context, { results, local: environments.target.local, client: entry.client(), host });

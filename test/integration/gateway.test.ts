@@ -31,7 +31,7 @@ const CVV = '737';
 let root: string;
 let scratch: string;
 let own: LocalGateway;
-let historyFile: string;
+let ledgerFile: string;
 
 const fixture = (name: string) => vscode.Uri.file(path.join(root, 'test', 'fixtures', 'gateway-ext', name));
 // eslint-disable-next-line no-restricted-syntax -- bounded: a command's arguments forwarded as they came
@@ -115,7 +115,7 @@ describe('gateway commands', function () {
 
     it('sends the valid fixture and records ids and a serial number', async () => {
       first = sent(await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv')));
-      historyFile = first.historyFile;
+      ledgerFile = first.ledgerFile;
       assert.equal(first.outcome, 'accepted', JSON.stringify(first.record));
       const r = first.record;
       assert.equal(r.state, 'done');
@@ -129,8 +129,8 @@ describe('gateway commands', function () {
     });
 
     it('keeps the record on disk without card numbers or the CVV', async () => {
-      const text = fs.readFileSync(first.historyFile, 'utf8');
-      const records = await ledgerRecords(first.historyFile);
+      const text = fs.readFileSync(first.ledgerFile, 'utf8');
+      const records = await ledgerRecords(first.ledgerFile);
       const onDisk = records.find((x) => x.id === first.record.id);
       assert.ok(onDisk, 'the record is in the ledger');
       assert.deepEqual(onDisk.recurringPaymentIds, first.record.recurringPaymentIds);
@@ -167,11 +167,11 @@ describe('gateway commands', function () {
     });
 
     it('refuses a file with lint errors and sends nothing', async () => {
-      const before = (await ledgerRecords(first.historyFile)).length;
+      const before = (await ledgerRecords(first.ledgerFile)).length;
       const r = await run<SubmitResult>('paygate.submit', fixture('lint-errors.rpcsv'));
       assert.equal(r?.status, 'refused');
       assert.equal(r.status === 'refused' && r.reason, 'lint-errors');
-      assert.equal((await ledgerRecords(first.historyFile)).length, before, 'no ledger record for a refused file');
+      assert.equal((await ledgerRecords(first.ledgerFile)).length, before, 'no ledger record for a refused file');
     });
 
     it('opens a history record in the results panel: answer columns first, rows from the file, no card numbers', async () => {
@@ -385,7 +385,7 @@ describe('gateway commands', function () {
 
     it('every submission of this suite is completed in the history the Submissions view shows', async () => {
       await run('paygate.submissions.focus');
-      const records = await ledgerRecords(historyFile);
+      const records = await ledgerRecords(ledgerFile);
       assert.deepEqual(
         records.map((r) => [r.environment, r.state, r.outcome]),
         [

@@ -91,7 +91,7 @@ describe('knowing what was already sent', function () {
         'submit',
         uri.fsPath,
         '--state',
-        path.dirname(first.historyFile),
+        path.dirname(first.ledgerFile),
         '--base-url',
         'http://127.0.0.1:9/',
         '--endpoint-id',
@@ -110,7 +110,7 @@ describe('knowing what was already sent', function () {
   it('an edited, reordered and extended resend is asked about: "Don\'t send" sends nothing, the move keeps the sent rows in a new file', async () => {
     const uri = writeBatch('resend.rpcsv', 'IT-RS');
     const first = sent(await run<SubmitResult>('paygate.submit', uri, { stripCvv: false }));
-    const ledger = new Ledger(path.dirname(first.historyFile));
+    const ledger = new Ledger(path.dirname(first.ledgerFile));
     const before = (await ledger.list()).length;
     const extra = 'IT-RS-NEW;DST;Payout;;;;;;;;;;;;;;;10.00;;;;EUR;P LTD;6011000990139424;05;2030;;;\r\n';
     writeBatch('resend.rpcsv', 'IT-RS', (rows) => [

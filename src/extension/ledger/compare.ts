@@ -62,14 +62,14 @@ function summaryOf(d: BatchDiff): string {
 }
 
 export async function compareWithLastSentCommand(
-  history: EditorLedger,
+  ledger: EditorLedger,
   docs: CompareDocuments,
   ...args: CommandArgs
 ): Promise<CompareResult> {
   const doc = await documentFor(args);
   if (!doc) return notCompared('Open a recurring-payments CSV file to compare it with its last send.');
   const name = path.basename(doc.uri.path);
-  const found = await diffAgainstLedger(history.current, readBatch(doc.getText()), { last: name });
+  const found = await diffAgainstLedger(ledger.current, readBatch(doc.getText()), { last: name });
   if (!found.ok) return notCompared(`${name}: ${found.message}.`);
   const r = found.record;
   const notes = new Map(found.diff.changed.map((c) => [`${c['client-orderid']}@${c.line}`, `  (changed: ${c.columns.join(', ')})`]));

@@ -10,7 +10,7 @@ import { submitCommand } from './submit';
 // screen, so it is registered at activation (codeLens.ts, registerSubmitLens).
 export interface SubmitFeatureDeps {
   environments: EnvironmentsApi;
-  history: EditorLedger;
+  ledger: EditorLedger;
   results: ResultsPanelApi;
   docs: ReadOnlyDocuments;
 }
@@ -21,7 +21,7 @@ export function registerSubmit(context: vscode.ExtensionContext, deps: SubmitFea
   /* eslint-disable no-restricted-syntax -- bounded: a command's arguments forwarded as they came */
   subs.push(
     vscode.commands.registerCommand('paygate.submit', (...args: unknown[]) =>
-      submitCommand({ ...target, history: deps.history, results: deps.results }, ...args),
+      submitCommand({ ...target, ledger: deps.ledger, results: deps.results }, ...args),
     ),
     vscode.commands.registerCommand('paygate.showSignatureDetails', (...args: unknown[]) =>
       showSignatureDetailsCommand({ ...target, docs: deps.docs }, ...args),

@@ -54,11 +54,11 @@ export type SubmitRefusal =
   | 'invalid-environment';
 
 export type SubmitResult =
-  | { status: 'sent'; outcome: SubmitOutcome['outcome']; record: SubmissionRecord; historyFile: string }
+  | { status: 'sent'; outcome: SubmitOutcome['outcome']; record: SubmissionRecord; ledgerFile: string }
   | { status: 'refused'; reason: SubmitRefusal; message: string; rows?: number; movedTo?: string };
 
 export interface SubmitCommandDeps extends TargetDeps {
-  history: EditorLedger;
+  ledger: EditorLedger;
   results: ResultsPanelApi;
 }
 
@@ -120,7 +120,7 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
   if (!doc) return refuse('no-file', 'Open a recurring-payments CSV file (or pick one in the explorer) to submit it.');
   const name = path.basename(doc.uri.path);
   const envName = options.environment ?? activeEnvironmentName();
-  const ledger = deps.history.current;
+  const ledger = deps.ledger.current;
   let rowsAnswer: RowsAnswer = 'dont-send';
   const result = await submitBatch(doc.getText(), name, {
     face: 'editor',
@@ -254,7 +254,7 @@ async function showSent(result: Extract<CoreResult, { status: 'sent' }>, t: Tell
       void showWarning(`PayGate: ${name}: ${line}`, { modal: false }, 'Show Log').then((c) => c && log().show());
     } else void showErrorWithLog(`PayGate: ${name}: ${line}`);
   }
-  return { status: 'sent', outcome: outcome.outcome, record: result.completed ?? result.record, historyFile: ledgerFile };
+  return { status: 'sent', outcome: outcome.outcome, record: result.completed ?? result.record, ledgerFile };
 }
 
 /** The rows question answered by the command's options (tests, automation), or undefined: ask. */
