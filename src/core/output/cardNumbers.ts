@@ -133,11 +133,6 @@ function insideUuid(spans: Map<number, number> | undefined, at: number): number 
 /** A run with at least 13 digits: the only place a card number can be. Found by the regex engine, fast. */
 const CANDIDATE = /\d(?:[ .-]?\d){12,}/g;
 
-/** True when the text holds a card number in any of the shapes maskCardNumbers masks. */
-export function holdsCardNumber(text: string): boolean {
-  return maskCardNumbers(text) !== text;
-}
-
 /** Every card number in `text` masked to its first 6 and last 4 digits, separators kept in place. */
 export function maskCardNumbers(text: string): string {
   CANDIDATE.lastIndex = 0;

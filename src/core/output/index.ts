@@ -7,17 +7,14 @@ import { maskCardNumbers } from './cardNumbers';
 import { hideCvvs } from './cvv';
 import { terminalText, terminalValue } from './terminal';
 
-export { holdsCardNumber, maskCardNumbers } from './cardNumbers';
+export { maskCardNumbers } from './cardNumbers';
 export { hideCvvs, isCvvName } from './cvv';
 export { terminalText, terminalValue } from './terminal';
-export { neutraliseFormula } from './formulas';
 export { keptColumns, safeCsv, safeCsvCell, type SafeCsvOptions } from './csv';
 export { safeJson } from './json';
 export { safeBody, safeFields, safeFreeText, safeUrlPath } from './bodies';
 export {
   maskCardNumber,
-  maskCardValue,
-  maskField,
   maskFields,
   maskQuotedValue,
   maskStoredText,
