@@ -13,15 +13,7 @@ export { terminalText, terminalValue } from './terminal';
 export { keptColumns, safeCsv, safeCsvCell, type SafeCsvOptions } from './csv';
 export { safeJson } from './json';
 export { safeBody, safeFields, safeFreeText, safeUrlPath } from './bodies';
-export {
-  maskCardNumber,
-  maskFields,
-  maskQuotedValue,
-  maskStoredText,
-  maskTable,
-  maskText,
-  rowMasker,
-} from './mask';
+export { maskCardNumber, maskFields, maskQuotedValue, maskStoredText, maskTable, maskText, rowMasker } from './mask';
 
 /** Text from anywhere, safe to keep or show: card numbers masked, labelled CVVs hidden. */
 export function safeText(text: string): string {
