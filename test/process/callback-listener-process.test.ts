@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { batch, postCreate, START, tempStateDir } from '../fixtures/local-gateway/helpers';
 import { startLocalGateway } from '../../src/local-gateway';
+import { loopbackHandler } from '../fixtures/callbacks/loopbackHandler';
 import { PROCESS_MS } from '../fixtures/deadlines';
 
 const root = path.join(__dirname, '..', '..');
@@ -62,19 +63,9 @@ test(
   { timeout: 2 * PROCESS_MS },
   async () => {
     const stateDir = tempStateDir();
-    const seen: { url: string; body: string }[] = [];
-    const handler = http.createServer((req, res) => {
-      let body = '';
-      req.setEncoding('utf8');
-      req.on('data', (d: string) => (body += d));
-      req.on('end', () => {
-        seen.push({ url: req.url!, body });
-        res.end('handled');
-      });
-    });
-    handler.listen(0, '127.0.0.1');
-    await new Promise((r) => handler.once('listening', r));
-    const hook = `http://127.0.0.1:${(handler.address() as AddressInfo).port}/hook`;
+    const handler = await loopbackHandler({ body: 'handled' });
+    const seen = handler.seen;
+    const hook = handler.url;
     const gw = await startLocalGateway({ stateDir, port: 0, initialDate: START, log: () => undefined });
     const child = spawn(
       process.execPath,
@@ -130,7 +121,7 @@ test(
       assert.equal(replay.code, 0, replay.stderr);
       assert.match(replay.stdout, /^HTTP 200 in \d+ ms\n {2}\| handled\n$/);
       assert.equal(seen.length, charges + 1);
-      assert.equal(seen[charges].body, seen[2].body, 'replayed byte for byte');
+      assert.ok(seen[charges].body.equals(seen[2].body), 'replayed byte for byte');
 
       const offMachine = await paygate(['callbacks', 'replay', calls[0].id, '--to', 'http://192.0.2.1/hook', '--state', stateDir]);
       assert.equal(offMachine.code, 2);
@@ -148,7 +139,7 @@ test(
         stateDir,
       ]);
       assert.equal(sent.code, 0, sent.stderr);
-      const sentFields = new URLSearchParams(seen[seen.length - 1].body);
+      const sentFields = new URLSearchParams(seen[seen.length - 1].body.toString());
       assert.equal(sentFields.get('client-orderid'), 'SEND-1');
       assert.equal(sentFields.get('status'), 'declined');
       assert.match(sentFields.get('control') ?? '', /^[0-9a-f]{40}$/);
@@ -160,7 +151,7 @@ test(
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await gw.close();
-      await new Promise<void>((r) => (handler.close(() => r()), handler.closeAllConnections()));
+      await handler.close();
       fs.rmSync(stateDir, { recursive: true, force: true });
     }
   },
@@ -246,18 +237,8 @@ test(
   { timeout: 2 * PROCESS_MS },
   async () => {
     const stateDir = tempStateDir();
-    const held: http.ServerResponse[] = [];
-    let arrived: (() => void) | undefined;
-    const handler = http.createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        held.push(res);
-        arrived?.();
-      });
-    });
-    handler.listen(0, '127.0.0.1');
-    await new Promise((r) => handler.once('listening', r));
-    const hook = `http://127.0.0.1:${(handler.address() as AddressInfo).port}/hook`;
+    const handler = await loopbackHandler({ hold: true });
+    const hook = handler.url;
     const child = spawn(process.execPath, ['--import', tsx, main, 'listen', '--state', stateDir, '--forward-to', hook], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -268,10 +249,6 @@ test(
       const out = lines(child);
       await out.until(1);
       const url = out.got[0].replace('listening on ', '');
-      const reachedHandler = new Promise<void>((resolve, reject) => {
-        arrived = resolve;
-        setTimeout(() => reject(new Error('the call did not reach the handler within 20 s')), 20_000).unref();
-      });
       const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
         const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
           let text = '';
@@ -282,11 +259,11 @@ test(
         req.on('error', reject);
         req.end('status=approved&orderid=1&client-orderid=TERM-1');
       });
-      await reachedHandler;
+      await handler.arrived(1, 20_000);
       const stopping = new Promise<void>((r) => child.stderr!.on('data', () => /SIGTERM: stopping/.test(stderr) && r()));
       child.kill('SIGTERM');
       await stopping;
-      held[0].writeHead(201).end('handled while stopping');
+      handler.held[0].writeHead(201).end('handled while stopping');
       assert.deepEqual(await answer, { status: 201, text: 'handled while stopping' });
       const code = await new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (c) => r(c))));
       assert.equal(code, 0, stderr);
@@ -294,7 +271,7 @@ test(
       assert.match(out.got[1], /client-orderid TERM-1 .* -> 201 in \d+ ms/);
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await new Promise<void>((r) => (handler.close(() => r()), handler.closeAllConnections()));
+      await handler.close();
       fs.rmSync(stateDir, { recursive: true, force: true });
     }
   },

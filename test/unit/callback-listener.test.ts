@@ -7,42 +7,14 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { callbackBody } from '../../src/core/callbacks';
 import { CallbackStore, replayEntry, startCallbackListener, type CallbackEntry } from '../../src/callback-listener';
+import { loopbackHandler } from '../fixtures/callbacks/loopbackHandler';
 
 const KEY = 'test-control-key';
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-cb-'));
-
-interface Seen {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** A handler under development: records each call, answers `status` (or never, when `hang`). */
-async function handler(status = 201, hang = false) {
-  const seen: Seen[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks) });
-      if (!hang) res.writeHead(status, { 'x-handler': 'yes' }).end(`handled ${seen.length}`);
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    seen,
-    url: `http://127.0.0.1:${port}/hook`,
-    close: () => new Promise<void>((r) => (server.close(() => r()), server.closeAllConnections())),
-  };
-}
 
 function post(url: string, body: string | Buffer, headers: Record<string, string> = {}, method = 'POST') {
   return new Promise<{ status: number; text: string }>((resolve, reject) => {
@@ -117,7 +89,7 @@ test('the store keeps the newest entries only and never grows past twice its bou
 
 test('--forward-to passes the call on unchanged and answers with the handler; a replay reaches it again byte for byte', async () => {
   const dir = tempDir();
-  const h = await handler(201);
+  const h = await loopbackHandler({ status: 201 });
   const calls: CallbackEntry[] = [];
   const l = await startCallbackListener({ forwardTo: h.url, controlKey: KEY, store: new CallbackStore(dir), onCall: (e) => calls.push(e) });
   try {
@@ -143,10 +115,10 @@ test('--forward-to passes the call on unchanged and answers with the handler; a 
 });
 
 test('a forward target that is down, or slow, gets the caller a 502 said on the line; the listener keeps serving', async () => {
-  const down = await handler();
+  const down = await loopbackHandler();
   const downUrl = down.url;
   await down.close();
-  const slow = await handler(200, true);
+  const slow = await loopbackHandler({ hold: true });
   const calls: CallbackEntry[] = [];
   const l1 = await startCallbackListener({ forwardTo: downUrl, onCall: (e) => calls.push(e) });
   const l2 = await startCallbackListener({ forwardTo: slow.url, forwardTimeoutMs: 200, onCall: (e) => calls.push(e) });

@@ -10,6 +10,7 @@ import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { startCallbackListener, type CallbackEntry, type CallbackListener } from '../../src/callback-listener';
 import { runPaygate } from '../../src/cli/program';
+import { loopbackHandler } from '../fixtures/callbacks/loopbackHandler';
 import { captured } from '../fixtures/cli/context';
 
 /** A port that was free a moment ago. */
@@ -115,22 +116,19 @@ test('a loop through another listener is stopped by the hop header: the call tha
 });
 
 test('each forwarded call carries the hop header with the listeners it passed, oldest first', async () => {
-  const seen: (string | undefined)[] = [];
-  const handler = http.createServer((req, res) => {
-    seen.push(req.headers['paygate-forwarded-by'] as string | undefined);
-    req.resume();
-    req.on('end', () => res.end('ok'));
-  });
-  await new Promise<void>((r) => handler.listen(0, '127.0.0.1', r));
-  const hook = `http://127.0.0.1:${(handler.address() as AddressInfo).port}/`;
+  const handler = await loopbackHandler({ path: '/', body: 'ok' });
+  const hook = handler.url;
   const b = await startCallbackListener({ forwardTo: hook });
   const a = await startCallbackListener({ forwardTo: b.url });
   try {
     assert.equal((await post(a.url)).status, 200);
-    assert.deepEqual(seen, [`${a.id}, ${b.id}`]);
+    assert.deepEqual(
+      handler.seen.map((c) => c.headers['paygate-forwarded-by']),
+      [`${a.id}, ${b.id}`],
+    );
   } finally {
     await a.close();
     await b.close();
-    await new Promise<void>((r) => (handler.close(() => r()), handler.closeAllConnections()));
+    await handler.close();
   }
 });

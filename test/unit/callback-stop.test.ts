@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import * as http from 'node:http';
 import * as net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { startCallbackListener, type CallbackEntry } from '../../src/callback-listener';
+import { loopbackHandler } from '../fixtures/callbacks/loopbackHandler';
 import { PROCESS_MS, WAIT_MS } from '../fixtures/deadlines';
 
 /** What a raw connection got back before it closed (or by the deadline); `written` once its bytes are sent. */
@@ -53,36 +53,6 @@ test(
   },
 );
 
-/** A handler that holds each call until the test lets it answer. */
-async function heldHandler() {
-  const held: http.ServerResponse[] = [];
-  const arrived: (() => void)[] = [];
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      held.push(res);
-      for (const a of arrived.splice(0)) a();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    held,
-    /** Resolves once `n` calls are held. */
-    async holding(n: number): Promise<void> {
-      const deadline = Date.now() + WAIT_MS;
-      while (held.length < n) {
-        if (Date.now() > deadline) throw new Error(`only ${held.length} of ${n} calls reached the handler`);
-        await new Promise<void>((r) => {
-          arrived.push(r);
-          setTimeout(r, 200);
-        });
-      }
-    },
-    close: () => new Promise<void>((r) => (server.close(() => r()), server.closeAllConnections())),
-  };
-}
-
 function post(url: string) {
   return new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
@@ -97,12 +67,12 @@ function post(url: string) {
 }
 
 test('stopping answers a forward in flight with its handler answer before it closes', async () => {
-  const h = await heldHandler();
+  const h = await loopbackHandler({ hold: true });
   const calls: CallbackEntry[] = [];
   const l = await startCallbackListener({ forwardTo: h.url, onCall: (e) => calls.push(e) });
   try {
     const answer = post(l.url);
-    await h.holding(1);
+    await h.arrived(1, WAIT_MS);
     let closed = false;
     const closing = l.close().then(() => (closed = true));
     // The listener no longer takes new connections, but the call in flight is still waiting for its answer.
@@ -122,7 +92,7 @@ test('stopping answers a forward in flight with its handler answer before it clo
 });
 
 test('a forward still unanswered after the drain time gets 503 saying its fate is unknown; a half-sent body gets 503', async () => {
-  const h = await heldHandler();
+  const h = await loopbackHandler({ hold: true });
   const calls: CallbackEntry[] = [];
   const l = await startCallbackListener({ forwardTo: h.url, drainMs: 200, onCall: (e) => calls.push(e) });
   try {
@@ -131,7 +101,7 @@ test('a forward still unanswered after the drain time gets 503 saying its fate i
     const half = rawCall(l.port, 'POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\nstatu');
     await half.written;
     const answer = post(l.url);
-    await h.holding(1);
+    await h.arrived(1, WAIT_MS);
     await l.close();
     const r = await answer;
     assert.equal(r.status, 503);
