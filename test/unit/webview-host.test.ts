@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import Papa from 'papaparse';
 import { quoteField } from '../../src/core/csv/write';
 import { rowsToCsv, rowsToJson, uniqueKeys } from '../../src/extension/results/exportRows';
-import { maskCardValue } from '../../src/core/output';
+import { maskCardValue } from '../../src/core/output/mask';
 import { sanitiseSubmissionView } from '../../src/extension/results/sanitise';
 import { contentSecurityPolicy, makeNonce, renderShell } from '../../src/extension/results/html';
 import { sliceText } from '../../src/extension/results/textSlices';
