@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { PDF_VIEW_TYPE } from '../shared/pdfProtocol';
-import { VIEW_TYPE } from '../shared/resultsProtocol';
+import { PDF_VIEW_TYPE, VIEW_TYPE } from '../shared/viewTypes';
 import type { EntryState } from './entryState';
 import type * as FeaturesBundle from './features';
 import type * as FirstScreenBundle from './firstScreen';

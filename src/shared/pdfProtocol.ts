@@ -7,7 +7,7 @@ import { isReportInfo, type ReportInfo } from './reportInfo';
 
 export { formatBytes, type ReportInfo } from './reportInfo';
 
-export const PDF_VIEW_TYPE = 'paygate.pdfReport';
+export { PDF_VIEW_TYPE } from './viewTypes';
 export const PDF_PROTOCOL_VERSION = 1;
 
 /**

@@ -8,7 +8,7 @@ import { isTransportKind, isUnknownKind, type RecordedUnknownKind, type Transpor
 import { recordedFacts, type HeadlineFacts, type PageOutcomeName } from '../core/gateway/outcomes';
 
 export const PROTOCOL_VERSION = 1;
-export const VIEW_TYPE = 'paygate.results';
+export { VIEW_TYPE } from './viewTypes';
 
 /** Where the rows on the page came from, so a reloaded panel knows how to get them back. */
 export type TableSource =

@@ -67,7 +67,7 @@ export async function bigBatchSteps(p: PersonSteps): Promise<void> {
         .click({ timeout: 30_000 });
       await wb.activeTab(page, BIG_BATCH);
       await page.locator('.editor-instance .monaco-editor .squiggly-error').first().waitFor({ state: 'attached', timeout: 90_000 });
-      const listed = await wrongRowsListed(page, WRONG.length, 30_000);
+      const listed = await wrongRowsListed(page, WRONG.length, wb.SHORT);
       const status = page.locator('.statusbar-item', { hasText: 'PayGate: checked on save' });
       await status.first().waitFor({ state: 'visible', timeout: 15_000 });
       const told = page.locator('.notification-toast', { hasText: 'each time you save it' });
