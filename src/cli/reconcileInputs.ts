@@ -1,8 +1,7 @@
-import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { TextDecoder } from 'node:util';
 import { acceptedSubmissions, datedRows, ledgerFiles, type BatchRowInput, type ReportReconciliation } from '../core/reconcile';
+import { textPieces } from '../core/textFile';
 import type { CliContext } from './context';
 import { readInput } from './io';
 import { openLedger } from './ledger';
@@ -74,7 +73,7 @@ export async function feedReport(
   report: string,
   into: ReportReconciliation,
   ctx: CliContext,
-  encoding = 'utf-8',
+  encoding?: string,
 ): Promise<{ error: string } | undefined> {
   if (report === '-') {
     const input = await readInput('-', ctx);
@@ -82,15 +81,8 @@ export async function feedReport(
     into.push(input.text);
     return undefined;
   }
-  let decoder: TextDecoder;
   try {
-    decoder = new TextDecoder(encoding);
-  } catch {
-    decoder = new TextDecoder('utf-8');
-  }
-  try {
-    for await (const chunk of createReadStream(resolve(ctx.cwd, report))) into.push(decoder.decode(chunk as Buffer, { stream: true }));
-    into.push(decoder.decode());
+    for await (const text of textPieces(resolve(ctx.cwd, report), undefined, encoding)) into.push(text);
   } catch (err) {
     return { error: `${field(report)}: cannot read the report: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
   }

@@ -2,11 +2,11 @@
 // arrives (the report is still checked whole before the answer is believed, and still written to --out
 // when given), so only the groups are held, whatever the report's size.
 
-import { TextDecoder } from 'node:util';
 import type { SavedReport } from '../core/gateway';
 import type { ReportTemplate } from '../core/gateway/reportTemplate';
 import { describeProblem, parseExpression } from '../core/query';
 import { QueryStream } from '../core/query/stream';
+import { textDecoder } from '../core/textFile';
 import type { CliContext } from './context';
 import { EXIT, inputError } from './output';
 import { planProblemText, printQueryOutcome, querySpec, type QueryCliOptions } from './query';
@@ -18,14 +18,6 @@ export interface ReportQuery {
   tap(chunk: Uint8Array): void;
   /** Prints the query's outcome over a saved CSV report (a PDF is refused); the exit code. */
   finish(saved: Extract<SavedReport, { saved: true }>, what: string): number;
-}
-
-function decoderFor(encoding: string | undefined): TextDecoder {
-  try {
-    return new TextDecoder(encoding ?? 'utf-8');
-  } catch {
-    return new TextDecoder('utf-8');
-  }
 }
 
 /**
@@ -45,7 +37,7 @@ export function prepareReportQuery(ctx: CliContext, o: Options, template: Report
       problem: `${o.view === undefined ? '--where' : `view "${o.view}": where`}: ${describeProblem(spec.where!, syntax.problem)}\nnothing was sent`,
     };
   const stream = new QueryStream(spec, { delimiter: template.reportCsvDelimiter });
-  const decoder = decoderFor(template.reportEncode);
+  const decoder = textDecoder(template.reportEncode);
   const command = 'paygate report';
   return {
     tap: (chunk) => {

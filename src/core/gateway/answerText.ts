@@ -1,5 +1,5 @@
-import { TextDecoder } from 'node:util';
 import { formDecode } from '../oauth/sign';
+import { textDecoder } from '../textFile';
 
 // Reading an answer's text: media type and charset, the gateway family's form pairs and JSON objects
 // flattened to fields, and the prose of a denial. Shared by both operations' interpreters.
@@ -18,13 +18,7 @@ export function charsetOf(contentType: string): string | undefined {
 }
 
 export function decode(body: Uint8Array, label = 'utf-8'): string {
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(label);
-  } catch {
-    decoder = new TextDecoder('utf-8');
-  }
-  return decoder.decode(body);
+  return textDecoder(label).decode(body);
 }
 
 /**

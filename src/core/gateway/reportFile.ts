@@ -1,4 +1,3 @@
-import { TextDecoder } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -11,6 +10,7 @@ import { ReportRecordReader } from '../csv/reportRecords';
 import type { ReportTemplate } from './reportTemplate';
 import type { SigningCredentials } from '../oauth';
 import { postOnce } from './transport';
+import { textPieces } from '../textFile';
 
 // A report written to a file as it arrives, so a large report costs disk, not memory. The answer goes to
 // a temporary file next to the target (created exclusively, 0600); only its first bytes stay in memory to
@@ -33,18 +33,6 @@ export type SavedReport =
     }
   | { saved: false; outcome: GatewayOutcome };
 
-async function* decoded(file: string, encoding: string | undefined): AsyncGenerator<string> {
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(encoding ?? 'utf-8');
-  } catch {
-    decoder = new TextDecoder('utf-8');
-  }
-  for await (const chunk of fs.createReadStream(file)) yield decoder.decode(chunk as Buffer, { stream: true });
-  const rest = decoder.decode();
-  if (rest !== '') yield rest;
-}
-
 /** Streams the file through the report reader: its header and row count when every row is as wide as the header. */
 async function csvShape(
   file: string,
@@ -54,7 +42,7 @@ async function csvShape(
   let rows = 0;
   const reader = new ReportRecordReader({ delimiter, onRecord: () => rows++ });
   try {
-    for await (const text of decoded(file, encoding)) {
+    for await (const text of textPieces(file, undefined, encoding)) {
       reader.push(text);
       if (reader.errors > 0 || reader.ragged > 0) return undefined;
     }
@@ -163,6 +151,6 @@ export async function eachSavedReportRecord(
 ): Promise<void> {
   // The one report reader, as the report was checked when it was saved: the header, then each record.
   const reader = new ReportRecordReader({ delimiter, onHeader: (columns) => onRecord(columns), onRecord: (values) => onRecord(values) });
-  for await (const text of decoded(file, encoding)) reader.push(text);
+  for await (const text of textPieces(file, undefined, encoding)) reader.push(text);
   reader.end();
 }

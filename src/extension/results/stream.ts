@@ -1,35 +1,15 @@
 // Reads a CSV for the page without parsing it: the page parses, so the extension host only moves bytes.
 import * as fs from 'node:fs';
-import { TextDecoder } from 'node:util';
 import * as vscode from 'vscode';
+import { textDecoder, textPieces } from '../../core/textFile';
 import { SLICE_CHARS, sliceText } from './textSlices';
 
 /** The page's chunks: about as large as its reader's pieces (webview-ui/csvLoad.ts). */
 const CHUNK_BYTES = 1 << 20;
 
-/** A decoder for a report's stated encoding (UTF-8 when it names none, or one this runtime does not know). */
-function decoderFor(encoding: string | undefined): TextDecoder {
-  try {
-    return new TextDecoder(encoding ?? 'utf-8');
-  } catch {
-    return new TextDecoder('utf-8');
-  }
-}
-
-/** Whether bytes in `encoding` need decoding to reach the page as UTF-8. */
+/** Whether bytes in `encoding` (a report's stated one) need decoding to reach the page as UTF-8. */
 function transcodes(encoding: string | undefined): encoding is string {
-  return encoding !== undefined && decoderFor(encoding).encoding !== 'utf-8';
-}
-
-/** The text of a file in another encoding than UTF-8, decoded piece by piece. */
-async function* decodedFile(file: string, encoding: string): AsyncGenerator<string> {
-  const decoder = decoderFor(encoding);
-  for await (const chunk of fs.createReadStream(file, { highWaterMark: CHUNK_BYTES })) {
-    const text = decoder.decode(chunk as Buffer, { stream: true });
-    if (text !== '') yield text;
-  }
-  const rest = decoder.decode();
-  if (rest !== '') yield rest;
+  return encoding !== undefined && textDecoder(encoding).encoding !== 'utf-8';
 }
 
 /** A CSV's text in pieces: an open editor's unsaved text, else the file (in `encoding`, a report's stated one). */
@@ -41,7 +21,7 @@ export async function* streamUri(uri: vscode.Uri, encoding?: string): AsyncGener
     return;
   }
   if (uri.scheme === 'file' && transcodes(encoding)) {
-    yield* decodedFile(uri.fsPath, encoding);
+    yield* textPieces(uri.fsPath, CHUNK_BYTES, encoding);
     return;
   }
   if (uri.scheme === 'file') {
@@ -51,7 +31,7 @@ export async function* streamUri(uri: vscode.Uri, encoding?: string): AsyncGener
     return;
   }
   const bytes = await vscode.workspace.fs.readFile(uri);
-  yield* sliceText(new TextDecoder('utf-8').decode(bytes));
+  yield* sliceText(textDecoder().decode(bytes));
 }
 
 /**
@@ -68,7 +48,7 @@ export async function* streamUriBytes(uri: vscode.Uri, encoding?: string): Async
   if (uri.scheme === 'file' && transcodes(encoding)) {
     // A report in another encoding (its template's reportEncode) reaches the page as UTF-8.
     const encoder = new TextEncoder();
-    for await (const text of decodedFile(uri.fsPath, encoding)) yield encoder.encode(text);
+    for await (const text of textPieces(uri.fsPath, CHUNK_BYTES, encoding)) yield encoder.encode(text);
     return;
   }
   if (uri.scheme === 'file') {
