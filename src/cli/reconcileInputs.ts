@@ -1,6 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { acceptedSubmissions, datedRows, ledgerFiles, type BatchRowInput, type ReportReconciliation } from '../core/reconcile';
+import {
+  acceptedSubmissions,
+  datedRows,
+  ledgerFiles,
+  type BatchRowInput,
+  type ReportReconciliation,
+  type SentTarget,
+} from '../core/reconcile';
 import { textPieces } from '../core/textFile';
 import type { CliContext } from './context';
 import { readInput } from './io';
@@ -8,7 +15,7 @@ import { openLedger } from './ledger';
 import { field } from './output';
 
 // What `paygate reconcile` reads: batch files (named, or the ledger's accepted submissions for an
-// environment, each still holding the content that was sent) and the report, streamed into the core.
+// environment, read row by row as the core's sentRows.ts says) and the report, streamed into the core.
 
 export interface BatchSource {
   /** As shown (the path given, or the ledger's path). */
@@ -18,9 +25,8 @@ export interface BatchSource {
 }
 
 /** Where the batches were sent: the environment, and for `local` the local gateway's state directory. */
-export interface SentTo {
-  environment: string;
-  localStateDir?: string;
+/** Where the batches were sent (the core's SentTarget), and the ledger's state directory option. */
+export interface SentTo extends SentTarget {
   state: string | undefined;
 }
 

@@ -29,7 +29,7 @@ export interface BatchDiff {
 }
 
 /** A row's key made unique within its batch: a client-orderid used twice is matched in order of use. */
-function keyed(rows: readonly RowKey[]): Map<string, RowKey> {
+export function rowsByKey(rows: readonly RowKey[]): Map<string, RowKey> {
   const seen = new Map<string, number>();
   const out = new Map<string, RowKey>();
   for (const r of rows) {
@@ -56,8 +56,8 @@ function changedColumns(secret: LedgerSecret, now: BatchRowKeys, a: RowKey, befo
 
 /** `now` against `before` (both made under `secret`). */
 export function diffRowKeys(secret: LedgerSecret, now: BatchRowKeys, before: BatchRowKeys): BatchDiff {
-  const a = keyed(now.rows);
-  const b = keyed(before.rows);
+  const a = rowsByKey(now.rows);
+  const b = rowsByKey(before.rows);
   const diff: BatchDiff = { added: [], removed: [], changed: [], unchanged: 0 };
   for (const [key, row] of a) {
     const old = b.get(key);

@@ -2,4 +2,4 @@ export * from './types';
 export { parseColumnOverride, type ColumnOverrides } from './columns';
 export { reconcileText, ReportReconciliation } from './text';
 export { acceptedSubmissions, batchRows, stillAsSent } from './batches';
-export { datedRows, ledgerFiles } from './sentRows';
+export { datedRows, ledgerFiles, type SentTarget } from './sentRows';

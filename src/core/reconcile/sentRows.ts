@@ -1,4 +1,4 @@
-import { batchRowKeys, type BatchRowKeys, type Ledger, type RowKey, type SubmissionRecord } from '../ledger';
+import { batchRowKeys, rowsByKey, type BatchRowKeys, type Ledger, type SubmissionRecord } from '../ledger';
 import type { LedgerSecret } from '../ledger/secret';
 import { readBatch } from '../rules/batch';
 import { acceptedSendOf, readSentBatch, sentOnOf, stillAsSent, toOtherLocalGateway } from './batches';
@@ -24,18 +24,6 @@ export interface SentTarget {
   localStateDir?: string;
 }
 
-/** A row key made unique within its batch: a client-orderid used twice is matched in order of use. */
-function uniqueKeys(rows: readonly RowKey[]): Map<string, RowKey> {
-  const seen = new Map<string, number>();
-  const out = new Map<string, RowKey>();
-  for (const r of rows) {
-    const n = seen.get(r.key) ?? 0;
-    seen.set(r.key, n + 1);
-    out.set(n === 0 ? r.key : `${r.key}#${n}`, r);
-  }
-  return out;
-}
-
 /** How a file's rows stand against one send: the lines still as sent, and the client-orderids (masked) that are not. */
 export interface RowsAgainstSend {
   sameLines: Set<number>;
@@ -45,8 +33,9 @@ export interface RowsAgainstSend {
 }
 
 function compareRows(now: BatchRowKeys, sent: BatchRowKeys): RowsAgainstSend {
-  const a = uniqueKeys(now.rows);
-  const b = uniqueKeys(sent.rows);
+  // Keyed as paygate diff keys them (a client-orderid used twice is matched in order of use).
+  const a = rowsByKey(now.rows);
+  const b = rowsByKey(sent.rows);
   const out: RowsAgainstSend = { sameLines: new Set(), added: [], changed: [], removed: [] };
   for (const [key, row] of a) {
     const old = b.get(key);

@@ -1,5 +1,12 @@
 import * as vscode from 'vscode';
-import { acceptedSubmissions, datedRows, ledgerFiles, type BatchRowInput, type ReportReconciliation } from '../../core/reconcile';
+import {
+  acceptedSubmissions,
+  datedRows,
+  ledgerFiles,
+  type BatchRowInput,
+  type ReportReconciliation,
+  type SentTarget,
+} from '../../core/reconcile';
 import type { SubmissionRecord } from '../../core/ledger';
 import type { EditorLedger } from '../ledger/editorLedger';
 import type { PanelContent } from '../results/panel';
@@ -14,12 +21,6 @@ export interface Batches {
   files: Map<string, vscode.Uri>;
   /** Files skipped, or rows of a file left out, in words naming the file. */
   notes: string[];
-}
-
-/** Where the batches were sent: the environment, and for `local` the local gateway's state directory. */
-export interface SentTo {
-  environment: string;
-  localStateDir?: string;
 }
 
 async function textOf(uri: vscode.Uri): Promise<string> {
@@ -47,7 +48,7 @@ export async function batchesOf(records: SubmissionRecord[], ledger: EditorLedge
 }
 
 /** The ledger's accepted submissions to the environment; those to another local gateway are named and left out. */
-export async function ledgerBatches(ledger: EditorLedger, to: SentTo): Promise<Batches> {
+export async function ledgerBatches(ledger: EditorLedger, to: SentTarget): Promise<Batches> {
   const selected = acceptedSubmissions(await ledger.current.list(), to.environment, to.localStateDir);
   const b = await batchesOf(selected.records, ledger);
   for (const r of selected.elsewhere)
@@ -56,7 +57,7 @@ export async function ledgerBatches(ledger: EditorLedger, to: SentTo): Promise<B
 }
 
 /** An open batch, each row dated by the accepted send that holds it (reconcile/sentRows.ts). */
-export async function documentBatch(doc: vscode.TextDocument, ledger: EditorLedger, to: SentTo): Promise<Batches> {
+export async function documentBatch(doc: vscode.TextDocument, ledger: EditorLedger, to: SentTarget): Promise<Batches> {
   const b: Batches = { rows: [], files: new Map(), notes: [] };
   add(b, doc.uri, await datedRows(ledger.current, doc.uri.fsPath, doc.getText(), to));
   return b;
