@@ -7,8 +7,6 @@ import { sanitiseSubmissionView } from './sanitise';
 import { PdfPanel, type PdfContent } from './pdfPanel';
 import { pdfTitle, readReportFile } from './reportFile';
 import { isPdfPersistedState, PDF_VIEW_TYPE } from '../../shared/pdfProtocol';
-import type { ReportInfo } from '../../shared/reportInfo';
-import type { SavedView } from '../../shared/resultsProtocol';
 import { viewsBeside } from './views';
 import type { FeatureHost } from '../lazy';
 
@@ -20,14 +18,7 @@ export interface ResultsPanelApi {
    * A CSV report the editor ran, streamed to the table from its file like a saved one; the panel is
    * returned so whoever owns the file can remove it once the panel no longer shows it.
    */
-  showReportFile(r: {
-    title: string;
-    uri: vscode.Uri;
-    info?: ReportInfo;
-    views?: SavedView[];
-    delimiter?: string;
-    encoding?: string;
-  }): Promise<ResultsPanel>;
+  showReportFile(r: Omit<Extract<PanelContent, { kind: 'file' }>, 'kind' | 'ran'>): Promise<ResultsPanel>;
   showSubmission(s: SubmissionView): Promise<void>;
   openCsvFile(uri: vscode.Uri): Promise<void>;
   /** A PDF report in the pane, drawn page by page; the bytes are kept as received for "Save PDF…". */
