@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { batch, postCreate, START, tempStateDir } from '../fixtures/local-gateway/helpers';
 import { startLocalGateway } from '../../src/local-gateway';
-import { loopbackHandler } from '../fixtures/callbacks/loopbackHandler';
+import { loopbackHandler, postCallback } from '../fixtures/callbacks/loopbackHandler';
 import { PROCESS_MS } from '../fixtures/deadlines';
 
 const root = path.join(__dirname, '..', '..');
@@ -249,16 +249,7 @@ test(
       const out = lines(child);
       await out.until(1);
       const url = out.got[0].replace('listening on ', '');
-      const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
-        const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (d: string) => (text += d));
-          res.on('end', () => resolve({ status: res.statusCode!, text }));
-        });
-        req.on('error', reject);
-        req.end('status=approved&orderid=1&client-orderid=TERM-1');
-      });
+      const answer = postCallback(url, 'status=approved&orderid=1&client-orderid=TERM-1');
       await handler.arrived(1, 20_000);
       const stopping = new Promise<void>((r) => child.stderr!.on('data', () => /SIGTERM: stopping/.test(stderr) && r()));
       child.kill('SIGTERM');

@@ -5,29 +5,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { callbackBody } from '../../src/core/callbacks';
 import { CallbackStore, replayEntry, startCallbackListener, type CallbackEntry } from '../../src/callback-listener';
-import { loopbackHandler } from '../fixtures/callbacks/loopbackHandler';
+import { loopbackHandler, postCallback as post } from '../fixtures/callbacks/loopbackHandler';
 
 const KEY = 'test-control-key';
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-cb-'));
-
-function post(url: string, body: string | Buffer, headers: Record<string, string> = {}, method = 'POST') {
-  return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = http.request(url, { method, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 const signed = (clientOrderId: string, key = KEY) =>
   callbackBody({ status: 'approved', orderid: '77', 'client-orderid': clientOrderId, amount: '9.990', currency: 'EUR' }, key);

@@ -5,12 +5,13 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as http from 'node:http';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { startCallbackListener, type CallbackEntry, type CallbackListener } from '../../src/callback-listener';
 import { runPaygate } from '../../src/cli/program';
-import { loopbackHandler } from '../fixtures/callbacks/loopbackHandler';
+import { loopbackHandler, postCallback } from '../fixtures/callbacks/loopbackHandler';
+
+const post = (url: string) => postCallback(url, 'status=approved&client-orderid=L-1');
 import { captured } from '../fixtures/cli/context';
 
 /** A port that was free a moment ago. */
@@ -20,19 +21,6 @@ async function freePort(): Promise<number> {
   const { port } = probe.address() as AddressInfo;
   await new Promise<void>((r) => probe.close(() => r()));
   return port;
-}
-
-function post(url: string, body = 'status=approved&client-orderid=L-1') {
-  return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 const SPELLINGS = [

@@ -6,10 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import * as http from 'node:http';
 import * as net from 'node:net';
 import { startCallbackListener, type CallbackEntry } from '../../src/callback-listener';
-import { loopbackHandler } from '../fixtures/callbacks/loopbackHandler';
+import { loopbackHandler, postCallback } from '../fixtures/callbacks/loopbackHandler';
+
+const post = (url: string) => postCallback(url, 'status=approved&client-orderid=S-1');
 import { PROCESS_MS, WAIT_MS } from '../fixtures/deadlines';
 
 /** What a raw connection got back before it closed (or by the deadline); `written` once its bytes are sent. */
@@ -52,19 +53,6 @@ test(
     }
   },
 );
-
-function post(url: string) {
-  return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, text }));
-    });
-    req.on('error', reject);
-    req.end('status=approved&client-orderid=S-1');
-  });
-}
 
 test('stopping answers a forward in flight with its handler answer before it closes', async () => {
   const h = await loopbackHandler({ hold: true });
