@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { runQueryCommand } from '../../src/cli/commands/query';
+import { newReportTemplate } from '../../src/core/gateway';
 import type { QueryJson } from '../../src/core/query/result';
 import { captured } from '../fixtures/cli/context';
 import { REPORT_COLUMNS } from '../../src/local-gateway/report';
@@ -301,29 +302,9 @@ describe('paygate query: options and formats', () => {
 });
 
 describe('paygate query --view', () => {
+  // The template the New Report Template command writes, with an identifier and these views.
   const template = (views: unknown[]) =>
-    JSON.stringify({
-      reportIdentifier: 'transactions',
-      reportEncode: 'UTF-8',
-      reportName: 'T',
-      reportCsvDelimiter: ',',
-      reportFormat: 'CSV',
-      configurationReportParameters: [],
-      inputReportParameters: [],
-      outputReportParameters: [],
-      filters: {
-        gates: [],
-        companies: [],
-        projects: [],
-        endpoints: [],
-        merchants: [],
-        processors: [],
-        managers: [],
-        resellers: [],
-        currencies: [],
-      },
-      views,
-    });
+    JSON.stringify({ ...newReportTemplate(), reportIdentifier: 'transactions', reportName: 'T', views });
   const declined = { name: 'declined by currency', where: 'Transaction_type = "declined"', sum: ['Amount'] };
 
   it('finds the view in a template beside the report; options given on the command line replace its own', async () => {
