@@ -1,7 +1,7 @@
 import { batchContentHash, legacyContentHashes } from '../csv/canonical';
 import { parseGatewayDate, todayLocal, type CalendarDate } from '../dates';
 import type { SubmissionRecord } from '../ledger/records';
-import { readBatch } from '../rules/batch';
+import { readBatch, type Batch } from '../rules/batch';
 import type { BatchRowInput } from './types';
 
 // Which batches a reconciliation reads, the same in every face: a batch file's rows with their lines, and
@@ -14,8 +14,12 @@ export function batchRows(name: string, text: string, sentOn?: CalendarDate): Ba
   return readSentBatch(name, text, sentOn).rows;
 }
 
-/** The rows and the content hash the ledger knows the batch by (its canonical text's SHA-256). */
-export function readSentBatch(name: string, text: string, sentOn?: CalendarDate): { rows: BatchRowInput[]; contentHash: string } {
+/** The rows, the content hash the ledger knows the batch by (its canonical text's SHA-256) and the batch as read. */
+export function readSentBatch(
+  name: string,
+  text: string,
+  sentOn?: CalendarDate,
+): { rows: BatchRowInput[]; contentHash: string; batch: Batch } {
   const batch = readBatch(text);
   const rows = batch.rows.map((row): BatchRowInput => ({
     file: name,
@@ -23,7 +27,7 @@ export function readSentBatch(name: string, text: string, sentOn?: CalendarDate)
     values: row.values(),
     ...(sentOn ? { sentOn } : {}),
   }));
-  return { rows, contentHash: batchContentHash(text) };
+  return { rows, contentHash: batchContentHash(text), batch };
 }
 
 /**
@@ -90,6 +94,6 @@ export function acceptedSendOf(
  * Whether a file's text is still the content the ledger says was sent: its content hash (canonical.ts),
  * or for a record written before the canonical form, a hash that version made of this text.
  */
-export function stillAsSent(text: string, record: Pick<SubmissionRecord, 'contentHash'>): boolean {
-  return batchContentHash(text) === record.contentHash || legacyContentHashes(text).includes(record.contentHash);
+export function stillAsSent(text: string, record: Pick<SubmissionRecord, 'contentHash'>, contentHash = batchContentHash(text)): boolean {
+  return contentHash === record.contentHash || legacyContentHashes(text).includes(record.contentHash);
 }

@@ -1,6 +1,6 @@
 import { batchRowKeys, rowsByKey, type BatchRowKeys, type Ledger, type SubmissionRecord } from '../ledger';
 import type { LedgerSecret } from '../ledger/secret';
-import { readBatch } from '../rules/batch';
+import type { Batch } from '../rules/batch';
 import { acceptedSendOf, readSentBatch, sentOnOf, stillAsSent, toOtherLocalGateway } from './batches';
 import type { BatchRowInput } from './types';
 
@@ -58,12 +58,12 @@ export type SentFile =
 export async function sentFile(ledger: SentRowsLedger, text: string, record: SubmissionRecord): Promise<SentFile> {
   const sentOn = sentOnOf(record);
   const read = readSentBatch(record.file, text, sentOn);
-  if (stillAsSent(text, record)) return { kind: 'as-sent', rows: read.rows };
+  if (stillAsSent(text, record, read.contentHash)) return { kind: 'as-sent', rows: read.rows };
   try {
     const secret = await ledger.secret(false);
     const sent = secret && (await ledger.batchRows(record.contentHash));
     if (!secret || !sent) return { kind: 'changed' };
-    const against = compareRows(batchRowKeys(readBatch(text), secret), sent);
+    const against = compareRows(batchRowKeys(read.batch, secret), sent);
     const rows = read.rows.filter((r) => against.sameLines.has(r.line));
     if (rows.length === 0) return { kind: 'changed' };
     const whole = against.added.length + against.changed.length + against.removed.length === 0;
@@ -98,10 +98,10 @@ async function sendsHolding(ledger: SentRowsLedger, keys: BatchRowKeys, to: Sent
 async function sendDays(
   ledger: SentRowsLedger,
   secret: LedgerSecret,
-  text: string,
+  batch: Batch,
   to: SentTarget,
 ): Promise<Map<number, SubmissionRecord>> {
-  const keys = batchRowKeys(readBatch(text), secret);
+  const keys = batchRowKeys(batch, secret);
   const out = new Map<number, SubmissionRecord>();
   for (const send of await sendsHolding(ledger, keys, to)) {
     const sent = await ledger.batchRows(send.contentHash);
@@ -125,7 +125,7 @@ export async function datedRows(ledger: SentRowsLedger, name: string, text: stri
     if (byContent) return read.rows.map((r) => ({ ...r, sentOn: sentOnOf(byContent) }));
     const secret = await ledger.secret(false);
     if (!secret) return read.rows;
-    const days = await sendDays(ledger, secret, text, to);
+    const days = await sendDays(ledger, secret, read.batch, to);
     return read.rows.map((r) => {
       const send = days.get(r.line);
       return send ? { ...r, sentOn: sentOnOf(send) } : r;
