@@ -713,14 +713,21 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
       await closeAllEditors();
       await wb.quickOpenFile(page, 'monthly.rpcsv');
       await wb.runCommand(page, SUBMIT_TITLE);
+      // The offer comes with the results panel, and a toast hides after a while: it is watched for from
+      // the send on, and read while it shows, not after the panel's rows (which can take longer).
+      const offer = page.locator('.notification-toast', { hasText: /still holds CVVs/ }).first();
+      const offered = offer.waitFor({ state: 'visible', timeout: wb.SHORT }).then(async () => {
+        await screenshot('strip-cvv-offer');
+        const buttons = await offer.locator('.monaco-button', { hasText: 'Empty the cvv2 values' }).count();
+        return { text: (await offer.innerText()).replace(/\s+/g, ' ').slice(0, 120), buttons };
+      });
+      // Awaited below; handled now, so a failure of the table's wait first is not an unhandled rejection.
+      offered.catch(() => undefined);
       const frame = await answerPromptsUntilTable(page);
       await frame.locator('[role="gridcell"], td', { hasText: 'MON-0004' }).first().waitFor({ timeout: 15_000 });
-      const offer = page.locator('.notification-toast', { hasText: /still holds CVVs/ }).first();
-      await offer.waitFor({ state: 'visible', timeout: 20_000 });
-      await screenshot('strip-cvv-offer');
-      const button = offer.locator('.monaco-button', { hasText: 'Empty the cvv2 values' });
-      if ((await button.count()) === 0) throw new Error('the notification has no "Empty the cvv2 values" button');
-      return (await offer.innerText()).replace(/\s+/g, ' ').slice(0, 120);
+      const seen = await offered;
+      if (seen.buttons === 0) throw new Error('the notification has no "Empty the cvv2 values" button');
+      return seen.text;
     },
     { previous: false },
   );

@@ -37,12 +37,15 @@ export function writeBigBatch(workspace: string): number {
 async function wrongRowsListed(page: Page, expected: number, timeout: number): Promise<string[]> {
   const deadline = Date.now() + timeout;
   let listed: string[] = [];
+  let last = '';
   while (Date.now() < deadline) {
-    listed = (await wb.problems(page).catch(() => [])).filter((r) => WRONG_ROW.test(r));
+    const labels = await wb.problems(page).catch((err: Error) => ((last = err.message.split('\n')[0]), [] as string[]));
+    if (labels.length > 0) last = labels.slice(0, 2).join(' | ');
+    listed = labels.filter((r) => WRONG_ROW.test(r));
     if (listed.length === expected) return listed;
     await page.waitForTimeout(500);
   }
-  throw new Error(`the Problems panel lists ${listed.length} wrong rows, not ${expected}`);
+  throw new Error(`the Problems panel lists ${listed.length} wrong rows, not ${expected} (it read: ${last.slice(0, 300)})`);
 }
 
 export async function bigBatchSteps(p: PersonSteps): Promise<void> {
