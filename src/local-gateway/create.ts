@@ -3,7 +3,9 @@
 
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../core/payload';
+import { Codes } from '../core/rules/codes';
 import { lint } from '../core/rules/lint';
+import { gatewayOrderId } from '../core/orderId';
 import type { LintDiagnostic } from '../core/rules/types';
 import { createPayment, gatewayToday } from './payments';
 import { DEMO_PROJECT_CURRENCY } from './merchant';
@@ -76,9 +78,14 @@ function decodePayload(payload: string | undefined, maxPayload: number): { ok: t
   }
 }
 
+/**
+ * The rule book's errors the gateway itself refuses. duplicate-order-id is an error of ours, not the
+ * gateway's: it creates one payment profile per row, so two rows of one id are two payments (issue 37),
+ * and the local gateway does as it does.
+ */
 function firstError(diagnostics: LintDiagnostic[]): LintDiagnostic | undefined {
   return diagnostics
-    .filter((d) => d.severity === 'error')
+    .filter((d) => d.severity === 'error' && d.code !== Codes.duplicateOrderId)
     .sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character)[0];
 }
 
@@ -102,7 +109,7 @@ export function handleCreate(state: GatewayState, form: Fields, maxPayload = DEF
   const rows = result.batch.rows;
   if (rows.length === 0) return answer('validation-error', PayloadErrorCodes.noRows, 'the CSV document has a header but no rows');
 
-  if (rows.some((r) => (r.value('client-orderid') ?? '').trim() === SIMULATE_500_ORDER_ID)) {
+  if (rows.some((r) => gatewayOrderId(r.value('client-orderid') ?? '') === SIMULATE_500_ORDER_ID)) {
     const errorId = randomUUID();
     return {
       httpStatus: 500,

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { maskText } from '../output';
 import { nodeLedgerFs, scanTail, type LedgerFs } from './ledgerFs';
 import { GUARD_DIR, LedgerIndex, OLD_INDEX_DIR } from './ledgerIndex';
-import { BATCHES_DIR, readBatchRows, recordBatchRows, reindexBatchRows } from './batchRows';
+import { addGatewayKeys, BATCHES_DIR, markGatewayKeys, readBatchRows, recordBatchRows, reindexBatchRows } from './batchRows';
 import { guardView, recordsOfRows, type GuardSources } from './guardView';
 import { newestRecord, recentRecords } from './recent';
 import { RowIndex } from './rowIndex';
@@ -69,7 +69,7 @@ export class Ledger {
       rows: this.rows,
       readAll: () => this.readAll(),
       tailIsDamaged: () => this.tailIsDamaged(),
-      rebuild: (lines) => this.index.rebuild(lines, () => reindexBatchRows(this.fs, this.directory, this.rows)),
+      rebuild: (lines) => this.index.rebuild(lines, () => this.reindexRows()),
     };
   }
 
@@ -181,8 +181,30 @@ export class Ledger {
   }
 
   /** The submissions (every target and outcome) that held each row key (guardView.ts). */
-  recordsOfRows(keys: ReadonlySet<string>): Promise<Map<string, SubmissionRecord[]>> {
+  async recordsOfRows(keys: ReadonlySet<string>): Promise<Map<string, SubmissionRecord[]>> {
+    await this.withGatewayKeys();
     return recordsOfRows(this.sources, keys);
+  }
+
+  private gatewayKeys?: Promise<void>;
+
+  /** Once per ledger (and per instance, a stat): older rows' gateway keys in the row index (batchRows.ts). */
+  private withGatewayKeys(): Promise<void> {
+    this.gatewayKeys ??= (async () => {
+      const secret = await this.secret(false);
+      if (secret) await addGatewayKeys(this.fs, this.directory, this.index.directory, this.rows, secret);
+    })().catch((err: unknown) => {
+      this.gatewayKeys = undefined;
+      throw err;
+    });
+    return this.gatewayKeys;
+  }
+
+  /** The row index built again from the batches' files, with the gateway's keys of older rows. */
+  private async reindexRows(): Promise<void> {
+    const secret = await this.secret(false);
+    await reindexBatchRows(this.fs, this.directory, this.rows, secret);
+    if (secret) await markGatewayKeys(this.fs, this.index.directory);
   }
 
   /** The ledger's key for row keys; `create` makes it when missing (a send), else undefined (a reader). */

@@ -70,7 +70,11 @@ export const CodeInfo: Record<Code, { severity: Severity; where: string; when: s
   'card-luhn': { severity: 'warning', where: 'cell', when: 'the card number fails the Luhn check' },
   'card-expired': { severity: 'warning', where: 'cell', when: 'expire-month/expire-year before the current month' },
   'start-date-past': { severity: 'warning', where: 'cell', when: 'start-date before today' },
-  'duplicate-order-id': { severity: 'warning', where: 'cell', when: 'a client-orderid seen on an earlier row' },
+  'duplicate-order-id': {
+    severity: 'error',
+    where: 'cell',
+    when: 'a client-orderid (as the gateway reads it: whitespace of every kind trimmed, invisible characters removed, NFC) seen on an earlier row: the gateway would create a second payment. An error (a warning in 0.1)',
+  },
   'card-data-in-git': {
     severity: 'warning',
     where: 'cell',
