@@ -26,7 +26,10 @@ function tempDir(t: { after(fn: () => void): void }): string {
 
 /** A batch of DST rows, one per id, each on its own card (the fixture's shape). */
 function batchOf(ids: readonly string[], cards: readonly string[] = CARDS, amount = '10.00'): string {
-  return [HEADER, ...ids.map((id, i) => `${id};DST;x;;;;;;;;;;;;;;;${amount};;;;EUR;P;${cards[i % cards.length]};05;2030;;;`)].join('\r\n') + '\r\n';
+  return (
+    [HEADER, ...ids.map((id, i) => `${id};DST;x;;;;;;;;;;;;;;;${amount};;;;EUR;P;${cards[i % cards.length]};05;2030;;;`)].join('\r\n') +
+    '\r\n'
+  );
 }
 
 async function send(ledger: Ledger, text: string): Promise<GuardedSendResult<string>> {
@@ -76,7 +79,8 @@ describe('the already-sent guard reads an id as the gateway does', () => {
   it('lower case, a look-alike letter and a space inside are other ids to the gateway: not already-sent', async (t) => {
     const ledger = new Ledger(tempDir(t));
     assert.equal((await send(ledger, batchOf(['GYM-0001']))).status, 'sent');
-    for (const other of ['gym-0001', '\u0413YM-0001', 'GYM -0001']) assert.notEqual((await send(ledger, batchOf([other]))).status, 'already-sent', other);
+    for (const other of ['gym-0001', '\u0413YM-0001', 'GYM -0001'])
+      assert.notEqual((await send(ledger, batchOf([other]))).status, 'already-sent', other);
   });
 
   it("lint's already-sent finds the variant too", async (t) => {

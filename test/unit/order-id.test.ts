@@ -44,7 +44,8 @@ describe('the gateway reading of a client-orderid', () => {
   });
 
   it('is idempotent, and plain ids are their own reading', () => {
-    for (const cell of [` ${ID}\u200b`, 'CAFE\u0301', 'a\u00a0b', ID]) assert.equal(gatewayOrderId(gatewayOrderId(cell)), gatewayOrderId(cell));
+    for (const cell of [` ${ID}\u200b`, 'CAFE\u0301', 'a\u00a0b', ID])
+      assert.equal(gatewayOrderId(gatewayOrderId(cell)), gatewayOrderId(cell));
     assert.equal(isPlainIn(`x${ID}x`, 1, ID.length + 1), true);
     assert.equal(isPlainIn(`${ID} `, 0, ID.length + 1), false);
     assert.equal(isPlainIn('CAFÉ', 0, 4), false);
@@ -63,8 +64,7 @@ describe('the gateway reading of a client-orderid', () => {
 });
 
 describe('duplicate-order-id counts ids as the gateway reads them', () => {
-  const header =
-    'client-orderid;rp_card_type;order_desc;amount;currency;credit-card-number;expire-month;expire-year\r\n';
+  const header = 'client-orderid;rp_card_type;order_desc;amount;currency;credit-card-number;expire-month;expire-year\r\n';
   const row = (id: string) => `${id};DST;x;10.00;EUR;6011000990139424;05;2030\r\n`;
 
   it('is an error, on every later row of the same id in any of its forms', () => {

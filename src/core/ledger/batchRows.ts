@@ -83,7 +83,8 @@ async function batchHashes(fs: LedgerFs, directory: string): Promise<string[]> {
   const list = (dir: string) => fs.readdir(dir).catch(() => [] as string[]);
   for (const sub of await list(path.join(directory, BATCHES_DIR)))
     if (/^[0-9a-f]{2}$/.test(sub))
-      for (const name of await list(path.join(directory, BATCHES_DIR, sub))) if (/^[0-9a-f]{64}\.jsonl$/.test(name)) hashes.push(name.slice(0, 64));
+      for (const name of await list(path.join(directory, BATCHES_DIR, sub)))
+        if (/^[0-9a-f]{64}\.jsonl$/.test(name)) hashes.push(name.slice(0, 64));
   return hashes;
 }
 
@@ -118,9 +119,21 @@ export const GATEWAY_KEYS_MARK = 'gateway-keys';
  * rows whose cell differs from its reading get an entry; most ledgers get none. Then the mark, in the
  * index's folder: a rebuild of the index (reindexBatchRows with the key) adds them again by itself.
  */
-export async function addGatewayKeys(fs: LedgerFs, directory: string, indexDir: string, index: RowIndex, secret: LedgerSecret): Promise<void> {
+export async function addGatewayKeys(
+  fs: LedgerFs,
+  directory: string,
+  indexDir: string,
+  index: RowIndex,
+  secret: LedgerSecret,
+): Promise<void> {
   const mark = path.join(indexDir, GATEWAY_KEYS_MARK);
-  if (await fs.stat(mark).then(() => true, () => false)) return;
+  if (
+    await fs.stat(mark).then(
+      () => true,
+      () => false,
+    )
+  )
+    return;
   const lines: string[] = [];
   for (const hash of await batchHashes(fs, directory))
     for (const r of (await readBatchRows(fs, directory, hash))?.rows ?? []) {

@@ -228,7 +228,9 @@ class RowChecker {
     const { problems, row } = this;
     const at = this.pos.orderId;
     const first =
-      read === null ? this.seenOrderIds.firstRowIn(row.source, row.from(at), row.to(at), rowNumber) : this.seenOrderIds.firstRow(read, rowNumber);
+      read === null
+        ? this.seenOrderIds.firstRowIn(row.source, row.from(at), row.to(at), rowNumber)
+        : this.seenOrderIds.firstRow(read, rowNumber);
     if (first === 0) return;
     if (!problems.keeps(row.bounds[2 * at])) return problems.skip(Codes.duplicateOrderId);
     cell(problems, row, at, Codes.duplicateOrderId, duplicateOrderIdMessage(read ?? row.value(at), first), 'client-orderid');
