@@ -41,3 +41,26 @@ export function withoutIdNoise(raw: string): string {
 export function hasIdNoise(raw: string): boolean {
   return !isPlainIn(raw, 0, raw.length) && withoutIdNoise(raw) !== raw;
 }
+
+/** What noise a cell holds, in words for id-whitespace's message (e.g. "whitespace around it and a zero-width space in it"). */
+export function idNoiseWords(raw: string): string {
+  const visible = raw.replace(INVISIBLE, '');
+  const inner = visible === raw ? undefined : invisibleName(raw);
+  const around = visible.replace(AROUND, '') !== visible;
+  return [around ? 'whitespace around it' : undefined, inner ? `${inner} in it` : undefined].filter((w) => w !== undefined).join(' and ');
+}
+
+const NAMES: Record<number, string> = {
+  0xfeff: 'a byte order mark',
+  0x200b: 'a zero-width space',
+  0x200c: 'a zero-width non-joiner',
+  0x200d: 'a zero-width joiner',
+  0x2060: 'a word joiner',
+  0xad: 'a soft hyphen',
+};
+
+/** The first invisible character's name (or its code point). */
+function invisibleName(raw: string): string {
+  const c = /\p{Default_Ignorable_Code_Point}/u.exec(raw)![0].codePointAt(0)!;
+  return NAMES[c] ?? `an invisible character (U+${c.toString(16).toUpperCase().padStart(4, '0')})`;
+}

@@ -250,6 +250,7 @@ describe('positions property', () => {
     'card-expired',
     'start-date-past',
     'duplicate-order-id',
+    'id-whitespace',
   ]);
   const POOL = [
     '',
@@ -280,6 +281,8 @@ describe('positions property', () => {
     'https://e.example/',
     '😀',
     'é'.repeat(130),
+    ' x ',
+    'x\u200b',
   ];
   const scenario = fc
     // eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values

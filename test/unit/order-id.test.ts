@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { prepareSubmission } from '../../src/core/gateway';
 import { gatewayOrderId, hasIdNoise, isPlainIn, withoutIdNoise } from '../../src/core/orderId';
+import { applySafeFixes } from '../../src/core/rules/fixAll';
 import { lint } from '../../src/core/rules/lint';
 
 // A row's identity as the gateway keys it (issue 37): whitespace of every kind trimmed, invisible
@@ -99,5 +100,43 @@ describe('duplicate-order-id counts ids as the gateway reads them', () => {
       prepared.lint.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code),
       ['duplicate-order-id'],
     );
+  });
+});
+
+describe('id-whitespace', () => {
+  const header = 'client-orderid;rp_card_type;order_desc;amount;currency;credit-card-number;expire-month;expire-year\r\n';
+  const row = (id: string) => `${id};DST;x;10.00;EUR;6011000990139424;05;2030\r\n`;
+
+  it('warns on the exact cell of an id with whitespace around it or an invisible character in it, naming what the gateway reads', () => {
+    const text = header + ['A-1 ', '\u00a0B-1', 'C-\ufeff1', '"  D-1\u200b "', 'E 1', 'CAFE\u0301', 'F-1'].map(row).join('');
+    const found = lint(text).diagnostics.filter((d) => d.code === 'id-whitespace');
+    assert.deepEqual(
+      found.map((d) => [d.range.start.line, d.range.start.character, d.range.end.character, d.severity]),
+      [
+        [1, 0, 4, 'warning'],
+        [2, 0, 4, 'warning'],
+        [3, 0, 4, 'warning'],
+        [4, 0, 9, 'warning'],
+      ],
+    );
+    assert.equal(found[0].message, 'client-orderid has whitespace around it: the gateway reads it as "A-1"');
+    assert.equal(found[2].message, 'client-orderid has a byte order mark in it: the gateway reads it as "C-1"');
+    assert.equal(found[3].message, 'client-orderid has whitespace around it and a zero-width space in it: the gateway reads it as "D-1"');
+  });
+
+  it('its safe fix (fix all, paygate fix) removes them and nothing else', () => {
+    const text = header + ['A-1 ', '\tB\u2060-1', 'E 1', 'CAFE\u0301'].map(row).join('');
+    const fixed = applySafeFixes(text).text;
+    assert.equal(fixed, header + ['A-1', 'B-1', 'E 1', 'CAFE\u0301'].map(row).join(''));
+    assert.deepEqual(
+      lint(fixed).diagnostics.map((d) => d.code),
+      [],
+    );
+  });
+
+  it('an id of whitespace alone is flagged without a fix (removing it would leave the required id empty)', () => {
+    const found = lint(header + row('  \u200b ')).diagnostics.filter((d) => d.code === 'id-whitespace');
+    assert.equal(found.length, 1);
+    assert.deepEqual(found[0].fixes, []);
   });
 });

@@ -3,7 +3,7 @@ import { maskCardNumber } from '../output';
 import { Codes } from './codes';
 import { COLUMNS, STATE_COUNTRIES, type ColumnSpec } from './columns';
 import { FirstSeen } from './firstSeen';
-import { gatewayOrderId, isPlainIn } from '../orderId';
+import { gatewayOrderId, hasIdNoise, idNoiseWords, isPlainIn, withoutIdNoise } from '../orderId';
 import { quoteInMessage } from './quote';
 import { duplicateOrderIdMessage, UNTRUSTED_ROW, type RowFactsListener } from './rowFacts';
 import { addEmptyFieldsFix, replaceCellFix } from './fixes';
@@ -129,7 +129,7 @@ class RowChecker {
     if (srcNeedsState) this.src.srcNeedsState = true;
     this.checkCells(r, isSrc, isDst);
     checkCrossFields(problems, row, pos, this.good, isSrc, isDst, srcNeedsState, this.amountModes, this.today);
-    const read = pos.orderId >= 0 && this.good[GOOD.orderId] === 1 ? this.orderIdOf(pos.orderId) : undefined;
+    const read = pos.orderId >= 0 && this.good[GOOD.orderId] === 1 ? this.orderIdOf(pos.orderId, r) : undefined;
     const hasId = read !== undefined;
     if (hasId) this.duplicateOrderId(rowNumber, read);
     this.onRow?.(csv.record(r), rowNumber, {
@@ -216,11 +216,44 @@ class RowChecker {
    * Cell `at`'s client-orderid as the gateway reads it (orderId.ts): null when that is the cell itself
    * (nearly always: read in place, no string cut), undefined when it reads as nothing (only whitespace).
    */
-  private orderIdOf(at: number): string | null | undefined {
+  private orderIdOf(at: number, r: number): string | null | undefined {
     const { row } = this;
     if (isPlainIn(row.source, row.from(at), row.to(at))) return null;
-    const read = gatewayOrderId(row.value(at));
+    const cellValue = row.value(at);
+    if (hasIdNoise(cellValue)) this.idWhitespace(r, at, cellValue);
+    const read = gatewayOrderId(cellValue);
     return read === '' ? undefined : read;
+  }
+
+  /** id-whitespace: whitespace around the id or an invisible character in it; the safe fix removes them. */
+  private idWhitespace(r: number, at: number, cellValue: string): void {
+    const { problems, row } = this;
+    if (!problems.keeps(row.bounds[2 * at])) return problems.skip(Codes.idWhitespace);
+    const clean = withoutIdNoise(cellValue);
+    const fixes =
+      clean === ''
+        ? []
+        : [
+            replaceCellFix(
+              problems.batch,
+              problems.batch.csv.record(r),
+              at,
+              clean,
+              'Remove the whitespace and invisible characters',
+              true,
+              true,
+            ),
+          ];
+    const what = clean === '' ? 'holds only whitespace or invisible characters' : `has ${idNoiseWords(cellValue)}`;
+    cell(
+      problems,
+      row,
+      at,
+      Codes.idWhitespace,
+      `client-orderid ${what}: the gateway reads it as ${quoteInMessage(gatewayOrderId(cellValue))}`,
+      'client-orderid',
+      fixes,
+    );
   }
 
   /** duplicate-order-id: the id (as the gateway reads it; `read` null: the cell itself) seen on an earlier row. */
