@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { batchRowKeys, DiffIndex, diffBatches, diffRowKeys } from '../../src/core/ledger';
+import { batchRowKeys, DiffIndex, diffRowKeys } from '../../src/core/ledger';
 import { LedgerSecret } from '../../src/core/ledger/secret';
 import { readBatch, type Batch } from '../../src/core/rules/batch';
 
@@ -62,7 +62,7 @@ describe('diff of two files by a compact index of the older one', () => {
       fc.property(batchText, batchText, (a, b) => {
         const now = readBatch(a);
         const before = readBatch(b);
-        assert.deepEqual(diffBatches(now, before), byRowKeys(now, before));
+        assert.deepEqual(DiffIndex.of(before).diff(now), byRowKeys(now, before));
       }),
       { numRuns: 400 },
     );
@@ -75,7 +75,7 @@ describe('diff of two files by a compact index of the older one', () => {
         for (const e of edits) if (lines.length > 1) lines.splice(1 + (e % (lines.length - 1)), 1);
         const now = readBatch(lines.join(''));
         const before = readBatch(b);
-        assert.deepEqual(diffBatches(now, before), byRowKeys(now, before));
+        assert.deepEqual(DiffIndex.of(before).diff(now), byRowKeys(now, before));
       }),
       { numRuns: 200 },
     );

@@ -1,6 +1,5 @@
 import * as path from 'node:path';
 import type { Batch } from '../rules/batch';
-import { DiffIndex } from './fileDiff';
 import type { Ledger } from './ledger';
 import { mayHaveCreated, type SubmissionRecord } from './records';
 import { batchRowKeys, CVV, NOT_KEPT, valueHash, type BatchRowKeys, type RowKey } from './rowKeys';
@@ -74,14 +73,6 @@ export function diffRowKeys(secret: LedgerSecret, now: BatchRowKeys, before: Bat
 
 export function differs(d: BatchDiff): boolean {
   return d.added.length + d.removed.length + d.changed.length > 0;
-}
-
-/**
- * Two batches in files: `before` kept as a compact index, `now` walked against it (fileDiff.ts); the same
- * answer as diffRowKeys on both sides' row keys, without a keyed hash or an object per row.
- */
-export function diffBatches(now: Batch, before: Batch): BatchDiff {
-  return DiffIndex.of(before).diff(now);
 }
 
 /** What a batch is compared against in the ledger: the last send of its file name, or a serial-number. */
