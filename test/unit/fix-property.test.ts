@@ -128,12 +128,9 @@ describe('fix property', () => {
               const column = batch.columns[i];
               const spec = column ? columnSpec(column) : undefined;
               // client-orderid: id-whitespace's fix removes whitespace around it and invisible characters in it.
-              meant =
-                column === 'client-orderid' && hasIdNoise(was[i])
-                  ? withoutIdNoise(was[i])
-                  : spec
-                    ? suggestValue(spec.kind, was[i])
-                    : undefined;
+              const noisyId = column === 'client-orderid' && hasIdNoise(was[i]);
+              if (noisyId) meant = withoutIdNoise(was[i]);
+              else meant = spec ? suggestValue(spec.kind, was[i]) : undefined;
             }
             assert.equal(
               now[i],
