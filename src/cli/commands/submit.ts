@@ -41,11 +41,12 @@ export function submitCommand(ctx: CliContext) {
         `Secrets: $${SECRET_ENV.rsaKeyFile}, $${SECRET_ENV.rsaKeyPassphrase}, $${SECRET_ENV.consumerSecret} (HMAC-SHA1 instead of RSA).\n` +
         "The local environment needs none: it uses the local gateway's demo merchant.",
       exits: [
+        // Every outcome by its name at its exit code (test/unit/cli-docs.test.ts holds this list to OUTCOMES).
         [EXIT.ok, 'accepted'],
-        [EXIT.rejected, 'rejected (validation-error, error), declined, server error, or an unrecognised answer'],
+        [EXIT.rejected, 'rejected (validation-error, error), declined, server-error, or an unrecognised answer (unrecognised)'],
         [EXIT.usage, 'usage error, unreadable input, lint errors, or a resend of the file or of some of its rows refused (nothing sent)'],
-        [EXIT.auth, 'authentication failed'],
-        [EXIT.transport, 'transport error before anything was sent (connection refused, DNS, TLS, connect timeout)'],
+        [EXIT.auth, 'authentication failed (auth-failed)'],
+        [EXIT.transport, 'transport-error before anything was sent (connection refused, DNS, TLS, connect timeout)'],
         [
           EXIT.unknown,
           'outcome unknown: the request went out and no full answer came back; the payments may exist, check before sending again',
