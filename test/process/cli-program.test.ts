@@ -153,4 +153,3 @@ describe('the program itself', () => {
     );
   });
 });
-
