@@ -43,8 +43,6 @@ export function demoCommand(ctx: CliContext) {
     .action(exits((o) => tour(o, ctx)));
 }
 
-export const runDemo = (args: string[], ctx: CliContext) => runCommand(demoCommand, args, ctx);
-
 function examplesDir(ctx: CliContext, given: string | undefined): string | undefined {
   const candidates = given !== undefined ? [resolve(ctx.cwd, given)] : [resolve(ctx.cwd, 'examples'), resolve(__dirname, '..', 'examples')];
   return candidates.find((d) => existsSync(join(d, 'valid.rpcsv')));

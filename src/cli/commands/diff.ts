@@ -46,8 +46,6 @@ export function diffCommand(ctx: CliContext) {
     .action(exits((file, o) => diffFile(file, o, ctx)));
 }
 
-export const runDiff = (args: string[], ctx: CliContext) => runCommand(diffCommand, args, ctx);
-
 /** Reads FILE and what it is compared with, prints the difference; 0 when nothing differs, 1 otherwise. */
 export async function diffFile(file: string, o: DiffOptions, ctx: CliContext): Promise<number> {
   const fail = (message: string) => inputError(ctx, 'paygate diff', message);

@@ -51,8 +51,6 @@ export function forecastCommand(ctx: CliContext) {
     .action(exits((file, o) => showForecast(file, o, ctx)));
 }
 
-export const runForecast = (args: string[], ctx: CliContext) => runCommand(forecastCommand, args, ctx);
-
 const usage = (ctx: CliContext, message: string) => usageError(ctx, 'paygate forecast', message);
 
 function dateOption(name: string, text: string | undefined): CalendarDate | string | undefined {

@@ -73,8 +73,6 @@ export function gatewayCommand(ctx: CliContext) {
     .action(exits((o) => (o.advance === undefined ? serveGateway(o, ctx) : advanceClock(o.advance, o, ctx))));
 }
 
-export const runGateway = (args: string[], ctx: CliContext) => runCommand(gatewayCommand, args, ctx);
-
 /** Says who starts and stops using the gateway, by comparing the client list with the last one. */
 class ClientWatch {
   private seen = new Map<string, GatewayClient>();

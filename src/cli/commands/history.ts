@@ -31,8 +31,6 @@ export function historyCommand(ctx: CliContext) {
     .action(exits((o) => listLedger(o, ctx)));
 }
 
-export const runHistory = (args: string[], ctx: CliContext) => runCommand(historyCommand, args, ctx);
-
 function state(r: SubmissionRecord): string {
   if (r.state === 'sending') return sendingNow(r) ? 'sending (in progress)' : 'sending, interrupted: outcome unknown';
   return field(recordedOutcomeText(r));

@@ -74,8 +74,6 @@ export function queryCommand(ctx: CliContext) {
     .action(exits((file, o) => runQuery(file, o as QueryCommandOptions, ctx)));
 }
 
-export const runQueryCommand = (args: string[], ctx: CliContext) => runCommand(queryCommand, args, ctx);
-
 export async function runQuery(file: string, o: QueryCommandOptions, ctx: CliContext): Promise<number> {
   if (o.delimiter !== undefined && [...o.delimiter].length !== 1)
     return inputError(ctx, COMMAND, `--delimiter must be one character, not "${o.delimiter}"`);

@@ -75,8 +75,6 @@ export function reconcileCommand(ctx: CliContext) {
     .action(exits((batches: string[], o: ReconcileOptions) => reconcile(batches, o, ctx)));
 }
 
-export const runReconcile = (args: string[], ctx: CliContext) => runCommand(reconcileCommand, args, ctx);
-
 function date(text: string | undefined, option: string): CalendarDate | undefined | { error: string } {
   if (text === undefined) return undefined;
   return parseGatewayDate(text) ?? { error: `${option} "${text}" is not a real date written DD.MM.YYYY` };

@@ -74,8 +74,6 @@ export function reportCommand(ctx: CliContext) {
   return addQueryOptions(cmd).action(exits((template, o) => runReportTemplate(template, o as ReportOptions, ctx)));
 }
 
-export const runReport = (args: string[], ctx: CliContext) => runCommand(reportCommand, args, ctx);
-
 /** --max-answer-bytes as a number of bytes, or a usage message. */
 function answerLimit(values: ReportOptions): number | { problem: string } {
   const n = values.maxAnswerBytes === undefined ? DEFAULT_REPORT_ANSWER_LIMIT : Number(values.maxAnswerBytes);

@@ -107,8 +107,6 @@ export function scheduleCommand(ctx: CliContext) {
     .action(exits((file, o) => showSchedule(file, o, ctx)));
 }
 
-export const runSchedule = (args: string[], ctx: CliContext) => runCommand(scheduleCommand, args, ctx);
-
 export async function showSchedule(file: string, values: ScheduleOptions, ctx: CliContext): Promise<number> {
   const format = values.format;
   const limit = values.limit === undefined ? DEFAULT_LIMIT : wholeNumber(values.limit);

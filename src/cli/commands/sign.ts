@@ -70,8 +70,6 @@ export function signCommand(ctx: CliContext) {
     .action(exits((o) => signDebug(o, ctx)));
 }
 
-export const runSign = (args: string[], ctx: CliContext) => runCommand(signCommand, args, ctx);
-
 export async function signDebug(v: SignOptions, ctx: CliContext): Promise<number> {
   const usage = (message: string) => usageError(ctx, 'paygate sign', message);
   const { method, url, consumerKey } = v;

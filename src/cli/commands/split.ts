@@ -50,8 +50,6 @@ export function splitCommand(ctx: CliContext) {
     .action(exits((file, o) => splitFile(file, o, ctx)));
 }
 
-export const runSplit = (args: string[], ctx: CliContext) => runCommand(splitCommand, args, ctx);
-
 function limitOf(o: SplitOptions): SplitLimit | string {
   if ((o.maxRows === undefined) === (o.maxBytes === undefined)) return 'give one of --max-rows N or --max-bytes N';
   if (o.maxRows !== undefined) {

@@ -87,8 +87,6 @@ export function submitCommand(ctx: CliContext) {
     .action(exits((files, o) => submitFiles(files, o, ctx)));
 }
 
-export const runSubmit = (args: string[], ctx: CliContext) => runCommand(submitCommand, args, ctx);
-
 /** What the CLI resolves before a send: the core's target with its credentials and its local gateway. */
 interface CliTarget extends SubmitTarget {
   paths: PathTemplates;

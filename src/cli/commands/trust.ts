@@ -37,8 +37,6 @@ export function trustCommand(ctx: CliContext) {
     .action(exits((file, o) => trust(file, o, ctx)));
 }
 
-export const runTrust = (args: string[], ctx: CliContext) => runCommand(trustCommand, args, ctx);
-
 /** What a person checks before trusting: every address the file would send to. */
 function destinations(config: ReturnType<typeof CliConfigSchema.parse>): string {
   const lines = config.environments.map(
