@@ -5,7 +5,7 @@ import { join, relative, resolve } from 'node:path';
 import type { CliContext } from '../context';
 import { displayPosition } from '../io';
 import { exitCodeFor, field, formatTable, inputError, outcomeText, usageError } from '../output';
-import { exits, Option, paygateCommand, runCommand } from '../parser';
+import { exits, Option, paygateCommand } from '../parser';
 import { formatGatewayDate, type CalendarDate } from '../../core/dates';
 import { createRecurringPayments, parseReportTemplate, prepareSubmission, runCustomReport } from '../../core/gateway';
 import { lint } from '../../core/rules/lint';

@@ -7,7 +7,7 @@ import type { CliContext } from '../context';
 import { readInput } from '../io';
 import { openLedger } from '../ledger';
 import { inputError } from '../output';
-import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand } from '../parser';
 
 export interface DiffOptions {
   against: string;

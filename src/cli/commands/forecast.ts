@@ -2,7 +2,7 @@ import type { CliContext } from '../context';
 import { forecastTextOutput } from '../format/forecast';
 import { readInput } from '../io';
 import { inputError, jsonLine, usageError } from '../output';
-import { choiceOption, exits, paygateCommand, rawOption, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand, rawOption } from '../parser';
 import { addMonthsClamped, compareDates, parseGatewayDate, type CalendarDate } from '../../core/dates';
 import { gatewayToday } from '../gatewayToday';
 import { defaultWindow, FORECAST_BY, forecastText, type ForecastBy } from '../../core/forecast';

@@ -3,7 +3,7 @@ import type { CliContext } from '../context';
 import { localGatewayFor, localStateDir } from '../localGateway';
 import { DEFAULT_PATHS } from '../../core/gateway/environments';
 import { field, usageError } from '../output';
-import { exits, paygateCommand, runCommand } from '../parser';
+import { exits, paygateCommand } from '../parser';
 import { formatGatewayDate } from '../../core/dates';
 import { terminalField } from '../../core/output';
 import {

@@ -2,7 +2,7 @@ import { localGatewayText, recordedOutcomeText, type SubmissionRecord } from '..
 import type { CliContext } from '../context';
 import { damageText, openLedger, sendingNow } from '../ledger';
 import { field, inputError, jsonLine } from '../output';
-import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand } from '../parser';
 
 export interface LedgerListOptions {
   format: 'text' | 'json';

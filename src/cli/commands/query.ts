@@ -1,6 +1,6 @@
 import type { CliContext } from '../context';
 import { inputError } from '../output';
-import { choiceOption, exits, paygateCommand, rawOption, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand, rawOption } from '../parser';
 import { addQueryOptions, planProblemText, printQueryOutcome, querySpec, type QueryCliOptions } from '../query';
 import { InputProblem, textChunks } from '../textChunks';
 import { findView } from '../views';

@@ -17,7 +17,7 @@ import type { CliContext } from '../context';
 import { formatReconcileCsv, formatReconcileJson, formatReconcileText, reportFileLabel, reportRunLabel } from '../format/reconcile';
 import { readInput } from '../io';
 import { EXIT, field, inputError } from '../output';
-import { choiceOption, exits, paygateCommand, rawOption, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand, rawOption } from '../parser';
 import { feedReport, ledgerBatches, namedBatches, type BatchSource } from '../reconcileInputs';
 
 export interface ReconcileOptions {

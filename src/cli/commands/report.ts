@@ -6,7 +6,7 @@ import { reportTarget, type CliReportTarget } from '../reportTarget';
 import type { CliContext } from '../context';
 import { readInput } from '../io';
 import { EXIT, exitCodeFor, field, inputError, jsonLine, outcomeJson, outcomeText } from '../output';
-import { choiceOption, exits, paygateCommand, rawOption, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand, rawOption } from '../parser';
 import { printSavedReport, withReportFile } from '../reportOut';
 import { addQueryOptions, asksForQuery, type QueryCliOptions } from '../query';
 import { prepareReportQuery, type ReportQuery } from '../reportQuery';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CliContext } from '../context';
 import { field, inputError, jsonLine, usageError } from '../output';
-import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand } from '../parser';
 import { formatGatewayDate, type CalendarDate } from '../../core/dates';
 import { readBatch } from '../../core/rules/batch';
 import { computeSchedule, scheduleInputFromRow, type ChargeAmount } from '../../core/schedule/schedule';

@@ -4,7 +4,7 @@ import { SECRET_ENV } from '../credentials';
 import type { CliContext } from '../context';
 import { field, inputError, jsonLine, usageError } from '../output';
 import { maskText } from '../../core/output';
-import { choiceOption, collect, exits, paygateCommand, runCommand } from '../parser';
+import { choiceOption, collect, exits, paygateCommand } from '../parser';
 import { checkSigningCredentials, signRequest, type SigningCredentials } from '../../core/oauth';
 
 export interface SignOptions {

@@ -6,7 +6,7 @@ import type { CliContext } from '../context';
 import { displayPosition, maxBytesOption, parseByteCount, readInput } from '../io';
 import { writeNewFiles } from '../newFiles';
 import { inputError, usageError } from '../output';
-import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand } from '../parser';
 
 export interface SplitOptions {
   maxRows?: string;

@@ -12,7 +12,7 @@ import type { CliContext } from '../context';
 import { displayPosition, readInput } from '../io';
 import { damageText, describeEarlier, openLedger } from '../ledger';
 import { EXIT, exitCodeFor, field, inputError, jsonLine, outcomeJson, outcomeText } from '../output';
-import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand } from '../parser';
 
 export interface SubmitOptions {
   env?: string;

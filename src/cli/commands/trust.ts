@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { CONFIG_FILE } from '../config';
 import type { CliContext } from '../context';
 import { field, inputError, usageError } from '../output';
-import { exits, paygateCommand, runCommand } from '../parser';
+import { exits, paygateCommand } from '../parser';
 import { CliConfigSchema, formatZodIssues } from '../../core/gateway';
 import { readJsonText } from '../../core/gateway/jsonPosition';
 import { readTrustStore, revokeTrust, TRUST_FILE, trustFile, userConfigDir } from '../trust';
