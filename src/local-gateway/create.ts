@@ -3,13 +3,13 @@
 
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../core/payload';
-import { Codes } from '../core/rules/codes';
+import type { Code } from '../core/rules/codes';
 import { lint } from '../core/rules/lint';
 import { gatewayOrderId } from '../core/orderId';
 import type { LintDiagnostic } from '../core/rules/types';
 import { createPayment, gatewayToday } from './payments';
 import { DEMO_PROJECT_CURRENCY } from './merchant';
-import { ErrorCodes, PayloadErrorCodes, lintErrorCode } from './errorCodes';
+import { ErrorCodes, GATEWAY_ACCEPTS, PayloadErrorCodes, lintErrorCode } from './errorCodes';
 import type { ChargeEvent, GatewayState, StoredPayment } from './types';
 
 /** A valid row with this client-orderid makes the gateway answer HTTP 500 with an error ID (documented trigger). */
@@ -78,14 +78,10 @@ function decodePayload(payload: string | undefined, maxPayload: number): { ok: t
   }
 }
 
-/**
- * The rule book's errors the gateway itself refuses. duplicate-order-id is an error of ours, not the
- * gateway's: it creates one payment profile per row, so two rows of one id are two payments (issue 37),
- * and the local gateway does as it does.
- */
+/** The first of the rule book's errors the gateway itself refuses (not those of GATEWAY_ACCEPTS). */
 function firstError(diagnostics: LintDiagnostic[]): LintDiagnostic | undefined {
   return diagnostics
-    .filter((d) => d.severity === 'error' && d.code !== Codes.duplicateOrderId)
+    .filter((d) => d.severity === 'error' && !GATEWAY_ACCEPTS.has(d.code as Code))
     .sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character)[0];
 }
 
