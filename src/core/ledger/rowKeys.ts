@@ -78,6 +78,16 @@ export function gatewayKeyOfOldRow(secret: LedgerSecret, row: Pick<RowKey, 'key'
   return key !== row.key && rawOrderKey(secret, row.orderId) === row.key ? key : undefined;
 }
 
+/** The rows, and for each older row whose gateway key differs (gatewayKeyOfOldRow) the same row under that key. */
+export function withGatewayKeys(rows: BatchRowKeys, secret: LedgerSecret): BatchRowKeys {
+  let extra: RowKey[] | undefined;
+  for (const r of rows.rows) {
+    const key = gatewayKeyOfOldRow(secret, r);
+    if (key) (extra ??= []).push({ ...r, key });
+  }
+  return extra ? { columns: rows.columns, rows: [...rows.rows, ...extra] } : rows;
+}
+
 export function valueHash(secret: LedgerSecret, column: string, value: string): string {
   return secret.keyedHash(`value\0${column}\0${value}`, 8);
 }
