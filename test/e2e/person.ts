@@ -18,7 +18,7 @@ import { ensureCodeServer, ensureSystemTools } from './install';
 import { guardRun, onCleanup } from './processes';
 import { bigBatchSteps, writeBigBatch } from './personBigBatch';
 import * as wb from './workbench';
-import { callbackBody } from '../../src/core/callbacks';
+import { callbackQuery } from '../../src/core/callbacks';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const LANGUAGE_NAME = 'PayGate Recurring CSV';
@@ -877,7 +877,7 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
         fetch(`${url}paygate/notify`, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: callbackBody({ status, orderid: '1001', 'client-orderid': order, amount: '10.000', currency: 'EUR' }, k),
+          body: callbackQuery({ type: 'sale', status, orderid: '1001', client_orderid: order, amount: '10.000', currency: 'EUR' }, k),
           signal: AbortSignal.timeout(wb.SHORT),
         }).then((r) => r.status);
       // The declined one as a merchant makes one up from the terminal, signed with the local gateway's key.
@@ -980,7 +980,14 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
       const answer = await fetch(`${listeningUrl}paygate/notify`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: callbackBody({ status: 'approved', orderid: '1002', 'client-orderid': 'PERSON-4', amount: '5.000', currency: 'EUR' }),
+        body: callbackQuery({
+          type: 'sale',
+          status: 'approved',
+          orderid: '1002',
+          client_orderid: 'PERSON-4',
+          amount: '5.000',
+          currency: 'EUR',
+        }),
         signal: AbortSignal.timeout(wb.SHORT),
       });
       if ((await answer.text()) !== 'handled') throw new Error(`the caller got HTTP ${answer.status}, not the handler's answer`);
