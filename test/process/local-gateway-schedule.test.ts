@@ -350,7 +350,11 @@ test('a receiver answering 500 is retried as the simulated clock advances: the f
       }
       assert.equal(tries[0], 1, 'the charge day: the first try');
       assert.ok(tries[1] > 1, `a retry within the next simulated day (${tries.join(',')})`);
-      assert.equal(tries.reduce((a, b) => Math.max(a, b), 0), 30, `at most 30 tries (${tries.join(',')})`);
+      assert.equal(
+        tries.reduce((a, b) => Math.max(a, b), 0),
+        30,
+        `at most 30 tries (${tries.join(',')})`,
+      );
       assert.equal(tries[14], 30, `all 30 within 14 simulated days (${tries.join(',')})`);
       assert.equal(tries[19], 30, 'and none after');
       for (let i = 1; i < tries.length; i++) assert.ok(tries[i] >= tries[i - 1]);
