@@ -244,6 +244,7 @@ describe('positions property', () => {
     'period-interval',
     'amount-range',
     'callback-exclusive',
+    'callback-port',
     'state-required',
     'date-order',
     'card-luhn',
