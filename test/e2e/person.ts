@@ -921,7 +921,7 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
       const header = page.locator('.pane-header', { hasText: new RegExp(callbacksView.name, 'i') }).first();
       await page.locator('.pane', { has: header }).locator('.monaco-list-row', { hasText: 'PERSON-2' }).first().click();
       // Its own panel (titled by the client-orderid) comes to the front; its rows name the fields.
-      const frame = await wb.webviewFrame(page, 'text=field client-orderid', wb.SHORT);
+      const frame = await wb.webviewFrame(page, 'text=field client_orderid', wb.SHORT);
       await frame.locator('text=PERSON-2').first().waitFor({ timeout: wb.SHORT });
       await screenshot('callback-details');
       if (await frame.locator('button#reconcile').isVisible())
