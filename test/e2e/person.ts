@@ -931,6 +931,33 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     { previous: false },
   );
 
+  // Issue 39: the local gateway calls back as the gateway does (the family's "Merchant Callbacks"
+  // documentation: a GET with orderid, merchant_order, client_orderid, amount, status, type and control in the
+  // query string). A row whose notify_url is the listener, sent from the terminal to the editor's local
+  // gateway, is charged at once; its callback arrives in the view with its control valid and the real names.
+  await step(
+    "the local gateway's callback arrives in the Callbacks view in the gateway's shape: GET, the fields in the query string",
+    async () => {
+      const callbacksView = view('paygate.callbacks');
+      if (!listeningUrl) throw new Error('the listener did not start');
+      const [header, first] = fs.readFileSync(path.join(workspace, 'valid.rpcsv'), 'utf8').split(/\r?\n/);
+      const row = first.replace(/^GYM-2027-0001;/, 'PERSON-CB-1;').replace(/;$/, `;${listeningUrl}paygate/notify`);
+      fs.writeFileSync(path.join(workspace, 'callback.rpcsv'), `${header}\r\n${row}\r\n`);
+      const sent = await paygateCli(['submit', 'callback.rpcsv']);
+      if (sent.code !== 0) throw new Error(`paygate submit exited ${sent.code}: ${sent.out.slice(0, 300)}`);
+      const label = await wb.viewRow(page, callbacksView.name, 'PERSON-CB-1');
+      const header2 = page.locator('.pane-header', { hasText: new RegExp(callbacksView.name, 'i') }).first();
+      await page.locator('.pane', { has: header2 }).locator('.monaco-list-row', { hasText: 'PERSON-CB-1' }).first().click();
+      const frame = await wb.webviewFrame(page, 'text=field merchant_order', wb.SHORT);
+      const request = (await frame.locator('text=/GET \\/paygate\\/notify\\?/').first().textContent({ timeout: wb.SHORT })) ?? '';
+      await screenshot('callback-real-shape');
+      if (!/control valid/.test(label)) throw new Error(`the local gateway's callback reads ${label}`);
+      for (const part of ['type=sale', 'client_orderid=PERSON-CB-1', 'merchant_order=PERSON-CB-1', 'control='])
+        if (!request.includes(part)) throw new Error(`the request line lacks ${part}: ${request.slice(0, 200)}`);
+      return `${label.replace(/\s+/g, ' ').slice(0, 80)} | ${request.slice(0, 80)}`;
+    },
+  );
+
   await step('"Forward Callbacks to..." passes callbacks to a handler, and "Replay Callback to..." sends one again', async () => {
     const callbacksView = view('paygate.callbacks');
     // (after the step above: it failed, or it left the listener running and its address here)
