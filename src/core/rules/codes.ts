@@ -17,6 +17,7 @@ export const Codes = {
   amountMode: 'amount-mode',
   amountRange: 'amount-range',
   callbackExclusive: 'callback-exclusive',
+  callbackPort: 'callback-port',
   stateRequired: 'state-required',
   dateOrder: 'date-order',
   alreadySent: 'already-sent',
@@ -80,6 +81,11 @@ export const CodeInfo: Record<Code, { severity: Severity; where: string; when: s
     severity: 'warning',
     where: 'cell (client-orderid)',
     when: "whitespace around the id, or a byte order mark or another invisible character (zero-width space, word joiner, soft hyphen) anywhere in it: the gateway reads the id without them (trimmed, NFC), our own tools and the merchant's systems may not",
+  },
+  'callback-port': {
+    severity: 'warning',
+    where: 'cell (notify_url, server_callback_url)',
+    when: 'a port the gateway never calls back on (only 80/8080 for http, 443/8443 for https; a URL without a port counts as its default); loopback addresses are exempt (only the local gateway calls them)',
   },
   'card-data-in-git': {
     severity: 'warning',
