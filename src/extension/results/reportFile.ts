@@ -3,7 +3,8 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { looksLikePdf, MAX_PDF_BYTES, formatBytes, type ReportInfo } from '../../shared/pdfProtocol';
+import { MAX_PDF_BYTES, formatBytes, type ReportInfo } from '../../shared/pdfProtocol';
+import { hasPdfSignature, PDF_HEAD_BYTES } from '../../core/pdfSignature';
 import type { PdfContent } from './pdfPanel';
 
 export type ReportFileRead =
@@ -22,9 +23,9 @@ async function startsLikePdf(uri: vscode.Uri): Promise<boolean> {
   const handle = await fs.open(uri.fsPath, 'r').catch(() => undefined);
   if (!handle) return false;
   try {
-    const head = new Uint8Array(1024);
+    const head = new Uint8Array(PDF_HEAD_BYTES);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    return looksLikePdf(head.subarray(0, bytesRead));
+    return hasPdfSignature(head.subarray(0, bytesRead));
   } finally {
     await handle.close();
   }
@@ -52,8 +53,8 @@ export async function readReportFile(uri: vscode.Uri): Promise<ReportFileRead> {
     };
   }
   const bytes = await vscode.workspace.fs.readFile(uri);
-  if (!looksLikePdf(bytes)) {
-    return { kind: 'refused', title, message: `${name} is not a PDF: it does not start with the PDF signature (%PDF-).` };
+  if (!hasPdfSignature(bytes)) {
+    return { kind: 'refused', title, message: `${name} is not a PDF: the PDF signature (%PDF-) is not in its first 1,024 bytes.` };
   }
   return {
     kind: 'pdf',
