@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { MAX_PDF_BYTES, formatBytes, type ReportInfo } from '../../shared/pdfProtocol';
 import { hasPdfSignature, PDF_HEAD_BYTES } from '../../core/pdfSignature';
 import type { PdfContent } from './pdfPanel';
+import { errorMessage } from '../../core/errorMessage';
 
 export type ReportFileRead =
   | { kind: 'pdf'; content: PdfContent }
@@ -43,7 +44,7 @@ export async function readReportFile(uri: vscode.Uri): Promise<ReportFileRead> {
   try {
     stat = await vscode.workspace.fs.stat(uri);
   } catch (err) {
-    return { kind: 'refused', title, message: `${name} cannot be read: ${err instanceof Error ? err.message : String(err)}` };
+    return { kind: 'refused', title, message: `${name} cannot be read: ${errorMessage(err)}` };
   }
   if (stat.size > MAX_PDF_BYTES) {
     return {
