@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { runQueryCommand } from '../../src/cli/commands/query';
+import { runQueryCommand } from '../fixtures/cli/commands';
 import { parseExpression } from '../../src/core/query';
 import { MAX_NESTING } from '../../src/core/query/parser';
 import { planQuery } from '../../src/core/query/plan';
