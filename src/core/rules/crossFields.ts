@@ -6,7 +6,8 @@ import { inMessage } from './quote';
 import type { ProblemCollector } from './problems';
 import type { Fix } from './types';
 import { thousandthsIn } from '../amounts';
-import { digitsValue, luhnValidIn } from './values';
+import { luhnValidIn } from '../luhn';
+import { digitsValue } from './values';
 
 // The checks across the cells of one row (amount modes, pairs, dates, card), run by checkRows on cells
 // that passed their own checks (the `good` flags, by column ordinal). Five named checks rather than one
