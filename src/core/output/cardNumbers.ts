@@ -107,22 +107,6 @@ export function hasDigits(text: string, n: number): boolean {
   return false;
 }
 
-/** Every digit of any script as its ASCII digit, everything else as it is. */
-export function foldDigits(text: string): string {
-  let out = '';
-  let copied = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) < 0x660) continue;
-    const k = kindAt(text, i);
-    if (k >= 0) {
-      out += text.slice(copied, i) + String.fromCharCode(48 + k);
-      copied = i + width(text, i);
-    }
-    if (width(text, i) === 2) i++;
-  }
-  return copied === 0 ? text : out + text.slice(copied);
-}
-
 /** `text` with its separators (as the detection knows them) left out and its digits folded to ASCII. */
 export function withoutSeparators(text: string): string {
   let out = '';
