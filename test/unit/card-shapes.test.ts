@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { hideCvvs, isCvvName, maskCardNumbers, maskText, safeCsv, safeJson } from '../../src/core/output';
+import { hideCvvs, isCvvName, maskCardNumbers, maskText, safeBody, safeCsv, safeJson } from '../../src/core/output';
 import { withoutSeparators } from '../../src/core/output/cardNumbers';
 import { maskCardValue, maskQuotedValue } from '../../src/core/output/mask';
 import { neutraliseFormula } from '../../src/core/output/formulas';
@@ -124,6 +124,19 @@ test('free text and quoted values: the same notion, looser where a mistyped numb
   assert.equal(
     maskText('amount 29.990 on 28.12.2025, id 7bac2e02-8183-4276-9800-034019f2ba4b'),
     'amount 29.990 on 28.12.2025, id 7bac2e02-8183-4276-9800-034019f2ba4b',
+  );
+});
+
+test('a callback body holding card numbers of other scripts under a neutral name is masked', () => {
+  // Kept raw before: the store let values with fewer than 3 ASCII digits through unscanned.
+  const body = JSON.stringify({ note: '４１１１１１１１１１１１１１１１', more: ['٣٧٨٢٨٢٢٤٦٣١٠٠٠٥'] });
+  assert.equal(safeBody(body, 'application/json'), JSON.stringify({ note: '４１１１１１******１１１１', more: ['٣٧٨٢٨٢*****٠٠٠٥'] }));
+  assert.equal(
+    safeBody(
+      'note=%EF%BC%94%EF%BC%91%EF%BC%91%EF%BC%91%EF%BC%91%EF%BC%91%EF%BC%91%EF%BC%91%EF%BC%91%EF%BC%91%EF%BC%91%EF%BC%91%EF%BC%91%EF%BC%91%EF%BC%91%EF%BC%91',
+      'application/x-www-form-urlencoded',
+    ).includes('******'),
+    true,
   );
 });
 

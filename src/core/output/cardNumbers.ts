@@ -47,8 +47,13 @@ const ND = /^\p{Nd}$/u;
  * fullwidth and katakana dots), slashes (fraction, division, fullwidth), fullwidth underscore, the invisible
  * fillers and joiners that are not \p{Cf} (combining grapheme joiner, Mongolian vowel separator, Hangul fillers).
  */
-const WIDE_SEPARATOR =
-  /^[\p{Zs}\p{Pd}\p{Cf}\u2212\u00b7\u2022\u2024\u2027\u2219\u22c5\u30fb\uff0e\uff65\u2044\u2215\uff0f\uff3f\u180e\u115f\u1160\u3164\uffa0]$|^\u034f$/u;
+const SEPARATOR_CLASS =
+  '[\\t ./_\\p{Zs}\\p{Pd}\\p{Cf}\\u2212\\u00b7\\u2022\\u2024\\u2027\\u2219\\u22c5\\u30fb\\uff0e\\uff65\\u2044\\u2215\\uff0f\\uff3f\\u180e\\u115f\\u1160\\u3164\\uffa0]|\\u034f';
+const WIDE_SEPARATOR = new RegExp(`^(?:${SEPARATOR_CLASS})$`, 'u');
+/** Where a run of at least 13 (or 12) digits of any script joined by separators starts: found by the regex engine, fast. */
+const candidate = (min: number) => new RegExp(`\\p{Nd}(?:(?:${SEPARATOR_CLASS})*\\p{Nd}){${min - 1},}`, 'gu');
+const CANDIDATE_13 = candidate(13);
+const CANDIDATE_12 = candidate(12);
 
 /** Kinds of the characters beyond ASCII met so far (few distinct ones in practice), bounded. */
 const WIDE_KIND = new Map<number, number>();
@@ -167,18 +172,24 @@ function isCard(digits: string, from: number, to: number): boolean {
 
 const DATE_JOIN = /^[./-]$/;
 
+/** The digits of group `h` of a run. */
+function groupDigits(run: Run, h: number): string {
+  return run.digits.slice(run.groupStarts[h], h + 1 < run.groupStarts.length ? run.groupStarts[h + 1] : run.digits.length);
+}
+
+const isYear = (s: string) => s.length === 4 && (s.startsWith('19') || s.startsWith('20'));
+const isDayMonth = (d: string, m: string) => d.length <= 2 && m.length <= 2 && +d >= 1 && +d <= 31 && +m >= 1 && +m <= 12;
+
 /** Groups g, g+1, g+2 of a run read as a date: DD.MM.YYYY (or MM/DD/YYYY) or YYYY-MM-DD, one separator twice. */
 function isDateAt(run: Run, g: number): boolean {
   if (g + 2 >= run.groupStarts.length) return false;
   const a = run.joins[g];
   if (a !== run.joins[g + 1] || !DATE_JOIN.test(a)) return false;
-  const group = (h: number) =>
-    run.digits.slice(run.groupStarts[h], h + 1 < run.groupStarts.length ? run.groupStarts[h + 1] : run.digits.length);
-  const [x, y, z] = [group(g), group(g + 1), group(g + 2)];
-  const year = (s: string) => s.length === 4 && (s.startsWith('19') || s.startsWith('20'));
-  const dayMonth = (d: string, m: string) => d.length <= 2 && m.length <= 2 && +d >= 1 && +d <= 31 && +m >= 1 && +m <= 12;
-  if (year(z)) return dayMonth(x, y) || dayMonth(y, x);
-  return year(x) && dayMonth(z, y);
+  const x = groupDigits(run, g);
+  const y = groupDigits(run, g + 1);
+  const z = groupDigits(run, g + 2);
+  if (isYear(z)) return isDayMonth(x, y) || isDayMonth(y, x);
+  return isYear(x) && isDayMonth(z, y);
 }
 
 /**
@@ -227,13 +238,18 @@ export type CardMode =
   /** Also any run of 12 or more digits, glued to letters or not (a cell quoted into a message, text at rest). */
   | 'strict';
 
+/** Where group `g` of a run starts in its digits (its length past the last group). */
+function groupStart(run: Run, g: number): number {
+  return g < run.groupStarts.length ? run.groupStarts[g] : run.digits.length;
+}
+
 /**
  * The digit ranges (into `run.digits`) of groups [g0, g1) to mask: the whole stretch when it is a card
  * number (or, by `mode`, long enough); otherwise the longest stretches of whole groups that are, left to
  * right and not overlapping.
  */
 function cardRanges(run: Run, g0: number, g1: number, mode: CardMode, text: string, out: Array<[number, number]>): void {
-  const start = (g: number) => (g < run.groupStarts.length ? run.groupStarts[g] : run.digits.length);
+  const start = (g: number) => groupStart(run, g);
   const from = start(g0);
   const to = start(g1);
   const n = to - from;
@@ -305,23 +321,27 @@ function idSpans(text: string): Map<number, number> | undefined {
 
 /** The UTF-16 ranges of `text` to replace by one `*` each (flat: start, end, start, end…), in order. */
 function maskedRanges(text: string, mode: CardMode): number[] {
-  const spans = mode === 'strict' ? undefined : idSpans(text);
-  const spanStarts = spans && new Set(spans.keys());
+  // The ids of known form are looked for once a candidate is found (most text has none).
+  let spans: Map<number, number> | undefined | null = mode === 'strict' ? undefined : null;
+  let spanStarts: Set<number> | undefined;
   const out: number[] = [];
   const ranges: Array<[number, number]> = [];
-  for (let i = 0; i < text.length;) {
-    const spanEnd = spans?.get(i);
-    if (spanEnd !== undefined) {
-      i = spanEnd;
+  const min = mode === 'cards' ? MIN_DIGITS : 12;
+  const finder = mode === 'cards' ? CANDIDATE_13 : CANDIDATE_12;
+  finder.lastIndex = 0;
+  for (let m = finder.exec(text); m !== null; m = finder.exec(text)) {
+    if (spans === null) {
+      spans = idSpans(text);
+      spanStarts = spans && new Set(spans.keys());
+    }
+    const spanEnd = insideSpan(spans, m.index);
+    if (spanEnd >= 0) {
+      finder.lastIndex = spanEnd;
       continue;
     }
-    if (kindAt(text, i) < 0) {
-      i += width(text, i);
-      continue;
-    }
-    const run = readRun(text, i, spanStarts);
-    i = run.end;
-    if (run.digits.length < (mode === 'cards' ? MIN_DIGITS : 12)) continue;
+    const run = readRun(text, m.index, spanStarts);
+    finder.lastIndex = run.end;
+    if (run.digits.length < min) continue;
     ranges.length = 0;
     for (const [g0, g1] of segments(run)) cardRanges(run, g0, g1, mode, text, ranges);
     for (const [from, to] of ranges) {
@@ -329,6 +349,13 @@ function maskedRanges(text: string, mode: CardMode): number[] {
     }
   }
   return out;
+}
+
+/** The end of the id span holding `at`, or -1. */
+function insideSpan(spans: Map<number, number> | undefined, at: number): number {
+  if (spans === undefined) return -1;
+  for (const [from, to] of spans) if (at >= from && at < to) return to;
+  return -1;
 }
 
 /** `text` with each range replaced by one `*`. */
