@@ -10,6 +10,7 @@ import { maskText } from '../../core/output';
 import { damageText } from '../../core/ledger/words';
 import { askRowsAgain, askSendAgain, type RowsAnswer } from './resendQuestions';
 import { holdsCvv, moveAlreadySentRows, offerStripCvv } from './ledgerEdits';
+import { readBatch } from '../../core/rules/batch';
 import { log, showErrorWithLog } from '../log';
 import { showError, showInfo, showWarning } from '../say';
 import type { ResultsPanelApi } from '../results/register';
@@ -54,8 +55,15 @@ export type SubmitRefusal =
   | 'invalid-environment';
 
 export type SubmitResult =
-  | { status: 'sent'; outcome: SubmitOutcome['outcome']; record: SubmissionRecord; ledgerFile: string }
-  | { status: 'refused'; reason: SubmitRefusal; message: string; rows?: number; movedTo?: string };
+  | { status: 'sent'; outcome: SubmitOutcome['outcome']; record: SubmissionRecord; ledgerFile: string; moved?: MovedRows }
+  | { status: 'refused'; reason: SubmitRefusal; message: string; rows?: number; movedTo?: string; moved?: MovedRows };
+
+/** The rows already sent that "Move … then send what is left" moved out before sending the rest. */
+export interface MovedRows {
+  rows: number;
+  /** The new file holding them. */
+  to: string;
+}
 
 export interface SubmitCommandDeps extends TargetDeps {
   ledger: EditorLedger;
@@ -147,7 +155,18 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
     ledgerMessage: (outcome, _t, prepared) => summary(outcome, envName, sensitiveValues(prepared.lint.batch)),
     sensitive: (prepared) => sensitiveValues(prepared.lint.batch),
   });
-  return editorResult(result, { deps, doc, name, envName, ledgerFile: ledger.filePath, rowsAnswer, stripCvv: options.stripCvv });
+  return editorResult(result, {
+    deps,
+    doc,
+    name,
+    envName,
+    ledgerFile: ledger.filePath,
+    rowsAnswer,
+    stripCvv: options.stripCvv,
+    // What is left after the move is sent as any batch is (the production question included); the rows
+    // question cannot come back, since the rows it was about are gone from the file.
+    sendRest: () => submitCommand(deps, doc.uri, { ...options, sendRowsAgain: false }),
+  });
 }
 
 type CoreResult = CoreSubmitResult<EditorTarget, SubmitResult>;
@@ -163,6 +182,8 @@ interface Telling {
   rowsAnswer: RowsAnswer;
   /** The answer to the offer to empty the CVVs of an accepted batch (absent: offered). */
   stripCvv: boolean | undefined;
+  /** Submits the document again: what is left once the rows already sent were moved out. */
+  sendRest: () => Promise<SubmitResult>;
 }
 
 /** What the editor says and returns of how a submit ended. */
@@ -190,7 +211,7 @@ async function editorResult(result: CoreResult, t: Telling): Promise<SubmitResul
         false,
       );
     case 'already-sent':
-      return rowsRefused(t.doc, name, envName, result.rows, t.rowsAnswer);
+      return rowsRefused(t, result.rows);
     case 'raced':
       return refuse(
         'duplicate-declined',
@@ -272,37 +293,41 @@ async function bytesOnDisk(doc: vscode.TextDocument): Promise<string | undefined
   return fs.readFile(doc.uri.fsPath, 'utf8').catch(() => undefined);
 }
 
-/** Rows already sent: nothing was sent; they were moved to a new file when the person chose so. */
-async function rowsRefused(
-  doc: vscode.TextDocument,
-  name: string,
-  envName: string,
-  rows: readonly AlreadySentRow[],
-  answer: RowsAnswer,
-): Promise<SubmitResult> {
+/**
+ * Rows already sent: nothing was sent, or (the person chose "Move … then send what is left") they were
+ * moved to a new file and the rest is sent as any batch is.
+ */
+async function rowsRefused(t: Telling, rows: readonly AlreadySentRow[]): Promise<SubmitResult> {
+  const { doc, name, envName } = t;
   const n = rows.length;
   const what = `${n} row${n === 1 ? ' of ' + name + ' was' : 's of ' + name + ' were'} already sent to ${envName}`;
-  if (answer !== 'move') return { ...refuse('already-sent', `Not sent: ${what}.`, false), rows: n };
+  if (t.rowsAnswer !== 'move') return { ...refuse('already-sent', `Not sent: ${what}.`, false), rows: n };
+  let done: Awaited<ReturnType<typeof moveAlreadySentRows>>;
   try {
-    const moved = await moveAlreadySentRows(doc, rows);
-    if (!moved) return { ...refuse('already-sent', `Not sent: ${what}; only a file on disk can be split.`), rows: n };
-    const movedName = path.basename(moved.path);
-    void showInfo(
-      `PayGate: moved ${n} already-sent row${n === 1 ? '' : 's'} of ${name} to ${movedName}. ${name} now holds the rows not sent yet (unsaved): nothing was sent.`,
-    );
-    return {
-      status: 'refused',
-      reason: 'already-sent',
-      message: `Not sent: ${what}; moved to ${movedName}.`,
-      rows: n,
-      movedTo: moved.fsPath,
-    };
+    done = await moveAlreadySentRows(doc, rows);
   } catch (err) {
     return {
       ...refuse('already-sent', `Not sent: ${what}; the rows could not be moved: ${err instanceof Error ? err.message : String(err)}`),
       rows: n,
     };
   }
+  if (!done) return { ...refuse('already-sent', `Not sent: ${what}; only a file on disk can be split.`), rows: n };
+  const movedName = path.basename(done.target.path);
+  const moved: MovedRows = { rows: n, to: done.target.fsPath };
+  const rowsWord = `${n} already-sent row${n === 1 ? '' : 's'}`;
+  // Said once the files are written, in the order it happened: moved (and saved, or not), then the send.
+  log().info(`Submit ${name}: moved ${rowsWord} to ${movedName}${done.saved ? '' : `; ${name} has unsaved changes`}`);
+  const left = readBatch(doc.getText()).rows.filter((r) => !r.record.isBlank).length;
+  if (left === 0) {
+    const message = `moved ${rowsWord} of ${name} to ${movedName}; no row is left to send, nothing was sent.`;
+    void showInfo(`PayGate: ${message}`);
+    return { status: 'refused', reason: 'no-rows', message: `Not sent: ${message}`, rows: n, movedTo: moved.to, moved };
+  }
+  void showInfo(
+    `PayGate: moved ${rowsWord} of ${name} to ${movedName}${done.saved ? '' : ` (${name} keeps its unsaved changes)`}; sending the ${left} row${left === 1 ? '' : 's'} left to ${envName}.`,
+  );
+  const sent = await t.sendRest();
+  return { ...sent, moved, ...(sent.status === 'refused' ? { movedTo: moved.to } : {}) };
 }
 
 function sendWithProgress(name: string, envName: string, target: Target, payload: string): Thenable<SubmitOutcome> {
