@@ -2,7 +2,7 @@ import { localGatewayText, recordedOutcomeText, type SubmissionRecord } from '..
 import type { CliContext } from '../context';
 import { damageText, openLedger, sendingNow } from '../ledger';
 import { field, inputError, jsonLine } from '../output';
-import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand } from '../parser';
 
 export interface LedgerListOptions {
   format: 'text' | 'json';
@@ -30,8 +30,6 @@ export function historyCommand(ctx: CliContext) {
     .option('--state <DIR>', 'the ledger directory (default $PAYGATE_DATA_DIR, else $XDG_DATA_HOME/paygate, else ~/.local/share/paygate)')
     .action(exits((o) => listLedger(o, ctx)));
 }
-
-export const runHistory = (args: string[], ctx: CliContext) => runCommand(historyCommand, args, ctx);
 
 function state(r: SubmissionRecord): string {
   if (r.state === 'sending') return sendingNow(r) ? 'sending (in progress)' : 'sending, interrupted: outcome unknown';
