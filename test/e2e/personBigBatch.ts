@@ -108,6 +108,8 @@ export async function bigBatchSteps(p: PersonSteps): Promise<void> {
       const text = (await refusal.first().locator('.notification-list-item-message').innerText()).trim();
       await screenshot('big-batch-submit-refused');
       if (!text.includes(`${BIG_BATCH} has ${WRONG.length} lint errors`)) throw new Error(`the refusal says: ${text}`);
+      // Read, then put away as a person does: an error toast stays, and later steps read the toasts.
+      await wb.runCommand(page, 'Notifications: Clear All Notifications');
       return `progress: "${shown}"; then: ${text}`;
     },
     { previous: false },
