@@ -8,6 +8,7 @@ import type { ResultsPanelApi } from '../results/register';
 import { feedReport, reportFileOf, type Batches } from './inputs';
 import { reconciliationView, rowKey } from './view';
 import { showError, showInfo, showWarning } from '../say';
+import { errorMessage } from '../../core/errorMessage';
 
 // One reconciliation in the editor: the core's result shown in the results table, and the same findings as
 // diagnostics on the batch files (information for ok/not-due, warning for the rest, never an error), which
@@ -43,7 +44,7 @@ export async function showReconciliation(
   try {
     await feedReport(file, into);
   } catch (err) {
-    void showError(`PayGate: the report cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+    void showError(`PayGate: the report cannot be read: ${errorMessage(err)}`);
     return undefined;
   }
   const result = into.end();
