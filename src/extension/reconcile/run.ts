@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { maskText } from '../../core/output';
 import { ReportReconciliation, SETTLED_STATUSES, type Reconciliation } from '../../core/reconcile';
 import type { CalendarDate } from '../../core/dates';
 import { log } from '../log';
@@ -82,7 +81,8 @@ function publishDiagnostics(result: Reconciliation, batches: Batches, collection
     const settled = SETTLED_STATUSES.includes(r.status);
     const d = new vscode.Diagnostic(
       new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
-      maskText(`${r.status}: ${r.reason}`),
+      // The reason's values were masked as they went in (core/reconcile/status.ts), not the composed line.
+      `${r.status}: ${r.reason}`,
       settled ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Warning,
     );
     d.source = DIAGNOSTIC_SOURCE;
