@@ -10,3 +10,4 @@ export * from './entry';
 export * from './alreadySent';
 export * from './rowKeys';
 export * from './batchDiff';
+export * from './store';
