@@ -43,6 +43,14 @@ export function forEachLineStart(text: string, found: (offset: number) => void):
   }
 }
 
+/** Line breaks (CRLF, LF or a lone CR) in text[from, to), found with indexOf rather than read one by one. */
+export function countBreaks(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) n++;
+  for (let i = text.indexOf('\r', from); i !== -1 && i < to; i = text.indexOf('\r', i + 1)) if (text.charCodeAt(i + 1) !== 10) n++;
+  return n;
+}
+
 /** Maps string offsets to line/character positions. A record may end in CRLF, LF or a lone CR. */
 export class LineIndex {
   /** Offset of the first character of every line, 4 bytes a line (a file may be millions of blank lines). */

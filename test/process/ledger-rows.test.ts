@@ -7,7 +7,7 @@ import { prepareSubmission } from '../../src/core/gateway';
 import { OUTCOMES, RECORDED_OUTCOMES } from '../../src/core/gateway/outcomes';
 import {
   diffAgainstLedger,
-  diffBatches,
+  DiffIndex,
   guardedSend,
   Ledger,
   mayHaveCreated,
@@ -274,7 +274,7 @@ describe('a send read back for diff', () => {
     const c = await diffAgainstLedger(ledger, changed, { serial: 's-1' });
     assert.ok(c.ok);
     assert.deepEqual(c.diff.changed, [{ 'client-orderid': 'D-0001', line: 2, columns: ['order_desc'] }]);
-    assert.deepEqual(diffBatches(readBatch(batchText('D', extended)), readBatch(batchText('D'))).added, [
+    assert.deepEqual(DiffIndex.of(readBatch(batchText('D'))).diff(readBatch(batchText('D', extended))).added, [
       { 'client-orderid': 'NEW-1', line: 7 },
     ]);
     assert.equal((await diffAgainstLedger(ledger, now, { last: 'other.rpcsv' })).ok, false);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { diffAgainstLedger, diffBatches, differs, sentAt, serialText, submissionState, type BatchDiff } from '../../core/ledger';
+import { DiffIndex, diffAgainstLedger, differs, sentAt, serialText, submissionState, type BatchDiff } from '../../core/ledger';
 import { maskText } from '../../core/output';
 import { readBatch } from '../../core/rules/batch';
 import type { CliContext } from '../context';
@@ -51,18 +51,25 @@ export const runDiff = (args: string[], ctx: CliContext) => runCommand(diffComma
 /** Reads FILE and what it is compared with, prints the difference; 0 when nothing differs, 1 otherwise. */
 export async function diffFile(file: string, o: DiffOptions, ctx: CliContext): Promise<number> {
   const fail = (message: string) => inputError(ctx, 'paygate diff', message);
-  const input = await readInput(file, ctx);
-  if (!input.ok) return fail(input.message);
-  const batch = readBatch(input.text);
   const against = o.against;
   let heading: string;
   let diff: BatchDiff;
   if (against !== 'last' && existsSync(resolve(ctx.cwd, against))) {
-    const other = await readInput(against, ctx);
-    if (!other.ok) return fail(other.message);
-    diff = diffBatches(batch, readBatch(other.text));
-    heading = `${input.name} against ${other.name}`;
+    // The older file first, kept only as a compact index; then FILE, walked against it: two parsed files
+    // are never held at once. FILE's own error is told first, as when it was read first.
+    const older = await indexFile(against, ctx);
+    if (!older.ok) {
+      const input = await readInput(file, ctx);
+      return fail(input.ok ? older.message : input.message);
+    }
+    const input = await readInput(file, ctx);
+    if (!input.ok) return fail(input.message);
+    diff = older.index.diff(readBatch(input.text));
+    heading = `${input.name} against ${older.name}`;
   } else {
+    const input = await readInput(file, ctx);
+    if (!input.ok) return fail(input.message);
+    const batch = readBatch(input.text);
     const name = file === '-' ? input.name : basename(file);
     const found = await diffAgainstLedger(openLedger(ctx, o.state), batch, against === 'last' ? { last: name } : { serial: against });
     if (!found.ok) return fail(found.message);
@@ -74,6 +81,15 @@ export async function diffFile(file: string, o: DiffOptions, ctx: CliContext): P
   }
   ctx.stdout(o.format === 'json' ? `${JSON.stringify(diff)}\n` : diffText(heading, diff));
   return differs(diff) ? 1 : 0;
+}
+
+/** The older side read and indexed; its text and parse are garbage once this returns. */
+async function indexFile(
+  file: string,
+  ctx: CliContext,
+): Promise<{ ok: true; name: string; index: DiffIndex } | { ok: false; message: string }> {
+  const other = await readInput(file, ctx);
+  return other.ok ? { ok: true, name: other.name, index: DiffIndex.of(readBatch(other.text)) } : other;
 }
 
 /** The text form: a heading, one line per added, removed and changed row, and the counts. */

@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import type { Batch } from '../rules/batch';
 import type { LedgerStore } from './store';
 import { mayHaveCreated, type SubmissionRecord } from './records';
 import { batchRowKeys, CVV, NOT_KEPT, valueHash, type BatchRowKeys, type RowKey } from './rowKeys';
-import { LedgerSecret } from './secret';
+import type { LedgerSecret } from './secret';
 
 // `paygate diff` and the editor's Compare with Last Sent: a batch against another (the last send of a file
 // of that name, a send by its serial-number, or another file), rows keyed by client-orderid: added,
@@ -74,12 +73,6 @@ export function diffRowKeys(secret: LedgerSecret, now: BatchRowKeys, before: Bat
 
 export function differs(d: BatchDiff): boolean {
   return d.added.length + d.removed.length + d.changed.length > 0;
-}
-
-/** Two batches in files: compared under a key made for this comparison only. */
-export function diffBatches(now: Batch, before: Batch): BatchDiff {
-  const secret = LedgerSecret.fromHex(randomBytes(32).toString('hex'))!;
-  return diffRowKeys(secret, batchRowKeys(now, secret), batchRowKeys(before, secret));
 }
 
 /** What a batch is compared against in the ledger: the last send of its file name, or a serial-number. */

@@ -10,4 +10,5 @@ export * from './entry';
 export * from './alreadySent';
 export * from './rowKeys';
 export * from './batchDiff';
+export * from './fileDiff';
 export * from './store';

@@ -7,14 +7,7 @@ import { CsvReader, type Piece } from '../csv/reportReader';
 import { planQuery, type PlanProblem, type QuerySpec } from './plan';
 import { queryOutcome, type QueryOutcome } from './result';
 import { QueryRun } from './run';
-
-/** Line breaks (CRLF, LF or a lone CR) in text[from, to), found with indexOf rather than read one by one. */
-export function countBreaks(text: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) n++;
-  for (let i = text.indexOf('\r', from); i !== -1 && i < to; i = text.indexOf('\r', i + 1)) if (text.charCodeAt(i + 1) !== 10) n++;
-  return n;
-}
+import { countBreaks } from '../text';
 
 export class QueryStream {
   private readonly reader: CsvReader;
