@@ -13,7 +13,11 @@ export type CommandBuilder = (ctx: CliContext) => CommandUnknownOpts;
 export interface CommandEntry {
   /** What a user types after `paygate`; the module's command must have this name. */
   readonly name: string;
-  /** Loads the command's module: a dynamic import, so a process evaluates only the command it runs. */
+  /**
+   * Loads the command's module: a dynamic import, so a process evaluates only the command it runs. Written
+   * `import('./commands/x.js').then((m) => m.xCommand)`, so knip sees which export is used and reports the
+   * module's others (test/unit/knip-entries.test.ts holds every entry to this form).
+   */
   readonly load: () => Promise<CommandBuilder>;
   /** The options scripts depend on, in the order the command defines them: the options test fails when
    *  the command's options differ, so dropping or renaming one is a visible, deliberate change. */
@@ -25,7 +29,7 @@ export interface CommandEntry {
 export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'lint',
-    load: async () => (await import('./commands/lint.js')).lintCommand,
+    load: () => import('./commands/lint.js').then((m) => m.lintCommand),
     options: ['--format', '--max-bytes', '--no-git', '--no-ledger', '--env', '--state', '--config'],
     readme: {
       usage: 'paygate lint FILE...',
@@ -35,7 +39,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'fix',
-    load: async () => (await import('./commands/fix.js')).fixCommand,
+    load: () => import('./commands/fix.js').then((m) => m.fixCommand),
     options: ['--dry-run', '--strip-cvv', '--max-bytes'],
     readme: {
       usage: 'paygate fix FILE...',
@@ -45,7 +49,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'schedule',
-    load: async () => (await import('./commands/schedule.js')).scheduleCommand,
+    load: () => import('./commands/schedule.js').then((m) => m.scheduleCommand),
     options: ['--row', '--format', '--limit', '--today'],
     readme: {
       usage: 'paygate schedule FILE',
@@ -55,7 +59,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'forecast',
-    load: async () => (await import('./commands/forecast.js')).forecastCommand,
+    load: () => import('./commands/forecast.js').then((m) => m.forecastCommand),
     options: ['--by', '--from', '--to', '--today', '--format', '--raw'],
     readme: {
       usage: 'paygate forecast FILE',
@@ -65,7 +69,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'sign',
-    load: async () => (await import('./commands/sign.js')).signCommand,
+    load: () => import('./commands/sign.js').then((m) => m.signCommand),
     options: [
       '--method',
       '--url',
@@ -89,7 +93,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'submit',
-    load: async () => (await import('./commands/submit.js')).submitCommand,
+    load: () => import('./commands/submit.js').then((m) => m.submitCommand),
     options: [
       '--env',
       '--base-url',
@@ -112,7 +116,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     // The user-facing name of the ledger's listing stays `history` (scripts call it); in the code it is the ledger.
     name: 'history',
-    load: async () => (await import('./commands/history.js')).historyCommand,
+    load: () => import('./commands/history.js').then((m) => m.historyCommand),
     options: ['--format', '--limit', '--state', '--ledger'],
     readme: {
       usage: 'paygate history',
@@ -122,7 +126,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'ledger',
-    load: async () => (await import('./commands/ledger.js')).ledgerCommand,
+    load: () => import('./commands/ledger.js').then((m) => m.ledgerCommand),
     options: ['--ledger', '--key-out', '--grant', '--format'],
     readme: {
       usage: 'paygate ledger init|status',
@@ -132,7 +136,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'diff',
-    load: async () => (await import('./commands/diff.js')).diffCommand,
+    load: () => import('./commands/diff.js').then((m) => m.diffCommand),
     options: ['--against', '--format', '--state'],
     readme: {
       usage: 'paygate diff FILE',
@@ -142,7 +146,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'split',
-    load: async () => (await import('./commands/split.js')).splitCommand,
+    load: () => import('./commands/split.js').then((m) => m.splitCommand),
     options: ['--max-rows', '--max-bytes', '--out-dir', '--format', '--read-max-bytes'],
     readme: {
       usage: 'paygate split FILE',
@@ -152,7 +156,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'report',
-    load: async () => (await import('./commands/report.js')).reportCommand,
+    load: () => import('./commands/report.js').then((m) => m.reportCommand),
     options: [
       '--env',
       '--report-base-url',
@@ -182,7 +186,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'query',
-    load: async () => (await import('./commands/query.js')).queryCommand,
+    load: () => import('./commands/query.js').then((m) => m.queryCommand),
     options: [
       '--where',
       '--group-by',
@@ -207,7 +211,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'reconcile',
-    load: async () => (await import('./commands/reconcile.js')).reconcileCommand,
+    load: () => import('./commands/reconcile.js').then((m) => m.reconcileCommand),
     options: ['--report', '--template', '--as-of', '--from', '--column', '--format', '--raw', '--env', '--state', '--config'],
     readme: {
       usage: 'paygate reconcile [BATCH...] --report FILE',
@@ -217,7 +221,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'trust',
-    load: async () => (await import('./commands/trust.js')).trustCommand,
+    load: () => import('./commands/trust.js').then((m) => m.trustCommand),
     options: ['--revoke', '--list'],
     readme: {
       usage: 'paygate trust [FILE]',
@@ -227,7 +231,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'gateway',
-    load: async () => (await import('./commands/gateway.js')).gatewayCommand,
+    load: () => import('./commands/gateway.js').then((m) => m.gatewayCommand),
     options: ['--port', '--state', '--quiet', '--advance'],
     readme: {
       usage: 'paygate gateway',
@@ -237,7 +241,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'listen',
-    load: async () => (await import('./commands/listen.js')).listenCommand,
+    load: () => import('./commands/listen.js').then((m) => m.listenCommand),
     options: ['--port', '--forward-to', '--control-key', '--format', '--state'],
     readme: {
       usage: 'paygate listen',
@@ -247,7 +251,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'callbacks',
-    load: async () => (await import('./commands/callbacks.js')).callbacksCommand,
+    load: () => import('./commands/callbacks.js').then((m) => m.callbacksCommand),
     options: [],
     readme: {
       usage: 'paygate callbacks list | replay ID | send',
@@ -257,7 +261,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'demo',
-    load: async () => (await import('./commands/demo.js')).demoCommand,
+    load: () => import('./commands/demo.js').then((m) => m.demoCommand),
     options: ['--examples', '--state', '--days', '--port'],
     readme: {
       usage: 'paygate demo',
@@ -267,7 +271,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'lsp',
-    load: async () => (await import('./commands/lsp.js')).lspCommand,
+    load: () => import('./commands/lsp.js').then((m) => m.lspCommand),
     options: ['--stdio'],
     readme: {
       usage: 'paygate lsp --stdio',

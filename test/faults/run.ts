@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { runSubmit } from '../../src/cli/commands/submit';
+import { runSubmit } from '../fixtures/cli/commands';
 import { trustFile } from '../../src/cli/trust';
 import { createRecurringPayments, prepareSubmission, type Environment } from '../../src/core/gateway';
 import { completionFor, guardedSend, Ledger, LedgerWriteError, submissionEntry } from '../../src/core/ledger';

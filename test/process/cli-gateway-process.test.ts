@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startLocalGateway, type LocalGateway } from '../../src/local-gateway';
-import { runDemo } from '../../src/cli/commands/demo';
+import { runDemo } from '../fixtures/cli/commands';
 import { testContext } from '../fixtures/cli/context';
 import { maskFields, maskText } from '../../src/core/output';
 

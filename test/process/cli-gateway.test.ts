@@ -7,10 +7,10 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import { startLocalGateway, SIMULATE_500_ORDER_ID, type LocalGateway } from '../../src/local-gateway';
 import { REPORT_COLUMNS } from '../../src/local-gateway/report';
-import { runSubmit } from '../../src/cli/commands/submit';
+import { runSubmit } from '../fixtures/cli/commands';
 import { Ledger } from '../../src/core/ledger';
-import { runReport } from '../../src/cli/commands/report';
-import { runSign } from '../../src/cli/commands/sign';
+import { runReport } from '../fixtures/cli/commands';
+import { runSign } from '../fixtures/cli/commands';
 import type { CliContext } from '../../src/cli/context';
 import { testContext } from '../fixtures/cli/context';
 

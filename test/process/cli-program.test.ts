@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { captured, testContext } from '../fixtures/cli/context';
 import { paygate, runPaygate } from '../../src/cli/program';
 import { COMMANDS } from '../../src/cli/registry';
-import { renderCliReference } from '../tools/cli-docs';
 
 // The `paygate` program as one parser: every command's help comes from its definitions, every usage error
 // has the same two lines and exit 2, and commander never ends the process (these run in the test process).
@@ -152,19 +151,5 @@ describe('the program itself', () => {
         ['valid.rpcsv', []],
       ],
     );
-  });
-});
-
-describe('docs/cli.md', () => {
-  it('is the reference generated from the definitions (run npm run docs:cli)', async () => {
-    assert.equal(readFileSync(join(root, 'docs', 'cli.md'), 'utf8'), await renderCliReference());
-  });
-  it('names every command and every option', () => {
-    const doc = readFileSync(join(root, 'docs', 'cli.md'), 'utf8');
-    for (const [name, options] of Object.entries(OPTIONS)) {
-      const section = doc.split(`## \`paygate ${name}\``)[1]?.split('\n## ')[0];
-      assert.ok(section, `docs/cli.md has a section for paygate ${name}`);
-      for (const option of options) assert.match(section, new RegExp(`\\| \`(-\\w, )?${option}\\b`), `${name} ${option}`);
-    }
   });
 });

@@ -5,11 +5,11 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { runDiff } from '../../src/cli/commands/diff';
+import { runDiff } from '../fixtures/cli/commands';
 import { fixCommand } from '../../src/cli/commands/fix';
 import { lintCommand } from '../../src/cli/commands/lint';
 import { runCommand } from '../../src/cli/parser';
-import { runSubmit } from '../../src/cli/commands/submit';
+import { runSubmit } from '../fixtures/cli/commands';
 import type { CliContext } from '../../src/cli/context';
 import { prepareSubmission } from '../../src/core/gateway';
 import { guardedSend, Ledger } from '../../src/core/ledger';

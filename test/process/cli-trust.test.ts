@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { loadCliConfig } from '../../src/cli/config';
 import { checkTrust, readTrustStore, revokeTrust, TRUST_FILE, trustFile, userConfigDir } from '../../src/cli/trust';
 import { contentHash } from '../../src/core/contentHash';
-import { runTrust } from '../../src/cli/commands/trust';
+import { runTrust } from '../fixtures/cli/commands';
 import { testContext } from '../fixtures/cli/context';
 import { PROCESS_MS } from '../fixtures/deadlines';
 

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runGateway } from '../../src/cli/commands/gateway';
+import { runGateway } from '../fixtures/cli/commands';
 import { testContext } from '../fixtures/cli/context';
 import { chargedAmount } from '../../src/local-gateway/amounts';
 import { formatThousandths, thousandthsOf } from '../../src/core/amounts';

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runForecast } from '../../src/cli/commands/forecast';
+import { runForecast } from '../fixtures/cli/commands';
 import { bar } from '../../src/cli/format/bar';
 import type { Forecast } from '../../src/core/forecast';
 import { parseCsv } from '../../src/core/csv/parse';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { runQueryCommand } from '../../src/cli/commands/query';
+import { runQueryCommand } from '../fixtures/cli/commands';
 import { newReportTemplate } from '../../src/core/gateway';
 import type { QueryJson } from '../../src/core/query/result';
 import { captured } from '../fixtures/cli/context';

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runReport } from '../../src/cli/commands/report';
+import { runReport } from '../fixtures/cli/commands';
 import type { CliContext } from '../../src/cli/context';
 import { testContext } from '../fixtures/cli/context';
 import { trustFile } from '../../src/cli/trust';

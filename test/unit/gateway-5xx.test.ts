@@ -20,7 +20,7 @@ const FORM = 'application/x-www-form-urlencoded';
 const SUCCESS = 'type=create-recurring-payment-response\n&status=active\n&recurring-payment-id=1';
 
 function create(status: number, body: string, contentType = FORM): GatewayOutcome {
-  return interpretCreateAnswer({ status, contentType, body: new TextEncoder().encode(body) });
+  return interpretCreateAnswer({ status, contentType, headers: { 'content-type': contentType }, body: new TextEncoder().encode(body) });
 }
 
 test('a typed success under any non-2xx status is unrecognised', () => {

@@ -2,13 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { interpretCreateAnswer, interpretReportAnswer, type GatewayOutcome, type HttpAnswer } from '../../src/core/gateway';
+import { ANSWERS_DIR, httpAnswer } from '../fixtures/gateway/httpAnswer';
+import { interpretCreateAnswer, interpretReportAnswer, type GatewayOutcome } from '../../src/core/gateway';
 
 // Every classification from real-looking bytes: each fixture is a raw HTTP/1.1 answer, and expected.json
 // says what it must be told as. Nothing that is not an acceptance in the gateway's own words is accepted,
 // and no prose becomes a one-column table.
 
-const dir = join(__dirname, '..', 'fixtures', 'gateway', 'answers');
+const dir = ANSWERS_DIR;
 
 interface Expected {
   outcome: GatewayOutcome['outcome'];
@@ -23,14 +24,7 @@ interface Expected {
   columns?: number;
 }
 
-function answer(name: string): HttpAnswer {
-  const bytes = readFileSync(join(dir, name));
-  const split = bytes.indexOf('\r\n\r\n');
-  const head = bytes.subarray(0, split).toString('latin1').split('\r\n');
-  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head[0])![1]);
-  const contentType = head.find((h) => /^content-type:/i.test(h))?.replace(/^content-type:\s*/i, '') ?? '';
-  return { status, contentType, body: new Uint8Array(bytes.subarray(split + 4)) };
-}
+const answer = httpAnswer;
 
 const expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as Record<string, Expected>;
 

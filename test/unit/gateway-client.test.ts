@@ -15,6 +15,7 @@ import {
   type Environment,
 } from '../../src/core/gateway';
 import { verifyRequest, parseAuthorizationHeader } from '../../src/core/oauth';
+import { postOnce } from '../../src/core/gateway/transport';
 import { WAIT_MS } from '../fixtures/deadlines';
 
 /** The form field `payload` as every face makes it: prepareSubmission's CRLF text without BOM, in Base64. */
@@ -346,4 +347,19 @@ test('a request the gateway never took whole (it stopped reading) is a transport
     timeoutMs: 500,
   });
   assert.ok(o.outcome === 'transport-error' && o.kind === 'timeout' && /nothing was sent/.test(o.message), JSON.stringify(o).slice(0, 300));
+});
+
+test("the answer carries its headers: a 429's Retry-After can be read", async (t) => {
+  // RFC 6585 §4: 429 Too Many Requests "MAY include a Retry-After header"; a proxy in front of the gateway
+  // may answer it (the gateway's API description names no rate limit).
+  const s = await server((_req, res) => {
+    res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '120', 'x-repeated': ['a', 'b'] }).end('Too Many Requests');
+  });
+  t.after(s.close);
+  const r = await postOnce({ url: `${s.origin}/x`, headers: {}, body: '' }, { timeoutMs: WAIT_MS, maxAnswerBytes: 1024 });
+  assert.ok(r.ok, JSON.stringify(r));
+  assert.equal(r.answer.status, 429);
+  assert.equal(r.answer.headers['retry-after'], '120');
+  assert.equal(r.answer.headers['x-repeated'], 'a, b');
+  assert.equal(r.answer.headers['content-type'], r.answer.contentType);
 });

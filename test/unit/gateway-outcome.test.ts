@@ -1,22 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { interpretCreateAnswer, interpretReportAnswer, type HttpAnswer, type GatewayOutcome } from '../../src/core/gateway';
+import { httpAnswer } from '../fixtures/gateway/httpAnswer';
+import { interpretCreateAnswer, interpretReportAnswer, type GatewayOutcome } from '../../src/core/gateway';
 import { parseFormFields } from '../../src/core/gateway/answerText';
 import { classifyTransportError } from '../../src/core/gateway/transport';
 
-const dir = join(__dirname, '..', 'fixtures', 'gateway', 'answers');
-
-/** Reads a raw HTTP/1.1 response as the wire carried it: status line, headers, blank line, body bytes. */
-function answer(name: string): HttpAnswer {
-  const bytes = readFileSync(join(dir, name));
-  const split = bytes.indexOf('\r\n\r\n');
-  const head = bytes.subarray(0, split).toString('latin1').split('\r\n');
-  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head[0])![1]);
-  const contentType = head.find((h) => /^content-type:/i.test(h))?.replace(/^content-type:\s*/i, '') ?? '';
-  return { status, contentType, body: new Uint8Array(bytes.subarray(split + 4)) };
-}
+const answer = httpAnswer;
 
 type Member<K> = GatewayOutcome extends infer T ? (T extends { outcome: infer O } ? (K extends O ? T : never) : never) : never;
 function expectOutcome<K extends GatewayOutcome['outcome']>(o: GatewayOutcome, kind: K): Member<K> {
@@ -122,7 +111,12 @@ test('report: 200 text/plain sentence is an authentication failure, not a one-co
   assert.equal(o.message, 'You are not authorised to perform this request.');
   // A one-line text/plain CSV header is still a (empty) report.
   const header = expectOutcome(
-    interpretReportAnswer({ status: 200, contentType: 'text/plain', body: new TextEncoder().encode('"Merchant_Name","Amount"\r\n') }),
+    interpretReportAnswer({
+      status: 200,
+      contentType: 'text/plain',
+      headers: {},
+      body: new TextEncoder().encode('"Merchant_Name","Amount"\r\n'),
+    }),
     'report',
   );
   assert.ok(header.format === 'csv' && header.rows.length === 0);
@@ -169,6 +163,7 @@ test('create: a plain-text denial sentence is an authentication failure; a 403 p
     interpretCreateAnswer({
       status: 200,
       contentType: 'text/plain',
+      headers: {},
       body: text('Access denied: you are not authorized to perform this request.'),
     }),
     'auth-failed',
@@ -177,12 +172,14 @@ test('create: a plain-text denial sentence is an authentication failure; a 403 p
   const page = interpretCreateAnswer({
     status: 403,
     contentType: 'text/html',
+    headers: {},
     body: text('<html><body>Request blocked by firewall</body></html>'),
   });
   assert.equal(page.outcome, 'unrecognised');
   const reportPage = interpretReportAnswer({
     status: 403,
     contentType: 'text/html',
+    headers: {},
     body: text('<html><body>Request blocked</body></html>'),
   });
   assert.equal(reportPage.outcome, 'unrecognised');

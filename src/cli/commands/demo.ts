@@ -5,7 +5,7 @@ import { join, relative, resolve } from 'node:path';
 import type { CliContext } from '../context';
 import { displayPosition } from '../io';
 import { exitCodeFor, field, formatTable, inputError, outcomeText, usageError } from '../output';
-import { exits, Option, paygateCommand, runCommand } from '../parser';
+import { exits, Option, paygateCommand } from '../parser';
 import { formatGatewayDate, type CalendarDate } from '../../core/dates';
 import { createRecurringPayments, parseReportTemplate, prepareSubmission, runCustomReport } from '../../core/gateway';
 import { lint } from '../../core/rules/lint';
@@ -42,8 +42,6 @@ export function demoCommand(ctx: CliContext) {
     .option('--port <N>', "the local gateway's port on 127.0.0.1 (default 0: any free port)")
     .action(exits((o) => tour(o, ctx)));
 }
-
-export const runDemo = (args: string[], ctx: CliContext) => runCommand(demoCommand, args, ctx);
 
 function examplesDir(ctx: CliContext, given: string | undefined): string | undefined {
   const candidates = given !== undefined ? [resolve(ctx.cwd, given)] : [resolve(ctx.cwd, 'examples'), resolve(__dirname, '..', 'examples')];

@@ -7,7 +7,7 @@ import type { CliContext } from '../context';
 import { readInput } from '../io';
 import { openLedger } from '../ledger';
 import { inputError } from '../output';
-import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand } from '../parser';
 
 export interface DiffOptions {
   against: string;
@@ -45,8 +45,6 @@ export function diffCommand(ctx: CliContext) {
     .option('--state <DIR>', 'the submission ledger directory (default: as paygate submit chooses it)')
     .action(exits((file, o) => diffFile(file, o, ctx)));
 }
-
-export const runDiff = (args: string[], ctx: CliContext) => runCommand(diffCommand, args, ctx);
 
 /** Reads FILE and what it is compared with, prints the difference; 0 when nothing differs, 1 otherwise. */
 export async function diffFile(file: string, o: DiffOptions, ctx: CliContext): Promise<number> {

@@ -2,7 +2,7 @@ import type { CliContext } from '../context';
 import { forecastTextOutput } from '../format/forecast';
 import { readInput } from '../io';
 import { inputError, jsonLine, usageError } from '../output';
-import { choiceOption, exits, paygateCommand, rawOption, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand, rawOption } from '../parser';
 import { addMonthsClamped, compareDates, parseGatewayDate, type CalendarDate } from '../../core/dates';
 import { gatewayToday } from '../gatewayToday';
 import { defaultWindow, FORECAST_BY, forecastText, type ForecastBy } from '../../core/forecast';
@@ -50,8 +50,6 @@ export function forecastCommand(ctx: CliContext) {
     .addOption(rawOption())
     .action(exits((file, o) => showForecast(file, o, ctx)));
 }
-
-export const runForecast = (args: string[], ctx: CliContext) => runCommand(forecastCommand, args, ctx);
 
 const usage = (ctx: CliContext, message: string) => usageError(ctx, 'paygate forecast', message);
 

@@ -3,7 +3,7 @@ import type { CliContext } from '../context';
 import { localGatewayFor, localStateDir } from '../localGateway';
 import { DEFAULT_PATHS } from '../../core/gateway/environments';
 import { field, usageError } from '../output';
-import { exits, paygateCommand, runCommand } from '../parser';
+import { exits, paygateCommand } from '../parser';
 import { formatGatewayDate } from '../../core/dates';
 import { terminalField } from '../../core/output';
 import {
@@ -72,8 +72,6 @@ export function gatewayCommand(ctx: CliContext) {
     )
     .action(exits((o) => (o.advance === undefined ? serveGateway(o, ctx) : advanceClock(o.advance, o, ctx))));
 }
-
-export const runGateway = (args: string[], ctx: CliContext) => runCommand(gatewayCommand, args, ctx);
 
 /** Says who starts and stops using the gateway, by comparing the client list with the last one. */
 class ClientWatch {

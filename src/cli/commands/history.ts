@@ -2,7 +2,7 @@ import { localGatewayText, recordedOutcomeText, sentBy, type SubmissionRecord } 
 import type { CliContext } from '../context';
 import { damageText, LedgerUrlError, openLedger, sendingNow } from '../ledger';
 import { field, inputError, jsonLine } from '../output';
-import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand } from '../parser';
 
 export interface LedgerListOptions {
   format: 'text' | 'json';
@@ -35,8 +35,6 @@ export function historyCommand(ctx: CliContext) {
     )
     .action(exits((o) => listLedger(o, ctx)));
 }
-
-export const runHistory = (args: string[], ctx: CliContext) => runCommand(historyCommand, args, ctx);
 
 function state(r: SubmissionRecord): string {
   if (r.state === 'sending') return sendingNow(r) ? 'sending (in progress)' : 'sending, interrupted: outcome unknown';

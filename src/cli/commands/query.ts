@@ -1,6 +1,6 @@
 import type { CliContext } from '../context';
 import { inputError } from '../output';
-import { choiceOption, exits, paygateCommand, rawOption, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand, rawOption } from '../parser';
 import { addQueryOptions, planProblemText, printQueryOutcome, querySpec, type QueryCliOptions } from '../query';
 import { InputProblem, textChunks } from '../textChunks';
 import { findView } from '../views';
@@ -73,8 +73,6 @@ export function queryCommand(ctx: CliContext) {
     .addOption(rawOption())
     .action(exits((file, o) => runQuery(file, o as QueryCommandOptions, ctx)));
 }
-
-export const runQueryCommand = (args: string[], ctx: CliContext) => runCommand(queryCommand, args, ctx);
 
 export async function runQuery(file: string, o: QueryCommandOptions, ctx: CliContext): Promise<number> {
   if (o.delimiter !== undefined && [...o.delimiter].length !== 1)

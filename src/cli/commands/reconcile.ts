@@ -17,7 +17,7 @@ import type { CliContext } from '../context';
 import { formatReconcileCsv, formatReconcileJson, formatReconcileText, reportFileLabel, reportRunLabel } from '../format/reconcile';
 import { readInput } from '../io';
 import { EXIT, field, inputError } from '../output';
-import { choiceOption, exits, paygateCommand, rawOption, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand, rawOption } from '../parser';
 import { feedReport, ledgerBatches, namedBatches, type BatchSource } from '../reconcileInputs';
 
 export interface ReconcileOptions {
@@ -74,8 +74,6 @@ export function reconcileCommand(ctx: CliContext) {
     .option('--config <FILE>', 'configuration file (as paygate report uses)')
     .action(exits((batches: string[], o: ReconcileOptions) => reconcile(batches, o, ctx)));
 }
-
-export const runReconcile = (args: string[], ctx: CliContext) => runCommand(reconcileCommand, args, ctx);
 
 function date(text: string | undefined, option: string): CalendarDate | undefined | { error: string } {
   if (text === undefined) return undefined;

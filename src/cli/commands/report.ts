@@ -6,7 +6,7 @@ import { reportTarget, type CliReportTarget } from '../reportTarget';
 import type { CliContext } from '../context';
 import { readInput } from '../io';
 import { EXIT, exitCodeFor, field, inputError, jsonLine, outcomeJson, outcomeText } from '../output';
-import { choiceOption, exits, paygateCommand, rawOption, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand, rawOption } from '../parser';
 import { printSavedReport, withReportFile } from '../reportOut';
 import { addQueryOptions, asksForQuery, type QueryCliOptions } from '../query';
 import { prepareReportQuery, type ReportQuery } from '../reportQuery';
@@ -73,8 +73,6 @@ export function reportCommand(ctx: CliContext) {
   // The query options of `paygate query`, run over the report as it arrives (--view: a view of TEMPLATE).
   return addQueryOptions(cmd).action(exits((template, o) => runReportTemplate(template, o as ReportOptions, ctx)));
 }
-
-export const runReport = (args: string[], ctx: CliContext) => runCommand(reportCommand, args, ctx);
 
 /** --max-answer-bytes as a number of bytes, or a usage message. */
 function answerLimit(values: ReportOptions): number | { problem: string } {

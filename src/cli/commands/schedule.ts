@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CliContext } from '../context';
 import { field, inputError, jsonLine, usageError } from '../output';
-import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand } from '../parser';
 import { formatGatewayDate, type CalendarDate } from '../../core/dates';
 import { readBatch } from '../../core/rules/batch';
 import { computeSchedule, scheduleInputFromRow, type ChargeAmount } from '../../core/schedule/schedule';
@@ -106,8 +106,6 @@ export function scheduleCommand(ctx: CliContext) {
     .option('--today <DD.MM.YYYY>', 'the date a row without start-date starts on (default: today)')
     .action(exits((file, o) => showSchedule(file, o, ctx)));
 }
-
-export const runSchedule = (args: string[], ctx: CliContext) => runCommand(scheduleCommand, args, ctx);
 
 export async function showSchedule(file: string, values: ScheduleOptions, ctx: CliContext): Promise<number> {
   const format = values.format;

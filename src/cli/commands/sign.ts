@@ -4,7 +4,7 @@ import { SECRET_ENV } from '../credentials';
 import type { CliContext } from '../context';
 import { field, inputError, jsonLine, usageError } from '../output';
 import { maskText } from '../../core/output';
-import { choiceOption, collect, exits, paygateCommand, runCommand } from '../parser';
+import { choiceOption, collect, exits, paygateCommand } from '../parser';
 import { checkSigningCredentials, signRequest, type SigningCredentials } from '../../core/oauth';
 
 export interface SignOptions {
@@ -69,8 +69,6 @@ export function signCommand(ctx: CliContext) {
     )
     .action(exits((o) => signDebug(o, ctx)));
 }
-
-export const runSign = (args: string[], ctx: CliContext) => runCommand(signCommand, args, ctx);
 
 export async function signDebug(v: SignOptions, ctx: CliContext): Promise<number> {
   const usage = (message: string) => usageError(ctx, 'paygate sign', message);

@@ -6,7 +6,7 @@ import type { CliContext } from '../context';
 import { displayPosition, maxBytesOption, parseByteCount, readInput } from '../io';
 import { writeNewFiles } from '../newFiles';
 import { inputError, usageError } from '../output';
-import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand } from '../parser';
 
 export interface SplitOptions {
   maxRows?: string;
@@ -49,8 +49,6 @@ export function splitCommand(ctx: CliContext) {
     .option('--read-max-bytes <N>', 'read FILE up to N bytes (default 512M)')
     .action(exits((file, o) => splitFile(file, o, ctx)));
 }
-
-export const runSplit = (args: string[], ctx: CliContext) => runCommand(splitCommand, args, ctx);
 
 function limitOf(o: SplitOptions): SplitLimit | string {
   if ((o.maxRows === undefined) === (o.maxBytes === undefined)) return 'give one of --max-rows N or --max-bytes N';

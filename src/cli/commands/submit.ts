@@ -19,7 +19,7 @@ import type { CliContext } from '../context';
 import { displayPosition, readInput } from '../io';
 import { damageText, describeEarlier, LedgerUrlError, openLedger } from '../ledger';
 import { EXIT, exitCodeFor, field, inputError, jsonLine, outcomeJson, outcomeText } from '../output';
-import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand } from '../parser';
 
 export interface SubmitOptions {
   env?: string;
@@ -49,11 +49,12 @@ export function submitCommand(ctx: CliContext) {
         `Secrets: $${SECRET_ENV.rsaKeyFile}, $${SECRET_ENV.rsaKeyPassphrase}, $${SECRET_ENV.consumerSecret} (HMAC-SHA1 instead of RSA).\n` +
         "The local environment needs none: it uses the local gateway's demo merchant.",
       exits: [
+        // Every outcome by its name at its exit code (test/unit/cli-docs.test.ts holds this list to OUTCOMES).
         [EXIT.ok, 'accepted'],
-        [EXIT.rejected, 'rejected (validation-error, error), declined, server error, or an unrecognised answer'],
+        [EXIT.rejected, 'rejected (validation-error, error), declined, server-error, or an unrecognised answer (unrecognised)'],
         [EXIT.usage, 'usage error, unreadable input, lint errors, or a resend of the file or of some of its rows refused (nothing sent)'],
-        [EXIT.auth, 'authentication failed'],
-        [EXIT.transport, 'transport error before anything was sent (connection refused, DNS, TLS, connect timeout)'],
+        [EXIT.auth, 'authentication failed (auth-failed)'],
+        [EXIT.transport, 'transport-error before anything was sent (connection refused, DNS, TLS, connect timeout)'],
         [
           EXIT.unknown,
           'outcome unknown: the request went out and no full answer came back; the payments may exist, check before sending again',
@@ -97,8 +98,6 @@ export function submitCommand(ctx: CliContext) {
     )
     .action(exits((files, o) => submitFiles(files, o, ctx)));
 }
-
-export const runSubmit = (args: string[], ctx: CliContext) => runCommand(submitCommand, args, ctx);
 
 /** What the CLI resolves before a send: the core's target with its credentials and its local gateway. */
 interface CliTarget extends SubmitTarget {

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { CONFIG_FILE } from '../config';
 import type { CliContext } from '../context';
 import { field, inputError, usageError } from '../output';
-import { exits, paygateCommand, runCommand } from '../parser';
+import { exits, paygateCommand } from '../parser';
 import { CliConfigSchema, formatZodIssues } from '../../core/gateway';
 import { readJsonText } from '../../core/gateway/jsonPosition';
 import { readTrustStore, revokeTrust, TRUST_FILE, trustFile, userConfigDir } from '../trust';
@@ -36,8 +36,6 @@ export function trustCommand(ctx: CliContext) {
     .option('--list', 'list the trusted files')
     .action(exits((file, o) => trust(file, o, ctx)));
 }
-
-export const runTrust = (args: string[], ctx: CliContext) => runCommand(trustCommand, args, ctx);
 
 /** What a person checks before trusting: every address the file would send to. */
 function destinations(config: ReturnType<typeof CliConfigSchema.parse>): string {

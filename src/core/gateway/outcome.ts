@@ -48,6 +48,11 @@ export interface HttpAnswer {
   status: number;
   /** The Content-Type header as sent ('' when absent). */
   contentType: string;
+  /**
+   * Every header of the answer by its lower-case name, repeated ones joined with ", " (a 429's or 503's
+   * Retry-After, the gateway's own headers), as the answer reader may need one the outcome does not name.
+   */
+  headers: Readonly<Record<string, string>>;
   body: Uint8Array;
 }
 

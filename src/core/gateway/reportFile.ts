@@ -124,7 +124,7 @@ export async function runCustomReportToFile(o: {
     }
     if (!saved) {
       // Told from its head: a large answer that is no report is shown as its first bytes.
-      const told = interpretReportAnswer({ status: a.status, contentType: a.contentType, body: a.body }, options);
+      const told = interpretReportAnswer({ status: a.status, contentType: a.contentType, headers: a.headers, body: a.body }, options);
       if (told.outcome !== 'report') return { saved: false, outcome: told };
       const raw = `${decode(a.body, options.encoding ?? charsetOf(a.contentType))}\n… (${a.length} bytes in all; only the first ${HEAD_BYTES} are shown)`;
       return { saved: false, outcome: { outcome: 'unrecognised', status: a.status, contentType: a.contentType, raw } };

@@ -111,6 +111,13 @@ function decoderFor(header: string | string[] | undefined): zlib.Gunzip | zlib.U
   return undefined;
 }
 
+/** The answer's headers by lower-case name (Node lower-cases them), a repeated one joined with ", ". */
+function headersOf(res: http.IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.headersDistinct)) if (value !== undefined) out[name] = value.join(', ');
+  return out;
+}
+
 function deadlineError(): Error {
   return Object.assign(new Error('deadline'), { code: 'PAYGATE_DEADLINE' });
 }
@@ -266,6 +273,7 @@ class Exchange {
         answer: {
           status: this.status ?? 0,
           contentType: Array.isArray(ct) ? ct.join(', ') : (ct ?? ''),
+          headers: headersOf(res),
           body: new Uint8Array(Buffer.concat(chunks)),
           length,
         },
