@@ -7,7 +7,7 @@ import type { LedgerStatus, TeamLedger } from '../../core/ledger/team/teamLedger
 import type { CliContext } from '../context';
 import { LedgerUrlError, openTeamLedger, teamLedgerUrl } from '../ledger';
 import { field, inputError, jsonLine } from '../output';
-import { choiceOption, exits, paygateCommand, runCommand } from '../parser';
+import { choiceOption, exits, paygateCommand } from '../parser';
 import { userConfigDir } from '../trust';
 
 // `paygate ledger init|status`: the team ledger on PostgreSQL (docs/submissions.md, "One ledger for a
@@ -51,8 +51,6 @@ export function ledgerCommand(ctx: CliContext) {
     .addOption(choiceOption('--format <FORMAT>', 'status as text or JSON', ['text', 'json']).default('text'))
     .action(exits((action, o) => ledger(action, o, ctx)));
 }
-
-export const runLedger = (args: string[], ctx: CliContext) => runCommand(ledgerCommand, args, ctx);
 
 export async function ledger(action: string, o: LedgerOptions, ctx: CliContext): Promise<number> {
   const command = `paygate ledger ${action}`;
