@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_PATHS, type Environment } from '../core/gateway/environments';
+import { toDayNumber } from '../core/dates';
 import { NonceCache, nonceStillLive } from './auth';
 import { CallbackQueue } from './callbacks';
 import { adminContext, advanceDays, route, type GatewayParts, type Routes } from './handlers';
@@ -95,7 +96,13 @@ function openParts(options: LocalGatewayOptions): OpenedParts {
     store,
     merchant,
     nonces,
-    callbacks: new CallbackQueue(() => [port], log, undefined, merchant.controlKey),
+    callbacks: new CallbackQueue(
+      () => [port],
+      log,
+      undefined,
+      merchant.controlKey,
+      () => toDayNumber(gatewayToday(store.state)),
+    ),
     maxBody: options.maxBodyBytes ?? MAX_BODY_BYTES,
     maxPayload: options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES,
     port: () => port,

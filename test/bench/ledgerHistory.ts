@@ -1,15 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { shardLine, shardName } from '../../src/core/ledger/ledgerIndex';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { checksum, GUARD_DIR, manifestText, shardLine, shardName, TAIL_CHECK, type Manifest } from '../../src/core/ledger/ledgerIndex';
 import type { LedgerLine, NewSubmission } from '../../src/core/ledger';
 import { orderKey } from '../../src/core/ledger/rowKeys';
 import { HASH_DIGITS, PENDING_LIMIT } from '../../src/core/ledger/rowIndex';
 import { LedgerSecret } from '../../src/core/ledger/secret';
 
 // A ledger as years of use leave it, written straight to disk for the benches: 64 MiB archives and the live
-// file, the guard's index (hash-prefixed content shards, the row index's shards and a pending file half
-// full, as between two compactions) and the ledger's key. Each record's rows are the ids `rowIds(i)` gives.
+// file, the guard's index (one generation: hash-prefixed content shards, the row index's shards and a
+// pending file half full, as between two compactions, and the manifest that vouches for them up to the
+// ledger's end) and the ledger's key. Each record's rows are the ids `rowIds(i)` gives.
 
 export function benchEntry(i: number, tag: string, rowCount = 1): NewSubmission {
   return {
@@ -46,7 +47,9 @@ class Buffered {
 
 /** Writes `records` accepted submissions to `dir`; record i held the rows `rowIds(i)`. */
 export function writeHistory(dir: string, records: number, rowIds: (i: number) => readonly string[]): void {
-  const guard = join(dir, 'guard');
+  const gen = `g-${randomUUID()}`;
+  const pending = `rows-pending-${randomUUID()}.txt`;
+  const guard = join(dir, GUARD_DIR, gen);
   mkdirSync(join(guard, 'content'), { recursive: true });
   mkdirSync(join(guard, 'rows'), { recursive: true });
   const keyHex = randomBytes(32).toString('hex');
@@ -90,7 +93,7 @@ export function writeHistory(dir: string, records: number, rowIds: (i: number) =
     index.push(shard, shardLine(e.contentHash, begin) + shardLine(e.contentHash, complete));
     for (const rowId of ids) {
       const key = orderKey(secret, rowId);
-      const file = row++ >= pendingFrom ? join(guard, 'rows-pending.txt') : join(guard, 'rows', `${key.slice(0, 3)}.txt`);
+      const file = row++ >= pendingFrom ? join(guard, pending) : join(guard, 'rows', `${key.slice(0, 3)}.txt`);
       index.push(file, `\n${key} ${e.contentHash.slice(0, HASH_DIGITS)}\n`);
     }
     if (live.length > 64 * 1024 * 1024) {
@@ -100,5 +103,15 @@ export function writeHistory(dir: string, records: number, rowIds: (i: number) =
   }
   writeFileSync(join(dir, 'ledger.jsonl'), live);
   index.flush();
-  writeFileSync(join(guard, 'complete'), 'bench\n');
+  const files: Manifest['files'] = {};
+  for (const e of readdirSync(guard, { recursive: true, withFileTypes: true }))
+    if (e.isFile()) {
+      const bytes = readFileSync(join(e.parentPath, e.name));
+      files[relative(guard, join(e.parentPath, e.name))] = [bytes.length, checksum(bytes)];
+    }
+  const size = Buffer.byteLength(live);
+  const tail = checksum(Buffer.from(live).subarray(Math.max(0, size - TAIL_CHECK)));
+  const ledger = { ino: statSync(join(dir, 'ledger.jsonl')).ino, size, tail };
+  const manifest: Manifest = { v: 2, gen, ledger, files, pending, pendingEntries: Math.min(PENDING_LIMIT / 2, totalRows) };
+  writeFileSync(join(dir, GUARD_DIR, 'manifest.json'), manifestText(manifest));
 }

@@ -16,8 +16,9 @@ import { atMost, targetLines } from './table';
 
 const ROOT = join(__dirname, '..', '..');
 const RUNS = 5;
-const BATCH_ROWS = 100_000;
-const RECORDS = 10_000;
+const SCALE = Math.max(1, Number(process.env.PAYGATE_BENCH_LEDGER_SCALE ?? 1) || 1);
+const BATCH_ROWS = 100_000 / SCALE;
+const RECORDS = 10_000 / SCALE;
 const ROWS_PER_RECORD = 100;
 const UDSV = `const { inferSchema, initParser } = require(${JSON.stringify(join(ROOT, 'node_modules', 'udsv'))});
 const text = require('fs').readFileSync(process.argv[1], 'utf8');

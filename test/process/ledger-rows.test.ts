@@ -240,8 +240,11 @@ describe('the row index at any size', () => {
     const sends = Math.ceil((PENDING_LIMIT * 1.5) / 500);
     for (let i = 0; i < sends; i++) assert.equal((await send(ledger, many(`B${i}`, 500))).status, 'sent');
     const guard = path.join(dir, 'guard');
-    assert.ok(fs.readdirSync(path.join(guard, 'rows')).length > 100, 'entries spread into shards');
-    assert.ok(fs.statSync(path.join(guard, 'rows-pending.txt')).size < PENDING_LIMIT * 43, 'the pending file was emptied');
+    const gen = fs.readdirSync(guard).find((n) => n.startsWith('g-'))!;
+    assert.ok(fs.readdirSync(path.join(guard, gen, 'rows')).length > 100, 'entries spread into shards');
+    const pending = fs.readdirSync(path.join(guard, gen)).filter((n) => n.startsWith('rows-pending'));
+    assert.ok(pending.length <= 1, `one pending file: ${pending.join(', ')}`);
+    for (const p of pending) assert.ok(fs.statSync(path.join(guard, gen, p)).size < PENDING_LIMIT * 43, 'the pending file was emptied');
     const probe = (i: number) =>
       many(`B${i}`, 500).replace(/\r\n(?=B)/, '\r\nPROBE;DST;x;;;;;;;;;;;;;;;10.00;;;;EUR;P;6011000990139424;05;2030;;;\r\n');
     for (const i of [0, sends - 1]) {

@@ -500,7 +500,7 @@ test('the hostile answers were seen: the paths under test printed the corpus, ma
   );
   assert.equal(send.code, 0, send.stderr);
   const [status, ...quoted] = send.stdout.trimEnd().split('\n');
-  assert.match(status, /^HTTP 200 in \d+ ms$/);
+  assert.match(status, /^HTTP 200 from http:\/\/127\.0\.0\.1:\d+\/handler\?type=sale&\S+ in \d+ ms$/);
   assert.deepEqual(
     quoted.filter((l) => !l.startsWith('  | ')),
     [],

@@ -233,9 +233,9 @@ test('a line break or an escape sequence in a field never reaches the terminal r
       ['listen', l.out()],
       ['callbacks list', list.out()],
     ]) {
-      const lines = out.split('\n').filter((x) => x.includes('client-orderid'));
+      const lines = out.split('\n').filter((x) => x.includes('client_orderid'));
       assert.equal(lines.length, 1, `${where}: ${out}`);
-      assert.match(lines[0], /client-orderid A-1\\n2026-11-26T00:00:00\.000Z {2}cb_forged/, where);
+      assert.match(lines[0], /client_orderid A-1\\n2026-11-26T00:00:00\.000Z {2}cb_forged/, where);
       assert.match(lines[0], /1\\x1b\[2J\\x07 EUR\\u202e/, where);
       // eslint-disable-next-line no-control-regex -- the point: none may be there
       assert.doesNotMatch(out, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/, where);

@@ -1,13 +1,13 @@
 import * as path from 'node:path';
 import { createOnce, readWhole, type LedgerFs } from './ledgerFs';
 import type { BatchRowKeys, RowKey } from './rowKeys';
-import { HASH_DIGITS, type RowIndex } from './rowIndex';
 
 // The row keys of every batch the ledger sent, one file per content (`batches/<first 2 hex>/<content
 // hash>.jsonl`, so no folder holds more than a few thousand files at a million sends; a header line with
-// the columns, then one line per row: rowKeys.ts says what a row keeps and why none of it is card data). Written before the send's ledger line, with the row index's entries, and only once per
-// content: a resend of the same file finds both there. `paygate diff` reads a submission's rows from here,
-// and a rebuild of the row index reads every file.
+// the columns, then one line per row: rowKeys.ts says what a row keeps and why none of it is card data).
+// Written before the send's ledger line, and only once per content: a resend of the same file finds it
+// there. `paygate diff` reads a submission's rows from here, and the guard's index derives its row entries
+// from these files (ledgerIndex.ts).
 
 export const BATCHES_DIR = 'batches';
 
@@ -31,16 +31,10 @@ function fileOf(directory: string, contentHash: string): string | undefined {
 }
 
 /**
- * Records a batch's row keys: the index entries first (fsynced), then the batch's file (written whole
- * under a unique name, fsynced, linked into place). Nothing when the content's file is there already.
+ * Records a batch's row keys: the batch's file (written whole under a unique name, fsynced, linked into
+ * place). Nothing when the content's file is there already.
  */
-export async function recordBatchRows(
-  fs: LedgerFs,
-  directory: string,
-  index: RowIndex,
-  contentHash: string,
-  keys: BatchRowKeys,
-): Promise<void> {
+export async function recordBatchRows(fs: LedgerFs, directory: string, contentHash: string, keys: BatchRowKeys): Promise<void> {
   const file = fileOf(directory, contentHash);
   if (file === undefined || keys.rows.length === 0) return;
   const exists = await fs.stat(file).then(
@@ -48,7 +42,6 @@ export async function recordBatchRows(
     () => false,
   );
   if (exists) return;
-  await index.add(keys.rows.map((r) => ({ key: r.key, contentHash })));
   const header: HeaderLine = { rows: 1, columns: keys.columns };
   const lines = [JSON.stringify(header)];
   for (const r of keys.rows)
@@ -76,23 +69,13 @@ export async function readBatchRows(fs: LedgerFs, directory: string, contentHash
   }
 }
 
-/** Every batch's entries spread into the row index's shards again (a rebuild of the index). */
-export async function reindexBatchRows(fs: LedgerFs, directory: string, index: RowIndex): Promise<void> {
-  const names: string[] = [];
+/** The content hashes of every batch with row records. */
+export async function batchHashes(fs: LedgerFs, directory: string): Promise<string[]> {
+  const out: string[] = [];
   const list = (dir: string) => fs.readdir(dir).catch(() => [] as string[]);
   for (const sub of await list(path.join(directory, BATCHES_DIR)))
-    if (/^[0-9a-f]{2}$/.test(sub)) for (const name of await list(path.join(directory, BATCHES_DIR, sub))) names.push(name);
-  // Spread in rounds of some 200,000 entries: each round writes every shard once, and memory stays bounded.
-  let lines: string[] = [];
-  for (const name of names) {
-    if (!/^[0-9a-f]{64}\.jsonl$/.test(name)) continue;
-    const hash = name.slice(0, 64);
-    const rows = await readBatchRows(fs, directory, hash);
-    for (const r of rows?.rows ?? []) lines.push(`${r.key} ${hash.slice(0, HASH_DIGITS)}`);
-    if (lines.length >= 200_000) {
-      await index.spread(lines);
-      lines = [];
-    }
-  }
-  await index.spread(lines);
+    if (/^[0-9a-f]{2}$/.test(sub))
+      for (const name of await list(path.join(directory, BATCHES_DIR, sub)))
+        if (/^[0-9a-f]{64}\.jsonl$/.test(name)) out.push(name.slice(0, 64));
+  return out;
 }

@@ -200,8 +200,8 @@ async function claimInTeam<T>(
 
 /**
  * Two processes may pass the guard at the same moment. The same content: append order decides, the first
- * one sends; every process reads that order from the same place (the content's index shard, which every
- * writer appends to whether or not the index was complete), so they all agree on the first. Shared rows
+ * one sends; every process reads that order from the same place (the ledger's order, through the index's
+ * sealed lines and the ledger's lines past them: ledgerIndex.ts), so they all agree on the first. Shared rows
  * of different contents have no common shard to order them by: a send that finds, after its own
  * "sending" line, another submission of one of its rows that it did not see before withdraws (both may;
  * neither sends twice). The earlier record that wins, or undefined.

@@ -3,10 +3,9 @@ import * as path from 'node:path';
 import { maskText } from '../output';
 import { nodeLedgerFs, scanTail, type LedgerFs } from './ledgerFs';
 import { GUARD_DIR, LedgerIndex, OLD_INDEX_DIR } from './ledgerIndex';
-import { BATCHES_DIR, readBatchRows, recordBatchRows, reindexBatchRows } from './batchRows';
+import { batchHashes, BATCHES_DIR, readBatchRows, recordBatchRows } from './batchRows';
 import { guardView, recordsOfRows, type GuardSources } from './guardView';
 import { newestRecord, recentRecords } from './recent';
-import { RowIndex } from './rowIndex';
 import type { BatchRowKeys } from './rowKeys';
 import { LedgerSecret } from './secret';
 import { Appender, damageMark, LEDGER_FILE, ledgerFiles, readLedgerFile, stamp, type FileRead } from './files';
@@ -37,8 +36,9 @@ import {
 // named, and the guard errs on "may have been sent" (see guard.ts). The one exception is a begin line whose
 // own writer failed and said so with a "withdrawn" completion: that request was never sent.
 // Archives (ledger-<time>.jsonl, when the file grows past a size) are read with it; nothing is dropped.
-// Beside it: the guard's index (guard/: ledgerIndex.ts, rowIndex.ts), each sent batch's row keys
-// (batches/: batchRows.ts) and the key those are made with (ledger.key: secret.ts).
+// Beside it: each sent batch's row keys (batches/: batchRows.ts), the key those are made with (ledger.key:
+// secret.ts), and the guard's index (guard/: ledgerIndex.ts, rowIndex.ts), a cache derived from the two
+// and checked against them before every use: nothing on the way to a send writes it.
 
 export const DEFAULT_ROTATE_BYTES = 64 * 1024 * 1024;
 
@@ -51,7 +51,8 @@ export class Ledger {
   private readonly fs: LedgerFs;
   private readonly listeners = new Set<() => void>();
   private readonly index: LedgerIndex;
-  private readonly rows: RowIndex;
+  /** Row keys this process recorded lately, so sealing them into the index does not read them back. */
+  private readonly recorded = new Map<string, BatchRowKeys>();
   private readonly appender: Appender;
   private readonly sources: GuardSources;
 
@@ -63,15 +64,17 @@ export class Ledger {
     this.rotateBytes = options.rotateBytes ?? DEFAULT_ROTATE_BYTES;
     this.now = options.now ?? (() => new Date());
     this.fs = options.fs ?? nodeLedgerFs;
-    this.index = new LedgerIndex(directory, this.fs);
-    this.rows = new RowIndex(this.index.directory, this.fs);
+    this.index = new LedgerIndex(directory, this.fs, {
+      files: () => this.files(),
+      readAll: () => this.readAll(),
+      rowsOf: (hash) => this.batchRows(hash),
+      batchHashes: () => batchHashes(this.fs, this.directory),
+    });
     this.appender = new Appender(this.fs, directory, this.file, this.rotateBytes, this.now);
     this.sources = {
       index: this.index,
-      rows: this.rows,
       readAll: () => this.readAll(),
       tailIsDamaged: () => this.tailIsDamaged(),
-      rebuild: (lines) => this.index.rebuild(lines, () => reindexBatchRows(this.fs, this.directory, this.rows)),
     };
   }
 
@@ -193,18 +196,21 @@ export class Ledger {
   }
 
   /** Records a batch's row keys before it is sent (batchRows.ts); a ledger error is thrown before anything is sent. */
-  recordRows(contentHash: string, keys: BatchRowKeys): Promise<void> {
-    return recordBatchRows(this.fs, this.directory, this.rows, contentHash, keys);
+  async recordRows(contentHash: string, keys: BatchRowKeys): Promise<void> {
+    await recordBatchRows(this.fs, this.directory, contentHash, keys);
+    this.recorded.set(contentHash, keys);
+    // A few batches are enough: those of this process's sends not yet sealed into the index.
+    for (const old of this.recorded.keys()) if (this.recorded.size > 4) this.recorded.delete(old);
   }
 
   /** A sent batch's row keys, or undefined when the ledger keeps none (sent before row keys). */
-  batchRows(contentHash: string): Promise<BatchRowKeys | undefined> {
-    return readBatchRows(this.fs, this.directory, contentHash);
+  async batchRows(contentHash: string): Promise<BatchRowKeys | undefined> {
+    return this.recorded.get(contentHash) ?? readBatchRows(this.fs, this.directory, contentHash);
   }
 
-  /** Spreads the row index's pending entries into its shards once there are enough (after a send). */
+  /** Seals the ledger's newest lines (a send's) into the guard's index (after a send; best effort). */
   async tidyRows(): Promise<void> {
-    if (await this.rows.needsCompaction()) await this.rows.compact();
+    await this.index.tidy();
   }
 
   /** The newest `limit` records (append order), reading the files backwards: bounded by what is shown. */
@@ -289,10 +295,9 @@ export class Ledger {
     return damage;
   }
 
-  /** The ledger first, then the guard's index: a failure of either is thrown before anything is sent. */
+  /** A failure is thrown before anything is sent. The index follows the ledger when next read. */
   private async append(line: LedgerLine): Promise<void> {
     await this.appender.appendText(`\n${JSON.stringify(line)}\n`);
-    await this.index.add(line);
     this.changed();
   }
 

@@ -80,10 +80,11 @@ function reasonOf(err: unknown, step: string): string {
 }
 
 /**
- * Writes every byte (continuing after short writes) and fsyncs. Bounded: each round writes at least one
- * byte or stops, so at most `bytes.length` rounds.
+ * Writes every byte (continuing after short writes) and fsyncs (unless `sync` is false: the guard's index,
+ * a cache whose checksums tell a lost write). Bounded: each round writes at least one byte or stops, so at
+ * most `bytes.length` rounds.
  */
-export async function writeFully(handle: LedgerFileHandle, bytes: Uint8Array, file: string): Promise<void> {
+export async function writeFully(handle: LedgerFileHandle, bytes: Uint8Array, file: string, sync = true): Promise<void> {
   let offset = 0;
   while (offset < bytes.length) {
     let n: number;
@@ -95,6 +96,7 @@ export async function writeFully(handle: LedgerFileHandle, bytes: Uint8Array, fi
     if (!(n > 0)) throw new LedgerWriteError(file, `a short write (${offset} of ${bytes.length} bytes, then none)`, offset);
     offset += n;
   }
+  if (!sync) return;
   try {
     await handle.sync();
   } catch (err) {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { log } from '../log';
 import type { ResultsPanelApi } from '../results/register';
 import type { LocalGatewayManager } from '../environments/localGateway';
+import { clientOrderIdOf } from '../../core/callbacks';
 import { loopbackUrl } from '../../core/callbacks/loopback';
 import { notifyUrlFor } from '../../shared/callbackProtocol';
 import { CallbackStore, replayEntry } from '../../callback-listener';
@@ -98,7 +99,7 @@ async function openCallback(listening: CallbackListening, results: CallbacksDeps
   const e = id ? listening.get(id) : undefined;
   if (!e) return void showInfo('PayGate: no callback to show.');
   await results.showDetails({
-    title: `Callback ${e.fields['client-orderid'] ?? e.id}`,
+    title: `Callback ${clientOrderIdOf(e.fields) ?? e.id}`,
     columns: ['property', 'value'],
     rows: entryRows(e),
   });
@@ -116,14 +117,15 @@ function replayer(listening: CallbackListening) {
     if (!target) return undefined;
     lastTarget = target.trim();
     const r = await replayEntry(e, lastTarget);
+    // r.url: the exact URL the call went to (the target as given, the call's query added), said everywhere.
     if (!r.ok) {
-      log().warn(`Callbacks: replay of ${e.id} to ${lastTarget} failed: ${r.error}`);
-      void showError(`PayGate: replay failed: ${r.error}`);
+      log().warn(`Callbacks: replay of ${e.id} to ${r.url} failed: ${r.error}`);
+      void showError(`PayGate: replay to ${r.url} failed: ${r.error}`);
       return r;
     }
     const note = r.masked ? ' (the kept body was masked; the masked body was sent)' : '';
-    log().info(`Callbacks: replayed ${e.id} to ${lastTarget}: HTTP ${r.status} in ${r.ms} ms${note}`);
-    void showInfo(`PayGate: replayed to ${lastTarget}: HTTP ${r.status} in ${r.ms} ms${note}`);
+    log().info(`Callbacks: replayed ${e.id} to ${r.url}: HTTP ${r.status} in ${r.ms} ms${note}`);
+    void showInfo(`PayGate: replayed to ${r.url}: HTTP ${r.status} in ${r.ms} ms${note}`);
     return r;
   };
 }
