@@ -1,3 +1,4 @@
+import type { Approval } from './approvals';
 import type { Ledger } from './ledger';
 import type { Completion, GuardKey, LedgerReading, NewSubmission, SubmissionRecord } from './records';
 import type { BatchRowKeys } from './rowKeys';
@@ -40,6 +41,10 @@ export interface TeamStore {
     sensitive?: readonly string[],
     begun?: SubmissionRecord,
   ): Promise<SubmissionRecord | undefined>;
+  /** The approvals of a content for an environment (approvals.ts); `mine` marks the asking role's own. */
+  approvals(environment: string, contentHash: string): Promise<Approval[]>;
+  /** Every approval, keyed `environment\0contentHash` (history). */
+  allApprovals(): Promise<Map<string, Approval[]>>;
   close(): Promise<void>;
 }
 

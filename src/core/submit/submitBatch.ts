@@ -6,6 +6,7 @@ import { submissionEntry } from '../ledger/entry';
 import type { AlreadySentRow } from '../ledger/alreadySent';
 import { guardedSend, type GuardedSendResult, type ResendBlocker } from '../ledger/guard';
 import type { LedgerStore } from '../ledger/store';
+import { checkApprovals, type Approval } from '../ledger/approvals';
 import type { LedgerFace, LocalGatewayRef } from '../ledger/records';
 import { errorMessage } from '../errorMessage';
 
@@ -63,7 +64,13 @@ type Guarded = Exclude<GuardedSendResult<GatewayOutcome>, { status: 'sent' }>;
 export type SubmitResult<T, R> =
   | { status: 'refused'; reason: SubmissionRefusal['reason']; message: string; prepared: PreparedSubmission }
   | { status: 'no-target'; refusal: R; prepared: PreparedSubmission }
-  | { status: 'refused'; reason: 'invalid-environment' | 'local-gateway-failed'; message: string; prepared: PreparedSubmission; target: T }
+  | {
+      status: 'refused';
+      reason: 'invalid-environment' | 'local-gateway-failed' | 'needs-approval';
+      message: string;
+      prepared: PreparedSubmission;
+      target: T;
+    }
   /** The ledger could not be read or written, or a prompt failed: before anything was sent. */
   | { status: 'failed'; error: unknown; prepared: PreparedSubmission; target: T }
   | (Guarded & { prepared: PreparedSubmission; target: T })
@@ -76,6 +83,8 @@ export type SubmitResult<T, R> =
       recordError?: string;
       /** When the request went out (ISO), for the panel; the ledger keeps its own time. */
       submittedAt: string;
+      /** Who approved it, when its environment needs approvals. */
+      approvals?: Approval[];
       prepared: PreparedSubmission;
       target: T;
     };
@@ -114,6 +123,25 @@ async function sendToTarget<T extends SubmitTarget, R>(
     const message = errorMessage(err);
     return { status: 'refused', reason: 'local-gateway-failed', message, prepared, target };
   }
+  // Maker-checker: the approvals this environment needs, from the team ledger, before anything is recorded.
+  let approvals: Approval[] | undefined;
+  const needed = target.environment.approvals ?? 0;
+  if (needed > 0) {
+    let checked;
+    try {
+      checked = await checkApprovals(
+        face.ledger,
+        target.environmentName ?? target.environment.name,
+        prepared.contentHash,
+        needed,
+        face.file,
+      );
+    } catch (error) {
+      return { status: 'failed', error, prepared, target };
+    }
+    if (!checked.ok) return { status: 'refused', reason: 'needs-approval', message: checked.message, prepared, target };
+    approvals = checked.approvals;
+  }
   let submittedAt = new Date().toISOString();
   let result: GuardedSendResult<GatewayOutcome>;
   try {
@@ -149,5 +177,5 @@ async function sendToTarget<T extends SubmitTarget, R>(
     return { status: 'failed', error, prepared, target };
   }
   if (result.status !== 'sent') return { ...result, prepared, target };
-  return { ...result, answer: answerIds(result.outcome), submittedAt, prepared, target };
+  return { ...result, answer: answerIds(result.outcome), submittedAt, prepared, target, ...(approvals ? { approvals } : {}) };
 }
