@@ -44,6 +44,8 @@ export interface SubmitFace<T extends SubmitTarget, R> {
   localGateway?: (target: T) => Promise<LocalGatewayRef | undefined>;
   /** Send whatever the ledger says (the CLI's --allow-resend). */
   allowResend?: boolean;
+  /** A run of parts: a content accepted at the target before is never sent again (guard.ts). */
+  keepAccepted?: boolean;
   confirmResend?: (blocker: ResendBlocker, target: T) => Promise<boolean>;
   /** Asked when rows of the batch were already sent to the target (every one, in file order); absent: refuse. */
   confirmRowResend?: (rows: readonly AlreadySentRow[], target: T) => Promise<boolean>;
@@ -134,6 +136,7 @@ async function sendToTarget<T extends SubmitTarget, R>(
       legacyHashes: prepared.legacyHashes,
       batch: prepared.lint.batch,
       allowResend: face.allowResend === true,
+      ...(face.keepAccepted ? { keepAccepted: true } : {}),
       ...(face.confirmResend ? { confirmResend: (b: ResendBlocker) => face.confirmResend!(b, target) } : {}),
       ...(face.confirmRowResend ? { confirmRowResend: (rows: readonly AlreadySentRow[]) => face.confirmRowResend!(rows, target) } : {}),
       ...(face.confirmSend ? { confirmSend: () => face.confirmSend!(target, prepared) } : {}),
