@@ -200,6 +200,24 @@ test("paygate lint warns batch-too-large over the active environment's maximum (
   assert.doesNotMatch(local.out, /batch-too-large/, "the local gateway's 8 MiB");
 });
 
+test('paygate submit refuses a batch over the maximum before anything leaves, naming paygate split; its parts then send', async () => {
+  const file = bigBatch('oversized', 10);
+  const start = standIn.requests;
+  const r = await paygate(['submit', file], 'oversized-data');
+  assert.equal(r.code, 2, r.err);
+  assert.match(r.err, /over the environment's maximum of 2,000.*paygate split --max-bytes 2000; nothing was sent/);
+  assert.equal(standIn.requests, start, 'nothing left');
+  mkdirSync(join(dir, 'oversized'));
+  assert.equal((await paygate(['split', file, '--max-bytes', '2000', '--out-dir', 'oversized'])).code, 0);
+  const parts = readdirSync(join(dir, 'oversized'))
+    .sort()
+    .map((p) => join('oversized', p));
+  assert.ok(parts.length > 1);
+  const sent = await paygate(['submit', ...parts], 'oversized-data');
+  assert.equal(sent.code, 0, sent.err);
+  assert.equal(standIn.requests - start, parts.length, 'each part sent once');
+});
+
 /** Splits a 4-row batch into 4 parts in its own folder; the parts' names and the SHA-256 of the body each is sent as. */
 async function fourParts(name: string): Promise<string[]> {
   bigBatch(name, 4);

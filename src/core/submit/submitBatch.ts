@@ -7,6 +7,8 @@ import type { AlreadySentRow } from '../ledger/alreadySent';
 import { guardedSend, type GuardedSendResult, type ResendBlocker } from '../ledger/guard';
 import type { Ledger } from '../ledger/ledger';
 import type { LedgerFace, LocalGatewayRef } from '../ledger/records';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../payload';
+import { payloadLengthProblem } from '../rules/payloadCheck';
 
 // The submit use case, the same steps for the terminal and the editor: submission preparation (lint gate,
 // CRLF, payload, hash) → where it goes (the face resolves it) → the environment's own checks → which local
@@ -64,7 +66,13 @@ type Guarded = Exclude<GuardedSendResult<GatewayOutcome>, { status: 'sent' }>;
 export type SubmitResult<T, R> =
   | { status: 'refused'; reason: SubmissionRefusal['reason']; message: string; prepared: PreparedSubmission }
   | { status: 'no-target'; refusal: R; prepared: PreparedSubmission }
-  | { status: 'refused'; reason: 'invalid-environment' | 'local-gateway-failed'; message: string; prepared: PreparedSubmission; target: T }
+  | {
+      status: 'refused';
+      reason: 'invalid-environment' | 'local-gateway-failed' | 'batch-too-large';
+      message: string;
+      prepared: PreparedSubmission;
+      target: T;
+    }
   /** The ledger could not be read or written, or a prompt failed: before anything was sent. */
   | { status: 'failed'; error: unknown; prepared: PreparedSubmission; target: T }
   | (Guarded & { prepared: PreparedSubmission; target: T })
@@ -107,6 +115,11 @@ async function sendToTarget<T extends SubmitTarget, R>(
   const problems = environmentProblems(target.environment, target.paths, 'create');
   if (problems.length > 0)
     return { status: 'refused', reason: 'invalid-environment', message: `${problems.join('; ')}; nothing was sent`, prepared, target };
+  // batch-too-large is an error for submit whatever its severity in lint: the gateway would refuse the
+  // request (a 413 or its validation error) and nothing may leave that it must refuse.
+  const tooLarge = payloadLengthProblem(prepared.payload.length, target.environment.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES);
+  if (tooLarge !== undefined)
+    return { status: 'refused', reason: 'batch-too-large', message: `${tooLarge}; nothing was sent`, prepared, target };
   let localGateway: LocalGatewayRef | undefined;
   try {
     localGateway = await face.localGateway?.(target);
