@@ -4,10 +4,12 @@
 // written by an earlier version passes it again when read (readEntry), so nothing old is shown unmasked.
 
 import { randomBytes } from 'node:crypto';
-import { checkControl, type ControlCheck } from '../core/callbacks';
+import { checkControl, clientOrderIdOf, type ControlCheck } from '../core/callbacks';
 import { isCvvName, maskCardNumbers, safeBody, safeFields, safeFreeText, safeUrlPath, terminalField } from '../core/output';
 
 export interface ForwardResult {
+  /** The exact URL the call was passed on to (its query included; absent in entries kept before it was recorded). */
+  url?: string;
   /** The handler's status, or 502 when it could not be reached or did not answer in time. */
   status: number;
   ms: number;
@@ -27,11 +29,16 @@ export interface CallbackEntry {
   /** The body as received, or masked (`masked: true`) when it held card data. */
   body: string;
   masked: boolean;
-  /** The form fields decoded (masked); empty for a body that is not a form. */
+  /** The fields decoded from the query string and a form body (masked); empty when the call has neither. */
   fields: Record<string, string>;
   /** Checked against the control key; null when no key is known and the call carries a control. */
   control: ControlCheck | null;
   forwarded: ForwardResult | null;
+  /**
+   * The id of the first call this one repeats (same status, type, orderid and client_orderid: how the
+   * gateway family tells merchants to recognise a callback sent twice); absent on a first call.
+   */
+  repeatOf?: string;
 }
 
 export const REDACTED = '(redacted)';
@@ -140,7 +147,12 @@ export function readEntry(raw: unknown): CallbackEntry | undefined {
   const fwd = r.forwarded !== null && typeof r.forwarded === 'object' ? (r.forwarded as Record<string, unknown>) : undefined;
   const forwarded: ForwardResult | null =
     fwd && typeof fwd.status === 'number'
-      ? { status: fwd.status, ms: typeof fwd.ms === 'number' ? fwd.ms : 0, ...(isText(fwd.error) ? { error: fwd.error } : {}) }
+      ? {
+          ...(isText(fwd.url) ? { url: fwd.url } : {}),
+          status: fwd.status,
+          ms: typeof fwd.ms === 'number' ? fwd.ms : 0,
+          ...(isText(fwd.error) ? { error: fwd.error } : {}),
+        }
       : null;
   return safeEntry({
     id: r.id,
@@ -153,6 +165,7 @@ export function readEntry(raw: unknown): CallbackEntry | undefined {
     fields,
     control: r.control === 'valid' || r.control === 'invalid' || r.control === 'absent' ? r.control : null,
     forwarded,
+    ...(isText(r.repeatOf) ? { repeatOf: r.repeatOf } : {}),
   });
 }
 
@@ -165,14 +178,17 @@ export function entryLine(e: CallbackEntry): string {
   const t = terminalField;
   const what = [
     t(f['status'] ?? '-'),
-    f['client-orderid'] ? `client-orderid ${t(f['client-orderid'])}` : '',
+    f['type'] ? t(f['type']) : '',
+    clientOrderIdOf(f) ? `client_orderid ${t(clientOrderIdOf(f)!)}` : '',
     f['amount'] ? `${t(f['amount'])} ${t(f['currency'] ?? '')}`.trim() : '',
   ]
     .filter((s) => s !== '')
     .join('  ');
   const control = e.control === null ? 'control: unchecked (no key)' : `control: ${t(e.control)}`;
   let fwd = '';
-  if (e.forwarded?.error !== undefined) fwd = `  -> ${e.forwarded.status} (${t(e.forwarded.error)})`;
-  else if (e.forwarded) fwd = `  -> ${e.forwarded.status} in ${e.forwarded.ms} ms`;
-  return `${t(e.time)}  ${t(e.id)}  ${t(e.method)} ${t(e.path)}  ${what}  ${control}${fwd}${e.masked ? '  (card data masked)' : ''}`;
+  const to = e.forwarded?.url === undefined ? '' : ` ${t(e.forwarded.url)}:`;
+  if (e.forwarded?.error !== undefined) fwd = `  ->${to} ${e.forwarded.status} (${t(e.forwarded.error)})`;
+  else if (e.forwarded) fwd = `  ->${to} ${e.forwarded.status} in ${e.forwarded.ms} ms`;
+  const repeat = e.repeatOf === undefined ? '' : `  (repeat of ${t(e.repeatOf)})`;
+  return `${t(e.time)}  ${t(e.id)}  ${t(e.method)} ${t(e.path)}  ${what}  ${control}${repeat}${fwd}${e.masked ? '  (card data masked)' : ''}`;
 }

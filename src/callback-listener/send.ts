@@ -8,7 +8,8 @@
 // never saw). A fresh loopback connection costs far less than a forward.
 
 import * as http from 'node:http';
-import { appendPath, loopbackUrl } from '../core/callbacks/loopback';
+import { loopbackUrl, targetPath } from '../core/callbacks/loopback';
+import { safeUrlPath } from '../core/output';
 
 export const FORWARD_TIMEOUT_MS = 10_000;
 /** The most of a handler's answer that is read (and passed back to the caller). */
@@ -19,15 +20,17 @@ export const STOPPED = 'the listener stopped before the handler answered (the ha
 
 export interface OutgoingCall {
   method: string;
-  /** Path and query, appended to the target's path. */
+  /** The received path and query: its query is added to the target's (the path is the target's, as given). */
   path: string;
   /** Raw header pairs to send (host and content-length are set for the target and the body). */
   headers: [string, string][];
   body: Buffer;
 }
 
+/** `url`: the exact URL the call went to (shown in every line, toast and JSON that speaks of it). */
 export type SendResult =
-  { ok: true; status: number; headers: [string, string][]; body: Buffer; ms: number } | { ok: false; error: string; ms: number };
+  | { ok: true; url: string; status: number; headers: [string, string][]; body: Buffer; ms: number }
+  | { ok: false; url: string; error: string; ms: number };
 
 /** Headers that describe one connection, not the call: never passed on. */
 const HOP_BY_HOP = new Set([
@@ -51,7 +54,10 @@ export function sendToHandler(
   const started = Date.now();
   const ms = () => Date.now() - started;
   const t = loopbackUrl(target);
-  if (!t.ok) return Promise.resolve({ ok: false, error: t.reason, ms: 0 });
+  if (!t.ok) return Promise.resolve({ ok: false, url: target, error: t.reason, ms: 0 });
+  const path = targetPath(t.url, call.path);
+  // As shown (through the output boundary): the URL the call went to, its query included.
+  const url = `${t.url.origin}${safeUrlPath(path)}`;
   const headers: [string, string][] = call.headers.filter(([k]) => !HOP_BY_HOP.has(k.toLowerCase()));
   headers.push(['host', t.url.host], ['content-length', String(call.body.length)], ['connection', 'close']);
   return new Promise((resolve) => {
@@ -67,7 +73,7 @@ export function sendToHandler(
         host: t.connectHost,
         port: t.url.port || 80,
         method: call.method,
-        path: appendPath(t.url, call.path),
+        path,
         headers: headers.flat(),
         agent: false,
         signal,
@@ -83,18 +89,18 @@ export function sendToHandler(
           const raw = res.rawHeaders;
           const pairs: [string, string][] = [];
           for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i], raw[i + 1]]);
-          done({ ok: true, status: res.statusCode ?? 0, headers: pairs, body: Buffer.concat(chunks), ms: ms() });
+          done({ ok: true, url, status: res.statusCode ?? 0, headers: pairs, body: Buffer.concat(chunks), ms: ms() });
         });
         res.on('error', (err) =>
-          done({ ok: false, error: signal?.aborted ? STOPPED : `the handler's answer broke off: ${err.message}`, ms: ms() }),
+          done({ ok: false, url, error: signal?.aborted ? STOPPED : `the handler's answer broke off: ${err.message}`, ms: ms() }),
         );
       },
     );
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on('error', (err: NodeJS.ErrnoException) => {
-      if (signal?.aborted) return done({ ok: false, error: STOPPED, ms: ms() });
+      if (signal?.aborted) return done({ ok: false, url, error: STOPPED, ms: ms() });
       const why = err.code === 'ECONNREFUSED' ? `nothing is listening at ${t.url.host}` : err.message;
-      done({ ok: false, error: `handler ${t.url.origin} unreachable: ${why}`, ms: ms() });
+      done({ ok: false, url, error: `handler ${t.url.origin} unreachable: ${why}`, ms: ms() });
     });
     req.end(call.body);
   });

@@ -182,11 +182,17 @@ class Listener {
     const o = this.o;
     const body = raw.toString('utf8');
     if (!Buffer.from(body, 'utf8').equals(raw)) return this.reject(req, res, 400, 'the body is not valid UTF-8');
-    let fields: Record<string, string> = {};
+    // The gateway sends its fields in the query string of a GET; a form body (the POST variant) adds its
+    // own, and a field in both is one field, the body's value (docs/callbacks.md, "What the listener reads").
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const query = decodeForm(q < 0 ? '' : url.slice(q + 1));
+    if ('malformed' in query) return this.reject(req, res, 400, `malformed query string: ${query.malformed}`);
+    let fields: Record<string, string> = query;
     if (isForm(req.headers['content-type'])) {
       const form = decodeForm(body);
       if ('malformed' in form) return this.reject(req, res, 400, `malformed form: ${form.malformed}`);
-      fields = form;
+      fields = { ...query, ...form };
     }
     const key = typeof o.controlKey === 'function' ? o.controlKey() : o.controlKey;
     const entry = buildEntry({ method: req.method ?? 'GET', path: req.url ?? '/', rawHeaders: req.rawHeaders, body, fields }, key);
@@ -215,7 +221,7 @@ class Listener {
     );
     this.forwarding.delete(res);
     if (r.ok) {
-      entry.forwarded = { status: r.status, ms: r.ms };
+      entry.forwarded = { url: r.url, status: r.status, ms: r.ms };
       const pass = r.headers.filter(
         ([k]) => !['connection', 'transfer-encoding', 'content-length', 'keep-alive'].includes(k.toLowerCase()),
       );
@@ -223,7 +229,7 @@ class Listener {
       res.end(r.body);
     } else {
       const status = r.error === STOPPED ? 503 : 502;
-      entry.forwarded = { status, ms: r.ms, error: r.error };
+      entry.forwarded = { url: r.url, status, ms: r.ms, error: r.error };
       res.writeHead(status, TEXT);
       res.end(`paygate listen: ${r.error}\n`);
     }

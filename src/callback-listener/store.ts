@@ -18,6 +18,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { repeatKey } from '../core/callbacks';
 import { readEntry, safeEntry, type CallbackEntry } from './entry';
 import { countLineEnds, entries, lineIsClean, readLines, readText } from './storeFiles';
 
@@ -47,6 +48,8 @@ export class CallbackStore {
   private readonly lock: string;
   private counted: Counted | undefined;
   private scrubbed = false;
+  /** Per repeat key, the id of the first call kept with it; read from the files at the first append, then bounded by `max`. */
+  private firsts: Map<string, string> | undefined;
 
   constructor(
     stateDir: string,
@@ -57,12 +60,16 @@ export class CallbackStore {
     this.lock = path.join(stateDir, ROTATING);
   }
 
-  /** Appends one entry (masked at the door); rotates when the current file holds the bound. */
+  /**
+   * Appends one entry (masked at the door), marked as a repeat (`repeatOf`) when it repeats a kept call;
+   * rotates when the current file holds the bound.
+   */
   append(entry: CallbackEntry): void {
     if (!this.scrubbed) {
       this.scrubbed = true;
       this.scrub();
     }
+    this.markRepeat(entry);
     const { lines, bytes } = this.write(`${JSON.stringify(safeEntry(entry))}\n`);
     if (lines >= this.max || bytes >= MAX_STORE_BYTES / 2) this.rotate();
   }
@@ -77,6 +84,30 @@ export class CallbackStore {
       out.push(e);
     }
     return out.length > this.max ? out.slice(out.length - this.max) : out;
+  }
+
+  /**
+   * Sets `repeatOf` when a call with the same status, type, orderid and client_orderid was kept before (the
+   * calls this process appended, and those in the files when it first appended). At most `max` keys are
+   * remembered, the oldest forgotten first, as the files forget the oldest calls.
+   */
+  private markRepeat(entry: CallbackEntry): void {
+    const key = repeatKey(entry.fields);
+    if (key === undefined) return;
+    if (this.firsts === undefined) {
+      this.firsts = new Map();
+      for (const e of this.list()) {
+        const k = repeatKey(e.fields);
+        if (k !== undefined && !this.firsts.has(k)) this.firsts.set(k, e.repeatOf ?? e.id);
+      }
+    }
+    const first = this.firsts.get(key);
+    if (first !== undefined) {
+      if (first !== entry.id) entry.repeatOf = first;
+      return;
+    }
+    this.firsts.set(key, entry.id);
+    if (this.firsts.size > this.max) this.firsts.delete(this.firsts.keys().next().value as string);
   }
 
   get(id: string): CallbackEntry | undefined {

@@ -6,6 +6,7 @@ import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { safeJson } from '../core/output';
 import { describeProblem, PERIODS, type Period, type PlanProblem, type QueryOutcome, type QuerySpec } from '../core/query';
 import { groupJson, queryJsonRest } from '../core/query/result';
+import { DEFAULT_MAX_GROUPS } from '../core/query/run';
 import type { ReportView } from '../core/gateway/reportTemplate';
 import type { CliContext } from './context';
 import { batched, writeQueryCsv, writeQueryText } from './format/query';
@@ -23,6 +24,7 @@ export type QueryCliOptions = {
   currency?: string;
   view?: string;
   raw?: boolean;
+  maxGroups?: string;
 };
 
 const DEFAULT_COLUMNS = 80;
@@ -45,7 +47,11 @@ export function addQueryOptions<A extends unknown[], O extends OptionValues, G e
     .option('--max <COL>', 'the largest amount of a column (repeatable)', collect)
     .option('--avg <COL>', 'the average amount of a column, rounded half to even (repeatable)', collect)
     .option('--currency <COL|none>', "the column holding each amount's currency (default: Currency); none: every amount in one currency")
-    .option('--view <NAME>', 'run the saved view NAME of a report template (its options first, then these); see --template');
+    .option('--view <NAME>', 'run the saved view NAME of a report template (its options first, then these); see --template')
+    .option(
+      '--max-groups <N>',
+      `the most groups shown; past it the query says how many there are and shows none (default: ${DEFAULT_MAX_GROUPS.toLocaleString('en-US')})`,
+    );
   return chained as unknown as Command<A, O & QueryCliOptions, G>;
 }
 
@@ -82,7 +88,25 @@ export function querySpec(o: QueryCliOptions, view?: ReportView): QuerySpec {
     max: pick(names(o.max), view?.max),
     avg: pick(names(o.avg), view?.avg),
     currency: pick(currency, view?.currency),
+    maxGroups: o.maxGroups === undefined ? DEFAULT_MAX_GROUPS : Number(o.maxGroups),
   };
+}
+
+/** `--max-groups` as given: a message when it is not a whole number of at least 1. */
+export function maxGroupsProblem(o: QueryCliOptions): string | undefined {
+  const n = Number(o.maxGroups);
+  return o.maxGroups === undefined || (/^\d+$/.test(o.maxGroups.trim()) && Number.isSafeInteger(n) && n >= 1)
+    ? undefined
+    : `--max-groups must be a whole number of at least 1, not "${o.maxGroups}"`;
+}
+
+/** A query that met more groups than it may show: said plainly, with how many and how to go on. */
+export function tooManyGroupsText(t: { groups: number; limit: number }): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  return (
+    `too many groups to show: ${n(t.groups)} groups, over the limit of ${n(t.limit)}; ` +
+    'group by fewer or coarser columns, narrow the rows with --where, or raise the limit with --max-groups N'
+  );
 }
 
 const OPTION_OF: Record<PlanProblem['option'], string> = {

@@ -9,7 +9,7 @@ import { QueryStream } from '../core/query/stream';
 import { textDecoder } from '../core/textFile';
 import type { CliContext } from './context';
 import { EXIT, inputError } from './output';
-import { planProblemText, printQueryOutcome, querySpec, type QueryCliOptions } from './query';
+import { maxGroupsProblem, planProblemText, printQueryOutcome, querySpec, tooManyGroupsText, type QueryCliOptions } from './query';
 
 type Options = QueryCliOptions & { format: 'text' | 'json' | 'csv'; out?: string };
 
@@ -30,6 +30,8 @@ export function prepareReportQuery(ctx: CliContext, o: Options, template: Report
     const known = (template.views ?? []).map((v) => `"${v.name}"`).join(', ');
     return { problem: `the template has no view "${o.view}"${known ? ` (it has ${known})` : ' (it has none)'}; nothing was sent` };
   }
+  const bad = maxGroupsProblem(o);
+  if (bad !== undefined) return { problem: `${bad}; nothing was sent` };
   const spec = querySpec(o, view);
   const syntax = spec.where === undefined ? undefined : parseExpression(spec.where, undefined);
   if (syntax && !syntax.ok)
@@ -56,6 +58,7 @@ export function prepareReportQuery(ctx: CliContext, o: Options, template: Report
           command,
           `${planProblemText(stream.problem!, spec, o.view)}; the report came, but the query cannot run on it`,
         );
+      if (outcome.tooManyGroups) return inputError(ctx, command, `the report from ${what}: ${tooManyGroupsText(outcome.tooManyGroups)}`);
       printQueryOutcome(ctx, `report from ${what}`, outcome, o);
       if (o.out !== undefined) ctx.stderr(`Report from ${what}: ${saved.rows ?? outcome.read} row(s) written to ${o.out}\n`);
       return EXIT.ok;

@@ -52,6 +52,7 @@ export const LintErrorCodes: Record<Code, string | null> = {
   'card-expired': null,
   'start-date-past': null,
   'duplicate-order-id': null,
+  'callback-port': null,
   'card-data-in-git': null,
   'cvv-after-send': null,
   'batch-too-large': null,

@@ -5,7 +5,7 @@
 import type * as http from 'node:http';
 import { adminSubpath, handleAdmin, validDays, type AdminContext } from './admin';
 import { authenticate, authorizationShape, type NonceCache } from './auth';
-import type { CallbackQueue } from './callbacks';
+import { callbackUrlFor, type CallbackQueue } from './callbacks';
 import { formEncodeAnswer, handleCreate, jsonAnswer, unknownEndpointAnswer, type Fields } from './create';
 import { HttpError, readBody, send } from './http';
 import type { JournalStore } from './journal';
@@ -66,11 +66,14 @@ export function advanceNow(
     touched,
     // Callbacks are queued only after the commit: a receiver never hears of a charge the disk does not hold.
     onCharge: (payment, event) => {
-      if (payment.callbackUrl && pendingCallbacks.length < g.callbacks.capacity) pendingCallbacks.push({ payment, event });
-      else if (payment.callbackUrl) g.callbacks.dropped++;
+      if (!callbackUrlFor(payment, event)) return;
+      if (pendingCallbacks.length < g.callbacks.capacity) pendingCallbacks.push({ payment, event });
+      else g.callbacks.dropped++;
     },
   });
   g.store.commit(touched);
+  // The retries the clock reached go first: they were due before the charges this advance made.
+  g.callbacks.releaseDue();
   const callbacksQueued = queueCallbacks(g, pendingCallbacks, results);
   g.log(
     `clock advanced ${days} day(s) ${r.from} -> ${r.today}: ${r.chargeCount} charge(s), ${r.stopped.length} stopped${r.truncated ? ` (${r.truncated.reason})` : ''}`,

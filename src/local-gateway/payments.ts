@@ -67,6 +67,7 @@ function makeCharge(state: GatewayState, p: StoredPayment, charge: Charge): Char
   });
   p.nextIndex = charge.index + 1; // counts declined charges too (docs/schedule.md, "Index")
   return {
+    transactionId: String(txId),
     'recurring-payment-id': p['recurring-payment-id'],
     'client-orderid': p['client-orderid'],
     index: charge.index,
@@ -122,7 +123,8 @@ export function createPayment(state: GatewayState, values: Record<string, string
   // Pin the start: without start-date the schedule starts on the day of creation, not on every later "today".
   if (!schedule.startDate) schedule.startDate = today;
   const card = (values['credit-card-number'] ?? '').trim();
-  const callbackUrl = (values['notify_url'] ?? '').trim() || (values['server_callback_url'] ?? '').trim();
+  const notifyUrl = (values['notify_url'] ?? '').trim();
+  const callbackUrl = notifyUrl || (values['server_callback_url'] ?? '').trim();
   const payment: StoredPayment = {
     'recurring-payment-id': String(state.nextPaymentId++),
     'serial-number': serial,
@@ -133,7 +135,7 @@ export function createPayment(state: GatewayState, values: Record<string, string
     declines: cardDeclines(card),
     currency: (values['currency'] ?? '').trim(),
     order_desc: maskStoredText(values['order_desc'] ?? ''),
-    ...(callbackUrl ? { callbackUrl } : {}),
+    ...(callbackUrl ? { callbackUrl, callbackColumn: notifyUrl ? ('notify_url' as const) : ('server_callback_url' as const) } : {}),
     schedule,
     createdDate: state.today,
     status: 'active',

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_PATHS, type Environment } from '../core/gateway/environments';
+import { toDayNumber } from '../core/dates';
 import { NonceCache, nonceStillLive } from './auth';
 import { CallbackQueue } from './callbacks';
 import { adminContext, advanceDays, route, type GatewayParts, type Routes } from './handlers';
@@ -16,6 +17,7 @@ import { ensureStateDir, loadOrCreateDemoMerchant } from './merchant';
 import { gatewayToday } from './payments';
 import { acquireStateLock, releaseStateLock, updateStateLock, type RunningGateway } from './running';
 import type { LocalGateway, LocalGatewayOptions } from './types';
+import { errorMessage } from '../core/errorMessage';
 
 export const DEFAULT_PATH_PREFIX = '/paygate';
 export const DEFAULT_REPORT_PATH_PREFIX = '/reports';
@@ -95,7 +97,13 @@ function openParts(options: LocalGatewayOptions): OpenedParts {
     store,
     merchant,
     nonces,
-    callbacks: new CallbackQueue(() => [port], log, undefined, merchant.controlKey),
+    callbacks: new CallbackQueue(
+      () => [port],
+      log,
+      undefined,
+      merchant.controlKey,
+      () => toDayNumber(gatewayToday(store.state)),
+    ),
     maxBody: options.maxBodyBytes ?? MAX_BODY_BYTES,
     maxPayload: options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES,
     port: () => port,
@@ -161,7 +169,7 @@ async function serve(
 /** A request that failed: its status (500 when unexpected) and message, and the connection closed if its body was not read. */
 function answerFault(parts: GatewayParts, req: http.IncomingMessage, res: http.ServerResponse, err: unknown): void {
   const status = err instanceof HttpError ? err.status : 500;
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   parts.log(`${req.method} ${req.url?.split('?')[0]} -> ${status}: ${message}`);
   // An unread or half-read body is not read further: the connection closes after the answer.
   if (!res.headersSent) send(res, status, 'text/plain; charset=utf-8', `${message}\n`, {}, !req.complete);

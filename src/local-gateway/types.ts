@@ -64,6 +64,11 @@ export interface StoredPayment {
   currency: string;
   order_desc: string;
   callbackUrl?: string;
+  /**
+   * The column callbackUrl came from: notify_url hears every charge, server_callback_url the first only
+   * (the gateway family's documentation, docs/callbacks.md). Absent in payments kept before: notify_url.
+   */
+  callbackColumn?: 'notify_url' | 'server_callback_url';
   schedule: ScheduleInput;
   createdDate: string; // DD.MM.YYYY (simulated)
   status: PaymentStatus;
@@ -85,6 +90,8 @@ export interface GatewayState {
 
 export interface CallbackResult {
   url: string;
+  /** Which try this was (1 to CALLBACK_TRIES). */
+  attempt?: number;
   'recurring-payment-id': string;
   'charge-index': number;
   outcome: 'delivered' | 'failed' | 'skipped';
@@ -93,6 +100,8 @@ export interface CallbackResult {
 }
 
 export interface ChargeEvent {
+  /** The gateway's id of the charge's transaction: a callback's `orderid`. */
+  transactionId: string;
   'recurring-payment-id': string;
   'client-orderid': string;
   index: number;

@@ -11,7 +11,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { callbackBody } from '../../src/core/callbacks';
+import { callbackQuery } from '../../src/core/callbacks';
 import { CallbackStore, MAX_STORED_CALLBACKS, startCallbackListener } from '../../src/callback-listener';
 import { writeReadmeSection } from './report';
 
@@ -34,8 +34,8 @@ async function callsPerSecond(url: string, n: number): Promise<number> {
   const worker = async () => {
     while (next < n) {
       const i = next++;
-      const body = callbackBody(
-        { status: 'approved', orderid: String(i), 'client-orderid': `B-${i}`, amount: '1.000', currency: 'EUR' },
+      const body = callbackQuery(
+        { type: 'sale', status: 'approved', orderid: String(i), client_orderid: `B-${i}`, amount: '1.000', currency: 'EUR' },
         'k',
       );
       if ((await post(url, body)) !== 200) throw new Error('not 200');

@@ -18,7 +18,7 @@ import { ensureCodeServer, ensureSystemTools } from './install';
 import { guardRun, onCleanup } from './processes';
 import { bigBatchSteps, writeBigBatch } from './personBigBatch';
 import * as wb from './workbench';
-import { callbackBody } from '../../src/core/callbacks';
+import { callbackQuery } from '../../src/core/callbacks';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const LANGUAGE_NAME = 'PayGate Recurring CSV';
@@ -877,7 +877,7 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
         fetch(`${url}paygate/notify`, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: callbackBody({ status, orderid: '1001', 'client-orderid': order, amount: '10.000', currency: 'EUR' }, k),
+          body: callbackQuery({ type: 'sale', status, orderid: '1001', client_orderid: order, amount: '10.000', currency: 'EUR' }, k),
           signal: AbortSignal.timeout(wb.SHORT),
         }).then((r) => r.status);
       // The declined one as a merchant makes one up from the terminal, signed with the local gateway's key.
@@ -921,7 +921,7 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
       const header = page.locator('.pane-header', { hasText: new RegExp(callbacksView.name, 'i') }).first();
       await page.locator('.pane', { has: header }).locator('.monaco-list-row', { hasText: 'PERSON-2' }).first().click();
       // Its own panel (titled by the client-orderid) comes to the front; its rows name the fields.
-      const frame = await wb.webviewFrame(page, 'text=field client-orderid', wb.SHORT);
+      const frame = await wb.webviewFrame(page, 'text=field client_orderid', wb.SHORT);
       await frame.locator('text=PERSON-2').first().waitFor({ timeout: wb.SHORT });
       await screenshot('callback-details');
       if (await frame.locator('button#reconcile').isVisible())
@@ -929,6 +929,33 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
       return `${row.replace(/\s+/g, ' ').slice(0, 80)} | ${forged.replace(/\s+/g, ' ').slice(0, 60)}`;
     },
     { previous: false },
+  );
+
+  // Issue 39: the local gateway calls back as the gateway does (the family's "Merchant Callbacks"
+  // documentation: a GET with orderid, merchant_order, client_orderid, amount, status, type and control in the
+  // query string). A row whose notify_url is the listener, sent from the terminal to the editor's local
+  // gateway, is charged at once; its callback arrives in the view with its control valid and the real names.
+  await step(
+    "the local gateway's callback arrives in the Callbacks view in the gateway's shape: GET, the fields in the query string",
+    async () => {
+      const callbacksView = view('paygate.callbacks');
+      if (!listeningUrl) throw new Error('the listener did not start');
+      const [header, first] = fs.readFileSync(path.join(workspace, 'valid.rpcsv'), 'utf8').split(/\r?\n/);
+      const row = first.replace(/^GYM-2027-0001;/, 'PERSON-CB-1;').replace(/;$/, `;${listeningUrl}paygate/notify`);
+      fs.writeFileSync(path.join(workspace, 'callback.rpcsv'), `${header}\r\n${row}\r\n`);
+      const sent = await paygateCli(['submit', 'callback.rpcsv']);
+      if (sent.code !== 0) throw new Error(`paygate submit exited ${sent.code}: ${sent.out.slice(0, 300)}`);
+      const label = await wb.viewRow(page, callbacksView.name, 'PERSON-CB-1');
+      const header2 = page.locator('.pane-header', { hasText: new RegExp(callbacksView.name, 'i') }).first();
+      await page.locator('.pane', { has: header2 }).locator('.monaco-list-row', { hasText: 'PERSON-CB-1' }).first().click();
+      const frame = await wb.webviewFrame(page, 'text=field merchant_order', wb.SHORT);
+      const request = (await frame.locator('text=/GET \\/paygate\\/notify\\?/').first().textContent({ timeout: wb.SHORT })) ?? '';
+      await screenshot('callback-real-shape');
+      if (!/control valid/.test(label)) throw new Error(`the local gateway's callback reads ${label}`);
+      for (const part of ['type=sale', 'client_orderid=PERSON-CB-1', 'merchant_order=PERSON-CB-1', 'control='])
+        if (!request.includes(part)) throw new Error(`the request line lacks ${part}: ${request.slice(0, 200)}`);
+      return `${label.replace(/\s+/g, ' ').slice(0, 80)} | ${request.slice(0, 80)}`;
+    },
   );
 
   await step('"Forward Callbacks to..." passes callbacks to a handler, and "Replay Callback to..." sends one again', async () => {
@@ -980,7 +1007,14 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
       const answer = await fetch(`${listeningUrl}paygate/notify`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: callbackBody({ status: 'approved', orderid: '1002', 'client-orderid': 'PERSON-4', amount: '5.000', currency: 'EUR' }),
+        body: callbackQuery({
+          type: 'sale',
+          status: 'approved',
+          orderid: '1002',
+          client_orderid: 'PERSON-4',
+          amount: '5.000',
+          currency: 'EUR',
+        }),
         signal: AbortSignal.timeout(wb.SHORT),
       });
       if ((await answer.text()) !== 'handled') throw new Error(`the caller got HTTP ${answer.status}, not the handler's answer`);

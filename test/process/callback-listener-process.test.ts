@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -105,10 +106,13 @@ test(
         calls.every((c) => c.control === 'valid'),
         JSON.stringify(calls.map((c) => c.control)),
       );
-      assert.ok(calls.every((c) => c.forwarded.status === 200 && c.path === '/paygate/notify'));
-      assert.deepEqual(calls.map((c) => c.fields['client-orderid']).sort(), ['E2E-1', 'E2E-1', 'E2E-1', 'E2E-2', 'E2E-2', 'E2E-2']);
+      // The gateway's shape: a GET to the notify_url with the fields in its query string.
+      assert.ok(calls.every((c) => c.forwarded.status === 200 && c.path.startsWith('/paygate/notify?')));
+      assert.deepEqual(calls.map((c) => c.fields['client_orderid']).sort(), ['E2E-1', 'E2E-1', 'E2E-1', 'E2E-2', 'E2E-2', 'E2E-2']);
       assert.equal(seen.length, charges, 'the handler received every callback');
-      assert.ok(seen.every((s) => s.url === '/hook/paygate/notify'));
+      // Passed on to the exact URL given (…/hook), the call's query added: never /hook/paygate/notify.
+      assert.ok(seen.every((s) => s.method === 'GET' && s.url.startsWith('/hook?') && s.url.includes('client_orderid=E2E-')));
+      assert.ok(calls.every((c) => (c.forwarded as { url?: string }).url?.startsWith(`${hook}?`)));
 
       const list = await paygate(['callbacks', 'list', '--state', stateDir, '--format', 'json']);
       assert.equal(list.code, 0, list.stderr);
@@ -119,9 +123,10 @@ test(
       );
       const replay = await paygate(['callbacks', 'replay', calls[2].id, '--to', hook, '--state', stateDir]);
       assert.equal(replay.code, 0, replay.stderr);
-      assert.match(replay.stdout, /^HTTP 200 in \d+ ms\n {2}\| handled\n$/);
+      assert.match(replay.stdout, /^HTTP 200 from http:\/\/127\.0\.0\.1:\d+\/hook\?\S*client_orderid=E2E-\S* in \d+ ms\n {2}\| handled\n$/);
       assert.equal(seen.length, charges + 1);
       assert.ok(seen[charges].body.equals(seen[2].body), 'replayed byte for byte');
+      assert.equal(seen[charges].url, seen[2].url, 'to the same URL, its query included');
 
       const offMachine = await paygate(['callbacks', 'replay', calls[0].id, '--to', 'http://192.0.2.1/hook', '--state', stateDir]);
       assert.equal(offMachine.code, 2);
@@ -139,8 +144,12 @@ test(
         stateDir,
       ]);
       assert.equal(sent.code, 0, sent.stderr);
-      const sentFields = new URLSearchParams(seen[seen.length - 1].body.toString());
-      assert.equal(sentFields.get('client-orderid'), 'SEND-1');
+      const sentCall = seen[seen.length - 1];
+      assert.equal(sentCall.method, 'GET');
+      const sentFields = new URL(sentCall.url, 'http://x').searchParams;
+      assert.equal(sentFields.get('client_orderid'), 'SEND-1');
+      assert.equal(sentFields.get('merchant_order'), 'SEND-1');
+      assert.equal(sentFields.get('type'), 'sale');
       assert.equal(sentFields.get('status'), 'declined');
       assert.match(sentFields.get('control') ?? '', /^[0-9a-f]{40}$/);
 
@@ -217,11 +226,11 @@ test(
       await out.until(201);
       const textLines = out.got.slice(1);
       assert.ok(
-        textLines.every((l) => /-> 502 \(handler http:\/\/127\.0\.0\.1:\d+ unreachable/.test(l)),
+        textLines.every((l) => /-> http:\/\/127\.0\.0\.1:\d+\/hook: 502 \(handler http:\/\/127\.0\.0\.1:\d+ unreachable/.test(l)),
         textLines[0],
       );
       assert.ok(textLines.every((l) => l.includes('control: absent')));
-      assert.equal(new Set(textLines.map((l) => /client-orderid (C-\d+)/.exec(l)?.[1])).size, 200);
+      assert.equal(new Set(textLines.map((l) => /client_orderid (C-\d+)/.exec(l)?.[1])).size, 200);
       child.kill('SIGINT');
       const code = await new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (c) => r(c))));
       assert.equal(code, 0);
@@ -259,7 +268,7 @@ test(
       const code = await new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (c) => r(c))));
       assert.equal(code, 0, stderr);
       await out.until(2);
-      assert.match(out.got[1], /client-orderid TERM-1 .* -> 201 in \d+ ms/);
+      assert.match(out.got[1], /client_orderid TERM-1 .* -> http:\/\/127\.0\.0\.1:\d+\/hook: 201 in \d+ ms/);
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await handler.close();
@@ -267,3 +276,37 @@ test(
     }
   },
 );
+
+// README, "The first minute", step 9 runs `paygate callbacks send --to ADDRESS` as written (issue 43: it
+// failed with "required option '--status' not specified"). The gateway family's "Merchant Callbacks": a GET
+// with the fields in the query string; `--method POST` sends the same fields as a form body.
+test('paygate callbacks send --to ADDRESS works as written: an approved sale, GET with the fields in the query; --method POST as a form', async () => {
+  const stateDir = tempStateDir();
+  const handler = await loopbackHandler();
+  try {
+    const plain = await paygate(['callbacks', 'send', '--to', `${handler.url}?shop=7`, '--state', stateDir, '--control-key', 'k']);
+    assert.equal(plain.code, 0, plain.stderr);
+    const get = handler.seen[0];
+    assert.equal(get.method, 'GET');
+    assert.equal(get.body.length, 0);
+    const q = new URL(get.url, 'http://x');
+    assert.equal(q.pathname, '/hook', 'the exact path given');
+    assert.equal(q.searchParams.get('shop'), '7', "the URL's own query kept");
+    assert.equal(q.searchParams.get('status'), 'approved');
+    assert.equal(q.searchParams.get('type'), 'sale');
+    const orderid = q.searchParams.get('orderid') ?? '';
+    const client = q.searchParams.get('client_orderid') ?? '';
+    assert.equal(q.searchParams.get('control'), createHash('sha1').update(`approved${orderid}${client}k`).digest('hex'));
+    assert.match(plain.stdout, new RegExp(`^HTTP 200 from ${handler.url.replace(/[/.]/g, '\\$&')}\\?shop=7&type=sale&`));
+
+    const form = await paygate(['callbacks', 'send', '--to', handler.url, '--method', 'POST', '--status', 'declined', '--state', stateDir]);
+    assert.equal(form.code, 0, form.stderr);
+    const posted = handler.seen[1];
+    assert.equal(posted.method, 'POST');
+    assert.equal(posted.url, '/hook');
+    assert.equal(new URLSearchParams(posted.body.toString()).get('status'), 'declined');
+  } finally {
+    await handler.close();
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  }
+});

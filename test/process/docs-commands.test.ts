@@ -26,7 +26,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { callbackBody } from '../../src/core/callbacks';
+import { callbackQuery } from '../../src/core/callbacks';
 
 const root = path.join(__dirname, '..', '..');
 const tsx = pathToFileURL(require.resolve('tsx')).href;
@@ -160,7 +160,14 @@ async function startServer(c: Context, text: string): Promise<string> {
 /** A listener is proven by passing one callback on to the handler. */
 async function callListener(out: string): Promise<number> {
   const url = /listening on (http:\/\/\S+)/.exec(out)?.[1] ?? '';
-  const body = callbackBody({ status: 'approved', orderid: '1', 'client-orderid': 'DOCS-1', amount: '1.000', currency: 'EUR' });
+  const body = callbackQuery({
+    type: 'sale',
+    status: 'approved',
+    orderid: '1',
+    client_orderid: 'DOCS-1',
+    amount: '1.000',
+    currency: 'EUR',
+  });
   const r = await fetch(`${url}paygate/notify`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

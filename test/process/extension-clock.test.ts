@@ -14,6 +14,7 @@ import { findRunningGateway } from '../../src/local-gateway/finding';
 
 const ROOT = path.join(__dirname, '..', '..');
 const charge = (status: 'approved' | 'declined') => ({
+  transactionId: '1',
   'recurring-payment-id': '1',
   'client-orderid': 'A',
   index: 1,

@@ -393,6 +393,7 @@ test('the callback queue is bounded: past its size callbacks are dropped and cou
   try {
     const payment = { 'recurring-payment-id': '1', 'serial-number': 's', callbackUrl: rx.url } as StoredPayment;
     const event = (index: number): ChargeEvent => ({
+      transactionId: String(1000 + index),
       'recurring-payment-id': '1',
       'client-orderid': 'Q',
       index,

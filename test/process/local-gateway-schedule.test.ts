@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loopbackTarget } from '../../src/local-gateway/callbacks';
-import { callbackControl, checkControl } from '../../src/core/callbacks';
+import { createHash } from 'node:crypto';
+import { checkControl } from '../../src/core/callbacks';
 import {
   admin,
   batch,
@@ -17,15 +18,24 @@ import {
   withGateway,
 } from '../fixtures/local-gateway/helpers';
 
-/** A loopback listener that records callback bodies and answers with `status`. */
+/** A call as the receiver saw it: method, path (before `?`), the query's fields, and the body. */
+interface Received {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: string;
+}
+
+/** A loopback receiver that records each call (method, path, query fields, body) and answers with `status`. */
 async function listener(status = 200) {
-  const received: Record<string, string>[] = [];
+  const calls: Received[] = [];
   const waiters: (() => void)[] = [];
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      received.push(Object.fromEntries(new URLSearchParams(body)));
+      const url = new URL(req.url ?? '/', 'http://x');
+      calls.push({ method: req.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), body });
       res.writeHead(status).end();
       waiters.splice(0).forEach((w) => w());
     });
@@ -35,12 +45,16 @@ async function listener(status = 200) {
   return {
     url: `http://127.0.0.1:${port}/callback`,
     port,
-    received,
+    calls,
+    /** The fields of each call, from its query string (where the gateway puts them). */
+    get received() {
+      return calls.map((c) => c.query);
+    },
     /** Waits (event-driven, with a deadline) until `n` callbacks have arrived. */
     async until(n: number, ms = 60_000) {
       const deadline = Date.now() + ms;
-      while (received.length < n) {
-        if (Date.now() > deadline) throw new Error(`only ${received.length} of ${n} callbacks arrived`);
+      while (calls.length < n) {
+        if (Date.now() > deadline) throw new Error(`only ${calls.length} of ${n} callbacks arrived`);
         await new Promise<void>((r) => {
           const t = setTimeout(r, Math.max(1, deadline - Date.now()));
           waiters.push(() => {
@@ -195,7 +209,12 @@ test('advance, stop and reschedule over the admin HTTP endpoints; charges alread
   });
 });
 
-test('callbacks reach a loopback notify_url / server_callback_url with the charge fields', async () => {
+// The gateway family's "Merchant Callbacks" documentation and its PHP library
+// (payneteasy/php-library-payneteasy-api, Callback/ServerCallbackUrlCallback.php): an HTTP GET to the
+// callback URL with orderid, merchant_order, client_orderid, amount, status, type and control in the query
+// string; control = SHA-1 of status + orderid + client_orderid + the control key (computed here with
+// node:crypto); notify_url hears every later transaction, server_callback_url the initial one.
+test("the local gateway calls back as the gateway does: GET, the fields in the query under their real names, the URL's query kept", async () => {
   const cb = await listener();
   try {
     await withGateway(async (gw) => {
@@ -204,14 +223,21 @@ test('callbacks reach a loopback notify_url / server_callback_url with the charg
           await postCreate(
             gw,
             batch([
-              { 'client-orderid': 'CB-1', notify_url: cb.url, 'start-date': '31.01.2027', period: 'month', interval: '1', amount: '9.99' },
+              {
+                'client-orderid': 'CB-1',
+                notify_url: `${cb.url}?shop=7`,
+                'start-date': '31.01.2027',
+                period: 'month',
+                interval: '1',
+                amount: '9.99',
+              },
               {
                 'client-orderid': 'CB-2',
                 server_callback_url: `http://localhost:${cb.port}/other`,
                 'start-date': '01.02.2027',
                 'credit-card-number': DECLINED_CARD,
-                period: '',
-                interval: '',
+                period: 'day',
+                interval: '7',
               },
             ]),
           )
@@ -219,21 +245,29 @@ test('callbacks reach a loopback notify_url / server_callback_url with the charg
       );
       const [id1, id2] = f['recurring-payment-id'].split(',');
       await cb.until(1); // charge 0 of CB-1 is made on creation day; its callback follows the answer
-      assert.deepEqual(cb.received[0], {
-        type: 'recurring-charge',
+      const first = cb.calls[0];
+      assert.equal(first.method, 'GET');
+      assert.equal(first.path, '/callback');
+      assert.equal(first.body, '', 'no body: the fields are in the query string');
+      const tx1 = gw.payments()[0].charges[0].transactionId;
+      assert.deepEqual(first.query, {
+        shop: '7',
+        type: 'sale',
         status: 'approved',
-        orderid: id1,
-        'recurring-payment-id': id1,
-        'serial-number': f['serial-number'],
-        'client-orderid': 'CB-1',
+        orderid: tx1,
+        merchant_order: 'CB-1',
+        client_orderid: 'CB-1',
         amount: '9.990',
         currency: 'EUR',
+        'recurring-payment-id': id1,
+        'serial-number': f['serial-number'],
         'charge-index': '0',
         'charge-date': '31.01.2027',
-        control: callbackControl('approved', id1, 'CB-1', gw.merchant.controlKey),
+        control: createHash('sha1').update(`approved${tx1}CB-1${gw.merchant.controlKey}`).digest('hex'),
       });
-      assert.equal(checkControl(cb.received[0], gw.merchant.controlKey), 'valid');
+      assert.equal(checkControl(first.query, gw.merchant.controlKey), 'valid');
       const r = await gw.advanceDays(28);
+      // CB-2 (server_callback_url) is charged weekly from 01.02: only its first charge calls back.
       assert.deepEqual(
         r.callbacks.map((c) => [c['recurring-payment-id'], c.outcome]),
         [
@@ -241,10 +275,14 @@ test('callbacks reach a loopback notify_url / server_callback_url with the charg
           [id1, 'delivered'],
         ],
       );
-      assert.equal(cb.received.length, 3);
-      assert.equal(cb.received[1]['client-orderid'], 'CB-2');
+      assert.ok(r.charges.filter((c) => c['recurring-payment-id'] === id2).length >= 2, 'CB-2 was charged more than once');
+      assert.equal(cb.calls.length, 3);
+      assert.equal(cb.calls[1].path, '/other');
+      assert.equal(cb.received[1]['client_orderid'], 'CB-2');
       assert.equal(cb.received[1].status, 'declined');
       assert.equal(cb.received[2]['charge-index'], '1');
+      assert.notEqual(cb.received[2].orderid, cb.received[0].orderid, 'each charge is its own transaction');
+      for (const q of cb.received) assert.equal(q.type, 'sale', "the gateway's vocabulary, not recurring-charge");
       const [p1, p2] = gw.payments();
       assert.ok(
         Number(p2.charges[0].transactionId) < Number(p1.charges[1].transactionId),
@@ -274,23 +312,59 @@ test('a non-loopback callback address is never called: skipped and logged', asyn
   });
 });
 
-test('a failing callback receiver gets one retry and no more', async () => {
-  const cb = await listener(500);
+// The gateway family's "Merchant Callbacks" documentation: the gateway repeats a callback until the merchant
+// answers 200 OK, 30 times over 14 days on a progressive timeline. The local gateway does so on its simulated
+// clock: a sentinel payment whose receiver answers 200 is charged every day, and its callback is queued after
+// the retries each advance releases, so once an advance's callbacks are in, that day's retries are too.
+test('a receiver answering 500 is retried as the simulated clock advances: the first retry the next day, never more than 30 tries', async () => {
+  const failing = await listener(500);
+  const sentinel = await listener(200);
   try {
     await withGateway(async (gw) => {
       await postCreate(
         gw,
-        batch([{ notify_url: cb.url, 'start-date': '01.02.2027', period: 'day', interval: '1', 'max-repeats-number': '1' }]),
+        batch([
+          {
+            'client-orderid': 'RETRY',
+            notify_url: failing.url,
+            'start-date': '01.02.2027',
+            period: 'day',
+            interval: '1',
+            'max-repeats-number': '1',
+          },
+          {
+            'client-orderid': 'DAILY',
+            notify_url: sentinel.url,
+            'start-date': '01.02.2027',
+            period: 'day',
+            interval: '1',
+            'max-repeats-number': '40',
+          },
+        ]),
       );
-      const r = await gw.advanceDays(1);
-      assert.deepEqual(
-        r.callbacks.map((c) => [c.outcome, c.detail]),
-        [['failed', 'HTTP 500']],
+      const tries: number[] = [];
+      for (let day = 0; day < 20; day++) {
+        const r = await gw.advanceDays(1);
+        assert.equal(r.callbacks.at(-1)?.outcome, 'delivered', 'the sentinel was called after the retries');
+        tries.push(failing.calls.length);
+      }
+      assert.equal(tries[0], 1, 'the charge day: the first try');
+      assert.ok(tries[1] > 1, `a retry within the next simulated day (${tries.join(',')})`);
+      assert.equal(
+        tries.reduce((a, b) => Math.max(a, b), 0),
+        30,
+        `at most 30 tries (${tries.join(',')})`,
       );
-      assert.equal(cb.received.length, 2);
+      assert.equal(tries[14], 30, `all 30 within 14 simulated days (${tries.join(',')})`);
+      assert.equal(tries[19], 30, 'and none after');
+      for (let i = 1; i < tries.length; i++) assert.ok(tries[i] >= tries[i - 1]);
+      const orderids = new Set(failing.received.map((q) => q.orderid));
+      assert.equal(orderids.size, 1, 'every try is the same callback');
+      assert.ok(failing.received.every((q) => checkControl(q, gw.merchant.controlKey) === 'valid'));
     });
   } finally {
-    await cb.close();
+    await failing.close();
+    await sentinel.close();
   }
 });
 

@@ -72,7 +72,7 @@ const CELLS = [
 const FOR_COLUMN: Record<string, string[]> = {
   country: ['US', 'DE', 'AU'],
   state: ['', 'NY'],
-  notify_url: ['https://e.example/n'],
+  notify_url: ['https://e.example/n', 'https://e.example:3000/n'],
   server_callback_url: ['https://e.example/c'],
   'start-date': ['02.01.2099', '31.12.2099', '01.01.2020', ''],
   'finish-date': ['02.01.2099', '01.06.2099', ''],

@@ -2,7 +2,7 @@
 // state-required, date-order, card-expired, start-date-past, duplicate-order-id.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DST, FULL, SRC, briefs, file, onCell, onLine, sorted } from '../fixtures/lint-cases/helpers';
+import { DST, FULL, SRC, briefs, file, lintText, onCell, onLine, sorted } from '../fixtures/lint-cases/helpers';
 
 const without = (cols: readonly string[], ...names: string[]) => cols.filter((c) => !names.includes(c));
 const RANGE = [...without(FULL, 'amount'), 'amount-from', 'amount-to'];
@@ -102,6 +102,36 @@ describe('period-interval', () => {
   it('an invalid period without interval gets invalid-value alone', () => {
     const text = file(FULL, [{ ...SRC, period: 'yearly', interval: '' }]);
     assert.deepEqual(briefs(text), [onCell(text, 'invalid-value', 1, 'period')]);
+  });
+});
+
+// The gateway family's integration documentation ("Merchant Callbacks"): callback URLs may use only ports 80
+// and 8080 (http), 443 and 8443 (https). A loopback address is the local gateway's alone: exempt.
+describe('callback-port', () => {
+  const header = [...FULL, 'server_callback_url'];
+  it('a port the gateway never calls, on the cell; the default and the four allowed ports, and loopback: nothing', () => {
+    const text = file(header, [
+      { ...SRC, notify_url: 'https://shop.example:3000/hook' },
+      { ...SRC, 'client-orderid': 'o2', notify_url: '', server_callback_url: 'http://shop.example:443/cb' },
+      { ...SRC, 'client-orderid': 'o3', notify_url: 'https://shop.example/hook' },
+      { ...SRC, 'client-orderid': 'o4', notify_url: 'http://shop.example:8080/hook' },
+      { ...SRC, 'client-orderid': 'o5', notify_url: 'https://shop.example:8443/hook' },
+      { ...SRC, 'client-orderid': 'o6', notify_url: 'http://shop.example:80/hook' },
+      { ...SRC, 'client-orderid': 'o7', notify_url: 'https://shop.example:443/hook' },
+      { ...SRC, 'client-orderid': 'o8', notify_url: 'http://127.0.0.1:4567/paygate/notify' },
+      { ...SRC, 'client-orderid': 'o9', notify_url: 'http://localhost:3000/hook' },
+    ]);
+    assert.deepEqual(
+      briefs(text),
+      sorted([onCell(text, 'callback-port', 1, 'notify_url'), onCell(text, 'callback-port', 2, 'server_callback_url')]),
+    );
+    const d = lintText(text).find((x) => x.code === 'callback-port')!;
+    assert.equal(d.severity, 'warning');
+    assert.match(d.message, /never calls back on port 3000: it calls only ports 80 and 8080 \(http\), 443 and 8443 \(https\)/);
+  });
+  it('an address that is not a URL gets its invalid-value alone, not a port warning too', () => {
+    const text = file(header, [{ ...SRC, notify_url: 'ftp://shop.example:21/x' }]);
+    assert.deepEqual(briefs(text), [onCell(text, 'invalid-value', 1, 'notify_url')]);
   });
 });
 

@@ -25,6 +25,7 @@ const MODEL: Record<Code, 'cell' | 'cross' | 'header' | null> = {
   'amount-range': 'cross',
   'period-interval': 'cross',
   'callback-exclusive': 'cross',
+  'callback-port': 'cross',
   'state-required': 'cross',
   'date-order': 'cross',
   'card-luhn': 'cross',
@@ -93,6 +94,11 @@ const URLS: Record<string, boolean> = {
   'ftp://x': false,
   'e.example': false,
   'http://127.0.0.1:8080/x?y=1': true,
+  'https://e.example:3000/n': true,
+  'http://e.example:8080/n': true,
+  'http://127.0.0.1:3000/n': true,
+  'http://e.example:443/cb': true,
+  'https://e.example:8443/cb': true,
   'ftp://e.example/': false,
   'e.example/cb': false,
   'https://': false,
@@ -285,8 +291,15 @@ const CROSS_GEN: Record<string, fc.Arbitrary<string>> = {
   interval: fc.constantFrom('', '1', '0'),
   'start-date': fc.constantFrom('', '21.11.2026', '22.11.2026', '01.01.2027', '31.02.2027'),
   'finish-date': fc.constantFrom('', '21.11.2026', '31.12.2026', '01.01.2027', '2027-01-01'),
-  notify_url: fc.constantFrom('', 'https://e.example/n', 'ftp://x'),
-  server_callback_url: fc.constantFrom('', 'https://e.example/cb', 'e.example'),
+  notify_url: fc.constantFrom(
+    '',
+    'https://e.example/n',
+    'ftp://x',
+    'https://e.example:3000/n',
+    'http://e.example:8080/n',
+    'http://127.0.0.1:3000/n',
+  ),
+  server_callback_url: fc.constantFrom('', 'https://e.example/cb', 'e.example', 'http://e.example:443/cb', 'https://e.example:8443/cb'),
 };
 
 const luhn = (digits: string) => {
@@ -301,6 +314,17 @@ const luhn = (digits: string) => {
 const dateNum = (v: string) => {
   const [d, m, y] = v.split('.').map(Number);
   return y * 10000 + m * 100 + d;
+};
+// callback-port's model: the ports the gateway family's "Merchant Callbacks" documentation allows (http 80,
+// 8080; https 443, 8443), each URL of the generators above judged by hand; loopback is exempt.
+const GATEWAY_NEVER_CALLS: Record<string, boolean> = {
+  'https://e.example/n': false,
+  'https://e.example:3000/n': true,
+  'http://e.example:8080/n': false,
+  'http://127.0.0.1:3000/n': false,
+  'https://e.example/cb': false,
+  'http://e.example:443/cb': true,
+  'https://e.example:8443/cb': false,
 };
 const TODAY_NUM = TODAY.year * 10000 + TODAY.month * 100 + TODAY.day;
 const CROSS = modelled('cross');
@@ -332,6 +356,7 @@ describe('cross-field rules against a model', () => {
             if (filled('interval') && !filled('period') && good('interval')) at('period-interval', 'interval');
           }
           if (good('notify_url') && good('server_callback_url')) at('callback-exclusive', 'server_callback_url');
+          for (const c of ['notify_url', 'server_callback_url']) if (good(c) && GATEWAY_NEVER_CALLS[v[c]]) at('callback-port', c);
           if (type === 'SRC' && good('country') && ['US', 'CA', 'AU'].includes(v.country) && !filled('state'))
             at('state-required', 'state');
           if (good('start-date') && good('finish-date') && dateNum(v['finish-date']) < dateNum(v['start-date']))

@@ -64,6 +64,7 @@ test('the rule book codes are exactly the published contract', () => {
     'blank-line',
     'bom',
     'callback-exclusive',
+    'callback-port',
     'card-data-in-git',
     'card-expired',
     'card-luhn',

@@ -3,7 +3,7 @@ import type { CliContext } from '../context';
 import { EXIT, field, inputError, quotedAnswer } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 import { safeJson } from '../../core/output';
-import { callbackBody, CALLBACK_STATUSES } from '../../core/callbacks';
+import { CALLBACK_STATUSES, CALLBACK_TYPES, callbackQuery, withQuery } from '../../core/callbacks';
 import { loopbackUrl } from '../../core/callbacks/loopback';
 import { CallbackStore, entryLine, replayEntry, sendToHandler, type SendResult } from '../../callback-listener';
 import { callbacksStateDir, controlKeyFor, STATE_OPTION_TEXT } from './listen';
@@ -18,10 +18,10 @@ import { callbacksStateDir, controlKeyFor, STATE_OPTION_TEXT } from './listen';
  */
 function printAnswer(ctx: CliContext, command: string, r: SendResult): number {
   if (!r.ok) {
-    ctx.stderr(`${command}: ${field(r.error)} (after ${r.ms} ms)\n`);
+    ctx.stderr(`${command}: ${field(r.url)}: ${field(r.error)} (after ${r.ms} ms)\n`);
     return EXIT.transport;
   }
-  ctx.stdout(`HTTP ${r.status} in ${r.ms} ms\n${quotedAnswer(r.body.toString('utf8'))}`);
+  ctx.stdout(`HTTP ${r.status} from ${field(r.url)} in ${r.ms} ms\n${quotedAnswer(r.body.toString('utf8'))}`);
   return r.status >= 200 && r.status < 300 ? EXIT.ok : EXIT.rejected;
 }
 
@@ -78,8 +78,9 @@ function replayCommand(ctx: CliContext) {
       name: 'replay',
       summary: 'send a kept callback again to a loopback handler and print its answer',
       description:
-        "Sends the kept call ID again (method, path appended to URL's path, headers, body) to a loopback handler and prints " +
-        'its answer. The body is the one received, byte for byte: callbacks carry no card number, so nothing had to be masked; ' +
+        "Sends the kept call ID again (method, headers, body) to a loopback handler, to URL exactly with the call's query " +
+        'string (where the gateway puts its fields) added to it, and prints the URL it went to and the answer. ' +
+        'The body is the one received, byte for byte: callbacks carry no card number, so nothing had to be masked; ' +
         'a call that did carry card data was kept masked, and its replay sends the masked body and says so.',
       exits: SENT_EXITS,
     },
@@ -108,6 +109,8 @@ interface SendOptions {
   to: string;
   clientOrderid: string;
   status: string;
+  type: string;
+  method: 'GET' | 'POST';
   orderid?: string;
   amount: string;
   currency: string;
@@ -121,8 +124,10 @@ function sendCommand(ctx: CliContext) {
       name: 'send',
       summary: 'make a callback as the gateway would for a charge and send it to a loopback handler',
       description:
-        'Makes the callback the gateway would send for a charge (form fields as docs/callbacks.md lists them, signed with ' +
-        'the control key) and POSTs it to a loopback handler, printing its answer: a handler can be tested without waiting for a charge.',
+        "Makes the callback the gateway would send for a charge (the fields docs/callbacks.md lists, under the gateway's " +
+        'names, signed with the control key) and sends it to a loopback handler as the gateway does, a GET with the fields ' +
+        "in the URL's query string (after the URL's own query), or with --method POST as a form body; prints the URL it " +
+        'went to and the answer: a handler can be tested without waiting for a charge.',
       notes:
         "The control key: --control-key, else $PAYGATE_CONTROL_KEY, else the local gateway's demo merchant's key; without one the callback has no control field.",
       exits: MADE_UP_EXITS,
@@ -130,11 +135,17 @@ function sendCommand(ctx: CliContext) {
     ctx,
   )
     .requiredOption('--to <URL>', 'the loopback handler (http://127.0.0.1:PORT/path or localhost)')
-    .requiredOption('--client-orderid <ID>', "the merchant's order id of the charge")
-    .addOption(choiceOption('--status <STATUS>', "the charge's final status", CALLBACK_STATUSES).makeOptionMandatory())
-    .option('--orderid <ID>', "the gateway's payment id (default: a random one)")
-    .option('--amount <A>', 'the charge amount', '10.00')
-    .option('--currency <C>', 'the charge currency', 'EUR')
+    .addOption(choiceOption('--status <STATUS>', 'the status', CALLBACK_STATUSES).default('approved'))
+    .addOption(choiceOption('--type <TYPE>', 'the transaction type', CALLBACK_TYPES).default('sale'))
+    .option('--client-orderid <ID>', "the merchant's order id (sent as client_orderid and merchant_order)", 'TEST-1')
+    .option('--orderid <ID>', "the gateway's transaction id (default: a random one)")
+    .option('--amount <A>', 'the amount', '10.00')
+    .option('--currency <C>', 'the currency', 'EUR')
+    .addOption(
+      choiceOption('--method <METHOD>', "GET (the gateway's: fields in the query string) or POST (a form body)", ['GET', 'POST']).default(
+        'GET',
+      ),
+    )
     .option('--control-key <KEY>', 'sign the control field with this key')
     .option('--state <DIR>', STATE_OPTION_TEXT)
     .action(
@@ -143,22 +154,27 @@ function sendCommand(ctx: CliContext) {
         const t = loopbackUrl(o.to);
         if (!t.ok) return inputError(ctx, command, `--to: ${t.reason}`);
         const key = controlKeyFor(ctx, o.controlKey, callbacksStateDir(ctx, o.state));
-        const charge = {
-          status: o.status,
-          orderid: o.orderid ?? String(randomInt(1_000_000, 10_000_000)),
-          'client-orderid': o.clientOrderid,
-          amount: o.amount,
-          currency: o.currency,
-        };
-        const body = callbackBody(charge, key);
+        const fields = callbackQuery(
+          {
+            type: o.type,
+            status: o.status,
+            orderid: o.orderid ?? String(randomInt(1_000_000, 10_000_000)),
+            client_orderid: o.clientOrderid,
+            amount: o.amount,
+            currency: o.currency,
+          },
+          key,
+        );
+        const get = o.method === 'GET';
         ctx.stderr(
-          `${command}: POST ${field(o.to)}\n${command}: ${field(body)}${key === undefined ? ' (no control key known: unsigned)' : ''}\n`,
+          `${command}: ${o.method} ${field(get ? `${t.url.origin}${withQuery(`${t.url.pathname}${t.url.search}`, fields)}` : o.to)}` +
+            `${get ? '' : `\n${command}: ${field(fields)}`}${key === undefined ? ' (no control key known: unsigned)' : ''}\n`,
         );
         const r = await sendToHandler(o.to, {
-          method: 'POST',
-          path: '',
-          headers: [['content-type', 'application/x-www-form-urlencoded']],
-          body: Buffer.from(body, 'utf8'),
+          method: o.method,
+          path: get ? `?${fields}` : '',
+          headers: get ? [] : [['content-type', 'application/x-www-form-urlencoded']],
+          body: Buffer.from(get ? '' : fields, 'utf8'),
         });
         return printAnswer(ctx, command, r);
       }),

@@ -45,9 +45,11 @@ export function listenCommand(ctx: CliContext) {
       summary: 'receive callbacks on 127.0.0.1: show, keep and forward them',
       description:
         'Receives callbacks (any path, any method) on 127.0.0.1 until Ctrl+C or SIGTERM. Prints "listening on ' +
-        'http://127.0.0.1:PORT/" first, then one line (or one JSON object) per call with the form fields decoded and card ' +
-        `numbers masked, and "control: valid|invalid|absent" when the control key is known. Answers 200 "OK", or with ` +
-        "--forward-to passes the call on unchanged (method, path and query appended to the target's path, headers, body) " +
+        'http://127.0.0.1:PORT/" first, then one line (or one JSON object) per call with its fields decoded (the query ' +
+        "string, as the gateway sends them with GET, and a form body; a field in both is one field, the body's value) and card " +
+        `numbers masked, "control: valid|invalid|absent" when the control key is known, and "repeat of ID" when it repeats an ` +
+        'earlier call (same status, type, orderid and client_orderid). Answers 200 "OK", or with ' +
+        "--forward-to passes the call on (method, headers, body; to the target's URL exactly, the call's query added to it) " +
         `plus a ${HOP_HEADER} header naming this listener, to a loopback handler, and answers with the handler's status and body ` +
         '(502 when it is down or slow). Keeps the newest ' +
         `${MAX_STORED_CALLBACKS} calls in DIR/${CALLBACKS_FILE} and the file before it, callbacks.1.jsonl, for "paygate callbacks list" and "replay". ` +
@@ -69,10 +71,11 @@ export function listenCommand(ctx: CliContext) {
     .option('--forward-to <URL>', 'a loopback handler (http://127.0.0.1:PORT/path or localhost) each call is passed on to')
     .option('--control-key <KEY>', "the merchant's control key the calls' control field is checked with")
     .addOption(
-      choiceOption('--format <FORMAT>', 'text, or one JSON object per line: {"id","time","method","path","fields","control","forwarded"}', [
-        'text',
-        'json',
-      ]).default('text'),
+      choiceOption(
+        '--format <FORMAT>',
+        'text, or one JSON object per line: {"id","time","method","path","fields","control","forwarded","repeatOf"}',
+        ['text', 'json'],
+      ).default('text'),
     )
     .option('--state <DIR>', STATE_OPTION_TEXT)
     .action(exits((o) => listen(o, ctx)));
@@ -96,8 +99,8 @@ export async function listen(o: ListenOptions, ctx: CliContext): Promise<number>
       store: new CallbackStore(stateDir),
       onCall: (e) => {
         if (o.format === 'json') {
-          const { id, time, method, path: p, fields, control, forwarded } = e;
-          ctx.stdout(`${safeJson({ id, time, method, path: p, fields, control, forwarded })}\n`);
+          const { id, time, method, path: p, fields, control, forwarded, repeatOf } = e;
+          ctx.stdout(`${safeJson({ id, time, method, path: p, fields, control, forwarded, ...(repeatOf ? { repeatOf } : {}) })}\n`);
         } else ctx.stdout(`${entryLine(e)}\n`);
       },
       onRejected: (line) => ctx.stderr(`[listen] ${line}\n`),

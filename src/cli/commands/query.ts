@@ -1,7 +1,15 @@
 import type { CliContext } from '../context';
 import { inputError } from '../output';
 import { choiceOption, exits, paygateCommand, rawOption } from '../parser';
-import { addQueryOptions, planProblemText, printQueryOutcome, querySpec, type QueryCliOptions } from '../query';
+import {
+  addQueryOptions,
+  maxGroupsProblem,
+  planProblemText,
+  printQueryOutcome,
+  querySpec,
+  tooManyGroupsText,
+  type QueryCliOptions,
+} from '../query';
 import { InputProblem, textChunks } from '../textChunks';
 import { findView } from '../views';
 import { QueryStream } from '../../core/query/stream';
@@ -31,7 +39,9 @@ const QUERY_NOTES = [
   '(empty or spaces), each with not (not contains, not in, is not empty); and, or, not and parentheses,',
   'and binding tighter than or. A cell that is not a number (or not a date) never matches a comparison',
   'with one, neither = nor !=; not (…) matches it. Two columns compare as numbers, dates or text by what',
-  'both cells hold. A bad expression exits 2 and shows its place.',
+  'both cells hold. Parentheses and not nest at most 100 deep; a list after in (…) or a chain of and/or may',
+  'be as long as you like (numbers in a list are matched by exact value: 12.5 is 12.50). A bad expression',
+  'exits 2 and shows its place.',
   '',
   'Groups and totals: --group-by takes columns (repeat it, or separate them with commas); --by day, week',
   "or month groups the date columns among them (a name with date, time or day in it), or the report's",
@@ -40,7 +50,8 @@ const QUERY_NOTES = [
   'largest and averages are exact, shown with the most decimals the column has (an average rounded half',
   'to even); a group with no readable amount shows none, not zero. --view NAME runs a saved view of a',
   'report template (*.report.json, "views"): from --template FILE, else from the templates in the',
-  "report's folder; options on the command line replace the view's own.",
+  "report's folder; options on the command line replace the view's own. At most --max-groups groups are",
+  'kept (100,000 by default): past it the query exits 2 saying how many groups there are, and shows none.',
   '',
   'JSON: {"groups": [{"key": {"Currency": "EUR", …}, "count": N, "sum": {"Amount": "12.500"}, "skipped":',
   '{"Amount": 1}}], "total": {"count": M, "sum": {"Amount": {"EUR": "…", "USD": "…"}}}, "rows": {"read": N,',
@@ -61,7 +72,10 @@ export function queryCommand(ctx: CliContext) {
       notes: QUERY_NOTES,
       exits: [
         [0, 'the answer was printed (skipped amounts are listed in it)'],
-        [2, 'usage error, a bad expression (its place is shown), an unknown column, or an unreadable report'],
+        [
+          2,
+          'usage error, a bad expression (its place is shown), an unknown column, an unreadable report, or too many groups to show (--max-groups)',
+        ],
       ],
     },
     ctx,
@@ -77,6 +91,8 @@ export function queryCommand(ctx: CliContext) {
 export async function runQuery(file: string, o: QueryCommandOptions, ctx: CliContext): Promise<number> {
   if (o.delimiter !== undefined && [...o.delimiter].length !== 1)
     return inputError(ctx, COMMAND, `--delimiter must be one character, not "${o.delimiter}"`);
+  const bad = maxGroupsProblem(o);
+  if (bad !== undefined) return inputError(ctx, COMMAND, bad);
   let view;
   if (o.view !== undefined) {
     const found = await findView(o.view, o.template, file, ctx);
@@ -103,6 +119,7 @@ export async function runQuery(file: string, o: QueryCommandOptions, ctx: CliCon
       `${COMMAND}: ${name}: ${errors > 0 ? `${errors} record(s) with malformed quoting` : ''}${errors > 0 && ragged > 0 ? ' and ' : ''}${ragged > 0 ? `${ragged} record(s) not as wide as the header` : ''}, read as parsed\n`,
     );
   }
+  if (outcome.tooManyGroups) return inputError(ctx, COMMAND, `${name}: ${tooManyGroupsText(outcome.tooManyGroups)}`);
   printQueryOutcome(ctx, name, outcome, o);
   return 0;
 }

@@ -38,13 +38,15 @@ function loopbackHost(host: string): string | undefined {
   return undefined;
 }
 
-/** The target's path with a received call's path and query appended: `/hook` + `/cb?x=1` → `/hook/cb?x=1`. */
-export function appendPath(target: URL, received: string): string {
-  if (received === '') return `${target.pathname}${target.search}`;
-  const base = target.pathname.replace(/\/+$/, '');
-  const rest = received.startsWith('/') ? received : `/${received}`;
-  const joined = `${base}${rest}`;
-  if (target.search === '') return joined;
-  const q = joined.indexOf('?');
-  return q < 0 ? `${joined}${target.search}` : `${joined}&${target.search.slice(1)}`;
+/**
+ * Where a forwarded or replayed call goes: the target's own path exactly as given (a call to `…/hook` goes
+ * to `/hook`, never `/hook/` or `/hook/paygate/notify`), with the received call's query string (the
+ * gateway's fields travel there) added after the target's own query, which is kept.
+ */
+export function targetPath(target: URL, receivedPathAndQuery: string): string {
+  const q = receivedPathAndQuery.indexOf('?');
+  const query = q < 0 ? '' : receivedPathAndQuery.slice(q + 1);
+  const own = `${target.pathname}${target.search}`;
+  if (query === '') return own;
+  return target.search === '' ? `${own}?${query}` : `${own}&${query}`;
 }

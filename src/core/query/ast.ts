@@ -28,7 +28,8 @@ export type Literal =
 export type Operand = ColumnRef | Literal;
 
 export type Expr =
-  | { kind: 'and' | 'or'; left: Expr; right: Expr }
+  /** A chain of `and` (or of `or`) held flat: two terms or more, in order (a long chain is no deep tree). */
+  | { kind: 'and' | 'or'; terms: Expr[] }
   | { kind: 'not'; expr: Expr }
   | { kind: 'compare'; op: CompareOp; left: Operand; right: Operand }
   | { kind: 'match'; op: 'contains' | 'starts' | 'ends'; negate: boolean; column: ColumnRef; value: Operand }

@@ -46,14 +46,20 @@ const sign = (a: number, b: number) => Number(a > b) - Number(a < b);
 export function compileFilter(expr: Expr): RowTest {
   switch (expr.kind) {
     case 'and': {
-      const l = compileFilter(expr.left);
-      const r = compileFilter(expr.right);
-      return (p, i) => l(p, i) && r(p, i);
+      const tests = expr.terms.map(compileFilter);
+      if (tests.length === 2) {
+        const [l, r] = tests;
+        return (p, i) => l(p, i) && r(p, i);
+      }
+      return (p, i) => tests.every((t) => t(p, i));
     }
     case 'or': {
-      const l = compileFilter(expr.left);
-      const r = compileFilter(expr.right);
-      return (p, i) => l(p, i) || r(p, i);
+      const tests = expr.terms.map(compileFilter);
+      if (tests.length === 2) {
+        const [l, r] = tests;
+        return (p, i) => l(p, i) || r(p, i);
+      }
+      return (p, i) => tests.some((t) => t(p, i));
     }
     case 'not': {
       const e = compileFilter(expr.expr);
@@ -181,10 +187,58 @@ function match(op: 'contains' | 'starts' | 'ends', column: ColumnRef, value: Ope
 function inList(column: ColumnRef, values: Literal[]): RowTest {
   const col = column.index;
   const texts = new Set(values.flatMap((v) => (v.kind === 'text' ? [v.text.toLowerCase()] : [])));
-  const others = values.flatMap((v) => (v.kind === 'text' ? [] : [literalCompare('=', col, v)]));
-  if (others.length === 0) return (p, i) => texts.has(cellText(p, i + col).toLowerCase());
-  return (p, i) => (texts.size > 0 && texts.has(cellText(p, i + col).toLowerCase())) || others.some((t) => t(p, i));
+  const numbers = numberSet(values.flatMap((v) => (v.kind === 'number' ? [v.amount] : [])));
+  const dates = values.flatMap((v) => (v.kind === 'date' ? [literalCompare('=', col, v)] : []));
+  const hasTexts = texts.size > 0;
+  return (p, i) =>
+    (hasTexts && texts.has(cellText(p, i + col).toLowerCase())) ||
+    (numbers !== undefined && numbers(p, i + col)) ||
+    (dates.length > 0 && dates.some((t) => t(p, i)));
 }
+
+/** An exact decimal without trailing zeros after its point: 12.50 and 12.5 are one value. */
+function normalized(a: Amount): Amount {
+  let { units, scale } = a;
+  while (scale > 0 && units % 10n === 0n) {
+    units /= 10n;
+    scale--;
+  }
+  return { units, scale };
+}
+
+/**
+ * Whether a cell is one of `amounts`, by exact decimal value: built once per query, a set lookup per row
+ * (each number compared in turn made a list of a thousand numbers a thousand comparisons a row). The
+ * values that fit a double exactly are kept as numbers per scale, the rest as text.
+ */
+function numberSet(amounts: Amount[]): ((p: Cells, k: number) => boolean) | undefined {
+  if (amounts.length === 0) return undefined;
+  const small: Set<number>[] = [];
+  const large = new Set<string>();
+  const bigKey = (a: Amount) => `${a.units}e${a.scale}`;
+  const fits = (a: Amount) => a.scale < POW10.length && a.units <= SAFE && a.units >= -SAFE;
+  for (const amount of amounts) {
+    const a = normalized(amount);
+    if (fits(a)) (small[a.scale] ??= new Set()).add(Number(a.units));
+    else large.add(bigKey(a));
+  }
+  return (p, k) => {
+    if (!readDecimal(p.text, p.start[k], p.end[k])) return false;
+    if (decimal.big === null) {
+      let units = decimal.units;
+      let scale = decimal.scale;
+      while (scale > 0 && units % 10 === 0) {
+        units /= 10;
+        scale--;
+      }
+      return small[scale]?.has(units) === true;
+    }
+    const a = normalized(decimal.big);
+    return fits(a) ? small[a.scale]?.has(Number(a.units)) === true : large.has(bigKey(a));
+  };
+}
+
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** Empty, or spaces only. */
 function isBlank(p: Cells, k: number): boolean {

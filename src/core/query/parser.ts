@@ -9,6 +9,10 @@
 //               | column 'is' ['not'] 'empty'
 //   operand    := column | literal
 //
+// A chain of `and` or `or` is read in a loop into one flat node, and parentheses and `not` nest at most
+// MAX_NESTING deep, refused past it at the place: so neither this reader nor the test filter.ts makes
+// from the tree (one closure per node, called within each other) can run out of stack.
+//
 // Columns are resolved against the report's header while reading, so an unknown column is reported where
 // it is written. The result is a tree (ast.ts) that filter.ts turns into closures: nothing is evaluated
 // as code, so the results page's CSP stays without 'unsafe-eval'.
@@ -19,6 +23,9 @@ import { moment, readDate } from './cells';
 import { findColumn, KEYWORDS } from './columns';
 import { problem, tokenize, type Token } from './lexer';
 import type { QueryProblem } from './problem';
+
+/** How deep parentheses and `not` may nest. */
+export const MAX_NESTING = 100;
 
 const COMPARE_OPS = new Set(['=', '!=', '<', '<=', '>', '>=']);
 const EXPECTED_CONDITION = '=, !=, <, <=, >, >=, contains, starts with, ends with, in (…) or is empty';
@@ -64,6 +71,8 @@ const describe = (t: Token): string => {
 
 class Parser {
   private i = 0;
+  /** Parentheses and `not` open around the place being read. */
+  private depth = 0;
 
   constructor(
     private readonly tokens: Token[],
@@ -98,32 +107,42 @@ class Parser {
   }
 
   expression(): Expr {
-    let left = this.term();
+    const terms = [this.term()];
     while (this.isWord('or')) {
       this.next();
-      left = { kind: 'or', left, right: this.term() };
+      terms.push(this.term());
     }
-    return left;
+    return terms.length === 1 ? terms[0] : { kind: 'or', terms };
   }
 
   private term(): Expr {
-    let left = this.factor();
+    const terms = [this.factor()];
     while (this.isWord('and')) {
       this.next();
-      left = { kind: 'and', left, right: this.factor() };
+      terms.push(this.factor());
     }
-    return left;
+    return terms.length === 1 ? terms[0] : { kind: 'and', terms };
+  }
+
+  /** One more level of parentheses or `not` at `t`, refused past MAX_NESTING. */
+  private deeper(t: Token): void {
+    if (++this.depth > MAX_NESTING)
+      this.fail(`parentheses and 'not' nest more than ${MAX_NESTING} deep here; write the expression with fewer levels`, t);
   }
 
   private factor(): Expr {
     if (this.isWord('not')) {
-      this.next();
-      return { kind: 'not', expr: this.factor() };
+      this.deeper(this.next());
+      const expr: Expr = { kind: 'not', expr: this.factor() };
+      this.depth--;
+      return expr;
     }
     if (this.isPunct('(')) {
       const open = this.next();
+      this.deeper(open);
       if (this.isPunct(')')) this.fail('expected a condition inside the parentheses');
       const expr = this.expression();
+      this.depth--;
       if (!this.isPunct(')')) {
         if (this.peek.kind === 'end') this.fail("the '(' opened here has no ')'", open);
         this.fail(`expected 'and', 'or' or ')', found ${describe(this.peek)}`);

@@ -30,6 +30,8 @@ export interface QuerySpec {
   avg?: readonly string[];
   /** The column holding each amount's currency: absent, the report's Currency column; null, none (one currency). */
   currency?: string | null;
+  /** The most groups kept (QueryRun); past it the outcome says how many there were and shows none. Unbounded when absent. */
+  maxGroups?: number;
 }
 
 export interface GroupColumn {

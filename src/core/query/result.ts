@@ -27,10 +27,27 @@ export interface QueryOutcome {
   skippedCount: number;
   /** Per amount column: the decimals its amounts are shown with. */
   scales: number[];
+  /** Set when the run met more groups than its bound: how many, and the bound; `groups` and `totals` are then empty. */
+  tooManyGroups?: { groups: number; limit: number };
 }
 
 export function queryOutcome(run: QueryRun): QueryOutcome {
   const plan = run.plan;
+  if (run.overBound) {
+    const { read, matched, skipped, skippedCount } = run;
+    const scales = plan.amounts.map(() => 0);
+    return {
+      plan,
+      groups: [],
+      totals: [],
+      read,
+      matched,
+      skipped,
+      skippedCount,
+      scales,
+      tooManyGroups: { groups: run.groupCount, limit: run.maxGroups },
+    };
+  }
   const groups = sortByKey(run.groupStates(), plan.groups.length);
   const scales = plan.amounts.map((_, a) => groups.reduce((s, g) => Math.max(s, g.amounts[a].scale), 0));
   return {

@@ -31,6 +31,17 @@ export interface GroupState {
   amounts: AmountAccumulator[];
 }
 
+/**
+ * The most groups `paygate query` keeps unless told otherwise (--max-groups). A group holds its key and
+ * running aggregates (a few hundred bytes); past the bound a run keeps no more groups and only counts the
+ * distinct keys it meets (the interned values and one slot of the tree each), so a group per row of a
+ * million-row report costs tens of megabytes and ends in a plain "too many groups" with their number.
+ */
+export const DEFAULT_MAX_GROUPS = 100_000;
+
+/** Stands in the tree for a group met past the bound: counted, not kept. */
+const PAST_BOUND = Symbol('past the bound');
+
 /** Skipped amounts named one by one, at most this many; the rest are counted. */
 const SKIPPED_NAMED = 1000;
 
@@ -122,7 +133,14 @@ export class QueryRun {
   private readonly ids: Int32Array;
   private readonly interners: Interner[];
   private readonly labels = new Map<Period, Map<number, string>>();
-  constructor(readonly plan: QueryPlan) {
+  /** Groups met past `maxGroups`: counted only. */
+  private pastBound = 0;
+
+  /** `maxGroups`: the most groups kept (see DEFAULT_MAX_GROUPS); unbounded when absent. */
+  constructor(
+    readonly plan: QueryPlan,
+    readonly maxGroups = Infinity,
+  ) {
     this.interners = plan.groups.map((g) => new Interner(g.period === undefined ? undefined : (day) => this.label(g.period!, day)));
     this.ids = new Int32Array(plan.groups.length);
   }
@@ -133,8 +151,14 @@ export class QueryRun {
     return this.plan.amounts.map((_, a) => new AmountAccumulator(min.includes(a) || max.includes(a)));
   }
 
+  /** Every distinct group met, those past the bound included. */
   get groupCount(): number {
-    return this.list.length;
+    return this.list.length + this.pastBound;
+  }
+
+  /** Whether more groups were met than `maxGroups`: the groups kept are then not the answer. */
+  get overBound(): boolean {
+    return this.pastBound > 0;
   }
 
   /**
@@ -154,6 +178,10 @@ export class QueryRun {
       }
       this.matched++;
       const g = this.groupAt(p, i);
+      if (g === undefined) {
+        if (groupOf) groupOf[firstRow + r] = -1;
+        continue;
+      }
       if (groupOf) groupOf[firstRow + r] = g.id;
       g.count++;
       for (let a = 0; a < columns.length; a++) {
@@ -174,7 +202,8 @@ export class QueryRun {
     this.skipped.push({ row, line, column, value, reason: value.trim() === '' ? 'empty' : 'not an amount' });
   }
 
-  private groupAt(p: Cells, i: number): GroupState {
+  /** The row's group; undefined for a group past the bound (counted the first time it is met). */
+  private groupAt(p: Cells, i: number): GroupState | undefined {
     const groups = this.plan.groups;
     const interners = this.interners;
     const last = groups.length - 1;
@@ -186,7 +215,13 @@ export class QueryRun {
       node = next;
     }
     const id = last < 0 ? 0 : (this.ids[last] = interners[last].idOf(p, i + groups[last].index));
-    let g = node[id] as GroupState | undefined;
+    let g = node[id] as GroupState | typeof PAST_BOUND | undefined;
+    if (g === PAST_BOUND) return undefined;
+    if (g === undefined && this.list.length >= this.maxGroups) {
+      node[id] = PAST_BOUND;
+      this.pastBound++;
+      return undefined;
+    }
     if (g === undefined) {
       const key = groups.map((_, j) => interners[j].values[this.ids[j]]);
       g = { id: this.list.length, key, count: 0, amounts: this.newAccumulators() };

@@ -28,7 +28,7 @@ export class QueryStream {
         this.columns = columns;
         this.line = 2 + columns.reduce((n, c) => n + countBreaks(c, 0, c.length), 0);
         const plan = planQuery(columns, this.spec);
-        if (plan.ok) this.run = new QueryRun(plan.plan);
+        if (plan.ok) this.run = new QueryRun(plan.plan, this.spec.maxGroups);
         else this.problem = plan.problem;
         options.onHeader?.(columns, this.problem);
       },
@@ -70,7 +70,7 @@ export class QueryStream {
         this.problem = plan.problem;
         return undefined;
       }
-      this.run = new QueryRun(plan.plan);
+      this.run = new QueryRun(plan.plan, this.spec.maxGroups);
     }
     return queryOutcome(this.run);
   }

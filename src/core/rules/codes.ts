@@ -17,6 +17,7 @@ export const Codes = {
   amountMode: 'amount-mode',
   amountRange: 'amount-range',
   callbackExclusive: 'callback-exclusive',
+  callbackPort: 'callback-port',
   stateRequired: 'state-required',
   dateOrder: 'date-order',
   alreadySent: 'already-sent',
@@ -71,6 +72,11 @@ export const CodeInfo: Record<Code, { severity: Severity; where: string; when: s
   'card-expired': { severity: 'warning', where: 'cell', when: 'expire-month/expire-year before the current month' },
   'start-date-past': { severity: 'warning', where: 'cell', when: 'start-date before today' },
   'duplicate-order-id': { severity: 'warning', where: 'cell', when: 'a client-orderid seen on an earlier row' },
+  'callback-port': {
+    severity: 'warning',
+    where: 'cell (notify_url, server_callback_url)',
+    when: 'a port the gateway never calls back on (only 80/8080 for http, 443/8443 for https; a URL without a port counts as its default); loopback addresses are exempt (only the local gateway calls them)',
+  },
   'card-data-in-git': {
     severity: 'warning',
     where: 'cell',

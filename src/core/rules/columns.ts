@@ -262,7 +262,7 @@ export const COLUMNS: readonly ColumnSpec[] = [
     'absolute http(s) URL',
     1024,
     true,
-    'Callback address for the final status. Send either notify_url or server_callback_url, not both.',
+    'Callback address: the gateway calls it for every later transaction of the payment, each recurring charge included (and a reversal, a chargeback), with a GET and the fields in the query string; only on ports 80/8080 (http) and 443/8443 (https). Send either notify_url or server_callback_url, not both.',
     { aliases: ['notify-url'] },
   ),
   c(
@@ -273,7 +273,7 @@ export const COLUMNS: readonly ColumnSpec[] = [
     'absolute http(s) URL',
     128,
     true,
-    'Address that receives a callback when the transaction reaches a final status. Send either notify_url or server_callback_url, not both.',
+    'Address that receives a callback when the first transaction reaches a final status: the first transaction only, not each later charge (notify_url hears those); only on ports 80/8080 (http) and 443/8443 (https). Send either notify_url or server_callback_url, not both.',
     { aliases: ['server-callback-url'] },
   ),
 ];

@@ -6,7 +6,9 @@ import { inMessage } from './quote';
 import type { ProblemCollector } from './problems';
 import type { Fix } from './types';
 import { thousandthsIn } from '../amounts';
-import { digitsValue, luhnValidIn } from './values';
+import { luhnValidIn } from '../luhn';
+import { digitsValue } from './values';
+import { callbackPortProblem } from '../callbacks/ports';
 
 // The checks across the cells of one row (amount modes, pairs, dates, card), run by checkRows on cells
 // that passed their own checks (the `good` flags, by column ordinal). Five named checks rather than one
@@ -130,12 +132,21 @@ function checkPeriodInterval(problems: ProblemCollector, row: RowCells, pos: Pos
     cell(problems, row, pos.interval, Codes.periodInterval, 'interval without period: add a period (day, week or month)', 'interval');
 }
 
+/** A callback address on a port the gateway never calls (core/callbacks/ports.ts). Only a filled, well-formed address is read. */
+function checkCallbackPort(problems: ProblemCollector, row: RowCells, i: number, good: boolean, column: string): void {
+  if (!good || !filled(row, i)) return;
+  const why = callbackPortProblem(row.value(i));
+  if (why !== undefined) cell(problems, row, i, Codes.callbackPort, why, column);
+}
+
 /** One callback address at most, and the state an SRC row needs in some countries. */
 function checkCallbackAndState(problems: ProblemCollector, row: RowCells, pos: Positions, good: Uint8Array, srcNeedsState: boolean): void {
   if (good[GOOD.notify] && good[GOOD.callback]) {
     const message = 'send either notify_url or server_callback_url, not both';
     cell(problems, row, pos.callback, Codes.callbackExclusive, message, 'server_callback_url');
   }
+  checkCallbackPort(problems, row, pos.notify, good[GOOD.notify] === 1, 'notify_url');
+  checkCallbackPort(problems, row, pos.callback, good[GOOD.callback] === 1, 'server_callback_url');
   if (srcNeedsState && good[GOOD.country] && pos.state >= 0 && row.isEmpty(pos.state)) {
     const message = `state is required for SRC rows when country is ${shown(row, pos.country)}`;
     cell(problems, row, pos.state, Codes.stateRequired, message, 'state');

@@ -28,3 +28,13 @@ export function controlText(e: Pick<CallbackEntry, 'control'>): string {
   if (e.control === 'invalid') return 'control invalid: not signed with the known control key';
   return e.control === null ? 'control not checked (no key)' : `control ${e.control}`;
 }
+
+/** A repeat's words: which call it repeats (the gateway may send a callback twice; a handler must not act twice). */
+export function repeatText(e: Pick<CallbackEntry, 'repeatOf'>): string {
+  return e.repeatOf === undefined ? '' : `repeat of ${e.repeatOf}`;
+}
+
+/** The view's description of a call: its control, and the repeat mark first when it repeats an earlier call. */
+export function describeEntry(e: Pick<CallbackEntry, 'control' | 'repeatOf'>): string {
+  return e.repeatOf === undefined ? controlText(e) : `↻ ${repeatText(e)} · ${controlText(e)}`;
+}

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { log } from '../log';
 import type { ResultsPanelApi } from '../results/register';
 import type { LocalGatewayManager } from '../environments/localGateway';
+import { clientOrderIdOf } from '../../core/callbacks';
 import { loopbackUrl } from '../../core/callbacks/loopback';
 import { notifyUrlFor } from '../../shared/callbackProtocol';
 import { CallbackStore, replayEntry } from '../../callback-listener';
@@ -13,6 +14,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import type { FeatureHost } from '../lazy';
 import { CALLBACKS_VIEW, CallbacksTree, entryIdOf, entryRows } from './view';
 import { showError, showInfo } from '../say';
+import { errorMessage } from '../../core/errorMessage';
 
 // The Callbacks view: start/stop the listener, copy a notify_url, show a call in the results panel, replay
 // a call or forward every call to a handler under development. The listening address goes to the language
@@ -98,7 +100,7 @@ async function openCallback(listening: CallbackListening, results: CallbacksDeps
   const e = id ? listening.get(id) : undefined;
   if (!e) return void showInfo('PayGate: no callback to show.');
   await results.showDetails({
-    title: `Callback ${e.fields['client-orderid'] ?? e.id}`,
+    title: `Callback ${clientOrderIdOf(e.fields) ?? e.id}`,
     columns: ['property', 'value'],
     rows: entryRows(e),
   });
@@ -116,14 +118,15 @@ function replayer(listening: CallbackListening) {
     if (!target) return undefined;
     lastTarget = target.trim();
     const r = await replayEntry(e, lastTarget);
+    // r.url: the exact URL the call went to (the target as given, the call's query added), said everywhere.
     if (!r.ok) {
-      log().warn(`Callbacks: replay of ${e.id} to ${lastTarget} failed: ${r.error}`);
-      void showError(`PayGate: replay failed: ${r.error}`);
+      log().warn(`Callbacks: replay of ${e.id} to ${r.url} failed: ${r.error}`);
+      void showError(`PayGate: replay to ${r.url} failed: ${r.error}`);
       return r;
     }
     const note = r.masked ? ' (the kept body was masked; the masked body was sent)' : '';
-    log().info(`Callbacks: replayed ${e.id} to ${lastTarget}: HTTP ${r.status} in ${r.ms} ms${note}`);
-    void showInfo(`PayGate: replayed to ${lastTarget}: HTTP ${r.status} in ${r.ms} ms${note}`);
+    log().info(`Callbacks: replayed ${e.id} to ${r.url}: HTTP ${r.status} in ${r.ms} ms${note}`);
+    void showInfo(`PayGate: replayed to ${r.url}: HTTP ${r.status} in ${r.ms} ms${note}`);
     return r;
   };
 }
@@ -141,6 +144,6 @@ async function forwardTo(listening: CallbackListening, to?: string): Promise<voi
     await listening.setForward(value);
   } catch (err) {
     // Refused before anything stopped: the listener goes on as it was.
-    void showError(`PayGate: not forwarding: ${err instanceof Error ? err.message : String(err)}`);
+    void showError(`PayGate: not forwarding: ${errorMessage(err)}`);
   }
 }

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import type { CallbackEntry } from '../../callback-listener';
 import type { CallbackListening } from './listening';
-import { controlText, statusLook } from './look';
+import { clientOrderIdOf } from '../../core/callbacks';
+import { controlText, describeEntry, repeatText, statusLook } from './look';
 
 // The "PayGate Callbacks" tree: the listening state first (address, forward target, a button copying a
 // ready notify_url), then each received call, newest first: the charge's status (its icon), client-orderid,
@@ -65,14 +66,16 @@ export class CallbacksTree extends Disposable implements vscode.TreeDataProvider
     }
     const e = node.entry;
     const status = e.fields['status'] ?? e.method;
-    const order = e.fields['client-orderid'];
+    const order = clientOrderIdOf(e.fields);
     const item = new vscode.TreeItem(order ? `${status} · ${order}` : `${status} ${e.path}`, vscode.TreeItemCollapsibleState.None);
     item.id = e.id;
     const fwd = e.forwarded ? ` · → ${e.forwarded.status}` : '';
-    item.description = `${controlText(e)} · ${new Date(e.time).toLocaleTimeString()}${fwd}`;
+    item.description = `${describeEntry(e)} · ${new Date(e.time).toLocaleTimeString()}${fwd}`;
     item.iconPath = statusIcon(e);
     item.contextValue = 'paygate.callback';
-    item.tooltip = `${e.method} ${e.path}\n${e.time}\n${controlText(e)}${e.forwarded?.error ? `\nforward failed: ${e.forwarded.error}` : ''}`;
+    item.tooltip =
+      `${e.method} ${e.path}\n${e.time}\n${controlText(e)}${e.repeatOf ? `\n${repeatText(e)}` : ''}` +
+      `${e.forwarded?.url ? `\nforwarded to ${e.forwarded.url}` : ''}${e.forwarded?.error ? `\nforward failed: ${e.forwarded.error}` : ''}`;
     item.command = { command: 'paygate.callbacks.open', title: 'Show Callback', arguments: [e.id] };
     return item;
   }
@@ -92,9 +95,12 @@ export function entryRows(e: CallbackEntry): string[][] {
     ['time', e.time],
     ['request', `${e.method} ${e.path}`],
     ['control', controlText(e)],
+    ['repeat', e.repeatOf ? repeatText(e) : 'no (the first call with its status, type, orderid and client_orderid)'],
     [
       'forwarded',
-      e.forwarded ? `${e.forwarded.status} in ${e.forwarded.ms} ms${e.forwarded.error ? ` (${e.forwarded.error})` : ''}` : 'no',
+      e.forwarded
+        ? `${e.forwarded.url ? `to ${e.forwarded.url}: ` : ''}${e.forwarded.status} in ${e.forwarded.ms} ms${e.forwarded.error ? ` (${e.forwarded.error})` : ''}`
+        : 'no',
     ],
   ];
   for (const [k, v] of Object.entries(e.fields)) rows.push([`field ${k}`, v]);
