@@ -2,7 +2,7 @@
 // the content it was given while the panel lives, so a page reloaded by VS Code (hidden and shown again:
 // no retainContextWhenHidden) gets it again instead of the host holding a whole hidden DOM alive.
 import * as vscode from 'vscode';
-import { shown } from '../say';
+import { shown, showInfo } from '../say';
 import { safeText } from '../../core/output';
 import { log } from '../log';
 import { serialiseExport } from './exportRows';
@@ -210,6 +210,8 @@ export class ResultsPanel extends PanelPage {
     try {
       await vscode.workspace.fs.writeFile(target, Buffer.from(msg.dataUrl.slice(msg.dataUrl.indexOf(',') + 1), 'base64'));
       await this.post({ type: 'exportDone', ok: true, message: `Exported the chart to ${target.fsPath}.` });
+      // Said where it shows whatever the page shows (its status line sits above a summary scrolled away).
+      void showInfo(`PayGate: exported the chart to ${target.fsPath}.`);
     } catch (err) {
       const message = errorMessage(err);
       log().error(`Results panel: export to ${target.toString()} failed: ${message}`);
@@ -240,6 +242,7 @@ export class ResultsPanel extends PanelPage {
         ok: true,
         message: `Exported ${msg.rows.length.toLocaleString('en-US')} rows to ${target.fsPath}${note}.`,
       });
+      void showInfo(`PayGate: exported ${msg.rows.length.toLocaleString('en-US')} rows to ${target.fsPath}${note}.`);
     } catch (err) {
       const message = errorMessage(err);
       log().error(`Results panel: export to ${target.toString()} failed: ${message}`);
