@@ -61,9 +61,14 @@ export interface SubmissionRecord {
   statuses: string[];
   /** Position of its first line in the ledger (append order): the earlier of two racing sends wins. */
   seq: number;
+  /** The database role that recorded it (the team ledger's current_user: who the team's database vouches for). */
+  role?: string;
 }
 
-export type NewSubmission = Omit<SubmissionRecord, 'id' | 'time' | 'state' | 'recurringPaymentIds' | 'serialNumbers' | 'statuses' | 'seq'>;
+export type NewSubmission = Omit<
+  SubmissionRecord,
+  'id' | 'time' | 'state' | 'recurringPaymentIds' | 'serialNumbers' | 'statuses' | 'seq' | 'role'
+>;
 export type Completion = Pick<SubmissionRecord, 'outcome'> &
   Partial<
     Pick<
