@@ -1,6 +1,7 @@
 import { processContext } from './context';
 import { launchLint, runsLintOnly } from './lintLaunch';
 import type * as Launch from './launch';
+import { errorMessage } from '../core/errorMessage';
 
 // The `paygate` process: the one place that touches the real process (arguments, streams, exit code).
 // `paygate lint` runs from this bundle alone; anything else loads the rest of the program (lintLaunch.ts).
@@ -19,7 +20,7 @@ function launchAny(): Promise<number> {
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`paygate: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`paygate: ${errorMessage(err)}\n`);
     process.exitCode = 2;
   },
 );

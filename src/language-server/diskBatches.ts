@@ -7,6 +7,7 @@ import { BATCH_ON_DISK_CHECKED_NOTIFICATION, DIAGNOSTIC_SOURCE, type BatchOnDisk
 import { MAX_PUBLISHED, publishedDiagnostics } from './diagnostics';
 import type { GitGuard } from './gitGuard';
 import { MAX_PENDING_CHARS, StreamLint, type StreamProblems } from './streamLint';
+import { errorMessage } from '../core/errorMessage';
 
 // Batches the editor shows but does not pass to the server: VS Code passes no file over 50 MB to an
 // extension, so such a batch is never opened with didOpen and would look clean. The client names them
@@ -92,7 +93,7 @@ export class DiskBatches {
       result = lint.end();
     } catch (err) {
       if (!current()) return;
-      const problem = safeText(`${fileNameOf(file)} could not be read: ${err instanceof Error ? err.message : String(err)}`);
+      const problem = safeText(`${fileNameOf(file)} could not be read: ${errorMessage(err)}`);
       this.connection.console.error(`PayGate: ${problem}`);
       void this.connection.sendDiagnostics({ uri, diagnostics: [] });
       return this.told({ uri, rows: 0, problems: 0, ms: performance.now() - started, problem });
@@ -110,9 +111,7 @@ export class DiskBatches {
       const tracking = this.guard.tracking(uri);
       return tracking === 'tracked' || tracking === 'unignored' ? { tracking, fileName: fileNameOf(file) } : undefined;
     } catch (err) {
-      this.connection.console.error(
-        safeText(`PayGate: git status failed for ${file}: ${err instanceof Error ? err.message : String(err)}`),
-      );
+      this.connection.console.error(safeText(`PayGate: git status failed for ${file}: ${errorMessage(err)}`));
       return undefined;
     }
   }

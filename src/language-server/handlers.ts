@@ -13,6 +13,7 @@ import { ADD_TO_GITIGNORE } from './gitGuard';
 import { hoverAt } from './hover';
 import { completionsInDocument, hoverInDocument, viewAt } from './cursorView';
 import { fail, lintable, schedule, type Session } from './session';
+import { errorMessage } from '../core/errorMessage';
 
 // The server's requests, one named handler each (server.ts wires them to the connection). Every handler
 // answers null (or the action unchanged) when the document is not ours or the core throws.
@@ -87,7 +88,7 @@ export async function executeCommand(s: Session, { command, arguments: args }: E
     if (s.seen.has(uri)) schedule(s, uri, 0);
   } catch (err) {
     fail(s, 'Add to .gitignore', uri, err);
-    const message = `PayGate: could not add the file to .gitignore: ${err instanceof Error ? err.message : String(err)}`;
+    const message = `PayGate: could not add the file to .gitignore: ${errorMessage(err)}`;
     void s.connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Error, message });
   }
 }

@@ -3,6 +3,7 @@
 
 import { parseAuthorizationHeader, verifyRequest } from '../core/oauth';
 import type { DemoMerchant } from './types';
+import { errorMessage } from '../core/errorMessage';
 
 /** oauth_timestamp may differ from the real clock by this much either way. */
 export const TIMESTAMP_WINDOW_SECONDS = 600;
@@ -84,7 +85,7 @@ export function authenticate(req: AuthRequest, merchant: DemoMerchant, nonces: N
   try {
     return check(req, merchant, nonces, nowMs);
   } catch (err) {
-    return { ok: false, reason: `malformed request: ${err instanceof Error ? err.message : String(err)}` };
+    return { ok: false, reason: `malformed request: ${errorMessage(err)}` };
   }
 }
 

@@ -7,6 +7,7 @@ import { loadOrCreateDemoMerchant } from './merchant';
 import { readRunningGateway, readStateLock, StateDirLockedError, type RunningGateway } from './running';
 import { startLocalGateway } from './server';
 import type { AdvanceSummary, DemoMerchant, LocalGateway, LocalGatewayOptions, StoredPayment } from './types';
+import { errorMessage } from '../core/errorMessage';
 
 // Finding or starting the local gateway of a state directory: the one place every launcher (the editor's
 // `local` environment, the CLI's commands, `paygate demo`) learns which local gateway it talks to, so one
@@ -175,14 +176,14 @@ export async function findRunningGateway(stateDir: string): Promise<{ handle?: L
     state = await admin<StateAnswer>('GET', new URL('/_sim/state', origin), running.adminToken, PROBE_TIMEOUT_MS);
   } catch (err) {
     return {
-      reason: `the local gateway at ${origin.origin} (${who}) did not answer: ${err instanceof Error ? err.message : String(err)}`,
+      reason: `the local gateway at ${origin.origin} (${who}) did not answer: ${errorMessage(err)}`,
     };
   }
   let merchant: DemoMerchant;
   try {
     merchant = loadOrCreateDemoMerchant(stateDir);
   } catch (err) {
-    return { reason: `cannot read the demo merchant in ${stateDir}: ${err instanceof Error ? err.message : String(err)}` };
+    return { reason: `cannot read the demo merchant in ${stateDir}: ${errorMessage(err)}` };
   }
   if (state.consumerKey !== merchant.consumerKey || state.endpointId !== merchant.endpointId) {
     return { reason: `the local gateway at ${origin.origin} serves another merchant than the one in ${stateDir}` };

@@ -17,6 +17,7 @@ import { ensureStateDir, loadOrCreateDemoMerchant } from './merchant';
 import { gatewayToday } from './payments';
 import { acquireStateLock, releaseStateLock, updateStateLock, type RunningGateway } from './running';
 import type { LocalGateway, LocalGatewayOptions } from './types';
+import { errorMessage } from '../core/errorMessage';
 
 export const DEFAULT_PATH_PREFIX = '/paygate';
 export const DEFAULT_REPORT_PATH_PREFIX = '/reports';
@@ -168,7 +169,7 @@ async function serve(
 /** A request that failed: its status (500 when unexpected) and message, and the connection closed if its body was not read. */
 function answerFault(parts: GatewayParts, req: http.IncomingMessage, res: http.ServerResponse, err: unknown): void {
   const status = err instanceof HttpError ? err.status : 500;
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   parts.log(`${req.method} ${req.url?.split('?')[0]} -> ${status}: ${message}`);
   // An unread or half-read body is not read further: the connection closes after the answer.
   if (!res.headersSent) send(res, status, 'text/plain; charset=utf-8', `${message}\n`, {}, !req.complete);

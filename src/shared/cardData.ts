@@ -9,5 +9,5 @@ export { rowMasker } from '../core/output';
 
 /** A row as the page shows it: every card number masked, whatever column it stands in. */
 export function shownRow(row: readonly string[]): string[] {
-  return row.map(maskCardNumbers);
+  return row.map((cell) => maskCardNumbers(cell));
 }

@@ -76,13 +76,3 @@ export function isPdfPageToHost(v: unknown): v is PdfPageToHost {
 export function isPdfPersistedState(v: unknown): v is PdfPersistedState {
   return isRec(v) && v.v === PDF_PROTOCOL_VERSION && isStr(v.title) && optStr(v.file);
 }
-
-/** The PDF signature, checked by the host so a file that is no PDF at all gets a plain message. */
-export function looksLikePdf(bytes: Uint8Array): boolean {
-  // %PDF- within the first 1024 bytes, as readers accept it.
-  const limit = Math.min(bytes.length - 4, 1024);
-  for (let i = 0; i < limit; i++) {
-    if (bytes[i] === 0x25 && bytes[i + 1] === 0x50 && bytes[i + 2] === 0x44 && bytes[i + 3] === 0x46 && bytes[i + 4] === 0x2d) return true;
-  }
-  return false;
-}

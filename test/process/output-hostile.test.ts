@@ -191,6 +191,7 @@ const QUESTIONS: string[][] = [
   ['--group-by', 'Transaction_id,Currency,Transaction_type', '--by', 'day', '--avg', 'Amount', '--min', 'Amount'],
   ['--where', `Order_description contains "${PANS[0]}" or Merchant_OID starts with "="`, '--group-by', 'Merchant_OID'],
   ['--where', `Amount >= \x1b]52;c;SGk=\x07 ${PANS[1]}`],
+  ['--group-by', 'card_cvc'],
 ];
 
 /** Each question in format `f`: CSV is ours (formulas neutralised), and once more with --raw. */
@@ -472,12 +473,18 @@ for (const floor of [true, false]) {
 test('the hostile answers were seen: the paths under test printed the corpus, masked', async () => {
   // Not vacuous: the runs above reached the values they are about (masked and escaped, not left out).
   const submit = await drive({ args: ['submit', 'valid.rpcsv', ...config, '--env', 'stand-unrecognised', '--allow-resend'] }, true);
-  assert.match(submit.stdout, /411111\*{6}1111/);
+  assert.match(submit.stdout, /4111 11\*\* \*{4} 1111/, 'masked in place, its spaces kept');
   assert.match(submit.stdout, /\\x1b\]52;c;SGVsbG8=\\x07/);
   const reconcile = await drive({ args: ['reconcile', 'valid.rpcsv', '--report', 'report.csv', '--format', 'csv'] }, true);
   assert.match(reconcile.stdout, /'=1\+1/);
   assert.match(reconcile.stdout, /amount-unreadable/);
   assert.equal(reconcile.code, 1);
+  // A CVV column by another name (one table of names, issue 38) makes no groups: its values would be the keys.
+  for (const column of ['card_cvc']) {
+    const refused = await drive({ args: ['query', 'report.csv', '--group-by', column, '--format', 'json'] }, true);
+    assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+    assert.match(refused.stderr, /holds card verification values/);
+  }
   const raw = await drive({ args: ['reconcile', 'valid.rpcsv', '--report', 'report.csv', '--format', 'csv', '--raw'] }, true);
   assert.match(raw.stdout, /,=1\+1,/, 'the opt-out keeps the cell as it came');
   // A handler's answer is quoted line by line: its second line is ours behind "  | ", never a line of its own.
@@ -506,7 +513,7 @@ test('the hostile answers were seen: the paths under test printed the corpus, ma
     [],
     send.stdout,
   );
-  assert.match(quoted[0], /^ {2}\| paid with 411111\*{6}1111 .*\\x1b\[2J\\x1b\[H\\x1b\]52;c;SGVsbG8=\\x07/);
+  assert.match(quoted[0], /^ {2}\| paid with 4111 11\*\* \*{4} 1111 .*\\x1b\[2J\\x1b\[H\\x1b\]52;c;SGVsbG8=\\x07/);
   assert.equal(quoted.at(-1), '  | FORGED-LINE CVC: •••');
   const list = await drive({ args: ['callbacks', 'list', '--state', 'callbacks', '--format', 'json'] }, true);
   assert.equal((JSON.parse(list.stdout) as { callbacks: unknown[] }).callbacks.length, hostileCallbacks().length);

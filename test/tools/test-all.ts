@@ -9,10 +9,12 @@
 //
 // Each suite's output is printed whole when it ends, so two suites' lines never interleave. A failed
 // check stops the run there; otherwise every suite has its turn, and the run fails when any failed.
+// The run closes with each suite's time and the slowest test files of the node:test suites (each such
+// suite gets a second reporter, test/tools/test-durations.mjs, writing its files' times to out/).
 // Usage: tsx test/tools/test-all.ts [--parallel N]
 
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -28,6 +30,33 @@ const MAX_PARALLEL = flag > 0 ? Math.max(1, Number(process.argv[flag + 1]) || 1)
 /** A suite's script without the build in front of it. */
 export function withoutBuild(script: string): string {
   return script.replace(/^(node esbuild\.js|npm run build) && /, '');
+}
+
+const DURATIONS = path.join(ROOT, 'out', 'test-durations');
+
+/**
+ * A node:test suite's script with a second reporter that writes each test file's time to
+ * out/test-durations/NAME.jsonl; its spec reporter stays on standard output. Other scripts as they are.
+ */
+export function withDurations(name: string, script: string): string {
+  return script.replace(
+    /--test-reporter=spec(?! --test-reporter-destination)/,
+    `--test-reporter=spec --test-reporter-destination=stdout --test-reporter=./test/tools/test-durations.mjs --test-reporter-destination=out/test-durations/${name.replace(/\W/g, '-')}.jsonl`,
+  );
+}
+
+/** The slowest test files of the run, from what each suite's durations reporter wrote. */
+export function slowestFiles(lines: { suite: string; text: string }[], count: number): string[] {
+  const files = lines.flatMap(({ suite, text }) =>
+    text
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => ({ suite, ...(JSON.parse(l) as { file: string; ms: number }) })),
+  );
+  return files
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, count)
+    .map((f) => `${(f.ms / 1000).toFixed(1).padStart(7)} s  ${path.relative(ROOT, f.file)}  (${f.suite})`);
 }
 
 interface Run {
@@ -60,7 +89,7 @@ async function stage(names: string[], parallel: number, strip: boolean): Promise
     for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
       const script = scripts[name];
       if (script === undefined) throw new Error(`package.json has no script "${name}"`);
-      done.push(await run(name, strip ? withoutBuild(script) : script));
+      done.push(await run(name, withDurations(name, strip ? withoutBuild(script) : script)));
     }
   };
   await Promise.all(Array.from({ length: Math.min(parallel, names.length) }, worker));
@@ -69,6 +98,8 @@ async function stage(names: string[], parallel: number, strip: boolean): Promise
 
 async function main(): Promise<number> {
   const started = Date.now();
+  rmSync(DURATIONS, { recursive: true, force: true });
+  mkdirSync(DURATIONS, { recursive: true });
   const runs = await stage(CHECKS, 2, false);
   // A failed check or build stops the run, as before: the suites would only repeat its failure, slower.
   if (runs.every((r) => r.ok)) {
@@ -78,6 +109,11 @@ async function main(): Promise<number> {
   process.stdout.write('\n===== npm test\n');
   for (const r of runs) process.stdout.write(`${r.ok ? 'passed' : 'FAILED'}  ${r.seconds.toFixed(0).padStart(4)} s  ${r.name}\n`);
   process.stdout.write(`whole run: ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  const reports = readdirSync(DURATIONS).map((f) => ({
+    suite: f.replace(/\.jsonl$/, ''),
+    text: readFileSync(path.join(DURATIONS, f), 'utf8'),
+  }));
+  if (reports.length > 0) process.stdout.write(`\n===== slowest test files\n${slowestFiles(reports, 15).join('\n')}\n`);
   return runs.every((r) => r.ok) ? 0 : 1;
 }
 

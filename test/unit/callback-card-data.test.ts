@@ -103,11 +103,19 @@ async function sendAll(url: string) {
   }
 }
 
+/**
+ * Each entry's id (`cb_`, a base-36 time and 8 random hex digits: newEntryId) is the listener's own word,
+ * never a CVV, yet its hex holds any three digits one time in a few hundred (`cb_m3k9x0a739f0c2e`): the ids
+ * are left out before the CVVs are looked for.
+ */
+const ENTRY_ID = /\bcb_[0-9a-z]+/g;
+
 function assertClean(where: string, text: string) {
   assert.equal(fullPan(text), undefined, `${where} holds a card number in full:\n${text}`);
+  const withoutIds = text.replace(ENTRY_ID, 'cb_ID');
   // As a number of its own: a random port such as 40739 holds the digits without holding the CVV.
   for (const c of CALLS) {
-    if (c.cvv) assert.ok(!new RegExp(`(?<!\\d)${c.cvv}(?!\\d)`).test(text), `${where} holds the CVV of "${c.name}":\n${text}`);
+    if (c.cvv) assert.ok(!new RegExp(`(?<!\\d)${c.cvv}(?!\\d)`).test(withoutIds), `${where} holds the CVV of "${c.name}":\n${text}`);
   }
 }
 
@@ -143,7 +151,7 @@ test('card data in every shape and place is masked or dropped at rest, on listen
     assert.equal(query.path, '/notify?card=411111******1111', 'the CVV pair is dropped from the query');
     assert.deepEqual(
       headers.headers.filter(([k]) => k.startsWith('x-') || k === 'cvc'),
-      [['x-card', '411111******1111']],
+      [['x-card', '4111 11** **** 1111']],
     );
     assert.ok(
       kept.every((e) => e.masked),
@@ -200,7 +208,7 @@ test('a store an earlier version kept unmasked is masked when read, and rewritte
     );
     assert.equal(read[0].fields['client-orderid'], '401288******1881');
     assert.equal(read[0].path, '/notify?');
-    assert.equal(read[0].body, '{ "card": "411111******1111"}', 'the CVV member dropped, the rest as it was');
+    assert.equal(read[0].body, '{ "card": "4111 11** **** 1111"}', 'the CVV member dropped, the rest as it was');
     for (const format of ['text', 'json']) {
       const list = captured();
       await runPaygate(['callbacks', 'list', '--state', dir, '--format', format], list.ctx);

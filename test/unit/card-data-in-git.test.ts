@@ -12,7 +12,7 @@ import { cardDataInGit, firstFullCardNumber, isFullCardNumber, withGitignoreEntr
 import { readBatch, type Batch } from '../../src/core/rules/batch';
 import { lint } from '../../src/core/rules/lint';
 import { PUBLISHED_TEST_CARDS } from '../../src/core/rules/testCards';
-import { luhnValidIn } from '../../src/core/rules/values';
+import { luhnValidIn } from '../../src/core/luhn';
 import { PROCESS_MS } from '../fixtures/deadlines';
 
 const HEADER = 'client-orderid;rp_card_type;credit-card-number;currency;amount';

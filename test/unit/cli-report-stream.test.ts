@@ -33,6 +33,8 @@ const hugeCsv =
   ].join('\r\n') + '\r\n';
 const bigHtml = `<html><body>${'<p>maintenance</p>'.repeat(10_000)}</body></html>`;
 const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(200_000, 0x20), Buffer.from('\n%%EOF\n')]);
+// Bytes before the signature, as PDF readers tolerate within the first 1,024 (src/core/pdfSignature.ts).
+const pdfAfterLead = Buffer.concat([Buffer.from('\r\n'), Buffer.alloc(900, 0x20), pdf]);
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'paygate-report-stream-'));
@@ -44,6 +46,7 @@ before(async () => {
       else if (which === 'huge') res.writeHead(200, { 'Content-Type': 'text/csv' }).end(hugeCsv);
       else if (which === 'html') res.writeHead(200, { 'Content-Type': 'text/html' }).end(bigHtml);
       else if (which === 'pdf') res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(pdf);
+      else if (which === 'pdf-lead') res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(pdfAfterLead);
       else if (which === 'ragged') res.writeHead(200, { 'Content-Type': 'text/plain' }).end(`${bigCsv}"only","two"\r\n`);
       else res.writeHead(200, { 'Content-Type': 'text/plain' }).end('Invalid signature');
     });
@@ -51,7 +54,7 @@ before(async () => {
   srv.listen(0, '127.0.0.1');
   await once(srv, 'listening');
   const origin = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
-  const environments = ['csv', 'huge', 'html', 'pdf', 'ragged', 'denied'].map((k) => ({
+  const environments = ['csv', 'huge', 'html', 'pdf', 'pdf-lead', 'ragged', 'denied'].map((k) => ({
     name: k,
     baseUrl: `${origin}/${k}`,
     reportBaseUrl: `${origin}/${k}`,
@@ -96,6 +99,12 @@ test('a PDF by its magic is written whole', async () => {
   const r = await report(['--env', 'pdf', '--out', 'r.pdf']);
   assert.equal(r.code, 0, r.out + r.err);
   assert.deepEqual(readFileSync(join(dir, 'r.pdf')), pdf);
+});
+
+test('a PDF whose signature follows some leading bytes is a PDF too, written whole', async () => {
+  const r = await report(['--env', 'pdf-lead', '--out', 'lead.pdf']);
+  assert.equal(r.code, 0, r.out + r.err);
+  assert.deepEqual(readFileSync(join(dir, 'lead.pdf')), pdfAfterLead);
 });
 
 test('an answer that is no report writes nothing: a large HTML page, ragged CSV, a denial', async () => {

@@ -3,14 +3,9 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { build } from 'esbuild';
 import { contentSecurityPolicy, makeNonce, pdfDirectives, renderShell } from '../../src/extension/results/html';
-import {
-  formatBytes,
-  isHostToPdfPage,
-  isPdfPageToHost,
-  isPdfPersistedState,
-  looksLikePdf,
-  PDF_PROTOCOL_VERSION,
-} from '../../src/shared/pdfProtocol';
+import { formatBytes, isHostToPdfPage, isPdfPageToHost, isPdfPersistedState, PDF_PROTOCOL_VERSION } from '../../src/shared/pdfProtocol';
+import { hasPdfSignature, PDF_HEAD_BYTES } from '../../src/core/pdfSignature';
+import { interpretReportAnswer } from '../../src/core/gateway';
 
 const ROOT = path.join(__dirname, '..', '..');
 const bytes = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'));
@@ -40,12 +35,29 @@ describe('PDF page protocol', () => {
     assert.ok(!isPdfPersistedState({ v: 99, title: 'T' }));
   });
 
-  it('tells a PDF by its signature within the first kilobyte', () => {
-    assert.ok(looksLikePdf(bytes('%PDF-1.4\n')));
-    assert.ok(looksLikePdf(bytes(`${' '.repeat(500)}%PDF-1.7`)), 'leading junk, as readers allow');
-    assert.ok(!looksLikePdf(bytes('Merchant_Name,Transaction_id\n')));
-    assert.ok(!looksLikePdf(bytes(`${' '.repeat(1100)}%PDF-1.7`)));
-    assert.ok(!looksLikePdf(new Uint8Array(0)));
+  it('tells a PDF by its signature starting within the first 1,024 bytes', () => {
+    assert.ok(hasPdfSignature(bytes('%PDF-1.4\n')));
+    assert.ok(hasPdfSignature(bytes(`${' '.repeat(500)}%PDF-1.7`)), 'leading junk, as readers allow');
+    assert.ok(hasPdfSignature(bytes(`${' '.repeat(1023)}%PDF-1.7`)), 'starting at the last byte of the window');
+    assert.ok(!hasPdfSignature(bytes(`${' '.repeat(1024)}%PDF-1.7`)), 'starting past it');
+    assert.ok(!hasPdfSignature(bytes('Merchant_Name,Transaction_id\n')));
+    assert.ok(!hasPdfSignature(bytes('%PDF')));
+    assert.ok(!hasPdfSignature(new Uint8Array(0)));
+  });
+
+  it('a PDF with bytes before its signature is a PDF both run (the report reader) and opened (the first bytes the editor reads)', () => {
+    // Unlabelled, so only the signature can tell it: before, the reader wanted %PDF- at byte 0 and called
+    // this answer unrecognised, while "Open Report File…" opened the same bytes saved to disk.
+    const body = bytes(`\r\n\xEF\xBB\xBF${' '.repeat(1000)}%PDF-1.7\n1 0 obj\n<<>>\nendobj\n%%EOF\n`);
+    const run = interpretReportAnswer({ status: 200, contentType: 'application/octet-stream', headers: {}, body });
+    assert.ok(run.outcome === 'report' && run.format === 'pdf', JSON.stringify(run.outcome));
+    assert.ok(hasPdfSignature(body.subarray(0, PDF_HEAD_BYTES)), 'opened: the head the editor reads holds the signature');
+    const past = bytes(`${' '.repeat(1024)}%PDF-1.7\n%%EOF\n`);
+    assert.notEqual(
+      interpretReportAnswer({ status: 200, contentType: 'application/octet-stream', headers: {}, body: past }).outcome,
+      'report',
+    );
+    assert.ok(!hasPdfSignature(past.subarray(0, PDF_HEAD_BYTES)));
   });
 
   it('writes sizes for people', () => {

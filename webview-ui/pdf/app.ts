@@ -11,6 +11,7 @@ import { el } from '../dom';
 import { renderReportBanner } from '../reportBanner';
 import { guardLinks } from './links';
 import { PdfDocumentView, type FindStatus } from './viewer';
+import { errorMessage } from '../../src/shared/errorMessage';
 
 export interface PdfVsCodeApi {
   postMessage(msg: PdfPageToHost): void;
@@ -143,7 +144,7 @@ export class PdfApp {
       document.body.dataset.pages = String(pages);
       this.vscode.postMessage({ type: 'log', level: 'info', message: `PDF shown: ${pages} pages, ${formatBytes(info.bytes)}` });
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorMessage(err);
       this.say(`${message} “Save PDF…” still writes the bytes as they were received.`, 'error');
       document.body.dataset.state = 'refused';
       this.vscode.postMessage({ type: 'log', level: 'warn', message: `PDF refused: ${message}` });

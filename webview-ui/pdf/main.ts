@@ -4,6 +4,7 @@ import './pdf.css';
 import { PDF_PROTOCOL_VERSION, isHostToPdfPage } from '../../src/shared/pdfProtocol';
 import { PdfApp, type PdfVsCodeApi } from './app';
 import { startWorker } from './worker';
+import { errorMessage } from '../../src/shared/errorMessage';
 
 declare function acquireVsCodeApi(): PdfVsCodeApi;
 
@@ -26,11 +27,11 @@ window.addEventListener('message', (event: MessageEvent) => {
       await app.handle(msg);
     })
     .catch((err: unknown) => {
-      vscode.postMessage({ type: 'log', level: 'error', message: `PDF page: ${err instanceof Error ? err.message : String(err)}` });
+      vscode.postMessage({ type: 'log', level: 'error', message: `PDF page: ${errorMessage(err)}` });
       void app.handle({
         type: 'pdfFailed',
         title: document.title,
-        message: `The PDF renderer could not start: ${err instanceof Error ? err.message : String(err)}`,
+        message: `The PDF renderer could not start: ${errorMessage(err)}`,
       });
     });
 });

@@ -7,6 +7,7 @@ import { AnnotationMode, InvalidPDFException, type PDFDocumentProxy } from 'pdfj
 import { EventBus, GenericL10n, LinkTarget, PDFFindController, PDFLinkService, PDFViewer } from 'pdfjs-dist/web/pdf_viewer.mjs';
 import { MAX_CANVAS_PIXELS, MAX_IMAGE_PIXELS, MAX_PDF_PAGES } from '../../src/shared/pdfProtocol';
 import { pdfjsLib } from './pdfjs';
+import { errorMessage } from '../../src/shared/errorMessage';
 
 export interface FindStatus {
   /** 1-based index of the current match, 0 when none. */
@@ -27,7 +28,7 @@ export function refusalMessage(err: unknown): string {
   const name = (err as { name?: string } | null)?.name;
   if (name === 'PasswordException') return 'This PDF is protected by a password: it is not shown here.';
   if (name === 'InvalidPDFException') return 'This file is damaged or is not a PDF: it cannot be shown.';
-  return `This PDF cannot be shown: ${err instanceof Error ? err.message : String(err)}`;
+  return `This PDF cannot be shown: ${errorMessage(err)}`;
 }
 
 const FIND_STATE: Record<number, FindStatus['state']> = { 0: 'found', 1: 'not-found', 2: 'wrapped', 3: 'pending' };

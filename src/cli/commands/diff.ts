@@ -63,7 +63,7 @@ export async function diffFile(file: string, o: DiffOptions, ctx: CliContext): P
     const input = await readInput(file, ctx);
     if (!input.ok) return fail(input.message);
     diff = older.index.diff(readBatch(input.text));
-    heading = `${input.name} against ${older.name}`;
+    heading = `${maskText(input.name)} against ${maskText(older.name)}`;
   } else {
     const input = await readInput(file, ctx);
     if (!input.ok) return fail(input.message);
@@ -73,8 +73,8 @@ export async function diffFile(file: string, o: DiffOptions, ctx: CliContext): P
     if (!found.ok) return fail(found.message);
     const r = found.record;
     heading =
-      `${input.name} against the send of ${sentAt(r)} (${basename(r.file)} to ${r.environment}, endpoint ${r.endpointId}: ` +
-      `${serialText(r)}, ${submissionState(r)})`;
+      `${maskText(input.name)} against the send of ${sentAt(r)} (${maskText(basename(r.file))} to ${maskText(r.environment)}, ` +
+      `endpoint ${maskText(r.endpointId)}: ${maskText(serialText(r))}, ${submissionState(r)})`;
     diff = found.diff;
   }
   ctx.stdout(o.format === 'json' ? `${JSON.stringify(diff)}\n` : diffText(heading, diff));
@@ -94,7 +94,8 @@ async function indexFile(
 export function diffText(heading: string, d: BatchDiff): string {
   // A client-orderid is the merchant's free text: masked, and no control character reaches the terminal.
   const id = (s: string) => maskText(s).replace(/\p{Cc}/gu, ' ');
-  const lines = [`${maskText(heading).replace(/\p{Cc}/gu, ' ')}:`];
+  // The heading's values were masked as they went in (diffCommand), never the composed line.
+  const lines = [`${heading.replace(/\p{Cc}/gu, ' ')}:`];
   for (const r of d.added) lines.push(`  added    ${id(r['client-orderid'])}  line ${r.line}`);
   for (const r of d.removed) lines.push(`  removed  ${id(r['client-orderid'])}  line ${r.line} of the other`);
   for (const r of d.changed) lines.push(`  changed  ${id(r['client-orderid'])}  line ${r.line}: ${r.columns.join(', ')}`);

@@ -9,6 +9,7 @@ import { computeSchedule, scheduleInputFromRow, type ChargeAmount } from '../../
 import { CHARGE_WORDS, countOf, describeSchedule, isPayoutRow, kindWords, PAYOUT_WORDS } from '../../core/schedule/describe';
 import { scheduleProblems } from '../../core/schedule/problems';
 import { gatewayToday, TODAY_FROM_TEXT, type TodayFrom } from '../gatewayToday';
+import { errorMessage } from '../../core/errorMessage';
 
 const DEFAULT_LIMIT = 12;
 const MAX_LIMIT = 10_000;
@@ -126,7 +127,7 @@ export async function showSchedule(file: string, values: ScheduleOptions, ctx: C
       file === '-' ? (await ctx.stdin()).toString('utf8') : (await readRegularFile(resolve(ctx.cwd, file), field(file))).toString('utf8');
   } catch (err) {
     if (err instanceof FileRefused) return inputError(ctx, 'paygate schedule', err.message);
-    const reason = (err as NodeJS.ErrnoException)?.code ?? (err instanceof Error ? err.message : String(err));
+    const reason = (err as NodeJS.ErrnoException)?.code ?? errorMessage(err);
     return inputError(ctx, 'paygate schedule', `cannot read ${field(file)}: ${reason}`);
   }
 

@@ -1,3 +1,4 @@
+import { errorMessage } from '../errorMessage';
 // Where the two operations live. Paths come from settings / paygate.config.json because the gateway's API
 // description says they may change; DEFAULT_PATHS is the one place today's paths are written down.
 
@@ -132,7 +133,7 @@ export function environmentProblems(
     try {
       build(environment, paths);
     } catch (err) {
-      problems.push(err instanceof Error ? err.message : String(err));
+      problems.push(errorMessage(err));
     }
   }
   return problems;

@@ -1,5 +1,6 @@
 import { findNodeAtLocation, parseTree, type Node, type ParseError } from 'jsonc-parser';
 import { LineIndex } from '../text';
+import { errorMessage } from '../errorMessage';
 
 // Where JSON text goes wrong, for messages that name the line and column. Node 20's JSON.parse messages
 // often carry no position, so the text is read with jsonc-parser (VS Code's own JSON reader) in strict
@@ -48,7 +49,7 @@ export function readJsonText(text: string): JsonText {
   try {
     return { ok: true, value: JSON.parse(body), body };
   } catch (err) {
-    const message = (err instanceof Error ? err.message : String(err))
+    const message = errorMessage(err)
       .replace(/, (\.\.\.)?".*$/s, '')
       .replace(/ (in JSON )?at position \d+.*$/s, '');
     const at = jsonErrorOffset(body);

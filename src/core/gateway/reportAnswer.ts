@@ -9,6 +9,7 @@ import {
   speaksOfAccess,
 } from './answerText';
 import { readReportText } from '../csv/reportRecords';
+import { hasPdfSignature } from '../pdfSignature';
 import { serverErrorOutcome, typedErrorOutcome, type GatewayOutcome, type HttpAnswer } from './outcome';
 
 // The custom report's answer. A report is a report only when it really is one: a PDF (by type or magic),
@@ -26,9 +27,7 @@ export interface ReportFormatOptions {
 const CSV_MEDIA = new Set(['text/csv', 'application/csv', 'text/comma-separated-values', 'text/x-csv', 'application/vnd.ms-excel']);
 
 function isPdf(answer: HttpAnswer): boolean {
-  if (mediaType(answer.contentType) === 'application/pdf') return true;
-  const b = answer.body;
-  return b.length >= 5 && b[0] === 0x25 && b[1] === 0x50 && b[2] === 0x44 && b[3] === 0x46 && b[4] === 0x2d; // %PDF-
+  return mediaType(answer.contentType) === 'application/pdf' || hasPdfSignature(answer.body);
 }
 
 /**

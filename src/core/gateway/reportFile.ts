@@ -10,6 +10,7 @@ import { ReportRecordReader } from '../csv/reportRecords';
 import type { ReportTemplate } from './reportTemplate';
 import type { SigningCredentials } from '../oauth';
 import { postOnce } from './transport';
+import { hasPdfSignature } from '../pdfSignature';
 import { textPieces } from '../textFile';
 
 // A report written to a file as it arrives, so a large report costs disk, not memory. The answer goes to
@@ -55,7 +56,7 @@ async function csvShape(
 }
 
 function isPdfHead(contentType: string, head: Uint8Array): boolean {
-  return mediaType(contentType) === 'application/pdf' || Buffer.from(head.subarray(0, 5)).toString('latin1') === '%PDF-';
+  return mediaType(contentType) === 'application/pdf' || hasPdfSignature(head);
 }
 
 /** Runs a report into `file`; nothing is written there unless it is a report. */

@@ -12,6 +12,7 @@ import {
   type NewSubmission,
   type SubmissionRecord,
 } from './records';
+import { errorMessage } from '../errorMessage';
 
 // One create, sent at most once, as every face does it: refuse content already in flight in this process,
 // refuse (or ask about) content the ledger says may already be at the target (the file-level guard), then
@@ -112,7 +113,7 @@ export async function guardedSend<T>(o: GuardedSendOptions<T>): Promise<GuardedS
       result = { status: 'sent', record, outcome, ...(completed ? { completed } : {}) };
     } catch (err) {
       // The answer could not be recorded: the record stays "sending", which the guard treats as possibly sent.
-      return { status: 'sent', record, outcome, recordError: err instanceof Error ? err.message : String(err) };
+      return { status: 'sent', record, outcome, recordError: errorMessage(err) };
     }
     // Housekeeping after the answer is recorded; a failure leaves the entries pending, where they are read too.
     await o.ledger.tidyRows().catch(() => undefined);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as nodeFs from 'node:fs/promises';
+import { errorMessage } from '../errorMessage';
 
 // The ledger's only door to the disk, small enough that a test can put a failing one in its place (the
 // fault suite fails the Nth write short, with ENOSPC or EIO, or fails fsync). Every append goes through
@@ -76,7 +77,7 @@ function reasonOf(err: unknown, step: string): string {
   if (code === 'EDQUOT') return `the disk quota is exhausted (EDQUOT during ${step})`;
   if (code === 'EIO') return `an input/output error (EIO during ${step})`;
   if (code === 'EACCES' || code === 'EPERM') return `permission denied (${code} during ${step})`;
-  return `${step} failed (${code ?? (err instanceof Error ? err.message : String(err))})`;
+  return `${step} failed (${code ?? errorMessage(err)})`;
 }
 
 /**

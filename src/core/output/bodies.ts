@@ -1,4 +1,4 @@
-import { maskCardNumbers } from './cardNumbers';
+import { hasDigits, maskCardNumbers } from './cardNumbers';
 import { hideCvvs, isCvvName } from './cvv';
 import { isCardColumn, maskField, maskText } from './mask';
 
@@ -33,15 +33,8 @@ function kindOf(name: string): 'cvv' | 'card' | 'other' {
   return kind;
 }
 
-/** Fewer than 3 digits: no card number and no CVV can be in it (only its name can make it card data). */
-function fewDigits(text: string): boolean {
-  let digits = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 48 && c <= 57 && ++digits >= 3) return false;
-  }
-  return true;
-}
+/** Fewer than 3 digits of any script: no card number and no CVV can be in it (only its name can make it card data). */
+const fewDigits = (text: string): boolean => !hasDigits(text, 3);
 
 /** One named value as kept: undefined for a CVV, else masked by its name (maskField), the same string when clean. */
 function safeNamed(name: string, value: string): string | undefined {

@@ -1,30 +1,83 @@
 // Card verification values never leave the batch file except in the signed request (PCI DSS 3.2.1 and
 // 3.3.1.2: sensitive authentication data is not kept after authorisation). A CVV has no shape of its own
-// (three or four digits), so it is found by its label, in every shape a label takes: a form or query
-// parameter (`cvv=123`), a JSON member (`"cvv2": "123"`), a text line (`CVC: 123`), a header-like
-// `cvv2 123`. Structured records drop the member whole.
+// (three or four digits), so it is found by its name, from one table (CVV_NAMES) every door uses: a
+// column, a field, a JSON member or a form or query parameter so named is dropped (the callback store, a
+// printed answer, JSON, the CSV we export, the editor's pages, the query's group-by refusal), and in free
+// text a label of the table followed by 3 or 4 digits has its digits hidden: a form or query parameter
+// (`cvv=123`), a JSON member (`"cvv2": "123"`), a text line (`CVC: 123`), a header-like `cvv2 123`.
 
 /** What a hidden card verification value looks like wherever one would have been. */
 export const HIDDEN_CVV = '•••';
 
-/** The labels, compared loosely (`CVV2`, `cvc_2`, `card-cvv`). */
-const CVV_NAMES = ['cvv', 'cvv2', 'cvc', 'cvc2', 'csc', 'cav2', 'cvn', 'cvn2', 'securitycode', 'cardsecuritycode', 'cardcvv', 'cardcvv2'];
-const loose = (name: string) => name.trim().toLowerCase().replace(/[-_ ]/g, '');
-const LOOSE_CVV = new Set(CVV_NAMES.map(loose));
+/**
+ * The names of a card verification value, as words. A name matches whatever its case and separators
+ * (`CVV2`, `cvc_2`, `Card-CVC`, `security code`, `cvvNumber`); `card verification` followed by any word
+ * (value, code, number, data…) matches too.
+ */
+const CVV_NAMES: readonly string[] = [
+  'cvv',
+  'cvv2',
+  'cvc',
+  'cvc2',
+  'cvn',
+  'cvn2',
+  'cvd',
+  'cav2',
+  'cid',
+  'csc',
+  'card cvv',
+  'card cvv2',
+  'card cvc',
+  'card cvc2',
+  'card cid',
+  'card csc',
+  'cvv code',
+  'cvv number',
+  'cvv2 code',
+  'cvc code',
+  'cvc number',
+  'security code',
+  'card security code',
+  'card code',
+  'card verification',
+];
+/** Names that start so are a CVV, whatever word follows: `card verification value`, `…_code`, `…Number`. */
+const CVV_PREFIXES: readonly string[] = ['card verification'];
 
-/** A field, column or parameter name that holds a card verification value. */
+const SEPARATORS = /[\s\p{Pd}_.]/gu;
+const loose = (name: string) => name.toLowerCase().replace(SEPARATORS, '');
+const LOOSE_CVV = new Set(CVV_NAMES.map(loose));
+const LOOSE_PREFIXES = CVV_PREFIXES.map(loose);
+
+/** A field, column or parameter name that holds a card verification value (CVV_NAMES). */
 export function isCvvName(name: string): boolean {
-  return LOOSE_CVV.has(loose(name));
+  if (name.length > 40) return false;
+  const l = loose(name);
+  return LOOSE_CVV.has(l) || LOOSE_PREFIXES.some((p) => l.startsWith(p));
 }
 
-// A label (not inside a longer word, or right after a percent-encoded character such as `%26`), then up to a quote, a separator run of `:`, `=`, spaces or `#` (or
-// a percent-encoded `=` or `:`, once or twice encoded, as in a query or an OAuth base string), and another
-// quote, then the 3 or 4 digits (quoted or not) that are not part of a longer number.
-const CVV_IN_TEXT =
-  /(?:(?<![a-z0-9])|(?<=%(?:25)?[0-9a-f]{2}))((?:card[-_ ]?)?(?:cvv2?|cvc2?|csc|cav2|cvn2?|security[-_ ]?code)["']?\s{0,3}(?:[:=#]|%(?:25)?3[ad])?\s{0,3}["']?)(\d{3,4})(?![\d])/gi;
+/** A name of the table as it may be written in text: any separator (or none) between words and before a digit. */
+const SEP = '[\\s_.\\-\\u2010-\\u2015]{0,2}';
+const labelPattern = (name: string) =>
+  name
+    .split(' ')
+    .map((w) => w.replace(/(\D)(\d)/, `$1${SEP}$2`))
+    .join(SEP);
+const LABELS = [...CVV_NAMES, ...CVV_PREFIXES.map((p) => `${p} [a-z]+`)]
+  .sort((a, b) => b.length - a.length)
+  .map((n) => labelPattern(n).replace(`${SEP}[a-z]+`, `(?:${SEP}[a-z]+)?`));
+
+// A label (not inside a longer word, or right after a percent-encoded character such as `%26`), then up to
+// a quote, a separator run of `:`, `=`, spaces or `#` (or a percent-encoded `=` or `:`, once or twice
+// encoded, as in a query or an OAuth base string), and another quote, then the 3 or 4 digits of any script
+// (quoted or not) that are not part of a longer number.
+const CVV_IN_TEXT = new RegExp(
+  `(?:(?<![\\p{L}\\p{N}])|(?<=%(?:25)?[0-9a-f]{2}))((?:${LABELS.join('|')})["']?\\s{0,3}(?:[:=#]|%(?:25)?3[ad])?\\s{0,3}["']?)(\\p{Nd}{3,4})(?!\\p{Nd})`,
+  'giu',
+);
 
 /** Every labelled CVV in free text, a form or query string or a JSON text replaced by HIDDEN_CVV. */
 export function hideCvvs(text: string): string {
-  if (!/c[vsa]|security/i.test(text)) return text; // most text holds no label at all
+  if (!/c[vsai]|secur/i.test(text)) return text; // most text holds no label at all
   return text.replace(CVV_IN_TEXT, `$1${HIDDEN_CVV}`);
 }

@@ -1,4 +1,4 @@
-import { maskCardNumbers } from './cardNumbers';
+import { maskCardNumbers, withoutSeparators } from './cardNumbers';
 import { HIDDEN_CVV, hideCvvs, isCvvName } from './cvv';
 
 // Card data by field: what a named value, a record, a table or a message shows once it leaves the batch
@@ -28,25 +28,22 @@ export function maskCardNumber(pan: string): string {
   return s.slice(0, 6) + '*'.repeat(s.length - 10) + s.slice(-4);
 }
 
-/** A card-number cell as written: digits possibly grouped by spaces or dashes; anything else hidden. */
+/** A card-number cell as written: digits of any script, possibly grouped by separators; anything else hidden. */
 export function maskCardValue(value: string): string {
-  const digits = value.replace(/[\s-]/g, '');
+  const digits = withoutSeparators(value);
   if (/^\d{6}\*+\d{4}$/.test(digits)) return digits; // already masked upstream
   if (!/^\d+$/.test(digits)) return value.length === 0 ? value : '*'.repeat(Math.min(value.length, 19));
   return maskCardNumber(digits);
 }
 
-/**
- * Anything that looks like a card number: a run of 12–19 digits, Luhn-valid or not (a mistyped number is
- * still a customer's card), or four-digit groups split by spaces or dashes.
- */
-const PAN_LIKE = /(?<![\w-])(?:\d{12,19}|\d{4}(?:[ -]\d{4}){2,3}(?:[ -]?\d{1,3})?)(?![\w-])/g;
 const REGEX_SPECIAL = /[.*+?^${}()|[\]\\]/g;
 
 /**
- * Free text (a message, an answer's body, a log line) with every card-number-like run masked, each of
- * `sensitive` (values known to be card data, such as the batch's own numbers) masked wherever it stands
- * as a word, and every labelled CVV hidden: free text that leaves the product carries neither.
+ * Free text (a message, an answer's body, a log line) with every card number masked, each of `sensitive`
+ * (values known to be card data, such as the batch's own numbers) masked wherever it stands as a word,
+ * and every labelled CVV hidden: free text that leaves the product carries neither. Looser than the floor
+ * (./cardNumbers.ts): a run of 12–19 digits standing on its own is masked even when it fails the Luhn
+ * check (a mistyped number is still a customer's card).
  */
 export function maskText(text: string, sensitive: readonly string[] = []): string {
   let out = text;
@@ -54,19 +51,17 @@ export function maskText(text: string, sensitive: readonly string[] = []): strin
     const v = value.trim();
     out = out.replace(new RegExp(`(?<![\\w])${v.replace(REGEX_SPECIAL, '\\$&')}(?![\\w])`, 'g'), maskCardNumber(v));
   }
-  return hideCvvs(maskCardNumbers(out.replace(PAN_LIKE, (m) => maskCardNumber(m.replace(/[ -]/g, '')))));
+  return hideCvvs(maskCardNumbers(out, 'loose'));
 }
 
 /**
  * Stricter than maskText, for a value quoted from a cell into a message: any 12 or more digits in a row,
- * possibly split by single spaces or dashes, glued to letters or to more digits (`card4111111111111111`,
+ * possibly split by separators, glued to letters or to more digits (`card4111111111111111`,
  * `41111111111111112031-01-05`), is masked too. A message never needs such a run in full; a report table
  * does (long transaction ids), which is why maskText itself stays narrower.
  */
-const DIGIT_RUN = /\d(?:[ -]?\d){11,}/g;
-
 export function maskQuotedValue(value: string): string {
-  return maskText(value).replace(DIGIT_RUN, (run) => maskCardNumber(run.replace(/[ -]/g, '')));
+  return hideCvvs(maskCardNumbers(value, 'strict'));
 }
 
 /** One named value: card columns masked, CVVs hidden, the gateway's ids exact, other text scanned. */

@@ -1,4 +1,5 @@
 import { parseAmount } from '../amounts';
+import { maskText } from '../output';
 import { formatAmount, type Charge, type ChargeAmount } from '../schedule/schedule';
 import { amountInRange, sameAmount } from './amounts';
 import { CHARGE_WORDS, type KindWords } from '../schedule/describe';
@@ -7,7 +8,9 @@ import type { ReconcileStatus, ReportCharge } from './types';
 // One batch row's status from its charges due in the window and the report lines matched to it. The
 // lines are paired with the due charges in date order (the i-th attempt is the i-th charge, as the
 // gateway's repeats counter counts declined charges too); the most serious finding wins. A DST row's
-// charges are payouts (money paid out to the receiver's card), and its reason says so.
+// charges are payouts (money paid out to the receiver's card), and its reason says so. A reason is a
+// message: each value from the batch or the report in it is masked as it goes in (maskText), never the
+// composed line, where a date or a line number beside an amount could make a card-length run.
 
 function amountFits(charge: Charge, amount: string): boolean {
   const a = charge.amount;
@@ -33,11 +36,11 @@ function unreadableAmount(due: readonly Charge[], lines: readonly ReportCharge[]
     const shown = formatAmount(charge.amount);
     return charge.amount.kind === 'none'
       ? 'the batch row has no amount to compare with'
-      : `the batch amount ${JSON.stringify(shown)} is not an amount (digits, optionally a dot and digits)`;
+      : `the batch amount ${JSON.stringify(maskText(shown))} is not an amount (digits, optionally a dot and digits)`;
   }
   const line = lines.find((l) => parseAmount(l.amount) === undefined);
   if (line)
-    return `report line ${line.line} has the amount ${JSON.stringify(line.amount)}, which is not an amount (digits, optionally a dot and digits)`;
+    return `report line ${line.line} has the amount ${JSON.stringify(maskText(line.amount))}, which is not an amount (digits, optionally a dot and digits)`;
   return undefined;
 }
 
@@ -59,12 +62,15 @@ export function rowStatus(
     if (!amountFits(due[i], lines[i].amount))
       return {
         status: 'amount-mismatch',
-        reason: `report line ${lines[i].line} ${paid} ${lines[i].amount}, the schedule says ${formatAmount(due[i].amount)}`,
+        reason: `report line ${lines[i].line} ${paid} ${maskText(lines[i].amount)}, the schedule says ${maskText(formatAmount(due[i].amount))}`,
       };
   }
   const wrong = currency === '' ? undefined : lines.find((l) => l.currency !== '' && l.currency.toUpperCase() !== currency.toUpperCase());
   if (wrong)
-    return { status: 'currency-mismatch', reason: `report line ${wrong.line} is in ${wrong.currency}, the batch row in ${currency}` };
+    return {
+      status: 'currency-mismatch',
+      reason: `report line ${wrong.line} is in ${maskText(wrong.currency)}, the batch row in ${maskText(currency)}`,
+    };
   const declined = lines.find((l) => !l.approved);
   if (declined) return { status: 'declined', reason: `report line ${declined.line} was not approved` };
   if (lines.length < due.length) return { status: 'missing', reason: `${due.length} ${words.one}(s) due, ${lines.length} in the report` };

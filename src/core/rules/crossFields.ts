@@ -6,7 +6,8 @@ import { inMessage } from './quote';
 import type { ProblemCollector } from './problems';
 import type { Fix } from './types';
 import { thousandthsIn } from '../amounts';
-import { digitsValue, luhnValidIn } from './values';
+import { luhnValidIn } from '../luhn';
+import { digitsValue } from './values';
 import { callbackPortProblem } from '../callbacks/ports';
 
 // The checks across the cells of one row (amount modes, pairs, dates, card), run by checkRows on cells

@@ -193,19 +193,3 @@ export function exceedsLength(v: string, max: number): boolean {
   for (const _ of v) if (++n > max) return true;
   return false;
 }
-
-/** Luhn check of the digits `s[from, to)`. */
-export function luhnValidIn(s: string, from: number, to: number): boolean {
-  let sum = 0;
-  let double = false;
-  for (let i = to - 1; i >= from; i--) {
-    let d = s.charCodeAt(i) - 48;
-    if (double) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-    double = !double;
-  }
-  return sum % 10 === 0;
-}

@@ -7,6 +7,7 @@ import type { AlreadySentRow } from '../ledger/alreadySent';
 import { guardedSend, type GuardedSendResult, type ResendBlocker } from '../ledger/guard';
 import type { Ledger } from '../ledger/ledger';
 import type { LedgerFace, LocalGatewayRef } from '../ledger/records';
+import { errorMessage } from '../errorMessage';
 
 // The submit use case, the same steps for the terminal and the editor: submission preparation (lint gate,
 // CRLF, payload, hash) → where it goes (the face resolves it) → the environment's own checks → which local
@@ -110,7 +111,7 @@ async function sendToTarget<T extends SubmitTarget, R>(
     localGateway = await face.localGateway?.(target);
   } catch (err) {
     // The face words it: its own sentence around the local gateway's.
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     return { status: 'refused', reason: 'local-gateway-failed', message, prepared, target };
   }
   let submittedAt = new Date().toISOString();

@@ -14,6 +14,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import type { FeatureHost } from '../lazy';
 import { CALLBACKS_VIEW, CallbacksTree, entryIdOf, entryRows } from './view';
 import { showError, showInfo } from '../say';
+import { errorMessage } from '../../core/errorMessage';
 
 // The Callbacks view: start/stop the listener, copy a notify_url, show a call in the results panel, replay
 // a call or forward every call to a handler under development. The listening address goes to the language
@@ -143,6 +144,6 @@ async function forwardTo(listening: CallbackListening, to?: string): Promise<voi
     await listening.setForward(value);
   } catch (err) {
     // Refused before anything stopped: the listener goes on as it was.
-    void showError(`PayGate: not forwarding: ${err instanceof Error ? err.message : String(err)}`);
+    void showError(`PayGate: not forwarding: ${errorMessage(err)}`);
   }
 }

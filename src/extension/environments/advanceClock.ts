@@ -4,6 +4,7 @@ import type { ReadOnlyDocuments } from '../readOnlyDocs';
 import { advanceMessage, parseDays, paymentsText } from './clockText';
 import type { LocalGatewayManager } from './localGateway';
 import { showInfo } from '../say';
+import { errorMessage } from '../../core/errorMessage';
 
 // PayGate: Advance Local Gateway Clock…: moves the local gateway's simulated clock so a person sees the
 // schedules of a submitted batch charge, without a terminal or curl. The same local gateway the
@@ -73,7 +74,7 @@ export async function advanceLocalGatewayClockCommand(deps: AdvanceClockDeps, ar
   try {
     gateway = await deps.local.ensureStarted();
   } catch (err) {
-    const message = `The local gateway could not start: ${err instanceof Error ? err.message : String(err)}`;
+    const message = `The local gateway could not start: ${errorMessage(err)}`;
     log().error(message);
     if (options.show !== false) void showErrorWithLog(`PayGate: ${message}`);
     return { status: 'failed', message };
@@ -82,7 +83,7 @@ export async function advanceLocalGatewayClockCommand(deps: AdvanceClockDeps, ar
   try {
     summary = await gateway.advanceDays(days);
   } catch (err) {
-    const message = `The local gateway did not advance its clock: ${err instanceof Error ? err.message : String(err)}`;
+    const message = `The local gateway did not advance its clock: ${errorMessage(err)}`;
     log().error(message);
     if (options.show !== false) void showErrorWithLog(`PayGate: ${message}`);
     return { status: 'failed', message };
@@ -96,9 +97,7 @@ export async function advanceLocalGatewayClockCommand(deps: AdvanceClockDeps, ar
       try {
         await showPayments(deps, summary.today);
       } catch (err) {
-        void showErrorWithLog(
-          `PayGate: the local gateway's payments could not be listed: ${err instanceof Error ? err.message : String(err)}`,
-        );
+        void showErrorWithLog(`PayGate: the local gateway's payments could not be listed: ${errorMessage(err)}`);
       }
     });
   }

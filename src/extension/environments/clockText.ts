@@ -44,13 +44,11 @@ export function paymentsText(today: string, payments: readonly StoredPayment[]):
   for (const p of payments) {
     const approved = p.charges.filter((c) => c.status === 'approved').length;
     const status = p.status === 'stop' ? `stop${p.stopReason ? ` (${p.stopReason})` : ''}` : p.status;
+    // Each value masked before it is laid out, never the composed line (where an id beside a date could make a card-length run).
+    const m = maskText;
     lines.push(
-      maskText(
-        `Payment ${p['recurring-payment-id']}  client-orderid ${p['client-orderid']}  ${p.rp_card_type}  card ${p.maskedCard}  ${status}`,
-      ),
-      maskText(
-        `  ${p.order_desc ? `${p.order_desc}; ` : ''}created ${p.createdDate}; ${count(p.charges.length, 'charge')} (${approved} approved, ${p.charges.length - approved} declined)`,
-      ),
+      `Payment ${m(p['recurring-payment-id'])}  client-orderid ${m(p['client-orderid'])}  ${m(p.rp_card_type)}  card ${m(p.maskedCard)}  ${m(status)}`,
+      `  ${p.order_desc ? `${m(p.order_desc)}; ` : ''}created ${p.createdDate}; ${count(p.charges.length, 'charge')} (${approved} approved, ${p.charges.length - approved} declined)`,
     );
     if (p.charges.length > 0) {
       const rows = [

@@ -12,6 +12,7 @@ import { selectEnvironmentCommand } from './statusBar';
 import { addEnvironmentCommand } from './addEnvironment';
 import type { TargetDeps } from './target';
 import { showError, showInfo } from '../say';
+import { errorMessage } from '../../core/errorMessage';
 
 // Environments: secrets, the built-in local gateway and the commands that choose where a batch or a report
 // goes. The other features reach a gateway through the TargetDeps returned here. The status bar item and
@@ -65,7 +66,7 @@ export function registerEnvironments(
     try {
       await local.ensureStarted();
     } catch (err) {
-      const message = `The local gateway could not start: ${err instanceof Error ? err.message : String(err)}`;
+      const message = `The local gateway could not start: ${errorMessage(err)}`;
       log().error(message);
       void showError(`PayGate: ${message}`);
       return local.info();

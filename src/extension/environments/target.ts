@@ -6,6 +6,7 @@ import { demoMerchantCredentials } from '../../local-gateway/merchant';
 import type { LocalGatewayHandle, LocalGatewayManager } from './localGateway';
 import { storedCredentials, type Operation } from './secrets';
 import { showError } from '../say';
+import { errorMessage } from '../../core/errorMessage';
 
 // Where a request goes and what signs it. `local` resolves to the running embedded gateway and its demo
 // merchant; every other name to its settings entry and the secrets stored for it.
@@ -42,7 +43,7 @@ export async function resolveTarget(deps: TargetDeps, name: string, operation: O
       return {
         ok: false,
         reason: 'local-gateway-failed',
-        message: `The local gateway could not start: ${err instanceof Error ? err.message : String(err)}`,
+        message: `The local gateway could not start: ${errorMessage(err)}`,
       };
     }
     const credentials = demoMerchantCredentials(gateway.merchant, operation);

@@ -14,6 +14,7 @@ import {
 import { log } from '../log';
 import { PanelPage, pageMessage, webviewOptions } from '../results/webviewPage';
 import { BatchForecast } from './compute';
+import { errorMessage } from '../../core/errorMessage';
 
 /** Quiet time after the last edit before the batch is read again: typing never waits on a forecast. */
 export const RECOMPUTE_DELAY_MS = 400;
@@ -157,7 +158,7 @@ export class ForecastPanel extends PanelPage {
       await vscode.workspace.fs.writeFile(target, bytes);
       await this.post({ type: 'exportDone', ok: true, message: `Exported to ${target.fsPath}.` });
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorMessage(err);
       log().error(`Forecast panel: export to ${target.toString()} failed: ${message}`);
       await this.post({ type: 'exportDone', ok: false, message: `Export failed: ${message}` });
     }

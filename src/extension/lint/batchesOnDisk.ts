@@ -13,6 +13,7 @@ import { Disposable } from '../disposable';
 import { log } from '../log';
 import { showInfo } from '../say';
 import { LARGE_BATCHES_DOCS_URL, beyondSyncLimit, firstLineOf, isBatch, megabytes } from './bigBatch';
+import { errorMessage } from '../../core/errorMessage';
 
 // Batches over 50 MB, which VS Code shows but passes to no extension (bigBatch.ts): found by their tabs,
 // named to the language server, which checks them from disk (paygate/batchOnDisk), and checked again
@@ -81,7 +82,7 @@ export class BatchesOnDisk extends Disposable {
       if (this.isDisposed || synced(key) || !tabOpen(key)) return;
       this.opened(key, uri, size);
     } catch (err) {
-      log().debug(safeText(`PayGate: ${uri.fsPath} is not a file to check: ${err instanceof Error ? err.message : String(err)}`));
+      log().debug(safeText(`PayGate: ${uri.fsPath} is not a file to check: ${errorMessage(err)}`));
     } finally {
       this.looking.delete(key);
     }

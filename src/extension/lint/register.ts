@@ -8,6 +8,7 @@ import {
 } from 'vscode-languageclient/node';
 import { DIAGNOSTIC_SOURCE, LANGUAGE_ID, LINT_SECTION } from '../../shared/lintProtocol';
 import { log } from '../log';
+import { errorMessage } from '../../core/errorMessage';
 
 /**
  * Diagnostics, code actions, hover and completion for paygate-recurring-csv come from the PayGate
@@ -32,8 +33,6 @@ export function registerLinting(context: vscode.ExtensionContext): LanguageClien
   const client = new LanguageClient('paygate', 'PayGate language server', serverOptions, clientOptions);
   // Stopping a client that never got running rejects; at shutdown there is nothing left to do about it.
   context.subscriptions.push({ dispose: () => client.stop().catch(() => undefined) });
-  client
-    .start()
-    .catch((err: unknown) => log().error(`PayGate language server did not start: ${err instanceof Error ? err.message : String(err)}`));
+  client.start().catch((err: unknown) => log().error(`PayGate language server did not start: ${errorMessage(err)}`));
   return client;
 }

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { maskText } from '../../core/output';
 import { ReportReconciliation, SETTLED_STATUSES, type Reconciliation } from '../../core/reconcile';
 import type { CalendarDate } from '../../core/dates';
 import { log } from '../log';
@@ -8,6 +7,7 @@ import type { ResultsPanelApi } from '../results/register';
 import { feedReport, reportFileOf, type Batches } from './inputs';
 import { reconciliationView, rowKey } from './view';
 import { showError, showWarning } from '../say';
+import { errorMessage } from '../../core/errorMessage';
 
 // One reconciliation in the editor: the core's result shown in the results table, and the same findings as
 // diagnostics on the batch files (information for ok/not-due, warning for the rest, never an error), which
@@ -42,7 +42,7 @@ export async function showReconciliation(
   try {
     await feedReport(file, into);
   } catch (err) {
-    void showError(`PayGate: the report cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+    void showError(`PayGate: the report cannot be read: ${errorMessage(err)}`);
     return undefined;
   }
   const result = into.end();
@@ -79,7 +79,8 @@ function publishDiagnostics(result: Reconciliation, batches: Batches, collection
     const settled = SETTLED_STATUSES.includes(r.status);
     const d = new vscode.Diagnostic(
       new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
-      maskText(`${r.status}: ${r.reason}`),
+      // The reason's values were masked as they went in (core/reconcile/status.ts), not the composed line.
+      `${r.status}: ${r.reason}`,
       settled ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Warning,
     );
     d.source = DIAGNOSTIC_SOURCE;

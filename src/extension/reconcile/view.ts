@@ -4,8 +4,10 @@ import { RECONCILE_KEY_COLUMN, RECONCILE_STATUS_COLUMN, type ReconciliationView 
 
 // A reconciliation as the results table shows it: the status first (pinned and coloured by the page), the
 // batch line (the key the page sends back to reveal it), then the row's numbers, its expected charges and
-// its report lines; the unmatched report rows last. Every cell passes the output boundary (a report's
-// amount or currency column is input too).
+// its report lines; the unmatched report rows last. Each value from the batch or the report passes the
+// output boundary before it is laid out in a cell (a report's amount or currency column is input too),
+// never the composed cell, where a date beside an amount could make a card-length run; the page masks
+// what it shows again (src/shared/cardData.ts).
 
 export const RECONCILE_COLUMNS = [
   RECONCILE_STATUS_COLUMN,
@@ -21,8 +23,8 @@ export const RECONCILE_COLUMNS = [
 ];
 
 export function sourceNote(s: StatusSource): string {
-  if (s.from === 'column') return `charge status from the report's ${s.column} column`;
-  if (s.from === 'transaction-type') return `charge status from the words in ${s.column}`;
+  if (s.from === 'column') return `charge status from the report's ${maskText(s.column)} column`;
+  if (s.from === 'transaction-type') return `charge status from the words in ${maskText(s.column)}`;
   return 'the report has no status column: every report row counts as an approved charge';
 }
 
@@ -42,9 +44,9 @@ export function reconciliationView(r: Reconciliation, title: string): Reconcilia
       String(x.due),
       String(x.charged),
       String(x.declined),
-      m(x.reason),
-      x.expected.map((e) => `${e.date} ${e.amount}`).join(', '),
-      x.charges.map((c) => `${c.line}: ${c.date} ${c.amount} ${c.currency}${c.approved ? '' : ' (not approved)'}`).join('; '),
+      x.reason, // its values masked as they went in (core/reconcile/status.ts)
+      x.expected.map((e) => `${e.date} ${m(e.amount)}`).join(', '),
+      x.charges.map((c) => `${c.line}: ${m(c.date)} ${m(c.amount)} ${m(c.currency)}${c.approved ? '' : ' (not approved)'}`).join('; '),
     ]);
   for (const u of r.unmatched)
     rows.push([
@@ -57,7 +59,7 @@ export function reconciliationView(r: Reconciliation, title: string): Reconcilia
       '',
       'in no batch row reconciled',
       '',
-      `${u.line}: ${u.date} ${u.amount} ${u.currency}`,
+      `${u.line}: ${m(u.date)} ${m(u.amount)} ${m(u.currency)}`,
     ]);
   const summary: [string, number][] = [
     ...RECONCILE_STATUSES.map((s): [string, number] => [s, r.summary[s]]),
@@ -66,9 +68,9 @@ export function reconciliationView(r: Reconciliation, title: string): Reconcilia
   return {
     title: m(title),
     window: r.window,
-    note: m(sourceNote(r.statusSource)),
+    note: sourceNote(r.statusSource),
     summary,
     columns: RECONCILE_COLUMNS,
-    rows: rows.map((row) => row.map(m)),
+    rows,
   };
 }

@@ -20,6 +20,7 @@ import {
 import type { ReportInfo } from '../../shared/reportInfo';
 import { streamUriBytes } from './stream';
 import { tableDirectives } from './html';
+import { errorMessage } from '../../core/errorMessage';
 
 export type PanelContent =
   | { kind: 'rows'; title: string; columns: string[]; rows: string[][]; info?: ReportInfo; views?: SavedView[]; details?: true }
@@ -183,7 +184,7 @@ export class ResultsPanel extends PanelPage {
           }
           await post({ type: 'csvEnd' });
         } catch (err) {
-          const message = err instanceof Error ? err.message : String(err);
+          const message = errorMessage(err);
           log().error(`Results panel: reading ${content.uri.toString()} failed: ${message}`);
           await post({ type: 'csvFailed', message });
         }
@@ -210,7 +211,7 @@ export class ResultsPanel extends PanelPage {
       await vscode.workspace.fs.writeFile(target, Buffer.from(msg.dataUrl.slice(msg.dataUrl.indexOf(',') + 1), 'base64'));
       await this.post({ type: 'exportDone', ok: true, message: `Exported the chart to ${target.fsPath}.` });
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorMessage(err);
       log().error(`Results panel: export to ${target.toString()} failed: ${message}`);
       await this.post({ type: 'exportDone', ok: false, message: `Export failed: ${message}` });
     }
@@ -240,7 +241,7 @@ export class ResultsPanel extends PanelPage {
         message: `Exported ${msg.rows.length.toLocaleString('en-US')} rows to ${target.fsPath}${note}.`,
       });
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorMessage(err);
       log().error(`Results panel: export to ${target.toString()} failed: ${message}`);
       await this.post({ type: 'exportDone', ok: false, message: `Export failed: ${message}` });
     }

@@ -14,6 +14,7 @@ import {
   type ReportInfo,
 } from '../../shared/pdfProtocol';
 import { shown, showWarning } from '../say';
+import { errorMessage } from '../../core/errorMessage';
 
 export interface PdfContent {
   title: string;
@@ -121,7 +122,7 @@ export class PdfPanel extends PanelPage {
       log().info(`Report PDF saved to ${target.fsPath} (${c.bytes.length} bytes)`);
       await this.post({ type: 'saveDone', ok: true, message: `Saved to ${target.fsPath}.` });
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorMessage(err);
       log().error(`PDF panel: saving to ${target.toString()} failed: ${message}`);
       await this.post({ type: 'saveDone', ok: false, message: `Not saved: ${message}` });
     }

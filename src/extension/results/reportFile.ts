@@ -3,8 +3,10 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { looksLikePdf, MAX_PDF_BYTES, formatBytes, type ReportInfo } from '../../shared/pdfProtocol';
+import { MAX_PDF_BYTES, formatBytes, type ReportInfo } from '../../shared/pdfProtocol';
+import { hasPdfSignature, PDF_HEAD_BYTES } from '../../core/pdfSignature';
 import type { PdfContent } from './pdfPanel';
+import { errorMessage } from '../../core/errorMessage';
 
 export type ReportFileRead =
   | { kind: 'pdf'; content: PdfContent }
@@ -22,9 +24,9 @@ async function startsLikePdf(uri: vscode.Uri): Promise<boolean> {
   const handle = await fs.open(uri.fsPath, 'r').catch(() => undefined);
   if (!handle) return false;
   try {
-    const head = new Uint8Array(1024);
+    const head = new Uint8Array(PDF_HEAD_BYTES);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    return looksLikePdf(head.subarray(0, bytesRead));
+    return hasPdfSignature(head.subarray(0, bytesRead));
   } finally {
     await handle.close();
   }
@@ -42,7 +44,7 @@ export async function readReportFile(uri: vscode.Uri): Promise<ReportFileRead> {
   try {
     stat = await vscode.workspace.fs.stat(uri);
   } catch (err) {
-    return { kind: 'refused', title, message: `${name} cannot be read: ${err instanceof Error ? err.message : String(err)}` };
+    return { kind: 'refused', title, message: `${name} cannot be read: ${errorMessage(err)}` };
   }
   if (stat.size > MAX_PDF_BYTES) {
     return {
@@ -52,8 +54,8 @@ export async function readReportFile(uri: vscode.Uri): Promise<ReportFileRead> {
     };
   }
   const bytes = await vscode.workspace.fs.readFile(uri);
-  if (!looksLikePdf(bytes)) {
-    return { kind: 'refused', title, message: `${name} is not a PDF: it does not start with the PDF signature (%PDF-).` };
+  if (!hasPdfSignature(bytes)) {
+    return { kind: 'refused', title, message: `${name} is not a PDF: the PDF signature (%PDF-) is not in its first 1,024 bytes.` };
   }
   return {
     kind: 'pdf',

@@ -7,6 +7,7 @@ import { moveRowsOut, stripCvvEdits } from '../../core/rules/batchEdits';
 import type { TextEdit } from '../../core/text';
 import { log, showErrorWithLog } from '../log';
 import { showWarning } from '../say';
+import { errorMessage } from '../../core/errorMessage';
 
 // What the editor does about the ledger's findings on a batch, with the core's edits (the same the
 // language server's quick fixes and `paygate fix --strip-cvv` make): rows already sent moved into a file
@@ -80,9 +81,7 @@ export async function offerStripCvv(doc: vscode.TextDocument, name: string, answ
       const n = await stripCvvInDocument(doc);
       log().info(`Submit ${name}: emptied ${n} cvv2 value${n === 1 ? '' : 's'}`);
     } catch (err) {
-      void showErrorWithLog(
-        `PayGate: the cvv2 values of ${name} could not be emptied: ${err instanceof Error ? err.message : String(err)}`,
-      );
+      void showErrorWithLog(`PayGate: the cvv2 values of ${name} could not be emptied: ${errorMessage(err)}`);
     }
   };
   if (answer !== undefined) {

@@ -1,0 +1,144 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { Reconciliation, ReportCharge } from '../../src/core/reconcile';
+import { formatReconcileCsv, formatReconcileJson, formatReconcileText, reportFileLabel } from '../../src/cli/format/reconcile';
+import { throughOutputBoundary } from '../../src/cli/boundary';
+import { reconciliationView } from '../../src/extension/reconcile/view';
+import { shownRow } from '../../src/shared/cardData';
+import { terminalSafe } from '../../src/core/output';
+
+// Mask values, not layouts (issue 38): a date and an amount side by side made 13 Luhn-valid digits
+// (`28.12.2025 29.990` → `28.12.20** *9.990`), and a content hash with a long digit run lost its middle.
+// Reconciliation's text, CSV and JSON, the editor's reconciliation view (through the page's own mask) and
+// every line through the CLI's floor keep dates, amounts, transaction ids, hashes and UUIDs whole.
+
+/** What the CLI prints, through its floor (src/cli/boundary.ts), as a command writes it. */
+function printed(text: string): string {
+  let out = '';
+  const { ctx, flush } = throughOutputBoundary({ stdout: (t: string) => void (out += t), stderr: () => undefined });
+  ctx.stdout(text);
+  flush();
+  return out;
+}
+
+function reconciliation(charges: ReportCharge[]): Reconciliation {
+  return {
+    window: { from: '01.12.2025', to: '31.12.2025' },
+    statusSource: { from: 'assumed-approved' },
+    rows: [
+      {
+        file: '/tmp/batch.rpcsv',
+        line: 2,
+        clientOrderId: 'ORD-1',
+        kind: 'charges',
+        status: 'amount-mismatch',
+        due: charges.length,
+        charged: charges.length,
+        declined: 0,
+        expected: charges.map((c, i) => ({ index: i + 1, date: c.date, amount: c.amount })),
+        charges,
+        reason: `report line ${charges[0].line} charged ${charges[0].amount}, the schedule says 1.00`,
+      },
+    ],
+    unmatched: charges.map((c) => ({ ...c, line: c.line + 100 })),
+    summary: {
+      extra: 0,
+      'amount-unreadable': 0,
+      'amount-mismatch': 1,
+      'currency-mismatch': 0,
+      declined: 0,
+      missing: 0,
+      ok: 0,
+      'not-due': 0,
+      unmatched: charges.length,
+    },
+  };
+}
+
+/**
+ * Every output of reconciliation a person reads: the CLI's three formats through the floor, the editor's
+ * view through the page. `ids`: whether that output shows the report's transaction ids (the CSV does not).
+ */
+function outputs(r: Reconciliation): Array<{ out: string; ids: boolean }> {
+  const view = reconciliationView(r, 'report.csv');
+  return [
+    { out: printed(formatReconcileText(r, reportFileLabel('report.csv'))), ids: true },
+    { out: printed(formatReconcileCsv(r)), ids: false },
+    { out: printed(formatReconcileJson(r)), ids: true },
+    { out: view.rows.map((row) => shownRow(row).join(' | ')).join('\n'), ids: false },
+    { out: terminalSafe(view.rows.map((row) => row.join('  ')).join('\n')), ids: false },
+  ];
+}
+
+test("reconcile's date and amount side by side are two values: the issue's line comes out whole", () => {
+  const r = reconciliation([
+    {
+      line: 7,
+      clientOrderId: 'ORD-1',
+      transactionId: '3f6109184411111111111111119750cf0aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+      amount: '29.990',
+      currency: 'EUR',
+      date: '28.12.2025',
+      approved: true,
+    },
+  ]);
+  const all = outputs(r);
+  assert.ok(
+    all.some(({ out }) => out.includes('28.12.2025 29.990')),
+    'side by side in at least one layout',
+  );
+  for (const { out, ids } of all) {
+    assert.ok(out.includes('28.12.2025') && out.includes('29.990'), out);
+    if (ids) assert.ok(out.includes('3f6109184411111111111111119750cf0aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'), out);
+    assert.doesNotMatch(out, /\*/, out);
+  }
+});
+
+const p2 = (n: number) => String(n).padStart(2, '0');
+const date = fc
+  .tuple(fc.integer({ min: 1, max: 28 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 2000, max: 2099 }))
+  .map(([d, m, y]) => `${p2(d)}.${p2(m)}.${y}`);
+const amount = fc
+  .tuple(fc.integer({ min: 0, max: 9_999_999 }), fc.integer({ min: 0, max: 999 }))
+  .map(([w, f]) => `${w}.${String(f).padStart(3, '0')}`);
+const hexOf = (n: number) =>
+  fc
+    .array(
+      fc.integer({ min: 0, max: 15 }).map((x) => x.toString(16)),
+      { minLength: n, maxLength: n },
+    )
+    .map((a) => a.join(''))
+    .filter((h) => /[a-f]/.test(h));
+const transactionId = fc.oneof(
+  hexOf(64),
+  hexOf(24),
+  fc.uuid().filter((u) => /[a-f]/.test(u)),
+  fc.integer({ min: 1, max: 99_999 }).map(String),
+);
+
+test('property: dates, amounts, hashes and UUIDs laid out by reconcile (text, CSV, JSON, the editor) come out intact', () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(date, amount, transactionId), { minLength: 1, maxLength: 3 }),
+      fc.constantFrom('EUR', 'USD', 'JPY'),
+      (values, currency) => {
+        const charges = values.map(([d, a, id], i) => ({
+          line: i + 2,
+          clientOrderId: 'ORD-1',
+          transactionId: id,
+          amount: a,
+          currency,
+          date: d,
+          approved: true,
+        }));
+        for (const { out, ids } of outputs(reconciliation(charges))) {
+          for (const [d, a, id] of values) {
+            for (const v of ids ? [d, a, id] : [d, a]) assert.ok(out.includes(v), `${v} not whole in:\n${out}`);
+          }
+        }
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
