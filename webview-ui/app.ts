@@ -83,11 +83,13 @@ export class App {
         this.toolbar.clearSearch();
         this.table?.setGlobalFilter('');
         this.table?.setColumnFilters([]);
+        this.query.clearWhere();
         this.toolbar.search.focus();
       },
       progress: () => this.load.progress(),
       marks: (rows, stale) => this.query.marks(rows, stale),
       hasMarks: () => this.query.hasMarks(),
+      narrowing: () => this.query.narrowing(),
     });
     this.query = new QueryController({
       data: this.data,

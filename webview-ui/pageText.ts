@@ -17,21 +17,38 @@ export interface EmptyState {
   action?: string;
 }
 
+/** What narrows the table's rows: the search box, the column filters, the filter box's expression, a group's rows. */
+export interface Narrowing {
+  search: string;
+  filters: number;
+  /** The filter box's expression, when it narrows the rows (a valid one). */
+  where?: string;
+  /** The group whose rows are shown (a summary's row or a chart's bar). */
+  group?: string;
+}
+
 /** Null while something is shown (or nothing is known yet); otherwise what to say and offer. */
-export function emptyState(o: { shown: number; total: number; complete: boolean; search: string; filters: number }): EmptyState | null {
-  const filtered = o.search.trim() !== '' || o.filters > 0;
+export function emptyState(o: { shown: number; total: number; complete: boolean } & Narrowing): EmptyState | null {
+  const search = o.search.trim();
+  const where = o.where?.trim() ?? '';
+  const filtered = search !== '' || o.filters > 0 || where !== '' || o.group !== undefined;
   if (o.shown > 0 || (!o.complete && !filtered)) return null;
   if (o.total === 0) return o.complete ? { message: 'This table has no rows.' } : null;
   const what = [
-    o.search.trim() && `the search “${o.search.trim()}”`,
+    search && `the search “${search}”`,
     o.filters > 0 && (o.filters === 1 ? 'the column filter' : `${o.filters} column filters`),
+    where && `the filter “${where}”`,
+    o.group !== undefined && `the group ${o.group}`,
   ]
     .filter(Boolean)
     .join(' and ');
-  return {
-    message: `No rows match ${what}${o.complete ? '' : ' so far'}. Press Escape in the search box to clear it, or:`,
-    action: o.filters > 0 ? 'Clear search and filters' : 'Clear search',
-  };
+  // Escape clears a box only where it is pressed: name the boxes that hold what hides the rows.
+  const boxes = [search && 'the search box', where && 'the filter box'].filter(Boolean);
+  const escape = boxes.length > 0 ? ` Press Escape in ${boxes.join(' or in ')} to clear it, or:` : '';
+  const clears = [search && 'search', o.filters > 0 && 'column filters', where && 'filter'].filter(Boolean) as string[];
+  const message = `No rows match ${what}${o.complete ? '' : ' so far'}.${escape}`;
+  if (clears.length === 0) return { message: `${message} Back to groups shows them all.` };
+  return { message: escape ? message : `${message} Or:`, action: `Clear ${clears.join(' and ')}` };
 }
 
 /** Initial column widths from the header and a sample of values, measured by `measure` (canvas text width). */

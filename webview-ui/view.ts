@@ -23,6 +23,8 @@ export interface ViewHost {
   marks(rows: number, stale: () => boolean): Promise<Uint8Array | null | undefined>;
   /** Whether the query bar narrows the rows. */
   hasMarks(): boolean;
+  /** How the query bar narrows them, in its words: the filter expression, the group shown. */
+  narrowing(): { where?: string; group?: string };
 }
 
 /** A re-sort costs the whole view: while rows arrive, at most this often. */
@@ -178,6 +180,7 @@ export class ResultsView {
       complete: this.data.complete,
       search: String(s.globalFilter ?? ''),
       filters: s.columnFilters.filter((f) => String(f.value ?? '').trim() !== '').length,
+      ...this.host.narrowing(),
     });
     if (!state) return grid.setEmpty(null);
     grid.setEmpty(state.message, state.action === undefined ? undefined : { label: state.action, run: () => this.host.clearQuery() });

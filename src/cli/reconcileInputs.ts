@@ -47,9 +47,10 @@ export async function namedBatches(files: string[], to: SentTo, ctx: CliContext)
 }
 
 /**
- * The ledger's accepted submissions to the environment, one per file and content, with the rows their files
- * still hold as sent; a file changed or gone is skipped, and a send to another local gateway too (each
- * named in `changed`, as are rows left out of a file edited since).
+ * The ledger's accepted submissions to the environment, one per file and content, with the rows still as
+ * sent wherever they are now (their file, or the NAME.already-sent.rpcsv they were moved to); a file
+ * changed or gone is skipped, and a send to another local gateway too (each named in `changed`, as are
+ * rows left out of a file edited since and rows followed into another file).
  */
 export async function ledgerBatches(
   to: SentTo,
@@ -69,8 +70,11 @@ export async function ledgerBatches(
       `${r.file} (sent ${r.time}) went to the local gateway of ${r.localGateway?.stateDir}, not of ${to.localStateDir}; skipped`,
     );
   const files = await ledgerFiles(ledger, selected.records, async (file) => (await readRegularFile(file, field(file))).toString('utf8'));
-  for (const f of files) if (f.note) changed.push(`${field(f.record.file)} (sent ${f.record.time}): ${f.note}`);
-  const batches = files.filter((f) => f.rows.length > 0).map((f): BatchSource => ({ name: f.record.file, rows: f.rows }));
+  for (const f of files) {
+    if (f.followed) changed.push(`${field(f.record.file)} (sent ${f.record.time}): ${f.followed}`);
+    if (f.note) changed.push(`${field(f.record.file)} (sent ${f.record.time}): ${f.note}`);
+  }
+  const batches = files.filter((f) => f.rows.length > 0).map((f): BatchSource => ({ name: f.file, rows: f.rows }));
   return { batches, changed, ledger: ledger.filePath };
 }
 

@@ -716,10 +716,15 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
       // The offer comes with the results panel, and a toast hides after a while: it is watched for from
       // the send on, and read while it shows, not after the panel's rows (which can take longer).
       const offer = page.locator('.notification-toast', { hasText: /still holds CVVs/ }).first();
+      const before = fs.readFileSync(monthly, 'utf8');
       const offered = offer.waitFor({ state: 'visible', timeout: wb.SHORT }).then(async () => {
         await screenshot('strip-cvv-offer');
-        const buttons = await offer.locator('.monaco-button', { hasText: 'Empty the cvv2 values' }).count();
-        return { text: (await offer.innerText()).replace(/\s+/g, ' ').slice(0, 120), buttons };
+        const button = offer.locator('.monaco-button', { hasText: 'Empty the cvv2 values' });
+        const buttons = await button.count();
+        const text = (await offer.innerText()).replace(/\s+/g, ' ').slice(0, 120);
+        // A person takes the offer (issue 43: it rewrote the quoted description's LF as CRLF).
+        if (buttons > 0) await button.first().click();
+        return { text, buttons };
       });
       // Awaited below; handled now, so a failure of the table's wait first is not an unhandled rejection.
       offered.catch(() => undefined);
@@ -727,7 +732,16 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
       await frame.locator('[role="gridcell"], td', { hasText: 'MON-0004' }).first().waitFor({ timeout: 15_000 });
       const seen = await offered;
       if (seen.buttons === 0) throw new Error('the notification has no "Empty the cvv2 values" button');
-      return seen.text;
+      // Only the cvv2 cells change on disk: the CRLF file's quoted "Savings plan:\nrising amounts" keeps its LF.
+      const expected = before.replace(/;(\d{3,4});(Membership|Subscription|Savings|Payout)?;\r\n/g, ';;$2;\r\n');
+      if (expected === before) throw new Error('the batch held no CVV to empty');
+      const deadline = Date.now() + wb.SHORT;
+      while (fs.readFileSync(monthly, 'utf8') !== expected && Date.now() < deadline) await page.waitForTimeout(250);
+      const after = fs.readFileSync(monthly, 'utf8');
+      if (after !== expected)
+        throw new Error(`the file on disk is not the batch with its cvv2 emptied, byte for byte: ${JSON.stringify(after.slice(0, 600))}`);
+      await screenshot('strip-cvv-emptied');
+      return `${seen.text}; emptied, "Savings plan:\\nrising amounts" kept its LF`;
     },
     { previous: false },
   );
@@ -817,6 +831,35 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
     { previous: false },
   );
 
+  await step(
+    '"Move the 4 already-sent rows to a new file — then send what is left" moves them and sends the rest, saying so in that order',
+    async () => {
+      await closeAllEditors();
+      await wb.quickOpenFile(page, 'monthly.rpcsv');
+      await palette(`PayGate: ${SUBMIT_TITLE}`, true);
+      const quick = page.locator('.quick-input-widget');
+      const move = quick.locator('.monaco-list-row', { hasText: /^\s*Move the 4 already-sent rows/ }).first();
+      await move.waitFor({ state: 'visible', timeout: 20_000 });
+      const earlier = page.frames();
+      await move.click();
+      const told = page.locator('.notification-toast', {
+        hasText: /moved 4 already-sent rows of monthly\.rpcsv to monthly\.already-sent\.rpcsv; sending the 1 row left/,
+      });
+      await told.first().waitFor({ state: 'visible', timeout: wb.SHORT });
+      const frame = await answerPromptsUntilTable(page, earlier);
+      await frame.locator('[role="gridcell"], td', { hasText: 'MON-0005' }).first().waitFor({ timeout: 15_000 });
+      await screenshot('move-then-send');
+      const words = (await told.first().innerText()).replace(/\s+/g, ' ').slice(0, 160);
+      if (/unsaved|nothing was sent/.test(words)) throw new Error(`the notification says: ${words}`);
+      const movedFile = path.join(workspace, 'monthly.already-sent.rpcsv');
+      const ids = clientOrderIds(movedFile);
+      if (ids.length !== 4 || ids.includes('MON-0005')) throw new Error(`the moved file holds ${ids.join(', ')}`);
+      if (clientOrderIds(monthly).join() !== 'MON-0005') throw new Error(`monthly.rpcsv holds ${clientOrderIds(monthly).join(', ')}`);
+      return words;
+    },
+    { previous: false },
+  );
+
   await bigBatchSteps({ page, step, screenshot, title: (id) => command(id)?.title });
 
   await step(
@@ -849,12 +892,22 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
       const frame = await answerPromptsUntilTable(page, earlier, '.reconcile-banner');
       const chips = (await frame.locator('.status-chip[data-status]').allInnerTexts()).map((t) => t.trim());
       await screenshot('reconciliation-run-now');
-      // Every row the ledger says was sent, row by row: valid.rpcsv (its cvv2 emptied since) and monthly.rpcsv's
-      // four sent rows (reordered, one description fixed); MON-0005, added since and never sent, is left out.
-      const sent = [...clientOrderIds(path.join(workspace, 'valid.rpcsv')), ...clientOrderIds(monthly).filter((id) => id !== 'MON-0005')];
-      if (chips.length !== 1 || chips[0] !== `ok ${sent.length}`) throw new Error(`not all ok: ${chips.join(', ')}`);
-      const note = page.locator('.notification-toast', { hasText: /left out 1 row\(s\) added since \(MON-0005\)/ }).first();
+      // Every row the ledger says was sent, row by row, wherever it now is (issue 43): valid.rpcsv (its cvv2
+      // emptied since), monthly.rpcsv's four sent rows in monthly.already-sent.rpcsv (moved there, reordered,
+      // one description fixed), and MON-0005, sent from monthly.rpcsv after the move (a payout, ok or not yet due).
+      const sentBefore = [
+        ...clientOrderIds(path.join(workspace, 'valid.rpcsv')),
+        ...clientOrderIds(path.join(workspace, 'monthly.already-sent.rpcsv')),
+      ];
+      const counts = new Map(chips.map((c) => [c.split(' ')[0], Number(c.split(' ')[1])]));
+      if ([...counts.keys()].some((k) => k !== 'ok' && k !== 'not-due') || (counts.get('ok') ?? 0) < sentBefore.length)
+        throw new Error(`not all ok: ${chips.join(', ')} (${sentBefore.length} rows sent before the move)`);
+      const note = page
+        .locator('.notification-toast', { hasText: /4 sent row\(s\) moved to monthly\.already-sent\.rpcsv are reconciled there/ })
+        .first();
       await note.waitFor({ state: 'visible', timeout: wb.SHORT });
+      if (await page.locator('.notification-toast', { hasText: /changed since it was sent/ }).count())
+        throw new Error('a batch is still said to have changed since it was sent');
       return labels.slice(0, 3).join(' | ').slice(0, 140);
     },
     { previous: false },

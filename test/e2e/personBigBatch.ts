@@ -88,17 +88,29 @@ export async function bigBatchSteps(p: PersonSteps): Promise<void> {
   if (!opened) return;
   const submit = p.title('paygate.submit');
   await step(
-    `"${submit}" on the big batch reads it from disk and refuses it for its errors`,
+    `"${submit}" on the big batch, from its Submit beside "checked on save" (no CodeLens can show), shows its progress at once, reads it from disk and refuses it for its errors`,
     async () => {
       if (!submit) throw new Error('no paygate.submit command');
       await page.keyboard.press('Escape');
-      await wb.runCommand(page, submit);
+      // Beyond the palette (issue 43): the status bar's Submit and the editor title's button.
+      const title = page.locator('.editor-actions .action-label[aria-label*="Submit Recurring Payments File"]');
+      await title.first().waitFor({ state: 'visible', timeout: 15_000 });
+      const item = page.locator('.statusbar-item', { hasText: /^\s*Submit\s*$/ }).first();
+      await item.waitFor({ state: 'visible', timeout: 15_000 });
+      await item.click();
+      // On screen at once, before the 50 MB are read and checked.
+      const progress = page.locator('.notification-toast', { hasText: `submitting ${BIG_BATCH}` }).first();
+      await progress.waitFor({ state: 'visible', timeout: 15_000 });
+      await screenshot('big-batch-submit-progress');
+      const shown = (await progress.innerText()).replace(/\s+/g, ' ').slice(0, 100);
       const refusal = page.locator('.notification-toast', { hasText: /lint errors?; nothing was sent/ });
       await refusal.first().waitFor({ state: 'visible', timeout: 60_000 });
       const text = (await refusal.first().locator('.notification-list-item-message').innerText()).trim();
       await screenshot('big-batch-submit-refused');
       if (!text.includes(`${BIG_BATCH} has ${WRONG.length} lint errors`)) throw new Error(`the refusal says: ${text}`);
-      return text;
+      // Read, then put away as a person does: an error toast stays, and later steps read the toasts.
+      await wb.runCommand(page, 'Notifications: Clear All Notifications');
+      return `progress: "${shown}"; then: ${text}`;
     },
     { previous: false },
   );

@@ -107,7 +107,7 @@ describe('knowing what was already sent', function () {
     assert.match(terminal.stderr, /the same content was already sent to local, endpoint \S+: .* from the editor/);
   });
 
-  it('an edited, reordered and extended resend is asked about: "Don\'t send" sends nothing, the move keeps the sent rows in a new file', async () => {
+  it('an edited, reordered and extended resend is asked about: "Don\'t send" sends nothing, the move keeps the sent rows in a new file and sends the rest', async () => {
     const uri = writeBatch('resend.rpcsv', 'IT-RS');
     const first = sent(await run<SubmitResult>('paygate.submit', uri, { stripCvv: false }));
     const ledger = new Ledger(path.dirname(first.ledgerFile));
@@ -127,24 +127,25 @@ describe('knowing what was already sent', function () {
       ['refused', 'already-sent', 4],
     );
     assert.equal((await ledger.list()).length, before, 'nothing recorded, nothing sent');
-    const moved = await run<SubmitResult>('paygate.submit', uri, { sendRowsAgain: 'move' });
-    assert.ok(moved?.status === 'refused' && moved.movedTo, JSON.stringify(moved));
-    const movedText = fs.readFileSync(moved.movedTo, 'utf8');
-    assert.equal(path.basename(moved.movedTo), 'resend.already-sent.rpcsv');
+    // "Move the 4 already-sent rows to a new file — then send what is left": both happen, the file stays saved.
+    const moved = await run<SubmitResult>('paygate.submit', uri, { sendRowsAgain: 'move', stripCvv: false });
+    assert.ok(moved?.status === 'sent' && moved.moved, JSON.stringify(moved));
+    const movedText = fs.readFileSync(moved.moved.to, 'utf8');
+    assert.equal(path.basename(moved.moved.to), 'resend.already-sent.rpcsv');
+    assert.equal(moved.moved.rows, 4);
     assert.equal(movedText.split('\r\n').filter((l) => /^IT-RS-000\d;/.test(l)).length, 4, 'the four sent rows, kept');
     assert.ok(!movedText.includes('IT-RS-NEW'));
-    assert.ok(doc.isDirty, 'the batch shows what is left, unsaved');
+    assert.ok(!doc.isDirty, 'the batch is saved as it was sent');
+    const onDisk = fs.readFileSync(uri.fsPath, 'utf8');
     assert.deepEqual(
-      doc
-        .getText()
+      onDisk
         .split(/\r\n/)
         .filter((l) => l !== '')
         .map((l) => l.split(';')[0]),
       ['client-orderid', 'IT-RS-NEW'],
     );
-    await doc.save();
-    const rest = sent(await run<SubmitResult>('paygate.submit', uri, { stripCvv: false }));
-    assert.equal(rest.record.rowCount, 1, 'only the row not sent before');
+    assert.equal(moved.record.rowCount, 1, 'only the row not sent before was sent');
+    assert.equal((await ledger.list()).length, before + 1, 'one submission: what was left');
   });
 
   it('shows already-sent on the client-orderid cells and Compare with Last Sent opens the diff editor', async () => {

@@ -245,7 +245,7 @@ test('a file edited after its send: rows still as sent are reconciled, added and
   const r = await run(runReconcile, ['--report', report, '--format', 'json']);
   assert.match(
     r.err,
-    /edited\.rpcsv \(sent [^)]*\): changed since it was sent: 1 row\(s\) still as sent are reconciled; left out 1 row\(s\) added since \(RE-3\); left out 1 row\(s\) whose card or schedule changed since \(RE-2\)/,
+    /edited\.rpcsv \(sent [^)]*\): changed since it was sent: 1 row\(s\) still as sent are reconciled; left out 1 row\(s\) added since \(RE-3\): no part of this send; left out 1 row\(s\) whose card or schedule changed since \(RE-2\): not the charges sent; to reconcile a file as it is now, name it \(paygate reconcile FILE/,
   );
   const status = new Map<string, string[]>();
   for (const row of (JSON.parse(r.out) as Json).rows) status.set(row.clientOrderId, [...(status.get(row.clientOrderId) ?? []), row.status]);
@@ -254,6 +254,37 @@ test('a file edited after its send: rows still as sent are reconciled, added and
   assert.equal(status.get('RE-3'), undefined);
   assert.deepEqual(status.get('RT-1'), ['extra'], 'held by both sends of the file: one row, charged twice');
   assert.deepEqual(status.get('RT-2'), ['ok']);
+});
+
+test('rows moved out of a sent batch ("Move the already-sent rows") are reconciled where they are now; a sent row found nowhere is named with how to include it', async () => {
+  const p = batch('moved.rpcsv', [
+    ['RM-1', '4111111111111111'],
+    ['RM-2', '5555555555554444'],
+    ['RM-3', '4000056655665556'],
+  ]);
+  assert.equal((await run(runSubmit, [p, ...local()])).code, 0);
+  const [header, ...rows] = readFileSync(p, 'utf8').trimEnd().split('\r\n');
+  // As the move leaves them: two sent rows (reordered) in moved.already-sent.rpcsv, a new row in the batch,
+  // RM-3 gone from both (deleted by hand).
+  writeFileSync(join(dir, 'moved.already-sent.rpcsv'), [header, rows[1], rows[0]].join('\r\n') + '\r\n');
+  writeFileSync(p, [header, rows[0].replace('RM-1', 'RM-4')].join('\r\n') + '\r\n');
+  await gw.advanceDays(1);
+  const report = await pullReport('report-moved.csv');
+  const r = await run(runReconcile, ['--report', report, '--format', 'json']);
+  assert.match(r.err, /moved\.rpcsv \(sent [^)]*\): 2 sent row\(s\) moved to moved\.already-sent\.rpcsv are reconciled there/);
+  assert.match(
+    r.err,
+    /moved\.rpcsv \(sent [^)]*\): changed since it was sent; skipped; left out 1 row\(s\) added since \(RM-4\): no part of this send; 1 sent row\(s\) are neither in the file nor in a moved\.already-sent\.rpcsv beside it, their charges unmatched \(RM-3\); to reconcile a file as it is now, name it \(paygate reconcile FILE/,
+  );
+  const json = JSON.parse(r.out) as Json;
+  const mine = json.rows.filter((x) => x.clientOrderId.startsWith('RM-'));
+  assert.deepEqual(
+    mine.map((x) => [x.clientOrderId, x.file.endsWith('moved.already-sent.rpcsv'), x.line, x.status]),
+    [
+      ['RM-2', true, 2, 'ok'],
+      ['RM-1', true, 3, 'ok'],
+    ],
+  );
 });
 
 test('a DST row is matched as a payout, and the reconciliation says which it matched', async () => {

@@ -96,7 +96,7 @@ const table = fc.uniqueArray(fc.constantFrom(...COLUMNS), { minLength: 2, maxLen
 );
 
 describe('fix property', () => {
-  it('every cell after applySafeFixes is unchanged or exactly the fix meant for it, with BOMs, quotes and all line endings mixed in', () => {
+  it('every cell after applySafeFixes is unchanged or exactly the fix meant for it, and every delimiter and line break between them byte for byte, with BOMs, quotes and all line endings mixed in', () => {
     fc.assert(
       fc.property(table, ({ header, rows, fileBom, headerEol, finalBreak }) => {
         let text = (fileBom ? '\ufeff' : '') + header.map((h) => quoteField(h)).join(';');
@@ -113,6 +113,20 @@ describe('fix property', () => {
         const show = JSON.stringify(text);
         assert.equal(after.records.length, before.records.length, show);
         assert.equal(fixed.startsWith('\ufeff'), false, `the file BOM is dropped: ${show}`);
+        // Byte for byte between the cells: every delimiter and every line break (LF, CRLF, a lone CR) as it was.
+        for (let r = 0; r < before.records.length; r++) {
+          const b = before.records[r];
+          const a = after.records[r];
+          if (r + 1 < before.records.length) {
+            const br = text.slice(b.end, before.records[r + 1].start);
+            assert.equal(fixed.slice(a.end, after.records[r + 1].start), br, `the break after record ${r} of ${show}`);
+          }
+          if (b.syntaxProblem || a.syntaxProblem) continue;
+          for (let i = 0; i + 1 < b.values.length; i++) {
+            const gap = text.slice(b.fieldEnd(i), b.fieldStart(i + 1));
+            assert.equal(fixed.slice(a.fieldEnd(i), a.fieldStart(i + 1)), gap, `record ${r} after cell ${i} of ${show}`);
+          }
+        }
         for (let r = 0; r < before.records.length; r++) {
           const was = before.records[r].values;
           const now = after.records[r].values;

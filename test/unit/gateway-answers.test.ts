@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ANSWERS_DIR, httpAnswer } from '../fixtures/gateway/httpAnswer';
+import { OUTCOMES } from '../../src/core/gateway/outcomes';
 import { interpretCreateAnswer, interpretReportAnswer, type GatewayOutcome } from '../../src/core/gateway';
 
 // Every classification from real-looking bytes: each fixture is a raw HTTP/1.1 answer, and expected.json
@@ -27,6 +28,16 @@ interface Expected {
 const answer = httpAnswer;
 
 const expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as Record<string, Expected>;
+
+test('every outcome an answer can be read as has a recorded answer here (a new outcome fails until it has one)', () => {
+  // transport-error is no answer: nothing came back (test/unit/gateway-client.test.ts makes those).
+  const answered = (Object.keys(OUTCOMES) as GatewayOutcome['outcome'][]).filter((name) => name !== 'transport-error');
+  const told = new Set(Object.values(expected).map((e) => e.outcome));
+  assert.deepEqual(
+    answered.filter((name) => !told.has(name)),
+    [],
+  );
+});
 
 test('the fixture table covers every outcome of both operations', () => {
   const seen = new Set(Object.values(expected).map((e) => `${e.operation}:${e.outcome}`));

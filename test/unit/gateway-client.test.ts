@@ -349,6 +349,32 @@ test('a request the gateway never took whole (it stopped reading) is a transport
   assert.ok(o.outcome === 'transport-error' && o.kind === 'timeout' && /nothing was sent/.test(o.message), JSON.stringify(o).slice(0, 300));
 });
 
+test('create: the bytes sent are told as the request is written, never going back, the last when all of it was (a large batch shows them)', async (t) => {
+  const s = await server((_r, res) => res.writeHead(200).end());
+  t.after(s.close);
+  const row = '1;SRC;' + 'x'.repeat(200) + '\r\n';
+  const told: [number, number][] = [];
+  const o = await createRecurringPayments({
+    environment: env(s.origin),
+    payload: payloadOf('client-orderid;rp_card_type;order_desc\r\n' + row.repeat(20_000)),
+    credentials: { signatureMethod: 'RSA-SHA256', consumerKey: 'merchant', privateKeyPem: keys.privateKey },
+    onSent: (sent, total) => void told.push([sent, total]),
+  });
+  assert.equal(o.outcome, 'accepted');
+  assert.ok(told.length > 0, 'told at least once');
+  const total = told[0][1];
+  assert.ok(
+    told.every(([, n]) => n === total),
+    'one total',
+  );
+  assert.ok(total >= s.seen[0].body.length, `the total ${total} covers the body of ${s.seen[0].body.length} bytes`);
+  assert.ok(
+    told.every(([sent], i) => i === 0 || sent >= told[i - 1][0]),
+    'never going back',
+  );
+  assert.deepEqual(told[told.length - 1], [total, total], 'the last: all of it');
+});
+
 test("the answer carries its headers: a 429's Retry-After can be read", async (t) => {
   // RFC 6585 §4: 429 Too Many Requests "MAY include a Retry-After header"; a proxy in front of the gateway
   // may answer it (the gateway's API description names no rate limit).

@@ -364,8 +364,29 @@ describe('what the page says about the view', () => {
     });
     assert.deepEqual(emptyState({ shown: 0, total: 9, complete: false, search: 'a', filters: 2 }), {
       message: 'No rows match the search “a” and 2 column filters so far. Press Escape in the search box to clear it, or:',
-      action: 'Clear search and filters',
+      action: 'Clear search and column filters',
     });
+  });
+
+  it('names the filter box expression and the group that hide every row, and points at the box that holds them (issue 43)', () => {
+    // It said "No rows match . Press Escape in the search box" for an expression typed in the filter box.
+    assert.deepEqual(emptyState({ shown: 0, total: 80, complete: true, search: '', filters: 0, where: 'Amount > 1000' }), {
+      message: 'No rows match the filter “Amount > 1000”. Press Escape in the filter box to clear it, or:',
+      action: 'Clear filter',
+    });
+    assert.deepEqual(emptyState({ shown: 0, total: 80, complete: true, search: 'x', filters: 1, where: 'Amount > 5' }), {
+      message:
+        'No rows match the search “x” and the column filter and the filter “Amount > 5”. Press Escape in the search box or in the filter box to clear it, or:',
+      action: 'Clear search and column filters and filter',
+    });
+    assert.deepEqual(emptyState({ shown: 0, total: 80, complete: true, search: '', filters: 1 }), {
+      message: 'No rows match the column filter. Or:',
+      action: 'Clear column filters',
+    });
+    const group = emptyState({ shown: 0, total: 80, complete: true, search: '', filters: 0, group: 'EUR · sale' });
+    assert.equal(group?.message, 'No rows match the group EUR · sale. Back to groups shows them all.');
+    for (const s of [group!, emptyState({ shown: 0, total: 9, complete: true, search: '', filters: 0, where: 'x = 1' })!])
+      assert.doesNotMatch(s.message, /match \.|search box/, s.message);
   });
 
   it('fits columns between 64 and 420 pixels, by the longer of name and values', () => {

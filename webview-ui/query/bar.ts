@@ -109,6 +109,12 @@ export class QueryBar {
     this.clearError();
   }
 
+  /** Empties the filter box and applies that, as Escape in it does. */
+  clearWhere(): void {
+    this.where.value = '';
+    this.applyWhere();
+  }
+
   state(): QueryState {
     const groupBy: string[] = [];
     for (const s of this.groups) {

@@ -34,7 +34,7 @@ export class QueryController {
   private columns: string[] = [];
   private where: WhereMarks | undefined;
   private grouping: Grouping | undefined;
-  private drill: { id: number; marks: Uint8Array } | undefined;
+  private drill: { id: number; marks: Uint8Array; label: string } | undefined;
   private generation = 0;
 
   constructor(private readonly host: QueryHost) {
@@ -77,6 +77,16 @@ export class QueryController {
     return this.drill !== undefined || this.where !== undefined;
   }
 
+  /** How the rows are narrowed, for the empty table's words: the expression in force, the group shown. */
+  narrowing(): { where?: string; group?: string } {
+    return { ...(this.where ? { where: this.state.where } : {}), ...(this.drill ? { group: this.drill.label } : {}) };
+  }
+
+  /** Empties the filter box and runs the query without it (the empty table's button). */
+  clearWhere(): void {
+    if (this.state.where !== '') this.bar.clearWhere();
+  }
+
   /** For the table's view: the rows kept, covering the first `rows` rows (see ResultsView). */
   async marks(rows: number, stale: () => boolean): Promise<Uint8Array | null | undefined> {
     if (this.drill) return this.drill.marks.length >= rows ? this.drill.marks : undefined;
@@ -98,14 +108,19 @@ export class QueryController {
     this.bar.clearError();
     if (whereChanged || !this.where) this.planWhere();
     if (state.groupBy.length > 0) {
+      // The table's rows and their count are one: leaving a group's rows (a saved view chosen after a
+      // chart's bar) refreshes them, or the header kept saying "79 of 80 rows" beside a summary of 80.
+      const left = this.drill !== undefined;
       this.drill = undefined;
       this.groupChip.hidden = true;
+      if (left || whereChanged) this.host.refresh();
       if (this.host.data.complete) void this.group();
       else this.host.setStatus('Grouping when every row is in…');
       return;
     }
+    const left = this.drill !== undefined;
     this.ungroup();
-    if (whereChanged) this.host.refresh();
+    if (whereChanged || left) this.host.refresh();
   }
 
   /** The expression alone, for the table's rows; a problem is shown at its place and keeps every row. */
@@ -173,7 +188,7 @@ export class QueryController {
   private openGroup(id: number, label: string): void {
     const grouping = this.grouping;
     if (!grouping) return;
-    this.drill = { id, marks: groupMarks(grouping.groupOf, id) };
+    this.drill = { id, marks: groupMarks(grouping.groupOf, id), label };
     const back = el('button', { type: 'button', class: 'back-to-groups' }, 'Back to groups');
     back.addEventListener('click', () => this.backToGroups());
     const n = grouping.outcome.groups.find((g) => g.id === id)?.count ?? 0;

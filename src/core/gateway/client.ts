@@ -33,6 +33,8 @@ interface CommonOptions {
   /** Fixed for reproducible debug output and tests; fresh per request otherwise. */
   timestamp?: string;
   nonce?: string;
+  /** Told the bytes of the request sent so far, of about how many (transport.ts). */
+  onSent?: (sent: number, total: number) => void;
 }
 
 /** What a create sends: the Base64 payload from prepareSubmission (the lint gate, the canonical text, no BOM). */
@@ -84,6 +86,7 @@ function post(request: PreparedRequest, o: CommonOptions, defaultLimit: number):
     timeoutMs: o.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     signal: o.signal,
     maxAnswerBytes: o.maxAnswerBytes ?? defaultLimit,
+    ...(o.onSent ? { onSent: o.onSent } : {}),
   });
 }
 

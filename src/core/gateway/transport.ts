@@ -32,7 +32,16 @@ export interface PostOptions {
   onChunk?: (chunk: Buffer) => void;
   /** With onChunk: how many leading bytes to keep in memory for telling the answer (default all). */
   keepBytes?: number;
+  /**
+   * Told how many bytes of the request the connection has taken (headers included) of about how many,
+   * a few times a second while it is written, and once when it all was: a large batch's send is seen to
+   * move. Read from the socket; the request is written as it is without it.
+   */
+  onSent?: (sent: number, total: number) => void;
 }
+
+/** How often the bytes sent are told while a request is written. */
+const SENT_EVERY_MS = 250;
 
 /** An answer whose body went to onChunk: `body` is its first keepBytes bytes, `length` the whole. */
 export interface StreamedAnswer extends HttpAnswer {
@@ -152,6 +161,7 @@ class Exchange {
   private reason: 'deadline' | 'cancelled' | 'too-large' | undefined;
   private req!: http.ClientRequest;
   private timer: NodeJS.Timeout | undefined;
+  private sentTimer: NodeJS.Timeout | undefined;
   private readonly onAbort = () => {
     this.reason ??= 'cancelled';
     this.req.destroy(Object.assign(new Error('cancelled'), { code: 'ABORT_ERR' }));
@@ -181,8 +191,18 @@ class Exchange {
     }, this.o.timeoutMs);
     this.o.signal?.addEventListener('abort', this.onAbort, { once: true });
     req.on('socket', (socket) => this.watchConnection(socket));
+    const onSent = this.o.onSent;
+    // About the whole request: the body and the headers as written (the socket counts both).
+    const total = body.length + Object.entries(req.getHeaders()).reduce((n, [k, v]) => n + k.length + String(v).length + 4, 64);
+    if (onSent)
+      this.sentTimer = setInterval(() => {
+        const sent = req.socket?.bytesWritten ?? 0;
+        onSent(Math.min(sent, total), total);
+      }, SENT_EVERY_MS);
     req.on('finish', () => {
       this.written = true;
+      clearInterval(this.sentTimer);
+      onSent?.(total, total);
     });
     req.on('error', (err) => this.failed(err));
     req.on('response', (res) => this.read(res));
@@ -193,6 +213,7 @@ class Exchange {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
+    clearInterval(this.sentTimer);
     this.o.signal?.removeEventListener('abort', this.onAbort);
     this.resolve(result);
   }

@@ -476,8 +476,11 @@ function merged(a: readonly number[], b: readonly number[]): number[] {
  * escape that encoded it, becomes one `*`). `mode` widens what counts for free text and quoted values.
  */
 export function maskCardNumbers(text: string, mode: CardMode = 'cards'): string {
-  if (!hasDigits(text, mode === 'cards' ? MIN_DIGITS : 12)) return text;
+  // The pre-scan: a text too short for a card number, or (the regex engine's candidate search, fast) with
+  // no run of 13 digits of any script, is let through untouched unless it holds a percent escape.
+  if (text.length < 12) return text;
   const direct = maskedRanges(text, mode);
+  if (direct.length === 0 && !ENCODED.test(text)) return text;
   const masked = starred(text, direct);
   // The decoded reading runs on what the direct one left, so a `*` already in place is not found again.
   return starred(masked, decodedRanges(masked, mode));

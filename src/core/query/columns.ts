@@ -71,3 +71,6 @@ export function defaultDateColumn(columns: readonly string[]): number {
 
 /** Whether a column's name says it holds dates (a `--by` period applies to those among the group columns). */
 export const isDateColumnName = (name: string): boolean => /date|time|day/i.test(name);
+
+/** Whether a column's name says it holds amounts (Amount, Transaction_amount; not Amount_currency). */
+export const isAmountColumnName = (name: string): boolean => /amount/i.test(name) && !/currency/i.test(name);

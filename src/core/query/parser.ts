@@ -20,7 +20,7 @@
 import { parseAmount } from '../amounts';
 import type { ColumnRef, CompareOp, Expr, Literal, Operand } from './ast';
 import { moment, readDate } from './cells';
-import { findColumn, KEYWORDS } from './columns';
+import { findColumn, isAmountColumnName, KEYWORDS, quoteColumn } from './columns';
 import { problem, tokenize, type Token } from './lexer';
 import type { QueryProblem } from './problem';
 
@@ -161,6 +161,8 @@ class Parser {
       const right = this.operand(`a value after '${t.text}'`, true);
       if (left.kind !== 'column' && right.kind !== 'column')
         this.fail('compare a column with a value or another column, not two values', t);
+      amountWithText(left, right);
+      amountWithText(right, left);
       return { kind: 'compare', op: t.text as CompareOp, left, right };
     }
     const negate = this.isWord('not');
@@ -258,4 +260,21 @@ class Parser {
     }
     return { kind: 'column', name: this.columns[found.index], index: found.index, at: t.at, end: t.end };
   }
+}
+
+/**
+ * An amount column compared with text in quotes matches no row, ever: a value's kind is how it is written,
+ * and "abc" (or "10") is text. Said, at the text, rather than answered with no rows.
+ */
+function amountWithText(column: Operand, value: Operand): void {
+  if (column.kind !== 'column' || value.kind !== 'text' || !isAmountColumnName(column.name)) return;
+  const number = parseAmount(value.text.trim()) !== undefined;
+  const hint = number ? `: write ${value.text.trim()} without quotes` : `, such as ${quoteColumn(column.name)} >= 10.00`;
+  throw new Failure(
+    problem(
+      `${quoteColumn(column.name)} holds amounts: compare it with a number, not the text "${value.text}"${hint}`,
+      value.at,
+      value.end,
+    ),
+  );
 }

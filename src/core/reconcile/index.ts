@@ -2,4 +2,5 @@ export * from './types';
 export { parseColumnOverride, type ColumnOverrides } from './columns';
 export { reconcileText, ReportReconciliation } from './text';
 export { acceptedSubmissions, batchRows, stillAsSent } from './batches';
-export { datedRows, ledgerFiles, type SentTarget } from './sentRows';
+export { datedRows, type SentTarget } from './sentRows';
+export { ledgerFiles } from './sentFiles';

@@ -1,4 +1,4 @@
-import { batchRowKeys, rowsByKey, type BatchRowKeys, type Ledger, type SubmissionRecord } from '../ledger';
+import { batchRowKeys, rowsByKey, type BatchRowKeys, type Ledger, type RowKey, type SubmissionRecord } from '../ledger';
 import type { LedgerSecret } from '../ledger/secret';
 import type { Batch } from '../rules/batch';
 import { acceptedSendOf, readSentBatch, sentOnOf, stillAsSent, toOtherLocalGateway } from './batches';
@@ -13,7 +13,7 @@ import type { BatchRowInput } from './types';
 // changed is not what was sent; both are left out and named. The ledger's row keys say all this without
 // keeping a value.
 
-type SentRowsLedger = Pick<Ledger, 'secret' | 'batchRows' | 'recordsOfRows' | 'guardView'>;
+export type SentRowsLedger = Pick<Ledger, 'secret' | 'batchRows' | 'recordsOfRows' | 'guardView'>;
 
 /** How many sends holding a batch's rows are read to date them, newest first. */
 const MAX_SENDS = 50;
@@ -24,36 +24,40 @@ export interface SentTarget {
   localStateDir?: string;
 }
 
-/** How a file's rows stand against one send: the lines still as sent, and the client-orderids (masked) that are not. */
+/** How a file's rows stand against one send: the lines still as sent, and the rows that are not (added, changed) or gone (removed). */
 export interface RowsAgainstSend {
   sameLines: Set<number>;
-  added: string[];
-  changed: string[];
-  removed: string[];
+  added: RowKey[];
+  changed: RowKey[];
+  /** The send's rows the file does not hold, by their key as rowsByKey gives it. */
+  removed: Map<string, RowKey>;
 }
 
-function compareRows(now: BatchRowKeys, sent: BatchRowKeys): RowsAgainstSend {
+export function compareRows(now: BatchRowKeys, sent: BatchRowKeys): RowsAgainstSend {
   // Keyed as paygate diff keys them (a client-orderid used twice is matched in order of use).
   const a = rowsByKey(now.rows);
   const b = rowsByKey(sent.rows);
-  const out: RowsAgainstSend = { sameLines: new Set(), added: [], changed: [], removed: [] };
+  const out: RowsAgainstSend = { sameLines: new Set(), added: [], changed: [], removed: new Map() };
   for (const [key, row] of a) {
     const old = b.get(key);
-    if (!old) out.added.push(row.orderId);
-    else if (old.fingerprint !== row.fingerprint) out.changed.push(row.orderId);
+    if (!old) out.added.push(row);
+    else if (old.fingerprint !== row.fingerprint) out.changed.push(row);
     else out.sameLines.add(row.line);
   }
-  for (const [key, row] of b) if (!a.has(key)) out.removed.push(row.orderId);
+  for (const [key, row] of b) if (!a.has(key)) out.removed.set(key, row);
   return out;
 }
 
 /** What reconciliation takes of one accepted send's file, as the file holds it now. */
 export type SentFile =
-  { kind: 'as-sent'; rows: BatchRowInput[] } | { kind: 'rows'; rows: BatchRowInput[]; against: RowsAgainstSend } | { kind: 'changed' };
+  | { kind: 'as-sent'; rows: BatchRowInput[] }
+  | { kind: 'rows'; rows: BatchRowInput[]; against: RowsAgainstSend; sent: BatchRowKeys; secret: LedgerSecret }
+  | { kind: 'changed' };
 
 /**
  * The rows of a send's file that still are the send's: every row when the file holds the content sent;
- * else, when the ledger keeps the send's row keys, those whose card and schedule are unchanged; else none.
+ * else, when the ledger keeps the send's row keys, those whose card and schedule are unchanged (maybe none:
+ * the send's rows may have moved to another file); else none.
  */
 export async function sentFile(ledger: SentRowsLedger, text: string, record: SubmissionRecord): Promise<SentFile> {
   const sentOn = sentOnOf(record);
@@ -65,22 +69,11 @@ export async function sentFile(ledger: SentRowsLedger, text: string, record: Sub
     if (!secret || !sent) return { kind: 'changed' };
     const against = compareRows(batchRowKeys(read.batch, secret), sent);
     const rows = read.rows.filter((r) => against.sameLines.has(r.line));
-    if (rows.length === 0) return { kind: 'changed' };
-    const whole = against.added.length + against.changed.length + against.removed.length === 0;
-    return whole ? { kind: 'as-sent', rows } : { kind: 'rows', rows, against };
+    const whole = rows.length > 0 && against.added.length + against.changed.length + against.removed.size === 0;
+    return whole ? { kind: 'as-sent', rows } : { kind: 'rows', rows, against, sent, secret };
   } catch {
     return { kind: 'changed' };
   }
-}
-
-/** In words: the rows a send's file holds that are not the send's, and the send's rows it lost. */
-export function rowsLeftOut(a: RowsAgainstSend): string {
-  const list = (ids: string[]) => `${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ` and ${ids.length - 5} more` : ''}`;
-  const parts: string[] = [];
-  if (a.added.length) parts.push(`left out ${a.added.length} row(s) added since (${list(a.added)})`);
-  if (a.changed.length) parts.push(`left out ${a.changed.length} row(s) whose card or schedule changed since (${list(a.changed)})`);
-  if (a.removed.length) parts.push(`${a.removed.length} sent row(s) no longer in the file, their charges unmatched (${list(a.removed)})`);
-  return `changed since it was sent: ${a.sameLines.size} row(s) still as sent are reconciled; ${parts.join('; ')}`;
 }
 
 /** The accepted sends to the target that held any of these rows, newest first (the row index, not the whole ledger). */
@@ -133,45 +126,4 @@ export async function datedRows(ledger: SentRowsLedger, name: string, text: stri
   } catch {
     return read.rows;
   }
-}
-
-/** A ledger send's file as reconciliation takes it, or why it takes none or only some of its rows. */
-export interface LedgerFile {
-  record: SubmissionRecord;
-  rows: BatchRowInput[];
-  /** Set when rows were left out or the file was skipped: in words, without the file's name. */
-  note?: string;
-}
-
-/**
- * The files of the ledger's accepted sends (acceptedSubmissions: one per file and content), each as it is
- * read now (`read` throws when it cannot be). Newest send first, so a row a file holds once is reconciled
- * once even when two sends of that file held it (its doubled charges are then `extra`, as they should be).
- */
-export async function ledgerFiles(
-  ledger: SentRowsLedger,
-  records: readonly SubmissionRecord[],
-  read: (file: string) => Promise<string>,
-): Promise<LedgerFile[]> {
-  const taken = new Set<string>();
-  const out: LedgerFile[] = [];
-  for (const record of [...records].sort((a, b) => b.seq - a.seq)) {
-    let text: string;
-    try {
-      text = await read(record.file);
-    } catch {
-      out.push({ record, rows: [], note: 'cannot be read any more; skipped' });
-      continue;
-    }
-    const found = await sentFile(ledger, text, record);
-    if (found.kind === 'changed') {
-      out.push({ record, rows: [], note: 'changed since it was sent; skipped' });
-      continue;
-    }
-    // Rows a newer send of the file holds too are that send's (already taken).
-    const rows = found.rows.filter((r) => !taken.has(`${r.file}\0${r.line}`));
-    for (const r of rows) taken.add(`${r.file}\0${r.line}`);
-    if (rows.length > 0) out.push({ record, rows, ...(found.kind === 'rows' ? { note: rowsLeftOut(found.against) } : {}) });
-  }
-  return out.reverse();
 }

@@ -36,6 +36,14 @@ export class BatchesOnDisk extends Disposable {
   /** Tabs of files over the limit that are not batches: not read again while their tab stays open. */
   private readonly notBatches = new Set<string>();
   private readonly status = this.register(vscode.window.createStatusBarItem('paygate.batchOnDisk', vscode.StatusBarAlignment.Left, 49));
+  /**
+   * Submit, beside it: such a batch has no CodeLens (no extension sees its document), and a batch known by
+   * its first line (not by its name) gets no editor title button from the manifest's name-based `when`.
+   */
+  private readonly submit = this.register(
+    vscode.window.createStatusBarItem('paygate.batchOnDisk.submit', vscode.StatusBarAlignment.Left, 48),
+  );
+  private activeOnDisk: string | undefined;
   private told = false;
   private wasRunning = false;
 
@@ -156,6 +164,7 @@ export class BatchesOnDisk extends Disposable {
   private showStatus(): void {
     const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
     const entry = input instanceof vscode.TabInputText ? this.batches.get(input.uri.toString()) : undefined;
+    this.showSubmit(entry);
     if (!entry) return this.status.hide();
     const name = safeText(path.basename(entry.uri.fsPath));
     const last = entry.last;
@@ -175,6 +184,22 @@ export class BatchesOnDisk extends Disposable {
     tooltip.appendMarkdown('Click to learn more.');
     this.status.tooltip = tooltip;
     this.status.show();
+  }
+
+  /** The Submit item and the context key the editor title's Submit and Forecast buttons read. */
+  private showSubmit(entry: Entry | undefined): void {
+    const key = entry?.uri.toString();
+    if (key !== this.activeOnDisk) {
+      this.activeOnDisk = key;
+      void vscode.commands.executeCommand('setContext', 'paygate.batchOnDiskActive', key !== undefined);
+    }
+    if (!entry || !vscode.workspace.isTrusted) return this.submit.hide();
+    const name = safeText(path.basename(entry.uri.fsPath));
+    this.submit.text = '$(cloud-upload) Submit';
+    this.submit.name = 'PayGate: submit the batch checked on save';
+    this.submit.tooltip = `Submit ${name} (${megabytes(entry.bytes)}) to the environment in the status bar: read from disk as saved, with its progress shown`;
+    this.submit.command = { title: 'Submit', command: 'paygate.submit', arguments: [entry.uri] };
+    this.submit.show();
   }
 }
 

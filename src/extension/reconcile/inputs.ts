@@ -21,6 +21,8 @@ export interface Batches {
   files: Map<string, vscode.Uri>;
   /** Files skipped, or rows of a file left out, in words naming the file. */
   notes: string[];
+  /** Rows followed into the files they were moved to, in words naming the files (said, not warned of). */
+  followed?: string[];
 }
 
 async function textOf(uri: vscode.Uri): Promise<string> {
@@ -34,15 +36,16 @@ function add(b: Batches, uri: vscode.Uri, rows: BatchRowInput[]): void {
 }
 
 /**
- * The batches of these ledger records, one per file and content, with the rows their files still hold as
- * sent (reconcile/sentRows.ts: cvv2 emptied or rows reordered since is still as sent); what was left out is
- * named in `notes`.
+ * The batches of these ledger records, one per file and content, with the rows still as sent wherever they
+ * are now (reconcile/sentFiles.ts: cvv2 emptied or rows reordered since is still as sent, rows moved to
+ * NAME.already-sent.rpcsv are followed there); what was left out is named in `notes`.
  */
 export async function batchesOf(records: SubmissionRecord[], ledger: EditorLedger): Promise<Batches> {
   const b: Batches = { rows: [], files: new Map(), notes: [] };
   for (const f of await ledgerFiles(ledger.current, records, (file) => textOf(vscode.Uri.file(file)))) {
     if (f.note) b.notes.push(`${f.record.file} ${f.note}`);
-    if (f.rows.length > 0) add(b, vscode.Uri.file(f.record.file), f.rows);
+    if (f.followed) (b.followed ??= []).push(`${f.record.file}: ${f.followed}`);
+    if (f.rows.length > 0) add(b, vscode.Uri.file(f.file), f.rows);
   }
   return b;
 }

@@ -6,7 +6,7 @@ import type { PanelContent } from '../results/panel';
 import type { ResultsPanelApi } from '../results/register';
 import { feedReport, reportFileOf, type Batches } from './inputs';
 import { reconciliationView, rowKey } from './view';
-import { showError, showWarning } from '../say';
+import { showError, showInfo, showWarning } from '../say';
 import { errorMessage } from '../../core/errorMessage';
 
 // One reconciliation in the editor: the core's result shown in the results table, and the same findings as
@@ -27,6 +27,7 @@ export async function showReconciliation(
   deps: { results: ResultsPanelApi; diagnostics: vscode.DiagnosticCollection; today: CalendarDate },
 ): Promise<Reconciliation | undefined> {
   for (const s of batches.notes) log().warn(`Reconcile: ${s}`);
+  for (const s of batches.followed ?? []) log().info(`Reconcile: ${s}`);
   if (batches.rows.length === 0) {
     void showWarning(
       `PayGate: no batch to reconcile${batches.notes.length ? ` (${batches.notes.join('; ')})` : ''}. Open a batch file or submit one first.`,
@@ -68,6 +69,7 @@ export async function showReconciliation(
   });
   panel.onDidDispose(() => deps.diagnostics.clear());
   if (batches.notes.length > 0) void showWarning(`PayGate: ${batches.notes.join('; ')}.`);
+  if (batches.followed?.length) void showInfo(`PayGate: ${batches.followed.join('; ')}.`);
   return result;
 }
 

@@ -3,15 +3,17 @@ import * as vscode from 'vscode';
 import { taggedName } from '../../core/freeName';
 import type { AlreadySentRow } from '../../core/ledger';
 import { readBatch } from '../../core/rules/batch';
-import { moveRowsOut, stripCvvEdits } from '../../core/rules/batchEdits';
-import type { TextEdit } from '../../core/text';
+import { moveRowsOut, stripCvv, stripCvvEdits } from '../../core/rules/batchEdits';
+import { applyEdits, type TextEdit } from '../../core/text';
 import { log, showErrorWithLog } from '../log';
 import { showWarning } from '../say';
 import { errorMessage } from '../../core/errorMessage';
 
 // What the editor does about the ledger's findings on a batch, with the core's edits (the same the
 // language server's quick fixes and `paygate fix --strip-cvv` make): rows already sent moved into a file
-// of their own, and the CVVs of an accepted batch emptied. Both are one WorkspaceEdit: one undo.
+// of their own, and the CVVs of an accepted batch emptied. A document without unsaved changes is edited on
+// its file's bytes (the editor may show a file's line breaks otherwise than they are); one with unsaved
+// changes, in one WorkspaceEdit: one undo.
 
 function toVscode(edits: readonly TextEdit[]): vscode.TextEdit[] {
   return edits.map(
@@ -38,23 +40,84 @@ async function freeName(uri: vscode.Uri): Promise<vscode.Uri> {
 }
 
 /**
- * Moves the rows already sent out of `doc` into a new file beside it (the header and those rows as
- * written); the document keeps the rest, unsaved, so the person sees what is left before sending it.
- * The new file's Uri, or undefined when the document is not a file on disk.
+ * The file's text as it is on disk, when the document shows exactly that (no unsaved change, UTF-8).
+ * VS Code holds one kind of line break per document: a file mixing LF, CRLF and lone CRs (a quoted
+ * "Savings plan:\nrising amounts" in a CRLF file) is shown with every break made alike, and saving the
+ * buffer would write them all so. Edits made on these bytes change only what they name.
  */
-export async function moveAlreadySentRows(doc: vscode.TextDocument, rows: readonly AlreadySentRow[]): Promise<vscode.Uri | undefined> {
+async function diskText(doc: vscode.TextDocument): Promise<string | undefined> {
+  if (doc.uri.scheme !== 'file' || doc.isDirty) return undefined;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(await vscode.workspace.fs.readFile(doc.uri));
+  } catch {
+    return undefined;
+  }
+  const eol = doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
+  const shown = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).replace(/\r\n|\r|\n/g, eol);
+  return shown === doc.getText() ? text : undefined;
+}
+
+/** Writes `text` over the document's file and waits (bounded) until the editor shows it. */
+async function writeShown(doc: vscode.TextDocument, text: string): Promise<void> {
+  const before = doc.version;
+  const shown = new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve();
+    };
+    // The editor reloads a document without unsaved changes when its file changes; bounded, as every wait.
+    const timer = setTimeout(done, 10_000);
+    const sub = vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document === doc && doc.version !== before) done();
+    });
+  });
+  await vscode.workspace.fs.writeFile(doc.uri, Buffer.from(text, 'utf8'));
+  await shown;
+}
+
+/**
+ * Moves the rows already sent out of `doc` into a new file beside it (the header and those rows as
+ * written). A document without unsaved changes is edited on disk, byte for byte elsewhere, and stays
+ * saved; one with unsaved changes is edited in the editor (one undo) and left unsaved.
+ * The new file's Uri and whether the document is saved, or undefined when it is not a file on disk.
+ */
+export async function moveAlreadySentRows(
+  doc: vscode.TextDocument,
+  rows: readonly AlreadySentRow[],
+): Promise<{ target: vscode.Uri; saved: boolean } | undefined> {
   if (doc.uri.scheme !== 'file') return undefined;
-  const { moved, edits } = moveRowsOut(readBatch(doc.getText()), new Set(rows.map((r) => r.line)));
+  const lines = new Set(rows.map((r) => r.line));
   const target = await freeName(doc.uri);
+  const disk = await diskText(doc);
+  if (disk !== undefined) {
+    // Line numbers are the same in both: every break, whatever its kind, is one break in the editor too.
+    const { moved, edits } = moveRowsOut(readBatch(disk), lines);
+    // The moved rows first: were the second write to fail, they would be in both files, never in neither.
+    await vscode.workspace.fs.writeFile(target, Buffer.from(moved, 'utf8'));
+    await writeShown(doc, applyEdits(disk, edits));
+    return { target, saved: true };
+  }
+  const { moved, edits } = moveRowsOut(readBatch(doc.getText()), lines);
   const edit = new vscode.WorkspaceEdit();
   edit.createFile(target, { contents: Buffer.from(moved, 'utf8') });
   edit.set(doc.uri, toVscode(edits));
   if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`the edit moving ${rows.length} rows was not applied`);
-  return target;
+  return { target, saved: false };
 }
 
-/** Empties every cvv2 value of `doc` and saves it; how many there were. */
+/**
+ * Empties every cvv2 value of `doc` and saves it; how many there were. A document without unsaved changes
+ * is edited on disk (only the cvv2 cells change, every line break stays as it was).
+ */
 export async function stripCvvInDocument(doc: vscode.TextDocument): Promise<number> {
+  const disk = await diskText(doc);
+  if (disk !== undefined) {
+    const { text, count } = stripCvv(disk, readBatch(disk));
+    if (count > 0) await writeShown(doc, text);
+    return count;
+  }
   const edits = stripCvvEdits(readBatch(doc.getText()));
   if (edits.length === 0) return 0;
   const edit = new vscode.WorkspaceEdit();

@@ -10,6 +10,7 @@ import { maskText } from '../../core/output';
 import { damageText } from '../../core/ledger/words';
 import { askRowsAgain, askSendAgain, type RowsAnswer } from './resendQuestions';
 import { holdsCvv, moveAlreadySentRows, offerStripCvv } from './ledgerEdits';
+import { readBatch } from '../../core/rules/batch';
 import { log, showErrorWithLog } from '../log';
 import { showError, showInfo, showWarning } from '../say';
 import type { ResultsPanelApi } from '../results/register';
@@ -17,7 +18,7 @@ import { activeEnvironmentName, isProduction } from '../environments/settings';
 import type { EditorLedger } from '../ledger/editorLedger';
 import { buildSubmissionView, sensitiveValues, summary, type SubmitOutcome } from './outcomeView';
 import { resolveTarget, showTargetProblem, type Target, type TargetDeps } from '../environments/target';
-import { documentFor, optionsArg, type CommandArgs } from '../commandArgs';
+import { documentFor, optionsArg, uriArg, type CommandArgs } from '../commandArgs';
 
 // Submit Recurring Payments File: submission preparation (lint gate, canonical text, payload, hash) →
 // environment and credentials → the guarded send every face shares (in flight here? the same content sent
@@ -54,8 +55,15 @@ export type SubmitRefusal =
   | 'invalid-environment';
 
 export type SubmitResult =
-  | { status: 'sent'; outcome: SubmitOutcome['outcome']; record: SubmissionRecord; ledgerFile: string }
-  | { status: 'refused'; reason: SubmitRefusal; message: string; rows?: number; movedTo?: string };
+  | { status: 'sent'; outcome: SubmitOutcome['outcome']; record: SubmissionRecord; ledgerFile: string; moved?: MovedRows }
+  | { status: 'refused'; reason: SubmitRefusal; message: string; rows?: number; movedTo?: string; moved?: MovedRows };
+
+/** The rows already sent that "Move … then send what is left" moved out before sending the rest. */
+export interface MovedRows {
+  rows: number;
+  /** The new file holding them. */
+  to: string;
+}
 
 export interface SubmitCommandDeps extends TargetDeps {
   ledger: EditorLedger;
@@ -116,10 +124,62 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
   if (!vscode.workspace.isTrusted) {
     return refuse('untrusted', 'Submitting is disabled in an untrusted workspace: trust this workspace to send files to a gateway.');
   }
-  const doc = await documentFor(args);
-  if (!doc) return refuse('no-file', 'Open a recurring-payments CSV file (or pick one in the explorer) to submit it.');
-  const name = path.basename(doc.uri.path);
+  const uri = uriArg(args);
   const envName = options.environment ?? activeEnvironmentName();
+  // On screen from the click to the answer: reading and checking a batch of 50 MB takes a while before a
+  // byte leaves, and its send longer (the bytes sent are shown). Questions on the way (the production
+  // confirmation, the resend questions) come above it.
+  const begun = await vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `PayGate: submitting ${uri ? path.basename(uri.path) : 'the batch'} to ${envName}`,
+      cancellable: true,
+    },
+    async (progress, token) => {
+      progress.report({ message: 'reading the file…' });
+      const doc = await documentFor(args);
+      if (!doc) return undefined;
+      progress.report({ message: 'checking its rows…' });
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      try {
+        return { doc, ...(await submitDocument(deps, doc, envName, options, { progress, signal: abort.signal })) };
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+  if (!begun) return refuse('no-file', 'Open a recurring-payments CSV file (or pick one in the explorer) to submit it.');
+  const { doc, result, rowsAnswer, ledgerFile } = begun;
+  return editorResult(result, {
+    deps,
+    doc,
+    name: path.basename(doc.uri.path),
+    envName,
+    ledgerFile,
+    rowsAnswer,
+    stripCvv: options.stripCvv,
+    // What is left after the move is sent as any batch is (the production question included); the rows
+    // question cannot come back, since the rows it was about are gone from the file.
+    sendRest: () => submitCommand(deps, doc.uri, { ...options, sendRowsAgain: false }),
+  });
+}
+
+/** Where the send shows how far it got, and the person's cancel. */
+interface Showing {
+  progress: vscode.Progress<{ message?: string; increment?: number }>;
+  signal: AbortSignal;
+}
+
+/** The core's guarded send of one document with the editor's questions; what came of it. */
+async function submitDocument(
+  deps: SubmitCommandDeps,
+  doc: vscode.TextDocument,
+  envName: string,
+  options: Partial<SubmitOptions>,
+  showing: Showing,
+): Promise<{ result: CoreResult; rowsAnswer: RowsAnswer; ledgerFile: string }> {
+  const name = path.basename(doc.uri.path);
   const ledger = deps.ledger.current;
   let rowsAnswer: RowsAnswer = 'dont-send';
   const result = await submitBatch(doc.getText(), name, {
@@ -142,12 +202,12 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
       log().info(
         `Submit ${name} (${prepared.rowCount} rows, sha256 ${prepared.contentHash}) to ${envName}: ${createRecurringPaymentsUrl(t.environment, t.paths)} [${t.signatureMethod}]`,
       );
-      return sendWithProgress(name, envName, t, prepared.payload);
+      return send(t, prepared.payload, showing);
     },
     ledgerMessage: (outcome, _t, prepared) => summary(outcome, envName, sensitiveValues(prepared.lint.batch)),
     sensitive: (prepared) => sensitiveValues(prepared.lint.batch),
   });
-  return editorResult(result, { deps, doc, name, envName, ledgerFile: ledger.filePath, rowsAnswer, stripCvv: options.stripCvv });
+  return { result, rowsAnswer, ledgerFile: ledger.filePath };
 }
 
 type CoreResult = CoreSubmitResult<EditorTarget, SubmitResult>;
@@ -163,6 +223,8 @@ interface Telling {
   rowsAnswer: RowsAnswer;
   /** The answer to the offer to empty the CVVs of an accepted batch (absent: offered). */
   stripCvv: boolean | undefined;
+  /** Submits the document again: what is left once the rows already sent were moved out. */
+  sendRest: () => Promise<SubmitResult>;
 }
 
 /** What the editor says and returns of how a submit ended. */
@@ -190,7 +252,7 @@ async function editorResult(result: CoreResult, t: Telling): Promise<SubmitResul
         false,
       );
     case 'already-sent':
-      return rowsRefused(t.doc, name, envName, result.rows, t.rowsAnswer);
+      return rowsRefused(t, result.rows);
     case 'raced':
       return refuse(
         'duplicate-declined',
@@ -272,58 +334,65 @@ async function bytesOnDisk(doc: vscode.TextDocument): Promise<string | undefined
   return fs.readFile(doc.uri.fsPath, 'utf8').catch(() => undefined);
 }
 
-/** Rows already sent: nothing was sent; they were moved to a new file when the person chose so. */
-async function rowsRefused(
-  doc: vscode.TextDocument,
-  name: string,
-  envName: string,
-  rows: readonly AlreadySentRow[],
-  answer: RowsAnswer,
-): Promise<SubmitResult> {
+/**
+ * Rows already sent: nothing was sent, or (the person chose "Move … then send what is left") they were
+ * moved to a new file and the rest is sent as any batch is.
+ */
+async function rowsRefused(t: Telling, rows: readonly AlreadySentRow[]): Promise<SubmitResult> {
+  const { doc, name, envName } = t;
   const n = rows.length;
   const what = `${n} row${n === 1 ? ' of ' + name + ' was' : 's of ' + name + ' were'} already sent to ${envName}`;
-  if (answer !== 'move') return { ...refuse('already-sent', `Not sent: ${what}.`, false), rows: n };
+  if (t.rowsAnswer !== 'move') return { ...refuse('already-sent', `Not sent: ${what}.`, false), rows: n };
+  let done: Awaited<ReturnType<typeof moveAlreadySentRows>>;
   try {
-    const moved = await moveAlreadySentRows(doc, rows);
-    if (!moved) return { ...refuse('already-sent', `Not sent: ${what}; only a file on disk can be split.`), rows: n };
-    const movedName = path.basename(moved.path);
-    void showInfo(
-      `PayGate: moved ${n} already-sent row${n === 1 ? '' : 's'} of ${name} to ${movedName}. ${name} now holds the rows not sent yet (unsaved): nothing was sent.`,
-    );
-    return {
-      status: 'refused',
-      reason: 'already-sent',
-      message: `Not sent: ${what}; moved to ${movedName}.`,
-      rows: n,
-      movedTo: moved.fsPath,
-    };
+    done = await moveAlreadySentRows(doc, rows);
   } catch (err) {
     return {
       ...refuse('already-sent', `Not sent: ${what}; the rows could not be moved: ${err instanceof Error ? err.message : String(err)}`),
       rows: n,
     };
   }
+  if (!done) return { ...refuse('already-sent', `Not sent: ${what}; only a file on disk can be split.`), rows: n };
+  const movedName = path.basename(done.target.path);
+  const moved: MovedRows = { rows: n, to: done.target.fsPath };
+  const rowsWord = `${n} already-sent row${n === 1 ? '' : 's'}`;
+  // Said once the files are written, in the order it happened: moved (and saved, or not), then the send.
+  log().info(`Submit ${name}: moved ${rowsWord} to ${movedName}${done.saved ? '' : `; ${name} has unsaved changes`}`);
+  const left = readBatch(doc.getText()).rows.filter((r) => !r.record.isBlank).length;
+  if (left === 0) {
+    const message = `moved ${rowsWord} of ${name} to ${movedName}; no row is left to send, nothing was sent.`;
+    void showInfo(`PayGate: ${message}`);
+    return { status: 'refused', reason: 'no-rows', message: `Not sent: ${message}`, rows: n, movedTo: moved.to, moved };
+  }
+  void showInfo(
+    `PayGate: moved ${rowsWord} of ${name} to ${movedName}${done.saved ? '' : ` (${name} keeps its unsaved changes)`}; sending the ${left} row${left === 1 ? '' : 's'} left to ${envName}.`,
+  );
+  const sent = await t.sendRest();
+  return { ...sent, moved, ...(sent.status === 'refused' ? { movedTo: moved.to } : {}) };
 }
 
-function sendWithProgress(name: string, envName: string, target: Target, payload: string): Thenable<SubmitOutcome> {
-  return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `PayGate: sending ${name} to ${envName}…`, cancellable: true },
-    async (_progress, token) => {
-      const abort = new AbortController();
-      const sub = token.onCancellationRequested(() => abort.abort());
-      try {
-        // Cancelling after the request went out comes back as outcome unknown (kind cancelled).
-        return await createRecurringPayments({
-          environment: target.environment,
-          paths: target.paths,
-          payload,
-          credentials: target.credentials,
-          timeoutMs: target.timeoutMs,
-          signal: abort.signal,
-        });
-      } finally {
-        sub.dispose();
-      }
+/** "12.5 of 54.0 MB sent": the bytes the connection has taken, in MB of 1024 × 1024 bytes. */
+function sentText(sent: number, total: number): string {
+  const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
+  return sent >= total ? `${mb(total)} MB sent, waiting for the answer…` : `${mb(sent)} of ${mb(total)} MB sent`;
+}
+
+/** One POST, its bytes shown as they go; cancelling after the request went out comes back as outcome unknown (kind cancelled). */
+async function send(target: Target, payload: string, showing: Showing): Promise<SubmitOutcome> {
+  showing.progress.report({ message: 'sending…' });
+  let shown = 0;
+  return createRecurringPayments({
+    environment: target.environment,
+    paths: target.paths,
+    payload,
+    credentials: target.credentials,
+    timeoutMs: target.timeoutMs,
+    signal: showing.signal,
+    onSent: (sent, total) => {
+      // VS Code's bar moves by increments (per cent of the whole); told only when it moved.
+      const percent = Math.floor((sent / total) * 100);
+      showing.progress.report({ message: sentText(sent, total), increment: percent - shown });
+      shown = percent;
     },
-  );
+  });
 }
