@@ -2,6 +2,7 @@ import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { formatGatewayDate, parseGatewayDate, todayLocal } from '../core/dates';
 import type { PreviewToday } from '../shared/lintProtocol';
+import { gatewayOrderId } from '../core/orderId';
 import { maskCardNumber, terminalSafe } from '../core/output';
 import type { BatchRow } from '../core/rules/batch';
 import { cellAt } from '../core/rules/cells';
@@ -80,7 +81,8 @@ function charges(row: BatchRow, rowNumber: number, preview: PreviewToday): strin
   const today = given ?? todayLocal();
   const todaySays = given && preview.source ? `today on ${preview.source}` : 'today';
   const input = scheduleInputFromRow(values);
-  const orderId = values['client-orderid'];
+  // The id as the gateway reads it (trimmed, invisible characters removed, NFC): what the guard and duplicates compare.
+  const orderId = gatewayOrderId(values['client-orderid'] ?? '');
   const card = values['credit-card-number'];
   const who = [
     `Row ${rowNumber}`,

@@ -3,11 +3,13 @@
 
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../core/payload';
+import type { Code } from '../core/rules/codes';
 import { lint } from '../core/rules/lint';
+import { gatewayOrderId } from '../core/orderId';
 import type { LintDiagnostic } from '../core/rules/types';
 import { createPayment, gatewayToday } from './payments';
 import { DEMO_PROJECT_CURRENCY } from './merchant';
-import { ErrorCodes, PayloadErrorCodes, lintErrorCode } from './errorCodes';
+import { ErrorCodes, GATEWAY_ACCEPTS, PayloadErrorCodes, lintErrorCode } from './errorCodes';
 import type { ChargeEvent, GatewayState, StoredPayment } from './types';
 
 /** A valid row with this client-orderid makes the gateway answer HTTP 500 with an error ID (documented trigger). */
@@ -76,9 +78,10 @@ function decodePayload(payload: string | undefined, maxPayload: number): { ok: t
   }
 }
 
+/** The first of the rule book's errors the gateway itself refuses (not those of GATEWAY_ACCEPTS). */
 function firstError(diagnostics: LintDiagnostic[]): LintDiagnostic | undefined {
   return diagnostics
-    .filter((d) => d.severity === 'error')
+    .filter((d) => d.severity === 'error' && !GATEWAY_ACCEPTS.has(d.code as Code))
     .sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character)[0];
 }
 
@@ -102,7 +105,7 @@ export function handleCreate(state: GatewayState, form: Fields, maxPayload = DEF
   const rows = result.batch.rows;
   if (rows.length === 0) return answer('validation-error', PayloadErrorCodes.noRows, 'the CSV document has a header but no rows');
 
-  if (rows.some((r) => (r.value('client-orderid') ?? '').trim() === SIMULATE_500_ORDER_ID)) {
+  if (rows.some((r) => gatewayOrderId(r.value('client-orderid') ?? '') === SIMULATE_500_ORDER_ID)) {
     const errorId = randomUUID();
     return {
       httpStatus: 500,

@@ -3,6 +3,7 @@
 // editor's preview promised.
 
 import { addDays, compareDates, formatGatewayDate, parseGatewayDate, type CalendarDate } from '../core/dates';
+import { gatewayOrderId } from '../core/orderId';
 import { maskCardNumber, maskCardNumbers, maskStoredText } from '../core/output';
 import { computeSchedule, scheduleInputFromRow, type Charge } from '../core/schedule/schedule';
 import { formatThousandths } from '../core/amounts';
@@ -129,7 +130,8 @@ export function createPayment(state: GatewayState, values: Record<string, string
     'recurring-payment-id': String(state.nextPaymentId++),
     'serial-number': serial,
     // An order id that is a card number is still a card number: kept masked, as every output shows it.
-    'client-orderid': maskCardNumbers((values['client-orderid'] ?? '').trim()),
+    // Keyed as the gateway reads an id (core/orderId.ts): trimmed of every kind of whitespace, invisible characters removed, NFC.
+    'client-orderid': maskCardNumbers(gatewayOrderId(values['client-orderid'] ?? '')),
     rp_card_type: (values['rp_card_type'] ?? '').trim(),
     maskedCard: maskCardNumber(card),
     declines: cardDeclines(card),

@@ -37,7 +37,7 @@ const HEADERS = [
 // characters a message shows, quotes, byte order marks and bidi controls inside cells.
 const HOSTILE = ['4111111111111111', '5555555555554444', 'x'.repeat(60), '"q""uote"', '\u202Eevil', '\uFEFFord-1', '4111 1111 1111 1111'];
 
-const ORDER_IDS = ['ord-1', 'ord-2', 'ord-3', 'ord-1', '', 'x'.repeat(130), ...HOSTILE, ...HOSTILE];
+const ORDER_IDS = ['ord-1', 'ord-2', 'ord-3', 'ord-1', '', 'x'.repeat(130), 'ord-2 ', 'ord\u200b-3', ...HOSTILE, ...HOSTILE];
 const TYPES = ['SRC', 'DST', 'src', 'XYZ', ''];
 const CELLS = [
   '',

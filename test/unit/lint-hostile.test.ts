@@ -62,13 +62,10 @@ describe('hostile fixtures', () => {
       ['A0x', 'src', '5555555555554444', '1', '2031', '10.00', 'EUR', '01.01.2031'],
       'the broken row is not touched',
     );
+    // A BOM at a row's start is inside its client-orderid: id-whitespace's safe fix removes it (the gateway reads the id without it).
     for (let i = 1; i <= 30; i++) {
       const d = (i % 9) + 1;
-      assert.deepEqual(
-        rows[i + 1],
-        [`\ufeffA${i}`, 'SRC', '5555555555554444', `0${d}`, '2031', '10.00', 'EUR', `0${d}.01.2031`],
-        `row ${i}`,
-      );
+      assert.deepEqual(rows[i + 1], [`A${i}`, 'SRC', '5555555555554444', `0${d}`, '2031', '10.00', 'EUR', `0${d}.01.2031`], `row ${i}`);
     }
   });
 

@@ -32,6 +32,7 @@ const MODEL: Record<Code, 'cell' | 'cross' | 'header' | null> = {
   'card-expired': 'cross',
   'start-date-past': 'cross',
   'duplicate-order-id': 'cross',
+  'id-whitespace': 'cross',
   'column-alias': 'header',
   'unknown-column': 'header',
   'duplicate-column': 'header',
@@ -277,7 +278,7 @@ describe('per-cell rules against an independent model of the column table', () =
 // a cross-field check only reads cells that passed their own checks ("good"), and a DST row's DST-no
 // cells are never good. Generators are narrowed so that the interesting cases come up often.
 const CROSS_GEN: Record<string, fc.Arbitrary<string>> = {
-  'client-orderid': fc.constantFrom('a', 'b', 'c', ''),
+  'client-orderid': fc.constantFrom('a', 'b', 'c', '', ' a', 'b\u200b', '\u00a0c\t'),
   'credit-card-number': fc.constantFrom('4111111111111111', '4111111111111112', '5555555555554444', '411111111111', ''),
   'expire-year': fc.constantFrom('2025', '2026', '2027', ''),
   'expire-month': fc.constantFrom('01', '10', '11', '12', '1', ''),
@@ -370,8 +371,11 @@ describe('cross-field rules against a model', () => {
             at('card-expired', 'expire-month');
           if (good('start-date') && dateNum(v['start-date']) < TODAY_NUM) at('start-date-past', 'start-date');
           if (good('client-orderid')) {
-            if (seen.has(v['client-orderid'])) at('duplicate-order-id', 'client-orderid');
-            seen.add(v['client-orderid']);
+            // The gateway's reading, for this pool: spaces, tabs and no-break spaces around, zero-width spaces anywhere.
+            const id = v['client-orderid'].replace(/\u200b/g, '').replace(/^[ \t\u00a0]+|[ \t\u00a0]+$/g, '');
+            if (id !== v['client-orderid']) at('id-whitespace', 'client-orderid');
+            if (seen.has(id)) at('duplicate-order-id', 'client-orderid');
+            seen.add(id);
           }
         });
         const got = lint(text, { today: TODAY })

@@ -44,7 +44,7 @@ describe('positions', () => {
   it('a quoted line break inside a CRLF file that is a lone LF still counts as a line', () => {
     const text = `${H}\r\no1;"a\nb";DST;5555555555554444;1;EUR\r\no1;;DST;5555555555554444;1;EUR\r\n`;
     // line 3 is the second record (the quoted LF ended line 1)
-    assert.deepEqual(briefs(text), [b('duplicate-order-id', 'warning', [3, 0, 3, 2], 'client-orderid')]);
+    assert.deepEqual(briefs(text), [b('duplicate-order-id', 'error', [3, 0, 3, 2], 'client-orderid')]);
   });
   it('a BOM shifts header cells by one character on line 0 only', () => {
     const text = `\ufeffclient-orderid;Order_Desc;rp_card_type;credit-card-number;amount;currency\r\no1;;DST;5555555555554444;0;EUR\r\n`;

@@ -271,6 +271,8 @@ describe('positions property', () => {
     'https://e.example/',
     '😀',
     'é'.repeat(130),
+    ' x ',
+    'x\u200b',
   ];
   const scenario = fc
     // eslint-disable-next-line no-restricted-syntax -- bounded: a fixed list of test values

@@ -77,6 +77,7 @@ test('the rule book codes are exactly the published contract', () => {
     'duplicate-column',
     'duplicate-order-id',
     'field-count',
+    'id-whitespace',
     'invalid-value',
     'max-length',
     'missing-column',

@@ -6,7 +6,7 @@ import { GUARD_DIR, LedgerIndex, OLD_INDEX_DIR } from './ledgerIndex';
 import { batchHashes, BATCHES_DIR, readBatchRows, recordBatchRows } from './batchRows';
 import { guardView, recordsOfRows, type GuardSources } from './guardView';
 import { newestRecord, recentRecords } from './recent';
-import type { BatchRowKeys } from './rowKeys';
+import { withGatewayKeys, type BatchRowKeys } from './rowKeys';
 import { LedgerSecret } from './secret';
 import { Appender, damageMark, LEDGER_FILE, ledgerFiles, readLedgerFile, stamp, type FileRead } from './files';
 import {
@@ -65,7 +65,7 @@ export class Ledger {
     this.index = new LedgerIndex(directory, this.fs, {
       files: () => this.files(),
       readAll: () => this.readAll(),
-      rowsOf: (hash) => this.batchRows(hash),
+      rowsOf: (hash) => this.indexedRows(hash),
       batchHashes: () => batchHashes(this.fs, this.directory),
     });
     this.appender = new Appender(this.fs, directory, this.file, this.rotateBytes, this.now);
@@ -204,6 +204,21 @@ export class Ledger {
   /** A sent batch's row keys, or undefined when the ledger keeps none (sent before row keys). */
   async batchRows(contentHash: string): Promise<BatchRowKeys | undefined> {
     return this.recorded.get(contentHash) ?? readBatchRows(this.fs, this.directory, contentHash);
+  }
+
+  private key?: LedgerSecret;
+
+  /**
+   * A batch's rows as the guard's index keys them: each by its row key and, for a row an older version
+   * keyed by its cell as written (`GYM-0001 `), by its gateway key too (rowKeys.ts), so every index built
+   * from the batches (a rebuild, which a ledger of an earlier version gets once) finds it by the id as the
+   * gateway reads it.
+   */
+  private async indexedRows(contentHash: string): Promise<BatchRowKeys | undefined> {
+    const rows = await this.batchRows(contentHash);
+    // The key never changes once made: read once per instance.
+    this.key ??= rows && (await this.secret(false));
+    return rows && this.key ? withGatewayKeys(rows, this.key) : rows;
   }
 
   /** Seals the ledger's newest lines (a send's) into the guard's index (after a send; best effort). */

@@ -1,3 +1,4 @@
+import { gatewayOrderId } from '../orderId';
 import { maskText } from '../output';
 import type { Batch } from '../rules/batch';
 import type { LedgerSecret } from './secret';
@@ -50,9 +51,41 @@ export interface BatchRowKeys {
   rows: RowKey[];
 }
 
-/** The row key of a client-orderid. */
+/** The row key of a client-orderid: of the id as the gateway reads it (orderId.ts), whatever the cell holds around it. */
 export function orderKey(secret: LedgerSecret, orderId: string): string {
+  return rawOrderKey(secret, gatewayOrderId(orderId));
+}
+
+/**
+ * The key of these very characters: what versions before the gateway's reading recorded (a key of the
+ * cell as written). The same as orderKey for every id that is its own gateway reading.
+ */
+export function rawOrderKey(secret: LedgerSecret, orderId: string): string {
   return secret.keyedHash(`client-orderid\0${orderId}`, 24);
+}
+
+/**
+ * The gateway's key of a row an older version recorded by the key of its cell as written (a client-orderid
+ * with whitespace around it, an invisible character, NFD), when the ledger can tell: the masked id it kept
+ * is the cell itself exactly when its own raw key is the recorded one (a 96-bit keyed hash: no chance
+ * match). Undefined for a row already keyed as the gateway reads it, and for one whose id was masked
+ * (then its characters are gone: such a row is found again only when sent under the very same cell).
+ */
+export function gatewayKeyOfOldRow(secret: LedgerSecret, row: Pick<RowKey, 'key' | 'orderId'>): string | undefined {
+  const read = gatewayOrderId(row.orderId);
+  if (read === row.orderId || read === '') return undefined;
+  const key = rawOrderKey(secret, read);
+  return key !== row.key && rawOrderKey(secret, row.orderId) === row.key ? key : undefined;
+}
+
+/** The rows, and for each older row whose gateway key differs (gatewayKeyOfOldRow) the same row under that key. */
+export function withGatewayKeys(rows: BatchRowKeys, secret: LedgerSecret): BatchRowKeys {
+  let extra: RowKey[] | undefined;
+  for (const r of rows.rows) {
+    const key = gatewayKeyOfOldRow(secret, r);
+    if (key) (extra ??= []).push({ ...r, key });
+  }
+  return extra ? { columns: rows.columns, rows: [...rows.rows, ...extra] } : rows;
 }
 
 export function valueHash(secret: LedgerSecret, column: string, value: string): string {
@@ -122,7 +155,7 @@ export function rowRefs(batch: Batch, secret: LedgerSecret): RowRefAt[] {
   for (const row of batch.rows) {
     if (!row.trusted) continue;
     const id = row.record.values[idColumn];
-    if (id === undefined || id === '') continue;
+    if (id === undefined || gatewayOrderId(id) === '') continue;
     const start = row.record.fieldStart(idColumn);
     out.push({
       key: orderKey(secret, id),
@@ -155,7 +188,7 @@ export function batchRowKeys(batch: Batch, secret: LedgerSecret): BatchRowKeys {
     if (!row.trusted) continue;
     const values = row.record.values;
     const id = values[idColumn];
-    if (id === undefined || id === '') continue;
+    if (id === undefined || gatewayOrderId(id) === '') continue;
     rows.push({
       key: orderKey(secret, id),
       orderId: maskText(id),

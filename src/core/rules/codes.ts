@@ -26,6 +26,7 @@ export const Codes = {
   cardExpired: 'card-expired',
   startDatePast: 'start-date-past',
   duplicateOrderId: 'duplicate-order-id',
+  idWhitespace: 'id-whitespace',
   cardDataInGit: 'card-data-in-git',
   cvvAfterSend: 'cvv-after-send',
   batchTooLarge: 'batch-too-large',
@@ -71,7 +72,16 @@ export const CodeInfo: Record<Code, { severity: Severity; where: string; when: s
   'card-luhn': { severity: 'warning', where: 'cell', when: 'the card number fails the Luhn check' },
   'card-expired': { severity: 'warning', where: 'cell', when: 'expire-month/expire-year before the current month' },
   'start-date-past': { severity: 'warning', where: 'cell', when: 'start-date before today' },
-  'duplicate-order-id': { severity: 'warning', where: 'cell', when: 'a client-orderid seen on an earlier row' },
+  'duplicate-order-id': {
+    severity: 'error',
+    where: 'cell',
+    when: 'a client-orderid (as the gateway reads it: whitespace of every kind trimmed, invisible characters removed, NFC) seen on an earlier row: the gateway would create a second payment. An error (a warning in 0.1)',
+  },
+  'id-whitespace': {
+    severity: 'warning',
+    where: 'cell (client-orderid)',
+    when: "whitespace around the id, or a byte order mark or another invisible character (zero-width space, word joiner, soft hyphen) anywhere in it: the gateway reads the id without them (trimmed, NFC), our own tools and the merchant's systems may not",
+  },
   'callback-port': {
     severity: 'warning',
     where: 'cell (notify_url, server_callback_url)',
@@ -109,6 +119,7 @@ export const FixDocs: Partial<Record<Code, string>> = {
     'A row short by trailing fields (a column was added to the header): add the empty fields at its end; or to every short row at once',
   'card-data-in-git':
     'When the file is not tracked: add it to `.gitignore` (when it is tracked, the message says how to remove it from the repository and its history)',
+  'id-whitespace': 'Remove the whitespace and invisible characters, keeping the id the gateway reads (fix all)',
   'already-sent': 'Move the already-sent rows to a new file (never a silent delete)',
   'cvv-after-send': 'Empty every cvv2 value, the column stays (`paygate fix --strip-cvv`)',
 };

@@ -73,7 +73,7 @@ export const COLUMNS: readonly ColumnSpec[] = [
     'any text',
     128,
     true,
-    'Order identifier of the connecting party. Should be unique within the file.',
+    'Order identifier of the connecting party. Unique within the file and across sends: the gateway reads it trimmed of whitespace, without invisible characters, in Unicode NFC.',
   ),
   c(
     'rp_card_type',

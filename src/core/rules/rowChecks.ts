@@ -3,6 +3,7 @@ import { maskCardNumber } from '../output';
 import { Codes } from './codes';
 import { COLUMNS, STATE_COUNTRIES, type ColumnSpec } from './columns';
 import { FirstSeen } from './firstSeen';
+import { gatewayOrderId, hasIdNoise, idNoiseWords, isPlainIn, withoutIdNoise } from '../orderId';
 import { quoteInMessage } from './quote';
 import { duplicateOrderIdMessage, UNTRUSTED_ROW, type RowFactsListener } from './rowFacts';
 import { addEmptyFieldsFix, replaceCellFix } from './fixes';
@@ -128,12 +129,13 @@ class RowChecker {
     if (srcNeedsState) this.src.srcNeedsState = true;
     this.checkCells(r, isSrc, isDst);
     checkCrossFields(problems, row, pos, this.good, isSrc, isDst, srcNeedsState, this.amountModes, this.today);
-    const hasId = pos.orderId >= 0 && this.good[GOOD.orderId] === 1;
-    if (hasId) this.duplicateOrderId(rowNumber);
+    const read = pos.orderId >= 0 && this.good[GOOD.orderId] === 1 ? this.orderIdOf(pos.orderId, r) : undefined;
+    const hasId = read !== undefined;
+    if (hasId) this.duplicateOrderId(rowNumber, read);
     this.onRow?.(csv.record(r), rowNumber, {
       src: isSrc,
       srcNeedsState,
-      orderId: hasId ? row.value(pos.orderId) : undefined,
+      orderId: hasId ? (read ?? row.value(pos.orderId)) : undefined,
       orderIdStart: hasId ? row.bounds[2 * pos.orderId] : -1,
       orderIdEnd: hasId ? row.bounds[2 * pos.orderId + 1] : -1,
     });
@@ -210,13 +212,61 @@ class RowChecker {
     cell(problems, row, index, Codes.invalidValue, `${spec.name} must be ${EXPECTED[spec.kind]}${shown(spec, v)}`, spec.name, fixes);
   }
 
-  private duplicateOrderId(rowNumber: number): void {
+  /**
+   * Cell `at`'s client-orderid as the gateway reads it (orderId.ts): null when that is the cell itself
+   * (nearly always: read in place, no string cut), undefined when it reads as nothing (only whitespace).
+   */
+  private orderIdOf(at: number, r: number): string | null | undefined {
+    const { row } = this;
+    if (isPlainIn(row.source, row.from(at), row.to(at))) return null;
+    const cellValue = row.value(at);
+    if (hasIdNoise(cellValue)) this.idWhitespace(r, at, cellValue);
+    const read = gatewayOrderId(cellValue);
+    return read === '' ? undefined : read;
+  }
+
+  /** id-whitespace: whitespace around the id or an invisible character in it; the safe fix removes them. */
+  private idWhitespace(r: number, at: number, cellValue: string): void {
+    const { problems, row } = this;
+    if (!problems.keeps(row.bounds[2 * at])) return problems.skip(Codes.idWhitespace);
+    const clean = withoutIdNoise(cellValue);
+    const fixes =
+      clean === ''
+        ? []
+        : [
+            replaceCellFix(
+              problems.batch,
+              problems.batch.csv.record(r),
+              at,
+              clean,
+              'Remove the whitespace and invisible characters',
+              true,
+              true,
+            ),
+          ];
+    const what = clean === '' ? 'holds only whitespace or invisible characters' : `has ${idNoiseWords(cellValue)}`;
+    cell(
+      problems,
+      row,
+      at,
+      Codes.idWhitespace,
+      `client-orderid ${what}: the gateway reads it as ${quoteInMessage(gatewayOrderId(cellValue))}`,
+      'client-orderid',
+      fixes,
+    );
+  }
+
+  /** duplicate-order-id: the id (as the gateway reads it; `read` null: the cell itself) seen on an earlier row. */
+  private duplicateOrderId(rowNumber: number, read: string | null): void {
     const { problems, row } = this;
     const at = this.pos.orderId;
-    const first = this.seenOrderIds.firstRowIn(row.source, row.from(at), row.to(at), rowNumber);
+    const first =
+      read === null
+        ? this.seenOrderIds.firstRowIn(row.source, row.from(at), row.to(at), rowNumber)
+        : this.seenOrderIds.firstRow(read, rowNumber);
     if (first === 0) return;
     if (!problems.keeps(row.bounds[2 * at])) return problems.skip(Codes.duplicateOrderId);
-    cell(problems, row, at, Codes.duplicateOrderId, duplicateOrderIdMessage(row.value(at), first), 'client-orderid');
+    cell(problems, row, at, Codes.duplicateOrderId, duplicateOrderIdMessage(read ?? row.value(at), first), 'client-orderid');
   }
 }
 

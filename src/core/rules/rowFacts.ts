@@ -14,7 +14,10 @@ export interface RowFacts {
   src: boolean;
   /** An SRC row whose country has states: the header then needs state. */
   srcNeedsState: boolean;
-  /** The client-orderid when its cell passed its own checks: the key of the duplicate check. */
+  /**
+   * The client-orderid as the gateway reads it (core/orderId.ts), when its cell passed its own checks and
+   * reads as something: the key of the duplicate check and of the ledger's row key.
+   */
   orderId: string | undefined;
   /**
    * Where the client-orderid field is in the linted text (its quotes included), -1 and -1 without an id:

@@ -2,6 +2,7 @@
 // handshake), recomputation after edits (debounced; the last edit wins), the rows of a clicked period,
 // revealing a line and the three exports.
 import * as vscode from 'vscode';
+import { exportNeutralisesFormulas } from '../exportSetting';
 import type { CalendarDate } from '../../core/dates';
 import { forecastCsv } from '../../core/forecast/csv';
 import {
@@ -151,8 +152,7 @@ export class ForecastPanel extends PanelPage {
     if (msg.format === 'png') bytes = Buffer.from(msg.dataUrl.slice(msg.dataUrl.indexOf(',') + 1), 'base64');
     else {
       // CSV through the boundary, formulas neutralised unless the user turned it off (as the table's export).
-      const neutralise = vscode.workspace.getConfiguration('paygate.export').get<boolean>('neutraliseFormulas', true);
-      bytes = new TextEncoder().encode(msg.format === 'svg' ? msg.svg : forecastCsv(forecast, !neutralise));
+      bytes = new TextEncoder().encode(msg.format === 'svg' ? msg.svg : forecastCsv(forecast, !exportNeutralisesFormulas()));
     }
     try {
       await vscode.workspace.fs.writeFile(target, bytes);

@@ -2,6 +2,7 @@
 // the content it was given while the panel lives, so a page reloaded by VS Code (hidden and shown again:
 // no retainContextWhenHidden) gets it again instead of the host holding a whole hidden DOM alive.
 import * as vscode from 'vscode';
+import { exportNeutralisesFormulas } from '../exportSetting';
 import { shown } from '../say';
 import { safeText } from '../../core/output';
 import { log } from '../log';
@@ -230,7 +231,7 @@ export class ResultsPanel extends PanelPage {
       return;
     }
     // On unless the user turned it off by name (docs/results-table.md, "Export").
-    const neutraliseFormulas = vscode.workspace.getConfiguration('paygate.export').get<boolean>('neutraliseFormulas', true);
+    const neutraliseFormulas = exportNeutralisesFormulas();
     try {
       const text = serialiseExport(msg.format, msg.columns, msg.rows, { neutraliseFormulas });
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
