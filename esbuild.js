@@ -71,6 +71,8 @@ const builds = [
     ...node,
     banner: { js: '#!/usr/bin/env node' },
     plugins: [programApart()],
+    // node-postgres (the team ledger) is bundled; its optional native binding is never loaded (pg.native).
+    external: ['pg-native'],
   },
   // The language server runs in its own process: started by the extension over node IPC, by
   // `paygate lsp --stdio` (which bundles it too) or by any editor with `node dist/language-server.js --stdio`.

@@ -1,13 +1,57 @@
 import { hostname, homedir } from 'node:os';
-import { damageText as coreDamageText, Ledger, ledgerDirectory, type Damage, type SubmissionRecord } from '../core/ledger';
+import { resolve } from 'node:path';
+import {
+  damageText as coreDamageText,
+  Ledger,
+  ledgerDirectory,
+  sentBy,
+  type Damage,
+  type LedgerStore,
+  type SubmissionRecord,
+} from '../core/ledger';
+import { LEDGER_URL_ENV, parseLedgerUrl } from '../core/ledger/team/connect';
+import { KEY_FILE_ENV, readTeamKey } from '../core/ledger/team/key';
+import { TeamLedger } from '../core/ledger/team/teamLedger';
 import type { CliContext } from './context';
 import { field } from './output';
 
 // The CLI's side of the shared submission ledger: where it is (--state DIR, else $PAYGATE_DATA_DIR, else
 // the user's data directory, the same one the editor uses), and the words for what it says.
 
-export function openLedger(ctx: CliContext, stateOption: string | undefined): Ledger {
+export function openFileLedger(ctx: CliContext, stateOption: string | undefined): Ledger {
   return new Ledger(ledgerDirectory(stateOption, { base: ctx.cwd, env: ctx.env, home: ctx.env.HOME || homedir() }));
+}
+
+/** The team ledger's URL: --ledger URL, else $PAYGATE_LEDGER_URL; undefined for the file ledger. */
+export function teamLedgerUrl(ctx: Pick<CliContext, 'env'>, ledgerOption: string | undefined): string | undefined {
+  return ledgerOption ?? (ctx.env[LEDGER_URL_ENV] || undefined);
+}
+
+/** A team ledger URL that is not one: the command's usage error, before anything is read or sent. */
+export class LedgerUrlError extends Error {}
+
+/** The team ledger at `url`, with the team key of $PAYGATE_LEDGER_KEY_FILE (its problem kept for when a key is needed). */
+export function openTeamLedger(ctx: CliContext, url: string): TeamLedger {
+  const parsed = parseLedgerUrl(url);
+  if (!parsed.ok) throw new LedgerUrlError(parsed.message);
+  const keyFile = ctx.env[KEY_FILE_ENV];
+  const key = keyFile ? readTeamKey(resolve(ctx.cwd, keyFile)) : undefined;
+  return new TeamLedger({
+    url: parsed.url,
+    env: ctx.env,
+    home: ctx.env.HOME || homedir(),
+    ...(key?.ok ? { key: key.key } : {}),
+    keyProblem: key && !key.ok ? key.message : `no team key: set ${KEY_FILE_ENV} to the file 'paygate ledger init --key-out FILE' wrote`,
+  });
+}
+
+/**
+ * One store at a time: the team ledger when --ledger URL or $PAYGATE_LEDGER_URL names one (never the file
+ * ledger instead, whatever happens to the team ledger), else the file ledger of --state DIR.
+ */
+export function openLedger(ctx: CliContext, stateOption: string | undefined, ledgerOption?: string): LedgerStore {
+  const url = teamLedgerUrl(ctx, ledgerOption);
+  return url === undefined ? openFileLedger(ctx, stateOption) : openTeamLedger(ctx, url);
 }
 
 /** Whether a record's process is still running on this machine (a "sending" record may be in flight). */
@@ -21,19 +65,22 @@ export function sendingNow(r: SubmissionRecord): boolean {
   }
 }
 
-export function damageText(d: Damage, ledger: Ledger): string {
-  return coreDamageText(d, ledger.filePath);
+export function damageText(d: Damage, ledger: LedgerStore): string {
+  return coreDamageText(d, ledger.kind === 'file' ? ledger.filePath : ledger.place);
 }
 
 /** What the earlier send was, in one line: when, from where, and what came of it. */
 export function describeEarlier(r: SubmissionRecord): string {
-  const from = r.face === 'editor' ? 'the editor' : 'the CLI';
-  return `${field(r.time)} from ${from} (${field(r.file)}): ${field(earlierState(r))}`;
+  const who = r.role === undefined ? ` from ${r.face === 'editor' ? 'the editor' : 'the CLI'}` : field(sentBy(r));
+  return `${field(r.time)}${who} (${field(r.file)}): ${field(earlierState(r))}`;
 }
 
 /** Still sending, interrupted, or the outcome with its kind and ids. */
 function earlierState(r: SubmissionRecord): string {
   if (r.state === 'sending') {
+    // Another member's machine: whether it is still on its way cannot be seen from here.
+    if (r.role !== undefined && r.host !== hostname())
+      return 'no answer recorded: still being sent, or interrupted (the payments may exist)';
     return sendingNow(r)
       ? `still being sent by process ${r.pid}`
       : 'interrupted while sending (no answer recorded; the payments may exist)';

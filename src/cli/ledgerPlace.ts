@@ -3,6 +3,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { LEDGER_FILE } from '../core/ledger/files';
 import { ledgerDirectory } from '../core/ledger/location';
+
+/** $PAYGATE_LEDGER_URL (core/ledger/team/connect.ts says it too; this file must not load the team ledger's client). */
+const LEDGER_URL_ENV = 'PAYGATE_LEDGER_URL';
 import type { CliContext } from './context';
 
 // Where the CLI's ledger is, without loading the ledger: `paygate lint` asks whether there is one before
@@ -13,7 +16,11 @@ export function ledgerDirectoryFor(ctx: Pick<CliContext, 'cwd' | 'env'>, state: 
   return ledgerDirectory(state, { base: ctx.cwd, env: ctx.env, home: ctx.env.HOME || homedir() });
 }
 
-/** Whether a ledger has been written there (a send from either face). */
+/**
+ * Whether there is a ledger to read: a team ledger named by $PAYGATE_LEDGER_URL (always read: lint says so
+ * when it cannot be), or a file ledger written there (a send from either face).
+ */
 export function ledgerIsPresent(ctx: Pick<CliContext, 'cwd' | 'env'>, state: string | undefined): boolean {
+  if (ctx.env[LEDGER_URL_ENV]) return true;
   return existsSync(join(ledgerDirectoryFor(ctx, state), LEDGER_FILE));
 }

@@ -1,4 +1,4 @@
-import type { Ledger, OrderIdAt, Target } from '../core/ledger';
+import type { LedgerStore, OrderIdAt, Target } from '../core/ledger';
 import { ledgerDiagnostics } from '../core/rules/ledgerChecks';
 import type { LintResult } from '../core/rules/lint';
 import type { Severity } from '../core/rules/codes';
@@ -30,7 +30,7 @@ export function ledgerFor(values: LedgerTargetOptions, ctx: CliContext): LintLed
 }
 
 async function addFindings(
-  ledger: Ledger,
+  ledger: LedgerStore,
   target: Target | undefined,
   result: LintResult,
   name: string,
@@ -47,7 +47,9 @@ async function addFindings(
     return { ...omitted, error: omitted.error + found.omitted };
   } catch (err) {
     ctx.stderr(
-      `paygate lint: ${name}: the submission ledger ${ledger.directory} could not be read (${(err as Error).message}); already-sent and cvv-after-send are not checked\n`,
+      ledger.kind === 'file'
+        ? `paygate lint: ${name}: the submission ledger ${ledger.directory} could not be read (${(err as Error).message}); already-sent and cvv-after-send are not checked\n`
+        : `paygate lint: ${name}: ${(err as Error).message}; the resend guard could not be checked (already-sent and cvv-after-send are not checked)\n`,
     );
     return result.omitted;
   }

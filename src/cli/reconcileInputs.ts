@@ -11,6 +11,7 @@ import { FileRefused, readRegularFile } from '../core/regularFile';
 import { textPieces } from '../core/textFile';
 import type { CliContext } from './context';
 import { readInput } from './io';
+import { storePlace } from '../core/ledger/store';
 import { openLedger } from './ledger';
 import { field } from './output';
 
@@ -61,7 +62,7 @@ export async function ledgerBatches(
   try {
     records = (await ledger.read()).records;
   } catch (err) {
-    return { error: `cannot read the submission ledger ${ledger.filePath}: ${(err as Error).message}` };
+    return { error: `cannot read ${storePlace(ledger)}: ${(err as Error).message}` };
   }
   const changed: string[] = [];
   const selected = acceptedSubmissions(records, to.environment, to.localStateDir);
@@ -75,7 +76,7 @@ export async function ledgerBatches(
     if (f.note) changed.push(`${field(f.record.file)} (sent ${f.record.time}): ${f.note}`);
   }
   const batches = files.filter((f) => f.rows.length > 0).map((f): BatchSource => ({ name: f.file, rows: f.rows }));
-  return { batches, changed, ledger: ledger.filePath };
+  return { batches, changed, ledger: ledger.kind === 'file' ? ledger.filePath : ledger.place };
 }
 
 /** Streams a report file (or standard input) into the reconciliation, piece by piece (in `encoding`: a template's reportEncode). */

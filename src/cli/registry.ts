@@ -104,6 +104,7 @@ export const COMMANDS: readonly CommandEntry[] = [
       '--yes',
       '--allow-resend',
       '--state',
+      '--ledger',
       '--config',
     ],
     readme: {
@@ -116,11 +117,21 @@ export const COMMANDS: readonly CommandEntry[] = [
     // The user-facing name of the ledger's listing stays `history` (scripts call it); in the code it is the ledger.
     name: 'history',
     load: () => import('./commands/history.js').then((m) => m.historyCommand),
-    options: ['--format', '--limit', '--state'],
+    options: ['--format', '--limit', '--state', '--ledger'],
     readme: {
       usage: 'paygate history',
       what: 'the submission ledger shared with the editor: what was sent, where, and what came of it',
       doc: 'submissions.md',
+    },
+  },
+  {
+    name: 'ledger',
+    load: () => import('./commands/ledger.js').then((m) => m.ledgerCommand),
+    options: ['--ledger', '--key-out', '--grant', '--format'],
+    readme: {
+      usage: 'paygate ledger init|status',
+      what: 'the team ledger on PostgreSQL: creates its schema and the team key, or says which store, its schema version, records and whether the key matches',
+      doc: 'submissions.md#one-ledger-for-a-team',
     },
   },
   {

@@ -3,7 +3,9 @@
 # ripgrep (fills code-server's ripgrep download cache), libkrb5-dev and a C/C++ toolchain (code-server's
 # native modules build from source because their prebuilt downloads are unreachable), unzip (the pack
 # test lists and reads the built VSIX with it), pre-commit (the hooks, tried on a scratch repository) and
-# Neovim (the second real editor test/language-server/neovim.test.ts drives over `paygate lsp --stdio`).
+# Neovim (the second real editor test/language-server/neovim.test.ts drives over `paygate lsp --stdio`) and
+# PostgreSQL's server binaries (the team ledger's tests start a throwaway cluster from them:
+# test/fixtures/postgres/cluster.ts; the package's own cluster is not used).
 # Idempotent and quiet: does nothing when everything is present. Needs root (or sudo) for apt-get.
 set -euo pipefail
 
@@ -16,6 +18,7 @@ command -v python3 >/dev/null 2>&1 || need+=(python3)
 command -v unzip >/dev/null 2>&1 || need+=(unzip)
 command -v pre-commit >/dev/null 2>&1 || need+=(pre-commit)
 command -v nvim >/dev/null 2>&1 || need+=(neovim)
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || need+=(postgresql)
 # Fonts so screenshots show text, not boxes.
 [ -d /usr/share/fonts/truetype/dejavu ] || need+=(fonts-dejavu-core)
 

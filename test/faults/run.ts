@@ -13,6 +13,7 @@ import { testContext } from '../fixtures/cli/context';
 import { faultyFs, type WriteFault } from './faultyFs';
 import { MODEL } from './model';
 import { StandIn, type Fault } from './standIn';
+import { teamTrials } from './team';
 
 // `npm run test:faults`: the money path under every modelled fault. A scripted stand-in gateway, a file
 // system that fails the Nth write, kill -9 of real `paygate submit` processes at seeded random moments, and
@@ -369,6 +370,12 @@ async function main(): Promise<void> {
     await killTrials(Number(process.env.PAYGATE_FAULT_KILLS ?? 10));
     await partsKillTrials(Number(process.env.PAYGATE_FAULT_PART_KILLS ?? 4));
     await concurrentTrials(4);
+    // The team ledger on a real PostgreSQL server: the same faults across two members, races, kills, restarts.
+    await teamTrials(
+      { root, dir, standIn, env, batch, check, noDoubles, trial: () => ++trials, exited, random, deadline: DEADLINE },
+      Number(process.env.PAYGATE_FAULT_TEAM_RACES ?? 20),
+      Number(process.env.PAYGATE_FAULT_TEAM_KILLS ?? 4),
+    );
   } finally {
     await standIn.stop();
     rmSync(dir, { recursive: true, force: true });

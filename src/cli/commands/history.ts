@@ -1,6 +1,6 @@
-import { localGatewayText, recordedOutcomeText, type SubmissionRecord } from '../../core/ledger';
+import { localGatewayText, recordedOutcomeText, sentBy, type SubmissionRecord } from '../../core/ledger';
 import type { CliContext } from '../context';
-import { damageText, openLedger, sendingNow } from '../ledger';
+import { damageText, LedgerUrlError, openLedger, sendingNow } from '../ledger';
 import { field, inputError, jsonLine } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 
@@ -8,6 +8,7 @@ export interface LedgerListOptions {
   format: 'text' | 'json';
   limit?: string;
   state?: string;
+  ledger?: string;
 }
 
 export function historyCommand(ctx: CliContext) {
@@ -28,6 +29,10 @@ export function historyCommand(ctx: CliContext) {
     .addOption(choiceOption('--format <FORMAT>', 'text, or JSON: {"ledger": FILE, "records": [...]}', ['text', 'json']).default('text'))
     .option('--limit <N>', 'only the newest N submissions (read from the end of the ledger: fast on a long history)')
     .option('--state <DIR>', 'the ledger directory (default $PAYGATE_DATA_DIR, else $XDG_DATA_HOME/paygate, else ~/.local/share/paygate)')
+    .option(
+      '--ledger <URL>',
+      'the team ledger (postgres://ROLE@HOST:PORT/DATABASE; default $PAYGATE_LEDGER_URL); the file ledger when neither is set',
+    )
     .action(exits((o) => listLedger(o, ctx)));
 }
 
@@ -43,7 +48,7 @@ function state(r: SubmissionRecord): string {
 function recordText(r: SubmissionRecord): string {
   const where = `${field(r.environment)}${r.production ? ' (production)' : ''}, endpoint ${field(r.endpointId)}, from ${field(r.face)}`;
   const lines = [
-    `${field(r.time)}  ${state(r)}`,
+    `${field(r.time)}  ${state(r)}${r.role !== undefined ? `  (${field(sentBy(r).trim())})` : ''}`,
     `  ${field(r.file)} (${r.rowCount} row${r.rowCount === 1 ? '' : 's'}) → ${where}`,
     `  sha256 ${field(r.contentHash)}`,
   ];
@@ -62,7 +67,15 @@ function recordText(r: SubmissionRecord): string {
 
 /** Lists the ledger; the logic behind `paygate history`, for any argument parser to call. */
 export async function listLedger(o: LedgerListOptions, ctx: CliContext): Promise<number> {
-  const ledger = openLedger(ctx, o.state);
+  let ledger;
+  try {
+    ledger = openLedger(ctx, o.state, o.ledger);
+  } catch (err) {
+    if (err instanceof LedgerUrlError) return inputError(ctx, 'paygate history', err.message);
+    throw err;
+  }
+  // One store at a time, and which one is said: the file, or the team ledger's URL without its password.
+  const place = ledger.kind === 'file' ? ledger.filePath : ledger.place;
   const limit = o.limit === undefined ? undefined : Number(o.limit);
   if (limit !== undefined && !(Number.isInteger(limit) && limit > 0))
     return inputError(ctx, 'paygate history', `--limit must be a whole number above 0, not "${o.limit}"`);
@@ -71,18 +84,22 @@ export async function listLedger(o: LedgerListOptions, ctx: CliContext): Promise
     // With --limit the ledger is read backwards, only as far as needed (damage is found by a whole read).
     reading = limit !== undefined ? { records: await ledger.recent(limit), damage: undefined } : await ledger.read();
   } catch (err) {
-    return inputError(ctx, 'paygate history', `cannot read the submission ledger ${ledger.filePath}: ${(err as Error).message}`);
+    return inputError(
+      ctx,
+      'paygate history',
+      ledger.kind === 'file' ? `cannot read the submission ledger ${place}: ${(err as Error).message}` : (err as Error).message,
+    );
   }
   if (reading.damage) ctx.stderr(`paygate history: ${damageText(reading.damage, ledger)}\n`);
   const records = reading.records.map(({ seq: _order, ...r }) => r);
   if (o.format === 'json') {
-    ctx.stdout(jsonLine({ ledger: ledger.filePath, records, ...(reading.damage ? { damage: reading.damage } : {}) }));
+    ctx.stdout(jsonLine({ ledger: place, store: ledger.kind, records, ...(reading.damage ? { damage: reading.damage } : {}) }));
     return 0;
   }
   if (records.length === 0) {
-    ctx.stdout(`No submissions recorded in ${ledger.filePath}.\n`);
+    ctx.stdout(`No submissions recorded in ${place}.\n`);
     return 0;
   }
-  ctx.stdout(`${reading.records.map(recordText).join('\n')}\n${records.length} submission(s) in ${ledger.filePath}\n`);
+  ctx.stdout(`${reading.records.map(recordText).join('\n')}\n${records.length} submission(s) in ${place}\n`);
   return 0;
 }

@@ -56,6 +56,12 @@ export async function serveLsp(values: LspOptions, ctx: CliContext): Promise<num
 
 /** The ledger and the environment `paygate submit` would use here; none when the configuration cannot be read. */
 function ledgerTarget(ctx: CliContext): LedgerTarget | undefined {
+  // The language server reads the file ledger only: with a team ledger set it checks no already-sent rather
+  // than the wrong store's.
+  if (ctx.env.PAYGATE_LEDGER_URL) {
+    ctx.stderr('paygate lsp: the team ledger ($PAYGATE_LEDGER_URL) is not read by the language server yet: already-sent is not checked\n');
+    return undefined;
+  }
   const target = activeTarget(ctx, {});
   return target.ok ? { directory: ledgerDirectoryFor(ctx, undefined), ...target.value } : undefined;
 }

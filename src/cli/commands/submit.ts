@@ -1,7 +1,14 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { createRecurringPayments, type PathTemplates } from '../../core/gateway';
-import { alreadySentLines, LedgerWriteError, type AlreadySentRow, type Ledger, type SubmissionRecord } from '../../core/ledger';
+import {
+  alreadySentLines,
+  LedgerWriteError,
+  storePlace,
+  type AlreadySentRow,
+  type LedgerStore,
+  type SubmissionRecord,
+} from '../../core/ledger';
 import { checkSigningCredentials, type SigningCredentials } from '../../core/oauth';
 import { submitBatch, type SubmitResult, type SubmitTarget } from '../../core/submit/submitBatch';
 import type { LocalGatewayUse } from '../../local-gateway';
@@ -10,7 +17,7 @@ import { createCredentials, SECRET_ENV } from '../credentials';
 import { localGatewayRef, resolveTarget } from '../target';
 import type { CliContext } from '../context';
 import { displayPosition, readInput } from '../io';
-import { damageText, describeEarlier, openLedger } from '../ledger';
+import { damageText, describeEarlier, LedgerUrlError, openLedger } from '../ledger';
 import { EXIT, exitCodeFor, field, inputError, jsonLine, outcomeJson, outcomeText } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 
@@ -24,6 +31,7 @@ export interface SubmitOptions {
   yes?: true;
   allowResend?: true;
   state?: string;
+  ledger?: string;
   config?: string;
 }
 
@@ -79,6 +87,10 @@ export function submitCommand(ctx: CliContext) {
     .option(
       '--state <DIR>',
       'the submission ledger directory (default $PAYGATE_DATA_DIR, else $XDG_DATA_HOME/paygate, else ~/.local/share/paygate; the editor uses the same)',
+    )
+    .option(
+      '--ledger <URL>',
+      'the team ledger, shared by every member (postgres://ROLE@HOST:PORT/DATABASE; default $PAYGATE_LEDGER_URL; the team key from $PAYGATE_LEDGER_KEY_FILE); without either, the file ledger of --state',
     )
     .option(
       '--config <FILE>',
@@ -155,7 +167,13 @@ export async function submitFiles(files: string[], o: SubmitOptions, ctx: CliCon
 export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext, parts?: PartsRun): Promise<number> {
   const input = await readInput(file, ctx);
   if (!input.ok) return inputError(ctx, 'paygate submit', input.message);
-  const ledger = openLedger(ctx, o.state);
+  let ledger: LedgerStore;
+  try {
+    ledger = openLedger(ctx, o.state, o.ledger);
+  } catch (err) {
+    if (err instanceof LedgerUrlError) return inputError(ctx, 'paygate submit', `${err.message}; nothing was sent`);
+    throw err;
+  }
   const result = await submitBatch(input.text, input.name, {
     face: 'cli',
     pid: process.pid,
@@ -197,7 +215,7 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
 function reportResult(
   result: SubmitResult<CliTarget, string>,
   name: string,
-  ledger: Ledger,
+  ledger: LedgerStore,
   o: SubmitOptions,
   ctx: CliContext,
   parts?: PartsRun,
@@ -232,7 +250,7 @@ function reportResult(
     case 'sent':
       if (result.recordError)
         ctx.stderr(
-          `paygate submit: the answer could not be recorded in ${ledger.filePath} (${result.recordError}); the record stays "sending"\n`,
+          `paygate submit: the answer could not be recorded in ${storePlace(ledger)} (${result.recordError}); the record stays "sending"\n`,
         );
       if (parts && result.outcome.outcome === 'accepted') parts.sent++;
       if (o.format === 'json')
@@ -262,8 +280,15 @@ function refusedBeforeSending(
 }
 
 /** A prompt that could not be asked, or a ledger that could not be read or written whole: nothing was sent. */
-function failedBeforeSending(error: unknown, ledger: Ledger, ctx: CliContext): number {
+function failedBeforeSending(error: unknown, ledger: LedgerStore, ctx: CliContext): number {
   if (error instanceof UsageError) return inputError(ctx, 'paygate submit', error.message);
+  if (ledger.kind === 'team')
+    // Fail closed: the team ledger decides, so without it nothing goes out (and the file ledger is not asked instead).
+    return inputError(
+      ctx,
+      'paygate submit',
+      `nothing was sent: ${(error as Error).message}. Check the server and --ledger / $PAYGATE_LEDGER_URL ('paygate ledger status' tries it), then submit again`,
+    );
   const reason = error instanceof LedgerWriteError ? error.reason : (error as Error).message;
   return inputError(ctx, 'paygate submit', `nothing was sent: the submission ledger ${ledger.filePath} could not be used (${reason})`);
 }

@@ -1,6 +1,6 @@
-import type { Ledger } from './ledger';
 import { atTarget, mayHaveCreated, type SubmissionRecord, type Target } from './records';
 import type { RowKey } from './rowKeys';
+import type { LedgerStore } from './store';
 
 // Already sent: a row whose client-orderid was in a submission to the same environment and endpoint that
 // may have created payments (the outcome table's word: accepted, unknown, unrecognised, still sending or
@@ -25,7 +25,7 @@ function newest(records: readonly SubmissionRecord[]): SubmissionRecord {
  * (the send's own record, earlier ones a person already chose to send again).
  */
 export async function findAlreadySent<R extends RowRef>(
-  ledger: Ledger,
+  ledger: Pick<LedgerStore, 'recordsOfRows'>,
   rows: readonly R[],
   target: Target,
   except?: ReadonlySet<string>,

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { Batch } from '../rules/batch';
-import type { Ledger } from './ledger';
+import type { LedgerStore } from './store';
 import { mayHaveCreated, type SubmissionRecord } from './records';
 import { batchRowKeys, CVV, NOT_KEPT, valueHash, type BatchRowKeys, type RowKey } from './rowKeys';
 import type { LedgerSecret } from './secret';
@@ -87,11 +87,12 @@ export function lastSendOf(name: string): (r: SubmissionRecord) => boolean {
 }
 
 /** `batch` against a send the ledger recorded, read back from the ledger's row keys. */
-export async function diffAgainstLedger(ledger: Ledger, batch: Batch, side: LedgerSide): Promise<LedgerDiff> {
+export async function diffAgainstLedger(ledger: LedgerStore, batch: Batch, side: LedgerSide): Promise<LedgerDiff> {
   const record =
     'last' in side ? await ledger.newest(lastSendOf(side.last)) : await ledger.newest((r) => r.serialNumbers.includes(side.serial));
   const what = 'last' in side ? `no send of a file named ${side.last}` : `no submission with serial-number ${side.serial}`;
-  if (!record) return { ok: false, message: `the submission ledger ${ledger.directory} records ${what}` };
+  const place = ledger.kind === 'team' ? ledger.place : `the submission ledger ${ledger.directory}`;
+  if (!record) return { ok: false, message: `${place} records ${what}` };
   const secret = await ledger.secret(false);
   const sent = secret && (await ledger.batchRows(record.contentHash));
   if (!secret || !sent)

@@ -2,6 +2,7 @@ import type { Batch } from '../rules/batch';
 import { findAlreadySent, type AlreadySentRow } from './alreadySent';
 import type { Ledger } from './ledger';
 import { batchRowKeys, type BatchRowKeys } from './rowKeys';
+import type { LedgerStore, TeamStore } from './store';
 import {
   keyHashes,
   mayHaveCreated,
@@ -28,7 +29,8 @@ import { errorMessage } from '../errorMessage';
 export type ResendBlocker = { record: SubmissionRecord } | { damage: DamageMark };
 
 export interface GuardedSendOptions<T> {
-  ledger: Ledger;
+  /** Either store (store.ts): the file ledger's guard below, or the team ledger's database deciding (claim). */
+  ledger: LedgerStore;
   entry: NewSubmission;
   /** Hashes versions up to 0.1 may have recorded for this same content (PreparedSubmission.legacyHashes). */
   legacyHashes?: readonly string[];
@@ -69,8 +71,14 @@ export type GuardedSendResult<T> =
 
 const inFlight = new Set<string>();
 
-function flightKey(ledger: Ledger, k: GuardKey): string {
-  return JSON.stringify([ledger.directory, k.contentHash, k.environment, k.endpointId, k.localStateDir ?? null]);
+function flightKey(ledger: LedgerStore, k: GuardKey): string {
+  return JSON.stringify([
+    ledger.kind === 'team' ? ledger.place : ledger.directory,
+    k.contentHash,
+    k.environment,
+    k.endpointId,
+    k.localStateDir ?? null,
+  ]);
 }
 
 export function guardKey(entry: NewSubmission, legacyHashes: readonly string[] = []): GuardKey {
@@ -91,19 +99,27 @@ export async function guardedSend<T>(o: GuardedSendOptions<T>): Promise<GuardedS
     if ('status' in checked) return checked;
     if (o.confirmSend && !(await o.confirmSend())) return { status: 'not-confirmed' };
 
-    if (checked.damage) await o.ledger.acknowledge(checked.unattributed);
-    // The rows' keys before the "sending" line: a send that is on its way is always found by its rows.
-    if (checked.rows) await o.ledger.recordRows(o.entry.contentHash, checked.rows);
-    const record = await o.ledger.begin(o.entry);
-    const first = await raceWinner(o, key, record, checked);
-    if (first) {
-      await o.ledger.complete(
-        record.id,
-        { outcome: 'withdrawn', message: 'Not sent: the same content or rows were being sent by another process or window.' },
-        [],
-        record,
-      );
-      return { status: 'raced', earlier: first };
+    let record: SubmissionRecord;
+    if (o.ledger.kind === 'team') {
+      const claimed = await claimInTeam(o.ledger, o, checked);
+      if (!('record' in claimed)) return claimed;
+      record = claimed.record;
+    } else {
+      const ledger = o.ledger;
+      if (checked.damage) await ledger.acknowledge(checked.unattributed);
+      // The rows' keys before the "sending" line: a send that is on its way is always found by its rows.
+      if (checked.rows) await ledger.recordRows(o.entry.contentHash, checked.rows);
+      record = await ledger.begin(o.entry);
+      const first = await raceWinner({ ...o, ledger }, key, record, checked);
+      if (first) {
+        await ledger.complete(
+          record.id,
+          { outcome: 'withdrawn', message: 'Not sent: the same content or rows were being sent by another process or window.' },
+          [],
+          record,
+        );
+        return { status: 'raced', earlier: first };
+      }
     }
 
     const outcome = await o.send();
@@ -116,7 +132,7 @@ export async function guardedSend<T>(o: GuardedSendOptions<T>): Promise<GuardedS
       return { status: 'sent', record, outcome, recordError: errorMessage(err) };
     }
     // Housekeeping after the answer is recorded; a failure leaves the entries pending, where they are read too.
-    await o.ledger.tidyRows().catch(() => undefined);
+    if (o.ledger.kind === 'file') await o.ledger.tidyRows().catch(() => undefined);
     return result;
   } finally {
     inFlight.delete(flight);
@@ -163,6 +179,27 @@ async function checkBeforeSending<T>(o: GuardedSendOptions<T>, key: GuardKey): P
 }
 
 /**
+ * The team ledger decides: the submission, its content's claim and its rows' claims in one transaction.
+ * A claim held by a submission the guard did not show (another member's send that committed meanwhile)
+ * refuses this one: the same content is "raced", shared rows "already-sent", each naming the holder.
+ */
+async function claimInTeam<T>(
+  ledger: TeamStore,
+  o: GuardedSendOptions<T>,
+  checked: Checked,
+): Promise<{ record: SubmissionRecord } | GuardedSendResult<T>> {
+  const claim = await ledger.claim(o.entry, checked.rows, o.allowResend === true ? 'all' : checked.acknowledged);
+  if (claim.status === 'claimed') return { record: claim.record };
+  if (claim.status === 'content-held') return { status: 'raced', earlier: claim.holder };
+  const rows: AlreadySentRow[] = [];
+  for (const r of checked.rows?.rows ?? []) {
+    const earlier = claim.holders.get(r.key);
+    if (earlier) rows.push({ key: r.key, orderId: r.orderId, line: r.line, earlier });
+  }
+  return { status: 'already-sent', rows };
+}
+
+/**
  * Two processes may pass the guard at the same moment. The same content: append order decides, the first
  * one sends; every process reads that order from the same place (the ledger's order, through the index's
  * sealed lines and the ledger's lines past them: ledgerIndex.ts), so they all agree on the first. Shared rows
@@ -171,7 +208,7 @@ async function checkBeforeSending<T>(o: GuardedSendOptions<T>, key: GuardKey): P
  * neither sends twice). The earlier record that wins, or undefined.
  */
 async function raceWinner<T>(
-  o: GuardedSendOptions<T>,
+  o: GuardedSendOptions<T> & { ledger: Ledger },
   key: GuardKey,
   record: SubmissionRecord,
   checked: Checked,

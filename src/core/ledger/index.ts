@@ -11,3 +11,4 @@ export * from './alreadySent';
 export * from './rowKeys';
 export * from './batchDiff';
 export * from './fileDiff';
+export * from './store';

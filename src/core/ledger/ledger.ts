@@ -43,6 +43,8 @@ import {
 export const DEFAULT_ROTATE_BYTES = 64 * 1024 * 1024;
 
 export class Ledger {
+  /** The file store (store.ts: the team ledger is the other). */
+  readonly kind = 'file' as const;
   private readonly file: string;
   private readonly rotateBytes: number;
   private readonly now: () => Date;

@@ -23,6 +23,15 @@ export function sentAt(r: Pick<SubmissionRecord, 'time'>): string {
   return `${r.time.slice(0, 10)} ${r.time.slice(11, 16)} UTC`;
 }
 
+/**
+ * Who sent it, where a team ledger recorded it: " by ROLE from the editor on HOST" (the database role the
+ * team's server vouches for); nothing for the file ledger, which is one person's.
+ */
+export function sentBy(r: Pick<SubmissionRecord, 'role' | 'face' | 'host'>): string {
+  if (r.role === undefined) return '';
+  return ` by ${r.role} from ${r.face === 'editor' ? 'the editor' : 'the CLI'} on ${r.host}`;
+}
+
 /** How a submission ended, in a few words: its outcome (and kind), or that no answer was recorded yet. */
 export function submissionState(r: Pick<SubmissionRecord, 'state' | 'outcome' | 'kind'>): string {
   if (r.state === 'sending') return 'no answer recorded (still sending, or interrupted)';
@@ -44,7 +53,7 @@ function shownId(orderId: string): string {
 export function alreadySentMessage(row: AlreadySentRow): string {
   const r = row.earlier;
   return (
-    `client-orderid ${shownId(row.orderId)} was already sent on ${sentAt(r)} to ${r.environment}, endpoint ${r.endpointId} ` +
+    `client-orderid ${shownId(row.orderId)} was already sent${sentBy(r)} on ${sentAt(r)} to ${r.environment}, endpoint ${r.endpointId} ` +
     `(${serialText(r)}, ${submissionState(r)}): sending it again may create its payments twice`
   );
 }

@@ -1,4 +1,4 @@
-import { batchRowKeys, rowsByKey, type BatchRowKeys, type Ledger, type RowKey, type SubmissionRecord } from '../ledger';
+import { batchRowKeys, rowsByKey, type BatchRowKeys, type LedgerStore, type RowKey, type SubmissionRecord } from '../ledger';
 import type { LedgerSecret } from '../ledger/secret';
 import type { Batch } from '../rules/batch';
 import { acceptedSendOf, readSentBatch, sentOnOf, stillAsSent, toOtherLocalGateway } from './batches';
@@ -13,7 +13,7 @@ import type { BatchRowInput } from './types';
 // changed is not what was sent; both are left out and named. The ledger's row keys say all this without
 // keeping a value.
 
-export type SentRowsLedger = Pick<Ledger, 'secret' | 'batchRows' | 'recordsOfRows' | 'guardView'>;
+export type SentRowsLedger = Pick<LedgerStore, 'secret' | 'batchRows' | 'recordsOfRows' | 'guardView'>;
 
 /** How many sends holding a batch's rows are read to date them, newest first. */
 const MAX_SENDS = 50;

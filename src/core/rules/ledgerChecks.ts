@@ -4,7 +4,7 @@ import {
   alreadySentOf,
   refsOf,
   rowRefs,
-  type Ledger,
+  type LedgerStore,
   type OrderIdAt,
   type SubmissionRecord,
   type Target,
@@ -45,7 +45,7 @@ export interface LedgerFindings {
  * were in an accepted submission (or a ledger of 0.1, which kept no rows) has its content hashed for
  * cvv-after-send, so a new batch of 100,000 rows is not hashed whole for nothing.
  */
-export async function ledgerDiagnostics(ledger: Ledger, batch: Batch, options: LedgerCheckOptions = {}): Promise<LedgerFindings> {
+export async function ledgerDiagnostics(ledger: LedgerStore, batch: Batch, options: LedgerCheckOptions = {}): Promise<LedgerFindings> {
   const diagnostics: LintDiagnostic[] = [];
   let omitted = 0;
   const secret = await ledger.secret(false);
@@ -95,7 +95,7 @@ function acceptedContents(byKey: ReadonlyMap<string, readonly SubmissionRecord[]
  * Whether the ledger records this batch's content (today's hash or an older one) as accepted; `among`:
  * the accepted contents its rows were found in, when the ledger keeps rows (no other can be this one).
  */
-export async function acceptedContent(ledger: Ledger, batch: Batch, raw?: string, among?: ReadonlySet<string>): Promise<boolean> {
+export async function acceptedContent(ledger: LedgerStore, batch: Batch, raw?: string, among?: ReadonlySet<string>): Promise<boolean> {
   if (!batch.columnIndex.has(CVV)) return false;
   const text = batch.csv.text;
   const key = { contentHash: batchContentHash(text), legacyHashes: legacyContentHashes(text, raw), environment: '', endpointId: '' };
@@ -103,7 +103,7 @@ export async function acceptedContent(ledger: Ledger, batch: Batch, raw?: string
   return anyAccepted(ledger, key);
 }
 
-async function anyAccepted(ledger: Ledger, key: Parameters<Ledger['guardView']>[0]): Promise<boolean> {
+async function anyAccepted(ledger: LedgerStore, key: Parameters<LedgerStore['guardView']>[0]): Promise<boolean> {
   return (await ledger.guardView(key)).records.some((r) => r.outcome === 'accepted');
 }
 

@@ -5,7 +5,7 @@ import { answerIds, completionFor, type AnswerIds } from '../ledger/fromOutcome'
 import { submissionEntry } from '../ledger/entry';
 import type { AlreadySentRow } from '../ledger/alreadySent';
 import { guardedSend, type GuardedSendResult, type ResendBlocker } from '../ledger/guard';
-import type { Ledger } from '../ledger/ledger';
+import type { LedgerStore } from '../ledger/store';
 import type { LedgerFace, LocalGatewayRef } from '../ledger/records';
 import { errorMessage } from '../errorMessage';
 
@@ -31,7 +31,7 @@ export interface SubmitFace<T extends SubmitTarget, R> {
   face: LedgerFace;
   pid: number;
   host: string;
-  ledger: Ledger;
+  ledger: LedgerStore;
   /** The file as the ledger names it (a path, or a URI for a document that is not a file). */
   file: string;
   /**
