@@ -177,6 +177,7 @@ export const COMMANDS: readonly CommandEntry[] = [
       '--avg',
       '--currency',
       '--view',
+      '--max-groups',
     ],
     readme: {
       usage: 'paygate report TEMPLATE',
@@ -198,6 +199,7 @@ export const COMMANDS: readonly CommandEntry[] = [
       '--avg',
       '--currency',
       '--view',
+      '--max-groups',
       '--template',
       '--delimiter',
       '--format',
