@@ -187,6 +187,7 @@ export const COMMANDS: readonly CommandEntry[] = [
       '--avg',
       '--currency',
       '--view',
+      '--max-groups',
     ],
     readme: {
       usage: 'paygate report TEMPLATE',
@@ -208,6 +209,7 @@ export const COMMANDS: readonly CommandEntry[] = [
       '--avg',
       '--currency',
       '--view',
+      '--max-groups',
       '--template',
       '--delimiter',
       '--format',

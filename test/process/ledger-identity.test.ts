@@ -32,12 +32,16 @@ function batchOf(ids: readonly string[], cards: readonly string[] = CARDS, amoun
   );
 }
 
-async function send(ledger: Ledger, text: string): Promise<GuardedSendResult<string>> {
+async function send(ledger: Ledger, text: string, stateDir?: string): Promise<GuardedSendResult<string>> {
   const prepared = prepareSubmission(text);
   assert.equal(prepared.refusal, undefined, prepared.refusal?.message);
   return guardedSend({
     ledger,
-    entry: newSubmission({ contentHash: prepared.contentHash, rowCount: prepared.rowCount }),
+    entry: newSubmission({
+      contentHash: prepared.contentHash,
+      rowCount: prepared.rowCount,
+      ...(stateDir !== undefined && { localGateway: { stateDir, startId: 'run-1', today: '01.03.2027' } }),
+    }),
     batch: prepared.lint.batch,
     legacyHashes: prepared.legacyHashes,
     send: async () => 'sent',
@@ -121,5 +125,26 @@ describe('a ledger written before the gateway reading', () => {
     fs.rmSync(path.join(dir, 'guard'), { recursive: true });
     const r = await send(new Ledger(dir), batchOf(['OLD-0001'], ['4242424242424242']));
     assert.equal(r.status, 'already-sent');
+  });
+});
+
+describe('the identity of the target', () => {
+  it('a local gateway state directory reached through a symlink is the same local gateway: the unchanged file and its rows are refused', async (t) => {
+    const dir = tempDir(t);
+    const state = path.join(dir, 'state');
+    fs.mkdirSync(state);
+    fs.symlinkSync(state, path.join(dir, 'link'));
+    fs.symlinkSync(path.join(dir, 'link'), path.join(dir, 'link-of-link'));
+    const ledger = new Ledger(path.join(dir, 'ledger'));
+    assert.equal((await send(ledger, batchOf(['T-0001', 'T-0002']), state)).status, 'sent');
+    assert.equal((await send(ledger, batchOf(['T-0001', 'T-0002']), path.join(dir, 'link'))).status, 'duplicate');
+    assert.equal((await send(ledger, batchOf(['T-0002', 'T-0001']), path.join(dir, 'link-of-link'))).status, 'already-sent');
+    const other = path.join(dir, 'other');
+    fs.mkdirSync(other);
+    assert.equal(
+      (await send(ledger, batchOf(['T-0001', 'T-0002']), other)).status,
+      'sent',
+      'another state directory is another local gateway',
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { maskText } from '../output';
 import { recordedFacts, type LedgerOutcomeName } from '../gateway/outcomes';
 import type { LedgerFs } from './ledgerFs';
@@ -235,9 +236,30 @@ export function sameTarget(r: SubmissionRecord, key: GuardKey): boolean {
   return atTarget(r, key) && (r.contentHash === key.contentHash || (key.legacyHashes?.includes(r.contentHash) ?? false));
 }
 
-/** Two local gateways differ only when both are known: a record that names none may have gone to either. */
+/**
+ * Two local gateways differ only when both are known: a record that names none may have gone to either.
+ * A state directory is compared by its real path (symlinks resolved): a link to the same folder is the
+ * same local gateway, holding the same payments.
+ */
 function sameLocalGateway(a: string | undefined, b: string | undefined): boolean {
-  return a === undefined || b === undefined || a === b;
+  return a === undefined || b === undefined || a === b || realDir(a) === realDir(b);
+}
+
+const realDirs = new Map<string, string>();
+
+/** A folder's real path (cached: the guard compares every record's); the path itself when it cannot be resolved (gone). */
+export function realDir(dir: string): string {
+  let real = realDirs.get(dir);
+  if (real === undefined) {
+    try {
+      real = realpathSync(dir);
+    } catch {
+      real = dir;
+    }
+    if (realDirs.size > 1000) realDirs.clear();
+    realDirs.set(dir, real);
+  }
+  return real;
 }
 
 /**

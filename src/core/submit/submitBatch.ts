@@ -8,6 +8,8 @@ import { guardedSend, type GuardedSendResult, type ResendBlocker } from '../ledg
 import type { LedgerStore } from '../ledger/store';
 import { checkApprovals, type Approval } from '../ledger/approvals';
 import type { LedgerFace, LocalGatewayRef } from '../ledger/records';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../payload';
+import { payloadLengthProblem } from '../rules/payloadCheck';
 import { errorMessage } from '../errorMessage';
 
 // The submit use case, the same steps for the terminal and the editor: submission preparation (lint gate,
@@ -46,6 +48,8 @@ export interface SubmitFace<T extends SubmitTarget, R> {
   localGateway?: (target: T) => Promise<LocalGatewayRef | undefined>;
   /** Send whatever the ledger says (the CLI's --allow-resend). */
   allowResend?: boolean;
+  /** A run of parts: a content accepted at the target before is never sent again (guard.ts). */
+  keepAccepted?: boolean;
   confirmResend?: (blocker: ResendBlocker, target: T) => Promise<boolean>;
   /** Asked when rows of the batch were already sent to the target (every one, in file order); absent: refuse. */
   confirmRowResend?: (rows: readonly AlreadySentRow[], target: T) => Promise<boolean>;
@@ -66,7 +70,7 @@ export type SubmitResult<T, R> =
   | { status: 'no-target'; refusal: R; prepared: PreparedSubmission }
   | {
       status: 'refused';
-      reason: 'invalid-environment' | 'local-gateway-failed' | 'needs-approval';
+      reason: 'invalid-environment' | 'local-gateway-failed' | 'batch-too-large' | 'needs-approval';
       message: string;
       prepared: PreparedSubmission;
       target: T;
@@ -115,6 +119,11 @@ async function sendToTarget<T extends SubmitTarget, R>(
   const problems = environmentProblems(target.environment, target.paths, 'create');
   if (problems.length > 0)
     return { status: 'refused', reason: 'invalid-environment', message: `${problems.join('; ')}; nothing was sent`, prepared, target };
+  // batch-too-large is an error for submit whatever its severity in lint: the gateway would refuse the
+  // request (a 413 or its validation error) and nothing may leave that it must refuse.
+  const tooLarge = payloadLengthProblem(prepared.payload.length, target.environment.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES);
+  if (tooLarge !== undefined)
+    return { status: 'refused', reason: 'batch-too-large', message: `${tooLarge}; nothing was sent`, prepared, target };
   let localGateway: LocalGatewayRef | undefined;
   try {
     localGateway = await face.localGateway?.(target);
@@ -163,6 +172,7 @@ async function sendToTarget<T extends SubmitTarget, R>(
       legacyHashes: prepared.legacyHashes,
       batch: prepared.lint.batch,
       allowResend: face.allowResend === true,
+      ...(face.keepAccepted ? { keepAccepted: true } : {}),
       ...(face.confirmResend ? { confirmResend: (b: ResendBlocker) => face.confirmResend!(b, target) } : {}),
       ...(face.confirmRowResend ? { confirmRowResend: (rows: readonly AlreadySentRow[]) => face.confirmRowResend!(rows, target) } : {}),
       ...(face.confirmSend ? { confirmSend: () => face.confirmSend!(target, prepared) } : {}),

@@ -46,6 +46,7 @@ export type SubmitRefusal =
   | 'unknown-environment'
   | 'no-credentials'
   | 'local-gateway-failed'
+  | 'batch-too-large'
   | 'not-confirmed'
   | 'duplicate-declined'
   | 'already-sent'
@@ -280,6 +281,8 @@ function refusedBeforeSending(result: Extract<CoreResult, { status: 'refused' }>
       return refuse('local-gateway-failed', `Nothing was sent: the local gateway did not say its date (${result.message}).`);
     case 'invalid-environment':
       return refuse('invalid-environment', `${result.message.replace(/; nothing was sent$/, '')}. Nothing was sent.`);
+    case 'batch-too-large':
+      return refuse('batch-too-large', `${result.message.replace(/; nothing was sent$/, '')}. Nothing was sent.`);
     default:
       return refuse(result.reason, `${result.message}.`);
   }
