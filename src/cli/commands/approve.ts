@@ -8,7 +8,7 @@ import type { CliContext } from '../context';
 import { readInput } from '../io';
 import { LedgerUrlError, openTeamLedger, teamLedgerUrl } from '../ledger';
 import { field, inputError } from '../output';
-import { exits, paygateCommand, runCommand } from '../parser';
+import { exits, paygateCommand } from '../parser';
 
 // `paygate approve FILE [--env NAME]`: the checker's half of maker-checker. Records, in the team ledger,
 // that this member (the database role) approves this exact content for this environment; a submit to an
@@ -43,8 +43,6 @@ export function approveCommand(ctx: CliContext) {
     .option('--config <FILE>', 'configuration file (as paygate submit chooses it)')
     .action(exits((file, o) => approve(file, o, ctx)));
 }
-
-export const runApprove = (args: string[], ctx: CliContext) => runCommand(approveCommand, args, ctx);
 
 export async function approve(file: string, o: ApproveOptions, ctx: CliContext): Promise<number> {
   const command = 'paygate approve';
