@@ -1,4 +1,5 @@
-import { approvalsText, type Approval } from '../../core/ledger/approvals';
+import { approvalsText } from '../../core/ledger/approvals';
+import type { Approval } from '../../core/ledger/store';
 import { localGatewayText, recordedOutcomeText, sentBy, type SubmissionRecord } from '../../core/ledger';
 import type { CliContext } from '../context';
 import { damageText, LedgerUrlError, openLedger, sendingNow } from '../ledger';

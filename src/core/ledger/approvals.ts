@@ -1,18 +1,9 @@
-import type { LedgerStore } from './store';
+import type { Approval, LedgerStore } from './store';
 
 // Maker-checker: an environment with `"approvals": N` sends a batch only once N members other than the
 // submitter have approved that exact content (its content hash, so any edit voids earlier approvals) for
 // that environment. Approvals are rows of the team ledger; the file ledger, one person's, cannot hold them,
 // so such an environment refuses to send from it.
-
-export interface Approval {
-  role: string;
-  host: string;
-  /** ISO time. */
-  at: string;
-  /** Whether it is the asking member's own (current_user): it never counts for their send. */
-  mine: boolean;
-}
 
 export type ApprovalCheck = { ok: true; approvals: Approval[] } | { ok: false; message: string };
 

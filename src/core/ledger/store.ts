@@ -1,4 +1,3 @@
-import type { Approval } from './approvals';
 import type { Ledger } from './ledger';
 import type { Completion, GuardKey, LedgerReading, NewSubmission, SubmissionRecord } from './records';
 import type { BatchRowKeys } from './rowKeys';
@@ -9,6 +8,16 @@ import type { LedgerSecret } from './secret';
 // history read either through the same methods; the one difference is who decides a send: the file
 // ledger's guard orders racing sends by its append order (guard.ts), the team ledger's database decides
 // with unique constraints in the transaction that records "sending" (claim).
+
+/** One member's approval of a content for an environment (approvals.ts: maker-checker). */
+export interface Approval {
+  role: string;
+  host: string;
+  /** ISO time. */
+  at: string;
+  /** Whether it is the asking member's own (current_user): it never counts for their send. */
+  mine: boolean;
+}
 
 /** What claiming a send's content and rows in the team ledger came to. */
 export type Claim =

@@ -12,7 +12,7 @@ import {
   type SubmissionRecord,
   type Target,
 } from '../records';
-import type { Approval } from '../approvals';
+import type { Approval } from '../store';
 import type { BatchRowKeys } from '../rowKeys';
 import type { LedgerSecret } from '../secret';
 import type { Claim, TeamStore } from '../store';
