@@ -99,6 +99,7 @@ export class App {
       post: (msg) => this.post(msg),
       changed: () => this.saveSoon(),
       exportName: (what, extension) => exportName(`${this.title} ${what}`, 'csv').replace(/\.csv$/, `.${extension}`),
+      title: () => this.title,
     });
     const q = this.query;
     root.append(this.banner, this.toolbar.element, q.bar.element, q.bar.error, this.status, q.groupChip, this.gridHost, q.summary.element);

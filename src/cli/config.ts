@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { FileRefused, readRegularFileSync } from '../core/regularFile';
 import { isAbsolute, join, resolve } from 'node:path';
 import { CliConfigSchema, formatZodIssues, type GatewayConfig } from '../core/gateway';
 import { readJsonText } from '../core/gateway/jsonPosition';
@@ -30,8 +30,9 @@ export function loadCliConfig(
   for (const file of candidates) {
     let bytes: Buffer;
     try {
-      bytes = readFileSync(file);
+      bytes = readRegularFileSync(file, configPath ?? file);
     } catch (err) {
+      if (err instanceof FileRefused && err.code !== 'ENOENT') return { ok: false, message: err.message };
       if (given === undefined && (err as NodeJS.ErrnoException).code === 'ENOENT') continue;
       return {
         ok: false,

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { FileRefused, readRegularFileSync } from '../core/regularFile';
 import { resolve } from 'node:path';
 import type { SigningCredentials } from '../core/oauth';
 import { demoMerchantCredentials } from '../local-gateway';
@@ -16,8 +16,9 @@ export const SECRET_ENV = {
 
 function readKeyFile(cwd: string, file: string, source: string): Result<string> {
   try {
-    return { ok: true, value: readFileSync(resolve(cwd, file), 'utf8') };
+    return { ok: true, value: readRegularFileSync(resolve(cwd, file), file).toString('utf8') };
   } catch (err) {
+    if (err instanceof FileRefused && err.code === undefined) return { ok: false, message: `${err.message} (${source})` };
     const code = (err as NodeJS.ErrnoException).code;
     return {
       ok: false,

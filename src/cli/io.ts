@@ -6,6 +6,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { CliContext } from './context';
 import { LineIndex, type Position } from '../core/text';
 import { terminalField } from '../core/output';
+import { cannotReadText, openRegularFile } from '../core/regularFile';
 
 // Reading inputs for the CLI: errors are values that name the file (and line and column for bad bytes).
 // Writing a fixed file: through a private temporary file and a rename, never weakening the file.
@@ -35,24 +36,18 @@ function overLimit(name: string, what: string, max: number, flag: boolean): stri
 }
 
 /**
- * A regular file up to `max` bytes. Opened without waiting (a FIFO would block the open until a writer
- * came) and checked on the open descriptor, so what is checked is what is read.
+ * A regular file up to `max` bytes, opened and checked by the one check (core/regularFile.ts: a FIFO, a
+ * device or a directory is refused at once).
  */
 async function readRegularFile(path: string, name: string, max: number, flag: boolean): Promise<Buffer | string> {
-  let handle: FileHandle;
+  const opened = await openRegularFile(path, name);
+  if (!opened.ok) return opened.message;
+  const handle = opened.handle;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
-  } catch (err) {
-    return cannotRead(name, err);
-  }
-  try {
-    const st = await handle.stat();
-    if (st.isDirectory()) return `${name}: cannot read: is a directory`;
-    if (!st.isFile()) return `${name}: cannot read: not a regular file (a device, FIFO or socket); give a file`;
-    if (st.size > max) return overLimit(name, `the file (${plural(st.size)})`, max, flag);
+    if (opened.size > max) return overLimit(name, `the file (${plural(opened.size)})`, max, flag);
     // Read to the end, never more than one byte past the limit: a file that grows while it is read is
     // followed up to the limit and refused past it.
-    let buffer = Buffer.allocUnsafe(Math.min(st.size, max) + 1);
+    let buffer = Buffer.allocUnsafe(Math.min(opened.size, max) + 1);
     let length = 0;
     for (;;) {
       if (length === buffer.length) {
@@ -67,18 +62,10 @@ async function readRegularFile(path: string, name: string, max: number, flag: bo
     }
     return buffer.subarray(0, length);
   } catch (err) {
-    return cannotRead(name, err);
+    return cannotReadText(name, err);
   } finally {
     await handle.close().catch(() => undefined);
   }
-}
-
-const READ_ERRORS: Record<string, string> = { ENOENT: 'no such file', EISDIR: 'is a directory', EACCES: 'permission denied' };
-
-function cannotRead(name: string, err: unknown): string {
-  const code = (err as NodeJS.ErrnoException).code;
-  const why = READ_ERRORS[code ?? ''] ?? (err as Error).message;
-  return `${name}: cannot read: ${why}`;
 }
 
 /**

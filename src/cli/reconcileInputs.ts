@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
   acceptedSubmissions,
@@ -8,6 +7,7 @@ import {
   type ReportReconciliation,
   type SentTarget,
 } from '../core/reconcile';
+import { FileRefused, readRegularFile } from '../core/regularFile';
 import { textPieces } from '../core/textFile';
 import type { CliContext } from './context';
 import { readInput } from './io';
@@ -70,7 +70,7 @@ export async function ledgerBatches(
     changed.push(
       `${r.file} (sent ${r.time}) went to the local gateway of ${r.localGateway?.stateDir}, not of ${to.localStateDir}; skipped`,
     );
-  const files = await ledgerFiles(ledger, selected.records, (file) => readFile(file, 'utf8'));
+  const files = await ledgerFiles(ledger, selected.records, async (file) => (await readRegularFile(file, field(file))).toString('utf8'));
   for (const f of files) {
     if (f.followed) changed.push(`${field(f.record.file)} (sent ${f.record.time}): ${f.followed}`);
     if (f.note) changed.push(`${field(f.record.file)} (sent ${f.record.time}): ${f.note}`);
@@ -93,8 +93,9 @@ export async function feedReport(
     return undefined;
   }
   try {
-    for await (const text of textPieces(resolve(ctx.cwd, report), undefined, encoding)) into.push(text);
+    for await (const text of textPieces(resolve(ctx.cwd, report), undefined, encoding, field(report))) into.push(text);
   } catch (err) {
+    if (err instanceof FileRefused) return { error: err.message };
     return { error: `${field(report)}: cannot read the report: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
   }
   return undefined;

@@ -1,12 +1,11 @@
 // A report read as decoded text in pieces (a file, or standard input as it comes), for commands that
 // stream it (`paygate query`): a report of any size costs a piece of memory, not its size. Files are
-// opened as io.ts opens them (without waiting on a FIFO, regular files only); bytes that are not UTF-8
+// opened by the one check (core/regularFile.ts: without waiting on a FIFO, regular files only); bytes that are not UTF-8
 // are named by their offset.
 
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CliContext } from './context';
+import { openRegularFile } from '../core/regularFile';
 
 /**
  * The pieces' size. Each piece is read by the report reader and dropped, and what a piece leaves behind
@@ -17,21 +16,11 @@ const PIECE = 1 << 16;
 
 export class InputProblem extends Error {}
 
-const READ_ERRORS: Record<string, string> = { ENOENT: 'no such file', EISDIR: 'is a directory', EACCES: 'permission denied' };
-
 async function* fileBytes(path: string, name: string): AsyncGenerator<Uint8Array> {
-  let handle;
+  const opened = await openRegularFile(path, name);
+  if (!opened.ok) throw new InputProblem(opened.message);
+  const handle = opened.handle;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? '';
-    throw new InputProblem(`${name}: cannot read: ${READ_ERRORS[code] ?? (err as Error).message}`);
-  }
-  try {
-    const st = await handle.stat();
-    if (st.isDirectory()) throw new InputProblem(`${name}: cannot read: is a directory`);
-    if (!st.isFile())
-      throw new InputProblem(`${name}: cannot read: not a regular file (a device, FIFO or socket); give a file, or - for standard input`);
     const buffer = new Uint8Array(PIECE);
     for (;;) {
       const { bytesRead } = await handle.read(buffer, 0, PIECE, null);

@@ -1,5 +1,5 @@
-import { createReadStream } from 'node:fs';
 import { TextDecoder } from 'node:util';
+import { FileRefused, openRegularFile } from './regularFile';
 
 /**
  * A decoder for `label` (an answer's charset, a report template's reportEncode): UTF-8 when none is given,
@@ -18,11 +18,14 @@ export function textDecoder(label = 'utf-8'): TextDecoder {
  * A text file in pieces of about `pieceBytes` bytes, decoded as they are read (in `encoding`, UTF-8 by
  * default), so a file of any size costs one piece of memory. Bad bytes become U+FFFD and a byte order mark
  * is dropped, as editors show the text (the language server's check of a batch too large for VS Code
- * relies on the lines and characters being the editor's). Stopping the loop closes the file.
+ * relies on the lines and characters being the editor's). Stopping the loop closes the file. Only a regular
+ * file is read (core/regularFile.ts): anything else is a FileRefused naming `name`, at once.
  */
-export async function* textPieces(file: string, pieceBytes = 1 << 20, encoding?: string): AsyncGenerator<string> {
+export async function* textPieces(file: string, pieceBytes = 1 << 20, encoding?: string, name = file): AsyncGenerator<string> {
+  const opened = await openRegularFile(file, name);
+  if (!opened.ok) throw new FileRefused(opened.message, opened.code);
   const decoder = textDecoder(encoding);
-  for await (const bytes of createReadStream(file, { highWaterMark: pieceBytes })) {
+  for await (const bytes of opened.handle.createReadStream({ highWaterMark: pieceBytes })) {
     const text = decoder.decode(bytes as Buffer, { stream: true });
     if (text !== '') yield text;
   }

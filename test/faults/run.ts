@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { runSubmit } from '../fixtures/cli/commands';
+import { runSplit, runSubmit } from '../fixtures/cli/commands';
 import { trustFile } from '../../src/cli/trust';
 import { createRecurringPayments, prepareSubmission, type Environment } from '../../src/core/gateway';
 import { completionFor, guardedSend, Ledger, LedgerWriteError, submissionEntry } from '../../src/core/ledger';
@@ -49,6 +49,11 @@ let doubleSends = 0;
 let killsAfterSending = 0;
 /** Per parts trial: how many of the four parts had reached the stand-in when the process was killed. */
 const partsKills: number[] = [];
+/** Per split kill: the temporary files it left (the next split removes them). */
+const splitKills: number[] = [];
+let splitPartial = 0;
+/** Parts runs stopped at a part that never reached the stand-in, then sent on with --allow-resend. */
+let resendsTaken = 0;
 
 function check(ok: boolean, what: string): void {
   if (!ok) failures.push(what);
@@ -309,11 +314,16 @@ async function killTrials(n: number): Promise<void> {
   }
 }
 
+const SIGNALS: NodeJS.Signals[] = ['SIGKILL', 'SIGTERM', 'SIGINT', 'SIGHUP'];
+
 /**
- * kill -9 of a real `paygate submit` sending the four parts of a split batch, at a seeded random moment,
- * then a plain re-run of all four: no part is created twice; the re-run either sends every part not yet
- * created (exit 0, each part created once), or stops at a part that reached the stand-in and whose answer
- * was never recorded (exit 2, "may have been sent"): nothing after it is sent.
+ * A real `paygate submit` sending the four parts of a split batch, killed (SIGKILL, SIGTERM, SIGINT or
+ * SIGHUP, seeded) at a seeded random moment, then a plain re-run of all four: no part is created twice;
+ * every part ledger.jsonl records as accepted is skipped by the re-run (the index never contradicts the
+ * ledger); the re-run either sends every part not yet created (exit 0), or stops at the one part whose
+ * fate is unknown (exit 2), naming it and offering `--allow-resend PART`; nothing after it is sent. When
+ * that part never reached the stand-in, the way offered is taken: it and the rest are sent, the accepted
+ * parts skipped, each part created once.
  */
 async function partsKillTrials(n: number): Promise<void> {
   for (let i = 0; i < n && Date.now() < DEADLINE; i++) {
@@ -321,7 +331,7 @@ async function partsKillTrials(n: number): Promise<void> {
     const tag = `p${trials}`;
     const { file } = batch(tag);
     const partsDir = join(dir, tag);
-    const split = await exited(paygate(['split', file, '--max-rows', '1', '--out-dir', partsDir]), 30_000);
+    const split = await runSplit([file, '--max-rows', '1', '--out-dir', partsDir], testContext({ env: env(), cwd: dir }));
     check(split === 0, `parts ${tag}: paygate split ended ${split}`);
     const parts = readdirSync(partsDir)
       .sort()
@@ -333,10 +343,12 @@ async function partsKillTrials(n: number): Promise<void> {
     // The moment: after the k-th request arrived (k = 0..4, 0 from the start), and up to 600 ms more.
     const k = Math.floor(random() * 5);
     const at = Math.floor(random() * 600);
+    const signal = SIGNALS[Math.floor(random() * SIGNALS.length)];
+    const what = `parts ${tag} (${signal} ${at} ms after request ${k})`;
     const done = exited(child, 30_000);
     let seen = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const arm = () => (timer = setTimeout(() => child.kill('SIGKILL'), at));
+    const arm = () => (timer = setTimeout(() => child.kill(signal), at));
     const onRequest = () => void (++seen === k && arm());
     standIn.events.on('request', onRequest);
     if (k === 0) arm();
@@ -345,21 +357,95 @@ async function partsKillTrials(n: number): Promise<void> {
     clearTimeout(timer);
     standIn.plan = [];
     const reached = hashes.filter((h) => standIn.count(h) > 0).length;
+    // What the ledger itself (not its index) says of each part.
+    const records = await new Ledger(join(dir, 'data')).list();
+    const accepted = parts.map((p) => {
+      const hash = prepareSubmission(readFileSync(p, 'utf8')).contentHash;
+      return records.some((r) => r.outcome === 'accepted' && r.contentHash === hash);
+    });
     const again = await submit(parts[0], parts.slice(1));
-    hashes.forEach((h, k) => noDoubles(h, `parts ${tag} (kill ${at} ms after request ${k}), part ${k + 1}`));
-    if (again.code === 0)
+    hashes.forEach((h, j) => noDoubles(h, `${what}, part ${j + 1}`));
+    parts.forEach((p, j) => {
+      if (accepted[j])
+        check(
+          again.out.includes(`${p}: already accepted`),
+          `${what}: part ${j + 1} is accepted in the ledger but the re-run did not skip it (${again.out}${again.err})`,
+        );
+    });
+    if (again.code === 0) {
       check(
         hashes.every((h) => standIn.count(h) === 1),
-        `parts ${tag} (kill ${at} ms after request ${k}): the re-run ended 0 but not every part was created once`,
+        `${what}: the re-run ended 0 but not every part was created once`,
       );
-    else {
-      check(again.code === 2, `parts ${tag} (kill ${at} ms after request ${k}): the re-run ended ${again.code} (${again.err})`);
-      check(/may have been sent|already sent|interrupted/.test(again.err), `parts ${tag}: the refusal does not say why: ${again.err}`);
+    } else {
+      check(again.code === 2, `${what}: the re-run ended ${again.code} (${again.err})`);
+      check(/may have been sent|already sent|interrupted/.test(again.err), `${what}: the refusal does not say why: ${again.err}`);
       // It stops at the last part that reached the stand-in: every part before it was created, none after.
       const created = hashes.map((h) => standIn.count(h) > 0);
-      check(created.lastIndexOf(true) === reached - 1 && !created.slice(reached).some(Boolean), `parts ${tag}: parts sent past the stop`);
+      check(created.lastIndexOf(true) === reached - 1 && !created.slice(reached).some(Boolean), `${what}: parts sent past the stop`);
+      const stop = parts.find((p) => again.err.includes(`--allow-resend ${p}`));
+      check(stop !== undefined, `${what}: the refusal does not offer --allow-resend PART: ${again.err}`);
+      const s = stop === undefined ? -1 : parts.indexOf(stop);
+      check(s < 0 || !accepted[s], `${what}: the part offered for a resend is recorded as accepted`);
+      // The way on, taken when the part truly was not created (a person checks the gateway first).
+      // Every other time a bare --allow-resend, which must skip the accepted parts too (it sent them again).
+      if (stop !== undefined && standIn.count(hashes[s]) === 0) {
+        const how = i % 2 === 0 ? ['--allow-resend', stop] : ['--allow-resend'];
+        const on = await submit(parts[0], [...parts.slice(1), ...how]);
+        resendsTaken++;
+        check(on.code === 0, `${what}: ${how.join(' ')} ended ${on.code} (${on.err})`);
+        check(
+          hashes.every((h) => standIn.count(h) === 1),
+          `${what}: after ${how.join(' ')} not every part was created once`,
+        );
+      }
     }
     partsKills.push(reached);
+  }
+}
+
+/**
+ * `paygate split` of a big batch killed (SIGKILL) at a seeded random moment: no visible part unless all
+ * are there; the next split into that folder removes every temporary file the killed one left (they hold
+ * card numbers and CVVs) and writes the parts.
+ */
+async function splitKillTrials(n: number): Promise<void> {
+  const big = join(dir, 'split-big.rpcsv');
+  const [head, ...rows] = valid.split(/(?<=\r\n)(?=[A-Z])/);
+  const many = Array.from({ length: 1000 }, (_, i) => rows[i % rows.length].replace(/^[A-Z]{3}-2027-\d+/, `S-${i}`));
+  writeFileSync(big, head + many.join(''));
+  for (let i = 0; i < n && Date.now() < DEADLINE; i++) {
+    trials++;
+    const out = join(dir, `split-${trials}`);
+    const child = paygate(['split', big, '--max-rows', '1', '--out-dir', out]);
+    const done = exited(child, 60_000);
+    // The moment: once the folder exists, a seeded random wait while the parts are written.
+    const at = Math.floor(random() * 400);
+    const armed = (async () => {
+      for (let w = 0; w < 600 && !existsSync(out); w++) await new Promise((r) => setTimeout(r, 25));
+      await new Promise((r) => setTimeout(r, at));
+      child.kill('SIGKILL');
+    })();
+    const code = await done;
+    await armed;
+    const names = existsSync(out) ? readdirSync(out) : [];
+    const visible = names.filter((f) => !f.startsWith('.'));
+    const temps = names.filter((f) => f.endsWith('.paygate-tmp'));
+    const second = await runSplit([big, '--max-rows', '1', '--out-dir', out], testContext({ env: env(), cwd: dir }));
+    const after = readdirSync(out);
+    check(
+      !after.some((f) => f.endsWith('.paygate-tmp')),
+      `split killed ${at} ms in (exit ${code}): ${temps.length} temporary files left, and the next split did not remove them all`,
+    );
+    // All or none: none, and the next split writes them; all (the kill came after); or, killed while
+    // the parts were being linked into place, some, which the next split refuses to write beside.
+    if (visible.length === 0)
+      check(second === 0 && after.length === 1000, `split killed ${at} ms in: the next split ended ${second} with ${after.length} files`);
+    else if (visible.length < 1000) {
+      splitPartial++;
+      check(second === 2, `split killed ${at} ms in: ${visible.length} of 1000 parts visible and the next split did not refuse`);
+    }
+    splitKills.push(temps.length);
   }
 }
 
@@ -398,7 +484,8 @@ async function main(): Promise<void> {
     await diskTrials(environment);
     await damageTrials(Number(process.env.PAYGATE_FAULT_DAMAGES ?? 6));
     await killTrials(Number(process.env.PAYGATE_FAULT_KILLS ?? 10));
-    await partsKillTrials(Number(process.env.PAYGATE_FAULT_PART_KILLS ?? 4));
+    await partsKillTrials(Number(process.env.PAYGATE_FAULT_PART_KILLS ?? 50));
+    await splitKillTrials(Number(process.env.PAYGATE_FAULT_SPLIT_KILLS ?? 4));
     await concurrentTrials(4);
     // The team ledger on a real PostgreSQL server: the same faults across two members, races, kills, restarts.
     await teamTrials(
@@ -417,7 +504,12 @@ async function main(): Promise<void> {
   for (const [id, n] of doubleRows) failures.push(`row ${id} was created ${n} times by the stand-in`);
   for (const f of failures) console.log(`FAIL ${f}`);
   console.log(`kill -9: ${killsAfterSending} of the kills landed after the batch reached the stand-in`);
-  console.log(`kill -9 of four parts: parts that had reached the stand-in per kill: ${partsKills.join(', ')}`);
+  console.log(
+    `kills of four parts (${partsKills.length}): parts that had reached the stand-in per kill: ${partsKills.join(', ')}; ${resendsTaken} runs went on with --allow-resend`,
+  );
+  console.log(
+    `kills of split (${splitKills.length}): temporary files left per kill, each removed by the next split: ${splitKills.join(', ')}; ${splitPartial} left some parts visible`,
+  );
   console.log(
     `${trials} trials, ${doubleSends} double sends, ${standIn.rowsCreated.size} rows created, ${doubleRows.length} of them twice (seed ${seed})`,
   );

@@ -222,7 +222,7 @@ describe('paygate schedule usage errors exit 2', () => {
     ['row 0', ['batch.rpcsv', '--row', '0'], /--row/],
     ['row not a number', ['batch.rpcsv', '--row', 'first'], /--row/],
     ['row out of range', ['batch.rpcsv', '--row', '5'], /--row 5 is out of range: batch\.rpcsv has 4 data rows \(1-4\)/],
-    ['unreadable file', ['missing.rpcsv'], /cannot read missing\.rpcsv: ENOENT/],
+    ['unreadable file', ['missing.rpcsv'], /missing\.rpcsv: cannot read: no such file/],
   ];
   for (const [name, args, message] of cases) {
     it(name, async () => {

@@ -148,14 +148,24 @@ export function createChart(
 }
 
 /** The chart as a PNG data URL, on the theme's background (the canvas itself is transparent). */
-export function chartPng(chart: uPlot, background: string): string {
+export function chartPng(chart: uPlot, background: string, caption: readonly string[] = [], color = '#000'): string {
   const source = chart.ctx.canvas;
+  // A caption above the chart (what it shows, its currency, its filter), in the canvas's own pixels.
+  const scale = chart.width > 0 ? source.width / chart.width : 1;
+  const line = Math.round(18 * scale);
+  const band = caption.length > 0 ? caption.length * line + Math.round(10 * scale) : 0;
   const out = document.createElement('canvas');
   out.width = source.width;
-  out.height = source.height;
+  out.height = source.height + band;
   const ctx = out.getContext('2d')!;
   ctx.fillStyle = background;
   ctx.fillRect(0, 0, out.width, out.height);
-  ctx.drawImage(source, 0, 0);
+  ctx.fillStyle = color;
+  ctx.textBaseline = 'top';
+  caption.forEach((text, i) => {
+    ctx.font = `${i === 0 ? 'bold ' : ''}${Math.round(13 * scale)}px sans-serif`;
+    ctx.fillText(text, Math.round(8 * scale), Math.round(6 * scale) + i * line, out.width - Math.round(16 * scale));
+  });
+  ctx.drawImage(source, 0, band);
   return out.toDataURL('image/png');
 }

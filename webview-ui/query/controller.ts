@@ -21,6 +21,8 @@ export interface QueryHost {
   changed(): void;
   /** The export's file name for `what` (the summary CSV, the chart PNG). */
   exportName(what: string, extension: string): string;
+  /** The table's title (the exported chart's caption). */
+  title(): string;
 }
 
 export const EMPTY_QUERY: QueryState = { where: '', groupBy: [], aggregates: ['sum'] };
@@ -46,6 +48,7 @@ export class QueryController {
         host.setStatus('Choose where to save the summary…');
       },
       exportPng: (dataUrl) => host.post({ type: 'exportImage', dataUrl, suggestedName: host.exportName('chart', 'png') }),
+      title: () => host.title(),
     });
   }
 

@@ -14,6 +14,8 @@ export interface SummaryActions {
   openGroup(id: number, label: string): void;
   exportCsv(columns: string[], rows: string[][]): void;
   exportPng(dataUrl: string): void;
+  /** The table's title, for the exported chart's caption. */
+  title(): string;
 }
 
 /** Groups listed one per row; more are in the CSV export. */
@@ -277,7 +279,18 @@ export class Summary {
     this.actions.exportCsv(columns, rows);
   }
 
+  /** The exported chart says what it shows: the table and the aggregate, the currencies, the filter. */
   private exportPng(): void {
-    if (this.chart) this.actions.exportPng(chartPng(this.chart, readTheme().background));
+    if (!this.chart || !this.outcome) return;
+    const column = this.columns[Number(this.chartPick.value)] ?? this.columns[0];
+    const currencies = (this.series?.currencies ?? []).map((c) => c.currency).filter((c) => c !== '');
+    const where = this.outcome.plan.spec.where?.trim() ?? '';
+    const caption = [
+      `${this.actions.title()}: ${column.head} per group`,
+      currencies.length > 0 ? `Currency: ${currencies.join(', ')}` : 'Currency: none named (rows counted, not summed)',
+      `Filter: ${where === '' ? 'none (every row)' : where}`,
+    ];
+    const theme = readTheme();
+    this.actions.exportPng(chartPng(this.chart, theme.background, caption, theme.foreground));
   }
 }

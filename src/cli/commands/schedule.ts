@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { FileRefused, readRegularFile } from '../../core/regularFile';
 import { resolve } from 'node:path';
 import type { CliContext } from '../context';
 import { field, inputError, jsonLine, usageError } from '../output';
@@ -123,8 +123,10 @@ export async function showSchedule(file: string, values: ScheduleOptions, ctx: C
 
   let text: string;
   try {
-    text = file === '-' ? (await ctx.stdin()).toString('utf8') : await readFile(resolve(ctx.cwd, file), 'utf8');
+    text =
+      file === '-' ? (await ctx.stdin()).toString('utf8') : (await readRegularFile(resolve(ctx.cwd, file), field(file))).toString('utf8');
   } catch (err) {
+    if (err instanceof FileRefused) return inputError(ctx, 'paygate schedule', err.message);
     const reason = (err as NodeJS.ErrnoException)?.code ?? errorMessage(err);
     return inputError(ctx, 'paygate schedule', `cannot read ${field(file)}: ${reason}`);
   }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { FileRefused, readRegularFileSync } from '../../core/regularFile';
 import { resolve } from 'node:path';
 import { SECRET_ENV } from '../credentials';
 import type { CliContext } from '../context';
@@ -102,8 +102,9 @@ export async function signDebug(v: SignOptions, ctx: CliContext): Promise<number
     if (keyFile === undefined) return usage(`RSA-SHA256 needs --rsa-key PEMFILE (or $${SECRET_ENV.rsaKeyFile})`);
     let pem: string;
     try {
-      pem = readFileSync(resolve(ctx.cwd, keyFile), 'utf8');
+      pem = readRegularFileSync(resolve(ctx.cwd, keyFile), keyFile).toString('utf8');
     } catch (err) {
+      if (err instanceof FileRefused && err.code !== 'ENOENT') return inputError(ctx, 'paygate sign', err.message);
       return inputError(
         ctx,
         'paygate sign',

@@ -4,7 +4,7 @@ import { maskText, terminalSafe } from '../../core/output';
 import { isPartOf, partName, splitBatch, type SplitLimit, type SplitPart } from '../../core/split/split';
 import type { CliContext } from '../context';
 import { displayPosition, maxBytesOption, parseByteCount, readInput } from '../io';
-import { writeNewFiles } from '../newFiles';
+import { sweepStaleTemps, writeNewFiles } from '../newFiles';
 import { inputError, usageError } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 
@@ -86,6 +86,8 @@ export async function splitFile(file: string, o: SplitOptions, ctx: CliContext):
   } catch (err) {
     return fail(`cannot make ${outDir}: ${(err as Error).message}`);
   }
+  // A split killed here before left its temporary files (card data) behind: gone before anything else.
+  await sweepStaleTemps(outDir);
   const existing = listParts(outDir, name);
   if (typeof existing === 'string') return fail(`cannot read ${outDir}: ${existing}`);
   if (existing.length > 0)

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { createRecurringPayments, type PathTemplates } from '../../core/gateway';
+import { approvalsText } from '../../core/ledger/approvals';
 import {
   alreadySentLines,
   LedgerWriteError,
@@ -18,7 +19,7 @@ import { localGatewayRef, resolveTarget } from '../target';
 import type { CliContext } from '../context';
 import { displayPosition, readInput } from '../io';
 import { damageText, describeEarlier, LedgerUrlError, openLedger } from '../ledger';
-import { EXIT, exitCodeFor, field, inputError, jsonLine, outcomeJson, outcomeText } from '../output';
+import { EXIT, exitCodeFor, field, inputError, jsonLine, outcomeJson, outcomeText, usageError } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 
 export interface SubmitOptions {
@@ -29,7 +30,8 @@ export interface SubmitOptions {
   rsaKey?: string;
   format: 'text' | 'json';
   yes?: true;
-  allowResend?: true;
+  /** true: send whatever the ledger says; a name: that one file of several (a run of parts). */
+  allowResend?: true | string;
   state?: string;
   ledger?: string;
   config?: string;
@@ -64,7 +66,7 @@ export function submitCommand(ctx: CliContext) {
     ctx,
   )
     .argument(
-      '<FILE...>',
+      '[FILE...]',
       "the recurring-payments file; - reads standard input. Several (the parts 'paygate split' wrote): sent one by one in the order given, " +
         'each its own submission; a file whose content was already accepted at the target is skipped, and the first file not accepted stops the run',
     )
@@ -81,8 +83,9 @@ export function submitCommand(ctx: CliContext) {
     )
     .option('-y, --yes', 'do not ask before sending to a production environment (does not allow a resend)')
     .option(
-      '--allow-resend',
-      'send even though the ledger says this content, or some of its rows, was (or may have been) sent before: their payments may be created twice',
+      '--allow-resend [PART]',
+      'send even though the ledger says this content, or some of its rows, was (or may have been) sent before: their payments may be created twice. ' +
+        'With several files, PART names the one to send again; a file the ledger records as accepted at the target is skipped either way',
     )
     .option(
       '--state <DIR>',
@@ -96,7 +99,14 @@ export function submitCommand(ctx: CliContext) {
       '--config <FILE>',
       'configuration file (default ./paygate.config.json once trusted with paygate trust, else ~/.config/paygate/paygate.config.json)',
     )
-    .action(exits((files, o) => submitFiles(files, o, ctx)));
+    .action(
+      exits(async (files, o) => {
+        // `--allow-resend FILE` with one file: the option took the file as its PART.
+        if (files.length === 0 && typeof o.allowResend === 'string') return submitFiles([o.allowResend], { ...o, allowResend: true }, ctx);
+        if (files.length === 0) return usageError(ctx, 'paygate submit', 'no FILE given');
+        return submitFiles(files, o, ctx);
+      }),
+    );
 }
 
 /** What the CLI resolves before a send: the core's target with its credentials and its local gateway. */
@@ -141,11 +151,24 @@ export interface PartsRun {
  * accepted (refused, rejected, unknown…) ending the run with its exit code, the files after it not sent.
  */
 export async function submitFiles(files: string[], o: SubmitOptions, ctx: CliContext): Promise<number> {
-  if (files.length === 1) return submitFile(files[0], o, ctx);
+  const named = typeof o.allowResend === 'string' ? resolve(ctx.cwd, o.allowResend) : undefined;
+  if (named !== undefined && !files.some((f) => f !== '-' && resolve(ctx.cwd, f) === named))
+    return inputError(
+      ctx,
+      'paygate submit',
+      `--allow-resend ${field(o.allowResend as string)}: not one of the files given; nothing was sent`,
+    );
+  // Which file may be sent again: every one (a bare --allow-resend), the one named, or none.
+  const allowFor = (file: string) => o.allowResend === true || (named !== undefined && file !== '-' && resolve(ctx.cwd, file) === named);
+  const forFile = (file: string): SubmitOptions => {
+    const { allowResend: _, ...rest } = o;
+    return allowFor(file) ? { ...rest, allowResend: true } : rest;
+  };
+  if (files.length === 1) return submitFile(files[0], forFile(files[0]), ctx);
   if (files.includes('-')) return inputError(ctx, 'paygate submit', '- (standard input) cannot be one of several files');
   const run: PartsRun = { skipped: 0, sent: 0 };
   for (let i = 0; i < files.length; i++) {
-    const code = await submitFile(files[i], o, ctx, run);
+    const code = await submitFile(files[i], forFile(files[i]), ctx, run);
     if (code === 0) continue;
     const rest = files.length - i - 1;
     if (rest > 0)
@@ -188,6 +211,8 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
       return ref.value;
     },
     allowResend: o.allowResend === true,
+    // A run of parts never sends again a part the ledger records as accepted, --allow-resend or not.
+    keepAccepted: parts !== undefined,
     confirmSend: async (t, prepared) => {
       if (!t.environment.production || o.yes === true) return true;
       // A run of parts is asked once, at its first send.
@@ -234,17 +259,17 @@ function reportResult(
       ctx.stderr(`paygate submit: ${damageText(result.damage, ledger)}\n`);
       return usage(
         `${name} may have been sent before (the ledger's record of it may be in the damaged part); nothing was sent. ` +
-          'Check in the gateway whether the payments exist; if you are sure they do not, pass --allow-resend.',
+          `Check in the gateway whether the payments exist; if you are sure they do not, pass ${allowResendFor(name, parts)}.`,
       );
     case 'duplicate':
       // A part of a run whose content was accepted at the target before: skipped, not refused.
       if (parts && result.earlier.outcome === 'accepted') return skipAccepted(ctx, o, name, result.earlier, parts);
-      return usage(resendRefusal(name, result.target.environment.name, result.target.environment.endpointId, result.earlier));
+      return usage(resendRefusal(name, result.target.environment.name, result.target.environment.endpointId, result.earlier, parts));
     case 'raced':
-      return usage(resendRefusal(name, result.target.environment.name, result.target.environment.endpointId, result.earlier));
+      return usage(resendRefusal(name, result.target.environment.name, result.target.environment.endpointId, result.earlier, parts));
     case 'already-sent':
       for (const line of alreadySentLines(name, result.rows)) ctx.stderr(`${field(line)}\n`);
-      return usage(rowsRefusal(name, result.target.environment.name, result.target.environment.endpointId, result.rows));
+      return usage(rowsRefusal(name, result.target.environment.name, result.target.environment.endpointId, result.rows, parts));
     case 'not-confirmed':
       return usage('not sent');
     case 'sent':
@@ -256,6 +281,7 @@ function reportResult(
       if (o.format === 'json')
         ctx.stdout(jsonLine({ ...(parts ? { file: name } : {}), ...outcomeJson(result.outcome), submission: result.record.id }));
       else ctx.stdout(outcomeText(result.outcome, whatIsSent(name, result.prepared.rowCount, result.target)));
+      if (result.approvals && o.format === 'text') ctx.stdout(`Approved by ${field(approvalsText(result.approvals))}\n`);
       return exitCodeFor(result.outcome);
   }
 }
@@ -301,21 +327,31 @@ function skipAccepted(ctx: CliContext, o: SubmitOptions, name: string, earlier: 
   return 0;
 }
 
-function rowsRefusal(file: string, environment: string, endpointId: string, rows: readonly AlreadySentRow[]): string {
+/**
+ * The way on that a refusal offers: --allow-resend; in a run of parts, naming that part, which sends it
+ * alone again (the parts the ledger records as accepted are skipped either way).
+ */
+function allowResendFor(file: string, parts?: PartsRun): string {
+  return parts
+    ? `--allow-resend ${field(file)} to send this part again (and the parts after it; the parts recorded as accepted are skipped either way)`
+    : '--allow-resend';
+}
+
+function rowsRefusal(file: string, environment: string, endpointId: string, rows: readonly AlreadySentRow[], parts?: PartsRun): string {
   const n = rows.length;
   return (
     `${file}: ${n} row${n === 1 ? ' was' : 's were'} already sent to ${environment}, endpoint ${endpointId} (listed above). ` +
     'Nothing was sent. Sending them again may create their payments twice: remove them from the file ' +
-    `('paygate diff ${file} --against last' shows what changed since the last send), or, if you are sure, pass --allow-resend.`
+    `('paygate diff ${file} --against last' shows what changed since the last send), or, if you are sure, pass ${allowResendFor(file, parts)}.`
   );
 }
 
 /** A usage problem found inside the guarded flow (it ends the command with exit 2, nothing sent). */
 class UsageError extends Error {}
 
-function resendRefusal(file: string, environment: string, endpointId: string, earlier: SubmissionRecord): string {
+function resendRefusal(file: string, environment: string, endpointId: string, earlier: SubmissionRecord, parts?: PartsRun): string {
   return (
     `${file}: the same content was already sent to ${environment}, endpoint ${endpointId}: ${describeEarlier(earlier)}.\n` +
-    `Nothing was sent. Sending it again may create the payments twice; if you are sure, pass --allow-resend ('paygate history' lists what was sent).`
+    `Nothing was sent. Sending it again may create the payments twice; check in the gateway whether they exist, and if you are sure they do not, pass ${allowResendFor(file, parts)} ('paygate history' lists what was sent).`
   );
 }

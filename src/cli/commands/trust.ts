@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { FileRefused, readRegularFileSync } from '../../core/regularFile';
 import { resolve } from 'node:path';
 import { CONFIG_FILE } from '../config';
 import type { CliContext } from '../context';
@@ -66,8 +66,9 @@ export async function trust(given: string | undefined, values: TrustOptions, ctx
   }
   let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
+    bytes = readRegularFileSync(file, shown);
   } catch (err) {
+    if (err instanceof FileRefused && err.code !== 'ENOENT') return inputError(ctx, 'paygate trust', err.message);
     return inputError(
       ctx,
       'paygate trust',

@@ -36,6 +36,11 @@ export interface GuardedSendOptions<T> {
   legacyHashes?: readonly string[];
   /** Send whatever the ledger says (the CLI's --allow-resend). Earlier records are then acknowledged. */
   allowResend?: boolean;
+  /**
+   * A run of parts: a content the ledger records as accepted at the target is never sent again, whatever
+   * `allowResend` says (told as a duplicate, which the run skips).
+   */
+  keepAccepted?: boolean;
   /** Asked when the ledger says the content may be at the target; true sends anyway. Absent: refuse. */
   confirmResend?: (earlier: ResendBlocker) => Promise<boolean>;
   /**
@@ -152,6 +157,10 @@ interface Checked {
 /** The file-level guard (damage, the same content), then the row-level one; a refusal, or what was allowed. */
 async function checkBeforeSending<T>(o: GuardedSendOptions<T>, key: GuardKey): Promise<Checked | GuardedSendResult<T>> {
   const reading = await o.ledger.guardView(key);
+  if (o.keepAccepted) {
+    const accepted = reading.records.find((r) => sameTarget(r, key) && r.outcome === 'accepted');
+    if (accepted) return { status: 'duplicate', earlier: accepted };
+  }
   const acknowledged = new Set<string>();
   const allowed = async (b: ResendBlocker) => o.allowResend === true || (o.confirmResend !== undefined && (await o.confirmResend(b)));
   // Damage first: the record it may have hidden cannot be shown, only the damage.

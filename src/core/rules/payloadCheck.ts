@@ -11,7 +11,11 @@ const grouped = (n: number) => n.toLocaleString('en-US');
 
 /** batch-too-large's message when the payload of `text` is longer than `maxPayloadBytes`; else undefined. */
 export function payloadProblem(text: string, maxPayloadBytes: number): string | undefined {
-  const length = payloadLength(text);
+  return payloadLengthProblem(payloadLength(text), maxPayloadBytes);
+}
+
+/** batch-too-large's message for a payload of `length` bytes when over `maxPayloadBytes` (submit's refusal too). */
+export function payloadLengthProblem(length: number, maxPayloadBytes: number): string | undefined {
   if (length <= maxPayloadBytes) return undefined;
   return (
     `the batch's payload is ${grouped(length)} bytes (Base64, as sent), over the environment's maximum of ${grouped(maxPayloadBytes)}: ` +

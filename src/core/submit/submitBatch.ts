@@ -6,7 +6,11 @@ import { submissionEntry } from '../ledger/entry';
 import type { AlreadySentRow } from '../ledger/alreadySent';
 import { guardedSend, type GuardedSendResult, type ResendBlocker } from '../ledger/guard';
 import type { LedgerStore } from '../ledger/store';
+import { checkApprovals } from '../ledger/approvals';
+import type { Approval } from '../ledger/store';
 import type { LedgerFace, LocalGatewayRef } from '../ledger/records';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../payload';
+import { payloadLengthProblem } from '../rules/payloadCheck';
 import { errorMessage } from '../errorMessage';
 
 // The submit use case, the same steps for the terminal and the editor: submission preparation (lint gate,
@@ -45,6 +49,8 @@ export interface SubmitFace<T extends SubmitTarget, R> {
   localGateway?: (target: T) => Promise<LocalGatewayRef | undefined>;
   /** Send whatever the ledger says (the CLI's --allow-resend). */
   allowResend?: boolean;
+  /** A run of parts: a content accepted at the target before is never sent again (guard.ts). */
+  keepAccepted?: boolean;
   confirmResend?: (blocker: ResendBlocker, target: T) => Promise<boolean>;
   /** Asked when rows of the batch were already sent to the target (every one, in file order); absent: refuse. */
   confirmRowResend?: (rows: readonly AlreadySentRow[], target: T) => Promise<boolean>;
@@ -63,7 +69,13 @@ type Guarded = Exclude<GuardedSendResult<GatewayOutcome>, { status: 'sent' }>;
 export type SubmitResult<T, R> =
   | { status: 'refused'; reason: SubmissionRefusal['reason']; message: string; prepared: PreparedSubmission }
   | { status: 'no-target'; refusal: R; prepared: PreparedSubmission }
-  | { status: 'refused'; reason: 'invalid-environment' | 'local-gateway-failed'; message: string; prepared: PreparedSubmission; target: T }
+  | {
+      status: 'refused';
+      reason: 'invalid-environment' | 'local-gateway-failed' | 'batch-too-large' | 'needs-approval';
+      message: string;
+      prepared: PreparedSubmission;
+      target: T;
+    }
   /** The ledger could not be read or written, or a prompt failed: before anything was sent. */
   | { status: 'failed'; error: unknown; prepared: PreparedSubmission; target: T }
   | (Guarded & { prepared: PreparedSubmission; target: T })
@@ -76,6 +88,8 @@ export type SubmitResult<T, R> =
       recordError?: string;
       /** When the request went out (ISO), for the panel; the ledger keeps its own time. */
       submittedAt: string;
+      /** Who approved it, when its environment needs approvals. */
+      approvals?: Approval[];
       prepared: PreparedSubmission;
       target: T;
     };
@@ -106,6 +120,11 @@ async function sendToTarget<T extends SubmitTarget, R>(
   const problems = environmentProblems(target.environment, target.paths, 'create');
   if (problems.length > 0)
     return { status: 'refused', reason: 'invalid-environment', message: `${problems.join('; ')}; nothing was sent`, prepared, target };
+  // batch-too-large is an error for submit whatever its severity in lint: the gateway would refuse the
+  // request (a 413 or its validation error) and nothing may leave that it must refuse.
+  const tooLarge = payloadLengthProblem(prepared.payload.length, target.environment.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES);
+  if (tooLarge !== undefined)
+    return { status: 'refused', reason: 'batch-too-large', message: `${tooLarge}; nothing was sent`, prepared, target };
   let localGateway: LocalGatewayRef | undefined;
   try {
     localGateway = await face.localGateway?.(target);
@@ -113,6 +132,25 @@ async function sendToTarget<T extends SubmitTarget, R>(
     // The face words it: its own sentence around the local gateway's.
     const message = errorMessage(err);
     return { status: 'refused', reason: 'local-gateway-failed', message, prepared, target };
+  }
+  // Maker-checker: the approvals this environment needs, from the team ledger, before anything is recorded.
+  let approvals: Approval[] | undefined;
+  const needed = target.environment.approvals ?? 0;
+  if (needed > 0) {
+    let checked;
+    try {
+      checked = await checkApprovals(
+        face.ledger,
+        target.environmentName ?? target.environment.name,
+        prepared.contentHash,
+        needed,
+        face.file,
+      );
+    } catch (error) {
+      return { status: 'failed', error, prepared, target };
+    }
+    if (!checked.ok) return { status: 'refused', reason: 'needs-approval', message: checked.message, prepared, target };
+    approvals = checked.approvals;
   }
   let submittedAt = new Date().toISOString();
   let result: GuardedSendResult<GatewayOutcome>;
@@ -135,6 +173,7 @@ async function sendToTarget<T extends SubmitTarget, R>(
       legacyHashes: prepared.legacyHashes,
       batch: prepared.lint.batch,
       allowResend: face.allowResend === true,
+      ...(face.keepAccepted ? { keepAccepted: true } : {}),
       ...(face.confirmResend ? { confirmResend: (b: ResendBlocker) => face.confirmResend!(b, target) } : {}),
       ...(face.confirmRowResend ? { confirmRowResend: (rows: readonly AlreadySentRow[]) => face.confirmRowResend!(rows, target) } : {}),
       ...(face.confirmSend ? { confirmSend: () => face.confirmSend!(target, prepared) } : {}),
@@ -149,5 +188,5 @@ async function sendToTarget<T extends SubmitTarget, R>(
     return { status: 'failed', error, prepared, target };
   }
   if (result.status !== 'sent') return { ...result, prepared, target };
-  return { ...result, answer: answerIds(result.outcome), submittedAt, prepared, target };
+  return { ...result, answer: answerIds(result.outcome), submittedAt, prepared, target, ...(approvals ? { approvals } : {}) };
 }

@@ -13,6 +13,7 @@ import {
   type ForecastPageToHost,
 } from '../../shared/forecastProtocol';
 import { log } from '../log';
+import { showInfo } from '../say';
 import { PanelPage, pageMessage, webviewOptions } from '../results/webviewPage';
 import { BatchForecast } from './compute';
 import { errorMessage } from '../../core/errorMessage';
@@ -157,6 +158,7 @@ export class ForecastPanel extends PanelPage {
     try {
       await vscode.workspace.fs.writeFile(target, bytes);
       await this.post({ type: 'exportDone', ok: true, message: `Exported to ${target.fsPath}.` });
+      void showInfo(`PayGate: exported the forecast to ${target.fsPath}.`);
     } catch (err) {
       const message = errorMessage(err);
       log().error(`Forecast panel: export to ${target.toString()} failed: ${message}`);

@@ -3,7 +3,7 @@
 // no retainContextWhenHidden) gets it again instead of the host holding a whole hidden DOM alive.
 import * as vscode from 'vscode';
 import { exportNeutralisesFormulas } from '../exportSetting';
-import { shown } from '../say';
+import { shown, showInfo } from '../say';
 import { safeText } from '../../core/output';
 import { log } from '../log';
 import { serialiseExport } from './exportRows';
@@ -211,6 +211,8 @@ export class ResultsPanel extends PanelPage {
     try {
       await vscode.workspace.fs.writeFile(target, Buffer.from(msg.dataUrl.slice(msg.dataUrl.indexOf(',') + 1), 'base64'));
       await this.post({ type: 'exportDone', ok: true, message: `Exported the chart to ${target.fsPath}.` });
+      // Said where it shows whatever the page shows (its status line sits above a summary scrolled away).
+      void showInfo(`PayGate: exported the chart to ${target.fsPath}.`);
     } catch (err) {
       const message = errorMessage(err);
       log().error(`Results panel: export to ${target.toString()} failed: ${message}`);
@@ -241,6 +243,7 @@ export class ResultsPanel extends PanelPage {
         ok: true,
         message: `Exported ${msg.rows.length.toLocaleString('en-US')} rows to ${target.fsPath}${note}.`,
       });
+      void showInfo(`PayGate: exported ${msg.rows.length.toLocaleString('en-US')} rows to ${target.fsPath}${note}.`);
     } catch (err) {
       const message = errorMessage(err);
       log().error(`Results panel: export to ${target.toString()} failed: ${message}`);

@@ -46,13 +46,15 @@ export type SubmitRefusal =
   | 'unknown-environment'
   | 'no-credentials'
   | 'local-gateway-failed'
+  | 'batch-too-large'
   | 'not-confirmed'
   | 'duplicate-declined'
   | 'already-sent'
   | 'in-flight'
   | 'ledger-failed'
   | 'ledger-damaged'
-  | 'invalid-environment';
+  | 'invalid-environment'
+  | 'needs-approval';
 
 export type SubmitResult =
   | { status: 'sent'; outcome: SubmitOutcome['outcome']; record: SubmissionRecord; ledgerFile: string; moved?: MovedRows }
@@ -279,6 +281,8 @@ function refusedBeforeSending(result: Extract<CoreResult, { status: 'refused' }>
       return refuse('local-gateway-failed', `Nothing was sent: the local gateway did not say its date (${result.message}).`);
     case 'invalid-environment':
       return refuse('invalid-environment', `${result.message.replace(/; nothing was sent$/, '')}. Nothing was sent.`);
+    case 'batch-too-large':
+      return refuse('batch-too-large', `${result.message.replace(/; nothing was sent$/, '')}. Nothing was sent.`);
     default:
       return refuse(result.reason, `${result.message}.`);
   }
