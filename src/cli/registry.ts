@@ -127,11 +127,21 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'ledger',
     load: () => import('./commands/ledger.js').then((m) => m.ledgerCommand),
-    options: ['--ledger', '--key-out', '--grant', '--format'],
+    options: ['--ledger', '--key-out', '--grant', '--state', '--format'],
     readme: {
-      usage: 'paygate ledger init|status',
-      what: 'the team ledger on PostgreSQL: creates its schema and the team key, or says which store, its schema version, records and whether the key matches',
+      usage: 'paygate ledger init|status|push',
+      what: "the team ledger on PostgreSQL: creates its schema and the team key, says which store, its schema version, records and whether the key matches, or copies this machine's file ledger into it",
       doc: 'submissions.md#one-ledger-for-a-team',
+    },
+  },
+  {
+    name: 'approve',
+    load: () => import('./commands/approve.js').then((m) => m.approveCommand),
+    options: ['--env', '--ledger', '--config'],
+    readme: {
+      usage: 'paygate approve FILE',
+      what: 'approves a batch for an environment with `"approvals": N` (maker-checker, in the team ledger)',
+      doc: 'submissions.md#approvals-maker-checker',
     },
   },
   {

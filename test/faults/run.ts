@@ -143,6 +143,35 @@ async function changedRowTrials(): Promise<void> {
   }
 }
 
+/**
+ * A batch sent, then its rows under their ids as a spreadsheet may write them (whitespace, a BOM, a
+ * zero-width space, a no-break space, a tab, NFD): refused (exit 2, already sent), nothing created twice.
+ */
+async function idVariantTrials(): Promise<void> {
+  const variants: [string, (id: string) => string][] = [
+    ['a trailing space', (id) => `${id} `],
+    ['a no-break space', (id) => `\u00a0${id}`],
+    ['a tab', (id) => `\t${id}`],
+    ['a BOM inside', (id) => `${id.slice(0, 2)}\ufeff${id.slice(2)}`],
+    ['a zero-width space', (id) => `${id}\u200b`],
+  ];
+  for (const [what, variant] of variants) {
+    trials++;
+    const tag = `i${trials}`;
+    const { file, hash } = batch(tag);
+    standIn.plan = ['ok'];
+    const first = await submit(file);
+    check(first.code === 0, `${what}: the first submit exited ${first.code} (${first.err})`);
+    batch(tag, (t) => t.replace(new RegExp(`F${tag}-\\d+`, 'g'), (id) => variant(id)));
+    const again = await submit(file);
+    check(
+      again.code === 2 && /already sent/.test(again.err),
+      `${what}: the ids sent again were ${again.code === 2 ? 'refused without saying so' : 'sent'} (${again.err})`,
+    );
+    noDoubles(hash, what);
+  }
+}
+
 /** The ledger's disk failing at its Nth write (short, ENOSPC, EIO, fsync). */
 async function diskTrials(environment: Environment): Promise<void> {
   const faults: WriteFault[] = ['short', 'short-then-enospc', 'ENOSPC', 'EIO', 'fsync'];
@@ -451,6 +480,7 @@ async function main(): Promise<void> {
   try {
     await answerTrials();
     await changedRowTrials();
+    await idVariantTrials();
     await diskTrials(environment);
     await damageTrials(Number(process.env.PAYGATE_FAULT_DAMAGES ?? 6));
     await killTrials(Number(process.env.PAYGATE_FAULT_KILLS ?? 10));

@@ -3,6 +3,7 @@ import { EventEmitter, once } from 'node:events';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as zlib from 'node:zlib';
+import { gatewayOrderId } from '../../src/core/orderId';
 
 // A scripted stand-in for the gateway on 127.0.0.1. Each request takes the next fault of the plan (then
 // 'ok'). It keeps its own count, by body hash and by row (client-orderid), of the requests it received
@@ -86,7 +87,9 @@ export class StandIn {
     // The rows here have no quoted delimiter before their client-orderid (the first column).
     for (const row of rows) {
       const id = at < 0 ? undefined : row.split(';')[at];
-      if (id && /^[A-Za-z0-9-]+$/.test(id)) this.rowsCreated.set(id, (this.rowsCreated.get(id) ?? 0) + 1);
+      // Counted by the id as the gateway reads it (trimmed, invisible characters removed, NFC).
+      const read = id === undefined ? '' : gatewayOrderId(id);
+      if (/^[A-Za-z0-9-]+$/.test(read)) this.rowsCreated.set(read, (this.rowsCreated.get(read) ?? 0) + 1);
     }
   }
 

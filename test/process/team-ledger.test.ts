@@ -8,7 +8,8 @@ import { lintCommand } from '../../src/cli/commands/lint';
 import type { CliContext } from '../../src/cli/context';
 import { runCommand } from '../../src/cli/parser';
 import { startLocalGateway, type LocalGateway } from '../../src/local-gateway';
-import { runHistory, runLedger, runSubmit } from '../fixtures/cli/commands';
+import { runApprove, runHistory, runLedger, runSubmit } from '../fixtures/cli/commands';
+import { loadOrCreateDemoMerchant } from '../../src/local-gateway/merchant';
 import { testContext } from '../fixtures/cli/context';
 import { PROCESS_MS } from '../fixtures/deadlines';
 import { startCluster, type Cluster } from '../fixtures/postgres/cluster';
@@ -351,6 +352,104 @@ test(
     const again = await run(runSubmit, [batch('before.rpcsv', 'BEFORE'), ...local()], member('bob'));
     assert.equal(again.code, 2);
     assert.match(again.err, /by alice from the CLI/);
+    assertNoDoubles();
+  },
+);
+
+test(
+  'ledger push copies a file ledger in once; rows kept when the sent file is on disk, else file-level and listed',
+  { timeout: PROCESS_MS },
+  async () => {
+    const fileOnly = { PAYGATE_LEDGER_URL: '' };
+    assert.equal((await run(runSubmit, [batch('kept.rpcsv', 'KEPT'), ...local()], member('alice', fileOnly))).code, 0);
+    assert.equal((await run(runSubmit, [batch('gone.rpcsv', 'GONE'), ...local()], member('alice', fileOnly))).code, 0);
+    rmSync(join(dir, 'gone.rpcsv'));
+    const first = await run(runLedger, ['push'], member('alice'));
+    assert.equal(first.code, 0, first.err);
+    assert.match(first.out, /^\d+ record\(s\) of .*ledger\.jsonl pushed into the team ledger postgres:\/\/alice@/);
+    assert.match(first.out, /1 send\(s\) with their rows under the team key/);
+    assert.match(first.out, /1 send\(s\) pushed file-level only .*\n.*gone\.rpcsv/);
+    const count = await cluster.sql('team', 'SELECT count(*)::int AS n FROM paygate_submissions');
+    const again = await run(runLedger, ['push'], member('alice'));
+    assert.equal(again.code, 0, again.err);
+    assert.match(again.out, /^0 record\(s\) of .* pushed into .*, \d+ were there already; 0 send\(s\)/);
+    assert.deepEqual(await cluster.sql('team', 'SELECT count(*)::int AS n FROM paygate_submissions'), count, 'nothing doubled');
+
+    // The pushed sends guard the team: the same file, and an edit sharing its rows, from bob's machine.
+    const same = await run(runSubmit, [batch('kept.rpcsv', 'KEPT'), ...local()], member('bob'));
+    assert.equal(same.code, 2);
+    assert.match(same.err, /already sent .* by alice from the CLI/);
+    const edited = await run(
+      runSubmit,
+      [batch('kept-2.rpcsv', 'KEPT', [0, 2], (r) => r.replace('Gym', 'Gym club')), ...local()],
+      member('bob'),
+    );
+    assert.equal(edited.code, 2);
+    assert.match(edited.err, /client-orderid "KEPT-0001" was already sent by alice/);
+    const gone = await run(runSubmit, [batch('gone.rpcsv', 'GONE'), ...local()], member('bob'));
+    assert.equal(gone.code, 2, 'the file-level send still holds its content');
+    assertNoDoubles();
+  },
+);
+
+test(
+  'approvals: the file ledger refuses; an own approval does not count; an edit voids; two others let it through',
+  { timeout: PROCESS_MS },
+  async () => {
+    const merchant = loadOrCreateDemoMerchant(join(dir, 'state'));
+    const config = join(dir, 'approvals.config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        environments: [
+          {
+            name: 'checked',
+            baseUrl: gw.baseUrl,
+            reportBaseUrl: gw.baseUrl,
+            endpointId: merchant.endpointId,
+            consumerKey: merchant.consumerKey,
+            approvals: 2,
+          },
+        ],
+        environment: 'checked',
+      }),
+    );
+    const as = (who: Member, extra: Record<string, string> = {}) =>
+      member(who, { PAYGATE_CONSUMER_SECRET: merchant.consumerSecret, ...extra });
+    const args = (file: string) => [file, '--config', config];
+    const f = batch('approved.rpcsv', 'APPR');
+    const count = gw.payments().length;
+
+    const fileLedger = await run(runSubmit, args(f), as('alice', { PAYGATE_LEDGER_URL: '' }));
+    assert.equal(fileLedger.code, 2);
+    assert.match(fileLedger.err, /"checked" needs 2 approval\(s\) .* approvals live in the team ledger, not in this machine's file ledger/);
+
+    assert.equal((await run(runApprove, args(f), as('alice'))).code, 0);
+    const own = await run(runSubmit, args(f), as('alice'));
+    assert.equal(own.code, 2);
+    assert.match(own.err, /it has 0 \(your own approval does not count\)/);
+
+    const bob = await run(runApprove, args(f), as('bob'));
+    assert.equal(bob.code, 0, bob.err);
+    assert.match(bob.out, /Approved: approved\.rpcsv .* for checked by bob\.\nApprovals of this content for checked: alice \(.*\), bob \(/);
+    const one = await run(runSubmit, args(f), as('alice'));
+    assert.equal(one.code, 2);
+    assert.match(one.err, /it has 1: approved by bob \(/);
+
+    // An edit is another content: carol's approval of it does not count for the original, nor bob's for it.
+    const edited = batch('approved-edit.rpcsv', 'APPR', [0, 1, 2, 3], (r) => r.replace('Gym', 'Gym club'));
+    assert.equal((await run(runApprove, args(edited), as('carol'))).code, 0);
+    const voided = await run(runSubmit, args(edited), as('alice'));
+    assert.equal(voided.code, 2);
+    assert.match(voided.err, /it has 1: approved by carol/);
+    assert.equal(gw.payments().length, count, 'nothing was sent');
+
+    assert.equal((await run(runApprove, args(f), as('carol'))).code, 0);
+    const sent = await run(runSubmit, args(f), as('alice'));
+    assert.equal(sent.code, 0, sent.err);
+    assert.match(sent.out, /Approved by bob \(.*\), carol \(/);
+    const history = await run(runHistory, [], as('bob'));
+    assert.match(history.out, /approved\.rpcsv[^\n]*\n[^\n]*\n\s+approved for checked by alice \(.*\), bob \(.*\), carol \(/);
     assertNoDoubles();
   },
 );

@@ -1,3 +1,5 @@
+import { approvalsText } from '../../core/ledger/approvals';
+import type { Approval } from '../../core/ledger/store';
 import { localGatewayText, recordedOutcomeText, sentBy, type SubmissionRecord } from '../../core/ledger';
 import type { CliContext } from '../context';
 import { damageText, LedgerUrlError, openLedger, sendingNow } from '../ledger';
@@ -45,13 +47,15 @@ function state(r: SubmissionRecord): string {
  * One submission as text. The ledger is masked when written, but its values came from files and from the
  * gateway's answers (a file name, an error-message): each is one value on its line.
  */
-function recordText(r: SubmissionRecord): string {
+function recordText(r: SubmissionRecord, approvals: ReadonlyMap<string, Approval[]>): string {
   const where = `${field(r.environment)}${r.production ? ' (production)' : ''}, endpoint ${field(r.endpointId)}, from ${field(r.face)}`;
   const lines = [
     `${field(r.time)}  ${state(r)}${r.role !== undefined ? `  (${field(sentBy(r).trim())})` : ''}`,
     `  ${field(r.file)} (${r.rowCount} row${r.rowCount === 1 ? '' : 's'}) → ${where}`,
     `  sha256 ${field(r.contentHash)}`,
   ];
+  const approved = approvals.get(`${r.environment}\0${r.contentHash}`);
+  if (approved) lines.push(`  approved for ${field(r.environment)} by ${field(approvalsText(approved))}`);
   // Two local gateways both answer as endpoint 1001: which one it was tells their payments apart.
   if (r.localGateway) lines.push(`  sent to ${localGatewayText(r.localGateway)}`);
   if (r.recurringPaymentIds.length)
@@ -90,8 +94,19 @@ export async function listLedger(o: LedgerListOptions, ctx: CliContext): Promise
       ledger.kind === 'file' ? `cannot read the submission ledger ${place}: ${(err as Error).message}` : (err as Error).message,
     );
   }
+  let approvals = new Map<string, Approval[]>();
+  if (ledger.kind === 'team') {
+    try {
+      approvals = await ledger.allApprovals();
+    } catch (err) {
+      return inputError(ctx, 'paygate history', (err as Error).message);
+    }
+  }
   if (reading.damage) ctx.stderr(`paygate history: ${damageText(reading.damage, ledger)}\n`);
-  const records = reading.records.map(({ seq: _order, ...r }) => r);
+  const records = reading.records.map(({ seq: _order, ...r }) => {
+    const approved = approvals.get(`${r.environment}\0${r.contentHash}`);
+    return approved ? { ...r, approvals: approved.map(({ mine: _mine, ...a }) => a) } : r;
+  });
   if (o.format === 'json') {
     ctx.stdout(jsonLine({ ledger: place, store: ledger.kind, records, ...(reading.damage ? { damage: reading.damage } : {}) }));
     return 0;
@@ -100,6 +115,6 @@ export async function listLedger(o: LedgerListOptions, ctx: CliContext): Promise
     ctx.stdout(`No submissions recorded in ${place}.\n`);
     return 0;
   }
-  ctx.stdout(`${reading.records.map(recordText).join('\n')}\n${records.length} submission(s) in ${place}\n`);
+  ctx.stdout(`${reading.records.map((r) => recordText(r, approvals)).join('\n')}\n${records.length} submission(s) in ${place}\n`);
   return 0;
 }

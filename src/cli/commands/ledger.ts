@@ -1,11 +1,14 @@
-import { existsSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { prepareSubmission } from '../../core/gateway/prepare';
+import { batchRowKeys, mayHaveCreated, type BatchRowKeys, type SubmissionRecord } from '../../core/ledger';
+import type { LedgerSecret } from '../../core/ledger/secret';
 import { LEDGER_URL_ENV } from '../../core/ledger/team/connect';
 import { KEY_FILE_ENV, readTeamKey, writeNewTeamKey, type TeamKey } from '../../core/ledger/team/key';
 import { SCHEMA_VERSION } from '../../core/ledger/team/schema';
 import type { LedgerStatus, TeamLedger } from '../../core/ledger/team/teamLedger';
 import type { CliContext } from '../context';
-import { LedgerUrlError, openTeamLedger, teamLedgerUrl } from '../ledger';
+import { LedgerUrlError, openFileLedger, openTeamLedger, teamLedgerUrl } from '../ledger';
 import { field, inputError, jsonLine } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 import { userConfigDir } from '../trust';
@@ -20,6 +23,7 @@ export interface LedgerOptions {
   ledger?: string;
   keyOut?: string;
   grant?: string;
+  state?: string;
   format: 'text' | 'json';
 }
 
@@ -27,12 +31,15 @@ export function ledgerCommand(ctx: CliContext) {
   return paygateCommand(
     {
       name: 'ledger',
-      summary: 'the team ledger on PostgreSQL: init (schema and team key) or status',
+      summary: 'the team ledger on PostgreSQL: init (schema and team key), status, or push (a file ledger into it)',
       description:
         "init: creates the team ledger's tables in the database (idempotent; an older schema is brought forward) and, the " +
         'first time, a new 32-byte team key written to --key-out FILE with mode 0600 (only its key check value goes into ' +
         `the database): give the file to each member, who sets $${KEY_FILE_ENV} to it. status: which store the commands ` +
-        'use, the schema version, how many records (and how many still "sending"), and whether your team key matches.',
+        'use, the schema version, how many records (and how many still "sending"), and whether your team key matches. ' +
+        "push: copies the file ledger of --state DIR (default: this machine's) into the team ledger; run again, nothing " +
+        'doubles. A send that may have created payments claims its content, and its rows when its file is still on disk as ' +
+        'sent (its row keys are made again with the team key); the others are pushed file-level and listed.',
       exits: [
         [0, 'done (init), or the team ledger is usable with your key (status)'],
         [1, "status: the schema is missing or old, or your team key is missing or does not match; init: your key is not the team's"],
@@ -41,12 +48,16 @@ export function ledgerCommand(ctx: CliContext) {
     },
     ctx,
   )
-    .argument('<ACTION>', 'init or status')
+    .argument('<ACTION>', 'init, status or push')
     .option('--ledger <URL>', `the team ledger (postgres://ROLE@HOST:PORT/DATABASE; default $${LEDGER_URL_ENV})`)
     .option('--key-out <FILE>', `init: where to write a new team key (default $${KEY_FILE_ENV}, else ~/.config/paygate/team-ledger.key)`)
     .option(
       '--grant <ROLES>',
       "init: database roles (comma-separated, e.g. a group role of the team's members) given read and write on the tables",
+    )
+    .option(
+      '--state <DIR>',
+      'push: the file ledger directory (default $PAYGATE_DATA_DIR, else $XDG_DATA_HOME/paygate, else ~/.local/share/paygate)',
     )
     .addOption(choiceOption('--format <FORMAT>', 'status as text or JSON', ['text', 'json']).default('text'))
     .action(exits((action, o) => ledger(action, o, ctx)));
@@ -54,7 +65,8 @@ export function ledgerCommand(ctx: CliContext) {
 
 export async function ledger(action: string, o: LedgerOptions, ctx: CliContext): Promise<number> {
   const command = `paygate ledger ${action}`;
-  if (action !== 'init' && action !== 'status') return inputError(ctx, 'paygate ledger', `unknown action "${action}" (init or status)`);
+  if (action !== 'init' && action !== 'status' && action !== 'push')
+    return inputError(ctx, 'paygate ledger', `unknown action "${action}" (init, status or push)`);
   const url = teamLedgerUrl(ctx, o.ledger);
   if (url === undefined)
     return inputError(
@@ -70,6 +82,7 @@ export async function ledger(action: string, o: LedgerOptions, ctx: CliContext):
     throw err;
   }
   try {
+    if (action === 'push') return await push(store, o, ctx);
     return action === 'init' ? await init(store, o, ctx, command) : await status(store, o, ctx);
   } catch (err) {
     return inputError(ctx, command, (err as Error).message);
@@ -169,4 +182,56 @@ async function status(store: TeamLedger, o: LedgerOptions, ctx: CliContext): Pro
   if (o.format === 'json') ctx.stdout(jsonLine({ store: 'team', ...s, keyFile: keyFile ?? null }));
   else ctx.stdout(statusText(s, keyFile));
   return s.schemaVersion === SCHEMA_VERSION && s.keyMatches === true ? 0 : 1;
+}
+
+/** A sent batch's row keys under the team key, when its file is still on disk as it was sent; else undefined. */
+function rowsStillOnDisk(r: SubmissionRecord, secret: LedgerSecret): BatchRowKeys | undefined {
+  let text: string;
+  try {
+    text = readFileSync(r.file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const prepared = prepareSubmission(text, basename(r.file));
+  if (prepared.contentHash !== r.contentHash && !prepared.legacyHashes.includes(r.contentHash)) return undefined;
+  return batchRowKeys(prepared.lint.batch, secret);
+}
+
+/**
+ * Copies the file ledger's records into the team ledger, oldest first, each once (by its id). Row keys in
+ * the file ledger are made with that ledger's own key, which the team ledger cannot use: they are made again
+ * with the team key from the sent file when it is still on disk as sent, else the send is pushed file-level
+ * (its content claimed, its rows not) and listed.
+ */
+async function push(store: TeamLedger, o: LedgerOptions, ctx: CliContext): Promise<number> {
+  const file = openFileLedger(ctx, o.state);
+  const records = (await file.read()).records.slice().reverse();
+  const secret = await store.secret(true);
+  let added = 0;
+  let present = 0;
+  let withRows = 0;
+  const fileLevel: SubmissionRecord[] = [];
+  for (const r of records) {
+    const rows = mayHaveCreated(r) ? rowsStillOnDisk(r, secret!) : undefined;
+    const pushed = await store.pushRecord(r, rows);
+    if (pushed === 'present') {
+      present++;
+      continue;
+    }
+    added++;
+    if (rows) withRows++;
+    else if (mayHaveCreated(r)) fileLevel.push(r);
+  }
+  ctx.stdout(
+    `${added} record(s) of ${file.filePath} pushed into ${store.place}` +
+      `${present > 0 ? `, ${present} were there already` : ''}; ${withRows} send(s) with their rows under the team key.\n`,
+  );
+  if (fileLevel.length > 0) {
+    ctx.stdout(
+      `${fileLevel.length} send(s) pushed file-level only (their file is gone or changed since it was sent, so their rows are not guarded across the team):\n`,
+    );
+    for (const r of fileLevel)
+      ctx.stdout(`  ${field(r.time)}  ${field(r.file)} → ${field(r.environment)}, endpoint ${field(r.endpointId)}\n`);
+  }
+  return 0;
 }

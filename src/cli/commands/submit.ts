@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { createRecurringPayments, type PathTemplates } from '../../core/gateway';
+import { approvalsText } from '../../core/ledger/approvals';
 import {
   alreadySentLines,
   LedgerWriteError,
@@ -280,6 +281,7 @@ function reportResult(
       if (o.format === 'json')
         ctx.stdout(jsonLine({ ...(parts ? { file: name } : {}), ...outcomeJson(result.outcome), submission: result.record.id }));
       else ctx.stdout(outcomeText(result.outcome, whatIsSent(name, result.prepared.rowCount, result.target)));
+      if (result.approvals && o.format === 'text') ctx.stdout(`Approved by ${field(approvalsText(result.approvals))}\n`);
       return exitCodeFor(result.outcome);
   }
 }

@@ -13,6 +13,8 @@ export interface Environment {
   production: boolean;
   /** The gateway's largest create payload here, in Base64 characters; absent: DEFAULT_MAX_PAYLOAD_BYTES. */
   maxPayloadBytes?: number;
+  /** Maker-checker: approvals by other members a batch needs before it is sent here (core/ledger/approvals.ts). */
+  approvals?: number;
 }
 
 export interface PathTemplates {

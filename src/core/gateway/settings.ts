@@ -32,6 +32,18 @@ export const EnvironmentSchema = z
       z.optional(z.number().check(z.positive(), z.refine(Number.isSafeInteger, 'must be a whole number of bytes'))),
       { description: "The gateway's largest create payload for this environment, in bytes of Base64 (as sent)." },
     ),
+    approvals: described(
+      z.optional(
+        z.number().check(
+          z.positive(),
+          z.refine((n) => Number.isInteger(n) && n <= 20, 'must be a whole number from 1 to 20'),
+        ),
+      ),
+      {
+        description:
+          'Maker-checker: how many members other than the submitter must approve a batch (paygate approve) before it is sent here. Needs the team ledger.',
+      },
+    ),
   })
   .check(
     z.superRefine((e, ctx) => {

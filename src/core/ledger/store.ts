@@ -9,6 +9,16 @@ import type { LedgerSecret } from './secret';
 // ledger's guard orders racing sends by its append order (guard.ts), the team ledger's database decides
 // with unique constraints in the transaction that records "sending" (claim).
 
+/** One member's approval of a content for an environment (approvals.ts: maker-checker). */
+export interface Approval {
+  role: string;
+  host: string;
+  /** ISO time. */
+  at: string;
+  /** Whether it is the asking member's own (current_user): it never counts for their send. */
+  mine: boolean;
+}
+
 /** What claiming a send's content and rows in the team ledger came to. */
 export type Claim =
   | { status: 'claimed'; record: SubmissionRecord }
@@ -40,6 +50,10 @@ export interface TeamStore {
     sensitive?: readonly string[],
     begun?: SubmissionRecord,
   ): Promise<SubmissionRecord | undefined>;
+  /** The approvals of a content for an environment (approvals.ts); `mine` marks the asking role's own. */
+  approvals(environment: string, contentHash: string): Promise<Approval[]>;
+  /** Every approval, keyed `environment\0contentHash` (history). */
+  allApprovals(): Promise<Map<string, Approval[]>>;
   close(): Promise<void>;
 }
 

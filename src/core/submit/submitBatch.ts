@@ -6,6 +6,8 @@ import { submissionEntry } from '../ledger/entry';
 import type { AlreadySentRow } from '../ledger/alreadySent';
 import { guardedSend, type GuardedSendResult, type ResendBlocker } from '../ledger/guard';
 import type { LedgerStore } from '../ledger/store';
+import { checkApprovals } from '../ledger/approvals';
+import type { Approval } from '../ledger/store';
 import type { LedgerFace, LocalGatewayRef } from '../ledger/records';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../payload';
 import { payloadLengthProblem } from '../rules/payloadCheck';
@@ -69,7 +71,7 @@ export type SubmitResult<T, R> =
   | { status: 'no-target'; refusal: R; prepared: PreparedSubmission }
   | {
       status: 'refused';
-      reason: 'invalid-environment' | 'local-gateway-failed' | 'batch-too-large';
+      reason: 'invalid-environment' | 'local-gateway-failed' | 'batch-too-large' | 'needs-approval';
       message: string;
       prepared: PreparedSubmission;
       target: T;
@@ -86,6 +88,8 @@ export type SubmitResult<T, R> =
       recordError?: string;
       /** When the request went out (ISO), for the panel; the ledger keeps its own time. */
       submittedAt: string;
+      /** Who approved it, when its environment needs approvals. */
+      approvals?: Approval[];
       prepared: PreparedSubmission;
       target: T;
     };
@@ -129,6 +133,25 @@ async function sendToTarget<T extends SubmitTarget, R>(
     const message = errorMessage(err);
     return { status: 'refused', reason: 'local-gateway-failed', message, prepared, target };
   }
+  // Maker-checker: the approvals this environment needs, from the team ledger, before anything is recorded.
+  let approvals: Approval[] | undefined;
+  const needed = target.environment.approvals ?? 0;
+  if (needed > 0) {
+    let checked;
+    try {
+      checked = await checkApprovals(
+        face.ledger,
+        target.environmentName ?? target.environment.name,
+        prepared.contentHash,
+        needed,
+        face.file,
+      );
+    } catch (error) {
+      return { status: 'failed', error, prepared, target };
+    }
+    if (!checked.ok) return { status: 'refused', reason: 'needs-approval', message: checked.message, prepared, target };
+    approvals = checked.approvals;
+  }
   let submittedAt = new Date().toISOString();
   let result: GuardedSendResult<GatewayOutcome>;
   try {
@@ -165,5 +188,5 @@ async function sendToTarget<T extends SubmitTarget, R>(
     return { status: 'failed', error, prepared, target };
   }
   if (result.status !== 'sent') return { ...result, prepared, target };
-  return { ...result, answer: answerIds(result.outcome), submittedAt, prepared, target };
+  return { ...result, answer: answerIds(result.outcome), submittedAt, prepared, target, ...(approvals ? { approvals } : {}) };
 }

@@ -53,7 +53,8 @@ export type SubmitRefusal =
   | 'in-flight'
   | 'ledger-failed'
   | 'ledger-damaged'
-  | 'invalid-environment';
+  | 'invalid-environment'
+  | 'needs-approval';
 
 export type SubmitResult =
   | { status: 'sent'; outcome: SubmitOutcome['outcome']; record: SubmissionRecord; ledgerFile: string; moved?: MovedRows }

@@ -12,6 +12,7 @@ import {
   type SubmissionRecord,
   type Target,
 } from '../records';
+import type { Approval } from '../store';
 import type { BatchRowKeys } from '../rowKeys';
 import type { LedgerSecret } from '../secret';
 import type { Claim, TeamStore } from '../store';
@@ -421,6 +422,94 @@ export class TeamLedger implements TeamStore {
         keyMatches: this.o.key && check !== undefined ? check === this.o.key.check : undefined,
       };
     });
+  }
+
+  /**
+   * One record of a file ledger, copied once (by its id; again, nothing changes). A record that may have
+   * created payments claims its content at its target, and its rows when given (made with the team key);
+   * a claim someone else holds stays theirs.
+   */
+  async pushRecord(r: SubmissionRecord, rows: BatchRowKeys | undefined): Promise<'added' | 'present'> {
+    await this.ready(true);
+    const { seq: _seq, state, role: _role, ...record } = r;
+    const target = targetText({
+      environment: r.environment,
+      endpointId: r.endpointId,
+      ...(r.localGateway ? { localStateDir: r.localGateway.stateDir } : {}),
+    });
+    return this.tx(async (c) => {
+      const inserted = await c.query(
+        `INSERT INTO paygate_submissions (id, target, content_hash, state, host, face, created_at, completed_at, record)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING RETURNING id`,
+        [r.id, target, r.contentHash, state, r.host, r.face, r.time, r.completedAt ?? null, JSON.stringify(record)],
+      );
+      if (inserted.rowCount === 0) return 'present';
+      if (!mayHaveCreated(r)) return 'added';
+      await c.query(
+        'INSERT INTO paygate_claimed_contents (target, content_hash, submission_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+        [target, r.contentHash, r.id],
+      );
+      if (rows && rows.rows.length > 0) {
+        const keys = [...new Set(rows.rows.map((x) => x.key))].sort();
+        await c.query(
+          `INSERT INTO paygate_claimed_rows (target, row_key, submission_id) SELECT $1, k, $2 FROM unnest($3::text[]) AS u(k) ORDER BY k ON CONFLICT DO NOTHING`,
+          [target, r.id, keys],
+        );
+        await c.query('INSERT INTO paygate_batch_rows (content_hash, batch) VALUES ($1, $2) ON CONFLICT (content_hash) DO NOTHING', [
+          r.contentHash,
+          JSON.stringify(rows),
+        ]);
+      }
+      return 'added';
+    });
+  }
+
+  /** Records this member's approval of a content for an environment (once per role). */
+  async approve(environment: string, contentHash: string, host: string): Promise<{ added: boolean; role: string }> {
+    await this.ready(false);
+    return this.tx(async (c) => {
+      const inserted = await c.query<{ role: string }>(
+        `INSERT INTO paygate_approvals (environment, content_hash, host) VALUES ($1, $2, $3)
+         ON CONFLICT (environment, content_hash, role) DO NOTHING RETURNING role`,
+        [environment, contentHash, host],
+      );
+      const role = inserted.rows[0]?.role ?? (await c.query<{ r: string }>('SELECT current_user AS r')).rows[0].r;
+      return { added: inserted.rowCount === 1, role };
+    });
+  }
+
+  /** The approvals of a content for an environment, oldest first; `mine` marks the asking role's own. */
+  async approvals(environment: string, contentHash: string): Promise<Approval[]> {
+    await this.ready(false);
+    const rows = await this.tx(
+      async (c) =>
+        (
+          await c.query<{ role: string; host: string; at: Date; mine: boolean }>(
+            `SELECT role, host, at, role = current_user AS mine FROM paygate_approvals WHERE environment = $1 AND content_hash = $2 ORDER BY at, role`,
+            [environment, contentHash],
+          )
+        ).rows,
+    );
+    return rows.map((r) => ({ role: r.role, host: r.host, at: r.at.toISOString(), mine: r.mine }));
+  }
+
+  /** Every approval, by environment and content hash (`paygate history`). */
+  async allApprovals(): Promise<Map<string, Approval[]>> {
+    await this.ready(false);
+    const rows = await this.tx(
+      async (c) =>
+        (
+          await c.query<{ environment: string; content_hash: string; role: string; host: string; at: Date; mine: boolean }>(
+            'SELECT environment, content_hash, role, host, at, role = current_user AS mine FROM paygate_approvals ORDER BY at, role',
+          )
+        ).rows,
+    );
+    const out = new Map<string, Approval[]>();
+    for (const r of rows) {
+      const key = `${r.environment}\0${r.content_hash}`;
+      out.set(key, [...(out.get(key) ?? []), { role: r.role, host: r.host, at: r.at.toISOString(), mine: r.mine }]);
+    }
+    return out;
   }
 
   close(): Promise<void> {

@@ -1,0 +1,82 @@
+import { hostname } from 'node:os';
+import { prepareSubmission } from '../../core/gateway/prepare';
+import { findEnvironment } from '../../core/gateway/settings';
+import { approvalsText } from '../../core/ledger/approvals';
+import { LEDGER_URL_ENV } from '../../core/ledger/team/connect';
+import { loadCliConfig } from '../config';
+import type { CliContext } from '../context';
+import { readInput } from '../io';
+import { LedgerUrlError, openTeamLedger, teamLedgerUrl } from '../ledger';
+import { field, inputError } from '../output';
+import { exits, paygateCommand } from '../parser';
+
+// `paygate approve FILE [--env NAME]`: the checker's half of maker-checker. Records, in the team ledger,
+// that this member (the database role) approves this exact content for this environment; a submit to an
+// environment with `"approvals": N` needs N such approvals by members other than the submitter.
+
+export interface ApproveOptions {
+  env?: string;
+  ledger?: string;
+  config?: string;
+}
+
+export function approveCommand(ctx: CliContext) {
+  return paygateCommand(
+    {
+      name: 'approve',
+      summary: 'approve a batch for an environment that needs approvals (maker-checker, in the team ledger)',
+      description:
+        'Records in the team ledger that you (your database role) approve the exact content of FILE for the environment: ' +
+        'a submit to an environment with "approvals": N in paygate.config.json needs N approvals by members other than ' +
+        'the one who submits. Any edit to the file changes its content and needs new approvals. A file with lint errors ' +
+        'cannot be approved.',
+      exits: [
+        [0, 'approved (or approved before by you)'],
+        [2, 'usage error, unreadable FILE, lint errors, no team ledger, or the team ledger could not be used'],
+      ],
+    },
+    ctx,
+  )
+    .argument('<FILE>', 'the recurring-payments file as it will be sent')
+    .option('--env <NAME>', 'environment from paygate.config.json (default: its "environment")')
+    .option('--ledger <URL>', `the team ledger (default $${LEDGER_URL_ENV})`)
+    .option('--config <FILE>', 'configuration file (as paygate submit chooses it)')
+    .action(exits((file, o) => approve(file, o, ctx)));
+}
+
+export async function approve(file: string, o: ApproveOptions, ctx: CliContext): Promise<number> {
+  const command = 'paygate approve';
+  const url = teamLedgerUrl(ctx, o.ledger);
+  if (url === undefined) return inputError(ctx, command, `approvals live in the team ledger: pass --ledger URL or set $${LEDGER_URL_ENV}`);
+  const config = loadCliConfig(ctx.cwd, o.config, ctx.env);
+  if (!config.ok) return inputError(ctx, command, config.message);
+  const name = o.env ?? config.value.config.environment;
+  const environment = findEnvironment(config.value.config.environments, name);
+  if (!environment) return inputError(ctx, command, `unknown environment "${name}"`);
+  const input = await readInput(file, ctx);
+  if (!input.ok) return inputError(ctx, command, input.message);
+  const prepared = prepareSubmission(input.text, input.name);
+  if (prepared.refusal) return inputError(ctx, command, `${prepared.refusal.message}; not approved`);
+  let store;
+  try {
+    store = openTeamLedger(ctx, url);
+  } catch (err) {
+    if (err instanceof LedgerUrlError) return inputError(ctx, command, err.message);
+    throw err;
+  }
+  try {
+    const done = await store.approve(environment.name, prepared.contentHash, hostname());
+    const all = await store.approvals(environment.name, prepared.contentHash);
+    const needed = environment.approvals ?? 0;
+    const rule = needed > 0 ? ` (it needs ${needed} by members other than the one who submits; your own does not count for your send)` : '';
+    ctx.stdout(
+      `${done.added ? 'Approved' : 'Approved before'}: ${field(input.name)} (sha256 ${prepared.contentHash.slice(0, 12)}…) for ${field(environment.name)} by ${field(done.role)}.\n` +
+        `Approvals of this content for ${field(environment.name)}: ${field(approvalsText(all))}${rule}.\n`,
+    );
+    return 0;
+  } catch (err) {
+    return inputError(ctx, command, (err as Error).message);
+  } finally {
+    await store.close();
+  }
+}

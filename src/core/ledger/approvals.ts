@@ -1,0 +1,41 @@
+import type { Approval, LedgerStore } from './store';
+
+// Maker-checker: an environment with `"approvals": N` sends a batch only once N members other than the
+// submitter have approved that exact content (its content hash, so any edit voids earlier approvals) for
+// that environment. Approvals are rows of the team ledger; the file ledger, one person's, cannot hold them,
+// so such an environment refuses to send from it.
+
+export type ApprovalCheck = { ok: true; approvals: Approval[] } | { ok: false; message: string };
+
+/** "bob (2027-03-12 10:00 UTC), carol (…)": who approved, and when. */
+export function approvalsText(list: readonly Approval[]): string {
+  return list.map((a) => `${a.role} (${a.at.slice(0, 10)} ${a.at.slice(11, 16)} UTC)`).join(', ');
+}
+
+/** Whether a send of `contentHash` to `environment` has the approvals it needs; a refusal in words when not. */
+export async function checkApprovals(
+  ledger: LedgerStore,
+  environment: string,
+  contentHash: string,
+  needed: number,
+  file: string,
+): Promise<ApprovalCheck> {
+  if (ledger.kind !== 'team')
+    return {
+      ok: false,
+      message:
+        `"${environment}" needs ${needed} approval(s) by other members before a send, and approvals live in the team ledger, ` +
+        'not in this machine\'s file ledger: set PAYGATE_LEDGER_URL (docs/submissions.md, "One ledger for a team"); nothing was sent',
+    };
+  const all = await ledger.approvals(environment, contentHash);
+  const others = all.filter((a) => !a.mine);
+  if (others.length >= needed) return { ok: true, approvals: others };
+  const own = all.some((a) => a.mine) ? ' (your own approval does not count)' : '';
+  const have = others.length > 0 ? `: approved by ${approvalsText(others)}` : '';
+  return {
+    ok: false,
+    message:
+      `"${environment}" needs ${needed} approval(s) of this exact content (sha256 ${contentHash.slice(0, 12)}…) by members other than you; ` +
+      `it has ${others.length}${have}${own}. An edited file needs new approvals. Ask them to run 'paygate approve ${file} --env ${environment}'; nothing was sent`,
+  };
+}
