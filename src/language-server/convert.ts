@@ -39,10 +39,28 @@ export function sameRange(a: Range, b: Range): boolean {
 }
 
 /** Finds the core diagnostic a client's diagnostic was made from (several may share a code and range). */
+/**
+ * Our diagnostic that a client handed back, in the lint of the document as it is now. The client's copy can
+ * be a version behind (its markers move only when the next diagnostics arrive, and a code-action request
+ * can come first): when no diagnostic has its exact range, the one with its code and message nearest to
+ * it stands for it, so the light bulb is never empty while the Problems panel lists the problem. Its
+ * fixes are the current lint's, so their edits fit the text as it is now.
+ */
 export function findLintDiagnostic(all: readonly LintDiagnostic[], d: Diagnostic): LintDiagnostic | undefined {
   if (d.source !== undefined && d.source !== DIAGNOSTIC_SOURCE) return undefined;
   const code = d.code === undefined ? undefined : String(d.code);
-  return all.find((l) => l.code === code && l.message === d.message && sameRange(d.range, l.range));
+  const alike = all.filter((l) => l.code === code && l.message === d.message);
+  return alike.find((l) => sameRange(d.range, l.range)) ?? nearest(alike, d.range.start);
+}
+
+function nearest(candidates: readonly LintDiagnostic[], at: Range['start']): LintDiagnostic | undefined {
+  let best: LintDiagnostic | undefined;
+  let bestDistance = Infinity;
+  for (const l of candidates) {
+    const distance = Math.abs(l.range.start.line - at.line) * 1e6 + Math.abs(l.range.start.character - at.character);
+    if (distance < bestDistance) [best, bestDistance] = [l, distance];
+  }
+  return best;
 }
 
 function comparePositions(a: Range['start'], b: Range['start']): number {

@@ -50,14 +50,24 @@ export function completion(s: Session, { textDocument, position }: CompletionPar
 export function codeAction(s: Session, params: CodeActionParams) {
   const document = s.documents.get(params.textDocument.uri);
   if (!document || !lintable(document)) return null;
-  try {
-    const at = { uri: document.uri, version: document.version, result: s.store.get(document), resolves: s.resolves };
-    const ledger = s.ledger.actions(document.uri, document, params.context.diagnostics, s.createsFiles);
-    return [...codeActions(at, params), ...s.guard.actions(document.uri, params.context.diagnostics), ...ledger];
-  } catch (err) {
-    fail(s, 'Code actions', document.uri, err);
-    return null;
-  }
+  const diagnostics = params.context.diagnostics;
+  // Each source of actions answers on its own: one that throws (a ledger being rewritten, say) is logged
+  // and leaves the others' fixes in the light bulb instead of emptying it.
+  const from = (what: string, actions: () => CodeAction[]): CodeAction[] => {
+    try {
+      return actions();
+    } catch (err) {
+      fail(s, what, document.uri, err);
+      return [];
+    }
+  };
+  return [
+    ...from('Code actions', () =>
+      codeActions({ uri: document.uri, version: document.version, result: s.store.get(document), resolves: s.resolves }, params),
+    ),
+    ...from('Git guard actions', () => s.guard.actions(document.uri, diagnostics)),
+    ...from('Ledger actions', () => s.ledger.actions(document.uri, document, diagnostics, s.createsFiles)),
+  ];
 }
 
 export function codeActionResolve(s: Session, action: CodeAction): CodeAction {

@@ -75,10 +75,12 @@ export async function bigBatchSteps(p: PersonSteps): Promise<void> {
       await status.first().waitFor({ state: 'visible', timeout: 15_000 });
       const told = page.locator('.notification-toast', { hasText: 'each time you save it' });
       await told.first().waitFor({ state: 'visible', timeout: 15_000 });
-      if ((await told.locator('a.monaco-button, .monaco-button', { hasText: 'Learn more' }).count()) === 0)
-        throw new Error('the notification offers no "Learn more"');
+      // Read while it shows: a toast hides by itself after a while, and the step's earlier waits can use
+      // that while up (the read came after the screenshot once, and found it gone).
+      const message = (await told.first().locator('.notification-list-item-message').innerText({ timeout: 5_000 })).trim();
+      const learnMore = await told.locator('a.monaco-button, .monaco-button', { hasText: 'Learn more' }).count();
       await screenshot('big-batch-problems');
-      const message = (await told.first().locator('.notification-list-item-message').innerText()).trim();
+      if (learnMore === 0) throw new Error('the notification offers no "Learn more"');
       opened = true;
       return `${listed.length} wrong rows listed, e.g. "${listed[0].slice(0, 80)}"; told: "${message.slice(0, 90)}…"`;
     },

@@ -189,6 +189,28 @@ describe('language server over stdio (paygate lsp --stdio)', () => {
     await doc.diagnostics('clean', (ds) => ds.length === 0);
   });
 
+  it("a problem handed back a version late (the client's marker not yet moved) still gets its fixes", async () => {
+    const text = readFileSync(path.join(FIXTURES, 'mistakes.rpcsv'), 'utf8');
+    const doc = new Doc(client, uri('mistakes-late.rpcsv'), text);
+    const { diagnostics } = await doc.diagnostics('diagnostics', (ds) => ds.length === 4);
+    const alias = diagnostics.find((d) => d.range.start.character === cellRange(text, 0, 'notify-url').start.character)!;
+    // Three characters typed at the start of the header move the cell; the client asks with its old marker.
+    await doc.edit([{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'ab;' }]);
+    const actions = (await client.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri: doc.uri },
+      range: alias.range,
+      context: { diagnostics: [alias], only: ['quickfix'] },
+    })) as CodeAction[];
+    const preferred = actions.filter((a) => a.isPreferred);
+    assert.equal(preferred.length, 1, `offered: ${actions.map((a) => a.title).join(' | ')}`);
+    await doc.apply(preferred[0].edit);
+    assert.equal(
+      doc.text.split('\n')[0],
+      'ab;' + text.split('\n')[0].replace('notify-url', 'notify_url'),
+      'the fix lands on the cell where it is now',
+    );
+  });
+
   it('builds the every-row edits of a missing column only when the action is resolved', async () => {
     const rows = Array.from({ length: 50 }, (_, i) => `ord-${i};DST;4111111111111111;5.00`);
     const text = `client-orderid;rp_card_type;credit-card-number;amount\n${rows.join('\n')}\n`;
