@@ -24,7 +24,7 @@ export function approveCommand(ctx: CliContext) {
   return paygateCommand(
     {
       name: 'approve',
-      summary: 'approve a batch for an environment that needs approvals (maker-checker, in the team ledger)',
+      summary: "approve a batch for an environment that needs a teammate's approval",
       description:
         'Records in the team ledger that you (your database role) approve the exact content of FILE for the environment: ' +
         'a submit to an environment with "approvals": N in paygate.config.json needs N approvals by members other than ' +

@@ -31,7 +31,7 @@ export function ledgerCommand(ctx: CliContext) {
   return paygateCommand(
     {
       name: 'ledger',
-      summary: 'the team ledger on PostgreSQL: init (schema and team key), status, or push (a file ledger into it)',
+      summary: 'the team ledger on PostgreSQL: init, status, or push a file ledger into it',
       description:
         "init: creates the team ledger's tables in the database (idempotent; an older schema is brought forward) and, the " +
         'first time, a new 32-byte team key written to --key-out FILE with mode 0600 (only its key check value goes into ' +

@@ -68,11 +68,12 @@ const LABELS = [...CVV_NAMES, ...CVV_PREFIXES.map((p) => `${p} [a-z]+`)]
   .map((n) => labelPattern(n).replace(`${SEP}[a-z]+`, `(?:${SEP}[a-z]+)?`));
 
 // A label (not inside a longer word, or right after a percent-encoded character such as `%26`), then up to
-// a quote, a separator run of `:`, `=`, spaces or `#` (or a percent-encoded `=` or `:`, once or twice
-// encoded, as in a query or an OAuth base string), and another quote, then the 3 or 4 digits of any script
+// a quote (or a doubled one, as JSON inside a quoted CSV cell writes it), a separator run of `:`, `=`, spaces
+// or `#` (or a percent-encoded `=` or `:`, once or twice encoded, as in a query or an OAuth base string), and
+// another quote, then the 3 or 4 digits of any script
 // (quoted or not) that are not part of a longer number.
 const CVV_IN_TEXT = new RegExp(
-  `(?:(?<![\\p{L}\\p{N}])|(?<=%(?:25)?[0-9a-f]{2}))((?:${LABELS.join('|')})["']?\\s{0,3}(?:[:=#]|%(?:25)?3[ad])?\\s{0,3}["']?)(\\p{Nd}{3,4})(?!\\p{Nd})`,
+  `(?:(?<![\\p{L}\\p{N}])|(?<=%(?:25)?[0-9a-f]{2}))((?:${LABELS.join('|')})["']{0,2}\\s{0,3}(?:[:=#]|%(?:25)?3[ad])?\\s{0,3}["']{0,2})(\\p{Nd}{3,4})(?!\\p{Nd})`,
   'giu',
 );
 
