@@ -101,7 +101,7 @@ describe('the results table for a new user', () => {
     await h.page.fill('input[aria-label="Filter Currency"]', 'zzz');
     await waitCount(h.page, '0 of 12 rows');
     assert.match((await empty.textContent()) ?? '', /the column filter/);
-    await empty.getByRole('button', { name: 'Clear search and filters' }).click();
+    await empty.getByRole('button', { name: 'Clear column filters' }).click();
     await waitCount(h.page, '12 of 12 rows');
     assert.equal(await h.page.inputValue('input[aria-label="Filter Currency"]'), '');
     await h.page.fill('.search', 'refund');
