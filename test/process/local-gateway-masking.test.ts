@@ -23,7 +23,8 @@ const stateFiles = (stateDir: string) =>
 
 test('stored text: card-number-like runs masked (grouped or glued), CVV next to its label hidden, other text kept', () => {
   const out = maskStoredText(TYPED);
-  assert.equal(out, 'Gym; paid with 400005******5556 cvv •••, backup card400005******5556');
+  // Masked in place, its spaces kept (issue 38: in the original characters).
+  assert.equal(out, 'Gym; paid with 4000 05** **** 5556 cvv •••, backup card400005******5556');
   assert.equal(maskStoredText('CVC2: 1234 for order 42'), 'CVC2: ••• for order 42');
   assert.equal(maskStoredText('Gym membership, 12 months, room 101'), 'Gym membership, 12 months, room 101');
 });
