@@ -263,3 +263,10 @@ test('property: dates, amounts, hashes, row keys and UUIDs laid out side by side
     { numRuns: 3000 },
   );
 });
+
+test('a "fraction" of a card number\'s length is no amount: a cell quoted into a message masks it (strict)', () => {
+  // Found by the incremental lint's property test: notify_url "01.05555555555554444" quoted whole.
+  assert.doesNotMatch(maskCardNumbers('"01.05555555555554444"', 'strict'), /5555555555554444/);
+  assert.equal(maskCardNumbers('4997482253.120', 'strict'), '4997482253.120');
+  assert.equal(maskCardNumbers('12.50 EUR', 'strict'), '12.50 EUR');
+});

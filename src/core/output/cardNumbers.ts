@@ -253,8 +253,9 @@ function cardRanges(run: Run, g0: number, g1: number, mode: CardMode, text: stri
   const from = start(g0);
   const to = start(g1);
   const n = to - from;
-  if (g1 - g0 === 2 && run.joins[g0] === '.') {
+  if (g1 - g0 === 2 && run.joins[g0] === '.' && to - start(g0 + 1) < 12) {
     // An amount (a sum of a billion has 13 digits, and one in ten passes Luhn): only its whole part can be a card.
+    // A "fraction" of 12 digits or more is no amount's: the run is read as any other (`01.05555555555554444`).
     const whole = start(g0 + 1);
     if (isCard(run.digits, from, whole) || (mode === 'strict' && whole - from >= 12)) out.push([from, whole]);
     return;
