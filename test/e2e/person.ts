@@ -1001,8 +1001,21 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
       const label = await wb.viewRow(page, callbacksView.name, 'PERSON-CB-1');
       const header2 = page.locator('.pane-header', { hasText: new RegExp(callbacksView.name, 'i') }).first();
       await page.locator('.pane', { has: header2 }).locator('.monaco-list-row', { hasText: 'PERSON-CB-1' }).first().click();
-      const frame = await wb.webviewFrame(page, 'text=field merchant_order', wb.SHORT);
-      const request = (await frame.locator('text=/GET \\/paygate\\/notify\\?/').first().textContent({ timeout: wb.SHORT })) ?? '';
+      // This call's own details page: another callback's may still be open a moment (it shows the same field
+      // names), and its frame goes away under the read when this one's tab takes its place.
+      let request = '';
+      for (let attempt = 1; attempt <= 3 && request === ''; attempt++) {
+        const frame = await wb.webviewFrame(page, 'text=PERSON-CB-1', wb.SHORT);
+        request =
+          (await frame
+            .locator('text=/GET \\/paygate\\/notify\\?/')
+            .first()
+            .textContent({ timeout: wb.SHORT })
+            .catch((err: unknown) => {
+              if (attempt === 3) throw err;
+              return '';
+            })) ?? '';
+      }
       await screenshot('callback-real-shape');
       if (!/control valid/.test(label)) throw new Error(`the local gateway's callback reads ${label}`);
       for (const part of ['type=sale', 'client_orderid=PERSON-CB-1', 'merchant_order=PERSON-CB-1', 'control='])
