@@ -13,7 +13,7 @@ import { LEDGER_URL_ENV, parseLedgerUrl } from '../core/ledger/team/connect';
 import { KEY_FILE_ENV, readTeamKey } from '../core/ledger/team/key';
 import { TeamLedger } from '../core/ledger/team/teamLedger';
 import type { CliContext } from './context';
-import { field } from './output';
+import { field, inputError } from './output';
 
 // The CLI's side of the shared submission ledger: where it is (--state DIR, else $PAYGATE_DATA_DIR, else
 // the user's data directory, the same one the editor uses), and the words for what it says.
@@ -43,6 +43,16 @@ export function openTeamLedger(ctx: CliContext, url: string): TeamLedger {
     ...(key?.ok ? { key: key.key } : {}),
     keyProblem: key && !key.ok ? key.message : `no team key: set ${KEY_FILE_ENV} to the file 'paygate ledger init --key-out FILE' wrote`,
   });
+}
+
+/** The team ledger at `url` for a command that needs it, or the command's usage error (exit 2) when `url` is not one. */
+export function teamLedgerFor(ctx: CliContext, command: string, url: string): TeamLedger | number {
+  try {
+    return openTeamLedger(ctx, url);
+  } catch (err) {
+    if (err instanceof LedgerUrlError) return inputError(ctx, command, err.message);
+    throw err;
+  }
 }
 
 /**

@@ -6,7 +6,7 @@ import { LEDGER_URL_ENV } from '../../core/ledger/team/connect';
 import { loadCliConfig } from '../config';
 import type { CliContext } from '../context';
 import { readInput } from '../io';
-import { LedgerUrlError, openTeamLedger, teamLedgerUrl } from '../ledger';
+import { teamLedgerFor, teamLedgerUrl } from '../ledger';
 import { field, inputError } from '../output';
 import { exits, paygateCommand } from '../parser';
 
@@ -57,13 +57,8 @@ export async function approve(file: string, o: ApproveOptions, ctx: CliContext):
   if (!input.ok) return inputError(ctx, command, input.message);
   const prepared = prepareSubmission(input.text, input.name);
   if (prepared.refusal) return inputError(ctx, command, `${prepared.refusal.message}; not approved`);
-  let store;
-  try {
-    store = openTeamLedger(ctx, url);
-  } catch (err) {
-    if (err instanceof LedgerUrlError) return inputError(ctx, command, err.message);
-    throw err;
-  }
+  const store = teamLedgerFor(ctx, command, url);
+  if (typeof store === 'number') return store;
   try {
     const done = await store.approve(environment.name, prepared.contentHash, hostname());
     const all = await store.approvals(environment.name, prepared.contentHash);

@@ -8,7 +8,7 @@ import { KEY_FILE_ENV, readTeamKey, writeNewTeamKey, type TeamKey } from '../../
 import { SCHEMA_VERSION } from '../../core/ledger/team/schema';
 import type { LedgerStatus, TeamLedger } from '../../core/ledger/team/teamLedger';
 import type { CliContext } from '../context';
-import { LedgerUrlError, openFileLedger, openTeamLedger, teamLedgerUrl } from '../ledger';
+import { openFileLedger, teamLedgerFor, teamLedgerUrl } from '../ledger';
 import { field, inputError, jsonLine } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 import { userConfigDir } from '../trust';
@@ -74,13 +74,8 @@ export async function ledger(action: string, o: LedgerOptions, ctx: CliContext):
       command,
       `no team ledger: pass --ledger postgres://ROLE@HOST:PORT/DATABASE or set $${LEDGER_URL_ENV} (without either, the commands use the file ledger, which needs no setup)`,
     );
-  let store: TeamLedger;
-  try {
-    store = openTeamLedger(ctx, url);
-  } catch (err) {
-    if (err instanceof LedgerUrlError) return inputError(ctx, command, err.message);
-    throw err;
-  }
+  const store = teamLedgerFor(ctx, command, url);
+  if (typeof store === 'number') return store;
   try {
     if (action === 'push') return await push(store, o, ctx);
     return action === 'init' ? await init(store, o, ctx, command) : await status(store, o, ctx);
