@@ -37,6 +37,8 @@ export interface TeamStore {
   batchRows(contentHash: string): Promise<BatchRowKeys | undefined>;
   recent(limit: number): Promise<SubmissionRecord[]>;
   newest(wanted: (r: SubmissionRecord) => boolean): Promise<SubmissionRecord | undefined>;
+  /** One record by its id. */
+  get(id: string): Promise<SubmissionRecord | undefined>;
   read(): Promise<LedgerReading>;
   /**
    * In one transaction: the submission as "sending", its content's claim and every row's claim at its
