@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { startLocalGateway, type LocalGateway } from '../../src/local-gateway';
 import type { AdvanceClockResult } from '../../src/extension/environments/advanceClock';
 import type { LocalGatewayInfo } from '../../src/extension/environments/localGateway';
-import type { SubmitResult } from '../../src/extension/submit/submit';
+import type { SubmitResult } from '../../src/extension/submit/result';
 import { TEST_TIMEOUT_MS } from './wait';
 
 // PayGate: Advance Local Gateway Clock…, on the local gateway the editor starts and on a `paygate gateway`

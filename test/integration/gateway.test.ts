@@ -13,7 +13,7 @@ import type { ReportResult } from '../../src/extension/report/run';
 import type { SetSecretResult } from '../../src/extension/environments/secrets';
 import type { SignatureDetailsResult } from '../../src/extension/submit/signatureDetails';
 import type { SelectEnvironmentResult } from '../../src/extension/environments/statusBar';
-import type { SubmitResult } from '../../src/extension/submit/submit';
+import type { SubmitResult } from '../../src/extension/submit/result';
 import type { NewReportTemplateResult } from '../../src/extension/report/templates';
 import type { SubmissionView } from '../../src/shared/resultsProtocol';
 import { TEST_TIMEOUT_MS, until } from './wait';

@@ -9,7 +9,7 @@ import type { Reconciliation } from '../../src/core/reconcile';
 import { gatewayClients } from '../../src/local-gateway';
 import type { AdvanceClockResult } from '../../src/extension/environments/advanceClock';
 import type { LocalGatewayInfo } from '../../src/extension/environments/localGateway';
-import type { SubmitResult } from '../../src/extension/submit/submit';
+import type { SubmitResult } from '../../src/extension/submit/result';
 import { DEADLINE_MS, TEST_TIMEOUT_MS } from './wait';
 
 // Issue 30, the editor's side: the editor and the terminal use one local gateway per state directory

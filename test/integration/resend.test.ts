@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Ledger } from '../../src/core/ledger';
 import type { CompareResult } from '../../src/extension/ledger/compare';
-import type { SubmitResult } from '../../src/extension/submit/submit';
+import type { SubmitResult } from '../../src/extension/submit/result';
 
 const EXTENSION_ID = 'paygate.paygate-toolkit';
 const DEADLINE_MS = 20_000;

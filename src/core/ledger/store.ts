@@ -52,6 +52,8 @@ export interface TeamStore {
     sensitive?: readonly string[],
     begun?: SubmissionRecord,
   ): Promise<SubmissionRecord | undefined>;
+  /** Records this member's approval of a content for an environment (once per role). */
+  approve(environment: string, contentHash: string, host: string): Promise<{ added: boolean; role: string }>;
   /** The approvals of a content for an environment (approvals.ts); `mine` marks the asking role's own. */
   approvals(environment: string, contentHash: string): Promise<Approval[]>;
   /** Every approval, keyed `environment\0contentHash` (history). */

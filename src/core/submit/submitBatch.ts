@@ -54,7 +54,8 @@ export interface SubmitFace<T extends SubmitTarget, R> {
   confirmResend?: (blocker: ResendBlocker, target: T) => Promise<boolean>;
   /** Asked when rows of the batch were already sent to the target (every one, in file order); absent: refuse. */
   confirmRowResend?: (rows: readonly AlreadySentRow[], target: T) => Promise<boolean>;
-  confirmSend?: (target: T, prepared: PreparedSubmission) => Promise<boolean>;
+  /** The last question before the send; `approvals`: who approved it, when its environment needs approvals. */
+  confirmSend?: (target: T, prepared: PreparedSubmission, approvals: readonly Approval[] | undefined) => Promise<boolean>;
   /** The one POST. */
   send: (target: T, prepared: PreparedSubmission) => PromiseLike<GatewayOutcome>;
   /** The message the ledger records with the answer (default: the answer's own words). */
@@ -176,7 +177,7 @@ async function sendToTarget<T extends SubmitTarget, R>(
       ...(face.keepAccepted ? { keepAccepted: true } : {}),
       ...(face.confirmResend ? { confirmResend: (b: ResendBlocker) => face.confirmResend!(b, target) } : {}),
       ...(face.confirmRowResend ? { confirmRowResend: (rows: readonly AlreadySentRow[]) => face.confirmRowResend!(rows, target) } : {}),
-      ...(face.confirmSend ? { confirmSend: () => face.confirmSend!(target, prepared) } : {}),
+      ...(face.confirmSend ? { confirmSend: () => face.confirmSend!(target, prepared, approvals) } : {}),
       send: () => {
         submittedAt = new Date().toISOString();
         return Promise.resolve(face.send(target, prepared));
