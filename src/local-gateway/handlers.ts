@@ -6,7 +6,15 @@ import type * as http from 'node:http';
 import { adminSubpath, handleAdmin, validDays, type AdminContext } from './admin';
 import { authenticate, authorizationShape, type NonceCache } from './auth';
 import { callbackUrlFor, type CallbackQueue } from './callbacks';
-import { bodyTooLargeAnswer, formEncodeAnswer, handleCreate, jsonAnswer, unknownEndpointAnswer, type CreateResult, type Fields } from './create';
+import {
+  bodyTooLargeAnswer,
+  formEncodeAnswer,
+  handleCreate,
+  jsonAnswer,
+  unknownEndpointAnswer,
+  type CreateResult,
+  type Fields,
+} from './create';
 import { BodyTooLarge, HttpError, readBody, send } from './http';
 import type { JournalStore } from './journal';
 import { advance, advanceAllowance, MAX_ADVANCE_DAYS } from './payments';

@@ -10,21 +10,10 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { signRequest } from '../../src/core/oauth';
 import { startLocalGateway } from '../../src/local-gateway';
 import { CallbackQueue, loopbackTarget } from '../../src/local-gateway/callbacks';
 import type { ChargeEvent, StoredPayment } from '../../src/local-gateway/types';
-import {
-  admin,
-  batch,
-  createUrl,
-  formFields,
-  postCreate,
-  rsaCredentials,
-  START,
-  tempStateDir,
-  withGateway,
-} from '../fixtures/local-gateway/helpers';
+import { admin, batch, createUrl, formFields, postCreate, START, tempStateDir, withGateway } from '../fixtures/local-gateway/helpers';
 
 /** A loopback receiver that counts requests and never answers them (until closed). */
 async function silentReceiver() {

@@ -23,7 +23,8 @@ const MAIN = path.join(root, 'src', 'cli', 'main.ts');
 const TSX = pathToFileURL(require.resolve('tsx')).href;
 
 /** `n` valid rows, each its own client-orderid and amount. */
-const rows = (tag: string, n: number) => Array.from({ length: n }, (_, i) => ({ 'client-orderid': `${tag}-${i + 1}`, amount: `${10 + i}.00` }));
+const rows = (tag: string, n: number) =>
+  Array.from({ length: n }, (_, i) => ({ 'client-orderid': `${tag}-${i + 1}`, amount: `${10 + i}.00` }));
 
 interface RawAnswer {
   head: string;
@@ -130,7 +131,12 @@ test("the product's create client sends an over-maximum batch whole and reads th
       assert.equal(gw.payments().length, 0);
       // Under the maximum, the same client and gateway create the payments.
       const small = Buffer.from(batch(rows('SMALL', 2)), 'utf8').toString('base64');
-      const ok = await createRecurringPayments({ environment: gw.environment, credentials: rsaCredentials(gw), payload: small, timeoutMs: 60_000 });
+      const ok = await createRecurringPayments({
+        environment: gw.environment,
+        credentials: rsaCredentials(gw),
+        payload: small,
+        timeoutMs: 60_000,
+      });
       assert.equal(ok.outcome, 'accepted', JSON.stringify(ok));
     },
     { maxBodyBytes: 8000 },
@@ -147,7 +153,12 @@ interface Run {
 function paygate(dir: string, stateDir: string, args: string[]): Promise<Run> {
   const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], {
     cwd: dir,
-    env: { ...process.env, PAYGATE_DATA_DIR: path.join(dir, 'data'), PAYGATE_STATE_DIR: stateDir, XDG_CONFIG_HOME: path.join(dir, 'config') },
+    env: {
+      ...process.env,
+      PAYGATE_DATA_DIR: path.join(dir, 'data'),
+      PAYGATE_STATE_DIR: stateDir,
+      XDG_CONFIG_HOME: path.join(dir, 'config'),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -199,7 +210,13 @@ test('paygate submit of a batch over the local gateway maximum: rejected, nothin
         assert.equal((run.out.match(/^Accepted/gm) ?? []).length, parts.length, run.out);
         const ids = gw.payments().map((p) => p['client-orderid']);
         assert.equal(ids.length, n);
-        assert.deepEqual([...new Set(ids)].sort(), rows('BIG', n).map((r) => r['client-orderid']).sort(), 'every row created once');
+        assert.deepEqual(
+          [...new Set(ids)].sort(),
+          rows('BIG', n)
+            .map((r) => r['client-orderid'])
+            .sort(),
+          'every row created once',
+        );
       },
       { stateDir, maxBodyBytes: 8000, maxPayloadBytes: 6000 },
     );

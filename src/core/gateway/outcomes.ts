@@ -137,7 +137,7 @@ export const OUTCOMES = {
   },
   'too-large': {
     title: 'Rejected as too large',
-    todo: 'Nothing was created. Cut the batch into smaller parts (paygate split --max-bytes N, N under the limit of whatever refused it; set it as the environment\'s maxPayloadBytes) and send the parts.',
+    todo: "Nothing was created. Cut the batch into smaller parts (paygate split --max-bytes N, N under the limit of whatever refused it; set it as the environment's maxPayloadBytes) and send the parts.",
     exit: EXIT.rejected,
     // HTTP 413: the request was refused before it was processed, by the gateway or a proxy in front of it.
     mayHaveCreated: false,
