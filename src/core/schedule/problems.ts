@@ -40,7 +40,8 @@ function collect(values: Record<string, string>, push: (column: string, message:
 
   const period = v('period');
   const interval = v('interval');
-  if (period !== undefined && !isPeriod(period)) push('period', `period "${shown(period)}" is not ${PERIODS.slice(0, -1).join(', ')} or ${PERIODS.at(-1)}`);
+  if (period !== undefined && !isPeriod(period))
+    push('period', `period "${shown(period)}" is not ${PERIODS.slice(0, -1).join(', ')} or ${PERIODS.at(-1)}`);
   if (interval !== undefined && !POSITIVE_INTEGER.test(interval))
     push('interval', `interval "${shown(interval)}" is not a whole number of 1 or more`);
   if (period !== undefined && interval === undefined) push('interval', 'period is set but interval is missing');
