@@ -1,13 +1,12 @@
 // `paygate query` (and `paygate report` with query options) as text and CSV: one line per group with a
 // bar (scaled within its currency to the first amount asked for, else to the count), the totals per
-// currency and kind of money (charges apart from payouts), then the rows whose amounts were skipped, by line. Values are the report's: every cell is
-// shown through tableCell (masked, one line) and every CSV cell through the formula guard.
+// currency and kind of money (charges apart from payouts), then the rows whose amounts were skipped, by
+// line. Values are the report's: every cell is shown through tableCell (masked, one line) and every CSV
+// cell through the formula guard.
 
-import { quoteField } from '../../core/csv/write';
-import { safeCsvCell, terminalText } from '../../core/output';
 import { aggregateText, groupHeading, reportedAggregates, totalOf, type QueryOutcome, type QueryTotal } from '../../core/query';
 import type { GroupState } from '../../core/query/run';
-import { field, tableCell, tableLine } from '../output';
+import { csvRecordText, field, tableCell, tableLine } from '../output';
 import { bar } from './bar';
 
 const MIN_BAR = 10;
@@ -139,15 +138,15 @@ function skippedLines(o: QueryOutcome): string[] {
 }
 
 /**
- * CSV: `kind` (group or total), the group columns, then the aggregates; a total row per currency and kind of
- * money with the currency and the kind in their columns. Every cell passes the boundary as csvText's do (card numbers masked, labelled CVVs
- * hidden, control characters shown escaped); cells a spreadsheet would run as formulas are neutralised unless `raw`.
+ * CSV: `kind` (group or total), the group columns, then the aggregates; a total row per currency and kind
+ * of money with the currency and the kind in their columns. Every record passes the boundary as csvText's
+ * do (card numbers masked, labelled CVVs hidden, control characters shown escaped); cells a spreadsheet
+ * would run as formulas are neutralised unless `raw`.
  */
 export function writeQueryCsv(o: QueryOutcome, options: { raw: boolean; delimiter?: string }, write: (text: string) => void): void {
   const d = options.delimiter ?? ',';
-  const cell = (v: string) => quoteField(safeCsvCell(terminalText(v), options.raw), d);
   const out = batched(write);
-  const line = (cells: string[]) => out.add(`${cells.map(cell).join(d)}\r\n`);
+  const line = (cells: string[]) => out.add(csvRecordText(cells, { delimiter: d, raw: options.raw }));
   const counts = (g: Pick<GroupState, 'count' | 'amounts'>) => aggregateCells(o, g, false);
   line(['kind', ...o.plan.groups.map((g) => g.name), ...aggregateHeaders(o)]);
   for (const g of o.groups) line(['group', ...g.key, ...counts(g)]);
