@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parseGatewayDate } from '../../src/core/dates';
 import { safeJson } from '../../src/core/output';
-import { batchRows, RECONCILED_COLUMNS, reconcileText } from '../../src/core/reconcile';
+import { batchRows, reconcileText } from '../../src/core/reconcile';
+import { RECONCILED_COLUMNS } from '../../src/core/reconcile/batches';
 import { runReconcile } from '../fixtures/cli/commands';
 import { testContext } from '../fixtures/cli/context';
 

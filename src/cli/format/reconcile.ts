@@ -65,8 +65,6 @@ export function* reconcileJsonPieces(r: Reconciliation): Generator<string> {
   yield `],"summary":${safeJson(r.summary)}}\n`;
 }
 
-export const formatReconcileJson = (r: Reconciliation): string => [...reconcileJsonPieces(r)].join('');
-
 export function sourceText(r: Reconciliation): string {
   const s = r.statusSource;
   if (s.from === 'column') return `charge status from the report's ${field(s.column)} column`;
@@ -163,5 +161,3 @@ export function* reconcileCsvPieces(r: Reconciliation, raw = false): Generator<s
       piece.map((u) => ['', '', u.clientOrderId, 'unmatched', '', '', '', `${u.date} ${u.amount} ${u.currency}`, String(u.line), '']),
     );
 }
-
-export const formatReconcileCsv = (r: Reconciliation, raw = false): string => [...reconcileCsvPieces(r, raw)].join('');
