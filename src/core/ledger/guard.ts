@@ -3,7 +3,7 @@ import { findAlreadySent, type AlreadySentRow } from './alreadySent';
 import type { Ledger } from './ledger';
 import { batchRowKeys, type BatchRowKeys } from './rowKeys';
 import type { LedgerStore, TeamStore } from './store';
-import { targetUrl } from '../gateway/environments';
+import { LOCAL_ENVIRONMENT, targetUrl } from '../gateway/environments';
 import {
   keyHashes,
   mayHaveCreated,
@@ -94,7 +94,7 @@ function flightKey(ledger: LedgerStore, k: GuardKey): string {
 export function guardKey(entry: NewSubmission, legacyHashes: readonly string[] = []): GuardKey {
   const key: GuardKey = { contentHash: entry.contentHash, environment: entry.environment, endpointId: entry.endpointId, legacyHashes };
   if (entry.localGateway) key.localStateDir = entry.localGateway.stateDir;
-  else {
+  else if (entry.environment !== LOCAL_ENVIRONMENT) {
     const url = targetUrl(entry.endpoint);
     if (url !== undefined) key.url = url;
   }

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { maskText } from '../output';
 import { recordedFacts, type LedgerOutcomeName } from '../gateway/outcomes';
-import { targetUrl } from '../gateway/environments';
+import { LOCAL_ENVIRONMENT, targetUrl } from '../gateway/environments';
 import type { LedgerFs } from './ledgerFs';
 
 // What the submission ledger holds and how its lines fold into records. A record names a create by its
@@ -233,10 +233,12 @@ export function atTarget(r: Pick<SubmissionRecord, 'environment' | 'endpointId' 
   )
     return true;
   // Two names for one gateway and endpoint (the same base URL and endpoint id, as URLs read): one target.
-  return (
-    target.url !== undefined && target.localStateDir === undefined && r.localGateway === undefined && recordUrl(r.endpoint) === target.url
-  );
+  // Never a local gateway's (known by its state directory: its port changes with every start).
+  return target.url !== undefined && !isLocal(r) && recordUrl(r.endpoint) === target.url;
 }
+
+const isLocal = (r: Pick<SubmissionRecord, 'environment' | 'localGateway'>) =>
+  r.environment === LOCAL_ENVIRONMENT || r.localGateway !== undefined;
 
 const recordUrls = new Map<string, string | undefined>();
 
