@@ -54,6 +54,7 @@ export class LedgerGuard {
       t?.environment === target?.environment &&
       t?.endpointId === target?.endpointId &&
       t?.localStateDir === target?.localStateDir &&
+      t?.url === target?.url &&
       sameTeam(t?.team, target?.team);
     if (same) return false;
     this.target = target;
@@ -86,6 +87,7 @@ export class LedgerGuard {
           environment: target.environment,
           endpointId: target.endpointId,
           ...(target.localStateDir !== undefined && { localStateDir: target.localStateDir }),
+          ...(target.url !== undefined && { url: target.url }),
         },
       }));
     } catch (err) {

@@ -67,6 +67,8 @@ export interface LedgerTarget {
   endpointId: string;
   /** For `local`: the local gateway's state directory (another local gateway holds other payments). */
   localStateDir?: string;
+  /** For another environment: its create URL as the guard compares it (the same URL under another name is the same target). */
+  url?: string;
   /** The team ledger instead of the directory's file ledger (the editor's paygate.ledger.url, $PAYGATE_LEDGER_URL). */
   team?: TeamLedgerTarget;
 }
@@ -94,17 +96,14 @@ function readTeam(raw: unknown): TeamLedgerTarget | undefined {
 /** Reads an untrusted ledger target (a notification, initializationOptions); undefined when it is not one. */
 export function readLedgerTarget(raw: unknown): LedgerTarget | undefined {
   const o = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
-  const { directory, environment, endpointId, localStateDir } = o;
+  const { directory, environment, endpointId, localStateDir, url } = o;
   if (typeof directory !== 'string' || typeof environment !== 'string' || typeof endpointId !== 'string') return undefined;
   if (directory === '') return undefined;
   const team = readTeam(o.team);
-  return {
-    directory,
-    environment,
-    endpointId,
-    ...(typeof localStateDir === 'string' && localStateDir !== '' ? { localStateDir } : {}),
-    ...(team ? { team } : {}),
-  };
+  const where: Pick<LedgerTarget, 'localStateDir' | 'url'> = {};
+  if (typeof localStateDir === 'string' && localStateDir !== '') where.localStateDir = localStateDir;
+  else if (typeof url === 'string' && url !== '') where.url = url;
+  return { directory, environment, endpointId, ...where, ...(team ? { team } : {}) };
 }
 
 /**
