@@ -45,7 +45,12 @@ function send(ledger: Ledger, text: string, o: SendOptions = {}): Promise<Guarde
   assert.equal(prepared.refusal, undefined, prepared.refusal?.message);
   return guardedSend({
     ledger,
-    entry: newSubmission({ contentHash: prepared.contentHash, rowCount: prepared.rowCount, file: '/data/january.rpcsv', ...(o.target ?? TARGET) }),
+    entry: newSubmission({
+      contentHash: prepared.contentHash,
+      rowCount: prepared.rowCount,
+      file: '/data/january.rpcsv',
+      ...(o.target ?? TARGET),
+    }),
     batch: prepared.lint.batch,
     legacyHashes: prepared.legacyHashes,
     ...(o.allowSamePayer ? { allowSamePayer: true } : {}),
@@ -142,7 +147,7 @@ describe('same-payer: the same card and schedule under another id', () => {
     assert.equal((await send(new Ledger(declined), batchText(renew))).status, 'sent');
   });
 
-  it('found from the sent rows whatever became of the index: removed, or an older version\'s (no payer entries) rebuilt', async (t) => {
+  it("found from the sent rows whatever became of the index: removed, or an older version's (no payer entries) rebuilt", async (t) => {
     const dir = tempDir(t);
     // Enough sends that the row entries were spread into shards and sealed.
     for (let i = 0; i < 5; i++) {
@@ -167,8 +172,19 @@ describe('same-payer: the same card and schedule under another id', () => {
 
   it('the earlier id is masked as the ledger keeps it: a card number in an id never shows', async (t) => {
     const dir = tempDir(t);
-    assert.equal((await send(new Ledger(dir), batchText((n) => `4111111111111111-${n}`))).status, 'sent');
-    const lint = await lintFindings(new Ledger(dir), batchText((n) => `RENEW-${n}`));
+    assert.equal(
+      (
+        await send(
+          new Ledger(dir),
+          batchText((n) => `4111111111111111-${n}`),
+        )
+      ).status,
+      'sent',
+    );
+    const lint = await lintFindings(
+      new Ledger(dir),
+      batchText((n) => `RENEW-${n}`),
+    );
     assert.equal(lint.samePayer.length, ROWS);
     for (const d of lint.samePayer) {
       assert.doesNotMatch(d.message, /4111111111111111/);
