@@ -3,7 +3,6 @@ import { gatewayOrderId } from '../orderId';
 import type { Batch } from '../rules/batch';
 import { fingerprint, orderKey, ORDER_ID, type BatchRowKeys, type RowKey } from './rowKeys';
 import type { LedgerSecret } from './secret';
-import type { LedgerStore } from './store';
 
 // The same payer under another id: a row whose card and schedule (its fingerprint: rowKeys.ts, a keyed
 // HMAC of the card number with the card type, currency, amounts and schedule) were already sent to the same
@@ -44,7 +43,7 @@ function newer(a: PayerRecord, b: PayerRecord): boolean {
  * person chose to send again).
  */
 export async function findSamePayers<R extends PayerRef>(
-  ledger: Pick<LedgerStore, 'recordsOfPayers'>,
+  ledger: { recordsOfPayers(fingerprints: ReadonlySet<string>): Promise<Map<string, PayerRecord[]>> },
   rows: readonly R[],
   target: Target,
   except?: ReadonlySet<string>,

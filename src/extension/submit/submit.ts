@@ -23,7 +23,7 @@ import { refuse, type CoreResult, type EditorTarget, type SubmitCommandDeps, typ
 // The steps are in files of their own: submitTypes.ts (options, results), send.ts (the POST),
 // tellResult.ts (how it ended), resendQuestions.ts (the questions before sending).
 
-export type { MovedRows, SubmitOptions, SubmitRefusal, SubmitResult } from './submitTypes';
+export type { SubmitResult } from './submitTypes';
 
 /** Environment and credentials (secrets, or the local gateway's demo merchant); the problem shown when missing. */
 async function editorTarget(
