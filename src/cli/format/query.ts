@@ -3,11 +3,9 @@
 // currency, then the rows whose amounts were skipped, by line. Values are the report's: every cell is
 // shown through tableCell (masked, one line) and every CSV cell through the formula guard.
 
-import { quoteField } from '../../core/csv/write';
-import { safeCsvCell, terminalText } from '../../core/output';
 import { aggregateText, reportedAggregates, type QueryOutcome, type QueryTotal } from '../../core/query';
 import type { GroupState } from '../../core/query/run';
-import { field, tableCell, tableLine } from '../output';
+import { csvRecordText, field, tableCell, tableLine } from '../output';
 import { bar } from './bar';
 
 const MIN_BAR = 10;
@@ -130,14 +128,13 @@ function skippedLines(o: QueryOutcome): string[] {
 
 /**
  * CSV: `kind` (group or total), the group columns, then the aggregates; a total row per currency with the
- * currency in its column. Every cell passes the boundary as csvText's do (card numbers masked, labelled CVVs
+ * currency in its column. Every record passes the boundary as csvText's do (card numbers masked, labelled CVVs
  * hidden, control characters shown escaped); cells a spreadsheet would run as formulas are neutralised unless `raw`.
  */
 export function writeQueryCsv(o: QueryOutcome, options: { raw: boolean; delimiter?: string }, write: (text: string) => void): void {
   const d = options.delimiter ?? ',';
-  const cell = (v: string) => quoteField(safeCsvCell(terminalText(v), options.raw), d);
   const out = batched(write);
-  const line = (cells: string[]) => out.add(`${cells.map(cell).join(d)}\r\n`);
+  const line = (cells: string[]) => out.add(csvRecordText(cells, { delimiter: d, raw: options.raw }));
   const counts = (g: Pick<GroupState, 'count' | 'amounts'>) => aggregateCells(o, g, false);
   line(['kind', ...o.plan.groups.map((g) => g.name), ...aggregateHeaders(o)]);
   for (const g of o.groups) line(['group', ...g.key, ...counts(g)]);

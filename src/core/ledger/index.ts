@@ -13,3 +13,4 @@ export * from './rowKeys';
 export * from './batchDiff';
 export * from './fileDiff';
 export * from './store';
+export * from './sentDiff';

@@ -9,9 +9,7 @@ import { compileFilter, type RowTest } from './filter';
 import { parseExpression } from './parser';
 import type { QueryProblem } from './problem';
 import { isCvvName } from '../output';
-
-export type Period = 'day' | 'week' | 'month';
-export const PERIODS: readonly Period[] = ['day', 'week', 'month'];
+import type { Period } from '../periods';
 
 export type AggregateKind = 'sum' | 'min' | 'max' | 'avg';
 export const AGGREGATES: readonly AggregateKind[] = ['sum', 'min', 'max', 'avg'];

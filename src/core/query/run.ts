@@ -8,7 +8,8 @@ import { periodLabel } from '../forecast/periods';
 import { AmountAccumulator } from './aggregate';
 import { moment, readDate, readDecimal } from './cells';
 import { cellText, type Cells } from './filter';
-import type { Period, QueryPlan } from './plan';
+import type { Period } from '../periods';
+import type { QueryPlan } from './plan';
 
 /** A row whose amount an aggregate could not read: skipped, and named. */
 export interface SkippedAmount {
