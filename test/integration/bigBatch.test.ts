@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { SubmitResult } from '../../src/extension/submit/result';
+import type { SubmitResult } from '../../src/extension/submit/submit';
 import { generateBatch } from '../bench/generate';
 
 const EXTENSION_ID = 'paygate.paygate-toolkit';

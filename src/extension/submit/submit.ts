@@ -1,42 +1,33 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as os from 'node:os';
-import * as fs from 'node:fs/promises';
-import { createRecurringPayments, createRecurringPaymentsUrl, type PreparedSubmission } from '../../core/gateway';
-import type { Approval } from '../../core/ledger';
-import { approvalsText } from '../../core/ledger/approvals';
+import { createRecurringPaymentsUrl, type PreparedSubmission } from '../../core/gateway';
 import { submitBatch } from '../../core/submit/submitBatch';
-import { localGatewayRef } from '../../local-gateway/finding';
-import type { LedgerStore } from '../../core/ledger/store';
+import type { Approval, LedgerStore } from '../../core/ledger';
+import { approvalsText } from '../../core/ledger/approvals';
 import { errorMessage } from '../../core/errorMessage';
-import { askRowsAgain, askSendAgain, type RowsAnswer } from './resendQuestions';
+import { TEAM_REMEDY } from '../ledger/editorLedger';
+import { localGatewayRef } from '../../local-gateway/finding';
+import { askRowsAgain, askSamePayer, askSendAgain, type RowsAnswer } from './resendQuestions';
 import { log } from '../log';
 import { showWarning } from '../say';
 import { activeEnvironmentName, isProduction } from '../environments/settings';
-import { TEAM_REMEDY } from '../ledger/editorLedger';
-import { sensitiveValues, summary, type SubmitOutcome } from './outcomeView';
-import { resolveTarget, showTargetProblem, type Target } from '../environments/target';
+import { sensitiveValues, summary } from './outcomeView';
+import { resolveTarget, showTargetProblem } from '../environments/target';
 import { documentFor, optionsArg, uriArg, type CommandArgs } from '../commandArgs';
-import { refuse, type EditorTarget, type SubmitCommandDeps, type SubmitResult } from './result';
-import { editorResult, type CoreResult } from './tell';
+import { bytesOnDisk, send, type Showing } from './send';
+import { editorResult } from './tellResult';
+import { refuse, type CoreResult, type EditorTarget, type SubmitCommandDeps, type SubmitOptions, type SubmitResult } from './submitTypes';
 
 // Submit Recurring Payments File: submission preparation (lint gate, canonical text, payload, hash) →
 // environment and credentials → the guarded send every face shares (in flight here? the same content sent
 // before? rows sent before? production? row keys and "sending" on disk, one POST, cancellable, ledger
 // completed) → results panel, notification, and for an accepted batch holding CVVs the offer to empty them.
 
-export interface SubmitOptions {
-  /** Answer for the production confirmation (tests, automation). Absent: ask. */
-  confirm?: boolean;
-  /** Answer for the "same content sent to this endpoint before" warning. Absent: ask. */
-  sendAgain?: boolean;
-  /** Answer for the "rows already sent" question: send them, not, or move them to a new file. Absent: ask. */
-  sendRowsAgain?: boolean | 'move';
-  /** Answer for the offer to empty the CVVs of an accepted batch. Absent: offered in a notification. */
-  stripCvv?: boolean;
-  /** Send to this environment instead of the active one. */
-  environment?: string;
-}
+// The steps are in files of their own: submitTypes.ts (options, results), send.ts (the POST),
+// tellResult.ts (how it ended), resendQuestions.ts (the questions before sending).
+
+export type { SubmitResult } from './submitTypes';
 
 /** Environment and credentials (secrets, or the local gateway's demo merchant); the problem shown when missing. */
 async function editorTarget(
@@ -135,12 +126,6 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
   });
 }
 
-/** Where the send shows how far it got, and the person's cancel. */
-interface Showing {
-  progress: vscode.Progress<{ message?: string; increment?: number }>;
-  signal: AbortSignal;
-}
-
 /** The core's guarded send of one document with the editor's questions; what came of it. */
 async function submitDocument(
   deps: SubmitCommandDeps,
@@ -172,6 +157,7 @@ async function submitDocument(
       rowsAnswer = rowsAnswerGiven(options.sendRowsAgain) ?? (await askRowsAgain(rows, name, envName));
       return rowsAnswer === 'send';
     },
+    confirmSamePayer: async (rows) => options.sendSamePayer ?? (await askSamePayer(rows, name, envName)),
     confirmSend: (t, prepared, approvals) =>
       confirmSend(options, envName, name, prepared, createRecurringPaymentsUrl(t.environment, t.paths), approvals),
     send: (t, prepared) => {
@@ -191,39 +177,4 @@ async function submitDocument(
 function rowsAnswerGiven(given: boolean | 'move' | undefined): RowsAnswer | undefined {
   if (given === undefined || given === 'move') return given;
   return given ? 'send' : 'dont-send';
-}
-
-/**
- * The file's text as read from disk when the document shows it unchanged: versions up to 0.1 hashed those
- * bytes from the terminal, and the editor's buffer has lost which line breaks were which.
- */
-async function bytesOnDisk(doc: vscode.TextDocument): Promise<string | undefined> {
-  if (doc.uri.scheme !== 'file' || doc.isDirty) return undefined;
-  return fs.readFile(doc.uri.fsPath, 'utf8').catch(() => undefined);
-}
-
-/** "12.5 of 54.0 MB sent": the bytes the connection has taken, in MB of 1024 × 1024 bytes. */
-function sentText(sent: number, total: number): string {
-  const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
-  return sent >= total ? `${mb(total)} MB sent, waiting for the answer…` : `${mb(sent)} of ${mb(total)} MB sent`;
-}
-
-/** One POST, its bytes shown as they go; cancelling after the request went out comes back as outcome unknown (kind cancelled). */
-async function send(target: Target, payload: string, showing: Showing): Promise<SubmitOutcome> {
-  showing.progress.report({ message: 'sending…' });
-  let shown = 0;
-  return createRecurringPayments({
-    environment: target.environment,
-    paths: target.paths,
-    payload,
-    credentials: target.credentials,
-    timeoutMs: target.timeoutMs,
-    signal: showing.signal,
-    onSent: (sent, total) => {
-      // VS Code's bar moves by increments (per cent of the whole); told only when it moved.
-      const percent = Math.floor((sent / total) * 100);
-      showing.progress.report({ message: sentText(sent, total), increment: percent - shown });
-      shown = percent;
-    },
-  });
 }

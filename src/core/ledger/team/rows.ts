@@ -1,8 +1,9 @@
 import { maskText } from '../../output';
 import type { LedgerReading, SubmissionRecord, Target } from '../records';
 
-// How the team ledger's rows become records, and its errors in words: what every part of the team
-// ledger (teamLedger.ts, claim.ts, admin.ts, approvals.ts) shares.
+// A submission as the team ledger's table holds it and how it is read back as a record, and its errors in
+// words: what every part of the team ledger (teamLedger.ts, claim.ts, admin.ts, teamApprovals.ts,
+// payers.ts) shares.
 
 /** A team ledger that could not be used: the message names the ledger (never its password) and what to do. */
 export class TeamLedgerError extends Error {

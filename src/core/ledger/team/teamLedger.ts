@@ -9,6 +9,8 @@ import {
   type SubmissionRecord,
 } from '../records';
 import type { BatchRowKeys } from '../rowKeys';
+import type { PayerRecord } from '../samePayer';
+import { payerRecords, PAYERS_QUERY, type PayerRow } from './payers';
 import type { LedgerSecret } from '../secret';
 import type { Approval, Claim, TeamStore } from '../store';
 import { initIn, metaIn, pushIn, statusIn, type LedgerStatus } from './admin';
@@ -159,6 +161,14 @@ export class TeamLedger implements TeamStore {
       out.set(r.row_key, list);
     }
     return out;
+  }
+
+  /** The earlier sent rows with each fingerprint (samePayer.ts; payers.ts says how and at what cost). */
+  async recordsOfPayers(fingerprints: ReadonlySet<string>): Promise<Map<string, PayerRecord[]>> {
+    if (fingerprints.size === 0) return new Map();
+    await this.ready(true);
+    const rows = await this.tx(async (c) => (await c.query<PayerRow>(PAYERS_QUERY, [[...fingerprints]])).rows);
+    return payerRecords(rows);
   }
 
   async batchRows(contentHash: string): Promise<BatchRowKeys | undefined> {

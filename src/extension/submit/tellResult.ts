@@ -2,23 +2,19 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { OUTCOMES } from '../../core/gateway';
 import { alreadySentMessage, sentBy, type AlreadySentRow } from '../../core/ledger';
+import { TEAM_REMEDY } from '../ledger/editorLedger';
 import { damageText } from '../../core/ledger/words';
 import { maskText } from '../../core/output';
 import { readBatch } from '../../core/rules/batch';
-import type { SubmitResult as CoreSubmitResult } from '../../core/submit/submitBatch';
-import { TEAM_REMEDY } from '../ledger/editorLedger';
 import { log, showErrorWithLog } from '../log';
 import { showError, showInfo, showWarning } from '../say';
 import { holdsCvv, moveAlreadySentRows, offerStripCvv } from './ledgerEdits';
 import { buildSubmissionView, sensitiveValues, summary } from './outcomeView';
 import type { RowsAnswer } from './resendQuestions';
-import { refuse, type EditorTarget, type MovedRows, type SubmitCommandDeps, type SubmitResult } from './result';
+import { refuse, type CoreResult, type MovedRows, type SubmitCommandDeps, type SubmitResult } from './submitTypes';
 
-// How a submit ended, told in the editor: a refusal's words (the ledger's and the guard's), the answer in
-// the results panel, the log and a notification, and rows already sent moved to a file of their own when
-// the person chose so.
-
-export type CoreResult = CoreSubmitResult<EditorTarget, SubmitResult>;
+// What the editor says and returns of how a submit ended: a refusal's words, the answer in the results
+// panel and a notification, and the rows already sent moved out before the rest is sent.
 
 /** What one submit knows when it tells how it ended. */
 export interface Telling {
@@ -63,6 +59,17 @@ export async function editorResult(result: CoreResult, t: Telling): Promise<Subm
       );
     case 'already-sent':
       return rowsRefused(t, result.rows);
+    case 'same-payer': {
+      const n = result.rows.length;
+      return {
+        ...refuse(
+          'same-payer',
+          `Not sent: ${n} row${n === 1 ? ' of ' + name + ' has' : 's of ' + name + ' have'} the card and schedule of a row already sent to ${envName} under another client-orderid.`,
+          false,
+        ),
+        rows: n,
+      };
+    }
     case 'raced':
       return refuse(
         'duplicate-declined',

@@ -1,13 +1,31 @@
-import type { SubmitTarget } from '../../core/submit/submitBatch';
 import type { SubmissionRecord } from '../../core/ledger';
+import type { SubmitResult as CoreSubmitResult, SubmitTarget } from '../../core/submit/submitBatch';
 import type { Target, TargetDeps } from '../environments/target';
 import type { EditorLedger } from '../ledger/editorLedger';
 import type { ResultsPanelApi } from '../results/register';
 import { showError } from '../say';
 import type { SubmitOutcome } from './outcomeView';
 
-// What the editor's submit returns (to tests and automation) and what it needs: shared by the command
-// (submit.ts) and the words for how it ended (tell.ts).
+// What the submit command's steps share: its options (the answers tests and automation give), what it
+// returns, what it needs, and the editor's target.
+
+export interface SubmitOptions {
+  /** Answer for the production confirmation (tests, automation). Absent: ask. */
+  confirm?: boolean;
+  /** Answer for the "same content sent to this endpoint before" warning. Absent: ask. */
+  sendAgain?: boolean;
+  /** Answer for the "rows already sent" question: send them, not, or move them to a new file. Absent: ask. */
+  sendRowsAgain?: boolean | 'move';
+  /**
+   * Answer for the "same payer under another id" question (rows whose card and schedule went to the target
+   * under another client-orderid): send them or not. Absent: ask.
+   */
+  sendSamePayer?: boolean;
+  /** Answer for the offer to empty the CVVs of an accepted batch. Absent: offered in a notification. */
+  stripCvv?: boolean;
+  /** Send to this environment instead of the active one. */
+  environment?: string;
+}
 
 export type SubmitRefusal =
   | 'untrusted'
@@ -21,6 +39,7 @@ export type SubmitRefusal =
   | 'not-confirmed'
   | 'duplicate-declined'
   | 'already-sent'
+  | 'same-payer'
   | 'in-flight'
   | 'ledger-failed'
   | 'ledger-damaged'
@@ -52,3 +71,5 @@ export function refuse(reason: SubmitRefusal, message: string, notify = true): R
 
 /** The editor's target: the core's, with its credentials and the running local gateway. */
 export type EditorTarget = Target & SubmitTarget;
+
+export type CoreResult = CoreSubmitResult<EditorTarget, SubmitResult>;
