@@ -17,6 +17,7 @@ import { startCodeServer } from './codeServer';
 import { ensureCodeServer, ensureSystemTools } from './install';
 import { guardRun, onCleanup } from './processes';
 import { bigBatchSteps, writeBigBatch } from './personBigBatch';
+import { runTeamPersonStyle } from './personTeam';
 import * as wb from './workbench';
 import { callbackQuery } from '../../src/core/callbacks';
 import { ownPayers } from '../fixtures/ledger/payers';
@@ -1185,7 +1186,10 @@ async function main(): Promise<number> {
   const resultsDir = path.join(ROOT, 'test-results');
   fs.mkdirSync(resultsDir, { recursive: true });
   const started = Date.now();
-  const c = await runPersonStyle({ entry: install.entry, node: install.node, resultsDir });
+  const person = await runPersonStyle({ entry: install.entry, node: install.node, resultsDir });
+  // The team ledger's part, in an editor of its own (personTeam.ts).
+  const team = await runTeamPersonStyle({ entry: install.entry, node: install.node, resultsDir });
+  const c = { passed: person.passed + team.passed, failed: person.failed + team.failed, skipped: person.skipped + team.skipped };
   console.log(`[person] finished in ${((Date.now() - started) / 1000).toFixed(1)}s; screenshots in test-results/person/`);
   console.log(`${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''}`);
   return c.failed > 0 ? 1 : 0;
