@@ -15,9 +15,8 @@ import { eachSavedReportRecord, type SavedReport } from '../core/gateway';
 import { charsetOf } from '../core/gateway/answerText';
 import type { CliContext } from './context';
 import { amountColumns } from '../shared/amounts';
-import { keptColumns, laid, safeCsvCell, safeJson, terminalText, words, type Vetted } from '../core/output';
-import { quoteField } from '../core/csv/write';
-import { EXIT, field, jsonLine, LINE_BREAK_NOTE, tableCell, tableLine } from './output';
+import { keptColumns, laid, safeJson, words, type Vetted } from '../core/output';
+import { csvRecordText, EXIT, field, jsonLine, LINE_BREAK_NOTE, tableCell, tableLine } from './output';
 import { batched } from './pieces';
 
 type SavedCsv = Extract<SavedReport, { saved: true }>;
@@ -109,7 +108,7 @@ async function eachShownRecord(
 async function writeCsv(file: string, delimiter: string, encoding: string | undefined, raw: boolean, write: (text: string) => void) {
   const out = batched(write);
   await eachShownRecord(file, delimiter, encoding, (record) => {
-    out.add(`${record.map((v) => quoteField(safeCsvCell(terminalText(v), raw), delimiter, true)).join(delimiter)}\r\n`);
+    out.add(csvRecordText(record, { delimiter, quoteAll: true, raw }));
   });
   out.flush();
 }
