@@ -217,3 +217,10 @@ test('a "fraction" of a card number\'s length is no amount: a cell quoted into a
   assert.equal(maskCardNumbers('4997482253.120', 'strict'), '4997482253.120');
   assert.equal(maskCardNumbers('12.50 EUR', 'strict'), '12.50 EUR');
 });
+
+test('two card numbers joined by separators only are each masked, even when a longer stretch across both passes Luhn', () => {
+  // Found by the property through the commands (a report cell "A / B"): 3782 822463 10005 and its
+  // neighbour's first group make 19 Luhn-valid digits, which hid A's middle and left B whole.
+  assert.equal(maskCardNumbers('3782 822463 10005 / 4002 1111 1111 1113'), '3782 82**** ***** / 4002 11** **** 1113');
+  assert.equal(maskCardNumbers('4111 1111 1111 1111 / 5105 1051 0510 5100'), '4111 11** **** 1111 / 5105 10** **** 5100');
+});

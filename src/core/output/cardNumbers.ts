@@ -63,9 +63,11 @@ function runRanges(text: string, at: number, mode: CardMode, idStarts: Set<numbe
   if (run.digits.length < (mode === 'cards' ? MIN_DIGITS : 12)) return run.end;
   const ranges: Array<[number, number]> = [];
   for (const [g0, g1] of segments(run)) cardRanges(run, g0, g1, mode, text, ranges);
-  for (const [from, to] of ranges) {
-    for (let d = from + 6; d < to - 4; d++) out.push(run.positions[d], run.positions[d] + run.widths[d]);
-  }
+  if (ranges.length === 0) return run.end;
+  // Each range's digits but its first 6 and last 4; ranges may overlap, each digit is hidden once, in order.
+  const hidden = new Uint8Array(run.digits.length);
+  for (const [from, to] of ranges) hidden.fill(1, from + 6, Math.max(from + 6, to - 4));
+  for (let d = 0; d < hidden.length; d++) if (hidden[d]) out.push(run.positions[d], run.positions[d] + run.widths[d]);
   return run.end;
 }
 

@@ -16,8 +16,8 @@ type Ranges = Array<[number, number]>;
 
 /**
  * The digit ranges (into `run.digits`) of groups [g0, g1) to mask: the whole stretch when it is a card
- * number (or, by `mode`, long enough); otherwise the longest stretches of whole groups that are, left to
- * right and not overlapping.
+ * number (or, by `mode`, long enough); otherwise the longest stretch of whole groups that is one from
+ * each group (they may overlap).
  */
 export function cardRanges(run: Run, g0: number, g1: number, mode: CardMode, text: string, out: Ranges): void {
   if (isAmount(run, g0, g1)) return amountRange(run, g0, mode, out);
@@ -51,19 +51,19 @@ function wholeStretch(run: Run, g0: number, g1: number, mode: CardMode, text: st
   return mode === 'loose' && n >= 12 && n <= MAX_DIGITS && cardGrouping(run, g0, g1) && standsAlone(run, from, to, text);
 }
 
-/** The longest card-length stretches of whole groups in [g0, g1), left to right, not overlapping. */
+/**
+ * From each group of [g0, g1), the longest card-length stretch of whole groups starting there. They may
+ * overlap: two card numbers joined by separators only (`… / …`) can make a longer Luhn-valid stretch that
+ * starts in the first and ends inside the second, whose own digits would then be left whole. Every card
+ * number starting at a group starts its longest stretch, so each has a masked digit.
+ */
 function longestCards(run: Run, g0: number, g1: number, out: Ranges): void {
   const start = (g: number) => groupStart(run, g);
-  let g = g0;
-  while (g < g1) {
-    // The longest card-length stretch from group g: at most 19 digits ahead, so linear in the run.
+  for (let g = g0; g < g1; g++) {
+    // At most 19 digits ahead of each group, so linear in the run.
     let found = -1;
     for (let h = g + 1; h <= g1 && start(h) - start(g) <= MAX_DIGITS; h++) if (isCard(run.digits, start(g), start(h))) found = h;
-    if (found < 0) g++;
-    else {
-      out.push([start(g), start(found)]);
-      g = found;
-    }
+    if (found >= 0) out.push([start(g), start(found)]);
   }
 }
 
