@@ -14,6 +14,7 @@ import { faultyFs, type WriteFault } from './faultyFs';
 import { MODEL } from './model';
 import { StandIn, type Fault } from './standIn';
 import { teamTrials } from './team';
+import { tooLargePartsTrials } from './tooLarge';
 
 // `npm run test:faults`: the money path under every modelled fault. A scripted stand-in gateway, a file
 // system that fails the Nth write, kill -9 of real `paygate submit` processes at seeded random moments, and
@@ -405,46 +406,6 @@ async function partsKillTrials(n: number): Promise<void> {
 }
 
 /**
- * A run of four parts in which one part (a seeded one) is answered HTTP 413 by a proxy: the run stops there,
- * told "Rejected as too large", nothing of that part created. The re-run skips the parts the ledger records
- * as accepted and sends that part once (the 413 holds nothing back) and the rest: every part created once.
- */
-async function tooLargePartsTrials(n: number): Promise<void> {
-  for (let i = 0; i < n && Date.now() < DEADLINE; i++) {
-    trials++;
-    const tag = `t${trials}`;
-    const { file } = batch(tag);
-    const partsDir = join(dir, tag);
-    const split = await runSplit([file, '--max-rows', '1', '--out-dir', partsDir], testContext({ env: env(), cwd: dir }));
-    check(split === 0, `413 parts ${tag}: paygate split ended ${split}`);
-    const parts = readdirSync(partsDir)
-      .sort()
-      .map((p) => join(partsDir, p));
-    const hashes = parts.map((p) => bodyHash(readFileSync(p, 'utf8')));
-    const k = Math.floor(random() * parts.length);
-    const fault: Fault = i % 2 === 0 ? 'too-large-413-text' : 'too-large-413-html';
-    const what = `413 parts ${tag} (${fault} on part ${k + 1})`;
-    standIn.plan = [...parts.slice(0, k).map((): Fault => 'ok'), fault];
-    const first = await submit(parts[0], parts.slice(1));
-    check(first.code === 1, `${what}: the run ended ${first.code} (${first.out}${first.err})`);
-    check(/^Rejected as too large \(HTTP 413\)/m.test(first.out), `${what}: told ${first.out}`);
-    check(
-      hashes.every((h, j) => standIn.count(h) === (j < k ? 1 : 0)),
-      `${what}: the parts before it created once, it and the rest not`,
-    );
-    standIn.plan = [];
-    const again = await submit(parts[0], parts.slice(1));
-    check(again.code === 0, `${what}: the re-run ended ${again.code} (${again.err})`);
-    hashes.forEach((h, j) => noDoubles(h, `${what}, part ${j + 1}`));
-    check(
-      hashes.every((h) => standIn.count(h) === 1),
-      `${what}: after the re-run not every part was created once`,
-    );
-    check((standIn.received.get(hashes[k]) ?? 0) === 2, `${what}: the refused part was not sent exactly once more`);
-  }
-}
-
-/**
  * `paygate split` of a big batch killed (SIGKILL) at a seeded random moment: no visible part unless all
  * are there; the next split into that folder removes every temporary file the killed one left (they hold
  * card numbers and CVVs) and writes the parts.
@@ -526,7 +487,10 @@ async function main(): Promise<void> {
     await killTrials(Number(process.env.PAYGATE_FAULT_KILLS ?? 10));
     await partsKillTrials(Number(process.env.PAYGATE_FAULT_PART_KILLS ?? 50));
     await splitKillTrials(Number(process.env.PAYGATE_FAULT_SPLIT_KILLS ?? 4));
-    await tooLargePartsTrials(Number(process.env.PAYGATE_FAULT_413_PARTS ?? 4));
+    await tooLargePartsTrials(
+      { dir, standIn, env, batch, check, noDoubles, trial: () => ++trials, random, deadline: DEADLINE, submit, bodyHash },
+      Number(process.env.PAYGATE_FAULT_413_PARTS ?? 4),
+    );
     await concurrentTrials(4);
     // The team ledger on a real PostgreSQL server: the same faults across two members, races, kills, restarts.
     await teamTrials(
