@@ -1,7 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { checksum, GUARD_DIR, manifestText, shardLine, shardName, TAIL_CHECK, type Manifest } from '../../src/core/ledger/ledgerIndex';
+import { GUARD_DIR } from '../../src/core/ledger/ledgerIndex';
+import { checksum, Manifest, MANIFEST, shardLine, shardName, type FileEntry } from '../../src/core/ledger/indexManifest';
+import { TAIL_CHECK } from '../../src/core/ledger/indexIo';
 import type { LedgerLine, NewSubmission } from '../../src/core/ledger';
 import { orderKey } from '../../src/core/ledger/rowKeys';
 import { HASH_DIGITS, PENDING_LIMIT } from '../../src/core/ledger/rowIndex';
@@ -103,15 +105,15 @@ export function writeHistory(dir: string, records: number, rowIds: (i: number) =
   }
   writeFileSync(join(dir, 'ledger.jsonl'), live);
   index.flush();
-  const files: Manifest['files'] = {};
+  const files = new Map<string, FileEntry>();
   for (const e of readdirSync(guard, { recursive: true, withFileTypes: true }))
     if (e.isFile()) {
       const bytes = readFileSync(join(e.parentPath, e.name));
-      files[relative(guard, join(e.parentPath, e.name))] = [bytes.length, checksum(bytes)];
+      files.set(relative(guard, join(e.parentPath, e.name)), [bytes.length, checksum(bytes)]);
     }
   const size = Buffer.byteLength(live);
   const tail = checksum(Buffer.from(live).subarray(Math.max(0, size - TAIL_CHECK)));
   const ledger = { ino: statSync(join(dir, 'ledger.jsonl')).ino, size, tail };
-  const manifest: Manifest = { v: 2, gen, ledger, files, pending, pendingEntries: Math.min(PENDING_LIMIT / 2, totalRows) };
-  writeFileSync(join(dir, GUARD_DIR, 'manifest.json'), manifestText(manifest));
+  const head = { v: 3 as const, gen, ledger, pending, pendingEntries: Math.min(PENDING_LIMIT / 2, totalRows) };
+  writeFileSync(join(dir, GUARD_DIR, MANIFEST), Manifest.of(head, files).bytes());
 }
