@@ -6,7 +6,7 @@ import { checksum, Manifest, MANIFEST, shardLine, shardName, type FileEntry } fr
 import { TAIL_CHECK } from '../../src/core/ledger/indexIo';
 import type { LedgerLine, NewSubmission } from '../../src/core/ledger';
 import { orderKey } from '../../src/core/ledger/rowKeys';
-import { HASH_DIGITS, PENDING_LIMIT } from '../../src/core/ledger/rowIndex';
+import { HASH_DIGITS, PENDING_LIMIT, rowShard } from '../../src/core/ledger/rowIndex';
 import { LedgerSecret } from '../../src/core/ledger/secret';
 
 // A ledger as years of use leave it, written straight to disk for the benches: 64 MiB archives and the live
@@ -95,7 +95,7 @@ export function writeHistory(dir: string, records: number, rowIds: (i: number) =
     index.push(shard, shardLine(e.contentHash, begin) + shardLine(e.contentHash, complete));
     for (const rowId of ids) {
       const key = orderKey(secret, rowId);
-      const file = row++ >= pendingFrom ? join(guard, pending) : join(guard, 'rows', `${key.slice(0, 3)}.txt`);
+      const file = row++ >= pendingFrom ? join(guard, pending) : join(guard, rowShard(key));
       index.push(file, `\n${key} ${e.contentHash.slice(0, HASH_DIGITS)}\n`);
     }
     if (live.length > 64 * 1024 * 1024) {

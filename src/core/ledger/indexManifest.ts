@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { LedgerLine } from './records';
-import { ROWS } from './rowIndex';
 
 // The guard index's manifest (ledgerIndex.ts): which generation folder is the index, up to where it covers
 // the ledger (the watermark), and for every file the generation may hold, the bytes it vouches for and
 // their checksum. Every lookup reads it, and a seal rewrites it, so it is laid out to cost little at any
 // size: a checksum line (of all that follows), one JSON line (the head), then a table of fixed-width
-// entries, one per place a file can have (4,097 content shards, 4,096 row shards, the orphans, the damage
-// file, the pending entries). The whole file is checked on every read (one hash of some 250 KB); an entry
+// entries, one per place a file can have (4,097 content shards, 256 row shards, the orphans, the damage
+// file, the pending entries). The whole file is checked on every read (one hash of some 130 KB); an entry
 // is decoded only when a lookup reads its file, and a seal copies the table and patches its entries.
 
 export const MANIFEST = 'manifest.txt';
@@ -58,16 +57,18 @@ export interface ManifestHead {
 export type FileEntry = [size: number, sum: string];
 
 const SHARDS = 4096;
+const ROW_SHARDS = 256;
 const CONTENT_OTHER = SHARDS;
 const ROWS_AT = SHARDS + 1;
-const ORPHANS_AT = ROWS_AT + SHARDS;
+const ORPHANS_AT = ROWS_AT + ROW_SHARDS;
 const DAMAGE_AT = ORPHANS_AT + 1;
 const PENDING_AT = DAMAGE_AT + 1;
 const SLOTS = PENDING_AT + 1;
 /** An entry: 12 hex digits of size, a space, 16 of checksum, a line break; a place with no file is dashes. */
 const WIDTH = 30;
 const NONE = `${'-'.repeat(WIDTH - 1)}\n`;
-const SHARD_FILE = /^(content|rows)\/([0-9a-f]{3}|other)\.txt$/;
+const CONTENT_FILE = /^content\/([0-9a-f]{3}|other)\.txt$/;
+const ROWS_FILE = /^rows\/([0-9a-f]{2})\.txt$/;
 
 export class Manifest {
   private constructor(
@@ -124,11 +125,11 @@ export class Manifest {
     if (rel === ORPHANS) return ORPHANS_AT;
     if (rel === DAMAGE) return DAMAGE_AT;
     if (rel === this.head.pending) return PENDING_AT;
-    const m = SHARD_FILE.exec(rel);
-    if (!m) return undefined;
-    const n = m[2] === 'other' ? CONTENT_OTHER : parseInt(m[2], 16);
-    if (m[1] !== ROWS) return n;
-    return n === CONTENT_OTHER ? undefined : ROWS_AT + n;
+    const row = ROWS_FILE.exec(rel)?.[1];
+    if (row !== undefined) return ROWS_AT + parseInt(row, 16);
+    const content = CONTENT_FILE.exec(rel)?.[1];
+    if (content === undefined) return undefined;
+    return content === 'other' ? CONTENT_OTHER : parseInt(content, 16);
   }
 }
 
