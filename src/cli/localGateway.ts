@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import * as path from 'node:path';
 import { type PathTemplates } from '../core/gateway';
 import {
   defaultStateDir,
@@ -21,6 +22,11 @@ const ONE_SHOT_WAIT_MS = 60_000;
 /** The state directory of the local gateway `local` means: the same words as the editor's default. */
 export function localStateDir(ctx: Pick<CliContext, 'env'>): string {
   return defaultStateDir(ctx.env, ctx.env.HOME || homedir());
+}
+
+/** A command's `--state DIR` (from the current folder), else the state directory of `local`. */
+export function stateDirOption(ctx: Pick<CliContext, 'env' | 'cwd'>, state: string | undefined): string {
+  return path.resolve(ctx.cwd, state ?? localStateDir(ctx));
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   maskFields,
   maskText,
   safeCsv,
+  safeCsvRecord,
   safeJson,
   terminalField,
   terminalSafe,
@@ -47,6 +48,14 @@ export function csvText(records: readonly (readonly string[])[], options: SafeCs
     records.map((r) => r.map(terminalText)),
     options,
   );
+}
+
+/**
+ * One record of csvText, its separator after it, for a CSV written as it is read (the caller has left out
+ * the header's CVV columns: keptColumns).
+ */
+export function csvRecordText(record: readonly string[], options: SafeCsvOptions = {}): string {
+  return safeCsvRecord(record.map(terminalText), options);
 }
 
 /** Exit codes shared by every command: the core's outcome table owns them. */

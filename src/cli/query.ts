@@ -4,7 +4,8 @@
 
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { safeJson } from '../core/output';
-import { describeProblem, PERIODS, type Period, type PlanProblem, type QueryOutcome, type QuerySpec } from '../core/query';
+import { PERIODS, type Period } from '../core/periods';
+import { describeProblem, type PlanProblem, type QueryOutcome, type QuerySpec } from '../core/query';
 import { groupJson, queryJsonRest } from '../core/query/result';
 import { DEFAULT_MAX_GROUPS } from '../core/query/run';
 import type { ReportView } from '../core/gateway/reportTemplate';
@@ -40,7 +41,7 @@ export function addQueryOptions<A extends unknown[], O extends OptionValues, G e
   const chained = plain
     .option('--where <EXPR>', 'keep the rows the filter expression matches (docs/cli.md, "Query expressions")')
     .option('--group-by <COL[,COL...]>', 'one group per value of these columns (repeatable)', collect)
-    .addOption(choiceOption('--by <PERIOD>', 'group the date column by day, ISO week or month', PERIODS as ['day', 'week', 'month']))
+    .addOption(choiceOption('--by <PERIOD>', 'group the date column by day, ISO week or month', PERIODS))
     .option('--count', 'the number of rows of each group (the default when no amount is asked for)')
     .option('--sum <COL>', 'the exact sum of an amount column, within each currency (repeatable)', collect)
     .option('--min <COL>', 'the least amount of a column (repeatable)', collect)

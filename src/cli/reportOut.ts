@@ -15,9 +15,8 @@ import { eachSavedReportRecord, type SavedReport } from '../core/gateway';
 import { charsetOf } from '../core/gateway/answerText';
 import type { CliContext } from './context';
 import { amountColumns } from '../shared/amounts';
-import { keptColumns, safeCsvCell, safeJson, terminalText } from '../core/output';
-import { quoteField } from '../core/csv/write';
-import { EXIT, field, jsonLine, LINE_BREAK_NOTE, tableCell, tableLine } from './output';
+import { keptColumns, safeJson } from '../core/output';
+import { csvRecordText, EXIT, field, jsonLine, LINE_BREAK_NOTE, tableCell, tableLine } from './output';
 
 type SavedCsv = Extract<SavedReport, { saved: true }>;
 type Format = 'text' | 'json' | 'csv';
@@ -128,7 +127,7 @@ async function eachShownRecord(
 async function writeCsv(file: string, delimiter: string, encoding: string | undefined, raw: boolean, write: (text: string) => void) {
   const out = new Pieces(write);
   await eachShownRecord(file, delimiter, encoding, (record) => {
-    out.add(`${record.map((v) => quoteField(safeCsvCell(terminalText(v), raw), delimiter, true)).join(delimiter)}\r\n`);
+    out.add(csvRecordText(record, { delimiter, quoteAll: true, raw }));
   });
   out.flush();
 }

@@ -12,6 +12,7 @@ import { readBatch, type Batch } from '../core/rules/batch';
 import { cellAt } from '../core/rules/cells';
 import { COLUMNS, columnSpec, type ColumnSpec, type ValueKind } from '../core/rules/columns';
 import type { LintResult } from '../core/rules/lint';
+import { PERIODS, type Period } from '../core/periods';
 import { columnDoc } from './markdown';
 import { CALLBACK_COLUMNS } from '../shared/callbackProtocol';
 import { callbackAddressItems } from './callbackAddress';
@@ -22,17 +23,19 @@ export interface CompletionSupport {
   labelDetails: boolean;
 }
 
+const PERIOD_MEANINGS: Record<Period, string> = {
+  day: 'every interval days',
+  week: 'every 7 × interval days',
+  month: 'the same day of the month as start-date, every interval months',
+};
+
 /** The closed value sets of the table, offered in data cells of those columns. */
 const ENUM_VALUES: Partial<Record<ValueKind, readonly [value: string, meaning: string][]>> = {
   'card-type': [
     ['SRC', "the sender's source card"],
     ['DST', "the receiver's destination card"],
   ],
-  period: [
-    ['day', 'every interval days'],
-    ['week', 'every 7 × interval days'],
-    ['month', 'the same day of the month as start-date, every interval months'],
-  ],
+  period: PERIODS.map((period) => [period, PERIOD_MEANINGS[period]]),
 };
 
 /**

@@ -49,6 +49,21 @@ export function unknownEndpointAnswer(endpointId: string, merchant: { consumerKe
   return answer('error', ErrorCodes.unknownEndpoint, message, 403);
 }
 
+/**
+ * A request body over the local gateway's maximum (read to its end and discarded, never stored): answered
+ * as the payload band under it is, the gateway's validation error 104, nothing created. Its signature is
+ * not checked (it covers the payload, which was not kept), so no nonce is spent. The split it names keeps
+ * the form, Base64 percent-encoded (`+`, `/`, `=`), under the body's maximum.
+ */
+export function bodyTooLargeAnswer(size: number, maxBody: number, maxPayload: number): CreateResult {
+  const split = Math.min(maxPayload, Math.floor(maxBody / 1.2));
+  return answer(
+    'validation-error',
+    PayloadErrorCodes.tooLarge,
+    `request body of ${size} bytes is larger than the maximum of ${maxBody} bytes; nothing was created: split the batch (paygate split --max-bytes ${split})`,
+  );
+}
+
 function decodePayload(payload: string | undefined, maxPayload: number): { ok: true; text: string } | { ok: false; result: CreateResult } {
   if (payload === undefined || payload === '')
     return {

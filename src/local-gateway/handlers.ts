@@ -6,8 +6,16 @@ import type * as http from 'node:http';
 import { adminSubpath, handleAdmin, validDays, type AdminContext } from './admin';
 import { authenticate, authorizationShape, type NonceCache } from './auth';
 import { callbackUrlFor, type CallbackQueue } from './callbacks';
-import { formEncodeAnswer, handleCreate, jsonAnswer, unknownEndpointAnswer, type Fields } from './create';
-import { HttpError, readBody, send } from './http';
+import {
+  bodyTooLargeAnswer,
+  formEncodeAnswer,
+  handleCreate,
+  jsonAnswer,
+  unknownEndpointAnswer,
+  type CreateResult,
+  type Fields,
+} from './create';
+import { BodyTooLarge, HttpError, readBody, send } from './http';
 import type { JournalStore } from './journal';
 import { advance, advanceAllowance, MAX_ADVANCE_DAYS } from './payments';
 import { parseReportRequest, renderReport } from './report';
@@ -99,7 +107,16 @@ async function onCreate(g: GatewayParts, req: http.IncomingMessage, res: http.Se
     g.log(`create denied (403): ${shape.reason}`);
     return send(res, 403, undefined, '', {}, true);
   }
-  const body = await readBody(req, g.maxBody);
+  let body: Buffer;
+  try {
+    body = await readBody(req, g.maxBody);
+  } catch (err) {
+    if (!(err instanceof BodyTooLarge)) throw err;
+    // Read to its end and discarded: answered like a payload over the maximum, never by closing the connection.
+    const refused = bodyTooLargeAnswer(err.size, err.max, g.maxPayload);
+    g.log(refused.logLine);
+    return sendCreateAnswer(req, res, refused);
+  }
   const isForm = (req.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
   const form: Fields = isForm ? [...new URLSearchParams(body.toString('utf8'))] : [];
   const auth = authenticate(
@@ -123,6 +140,11 @@ async function onCreate(g: GatewayParts, req: http.IncomingMessage, res: http.Se
   g.store.commit(result.created?.payments ?? [], g.nonces.take());
   // A real gateway answers first and calls back later.
   if (result.created) queueCallbacks(g, result.created.charges);
+  sendCreateAnswer(req, res, result);
+}
+
+/** A create's answer, as JSON when the client asks for it, else as form pairs. */
+function sendCreateAnswer(req: http.IncomingMessage, res: http.ServerResponse, result: CreateResult): void {
   const wantsJson = /application\/json/i.test(req.headers.accept ?? '');
   if (wantsJson) send(res, result.httpStatus, 'application/json; charset=utf-8', jsonAnswer(result.fields));
   else send(res, result.httpStatus, 'application/x-www-form-urlencoded; charset=utf-8', formEncodeAnswer(result.fields));

@@ -5,6 +5,7 @@
 export { startLocalGateway } from './server';
 export {
   loadOrCreateDemoMerchant,
+  DEFAULT_STATE_DIR_WORDS,
   defaultStateDir,
   demoControlKey,
   demoMerchantCredentials,

@@ -26,10 +26,12 @@ export function demoControlKey(stateDir: string): string | undefined {
 
 export const STATE_DIR_ENV = 'PAYGATE_STATE_DIR';
 
+/** defaultStateDir's chain in words, for help texts (docs/local-gateway.md says it once, for people). */
+export const DEFAULT_STATE_DIR_WORDS = '$PAYGATE_STATE_DIR, else $XDG_STATE_HOME/paygate/gateway, else ~/.local/state/paygate/gateway';
+
 /**
- * The local gateway's state directory when nobody names one: $PAYGATE_STATE_DIR, else
- * $XDG_STATE_HOME/paygate/gateway, else ~/.local/state/paygate/gateway. The same for the CLI, the editor
- * and `npm start`, so they find the same local gateway (docs/local-gateway.md).
+ * The local gateway's state directory when nobody names one (DEFAULT_STATE_DIR_WORDS). The same for the CLI,
+ * the editor and `npm start`, so they find the same local gateway (docs/local-gateway.md).
  */
 export function defaultStateDir(env: Record<string, string | undefined> = process.env, home: string = os.homedir()): string {
   const explicit = env[STATE_DIR_ENV];

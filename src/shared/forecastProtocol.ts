@@ -4,6 +4,7 @@
 import { isRec, isStr } from './guards';
 
 import type { BucketRow, Forecast, ForecastBy } from '../core/forecast';
+import { isPeriod } from '../core/periods';
 
 export type { BucketRow, Forecast, ForecastBy };
 
@@ -31,7 +32,7 @@ export type ForecastPageToHost =
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string };
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-const isBy = (v: unknown): v is ForecastBy => v === 'day' || v === 'week' || v === 'month';
+const isBy: (v: unknown) => v is ForecastBy = isPeriod;
 
 function isBucket(v: unknown): boolean {
   return isRec(v) && isStr(v.period) && isCount(v.charges) && isStr(v.min) && isStr(v.max);

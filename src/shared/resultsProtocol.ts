@@ -6,6 +6,7 @@ import { isRec, isStr, optNum, optStr } from './guards';
 import { isReportInfo, type ReportInfo } from './reportInfo';
 import { isTransportKind, isUnknownKind, type RecordedUnknownKind, type TransportKind } from '../core/gateway/outcomeKinds';
 import { recordedFacts, type HeadlineFacts, type PageOutcomeName } from '../core/gateway/outcomes';
+import { isPeriod, type Period } from '../core/periods';
 
 export const PROTOCOL_VERSION = 1;
 export { VIEW_TYPE } from './viewTypes';
@@ -92,7 +93,7 @@ export interface SavedView {
   description?: string;
   where?: string;
   groupBy?: string[];
-  by?: 'day' | 'week' | 'month';
+  by?: Period;
   count?: boolean;
   sum?: string[];
   min?: string[];
@@ -107,7 +108,7 @@ export interface SavedView {
 export interface QueryState {
   where: string;
   groupBy: string[];
-  by?: 'day' | 'week' | 'month';
+  by?: Period;
   /** The amount column the aggregates read. */
   amount?: string;
   aggregates: ('sum' | 'min' | 'max' | 'avg')[];
@@ -187,7 +188,7 @@ export const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && 
 export const isRows = (v: unknown): v is string[][] => Array.isArray(v) && v.every(isStringArray);
 
 const optStrings = (v: unknown) => v === undefined || isStringArray(v);
-const optPeriod = (v: unknown) => v === undefined || v === 'day' || v === 'week' || v === 'month';
+const optPeriod = (v: unknown) => v === undefined || isPeriod(v);
 
 export function isSavedView(v: unknown): v is SavedView {
   return (

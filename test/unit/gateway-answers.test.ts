@@ -50,6 +50,7 @@ test('the fixture table covers every outcome of both operations', () => {
     'create:server-error',
     'create:unrecognised',
     'create:unknown',
+    'create:too-large',
     'report:report',
     'report:auth-failed',
     'report:unrecognised',
@@ -77,6 +78,11 @@ for (const [file, e] of Object.entries(expected)) {
       }
     }
     if (o.outcome === 'unrecognised') assert.equal(o.raw, new TextDecoder().decode(a.body), 'shown as it came');
+    if (o.outcome === 'too-large') {
+      assert.equal(a.status, 413);
+      assert.match(o.message, /nothing was created/);
+      assert.equal(o.raw, new TextDecoder().decode(a.body), 'kept as it came');
+    }
   });
 }
 

@@ -3,6 +3,7 @@
 
 import type uPlot from 'uplot';
 import type { BucketRow, ForecastBy, ForecastHostToPage, ForecastPageToHost } from '../../src/shared/forecastProtocol';
+import { PERIODS } from '../../src/shared/periods';
 import { chartPng, createChart, readTheme } from './chart';
 import { countText, rangeText, toSeries, type ChartSeries } from './series';
 import { chartSvg } from './svg';
@@ -16,8 +17,6 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLEl
   for (const c of children) e.append(c);
   return e;
 }
-
-const BY: ForecastBy[] = ['day', 'week', 'month'];
 
 export class ForecastView {
   private chart: uPlot | undefined;
@@ -39,7 +38,7 @@ export class ForecastView {
   ) {
     const switcher = el('div', { className: 'switch', role: 'group' });
     switcher.setAttribute('aria-label', 'Bucket size');
-    for (const by of BY) {
+    for (const by of PERIODS) {
       const b = el('button', { type: 'button', textContent: by[0].toUpperCase() + by.slice(1) });
       b.dataset.by = by;
       b.addEventListener('click', () => this.setBy(by));

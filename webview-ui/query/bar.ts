@@ -3,6 +3,7 @@
 // aggregates of an amount column, and the report's saved views. It only says what the user asked; the
 // controller runs it.
 import type { QueryState, SavedView } from '../../src/shared/resultsProtocol';
+import { PERIODS } from '../../src/shared/periods';
 import { el } from '../dom';
 import { completionsAt, type Completions } from './complete';
 
@@ -53,13 +54,8 @@ export class QueryBar {
       s.addEventListener('change', () => this.changed());
       this.groups.push(s);
     }
-    for (const [value, label] of [
-      ['', 'dates as written'],
-      ['day', 'dates by day'],
-      ['week', 'dates by week'],
-      ['month', 'dates by month'],
-    ])
-      this.period.append(el('option', { value }, label));
+    this.period.append(el('option', { value: '' }, 'dates as written'));
+    for (const period of PERIODS) this.period.append(el('option', { value: period }, `dates by ${period}`));
     this.period.addEventListener('change', () => this.changed());
     this.amount.addEventListener('change', () => this.changed());
     this.aggregateBox.append(this.amount);

@@ -6,7 +6,8 @@ import { safeJson } from '../../core/output';
 import { CALLBACK_STATUSES, CALLBACK_TYPES, callbackQuery, withQuery } from '../../core/callbacks';
 import { loopbackUrl } from '../../core/callbacks/loopback';
 import { CallbackStore, entryLine, replayEntry, sendToHandler, type SendResult } from '../../callback-listener';
-import { callbacksStateDir, controlKeyFor, STATE_OPTION_TEXT } from './listen';
+import { stateDirOption } from '../localGateway';
+import { controlKeyFor, STATE_OPTION_TEXT } from './listen';
 
 // `paygate callbacks list | replay | send`: what `paygate listen` kept, sent again, or a callback made up
 // as the gateway would make it, for testing a handler without waiting for a charge.
@@ -57,7 +58,7 @@ function listCommand(ctx: CliContext) {
     .option('--state <DIR>', STATE_OPTION_TEXT)
     .action(
       exits(async (o: { format: 'text' | 'json'; state?: string }) => {
-        const store = new CallbackStore(callbacksStateDir(ctx, o.state));
+        const store = new CallbackStore(stateDirOption(ctx, o.state));
         let entries;
         try {
           entries = store.list();
@@ -94,7 +95,7 @@ function replayCommand(ctx: CliContext) {
         const command = 'paygate callbacks replay';
         const t = loopbackUrl(o.to);
         if (!t.ok) return inputError(ctx, command, `--to: ${t.reason}`);
-        const store = new CallbackStore(callbacksStateDir(ctx, o.state));
+        const store = new CallbackStore(stateDirOption(ctx, o.state));
         const entry = store.get(id);
         if (!entry) return inputError(ctx, command, `no callback ${id} in ${store.file} (see "paygate callbacks list")`);
         ctx.stderr(`${command}: ${entryLine(entry)}\n`);
@@ -153,7 +154,7 @@ function sendCommand(ctx: CliContext) {
         const command = 'paygate callbacks send';
         const t = loopbackUrl(o.to);
         if (!t.ok) return inputError(ctx, command, `--to: ${t.reason}`);
-        const key = controlKeyFor(ctx, o.controlKey, callbacksStateDir(ctx, o.state));
+        const key = controlKeyFor(ctx, o.controlKey, stateDirOption(ctx, o.state));
         const fields = callbackQuery(
           {
             type: o.type,

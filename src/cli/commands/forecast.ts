@@ -5,7 +5,8 @@ import { inputError, jsonLine, usageError } from '../output';
 import { choiceOption, exits, paygateCommand, rawOption } from '../parser';
 import { addMonthsClamped, compareDates, parseGatewayDate, type CalendarDate } from '../../core/dates';
 import { gatewayToday } from '../gatewayToday';
-import { defaultWindow, FORECAST_BY, forecastText, type ForecastBy } from '../../core/forecast';
+import { defaultWindow, forecastText, type ForecastBy } from '../../core/forecast';
+import { PERIODS } from '../../core/periods';
 import { forecastCsv } from '../../core/forecast/csv';
 
 export interface ForecastCliOptions {
@@ -39,7 +40,7 @@ export function forecastCommand(ctx: CliContext) {
     ctx,
   )
     .argument('<FILE>', 'the batch; - reads standard input')
-    .addOption(choiceOption('--by <PERIOD>', 'bucket size', FORECAST_BY as ['day', 'week', 'month']).default('month'))
+    .addOption(choiceOption('--by <PERIOD>', 'bucket size', PERIODS).default('month'))
     .option('--from <DD.MM.YYYY>', 'first day of the window (default: today)')
     .option('--to <DD.MM.YYYY>', 'last day of the window, inclusive (default: 12 months after --from, less a day)')
     .option(

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { CliContext } from '../context';
-import { localGatewayFor, localStateDir } from '../localGateway';
+import { localGatewayFor, stateDirOption } from '../localGateway';
 import { DEFAULT_PATHS } from '../../core/gateway/environments';
 import { field, usageError } from '../output';
 import { exits, paygateCommand } from '../parser';
@@ -8,6 +8,7 @@ import { formatGatewayDate } from '../../core/dates';
 import { terminalField } from '../../core/output';
 import {
   clientText,
+  DEFAULT_STATE_DIR_WORDS,
   DEMO_PROJECT_CURRENCY,
   gatewayClients,
   holderText,
@@ -63,7 +64,7 @@ export function gatewayCommand(ctx: CliContext) {
     .option('--port <N>', 'port to listen on (default 0: any free port)')
     .option(
       '--state <DIR>',
-      'state directory: demo merchant keys, payments, clock (default $PAYGATE_STATE_DIR, else $XDG_STATE_HOME/paygate/gateway, else ~/.local/state/paygate/gateway; the editor uses the same)',
+      `state directory: demo merchant keys, payments, clock (default ${DEFAULT_STATE_DIR_WORDS}; the editor uses the same)`,
     )
     .option('--quiet', 'do not log requests to standard error')
     .option(
@@ -161,7 +162,7 @@ async function advanceClock(daysText: string, values: GatewayOptions, ctx: CliCo
   const days = Number(daysText);
   if (!/^\d+$/.test(daysText) || days < 1 || days > MAX_ADVANCE_DAYS)
     return usageError(ctx, 'paygate gateway', `--advance must be a whole number of days from 1 to ${MAX_ADVANCE_DAYS}, not "${daysText}"`);
-  const stateDir = path.resolve(ctx.cwd, values.state ?? localStateDir(ctx));
+  const stateDir = stateDirOption(ctx, values.state);
   const found = await localGatewayFor(stateDir, DEFAULT_PATHS, 'paygate gateway --advance');
   if (!found.ok) {
     ctx.stderr(`paygate gateway: ${found.message}\n`);
@@ -189,7 +190,7 @@ export async function serveGateway(values: GatewayOptions, ctx: CliContext): Pro
   if (!/^\d+$/.test(values.port ?? '0') || port > 65535) {
     return usageError(ctx, 'paygate gateway', '--port must be a number from 0 to 65535');
   }
-  const stateDir = path.resolve(ctx.cwd, values.state ?? localStateDir(ctx));
+  const stateDir = stateDirOption(ctx, values.state);
   // A log line quotes what clients sent (paths, order ids): one value, one line.
   const log = values.quiet ? undefined : (line: string) => ctx.stderr(`[gateway] ${field(line)}\n`);
   const say = (line: string) => ctx.stderr(`[gateway] ${field(line)}\n`);

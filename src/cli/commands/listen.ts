@@ -14,8 +14,8 @@ import {
   MAX_STORED_CALLBACKS,
   startCallbackListener,
 } from '../../callback-listener';
-import { demoControlKey } from '../../local-gateway';
-import { localStateDir } from '../localGateway';
+import { DEFAULT_STATE_DIR_WORDS, demoControlKey } from '../../local-gateway';
+import { stateDirOption } from '../localGateway';
 
 export interface ListenOptions {
   port?: string;
@@ -25,13 +25,7 @@ export interface ListenOptions {
   state?: string;
 }
 
-export const STATE_OPTION_TEXT =
-  "state directory holding the kept callbacks and the local gateway's control key (default $PAYGATE_STATE_DIR, else $XDG_STATE_HOME/paygate/gateway, else ~/.local/state/paygate/gateway)";
-
-/** The state directory the local gateway uses: its demo merchant's control key and the kept callbacks. */
-export function callbacksStateDir(ctx: CliContext, state: string | undefined): string {
-  return path.resolve(ctx.cwd, state ?? localStateDir(ctx));
-}
+export const STATE_OPTION_TEXT = `state directory holding the kept callbacks and the local gateway's control key (default ${DEFAULT_STATE_DIR_WORDS})`;
 
 /** `--control-key`, else $PAYGATE_CONTROL_KEY, else the local gateway's demo merchant's key, else none. */
 export function controlKeyFor(ctx: CliContext, given: string | undefined, stateDir: string): string | undefined {
@@ -88,7 +82,7 @@ export async function listen(o: ListenOptions, ctx: CliContext): Promise<number>
     const t = loopbackUrl(o.forwardTo);
     if (!t.ok) return inputError(ctx, 'paygate listen', `--forward-to: ${t.reason}`);
   }
-  const stateDir = callbacksStateDir(ctx, o.state);
+  const stateDir = stateDirOption(ctx, o.state);
   const controlKey = controlKeyFor(ctx, o.controlKey, stateDir);
   let listener;
   try {

@@ -53,7 +53,10 @@ export function submitCommand(ctx: CliContext) {
       exits: [
         // Every outcome by its name at its exit code (test/unit/cli-docs.test.ts holds this list to OUTCOMES).
         [EXIT.ok, 'accepted'],
-        [EXIT.rejected, 'rejected (validation-error, error), declined, server-error, or an unrecognised answer (unrecognised)'],
+        [
+          EXIT.rejected,
+          'rejected (validation-error, error; too-large: HTTP 413, refused before processing, nothing created), declined, server-error, or an unrecognised answer (unrecognised)',
+        ],
         [EXIT.usage, 'usage error, unreadable input, lint errors, or a resend of the file or of some of its rows refused (nothing sent)'],
         [EXIT.auth, 'authentication failed (auth-failed)'],
         [EXIT.transport, 'transport-error before anything was sent (connection refused, DNS, TLS, connect timeout)'],

@@ -9,4 +9,4 @@ export {
   type ForecastBucket,
   type ForecastRun,
 } from './forecast';
-export { FORECAST_BY, type ForecastBy } from './periods';
+export { type ForecastBy } from './periods';

@@ -3,9 +3,10 @@
 // Date objects: the gateway's dates are calendar days without a zone or DST.
 
 import { formatIsoDate, fromDayNumber, toDayNumber, type CalendarDate } from '../dates';
+import type { Period } from '../periods';
 
-export type ForecastBy = 'day' | 'week' | 'month';
-export const FORECAST_BY: readonly ForecastBy[] = ['day', 'week', 'month'];
+/** What a forecast buckets by: one of the gateway's periods. */
+export type ForecastBy = Period;
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 

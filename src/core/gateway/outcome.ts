@@ -35,6 +35,17 @@ export type GatewayOutcome =
       status?: number;
     }
   | { outcome: 'transport-error'; kind: TransportKind; message: string }
+  | {
+      /**
+       * HTTP 413: the gateway, or a proxy in front of it, refused the request as too large before processing
+       * it. Nothing was created, whatever content type it came with (text/plain, HTML, empty).
+       */
+      outcome: 'too-large';
+      status: number;
+      contentType: string;
+      message: string;
+      raw: string;
+    }
   | { outcome: 'report'; status: number; contentType: string; format: 'csv'; columns: string[]; rows: string[][]; text: string }
   | { outcome: 'report'; status: number; contentType: string; format: 'pdf'; bytes: Uint8Array }
   | { outcome: 'unrecognised'; status: number; contentType: string; raw: string };

@@ -135,6 +135,18 @@ export const OUTCOMES = {
     label: 'transport-error',
     headlineDetail: 'none',
   },
+  'too-large': {
+    title: 'Rejected as too large',
+    todo: "Nothing was created. Cut the batch into smaller parts (paygate split --max-bytes N, N under the limit of whatever refused it; set it as the environment's maxPayloadBytes) and send the parts.",
+    exit: EXIT.rejected,
+    // HTTP 413: the request was refused before it was processed, by the gateway or a proxy in front of it.
+    mayHaveCreated: false,
+    unknown: false,
+    headline: 'Rejected as too large: nothing was created',
+    tone: 'failed',
+    label: 'too-large',
+    headlineDetail: 'http-status',
+  },
   unrecognised: {
     title: 'Unrecognised answer',
     todo: `The request reached the gateway: ${CHECK}.`,
@@ -236,6 +248,8 @@ export function outcomeDetail(o: GatewayOutcome): string {
       return o.kind;
     case 'transport-error':
       return o.kind;
+    case 'too-large':
+      return `HTTP ${o.status}`;
     case 'unrecognised':
       return unrecognisedDetail(o.status, o.contentType);
     case 'report':

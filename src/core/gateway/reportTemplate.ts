@@ -2,6 +2,7 @@ import * as z from './zod';
 import { described } from './zod';
 import { jsonPathOffset, lineColumnAt, readJsonText } from './jsonPosition';
 import { isPlaceholder, SUPPORT_PLACEHOLDER, templateMessage } from './templateMessages';
+import { PERIODS } from '../periods';
 
 // The custom report request body ("Custom report request" in the gateway's API description). Per-report templates come from the
 // gateway's support managers and may carry fields that description does not show, so unknown keys are kept and sent.
@@ -66,7 +67,7 @@ export const ReportViewSchema = described(
       }),
     ),
     groupBy: columnList('Group by these columns'),
-    by: z.optional(described(z.oneOf(['day', 'week', 'month']), { description: 'Group the date column by day, ISO week or month.' })),
+    by: z.optional(described(z.oneOf(PERIODS), { description: 'Group the date column by day, ISO week or month.' })),
     count: z.optional(described(z.boolean(), { description: 'Count the rows of each group.' })),
     sum: columnList('Sum these amount columns (exactly, within each currency)'),
     min: columnList('The least amount of these columns'),

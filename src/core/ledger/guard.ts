@@ -3,9 +3,11 @@ import { alreadySentOf, findAlreadySent, type AlreadySentRow } from './alreadySe
 import type { Ledger } from './ledger';
 import { batchRowKeys, type BatchRowKeys } from './rowKeys';
 import type { LedgerStore, TeamStore } from './store';
+import { LOCAL_ENVIRONMENT, targetUrl } from '../gateway/environments';
 import {
   keyHashes,
   mayHaveCreated,
+  realDir,
   sameTarget,
   type Completion,
   type DamageMark,
@@ -76,19 +78,26 @@ export type GuardedSendResult<T> =
 
 const inFlight = new Set<string>();
 
+/**
+ * The same send in this process: one ledger (a file ledger's directory by its real path: a link to it is
+ * the same ledger), one content, one target (a local gateway's state directory by its real path; another
+ * environment by its create URL, so two names for one gateway are one).
+ */
 function flightKey(ledger: LedgerStore, k: GuardKey): string {
   return JSON.stringify([
-    ledger.kind === 'team' ? ledger.place : ledger.directory,
+    ledger.kind === 'team' ? ledger.place : realDir(ledger.directory),
     k.contentHash,
-    k.environment,
-    k.endpointId,
-    k.localStateDir ?? null,
+    k.localStateDir !== undefined ? [k.environment, k.endpointId, realDir(k.localStateDir)] : (k.url ?? [k.environment, k.endpointId]),
   ]);
 }
 
 export function guardKey(entry: NewSubmission, legacyHashes: readonly string[] = []): GuardKey {
   const key: GuardKey = { contentHash: entry.contentHash, environment: entry.environment, endpointId: entry.endpointId, legacyHashes };
   if (entry.localGateway) key.localStateDir = entry.localGateway.stateDir;
+  else if (entry.environment !== LOCAL_ENVIRONMENT) {
+    const url = targetUrl(entry.endpoint);
+    if (url !== undefined) key.url = url;
+  }
   return key;
 }
 

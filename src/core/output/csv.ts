@@ -21,7 +21,7 @@ export interface SafeCsvOptions {
 }
 
 /** One cell as we write it: masked, CVVs hidden, neutralised unless `raw`. */
-export function safeCsvCell(value: string, raw = false): string {
+function safeCsvCell(value: string, raw = false): string {
   const safe = hideCvvs(maskCardNumbers(value));
   return raw ? safe : neutraliseFormula(safe);
 }
@@ -38,11 +38,18 @@ export function keptColumns(header: readonly string[]): number[] | undefined {
   return keep.length === header.length ? undefined : keep;
 }
 
+/**
+ * One record as we write it, its record separator after it: every cell safeCsvCell'd, then quoted. A writer
+ * that streams calls it per record, having left out the CVV columns of the header (keptColumns).
+ */
+export function safeCsvRecord(record: readonly string[], options: SafeCsvOptions = {}): string {
+  const cells = record.map((v) => safeCsvCell(v, options.raw));
+  return `${writeRecords([cells], options.delimiter ?? ',', '', options.quoteAll)}${options.newline ?? '\r\n'}`;
+}
+
 /** Records (the first one the header) as CSV text we may write anywhere. */
 export function safeCsv(records: readonly (readonly string[])[], options: SafeCsvOptions = {}): string {
   if (records.length === 0) return '';
   const keep = keptColumns(records[0]);
-  const newline = options.newline ?? '\r\n';
-  const rows = records.map((r) => (keep ? keep.map((i) => r[i] ?? '') : r).map((v) => safeCsvCell(v, options.raw)));
-  return `${writeRecords(rows, options.delimiter ?? ',', newline, options.quoteAll)}${newline}`;
+  return records.map((r) => safeCsvRecord(keep ? keep.map((i) => r[i] ?? '') : r, options)).join('');
 }

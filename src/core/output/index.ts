@@ -10,7 +10,7 @@ import { terminalText, terminalValue } from './terminal';
 export { maskCardNumbers } from './cardNumbers';
 export { hideCvvs, isCvvName } from './cvv';
 export { terminalText, terminalValue } from './terminal';
-export { keptColumns, safeCsv, safeCsvCell, type SafeCsvOptions } from './csv';
+export { keptColumns, safeCsv, safeCsvRecord, type SafeCsvOptions } from './csv';
 export { safeJson } from './json';
 export { safeBody, safeFields, safeFreeText, safeUrlPath } from './bodies';
 export { maskCardNumber, maskFields, maskQuotedValue, maskStoredText, maskTable, maskText, rowMasker } from './mask';

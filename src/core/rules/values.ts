@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { isRuleBookDecimalIn } from '../amounts';
 import { gatewayDateKeyIn, isRealDate, formatGatewayDate } from '../dates';
+import { PERIODS } from '../periods';
 import type { ValueKind } from './columns';
 
 // Value checks by kind. They run for every cell of every row, so they avoid regular expressions and
@@ -121,7 +122,7 @@ export function isValidIn(kind: ValueKind, s: string, from: number, to: number):
     case 'email':
       return isEmail(s, from, to);
     case 'period':
-      return isWord(s, from, to, 'day') || isWord(s, from, to, 'week') || isWord(s, from, to, 'month');
+      return PERIODS.some((period) => isWord(s, from, to, period));
     case 'positive-int':
       return isPositiveIntIn(s, from, to);
     case 'ip':

@@ -4,6 +4,7 @@
 // to the receiver's card), which every face counts and totals apart.
 
 import { formatGatewayDate } from '../dates';
+import type { Period } from '../periods';
 import { formatAmount, type ScheduleInput } from './schedule';
 
 /** A DST row (the receiver's destination card): what it schedules is paid out, never charged. */
@@ -26,7 +27,7 @@ export const kindWords = (payout: boolean): KindWords => (payout ? PAYOUT_WORDS 
 /** "1 charge", "3 payouts". */
 export const countOf = (n: number, w: KindWords) => `${n} ${n === 1 ? w.one : w.many}`;
 
-function every(period: 'day' | 'week' | 'month', interval: number): string {
+function every(period: Period, interval: number): string {
   return interval === 1 ? `every ${period}` : `every ${interval} ${period}s`;
 }
 

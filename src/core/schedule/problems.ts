@@ -1,13 +1,13 @@
 import { parseGatewayDate } from '../dates';
 import { inMessage } from '../rules/quote';
 import { isRuleBookDecimal } from '../amounts';
+import { isPeriod, PERIODS } from '../periods';
 
 // Why a row's schedule cannot be computed. scheduleInputFromRow leaves out what it cannot read, which is
 // right for the local gateway's tolerance but wrong for a person: a start-date written 2027-01-15 would
 // silently become "no start-date, charged today". Hovers and `paygate schedule` say these reasons
 // instead of a schedule.
 
-const PERIODS = ['day', 'week', 'month'];
 const POSITIVE_INTEGER = /^[1-9]\d*$/;
 
 export interface ScheduleProblem {
@@ -40,7 +40,8 @@ function collect(values: Record<string, string>, push: (column: string, message:
 
   const period = v('period');
   const interval = v('interval');
-  if (period !== undefined && !PERIODS.includes(period)) push('period', `period "${shown(period)}" is not day, week or month`);
+  if (period !== undefined && !isPeriod(period))
+    push('period', `period "${shown(period)}" is not ${PERIODS.slice(0, -1).join(', ')} or ${PERIODS.at(-1)}`);
   if (interval !== undefined && !POSITIVE_INTEGER.test(interval))
     push('interval', `interval "${shown(interval)}" is not a whole number of 1 or more`);
   if (period !== undefined && interval === undefined) push('interval', 'period is set but interval is missing');

@@ -4,6 +4,7 @@ import { isRuleBookDecimal } from '../amounts';
 // so the three can never disagree about when a payer is charged and how much.
 
 import { addDays, addMonthsClamped, compareDates, parseGatewayDate, type CalendarDate } from '../dates';
+import { isPeriod, type Period } from '../periods';
 
 export type ChargeAmount = { kind: 'fixed'; value: string } | { kind: 'range'; from: string; to: string } | { kind: 'none' };
 
@@ -13,7 +14,7 @@ export interface Charge {
   amount: ChargeAmount;
 }
 
-export type SchedulePeriod = 'day' | 'week' | 'month';
+export type SchedulePeriod = Period;
 
 export interface ScheduleInput {
   period?: SchedulePeriod;
@@ -47,7 +48,6 @@ export const MAX_CHARGES_PER_CALL = 100_000;
 /** DD.MM.YYYY has four year digits: a charge later than that cannot be written in the gateway's form. */
 const LAST_YEAR = 9999;
 
-const PERIODS: readonly string[] = ['day', 'week', 'month'];
 const POSITIVE_INTEGER = /^\d+$/;
 
 function positiveInteger(text: string | undefined): number | undefined {
@@ -67,6 +67,19 @@ function sequence(text: string | undefined): string[] | undefined {
   return parts.every(isRuleBookDecimal) ? parts : undefined;
 }
 
+/** The columns `scheduleInputFromRow` reads. */
+export const SCHEDULE_COLUMNS = [
+  'period',
+  'interval',
+  'start-date',
+  'finish-date',
+  'max-repeats-number',
+  'amount',
+  'amount-from',
+  'amount-to',
+  'amount-sequence',
+] as const;
+
 /**
  * Reads the schedule columns of one row (values by column name, as `BatchRow.values()` gives them).
  * Tolerant on purpose: a value the linter would reject is simply left out, so a half-written row still
@@ -81,7 +94,7 @@ export function scheduleInputFromRow(values: Record<string, string>): ScheduleIn
   };
   const input: ScheduleInput = {};
   const period = v('period');
-  if (period !== undefined && PERIODS.includes(period)) input.period = period as SchedulePeriod;
+  if (isPeriod(period)) input.period = period;
   const interval = positiveInteger(v('interval'));
   if (interval !== undefined) input.interval = interval;
   const start = parseDate(v('start-date'));
@@ -173,7 +186,7 @@ export function computeSchedule(input: ScheduleInput, options: ScheduleOptions):
   const start = input.startDate ?? options.today;
   if (!validDate(start)) return [];
   const interval = validInterval(input.interval);
-  const period = interval !== undefined && input.period !== undefined && PERIODS.includes(input.period) ? input.period : undefined;
+  const period = interval !== undefined && isPeriod(input.period) ? input.period : undefined;
   const limit = Math.min(MAX_CHARGES_PER_CALL, Number.isNaN(options.limit) ? 0 : Math.floor(options.limit));
   const maxRepeats = input.maxRepeats === undefined || Number.isNaN(input.maxRepeats) ? Infinity : input.maxRepeats;
   const fromIndex = Math.max(0, Math.floor(options.fromIndex ?? 0));

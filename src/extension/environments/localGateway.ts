@@ -6,9 +6,8 @@ import { findOrStartLocalGateway, type LocalGatewayUse } from '../../local-gatew
 import { localGatewayPort, pathTemplates } from './settings';
 
 // The built-in `local` environment: the local gateway of the local state directory, the same one the
-// `paygate` CLI uses (paygate.localGateway.stateDirectory, else the CLI's default: $PAYGATE_STATE_DIR, else
-// $XDG_STATE_HOME/paygate/gateway, else ~/.local/state/paygate/gateway). Found or started through the one
-// finding module the CLI uses too: when a gateway already runs there (`paygate gateway` in a terminal, npm
+// `paygate` CLI uses (paygate.localGateway.stateDirectory, else the CLI's default: localState.ts). Found or
+// started through the one finding module the CLI uses too: when a gateway already runs there (`paygate gateway` in a terminal, npm
 // start, another window) `local` is that gateway; otherwise it is started in this extension host, the
 // first time something needs it, and stopped with the extension. Either way one state directory has one
 // gateway, one clock and one set of payments for the terminal and the editor. While the editor uses it,

@@ -15,8 +15,8 @@ import {
 import { log } from '../log';
 import { showInfo } from '../say';
 import { PanelPage, pageMessage, webviewOptions } from '../results/webviewPage';
+import { dataUrlBytes, exportWords, saveAs } from '../results/saveAs';
 import { BatchForecast } from './compute';
-import { errorMessage } from '../../core/errorMessage';
 
 /** Quiet time after the last edit before the batch is read again: typing never waits on a forecast. */
 export const RECOMPUTE_DELAY_MS = 400;
@@ -139,30 +139,19 @@ export class ForecastPanel extends PanelPage {
     const forecast = this.current?.run.forecast;
     if (!forecast) return;
     const stem = `${baseName(this.document.uri).replace(/\.[^.]*$/, '')}-forecast-by-${forecast.by}`;
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const target = await vscode.window.showSaveDialog({
-      defaultUri: folder ? vscode.Uri.joinPath(folder, `${stem}.${msg.format}`) : undefined,
+    await saveAs({
+      suggestedName: `${stem}.${msg.format}`,
       filters: { [msg.format.toUpperCase()]: [msg.format] },
       saveLabel: `Export ${msg.format.toUpperCase()}`,
+      bytes: () =>
+        msg.format === 'png'
+          ? dataUrlBytes(msg.dataUrl)
+          : // CSV through the boundary, formulas neutralised unless the user turned it off (as the table's export).
+            new TextEncoder().encode(msg.format === 'svg' ? msg.svg : forecastCsv(forecast, !exportNeutralisesFormulas())),
+      tell: (ok, message) => this.post({ type: 'exportDone', ok, message }),
+      words: exportWords((file) => `Exported to ${file}.`),
+      logAs: 'Forecast panel: export',
+      afterSave: (target) => void showInfo(`PayGate: exported the forecast to ${target.fsPath}.`),
     });
-    if (!target) {
-      await this.post({ type: 'exportDone', ok: false, message: 'Export cancelled.' });
-      return;
-    }
-    let bytes: Uint8Array;
-    if (msg.format === 'png') bytes = Buffer.from(msg.dataUrl.slice(msg.dataUrl.indexOf(',') + 1), 'base64');
-    else {
-      // CSV through the boundary, formulas neutralised unless the user turned it off (as the table's export).
-      bytes = new TextEncoder().encode(msg.format === 'svg' ? msg.svg : forecastCsv(forecast, !exportNeutralisesFormulas()));
-    }
-    try {
-      await vscode.workspace.fs.writeFile(target, bytes);
-      await this.post({ type: 'exportDone', ok: true, message: `Exported to ${target.fsPath}.` });
-      void showInfo(`PayGate: exported the forecast to ${target.fsPath}.`);
-    } catch (err) {
-      const message = errorMessage(err);
-      log().error(`Forecast panel: export to ${target.toString()} failed: ${message}`);
-      await this.post({ type: 'exportDone', ok: false, message: `Export failed: ${message}` });
-    }
   }
 }

@@ -7,6 +7,7 @@ import { shown, showInfo } from '../say';
 import { safeText } from '../../core/output';
 import { log } from '../log';
 import { serialiseExport } from './exportRows';
+import { dataUrlBytes, exportWords, saveAs } from './saveAs';
 import { PanelPage, pageMessage, webviewOptions } from './webviewPage';
 import {
   isPageToHost,
@@ -198,58 +199,37 @@ export class ResultsPanel extends PanelPage {
 
   /** The grouped summary's chart, as the page drew it, to a PNG file the user picks. */
   private async exportImage(msg: Extract<PageToHost, { type: 'exportImage' }>): Promise<void> {
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const target = await vscode.window.showSaveDialog({
-      defaultUri: folder ? vscode.Uri.joinPath(folder, msg.suggestedName) : undefined,
+    await saveAs({
+      suggestedName: msg.suggestedName,
       filters: { PNG: ['png'] },
       saveLabel: 'Export PNG',
-    });
-    if (!target) {
-      await this.post({ type: 'exportDone', ok: false, message: 'Export cancelled.' });
-      return;
-    }
-    try {
-      await vscode.workspace.fs.writeFile(target, Buffer.from(msg.dataUrl.slice(msg.dataUrl.indexOf(',') + 1), 'base64'));
-      await this.post({ type: 'exportDone', ok: true, message: `Exported the chart to ${target.fsPath}.` });
+      bytes: () => dataUrlBytes(msg.dataUrl),
+      tell: this.exportDone,
+      words: exportWords((file) => `Exported the chart to ${file}.`),
+      logAs: 'Results panel: export',
       // Said where it shows whatever the page shows (its status line sits above a summary scrolled away).
-      void showInfo(`PayGate: exported the chart to ${target.fsPath}.`);
-    } catch (err) {
-      const message = errorMessage(err);
-      log().error(`Results panel: export to ${target.toString()} failed: ${message}`);
-      await this.post({ type: 'exportDone', ok: false, message: `Export failed: ${message}` });
-    }
+      afterSave: (target) => void showInfo(`PayGate: exported the chart to ${target.fsPath}.`),
+    });
   }
 
   private async export(msg: Extract<PageToHost, { type: 'export' }>): Promise<void> {
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const defaultUri = folder ? vscode.Uri.joinPath(folder, msg.suggestedName) : undefined;
-    const target = await vscode.window.showSaveDialog({
-      defaultUri,
-      filters: msg.format === 'csv' ? { CSV: ['csv'] } : { JSON: ['json'] },
-      saveLabel: `Export ${msg.rows.length.toLocaleString('en-US')} rows`,
-    });
-    if (!target) {
-      await this.post({ type: 'exportDone', ok: false, message: 'Export cancelled.' });
-      return;
-    }
+    const rows = msg.rows.length.toLocaleString('en-US');
     // On unless the user turned it off by name (docs/results-table.md, "Export").
     const neutraliseFormulas = exportNeutralisesFormulas();
-    try {
-      const text = serialiseExport(msg.format, msg.columns, msg.rows, { neutraliseFormulas });
-      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
-      const note = msg.format === 'csv' && !neutraliseFormulas ? ' (formulas kept: paygate.export.neutraliseFormulas is off)' : '';
-      await this.post({
-        type: 'exportDone',
-        ok: true,
-        message: `Exported ${msg.rows.length.toLocaleString('en-US')} rows to ${target.fsPath}${note}.`,
-      });
-      void showInfo(`PayGate: exported ${msg.rows.length.toLocaleString('en-US')} rows to ${target.fsPath}${note}.`);
-    } catch (err) {
-      const message = errorMessage(err);
-      log().error(`Results panel: export to ${target.toString()} failed: ${message}`);
-      await this.post({ type: 'exportDone', ok: false, message: `Export failed: ${message}` });
-    }
+    const note = msg.format === 'csv' && !neutraliseFormulas ? ' (formulas kept: paygate.export.neutraliseFormulas is off)' : '';
+    await saveAs({
+      suggestedName: msg.suggestedName,
+      filters: msg.format === 'csv' ? { CSV: ['csv'] } : { JSON: ['json'] },
+      saveLabel: `Export ${rows} rows`,
+      bytes: () => new TextEncoder().encode(serialiseExport(msg.format, msg.columns, msg.rows, { neutraliseFormulas })),
+      tell: this.exportDone,
+      words: exportWords((file) => `Exported ${rows} rows to ${file}${note}.`),
+      logAs: 'Results panel: export',
+      afterSave: (target) => void showInfo(`PayGate: exported ${rows} rows to ${target.fsPath}${note}.`),
+    });
   }
+
+  private readonly exportDone = (ok: boolean, message: string) => this.post({ type: 'exportDone', ok, message });
 
   override dispose(): void {
     this.sendGeneration++;

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { log } from '../log';
 import { pdfDirectives } from './html';
 import { PanelPage, pageMessage, webviewOptions } from './webviewPage';
+import { saveAs } from './saveAs';
 import {
   formatBytes,
   isPdfPageToHost,
@@ -14,7 +15,6 @@ import {
   type ReportInfo,
 } from '../../shared/pdfProtocol';
 import { shown, showWarning } from '../say';
-import { errorMessage } from '../../core/errorMessage';
 
 export interface PdfContent {
   title: string;
@@ -106,26 +106,17 @@ export class PdfPanel extends PanelPage {
       await this.post({ type: 'saveDone', ok: false, message: 'There is no PDF to save.' });
       return;
     }
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const target = await vscode.window.showSaveDialog({
+    await saveAs({
       title: 'PayGate: save the PDF report',
-      defaultUri: folder ? vscode.Uri.joinPath(folder, c.fileName) : undefined,
+      suggestedName: c.fileName,
       filters: { PDF: ['pdf'] },
-    });
-    if (!target) {
-      await this.post({ type: 'saveDone', ok: false, message: 'Not saved.' });
-      return;
-    }
-    try {
       // The bytes as received: never re-encoded by the renderer.
-      await vscode.workspace.fs.writeFile(target, c.bytes);
-      log().info(`Report PDF saved to ${target.fsPath} (${c.bytes.length} bytes)`);
-      await this.post({ type: 'saveDone', ok: true, message: `Saved to ${target.fsPath}.` });
-    } catch (err) {
-      const message = errorMessage(err);
-      log().error(`PDF panel: saving to ${target.toString()} failed: ${message}`);
-      await this.post({ type: 'saveDone', ok: false, message: `Not saved: ${message}` });
-    }
+      bytes: () => c.bytes,
+      tell: (ok, message) => this.post({ type: 'saveDone', ok, message }),
+      words: { cancelled: 'Not saved.', saved: (file) => `Saved to ${file}.`, failed: (why) => `Not saved: ${why}` },
+      logAs: 'PDF panel: saving',
+      afterSave: (target) => log().info(`Report PDF saved to ${target.fsPath} (${c.bytes.length} bytes)`),
+    });
   }
 
   override dispose(): void {
