@@ -1,6 +1,7 @@
 import type { Ledger } from './ledger';
 import type { Completion, GuardKey, LedgerReading, NewSubmission, SubmissionRecord } from './records';
 import type { BatchRowKeys } from './rowKeys';
+import type { PayerRecord } from './samePayer';
 import type { LedgerSecret } from './secret';
 
 // The ledger's two stores behind one interface: the file ledger (ledger.ts, the default: one person, one
@@ -34,9 +35,13 @@ export interface TeamStore {
   secret(create: boolean): Promise<LedgerSecret | undefined>;
   guardView(key: GuardKey, shardOnly?: boolean): Promise<LedgerReading>;
   recordsOfRows(keys: ReadonlySet<string>): Promise<Map<string, SubmissionRecord[]>>;
+  /** The earlier sent rows with each fingerprint (card and schedule), every target and outcome (samePayer.ts). */
+  recordsOfPayers(fingerprints: ReadonlySet<string>): Promise<Map<string, PayerRecord[]>>;
   batchRows(contentHash: string): Promise<BatchRowKeys | undefined>;
   recent(limit: number): Promise<SubmissionRecord[]>;
   newest(wanted: (r: SubmissionRecord) => boolean): Promise<SubmissionRecord | undefined>;
+  /** One record by its id. */
+  get(id: string): Promise<SubmissionRecord | undefined>;
   read(): Promise<LedgerReading>;
   /**
    * In one transaction: the submission as "sending", its content's claim and every row's claim at its
@@ -50,6 +55,8 @@ export interface TeamStore {
     sensitive?: readonly string[],
     begun?: SubmissionRecord,
   ): Promise<SubmissionRecord | undefined>;
+  /** Records this member's approval of a content for an environment (once per role). */
+  approve(environment: string, contentHash: string, host: string): Promise<{ added: boolean; role: string }>;
   /** The approvals of a content for an environment (approvals.ts); `mine` marks the asking role's own. */
   approvals(environment: string, contentHash: string): Promise<Approval[]>;
   /** Every approval, keyed `environment\0contentHash` (history). */

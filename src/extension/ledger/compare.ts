@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errorMessage';
 import {
   diffAgainstLedger,
   sentAt,
@@ -69,7 +70,12 @@ export async function compareWithLastSentCommand(
   const doc = await documentFor(args);
   if (!doc) return notCompared('Open a recurring-payments CSV file to compare it with its last send.');
   const name = path.basename(doc.uri.path);
-  const found = await diffAgainstLedger(ledger.current, readBatch(doc.getText()), { last: name });
+  let found: Awaited<ReturnType<typeof diffAgainstLedger>>;
+  try {
+    found = await diffAgainstLedger(await ledger.store(), readBatch(doc.getText()), { last: name });
+  } catch (err) {
+    return notCompared(`${name}: ${errorMessage(err)}.`);
+  }
   if (!found.ok) return notCompared(`${name}: ${found.message}.`);
   const r = found.record;
   const notes = new Map(found.diff.changed.map((c) => [`${c['client-orderid']}@${c.line}`, `  (changed: ${c.columns.join(', ')})`]));

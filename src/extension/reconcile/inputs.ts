@@ -42,7 +42,7 @@ function add(b: Batches, uri: vscode.Uri, rows: BatchRowInput[]): void {
  */
 export async function batchesOf(records: SubmissionRecord[], ledger: EditorLedger): Promise<Batches> {
   const b: Batches = { rows: [], files: new Map(), notes: [] };
-  for (const f of await ledgerFiles(ledger.current, records, (file) => textOf(vscode.Uri.file(file)))) {
+  for (const f of await ledgerFiles(await ledger.store(), records, (file) => textOf(vscode.Uri.file(file)))) {
     if (f.note) b.notes.push(`${f.record.file} ${f.note}`);
     if (f.followed) (b.followed ??= []).push(`${f.record.file}: ${f.followed}`);
     if (f.rows.length > 0) add(b, vscode.Uri.file(f.file), f.rows);
@@ -52,7 +52,7 @@ export async function batchesOf(records: SubmissionRecord[], ledger: EditorLedge
 
 /** The ledger's accepted submissions to the environment; those to another local gateway are named and left out. */
 export async function ledgerBatches(ledger: EditorLedger, to: SentTarget): Promise<Batches> {
-  const selected = acceptedSubmissions(await ledger.current.list(), to.environment, to.localStateDir);
+  const selected = acceptedSubmissions((await (await ledger.store()).read()).records, to.environment, to.localStateDir);
   const b = await batchesOf(selected.records, ledger);
   for (const r of selected.elsewhere)
     b.notes.push(`${r.file} went to the local gateway of ${r.localGateway?.stateDir}, not of ${to.localStateDir}; skipped`);
@@ -62,7 +62,7 @@ export async function ledgerBatches(ledger: EditorLedger, to: SentTarget): Promi
 /** An open batch, each row dated by the accepted send that holds it (reconcile/sentRows.ts). */
 export async function documentBatch(doc: vscode.TextDocument, ledger: EditorLedger, to: SentTarget): Promise<Batches> {
   const b: Batches = { rows: [], files: new Map(), notes: [] };
-  add(b, doc.uri, await datedRows(ledger.current, doc.uri.fsPath, doc.getText(), to));
+  add(b, doc.uri, await datedRows(await ledger.store(), doc.uri.fsPath, doc.getText(), to));
   return b;
 }
 
