@@ -3,4 +3,4 @@ export { parseColumnOverride, type ColumnOverrides } from './columns';
 export { reconcileText, ReportReconciliation } from './text';
 export { acceptedSubmissions, batchRows, stillAsSent } from './batches';
 export { datedRows, type SentTarget } from './sentRows';
-export { ledgerFiles } from './sentFiles';
+export { ledgerFiles, ledgerSends, otherGatewayNote, type LedgerFile } from './sentFiles';
