@@ -3,11 +3,13 @@
 export {
   aggregateText,
   describeProblem,
+  groupHeading,
   planQuery,
   queryOutcome,
   quoteColumn,
   QueryRun,
   reportedAggregates,
+  totalOf,
   type QueryOutcome,
   type QueryPlan,
   type QuerySpec,

@@ -465,7 +465,9 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
       const totals = (await frame.locator('.summary-table tfoot').innerText()).replace(/\s+/g, ' ').trim();
       const groups = await frame.locator('.summary-table tbody tr').count();
       await screenshot('report-group-by');
-      if (!/^total EUR \d+ \d+\.\d{3}$/.test(totals)) throw new Error(`the totals row says: ${totals}`);
+      // Charges and payouts apart (issue 43): the DST row's payout is never added to the sales.
+      if (!/^total EUR charges \d+ \d+\.\d{3}( total EUR payouts \d+ \d+\.\d{3})?$/.test(totals))
+        throw new Error(`the totals rows say: ${totals}`);
       // A group's rows, and back.
       await frame.locator('.summary-table tbody tr').first().click();
       await frame.locator('.group-chip').waitFor({ state: 'visible', timeout: wb.SHORT });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { batchRowKeys, DiffIndex, diffRowKeys } from '../../src/core/ledger';
+import { batchRowKeys, DiffIndex, diffAgainstSend } from '../../src/core/ledger';
+import { diffRowKeys } from '../fixtures/ledger/rowKeysDiff';
 import { LedgerSecret } from '../../src/core/ledger/secret';
 import { readBatch, type Batch } from '../../src/core/rules/batch';
 
@@ -24,37 +25,41 @@ const value = fc.oneof(
 );
 const quoted = (v: string) => (/[;"\r\n]/.test(v) || v.startsWith(' ') ? `"${v.replaceAll('"', '""')}"` : v);
 
-const batchText = fc
-  .record({
-    // eslint-disable-next-line no-restricted-syntax -- seven names
-    header: fc.uniqueArray(fc.constantFrom(...COLUMNS), { minLength: 1, maxLength: 5 }),
-    twice: fc.boolean(),
-    rows: fc.array(
-      fc.record({
-        id: fc.constantFrom('ORD-1', 'ORD-2', 'ORD-3', 'ORD-4', '', 'a long order id 0123456789'),
-        cells: fc.array(value, { maxLength: 6 }),
-        ragged: fc.integer({ min: 0, max: 9 }),
-        broken: fc.integer({ min: 0, max: 19 }),
-      }),
-      { maxLength: 14 },
-    ),
-    blank: fc.integer({ min: 0, max: 4 }),
-    eol: fc.constantFrom('\r\n', '\n', '\r'),
-  })
-  .map(({ header, twice, rows, blank, eol }) => {
-    const cols = twice ? [...header, header[header.length - 1]] : header;
-    const idAt = cols.indexOf('client-orderid');
-    const lines = [cols.join(';')];
-    rows.forEach((r, k) => {
-      const width = r.ragged === 0 ? cols.length + 1 : cols.length;
-      const cells = Array.from({ length: width }, (_, i) => (i === idAt ? r.id : (r.cells[i] ?? '')));
-      let line = cells.map(quoted).join(';');
-      if (r.broken === 0) line += ';"open';
-      lines.push(line);
-      if (k === blank) lines.push('');
+const IDS = ['ORD-1', 'ORD-2', 'ORD-3', 'ORD-4', '', 'a long order id 0123456789'];
+const batchOf = (ids: string[]) =>
+  fc
+    .record({
+      // eslint-disable-next-line no-restricted-syntax -- seven names
+      header: fc.uniqueArray(fc.constantFrom(...COLUMNS), { minLength: 1, maxLength: 5 }),
+      twice: fc.boolean(),
+      rows: fc.array(
+        fc.record({
+          // eslint-disable-next-line no-restricted-syntax -- a few ids
+          id: fc.constantFrom(...ids),
+          cells: fc.array(value, { maxLength: 6 }),
+          ragged: fc.integer({ min: 0, max: 9 }),
+          broken: fc.integer({ min: 0, max: 19 }),
+        }),
+        { maxLength: 14 },
+      ),
+      blank: fc.integer({ min: 0, max: 4 }),
+      eol: fc.constantFrom('\r\n', '\n', '\r'),
+    })
+    .map(({ header, twice, rows, blank, eol }) => {
+      const cols = twice ? [...header, header[header.length - 1]] : header;
+      const idAt = cols.indexOf('client-orderid');
+      const lines = [cols.join(';')];
+      rows.forEach((r, k) => {
+        const width = r.ragged === 0 ? cols.length + 1 : cols.length;
+        const cells = Array.from({ length: width }, (_, i) => (i === idAt ? r.id : (r.cells[i] ?? '')));
+        let line = cells.map(quoted).join(';');
+        if (r.broken === 0) line += ';"open';
+        lines.push(line);
+        if (k === blank) lines.push('');
+      });
+      return lines.join(eol) + eol;
     });
-    return lines.join(eol) + eol;
-  });
+const batchText = batchOf(IDS);
 
 describe('diff of two files by a compact index of the older one', () => {
   it('gives the row keys’ answer on random batches', () => {
@@ -90,5 +95,23 @@ describe('diff of two files by a compact index of the older one', () => {
     // No string the index holds is a long value of the file (nor a view of its text).
     const held = JSON.stringify(Object.values(index));
     assert.ok(!held.includes('ddd'), 'the index keeps no value');
+  });
+});
+
+// `paygate diff FILE` against a send (--against last / SERIAL) walks FILE in place against the send's row
+// keys (sentDiff.ts). Its answer must be the row keys' comparison of both sides, ids read as the gateway
+// reads them (spaces around, an id of spaces).
+describe('diff of a file against a send by the send’s row keys', () => {
+  const ledgerIds = [...IDS, ' ORD-1', 'ORD-2 ', '  '];
+  it('gives the row keys’ answer on random batches', () => {
+    fc.assert(
+      fc.property(batchOf(ledgerIds), batchOf(ledgerIds), (a, b) => {
+        const secret = LedgerSecret.fromHex(randomBytes(32).toString('hex'))!;
+        const now = readBatch(a);
+        const sent = batchRowKeys(readBatch(b), secret);
+        assert.deepEqual(diffAgainstSend(secret, sent, now), diffRowKeys(secret, batchRowKeys(now, secret), sent));
+      }),
+      { numRuns: 400 },
+    );
   });
 });

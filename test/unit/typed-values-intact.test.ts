@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Reconciliation, ReportCharge } from '../../src/core/reconcile';
-import { formatReconcileCsv, formatReconcileJson, formatReconcileText, reportFileLabel } from '../../src/cli/format/reconcile';
+import { formatReconcileText, reconcileCsvPieces, reconcileJsonPieces, reportFileLabel } from '../../src/cli/format/reconcile';
 import { throughOutputBoundary } from '../../src/cli/boundary';
 import { reconciliationView } from '../../src/extension/reconcile/view';
 import { shownRow } from '../../src/shared/cardData';
@@ -64,8 +64,8 @@ function outputs(r: Reconciliation): Array<{ out: string; ids: boolean }> {
   const view = reconciliationView(r, 'report.csv');
   return [
     { out: printed(formatReconcileText(r, reportFileLabel('report.csv'))), ids: true },
-    { out: printed(formatReconcileCsv(r)), ids: false },
-    { out: printed(formatReconcileJson(r)), ids: true },
+    { out: printed([...reconcileCsvPieces(r)].join('')), ids: false },
+    { out: printed([...reconcileJsonPieces(r)].join('')), ids: true },
     { out: view.rows.map((row) => shownRow(row).join(' | ')).join('\n'), ids: false },
     { out: terminalSafe(view.rows.map((row) => row.join('  ')).join('\n')), ids: false },
   ];

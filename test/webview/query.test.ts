@@ -125,13 +125,16 @@ describe('the table answers questions', () => {
     await h.page.selectOption('.group-period', 'day');
     const rows = await summaryRows(h.page);
     assert.deepEqual(rows, [
-      ['Created_date (day)', 'Currency', 'count', 'sum Amount'],
-      ['2026-01-05', 'EUR', '2', '112.500'],
-      ['2026-01-06', 'EUR', '1', '0.100'],
-      ['2026-01-06', 'USD', '2', '7.250'],
-      ['2026-01-07', 'EUR', '1', '0.200'],
-      ['total EUR', '', '4', '112.800'],
-      ['total USD', '', '2', '7.250'],
+      ['Created_date (day)', 'Currency', 'Transaction_type (charges/payouts)', 'count', 'sum Amount'],
+      ['2026-01-05', 'EUR', 'charges', '1', '12.500'],
+      ['2026-01-05', 'EUR', 'other', '1', '100.000'],
+      ['2026-01-06', 'EUR', 'other', '1', '0.100'],
+      ['2026-01-06', 'USD', 'charges', '2', '7.250'],
+      ['2026-01-07', 'EUR', 'charges', '1', '0.200'],
+      // "declined" names no kind of money: kept apart as other, never added to the sales.
+      ['total EUR charges', '', '', '2', '12.700'],
+      ['total EUR other', '', '', '2', '100.100'],
+      ['total USD charges', '', '', '2', '7.250'],
     ]);
     assert.match(
       (await h.page.textContent('.summary-notes')) ?? '',
@@ -151,16 +154,16 @@ describe('the table answers questions', () => {
     await filter(h.page, 'Transaction_type = "sale"');
     await h.page.waitForFunction(() => / 4 of 6 rows matched /.test(document.querySelector('.summary-heading')?.textContent ?? ''));
     assert.deepEqual((await summaryRows(h.page)).slice(0, 3), [
-      ['Created_date (day)', 'Currency', 'count', 'sum Amount', 'max Amount', 'avg Amount'],
-      ['2026-01-05', 'EUR', '1', '12.500', '12.500', '12.500'],
-      ['2026-01-06', 'USD', '2', '7.250', '7.250', '7.250'],
+      ['Created_date (day)', 'Currency', 'Transaction_type (charges/payouts)', 'count', 'sum Amount', 'max Amount', 'avg Amount'],
+      ['2026-01-05', 'EUR', 'charges', '1', '12.500', '12.500', '12.500'],
+      ['2026-01-06', 'USD', 'charges', '2', '7.250', '7.250', '7.250'],
     ]);
 
     // A group's rows, and back.
     await h.page.click('.summary-table tr.group >> nth=1');
     await waitCount(h.page, '2 of 6 rows');
     assert.deepEqual(await shownIds(h.page), ['3', '4']);
-    assert.match((await h.page.textContent('.group-chip')) ?? '', /Group 2026-01-06 · USD: 2 rows/);
+    assert.match((await h.page.textContent('.group-chip')) ?? '', /Group 2026-01-06 · USD · charges: 2 rows/);
     await h.page.screenshot({ path: path.join(SHOTS, 'webview-query-group-rows.png') });
     await h.page.click('.back-to-groups');
     await h.page.waitForSelector('.query-summary:not([hidden])');
@@ -187,8 +190,9 @@ describe('the table answers questions', () => {
       ['declined', 'EUR', '2', '100.100'],
       ['sale', 'EUR', '2', '12.700'],
       ['sale', 'USD', '2', '7.250'],
-      ['total EUR', '', '4', '112.800'],
-      ['total USD', '', '2', '7.250'],
+      ['total EUR charges', '', '2', '12.700'],
+      ['total EUR other', '', '2', '100.100'],
+      ['total USD charges', '', '2', '7.250'],
     ]);
     const png = posted.find((m): m is Extract<PageToHost, { type: 'exportImage' }> => m.type === 'exportImage');
     assert.ok(png && png.dataUrl.startsWith('data:image/png;base64,') && png.dataUrl.length > 1000);
@@ -213,9 +217,9 @@ describe('the table answers questions', () => {
     await h.page.waitForSelector('.views:not([hidden])');
     await h.page.selectOption('.views', { label: 'Declined by currency' });
     assert.deepEqual(await summaryRows(h.page), [
-      ['Currency', 'count', 'sum Amount'],
-      ['EUR', '2', '100.100'],
-      ['total EUR', '2', '100.100'],
+      ['Currency', 'Transaction_type (charges/payouts)', 'count', 'sum Amount'],
+      ['EUR', 'other', '2', '100.100'],
+      ['total EUR other', '', '2', '100.100'],
     ]);
     assert.equal(await h.page.inputValue('.query-where'), 'Transaction_type = "declined"');
     await h.page.waitForFunction(() => {
@@ -226,7 +230,7 @@ describe('the table answers questions', () => {
     const state = await h.state();
     const again = await openPage(context, { initialState: state });
     await again.page.waitForSelector('.query-summary:not([hidden]) .summary-table', { timeout: 30_000 });
-    assert.deepEqual((await summaryRows(again.page))[1], ['EUR', '2', '100.100']);
+    assert.deepEqual((await summaryRows(again.page))[1], ['EUR', 'other', '2', '100.100']);
   });
 
   it('a table without a currency column counts rows under Group by and says why there are no sums', async () => {

@@ -1,13 +1,14 @@
 // The grouped summary that replaces the table under Group by: a chart of one aggregate per group (the
 // forecast's uPlot chart, a bar per currency side by side), one row per group with the aggregates as
-// columns, a total row per currency, and the amounts that could not be read. A group's row opens its
+// columns, a total row per currency and kind of money (charges apart from payouts), and the amounts that could not be read. A group's row opens its
 // rows in the table. Every value is set as text; amounts are the core's exact decimal strings (the
 // chart's bar heights are the only numbers, and only for drawing).
 import type uPlot from 'uplot';
-import { aggregateText, reportedAggregates, type QueryOutcome } from '../../src/shared/query';
+import { aggregateText, groupHeading, reportedAggregates, totalOf, type QueryOutcome } from '../../src/shared/query';
 import { el } from '../dom';
 import { chartPng, createChart, readTheme } from '../forecast/chart';
 import { yieldToPage } from '../dataset';
+import { summaryNotes } from './summaryNotes';
 import type { ChartSeries, CurrencySeries } from '../forecast/series';
 
 export interface SummaryActions {
@@ -26,6 +27,8 @@ export const MAX_CHART_GROUPS = 400;
 const ROWS_PER_STEP = 150;
 
 const count = (n: number) => n.toLocaleString('en-US');
+/** `total EUR charges`, `total EUR payouts`, `total` (the core's words for what a total is of). */
+const totalLabel = (t: QueryOutcome['totals'][number]) => `total${totalOf(t) === '' ? '' : ` ${totalOf(t)}`}`;
 
 interface Column {
   head: string;
@@ -116,7 +119,7 @@ export class Summary {
   private async renderTable(generation: number): Promise<void> {
     const o = this.outcome!;
     delete document.body.dataset.grouped;
-    const keyHeads = o.plan.groups.map((g) => (g.period ? `${g.name} (${g.period})` : g.name));
+    const keyHeads = o.plan.groups.map(groupHeading);
     const table = el('table', { class: 'summary-table' });
     const head = el('tr');
     for (const h of [...keyHeads, ...this.columns.map((c) => c.head)]) head.append(el('th', { scope: 'col' }, h));
@@ -146,7 +149,7 @@ export class Summary {
     }
     for (const t of o.totals) {
       const tr = el('tr', { class: 'total' });
-      o.plan.groups.forEach((_, j) => tr.append(el('td', {}, j === 0 ? `total${t.currency === undefined ? '' : ` ${t.currency}`}` : '')));
+      o.plan.groups.forEach((_, j) => tr.append(el('td', {}, j === 0 ? totalLabel(t) : '')));
       for (const c of this.columns) tr.append(el('td', { class: 'num' }, c.cell(t)));
       table.tFoot!.append(tr);
     }
@@ -155,34 +158,8 @@ export class Summary {
   }
 
   private renderNotes(): void {
-    const o = this.outcome!;
-    const notes: HTMLElement[] = [];
-    if (o.groups.length === 0) notes.push(el('p', { class: 'hint' }, 'No row matched the filter: there is nothing to group.'));
-    if (o.groups.length > MAX_GROUP_ROWS)
-      notes.push(
-        el('p', { class: 'hint' }, `The first ${count(MAX_GROUP_ROWS)} groups are listed; Export CSV has all ${count(o.groups.length)}.`),
-      );
-    if (o.plan.currencyAdded)
-      notes.push(
-        el(
-          'p',
-          { class: 'hint' },
-          `Grouped by ${o.plan.groups[o.plan.currencyGroup].name} too: amounts of two currencies are never added.`,
-        ),
-      );
-    if (o.skippedCount > 0) {
-      const rows = o.skipped.slice(0, 20).map((s) => `row ${count(s.row + 1)} (${s.reason === 'empty' ? 'empty' : `"${s.value}"`})`);
-      const more = o.skippedCount > rows.length ? `, … ${count(o.skippedCount - rows.length)} more` : '';
-      notes.push(
-        el(
-          'p',
-          { class: 'skipped' },
-          `${count(o.skippedCount)} ${o.skippedCount === 1 ? 'amount could not be read and is' : 'amounts could not be read and are'} in no sum, min, max or average: ${rows.join(', ')}${more}.`,
-        ),
-      );
-    }
-    // eslint-disable-next-line no-restricted-syntax -- bounded: at most three notes
-    this.notes.replaceChildren(...notes);
+    // eslint-disable-next-line no-restricted-syntax -- bounded: at most four notes
+    this.notes.replaceChildren(...summaryNotes(this.outcome!, MAX_GROUP_ROWS));
   }
 
   private size(): { width: number; height: number } {
@@ -268,14 +245,11 @@ export class Summary {
   private exportCsv(): void {
     const o = this.outcome;
     if (!o) return;
-    const columns = [...o.plan.groups.map((g) => (g.period ? `${g.name} (${g.period})` : g.name)), ...this.columns.map((c) => c.head)];
+    const columns = [...o.plan.groups.map(groupHeading), ...this.columns.map((c) => c.head)];
     const plain = (s: string, c: Column) => (c.head === 'count' ? s.replace(/,/g, '') : s);
     const rows = o.groups.map((g) => [...g.key, ...this.columns.map((c) => plain(c.cell(g), c))]);
     for (const t of o.totals)
-      rows.push([
-        ...o.plan.groups.map((_, j) => (j === 0 ? `total${t.currency === undefined ? '' : ` ${t.currency}`}` : '')),
-        ...this.columns.map((c) => plain(c.cell(t), c)),
-      ]);
+      rows.push([...o.plan.groups.map((_, j) => (j === 0 ? totalLabel(t) : '')), ...this.columns.map((c) => plain(c.cell(t), c))]);
     this.actions.exportCsv(columns, rows);
   }
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { DiffIndex, diffAgainstLedger, differs, sentAt, serialText, submissionState, type BatchDiff } from '../../core/ledger';
+import { DiffIndex, diffAgainstSend, differs, sendRowsOf, sentAt, serialText, submissionState, type BatchDiff } from '../../core/ledger';
 import { maskText } from '../../core/output';
 import { readBatch } from '../../core/rules/batch';
 import type { CliContext } from '../context';
@@ -69,13 +69,14 @@ export async function diffFile(file: string, o: DiffOptions, ctx: CliContext): P
     if (!input.ok) return fail(input.message);
     const batch = readBatch(input.text);
     const name = file === '-' ? input.name : basename(file);
-    const found = await diffAgainstLedger(openLedger(ctx, o.state), batch, against === 'last' ? { last: name } : { serial: against });
+    const found = await sendRowsOf(openLedger(ctx, o.state), against === 'last' ? { last: name } : { serial: against });
     if (!found.ok) return fail(found.message);
     const r = found.record;
     heading =
       `${maskText(input.name)} against the send of ${sentAt(r)} (${maskText(basename(r.file))} to ${maskText(r.environment)}, ` +
       `endpoint ${maskText(r.endpointId)}: ${maskText(serialText(r))}, ${submissionState(r)})`;
-    diff = found.diff;
+    // FILE walked in place against the send's row keys: no row keys of FILE are made (sentDiff.ts).
+    diff = diffAgainstSend(found.secret, found.sent, batch);
   }
   ctx.stdout(o.format === 'json' ? `${JSON.stringify(diff)}\n` : diffText(heading, diff));
   return differs(diff) ? 1 : 0;

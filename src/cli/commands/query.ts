@@ -46,7 +46,10 @@ const QUERY_NOTES = [
   'Groups and totals: --group-by takes columns (repeat it, or separate them with commas); --by day, week',
   "or month groups the date columns among them (a name with date, time or day in it), or the report's",
   'Created_date when none is named (days YYYY-MM-DD, ISO weeks YYYY-Www, months YYYY-MM). When an amount',
-  'is summed, the currency column joins the groups: amounts of two currencies are never added. Sums, least,',
+  'is summed, the currency column joins the groups: amounts of two currencies are never added. Where the',
+  "report says which row is which (a Transaction_type column), each row's kind of money joins them too:",
+  'charges (sale, capture), payouts, refunds (return, reversal, void), chargebacks, or other (a type naming',
+  'none of these, never guessed a charge), so a payout is never added to the sales. Sums, least,',
   'largest and averages are exact, shown with the most decimals the column has (an average rounded half',
   'to even); a group with no readable amount shows none, not zero. --view NAME runs a saved view of a',
   'report template (*.report.json, "views"): from --template FILE, else from the templates in the',
@@ -55,14 +58,16 @@ const QUERY_NOTES = [
   '',
   'JSON: {"groups": [{"key": {"Currency": "EUR", …}, "count": N, "sum": {"Amount": "12.500"}, "skipped":',
   '{"Amount": 1}}], "total": {"count": M, "sum": {"Amount": {"EUR": "…", "USD": "…"}}}, "rows": {"read": N,',
-  '"matched": M}, "skipped": {"count": K, "rows": [{"row", "line", "column", "value", "reason"}]}}.',
+  '"matched": M}, "skipped": {"count": K, "rows": [{"row", "line", "column", "value", "reason"}]}}. With a',
+  'Transaction_type column, totals are per currency and then per kind: {"Amount": {"EUR": {"charges": "…",',
+  '"payouts": "…"}}} (per kind alone with --currency none).',
 ].join('\n');
 
 export function queryCommand(ctx: CliContext) {
   const cmd = paygateCommand(
     {
       name: 'query',
-      summary: 'filter, group and total a transactions report (exact sums per currency)',
+      summary: 'filter, group and total a transactions report (exact sums per currency, payouts apart)',
       description:
         'Reads a report (saved with paygate report --out, or on standard input) as it comes and answers a question of it: ' +
         'the rows --where keeps, grouped by columns (a date by day, week or month), counted and with the exact sum, least, ' +

@@ -14,7 +14,7 @@ import { localStateDir } from '../localGateway';
 import { reportTarget } from '../reportTarget';
 import { withReportFile } from '../reportOut';
 import type { CliContext } from '../context';
-import { formatReconcileCsv, formatReconcileJson, formatReconcileText, reportFileLabel, reportRunLabel } from '../format/reconcile';
+import { reconcileCsvPieces, reconcileJsonPieces, reconcileTextPieces, reportFileLabel, reportRunLabel } from '../format/reconcile';
 import { readInput } from '../io';
 import { EXIT, field, inputError } from '../output';
 import { choiceOption, exits, paygateCommand, rawOption } from '../parser';
@@ -136,11 +136,12 @@ export async function reconcile(files: string[], o: ReconcileOptions, ctx: CliCo
   const result = into.end();
   if ('error' in result) return usage(`${report.title}: ${field(result.error)}`);
   const formats = {
-    json: formatReconcileJson,
-    csv: (r: Reconciliation) => formatReconcileCsv(r, o.raw === true),
-    text: (r: Reconciliation) => formatReconcileText(r, report),
+    json: reconcileJsonPieces,
+    csv: (r: Reconciliation) => reconcileCsvPieces(r, o.raw === true),
+    text: (r: Reconciliation) => reconcileTextPieces(r, report),
   };
-  ctx.stdout(formats[o.format](result));
+  // Printed a piece at a time: the output of a large reconciliation is never held whole.
+  for (const piece of formats[o.format](result)) ctx.stdout(piece);
   return settled(result) ? EXIT.ok : EXIT.rejected;
 }
 

@@ -1,9 +1,10 @@
 // `paygate query` (and `paygate report` with query options) as text and CSV: one line per group with a
 // bar (scaled within its currency to the first amount asked for, else to the count), the totals per
-// currency, then the rows whose amounts were skipped, by line. Values are the report's: every cell is
-// shown through tableCell (masked, one line) and every CSV cell through the formula guard.
+// currency and kind of money (charges apart from payouts), then the rows whose amounts were skipped, by
+// line. Values are the report's: every cell is shown through tableCell (masked, one line) and every CSV
+// cell through the formula guard.
 
-import { aggregateText, reportedAggregates, type QueryOutcome, type QueryTotal } from '../../core/query';
+import { aggregateText, groupHeading, reportedAggregates, totalOf, type QueryOutcome, type QueryTotal } from '../../core/query';
 import type { GroupState } from '../../core/query/run';
 import { csvRecordText, field, tableCell, tableLine } from '../output';
 import { bar } from './bar';
@@ -36,10 +37,19 @@ function header(o: QueryOutcome, name: string): string[] {
   const lines = [
     `${tableCell(name)}: ${plural(o.read, 'row')} read, ${o.matched.toLocaleString('en-US')} matched${where ? ` by ${field(where)}` : ''}`,
   ];
-  const groups = o.plan.groups.map((g) => (g.period ? `${field(g.name)} by ${g.period}` : field(g.name)));
-  if (groups.length > 0)
-    lines.push(`grouped by ${groups.join(', ')}${o.plan.currencyAdded ? ' (amounts are never added across currencies)' : ''}`);
+  const groups = o.plan.groups.map((g) => {
+    if (g.period) return `${field(g.name)} by ${g.period}`;
+    return g.kind ? `${field(g.name)} as charges, payouts, refunds…` : field(g.name);
+  });
+  if (groups.length > 0) lines.push(`grouped by ${groups.join(', ')}${apartNote(o)}`);
   return lines;
+}
+
+/** Why the groups hold columns nobody asked for: amounts of two currencies, or two kinds of money, are never added. */
+function apartNote(o: QueryOutcome): string {
+  const kinds = o.plan.kindGroup >= 0;
+  if (o.plan.currencyAdded) return ` (amounts are never added across currencies${kinds ? ', nor charges with payouts or refunds' : ''})`;
+  return kinds ? ' (charges are never added with payouts or refunds)' : '';
 }
 
 /** Output gathered into pieces of about this size: one write per group would cost more than the group. */
@@ -71,7 +81,7 @@ export function batched(write: (text: string) => void): { add(text: string): voi
 export function writeQueryText(name: string, o: QueryOutcome, columns: number, write: (text: string) => void): void {
   const out = batched(write);
   for (const l of header(o, name)) out.add(`${l}\n`);
-  const keyHeads = o.plan.groups.map((g) => tableCell(g.name));
+  const keyHeads = o.plan.groups.map((g) => tableCell(g.kind ? groupHeading(g) : g.name));
   const aggHeads = aggregateHeaders(o);
   const keyWidths = keyHeads.map((h) => [...h].length);
   const aggWidths = aggHeads.map((h) => h.length);
@@ -110,7 +120,8 @@ function totalLine(o: QueryOutcome, t: QueryTotal): string {
   o.plan.amounts.forEach((c, a) => {
     if (t.amounts[a].skipped > 0) parts.push(`${plural(t.amounts[a].skipped, `${c.name} amount`)} skipped`);
   });
-  return `total${t.currency === undefined ? '' : ` ${tableCell(t.currency)}`}: ${parts.join(', ')}`;
+  const of = totalOf(t);
+  return `total${of === '' ? '' : ` ${tableCell(of)}`}: ${parts.join(', ')}`;
 }
 
 function skippedLines(o: QueryOutcome): string[] {
@@ -127,9 +138,10 @@ function skippedLines(o: QueryOutcome): string[] {
 }
 
 /**
- * CSV: `kind` (group or total), the group columns, then the aggregates; a total row per currency with the
- * currency in its column. Every record passes the boundary as csvText's do (card numbers masked, labelled CVVs
- * hidden, control characters shown escaped); cells a spreadsheet would run as formulas are neutralised unless `raw`.
+ * CSV: `kind` (group or total), the group columns, then the aggregates; a total row per currency and kind
+ * of money with the currency and the kind in their columns. Every record passes the boundary as csvText's
+ * do (card numbers masked, labelled CVVs hidden, control characters shown escaped); cells a spreadsheet
+ * would run as formulas are neutralised unless `raw`.
  */
 export function writeQueryCsv(o: QueryOutcome, options: { raw: boolean; delimiter?: string }, write: (text: string) => void): void {
   const d = options.delimiter ?? ',';
@@ -139,7 +151,9 @@ export function writeQueryCsv(o: QueryOutcome, options: { raw: boolean; delimite
   line(['kind', ...o.plan.groups.map((g) => g.name), ...aggregateHeaders(o)]);
   for (const g of o.groups) line(['group', ...g.key, ...counts(g)]);
   for (const t of o.totals) {
-    const keys = o.plan.groups.map((_, j) => (j === o.plan.currencyGroup ? (t.currency ?? '') : ''));
+    const keys = o.plan.groups.map(() => '');
+    if (o.plan.currencyGroup >= 0) keys[o.plan.currencyGroup] = t.currency ?? '';
+    if (o.plan.kindGroup >= 0) keys[o.plan.kindGroup] = t.kind ?? '';
     line(['total', ...keys, ...counts(t)]);
   }
   out.flush();

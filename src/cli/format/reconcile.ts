@@ -1,6 +1,6 @@
-import { maskText } from '../../core/output';
+import { maskText, safeJson } from '../../core/output';
 import { RECONCILE_STATUSES, type Reconciliation, type ReportCharge, type RowReconciliation } from '../../core/reconcile';
-import { csvText, field, jsonLine } from '../output';
+import { csvText, field } from '../output';
 
 // `paygate reconcile` output: text for people, one JSON object, or CSV (one line per batch row, then one
 // per unmatched report row). Every value from a batch or a report passes the output boundary: in text
@@ -20,26 +20,49 @@ function charge(c: ReportCharge) {
   };
 }
 
-export function formatReconcileJson(r: Reconciliation): string {
-  return jsonLine({
-    window: r.window,
-    statusSource: r.statusSource,
-    rows: r.rows.map((x) => ({
-      file: x.file,
-      line: x.line,
-      clientOrderId: m(x.clientOrderId),
-      kind: x.kind,
-      status: x.status,
-      due: x.due,
-      charged: x.charged,
-      declined: x.declined,
-      reason: m(x.reason),
-      expected: x.expected,
-      charges: x.charges.map(charge),
-    })),
-    unmatched: r.unmatched.map((u) => ({ line: u.line, clientOrderId: m(u.clientOrderId), amount: u.amount, date: u.date })),
-    summary: r.summary,
-  });
+/**
+ * How many rows one piece of output holds: each piece is printed before the next is made, so a
+ * reconciliation of a million report lines is never one string (nor one tree of masked copies).
+ */
+const ROWS_PER_PIECE = 1_000;
+
+function* inPieces<T>(items: readonly T[]): Generator<readonly T[]> {
+  for (let at = 0; at < items.length; at += ROWS_PER_PIECE) yield items.slice(at, at + ROWS_PER_PIECE);
+}
+
+const rowJson = (x: RowReconciliation) => ({
+  file: x.file,
+  line: x.line,
+  clientOrderId: m(x.clientOrderId),
+  kind: x.kind,
+  status: x.status,
+  due: x.due,
+  charged: x.charged,
+  declined: x.declined,
+  reason: m(x.reason),
+  expected: x.expected,
+  charges: x.charges.map(charge),
+});
+
+const unmatchedJson = (u: ReportCharge) => ({ line: u.line, clientOrderId: m(u.clientOrderId), amount: u.amount, date: u.date });
+
+/** The members of a JSON array, a piece at a time, commas between (the text JSON.stringify writes inside its brackets). */
+function* jsonMembers<T>(items: readonly T[], json: (item: T) => unknown): Generator<string> {
+  let first = true;
+  for (const piece of inPieces(items)) {
+    const text = safeJson(piece.map(json));
+    yield `${first ? '' : ','}${text.slice(1, -1)}`;
+    first = false;
+  }
+}
+
+/** The JSON object `{"window","statusSource","rows","unmatched","summary"}` and a line break, in pieces. */
+export function* reconcileJsonPieces(r: Reconciliation): Generator<string> {
+  yield `{"window":${safeJson(r.window)},"statusSource":${safeJson(r.statusSource)},"rows":[`;
+  yield* jsonMembers(r.rows, rowJson);
+  yield '],"unmatched":[';
+  yield* jsonMembers(r.unmatched, unmatchedJson);
+  yield `],"summary":${safeJson(r.summary)}}\n`;
 }
 
 export function sourceText(r: Reconciliation): string {
@@ -73,52 +96,68 @@ function chargeText(c: ReportCharge, report: ReportLabel): string {
   return `  ${report.line(c.line)}  ${what} ${c.approved ? 'approved' : 'not approved'} ${field(c.transactionId)}`;
 }
 
-export function formatReconcileText(r: Reconciliation, report: ReportLabel): string {
+/** The text for people, in pieces of lines. */
+export function* reconcileTextPieces(r: Reconciliation, report: ReportLabel): Generator<string> {
   const out: string[] = [`Reconciliation of ${r.rows.length} batch row(s) with ${report.title}, window ${r.window.from} to ${r.window.to}`];
   out.push(`(${sourceText(r)})`);
   // A DST row's report lines are payouts (money paid out), matched and counted apart from the charges.
   const payouts = r.rows.filter((x) => x.kind === 'payouts').length;
   if (payouts > 0) out.push(`(${r.rows.length - payouts} row(s) matched as charges, ${payouts} DST row(s) as payouts)`);
   for (const s of [...RECONCILE_STATUSES, 'unmatched'] as const) out.push(`  ${s.padEnd(17)} ${r.summary[s]}`);
+  yield lines(out);
   const attention = r.rows.filter((x) => x.status !== 'ok' && x.status !== 'not-due').sort((a, b) => severity(a) - severity(b));
-  for (const x of attention) {
-    out.push(
-      '',
-      `${field(x.file)}:${x.line}  ${x.status}  ${field(x.clientOrderId)}${x.kind === 'payouts' ? ' (payout)' : ''}: ${field(x.reason)}`,
-    );
-    out.push(`  expected ${x.expected.map((e) => `${e.date} ${field(e.amount)}`).join(', ') || 'nothing'}`);
-    for (const c of x.charges) out.push(chargeText(c, report));
-  }
-  if (r.unmatched.length > 0) {
-    out.push('', 'Report rows that match no batch row:');
-    for (const u of r.unmatched) {
-      const what = [u.date, u.amount, u.currency].map(field).join(' ');
-      out.push(`  ${report.line(u.line)}  ${field(u.clientOrderId) || '(no order id)'} ${what}`);
+  for (const piece of inPieces(attention)) {
+    const text: string[] = [];
+    for (const x of piece) {
+      text.push(
+        '',
+        `${field(x.file)}:${x.line}  ${x.status}  ${field(x.clientOrderId)}${x.kind === 'payouts' ? ' (payout)' : ''}: ${field(x.reason)}`,
+      );
+      text.push(`  expected ${x.expected.map((e) => `${e.date} ${field(e.amount)}`).join(', ') || 'nothing'}`);
+      for (const c of x.charges) text.push(chargeText(c, report));
     }
+    yield lines(text);
   }
-  return `${out.join('\n')}\n`;
+  if (r.unmatched.length > 0) yield lines(['', 'Report rows that match no batch row:']);
+  for (const piece of inPieces(r.unmatched))
+    yield lines(
+      piece.map((u) => {
+        const what = [u.date, u.amount, u.currency].map(field).join(' ');
+        return `  ${report.line(u.line)}  ${field(u.clientOrderId) || '(no order id)'} ${what}`;
+      }),
+    );
 }
 
-/** The CSV; `raw` (the user's --raw) keeps cells that start like a formula as they are. */
-export function formatReconcileCsv(r: Reconciliation, raw = false): string {
-  const rows: string[][] = [['file', 'line', 'client-orderid', 'status', 'due', 'charged', 'declined', 'reason', 'report lines', 'kind']];
-  for (const x of r.rows)
-    rows.push([
-      x.file,
-      String(x.line),
-      x.clientOrderId,
-      x.status,
-      String(x.due),
-      String(x.charged),
-      String(x.declined),
-      x.reason,
-      x.charges.map((c) => c.line).join(' '),
-      x.kind,
-    ]);
-  for (const u of r.unmatched)
-    rows.push(['', '', u.clientOrderId, 'unmatched', '', '', '', `${u.date} ${u.amount} ${u.currency}`, String(u.line), '']);
-  return csvText(
-    rows.map((row) => row.map(m)),
-    { raw },
-  );
+const lines = (text: string[]) => `${text.join('\n')}\n`;
+
+export const formatReconcileText = (r: Reconciliation, report: ReportLabel): string => [...reconcileTextPieces(r, report)].join('');
+
+const CSV_HEADER = ['file', 'line', 'client-orderid', 'status', 'due', 'charged', 'declined', 'reason', 'report lines', 'kind'];
+
+/** The CSV, in pieces; `raw` (the user's --raw) keeps cells that start like a formula as they are. */
+export function* reconcileCsvPieces(r: Reconciliation, raw = false): Generator<string> {
+  const header = csvText([CSV_HEADER]);
+  yield header;
+  // Each piece is written as the whole CSV is (the header first, so the same columns are kept) and
+  // printed without its header.
+  const records = (rows: string[][]) => csvText([CSV_HEADER, ...rows.map((row) => row.map(m))], { raw }).slice(header.length);
+  for (const piece of inPieces(r.rows))
+    yield records(
+      piece.map((x) => [
+        x.file,
+        String(x.line),
+        x.clientOrderId,
+        x.status,
+        String(x.due),
+        String(x.charged),
+        String(x.declined),
+        x.reason,
+        x.charges.map((c) => c.line).join(' '),
+        x.kind,
+      ]),
+    );
+  for (const piece of inPieces(r.unmatched))
+    yield records(
+      piece.map((u) => ['', '', u.clientOrderId, 'unmatched', '', '', '', `${u.date} ${u.amount} ${u.currency}`, String(u.line), '']),
+    );
 }

@@ -2,8 +2,9 @@ import * as path from 'node:path';
 import type { Batch } from '../rules/batch';
 import type { LedgerStore } from './store';
 import { mayHaveCreated, type SubmissionRecord } from './records';
-import { batchRowKeys, CVV, NOT_KEPT, valueHash, type BatchRowKeys, type RowKey } from './rowKeys';
+import { batchRowKeys, type BatchRowKeys, type RowKey } from './rowKeys';
 import type { LedgerSecret } from './secret';
+import { diffAgainstSend } from './sentDiff';
 
 // `paygate diff` and the editor's Compare with Last Sent: a batch against another (the last send of a file
 // of that name, a send by its serial-number, or another file), rows keyed by client-orderid: added,
@@ -39,38 +40,6 @@ export function rowsByKey(rows: readonly RowKey[]): Map<string, RowKey> {
   return out;
 }
 
-function valuesOf(keys: BatchRowKeys, row: RowKey): Map<string, string> {
-  const hashes = row.values.split(' ');
-  return new Map(keys.columns.map((c, i) => [c, hashes[i] ?? '']));
-}
-
-/** The columns whose values differ between two rows (a column one side lacks counts as empty there). */
-function changedColumns(secret: LedgerSecret, now: BatchRowKeys, a: RowKey, before: BatchRowKeys, b: RowKey): string[] {
-  const x = valuesOf(now, a);
-  const y = valuesOf(before, b);
-  const columns = [...now.columns, ...before.columns.filter((c) => !now.columns.includes(c))];
-  const empty = (c: string) => valueHash(secret, c, '');
-  return columns.filter((c) => c !== CVV && x.get(c) !== NOT_KEPT && (x.get(c) ?? empty(c)) !== (y.get(c) ?? empty(c)));
-}
-
-/** `now` against `before` (both made under `secret`). */
-export function diffRowKeys(secret: LedgerSecret, now: BatchRowKeys, before: BatchRowKeys): BatchDiff {
-  const a = rowsByKey(now.rows);
-  const b = rowsByKey(before.rows);
-  const diff: BatchDiff = { added: [], removed: [], changed: [], unchanged: 0 };
-  for (const [key, row] of a) {
-    const old = b.get(key);
-    if (!old) diff.added.push({ 'client-orderid': row.orderId, line: row.line });
-    else {
-      const columns = changedColumns(secret, now, row, before, old);
-      if (columns.length > 0) diff.changed.push({ 'client-orderid': row.orderId, line: row.line, columns });
-      else diff.unchanged++;
-    }
-  }
-  for (const [key, row] of b) if (!a.has(key)) diff.removed.push({ 'client-orderid': row.orderId, line: row.line });
-  return diff;
-}
-
 export function differs(d: BatchDiff): boolean {
   return d.added.length + d.removed.length + d.changed.length > 0;
 }
@@ -86,8 +55,11 @@ export function lastSendOf(name: string): (r: SubmissionRecord) => boolean {
   return (r) => path.basename(r.file.replace(/\\/g, '/')) === name && mayHaveCreated(r);
 }
 
-/** `batch` against a send the ledger recorded, read back from the ledger's row keys. */
-export async function diffAgainstLedger(ledger: LedgerStore, batch: Batch, side: LedgerSide): Promise<LedgerDiff> {
+/** The send the ledger recorded (the last of a file name, or by serial-number), read back as its row keys. */
+export async function sendRowsOf(
+  ledger: LedgerStore,
+  side: LedgerSide,
+): Promise<{ ok: true; record: SubmissionRecord; sent: BatchRowKeys; secret: LedgerSecret } | { ok: false; message: string }> {
   const record =
     'last' in side ? await ledger.newest(lastSendOf(side.last)) : await ledger.newest((r) => r.serialNumbers.includes(side.serial));
   const what = 'last' in side ? `no send of a file named ${side.last}` : `no submission with serial-number ${side.serial}`;
@@ -97,6 +69,16 @@ export async function diffAgainstLedger(ledger: LedgerStore, batch: Batch, side:
   const sent = secret && (await ledger.batchRows(record.contentHash));
   if (!secret || !sent)
     return { ok: false, message: `the submission ledger keeps no rows of the send of ${record.time} (it was sent before rows were kept)` };
-  const now = batchRowKeys(batch, secret);
-  return { ok: true, record, sent, now, diff: diffRowKeys(secret, now, sent) };
+  return { ok: true, record, sent, secret };
+}
+
+/**
+ * `batch` against a send the ledger recorded, with both sides' row keys (the editor lists them side by
+ * side). The diff is walked as `paygate diff` walks it (sentDiff.ts), which keeps no row keys of `batch`.
+ */
+export async function diffAgainstLedger(ledger: LedgerStore, batch: Batch, side: LedgerSide): Promise<LedgerDiff> {
+  const found = await sendRowsOf(ledger, side);
+  if (!found.ok) return found;
+  const { record, sent, secret } = found;
+  return { ok: true, record, sent, now: batchRowKeys(batch, secret), diff: diffAgainstSend(secret, sent, batch) };
 }

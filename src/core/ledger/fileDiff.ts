@@ -12,10 +12,10 @@ import { CVV, ORDER_ID } from './rowKeys';
 // files. The older side is read first and kept only as a compact index (per row: its client-orderid, its
 // line and one 32-bit hash of each column's value, in typed arrays), then its text and parse are dropped;
 // the newer side is walked record by record in place (RowCells, no row objects) and each row is matched
-// against the index as it comes. The answer is the one diffRowKeys gives on the ledger's keyed hashes:
-// rows keyed by client-orderid (a key used twice is matched in order of use), added and changed in the
-// newer side's order, removed in the older side's, a column one side lacks counting as empty there,
-// cvv2 never compared. The hashes are seeded at random for each comparison and are 32 bits a value, as
+// against the index as it comes. The answer is the one a whole comparison of the row keys gives
+// (test/fixtures/ledger/rowKeysDiff.ts): rows keyed by client-orderid (a key used twice is matched in
+// order of use), added and changed in the newer side's order, removed in the older side's, a column one
+// side lacks counting as empty there, cvv2 never compared. The hashes are seeded at random for each comparison and are 32 bits a value, as
 // the ledger's own value hashes are (rowKeys.ts): enough to tell a changed value from an unchanged one.
 //
 // Memory at 1M rows: the index is about 4 bytes per column per row plus the ids in one Map, far less
@@ -52,7 +52,7 @@ const columnsOf = (batch: Batch) => batch.headerCells.map((cell) => cell.column 
  * Walks the trusted rows of a batch with a client-orderid (no CSV syntax problem, as many fields as the
  * header), in order, with each one's 1-based line; the row's cells are read in place into `row`.
  */
-function forEachKeyedRow(batch: Batch, visit: (row: RowCells, id: string, line: number) => void): void {
+export function forEachKeyedRow(batch: Batch, visit: (row: RowCells, id: string, line: number) => void): void {
   const csv: ParsedCsv = batch.csv;
   const idColumn = batch.columnIndex.get(ORDER_ID);
   if (idColumn === undefined || !batch.header) return;
@@ -130,7 +130,7 @@ export class DiffIndex {
     const seed = this.seed;
     const now = columnsOf(batch);
     const nowCell = lastIndexByName(now);
-    // The columns compared, as diffRowKeys names them: the newer side's in header order, then the older
+    // The columns compared, as the reference names them: the newer side's in header order, then the older
     // side's it lacks; for each, where its value is on either side (-1: the side lacks it, empty there).
     const compared = [...now, ...this.columns.filter((c) => !now.includes(c))].filter((c) => c !== CVV);
     const cellOf = compared.map((c) => nowCell.get(c) ?? -1);

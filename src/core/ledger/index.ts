@@ -12,3 +12,4 @@ export * from './rowKeys';
 export * from './batchDiff';
 export * from './fileDiff';
 export * from './store';
+export * from './sentDiff';

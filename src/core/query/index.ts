@@ -5,4 +5,4 @@ export { parseExpression } from './parser';
 export { describeProblem } from './problem';
 export { planQuery, type PlanProblem, type QueryPlan, type QuerySpec } from './plan';
 export { QueryRun } from './run';
-export { aggregateText, queryOutcome, reportedAggregates, type QueryOutcome, type QueryTotal } from './result';
+export { aggregateText, groupHeading, queryOutcome, reportedAggregates, totalOf, type QueryOutcome, type QueryTotal } from './result';

@@ -1,11 +1,13 @@
 // A query as asked (the CLI's options, a saved view, the table's controls) checked against a report's
 // header and turned into a plan: the row test, the group columns (a date column by day, week or month),
 // the amount columns and the currency column every amount is summed within. Amounts of two currencies
-// are never added: when an amount is aggregated, the currency column joins the group columns.
+// are never added: when an amount is aggregated, the currency column joins the group columns; and where the
+// report says which row is which (Transaction_type), so does each row's kind of money (kinds.ts).
 
 import type { Expr } from './ast';
 import { defaultCurrencyColumn, defaultDateColumn, findColumn, isDateColumnName } from './columns';
 import { compileFilter, type RowTest } from './filter';
+import { defaultKindColumn } from './kinds';
 import { parseExpression } from './parser';
 import type { QueryProblem } from './problem';
 import { isCvvName } from '../output';
@@ -36,6 +38,8 @@ export interface GroupColumn {
   index: number;
   name: string;
   period?: Period;
+  /** The group's value is the row's kind of money (charges, payouts…) read from the cell, not the cell. */
+  kind?: true;
 }
 
 export interface QueryPlan {
@@ -53,6 +57,13 @@ export interface QueryPlan {
   currencyGroup: number;
   /** The currency column was added to the groups because an amount is aggregated. */
   currencyAdded: boolean;
+  /**
+   * Position in `groups` of the column saying each row's kind of money (Transaction_type), or -1 (no amount
+   * aggregate, or no such column): the column itself when grouped by it, else the kind read from it.
+   */
+  kindGroup: number;
+  /** The kind was added to the groups because an amount is aggregated (charges and payouts are never added). */
+  kindAdded: boolean;
   /** Report a count per group: asked for, or nothing else was. */
   count: boolean;
 }
@@ -110,6 +121,7 @@ function plan(columns: readonly string[], spec: QuerySpec): QueryPlan {
       currencyAdded = true;
     }
   }
+  const kinds = amounts.length > 0 ? kindGroupOf(columns, groups) : { kindGroup: -1, kindAdded: false };
   return {
     columns,
     spec,
@@ -120,8 +132,18 @@ function plan(columns: readonly string[], spec: QuerySpec): QueryPlan {
     aggregates,
     currencyGroup,
     currencyAdded,
+    ...kinds,
     count: spec.count === true || amounts.length === 0,
   };
+}
+
+/** The groups' kind of money: the report's type column as grouped, else its kind added as a group. */
+function kindGroupOf(columns: readonly string[], groups: GroupColumn[]): { kindGroup: number; kindAdded: boolean } {
+  const index = defaultKindColumn(columns);
+  if (index < 0) return { kindGroup: -1, kindAdded: false };
+  const grouped = groups.findIndex((g) => g.index === index && g.period === undefined);
+  if (grouped >= 0) return { kindGroup: grouped, kindAdded: false };
+  return { kindGroup: groups.push({ index, name: columns[index], kind: true }) - 1, kindAdded: true };
 }
 
 function currencyColumn(columns: readonly string[], name: string | undefined): { index: number; name: string } {

@@ -1,16 +1,20 @@
-// What a query found, in the order people read it (groups by their key), with totals per currency, and
+// What a query found, in the order people read it (groups by their key), with totals per currency and per
+// kind of money (charges apart from payouts, refunds and chargebacks, where the report says which is which), and
 // as the JSON every face writes: amounts as decimal strings with the report's scale (the most decimals
 // the column's amounts have), never numbers, so nothing rounds them on the way.
 
 import { averageAmount, compareAmounts, formatAmount, parseAmount, type Amount } from '../amounts';
 import { AmountAccumulator } from './aggregate';
 import { decimal, POW10, readDecimal } from './cells';
-import { AGGREGATES, type AggregateKind, type QueryPlan } from './plan';
+import { kindHeading, kindRank, moneyKind } from './kinds';
+import { AGGREGATES, type AggregateKind, type GroupColumn, type QueryPlan } from './plan';
 import type { GroupState, QueryRun, SkippedAmount } from './run';
 
 export interface QueryTotal {
   /** The currency these totals are in; undefined when the query names no currency column. */
   currency: string | undefined;
+  /** The kind of money (charges, payouts, refunds, chargebacks, other); undefined when the report does not say. */
+  kind: string | undefined;
   count: number;
   amounts: AmountAccumulator[];
 }
@@ -19,7 +23,7 @@ export interface QueryOutcome {
   plan: QueryPlan;
   /** Sorted by their key, column by column (numbers as numbers). */
   groups: GroupState[];
-  /** One per currency, in order; one without a currency when the query has no currency column. */
+  /** One per currency and kind, in order; one without either when the query has neither column. */
   totals: QueryTotal[];
   read: number;
   matched: number;
@@ -63,20 +67,44 @@ export function queryOutcome(run: QueryRun): QueryOutcome {
 }
 
 function totalsOf(plan: QueryPlan, groups: GroupState[]): QueryTotal[] {
-  const byCurrency = new Map<string | undefined, QueryTotal>();
+  const totals = new Map<string, QueryTotal>();
   const currencyOf = (g: GroupState) => (plan.currencyGroup < 0 ? undefined : g.key[plan.currencyGroup]);
+  const k = plan.kindGroup;
+  // The kind a group's rows are of: its key when the kind was added, else read from the type it is grouped by.
+  const kindOf = (g: GroupState) => {
+    if (k < 0) return undefined;
+    return plan.groups[k].kind ? g.key[k] : moneyKind(g.key[k]);
+  };
+  const empty = (currency: string | undefined, kind: string | undefined): QueryTotal => ({
+    currency,
+    kind,
+    count: 0,
+    amounts: plan.amounts.map(() => new AmountAccumulator()),
+  });
   for (const g of groups) {
     const currency = currencyOf(g);
-    let t = byCurrency.get(currency);
-    if (!t) byCurrency.set(currency, (t = { currency, count: 0, amounts: plan.amounts.map(() => new AmountAccumulator()) }));
+    const kind = kindOf(g);
+    const at = `${currency ?? ''}\u0000${kind ?? ''}`;
+    let t = totals.get(at);
+    if (!t) totals.set(at, (t = empty(currency, kind)));
     t.count += g.count;
     g.amounts.forEach((acc, a) => t.amounts[a].merge(acc));
   }
-  // No row matched: without a currency column there is still the one total (of nothing); with one, none.
-  if (byCurrency.size === 0 && plan.currencyGroup < 0)
-    byCurrency.set(undefined, { currency: undefined, count: 0, amounts: plan.amounts.map(() => new AmountAccumulator()) });
-  return [...byCurrency.values()].sort((a, b) => textOrder(a.currency ?? '', b.currency ?? ''));
+  // No row matched: without a currency or kind column there is still the one total (of nothing); with one, none.
+  if (totals.size === 0 && plan.currencyGroup < 0 && k < 0) totals.set('', empty(undefined, undefined));
+  return [...totals.values()].sort(
+    (a, b) => textOrder(a.currency ?? '', b.currency ?? '') || kindRank(a.kind ?? '') - kindRank(b.kind ?? ''),
+  );
 }
+
+/** A group column as a table heads it: `Created_date (day)`, `Transaction_type (charges/payouts)`. */
+export function groupHeading(g: GroupColumn): string {
+  if (g.kind) return kindHeading(g.name);
+  return g.period ? `${g.name} (${g.period})` : g.name;
+}
+
+/** What a total is of, as its row names it: `EUR charges`, `EUR`, `payouts`, or '' (the one total). */
+export const totalOf = (t: Pick<QueryTotal, 'currency' | 'kind'>): string => [t.currency, t.kind].filter((x) => x !== undefined).join(' ');
 
 const textOrder = (a: string, b: string) => Number(a > b) - Number(a < b);
 
@@ -158,13 +186,14 @@ export function reportedAggregates(plan: QueryPlan): [AggregateKind, number, str
   return reported;
 }
 
+/** A total's value: one text; per currency or per kind; or per currency, then per kind. */
+type TotalValue = string | null | Record<string, string | null | Record<string, string | null>>;
+
 export type AggregateJson = Partial<Record<AggregateKind, Record<string, string | null>>>;
 
 export interface QueryJson {
   groups: ({ key: Record<string, string>; count: number; skipped?: Record<string, number> } & AggregateJson)[];
-  total: { count: number; skipped?: Record<string, number> } & Partial<
-    Record<AggregateKind, Record<string, string | null | Record<string, string | null>>>
-  >;
+  total: { count: number; skipped?: Record<string, number> } & Partial<Record<AggregateKind, Record<string, TotalValue>>>;
   rows: { read: number; matched: number };
   skipped: { count: number; rows: { row: number; line?: number; column: string; value: string; reason: string }[] };
 }
@@ -196,8 +225,16 @@ export function queryJsonRest(o: QueryOutcome): Omit<QueryJson, 'groups'> {
   const total: QueryJson['total'] = { count: o.matched };
   for (const [kind, a, name] of reported) {
     const slot = (total[kind] ??= {});
-    if (plan.currencyGroup < 0) slot[name] = aggregateText(kind, o.totals[0].amounts[a], o.scales[a]);
-    else slot[name] = Object.fromEntries(o.totals.map((t) => [t.currency ?? '', aggregateText(kind, t.amounts[a], o.scales[a])]));
+    const text = (t: QueryTotal) => aggregateText(kind, t.amounts[a], o.scales[a]);
+    if (plan.currencyGroup < 0 && plan.kindGroup < 0) slot[name] = text(o.totals[0]);
+    else if (plan.kindGroup < 0) slot[name] = Object.fromEntries(o.totals.map((t) => [t.currency ?? '', text(t)]));
+    else if (plan.currencyGroup < 0) slot[name] = Object.fromEntries(o.totals.map((t) => [t.kind ?? '', text(t)]));
+    else {
+      // Per currency, then per kind of money: {"EUR": {"charges": "…", "payouts": "…"}}.
+      const byCurrency: Record<string, Record<string, string | null>> = {};
+      for (const t of o.totals) (byCurrency[t.currency ?? ''] ??= {})[t.kind ?? ''] = text(t);
+      slot[name] = byCurrency;
+    }
   }
   const skippedTotal = skippedCounts(
     plan,

@@ -8,6 +8,7 @@ import { periodLabel } from '../forecast/periods';
 import { AmountAccumulator } from './aggregate';
 import { moment, readDate, readDecimal } from './cells';
 import { cellText, type Cells } from './filter';
+import { moneyKind } from './kinds';
 import type { Period } from '../periods';
 import type { QueryPlan } from './plan';
 
@@ -59,10 +60,24 @@ class Interner {
   private dayIds: Int32Array | undefined;
   private dayBase = 0;
 
-  constructor(private readonly labelOf?: (day: number) => string) {}
+  /** For a kind column: the cells' own ids, and the kind id of each (a type is classified once, not per row). */
+  private readonly cells: Interner | undefined;
+  private readonly kindOfCell: number[] = [];
+
+  constructor(
+    private readonly labelOf?: (day: number) => string,
+    kind = false,
+  ) {
+    this.cells = kind ? new Interner() : undefined;
+  }
 
   /** The id of the cell p[k]. No closure or string per call: this runs for every row and group column. */
   idOf(p: Cells, k: number): number {
+    if (this.cells !== undefined) {
+      const cell = this.cells.idOf(p, k);
+      const id = this.kindOfCell[cell];
+      return id !== undefined ? id : (this.kindOfCell[cell] = this.idOfText(moneyKind(this.cells.values[cell])));
+    }
     const s = p.text;
     const from = p.start[k];
     const to = p.end[k];
@@ -142,7 +157,9 @@ export class QueryRun {
     readonly plan: QueryPlan,
     readonly maxGroups = Infinity,
   ) {
-    this.interners = plan.groups.map((g) => new Interner(g.period === undefined ? undefined : (day) => this.label(g.period!, day)));
+    this.interners = plan.groups.map(
+      (g) => new Interner(g.period === undefined ? undefined : (day) => this.label(g.period!, day), g.kind === true),
+    );
     this.ids = new Int32Array(plan.groups.length);
   }
 

@@ -1,7 +1,8 @@
 import { batchContentHash, legacyContentHashes } from '../csv/canonical';
 import { parseGatewayDate, todayLocal, type CalendarDate } from '../dates';
 import type { SubmissionRecord } from '../ledger/records';
-import { readBatch, type Batch } from '../rules/batch';
+import { readBatch, type Batch, type BatchRow } from '../rules/batch';
+import { SCHEDULE_COLUMNS } from '../schedule/schedule';
 import type { BatchRowInput } from './types';
 
 // Which batches a reconciliation reads, the same in every face: a batch file's rows with their lines, and
@@ -14,6 +15,22 @@ export function batchRows(name: string, text: string, sentOn?: CalendarDate): Ba
   return readSentBatch(name, text, sentOn).rows;
 }
 
+/**
+ * The columns reconciliation reads of a batch row: its order id, its kind, its currency and its schedule.
+ * Only these are kept: a row's every value (29 columns, in a dictionary-mode object past a dozen) was most
+ * of a large reconciliation's memory.
+ */
+export const RECONCILED_COLUMNS: readonly string[] = ['client-orderid', 'rp_card_type', 'currency', ...SCHEDULE_COLUMNS];
+
+function reconciledValues(row: BatchRow): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of RECONCILED_COLUMNS) {
+    const v = row.value(name);
+    if (v !== undefined) out[name] = v;
+  }
+  return out;
+}
+
 /** The rows, the content hash the ledger knows the batch by (its canonical text's SHA-256) and the batch as read. */
 export function readSentBatch(
   name: string,
@@ -24,7 +41,7 @@ export function readSentBatch(
   const rows = batch.rows.map((row): BatchRowInput => ({
     file: name,
     line: batch.csv.index.positionAt(row.record.start).line + 1,
-    values: row.values(),
+    values: reconciledValues(row),
     ...(sentOn ? { sentOn } : {}),
   }));
   return { rows, contentHash: batchContentHash(text), batch };

@@ -67,6 +67,19 @@ function sequence(text: string | undefined): string[] | undefined {
   return parts.every(isRuleBookDecimal) ? parts : undefined;
 }
 
+/** The columns `scheduleInputFromRow` reads. */
+export const SCHEDULE_COLUMNS = [
+  'period',
+  'interval',
+  'start-date',
+  'finish-date',
+  'max-repeats-number',
+  'amount',
+  'amount-from',
+  'amount-to',
+  'amount-sequence',
+] as const;
+
 /**
  * Reads the schedule columns of one row (values by column name, as `BatchRow.values()` gives them).
  * Tolerant on purpose: a value the linter would reject is simply left out, so a half-written row still
