@@ -7,6 +7,7 @@ import type { AlreadySentRow, SubmissionRecord } from '../../core/ledger';
 import { submitBatch, type SubmitResult as CoreSubmitResult, type SubmitTarget } from '../../core/submit/submitBatch';
 import { localGatewayRef } from '../../local-gateway/finding';
 import { maskText } from '../../core/output';
+import { errorMessage } from '../../core/errorMessage';
 import { damageText } from '../../core/ledger/words';
 import { askRowsAgain, askSendAgain, type RowsAnswer } from './resendQuestions';
 import { holdsCvv, moveAlreadySentRows, offerStripCvv } from './ledgerEdits';
@@ -239,7 +240,7 @@ async function editorResult(result: CoreResult, t: Telling): Promise<SubmitResul
       return result.refusal;
     case 'failed': {
       // The ledger could not be read or written, or a question could not be asked: either way before sending.
-      const why = result.error instanceof Error ? result.error.message : String(result.error);
+      const why = errorMessage(result.error);
       return refuse('ledger-failed', `Nothing was sent: ${why} (submission ledger ${ledgerFile}).`);
     }
     case 'in-flight':
@@ -352,7 +353,7 @@ async function rowsRefused(t: Telling, rows: readonly AlreadySentRow[]): Promise
     done = await moveAlreadySentRows(doc, rows);
   } catch (err) {
     return {
-      ...refuse('already-sent', `Not sent: ${what}; the rows could not be moved: ${err instanceof Error ? err.message : String(err)}`),
+      ...refuse('already-sent', `Not sent: ${what}; the rows could not be moved: ${errorMessage(err)}`),
       rows: n,
     };
   }
