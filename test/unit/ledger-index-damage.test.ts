@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { prepareSubmission } from '../../src/core/gateway';
 import { guardedSend, Ledger, type GuardedSendResult } from '../../src/core/ledger';
 import { Codes } from '../../src/core/rules/codes';
-import { ledgerDiagnostics } from '../../src/core/rules/ledgerChecks';
+import { ledgerDiagnostics } from '../../src/core/ledgerLint/ledgerChecks';
 import { newSubmission } from '../fixtures/ledger/entry';
 
 // The ledger is the truth, the guard's index (guard/) only a cache (issue 37, item 4): whatever happened

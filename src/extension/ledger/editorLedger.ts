@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import { Ledger } from '../../core/ledger';
-import { configuredLedgerDirectory, LEDGER_DIRECTORY_SETTING } from './ledgerDirectory';
+import { configuredLedgerDirectory, LEDGER_DIRECTORY_SETTING } from '../ledgerDirectory';
 
 // The editor's handle on the submission ledger the CLI writes too (core/ledger). Its directory is the
 // CLI's default (the user's data directory) unless `paygate.ledger.directory` moves it; a machine setting,

@@ -6,7 +6,7 @@ import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../core/payload';
 import { demoEndpointId } from '../../local-gateway/merchant';
 import { LEDGER_TARGET_NOTIFICATION, PAYLOAD_LIMIT_NOTIFICATION, type LedgerTarget, type PayloadLimit } from '../../shared/lintProtocol';
 import { activeEnvironmentName, configuredEnvironment } from '../environments/settings';
-import { configuredLedgerDirectory, LEDGER_DIRECTORY_SETTING } from '../ledger/ledgerDirectory';
+import { configuredLedgerDirectory, LEDGER_DIRECTORY_SETTING } from '../ledgerDirectory';
 import { log } from '../log';
 
 // Tells the language server which ledger and target already-sent and cvv-after-send read: the ledger the

@@ -17,9 +17,10 @@ import { showError, showInfo, showWarning } from '../say';
 import type { ResultsPanelApi } from '../results/register';
 import { activeEnvironmentName, isProduction } from '../environments/settings';
 import type { EditorLedger } from '../ledger/editorLedger';
-import { buildSubmissionView, sensitiveValues, summary, type SubmitOutcome } from './outcomeView';
+import { buildSubmissionView, sensitiveValues, summary, type SubmitOutcome } from '../results/outcomeView';
 import { resolveTarget, showTargetProblem, type Target, type TargetDeps } from '../environments/target';
-import { documentFor, optionsArg, uriArg, type CommandArgs } from '../commandArgs';
+import { optionsArg, uriArg, type CommandArgs } from '../commandArgs';
+import { documentFor } from '../lint/diskDocument';
 
 // Submit Recurring Payments File: submission preparation (lint gate, canonical text, payload, hash) →
 // environment and credentials → the guarded send every face shares (in flight here? the same content sent

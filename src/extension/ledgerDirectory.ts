@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { ledgerDirectory } from '../../core/ledger/location';
+import { ledgerDirectory } from '../core/ledger/location';
 
 // Where the editor's ledger is: the CLI's default (the user's data directory) unless the machine setting
 // `paygate.ledger.directory` moves it. Read by the Submissions view and by the language client (which
