@@ -1,4 +1,4 @@
-import { LOCAL_ENVIRONMENT } from '../core/gateway/environments';
+import { environmentTargetUrl, LOCAL_ENVIRONMENT } from '../core/gateway/environments';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../core/payload';
 import { findEnvironment } from '../core/gateway/settings';
 import type { Target } from '../core/ledger';
@@ -32,7 +32,9 @@ export function activeTarget(ctx: CliContext, o: LedgerTargetOptions): Result<Ta
   }
   const found = findEnvironment(config.value.config.environments, name);
   if (!found) return { ok: false, message: `unknown environment "${name}"` };
-  return { ok: true, value: { environment: found.name, endpointId: found.endpointId } };
+  // Another environment with the same base URL and endpoint id is the same target.
+  const url = environmentTargetUrl(found, config.value.config.paths);
+  return { ok: true, value: { environment: found.name, endpointId: found.endpointId, ...(url !== undefined ? { url } : {}) } };
 }
 
 /**

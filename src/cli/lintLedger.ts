@@ -42,14 +42,14 @@ async function addFindings(
     const max = Math.max(0, maxListed - result.diagnostics.length);
     const found = await ledgerDiagnostics(ledger, result.batch, { target, max, orderIds });
     for (const d of found.diagnostics) result.diagnostics.push(d);
-    if (found.omitted === 0) return result.omitted;
+    if (found.omitted === 0 && found.omittedWarnings === 0) return result.omitted;
     const omitted = result.omitted ?? { error: 0, warning: 0, information: 0 };
-    return { ...omitted, error: omitted.error + found.omitted };
+    return { ...omitted, error: omitted.error + found.omitted, warning: omitted.warning + found.omittedWarnings };
   } catch (err) {
     ctx.stderr(
       ledger.kind === 'file'
-        ? `paygate lint: ${name}: the submission ledger ${ledger.directory} could not be read (${(err as Error).message}); already-sent and cvv-after-send are not checked\n`
-        : `paygate lint: ${name}: ${(err as Error).message}; the resend guard could not be checked (already-sent and cvv-after-send are not checked)\n`,
+        ? `paygate lint: ${name}: the submission ledger ${ledger.directory} could not be read (${(err as Error).message}); already-sent, same-payer and cvv-after-send are not checked\n`
+        : `paygate lint: ${name}: ${(err as Error).message}; the resend guard could not be checked (already-sent, same-payer and cvv-after-send are not checked)\n`,
     );
     return result.omitted;
   }

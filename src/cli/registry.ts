@@ -103,6 +103,7 @@ export const COMMANDS: readonly CommandEntry[] = [
       '--format',
       '--yes',
       '--allow-resend',
+      '--allow-same-payer',
       '--state',
       '--ledger',
       '--config',

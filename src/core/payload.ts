@@ -36,3 +36,52 @@ export function canonicalByteLength(text: string): number {
 export function payloadLength(text: string): number {
   return base64Length(canonicalByteLength(text));
 }
+
+/**
+ * payloadLength of a text read in pieces (a batch checked from disk, never whole in memory): the same
+ * count, piece by piece. A run of line breaks is held until a character follows it (then each of its
+ * breaks is one CRLF) or the text ends (then it stands for the one final CRLF); a CRLF split between two
+ * pieces is one break. Pieces come from a streaming UTF-8 decoder, which never splits a character.
+ */
+export class PayloadCounter {
+  private bytes = 0;
+  /** Line breaks in the run not yet followed by a character. */
+  private breaks = 0;
+  /** The run's last character was a CR (an LF next completes its CRLF). */
+  private afterCr = false;
+  private started = false;
+
+  push(piece: string): void {
+    let from = 0;
+    if (!this.started && piece !== '') {
+      this.started = true;
+      if (piece.charCodeAt(0) === 0xfeff) from = 1;
+    }
+    let at = from;
+    while (at < piece.length) {
+      const c = piece.charCodeAt(at);
+      if (c === CR || c === LF) {
+        if (c === LF && this.afterCr) this.afterCr = false;
+        else {
+          this.breaks++;
+          this.afterCr = c === CR;
+        }
+        at++;
+        continue;
+      }
+      // A character after the run: its breaks were inside the text, each a CRLF.
+      this.bytes += 2 * this.breaks;
+      this.breaks = 0;
+      this.afterCr = false;
+      let end = at + 1;
+      while (end < piece.length && piece.charCodeAt(end) !== CR && piece.charCodeAt(end) !== LF) end++;
+      this.bytes += Buffer.byteLength(piece.slice(at, end), 'utf8');
+      at = end;
+    }
+  }
+
+  /** The payload's length (Base64 characters) of everything pushed. */
+  length(): number {
+    return base64Length(this.bytes + (this.breaks > 0 ? 2 : 0));
+  }
+}

@@ -3,6 +3,9 @@ import { todayLocal } from '../core/dates';
 import { fileNameOf, fileOfUri } from '../core/git';
 import { safeText } from '../core/output';
 import { textPieces } from '../core/textFile';
+import { PayloadCounter } from '../core/payload';
+import { firstLineRange, payloadLengthDiagnostic } from '../core/rules/payloadCheck';
+import type { LintDiagnostic } from '../core/rules/types';
 import { BATCH_ON_DISK_CHECKED_NOTIFICATION, DIAGNOSTIC_SOURCE, type BatchOnDisk, type BatchOnDiskChecked } from '../shared/lintProtocol';
 import { MAX_PUBLISHED, publishedDiagnostics } from './diagnostics';
 import type { GitGuard } from './gitGuard';
@@ -15,6 +18,8 @@ import { errorMessage } from '../core/errorMessage';
 // it is opened, and again each time it changes on disk (a save). Its problems are published for its URI
 // like any document's, first the first chunk's then the whole file's, and the client is told when a
 // check has ended. A later didOpen of the same URI (the editor passed it after all) takes over.
+// The file's payload is weighed as it is read (batch-too-large against the active environment's maximum,
+// as the CLI and a document's lint say it), and weighed again when the maximum changes.
 
 /** A file being written sends many changes: one check once they have stopped for this long. */
 const SETTLE_MS = 300;
@@ -33,7 +38,14 @@ export class DiskBatches {
     private readonly guard: GitGuard,
     /** Whether the editor has passed the document itself (then its own lint publishes). */
     private readonly synced: (uri: string) => boolean,
+    /** The active environment's maximum payload (batch-too-large). */
+    private readonly maxPayload: () => number,
   ) {}
+
+  /** Another maximum payload: every batch on disk is checked again. */
+  limitChanged(): void {
+    for (const [uri, entry] of this.entries) this.schedule(uri, entry, 0);
+  }
 
   notified({ uri, event }: BatchOnDisk): void {
     if (typeof uri !== 'string' || fileOfUri(uri) === undefined) return;
@@ -80,17 +92,23 @@ export class DiskBatches {
     const file = fileOfUri(uri)!;
     const started = performance.now();
     const lint = new StreamLint({ today: todayLocal(), keep: MAX_PUBLISHED, git: await this.git(uri, file) });
+    const payload = new PayloadCounter();
+    let header: LintDiagnostic['range'] | undefined;
     let shownFirst = false;
-    let result: StreamProblems;
+    let result: StreamProblems & { tooLarge?: LintDiagnostic };
     try {
       // The text as VS Code shows it (textPieces: UTF-8, no byte order mark): the problems' lines and
       // characters are the editor's. Leaving the loop closes the file.
       for await (const piece of textPieces(file, 4 << 20)) {
         if (!current()) return;
+        header ??= firstLineRange(piece);
         lint.push(piece);
+        payload.push(piece);
         if (!shownFirst && lint.rowsRead > 0) shownFirst = this.publishFirst(uri, lint.soFar());
       }
       result = lint.end();
+      const tooLarge = payloadLengthDiagnostic(payload.length(), this.maxPayload(), header ?? firstLineRange(''));
+      if (tooLarge) result = { ...result, tooLarge };
     } catch (err) {
       if (!current()) return;
       const problem = safeText(`${fileNameOf(file)} could not be read: ${errorMessage(err)}`);
@@ -128,10 +146,14 @@ export class DiskBatches {
   }
 }
 
-/** What the editor is shown: the first problems (errors first), git's warning after them, and where a check stopped. */
-function diagnosticsOf(uri: string, file: string, p: StreamProblems): Diagnostic[] {
-  const all = p.cardsInGit ? [...p.diagnostics, p.cardsInGit] : p.diagnostics;
-  const shown = publishedDiagnostics(all, uri, MAX_PUBLISHED, p.total + (p.cardsInGit ? 1 : 0));
+/**
+ * What the editor is shown: the first problems (errors first), git's warning and batch-too-large after them
+ * (as a document's), and where a check stopped.
+ */
+function diagnosticsOf(uri: string, file: string, p: StreamProblems & { tooLarge?: LintDiagnostic }): Diagnostic[] {
+  const after = [...(p.cardsInGit ? [p.cardsInGit] : []), ...(p.tooLarge ? [p.tooLarge] : [])];
+  const all = after.length > 0 ? [...p.diagnostics, ...after] : p.diagnostics;
+  const shown = publishedDiagnostics(all, uri, MAX_PUBLISHED, p.total + after.length);
   if (p.stoppedAt !== undefined) {
     const at = { line: p.stoppedAt, character: 0 };
     shown.push({

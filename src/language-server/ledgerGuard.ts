@@ -46,7 +46,8 @@ export class LedgerGuard {
       t?.directory === target?.directory &&
       t?.environment === target?.environment &&
       t?.endpointId === target?.endpointId &&
-      t?.localStateDir === target?.localStateDir;
+      t?.localStateDir === target?.localStateDir &&
+      t?.url === target?.url;
     if (same) return false;
     this.target = target;
     this.ledger = target ? new Ledger(target.directory) : undefined;
@@ -73,6 +74,7 @@ export class LedgerGuard {
         environment: target.environment,
         endpointId: target.endpointId,
         ...(target.localStateDir !== undefined && { localStateDir: target.localStateDir }),
+        ...(target.url !== undefined && { url: target.url }),
       },
     });
     if (document.version !== version || this.ledger !== ledger) return false;

@@ -16,6 +16,11 @@ export class PayloadGuard {
   /** Documents to weigh at their next lint whatever their size. */
   private readonly due = new Set<string>();
 
+  /** The maximum now (the active environment's). */
+  get maximum(): number {
+    return this.max;
+  }
+
   /** A new maximum (undefined: the default); true when it changed (every document is then due). */
   setMax(max: number | undefined, open: Iterable<string>): boolean {
     const next = max ?? DEFAULT_MAX_PAYLOAD_BYTES;

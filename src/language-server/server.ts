@@ -147,6 +147,7 @@ function ledgerTargetChanged(s: Session, target: LedgerTarget | undefined): void
 function payloadLimitChanged(s: Session, max: number | undefined): void {
   if (!s.payload.setMax(max, s.seen)) return;
   for (const uri of s.seen) if (s.documents.get(uri)) schedule(s, uri, 0);
+  s.disk.limitChanged();
 }
 
 /** Switching to onType shows the current text's problems; switching to onSave keeps what is shown. */

@@ -49,14 +49,20 @@ export interface Session {
 export function newSession(connection: Connection): Session {
   const documents = new Documents();
   const guard = new GitGuard();
+  const payload = new PayloadGuard();
   return {
     connection,
     documents,
     store: new LintStore(),
     guard,
     ledger: new LedgerGuard(),
-    disk: new DiskBatches(connection, guard, (uri) => documents.get(uri) !== undefined),
-    payload: new PayloadGuard(),
+    disk: new DiskBatches(
+      connection,
+      guard,
+      (uri) => documents.get(uri) !== undefined,
+      () => payload.maximum,
+    ),
+    payload,
     timers: new Map(),
     ledgerTimers: new Map(),
     createsFiles: false,

@@ -54,6 +54,7 @@ export const LintErrorCodes: Record<Code, string | null> = {
   // An error of ours, not the gateway's (GATEWAY_ACCEPTS).
   'duplicate-order-id': null,
   'id-whitespace': null,
+  'same-payer': null,
   'callback-port': null,
   'card-data-in-git': null,
   'cvv-after-send': null,

@@ -67,17 +67,18 @@ export interface LedgerTarget {
   endpointId: string;
   /** For `local`: the local gateway's state directory (another local gateway holds other payments). */
   localStateDir?: string;
+  /** For another environment: its create URL as the guard compares it (the same URL under another name is the same target). */
+  url?: string;
 }
 
 /** Reads an untrusted ledger target (a notification, initializationOptions); undefined when it is not one. */
 export function readLedgerTarget(raw: unknown): LedgerTarget | undefined {
   const o = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
-  const { directory, environment, endpointId, localStateDir } = o;
+  const { directory, environment, endpointId, localStateDir, url } = o;
   if (typeof directory !== 'string' || typeof environment !== 'string' || typeof endpointId !== 'string') return undefined;
   if (directory === '') return undefined;
-  return typeof localStateDir === 'string' && localStateDir !== ''
-    ? { directory, environment, endpointId, localStateDir }
-    : { directory, environment, endpointId };
+  if (typeof localStateDir === 'string' && localStateDir !== '') return { directory, environment, endpointId, localStateDir };
+  return typeof url === 'string' && url !== '' ? { directory, environment, endpointId, url } : { directory, environment, endpointId };
 }
 
 /**

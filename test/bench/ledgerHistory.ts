@@ -112,6 +112,6 @@ export function writeHistory(dir: string, records: number, rowIds: (i: number) =
   const size = Buffer.byteLength(live);
   const tail = checksum(Buffer.from(live).subarray(Math.max(0, size - TAIL_CHECK)));
   const ledger = { ino: statSync(join(dir, 'ledger.jsonl')).ino, size, tail };
-  const manifest: Manifest = { v: 2, gen, ledger, files, pending, pendingEntries: Math.min(PENDING_LIMIT / 2, totalRows) };
+  const manifest: Manifest = { v: 3, gen, ledger, files, pending, pendingEntries: Math.min(PENDING_LIMIT / 2, totalRows) };
   writeFileSync(join(dir, GUARD_DIR, 'manifest.json'), manifestText(manifest));
 }

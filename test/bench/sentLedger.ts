@@ -18,8 +18,3 @@ export async function recordSend(dir: string, file: string, text: string): Promi
   });
   if (result.status !== 'sent') throw new Error(`the bench send was not recorded: ${result.status}`);
 }
-
-if (require.main === module) {
-  const [dir, file, batch] = process.argv.slice(2);
-  void import('node:fs').then(({ readFileSync }) => recordSend(dir, file, readFileSync(batch, 'utf8')));
-}

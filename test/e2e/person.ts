@@ -19,6 +19,7 @@ import { guardRun, onCleanup } from './processes';
 import { bigBatchSteps, writeBigBatch } from './personBigBatch';
 import * as wb from './workbench';
 import { callbackQuery } from '../../src/core/callbacks';
+import { ownPayers } from '../fixtures/ledger/payers';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const LANGUAGE_NAME = 'PayGate Recurring CSV';
@@ -80,7 +81,8 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
   // one description fixed and a row added): its ids are not the example's, whose sends other steps count.
   const monthly = path.join(workspace, 'monthly.rpcsv');
   const validText = fs.readFileSync(path.join(workspace, 'valid.rpcsv'), 'utf8');
-  fs.writeFileSync(monthly, validText.replace(/[A-Z]{3}-2027-/g, 'MON-'));
+  // Cards of its own: the example's cards under MON- ids would be the same payers as valid.rpcsv's (same-payer).
+  fs.writeFileSync(monthly, ownPayers(validText.replace(/[A-Z]{3}-2027-/g, 'MON-'), 'MON'));
 
   // A batch over 50 MB, which VS Code passes to no extension (personBigBatch.ts): generated, never committed.
   writeBigBatch(workspace);
@@ -751,7 +753,7 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
   await step(
     'the batch re-exported (rows reordered, one description fixed, a row added): already-sent on every row sent before',
     async () => {
-      const rows = validText.replace(/[A-Z]{3}-2027-/g, 'MON-').split(/(?<=\r\n)(?=MON-)/);
+      const rows = ownPayers(validText.replace(/[A-Z]{3}-2027-/g, 'MON-'), 'MON').split(/(?<=\r\n)(?=MON-)/);
       const added = 'MON-0005;DST;Payout to a new partner;;;;;;;;;;;;;;;80.00;;;;EUR;NEW PARTNER;6011000990139424;05;2030;;;\r\n';
       fs.writeFileSync(
         monthly,
@@ -996,7 +998,8 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
       const callbacksView = view('paygate.callbacks');
       if (!listeningUrl) throw new Error('the listener did not start');
       const [header, first] = fs.readFileSync(path.join(workspace, 'valid.rpcsv'), 'utf8').split(/\r?\n/);
-      const row = first.replace(/^GYM-2027-0001;/, 'PERSON-CB-1;').replace(/;$/, `;${listeningUrl}paygate/notify`);
+      // A card of its own: GYM-2027-0001's card and schedule under another id would be the same payer (same-payer).
+      const row = ownPayers(first.replace(/^GYM-2027-0001;/, 'PERSON-CB-1;'), 'PERSON-CB').replace(/;$/, `;${listeningUrl}paygate/notify`);
       fs.writeFileSync(path.join(workspace, 'callback.rpcsv'), `${header}\r\n${row}\r\n`);
       const sent = await paygateCli(['submit', 'callback.rpcsv']);
       if (sent.code !== 0) throw new Error(`paygate submit exited ${sent.code}: ${sent.out.slice(0, 300)}`);

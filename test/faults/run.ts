@@ -14,6 +14,8 @@ import { faultyFs, type WriteFault } from './faultyFs';
 import { MODEL } from './model';
 import { StandIn, type Fault } from './standIn';
 import { teamTrials } from './team';
+import { idVariantTrials, samePayerTrials, symlinkedStateTrials } from './identity';
+import { ownPayers } from '../fixtures/ledger/payers';
 
 // `npm run test:faults`: the money path under every modelled fault. A scripted stand-in gateway, a file
 // system that fails the Nth write, kill -9 of real `paygate submit` processes at seeded random moments, and
@@ -60,8 +62,9 @@ function check(ok: boolean, what: string): void {
 }
 
 function batch(tag: string, edit: (text: string) => string = (t) => t): { file: string; hash: string } {
-  // Every client-orderid the batch's own: rows shared between batches are refused by the row-level guard.
-  const text = edit(valid.replace(/[A-Z]{3}-2027-/g, `F${tag}-`));
+  // Every client-orderid the batch's own: rows shared between batches are refused by the row-level guard;
+  // and every card (payers/same-payer: the same card and schedule under another id is refused too).
+  const text = edit(ownPayers(valid.replace(/[A-Z]{3}-2027-/g, `F${tag}-`), tag));
   const file = join(dir, `${tag}.rpcsv`);
   writeFileSync(file, text);
   return { file, hash: bodyHash(text) };
@@ -140,35 +143,6 @@ async function changedRowTrials(): Promise<void> {
       check(sent === m.rerunSends, `${fault} then one row changed: ${sent ? 'sent' : 'refused'} (${again.err.split('\n').pop()})`);
     if (!sent)
       check(/already sent|may have been sent/.test(again.err), `${fault} then one row changed: the refusal does not say so: ${again.err}`);
-  }
-}
-
-/**
- * A batch sent, then its rows under their ids as a spreadsheet may write them (whitespace, a BOM, a
- * zero-width space, a no-break space, a tab, NFD): refused (exit 2, already sent), nothing created twice.
- */
-async function idVariantTrials(): Promise<void> {
-  const variants: [string, (id: string) => string][] = [
-    ['a trailing space', (id) => `${id} `],
-    ['a no-break space', (id) => `\u00a0${id}`],
-    ['a tab', (id) => `\t${id}`],
-    ['a BOM inside', (id) => `${id.slice(0, 2)}\ufeff${id.slice(2)}`],
-    ['a zero-width space', (id) => `${id}\u200b`],
-  ];
-  for (const [what, variant] of variants) {
-    trials++;
-    const tag = `i${trials}`;
-    const { file, hash } = batch(tag);
-    standIn.plan = ['ok'];
-    const first = await submit(file);
-    check(first.code === 0, `${what}: the first submit exited ${first.code} (${first.err})`);
-    batch(tag, (t) => t.replace(new RegExp(`F${tag}-\\d+`, 'g'), (id) => variant(id)));
-    const again = await submit(file);
-    check(
-      again.code === 2 && /already sent/.test(again.err),
-      `${what}: the ids sent again were ${again.code === 2 ? 'refused without saying so' : 'sent'} (${again.err})`,
-    );
-    noDoubles(hash, what);
   }
 }
 
@@ -480,7 +454,10 @@ async function main(): Promise<void> {
   try {
     await answerTrials();
     await changedRowTrials();
-    await idVariantTrials();
+    const suite = { root, dir, standIn, env, batch, check, noDoubles, trial: () => ++trials, exited, random, deadline: DEADLINE };
+    await idVariantTrials(suite, submit);
+    await samePayerTrials(suite, submit);
+    await symlinkedStateTrials(suite);
     await diskTrials(environment);
     await damageTrials(Number(process.env.PAYGATE_FAULT_DAMAGES ?? 6));
     await killTrials(Number(process.env.PAYGATE_FAULT_KILLS ?? 10));
@@ -488,11 +465,7 @@ async function main(): Promise<void> {
     await splitKillTrials(Number(process.env.PAYGATE_FAULT_SPLIT_KILLS ?? 4));
     await concurrentTrials(4);
     // The team ledger on a real PostgreSQL server: the same faults across two members, races, kills, restarts.
-    await teamTrials(
-      { root, dir, standIn, env, batch, check, noDoubles, trial: () => ++trials, exited, random, deadline: DEADLINE },
-      Number(process.env.PAYGATE_FAULT_TEAM_RACES ?? 20),
-      Number(process.env.PAYGATE_FAULT_TEAM_KILLS ?? 4),
-    );
+    await teamTrials(suite, Number(process.env.PAYGATE_FAULT_TEAM_RACES ?? 20), Number(process.env.PAYGATE_FAULT_TEAM_KILLS ?? 4));
   } finally {
     await standIn.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -502,6 +475,9 @@ async function main(): Promise<void> {
   // The count by row means something only if rows were counted: every accepted batch has four.
   check(standIn.rowsCreated.size >= 4 * 20, `the stand-in counted only ${standIn.rowsCreated.size} rows`);
   for (const [id, n] of doubleRows) failures.push(`row ${id} was created ${n} times by the stand-in`);
+  // And no payer (card) was created twice under another id without --allow-same-payer.
+  const doublePayers = standIn.doublePayers();
+  for (const [card, n] of doublePayers) failures.push(`the payer of card ${card} was created ${n} times by the stand-in`);
   for (const f of failures) console.log(`FAIL ${f}`);
   console.log(`kill -9: ${killsAfterSending} of the kills landed after the batch reached the stand-in`);
   console.log(
@@ -511,7 +487,8 @@ async function main(): Promise<void> {
     `kills of split (${splitKills.length}): temporary files left per kill, each removed by the next split: ${splitKills.join(', ')}; ${splitPartial} left some parts visible`,
   );
   console.log(
-    `${trials} trials, ${doubleSends} double sends, ${standIn.rowsCreated.size} rows created, ${doubleRows.length} of them twice (seed ${seed})`,
+    `${trials} trials, ${doubleSends} double sends, ${standIn.rowsCreated.size} rows created, ${doubleRows.length} of them twice, ` +
+      `${standIn.payersCreated.size} payers (cards) created, ${doublePayers.length} of them twice (seed ${seed})`,
   );
   if (failures.length > 0 || Date.now() > DEADLINE) process.exitCode = 1;
 }

@@ -3,6 +3,7 @@ import { EventEmitter, once } from 'node:events';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as zlib from 'node:zlib';
+import { parseCsv } from '../../src/core/csv/parse';
 import { gatewayOrderId } from '../../src/core/orderId';
 
 // A scripted stand-in for the gateway on 127.0.0.1. Each request takes the next fault of the plan (then
@@ -51,6 +52,14 @@ export class StandIn {
   readonly rowsCreated = new Map<string, number>();
   /** Bodies a trial sends again on purpose (--allow-resend): their rows are counted once. */
   readonly resendAllowed = new Set<string>();
+  /**
+   * Rows of the requests that may have created payments, by card number: the payer. Every batch of the
+   * suite gives its rows cards of their own (test/fixtures/ledger/payers.ts), so a card created twice is a
+   * payer charged twice, under whatever id.
+   */
+  readonly payersCreated = new Map<string, number>();
+  /** Bodies a trial sends on purpose with --allow-same-payer: their payers are not counted again. */
+  readonly samePayerAllowed = new Set<string>();
   /** Emits 'request' as each request arrives (before it is read): a trial times a kill by it. */
   readonly events = new EventEmitter();
   private server!: http.Server;
@@ -79,17 +88,27 @@ export class StandIn {
     return [...this.rowsCreated].filter(([, n]) => n > 1);
   }
 
+  /** The cards (payers) created more than once, with their counts (masked: first 6, last 4). */
+  doublePayers(): [string, number][] {
+    return [...this.payersCreated].filter(([, n]) => n > 1).map(([card, n]) => [`${card.slice(0, 6)}…${card.slice(-4)}`, n]);
+  }
+
   /** Counts the rows of a request body (`payload=` Base64 of the CSV) the gateway may have acted on. */
-  private countRows(body: Buffer): void {
+  private countRows(body: Buffer, payers: boolean): void {
     const payload = new URLSearchParams(body.toString('utf8')).get('payload') ?? '';
-    const [header, ...rows] = Buffer.from(payload, 'base64').toString('utf8').split('\r\n');
-    const at = header.split(';').indexOf('client-orderid');
-    // The rows here have no quoted delimiter before their client-orderid (the first column).
-    for (const row of rows) {
-      const id = at < 0 ? undefined : row.split(';')[at];
+    const csv = parseCsv(Buffer.from(payload, 'base64').toString('utf8'));
+    const header = csv.record(0).values;
+    const at = header.indexOf('client-orderid');
+    const cardAt = header.indexOf('credit-card-number');
+    for (let r = 1; r < csv.recordCount; r++) {
+      if (csv.isBlankAt(r)) continue;
+      const values = csv.record(r).values;
+      const id = at < 0 ? undefined : values[at];
       // Counted by the id as the gateway reads it (trimmed, invisible characters removed, NFC).
       const read = id === undefined ? '' : gatewayOrderId(id);
-      if (/^[A-Za-z0-9-]+$/.test(read)) this.rowsCreated.set(read, (this.rowsCreated.get(read) ?? 0) + 1);
+      if (/^[\p{L}\p{N}-]+$/u.test(read)) this.rowsCreated.set(read, (this.rowsCreated.get(read) ?? 0) + 1);
+      const card = cardAt < 0 ? undefined : values[cardAt];
+      if (payers && card) this.payersCreated.set(card, (this.payersCreated.get(card) ?? 0) + 1);
     }
   }
 
@@ -117,7 +136,7 @@ export class StandIn {
       if (MAY_HAVE_ACTED(fault)) {
         const times = (this.acted.get(hash) ?? 0) + 1;
         this.acted.set(hash, times);
-        if (times === 1 || !this.resendAllowed.has(hash)) this.countRows(Buffer.concat(chunks));
+        if (times === 1 || !this.resendAllowed.has(hash)) this.countRows(Buffer.concat(chunks), !this.samePayerAllowed.has(hash));
       }
       for (const a of this.arrivals.filter((x) => x.hash === hash)) a.arrived();
       this.answer(fault, res);

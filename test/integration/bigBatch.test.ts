@@ -1,7 +1,8 @@
 // A batch over 50 MB in a running editor (issue 32). VS Code passes no such file to an extension: no
 // document, no didOpen for the language server, only a tab. The extension finds it by its tab, the
-// language server checks it from disk, and the commands read it from disk. The batch is generated here
-// (300,000 rows, about 54 MB, with wrong rows), in a scratch folder, and removed after.
+// language server checks it from disk (its problems and its payload's size: batch-too-large), and the
+// commands read it from disk. The batch is generated here (300,000 rows, about 54 MB, with wrong rows),
+// in a scratch folder, and removed after.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -74,12 +75,20 @@ describe('a batch over 50 MB (checked from disk)', function () {
   it('shows its problems, read from disk, though the editor passes the extension no document', async () => {
     await vscode.commands.executeCommand('vscode.open', uri);
     assert.ok(tabOf(uri), 'the batch has a tab');
-    const ds = await diagnosticsWhere(uri, 'the three wrong rows', (d) => d.length === 3);
-    assert.deepEqual(lines(ds), [4, 150_001, 299_991]);
+    // The three wrong rows, and batch-too-large on the header as `paygate lint` says it: about 72 MB of
+    // Base64 against the local gateway's 8 MiB (the file is weighed as it is read from disk).
+    const ds = await diagnosticsWhere(uri, 'the three wrong rows and batch-too-large', (d) => d.length === 4);
+    const rows = ds.filter((d) => codeOf(d) !== 'batch-too-large');
+    assert.deepEqual(lines(rows), [4, 150_001, 299_991]);
     assert.deepEqual(
-      ds.map((d) => [codeOf(d), d.severity]),
-      ds.map(() => ['invalid-value', vscode.DiagnosticSeverity.Error]),
+      rows.map((d) => [codeOf(d), d.severity]),
+      rows.map(() => ['invalid-value', vscode.DiagnosticSeverity.Error]),
     );
+    const tooLarge = ds.filter((d) => codeOf(d) === 'batch-too-large');
+    assert.equal(tooLarge.length, 1, ds.map((d) => codeOf(d)).join(', '));
+    assert.equal(tooLarge[0].severity, vscode.DiagnosticSeverity.Warning);
+    assert.equal(tooLarge[0].range.start.line, 0);
+    assert.match(tooLarge[0].message, /over the environment's maximum of 8,388,608.*paygate split --max-bytes 8388608/);
     assert.ok(
       !vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString()),
       'VS Code did not pass the document (the premise of this test)',
@@ -109,8 +118,12 @@ describe('a batch over 50 MB (checked from disk)', function () {
 
   it('checks it again when the file changes on disk (a save)', async () => {
     fs.writeFileSync(uri.fsPath, batch([7]));
-    const ds = await diagnosticsWhere(uri, 'the one wrong row left', (d) => d.length === 1);
-    assert.deepEqual(lines(ds), [8]);
+    const ds = await diagnosticsWhere(uri, 'the one wrong row left, and batch-too-large', (d) => d.length === 2);
+    assert.deepEqual(lines(ds.filter((d) => codeOf(d) === 'invalid-value')), [8]);
+    assert.deepEqual(
+      ds.map((d) => codeOf(d)),
+      ['invalid-value', 'batch-too-large'],
+    );
   });
 
   it('clears its problems when its tab closes', async () => {

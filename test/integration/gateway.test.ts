@@ -114,7 +114,7 @@ describe('gateway commands', function () {
     let first: Extract<SubmitResult, { status: 'sent' }>;
 
     it('sends the valid fixture and records ids and a serial number', async () => {
-      first = sent(await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv')));
+      first = sent(await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv'), { sendSamePayer: true }));
       ledgerFile = first.ledgerFile;
       assert.equal(first.outcome, 'accepted', JSON.stringify(first.record));
       const r = first.record;
@@ -143,9 +143,9 @@ describe('gateway commands', function () {
     });
 
     it('warns before the same content goes to the same endpoint again', async () => {
-      const declined = await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv'), { sendAgain: false });
+      const declined = await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv'), { sendSamePayer: true, sendAgain: false });
       assert.deepEqual([declined?.status, declined?.status === 'refused' && declined.reason], ['refused', 'duplicate-declined']);
-      const again = sent(await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv'), { sendAgain: true }));
+      const again = sent(await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv'), { sendSamePayer: true, sendAgain: true }));
       assert.equal(again.outcome, 'accepted');
       assert.notEqual(again.record.id, first.record.id);
       assert.notDeepEqual(again.record.recurringPaymentIds, first.record.recurringPaymentIds, 'the gateway created new payments');
@@ -156,7 +156,10 @@ describe('gateway commands', function () {
         language: 'paygate-recurring-csv',
         content: fs.readFileSync(fixture('valid.rpcsv').fsPath, 'utf8').replace(/IT-GW-000/g, 'IT-TWICE-'),
       });
-      const results = await Promise.all([run<SubmitResult>('paygate.submit', doc.uri), run<SubmitResult>('paygate.submit', doc.uri)]);
+      const results = await Promise.all([
+        run<SubmitResult>('paygate.submit', doc.uri, { sendSamePayer: true }),
+        run<SubmitResult>('paygate.submit', doc.uri, { sendSamePayer: true }),
+      ]);
       const statuses = results
         .map((r) => {
           if (r?.status === 'sent') return 'sent';
@@ -168,7 +171,7 @@ describe('gateway commands', function () {
 
     it('refuses a file with lint errors and sends nothing', async () => {
       const before = (await ledgerRecords(first.ledgerFile)).length;
-      const r = await run<SubmitResult>('paygate.submit', fixture('lint-errors.rpcsv'));
+      const r = await run<SubmitResult>('paygate.submit', fixture('lint-errors.rpcsv'), { sendSamePayer: true });
       assert.equal(r?.status, 'refused');
       assert.equal(r.status === 'refused' && r.reason, 'lint-errors');
       assert.equal((await ledgerRecords(first.ledgerFile)).length, before, 'no ledger record for a refused file');
@@ -294,6 +297,7 @@ describe('gateway commands', function () {
       assert.deepEqual(set, { ok: true, environment: TEST_ENV });
 
       const declined = await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv'), {
+        sendSamePayer: true,
         environment: TEST_ENV,
         confirm: false,
         sendAgain: true,
@@ -302,7 +306,12 @@ describe('gateway commands', function () {
       const before = own.payments().length;
 
       const r = sent(
-        await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv'), { environment: TEST_ENV, confirm: true, sendAgain: true }),
+        await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv'), {
+          sendSamePayer: true,
+          environment: TEST_ENV,
+          confirm: true,
+          sendAgain: true,
+        }),
       );
       assert.equal(r.outcome, 'accepted', JSON.stringify(r.record));
       assert.equal(r.record.signatureMethod, 'RSA-SHA256');
@@ -320,7 +329,7 @@ describe('gateway commands', function () {
 
   describe('failed submissions', () => {
     it('records a 500 as a server error with its error id', async () => {
-      const r = sent(await run<SubmitResult>('paygate.submit', fixture('server-error.rpcsv')));
+      const r = sent(await run<SubmitResult>('paygate.submit', fixture('server-error.rpcsv'), { sendSamePayer: true }));
       assert.equal(r.outcome, 'server-error');
       assert.equal(r.record.httpStatus, 500);
       assert.match(r.record.errorId ?? '', /^[0-9a-f-]{36}$/);
@@ -342,7 +351,9 @@ describe('gateway commands', function () {
           vscode.ConfigurationTarget.Global,
         );
         await run('paygate.setConsumerSecret', { environment: 'it-silent', secret: 'any' });
-        const r = sent(await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv'), { environment: 'it-silent' }));
+        const r = sent(
+          await run<SubmitResult>('paygate.submit', fixture('valid.rpcsv'), { sendSamePayer: true, environment: 'it-silent' }),
+        );
         // The request went out and no answer came: unknown, never "not delivered".
         assert.equal(r.outcome, 'unknown');
         assert.equal(r.record.state, 'done');

@@ -157,7 +157,9 @@ describe('one local gateway for the editor and the terminal', function () {
   });
 
   it("a terminal's paygate submit sends to the gateway the editor started, and the ledger names that one gateway", async () => {
-    const editorSent = sent(await run<SubmitResult>('paygate.submit', batchFile('editor.rpcsv', 'IT-ONE-E'), { sendAgain: true }));
+    const editorSent = sent(
+      await run<SubmitResult>('paygate.submit', batchFile('editor.rpcsv', 'IT-ONE-E'), { sendSamePayer: true, sendAgain: true }),
+    );
     const info = await run<LocalGatewayInfo>('paygate.startLocalGateway');
     assert.ok(info?.running && info.baseUrl);
     assert.equal(info.stateDir, stateDir, "the editor's local gateway lives in the CLI's state directory");
@@ -166,7 +168,8 @@ describe('one local gateway for the editor and the terminal', function () {
     assert.equal(ref?.stateDir, stateDir);
 
     batchFile('terminal.rpcsv', 'IT-ONE-T');
-    const terminal = await paygate(['submit', 'terminal.rpcsv', '--format', 'json']);
+    // The same payers as editor.rpcsv under other ids, sent on purpose (same-payer is not what this tests).
+    const terminal = await paygate(['submit', 'terminal.rpcsv', '--format', 'json', '--allow-same-payer']);
     assert.equal(terminal.code, 0, terminal.stderr);
     const record = (await cliRecords()).find((r) => r.face === 'cli' && r.file.endsWith('terminal.rpcsv'));
     assert.ok(record, 'the terminal recorded its send in the one ledger');
@@ -228,7 +231,7 @@ describe('one local gateway for the editor and the terminal', function () {
   it("advance, submit rows without start-date, advance, reconcile: all ok on the gateway's own date", async () => {
     assert.equal((await run<AdvanceClockResult>('paygate.advanceLocalGatewayClock', { days: 30, show: false }))?.status, 'advanced');
     const uri = batchFile('clock.rpcsv', 'IT-CB');
-    const editorSent = sent(await run<SubmitResult>('paygate.submit', uri, { sendAgain: true }));
+    const editorSent = sent(await run<SubmitResult>('paygate.submit', uri, { sendSamePayer: true, sendAgain: true }));
     assert.match(editorSent.record.localGateway?.today ?? '', /^\d{2}\.\d{2}\.\d{4}$/);
     assert.equal((await run<AdvanceClockResult>('paygate.advanceLocalGatewayClock', { days: 35, show: false }))?.status, 'advanced');
     // The report, pulled from the terminal (the editor's gateway still runs), reconciled in the editor.

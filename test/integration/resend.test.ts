@@ -79,7 +79,7 @@ describe('knowing what was already sent', function () {
   it('an unchanged file with mixed line breaks, sent from the editor, is refused when the terminal sends it', async () => {
     assert.match(valid, /[^\r]\n/, 'the example holds a bare LF in a quoted field');
     const uri = writeBatch('mixed.rpcsv', 'IT-MIX');
-    const first = sent(await run<SubmitResult>('paygate.submit', uri, { stripCvv: false }));
+    const first = sent(await run<SubmitResult>('paygate.submit', uri, { sendSamePayer: true, stripCvv: false }));
     assert.equal(first.outcome, 'accepted');
     const cli = path.join(root, 'dist', 'cli.js');
     assert.ok(fs.existsSync(cli), 'dist/cli.js is built (npm run build)');
@@ -109,7 +109,7 @@ describe('knowing what was already sent', function () {
 
   it('an edited, reordered and extended resend is asked about: "Don\'t send" sends nothing, the move keeps the sent rows in a new file and sends the rest', async () => {
     const uri = writeBatch('resend.rpcsv', 'IT-RS');
-    const first = sent(await run<SubmitResult>('paygate.submit', uri, { stripCvv: false }));
+    const first = sent(await run<SubmitResult>('paygate.submit', uri, { sendSamePayer: true, stripCvv: false }));
     const ledger = new Ledger(path.dirname(first.ledgerFile));
     const before = (await ledger.list()).length;
     const extra = 'IT-RS-NEW;DST;Payout;;;;;;;;;;;;;;;10.00;;;;EUR;P LTD;6011000990139424;05;2030;;;\r\n';
@@ -121,14 +121,14 @@ describe('knowing what was already sent', function () {
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
     await waitFor('the edited file in the editor', () => doc.getText().includes('IT-RS-NEW'));
-    const refused = await run<SubmitResult>('paygate.submit', uri, { sendRowsAgain: false });
+    const refused = await run<SubmitResult>('paygate.submit', uri, { sendSamePayer: true, sendRowsAgain: false });
     assert.deepEqual(
       [refused?.status, refused?.status === 'refused' && refused.reason, refused?.status === 'refused' && refused.rows],
       ['refused', 'already-sent', 4],
     );
     assert.equal((await ledger.list()).length, before, 'nothing recorded, nothing sent');
     // "Move the 4 already-sent rows to a new file — then send what is left": both happen, the file stays saved.
-    const moved = await run<SubmitResult>('paygate.submit', uri, { sendRowsAgain: 'move', stripCvv: false });
+    const moved = await run<SubmitResult>('paygate.submit', uri, { sendSamePayer: true, sendRowsAgain: 'move', stripCvv: false });
     assert.ok(moved?.status === 'sent' && moved.moved, JSON.stringify(moved));
     const movedText = fs.readFileSync(moved.moved.to, 'utf8');
     assert.equal(path.basename(moved.moved.to), 'resend.already-sent.rpcsv');
@@ -148,9 +148,34 @@ describe('knowing what was already sent', function () {
     assert.equal((await ledger.list()).length, before + 1, 'one submission: what was left');
   });
 
+  it('the same cards and schedules under new ids: same-payer in Problems; "Don\'t Send" sends nothing, "Send Anyway" sends', async () => {
+    const first = sent(
+      await run<SubmitResult>('paygate.submit', writeBatch('payer.rpcsv', 'IT-SP'), { sendSamePayer: true, stripCvv: false }),
+    );
+    const ledger = new Ledger(path.dirname(first.ledgerFile));
+    const before = (await ledger.list()).length;
+    const uri = writeBatch('payer-renew.rpcsv', 'IT-SP-RENEW');
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    const flagged = await waitFor(
+      'same-payer on the four rows',
+      () => withCode(uri, 'same-payer').length === 4 && withCode(uri, 'same-payer'),
+    );
+    assert.match(flagged[0].message, /under client-orderid "IT-SP-0001" \(submission of "payer\.rpcsv"/);
+    assert.equal(withCode(uri, 'already-sent').length, 0, 'other ids to the gateway');
+    // The modal's answers, given as the command's option (its words are the same as the diagnostic's).
+    const refused = await run<SubmitResult>('paygate.submit', uri, { sendSamePayer: false, stripCvv: false });
+    assert.deepEqual(
+      [refused?.status, refused?.status === 'refused' && refused.reason, refused?.status === 'refused' && refused.rows],
+      ['refused', 'same-payer', 4],
+    );
+    assert.equal((await ledger.list()).length, before, 'nothing recorded, nothing sent');
+    sent(await run<SubmitResult>('paygate.submit', uri, { sendSamePayer: true, stripCvv: false }));
+  });
+
   it('shows already-sent on the client-orderid cells and Compare with Last Sent opens the diff editor', async () => {
     const uri = writeBatch('shown.rpcsv', 'IT-SH');
-    sent(await run<SubmitResult>('paygate.submit', uri, { stripCvv: false }));
+    sent(await run<SubmitResult>('paygate.submit', uri, { sendSamePayer: true, stripCvv: false }));
     writeBatch('shown.rpcsv', 'IT-SH', (rows) => [rows[1].replace('5.00;15.00', '6.00;15.00'), ...rows.slice(2)]);
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
@@ -183,7 +208,7 @@ describe('knowing what was already sent', function () {
 
   it('after an accepted send: cvv-after-send on the CVVs, and the offer empties them on disk', async () => {
     const kept = writeBatch('kept.rpcsv', 'IT-CV');
-    sent(await run<SubmitResult>('paygate.submit', kept, { stripCvv: false }));
+    sent(await run<SubmitResult>('paygate.submit', kept, { sendSamePayer: true, stripCvv: false }));
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(kept));
     const warnings = await waitFor('cvv-after-send on the two CVVs', () => {
       const ds = withCode(kept, 'cvv-after-send');
@@ -191,7 +216,7 @@ describe('knowing what was already sent', function () {
     });
     assert.ok(warnings.every((d) => d.severity === vscode.DiagnosticSeverity.Warning));
     const stripped = writeBatch('stripped.rpcsv', 'IT-ST');
-    sent(await run<SubmitResult>('paygate.submit', stripped, { stripCvv: true }));
+    sent(await run<SubmitResult>('paygate.submit', stripped, { sendSamePayer: true, stripCvv: true }));
     const text = fs.readFileSync(stripped.fsPath, 'utf8');
     assert.ok(!/;(123|456);/.test(text), 'no CVV left on disk');
     assert.equal(text.split('\r\n')[0], valid.split('\r\n')[0], 'the cvv2 column stays');

@@ -2,7 +2,9 @@
 // names the file with paygate/batchOnDisk and the server, over stdio, reads it as a stream and publishes
 // what a whole-file lint of the same text shows; again when the file changes on disk; nothing once it is
 // closed; and a didOpen of the same URI takes over. The files here are about 11 MB (the server cuts them
-// into 4 MB pieces); the size that makes VS Code hold a file back is the client's business.
+// into 4 MB pieces); the size that makes VS Code hold a file back is the client's business. Their payload
+// (about 15 MB of Base64) is over the default maximum: batch-too-large, as `paygate lint` says it, until
+// the client names a larger maximum.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,11 +12,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../src/core/payload';
 import { lint } from '../../src/core/rules/lint';
+import { firstLineRange, payloadDiagnostic } from '../../src/core/rules/payloadCheck';
 import { publishedDiagnostics } from '../../src/language-server/diagnostics';
 import {
   BATCH_ON_DISK_CHECKED_NOTIFICATION,
   BATCH_ON_DISK_NOTIFICATION,
+  PAYLOAD_LIMIT_NOTIFICATION,
   type BatchOnDisk,
   type BatchOnDiskChecked,
 } from '../../src/shared/lintProtocol';
@@ -30,10 +35,20 @@ function batchWith(rows: number, wrong: number[]): string {
   return lines.join('\r\n');
 }
 
-/** What the editor is shown for a whole-file lint of `text` (the server's "today" is this machine's, as here). */
-function expected(uri: string, text: string): Diagnostic[] {
-  const { diagnostics } = lint(text.replace(/^\uFEFF/, ''));
-  return JSON.parse(JSON.stringify(publishedDiagnostics(diagnostics, uri))) as Diagnostic[];
+/**
+ * What the editor is shown for a whole-file lint of `text` (the server's "today" is this machine's, as
+ * here), and batch-too-large after the rest when the payload is over `max`, as for an open document.
+ */
+function expected(uri: string, text: string, max = DEFAULT_MAX_PAYLOAD_BYTES): Diagnostic[] {
+  const whole = text.replace(/^\uFEFF/, '');
+  const { diagnostics } = lint(whole);
+  const tooLarge = payloadDiagnostic(whole, max, firstLineRange(whole));
+  return JSON.parse(JSON.stringify(publishedDiagnostics(tooLarge ? [...diagnostics, tooLarge] : diagnostics, uri))) as Diagnostic[];
+}
+
+/** batch-too-large as `paygate lint` words it for `text` (lint with the maximum). */
+function cliTooLarge(text: string): string | undefined {
+  return lint(text, { maxPayloadBytes: DEFAULT_MAX_PAYLOAD_BYTES }).diagnostics.find((d) => d.code === 'batch-too-large')?.message;
 }
 
 describe('batches checked from disk (paygate/batchOnDisk)', () => {
@@ -100,6 +115,10 @@ describe('batches checked from disk (paygate/batchOnDisk)', () => {
     assert.equal(shown.version, undefined, 'a file the editor does not pass has no version');
     assert.deepEqual(shown.diagnostics, expected(uri, text));
     assert.ok(shown.diagnostics.some((d) => d.code === 'duplicate-order-id' && /already used on row 5001$/.test(String(d.message))));
+    const tooLarge = shown.diagnostics.filter((d) => d.code === 'batch-too-large');
+    assert.equal(tooLarge.length, 1, 'weighed from disk: over the 8 MiB default');
+    assert.equal(tooLarge[0].message, cliTooLarge(text), 'in the words of paygate lint');
+    assert.deepEqual(tooLarge[0].range.start, { line: 0, character: 0 });
 
     // Saved with a fix of two rows and a new mistake: the next check shows the file as it is now.
     const fixed = batchWith(60_000, [7]);
@@ -109,6 +128,13 @@ describe('batches checked from disk (paygate/batchOnDisk)', () => {
     assert.equal(second.problems, 1);
     assert.deepEqual(lastPublished(uri)!.diagnostics, expected(uri, fixed));
     assert.equal(lastPublished(uri)!.diagnostics[0].range.start.line, 8);
+
+    // A larger maximum (another environment): the file is weighed again, and is no longer too large.
+    await client.connection.sendNotification(PAYLOAD_LIMIT_NOTIFICATION, { maxPayloadBytes: 64 * 1024 * 1024 });
+    await checkOf(uri, 2);
+    assert.deepEqual(lastPublished(uri)!.diagnostics, expected(uri, fixed, 64 * 1024 * 1024));
+    assert.ok(!lastPublished(uri)!.diagnostics.some((d) => d.code === 'batch-too-large'));
+    await client.connection.sendNotification(PAYLOAD_LIMIT_NOTIFICATION, { maxPayloadBytes: null });
 
     await notify({ uri, event: 'closed' });
     await roundTrip();

@@ -13,6 +13,7 @@ import { runReport } from '../fixtures/cli/commands';
 import { runSign } from '../fixtures/cli/commands';
 import type { CliContext } from '../../src/cli/context';
 import { testContext } from '../fixtures/cli/context';
+import { ownPayers } from '../fixtures/ledger/payers';
 
 // The CLI against the local gateway over loopback: the command modules run in this process with a
 // captured context; the gateway is a real HTTP server on an ephemeral port with a temporary state dir.
@@ -69,7 +70,8 @@ function file(name: string, text: string): string {
 /** The valid example with its client-orderids replaced, so each test's payments are its own. */
 function batch(tag: string, edit: (row: string) => string = (r) => r): string {
   const [head, ...rows] = validCsv.split('\n');
-  return [head, ...rows.map((r) => (r.trim() === '' ? r : edit(r.replace(/^[A-Z]+-2027-/, `${tag}-`))))].join('\n');
+  // Cards of the batch's own too: the same payers under other ids would be same-payer.
+  return ownPayers([head, ...rows.map((r) => (r.trim() === '' ? r : edit(r.replace(/^[A-Z]+-2027-/, `${tag}-`))))].join('\n'), tag);
 }
 
 before(async () => {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { trustFile } from '../../src/cli/trust';
 import { parseCsv } from '../../src/core/csv/parse';
+import { ownPayers } from '../fixtures/ledger/payers';
 
 // `paygate split` and sending its parts, as a merchant runs them: real `paygate` processes. The parts are
 // written with the header, rows in order (a quoted line break kept inside its row), card numbers never
@@ -108,7 +109,9 @@ function paygate(args: string[], data = 'data', started?: (child: ChildProcess) 
 function bigBatch(name: string, n: number): string {
   const [head, ...rows] = valid.split(/(?<=\r\n)(?=[A-Z]{3}-2027-)/);
   const out = [head];
-  for (let i = 0; i < n; i++) out.push(rows[i % rows.length].replace(/^[A-Z]{3}-2027-\d+/, `SPL-${name}-${i}`));
+  // Each row a payer of its own (a card of its own): rows repeating a card and schedule under other ids
+  // would be same-payer across parts.
+  for (let i = 0; i < n; i++) out.push(ownPayers(rows[i % rows.length].replace(/^[A-Z]{3}-2027-\d+/, `SPL-${name}-${i}`), `${name}-${i}`));
   writeFileSync(join(dir, `${name}.rpcsv`), out.join(''));
   return `${name}.rpcsv`;
 }

@@ -15,6 +15,7 @@ import { testContext } from '../fixtures/cli/context';
 import { Ledger } from '../../src/core/ledger';
 import { trustFile } from '../../src/cli/trust';
 import { PROCESS_MS } from '../fixtures/deadlines';
+import { ownPayers } from '../fixtures/ledger/payers';
 
 // `paygate submit` against a loopback stand-in for the gateway whose answer depends on the endpoint id:
 // one exit code per outcome, "refused before sending" (4) apart from "dropped after sending" (5), the
@@ -135,10 +136,10 @@ async function submit(args: string[]): Promise<{ code: number; out: string; err:
   };
 }
 
-/** The valid example with its client-orderids tagged, so each batch's content is its own. */
+/** The valid example with its client-orderids tagged and cards of its own, so each batch's content and payers are its own. */
 function batch(tag: string): string {
   const [head, ...rows] = validCsv.split('\n');
-  const text = [head, ...rows.map((r) => r.replace(/^[A-Z]+-2027-/, `${tag}-`))].join('\n');
+  const text = ownPayers([head, ...rows.map((r) => r.replace(/^[A-Z]+-2027-/, `${tag}-`))].join('\n'), tag);
   const file = join(dir, `${tag}.rpcsv`);
   writeFileSync(file, text);
   return file;

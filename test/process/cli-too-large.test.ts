@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { trustFile } from '../../src/cli/trust';
 import { PROCESS_MS } from '../fixtures/deadlines';
+import { ownPayers } from '../fixtures/ledger/payers';
 
 // HTTP 413 from something in front of the gateway (issue 37, item 8): a proxy whose body limit is under the
 // environment's maxPayloadBytes answers 413 (text/plain, or nginx's HTML page) after reading the request.
@@ -111,7 +112,8 @@ function paygate(args: string[]): Promise<Run> {
 function bigBatch(name: string, n: number): string {
   const [head, ...rows] = valid.split(/(?<=\r\n)(?=[A-Z]{3}-2027-)/);
   const out = [head];
-  for (let i = 0; i < n; i++) out.push(rows[i % rows.length].replace(/^[A-Z]{3}-2027-\d+/, `TL-${name}-${i}`));
+  // Each row a payer of its own too: rows repeating a card and schedule under other ids would be same-payer across parts.
+  for (let i = 0; i < n; i++) out.push(ownPayers(rows[i % rows.length].replace(/^[A-Z]{3}-2027-\d+/, `TL-${name}-${i}`), `${name}-${i}`));
   writeFileSync(join(dir, `${name}.rpcsv`), out.join(''));
   return `${name}.rpcsv`;
 }

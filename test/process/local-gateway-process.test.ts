@@ -16,6 +16,7 @@ import { loadOrCreateDemoMerchant, readRunningGateway, readStateLock, startLocal
 import { takeClientLease } from '../../src/local-gateway/clients';
 import { batch, formFields, postCreate, tempStateDir } from '../fixtures/local-gateway/helpers';
 import { PROCESS_MS } from '../fixtures/deadlines';
+import { ownPayers } from '../fixtures/ledger/payers';
 
 const root = path.join(__dirname, '..', '..');
 const tsx = pathToFileURL(require.resolve('tsx')).href;
@@ -186,7 +187,9 @@ test('three parallel paygate submit runs without a running gateway: all accepted
     // Three different batches with rows of their own: the same content, or the same rows, three times would
     // be refused twice by the resend guards.
     const valid = fs.readFileSync(path.join(root, 'examples', 'valid.rpcsv'), 'utf8');
-    for (const n of [1, 2, 3]) fs.writeFileSync(path.join(work, `batch${n}.rpcsv`), valid.replace(/-2027-/g, `-2027-${n}-`));
+    // Each batch its own ids and its own cards (payers): the same payers under other ids would be same-payer.
+    for (const n of [1, 2, 3])
+      fs.writeFileSync(path.join(work, `batch${n}.rpcsv`), ownPayers(valid.replace(/-2027-/g, `-2027-${n}-`), `batch${n}`));
     const env = { PAYGATE_STATE_DIR: stateDir, XDG_CONFIG_HOME: path.join(work, 'config'), PAYGATE_DATA_DIR: path.join(work, 'data') };
     const runs = await Promise.all([1, 2, 3].map((n) => paygate(['submit', `batch${n}.rpcsv`, '--format', 'json'], env, work)));
     const ids: string[] = [];

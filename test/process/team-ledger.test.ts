@@ -13,6 +13,7 @@ import { loadOrCreateDemoMerchant } from '../../src/local-gateway/merchant';
 import { testContext } from '../fixtures/cli/context';
 import { PROCESS_MS } from '../fixtures/deadlines';
 import { startCluster, type Cluster } from '../fixtures/postgres/cluster';
+import { ownPayers } from '../fixtures/ledger/payers';
 
 // The team ledger against a real PostgreSQL server (a throwaway cluster): `paygate ledger init` and
 // `status`, two members (two HOMEs, two database roles) sending the same and edited files through one
@@ -59,9 +60,9 @@ async function run(fn: (args: string[], ctx: CliContext) => Promise<number>, arg
 
 const runLint = (args: string[], ctx: CliContext) => runCommand(lintCommand, args, ctx);
 
-/** The example's data rows (each ending with CRLF) with their client-orderids tagged. */
+/** The example's data rows (each ending with CRLF) with their client-orderids tagged and cards of the tag's own (not same-payer). */
 function rows(tag: string): { head: string; rows: string[] } {
-  const [head, ...data] = validCsv.replace(/[A-Z]{3}-2027-/g, `${tag}-`).split(/(?<=\r\n)(?=[A-Z])/);
+  const [head, ...data] = ownPayers(validCsv.replace(/[A-Z]{3}-2027-/g, `${tag}-`), tag).split(/(?<=\r\n)(?=[A-Z])/);
   return { head, rows: data };
 }
 

@@ -47,6 +47,7 @@ const MODEL: Record<Code, 'cell' | 'cross' | 'header' | null> = {
   'already-sent': null,
   'card-data-in-git': null,
   'cvv-after-send': null,
+  'same-payer': null,
   'batch-too-large': null,
 };
 const modelled = (model: 'cell' | 'cross' | 'header') => new Set(Object.values(Codes).filter((c) => MODEL[c] === model) as string[]);

@@ -25,7 +25,7 @@ describe('a trigger for every code', () => {
 
   it('names only the codes that need git or a ledger as outside one file', () => {
     const outside = (Object.keys(TRIGGERS) as Code[]).filter((c) => 'outside' in TRIGGERS[c]);
-    assert.deepEqual(outside.sort(), [Codes.alreadySent, Codes.cardDataInGit, Codes.cvvAfterSend].sort());
+    assert.deepEqual(outside.sort(), [Codes.alreadySent, Codes.cardDataInGit, Codes.cvvAfterSend, Codes.samePayer].sort());
     assert.ok(OUTSIDE_ONE_TEXT.includes(Codes.batchTooLarge));
   });
 

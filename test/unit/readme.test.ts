@@ -83,6 +83,7 @@ test('the rule book codes are exactly the published contract', () => {
     'missing-column',
     'period-interval',
     'required-value',
+    'same-payer',
     'start-date-past',
     'state-required',
     'unknown-column',

@@ -115,6 +115,30 @@ export function createRecurringPaymentsUrl(environment: Environment, paths: Path
   return operationUrl(environment.baseUrl, paths.createRecurringPayments, vars, environment.name, 'baseUrl');
 }
 
+/**
+ * A create URL as the guard compares targets (two environments with the same base URL and endpoint are the
+ * same target): WHATWG URL's reading (scheme and host in lower case, the scheme's default port dropped, dot
+ * segments resolved), the path's trailing slashes dropped. Undefined when it is no URL.
+ */
+export function targetUrl(url: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return undefined;
+  }
+  return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}${u.search}`;
+}
+
+/** An environment's create URL as the guard compares targets (targetUrl); undefined when it cannot be built. */
+export function environmentTargetUrl(environment: Environment, paths: PathTemplates = DEFAULT_PATHS): string | undefined {
+  try {
+    return targetUrl(createRecurringPaymentsUrl(environment, paths));
+  } catch {
+    return undefined;
+  }
+}
+
 export function customReportUrl(environment: Environment, paths: PathTemplates = DEFAULT_PATHS): string {
   const vars = { endpointId: environment.endpointId, endpoint_id: environment.endpointId };
   return operationUrl(environment.reportBaseUrl, paths.customReport, vars, environment.name, 'reportBaseUrl');

@@ -1,11 +1,14 @@
 import type { Batch } from '../rules/batch';
 import { findAlreadySent, type AlreadySentRow } from './alreadySent';
 import type { Ledger } from './ledger';
-import { batchRowKeys, type BatchRowKeys } from './rowKeys';
+import { batchRowKeys, type BatchRowKeys, type RowKey } from './rowKeys';
+import { findSamePayers, type SamePayerRow } from './samePayer';
 import type { LedgerStore, TeamStore } from './store';
+import { LOCAL_ENVIRONMENT, targetUrl } from '../gateway/environments';
 import {
   keyHashes,
   mayHaveCreated,
+  realDir,
   sameTarget,
   type Completion,
   type DamageMark,
@@ -54,6 +57,13 @@ export interface GuardedSendOptions<T> {
    * allowed (the same content: its rows are the ones just allowed).
    */
   confirmRowResend?: (rows: readonly AlreadySentRow[]) => Promise<boolean>;
+  /** Send rows whose card and schedule went to the target under another id (the CLI's --allow-same-payer). */
+  allowSamePayer?: boolean;
+  /**
+   * Asked when rows of the batch have the card and schedule of rows sent to the target under another
+   * client-orderid (samePayer.ts; every one, in file order); true sends anyway. Absent: refuse.
+   */
+  confirmSamePayer?: (rows: readonly SamePayerRow<RowKey>[]) => Promise<boolean>;
   /** Asked after the guard, before anything is recorded (a production confirmation); false: not sent. */
   confirmSend?: () => Promise<boolean>;
   send: () => Promise<T>;
@@ -69,6 +79,8 @@ export type GuardedSendResult<T> =
   | { status: 'duplicate'; earlier: SubmissionRecord }
   /** Rows of the batch were already sent to the target (every one, in file order): not sent. */
   | { status: 'already-sent'; rows: AlreadySentRow[] }
+  /** Rows of the batch have the card and schedule of rows sent to the target under another id: not sent. */
+  | { status: 'same-payer'; rows: SamePayerRow<RowKey>[] }
   | { status: 'not-confirmed' }
   /** Another process recorded the same send first: this one withdrew without sending. */
   | { status: 'raced'; earlier: SubmissionRecord }
@@ -76,19 +88,26 @@ export type GuardedSendResult<T> =
 
 const inFlight = new Set<string>();
 
+/**
+ * The same send in this process: one ledger (a file ledger's directory by its real path: a link to it is
+ * the same ledger), one content, one target (a local gateway's state directory by its real path; another
+ * environment by its create URL, so two names for one gateway are one).
+ */
 function flightKey(ledger: LedgerStore, k: GuardKey): string {
   return JSON.stringify([
-    ledger.kind === 'team' ? ledger.place : ledger.directory,
+    ledger.kind === 'team' ? ledger.place : realDir(ledger.directory),
     k.contentHash,
-    k.environment,
-    k.endpointId,
-    k.localStateDir ?? null,
+    k.localStateDir !== undefined ? [k.environment, k.endpointId, realDir(k.localStateDir)] : (k.url ?? [k.environment, k.endpointId]),
   ]);
 }
 
 export function guardKey(entry: NewSubmission, legacyHashes: readonly string[] = []): GuardKey {
   const key: GuardKey = { contentHash: entry.contentHash, environment: entry.environment, endpointId: entry.endpointId, legacyHashes };
   if (entry.localGateway) key.localStateDir = entry.localGateway.stateDir;
+  else if (entry.environment !== LOCAL_ENVIRONMENT) {
+    const url = targetUrl(entry.endpoint);
+    if (url !== undefined) key.url = url;
+  }
   return key;
 }
 
@@ -177,14 +196,41 @@ async function checkBeforeSending<T>(o: GuardedSendOptions<T>, key: GuardKey): P
   if (!o.batch) return checked;
   checked.rows = batchRowKeys(o.batch, (await o.ledger.secret(true))!);
   // A resend of the same content, once allowed, is not asked about again row by row.
-  if (earlier || o.allowResend === true) return checked;
-  const sent = await findAlreadySent(o.ledger, checked.rows.rows, key);
-  checked.rowsChecked = true;
-  if (sent.length > 0) {
-    if (!(o.confirmRowResend && (await o.confirmRowResend(sent)))) return { status: 'already-sent', rows: sent };
-    for (const row of sent) acknowledged.add(row.earlier.id);
+  const told = new Set<string>();
+  if (!earlier && o.allowResend !== true) {
+    const sent = await findAlreadySent(o.ledger, checked.rows.rows, key);
+    checked.rowsChecked = true;
+    if (sent.length > 0) {
+      if (!(o.confirmRowResend && (await o.confirmRowResend(sent)))) return { status: 'already-sent', rows: sent };
+      for (const row of sent) {
+        acknowledged.add(row.earlier.id);
+        told.add(row.key);
+      }
+    }
   }
-  return checked;
+  return (await samePayerRefusal(o, checked.rows, key, told, acknowledged)) ?? checked;
+}
+
+/**
+ * The same payer under another id (samePayer.ts), after the resend guards: rows a person already chose to
+ * send again under their own id, and submissions they chose to send again, are not asked about twice.
+ */
+async function samePayerRefusal<T>(
+  o: GuardedSendOptions<T>,
+  rows: BatchRowKeys,
+  key: GuardKey,
+  told: ReadonlySet<string>,
+  acknowledged: ReadonlySet<string>,
+): Promise<GuardedSendResult<T> | undefined> {
+  if (o.allowSamePayer === true) return undefined;
+  const found = await findSamePayers(
+    o.ledger,
+    rows.rows.filter((r) => !told.has(r.key)),
+    key,
+    acknowledged,
+  );
+  if (found.length === 0 || (o.confirmSamePayer && (await o.confirmSamePayer(found)))) return undefined;
+  return { status: 'same-payer', rows: found };
 }
 
 /**

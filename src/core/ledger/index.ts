@@ -8,6 +8,7 @@ export * from './ledgerFs';
 export * from './words';
 export * from './entry';
 export * from './alreadySent';
+export * from './samePayer';
 export * from './rowKeys';
 export * from './batchDiff';
 export * from './fileDiff';

@@ -7,7 +7,8 @@ import { GUARD_DIR, LedgerIndex, OLD_INDEX_DIR } from './ledgerIndex';
 import { batchHashes, BATCHES_DIR, readBatchRows, recordBatchRows } from './batchRows';
 import { guardView, recordsOfRows, type GuardSources } from './guardView';
 import { newestRecord, recentRecords } from './recent';
-import { withGatewayKeys, type BatchRowKeys } from './rowKeys';
+import { gatewayKeyOfOldRow, withGatewayKeys, type BatchRowKeys } from './rowKeys';
+import { payerKey, withPayerKeys, type PayerRecord } from './samePayer';
 import { LedgerSecret } from './secret';
 import { Appender, damageMark, LEDGER_FILE, ledgerFiles, readLedgerFile, stamp, type FileRead } from './files';
 import {
@@ -191,6 +192,37 @@ export class Ledger {
     return recordsOfRows(this.sources, keys);
   }
 
+  /**
+   * The earlier sent rows with each of `fingerprints` (card and schedule: samePayer.ts), every target and
+   * outcome, each with a submission that held it: the index's payer entries name the contents, their
+   * row records (batches/) the rows. Fingerprints no submission held are absent.
+   */
+  async recordsOfPayers(fingerprints: ReadonlySet<string>): Promise<Map<string, PayerRecord[]>> {
+    const out = new Map<string, PayerRecord[]>();
+    if (fingerprints.size === 0) return out;
+    const byKey = await this.recordsOfRows(new Set([...fingerprints].map(payerKey)));
+    const byHash = new Map<string, Map<string, SubmissionRecord>>();
+    for (const records of byKey.values())
+      for (const r of records) {
+        let ofHash = byHash.get(r.contentHash);
+        if (!ofHash) byHash.set(r.contentHash, (ofHash = new Map()));
+        ofHash.set(r.id, r);
+      }
+    for (const [hash, records] of byHash) {
+      const rows = await this.batchRows(hash);
+      if (!rows) continue;
+      this.key ??= await this.secret(false);
+      for (const row of rows.rows) {
+        if (!fingerprints.has(row.fingerprint)) continue;
+        const key = (this.key && gatewayKeyOfOldRow(this.key, row)) ?? row.key;
+        let list = out.get(row.fingerprint);
+        if (!list) out.set(row.fingerprint, (list = []));
+        for (const record of records.values()) list.push({ key, orderId: row.orderId, record });
+      }
+    }
+    return out;
+  }
+
   /** The ledger's key for row keys; `create` makes it when missing (a send), else undefined (a reader). */
   async secret(create: boolean): Promise<LedgerSecret | undefined> {
     return create ? LedgerSecret.readOrCreate(this.fs, this.directory) : LedgerSecret.read(this.fs, this.directory);
@@ -215,13 +247,13 @@ export class Ledger {
    * A batch's rows as the guard's index keys them: each by its row key and, for a row an older version
    * keyed by its cell as written (`GYM-0001 `), by its gateway key too (rowKeys.ts), so every index built
    * from the batches (a rebuild, which a ledger of an earlier version gets once) finds it by the id as the
-   * gateway reads it.
+   * gateway reads it; and once per distinct card and schedule by its payer key (samePayer.ts).
    */
   private async indexedRows(contentHash: string): Promise<BatchRowKeys | undefined> {
     const rows = await this.batchRows(contentHash);
     // The key never changes once made: read once per instance.
     this.key ??= rows && (await this.secret(false));
-    return rows && this.key ? withGatewayKeys(rows, this.key) : rows;
+    return rows && withPayerKeys(this.key ? withGatewayKeys(rows, this.key) : rows);
   }
 
   /** Seals the ledger's newest lines (a send's) into the guard's index (after a send; best effort). */

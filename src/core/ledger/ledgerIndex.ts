@@ -81,7 +81,8 @@ export interface Watermark {
 }
 
 export interface Manifest {
-  v: 2;
+  /** 3 since the payer entries (samePayer.ts): an index of version 2 lacks them and is rebuilt. */
+  v: 3;
   gen: string;
   ledger: Watermark;
   /** Per file of the generation (relative path): the bytes vouched for and their checksum. */
@@ -425,7 +426,7 @@ export class LedgerIndex {
       const bytes = await this.fs.readFile(path.join(dir, rel));
       files[rel] = [bytes.length, checksum(bytes)];
     });
-    await this.writeManifest({ v: 2, gen, ledger: w, files, pending: `rows-pending-${randomUUID()}.txt`, pendingEntries: 0 });
+    await this.writeManifest({ v: 3, gen, ledger: w, files, pending: `rows-pending-${randomUUID()}.txt`, pendingEntries: 0 });
     for (const name of await this.fs.readdir(this.directory).catch(() => [] as string[]))
       if ((name.startsWith('g-') && name !== gen) || LEGACY.includes(name) || name.startsWith('rows-pending'))
         await this.fs.removeTree(path.join(this.directory, name)).catch(() => undefined);
@@ -572,7 +573,7 @@ function parseManifest(text: string): Manifest | undefined {
   if (checksum(Buffer.from(body, 'utf8')) !== text.slice(0, nl)) return undefined;
   try {
     const m = JSON.parse(body) as Partial<Manifest>;
-    if (m.v !== 2 || typeof m.gen !== 'string' || !/^g-[0-9a-f-]{36}$/.test(m.gen) || typeof m.files !== 'object' || !m.ledger)
+    if (m.v !== 3 || typeof m.gen !== 'string' || !/^g-[0-9a-f-]{36}$/.test(m.gen) || typeof m.files !== 'object' || !m.ledger)
       return undefined;
     if (typeof m.pending !== 'string' || !/^rows-pending-[0-9a-f-]{36}\.txt$/.test(m.pending)) return undefined;
     return m as Manifest;

@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { maskText } from '../output';
 import { recordedFacts, type LedgerOutcomeName } from '../gateway/outcomes';
+import { LOCAL_ENVIRONMENT, targetUrl } from '../gateway/environments';
 import type { LedgerFs } from './ledgerFs';
 
 // What the submission ledger holds and how its lines fold into records. A record names a create by its
@@ -210,6 +211,11 @@ export interface Target {
   endpointId: string;
   /** A local gateway's state directory: another local gateway holds other payments. */
   localStateDir?: string;
+  /**
+   * The create URL (base URL and endpoint id), read by `targetUrl`: another environment with the same one
+   * is the same target. Absent for a local gateway (known by its state directory, not its port).
+   */
+  url?: string;
 }
 
 /** What the resend guard compares: the content (today's hash, or one an older version recorded) and the target. */
@@ -219,12 +225,31 @@ export interface GuardKey extends Target {
   legacyHashes?: readonly string[];
 }
 
-export function atTarget(r: Pick<SubmissionRecord, 'environment' | 'endpointId' | 'localGateway'>, target: Target): boolean {
-  return (
+export function atTarget(r: Pick<SubmissionRecord, 'environment' | 'endpointId' | 'localGateway' | 'endpoint'>, target: Target): boolean {
+  if (
     r.environment === target.environment &&
     r.endpointId === target.endpointId &&
     sameLocalGateway(r.localGateway?.stateDir, target.localStateDir)
-  );
+  )
+    return true;
+  // Two names for one gateway and endpoint (the same base URL and endpoint id, as URLs read): one target.
+  // Never a local gateway's (known by its state directory: its port changes with every start).
+  return target.url !== undefined && !isLocal(r) && recordUrl(r.endpoint) === target.url;
+}
+
+const isLocal = (r: Pick<SubmissionRecord, 'environment' | 'localGateway'>) =>
+  r.environment === LOCAL_ENVIRONMENT || r.localGateway !== undefined;
+
+const recordUrls = new Map<string, string | undefined>();
+
+/** A record's create URL as targetUrl reads it (cached: the guard compares every record's, and few differ). */
+function recordUrl(endpoint: string | undefined): string | undefined {
+  if (endpoint === undefined) return undefined;
+  if (!recordUrls.has(endpoint)) {
+    if (recordUrls.size > 1000) recordUrls.clear();
+    recordUrls.set(endpoint, targetUrl(endpoint));
+  }
+  return recordUrls.get(endpoint);
 }
 
 /** The hashes a guard key names: today's first. */

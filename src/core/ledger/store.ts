@@ -1,6 +1,7 @@
 import type { Ledger } from './ledger';
 import type { Completion, GuardKey, LedgerReading, NewSubmission, SubmissionRecord } from './records';
 import type { BatchRowKeys } from './rowKeys';
+import type { PayerRecord } from './samePayer';
 import type { LedgerSecret } from './secret';
 
 // The ledger's two stores behind one interface: the file ledger (ledger.ts, the default: one person, one
@@ -34,6 +35,8 @@ export interface TeamStore {
   secret(create: boolean): Promise<LedgerSecret | undefined>;
   guardView(key: GuardKey, shardOnly?: boolean): Promise<LedgerReading>;
   recordsOfRows(keys: ReadonlySet<string>): Promise<Map<string, SubmissionRecord[]>>;
+  /** The earlier sent rows with each fingerprint (card and schedule), every target and outcome (samePayer.ts). */
+  recordsOfPayers(fingerprints: ReadonlySet<string>): Promise<Map<string, PayerRecord[]>>;
   batchRows(contentHash: string): Promise<BatchRowKeys | undefined>;
   recent(limit: number): Promise<SubmissionRecord[]>;
   newest(wanted: (r: SubmissionRecord) => boolean): Promise<SubmissionRecord | undefined>;

@@ -1,5 +1,7 @@
 import { recordedFacts } from '../gateway/outcomes';
+import { maskText } from '../output';
 import type { AlreadySentRow } from './alreadySent';
+import type { PayerRef, SamePayerRow } from './samePayer';
 import type { DamageMark, LocalGatewayRef, SubmissionRecord } from './records';
 
 // What every face says about the ledger's findings (a damaged ledger, rows already sent) and about the local
@@ -65,6 +67,29 @@ export const LISTED_ROWS = 20;
 export function alreadySentLines(file: string, rows: readonly AlreadySentRow[], max = LISTED_ROWS): string[] {
   const lines = rows.slice(0, max).map((row) => `${file}:${row.line}: ${alreadySentMessage(row)}`);
   if (rows.length > max) lines.push(`… and ${rows.length - max} more already-sent row${rows.length - max === 1 ? '' : 's'}`);
+  return lines;
+}
+
+/** A file's name without its folders (a URI's last segment too). */
+const fileName = (file: string) => file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+
+/**
+ * One row of the same payer under another id, as the diagnostic, the refusal and the editor's question say
+ * it: the earlier id (masked), when, and which submission (its file, serial-number and outcome).
+ */
+export function samePayerMessage(row: Pick<SamePayerRow, 'earlier' | 'earlierOrderId'>): string {
+  const r = row.earlier;
+  return (
+    `the same card and schedule were already sent${sentBy(r)} on ${sentAt(r)} to ${r.environment}, endpoint ${r.endpointId}, ` +
+    `under client-orderid ${shownId(maskText(row.earlierOrderId))} (submission of ${shownId(maskText(fileName(r.file)))}, ${serialText(r)}, ` +
+    `${submissionState(r)}): to the gateway this is another id, so the same payer would be charged twice`
+  );
+}
+
+/** The refusal's list of same-payer rows: `file:line: message` for the first LISTED_ROWS, then how many more. */
+export function samePayerLines(file: string, rows: readonly SamePayerRow<PayerRef & { line: number }>[], max = LISTED_ROWS): string[] {
+  const lines = rows.slice(0, max).map((row) => `${file}:${row.ref.line}: same-payer: ${samePayerMessage(row)}`);
+  if (rows.length > max) lines.push(`… and ${rows.length - max} more same-payer row${rows.length - max === 1 ? '' : 's'}`);
   return lines;
 }
 

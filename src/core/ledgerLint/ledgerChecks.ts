@@ -2,8 +2,11 @@ import { batchContentHash, legacyContentHashes } from '../csv/canonical';
 import {
   alreadySentMessage,
   alreadySentOf,
+  findSamePayers,
+  payerRefs,
   refsOf,
   rowRefs,
+  samePayerMessage,
   type LedgerStore,
   type OrderIdAt,
   type SubmissionRecord,
@@ -17,6 +20,8 @@ import type { LintDiagnostic } from '../rules/types';
 // The two rules that read the submission ledger, the same for `paygate lint` and the language server: the
 // linter itself stays pure (text in, problems out), and a face with a ledger adds these.
 // - `already-sent` (error) on the client-orderid cell of a row already sent to the active target.
+// - `same-payer` (warning) on the client-orderid cell of a row whose card and schedule went to the active
+//   target under another id (samePayer.ts); a row already sent under its own id is told that alone.
 // - `cvv-after-send` (warning) on each non-empty cvv2 cell of a batch whose content the ledger records as
 //   accepted (anywhere): PCI DSS 3.3.1.2 forbids keeping the CVV once the payment is authorised.
 
@@ -37,6 +42,8 @@ export interface LedgerFindings {
   diagnostics: LintDiagnostic[];
   /** Already-sent rows not listed (beyond `max`). */
   omitted: number;
+  /** Same-payer rows not listed (beyond `max`). */
+  omittedWarnings: number;
 }
 
 /**
@@ -48,6 +55,7 @@ export interface LedgerFindings {
 export async function ledgerDiagnostics(ledger: LedgerStore, batch: Batch, options: LedgerCheckOptions = {}): Promise<LedgerFindings> {
   const diagnostics: LintDiagnostic[] = [];
   let omitted = 0;
+  let omittedWarnings = 0;
   const secret = await ledger.secret(false);
   let accepted: Set<string> | undefined;
   if (secret) {
@@ -73,10 +81,28 @@ export async function ledgerDiagnostics(ledger: LedgerStore, batch: Batch, optio
         fixes: [],
       });
     }
+    if (options.target) {
+      const told = new Set(sent.map((row) => row.ref.start));
+      const payers = payerRefs(batch, secret).filter((r) => !told.has(r.start));
+      for (const row of await findSamePayers(ledger, payers, options.target)) {
+        if (diagnostics.length >= max) {
+          omittedWarnings++;
+          continue;
+        }
+        diagnostics.push({
+          code: Codes.samePayer,
+          severity: CodeInfo[Codes.samePayer].severity,
+          message: samePayerMessage(row),
+          range: index.range(row.ref.start, row.ref.end),
+          columnName: 'client-orderid',
+          fixes: [],
+        });
+      }
+    }
   }
   if ((accepted === undefined || accepted.size > 0) && (await acceptedContent(ledger, batch, options.raw, accepted)))
     for (const d of cvvAfterSend(batch)) diagnostics.push(d);
-  return { diagnostics, omitted };
+  return { diagnostics, omitted, omittedWarnings };
 }
 
 /** The contents of accepted submissions that held every one of the rows: the only ones this batch can be. */

@@ -27,6 +27,7 @@ export const Codes = {
   startDatePast: 'start-date-past',
   duplicateOrderId: 'duplicate-order-id',
   idWhitespace: 'id-whitespace',
+  samePayer: 'same-payer',
   cardDataInGit: 'card-data-in-git',
   cvvAfterSend: 'cvv-after-send',
   batchTooLarge: 'batch-too-large',
@@ -81,6 +82,11 @@ export const CodeInfo: Record<Code, { severity: Severity; where: string; when: s
     severity: 'warning',
     where: 'cell (client-orderid)',
     when: "whitespace around the id, or a byte order mark or another invisible character (zero-width space, word joiner, soft hyphen) anywhere in it: the gateway reads the id without them (trimmed, NFC), our own tools and the merchant's systems may not",
+  },
+  'same-payer': {
+    severity: 'warning',
+    where: 'cell (client-orderid)',
+    when: "the row's card number and schedule (the ledger's keyed fingerprint) were already sent to the active target under another client-orderid (as the gateway reads it), in a submission that may have created payments: the same payer charged twice. The message names that id (masked), when and which submission. `paygate submit` refuses without `--allow-same-payer`; the editor asks. Only where a ledger is present",
   },
   'callback-port': {
     severity: 'warning',

@@ -25,7 +25,12 @@ export function payloadLengthProblem(length: number, maxPayloadBytes: number): s
 
 /** The warning on `headerRange` when the payload of `text` is longer than `maxPayloadBytes`; else undefined. */
 export function payloadDiagnostic(text: string, maxPayloadBytes: number, headerRange: Range): LintDiagnostic | undefined {
-  const message = payloadProblem(text, maxPayloadBytes);
+  return payloadLengthDiagnostic(payloadLength(text), maxPayloadBytes, headerRange);
+}
+
+/** The warning on `headerRange` for a payload of `length` bytes (a batch weighed in pieces, from disk); else undefined. */
+export function payloadLengthDiagnostic(length: number, maxPayloadBytes: number, headerRange: Range): LintDiagnostic | undefined {
+  const message = payloadLengthProblem(length, maxPayloadBytes);
   if (message === undefined) return undefined;
   return {
     code: Codes.batchTooLarge,

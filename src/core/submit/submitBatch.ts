@@ -4,6 +4,8 @@ import { prepareSubmission, type PreparedSubmission, type SubmissionRefusal } fr
 import { answerIds, completionFor, type AnswerIds } from '../ledger/fromOutcome';
 import { submissionEntry } from '../ledger/entry';
 import type { AlreadySentRow } from '../ledger/alreadySent';
+import type { RowKey } from '../ledger/rowKeys';
+import type { SamePayerRow } from '../ledger/samePayer';
 import { guardedSend, type GuardedSendResult, type ResendBlocker } from '../ledger/guard';
 import type { LedgerStore } from '../ledger/store';
 import { checkApprovals } from '../ledger/approvals';
@@ -54,6 +56,10 @@ export interface SubmitFace<T extends SubmitTarget, R> {
   confirmResend?: (blocker: ResendBlocker, target: T) => Promise<boolean>;
   /** Asked when rows of the batch were already sent to the target (every one, in file order); absent: refuse. */
   confirmRowResend?: (rows: readonly AlreadySentRow[], target: T) => Promise<boolean>;
+  /** Send rows of the same card and schedule sent to the target under another id (the CLI's --allow-same-payer). */
+  allowSamePayer?: boolean;
+  /** Asked when rows of the batch are the same payer as rows sent under another id; absent: refuse. */
+  confirmSamePayer?: (rows: readonly SamePayerRow<RowKey>[], target: T) => Promise<boolean>;
   confirmSend?: (target: T, prepared: PreparedSubmission) => Promise<boolean>;
   /** The one POST. */
   send: (target: T, prepared: PreparedSubmission) => PromiseLike<GatewayOutcome>;
@@ -176,6 +182,10 @@ async function sendToTarget<T extends SubmitTarget, R>(
       ...(face.keepAccepted ? { keepAccepted: true } : {}),
       ...(face.confirmResend ? { confirmResend: (b: ResendBlocker) => face.confirmResend!(b, target) } : {}),
       ...(face.confirmRowResend ? { confirmRowResend: (rows: readonly AlreadySentRow[]) => face.confirmRowResend!(rows, target) } : {}),
+      ...(face.allowSamePayer ? { allowSamePayer: true } : {}),
+      ...(face.confirmSamePayer
+        ? { confirmSamePayer: (rows: readonly SamePayerRow<RowKey>[]) => face.confirmSamePayer!(rows, target) }
+        : {}),
       ...(face.confirmSend ? { confirmSend: () => face.confirmSend!(target, prepared) } : {}),
       send: () => {
         submittedAt = new Date().toISOString();

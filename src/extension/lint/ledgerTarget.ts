@@ -1,11 +1,11 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { LOCAL_ENVIRONMENT } from '../../core/gateway/environments';
+import { environmentTargetUrl, LOCAL_ENVIRONMENT } from '../../core/gateway/environments';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../core/payload';
 import { demoEndpointId } from '../../local-gateway/merchant';
 import { LEDGER_TARGET_NOTIFICATION, PAYLOAD_LIMIT_NOTIFICATION, type LedgerTarget, type PayloadLimit } from '../../shared/lintProtocol';
-import { activeEnvironmentName, configuredEnvironment } from '../environments/settings';
+import { activeEnvironmentName, configuredEnvironment, pathTemplates } from '../environments/settings';
 import { configuredLedgerDirectory, LEDGER_DIRECTORY_SETTING } from '../ledgerDirectory';
 import { log } from '../log';
 
@@ -20,16 +20,22 @@ import { log } from '../log';
 function currentTarget(localStateDir: () => string): LedgerTarget | undefined {
   const environment = activeEnvironmentName();
   let endpointId: string | undefined;
-  let local: { localStateDir: string } | undefined;
+  let where: { localStateDir: string } | { url: string } | undefined;
   if (environment === LOCAL_ENVIRONMENT) {
     try {
-      local = { localStateDir: localStateDir() };
-      endpointId = demoEndpointId(local.localStateDir);
+      where = { localStateDir: localStateDir() };
+      endpointId = demoEndpointId(where.localStateDir);
     } catch (err) {
       log().debug(`Ledger target: the local gateway's merchant could not be read: ${String(err)}`);
     }
-  } else endpointId = configuredEnvironment(environment)?.endpointId;
-  return endpointId === undefined ? undefined : { directory: configuredLedgerDirectory(), environment, endpointId, ...local };
+  } else {
+    const found = configuredEnvironment(environment);
+    endpointId = found?.endpointId;
+    // Another environment with the same base URL and endpoint id is the same target.
+    const url = found && environmentTargetUrl(found, pathTemplates());
+    if (url !== undefined) where = { url };
+  }
+  return endpointId === undefined ? undefined : { directory: configuredLedgerDirectory(), environment, endpointId, ...where };
 }
 
 /** The active environment's maximum payload (batch-too-large); the local gateway's when it names none. */

@@ -2,16 +2,20 @@ import * as vscode from 'vscode';
 import {
   alreadySentMessage,
   damageText,
+  samePayerMessage,
   sentAt,
   serialText,
   submissionState,
   type AlreadySentRow,
   type ResendBlocker,
+  type RowKey,
+  type SamePayerRow,
 } from '../../core/ledger';
 import { showWarning } from '../say';
 
 // The questions a submit asks before sending again, each with one way to say yes: the same content sent
-// before (or a damaged ledger that may hide such a send), and rows already sent in other batches.
+// before (or a damaged ledger that may hide such a send), rows already sent in other batches, and rows of
+// a payer already sent under another id.
 
 /**
  * The resend question, with one way to say no. A modal message always adds its own Cancel, and VS Code
@@ -84,4 +88,22 @@ export async function askRowsAgain(rows: readonly AlreadySentRow[], name: string
   });
   if (choice === send) return 'send';
   return choice === move ? 'move' : 'dont-send';
+}
+
+/**
+ * The same payer under another id: a modal naming, for the first rows, the earlier id (masked, as the
+ * ledger keeps it), when and which submission. "Don't Send" comes first (the focused button), Escape and
+ * the modal's own Cancel also answer no; only "Send Anyway" sends.
+ */
+export async function askSamePayer(rows: readonly SamePayerRow<RowKey>[], name: string, envName: string): Promise<boolean> {
+  const n = rows.length;
+  const listed = rows.slice(0, 5).map((r) => `line ${r.ref.line}: ${samePayerMessage(r)}`);
+  if (n > 5) listed.push(`… and ${n - 5} more`);
+  const choice = await showWarning(
+    `${n} row${n === 1 ? ' of ' + name + ' has' : 's of ' + name + ' have'} the card and schedule of a row already sent to ${envName} under another client-orderid. Send anyway? The same payer${n === 1 ? '' : 's'} would be charged again.`,
+    { modal: true, detail: listed.join('\n') },
+    { title: "Don't Send" },
+    { title: 'Send Anyway' },
+  );
+  return choice?.title === 'Send Anyway';
 }

@@ -14,6 +14,9 @@ import {
 } from '../records';
 import type { Approval } from '../store';
 import type { BatchRowKeys } from '../rowKeys';
+import type { PayerRecord } from '../samePayer';
+import { payerRecords, PAYERS_QUERY, type PayerRow } from './payers';
+import { COLUMNS, recordOf, type Row } from './rows';
 import type { LedgerSecret } from '../secret';
 import type { Claim, TeamStore } from '../store';
 import { ledgerPool, ledgerTimeoutMs, redactedUrl, type Env } from './connect';
@@ -41,29 +44,6 @@ export class TeamLedgerError extends Error {
 /** A target as one text: the claims' key beside the content hash or the row key. */
 export function targetText(t: Target): string {
   return JSON.stringify([t.environment, t.endpointId, t.localStateDir ?? null]);
-}
-
-interface Row {
-  id: string;
-  seq: string;
-  state: 'sending' | 'done';
-  role: string;
-  host: string;
-  face: string;
-  completed_at: Date | null;
-  record: Omit<SubmissionRecord, 'seq' | 'state' | 'role'>;
-}
-
-const COLUMNS = 's.id, s.seq, s.state, s.role, s.host, s.face, s.completed_at, s.record';
-
-function recordOf(r: Row): SubmissionRecord {
-  return {
-    ...r.record,
-    state: r.state,
-    role: r.role,
-    seq: Number(r.seq),
-    ...(r.completed_at ? { completedAt: r.completed_at.toISOString() } : {}),
-  };
 }
 
 /** What a pg error means for a person: the server, the password, a permission, a timeout. */
@@ -232,6 +212,14 @@ export class TeamLedger implements TeamStore {
       out.set(r.row_key, list);
     }
     return out;
+  }
+
+  /** The earlier sent rows with each fingerprint (samePayer.ts; payers.ts says how and at what cost). */
+  async recordsOfPayers(fingerprints: ReadonlySet<string>): Promise<Map<string, PayerRecord[]>> {
+    if (fingerprints.size === 0) return new Map();
+    await this.ready(true);
+    const rows = await this.tx(async (c) => (await c.query<PayerRow>(PAYERS_QUERY, [[...fingerprints]])).rows);
+    return payerRecords(rows);
   }
 
   async batchRows(contentHash: string): Promise<BatchRowKeys | undefined> {

@@ -1,0 +1,105 @@
+import { approvalsText } from '../../core/ledger/approvals';
+import { alreadySentLines, LedgerWriteError, samePayerLines, storePlace, type LedgerStore, type SubmissionRecord } from '../../core/ledger';
+import type { SubmitResult } from '../../core/submit/submitBatch';
+import type { CliContext } from '../context';
+import { displayPosition } from '../io';
+import { damageText, describeEarlier } from '../ledger';
+import { EXIT, exitCodeFor, field, inputError, jsonLine, outcomeJson, outcomeText } from '../output';
+import { allowResendFor, resendRefusal, rowsRefusal, samePayerRefusal } from './refusals';
+import { UsageError, whatIsSent, type CliTarget, type PartsRun, type SubmitOptions } from './types';
+
+// What the terminal says of how a submit ended, and the exit code.
+
+/** What the terminal says of how a submit ended, and the exit code. */
+export function reportResult(
+  result: SubmitResult<CliTarget, string>,
+  name: string,
+  ledger: LedgerStore,
+  o: SubmitOptions,
+  ctx: CliContext,
+  parts?: PartsRun,
+): number {
+  const usage = (message: string) => inputError(ctx, 'paygate submit', message);
+  switch (result.status) {
+    case 'refused':
+      return refusedBeforeSending(result, name, ctx);
+    case 'no-target':
+      return usage(result.refusal);
+    case 'failed':
+      return failedBeforeSending(result.error, ledger, ctx);
+    case 'in-flight':
+      return usage(`${name} is already being sent; nothing was sent`);
+    case 'damaged':
+      ctx.stderr(`paygate submit: ${damageText(result.damage, ledger)}\n`);
+      return usage(
+        `${name} may have been sent before (the ledger's record of it may be in the damaged part); nothing was sent. ` +
+          `Check in the gateway whether the payments exist; if you are sure they do not, pass ${allowResendFor(name, parts)}.`,
+      );
+    case 'duplicate':
+      // A part of a run whose content was accepted at the target before: skipped, not refused.
+      if (parts && result.earlier.outcome === 'accepted') return skipAccepted(ctx, o, name, result.earlier, parts);
+      return usage(resendRefusal(name, result.target.environment.name, result.target.environment.endpointId, result.earlier, parts));
+    case 'raced':
+      return usage(resendRefusal(name, result.target.environment.name, result.target.environment.endpointId, result.earlier, parts));
+    case 'already-sent':
+      for (const line of alreadySentLines(name, result.rows)) ctx.stderr(`${field(line)}\n`);
+      return usage(rowsRefusal(name, result.target.environment.name, result.target.environment.endpointId, result.rows, parts));
+    case 'same-payer':
+      for (const line of samePayerLines(name, result.rows)) ctx.stderr(`${field(line)}\n`);
+      return usage(samePayerRefusal(name, result.target.environment.name, result.target.environment.endpointId, result.rows.length));
+    case 'not-confirmed':
+      return usage('not sent');
+    case 'sent':
+      if (result.recordError)
+        ctx.stderr(
+          `paygate submit: the answer could not be recorded in ${storePlace(ledger)} (${result.recordError}); the record stays "sending"\n`,
+        );
+      if (parts && result.outcome.outcome === 'accepted') parts.sent++;
+      if (o.format === 'json')
+        ctx.stdout(jsonLine({ ...(parts ? { file: name } : {}), ...outcomeJson(result.outcome), submission: result.record.id }));
+      else ctx.stdout(outcomeText(result.outcome, whatIsSent(name, result.prepared.rowCount, result.target)));
+      if (result.approvals && o.format === 'text') ctx.stdout(`Approved by ${field(approvalsText(result.approvals))}\n`);
+      return exitCodeFor(result.outcome);
+  }
+}
+
+/** Lint errors (each with its place), no rows, an invalid environment or a silent local gateway: nothing sent. */
+function refusedBeforeSending(
+  result: Extract<SubmitResult<CliTarget, string>, { status: 'refused' }>,
+  name: string,
+  ctx: CliContext,
+): number {
+  const { prepared } = result;
+  if (result.reason === 'local-gateway-failed') {
+    ctx.stderr(`paygate submit: ${field(result.message)}; nothing was sent\n`);
+    return EXIT.transport;
+  }
+  for (const d of prepared.errors) {
+    const p = displayPosition(d.range.start, prepared.lint.batch.csv.bom);
+    ctx.stderr(`${name}:${p.line}:${p.column}: error ${d.code} ${field(d.message)}\n`);
+  }
+  const hint = prepared.errors.length > 0 ? " (see 'paygate lint', 'paygate fix')" : '';
+  return inputError(ctx, 'paygate submit', `${result.message}${hint}`);
+}
+
+/** A prompt that could not be asked, or a ledger that could not be read or written whole: nothing was sent. */
+function failedBeforeSending(error: unknown, ledger: LedgerStore, ctx: CliContext): number {
+  if (error instanceof UsageError) return inputError(ctx, 'paygate submit', error.message);
+  if (ledger.kind === 'team')
+    // Fail closed: the team ledger decides, so without it nothing goes out (and the file ledger is not asked instead).
+    return inputError(
+      ctx,
+      'paygate submit',
+      `nothing was sent: ${(error as Error).message}. Check the server and --ledger / $PAYGATE_LEDGER_URL ('paygate ledger status' tries it), then submit again`,
+    );
+  const reason = error instanceof LedgerWriteError ? error.reason : (error as Error).message;
+  return inputError(ctx, 'paygate submit', `nothing was sent: the submission ledger ${ledger.filePath} could not be used (${reason})`);
+}
+
+/** A part whose content was accepted at the target before: said, counted, not sent. */
+function skipAccepted(ctx: CliContext, o: SubmitOptions, name: string, earlier: SubmissionRecord, parts: PartsRun): number {
+  parts.skipped++;
+  if (o.format === 'json') ctx.stdout(jsonLine({ file: name, skipped: 'already-accepted', submission: earlier.id }));
+  else ctx.stdout(`${field(name)}: already accepted (${field(describeEarlier(earlier))}); skipped\n`);
+  return 0;
+}
