@@ -59,7 +59,8 @@ const builds = [
   },
   { ...common, entryPoints: { 'first-screen': 'src/extension/firstScreen.ts' }, outdir: 'dist', ...node, external: ['vscode'] },
   { ...common, entryPoints: { 'language-client': 'src/extension/lint/client.ts' }, outdir: 'dist', ...node, external: ['vscode'] },
-  { ...common, entryPoints: { features: 'src/extension/features.ts' }, outdir: 'dist', ...node, external: ['vscode'] },
+  // The features carry node-postgres for the team ledger (paygate.ledger.url); its native binding is never loaded.
+  { ...common, entryPoints: { features: 'src/extension/features.ts' }, outdir: 'dist', ...node, external: ['vscode', 'pg-native'] },
   // The CLI is a plain Node program with a shebang so `npm link` / `npx paygate` work. Three files: dist/cli.js
   // runs `paygate lint` on its own (src/cli/lintLaunch.ts) and loads dist/cli-program.js (src/cli/launch.ts,
   // every command) for anything else, so lint never compiles the other commands' code; dist/cli-ledger.js is
@@ -76,7 +77,8 @@ const builds = [
   },
   // The language server runs in its own process: started by the extension over node IPC, by
   // `paygate lsp --stdio` (which bundles it too) or by any editor with `node dist/language-server.js --stdio`.
-  { ...common, entryPoints: { 'language-server': 'src/language-server/main.ts' }, outdir: 'dist', ...node },
+  // It reads the team ledger too (already-sent), so it carries node-postgres like the CLI.
+  { ...common, entryPoints: { 'language-server': 'src/language-server/main.ts' }, outdir: 'dist', ...node, external: ['pg-native'] },
   // Integration tests run inside the extension host, next to the extension.
   {
     ...common,

@@ -9,7 +9,7 @@ import {
   type LedgerStore,
   type SubmissionRecord,
 } from '../core/ledger';
-import { LEDGER_URL_ENV, parseLedgerUrl } from '../core/ledger/team/connect';
+import { LEDGER_URL_ENV, parseLedgerUrl } from '../core/ledger/team/url';
 import { KEY_FILE_ENV, readTeamKey } from '../core/ledger/team/key';
 import { TeamLedger } from '../core/ledger/team/teamLedger';
 import type { CliContext } from './context';

@@ -3,9 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { LEDGER_FILE } from '../core/ledger/files';
 import { ledgerDirectory } from '../core/ledger/location';
-
-/** $PAYGATE_LEDGER_URL (core/ledger/team/connect.ts says it too; this file must not load the team ledger's client). */
-const LEDGER_URL_ENV = 'PAYGATE_LEDGER_URL';
+import { LEDGER_URL_ENV } from '../core/ledger/team/url';
 import type { CliContext } from './context';
 
 // Where the CLI's ledger is, without loading the ledger: `paygate lint` asks whether there is one before

@@ -14,7 +14,7 @@ function asUri(v: unknown): vscode.Uri | undefined {
 
 /**
  * The first Uri-like argument, else the active editor's document, else the active tab's file (a batch
- * over 50 MB has a tab but no editor an extension can see: lint/bigBatch.ts).
+ * over 50 MB has a tab but no editor an extension can see: bigBatch.ts).
  */
 export function uriArg(args: CommandArgs): vscode.Uri | undefined {
   for (const a of args) {

@@ -7,7 +7,8 @@ import {
 } from 'vscode-languageserver';
 import { fileOfUri } from '../core/git';
 import { freeTagNumber, taggedName } from '../core/freeName';
-import { Ledger } from '../core/ledger';
+import { Ledger, type LedgerStore } from '../core/ledger';
+import { errorMessage } from '../core/errorMessage';
 import { readBatch, type Batch } from '../core/rules/batch';
 import { moveRowsOut, stripCvvEdits } from '../core/rules/batchEdits';
 import { Codes } from '../core/rules/codes';
@@ -15,12 +16,18 @@ import { ledgerDiagnostics } from '../core/ledgerLint/ledgerChecks';
 import type { LintDiagnostic } from '../core/rules/types';
 import type { LedgerTarget } from '../shared/lintProtocol';
 import { toWorkspaceEdit } from './convert';
+import { openTeamStore, sameTeam } from './teamStore';
 
 // already-sent and cvv-after-send in the editor: what the submission ledger says of the document, beside
 // the lint's problems. The ledger is read when a document is opened or saved, when the client names
 // another target or says the ledger changed, and a moment after an edit of a document small enough to
 // read again whole (LEDGER_RECHECK_MAX_LINES); never per keystroke of a million-row batch, whose
 // findings below an edit are dropped until the next save (rows may have moved).
+// With a team ledger (the target's `team`) the store is the team's, as submit's is: when it cannot be read,
+// check() rejects with a GuardUnchecked that says so (the session shows it), never "nothing sent".
+
+/** The resend guard could not be checked: the team ledger (or the file ledger) could not be read. */
+export class GuardUnchecked extends Error {}
 
 /** Documents up to this many lines are checked again a moment after an edit; longer ones on save. */
 export const LEDGER_RECHECK_MAX_LINES = 50_000;
@@ -33,7 +40,7 @@ interface Entry {
 
 export class LedgerGuard {
   private target?: LedgerTarget;
-  private ledger?: Ledger;
+  private ledger?: LedgerStore | Error;
   private readonly entries = new Map<string, Entry>();
 
   /**
@@ -47,10 +54,13 @@ export class LedgerGuard {
       t?.environment === target?.environment &&
       t?.endpointId === target?.endpointId &&
       t?.localStateDir === target?.localStateDir &&
-      t?.url === target?.url;
+      t?.url === target?.url &&
+      sameTeam(t?.team, target?.team);
     if (same) return false;
     this.target = target;
-    this.ledger = target ? new Ledger(target.directory) : undefined;
+    const old = this.ledger;
+    if (old && !(old instanceof Error) && old.kind === 'team') void old.close().catch(() => undefined);
+    this.ledger = target && openStore(target);
     this.entries.clear();
     return true;
   }
@@ -66,17 +76,24 @@ export class LedgerGuard {
   async check(uri: string, document: { version: number; getText(): string }): Promise<boolean> {
     const ledger = this.ledger;
     const target = this.target;
-    if (!ledger || !target || !(await ledger.exists())) return this.set(uri, document.version, []);
+    if (ledger instanceof Error) throw new GuardUnchecked(ledger.message);
+    if (!ledger || !target || (ledger.kind === 'file' && !(await ledger.exists()))) return this.set(uri, document.version, []);
     const version = document.version;
     const batch = readBatch(document.getText());
-    const { diagnostics } = await ledgerDiagnostics(ledger, batch, {
-      target: {
-        environment: target.environment,
-        endpointId: target.endpointId,
-        ...(target.localStateDir !== undefined && { localStateDir: target.localStateDir }),
-        ...(target.url !== undefined && { url: target.url }),
-      },
-    });
+    let diagnostics: LintDiagnostic[];
+    try {
+      ({ diagnostics } = await ledgerDiagnostics(ledger, batch, {
+        target: {
+          environment: target.environment,
+          endpointId: target.endpointId,
+          ...(target.localStateDir !== undefined && { localStateDir: target.localStateDir }),
+          ...(target.url !== undefined && { url: target.url }),
+        },
+      }));
+    } catch (err) {
+      if (ledger.kind === 'team') throw new GuardUnchecked(errorMessage(err));
+      throw err;
+    }
     if (document.version !== version || this.ledger !== ledger) return false;
     return this.set(uri, version, diagnostics);
   }
@@ -134,6 +151,11 @@ export class LedgerGuard {
     }
     return actions;
   }
+}
+
+/** The target's store: its team ledger when it names one (or why it cannot be opened), else the directory's file ledger. */
+function openStore(target: LedgerTarget): LedgerStore | Error {
+  return target.team ? openTeamStore(target.team) : new Ledger(target.directory);
 }
 
 /** NAME.already-sent.rpcsv beside the document (numbered when taken, for a file on disk). */

@@ -8,7 +8,7 @@ import { DiskBatches } from './diskBatches';
 import { Documents } from './documents';
 import { firstScreen } from './firstScreen';
 import { GitGuard } from './gitGuard';
-import { LEDGER_RECHECK_MAX_LINES, LedgerGuard } from './ledgerGuard';
+import { GuardUnchecked, LEDGER_RECHECK_MAX_LINES, LedgerGuard } from './ledgerGuard';
 import type { LintSettingsSource } from './settings';
 import { PayloadGuard } from './payloadGuard';
 import { LintStore } from './store';
@@ -30,6 +30,8 @@ export interface Session {
   readonly payload: PayloadGuard;
   /** Each document's lint to come: how to call it off. */
   readonly timers: Map<string, () => void>;
+  /** The last "the resend guard could not be checked" shown (shown again only when the reason changes). */
+  ledgerProblem?: string;
   /** Per document: the ledger's check a moment after an edit. */
   readonly ledgerTimers: Map<string, ReturnType<typeof setTimeout>>;
   /** The client applies workspace edits that create files (the already-sent rows' new file). */
@@ -203,9 +205,18 @@ export function checkLedger(s: Session, uri: string): void {
   if (!document || !s.ledger.active) return;
   s.ledger.check(uri, document).then(
     (changed) => {
+      s.ledgerProblem = undefined;
       if (changed && s.seen.has(uri)) send(s, uri);
     },
-    (err: unknown) => fail(s, 'Submission ledger', uri, err),
+    (err: unknown) => {
+      if (!(err instanceof GuardUnchecked)) return fail(s, 'Submission ledger', uri, err);
+      // Said, never silent: as `paygate lint` says it. Once per reason, not per document or edit.
+      const message = `PayGate: ${err.message}; the resend guard could not be checked (already-sent and cvv-after-send are not checked)`;
+      s.connection.console.warn(message);
+      if (s.ledgerProblem === message) return;
+      s.ledgerProblem = message;
+      void s.connection.window.showWarningMessage(message);
+    },
   );
 }
 

@@ -69,6 +69,28 @@ export interface LedgerTarget {
   localStateDir?: string;
   /** For another environment: its create URL as the guard compares it (the same URL under another name is the same target). */
   url?: string;
+  /** The team ledger instead of the directory's file ledger (the editor's paygate.ledger.url, $PAYGATE_LEDGER_URL). */
+  team?: TeamLedgerTarget;
+}
+
+/**
+ * The team ledger the server reads: its URL (no password in it), and what the client keeps in its secret
+ * storage (the password, the team key as hex), passed over the client's own pipe to the server it started.
+ */
+export interface TeamLedgerTarget {
+  url: string;
+  password?: string;
+  key?: string;
+}
+
+function readTeam(raw: unknown): TeamLedgerTarget | undefined {
+  const o = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+  if (typeof o.url !== 'string' || o.url === '') return undefined;
+  return {
+    url: o.url,
+    ...(typeof o.password === 'string' ? { password: o.password } : {}),
+    ...(typeof o.key === 'string' ? { key: o.key } : {}),
+  };
 }
 
 /** Reads an untrusted ledger target (a notification, initializationOptions); undefined when it is not one. */
@@ -77,8 +99,11 @@ export function readLedgerTarget(raw: unknown): LedgerTarget | undefined {
   const { directory, environment, endpointId, localStateDir, url } = o;
   if (typeof directory !== 'string' || typeof environment !== 'string' || typeof endpointId !== 'string') return undefined;
   if (directory === '') return undefined;
-  if (typeof localStateDir === 'string' && localStateDir !== '') return { directory, environment, endpointId, localStateDir };
-  return typeof url === 'string' && url !== '' ? { directory, environment, endpointId, url } : { directory, environment, endpointId };
+  const team = readTeam(o.team);
+  const where: Pick<LedgerTarget, 'localStateDir' | 'url'> = {};
+  if (typeof localStateDir === 'string' && localStateDir !== '') where.localStateDir = localStateDir;
+  else if (typeof url === 'string' && url !== '') where.url = url;
+  return { directory, environment, endpointId, ...where, ...(team ? { team } : {}) };
 }
 
 /**

@@ -1,10 +1,12 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { checksum, GUARD_DIR, manifestText, shardLine, shardName, TAIL_CHECK, type Manifest } from '../../src/core/ledger/ledgerIndex';
+import { GUARD_DIR } from '../../src/core/ledger/ledgerIndex';
+import { checksum, Manifest, MANIFEST, shardLine, shardName, type FileEntry } from '../../src/core/ledger/indexManifest';
+import { TAIL_CHECK } from '../../src/core/ledger/indexIo';
 import type { LedgerLine, NewSubmission } from '../../src/core/ledger';
 import { orderKey } from '../../src/core/ledger/rowKeys';
-import { HASH_DIGITS, PENDING_LIMIT } from '../../src/core/ledger/rowIndex';
+import { HASH_DIGITS, PENDING_LIMIT, rowShard } from '../../src/core/ledger/rowIndex';
 import { LedgerSecret } from '../../src/core/ledger/secret';
 
 // A ledger as years of use leave it, written straight to disk for the benches: 64 MiB archives and the live
@@ -93,7 +95,7 @@ export function writeHistory(dir: string, records: number, rowIds: (i: number) =
     index.push(shard, shardLine(e.contentHash, begin) + shardLine(e.contentHash, complete));
     for (const rowId of ids) {
       const key = orderKey(secret, rowId);
-      const file = row++ >= pendingFrom ? join(guard, pending) : join(guard, 'rows', `${key.slice(0, 3)}.txt`);
+      const file = row++ >= pendingFrom ? join(guard, pending) : join(guard, rowShard(key));
       index.push(file, `\n${key} ${e.contentHash.slice(0, HASH_DIGITS)}\n`);
     }
     if (live.length > 64 * 1024 * 1024) {
@@ -103,15 +105,15 @@ export function writeHistory(dir: string, records: number, rowIds: (i: number) =
   }
   writeFileSync(join(dir, 'ledger.jsonl'), live);
   index.flush();
-  const files: Manifest['files'] = {};
+  const files = new Map<string, FileEntry>();
   for (const e of readdirSync(guard, { recursive: true, withFileTypes: true }))
     if (e.isFile()) {
       const bytes = readFileSync(join(e.parentPath, e.name));
-      files[relative(guard, join(e.parentPath, e.name))] = [bytes.length, checksum(bytes)];
+      files.set(relative(guard, join(e.parentPath, e.name)), [bytes.length, checksum(bytes)]);
     }
   const size = Buffer.byteLength(live);
   const tail = checksum(Buffer.from(live).subarray(Math.max(0, size - TAIL_CHECK)));
   const ledger = { ino: statSync(join(dir, 'ledger.jsonl')).ino, size, tail };
-  const manifest: Manifest = { v: 3, gen, ledger, files, pending, pendingEntries: Math.min(PENDING_LIMIT / 2, totalRows) };
-  writeFileSync(join(dir, GUARD_DIR, 'manifest.json'), manifestText(manifest));
+  const head = { v: 3 as const, gen, ledger, pending, pendingEntries: Math.min(PENDING_LIMIT / 2, totalRows) };
+  writeFileSync(join(dir, GUARD_DIR, MANIFEST), Manifest.of(head, files).bytes());
 }

@@ -45,7 +45,7 @@ describe('a ledger written before the canonical text', () => {
       assert.equal(r.status, 'duplicate', face);
       assert.equal(r.status === 'duplicate' && r.earlier.id, old);
       assert.ok(!fs.existsSync(path.join(dir, 'index')), 'the 0.1 index is gone');
-      assert.ok(fs.existsSync(path.join(dir, 'guard', 'manifest.json')), 'this version’s index is built');
+      assert.ok(fs.existsSync(path.join(dir, 'guard', 'manifest.txt')), 'this version’s index is built');
     }
   });
 });

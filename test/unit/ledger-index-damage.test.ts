@@ -7,6 +7,8 @@ import { prepareSubmission } from '../../src/core/gateway';
 import { guardedSend, Ledger, type GuardedSendResult } from '../../src/core/ledger';
 import { Codes } from '../../src/core/rules/codes';
 import { ledgerDiagnostics } from '../../src/core/ledgerLint/ledgerChecks';
+import { Manifest, MANIFEST, type FileEntry } from '../../src/core/ledger/indexManifest';
+import { SEAL_LINES } from '../../src/core/ledger/ledgerIndex';
 import { newSubmission } from '../fixtures/ledger/entry';
 
 // The ledger is the truth, the guard's index (guard/) only a cache (issue 37, item 4): whatever happened
@@ -79,44 +81,64 @@ const DAMAGE: Record<string, (dir: string, earlier: string) => void> = {
     fs.rmSync(path.join(dir, 'guard'), { recursive: true });
     fs.cpSync(earlier, path.join(dir, 'guard'), { recursive: true });
   },
+  'a manifest whose own checksum holds but whose every entry is wrong': (dir) => {
+    const file = path.join(dir, 'guard', MANIFEST);
+    const manifest = Manifest.parse(fs.readFileSync(file))!;
+    const gen = path.join(dir, 'guard', manifest.head.gen);
+    const wrong = new Map(
+      indexFiles(dir)
+        .filter((f) => f.startsWith(gen))
+        .map((f) => [path.relative(gen, f), [fs.statSync(f).size, '0'.repeat(16)] as FileEntry]),
+    );
+    assert.ok(wrong.size > 0);
+    fs.writeFileSync(file, manifest.with(manifest.head, wrong).bytes());
+  },
   'an unreadable manifest (a folder in its place)': (dir) => {
-    const manifest = path.join(dir, 'guard', 'manifest.json');
+    const manifest = path.join(dir, 'guard', MANIFEST);
     fs.rmSync(manifest, { force: true });
     fs.mkdirSync(manifest);
   },
 };
 
-describe('the guard index is a cache: each kind of damage is found and rebuilt, and lint and submit agree', () => {
-  for (const [what, damage] of Object.entries(DAMAGE)) {
-    it(what, async (t) => {
-      const dir = tempDir(t);
-      const rows = prepareSubmission(batchText('A')).rowCount;
-      // Enough history that the index has many files (and the row entries were spread into shards).
-      for (let i = 0; i < 6; i++) assert.equal((await send(new Ledger(dir), batchText(`H${i}`))).status, 'sent');
-      const earlier = path.join(tempDir(t), 'guard');
-      fs.cpSync(path.join(dir, 'guard'), earlier, { recursive: true });
-      assert.equal((await send(new Ledger(dir), batchText('A'))).status, 'sent');
-      assert.equal(await alreadySent(new Ledger(dir), batchText('A', true)), rows, 'before the damage');
+// Each kind of damage twice: with every send sealed into the index (sealLines 0: the damage hits the files
+// that hold the sends), and as the index leaves it by default (the newest sends still past the watermark,
+// read from the ledger itself; the older ones sealed by the rebuild).
+for (const sealLines of [0, undefined]) {
+  const ledgerAt = (dir: string) => new Ledger(dir, { sealLines });
+  describe(`the guard index is a cache (${sealLines === 0 ? 'every send sealed' : 'sealed when the tail is long'}): each kind of damage is found and rebuilt, and lint and submit agree`, () => {
+    for (const [what, damage] of Object.entries(DAMAGE)) {
+      it(what, async (t) => {
+        const dir = tempDir(t);
+        const rows = prepareSubmission(batchText('A')).rowCount;
+        // Enough history that the index has many files.
+        for (let i = 0; i < 6; i++) assert.equal((await send(ledgerAt(dir), batchText(`H${i}`))).status, 'sent');
+        const earlier = path.join(tempDir(t), 'guard');
+        fs.cpSync(path.join(dir, 'guard'), earlier, { recursive: true });
+        assert.equal((await send(ledgerAt(dir), batchText('A'))).status, 'sent');
+        assert.equal(await alreadySent(ledgerAt(dir), batchText('A', true)), rows, 'before the damage');
 
-      damage(dir, earlier);
+        damage(dir, earlier);
 
-      // Lint first (the face that went silent), each from a fresh process's view.
-      assert.equal(await alreadySent(new Ledger(dir), batchText('A', true)), rows, 'lint: the edited file');
-      assert.equal(await alreadySent(new Ledger(dir), batchText('A')), rows, 'lint: the same file');
-      assert.equal(await alreadySent(new Ledger(dir), batchText('H0')), rows, 'lint: an older send');
-      assert.equal((await send(new Ledger(dir), batchText('A'))).status, 'duplicate', 'submit: the same file');
-      const edited = await send(new Ledger(dir), batchText('A', true));
-      assert.ok(edited.status === 'already-sent' && edited.rows.length === rows, `submit: the edited file (${edited.status})`);
-      assert.equal(await alreadySent(new Ledger(dir), batchText('A', true)), rows, 'lint again, after submit');
-      // A new batch is neither flagged nor held back.
-      assert.equal(await alreadySent(new Ledger(dir), batchText('N')), 0);
-      assert.equal((await send(new Ledger(dir), batchText('N'))).status, 'sent');
-    });
-  }
+        // Lint first (the face that went silent), each from a fresh process's view.
+        assert.equal(await alreadySent(ledgerAt(dir), batchText('A', true)), rows, 'lint: the edited file');
+        assert.equal(await alreadySent(ledgerAt(dir), batchText('A')), rows, 'lint: the same file');
+        assert.equal(await alreadySent(ledgerAt(dir), batchText('H0')), rows, 'lint: an older send');
+        assert.equal((await send(ledgerAt(dir), batchText('A'))).status, 'duplicate', 'submit: the same file');
+        const edited = await send(ledgerAt(dir), batchText('A', true));
+        assert.ok(edited.status === 'already-sent' && edited.rows.length === rows, `submit: the edited file (${edited.status})`);
+        assert.equal(await alreadySent(ledgerAt(dir), batchText('A', true)), rows, 'lint again, after submit');
+        // A new batch is neither flagged nor held back.
+        assert.equal(await alreadySent(ledgerAt(dir), batchText('N')), 0);
+        assert.equal((await send(ledgerAt(dir), batchText('N'))).status, 'sent');
+      });
+    }
+  });
+}
 
+describe('the guard index is a cache: a stale index catches up', () => {
   it('a kill between the ledger line and the index leaves nothing to contradict the ledger: an index that missed a send catches up', async (t) => {
     const dir = tempDir(t);
-    const ledger = new Ledger(dir);
+    const ledger = new Ledger(dir, { sealLines: 0 });
     assert.equal((await send(ledger, batchText('A'))).status, 'sent');
     const earlier = path.join(tempDir(t), 'guard');
     fs.cpSync(path.join(dir, 'guard'), earlier, { recursive: true });
@@ -129,5 +151,25 @@ describe('the guard index is a cache: each kind of damage is found and rebuilt, 
       view.records.map((r) => r.outcome),
       ['accepted'],
     );
+  });
+
+  it('the newest sends are read from the ledger until the tail past the watermark is long; then they are sealed', async (t) => {
+    const dir = tempDir(t);
+    const manifestFile = path.join(dir, 'guard', MANIFEST);
+    const watermark = () => Manifest.parse(fs.readFileSync(manifestFile))!.head.ledger.size;
+    const rows = prepareSubmission(batchText('S0')).rowCount;
+    assert.equal((await send(new Ledger(dir), batchText('S0'))).status, 'sent');
+    const built = watermark();
+    assert.ok(built > 0, 'the first send built the index');
+    // Each send is two ledger lines: these stay past the watermark, and no send rewrites the manifest.
+    const unsealed = SEAL_LINES / 2 - 1;
+    for (let i = 1; i <= unsealed; i++) assert.equal((await send(new Ledger(dir), batchText(`S${i}`))).status, 'sent');
+    assert.equal(watermark(), built, 'nothing sealed while the tail is short');
+    for (let i = 1; i <= unsealed; i++)
+      assert.equal(await alreadySent(new Ledger(dir), batchText(`S${i}`, true)), rows, `S${i} found in the tail`);
+    assert.equal((await send(new Ledger(dir), batchText('S-last'))).status, 'sent');
+    assert.equal(watermark(), fs.statSync(path.join(dir, 'ledger.jsonl')).size, "the long tail sealed, up to the ledger's end");
+    for (const tag of ['S0', 'S1', `S${unsealed}`, 'S-last'])
+      assert.equal(await alreadySent(new Ledger(dir), batchText(tag, true)), rows, `${tag} found`);
   });
 });

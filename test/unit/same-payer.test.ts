@@ -5,7 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { prepareSubmission } from '../../src/core/gateway';
 import { guardedSend, Ledger, type Completion, type GuardedSendResult } from '../../src/core/ledger';
-import { GUARD_DIR, manifestText, type Manifest } from '../../src/core/ledger/ledgerIndex';
+import { GUARD_DIR } from '../../src/core/ledger/ledgerIndex';
+import { Manifest, MANIFEST, type ManifestHead } from '../../src/core/ledger/indexManifest';
 import { Codes } from '../../src/core/rules/codes';
 import { ledgerDiagnostics } from '../../src/core/ledgerLint/ledgerChecks';
 import { newSubmission } from '../fixtures/ledger/entry';
@@ -159,14 +160,12 @@ describe('same-payer: the same card and schedule under another id', () => {
     fs.rmSync(path.join(dir, GUARD_DIR), { recursive: true });
     assert.equal((await lintFindings(new Ledger(dir), renew)).samePayer.length, ROWS, 'lint, index removed');
     // A manifest of version 2 (the index before payer entries) is not trusted: rebuilt with them.
-    const file = path.join(dir, GUARD_DIR, 'manifest.json');
-    const text = fs.readFileSync(file, 'utf8');
-    const m = JSON.parse(text.slice(text.indexOf('\n') + 1)) as Manifest;
-    fs.writeFileSync(file, manifestText({ ...m, v: 2 } as unknown as Manifest));
+    const file = path.join(dir, GUARD_DIR, MANIFEST);
+    const m = Manifest.parse(fs.readFileSync(file))!;
+    fs.writeFileSync(file, m.with({ ...m.head, v: 2 } as unknown as ManifestHead, new Map()).bytes());
     assert.equal((await send(new Ledger(dir), renew)).status, 'same-payer', 'submit, an index of version 2');
-    const after = fs.readFileSync(file, 'utf8');
-    const rebuilt = JSON.parse(after.slice(after.indexOf('\n') + 1)) as Manifest;
-    assert.ok(rebuilt.v === 3 && rebuilt.gen !== m.gen, 'the index of version 2 was rebuilt, not read');
+    const rebuilt = Manifest.parse(fs.readFileSync(file))!;
+    assert.ok(rebuilt.head.v === 3 && rebuilt.head.gen !== m.head.gen, 'the index of version 2 was rebuilt, not read');
     assert.equal((await lintFindings(new Ledger(dir), renew)).samePayer.length, ROWS, 'lint after the rebuild');
   });
 

@@ -3,7 +3,8 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parseLedgerUrl, pgpassPassword, redactedUrl } from '../../src/core/ledger/team/connect';
+import { pgpassPassword } from '../../src/core/ledger/team/connect';
+import { parseLedgerUrl, redactedUrl } from '../../src/core/ledger/team/url';
 import { keyCheckValue } from '../../src/core/ledger/team/key';
 
 // The team ledger's URL, password file and key check, without a server.

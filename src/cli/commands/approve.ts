@@ -1,8 +1,7 @@
 import { hostname } from 'node:os';
-import { prepareSubmission } from '../../core/gateway/prepare';
 import { findEnvironment } from '../../core/gateway/settings';
-import { approvalsText } from '../../core/ledger/approvals';
-import { LEDGER_URL_ENV } from '../../core/ledger/team/connect';
+import { LEDGER_URL_ENV } from '../../core/ledger/team/url';
+import { approveBatch, approvedLines } from '../../core/submit/approveBatch';
 import { loadCliConfig } from '../config';
 import type { CliContext } from '../context';
 import { readInput } from '../io';
@@ -55,19 +54,13 @@ export async function approve(file: string, o: ApproveOptions, ctx: CliContext):
   if (!environment) return inputError(ctx, command, `unknown environment "${name}"`);
   const input = await readInput(file, ctx);
   if (!input.ok) return inputError(ctx, command, input.message);
-  const prepared = prepareSubmission(input.text, input.name);
-  if (prepared.refusal) return inputError(ctx, command, `${prepared.refusal.message}; not approved`);
   const store = teamLedgerFor(ctx, command, url);
   if (typeof store === 'number') return store;
   try {
-    const done = await store.approve(environment.name, prepared.contentHash, hostname());
-    const all = await store.approvals(environment.name, prepared.contentHash);
-    const needed = environment.approvals ?? 0;
-    const rule = needed > 0 ? ` (it needs ${needed} by members other than the one who submits; your own does not count for your send)` : '';
-    ctx.stdout(
-      `${done.added ? 'Approved' : 'Approved before'}: ${field(input.name)} (sha256 ${prepared.contentHash.slice(0, 12)}…) for ${field(environment.name)} by ${field(done.role)}.\n` +
-        `Approvals of this content for ${field(environment.name)}: ${field(approvalsText(all))}${rule}.\n`,
-    );
+    const done = await approveBatch(store, environment, input.text, input.name, hostname());
+    if (done.status === 'refused') return inputError(ctx, command, done.message);
+    const [what, all] = approvedLines(done, input.name, environment.name);
+    ctx.stdout(`${field(what)}\n${field(all)}\n`);
     return 0;
   } catch (err) {
     return inputError(ctx, command, (err as Error).message);

@@ -3,7 +3,7 @@ import { basename, join, resolve } from 'node:path';
 import { prepareSubmission } from '../../core/gateway/prepare';
 import { batchRowKeys, mayHaveCreated, type BatchRowKeys, type SubmissionRecord } from '../../core/ledger';
 import type { LedgerSecret } from '../../core/ledger/secret';
-import { LEDGER_URL_ENV } from '../../core/ledger/team/connect';
+import { LEDGER_URL_ENV } from '../../core/ledger/team/url';
 import { KEY_FILE_ENV, readTeamKey, writeNewTeamKey, type TeamKey } from '../../core/ledger/team/key';
 import { SCHEMA_VERSION } from '../../core/ledger/team/schema';
 import type { LedgerStatus, TeamLedger } from '../../core/ledger/team/teamLedger';

@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { KEY_FILE_ENV } from '../../core/ledger/team/key';
+import { LEDGER_URL_ENV } from '../../core/ledger/team/url';
 import { LANGUAGE_ID, type LedgerTarget } from '../../shared/lintProtocol';
 import type { CliContext } from '../context';
 import { ledgerDirectoryFor } from '../ledgerPlace';
@@ -54,14 +58,24 @@ export async function serveLsp(values: LspOptions, ctx: CliContext): Promise<num
   return new Promise<number>(() => {});
 }
 
-/** The ledger and the environment `paygate submit` would use here; none when the configuration cannot be read. */
+/**
+ * The ledger and the environment `paygate submit` would use here; none when the configuration cannot be
+ * read. With $PAYGATE_LEDGER_URL the team ledger (its password as the server finds it, as submit's: the URL,
+ * $PGPASSWORD or ~/.pgpass; the team key of $PAYGATE_LEDGER_KEY_FILE).
+ */
 function ledgerTarget(ctx: CliContext): LedgerTarget | undefined {
-  // The language server reads the file ledger only: with a team ledger set it checks no already-sent rather
-  // than the wrong store's.
-  if (ctx.env.PAYGATE_LEDGER_URL) {
-    ctx.stderr('paygate lsp: the team ledger ($PAYGATE_LEDGER_URL) is not read by the language server yet: already-sent is not checked\n');
-    return undefined;
-  }
   const target = activeTarget(ctx, {});
-  return target.ok ? { directory: ledgerDirectoryFor(ctx, undefined), ...target.value } : undefined;
+  if (!target.ok) return undefined;
+  const url = ctx.env[LEDGER_URL_ENV];
+  const keyFile = ctx.env[KEY_FILE_ENV];
+  let key: string | undefined;
+  if (url && keyFile)
+    try {
+      key = readFileSync(resolve(ctx.cwd, keyFile), 'utf8');
+    } catch (err) {
+      // The server says the key is missing when it needs it; this says why.
+      ctx.stderr(`paygate lsp: cannot read the team key ${keyFile} (${(err as NodeJS.ErrnoException).code ?? String(err)})\n`);
+    }
+  const team = url ? { team: { url, ...(key !== undefined ? { key } : {}) } } : {};
+  return { directory: ledgerDirectoryFor(ctx, undefined), ...target.value, ...team };
 }

@@ -1,5 +1,5 @@
 import type { Batch } from '../rules/batch';
-import { findAlreadySent, type AlreadySentRow } from './alreadySent';
+import { alreadySentOf, findAlreadySent, type AlreadySentRow } from './alreadySent';
 import type { Ledger } from './ledger';
 import { batchRowKeys, type BatchRowKeys, type RowKey } from './rowKeys';
 import { findSamePayers, type SamePayerRow } from './samePayer';
@@ -278,7 +278,9 @@ async function raceWinner<T>(
   if (first || !checked.rowsChecked || !checked.rows) return first;
   const except = new Set([...checked.acknowledged, record.id]);
   const contents = new Set(keyHashes(key));
-  const rows = await findAlreadySent(o.ledger, checked.rows.rows, key, except);
+  // Read-only, as the file-level check above: nothing is written between "sending" and the send.
+  const held = await o.ledger.recordsOfRows(new Set(checked.rows.rows.map((r) => r.key)), false);
+  const rows = alreadySentOf(held, checked.rows.rows, key, except);
   // A record of this very content is the file-level race's business (decided above by append order).
   return rows.find((row) => !contents.has(row.earlier.contentHash))?.earlier;
 }

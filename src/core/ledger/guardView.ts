@@ -47,9 +47,9 @@ export async function guardView(s: GuardSources, key: GuardKey, shardOnly = fals
 /**
  * The submissions that held each of `keys` (row keys: rowKeys.ts), every target and outcome: the row
  * entries name the contents (by the first 16 digits of their hashes), their shards the records. Keys no
- * submission held are absent.
+ * submission held are absent. `seal` false: the race check on the way to a send, which writes nothing.
  */
-export async function recordsOfRows(s: GuardSources, keys: ReadonlySet<string>): Promise<Map<string, SubmissionRecord[]>> {
+export async function recordsOfRows(s: GuardSources, keys: ReadonlySet<string>, seal = true): Promise<Map<string, SubmissionRecord[]>> {
   const { value } = await s.index.withView(async (view) => {
     const out = new Map<string, SubmissionRecord[]>();
     const hits = await view.lookupRows(keys);
@@ -70,6 +70,6 @@ export async function recordsOfRows(s: GuardSources, keys: ReadonlySet<string>):
       if (records.length > 0) out.set(key, records);
     }
     return out;
-  });
+  }, seal);
   return value;
 }

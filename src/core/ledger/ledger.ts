@@ -3,23 +3,22 @@ import * as path from 'node:path';
 import { maskText } from '../output';
 import { errorMessage } from '../errorMessage';
 import { nodeLedgerFs, scanTail, type LedgerFs } from './ledgerFs';
-import { GUARD_DIR, LedgerIndex, OLD_INDEX_DIR } from './ledgerIndex';
+import { GUARD_DIR, LedgerIndex, OLD_INDEX_DIR, type IndexOptions } from './ledgerIndex';
+import { readWholeLedger, type LedgerWriter } from './ledgerRepair';
 import { batchHashes, BATCHES_DIR, readBatchRows, recordBatchRows } from './batchRows';
 import { guardView, recordsOfRows, type GuardSources } from './guardView';
 import { newestRecord, recentRecords } from './recent';
 import { gatewayKeyOfOldRow, withGatewayKeys, type BatchRowKeys } from './rowKeys';
 import { payerKey, withPayerKeys, type PayerRecord } from './samePayer';
 import { LedgerSecret } from './secret';
-import { Appender, damageMark, LEDGER_FILE, ledgerFiles, readLedgerFile, stamp, type FileRead } from './files';
+import { Appender, LEDGER_FILE, ledgerFiles, stamp } from './files';
 import {
   cleanCompletion,
   foldLines,
-  marksOf,
   mayHaveCreated,
   parseLine,
   sameTarget,
   type Completion,
-  type Damage,
   type GuardKey,
   type LedgerLine,
   type LedgerOptions,
@@ -33,10 +32,8 @@ import {
 // continued) and fsynced before the request leaves; any failure is thrown, and nothing is sent. No process
 // rewrites the file, so concurrent writers (CLI processes, editor windows) all land. Every line starts
 // with a line break, so a torn line never swallows the next writer's line.
-// A torn or unreadable line anywhere is damage: the file is moved aside whole (ledger.damaged-<time>), its
-// readable lines are appended to a fresh ledger with a "damage" line that remembers what the damaged lines
-// named, and the guard errs on "may have been sent" (see guard.ts). The one exception is a begin line whose
-// own writer failed and said so with a "withdrawn" completion: that request was never sent.
+// A torn or unreadable line anywhere is damage, moved aside by the whole read (ledgerRepair.ts), and the
+// guard errs on "may have been sent" (see guard.ts).
 // Archives (ledger-<time>.jsonl, when the file grows past a size) are read with it; nothing is dropped.
 // Beside it: each sent batch's row keys (batches/: batchRows.ts), the key those are made with (ledger.key:
 // secret.ts), and the guard's index (guard/: ledgerIndex.ts, rowIndex.ts), a cache derived from the two
@@ -56,23 +53,36 @@ export class Ledger {
   /** Row keys this process recorded lately, so sealing them into the index does not read them back. */
   private readonly recorded = new Map<string, BatchRowKeys>();
   private readonly appender: Appender;
+  private readonly writer: LedgerWriter;
   private readonly sources: GuardSources;
 
   constructor(
     readonly directory: string,
-    options: LedgerOptions = {},
+    options: LedgerOptions & IndexOptions = {},
   ) {
     this.file = path.join(directory, LEDGER_FILE);
     this.rotateBytes = options.rotateBytes ?? DEFAULT_ROTATE_BYTES;
     this.now = options.now ?? (() => new Date());
     this.fs = options.fs ?? nodeLedgerFs;
-    this.index = new LedgerIndex(directory, this.fs, {
-      files: () => this.files(),
-      readAll: () => this.readAll(),
-      rowsOf: (hash) => this.indexedRows(hash),
-      batchHashes: () => batchHashes(this.fs, this.directory),
-    });
+    this.index = new LedgerIndex(
+      directory,
+      this.fs,
+      {
+        files: () => this.files(),
+        readAll: () => this.readAll(),
+        rowsOf: (hash) => this.indexedRows(hash),
+        batchHashes: () => batchHashes(this.fs, this.directory),
+      },
+      options,
+    );
     this.appender = new Appender(this.fs, directory, this.file, this.rotateBytes, this.now);
+    this.writer = {
+      fs: this.fs,
+      directory,
+      now: () => this.now(),
+      appendText: (t) => this.appender.appendText(t),
+      changed: () => this.changed(),
+    };
     this.sources = {
       index: this.index,
       readAll: () => this.readAll(),
@@ -162,24 +172,7 @@ export class Ledger {
   }
 
   private async readAll(): Promise<{ reading: LedgerReading; lines: LedgerLine[] }> {
-    const lines: LedgerLine[] = [];
-    const reads: [string, FileRead][] = [];
-    for (const file of await this.files()) {
-      const read = await readLedgerFile(this.fs, file);
-      for (const line of read.lines) lines.push(line);
-      reads.push([file, read]);
-    }
-    const withdrawn = new Set<string>();
-    for (const l of lines) if (l.op === 'complete' && l.completion.outcome === 'withdrawn') withdrawn.add(l.id);
-    let damage: Damage | undefined;
-    let tornLines = 0;
-    for (const [file, read] of reads) {
-      // A begin cut short by its own writer, which then recorded it as withdrawn: never sent, not damage.
-      const broken = read.broken.filter((b) => b.id === undefined || !withdrawn.has(b.id));
-      tornLines += read.broken.length - broken.length;
-      if (broken.length > 0) damage = (await this.moveAside(file, read, broken, lines)) ?? damage;
-    }
-    return { reading: { records: foldLines(lines), tornLines, ...marksOf(lines), ...(damage ? { damage } : {}) }, lines };
+    return readWholeLedger(this.writer, await this.files());
   }
 
   /** What the file-level guard needs to know of one content (guardView.ts). */
@@ -187,9 +180,9 @@ export class Ledger {
     return guardView(this.sources, key, shardOnly);
   }
 
-  /** The submissions (every target and outcome) that held each row key (guardView.ts). */
-  recordsOfRows(keys: ReadonlySet<string>): Promise<Map<string, SubmissionRecord[]>> {
-    return recordsOfRows(this.sources, keys);
+  /** The submissions (every target and outcome) that held each row key (guardView.ts); `seal` false writes nothing. */
+  recordsOfRows(keys: ReadonlySet<string>, seal = true): Promise<Map<string, SubmissionRecord[]>> {
+    return recordsOfRows(this.sources, keys, seal);
   }
 
   /**
@@ -320,45 +313,9 @@ export class Ledger {
     return ledgerFiles(this.fs, this.directory);
   }
 
-  /**
-   * Moves a damaged ledger file (the live one or an archive) aside whole and appends its readable lines,
-   * and a "damage" line naming what the broken lines held, to the live ledger. Another process may be
-   * doing the same: only the one that renames the very file it read does it (the others find the inode
-   * changed and read the repaired ledger next time).
-   */
-  private async moveAside(file: string, read: FileRead, broken: FileRead['broken'], all: LedgerLine[]): Promise<Damage | undefined> {
-    const movedTo = path.join(this.directory, `ledger.damaged-${stamp(this.now())}-${randomUUID().slice(0, 8)}`);
-    try {
-      if ((await this.fs.stat(file)).ino !== read.ino) return undefined;
-      await this.fs.rename(file, movedTo);
-    } catch {
-      return undefined;
-    }
-    const damage = damageMark(read.lines, broken, movedTo, this.now());
-    const mark: LedgerLine = { ledger: 1, op: 'damage', damage };
-    await this.appendLines(read.lines);
-    await this.append(mark);
-    all.push(mark);
-    this.changed();
-    return damage;
-  }
-
   /** A failure is thrown before anything is sent. The index follows the ledger when next read. */
   private async append(line: LedgerLine): Promise<void> {
     await this.appender.appendText(`\n${JSON.stringify(line)}\n`);
     this.changed();
-  }
-
-  /** Appends lines in chunks of about 1 MiB (a repaired ledger may carry many). */
-  private async appendLines(lines: readonly LedgerLine[]): Promise<void> {
-    let text = '';
-    for (const l of lines) {
-      text += `\n${JSON.stringify(l)}\n`;
-      if (text.length >= 1 << 20) {
-        await this.appender.appendText(text);
-        text = '';
-      }
-    }
-    if (text !== '') await this.appender.appendText(text);
   }
 }

@@ -40,6 +40,8 @@ export interface TeamStore {
   batchRows(contentHash: string): Promise<BatchRowKeys | undefined>;
   recent(limit: number): Promise<SubmissionRecord[]>;
   newest(wanted: (r: SubmissionRecord) => boolean): Promise<SubmissionRecord | undefined>;
+  /** One record by its id. */
+  get(id: string): Promise<SubmissionRecord | undefined>;
   read(): Promise<LedgerReading>;
   /**
    * In one transaction: the submission as "sending", its content's claim and every row's claim at its
@@ -53,6 +55,8 @@ export interface TeamStore {
     sensitive?: readonly string[],
     begun?: SubmissionRecord,
   ): Promise<SubmissionRecord | undefined>;
+  /** Records this member's approval of a content for an environment (once per role). */
+  approve(environment: string, contentHash: string, host: string): Promise<{ added: boolean; role: string }>;
   /** The approvals of a content for an environment (approvals.ts); `mine` marks the asking role's own. */
   approvals(environment: string, contentHash: string): Promise<Approval[]>;
   /** Every approval, keyed `environment\0contentHash` (history). */

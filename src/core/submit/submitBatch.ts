@@ -60,7 +60,8 @@ export interface SubmitFace<T extends SubmitTarget, R> {
   allowSamePayer?: boolean;
   /** Asked when rows of the batch are the same payer as rows sent under another id; absent: refuse. */
   confirmSamePayer?: (rows: readonly SamePayerRow<RowKey>[], target: T) => Promise<boolean>;
-  confirmSend?: (target: T, prepared: PreparedSubmission) => Promise<boolean>;
+  /** The last question before the send; `approvals`: who approved it, when its environment needs approvals. */
+  confirmSend?: (target: T, prepared: PreparedSubmission, approvals: readonly Approval[] | undefined) => Promise<boolean>;
   /** The one POST. */
   send: (target: T, prepared: PreparedSubmission) => PromiseLike<GatewayOutcome>;
   /** The message the ledger records with the answer (default: the answer's own words). */
@@ -186,7 +187,7 @@ async function sendToTarget<T extends SubmitTarget, R>(
       ...(face.confirmSamePayer
         ? { confirmSamePayer: (rows: readonly SamePayerRow<RowKey>[]) => face.confirmSamePayer!(rows, target) }
         : {}),
-      ...(face.confirmSend ? { confirmSend: () => face.confirmSend!(target, prepared) } : {}),
+      ...(face.confirmSend ? { confirmSend: () => face.confirmSend!(target, prepared, approvals) } : {}),
       send: () => {
         submittedAt = new Date().toISOString();
         return Promise.resolve(face.send(target, prepared));

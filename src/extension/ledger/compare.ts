@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errorMessage';
 import {
   diffAgainstLedger,
   sentAt,
@@ -11,7 +12,7 @@ import {
 } from '../../core/ledger';
 import { readBatch } from '../../core/rules/batch';
 import { type CommandArgs } from '../commandArgs';
-import { documentFor } from '../lint/diskDocument';
+import { documentFor } from '../diskDocument';
 import { Disposable } from '../disposable';
 import type { EditorLedger } from './editorLedger';
 import { showInfo, showWarning } from '../say';
@@ -70,7 +71,12 @@ export async function compareWithLastSentCommand(
   const doc = await documentFor(args);
   if (!doc) return notCompared('Open a recurring-payments CSV file to compare it with its last send.');
   const name = path.basename(doc.uri.path);
-  const found = await diffAgainstLedger(ledger.current, readBatch(doc.getText()), { last: name });
+  let found: Awaited<ReturnType<typeof diffAgainstLedger>>;
+  try {
+    found = await diffAgainstLedger(await ledger.store(), readBatch(doc.getText()), { last: name });
+  } catch (err) {
+    return notCompared(`${name}: ${errorMessage(err)}.`);
+  }
   if (!found.ok) return notCompared(`${name}: ${found.message}.`);
   const r = found.record;
   const notes = new Map(found.diff.changed.map((c) => [`${c['client-orderid']}@${c.line}`, `  (changed: ${c.columns.join(', ')})`]));

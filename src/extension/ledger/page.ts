@@ -1,4 +1,4 @@
-import type { Ledger, SubmissionRecord } from '../../core/ledger';
+import type { LedgerStore, SubmissionRecord } from '../../core/ledger';
 
 // What the Submissions tree shows: the newest `shown` records, read backwards from the end of the ledger
 // (Ledger.recent) so the cost follows what is shown, not the length of the history.
@@ -10,7 +10,7 @@ export interface SubmissionsPage {
   older: boolean;
 }
 
-export async function newestSubmissions(ledger: Ledger, shown: number): Promise<SubmissionsPage> {
+export async function newestSubmissions(ledger: Pick<LedgerStore, 'recent'>, shown: number): Promise<SubmissionsPage> {
   // One more than shown says whether there are older ones, without counting them.
   const records = await ledger.recent(shown + 1);
   return { records: records.slice(0, shown), older: records.length > shown };

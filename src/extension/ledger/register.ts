@@ -5,18 +5,22 @@ import type { ResultsPanelApi } from '../results/register';
 import { CompareDocuments, compareWithLastSentCommand } from './compare';
 import { EditorLedger } from './editorLedger';
 import { importLegacyLedger } from './legacy';
+import { importKeyCommand, IMPORT_KEY_COMMAND, setPasswordCommand, SET_PASSWORD_COMMAND } from './teamSecrets';
 import { clearLedgerCommand, openSubmissionCommand, SHOW_OLDER_COMMAND, SubmissionsTree, SUBMISSIONS_VIEW } from './view';
 
 // The Submissions view over the shared submission ledger.
 export function registerLedger(context: vscode.ExtensionContext, results: ResultsPanelApi, host: FeatureHost): EditorLedger {
   const subs = context.subscriptions;
-  const ledger = new EditorLedger();
+  const ledger = new EditorLedger(context.secrets);
   subs.push(ledger);
-  // Records of the editor's former history file join the ledger once, so the resend guard still knows them.
-  importLegacyLedger(context.globalStorageUri.fsPath, ledger.current).then(
-    (n) => n > 0 && log().info(`Submission ledger: ${n} earlier record(s) moved into the ledger ${ledger.filePath}`),
-    (err: unknown) => log().warn(`Submission ledger: the editor's former submissions.json could not be imported: ${String(err)}`),
-  );
+  log().info(`Submission ledger: the ${ledger.place}`);
+  // Records of the editor's former history file join the file ledger once, so the resend guard still knows them.
+  const file = ledger.fileLedger;
+  if (file)
+    importLegacyLedger(context.globalStorageUri.fsPath, file).then(
+      (n) => n > 0 && log().info(`Submission ledger: ${n} earlier record(s) moved into the ledger ${file.filePath}`),
+      (err: unknown) => log().warn(`Submission ledger: the editor's former submissions.json could not be imported: ${String(err)}`),
+    );
   const tree = new SubmissionsTree(ledger);
   subs.push(tree);
   // The view itself is registered at activation (extension.ts); it shows this tree from now on.
@@ -27,6 +31,10 @@ export function registerLedger(context: vscode.ExtensionContext, results: Result
     ),
   );
   subs.push(vscode.commands.registerCommand(SHOW_OLDER_COMMAND, () => tree.showOlder()));
+  subs.push(
+    vscode.commands.registerCommand(SET_PASSWORD_COMMAND, (args?: { password?: string }) => setPasswordCommand(context.secrets, args)),
+    vscode.commands.registerCommand(IMPORT_KEY_COMMAND, (args?: { file?: string | vscode.Uri }) => importKeyCommand(context.secrets, args)),
+  );
   subs.push(vscode.commands.registerCommand('paygate.history.clear', (arg) => clearLedgerCommand(ledger, arg)));
   const compared = new CompareDocuments();
   subs.push(

@@ -1,15 +1,17 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
-import { localGatewayPlace, recordedOutcomeText, type SubmissionRecord } from '../../core/ledger';
+import { localGatewayPlace, recordedOutcomeText, sentBy, type Approval, type SubmissionRecord } from '../../core/ledger';
+import { approvalsText } from '../../core/ledger/approvals';
+import { errorMessage } from '../../core/errorMessage';
 import { recordedFacts } from '../../core/gateway/outcomes';
 import type { EditorLedger } from './editorLedger';
 import { requestTimeoutMs } from '../environments/settings';
 import type { ResultsPanelApi } from '../results/register';
 import type { SubmissionView } from '../../shared/resultsProtocol';
-import { newestSubmissions } from './page';
+import { newestSubmissions, type SubmissionsPage } from './page';
 import { recordView } from './recordView';
-import { showInfo, showWarning } from '../say';
+import { showError, showInfo, showWarning } from '../say';
 
 // The "Submissions" tree: one item per submission (newest first) with its outcome as the icon, and the
 // gateway's ids and serial numbers as children. Failures get a warning-coloured icon. It shows the newest
@@ -21,6 +23,10 @@ export const SHOW_OLDER_COMMAND = 'paygate.history.showOlder';
 export const SUBMISSIONS_PAGE = 200;
 
 type Node =
+  /** Which store the view shows (file or team), and why it cannot be read when it cannot. */
+  | { kind: 'store'; place: string; problem?: string }
+  | { kind: 'approvals'; list: [string, Approval[]][] }
+  | { kind: 'approval'; key: string; approvals: Approval[] }
   | { kind: 'record'; record: SubmissionRecord }
   | { kind: 'detail'; label: string; description?: string; icon: string; record: SubmissionRecord }
   | { kind: 'older'; shown: number };
@@ -70,7 +76,9 @@ function details(r: SubmissionRecord): Node[] {
   if (r.errorId) out.push(d('error id', r.errorId, 'symbol-number'));
   out.push(d('endpoint', `${r.endpointId} · ${r.endpoint}`, 'link'));
   if (r.localGateway) out.push(d('local gateway', localGatewayPlace(r.localGateway), 'server-environment'));
-  out.push(d('sent from', r.face === 'cli' ? 'paygate CLI' : 'the editor', 'device-desktop'));
+  const face = r.face === 'cli' ? 'paygate CLI' : 'the editor';
+  // A team ledger's record says who sent it (the database role) and from which machine.
+  out.push(d('sent from', r.role !== undefined ? sentBy(r).trim() : face, 'device-desktop'));
   out.push(d('rows', String(r.rowCount), 'list-flat'));
   out.push(d('sha256', r.contentHash, 'lock'));
   return out;
@@ -102,16 +110,47 @@ export class SubmissionsTree extends Disposable implements vscode.TreeDataProvid
   }
 
   async getChildren(node?: Node): Promise<Node[]> {
-    if (node) return node.kind === 'record' ? details(node.record) : [];
-    const page = await newestSubmissions(this.ledger.current, this.shown);
+    if (node?.kind === 'record') return details(node.record);
+    if (node?.kind === 'approvals') return node.list.map(([key, approvals]) => ({ kind: 'approval', key, approvals }));
+    if (node) return [];
+    const place = this.ledger.place;
     this.listed.clear();
+    let page: SubmissionsPage;
+    const nodes: Node[] = [];
+    try {
+      const store = await this.ledger.store();
+      page = await newestSubmissions(store, this.shown);
+      if (store.kind === 'team') {
+        const all = [...(await store.allApprovals())];
+        if (all.length > 0) nodes.push({ kind: 'approvals', list: all });
+      }
+    } catch (err) {
+      // Never an empty list that looks like "nothing sent": the store and why it could not be read.
+      return [{ kind: 'store', place, problem: errorMessage(err) }];
+    }
     for (const r of page.records) this.listed.set(r.id, r);
-    const nodes: Node[] = page.records.map((record) => ({ kind: 'record', record }));
+    nodes.unshift({ kind: 'store', place });
+    for (const record of page.records) nodes.push({ kind: 'record', record });
     if (page.older) nodes.push({ kind: 'older', shown: this.shown });
     return nodes;
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
+    if (node.kind === 'store') return storeItem(node);
+    if (node.kind === 'approvals') {
+      const item = new vscode.TreeItem('Approvals', vscode.TreeItemCollapsibleState.Collapsed);
+      item.description = `${node.list.length} content(s) approved (maker-checker)`;
+      item.iconPath = new vscode.ThemeIcon('verified');
+      return item;
+    }
+    if (node.kind === 'approval') {
+      const [environment, contentHash] = node.key.split('\0');
+      const item = new vscode.TreeItem(`${environment} · sha256 ${contentHash.slice(0, 12)}…`, vscode.TreeItemCollapsibleState.None);
+      item.description = approvalsText(node.approvals);
+      item.tooltip = `${environment}, sha256 ${contentHash}: approved by ${approvalsText(node.approvals)}`;
+      item.iconPath = new vscode.ThemeIcon('check');
+      return item;
+    }
     if (node.kind === 'older') {
       const item = new vscode.TreeItem('Show older submissions…', vscode.TreeItemCollapsibleState.None);
       item.description = `the newest ${node.shown.toLocaleString('en-US')} are shown`;
@@ -142,6 +181,18 @@ export class SubmissionsTree extends Disposable implements vscode.TreeDataProvid
   }
 }
 
+/** The view's first line: which store (file or team: host and database), or why it cannot be read. */
+function storeItem(node: Extract<Node, { kind: 'store' }>): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.problem ? 'Ledger cannot be read' : 'Ledger', vscode.TreeItemCollapsibleState.None);
+  item.description = node.problem ?? node.place;
+  item.tooltip = node.problem ? `${node.place}: ${node.problem}` : `Sends and the resend guard use the ${node.place}`;
+  item.iconPath = node.problem
+    ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'))
+    : new vscode.ThemeIcon(node.place.startsWith('team') ? 'organization' : 'database');
+  item.contextValue = 'paygate.ledgerStore';
+  return item;
+}
+
 function recordIdOf(arg: unknown): string | undefined {
   if (typeof arg === 'string') return arg;
   if (arg && typeof arg === 'object') {
@@ -161,7 +212,14 @@ export async function openSubmissionCommand(
 ): Promise<SubmissionView | undefined> {
   const id = recordIdOf(arg);
   // The tree's own copy first: the ledger's whole read (get) only for an id the tree does not show.
-  const record = id ? (shown?.(id) ?? (await ledger.current.get(id))) : (await ledger.current.recent(1))[0];
+  let record: SubmissionRecord | undefined;
+  try {
+    const store = await ledger.store();
+    record = id ? (shown?.(id) ?? (await store.get(id))) : (await store.recent(1))[0];
+  } catch (err) {
+    void showError(`PayGate: the submission cannot be shown: ${errorMessage(err)}`);
+    return undefined;
+  }
   if (!record) {
     void showInfo('PayGate: no submission to show.');
     return undefined;
@@ -171,7 +229,13 @@ export async function openSubmissionCommand(
   return view;
 }
 
-export async function clearLedgerCommand(ledger: EditorLedger, arg?: unknown): Promise<boolean> {
+export async function clearLedgerCommand(editorLedger: EditorLedger, arg?: unknown): Promise<boolean> {
+  const ledger = editorLedger.fileLedger;
+  if (!ledger) {
+    // The team's history is the team's: it is not archived from one member's editor.
+    void showInfo(`PayGate: the ${editorLedger.place} is shared by the team and is not cleared from the editor.`);
+    return false;
+  }
   const confirmed =
     arg && typeof arg === 'object' && typeof (arg as { confirm?: unknown }).confirm === 'boolean'
       ? (arg as { confirm: boolean }).confirm
@@ -179,11 +243,11 @@ export async function clearLedgerCommand(ledger: EditorLedger, arg?: unknown): P
           'Clear the PayGate submission history?',
           {
             modal: true,
-            detail: `The ledger (shared with the paygate CLI) is archived in ${ledger.current.directory}, not deleted. The resend guard in the editor and the CLI relies on it and forgets the archived sends. The gateway keeps its payments either way.`,
+            detail: `The ledger (shared with the paygate CLI) is archived in ${ledger.directory}, not deleted. The resend guard in the editor and the CLI relies on it and forgets the archived sends. The gateway keeps its payments either way.`,
           },
           'Clear',
         )) === 'Clear';
   if (!confirmed) return false;
-  await ledger.current.archive();
+  await ledger.archive();
   return true;
 }

@@ -4,9 +4,16 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { environmentTargetUrl, LOCAL_ENVIRONMENT } from '../../core/gateway/environments';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../core/payload';
 import { demoEndpointId } from '../../local-gateway/merchant';
-import { LEDGER_TARGET_NOTIFICATION, PAYLOAD_LIMIT_NOTIFICATION, type LedgerTarget, type PayloadLimit } from '../../shared/lintProtocol';
+import {
+  LEDGER_TARGET_NOTIFICATION,
+  PAYLOAD_LIMIT_NOTIFICATION,
+  type LedgerTarget,
+  type PayloadLimit,
+  type TeamLedgerTarget,
+} from '../../shared/lintProtocol';
 import { activeEnvironmentName, configuredEnvironment, pathTemplates } from '../environments/settings';
-import { configuredLedgerDirectory, LEDGER_DIRECTORY_SETTING } from '../ledgerDirectory';
+import { affectsLedger, configuredLedgerDirectory, teamLedgerSetting } from '../ledger/ledgerDirectory';
+import { teamAccess } from '../ledger/teamSecrets';
 import { log } from '../log';
 
 // Tells the language server which ledger and target already-sent and cvv-after-send read: the ledger the
@@ -14,7 +21,23 @@ import { log } from '../log';
 // The active environment's maximum payload (batch-too-large) goes with it.
 // Sent when the client starts, when the target or the ledger's directory setting changes, and when the
 // ledger's files change (a submit from this window, another window or the terminal): the server then
-// checks its open documents again.
+// checks its open documents again. With `paygate.ledger.url` set it names the team ledger, with the password
+// and team key from the editor's secret storage (over the client's own pipe to the server it started), so
+// already-sent reads the store submit uses; a setting that is no URL is passed as it is, and the server says
+// the guard could not be checked.
+
+/** The team ledger of the settings with its secrets; undefined for the file ledger. */
+async function teamTarget(secrets: vscode.SecretStorage): Promise<TeamLedgerTarget | undefined> {
+  const setting = teamLedgerSetting();
+  if (setting === undefined) return undefined;
+  if (!setting.ok) return { url: vscode.workspace.getConfiguration('paygate').get<string>('ledger.url') ?? '' };
+  const access = await teamAccess(secrets, setting.url);
+  return {
+    url: setting.url.href,
+    ...(access.password !== undefined ? { password: access.password } : {}),
+    ...(access.keyHex !== undefined ? { key: access.keyHex } : {}),
+  };
+}
 
 /** The target now; undefined when the active environment is not known (nothing can be sent to it). */
 function currentTarget(localStateDir: () => string): LedgerTarget | undefined {
@@ -51,9 +74,16 @@ export function registerLedgerTarget(
 ): void {
   let watching: vscode.Disposable[] = [];
   let directory: string | undefined;
-  const send = () => {
-    const target = currentTarget(environments.localStateDir);
-    if (target?.directory !== directory) watch(target?.directory);
+  let sending = Promise.resolve();
+  // In order: a later change's target is never overtaken by an earlier one still reading secret storage.
+  const send = () => (sending = sending.then(sendNow, (err: unknown) => log().debug(String(err))));
+  const sendNow = async () => {
+    const found = currentTarget(environments.localStateDir);
+    const team = found ? await teamTarget(context.secrets) : undefined;
+    const target = found && team ? { ...found, team } : found;
+    // The team ledger has no files here to watch.
+    const dir = team ? undefined : target?.directory;
+    if (dir !== directory) watch(dir);
     if (!client.isRunning()) return;
     client.sendNotification(LEDGER_TARGET_NOTIFICATION, target ?? null).catch((err: unknown) => log().debug(String(err)));
     const limit: PayloadLimit = { maxPayloadBytes: activeMaxPayload() };
@@ -71,7 +101,7 @@ export function registerLedgerTarget(
     // A submit writes a few lines in a row: one notification for them.
     const changed = () => {
       if (pending !== undefined) clearTimeout(pending);
-      pending = setTimeout(send, 200);
+      pending = setTimeout(() => void send(), 200);
     };
     watching = [
       watcher,
@@ -81,10 +111,13 @@ export function registerLedgerTarget(
     ];
   };
   context.subscriptions.push(
-    client.onDidChangeState(send),
-    environments.onDidChangeTarget(send),
+    client.onDidChangeState(() => void send()),
+    environments.onDidChangeTarget(() => void send()),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(`paygate.${LEDGER_DIRECTORY_SETTING}`)) send();
+      if (affectsLedger(e)) void send();
+    }),
+    context.secrets.onDidChange((e) => {
+      if (e.key.startsWith('paygate.ledger.')) void send();
     }),
     { dispose: () => watching.forEach((d) => d.dispose()) },
   );

@@ -43,7 +43,7 @@ function add(b: Batches, uri: vscode.Uri, rows: BatchRowInput[]): void {
  * NAME.already-sent.rpcsv are followed there); what was left out is named in `notes`.
  */
 export async function batchesOf(records: SubmissionRecord[], ledger: EditorLedger): Promise<Batches> {
-  return batchesIn(await ledgerFiles(ledger.current, records, readText));
+  return batchesIn(await ledgerFiles(await ledger.store(), records, readText));
 }
 
 function batchesIn(files: readonly LedgerFile[]): Batches {
@@ -60,7 +60,8 @@ const readText = (file: string) => textOf(vscode.Uri.file(file));
 
 /** The ledger's accepted submissions to the environment; those to another local gateway are named and left out. */
 export async function ledgerBatches(ledger: EditorLedger, to: SentTarget): Promise<Batches> {
-  const sends = await ledgerSends(ledger.current, await ledger.current.list(), to, readText);
+  const store = await ledger.store();
+  const sends = await ledgerSends(store, (await store.read()).records, to, readText);
   const b = batchesIn(sends.files);
   for (const r of sends.elsewhere) b.notes.push(`${r.file} ${otherGatewayNote(r, to)}`);
   return b;
@@ -69,7 +70,7 @@ export async function ledgerBatches(ledger: EditorLedger, to: SentTarget): Promi
 /** An open batch, each row dated by the accepted send that holds it (reconcile/sentRows.ts). */
 export async function documentBatch(doc: vscode.TextDocument, ledger: EditorLedger, to: SentTarget): Promise<Batches> {
   const b: Batches = { rows: [], files: new Map(), notes: [] };
-  add(b, doc.uri, await datedRows(ledger.current, doc.uri.fsPath, doc.getText(), to));
+  add(b, doc.uri, await datedRows(await ledger.store(), doc.uri.fsPath, doc.getText(), to));
   return b;
 }
 

@@ -12,7 +12,7 @@ import { summary } from '../results/outcomeView';
 import { resolveTarget, showTargetProblem, type Target, type TargetDeps, type TargetResult } from '../environments/target';
 import type { ReportFiles } from './reportFiles';
 import { optionsArg, type CommandArgs } from '../commandArgs';
-import { documentFor } from '../lint/diskDocument';
+import { documentFor } from '../diskDocument';
 import { showError, showWarning } from '../say';
 
 // Run Report Template: the *.report.json is checked by the same zod schema the CLI uses, signed with

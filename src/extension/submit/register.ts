@@ -3,6 +3,7 @@ import type { EnvironmentsApi } from '../environments/register';
 import type { EditorLedger } from '../ledger/editorLedger';
 import type { ReadOnlyDocuments } from '../readOnlyDocs';
 import type { ResultsPanelApi } from '../results/register';
+import { approveCommand } from './approve';
 import { showSignatureDetailsCommand } from './signatureDetails';
 import { submitCommand } from './submit';
 
@@ -23,6 +24,7 @@ export function registerSubmit(context: vscode.ExtensionContext, deps: SubmitFea
     vscode.commands.registerCommand('paygate.submit', (...args: unknown[]) =>
       submitCommand({ ...target, ledger: deps.ledger, results: deps.results }, ...args),
     ),
+    vscode.commands.registerCommand('paygate.approve', (...args: unknown[]) => approveCommand(deps.ledger, ...args)),
     vscode.commands.registerCommand('paygate.showSignatureDetails', (...args: unknown[]) =>
       showSignatureDetailsCommand({ ...target, docs: deps.docs }, ...args),
     ),

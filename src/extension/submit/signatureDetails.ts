@@ -15,7 +15,7 @@ import { activeEnvironmentName } from '../environments/settings';
 import type { ReadOnlyDocuments } from '../readOnlyDocs';
 import { resolveTarget, showTargetProblem, type TargetDeps } from '../environments/target';
 import { optionsArg, type CommandArgs } from '../commandArgs';
-import { documentFor } from '../lint/diskDocument';
+import { documentFor } from '../diskDocument';
 import { isReportTemplateUri } from '../report/templates';
 import { showError } from '../say';
 

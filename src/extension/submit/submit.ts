@@ -3,6 +3,10 @@ import * as vscode from 'vscode';
 import * as os from 'node:os';
 import { createRecurringPaymentsUrl, type PreparedSubmission } from '../../core/gateway';
 import { submitBatch } from '../../core/submit/submitBatch';
+import type { Approval, LedgerStore } from '../../core/ledger';
+import { approvalsText } from '../../core/ledger/approvals';
+import { errorMessage } from '../../core/errorMessage';
+import { TEAM_REMEDY } from '../ledger/editorLedger';
 import { localGatewayRef } from '../../local-gateway/finding';
 import { askRowsAgain, askSamePayer, askSendAgain, type RowsAnswer } from './resendQuestions';
 import { log } from '../log';
@@ -11,7 +15,7 @@ import { activeEnvironmentName, isProduction } from '../environments/settings';
 import { sensitiveValues, summary } from '../results/outcomeView';
 import { resolveTarget, showTargetProblem } from '../environments/target';
 import { optionsArg, uriArg, type CommandArgs } from '../commandArgs';
-import { documentFor } from '../lint/diskDocument';
+import { documentFor } from '../diskDocument';
 import { bytesOnDisk, send, type Showing } from './send';
 import { editorResult } from './tellResult';
 import { refuse, type CoreResult, type EditorTarget, type SubmitCommandDeps, type SubmitOptions, type SubmitResult } from './submitTypes';
@@ -40,23 +44,33 @@ async function editorTarget(
   return { ok: true, value: { ...t, environmentName: envName, signatureMethod: t.credentials.signatureMethod } };
 }
 
-/** Production sends are confirmed in a modal (or by the caller's `confirm`). */
-async function confirmProduction(
+/**
+ * Production sends, and sends to an environment that needs approvals (who approved is shown), are confirmed
+ * in a modal (or by the caller's `confirm`).
+ */
+async function confirmSend(
   options: SubmitOptions,
   envName: string,
   name: string,
   prepared: PreparedSubmission,
   endpoint: string,
+  approvals: readonly Approval[] | undefined,
 ): Promise<boolean> {
-  if (!isProduction(envName)) return true;
+  const production = isProduction(envName);
+  if (!production && approvals === undefined) return true;
   const rows = prepared.rowCount;
+  const approved = approvals ? `\nApproved by ${approvalsText(approvals)}` : '';
+  const button = production ? 'Send to production' : 'Send';
   return (
     options.confirm ??
     (await showWarning(
-      `Send ${rows} recurring payment${rows === 1 ? '' : 's'} to the PRODUCTION environment "${envName}"?`,
-      { modal: true, detail: `File: ${name}\nEndpoint: ${endpoint}\nRows: ${rows}\n\nReal cards will be charged on schedule.` },
-      'Send to production',
-    )) === 'Send to production'
+      `Send ${rows} recurring payment${rows === 1 ? '' : 's'} to ${production ? 'the PRODUCTION environment ' : ''}"${envName}"?`,
+      {
+        modal: true,
+        detail: `File: ${name}\nEndpoint: ${endpoint}\nRows: ${rows}${approved}${production ? '\n\nReal cards will be charged on schedule.' : ''}`,
+      },
+      button,
+    )) === button
   );
 }
 
@@ -96,6 +110,8 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
     },
   );
   if (!begun) return refuse('no-file', 'Open a recurring-payments CSV file (or pick one in the explorer) to submit it.');
+  // The team ledger the settings name could not be opened: nothing is sent, and no other store stands in.
+  if ('unusable' in begun) return refuse('ledger-failed', `Nothing was sent: ${begun.unusable}; ${TEAM_REMEDY}.`);
   const { doc, result, rowsAnswer, ledgerFile } = begun;
   return editorResult(result, {
     deps,
@@ -118,9 +134,14 @@ async function submitDocument(
   envName: string,
   options: Partial<SubmitOptions>,
   showing: Showing,
-): Promise<{ result: CoreResult; rowsAnswer: RowsAnswer; ledgerFile: string }> {
+): Promise<{ result: CoreResult; rowsAnswer: RowsAnswer; ledgerFile: string } | { unusable: string }> {
   const name = path.basename(doc.uri.path);
-  const ledger = deps.ledger.current;
+  let ledger: LedgerStore;
+  try {
+    ledger = await deps.ledger.store();
+  } catch (err) {
+    return { unusable: errorMessage(err) };
+  }
   let rowsAnswer: RowsAnswer = 'dont-send';
   const result = await submitBatch(doc.getText(), name, {
     face: 'editor',
@@ -138,7 +159,8 @@ async function submitDocument(
       return rowsAnswer === 'send';
     },
     confirmSamePayer: async (rows) => options.sendSamePayer ?? (await askSamePayer(rows, name, envName)),
-    confirmSend: (t, prepared) => confirmProduction(options, envName, name, prepared, createRecurringPaymentsUrl(t.environment, t.paths)),
+    confirmSend: (t, prepared, approvals) =>
+      confirmSend(options, envName, name, prepared, createRecurringPaymentsUrl(t.environment, t.paths), approvals),
     send: (t, prepared) => {
       log().info(
         `Submit ${name} (${prepared.rowCount} rows, sha256 ${prepared.contentHash}) to ${envName}: ${createRecurringPaymentsUrl(t.environment, t.paths)} [${t.signatureMethod}]`,
@@ -148,7 +170,8 @@ async function submitDocument(
     ledgerMessage: (outcome, _t, prepared) => summary(outcome, envName, sensitiveValues(prepared.lint.batch)),
     sensitive: (prepared) => sensitiveValues(prepared.lint.batch),
   });
-  return { result, rowsAnswer, ledgerFile: ledger.filePath };
+  if (ledger.kind === 'team') deps.ledger.touched();
+  return { result, rowsAnswer, ledgerFile: ledger.kind === 'file' ? ledger.filePath : ledger.place };
 }
 
 /** The rows question answered by the command's options (tests, automation), or undefined: ask. */

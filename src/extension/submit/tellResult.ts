@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { OUTCOMES } from '../../core/gateway';
-import type { AlreadySentRow } from '../../core/ledger';
+import { alreadySentMessage, sentBy, type AlreadySentRow } from '../../core/ledger';
+import { TEAM_REMEDY } from '../ledger/editorLedger';
 import { damageText } from '../../core/ledger/words';
 import { maskText } from '../../core/output';
 import { errorMessage } from '../../core/errorMessage';
@@ -42,6 +43,8 @@ export async function editorResult(result: CoreResult, t: Telling): Promise<Subm
     case 'failed': {
       // The ledger could not be read or written, or a question could not be asked: either way before sending.
       const why = errorMessage(result.error);
+      // The team ledger's reason names it already ("the team ledger postgres://… could not be used: …").
+      if (t.deps.ledger.fileLedger === undefined) return refuse('ledger-failed', `Nothing was sent: ${why}; ${TEAM_REMEDY}.`);
       return refuse('ledger-failed', `Nothing was sent: ${why} (submission ledger ${ledgerFile}).`);
     }
     case 'in-flight':
@@ -52,7 +55,7 @@ export async function editorResult(result: CoreResult, t: Telling): Promise<Subm
     case 'duplicate':
       return refuse(
         'duplicate-declined',
-        `Not sent: ${name} was already sent to ${envName} (endpoint ${result.target.environment.endpointId}).`,
+        `Not sent: ${name} was already sent to ${envName}${sentBy(result.earlier)} (endpoint ${result.target.environment.endpointId}).`,
         false,
       );
     case 'already-sent':
@@ -71,7 +74,7 @@ export async function editorResult(result: CoreResult, t: Telling): Promise<Subm
     case 'raced':
       return refuse(
         'duplicate-declined',
-        `Not sent: ${name} was being sent to ${envName} at the same moment from another window or process.`,
+        `Not sent: ${name} was being sent to ${envName} at the same moment${sentBy(result.earlier) || ' from another window or process'}.`,
       );
     case 'not-confirmed':
       return refuse('not-confirmed', `Not sent: ${name} to ${envName} was not confirmed.`, false);
@@ -144,7 +147,8 @@ async function rowsRefused(t: Telling, rows: readonly AlreadySentRow[]): Promise
   const { doc, name, envName } = t;
   const n = rows.length;
   const what = `${n} row${n === 1 ? ' of ' + name + ' was' : 's of ' + name + ' were'} already sent to ${envName}`;
-  if (t.rowsAnswer !== 'move') return { ...refuse('already-sent', `Not sent: ${what}.`, false), rows: n };
+  // The first row's sentence names the send that holds it (and, in a team ledger, who sent it).
+  if (t.rowsAnswer !== 'move') return { ...refuse('already-sent', `Not sent: ${what}: ${alreadySentMessage(rows[0])}.`, false), rows: n };
   let done: Awaited<ReturnType<typeof moveAlreadySentRows>>;
   try {
     done = await moveAlreadySentRows(doc, rows);

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 
 // How the team ledger reaches its PostgreSQL server: a postgres:// URL (node-postgres reads it: host,
 // port, database, user, password, sslmode and the ssl* files, so TLS is as the URL says), the password
@@ -10,32 +10,11 @@ import pg from 'pg';
 // transaction of its own and nothing is kept in the session between them (no SET, no advisory lock, no
 // named prepared statement), so a transaction-pooling proxy (PgBouncer in transaction mode) works.
 
-export const LEDGER_URL_ENV = 'PAYGATE_LEDGER_URL';
 /** Milliseconds to connect (and sign in) and for each statement; PAYGATE_LEDGER_TIMEOUT_MS overrides. */
 export const LEDGER_TIMEOUT_ENV = 'PAYGATE_LEDGER_TIMEOUT_MS';
 const DEFAULT_TIMEOUT_MS = 15_000;
 
 export type Env = Readonly<Record<string, string | undefined>>;
-
-/** A postgres:// URL, checked; the message says what is wrong without repeating a password. */
-export function parseLedgerUrl(text: string): { ok: true; url: URL } | { ok: false; message: string } {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return { ok: false, message: 'the team ledger URL is not a URL (postgres://ROLE@HOST:PORT/DATABASE)' };
-  }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
-    return { ok: false, message: `the team ledger URL must start with postgres:// (not ${url.protocol}//)` };
-  if (url.hostname === '') return { ok: false, message: 'the team ledger URL names no host (postgres://ROLE@HOST:PORT/DATABASE)' };
-  return { ok: true, url };
-}
-
-/** The URL without its password (and without any query), for every message and record. */
-export function redactedUrl(url: URL): string {
-  const user = url.username ? `${decodeURIComponent(url.username)}@` : '';
-  return `postgres://${user}${url.host}${url.pathname}`;
-}
 
 /** One ~/.pgpass field matches: `*`, or the same text. */
 const matches = (pattern: string, value: string) => pattern === '*' || pattern === value;
@@ -102,5 +81,9 @@ export function ledgerPool(url: URL, env: Env, home: string): pg.Pool {
     query_timeout: timeout,
     application_name: 'paygate',
   };
-  return new pg.Pool(config);
+  // node-postgres is loaded here, when a team ledger is opened: a lint or submit with the file ledger never
+  // evaluates it (some 150 ms of a lint's guard at a million rows went to loading it).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Pool } = require('pg') as typeof pg;
+  return new Pool(config);
 }

@@ -30,10 +30,15 @@ export function readTeamKey(file: string): { ok: true; key: TeamKey } | { ok: fa
   } catch (err) {
     return { ok: false, message: `cannot read the team key ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
   }
+  return teamKeyOf(text, file);
+}
+
+/** The team key in `text` (a key file's content); `name` says where it came from in messages. */
+export function teamKeyOf(text: string, name: string): { ok: true; key: TeamKey } | { ok: false; message: string } {
   const hex = text.trim();
   const secret = LedgerSecret.fromHex(hex);
-  if (!secret) return { ok: false, message: `${file} is not a team key (64 hex digits, as 'paygate ledger init' writes it)` };
-  return { ok: true, key: { secret, check: keyCheckValue(hex), file } };
+  if (!secret) return { ok: false, message: `${name} is not a team key (64 hex digits, as 'paygate ledger init' writes it)` };
+  return { ok: true, key: { secret, check: keyCheckValue(hex), file: name } };
 }
 
 /** A new team key written to `file` (which must not exist yet), mode 0600. */

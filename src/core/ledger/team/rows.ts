@@ -1,6 +1,33 @@
-import type { SubmissionRecord } from '../records';
+import { maskText } from '../../output';
+import type { LedgerReading, SubmissionRecord, Target } from '../records';
 
-// A submission as the team ledger's table holds it, and how it is read back as a record.
+// A submission as the team ledger's table holds it and how it is read back as a record, and its errors in
+// words: what every part of the team ledger (teamLedger.ts, claim.ts, admin.ts, teamApprovals.ts,
+// payers.ts) shares.
+
+/** A team ledger that could not be used: the message names the ledger (never its password) and what to do. */
+export class TeamLedgerError extends Error {
+  constructor(
+    readonly place: string,
+    readonly reason: string,
+  ) {
+    super(`${place} could not be used: ${reason}`);
+  }
+}
+
+/** A target as one text: the claims' key beside the content hash or the row key. */
+function targetText(t: Target): string {
+  return JSON.stringify([t.environment, t.endpointId, t.localStateDir ?? null]);
+}
+
+/** The target of a record or a new submission. */
+export function targetOf(r: Pick<SubmissionRecord, 'environment' | 'endpointId' | 'localGateway'>): string {
+  return targetText({
+    environment: r.environment,
+    endpointId: r.endpointId,
+    ...(r.localGateway ? { localStateDir: r.localGateway.stateDir } : {}),
+  });
+}
 
 export interface Row {
   id: string;
@@ -13,7 +40,6 @@ export interface Row {
   record: Omit<SubmissionRecord, 'seq' | 'state' | 'role'>;
 }
 
-/** The columns a Row is selected with (the submissions table as `s`). */
 export const COLUMNS = 's.id, s.seq, s.state, s.role, s.host, s.face, s.completed_at, s.record';
 
 export function recordOf(r: Row): SubmissionRecord {
@@ -24,4 +50,20 @@ export function recordOf(r: Row): SubmissionRecord {
     seq: Number(r.seq),
     ...(r.completed_at ? { completedAt: r.completed_at.toISOString() } : {}),
   };
+}
+
+/** What a pg error means for a person: the server, the password, a permission, a timeout. */
+export function why(err: unknown, timeoutMs: number): string {
+  const e = err as { code?: string; message?: string };
+  const message = String(e.message ?? err);
+  if (e.code === 'ECONNREFUSED') return `connection refused (${maskText(message)}): is the server up, and the URL right?`;
+  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return `no such host (${maskText(message)})`;
+  if (/timeout|timed out/i.test(message)) return `no answer within ${timeoutMs} ms (${maskText(message)})`;
+  if (e.code === '28P01' || e.code === '28000') return `${maskText(message)} (the password comes from the URL, PGPASSWORD or ~/.pgpass)`;
+  if (e.code === '42501') return `${maskText(message)} (ask the team's database owner to run 'paygate ledger init --grant ROLE')`;
+  return maskText(message);
+}
+
+export function reading(records: SubmissionRecord[]): LedgerReading {
+  return { records, damages: [], acknowledged: new Set(), tornLines: 0 };
 }

@@ -2,11 +2,11 @@ import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { TextDocument as Lines } from 'vscode-languageserver-textdocument';
-import { safeText } from '../../core/output';
-import { LANGUAGE_ID } from '../../shared/lintProtocol';
-import { showWarning } from '../say';
+import { safeText } from '../core/output';
+import { LANGUAGE_ID } from '../shared/lintProtocol';
+import { showWarning } from './say';
 import { beyondSyncLimit, isBatch, megabytes } from './bigBatch';
-import { uriArg, type CommandArgs } from '../commandArgs';
+import { uriArg, type CommandArgs } from './commandArgs';
 
 // A batch the editor does not pass to extensions (over 50 MB, see bigBatch.ts), as a read-only
 // TextDocument of the file on disk, so the commands that read a batch's text (submit, forecast,
