@@ -1,10 +1,16 @@
-import { maskCardNumbers, maskText } from '../../src/core/output';
+import { maskCardNumbers, maskText, terminalSafe, vet, vouched, laid } from '../../src/core/output';
+import { throughOutputBoundary } from '../../src/cli/boundary';
+import { tableCell, tableLine } from '../../src/cli/output';
 import { median } from './report';
 
 // The output boundary's masking cost (issue 38): maskCardNumbers (the floor every cell, field and line
 // passes) and maskText (free text) over a transactions report's cells, as `paygate query` keys and the
 // table's shown rows see them, and over hostile text (card numbers in every script and separator,
 // percent-encoded). Printed as nanoseconds per cell and per character; nothing here asserts a time.
+// Then per report row (issue 38, mask values, not layouts): the row's cells vetted one by one (the cell
+// path), against the row laid out as a text line and written through the CLI's floor (src/cli/boundary.ts),
+// once as plain text the floor reads whole (before) and once laid out from vetted cells and vouched for,
+// which the floor lets through (now); the ratios to the cell path are printed.
 // `PAYGATE_BENCH_ROWS` sets the report's rows (default 200,000).
 
 const ROWS = Number(process.env.PAYGATE_BENCH_ROWS ?? 200_000);
@@ -55,6 +61,67 @@ const reportLines: string[] = [];
 for (let i = 0; i < ROWS / 10; i++) reportLines.push(cells(i).join('  '));
 const hostile: string[] = [];
 for (let i = 0; i < ROWS / 10; i++) hostile.push(HOSTILE[i % HOSTILE.length]);
+
+/** Median ms over RUNS of `f` on each row. */
+function timeRows(rows: readonly string[][], f: (cells: string[]) => number): number {
+  const ms: number[] = [];
+  let sink = 0;
+  for (let r = 0; r < RUNS; r++) {
+    const t0 = performance.now();
+    for (const cells of rows) sink += f(cells);
+    ms.push(performance.now() - t0);
+  }
+  if (sink === 0) throw new Error('nothing written');
+  return median(ms);
+}
+
+/** A floor as a command's output has it, writing into a counter. */
+function floor(): { write: (text: string) => void; written: () => number } {
+  let n = 0;
+  const { ctx } = throughOutputBoundary({ stdout: (t: string) => void (n += t.length), stderr: () => undefined });
+  return { write: ctx.stdout, written: () => n };
+}
+
+const rows: string[][] = [];
+for (let i = 0; i < ROWS / 10; i++) rows.push(cells(i));
+const widths = cells(0).map(() => 30);
+const plain = floor();
+const vouchedFloor = floor();
+const perRow = {
+  'cells vetted (tableCell each)': timeRows(rows, (c) => c.map(tableCell).length),
+  'line, plain text, floor reads it': timeRows(rows, (c) => (plain.write(`${c.map((v) => v.padEnd(30)).join('  ')}\n`), plain.written())),
+  'line laid from vetted cells, floor reads it (before)': timeRows(
+    rows,
+    (c) => (plain.write(`${tableLine(c.map(tableCell), widths)}\n`), plain.written()),
+  ),
+  'line laid from vetted cells, vouched (now)': timeRows(
+    rows,
+    (c) => (vouchedFloor.write(vouched(laid`${tableLine(c.map(tableCell), widths)}\n`)), vouchedFloor.written()),
+  ),
+  'floor alone on the laid line (terminalSafe)': timeRows(rows, (c) => terminalSafe(`${c.join('  ')}\n`).length),
+  'cells by type (vet.date/amount/count/text)': timeRows(
+    rows,
+    (c) =>
+      [
+        vet.text(c[0]),
+        vet.count(c[1]),
+        vet.text(c[2]),
+        vet.date(c[3]),
+        vet.amount(c[4]),
+        vet.text(c[5]),
+        vet.text(c[6]),
+        vet.text(c[7]),
+        vet.date(c[8]),
+      ].length,
+  ),
+};
+const reference = perRow['cells vetted (tableCell each)'];
+console.log(`\nper report row, ${rows.length.toLocaleString('en-US')} rows, median of ${RUNS}; ratio to the cell path (cells vetted):`);
+for (const [label, ms] of Object.entries(perRow))
+  console.log(
+    `${label.padEnd(56)} ${((ms * 1e6) / rows.length).toFixed(0).padStart(6)} ns/row  ${(ms / reference).toFixed(2).padStart(6)}×`,
+  );
+console.log('');
 
 time('maskCardNumbers, report cells', reportCells, (s) => maskCardNumbers(s));
 time('maskCardNumbers, report rows as lines', reportLines, (s) => maskCardNumbers(s));
