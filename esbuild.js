@@ -115,7 +115,8 @@ const builds = [
     entryPoints: ['test/integration/index.ts', 'test/integration/*.test.ts'],
     outdir: 'out/test/integration',
     ...node,
-    external: ['vscode', 'mocha'],
+    // The team ledger's suite starts a PostgreSQL cluster and reads it with node-postgres (bundled).
+    external: ['vscode', 'mocha', 'pg-native'],
   },
   // The smoke suite runs against the installed VSIX (test/e2e/installed.ts), from its own folder.
   {
