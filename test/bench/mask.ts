@@ -1,4 +1,4 @@
-import { maskCardNumbers, maskText, terminalSafe, vet, vouched, laid } from '../../src/core/output';
+import { laid, maskCardNumbers, maskText, terminalSafe, vet, vouched, type Vetted } from '../../src/core/output';
 import { throughOutputBoundary } from '../../src/cli/boundary';
 import { tableCell, tableLine } from '../../src/cli/output';
 import { median } from './report';
@@ -62,19 +62,6 @@ for (let i = 0; i < ROWS / 10; i++) reportLines.push(cells(i).join('  '));
 const hostile: string[] = [];
 for (let i = 0; i < ROWS / 10; i++) hostile.push(HOSTILE[i % HOSTILE.length]);
 
-/** Median ms over RUNS of `f` on each row. */
-function timeRows(rows: readonly string[][], f: (cells: string[]) => number): number {
-  const ms: number[] = [];
-  let sink = 0;
-  for (let r = 0; r < RUNS; r++) {
-    const t0 = performance.now();
-    for (const cells of rows) sink += f(cells);
-    ms.push(performance.now() - t0);
-  }
-  if (sink === 0) throw new Error('nothing written');
-  return median(ms);
-}
-
 /** A floor as a command's output has it, writing into a counter. */
 function floor(): { write: (text: string) => void; written: () => number } {
   let n = 0;
@@ -87,36 +74,45 @@ for (let i = 0; i < ROWS / 10; i++) rows.push(cells(i));
 const widths = cells(0).map(() => 30);
 const plain = floor();
 const vouchedFloor = floor();
-const perRow = {
-  'cells vetted (tableCell each)': timeRows(rows, (c) => c.map(tableCell).length),
-  'line, plain text, floor reads it': timeRows(rows, (c) => (plain.write(`${c.map((v) => v.padEnd(30)).join('  ')}\n`), plain.written())),
-  'line laid from vetted cells, floor reads it (before)': timeRows(
-    rows,
-    (c) => (plain.write(`${tableLine(c.map(tableCell), widths)}\n`), plain.written()),
+const byRow: Record<string, (c: string[]) => number> = {
+  'cells vetted (tableCell each)': (c) => c.map(tableCell).length,
+  'line, plain text, floor reads it': (c) => (plain.write(`${c.map((v) => v.padEnd(30)).join('  ')}\n`), plain.written()),
+  'line laid from vetted cells, floor reads it (before)': (c) => (plain.write(`${tableLine(c.map(tableCell), widths)}\n`), plain.written()),
+  'line laid from vetted cells, vouched (now)': (c) => (
+    vouchedFloor.write(vouched(laid`${tableLine(c.map(tableCell), widths)}\n`)),
+    vouchedFloor.written()
   ),
-  'line laid from vetted cells, vouched (now)': timeRows(
-    rows,
-    (c) => (vouchedFloor.write(vouched(laid`${tableLine(c.map(tableCell), widths)}\n`)), vouchedFloor.written()),
-  ),
-  'floor alone on the laid line (terminalSafe)': timeRows(rows, (c) => terminalSafe(`${c.join('  ')}\n`).length),
-  'cells by type (vet.date/amount/count/text)': timeRows(
-    rows,
-    (c) =>
-      [
-        vet.text(c[0]),
-        vet.count(c[1]),
-        vet.text(c[2]),
-        vet.date(c[3]),
-        vet.amount(c[4]),
-        vet.text(c[5]),
-        vet.text(c[6]),
-        vet.text(c[7]),
-        vet.date(c[8]),
-      ].length,
-  ),
+  'layout alone (tableLine of vetted cells)': (c) => tableLine(c as Vetted[], widths).length,
+  'floor alone on the laid line (terminalSafe)': (c) => terminalSafe(`${c.join('  ')}\n`).length,
+  'cells by type (vet.date/amount/count/text)': (c) =>
+    [
+      vet.text(c[0]),
+      vet.count(c[1]),
+      vet.text(c[2]),
+      vet.date(c[3]),
+      vet.amount(c[4]),
+      vet.text(c[5]),
+      vet.text(c[6]),
+      vet.text(c[7]),
+      vet.date(c[8]),
+    ].length,
 };
+// Interleaved: each round runs every variant once, so a burst of load elsewhere falls on all of them.
+const samples: Record<string, number[]> = Object.fromEntries(Object.keys(byRow).map((k) => [k, []]));
+let sink = 0;
+for (let r = 0; r < RUNS; r++) {
+  for (const [label, f] of Object.entries(byRow)) {
+    const t0 = performance.now();
+    for (const c of rows) sink += f(c);
+    samples[label].push(performance.now() - t0);
+  }
+}
+if (sink === 0) throw new Error('nothing written');
+const perRow = Object.fromEntries(Object.entries(samples).map(([k, ms]) => [k, median(ms)]));
 const reference = perRow['cells vetted (tableCell each)'];
-console.log(`\nper report row, ${rows.length.toLocaleString('en-US')} rows, median of ${RUNS}; ratio to the cell path (cells vetted):`);
+console.log(
+  `\nper report row, ${rows.length.toLocaleString('en-US')} rows, median of ${RUNS} interleaved rounds; ratio to the cell path (cells vetted):`,
+);
 for (const [label, ms] of Object.entries(perRow))
   console.log(
     `${label.padEnd(56)} ${((ms * 1e6) / rows.length).toFixed(0).padStart(6)} ns/row  ${(ms / reference).toFixed(2).padStart(6)}×`,

@@ -6,7 +6,7 @@ import { writeNewTeamKey } from '../../src/core/ledger/team/key';
 import { targetOf } from '../../src/core/ledger/team/rows';
 import { TeamLedger } from '../../src/core/ledger/team/teamLedger';
 import { readBatch } from '../../src/core/rules/batch';
-import { ledgerDiagnostics } from '../../src/core/rules/ledgerChecks';
+import { ledgerDiagnostics } from '../../src/core/ledgerLint/ledgerChecks';
 import { ownCard } from '../fixtures/ledger/payers';
 import { startCluster, type Cluster } from '../fixtures/postgres/cluster';
 import { benchEntry, writeHistory } from './ledgerHistory';

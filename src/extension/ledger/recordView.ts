@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { stillAsSent } from '../../core/reconcile';
 import { readBatch } from '../../core/rules/batch';
 import { OUTCOME_COLUMNS, type SubmissionOutcomeView, type SubmissionView } from '../../shared/resultsProtocol';
-import { acceptedLine, credentialsToCheck, submissionTable } from '../submit/outcomeView';
+import { acceptedLine, credentialsToCheck, submissionTable } from '../results/outcomeView';
 import { isTransportKind, isUnknownKind } from '../../core/gateway/outcomeKinds';
 import { recordedFacts, type PageOutcomeName, type RecordedFacts } from '../../core/gateway/outcomes';
 import type { SubmissionRecord } from '../../core/ledger';
