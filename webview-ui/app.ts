@@ -7,9 +7,9 @@ import {
   type PersistedState,
   type ReconciliationView,
   type TableSource,
-  type SubmissionView,
   type ViewState,
 } from '../src/shared/resultsProtocol';
+import { type SubmissionView } from '../src/shared/submissionView';
 import { renderReconcileBanner, revealKey, statusColumnOf } from './reconcileView';
 import { rowMasker } from '../src/shared/cardData';
 import type { ReportInfo } from '../src/shared/reportInfo';
