@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { prepareSubmission } from '../../src/core/gateway';
 import type { ApproveCommandResult } from '../../src/extension/submit/approve';
 import type { SubmitResult } from '../../src/extension/submit/submit';
 import { ownPayers } from '../fixtures/ledger/payers';
@@ -146,6 +147,53 @@ describe('the team ledger in the editor', function () {
       assert.deepEqual(await submissions(), ['alice']);
     } finally {
       await config().update('ledger.url', bobUrl, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('an environment with "approvals": 1 sends only once another member approved; the confirmation is then asked', async () => {
+    await config().update(
+      'environments',
+      [
+        {
+          name: 'team-env',
+          baseUrl: 'http://127.0.0.1:9/paygate',
+          reportBaseUrl: 'http://127.0.0.1:9',
+          endpointId: '4242',
+          consumerKey: 'team',
+          approvals: 1,
+        },
+      ],
+      vscode.ConfigurationTarget.Global,
+    );
+    try {
+      await run('paygate.setConsumerSecret', { environment: 'team-env', secret: 'team-secret' });
+      const valid = fs.readFileSync(path.join(root, 'examples', 'valid.rpcsv'), 'utf8');
+      const text = ownPayers(valid.replace(/[A-Z]{3}-2027-/g, 'TEAMAPP-'), 'TEAMAPP');
+      fs.writeFileSync(path.join(scratch, 'approve-me.rpcsv'), text);
+      const file = vscode.Uri.file(path.join(scratch, 'approve-me.rpcsv'));
+      const submit = () => run<SubmitResult>('paygate.submit', file, { environment: 'team-env', confirm: false });
+
+      const none = await submit();
+      assert.equal(none?.status === 'refused' && none.reason, 'needs-approval', JSON.stringify(none));
+      const own = await run<ApproveCommandResult>('paygate.approve', file, { environment: 'team-env' });
+      assert.equal(own?.status, 'approved', JSON.stringify(own));
+      const mine = await submit();
+      assert.equal(mine?.status === 'refused' && mine.reason, 'needs-approval', JSON.stringify(mine));
+      assert.match(mine.status === 'refused' ? mine.message : '', /your own approval does not count/);
+
+      // alice's approval of this exact content, as `paygate approve` on her machine records it.
+      await cluster.sql(
+        'team',
+        `INSERT INTO paygate_approvals (environment, content_hash, role, host) VALUES ('team-env', $1, 'alice', 'laptop')`,
+        [prepareSubmission(text).contentHash],
+      );
+      // Approved by another member: the send goes as far as its confirmation (which lists the approvals; an
+      // environment without approvals and not production asks none), here declined: nothing is sent.
+      const approved = await submit();
+      assert.equal(approved?.status === 'refused' && approved.reason, 'not-confirmed', JSON.stringify(approved));
+      assert.deepEqual(await submissions(), ['alice']);
+    } finally {
+      await config().update('environments', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 });

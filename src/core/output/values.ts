@@ -31,30 +31,35 @@ function text(value: string): Vetted {
 }
 
 /** `value` as it is when it has its type's shape, else scanned as free text. */
-const typed =
-  (shape: RegExp, needsLetter = false) =>
-  (value: string): Vetted =>
-    shape.test(value) && (!needsLetter || HEX_LETTER.test(value)) ? (value as Vetted) : text(value);
+function shaped(value: string, shape: RegExp, needsLetter = false): Vetted {
+  return shape.test(value) && (!needsLetter || HEX_LETTER.test(value)) ? (value as Vetted) : text(value);
+}
 
-const asCount = typed(COUNT);
+// Plain functions, so a bundle that does not use them (the results page) leaves them out.
+const date = (value: string): Vetted => shaped(value, DATE);
+const amount = (value: string): Vetted => shaped(value, AMOUNT);
+const count = (value: number | string): Vetted => shaped(String(value), COUNT);
+const hash = (value: string): Vetted => shaped(value, HASH, true);
+const id = (value: string): Vetted => shaped(value, ID, true);
+const cell = (value: string): Vetted => terminalValue(maskText(value).replace(/\r\n|\r|\n/g, ' ⏎ ')) as Vetted;
 
 /** Values by their type, each safe to lay out beside any other. */
 export const vet = {
   /** A date or a date and time: `DD.MM.YYYY`, `MM/DD/YYYY`, `YYYY-MM-DD`, ISO 8601 with a time. */
-  date: typed(DATE),
+  date,
   /** A decimal amount: at most 12 digits before the point (thousands may be grouped by `,`), at most 4 after. */
-  amount: typed(AMOUNT),
+  amount,
   /** A count or a line number. */
-  count: (value: number | string): Vetted => asCount(String(value)),
+  count,
   /** A content hash or checksum: 64, 40 or 32 hex digits. */
-  hash: typed(HASH, true),
+  hash,
   /** An id of known form: a UUID or a 24-hex row key. */
-  id: typed(ID, true),
+  id,
   /** Free text (a description, a file name, an answer's words, an id of no known form): scanned whole. */
   text,
   /**
    * Free text in a table cell, read as maskText reads free text (a 12–19 digit run standing on its own is
    * masked even when it fails Luhn: a mistyped card is a card), its line breaks shown as ` ⏎ `.
    */
-  cell: (value: string): Vetted => terminalValue(maskText(value).replace(/\r\n|\r|\n/g, ' ⏎ ')) as Vetted,
+  cell,
 };
