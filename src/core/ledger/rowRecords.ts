@@ -8,9 +8,16 @@ import { LedgerSecret } from './secret';
 // The file ledger's sent rows (ledger.ts): each batch's row records (batches/: batchRows.ts), the key they
 // are made with (secret.ts), the rows as the guard's index keys them, and the earlier rows of a payer.
 
+/** Rows of the batches kept in memory: more than the tail past the index's watermark holds before it is sealed. */
+const KEPT_ROWS = 8192;
+
 export class RowRecords {
-  /** Row keys this process recorded lately, so sealing them into the index does not read them back. */
-  private readonly recorded = new Map<string, BatchRowKeys>();
+  /**
+   * Batches' row keys this process recorded or read lately (a file is written once and never changed), so
+   * lookups that read the tail past the index's watermark, and the seal after a send, do not read them again.
+   */
+  private readonly kept = new Map<string, BatchRowKeys>();
+  private keptRows = 0;
   /** The key never changes once made: read once per instance. */
   private key?: LedgerSecret;
 
@@ -27,14 +34,28 @@ export class RowRecords {
   /** Records a batch's row keys before it is sent (batchRows.ts); a ledger error is thrown before anything is sent. */
   async record(contentHash: string, keys: BatchRowKeys): Promise<void> {
     await recordBatchRows(this.fs, this.directory, contentHash, keys);
-    this.recorded.set(contentHash, keys);
-    // A few batches are enough: those of this process's sends not yet sealed into the index.
-    for (const old of this.recorded.keys()) if (this.recorded.size > 4) this.recorded.delete(old);
+    this.keep(contentHash, keys);
   }
 
   /** A sent batch's row keys, or undefined when the ledger keeps none (sent before row keys). */
   async batchRows(contentHash: string): Promise<BatchRowKeys | undefined> {
-    return this.recorded.get(contentHash) ?? readBatchRows(this.fs, this.directory, contentHash);
+    const kept = this.kept.get(contentHash);
+    if (kept) return kept;
+    const read = await readBatchRows(this.fs, this.directory, contentHash);
+    if (read) this.keep(contentHash, read);
+    return read;
+  }
+
+  /** Keeps a batch's rows; the oldest are let go past KEPT_ROWS rows (the newest batch is kept, whatever its size). */
+  private keep(contentHash: string, rows: BatchRowKeys): void {
+    if (this.kept.has(contentHash)) return;
+    this.kept.set(contentHash, rows);
+    this.keptRows += rows.rows.length;
+    for (const [hash, old] of this.kept) {
+      if (this.keptRows <= KEPT_ROWS || this.kept.size === 1) break;
+      this.kept.delete(hash);
+      this.keptRows -= old.rows.length;
+    }
   }
 
   /**
