@@ -1,5 +1,3 @@
-import { createInterface } from 'node:readline/promises';
-
 /**
  * Everything a `paygate` command takes from the outside world, injected so a test runs a command in its
  * own process with its own folder, variables, streams and stop signal. Only main.ts builds the real one.
@@ -57,9 +55,12 @@ export function processContext(): CliContext {
       return Buffer.concat(chunks);
     },
     stdinChunks: () => process.stdin as AsyncIterable<Uint8Array>,
-    interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
+    // Standard error first: it is made anyway, and when it is no terminal, process.stdin (a stream, and the
+    // modules under it, that most commands never read) is not made at all.
+    interactive: process.stderr.isTTY === true && process.stdin.isTTY === true,
     columns: process.stdout.isTTY ? process.stdout.columns : undefined,
     async confirm(question) {
+      const { createInterface } = await import('node:readline/promises');
       const rl = createInterface({ input: process.stdin, output: process.stderr });
       try {
         return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());

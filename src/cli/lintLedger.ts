@@ -1,5 +1,5 @@
 import type { LedgerStore, OrderIdAt, Target } from '../core/ledger';
-import { ledgerDiagnostics } from '../core/rules/ledgerChecks';
+import { ledgerDiagnostics } from '../core/ledgerLint/ledgerChecks';
 import type { LintResult } from '../core/rules/lint';
 import type { Severity } from '../core/rules/codes';
 import type { CliContext } from './context';

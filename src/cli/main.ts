@@ -1,10 +1,11 @@
 import { processContext } from './context';
-import { launchLint, runsLintOnly } from './lintLaunch';
+import { launchLint, launchVersion, runsLintOnly, runsVersionOnly } from './lintLaunch';
 import type * as Launch from './launch';
 import { errorMessage } from '../core/errorMessage';
 
 // The `paygate` process: the one place that touches the real process (arguments, streams, exit code).
-// `paygate lint` runs from this bundle alone; anything else loads the rest of the program (lintLaunch.ts).
+// `paygate lint` and `paygate --version` run from this bundle alone; anything else loads the rest of the
+// program (lintLaunch.ts).
 const args = process.argv.slice(2);
 const ctx = processContext();
 
@@ -15,7 +16,12 @@ function launchAny(): Promise<number> {
   return launch(args, ctx);
 }
 
-(runsLintOnly(args) ? launchLint(args, ctx) : launchAny()).then(
+function launchOne(): Promise<number> {
+  if (runsVersionOnly(args)) return launchVersion(ctx);
+  return runsLintOnly(args) ? launchLint(args, ctx) : launchAny();
+}
+
+launchOne().then(
   (code) => {
     process.exitCode = code;
   },

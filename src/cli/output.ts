@@ -4,16 +4,23 @@ import { amountColumns } from '../shared/amounts';
 import { EXIT, OUTCOMES, outcomeHeadline, outcomeTodo } from '../core/gateway/outcomes';
 import type { GatewayOutcome } from '../core/gateway/outcome';
 import {
+  joinLaid,
   keptColumns,
+  laid,
   maskFields,
   maskText,
+  padLaid,
   safeCsv,
   safeCsvRecord,
   safeJson,
-  terminalField,
   terminalSafe,
   terminalText,
+  trimmedEnd,
+  vet,
+  words,
+  type Laid,
   type SafeCsvOptions,
+  type Vetted,
 } from '../core/output';
 import type { CliContext } from './context';
 
@@ -23,8 +30,11 @@ import type { CliContext } from './context';
 //
 // Printing through the boundary (src/core/output): every line a command writes is masked and escaped by
 // src/cli/boundary.ts whatever it holds; on top of that floor, a command prints
-//   - each value from input (a cell, a file name, an answer's field) in a text layout with field(), so a
-//     line break or an escape sequence inside it never forges or garbles a line;
+//   - each value from input (a cell, a file name, an answer's field) in a text layout with field() (free text)
+//     or by its type with vet.date/amount/count/hash/id (core/output/values.ts), so a line break or an escape
+//     sequence inside it never forges or garbles a line; a layout made only of such values and our own words
+//     (laid`…`, tableLine, formatTable: core/output/laid.ts) and written as vouched(text) is not read again
+//     by the floor;
 //   - JSON with jsonLine() (masked strings, no CVV member, no raw control character);
 //   - CSV with csvText() (masked, CVV columns left out, formulas neutralised unless --raw: rawOption() in
 //     ./parser.ts).
@@ -32,7 +42,7 @@ import type { CliContext } from './context';
 // when one skips these.
 
 /** One value on a text line: masked, CVVs hidden, every control character and line break shown escaped. */
-export const field = terminalField;
+export const field = vet.text;
 
 /** A JSON document for standard output or a file we write, ending in a newline. */
 export function jsonLine(value: unknown, space?: number): string {
@@ -206,28 +216,31 @@ const MAX_CELL = 40;
  * A table cell as shown: masked, line breaks shown as ⏎, every other control character escaped (a tab
  * would break the columns), shortened to MAX_CELL characters.
  */
-export function tableCell(value: string): string {
-  const flat = field(maskText(value).replace(/\r\n|\r|\n/g, ' ⏎ '));
-  return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
+export function tableCell(value: string): Vetted {
+  const flat = vet.cell(value);
+  // A cut cell is vetted again: the first 39 characters of a long digit run may be a card number's.
+  return flat.length > MAX_CELL ? field(`${flat.slice(0, MAX_CELL - 1)}…`) : flat;
 }
 
 /** One line of the table: shown cells padded to the columns' widths (in characters, not UTF-16 units). */
-export function tableLine(cells: readonly string[], widths: readonly number[]): string {
-  return cells
-    .map((v, i) => v + ' '.repeat(widths[i] - [...v].length))
-    .join('  ')
-    .trimEnd();
+export function tableLine(cells: readonly Vetted[], widths: readonly number[]): Laid {
+  return trimmedEnd(
+    joinLaid(
+      cells.map((v, i) => padLaid(v, widths[i])),
+      '  ',
+    ),
+  );
 }
 
 /** Said once under a table whose values held line breaks. */
-export const LINE_BREAK_NOTE = '⏎ marks a line break inside a value (kept as it came in --format csv and json).';
+export const LINE_BREAK_NOTE = words('⏎ marks a line break inside a value (kept as it came in --format csv and json).');
 
 /**
  * A plain aligned table for terminals; cells are masked, shortened and line breaks shown as ⏎ (said once
  * under the table when it happens). Report amounts show in their currency's digits (the raw value
  * stays in --format json and csv).
  */
-export function formatTable(allColumns: string[], allRows: string[][]): string {
+export function formatTable(allColumns: string[], allRows: string[][]): Laid {
   // A column named like a CVV is left out whole, as in every table we show.
   const keep = keptColumns(allColumns);
   const columns = keep ? keep.map((i) => allColumns[i]) : allColumns;
@@ -243,7 +256,7 @@ export function formatTable(allColumns: string[], allRows: string[][]): string {
   );
   const widths = columns.map((_, i) => all.reduce((w, r) => Math.max(w, [...r[i]].length), 0));
   const lines = all.map((r) => tableLine(r, widths));
-  lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
+  lines.splice(1, 0, words(widths.map((w) => '-'.repeat(w)).join('  ')));
   if (breaks) lines.push(LINE_BREAK_NOTE);
-  return lines.map((l) => `${l}\n`).join('');
+  return laid`${joinLaid(lines, '\n')}\n`;
 }

@@ -10,7 +10,8 @@ import { groupJson, queryJsonRest } from '../core/query/result';
 import { DEFAULT_MAX_GROUPS } from '../core/query/run';
 import type { ReportView } from '../core/gateway/reportTemplate';
 import type { CliContext } from './context';
-import { batched, writeQueryCsv, writeQueryText } from './format/query';
+import { writeQueryCsv, writeQueryText } from './format/query';
+import { batched } from './pieces';
 import { choiceOption, collect } from './parser';
 
 export type QueryCliOptions = {

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import {
-  acceptedSubmissions,
   datedRows,
-  ledgerFiles,
+  ledgerSends,
+  otherGatewayNote,
   type BatchRowInput,
   type ReportReconciliation,
   type SentTarget,
@@ -14,6 +14,7 @@ import { readInput } from './io';
 import { storePlace } from '../core/ledger/store';
 import { openLedger } from './ledger';
 import { field } from './output';
+import { errorMessage } from '../core/errorMessage';
 
 // What `paygate reconcile` reads: batch files (named, or the ledger's accepted submissions for an
 // environment, read row by row as the core's sentRows.ts says) and the report, streamed into the core.
@@ -62,20 +63,16 @@ export async function ledgerBatches(
   try {
     records = (await ledger.read()).records;
   } catch (err) {
-    return { error: `cannot read ${storePlace(ledger)}: ${(err as Error).message}` };
+    return { error: `cannot read ${storePlace(ledger)}: ${errorMessage(err)}` };
   }
   const changed: string[] = [];
-  const selected = acceptedSubmissions(records, to.environment, to.localStateDir);
-  for (const r of selected.elsewhere)
-    changed.push(
-      `${r.file} (sent ${r.time}) went to the local gateway of ${r.localGateway?.stateDir}, not of ${to.localStateDir}; skipped`,
-    );
-  const files = await ledgerFiles(ledger, selected.records, async (file) => (await readRegularFile(file, field(file))).toString('utf8'));
-  for (const f of files) {
+  const sends = await ledgerSends(ledger, records, to, async (file) => (await readRegularFile(file, field(file))).toString('utf8'));
+  for (const r of sends.elsewhere) changed.push(`${r.file} (sent ${r.time}) ${otherGatewayNote(r, to)}`);
+  for (const f of sends.files) {
     if (f.followed) changed.push(`${field(f.record.file)} (sent ${f.record.time}): ${f.followed}`);
     if (f.note) changed.push(`${field(f.record.file)} (sent ${f.record.time}): ${f.note}`);
   }
-  const batches = files.filter((f) => f.rows.length > 0).map((f): BatchSource => ({ name: f.file, rows: f.rows }));
+  const batches = sends.files.filter((f) => f.rows.length > 0).map((f): BatchSource => ({ name: f.file, rows: f.rows }));
   return { batches, changed, ledger: ledger.kind === 'file' ? ledger.filePath : ledger.place };
 }
 

@@ -15,31 +15,12 @@ import { eachSavedReportRecord, type SavedReport } from '../core/gateway';
 import { charsetOf } from '../core/gateway/answerText';
 import type { CliContext } from './context';
 import { amountColumns } from '../shared/amounts';
-import { keptColumns, safeJson } from '../core/output';
+import { keptColumns, laid, safeJson, words, type Vetted } from '../core/output';
 import { csvRecordText, EXIT, field, jsonLine, LINE_BREAK_NOTE, tableCell, tableLine } from './output';
+import { batched } from './pieces';
 
 type SavedCsv = Extract<SavedReport, { saved: true }>;
 type Format = 'text' | 'json' | 'csv';
-
-/** Output gathered into pieces of about this size before each write. */
-const PIECE = 64 * 1024;
-
-/** Collects output and hands it on in pieces: one write per line would cost more than the line. */
-class Pieces {
-  private parts: string[] = [];
-  private size = 0;
-  constructor(private readonly write: (text: string) => void) {}
-  add(text: string): void {
-    this.parts.push(text);
-    this.size += text.length;
-    if (this.size >= PIECE) this.flush();
-  }
-  flush(): void {
-    if (this.parts.length > 0) this.write(this.parts.join(''));
-    this.parts = [];
-    this.size = 0;
-  }
-}
 
 /**
  * The file a report is streamed into: `out` itself when the answer goes there as received, else a private
@@ -125,7 +106,7 @@ async function eachShownRecord(
  * cell masked, its control characters escaped and (unless `raw`) neutralised; records end with CRLF.
  */
 async function writeCsv(file: string, delimiter: string, encoding: string | undefined, raw: boolean, write: (text: string) => void) {
-  const out = new Pieces(write);
+  const out = batched(write);
   await eachShownRecord(file, delimiter, encoding, (record) => {
     out.add(csvRecordText(record, { delimiter, quoteAll: true, raw }));
   });
@@ -142,7 +123,7 @@ async function writeTable(file: string, delimiter: string, encoding: string | un
   let breaks = false;
   /** The record's cells as shown: the header as it is, a row's amounts through `shown`. */
   const cells = (record: string[], header: boolean, count: number) => {
-    const out: string[] = [];
+    const out: Vetted[] = [];
     for (let i = 0; i < count; i++) {
       const value = !header && shown ? shown(record, i) : (record[i] ?? '');
       if (!breaks && /[\r\n]/.test(value)) breaks = true;
@@ -160,14 +141,14 @@ async function writeTable(file: string, delimiter: string, encoding: string | un
     for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i], [...shownCells[i]].length);
   });
   const w = widths ?? [];
-  const out = new Pieces(write);
+  const out = batched(write);
   let rows = -1;
   await eachShownRecord(file, delimiter, encoding, (record) => {
-    out.add(`${tableLine(cells(record, rows === -1, w.length), w)}\n`);
-    if (rows === -1) out.add(`${w.map((n) => '-'.repeat(n)).join('  ')}\n`);
+    out.addLaid(laid`${tableLine(cells(record, rows === -1, w.length), w)}\n`);
+    if (rows === -1) out.addLaid(words(`${w.map((n) => '-'.repeat(n)).join('  ')}\n`));
     rows++;
   });
-  if (breaks) out.add(`${LINE_BREAK_NOTE}\n`);
+  if (breaks) out.addLaid(laid`${LINE_BREAK_NOTE}\n`);
   out.flush();
   return Math.max(rows, 0);
 }
@@ -180,7 +161,7 @@ async function writeJson(
   file: string | undefined,
   write: (text: string) => void,
 ): Promise<void> {
-  const out = new Pieces(write);
+  const out = batched(write);
   const columns = saved.columns ?? [];
   const keep = keptColumns(columns);
   out.add(

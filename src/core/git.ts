@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { lstat, readFile, realpath, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +10,10 @@ import { withGitignoreEntry, type GitTracking } from './rules/cardDataInGit';
 /** Environment variables, as git sees them (undefined: this process's own). */
 export type GitEnv = Record<string, string | undefined>;
 
-function git(cwd: string, args: string[], env?: GitEnv): Promise<{ code: number; stdout: string }> {
+async function git(cwd: string, args: string[], env?: GitEnv): Promise<{ code: number; stdout: string }> {
+  // Loaded when git is first asked: most lints never ask it, and node:child_process (with node:net and
+  // the streams under it) is a fifth of a one-row lint's start-up.
+  const { execFile } = await import('node:child_process');
   return new Promise((resolve) => {
     // A directory's listing may be long (gitTrackings): a cut one would read as "ignored".
     const options = { cwd, env, timeout: 10_000, windowsHide: true, maxBuffer: 256 * 1024 * 1024 };

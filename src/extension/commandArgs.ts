@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { documentFromDisk } from './lint/diskDocument';
 
 // Commands are reached from the palette (no arguments), the editor title and CodeLens (a Uri), the
 // explorer (a Uri and the selected Uris) and from tests or automation (a Uri or path plus an options
@@ -15,7 +14,7 @@ function asUri(v: unknown): vscode.Uri | undefined {
 
 /**
  * The first Uri-like argument, else the active editor's document, else the active tab's file (a batch
- * over 50 MB has a tab but no editor an extension can see: lint/bigBatch.ts).
+ * over 50 MB has a tab but no editor an extension can see: bigBatch.ts).
  */
 export function uriArg(args: CommandArgs): vscode.Uri | undefined {
   for (const a of args) {
@@ -32,18 +31,4 @@ export function optionsArg<T extends object>(args: CommandArgs): Partial<T> {
     if (a && typeof a === 'object' && !(a instanceof vscode.Uri) && !Array.isArray(a)) return a as Partial<T>;
   }
   return {};
-}
-
-/**
- * The open document for the Uri (with unsaved edits), opened from disk otherwise; a file too large for
- * the editor to pass to extensions is read from disk as it is saved (lint/diskDocument.ts).
- */
-export async function documentFor(args: CommandArgs): Promise<vscode.TextDocument | undefined> {
-  const uri = uriArg(args);
-  if (!uri) return undefined;
-  try {
-    return await vscode.workspace.openTextDocument(uri);
-  } catch {
-    return documentFromDisk(uri).catch(() => undefined);
-  }
 }

@@ -12,7 +12,7 @@ import { errorMessage } from '../core/errorMessage';
 import { readBatch, type Batch } from '../core/rules/batch';
 import { moveRowsOut, stripCvvEdits } from '../core/rules/batchEdits';
 import { Codes } from '../core/rules/codes';
-import { ledgerDiagnostics } from '../core/rules/ledgerChecks';
+import { ledgerDiagnostics } from '../core/ledgerLint/ledgerChecks';
 import type { LintDiagnostic } from '../core/rules/types';
 import type { LedgerTarget } from '../shared/lintProtocol';
 import { toWorkspaceEdit } from './convert';

@@ -10,6 +10,7 @@ import type { TeamLedgerTarget } from '../shared/lintProtocol';
 
 /** The store, or an Error saying why the target names no usable team ledger. */
 export function openTeamStore(team: TeamLedgerTarget): TeamLedger | Error {
+  if (team.problem !== undefined) return new Error(`the team ledger could not be used: ${team.problem}`);
   const parsed = parseLedgerUrl(team.url);
   if (!parsed.ok) return new Error(parsed.message);
   const key = team.key === undefined ? undefined : teamKeyOf(team.key, 'the team key the editor holds');
@@ -27,5 +28,5 @@ export function openTeamStore(team: TeamLedgerTarget): TeamLedger | Error {
 
 /** Whether two targets name the same team ledger with the same secrets. */
 export function sameTeam(a: TeamLedgerTarget | undefined, b: TeamLedgerTarget | undefined): boolean {
-  return a?.url === b?.url && a?.password === b?.password && a?.key === b?.key;
+  return a?.url === b?.url && a?.password === b?.password && a?.key === b?.key && a?.problem === b?.problem;
 }

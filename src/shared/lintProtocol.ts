@@ -81,10 +81,13 @@ export interface TeamLedgerTarget {
   url: string;
   password?: string;
   key?: string;
+  /** Why the client's setting names no usable team ledger (the server then says the guard could not be checked). */
+  problem?: string;
 }
 
 function readTeam(raw: unknown): TeamLedgerTarget | undefined {
   const o = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+  if (typeof o.problem === 'string' && o.problem !== '') return { url: typeof o.url === 'string' ? o.url : '', problem: o.problem };
   if (typeof o.url !== 'string' || o.url === '') return undefined;
   return {
     url: o.url,

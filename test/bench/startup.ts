@@ -22,7 +22,8 @@ const OUT = path.join(ROOT, 'out', 'bench');
 const RUNS = Math.max(1, Number(process.env.PAYGATE_BENCH_STARTS ?? 10) || 10);
 /** The smoke tests a repeated start runs: the fresh editor's check and the two timed ones. */
 const TIMED_TESTS = 'is not active at start-up|activates it|rule book diagnostics';
-const ACTIVATION_TARGET_MS = 50;
+/** Ours alone: evaluating dist/extension.js and activate() (issue 40's restated target). */
+const OUR_ACTIVATION_TARGET_MS = 5;
 
 const bytes = (n: number) => `${n.toLocaleString('en-US')} B (${kib(n)})`;
 const ms = (n: number | undefined, digits = 1) => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits));
@@ -87,12 +88,16 @@ async function main(): Promise<number> {
       .map((p) => `${p.owner} ${kib(p.bytes)}`)
       .join(', ');
   const targets: Target[] = [atMost('`dist/extension.js`: ours + libraries', split.ours / 1000, ACTIVATION_BUDGET_BYTES / 1000, 'KB', 1)];
+  // The target is ours alone (issue 40): evaluating our bundle and our activate(), every start. The rest of
+  // the activation is the editor's (opening the file, finding us, preparing the context), which an empty
+  // extension pays too: the table shows it beside the reference, not as our target.
   starts.forEach((s, i) => {
-    const what = `activation after opening a \`.rpcsv\` file, start ${i + 1} of ${RUNS}`;
+    const what = `our part of the activation (evaluating \`dist/extension.js\` + \`activate()\`), start ${i + 1} of ${RUNS}`;
+    const ours = s?.bundleMs !== undefined && s.activateMs !== undefined ? s.bundleMs + s.activateMs : undefined;
     targets.push(
-      s
-        ? atMost(what, s.activationMs, ACTIVATION_TARGET_MS, 'ms', 0)
-        : { what, target: `≤ ${ACTIVATION_TARGET_MS} ms`, figure: 'not measured', met: false },
+      ours !== undefined
+        ? atMost(what, ours, OUR_ACTIVATION_TARGET_MS, 'ms', 1)
+        : { what, target: `≤ ${OUR_ACTIVATION_TARGET_MS} ms`, figure: 'not measured', met: false },
     );
   });
   const md = [

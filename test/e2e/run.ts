@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { ensureCodeServer, ensureSystemTools } from './install';
 import { runInstalledSmoke } from './installed';
 import { runPersonStyle } from './person';
+import { runTeamPersonStyle } from './personTeam';
 import { guardRun, onCleanup } from './processes';
 import { runSuite, type SuiteCounts } from './suite';
 
@@ -60,7 +61,10 @@ async function main(): Promise<number> {
   if (process.env.PAYGATE_E2E_PERSON !== '0') {
     console.log('');
     const personStarted = Date.now();
-    person = await runPersonStyle({ entry: install.entry, node: install.node, resultsDir: RESULTS });
+    const alone = await runPersonStyle({ entry: install.entry, node: install.node, resultsDir: RESULTS });
+    // The team ledger's part, in an editor of its own with a throwaway PostgreSQL cluster (personTeam.ts).
+    const team = await runTeamPersonStyle({ entry: install.entry, node: install.node, resultsDir: RESULTS });
+    person = { passed: alone.passed + team.passed, failed: alone.failed + team.failed, skipped: alone.skipped + team.skipped };
     console.log(`[e2e] person-style run took ${((Date.now() - personStarted) / 1000).toFixed(1)}s; screenshots in test-results/person/`);
   }
 

@@ -32,4 +32,6 @@ export const MODEL: Record<Fault, Expected> = {
   'bad-gzip': { exits: [5], outcome: /^OUTCOME UNKNOWN \(truncated\)/, rerunSends: false },
   'ok-deflate': { exits: [0], outcome: /^Accepted/, rerunSends: false },
   'ok-br': { exits: [0], outcome: /^Accepted/, rerunSends: false },
+  'too-large-413-text': { exits: [1], outcome: /^Rejected as too large \(HTTP 413\)/, rerunSends: true },
+  'too-large-413-html': { exits: [1], outcome: /^Rejected as too large \(HTTP 413\)/, rerunSends: true },
 };

@@ -14,6 +14,7 @@ import { faultyFs, type WriteFault } from './faultyFs';
 import { MODEL } from './model';
 import { StandIn, type Fault } from './standIn';
 import { teamTrials } from './team';
+import { tooLargePartsTrials } from './tooLarge';
 import { idVariantTrials, samePayerTrials, symlinkedStateTrials } from './identity';
 import { ownPayers } from '../fixtures/ledger/payers';
 
@@ -463,6 +464,7 @@ async function main(): Promise<void> {
     await killTrials(Number(process.env.PAYGATE_FAULT_KILLS ?? 10));
     await partsKillTrials(Number(process.env.PAYGATE_FAULT_PART_KILLS ?? 50));
     await splitKillTrials(Number(process.env.PAYGATE_FAULT_SPLIT_KILLS ?? 4));
+    await tooLargePartsTrials({ ...suite, submit, bodyHash }, Number(process.env.PAYGATE_FAULT_413_PARTS ?? 4));
     await concurrentTrials(4);
     // The team ledger on a real PostgreSQL server: the same faults across two members, races, kills, restarts.
     await teamTrials(suite, Number(process.env.PAYGATE_FAULT_TEAM_RACES ?? 20), Number(process.env.PAYGATE_FAULT_TEAM_KILLS ?? 4));

@@ -34,11 +34,19 @@ export type Fault =
   | 'over-1mib'
   | 'bad-gzip'
   | 'ok-deflate'
-  | 'ok-br';
+  | 'ok-br'
+  // HTTP 413 from a proxy in front of the gateway, after it read the request: nothing reached the gateway.
+  | 'too-large-413-text'
+  | 'too-large-413-html';
 
 /** Faults after which the gateway behind may have created the payments (it received the whole request). */
 export const MAY_HAVE_ACTED = (f: Fault) =>
-  f !== 'reset-before' && f !== 'typed-500-error' && f !== 'typed-503-error' && f !== 'untyped-500-error-id';
+  f !== 'reset-before' &&
+  f !== 'typed-500-error' &&
+  f !== 'typed-503-error' &&
+  f !== 'untyped-500-error-id' &&
+  f !== 'too-large-413-text' &&
+  f !== 'too-large-413-html';
 
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 const SUCCESS = 'type=create-recurring-payment-response&status=active&recurring-payment-id=1&serial-number=s-1';
@@ -200,6 +208,12 @@ export class StandIn {
         return void res.writeHead(200, { ...FORM, 'Content-Encoding': 'deflate' }).end(zlib.deflateSync(SUCCESS));
       case 'ok-br':
         return void res.writeHead(200, { ...FORM, 'Content-Encoding': 'br' }).end(zlib.brotliCompressSync(SUCCESS));
+      case 'too-large-413-text':
+        return void res.writeHead(413, { 'Content-Type': 'text/plain' }).end('Request body too large');
+      case 'too-large-413-html':
+        return void res
+          .writeHead(413, { 'Content-Type': 'text/html', Connection: 'close' })
+          .end('<html><head><title>413 Request Entity Too Large</title></head><body><center>nginx</center></body></html>');
     }
   }
 }

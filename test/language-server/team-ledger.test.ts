@@ -16,11 +16,15 @@ import { TeamLedger } from '../../src/core/ledger/team/teamLedger';
 import { LEDGER_TARGET_NOTIFICATION } from '../../src/shared/lintProtocol';
 import { PROCESS_MS } from '../fixtures/deadlines';
 import { newSubmission } from '../fixtures/ledger/entry';
+import { ownPayers } from '../fixtures/ledger/payers';
+import { demoEndpointId, loadOrCreateDemoMerchant } from '../../src/local-gateway/merchant';
 import { startCluster, type Cluster } from '../fixtures/postgres/cluster';
 import { CLI, LANGUAGE_ID, ROOT, TestClient } from './client';
 
 const valid = readFileSync(path.join(ROOT, 'examples', 'valid.rpcsv'), 'utf8');
 const sentText = valid.replace(/[A-Z]{3}-2027-/g, 'TEAM-');
+/** alice's send to the local gateway of a state directory, which `paygate lsp` beside $PAYGATE_LEDGER_URL checks. */
+const localText = ownPayers(valid.replace(/[A-Z]{3}-2027-/g, 'TEAMLOC-'), 'TEAMLOC');
 const PASSWORDS = { alice: 'alice-lsp-1', bob: 'bob lsp:2' } as const;
 
 describe('the team ledger in the language server', { timeout: PROCESS_MS }, () => {
@@ -28,6 +32,8 @@ describe('the team ledger in the language server', { timeout: PROCESS_MS }, () =
   let client: TestClient;
   let dir: string;
   let keyHex: string;
+  let keyFile: string;
+  let stateDir: string;
   const target = (team: { url: string; password?: string; key?: string }) => ({
     directory: dir,
     environment: 'local',
@@ -43,6 +49,9 @@ describe('the team ledger in the language server', { timeout: PROCESS_MS }, () =
     await cluster.createDatabase('team', ['alice']);
     const key = writeNewTeamKey(path.join(dir, 'team.key'));
     keyHex = readFileSync(key.file, 'utf8').trim();
+    keyFile = key.file;
+    stateDir = path.join(dir, 'state');
+    loadOrCreateDemoMerchant(stateDir);
     // alice, from the CLI on her machine: the ledger made, then her send of the batch.
     const alice = new TeamLedger({ url: new URL(cluster.url('alice', PASSWORDS.alice, 'team')), env: {}, home: dir, key });
     try {
@@ -56,6 +65,21 @@ describe('the team ledger in the language server', { timeout: PROCESS_MS }, () =
         completion: () => ({ outcome: 'accepted', serialNumbers: ['s-team-1'] }),
       });
       assert.equal(sent.status, 'sent');
+      const local = prepareSubmission(localText);
+      const toLocal = await guardedSend({
+        ledger: alice,
+        entry: newSubmission({
+          face: 'cli',
+          contentHash: local.contentHash,
+          rowCount: local.rowCount,
+          endpointId: demoEndpointId(stateDir),
+          localGateway: { stateDir, startId: '' },
+        }),
+        batch: local.lint.batch,
+        send: async () => 'sent',
+        completion: () => ({ outcome: 'accepted', serialNumbers: ['s-team-2'] }),
+      });
+      assert.equal(toLocal.status, 'sent');
     } finally {
       await alice.close();
     }
@@ -126,6 +150,33 @@ describe('the team ledger in the language server', { timeout: PROCESS_MS }, () =
       assert.ok(!warning.message.includes(PASSWORDS.bob), 'no password in the message');
     } finally {
       await cluster.startServer();
+    }
+  });
+
+  it('paygate lsp beside $PAYGATE_LEDGER_URL and $PAYGATE_LEDGER_KEY_FILE reads the team ledger as submit does', async () => {
+    const beside = new TestClient([CLI, 'lsp', '--stdio'], {
+      PAYGATE_STATE_DIR: stateDir,
+      PAYGATE_LEDGER_URL: cluster.url('bob', PASSWORDS.bob, 'team'),
+      PAYGATE_LEDGER_KEY_FILE: keyFile,
+    });
+    try {
+      await beside.initialize({ textDocument: { synchronization: { didSave: true } } });
+      const uri = 'file:///nowhere/local-copy.rpcsv';
+      void beside.connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri, languageId: LANGUAGE_ID, version: 1, text: localText },
+      });
+      const { diagnostics } = await beside.diagnostics(
+        uri,
+        'four already-sent',
+        (p) => p.diagnostics.filter((d) => d.code === 'already-sent').length === 4,
+      );
+      assert.match(
+        String(diagnostics.find((d) => d.code === 'already-sent')!.message),
+        /was already sent by alice from the CLI on .*serial-number s-team-2/,
+      );
+      assert.ok(!beside.stderr.includes(PASSWORDS.bob), 'no password in the server output');
+    } finally {
+      await beside.stop();
     }
   });
 });

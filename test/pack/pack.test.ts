@@ -1,6 +1,17 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cleanEnv, ownStderr, run } from './run';
@@ -71,6 +82,7 @@ test('the tarball holds the CLI bundle, the examples and the documents, nothing 
     'dist/cli-ledger.js',
     'dist/cli-program.js',
     'dist/cli.js',
+    'dist/package.json',
     'package.json',
     ...examples,
   ].sort();
@@ -102,6 +114,36 @@ test('paygate --version prints the package version', async () => {
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout.trim(), pkg.version);
   assert.equal(ownStderr(r.stderr), '');
+});
+
+test("paygate lint of a one-row file and paygate --version load only dist/cli.js, and none of the modules lint's start-up left out", async () => {
+  // What the process loaded, written as it exits: our files, and Node's own modules (moduleLoadList).
+  // node:child_process (with node:net and the streams under it), node:tty and node:readline were a third
+  // of a one-row lint's start-up; the rest of the program (dist/cli-program.js) most of --version's.
+  // (node:net itself comes with standard output when it is a pipe, as here, or a terminal.)
+  const hook = join(work, 'loaded-hook.js');
+  const report = join(work, 'loaded.json');
+  writeFileSync(
+    hook,
+    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({ files: Object.keys(require.cache), builtins: process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)) })));\n`,
+  );
+  const batch = join(work, 'files', 'one.rpcsv');
+  writeFileSync(
+    batch,
+    readFileSync(join(root, 'examples', 'valid.rpcsv'), 'utf8')
+      .split('\r\n')
+      .slice(0, 2)
+      .join('\r\n') + '\r\n',
+  );
+  const cli = join(app, 'node_modules', pkg.name, 'dist', 'cli.js');
+  for (const args of [['lint', '--no-ledger', batch], ['--version']]) {
+    const r = await run(process.execPath, ['--require', hook, cli, ...args], { cwd: app, env: userEnv, timeoutMs: CLI_TIMEOUT });
+    assert.equal(r.code, 0, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
+    const loaded = JSON.parse(readFileSync(report, 'utf8')) as { files: string[]; builtins: string[] };
+    assert.deepEqual(loaded.files.map((f) => f.slice(f.lastIndexOf('/') + 1)).sort(), ['cli.js', 'loaded-hook.js'], args.join(' '));
+    for (const m of ['child_process', 'tty', 'readline', 'readline/promises'])
+      assert.ok(!loaded.builtins.includes(m), `${args.join(' ')} loaded node:${m}`);
+  }
 });
 
 test('paygate --help lists the commands', async () => {

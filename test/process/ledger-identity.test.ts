@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { prepareSubmission } from '../../src/core/gateway';
 import { guardedSend, Ledger, type GuardedSendResult } from '../../src/core/ledger';
 import { lint } from '../../src/core/rules/lint';
-import { ledgerDiagnostics } from '../../src/core/rules/ledgerChecks';
+import { ledgerDiagnostics } from '../../src/core/ledgerLint/ledgerChecks';
 import { newSubmission } from '../fixtures/ledger/entry';
 
 // A row's identity as the gateway keys it (issue 37), at the ledger: the row key, the already-sent guard

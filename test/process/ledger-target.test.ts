@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { environmentTargetUrl, prepareSubmission, type Environment } from '../../src/core/gateway';
 import { guardedSend, Ledger, type GuardedSendResult, type Target } from '../../src/core/ledger';
 import { lint } from '../../src/core/rules/lint';
-import { ledgerDiagnostics } from '../../src/core/rules/ledgerChecks';
+import { ledgerDiagnostics } from '../../src/core/ledgerLint/ledgerChecks';
 import { createRecurringPaymentsUrl } from '../../src/core/gateway/environments';
 import { newSubmission } from '../fixtures/ledger/entry';
 

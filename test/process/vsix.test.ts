@@ -32,6 +32,7 @@ const BUILD_OUTPUTS = [
   'dist/cli.js.map',
   'dist/cli-program.js',
   'dist/cli-program.js.map',
+  'dist/package.json',
   'dist/webview-ui.js',
   'dist/webview-ui.js.map',
   'dist/webview-ui.css',

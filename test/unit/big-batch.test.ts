@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { beyondSyncLimit, firstLineOf, isBatch, megabytes, SYNC_LIMIT } from '../../src/extension/lint/bigBatch';
+import { beyondSyncLimit, firstLineOf, isBatch, megabytes, SYNC_LIMIT } from '../../src/extension/bigBatch';
 
 test('the limit is VS Code’s: 50 × 1024 × 1024; a file of more bytes may be over it', () => {
   assert.equal(SYNC_LIMIT, 52_428_800);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { captured, testContext } from '../fixtures/cli/context';
 import { launch } from '../../src/cli/launch';
-import { launchLint, runsLintOnly } from '../../src/cli/lintLaunch';
+import { launchLint, launchVersion, runsLintOnly, runsVersionOnly } from '../../src/cli/lintLaunch';
 import { lintCommand } from '../../src/cli/commands/lint';
 import { paygate, runPaygate } from '../../src/cli/program';
 import { COMMANDS, commandEntry } from '../../src/cli/registry';
@@ -30,6 +30,18 @@ describe('launch: one command loaded, the same answers as the whole program', ()
     assert.equal(runsLintOnly(['lint', '--version']), true);
     for (const args of [['lint', '--help'], ['lint', 'a.rpcsv', '-h'], ['fix', 'a.rpcsv'], ['help', 'lint'], []])
       assert.equal(runsLintOnly(args), false, args.join(' '));
+  });
+
+  it('answers the version alone from the small bundle, as the whole program does', async () => {
+    for (const flag of ['--version', '-v']) {
+      assert.equal(runsVersionOnly([flag]), true);
+      const { ctx, out, err } = captured();
+      const code = await launchVersion(ctx);
+      const [whole] = await both([flag]).then((r) => r.slice(1));
+      assert.deepEqual({ code, out: out(), err: err() }, whole, flag);
+    }
+    for (const args of [['--version', 'lint'], ['lint', '--version'], ['-V'], ['--help'], []])
+      assert.equal(runsVersionOnly(args), false, args.join(' '));
   });
 
   it('the whole program has every command of the registry, in its order', async () => {

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { readBatch } from '../../src/core/rules/batch';
 import { maskText as scrub } from '../../src/core/output';
 import { splitList } from '../../src/core/ledger';
-import { outcomeView, sensitiveValues, submissionTable, summary } from '../../src/extension/submit/outcomeView';
+import { outcomeView, sensitiveValues, submissionTable, summary } from '../../src/extension/results/outcomeView';
 
 const BATCH = [
   'client-orderid;rp_card_type;credit-card-number;cvv2;amount;currency',

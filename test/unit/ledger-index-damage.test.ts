@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { prepareSubmission } from '../../src/core/gateway';
 import { guardedSend, Ledger, type GuardedSendResult } from '../../src/core/ledger';
 import { Codes } from '../../src/core/rules/codes';
-import { ledgerDiagnostics } from '../../src/core/rules/ledgerChecks';
+import { ledgerDiagnostics } from '../../src/core/ledgerLint/ledgerChecks';
 import { Manifest, MANIFEST, type FileEntry } from '../../src/core/ledger/indexManifest';
 import { SEAL_LINES } from '../../src/core/ledger/ledgerIndex';
 import { newSubmission } from '../fixtures/ledger/entry';

@@ -13,7 +13,7 @@ import {
 } from '../../src/core/gateway/outcomes';
 import { mayHaveCreated, recordedOutcomeText, type SubmissionRecord } from '../../src/core/ledger';
 import { outcomeText } from '../../src/cli/output';
-import { outcomeView } from '../../src/extension/submit/outcomeView';
+import { outcomeView } from '../../src/extension/results/outcomeView';
 
 // A table without a row for every outcome, or a row without a fact, is a compile error (checked by `tsc -b`).
 // @ts-expect-error: the row for every other outcome is missing

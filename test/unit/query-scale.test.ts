@@ -14,8 +14,8 @@ import { captured } from '../fixtures/cli/context';
 
 // Issue 40: a query stays bounded however the report or the expression is shaped. A group-by with more
 // groups than --max-groups keeps no more than that many and says how many there were; `in (…)` of numbers
-// is a set by exact value and answers as the `or` of its `=` comparisons; `and`/`or` chains are flat and
-// nesting has a limit, refused at its place.
+// is a set by exact value and answers as the `or` of its `=` comparisons, and an `or` of many `=` of one
+// column is such a set; `and`/`or` chains are flat and nesting has a limit, refused at its place.
 
 const report = (rows: [string, string, string][]) =>
   ['"Transaction_id","Amount","Currency"', ...rows.map((r) => r.map((v) => `"${v}"`).join(','))].join('\r\n') + '\r\n';
@@ -112,9 +112,10 @@ describe('query --where in (…) of numbers', () => {
             '--format',
             'json',
           ]);
+          // Each comparison on its own (a `not (not …)` is no `=` term, so the `or` does not make it a set).
           const asOr = await query(text, [
             '--where',
-            numbers.map((v) => `Amount = ${v}`).join(' or '),
+            numbers.map((v) => `not (not (Amount = ${v}))`).join(' or '),
             '--group-by',
             'Transaction_id',
             '--format',
@@ -134,6 +135,34 @@ describe('query --where in (…) of numbers', () => {
     const r = await query(text, ['--where', `Amount in (${list.join(', ')}, "x")`, '--count', '--format', 'json']);
     assert.equal(r.code, 0, r.err);
     assert.equal(JSON.parse(r.out).total.count, 20);
+  });
+});
+
+describe('query --where: an or of many = of one column', () => {
+  it('matches the rows the same comparisons made one by one match (numbers, text, other columns, mixed in any order)', async () => {
+    const value = fc.oneof(
+      amountText.map((a) => ({ text: a, literal: a })),
+      fc.constantFrom('EUR', 'usd', 'x y').map((t) => ({ text: t, literal: `"${t}"` })),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(value, fc.constantFrom('EUR', 'USD', '')), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.tuple(fc.constantFrom('Amount', 'Currency', 'Transaction_id'), value, fc.boolean()), { minLength: 1, maxLength: 30 }),
+        async (cells, terms) => {
+          fc.pre(terms.every(([, v]) => !/^[+-]?\d/.test(v.literal) || /^[+-]?\d+(\.\d+)?$/.test(v.literal)));
+          const text = report(cells.map(([a, c], i) => [`T${i}`, a.text, c]));
+          // Written either way round: `Amount = 5` and `5 = Amount`.
+          const term = ([column, v, flip]: [string, { literal: string }, boolean]) =>
+            flip ? `${v.literal} = ${column}` : `${column} = ${v.literal}`;
+          const args = (where: string) => ['--where', where, '--group-by', 'Transaction_id', '--format', 'json'];
+          const grouped = await query(text, args(terms.map(term).join(' or ')));
+          const oneByOne = await query(text, args(terms.map((t) => `not (not (${term(t)}))`).join(' or ')));
+          assert.equal(grouped.code, oneByOne.code, grouped.err);
+          assert.equal(grouped.out, oneByOne.out);
+        },
+      ),
+      { numRuns: 80 },
+    );
   });
 });
 

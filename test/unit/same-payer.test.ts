@@ -8,7 +8,7 @@ import { guardedSend, Ledger, type Completion, type GuardedSendResult } from '..
 import { GUARD_DIR } from '../../src/core/ledger/ledgerIndex';
 import { Manifest, MANIFEST, type ManifestHead } from '../../src/core/ledger/indexManifest';
 import { Codes } from '../../src/core/rules/codes';
-import { ledgerDiagnostics } from '../../src/core/rules/ledgerChecks';
+import { ledgerDiagnostics } from '../../src/core/ledgerLint/ledgerChecks';
 import { newSubmission } from '../fixtures/ledger/entry';
 
 // same-payer (issue 37, item 3): the card and schedule of a row sent to the same target under another

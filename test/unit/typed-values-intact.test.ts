@@ -1,6 +1,12 @@
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
+import { runPaygate } from '../../src/cli/program';
+import { testContext } from '../fixtures/cli/context';
+import { BATCH_HEADER } from '../fixtures/hostile/corpus';
 import type { Reconciliation, ReportCharge } from '../../src/core/reconcile';
 import { formatReconcileText, reconcileCsvPieces, reconcileJsonPieces, reportFileLabel } from '../../src/cli/format/reconcile';
 import { throughOutputBoundary } from '../../src/cli/boundary';
@@ -11,7 +17,9 @@ import { terminalSafe } from '../../src/core/output';
 // Mask values, not layouts (issue 38): a date and an amount side by side made 13 Luhn-valid digits
 // (`28.12.2025 29.990` → `28.12.20** *9.990`), and a content hash with a long digit run lost its middle.
 // Reconciliation's text, CSV and JSON, the editor's reconciliation view (through the page's own mask) and
-// every line through the CLI's floor keep dates, amounts, transaction ids, hashes and UUIDs whole.
+// every line through the CLI's floor keep dates, amounts, transaction ids, hashes and UUIDs whole; so do
+// `paygate schedule`, `paygate diff` and `paygate query` in each format, run as the process runs them
+// (`paygate history`'s content hash: test/process/card-shapes-commands.test.ts).
 
 /** What the CLI prints, through its floor (src/cli/boundary.ts), as a command writes it. */
 function printed(text: string): string {
@@ -140,5 +148,93 @@ test('property: dates, amounts, hashes and UUIDs laid out by reconcile (text, CS
       },
     ),
     { numRuns: 300 },
+  );
+});
+
+let dir: string;
+before(() => (dir = mkdtempSync(join(tmpdir(), 'paygate-typed-values-'))));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** `paygate ARGS` in process, through the floor, in `dir`; standard output and error together. */
+async function paygateOut(args: string[]): Promise<string> {
+  let out = '';
+  const ctx = testContext({ cwd: dir, env: { HOME: dir, COLUMNS: '200' }, stdout: (t) => void (out += t), stderr: (t) => void (out += t) });
+  await runPaygate(args, ctx);
+  return out;
+}
+
+const q = (v: string) => `"${v.replace(/"/g, '""')}"`;
+const batchRow = (id: string, start: string, amount: string) =>
+  [
+    q(id),
+    'SRC',
+    'x',
+    'Anna',
+    'Schmidt',
+    'Street 1',
+    'Berlin',
+    '10115',
+    'DE',
+    'anna@example.com',
+    'day',
+    '1',
+    start,
+    '3',
+    amount,
+    'EUR',
+    'ANNA',
+    '5555555555554444',
+    '08',
+    '2031',
+    '',
+  ].join(';');
+const batch = (rows: string[]) => [BATCH_HEADER, ...rows].join('\r\n') + '\r\n';
+
+/** A row key (24 hex), a content hash (64 hex) or a UUID, each with a letter. */
+const keyOfKnownForm = fc.oneof(
+  hexOf(24),
+  hexOf(64),
+  fc.uuid().filter((u) => /[a-f]/.test(u)),
+);
+/** A charge's date after the schedule's today (01.01.2027), and an amount in EUR's cents (at most 10 characters). */
+const laterDate = fc
+  .tuple(fc.integer({ min: 1, max: 28 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 2027, max: 2099 }))
+  .map(([d, m, y]) => `${p2(d)}.${p2(m)}.${y}`);
+// At least 1.00: the other batch changes a row to 0.50.
+const cents = fc.tuple(fc.integer({ min: 1, max: 9_999_999 }), fc.integer({ min: 0, max: 99 })).map(([w, f]) => `${w}.${p2(f)}`);
+
+/** `values` whole in `out` (a key longer than a table cell's 40 characters as its first 39 in text), nothing masked. */
+function intact(out: string, values: readonly string[], text: boolean): void {
+  assert.doesNotMatch(out, /\*/, out);
+  for (const v of values) assert.ok(out.includes(text && v.length > 40 ? v.slice(0, 39) : v), `${v} not whole in:\n${out}`);
+}
+
+test('property: dates, amounts, hashes, row keys and UUIDs side by side come out intact in schedule, diff and query', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.uniqueArray(keyOfKnownForm, { minLength: 3, maxLength: 3 }),
+      laterDate,
+      cents,
+      async ([k1, k2, k3], date, amount) => {
+        writeFileSync(join(dir, 'a.rpcsv'), batch([batchRow(k1, date, amount), batchRow(k2, date, amount)]));
+        writeFileSync(join(dir, 'b.rpcsv'), batch([batchRow(k1, date, '0.50'), batchRow(k3, date, amount)]));
+        for (const f of ['text', 'json'])
+          intact(await paygateOut(['schedule', 'a.rpcsv', '--today', '01.01.2027', '--format', f]), [k1, k2, date, amount], false);
+        for (const f of ['text', 'json'])
+          intact(await paygateOut(['diff', 'a.rpcsv', '--against', 'b.rpcsv', '--format', f]), [k1, k2, k3], false);
+        const iso = date.split('.').reverse().join('-');
+        const report = [
+          ['Transaction_id', 'Created_date', 'Amount', 'Currency'],
+          [k1, `${iso} 09:00:00`, amount, 'EUR'],
+          [k2, `${iso} 10:00:00`, amount, 'EUR'],
+        ];
+        writeFileSync(join(dir, 'r.csv'), report.map((r) => r.map(q).join(',')).join('\r\n') + '\r\n');
+        for (const f of ['text', 'json', 'csv']) {
+          const out = await paygateOut(['query', 'r.csv', '--group-by', 'Transaction_id,Created_date', '--sum', 'Amount', '--format', f]);
+          intact(out, [k1, k2, `${iso} 09:00:00`, amount], f === 'text');
+        }
+      },
+    ),
+    { numRuns: 40 },
   );
 });

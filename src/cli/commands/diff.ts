@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { DiffIndex, diffAgainstSend, differs, sendRowsOf, sentAt, serialText, submissionState, type BatchDiff } from '../../core/ledger';
-import { maskText } from '../../core/output';
+import { joinLaid, laid, maskText, vet, vouched, type Laid, type Vetted } from '../../core/output';
 import { readBatch } from '../../core/rules/batch';
 import type { CliContext } from '../context';
 import { readInput } from '../io';
 import { openLedger } from '../ledger';
-import { inputError } from '../output';
+import { inputError, jsonLine } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 
 export interface DiffOptions {
@@ -50,7 +50,7 @@ export function diffCommand(ctx: CliContext) {
 export async function diffFile(file: string, o: DiffOptions, ctx: CliContext): Promise<number> {
   const fail = (message: string) => inputError(ctx, 'paygate diff', message);
   const against = o.against;
-  let heading: string;
+  let heading: Laid;
   let diff: BatchDiff;
   if (against !== 'last' && existsSync(resolve(ctx.cwd, against))) {
     // The older file first, kept only as a compact index; then FILE, walked against it: two parsed files
@@ -63,7 +63,7 @@ export async function diffFile(file: string, o: DiffOptions, ctx: CliContext): P
     const input = await readInput(file, ctx);
     if (!input.ok) return fail(input.message);
     diff = older.index.diff(readBatch(input.text));
-    heading = `${maskText(input.name)} against ${maskText(older.name)}`;
+    heading = laid`${shownName(input.name)} against ${shownName(older.name)}`;
   } else {
     const input = await readInput(file, ctx);
     if (!input.ok) return fail(input.message);
@@ -72,13 +72,14 @@ export async function diffFile(file: string, o: DiffOptions, ctx: CliContext): P
     const found = await sendRowsOf(openLedger(ctx, o.state), against === 'last' ? { last: name } : { serial: against });
     if (!found.ok) return fail(found.message);
     const r = found.record;
-    heading =
-      `${maskText(input.name)} against the send of ${sentAt(r)} (${maskText(basename(r.file))} to ${maskText(r.environment)}, ` +
-      `endpoint ${maskText(r.endpointId)}: ${maskText(serialText(r))}, ${submissionState(r)})`;
+    const [day, time] = sentAt(r).split(' ');
+    const sent = laid`${vet.date(day)} ${vet.text(time)} UTC`;
+    const where = laid`${shownName(basename(r.file))} to ${shownName(r.environment)}, endpoint ${shownName(r.endpointId)}`;
+    heading = laid`${shownName(input.name)} against the send of ${sent} (${where}: ${shownName(serialText(r))}, ${vet.text(submissionState(r))})`;
     // FILE walked in place against the send's row keys: no row keys of FILE are made (sentDiff.ts).
     diff = diffAgainstSend(found.secret, found.sent, batch);
   }
-  ctx.stdout(o.format === 'json' ? `${JSON.stringify(diff)}\n` : diffText(heading, diff));
+  ctx.stdout(o.format === 'json' ? jsonLine(diff) : vouched(diffText(heading, diff)));
   return differs(diff) ? 1 : 0;
 }
 
@@ -91,15 +92,21 @@ async function indexFile(
   return other.ok ? { ok: true, name: other.name, index: DiffIndex.of(readBatch(other.text)) } : other;
 }
 
+/**
+ * A name or id from input (a file name, a client-orderid, an environment) as one value: free text, masked as
+ * free text is (maskText), a control character shown as a space, then vetted as any value.
+ */
+const shownName = (s: string): Vetted => vet.text(maskText(s).replace(/\p{Cc}/gu, ' '));
+
 /** The text form: a heading, one line per added, removed and changed row, and the counts. */
-export function diffText(heading: string, d: BatchDiff): string {
-  // A client-orderid is the merchant's free text: masked, and no control character reaches the terminal.
-  const id = (s: string) => maskText(s).replace(/\p{Cc}/gu, ' ');
-  // The heading's values were masked as they went in (diffCommand), never the composed line.
-  const lines = [`${heading.replace(/\p{Cc}/gu, ' ')}:`];
-  for (const r of d.added) lines.push(`  added    ${id(r['client-orderid'])}  line ${r.line}`);
-  for (const r of d.removed) lines.push(`  removed  ${id(r['client-orderid'])}  line ${r.line} of the other`);
-  for (const r of d.changed) lines.push(`  changed  ${id(r['client-orderid'])}  line ${r.line}: ${r.columns.join(', ')}`);
-  lines.push(`${d.added.length} added, ${d.removed.length} removed, ${d.changed.length} changed, ${d.unchanged} unchanged`);
-  return `${lines.join('\n')}\n`;
+export function diffText(heading: Laid, d: BatchDiff): Laid {
+  // Laid out from values vetted one by one (core/output/laid.ts), never masked as a composed line.
+  const n = vet.count;
+  const lines = [laid`${heading}:`];
+  for (const r of d.added) lines.push(laid`  added    ${shownName(r['client-orderid'])}  line ${n(r.line)}`);
+  for (const r of d.removed) lines.push(laid`  removed  ${shownName(r['client-orderid'])}  line ${n(r.line)} of the other`);
+  for (const r of d.changed)
+    lines.push(laid`  changed  ${shownName(r['client-orderid'])}  line ${n(r.line)}: ${joinLaid(r.columns.map(vet.text), ', ')}`);
+  lines.push(laid`${n(d.added.length)} added, ${n(d.removed.length)} removed, ${n(d.changed.length)} changed, ${n(d.unchanged)} unchanged`);
+  return laid`${joinLaid(lines, '\n')}\n`;
 }

@@ -67,7 +67,7 @@ export function queryCommand(ctx: CliContext) {
   const cmd = paygateCommand(
     {
       name: 'query',
-      summary: 'filter, group and total a transactions report (exact sums per currency, payouts apart)',
+      summary: 'filter, group and total a transactions report (exact sums, payouts apart)',
       description:
         'Reads a report (saved with paygate report --out, or on standard input) as it comes and answers a question of it: ' +
         'the rows --where keeps, grouped by columns (a date by day, week or month), counted and with the exact sum, least, ' +

@@ -4,9 +4,11 @@
 // line. Values are the report's: every cell is shown through tableCell (masked, one line) and every CSV
 // cell through the formula guard.
 
+import { joinLaid, laid, padLaid, trimmedEnd, vet, words, type Vetted } from '../../core/output';
 import { aggregateText, groupHeading, reportedAggregates, totalOf, type QueryOutcome, type QueryTotal } from '../../core/query';
 import type { GroupState } from '../../core/query/run';
 import { csvRecordText, field, tableCell, tableLine } from '../output';
+import { batched } from '../pieces';
 import { bar } from './bar';
 
 const MIN_BAR = 10;
@@ -52,28 +54,6 @@ function apartNote(o: QueryOutcome): string {
   return kinds ? ' (charges are never added with payouts or refunds)' : '';
 }
 
-/** Output gathered into pieces of about this size: one write per group would cost more than the group. */
-const PIECE = 64 * 1024;
-
-/** A writer that hands text on in pieces, never holding more than one: a million groups are never one string. */
-export function batched(write: (text: string) => void): { add(text: string): void; flush(): void } {
-  let parts: string[] = [];
-  let size = 0;
-  const flush = () => {
-    if (parts.length > 0) write(parts.join(''));
-    parts = [];
-    size = 0;
-  };
-  return {
-    add(text) {
-      parts.push(text);
-      size += text.length;
-      if (size >= PIECE) flush();
-    },
-    flush,
-  };
-}
-
 /**
  * The text: the header, a line per group with its bar, the totals, the skipped rows. Two passes over the
  * groups (the columns' widths, then the lines), so no line is kept.
@@ -96,15 +76,21 @@ export function writeQueryText(name: string, o: QueryOutcome, columns: number, w
   }
   const fixed = keyWidths.reduce((s, w) => s + w + 2, 0) + aggWidths.reduce((s, w) => s + w + 2, 0);
   const width = Math.max(MIN_BAR, columns - fixed - 1);
-  const line = (keys: string[], drawn: string, aggs: string[]) =>
-    [tableLine(keys, keyWidths), drawn.padEnd(width), ...aggs.map((a, k) => a.padStart(aggWidths[k]))]
-      .filter((s) => s !== '')
-      .join('  ')
-      .trimEnd();
-  out.add(`\n${line(keyHeads, '', aggHeads)}\n`);
+  // Each group's line is laid out from vetted values (keys as table cells, aggregates as amounts and counts)
+  // and the bar's own characters, so the floor does not read it again (core/output/laid.ts).
+  const line = (keys: Vetted[], drawn: string, aggs: Vetted[]) =>
+    trimmedEnd(
+      joinLaid(
+        [tableLine(keys, keyWidths), padLaid(words(drawn), width), ...aggs.map((a, k) => padLaid(a, aggWidths[k], 'start'))].filter(
+          (s) => s !== '',
+        ),
+        '  ',
+      ),
+    );
+  out.addLaid(laid`\n${line(keyHeads, '', aggHeads.map(vet.text))}\n`);
   for (const g of o.groups) {
     const peak = peaks.get(currency < 0 ? '' : g.key[currency]) ?? 0;
-    out.add(`${line(g.key.map(tableCell), bar(peak > 0 ? value(g) / peak : 0, width), aggregateCells(o, g))}\n`);
+    out.addLaid(laid`${line(g.key.map(tableCell), bar(peak > 0 ? value(g) / peak : 0, width), aggregateCells(o, g).map(vet.amount))}\n`);
   }
   if (o.groups.length === 0) out.add('no row matched\n');
   out.add('\n');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { maskText } from '../output';
+import { errorMessage } from '../errorMessage';
 import { nodeLedgerFs, scanTail, type LedgerFs } from './ledgerFs';
 import { GUARD_DIR, LedgerIndex, OLD_INDEX_DIR, type IndexOptions } from './ledgerIndex';
 import { readWholeLedger, type LedgerWriter } from './ledgerRepair';
@@ -130,7 +131,7 @@ export class Ledger {
     try {
       await this.append({ ledger: 1, op: 'begin', id: record.id, record });
     } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
+      const why = errorMessage(err);
       await this.complete(record.id, { outcome: 'withdrawn', message: `Not sent: ${why}` }, [], { ...record, seq: -1 }).catch(
         () => undefined,
       );

@@ -1,7 +1,5 @@
-import { realpathSync } from 'node:fs';
 import { maskText } from '../output';
 import { recordedFacts, type LedgerOutcomeName } from '../gateway/outcomes';
-import { LOCAL_ENVIRONMENT, targetUrl } from '../gateway/environments';
 import type { LedgerFs } from './ledgerFs';
 
 // What the submission ledger holds and how its lines fold into records. A record names a create by its
@@ -205,87 +203,9 @@ export function foldLines(lines: readonly LedgerLine[]): SubmissionRecord[] {
   });
 }
 
-/** Where a create went, as the guards compare it: never a URL, whose port changes with every local gateway. */
-export interface Target {
-  environment: string;
-  endpointId: string;
-  /** A local gateway's state directory: another local gateway holds other payments. */
-  localStateDir?: string;
-  /**
-   * The create URL (base URL and endpoint id), read by `targetUrl`: another environment with the same one
-   * is the same target. Absent for a local gateway (known by its state directory, not its port).
-   */
-  url?: string;
-}
-
-/** What the resend guard compares: the content (today's hash, or one an older version recorded) and the target. */
-export interface GuardKey extends Target {
-  contentHash: string;
-  /** Hashes versions up to 0.1 may have recorded for this same content (csv/canonical.ts). */
-  legacyHashes?: readonly string[];
-}
-
-export function atTarget(r: Pick<SubmissionRecord, 'environment' | 'endpointId' | 'localGateway' | 'endpoint'>, target: Target): boolean {
-  if (
-    r.environment === target.environment &&
-    r.endpointId === target.endpointId &&
-    sameLocalGateway(r.localGateway?.stateDir, target.localStateDir)
-  )
-    return true;
-  // Two names for one gateway and endpoint (the same base URL and endpoint id, as URLs read): one target.
-  // Never a local gateway's (known by its state directory: its port changes with every start).
-  return target.url !== undefined && !isLocal(r) && recordUrl(r.endpoint) === target.url;
-}
-
-const isLocal = (r: Pick<SubmissionRecord, 'environment' | 'localGateway'>) =>
-  r.environment === LOCAL_ENVIRONMENT || r.localGateway !== undefined;
-
-const recordUrls = new Map<string, string | undefined>();
-
-/** A record's create URL as targetUrl reads it (cached: the guard compares every record's, and few differ). */
-function recordUrl(endpoint: string | undefined): string | undefined {
-  if (endpoint === undefined) return undefined;
-  if (!recordUrls.has(endpoint)) {
-    if (recordUrls.size > 1000) recordUrls.clear();
-    recordUrls.set(endpoint, targetUrl(endpoint));
-  }
-  return recordUrls.get(endpoint);
-}
-
-/** The hashes a guard key names: today's first. */
-export function keyHashes(key: GuardKey): string[] {
-  return [key.contentHash, ...(key.legacyHashes ?? [])];
-}
-
-export function sameTarget(r: SubmissionRecord, key: GuardKey): boolean {
-  return atTarget(r, key) && (r.contentHash === key.contentHash || (key.legacyHashes?.includes(r.contentHash) ?? false));
-}
-
-/**
- * Two local gateways differ only when both are known: a record that names none may have gone to either.
- * A state directory is compared by its real path (symlinks resolved): a link to the same folder is the
- * same local gateway, holding the same payments.
- */
-function sameLocalGateway(a: string | undefined, b: string | undefined): boolean {
-  return a === undefined || b === undefined || a === b || realDir(a) === realDir(b);
-}
-
-const realDirs = new Map<string, string>();
-
-/** A folder's real path (cached: the guard compares every record's); the path itself when it cannot be resolved (gone). */
-export function realDir(dir: string): string {
-  let real = realDirs.get(dir);
-  if (real === undefined) {
-    try {
-      real = realpathSync(dir);
-    } catch {
-      real = dir;
-    }
-    if (realDirs.size > 1000) realDirs.clear();
-    realDirs.set(dir, real);
-  }
-  return real;
-}
+// Where a create went and how two are compared (the environment and endpoint, a local gateway's real
+// path, another environment's create URL): target.ts.
+export { atTarget, keyHashes, realDir, sameTarget, type GuardKey, type Target } from './target';
 
 /**
  * Whether a record means the content may already be at the gateway: still sending (or interrupted while

@@ -101,8 +101,11 @@ export interface PayerRefAt extends PayerRef {
   end: number;
 }
 
-/** Every trusted row with a client-orderid, for the same-payer lookup of a batch not yet sent (lint). */
-export function payerRefs(batch: Batch, secret: LedgerSecret): PayerRefAt[] {
+/**
+ * Every trusted row with a client-orderid, for the same-payer lookup of a batch not yet sent (lint).
+ * `keyAt`: the row keys already made (by the offset of their client-orderid cell), so none is hashed twice.
+ */
+export function payerRefs(batch: Batch, secret: LedgerSecret, keyAt?: ReadonlyMap<number, string>): PayerRefAt[] {
   const idColumn = batch.columnIndex.get(ORDER_ID);
   const out: PayerRefAt[] = [];
   if (idColumn === undefined) return out;
@@ -110,10 +113,11 @@ export function payerRefs(batch: Batch, secret: LedgerSecret): PayerRefAt[] {
     if (!row.trusted) continue;
     const id = row.record.values[idColumn];
     if (id === undefined || gatewayOrderId(id) === '') continue;
+    const start = row.record.fieldStart(idColumn);
     out.push({
-      key: orderKey(secret, id),
+      key: keyAt?.get(start) ?? orderKey(secret, id),
       fingerprint: fingerprint(secret, (c) => row.value(c)),
-      start: row.record.fieldStart(idColumn),
+      start,
       end: row.record.fieldEnd(idColumn),
     });
   }

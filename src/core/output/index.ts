@@ -5,6 +5,7 @@
 
 import { maskCardNumbers } from './cardNumbers';
 import { hideCvvs } from './cvv';
+import { takeVouched } from './laid';
 import { terminalText, terminalValue } from './terminal';
 
 export { maskCardNumbers } from './cardNumbers';
@@ -13,6 +14,8 @@ export { terminalText, terminalValue } from './terminal';
 export { keptColumns, safeCsv, safeCsvRecord, type SafeCsvOptions } from './csv';
 export { safeJson } from './json';
 export { safeBody, safeFields, safeFreeText, safeUrlPath } from './bodies';
+export { vet, type Vetted } from './values';
+export { joinLaid, laid, padLaid, trimmedEnd, vouched, words, type Laid } from './laid';
 export { maskCardNumber, maskFields, maskQuotedValue, maskStoredText, maskTable, maskText, rowMasker } from './mask';
 
 /** Text from anywhere, safe to keep or show: card numbers masked, labelled CVVs hidden. */
@@ -28,4 +31,12 @@ export function terminalSafe(text: string): string {
 /** One value on a terminal line: safeText, every control character escaped, never more than one line. */
 export function terminalField(value: string): string {
   return terminalValue(safeText(value));
+}
+
+/**
+ * The floor under a face's output (the CLI's every line, the editor's log and messages): text a face laid out
+ * from vetted values and vouched for (./laid.ts) as it is, anything else made safe whole (terminalSafe).
+ */
+export function floorText(text: string): string {
+  return takeVouched(text) ? text : terminalSafe(text);
 }

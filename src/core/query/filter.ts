@@ -54,7 +54,7 @@ export function compileFilter(expr: Expr): RowTest {
       return (p, i) => tests.every((t) => t(p, i));
     }
     case 'or': {
-      const tests = expr.terms.map(compileFilter);
+      const tests = orTests(expr.terms);
       if (tests.length === 2) {
         const [l, r] = tests;
         return (p, i) => l(p, i) || r(p, i);
@@ -79,6 +79,43 @@ export function compileFilter(expr: Expr): RowTest {
       return (p, i) => isBlank(p, i + col) !== negate;
     }
   }
+}
+
+/** From how many `=` of one column an `or` looks its values up in a set, as `in (…)` does. */
+const SET_FROM = 8;
+
+/** `column = literal` (either way round), or undefined. */
+function equality(e: Expr): { column: ColumnRef; value: Literal } | undefined {
+  if (e.kind !== 'compare' || e.op !== '=') return undefined;
+  if (e.left.kind === 'column' && e.right.kind !== 'column') return { column: e.left, value: e.right };
+  if (e.right.kind === 'column' && e.left.kind !== 'column') return { column: e.right, value: e.left };
+  return undefined;
+}
+
+/**
+ * The tests of an `or`'s terms. Many `=` of one column against values (`Amount = 1 or Amount = 2 or …`, as a
+ * tool writes a list) are one `in (…)` of those values: the same rows (an `=` and `in` compare alike), a set
+ * lookup a row instead of a comparison per term. The order of an `or`'s terms changes no answer.
+ */
+function orTests(terms: readonly Expr[]): RowTest[] {
+  const lists = new Map<number, { column: ColumnRef; values: Literal[] }>();
+  const rest: Expr[] = [];
+  for (const term of terms) {
+    const eq = equality(term);
+    if (!eq) {
+      rest.push(term);
+      continue;
+    }
+    const list = lists.get(eq.column.index);
+    if (list) list.values.push(eq.value);
+    else lists.set(eq.column.index, { column: eq.column, values: [eq.value] });
+  }
+  const tests: RowTest[] = [];
+  for (const { column, values } of lists.values())
+    if (values.length >= SET_FROM) tests.push(inList(column, values));
+    else for (const value of values) tests.push(literalCompare('=', column.index, value));
+  for (const term of rest) tests.push(compileFilter(term));
+  return tests;
 }
 
 function compare(op: CompareOp, left: Operand, right: Operand): RowTest {

@@ -1,6 +1,6 @@
 export * from './types';
 export { parseColumnOverride, type ColumnOverrides } from './columns';
 export { reconcileText, ReportReconciliation } from './text';
-export { acceptedSubmissions, batchRows, stillAsSent } from './batches';
+export { batchRows, stillAsSent } from './batches';
 export { datedRows, type SentTarget } from './sentRows';
-export { ledgerFiles } from './sentFiles';
+export { ledgerFiles, ledgerSends, otherGatewayNote, type LedgerFile } from './sentFiles';

@@ -1,7 +1,7 @@
 import { taggedName } from '../freeName';
 import { batchRowKeys, rowsByKey, type RowKey, type SubmissionRecord } from '../ledger';
-import { readSentBatch, sentOnOf } from './batches';
-import { sentFile, type RowsAgainstSend, type SentRowsLedger } from './sentRows';
+import { acceptedSubmissions, readSentBatch, sentOnOf } from './batches';
+import { sentFile, type RowsAgainstSend, type SentRowsLedger, type SentTarget } from './sentRows';
 import type { BatchRowInput } from './types';
 
 // Reconciliation follows rows, not files. A send's rows live in its file, or, once "Move the already-sent
@@ -155,3 +155,22 @@ export async function ledgerFiles(
   }
   return out.reverse().filter((f) => f.rows.length > 0 || f.note !== undefined || f.followed !== undefined);
 }
+
+/**
+ * A reconciliation against the ledger (`paygate reconcile` with no file, the editor's with no batch open):
+ * the accepted sends to `to`, one per file and content, each as its rows still as sent (ledgerFiles), and the
+ * sends to another local gateway, which are left out.
+ */
+export async function ledgerSends(
+  ledger: SentRowsLedger,
+  records: readonly SubmissionRecord[],
+  to: SentTarget,
+  read: (file: string) => Promise<string>,
+): Promise<{ files: LedgerFile[]; elsewhere: SubmissionRecord[] }> {
+  const selected = acceptedSubmissions(records, to.environment, to.localStateDir);
+  return { files: await ledgerFiles(ledger, selected.records, read), elsewhere: selected.elsewhere };
+}
+
+/** Why a send to another local gateway was left out, in both faces' words (after its file's name). */
+export const otherGatewayNote = (r: SubmissionRecord, to: SentTarget): string =>
+  `went to the local gateway of ${r.localGateway?.stateDir}, not of ${to.localStateDir}; skipped`;

@@ -6,32 +6,26 @@
  * FNV-1a is not keyed, so ids can be crafted to share a slot: a key whose probe run would pass
  * `maxProbe` slots goes to a Map instead (V8 seeds its string hash per process), so a hostile file costs
  * at most `maxProbe` comparisons per id, never a walk along every id before it.
+ *
+ * The probe is this one class's; where the keys' characters are kept is a subclass's: FirstSeen keeps each
+ * as a range of the string it was read from (the linter's document), the language server's IdTable copies
+ * them into one pool (a file read in pieces).
  */
-export class FirstSeen {
+export abstract class FirstRowTable {
   /** Pairs [entry + 1, hash] (0 = free): a probe compares hashes without reading the entries. */
   private slots: Int32Array;
   private mask: number;
-  // Entry e: its key is `sources[e][starts[e], ends[e])`. Keys are kept as ranges of the strings they
-  // were read from (the document, for the linter), not cut: no string per id is made and kept.
-  private readonly sources: (string | undefined)[] = [];
-  private starts: Int32Array;
-  private ends: Int32Array;
-  private rows: Int32Array;
-  private count = 0;
+  /** Entries are numbered from 0 in the order they were kept. */
+  protected count = 0;
   private overflow?: Map<string, number>;
 
-  constructor(
-    expected: number,
-    private readonly maxProbe = 32,
+  /** `capacity`: the slots to start with, a power of two; at most half of them are used. */
+  protected constructor(
+    capacity: number,
+    private readonly maxProbe: number,
   ) {
-    let capacity = 16;
-    while (capacity < expected * 2) capacity *= 2;
     this.slots = new Int32Array(2 * capacity);
     this.mask = capacity - 1;
-    // At most half the slots are used: the entries' arrays are sized to that, and grow with the table.
-    this.starts = new Int32Array(capacity / 2);
-    this.ends = new Int32Array(capacity / 2);
-    this.rows = new Int32Array(capacity / 2);
   }
 
   /** The row `key` was first seen on; or, the first time, remembers `row` and returns 0. */
@@ -50,7 +44,7 @@ export class FirstSeen {
         free = s;
         break;
       }
-      if (this.slots[2 * s + 1] === h && this.holds(entry - 1, source, from, to)) return this.rows[entry - 1];
+      if (this.slots[2 * s + 1] === h && this.holds(entry - 1, source, from, to)) return this.rowOf(entry - 1);
       s = (s + 1) & this.mask;
     }
     if (this.overflow) {
@@ -58,14 +52,11 @@ export class FirstSeen {
       if (first !== undefined) return first;
     }
     if (free === -1) {
-      (this.overflow ??= new Map()).set(source.slice(from, to), row);
+      (this.overflow ??= new Map()).set(this.ownKey(source, from, to), row);
       return 0;
     }
     const e = this.count++;
-    this.sources[e] = source;
-    this.starts[e] = from;
-    this.ends[e] = to;
-    this.rows[e] = row;
+    this.keep(e, source, from, to, row);
     this.slots[2 * free] = e + 1;
     this.slots[2 * free + 1] = h;
     if (this.count * 2 >= this.mask + 1) this.grow();
@@ -73,21 +64,20 @@ export class FirstSeen {
   }
 
   /** Is entry e's key the characters `source[from, to)`? */
-  private holds(e: number, source: string, from: number, to: number): boolean {
-    const kept = this.sources[e];
-    const start = this.starts[e];
-    if (kept === undefined || this.ends[e] - start !== to - from) return false;
-    for (let i = 0; i < to - from; i++) if (kept.charCodeAt(start + i) !== source.charCodeAt(from + i)) return false;
-    return true;
-  }
+  protected abstract holds(e: number, source: string, from: number, to: number): boolean;
+  /** The row entry e was first seen on. */
+  protected abstract rowOf(e: number): number;
+  /** Keeps entry e: the key `source[from, to)`, first seen on `row`. */
+  protected abstract keep(e: number, source: string, from: number, to: number, row: number): void;
+  /** The key `source[from, to)` as the overflow map keeps it. */
+  protected abstract ownKey(source: string, from: number, to: number): string;
+  /** Entry e's key as a string, for the overflow map: the entry is no longer looked up in the slots. */
+  protected abstract release(e: number): string;
 
   private grow(): void {
     const old = this.slots;
     const slots = new Int32Array(2 * old.length);
     const mask = (this.mask << 1) | 1;
-    this.starts = grown(this.starts);
-    this.ends = grown(this.ends);
-    this.rows = grown(this.rows);
     for (let o = 0; o < old.length; o += 2) {
       const entry = old[o];
       if (entry === 0) continue;
@@ -103,9 +93,8 @@ export class FirstSeen {
         slots[2 * s + 1] = h;
       } else {
         // Keep the rule for lookups: a key is within maxProbe slots of its home, or in the map.
-        const e = entry - 1;
-        (this.overflow ??= new Map()).set(this.sources[e]!.slice(this.starts[e], this.ends[e]), this.rows[e]);
-        this.sources[e] = undefined;
+        const row = this.rowOf(entry - 1);
+        (this.overflow ??= new Map()).set(this.release(entry - 1), row);
       }
     }
     this.slots = slots;
@@ -113,9 +102,61 @@ export class FirstSeen {
   }
 }
 
-/** The same numbers in an array twice as long. */
-function grown(a: Int32Array): Int32Array {
-  const b = new Int32Array(a.length * 2);
+/** The first rows of keys kept as ranges of the strings they were read from (the document, for the linter). */
+export class FirstSeen extends FirstRowTable {
+  // Entry e: its key is `sources[e][starts[e], ends[e])`. Not cut: no string per id is made and kept.
+  private readonly sources: (string | undefined)[] = [];
+  private starts: Int32Array;
+  private ends: Int32Array;
+  private rows: Int32Array;
+
+  constructor(expected: number, maxProbe = 32) {
+    let capacity = 16;
+    while (capacity < expected * 2) capacity *= 2;
+    super(capacity, maxProbe);
+    this.starts = new Int32Array(capacity / 2);
+    this.ends = new Int32Array(capacity / 2);
+    this.rows = new Int32Array(capacity / 2);
+  }
+
+  protected holds(e: number, source: string, from: number, to: number): boolean {
+    const kept = this.sources[e];
+    const start = this.starts[e];
+    if (kept === undefined || this.ends[e] - start !== to - from) return false;
+    for (let i = 0; i < to - from; i++) if (kept.charCodeAt(start + i) !== source.charCodeAt(from + i)) return false;
+    return true;
+  }
+
+  protected rowOf(e: number): number {
+    return this.rows[e];
+  }
+
+  protected keep(e: number, source: string, from: number, to: number, row: number): void {
+    if (e >= this.rows.length) {
+      this.starts = grown(this.starts, 2 * this.starts.length);
+      this.ends = grown(this.ends, 2 * this.ends.length);
+      this.rows = grown(this.rows, 2 * this.rows.length);
+    }
+    this.sources[e] = source;
+    this.starts[e] = from;
+    this.ends[e] = to;
+    this.rows[e] = row;
+  }
+
+  protected ownKey(source: string, from: number, to: number): string {
+    return source.slice(from, to);
+  }
+
+  protected release(e: number): string {
+    const key = this.sources[e]!.slice(this.starts[e], this.ends[e]);
+    this.sources[e] = undefined;
+    return key;
+  }
+}
+
+/** The same numbers in an array of `length`. */
+export function grown<T extends Int32Array | Uint16Array>(a: T, length: number): T {
+  const b = new (a.constructor as new (n: number) => T)(length);
   b.set(a);
   return b;
 }

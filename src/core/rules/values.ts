@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import type * as Net from 'node:net';
 import { isRuleBookDecimalIn } from '../amounts';
 import { gatewayDateKeyIn, isRealDate, formatGatewayDate } from '../dates';
 import { PERIODS } from '../periods';
@@ -9,6 +9,14 @@ import type { ValueKind } from './columns';
 // document, see RowCells); only the rare kinds (URL, IP) cut the cell into a string.
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/**
+ * node:net's isIP, loaded at the first IP cell: node:net (and the streams under it) would be most of what a
+ * lint of a small file loads before it starts, for a column few batches have.
+ */
+let netIsIP: typeof Net.isIP | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const isIP = (s: string) => (netIsIP ??= (require('node:net') as typeof Net).isIP)(s);
 
 function allDigitsIn(s: string, from: number, to: number): boolean {
   if (to === from) return false;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { EntryState } from '../entryState';
+import type { EnvironmentsEntry } from './entryPart';
 import type { ReadOnlyDocuments } from '../readOnlyDocs';
 import { log } from '../log';
 import { advanceLocalGatewayClockCommand } from './advanceClock';
@@ -42,7 +42,7 @@ export interface EnvironmentsApi {
 
 export function registerEnvironments(
   context: vscode.ExtensionContext,
-  deps: { docs: ReadOnlyDocuments; entry: Pick<EntryState, 'status' | 'targetChanged' | 'local'> },
+  deps: { docs: ReadOnlyDocuments; entry: EnvironmentsEntry },
 ): EnvironmentsApi {
   const subs = context.subscriptions;
   const { docs } = deps;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { EntryState } from '../entryState';
+import type { EnvironmentsEntry } from './entryPart';
 import { log } from '../log';
 import { affectsGatewaySettings, configuredEnvironments, SECTION } from './settings';
 import { EnvironmentStatus } from './statusBar';
@@ -15,8 +15,8 @@ function logSettingsProblems(): void {
 /** The status bar item; `targetChanged` (the entry's) fires when the settings or the trust change the target. */
 export function registerEnvironmentStatus(
   context: vscode.ExtensionContext,
-  local: EntryState['local'],
-  targetChanged: EntryState['targetChanged'],
+  local: EnvironmentsEntry['local'],
+  targetChanged: EnvironmentsEntry['targetChanged'],
 ): EnvironmentStatus {
   const status = new EnvironmentStatus(() => local.manager?.info() ?? { running: false });
   context.subscriptions.push(

@@ -2,7 +2,7 @@
 // codeLens.ts registers at activation). It loads with the features; the panel and the core's forecast
 // load on first use.
 import * as vscode from 'vscode';
-import { documentFor } from '../commandArgs';
+import { documentFor } from '../diskDocument';
 import { SHOW_FORECAST_COMMAND } from './codeLens';
 import { gatewayToday } from '../environments/gatewayToday';
 import type { ForecastPanel } from './panel';

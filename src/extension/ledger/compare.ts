@@ -11,7 +11,8 @@ import {
   type SubmissionRecord,
 } from '../../core/ledger';
 import { readBatch } from '../../core/rules/batch';
-import { documentFor, type CommandArgs } from '../commandArgs';
+import { type CommandArgs } from '../commandArgs';
+import { documentFor } from '../diskDocument';
 import { Disposable } from '../disposable';
 import type { EditorLedger } from './editorLedger';
 import { showInfo, showWarning } from '../say';

@@ -62,6 +62,11 @@ export class EditorLedger extends Disposable {
     return this.file;
   }
 
+  /** Opens the store again now (a password or key just stored from this window). */
+  reopen(): void {
+    if (teamLedgerSetting() !== undefined) this.open();
+  }
+
   /** Something was written to the team ledger from here (a send, an approval): the views read it again. */
   touched(): void {
     this.changed.fire();

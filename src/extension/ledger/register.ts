@@ -32,8 +32,18 @@ export function registerLedger(context: vscode.ExtensionContext, results: Result
   );
   subs.push(vscode.commands.registerCommand(SHOW_OLDER_COMMAND, () => tree.showOlder()));
   subs.push(
-    vscode.commands.registerCommand(SET_PASSWORD_COMMAND, (args?: { password?: string }) => setPasswordCommand(context.secrets, args)),
-    vscode.commands.registerCommand(IMPORT_KEY_COMMAND, (args?: { file?: string | vscode.Uri }) => importKeyCommand(context.secrets, args)),
+    // The store opens again with what was stored before the command returns (the secrets' change event
+    // reopens it too, for other windows, a moment later).
+    vscode.commands.registerCommand(SET_PASSWORD_COMMAND, async (args?: { password?: string }) => {
+      const done = await setPasswordCommand(context.secrets, args);
+      ledger.reopen();
+      return done;
+    }),
+    vscode.commands.registerCommand(IMPORT_KEY_COMMAND, async (args?: { file?: string | vscode.Uri }) => {
+      const done = await importKeyCommand(context.secrets, args);
+      ledger.reopen();
+      return done;
+    }),
   );
   subs.push(vscode.commands.registerCommand('paygate.history.clear', (arg) => clearLedgerCommand(ledger, arg)));
   const compared = new CompareDocuments();

@@ -12,7 +12,7 @@ import { safeText } from '../../core/output';
 import { Disposable } from '../disposable';
 import { log } from '../log';
 import { showInfo } from '../say';
-import { LARGE_BATCHES_DOCS_URL, beyondSyncLimit, firstLineOf, isBatch, megabytes } from './bigBatch';
+import { LARGE_BATCHES_DOCS_URL, beyondSyncLimit, firstLineOf, isBatch, megabytes } from '../bigBatch';
 import { errorMessage } from '../../core/errorMessage';
 
 // Batches over 50 MB, which VS Code shows but passes to no extension (bigBatch.ts): found by their tabs,

@@ -6,9 +6,9 @@
 // untitled document reusing "Untitled-1", a file opened again later) starts afresh. An empty text tells
 // nothing apart (every new untitled document is empty), so an empty reopen is taken for a new document.
 
+import { HEADER } from '../bigBatch';
+
 const FROM = new Set(['plaintext', 'csv']);
-/** The manifest's firstLine pattern, so both ways of detection agree. */
-export const HEADER = /^(?=.*client-orderid)(?=.*rp_card_type)/;
 /**
  * How soon after a close an open of the same URI and text counts as a language change. VS Code sends the
  * two together; a new document under the same name takes a person (or a test) longer.

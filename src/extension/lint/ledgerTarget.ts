@@ -30,7 +30,8 @@ import { log } from '../log';
 async function teamTarget(secrets: vscode.SecretStorage): Promise<TeamLedgerTarget | undefined> {
   const setting = teamLedgerSetting();
   if (setting === undefined) return undefined;
-  if (!setting.ok) return { url: vscode.workspace.getConfiguration('paygate').get<string>('ledger.url') ?? '' };
+  // Never the URL as set (it may hold a password): the server is told why it cannot read it.
+  if (!setting.ok) return { url: '', problem: setting.message };
   const access = await teamAccess(secrets, setting.url);
   return {
     url: setting.url.href,

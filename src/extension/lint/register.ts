@@ -4,6 +4,7 @@ import {
   RevealOutputChannelOn,
   TransportKind,
   type LanguageClientOptions,
+  type Middleware,
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { DIAGNOSTIC_SOURCE, LANGUAGE_ID, LINT_SECTION } from '../../shared/lintProtocol';
@@ -17,7 +18,7 @@ import { errorMessage } from '../../core/errorMessage';
  * `paygate.lint.run` / `paygate.lint.debounceMs` reach it as LSP configuration (the server asks per
  * document through workspace/configuration and is told when they change).
  */
-export function registerLinting(context: vscode.ExtensionContext): LanguageClient {
+export function registerLinting(context: vscode.ExtensionContext, middleware?: Middleware): LanguageClient {
   const serverModule = context.asAbsolutePath('dist/language-server.js');
   const serverOptions: ServerOptions = {
     run: { module: serverModule, transport: TransportKind.ipc },
@@ -29,6 +30,7 @@ export function registerLinting(context: vscode.ExtensionContext): LanguageClien
     synchronize: { configurationSection: LINT_SECTION },
     outputChannel: log(),
     revealOutputChannelOn: RevealOutputChannelOn.Never,
+    middleware,
   };
   const client = new LanguageClient('paygate', 'PayGate language server', serverOptions, clientOptions);
   // Stopping a client that never got running rejects; at shutdown there is nothing left to do about it.

@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import {
-  acceptedSubmissions,
   datedRows,
   ledgerFiles,
+  ledgerSends,
+  otherGatewayNote,
   type BatchRowInput,
+  type LedgerFile,
   type ReportReconciliation,
   type SentTarget,
 } from '../../core/reconcile';
@@ -41,8 +43,12 @@ function add(b: Batches, uri: vscode.Uri, rows: BatchRowInput[]): void {
  * NAME.already-sent.rpcsv are followed there); what was left out is named in `notes`.
  */
 export async function batchesOf(records: SubmissionRecord[], ledger: EditorLedger): Promise<Batches> {
+  return batchesIn(await ledgerFiles(await ledger.store(), records, readText));
+}
+
+function batchesIn(files: readonly LedgerFile[]): Batches {
   const b: Batches = { rows: [], files: new Map(), notes: [] };
-  for (const f of await ledgerFiles(await ledger.store(), records, (file) => textOf(vscode.Uri.file(file)))) {
+  for (const f of files) {
     if (f.note) b.notes.push(`${f.record.file} ${f.note}`);
     if (f.followed) (b.followed ??= []).push(`${f.record.file}: ${f.followed}`);
     if (f.rows.length > 0) add(b, vscode.Uri.file(f.file), f.rows);
@@ -50,12 +56,14 @@ export async function batchesOf(records: SubmissionRecord[], ledger: EditorLedge
   return b;
 }
 
+const readText = (file: string) => textOf(vscode.Uri.file(file));
+
 /** The ledger's accepted submissions to the environment; those to another local gateway are named and left out. */
 export async function ledgerBatches(ledger: EditorLedger, to: SentTarget): Promise<Batches> {
-  const selected = acceptedSubmissions((await (await ledger.store()).read()).records, to.environment, to.localStateDir);
-  const b = await batchesOf(selected.records, ledger);
-  for (const r of selected.elsewhere)
-    b.notes.push(`${r.file} went to the local gateway of ${r.localGateway?.stateDir}, not of ${to.localStateDir}; skipped`);
+  const store = await ledger.store();
+  const sends = await ledgerSends(store, (await store.read()).records, to, readText);
+  const b = batchesIn(sends.files);
+  for (const r of sends.elsewhere) b.notes.push(`${r.file} ${otherGatewayNote(r, to)}`);
   return b;
 }
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { SubmissionRecord } from '../../core/ledger';
-import { documentFor } from '../commandArgs';
+import { documentFor } from '../diskDocument';
 import { gatewayToday, localStateDirOf } from '../environments/gatewayToday';
 import { activeEnvironmentName } from '../environments/settings';
 import type { Reconciliation } from '../../core/reconcile';

@@ -8,10 +8,11 @@ import type { ResultsPanelApi } from '../results/register';
 import { viewsOf } from '../results/views';
 import type { ReportInfo } from '../../shared/reportInfo';
 import { activeEnvironmentName } from '../environments/settings';
-import { summary } from '../submit/outcomeView';
+import { summary } from '../results/outcomeView';
 import { resolveTarget, showTargetProblem, type Target, type TargetDeps, type TargetResult } from '../environments/target';
 import type { ReportFiles } from './reportFiles';
-import { documentFor, optionsArg, type CommandArgs } from '../commandArgs';
+import { optionsArg, type CommandArgs } from '../commandArgs';
+import { documentFor } from '../diskDocument';
 import { showError, showWarning } from '../say';
 
 // Run Report Template: the *.report.json is checked by the same zod schema the CLI uses, signed with

@@ -5,6 +5,7 @@ import type { AlreadySentRow } from '../../core/ledger';
 import { readBatch } from '../../core/rules/batch';
 import { moveRowsOut, stripCvv, stripCvvEdits } from '../../core/rules/batchEdits';
 import { applyEdits, type TextEdit } from '../../core/text';
+import { diskText, writeShown } from '../diskEdits';
 import { log, showErrorWithLog } from '../log';
 import { showWarning } from '../say';
 import { errorMessage } from '../../core/errorMessage';
@@ -37,44 +38,6 @@ async function freeName(uri: vscode.Uri): Promise<vscode.Uri> {
     if (!exists) return candidate;
   }
   throw new Error(`too many .already-sent files beside ${path.basename(uri.path)}`);
-}
-
-/**
- * The file's text as it is on disk, when the document shows exactly that (no unsaved change, UTF-8).
- * VS Code holds one kind of line break per document: a file mixing LF, CRLF and lone CRs (a quoted
- * "Savings plan:\nrising amounts" in a CRLF file) is shown with every break made alike, and saving the
- * buffer would write them all so. Edits made on these bytes change only what they name.
- */
-async function diskText(doc: vscode.TextDocument): Promise<string | undefined> {
-  if (doc.uri.scheme !== 'file' || doc.isDirty) return undefined;
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(await vscode.workspace.fs.readFile(doc.uri));
-  } catch {
-    return undefined;
-  }
-  const eol = doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
-  const shown = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).replace(/\r\n|\r|\n/g, eol);
-  return shown === doc.getText() ? text : undefined;
-}
-
-/** Writes `text` over the document's file and waits (bounded) until the editor shows it. */
-async function writeShown(doc: vscode.TextDocument, text: string): Promise<void> {
-  const before = doc.version;
-  const shown = new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      sub.dispose();
-      resolve();
-    };
-    // The editor reloads a document without unsaved changes when its file changes; bounded, as every wait.
-    const timer = setTimeout(done, 10_000);
-    const sub = vscode.workspace.onDidChangeTextDocument((e) => {
-      if (e.document === doc && doc.version !== before) done();
-    });
-  });
-  await vscode.workspace.fs.writeFile(doc.uri, Buffer.from(text, 'utf8'));
-  await shown;
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   damageText,
   samePayerMessage,
   sentAt,
+  sentBy,
   serialText,
   submissionState,
   type AlreadySentRow,
@@ -39,7 +40,8 @@ export async function askSendAgain(blocker: ResendBlocker, name: string, envName
     previous.state === 'sending'
       ? 'no answer recorded: it may still be on its way, or was interrupted'
       : `${previous.outcome ?? 'no answer recorded'}${previous.kind ? `, ${previous.kind}` : ''}`;
-  const from = `sent from ${previous.face === 'cli' ? 'the paygate CLI' : 'the editor'}: ${previous.file}`;
+  // A team ledger's record names who sent it (the database role) and from which machine.
+  const from = `sent${sentBy(previous) || ` from ${previous.face === 'cli' ? 'the paygate CLI' : 'the editor'}`}: ${previous.file}`;
   const send = {
     label: '$(warning) Send again',
     description: 'may create the payments twice',

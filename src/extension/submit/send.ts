@@ -2,7 +2,7 @@ import * as fs from 'node:fs/promises';
 import type * as vscode from 'vscode';
 import { createRecurringPayments } from '../../core/gateway';
 import type { Target } from '../environments/target';
-import type { SubmitOutcome } from './outcomeView';
+import type { SubmitOutcome } from '../results/outcomeView';
 
 // The submit's one POST, its progress shown as the bytes go, and the file's bytes on disk for older hashes.
 

@@ -14,7 +14,8 @@ import { percentEncode } from '../../core/oauth';
 import { activeEnvironmentName } from '../environments/settings';
 import type { ReadOnlyDocuments } from '../readOnlyDocs';
 import { resolveTarget, showTargetProblem, type TargetDeps } from '../environments/target';
-import { documentFor, optionsArg, type CommandArgs } from '../commandArgs';
+import { optionsArg, type CommandArgs } from '../commandArgs';
+import { documentFor } from '../diskDocument';
 import { isReportTemplateUri } from '../report/templates';
 import { showError } from '../say';
 

@@ -12,9 +12,10 @@ import { askRowsAgain, askSamePayer, askSendAgain, type RowsAnswer } from './res
 import { log } from '../log';
 import { showWarning } from '../say';
 import { activeEnvironmentName, isProduction } from '../environments/settings';
-import { sensitiveValues, summary } from './outcomeView';
+import { sensitiveValues, summary } from '../results/outcomeView';
 import { resolveTarget, showTargetProblem } from '../environments/target';
-import { documentFor, optionsArg, uriArg, type CommandArgs } from '../commandArgs';
+import { optionsArg, uriArg, type CommandArgs } from '../commandArgs';
+import { documentFor } from '../diskDocument';
 import { bytesOnDisk, send, type Showing } from './send';
 import { editorResult } from './tellResult';
 import { refuse, type CoreResult, type EditorTarget, type SubmitCommandDeps, type SubmitOptions, type SubmitResult } from './submitTypes';

@@ -4,7 +4,7 @@ import type { Target, TargetDeps } from '../environments/target';
 import type { EditorLedger } from '../ledger/editorLedger';
 import type { ResultsPanelApi } from '../results/register';
 import { showError } from '../say';
-import type { SubmitOutcome } from './outcomeView';
+import type { SubmitOutcome } from '../results/outcomeView';
 
 // What the submit command's steps share: its options (the answers tests and automation give), what it
 // returns, what it needs, and the editor's target.

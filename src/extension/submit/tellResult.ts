@@ -5,11 +5,12 @@ import { alreadySentMessage, sentBy, type AlreadySentRow } from '../../core/ledg
 import { TEAM_REMEDY } from '../ledger/editorLedger';
 import { damageText } from '../../core/ledger/words';
 import { maskText } from '../../core/output';
+import { errorMessage } from '../../core/errorMessage';
 import { readBatch } from '../../core/rules/batch';
 import { log, showErrorWithLog } from '../log';
 import { showError, showInfo, showWarning } from '../say';
 import { holdsCvv, moveAlreadySentRows, offerStripCvv } from './ledgerEdits';
-import { buildSubmissionView, sensitiveValues, summary } from './outcomeView';
+import { buildSubmissionView, sensitiveValues, summary } from '../results/outcomeView';
 import type { RowsAnswer } from './resendQuestions';
 import { refuse, type CoreResult, type MovedRows, type SubmitCommandDeps, type SubmitResult } from './submitTypes';
 
@@ -41,7 +42,7 @@ export async function editorResult(result: CoreResult, t: Telling): Promise<Subm
       return result.refusal;
     case 'failed': {
       // The ledger could not be read or written, or a question could not be asked: either way before sending.
-      const why = result.error instanceof Error ? result.error.message : String(result.error);
+      const why = errorMessage(result.error);
       // The team ledger's reason names it already ("the team ledger postgres://… could not be used: …").
       if (t.deps.ledger.fileLedger === undefined) return refuse('ledger-failed', `Nothing was sent: ${why}; ${TEAM_REMEDY}.`);
       return refuse('ledger-failed', `Nothing was sent: ${why} (submission ledger ${ledgerFile}).`);
@@ -153,7 +154,7 @@ async function rowsRefused(t: Telling, rows: readonly AlreadySentRow[]): Promise
     done = await moveAlreadySentRows(doc, rows);
   } catch (err) {
     return {
-      ...refuse('already-sent', `Not sent: ${what}; the rows could not be moved: ${err instanceof Error ? err.message : String(err)}`),
+      ...refuse('already-sent', `Not sent: ${what}; the rows could not be moved: ${errorMessage(err)}`),
       rows: n,
     };
   }

@@ -2,10 +2,11 @@ import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { TextDocument as Lines } from 'vscode-languageserver-textdocument';
-import { safeText } from '../../core/output';
-import { LANGUAGE_ID } from '../../shared/lintProtocol';
-import { showWarning } from '../say';
+import { safeText } from '../core/output';
+import { LANGUAGE_ID } from '../shared/lintProtocol';
+import { showWarning } from './say';
 import { beyondSyncLimit, isBatch, megabytes } from './bigBatch';
+import { uriArg, type CommandArgs } from './commandArgs';
 
 // A batch the editor does not pass to extensions (over 50 MB, see bigBatch.ts), as a read-only
 // TextDocument of the file on disk, so the commands that read a batch's text (submit, forecast,
@@ -119,5 +120,19 @@ class DiskDocument implements vscode.TextDocument {
 
   validatePosition(position: vscode.Position): vscode.Position {
     return this.positionAt(this.offsetAt(position));
+  }
+}
+
+/**
+ * The open document for the Uri (with unsaved edits), opened from disk otherwise; a file too large for
+ * the editor to pass to extensions is read from disk as it is saved (documentFromDisk).
+ */
+export async function documentFor(args: CommandArgs): Promise<vscode.TextDocument | undefined> {
+  const uri = uriArg(args);
+  if (!uri) return undefined;
+  try {
+    return await vscode.workspace.openTextDocument(uri);
+  } catch {
+    return documentFromDisk(uri).catch(() => undefined);
   }
 }

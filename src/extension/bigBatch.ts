@@ -1,6 +1,5 @@
 import { open } from 'node:fs/promises';
-import { PROJECT_URL } from '../../core/rules/links';
-import { HEADER } from './detectState';
+import { PROJECT_URL } from '../core/rules/links';
 
 // A batch VS Code does not pass to extensions. Its model sync limit is 50 MB of text (VS Code's
 // `_MODEL_SYNC_LIMIT`, 50 × 1024 × 1024 characters): a larger file opens in the editor (after "Open
@@ -9,6 +8,9 @@ import { HEADER } from './detectState';
 // `workspace.openTextDocument` rejects with "Files above 50MB cannot be synchronized with extensions".
 // Only the tab shows it (`window.tabGroups`). A file of more bytes than the limit may still hold fewer
 // characters (UTF-8 text outside ASCII); if the editor passes it after all, the document path takes over.
+
+/** The manifest's firstLine pattern, so both ways of detection (the editor's and this) agree. */
+export const HEADER = /^(?=.*client-orderid)(?=.*rp_card_type)/;
 
 /** VS Code's model sync limit, in characters of text. */
 export const SYNC_LIMIT = 50 * 1024 * 1024;

@@ -12,10 +12,10 @@ import {
   type SubmissionRecord,
   type Target,
 } from '../ledger';
-import type { Batch } from './batch';
-import { stripCvvEdits } from './batchEdits';
-import { CodeInfo, Codes } from './codes';
-import type { LintDiagnostic } from './types';
+import type { Batch } from '../rules/batch';
+import { stripCvvEdits } from '../rules/batchEdits';
+import { CodeInfo, Codes } from '../rules/codes';
+import type { LintDiagnostic } from '../rules/types';
 
 // The two rules that read the submission ledger, the same for `paygate lint` and the language server: the
 // linter itself stays pure (text in, problems out), and a face with a ledger adds these.
@@ -83,7 +83,8 @@ export async function ledgerDiagnostics(ledger: LedgerStore, batch: Batch, optio
     }
     if (options.target) {
       const told = new Set(sent.map((row) => row.ref.start));
-      const payers = payerRefs(batch, secret).filter((r) => !told.has(r.start));
+      const keyAt = new Map(refs.map((r) => [r.start, r.key]));
+      const payers = payerRefs(batch, secret, keyAt).filter((r) => !told.has(r.start));
       for (const row of await findSamePayers(ledger, payers, options.target)) {
         if (diagnostics.length >= max) {
           omittedWarnings++;
