@@ -20,9 +20,11 @@ import { machineHeader } from './table';
 // (both guards, then the ledger's writes: the claim transaction or the fsynced lines, the completion; the
 // request left out, a stand-in send). Each round opens every store anew (a new process's first read, a
 // new connection pool), the stores take turns, three rounds of 7; medians of the 21. The team ledger's
-// history is written with SQL (generate_series) in the shape claims leave it; the file ledger's as the
-// ledger bench writes it (ledgerHistory.ts). The figures are ratios: team ÷ file at the same size, and
-// each store at 1M ÷ itself empty. PAYGATE_BENCH_TEAM_SCALE=N divides the million by N (a quick run).
+// history is written with SQL (generate_series) in the shape sends leave it (submissions, claims, each
+// batch's rows); the file ledger's as the ledger bench writes it (ledgerHistory.ts). The figures are
+// ratios: team ÷ file at the same size, and each store at 1M ÷ itself empty. The guard check includes the
+// same-payer lookup, which in the team ledger scans every sent batch's rows (payers.ts: no index yet).
+// PAYGATE_BENCH_TEAM_SCALE=N divides the million by N (a quick run).
 
 const SCALE = Math.max(1, Number(process.env.PAYGATE_BENCH_TEAM_SCALE ?? 1) || 1);
 const BIG = Math.round(1_000_000 / SCALE);
@@ -59,12 +61,31 @@ async function fillTeam(cluster: Cluster, db: string, n: number): Promise<void> 
     db,
     'INSERT INTO paygate_claimed_contents (target, content_hash, submission_id) SELECT target, content_hash, id FROM paygate_submissions',
   );
-  // One row key each, as a 16-hex-digit keyed hash (rowKeys.ts) of its client-orderid would be.
+  // One row key each, as the 24-hex-digit keyed hash (rowKeys.ts) of its client-orderid would be.
   await cluster.sql(
     db,
     `INSERT INTO paygate_claimed_rows (target, row_key, submission_id)
-     SELECT $1, substr(encode(sha256(('row-' || i)::bytea), 'hex'), 1, 16), 'old-' || i FROM generate_series(1, $2::int) AS i`,
+     SELECT $1, substr(encode(sha256(('row-' || i)::bytea), 'hex'), 1, 24), 'old-' || i FROM generate_series(1, $2::int) AS i`,
     [target, n],
+  );
+  // Each sent batch's rows (key, masked id, line, fingerprint, value hashes), as a send stores them: what
+  // diff, reconcile and the same-payer check (payers.ts: a scan of these, no index) read.
+  await cluster.sql(
+    db,
+    `INSERT INTO paygate_batch_rows (content_hash, batch)
+     SELECT encode(sha256(('old-' || i)::bytea), 'hex'), jsonb_build_object(
+       'columns', $2::jsonb,
+       'rows', jsonb_build_array(jsonb_build_object(
+         'key', substr(encode(sha256(('row-' || i)::bytea), 'hex'), 1, 24), 'orderId', 'OLD-' || i, 'line', 2,
+         'fingerprint', substr(encode(sha256(('fp-' || i)::bytea), 'hex'), 1, 32), 'values', $3::text)))
+     FROM generate_series(1, $1::int) AS i`,
+    [
+      n,
+      JSON.stringify(HEADER.split(';')),
+      HEADER.split(';')
+        .map(() => '00000000')
+        .join(' '),
+    ],
   );
   await cluster.sql(db, 'ANALYZE');
 }
@@ -140,7 +161,7 @@ async function main(): Promise<void> {
       `| ${name} | ${m(at('file', 0)[what]).toFixed(1)} | ${m(at('team', 0)[what]).toFixed(1)} | ${m(at('file', BIG)[what]).toFixed(1)} | ${m(at('team', BIG)[what]).toFixed(1)} | ${ratio(m(at('team', BIG)[what]), m(at('file', BIG)[what]))} | ${ratio(m(at('team', BIG)[what]), m(at('team', 0)[what]))} | ${ratio(m(at('file', BIG)[what]), m(at('file', 0)[what]))} |`;
     const size = BIG.toLocaleString('en-US');
     const body = [
-      `Team ledger (PostgreSQL ${version}, a throwaway cluster on this machine, loopback, fsync off) against the file ledger, in one run: an empty ledger and ${size} one-row records${SCALE > 1 ? ` (PAYGATE_BENCH_TEAM_SCALE=${SCALE}: 1,000,000 ÷ ${SCALE})` : ''}. "guard check" is already-sent and cvv-after-send of a new 3-row batch (what lint and the language server ask); "submit" is both guards and the ledger's writes of that batch (the team ledger's claim transaction and completion; the file ledger's fsynced lines), the request left out. Each round opens every store anew; three rounds of 7, medians of the 21, in ms. \`npm run bench:team\` rewrites this table.`,
+      `Team ledger (PostgreSQL ${version}, a throwaway cluster on this machine, loopback, fsync off) against the file ledger, in one run: an empty ledger and ${size} one-row records${SCALE > 1 ? ` (PAYGATE_BENCH_TEAM_SCALE=${SCALE}: 1,000,000 ÷ ${SCALE})` : ''}. "guard check" is already-sent, same-payer and cvv-after-send of a new 3-row batch (what lint and the language server ask; the team ledger's same-payer lookup scans every sent batch's rows, having no index yet); "submit" is both guards and the ledger's writes of that batch (the team ledger's claim transaction and completion; the file ledger's fsynced lines), the request left out. Each round opens every store anew; three rounds of 7, medians of the 21, in ms. \`npm run bench:team\` rewrites this table.`,
       '',
       `| | file, empty | team, empty | file, ${size} | team, ${size} | team ÷ file at ${size} | team ${size} ÷ empty | file ${size} ÷ empty |`,
       '|---|---:|---:|---:|---:|---:|---:|---:|',

@@ -6,6 +6,7 @@ import type { CliContext } from '../context';
 import { displayPosition } from '../io';
 import { exitCodeFor, field, formatTable, inputError, outcomeText, usageError } from '../output';
 import { exits, Option, paygateCommand } from '../parser';
+import { laid, vet, vouched } from '../../core/output';
 import { formatGatewayDate, type CalendarDate } from '../../core/dates';
 import { createRecurringPayments, parseReportTemplate, prepareSubmission, runCustomReport } from '../../core/gateway';
 import { lint } from '../../core/rules/lint';
@@ -199,7 +200,8 @@ async function reportAndReconcile({ ctx, gw, dir, show, step }: Tour, sentOn: Ca
     ctx.stdout(outcomeText(report, show(templatePath)));
     return false;
   }
-  ctx.stdout(`${formatTable(report.columns, report.rows)}${report.rows.length} row(s)\n`);
+  // Laid out from vetted cells (core/output/laid.ts): the floor lets the table through unread.
+  ctx.stdout(vouched(laid`${formatTable(report.columns, report.rows)}${vet.count(report.rows.length)} row(s)\n`));
   step(6, 'Reconcile valid.rpcsv with the report (paygate reconcile)');
   const validPath = join(dir, 'valid.rpcsv');
   const rows = batchRows(show(validPath), await readFile(validPath, 'utf8'));

@@ -4,6 +4,7 @@ import type { LedgerStore } from './store';
 import { mayHaveCreated, type SubmissionRecord } from './records';
 import { batchRowKeys, type BatchRowKeys, type RowKey } from './rowKeys';
 import type { LedgerSecret } from './secret';
+import type { BatchDiff } from './diffShape';
 import { diffAgainstSend } from './sentDiff';
 
 // `paygate diff` and the editor's Compare with Last Sent: a batch against another (the last send of a file
@@ -12,21 +13,7 @@ import { diffAgainstSend } from './sentDiff';
 // unchanged. A send is read back from the ledger's own row keys (rowKeys.ts), so no value, card number or
 // CVV is kept to make the comparison: the two sides are compared by keyed hashes under the ledger's key.
 
-export interface DiffRow {
-  'client-orderid': string;
-  line: number;
-}
-
-export interface ChangedRow extends DiffRow {
-  columns: string[];
-}
-
-export interface BatchDiff {
-  added: DiffRow[];
-  removed: DiffRow[];
-  changed: ChangedRow[];
-  unchanged: number;
-}
+export * from './diffShape';
 
 /** A row's key made unique within its batch: a client-orderid used twice is matched in order of use. */
 export function rowsByKey(rows: readonly RowKey[]): Map<string, RowKey> {
@@ -38,10 +25,6 @@ export function rowsByKey(rows: readonly RowKey[]): Map<string, RowKey> {
     out.set(n === 0 ? r.key : `${r.key}#${n}`, r);
   }
   return out;
-}
-
-export function differs(d: BatchDiff): boolean {
-  return d.added.length + d.removed.length + d.changed.length > 0;
 }
 
 /** What a batch is compared against in the ledger: the last send of its file name, or a serial-number. */

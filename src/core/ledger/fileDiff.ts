@@ -5,7 +5,7 @@ import type { ParsedCsv } from '../csv/parse';
 import { maskText } from '../output';
 import type { Batch } from '../rules/batch';
 import { countBreaks } from '../text';
-import type { BatchDiff } from './batchDiff';
+import type { BatchDiff } from './diffShape';
 import { CVV, ORDER_ID } from './rowKeys';
 
 // `paygate diff FILE --against OTHER`: two batch files compared by row key without holding two parsed

@@ -1,7 +1,7 @@
 import { gatewayOrderId } from '../orderId';
 import { maskText } from '../output';
 import type { Batch } from '../rules/batch';
-import type { BatchDiff } from './batchDiff';
+import type { BatchDiff } from './diffShape';
 import { forEachKeyedRow } from './fileDiff';
 import { CVV, orderKey, valueHash, type BatchRowKeys } from './rowKeys';
 import type { LedgerSecret } from './secret';
