@@ -1,26 +1,26 @@
 // The page's controller: takes host messages and wires the parts: the dataset (rows), the view (their
 // order under the query, view.ts), the streaming load (csvLoad.ts), the toolbar, the grid, the banner
 // and the saved state, all kept in step with TanStack Table's state.
-import {
-  type HostToPage,
-  type PageToHost,
-  type PersistedState,
-  type ReconciliationView,
-  type TableSource,
-  type SubmissionView,
-  type ViewState,
+import type {
+  ExportFormat,
+  HostToPage,
+  PageToHost,
+  PersistedState,
+  ReconciliationView,
+  TableSource,
+  ViewState,
 } from '../src/shared/resultsProtocol';
-import { renderReconcileBanner, revealKey, statusColumnOf } from './reconcileView';
+import type { SubmissionView } from '../src/shared/submissionView';
+import { revealKey, statusColumnOf } from './reconcileView';
 import { rowMasker } from '../src/shared/cardData';
 import type { ReportInfo } from '../src/shared/reportInfo';
-import { outcomePins, renderBanner } from './banner';
-import { renderReportBanner } from './reportBanner';
+import { PageBanner } from './pageBanner';
 import { CsvLoad } from './csvLoad';
 import type { DetachedReader } from './parseWorker';
 import { exportName } from './pageText';
 import { persistedState, viewStateOf } from './persist';
 import { Dataset } from './dataset';
-import { debounced, el } from './dom';
+import { debounced, el, type VsCodeApi } from './dom';
 import { ColumnFit } from './fitColumns';
 import type { Grid } from './grid';
 import { columnId, type ResultsTable } from './table';
@@ -28,12 +28,6 @@ import { setUpTable } from './tableSetup';
 import { Toolbar } from './toolbar';
 import { ResultsView } from './view';
 import { QueryController } from './query/controller';
-
-export interface VsCodeApi {
-  postMessage(message: PageToHost): void;
-  getState(): unknown;
-  setState(state: PersistedState): void;
-}
 
 export class App {
   private readonly data = new Dataset();
@@ -44,16 +38,12 @@ export class App {
   private unsubscribe: (() => void) | undefined;
   private title = '';
   private source: TableSource = { kind: 'inline' };
-  private submission: SubmissionView | undefined;
-  private reconciliation: ReconciliationView | undefined;
   private pendingView: ViewState | undefined;
   /** Data columns to pin for the next table set up (a submission pins its outcome columns). */
   private pinNext: number[] | undefined;
   private work: Promise<void> = Promise.resolve();
   private firstRowsMarked = false;
-  /** The report's facts (template, environment, time, size) when the table shows a report. */
-  private info: ReportInfo | undefined;
-  private readonly banner = el('div', { class: 'banner-host' });
+  private readonly banner = new PageBanner();
   private readonly toolbar: Toolbar;
   private readonly status = el('div', { class: 'statusline', 'aria-live': 'polite' });
   private readonly gridHost = el('div', { class: 'grid-host' });
@@ -64,7 +54,7 @@ export class App {
   /** `parser`: the parse worker that reads every other chunk of a CSV (none: the page reads them all). */
   constructor(
     root: HTMLElement,
-    private readonly vscode: VsCodeApi,
+    private readonly vscode: VsCodeApi<PageToHost, PersistedState>,
     parser?: DetachedReader,
   ) {
     this.load = new CsvLoad(parser);
@@ -102,10 +92,19 @@ export class App {
       title: () => this.title,
     });
     const q = this.query;
-    root.append(this.banner, this.toolbar.element, q.bar.element, q.bar.error, this.status, q.groupChip, this.gridHost, q.summary.element);
+    root.append(
+      this.banner.element,
+      this.toolbar.element,
+      q.bar.element,
+      q.bar.error,
+      this.status,
+      q.groupChip,
+      this.gridHost,
+      q.summary.element,
+    );
     // A reconciliation row's batch line and report lines, shown by the host.
     this.gridHost.addEventListener('dblclick', () => {
-      const key = this.reconciliation && revealKey(this.reconciliation, this.grid?.activeRow());
+      const key = this.banner.reconciliation && revealKey(this.banner.reconciliation, this.grid?.activeRow());
       if (key) this.post({ type: 'reveal', key });
     });
     this.setStatus('Waiting for data…');
@@ -116,7 +115,7 @@ export class App {
     this.title = saved.title;
     this.source = saved.source;
     this.pendingView = saved.view;
-    this.showReportBanner(saved.title, saved.info);
+    this.banner.showReport(saved.title, saved.info);
     if (saved.submission) this.showSubmission(saved.submission);
     else if (saved.reconciliation) this.showReconciliation(saved.reconciliation);
     else if (saved.table) this.loadRows(saved.title, saved.table.columns, saved.table.rows, saved.source);
@@ -132,9 +131,7 @@ export class App {
   handle(msg: HostToPage): void {
     switch (msg.type) {
       case 'table':
-        this.submission = undefined;
-        this.reconciliation = undefined;
-        this.showReportBanner(msg.title, msg.info);
+        this.banner.showTable(msg.title, msg.info);
         this.loadRows(msg.title, msg.columns, msg.rows, msg.source);
         break;
       case 'submission':
@@ -168,28 +165,14 @@ export class App {
   }
 
   private showReconciliation(view: ReconciliationView): void {
-    this.submission = undefined;
-    this.reconciliation = view;
     const status = statusColumnOf(view);
     const byStatus = (s: string | undefined) => this.table?.setColumnFilters(s === undefined ? [] : [{ id: columnId(status), value: s }]);
-    this.banner.replaceChildren(renderReconcileBanner(view, byStatus));
-    this.pinNext = status === -1 ? undefined : [status];
+    this.pinNext = this.banner.showReconciliation(view, byStatus);
     this.loadRows(view.title, view.columns, view.rows, { kind: 'inline' });
   }
 
-  /** A report's banner, the same as above a PDF report; nothing for a plain CSV file. */
-  private showReportBanner(title: string, info: ReportInfo | undefined): void {
-    this.info = info;
-    if (info) this.banner.replaceChildren(renderReportBanner(title, info));
-    else this.banner.replaceChildren();
-  }
-
   private showSubmission(view: SubmissionView): void {
-    this.submission = view;
-    this.reconciliation = undefined;
-    this.info = undefined;
-    this.banner.replaceChildren(renderBanner(view));
-    this.pinNext = outcomePins(view.columns);
+    this.pinNext = this.banner.showSubmission(view);
     this.loadRows(view.title, view.columns, view.rows, { kind: 'inline' });
   }
 
@@ -209,12 +192,10 @@ export class App {
     document.body.dataset.state = 'loading';
     this.data.reset(columns, rowMasker(columns));
     this.query.reset(columns, this.pendingView?.query);
-    // A report or a CSV file can be reconciled; a submission, a reconciliation or one record's details cannot.
-    const details = source.kind === 'inline' && source.details === true;
-    this.toolbar.showReconcile(this.submission === undefined && this.reconciliation === undefined && !details);
+    this.toolbar.showReconcile(this.banner.canReconcile(source.kind === 'inline' && source.details === true));
     const saved = this.pendingView;
     if (saved) this.toolbar.search.value = saved.search;
-    const status = this.reconciliation ? statusColumnOf(this.reconciliation) : undefined;
+    const status = this.banner.statusColumn();
     ({
       table: this.table,
       grid: this.grid,
@@ -241,9 +222,7 @@ export class App {
   }
 
   private startCsv(title: string, source: TableSource, delimiter?: string, totalBytes?: number, info?: ReportInfo): void {
-    this.submission = undefined;
-    this.reconciliation = undefined;
-    this.showReportBanner(title, info);
+    this.banner.showTable(title, info);
     this.title = title;
     this.setStatus('Loading…');
     performance.mark('paygate:csv-start');
@@ -294,19 +273,10 @@ export class App {
     }
   }
 
-  private exportRows(format: 'csv' | 'json'): void {
-    if (!this.data.complete) {
-      this.setStatus('Export is available when the file has finished loading.');
-      return;
-    }
-    this.post({
-      type: 'export',
-      format,
-      columns: this.data.columns,
-      rows: this.view.rows(),
-      suggestedName: exportName(this.title, format),
-    });
-    this.setStatus('Choose where to save the export…');
+  private exportRows(format: ExportFormat): void {
+    const request = this.view.exportRequest(format, this.title);
+    if (request) this.post(request);
+    this.setStatus(request ? 'Choose where to save the export…' : 'Export is available when the file has finished loading.');
   }
 
   private post(msg: PageToHost): void {
@@ -319,9 +289,9 @@ export class App {
       persistedState({
         title: this.title,
         source: this.source,
-        submission: this.submission,
-        reconciliation: this.reconciliation,
-        info: this.info,
+        submission: this.banner.submission,
+        reconciliation: this.banner.reconciliation,
+        info: this.banner.info,
         data: this.data,
         view: { ...viewStateOf(this.table, this.view.query(), this.grid?.scrollTop ?? 0), query: this.query.current },
       }),

@@ -1,5 +1,5 @@
 // The submission outcome, readable at a glance: one headline, one explanation, and the one thing to do.
-import { OUTCOME_COLUMNS, type CredentialToCheck, type SubmissionOutcomeView, type SubmissionView } from '../src/shared/resultsProtocol';
+import { OUTCOME_COLUMNS, type CredentialToCheck, type SubmissionOutcomeView, type SubmissionView } from '../src/shared/submissionView';
 import { outcomeFacts, pageHeadline, TRANSPORT_REASON, UNKNOWN_REASON, type Tone } from '../src/shared/outcomes';
 import { el } from './dom';
 

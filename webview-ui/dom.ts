@@ -19,3 +19,10 @@ export function debounced(fn: () => void, ms: number): () => void {
     timer = setTimeout(fn, ms);
   };
 }
+
+/** What `acquireVsCodeApi()` gives a page: its one way to the host, and the state the editor keeps for it. */
+export interface VsCodeApi<ToHost, State = unknown> {
+  postMessage(message: ToHost): void;
+  getState(): unknown;
+  setState(state: State): void;
+}

@@ -1,11 +1,12 @@
 // Entry of the results page (bundled by esbuild.js to dist/webview-ui.js, CSS to dist/webview-ui.css).
 import './style.css';
-import { PROTOCOL_VERSION, isHostToPage, isPersistedState } from '../src/shared/resultsProtocol';
-import { App, type VsCodeApi } from './app';
+import { PROTOCOL_VERSION, isHostToPage, isPersistedState, type PageToHost, type PersistedState } from '../src/shared/resultsProtocol';
+import { App } from './app';
+import type { VsCodeApi } from './dom';
 import csvWorker from './csvWorker?worker';
 import { ParseWorker } from './parseWorker';
 
-declare function acquireVsCodeApi(): VsCodeApi;
+declare function acquireVsCodeApi(): VsCodeApi<PageToHost, PersistedState>;
 
 const vscode = acquireVsCodeApi();
 const app = new App(document.getElementById('app')!, vscode, new ParseWorker(csvWorker));

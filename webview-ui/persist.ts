@@ -7,9 +7,9 @@ import {
   type PersistedState,
   type ReconciliationView,
   type TableSource,
-  type SubmissionView,
   type ViewState,
 } from '../src/shared/resultsProtocol';
+import { type SubmissionView } from '../src/shared/submissionView';
 import type { ReportInfo } from '../src/shared/reportInfo';
 import type { Dataset, ViewQuery } from './dataset';
 import { columnId, columnIndex, type ResultsTable } from './table';

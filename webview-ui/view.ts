@@ -2,7 +2,8 @@
 // and search, kept up to date while rows still arrive. A newer query cancels an older one still being
 // computed (the generation), an unsorted view is extended by the new rows, a sorted one re-sorted at most
 // about twice a second.
-import { countText, emptyState } from './pageText';
+import { countText, emptyState, exportName } from './pageText';
+import type { ExportFormat, PageToHost } from '../src/shared/resultsProtocol';
 import { needleOf, yieldToPage, type Dataset, type ViewQuery } from './dataset';
 import type { Grid } from './grid';
 import { columnIndex, type ResultsTable } from './table';
@@ -200,11 +201,12 @@ export class ResultsView {
     );
   }
 
-  /** The rows shown, in order, for an export. */
-  rows(): string[][] {
+  /** The export of the rows shown, in order, to ask the host for; none until every row is loaded. */
+  exportRequest(format: ExportFormat, title: string): Extract<PageToHost, { type: 'export' }> | undefined {
+    if (!this.data.complete) return undefined;
     const n = this.order ? this.order.length : this.data.rowCount;
-    const out = new Array<string[]>(n);
-    for (let i = 0; i < n; i++) out[i] = this.data.row(this.order ? this.order[i] : i);
-    return out;
+    const rows = new Array<string[]>(n);
+    for (let i = 0; i < n; i++) rows[i] = this.data.row(this.order ? this.order[i] : i);
+    return { type: 'export', format, columns: this.data.columns, rows, suggestedName: exportName(title, format) };
   }
 }

@@ -2,12 +2,12 @@ import type { CalendarDate } from '../core/dates';
 import { cardDataInGit, type GitTracking } from '../core/rules/cardDataInGit';
 import { Codes } from '../core/rules/codes';
 import { lint, type LintResult } from '../core/rules/lint';
-import { duplicateOrderId, type RowFacts } from '../core/rules/rowFacts';
+import { duplicateOrderId } from '../core/rules/rowFacts';
 import type { LintDiagnostic } from '../core/rules/types';
-import type { CsvRecord } from '../core/csv/parse';
 import { IdTable } from './idTable';
 import { RANK } from './rowList';
 import { shiftRange } from './rows';
+import { countRows, detached, keepable, lineEndAt, linesBefore, RowsTold, startsBefore } from './streamRows';
 
 // The lint of a file read as a stream, for batches too large for the editor to pass to the server (over
 // 50 MB in VS Code): the text arrives in pieces and is never held whole. The core lints a file's rows
@@ -18,7 +18,7 @@ import { shiftRange } from './rows';
 // problems that depend on the rows (the SRC columns), from the header and the first row that needs them.
 // A record is cut from the stream only once the record after it has started, and never before a blank
 // line, so the small files' syntax and blank-line problems are the whole file's. The property test
-// (test/unit/lsp-stream-lint.test.ts) holds the result to a whole-file lint of the same text.
+// (test/unit/language-server-stream-lint.test.ts) holds the result to a whole-file lint of the same text.
 //
 // Memory: the text not yet linted (a chunk, plus the record it cuts through), the first `keep` problems
 // of each severity, and the client-orderids seen (the duplicate check needs every one of them: their
@@ -52,14 +52,6 @@ export interface StreamProblems {
 const DEFAULT_CHUNK = 4 * 1024 * 1024;
 /** The longest text without a record boundary held by default: 64 Mi characters. */
 export const MAX_PENDING_CHARS = 64 * 1024 * 1024;
-
-/**
- * A copy of a string that shares no memory with the text it was cut from. V8 keeps a cut of a long text
- * as a view of the whole text, so an id or a message kept from a chunk would keep the chunk alive.
- */
-function detached(s: string): string {
-  return JSON.parse(JSON.stringify(s)) as string;
-}
 
 /** A problem with its place in the whole file's order, so the severities' lists merge back into it. */
 interface Kept {
@@ -264,67 +256,6 @@ export class StreamLint {
     const total = head.length + this.totals[0] + this.totals[1] + this.totals[2];
     return { ...base, diagnostics: [...head, ...rows], total };
   }
-}
-
-/** What the core told of each row of a small file (LintOptions.onRow), kept as plain values. */
-class RowsTold {
-  readonly starts: number[] = [];
-  readonly ids: (string | undefined)[] = [];
-  readonly idFrom: number[] = [];
-  readonly idTo: number[] = [];
-  /** The first SRC row, and the first SRC row needing a state: which row, and where its record is. */
-  src: { i: number; start: number; end: number } | undefined;
-  needsState: { i: number; start: number; end: number } | undefined;
-
-  row(record: CsvRecord, facts: RowFacts): void {
-    const i = this.starts.length;
-    this.starts.push(record.start);
-    this.ids.push(facts.orderId);
-    this.idFrom.push(facts.orderIdStart);
-    this.idTo.push(facts.orderIdEnd);
-    if (facts.src && !this.src) this.src = { i, start: record.start, end: record.end };
-    if (facts.srcNeedsState && !this.needsState) this.needsState = { i, start: record.start, end: record.end };
-  }
-
-  /** How many of the rows start before `offset` (all but, at most, the last: see StreamLint.cutAt). */
-  before(offset: number): number {
-    let n = this.starts.length;
-    while (n > 0 && this.starts[n - 1] >= offset) n--;
-    return n;
-  }
-}
-
-/** The line `offset` is on: the line breaks before it (CRLF, LF or a lone CR). */
-function linesBefore(text: string, offset: number): number {
-  let lines = 0;
-  for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) lines++;
-  for (let at = text.indexOf('\r'); at !== -1 && at < offset; at = text.indexOf('\r', at + 1)) if (text.charCodeAt(at + 1) !== 10) lines++;
-  return lines;
-}
-
-/** A problem to keep: no fixes (they hold the small file's text; a file the editor cannot pass is never edited through them) and its own message. */
-function keepable(d: LintDiagnostic): LintDiagnostic {
-  return { code: d.code, severity: d.severity, message: detached(d.message), range: d.range, columnName: d.columnName, fixes: [] };
-}
-
-function startsBefore(a: LintDiagnostic, b: LintDiagnostic): boolean {
-  const s = a.range.start;
-  const t = b.range.start;
-  return s.line < t.line || (s.line === t.line && s.character < t.character);
-}
-
-/** The line ending that starts at `at`: CRLF, a lone CR, or LF (also at the end of the text). */
-function lineEndAt(text: string, at: number): '\r\n' | '\r' | '\n' {
-  if (text.charCodeAt(at) !== 13) return '\n';
-  return text.charCodeAt(at + 1) === 10 ? '\r\n' : '\r';
-}
-
-function countRows(result: LintResult): number {
-  const { csv, headerIndex, header } = result.batch;
-  if (!header || header.isBlank) return 0;
-  let rows = 0;
-  for (let r = headerIndex + 1; r < csv.recordCount; r++) if (!csv.isBlankAt(r)) rows++;
-  return rows;
 }
 
 function cardsIn(result: LintResult, git: { tracking: GitTracking; fileName: string }): LintDiagnostic | undefined {

@@ -6,26 +6,16 @@
 // apart, at most CALLBACK_TRIES tries within 14 simulated days); notify_url hears every charge,
 // server_callback_url the payment's first only.
 //
-// What a local stand-in calls back (and why): the rows come from files a developer did not necessarily
-// write, so a callback address is untrusted input aimed at the developer's machine.
-// - http on a loopback address only (127.0.0.0/8, ::1, `localhost` connected to 127.0.0.1, never
-//   resolved): nothing leaves the machine;
-// - a port from 1024 up: a callback receiver under test runs as the user, system services below 1024
-//   (mail, printing, …) are not the gateway's business;
-// - never this gateway's own port: the gateway must not be turned on itself;
-// - never an admin path (`/_local/…`, or its old name `/_sim/…`) on any port: no row can move a clock or stop a payment, here or
-//   in another local gateway;
-// - no user:password@ in the address.
-// Anything else is skipped and logged. Delivery is one at a time in charge order through a bounded queue:
-// a burst of charges can neither hold unbounded memory nor keep the process alive, and close() drops
-// what is still waiting instead of waiting for receivers that never answer. Retries wait in memory (at
+// Which addresses are called at all is callbackTarget.ts's; a refused one is skipped and logged. Delivery
+// is one at a time in charge order through a bounded queue: a burst of charges can neither hold unbounded
+// memory nor keep the process alive, and close() drops what is still waiting instead of waiting for
+// receivers that never answer. Retries wait in memory (at
 // most MAX_WAITING_RETRIES): they need the local gateway to keep running (`paygate gateway`, the editor).
 
 import * as http from 'node:http';
-import { isIP } from 'node:net';
 import { callbackQuery, withQuery } from '../core/callbacks';
 import { parseGatewayDate, toDayNumber } from '../core/dates';
-import { ADMIN_PATH_PREFIXES } from './admin';
+import { loopbackTarget } from './callbackTarget';
 import type { CallbackResult, ChargeEvent, StoredPayment } from './types';
 
 export const CALLBACK_TIMEOUT_MS = 3000;
@@ -41,49 +31,6 @@ export const RETRY_DAYS: readonly number[] = [1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4
 export const MAX_QUEUED_CALLBACKS = 1000;
 /** Failed callbacks waiting for their next try on the simulated clock; more are given up (and logged). */
 export const MAX_WAITING_RETRIES = 1000;
-export const MIN_CALLBACK_PORT = 1024;
-
-export type LoopbackTarget = { ok: true; url: URL; connectHost: string } | { ok: false; reason: string };
-
-function isAdminPath(pathname: string): boolean {
-  let p: string;
-  try {
-    p = decodeURIComponent(pathname);
-  } catch {
-    p = pathname;
-  }
-  p = p.toLowerCase().replace(/\/{2,}/g, '/');
-  return ADMIN_PATH_PREFIXES.some((prefix) => p === prefix || p.startsWith(`${prefix}/`));
-}
-
-/**
- * Whether the local gateway may call `text` back; `ownPorts` are the gateway's own listening ports.
- * Accepts http URLs on 127.0.0.0/8, ::1 or `localhost` (connected to 127.0.0.1, never resolved).
- */
-export function loopbackTarget(text: string, ownPorts: readonly number[] = []): LoopbackTarget {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return { ok: false, reason: 'not a URL' };
-  }
-  if (url.protocol !== 'http:')
-    return { ok: false, reason: `${url.protocol} callbacks are not supported by the local gateway (http only)` };
-  const host = url.hostname.toLowerCase();
-  let connectHost: string;
-  if (host === 'localhost') connectHost = '127.0.0.1';
-  else if (host === '[::1]') connectHost = '::1';
-  else if (isIP(host) === 4 && host.startsWith('127.')) connectHost = host;
-  else return { ok: false, reason: 'not a loopback address' };
-  if (url.username !== '' || url.password !== '') return { ok: false, reason: 'an address with user:password@ is not called' };
-  const port = Number(url.port || 80);
-  if (port < MIN_CALLBACK_PORT) return { ok: false, reason: `port ${port} is below ${MIN_CALLBACK_PORT} (system services are not called)` };
-  if (ownPorts.includes(port)) return { ok: false, reason: "the local gateway's own port" };
-  if (isAdminPath(url.pathname))
-    return { ok: false, reason: `an admin path (${ADMIN_PATH_PREFIXES.map((prefix) => `${prefix}/…`).join(' or ')})` };
-  return { ok: true, url, connectHost };
-}
-
 /** The URL the charge's callback goes to: notify_url for every charge, server_callback_url for the payment's first only. */
 export function callbackUrlFor(p: StoredPayment, e: ChargeEvent): string | undefined {
   if (!p.callbackUrl) return undefined;

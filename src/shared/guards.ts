@@ -7,3 +7,6 @@ export const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== nu
 export const isStr = (v: unknown): v is string => typeof v === 'string';
 export const optStr = (v: unknown): boolean => v === undefined || typeof v === 'string';
 export const optNum = (v: unknown): boolean => v === undefined || (typeof v === 'number' && Number.isFinite(v));
+export const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every(isStr);
+/** Checks every row: the cost is linear, which is fine next to the structured clone that delivered it. */
+export const isRows = (v: unknown): v is string[][] => Array.isArray(v) && v.every(isStringArray);

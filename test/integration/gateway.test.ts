@@ -15,7 +15,7 @@ import type { SignatureDetailsResult } from '../../src/extension/submit/signatur
 import type { SelectEnvironmentResult } from '../../src/extension/environments/statusBar';
 import type { SubmitResult } from '../../src/extension/submit/submit';
 import type { NewReportTemplateResult } from '../../src/extension/report/templates';
-import type { SubmissionView } from '../../src/shared/resultsProtocol';
+import type { SubmissionView } from '../../src/shared/submissionView';
 import { TEST_TIMEOUT_MS, until } from './wait';
 
 // The gateway commands against real local gateways: the extension's own built-in `local` one, and one

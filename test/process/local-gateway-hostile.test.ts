@@ -11,7 +11,8 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { startLocalGateway } from '../../src/local-gateway';
-import { CallbackQueue, loopbackTarget } from '../../src/local-gateway/callbacks';
+import { CallbackQueue } from '../../src/local-gateway/callbacks';
+import { loopbackTarget } from '../../src/local-gateway/callbackTarget';
 import type { ChargeEvent, StoredPayment } from '../../src/local-gateway/types';
 import { admin, batch, createUrl, formFields, postCreate, START, tempStateDir, withGateway } from '../fixtures/local-gateway/helpers';
 

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loopbackTarget } from '../../src/local-gateway/callbacks';
+import { loopbackTarget } from '../../src/local-gateway/callbackTarget';
 import { createHash } from 'node:crypto';
 import { checkControl } from '../../src/core/callbacks';
 import {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { httpAnswer } from '../fixtures/gateway/httpAnswer';
 import { interpretCreateAnswer, interpretReportAnswer, type GatewayOutcome } from '../../src/core/gateway';
 import { parseFormFields } from '../../src/core/gateway/answerText';
-import { classifyTransportError } from '../../src/core/gateway/transport';
+import { classifyTransportError } from '../../src/core/gateway/transportErrors';
 
 const answer = httpAnswer;
 

@@ -1,13 +1,7 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import {
-  isHostToPage,
-  isPageToHost,
-  isPersistedState,
-  isSubmissionView,
-  PROTOCOL_VERSION,
-  type SubmissionView,
-} from '../../src/shared/resultsProtocol';
+import { isHostToPage, isPageToHost, isPersistedState, PROTOCOL_VERSION } from '../../src/shared/resultsProtocol';
+import { isSubmissionView, type SubmissionView } from '../../src/shared/submissionView';
 
 const view: SubmissionView = {
   title: 'Submission: batch.csv',

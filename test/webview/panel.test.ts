@@ -5,7 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { PageToHost, SubmissionView } from '../../src/shared/resultsProtocol';
+import type { PageToHost } from '../../src/shared/resultsProtocol';
+import type { SubmissionView } from '../../src/shared/submissionView';
 import { CSP_PROBE, csvChunks, launch, openPage, ROOT, type PageHandle } from './harness';
 
 const FIXTURE = fs.readFileSync(path.join(ROOT, 'test/fixtures/webview/report-awkward.csv'), 'utf8');

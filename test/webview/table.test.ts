@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { SubmissionView } from '../../src/shared/resultsProtocol';
+import type { SubmissionView } from '../../src/shared/submissionView';
 import { csvChunks, launch, openPage, ROOT, type PageHandle } from './harness';
 import { WAIT_MS } from '../fixtures/deadlines';
 

@@ -1,9 +1,11 @@
 // Entry of the forecast page (bundled by esbuild.js to dist/forecast.js, its CSS with uPlot's to dist/forecast.css).
 import './style.css';
 import { FORECAST_PROTOCOL_VERSION, isForecastHostToPage } from '../../src/shared/forecastProtocol';
-import { ForecastView, type VsCodeApi } from './view';
+import { ForecastView } from './view';
+import type { VsCodeApi } from '../dom';
+import type { ForecastPageToHost } from '../../src/shared/forecastProtocol';
 
-declare function acquireVsCodeApi(): VsCodeApi;
+declare function acquireVsCodeApi(): VsCodeApi<ForecastPageToHost>;
 
 const vscode = acquireVsCodeApi();
 const view = new ForecastView(document.getElementById('app')!, vscode);

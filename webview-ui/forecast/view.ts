@@ -7,10 +7,7 @@ import { PERIODS } from '../../src/shared/periods';
 import { chartPng, createChart, readTheme } from './chart';
 import { countText, rangeText, toSeries, type ChartSeries } from './series';
 import { chartSvg } from './svg';
-
-export interface VsCodeApi {
-  postMessage(msg: ForecastPageToHost): void;
-}
+import type { VsCodeApi } from '../dom';
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]) {
   const e = Object.assign(document.createElement(tag), props);
@@ -34,7 +31,7 @@ export class ForecastView {
 
   constructor(
     private readonly root: HTMLElement,
-    private readonly vscode: VsCodeApi,
+    private readonly vscode: VsCodeApi<ForecastPageToHost>,
   ) {
     const switcher = el('div', { className: 'switch', role: 'group' });
     switcher.setAttribute('aria-label', 'Bucket size');

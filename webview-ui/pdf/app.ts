@@ -7,16 +7,11 @@ import {
   type PdfPersistedState,
   type ReportInfo,
 } from '../../src/shared/pdfProtocol';
-import { el } from '../dom';
+import { el, type VsCodeApi } from '../dom';
 import { renderReportBanner } from '../reportBanner';
 import { guardLinks } from './links';
 import { PdfDocumentView, type FindStatus } from './viewer';
 import { errorMessage } from '../../src/shared/errorMessage';
-
-export interface PdfVsCodeApi {
-  postMessage(msg: PdfPageToHost): void;
-  setState(state: unknown): void;
-}
 
 function findText(s: FindStatus): string {
   if (s.state === 'pending') return 'Searching…';
@@ -38,7 +33,7 @@ export class PdfApp {
 
   constructor(
     root: HTMLElement,
-    private readonly vscode: PdfVsCodeApi,
+    private readonly vscode: VsCodeApi<PdfPageToHost>,
   ) {
     this.container.append(el('div', { class: 'pdfViewer' }));
     const button = (label: string, title: string, run: () => void) => {

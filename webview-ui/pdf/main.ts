@@ -1,12 +1,13 @@
 // Entry of the PDF report page (bundled by esbuild.js to dist/pdf-view.js and dist/pdf-view.css). Loaded
 // only in a panel that shows a PDF, so the renderer costs nothing until then.
 import './pdf.css';
-import { PDF_PROTOCOL_VERSION, isHostToPdfPage } from '../../src/shared/pdfProtocol';
-import { PdfApp, type PdfVsCodeApi } from './app';
+import { PDF_PROTOCOL_VERSION, isHostToPdfPage, type PdfPageToHost } from '../../src/shared/pdfProtocol';
+import { PdfApp } from './app';
+import type { VsCodeApi } from '../dom';
 import { startWorker } from './worker';
 import { errorMessage } from '../../src/shared/errorMessage';
 
-declare function acquireVsCodeApi(): PdfVsCodeApi;
+declare function acquireVsCodeApi(): VsCodeApi<PdfPageToHost>;
 
 const vscode = acquireVsCodeApi();
 const root = document.getElementById('app')!;

@@ -2,7 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { stillAsSent } from '../../core/reconcile';
 import { readBatch } from '../../core/rules/batch';
-import { OUTCOME_COLUMNS, type SubmissionOutcomeView, type SubmissionView } from '../../shared/resultsProtocol';
+import { OUTCOME_COLUMNS, type SubmissionOutcomeView, type SubmissionView } from '../../shared/submissionView';
 import { acceptedLine, credentialsToCheck, submissionTable } from '../results/outcomeView';
 import { isTransportKind, isUnknownKind } from '../../core/gateway/outcomeKinds';
 import { recordedFacts, type PageOutcomeName, type RecordedFacts } from '../../core/gateway/outcomes';

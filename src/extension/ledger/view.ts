@@ -8,7 +8,7 @@ import { recordedFacts } from '../../core/gateway/outcomes';
 import type { EditorLedger } from './editorLedger';
 import { requestTimeoutMs } from '../environments/settings';
 import type { ResultsPanelApi } from '../results/register';
-import type { SubmissionView } from '../../shared/resultsProtocol';
+import type { SubmissionView } from '../../shared/submissionView';
 import { newestSubmissions, type SubmissionsPage } from './page';
 import { recordView } from './recordView';
 import { showError, showInfo, showWarning } from '../say';

@@ -3,7 +3,7 @@ import { fieldValue } from '../../core/gateway/outcome';
 import { outcomeHeadline, outcomeTodo } from '../../core/gateway/outcomes';
 import { maskTable, maskText } from '../../core/output';
 import type { Batch } from '../../core/rules/batch';
-import { OUTCOME_COLUMNS, type CredentialToCheck, type SubmissionOutcomeView, type SubmissionView } from '../../shared/resultsProtocol';
+import { OUTCOME_COLUMNS, type CredentialToCheck, type SubmissionOutcomeView, type SubmissionView } from '../../shared/submissionView';
 import { splitList } from '../../core/ledger';
 
 // From the gateway's answer to what the user sees: the results panel's view, a one-line summary and the

@@ -17,8 +17,8 @@ import {
   type ReconciliationView,
   type SavedView,
   type TableSource,
-  type SubmissionView,
 } from '../../shared/resultsProtocol';
+import { type SubmissionView } from '../../shared/submissionView';
 import type { ReportInfo } from '../../shared/reportInfo';
 import { streamUriBytes } from './stream';
 import { tableDirectives } from './html';
