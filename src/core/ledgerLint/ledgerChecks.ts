@@ -84,7 +84,7 @@ export async function ledgerDiagnostics(ledger: LedgerStore, batch: Batch, optio
     if (options.target) {
       const told = new Set(sent.map((row) => row.ref.start));
       const keyAt = new Map(refs.map((r) => [r.start, r.key]));
-      const payers = payerRefs(batch, secret, keyAt).filter((r) => !told.has(r.start));
+      const payers = payerRefs(batch, secret, keyAt, told);
       for (const row of await findSamePayers(ledger, payers, options.target)) {
         if (diagnostics.length >= max) {
           omittedWarnings++;
