@@ -53,7 +53,8 @@ export async function watermarkOf(fs: LedgerFs, files: readonly string[]): Promi
  */
 export async function locate(fs: LedgerFs, files: readonly string[], w: Watermark): Promise<Unread | undefined> {
   if (w.ino === 0) return files.map((file) => ({ file, from: 0 }));
-  for (let i = 0; i < files.length; i++) {
+  // From the newest: the watermark is nearly always in the live file (a million records are some 20 archives).
+  for (let i = files.length - 1; i >= 0; i--) {
     const stat = await fs.stat(files[i]).catch(() => undefined);
     if (stat?.ino !== w.ino) continue;
     if (stat.size < w.size || (await tailSum(fs, files[i], w.size)) !== w.tail) return undefined;

@@ -40,6 +40,41 @@ export interface ViewParts {
   end: Watermark;
 }
 
+/** Most bytes of index files a process keeps once checked, and the largest file kept. */
+const KEPT_BYTES = 16 << 20;
+const KEPT_FILE = 1 << 20;
+
+/**
+ * Index files a process has read and checked, by path, with the entry they matched: while the manifest
+ * gives a file the same entry, these bytes are the very bytes it vouches for, whatever became of the file
+ * on disk since (a lookup never believes more than the manifest, and damage on disk is found by the next
+ * read that misses here). A submit's lookups (both guards, the race check, same-payer) read each of its
+ * shards once.
+ */
+export class CheckedFiles {
+  private readonly files = new Map<string, { entry: string; bytes: Buffer }>();
+  private bytes = 0;
+
+  get(file: string, entry: string): Buffer | undefined {
+    const kept = this.files.get(file);
+    return kept?.entry === entry ? kept.bytes : undefined;
+  }
+
+  keep(file: string, entry: string, bytes: Buffer): void {
+    if (bytes.length > KEPT_FILE) return;
+    const old = this.files.get(file);
+    if (old) this.bytes -= old.bytes.length;
+    this.files.delete(file);
+    this.files.set(file, { entry, bytes });
+    this.bytes += bytes.length;
+    for (const [name, kept] of this.files) {
+      if (this.bytes <= KEPT_BYTES) break;
+      this.files.delete(name);
+      this.bytes -= kept.bytes.length;
+    }
+  }
+}
+
 export class IndexView {
   /** Files read once per view (content shards, orphans, damage): a lookup of many contents shares them. */
   private readonly once = new Map<string, Promise<Buffer | undefined>>();
@@ -49,6 +84,7 @@ export class IndexView {
     private readonly fs: LedgerFs,
     readonly parts: ViewParts,
     private readonly sources: IndexSources,
+    private readonly checked = new CheckedFiles(),
   ) {}
 
   get tail(): readonly LedgerLine[] {
@@ -62,15 +98,19 @@ export class IndexView {
     if (entry === 'bad') throw new IndexDamage(`${rel}: its manifest entry`);
     if (!entry || genDir === undefined) return undefined;
     const [size, sum] = entry;
+    const file = path.join(genDir, rel);
+    const known = this.checked.get(file, `${size} ${sum}`);
+    if (known) return known;
     let bytes: Buffer;
     try {
-      bytes = await this.fs.readFile(path.join(genDir, rel));
+      bytes = await this.fs.readFile(file);
     } catch (err) {
       throw new IndexDamage(`${rel}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
     if (bytes.length < size) throw new IndexDamage(`${rel}: ${bytes.length} bytes, ${size} expected`);
     const mine = bytes.subarray(0, size);
     if (checksum(mine) !== sum) throw new IndexDamage(`${rel}: checksum`);
+    this.checked.keep(file, `${size} ${sum}`, mine);
     return mine;
   }
 

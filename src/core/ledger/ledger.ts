@@ -5,12 +5,13 @@ import { errorMessage } from '../errorMessage';
 import { nodeLedgerFs, scanTail, type LedgerFs } from './ledgerFs';
 import { GUARD_DIR, LedgerIndex, OLD_INDEX_DIR, type IndexOptions } from './ledgerIndex';
 import { readWholeLedger, type LedgerWriter } from './ledgerRepair';
-import { batchHashes, BATCHES_DIR, readBatchRows, recordBatchRows } from './batchRows';
+import { batchHashes, BATCHES_DIR } from './batchRows';
 import { guardView, recordsOfRows, type GuardSources } from './guardView';
 import { newestRecord, recentRecords } from './recent';
-import { gatewayKeyOfOldRow, withGatewayKeys, type BatchRowKeys } from './rowKeys';
-import { payerKey, withPayerKeys, type PayerRecord } from './samePayer';
-import { LedgerSecret } from './secret';
+import type { BatchRowKeys } from './rowKeys';
+import { RowRecords } from './rowRecords';
+import type { PayerRecord } from './samePayer';
+import type { LedgerSecret } from './secret';
 import { Appender, LEDGER_FILE, ledgerFiles, stamp } from './files';
 import {
   cleanCompletion,
@@ -50,8 +51,7 @@ export class Ledger {
   private readonly fs: LedgerFs;
   private readonly listeners = new Set<() => void>();
   private readonly index: LedgerIndex;
-  /** Row keys this process recorded lately, so sealing them into the index does not read them back. */
-  private readonly recorded = new Map<string, BatchRowKeys>();
+  private readonly rows: RowRecords;
   private readonly appender: Appender;
   private readonly writer: LedgerWriter;
   private readonly sources: GuardSources;
@@ -64,13 +64,14 @@ export class Ledger {
     this.rotateBytes = options.rotateBytes ?? DEFAULT_ROTATE_BYTES;
     this.now = options.now ?? (() => new Date());
     this.fs = options.fs ?? nodeLedgerFs;
+    this.rows = new RowRecords(this.fs, directory);
     this.index = new LedgerIndex(
       directory,
       this.fs,
       {
         files: () => this.files(),
         readAll: () => this.readAll(),
-        rowsOf: (hash) => this.indexedRows(hash),
+        rowsOf: (hash) => this.rows.indexed(hash),
         batchHashes: () => batchHashes(this.fs, this.directory),
       },
       options,
@@ -185,68 +186,24 @@ export class Ledger {
     return recordsOfRows(this.sources, keys, seal);
   }
 
-  /**
-   * The earlier sent rows with each of `fingerprints` (card and schedule: samePayer.ts), every target and
-   * outcome, each with a submission that held it: the index's payer entries name the contents, their
-   * row records (batches/) the rows. Fingerprints no submission held are absent.
-   */
-  async recordsOfPayers(fingerprints: ReadonlySet<string>): Promise<Map<string, PayerRecord[]>> {
-    const out = new Map<string, PayerRecord[]>();
-    if (fingerprints.size === 0) return out;
-    const byKey = await this.recordsOfRows(new Set([...fingerprints].map(payerKey)));
-    const byHash = new Map<string, Map<string, SubmissionRecord>>();
-    for (const records of byKey.values())
-      for (const r of records) {
-        let ofHash = byHash.get(r.contentHash);
-        if (!ofHash) byHash.set(r.contentHash, (ofHash = new Map()));
-        ofHash.set(r.id, r);
-      }
-    for (const [hash, records] of byHash) {
-      const rows = await this.batchRows(hash);
-      if (!rows) continue;
-      this.key ??= await this.secret(false);
-      for (const row of rows.rows) {
-        if (!fingerprints.has(row.fingerprint)) continue;
-        const key = (this.key && gatewayKeyOfOldRow(this.key, row)) ?? row.key;
-        let list = out.get(row.fingerprint);
-        if (!list) out.set(row.fingerprint, (list = []));
-        for (const record of records.values()) list.push({ key, orderId: row.orderId, record });
-      }
-    }
-    return out;
+  /** The earlier sent rows with each of `fingerprints` (card and schedule: rowRecords.ts, samePayer.ts). */
+  recordsOfPayers(fingerprints: ReadonlySet<string>): Promise<Map<string, PayerRecord[]>> {
+    return this.rows.payers(fingerprints, (keys: ReadonlySet<string>) => this.recordsOfRows(keys));
   }
 
   /** The ledger's key for row keys; `create` makes it when missing (a send), else undefined (a reader). */
-  async secret(create: boolean): Promise<LedgerSecret | undefined> {
-    return create ? LedgerSecret.readOrCreate(this.fs, this.directory) : LedgerSecret.read(this.fs, this.directory);
+  secret(create: boolean): Promise<LedgerSecret | undefined> {
+    return this.rows.secret(create);
   }
 
   /** Records a batch's row keys before it is sent (batchRows.ts); a ledger error is thrown before anything is sent. */
-  async recordRows(contentHash: string, keys: BatchRowKeys): Promise<void> {
-    await recordBatchRows(this.fs, this.directory, contentHash, keys);
-    this.recorded.set(contentHash, keys);
-    // A few batches are enough: those of this process's sends not yet sealed into the index.
-    for (const old of this.recorded.keys()) if (this.recorded.size > 4) this.recorded.delete(old);
+  recordRows(contentHash: string, keys: BatchRowKeys): Promise<void> {
+    return this.rows.record(contentHash, keys);
   }
 
   /** A sent batch's row keys, or undefined when the ledger keeps none (sent before row keys). */
-  async batchRows(contentHash: string): Promise<BatchRowKeys | undefined> {
-    return this.recorded.get(contentHash) ?? readBatchRows(this.fs, this.directory, contentHash);
-  }
-
-  private key?: LedgerSecret;
-
-  /**
-   * A batch's rows as the guard's index keys them: each by its row key and, for a row an older version
-   * keyed by its cell as written (`GYM-0001 `), by its gateway key too (rowKeys.ts), so every index built
-   * from the batches (a rebuild, which a ledger of an earlier version gets once) finds it by the id as the
-   * gateway reads it; and once per distinct card and schedule by its payer key (samePayer.ts).
-   */
-  private async indexedRows(contentHash: string): Promise<BatchRowKeys | undefined> {
-    const rows = await this.batchRows(contentHash);
-    // The key never changes once made: read once per instance.
-    this.key ??= rows && (await this.secret(false));
-    return rows && withPayerKeys(this.key ? withGatewayKeys(rows, this.key) : rows);
+  batchRows(contentHash: string): Promise<BatchRowKeys | undefined> {
+    return this.rows.batchRows(contentHash);
   }
 
   /** Seals the ledger's newest lines (a send's) into the guard's index (after a send; best effort). */

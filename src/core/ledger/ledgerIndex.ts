@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { locate, NOTHING, readUnread, watermarkOf } from './indexIo';
 import { Manifest, MANIFEST, type Watermark } from './indexManifest';
 import { takeLock } from './indexLock';
-import { IndexDamage, IndexView, type IndexSources } from './indexView';
+import { CheckedFiles, IndexDamage, IndexView, type IndexSources } from './indexView';
 import { buildGeneration, sealView } from './indexWrite';
 import type { LedgerFs } from './ledgerFs';
 import type { Damage, LedgerLine } from './records';
@@ -61,6 +61,8 @@ type WholeRead = { w: Watermark; lines: LedgerLine[]; damage?: Damage };
 export class LedgerIndex {
   readonly directory: string;
   private readonly sealLines: number;
+  /** Index files this process read and checked (indexView.ts). */
+  private readonly checked = new CheckedFiles();
 
   constructor(
     private readonly ledgerDirectory: string,
@@ -131,7 +133,7 @@ export class LedgerIndex {
     end: Watermark,
   ): IndexView {
     const genDir = manifest ? path.join(this.directory, manifest.head.gen) : undefined;
-    return new IndexView(this.fs, { genDir, manifest, manifestBytes: bytes, tail, tailBytes, end }, this.sources);
+    return new IndexView(this.fs, { genDir, manifest, manifestBytes: bytes, tail, tailBytes, end }, this.sources, this.checked);
   }
 
   private readManifest(): Promise<Buffer | undefined> {

@@ -19,7 +19,7 @@ export type Vetted = string & { readonly [VETTED]: true };
 
 const DATE =
   /^(?:\d{2}\.\d{2}\.\d{4}|\d{2}\/\d{2}\/\d{4}|\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?)$/;
-const AMOUNT = /^[-+]?(?:\d{1,12}|\d{1,3}(?:,\d{3}){1,3})(?:\.\d{1,4})?$/;
+const AMOUNT = /^[-+]?(?:\d{1,12}|\d{1,3}(?:,\d{3}){1,3})(?:\.\d{1,3})?$/;
 const COUNT = /^(?:\d{1,12}|\d{1,3}(?:,\d{3}){1,3})$/;
 const HASH = /^(?:[0-9a-f]{64}|[0-9a-f]{40}|[0-9a-f]{32})$/i;
 const ID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{24})$/i;
@@ -47,7 +47,10 @@ const cell = (value: string): Vetted => terminalValue(maskText(value).replace(/\
 export const vet = {
   /** A date or a date and time: `DD.MM.YYYY`, `MM/DD/YYYY`, `YYYY-MM-DD`, ISO 8601 with a time. */
   date,
-  /** A decimal amount: at most 12 digits before the point (thousands may be grouped by `,`), at most 4 after. */
+  /**
+   * A decimal amount: at most 12 digits before the point (thousands may be grouped by `,`), at most 3 after,
+   * as the floor reads an amount (a longer "fraction" may be a card number's last digits).
+   */
   amount,
   /** A count or a line number. */
   count,

@@ -3,9 +3,8 @@ import { COLUMNS, recordOf, type Row } from './rows';
 
 // The same payer in the team ledger (samePayer.ts): the sent batches' rows with a fingerprint, read from
 // paygate_batch_rows' jsonb (the rows as the file ledger keeps them, made with the team key), each joined
-// with every submission of its content. There is no index on the fingerprints: this is a scan of every
-// batch's rows, whose cost grows with the team's history (a table of payer keys, as the file ledger's
-// index has, would be a schema step of its own).
+// with every submission of its content. The batches holding any of the fingerprints are found through a
+// GIN index on their rows' fingerprints (schema version 2), so the lookup does not read every sent batch.
 
 export type PayerRow = Row & { fp: string; row_key: string; order_id: string };
 
@@ -13,7 +12,7 @@ export const PAYERS_QUERY = `SELECT r.row->>'fingerprint' AS fp, r.row->>'key' A
   FROM paygate_batch_rows b
   CROSS JOIN LATERAL jsonb_array_elements(b.batch->'rows') AS r(row)
   JOIN paygate_submissions s ON s.content_hash = b.content_hash
-  WHERE r.row->>'fingerprint' = ANY($1)`;
+  WHERE jsonb_path_query_array(b.batch, '$.rows[*].fingerprint') ?| $1::text[] AND r.row->>'fingerprint' = ANY($1)`;
 
 /** The query's rows by fingerprint. */
 export function payerRecords(rows: readonly PayerRow[]): Map<string, PayerRecord[]> {

@@ -9,7 +9,7 @@
 // fingerprints, value hashes: as the file ledger keeps them, made with the team key) for diff and
 // reconcile. approvals: who approved which content for which environment.
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS paygate_meta (key text PRIMARY KEY, value text NOT NULL);
@@ -46,6 +46,10 @@ export const MIGRATIONS: readonly string[] = [
      host text NOT NULL,
      at timestamptz NOT NULL DEFAULT now(),
      PRIMARY KEY (environment, content_hash, role));`,
+  // 2: the same-payer lookup (payers.ts) finds the batches holding a fingerprint through this index
+  // instead of reading every sent batch's rows.
+  `CREATE INDEX IF NOT EXISTS paygate_batch_rows_fingerprints ON paygate_batch_rows
+     USING gin (jsonb_path_query_array(batch, '$.rows[*].fingerprint'));`,
 ];
 
 /** The tables a member's role needs to read and write (ledger init --grant ROLE). */
