@@ -125,7 +125,12 @@ function acceptedContents(byKey: ReadonlyMap<string, readonly SubmissionRecord[]
 export async function acceptedContent(ledger: LedgerStore, batch: Batch, raw?: string, among?: ReadonlySet<string>): Promise<boolean> {
   if (!batch.columnIndex.has(CVV)) return false;
   const text = batch.csv.text;
-  const key = { contentHash: batchContentHash(text), legacyHashes: legacyContentHashes(text, raw), environment: '', endpointId: '' };
+  const key = {
+    contentHash: batchContentHash(text),
+    legacyHashes: legacyContentHashes(text, raw, batch.csv),
+    environment: '',
+    endpointId: '',
+  };
   if (among) return [key.contentHash, ...key.legacyHashes].some((h) => among.has(h)) || (await anyAccepted(ledger, key));
   return anyAccepted(ledger, key);
 }
