@@ -5,7 +5,7 @@
 // "PayGate: Approve Batch", and fails closed (nothing sent, the ledger named, never the file ledger
 // instead) when the password is wrong or the setting holds one.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -33,17 +33,24 @@ describe('the team ledger in the editor', function () {
   let bobUrl = '';
   let copy: vscode.Uri;
 
-  /** `paygate` as a member runs it on their machine (this editor's local gateway state, their own data). */
-  const paygate = (args: string[], env: Record<string, string>) => {
-    const r = spawnSync(process.execPath, [path.join(root, 'dist', 'cli.js'), ...args], {
-      cwd: scratch,
-      env: { ...process.env, ...env },
-      encoding: 'utf8',
-      timeout: 120_000,
+  /**
+   * `paygate` as a member runs it on their machine (this editor's local gateway state, their own data). Run
+   * without blocking: the editor's local gateway answers from this very process, so a synchronous spawn
+   * would keep it from answering the CLI's probe.
+   */
+  const paygate = (args: string[], env: Record<string, string>) =>
+    new Promise<string>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        [path.join(root, 'dist', 'cli.js'), ...args],
+        { cwd: scratch, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 120_000 },
+        (err, stdout, stderr) => {
+          if (err)
+            reject(new assert.AssertionError({ message: `paygate ${args.join(' ')}: ${stdout}${stderr}`, actual: err.code, expected: 0 }));
+          else resolve(stdout);
+        },
+      );
     });
-    assert.equal(r.status, 0, `paygate ${args.join(' ')}: ${r.stdout}${r.stderr}`);
-    return r.stdout;
-  };
   const submissions = async () => (await cluster.sql('team', 'SELECT role FROM paygate_submissions ORDER BY seq')).map((r) => r.role);
 
   before(async function () {
@@ -61,13 +68,13 @@ describe('the team ledger in the editor', function () {
       await cluster.sql('postgres', `GRANT paygate_team TO ${who}`);
     }
     await cluster.createDatabase('team', []);
-    paygate(['ledger', 'init', '--ledger', cluster.adminUrl('team'), '--key-out', keyFile, '--grant', 'paygate_team'], {});
+    await paygate(['ledger', 'init', '--ledger', cluster.adminUrl('team'), '--key-out', keyFile, '--grant', 'paygate_team'], {});
     const valid = fs.readFileSync(path.join(root, 'examples', 'valid.rpcsv'), 'utf8');
     // Cards of its own, so no other suite's send of the example is the same payer.
     const sent = ownPayers(valid.replace(/[A-Z]{3}-2027-/g, 'TEAMIT-'), 'TEAMIT');
     fs.mkdirSync(path.join(scratch, 'alice'));
     fs.writeFileSync(path.join(scratch, 'alice', 'team.rpcsv'), sent);
-    paygate(['submit', path.join(scratch, 'alice', 'team.rpcsv')], {
+    await paygate(['submit', path.join(scratch, 'alice', 'team.rpcsv')], {
       PAYGATE_DATA_DIR: path.join(scratch, 'alice', 'data'),
       XDG_CONFIG_HOME: path.join(scratch, 'alice', 'config'),
       PAYGATE_LEDGER_URL: cluster.url('alice', PASSWORDS.alice, 'team'),

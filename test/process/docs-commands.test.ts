@@ -27,6 +27,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { callbackQuery } from '../../src/core/callbacks';
+import { ownPayers } from '../fixtures/ledger/payers';
 
 const root = path.join(__dirname, '..', '..');
 const tsx = pathToFileURL(require.resolve('tsx')).href;
@@ -78,14 +79,14 @@ function workspace(dir: string): void {
   const examples = path.join(root, 'examples');
   fs.cpSync(examples, path.join(dir, 'examples'), { recursive: true });
   for (const f of fs.readdirSync(examples)) fs.copyFileSync(path.join(examples, f), path.join(dir, f));
-  // Each a batch of its own (other client-orderids), as a reader's would be: sending one is not a resend
-  // of another. try.rpcsv is the one README's first minute shows.
+  // Each a batch of its own (other client-orderids and cards), as a reader's would be: sending one is not a
+  // resend of another, nor the same payers under other ids (same-payer). try.rpcsv is the one README's first minute shows.
   const valid = fs.readFileSync(path.join(examples, 'valid.rpcsv'), 'utf8');
   for (const [name, prefix] of [
     ['batch.rpcsv', 'B'],
     ['batch.csv', 'C'],
   ])
-    fs.writeFileSync(path.join(dir, name), valid.replace(/^([A-Z]+)-2027-/gm, `${prefix}$1-2027-`));
+    fs.writeFileSync(path.join(dir, name), ownPayers(valid.replace(/^([A-Z]+)-2027-/gm, `${prefix}$1-2027-`), prefix));
   fs.writeFileSync(path.join(dir, 'try.rpcsv'), firstMinuteBatch());
   // docs/limits.md's file over the size limit: sparse, so it takes no disk.
   fs.closeSync(fs.openSync(path.join(dir, 'huge.rpcsv'), 'w'));

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { batchContentHash, canonicalBatchText, legacyContentHashes } from '../../src/core/csv/canonical';
 import { legacySentText, quoteField } from '../../src/core/csv/write';
+import { parseCsv } from '../../src/core/csv/parse';
 import { prepareSubmission } from '../../src/core/gateway';
 import { stillAsSent } from '../../src/core/reconcile';
 
@@ -54,6 +55,10 @@ describe('the canonical text of a batch', () => {
         assert.doesNotMatch(c, /(?<!\r)\n|\r(?!\n)/);
         // What the editor always sent (a CRLF buffer) is today's text: its old records need no second hash.
         assert.equal(legacySentText(asEditor(t, '\r\n')), c);
+        // Submit parses once: the LF editor's old text comes from the text's own parse, as from its own.
+        const csv = parseCsv(t);
+        assert.equal(legacySentText(t, csv, true), legacySentText(asEditor(t, '\n')));
+        assert.deepEqual(legacyContentHashes(t, undefined, csv), legacyContentHashes(t));
       }),
       { numRuns: 300 },
     );

@@ -1,4 +1,5 @@
 import { contentHash } from '../contentHash';
+import { parseCsv, type ParsedCsv } from './parse';
 import { legacySentText } from './write';
 
 // The canonical form of a batch: the one text every face sends, hashes, guards and reconciles, so an
@@ -42,15 +43,15 @@ export function batchContentHash(text: string): string {
  * hashed the file's bytes with quoted line breaks kept as they were (`raw`, when the caller has the bytes
  * as read from disk), and the editor hashed its buffer, whose line breaks are all CRLF (today's hash) or
  * all LF (a file whose end-of-line sequence was LF). The guard looks for these too, so a file sent before
- * the canonical form is still refused after it.
+ * the canonical form is still refused after it. `csv`: the text's parse, when the caller has it (the lint's).
  */
-export function legacyContentHashes(text: string, raw?: string): string[] {
+export function legacyContentHashes(text: string, raw?: string, csv: ParsedCsv = parseCsv(text)): string[] {
   // Without a quote there is no quoted line break, and every older hash is today's. Nor is there another
   // when every line break is CRLF: the terminal read CRLF, and an editor showed the file with CRLF.
   const plain = (t: string | undefined) => t === undefined || !t.includes('"') || !hasOtherBreaks(t);
   if (plain(text) && plain(raw)) return [];
   const current = batchContentHash(text);
-  const candidates = [legacySentText(text), legacySentText(text.replace(ANY_BREAK, '\n'))];
+  const candidates = [legacySentText(text, csv), legacySentText(text, csv, true)];
   if (raw !== undefined && raw !== text) candidates.push(legacySentText(raw));
   const out: string[] = [];
   for (const c of candidates) {

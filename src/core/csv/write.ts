@@ -22,13 +22,17 @@ export function writeRecords(rows: readonly (readonly string[])[], delimiter = '
 
 /**
  * The text as versions up to 0.1 sent it: every record separator CRLF, no BOM, line breaks inside quoted
- * fields kept as they were. Only for the content hashes older ledger records hold (canonical.ts,
- * legacyContentHashes); what is sent today is the canonical text.
+ * fields kept as they were, or (`quotedLf`) each made LF, as an editor with LF line endings held them: the
+ * same as of the text with every line break LF, from the one parse of the text. Only for the content hashes
+ * older ledger records hold (canonical.ts, legacyContentHashes); what is sent today is the canonical text.
  */
-export function legacySentText(text: string, csv: ParsedCsv = parseCsv(text)): string {
+export function legacySentText(text: string, csv: ParsedCsv = parseCsv(text), quotedLf = false): string {
   if (csv.recordCount === 0) return '';
   const parts: string[] = [];
-  for (let r = 0; r < csv.recordCount; r++) parts.push(csv.isBlankAt(r) ? '' : text.slice(csv.recordStart(r), csv.record(r).end));
+  for (let r = 0; r < csv.recordCount; r++) {
+    const part = csv.isBlankAt(r) ? '' : text.slice(csv.recordStart(r), csv.record(r).end);
+    parts.push(quotedLf ? part.replace(/\r\n|\r/g, '\n') : part);
+  }
   // Trailing blank records only stand for the final line break(s); keep one CRLF at the end.
   while (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
   const endsWithBreak = /[\r\n]$/.test(text);

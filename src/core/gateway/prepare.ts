@@ -54,6 +54,6 @@ export function prepareSubmission(text: string, name = 'the file', raw?: string)
     canonicalText,
     payload: Buffer.from(canonicalText, 'utf8').toString('base64'),
     contentHash: contentHash(canonicalText),
-    legacyHashes: legacyContentHashes(text, raw),
+    legacyHashes: legacyContentHashes(text, raw, result.batch.csv),
   };
 }

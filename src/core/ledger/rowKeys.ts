@@ -96,6 +96,15 @@ export function fingerprint(secret: LedgerSecret, value: (column: string) => str
   return secret.mac(['fingerprint', value(CARD) ?? '', ...SCHEDULE.map((c) => value(c) ?? '')].join('\0'), 32);
 }
 
+/**
+ * fingerprint for the rows of one batch: the columns it covers are looked up once, and each row's cells
+ * read by position (the same text hashed, so the same fingerprint).
+ */
+export function fingerprintOf(secret: LedgerSecret, columnIndex: ReadonlyMap<string, number>): (values: readonly string[]) => string {
+  const at = [CARD, ...SCHEDULE].map((c) => columnIndex.get(c));
+  return (values) => secret.mac(['fingerprint', ...at.map((i) => (i === undefined ? '' : (values[i] ?? '')))].join('\0'), 32);
+}
+
 /** The header's columns as the row keys name them. */
 function columnsOf(batch: Batch): string[] {
   return batch.headerCells.map((cell) => cell.column ?? cell.raw);

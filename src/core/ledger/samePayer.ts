@@ -1,7 +1,7 @@
 import { atTarget, mayHaveCreated, type SubmissionRecord, type Target } from './records';
 import { gatewayOrderId } from '../orderId';
 import type { Batch } from '../rules/batch';
-import { fingerprint, orderKey, ORDER_ID, type BatchRowKeys, type RowKey } from './rowKeys';
+import { fingerprintOf, orderKey, ORDER_ID, type BatchRowKeys, type RowKey } from './rowKeys';
 import type { LedgerSecret } from './secret';
 
 // The same payer under another id: a row whose card and schedule (its fingerprint: rowKeys.ts, a keyed
@@ -102,21 +102,31 @@ export interface PayerRefAt extends PayerRef {
 }
 
 /**
- * Every trusted row with a client-orderid, for the same-payer lookup of a batch not yet sent (lint).
- * `keyAt`: the row keys already made (by the offset of their client-orderid cell), so none is hashed twice.
+ * Every trusted row with a client-orderid, for the same-payer lookup of a batch not yet sent (lint), in one
+ * pass over the rows. `keyAt`: the row keys already made (by the offset of their client-orderid cell), so
+ * none is hashed twice; `skip`: the offsets of rows already told (already-sent), neither keyed nor
+ * fingerprinted.
  */
-export function payerRefs(batch: Batch, secret: LedgerSecret, keyAt?: ReadonlyMap<number, string>): PayerRefAt[] {
+export function payerRefs(
+  batch: Batch,
+  secret: LedgerSecret,
+  keyAt?: ReadonlyMap<number, string>,
+  skip?: ReadonlySet<number>,
+): PayerRefAt[] {
   const idColumn = batch.columnIndex.get(ORDER_ID);
   const out: PayerRefAt[] = [];
   if (idColumn === undefined) return out;
+  const fingerprintRow = fingerprintOf(secret, batch.columnIndex);
   for (const row of batch.rows) {
     if (!row.trusted) continue;
-    const id = row.record.values[idColumn];
+    const values = row.record.values;
+    const id = values[idColumn];
     if (id === undefined || gatewayOrderId(id) === '') continue;
     const start = row.record.fieldStart(idColumn);
+    if (skip?.has(start)) continue;
     out.push({
       key: keyAt?.get(start) ?? orderKey(secret, id),
-      fingerprint: fingerprint(secret, (c) => row.value(c)),
+      fingerprint: fingerprintRow(values),
       start,
       end: row.record.fieldEnd(idColumn),
     });

@@ -84,7 +84,7 @@ export async function ledgerDiagnostics(ledger: LedgerStore, batch: Batch, optio
     if (options.target) {
       const told = new Set(sent.map((row) => row.ref.start));
       const keyAt = new Map(refs.map((r) => [r.start, r.key]));
-      const payers = payerRefs(batch, secret, keyAt).filter((r) => !told.has(r.start));
+      const payers = payerRefs(batch, secret, keyAt, told);
       for (const row of await findSamePayers(ledger, payers, options.target)) {
         if (diagnostics.length >= max) {
           omittedWarnings++;
@@ -125,7 +125,12 @@ function acceptedContents(byKey: ReadonlyMap<string, readonly SubmissionRecord[]
 export async function acceptedContent(ledger: LedgerStore, batch: Batch, raw?: string, among?: ReadonlySet<string>): Promise<boolean> {
   if (!batch.columnIndex.has(CVV)) return false;
   const text = batch.csv.text;
-  const key = { contentHash: batchContentHash(text), legacyHashes: legacyContentHashes(text, raw), environment: '', endpointId: '' };
+  const key = {
+    contentHash: batchContentHash(text),
+    legacyHashes: legacyContentHashes(text, raw, batch.csv),
+    environment: '',
+    endpointId: '',
+  };
   if (among) return [key.contentHash, ...key.legacyHashes].some((h) => among.has(h)) || (await anyAccepted(ledger, key));
   return anyAccepted(ledger, key);
 }

@@ -1,5 +1,6 @@
 import { maskCardNumbers } from './cardNumbers';
 import { hideCvvs } from './cvv';
+import { idSpans } from './idSpans';
 import { maskText } from './mask';
 import { terminalValue } from './terminal';
 
@@ -43,6 +44,18 @@ const hash = (value: string): Vetted => shaped(value, HASH, true);
 const id = (value: string): Vetted => shaped(value, ID, true);
 const cell = (value: string): Vetted => terminalValue(maskText(value).replace(/\r\n|\r|\n/g, ' ⏎ ')) as Vetted;
 
+/**
+ * The first `n` characters of a vetted value, safe again. The cut is scanned again, because the first digits
+ * of a run too long to be a card number may be one; but an id of known form the cut falls inside keeps its
+ * first characters as they are (a hash's prefix is no card number, and no longer looks like a hash).
+ */
+function cut(value: Vetted, n: number): Vetted {
+  if (value.length <= n) return value;
+  let from = n;
+  for (const [start, end] of idSpans(value) ?? []) if (start < n && n < end) from = start;
+  return `${cell(value.slice(0, from))}${value.slice(from, n)}` as Vetted;
+}
+
 /** Values by their type, each safe to lay out beside any other. */
 export const vet = {
   /** A date or a date and time: `DD.MM.YYYY`, `MM/DD/YYYY`, `YYYY-MM-DD`, ISO 8601 with a time. */
@@ -65,4 +78,6 @@ export const vet = {
    * masked even when it fails Luhn: a mistyped card is a card), its line breaks shown as ` ⏎ `.
    */
   cell,
+  /** The first `n` characters of a vetted value, scanned again where the cut could make a card number. */
+  cut,
 };

@@ -121,7 +121,7 @@ export async function importKeyCommand(
   let file = typeof args.file === 'string' ? args.file : args.file?.fsPath;
   if (file === undefined) {
     const picked = await vscode.window.showOpenDialog({
-      title: "PayGate: the team key file ('paygate ledger init --key-out FILE' wrote it)",
+      title: "PayGate: the team key file (the one the team ledger's init wrote)",
       canSelectMany: false,
       openLabel: 'Import Team Key',
     });
