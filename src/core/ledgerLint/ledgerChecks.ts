@@ -14,7 +14,7 @@ import {
 } from '../ledger';
 import type { Batch } from '../rules/batch';
 import { stripCvvEdits } from '../rules/batchEdits';
-import { CodeInfo, Codes } from '../rules/codes';
+import { CodeInfo, Codes, type Code } from '../rules/codes';
 import type { LintDiagnostic } from '../rules/types';
 
 // The two rules that read the submission ledger, the same for `paygate lint` and the language server: the
@@ -72,14 +72,7 @@ export async function ledgerDiagnostics(ledger: LedgerStore, batch: Batch, optio
         omitted++;
         continue;
       }
-      diagnostics.push({
-        code: Codes.alreadySent,
-        severity: CodeInfo[Codes.alreadySent].severity,
-        message: alreadySentMessage(row),
-        range: index.range(row.ref.start, row.ref.end),
-        columnName: 'client-orderid',
-        fixes: [],
-      });
+      diagnostics.push(onIdCell(batch, Codes.alreadySent, alreadySentMessage(row), row.ref));
     }
     if (options.target) {
       const told = new Set(sent.map((row) => row.ref.start));
@@ -90,20 +83,25 @@ export async function ledgerDiagnostics(ledger: LedgerStore, batch: Batch, optio
           omittedWarnings++;
           continue;
         }
-        diagnostics.push({
-          code: Codes.samePayer,
-          severity: CodeInfo[Codes.samePayer].severity,
-          message: samePayerMessage(row),
-          range: index.range(row.ref.start, row.ref.end),
-          columnName: 'client-orderid',
-          fixes: [],
-        });
+        diagnostics.push(onIdCell(batch, Codes.samePayer, samePayerMessage(row), row.ref));
       }
     }
   }
   if ((accepted === undefined || accepted.size > 0) && (await acceptedContent(ledger, batch, options.raw, accepted)))
     for (const d of cvvAfterSend(batch)) diagnostics.push(d);
   return { diagnostics, omitted, omittedWarnings };
+}
+
+/** A ledger problem on a row's client-orderid cell (already-sent, same-payer): no fix, the row is the problem. */
+function onIdCell(batch: Batch, code: Code, message: string, ref: { start: number; end: number }): LintDiagnostic {
+  return {
+    code,
+    severity: CodeInfo[code].severity,
+    message,
+    range: batch.csv.index.range(ref.start, ref.end),
+    columnName: 'client-orderid',
+    fixes: [],
+  };
 }
 
 /** The contents of accepted submissions that held every one of the rows: the only ones this batch can be. */
