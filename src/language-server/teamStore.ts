@@ -1,4 +1,3 @@
-import { homedir } from 'node:os';
 import { teamKeyOf } from '../core/ledger/team/key';
 import { TeamLedger } from '../core/ledger/team/teamLedger';
 import { parseLedgerUrl } from '../core/ledger/team/url';
@@ -17,7 +16,6 @@ export function openTeamStore(team: TeamLedgerTarget): TeamLedger | Error {
   return new TeamLedger({
     url: parsed.url,
     env: { ...process.env, ...(team.password !== undefined ? { PGPASSWORD: team.password } : {}) },
-    home: homedir(),
     ...(key?.ok ? { key: key.key } : {}),
     keyProblem:
       key && !key.ok

@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import type pg from 'pg';
 import {
   cleanCompletion,
@@ -39,7 +40,8 @@ const RETRY_CODES = new Set(['40P01', '40001']);
 export interface TeamLedgerOptions {
   url: URL;
   env: Env;
-  home: string;
+  /** Where ~/.pgpass is looked for (libpq's rule); the user's home directory when not given. */
+  home?: string;
   /** The team key; absent, the store reads nothing that needs it and refuses to send. */
   key?: TeamKey;
   /** Why there is no key (no PAYGATE_LEDGER_KEY_FILE, an unreadable file), said when one is needed. */
@@ -57,7 +59,7 @@ export class TeamLedger implements TeamStore {
 
   constructor(private readonly o: TeamLedgerOptions) {
     this.place = `the team ledger ${redactedUrl(o.url)}`;
-    this.pool = ledgerPool(o.url, o.env, o.home);
+    this.pool = ledgerPool(o.url, o.env, o.home ?? homedir());
     this.timeoutMs = ledgerTimeoutMs(o.env);
     // An idle connection the server ended (a restart) is dropped from the pool, not thrown.
     this.pool.on('error', () => undefined);
