@@ -49,6 +49,20 @@ function lastIndexByName(columns: readonly string[]): Map<string, number> {
 const columnsOf = (batch: Batch) => batch.headerCells.map((cell) => cell.column ?? cell.raw);
 
 /**
+ * The older row a newer row keyed `key` is matched with: the key's row when it has one and it is not taken
+ * yet, else its rows (a key used twice) in order of use; -1 when none is left. Marks nothing: the caller
+ * marks the row it takes in `matched`.
+ */
+export function takeOlder(seen: number | number[] | undefined, key: string, matched: Uint8Array, used: Map<string, number>): number {
+  if (typeof seen === 'number') return matched[seen] ? -1 : seen;
+  if (seen === undefined) return -1;
+  const k = used.get(key) ?? 0;
+  if (k >= seen.length) return -1;
+  used.set(key, k + 1);
+  return seen[k];
+}
+
+/**
  * Walks the trusted rows of a batch with a client-orderid (no CSV syntax problem, as many fields as the
  * header), in order, with each one's 1-based line; the row's cells are read in place into `row`.
  */
@@ -141,17 +155,7 @@ export class DiffIndex {
     const used = new Map<string, number>();
     const diff: BatchDiff = { added: [], removed: [], changed: [], unchanged: 0 };
     forEachKeyedRow(batch, (row, id, line) => {
-      const seen = this.byId.get(id);
-      let old = -1;
-      if (typeof seen === 'number') {
-        if (!matched[seen]) old = seen;
-      } else if (seen !== undefined) {
-        const k = used.get(id) ?? 0;
-        if (k < seen.length) {
-          old = seen[k];
-          used.set(id, k + 1);
-        }
-      }
+      const old = takeOlder(this.byId.get(id), id, matched, used);
       if (old === -1) {
         diff.added.push({ 'client-orderid': maskText(id), line });
         return;

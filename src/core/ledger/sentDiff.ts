@@ -2,7 +2,7 @@ import { gatewayOrderId } from '../orderId';
 import { maskText } from '../output';
 import type { Batch } from '../rules/batch';
 import type { BatchDiff } from './diffShape';
-import { forEachKeyedRow } from './fileDiff';
+import { forEachKeyedRow, takeOlder } from './fileDiff';
 import { CVV, orderKey, valueHash, type BatchRowKeys } from './rowKeys';
 import type { LedgerSecret } from './secret';
 
@@ -50,17 +50,7 @@ export function diffAgainstSend(secret: LedgerSecret, sent: BatchRowKeys, batch:
   forEachKeyedRow(batch, (row, id, line) => {
     if (gatewayOrderId(id) === '') return;
     const key = orderKey(secret, id);
-    const seen = byKey.get(key);
-    let old = -1;
-    if (typeof seen === 'number') {
-      if (!matched[seen]) old = seen;
-    } else if (seen !== undefined) {
-      const k = used.get(key) ?? 0;
-      if (k < seen.length) {
-        old = seen[k];
-        used.set(key, k + 1);
-      }
-    }
+    const old = takeOlder(byKey.get(key), key, matched, used);
     if (old === -1) {
       diff.added.push({ 'client-orderid': maskText(id), line });
       return;
