@@ -15,7 +15,7 @@ import { ensureCodeServer, ensureSystemTools } from './install';
 import { guardRun, onCleanup, stopGroup } from './processes';
 import * as wb from './workbench';
 import { ownPayers } from '../fixtures/ledger/payers';
-import { startCluster } from '../fixtures/postgres/cluster';
+import { createTeam, startCluster } from '../fixtures/postgres/cluster';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const BATCH = 'team-batch.rpcsv';
@@ -59,12 +59,7 @@ export async function runTeamPersonStyle(o: { entry: string; node?: string; resu
     const workspace = home('workspace');
 
     // The team's database: the owner makes the ledger and the key once; alice and bob are members.
-    await cluster.sql('postgres', 'CREATE ROLE paygate_team NOLOGIN');
-    for (const [who, pw] of Object.entries(PASSWORDS)) {
-      await cluster.createRole(who, pw);
-      await cluster.sql('postgres', `GRANT paygate_team TO ${who}`);
-    }
-    await cluster.createDatabase('team', []);
+    await createTeam(cluster, PASSWORDS);
     const init = await paygate(
       ['ledger', 'init', '--ledger', cluster.adminUrl('team'), '--key-out', keyFile, '--grant', 'paygate_team'],
       { HOME: home('admin') },

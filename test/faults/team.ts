@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runLedger, runSubmit } from '../fixtures/cli/commands';
 import { testContext } from '../fixtures/cli/context';
-import { startCluster, type Cluster } from '../fixtures/postgres/cluster';
+import { createTeam, startCluster, type Cluster } from '../fixtures/postgres/cluster';
 import { MODEL } from './model';
 import type { Fault, StandIn } from './standIn';
 
@@ -37,12 +37,7 @@ type Member = keyof typeof MEMBERS;
 export async function teamTrials(s: Suite, races: number, kills: number): Promise<void> {
   const cluster = await startCluster();
   try {
-    await cluster.sql('postgres', 'CREATE ROLE paygate_team NOLOGIN');
-    for (const [m, pw] of Object.entries(MEMBERS)) {
-      await cluster.createRole(m, pw);
-      await cluster.sql('postgres', `GRANT paygate_team TO ${m}`);
-    }
-    await cluster.createDatabase('team', []);
+    await createTeam(cluster, MEMBERS);
     const keyFile = join(s.dir, 'team.key');
     const init = await runLedger(
       ['init', '--ledger', cluster.adminUrl('team'), '--key-out', keyFile, '--grant', 'paygate_team'],

@@ -14,7 +14,7 @@ import { prepareSubmission } from '../../src/core/gateway';
 import type { ApproveCommandResult } from '../../src/extension/submit/approve';
 import type { SubmitResult } from '../../src/extension/submit/submit';
 import { ownPayers } from '../fixtures/ledger/payers';
-import { startCluster, type Cluster } from '../fixtures/postgres/cluster';
+import { createTeam, startCluster, type Cluster } from '../fixtures/postgres/cluster';
 import { TEST_TIMEOUT_MS } from './wait';
 
 const EXTENSION_ID = 'paygate.paygate-toolkit';
@@ -62,12 +62,7 @@ describe('the team ledger in the editor', function () {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-team-it-'));
     keyFile = path.join(scratch, 'team.key');
     cluster = await startCluster();
-    await cluster.sql('postgres', 'CREATE ROLE paygate_team NOLOGIN');
-    for (const [who, pw] of Object.entries(PASSWORDS)) {
-      await cluster.createRole(who, pw);
-      await cluster.sql('postgres', `GRANT paygate_team TO ${who}`);
-    }
-    await cluster.createDatabase('team', []);
+    await createTeam(cluster, PASSWORDS);
     await paygate(['ledger', 'init', '--ledger', cluster.adminUrl('team'), '--key-out', keyFile, '--grant', 'paygate_team'], {});
     const valid = fs.readFileSync(path.join(root, 'examples', 'valid.rpcsv'), 'utf8');
     // Cards of its own, so no other suite's send of the example is the same payer.

@@ -12,7 +12,7 @@ import { runApprove, runHistory, runLedger, runSubmit } from '../fixtures/cli/co
 import { loadOrCreateDemoMerchant } from '../../src/local-gateway/merchant';
 import { testContext } from '../fixtures/cli/context';
 import { PROCESS_MS } from '../fixtures/deadlines';
-import { startCluster, type Cluster } from '../fixtures/postgres/cluster';
+import { createTeam, startCluster, type Cluster } from '../fixtures/postgres/cluster';
 import { Client } from 'pg';
 import { PAYERS_QUERY } from '../../src/core/ledger/team/payers';
 import { ownPayers } from '../fixtures/ledger/payers';
@@ -95,12 +95,7 @@ before(
     for (const m of Object.keys(PASSWORDS)) mkdirSync(join(dir, m), { recursive: true });
     keyFile = join(dir, 'team.key');
     cluster = await startCluster();
-    await cluster.sql('postgres', 'CREATE ROLE paygate_team NOLOGIN');
-    for (const [m, pw] of Object.entries(PASSWORDS)) {
-      await cluster.createRole(m, pw);
-      await cluster.sql('postgres', `GRANT paygate_team TO ${m}`);
-    }
-    await cluster.createDatabase('team', []);
+    await createTeam(cluster, PASSWORDS);
     gw = await startLocalGateway({ stateDir: join(dir, 'state'), port: 0 });
   },
   { timeout: PROCESS_MS },

@@ -10,7 +10,7 @@ import { startLocalGateway, type LocalGateway } from '../../src/local-gateway';
 import { runLedger, runSubmit } from '../fixtures/cli/commands';
 import { testContext } from '../fixtures/cli/context';
 import { PROCESS_MS } from '../fixtures/deadlines';
-import { startCluster, type Cluster } from '../fixtures/postgres/cluster';
+import { createTeam, startCluster, type Cluster } from '../fixtures/postgres/cluster';
 import { ownPayers } from '../fixtures/ledger/payers';
 
 // same-payer with the team ledger (PostgreSQL, a throwaway cluster): the store answers the lookup by card
@@ -64,12 +64,7 @@ before(
     for (const m of Object.keys(PASSWORDS)) mkdirSync(join(dir, m), { recursive: true });
     keyFile = join(dir, 'team.key');
     cluster = await startCluster();
-    await cluster.sql('postgres', 'CREATE ROLE paygate_team NOLOGIN');
-    for (const [m, pw] of Object.entries(PASSWORDS)) {
-      await cluster.createRole(m, pw);
-      await cluster.sql('postgres', `GRANT paygate_team TO ${m}`);
-    }
-    await cluster.createDatabase('team', []);
+    await createTeam(cluster, PASSWORDS);
     const admin = { HOME: join(dir, 'admin'), XDG_CONFIG_HOME: join(dir, 'admin', 'config') };
     const init = await run(
       runLedger,
