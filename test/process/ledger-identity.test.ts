@@ -3,11 +3,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { prepareSubmission } from '../../src/core/gateway';
-import { guardedSend, Ledger, type GuardedSendResult } from '../../src/core/ledger';
+import { Ledger, type GuardedSendResult } from '../../src/core/ledger';
 import { lint } from '../../src/core/rules/lint';
 import { ledgerDiagnostics } from '../../src/core/ledgerLint/ledgerChecks';
-import { newSubmission } from '../fixtures/ledger/entry';
+import { sendThrough } from '../fixtures/ledger/entry';
 
 // A row's identity as the gateway keys it (issue 37), at the ledger: the row key, the already-sent guard
 // and lint's already-sent read the client-orderid trimmed of whitespace of every kind, invisible characters
@@ -32,21 +31,8 @@ function batchOf(ids: readonly string[], cards: readonly string[] = CARDS, amoun
   );
 }
 
-async function send(ledger: Ledger, text: string, stateDir?: string): Promise<GuardedSendResult<string>> {
-  const prepared = prepareSubmission(text);
-  assert.equal(prepared.refusal, undefined, prepared.refusal?.message);
-  return guardedSend({
-    ledger,
-    entry: newSubmission({
-      contentHash: prepared.contentHash,
-      rowCount: prepared.rowCount,
-      ...(stateDir !== undefined && { localGateway: { stateDir, startId: 'run-1', today: '01.03.2027' } }),
-    }),
-    batch: prepared.lint.batch,
-    legacyHashes: prepared.legacyHashes,
-    send: async () => 'sent',
-    completion: () => ({ outcome: 'accepted', serialNumbers: ['s-1'] }),
-  });
+function send(ledger: Ledger, text: string, stateDir?: string): Promise<GuardedSendResult<string>> {
+  return sendThrough(ledger, text, stateDir !== undefined ? { localGateway: { stateDir, startId: 'run-1', today: '01.03.2027' } } : {});
 }
 
 const VARIANTS: [string, (id: string) => string][] = [

@@ -5,19 +5,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { prepareSubmission } from '../../src/core/gateway';
 import { OUTCOMES, RECORDED_OUTCOMES } from '../../src/core/gateway/outcomes';
-import {
-  diffAgainstLedger,
-  DiffIndex,
-  guardedSend,
-  Ledger,
-  mayHaveCreated,
-  type Completion,
-  type GuardedSendResult,
-} from '../../src/core/ledger';
+import { diffAgainstLedger, DiffIndex, Ledger, mayHaveCreated, type Completion, type GuardedSendResult } from '../../src/core/ledger';
 import { PENDING_LIMIT } from '../../src/core/ledger/rowIndex';
 import { KEY_FILE } from '../../src/core/ledger/secret';
 import { readBatch } from '../../src/core/rules/batch';
-import { newSubmission } from '../fixtures/ledger/entry';
+import { sendThrough } from '../fixtures/ledger/entry';
 
 // The row-level guard: what the ledger keeps of each row (and that it is no card data), how an edited,
 // reordered or extended batch is found already sent, which outcomes count, the row index at any size
@@ -52,26 +44,22 @@ async function send(
     answer?: boolean;
   } = {},
 ): Promise<GuardedSendResult<string>> {
-  const prepared = prepareSubmission(text);
-  assert.equal(prepared.refusal, undefined, prepared.refusal?.message);
-  return guardedSend({
+  return sendThrough(
     ledger,
-    entry: newSubmission({
-      contentHash: prepared.contentHash,
-      rowCount: prepared.rowCount,
+    text,
+    {
       environment: over.environment ?? 'local',
       endpointId: over.endpointId ?? '1001',
       ...(over.stateDir !== undefined && { localGateway: { stateDir: over.stateDir, startId: 'run-1', today: '01.03.2027' } }),
-    }),
-    batch: prepared.lint.batch,
-    legacyHashes: prepared.legacyHashes,
-    allowResend: over.allowResend,
-    // Tagged copies of the example send its payers under new ids on purpose: same-payer is same-payer.test.ts's.
-    allowSamePayer: true,
-    ...(over.answer !== undefined ? { confirmRowResend: async () => over.answer! } : {}),
-    send: async () => 'sent',
-    completion: () => ({ outcome: over.outcome ?? 'accepted', serialNumbers: ['s-1'] }),
-  });
+    },
+    {
+      allowResend: over.allowResend,
+      // Tagged copies of the example send its payers under new ids on purpose: same-payer is same-payer.test.ts's.
+      allowSamePayer: true,
+      ...(over.answer !== undefined ? { confirmRowResend: async () => over.answer! } : {}),
+      completion: () => ({ outcome: over.outcome ?? 'accepted', serialNumbers: ['s-1'] }),
+    },
+  );
 }
 
 function allFiles(dir: string): string[] {

@@ -8,7 +8,7 @@ import { guardedSend, Ledger, type GuardedSendResult, type Target } from '../../
 import { lint } from '../../src/core/rules/lint';
 import { ledgerDiagnostics } from '../../src/core/ledgerLint/ledgerChecks';
 import { createRecurringPaymentsUrl } from '../../src/core/gateway/environments';
-import { newSubmission } from '../fixtures/ledger/entry';
+import { newSubmission, sendThrough } from '../fixtures/ledger/entry';
 
 // The identity of a target (issue 37, item 5), at the ledger: two environments whose base URL and endpoint
 // id are the same (as URLs read: scheme and host in any case, the default port written or not, a trailing
@@ -53,23 +53,12 @@ const OTHER = [
   environment('other-endpoint', 'https://gw.example.com/paygate', '1002'),
 ];
 
-async function send(ledger: Ledger, text: string, env: Environment): Promise<GuardedSendResult<string>> {
-  const prepared = prepareSubmission(text);
-  assert.equal(prepared.refusal, undefined, prepared.refusal?.message);
-  return guardedSend({
-    ledger,
-    entry: newSubmission({
-      environment: env.name,
-      production: true,
-      endpointId: env.endpointId,
-      endpoint: createRecurringPaymentsUrl(env),
-      contentHash: prepared.contentHash,
-      rowCount: prepared.rowCount,
-    }),
-    batch: prepared.lint.batch,
-    legacyHashes: prepared.legacyHashes,
-    send: async () => 'sent',
-    completion: () => ({ outcome: 'accepted', serialNumbers: ['s-1'] }),
+function send(ledger: Ledger, text: string, env: Environment): Promise<GuardedSendResult<string>> {
+  return sendThrough(ledger, text, {
+    environment: env.name,
+    production: true,
+    endpointId: env.endpointId,
+    endpoint: createRecurringPaymentsUrl(env),
   });
 }
 

@@ -4,12 +4,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { prepareSubmission } from '../../src/core/gateway';
-import { guardedSend, Ledger, type Completion, type GuardedSendResult } from '../../src/core/ledger';
+import { Ledger, type Completion, type GuardedSendResult } from '../../src/core/ledger';
 import { GUARD_DIR } from '../../src/core/ledger/ledgerIndex';
 import { Manifest, MANIFEST, type ManifestHead } from '../../src/core/ledger/indexManifest';
 import { Codes } from '../../src/core/rules/codes';
 import { ledgerDiagnostics } from '../../src/core/ledgerLint/ledgerChecks';
-import { newSubmission } from '../fixtures/ledger/entry';
+import { sendThrough } from '../fixtures/ledger/entry';
 
 // same-payer (issue 37, item 3): the card and schedule of a row sent to the same target under another
 // client-orderid, found from the ledger's sent row records (the index is a cache of them), the same by lint
@@ -42,23 +42,17 @@ interface SendOptions {
 }
 
 function send(ledger: Ledger, text: string, o: SendOptions = {}): Promise<GuardedSendResult<string>> {
-  const prepared = prepareSubmission(text, 'renewals.rpcsv');
-  assert.equal(prepared.refusal, undefined, prepared.refusal?.message);
-  return guardedSend({
+  return sendThrough(
     ledger,
-    entry: newSubmission({
-      contentHash: prepared.contentHash,
-      rowCount: prepared.rowCount,
-      file: '/data/january.rpcsv',
-      ...(o.target ?? TARGET),
-    }),
-    batch: prepared.lint.batch,
-    legacyHashes: prepared.legacyHashes,
-    ...(o.allowSamePayer ? { allowSamePayer: true } : {}),
-    ...(o.confirm ? { confirmSamePayer: async (rows) => o.confirm!(rows.length) } : {}),
-    send: async () => 'sent',
-    completion: () => o.completion ?? { outcome: 'accepted', serialNumbers: ['S-77'] },
-  });
+    text,
+    { file: '/data/january.rpcsv', ...(o.target ?? TARGET) },
+    {
+      ...(o.allowSamePayer ? { allowSamePayer: true } : {}),
+      ...(o.confirm ? { confirmSamePayer: async (rows) => o.confirm!(rows.length) } : {}),
+      completion: () => o.completion ?? { outcome: 'accepted', serialNumbers: ['S-77'] },
+    },
+    'renewals.rpcsv',
+  );
 }
 
 /** Lint's face: the same-payer and already-sent problems of a text. */
