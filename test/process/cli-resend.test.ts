@@ -16,6 +16,7 @@ import { guardedSend, Ledger } from '../../src/core/ledger';
 import { startLocalGateway, type LocalGateway } from '../../src/local-gateway';
 import { newSubmission } from '../fixtures/ledger/entry';
 import { testContext } from '../fixtures/cli/context';
+import { ended, type Ended } from '../fixtures/cli/process';
 
 // Knowing what was already sent, from the terminal: `paygate submit` refuses an edited, reordered or
 // extended resend (exit 2, nothing sent, rows named) unless --allow-resend; `paygate lint` says
@@ -177,22 +178,14 @@ test('diff against the last send: added, removed, changed (columns), unchanged; 
   assert.equal((await run(runDiff, ['d.rpcsv', '--against', 'd2.rpcsv'])).code, 0, 'FILE against FILE');
 });
 
-function paygate(args: string[], env: Record<string, string>): Promise<{ code: number | null; err: string }> {
+function paygate(args: string[], env: Record<string, string>): Promise<Ended> {
   const tsx = pathToFileURL(require.resolve('tsx')).href;
   const child = spawn(process.execPath, ['--import', tsx, join(root, 'src', 'cli', 'main.ts'), ...args], {
     cwd: dir,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error('paygate did not end in time')), 60_000);
-    child.on('exit', (code) => {
-      clearTimeout(t);
-      resolve({ code, err });
-    });
-  });
+  return ended(child, `paygate ${args.join(' ')}`, 60_000);
 }
 
 test('an unchanged file with mixed line breaks sent from the editor (its CRLF buffer), then from the terminal, is refused', async () => {

@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { trustFile } from '../../src/cli/trust';
 import { parseCsv } from '../../src/core/csv/parse';
 import { ownPayers } from '../fixtures/ledger/payers';
+import { ended, type Ended as Run } from '../fixtures/cli/process';
 
 // `paygate split` and sending its parts, as a merchant runs them: real `paygate` processes. The parts are
 // written with the header, rows in order (a quoted line break kept inside its row), card numbers never
@@ -65,12 +66,6 @@ class StandIn {
   }
 }
 
-interface Run {
-  code: number | null;
-  out: string;
-  err: string;
-}
-
 function spawnPaygate(args: string[], data: string): ChildProcess {
   return spawn(process.execPath, ['--import', TSX, MAIN, ...args], {
     cwd: dir,
@@ -89,20 +84,7 @@ function spawnPaygate(args: string[], data: string): ChildProcess {
 function paygate(args: string[], data = 'data', started?: (child: ChildProcess) => void): Promise<Run> {
   const child = spawnPaygate(args, data);
   started?.(child);
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`paygate ${args.join(' ')} did not end in 60 s`));
-    }, 60_000);
-    child.on('close', (code) => {
-      clearTimeout(t);
-      resolve({ code, out, err });
-    });
-  });
+  return ended(child, `paygate ${args.join(' ')}`, 60_000);
 }
 
 /** A batch of `n` rows from the example's, each with a client-orderid of its own (the third row's quoted line break kept). */

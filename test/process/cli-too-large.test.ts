@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { trustFile } from '../../src/cli/trust';
 import { PROCESS_MS } from '../fixtures/deadlines';
 import { ownPayers } from '../fixtures/ledger/payers';
+import { ended, type Ended as Run } from '../fixtures/cli/process';
 
 // HTTP 413 from something in front of the gateway (issue 37, item 8): a proxy whose body limit is under the
 // environment's maxPayloadBytes answers 413 (text/plain, or nginx's HTML page) after reading the request.
@@ -74,12 +75,6 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number | null;
-  out: string;
-  err: string;
-}
-
 function paygate(args: string[]): Promise<Run> {
   const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], {
     cwd: dir,
@@ -92,20 +87,7 @@ function paygate(args: string[]): Promise<Run> {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`paygate ${args.join(' ')} did not end in time`));
-    }, PROCESS_MS);
-    child.on('close', (code) => {
-      clearTimeout(t);
-      resolve({ code, out, err });
-    });
-  });
+  return ended(child, `paygate ${args.join(' ')}`, PROCESS_MS);
 }
 
 /** A batch of `n` rows from the example's, each with a client-orderid of its own. */

@@ -17,6 +17,7 @@ import { createRecurringPayments } from '../../src/core/gateway';
 import { signRequest } from '../../src/core/oauth';
 import { PROCESS_MS } from '../fixtures/deadlines';
 import { batch, createUrl, formFields, rsaCredentials, tempStateDir, withGateway } from '../fixtures/local-gateway/helpers';
+import { ended, type Ended as Run } from '../fixtures/cli/process';
 
 const root = path.join(__dirname, '..', '..');
 const MAIN = path.join(root, 'src', 'cli', 'main.ts');
@@ -143,12 +144,6 @@ test("the product's create client sends an over-maximum batch whole and reads th
   );
 });
 
-interface Run {
-  code: number | null;
-  out: string;
-  err: string;
-}
-
 /** `paygate ARGS` in `dir`, with its own data, configuration and the local gateway of `stateDir`. */
 function paygate(dir: string, stateDir: string, args: string[]): Promise<Run> {
   const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], {
@@ -161,20 +156,7 @@ function paygate(dir: string, stateDir: string, args: string[]): Promise<Run> {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`paygate ${args.join(' ')} did not end in time`));
-    }, PROCESS_MS);
-    child.on('close', (code) => {
-      clearTimeout(t);
-      resolve({ code, out, err });
-    });
-  });
+  return ended(child, `paygate ${args.join(' ')}`, PROCESS_MS);
 }
 
 test('paygate submit of a batch over the local gateway maximum: rejected, nothing created; split, then its parts send, each row once', async () => {
