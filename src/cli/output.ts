@@ -7,16 +7,17 @@ import {
   joinLaid,
   keptColumns,
   laid,
+  laidCsv,
+  laidCsvRecord,
+  laidJson,
   maskFields,
   maskText,
   padLaid,
-  safeCsv,
-  safeCsvRecord,
   safeJson,
   terminalSafe,
-  terminalText,
   trimmedEnd,
   vet,
+  vouched,
   words,
   type Laid,
   type SafeCsvOptions,
@@ -50,22 +51,29 @@ export function jsonLine(value: unknown, space?: number): string {
 }
 
 /**
+ * jsonLine for standard output, written at once: laid out from its values (every string masked alone, every
+ * number a count or an amount) and vouched for, so the floor does not read the document again; a document
+ * holding a longer number is left to the floor (core/output/json.ts, laidJson).
+ */
+export function jsonOut(value: unknown, space?: number): string {
+  const json = laidJson(value, space);
+  return json === undefined ? jsonLine(value, space) : vouched(laid`${json}\n`);
+}
+
+/**
  * Records (the header first) as a CSV we write (core/output/csv.ts), for standard output: a control
  * character in a cell is shown escaped too (a line break inside a quoted cell is CSV, and stays).
  */
-export function csvText(records: readonly (readonly string[])[], options: SafeCsvOptions = {}): string {
-  return safeCsv(
-    records.map((r) => r.map(terminalText)),
-    options,
-  );
+export function csvText(records: readonly (readonly string[])[], options: SafeCsvOptions = {}): Laid {
+  return laidCsv(records, options);
 }
 
 /**
  * One record of csvText, its separator after it, for a CSV written as it is read (the caller has left out
  * the header's CVV columns: keptColumns).
  */
-export function csvRecordText(record: readonly string[], options: SafeCsvOptions = {}): string {
-  return safeCsvRecord(record.map(terminalText), options);
+export function csvRecordText(record: readonly string[], options: SafeCsvOptions = {}): Laid {
+  return laidCsvRecord(record, options);
 }
 
 /** Exit codes shared by every command: the core's outcome table owns them. */
