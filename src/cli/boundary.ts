@@ -1,4 +1,4 @@
-import { takeVouched, terminalSafe } from '../core/output';
+import { floorText, takeVouched, terminalSafe } from '../core/output';
 import type { CliContext } from './context';
 
 // Everything a command writes to standard output and error passes the product's one output boundary (card
@@ -45,7 +45,8 @@ function lineBuffered(write: Write): { write: Write; flush: () => void } {
       // Laid out from vetted values and vouched for (core/output/laid.ts): let through unread, whole lines at
       // once, or kept with other vouched pieces of the same line until its end. A text that would join a
       // waiting piece of a line not vouched for, or that a piece not vouched for joins, is read whole.
-      if (takeVouched(text) && (pending === '' || pendingLaid)) {
+      if (pending === '' && text.endsWith('\n')) return write(floorText(text));
+      if ((pending === '' || pendingLaid) && takeVouched(text)) {
         pending += text;
         pendingLaid = true;
         if (text.endsWith('\n') || pending.length > MAX_PENDING) {

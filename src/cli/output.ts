@@ -9,7 +9,6 @@ import {
   laid,
   laidCsv,
   laidCsvRecord,
-  laidJson,
   maskFields,
   maskText,
   padLaid,
@@ -17,7 +16,6 @@ import {
   terminalSafe,
   trimmedEnd,
   vet,
-  vouched,
   words,
   type Laid,
   type SafeCsvOptions,
@@ -48,16 +46,6 @@ export const field = vet.text;
 /** A JSON document for standard output or a file we write, ending in a newline. */
 export function jsonLine(value: unknown, space?: number): string {
   return `${safeJson(value, space)}\n`;
-}
-
-/**
- * jsonLine for standard output, written at once: laid out from its values (every string masked alone, every
- * number a count or an amount) and vouched for, so the floor does not read the document again; a document
- * holding a longer number is left to the floor (core/output/json.ts, laidJson).
- */
-export function jsonOut(value: unknown, space?: number): string {
-  const json = laidJson(value, space);
-  return json === undefined ? jsonLine(value, space) : vouched(laid`${json}\n`);
 }
 
 /**

@@ -10,8 +10,8 @@ import { terminalText, terminalValue } from './terminal';
 
 export { maskCardNumbers } from './cardNumbers';
 export { hideCvvs, isCvvName } from './cvv';
-export { terminalText, terminalValue } from './terminal';
-export { keptColumns, laidCsv, laidCsvRecord, safeCsv, safeCsvRecord, type SafeCsvOptions } from './csv';
+export { terminalValue } from './terminal';
+export { keptColumns, laidCsv, laidCsvRecord, safeCsv, type SafeCsvOptions } from './csv';
 export { laidJson, safeJson } from './json';
 export { safeBody, safeFields, safeFreeText, safeUrlPath } from './bodies';
 export { hasShape, vet, type Vetted } from './values';
