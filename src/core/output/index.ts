@@ -15,6 +15,7 @@ export { keptColumns, safeCsv, safeCsvRecord, type SafeCsvOptions } from './csv'
 export { safeJson } from './json';
 export { safeBody, safeFields, safeFreeText, safeUrlPath } from './bodies';
 export { vet, type Vetted } from './values';
+export { isSaid, joinSaid, said, saidText, typed, type Part, type Said } from './said';
 export { joinLaid, laid, padLaid, trimmedEnd, vouched, words, type Laid } from './laid';
 export { maskCardNumber, maskFields, maskQuotedValue, maskStoredText, maskTable, maskText, rowMasker } from './mask';
 
