@@ -2,7 +2,10 @@
 // their time waiting (on a browser, an editor, a local gateway's clock or a child process), so running a
 // few at once takes the whole run from the sum of the suites' times towards the longest of them.
 //
-// 1. The checks and one development build, side by side.
+// 1. The checks and the builds, side by side: the VSIX (`npm run package`: production bundles into dist/,
+//    then vsce) and after it the development build, which the suites run. The e2e suite installs that VSIX
+//    (PAYGATE_E2E_VSIX) instead of building its own in the middle of the run, which would rewrite dist/
+//    under the suites reading it.
 // 2. The suites, at most MAX_PARALLEL at a time, longest first. Each runs its package.json script without
 //    its leading build (`node esbuild.js && …`, `npm run build && …`): stage 1 built once for all of them.
 // 3. The pack tests alone, last: they build production bundles into dist/, which the others read.
@@ -32,6 +35,7 @@ const flag = process.argv.indexOf('--parallel');
 const MAX_PARALLEL = flag > 0 ? Math.max(1, Number(process.argv[flag + 1]) || 1) : 3;
 const onlyFlag = process.argv.indexOf('--only');
 const ONLY = onlyFlag > 0 ? (process.argv[onlyFlag + 1] ?? '').split(',').filter((n) => n !== '') : undefined;
+const SUITES_RUN = ONLY ?? SUITES;
 
 /** A suite's script without the build in front of it. */
 export function withoutBuild(script: string): string {
@@ -39,6 +43,17 @@ export function withoutBuild(script: string): string {
 }
 
 const DURATIONS = path.join(ROOT, 'out', 'test-durations');
+/** The VSIX stage 1 builds for the e2e suite's installed run (out/npm-test/paygate.vsix). */
+const VSIX = path.join(ROOT, 'out', 'npm-test', 'paygate.vsix');
+const E2E = 'test:e2e';
+
+/**
+ * What a check runs: its package.json script; but when the e2e suite is in the run, `build` first makes the
+ * VSIX `vsix` (`npm run package`: production bundles, then vsce), then the development build.
+ */
+export function checkScript(name: string, script: string, vsix: string | undefined): string {
+  return name === 'build' && vsix !== undefined ? `npm run package -- -o ${JSON.stringify(vsix)} && ${script}` : script;
+}
 
 /** A suite's name as a file name: `test:unit` → `test-unit`. */
 const fileName = (name: string) => name.replace(/\W/g, '-');
@@ -70,12 +85,17 @@ export function timed(command: string): string {
 function run(name: string, command: string): Promise<SuiteRun> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const env = { ...process.env, FORCE_COLOR: '0', PAYGATE_TEST_CPU: path.join(DURATIONS, `${fileName(name)}.cpu.jsonl`) };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      FORCE_COLOR: '0',
+      PAYGATE_TEST_CPU: path.join(DURATIONS, `${fileName(name)}.cpu.jsonl`),
+    };
+    if (existsSync(VSIX)) env.PAYGATE_E2E_VSIX = VSIX;
     const child = spawn('bash', ['-c', timed(command)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], env });
     const out: Buffer[] = [];
     let times = '';
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => out.push(b));
+    child.stdout?.on('data', (b: Buffer) => out.push(b));
+    child.stderr?.on('data', (b: Buffer) => out.push(b));
     child.stdio[3]?.on('data', (b: Buffer) => (times += b.toString()));
     child.on('close', (code) => {
       const seconds = (Date.now() - started) / 1000;
@@ -96,7 +116,12 @@ async function stage(names: string[], parallel: number, strip: boolean): Promise
     for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
       const script = scripts[name];
       if (script === undefined) throw new Error(`package.json has no script "${name}"`);
-      done.push(await run(name, withDurations(name, strip ? withoutBuild(script) : script)));
+      done.push(
+        await run(
+          name,
+          withDurations(name, strip ? withoutBuild(script) : checkScript(name, script, SUITES_RUN.includes(E2E) ? VSIX : undefined)),
+        ),
+      );
     }
   };
   await Promise.all(Array.from({ length: Math.min(parallel, names.length) }, worker));
@@ -107,6 +132,8 @@ async function main(): Promise<number> {
   const started = Date.now();
   rmSync(DURATIONS, { recursive: true, force: true });
   mkdirSync(DURATIONS, { recursive: true });
+  rmSync(VSIX, { force: true });
+  mkdirSync(path.dirname(VSIX), { recursive: true });
   const runs = await stage(ONLY ? ['build'] : CHECKS, 2, false);
   // A failed check or build stops the run, as before: the suites would only repeat its failure, slower.
   if (runs.every((r) => r.ok)) {

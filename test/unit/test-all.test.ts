@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { spawnSync } from 'node:child_process';
-import { CHECKS, LAST, SUITES, timed, withDurations, withoutBuild } from '../tools/test-all';
+import { CHECKS, LAST, SUITES, checkScript, timed, withDurations, withoutBuild } from '../tools/test-all';
 import { childCpuSeconds, fileTimes, slowestFiles, suiteTable } from '../tools/test-report';
 
 const scripts: Record<string, string> = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')).scripts;
@@ -27,6 +27,13 @@ test('a suite runs without its own build, which the first stage made once; the r
     'node esbuild.js --production && x',
     'only the development build ran first',
   );
+});
+
+test('with the e2e suite in the run, the build stage makes the VSIX first, then the development build; otherwise scripts as they are', () => {
+  assert.equal(checkScript('build', 'node esbuild.js', '/x/out/p.vsix'), 'npm run package -- -o "/x/out/p.vsix" && node esbuild.js');
+  assert.equal(checkScript('build', 'node esbuild.js', undefined), 'node esbuild.js');
+  assert.equal(checkScript('lint', 'eslint .', '/x/out/p.vsix'), 'eslint .');
+  assert.ok(CHECKS.includes('build') && SUITES.includes('test:e2e'));
 });
 
 test('each node:test suite gets the durations reporter beside its spec output, and the CPU probe; other scripts are kept', () => {
