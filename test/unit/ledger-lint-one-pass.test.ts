@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { prepareSubmission } from '../../src/core/gateway';
 import { Ledger } from '../../src/core/ledger';
+import { BATCHES_DIR, readBatchRows, readPayerRows, recordBatchRows } from '../../src/core/ledger/batchRows';
 import { nodeLedgerFs, type LedgerFs } from '../../src/core/ledger/ledgerFs';
 import { MANIFEST } from '../../src/core/ledger/indexManifest';
 import { ledgerDiagnostics } from '../../src/core/ledgerLint/ledgerChecks';
@@ -83,5 +84,30 @@ describe("lint's ledger checks from its own pass over the rows", () => {
       ],
     );
     assert.equal(lookups(), 1, 'the rows and the payers are looked up in one reading of the index');
+  });
+
+  it("same-payer reads out of a batch's row records exactly the rows of its payers, and a damaged file as before", async (t) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-payer-rows-'));
+    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const hash = 'c'.repeat(64);
+    const ids = ['GYM-1', 'a"b\\c', 'tab\there', 'ctl\u0001x', 'ü€😀', '411111******1111'];
+    const rows = ids.map((orderId, i) => ({
+      key: `${i}`.repeat(24),
+      orderId,
+      line: i + 2,
+      fingerprint: `${i % 3}`.repeat(32),
+      values: `0a1b2c3d ${i}`,
+    }));
+    await recordBatchRows(nodeLedgerFs, dir, hash, { columns: ['client-orderid', 'amount'], rows });
+    const wanted = new Set(['1'.repeat(32), 'f'.repeat(32)]);
+    const all = await readBatchRows(nodeLedgerFs, dir, hash);
+    const some = await readPayerRows(nodeLedgerFs, dir, hash, wanted);
+    assert.deepEqual(some, { columns: all!.columns, rows: all!.rows.filter((r) => wanted.has(r.fingerprint)) });
+    assert.equal(some!.rows.length, 2);
+    // A line that is not JSON, of a payer not asked for: the file does not read, either way.
+    const file = path.join(dir, BATCHES_DIR, hash.slice(0, 2), `${hash}.jsonl`);
+    fs.appendFileSync(file, '{"k":"0","o":"\\x","l":1,"f":"00","v":""}\n');
+    assert.equal(await readBatchRows(nodeLedgerFs, dir, hash), undefined);
+    assert.equal(await readPayerRows(nodeLedgerFs, dir, hash, wanted), undefined);
   });
 });
