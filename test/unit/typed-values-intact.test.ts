@@ -11,7 +11,7 @@ import type { Reconciliation, ReportCharge } from '../../src/core/reconcile';
 import { formatReconcileText, reconcileCsvPieces, reconcileJsonPieces, reportFileLabel } from '../../src/cli/format/reconcile';
 import { throughOutputBoundary } from '../../src/cli/boundary';
 import { reconciliationView } from '../../src/extension/reconcile/view';
-import { shownRow } from '../../src/shared/cardData';
+import { laidRows, shownRow } from '../../src/shared/cardData';
 import { terminalSafe } from '../../src/core/output';
 
 // Mask values, not layouts (issue 38): a date and an amount side by side made 13 Luhn-valid digits
@@ -70,12 +70,13 @@ function reconciliation(charges: ReportCharge[]): Reconciliation {
  */
 function outputs(r: Reconciliation): Array<{ out: string; ids: boolean }> {
   const view = reconciliationView(r, 'report.csv');
+  const page = laidRows(view.rows); // as the page lays the view's cells out, where it shows them
   return [
     { out: printed(formatReconcileText(r, reportFileLabel('report.csv'))), ids: true },
     { out: printed([...reconcileCsvPieces(r)].join('')), ids: false },
     { out: printed([...reconcileJsonPieces(r)].join('')), ids: true },
-    { out: view.rows.map((row) => shownRow(row).join(' | ')).join('\n'), ids: false },
-    { out: terminalSafe(view.rows.map((row) => row.join('  ')).join('\n')), ids: false },
+    { out: page.rows.map((row) => shownRow(row, page.laid).join(' | ')).join('\n'), ids: false },
+    { out: terminalSafe(page.rows.map((row) => row.join('  ')).join('\n')), ids: false },
   ];
 }
 
@@ -99,6 +100,26 @@ test("reconcile's date and amount side by side are two values: the issue's line 
   for (const { out, ids } of all) {
     assert.ok(out.includes('28.12.2025') && out.includes('29.990'), out);
     if (ids) assert.ok(out.includes('3f6109184411111111111111119750cf0aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'), out);
+    assert.doesNotMatch(out, /\*/, out);
+  }
+});
+
+test("reconcile's CSV lists a row's report lines as counts: four 4-digit lines are no card number", () => {
+  // `1001 1002 1003 1004` in one cell, read whole as free text, was a card grouped in fours: `1001 10** **** 1004`.
+  const charge = (line: number): ReportCharge => ({
+    line,
+    clientOrderId: 'ORD-1',
+    transactionId: 'T',
+    amount: '1.00',
+    currency: 'EUR',
+    date: '28.12.2025',
+    approved: true,
+  });
+  const r = reconciliation([1001, 1002, 1003, 1004].map(charge));
+  for (const floor of [true, false]) {
+    const csv = [...reconcileCsvPieces(r)].join('');
+    const out = floor ? printed(csv) : csv;
+    assert.ok(out.includes(',1001 1002 1003 1004,'), out);
     assert.doesNotMatch(out, /\*/, out);
   }
 });
