@@ -54,6 +54,8 @@ export class Dataset {
   private marks = new Map<string, Marks>();
   private sorted: { id: string; order: Uint32Array } | undefined;
   private generation = 0;
+  /** Counts every change of the rows (a new table, rows added): what is derived from them can be kept until it moves. */
+  version = 0;
 
   get columns(): string[] {
     return this.store.columns;
@@ -72,14 +74,17 @@ export class Dataset {
     this.marks.clear();
     this.sorted = undefined;
     this.generation++;
+    this.version++;
   }
 
   append(rows: readonly (readonly string[])[]): void {
     this.store.addRows(rows, this.mask);
+    this.version++;
   }
 
   addPiece(piece: Piece): void {
     this.store.add(piece, this.mask);
+    this.version++;
   }
 
   /** All rows are in: column kinds are decided again on the whole column. */
