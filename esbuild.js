@@ -91,16 +91,25 @@ const builds = [
   { ...common, entryPoints: { 'language-client': 'src/extension/lint/client.ts' }, outdir: 'dist', ...node, external: ['vscode'] },
   // The features carry node-postgres for the team ledger (paygate.ledger.url); its native binding is never loaded.
   { ...common, entryPoints: { features: 'src/extension/features.ts' }, outdir: 'dist', ...node, external: ['vscode', 'pg-native'] },
-  // The CLI is a plain Node program with a shebang so `npm link` / `npx paygate` work. Three files: dist/cli.js
+  // The CLI is a plain Node program with a shebang so `npm link` / `npx paygate` work. Four files: dist/cli.js
+  // (src/cli/bin.ts) runs dist/cli-main.js from its V8 code cache (src/cli/codeCache.ts); dist/cli-main.js
   // runs `paygate lint` on its own (src/cli/lintLaunch.ts) and loads dist/cli-program.js (src/cli/launch.ts,
   // every command) for anything else, so lint never compiles the other commands' code; dist/cli-ledger.js is
   // what lint adds when a submission ledger is there (already-sent, cvv-after-send).
   {
     ...common,
-    entryPoints: { cli: 'src/cli/main.ts', 'cli-program': 'src/cli/launch.ts', 'cli-ledger': 'src/cli/lintLedger.ts' },
+    entryPoints: {
+      cli: 'src/cli/bin.ts',
+      'cli-main': 'src/cli/main.ts',
+      'cli-program': 'src/cli/launch.ts',
+      'cli-ledger': 'src/cli/lintLedger.ts',
+    },
     outdir: 'dist',
     ...node,
     banner: { js: '#!/usr/bin/env node' },
+    // import() of a Node module becomes a require(): dist/cli.js runs dist/cli-main.js through vm.Script
+    // (its code cache), where import() would need Node's experimental loader for vm.
+    supported: { 'dynamic-import': false },
     plugins: [programApart(), lazyChildProcessForCommander()],
     // node-postgres (the team ledger) is bundled; its optional native binding is never loaded (pg.native).
     external: ['pg-native'],

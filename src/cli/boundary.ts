@@ -1,4 +1,4 @@
-import { floorText, terminalSafe } from '../core/output';
+import { floorText, takeVouched, terminalSafe } from '../core/output';
 import type { CliContext } from './context';
 
 // Everything a command writes to standard output and error passes the product's one output boundary (card
@@ -37,12 +37,25 @@ type Write = (text: string) => void;
 
 function lineBuffered(write: Write): { write: Write; flush: () => void } {
   let pending = '';
+  // Whether what waits was all vouched for: pieces of one long line laid out from values (a JSON document
+  // written a thousand rows at a time), each ending between two values.
+  let pendingLaid = false;
   return {
     write(text) {
-      // Whole lines: through floorText, so lines laid out from vetted values and vouched for
-      // (core/output/laid.ts) pass unread. A text that would join a waiting piece of a line, or ends inside
-      // one, is read whole as any other.
+      // Laid out from vetted values and vouched for (core/output/laid.ts): let through unread, whole lines at
+      // once, or kept with other vouched pieces of the same line until its end. A text that would join a
+      // waiting piece of a line not vouched for, or that a piece not vouched for joins, is read whole.
       if (pending === '' && text.endsWith('\n')) return write(floorText(text));
+      if ((pending === '' || pendingLaid) && takeVouched(text)) {
+        pending += text;
+        pendingLaid = true;
+        if (text.endsWith('\n') || pending.length > MAX_PENDING) {
+          write(pending);
+          pending = '';
+        }
+        return;
+      }
+      pendingLaid = false;
       const all = pending + text;
       const end = all.lastIndexOf('\n') + 1;
       if (end > 0) write(terminalSafe(all.slice(0, end)));
@@ -56,8 +69,9 @@ function lineBuffered(write: Write): { write: Write; flush: () => void } {
       }
     },
     flush() {
-      if (pending !== '') write(terminalSafe(pending));
+      if (pending !== '') write(pendingLaid ? pending : terminalSafe(pending));
       pending = '';
+      pendingLaid = false;
     },
   };
 }

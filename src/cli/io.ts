@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { CliContext } from './context';
 import { LineIndex, type Position } from '../core/text';
 import { terminalField } from '../core/output';
+import { thousands } from '../core/thousands';
 import { cannotReadText, openRegularFile } from '../core/regularFile';
 
 export { writeFileAtomic } from '../core/atomicFile';
@@ -29,7 +30,7 @@ export interface ReadOptions {
   maxBytes?: number;
 }
 
-const plural = (n: number) => `${n.toLocaleString('en-US')} byte${n === 1 ? '' : 's'}`;
+const plural = (n: number) => `${thousands(n)} byte${n === 1 ? '' : 's'}`;
 
 function overLimit(name: string, what: string, max: number, flag: boolean): string {
   return `${name}: ${what} is over the limit of ${plural(max)}${flag ? '; --max-bytes N raises it' : ''}`;

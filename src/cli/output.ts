@@ -7,14 +7,13 @@ import {
   joinLaid,
   keptColumns,
   laid,
+  laidCsv,
+  laidCsvRecord,
   maskFields,
   maskText,
   padLaid,
-  safeCsv,
-  safeCsvRecord,
   safeJson,
   terminalSafe,
-  terminalText,
   trimmedEnd,
   vet,
   words,
@@ -53,19 +52,16 @@ export function jsonLine(value: unknown, space?: number): string {
  * Records (the header first) as a CSV we write (core/output/csv.ts), for standard output: a control
  * character in a cell is shown escaped too (a line break inside a quoted cell is CSV, and stays).
  */
-export function csvText(records: readonly (readonly string[])[], options: SafeCsvOptions = {}): string {
-  return safeCsv(
-    records.map((r) => r.map(terminalText)),
-    options,
-  );
+export function csvText(records: readonly (readonly string[])[], options: SafeCsvOptions = {}): Laid {
+  return laidCsv(records, options);
 }
 
 /**
  * One record of csvText, its separator after it, for a CSV written as it is read (the caller has left out
  * the header's CVV columns: keptColumns).
  */
-export function csvRecordText(record: readonly string[], options: SafeCsvOptions = {}): string {
-  return safeCsvRecord(record.map(terminalText), options);
+export function csvRecordText(record: readonly string[], options: SafeCsvOptions = {}): Laid {
+  return laidCsvRecord(record, options);
 }
 
 /** Exit codes shared by every command: the core's outcome table owns them. */

@@ -1,8 +1,8 @@
 // How `paygate report` prints a report of any size. The answer is first streamed to a private temporary
-// file (runCustomReportToFile checks it there), then written out from that file in pieces, so memory
-// stays flat however many rows come: csv and json write one record at a time, and the text table reads
-// the file twice, first for the columns' widths (cells are cut to 40 characters, so this keeps one
-// number per column) and then for the lines.
+// file (runCustomReportToFile recognises and parses it on the way there), then written out from that file
+// in one read, in pieces, so memory stays flat however many rows come: csv and json write one record at a
+// time, and the text table takes its columns' widths from the arrival's parse (TableMeasure: cells are cut
+// to 40 characters, so this keeps one number per column).
 //
 // Everything printed passes the output boundary: card numbers masked in every column (a Transaction_id or
 // a description too), a column named like a CVV left out, text cells escaped, JSON through safeJson, CSV
@@ -46,6 +46,8 @@ interface Printing {
   templateName: string;
   delimiter: string | undefined;
   encoding: string | undefined;
+  /** The text table's widths, measured as the report arrived. */
+  measure: TableMeasure;
 }
 
 /** Prints (or, for a PDF and for JSON with --out, writes) a report saved in a temporary file. */
@@ -66,22 +68,22 @@ export async function printSavedReport(ctx: CliContext, saved: SavedCsv, p: Prin
     return EXIT.ok;
   }
   if (p.format === 'text') {
-    const rows = await writeTable(saved.file, delimiter, encoding, (t) => ctx.stdout(t));
+    const rows = await writeTable(saved.file, delimiter, encoding, p.measure, (t) => ctx.stdout(t));
     ctx.stdout(`${rows} row(s) — report from ${p.what}\n`);
     return EXIT.ok;
   }
+  const stdout = (t: string) => ctx.stdout(t);
   if (p.out === undefined) {
-    await writeJson(saved, delimiter, encoding, undefined, (t) => ctx.stdout(t));
+    await writeJson(saved, delimiter, encoding, [{ write: stdout }]);
     return EXIT.ok;
   }
-  // JSON with --out: the same document to the file and, naming the file, to standard output.
+  // JSON with --out: the same document to the file and, naming the file, to standard output, in one read.
   const fd = fs.openSync(resolve(ctx.cwd, p.out), 'w');
   try {
-    await writeJson(saved, delimiter, encoding, undefined, (t) => void fs.writeSync(fd, t));
+    await writeJson(saved, delimiter, encoding, [{ write: (t) => void fs.writeSync(fd, t) }, { write: stdout, file: p.out }]);
   } finally {
     fs.closeSync(fd);
   }
-  await writeJson(saved, delimiter, encoding, p.out, (t) => ctx.stdout(t));
   return EXIT.ok;
 }
 
@@ -114,64 +116,86 @@ async function writeCsv(file: string, delimiter: string, encoding: string | unde
 }
 
 /**
- * The text table in two passes over the file, as formatTable shows it (amounts in their currency's digits, the note
- * on line breaks); returns the number of rows.
+ * The text table's column widths, measured from the report's records as they arrive (the one parse of its
+ * answer: runCustomReportToFile's onRecord), so the table is printed in one read of the file. Cells are
+ * measured as formatTable shows them (amounts in their currency's digits), CVV columns left out.
  */
-async function writeTable(file: string, delimiter: string, encoding: string | undefined, write: (text: string) => void): Promise<number> {
-  let widths: number[] | undefined;
-  let shown: ReturnType<typeof amountColumns>;
-  let breaks = false;
+export class TableMeasure {
+  widths: number[] | undefined;
+  /** A shown cell holds a line break (the table then ends with the note on them). */
+  breaks = false;
+  private keep: number[] | undefined;
+  private shown: ReturnType<typeof amountColumns>;
+
   /** The record's cells as shown: the header as it is, a row's amounts through `shown`. */
-  const cells = (record: string[], header: boolean, count: number) => {
+  cells(record: string[], header: boolean, count: number): Vetted[] {
     const out: Vetted[] = [];
     for (let i = 0; i < count; i++) {
-      const value = !header && shown ? shown(record, i) : (record[i] ?? '');
-      if (!breaks && /[\r\n]/.test(value)) breaks = true;
+      const value = !header && this.shown ? this.shown(record, i) : (record[i] ?? '');
+      if (!this.breaks && /[\r\n]/.test(value)) this.breaks = true;
       out.push(tableCell(value));
     }
     return out;
-  };
-  await eachShownRecord(file, delimiter, encoding, (record) => {
-    const header = !widths;
-    if (!widths) {
-      widths = record.map(() => 0);
-      shown = amountColumns(record);
+  }
+
+  readonly record = (arrived: string[], header: boolean): void => {
+    if (header) this.keep = keptColumns(arrived);
+    const record = this.keep ? this.keep.map((i) => arrived[i] ?? '') : arrived;
+    if (header) {
+      this.widths = record.map(() => 0);
+      this.shown = amountColumns(record);
     }
-    const shownCells = cells(record, header, widths.length);
+    const widths = this.widths ?? [];
+    const shownCells = this.cells(record, header, widths.length);
     for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i], [...shownCells[i]].length);
-  });
-  const w = widths ?? [];
+  };
+}
+
+/** The text table in one pass over the file, with the widths measured as it arrived; returns the number of rows. */
+async function writeTable(
+  file: string,
+  delimiter: string,
+  encoding: string | undefined,
+  measure: TableMeasure,
+  write: (text: string) => void,
+): Promise<number> {
+  const w = measure.widths ?? [];
   const out = batched(write);
   let rows = -1;
   await eachShownRecord(file, delimiter, encoding, (record) => {
-    out.addLaid(laid`${tableLine(cells(record, rows === -1, w.length), w)}\n`);
+    out.addLaid(laid`${tableLine(measure.cells(record, rows === -1, w.length), w)}\n`);
     if (rows === -1) out.addLaid(words(`${w.map((n) => '-'.repeat(n)).join('  ')}\n`));
     rows++;
   });
-  if (breaks) out.addLaid(laid`${LINE_BREAK_NOTE}\n`);
+  if (measure.breaks) out.addLaid(laid`${LINE_BREAK_NOTE}\n`);
   out.flush();
   return Math.max(rows, 0);
 }
 
-/** `{"outcome":"report","contentType","columns","rows"}` (plus `file` when given), one row at a time. */
+/**
+ * `{"outcome":"report","contentType","columns","rows"}` (plus `file` for a target that names it), one row at a
+ * time, to every target in one read of the file.
+ */
 async function writeJson(
   saved: SavedCsv,
   delimiter: string,
   encoding: string | undefined,
-  file: string | undefined,
-  write: (text: string) => void,
+  targets: { write: (text: string) => void; file?: string }[],
 ): Promise<void> {
-  const out = batched(write);
+  const outs = targets.map((t) => batched(t.write));
+  const add = (text: string) => outs.forEach((o) => o.add(text));
   const columns = saved.columns ?? [];
   const keep = keptColumns(columns);
-  out.add(
+  add(
     `{"outcome":"report","contentType":${safeJson(saved.contentType)},"columns":${safeJson(keep ? keep.map((i) => columns[i]) : columns)},"rows":[`,
   );
   let rows = -1; // the header comes first and is not a row
   await eachShownRecord(saved.file, delimiter, encoding, (record) => {
-    if (rows >= 0) out.add(`${rows === 0 ? '' : ','}${safeJson(record)}`);
+    if (rows >= 0) add(`${rows === 0 ? '' : ','}${safeJson(record)}`);
     rows++;
   });
-  out.add(`]${file === undefined ? '' : `,"file":${safeJson(file)}`}}\n`);
-  out.flush();
+  targets.forEach((t, i) => {
+    outs[i].add(`]${t.file === undefined ? '' : `,"file":${safeJson(t.file)}`}}\n`);
+    outs[i].flush();
+  });
 }

@@ -1,15 +1,19 @@
 import * as vscode from 'vscode';
-import { terminalSafe } from '../core/output';
-import { showError } from './say';
+import { isSaid, saidText, terminalSafe } from '../core/output';
+import { showError, type Shown } from './say';
 
 // One LogOutputChannel for the whole extension (architecture habit 6). Never log secrets; card data and
 // control characters cannot reach it: every line written passes the output boundary (src/core/output),
 // whoever writes it (the features, the local gateway's log, the callback listener's).
 // The entry bundle creates it; each lazily loaded bundle (its own copy of this module) adopts that one.
+// So the floor that reads a line is the entry's copy of the core, not the writer's: a line that shows dates,
+// amounts, counts, hashes or ids is a `Said` (plain data: src/core/output/said.ts), which that floor checks
+// value by value, whichever bundle laid it out; `log().info(said`…`)`. Anything else is read whole.
 let channel: vscode.LogOutputChannel | undefined;
 
-/** A log line or an error as the log shows it. */
+/** A log line or an error as the log shows it: a `Said` part by part, anything else whole. */
 function safeLine(value: unknown): string {
+  if (isSaid(value)) return saidText(value);
   if (value instanceof Error) return terminalSafe(value.stack ?? value.message);
   return terminalSafe(typeof value === 'string' ? value : String(value));
 }
@@ -56,13 +60,17 @@ export function useLog(created: vscode.LogOutputChannel): void {
   channel = created;
 }
 
-export function log(): vscode.LogOutputChannel {
+type Write = (message: Shown, ...args: unknown[]) => void;
+/** The channel as the features write to it: a line may be a `Said` (its floor, throughBoundary, reads one). */
+export type PayGateLog = vscode.LogOutputChannel & { trace: Write; debug: Write; info: Write; warn: Write; error: Write };
+
+export function log(): PayGateLog {
   if (!channel) throw new Error('PayGate log used before activation');
-  return channel;
+  return channel as PayGateLog;
 }
 
 /** A short message for the user with a "Show log" action; the details belong in the log. */
-export async function showErrorWithLog(message: string): Promise<void> {
+export async function showErrorWithLog(message: Shown): Promise<void> {
   const choice = await showError(message, 'Show log');
   if (choice === 'Show log') channel?.show(true);
 }

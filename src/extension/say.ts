@@ -1,24 +1,33 @@
 import * as vscode from 'vscode';
-import { terminalSafe } from '../core/output';
+import { isSaid, saidText, terminalSafe, type Said } from '../core/output';
 
 // Every message the editor shows a person passes the output boundary (src/core/output): card numbers
 // masked, labelled CVVs hidden, control characters shown escaped. A message is built from a file name, an
 // answer's error-message or a cell, so each of these is safe without remembering to be. `vscode.window`'s
 // own show…Message is not called anywhere else (ESLint refuses it outside this file); the log is safe the
 // same way (./log.ts).
+//
+// Mask values, not layouts (issue 38): a message that shows dates, amounts, counts, hashes or ids is a `Said`
+// (said`…${typed.date(d)}…`, src/core/output/said.ts), each value checked alone by its type, so two values
+// meeting on the line are never read as one card number; a plain string is free text, read whole.
 
-/** A message's text as the editor shows it. */
-export const shown = (text: string): string => terminalSafe(text);
+/** What a face hands the floor: a `Said` (values by their type) or free text. */
+export type Shown = string | Said;
+
+/** A message's text as the editor shows it: a `Said` part by part, anything else whole. */
+export const shown = (text: Shown): string => (isSaid(text) ? saidText(text) : terminalSafe(String(text)));
 
 type Show = (message: string, ...rest: unknown[]) => Thenable<unknown>;
+/** Message options whose detail (a modal's second paragraph) may be a `Said` too. */
+export type SayOptions = Omit<vscode.MessageOptions, 'detail'> & { detail?: Shown };
 type Kind = 'showErrorMessage' | 'showWarningMessage' | 'showInformationMessage';
 
 /** The options' detail (a modal's second paragraph) passes the boundary too; items are our own words. */
-function through(kind: Kind, message: string, rest: unknown[]): Thenable<never> {
+function through(kind: Kind, message: Shown, rest: unknown[]): Thenable<never> {
   const [first, ...others] = rest;
   // Options are the one argument that is an object without a title (a MessageItem has one).
   const isOptions = typeof first === 'object' && first !== null && !('title' in first);
-  const options = first as vscode.MessageOptions;
+  const options = first as SayOptions;
   const safe = isOptions && options.detail !== undefined ? [{ ...options, detail: shown(options.detail) }, ...others] : rest;
   // Looked up at each call (a test may stand in for the editor's window).
   const show = vscode.window[kind] as Show;
@@ -27,12 +36,12 @@ function through(kind: Kind, message: string, rest: unknown[]): Thenable<never> 
 }
 
 interface Say {
-  <T extends string>(message: string, ...items: T[]): Thenable<T | undefined>;
-  <T extends string>(message: string, options: vscode.MessageOptions, ...items: T[]): Thenable<T | undefined>;
-  <T extends vscode.MessageItem>(message: string, ...items: T[]): Thenable<T | undefined>;
-  <T extends vscode.MessageItem>(message: string, options: vscode.MessageOptions, ...items: T[]): Thenable<T | undefined>;
+  <T extends string>(message: Shown, ...items: T[]): Thenable<T | undefined>;
+  <T extends string>(message: Shown, options: SayOptions, ...items: T[]): Thenable<T | undefined>;
+  <T extends vscode.MessageItem>(message: Shown, ...items: T[]): Thenable<T | undefined>;
+  <T extends vscode.MessageItem>(message: Shown, options: SayOptions, ...items: T[]): Thenable<T | undefined>;
 }
 
-export const showError: Say = (message: string, ...rest: unknown[]) => through('showErrorMessage', message, rest);
-export const showWarning: Say = (message: string, ...rest: unknown[]) => through('showWarningMessage', message, rest);
-export const showInfo: Say = (message: string, ...rest: unknown[]) => through('showInformationMessage', message, rest);
+export const showError: Say = (message: Shown, ...rest: unknown[]) => through('showErrorMessage', message, rest);
+export const showWarning: Say = (message: Shown, ...rest: unknown[]) => through('showWarningMessage', message, rest);
+export const showInfo: Say = (message: Shown, ...rest: unknown[]) => through('showInformationMessage', message, rest);

@@ -1,3 +1,5 @@
+import { ownCard } from '../fixtures/ledger/payers';
+
 // Realistic batches for the bench: SRC and DST rows, every amount mode, quoted descriptions, CRLF.
 const HEADER =
   'client-orderid;rp_card_type;order_desc;first-name;last-name;address1;city;zip-code;country;state;phone;email;period;interval;start-date;finish-date;max-repeats-number;amount;amount-from;amount-to;amount-sequence;currency;card-printed-name;credit-card-number;expire-month;expire-year;cvv2;purpose;notify_url';
@@ -11,11 +13,15 @@ const AMOUNTS = [
   ['', '', '', '9.99,19.99,29.99'],
 ];
 
-export function generateBatch(rows: number): string {
+/**
+ * `rows` rows; `ownCards`: each row a card number of its own (ownCard), as a merchant's customers have, instead
+ * of the four example cards in turn (the same-payer check then has a payer a row, as in real batches).
+ */
+export function generateBatch(rows: number, options: { ownCards?: boolean } = {}): string {
   const out = [HEADER];
   for (let i = 0; i < rows; i++) {
     const id = `ORD-${String(i).padStart(7, '0')}`;
-    const card = CARDS[i % CARDS.length];
+    const card = options.ownCards ? ownCard(`bench/${i}`) : CARDS[i % CARDS.length];
     const mode = i % 3;
     const amounts = AMOUNTS[mode];
     if (i % 5 === 4) {

@@ -5,14 +5,21 @@ import { GUARD_DIR } from '../../src/core/ledger/ledgerIndex';
 import { checksum, Manifest, MANIFEST, shardLine, shardName, type FileEntry } from '../../src/core/ledger/indexManifest';
 import { TAIL_CHECK } from '../../src/core/ledger/indexIo';
 import type { LedgerLine, NewSubmission } from '../../src/core/ledger';
+import { BATCHES_DIR } from '../../src/core/ledger/batchRows';
+import { maskText } from '../../src/core/output';
 import { orderKey } from '../../src/core/ledger/rowKeys';
+import { payerKey } from '../../src/core/ledger/samePayer';
 import { HASH_DIGITS, PENDING_LIMIT, rowShard } from '../../src/core/ledger/rowIndex';
 import { LedgerSecret } from '../../src/core/ledger/secret';
 
 // A ledger as years of use leave it, written straight to disk for the benches: 64 MiB archives and the live
 // file, the guard's index (one generation: hash-prefixed content shards, the row index's shards and a
 // pending file half full, as between two compactions, and the manifest that vouches for them up to the
-// ledger's end) and the ledger's key. Each record's rows are the ids `rowIds(i)` gives.
+// ledger's end) and the ledger's key. Each record's rows are those `rowIds(i)` gives: an id, and the
+// fingerprint of its card and schedule (one of its own when only the id is given); the index holds a
+// payer entry per distinct fingerprint of a record, as a send leaves it (samePayer.ts). With `rowRecords`,
+// each record's row records too (batches/: what a rebuild and the same-payer lookup read), as a real
+// ledger has them; without, the index alone (a million one-row files would be most of the set-up).
 
 export function benchEntry(i: number, tag: string, rowCount = 1): NewSubmission {
   return {
@@ -47,8 +54,26 @@ class Buffered {
   }
 }
 
-/** Writes `records` accepted submissions to `dir`; record i held the rows `rowIds(i)`. */
-export function writeHistory(dir: string, records: number, rowIds: (i: number) => readonly string[]): void {
+/** A row of the history: its client-orderid, and its fingerprint (card and schedule) when it matters. */
+export interface HistoryRow {
+  id: string;
+  fingerprint?: string;
+}
+
+interface HistoryOptions {
+  /** Writes each record's row records (batches/). */
+  rowRecords?: boolean;
+}
+
+const COLUMNS = ['client-orderid', 'credit-card-number'];
+
+/** Writes `records` accepted submissions to `dir`; record i held the rows `rowIds(i)` (ids, or ids with fingerprints). */
+export function writeHistory(
+  dir: string,
+  records: number,
+  rowIds: (i: number, secret: LedgerSecret) => readonly (string | HistoryRow)[],
+  options: HistoryOptions = {},
+): void {
   const gen = `g-${randomUUID()}`;
   const pending = `rows-pending-${randomUUID()}.txt`;
   const guard = join(dir, GUARD_DIR, gen);
@@ -61,13 +86,22 @@ export function writeHistory(dir: string, records: number, rowIds: (i: number) =
   let live = '';
   let archive = 0;
   let totalRows = 0;
-  for (let i = 0; i < records; i++) totalRows += rowIds(i).length;
+  const rowsOf = (i: number): HistoryRow[] =>
+    rowIds(i, secret).map((r) => {
+      const row = typeof r === 'string' ? { id: r } : r;
+      return { id: row.id, fingerprint: row.fingerprint ?? secret.keyedHash(`bench payer\0${row.id}`, 32) };
+    });
+  // Index entries: each row's, and one per distinct fingerprint of a record.
+  for (let i = 0; i < records; i++) {
+    const rows = rowsOf(i);
+    totalRows += rows.length + new Set(rows.map((r) => r.fingerprint)).size;
+  }
   // The newest entries wait in the pending file, as they do between two compactions (half full).
   const pendingFrom = totalRows - PENDING_LIMIT / 2;
   let row = 0;
   for (let i = 0; i < records; i++) {
-    const ids = rowIds(i);
-    const e = benchEntry(i, 'old', ids.length);
+    const rows = rowsOf(i);
+    const e = benchEntry(i, 'old', rows.length);
     const id = `00000000-0000-4000-8000-${i.toString().padStart(12, '0')}`;
     const time = new Date(Date.UTC(2020, 0, 1) + i * 60_000).toISOString();
     const begin: LedgerLine = {
@@ -93,10 +127,19 @@ export function writeHistory(dir: string, records: number, rowIds: (i: number) =
     live += `\n${JSON.stringify(begin)}\n\n${JSON.stringify(complete)}\n`;
     const shard = join(guard, 'content', `${shardName(e.contentHash)}.txt`);
     index.push(shard, shardLine(e.contentHash, begin) + shardLine(e.contentHash, complete));
-    for (const rowId of ids) {
-      const key = orderKey(secret, rowId);
+    const hash = e.contentHash.slice(0, HASH_DIGITS);
+    const keys = rows.map((r) => orderKey(secret, r.id));
+    const payers = new Set(rows.map((r) => payerKey(r.fingerprint!)));
+    for (const key of [...keys, ...payers]) {
       const file = row++ >= pendingFrom ? join(guard, pending) : join(guard, rowShard(key));
-      index.push(file, `\n${key} ${e.contentHash.slice(0, HASH_DIGITS)}\n`);
+      index.push(file, `\n${key} ${hash}\n`);
+    }
+    if (options.rowRecords) {
+      const lines = [JSON.stringify({ rows: 1, columns: COLUMNS })];
+      rows.forEach((r, n) => lines.push(JSON.stringify({ k: keys[n], o: maskText(r.id), l: n + 2, f: r.fingerprint, v: '0 0' })));
+      const folder = join(dir, BATCHES_DIR, e.contentHash.slice(0, 2));
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, `${e.contentHash}.jsonl`), `${lines.join('\n')}\n`);
     }
     if (live.length > 64 * 1024 * 1024) {
       writeFileSync(join(dir, `ledger-2020-01-01T00-00-00-${String(archive++).padStart(3, '0')}Z.jsonl`), live);

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { writeReadmeSection } from './report';
+import { machineHeader } from './table';
 import { diffTable, reconcileTable } from './scaleBatch';
 import { inputsTable, queryTables } from './scaleQuery';
 import { prepareWork, WORK } from './scaleRun';
@@ -13,7 +14,7 @@ const only = process.env.PAYGATE_BENCH_ONLY?.split(',');
 const wanted = (name: string) => !only || only.includes(name);
 
 function write(name: string, body: string): boolean {
-  console.log(`\n${name}\n${body}`);
+  console.log(`\n${name}\n${machineHeader()}\n\n${body}`);
   return !process.env.PAYGATE_BENCH_NO_README;
 }
 

@@ -1,8 +1,25 @@
 import { rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { generateBatch } from './generate';
 import { recordSend } from './sentLedger';
-import { count, judged, mb, medianOf, paygate, ratio, rewrites, scaled, SIZES, WORK, writeLines } from './scaleRun';
+import {
+  aboutFigures,
+  count,
+  judged,
+  mb,
+  MEASURE_ALIGN,
+  MEASURE_HEADS,
+  measureCells,
+  medianOf,
+  paygate,
+  rewrites,
+  scaled,
+  SIZES,
+  WORK,
+  writeLines,
+  type Measure,
+} from './scaleRun';
 import { atMost, type Target } from './table';
 
 // The batch side of the scale bench (issue 40): `paygate diff` of two batches and against the ledger's
@@ -18,6 +35,7 @@ function edited(text: string): string {
 }
 
 export async function diffTable(): Promise<string> {
+  const loadAtStart = loadavg()[0];
   const rows: string[] = [];
   const targets: Target[] = [];
   for (const n of SIZES) {
@@ -34,25 +52,28 @@ export async function diffTable(): Promise<string> {
     const lint = await medianOf(() => paygate(['lint', newer], [0, 1]));
     const files = await medianOf(() => paygate(['diff', newer, '--against', older], [1]));
     const last = await medianOf(() => paygate(['diff', newer, '--state', join(dir, 'ledger')], [1]));
-    const line = (what: string, m: { ms: number; cpuMs: number; peak: number }) =>
-      `| ${count(n)} | ${mb(bytes)} | ${what} | ${m.ms.toFixed(0)} | ${m.cpuMs.toFixed(0)} | ${mb(m.peak)} | ${ratio(m.ms / lint.ms)} |`;
+    const line = (what: string, m: Measure) => `| ${count(n)} | ${mb(bytes)} | ${what} | ${measureCells(m, lint)} |`;
     rows.push(
       line('`paygate lint` of the newer (reference)', lint),
       line('`paygate diff NEWER --against OLDER`', files),
       line('`paygate diff NEWER` (the last send, from the ledger)', last),
     );
-    if (n === scaled(500_000) || n === scaled(1_000_000))
-      targets.push(atMost(`\`paygate diff\` of two ${count(n)}-row batches ÷ lint of one`, files.ms / lint.ms, 2));
-    if (n === scaled(1_000_000))
+    if (n === scaled(500_000) || n === scaled(1_000_000)) {
+      targets.push(atMost(`\`paygate diff\` of two ${count(n)}-row batches ÷ lint of one, CPU`, files.cpuMs / lint.cpuMs, 2));
+      targets.push(atMost(`\`paygate diff\` of ${count(n)} rows against the last send ÷ lint, CPU`, last.cpuMs / lint.cpuMs, 2));
+    }
+    if (n === scaled(1_000_000)) {
       targets.push(atMost(`\`paygate diff\` of two ${count(n)}-row batches, peak RSS`, files.peak / 1e6, 1000, 'MB', 0));
+      targets.push(atMost(`\`paygate diff\` of ${count(n)} rows against the last send, peak RSS`, last.peak / 1e6, 1000, 'MB', 0));
+    }
     for (const f of [older, newer]) rmSync(f, { force: true });
     rmSync(dir, { recursive: true, force: true });
   }
   return [
-    `\`paygate diff\` (no flags but the side compared) of the bench's generated batch (29 columns) against the same batch with every 50th row removed and 100 rows added, as a whole process of the production CLI from start to exit, median of the runs; beside it \`paygate lint\` of the newer batch in the same run, the reference. "the last send" is the ledger's row keys of the older batch, recorded as a send of the newer's file name. ${rewrites()}`,
+    `\`paygate diff\` (no flags but the side compared) of the bench's generated batch (29 columns) against the same batch with every 50th row removed and 100 rows added, as a whole process of the production CLI from start to exit, median of the runs by CPU time; beside it \`paygate lint\` of the newer batch in the same run, the reference. "the last send" is the ledger's row keys of the older batch, recorded as a send of the newer's file name. ${aboutFigures(loadAtStart)} ${rewrites()}`,
     '',
-    '| rows | MB | command | ms | CPU ms | peak RSS MB | ÷ lint |',
-    '|---:|---:|---|---:|---:|---:|---:|',
+    `| rows | MB | command | ${MEASURE_HEADS} |`,
+    `|---:|---:|---|${MEASURE_ALIGN}|`,
     ...rows,
     '',
     ...judged(targets),
@@ -78,6 +99,7 @@ function* chargeLines(rows: number, charges: number): Generator<string> {
 }
 
 export async function reconcileTable(): Promise<string> {
+  const loadAtStart = loadavg()[0];
   const batchRows = scaled(100_000);
   const rows: string[] = [];
   const peaks = new Map<number, number>();
@@ -92,7 +114,7 @@ export async function reconcileTable(): Promise<string> {
       const m = await medianOf(() => paygate([...args, '--format', format]));
       if (format === 'json') peaks.set(reportRows, m.peak);
       rows.push(
-        `| ${count(batchRows)} | ${count(reportRows)} | ${mb(statSync(report).size)} | ${format} | ${m.ms.toFixed(0)} | ${m.cpuMs.toFixed(0)} | ${mb(m.peak)} | ${((m.peak / reportRows) | 0).toLocaleString('en')} |`,
+        `| ${count(batchRows)} | ${count(reportRows)} | ${mb(statSync(report).size)} | ${format} | ${m.ms.toFixed(0)} | ${m.cpuMs.toFixed(0)} | ${mb(m.peak)} | ${((m.peak / reportRows) | 0).toLocaleString('en')} | ${m.load.toFixed(1)} |`,
       );
     }
     for (const f of [batch, report]) rmSync(f, { force: true });
@@ -111,10 +133,10 @@ export async function reconcileTable(): Promise<string> {
     atMost('peak RSS per report row at 10 charges a row ÷ at 3', perRow(10) / perRow(3), 1),
   ];
   return [
-    `\`paygate reconcile BATCH --report REPORT\` (the production CLI, whole process, median of the runs): ${count(batchRows)} batch rows of 22 columns, each charged monthly 1, 3 or 10 times, against a report holding every charge (all ok), text and \`--format json\`. The memory held per row is what docs/reconcile.md says: per batch row its twelve reconciled values and its expected charges, per report row one small record; the output is printed a thousand rows at a time. ${rewrites()}`,
+    `\`paygate reconcile BATCH --report REPORT\` (the production CLI, whole process, median of the runs by CPU time): ${count(batchRows)} batch rows of 22 columns, each charged monthly 1, 3 or 10 times, against a report holding every charge (all ok), text and \`--format json\`. The memory held per row is what docs/reconcile.md says: per batch row its twelve reconciled values and its expected charges, per report row one small record; the output is printed a thousand rows at a time. ${aboutFigures(loadAtStart, false)} ${rewrites()}`,
     '',
-    '| batch rows | report rows | report MB | format | ms | CPU ms | peak RSS MB | bytes per report row |',
-    '|---:|---:|---:|---|---:|---:|---:|---:|',
+    '| batch rows | report rows | report MB | format | wall ms | CPU ms | peak RSS MB | bytes per report row | load |',
+    '|---:|---:|---:|---|---:|---:|---:|---:|---:|',
     ...rows,
     '',
     ...judged(targets),

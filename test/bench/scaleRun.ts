@@ -1,19 +1,24 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Target } from './table';
 import { targetLines } from './table';
 
 // What the scale benches (`npm run bench:scale`, issue 40) share: the sizes, scaled down by
 // PAYGATE_BENCH_SCALE (0.01 makes 100k rows 1,000) to prove the benches run on a loaded machine; a whole
-// `paygate` process measured from start to exit (wall time, CPU time and peak RSS, which the process
-// writes as it exits through a preloaded hook); a report written in pieces; and the targets, judged only
-// at full size.
+// `paygate` process measured from start to exit (wall time; CPU time, the user and system time the
+// bench's waited-for children used, git processes a lint starts included; peak RSS, which the process
+// writes as it exits through a preloaded hook; the load as it ended); a figure as ratios to its reference
+// of the same run; a report written in pieces; and the targets, judged only at full size. On a shared
+// machine the wall time holds the waits for a core, so the targets are judged on the CPU time's ratio.
 
 export const ROOT = join(__dirname, '..', '..');
-export const CLI = join(ROOT, 'dist', 'cli.js');
-export const WORK = join(ROOT, 'out', 'bench', 'scale');
+/** The production CLI (PAYGATE_BENCH_CLI: a copy of dist/cli.js elsewhere, so dist/ may be rebuilt meanwhile). */
+export const CLI = process.env.PAYGATE_BENCH_CLI ?? join(ROOT, 'dist', 'cli.js');
+/** Where the inputs are written (PAYGATE_BENCH_WORK: elsewhere, so two runs do not share it). */
+export const WORK = process.env.PAYGATE_BENCH_WORK ?? join(ROOT, 'out', 'bench', 'scale');
 
 /** Sizes are multiplied by this (default 1: the issue's sizes). */
 export const SCALE = Number(process.env.PAYGATE_BENCH_SCALE ?? 1);
@@ -34,7 +39,10 @@ const PRELOAD = `process.on('exit', () => { const u = process.resourceUsage(); r
 
 export interface Measure {
   ms: number;
+  /** User + system time of the process and the children it waited for. */
   cpuMs: number;
+  /** The 1-minute load average as the process ended. */
+  load: number;
   /** Peak RSS in bytes. */
   peak: number;
   code: number | null;
@@ -54,6 +62,7 @@ export function prepareWork(): void {
 export async function paygate(args: string[], codes: number[] = [0], deadlineMs = 600_000): Promise<Measure> {
   const usageFile = join(WORK, 'usage.json');
   rmSync(usageFile, { force: true });
+  const cpu0 = childrenCpuMs();
   const t0 = performance.now();
   const child = spawn(process.execPath, ['--require', join(WORK, 'preload.js'), CLI, ...args], {
     cwd: WORK,
@@ -68,6 +77,7 @@ export async function paygate(args: string[], codes: number[] = [0], deadlineMs 
   const [code] = (await once(child, 'exit')) as [number | null];
   clearTimeout(timer);
   const ms = performance.now() - t0;
+  const cpu1 = childrenCpuMs();
   if (code !== null && !codes.includes(code)) throw new Error(`paygate ${args.join(' ')} exited ${code}: ${err.slice(0, 2000)}`);
   let usage = { rss: 0, cpu: 0 };
   try {
@@ -75,14 +85,45 @@ export async function paygate(args: string[], codes: number[] = [0], deadlineMs 
   } catch {
     // Killed: no usage written.
   }
-  return { ms, cpuMs: usage.cpu, peak: usage.rss, code, out, err };
+  const cpuMs = cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : usage.cpu;
+  return { ms, cpuMs, load: loadavg()[0], peak: usage.rss, code, out, err };
 }
 
-/** The median run of `RUNS` (by wall time). */
+/**
+ * The user + system time of every child this process has waited for (/proc/self/stat's cutime and cstime,
+ * in clock ticks of 10 ms), so a child's own children (lint's git) count too; undefined without /proc.
+ */
+function childrenCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // Fields after the command's closing parenthesis: state is field 3, cutime 16 and cstime 17.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A measure's cells beside its reference of the same run: wall ms, CPU ms, peak RSS MB, wall ÷ the
+ * reference's, CPU ÷ the reference's, and the load as it ended.
+ */
+export const measureCells = (m: Measure, reference: Measure) =>
+  `${m.ms.toFixed(0)} | ${m.cpuMs.toFixed(0)} | ${mb(m.peak)} | ${ratio(m.ms / reference.ms)} | ${ratio(m.cpuMs / reference.cpuMs)} | ${m.load.toFixed(1)}`;
+
+/** The heads of measureCells' columns, and their alignment row's part. */
+export const MEASURE_HEADS = 'wall ms | CPU ms | peak RSS MB | ÷ ref. wall | ÷ ref. CPU | load';
+export const MEASURE_ALIGN = '---:|---:|---:|---:|---:|---:';
+
+/** What every caption says of the figures and the load. */
+export const aboutFigures = (loadAtStart: number, ratios = true) =>
+  `CPU ms is the process's user and system time with its children's; ${ratios ? '"÷ ref." is the figure over its reference\'s of the same run, wall and CPU; targets are judged on CPU, since on a shared machine the wall time also holds the waits for a core' : 'on a shared machine the wall time also holds the waits for a core'}. "load" is the 1-minute load average as the row's last run ended (${loadAtStart.toFixed(1)} as this table began; ${availableParallelism()} cores).`;
+
+/** The median run of `RUNS` (by CPU time: the wall time of a run on a shared machine swings with the others' work). */
 export async function medianOf(run: () => Promise<Measure>): Promise<Measure> {
   const runs: Measure[] = [];
   for (let i = 0; i < RUNS; i++) runs.push(await run());
-  runs.sort((a, b) => a.ms - b.ms);
+  runs.sort((a, b) => a.cpuMs - b.cpuMs);
   return runs[runs.length >> 1];
 }
 

@@ -80,6 +80,7 @@ test('the tarball holds the CLI bundle, the examples and the documents, nothing 
     'LICENSE',
     'README.md',
     'dist/cli-ledger.js',
+    'dist/cli-main.js',
     'dist/cli-program.js',
     'dist/cli.js',
     'dist/package.json',
@@ -116,11 +117,12 @@ test('paygate --version prints the package version', async () => {
   assert.equal(ownStderr(r.stderr), '');
 });
 
-test("paygate lint of a one-row file and paygate --version load only dist/cli.js, and none of the modules lint's start-up left out", async () => {
+test("paygate lint of a one-row file and paygate --version load only dist/cli.js and dist/cli-main.js, and none of the modules lint's start-up left out", async () => {
   // What the process loaded, written as it exits: our files, and Node's own modules (moduleLoadList).
   // node:child_process (with node:net and the streams under it), node:tty and node:readline were a third
   // of a one-row lint's start-up; the rest of the program (dist/cli-program.js) most of --version's.
-  // (node:net itself comes with standard output when it is a pipe, as here, or a terminal.)
+  // (node:net itself comes with standard output when it is a pipe, as here, or a terminal.) dist/cli.js
+  // runs dist/cli-main.js from the code cache the lint keeps in the user's cache folder (src/cli/codeCache.ts).
   const hook = join(work, 'loaded-hook.js');
   const report = join(work, 'loaded.json');
   writeFileSync(
@@ -140,10 +142,16 @@ test("paygate lint of a one-row file and paygate --version load only dist/cli.js
     const r = await run(process.execPath, ['--require', hook, cli, ...args], { cwd: app, env: userEnv, timeoutMs: CLI_TIMEOUT });
     assert.equal(r.code, 0, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
     const loaded = JSON.parse(readFileSync(report, 'utf8')) as { files: string[]; builtins: string[] };
-    assert.deepEqual(loaded.files.map((f) => f.slice(f.lastIndexOf('/') + 1)).sort(), ['cli.js', 'loaded-hook.js'], args.join(' '));
+    assert.deepEqual(
+      loaded.files.map((f) => f.slice(f.lastIndexOf('/') + 1)).sort(),
+      ['cli-main.js', 'cli.js', 'loaded-hook.js'],
+      args.join(' '),
+    );
     for (const m of ['child_process', 'tty', 'readline', 'readline/promises'])
       assert.ok(!loaded.builtins.includes(m), `${args.join(' ')} loaded node:${m}`);
   }
+  const cache = join(userEnv.XDG_CACHE_HOME!, 'paygate', 'code-cache', `cli-main-${process.version}-${process.arch}.bin`);
+  assert.ok(existsSync(cache), "the lint kept a code cache in the user's cache folder");
 });
 
 test('paygate --help lists the commands', async () => {
@@ -181,7 +189,8 @@ test('paygate demo runs the whole tour from the shipped examples', async () => {
   assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
   assert.match(r.stdout, new RegExp(`node_modules/${pkg.name}/examples`));
   assert.match(r.stdout, /Done\./);
-  // Its temporary state went to TMPDIR and was removed; nothing was written to the home folder.
+  // Its temporary state went to TMPDIR and was removed; nothing was written to the home folder (but the
+  // code cache the lints before it kept, docs/install.md#code-cache: a demo keeps none).
   assert.deepEqual(
     readdirSync(join(work, 'tmp')).filter((f) => f.startsWith('paygate-')),
     [],
@@ -189,7 +198,7 @@ test('paygate demo runs the whole tour from the shipped examples', async () => {
   const home = join(work, 'home');
   const written = readdirSync(home, { recursive: true })
     .map(String)
-    .filter((f) => statSync(join(home, f)).isFile() && !/^\.npm\b/.test(f));
+    .filter((f) => statSync(join(home, f)).isFile() && !/^\.npm\b/.test(f) && !f.startsWith('.cache/paygate/code-cache/cli-main-'));
   assert.deepEqual(written, []);
 });
 

@@ -30,6 +30,8 @@ const BUILD_OUTPUTS = [
   'dist/language-server.js.map',
   'dist/cli.js',
   'dist/cli.js.map',
+  'dist/cli-main.js',
+  'dist/cli-main.js.map',
   'dist/cli-program.js',
   'dist/cli-program.js.map',
   'dist/package.json',

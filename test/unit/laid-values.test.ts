@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { floorText, joinLaid, laid, padLaid, vet, vouched, words } from '../../src/core/output';
+import { floorText, joinLaid, laid, laidCsv, laidJson, padLaid, vet, vouched, words } from '../../src/core/output';
 import { throughOutputBoundary } from '../../src/cli/boundary';
 import { tableCell, tableLine } from '../../src/cli/output';
 
@@ -96,4 +96,30 @@ test('a cut hash or UUID keeps its first characters: its prefix is no card numbe
   // After the id, the cut is scanned again as ever.
   assert.equal(tableCell(`${uuidThenDigits}7777`), `8f14e45f-ceea-467f-a0e6-5e0a8f7b6c1d 41…`);
   assert.equal(vet.cut(vet.cell('x 41111111111111117777'), 18), 'x 411111******1111');
+});
+
+test('vouched pieces of one long line pass the floor unread; a piece not vouched for makes the line read whole', () => {
+  const half = laid`${vet.text('4111 1111 1111')} `;
+  const rest = laid`${vet.text('1111')}\n`;
+  // A JSON document written a thousand rows at a time is one line in pieces, each ending between two values.
+  assert.equal(throughFloor(vouched(half), vouched(rest)), '4111 1111 1111 1111\n');
+  assert.equal(throughFloor(vouched(half), '1111\n'), '4111 11** **** 1111\n', 'the end not vouched for: read whole');
+  assert.equal(throughFloor('x ', vouched(half), vouched(rest)), 'x 4111 11** **** 1111\n', 'the start not vouched for');
+  assert.equal(throughFloor(vouched(half)), '4111 1111 1111 ', 'flushed as it was vouched for');
+});
+
+test('laidJson: strings masked one by one; a number that is not a count or an amount leaves the document to the floor', () => {
+  assert.equal(
+    laidJson({ date: '28.12.2025', amount: 29.99, n: 123456789012, card: '4111111111111111' }),
+    '{"date":"28.12.2025","amount":29.99,"n":123456789012,"card":"411111******1111"}',
+  );
+  assert.equal(laidJson({ n: 4111111111111111 }), undefined);
+  assert.equal(laidJson([1e21]), undefined);
+  assert.equal(
+    laidCsv([
+      ['a', 'n'],
+      ['=1+1', '4111111111111111'],
+    ]),
+    "a,n\r\n'=1+1,411111******1111\r\n",
+  );
 });

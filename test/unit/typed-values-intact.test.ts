@@ -103,6 +103,26 @@ test("reconcile's date and amount side by side are two values: the issue's line 
   }
 });
 
+test("reconcile's CSV lists a row's report lines as counts: four 4-digit lines are no card number", () => {
+  // `1001 1002 1003 1004` in one cell, read whole as free text, was a card grouped in fours: `1001 10** **** 1004`.
+  const charge = (line: number): ReportCharge => ({
+    line,
+    clientOrderId: 'ORD-1',
+    transactionId: 'T',
+    amount: '1.00',
+    currency: 'EUR',
+    date: '28.12.2025',
+    approved: true,
+  });
+  const r = reconciliation([1001, 1002, 1003, 1004].map(charge));
+  for (const floor of [true, false]) {
+    const csv = [...reconcileCsvPieces(r)].join('');
+    const out = floor ? printed(csv) : csv;
+    assert.ok(out.includes(',1001 1002 1003 1004,'), out);
+    assert.doesNotMatch(out, /\*/, out);
+  }
+});
+
 const p2 = (n: number) => String(n).padStart(2, '0');
 const date = fc
   .tuple(fc.integer({ min: 1, max: 28 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 2000, max: 2099 }))

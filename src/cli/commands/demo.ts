@@ -209,7 +209,7 @@ async function reportAndReconcile({ ctx, gw, dir, show, step }: Tour, sentOn: Ca
   ctx.stdout(
     'error' in result
       ? `The report cannot be reconciled: ${field(result.error)}\n`
-      : formatReconcileText(result, reportRunLabel('transactions.report.json')),
+      : vouched(formatReconcileText(result, reportRunLabel('transactions.report.json'))),
   );
   return true;
 }

@@ -7,7 +7,7 @@ import type { CliContext } from '../context';
 import { readInput } from '../io';
 import { EXIT, exitCodeFor, field, inputError, jsonLine, outcomeJson, outcomeText } from '../output';
 import { choiceOption, exits, paygateCommand, rawOption } from '../parser';
-import { printSavedReport, withReportFile } from '../reportOut';
+import { printSavedReport, TableMeasure, withReportFile } from '../reportOut';
 import { addQueryOptions, asksForQuery, type QueryCliOptions } from '../query';
 import { prepareReportQuery, type ReportQuery } from '../reportQuery';
 
@@ -86,9 +86,11 @@ function answerLimit(values: ReportOptions): number | { problem: string } {
 function cliReportFace(
   ctx: CliContext,
   values: ReportOptions,
-  run: { file: string; maxAnswerBytes: number; query: { current?: ReportQuery } },
+  run: { file: string; maxAnswerBytes: number; query: { current?: ReportQuery }; measure: TableMeasure },
 ): ReportFace<CliReportTarget, string> {
   return {
+    // The text table's widths come from the answer's one parse, as it arrives.
+    onRecord: values.format === 'text' && !asksForQuery(values) ? run.measure.record : undefined,
     file: resolve(ctx.cwd, run.file),
     maxAnswerBytes: run.maxAnswerBytes,
     check: (template) => {
@@ -117,10 +119,11 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
   // The answer goes to --out as received, except JSON, which is written there from a temporary file.
   const direct = out !== undefined && (values.format !== 'json' || asksForQuery(values));
   const query: { current?: ReportQuery } = {};
+  const measure = new TableMeasure();
   try {
     return await withReportFile(direct ? out : undefined, async (file) => {
-      const run = await runCustomReportTemplate(input.text, cliReportFace(ctx, values, { file, maxAnswerBytes, query }));
-      return tellReportRun(ctx, run, { values, name: input.name, query: query.current });
+      const run = await runCustomReportTemplate(input.text, cliReportFace(ctx, values, { file, maxAnswerBytes, query, measure }));
+      return tellReportRun(ctx, run, { values, name: input.name, query: query.current, measure });
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -134,7 +137,7 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
 async function tellReportRun(
   ctx: CliContext,
   run: ReportRun<CliReportTarget, string>,
-  o: { values: ReportOptions; name: string; query: ReportQuery | undefined },
+  o: { values: ReportOptions; name: string; query: ReportQuery | undefined; measure: TableMeasure },
 ): Promise<number> {
   const usage = (message: string) => inputError(ctx, 'paygate report', message);
   const place = (p: TemplateProblem) => `${o.name}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}`;
@@ -168,6 +171,7 @@ async function tellReportRun(
     templateName: o.name,
     delimiter: template.reportCsvDelimiter,
     encoding: template.reportEncode,
+    measure: o.measure,
   });
 }
 

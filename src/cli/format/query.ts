@@ -26,14 +26,6 @@ function aggregateCells(o: QueryOutcome, g: Pick<GroupState, 'count' | 'amounts'
   return o.plan.count ? [grouped ? g.count.toLocaleString('en-US') : String(g.count), ...cells] : cells;
 }
 
-/** What each group's bar measures: the first amount asked for (within one currency), else the row count. */
-function barValue(o: QueryOutcome): (g: GroupState) => number {
-  const first = reportedAggregates(o.plan)[0];
-  if (!first) return (g) => g.count;
-  const [kind, a] = first;
-  return (g) => Math.max(0, Number(aggregateText(kind, g.amounts[a], o.scales[a]) ?? 0));
-}
-
 function header(o: QueryOutcome, name: string): string[] {
   const where = o.plan.spec.where?.trim();
   const lines = [
@@ -56,24 +48,17 @@ function apartNote(o: QueryOutcome): string {
 
 /**
  * The text: the header, a line per group with its bar, the totals, the skipped rows. Two passes over the
- * groups (the columns' widths, then the lines), so no line is kept.
+ * groups: the first shows each key and aggregate once (the columns' widths, each currency's longest bar),
+ * the second lays the lines out of them as the pieces are written, so no line is kept.
  */
 export function writeQueryText(name: string, o: QueryOutcome, columns: number, write: (text: string) => void): void {
   const out = batched(write);
   for (const l of header(o, name)) out.add(`${l}\n`);
   const keyHeads = o.plan.groups.map((g) => tableCell(g.kind ? groupHeading(g) : g.name));
   const aggHeads = aggregateHeaders(o);
-  const keyWidths = keyHeads.map((h) => [...h].length);
+  const keyWidths = keyHeads.map((h) => chars(h));
   const aggWidths = aggHeads.map((h) => h.length);
-  const value = barValue(o);
-  const currency = o.plan.currencyGroup;
-  const peaks = new Map<string, number>();
-  for (const g of o.groups) {
-    g.key.forEach((k, j) => (keyWidths[j] = Math.max(keyWidths[j], [...tableCell(k)].length)));
-    aggregateCells(o, g).forEach((c, k) => (aggWidths[k] = Math.max(aggWidths[k], c.length)));
-    const c = currency < 0 ? '' : g.key[currency];
-    peaks.set(c, Math.max(peaks.get(c) ?? 0, value(g)));
-  }
+  const shown = shownGroups(o, keyWidths, aggWidths);
   const fixed = keyWidths.reduce((s, w) => s + w + 2, 0) + aggWidths.reduce((s, w) => s + w + 2, 0);
   const width = Math.max(MIN_BAR, columns - fixed - 1);
   // Each group's line is laid out from vetted values (keys as table cells, aggregates as amounts and counts)
@@ -88,9 +73,13 @@ export function writeQueryText(name: string, o: QueryOutcome, columns: number, w
       ),
     );
   out.addLaid(laid`\n${line(keyHeads, '', aggHeads.map(vet.text))}\n`);
-  for (const g of o.groups) {
-    const peak = peaks.get(currency < 0 ? '' : g.key[currency]) ?? 0;
-    out.addLaid(laid`${line(g.key.map(tableCell), bar(peak > 0 ? value(g) / peak : 0, width), aggregateCells(o, g).map(vet.amount))}\n`);
+  const parts = keyHeads.length;
+  const aggs = aggHeads.length;
+  for (let i = 0; i < o.groups.length; i++) {
+    const peak = shown.peaks.get(shown.currencies[i]) ?? 0;
+    const keys = shown.keys.slice(i * parts, (i + 1) * parts);
+    const cells = shown.aggregates.slice(i * aggs, (i + 1) * aggs).map(vet.amount);
+    out.addLaid(laid`${line(keys, bar(peak > 0 ? shown.values[i] / peak : 0, width), cells)}\n`);
   }
   if (o.groups.length === 0) out.add('no row matched\n');
   out.add('\n');
@@ -98,6 +87,61 @@ export function writeQueryText(name: string, o: QueryOutcome, columns: number, w
   for (const l of skippedLines(o)) out.add(`${l}\n`);
   out.flush();
 }
+
+/**
+ * Every group's keys as table cells and aggregates as text, each made once (a million groups are shown in
+ * a second, not three), widening `keyWidths` and `aggWidths` to them; what each group's bar measures (the
+ * first amount asked for, else the row count) and its currency, and per currency the longest bar.
+ */
+function shownGroups(o: QueryOutcome, keyWidths: number[], aggWidths: number[]) {
+  const parts = keyWidths.length;
+  const n = o.groups.length;
+  const keys = new Array<Vetted>(n * parts);
+  const aggregates = new Array<string>(n * aggWidths.length);
+  const values = new Float64Array(n);
+  const currencies = new Array<string>(n);
+  const peaks = new Map<string, number>();
+  // The bar's value: the first amount asked for (its text among the aggregates), else the count.
+  let barAt = -1;
+  if (reportedAggregates(o.plan).length > 0) barAt = o.plan.count ? 1 : 0;
+  const currency = o.plan.currencyGroup;
+  const memos = keyWidths.map(() => new Map<string, Vetted>());
+  for (let i = 0; i < n; i++) {
+    const g = o.groups[i];
+    for (let j = 0; j < parts; j++) {
+      const v = shownKey(memos[j], g.key[j]);
+      keys[i * parts + j] = v;
+      const w = chars(v);
+      if (w > keyWidths[j]) keyWidths[j] = w;
+    }
+    const cells = aggregateCells(o, g);
+    for (let k = 0; k < cells.length; k++) {
+      aggregates[i * cells.length + k] = cells[k];
+      if (cells[k].length > aggWidths[k]) aggWidths[k] = cells[k].length;
+    }
+    const value = barAt < 0 ? g.count : Math.max(0, Number(cells[barAt]));
+    const c = (currencies[i] = currency < 0 ? '' : g.key[currency]);
+    values[i] = value;
+    peaks.set(c, Math.max(peaks.get(c) ?? 0, value));
+  }
+  return { keys, aggregates, values, currencies, peaks };
+}
+
+/** A key as a table cell, remembered while its column has few values (a currency, a kind, a day). */
+function shownKey(memo: Map<string, Vetted>, key: string): Vetted {
+  let v = memo.get(key);
+  if (v === undefined) {
+    v = tableCell(key);
+    if (memo.size < MEMO) memo.set(key, v);
+  }
+  return v;
+}
+
+const MEMO = 1000;
+
+const SURROGATE = /[\ud800-\udbff]/;
+/** Characters (code points) of a text, as the columns are measured. */
+const chars = (s: string) => (SURROGATE.test(s) ? [...s].length : s.length);
 
 function totalLine(o: QueryOutcome, t: QueryTotal): string {
   const parts = [plural(t.count, 'row')];

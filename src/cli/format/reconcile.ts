@@ -1,6 +1,6 @@
-import { maskText, safeJson } from '../../core/output';
+import { hasShape, joinLaid, laid, laidJson, laidSlice, maskText, safeJson, vet, vouched, words, type Laid } from '../../core/output';
 import { RECONCILE_STATUSES, type Reconciliation, type ReportCharge, type RowReconciliation } from '../../core/reconcile';
-import { csvText, field } from '../output';
+import { csvRecordText, csvText, field } from '../output';
 
 // `paygate reconcile` output: text for people, one JSON object, or CSV (one line per batch row, then one
 // per unmatched report row). Every value from a batch or a report passes the output boundary: in text
@@ -46,30 +46,42 @@ const rowJson = (x: RowReconciliation) => ({
 
 const unmatchedJson = (u: ReportCharge) => ({ line: u.line, clientOrderId: m(u.clientOrderId), amount: u.amount, date: u.date });
 
+/**
+ * One piece of the JSON, laid out from documents laidJson made (every string masked alone, every number a
+ * count or an amount) and vouched for as it is made; a piece holding a longer number is left to the floor.
+ */
+function jsonPiece(make: (json: (value: unknown) => Laid) => Laid): string {
+  let typed = true;
+  // Not laid out when a number is not a count or an amount: then the piece is not vouched for, and read whole.
+  const json = (value: unknown) => laidJson(value) ?? ((typed = false), safeJson(value) as Laid);
+  const text = make(json);
+  return typed ? vouched(text) : text;
+}
+
 /** The members of a JSON array, a piece at a time, commas between (the text JSON.stringify writes inside its brackets). */
 function* jsonMembers<T>(items: readonly T[], json: (item: T) => unknown): Generator<string> {
   let first = true;
   for (const piece of inPieces(items)) {
-    const text = safeJson(piece.map(json));
-    yield `${first ? '' : ','}${text.slice(1, -1)}`;
+    const comma = words(first ? '' : ',');
+    yield jsonPiece((j) => laid`${comma}${laidSlice(j(piece.map(json)), 1, -1)}`);
     first = false;
   }
 }
 
 /** The JSON object `{"window","statusSource","rows","unmatched","summary"}` and a line break, in pieces. */
 export function* reconcileJsonPieces(r: Reconciliation): Generator<string> {
-  yield `{"window":${safeJson(r.window)},"statusSource":${safeJson(r.statusSource)},"rows":[`;
+  yield jsonPiece((j) => laid`{"window":${j(r.window)},"statusSource":${j(r.statusSource)},"rows":[`);
   yield* jsonMembers(r.rows, rowJson);
-  yield '],"unmatched":[';
+  yield vouched(words('],"unmatched":['));
   yield* jsonMembers(r.unmatched, unmatchedJson);
-  yield `],"summary":${safeJson(r.summary)}}\n`;
+  yield jsonPiece((j) => laid`],"summary":${j(r.summary)}}\n`);
 }
 
-export function sourceText(r: Reconciliation): string {
+export function sourceText(r: Reconciliation): Laid {
   const s = r.statusSource;
-  if (s.from === 'column') return `charge status from the report's ${field(s.column)} column`;
-  if (s.from === 'transaction-type') return `charge status from the words in the report's ${field(s.column)} column`;
-  return 'the report has no status column: every report row is counted as an approved charge';
+  if (s.from === 'column') return laid`charge status from the report's ${field(s.column)} column`;
+  if (s.from === 'transaction-type') return laid`charge status from the words in the report's ${field(s.column)} column`;
+  return words('the report has no status column: every report row is counted as an approved charge');
 }
 
 const severity = (x: RowReconciliation) => RECONCILE_STATUSES.indexOf(x.status);
@@ -80,84 +92,118 @@ const severity = (x: RowReconciliation) => RECONCILE_STATUSES.indexOf(x.status);
  * `report line 7` under a title that names the template it was run from.
  */
 export interface ReportLabel {
-  title: string;
-  line: (n: number) => string;
+  title: Laid;
+  line: (n: number) => Laid;
 }
 
-export const reportFileLabel = (name: string): ReportLabel => ({ title: field(name), line: (n) => `${field(name)}:${n}` });
+export const reportFileLabel = (name: string): ReportLabel => ({
+  title: laid`${field(name)}`,
+  line: (n) => laid`${field(name)}:${vet.count(n)}`,
+});
 export const reportRunLabel = (template: string): ReportLabel => ({
-  title: `the report of ${field(template)}, run now`,
-  line: (n) => `report line ${n}`,
+  title: laid`the report of ${field(template)}, run now`,
+  line: (n) => laid`report line ${vet.count(n)}`,
 });
 
+/** A report line's date, amount and currency: each checked by its type, side by side. */
+const dated = (c: Pick<ReportCharge, 'date' | 'amount' | 'currency'>) =>
+  laid`${vet.date(c.date)} ${vet.amount(c.amount)} ${field(c.currency)}`;
+
 /** A report line as text: every value from the report is one value on the line. */
-function chargeText(c: ReportCharge, report: ReportLabel): string {
-  const what = [c.date, c.amount, c.currency].map(field).join(' ');
-  return `  ${report.line(c.line)}  ${what} ${c.approved ? 'approved' : 'not approved'} ${field(c.transactionId)}`;
+function chargeText(c: ReportCharge, report: ReportLabel): Laid {
+  return laid`  ${report.line(c.line)}  ${dated(c)} ${words(c.approved ? 'approved' : 'not approved')} ${vet.id(c.transactionId)}`;
 }
 
-/** The text for people, in pieces of lines. */
-export function* reconcileTextPieces(r: Reconciliation, report: ReportLabel): Generator<string> {
-  const out: string[] = [`Reconciliation of ${r.rows.length} batch row(s) with ${report.title}, window ${r.window.from} to ${r.window.to}`];
-  out.push(`(${sourceText(r)})`);
+function rowText(x: RowReconciliation, report: ReportLabel): Laid[] {
+  const payout = words(x.kind === 'payouts' ? ' (payout)' : '');
+  const expected = x.expected.map((e) => laid`${vet.date(e.date)} ${vet.amount(e.amount)}`);
+  return [
+    words(''),
+    laid`${field(x.file)}:${vet.count(x.line)}  ${words(x.status)}  ${field(x.clientOrderId)}${payout}: ${field(x.reason)}`,
+    laid`  expected ${expected.length > 0 ? joinLaid(expected, ', ') : words('nothing')}`,
+    ...x.charges.map((c) => chargeText(c, report)),
+  ];
+}
+
+/**
+ * The text for people, in pieces of lines, each laid out from checked values (core/output/laid.ts): a date
+ * beside an amount is two values, never one number for the floor to guess at.
+ */
+export function* reconcileTextLaid(r: Reconciliation, report: ReportLabel): Generator<Laid> {
+  const n = vet.count(r.rows.length);
+  const out: Laid[] = [
+    laid`Reconciliation of ${n} batch row(s) with ${report.title}, window ${vet.date(r.window.from)} to ${vet.date(r.window.to)}`,
+  ];
+  out.push(laid`(${sourceText(r)})`);
   // A DST row's report lines are payouts (money paid out), matched and counted apart from the charges.
   const payouts = r.rows.filter((x) => x.kind === 'payouts').length;
-  if (payouts > 0) out.push(`(${r.rows.length - payouts} row(s) matched as charges, ${payouts} DST row(s) as payouts)`);
-  for (const s of [...RECONCILE_STATUSES, 'unmatched'] as const) out.push(`  ${s.padEnd(17)} ${r.summary[s]}`);
+  if (payouts > 0)
+    out.push(laid`(${vet.count(r.rows.length - payouts)} row(s) matched as charges, ${vet.count(payouts)} DST row(s) as payouts)`);
+  for (const s of [...RECONCILE_STATUSES, 'unmatched'] as const) out.push(laid`  ${words(s.padEnd(17))} ${vet.count(r.summary[s])}`);
   yield lines(out);
   const attention = r.rows.filter((x) => x.status !== 'ok' && x.status !== 'not-due').sort((a, b) => severity(a) - severity(b));
-  for (const piece of inPieces(attention)) {
-    const text: string[] = [];
-    for (const x of piece) {
-      text.push(
-        '',
-        `${field(x.file)}:${x.line}  ${x.status}  ${field(x.clientOrderId)}${x.kind === 'payouts' ? ' (payout)' : ''}: ${field(x.reason)}`,
-      );
-      text.push(`  expected ${x.expected.map((e) => `${e.date} ${field(e.amount)}`).join(', ') || 'nothing'}`);
-      for (const c of x.charges) text.push(chargeText(c, report));
-    }
-    yield lines(text);
-  }
-  if (r.unmatched.length > 0) yield lines(['', 'Report rows that match no batch row:']);
+  for (const piece of inPieces(attention)) yield lines(piece.flatMap((x) => rowText(x, report)));
+  if (r.unmatched.length > 0) yield lines([words(''), words('Report rows that match no batch row:')]);
   for (const piece of inPieces(r.unmatched))
     yield lines(
       piece.map((u) => {
-        const what = [u.date, u.amount, u.currency].map(field).join(' ');
-        return `  ${report.line(u.line)}  ${field(u.clientOrderId) || '(no order id)'} ${what}`;
+        const id = u.clientOrderId === '' ? words('(no order id)') : field(u.clientOrderId);
+        return laid`  ${report.line(u.line)}  ${id} ${dated(u)}`;
       }),
     );
 }
 
-const lines = (text: string[]) => `${text.join('\n')}\n`;
+/** The text, each piece vouched for as it is made: write it before taking the next. */
+export function* reconcileTextPieces(r: Reconciliation, report: ReportLabel): Generator<string> {
+  for (const piece of reconcileTextLaid(r, report)) yield vouched(piece);
+}
 
-export const formatReconcileText = (r: Reconciliation, report: ReportLabel): string => [...reconcileTextPieces(r, report)].join('');
+const lines = (text: Laid[]) => laid`${joinLaid(text, '\n')}\n`;
+
+export const formatReconcileText = (r: Reconciliation, report: ReportLabel): Laid => joinLaid([...reconcileTextLaid(r, report)], '');
 
 const CSV_HEADER = ['file', 'line', 'client-orderid', 'status', 'due', 'charged', 'declined', 'reason', 'report lines', 'kind'];
 
-/** The CSV, in pieces; `raw` (the user's --raw) keeps cells that start like a formula as they are. */
+/**
+ * The CSV, in pieces, each laid out from its cells and vouched for as it is made (write it before taking the
+ * next); `raw` (the user's --raw) keeps cells that start like a formula as they are. Free text (a file name,
+ * an order id, a reason) is masked as free text is; a count, a status or a list of report lines is ours, and
+ * a report line's date, amount and currency are each checked by their type before they share a cell.
+ */
 export function* reconcileCsvPieces(r: Reconciliation, raw = false): Generator<string> {
   const header = csvText([CSV_HEADER]);
-  yield header;
+  yield vouched(header);
   // Each piece is written as the whole CSV is (the header first, so the same columns are kept) and
   // printed without its header.
-  const records = (rows: string[][]) => csvText([CSV_HEADER, ...rows.map((row) => row.map(m))], { raw }).slice(header.length);
+  const records = (rows: string[][]) =>
+    vouched(
+      joinLaid(
+        rows.map((row) => csvRecordText(row, { raw })),
+        '',
+      ),
+    );
+  // A value of its type's shape as it is (a count, a date…), any other masked as free text.
+  const typed = (type: 'date' | 'amount' | 'count', value: string) => (hasShape(type, value) ? value : m(value));
   for (const piece of inPieces(r.rows))
     yield records(
       piece.map((x) => [
-        x.file,
+        m(x.file),
         String(x.line),
-        x.clientOrderId,
+        m(x.clientOrderId),
         x.status,
         String(x.due),
         String(x.charged),
         String(x.declined),
-        x.reason,
-        x.charges.map((c) => c.line).join(' '),
+        m(x.reason),
+        x.charges.map((c) => typed('count', String(c.line))).join(' '),
         x.kind,
       ]),
     );
   for (const piece of inPieces(r.unmatched))
     yield records(
-      piece.map((u) => ['', '', u.clientOrderId, 'unmatched', '', '', '', `${u.date} ${u.amount} ${u.currency}`, String(u.line), '']),
+      piece.map((u) => {
+        const what = `${typed('date', u.date)} ${typed('amount', u.amount)} ${m(u.currency)}`;
+        return ['', '', m(u.clientOrderId), 'unmatched', '', '', '', what, String(u.line), ''];
+      }),
     );
 }

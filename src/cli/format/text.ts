@@ -1,4 +1,5 @@
 import { terminalField as field } from '../../core/output';
+import { thousands } from '../../core/thousands';
 import { omittedCount, showFiles, summarise, type FileLint } from './problems';
 
 // `paygate lint` (default format): one `file:line:column: severity code message` line per problem, then
@@ -13,7 +14,7 @@ export function formatText(files: readonly FileLint[]): string {
       out += `${file}:${d.line}:${d.column}: ${d.diagnostic.severity} ${d.diagnostic.code} ${field(d.diagnostic.message)}\n`;
     const more = omittedCount(f.lint);
     if (more > 0)
-      out += `${file}: ${more.toLocaleString('en-US')} more problem${more === 1 ? '' : 's'} not listed (the first ${f.diagnostics.length.toLocaleString('en-US')} are)\n`;
+      out += `${file}: ${thousands(more)} more problem${more === 1 ? '' : 's'} not listed (the first ${thousands(f.diagnostics.length)} are)\n`;
   }
   const summary = summarise(files);
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;

@@ -9,7 +9,7 @@ import {
   speaksOfAccess,
 } from './answerText';
 import { readReportText } from '../csv/reportRecords';
-import { hasPdfSignature } from '../pdfSignature';
+import { isPdfAnswer, type ArrivedReport } from './reportArrival';
 import { serverErrorOutcome, typedErrorOutcome, type GatewayOutcome, type HttpAnswer } from './outcome';
 
 // The custom report's answer. A report is a report only when it really is one: a PDF (by type or magic),
@@ -22,12 +22,19 @@ export interface ReportFormatOptions {
   delimiter?: string;
   /** The template's reportEncode (default the Content-Type charset, else UTF-8). */
   encoding?: string;
+  /**
+   * What the answer's arrival told with the same rule, delimiter and encoding (reportArrival.ts): used
+   * instead of telling a PDF and parsing the body again.
+   */
+  arrived?: ArrivedReport;
 }
 
 const CSV_MEDIA = new Set(['text/csv', 'application/csv', 'text/comma-separated-values', 'text/x-csv', 'application/vnd.ms-excel']);
 
-function isPdf(answer: HttpAnswer): boolean {
-  return mediaType(answer.contentType) === 'application/pdf' || hasPdfSignature(answer.body);
+/** The arrival's parse as the reader's answer (undefined: parse the text; null: no well-formed CSV). */
+function arrivedCsv(arrived: ArrivedReport | undefined): { columns: string[]; rows: string[][] } | null | undefined {
+  if (!arrived || !arrived.rows) return undefined;
+  return arrived.wellFormed && arrived.columns ? { columns: arrived.columns, rows: arrived.rows } : null;
 }
 
 /**
@@ -47,8 +54,13 @@ function namesColumn(cell: string): boolean {
 }
 
 /** CSV in the report's shape: a header naming columns and, unless labelled CSV, more than one column. */
-function reportCsv(raw: string, delimiter: string, labelledCsv: boolean): { columns: string[]; rows: string[][] } | undefined {
-  const csv = parseReportCsv(raw, delimiter, true);
+function reportCsv(
+  raw: string,
+  delimiter: string,
+  labelledCsv: boolean,
+  parsed: { columns: string[]; rows: string[][] } | null | undefined,
+): { columns: string[]; rows: string[][] } | undefined {
+  const csv = parsed === undefined ? parseReportCsv(raw, delimiter, true) : (parsed ?? undefined);
   if (!csv) return undefined;
   if (labelledCsv) return csv.columns.some((c) => c.trim() !== '') ? csv : undefined;
   if (csv.columns.length < 2 || !csv.columns.every(namesColumn)) return undefined;
@@ -66,7 +78,8 @@ export function interpretReportAnswer(answer: HttpAnswer, options: ReportFormatO
   const { status, contentType } = answer;
   const delimiter = options.delimiter || ',';
   const success = status >= 200 && status < 300;
-  if (success && isPdf(answer)) return { outcome: 'report', status, contentType, format: 'pdf', bytes: answer.body };
+  if (success && (options.arrived ? options.arrived.pdf : isPdfAnswer(contentType, answer.body)))
+    return { outcome: 'report', status, contentType, format: 'pdf', bytes: answer.body };
   const raw = decode(answer.body, options.encoding ?? charsetOf(contentType));
   const trimmed = raw.trim();
   const media = mediaType(contentType);
@@ -92,7 +105,7 @@ export function interpretReportAnswer(answer: HttpAnswer, options: ReportFormatO
   const typed = form ? typedErrorOutcome(status, form, raw) : undefined;
   if (typed) return typed;
   if (success) {
-    const csv = reportCsv(raw, delimiter, labelledCsv);
+    const csv = reportCsv(raw, delimiter, labelledCsv, arrivedCsv(options.arrived));
     if (csv) return { outcome: 'report', status, contentType, format: 'csv', columns: csv.columns, rows: csv.rows, text: raw };
   }
   // Prose that speaks of access under another label (or a longer denial) is still a denial, never a table.

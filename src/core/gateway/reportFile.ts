@@ -7,17 +7,18 @@ import type { Environment, PathTemplates } from './environments';
 import type { GatewayOutcome } from './outcome';
 import { interpretReportAnswer } from './reportAnswer';
 import { ReportRecordReader } from '../csv/reportRecords';
+import { ArrivingReport } from './reportArrival';
 import type { ReportTemplate } from './reportTemplate';
 import type { SigningCredentials } from '../oauth';
 import { postOnce } from './transport';
-import { hasPdfSignature } from '../pdfSignature';
 import { textPieces } from '../textFile';
 
 // A report written to a file as it arrives, so a large report costs disk, not memory. The answer goes to
 // a temporary file next to the target (created exclusively, 0600); only its first bytes stay in memory to
-// tell what it is. A real report (a PDF, or CSV whose every row parses to the header's width, checked by
-// streaming the file through the one report reader) is renamed onto the target; anything else is told from its head
-// and the temporary file removed.
+// tell what it is. It is recognised and parsed once, on its way to the file (reportArrival.ts: the one PDF
+// rule, the one report reader), never read back: a real report (a PDF, or CSV whose every row parses to the
+// header's width) is renamed onto the target; anything else is told from its head and the temporary file
+// removed.
 
 const HEAD_BYTES = 64 * 1024;
 
@@ -34,31 +35,6 @@ export type SavedReport =
     }
   | { saved: false; outcome: GatewayOutcome };
 
-/** Streams the file through the report reader: its header and row count when every row is as wide as the header. */
-async function csvShape(
-  file: string,
-  delimiter: string,
-  encoding: string | undefined,
-): Promise<{ columns: string[]; rows: number } | undefined> {
-  let rows = 0;
-  const reader = new ReportRecordReader({ delimiter, onRecord: () => rows++ });
-  try {
-    for await (const text of textPieces(file, undefined, encoding)) {
-      reader.push(text);
-      if (reader.errors > 0 || reader.ragged > 0) return undefined;
-    }
-    reader.end();
-  } catch {
-    return undefined;
-  }
-  const columns = reader.columns;
-  return reader.errors === 0 && reader.ragged === 0 && columns && columns.length > 0 ? { columns, rows } : undefined;
-}
-
-function isPdfHead(contentType: string, head: Uint8Array): boolean {
-  return mediaType(contentType) === 'application/pdf' || hasPdfSignature(head);
-}
-
 /** Runs a report into `file`; nothing is written there unless it is a report. */
 export async function runCustomReportToFile(o: {
   environment: Environment;
@@ -71,6 +47,8 @@ export async function runCustomReportToFile(o: {
   signal?: AbortSignal;
   /** Sees each chunk of the answer as it arrives, after it is written (a query run over the report as it comes). */
   tap?: (chunk: Uint8Array) => void;
+  /** Each record of a successful answer as it is parsed, the header first: whatever the face makes of the rows as they come. */
+  onRecord?: (record: string[], header: boolean) => void;
 }): Promise<SavedReport> {
   const request = prepareReportRequest(o);
   const target = path.resolve(o.file);
@@ -78,6 +56,8 @@ export async function runCustomReportToFile(o: {
   const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
   let keep = false;
   let open = true;
+  const options = { delimiter: o.template.reportCsvDelimiter, encoding: o.template.reportEncode };
+  const arriving = new ArrivingReport({ ...options, keepBytes: HEAD_BYTES, onRecord: o.onRecord });
   try {
     let written = 0;
     const sent = await postOnce(request, {
@@ -85,9 +65,11 @@ export async function runCustomReportToFile(o: {
       signal: o.signal,
       maxAnswerBytes: o.maxAnswerBytes ?? DEFAULT_REPORT_ANSWER_LIMIT,
       keepBytes: HEAD_BYTES,
+      onAnswer: (status, contentType) => arriving.answer(status, contentType),
       onChunk: (chunk) => {
         for (let at = 0; at < chunk.length;) at += fs.writeSync(fd, chunk, at, chunk.length - at, written + at);
         written += chunk.length;
+        arriving.push(chunk);
         o.tap?.(chunk);
       },
     });
@@ -103,25 +85,23 @@ export async function runCustomReportToFile(o: {
       };
     }
     const a = sent.answer;
-    const options = { delimiter: o.template.reportCsvDelimiter, encoding: o.template.reportEncode };
-    const success = a.status >= 200 && a.status < 300;
+    const arrived = arriving.end();
     let saved: SavedReport | undefined;
     // What every saved report says of itself; the format and, for CSV, its shape are added below.
     const saving = { saved: true, file: target, bytes: a.length, contentType: a.contentType, status: a.status } as const;
     if (a.length <= HEAD_BYTES) {
       // Small enough to tell in memory exactly as runCustomReport does.
-      const outcome = interpretReportAnswer(a, options);
+      const outcome = interpretReportAnswer(a, { ...options, arrived });
       if (outcome.outcome !== 'report') return { saved: false, outcome };
       saved =
         outcome.format === 'pdf'
           ? { ...saving, format: 'pdf' }
           : { ...saving, format: 'csv', rows: outcome.rows.length, columns: outcome.columns };
-    } else if (success && isPdfHead(a.contentType, a.body)) {
+    } else if (arrived?.pdf) {
       saved = { ...saving, format: 'pdf' };
-    } else if (success && a.body[0] !== 0x3c /* '<': markup, not CSV */) {
-      const shape = await csvShape(temp, options.delimiter || ',', options.encoding ?? charsetOf(a.contentType));
-      if (shape && (shape.columns.length >= 2 || mediaType(a.contentType) === 'text/csv'))
-        saved = { ...saving, format: 'csv', rows: shape.rows, columns: shape.columns };
+    } else if (arrived?.wellFormed && arrived.columns && a.body[0] !== 0x3c /* '<': markup, not CSV */) {
+      if (arrived.columns.length >= 2 || mediaType(a.contentType) === 'text/csv')
+        saved = { ...saving, format: 'csv', rows: arrived.count, columns: arrived.columns };
     }
     if (!saved) {
       // Told from its head: a large answer that is no report is shown as its first bytes.

@@ -31,6 +31,8 @@ export interface PostOptions {
   onChunk?: (chunk: Buffer) => void;
   /** With onChunk: how many leading bytes to keep in memory for telling the answer (default all). */
   keepBytes?: number;
+  /** Told the answer's status and Content-Type once its headers came, before its first chunk. */
+  onAnswer?: (status: number, contentType: string) => void;
   /**
    * Told how many bytes of the request the connection has taken (headers included) of about how many,
    * a few times a second while it is written, and once when it all was: a large batch's send is seen to
@@ -205,6 +207,9 @@ class Exchange {
     // a small bomb cannot grow past it. A body that does not decode is a cut-off answer.
     const decoder = decoderFor(res.headers['content-encoding']);
     const source = decoder ? res.pipe(decoder) : res;
+    const ct = res.headers['content-type'];
+    const contentType = Array.isArray(ct) ? ct.join(', ') : (ct ?? '');
+    o.onAnswer?.(this.status, contentType);
     source.on('data', (chunk: Buffer) => {
       length += chunk.length;
       if (length > o.maxAnswerBytes) {
@@ -225,12 +230,11 @@ class Exchange {
     });
     source.on('end', () => {
       ended = true;
-      const ct = res.headers['content-type'];
       this.finish({
         ok: true,
         answer: {
           status: this.status ?? 0,
-          contentType: Array.isArray(ct) ? ct.join(', ') : (ct ?? ''),
+          contentType,
           headers: headersOf(res),
           body: new Uint8Array(Buffer.concat(chunks)),
           length,

@@ -2,6 +2,8 @@ import { writeRecords } from '../csv/write';
 import { maskCardNumbers } from './cardNumbers';
 import { hideCvvs, isCvvName } from './cvv';
 import { neutraliseFormula } from './formulas';
+import type { Laid } from './laid';
+import { terminalText } from './terminal';
 
 // A CSV we write (the CLI's --format csv, the editor's exports): every cell passes the card-number floor
 // and loses its labelled CVVs, a column named like a CVV is left out whole, and a cell a spreadsheet
@@ -52,4 +54,21 @@ export function safeCsv(records: readonly (readonly string[])[], options: SafeCs
   if (records.length === 0) return '';
   const keep = keptColumns(records[0]);
   return records.map((r) => safeCsvRecord(keep ? keep.map((i) => r[i] ?? '') : r, options)).join('');
+}
+
+/**
+ * A CSV for a terminal, laid out from its cells (./laid.ts): each cell masked and CVV-free as safeCsv writes
+ * it, its control characters shown escaped (a line break inside a quoted cell is CSV, and stays). Its cells
+ * are values, so the floor need not read the records again.
+ */
+export function laidCsv(records: readonly (readonly string[])[], options: SafeCsvOptions = {}): Laid {
+  return safeCsv(
+    records.map((r) => r.map(terminalText)),
+    options,
+  ) as Laid;
+}
+
+/** One record of laidCsv, its separator after it (the caller has left out the header's CVV columns: keptColumns). */
+export function laidCsvRecord(record: readonly string[], options: SafeCsvOptions = {}): Laid {
+  return safeCsvRecord(record.map(terminalText), options) as Laid;
 }

@@ -10,12 +10,13 @@ import { terminalText, terminalValue } from './terminal';
 
 export { maskCardNumbers } from './cardNumbers';
 export { hideCvvs, isCvvName } from './cvv';
-export { terminalText, terminalValue } from './terminal';
-export { keptColumns, safeCsv, safeCsvRecord, type SafeCsvOptions } from './csv';
-export { safeJson } from './json';
+export { terminalValue } from './terminal';
+export { keptColumns, laidCsv, laidCsvRecord, safeCsv, type SafeCsvOptions } from './csv';
+export { laidJson, safeJson } from './json';
 export { safeBody, safeFields, safeFreeText, safeUrlPath } from './bodies';
-export { vet, type Vetted } from './values';
-export { joinLaid, laid, padLaid, trimmedEnd, vouched, words, type Laid } from './laid';
+export { hasShape, vet, type Vetted } from './values';
+export { isSaid, joinSaid, said, saidText, typed, type Part, type Said } from './said';
+export { joinLaid, laid, laidSlice, padLaid, takeVouched, trimmedEnd, vouched, words, type Laid } from './laid';
 export { maskCardNumber, maskFields, maskQuotedValue, maskStoredText, maskTable, maskText, rowMasker } from './mask';
 
 /** Text from anywhere, safe to keep or show: card numbers masked, labelled CVVs hidden. */

@@ -47,6 +47,12 @@ export function padLaid(part: Part, width: number, side: 'end' | 'start' = 'end'
 /** A layout without its trailing whitespace (padding, an empty last cell). */
 export const trimmedEnd = (text: Laid): Laid => text.trimEnd() as Laid;
 
+/**
+ * A part of a layout cut between two of its values (a JSON array's members without its brackets, CSV records
+ * without their header): laid out too. The caller cuts only there.
+ */
+export const laidSlice = (text: Laid, start: number, end?: number): Laid => text.slice(start, end) as Laid;
+
 /** Words of ours that hold no value at all (a heading, a rule of dashes). */
 export const words = (text: string): Laid => text as Laid;
 

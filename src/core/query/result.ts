@@ -3,9 +3,8 @@
 // as the JSON every face writes: amounts as decimal strings with the report's scale (the most decimals
 // the column's amounts have), never numbers, so nothing rounds them on the way.
 
-import { averageAmount, compareAmounts, formatAmount, parseAmount, type Amount } from '../amounts';
+import { averageAmount, formatAmount, type Amount } from '../amounts';
 import { AmountAccumulator } from './aggregate';
-import { decimal, POW10, readDecimal } from './cells';
 import { kindHeading, kindRank, moneyKind } from './kinds';
 import { AGGREGATES, type AggregateKind, type GroupColumn, type QueryPlan } from './plan';
 import type { GroupState, QueryRun, SkippedAmount } from './run';
@@ -52,7 +51,7 @@ export function queryOutcome(run: QueryRun): QueryOutcome {
       tooManyGroups: { groups: run.groupCount, limit: run.maxGroups },
     };
   }
-  const groups = sortByKey(run.groupStates(), plan.groups.length);
+  const groups = run.groupsInOrder();
   const scales = plan.amounts.map((_, a) => groups.reduce((s, g) => Math.max(s, g.amounts[a].scale), 0));
   return {
     plan,
@@ -107,49 +106,6 @@ export function groupHeading(g: GroupColumn): string {
 export const totalOf = (t: Pick<QueryTotal, 'currency' | 'kind'>): string => [t.currency, t.kind].filter((x) => x !== undefined).join(' ');
 
 const textOrder = (a: string, b: string) => Number(a > b) - Number(a < b);
-
-/**
- * A key's value for sorting: a double when it is a decimal of at most 15 digits (which keeps the order
- * exactly), else the exact decimal; neither for text.
- */
-function sortable(text: string): { text: string; amount: Amount | undefined; value: number | undefined } {
-  if (readDecimal(text, 0, text.length) && decimal.big === null) {
-    return { text, amount: ANY_AMOUNT, value: decimal.units / POW10[decimal.scale] };
-  }
-  return { text, amount: parseAmount(text), value: undefined };
-}
-
-/** Stands for "a number" where the double `value` is what is compared. */
-const ANY_AMOUNT: Amount = { units: 0n, scale: 0 };
-
-/**
- * Groups in order of their key, column by column, numbers as numbers. Each column's distinct values are
- * ranked once (a value is read as a number once, not at every comparison), then groups compare ranks:
- * a million groups sort in a second, not a minute.
- */
-function sortByKey(groups: GroupState[], parts: number): GroupState[] {
-  const ranks: Map<string, number>[] = [];
-  for (let j = 0; j < parts; j++) {
-    const values = [...new Set(groups.map((g) => g.key[j]))].map(sortable);
-    // Numbers first, in order, then text in code-unit order: one total order however the two mix.
-    values.sort((a, b) => {
-      if (a.amount && b.amount) {
-        const exact = (x: typeof a) => (x.value === undefined ? x.amount! : parseAmount(x.text)!);
-        const byValue = a.value !== undefined && b.value !== undefined ? a.value - b.value : compareAmounts(exact(a), exact(b));
-        return byValue || textOrder(a.text, b.text);
-      }
-      if (a.amount || b.amount) return a.amount ? -1 : 1;
-      return textOrder(a.text, b.text);
-    });
-    ranks.push(new Map(values.map((v, r) => [v.text, r])));
-  }
-  const keyed = groups.map((g) => ({ g, r: g.key.map((v, j) => ranks[j].get(v)!) }));
-  keyed.sort((a, b) => {
-    for (let j = 0; j < parts; j++) if (a.r[j] !== b.r[j]) return a.r[j] - b.r[j];
-    return 0;
-  });
-  return keyed.map((k) => k.g);
-}
 
 /** One aggregate of one accumulator, as shown: null when no amount was read. */
 export function aggregateText(kind: AggregateKind, acc: AmountAccumulator, scale: number): string | null {

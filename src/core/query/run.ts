@@ -9,6 +9,7 @@ import { AmountAccumulator } from './aggregate';
 import { moment, readDate, readDecimal } from './cells';
 import { cellText, type Cells } from './filter';
 import { moneyKind } from './kinds';
+import { orderByRanks, rankValues } from './order';
 import type { Period } from '../periods';
 import type { QueryPlan } from './plan';
 
@@ -146,8 +147,16 @@ export class QueryRun {
    */
   private readonly tree: unknown[] = [];
   private readonly list: GroupState[] = [];
+  /** Each group's value id in each group column, group after group (for putting them in order). */
+  private readonly groupIds: number[] = [];
   private readonly ids: Int32Array;
   private readonly interners: Interner[];
+  /**
+   * The group columns in the tree's order, by their place in the plan: the currency and the kind a query
+   * added come first. They have a handful of values, so a column of many values (an id per row) is the last
+   * level, one array of all its groups, instead of a small array per value for each level below it.
+   */
+  private readonly levels: number[];
   private readonly labels = new Map<Period, Map<number, string>>();
   /** Groups met past `maxGroups`: counted only. */
   private pastBound = 0;
@@ -161,6 +170,9 @@ export class QueryRun {
       (g) => new Interner(g.period === undefined ? undefined : (day) => this.label(g.period!, day), g.kind === true),
     );
     this.ids = new Int32Array(plan.groups.length);
+    const added = (j: number) => (plan.currencyAdded && j === plan.currencyGroup) || (plan.kindAdded && j === plan.kindGroup);
+    const all = plan.groups.map((_, j) => j);
+    this.levels = [...all.filter(added), ...all.filter((j) => !added(j))];
   }
 
   /** One accumulator per amount column, keeping least and most only where min or max is asked for. */
@@ -224,15 +236,18 @@ export class QueryRun {
   private groupAt(p: Cells, i: number): GroupState | undefined {
     const groups = this.plan.groups;
     const interners = this.interners;
-    const last = groups.length - 1;
+    const levels = this.levels;
+    const last = levels.length - 1;
     let node = this.tree;
-    for (let j = 0; j < last; j++) {
+    for (let l = 0; l < last; l++) {
+      const j = levels[l];
       const id = (this.ids[j] = interners[j].idOf(p, i + groups[j].index));
       let next = node[id] as unknown[] | undefined;
       if (next === undefined) node[id] = next = [];
       node = next;
     }
-    const id = last < 0 ? 0 : (this.ids[last] = interners[last].idOf(p, i + groups[last].index));
+    const j = last < 0 ? 0 : levels[last];
+    const id = last < 0 ? 0 : (this.ids[j] = interners[j].idOf(p, i + groups[j].index));
     let g = node[id] as GroupState | typeof PAST_BOUND | undefined;
     if (g === PAST_BOUND) return undefined;
     if (g === undefined && this.list.length >= this.maxGroups) {
@@ -242,6 +257,7 @@ export class QueryRun {
     }
     if (g === undefined) {
       const key = groups.map((_, j) => interners[j].values[this.ids[j]]);
+      for (let k = 0; k < groups.length; k++) this.groupIds.push(this.ids[k]);
       g = { id: this.list.length, key, count: 0, amounts: this.newAccumulators() };
       node[id] = g;
       this.list.push(g);
@@ -264,5 +280,17 @@ export class QueryRun {
   /** The groups so far, in order of first appearance (their ids). */
   groupStates(): GroupState[] {
     return this.list.slice();
+  }
+
+  /** The groups so far in order of their key, column by column, numbers as numbers (order.ts). */
+  groupsInOrder(): GroupState[] {
+    const parts = this.plan.groups.length;
+    const list = this.list;
+    if (parts === 0) return list.slice();
+    const ranks = this.interners.map((interner) => rankValues(interner.values));
+    const order = orderByRanks(list.length, parts, this.groupIds, ranks);
+    const out = new Array<GroupState>(list.length);
+    for (let k = 0; k < order.length; k++) out[k] = list[order[k]];
+    return out;
   }
 }

@@ -5,8 +5,9 @@ import { parseReportTemplate, type ReportTemplate, type TemplateProblem } from '
 
 // The report use case, the same steps for the terminal and the editor: the template checked (every problem
 // at once) → the face's own checks (the terminal's query) → where it goes (the face resolves it) → the
-// environment's own checks → the one POST, its answer streamed into a file as it arrives and told from
-// there (a CSV's header and row count, or a PDF), so a report costs disk, not memory, in every face. The
+// environment's own checks → the one POST, its answer streamed into a file as it arrives, recognised and
+// parsed once on its way there (a CSV's header and row count, or a PDF), so a report costs disk, not
+// memory, in every face, and no face reads the file back to learn what it is. The
 // face owns the file (its --out, or a temporary one it removes) and shows what came; nothing here prints
 // or asks.
 
@@ -32,6 +33,8 @@ export interface ReportFace<T extends ReportTarget, R> {
   signal?: AbortSignal;
   /** Sees each chunk of the answer as it arrives (a query run over the report as it comes). */
   tap?: (chunk: Uint8Array) => void;
+  /** Sees each record of the answer's one parse as it arrives, the header first (the terminal's table widths). */
+  onRecord?: (record: string[], header: boolean) => void;
 }
 
 /** How a report run ended; `warnings` are the template's (told in every case). */
@@ -66,6 +69,7 @@ export async function runCustomReportTemplate<T extends ReportTarget, R>(text: s
       maxAnswerBytes: face.maxAnswerBytes,
       signal: face.signal,
       tap: face.tap,
+      onRecord: face.onRecord,
     });
     return { status: 'ran', saved, template, target, warnings };
   } finally {

@@ -1,4 +1,5 @@
 import { payloadLength } from '../payload';
+import { thousands as grouped } from '../thousands';
 import type { Range } from '../text';
 import { CodeInfo, Codes } from './codes';
 import type { LintDiagnostic } from './types';
@@ -6,8 +7,6 @@ import type { LintDiagnostic } from './types';
 // batch-too-large: a batch the gateway would refuse for its size alone, told before it is sent. The
 // maximum is the active environment's (its `maxPayloadBytes`, the local gateway's by default), which only
 // a face knows: the linter is asked with it, the language server checks it beside the lint.
-
-const grouped = (n: number) => n.toLocaleString('en-US');
 
 /** batch-too-large's message when the payload of `text` is longer than `maxPayloadBytes`; else undefined. */
 export function payloadProblem(text: string, maxPayloadBytes: number): string | undefined {

@@ -15,6 +15,7 @@ import type { FeatureHost } from '../lazy';
 import { CALLBACKS_VIEW, CallbacksTree, entryIdOf, entryRows } from './view';
 import { showError, showInfo } from '../say';
 import { errorMessage } from '../../core/errorMessage';
+import { said, typed } from '../../core/output';
 
 // The Callbacks view: start/stop the listener, copy a notify_url, show a call in the results panel, replay
 // a call or forward every call to a handler under development. The listening address goes to the language
@@ -120,13 +121,14 @@ function replayer(listening: CallbackListening) {
     const r = await replayEntry(e, lastTarget);
     // r.url: the exact URL the call went to (the target as given, the call's query added), said everywhere.
     if (!r.ok) {
-      log().warn(`Callbacks: replay of ${e.id} to ${r.url} failed: ${r.error}`);
-      void showError(`PayGate: replay to ${r.url} failed: ${r.error}`);
+      log().warn(said`Callbacks: replay of ${typed.id(e.id)} to ${typed.text(r.url)} failed: ${typed.text(r.error)}`);
+      void showError(said`PayGate: replay to ${typed.text(r.url)} failed: ${typed.text(r.error)}`);
       return r;
     }
     const note = r.masked ? ' (the kept body was masked; the masked body was sent)' : '';
-    log().info(`Callbacks: replayed ${e.id} to ${r.url}: HTTP ${r.status} in ${r.ms} ms${note}`);
-    void showInfo(`PayGate: replayed to ${r.url}: HTTP ${r.status} in ${r.ms} ms${note}`);
+    const how = said`${typed.text(r.url)}: HTTP ${typed.count(r.status)} in ${typed.count(r.ms)} ms${typed.text(note)}`;
+    log().info(said`Callbacks: replayed ${typed.id(e.id)} to ${how}`);
+    void showInfo(said`PayGate: replayed to ${how}`);
     return r;
   };
 }

@@ -12,6 +12,7 @@ import {
   type ForecastHostToPage,
   type ForecastPageToHost,
 } from '../../shared/forecastProtocol';
+import { said, typed } from '../../core/output';
 import { log } from '../log';
 import { showInfo } from '../say';
 import { PanelPage, pageMessage, webviewOptions } from '../results/webviewPage';
@@ -84,7 +85,9 @@ export class ForecastPanel extends PanelPage {
     const generation = ++this.generation;
     const started = Date.now();
     this.current = BatchForecast.compute(this.document.getText(), this.by, this.gateway.today());
-    log().info(`Forecast of ${baseName(this.document.uri)} by ${this.by}: ${Date.now() - started} ms`);
+    log().info(
+      said`Forecast of ${typed.text(baseName(this.document.uri))} by ${typed.text(this.by)}: ${typed.count(Date.now() - started)} ms`,
+    );
     if (this.isReady)
       await this.post({ type: 'forecast', file: baseName(this.document.uri), generation, forecast: this.current.run.forecast });
   }

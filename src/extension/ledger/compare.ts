@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errorMessage';
+import { said, typed } from '../../core/output';
 import {
   diffAgainstLedger,
   sentAt,
@@ -88,7 +89,8 @@ export async function compareWithLastSentCommand(
   const leftUri = docs.add(`${name} (last sent)`, left);
   const rightUri = docs.add(`${name} (now)`, right);
   await vscode.commands.executeCommand('vscode.diff', leftUri, rightUri, `${name}: last sent ↔ now`);
-  void showInfo(`PayGate: ${name} against its send of ${sentAt(r)} (${serialText(r)}): ${summaryOf(found.diff)}.`);
+  const t = typed.text;
+  void showInfo(said`PayGate: ${t(name)} against its send of ${typed.date(sentAt(r))} (${t(serialText(r))}): ${t(summaryOf(found.diff))}.`);
   return { status: 'compared', diff: found.diff, record: r, left, right };
 }
 

@@ -11,12 +11,15 @@ import type { ResultsPanelApi } from '../results/register';
 import type { SubmissionView } from '../../shared/submissionView';
 import { newestSubmissions, type SubmissionsPage } from './page';
 import { recordView } from './recordView';
-import { showError, showInfo, showWarning } from '../say';
+import { said, typed, type Part, type Said } from '../../core/output';
+import { showError, showInfo, showWarning, shown, type Shown } from '../say';
 
 // The "Submissions" tree: one item per submission (newest first) with its outcome as the icon, and the
 // gateway's ids and serial numbers as children. Failures get a warning-coloured icon. It shows the newest
 // SUBMISSIONS_PAGE and a "Show older" item for the next ones: the ledger is read backwards only as far as
 // shown (Ledger.recent), so a refresh after each send costs the same with ten records or a million.
+// Every label, description and tooltip passes the editor's floor (../say.ts `shown`), its dates, counts and
+// hashes as typed values (issue 38): a hash's prefix beside a date is never read as one number.
 
 export const SUBMISSIONS_VIEW = 'paygate.submissions';
 export const SHOW_OLDER_COMMAND = 'paygate.history.showOlder';
@@ -28,7 +31,7 @@ type Node =
   | { kind: 'approvals'; list: [string, Approval[]][] }
   | { kind: 'approval'; key: string; approvals: Approval[] }
   | { kind: 'record'; record: SubmissionRecord }
-  | { kind: 'detail'; label: string; description?: string; icon: string; record: SubmissionRecord }
+  | { kind: 'detail'; label: string; description?: Shown; icon: string; record: SubmissionRecord }
   | { kind: 'older'; shown: number };
 
 /** A record still 'sending' long after any answer could come: the editor closed or crashed mid-request. */
@@ -59,7 +62,7 @@ function stateText(r: SubmissionRecord): string {
 }
 
 function details(r: SubmissionRecord): Node[] {
-  const d = (label: string, description: string | undefined, icon: string): Node => ({
+  const d = (label: string, description: Shown | undefined, icon: string): Node => ({
     kind: 'detail',
     label,
     description,
@@ -69,20 +72,23 @@ function details(r: SubmissionRecord): Node[] {
   const out: Node[] = [d('outcome', stateText(r), 'info')];
   if (r.message && r.outcome !== 'accepted') out.push(d('message', r.message, 'comment'));
   r.recurringPaymentIds.forEach((id, i) =>
-    out.push(d('recurring-payment-id', `${id}${r.statuses[i] ? ` · ${r.statuses[i]}` : ''}`, 'symbol-key')),
+    out.push(d('recurring-payment-id', r.statuses[i] ? said`${typed.text(id)} · ${typed.text(r.statuses[i])}` : id, 'symbol-key')),
   );
   for (const s of r.serialNumbers) out.push(d('serial-number', s, 'symbol-number'));
   if (r.errorCode) out.push(d('error-code', r.errorCode, 'symbol-number'));
   if (r.errorId) out.push(d('error id', r.errorId, 'symbol-number'));
-  out.push(d('endpoint', `${r.endpointId} · ${r.endpoint}`, 'link'));
+  out.push(d('endpoint', said`${typed.text(r.endpointId)} · ${typed.text(r.endpoint)}`, 'link'));
   if (r.localGateway) out.push(d('local gateway', localGatewayPlace(r.localGateway), 'server-environment'));
   const face = r.face === 'cli' ? 'paygate CLI' : 'the editor';
   // A team ledger's record says who sent it (the database role) and from which machine.
   out.push(d('sent from', r.role !== undefined ? sentBy(r).trim() : face, 'device-desktop'));
-  out.push(d('rows', String(r.rowCount), 'list-flat'));
-  out.push(d('sha256', r.contentHash, 'lock'));
+  out.push(d('rows', said`${typed.count(r.rowCount)}`, 'list-flat'));
+  out.push(d('sha256', said`${typed.hash(r.contentHash)}`, 'lock'));
   return out;
 }
+
+/** A description as a part of a longer line: free text (read whole) when it is not a `Said`. */
+const asSaid = (d: Shown): Part | Said => (typeof d === 'string' ? typed.text(d) : d);
 
 export class SubmissionsTree extends Disposable implements vscode.TreeDataProvider<Node> {
   private readonly changed = this.register(new vscode.EventEmitter<Node | undefined>());
@@ -139,41 +145,45 @@ export class SubmissionsTree extends Disposable implements vscode.TreeDataProvid
     if (node.kind === 'store') return storeItem(node);
     if (node.kind === 'approvals') {
       const item = new vscode.TreeItem('Approvals', vscode.TreeItemCollapsibleState.Collapsed);
-      item.description = `${node.list.length} content(s) approved (maker-checker)`;
+      item.description = shown(said`${typed.count(node.list.length)} content(s) approved (maker-checker)`);
       item.iconPath = new vscode.ThemeIcon('verified');
       return item;
     }
     if (node.kind === 'approval') {
       const [environment, contentHash] = node.key.split('\0');
-      const item = new vscode.TreeItem(`${environment} · sha256 ${contentHash.slice(0, 12)}…`, vscode.TreeItemCollapsibleState.None);
-      item.description = approvalsText(node.approvals);
-      item.tooltip = `${environment}, sha256 ${contentHash}: approved by ${approvalsText(node.approvals)}`;
+      const env = typed.text(environment);
+      const item = new vscode.TreeItem(shown(said`${env} · sha256 ${typed.hash(contentHash, 12)}…`), vscode.TreeItemCollapsibleState.None);
+      item.description = shown(approvalsText(node.approvals));
+      item.tooltip = shown(said`${env}, sha256 ${typed.hash(contentHash)}: approved by ${typed.text(approvalsText(node.approvals))}`);
       item.iconPath = new vscode.ThemeIcon('check');
       return item;
     }
     if (node.kind === 'older') {
       const item = new vscode.TreeItem('Show older submissions…', vscode.TreeItemCollapsibleState.None);
-      item.description = `the newest ${node.shown.toLocaleString('en-US')} are shown`;
+      item.description = shown(said`the newest ${typed.count(node.shown.toLocaleString('en-US'))} are shown`);
       item.iconPath = new vscode.ThemeIcon('history');
       item.command = { command: SHOW_OLDER_COMMAND, title: 'Show Older Submissions' };
       return item;
     }
     if (node.kind === 'detail') {
       const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
-      item.description = node.description;
-      item.tooltip = node.description ? `${node.label}: ${node.description}` : node.label;
+      item.description = node.description === undefined ? undefined : shown(node.description);
+      item.tooltip = node.description === undefined ? node.label : shown(said`${typed.text(node.label)}: ${asSaid(node.description)}`);
       item.iconPath = new vscode.ThemeIcon(node.icon);
       return item;
     }
     const r = node.record;
-    const item = new vscode.TreeItem(path.basename(r.file), vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(shown(path.basename(r.file)), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = r.id;
-    item.description = `${r.environment}${r.production ? ' (production)' : ''} · ${new Date(r.time).toLocaleString()}`;
+    const when = typed.date(new Date(r.time).toLocaleString());
+    item.description = shown(said`${typed.text(r.environment)}${r.production ? said` (production)` : said``} · ${when}`);
     item.iconPath = recordIcon(r);
     item.contextValue = 'paygate.submission';
     const tip = new vscode.MarkdownString(undefined, true);
+    const t = typed.text;
+    const state = t(r.state === 'sending' ? 'sending' : r.outcome);
     tip.appendText(
-      `${r.file}\n${r.environment}: ${r.endpoint}\n${r.rowCount} row(s) · ${r.state === 'sending' ? 'sending' : r.outcome}\n${r.message ?? ''}`,
+      shown(said`${t(r.file)}\n${t(r.environment)}: ${t(r.endpoint)}\n${typed.count(r.rowCount)} row(s) · ${state}\n${t(r.message ?? '')}`),
     );
     item.tooltip = tip;
     item.command = { command: 'paygate.history.open', title: 'Show Submission', arguments: [r.id] };
@@ -184,8 +194,8 @@ export class SubmissionsTree extends Disposable implements vscode.TreeDataProvid
 /** The view's first line: which store (file or team: host and database), or why it cannot be read. */
 function storeItem(node: Extract<Node, { kind: 'store' }>): vscode.TreeItem {
   const item = new vscode.TreeItem(node.problem ? 'Ledger cannot be read' : 'Ledger', vscode.TreeItemCollapsibleState.None);
-  item.description = node.problem ?? node.place;
-  item.tooltip = node.problem ? `${node.place}: ${node.problem}` : `Sends and the resend guard use the ${node.place}`;
+  item.description = shown(node.problem ?? node.place);
+  item.tooltip = shown(node.problem ? `${node.place}: ${node.problem}` : `Sends and the resend guard use the ${node.place}`);
   item.iconPath = node.problem
     ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'))
     : new vscode.ThemeIcon(node.place.startsWith('team') ? 'organization' : 'database');

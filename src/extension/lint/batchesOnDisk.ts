@@ -8,7 +8,7 @@ import {
   type BatchOnDisk,
   type BatchOnDiskChecked,
 } from '../../shared/lintProtocol';
-import { safeText } from '../../core/output';
+import { safeText, said, typed } from '../../core/output';
 import { Disposable } from '../disposable';
 import { log } from '../log';
 import { showInfo } from '../say';
@@ -143,9 +143,11 @@ export class BatchesOnDisk extends Disposable {
     if (!entry) return;
     entry.checking = false;
     entry.last = c;
-    const what = `${c.rows.toLocaleString('en-US')} rows, ${c.problems.toLocaleString('en-US')} problem${c.problems === 1 ? '' : 's'} in ${(c.ms / 1000).toFixed(1)} s`;
-    if (c.problem) log().warn(safeText(`PayGate: ${entry.uri.fsPath}: ${c.problem}`));
-    else log().info(safeText(`PayGate: checked ${entry.uri.fsPath} from disk: ${what}`));
+    const file = typed.text(entry.uri.fsPath);
+    const count = (n: number) => typed.count(n.toLocaleString('en-US'));
+    const what = said`${count(c.rows)} rows, ${count(c.problems)} problem${c.problems === 1 ? said`` : said`s`} in ${typed.amount((c.ms / 1000).toFixed(1))} s`;
+    if (c.problem) log().warn(said`PayGate: ${file}: ${typed.text(c.problem)}`);
+    else log().info(said`PayGate: checked ${file} from disk: ${what}`);
     this.showStatus();
   }
 

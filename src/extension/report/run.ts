@@ -2,6 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GatewayOutcome, TemplateProblem } from '../../core/gateway';
+import { said, typed } from '../../core/output';
 import { runCustomReportTemplate, type ReportRun } from '../../core/report/runReport';
 import { log, showErrorWithLog } from '../log';
 import type { ResultsPanelApi } from '../results/register';
@@ -134,7 +135,7 @@ async function tellReportRun(
     const bytes = new Uint8Array(await fs.readFile(saved.file));
     return showPdf(deps, { title, reportName, template: r.name, environment: r.envName, bytes, target: r.pdfTarget });
   }
-  log().info(`Report ${r.name}: ${saved.rows ?? 0} rows, ${saved.columns?.length ?? 0} columns`);
+  log().info(said`Report ${typed.text(r.name)}: ${typed.count(saved.rows ?? 0)} rows, ${typed.count(saved.columns?.length ?? 0)} columns`);
   const uri = vscode.Uri.file(saved.file);
   deps.results
     .showReportFile({
@@ -195,9 +196,9 @@ async function showPdf(
     if (target.scheme === 'file') await fs.writeFile(target.fsPath, r.bytes);
     else await vscode.workspace.fs.writeFile(target, r.bytes);
     savedTo = target.fsPath;
-    log().info(`Report PDF saved to ${savedTo} (${r.bytes.length} bytes)`);
+    log().info(said`Report PDF saved to ${typed.text(savedTo)} (${typed.count(r.bytes.length)} bytes)`);
   }
-  log().info(`Report ${r.template}: a PDF of ${r.bytes.length} bytes, shown in the pane`);
+  log().info(said`Report ${typed.text(r.template)}: a PDF of ${typed.count(r.bytes.length)} bytes, shown in the pane`);
   deps.results
     .showPdf({
       title: r.title,

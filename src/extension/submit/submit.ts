@@ -6,6 +6,7 @@ import { submitBatch } from '../../core/submit/submitBatch';
 import type { Approval, LedgerStore } from '../../core/ledger';
 import { approvalsText } from '../../core/ledger/approvals';
 import { errorMessage } from '../../core/errorMessage';
+import { said, typed } from '../../core/output';
 import { TEAM_REMEDY } from '../ledger/editorLedger';
 import { localGatewayRef } from '../../local-gateway/finding';
 import { askRowsAgain, askSamePayer, askSendAgain, type RowsAnswer } from './resendQuestions';
@@ -162,8 +163,11 @@ async function submitDocument(
     confirmSend: (t, prepared, approvals) =>
       confirmSend(options, envName, name, prepared, createRecurringPaymentsUrl(t.environment, t.paths), approvals),
     send: (t, prepared) => {
+      const url = typed.text(createRecurringPaymentsUrl(t.environment, t.paths));
+      const rows = typed.count(prepared.rowCount);
+      const hash = typed.hash(prepared.contentHash);
       log().info(
-        `Submit ${name} (${prepared.rowCount} rows, sha256 ${prepared.contentHash}) to ${envName}: ${createRecurringPaymentsUrl(t.environment, t.paths)} [${t.signatureMethod}]`,
+        said`Submit ${typed.text(name)} (${rows} rows, sha256 ${hash}) to ${typed.text(envName)}: ${url} [${typed.text(t.signatureMethod)}]`,
       );
       return send(t, prepared.payload, showing);
     },

@@ -4,7 +4,7 @@ import { OUTCOMES } from '../../core/gateway';
 import { alreadySentMessage, sentBy, type AlreadySentRow } from '../../core/ledger';
 import { TEAM_REMEDY } from '../ledger/editorLedger';
 import { damageText } from '../../core/ledger/words';
-import { maskText } from '../../core/output';
+import { joinSaid, maskText, said, typed } from '../../core/output';
 import { errorMessage } from '../../core/errorMessage';
 import { readBatch } from '../../core/rules/batch';
 import { log, showErrorWithLog } from '../log';
@@ -125,7 +125,8 @@ async function showSent(result: Extract<CoreResult, { status: 'sent' }>, t: Tell
   t.deps.results.showSubmission(view).then(undefined, (err: unknown) => log().warn(`Results panel: ${String(err)}`));
   const serials = result.answer.serialNumbers;
   if (outcome.outcome === 'accepted') {
-    log().info(`Submit ${name}: ${line}${serials.length ? `, serial-number ${serials.join(', ')}` : ''}`);
+    const serial = serials.length ? said`, serial-number ${joinSaid(serials.map(typed.text), ', ')}` : said``;
+    log().info(said`Submit ${typed.text(name)}: ${typed.text(line)}${serial}`);
     void showInfo(`PayGate: ${name}: ${line}`);
     // PCI DSS: an accepted batch's CVVs must not be kept; the offer to empty them (the same edit as fix --strip-cvv).
     if (holdsCvv(prepared.canonicalText)) await offerStripCvv(t.doc, name, t.stripCvv);

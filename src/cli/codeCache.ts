@@ -1,0 +1,129 @@
+import * as fs from 'node:fs';
+import Module from 'node:module';
+import { homedir } from 'node:os';
+import * as path from 'node:path';
+import * as vm from 'node:vm';
+
+// A V8 code cache for the CLI's first bundle (issue 40): compiling dist/cli-main.js was a quarter of a
+// one-row `paygate lint`'s own start-up, and Node 20 has no compile cache of its own (module.
+// enableCompileCache came in Node 22.1). So dist/cli.js compiles the bundle through vm.Script with the
+// bytecode V8 made for it in an earlier run, kept in the user's cache directory.
+//
+// The cache is only ever an accelerator: whatever goes wrong (no home, a read-only or shared directory,
+// a file another user could have written, another bundle, another Node or V8 flags), the bundle is
+// compiled from its source as if there were no cache, and nothing is said.
+// - Where: $XDG_CACHE_HOME/paygate/code-cache (an absolute XDG_CACHE_HOME), else ~/.cache/paygate/code-cache;
+//   PAYGATE_CODE_CACHE=off turns it off. One file per bundle, Node version and architecture.
+// - Trusted only when the directory and the file are the user's own and writable by no one else, and the
+//   file is no symbolic link: V8 runs cached bytecode as it finds it.
+// - Valid only for the very bundle it was made from: the file holds a copy of the bundle's source,
+//   compared byte for byte (V8 itself checks only the source's length, its version and its flags).
+// - Written once, by a `paygate lint` run that found no usable cache (its compiled functions are what
+//   a lint needs), atomically: a file of its own (created exclusively, mode 0600), then renamed.
+
+/** The first bytes of a cache file; a new layout gets a new number. */
+const MAGIC = Buffer.from('paygate code cache 1\n');
+
+/** Where the code cache is kept, or undefined when it is off (or there is no home to keep it in). */
+export function codeCacheDirectory(env: NodeJS.ProcessEnv, home: () => string = homedir): string | undefined {
+  if (env.PAYGATE_CODE_CACHE === 'off') return undefined;
+  // The XDG spec ignores a relative XDG_CACHE_HOME.
+  const xdg = env.XDG_CACHE_HOME;
+  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'paygate', 'code-cache');
+  const base = env.HOME || home();
+  return base ? path.join(base, '.cache', 'paygate', 'code-cache') : undefined;
+}
+
+/** The cache file's name for a bundle: V8's bytecode is Node's and the machine's own. */
+export function codeCacheName(bundle: string): string {
+  return `${path.basename(bundle, '.js')}-${process.version}-${process.arch}.bin`;
+}
+
+/**
+ * Is this file or folder the user's own and writable by no one else? On Windows, which has neither owners
+ * nor mode bits here, the user's profile folder is the user's own: yes.
+ */
+function ownOnly(st: fs.Stats): boolean {
+  const uid = process.getuid?.();
+  return uid === undefined || (st.uid === uid && (st.mode & 0o022) === 0);
+}
+
+/** The V8 code cache kept in `dir` for exactly `source`, or undefined when there is none to trust. */
+export function readCodeCache(dir: string, name: string, source: Buffer): Buffer | undefined {
+  let fd: number | undefined;
+  try {
+    if (!ownOnly(fs.statSync(dir))) return undefined;
+    fd = fs.openSync(path.join(dir, name), fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || !ownOnly(st)) return undefined;
+    const data = Buffer.allocUnsafe(st.size);
+    let got = 0;
+    while (got < data.length) {
+      const n = fs.readSync(fd, data, got, data.length - got, got);
+      if (n === 0) return undefined;
+      got += n;
+    }
+    const at = MAGIC.length + 4;
+    if (data.length < at || !data.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+    const length = data.readUInt32LE(MAGIC.length);
+    if (data.length <= at + length || !data.subarray(at, at + length).equals(source)) return undefined;
+    return data.subarray(at + length);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/** Keeps `cache` (made from `source`) in `dir` for the next runs; silently nothing when it cannot. */
+export function writeCodeCache(dir: string, name: string, source: Buffer, cache: Buffer): void {
+  const temporary = path.join(dir, `${name}.${process.pid}.tmp`);
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!ownOnly(fs.statSync(dir))) return;
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(source.length);
+    fs.writeFileSync(temporary, Buffer.concat([MAGIC, length, source, cache]), { flag: 'wx', mode: 0o600 });
+    fs.renameSync(temporary, path.join(dir, name));
+  } catch {
+    try {
+      fs.unlinkSync(temporary);
+    } catch {
+      // never made
+    }
+  }
+}
+
+/**
+ * Runs the CommonJS bundle `file` as require() would (its own module, require, __filename and
+ * __dirname), compiled from the code cache when one is kept for it; when `keep` and no cache was used,
+ * keeps one as the process exits. The bundle must not use import(): vm would need Node's experimental
+ * loader for it (the build makes every import() a require(), esbuild.js).
+ */
+export function runCodeCached(file: string, parent: NodeJS.Module, env: NodeJS.ProcessEnv, keep: boolean): void {
+  const dir = codeCacheDirectory(env);
+  if (dir === undefined) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require(file);
+    return;
+  }
+  const source = fs.readFileSync(file);
+  const name = codeCacheName(file);
+  const cachedData = readCodeCache(dir, name, source);
+  // The wrapper Node puts around a CommonJS module; a shebang line becomes a comment.
+  let text = source.toString('utf8');
+  if (text.startsWith('#!')) text = `//${text.slice(2)}`;
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${text}\n})`, {
+    filename: file,
+    cachedData,
+  });
+  if (keep && (cachedData === undefined || script.cachedDataRejected))
+    process.once('exit', () => writeCodeCache(dir, name, source, script.createCachedData()));
+  const own = new Module(file, parent);
+  own.filename = file;
+  own.paths = [];
+  require.cache[file] = own;
+  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  wrapper.call(own.exports, own.exports, Module.createRequire(file), own, file, path.dirname(file));
+  own.loaded = true;
+}
