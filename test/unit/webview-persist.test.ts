@@ -16,7 +16,14 @@ describe("the page's kept rows", () => {
     data.append([['1', 'x']]);
     assert.deepEqual(save(data).table?.rows, [['1', 'x']]);
     data.append([['2', 'y']]);
-    assert.deepEqual(save(data).table?.rows, [['1', 'x'], ['2', 'y']], 'rows added after a save');
+    assert.deepEqual(
+      save(data).table?.rows,
+      [
+        ['1', 'x'],
+        ['2', 'y'],
+      ],
+      'rows added after a save',
+    );
     data.reset(['c']);
     data.append([['3']]);
     assert.deepEqual(save(data).table, { columns: ['c'], rows: [['3']] }, 'a new table');
