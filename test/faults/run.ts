@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { runSplit, runSubmit } from '../fixtures/cli/commands';
 import { trustFile } from '../../src/cli/trust';
 import { createRecurringPayments, prepareSubmission, type Environment } from '../../src/core/gateway';
@@ -17,6 +16,7 @@ import { teamTrials } from './team';
 import { tooLargePartsTrials } from './tooLarge';
 import { idVariantTrials, samePayerTrials, symlinkedStateTrials } from './identity';
 import { ownPayers } from '../fixtures/ledger/payers';
+import { paygateArgs } from '../fixtures/cli/bin';
 
 // `npm run test:faults`: the money path under every modelled fault. A scripted stand-in gateway, a file
 // system that fails the Nth write, kill -9 of real `paygate submit` processes at seeded random moments, and
@@ -240,8 +240,7 @@ async function damageTrials(n: number): Promise<void> {
 }
 
 function paygate(args: string[]): ReturnType<typeof spawn> {
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
-  return spawn(process.execPath, ['--import', tsx, join(root, 'src', 'cli', 'main.ts'), ...args], {
+  return spawn(process.execPath, [...paygateArgs(), ...args], {
     cwd: dir,
     env: { ...process.env, ...env() },
     stdio: ['ignore', 'pipe', 'pipe'],
