@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { createOnce, type LedgerFileHandle, type LedgerFs } from './ledgerFs';
+import { createOnce, readWhole, type LedgerFileHandle, type LedgerFs } from './ledgerFs';
 import type { BatchRowKeys, RowKey } from './rowKeys';
 
 // The row keys of every batch the ledger sent, one file per content (`batches/<first 2 hex>/<content
