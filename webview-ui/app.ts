@@ -214,7 +214,7 @@ export class App {
     this.pinNext = undefined;
   }
 
-  private loadRows(title: string, columns: string[], rows: string[][], source: TableSource): void {
+  private loadRows(title: string, columns: string[], rows: ReconciliationView['rows'], source: TableSource): void {
     this.setUp(title, columns, source);
     this.data.append(rows);
     this.data.finish();

@@ -6,7 +6,8 @@ import { detectKind, sortIndices, sortKey, type ColumnKind, type SortSpec } from
 import type { Piece } from './csvReader';
 import { radixSortIndices } from './radixSort';
 import { ColumnStore } from './store';
-import { shownRow } from '../src/shared/cardData';
+import { laidRows, shownRow } from '../src/shared/cardData';
+import type { Said } from '../src/core/output/said';
 
 export interface ViewQuery {
   sorting: SortSpec | null;
@@ -49,6 +50,8 @@ export class Dataset {
   readonly store = new ColumnStore();
   complete = false;
   private mask: ((row: string[]) => void) | undefined;
+  /** Columns the page laid out from typed values (src/shared/cardData.ts laidRows), not read again. */
+  private laid: ReadonlySet<number> | undefined;
   private kinds = new Map<number, ColumnKind>();
   private keys = new Map<number, Keys>();
   private marks = new Map<string, Marks>();
@@ -66,6 +69,7 @@ export class Dataset {
   reset(columns: string[], mask?: (row: string[]) => void): void {
     this.store.reset(columns);
     this.mask = mask;
+    this.laid = undefined;
     this.complete = false;
     this.kinds.clear();
     this.keys.clear();
@@ -74,7 +78,10 @@ export class Dataset {
     this.generation++;
   }
 
-  append(rows: readonly (readonly string[])[]): void {
+  /** Rows given whole; a reconciliation's cells of several typed values are laid out here, where they are shown. */
+  append(cells: readonly (readonly (string | Said)[])[]): void {
+    const { rows, laid } = laidRows(cells);
+    if (laid.size > 0) this.laid = laid;
     this.store.addRows(rows, this.mask);
   }
 
@@ -100,7 +107,7 @@ export class Dataset {
    * masked in every column. Sorting, filtering and search read the store itself.
    */
   row(i: number): string[] {
-    return shownRow(this.store.row(i));
+    return shownRow(this.store.row(i), this.laid);
   }
 
   kind(column: number): ColumnKind {

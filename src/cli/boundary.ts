@@ -80,8 +80,13 @@ function lineBuffered(write: Write): { write: Write; flush: () => void } {
 export function throughOutputBoundary<C extends Pick<CliContext, 'stdout' | 'stderr'>>(ctx: C): { ctx: C; flush: () => void } {
   const out = lineBuffered((t) => ctx.stdout(t));
   const err = lineBuffered((t) => ctx.stderr(t));
+  // The context's own properties as they are: a getter (processContext's `interactive`) stays one, asked
+  // only when a command reads it.
+  const through = Object.defineProperties({}, Object.getOwnPropertyDescriptors(ctx)) as C;
+  through.stdout = out.write;
+  through.stderr = err.write;
   return {
-    ctx: { ...ctx, stdout: out.write, stderr: err.write },
+    ctx: through,
     flush() {
       out.flush();
       err.flush();

@@ -13,7 +13,7 @@ import * as vm from 'node:vm';
 // a file another user could have written, another bundle, another Node or V8 flags), the bundle is
 // compiled from its source as if there were no cache, and nothing is said.
 // - Where: $XDG_CACHE_HOME/paygate/code-cache (an absolute XDG_CACHE_HOME), else ~/.cache/paygate/code-cache;
-//   PAYGATE_CODE_CACHE=off turns it off. One file per bundle, Node version and architecture.
+//   PAYGATE_CODE_CACHE=off turns it off. One file per bundle's place, Node version and architecture.
 // - Trusted only when the directory and the file are the user's own and writable by no one else, and the
 //   file is no symbolic link: V8 runs cached bytecode as it finds it.
 // - Valid only for the very bundle it was made from: the file holds a copy of the bundle's source,
@@ -34,9 +34,16 @@ export function codeCacheDirectory(env: NodeJS.ProcessEnv, home: () => string = 
   return base ? path.join(base, '.cache', 'paygate', 'code-cache') : undefined;
 }
 
-/** The cache file's name for a bundle: V8's bytecode is Node's and the machine's own. */
+/**
+ * The cache file's name for a bundle: one per place the bundle is installed (two installs used in turn
+ * would otherwise replace each other's cache at every run), Node version and architecture (V8's bytecode
+ * is theirs). An upgrade in the same place replaces its cache.
+ */
 export function codeCacheName(bundle: string): string {
-  return `${path.basename(bundle, '.js')}-${process.version}-${process.arch}.bin`;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bundle.length; i++) h = Math.imul(h ^ bundle.charCodeAt(i), 0x01000193);
+  const place = (h >>> 0).toString(16).padStart(8, '0');
+  return `${path.basename(bundle, '.js')}-${place}-${process.version}-${process.arch}.bin`;
 }
 
 /**

@@ -33,14 +33,26 @@ function quietOnEpipe(stream: NodeJS.WriteStream): void {
   });
 }
 
+/**
+ * A standard stream, made on its first write: a stream is an object and a handle, and standard error, a
+ * pipe, also node:net; a clean `paygate lint` never writes to standard error (issue 40).
+ */
+function madeOnUse(stream: () => NodeJS.WriteStream): () => NodeJS.WriteStream {
+  let made: NodeJS.WriteStream | undefined;
+  return () => {
+    if (made === undefined) quietOnEpipe((made = stream()));
+    return made;
+  };
+}
+
 export function processContext(): CliContext {
-  quietOnEpipe(process.stdout);
-  quietOnEpipe(process.stderr);
+  const stdout = madeOnUse(() => process.stdout);
+  const stderr = madeOnUse(() => process.stderr);
   return {
     cwd: process.cwd(),
     env: process.env,
-    stdout: (t) => void process.stdout.write(t),
-    stderr: (t) => void process.stderr.write(t),
+    stdout: (t) => void stdout().write(t),
+    stderr: (t) => void stderr().write(t),
     async stdin(maxBytes = Infinity) {
       const chunks: Buffer[] = [];
       let total = 0;
@@ -55,10 +67,14 @@ export function processContext(): CliContext {
       return Buffer.concat(chunks);
     },
     stdinChunks: () => process.stdin as AsyncIterable<Uint8Array>,
-    // Standard error first: it is made anyway, and when it is no terminal, process.stdin (a stream, and the
-    // modules under it, that most commands never read) is not made at all.
-    interactive: process.stderr.isTTY === true && process.stdin.isTTY === true,
-    columns: process.stdout.isTTY ? process.stdout.columns : undefined,
+    // Asked when a command needs it. Standard error first: when it is no terminal, process.stdin (a stream,
+    // and the modules under it, that most commands never read) is not made at all.
+    get interactive() {
+      return stderr().isTTY === true && process.stdin.isTTY === true;
+    },
+    get columns() {
+      return stdout().isTTY ? stdout().columns : undefined;
+    },
     async confirm(question) {
       const { createInterface } = await import('node:readline/promises');
       const rl = createInterface({ input: process.stdin, output: process.stderr });

@@ -1,4 +1,5 @@
-import type { LedgerStore, OrderIdAt, Target } from '../core/ledger';
+import type { LedgerStore, Target } from '../core/ledger';
+import type { LintedRows } from '../core/ledgerLint/lintedRows';
 import { ledgerDiagnostics } from '../core/ledgerLint/ledgerChecks';
 import type { LintResult } from '../core/rules/lint';
 import type { Severity } from '../core/rules/codes';
@@ -16,9 +17,9 @@ import { openLedger } from './ledger';
 export interface LintLedger {
   /**
    * Adds the ledger's findings to `result` (within `maxListed` problems); the file's omitted counts.
-   * `orderIds`: the rows' client-orderid cells as the lint read them.
+   * `rows`: what the lint's own pass kept of the rows (their client-orderid cells, their fingerprints' text).
    */
-  add(result: LintResult, name: string, maxListed: number, orderIds: readonly OrderIdAt[]): Promise<LintResult['omitted']>;
+  add(result: LintResult, name: string, maxListed: number, rows: LintedRows): Promise<LintResult['omitted']>;
 }
 
 export function ledgerFor(values: LedgerTargetOptions, ctx: CliContext): LintLedger {
@@ -26,7 +27,7 @@ export function ledgerFor(values: LedgerTargetOptions, ctx: CliContext): LintLed
   const found = activeTarget(ctx, values);
   if (!found.ok) ctx.stderr(`paygate lint: already-sent is not checked: ${found.message}\n`);
   const target = found.ok ? found.value : undefined;
-  return { add: (result, name, max, orderIds) => addFindings(ledger, target, result, name, max, orderIds, ctx) };
+  return { add: (result, name, max, rows) => addFindings(ledger, target, result, name, max, rows, ctx) };
 }
 
 async function addFindings(
@@ -35,12 +36,12 @@ async function addFindings(
   result: LintResult,
   name: string,
   maxListed: number,
-  orderIds: readonly OrderIdAt[],
+  rows: LintedRows,
   ctx: CliContext,
 ): Promise<Record<Severity, number> | undefined> {
   try {
     const max = Math.max(0, maxListed - result.diagnostics.length);
-    const found = await ledgerDiagnostics(ledger, result.batch, { target, max, orderIds });
+    const found = await ledgerDiagnostics(ledger, result.batch, { target, max, orderIds: rows.orderIds, payers: rows.payers });
     for (const d of found.diagnostics) result.diagnostics.push(d);
     if (found.omitted === 0 && found.omittedWarnings === 0) return result.omitted;
     const omitted = result.omitted ?? { error: 0, warning: 0, information: 0 };

@@ -1,4 +1,3 @@
-import { lstat, readFile, realpath, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withGitignoreEntry, type GitTracking } from './rules/cardDataInGit';
@@ -6,6 +5,12 @@ import { withGitignoreEntry, type GitTracking } from './rules/cardDataInGit';
 // Asks git where a file stands: tracked, not ignored in a work tree, ignored, or outside any work tree.
 // git itself decides (its ignore rules, nested repositories, worktrees), never a guess from folder names.
 // No git, or any failure, counts as outside: the check is a guard, not a gate.
+
+/**
+ * node:fs/promises, loaded when a file is first looked at: a lint that finds no card number never does, and
+ * in Node 20 the module brings readline's line reader, file watchers and directory streams (issue 40).
+ */
+const fsp = () => import('node:fs/promises');
 
 /** Environment variables, as git sees them (undefined: this process's own). */
 export type GitEnv = Record<string, string | undefined>;
@@ -45,8 +50,8 @@ export async function gitFileStatus(file: string): Promise<GitFileStatus> {
   return { tracking: 'outside' };
 }
 
-const exists = (p: string): Promise<boolean> =>
-  lstat(p).then(
+const exists = async (p: string): Promise<boolean> =>
+  (await fsp()).lstat(p).then(
     () => true,
     // Only "no such entry" is an answer; anything else (no permission) leaves the question to git.
     (err: NodeJS.ErrnoException) => err.code !== 'ENOENT' && err.code !== 'ENOTDIR',
@@ -68,7 +73,7 @@ export async function mayBeInWorkTree(dir: string, env: GitEnv): Promise<boolean
   if (DISCOVERY_VARIABLES.some((name) => env[name] !== undefined && env[name] !== '')) return true;
   let at: string;
   try {
-    at = await realpath(dir);
+    at = await (await fsp()).realpath(dir);
   } catch {
     return true;
   }
@@ -135,6 +140,7 @@ export const fileNameOf = (file: string): string => path.basename(file);
  */
 export async function addToGitignore(root: string, file: string): Promise<string> {
   // git names the root with links resolved, so the file is too, or the entry could start with `..`.
+  const { readFile, realpath, writeFile } = await fsp();
   const real = await realpath(file);
   const gitignore = path.join(root, '.gitignore');
   let text = '';

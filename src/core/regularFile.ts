@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 
 // The one check every file input goes through (a batch, a report, a schedule's batch, a template, a key):
 // only a regular file is read. The file is opened without waiting (O_NONBLOCK: a FIFO would hold the open
@@ -43,6 +43,8 @@ export async function openRegularFile(
 ): Promise<{ ok: true; handle: FileHandle; size: number } | { ok: false; message: string; code?: string }> {
   let handle: FileHandle;
   try {
+    // Loaded on first use: a command that reads its files at once (openRegularFileSync) never loads it.
+    const { open } = await import('node:fs/promises');
     handle = await open(path, FLAGS);
   } catch (err) {
     return { ok: false, message: cannotReadText(name, err), code: (err as NodeJS.ErrnoException).code };
@@ -55,6 +57,33 @@ export async function openRegularFile(
     return { ok: false, message: refused };
   } catch (err) {
     await handle.close().catch(() => undefined);
+    return { ok: false, message: cannotReadText(name, err) };
+  }
+}
+
+/**
+ * openRegularFile at once: the descriptor (the caller closes it) when `path` is a regular file; else why
+ * not, naming `name`. For a command that reads its files one after another anyway (`paygate lint`): no
+ * promise, file handle or thread per step, nor node:fs/promises loaded (issue 40).
+ */
+export function openRegularFileSync(
+  path: string,
+  name: string,
+): { ok: true; fd: number; size: number } | { ok: false; message: string; code?: string } {
+  let fd: number;
+  try {
+    fd = openSync(path, FLAGS);
+  } catch (err) {
+    return { ok: false, message: cannotReadText(name, err), code: (err as NodeJS.ErrnoException).code };
+  }
+  try {
+    const st = fstatSync(fd);
+    const refused = refusal(name, st);
+    if (refused === undefined) return { ok: true, fd, size: st.size };
+    closeSync(fd);
+    return { ok: false, message: refused };
+  } catch (err) {
+    closeSync(fd);
     return { ok: false, message: cannotReadText(name, err) };
   }
 }

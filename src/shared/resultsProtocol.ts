@@ -6,6 +6,7 @@ import { isSubmissionView, type SubmissionView } from './submissionView';
 
 import { isReportInfo, type ReportInfo } from './reportInfo';
 import { isPeriod, type Period } from '../core/periods';
+import { isSaid, type Said } from '../core/output/said';
 
 export const PROTOCOL_VERSION = 1;
 export { VIEW_TYPE } from './viewTypes';
@@ -27,6 +28,13 @@ export const RECONCILE_STATUS_COLUMN = 'reconciliation';
 /** The column whose value the page sends back in `reveal` to show that row's batch line and report lines. */
 export const RECONCILE_KEY_COLUMN = 'batch line';
 
+/**
+ * A reconciliation's cell: a value the host masked, or several values laid out as a `Said` (their types
+ * carried as data, src/core/output/said.ts), which the page checks value by value where it shows them
+ * (src/shared/cardData.ts `laidRows`), never read whole: a date beside an amount is two values.
+ */
+export type ReconcileCell = string | Said;
+
 /** A reconciliation shown in the table (docs/reconcile.md): the host masks card numbers before sending. */
 export interface ReconciliationView {
   title: string;
@@ -36,7 +44,7 @@ export interface ReconciliationView {
   /** Count per status (and `unmatched`), most serious first. */
   summary: [string, number][];
   columns: string[];
-  rows: string[][];
+  rows: ReconcileCell[][];
 }
 
 // ---------- queries: the filter box, Group by, saved views ----------
@@ -176,7 +184,8 @@ export function isReconciliationView(v: unknown): v is ReconciliationView {
     Array.isArray(v.summary) &&
     v.summary.every((e) => Array.isArray(e) && e.length === 2 && isStr(e[0]) && typeof e[1] === 'number') &&
     isStringArray(v.columns) &&
-    isRows(v.rows)
+    Array.isArray(v.rows) &&
+    v.rows.every((row) => Array.isArray(row) && row.every((c) => isStr(c) || isSaid(c)))
   );
 }
 

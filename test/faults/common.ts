@@ -3,12 +3,12 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { runSubmit } from '../fixtures/cli/commands';
 import { prepareSubmission } from '../../src/core/gateway';
 import { testContext } from '../fixtures/cli/context';
 import { StandIn } from './standIn';
 import { ownPayers } from '../fixtures/ledger/payers';
+import { paygateArgs } from '../fixtures/cli/bin';
 
 // What every trial of the fault suite (run.ts) shares: the seed and its random numbers, the run's deadline,
 // the scratch folder and the stand-in gateway, the batches and how they are sent (in process or as a real
@@ -89,8 +89,7 @@ export function noDoubles(hash: string, what: string): void {
 }
 
 export function paygate(args: string[]): ReturnType<typeof spawn> {
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
-  return spawn(process.execPath, ['--import', tsx, join(root, 'src', 'cli', 'main.ts'), ...args], {
+  return spawn(process.execPath, [...paygateArgs(), ...args], {
     cwd: dir,
     env: { ...process.env, ...env() },
     stdio: ['ignore', 'pipe', 'pipe'],

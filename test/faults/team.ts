@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { runLedger, runSubmit } from '../fixtures/cli/commands';
 import { testContext } from '../fixtures/cli/context';
 import { createTeam, startCluster, type Cluster } from '../fixtures/postgres/cluster';
 import { MODEL } from './model';
 import type { Fault, StandIn } from './standIn';
+import { paygateArgs } from '../fixtures/cli/bin';
 
 // The fault suite's trials with the team ledger on a real PostgreSQL server (a throwaway cluster): two
 // members (two data folders, two database roles, one team key) send through the same stand-in gateway.
@@ -111,12 +111,11 @@ async function raceTrials(s: Suite, submit: Submit, races: number): Promise<void
 
 /** kill -9 of alice's real `paygate submit` after the request arrived; bob's re-run is refused. */
 async function killTrials(s: Suite, env: (who: Member) => Record<string, string>, submit: Submit, kills: number): Promise<void> {
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
   for (let i = 0; i < kills && Date.now() < s.deadline; i++) {
     const n = s.trial();
     const { file, hash } = s.batch(`tk${n}`);
     s.standIn.plan = ['slow-ok'];
-    const child = spawn(process.execPath, ['--import', tsx, join(s.root, 'src', 'cli', 'main.ts'), 'submit', file], {
+    const child = spawn(process.execPath, [...paygateArgs(), 'submit', file], {
       cwd: s.dir,
       env: { ...process.env, ...env('alice') },
       stdio: ['ignore', 'pipe', 'pipe'],

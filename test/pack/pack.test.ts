@@ -14,6 +14,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { codeCacheName } from '../../src/cli/codeCache';
 import { cleanEnv, ownStderr, run } from './run';
 
 // The npm package as a user gets it: `npm pack` (whose prepack builds the CLI in production mode), the
@@ -150,7 +151,12 @@ test("paygate lint of a one-row file and paygate --version load only dist/cli.js
     for (const m of ['child_process', 'tty', 'readline', 'readline/promises'])
       assert.ok(!loaded.builtins.includes(m), `${args.join(' ')} loaded node:${m}`);
   }
-  const cache = join(userEnv.XDG_CACHE_HOME!, 'paygate', 'code-cache', `cli-main-${process.version}-${process.arch}.bin`);
+  const cache = join(
+    userEnv.XDG_CACHE_HOME!,
+    'paygate',
+    'code-cache',
+    codeCacheName(join(app, 'node_modules', pkg.name, 'dist', 'cli-main.js')),
+  );
   assert.ok(existsSync(cache), "the lint kept a code cache in the user's cache folder");
 });
 

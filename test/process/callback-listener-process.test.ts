@@ -11,19 +11,17 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { batch, postCreate, START, tempStateDir } from '../fixtures/local-gateway/helpers';
 import { startLocalGateway } from '../../src/local-gateway';
 import { loopbackHandler, postCallback } from '../fixtures/callbacks/loopbackHandler';
 import { PROCESS_MS } from '../fixtures/deadlines';
+import { paygateArgs } from '../fixtures/cli/bin';
 
 const root = path.join(__dirname, '..', '..');
-const tsx = pathToFileURL(require.resolve('tsx')).href;
-const main = path.join(root, 'src', 'cli', 'main.ts');
 
 function paygate(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', tsx, main, ...args], { cwd: root, timeout: PROCESS_MS }, (err, stdout, stderr) => {
+    execFile(process.execPath, [...paygateArgs(), ...args], { cwd: root, timeout: PROCESS_MS }, (err, stdout, stderr) => {
       let code = 0;
       if (err) code = typeof err.code === 'number' ? err.code : -1;
       resolve({ code, stdout, stderr });
@@ -68,14 +66,10 @@ test(
     const seen = handler.seen;
     const hook = handler.url;
     const gw = await startLocalGateway({ stateDir, port: 0, initialDate: START, log: () => undefined });
-    const child = spawn(
-      process.execPath,
-      ['--import', tsx, main, 'listen', '--state', stateDir, '--forward-to', hook, '--format', 'json'],
-      {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, [...paygateArgs(), 'listen', '--state', stateDir, '--forward-to', hook, '--format', 'json'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     try {
@@ -195,7 +189,7 @@ test(
     await new Promise<void>((r) => probe.close(() => r()));
     const child = spawn(
       process.execPath,
-      ['--import', tsx, main, 'listen', '--state', stateDir, '--forward-to', `http://127.0.0.1:${downPort}/hook`, '--control-key', 'k'],
+      [...paygateArgs(), 'listen', '--state', stateDir, '--forward-to', `http://127.0.0.1:${downPort}/hook`, '--control-key', 'k'],
       { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     try {
@@ -248,7 +242,7 @@ test(
     const stateDir = tempStateDir();
     const handler = await loopbackHandler({ hold: true });
     const hook = handler.url;
-    const child = spawn(process.execPath, ['--import', tsx, main, 'listen', '--state', stateDir, '--forward-to', hook], {
+    const child = spawn(process.execPath, [...paygateArgs(), 'listen', '--state', stateDir, '--forward-to', hook], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -7,9 +7,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { paygateArgs } from '../fixtures/cli/bin';
 
 const ROOT = path.resolve(__dirname, '../..');
-const MAIN = path.join(ROOT, 'src/cli/main.ts');
 const ROWS = 300_000;
 /** Heap for the whole CLI: about a third of what one diagnostic per row took. */
 const HEAP_MB = 128;
@@ -19,7 +19,7 @@ test(`fix of a header and ${ROWS.toLocaleString('en-US')} rows of "a" runs in a 
   try {
     const file = path.join(dir, 'short.rpcsv');
     writeFileSync(file, `client-orderid;rp_card_type;credit-card-number;amount;currency\n${'a\n'.repeat(ROWS)}`);
-    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', MAIN, 'fix', '--dry-run', file], {
+    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, ...paygateArgs(), 'fix', '--dry-run', file], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -7,11 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { startLocalGateway, type LocalGateway } from '../../src/local-gateway';
 import { runDemo } from '../fixtures/cli/commands';
 import { testContext } from '../fixtures/cli/context';
 import { maskFields, maskText } from '../../src/core/output';
+import { paygateArgs } from '../fixtures/cli/bin';
 
 // The real `paygate` process: exit codes across the process boundary, and how `--env local` finds its
 // gateway (a running one via {stateDir}/gateway.json, else one started for the command's duration).
@@ -23,7 +23,7 @@ function paygate(args: string[], env: Record<string, string>): Promise<{ code: n
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', pathToFileURL(require.resolve('tsx')).href, join(root, 'src', 'cli', 'main.ts'), ...args],
+      [...paygateArgs(), ...args],
       { cwd: dir, env: { ...process.env, PAYGATE_DATA_DIR: join(dir, 'data'), ...env } },
       (err, stdout, stderr) => {
         let code = 0;

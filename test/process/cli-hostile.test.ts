@@ -11,15 +11,15 @@ import path from 'node:path';
 import { FIXTURES } from '../fixtures/hostile/generate';
 import { malformedRows } from '../fixtures/hostile/shapes';
 import { PROCESS_MS } from '../fixtures/deadlines';
+import { paygateArgs } from '../fixtures/cli/bin';
 
 const ROOT = path.resolve(__dirname, '../..');
-const MAIN = path.join(ROOT, 'src/cli/main.ts');
 /** A refusal is immediate; a process still running after this long is reading for ever. */
 const DEADLINE_MS = PROCESS_MS;
 
 function paygate(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; killed: boolean }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...paygateArgs(), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let killed = false;
@@ -78,7 +78,7 @@ describe('paygate lint refuses what it cannot read safely', () => {
   });
 
   it('standard input past --max-bytes: reading stops, exit 2', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'lint', '--max-bytes', '1K', '-'], {
+    const child = spawn(process.execPath, [...paygateArgs(), 'lint', '--max-bytes', '1K', '-'], {
       cwd: ROOT,
       stdio: ['pipe', 'pipe', 'pipe'],
     });

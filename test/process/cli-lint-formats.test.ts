@@ -7,19 +7,17 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { lint } from '../../src/core/rules/lint';
 import { formatLint, LINT_FORMATS, type FileLint } from '../../src/cli/format';
 import { TODAY } from '../fixtures/lint-cases/helpers';
 import { PROCESS_MS } from '../fixtures/deadlines';
+import { paygateArgs } from '../fixtures/cli/bin';
 
-const ROOT = path.resolve(__dirname, '../..');
-const MAIN = path.join(ROOT, 'src/cli/main.ts');
 const TIMEOUT_MS = PROCESS_MS;
 
 function paygate(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', pathToFileURL(require.resolve('tsx')).href, MAIN, ...args], {
+    const child = spawn(process.execPath, [...paygateArgs(), ...args], {
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: TIMEOUT_MS,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { captured, testContext } from '../fixtures/cli/context';
 import { paygate, runPaygate } from '../../src/cli/program';
 import { COMMANDS } from '../../src/cli/registry';
+import { paygateArgs } from '../fixtures/cli/bin';
 
 // The `paygate` program as one parser: every command's help comes from its definitions, every usage error
 // has the same two lines and exit 2, and commander never ends the process (these run in the test process).
@@ -134,7 +135,7 @@ describe('the program itself', () => {
     for (const flag of ['--version', '-v']) assert.deepEqual(await run([flag]), { code: 0, out: `${pkg.version}\n`, err: '' });
   });
   it('an unknown command as a real process: exit 2 across the process boundary', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'frobnicate'], { cwd: root, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [...paygateArgs(), 'frobnicate'], { cwd: root, encoding: 'utf8' });
     assert.equal(r.status, 2);
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /^paygate: unknown command 'frobnicate'\n/);

@@ -4,7 +4,6 @@ import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { runDiff } from '../fixtures/cli/commands';
 import { fixCommand } from '../../src/cli/commands/fix';
 import { lintCommand } from '../../src/cli/commands/lint';
@@ -17,6 +16,7 @@ import { startLocalGateway, type LocalGateway } from '../../src/local-gateway';
 import { newSubmission } from '../fixtures/ledger/entry';
 import { testContext } from '../fixtures/cli/context';
 import { ended, type Ended } from '../fixtures/cli/process';
+import { paygateArgs } from '../fixtures/cli/bin';
 
 // Knowing what was already sent, from the terminal: `paygate submit` refuses an edited, reordered or
 // extended resend (exit 2, nothing sent, rows named) unless --allow-resend; `paygate lint` says
@@ -179,8 +179,7 @@ test('diff against the last send: added, removed, changed (columns), unchanged; 
 });
 
 function paygate(args: string[], env: Record<string, string>): Promise<Ended> {
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
-  const child = spawn(process.execPath, ['--import', tsx, join(root, 'src', 'cli', 'main.ts'), ...args], {
+  const child = spawn(process.execPath, [...paygateArgs(), ...args], {
     cwd: dir,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],

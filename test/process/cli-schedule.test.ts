@@ -9,6 +9,7 @@ import { runSchedule } from '../fixtures/cli/commands';
 import { formatGatewayDate, todayLocal } from '../../src/core/dates';
 import { simulatedToday, startLocalGateway } from '../../src/local-gateway';
 import { captured } from '../fixtures/cli/context';
+import { paygateArgs } from '../fixtures/cli/bin';
 
 const HEADER =
   'client-orderid;rp_card_type;credit-card-number;currency;amount;amount-sequence;amount-from;amount-to;period;interval;start-date;finish-date;max-repeats-number;order_desc';
@@ -236,8 +237,7 @@ describe('paygate schedule usage errors exit 2', () => {
 
 describe('paygate schedule through the CLI entry point', () => {
   const root = resolve(__dirname, '../..');
-  const cli = (args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'schedule', ...args], { cwd: root, encoding: 'utf8' });
+  const cli = (args: string[]) => spawnSync(process.execPath, [...paygateArgs(), 'schedule', ...args], { cwd: root, encoding: 'utf8' });
 
   it('prints JSON and exits 0 for a real file; exits 2 naming a missing one', () => {
     const dir = mkdtempSync(join(tmpdir(), 'paygate-schedule-'));

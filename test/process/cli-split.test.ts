@@ -8,11 +8,11 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { trustFile } from '../../src/cli/trust';
 import { parseCsv } from '../../src/core/csv/parse';
 import { ownPayers } from '../fixtures/ledger/payers';
 import { ended, type Ended as Run } from '../fixtures/cli/process';
+import { paygateArgs } from '../fixtures/cli/bin';
 
 // `paygate split` and sending its parts, as a merchant runs them: real `paygate` processes. The parts are
 // written with the header, rows in order (a quoted line break kept inside its row), card numbers never
@@ -22,8 +22,6 @@ import { ended, type Ended as Run } from '../fixtures/cli/process';
 // sent: a gateway stand-in on 127.0.0.1 counts every request body it received.
 
 const root = join(__dirname, '..', '..');
-const MAIN = join(root, 'src', 'cli', 'main.ts');
-const TSX = pathToFileURL(require.resolve('tsx')).href;
 const valid = readFileSync(join(root, 'examples', 'valid.rpcsv'), 'utf8');
 const SUCCESS = 'type=create-recurring-payment-response&status=active&recurring-payment-id=1&serial-number=s-1';
 let dir: string;
@@ -67,7 +65,7 @@ class StandIn {
 }
 
 function spawnPaygate(args: string[], data: string): ChildProcess {
-  return spawn(process.execPath, ['--import', TSX, MAIN, ...args], {
+  return spawn(process.execPath, [...paygateArgs(), ...args], {
     cwd: dir,
     env: {
       ...process.env,

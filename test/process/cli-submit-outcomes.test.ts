@@ -7,7 +7,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { runSubmit } from '../fixtures/cli/commands';
 import { runHistory } from '../fixtures/cli/commands';
 import type { CliContext } from '../../src/cli/context';
@@ -16,6 +15,7 @@ import { Ledger } from '../../src/core/ledger';
 import { trustFile } from '../../src/cli/trust';
 import { PROCESS_MS } from '../fixtures/deadlines';
 import { ownPayers } from '../fixtures/ledger/payers';
+import { paygateArgs } from '../fixtures/cli/bin';
 
 // `paygate submit` against a loopback stand-in for the gateway whose answer depends on the endpoint id:
 // one exit code per outcome, "refused before sending" (4) apart from "dropped after sending" (5), the
@@ -239,7 +239,7 @@ function paygate(args: string[], env: Record<string, string>): Promise<{ code: n
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', pathToFileURL(require.resolve('tsx')).href, join(root, 'src', 'cli', 'main.ts'), ...args],
+      [...paygateArgs(), ...args],
       { cwd: dir, env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'config'), ...env }, timeout: PROCESS_MS },
       (err, stdout, stderr) => {
         let code = 0;

@@ -7,11 +7,11 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { trustFile } from '../../src/cli/trust';
 import { PROCESS_MS } from '../fixtures/deadlines';
 import { ownPayers } from '../fixtures/ledger/payers';
 import { ended, type Ended as Run } from '../fixtures/cli/process';
+import { paygateArgs } from '../fixtures/cli/bin';
 
 // HTTP 413 from something in front of the gateway (issue 37, item 8): a proxy whose body limit is under the
 // environment's maxPayloadBytes answers 413 (text/plain, or nginx's HTML page) after reading the request.
@@ -20,8 +20,6 @@ import { ended, type Ended as Run } from '../fixtures/cli/process';
 // `paygate submit NAME.part-*.rpcsv` sends every part. Real `paygate` processes; the stand-in counts bodies.
 
 const root = join(__dirname, '..', '..');
-const MAIN = join(root, 'src', 'cli', 'main.ts');
-const TSX = pathToFileURL(require.resolve('tsx')).href;
 const valid = readFileSync(join(root, 'examples', 'valid.rpcsv'), 'utf8');
 const SUCCESS = 'type=create-recurring-payment-response&status=active&recurring-payment-id=1&serial-number=s-1';
 /** The proxy's limit on a request body, in bytes. */
@@ -76,7 +74,7 @@ after(async () => {
 });
 
 function paygate(args: string[]): Promise<Run> {
-  const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], {
+  const child = spawn(process.execPath, [...paygateArgs(), ...args], {
     cwd: dir,
     env: {
       ...process.env,

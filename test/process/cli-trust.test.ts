@@ -10,13 +10,13 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { pathToFileURL } from 'node:url';
 import { loadCliConfig } from '../../src/cli/config';
 import { checkTrust, readTrustStore, revokeTrust, TRUST_FILE, trustFile, userConfigDir } from '../../src/cli/trust';
 import { contentHash } from '../../src/core/contentHash';
 import { runTrust } from '../fixtures/cli/commands';
 import { testContext } from '../fixtures/cli/context';
 import { PROCESS_MS } from '../fixtures/deadlines';
+import { paygateArgs } from '../fixtures/cli/bin';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -132,10 +132,9 @@ test('paygate trust refuses a file that is not a valid configuration, and lists 
 
 function paygate(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const tsx = pathToFileURL(require.resolve('tsx')).href;
     execFile(
       process.execPath,
-      ['--import', tsx, path.join(root, 'src', 'cli', 'main.ts'), ...args],
+      [...paygateArgs(), ...args],
       { cwd, env: { ...process.env, ...env }, timeout: PROCESS_MS },
       (e, stdout, stderr) => {
         let code = 0;

@@ -25,13 +25,11 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { callbackQuery } from '../../src/core/callbacks';
+import { paygateArgs } from '../fixtures/cli/bin';
 import { ownPayers } from '../fixtures/ledger/payers';
 
 const root = path.join(__dirname, '..', '..');
-const tsx = pathToFileURL(require.resolve('tsx')).href;
-const main = path.join(root, 'src', 'cli', 'main.ts');
 const DOCS = ['README.md', ...fs.readdirSync(path.join(root, 'docs')).map((f) => `docs/${f}`)].filter((f) => f.endsWith('.md'));
 const COMMAND_MS = 60_000;
 const SERVERS = /^paygate (gateway(?!.*--advance)|listen)\b/;
@@ -223,7 +221,8 @@ for (const file of DOCS) {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-docs-'));
       const bin = path.join(dir, 'bin');
       fs.mkdirSync(bin);
-      fs.writeFileSync(path.join(bin, 'paygate'), `#!/bin/sh\nexec "${process.execPath}" --import "${tsx}" "${main}" "$@"\n`, {
+      const argv = [process.execPath, ...paygateArgs()].map((a) => `"${a}"`).join(' ');
+      fs.writeFileSync(path.join(bin, 'paygate'), `#!/bin/sh\nexec ${argv} "$@"\n`, {
         mode: 0o755,
       });
       const cwd = path.join(dir, 'work');

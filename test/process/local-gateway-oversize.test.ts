@@ -12,16 +12,12 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { createRecurringPayments } from '../../src/core/gateway';
 import { signRequest } from '../../src/core/oauth';
 import { PROCESS_MS } from '../fixtures/deadlines';
 import { batch, createUrl, formFields, rsaCredentials, tempStateDir, withGateway } from '../fixtures/local-gateway/helpers';
 import { ended, type Ended as Run } from '../fixtures/cli/process';
-
-const root = path.join(__dirname, '..', '..');
-const MAIN = path.join(root, 'src', 'cli', 'main.ts');
-const TSX = pathToFileURL(require.resolve('tsx')).href;
+import { paygateArgs } from '../fixtures/cli/bin';
 
 /** `n` valid rows, each its own client-orderid and amount. */
 const rows = (tag: string, n: number) =>
@@ -146,7 +142,7 @@ test("the product's create client sends an over-maximum batch whole and reads th
 
 /** `paygate ARGS` in `dir`, with its own data, configuration and the local gateway of `stateDir`. */
 function paygate(dir: string, stateDir: string, args: string[]): Promise<Run> {
-  const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], {
+  const child = spawn(process.execPath, [...paygateArgs(), ...args], {
     cwd: dir,
     env: {
       ...process.env,

@@ -17,6 +17,7 @@ import { sign, verify } from 'node:crypto';
 import { defaultStateDir, loadOrCreateDemoMerchant } from '../../src/local-gateway';
 import { readRunningGateway } from '../../src/local-gateway/running';
 import { tempStateDir } from '../fixtures/local-gateway/helpers';
+import { paygateArgs } from '../fixtures/cli/bin';
 
 test('amounts are exact thousandths, written with three decimals', () => {
   assert.equal(thousandthsOf('10'), 10000);
@@ -131,11 +132,10 @@ test('paygate gateway rejects a bad port as a usage error', async () => {
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   test(`a real paygate gateway process stops cleanly on ${signal}`, async () => {
     const stateDir = tempStateDir();
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(__dirname, '..', '..', 'src', 'cli', 'main.ts'), 'gateway', '--state', stateDir, '--quiet'],
-      { stdio: ['ignore', 'pipe', 'pipe'], cwd: path.join(__dirname, '..', '..') },
-    );
+    const child = spawn(process.execPath, [...paygateArgs(), 'gateway', '--state', stateDir, '--quiet'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: path.join(__dirname, '..', '..'),
+    });
     try {
       let out = '';
       child.stdout.setEncoding('utf8');

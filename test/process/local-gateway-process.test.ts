@@ -11,16 +11,14 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { loadOrCreateDemoMerchant, readRunningGateway, readStateLock, startLocalGateway } from '../../src/local-gateway';
 import { takeClientLease } from '../../src/local-gateway/clients';
 import { batch, formFields, postCreate, tempStateDir } from '../fixtures/local-gateway/helpers';
 import { PROCESS_MS } from '../fixtures/deadlines';
 import { ownPayers } from '../fixtures/ledger/payers';
+import { paygateArgs } from '../fixtures/cli/bin';
 
 const root = path.join(__dirname, '..', '..');
-const tsx = pathToFileURL(require.resolve('tsx')).href;
-const main = path.join(root, 'src', 'cli', 'main.ts');
 
 function paygate(args: string[], env: Record<string, string>, cwd = root): Promise<{ code: number; stdout: string; stderr: string }> {
   // A ledger of its own unless the test names one: never the user's, and no resend guard between tests.
@@ -28,7 +26,7 @@ function paygate(args: string[], env: Record<string, string>, cwd = root): Promi
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', tsx, main, ...args],
+      [...paygateArgs(), ...args],
       { cwd, env: { ...process.env, ...ledger, ...env }, timeout: PROCESS_MS },
       (err, stdout, stderr) => {
         fs.rmSync(ledger.PAYGATE_DATA_DIR, { recursive: true, force: true });
@@ -42,7 +40,7 @@ function paygate(args: string[], env: Record<string, string>, cwd = root): Promi
 
 /** `paygate gateway --state DIR` until it prints its addresses (30 s at most). */
 async function gatewayProcess(stateDir: string): Promise<{ child: ChildProcess; out: string }> {
-  const child = spawn(process.execPath, ['--import', tsx, main, 'gateway', '--state', stateDir, '--quiet'], {
+  const child = spawn(process.execPath, [...paygateArgs(), 'gateway', '--state', stateDir, '--quiet'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: root,
   });
@@ -103,7 +101,7 @@ test('a second paygate gateway on the same state directory shows the running one
   const stateDir = tempStateDir();
   const first = await gatewayProcess(stateDir);
   const editorLease = takeClientLease(stateDir, { face: 'editor', label: 'VS Code (shop)' });
-  const second = spawn(process.execPath, ['--import', tsx, main, 'gateway', '--state', stateDir, '--quiet'], {
+  const second = spawn(process.execPath, [...paygateArgs(), 'gateway', '--state', stateDir, '--quiet'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: root,
   });

@@ -8,15 +8,13 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { addDays, formatGatewayDate, formatIsoDate, todayLocal } from '../../src/core/dates';
 import { findOrStartLocalGateway, startLocalGateway, type LocalGatewayUse } from '../../src/local-gateway';
 import type { SubmissionRecord } from '../../src/core/ledger';
 import { PROCESS_MS } from '../fixtures/deadlines';
+import { paygateArgs } from '../fixtures/cli/bin';
 
 const root = path.join(__dirname, '..', '..');
-const tsx = pathToFileURL(require.resolve('tsx')).href;
-const main = path.join(root, 'src', 'cli', 'main.ts');
 let dir: string;
 
 interface Run {
@@ -30,7 +28,7 @@ function paygate(args: string[], env: Record<string, string>): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', tsx, main, ...args],
+      [...paygateArgs(), ...args],
       {
         cwd: dir,
         env: { ...process.env, PAYGATE_DATA_DIR: path.join(dir, 'data'), XDG_CONFIG_HOME: path.join(dir, 'config'), ...env },
@@ -101,7 +99,7 @@ test("the editor's local gateway is the terminal's: a command uses it, records w
     const shown = await new Promise<Run>((resolve) => {
       const child = execFile(
         process.execPath,
-        ['--import', tsx, main, 'gateway', '--quiet'],
+        [...paygateArgs(), 'gateway', '--quiet'],
         { cwd: dir, env: { ...process.env, ...env }, timeout: PROCESS_MS },
         (err, stdout, stderr) => resolve({ code: err && typeof err.code === 'number' ? err.code : 0, stdout, stderr }),
       );

@@ -47,6 +47,7 @@ import {
   type OutputKind,
 } from '../fixtures/hostile/corpus';
 import { PROCESS_MS, WAIT_MS } from '../fixtures/deadlines';
+import { paygateArgs } from '../fixtures/cli/bin';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -564,7 +565,7 @@ test('a command that forgets every rule is still safe on a terminal (src/cli/bou
 });
 
 test("the language server's diagnostics, hovers and completions", async () => {
-  const client = new TestClient(['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'lsp', '--stdio']);
+  const client = new TestClient([...paygateArgs(), 'lsp', '--stdio']);
   try {
     await client.initialize({ textDocument: { hover: { contentFormat: ['markdown', 'plaintext'] } } });
     for (const [name, text] of [

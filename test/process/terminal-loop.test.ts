@@ -7,11 +7,9 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { paygateArgs } from '../fixtures/cli/bin';
 
 const root = path.join(__dirname, '..', '..');
-const tsx = pathToFileURL(require.resolve('tsx')).href;
-const main = path.join(root, 'src', 'cli', 'main.ts');
 
 function exitOf(err: { code?: unknown } | null): number {
   if (!err) return 0;
@@ -22,7 +20,7 @@ function paygate(dir: string, args: string[]): Promise<{ code: number; out: stri
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', tsx, main, ...args],
+      [...paygateArgs(), ...args],
       {
         cwd: dir,
         timeout: 60_000,

@@ -2,20 +2,27 @@
 // their time waiting (on a browser, an editor, a local gateway's clock or a child process), so running a
 // few at once takes the whole run from the sum of the suites' times towards the longest of them.
 //
-// 1. The checks and one development build, side by side.
+// 1. The checks and the builds, side by side: the VSIX (`npm run package`: production bundles into dist/,
+//    then vsce) and after it the development build, which the suites run. The e2e suite installs that VSIX
+//    (PAYGATE_E2E_VSIX) instead of building its own in the middle of the run, which would rewrite dist/
+//    under the suites reading it.
 // 2. The suites, at most MAX_PARALLEL at a time, longest first. Each runs its package.json script without
 //    its leading build (`node esbuild.js && …`, `npm run build && …`): stage 1 built once for all of them.
 // 3. The pack tests alone, last: they build production bundles into dist/, which the others read.
 //
 // Each suite's output is printed whole when it ends, so two suites' lines never interleave. A failed
 // check stops the run there; otherwise every suite has its turn, and the run fails when any failed.
-// The run closes with each suite's time and the slowest test files of the node:test suites (each such
-// suite gets a second reporter, test/tools/test-durations.mjs, writing its files' times to out/).
-// Usage: tsx test/tools/test-all.ts [--parallel N]
+// The run closes with the duration report (test/tools/test-report.ts): each suite's wall and CPU time, and
+// the slowest test files of the node:test suites (each such suite gets a second reporter,
+// test/tools/test-durations.mjs, and a probe in each file's process, test/tools/test-cpu.mjs).
+// Usage: tsx test/tools/test-all.ts [--parallel N] [--only SUITE,SUITE]
+//   --only: the build, then only the named suites (`--only test:unit,test:process`), with the same report.
 
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { childCpuSeconds, fileTimes, slowestFiles, suiteTable, type SuiteRun } from './test-report';
 
 const ROOT = path.join(__dirname, '..', '..');
 const scripts: Record<string, string> = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
@@ -26,6 +33,9 @@ export const LAST = ['test:pack'];
 
 const flag = process.argv.indexOf('--parallel');
 const MAX_PARALLEL = flag > 0 ? Math.max(1, Number(process.argv[flag + 1]) || 1) : 3;
+const onlyFlag = process.argv.indexOf('--only');
+const ONLY = onlyFlag > 0 ? (process.argv[onlyFlag + 1] ?? '').split(',').filter((n) => n !== '') : undefined;
+const SUITES_RUN = ONLY ?? SUITES;
 
 /** A suite's script without the build in front of it. */
 export function withoutBuild(script: string): string {
@@ -33,63 +43,85 @@ export function withoutBuild(script: string): string {
 }
 
 const DURATIONS = path.join(ROOT, 'out', 'test-durations');
+/** The VSIX stage 1 builds for the e2e suite's installed run (out/npm-test/paygate.vsix). */
+const VSIX = path.join(ROOT, 'out', 'npm-test', 'paygate.vsix');
+const E2E = 'test:e2e';
+
+/**
+ * What a check runs: its package.json script; but when the e2e suite is in the run, `build` first makes the
+ * VSIX `vsix` (`npm run package`: production bundles, then vsce), then the development build.
+ */
+export function checkScript(name: string, script: string, vsix: string | undefined): string {
+  return name === 'build' && vsix !== undefined ? `npm run package -- -o ${JSON.stringify(vsix)} && ${script}` : script;
+}
+
+/** A suite's name as a file name: `test:unit` → `test-unit`. */
+const fileName = (name: string) => name.replace(/\W/g, '-');
 
 /**
  * A node:test suite's script with a second reporter that writes each test file's time to
- * out/test-durations/NAME.jsonl; its spec reporter stays on standard output. Other scripts as they are.
+ * out/test-durations/NAME.jsonl (its spec reporter stays on standard output), and test/tools/test-cpu.mjs
+ * loaded into each file's process, which writes its wall and CPU time to NAME.cpu.jsonl when run() names
+ * that file in PAYGATE_TEST_CPU. Other scripts as they are.
  */
 export function withDurations(name: string, script: string): string {
-  return script.replace(
-    /--test-reporter=spec(?! --test-reporter-destination)/,
-    `--test-reporter=spec --test-reporter-destination=stdout --test-reporter=./test/tools/test-durations.mjs --test-reporter-destination=out/test-durations/${name.replace(/\W/g, '-')}.jsonl`,
-  );
+  if (!/--test-reporter=spec(?! --test-reporter-destination)/.test(script)) return script;
+  return script
+    .replace(/ --test(?= )/, ' --import ./test/tools/test-cpu.mjs --test')
+    .replace(
+      /--test-reporter=spec/,
+      `--test-reporter=spec --test-reporter-destination=stdout --test-reporter=./test/tools/test-durations.mjs --test-reporter-destination=out/test-durations/${fileName(name)}.jsonl`,
+    );
 }
 
-/** The slowest test files of the run, from what each suite's durations reporter wrote. */
-export function slowestFiles(lines: { suite: string; text: string }[], count: number): string[] {
-  const files = lines.flatMap(({ suite, text }) =>
-    text
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => ({ suite, ...(JSON.parse(l) as { file: string; ms: number }) })),
-  );
-  return files
-    .sort((a, b) => b.ms - a.ms)
-    .slice(0, count)
-    .map((f) => `${(f.ms / 1000).toFixed(1).padStart(7)} s  ${path.relative(ROOT, f.file)}  (${f.suite})`);
+/**
+ * A command run by bash, followed by `times` on file descriptor 3: the user and system time of every
+ * process the command waited for. The command's own exit status is kept.
+ */
+export function timed(command: string): string {
+  return `${command}\nstatus=$?\ntimes >&3\nexit $status`;
 }
 
-interface Run {
-  name: string;
-  ok: boolean;
-  seconds: number;
-}
-
-function run(name: string, command: string): Promise<Run> {
+function run(name: string, command: string): Promise<SuiteRun> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(command, { cwd: ROOT, shell: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      FORCE_COLOR: '0',
+      PAYGATE_TEST_CPU: path.join(DURATIONS, `${fileName(name)}.cpu.jsonl`),
+    };
+    if (existsSync(VSIX)) env.PAYGATE_E2E_VSIX = VSIX;
+    const child = spawn('bash', ['-c', timed(command)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], env });
     const out: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => out.push(b));
+    let times = '';
+    child.stdout?.on('data', (b: Buffer) => out.push(b));
+    child.stderr?.on('data', (b: Buffer) => out.push(b));
+    child.stdio[3]?.on('data', (b: Buffer) => (times += b.toString()));
     child.on('close', (code) => {
       const seconds = (Date.now() - started) / 1000;
       const ok = code === 0;
-      process.stdout.write(`\n===== ${name}: ${ok ? 'passed' : `FAILED (exit ${code})`} in ${seconds.toFixed(0)} s\n`);
+      const cpu = childCpuSeconds(times);
+      const cost = cpu === undefined ? '' : `, ${cpu.toFixed(0)} s CPU`;
+      process.stdout.write(`\n===== ${name}: ${ok ? 'passed' : `FAILED (exit ${code})`} in ${seconds.toFixed(0)} s${cost}\n`);
       process.stdout.write(Buffer.concat(out));
-      resolve({ name, ok, seconds });
+      resolve({ name, ok, seconds, cpu });
     });
   });
 }
 
-async function stage(names: string[], parallel: number, strip: boolean): Promise<Run[]> {
+async function stage(names: string[], parallel: number, strip: boolean): Promise<SuiteRun[]> {
   const queue = [...names];
-  const done: Run[] = [];
+  const done: SuiteRun[] = [];
   const worker = async () => {
     for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
       const script = scripts[name];
       if (script === undefined) throw new Error(`package.json has no script "${name}"`);
-      done.push(await run(name, withDurations(name, strip ? withoutBuild(script) : script)));
+      done.push(
+        await run(
+          name,
+          withDurations(name, strip ? withoutBuild(script) : checkScript(name, script, SUITES_RUN.includes(E2E) ? VSIX : undefined)),
+        ),
+      );
     }
   };
   await Promise.all(Array.from({ length: Math.min(parallel, names.length) }, worker));
@@ -100,20 +132,24 @@ async function main(): Promise<number> {
   const started = Date.now();
   rmSync(DURATIONS, { recursive: true, force: true });
   mkdirSync(DURATIONS, { recursive: true });
-  const runs = await stage(CHECKS, 2, false);
+  rmSync(VSIX, { force: true });
+  mkdirSync(path.dirname(VSIX), { recursive: true });
+  const runs = await stage(ONLY ? ['build'] : CHECKS, 2, false);
   // A failed check or build stops the run, as before: the suites would only repeat its failure, slower.
   if (runs.every((r) => r.ok)) {
-    for (const r of await stage(SUITES, MAX_PARALLEL, true)) runs.push(r);
-    for (const r of await stage(LAST, 1, false)) runs.push(r);
+    for (const r of await stage(ONLY ? ONLY.filter((n) => !LAST.includes(n)) : SUITES, MAX_PARALLEL, true)) runs.push(r);
+    for (const r of await stage(ONLY ? ONLY.filter((n) => LAST.includes(n)) : LAST, 1, false)) runs.push(r);
   }
-  process.stdout.write('\n===== npm test\n');
-  for (const r of runs) process.stdout.write(`${r.ok ? 'passed' : 'FAILED'}  ${r.seconds.toFixed(0).padStart(4)} s  ${r.name}\n`);
-  process.stdout.write(`whole run: ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
-  const reports = readdirSync(DURATIONS).map((f) => ({
-    suite: f.replace(/\.jsonl$/, ''),
-    text: readFileSync(path.join(DURATIONS, f), 'utf8'),
-  }));
-  if (reports.length > 0) process.stdout.write(`\n===== slowest test files\n${slowestFiles(reports, 15).join('\n')}\n`);
+  const whole = (Date.now() - started) / 1000;
+  process.stdout.write(`\n===== npm test\n${suiteTable(runs, whole, availableParallelism()).join('\n')}\n`);
+  const files = readdirSync(DURATIONS)
+    .filter((f) => !f.endsWith('.cpu.jsonl'))
+    .flatMap((f) => {
+      const suite = f.replace(/\.jsonl$/, '');
+      const cpu = path.join(DURATIONS, `${suite}.cpu.jsonl`);
+      return fileTimes(suite, readFileSync(path.join(DURATIONS, f), 'utf8'), existsSync(cpu) ? readFileSync(cpu, 'utf8') : '');
+    });
+  if (files.length > 0) process.stdout.write(`\n===== test files\n${slowestFiles(files, 15).join('\n')}\n`);
   return runs.every((r) => r.ok) ? 0 : 1;
 }
 

@@ -11,6 +11,9 @@ import { PROCESS_MS } from '../fixtures/deadlines';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
+/** Source files already parsed, by path and language version. */
+const PARSED = new Map<string, ts.SourceFile>();
+
 /** The error codes the compiler reports for `source`, placed as a new file in the `side` project. */
 function compile(side: string, source: string): number[] {
   const parsed = ts.getParsedCommandLineOfConfigFile(
@@ -25,9 +28,16 @@ function compile(side: string, source: string): number[] {
   const probe = path.join(ROOT, side, '__boundary_probe__.ts');
   const host = ts.createCompilerHost(parsed.options);
   const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (file, language, ...rest) =>
+  host.getSourceFile = (file, language, ...rest) => {
+    if (path.resolve(file) === probe) return ts.createSourceFile(file, source, language);
+    // Every other file parsed once for all the compiles (the sides share their sources and Node's and
+    // TypeScript's declarations), as the language service does: a program only reads a source file.
+    const key = `${path.resolve(file)}|${typeof language === 'object' ? `${language.languageVersion}/${language.impliedNodeFormat}` : language}`;
     // eslint-disable-next-line no-restricted-syntax -- bounded: the compiler host's own arguments forwarded
-    path.resolve(file) === probe ? ts.createSourceFile(file, source, language) : getSourceFile(file, language, ...rest);
+    const parsedFile = PARSED.get(key) ?? getSourceFile(file, language, ...rest);
+    if (parsedFile) PARSED.set(key, parsedFile);
+    return parsedFile;
+  };
   // Read the other sides from their sources, as the editor does, not from the declarations `tsc -b`
   // writes to out/tsc: the suite runs in a fresh clone where no build has run yet. (The host hook the
   // language service sets for this; not in the public typings.)

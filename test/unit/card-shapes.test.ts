@@ -133,6 +133,12 @@ test('one table of CVV names, matched whatever the case and separators', () => {
     'cid: •••, card_cvc=••• cvv_code ••• "cvv_number":"•••" Card Verification Value ••• security-code ••• CVV-2 ••• cvc%3D•••',
   );
   assert.equal(hideCvvs('acid 123, city 456'), 'acid 123, city 456');
+  // Its pre-scan (fewer than 3 characters that may be digits: nothing to hide) holds for every script:
+  // below U+0660 the only decimal digits are ASCII's.
+  for (let c = 0; c < 0x660; c++) assert.equal(/\p{Nd}/u.test(String.fromCharCode(c)), c >= 0x30 && c <= 0x39, c.toString(16));
+  for (const [script, digits] of Object.entries(SCRIPTS))
+    assert.equal(hideCvvs(`cvv: ${[...digits].slice(1, 4).join('')}`), 'cvv: •••', script);
+  assert.equal(hideCvvs('march.rpcsv, cvv2 12'), 'march.rpcsv, cvv2 12');
   // Every door drops the member or column by the same table.
   assert.equal(safeJson({ card_cvc: '737', cvv_code: '1', CID: '2', ok: 'y' }), '{"ok":"y"}');
   assert.equal(

@@ -63,6 +63,14 @@ function cacheHome(name: string) {
   return { env: { XDG_CACHE_HOME: home }, folder, file: join(folder, codeCacheName(bundle)) };
 }
 
+test("the cache file: one per bundle's place, Node version and architecture", () => {
+  const global = '/usr/lib/node_modules/paygate-toolkit/dist/cli-main.js';
+  const name = codeCacheName(global);
+  assert.ok(name.startsWith('cli-main-') && name.endsWith(`-${process.version}-${process.arch}.bin`), name);
+  assert.equal(codeCacheName(global), name);
+  assert.notEqual(codeCacheName('/home/u/project/node_modules/paygate-toolkit/dist/cli-main.js'), name);
+});
+
 test('the cache folder: an absolute XDG_CACHE_HOME, else ~/.cache; PAYGATE_CODE_CACHE=off turns it off', () => {
   assert.equal(codeCacheDirectory({ XDG_CACHE_HOME: '/c', HOME: '/h' }), join('/c', 'paygate', 'code-cache'));
   assert.equal(codeCacheDirectory({ XDG_CACHE_HOME: 'relative', HOME: '/h' }), join('/h', '.cache', 'paygate', 'code-cache'));

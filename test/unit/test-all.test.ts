@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CHECKS, LAST, SUITES, slowestFiles, withDurations, withoutBuild } from '../tools/test-all';
+import { spawnSync } from 'node:child_process';
+import { CHECKS, LAST, SUITES, checkScript, timed, withDurations, withoutBuild } from '../tools/test-all';
+import { childCpuSeconds, fileTimes, slowestFiles, suiteTable } from '../tools/test-report';
 
 const scripts: Record<string, string> = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')).scripts;
 
@@ -27,10 +29,17 @@ test('a suite runs without its own build, which the first stage made once; the r
   );
 });
 
-test('each node:test suite gets the durations reporter beside its spec output; other scripts are kept', () => {
+test('with the e2e suite in the run, the build stage makes the VSIX first, then the development build; otherwise scripts as they are', () => {
+  assert.equal(checkScript('build', 'node esbuild.js', '/x/out/p.vsix'), 'npm run package -- -o "/x/out/p.vsix" && node esbuild.js');
+  assert.equal(checkScript('build', 'node esbuild.js', undefined), 'node esbuild.js');
+  assert.equal(checkScript('lint', 'eslint .', '/x/out/p.vsix'), 'eslint .');
+  assert.ok(CHECKS.includes('build') && SUITES.includes('test:e2e'));
+});
+
+test('each node:test suite gets the durations reporter beside its spec output, and the CPU probe; other scripts are kept', () => {
   assert.equal(
     withDurations('test:unit', 'node --import tsx --test --test-reporter=spec test/unit/*.test.ts'),
-    'node --import tsx --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=./test/tools/test-durations.mjs --test-reporter-destination=out/test-durations/test-unit.jsonl test/unit/*.test.ts',
+    'node --import tsx --import ./test/tools/test-cpu.mjs --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=./test/tools/test-durations.mjs --test-reporter-destination=out/test-durations/test-unit.jsonl test/unit/*.test.ts',
   );
   assert.equal(withDurations('test:e2e', 'tsx test/e2e/run.ts'), 'tsx test/e2e/run.ts');
   for (const name of [...SUITES, ...LAST]) {
@@ -38,14 +47,61 @@ test('each node:test suite gets the durations reporter beside its spec output; o
   }
 });
 
-test('the slowest test files come first, across the suites', () => {
+test('the slowest test files come first, across the suites, by wall time and then by CPU time', () => {
   const line = (file: string, ms: number) => JSON.stringify({ file: path.join(__dirname, file), ms });
-  const rows = slowestFiles(
+  const cpu = (file: string, wallMs: number, cpuMs: number) => JSON.stringify({ file: path.join(__dirname, file), wallMs, cpuMs });
+  const files = [
+    ...fileTimes('test-unit', `${line('a.test.ts', 1200)}\n${line('b.test.ts', 300)}\n`, `${cpu('a.test.ts', 1900, 1700)}\n`),
+    ...fileTimes('test-process', `${line('../process/c.test.ts', 45_000)}\n`, `${cpu('../process/c.test.ts', 46_000, 800)}\n`),
+  ];
+  assert.deepEqual(slowestFiles(files, 2), [
+    'slowest test files by wall time:',
+    '   wall       CPU   file  (suite)',
+    '   46.0 s     0.8 s  test/process/c.test.ts  (test-process)',
+    '    1.9 s     1.7 s  test/unit/a.test.ts  (test-unit)',
+    '',
+    'costliest test files by CPU time (with the processes they waited for):',
+    '   wall       CPU   file  (suite)',
+    '    1.9 s     1.7 s  test/unit/a.test.ts  (test-unit)',
+    '   46.0 s     0.8 s  test/process/c.test.ts  (test-process)',
+  ]);
+  // A file without a process line (its probe did not run) keeps its tests' sum and no CPU time.
+  assert.deepEqual(fileTimes('s', line('b.test.ts', 300), ''), [
+    { suite: 's', file: path.join(__dirname, 'b.test.ts'), wallMs: 300, testsMs: 300 },
+  ]);
+});
+
+test("a suite's CPU time is bash's `times` for its children, and its command's exit status is kept", () => {
+  assert.equal(childCpuSeconds('0m0.004s 0m0.001s\n1m2.50s 0m0.25s\n'), 62.75);
+  assert.equal(childCpuSeconds('garbled'), undefined);
+  const r = spawnSync(
+    'bash',
+    ['-c', timed(`${JSON.stringify(process.execPath)} -e "for (const t = Date.now(); Date.now() - t < 300;); process.exit(3)"`)],
+    {
+      stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+      encoding: 'utf8',
+    },
+  );
+  assert.equal(r.status, 3);
+  const seconds = childCpuSeconds(String(r.output[3]));
+  assert.ok(seconds !== undefined && seconds > 0, String(r.output[3]));
+});
+
+test('the suite table gives each suite its wall and CPU time, and the CPU sum over the cores', () => {
+  const table = suiteTable(
     [
-      { suite: 'test-unit', text: `${line('a.test.ts', 1200)}\n${line('b.test.ts', 300)}\n` },
-      { suite: 'test-process', text: `${line('../process/c.test.ts', 45_000)}\n` },
+      { name: 'test:unit', ok: true, seconds: 100.4, cpu: 150 },
+      { name: 'test:e2e', ok: false, seconds: 300, cpu: 50 },
+      { name: 'lint', ok: true, seconds: 20 },
     ],
+    400,
     2,
   );
-  assert.deepEqual(rows, ['   45.0 s  test/process/c.test.ts  (test-process)', '    1.2 s  test/unit/a.test.ts  (test-unit)']);
+  assert.deepEqual(table, [
+    'result    wall    CPU  suite',
+    'passed   100 s   150 s  test:unit',
+    'FAILED   300 s    50 s  test:e2e',
+    'passed    20 s     - s  lint',
+    'whole run: 400 s wall; CPU of the suites 200 s, 100 s on 2 cores at best',
+  ]);
 });

@@ -11,7 +11,7 @@ import type { Reconciliation, ReportCharge } from '../../src/core/reconcile';
 import { formatReconcileText, reconcileCsvPieces, reconcileJsonPieces, reportFileLabel } from '../../src/cli/format/reconcile';
 import { throughOutputBoundary } from '../../src/cli/boundary';
 import { reconciliationView } from '../../src/extension/reconcile/view';
-import { shownRow } from '../../src/shared/cardData';
+import { laidRows, shownRow } from '../../src/shared/cardData';
 import { terminalSafe } from '../../src/core/output';
 
 // Mask values, not layouts (issue 38): a date and an amount side by side made 13 Luhn-valid digits
@@ -70,12 +70,13 @@ function reconciliation(charges: ReportCharge[]): Reconciliation {
  */
 function outputs(r: Reconciliation): Array<{ out: string; ids: boolean }> {
   const view = reconciliationView(r, 'report.csv');
+  const page = laidRows(view.rows); // as the page lays the view's cells out, where it shows them
   return [
     { out: printed(formatReconcileText(r, reportFileLabel('report.csv'))), ids: true },
     { out: printed([...reconcileCsvPieces(r)].join('')), ids: false },
     { out: printed([...reconcileJsonPieces(r)].join('')), ids: true },
-    { out: view.rows.map((row) => shownRow(row).join(' | ')).join('\n'), ids: false },
-    { out: terminalSafe(view.rows.map((row) => row.join('  ')).join('\n')), ids: false },
+    { out: page.rows.map((row) => shownRow(row, page.laid).join(' | ')).join('\n'), ids: false },
+    { out: terminalSafe(page.rows.map((row) => row.join('  ')).join('\n')), ids: false },
   ];
 }
 

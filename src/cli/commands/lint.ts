@@ -3,7 +3,7 @@ import { gitTrackings } from '../../core/git';
 import { cardDataInGit } from '../../core/rules/cardDataInGit';
 import type { LintDiagnostic } from '../../core/rules/types';
 import { lint as lintText } from '../../core/rules/lint';
-import type { RowFactsListener } from '../../core/rules/rowFacts';
+import { LintedRows } from '../../core/ledgerLint/lintedRows';
 import type { CliContext } from '../context';
 import { ledgerIsPresent } from '../ledgerPlace';
 import type * as LintLedger from '../lintLedger';
@@ -106,15 +106,12 @@ export async function lintFiles(paths: string[], values: LintOptions, ctx: CliCo
     }
     // The card number is looked for in the lint's own pass over the rows; git is asked only when there is one.
     const askGit = values.git !== false && path !== '-';
-    // With a ledger, the rows' client-orderid cells are kept as the lint reads them (already-sent's keys).
-    const orderIds: { orderId: string; start: number; end: number }[] = [];
-    const onRow: RowFactsListener | undefined = ledger
-      ? (_record, _n, f) =>
-          void (f.orderId !== undefined && orderIds.push({ orderId: f.orderId, start: f.orderIdStart, end: f.orderIdEnd }))
-      : undefined;
+    // With a ledger, what its checks need of the rows is kept as the lint reads them (lintedRows.ts).
+    const rows = ledger ? new LintedRows() : undefined;
+    const onRow = rows?.onRow;
     const result = lintText(input.text, { maxDiagnostics: MAX_LISTED, findCardNumber: askGit, onRow, maxPayloadBytes: limit.max });
     const diagnostics = result.diagnostics;
-    const omitted = ledger ? await ledger.add(result, input.name, MAX_LISTED, orderIds) : result.omitted;
+    const omitted = ledger && rows ? await ledger.add(result, input.name, MAX_LISTED, rows) : result.omitted;
     files.push({
       file: input.name,
       stdin: path === '-',

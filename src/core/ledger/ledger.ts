@@ -186,9 +186,19 @@ export class Ledger {
     return recordsOfRows(this.sources, keys, seal);
   }
 
-  /** The earlier sent rows with each of `fingerprints` (card and schedule: rowRecords.ts, samePayer.ts). */
-  recordsOfPayers(fingerprints: ReadonlySet<string>): Promise<Map<string, PayerRecord[]>> {
-    return this.rows.payers(fingerprints, (keys: ReadonlySet<string>) => this.recordsOfRows(keys));
+  /**
+   * The earlier sent rows with each of `fingerprints` (card and schedule: rowRecords.ts, samePayer.ts).
+   * `looked`: what a recordsOfRows whose keys held the fingerprints' payer keys answered (lint looks the
+   * rows' keys and the payers' up in one pass): its answer for those keys is taken, no lookup made again.
+   */
+  recordsOfPayers(
+    fingerprints: ReadonlySet<string>,
+    looked?: ReadonlyMap<string, SubmissionRecord[]>,
+  ): Promise<Map<string, PayerRecord[]>> {
+    const lookup = looked
+      ? (keys: ReadonlySet<string>) => Promise.resolve(answerFor(looked, keys))
+      : (keys: ReadonlySet<string>) => this.recordsOfRows(keys);
+    return this.rows.payers(fingerprints, lookup);
   }
 
   /** The ledger's key for row keys; `create` makes it when missing (a send), else undefined (a reader). */
@@ -275,4 +285,14 @@ export class Ledger {
     await this.appender.appendText(`\n${JSON.stringify(line)}\n`);
     this.changed();
   }
+}
+
+/** A lookup's answer for `keys` alone, from the answer of one whose keys held them. */
+function answerFor(looked: ReadonlyMap<string, SubmissionRecord[]>, keys: ReadonlySet<string>): Map<string, SubmissionRecord[]> {
+  const out = new Map<string, SubmissionRecord[]>();
+  for (const key of keys) {
+    const records = looked.get(key);
+    if (records) out.set(key, records);
+  }
+  return out;
 }

@@ -92,8 +92,21 @@ export function valueHash(secret: LedgerSecret, column: string, value: string): 
   return secret.keyedHash(`value\0${column}\0${value}`, 8);
 }
 
+/** The columns the fingerprint covers, in the order their cells are hashed: the card, then the schedule. */
+export const FINGERPRINTED: readonly string[] = [CARD, ...SCHEDULE];
+
+/** The text a fingerprint is the HMAC of: the cells of FINGERPRINTED (a missing one empty), after a tag. */
+export function fingerprintText(cells: readonly string[]): string {
+  return ['fingerprint', ...cells].join('\0');
+}
+
+/** The fingerprint of a fingerprintText: HMAC-SHA256 under the ledger's key, 32 hex digits. */
+export function fingerprintOfText(secret: LedgerSecret, text: string): string {
+  return secret.mac(text, 32);
+}
+
 export function fingerprint(secret: LedgerSecret, value: (column: string) => string | undefined): string {
-  return secret.mac(['fingerprint', value(CARD) ?? '', ...SCHEDULE.map((c) => value(c) ?? '')].join('\0'), 32);
+  return fingerprintOfText(secret, fingerprintText(FINGERPRINTED.map((c) => value(c) ?? '')));
 }
 
 /**
@@ -101,8 +114,8 @@ export function fingerprint(secret: LedgerSecret, value: (column: string) => str
  * read by position (the same text hashed, so the same fingerprint).
  */
 export function fingerprintOf(secret: LedgerSecret, columnIndex: ReadonlyMap<string, number>): (values: readonly string[]) => string {
-  const at = [CARD, ...SCHEDULE].map((c) => columnIndex.get(c));
-  return (values) => secret.mac(['fingerprint', ...at.map((i) => (i === undefined ? '' : (values[i] ?? '')))].join('\0'), 32);
+  const at = FINGERPRINTED.map((c) => columnIndex.get(c));
+  return (values) => fingerprintOfText(secret, fingerprintText(at.map((i) => (i === undefined ? '' : (values[i] ?? '')))));
 }
 
 /** The header's columns as the row keys name them. */
@@ -125,6 +138,12 @@ export interface OrderIdAt {
   orderId: string;
   start: number;
   end: number;
+}
+
+/** A trusted row with a client-orderid as lint's own pass read it, for same-payer (ledgerLint/lintedRows.ts). */
+export interface PayerCellsAt extends OrderIdAt {
+  /** The row's fingerprintText: its fingerprint is made only when it is looked up. */
+  text: string;
 }
 
 /** A row known by its client-orderid cell: the masked id and the line are made only for the rows found. */

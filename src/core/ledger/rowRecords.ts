@@ -1,4 +1,4 @@
-import { readBatchRows, recordBatchRows } from './batchRows';
+import { readBatchRows, readPayerRows, recordBatchRows } from './batchRows';
 import type { LedgerFs } from './ledgerFs';
 import type { SubmissionRecord } from './records';
 import { gatewayKeyOfOldRow, withGatewayKeys, type BatchRowKeys } from './rowKeys';
@@ -90,7 +90,8 @@ export class RowRecords {
         ofHash.set(r.id, r);
       }
     for (const [hash, records] of byHash) {
-      const rows = await this.batchRows(hash);
+      // Only the rows of these payers are read out of a batch not in memory (readPayerRows): not kept.
+      const rows = this.kept.get(hash) ?? (await readPayerRows(this.fs, this.directory, hash, fingerprints));
       if (!rows) continue;
       this.key ??= await this.secret(false);
       for (const row of rows.rows) {

@@ -1,7 +1,7 @@
 import { atTarget, mayHaveCreated, type SubmissionRecord, type Target } from './records';
 import { gatewayOrderId } from '../orderId';
 import type { Batch } from '../rules/batch';
-import { fingerprintOf, orderKey, ORDER_ID, type BatchRowKeys, type RowKey } from './rowKeys';
+import { fingerprintOf, fingerprintOfText, orderKey, ORDER_ID, type BatchRowKeys, type PayerCellsAt, type RowKey } from './rowKeys';
 import type { LedgerSecret } from './secret';
 
 // The same payer under another id: a row whose card and schedule (its fingerprint: rowKeys.ts, a keyed
@@ -129,6 +129,29 @@ export function payerRefs(
       fingerprint: fingerprintRow(values),
       start,
       end: row.record.fieldEnd(idColumn),
+    });
+  }
+  return out;
+}
+
+/**
+ * payerRefs from the rows lint's own pass kept (ledgerLint/lintedRows.ts: each trusted row's id cell and its
+ * fingerprint's text), so the batch's rows are not read a second time: the same rows, keys and fingerprints.
+ */
+export function payerRefsOf(
+  rows: readonly PayerCellsAt[],
+  secret: LedgerSecret,
+  keyAt?: ReadonlyMap<number, string>,
+  skip?: ReadonlySet<number>,
+): PayerRefAt[] {
+  const out: PayerRefAt[] = [];
+  for (const row of rows) {
+    if (skip?.has(row.start)) continue;
+    out.push({
+      key: keyAt?.get(row.start) ?? orderKey(secret, row.orderId),
+      fingerprint: fingerprintOfText(secret, row.text),
+      start: row.start,
+      end: row.end,
     });
   }
   return out;

@@ -3,15 +3,21 @@ import {
   alreadySentMessage,
   alreadySentOf,
   findSamePayers,
+  payerKey,
   payerRefs,
+  payerRefsOf,
   refsOf,
   rowRefs,
   samePayerMessage,
+  samePayersOf,
+  type PayerRefAt,
   type LedgerStore,
   type OrderIdAt,
+  type PayerCellsAt,
   type SubmissionRecord,
   type Target,
 } from '../ledger';
+import type { LedgerSecret } from '../ledger/secret';
 import type { Batch } from '../rules/batch';
 import { stripCvvEdits } from '../rules/batchEdits';
 import { CodeInfo, Codes, type Code } from '../rules/codes';
@@ -36,6 +42,8 @@ export interface LedgerCheckOptions {
   max?: number;
   /** The rows' client-orderid cells as the lint told them (RowFacts): the batch's rows are not read again. */
   orderIds?: readonly OrderIdAt[];
+  /** With `orderIds`: every trusted row's id cell and fingerprint text as the lint read them (lintedRows.ts). */
+  payers?: readonly PayerCellsAt[];
 }
 
 export interface LedgerFindings {
@@ -63,7 +71,15 @@ export async function ledgerDiagnostics(ledger: LedgerStore, batch: Batch, optio
     const refs = options.orderIds
       ? refsOf(options.orderIds, secret, (offset) => index.positionAt(offset).line + 1)
       : rowRefs(batch, secret);
-    const byKey = await ledger.recordsOfRows(new Set(refs.map((r) => r.key)));
+    const keyAt = new Map(refs.map((r) => [r.start, r.key]));
+    // The file ledger's index keeps the payers' entries beside the rows' keys: with a target, both are looked
+    // up in one pass over its shards (a lint of 100,000 rows reads each shard once, not twice). So every
+    // row's fingerprint is made first; the rows then told already-sent are left out of same-payer, as before.
+    const file = options.target && ledger.kind === 'file' ? ledger : undefined;
+    const everyPayer = file && payerRowsOf(batch, secret, keyAt, options);
+    const keys = new Set(refs.map((r) => r.key));
+    for (const p of everyPayer ?? []) keys.add(payerKey(p.fingerprint));
+    const byKey = await ledger.recordsOfRows(keys);
     accepted = acceptedContents(byKey, refs);
     const sent = options.target ? alreadySentOf(byKey, refs, options.target) : [];
     const max = options.max ?? Infinity;
@@ -76,9 +92,12 @@ export async function ledgerDiagnostics(ledger: LedgerStore, batch: Batch, optio
     }
     if (options.target) {
       const told = new Set(sent.map((row) => row.ref.start));
-      const keyAt = new Map(refs.map((r) => [r.start, r.key]));
-      const payers = payerRefs(batch, secret, keyAt, told);
-      for (const row of await findSamePayers(ledger, payers, options.target)) {
+      const payers = everyPayer ? everyPayer.filter((p) => !told.has(p.start)) : payerRowsOf(batch, secret, keyAt, options, told);
+      const same =
+        file && payers.length > 0
+          ? samePayersOf(await file.recordsOfPayers(new Set(payers.map((p) => p.fingerprint)), byKey), payers, options.target)
+          : await findSamePayers(ledger, payers, options.target);
+      for (const row of same) {
         if (diagnostics.length >= max) {
           omittedWarnings++;
           continue;
@@ -90,6 +109,17 @@ export async function ledgerDiagnostics(ledger: LedgerStore, batch: Batch, optio
   if ((accepted === undefined || accepted.size > 0) && (await acceptedContent(ledger, batch, options.raw, accepted)))
     for (const d of cvvAfterSend(batch)) diagnostics.push(d);
   return { diagnostics, omitted, omittedWarnings };
+}
+
+/** Same-payer's rows (but those of `told`): from lint's own pass when it kept them, else read from the batch. */
+function payerRowsOf(
+  batch: Batch,
+  secret: LedgerSecret,
+  keyAt: ReadonlyMap<number, string>,
+  options: LedgerCheckOptions,
+  told?: ReadonlySet<number>,
+): PayerRefAt[] {
+  return options.orderIds && options.payers ? payerRefsOf(options.payers, secret, keyAt, told) : payerRefs(batch, secret, keyAt, told);
 }
 
 /** A ledger problem on a row's client-orderid cell (already-sent, same-payer): no fix, the row is the problem. */

@@ -5,7 +5,7 @@ import { COLUMNS, STATE_COUNTRIES, type ColumnSpec } from './columns';
 import { FirstSeen } from './firstSeen';
 import { gatewayOrderId, hasIdNoise, idNoiseWords, isPlainIn, withoutIdNoise } from '../orderId';
 import { quoteInMessage } from './quote';
-import { duplicateOrderIdMessage, UNTRUSTED_ROW, type RowFactsListener } from './rowFacts';
+import { duplicateOrderIdMessage, UNTRUSTED_ROW, type RowFactsListener, type TrustedRow } from './rowFacts';
 import { addEmptyFieldsFix, replaceCellFix } from './fixes';
 import { hasCompleteAmountMode } from './batch';
 import type { ProblemCollector } from './problems';
@@ -74,6 +74,8 @@ class RowChecker {
   private readonly good = new Uint8Array(COLUMNS.length);
   private readonly width: number;
   private readonly row = new RowCells();
+  /** What the listener is given of each trusted row: the same object, its cells read anew for each row. */
+  private readonly trusted: TrustedRow;
   private readonly cardColumn: number;
   private seekCard: boolean;
   readonly src: SrcRows = { anySrc: false, srcNeedsState: false };
@@ -101,6 +103,7 @@ class RowChecker {
     this.width = batch.header ? batch.header.values.length : 0;
     this.cardColumn = cards ? (cardColumnOf(batch) ?? -1) : -1;
     this.seekCard = this.cardColumn >= 0;
+    this.trusted = { cells: this.row, columnIndex: batch.columnIndex };
   }
 
   /** Record r, data row number `rowNumber`. A row with csv-syntax or field-count gets no other check. */
@@ -132,13 +135,18 @@ class RowChecker {
     const read = pos.orderId >= 0 && this.good[GOOD.orderId] === 1 ? this.orderIdOf(pos.orderId, r) : undefined;
     const hasId = read !== undefined;
     if (hasId) this.duplicateOrderId(rowNumber, read);
-    this.onRow?.(csv.record(r), rowNumber, {
-      src: isSrc,
-      srcNeedsState,
-      orderId: hasId ? (read ?? row.value(pos.orderId)) : undefined,
-      orderIdStart: hasId ? row.bounds[2 * pos.orderId] : -1,
-      orderIdEnd: hasId ? row.bounds[2 * pos.orderId + 1] : -1,
-    });
+    this.onRow?.(
+      csv.record(r),
+      rowNumber,
+      {
+        src: isSrc,
+        srcNeedsState,
+        orderId: hasId ? (read ?? row.value(pos.orderId)) : undefined,
+        orderIdStart: hasId ? row.bounds[2 * pos.orderId] : -1,
+        orderIdEnd: hasId ? row.bounds[2 * pos.orderId + 1] : -1,
+      },
+      this.trusted,
+    );
   }
 
   private lookForCard(): void {

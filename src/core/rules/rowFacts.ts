@@ -1,4 +1,5 @@
 import type { CsvRecord } from '../csv/parse';
+import type { RowCells } from '../csv/rowCells';
 import type { Range } from '../text';
 import { CodeInfo, Codes } from './codes';
 import { quoteInMessage } from './quote';
@@ -27,8 +28,22 @@ export interface RowFacts {
   orderIdEnd: number;
 }
 
-/** Called by the lint with every data row in file order (`rowNumber` counts data rows from 1). */
-export type RowFactsListener = (record: CsvRecord, rowNumber: number, facts: RowFacts) => void;
+/**
+ * A trusted row's cells as the lint read them (no CSV syntax problem, as many fields as the header), valid
+ * only during the call: a face that needs more of the row than its facts (the ledger's checks: the
+ * fingerprint's cells) reads them here rather than split the row a second time.
+ */
+export interface TrustedRow {
+  cells: RowCells;
+  /** The header's columns: resolved name → cell index. */
+  columnIndex: ReadonlyMap<string, number>;
+}
+
+/**
+ * Called by the lint with every data row in file order (`rowNumber` counts data rows from 1); `trusted`
+ * for a row that can be trusted, and only then.
+ */
+export type RowFactsListener = (record: CsvRecord, rowNumber: number, facts: RowFacts, trusted?: TrustedRow) => void;
 
 /** A row with csv-syntax or field-count: its cells are not read, so it tells nothing. */
 export const UNTRUSTED_ROW: RowFacts = Object.freeze({

@@ -4,10 +4,14 @@ import type { CallbackEntry } from '../../callback-listener';
 import type { CallbackListening } from './listening';
 import { clientOrderIdOf } from '../../core/callbacks';
 import { controlText, describeEntry, repeatText, statusLook } from './look';
+import { said, typed } from '../../core/output';
+import { shown } from '../say';
 
 // The "PayGate Callbacks" tree: the listening state first (address, forward target, a button copying a
 // ready notify_url), then each received call, newest first: the charge's status (its icon), client-orderid,
-// control checksum, time.
+// control checksum, time. Every label, description and tooltip passes the editor's floor (../say.ts
+// `shown`), a call's time and the forward's HTTP status as typed values (issue 38); its fields were masked
+// when the call was kept and are read again alone.
 
 export const CALLBACKS_VIEW = 'paygate.callbacks';
 
@@ -52,30 +56,36 @@ export class CallbacksTree extends Disposable implements vscode.TreeDataProvider
         item.contextValue = 'paygate.callbacks.stopped';
         return item;
       }
-      const item = new vscode.TreeItem(`Listening on ${address}`, vscode.TreeItemCollapsibleState.None);
-      item.description = this.listening.forwardTo ? `forwarding to ${this.listening.forwardTo}` : 'answering 200 OK';
+      const item = new vscode.TreeItem(shown(said`Listening on ${typed.text(address)}`), vscode.TreeItemCollapsibleState.None);
+      const forward = this.listening.forwardTo;
+      item.description = forward ? shown(said`forwarding to ${typed.text(forward)}`) : 'answering 200 OK';
       item.iconPath = new vscode.ThemeIcon('radio-tower', new vscode.ThemeColor('testing.iconPassed'));
       const key = this.controlKey();
-      item.tooltip =
-        `Callbacks to ${address} (any path) appear below. Copy a ready notify_url with the button.\n` +
-        (key === undefined
-          ? 'No control key known yet: start the local gateway to check the control field.'
-          : `Control checked with the local gateway's demo merchant's control key: ${key}`);
+      const keyText =
+        key === undefined
+          ? said`No control key known yet: start the local gateway to check the control field.`
+          : said`Control checked with the local gateway's demo merchant's control key: ${typed.text(key)}`;
+      item.tooltip = shown(
+        said`Callbacks to ${typed.text(address)} (any path) appear below. Copy a ready notify_url with the button.\n${keyText}`,
+      );
       item.contextValue = 'paygate.callbacks.listening';
       return item;
     }
     const e = node.entry;
     const status = e.fields['status'] ?? e.method;
     const order = clientOrderIdOf(e.fields);
-    const item = new vscode.TreeItem(order ? `${status} · ${order}` : `${status} ${e.path}`, vscode.TreeItemCollapsibleState.None);
+    const t = typed.text;
+    const label = order ? said`${t(status)} · ${t(order)}` : said`${t(status)} ${t(e.path)}`;
+    const item = new vscode.TreeItem(shown(label), vscode.TreeItemCollapsibleState.None);
     item.id = e.id;
-    const fwd = e.forwarded ? ` · → ${e.forwarded.status}` : '';
-    item.description = `${describeEntry(e)} · ${new Date(e.time).toLocaleTimeString()}${fwd}`;
+    const fwd = e.forwarded ? said` · → ${typed.count(e.forwarded.status)}` : said``;
+    item.description = shown(said`${t(describeEntry(e))} · ${typed.date(new Date(e.time).toLocaleTimeString())}${fwd}`);
     item.iconPath = statusIcon(e);
     item.contextValue = 'paygate.callback';
-    item.tooltip =
-      `${e.method} ${e.path}\n${e.time}\n${controlText(e)}${e.repeatOf ? `\n${repeatText(e)}` : ''}` +
-      `${e.forwarded?.url ? `\nforwarded to ${e.forwarded.url}` : ''}${e.forwarded?.error ? `\nforward failed: ${e.forwarded.error}` : ''}`;
+    const repeat = e.repeatOf ? said`\n${t(repeatText(e))}` : said``;
+    const to = e.forwarded?.url ? said`\nforwarded to ${t(e.forwarded.url)}` : said``;
+    const failed = e.forwarded?.error ? said`\nforward failed: ${t(e.forwarded.error)}` : said``;
+    item.tooltip = shown(said`${t(e.method)} ${t(e.path)}\n${typed.date(e.time)}\n${t(controlText(e))}${repeat}${to}${failed}`);
     item.command = { command: 'paygate.callbacks.open', title: 'Show Callback', arguments: [e.id] };
     return item;
   }
