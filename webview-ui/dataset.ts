@@ -57,6 +57,8 @@ export class Dataset {
   private marks = new Map<string, Marks>();
   private sorted: { id: string; order: Uint32Array } | undefined;
   private generation = 0;
+  /** Counts every change of the rows (a new table, rows added): what is derived from them can be kept until it moves. */
+  version = 0;
 
   get columns(): string[] {
     return this.store.columns;
@@ -76,6 +78,7 @@ export class Dataset {
     this.marks.clear();
     this.sorted = undefined;
     this.generation++;
+    this.version++;
   }
 
   /** Rows given whole; a reconciliation's cells of several typed values are laid out here, where they are shown. */
@@ -83,10 +86,12 @@ export class Dataset {
     const { rows, laid } = laidRows(cells);
     if (laid.size > 0) this.laid = laid;
     this.store.addRows(rows, this.mask);
+    this.version++;
   }
 
   addPiece(piece: Piece): void {
     this.store.add(piece, this.mask);
+    this.version++;
   }
 
   /** All rows are in: column kinds are decided again on the whole column. */

@@ -34,8 +34,23 @@ export function persistedState(o: {
   return state;
 }
 
-/** All rows, or undefined as soon as their text passes `limit` characters. */
+/**
+ * The rows kept with the view, worked out once per version of the rows: the state is saved after every
+ * sort, search and grouping, and a large table is walked up to the limit each time (60 ms, in the middle
+ * of a grouping).
+ */
+const kept = new WeakMap<Dataset, { version: number; rows: string[][] | undefined }>();
+
 function rowsWithin(data: Dataset, limit: number): string[][] | undefined {
+  const known = kept.get(data);
+  if (known?.version === data.version) return known.rows;
+  const rows = firstRowsWithin(data, limit);
+  kept.set(data, { version: data.version, rows });
+  return rows;
+}
+
+/** All rows, or undefined as soon as their text passes `limit` characters. */
+function firstRowsWithin(data: Dataset, limit: number): string[][] | undefined {
   const rows: string[][] = [];
   let n = 0;
   for (let i = 0; i < data.rowCount; i++) {

@@ -16,16 +16,19 @@ const words = new Uint32Array(scratch.buffer);
  */
 export function radixSortIndices(count: number, keys: Float64Array, desc: boolean): Uint32Array {
   const out = new Uint32Array(count);
+  // The rows with a key, in row order, in one pass (a key is NaN when it is not equal to itself).
+  const idx = new Uint32Array(count);
   let valid = 0;
-  for (let i = 0; i < count; i++) if (!Number.isNaN(keys[i])) valid++;
-  const idx = new Uint32Array(valid);
-  for (let i = 0, v = 0, rest = valid; i < count; i++) {
-    if (Number.isNaN(keys[i])) out[rest++] = i;
-    else idx[v++] = i;
+  for (let i = 0; i < count; i++) {
+    const k = keys[i];
+    if (k === k) idx[valid++] = i;
   }
+  if (valid < count) for (let i = 0, rest = valid; i < count; i++) if (keys[i] !== keys[i]) out[rest++] = i;
   if (valid === 0) return out;
-  const small = asIntegers(keys, idx, desc);
-  out.set(small ? lsd([small.key], [small.bits], idx) : lsd(asWords(keys, idx, desc), [32, 32], idx), 0);
+  const rows = idx.subarray(0, valid);
+  const small = asIntegers(keys, rows, desc);
+  const sorted = small ? lsd([small.key], [small.bits], rows, out) : lsd(asWords(keys, rows, desc), [32, 32], rows, out);
+  if (sorted !== out) out.set(sorted, 0);
   return out;
 }
 
@@ -76,43 +79,74 @@ function asWords(keys: Float64Array, idx: Uint32Array, desc: boolean): Uint32Arr
 /**
  * Sorts `idx` stably by the key made of `keys` (least significant word first, `bits` used of each),
  * moving the words still needed along with it; passes where every key has the same digit are skipped.
+ * Every digit's counts are taken in one read of the words before the first pass; the last pass moves the
+ * row indices alone, into `into` (which has room for them) where it can. Returns where the order ended.
  */
-function lsd(keys: Uint32Array[], bits: number[], idx: Uint32Array): Uint32Array {
+function lsd(keys: Uint32Array[], bits: number[], idx: Uint32Array, into: Uint32Array): Uint32Array {
   // At most two words (a double's); each pass moves its own word and the one above it.
   const n = idx.length;
-  const digits: [number, number, number][] = []; // word, shift, width
-  bits.forEach((b, w) => {
+  const digits: { word: number; shift: number; mask: number; counts: Uint32Array }[] = [];
+  bits.forEach((b, word) => {
     const passes = Math.ceil(b / 12);
     const width = Math.ceil(b / passes);
-    for (let shift = 0; shift < b; shift += width) digits.push([w, shift, width]);
+    for (let shift = 0; shift < b; shift += width)
+      digits.push({ word, shift, mask: (1 << width) - 1, counts: new Uint32Array(1 << width) });
   });
-  const spare: Uint32Array[] = keys.map(() => new Uint32Array(n));
-  let idx2: Uint32Array = new Uint32Array(n);
-  for (const [w, shift, width] of digits) {
+  for (let w = 0; w < keys.length; w++) {
     const key = keys[w];
-    const mask = (1 << width) - 1;
-    const counts = new Uint32Array(1 << width);
-    for (let i = 0; i < n; i++) counts[(key[i] >>> shift) & mask]++;
-    if (n === 0 || counts[(key[0] >>> shift) & mask] === n) continue;
+    const mine = digits.filter((d) => d.word === w);
+    if (mine.length === 2) {
+      const [a, b] = mine;
+      const [ca, cb] = [a.counts, b.counts];
+      for (let i = 0; i < n; i++) {
+        const k = key[i];
+        ca[(k >>> a.shift) & a.mask]++;
+        cb[(k >>> b.shift) & b.mask]++;
+      }
+    } else for (const d of mine) for (let i = 0; i < n; i++) d.counts[(key[i] >>> d.shift) & d.mask]++;
+  }
+  // Passes where every key has the same digit change nothing.
+  const passes = digits.filter((d) => n > 0 && d.counts[(keys[d.word][0] >>> d.shift) & d.mask] !== n);
+  const spare: Uint32Array[] = keys.map(() => new Uint32Array(n));
+  // The ping-pong buffers are chosen so the last pass writes into `into`.
+  let idx2: Uint32Array = passes.length % 2 === 1 ? into.subarray(0, n) : new Uint32Array(n);
+  if (passes.length % 2 === 0 && passes.length > 0) {
+    into.set(idx, 0);
+    [idx, idx2] = [into.subarray(0, n), idx];
+  }
+  passes.forEach(({ word: w, shift, mask, counts }, p) => {
+    const key = keys[w];
     let sum = 0;
     for (let d = 0; d < counts.length; d++) {
       const c = counts[d];
       counts[d] = sum;
       sum += c;
     }
+    const last = p === passes.length - 1;
     // Words whose digits are all done are not read again: only this one and the more significant one move.
     const next = w + 1 < keys.length ? keys[w + 1] : undefined;
     const to1 = spare[w];
     const to2 = spare[w + 1];
-    for (let i = 0; i < n; i++) {
-      const to = counts[(key[i] >>> shift) & mask]++;
-      to1[to] = key[i];
-      if (next) to2[to] = next[i];
-      idx2[to] = idx[i];
+    if (last) {
+      for (let i = 0; i < n; i++) idx2[counts[(key[i] >>> shift) & mask]++] = idx[i];
+    } else if (next) {
+      for (let i = 0; i < n; i++) {
+        const to = counts[(key[i] >>> shift) & mask]++;
+        to1[to] = key[i];
+        to2[to] = next[i];
+        idx2[to] = idx[i];
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        const k = key[i];
+        const to = counts[(k >>> shift) & mask]++;
+        to1[to] = k;
+        idx2[to] = idx[i];
+      }
     }
     [keys[w], spare[w]] = [to1, key];
-    if (next) [keys[w + 1], spare[w + 1]] = [to2, next];
+    if (next && !last) [keys[w + 1], spare[w + 1]] = [to2, next];
     [idx, idx2] = [idx2, idx];
-  }
+  });
   return idx;
 }

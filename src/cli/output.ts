@@ -9,6 +9,7 @@ import {
   laid,
   laidCsv,
   laidCsvRecord,
+  laidJson,
   maskFields,
   maskText,
   padLaid,
@@ -16,6 +17,7 @@ import {
   terminalSafe,
   trimmedEnd,
   vet,
+  vouched,
   words,
   type Laid,
   type SafeCsvOptions,
@@ -47,6 +49,24 @@ export const field = vet.text;
 export function jsonLine(value: unknown, space?: number): string {
   return `${safeJson(value, space)}\n`;
 }
+
+/**
+ * Text laid out from JSON documents (laidJson in core/output/json.ts: every string masked alone, every number
+ * a count or an amount) and our words. When a document holds another number, the text is made again from
+ * safeJson and is plain: written without a vouch, the floor reads it whole.
+ */
+export function jsonLaid(make: (json: (value: unknown, space?: number) => Laid) => Laid): { laid: Laid } | { plain: string } {
+  let typed = true;
+  const text = make((value, space) => laidJson(value, space) ?? ((typed = false), words('')));
+  // The plain text is never vouched for: its brand is only the builder's type.
+  return typed ? { laid: text } : { plain: make((value, space) => safeJson(value, space) as Laid) };
+}
+
+/** What jsonLaid made, to be written at once: vouched for when it is laid out. */
+export const vouchedIfLaid = (made: { laid: Laid } | { plain: string }): string => ('laid' in made ? vouched(made.laid) : made.plain);
+
+/** jsonLine for standard output, written at once: vouched for when laid out from its values (jsonLaid). */
+export const jsonOut = (value: unknown, space?: number): string => vouchedIfLaid(jsonLaid((json) => laid`${json(value, space)}\n`));
 
 /**
  * Records (the header first) as a CSV we write (core/output/csv.ts), for standard output: a control

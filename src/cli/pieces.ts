@@ -12,6 +12,8 @@ export interface Pieces {
   add(text: string): void;
   /** A layout of vetted values. */
   addLaid(text: Laid): void;
+  /** A layout or a plain text, as jsonLaid makes them. */
+  addMade(made: { laid: Laid } | { plain: string }): void;
   flush(): void;
 }
 
@@ -32,5 +34,10 @@ export function batched(write: (text: string) => void): Pieces {
     allLaid &&= isLaid;
     if (size >= PIECE) flush();
   };
-  return { add: (text) => add(text, false), addLaid: (text) => add(text, true), flush };
+  return {
+    add: (text) => add(text, false),
+    addLaid: (text) => add(text, true),
+    addMade: (made) => ('laid' in made ? add(made.laid, true) : add(made.plain, false)),
+    flush,
+  };
 }

@@ -3,7 +3,7 @@
 // prints in each format. Commands never import each other, so both take these from here.
 
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { safeJson } from '../core/output';
+import { laid, words } from '../core/output';
 import { PERIODS, type Period } from '../core/periods';
 import { describeProblem, type PlanProblem, type QueryOutcome, type QuerySpec } from '../core/query';
 import { groupJson, queryJsonRest } from '../core/query/result';
@@ -11,6 +11,7 @@ import { DEFAULT_MAX_GROUPS } from '../core/query/run';
 import type { ReportView } from '../core/gateway/reportTemplate';
 import type { CliContext } from './context';
 import { writeQueryCsv, writeQueryText } from './format/query';
+import { jsonLaid } from './output';
 import { batched } from './pieces';
 import { choiceOption, collect } from './parser';
 
@@ -156,9 +157,11 @@ export function printQueryOutcome(
 function writeQueryJson(outcome: QueryOutcome, write: (text: string) => void): void {
   const out = batched(write);
   const rest = queryJsonRest(outcome);
-  out.add('{\n  "groups": [');
-  outcome.groups.forEach((g, i) => out.add(`${i === 0 ? '' : ','}\n    ${safeJson(groupJson(outcome, g))}`));
-  out.add(`${outcome.groups.length === 0 ? '' : '\n  '}],\n`);
-  out.add(`  "total": ${safeJson(rest.total)},\n  "rows": ${safeJson(rest.rows)},\n  "skipped": ${safeJson(rest.skipped)}\n}\n`);
+  out.addLaid(words('{\n  "groups": ['));
+  outcome.groups.forEach((g, i) => out.addMade(jsonLaid((json) => laid`${words(i === 0 ? '' : ',')}\n    ${json(groupJson(outcome, g))}`)));
+  out.addLaid(words(`${outcome.groups.length === 0 ? '' : '\n  '}],\n`));
+  out.addMade(
+    jsonLaid((json) => laid`  "total": ${json(rest.total)},\n  "rows": ${json(rest.rows)},\n  "skipped": ${json(rest.skipped)}\n}\n`),
+  );
   out.flush();
 }

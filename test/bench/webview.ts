@@ -4,9 +4,9 @@
 // global search and scrolling, then writes the table into README.md. Nothing here asserts a time.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { launch, openPage, ROOT } from '../webview/harness';
-import { REPORT_COLUMNS } from '../../src/local-gateway/report';
+import { generate, POLL_MS, sortWhileLoading } from './webviewLoad';
 import { writeReadmeSection } from './report';
 import { atMost, targetLines } from './table';
 
@@ -36,83 +36,6 @@ interface Result {
   groupMs: number;
   groupCpuMs: number;
   groupLongestMs: number;
-}
-
-/** A generated report (the sample's 9 columns) left in the page as 1 MiB chunks; returns its size. */
-async function generate(page: Page, rows: number): Promise<number> {
-  // Generated in the page so the bench measures the page, not shipping 150 MB through the driver.
-  // The columns travel as an argument: the function runs in the page, where no module of ours is.
-  return page.evaluate(
-    ({ n, columns }) => {
-      const merchants = ['Demo Shop', 'Shop, Inc.', 'Acme', 'Zeta Ltd'];
-      const types = ['sale', 'refund', 'chargeback'];
-      const descs = ['Plain order', 'Two\r\nlines', 'He said "stop", then left', '<img src=x onerror=alert(1)>', 'Visa card payment'];
-      const q = (v: string) => `"${v.replace(/"/g, '""')}"`;
-      // The host's chunks are UTF-8 bytes read from a file, which the editor transfers to the page.
-      const encoder = new TextEncoder();
-      const chunks: Uint8Array[] = [];
-      let buf = columns.map(q).join(',') + '\r\n';
-      let size = 0;
-      let seed = 42;
-      const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-      const p2 = (x: number) => String(x).padStart(2, '0');
-      for (let i = 0; i < n; i++) {
-        const d = 1 + Math.floor(rnd() * 28);
-        const m = 1 + Math.floor(rnd() * 12);
-        const created = `2025-${p2(m)}-${p2(d)} ${p2(Math.floor(rnd() * 24))}:${p2(Math.floor(rnd() * 60))}:${p2(Math.floor(rnd() * 60))}`;
-        const amount = (rnd() * 10000).toFixed(3);
-        buf +=
-          [
-            merchants[i % 4],
-            String(1000000 + i),
-            `ORD-${i}`,
-            created,
-            amount,
-            i % 3 ? 'USD' : 'EUR',
-            types[i % 3],
-            descs[i % 5],
-            `${p2(d)}.${p2(m)}.2025`,
-          ]
-            .map(q)
-            .join(',') + '\r\n';
-        if (buf.length >= 1 << 20) {
-          chunks.push(encoder.encode(buf));
-          size += chunks[chunks.length - 1].length;
-          buf = '';
-        }
-      }
-      chunks.push(encoder.encode(buf));
-      size += chunks[chunks.length - 1].length;
-      (window as unknown as { __chunks: Uint8Array[] }).__chunks = chunks;
-      return size;
-    },
-    { n: rows, columns: [...REPORT_COLUMNS] },
-  );
-}
-
-/**
- * Sorting while rows still arrive: a fresh page is fed the same report, and Amount is clicked as soon as
- * the first rows are on screen; the time of that view (over the rows so far) is returned.
- */
-async function sortWhileLoading(context: BrowserContext, rows: number): Promise<number> {
-  const h = await openPage(context);
-  const page = h.page;
-  await page.evaluate('window.__name = (f) => f');
-  await generate(page, rows);
-  await page.evaluate(() => {
-    const w = window as unknown as { __chunks?: Uint8Array[] };
-    const chunks = w.__chunks!;
-    delete w.__chunks;
-    window.postMessage({ type: 'csvStart', title: 'bench', source: { kind: 'inline' } }, '*');
-    for (const bytes of chunks) window.postMessage({ type: 'csvChunk', bytes }, '*', [bytes.buffer]);
-    window.postMessage({ type: 'csvEnd' }, '*');
-  });
-  await page.waitForFunction(() => document.querySelectorAll('.row.data:not([hidden])').length > 0, undefined, { timeout: 600_000 });
-  await page.locator('[role=columnheader][aria-colindex="5"]').click();
-  await page.waitForFunction(() => performance.getEntriesByName('paygate:view').length > 0, undefined, { timeout: 600_000 });
-  const ms = await page.evaluate(() => performance.getEntriesByName('paygate:view')[0].duration);
-  await page.close();
-  return ms;
 }
 
 async function benchOne(context: BrowserContext, rows: number): Promise<Result> {
@@ -174,7 +97,7 @@ async function benchOne(context: BrowserContext, rows: number): Promise<Result> 
   const lastView = () => page.evaluate(() => performance.getEntriesByName('paygate:view').length);
   const viewMs = () => page.evaluate(() => performance.getEntriesByName('paygate:view').pop()!.duration);
   const waitView = (before: number) =>
-    page.waitForFunction((b) => performance.getEntriesByName('paygate:view').length > b, before, { timeout: 600_000 });
+    page.waitForFunction((b) => performance.getEntriesByName('paygate:view').length > b, before, { timeout: 600_000, polling: POLL_MS });
   let views = await lastView();
   await page.locator('[role=columnheader][aria-colindex="5"]').click();
   await waitView(views);
@@ -212,7 +135,10 @@ async function benchOne(context: BrowserContext, rows: number): Promise<Result> 
     period.value = 'day';
     period.dispatchEvent(new Event('change'));
   });
-  await page.waitForFunction(() => performance.getEntriesByName('paygate:group').length >= 1, undefined, { timeout: 600_000 });
+  await page.waitForFunction(() => performance.getEntriesByName('paygate:group').length >= 1, undefined, {
+    timeout: 600_000,
+    polling: POLL_MS,
+  });
   const group = await page.evaluate(() => ({
     ms: performance.getEntriesByName('paygate:group').pop()!.duration,
     longest: (window as unknown as { __longest: number }).__longest,

@@ -11,9 +11,11 @@ import { WAIT_MS } from '../fixtures/deadlines';
 
 export const ROOT = path.resolve(__dirname, '../..');
 const ORIGIN = 'https://paygate-webview.test';
+/** The results page's bundle: dist/, or another build's (PAYGATE_WEBVIEW_DIST, a bench comparing two versions). */
+const PAGE_DIST = process.env.PAYGATE_WEBVIEW_DIST ?? path.join(ROOT, 'dist');
 const ASSETS: Record<string, { file: string; type: string }> = {
-  '/webview-ui.js': { file: path.join(ROOT, 'dist/webview-ui.js'), type: 'text/javascript' },
-  '/webview-ui.css': { file: path.join(ROOT, 'dist/webview-ui.css'), type: 'text/css' },
+  '/webview-ui.js': { file: path.join(PAGE_DIST, 'webview-ui.js'), type: 'text/javascript' },
+  '/webview-ui.css': { file: path.join(PAGE_DIST, 'webview-ui.css'), type: 'text/css' },
   '/forecast.js': { file: path.join(ROOT, 'dist/forecast.js'), type: 'text/javascript' },
   '/forecast.css': { file: path.join(ROOT, 'dist/forecast.css'), type: 'text/css' },
 };

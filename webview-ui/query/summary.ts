@@ -115,7 +115,11 @@ export class Summary {
     return parts.length === 0 ? '(all)' : parts.map((p) => (p === '' ? '(empty)' : p)).join(' · ');
   }
 
-  /** The table, in steps of ROWS_PER_STEP groups with a turn for the page between them. */
+  /**
+   * The table, in steps of ROWS_PER_STEP groups with a turn for the page between them. It is built off
+   * the page and put on it whole: a table on the page is laid out and painted again at every turn, and a
+   * thousand groups' summary cost more in layouts than in building.
+   */
   private async renderTable(generation: number): Promise<void> {
     const o = this.outcome!;
     delete document.body.dataset.grouped;
@@ -125,7 +129,7 @@ export class Summary {
     for (const h of [...keyHeads, ...this.columns.map((c) => c.head)]) head.append(el('th', { scope: 'col' }, h));
     table.append(el('thead'), el('tbody'), el('tfoot'));
     table.tHead!.append(head);
-    this.tableHost.replaceChildren(table);
+    this.tableHost.replaceChildren();
     const shown = o.groups.slice(0, MAX_GROUP_ROWS);
     for (let n = 0; n < shown.length; n++) {
       if (n > 0 && n % ROWS_PER_STEP === 0) {
@@ -153,6 +157,7 @@ export class Summary {
       for (const c of this.columns) tr.append(el('td', { class: 'num' }, c.cell(t)));
       table.tFoot!.append(tr);
     }
+    this.tableHost.replaceChildren(table);
     // Every row is on screen (the tests and the bench wait for this).
     document.body.dataset.grouped = 'true';
   }

@@ -3,7 +3,8 @@ import type { Approval } from '../../core/ledger/store';
 import { localGatewayText, recordedOutcomeText, sentBy, type SubmissionRecord } from '../../core/ledger';
 import type { CliContext } from '../context';
 import { damageText, LedgerUrlError, openLedger, sendingNow } from '../ledger';
-import { field, inputError, jsonLine } from '../output';
+import { joinLaid, laid, vet, vouched, words, type Laid } from '../../core/output';
+import { field, inputError, jsonOut } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 
 export interface LedgerListOptions {
@@ -38,35 +39,41 @@ export function historyCommand(ctx: CliContext) {
     .action(exits((o) => listLedger(o, ctx)));
 }
 
-function state(r: SubmissionRecord): string {
-  if (r.state === 'sending') return sendingNow(r) ? 'sending (in progress)' : 'sending, interrupted: outcome unknown';
-  return field(recordedOutcomeText(r));
+function state(r: SubmissionRecord): Laid {
+  if (r.state === 'sending') return words(sendingNow(r) ? 'sending (in progress)' : 'sending, interrupted: outcome unknown');
+  return laid`${field(recordedOutcomeText(r))}`;
 }
 
+/** The gateway's recurring-payment-ids (ids of no known form), each with its status. */
+const paymentIds = (r: SubmissionRecord) =>
+  joinLaid(
+    r.recurringPaymentIds.map((id, i) => (r.statuses[i] ? laid`${field(id)} (${field(r.statuses[i])})` : laid`${field(id)}`)),
+    ', ',
+  );
+
 /**
- * One submission as text. The ledger is masked when written, but its values came from files and from the
- * gateway's answers (a file name, an error-message): each is one value on its line.
+ * One submission as text, laid out from its values (core/output/laid.ts). The ledger is masked when written,
+ * but its values came from files and from the gateway's answers (a file name, an error-message): each is one
+ * value on its line, the time, the row count and the content hash checked by their type.
  */
-function recordText(r: SubmissionRecord, approvals: ReadonlyMap<string, Approval[]>): string {
-  const where = `${field(r.environment)}${r.production ? ' (production)' : ''}, endpoint ${field(r.endpointId)}, from ${field(r.face)}`;
+function recordText(r: SubmissionRecord, approvals: ReadonlyMap<string, Approval[]>): Laid {
+  const where = laid`${field(r.environment)}${words(r.production ? ' (production)' : '')}, endpoint ${field(r.endpointId)}, from ${field(r.face)}`;
+  const by = r.role !== undefined ? laid`  (${field(sentBy(r).trim())})` : words('');
   const lines = [
-    `${field(r.time)}  ${state(r)}${r.role !== undefined ? `  (${field(sentBy(r).trim())})` : ''}`,
-    `  ${field(r.file)} (${r.rowCount} row${r.rowCount === 1 ? '' : 's'}) → ${where}`,
-    `  sha256 ${field(r.contentHash)}`,
+    laid`${vet.date(r.time)}  ${state(r)}${by}`,
+    laid`  ${field(r.file)} (${vet.count(r.rowCount)} row${words(r.rowCount === 1 ? '' : 's')}) → ${where}`,
+    laid`  sha256 ${vet.hash(r.contentHash)}`,
   ];
   const approved = approvals.get(`${r.environment}\0${r.contentHash}`);
-  if (approved) lines.push(`  approved for ${field(r.environment)} by ${field(approvalsText(approved))}`);
+  if (approved) lines.push(laid`  approved for ${field(r.environment)} by ${field(approvalsText(approved))}`);
   // Two local gateways both answer as endpoint 1001: which one it was tells their payments apart.
-  if (r.localGateway) lines.push(`  sent to ${localGatewayText(r.localGateway)}`);
-  if (r.recurringPaymentIds.length)
-    lines.push(
-      `  recurring-payment-id ${r.recurringPaymentIds.map((id, i) => field(r.statuses[i] ? `${id} (${r.statuses[i]})` : id)).join(', ')}`,
-    );
-  if (r.serialNumbers.length) lines.push(`  serial-number ${r.serialNumbers.map(field).join(', ')}`);
-  if (r.errorCode) lines.push(`  error-code ${field(r.errorCode)}`);
-  if (r.errorId) lines.push(`  error id ${field(r.errorId)}`);
-  if (r.message && r.outcome !== 'accepted') lines.push(`  ${field(r.message)}`);
-  return `${lines.join('\n')}\n`;
+  if (r.localGateway) lines.push(laid`  sent to ${field(localGatewayText(r.localGateway))}`);
+  if (r.recurringPaymentIds.length) lines.push(laid`  recurring-payment-id ${paymentIds(r)}`);
+  if (r.serialNumbers.length) lines.push(laid`  serial-number ${joinLaid(r.serialNumbers.map(field), ', ')}`);
+  if (r.errorCode) lines.push(laid`  error-code ${field(r.errorCode)}`);
+  if (r.errorId) lines.push(laid`  error id ${field(r.errorId)}`);
+  if (r.message && r.outcome !== 'accepted') lines.push(laid`  ${field(r.message)}`);
+  return laid`${joinLaid(lines, '\n')}\n`;
 }
 
 /** Lists the ledger; the logic behind `paygate history`, for any argument parser to call. */
@@ -108,13 +115,17 @@ export async function listLedger(o: LedgerListOptions, ctx: CliContext): Promise
     return approved ? { ...r, approvals: approved.map(({ mine: _mine, ...a }) => a) } : r;
   });
   if (o.format === 'json') {
-    ctx.stdout(jsonLine({ ledger: place, store: ledger.kind, records, ...(reading.damage ? { damage: reading.damage } : {}) }));
+    ctx.stdout(jsonOut({ ledger: place, store: ledger.kind, records, ...(reading.damage ? { damage: reading.damage } : {}) }));
     return 0;
   }
   if (records.length === 0) {
-    ctx.stdout(`No submissions recorded in ${place}.\n`);
+    ctx.stdout(vouched(laid`No submissions recorded in ${field(place)}.\n`));
     return 0;
   }
-  ctx.stdout(`${reading.records.map((r) => recordText(r, approvals)).join('\n')}\n${records.length} submission(s) in ${place}\n`);
+  const listed = joinLaid(
+    reading.records.map((r) => recordText(r, approvals)),
+    '\n',
+  );
+  ctx.stdout(vouched(laid`${listed}\n${vet.count(records.length)} submission(s) in ${field(place)}\n`));
   return 0;
 }

@@ -1,12 +1,13 @@
 import { FileRefused, readRegularFile } from '../../core/regularFile';
 import { resolve } from 'node:path';
 import type { CliContext } from '../context';
-import { field, inputError, jsonLine, usageError } from '../output';
+import { joinLaid, laid, padLaid, vet, vouched, words, type Laid } from '../../core/output';
+import { field, inputError, jsonOut, usageError } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 import { formatGatewayDate, type CalendarDate } from '../../core/dates';
 import { readBatch } from '../../core/rules/batch';
 import { computeSchedule, scheduleInputFromRow, type ChargeAmount } from '../../core/schedule/schedule';
-import { CHARGE_WORDS, countOf, describeSchedule, isPayoutRow, kindWords, PAYOUT_WORDS } from '../../core/schedule/describe';
+import { CHARGE_WORDS, describeSchedule, isPayoutRow, kindWords, PAYOUT_WORDS, type KindWords } from '../../core/schedule/describe';
 import { scheduleProblems } from '../../core/schedule/problems';
 import { gatewayToday, TODAY_FROM_TEXT, type TodayFrom } from '../gatewayToday';
 import { errorMessage } from '../../core/errorMessage';
@@ -52,14 +53,14 @@ function jsonAmount(a: ChargeAmount): ScheduleJsonCharge['amount'] {
   }
 }
 
-function textAmount(a: ChargeAmount): string {
+function textAmount(a: ChargeAmount): Laid {
   switch (a.kind) {
     case 'fixed':
-      return a.value;
+      return laid`${vet.amount(a.value)}`;
     case 'range':
-      return `random ${a.from}–${a.to}`;
+      return laid`random ${vet.amount(a.from)}–${vet.amount(a.to)}`;
     case 'none':
-      return '(no valid amount)';
+      return words('(no valid amount)');
   }
 }
 
@@ -170,39 +171,49 @@ export async function showSchedule(file: string, values: ScheduleOptions, ctx: C
 
   if (format === 'json') {
     const out: ScheduleJson = { file, today: formatGatewayDate(today), todayFrom, rows: schedules.map((s) => s.json) };
-    ctx.stdout(jsonLine(out, 2));
+    ctx.stdout(jsonOut(out, 2));
   } else {
-    ctx.stdout(renderText(file, schedules, limit, todayText(today, todayFrom)));
+    // Laid out from values checked by their type (core/output/laid.ts): the floor does not read it again.
+    ctx.stdout(vouched(renderText(file, schedules, limit, todayText(today, todayFrom))));
   }
   return 0;
 }
 
-function todayText(today: CalendarDate, from: TodayFrom): string {
-  return `today is ${formatGatewayDate(today)} (${TODAY_FROM_TEXT[from]})`;
+function todayText(today: CalendarDate, from: TodayFrom): Laid {
+  return laid`today is ${vet.date(formatGatewayDate(today))} (${words(TODAY_FROM_TEXT[from])})`;
 }
 
-function renderText(file: string, schedules: RowSchedule[], limit: number, today: string): string {
-  if (schedules.length === 0) return `${printable(file)}: no data rows\n`;
+/** `3 charges`: the count checked as a count, the words ours. */
+const counted = (n: number, w: KindWords) => laid`${vet.count(n)} ${words(n === 1 ? w.one : w.many)}`;
+
+function renderText(file: string, schedules: RowSchedule[], limit: number, today: Laid): Laid {
+  if (schedules.length === 0) return laid`${printable(file)}: no data rows\n`;
   const shown = { charges: 0, payouts: 0 };
   const blocks = schedules.map(({ json, amounts, rule, trusted, startsToday }) => {
-    const id = json.clientOrderId === '' ? '(no client-orderid)' : printable(json.clientOrderId);
+    const id = json.clientOrderId === '' ? words('(no client-orderid)') : printable(json.clientOrderId);
     const w = kindWords(json.kind === 'payouts');
     shown[json.kind] += json.charges.length;
-    const dst = json.kind === 'payouts' ? " (DST: payouts to the receiver's card, not charges)" : '';
-    const lines = [`${printable(file)} row ${json.row} (line ${json.line}), client-orderid ${id}${dst}`, `  ${rule}`];
-    if (startsToday) lines.push(`  no start-date: starts on the day the batch is created; ${today}`);
-    if (!trusted) lines.push('  note: this row has CSV errors, so its values may be misread (run paygate lint)');
-    for (const p of json.problems ?? []) lines.push(`  problem: ${printable(p)}`);
+    const dst = words(json.kind === 'payouts' ? " (DST: payouts to the receiver's card, not charges)" : '');
+    // The rule is a sentence the core composes from the row's values (describeSchedule): read as free text.
+    const lines = [
+      laid`${printable(file)} row ${vet.count(json.row)} (line ${vet.count(json.line)}), client-orderid ${id}${dst}`,
+      laid`  ${printable(rule)}`,
+    ];
+    if (startsToday) lines.push(laid`  no start-date: starts on the day the batch is created; ${today}`);
+    if (!trusted) lines.push(words('  note: this row has CSV errors, so its values may be misread (run paygate lint)'));
+    for (const p of json.problems ?? []) lines.push(laid`  problem: ${printable(p)}`);
     if (json.charges.length === 0) {
-      lines.push(`  no ${w.many}`);
+      lines.push(words(`  no ${w.many}`));
     } else {
-      lines.push('  index  date        amount');
-      json.charges.forEach((c, i) => lines.push(`  ${String(c.index).padStart(5)}  ${c.date}  ${textAmount(amounts[i])}`));
+      lines.push(words('  index  date        amount'));
+      json.charges.forEach((c, i) =>
+        lines.push(laid`  ${padLaid(vet.count(c.index), 5, 'start')}  ${vet.date(c.date)}  ${textAmount(amounts[i])}`),
+      );
     }
-    if (json.truncated) lines.push(`  … more ${w.many} follow (showing the first ${limit}; use --limit N)`);
-    return lines.join('\n');
+    if (json.truncated) lines.push(laid`  … more ${words(w.many)} follow (showing the first ${vet.count(limit)}; use --limit N)`);
+    return joinLaid(lines, '\n');
   });
   // Charges and payouts are counted apart: a payout is money paid out, never one of the payers' charges.
-  const total = `shown: ${countOf(shown.charges, CHARGE_WORDS)}${shown.payouts > 0 ? ` and ${countOf(shown.payouts, PAYOUT_WORDS)} (DST rows)` : ''}`;
-  return `${blocks.join('\n\n')}\n\n${total}\n`;
+  const payouts = shown.payouts > 0 ? laid` and ${counted(shown.payouts, PAYOUT_WORDS)} (DST rows)` : words('');
+  return laid`${joinLaid(blocks, '\n\n')}\n\nshown: ${counted(shown.charges, CHARGE_WORDS)}${payouts}\n`;
 }

@@ -4,7 +4,7 @@
 // line. Values are the report's: every cell is shown through tableCell (masked, one line) and every CSV
 // cell through the formula guard.
 
-import { joinLaid, laid, padLaid, trimmedEnd, vet, words, type Vetted } from '../../core/output';
+import { joinLaid, laid, padLaid, trimmedEnd, vet, words, type Laid, type Vetted } from '../../core/output';
 import { aggregateText, groupHeading, reportedAggregates, totalOf, type QueryOutcome, type QueryTotal } from '../../core/query';
 import type { GroupState } from '../../core/query/run';
 import { csvRecordText, field, tableCell, tableLine } from '../output';
@@ -12,7 +12,8 @@ import { batched } from '../pieces';
 import { bar } from './bar';
 
 const MIN_BAR = 10;
-const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+/** A count of things: `1,234 rows`, the count checked as a count, the word ours (or a column's name, vetted). */
+const plural = (n: number, word: Vetted | Laid) => laid`${vet.count(n.toLocaleString('en-US'))} ${word}${words(n === 1 ? '' : 's')}`;
 
 /** The header of each aggregate column: `count`, `sum Amount`… */
 function aggregateHeaders(o: QueryOutcome): string[] {
@@ -26,16 +27,17 @@ function aggregateCells(o: QueryOutcome, g: Pick<GroupState, 'count' | 'amounts'
   return o.plan.count ? [grouped ? g.count.toLocaleString('en-US') : String(g.count), ...cells] : cells;
 }
 
-function header(o: QueryOutcome, name: string): string[] {
+function header(o: QueryOutcome, name: string): Laid[] {
   const where = o.plan.spec.where?.trim();
+  const by = where ? laid` by ${field(where)}` : words('');
   const lines = [
-    `${tableCell(name)}: ${plural(o.read, 'row')} read, ${o.matched.toLocaleString('en-US')} matched${where ? ` by ${field(where)}` : ''}`,
+    laid`${tableCell(name)}: ${plural(o.read, words('row'))} read, ${vet.count(o.matched.toLocaleString('en-US'))} matched${by}`,
   ];
   const groups = o.plan.groups.map((g) => {
-    if (g.period) return `${field(g.name)} by ${g.period}`;
-    return g.kind ? `${field(g.name)} as charges, payouts, refunds…` : field(g.name);
+    if (g.period) return laid`${field(g.name)} by ${words(g.period)}`;
+    return g.kind ? laid`${field(g.name)} as charges, payouts, refunds…` : laid`${field(g.name)}`;
   });
-  if (groups.length > 0) lines.push(`grouped by ${groups.join(', ')}${apartNote(o)}`);
+  if (groups.length > 0) lines.push(laid`grouped by ${joinLaid(groups, ', ')}${words(apartNote(o))}`);
   return lines;
 }
 
@@ -53,7 +55,7 @@ function apartNote(o: QueryOutcome): string {
  */
 export function writeQueryText(name: string, o: QueryOutcome, columns: number, write: (text: string) => void): void {
   const out = batched(write);
-  for (const l of header(o, name)) out.add(`${l}\n`);
+  for (const l of header(o, name)) out.addLaid(laid`${l}\n`);
   const keyHeads = o.plan.groups.map((g) => tableCell(g.kind ? groupHeading(g) : g.name));
   const aggHeads = aggregateHeaders(o);
   const keyWidths = keyHeads.map((h) => chars(h));
@@ -81,10 +83,10 @@ export function writeQueryText(name: string, o: QueryOutcome, columns: number, w
     const cells = shown.aggregates.slice(i * aggs, (i + 1) * aggs).map(vet.amount);
     out.addLaid(laid`${line(keys, bar(peak > 0 ? shown.values[i] / peak : 0, width), cells)}\n`);
   }
-  if (o.groups.length === 0) out.add('no row matched\n');
-  out.add('\n');
-  for (const t of o.totals) out.add(`${totalLine(o, t)}\n`);
-  for (const l of skippedLines(o)) out.add(`${l}\n`);
+  if (o.groups.length === 0) out.addLaid(words('no row matched\n'));
+  out.addLaid(words('\n'));
+  for (const t of o.totals) out.addLaid(laid`${totalLine(o, t)}\n`);
+  for (const l of skippedLines(o)) out.addLaid(laid`${l}\n`);
   out.flush();
 }
 
@@ -143,27 +145,31 @@ const SURROGATE = /[\ud800-\udbff]/;
 /** Characters (code points) of a text, as the columns are measured. */
 const chars = (s: string) => (SURROGATE.test(s) ? [...s].length : s.length);
 
-function totalLine(o: QueryOutcome, t: QueryTotal): string {
-  const parts = [plural(t.count, 'row')];
-  for (const [kind, a, name] of reportedAggregates(o.plan))
-    parts.push(`${kind} ${name} ${aggregateText(kind, t.amounts[a], o.scales[a]) ?? '(none read)'}`);
+function totalLine(o: QueryOutcome, t: QueryTotal): Laid {
+  const parts = [plural(t.count, words('row'))];
+  for (const [kind, a, name] of reportedAggregates(o.plan)) {
+    const text = aggregateText(kind, t.amounts[a], o.scales[a]);
+    parts.push(laid`${words(kind)} ${field(name)} ${text === null ? words('(none read)') : vet.amount(text)}`);
+  }
   o.plan.amounts.forEach((c, a) => {
-    if (t.amounts[a].skipped > 0) parts.push(`${plural(t.amounts[a].skipped, `${c.name} amount`)} skipped`);
+    if (t.amounts[a].skipped > 0) parts.push(laid`${plural(t.amounts[a].skipped, laid`${field(c.name)} amount`)} skipped`);
   });
   const of = totalOf(t);
-  return `total${of === '' ? '' : ` ${tableCell(of)}`}: ${parts.join(', ')}`;
+  return laid`total${of === '' ? words('') : laid` ${tableCell(of)}`}: ${joinLaid(parts, ', ')}`;
 }
 
-function skippedLines(o: QueryOutcome): string[] {
+function skippedLines(o: QueryOutcome): Laid[] {
   if (o.skippedCount === 0) return [];
-  const lines = ['', `skipped amounts (not in any sum, min, max or average): ${o.skippedCount.toLocaleString('en-US')}`];
+  const count = vet.count(o.skippedCount.toLocaleString('en-US'));
+  const lines = [words(''), laid`skipped amounts (not in any sum, min, max or average): ${count}`];
   for (const s of o.skipped) {
-    const where = s.line !== undefined ? `line ${s.line}` : `row ${s.row + 1}`;
+    const where = s.line !== undefined ? laid`line ${vet.count(s.line)}` : laid`row ${vet.count(s.row + 1)}`;
     const what =
-      s.reason === 'empty' ? `${tableCell(s.column)} is empty` : `${tableCell(s.column)} "${tableCell(s.value)}" is not an amount`;
-    lines.push(`  ${where}: ${what}`);
+      s.reason === 'empty' ? laid`${tableCell(s.column)} is empty` : laid`${tableCell(s.column)} "${tableCell(s.value)}" is not an amount`;
+    lines.push(laid`  ${where}: ${what}`);
   }
-  if (o.skippedCount > o.skipped.length) lines.push(`  … and ${(o.skippedCount - o.skipped.length).toLocaleString('en-US')} more`);
+  const more = o.skippedCount - o.skipped.length;
+  if (more > 0) lines.push(laid`  … and ${vet.count(more.toLocaleString('en-US'))} more`);
   return lines;
 }
 
@@ -176,7 +182,7 @@ function skippedLines(o: QueryOutcome): string[] {
 export function writeQueryCsv(o: QueryOutcome, options: { raw: boolean; delimiter?: string }, write: (text: string) => void): void {
   const d = options.delimiter ?? ',';
   const out = batched(write);
-  const line = (cells: string[]) => out.add(csvRecordText(cells, { delimiter: d, raw: options.raw }));
+  const line = (cells: string[]) => out.addLaid(csvRecordText(cells, { delimiter: d, raw: options.raw }));
   const counts = (g: Pick<GroupState, 'count' | 'amounts'>) => aggregateCells(o, g, false);
   line(['kind', ...o.plan.groups.map((g) => g.name), ...aggregateHeaders(o)]);
   for (const g of o.groups) line(['group', ...g.key, ...counts(g)]);

@@ -1,6 +1,6 @@
-import { hasShape, joinLaid, laid, laidJson, laidSlice, maskText, safeJson, vet, vouched, words, type Laid } from '../../core/output';
+import { hasShape, joinLaid, laid, laidSlice, maskText, vet, vouched, words, type Laid } from '../../core/output';
 import { RECONCILE_STATUSES, type Reconciliation, type ReportCharge, type RowReconciliation } from '../../core/reconcile';
-import { csvRecordText, csvText, field } from '../output';
+import { csvRecordText, csvText, field, jsonLaid, vouchedIfLaid } from '../output';
 
 // `paygate reconcile` output: text for people, one JSON object, or CSV (one line per batch row, then one
 // per unmatched report row). Every value from a batch or a report passes the output boundary: in text
@@ -46,35 +46,23 @@ const rowJson = (x: RowReconciliation) => ({
 
 const unmatchedJson = (u: ReportCharge) => ({ line: u.line, clientOrderId: m(u.clientOrderId), amount: u.amount, date: u.date });
 
-/**
- * One piece of the JSON, laid out from documents laidJson made (every string masked alone, every number a
- * count or an amount) and vouched for as it is made; a piece holding a longer number is left to the floor.
- */
-function jsonPiece(make: (json: (value: unknown) => Laid) => Laid): string {
-  let typed = true;
-  // Not laid out when a number is not a count or an amount: then the piece is not vouched for, and read whole.
-  const json = (value: unknown) => laidJson(value) ?? ((typed = false), safeJson(value) as Laid);
-  const text = make(json);
-  return typed ? vouched(text) : text;
-}
-
 /** The members of a JSON array, a piece at a time, commas between (the text JSON.stringify writes inside its brackets). */
 function* jsonMembers<T>(items: readonly T[], json: (item: T) => unknown): Generator<string> {
   let first = true;
   for (const piece of inPieces(items)) {
     const comma = words(first ? '' : ',');
-    yield jsonPiece((j) => laid`${comma}${laidSlice(j(piece.map(json)), 1, -1)}`);
+    yield vouchedIfLaid(jsonLaid((j) => laid`${comma}${laidSlice(j(piece.map(json)), 1, -1)}`));
     first = false;
   }
 }
 
 /** The JSON object `{"window","statusSource","rows","unmatched","summary"}` and a line break, in pieces. */
 export function* reconcileJsonPieces(r: Reconciliation): Generator<string> {
-  yield jsonPiece((j) => laid`{"window":${j(r.window)},"statusSource":${j(r.statusSource)},"rows":[`);
+  yield vouchedIfLaid(jsonLaid((j) => laid`{"window":${j(r.window)},"statusSource":${j(r.statusSource)},"rows":[`));
   yield* jsonMembers(r.rows, rowJson);
   yield vouched(words('],"unmatched":['));
   yield* jsonMembers(r.unmatched, unmatchedJson);
-  yield jsonPiece((j) => laid`],"summary":${j(r.summary)}}\n`);
+  yield vouchedIfLaid(jsonLaid((j) => laid`],"summary":${j(r.summary)}}\n`));
 }
 
 export function sourceText(r: Reconciliation): Laid {

@@ -1,4 +1,3 @@
-import * as vscode from 'vscode';
 import {
   alreadySentMessage,
   damageText,
@@ -12,11 +11,13 @@ import {
   type RowKey,
   type SamePayerRow,
 } from '../../core/ledger';
-import { showWarning } from '../say';
+import { joinSaid, said, typed } from '../../core/output';
+import { showPick, showWarning } from '../say';
 
 // The questions a submit asks before sending again, each with one way to say yes: the same content sent
 // before (or a damaged ledger that may hide such a send), rows already sent in other batches, and rows of
-// a payer already sent under another id.
+// a payer already sent under another id. Their dates, line numbers and counts are typed values (issue 38):
+// the pick lists pass the editor's floor as its messages do (../say.ts showPick).
 
 /**
  * The resend question, with one way to say no. A modal message always adds its own Cancel, and VS Code
@@ -35,26 +36,24 @@ export async function askSendAgain(blocker: ResendBlocker, name: string, envName
     return choice?.title === 'Send Anyway';
   }
   const previous = blocker.record;
-  const when = new Date(previous.time).toLocaleString();
+  const t = typed.text;
+  const when = typed.date(new Date(previous.time).toLocaleString());
   const what =
     previous.state === 'sending'
       ? 'no answer recorded: it may still be on its way, or was interrupted'
       : `${previous.outcome ?? 'no answer recorded'}${previous.kind ? `, ${previous.kind}` : ''}`;
   // A team ledger's record names who sent it (the database role) and from which machine.
-  const from = `sent${sentBy(previous) || ` from ${previous.face === 'cli' ? 'the paygate CLI' : 'the editor'}`}: ${previous.file}`;
+  const from = said`sent${t(sentBy(previous) || ` from ${previous.face === 'cli' ? 'the paygate CLI' : 'the editor'}`)}: ${t(previous.file)}`;
   const send = {
     label: '$(warning) Send again',
     description: 'may create the payments twice',
-    detail: `${name} → ${envName} · ${endpoint}`,
+    detail: said`${t(name)} → ${t(envName)} · ${t(endpoint)}`,
   };
-  const choice = await vscode.window.showQuickPick(
-    [{ label: "Don't send", description: 'keep the earlier submission', detail: from }, send],
-    {
-      title: `PayGate: the same content was already sent to this endpoint on ${when} (${what})`,
-      placeHolder: 'Sending it again may create the payments twice.',
-      ignoreFocusOut: true,
-    },
-  );
+  const choice = await showPick([{ label: "Don't send", description: 'keep the earlier submission', detail: from }, send], {
+    title: said`PayGate: the same content was already sent to this endpoint on ${when} (${t(what)})`,
+    placeHolder: 'Sending it again may create the payments twice.',
+    ignoreFocusOut: true,
+  });
   return choice === send;
 }
 
@@ -73,18 +72,18 @@ export async function askRowsAgain(rows: readonly AlreadySentRow[], name: string
   const move = {
     label: `Move the ${n} already-sent row${n === 1 ? '' : 's'} to a new file`,
     description: 'then send what is left',
-    detail: `${rows
-      .slice(0, 5)
-      .map((r) => `line ${r.line}`)
-      .join(', ')}${n > 5 ? `, … (${n} rows)` : ''}: kept in a file of their own beside ${name}`,
+    detail: said`${joinSaid(
+      rows.slice(0, 5).map((r) => said`line ${typed.count(r.line)}`),
+      ', ',
+    )}${n > 5 ? said`, … (${typed.count(n)} rows)` : said``}: kept in a file of their own beside ${typed.text(name)}`,
   };
   const send = {
     label: '$(warning) Send anyway',
     description: 'may create their payments twice',
-    detail: `last sent ${sentAt(first.earlier)}: ${serialText(first.earlier)}, ${submissionState(first.earlier)}`,
+    detail: said`last sent ${typed.date(sentAt(first.earlier))}: ${typed.text(serialText(first.earlier))}, ${typed.text(submissionState(first.earlier))}`,
   };
-  const choice = await vscode.window.showQuickPick([dont, move, send], {
-    title: `PayGate: ${n} row${n === 1 ? ' of ' + name + ' was' : 's of ' + name + ' were'} already sent to ${envName}`,
+  const choice = await showPick([dont, move, send], {
+    title: said`PayGate: ${typed.count(n)} row${typed.text(n === 1 ? ` of ${name} was` : `s of ${name} were`)} already sent to ${typed.text(envName)}`,
     placeHolder: 'Sending them again may create their payments twice.',
     ignoreFocusOut: true,
   });
