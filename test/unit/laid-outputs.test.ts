@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { paygate } from '../../src/cli/program';
+import { paygate, runPaygate } from '../../src/cli/program';
+import { contentHash } from '../../src/core/contentHash';
+import { readFileSync } from 'node:fs';
 import { takeVouched } from '../../src/core/output';
 import { formatGatewayDate } from '../../src/core/dates';
 import { startLocalGateway, type LocalGateway } from '../../src/local-gateway';
@@ -111,3 +113,15 @@ for (const [name, { formats, args }] of Object.entries(RUNS))
         for (const w of out) assert.ok(takeVouched(w), `${a.join(' ')}: written without a vouch:\n${w.slice(0, 400)}`);
       }
   });
+
+test("history's typed values (the time, the row count, the content hash) come out whole in text and JSON, through the floor", async () => {
+  const hash = contentHash(readFileSync(at('sent.rpcsv'), 'utf8'));
+  for (const f of ['text', 'json']) {
+    let out = '';
+    await runPaygate(['history', '--format', f], testContext({ cwd: dir, env: env(), stdout: (t) => void (out += t) }));
+    const time = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/.exec(out)?.[0];
+    assert.ok(time !== undefined && out.includes(hash), out);
+    assert.match(out, f === 'text' ? /\(1 row\)/ : /"rowCount":1\b/);
+    assert.doesNotMatch(out, /\*/, out);
+  }
+});
