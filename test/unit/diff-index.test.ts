@@ -114,4 +114,26 @@ describe('diff of a file against a send by the send’s row keys', () => {
       { numRuns: 400 },
     );
   });
+
+  // The send's hashes are read in place (no split per row): a ledger row of another shape (a hash longer
+  // than its eight digits, hashes missing at the end, none at all) compares as its split would.
+  it('reads a send row of any shape as its split would', () => {
+    const reshape = [
+      (v: string) => v.replace(/^(\S+)/, '$1a'),
+      (v: string) => v.split(' ').slice(0, 2).join(' '),
+      (v: string) => `${v} `,
+      () => '',
+      (v: string) => v.replace(' ', '  '),
+    ];
+    fc.assert(
+      fc.property(batchOf(ledgerIds), fc.array(fc.nat(reshape.length - 1), { minLength: 1, maxLength: 8 }), (a, ops) => {
+        const secret = LedgerSecret.fromHex(randomBytes(32).toString('hex'))!;
+        const now = readBatch(a);
+        const sent = batchRowKeys(now, secret);
+        sent.rows.forEach((r, i) => (r.values = reshape[ops[i % ops.length]](r.values)));
+        assert.deepEqual(diffAgainstSend(secret, sent, now), diffRowKeys(secret, batchRowKeys(now, secret), sent));
+      }),
+      { numRuns: 200 },
+    );
+  });
 });

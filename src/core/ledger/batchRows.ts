@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { createOnce, readWhole, type LedgerFs } from './ledgerFs';
+import { createOnce, readWhole, type LedgerFileHandle, type LedgerFs } from './ledgerFs';
 import type { BatchRowKeys, RowKey } from './rowKeys';
 
 // The row keys of every batch the ledger sent, one file per content (`batches/<first 2 hex>/<content
@@ -53,19 +53,68 @@ export async function recordBatchRows(fs: LedgerFs, directory: string, contentHa
 /** A sent batch's row keys; undefined when the ledger keeps none for it (sent before row keys, or unreadable). */
 export async function readBatchRows(fs: LedgerFs, directory: string, contentHash: string): Promise<BatchRowKeys | undefined> {
   const file = fileOf(directory, contentHash);
-  const text = file === undefined ? undefined : await readWhole(fs, file);
-  if (text === undefined) return undefined;
-  const [first, ...rest] = text.split('\n').filter((l) => l !== '');
+  if (file === undefined) return undefined;
+  // Read a piece at a time and parsed line by line: a million rows' file (some 360 MB) is never held whole
+  // beside its rows. The first line that is not JSON makes the file unreadable, as a header of another shape.
+  let header: Partial<HeaderLine> | undefined;
+  const rows: RowKey[] = [];
+  let readable = true;
+  const found = await eachLine(fs, file, (l) => {
+    if (l === '') return;
+    try {
+      if (header === undefined) header = JSON.parse(l) as Partial<HeaderLine>;
+      else if (header.rows === 1 && Array.isArray(header.columns)) {
+        const r = JSON.parse(l) as RowLine;
+        rows.push({ key: r.k, orderId: r.o, line: r.l, fingerprint: r.f, values: r.v });
+      } else return false;
+    } catch {
+      readable = false;
+      return false;
+    }
+  });
+  if (!found || !readable) return undefined;
+  if (header?.rows !== 1 || !Array.isArray(header.columns)) return undefined;
+  return { columns: header.columns.map(String), rows };
+}
+
+/** Bytes read at a time. */
+const PIECE = 4 << 20;
+
+/**
+ * Every line of a file (without its \n), read a piece at a time, each piece's whole lines decoded as one
+ * text; `onLine` returns false to stop. False when there is no such file.
+ */
+async function eachLine(fs: LedgerFs, file: string, onLine: (line: string) => boolean | void): Promise<boolean> {
+  let handle: LedgerFileHandle;
   try {
-    const header = JSON.parse(first ?? '') as Partial<HeaderLine>;
-    if (header.rows !== 1 || !Array.isArray(header.columns)) return undefined;
-    const rows: RowKey[] = rest.map((l) => {
-      const r = JSON.parse(l) as RowLine;
-      return { key: r.k, orderId: r.o, line: r.l, fingerprint: r.f, values: r.v };
-    });
-    return { columns: header.columns.map(String), rows };
-  } catch {
-    return undefined;
+    handle = await fs.open(file, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw err;
+  }
+  try {
+    let buffer = Buffer.alloc(PIECE);
+    let held = 0;
+    for (let position = 0; ;) {
+      if (held === buffer.length) buffer = Buffer.concat([buffer, Buffer.alloc(buffer.length)]);
+      const { bytesRead } = await handle.read(buffer, held, buffer.length - held, position);
+      if (bytesRead <= 0) {
+        // The end of the file: the last line, when it has no \n.
+        if (held > 0) onLine(buffer.toString('utf8', 0, held));
+        return true;
+      }
+      position += bytesRead;
+      const filled = held + bytesRead;
+      const end = buffer.lastIndexOf(10, filled - 1);
+      if (end < 0) held = filled;
+      else {
+        for (const l of buffer.toString('utf8', 0, end).split('\n')) if (onLine(l) === false) return true;
+        buffer.copy(buffer, 0, end + 1, filled);
+        held = filled - end - 1;
+      }
+    }
+  } finally {
+    await handle.close();
   }
 }
 

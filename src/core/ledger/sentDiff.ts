@@ -36,14 +36,25 @@ export function diffAgainstSend(secret: LedgerSecret, sent: BatchRowKeys, batch:
   const cellOf = compared.map((c) => nowCell.get(c) ?? -1);
   const slotOf = compared.map((c) => sentSlot.get(c) ?? -1);
   const cache = compared.map(() => new Map<string, string>());
+  // Lookups of a column after its cache filled, and how many found their value: a column of a value per
+  // row (a name, an email) stops looking up once it has shown it finds almost none.
+  const late = new Int32Array(compared.length);
+  const lateHits = new Int32Array(compared.length);
   const hashOf = (c: number, value: string) => {
-    let h = cache[c].get(value);
+    const m = cache[c];
+    if (m.size >= CACHED_VALUES && late[c] >= CACHED_VALUES && lateHits[c] < late[c] >> 4) return valueHash(secret, compared[c], value);
+    let h = m.get(value);
+    if (m.size >= CACHED_VALUES) {
+      late[c]++;
+      if (h !== undefined) lateHits[c]++;
+    }
     if (h === undefined) {
       h = valueHash(secret, compared[c], value);
-      if (cache[c].size < CACHED_VALUES) cache[c].set(value, h);
+      if (m.size < CACHED_VALUES) m.set(value, h);
     }
     return h;
   };
+  const at = new Int32Array(sent.columns.length + 1);
   const matched = new Uint8Array(sent.rows.length);
   const used = new Map<string, number>();
   const diff: BatchDiff = { added: [], removed: [], changed: [], unchanged: 0 };
@@ -56,14 +67,16 @@ export function diffAgainstSend(secret: LedgerSecret, sent: BatchRowKeys, batch:
       return;
     }
     matched[old] = 1;
-    const hashes = sent.rows[old].values.split(' ');
+    const hashes = sent.rows[old].values;
+    const slots = slotsOf(hashes, at);
     let columns: string[] | undefined;
     for (let c = 0; c < compared.length; c++) {
       const i = cellOf[c];
       const s = slotOf[c];
       const x = hashOf(c, i === -1 ? '' : row.value(i));
-      const y = s === -1 ? hashOf(c, '') : (hashes[s] ?? '');
-      if (x !== y) (columns ??= []).push(compared[c]);
+      // The send's hash of this column, read in place (hashes[s], or '' past the last).
+      const same = s === -1 ? x === hashOf(c, '') : sameAt(hashes, at, s, slots, x);
+      if (!same) (columns ??= []).push(compared[c]);
     }
     if (columns) diff.changed.push({ 'client-orderid': maskText(id), line, columns });
     else diff.unchanged++;
@@ -72,4 +85,31 @@ export function diffAgainstSend(secret: LedgerSecret, sent: BatchRowKeys, batch:
     if (!matched[n]) diff.removed.push({ 'client-orderid': r.orderId, line: r.line });
   });
   return diff;
+}
+
+/**
+ * Where each of the space-separated hashes of `values` starts, in `at` (at[n] is one past the end of the
+ * last, as if a space followed it): how many there are, at most at.length - 1 (more are not compared).
+ */
+function slotsOf(values: string, at: Int32Array): number {
+  let n = 0;
+  let from = 0;
+  at[0] = 0;
+  while (n < at.length - 1) {
+    const space = values.indexOf(' ', from);
+    n++;
+    if (space === -1) {
+      at[n] = values.length + 1;
+      break;
+    }
+    at[n] = from = space + 1;
+  }
+  return n;
+}
+
+/** Whether the hash in slot `s` of `values` (slotsOf) is `x`: an absent slot reads as ''. */
+function sameAt(values: string, at: Int32Array, s: number, slots: number, x: string): boolean {
+  if (s >= slots) return x === '';
+  const start = at[s];
+  return at[s + 1] - 1 - start === x.length && values.startsWith(x, start);
 }
