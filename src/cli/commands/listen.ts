@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { CliContext } from '../context';
 import { laid, vouched } from '../../core/output';
-import { inputError, jsonOut, usageError } from '../output';
+import { field, inputError, jsonOut, usageError } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 import { loopbackUrl } from '../../core/callbacks/loopback';
 import {
@@ -106,7 +106,7 @@ export async function listen(o: ListenOptions, ctx: CliContext): Promise<number>
   }
   const stop = ctx.stopped();
   try {
-    ctx.stdout(`listening on ${listener.url}\n`);
+    ctx.stdout(vouched(laid`listening on ${field(listener.url)}\n`));
     ctx.stderr(
       `[listen] ${o.forwardTo ? `forwarding to ${o.forwardTo}` : 'answering 200 OK'}; ` +
         `control ${controlKey === undefined ? 'not checked (no key)' : 'checked'}; kept in ${path.join(stateDir, CALLBACKS_FILE)}; Ctrl+C to stop\n`,
