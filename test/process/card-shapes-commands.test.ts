@@ -1,6 +1,6 @@
 // Card numbers in any script and separator, through every command and format (issue 38): the unit-level
 // generator (test/fixtures/cardShapes.ts) feeds batches, a report, a ledger record and callbacks, and
-// lint, schedule, diff, reconcile, query, report, history and listen print them in each of their --format
+// lint, schedule, diff, reconcile, query, report, history, listen and forecast print them in each of their --format
 // values, as the process runs them (through the CLI's floor) and without that floor. No output may hold a
 // generated card number whole as a person reads it (digits folded, separators and escapes left out,
 // percent-decoded); each command must show at least one masked (first 6 … last 4), so the values did
@@ -153,6 +153,8 @@ function inputs(w: readonly string[], start: string): Record<string, (f: string)
     lint: (f) => ['b.rpcsv', 'broken.rpcsv'].map((file) => ({ args: ['lint', file, '--format', f, '--no-git'] })),
     schedule: (f) => ['b.rpcsv', 'broken.rpcsv'].map((file) => ({ args: ['schedule', file, '--format', f, '--today', start] })),
     diff: (f) => [{ args: ['diff', 'b.rpcsv', '--against', 'other.rpcsv', '--format', f] }],
+    // Its values are the batch's dates and amounts and lint's reasons for skipping a row (no card reaches it whole).
+    forecast: (f) => ['b.rpcsv', 'broken.rpcsv'].map((file) => ({ args: ['forecast', file, '--format', f, '--from', start] })),
     reconcile: (f) => [{ args: ['reconcile', 'b.rpcsv', '--report', 'report.csv', '--format', f] }],
     query: (f) => [
       { args: ['query', 'report.csv', '--group-by', 'Order_description,Merchant_OID,Transaction_id', '--sum', 'Amount', '--format', f] },

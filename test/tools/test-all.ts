@@ -6,12 +6,15 @@
 //    then vsce) and after it the development build, which the suites run. The e2e suite installs that VSIX
 //    (PAYGATE_E2E_VSIX) instead of building its own in the middle of the run, which would rewrite dist/
 //    under the suites reading it.
-// 2. The suites, at most MAX_PARALLEL at a time, longest first. Each runs its package.json script without
-//    its leading build (`node esbuild.js && …`, `npm run build && …`): stage 1 built once for all of them.
+// 2. The suites, longest first, each once the build passed, in the same pool of MAX_PARALLEL workers as
+//    the checks: a core a last check leaves idle takes a suite, rather than waiting for that check. Each
+//    runs its package.json script without its leading build (`node esbuild.js && …`, `npm run build &&
+//    …`): the build ran once for all of them.
 // 3. The pack tests alone, last: they build production bundles into dist/, which the others read.
 //
 // Each suite's output is printed whole when it ends, so two suites' lines never interleave. A failed
-// check stops the run there; otherwise every suite has its turn, and the run fails when any failed.
+// check or build starts no further suite (those running end); otherwise every suite has its turn, and
+// the run fails when any failed.
 // The run closes with the duration report (test/tools/test-report.ts): each suite's wall and CPU time, and
 // the slowest test files of the node:test suites (each such suite gets a second reporter,
 // test/tools/test-durations.mjs, and a probe in each file's process, test/tools/test-cpu.mjs).
@@ -27,7 +30,7 @@ import { childCpuSeconds, fileTimes, slowestFiles, suiteTable, type SuiteRun } f
 const ROOT = path.join(__dirname, '..', '..');
 const scripts: Record<string, string> = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
 
-export const CHECKS = ['typecheck', 'lint', 'format:check', 'knip', 'build'];
+export const CHECKS = ['build', 'lint', 'typecheck', 'knip', 'format:check'];
 export const SUITES = ['test:e2e', 'test:process', 'test:faults', 'test:webview', 'test:unit', 'test:lsp', 'test:precommit'];
 export const LAST = ['test:pack'];
 
@@ -109,23 +112,42 @@ function run(name: string, command: string): Promise<SuiteRun> {
   });
 }
 
-async function stage(names: string[], parallel: number, strip: boolean): Promise<SuiteRun[]> {
-  const queue = [...names];
+/**
+ * Runs `checks` (the build among them), then `suites`, in one pool of `parallel` workers, in that order: a
+ * suite starts once the `build` check passed, and none starts after a check failed. Returns the runs that
+ * took place, in the order they ended.
+ */
+export async function schedule(
+  checks: string[],
+  suites: string[],
+  parallel: number,
+  start: (name: string, isSuite: boolean) => Promise<SuiteRun>,
+): Promise<SuiteRun[]> {
+  const queue = [...checks, ...suites];
   const done: SuiteRun[] = [];
+  let built: Promise<SuiteRun> | undefined;
+  let checkFailed = false;
   const worker = async () => {
     for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-      const script = scripts[name];
-      if (script === undefined) throw new Error(`package.json has no script "${name}"`);
-      done.push(
-        await run(
-          name,
-          withDurations(name, strip ? withoutBuild(script) : checkScript(name, script, SUITES_RUN.includes(E2E) ? VSIX : undefined)),
-        ),
-      );
+      const isSuite = !checks.includes(name);
+      if (isSuite && !(await built)?.ok) checkFailed = true;
+      if (isSuite && checkFailed) continue;
+      const running = start(name, isSuite);
+      if (name === 'build') built = running;
+      const r = await running;
+      if (!isSuite && !r.ok) checkFailed = true;
+      done.push(r);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(parallel, names.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(parallel, queue.length) }, worker));
   return done;
+}
+
+function startScript(name: string, isSuite: boolean): Promise<SuiteRun> {
+  const script = scripts[name];
+  if (script === undefined) throw new Error(`package.json has no script "${name}"`);
+  const vsix = SUITES_RUN.includes(E2E) ? VSIX : undefined;
+  return run(name, withDurations(name, isSuite ? withoutBuild(script) : checkScript(name, script, vsix)));
 }
 
 async function main(): Promise<number> {
@@ -134,11 +156,15 @@ async function main(): Promise<number> {
   mkdirSync(DURATIONS, { recursive: true });
   rmSync(VSIX, { force: true });
   mkdirSync(path.dirname(VSIX), { recursive: true });
-  const runs = await stage(ONLY ? ['build'] : CHECKS, 2, false);
-  // A failed check or build stops the run, as before: the suites would only repeat its failure, slower.
+  const runs = await schedule(
+    ONLY ? ['build'] : CHECKS,
+    SUITES_RUN.filter((n) => !LAST.includes(n)),
+    MAX_PARALLEL,
+    startScript,
+  );
+  // A failed check or build stops the run before the last stage, as before: it would only repeat the failure, slower.
   if (runs.every((r) => r.ok)) {
-    for (const r of await stage(ONLY ? ONLY.filter((n) => !LAST.includes(n)) : SUITES, MAX_PARALLEL, true)) runs.push(r);
-    for (const r of await stage(ONLY ? ONLY.filter((n) => LAST.includes(n)) : LAST, 1, false)) runs.push(r);
+    for (const name of ONLY ? ONLY.filter((n) => LAST.includes(n)) : LAST) runs.push(await startScript(name, false));
   }
   const whole = (Date.now() - started) / 1000;
   process.stdout.write(`\n===== npm test\n${suiteTable(runs, whole, availableParallelism()).join('\n')}\n`);

@@ -1,22 +1,15 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import * as http from 'node:http';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import type * as http from 'node:http';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runReport } from '../fixtures/cli/commands';
-import type { CliContext } from '../../src/cli/context';
-import { testContext } from '../fixtures/cli/context';
-import { trustFile } from '../../src/cli/trust';
+import { startReportBed, type ReportBed } from '../fixtures/cli/reportBed';
 
 // `paygate report --out FILE` streams the answer to FILE as it arrives, and writes FILE only when the
 // answer is a report; `--max-answer-bytes` cuts off a longer answer.
 
-const root = join(__dirname, '..', '..');
+let bed: ReportBed;
 let dir: string;
-let srv: http.Server;
 const bigCsv =
   [
     '"Merchant_Name","Transaction_id","Amount"',
@@ -37,53 +30,22 @@ const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(200_000, 0x20
 const pdfAfterLead = Buffer.concat([Buffer.from('\r\n'), Buffer.alloc(900, 0x20), pdf]);
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'paygate-report-stream-'));
-  srv = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const which = (req.url ?? '').split('/')[1];
-      if (which === 'csv') res.writeHead(200, { 'Content-Type': 'text/csv' }).end(bigCsv);
-      else if (which === 'huge') res.writeHead(200, { 'Content-Type': 'text/csv' }).end(hugeCsv);
-      else if (which === 'html') res.writeHead(200, { 'Content-Type': 'text/html' }).end(bigHtml);
-      else if (which === 'pdf') res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(pdf);
-      else if (which === 'pdf-lead') res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(pdfAfterLead);
-      else if (which === 'ragged') res.writeHead(200, { 'Content-Type': 'text/plain' }).end(`${bigCsv}"only","two"\r\n`);
-      else res.writeHead(200, { 'Content-Type': 'text/plain' }).end('Invalid signature');
-    });
+  const ok = (type: string, body: string | Buffer) => (res: http.ServerResponse) => res.writeHead(200, { 'Content-Type': type }).end(body);
+  bed = await startReportBed({
+    csv: ok('text/csv', bigCsv),
+    huge: ok('text/csv', hugeCsv),
+    html: ok('text/html', bigHtml),
+    pdf: ok('application/octet-stream', pdf),
+    'pdf-lead': ok('application/octet-stream', pdfAfterLead),
+    ragged: ok('text/plain', `${bigCsv}"only","two"\r\n`),
+    denied: ok('text/plain', 'Invalid signature'),
   });
-  srv.listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const origin = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
-  const environments = ['csv', 'huge', 'html', 'pdf', 'pdf-lead', 'ragged', 'denied'].map((k) => ({
-    name: k,
-    baseUrl: `${origin}/${k}`,
-    reportBaseUrl: `${origin}/${k}`,
-    endpointId: '1',
-    consumerKey: 'k',
-  }));
-  writeFileSync(join(dir, 'paygate.config.json'), JSON.stringify({ environments, environment: 'csv' }));
-  // The folder's configuration is used once trusted, as a user would (`paygate trust`).
-  trustFile({ XDG_CONFIG_HOME: join(dir, 'config') }, join(dir, 'paygate.config.json'), readFileSync(join(dir, 'paygate.config.json')));
+  dir = bed.dir;
 });
 
-after(async () => {
-  srv.closeAllConnections();
-  await new Promise((r) => srv.close(r));
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => bed.close());
 
-async function report(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const ctx: CliContext = testContext({
-    stdout: (t) => void out.push(t),
-    stderr: (t) => void err.push(t),
-    env: { PAYGATE_CONSUMER_SECRET: 's', XDG_CONFIG_HOME: join(dir, 'config') },
-    cwd: dir,
-  });
-  const code = await runReport([join(root, 'examples', 'transactions.report.json'), ...args], ctx);
-  return { code, out: out.join(''), err: err.join('') };
-}
+const report = (args: string[]) => bed.report(args);
 
 const leftovers = () => readdirSync(dir).filter((n) => n.endsWith('.part'));
 

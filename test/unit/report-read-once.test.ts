@@ -1,15 +1,10 @@
 import { test, before, after, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import * as http from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import type * as FsPromises from 'node:fs/promises';
-import { runReport } from '../fixtures/cli/commands';
-import { testContext } from '../fixtures/cli/context';
-import { trustFile } from '../../src/cli/trust';
+import { startReportBed, type ReportBed } from '../fixtures/cli/reportBed';
 import { CsvReader } from '../../src/core/csv/reportReader';
 import { runCustomReportTemplate } from '../../src/core/report/runReport';
 
@@ -26,9 +21,7 @@ import { runCustomReportTemplate } from '../../src/core/report/runReport';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const fsp = require('node:fs/promises') as typeof FsPromises;
 const root = join(__dirname, '..', '..');
-let dir: string;
-let srv: http.Server;
-let origin: string;
+let bed: ReportBed;
 const csv =
   [
     '"Merchant_Name","Transaction_id","Amount"',
@@ -36,24 +29,10 @@ const csv =
   ].join('\r\n') + '\r\n';
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'paygate-read-once-'));
-  srv = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(200, { 'Content-Type': 'text/csv' }).end(csv));
-  });
-  srv.listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  origin = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
-  const environments = [{ name: 'csv', baseUrl: origin, reportBaseUrl: origin, endpointId: '1', consumerKey: 'k' }];
-  writeFileSync(join(dir, 'paygate.config.json'), JSON.stringify({ environments, environment: 'csv' }));
-  trustFile({ XDG_CONFIG_HOME: join(dir, 'config') }, join(dir, 'paygate.config.json'), readFileSync(join(dir, 'paygate.config.json')));
+  bed = await startReportBed({ csv: (res) => res.writeHead(200, { 'Content-Type': 'text/csv' }).end(csv) });
 });
 
-after(async () => {
-  srv.closeAllConnections();
-  await new Promise((r) => srv.close(r));
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => bed.close());
 
 /** Runs `body`, counting the files opened through node:fs/promises and the characters every report reader was given. */
 async function counted<T>(body: () => Promise<T>): Promise<{ result: T; opens: string[]; parsed: number }> {
@@ -69,29 +48,21 @@ async function counted<T>(body: () => Promise<T>): Promise<{ result: T; opens: s
     parsed += text.length;
     return realPush.call(this, text);
   });
+  // A reader that imports node:fs/promises (core/regularFile.ts loads it on first use) sees the spy too.
+  syncBuiltinESMExports();
   try {
     return { result: await body(), opens, parsed };
   } finally {
     openSpy.mock.restore();
     pushSpy.mock.restore();
+    syncBuiltinESMExports();
   }
 }
 
-async function report(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const ctx = testContext({
-    stdout: (t) => void out.push(t),
-    stderr: (t) => void err.push(t),
-    env: { PAYGATE_CONSUMER_SECRET: 's', XDG_CONFIG_HOME: join(dir, 'config') },
-    cwd: dir,
-  });
-  const code = await runReport([join(root, 'examples', 'transactions.report.json'), ...args], ctx);
-  return { code, out: out.join(''), err: err.join('') };
-}
+const report = (args: string[]) => bed.report(args);
 
 test('the report use case reads the answer once, as it arrives: the saved file is never read back to be told', async () => {
-  const file = join(dir, 'editor-report.csv');
+  const file = join(bed.dir, 'editor-report.csv');
   const template = readFileSync(join(root, 'examples', 'transactions.report.json'), 'utf8');
   const { result, opens, parsed } = await counted(() =>
     runCustomReportTemplate(template, {
@@ -99,7 +70,14 @@ test('the report use case reads the answer once, as it arrives: the saved file i
       target: async () => ({
         ok: true,
         value: {
-          environment: { name: 'csv', baseUrl: origin, reportBaseUrl: origin, endpointId: '1', consumerKey: 'k', production: false },
+          environment: {
+            name: 'csv',
+            baseUrl: `${bed.origin}/csv`,
+            reportBaseUrl: `${bed.origin}/csv`,
+            endpointId: '1',
+            consumerKey: 'k',
+            production: false,
+          },
           credentials: { signatureMethod: 'HMAC-SHA1', consumerKey: 'k', consumerSecret: 's' },
         },
       }),

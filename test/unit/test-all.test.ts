@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { spawnSync } from 'node:child_process';
-import { CHECKS, LAST, SUITES, checkScript, timed, withDurations, withoutBuild } from '../tools/test-all';
+import { CHECKS, LAST, SUITES, checkScript, schedule, timed, withDurations, withoutBuild } from '../tools/test-all';
 import { childCpuSeconds, fileTimes, slowestFiles, suiteTable } from '../tools/test-report';
 
 const scripts: Record<string, string> = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')).scripts;
@@ -104,4 +104,37 @@ test('the suite table gives each suite its wall and CPU time, and the CPU sum ov
     'passed    20 s     - s  lint',
     'whole run: 400 s wall; CPU of the suites 200 s, 100 s on 2 cores at best',
   ]);
+});
+
+/** A stand-in for a script: ends `ok` after `ms`, noting when it started and ended. */
+function fakeRuns(outcomes: Record<string, { ms: number; ok?: boolean }>) {
+  const log: string[] = [];
+  const start = async (name: string) => {
+    log.push(`start ${name}`);
+    await new Promise((r) => setTimeout(r, outcomes[name]?.ms ?? 1));
+    log.push(`end ${name}`);
+    return { name, ok: outcomes[name]?.ok ?? true, seconds: 0 };
+  };
+  return { log, start };
+}
+
+test('the checks and the suites share one pool: a suite starts once the build passed, while a last check still runs', async () => {
+  const { log, start } = fakeRuns({ build: { ms: 20 }, lint: { ms: 120 }, typecheck: { ms: 5 } });
+  const runs = await schedule(['build', 'lint', 'typecheck'], ['test:a', 'test:b'], 3, start);
+  assert.deepEqual(runs.map((r) => r.name).sort(), ['build', 'lint', 'test:a', 'test:b', 'typecheck']);
+  assert.ok(log.indexOf('start test:a') > log.indexOf('end build'), log.join(', '));
+  assert.ok(log.indexOf('start test:a') < log.indexOf('end lint'), `a free worker does not wait for lint: ${log.join(', ')}`);
+});
+
+test('a failed build starts no suite; a failed check starts no further suite', async () => {
+  const broken = fakeRuns({ build: { ms: 5, ok: false }, lint: { ms: 5 } });
+  const runs = await schedule(['build', 'lint'], ['test:a'], 3, broken.start);
+  assert.deepEqual(runs.map((r) => r.name).sort(), ['build', 'lint']);
+  const failing = fakeRuns({ build: { ms: 1 }, lint: { ms: 5, ok: false }, 'test:a': { ms: 30 } });
+  const after = await schedule(['build', 'lint'], ['test:a', 'test:b'], 2, failing.start);
+  assert.deepEqual(
+    after.map((r) => r.name),
+    ['build', 'lint', 'test:a'],
+    `test:a started beside lint and ends; test:b never starts: ${failing.log.join(', ')}`,
+  );
 });

@@ -230,7 +230,7 @@ function intact(out: string, values: readonly string[], text: boolean): void {
   for (const v of values) assert.ok(out.includes(text && v.length > 40 ? v.slice(0, 39) : v), `${v} not whole in:\n${out}`);
 }
 
-test('property: dates, amounts, hashes, row keys and UUIDs side by side come out intact in schedule, diff and query', async () => {
+test('property: dates, amounts, hashes, row keys and UUIDs side by side come out intact in schedule, diff, query and reconcile', async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.uniqueArray(keyOfKnownForm, { minLength: 3, maxLength: 3 }),
@@ -253,6 +253,17 @@ test('property: dates, amounts, hashes, row keys and UUIDs side by side come out
         for (const f of ['text', 'json', 'csv']) {
           const out = await paygateOut(['query', 'r.csv', '--group-by', 'Transaction_id,Created_date', '--sum', 'Amount', '--format', f]);
           intact(out, [k1, k2, `${iso} 09:00:00`, amount], f === 'text');
+        }
+        // Reconcile, run as the process runs it: k1 charged 0.50 on its day (transaction k3), and a report row of no batch row.
+        const charged = [
+          ['Merchant_OID', 'Transaction_id', 'Created_date', 'Amount', 'Currency'],
+          [k1, k3, date, '0.50', 'EUR'],
+          ['X-1', k2, date, amount, 'EUR'],
+        ];
+        writeFileSync(join(dir, 'c.csv'), charged.map((r) => r.map(q).join(',')).join('\r\n') + '\r\n');
+        for (const f of ['text', 'json', 'csv']) {
+          const out = await paygateOut(['reconcile', 'a.rpcsv', '--report', 'c.csv', '--as-of', date, '--format', f]);
+          intact(out, f === 'csv' ? [date, amount, k1] : [date, amount, k1, k3], false);
         }
       },
     ),

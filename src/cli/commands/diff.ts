@@ -6,7 +6,7 @@ import { readBatch } from '../../core/rules/batch';
 import type { CliContext } from '../context';
 import { readInput } from '../io';
 import { openLedger } from '../ledger';
-import { inputError, jsonLine } from '../output';
+import { inputError, jsonOut } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 
 export interface DiffOptions {
@@ -79,7 +79,7 @@ export async function diffFile(file: string, o: DiffOptions, ctx: CliContext): P
     // FILE walked in place against the send's row keys: no row keys of FILE are made (sentDiff.ts).
     diff = diffAgainstSend(found.secret, found.sent, batch);
   }
-  ctx.stdout(o.format === 'json' ? jsonLine(diff) : vouched(diffText(heading, diff)));
+  ctx.stdout(o.format === 'json' ? jsonOut(diff) : vouched(diffText(heading, diff)));
   return differs(diff) ? 1 : 0;
 }
 

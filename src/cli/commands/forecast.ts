@@ -1,7 +1,8 @@
 import type { CliContext } from '../context';
 import { forecastTextOutput } from '../format/forecast';
 import { readInput } from '../io';
-import { inputError, jsonLine, usageError } from '../output';
+import { vouched } from '../../core/output';
+import { inputError, jsonOut, usageError } from '../output';
 import { choiceOption, exits, paygateCommand, rawOption } from '../parser';
 import { addMonthsClamped, compareDates, parseGatewayDate, type CalendarDate } from '../../core/dates';
 import { gatewayToday } from '../gatewayToday';
@@ -76,14 +77,16 @@ export async function showForecast(file: string, o: ForecastCliOptions, ctx: Cli
   const forecast = forecastText(input.text, { ...window, by: o.by, today });
   switch (o.format) {
     case 'json':
-      ctx.stdout(jsonLine(forecast, 2));
+      ctx.stdout(jsonOut(forecast, 2));
       break;
     case 'csv':
       ctx.stdout(forecastCsv(forecast, o.raw === true));
       break;
     case 'text': {
       const columns = ctx.columns ?? Number(ctx.env.COLUMNS);
-      ctx.stdout(forecastTextOutput(input.name, forecast, Number.isSafeInteger(columns) && columns > 20 ? columns : DEFAULT_COLUMNS));
+      ctx.stdout(
+        vouched(forecastTextOutput(input.name, forecast, Number.isSafeInteger(columns) && columns > 20 ? columns : DEFAULT_COLUMNS)),
+      );
       break;
     }
   }

@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import type { CliContext } from '../context';
-import { inputError, usageError } from '../output';
+import { laid, vouched } from '../../core/output';
+import { inputError, jsonOut, usageError } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 import { loopbackUrl } from '../../core/callbacks/loopback';
-import { safeJson } from '../../core/output';
 import {
   CALLBACKS_FILE,
   CallbackStore,
@@ -94,8 +94,8 @@ export async function listen(o: ListenOptions, ctx: CliContext): Promise<number>
       onCall: (e) => {
         if (o.format === 'json') {
           const { id, time, method, path: p, fields, control, forwarded, repeatOf } = e;
-          ctx.stdout(`${safeJson({ id, time, method, path: p, fields, control, forwarded, ...(repeatOf ? { repeatOf } : {}) })}\n`);
-        } else ctx.stdout(`${entryLine(e)}\n`);
+          ctx.stdout(jsonOut({ id, time, method, path: p, fields, control, forwarded, ...(repeatOf ? { repeatOf } : {}) }));
+        } else ctx.stdout(vouched(laid`${entryLine(e)}\n`));
       },
       onRejected: (line) => ctx.stderr(`[listen] ${line}\n`),
     });

@@ -1,6 +1,8 @@
-import { terminalField as field } from '../../core/output';
+import { joinLaid, laid, vet, words, type Laid, type Vetted } from '../../core/output';
 import type { Severity } from '../../core/rules/codes';
 import { relativeToCwd, showFiles, type FileLint } from './problems';
+
+const field = vet.text;
 
 // `paygate lint --format github`: GitHub Actions workflow commands, which the runner turns into
 // annotations on the pull request: `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=…::message`.
@@ -20,25 +22,30 @@ export function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-export function formatGithub(files: readonly FileLint[], context: { cwd: string }): string {
-  let out = '';
+export function formatGithub(files: readonly FileLint[], context: { cwd: string }): Laid {
+  const out: Laid[] = [];
   for (const f of showFiles(files)) {
     const file = f.lint.stdin ? undefined : field(relativeToCwd(f.lint.file, context.cwd).path);
     for (const { diagnostic: d, line, column, endLine, endColumn } of f.diagnostics) {
-      const props: [string, string | number][] =
+      // Each property's value checked alone: the file name as free text, positions as counts, the title ours.
+      const props: [string, Vetted | Laid][] =
         file === undefined
           ? []
           : [
-              ['file', file],
-              ['line', line],
-              ['col', column],
-              ['endLine', endLine],
-              ['endColumn', endColumn],
+              ['file', field(escapeProperty(file))],
+              ['line', vet.count(line)],
+              ['col', vet.count(column)],
+              ['endLine', vet.count(endLine)],
+              ['endColumn', vet.count(endColumn)],
             ];
-      props.push(['title', `paygate ${d.code}`]);
-      const list = props.map(([k, v]) => `${k}=${escapeProperty(String(v))}`).join(',');
-      out += `::${COMMAND[d.severity]} ${list}::${escapeData(field(d.message))}\n`;
+      props.push(['title', words(escapeProperty(`paygate ${d.code}`))]);
+      const list = joinLaid(
+        props.map(([k, v]) => laid`${words(k)}=${v}`),
+        ',',
+      );
+      // The runner's escaping of a vetted message adds no digit: checked again, it stays as it is.
+      out.push(laid`::${words(COMMAND[d.severity])} ${list}::${field(escapeData(field(d.message)))}\n`);
     }
   }
-  return out;
+  return joinLaid(out, '');
 }

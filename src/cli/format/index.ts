@@ -1,3 +1,4 @@
+import { vouched } from '../../core/output';
 import { formatGithub } from './github';
 import { formatJson } from './json';
 import type { FileLint, LintFormat } from './problems';
@@ -13,17 +14,20 @@ export interface FormatContext {
   failures: readonly string[];
 }
 
-/** The whole standard output of `paygate lint` in one format. */
+/**
+ * The whole standard output of `paygate lint` in one format, laid out from its values and vouched for
+ * (core/output/laid.ts; a JSON document holding a number that is not a count is not): write it at once.
+ */
 export function formatLint(format: LintFormat, files: readonly FileLint[], context: FormatContext): string {
   switch (format) {
     case 'text':
-      return formatText(files);
+      return vouched(formatText(files));
     case 'json':
       return formatJson(files);
     case 'sarif':
       return formatSarif(files, context);
     case 'github':
-      return formatGithub(files, context);
+      return vouched(formatGithub(files, context));
   }
 }
 

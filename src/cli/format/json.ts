@@ -1,4 +1,4 @@
-import { safeJson } from '../../core/output';
+import { jsonOut } from '../output';
 import { showFiles, summarise, type FileLint, type Summary } from './problems';
 
 // `paygate lint --format json`: {"files":[{"file","diagnostics":[...]}],"summary":{"errors","warnings"}}.
@@ -43,6 +43,7 @@ export function buildJson(files: readonly FileLint[]): JsonReport {
   };
 }
 
+/** The JSON and a line break, vouched for when laid out from its values (jsonOut): write it at once. */
 export function formatJson(files: readonly FileLint[]): string {
-  return `${safeJson(buildJson(files))}\n`;
+  return jsonOut(buildJson(files));
 }

@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
-import { safeJson, safeText } from '../../core/output';
+import { safeText } from '../../core/output';
+import { jsonOut } from '../output';
 import { CodeInfo, FixDocs, type Code, type Severity } from '../../core/rules/codes';
 import { PROJECT_URL, ruleDocUrl } from '../../core/rules/links';
 import { LineIndex, type TextEdit } from '../../core/text';
@@ -173,5 +174,5 @@ export function buildSarif(files: readonly FileLint[], context: SarifContext): S
 }
 
 export function formatSarif(files: readonly FileLint[], context: SarifContext): string {
-  return `${safeJson(buildSarif(files, context), 2)}\n`;
+  return jsonOut(buildSarif(files, context), 2);
 }

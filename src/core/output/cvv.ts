@@ -94,7 +94,9 @@ function mayHoldThreeDigits(text: string): boolean {
 
 /** Every labelled CVV in free text, a form or query string or a JSON text replaced by HIDDEN_CVV. */
 export function hideCvvs(text: string): string {
-  if (!/c[vsai]|secur/i.test(text)) return text; // most text holds no label at all
+  // Most text holds no label at all. Case-insensitive over Unicode as CVV_IN_TEXT is, so a label spelled with
+  // a character that folds to a letter of it (`ſecurity code`, with U+017F folding to `s`) is not let through.
+  if (!/c[vsai]|secur/iu.test(text)) return text;
   if (!mayHoldThreeDigits(text)) return text;
   return text.replace(CVV_IN_TEXT, `$1${HIDDEN_CVV}`);
 }
