@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { CliContext } from '../context';
+import { laid, vouched } from '../../core/output';
 import { inputError, jsonOut, usageError } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 import { loopbackUrl } from '../../core/callbacks/loopback';
@@ -94,7 +95,7 @@ export async function listen(o: ListenOptions, ctx: CliContext): Promise<number>
         if (o.format === 'json') {
           const { id, time, method, path: p, fields, control, forwarded, repeatOf } = e;
           ctx.stdout(jsonOut({ id, time, method, path: p, fields, control, forwarded, ...(repeatOf ? { repeatOf } : {}) }));
-        } else ctx.stdout(`${entryLine(e)}\n`);
+        } else ctx.stdout(vouched(laid`${entryLine(e)}\n`));
       },
       onRejected: (line) => ctx.stderr(`[listen] ${line}\n`),
     });
