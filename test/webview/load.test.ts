@@ -1,7 +1,7 @@
 // A report larger than a few chunks, read in real headless Chromium as the editor feeds it (UTF-8 bytes,
-// transferred): the page's parse worker decodes and reads every other chunk, and the rows are exactly one
-// reader's, with the worker, without it (a policy that refuses it leaves the page to read everything), and
-// with a worker that breaks in the middle (the page decodes and reads the chunks it had sent it).
+// transferred): the page's parse worker reads every other chunk, and the rows are exactly one reader's,
+// with the worker, without it (a policy that refuses it leaves the page to read everything), and with a
+// worker that breaks in the middle (the page reads the chunks the worker took and never answered).
 import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { BrowserContext } from 'playwright-core';
