@@ -4,9 +4,11 @@
 // guesses a record starts; the page keeps the worker's records only when its own reading ends exactly
 // there (CsvReader.pushToRecordStart), and reads the chunk itself otherwise. Reading is two thirds of a
 // load, so on two cores a large file loads in about half the time, and exactly as one reader would read it.
-import { CsvReader, type DetachedRecords, type Piece } from './csvReader';
+// The worker's chunks are decoded by the worker too (their text comes back with the records): the page
+// keeps their bytes until then, and decodes them itself only when the worker cannot answer.
+import { CsvReader, type Piece } from './csvReader';
 import { yieldToPage } from './dataset';
-import type { DetachedReader } from './parseWorker';
+import type { Detached, DetachedReader } from './parseWorker';
 import { utf8Decoder, wholeCharacters } from './utf8';
 
 /**
@@ -44,14 +46,18 @@ export interface LoadHost {
 }
 
 interface Chunk {
-  text: string;
-  /** The worker's reading, for a chunk sent to it. */
-  detached?: Promise<DetachedRecords | null>;
-  /** A chunk for the worker whose bytes wait for the header (the worker needs its delimiter and width). */
+  /** The page's chunks: decoded on arrival. */
+  text?: string;
+  /**
+   * The worker's chunks: their bytes, kept until the worker answers (the page decodes them should it not).
+   * Sent once the header is read (the worker needs its delimiter and width).
+   */
   bytes?: Uint8Array;
+  /** The worker's decoding and reading, for a chunk sent to it. */
+  detached?: Promise<Detached | null>;
 }
 
-/** One file's chunks as they arrive, decoded at once; the page reads them in order later (feed). */
+/** One file's chunks as they arrive, the page's decoded at once; the page reads them in order later (feed). */
 class Arrival {
   readonly chunks: Chunk[] = [];
   received = 0;
@@ -76,9 +82,8 @@ class Arrival {
     const whole = wholeCharacters(bytes);
     this.tail = whole < bytes.length ? bytes.slice(whole) : undefined;
     bytes = bytes.subarray(0, whole);
-    const chunk: Chunk = { text: this.decoder.decode(bytes) };
     // The first chunk holds the header and the first rows: the page reads it, and every other one after.
-    if (this.worker && this.count++ % 2 === 1) chunk.bytes = bytes;
+    const chunk: Chunk = this.worker && this.count++ % 2 === 1 ? { bytes } : { text: this.decoder.decode(bytes) };
     this.chunks.push(chunk);
     this.send();
   }
@@ -99,9 +104,12 @@ class Arrival {
   private send(): void {
     if (!this.layout || !this.worker) return;
     for (const chunk of this.chunks) {
-      if (!chunk.bytes) continue;
-      chunk.detached = this.worker.read(chunk.bytes, this.layout.delimiter, this.layout.width);
-      chunk.bytes = undefined;
+      if (!chunk.bytes || chunk.detached) continue;
+      chunk.detached = this.worker.read(chunk.bytes, this.layout.delimiter, this.layout.width).then((answer) => {
+        // Its text came back: the bytes are no longer needed.
+        if (answer) chunk.bytes = undefined;
+        return answer;
+      });
     }
   }
 }
@@ -187,15 +195,18 @@ export class CsvLoad {
     const stream = this.stream;
     const chunk = this.reading?.chunks.shift();
     if (!stream || !chunk) return;
-    const records = chunk.detached ? await chunk.detached : null;
+    const answer = chunk.detached ? await chunk.detached : null;
     if (this.stream !== stream) return;
-    if (records && stream.pushToRecordStart(chunk.text, records.begin)) {
-      stream.adopt(chunk.text, records);
+    // A worker's chunk it did not answer (it failed, or never started, or the header came late): decoded here.
+    const text = chunk.text ?? answer?.text ?? this.decoder.decode(chunk.bytes);
+    const records = answer?.records;
+    if (records && stream.pushToRecordStart(text, records.begin)) {
+      stream.adopt(text, records);
       this.chunks.byWorker++;
       return;
     }
     this.chunks.byPage++;
-    await this.push(stream, chunk.text);
+    await this.push(stream, text);
   }
 
   private async push(stream: CsvReader, text: string): Promise<void> {

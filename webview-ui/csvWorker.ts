@@ -1,11 +1,12 @@
 // The results page's parse worker (esbuild.js builds it into the page's bundle as text; parseWorker.ts
 // starts it from a blob). It reads chunks from the middle of a report from their first record start
 // (readDetached), while the page reads the chunk before; the page checks that guess and keeps the records
-// only when it holds. Only offsets come back; the page decodes the same bytes itself.
+// only when it holds. The chunk's text comes back with the offsets: the page does not decode it again
+// (a copy of a string costs a fraction of decoding it).
 import { readDetached, type DetachedRecords } from './csvReader';
 import { utf8Decoder } from './utf8';
 
-/** A chunk to read: its bytes (transferred), the delimiter's character code and the header's width. */
+/** A chunk to read: its bytes (a copy: the page keeps its own), the delimiter's character code and the header's width. */
 export interface ReadRequest {
   id: number;
   bytes: Uint8Array;
@@ -15,6 +16,8 @@ export interface ReadRequest {
 
 export interface ReadAnswer {
   id: number;
+  /** The chunk decoded (utf8Decoder, as the page would): the records' offsets are in it. */
+  text: string;
   records: DetachedRecords | null;
 }
 
@@ -28,8 +31,9 @@ const decoder = utf8Decoder();
 
 scope.onmessage = (event) => {
   const { id, bytes, delimiter, width } = event.data;
-  const records = readDetached(decoder.decode(bytes), delimiter, width) ?? null;
+  const text = decoder.decode(bytes);
+  const records = readDetached(text, delimiter, width) ?? null;
   const transfer: Transferable[] = records ? [records.start.buffer, records.end.buffer] : [];
   if (records?.escaped) transfer.push(records.escaped.buffer);
-  scope.postMessage({ id, records }, transfer);
+  scope.postMessage({ id, text, records }, transfer);
 };

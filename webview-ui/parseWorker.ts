@@ -3,33 +3,40 @@
 // files are served from another origin than the page and a worker must be same-origin; the CSP allows
 // worker-src blob: for it.
 // Where no worker can start (no Worker, or a policy that refuses it) or it fails, every answer is null
-// and the page reads the chunk itself: nothing depends on the worker but speed.
+// and the page decodes and reads the chunk itself (it keeps the bytes): nothing depends on the worker but speed.
 import type { DetachedRecords } from './csvReader';
 import type { ReadAnswer, ReadRequest } from './csvWorker';
 
-/** Reads a chunk's records from its first record start elsewhere; null: the page must read it. */
+/** A chunk read elsewhere: its text, and its records from the first record start (null: none found). */
+export interface Detached {
+  text: string;
+  records: DetachedRecords | null;
+}
+
+/** Decodes a chunk and reads its records from its first record start elsewhere; null: the page must do both. */
 export interface DetachedReader {
-  read(bytes: Uint8Array, delimiter: number, width: number): Promise<DetachedRecords | null>;
+  read(bytes: Uint8Array, delimiter: number, width: number): Promise<Detached | null>;
 }
 
 export class ParseWorker implements DetachedReader {
   /** Undefined until first needed; null when it cannot start or has failed. */
   private worker: Worker | null | undefined;
   private next = 0;
-  private readonly waiting = new Map<number, (records: DetachedRecords | null) => void>();
+  private readonly waiting = new Map<number, (answer: Detached | null) => void>();
 
   /** `source`: the worker's bundle (csvWorker.ts), as text. */
   constructor(private readonly source: string) {}
 
-  read(bytes: Uint8Array, delimiter: number, width: number): Promise<DetachedRecords | null> {
+  read(bytes: Uint8Array, delimiter: number, width: number): Promise<Detached | null> {
     const worker = this.start();
     if (!worker) return Promise.resolve(null);
     const id = this.next++;
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);
       const request: ReadRequest = { id, bytes, delimiter, width };
-      // The bytes move to the worker (no copy); the page keeps its decoded text.
-      worker.postMessage(request, [bytes.buffer]);
+      // The worker gets a copy of the bytes (not transferred): the page keeps them until the answer, to
+      // decode and read them itself should the worker fail.
+      worker.postMessage(request);
     });
   }
 
@@ -43,7 +50,7 @@ export class ParseWorker implements DetachedReader {
       worker.onmessage = (event: MessageEvent<ReadAnswer>) => {
         const resolve = this.waiting.get(event.data.id);
         this.waiting.delete(event.data.id);
-        resolve?.(event.data.records);
+        resolve?.({ text: event.data.text, records: event.data.records });
       };
       worker.onerror = () => this.fail();
       worker.onmessageerror = () => this.fail();

@@ -5,7 +5,21 @@
 
 import { randomBytes } from 'node:crypto';
 import { checkControl, clientOrderIdOf, type ControlCheck } from '../core/callbacks';
-import { isCvvName, maskCardNumbers, safeBody, safeFields, safeFreeText, safeUrlPath, terminalField } from '../core/output';
+import {
+  isCvvName,
+  joinLaid,
+  laid,
+  maskCardNumbers,
+  safeBody,
+  safeFields,
+  safeFreeText,
+  safeUrlPath,
+  trimmedEnd,
+  vet,
+  words,
+  type Laid,
+  type Vetted,
+} from '../core/output';
 
 export interface ForwardResult {
   /** The exact URL the call was passed on to (its query included; absent in entries kept before it was recorded). */
@@ -170,25 +184,27 @@ export function readEntry(raw: unknown): CallbackEntry | undefined {
 }
 
 /**
- * One line of `paygate listen` / `paygate callbacks list` in text. Every value passes terminalField: a
- * control character is shown escaped and a line break in a field (`%0A`) never starts a second line.
+ * One line of `paygate listen` / `paygate callbacks list` in text, laid out from its values (core/output/laid.ts):
+ * the time, the HTTP status and the milliseconds checked by their type, every other value as free text (a
+ * control character shown escaped, a line break in a field (`%0A`) never starting a second line).
  */
-export function entryLine(e: CallbackEntry): string {
+export function entryLine(e: CallbackEntry): Laid {
   const f = e.fields;
-  const t = terminalField;
-  const what = [
-    t(f['status'] ?? '-'),
-    f['type'] ? t(f['type']) : '',
-    clientOrderIdOf(f) ? `client_orderid ${t(clientOrderIdOf(f)!)}` : '',
-    f['amount'] ? `${t(f['amount'])} ${t(f['currency'] ?? '')}`.trim() : '',
-  ]
-    .filter((s) => s !== '')
-    .join('  ');
-  const control = e.control === null ? 'control: unchecked (no key)' : `control: ${t(e.control)}`;
-  let fwd = '';
-  const to = e.forwarded?.url === undefined ? '' : ` ${t(e.forwarded.url)}:`;
-  if (e.forwarded?.error !== undefined) fwd = `  ->${to} ${e.forwarded.status} (${t(e.forwarded.error)})`;
-  else if (e.forwarded) fwd = `  ->${to} ${e.forwarded.status} in ${e.forwarded.ms} ms`;
-  const repeat = e.repeatOf === undefined ? '' : `  (repeat of ${t(e.repeatOf)})`;
-  return `${t(e.time)}  ${t(e.id)}  ${t(e.method)} ${t(e.path)}  ${what}  ${control}${repeat}${fwd}${e.masked ? '  (card data masked)' : ''}`;
+  const t = vet.text;
+  const id = clientOrderIdOf(f);
+  const amount = f['amount'] ? trimmedEnd(laid`${vet.amount(f['amount'])} ${t(f['currency'] ?? '')}`) : undefined;
+  const what = joinLaid(
+    [t(f['status'] ?? '-'), f['type'] ? t(f['type']) : undefined, id ? laid`client_orderid ${t(id)}` : undefined, amount].filter(
+      (s): s is Vetted | Laid => s !== undefined && s !== '',
+    ),
+    '  ',
+  );
+  const control = e.control === null ? words('control: unchecked (no key)') : laid`control: ${t(e.control)}`;
+  let fwd = words('');
+  const to = e.forwarded?.url === undefined ? words('') : laid` ${t(e.forwarded.url)}:`;
+  if (e.forwarded?.error !== undefined) fwd = laid`  ->${to} ${vet.count(e.forwarded.status)} (${t(e.forwarded.error)})`;
+  else if (e.forwarded) fwd = laid`  ->${to} ${vet.count(e.forwarded.status)} in ${vet.count(e.forwarded.ms)} ms`;
+  const repeat = e.repeatOf === undefined ? words('') : laid`  (repeat of ${t(e.repeatOf)})`;
+  const masked = words(e.masked ? '  (card data masked)' : '');
+  return laid`${vet.date(e.time)}  ${t(e.id)}  ${t(e.method)} ${t(e.path)}  ${what}  ${control}${repeat}${fwd}${masked}`;
 }

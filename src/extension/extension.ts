@@ -8,8 +8,8 @@ import { LazyFeatures } from './lazy';
 import type * as ClientBundle from './lint/client';
 import { createLog } from './log';
 
-// Wiring only, and only what must exist when activate() returns (CONTRIBUTING.md, "Bundles"): the log and
-// stand-ins for every command, both tree views and both panel serializers (lazy.ts), which the editor may
+// Wiring only, and only what must exist when activate() returns (CONTRIBUTING.md, "Bundles"): the log (its
+// channel made on first use) and stand-ins for every command, both tree views and both panel serializers (lazy.ts), which the editor may
 // call at once. What the first screen shows loads in the next turn: the status bar, the CodeLenses and
 // language detection (dist/first-screen.js), then the language client (dist/language-client.js); every
 // command, both tree views and the restored panels load dist/features.js on first use. Every disposable
@@ -40,12 +40,23 @@ function loadBundle<T>(context: vscode.ExtensionContext, name: string): T {
 export function activate(context: vscode.ExtensionContext): PayGateExports {
   const activateCalledAt = performance.now();
   const log = createLog(context);
-  log.info(`PayGate Toolkit ${context.extension.packageJSON.version} activating`);
+  // The log's two activation lines are written in the next turn, or before anything else loads if that is
+  // sooner: writing makes the host's channel and loads the output boundary (./log.ts), which activate() need not.
+  let announced = false;
+  const announce = () => {
+    if (announced) return;
+    announced = true;
+    log.info(`PayGate Toolkit ${context.extension.packageJSON.version} activating`);
+    log.info('PayGate Toolkit active');
+  };
   const targetChanged = new vscode.EventEmitter<void>();
   context.subscriptions.push(targetChanged);
   let screen: FirstScreenBundle.FirstScreen | undefined;
   let client: LanguageClient | undefined;
-  const firstScreen = () => (screen ??= loadBundle<typeof FirstScreenBundle>(context, 'first-screen').showFirstScreen(context, entry));
+  const firstScreen = () => {
+    announce();
+    return (screen ??= loadBundle<typeof FirstScreenBundle>(context, 'first-screen').showFirstScreen(context, entry));
+  };
   const entry: EntryState = {
     log,
     targetChanged,
@@ -53,7 +64,10 @@ export function activate(context: vscode.ExtensionContext): PayGateExports {
     get status() {
       return firstScreen().status;
     },
-    client: () => (client ??= loadBundle<typeof ClientBundle>(context, 'language-client').startLanguageClient(context, entry)),
+    client: () => {
+      announce();
+      return (client ??= loadBundle<typeof ClientBundle>(context, 'language-client').startLanguageClient(context, entry));
+    },
   };
   context.subscriptions.push(
     new LazyFeatures({
@@ -86,7 +100,6 @@ export function activate(context: vscode.ExtensionContext): PayGateExports {
     }
   });
   context.subscriptions.push({ dispose: () => clearImmediate(start) });
-  log.info('PayGate Toolkit active');
   return { startup: { bundleStartedAt, evaluatedAt, activateCalledAt, activatedAt: performance.now() } };
 }
 

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { isSaid, saidText, terminalSafe } from '../core/output';
-import { showError, type Shown } from './say';
+import { boundary, showError, type Shown } from './say';
 
 // One LogOutputChannel for the whole extension (architecture habit 6). Never log secrets; card data and
 // control characters cannot reach it: every line written passes the output boundary (src/core/output),
@@ -9,49 +8,66 @@ import { showError, type Shown } from './say';
 // So the floor that reads a line is the entry's copy of the core, not the writer's: a line that shows dates,
 // amounts, counts, hashes or ids is a `Said` (plain data: src/core/output/said.ts), which that floor checks
 // value by value, whichever bundle laid it out; `log().info(said`…`)`. Anything else is read whole.
+// Activation neither makes the channel nor loads the boundary (issue 40): the channel is made on its first
+// use, and the boundary (src/core/output, through ./say.ts) is required with the first line written.
 let channel: vscode.LogOutputChannel | undefined;
 
 /** A log line or an error as the log shows it: a `Said` part by part, anything else whole. */
 function safeLine(value: unknown): string {
+  const { isSaid, saidText, terminalSafe } = boundary();
   if (isSaid(value)) return saidText(value);
   if (value instanceof Error) return terminalSafe(value.stack ?? value.message);
   return terminalSafe(typeof value === 'string' ? value : String(value));
 }
 
-/** The channel, every write through the boundary; everything else (level, show, dispose) as it is. */
-function throughBoundary(raw: vscode.LogOutputChannel): vscode.LogOutputChannel {
+/**
+ * The channel, every write through the boundary; everything else (level, show, dispose) as it is. The host's
+ * channel is made when first used (`made`); once disposed, lines are dropped rather than making another.
+ */
+function throughBoundary(made: () => vscode.LogOutputChannel): vscode.LogOutputChannel {
+  let raw: vscode.LogOutputChannel | undefined;
+  let closed = false;
+  const use = (act: (c: vscode.LogOutputChannel) => void) => {
+    if (!closed) act((raw ??= made()));
+  };
   const line =
-    (write: (message: string) => void) =>
+    (write: (c: vscode.LogOutputChannel, message: string) => void) =>
     (message: unknown, ...args: unknown[]) =>
-      write([message, ...args].map(safeLine).join(' '));
+      use((c) => write(c, [message, ...args].map(safeLine).join(' ')));
   return {
     get name() {
-      return raw.name;
+      return 'PayGate';
     },
     get logLevel() {
-      return raw.logLevel;
+      return (raw ??= made()).logLevel;
     },
-    onDidChangeLogLevel: raw.onDidChangeLogLevel,
-    trace: line((m) => raw.trace(m)),
-    debug: line((m) => raw.debug(m)),
-    info: line((m) => raw.info(m)),
-    warn: line((m) => raw.warn(m)),
-    error: line((m) => raw.error(m)),
-    append: (value: string) => raw.append(safeLine(value)),
-    appendLine: (value: string) => raw.appendLine(safeLine(value)),
-    replace: (value: string) => raw.replace(safeLine(value)),
-    clear: () => raw.clear(),
+    onDidChangeLogLevel: (listener, thisArgs, disposables) => (raw ??= made()).onDidChangeLogLevel(listener, thisArgs, disposables),
+    trace: line((c, m) => c.trace(m)),
+    debug: line((c, m) => c.debug(m)),
+    info: line((c, m) => c.info(m)),
+    warn: line((c, m) => c.warn(m)),
+    error: line((c, m) => c.error(m)),
+    append: (value: string) => use((c) => c.append(safeLine(value))),
+    appendLine: (value: string) => use((c) => c.appendLine(safeLine(value))),
+    replace: (value: string) => use((c) => c.replace(safeLine(value))),
+    clear: () => raw?.clear(),
     show: (columnOrFocus?: vscode.ViewColumn | boolean, preserveFocus?: boolean) =>
-      typeof columnOrFocus === 'number' ? raw.show(columnOrFocus, preserveFocus) : raw.show(columnOrFocus),
-    hide: () => raw.hide(),
-    dispose: () => raw.dispose(),
+      use((c) => (typeof columnOrFocus === 'number' ? c.show(columnOrFocus, preserveFocus) : c.show(columnOrFocus))),
+    hide: () => raw?.hide(),
+    dispose: () => {
+      closed = true;
+      raw?.dispose();
+    },
   };
 }
 
+/** The extension's one channel, made by the host on its first use (not at activation). */
 export function createLog(context: vscode.ExtensionContext): vscode.LogOutputChannel {
-  const raw = vscode.window.createOutputChannel('PayGate', { log: true });
-  context.subscriptions.push(raw);
-  channel = throughBoundary(raw);
+  channel = throughBoundary(() => {
+    const raw = vscode.window.createOutputChannel('PayGate', { log: true });
+    context.subscriptions.push(raw);
+    return raw;
+  });
   return channel;
 }
 

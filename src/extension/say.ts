@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { isSaid, saidText, terminalSafe, type Said } from '../core/output';
+import type { Said } from '../core/output';
+import type * as Boundary from './boundary';
 
 // Every message the editor shows a person passes the output boundary (src/core/output): card numbers
 // masked, labelled CVVs hidden, control characters shown escaped. A message is built from a file name, an
@@ -11,11 +12,22 @@ import { isSaid, saidText, terminalSafe, type Said } from '../core/output';
 // (said`…${typed.date(d)}…`, src/core/output/said.ts), each value checked alone by its type, so two values
 // meeting on the line are never read as one card number; a plain string is free text, read whole.
 
+let floor: typeof Boundary | undefined;
+/**
+ * The output boundary (./boundary.ts), required when first used rather than with the entry bundle: its patterns compile as
+ * it loads, and activation shows and writes nothing (issue 40). The log (./log.ts) reads it through here too.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not with the entry
+export const boundary = (): typeof Boundary => (floor ??= require('./boundary') as typeof Boundary);
+
 /** What a face hands the floor: a `Said` (values by their type) or free text. */
 export type Shown = string | Said;
 
 /** A message's text as the editor shows it: a `Said` part by part, anything else whole. */
-export const shown = (text: Shown): string => (isSaid(text) ? saidText(text) : terminalSafe(String(text)));
+export const shown = (text: Shown): string => {
+  const { isSaid, saidText, terminalSafe } = boundary();
+  return isSaid(text) ? saidText(text) : terminalSafe(String(text));
+};
 
 type Show = (message: string, ...rest: unknown[]) => Thenable<unknown>;
 /** Message options whose detail (a modal's second paragraph) may be a `Said` too. */

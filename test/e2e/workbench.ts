@@ -67,14 +67,26 @@ export async function activeTab(page: Page, label: string, timeout = SHORT): Pro
 
 /** F1, type the command's title, check it is offered, run it. */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  await focusSideBar(page);
-  await page.keyboard.press('F1');
-  const input = quickInput(page).locator('input');
-  await input.waitFor({ state: 'visible', timeout: SHORT });
-  await input.fill(`>${title}`);
-  const row = quickInput(page).locator('.monaco-list-row', { hasText: title }).first();
-  await row.waitFor({ state: 'visible', timeout: SHORT });
-  await row.click();
+  // The palette lists the commands known when it opens and never refreshes: opened while a loaded
+  // machine's editor is still registering the extensions, it lacks ours for good (it offers "similar
+  // commands"). So a palette without the command is closed and opened again, until SHORT has passed.
+  const deadline = Date.now() + SHORT;
+  for (let attempt = 1; ; attempt++) {
+    await focusSideBar(page);
+    await page.keyboard.press('F1');
+    const input = quickInput(page).locator('input');
+    await input.waitFor({ state: 'visible', timeout: SHORT });
+    await input.fill(`>${title}`);
+    const row = quickInput(page).locator('.monaco-list-row', { hasText: title }).first();
+    const left = deadline - Date.now();
+    const listed = await row.waitFor({ state: 'visible', timeout: Math.max(1000, Math.min(left, 5000 * attempt)) }).then(
+      () => true,
+      () => false,
+    );
+    if (listed) return row.click();
+    if (Date.now() >= deadline) throw new Error(`the command palette does not list "${title}"`);
+    await page.keyboard.press('Escape');
+  }
 }
 
 /** Waits until the status bar's language mode item says `expected`; fails saying what it said instead. */

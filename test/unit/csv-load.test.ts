@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { readRecords } from '../../src/core/csv/reportScan';
 import { CsvLoad } from '../../webview-ui/csvLoad';
 import { CsvReader, readDetached, unescape, type DetachedRecords, type Piece } from '../../webview-ui/csvReader';
-import type { DetachedReader } from '../../webview-ui/parseWorker';
+import type { Detached, DetachedReader } from '../../webview-ui/parseWorker';
 import { utf8Decoder, wholeCharacters } from '../../webview-ui/utf8';
 
 // The results page reads a CSV with two readers: itself, and a worker that reads every other chunk from
@@ -39,14 +39,22 @@ function oneReader(text: string): Read {
   return { header, rows, errors: reader.errors };
 }
 
-/** The worker's reading, answered a turn later as a message would be; `guess` may replace readDetached. */
+/**
+ * The worker's decoding and reading, answered a turn later as a message would be; `guess` may replace
+ * readDetached; `failFrom`: from that request on, no answer (null), as ParseWorker gives once its worker failed.
+ */
 class InProcessWorker implements DetachedReader {
   asked = 0;
-  constructor(private readonly guess: (text: string, delimiter: number, width: number) => DetachedRecords | undefined = readDetached) {}
-  read(bytes: Uint8Array, delimiter: number, width: number): Promise<DetachedRecords | null> {
-    this.asked++;
+  constructor(
+    private readonly guess: (text: string, delimiter: number, width: number) => DetachedRecords | undefined = readDetached,
+    private readonly failFrom = Infinity,
+  ) {}
+  read(bytes: Uint8Array, delimiter: number, width: number): Promise<Detached | null> {
+    const failed = this.asked++ >= this.failFrom;
     const text = utf8Decoder().decode(bytes);
-    return new Promise((resolve) => setImmediate(() => resolve(this.guess(text, delimiter, width) ?? null)));
+    return new Promise((resolve) =>
+      setImmediate(() => resolve(failed ? null : { text, records: this.guess(text, delimiter, width) ?? null })),
+    );
   }
 }
 
@@ -155,6 +163,18 @@ describe('the results page reads a CSV with a worker as one reader would', () =>
     const silent = new InProcessWorker(() => undefined);
     const { load: _, ...alone } = await viaLoad(chunksOf(text, 4096), silent, true);
     assert.deepEqual(alone, expected);
+  });
+
+  it('decodes and reads itself the chunks of a worker that stops answering', async () => {
+    const text = report(5_000);
+    const expected = oneReader(text);
+    for (const early of [true, false]) {
+      const failing = new InProcessWorker(readDetached, 3);
+      const { load, ...got } = await viaLoad(chunksOf(text, 4096), failing, early);
+      assert.deepEqual(got, expected);
+      assert.ok(load.chunks.byWorker <= 3, `the worker's records were kept for ${load.chunks.byWorker} chunks`);
+      assert.ok(failing.asked > 10, `the worker was asked for ${failing.asked} chunks`);
+    }
   });
 });
 

@@ -100,6 +100,7 @@ const RUNS: Record<string, { formats: string[]; args: (f: string) => string[][] 
   },
   diff: { formats: ['text', 'json'], args: (f) => [['diff', 'a.rpcsv', '--against', 'b.rpcsv', '--format', f]] },
   forecast: { formats: ['text', 'json'], args: (f) => [['forecast', 'a.rpcsv', '--format', f]] },
+  callbacks: { formats: ['text', 'json'], args: (f) => [['callbacks', 'list', '--format', f]] },
 };
 
 for (const [name, { formats, args }] of Object.entries(RUNS))

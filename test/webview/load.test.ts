@@ -1,6 +1,7 @@
 // A report larger than a few chunks, read in real headless Chromium as the editor feeds it (UTF-8 bytes,
-// transferred): the page's parse worker reads every other chunk, and the rows are exactly one reader's,
-// with the worker and without it (a policy that refuses it leaves the page to read everything).
+// transferred): the page's parse worker decodes and reads every other chunk, and the rows are exactly one
+// reader's, with the worker, without it (a policy that refuses it leaves the page to read everything), and
+// with a worker that breaks in the middle (the page decodes and reads the chunks it had sent it).
 import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { BrowserContext } from 'playwright-core';
@@ -84,6 +85,30 @@ describe('a large report read with the parse worker', () => {
       (await h.violations()).some((v) => v.startsWith('worker-src')),
       'the worker was refused by the policy',
     );
+    assert.deepEqual(h.errors, []);
+  });
+
+  it('reads the chunks a worker took and never answered when it breaks, with the same rows', async () => {
+    const h = await openPage(context);
+    // The page's Worker, wrapped: after its second chunk the worker stops (terminated, with the chunks it
+    // was sent since unanswered) and reports an error, as a worker that crashed would.
+    await h.page.evaluate(`{
+      const Real = window.Worker;
+      window.__workerChunks = 0;
+      window.Worker = class extends Real {
+        postMessage(message, transfer) {
+          super.postMessage(message, transfer);
+          if (++window.__workerChunks !== 2) return;
+          this.terminate();
+          setTimeout(() => this.onerror?.(new ErrorEvent('error', { message: 'the worker broke' })), 0);
+        }
+      };
+    }`);
+    const { rows, chunks } = await load(h, text);
+    assert.deepEqual(rows, expected);
+    assert.ok(chunks.byWorker <= 1, `the worker's records were kept for ${chunks.byWorker} chunks`);
+    const sent = (await h.page.evaluate('window.__workerChunks')) as number;
+    assert.ok(sent >= 2, `the worker was sent ${sent} chunks`);
     assert.deepEqual(h.errors, []);
   });
 });

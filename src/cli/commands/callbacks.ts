@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import type { CliContext } from '../context';
-import { EXIT, field, inputError, quotedAnswer } from '../output';
+import { EXIT, field, inputError, jsonOut, quotedAnswer } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
-import { safeJson } from '../../core/output';
+import { joinLaid, laid, vet, vouched } from '../../core/output';
 import { CALLBACK_STATUSES, CALLBACK_TYPES, callbackQuery, withQuery } from '../../core/callbacks';
 import { loopbackUrl } from '../../core/callbacks/loopback';
 import { CallbackStore, entryLine, replayEntry, sendToHandler, type SendResult } from '../../callback-listener';
@@ -65,9 +65,13 @@ function listCommand(ctx: CliContext) {
         } catch (err) {
           return inputError(ctx, 'paygate callbacks list', `cannot read ${store.file}: ${(err as Error).message}`);
         }
-        if (o.format === 'json') ctx.stdout(`${safeJson({ file: store.file, callbacks: entries })}\n`);
-        else if (entries.length === 0) ctx.stdout(`No callbacks kept in ${store.file}.\n`);
-        else ctx.stdout(`${entries.map(entryLine).join('\n')}\n${entries.length} callback(s) in ${store.file}\n`);
+        // Laid out from values (core/output/laid.ts) and vouched for: the floor does not read the list again.
+        if (o.format === 'json') ctx.stdout(jsonOut({ file: store.file, callbacks: entries }));
+        else if (entries.length === 0) ctx.stdout(vouched(laid`No callbacks kept in ${field(store.file)}.\n`));
+        else {
+          const lines = joinLaid(entries.map(entryLine), '\n');
+          ctx.stdout(vouched(laid`${lines}\n${vet.count(entries.length)} callback(s) in ${field(store.file)}\n`));
+        }
         return EXIT.ok;
       }),
     );

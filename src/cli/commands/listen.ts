@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { CliContext } from '../context';
-import { inputError, jsonOut, usageError } from '../output';
+import { laid, vouched } from '../../core/output';
+import { field, inputError, jsonOut, usageError } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 import { loopbackUrl } from '../../core/callbacks/loopback';
 import {
@@ -94,7 +95,7 @@ export async function listen(o: ListenOptions, ctx: CliContext): Promise<number>
         if (o.format === 'json') {
           const { id, time, method, path: p, fields, control, forwarded, repeatOf } = e;
           ctx.stdout(jsonOut({ id, time, method, path: p, fields, control, forwarded, ...(repeatOf ? { repeatOf } : {}) }));
-        } else ctx.stdout(`${entryLine(e)}\n`);
+        } else ctx.stdout(vouched(laid`${entryLine(e)}\n`));
       },
       onRejected: (line) => ctx.stderr(`[listen] ${line}\n`),
     });
@@ -105,7 +106,7 @@ export async function listen(o: ListenOptions, ctx: CliContext): Promise<number>
   }
   const stop = ctx.stopped();
   try {
-    ctx.stdout(`listening on ${listener.url}\n`);
+    ctx.stdout(vouched(laid`listening on ${field(listener.url)}\n`));
     ctx.stderr(
       `[listen] ${o.forwardTo ? `forwarding to ${o.forwardTo}` : 'answering 200 OK'}; ` +
         `control ${controlKey === undefined ? 'not checked (no key)' : 'checked'}; kept in ${path.join(stateDir, CALLBACKS_FILE)}; Ctrl+C to stop\n`,

@@ -75,6 +75,11 @@ export class TeamLedger implements TeamStore {
         throw new TeamLedgerError(this.place, why(err, this.timeoutMs));
       }
       let broken = false;
+      // While it is ours the pool does not listen on the connection: a server that ends it between two of
+      // our queries (a restart, "terminating connection due to administrator command") would be thrown in
+      // the process, not told. It breaks the transaction instead: the next query fails and says why.
+      const lost = (): void => void (broken = true);
+      client.on('error', lost);
       try {
         await client.query('BEGIN');
         // Transaction-scoped: a claim waiting on a racing one waits this long at most.
@@ -92,6 +97,7 @@ export class TeamLedger implements TeamStore {
         broken = true;
         throw new TeamLedgerError(this.place, why(err, this.timeoutMs));
       } finally {
+        client.removeListener('error', lost);
         client.release(broken);
       }
     }
