@@ -47,6 +47,10 @@ export default tseslint.config(
           message: 'Show messages with showError/showWarning/showInfo from src/extension/say.ts (the output boundary).',
         },
         {
+          selector: 'MemberExpression[property.name="showQuickPick"]',
+          message: 'Show a pick list with showPick from src/extension/say.ts (the output boundary).',
+        },
+        {
           selector: 'MemberExpression[property.name="createOutputChannel"]',
           message: 'Write to the one log, log() from src/extension/log.ts (the output boundary).',
         },

@@ -63,13 +63,14 @@ interface PickItem {
   label: Shown;
   description?: Shown;
   detail?: Shown;
+  kind?: vscode.QuickPickItemKind;
 }
 type PickOptions = Omit<vscode.QuickPickOptions, 'title' | 'placeHolder' | 'canPickMany'> & { title?: Shown; placeHolder?: Shown };
 
 /** A pick list through the same floor: each item's words, the title and the placeholder; the item chosen comes back as given. */
 export async function showPick<T extends PickItem>(items: readonly T[], options: PickOptions): Promise<T | undefined> {
   const opt = (s: Shown | undefined) => (s === undefined ? undefined : shown(s));
-  const safe = items.map((i) => ({ label: shown(i.label), description: opt(i.description), detail: opt(i.detail) }));
+  const safe = items.map((i) => ({ label: shown(i.label), description: opt(i.description), detail: opt(i.detail), kind: i.kind }));
   const chosen = await vscode.window.showQuickPick(safe, { ...options, title: opt(options.title), placeHolder: opt(options.placeHolder) });
   return chosen === undefined ? undefined : items[safe.indexOf(chosen)];
 }

@@ -42,7 +42,7 @@ class EventEmitter {
   fire() {}
   dispose() {}
 }
-let picked: { items: Array<{ label: string; description?: string; detail?: string }>; title?: string } | undefined;
+let picked: { items: Array<{ label: string; description?: string; detail?: string; kind?: number }>; title?: string } | undefined;
 const fakeVscode = {
   TreeItem,
   MarkdownString,
@@ -151,4 +151,14 @@ test('a pick list passes the floor: typed values whole, free text masked, the ch
   assert.equal(picked?.items[0].detail, 'last sent 2026-11-28 20:07 UTC: serial-number 1000010 7000083');
   assert.equal(picked?.items[1].detail, 'batch 4111\u200b11**\u200b****\u200b1111.rpcsv');
   assert.equal(picked?.title, `sha256 ${HASH.slice(0, 20)}…`);
+});
+
+test('a pick list keeps its separators, as the environment picker has one before "Add environment…"', async () => {
+  const items = [{ label: `local ${CARD}` }, { label: '', kind: -1 }, { label: '$(add) Add environment…' }];
+  await showPick(items, {});
+  assert.deepEqual(
+    picked?.items.map((i) => i.kind),
+    [undefined, -1, undefined],
+  );
+  assert.ok(!digits(picked?.items[0].label ?? '').includes(digits(CARD)));
 });

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { LOCAL_ENVIRONMENT, type Environment } from '../../core/gateway/environments';
 import { loadPrivateKey, type SigningCredentials } from '../../core/oauth';
 import { configuredEnvironments } from './settings';
-import { showError, showInfo } from '../say';
+import { showError, showInfo, showPick } from '../say';
 
 // Credentials live in SecretStorage only (never settings, logs or history). Key names are the contract's,
 // shared with nothing else but kept stable so a user's stored secrets survive upgrades.
@@ -71,7 +71,8 @@ async function pickEnvironment(given: string | undefined, purpose: string): Prom
     );
     return undefined;
   }
-  return vscode.window.showQuickPick(names, { placeHolder: `Environment to store the ${purpose} for`, ignoreFocusOut: true });
+  const items = names.map((name) => ({ label: name }));
+  return (await showPick(items, { placeHolder: `Environment to store the ${purpose} for`, ignoreFocusOut: true }))?.label;
 }
 
 function refuseLocal(env: string): SetSecretResult | undefined {

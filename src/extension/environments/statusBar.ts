@@ -3,7 +3,7 @@ import { Disposable } from '../disposable';
 import { LOCAL_ENVIRONMENT } from '../../core/gateway/environments';
 import { activeEnvironmentName, configuredEnvironment, configuredEnvironments, isKnownEnvironment, setActiveEnvironment } from './settings';
 import type { LocalGatewayInfo } from './localGateway';
-import { showError } from '../say';
+import { showError, showPick } from '../say';
 
 // The active environment, always in sight: a production environment on the warning colour, a name that
 // no longer exists on the error colour. A click opens Select Environment.
@@ -111,7 +111,7 @@ export async function selectEnvironmentCommand(status: EnvironmentStatus, arg?: 
         detail: 'Opens the paygate.environments setting in settings JSON with an entry to fill in.',
       },
     );
-    const picked = await vscode.window.showQuickPick(items, { placeHolder: `Active PayGate environment (now: ${current})` });
+    const picked = await showPick(items, { placeHolder: `Active PayGate environment (now: ${current})` });
     if (!picked) return undefined;
     if (picked.add) {
       await vscode.commands.executeCommand('paygate.addEnvironment');

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PanelContent } from '../results/panel';
 import { REPORT_TEMPLATE_SUFFIX } from '../report/templates';
+import { showPick } from '../say';
 
 // Which report "Reconcile with Report..." from the palette reconciles with. A bare file dialog showed a
 // new user a folder listing with only "..", and no hint that a report has to be run or saved first. The
@@ -40,7 +41,7 @@ export async function pickReport(deps: PickDeps): Promise<PanelContent | vscode.
         : undefined,
     pick: browse,
   });
-  const chosen = await vscode.window.showQuickPick(choices, {
+  const chosen = await showPick(choices, {
     title: 'PayGate: Reconcile with Report',
     placeHolder: 'The transactions report to hold the batches against',
   });
@@ -69,7 +70,7 @@ function runNow(templates: vscode.Uri[], deps: PickDeps): Choice {
 }
 
 async function pickTemplate(templates: vscode.Uri[]): Promise<vscode.Uri | undefined> {
-  const chosen = await vscode.window.showQuickPick(
+  const chosen = await showPick(
     templates.map((uri) => ({ label: path.basename(uri.path), description: vscode.workspace.asRelativePath(uri), uri })),
     { title: 'PayGate: Run a report now', placeHolder: 'The report template to run' },
   );
