@@ -10,7 +10,8 @@ import { takeVouched } from '../../src/core/output';
 import { formatGatewayDate } from '../../src/core/dates';
 import { startLocalGateway, type LocalGateway } from '../../src/local-gateway';
 import { testContext } from '../fixtures/cli/context';
-import { BATCH_HEADER, REPORT_COLUMNS } from '../fixtures/hostile/corpus';
+import { REPORT_COLUMNS } from '../fixtures/hostile/corpus';
+import { plainBatch, plainRow, quoted } from '../fixtures/hostile/plainBatch';
 
 // Mask values, not layouts (issue 38): no CLI output the issue names is a line composed as a plain string
 // and left for the floor to guess at. Each command below is run in process without the floor, in each of its
@@ -28,33 +29,6 @@ const env = () => ({
   COLUMNS: '100',
 });
 
-const q = (v: string) => `"${v.replace(/"/g, '""')}"`;
-const row = (id: string, start: string, amount: string, card: string) =>
-  [
-    q(id),
-    'SRC',
-    'x',
-    'Anna',
-    'Schmidt',
-    'Street 1',
-    'Berlin',
-    '10115',
-    'DE',
-    'anna@example.com',
-    'day',
-    '1',
-    start,
-    '3',
-    amount,
-    'EUR',
-    'ANNA',
-    card,
-    '08',
-    '2031',
-    '',
-  ].join(';');
-const batch = (rows: string[]) => [BATCH_HEADER, ...rows].join('\r\n') + '\r\n';
-
 /** Each write to standard output of `paygate ARGS`, run without the floor. */
 async function writes(args: string[]): Promise<string[]> {
   const out: string[] = [];
@@ -68,16 +42,25 @@ before(async () => {
   gw = await startLocalGateway({ stateDir: at('state'), port: 0 });
   const start = formatGatewayDate(gw.today());
   const iso = start.split('.').reverse().join('-');
-  writeFileSync(at('a.rpcsv'), batch([row('O-1', start, '12.50', '5555555555554444'), row('O-2', start, '3.00', '4242424242424242')]));
-  writeFileSync(at('b.rpcsv'), batch([row('O-1', start, '13.50', '5555555555554444'), row('O-3', start, '1.00', '4242424242424242')]));
+  writeFileSync(
+    at('a.rpcsv'),
+    plainBatch([plainRow('O-1', start, '12.50', '5555555555554444'), plainRow('O-2', start, '3.00', '4242424242424242')]),
+  );
+  writeFileSync(
+    at('b.rpcsv'),
+    plainBatch([plainRow('O-1', start, '13.50', '5555555555554444'), plainRow('O-3', start, '1.00', '4242424242424242')]),
+  );
   // Lint quotes its values: an amount that is not one, a card number in the wrong column.
-  writeFileSync(at('broken.rpcsv'), batch([row('O-4', start, 'x', '4111 1111 1111 1111'), row('4111111111111111', 'soon', '1.00', '12')]));
+  writeFileSync(
+    at('broken.rpcsv'),
+    plainBatch([plainRow('O-4', start, 'x', '4111 1111 1111 1111'), plainRow('4111111111111111', 'soon', '1.00', '12')]),
+  );
   const report = [
     REPORT_COLUMNS,
     ...['O-1', 'O-9'].map((id, i) => ['Demo', 'desc', id, `${iso} 09:00:0${i}`, '12.50', 'EUR', 'Sale approved', `T-${i}`, start, '', '']),
   ];
-  writeFileSync(at('report.csv'), report.map((r) => r.map(q).join(',')).join('\r\n') + '\r\n');
-  writeFileSync(at('sent.rpcsv'), batch([row(`S-${Date.now()}`, start, '1.00', '5105105105105100')]));
+  writeFileSync(at('report.csv'), report.map((r) => r.map(quoted).join(',')).join('\r\n') + '\r\n');
+  writeFileSync(at('sent.rpcsv'), plainBatch([plainRow(`S-${Date.now()}`, start, '1.00', '5105105105105100')]));
   await writes(['submit', 'sent.rpcsv', '--env', 'local', '--base-url', gw.baseUrl, '--allow-resend']);
 });
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { runPaygate } from '../../src/cli/program';
 import { testContext } from '../fixtures/cli/context';
-import { BATCH_HEADER } from '../fixtures/hostile/corpus';
+import { plainBatch, plainRow, quoted } from '../fixtures/hostile/plainBatch';
 import type { Reconciliation, ReportCharge } from '../../src/core/reconcile';
 import { formatReconcileText, reconcileCsvPieces, reconcileJsonPieces, reportFileLabel } from '../../src/cli/format/reconcile';
 import { throughOutputBoundary } from '../../src/cli/boundary';
@@ -184,33 +184,6 @@ async function paygateOut(args: string[]): Promise<string> {
   return out;
 }
 
-const q = (v: string) => `"${v.replace(/"/g, '""')}"`;
-const batchRow = (id: string, start: string, amount: string) =>
-  [
-    q(id),
-    'SRC',
-    'x',
-    'Anna',
-    'Schmidt',
-    'Street 1',
-    'Berlin',
-    '10115',
-    'DE',
-    'anna@example.com',
-    'day',
-    '1',
-    start,
-    '3',
-    amount,
-    'EUR',
-    'ANNA',
-    '5555555555554444',
-    '08',
-    '2031',
-    '',
-  ].join(';');
-const batch = (rows: string[]) => [BATCH_HEADER, ...rows].join('\r\n') + '\r\n';
-
 /** A row key (24 hex), a content hash (64 hex) or a UUID, each with a letter. */
 const keyOfKnownForm = fc.oneof(
   hexOf(24),
@@ -237,8 +210,8 @@ test('property: dates, amounts, hashes, row keys and UUIDs side by side come out
       laterDate,
       cents,
       async ([k1, k2, k3], date, amount) => {
-        writeFileSync(join(dir, 'a.rpcsv'), batch([batchRow(k1, date, amount), batchRow(k2, date, amount)]));
-        writeFileSync(join(dir, 'b.rpcsv'), batch([batchRow(k1, date, '0.50'), batchRow(k3, date, amount)]));
+        writeFileSync(join(dir, 'a.rpcsv'), plainBatch([plainRow(k1, date, amount), plainRow(k2, date, amount)]));
+        writeFileSync(join(dir, 'b.rpcsv'), plainBatch([plainRow(k1, date, '0.50'), plainRow(k3, date, amount)]));
         for (const f of ['text', 'json'])
           intact(await paygateOut(['schedule', 'a.rpcsv', '--today', '01.01.2027', '--format', f]), [k1, k2, date, amount], false);
         for (const f of ['text', 'json'])
@@ -249,7 +222,7 @@ test('property: dates, amounts, hashes, row keys and UUIDs side by side come out
           [k1, `${iso} 09:00:00`, amount, 'EUR'],
           [k2, `${iso} 10:00:00`, amount, 'EUR'],
         ];
-        writeFileSync(join(dir, 'r.csv'), report.map((r) => r.map(q).join(',')).join('\r\n') + '\r\n');
+        writeFileSync(join(dir, 'r.csv'), report.map((r) => r.map(quoted).join(',')).join('\r\n') + '\r\n');
         for (const f of ['text', 'json', 'csv']) {
           const out = await paygateOut(['query', 'r.csv', '--group-by', 'Transaction_id,Created_date', '--sum', 'Amount', '--format', f]);
           intact(out, [k1, k2, `${iso} 09:00:00`, amount], f === 'text');
@@ -260,7 +233,7 @@ test('property: dates, amounts, hashes, row keys and UUIDs side by side come out
           [k1, k3, date, '0.50', 'EUR'],
           ['X-1', k2, date, amount, 'EUR'],
         ];
-        writeFileSync(join(dir, 'c.csv'), charged.map((r) => r.map(q).join(',')).join('\r\n') + '\r\n');
+        writeFileSync(join(dir, 'c.csv'), charged.map((r) => r.map(quoted).join(',')).join('\r\n') + '\r\n');
         for (const f of ['text', 'json', 'csv']) {
           const out = await paygateOut(['reconcile', 'a.rpcsv', '--report', 'c.csv', '--as-of', date, '--format', f]);
           intact(out, f === 'csv' ? [date, amount, k1] : [date, amount, k1, k3], false);
