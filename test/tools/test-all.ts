@@ -35,8 +35,8 @@ export const SUITES = ['test:e2e', 'test:process', 'test:faults', 'test:webview'
 export const LAST = ['test:pack'];
 
 const flag = process.argv.indexOf('--parallel');
-// Three on two cores. Four were tried: two quiet fresh-clone runs, 387 s whole with three workers and 419 s
-// with four (the e2e suite stretched from 214 to 304 s beside the fourth).
+// Three on two cores. Four were tried and were no faster: quiet fresh-clone runs took 387 and 424 s whole
+// with three workers, 419 s with four (where the e2e suite stretched from 214 to 304 s).
 const MAX_PARALLEL = flag > 0 ? Math.max(1, Number(process.argv[flag + 1]) || 1) : 3;
 const onlyFlag = process.argv.indexOf('--only');
 const ONLY = onlyFlag > 0 ? (process.argv[onlyFlag + 1] ?? '').split(',').filter((n) => n !== '') : undefined;
