@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { plainBatch, plainRow, quoted } from '../fixtures/hostile/plainBatch';
 import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import { contentHash } from '../../src/core/contentHash';
 import { formatGatewayDate } from '../../src/core/dates';
@@ -24,7 +25,7 @@ import { startLocalGateway, type LocalGateway } from '../../src/local-gateway';
 import { loadCommandBuilders, paygate, runPaygate } from '../../src/cli/program';
 import { trustFile } from '../../src/cli/trust';
 import { testContext } from '../fixtures/cli/context';
-import { asRead, BATCH_HEADER, REPORT_COLUMNS } from '../fixtures/hostile/corpus';
+import { asRead, REPORT_COLUMNS } from '../fixtures/hostile/corpus';
 import { SEPARATORS, writtenCard } from '../fixtures/cardShapes';
 import { WAIT_MS } from '../fixtures/deadlines';
 
@@ -72,37 +73,6 @@ function formatsOf(cmd: CommandUnknownOpts): string[] {
   return [...new Set(all.flatMap((c) => (c.options as readonly Option[]).find((o) => o.long === '--format')?.argChoices ?? []))];
 }
 
-const q = (v: string) => `"${v.replace(/"/g, '""')}"`;
-
-/** A batch row of BATCH_HEADER's columns. */
-function batchRow(id: string, desc: string, start: string, amount: string, card: string): string {
-  return [
-    q(id),
-    'SRC',
-    q(desc),
-    'Anna',
-    'Schmidt',
-    'Street 1',
-    'Berlin',
-    '10115',
-    'DE',
-    'anna@example.com',
-    'day',
-    '1',
-    start,
-    '3',
-    amount,
-    'EUR',
-    'ANNA SCHMIDT',
-    q(card),
-    '08',
-    '2031',
-    '',
-  ].join(';');
-}
-
-const batch = (rows: string[]) => [BATCH_HEADER, ...rows].join('\r\n') + '\r\n';
-
 interface Run {
   args: string[];
   /** For `paygate listen`: what to send once it listens. */
@@ -114,20 +84,23 @@ function inputs(w: readonly string[], start: string): Record<string, (f: string)
   const iso = start.split('.').reverse().join('-');
   writeFileSync(
     at('b.rpcsv'),
-    batch([
-      batchRow(`O-${w[0]}`, `paid with ${w[1]}`, start, '12.50', '5555555555554444'),
-      batchRow(w[2], `${w[3]} x`, start, '3.00', '4242424242424242'),
+    plainBatch([
+      plainRow(`O-${w[0]}`, start, '12.50', { card: '5555555555554444', desc: `paid with ${w[1]}` }),
+      plainRow(w[2], start, '3.00', { card: '4242424242424242', desc: `${w[3]} x` }),
     ]),
   );
   writeFileSync(
     at('other.rpcsv'),
-    batch([
-      batchRow(`O-${w[0]}`, 'changed', start, '13.50', '5555555555554444'),
-      batchRow(`N-${w[1]}`, 'new', start, '1.00', '4242424242424242'),
+    plainBatch([
+      plainRow(`O-${w[0]}`, start, '13.50', { card: '5555555555554444', desc: 'changed' }),
+      plainRow(`N-${w[1]}`, start, '1.00', { card: '4242424242424242', desc: 'new' }),
     ]),
   );
   // A batch lint refuses, quoting its values: card numbers written with separators in the card column.
-  writeFileSync(at('broken.rpcsv'), batch([batchRow(`O-${w[3]}`, w[0], start, '12.50', w[1]), batchRow('B', w[2], start, 'x', w[3])]));
+  writeFileSync(
+    at('broken.rpcsv'),
+    plainBatch([plainRow(`O-${w[3]}`, start, '12.50', { card: w[1], desc: w[0] }), plainRow('B', start, 'x', { card: w[3], desc: w[2] })]),
+  );
   reportCsv =
     [
       REPORT_COLUMNS,
@@ -145,7 +118,7 @@ function inputs(w: readonly string[], start: string): Record<string, (f: string)
         '',
       ]),
     ]
-      .map((r) => r.map(q).join(','))
+      .map((r) => r.map(quoted).join(','))
       .join('\r\n') + '\r\n';
   writeFileSync(at('report.csv'), reportCsv);
   const config = ['--config', 'paygate.config.json', '--env', 'stand'];
@@ -239,7 +212,7 @@ test('property: card numbers in any script and separator never leave whole, thro
       // A ledger record whose file is named with a card number, sent to the local gateway.
       const file = `sent ${named.text}.rpcsv`;
       // A payer of its own each run (its card), or the guard refuses it as already sent.
-      const sent = batch([batchRow(`S-${cards[0].pan.slice(0, 4)}-${Date.now()}`, 'x', start, '1.00', named.pan)]);
+      const sent = plainBatch([plainRow(`S-${cards[0].pan.slice(0, 4)}-${Date.now()}`, start, '1.00', { card: named.pan })]);
       writeFileSync(at(file), sent);
       const submitted = await drive({ args: ['submit', file, '--env', 'local', '--base-url', gw.baseUrl, '--allow-resend'] }, true);
       // Its content hash (64 hex, digits and letters) comes out whole in both formats: a merchant quotes it.
@@ -271,8 +244,8 @@ test('property: card numbers in any script and separator never leave whole, thro
 
 test('paygate diff --format json writes through the boundary: no raw bidi control or line separator, even without the floor', async () => {
   const start = formatGatewayDate(gw.today());
-  writeFileSync(at('d1.rpcsv'), batch([batchRow('O-\u202eevil\u2028x', 'a', start, '1.00', '5555555555554444')]));
-  writeFileSync(at('d2.rpcsv'), batch([batchRow('O-\u202eevil\u2028x', 'b', start, '2.00', '5555555555554444')]));
+  writeFileSync(at('d1.rpcsv'), plainBatch([plainRow('O-\u202eevil\u2028x', start, '1.00', { card: '5555555555554444', desc: 'a' })]));
+  writeFileSync(at('d2.rpcsv'), plainBatch([plainRow('O-\u202eevil\u2028x', start, '2.00', { card: '5555555555554444', desc: 'b' })]));
   const out = await drive({ args: ['diff', 'd1.rpcsv', '--against', 'd2.rpcsv', '--format', 'json'] }, false);
   assert.match(out, /"changed":\[\{"client-orderid":"O-\\u202eevil\\u2028x"/);
   assert.doesNotMatch(out, /[\u202e\u2028]/);

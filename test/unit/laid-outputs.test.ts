@@ -44,23 +44,32 @@ before(async () => {
   const iso = start.split('.').reverse().join('-');
   writeFileSync(
     at('a.rpcsv'),
-    plainBatch([plainRow('O-1', start, '12.50', '5555555555554444'), plainRow('O-2', start, '3.00', '4242424242424242')]),
+    plainBatch([
+      plainRow('O-1', start, '12.50', { card: '5555555555554444' }),
+      plainRow('O-2', start, '3.00', { card: '4242424242424242' }),
+    ]),
   );
   writeFileSync(
     at('b.rpcsv'),
-    plainBatch([plainRow('O-1', start, '13.50', '5555555555554444'), plainRow('O-3', start, '1.00', '4242424242424242')]),
+    plainBatch([
+      plainRow('O-1', start, '13.50', { card: '5555555555554444' }),
+      plainRow('O-3', start, '1.00', { card: '4242424242424242' }),
+    ]),
   );
   // Lint quotes its values: an amount that is not one, a card number in the wrong column.
   writeFileSync(
     at('broken.rpcsv'),
-    plainBatch([plainRow('O-4', start, 'x', '4111 1111 1111 1111'), plainRow('4111111111111111', 'soon', '1.00', '12')]),
+    plainBatch([
+      plainRow('O-4', start, 'x', { card: '4111 1111 1111 1111' }),
+      plainRow('4111111111111111', 'soon', '1.00', { card: '12' }),
+    ]),
   );
   const report = [
     REPORT_COLUMNS,
     ...['O-1', 'O-9'].map((id, i) => ['Demo', 'desc', id, `${iso} 09:00:0${i}`, '12.50', 'EUR', 'Sale approved', `T-${i}`, start, '', '']),
   ];
   writeFileSync(at('report.csv'), report.map((r) => r.map(quoted).join(',')).join('\r\n') + '\r\n');
-  writeFileSync(at('sent.rpcsv'), plainBatch([plainRow(`S-${Date.now()}`, start, '1.00', '5105105105105100')]));
+  writeFileSync(at('sent.rpcsv'), plainBatch([plainRow(`S-${Date.now()}`, start, '1.00', { card: '5105105105105100' })]));
   await writes(['submit', 'sent.rpcsv', '--env', 'local', '--base-url', gw.baseUrl, '--allow-resend']);
 });
 
