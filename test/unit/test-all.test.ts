@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { spawnSync } from 'node:child_process';
-import { CHECKS, LAST, SUITES, checkScript, schedule, timed, withDurations, withoutBuild } from '../tools/test-all';
+import { CHECKS, LAST, SUITES, checkScript, jobOrder, schedule, timed, withDurations, withoutBuild } from '../tools/test-all';
 import { childCpuSeconds, fileTimes, slowestFiles, suiteTable } from '../tools/test-report';
 
 const scripts: Record<string, string> = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')).scripts;
@@ -137,4 +137,14 @@ test('a failed build starts no suite; a failed check starts no further suite', a
     ['build', 'lint', 'test:a'],
     `test:a started beside lint and ends; test:b never starts: ${failing.log.join(', ')}`,
   );
+});
+
+test('the longest suite starts the moment the build passed, ahead of the checks still waiting; a worker never idles behind the build', async () => {
+  assert.deepEqual(jobOrder(['build', 'lint', 'knip'], ['test:long', 'test:short']), ['build', 'test:long', 'lint', 'knip', 'test:short']);
+  const { log, start } = fakeRuns({ build: { ms: 20 }, lint: { ms: 60 }, knip: { ms: 60 }, 'test:long': { ms: 5 } });
+  await schedule(['build', 'lint', 'knip'], ['test:long', 'test:short'], 2, start);
+  // Two workers: the build and lint first (the suite cannot start yet, so the free worker takes a check),
+  // then test:long as soon as the build ended, before knip, which was queued ahead of it as a check.
+  assert.deepEqual(log.slice(0, 4), ['start build', 'start lint', 'end build', 'start test:long'], log.join(', '));
+  assert.ok(log.indexOf('start knip') > log.indexOf('start test:long'), log.join(', '));
 });
