@@ -26,7 +26,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { childCpuSeconds, fileTimes, slowestFiles, suiteTable, type SuiteRun } from './test-report';
+import { childCpuSeconds, fileTimes, outlivedTests, slowestFiles, suiteTable, type SuiteRun } from './test-report';
 
 const ROOT = path.join(__dirname, '..', '..');
 const scripts: Record<string, string> = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
@@ -207,6 +207,8 @@ async function main(): Promise<number> {
       return fileTimes(suite, readFileSync(path.join(DURATIONS, f), 'utf8'), existsSync(cpu) ? readFileSync(cpu, 'utf8') : '');
     });
   if (files.length > 0) process.stdout.write(`\n===== test files\n${slowestFiles(files, 15).join('\n')}\n`);
+  const late = outlivedTests(files, 5000);
+  if (late.length > 0) process.stdout.write(`\n${late.join('\n')}\n`);
   return runs.every((r) => r.ok) ? 0 : 1;
 }
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { spawnSync } from 'node:child_process';
 import { CHECKS, LAST, SUITES, checkScript, jobOrder, schedule, timed, withDurations, withoutBuild } from '../tools/test-all';
-import { childCpuSeconds, fileTimes, slowestFiles, suiteTable } from '../tools/test-report';
+import { childCpuSeconds, fileTimes, outlivedTests, slowestFiles, suiteTable } from '../tools/test-report';
 
 const scripts: Record<string, string> = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')).scripts;
 
@@ -69,6 +69,23 @@ test('the slowest test files come first, across the suites, by wall time and the
   assert.deepEqual(fileTimes('s', line('b.test.ts', 300), ''), [
     { suite: 's', file: path.join(__dirname, 'b.test.ts'), wallMs: 300, testsMs: 300 },
   ]);
+});
+
+test('files whose process outlived their tests by more than the gap are listed, the longest gap first', () => {
+  const line = (file: string, ms: number) => JSON.stringify({ file: path.join(__dirname, file), ms });
+  const cpu = (file: string, wallMs: number) => JSON.stringify({ file: path.join(__dirname, file), wallMs, cpuMs: 100 });
+  const files = fileTimes(
+    'test-process',
+    [line('a.test.ts', 27_000), line('b.test.ts', 9_000), line('c.test.ts', 1_000)].join('\n'),
+    [cpu('a.test.ts', 88_000), cpu('b.test.ts', 12_000), cpu('c.test.ts', 20_000)].join('\n'),
+  );
+  assert.deepEqual(outlivedTests(files, 5000), [
+    'test files whose process lived over 5 s past their tests (a timer or handle left open?):',
+    '   wall     tests   file  (suite)',
+    '   88.0 s    27.0 s  test/unit/a.test.ts  (test-process)',
+    '   20.0 s     1.0 s  test/unit/c.test.ts  (test-process)',
+  ]);
+  assert.deepEqual(outlivedTests(files, 100_000), []);
 });
 
 test("a suite's CPU time is bash's `times` for its children, and its command's exit status is kept", () => {
