@@ -165,3 +165,18 @@ test('the longest suite starts the moment the build passed, ahead of the checks 
   assert.deepEqual(log.slice(0, 4), ['start build', 'start lint', 'end build', 'start test:long'], log.join(', '));
   assert.ok(log.indexOf('start knip') > log.indexOf('start test:long'), log.join(', '));
 });
+
+test('a suite of the side lane runs beside the pool once the build passed, and not after a failed build', async () => {
+  const { log, start } = fakeRuns({ build: { ms: 10 }, lint: { ms: 80 }, 'test:waits': { ms: 20 } });
+  const runs = await schedule(['build', 'lint'], ['test:a', 'test:waits'], 1, start, ['test:waits']);
+  assert.deepEqual(runs.map((r) => r.name).sort(), ['build', 'lint', 'test:a', 'test:waits']);
+  // One pool worker, busy with the build then lint: the side suite does not wait for it.
+  assert.ok(log.indexOf('start test:waits') > log.indexOf('end build'), log.join(', '));
+  assert.ok(log.indexOf('end test:waits') < log.indexOf('end lint'), log.join(', '));
+  const broken = fakeRuns({ build: { ms: 5, ok: false } });
+  const none = await schedule(['build'], ['test:a', 'test:waits'], 1, broken.start, ['test:waits']);
+  assert.deepEqual(
+    none.map((r) => r.name),
+    ['build'],
+  );
+});
