@@ -53,6 +53,65 @@ function hash(code: number): number {
   return h ^ (h >>> 15);
 }
 
+/** Distinct long values a TextTable indexes; a column of more (an id per row) is looked up by its text alone. */
+const TEXT_TABLE_MOST = 65536;
+
+/**
+ * Ids of longer cells (more than six characters, not quoted with doubled quotes) by a hash of their
+ * characters, each hit checked against the value's own text: no string is cut for a value already met.
+ */
+class TextTable {
+  private hashes = new Int32Array(64);
+  private ids = new Int32Array(64).fill(-1);
+  private count = 0;
+
+  /** The id of s[from, to) among `values`, or -1. */
+  get(s: string, from: number, to: number, values: readonly string[]): number {
+    const h = textHash(s, from, to);
+    const mask = this.ids.length - 1;
+    for (let at = h & mask; ; at = (at + 1) & mask) {
+      const id = this.ids[at];
+      if (id < 0) return -1;
+      if (this.hashes[at] === h && sameText(values[id], s, from, to)) return id;
+    }
+  }
+
+  set(s: string, from: number, to: number, id: number): void {
+    if (this.count >= TEXT_TABLE_MOST) return;
+    if (2 * (this.count + 1) > this.ids.length) this.grow();
+    this.put(textHash(s, from, to), id);
+  }
+
+  private put(h: number, id: number): void {
+    const mask = this.ids.length - 1;
+    let at = h & mask;
+    while (this.ids[at] >= 0) at = (at + 1) & mask;
+    this.hashes[at] = h;
+    this.ids[at] = id;
+    this.count++;
+  }
+
+  private grow(): void {
+    const { hashes, ids } = this;
+    this.hashes = new Int32Array(ids.length * 2);
+    this.ids = new Int32Array(ids.length * 2).fill(-1);
+    this.count = 0;
+    for (let at = 0; at < ids.length; at++) if (ids[at] >= 0) this.put(hashes[at], ids[at]);
+  }
+}
+
+function textHash(s: string, from: number, to: number): number {
+  let h = 0x811c9dc5 ^ (to - from);
+  for (let j = from; j < to; j++) h = Math.imul(h ^ s.charCodeAt(j), 0x01000193);
+  return h ^ (h >>> 15);
+}
+
+function sameText(value: string, s: string, from: number, to: number): boolean {
+  if (value.length !== to - from) return false;
+  for (let j = 0; j < value.length; j++) if (value.charCodeAt(j) !== s.charCodeAt(from + j)) return false;
+  return true;
+}
+
 /**
  * The distinct values of one group column, each given a small id. A short cell (up to six Latin-1
  * characters, as a currency or a type code) is looked up by a number made of its characters, without
@@ -61,6 +120,7 @@ function hash(code: number): number {
 export class Interner {
   readonly values: string[] = [];
   private readonly byCode = new CodeTable();
+  private readonly byLongText = new TextTable();
   /** Days outside the array of day ids, by day number. */
   private readonly farDays = new Map<number, number>();
   private readonly byText = new Map<string, number>();
@@ -122,12 +182,18 @@ export class Interner {
     const from = p.start[k];
     const to = p.end[k];
     const n = to - from;
-    if (n > 6 || (p.escaped !== null && p.escaped[k] === 1)) return this.idOfText(cellText(p, k));
+    if (p.escaped !== null && p.escaped[k] === 1) return this.idOfText(cellText(p, k));
     let code = 0;
-    for (let j = from; j < to; j++) {
+    for (let j = from; j < to && code >= 0; j++) {
       const c = s.charCodeAt(j);
-      if (c > 255) return this.idOfText(cellText(p, k));
-      code = code * 256 + c;
+      code = n > 6 || c > 255 ? -1 : code * 256 + c;
+    }
+    if (code < 0) {
+      const known = this.byLongText.get(s, from, to, this.values);
+      if (known >= 0) return known;
+      const id = this.idOfText(s.slice(from, to));
+      this.byLongText.set(s, from, to, id);
+      return id;
     }
     code = code * 8 + n;
     const id = this.byCode.get(code);
