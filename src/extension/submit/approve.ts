@@ -8,6 +8,7 @@ import { documentFor } from '../diskDocument';
 import { activeEnvironmentName, configuredEnvironment } from '../environments/settings';
 import { TEAM_REMEDY, type EditorLedger } from '../ledger/editorLedger';
 import { LEDGER_URL_SETTING } from '../ledger/ledgerDirectory';
+import { said, typed } from '../../core/output';
 import { log } from '../log';
 import { showError, showInfo } from '../say';
 
@@ -52,7 +53,7 @@ export async function approveCommand(ledger: EditorLedger, ...args: CommandArgs)
   }
   if (result.status === 'refused') return refused('lint-errors', `${name}: ${result.message}.`);
   const [what, all] = approvedLines(result, name, environment.name);
-  log().info(`Approve ${name}: ${what} ${all}`);
-  void showInfo(`PayGate: ${what} ${all}`);
+  log().info(said`Approve ${typed.text(name)}: ${what} ${all}`);
+  void showInfo(said`PayGate: ${what} ${all}`);
   return result;
 }

@@ -29,7 +29,10 @@ export async function askSendAgain(blocker: ResendBlocker, name: string, envName
   if ('damage' in blocker) {
     const choice = await showWarning(
       `${name} may have been sent before: the submission ledger was damaged. Sending it again may create the payments twice.`,
-      { modal: true, detail: `${damageText(blocker.damage, '')}\n\n${name} → ${envName}\n${endpoint}` },
+      {
+        modal: true,
+        detail: said`${damageText(blocker.damage, '')}\n\n${typed.text(name)} → ${typed.text(envName)}\n${typed.text(endpoint)}`,
+      },
       { title: "Don't Send" },
       { title: 'Send Anyway' },
     );

@@ -6,7 +6,7 @@ import { submitBatch } from '../../core/submit/submitBatch';
 import type { Approval, LedgerStore } from '../../core/ledger';
 import { approvalsText } from '../../core/ledger/approvals';
 import { errorMessage } from '../../core/errorMessage';
-import { said, typed } from '../../core/output';
+import { said, saidText, typed } from '../../core/output';
 import { TEAM_REMEDY } from '../ledger/editorLedger';
 import { localGatewayRef } from '../../local-gateway/finding';
 import { askRowsAgain, askSamePayer, askSendAgain, type RowsAnswer } from './resendQuestions';
@@ -60,7 +60,7 @@ async function confirmSend(
   const production = isProduction(envName);
   if (!production && approvals === undefined) return true;
   const rows = prepared.rowCount;
-  const approved = approvals ? `\nApproved by ${approvalsText(approvals)}` : '';
+  const approved = approvals ? saidText(said`\nApproved by ${approvalsText(approvals)}`) : '';
   const button = production ? 'Send to production' : 'Send';
   return (
     options.confirm ??
