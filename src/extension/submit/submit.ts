@@ -6,7 +6,7 @@ import { submitBatch } from '../../core/submit/submitBatch';
 import type { Approval, LedgerStore } from '../../core/ledger';
 import { approvalsText } from '../../core/ledger/approvals';
 import { errorMessage } from '../../core/errorMessage';
-import { said, saidText, typed } from '../../core/output';
+import { said, typed } from '../../core/output';
 import { TEAM_REMEDY } from '../ledger/editorLedger';
 import { localGatewayRef } from '../../local-gateway/finding';
 import { askRowsAgain, askSamePayer, askSendAgain, type RowsAnswer } from './resendQuestions';
@@ -60,15 +60,15 @@ async function confirmSend(
   const production = isProduction(envName);
   if (!production && approvals === undefined) return true;
   const rows = prepared.rowCount;
-  const approved = approvals ? saidText(said`\nApproved by ${approvalsText(approvals)}`) : '';
+  const approved = approvals ? said`\nApproved by ${approvalsText(approvals)}` : said``;
   const button = production ? 'Send to production' : 'Send';
   return (
     options.confirm ??
     (await showWarning(
-      `Send ${rows} recurring payment${rows === 1 ? '' : 's'} to ${production ? 'the PRODUCTION environment ' : ''}"${envName}"?`,
+      said`Send ${typed.count(rows)} recurring payment${rows === 1 ? said`` : said`s`} to ${production ? said`the PRODUCTION environment ` : said``}"${typed.text(envName)}"?`,
       {
         modal: true,
-        detail: `File: ${name}\nEndpoint: ${endpoint}\nRows: ${rows}${approved}${production ? '\n\nReal cards will be charged on schedule.' : ''}`,
+        detail: said`File: ${typed.text(name)}\nEndpoint: ${typed.text(endpoint)}\nRows: ${typed.count(rows)}${approved}${production ? said`\n\nReal cards will be charged on schedule.` : said``}`,
       },
       button,
     )) === button
