@@ -51,6 +51,10 @@ export default tseslint.config(
           message: 'Show a pick list with showPick from src/extension/say.ts (the output boundary).',
         },
         {
+          selector: 'MemberExpression[property.name=/^(showInputBox|createInputBox)$/]',
+          message: 'Ask with ask() from src/extension/say.ts (the output boundary): its words and its default value pass the floor.',
+        },
+        {
           selector: 'MemberExpression[property.name="createOutputChannel"]',
           message: 'Write to the one log, log() from src/extension/log.ts (the output boundary).',
         },

@@ -1,8 +1,22 @@
-import * as fs from 'node:fs';
-import Module from 'node:module';
+// Named imports, not namespaces: a bundled namespace import of a Node module copies every export (issue 40).
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
+import { Module } from 'node:module';
 import { homedir } from 'node:os';
-import * as path from 'node:path';
-import * as vm from 'node:vm';
+import { basename, dirname, isAbsolute, join } from 'node:path';
+import { Script } from 'node:vm';
 
 // A V8 code cache for the CLI's first bundle (issue 40): compiling dist/cli-main.js was a quarter of a
 // one-row `paygate lint`'s own start-up, and Node 20 has no compile cache of its own (module.
@@ -29,9 +43,9 @@ export function codeCacheDirectory(env: NodeJS.ProcessEnv, home: () => string = 
   if (env.PAYGATE_CODE_CACHE === 'off') return undefined;
   // The XDG spec ignores a relative XDG_CACHE_HOME.
   const xdg = env.XDG_CACHE_HOME;
-  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'paygate', 'code-cache');
+  if (xdg && isAbsolute(xdg)) return join(xdg, 'paygate', 'code-cache');
   const base = env.HOME || home();
-  return base ? path.join(base, '.cache', 'paygate', 'code-cache') : undefined;
+  return base ? join(base, '.cache', 'paygate', 'code-cache') : undefined;
 }
 
 /**
@@ -43,14 +57,14 @@ export function codeCacheName(bundle: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < bundle.length; i++) h = Math.imul(h ^ bundle.charCodeAt(i), 0x01000193);
   const place = (h >>> 0).toString(16).padStart(8, '0');
-  return `${path.basename(bundle, '.js')}-${place}-${process.version}-${process.arch}.bin`;
+  return `${basename(bundle, '.js')}-${place}-${process.version}-${process.arch}.bin`;
 }
 
 /**
  * Is this file or folder the user's own and writable by no one else? On Windows, which has neither owners
  * nor mode bits here, the user's profile folder is the user's own: yes.
  */
-function ownOnly(st: fs.Stats): boolean {
+function ownOnly(st: Stats): boolean {
   const uid = process.getuid?.();
   return uid === undefined || (st.uid === uid && (st.mode & 0o022) === 0);
 }
@@ -59,14 +73,14 @@ function ownOnly(st: fs.Stats): boolean {
 export function readCodeCache(dir: string, name: string, source: Buffer): Buffer | undefined {
   let fd: number | undefined;
   try {
-    if (!ownOnly(fs.statSync(dir))) return undefined;
-    fd = fs.openSync(path.join(dir, name), fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
-    const st = fs.fstatSync(fd);
+    if (!ownOnly(statSync(dir))) return undefined;
+    fd = openSync(join(dir, name), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    const st = fstatSync(fd);
     if (!st.isFile() || !ownOnly(st)) return undefined;
     const data = Buffer.allocUnsafe(st.size);
     let got = 0;
     while (got < data.length) {
-      const n = fs.readSync(fd, data, got, data.length - got, got);
+      const n = readSync(fd, data, got, data.length - got, got);
       if (n === 0) return undefined;
       got += n;
     }
@@ -78,23 +92,23 @@ export function readCodeCache(dir: string, name: string, source: Buffer): Buffer
   } catch {
     return undefined;
   } finally {
-    if (fd !== undefined) fs.closeSync(fd);
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
 /** Keeps `cache` (made from `source`) in `dir` for the next runs; silently nothing when it cannot. */
 export function writeCodeCache(dir: string, name: string, source: Buffer, cache: Buffer): void {
-  const temporary = path.join(dir, `${name}.${process.pid}.tmp`);
+  const temporary = join(dir, `${name}.${process.pid}.tmp`);
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    if (!ownOnly(fs.statSync(dir))) return;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!ownOnly(statSync(dir))) return;
     const length = Buffer.alloc(4);
     length.writeUInt32LE(source.length);
-    fs.writeFileSync(temporary, Buffer.concat([MAGIC, length, source, cache]), { flag: 'wx', mode: 0o600 });
-    fs.renameSync(temporary, path.join(dir, name));
+    writeFileSync(temporary, Buffer.concat([MAGIC, length, source, cache]), { flag: 'wx', mode: 0o600 });
+    renameSync(temporary, join(dir, name));
   } catch {
     try {
-      fs.unlinkSync(temporary);
+      unlinkSync(temporary);
     } catch {
       // never made
     }
@@ -114,13 +128,13 @@ export function runCodeCached(file: string, parent: NodeJS.Module, env: NodeJS.P
     require(file);
     return;
   }
-  const source = fs.readFileSync(file);
+  const source = readFileSync(file);
   const name = codeCacheName(file);
   const cachedData = readCodeCache(dir, name, source);
   // The wrapper Node puts around a CommonJS module; a shebang line becomes a comment.
   let text = source.toString('utf8');
   if (text.startsWith('#!')) text = `//${text.slice(2)}`;
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${text}\n})`, {
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${text}\n})`, {
     filename: file,
     cachedData,
   });
@@ -131,6 +145,6 @@ export function runCodeCached(file: string, parent: NodeJS.Module, env: NodeJS.P
   own.paths = [];
   require.cache[file] = own;
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
-  wrapper.call(own.exports, own.exports, Module.createRequire(file), own, file, path.dirname(file));
+  wrapper.call(own.exports, own.exports, Module.createRequire(file), own, file, dirname(file));
   own.loaded = true;
 }

@@ -1,3 +1,5 @@
+import { directOutput } from './directOutput';
+
 /**
  * Everything a `paygate` command takes from the outside world, injected so a test runs a command in its
  * own process with its own folder, variables, streams and stop signal. Only main.ts builds the real one.
@@ -26,9 +28,11 @@ export interface CliContext {
 }
 
 /** A reader that goes away (`paygate lint … | head`) ends the output, not the program with a stack trace. */
+const readerGone = (): never => process.exit(process.exitCode ?? 0);
+
 function quietOnEpipe(stream: NodeJS.WriteStream): void {
   stream.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    if (err.code === 'EPIPE') readerGone();
     throw err;
   });
 }
@@ -37,12 +41,13 @@ function quietOnEpipe(stream: NodeJS.WriteStream): void {
  * A standard stream, made on its first write: a stream is an object and a handle, and standard error, a
  * pipe, also node:net; a clean `paygate lint` never writes to standard error (issue 40).
  */
-function madeOnUse(stream: () => NodeJS.WriteStream): () => NodeJS.WriteStream {
+function madeOnUse(stream: () => NodeJS.WriteStream): { (): NodeJS.WriteStream; made(): boolean } {
   let made: NodeJS.WriteStream | undefined;
-  return () => {
+  const get = () => {
     if (made === undefined) quietOnEpipe((made = stream()));
     return made;
   };
+  return Object.assign(get, { made: () => made !== undefined });
 }
 
 export function processContext(): CliContext {
@@ -51,7 +56,8 @@ export function processContext(): CliContext {
   return {
     cwd: process.cwd(),
     env: process.env,
-    stdout: (t) => void stdout().write(t),
+    // Standard output without its stream while it can (directOutput.ts); standard error is rare.
+    stdout: directOutput(1, stdout, stdout.made, readerGone),
     stderr: (t) => void stderr().write(t),
     async stdin(maxBytes = Infinity) {
       const chunks: Buffer[] = [];

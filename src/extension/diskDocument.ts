@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { TextDocument as Lines } from 'vscode-languageserver-textdocument';
-import { safeText } from '../core/output';
+import { safeText, said, typed } from '../core/output';
 import { LANGUAGE_ID } from '../shared/lintProtocol';
 import { showWarning } from './say';
 import { beyondSyncLimit, isBatch, megabytes } from './bigBatch';
@@ -37,7 +37,7 @@ async function savedIfDirty(uri: vscode.Uri, bytes: number): Promise<boolean> {
   if (!dirty) return true;
   const name = safeText(path.basename(uri.fsPath));
   const choice = await showWarning(
-    `PayGate: ${name} has unsaved changes. At ${megabytes(bytes)} it is too large for VS Code to pass to extensions, so PayGate reads it from disk: save it first?`,
+    said`PayGate: ${typed.text(name)} has unsaved changes. At ${typed.text(megabytes(bytes))} it is too large for VS Code to pass to extensions, so PayGate reads it from disk: save it first?`,
     'Save',
   );
   return choice === 'Save' && (await vscode.workspace.save(uri)) !== undefined;

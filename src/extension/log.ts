@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { boundary, showError, type Shown } from './say';
+import type { Said } from '../core/output';
+import { boundary, showError } from './say';
 
 // One LogOutputChannel for the whole extension (architecture habit 6). Never log secrets; card data and
 // control characters cannot reach it: every line written passes the output boundary (src/core/output),
@@ -76,17 +77,30 @@ export function useLog(created: vscode.LogOutputChannel): void {
   channel = created;
 }
 
-type Write = (message: Shown, ...args: unknown[]) => void;
-/** The channel as the features write to it: a line may be a `Said` (its floor, throughBoundary, reads one). */
-export type PayGateLog = vscode.LogOutputChannel & { trace: Write; debug: Write; info: Write; warn: Write; error: Write };
+type Write = (message: Said | Error, ...args: (Said | Error)[]) => void;
+type Levels = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'append' | 'appendLine' | 'replace';
+/**
+ * The channel as the features write to it: a line is a `Said` (our words and typed values, which its floor,
+ * throughBoundary, reads part by part) or an Error (its stack, read whole); never a string laid out beforehand.
+ */
+export type PayGateLog = Omit<vscode.LogOutputChannel, Levels> & { trace: Write; debug: Write; info: Write; warn: Write; error: Write };
 
 export function log(): PayGateLog {
+  // The channel is throughBoundary's (made here or adopted from the entry's), whose writes read a `Said` part by part.
+  return logChannel() as unknown as PayGateLog;
+}
+
+/**
+ * The same channel as VS Code's type, for a library that writes lines of its own (the language client): each
+ * is free text, read whole by the floor. Our own lines go through log(), as a `Said`.
+ */
+export function logChannel(): vscode.LogOutputChannel {
   if (!channel) throw new Error('PayGate log used before activation');
-  return channel as PayGateLog;
+  return channel;
 }
 
 /** A short message for the user with a "Show log" action; the details belong in the log. */
-export async function showErrorWithLog(message: Shown): Promise<void> {
+export async function showErrorWithLog(message: Said): Promise<void> {
   const choice = await showError(message, 'Show log');
   if (choice === 'Show log') channel?.show(true);
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Said } from '../core/output';
+import type { Part, Said } from '../core/output';
 import type * as Boundary from './boundary';
 
 // Every message the editor shows a person passes the output boundary (src/core/output): card numbers
@@ -30,12 +30,12 @@ export const shown = (text: Shown): string => {
 };
 
 type Show = (message: string, ...rest: unknown[]) => Thenable<unknown>;
-/** Message options whose detail (a modal's second paragraph) may be a `Said` too. */
-export type SayOptions = Omit<vscode.MessageOptions, 'detail'> & { detail?: Shown };
+/** Message options whose detail (a modal's second paragraph) is a `Said` too. */
+export type SayOptions = Omit<vscode.MessageOptions, 'detail'> & { detail?: Said };
 type Kind = 'showErrorMessage' | 'showWarningMessage' | 'showInformationMessage';
 
 /** The options' detail (a modal's second paragraph) passes the boundary too; items are our own words. */
-function through(kind: Kind, message: Shown, rest: unknown[]): Thenable<never> {
+function through(kind: Kind, message: Said, rest: unknown[]): Thenable<never> {
   const [first, ...others] = rest;
   // Options are the one argument that is an object without a title (a MessageItem has one).
   const isOptions = typeof first === 'object' && first !== null && !('title' in first);
@@ -48,15 +48,15 @@ function through(kind: Kind, message: Shown, rest: unknown[]): Thenable<never> {
 }
 
 interface Say {
-  <T extends string>(message: Shown, ...items: T[]): Thenable<T | undefined>;
-  <T extends string>(message: Shown, options: SayOptions, ...items: T[]): Thenable<T | undefined>;
-  <T extends vscode.MessageItem>(message: Shown, ...items: T[]): Thenable<T | undefined>;
-  <T extends vscode.MessageItem>(message: Shown, options: SayOptions, ...items: T[]): Thenable<T | undefined>;
+  <T extends string>(message: Said, ...items: T[]): Thenable<T | undefined>;
+  <T extends string>(message: Said, options: SayOptions, ...items: T[]): Thenable<T | undefined>;
+  <T extends vscode.MessageItem>(message: Said, ...items: T[]): Thenable<T | undefined>;
+  <T extends vscode.MessageItem>(message: Said, options: SayOptions, ...items: T[]): Thenable<T | undefined>;
 }
 
-export const showError: Say = (message: Shown, ...rest: unknown[]) => through('showErrorMessage', message, rest);
-export const showWarning: Say = (message: Shown, ...rest: unknown[]) => through('showWarningMessage', message, rest);
-export const showInfo: Say = (message: Shown, ...rest: unknown[]) => through('showInformationMessage', message, rest);
+export const showError: Say = (message: Said, ...rest: unknown[]) => through('showErrorMessage', message, rest);
+export const showWarning: Say = (message: Said, ...rest: unknown[]) => through('showWarningMessage', message, rest);
+export const showInfo: Say = (message: Said, ...rest: unknown[]) => through('showInformationMessage', message, rest);
 
 /** An item of a pick list whose words may be `Said`s. */
 interface PickItem {
@@ -73,4 +73,33 @@ export async function showPick<T extends PickItem>(items: readonly T[], options:
   const safe = items.map((i) => ({ label: shown(i.label), description: opt(i.description), detail: opt(i.detail), kind: i.kind }));
   const chosen = await vscode.window.showQuickPick(safe, { ...options, title: opt(options.title), placeHolder: opt(options.placeHolder) });
   return chosen === undefined ? undefined : items[safe.indexOf(chosen)];
+}
+
+/**
+ * An input box's words as `Said`s: the title, the prompt, the placeholder and each validation message. `value`
+ * (the text the box starts with) is a typed value: shown only if the floor leaves it as it is, for whatever the
+ * box holds comes back as the answer, and a masked default accepted as it stands would be a damaged answer.
+ */
+export interface AskOptions extends Omit<vscode.InputBoxOptions, 'title' | 'prompt' | 'placeHolder' | 'value' | 'validateInput'> {
+  title?: Said;
+  prompt?: Said;
+  placeHolder?: Said;
+  value?: Part;
+  validateInput?: (value: string) => Said | undefined;
+}
+
+/** An input box through the same floor; the answer comes back as typed. */
+export function ask(options: AskOptions): Thenable<string | undefined> {
+  const { title, prompt, placeHolder, value, validateInput, valueSelection, ...rest } = options;
+  const opt = (s: Said | undefined) => (s === undefined ? undefined : shown(s));
+  const start = value === undefined ? undefined : shown({ said: [value] });
+  const kept = start !== undefined && start === value?.[1];
+  return vscode.window.showInputBox({
+    ...rest,
+    title: opt(title),
+    prompt: opt(prompt),
+    placeHolder: opt(placeHolder),
+    ...(kept ? { value: start, valueSelection } : {}),
+    ...(validateInput ? { validateInput: (v: string) => opt(validateInput(v)) } : {}),
+  });
 }

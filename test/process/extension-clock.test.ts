@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { createRecurringPayments, prepareSubmission } from '../../src/core/gateway';
 import { startLocalGateway, MAX_ADVANCE_DAYS, RUNNING_FILE, type LocalGateway } from '../../src/local-gateway';
 import { advanceMessage, parseDays, paymentsText } from '../../src/extension/environments/clockText';
+import { saidText } from '../../src/core/output';
 import { findRunningGateway } from '../../src/local-gateway/finding';
 
 // "PayGate: Advance Local Gateway Clock…": the words it uses, and how the editor finds and drives a
@@ -38,15 +39,15 @@ describe('advance clock: the words', () => {
   it('counts the charges by outcome, with singulars, and names stopped payments', () => {
     const charges = [...Array(6).fill(charge('approved')), charge('declined')];
     assert.equal(
-      advanceMessage(35, { today: '26.02.2027', charges, stopped: [] }),
+      saidText(advanceMessage(35, { today: '26.02.2027', charges, stopped: [] })),
       'Advanced 35 days to 26.02.2027: 7 charges (6 approved, 1 declined)',
     );
     assert.equal(
-      advanceMessage(1, { today: '02.01.2027', charges: [charge('declined')], stopped: ['9'] }),
+      saidText(advanceMessage(1, { today: '02.01.2027', charges: [charge('declined')], stopped: ['9'] })),
       'Advanced 1 day to 02.01.2027: 1 charge (0 approved, 1 declined); 1 payment stopped',
     );
     assert.equal(
-      advanceMessage(2, { today: '03.01.2027', charges: [], stopped: ['1', '2'] }),
+      saidText(advanceMessage(2, { today: '03.01.2027', charges: [], stopped: ['1', '2'] })),
       'Advanced 2 days to 03.01.2027: no charges; 2 payments stopped',
     );
   });

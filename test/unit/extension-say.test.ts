@@ -7,6 +7,7 @@ import type * as Say from '../../src/extension/say';
 import type * as Log from '../../src/extension/log';
 import type * as Page from '../../src/extension/results/webviewPage';
 import { brokenBatch, HOSTILE_TEXT, problemsIn } from '../fixtures/hostile/corpus';
+import { said, typed, type Said } from '../../src/core/output';
 
 // The editor's faces of the output boundary: every message (src/extension/say.ts), every line of the one
 // log (src/extension/log.ts) and every page message (webviewPage.ts) is masked and escaped, against a
@@ -52,7 +53,7 @@ const resolve = (Module as unknown as { _resolveFilename: (r: string, ...rest: u
 require.cache.vscode = { id: 'vscode', filename: 'vscode', loaded: true, exports: fakeVscode } as unknown as NodeJS.Module;
 /* eslint-disable @typescript-eslint/no-require-imports -- after the fake is in place */
 const { showError, showWarning, showInfo } = require('../../src/extension/say') as typeof Say;
-const { createLog, log } = require('../../src/extension/log') as typeof Log;
+const { createLog, log, logChannel } = require('../../src/extension/log') as typeof Log;
 const { pageMessage } = require('../../src/extension/results/webviewPage') as typeof Page;
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -66,9 +67,10 @@ const safe = (text: string, where: string) =>
 
 test('messages: the text and a modal detail are masked and escaped; buttons come back', async () => {
   shown.length = 0;
-  await showError(`PayGate: ${HOSTILE_TEXT}`);
-  await showWarning(`x ${HOSTILE_TEXT}`, { modal: true, detail: `File: ${HOSTILE_TEXT}` }, 'Send');
-  await showInfo(HOSTILE_TEXT, { title: 'Open' });
+  await showError(said`PayGate: ${typed.text(HOSTILE_TEXT)}`);
+  await showWarning(said`x ${typed.text(HOSTILE_TEXT)}`, { modal: true, detail: said`File: ${typed.text(HOSTILE_TEXT)}` }, 'Send');
+  // A plain string that reached the floor past the types (a cast, plain JavaScript) is still read whole.
+  await showInfo(HOSTILE_TEXT as unknown as Said, { title: 'Open' });
   assert.equal(shown.length, 3);
   for (const s of shown) safe(s.message, s.kind);
   safe((shown[1].rest[0] as { detail: string }).detail, 'detail');
@@ -81,13 +83,15 @@ test('the log: every level and append, strings and errors', () => {
   logged.length = 0;
   createLog({ subscriptions: [] } as never);
   const l = log();
-  l.info(HOSTILE_TEXT);
-  l.warn(`w ${HOSTILE_TEXT}`, HOSTILE_TEXT);
+  const hostile = said`${typed.text(HOSTILE_TEXT)}`;
+  l.info(hostile);
+  l.warn(said`w ${typed.text(HOSTILE_TEXT)}`, hostile);
   l.error(new Error(HOSTILE_TEXT));
-  l.debug(HOSTILE_TEXT);
-  l.trace(HOSTILE_TEXT);
-  l.appendLine(HOSTILE_TEXT);
-  l.append(HOSTILE_TEXT);
+  l.debug(HOSTILE_TEXT as unknown as Said); // a string past the types: read whole
+  l.trace(hostile);
+  // The channel as VS Code's type (the language client writes its own lines to it): read whole too.
+  logChannel().appendLine(HOSTILE_TEXT);
+  logChannel().append(HOSTILE_TEXT);
   assert.equal(logged.length, 7);
   for (const line of logged) safe(line, 'log');
 });
@@ -100,7 +104,7 @@ test("a page's title and message", () => {
   assert.equal(pageMessage(chunk), chunk, 'data messages are left to their own masking');
 });
 
-test("no other file of the extension shows vscode.window's messages or pick lists or makes an output channel", () => {
+test("no other file of the extension shows vscode.window's messages, pick lists or input boxes or makes an output channel", () => {
   const root = join(__dirname, '../../src/extension');
   const files: string[] = [];
   const walk = (d: string) => {
@@ -114,7 +118,7 @@ test("no other file of the extension shows vscode.window's messages or pick list
   const offenders = files.filter((f) => {
     if (f.endsWith('/say.ts') || f.endsWith('/log.ts')) return false;
     const text = readFileSync(f, 'utf8');
-    return /\.show(Error|Warning|Information)Message\b|\.showQuickPick\b|createOutputChannel/.test(text);
+    return /\.show(Error|Warning|Information)Message\b|\.showQuickPick\b|\.(showInputBox|createInputBox)\b|createOutputChannel/.test(text);
   });
   assert.ok(files.length > 30);
   assert.deepEqual(offenders, []);

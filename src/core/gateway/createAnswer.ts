@@ -1,5 +1,5 @@
 import { charsetOf, decode, fieldValue, findErrorId, isDenialSentence, parseAnswerFields } from './answerText';
-import { errorDetails, serverErrorOutcome, typedErrorOutcome, type GatewayOutcome, type HttpAnswer } from './outcome';
+import { errorDetails, serverErrorOutcome, tooLargeOutcome, typedErrorOutcome, type GatewayOutcome, type HttpAnswer } from './outcome';
 
 // The create operation's answer. Its serialisation is not specified (JSON or form pairs); it is accepted
 // only for the gateway's documented 200 with an empty body (docs/submissions.md) or a typed create response whose status is no failure.
@@ -57,24 +57,13 @@ function serverStatusOutcome(status: number, fields: Record<string, string> | un
 }
 
 /**
- * HTTP 413 (Content Too Large, RFC 9110 §15.5.14): the server refuses to process the request because its
- * content is larger than it is willing to process. Whoever said it (the gateway, or a proxy or load
- * balancer in front of it: nginx answers an HTML page, others text/plain or nothing) refused the request
- * before it was processed, so nothing was created. Only the gateway's own typed answer is read as what it
- * says (its validation error or error; a typed success under 413 is one nobody can vouch for).
+ * HTTP 413 (tooLargeOutcome, outcome.ts): refused before it was processed, nothing created. A typed success
+ * under 413 is one nobody can vouch for: read as the typed answer it is (under a non-2xx, unrecognised).
  */
-function tooLargeOutcome(status: number, fields: Record<string, string> | undefined, raw: string, contentType: string): GatewayOutcome {
-  const typed = fields && typedErrorOutcome(status, fields, raw);
-  if (typed) return typed;
+function createTooLarge(status: number, fields: Record<string, string> | undefined, raw: string, contentType: string): GatewayOutcome {
   if (fields && fieldValue(fields, 'type')?.trim().toLowerCase() === CREATE_RESPONSE_TYPE)
     return createResponseOutcome(status, fields, raw, contentType);
-  return {
-    outcome: 'too-large',
-    status,
-    contentType,
-    message: `HTTP ${status}: the gateway, or a proxy in front of it, refused the request as too large before processing it; nothing was created`,
-    raw,
-  };
+  return tooLargeOutcome('create', status, fields, raw, contentType);
 }
 
 /** Interprets the create-recurring-payments answer. */
@@ -86,7 +75,7 @@ export function interpretCreateAnswer(answer: HttpAnswer): GatewayOutcome {
     return { outcome: 'auth-failed', status, operation: 'create', message: denialMessage(raw, status), raw };
   }
   const fields = parseAnswerFields(raw, contentType);
-  if (status === 413) return tooLargeOutcome(status, fields, raw, contentType);
+  if (status === 413) return createTooLarge(status, fields, raw, contentType);
   if (status >= 500) return serverStatusOutcome(status, fields, raw, contentType);
   if (trimmed === '')
     return status === 200 ? { outcome: 'accepted', status, fields: {}, raw } : { outcome: 'unrecognised', status, contentType, raw };

@@ -38,9 +38,11 @@ export type GatewayOutcome =
   | {
       /**
        * HTTP 413: the gateway, or a proxy in front of it, refused the request as too large before processing
-       * it. Nothing was created, whatever content type it came with (text/plain, HTML, empty).
+       * it. Nothing was created (nor reported), whatever content type it came with (text/plain, HTML, empty).
        */
       outcome: 'too-large';
+      /** Which operation was refused: what to do differs (split the batch; ask for a shorter period). */
+      operation: 'create' | 'report';
       status: number;
       contentType: string;
       message: string;
@@ -80,6 +82,36 @@ export function typedErrorOutcome(status: number, fields: Record<string, string>
   const type = fieldValue(fields, 'type')?.trim().toLowerCase();
   if (type === 'validation-error' || type === 'error') return { outcome: type, status, fields, ...errorDetails(fields), raw };
   return undefined;
+}
+
+/**
+ * HTTP 413 (Content Too Large, RFC 9110 §15.5.14): the server refuses to process the request because its
+ * content is larger than it is willing to process. Whoever said it (the gateway, or a proxy or load
+ * balancer in front of it: nginx answers an HTML page, others text/plain or nothing) refused the request
+ * before it was processed, so nothing was created and no report was made. Only the gateway's own typed
+ * error is read as what it says (its validation error or error). Either operation.
+ */
+export function tooLargeOutcome(
+  operation: 'create' | 'report',
+  status: number,
+  fields: Record<string, string> | undefined,
+  raw: string,
+  contentType: string,
+): GatewayOutcome {
+  const typed = fields && typedErrorOutcome(status, fields, raw);
+  if (typed) return typed;
+  const what =
+    operation === 'create'
+      ? 'the request as too large before processing it; nothing was created'
+      : 'the report request as too large before processing it; no report was made';
+  return {
+    outcome: 'too-large',
+    operation,
+    status,
+    contentType,
+    message: `HTTP ${status}: the gateway, or a proxy in front of it, refused ${what}`,
+    raw,
+  };
 }
 
 export function serverErrorOutcome(status: number, fields: Record<string, string> | undefined, raw: string): GatewayOutcome {

@@ -39,6 +39,8 @@ export interface OutcomeFacts extends RecordedFacts {
   title: string;
   /** What the person should do next; empty when nothing. */
   todo: string;
+  /** What to do when the report operation was answered so, where it differs from `todo` (a create's). */
+  reportTodo?: string;
   exit: (typeof EXIT)[keyof typeof EXIT];
 }
 
@@ -138,6 +140,9 @@ export const OUTCOMES = {
   'too-large': {
     title: 'Rejected as too large',
     todo: "Nothing was created. Cut the batch into smaller parts (paygate split --max-bytes N, N under the limit of whatever refused it; set it as the environment's maxPayloadBytes) and send the parts.",
+    // The same request would be refused again as it is: a report is made smaller by asking for less.
+    reportTodo:
+      "No report was made, and the same request would be refused again as it is: ask for less (narrow the template's dates, or its filters) and run the report again.",
     exit: EXIT.rejected,
     // HTTP 413: the request was refused before it was processed, by the gateway or a proxy in front of it.
     mayHaveCreated: false,
@@ -257,8 +262,13 @@ export function outcomeDetail(o: GatewayOutcome): string {
   }
 }
 
-/** What to do, as every face says it (an authentication failure names what to check for its operation). */
+/**
+ * What to do, as every face says it: the report operation's own where the table has one; an authentication
+ * failure names what to check for its operation.
+ */
 export function outcomeTodo(o: GatewayOutcome): string {
+  const facts: OutcomeFacts = OUTCOMES[o.outcome];
+  if ('operation' in o && o.operation === 'report' && facts.reportTodo !== undefined) return facts.reportTodo;
   if (o.outcome === 'auth-failed')
     return o.operation === 'create'
       ? // A create 403 cannot tell the three apart, so all three suspects are named.

@@ -10,7 +10,7 @@ import {
 } from './answerText';
 import { readReportText } from '../csv/reportRecords';
 import { isPdfAnswer, type ArrivedReport } from './reportArrival';
-import { serverErrorOutcome, typedErrorOutcome, type GatewayOutcome, type HttpAnswer } from './outcome';
+import { serverErrorOutcome, tooLargeOutcome, typedErrorOutcome, type GatewayOutcome, type HttpAnswer } from './outcome';
 
 // The custom report's answer. A report is a report only when it really is one: a PDF (by type or magic),
 // or CSV that parses with the template's delimiter into a header and rows of the same width (a header
@@ -83,6 +83,9 @@ export function interpretReportAnswer(answer: HttpAnswer, options: ReportFormatO
   const raw = decode(answer.body, options.encoding ?? charsetOf(contentType));
   const trimmed = raw.trim();
   const media = mediaType(contentType);
+  // HTTP 413: the request was refused before it was processed, by the gateway or a proxy; never a report,
+  // whatever came with it (the local gateway answers a report body over its 16 MiB so).
+  if (status === 413) return tooLargeOutcome('report', status, parseAnswerFields(raw, contentType), raw, contentType);
   if (status >= 500) return serverErrorOutcome(status, parseAnswerFields(raw, contentType), raw);
   if ((status === 401 || status === 403) && trimmed === '') {
     return {

@@ -6,9 +6,9 @@
 import { formatIsoDate, fromDayNumber } from '../dates';
 import { periodLabel } from '../forecast/periods';
 import { AmountAccumulator } from './aggregate';
-import { moment, readDate, readDecimal } from './cells';
+import { readDecimal } from './cells';
 import { cellText, type Cells } from './filter';
-import { moneyKind } from './kinds';
+import { Interner } from './interner';
 import { orderByRanks, rankValues } from './order';
 import type { Period } from '../periods';
 import type { QueryPlan } from './plan';
@@ -48,93 +48,6 @@ const PAST_BOUND = Symbol('past the bound');
 /** Skipped amounts named one by one, at most this many; the rest are counted. */
 const SKIPPED_NAMED = 1000;
 
-/**
- * The distinct values of one group column, each given a small id. A short cell (up to six Latin-1
- * characters, as a currency or a type code) is looked up by a number made of its characters, without
- * cutting a string for it; a longer one by its text. A date column by period is looked up by its day.
- */
-class Interner {
-  readonly values: string[] = [];
-  private readonly byCode = new Map<number, number>();
-  private readonly byText = new Map<string, number>();
-  /** Ids of days near the first one met (±90 years), by day number: an array read, not a map lookup. */
-  private dayIds: Int32Array | undefined;
-  private dayBase = 0;
-
-  /** For a kind column: the cells' own ids, and the kind id of each (a type is classified once, not per row). */
-  private readonly cells: Interner | undefined;
-  private readonly kindOfCell: number[] = [];
-
-  constructor(
-    private readonly labelOf?: (day: number) => string,
-    kind = false,
-  ) {
-    this.cells = kind ? new Interner() : undefined;
-  }
-
-  /** The id of the cell p[k]. No closure or string per call: this runs for every row and group column. */
-  idOf(p: Cells, k: number): number {
-    if (this.cells !== undefined) {
-      const cell = this.cells.idOf(p, k);
-      const id = this.kindOfCell[cell];
-      return id !== undefined ? id : (this.kindOfCell[cell] = this.idOfText(moneyKind(this.cells.values[cell])));
-    }
-    const s = p.text;
-    const from = p.start[k];
-    const to = p.end[k];
-    if (this.labelOf !== undefined && readDate(s, from, to)) return this.idOfDay(moment.day);
-    const n = to - from;
-    if (n > 6 || (p.escaped !== null && p.escaped[k] === 1)) return this.idOfText(cellText(p, k));
-    let code = 0;
-    for (let j = from; j < to; j++) {
-      const c = s.charCodeAt(j);
-      if (c > 255) return this.idOfText(cellText(p, k));
-      code = code * 256 + c;
-    }
-    code = code * 8 + n;
-    const id = this.byCode.get(code);
-    return id !== undefined ? id : this.remember(code, s.slice(from, to));
-  }
-
-  private idOfDay(day: number): number {
-    if (this.dayIds === undefined) {
-      this.dayIds = new Int32Array(DAY_SPAN).fill(-1);
-      this.dayBase = day - DAY_SPAN / 2;
-    }
-    const at = day - this.dayBase;
-    if (at < 0 || at >= DAY_SPAN) {
-      const id = this.byCode.get(-1 - day);
-      return id !== undefined ? id : this.remember(-1 - day, this.labelOf!(day));
-    }
-    let id = this.dayIds[at];
-    if (id < 0) id = this.dayIds[at] = this.remember(-1 - day, this.labelOf!(day));
-    return id;
-  }
-
-  /** A code met for the first time: its value's id (a date's label and a cell of that text are one group). */
-  private remember(code: number, value: string): number {
-    const id = this.idOfText(value);
-    this.byCode.set(code, id);
-    return id;
-  }
-
-  private idOfText(text: string): number {
-    let id = this.byText.get(text);
-    if (id === undefined) {
-      id = this.values.length;
-      // A copy of its own: a value cut from a piece of the report (13 characters or more) would keep the
-      // whole piece alive, and a streamed report would stay in memory, a piece per distinct value.
-      const own = text.length >= 13 ? (text + ' ').slice(0, -1) : text;
-      this.values.push(own);
-      this.byText.set(own, id);
-    }
-    return id;
-  }
-}
-
-/** Days an array of day ids covers around the first day met. */
-const DAY_SPAN = 65536;
-
 export class QueryRun {
   read = 0;
   matched = 0;
@@ -149,7 +62,9 @@ export class QueryRun {
   private readonly list: GroupState[] = [];
   /** Each group's value id in each group column, group after group (for putting them in order). */
   private readonly groupIds: number[] = [];
-  private readonly ids: Int32Array;
+  /** The piece's rows the expression keeps (1), and each level's value ids, row by row (addRows). */
+  private keep = new Uint8Array(0);
+  private columnIds: Int32Array[] = [];
   private readonly interners: Interner[];
   /**
    * The group columns in the tree's order, by their place in the plan: the currency and the kind a query
@@ -169,10 +84,10 @@ export class QueryRun {
     this.interners = plan.groups.map(
       (g) => new Interner(g.period === undefined ? undefined : (day) => this.label(g.period!, day), g.kind === true),
     );
-    this.ids = new Int32Array(plan.groups.length);
     const added = (j: number) => (plan.currencyAdded && j === plan.currencyGroup) || (plan.kindAdded && j === plan.kindGroup);
     const all = plan.groups.map((_, j) => j);
     this.levels = [...all.filter(added), ...all.filter((j) => !added(j))];
+    this.columnIds = this.levels.map(() => new Int32Array(0));
   }
 
   /** One accumulator per amount column, keeping least and most only where min or max is asked for. */
@@ -201,13 +116,22 @@ export class QueryRun {
     const amounts = this.plan.amounts;
     const columns = amounts.map((a) => a.index);
     this.read += rows;
+    if (this.keep.length < rows) this.grow(rows);
+    // A column at a time: the rows the expression keeps, then each group column's ids (interner.ts).
+    const keep = test === undefined ? null : this.keep;
+    if (keep !== null) for (let r = 0, i = 0; r < rows; r++, i += width) keep[r] = test!(p, i) ? 1 : 0;
+    const groups = this.plan.groups;
+    for (let l = 0; l < this.levels.length; l++) {
+      const j = this.levels[l];
+      this.interners[j].fill(p, rows, width, groups[j].index, keep, this.columnIds[l]);
+    }
     for (let r = 0, i = 0; r < rows; r++, i += width) {
-      if (test !== undefined && !test(p, i)) {
+      if (keep !== null && keep[r] === 0) {
         if (groupOf) groupOf[firstRow + r] = -1;
         continue;
       }
       this.matched++;
-      const g = this.groupAt(p, i);
+      const g = this.groupAt(r);
       if (g === undefined) {
         if (groupOf) groupOf[firstRow + r] = -1;
         continue;
@@ -225,6 +149,12 @@ export class QueryRun {
     }
   }
 
+  /** Room for a piece of `rows` rows in the per-piece columns. */
+  private grow(rows: number): void {
+    this.keep = new Uint8Array(rows);
+    this.columnIds = this.levels.map(() => new Int32Array(rows));
+  }
+
   private skip(p: Cells, k: number, row: number, line: number | undefined, column: string): void {
     this.skippedCount++;
     if (this.skipped.length >= SKIPPED_NAMED) return;
@@ -232,22 +162,18 @@ export class QueryRun {
     this.skipped.push({ row, line, column, value, reason: value.trim() === '' ? 'empty' : 'not an amount' });
   }
 
-  /** The row's group; undefined for a group past the bound (counted the first time it is met). */
-  private groupAt(p: Cells, i: number): GroupState | undefined {
-    const groups = this.plan.groups;
-    const interners = this.interners;
-    const levels = this.levels;
-    const last = levels.length - 1;
+  /** The group of row r of the piece (its ids in `columnIds`); undefined for a group past the bound (counted the first time it is met). */
+  private groupAt(r: number): GroupState | undefined {
+    const columnIds = this.columnIds;
+    const last = columnIds.length - 1;
     let node = this.tree;
     for (let l = 0; l < last; l++) {
-      const j = levels[l];
-      const id = (this.ids[j] = interners[j].idOf(p, i + groups[j].index));
+      const id = columnIds[l][r];
       let next = node[id] as unknown[] | undefined;
       if (next === undefined) node[id] = next = [];
       node = next;
     }
-    const j = last < 0 ? 0 : levels[last];
-    const id = last < 0 ? 0 : (this.ids[j] = interners[j].idOf(p, i + groups[j].index));
+    const id = last < 0 ? 0 : columnIds[last][r];
     let g = node[id] as GroupState | typeof PAST_BOUND | undefined;
     if (g === PAST_BOUND) return undefined;
     if (g === undefined && this.list.length >= this.maxGroups) {
@@ -256,8 +182,9 @@ export class QueryRun {
       return undefined;
     }
     if (g === undefined) {
-      const key = groups.map((_, j) => interners[j].values[this.ids[j]]);
-      for (let k = 0; k < groups.length; k++) this.groupIds.push(this.ids[k]);
+      const ids = this.plan.groups.map((_, j) => columnIds[this.levels.indexOf(j)][r]);
+      const key = ids.map((id, j) => this.interners[j].values[id]);
+      for (const id of ids) this.groupIds.push(id);
       g = { id: this.list.length, key, count: 0, amounts: this.newAccumulators() };
       node[id] = g;
       this.list.push(g);

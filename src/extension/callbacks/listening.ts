@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
+import type { PayGateLog } from '../log';
 import {
   ForwardToSelfError,
   isOwnAddress,
@@ -9,6 +10,7 @@ import {
   type CallbackEntry,
   type CallbackListener,
 } from '../../callback-listener';
+import { said, typed } from '../../core/output';
 
 // The editor's callback listener: the same receiver as `paygate listen`, in the extension host, keeping its
 // calls in the same store (so `paygate callbacks list` sees them too). Entries are held newest last, at
@@ -31,7 +33,7 @@ export class CallbackListening extends Disposable {
   constructor(
     private readonly store: CallbackStore,
     private readonly controlKey: () => string | undefined,
-    private readonly log: vscode.LogOutputChannel,
+    private readonly log: PayGateLog,
   ) {
     super();
     this.register({ dispose: () => void this.stop() });
@@ -53,7 +55,7 @@ export class CallbackListening extends Disposable {
       try {
         this.loaded = this.store.list();
       } catch (err) {
-        this.log.warn(`Callbacks: cannot read ${this.store.file}: ${(err as Error).message}`);
+        this.log.warn(said`Callbacks: cannot read ${typed.text(this.store.file)}: ${typed.text((err as Error).message)}`);
         this.loaded = [];
       }
     }
@@ -77,9 +79,11 @@ export class CallbackListening extends Disposable {
       controlKey: this.controlKey,
       store: this.store,
       onCall: (e) => this.add(e),
-      onRejected: (line) => this.log.warn(`Callbacks: ${line}`),
+      onRejected: (line) => this.log.warn(said`Callbacks: ${typed.text(line)}`),
     });
-    this.log.info(`Callbacks: listening on ${this.listener.url}${forwardTo ? `, forwarding to ${forwardTo}` : ''}`);
+    this.log.info(
+      said`Callbacks: listening on ${typed.text(this.listener.url)}${forwardTo ? said`, forwarding to ${typed.text(forwardTo)}` : said``}`,
+    );
     this.stateChanged.fire(this.listener.url);
     this.fireSoon();
     return this.listener.url;
@@ -98,7 +102,7 @@ export class CallbackListening extends Disposable {
     if (!l) return;
     this.listener = undefined;
     await l.close();
-    this.log.info('Callbacks: stopped listening');
+    this.log.info(said`Callbacks: stopped listening`);
     if (!this.isDisposed) {
       this.stateChanged.fire(undefined);
       this.fireSoon();

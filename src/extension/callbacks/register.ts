@@ -13,9 +13,9 @@ import { tellLanguageServer } from './languageServer';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { FeatureHost } from '../lazy';
 import { CALLBACKS_VIEW, CallbacksTree, entryIdOf, entryRows } from './view';
-import { showError, showInfo } from '../say';
+import { ask, showError, showInfo } from '../say';
 import { errorMessage } from '../../core/errorMessage';
-import { said, typed } from '../../core/output';
+import { said, typed, type Said } from '../../core/output';
 
 // The Callbacks view: start/stop the listener, copy a notify_url, show a call in the results panel, replay
 // a call or forward every call to a handler under development. The listening address goes to the language
@@ -31,14 +31,14 @@ export interface CallbacksDeps {
   host: FeatureHost;
 }
 
-async function askLoopback(prompt: string, value: string | undefined, allowEmpty: boolean): Promise<string | undefined> {
-  return vscode.window.showInputBox({
+async function askLoopback(prompt: Said, value: string | undefined, allowEmpty: boolean): Promise<string | undefined> {
+  return ask({
     prompt,
-    value: value ?? 'http://127.0.0.1:3000/',
+    value: typed.text(value ?? 'http://127.0.0.1:3000/'),
     validateInput: (v) => {
       if (allowEmpty && v.trim() === '') return undefined;
       const t = loopbackUrl(v.trim());
-      return t.ok ? undefined : t.reason;
+      return t.ok ? undefined : said`${typed.text(t.reason)}`;
     },
   });
 }
@@ -74,7 +74,7 @@ async function copyNotifyUrl(listening: CallbackListening): Promise<string> {
   const address = listening.address ?? (await listening.start());
   const value = notifyUrlFor(address);
   await vscode.env.clipboard.writeText(value);
-  void showInfo(`PayGate: copied ${value} (a notify_url for your batch).`);
+  void showInfo(said`PayGate: copied ${typed.text(value)} (a notify_url for your batch).`);
   return value;
 }
 
@@ -86,11 +86,13 @@ async function startListening(
   try {
     const url = await listening.start();
     const key = controlKey();
-    log().info(`Callbacks: control checked with ${key ? "the local gateway's demo merchant's control key" : 'no key (none known yet)'}`);
-    void showInfo(`PayGate: listening for callbacks on ${url}`, 'Copy notify_url').then((a) => a && copy());
+    log().info(
+      said`Callbacks: control checked with ${key ? said`the local gateway's demo merchant's control key` : said`no key (none known yet)`}`,
+    );
+    void showInfo(said`PayGate: listening for callbacks on ${typed.text(url)}`, 'Copy notify_url').then((a) => a && copy());
     return url;
   } catch (err) {
-    void showError(`PayGate: cannot listen for callbacks: ${(err as Error).message}`);
+    void showError(said`PayGate: cannot listen for callbacks: ${typed.text((err as Error).message)}`);
     return undefined;
   }
 }
@@ -99,7 +101,7 @@ async function startListening(
 async function openCallback(listening: CallbackListening, results: CallbacksDeps['results'], arg?: unknown): Promise<void> {
   const id = entryIdOf(arg) ?? listening.entries().at(-1)?.id;
   const e = id ? listening.get(id) : undefined;
-  if (!e) return void showInfo('PayGate: no callback to show.');
+  if (!e) return void showInfo(said`PayGate: no callback to show.`);
   await results.showDetails({
     title: `Callback ${clientOrderIdOf(e.fields) ?? e.id}`,
     columns: ['property', 'value'],
@@ -113,9 +115,9 @@ function replayer(listening: CallbackListening) {
   return async (arg?: unknown, to?: string) => {
     const id = entryIdOf(arg);
     const e = id ? listening.get(id) : undefined;
-    if (!e) return void showInfo('PayGate: choose a callback in the Callbacks view to replay.');
+    if (!e) return void showInfo(said`PayGate: choose a callback in the Callbacks view to replay.`);
     const target =
-      to ?? (await askLoopback('Replay this callback to (a handler on this machine)', lastTarget ?? listening.forwardTo, false));
+      to ?? (await askLoopback(said`Replay this callback to (a handler on this machine)`, lastTarget ?? listening.forwardTo, false));
     if (!target) return undefined;
     lastTarget = target.trim();
     const r = await replayEntry(e, lastTarget);
@@ -136,16 +138,18 @@ function replayer(listening: CallbackListening) {
 /** Sets (or, with an empty answer, clears) the loopback handler every callback is passed on to. */
 async function forwardTo(listening: CallbackListening, to?: string): Promise<void> {
   const target =
-    typeof to === 'string' ? to : await askLoopback('Forward every callback to (empty: answer 200 OK instead)', listening.forwardTo, true);
+    typeof to === 'string'
+      ? to
+      : await askLoopback(said`Forward every callback to (empty: answer 200 OK instead)`, listening.forwardTo, true);
   if (target === undefined) return;
   const value = target.trim() === '' ? undefined : target.trim();
   if (value !== undefined && !loopbackUrl(value).ok) {
-    return void showError(`PayGate: ${(loopbackUrl(value) as { reason: string }).reason}`);
+    return void showError(said`PayGate: ${typed.text((loopbackUrl(value) as { reason: string }).reason)}`);
   }
   try {
     await listening.setForward(value);
   } catch (err) {
     // Refused before anything stopped: the listener goes on as it was.
-    void showError(`PayGate: not forwarding: ${errorMessage(err)}`);
+    void showError(said`PayGate: not forwarding: ${typed.text(errorMessage(err))}`);
   }
 }

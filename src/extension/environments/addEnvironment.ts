@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ENVIRONMENT_SNIPPET, environmentInsertion } from './settingsInsert';
 import { showInfo } from '../say';
+import { said } from '../../core/output';
 
 // "Add environment…": opens the user settings JSON and inserts an entry of `paygate.environments` as a
 // snippet (tab from field to field), so nobody has to know the setting's shape. Settings JSON rather
@@ -23,7 +24,7 @@ export async function addEnvironmentCommand(): Promise<{ inserted: boolean; uri?
   const inserted = await editor.insertSnippet(snippet, at);
   if (inserted) {
     void showInfo(
-      'PayGate: fill in the new environment, then set its consumer secret (or RSA key) with "PayGate: Set Consumer Secret…"; secrets never go into settings.',
+      said`PayGate: fill in the new environment, then set its consumer secret (or RSA key) with "PayGate: Set Consumer Secret…"; secrets never go into settings.`,
     );
   }
   return { inserted, uri: editor.document.uri };

@@ -3,8 +3,9 @@ import { log, showErrorWithLog } from '../log';
 import type { ReadOnlyDocuments } from '../readOnlyDocs';
 import { advanceMessage, parseDays, paymentsText } from './clockText';
 import type { LocalGatewayManager } from './localGateway';
-import { showInfo } from '../say';
+import { ask, showInfo, shown } from '../say';
 import { errorMessage } from '../../core/errorMessage';
+import { said, typed } from '../../core/output';
 
 // PayGate: Advance Local Gateway Clock…: moves the local gateway's simulated clock so a person sees the
 // schedules of a submitted batch charge, without a terminal or curl. The same local gateway the
@@ -55,13 +56,13 @@ export async function advanceLocalGatewayClockCommand(deps: AdvanceClockDeps, ar
     if (!parsed.ok) return { status: 'refused', message: parsed.message };
     days = parsed.days;
   } else {
-    const text = await vscode.window.showInputBox({
-      title: 'PayGate: Advance Local Gateway Clock',
-      prompt: "Days to move the local gateway's simulated clock forward; the schedules due on the way are charged.",
-      value: '35',
+    const text = await ask({
+      title: said`PayGate: Advance Local Gateway Clock`,
+      prompt: said`Days to move the local gateway's simulated clock forward; the schedules due on the way are charged.`,
+      value: typed.count(35),
       validateInput: (t) => {
         const p = parseDays(t);
-        return p.ok ? undefined : p.message;
+        return p.ok ? undefined : said`${typed.text(p.message)}`;
       },
     });
     if (text === undefined) return { status: 'cancelled' };
@@ -75,8 +76,8 @@ export async function advanceLocalGatewayClockCommand(deps: AdvanceClockDeps, ar
     gateway = await deps.local.ensureStarted();
   } catch (err) {
     const message = `The local gateway could not start: ${errorMessage(err)}`;
-    log().error(message);
-    if (options.show !== false) void showErrorWithLog(`PayGate: ${message}`);
+    log().error(said`${typed.text(message)}`);
+    if (options.show !== false) void showErrorWithLog(said`PayGate: ${typed.text(message)}`);
     return { status: 'failed', message };
   }
   let summary;
@@ -84,26 +85,26 @@ export async function advanceLocalGatewayClockCommand(deps: AdvanceClockDeps, ar
     summary = await gateway.advanceDays(days);
   } catch (err) {
     const message = `The local gateway did not advance its clock: ${errorMessage(err)}`;
-    log().error(message);
-    if (options.show !== false) void showErrorWithLog(`PayGate: ${message}`);
+    log().error(said`${typed.text(message)}`);
+    if (options.show !== false) void showErrorWithLog(said`PayGate: ${typed.text(message)}`);
     return { status: 'failed', message };
   }
   const message = advanceMessage(days, summary);
-  log().info(`Local gateway: ${message}`);
+  log().info(said`Local gateway: ${message}`);
   const approved = summary.charges.filter((c) => c.status === 'approved').length;
   if (options.show !== false) {
-    void showInfo(`PayGate: ${message}.`, SHOW_PAYMENTS).then(async (choice) => {
+    void showInfo(said`PayGate: ${message}.`, SHOW_PAYMENTS).then(async (choice) => {
       if (choice !== SHOW_PAYMENTS) return;
       try {
         await showPayments(deps, summary.today);
       } catch (err) {
-        void showErrorWithLog(`PayGate: the local gateway's payments could not be listed: ${errorMessage(err)}`);
+        void showErrorWithLog(said`PayGate: the local gateway's payments could not be listed: ${typed.text(errorMessage(err))}`);
       }
     });
   }
-  const shown = options.openPayments ? await showPayments(deps, summary.today) : undefined;
+  const listed = options.openPayments ? await showPayments(deps, summary.today) : undefined;
   return {
-    ...(shown !== undefined ? { paymentsText: shown } : {}),
+    ...(listed !== undefined ? { paymentsText: listed } : {}),
     status: 'advanced',
     from: summary.from,
     today: summary.today,
@@ -111,7 +112,7 @@ export async function advanceLocalGatewayClockCommand(deps: AdvanceClockDeps, ar
     approved,
     declined: summary.charges.length - approved,
     stopped: summary.stopped.length,
-    message,
+    message: shown(message),
   };
 }
 

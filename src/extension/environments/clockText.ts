@@ -1,4 +1,4 @@
-import { maskText } from '../../core/output';
+import { maskText, said, typed, type Said } from '../../core/output';
 import { MAX_ADVANCE_DAYS, type AdvanceSummary, type StoredPayment } from '../../local-gateway';
 
 // The words of "PayGate: Advance Local Gateway Clock…": the days a person types, what the advance charged,
@@ -16,15 +16,22 @@ export function parseDays(text: string): DaysInput {
 }
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** A count and its noun, as a `Said`: the noun is our word. */
+const counted = (n: number, one: string, many = `${one}s`): Said => ({ said: [typed.count(n), ` ${n === 1 ? one : many}`] });
 
-/** "Advanced 35 days to 26.02.2027: 7 charges (6 approved, 1 declined)", plus payments that stopped. */
-export function advanceMessage(days: number, s: Pick<AdvanceSummary, 'today' | 'charges' | 'stopped'>): string {
+/**
+ * "Advanced 35 days to 26.02.2027: 7 charges (6 approved, 1 declined)", plus payments that stopped: a `Said`, so
+ * the date beside the counts is checked as a date (issue 38), wherever it is shown.
+ */
+export function advanceMessage(days: number, s: Pick<AdvanceSummary, 'today' | 'charges' | 'stopped'>): Said {
   const approved = s.charges.filter((c) => c.status === 'approved').length;
   const declined = s.charges.length - approved;
   const charged =
-    s.charges.length === 0 ? 'no charges' : `${count(s.charges.length, 'charge')} (${approved} approved, ${declined} declined)`;
-  const stopped = s.stopped.length > 0 ? `; ${count(s.stopped.length, 'payment')} stopped` : '';
-  return `Advanced ${count(days, 'day')} to ${s.today}: ${charged}${stopped}`;
+    s.charges.length === 0
+      ? said`no charges`
+      : said`${counted(s.charges.length, 'charge')} (${typed.count(approved)} approved, ${typed.count(declined)} declined)`;
+  const stopped = s.stopped.length > 0 ? said`; ${counted(s.stopped.length, 'payment')} stopped` : said``;
+  return said`Advanced ${counted(days, 'day')} to ${typed.date(s.today)}: ${charged}${stopped}`;
 }
 
 function table(rows: string[][]): string[] {

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
+import type { PayGateLog } from '../log';
 import { DEFAULT_PATHS } from '../../core/gateway/environments';
-import { terminalField } from '../../core/output';
+import { terminalField, said, typed } from '../../core/output';
 import { findOrStartLocalGateway, type LocalGatewayUse } from '../../local-gateway';
 import { localGatewayPort, pathTemplates } from './settings';
 
@@ -62,7 +63,7 @@ export class LocalGatewayManager extends Disposable {
    */
   constructor(
     private readonly dirs: { shared: () => string; own: string },
-    private readonly log: vscode.LogOutputChannel,
+    private readonly log: PayGateLog,
     private readonly label: () => string,
   ) {
     super();
@@ -103,7 +104,7 @@ export class LocalGatewayManager extends Disposable {
     const current = this.use;
     if (current && !current.alive()) {
       this.log.info(
-        `Local gateway: the one run by ${current.runBy ?? 'process'} ${current.pid} has stopped; the next use finds or starts another`,
+        said`Local gateway: the one run by ${typed.text(current.runBy ?? 'process')} ${typed.count(current.pid)} has stopped; the next use finds or starts another`,
       );
       this.use = undefined;
       await current.release();
@@ -128,16 +129,16 @@ export class LocalGatewayManager extends Disposable {
 
   private async start(): Promise<LocalGatewayHandle> {
     if (!defaultPaths())
-      this.log.info('Local gateway: paygate.paths differ from the defaults, so the editor runs a local gateway of its own');
+      this.log.info(said`Local gateway: paygate.paths differ from the defaults, so the editor runs a local gateway of its own`);
     const use = await findOrStartLocalGateway({
       stateDir: this.stateDir,
       port: localGatewayPort(),
       paths: pathTemplates(),
-      log: (line) => this.log.info(`[local gateway] ${line}`),
+      log: (line) => this.log.info(said`[local gateway] ${typed.text(line)}`),
       runBy: EDITOR_RUN_BY,
       waitForOneShotMs: ONE_SHOT_WAIT_MS,
       client: { face: 'editor', label: this.label() },
-      note: (reason) => this.log.info(`Local gateway: ${reason}`),
+      note: (reason) => this.log.info(said`Local gateway: ${typed.text(reason)}`),
     });
     this.use = use;
     return handleOf(use);
@@ -153,8 +154,8 @@ export class LocalGatewayManager extends Disposable {
     await u.release();
     this.log.info(
       u.kind === 'started'
-        ? 'Local gateway stopped'
-        : `Local gateway: no longer using the one run by ${u.runBy ?? 'process'} ${u.pid}; it keeps running`,
+        ? said`Local gateway stopped`
+        : said`Local gateway: no longer using the one run by ${typed.text(u.runBy ?? 'process')} ${typed.count(u.pid)}; it keeps running`,
     );
     this.changed.fire();
     return u.kind === 'started';
@@ -162,7 +163,7 @@ export class LocalGatewayManager extends Disposable {
 
   override dispose(): void {
     // The server closes with the extension; its listeners go at once.
-    void this.stop().catch((err: unknown) => this.log.warn(`Local gateway did not close cleanly: ${String(err)}`));
+    void this.stop().catch((err: unknown) => this.log.warn(said`Local gateway did not close cleanly: ${typed.text(String(err))}`));
     super.dispose();
   }
 }

@@ -13,6 +13,7 @@ import { addEnvironmentCommand } from './addEnvironment';
 import type { TargetDeps } from './target';
 import { showError, showInfo } from '../say';
 import { errorMessage } from '../../core/errorMessage';
+import { said, typed } from '../../core/output';
 
 // Environments: secrets, the built-in local gateway and the commands that choose where a batch or a report
 // goes. The other features reach a gateway through the TargetDeps returned here. The status bar item and
@@ -67,13 +68,15 @@ export function registerEnvironments(
       await local.ensureStarted();
     } catch (err) {
       const message = `The local gateway could not start: ${errorMessage(err)}`;
-      log().error(message);
-      void showError(`PayGate: ${message}`);
+      log().error(said`${typed.text(message)}`);
+      void showError(said`PayGate: ${typed.text(message)}`);
       return local.info();
     }
     const info = local.info();
     const by = info.externalPid !== undefined ? ` — run by ${info.runBy ?? 'another process'} (pid ${info.externalPid})` : '';
-    void showInfo(`PayGate: local gateway running at ${info.baseUrl} (reports ${info.reportBaseUrl})${by}.`);
+    void showInfo(
+      said`PayGate: local gateway running at ${typed.text(info.baseUrl)} (reports ${typed.text(info.reportBaseUrl)})${typed.text(by)}.`,
+    );
     return info;
   });
   register('paygate.stopLocalGateway', async (): Promise<boolean> => {
@@ -83,7 +86,7 @@ export function registerEnvironments(
     if (before.externalPid !== undefined) {
       message = `PayGate: the local gateway at ${before.baseUrl} is run by ${before.runBy ?? 'another process'} (pid ${before.externalPid}): this window no longer uses it; stop it where it runs.`;
     }
-    void showInfo(message);
+    void showInfo(said`${typed.text(message)}`);
     return stopped;
   });
   register('paygate.advanceLocalGatewayClock', async (arg) => {

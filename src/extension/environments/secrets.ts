@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import { LOCAL_ENVIRONMENT, type Environment } from '../../core/gateway/environments';
 import { loadPrivateKey, type SigningCredentials } from '../../core/oauth';
 import { configuredEnvironments } from './settings';
-import { showError, showInfo, showPick } from '../say';
+import { ask, showError, showInfo, showPick } from '../say';
+import { said, typed } from '../../core/output';
 
 // Credentials live in SecretStorage only (never settings, logs or history). Key names are the contract's,
 // shared with nothing else but kept stable so a user's stored secrets survive upgrades.
@@ -67,7 +68,7 @@ async function pickEnvironment(given: string | undefined, purpose: string): Prom
   if (given !== undefined) return given;
   if (names.length === 0) {
     void showInfo(
-      `No environment to store a ${purpose} for: the built-in "local" gateway needs none. Add one to the "paygate.environments" setting first.`,
+      said`No environment to store a ${typed.text(purpose)} for: the built-in "local" gateway needs none. Add one to the "paygate.environments" setting first.`,
     );
     return undefined;
   }
@@ -86,8 +87,8 @@ function refuseLocal(env: string): SetSecretResult | undefined {
 }
 
 function report(result: SetSecretResult, what: string): SetSecretResult {
-  if (result.ok) void showInfo(`PayGate: ${what} stored for "${result.environment}".`);
-  else void showError(`PayGate: ${result.reason}`);
+  if (result.ok) void showInfo(said`PayGate: ${typed.text(what)} stored for "${typed.text(result.environment)}".`);
+  else void showError(said`PayGate: ${typed.text(result.reason)}`);
   return result;
 }
 
@@ -101,12 +102,12 @@ export async function setConsumerSecretCommand(
   if (refused) return report(refused, 'Consumer secret');
   const secret =
     args.secret ??
-    (await vscode.window.showInputBox({
-      title: `PayGate: consumer secret of "${env}"`,
-      prompt: "Stored in the editor's secret storage, never in settings.",
+    (await ask({
+      title: said`PayGate: consumer secret of "${typed.text(env)}"`,
+      prompt: said`Stored in the editor's secret storage, never in settings.`,
       password: true,
       ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() === '' ? 'The consumer secret cannot be empty' : undefined),
+      validateInput: (v) => (v.trim() === '' ? said`The consumer secret cannot be empty` : undefined),
     }));
   if (secret === undefined) return undefined;
   if (secret.trim() === '') return report({ ok: false, reason: 'The consumer secret cannot be empty.' }, 'Consumer secret');
@@ -145,9 +146,9 @@ export async function setRsaPrivateKeyCommand(
   }
   let passphrase = args.passphrase;
   if (passphrase === undefined && args.file === undefined) {
-    passphrase = await vscode.window.showInputBox({
-      title: `PayGate: passphrase of the RSA private key of "${env}"`,
-      prompt: 'Leave empty when the key is not encrypted.',
+    passphrase = await ask({
+      title: said`PayGate: passphrase of the RSA private key of "${typed.text(env)}"`,
+      prompt: said`Leave empty when the key is not encrypted.`,
       password: true,
       ignoreFocusOut: true,
     });

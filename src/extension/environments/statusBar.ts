@@ -4,6 +4,7 @@ import { LOCAL_ENVIRONMENT } from '../../core/gateway/environments';
 import { activeEnvironmentName, configuredEnvironment, configuredEnvironments, isKnownEnvironment, setActiveEnvironment } from './settings';
 import type { LocalGatewayInfo } from './localGateway';
 import { showError, showPick } from '../say';
+import { said, typed } from '../../core/output';
 
 // The active environment, always in sight: a production environment on the warning colour, a name that
 // no longer exists on the error colour. A click opens Select Environment.
@@ -121,7 +122,7 @@ export async function selectEnvironmentCommand(status: EnvironmentStatus, arg?: 
   }
   if (!isKnownEnvironment(name)) {
     const message = `There is no environment named "${name}": add it to the "paygate.environments" setting first.`;
-    void showError(`PayGate: ${message}`);
+    void showError(said`PayGate: ${typed.text(message)}`);
     return { ok: false, message };
   }
   await setActiveEnvironment(name);

@@ -7,6 +7,7 @@ import type { LocalGatewayHandle, LocalGatewayManager } from './localGateway';
 import { storedCredentials, type Operation } from './secrets';
 import { showError } from '../say';
 import { errorMessage } from '../../core/errorMessage';
+import { said, typed } from '../../core/output';
 
 // Where a request goes and what signs it. `local` resolves to the running embedded gateway and its demo
 // merchant; every other name to its settings entry and the secrets stored for it.
@@ -91,7 +92,7 @@ export async function resolveTarget(deps: TargetDeps, name: string, operation: O
 export function showTargetProblem(problem: Extract<TargetResult, { ok: false }>): void {
   const actions = problem.fixCommand ? [problem.fixCommand.title] : [];
   // eslint-disable-next-line no-restricted-syntax -- bounded: at most one action
-  void showError(`PayGate: ${problem.message}`, ...actions).then((choice) => {
+  void showError(said`PayGate: ${typed.text(problem.message)}`, ...actions).then((choice) => {
     const fix = problem.fixCommand;
     if (choice && fix)
       void (fix.args === undefined ? vscode.commands.executeCommand(fix.command) : vscode.commands.executeCommand(fix.command, fix.args));

@@ -3,13 +3,14 @@ import type { EnvironmentsEntry } from './entryPart';
 import { log } from '../log';
 import { affectsGatewaySettings, configuredEnvironments, SECTION } from './settings';
 import { EnvironmentStatus } from './statusBar';
+import { said, typed } from '../../core/output';
 
 // The part of environments the first screen shows: the status bar item, kept in step with the settings
 // and the workspace trust (dist/first-screen.js). The local gateway and the commands load with the
 // features (register.ts).
 
 function logSettingsProblems(): void {
-  for (const p of configuredEnvironments().problems) log().warn(`Settings: ${p}`);
+  for (const p of configuredEnvironments().problems) log().warn(said`Settings: ${typed.text(p)}`);
 }
 
 /** The status bar item; `targetChanged` (the entry's) fires when the settings or the trust change the target. */

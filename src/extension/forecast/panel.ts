@@ -98,7 +98,7 @@ export class ForecastPanel extends PanelPage {
 
   protected async onMessage(raw: unknown): Promise<void> {
     if (!isForecastPageToHost(raw)) {
-      log().warn('Forecast panel: ignored a message that does not match the protocol');
+      log().warn(said`Forecast panel: ignored a message that does not match the protocol`);
       return;
     }
     const msg: ForecastPageToHost = raw;
@@ -123,7 +123,7 @@ export class ForecastPanel extends PanelPage {
         await this.export(msg);
         break;
       case 'log':
-        log()[msg.level](`Forecast page: ${msg.message}`);
+        log()[msg.level](said`Forecast page: ${typed.text(msg.message)}`);
         break;
     }
   }
@@ -154,7 +154,7 @@ export class ForecastPanel extends PanelPage {
       tell: (ok, message) => this.post({ type: 'exportDone', ok, message }),
       words: exportWords((file) => `Exported to ${file}.`),
       logAs: 'Forecast panel: export',
-      afterSave: (target) => void showInfo(`PayGate: exported the forecast to ${target.fsPath}.`),
+      afterSave: (target) => void showInfo(said`PayGate: exported the forecast to ${typed.text(target.fsPath)}.`),
     });
   }
 }

@@ -7,6 +7,7 @@ import { SHOW_FORECAST_COMMAND } from './codeLens';
 import { gatewayToday } from '../environments/gatewayToday';
 import type { ForecastPanel } from './panel';
 import { showWarning } from '../say';
+import { said } from '../../core/output';
 
 /**
  * `localStateDir`: where the local gateway keeps its clock; a batch charges from the gateway's today (the
@@ -22,7 +23,7 @@ export function registerForecast(
     vscode.commands.registerCommand(SHOW_FORECAST_COMMAND, async (...args: unknown[]) => {
       const document = await documentFor(args);
       if (!document) {
-        void showWarning('PayGate: open a recurring-payments batch to see its charge forecast.');
+        void showWarning(said`PayGate: open a recurring-payments batch to see its charge forecast.`);
         return;
       }
       const key = document.uri.toString();

@@ -95,6 +95,6 @@ export async function compareWithLastSentCommand(
 }
 
 function notCompared(message: string): CompareResult {
-  void showWarning(`PayGate: ${message}`);
+  void showWarning(said`PayGate: ${typed.text(message)}`);
   return { status: 'not-compared', message };
 }

@@ -7,19 +7,23 @@ import { EditorLedger } from './editorLedger';
 import { importLegacyLedger } from './legacy';
 import { importKeyCommand, IMPORT_KEY_COMMAND, setPasswordCommand, SET_PASSWORD_COMMAND } from './teamSecrets';
 import { clearLedgerCommand, openSubmissionCommand, SHOW_OLDER_COMMAND, SubmissionsTree, SUBMISSIONS_VIEW } from './view';
+import { said, typed } from '../../core/output';
 
 // The Submissions view over the shared submission ledger.
 export function registerLedger(context: vscode.ExtensionContext, results: ResultsPanelApi, host: FeatureHost): EditorLedger {
   const subs = context.subscriptions;
   const ledger = new EditorLedger(context.secrets);
   subs.push(ledger);
-  log().info(`Submission ledger: the ${ledger.place}`);
+  log().info(said`Submission ledger: the ${typed.text(ledger.place)}`);
   // Records of the editor's former history file join the file ledger once, so the resend guard still knows them.
   const file = ledger.fileLedger;
   if (file)
     importLegacyLedger(context.globalStorageUri.fsPath, file).then(
-      (n) => n > 0 && log().info(`Submission ledger: ${n} earlier record(s) moved into the ledger ${file.filePath}`),
-      (err: unknown) => log().warn(`Submission ledger: the editor's former submissions.json could not be imported: ${String(err)}`),
+      (n) =>
+        n > 0 &&
+        log().info(said`Submission ledger: ${typed.count(n)} earlier record(s) moved into the ledger ${typed.text(file.filePath)}`),
+      (err: unknown) =>
+        log().warn(said`Submission ledger: the editor's former submissions.json could not be imported: ${typed.text(String(err))}`),
     );
   const tree = new SubmissionsTree(ledger);
   subs.push(tree);

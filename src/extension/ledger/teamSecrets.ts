@@ -4,8 +4,9 @@ import * as vscode from 'vscode';
 import { KEY_FILE_ENV, teamKeyOf, type TeamKey } from '../../core/ledger/team/key';
 import { redactedUrl } from '../../core/ledger/team/url';
 import { log } from '../log';
-import { showError, showInfo } from '../say';
+import { ask, showError, showInfo } from '../say';
 import { LEDGER_URL_SETTING, teamLedgerSetting } from './ledgerDirectory';
+import { said, typed } from '../../core/output';
 
 // The team ledger's two secrets in the editor: the database password (per role and ledger) and the team
 // key (per ledger), both in the editor's secret storage only, never in settings, logs or messages. The key
@@ -40,7 +41,7 @@ export async function teamAccess(secrets: vscode.SecretStorage, url: URL, env: N
   if (!hex && file) {
     const imported = await importKeyFile(secrets, url, file);
     if (imported.ok) {
-      log().info(`Team ledger: the team key of ${KEY_FILE_ENV} was imported into the editor's secret storage`);
+      log().info(said`Team ledger: the team key of ${typed.text(KEY_FILE_ENV)} was imported into the editor's secret storage`);
       hex = await secrets.get(teamKeyKey(url));
     } else return { ...(password ? { password } : {}), keyProblem: `${imported.message} (${KEY_FILE_ENV})` };
   }
@@ -82,9 +83,9 @@ function configuredUrl(): { ok: true; url: URL } | { ok: false; message: string 
 
 export type TeamSecretResult = { ok: true; ledger: string } | { ok: false; reason: string };
 
-function said(result: TeamSecretResult, what: string): TeamSecretResult {
-  if (result.ok) void showInfo(`PayGate: ${what} stored for ${result.ledger}.`);
-  else void showError(`PayGate: ${result.reason}`);
+function told(result: TeamSecretResult, what: string): TeamSecretResult {
+  if (result.ok) void showInfo(said`PayGate: ${typed.text(what)} stored for ${typed.text(result.ledger)}.`);
+  else void showError(said`PayGate: ${typed.text(result.reason)}`);
   return result;
 }
 
@@ -94,21 +95,21 @@ export async function setPasswordCommand(
   args: { password?: string } = {},
 ): Promise<TeamSecretResult | undefined> {
   const url = configuredUrl();
-  if (!url.ok) return said({ ok: false, reason: url.message }, 'Password');
+  if (!url.ok) return told({ ok: false, reason: url.message }, 'Password');
   const ledger = `the team ledger ${redactedUrl(url.url)}`;
   const password =
     args.password ??
-    (await vscode.window.showInputBox({
-      title: `PayGate: password of ${redactedUrl(url.url)}`,
-      prompt: "The database role's password, stored in the editor's secret storage, never in settings.",
+    (await ask({
+      title: said`PayGate: password of ${typed.text(redactedUrl(url.url))}`,
+      prompt: said`The database role's password, stored in the editor's secret storage, never in settings.`,
       password: true,
       ignoreFocusOut: true,
-      validateInput: (v) => (v === '' ? 'The password cannot be empty' : undefined),
+      validateInput: (v) => (v === '' ? said`The password cannot be empty` : undefined),
     }));
   if (password === undefined) return undefined;
-  if (password === '') return said({ ok: false, reason: 'The password cannot be empty.' }, 'Password');
+  if (password === '') return told({ ok: false, reason: 'The password cannot be empty.' }, 'Password');
   await secrets.store(passwordKey(url.url), password);
-  return said({ ok: true, ledger }, 'Password');
+  return told({ ok: true, ledger }, 'Password');
 }
 
 /** "PayGate: Import Team Ledger Key…": the key file `paygate ledger init` wrote, read once into secret storage. */
@@ -117,7 +118,7 @@ export async function importKeyCommand(
   args: { file?: string | vscode.Uri } = {},
 ): Promise<TeamSecretResult | undefined> {
   const url = configuredUrl();
-  if (!url.ok) return said({ ok: false, reason: url.message }, 'Team key');
+  if (!url.ok) return told({ ok: false, reason: url.message }, 'Team key');
   let file = typeof args.file === 'string' ? args.file : args.file?.fsPath;
   if (file === undefined) {
     const picked = await vscode.window.showOpenDialog({
@@ -129,5 +130,5 @@ export async function importKeyCommand(
     file = picked[0].fsPath;
   }
   const done = await importKeyFile(secrets, url.url, file);
-  return said(done.ok ? { ok: true, ledger: `the team ledger ${redactedUrl(url.url)}` } : { ok: false, reason: done.message }, 'Team key');
+  return told(done.ok ? { ok: true, ledger: `the team ledger ${redactedUrl(url.url)}` } : { ok: false, reason: done.message }, 'Team key');
 }

@@ -227,11 +227,11 @@ export async function openSubmissionCommand(
     const store = await ledger.store();
     record = id ? (shown?.(id) ?? (await store.get(id))) : (await store.recent(1))[0];
   } catch (err) {
-    void showError(`PayGate: the submission cannot be shown: ${errorMessage(err)}`);
+    void showError(said`PayGate: the submission cannot be shown: ${typed.text(errorMessage(err))}`);
     return undefined;
   }
   if (!record) {
-    void showInfo('PayGate: no submission to show.');
+    void showInfo(said`PayGate: no submission to show.`);
     return undefined;
   }
   const view = await recordView(record, interrupted(record));
@@ -243,17 +243,17 @@ export async function clearLedgerCommand(editorLedger: EditorLedger, arg?: unkno
   const ledger = editorLedger.fileLedger;
   if (!ledger) {
     // The team's history is the team's: it is not archived from one member's editor.
-    void showInfo(`PayGate: the ${editorLedger.place} is shared by the team and is not cleared from the editor.`);
+    void showInfo(said`PayGate: the ${typed.text(editorLedger.place)} is shared by the team and is not cleared from the editor.`);
     return false;
   }
   const confirmed =
     arg && typeof arg === 'object' && typeof (arg as { confirm?: unknown }).confirm === 'boolean'
       ? (arg as { confirm: boolean }).confirm
       : (await showWarning(
-          'Clear the PayGate submission history?',
+          said`Clear the PayGate submission history?`,
           {
             modal: true,
-            detail: `The ledger (shared with the paygate CLI) is archived in ${ledger.directory}, not deleted. The resend guard in the editor and the CLI relies on it and forgets the archived sends. The gateway keeps its payments either way.`,
+            detail: said`The ledger (shared with the paygate CLI) is archived in ${typed.text(ledger.directory)}, not deleted. The resend guard in the editor and the CLI relies on it and forgets the archived sends. The gateway keeps its payments either way.`,
           },
           'Clear',
         )) === 'Clear';

@@ -90,7 +90,7 @@ export class BatchesOnDisk extends Disposable {
       if (this.isDisposed || synced(key) || !tabOpen(key)) return;
       this.opened(key, uri, size);
     } catch (err) {
-      log().debug(safeText(`PayGate: ${uri.fsPath} is not a file to check: ${errorMessage(err)}`));
+      log().debug(said`PayGate: ${typed.text(uri.fsPath)} is not a file to check: ${typed.text(errorMessage(err))}`);
     } finally {
       this.looking.delete(key);
     }
@@ -106,9 +106,7 @@ export class BatchesOnDisk extends Disposable {
     watcher.onDidDelete(changed);
     this.batches.set(key, entry);
     log().info(
-      safeText(
-        `PayGate: ${uri.fsPath} (${megabytes(bytes)}) is too large for VS Code to pass to extensions; it is checked from disk on open and on save`,
-      ),
+      said`PayGate: ${typed.text(uri.fsPath)} (${typed.text(megabytes(bytes))}) is too large for VS Code to pass to extensions; it is checked from disk on open and on save`,
     );
     this.send(key, entry, 'opened');
     this.tellOnce(entry);
@@ -135,7 +133,9 @@ export class BatchesOnDisk extends Disposable {
     this.showStatus();
     this.client
       .sendNotification(BATCH_ON_DISK_NOTIFICATION, { uri: key, event } satisfies BatchOnDisk)
-      .catch((err: unknown) => log().warn(safeText(`PayGate: could not ask for a check of ${entry.uri.fsPath}: ${String(err)}`)));
+      .catch((err: unknown) =>
+        log().warn(said`PayGate: could not ask for a check of ${typed.text(entry.uri.fsPath)}: ${typed.text(String(err))}`),
+      );
   }
 
   private checked(c: BatchOnDiskChecked): void {
@@ -157,7 +157,7 @@ export class BatchesOnDisk extends Disposable {
     this.told = true;
     const name = safeText(path.basename(entry.uri.fsPath));
     const message = `PayGate checks ${name} each time you save it, not as you type: VS Code passes no file over 50 MB to extensions, and this one is ${megabytes(entry.bytes)}. Its problems are those of the file as saved.`;
-    void showInfo(message, 'Learn more').then((choice) => {
+    void showInfo(said`${typed.text(message)}`, 'Learn more').then((choice) => {
       if (choice) void vscode.env.openExternal(vscode.Uri.parse(LARGE_BATCHES_DOCS_URL));
     });
   }

@@ -5,6 +5,7 @@ import { errorMessage } from '../../core/errorMessage';
 import { applyOnDiskText, diskText, showsOtherBreaks, writeShown } from '../diskEdits';
 import { log } from '../log';
 import { showError, showWarning } from '../say';
+import { said, typed } from '../../core/output';
 
 // The light bulb's fixes on a file whose line breaks the editor shows otherwise than they are (a quoted LF
 // in a CRLF file): VS Code holds one kind of break per document, so a fix applied to the buffer and then
@@ -61,14 +62,16 @@ export async function applyFixOnDisk(uri: string, version: number, edits: TextEd
   const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
   if (!doc) return;
   if (doc.version !== version) {
-    void showWarning('PayGate: the file changed after this fix was offered; nothing was changed. Open the light bulb again.');
+    void showWarning(said`PayGate: the file changed after this fix was offered; nothing was changed. Open the light bulb again.`);
     return;
   }
   try {
     const disk = await diskText(doc);
     if (disk !== undefined) {
       await writeShown(doc, applyOnDiskText(disk, edits));
-      log().info(`Fixed ${doc.uri.fsPath} on disk (${edits.length} edit${edits.length === 1 ? '' : 's'}), its line breaks kept`);
+      log().info(
+        said`Fixed ${typed.text(doc.uri.fsPath)} on disk (${typed.count(edits.length)} edit${edits.length === 1 ? said`` : said`s`}), its line breaks kept`,
+      );
       return;
     }
     const edit = new vscode.WorkspaceEdit();
@@ -79,6 +82,6 @@ export async function applyFixOnDisk(uri: string, version: number, edits: TextEd
     );
     await vscode.workspace.applyEdit(edit);
   } catch (err) {
-    void showError(`PayGate: the fix could not be written to ${doc.uri.fsPath}: ${errorMessage(err)}`);
+    void showError(said`PayGate: the fix could not be written to ${typed.text(doc.uri.fsPath)}: ${typed.text(errorMessage(err))}`);
   }
 }

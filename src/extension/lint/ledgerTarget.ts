@@ -15,6 +15,7 @@ import { activeEnvironmentName, configuredEnvironment, pathTemplates } from '../
 import { affectsLedger, configuredLedgerDirectory, teamLedgerSetting } from '../ledger/ledgerDirectory';
 import { teamAccess } from '../ledger/teamSecrets';
 import { log } from '../log';
+import { said, typed } from '../../core/output';
 
 // Tells the language server which ledger and target already-sent and cvv-after-send read: the ledger the
 // Submissions view shows and the environment in the status bar, with the endpoint a submit would use.
@@ -50,7 +51,7 @@ function currentTarget(localStateDir: () => string): LedgerTarget | undefined {
       where = { localStateDir: localStateDir() };
       endpointId = demoEndpointId(where.localStateDir);
     } catch (err) {
-      log().debug(`Ledger target: the local gateway's merchant could not be read: ${String(err)}`);
+      log().debug(said`Ledger target: the local gateway's merchant could not be read: ${typed.text(String(err))}`);
     }
   } else {
     const found = configuredEnvironment(environment);
@@ -77,7 +78,7 @@ export function registerLedgerTarget(
   let directory: string | undefined;
   let sending = Promise.resolve();
   // In order: a later change's target is never overtaken by an earlier one still reading secret storage.
-  const send = () => (sending = sending.then(sendNow, (err: unknown) => log().debug(String(err))));
+  const send = () => (sending = sending.then(sendNow, (err: unknown) => log().debug(said`${typed.text(String(err))}`)));
   const sendNow = async () => {
     const found = currentTarget(environments.localStateDir);
     const team = found ? await teamTarget(context.secrets) : undefined;
@@ -86,9 +87,11 @@ export function registerLedgerTarget(
     const dir = team ? undefined : target?.directory;
     if (dir !== directory) watch(dir);
     if (!client.isRunning()) return;
-    client.sendNotification(LEDGER_TARGET_NOTIFICATION, target ?? null).catch((err: unknown) => log().debug(String(err)));
+    client
+      .sendNotification(LEDGER_TARGET_NOTIFICATION, target ?? null)
+      .catch((err: unknown) => log().debug(said`${typed.text(String(err))}`));
     const limit: PayloadLimit = { maxPayloadBytes: activeMaxPayload() };
-    client.sendNotification(PAYLOAD_LIMIT_NOTIFICATION, limit).catch((err: unknown) => log().debug(String(err)));
+    client.sendNotification(PAYLOAD_LIMIT_NOTIFICATION, limit).catch((err: unknown) => log().debug(said`${typed.text(String(err))}`));
   };
   // The ledger's own files, wherever the setting puts them (outside the workspace too).
   const watch = (dir: string | undefined) => {

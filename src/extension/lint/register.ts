@@ -8,8 +8,9 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { DIAGNOSTIC_SOURCE, LANGUAGE_ID, LINT_SECTION } from '../../shared/lintProtocol';
-import { log } from '../log';
+import { log, logChannel } from '../log';
 import { errorMessage } from '../../core/errorMessage';
+import { said, typed } from '../../core/output';
 
 /**
  * Diagnostics, code actions, hover and completion for paygate-recurring-csv come from the PayGate
@@ -28,13 +29,13 @@ export function registerLinting(context: vscode.ExtensionContext, middleware?: M
     documentSelector: [{ language: LANGUAGE_ID }],
     diagnosticCollectionName: DIAGNOSTIC_SOURCE,
     synchronize: { configurationSection: LINT_SECTION },
-    outputChannel: log(),
+    outputChannel: logChannel(),
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     middleware,
   };
   const client = new LanguageClient('paygate', 'PayGate language server', serverOptions, clientOptions);
   // Stopping a client that never got running rejects; at shutdown there is nothing left to do about it.
   context.subscriptions.push({ dispose: () => client.stop().catch(() => undefined) });
-  client.start().catch((err: unknown) => log().error(`PayGate language server did not start: ${errorMessage(err)}`));
+  client.start().catch((err: unknown) => log().error(said`PayGate language server did not start: ${typed.text(errorMessage(err))}`));
   return client;
 }

@@ -11,6 +11,7 @@ import { batchesOf, documentBatch, ledgerBatches, type Batches } from './inputs'
 import { showWarning } from '../say';
 import { pickReport } from './pickReport';
 import { DIAGNOSTIC_SOURCE, showReconciliation } from './run';
+import { said } from '../../core/output';
 
 // "PayGate: Reconcile with Report..." from the Command Palette (the open batch, else the ledger's accepted
 // submissions to the active environment), from a report's page (that report) and from a Submissions entry
@@ -31,7 +32,9 @@ async function runReportNow(template: vscode.Uri, results: ResultsPanelApi): Pro
   if (r?.status !== 'received') return undefined;
   const shown = results.lastReport();
   if (r.format !== 'csv' || shown === undefined || shown === before) {
-    void showWarning('PayGate: that template answers with a PDF, which cannot be reconciled: use a template with "reportFormat": "CSV".');
+    void showWarning(
+      said`PayGate: that template answers with a PDF, which cannot be reconciled: use a template with "reportFormat": "CSV".`,
+    );
     return undefined;
   }
   return shown;

@@ -6,8 +6,9 @@ import type { PanelContent } from '../results/panel';
 import type { ResultsPanelApi } from '../results/register';
 import { feedReport, reportFileOf, type Batches } from './inputs';
 import { reconciliationView, rowKey } from './view';
-import { showError, showInfo, showWarning } from '../say';
+import { showError, showInfo, showWarning, shown } from '../say';
 import { errorMessage } from '../../core/errorMessage';
+import { said, typed } from '../../core/output';
 
 // One reconciliation in the editor: the core's result shown in the results table, and the same findings as
 // diagnostics on the batch files (information for ok/not-due, warning for the rest, never an error), which
@@ -26,31 +27,31 @@ export async function showReconciliation(
   report: PanelContent | vscode.Uri,
   deps: { results: ResultsPanelApi; diagnostics: vscode.DiagnosticCollection; today: CalendarDate },
 ): Promise<Reconciliation | undefined> {
-  for (const s of batches.notes) log().warn(`Reconcile: ${s}`);
-  for (const s of batches.followed ?? []) log().info(`Reconcile: ${s}`);
+  for (const s of batches.notes) log().warn(said`Reconcile: ${typed.text(s)}`);
+  for (const s of batches.followed ?? []) log().info(said`Reconcile: ${typed.text(s)}`);
   if (batches.rows.length === 0) {
     void showWarning(
-      `PayGate: no batch to reconcile${batches.notes.length ? ` (${batches.notes.join('; ')})` : ''}. Open a batch file or submit one first.`,
+      said`PayGate: no batch to reconcile${batches.notes.length ? said` (${typed.text(batches.notes.join('; '))})` : said``}. Open a batch file or submit one first.`,
     );
     return undefined;
   }
   const file = reportFileOf(report);
   if (!file) {
-    void showError('PayGate: this page shows no report to reconcile.');
+    void showError(said`PayGate: this page shows no report to reconcile.`);
     return undefined;
   }
   const into = new ReportReconciliation(batches.rows, { today: deps.today, delimiter: file.delimiter });
   try {
     await feedReport(file, into);
   } catch (err) {
-    void showError(`PayGate: the report cannot be read: ${errorMessage(err)}`);
+    void showError(said`PayGate: the report cannot be read: ${typed.text(errorMessage(err))}`);
     return undefined;
   }
   const result = into.end();
   if ('error' in result) {
     // The editor has no way to rename a report's columns: the useful next step is a report that has them.
     void showError(
-      `PayGate: the report cannot be reconciled: ${result.error}. Reconcile a transactions report: run one with PayGate: Run Report Template, or open one the gateway produced.`,
+      said`PayGate: the report cannot be reconciled: ${typed.text(result.error)}. Reconcile a transactions report: run one with PayGate: Run Report Template, or open one the gateway produced.`,
     );
     return undefined;
   }
@@ -68,8 +69,8 @@ export async function showReconciliation(
     if (w) void reveal(w, reportUri);
   });
   panel.onDidDispose(() => deps.diagnostics.clear());
-  if (batches.notes.length > 0) void showWarning(`PayGate: ${batches.notes.join('; ')}.`);
-  if (batches.followed?.length) void showInfo(`PayGate: ${batches.followed.join('; ')}.`);
+  if (batches.notes.length > 0) void showWarning(said`PayGate: ${typed.text(batches.notes.join('; '))}.`);
+  if (batches.followed?.length) void showInfo(said`PayGate: ${typed.text(batches.followed.join('; '))}.`);
   return result;
 }
 
@@ -81,8 +82,8 @@ function publishDiagnostics(result: Reconciliation, batches: Batches, collection
     const settled = SETTLED_STATUSES.includes(r.status);
     const d = new vscode.Diagnostic(
       new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
-      // The reason's values were masked as they went in (core/reconcile/status.ts), not the composed line.
-      `${r.status}: ${r.reason}`,
+      // VS Code shows a diagnostic as it is: the reason's values are checked one by one here (a Said), not the line.
+      shown(said`${typed.text(r.status)}: ${r.reason}`),
       settled ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Warning,
     );
     d.source = DIAGNOSTIC_SOURCE;

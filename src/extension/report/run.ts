@@ -58,13 +58,13 @@ export async function runReportCommand(deps: ReportDeps, ...args: CommandArgs): 
   const options = optionsArg<ReportOptions>(args);
   if (!vscode.workspace.isTrusted) {
     const message = 'Running reports is disabled in an untrusted workspace: trust this workspace to send requests to a gateway.';
-    void showError(`PayGate: ${message}`);
+    void showError(said`PayGate: ${typed.text(message)}`);
     return { status: 'refused', reason: 'untrusted', message };
   }
   const doc = await documentFor(args);
   if (!doc) {
     const message = 'Open a report template (*.report.json) to run it.';
-    void showError(`PayGate: ${message}`);
+    void showError(said`PayGate: ${typed.text(message)}`);
     return { status: 'refused', reason: 'no-file', message };
   }
   const name = path.basename(doc.uri.path);
@@ -75,7 +75,9 @@ export async function runReportCommand(deps: ReportDeps, ...args: CommandArgs): 
       file,
       signal,
       target: async (template) => {
-        log().info(`Report ${name} (${template.reportIdentifier}, ${template.reportFormat}) from ${envName}`);
+        log().info(
+          said`Report ${typed.text(name)} (${typed.text(template.reportIdentifier)}, ${typed.text(template.reportFormat)}) from ${typed.text(envName)}`,
+        );
         const resolved = await resolveTarget(deps, envName, 'report');
         return resolved.ok ? { ok: true, value: resolved.target } : { ok: false, refusal: resolved };
       },
@@ -113,16 +115,16 @@ async function tellReportRun(
 ): Promise<ReportResult> {
   if (!run) return { status: 'failed', outcome: 'cancelled', message: 'Cancelled.' };
   const warnings = run.warnings.map((p) => problemLine(r.name, p));
-  for (const l of warnings) log().warn(`Report template: ${l}`);
+  for (const l of warnings) log().warn(said`Report template: ${typed.text(l)}`);
   if (run.status === 'invalid-template') return templateProblems(r.name, run.problems);
-  if (warnings.length > 0) void showWarning(`PayGate: ${warnings.join(' · ')}`);
+  if (warnings.length > 0) void showWarning(said`PayGate: ${typed.text(warnings.join(' · '))}`);
   if (run.status === 'refused') {
     showTargetProblem(run.refusal);
     return { status: 'refused', reason: run.refusal.reason, message: run.refusal.message };
   }
   if (run.status === 'invalid-environment') {
     const message = `${run.problems.join('; ')}; nothing was sent`;
-    void showError(`PayGate: ${message}`);
+    void showError(said`PayGate: ${typed.text(message)}`);
     return { status: 'refused', reason: 'invalid-environment', message };
   }
   const { saved, template } = run;
@@ -147,17 +149,17 @@ async function tellReportRun(
       encoding: template.reportEncode,
     })
     .then((panel) => deps.files.shownIn(panel, saved.file))
-    .then(undefined, (err: unknown) => log().warn(`Results panel: ${String(err)}`));
+    .then(undefined, (err: unknown) => log().warn(said`Results panel: ${typed.text(String(err))}`));
   return { status: 'received', format: 'csv', columns: saved.columns ?? [], rowCount: saved.rows ?? 0 };
 }
 
 /** Every problem of a template at once (the ones the editor underlines), so fixing one does not reveal the next. */
 function templateProblems(name: string, problems: TemplateProblem[]): ReportResult {
   const lines = problems.map((p) => problemLine(name, p));
-  for (const l of lines) log().warn(`Report template: ${l}`);
+  for (const l of lines) log().warn(said`Report template: ${typed.text(l)}`);
   const n = lines.length;
   void showErrorWithLog(
-    `PayGate: ${name} is not a valid report template (${n} problem${n === 1 ? '' : 's'}); nothing was sent. ${lines.join(' · ')}`,
+    said`PayGate: ${typed.text(name)} is not a valid report template (${typed.count(n)} problem${n === 1 ? said`` : said`s`}); nothing was sent. ${typed.text(lines.join(' · '))}`,
   );
   return { status: 'refused', reason: 'invalid-template', message: lines.join('\n'), problems };
 }
@@ -166,9 +168,9 @@ function templateProblems(name: string, problems: TemplateProblem[]): ReportResu
 function notAReport(outcome: GatewayOutcome, name: string, envName: string): ReportResult {
   const message =
     outcome.outcome === 'accepted' ? `${envName} answered HTTP ${outcome.status} without a report` : summary(outcome, envName, []);
-  log().warn(`Report ${name}: ${message}`);
-  if ('raw' in outcome) log().debug(`Answer body: ${outcome.raw.slice(0, 2000).replace(/\s+/g, ' ')}`);
-  void showErrorWithLog(`PayGate: ${message}`);
+  log().warn(said`Report ${typed.text(name)}: ${typed.text(message)}`);
+  if ('raw' in outcome) log().debug(said`Answer body: ${typed.text(outcome.raw.slice(0, 2000).replace(/\s+/g, ' '))}`);
+  void showErrorWithLog(said`PayGate: ${typed.text(message)}`);
   return { status: 'failed', outcome: outcome.outcome, message };
 }
 
@@ -206,6 +208,6 @@ async function showPdf(
       bytes: r.bytes,
       fileName,
     })
-    .then(undefined, (err: unknown) => log().warn(`PDF panel: ${String(err)}`));
+    .then(undefined, (err: unknown) => log().warn(said`PDF panel: ${typed.text(String(err))}`));
   return { status: 'received', format: 'pdf', savedTo, bytes: r.bytes.length, shown: true };
 }

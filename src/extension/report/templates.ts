@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { newReportTemplate } from '../../core/gateway';
 import { optionsArg, type CommandArgs } from '../commandArgs';
 import { showError } from '../say';
+import { said, typed } from '../../core/output';
 
 // Report templates are `*.report.json` files: the manifest's jsonValidation gives them completion and
 // checks from schemas/report-template.schema.json, and this command writes a fresh one.
@@ -33,7 +34,7 @@ export async function newReportTemplateCommand(...args: CommandArgs): Promise<Ne
     );
     if (exists) {
       const message = `${target.fsPath} already exists; it was left as it is.`;
-      void showError(`PayGate: ${message}`);
+      void showError(said`PayGate: ${typed.text(message)}`);
       return { ok: false, message };
     }
   } else {

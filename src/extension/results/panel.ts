@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { exportNeutralisesFormulas } from '../exportSetting';
 import { shown, showInfo } from '../say';
-import { safeText } from '../../core/output';
+import { safeText, said, typed } from '../../core/output';
 import { log } from '../log';
 import { serialiseExport } from './exportRows';
 import { dataUrlBytes, exportWords, saveAs } from './saveAs';
@@ -98,7 +98,7 @@ export class ResultsPanel extends PanelPage {
 
   protected async onMessage(raw: unknown): Promise<void> {
     if (!isPageToHost(raw)) {
-      log().warn('Results panel: ignored a message that does not match the protocol');
+      log().warn(said`Results panel: ignored a message that does not match the protocol`);
       return;
     }
     const msg: PageToHost = raw;
@@ -124,7 +124,7 @@ export class ResultsPanel extends PanelPage {
         await this.exportImage(msg);
         break;
       case 'log':
-        log()[msg.level](`Results page: ${msg.message}`);
+        log()[msg.level](said`Results page: ${typed.text(msg.message)}`);
         break;
       case 'reconcile':
         if (this.content && this.content.kind !== 'submission' && this.content.kind !== 'reconciliation')
@@ -187,7 +187,7 @@ export class ResultsPanel extends PanelPage {
           await post({ type: 'csvEnd' });
         } catch (err) {
           const message = errorMessage(err);
-          log().error(`Results panel: reading ${content.uri.toString()} failed: ${message}`);
+          log().error(said`Results panel: reading ${typed.text(content.uri.toString())} failed: ${typed.text(message)}`);
           await post({ type: 'csvFailed', message });
         }
         break;
@@ -208,7 +208,7 @@ export class ResultsPanel extends PanelPage {
       words: exportWords((file) => `Exported the chart to ${file}.`),
       logAs: 'Results panel: export',
       // Said where it shows whatever the page shows (its status line sits above a summary scrolled away).
-      afterSave: (target) => void showInfo(`PayGate: exported the chart to ${target.fsPath}.`),
+      afterSave: (target) => void showInfo(said`PayGate: exported the chart to ${typed.text(target.fsPath)}.`),
     });
   }
 
@@ -225,7 +225,8 @@ export class ResultsPanel extends PanelPage {
       tell: this.exportDone,
       words: exportWords((file) => `Exported ${rows} rows to ${file}${note}.`),
       logAs: 'Results panel: export',
-      afterSave: (target) => void showInfo(`PayGate: exported ${rows} rows to ${target.fsPath}${note}.`),
+      afterSave: (target) =>
+        void showInfo(said`PayGate: exported ${typed.text(rows)} rows to ${typed.text(target.fsPath)}${typed.text(note)}.`),
     });
   }
 

@@ -15,6 +15,7 @@ import {
   type ReportInfo,
 } from '../../shared/pdfProtocol';
 import { shown, showWarning } from '../say';
+import { said, typed } from '../../core/output';
 
 export interface PdfContent {
   title: string;
@@ -79,7 +80,7 @@ export class PdfPanel extends PanelPage {
 
   protected async onMessage(raw: unknown): Promise<void> {
     if (!isPdfPageToHost(raw)) {
-      log().warn('PDF panel: ignored a message that does not match the protocol');
+      log().warn(said`PDF panel: ignored a message that does not match the protocol`);
       return;
     }
     const msg: PdfPageToHost = raw;
@@ -95,7 +96,7 @@ export class PdfPanel extends PanelPage {
         await openLinkWithConfirmation(msg.url);
         break;
       case 'log':
-        log()[msg.level](`PDF panel: ${msg.message}`);
+        log()[msg.level](said`PDF panel: ${typed.text(msg.message)}`);
         break;
     }
   }
@@ -115,7 +116,7 @@ export class PdfPanel extends PanelPage {
       tell: (ok, message) => this.post({ type: 'saveDone', ok, message }),
       words: { cancelled: 'Not saved.', saved: (file) => `Saved to ${file}.`, failed: (why) => `Not saved: ${why}` },
       logAs: 'PDF panel: saving',
-      afterSave: (target) => log().info(`Report PDF saved to ${target.fsPath} (${c.bytes.length} bytes)`),
+      afterSave: (target) => log().info(said`Report PDF saved to ${typed.text(target.fsPath)} (${typed.count(c.bytes.length)} bytes)`),
     });
   }
 
@@ -138,13 +139,13 @@ export function isOpenableLink(url: string): boolean {
 /** A link from a PDF is untrusted: only web and mail links, and only after the user says yes. */
 export async function openLinkWithConfirmation(url: string): Promise<boolean> {
   if (!isOpenableLink(url)) {
-    log().warn(`PDF panel: a link that is not a web or mail address was not opened (${url.slice(0, 200)})`);
-    void showWarning('PayGate: this link in the PDF is not a web or mail address, so it is not opened.');
+    log().warn(said`PDF panel: a link that is not a web or mail address was not opened (${typed.text(url.slice(0, 200))})`);
+    void showWarning(said`PayGate: this link in the PDF is not a web or mail address, so it is not opened.`);
     return false;
   }
   const choice = await showWarning(
-    'Open a link from the PDF report?',
-    { modal: true, detail: `${url}\n\nThe PDF came from the gateway; open the link only if you expected it.` },
+    said`Open a link from the PDF report?`,
+    { modal: true, detail: said`${typed.text(url)}\n\nThe PDF came from the gateway; open the link only if you expected it.` },
     'Open Link',
   );
   if (choice !== 'Open Link') return false;

@@ -10,6 +10,7 @@ import { pdfTitle, readReportFile } from './reportFile';
 import { isPdfPersistedState, PDF_VIEW_TYPE } from '../../shared/pdfProtocol';
 import { viewsBeside } from './views';
 import type { FeatureHost } from '../lazy';
+import { said, typed } from '../../core/output';
 
 /** What the other faces may ask of the results panel. */
 export interface ResultsPanelApi {
@@ -91,7 +92,7 @@ function resultsApi(panels: Panels): ResultsPanelApi {
           views: await viewsBeside(uri),
         });
       if (read.kind === 'pdf') return api.showPdf(read.content);
-      log().warn(`Open report file: ${read.message}`);
+      log().warn(said`Open report file: ${typed.text(read.message)}`);
       return panels.pdfPanelFor(`file:${uri.toString()}`, read.title).fail(read.title, read.message);
     },
     showReconciliation: async (view, reveal) => {
@@ -153,7 +154,7 @@ async function restorePdf(panels: Panels, webviewPanel: vscode.WebviewPanel, sta
 async function restoreTable(panels: Panels, webviewPanel: vscode.WebviewPanel, state: unknown): Promise<void> {
   const panel = new ResultsPanel(webviewPanel, panels.extensionUri);
   if (!isPersistedState(state)) {
-    log().info('Results panel: restored a panel without usable state');
+    log().info(said`Results panel: restored a panel without usable state`);
     return;
   }
   panel.restoreFrom(state.source, state.title);

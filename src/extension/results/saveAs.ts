@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errorMessage';
 import { log } from '../log';
+import { said, typed } from '../../core/output';
 
 export interface SaveAs {
   /** The dialog: a file name in the first workspace folder, the filters, the button's words, a title. */
@@ -41,7 +42,7 @@ export async function saveAs(s: SaveAs): Promise<void> {
     s.afterSave?.(target);
   } catch (err) {
     const message = errorMessage(err);
-    log().error(`${s.logAs} to ${target.toString()} failed: ${message}`);
+    log().error(said`${typed.text(s.logAs)} to ${typed.text(target.toString())} failed: ${typed.text(message)}`);
     await s.tell(false, s.words.failed(message));
   }
 }

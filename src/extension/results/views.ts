@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { parseReportTemplate, type ReportTemplate } from '../../core/gateway/reportTemplate';
 import type { SavedView } from '../../shared/resultsProtocol';
 import { log } from '../log';
+import { said, typed } from '../../core/output';
 
 const TEMPLATE = /\.report\.json$/i;
 /** A template is small: a larger file of that name is not read. */
@@ -31,9 +32,9 @@ export async function viewsBeside(file: vscode.Uri): Promise<SavedView[]> {
       if ((await vscode.workspace.fs.stat(uri)).size > MAX_TEMPLATE_BYTES || type !== vscode.FileType.File) continue;
       const parsed = parseReportTemplate(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
       if (parsed.ok) for (const v of viewsOf(parsed.template, name)) views.push(v);
-      else log().info(`Results table: ${name} is not a valid report template; its views are not offered`);
+      else log().info(said`Results table: ${typed.text(name)} is not a valid report template; its views are not offered`);
     } catch (err) {
-      log().info(`Results table: cannot read ${name}: ${String(err)}`);
+      log().info(said`Results table: cannot read ${typed.text(name)}: ${typed.text(String(err))}`);
     }
   }
   return views;

@@ -10,6 +10,7 @@ import { TEAM_REMEDY, type EditorLedger } from '../ledger/editorLedger';
 import { LEDGER_URL_SETTING } from '../ledger/ledgerDirectory';
 import { log } from '../log';
 import { showError, showInfo } from '../say';
+import { said, typed } from '../../core/output';
 
 // "PayGate: Approve Batch": the checker's half of maker-checker from the editor, the core's use case that
 // `paygate approve` runs too (core/submit/approveBatch.ts): the lint gate, then this member's approval (the
@@ -25,7 +26,7 @@ export type ApproveCommandResult =
   | { status: 'refused'; reason: 'no-file' | 'unknown-environment' | 'no-team-ledger' | 'lint-errors' | 'ledger-failed'; message: string };
 
 function refused(reason: Extract<ApproveCommandResult, { status: 'refused' }>['reason'], message: string): ApproveCommandResult {
-  void showError(`PayGate: ${message}`);
+  void showError(said`PayGate: ${typed.text(message)}`);
   return { status: 'refused', reason, message };
 }
 
@@ -52,7 +53,7 @@ export async function approveCommand(ledger: EditorLedger, ...args: CommandArgs)
   }
   if (result.status === 'refused') return refused('lint-errors', `${name}: ${result.message}.`);
   const [what, all] = approvedLines(result, name, environment.name);
-  log().info(`Approve ${name}: ${what} ${all}`);
-  void showInfo(`PayGate: ${what} ${all}`);
+  log().info(said`Approve ${typed.text(name)}: ${typed.text(what)} ${typed.text(all)}`);
+  void showInfo(said`PayGate: ${typed.text(what)} ${typed.text(all)}`);
   return result;
 }

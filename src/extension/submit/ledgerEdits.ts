@@ -9,6 +9,7 @@ import { diskText, writeShown } from '../diskEdits';
 import { log, showErrorWithLog } from '../log';
 import { showWarning } from '../say';
 import { errorMessage } from '../../core/errorMessage';
+import { said, typed } from '../../core/output';
 
 // What the editor does about the ledger's findings on a batch, with the core's edits (the same the
 // language server's quick fixes and `paygate fix --strip-cvv` make): rows already sent moved into a file
@@ -105,9 +106,9 @@ export async function offerStripCvv(doc: vscode.TextDocument, name: string, answ
   const strip = async () => {
     try {
       const n = await stripCvvInDocument(doc);
-      log().info(`Submit ${name}: emptied ${n} cvv2 value${n === 1 ? '' : 's'}`);
+      log().info(said`Submit ${typed.text(name)}: emptied ${typed.count(n)} cvv2 value${n === 1 ? said`` : said`s`}`);
     } catch (err) {
-      void showErrorWithLog(`PayGate: the cvv2 values of ${name} could not be emptied: ${errorMessage(err)}`);
+      void showErrorWithLog(said`PayGate: the cvv2 values of ${typed.text(name)} could not be emptied: ${typed.text(errorMessage(err))}`);
     }
   };
   if (answer !== undefined) {
@@ -116,7 +117,7 @@ export async function offerStripCvv(doc: vscode.TextDocument, name: string, answ
   }
   const action = 'Empty the cvv2 values';
   void showWarning(
-    `PayGate: ${name} was accepted and still holds CVVs, which must not be kept after authorisation (PCI DSS 3.3.1.2).`,
+    said`PayGate: ${typed.text(name)} was accepted and still holds CVVs, which must not be kept after authorisation (PCI DSS 3.3.1.2).`,
     action,
   ).then((choice) => (choice === action ? strip() : undefined));
 }

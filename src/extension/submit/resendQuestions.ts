@@ -28,8 +28,11 @@ import { showPick, showWarning } from '../say';
 export async function askSendAgain(blocker: ResendBlocker, name: string, envName: string, endpoint: string): Promise<boolean> {
   if ('damage' in blocker) {
     const choice = await showWarning(
-      `${name} may have been sent before: the submission ledger was damaged. Sending it again may create the payments twice.`,
-      { modal: true, detail: `${damageText(blocker.damage, '')}\n\n${name} → ${envName}\n${endpoint}` },
+      said`${typed.text(name)} may have been sent before: the submission ledger was damaged. Sending it again may create the payments twice.`,
+      {
+        modal: true,
+        detail: said`${typed.text(damageText(blocker.damage, ''))}\n\n${typed.text(name)} → ${typed.text(envName)}\n${typed.text(endpoint)}`,
+      },
       { title: "Don't Send" },
       { title: 'Send Anyway' },
     );
@@ -101,8 +104,8 @@ export async function askSamePayer(rows: readonly SamePayerRow<RowKey>[], name: 
   const listed = rows.slice(0, 5).map((r) => `line ${r.ref.line}: ${samePayerMessage(r)}`);
   if (n > 5) listed.push(`… and ${n - 5} more`);
   const choice = await showWarning(
-    `${n} row${n === 1 ? ' of ' + name + ' has' : 's of ' + name + ' have'} the card and schedule of a row already sent to ${envName} under another client-orderid. Send anyway? The same payer${n === 1 ? '' : 's'} would be charged again.`,
-    { modal: true, detail: listed.join('\n') },
+    said`${typed.count(n)} row${n === 1 ? said` of ${typed.text(name)} has` : said`s of ${typed.text(name)} have`} the card and schedule of a row already sent to ${typed.text(envName)} under another client-orderid. Send anyway? The same payer${n === 1 ? said`` : said`s`} would be charged again.`,
+    { modal: true, detail: said`${typed.text(listed.join('\n'))}` },
     { title: "Don't Send" },
     { title: 'Send Anyway' },
   );

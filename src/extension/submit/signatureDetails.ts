@@ -18,6 +18,7 @@ import { optionsArg, type CommandArgs } from '../commandArgs';
 import { documentFor } from '../diskDocument';
 import { isReportTemplateUri } from '../report/templates';
 import { showError } from '../say';
+import { said, typed } from '../../core/output';
 
 // Show Signature Details: the debug form of the request the active file would be sent as. It shows the
 // base string, the signature (hex and Base64) and the Authorization header; never a secret. The create
@@ -103,7 +104,7 @@ export async function showSignatureDetailsCommand(
   const doc = await documentFor(args);
   if (!doc) {
     const message = 'Open a recurring-payments CSV file or a report template to see its signature details.';
-    void showError(`PayGate: ${message}`);
+    void showError(said`PayGate: ${typed.text(message)}`);
     return { ok: false, message };
   }
   const operation = isReportTemplateUri(doc.uri) ? 'report' : 'create';
@@ -117,7 +118,7 @@ export async function showSignatureDetailsCommand(
   const file = path.basename(doc.uri.path);
   const problems = environmentProblems(environment, paths, operation);
   if (problems.length > 0) {
-    void showError(`PayGate: ${problems.join('; ')}`);
+    void showError(said`PayGate: ${typed.text(problems.join('; '))}`);
     return { ok: false, message: problems.join('; ') };
   }
   let request: PreparedRequest;

@@ -65,10 +65,10 @@ async function confirmSend(
   return (
     options.confirm ??
     (await showWarning(
-      `Send ${rows} recurring payment${rows === 1 ? '' : 's'} to ${production ? 'the PRODUCTION environment ' : ''}"${envName}"?`,
+      said`Send ${typed.count(rows)} recurring payment${rows === 1 ? said`` : said`s`} to ${production ? said`the PRODUCTION environment ` : said``}"${typed.text(envName)}"?`,
       {
         modal: true,
-        detail: `File: ${name}\nEndpoint: ${endpoint}\nRows: ${rows}${approved}${production ? '\n\nReal cards will be charged on schedule.' : ''}`,
+        detail: said`File: ${typed.text(name)}\nEndpoint: ${typed.text(endpoint)}\nRows: ${typed.count(rows)}${typed.text(approved)}${production ? said`\n\nReal cards will be charged on schedule.` : said``}`,
       },
       button,
     )) === button

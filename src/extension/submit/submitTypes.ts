@@ -5,6 +5,7 @@ import type { EditorLedger } from '../ledger/editorLedger';
 import type { ResultsPanelApi } from '../results/register';
 import { showError } from '../say';
 import type { SubmitOutcome } from '../results/outcomeView';
+import { said, typed } from '../../core/output';
 
 // What the submit command's steps share: its options (the answers tests and automation give), what it
 // returns, what it needs, and the editor's target.
@@ -65,7 +66,7 @@ export interface SubmitCommandDeps extends TargetDeps {
 export type Refused = Extract<SubmitResult, { status: 'refused' }>;
 
 export function refuse(reason: SubmitRefusal, message: string, notify = true): Refused {
-  if (notify) void showError(`PayGate: ${message}`);
+  if (notify) void showError(said`PayGate: ${typed.text(message)}`);
   return { status: 'refused', reason, message };
 }
 

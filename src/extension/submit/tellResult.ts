@@ -50,7 +50,7 @@ export async function editorResult(result: CoreResult, t: Telling): Promise<Subm
     case 'in-flight':
       return refuse('in-flight', `${name} is already being sent to ${envName}; it is not sent a second time.`);
     case 'damaged':
-      void showErrorWithLog(`PayGate: ${damageText(result.damage, ledgerFile)}`);
+      void showErrorWithLog(said`PayGate: ${typed.text(damageText(result.damage, ledgerFile))}`);
       return refuse('ledger-damaged', `Not sent: ${name} may have been sent before (the submission ledger was damaged).`, false);
     case 'duplicate':
       return refuse(
@@ -88,7 +88,7 @@ function refusedBeforeSending(result: Extract<CoreResult, { status: 'refused' }>
   switch (result.reason) {
     case 'lint-errors': {
       const message = `${result.message}. Fix them first.`;
-      void showError(`PayGate: ${message}`, 'Show Problems').then((choice) => {
+      void showError(said`PayGate: ${typed.text(message)}`, 'Show Problems').then((choice) => {
         if (choice) void vscode.commands.executeCommand('workbench.actions.view.problems');
       });
       return refuse('lint-errors', message, false);
@@ -110,7 +110,10 @@ async function showSent(result: Extract<CoreResult, { status: 'sent' }>, t: Tell
   const { name, envName, ledgerFile } = t;
   const batch = prepared.lint.batch;
   const sensitive = sensitiveValues(batch);
-  if (result.recordError) log().warn(`Submit ${name}: the answer could not be recorded in ${ledgerFile}: ${result.recordError}`);
+  if (result.recordError)
+    log().warn(
+      said`Submit ${typed.text(name)}: the answer could not be recorded in ${typed.text(ledgerFile)}: ${typed.text(result.recordError)}`,
+    );
   const line = summary(outcome, envName, sensitive);
   const view = buildSubmissionView({
     title: `Submission: ${name} → ${envName}`,
@@ -122,20 +125,23 @@ async function showSent(result: Extract<CoreResult, { status: 'sent' }>, t: Tell
     submittedAt: result.submittedAt,
     ...result.answer,
   });
-  t.deps.results.showSubmission(view).then(undefined, (err: unknown) => log().warn(`Results panel: ${String(err)}`));
+  t.deps.results.showSubmission(view).then(undefined, (err: unknown) => log().warn(said`Results panel: ${typed.text(String(err))}`));
   const serials = result.answer.serialNumbers;
   if (outcome.outcome === 'accepted') {
     const serial = serials.length ? said`, serial-number ${joinSaid(serials.map(typed.text), ', ')}` : said``;
     log().info(said`Submit ${typed.text(name)}: ${typed.text(line)}${serial}`);
-    void showInfo(`PayGate: ${name}: ${line}`);
+    void showInfo(said`PayGate: ${typed.text(name)}: ${typed.text(line)}`);
     // PCI DSS: an accepted batch's CVVs must not be kept; the offer to empty them (the same edit as fix --strip-cvv).
     if (holdsCvv(prepared.canonicalText)) await offerStripCvv(t.doc, name, t.stripCvv);
   } else {
-    log().warn(`Submit ${name}: ${line}`);
-    if ('raw' in outcome) log().debug(`Answer body: ${maskText(outcome.raw.slice(0, 2000), sensitive).replace(/\s+/g, ' ')}`);
+    log().warn(said`Submit ${typed.text(name)}: ${typed.text(line)}`);
+    if ('raw' in outcome)
+      log().debug(said`Answer body: ${typed.text(maskText(outcome.raw.slice(0, 2000), sensitive).replace(/\s+/g, ' '))}`);
     if (OUTCOMES[outcome.outcome].unknown) {
-      void showWarning(`PayGate: ${name}: ${line}`, { modal: false }, 'Show Log').then((c) => c && log().show());
-    } else void showErrorWithLog(`PayGate: ${name}: ${line}`);
+      void showWarning(said`PayGate: ${typed.text(name)}: ${typed.text(line)}`, { modal: false }, 'Show Log').then(
+        (c) => c && log().show(),
+      );
+    } else void showErrorWithLog(said`PayGate: ${typed.text(name)}: ${typed.text(line)}`);
   }
   return { status: 'sent', outcome: outcome.outcome, record: result.completed ?? result.record, ledgerFile };
 }
@@ -164,15 +170,17 @@ async function rowsRefused(t: Telling, rows: readonly AlreadySentRow[]): Promise
   const moved: MovedRows = { rows: n, to: done.target.fsPath };
   const rowsWord = `${n} already-sent row${n === 1 ? '' : 's'}`;
   // Said once the files are written, in the order it happened: moved (and saved, or not), then the send.
-  log().info(`Submit ${name}: moved ${rowsWord} to ${movedName}${done.saved ? '' : `; ${name} has unsaved changes`}`);
+  log().info(
+    said`Submit ${typed.text(name)}: moved ${typed.text(rowsWord)} to ${typed.text(movedName)}${done.saved ? said`` : said`; ${typed.text(name)} has unsaved changes`}`,
+  );
   const left = readBatch(doc.getText()).rows.filter((r) => !r.record.isBlank).length;
   if (left === 0) {
     const message = `moved ${rowsWord} of ${name} to ${movedName}; no row is left to send, nothing was sent.`;
-    void showInfo(`PayGate: ${message}`);
+    void showInfo(said`PayGate: ${typed.text(message)}`);
     return { status: 'refused', reason: 'no-rows', message: `Not sent: ${message}`, rows: n, movedTo: moved.to, moved };
   }
   void showInfo(
-    `PayGate: moved ${rowsWord} of ${name} to ${movedName}${done.saved ? '' : ` (${name} keeps its unsaved changes)`}; sending the ${left} row${left === 1 ? '' : 's'} left to ${envName}.`,
+    said`PayGate: moved ${typed.text(rowsWord)} of ${typed.text(name)} to ${typed.text(movedName)}${done.saved ? said`` : said` (${typed.text(name)} keeps its unsaved changes)`}; sending the ${typed.count(left)} row${left === 1 ? said`` : said`s`} left to ${typed.text(envName)}.`,
   );
   const sent = await t.sendRest();
   return { ...sent, moved, ...(sent.status === 'refused' ? { movedTo: moved.to } : {}) };
