@@ -154,7 +154,7 @@ export class SubmissionsTree extends Disposable implements vscode.TreeDataProvid
       const env = typed.text(environment);
       const item = new vscode.TreeItem(shown(said`${env} · sha256 ${typed.hash(contentHash, 12)}…`), vscode.TreeItemCollapsibleState.None);
       item.description = shown(approvalsText(node.approvals));
-      item.tooltip = shown(said`${env}, sha256 ${typed.hash(contentHash)}: approved by ${typed.text(approvalsText(node.approvals))}`);
+      item.tooltip = shown(said`${env}, sha256 ${typed.hash(contentHash)}: approved by ${approvalsText(node.approvals)}`);
       item.iconPath = new vscode.ThemeIcon('check');
       return item;
     }

@@ -60,7 +60,7 @@ async function confirmSend(
   const production = isProduction(envName);
   if (!production && approvals === undefined) return true;
   const rows = prepared.rowCount;
-  const approved = approvals ? `\nApproved by ${approvalsText(approvals)}` : '';
+  const approved = approvals ? said`\nApproved by ${approvalsText(approvals)}` : said``;
   const button = production ? 'Send to production' : 'Send';
   return (
     options.confirm ??
@@ -68,7 +68,7 @@ async function confirmSend(
       said`Send ${typed.count(rows)} recurring payment${rows === 1 ? said`` : said`s`} to ${production ? said`the PRODUCTION environment ` : said``}"${typed.text(envName)}"?`,
       {
         modal: true,
-        detail: said`File: ${typed.text(name)}\nEndpoint: ${typed.text(endpoint)}\nRows: ${typed.count(rows)}${typed.text(approved)}${production ? said`\n\nReal cards will be charged on schedule.` : said``}`,
+        detail: said`File: ${typed.text(name)}\nEndpoint: ${typed.text(endpoint)}\nRows: ${typed.count(rows)}${approved}${production ? said`\n\nReal cards will be charged on schedule.` : said``}`,
       },
       button,
     )) === button
