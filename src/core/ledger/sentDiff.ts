@@ -115,7 +115,9 @@ export function diffAgainstSend(secret: LedgerSecret, sentRows: SentTable | Batc
       const i = cellOf[c];
       const s = slotOf[c];
       const x = i === -1 ? empty[c] : words[c].ofCell(row, i);
-      const same = s === -1 ? x === empty[c] : odd ? odd[s] === hex8(x) : sent.word(old, s) === x;
+      let same: boolean;
+      if (s === -1) same = x === empty[c];
+      else same = odd ? odd[s] === hex8(x) : sent.word(old, s) === x;
       if (!same) (columns ??= []).push(compared[c]);
     }
     if (columns) diff.changed.push({ 'client-orderid': maskText(id), line, columns });
