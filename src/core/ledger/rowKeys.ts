@@ -156,35 +156,6 @@ export interface PayerCellsAt extends OrderIdAt {
   text: string;
 }
 
-/** A row known by its client-orderid cell: the masked id and the line are made only for the rows found. */
-class RefAt implements RowRefAt {
-  readonly key: string;
-  constructor(
-    secret: LedgerSecret,
-    private readonly at: OrderIdAt,
-    private readonly lineAt: (offset: number) => number,
-  ) {
-    this.key = orderKey(secret, at.orderId);
-  }
-  get orderId(): string {
-    return maskText(this.at.orderId);
-  }
-  get line(): number {
-    return this.lineAt(this.at.start);
-  }
-  get start(): number {
-    return this.at.start;
-  }
-  get end(): number {
-    return this.at.end;
-  }
-}
-
-/** The keys of rows known by their client-orderid cells; `lineAt` gives the 1-based line of an offset. */
-export function refsOf(ids: readonly OrderIdAt[], secret: LedgerSecret, lineAt: (offset: number) => number): RowRefAt[] {
-  return ids.map((r) => new RefAt(secret, r, lineAt));
-}
-
 /** The keys (one keyed hash a row, nothing else) of every trusted row with a client-orderid: for lookups. */
 export function rowRefs(batch: Batch, secret: LedgerSecret): RowRefAt[] {
   const idColumn = batch.columnIndex.get(ORDER_ID);
