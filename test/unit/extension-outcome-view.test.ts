@@ -6,7 +6,8 @@ import { splitList } from '../../src/core/ledger';
 import { outcomeView, sensitiveValues, submissionTable, summary } from '../../src/extension/results/outcomeView';
 
 /** The notification's line as the floor shows it (a Said, each value checked alone). */
-const summaryText = (...args: Parameters<typeof summary>): string => saidText(summary(...args));
+const summaryText = (o: Parameters<typeof summary>[0], environment: string, sensitive: string[]): string =>
+  saidText(summary(o, environment, sensitive));
 
 const BATCH = [
   'client-orderid;rp_card_type;credit-card-number;cvv2;amount;currency',
