@@ -12,6 +12,7 @@ import {
 import { LEDGER_URL_ENV, parseLedgerUrl } from '../core/ledger/team/url';
 import { KEY_FILE_ENV, readTeamKey } from '../core/ledger/team/key';
 import { TeamLedger } from '../core/ledger/team/teamLedger';
+import type { Said } from '../core/output';
 import type { CliContext } from './context';
 import { field, inputError } from './output';
 
@@ -75,7 +76,7 @@ export function sendingNow(r: SubmissionRecord): boolean {
   }
 }
 
-export function damageText(d: Damage, ledger: LedgerStore): string {
+export function damageText(d: Damage, ledger: LedgerStore): Said {
   return coreDamageText(d, ledger.kind === 'file' ? ledger.filePath : ledger.place);
 }
 

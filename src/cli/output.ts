@@ -1,7 +1,7 @@
 import { amountColumns } from '../shared/amounts';
 // The outcome table's own modules, not the gateway's index: every command prints through here, and the
 // index would load the HTTP client, zod's schemas and OAuth into `paygate lint` too.
-import { EXIT, OUTCOMES, outcomeHeadline, outcomeTodo } from '../core/gateway/outcomes';
+import { EXIT, OUTCOMES } from '../core/gateway/outcomes';
 import type { GatewayOutcome } from '../core/gateway/outcome';
 import {
   joinLaid,
@@ -20,6 +20,7 @@ import {
   vouched,
   words,
   type Laid,
+  type Said,
   type SafeCsvOptions,
   type Vetted,
 } from '../core/output';
@@ -83,6 +84,12 @@ export function csvText(records: readonly (readonly string[])[], options: SafeCs
 export function csvRecordText(record: readonly string[], options: SafeCsvOptions = {}): Laid {
   return laidCsvRecord(record, options);
 }
+
+/** A `Said` (core/output/said.ts: our words and typed values) to write at once, to standard output or error: each part checked alone, vouched for. */
+export const saidOut = (s: Said): string => vouched(laid`${s}`);
+
+/** A person's summary of an answer (a `Said`, the same in every face) and an answer quoted line by line. */
+export { outcomeText, quotedAnswer } from '../core/gateway/outcomeText';
 
 /** Exit codes shared by every command: the core's outcome table owns them. */
 export { EXIT };
@@ -160,70 +167,6 @@ function plainJson(o: GatewayOutcome): Record<string, unknown> {
     ...('kind' in o ? { kind: o.kind } : {}),
     ...('message' in o ? { message: maskText(o.message) } : {}),
   };
-}
-
-function fieldLines(fields: Record<string, string>): string {
-  const masked = Object.entries(maskFields(fields)).map(([k, v]) => [field(k), field(v)] as const);
-  const width = masked.reduce((w, [k]) => Math.max(w, k.length), 0);
-  return masked.map(([k, v]) => `  ${k.padEnd(width)}  ${v}\n`).join('');
-}
-
-/**
- * An answer from outside (a gateway's unrecognised answer, a callback handler's), masked and quoted line
- * by line (at most 40 lines of 300 characters): each of its lines is one value of ours behind "  | ", so
- * a line of the answer never stands as a line of our output, and its escape sequences are shown escaped.
- */
-export function quotedAnswer(raw: string): string {
-  // Masked and CVVs hidden whole first: a label on one line and its value on the next are still a pair.
-  const lines = maskText(raw).split(/\r\n|\r|\n/);
-  if (lines.at(-1) === '') lines.pop(); // the answer's last line break ends a line; it opens none
-  const shown = lines
-    .slice(0, 40)
-    .map((l) => `  | ${field(l.length > 300 ? `${l.slice(0, 300)}…` : l)}\n`)
-    .join('');
-  return lines.length > 40 ? `${shown}  | … (${lines.length - 40} more lines)\n` : shown;
-}
-
-/**
- * A person's summary of an answer; `what` names the request ("examples/valid.rpcsv (4 rows) to local").
- * The title, the detail and what to do come from the core's outcome table (the editor says the same).
- */
-export function outcomeText(o: GatewayOutcome, what: string): string {
-  const todo = outcomeTodo(o);
-  // The headline quotes the answer (an error-code, a content type): one value, one line.
-  return `${field(outcomeHeadline(o))}: ${what}\n${outcomeBody(o)}${todo ? `  ${field(todo)}\n` : ''}`;
-}
-
-/** The answer's own words under the headline, masked. */
-function outcomeBody(o: GatewayOutcome): string {
-  switch (o.outcome) {
-    case 'accepted':
-      return fieldLines(o.fields);
-    case 'declined':
-    case 'validation-error':
-    case 'error':
-      return `  ${field(maskText(o.errorMessage ?? '(no error-message)'))}\n${fieldLines(o.fields)}`;
-    case 'server-error':
-      return fieldLines(o.fields) || `  ${field(maskText(o.raw.trim()).slice(0, 500))}\n`;
-    case 'auth-failed':
-      return `  ${field(maskText(o.message))}\n`;
-    case 'unknown':
-    case 'transport-error':
-      return `  ${field(o.message)}\n`;
-    case 'unrecognised':
-      return `  Shown as it came; it is neither an acceptance nor a known error.\n${quotedAnswer(o.raw)}`;
-    case 'report':
-      return '';
-    default:
-      return plainBody(o);
-  }
-}
-
-/** An outcome without words of its own here: its message, else its fields, else the answer as it came. */
-function plainBody(o: GatewayOutcome): string {
-  if ('message' in o) return `  ${field(maskText(o.message))}\n`;
-  const fields = 'fields' in o ? fieldLines(o.fields) : '';
-  return fields || ('raw' in o ? quotedAnswer(o.raw) : '');
 }
 
 const MAX_CELL = 40;

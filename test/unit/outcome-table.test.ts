@@ -12,7 +12,8 @@ import {
   type OutcomeFacts,
 } from '../../src/core/gateway/outcomes';
 import { mayHaveCreated, recordedOutcomeText, type SubmissionRecord } from '../../src/core/ledger';
-import { outcomeText } from '../../src/cli/output';
+import { outcomeText } from '../../src/core/gateway/outcomeText';
+import { said, saidText, typed } from '../../src/core/output';
 import { outcomeView } from '../../src/extension/results/outcomeView';
 
 // A table without a row for every outcome, or a row without a fact, is a compile error (checked by `tsc -b`).
@@ -66,7 +67,7 @@ test('an unrecognised answer reads the same in the CLI and on the page', () => {
   const o: GatewayOutcome = { outcome: 'unrecognised', status: 200, contentType: 'text/plain', raw: 'OK' };
   const headline = 'Unrecognised answer (HTTP 200, text/plain)';
   assert.equal(outcomeHeadline(o), headline);
-  assert.equal(outcomeText(o, 'b.rpcsv').split('\n')[0], `${headline}: b.rpcsv`);
+  assert.equal(saidText(outcomeText(o, said`${typed.text('b.rpcsv')}`)).split('\n')[0], `${headline}: b.rpcsv`);
   const view = outcomeView(o, 'RSA-SHA256', [], 1);
   assert.equal(view.outcome, 'unrecognised');
   assert.equal(pageHeadline(view), headline);

@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Reconciliation, ReportCharge } from '../../src/core/reconcile';
+import { rowStatus } from '../../src/core/reconcile/status';
 import { reconciliationView } from '../../src/extension/reconcile/view';
 import { laidRows, shownRow } from '../../src/shared/cardData';
 import { isHostToPage, isPersistedState, PROTOCOL_VERSION } from '../../src/shared/resultsProtocol';
-import { isSaid, type Said } from '../../src/core/output';
+import { isSaid, said, typed, type Said } from '../../src/core/output';
 
 // The editor's reconciliation view (issue 38): a cell of several values (the expected charges, the report
 // lines) crosses to the page as a `Said`, its values with their types, and the page lays it out where it shows
@@ -31,7 +32,7 @@ function reconciliation(charges: ReportCharge[]): Reconciliation {
         declined: 0,
         expected: charges.map((c, i) => ({ index: i + 1, date: c.date, amount: c.amount })),
         charges,
-        reason: 'the schedule says 1.00',
+        reason: said`the schedule says ${typed.amount('1.00')}`,
       },
     ],
     unmatched: charges.map((c) => ({ ...c, line: c.line + 100 })),
@@ -61,8 +62,8 @@ test('the expected charges and the report lines cross as typed values and are la
   const r = reconciliation([charge(7, '28.12.2025', '29.990'), charge(8, '2025-12-28 10:31:02', '1,234.50'), charge(9, '28.12.2025', '0')]);
   const view = reconciliationView(r, 'Reconciliation: report.csv');
   const kinds = view.rows[0].map((c) => (isSaid(c) ? 'said' : 'text'));
-  assert.deepEqual(kinds.slice(-2), ['said', 'said'], 'the two cells of several values');
-  assert.equal(kinds.filter((k) => k === 'said').length, 2);
+  assert.deepEqual(kinds.slice(-3), ['said', 'said', 'said'], 'the reason and the two cells of several values');
+  assert.equal(kinds.filter((k) => k === 'said').length, 3);
   const [row, ...unmatched] = onThePage(r);
   assert.equal(row.at(-2), '28.12.2025 29.990, 2025-12-28 10:31:02 1,234.50, 28.12.2025 0');
   assert.equal(
@@ -94,4 +95,21 @@ test('a Said cell from a saved page state or a forged message is checked too; a 
   assert.ok(!shown.includes('4111 1111 1111 1111') && !shown.includes('4111111111111111') && !shown.includes('5105105105105100'), shown);
   for (const bad of [3, { said: [3] }, { said: [['date']] }, { said: 'x' }])
     assert.ok(!isHostToPage({ type: 'reconciliation', view: { ...view, rows: [['missing', bad]] } }), JSON.stringify(bad));
+});
+
+test("the reason column: the core's reason is a Said, laid out by the page, its amounts whole and the report's words masked", () => {
+  const due = (amount: string) =>
+    ({ index: 1, date: { year: 2025, month: 12, day: 28 }, amount: { kind: 'fixed', value: amount } }) as never;
+  // A 12-digit amount, as the reason was composed before (each value through maskText, the line read whole by the page): damaged.
+  const mismatch = rowStatus([due('29.99')], [charge(3, '28.12.2025', '123456789012.50')], 'EUR');
+  const card = '4111 1111 1111 1111';
+  const currency = rowStatus([due('29.99')], [charge(4, '28.12.2025', '29.99', `EUR ${card}`)], 'EUR');
+  const r = reconciliation([charge(3, '28.12.2025', '123456789012.50')]);
+  r.rows = [mismatch, currency].map((s) => ({ ...r.rows[0], ...s }));
+  const kinds = reconciliationView(r, 't').rows.map((row) => isSaid(row[7]));
+  assert.deepEqual(kinds, [true, true, true], 'every reason crosses as a Said (the unmatched row too)');
+  const reasons = onThePage(r).map((row) => row[7]);
+  assert.equal(reasons[0], 'report line 3 charged 123456789012.50, the schedule says 29.99');
+  assert.equal(reasons[1], 'report line 4 is in EUR 4111 11** **** 1111, the batch row in EUR');
+  assert.equal(reasons[2], 'in no batch row reconciled');
 });

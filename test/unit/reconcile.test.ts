@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { parseGatewayDate } from '../../src/core/dates';
 import { reconcileText, type BatchRowInput, type Reconciliation } from '../../src/core/reconcile';
+import { saidText } from '../../src/core/output';
 
 /* eslint-disable no-restricted-syntax -- each test report is a handful of lines: bounded spreads */
 // Every status of docs/reconcile.md from a small batch and a report written as the local gateway writes it.
@@ -83,7 +84,7 @@ describe('reconciliation statuses', () => {
       lines[1] = line(101, 'A', '2027-02-01', bad);
       const r = status([row('A')], report(...lines));
       assert.equal(r.status, 'amount-unreadable', bad);
-      assert.match(r.reason, /report line 3 has the amount/);
+      assert.match(saidText(r.reason), /report line 3 has the amount/);
     }
     // A batch row with no amount at all, or one that is no decimal: whatever the report says.
     const batchAmounts: Record<string, string>[] = [

@@ -10,6 +10,7 @@ import {
   type ScheduleInput,
 } from '../../src/core/schedule/schedule';
 import { describeSchedule } from '../../src/core/schedule/describe';
+import { saidText } from '../../src/core/output';
 
 const d = (text: string): CalendarDate => {
   const date = parseGatewayDate(text);
@@ -248,21 +249,26 @@ describe('scheduleInputFromRow', () => {
 describe('describeSchedule', () => {
   it('says the rule in words', () => {
     assert.equal(
-      describeSchedule({
-        period: 'month',
-        interval: 2,
-        startDate: d('31.01.2027'),
-        finishDate: d('31.12.2027'),
-        maxRepeats: 5,
-        amount: '10.00',
-      }),
+      saidText(
+        describeSchedule({
+          period: 'month',
+          interval: 2,
+          startDate: d('31.01.2027'),
+          finishDate: d('31.12.2027'),
+          maxRepeats: 5,
+          amount: '10.00',
+        }),
+      ),
       'every 2 months from 31.01.2027 until 31.12.2027, at most 5 charges; amount 10.00',
     );
     assert.equal(
-      describeSchedule({ period: 'week', interval: 1, amountFrom: '1', amountTo: '2' }),
+      saidText(describeSchedule({ period: 'week', interval: 1, amountFrom: '1', amountTo: '2' })),
       'every week from today; a random amount 1–2',
     );
-    assert.equal(describeSchedule({ period: 'day', amountSequence: ['1', '2'] }), 'one charge on today; amounts 1, 2 (then the last)');
+    assert.equal(
+      saidText(describeSchedule({ period: 'day', amountSequence: ['1', '2'] })),
+      'one charge on today; amounts 1, 2 (then the last)',
+    );
   });
 });
 

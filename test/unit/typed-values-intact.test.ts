@@ -12,7 +12,7 @@ import { formatReconcileText, reconcileCsvPieces, reconcileJsonPieces, reportFil
 import { throughOutputBoundary } from '../../src/cli/boundary';
 import { reconciliationView } from '../../src/extension/reconcile/view';
 import { laidRows, shownRow } from '../../src/shared/cardData';
-import { terminalSafe } from '../../src/core/output';
+import { said, terminalSafe, typed } from '../../src/core/output';
 
 // Mask values, not layouts (issue 38): a date and an amount side by side made 13 Luhn-valid digits
 // (`28.12.2025 29.990` → `28.12.20** *9.990`), and a content hash with a long digit run lost its middle.
@@ -46,7 +46,7 @@ function reconciliation(charges: ReportCharge[]): Reconciliation {
         declined: 0,
         expected: charges.map((c, i) => ({ index: i + 1, date: c.date, amount: c.amount })),
         charges,
-        reason: `report line ${charges[0].line} charged ${charges[0].amount}, the schedule says 1.00`,
+        reason: said`report line ${typed.count(charges[0].line)} charged ${typed.amount(charges[0].amount)}, the schedule says ${typed.amount('1.00')}`,
       },
     ],
     unmatched: charges.map((c) => ({ ...c, line: c.line + 100 })),

@@ -6,7 +6,8 @@ import { loadCliConfig } from '../config';
 import type { CliContext } from '../context';
 import { readInput } from '../io';
 import { teamLedgerFor, teamLedgerUrl } from '../ledger';
-import { field, inputError } from '../output';
+import { said } from '../../core/output';
+import { inputError, saidOut } from '../output';
 import { exits, paygateCommand } from '../parser';
 
 // `paygate approve FILE [--env NAME]`: the checker's half of maker-checker. Records, in the team ledger,
@@ -60,7 +61,7 @@ export async function approve(file: string, o: ApproveOptions, ctx: CliContext):
     const done = await approveBatch(store, environment, input.text, input.name, hostname());
     if (done.status === 'refused') return inputError(ctx, command, done.message);
     const [what, all] = approvedLines(done, input.name, environment.name);
-    ctx.stdout(`${field(what)}\n${field(all)}\n`);
+    ctx.stdout(saidOut(said`${what}\n${all}\n`));
     return 0;
   } catch (err) {
     return inputError(ctx, command, (err as Error).message);

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { CliContext } from '../context';
 import { displayPosition } from '../io';
-import { exitCodeFor, field, formatTable, inputError, outcomeText, usageError } from '../output';
+import { exitCodeFor, field, formatTable, inputError, outcomeText, saidOut, usageError } from '../output';
 import { exits, Option, paygateCommand } from '../parser';
-import { laid, vet, vouched } from '../../core/output';
+import { laid, said, typed, vet, vouched } from '../../core/output';
 import { formatGatewayDate, type CalendarDate } from '../../core/dates';
 import { createRecurringPayments, parseReportTemplate, prepareSubmission, runCustomReport } from '../../core/gateway';
 import { lint } from '../../core/rules/lint';
@@ -167,7 +167,14 @@ async function submitValid({ ctx, gw, dir, show, step }: Tour): Promise<boolean>
     payload: valid.payload,
     credentials: { signatureMethod: 'RSA-SHA256', consumerKey: gw.merchant.consumerKey, privateKeyPem: gw.merchant.rsaPrivateKeyPem },
   });
-  ctx.stdout(outcomeText(created, `${show(validPath)} (${valid.rowCount} rows) to local, endpoint ${gw.environment.endpointId}`));
+  ctx.stdout(
+    saidOut(
+      outcomeText(
+        created,
+        said`${typed.text(show(validPath))} (${typed.count(valid.rowCount)} rows) to local, endpoint ${typed.text(gw.environment.endpointId)}`,
+      ),
+    ),
+  );
   return exitCodeFor(created) === 0;
 }
 
@@ -197,7 +204,7 @@ async function reportAndReconcile({ ctx, gw, dir, show, step }: Tour, sentOn: Ca
     credentials: { signatureMethod: 'HMAC-SHA1', consumerKey: gw.merchant.consumerKey, consumerSecret: gw.merchant.consumerSecret },
   });
   if (report.outcome !== 'report' || report.format !== 'csv') {
-    ctx.stdout(outcomeText(report, show(templatePath)));
+    ctx.stdout(saidOut(outcomeText(report, said`${typed.text(show(templatePath))}`)));
     return false;
   }
   // Laid out from vetted cells (core/output/laid.ts): the floor lets the table through unread.

@@ -3,8 +3,8 @@ import type { Approval } from '../../core/ledger/store';
 import { localGatewayText, recordedOutcomeText, sentBy, type SubmissionRecord } from '../../core/ledger';
 import type { CliContext } from '../context';
 import { damageText, LedgerUrlError, openLedger, sendingNow } from '../ledger';
-import { joinLaid, laid, vet, vouched, words, type Laid } from '../../core/output';
-import { field, inputError, jsonOut } from '../output';
+import { joinLaid, laid, said, vet, vouched, words, type Laid } from '../../core/output';
+import { field, inputError, jsonOut, saidOut } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 
 export interface LedgerListOptions {
@@ -65,7 +65,7 @@ function recordText(r: SubmissionRecord, approvals: ReadonlyMap<string, Approval
     laid`  sha256 ${vet.hash(r.contentHash)}`,
   ];
   const approved = approvals.get(`${r.environment}\0${r.contentHash}`);
-  if (approved) lines.push(laid`  approved for ${field(r.environment)} by ${field(approvalsText(approved))}`);
+  if (approved) lines.push(laid`  approved for ${field(r.environment)} by ${approvalsText(approved)}`);
   // Two local gateways both answer as endpoint 1001: which one it was tells their payments apart.
   if (r.localGateway) lines.push(laid`  sent to ${field(localGatewayText(r.localGateway))}`);
   if (r.recurringPaymentIds.length) lines.push(laid`  recurring-payment-id ${paymentIds(r)}`);
@@ -109,7 +109,7 @@ export async function listLedger(o: LedgerListOptions, ctx: CliContext): Promise
       return inputError(ctx, 'paygate history', (err as Error).message);
     }
   }
-  if (reading.damage) ctx.stderr(`paygate history: ${damageText(reading.damage, ledger)}\n`);
+  if (reading.damage) ctx.stderr(saidOut(said`paygate history: ${damageText(reading.damage, ledger)}\n`));
   const records = reading.records.map(({ seq: _order, ...r }) => {
     const approved = approvals.get(`${r.environment}\0${r.contentHash}`);
     return approved ? { ...r, approvals: approved.map(({ mine: _mine, ...a }) => a) } : r;

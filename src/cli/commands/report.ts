@@ -5,7 +5,8 @@ import { SECRET_ENV } from '../credentials';
 import { reportTarget, type CliReportTarget } from '../reportTarget';
 import type { CliContext } from '../context';
 import { readInput } from '../io';
-import { EXIT, exitCodeFor, field, inputError, jsonLine, outcomeJson, outcomeText } from '../output';
+import { said, typed } from '../../core/output';
+import { EXIT, exitCodeFor, field, inputError, jsonLine, outcomeJson, outcomeText, saidOut } from '../output';
 import { choiceOption, exits, paygateCommand, rawOption } from '../parser';
 import { printSavedReport, TableMeasure, withReportFile } from '../reportOut';
 import { addQueryOptions, asksForQuery, type QueryCliOptions } from '../query';
@@ -177,7 +178,7 @@ async function tellReportRun(
 
 /** An answer that is no report: told as every command tells an outcome. */
 function show(ctx: CliContext, o: GatewayOutcome, format: 'text' | 'json' | 'csv', what: string): number {
-  ctx.stdout(format === 'json' ? jsonLine(outcomeJson(o)) : outcomeText(o, what));
+  ctx.stdout(format === 'json' ? jsonLine(outcomeJson(o)) : saidOut(outcomeText(o, said`${typed.text(what)}`)));
   if (format === 'csv') ctx.stderr(`paygate report: no report received (${o.outcome})\n`);
   return exitCodeFor(o);
 }

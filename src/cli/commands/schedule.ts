@@ -1,7 +1,7 @@
 import { FileRefused, readRegularFile } from '../../core/regularFile';
 import { resolve } from 'node:path';
 import type { CliContext } from '../context';
-import { joinLaid, laid, padLaid, vet, vouched, words, type Laid } from '../../core/output';
+import { joinLaid, laid, ourWords, padLaid, vet, vouched, words, type Laid, type Said } from '../../core/output';
 import { field, inputError, jsonOut, usageError } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 import { formatGatewayDate, type CalendarDate } from '../../core/dates';
@@ -76,7 +76,7 @@ function wholeNumber(text: string): number | undefined {
 interface RowSchedule {
   json: ScheduleJsonRow;
   amounts: ChargeAmount[];
-  rule: string;
+  rule: Said;
   trusted: boolean;
   startsToday: boolean;
 }
@@ -154,7 +154,7 @@ export async function showSchedule(file: string, values: ScheduleOptions, ctx: C
     const charges = blocked ? [] : computeSchedule(input, { today, limit: limit + 1 });
     return {
       amounts: charges.slice(0, limit).map((c) => c.amount),
-      rule: blocked ? 'the schedule cannot be computed' : describeSchedule(input, kindWords(payout)),
+      rule: blocked ? ourWords('the schedule cannot be computed') : describeSchedule(input, kindWords(payout)),
       trusted: row.trusted,
       startsToday: !blocked && input.startDate === undefined,
       json: {
@@ -194,10 +194,10 @@ function renderText(file: string, schedules: RowSchedule[], limit: number, today
     const w = kindWords(json.kind === 'payouts');
     shown[json.kind] += json.charges.length;
     const dst = words(json.kind === 'payouts' ? " (DST: payouts to the receiver's card, not charges)" : '');
-    // The rule is a sentence the core composes from the row's values (describeSchedule): read as free text.
+    // The rule is a sentence the core composes from the row's values (describeSchedule): a Said, each value checked by its type.
     const lines = [
       laid`${printable(file)} row ${vet.count(json.row)} (line ${vet.count(json.line)}), client-orderid ${id}${dst}`,
-      laid`  ${printable(rule)}`,
+      laid`  ${rule}`,
     ];
     if (startsToday) lines.push(laid`  no start-date: starts on the day the batch is created; ${today}`);
     if (!trusted) lines.push(words('  note: this row has CSV errors, so its values may be misread (run paygate lint)'));

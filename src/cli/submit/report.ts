@@ -4,7 +4,8 @@ import type { SubmitResult } from '../../core/submit/submitBatch';
 import type { CliContext } from '../context';
 import { displayPosition } from '../io';
 import { damageText, describeEarlier } from '../ledger';
-import { EXIT, exitCodeFor, field, inputError, jsonLine, outcomeJson, outcomeText } from '../output';
+import { said } from '../../core/output';
+import { EXIT, exitCodeFor, field, inputError, jsonLine, outcomeJson, outcomeText, saidOut } from '../output';
 import { allowResendFor, resendRefusal, rowsRefusal, samePayerRefusal } from './refusals';
 import { UsageError, whatIsSent, type CliTarget, type PartsRun, type SubmitOptions } from './types';
 
@@ -30,7 +31,7 @@ export function reportResult(
     case 'in-flight':
       return usage(`${name} is already being sent; nothing was sent`);
     case 'damaged':
-      ctx.stderr(`paygate submit: ${damageText(result.damage, ledger)}\n`);
+      ctx.stderr(saidOut(said`paygate submit: ${damageText(result.damage, ledger)}\n`));
       return usage(
         `${name} may have been sent before (the ledger's record of it may be in the damaged part); nothing was sent. ` +
           `Check in the gateway whether the payments exist; if you are sure they do not, pass ${allowResendFor(name, parts)}.`,
@@ -57,8 +58,8 @@ export function reportResult(
       if (parts && result.outcome.outcome === 'accepted') parts.sent++;
       if (o.format === 'json')
         ctx.stdout(jsonLine({ ...(parts ? { file: name } : {}), ...outcomeJson(result.outcome), submission: result.record.id }));
-      else ctx.stdout(outcomeText(result.outcome, whatIsSent(name, result.prepared.rowCount, result.target)));
-      if (result.approvals && o.format === 'text') ctx.stdout(`Approved by ${field(approvalsText(result.approvals))}\n`);
+      else ctx.stdout(saidOut(outcomeText(result.outcome, whatIsSent(name, result.prepared.rowCount, result.target))));
+      if (result.approvals && o.format === 'text') ctx.stdout(saidOut(said`Approved by ${approvalsText(result.approvals)}\n`));
       return exitCodeFor(result.outcome);
   }
 }

@@ -2,7 +2,7 @@ import type { PathTemplates } from '../../core/gateway';
 import type { SigningCredentials } from '../../core/oauth';
 import type { SubmitTarget } from '../../core/submit/submitBatch';
 import type { LocalGatewayUse } from '../../local-gateway';
-import { field } from '../output';
+import { ourWords, said, typed, type Said } from '../../core/output';
 
 // What `paygate submit`'s steps share: the options as parsed, where a run of parts stands, the CLI's
 // target (with its credentials and local gateway) and how a send is named.
@@ -40,8 +40,8 @@ export interface CliTarget extends SubmitTarget {
   release: () => Promise<void>;
 }
 
-export const whatIsSent = (name: string, rows: number, t: CliTarget) =>
-  `${name} (${rows} row${rows === 1 ? '' : 's'}) to ${field(t.environment.name)}, endpoint ${field(t.environment.endpointId)}`;
+export const whatIsSent = (name: string, rows: number, t: CliTarget): Said =>
+  said`${typed.text(name)} (${typed.count(rows)} ${ourWords(rows === 1 ? 'row' : 'rows')}) to ${typed.text(t.environment.name)}, endpoint ${typed.text(t.environment.endpointId)}`;
 
 /** A usage problem found inside the guarded flow (it ends the command with exit 2, nothing sent). */
 export class UsageError extends Error {}

@@ -1,3 +1,4 @@
+import { joinSaid, said, saidText, typed, type Said } from '../output/said';
 import type { Approval, LedgerStore } from './store';
 
 // Maker-checker: an environment with `"approvals": N` sends a batch only once N members other than the
@@ -7,9 +8,12 @@ import type { Approval, LedgerStore } from './store';
 
 export type ApprovalCheck = { ok: true; approvals: Approval[] } | { ok: false; message: string };
 
-/** "bob (2027-03-12 10:00 UTC), carol (…)": who approved, and when. */
-export function approvalsText(list: readonly Approval[]): string {
-  return list.map((a) => `${a.role} (${a.at.slice(0, 10)} ${a.at.slice(11, 16)} UTC)`).join(', ');
+/** "bob (2027-03-12 10:00 UTC), carol (…)": who approved (free text), and when (a date). */
+export function approvalsText(list: readonly Approval[]): Said {
+  return joinSaid(
+    list.map((a) => said`${typed.text(a.role)} (${typed.date(`${a.at.slice(0, 10)} ${a.at.slice(11, 16)}`)} UTC)`),
+    ', ',
+  );
 }
 
 /** Whether a send of `contentHash` to `environment` has the approvals it needs; a refusal in words when not. */
@@ -31,7 +35,7 @@ export async function checkApprovals(
   const others = all.filter((a) => !a.mine);
   if (others.length >= needed) return { ok: true, approvals: others };
   const own = all.some((a) => a.mine) ? ' (your own approval does not count)' : '';
-  const have = others.length > 0 ? `: approved by ${approvalsText(others)}` : '';
+  const have = others.length > 0 ? `: approved by ${saidText(approvalsText(others))}` : '';
   return {
     ok: false,
     message:

@@ -1,5 +1,5 @@
 import { recordedFacts } from '../gateway/outcomes';
-import { maskText } from '../output';
+import { joinSaid, maskText, ourWords, said, typed, type Said } from '../output';
 import type { AlreadySentRow } from './alreadySent';
 import type { PayerRef, SamePayerRow } from './samePayer';
 import type { DamageMark, LocalGatewayRef, SubmissionRecord } from './records';
@@ -7,17 +7,19 @@ import type { DamageMark, LocalGatewayRef, SubmissionRecord } from './records';
 // What every face says about the ledger's findings (a damaged ledger, rows already sent) and about the local
 // gateway a send went to: the same words in the terminal and the editor.
 
-export function damageText(d: DamageMark, ledgerFile: string): string {
-  const where = ledgerFile === '' ? 'The submission ledger' : `The submission ledger ${ledgerFile}`;
+/** The damage a reading of the ledger found, and what it means for a send: a `Said`, each value checked by its type. */
+export function damageText(d: DamageMark, ledgerFile: string): Said {
+  const where = ledgerFile === '' ? ourWords('The submission ledger') : said`The submission ledger ${typed.text(ledgerFile)}`;
   const which =
     d.contentHashes.length > 0 && d.unidentified === 0
-      ? `the batch(es) named there (sha256 ${d.contentHashes.map((h) => h.slice(0, 12)).join(', ')}) may have been sent`
-      : 'any batch may have been sent';
-  return (
-    `${where} was damaged: ${d.unreadableLines} unreadable line(s) were moved aside with the whole file to ${d.movedTo}; ` +
-    `${d.keptLines} readable line(s) were kept. Earlier sends recorded in the unreadable part cannot be vouched for: ${which}. ` +
-    'Check in the gateway what was created before sending again; nothing was sent.'
-  );
+      ? said`the batch(es) named there (sha256 ${joinSaid(
+          d.contentHashes.map((h) => typed.hash(h, 12)),
+          ', ',
+        )}) may have been sent`
+      : ourWords('any batch may have been sent');
+  const moved = said`${typed.count(d.unreadableLines)} unreadable line(s) were moved aside with the whole file to ${typed.text(d.movedTo)}`;
+  const kept = said`${typed.count(d.keptLines)} readable line(s) were kept`;
+  return said`${where} was damaged: ${moved}; ${kept}. Earlier sends recorded in the unreadable part cannot be vouched for: ${which}. Check in the gateway what was created before sending again; nothing was sent.`;
 }
 
 /** When a submission was sent, in UTC to the minute ("2026-03-02 10:00 UTC"): the same in every face. */

@@ -1,3 +1,4 @@
+import { isSaid, saidText, type Said } from './said';
 import type { Vetted } from './values';
 
 // A layout built only from vetted values (./values.ts) and the product's own words carries that fact, so the
@@ -20,25 +21,32 @@ declare const LAID: unique symbol;
 /** Text laid out from vetted values and the product's own words. */
 export type Laid = string & { readonly [LAID]: true };
 
-type Part = Vetted | Laid;
+/** A vetted value, a layout, or a `Said` (./said.ts: our words and typed values, each part checked alone here). */
+type Part = Vetted | Laid | Said;
+
+// A `Said` that is not one by its shape (a forged object) is shown as nothing rather than as its String().
+function partText(p: Part): string {
+  if (typeof p === 'string') return p;
+  return isSaid(p) ? saidText(p) : '';
+}
 
 /** A line or lines from literal words and vetted values: laid`  added  ${vet.text(id)}  line ${vet.count(n)}\n`. */
 export function laid(words: TemplateStringsArray, ...values: readonly Part[]): Laid {
   let out = words[0];
-  for (let i = 0; i < values.length; i++) out += values[i] + words[i + 1];
+  for (let i = 0; i < values.length; i++) out += partText(values[i]) + words[i + 1];
   return out as Laid;
 }
 
 /** Parts joined by words of ours (`'  '`, `'\n'`). */
 export function joinLaid(parts: readonly Part[], separator: string): Laid {
-  return parts.join(separator) as Laid;
+  return (parts.every((p) => typeof p === 'string') ? parts : parts.map(partText)).join(separator) as Laid;
 }
 
 const SURROGATE = /[\ud800-\udbff]/;
 const codePoints = (s: string) => (SURROGATE.test(s) ? [...s].length : s.length);
 
 /** A part padded with spaces to `width` characters (code points), at its end or (`start`) before it. */
-export function padLaid(part: Part, width: number, side: 'end' | 'start' = 'end'): Laid {
+export function padLaid(part: Vetted | Laid, width: number, side: 'end' | 'start' = 'end'): Laid {
   const n = width - codePoints(part);
   if (n <= 0) return part as string as Laid;
   return (side === 'end' ? part + ' '.repeat(n) : ' '.repeat(n) + part) as Laid;

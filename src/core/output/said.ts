@@ -70,6 +70,9 @@ export function said(words: TemplateStringsArray, ...values: readonly (Part | Sa
   return { said: out };
 }
 
+/** Words of ours alone, as a `Said` (a sentence without values, or a word chosen by a condition). */
+export const ourWords = (text: string): Said => ({ said: text === '' ? [] : [text] });
+
 /** Parts joined by words of ours (`', '`). */
 export function joinSaid(items: readonly (Part | Said)[], separator: string): Said {
   const out: (string | Part)[] = [];

@@ -1,5 +1,5 @@
 import { parseAmount } from '../amounts';
-import { maskText } from '../output';
+import { said, typed, type Said } from '../output';
 import { formatAmount, type Charge, type ChargeAmount } from '../schedule/schedule';
 import { amountInRange, sameAmount } from './amounts';
 import { CHARGE_WORDS, type KindWords } from '../schedule/describe';
@@ -9,8 +9,10 @@ import type { ReconcileStatus, ReportCharge } from './types';
 // lines are paired with the due charges in date order (the i-th attempt is the i-th charge, as the
 // gateway's repeats counter counts declined charges too); the most serious finding wins. A DST row's
 // charges are payouts (money paid out to the receiver's card), and its reason says so. A reason is a
-// message: each value from the batch or the report in it is masked as it goes in (maskText), never the
-// composed line, where a date or a line number beside an amount could make a card-length run.
+// message, a `Said` (../output/said.ts): our words and each value from the batch or the report with its type
+// (a line number, a count, an amount; a currency or an unreadable amount as free text), checked alone where
+// it is shown (the CLI, the editor's reconciliation page and its diagnostics), never the composed line, where
+// a line number beside an amount could make a card-length run (issue 38).
 
 function amountFits(charge: Charge, amount: string): boolean {
   const a = charge.amount;
@@ -30,17 +32,17 @@ function readable(a: ChargeAmount): boolean {
  * Why an amount of the row cannot be read exactly (a batch amount that is no decimal, none at all, a
  * report amount such as `1,000` or `0x10`), or undefined when every one can.
  */
-function unreadableAmount(due: readonly Charge[], lines: readonly ReportCharge[]): string | undefined {
+function unreadableAmount(due: readonly Charge[], lines: readonly ReportCharge[]): Said | undefined {
   const charge = due.find((c) => !readable(c.amount));
   if (charge) {
     const shown = formatAmount(charge.amount);
     return charge.amount.kind === 'none'
-      ? 'the batch row has no amount to compare with'
-      : `the batch amount ${JSON.stringify(maskText(shown))} is not an amount (digits, optionally a dot and digits)`;
+      ? said`the batch row has no amount to compare with`
+      : said`the batch amount ${typed.text(JSON.stringify(shown))} is not an amount (digits, optionally a dot and digits)`;
   }
   const line = lines.find((l) => parseAmount(l.amount) === undefined);
   if (line)
-    return `report line ${line.line} has the amount ${JSON.stringify(maskText(line.amount))}, which is not an amount (digits, optionally a dot and digits)`;
+    return said`report line ${typed.count(line.line)} has the amount ${typed.text(JSON.stringify(line.amount))}, which is not an amount (digits, optionally a dot and digits)`;
   return undefined;
 }
 
@@ -49,12 +51,13 @@ export function rowStatus(
   lines: readonly ReportCharge[],
   currency: string,
   words: KindWords = CHARGE_WORDS,
-): { status: ReconcileStatus; reason: string } {
-  const paid = words === CHARGE_WORDS ? 'charged' : 'paid out';
+): { status: ReconcileStatus; reason: Said } {
+  const paid = words === CHARGE_WORDS ? said`charged` : said`paid out`;
+  const one: Said = { said: [words.one] };
   if (lines.length > due.length)
     return {
       status: 'extra',
-      reason: `${lines.length} ${words.one}(s) in the report, ${due.length} due: a possible double ${words.one}`,
+      reason: said`${typed.count(lines.length)} ${one}(s) in the report, ${typed.count(due.length)} due: a possible double ${one}`,
     };
   const unreadable = unreadableAmount(due, lines);
   if (unreadable !== undefined) return { status: 'amount-unreadable', reason: unreadable };
@@ -62,18 +65,19 @@ export function rowStatus(
     if (!amountFits(due[i], lines[i].amount))
       return {
         status: 'amount-mismatch',
-        reason: `report line ${lines[i].line} ${paid} ${maskText(lines[i].amount)}, the schedule says ${maskText(formatAmount(due[i].amount))}`,
+        reason: said`report line ${typed.count(lines[i].line)} ${paid} ${typed.amount(lines[i].amount)}, the schedule says ${typed.amount(formatAmount(due[i].amount))}`,
       };
   }
   const wrong = currency === '' ? undefined : lines.find((l) => l.currency !== '' && l.currency.toUpperCase() !== currency.toUpperCase());
   if (wrong)
     return {
       status: 'currency-mismatch',
-      reason: `report line ${wrong.line} is in ${maskText(wrong.currency)}, the batch row in ${maskText(currency)}`,
+      reason: said`report line ${typed.count(wrong.line)} is in ${typed.text(wrong.currency)}, the batch row in ${typed.text(currency)}`,
     };
   const declined = lines.find((l) => !l.approved);
-  if (declined) return { status: 'declined', reason: `report line ${declined.line} was not approved` };
-  if (lines.length < due.length) return { status: 'missing', reason: `${due.length} ${words.one}(s) due, ${lines.length} in the report` };
-  if (due.length === 0) return { status: 'not-due', reason: 'nothing due in the window' };
-  return { status: 'ok', reason: `${due.length} ${words.one}(s) due and ${paid}` };
+  if (declined) return { status: 'declined', reason: said`report line ${typed.count(declined.line)} was not approved` };
+  if (lines.length < due.length)
+    return { status: 'missing', reason: said`${typed.count(due.length)} ${one}(s) due, ${typed.count(lines.length)} in the report` };
+  if (due.length === 0) return { status: 'not-due', reason: said`nothing due in the window` };
+  return { status: 'ok', reason: said`${typed.count(due.length)} ${one}(s) due and ${paid}` };
 }

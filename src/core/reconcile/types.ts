@@ -1,6 +1,7 @@
 // Reconciliation: a batch's expected charges (the schedule) held against a report's rows (docs/reconcile.md).
 
 import type { CalendarDate } from '../dates';
+import type { Said } from '../output';
 
 /**
  * One status per batch row, most serious first: the first that applies wins. `amount-unreadable` comes
@@ -76,8 +77,8 @@ export interface RowReconciliation {
   declined: number;
   expected: ExpectedCharge[];
   charges: ReportCharge[];
-  /** Why the status, in a few words (e.g. which amount differs). */
-  reason: string;
+  /** Why the status, in a few words (e.g. which amount differs): our words and typed values, laid out where shown. */
+  reason: Said;
 }
 
 export interface Reconciliation {

@@ -1,6 +1,7 @@
 import type { Environment } from '../gateway/environments';
 import { prepareSubmission } from '../gateway/prepare';
 import { approvalsText } from '../ledger/approvals';
+import { ourWords, said, typed, type Said } from '../output/said';
 import type { Approval, TeamStore } from '../ledger/store';
 
 // The checker's half of maker-checker, the same for `paygate approve` and the editor's "PayGate: Approve
@@ -36,12 +37,15 @@ export async function approveBatch(
   return { status: 'approved', ...done, contentHash: prepared.contentHash, approvals, needed: environment.approvals ?? 0 };
 }
 
-/** What an approval came to, in two lines (file and environment as the face shows them). */
-export function approvedLines(r: Extract<ApproveResult, { status: 'approved' }>, file: string, environment: string): [string, string] {
+/** What an approval came to, in two lines (file and environment as the face shows them), each a `Said`. */
+export function approvedLines(r: Extract<ApproveResult, { status: 'approved' }>, file: string, environment: string): [Said, Said] {
   const rule =
-    r.needed > 0 ? ` (it needs ${r.needed} by members other than the one who submits; your own does not count for your send)` : '';
+    r.needed > 0
+      ? said` (it needs ${typed.count(r.needed)} by members other than the one who submits; your own does not count for your send)`
+      : ourWords('');
+  const env = typed.text(environment);
   return [
-    `${r.added ? 'Approved' : 'Approved before'}: ${file} (sha256 ${r.contentHash.slice(0, 12)}…) for ${environment} by ${r.role}.`,
-    `Approvals of this content for ${environment}: ${approvalsText(r.approvals)}${rule}.`,
+    said`${ourWords(r.added ? 'Approved' : 'Approved before')}: ${typed.text(file)} (sha256 ${typed.hash(r.contentHash, 12)}…) for ${env} by ${typed.text(r.role)}.`,
+    said`Approvals of this content for ${env}: ${approvalsText(r.approvals)}${rule}.`,
   ];
 }

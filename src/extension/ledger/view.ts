@@ -154,7 +154,7 @@ export class SubmissionsTree extends Disposable implements vscode.TreeDataProvid
       const env = typed.text(environment);
       const item = new vscode.TreeItem(shown(said`${env} · sha256 ${typed.hash(contentHash, 12)}…`), vscode.TreeItemCollapsibleState.None);
       item.description = shown(approvalsText(node.approvals));
-      item.tooltip = shown(said`${env}, sha256 ${typed.hash(contentHash)}: approved by ${typed.text(approvalsText(node.approvals))}`);
+      item.tooltip = shown(said`${env}, sha256 ${typed.hash(contentHash)}: approved by ${approvalsText(node.approvals)}`);
       item.iconPath = new vscode.ThemeIcon('check');
       return item;
     }
@@ -195,7 +195,11 @@ export class SubmissionsTree extends Disposable implements vscode.TreeDataProvid
 function storeItem(node: Extract<Node, { kind: 'store' }>): vscode.TreeItem {
   const item = new vscode.TreeItem(node.problem ? 'Ledger cannot be read' : 'Ledger', vscode.TreeItemCollapsibleState.None);
   item.description = shown(node.problem ?? node.place);
-  item.tooltip = shown(node.problem ? `${node.place}: ${node.problem}` : `Sends and the resend guard use the ${node.place}`);
+  item.tooltip = shown(
+    node.problem
+      ? said`${typed.text(node.place)}: ${typed.text(node.problem)}`
+      : said`Sends and the resend guard use the ${typed.text(node.place)}`,
+  );
   item.iconPath = node.problem
     ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'))
     : new vscode.ThemeIcon(node.place.startsWith('team') ? 'organization' : 'database');

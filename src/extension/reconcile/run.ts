@@ -6,7 +6,7 @@ import type { PanelContent } from '../results/panel';
 import type { ResultsPanelApi } from '../results/register';
 import { feedReport, reportFileOf, type Batches } from './inputs';
 import { reconciliationView, rowKey } from './view';
-import { showError, showInfo, showWarning } from '../say';
+import { showError, showInfo, showWarning, shown } from '../say';
 import { errorMessage } from '../../core/errorMessage';
 import { said, typed } from '../../core/output';
 
@@ -82,8 +82,8 @@ function publishDiagnostics(result: Reconciliation, batches: Batches, collection
     const settled = SETTLED_STATUSES.includes(r.status);
     const d = new vscode.Diagnostic(
       new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
-      // The reason's values were masked as they went in (core/reconcile/status.ts), not the composed line.
-      `${r.status}: ${r.reason}`,
+      // VS Code shows a diagnostic as it is: the reason's values are checked one by one here (a Said), not the line.
+      shown(said`${typed.text(r.status)}: ${r.reason}`),
       settled ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Warning,
     );
     d.source = DIAGNOSTIC_SOURCE;

@@ -49,7 +49,7 @@ export function reconciliationView(r: Reconciliation, title: string): Reconcilia
       String(x.due),
       String(x.charged),
       String(x.declined),
-      x.reason, // its values masked as they went in (core/reconcile/status.ts)
+      x.reason, // a Said: laid out by the page, value by value (core/reconcile/status.ts)
       joinSaid(
         x.expected.map((e) => said`${typed.date(e.date)} ${typed.amount(e.amount)}`),
         ', ',
@@ -60,7 +60,7 @@ export function reconciliationView(r: Reconciliation, title: string): Reconcilia
       ),
     ]);
   for (const u of r.unmatched)
-    rows.push(['unmatched', '', m(u.clientOrderId), '', '', '', '', 'in no batch row reconciled', said``, reportLine(u)]);
+    rows.push(['unmatched', '', m(u.clientOrderId), '', '', '', '', said`in no batch row reconciled`, said``, reportLine(u)]);
   const summary: [string, number][] = [
     ...RECONCILE_STATUSES.map((s): [string, number] => [s, r.summary[s]]),
     ['unmatched', r.summary.unmatched],

@@ -53,7 +53,7 @@ export async function approveCommand(ledger: EditorLedger, ...args: CommandArgs)
   }
   if (result.status === 'refused') return refused('lint-errors', `${name}: ${result.message}.`);
   const [what, all] = approvedLines(result, name, environment.name);
-  log().info(said`Approve ${typed.text(name)}: ${typed.text(what)} ${typed.text(all)}`);
-  void showInfo(said`PayGate: ${typed.text(what)} ${typed.text(all)}`);
+  log().info(said`Approve ${typed.text(name)}: ${what} ${all}`);
+  void showInfo(said`PayGate: ${what} ${all}`);
   return result;
 }

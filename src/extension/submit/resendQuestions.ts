@@ -31,7 +31,7 @@ export async function askSendAgain(blocker: ResendBlocker, name: string, envName
       said`${typed.text(name)} may have been sent before: the submission ledger was damaged. Sending it again may create the payments twice.`,
       {
         modal: true,
-        detail: said`${typed.text(damageText(blocker.damage, ''))}\n\n${typed.text(name)} → ${typed.text(envName)}\n${typed.text(endpoint)}`,
+        detail: said`${damageText(blocker.damage, '')}\n\n${typed.text(name)} → ${typed.text(envName)}\n${typed.text(endpoint)}`,
       },
       { title: "Don't Send" },
       { title: 'Send Anyway' },

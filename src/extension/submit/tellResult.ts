@@ -50,7 +50,7 @@ export async function editorResult(result: CoreResult, t: Telling): Promise<Subm
     case 'in-flight':
       return refuse('in-flight', `${name} is already being sent to ${envName}; it is not sent a second time.`);
     case 'damaged':
-      void showErrorWithLog(said`PayGate: ${typed.text(damageText(result.damage, ledgerFile))}`);
+      void showErrorWithLog(said`PayGate: ${damageText(result.damage, ledgerFile)}`);
       return refuse('ledger-damaged', `Not sent: ${name} may have been sent before (the submission ledger was damaged).`, false);
     case 'duplicate':
       return refuse(
