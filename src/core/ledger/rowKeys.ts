@@ -61,8 +61,15 @@ export function orderKey(secret: LedgerSecret, orderId: string): string {
  * cell as written). The same as orderKey for every id that is its own gateway reading.
  */
 export function rawOrderKey(secret: LedgerSecret, orderId: string): string {
-  return secret.keyedHash(`client-orderid\0${orderId}`, 24);
+  return secret.keyedHash(orderKeyText(orderId), 24);
 }
+
+/** orderKey as a keyedDigest: its 24 hex digits are the digest's first 12 bytes (sentTable.ts looks rows up by them). */
+export function orderKeyDigest(secret: LedgerSecret, orderId: string): string {
+  return secret.keyedDigest(orderKeyText(gatewayOrderId(orderId)));
+}
+
+const orderKeyText = (orderId: string) => `client-orderid\0${orderId}`;
 
 /**
  * The gateway's key of a row an older version recorded by the key of its cell as written (a client-orderid
@@ -89,8 +96,11 @@ export function withGatewayKeys(rows: BatchRowKeys, secret: LedgerSecret): Batch
 }
 
 export function valueHash(secret: LedgerSecret, column: string, value: string): string {
-  return secret.keyedHash(`value\0${column}\0${value}`, 8);
+  return secret.keyedHash(valueHead(column) + value, 8);
 }
+
+/** What a value of `column` is prefixed with before it is hashed (valueHash). */
+export const valueHead = (column: string) => `value\0${column}\0`;
 
 /** The columns the fingerprint covers, in the order their cells are hashed: the card, then the schedule. */
 export const FINGERPRINTED: readonly string[] = [CARD, ...SCHEDULE];
