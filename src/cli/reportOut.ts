@@ -16,7 +16,7 @@ import { charsetOf } from '../core/gateway/answerText';
 import type { CliContext } from './context';
 import { amountColumns } from '../shared/amounts';
 import { keptColumns, laid, safeJson, words, type Vetted } from '../core/output';
-import { csvRecordText, EXIT, field, jsonLine, LINE_BREAK_NOTE, tableCell, tableLine } from './output';
+import { csvRecordText, EXIT, field, jsonOut, LINE_BREAK_NOTE, tableCell, tableLine } from './output';
 import { batched } from './pieces';
 
 type SavedCsv = Extract<SavedReport, { saved: true }>;
@@ -57,7 +57,7 @@ export async function printSavedReport(ctx: CliContext, saved: SavedCsv, p: Prin
     fs.copyFileSync(saved.file, resolve(ctx.cwd, file));
     if (p.format === 'json') {
       const json = { outcome: 'report', contentType: saved.contentType, format: 'pdf', bytes: saved.bytes, file };
-      ctx.stdout(jsonLine(json));
+      ctx.stdout(jsonOut(json));
     } else ctx.stdout(`PDF report (${saved.bytes} bytes) from ${p.what} written to ${field(file)}\n`);
     return EXIT.ok;
   }
