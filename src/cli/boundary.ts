@@ -13,8 +13,8 @@ import type { CliContext } from './context';
 /** A line without a break that grows past this is let through in part, so memory stays bounded. */
 const MAX_PENDING = 64 * 1024;
 
-/** Characters a card number or a labelled CVV (label, separators, digits) is made of. */
-const IN_CARD_OR_CVV = /[\p{L}\p{N}_ .\-:=#"'\s]/u;
+/** Characters a card number or a labelled CVV (label, separators, digits) is made of (made on first use: issue 40). */
+let inCardOrCvv: RegExp | undefined;
 
 /**
  * Where a long line may be cut, in its second half: before the last word that starts with a letter, or
@@ -27,7 +27,7 @@ function safeCut(text: string): number {
     const c = text[i];
     const code = text.charCodeAt(i);
     if (code >= 0xdc00 && code <= 0xdfff) continue; // never between the halves of a surrogate pair
-    if (!IN_CARD_OR_CVV.test(c)) return i;
+    if (!(inCardOrCvv ??= /[\p{L}\p{N}_ .\-:=#"'\s]/u).test(c)) return i;
     if (/\p{L}/u.test(c) && !/[\p{L}\p{N}_]/u.test(text[i - 1])) return i;
   }
   return 0;

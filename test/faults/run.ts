@@ -34,6 +34,17 @@ import {
 // replays a run. Every loop is bounded in count and in time.
 // The trials live in answers.ts, kills.ts, identity.ts, tooLarge.ts and team.ts; what they share in common.ts.
 
+/** Runs one group of trials and says how long it took (wall and this process's CPU), to find the slow ones. */
+async function phase(name: string, trials: () => Promise<unknown>): Promise<void> {
+  const started = Date.now();
+  const cpu = process.cpuUsage();
+  await trials();
+  const used = process.cpuUsage(cpu);
+  console.log(
+    `  ${name}: ${((Date.now() - started) / 1000).toFixed(1)} s wall, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU in the suite's process`,
+  );
+}
+
 async function main(): Promise<void> {
   console.log(`paygate fault suite, seed ${seed} (PAYGATE_FAULT_SEED=${seed} replays it)`);
   await standIn.start();
@@ -50,21 +61,25 @@ async function main(): Promise<void> {
   mkdirSync(join(dir, 'config'), { recursive: true });
   trustFile({ XDG_CONFIG_HOME: join(dir, 'config') }, config, readFileSync(config));
   try {
-    await answerTrials();
-    await changedRowTrials();
+    await phase('answerTrials', () => answerTrials());
+    await phase('changedRowTrials', () => changedRowTrials());
     const suite = { root, dir, standIn, env, batch, check, noDoubles, trial: () => ++tally.trials, exited, random, deadline: DEADLINE };
-    await idVariantTrials(suite, submit);
-    await samePayerTrials(suite, submit);
-    await symlinkedStateTrials(suite);
-    await diskTrials(environment);
-    await damageTrials(Number(process.env.PAYGATE_FAULT_DAMAGES ?? 6));
-    await killTrials(Number(process.env.PAYGATE_FAULT_KILLS ?? 10));
-    await partsKillTrials(Number(process.env.PAYGATE_FAULT_PART_KILLS ?? 50));
-    await splitKillTrials(Number(process.env.PAYGATE_FAULT_SPLIT_KILLS ?? 4));
-    await tooLargePartsTrials({ ...suite, submit, bodyHash }, Number(process.env.PAYGATE_FAULT_413_PARTS ?? 4));
-    await concurrentTrials(4);
+    await phase('idVariantTrials', () => idVariantTrials(suite, submit));
+    await phase('samePayerTrials', () => samePayerTrials(suite, submit));
+    await phase('symlinkedStateTrials', () => symlinkedStateTrials(suite));
+    await phase('diskTrials', () => diskTrials(environment));
+    await phase('damageTrials', () => damageTrials(Number(process.env.PAYGATE_FAULT_DAMAGES ?? 6)));
+    await phase('killTrials', () => killTrials(Number(process.env.PAYGATE_FAULT_KILLS ?? 10)));
+    await phase('partsKillTrials', () => partsKillTrials(Number(process.env.PAYGATE_FAULT_PART_KILLS ?? 50)));
+    await phase('splitKillTrials', () => splitKillTrials(Number(process.env.PAYGATE_FAULT_SPLIT_KILLS ?? 4)));
+    await phase('tooLargePartsTrials', () =>
+      tooLargePartsTrials({ ...suite, submit, bodyHash }, Number(process.env.PAYGATE_FAULT_413_PARTS ?? 4)),
+    );
+    await phase('concurrentTrials', () => concurrentTrials(4));
     // The team ledger on a real PostgreSQL server: the same faults across two members, races, kills, restarts.
-    await teamTrials(suite, Number(process.env.PAYGATE_FAULT_TEAM_RACES ?? 20), Number(process.env.PAYGATE_FAULT_TEAM_KILLS ?? 4));
+    await phase('teamTrials', () =>
+      teamTrials(suite, Number(process.env.PAYGATE_FAULT_TEAM_RACES ?? 20), Number(process.env.PAYGATE_FAULT_TEAM_KILLS ?? 4)),
+    );
   } finally {
     await standIn.stop();
     rmSync(dir, { recursive: true, force: true });

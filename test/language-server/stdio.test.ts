@@ -7,77 +7,14 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { TextDocument } from 'vscode-languageserver-textdocument';
-import type {
-  ClientCapabilities,
-  CodeAction,
-  CompletionItem,
-  Diagnostic,
-  Hover,
-  MarkupContent,
-  TextEdit,
-  WorkspaceEdit,
-} from 'vscode-languageserver-protocol';
-import { CLI, LANGUAGE_ID, ROOT, TestClient, cellRange, type Published } from './client';
+import type { CodeAction, CompletionItem, Diagnostic, Hover, MarkupContent, TextEdit } from 'vscode-languageserver-protocol';
+import { CLI, ROOT, TestClient, cellRange } from './client';
+import { CAPABILITIES, Doc } from './doc';
 import { PROCESS_MS } from '../fixtures/deadlines';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'lint');
 // Each code links to its entry in the rule book, docs/rules.md, whose anchor is the code.
 const RULE_LINK = 'https://github.com/paygate/paygate-toolkit/blob/main/docs/rules.md#';
-
-const CAPABILITIES: ClientCapabilities = {
-  textDocument: {
-    synchronization: { didSave: true },
-    codeAction: {
-      resolveSupport: { properties: ['edit'] },
-      dataSupport: true,
-      codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'source'] } },
-    },
-    completion: { completionItem: { insertReplaceSupport: true, labelDetailsSupport: true } },
-    hover: { contentFormat: ['markdown', 'plaintext'] as MarkupContent['kind'][] },
-  },
-  workspace: {},
-};
-
-/** An open document on the client side: its text follows every change sent to the server. */
-class Doc {
-  version = 1;
-  private doc: TextDocument;
-  constructor(
-    private readonly client: TestClient,
-    readonly uri: string,
-    text: string,
-    languageId = LANGUAGE_ID,
-  ) {
-    this.doc = TextDocument.create(uri, languageId, 1, text);
-    void client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
-  }
-  get text(): string {
-    return this.doc.getText();
-  }
-  /** Sends edits as incremental changes, last first, so each range is valid in the text it applies to. */
-  async edit(edits: TextEdit[]): Promise<void> {
-    const changes = [...edits].sort((a, b) => b.range.start.line - a.range.start.line || b.range.start.character - a.range.start.character);
-    this.version++;
-    this.doc = TextDocument.update(
-      this.doc,
-      changes.map((e) => ({ range: e.range, text: e.newText })),
-      this.version,
-    );
-    await this.client.connection.sendNotification('textDocument/didChange', {
-      textDocument: { uri: this.uri, version: this.version },
-      contentChanges: changes.map((e) => ({ range: e.range, text: e.newText })),
-    });
-  }
-  async apply(edit: WorkspaceEdit | undefined): Promise<void> {
-    const edits = edit?.changes?.[this.uri];
-    assert.ok(edits && edits.length > 0, 'the action carries edits for this document');
-    await this.edit(edits);
-  }
-  diagnostics(what: string, ok: (ds: Diagnostic[]) => boolean): Promise<Published> {
-    return this.client.diagnostics(this.uri, what, (p) => p.version === this.version && ok(p.diagnostics));
-  }
-}
 
 const codes = (ds: Diagnostic[]) => ds.map((d) => String(d.code));
 const message = (d: Diagnostic) => (typeof d.message === 'string' ? d.message : d.message.value);

@@ -181,7 +181,11 @@ async function stopServers(c: Context): Promise<string[]> {
   const bad: string[] = [];
   for (const s of c.servers) {
     s.child.kill('SIGTERM');
-    const code = await Promise.race([s.exit, new Promise<'hung'>((r) => setTimeout(() => r('hung'), COMMAND_MS))]);
+    // The bound's timer is cleared once the server ended: left pending, it kept this file's process alive
+    // for a minute after its last test.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const hung = new Promise<'hung'>((r) => (timer = setTimeout(() => r('hung'), COMMAND_MS)));
+    const code = await Promise.race([s.exit, hung]).finally(() => clearTimeout(timer));
     if (code === 'hung') s.child.kill('SIGKILL');
     if (code !== 0) bad.push(`${s.name}: stopped with ${code}`);
   }

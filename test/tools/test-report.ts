@@ -85,6 +85,23 @@ export function slowestFiles(files: FileTime[], count: number): string[] {
   ];
 }
 
+/**
+ * Files whose process lived on for more than `gapMs` after their tests' time (loading included): a timer or
+ * a handle left open keeps a test file's process waiting after its last test, which neither the tests'
+ * times nor the CPU show. Longest gap first.
+ */
+export function outlivedTests(files: FileTime[], gapMs: number): string[] {
+  const late = files
+    .filter((f) => f.testsMs !== undefined && f.wallMs - f.testsMs > gapMs)
+    .sort((a, b) => b.wallMs - (b.testsMs ?? 0) - (a.wallMs - (a.testsMs ?? 0)));
+  if (late.length === 0) return [];
+  return [
+    `test files whose process lived over ${gapMs / 1000} s past their tests (a timer or handle left open?):`,
+    '   wall     tests   file  (suite)',
+    ...late.map((f) => `${seconds(f.wallMs)} s ${seconds(f.testsMs)} s  ${path.relative(ROOT, f.file)}  (${f.suite})`),
+  ];
+}
+
 /** One line per suite: its result, wall and CPU seconds; then the totals. */
 export function suiteTable(runs: SuiteRun[], wholeSeconds: number, cores: number): string[] {
   const rows = runs.map(

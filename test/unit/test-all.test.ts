@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { spawnSync } from 'node:child_process';
-import { CHECKS, LAST, SUITES, checkScript, schedule, timed, withDurations, withoutBuild } from '../tools/test-all';
-import { childCpuSeconds, fileTimes, slowestFiles, suiteTable } from '../tools/test-report';
+import { CHECKS, LAST, SUITES, checkScript, jobOrder, schedule, timed, withDurations, withoutBuild } from '../tools/test-all';
+import { childCpuSeconds, fileTimes, outlivedTests, slowestFiles, suiteTable } from '../tools/test-report';
 
 const scripts: Record<string, string> = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')).scripts;
 
@@ -69,6 +69,23 @@ test('the slowest test files come first, across the suites, by wall time and the
   assert.deepEqual(fileTimes('s', line('b.test.ts', 300), ''), [
     { suite: 's', file: path.join(__dirname, 'b.test.ts'), wallMs: 300, testsMs: 300 },
   ]);
+});
+
+test('files whose process outlived their tests by more than the gap are listed, the longest gap first', () => {
+  const line = (file: string, ms: number) => JSON.stringify({ file: path.join(__dirname, file), ms });
+  const cpu = (file: string, wallMs: number) => JSON.stringify({ file: path.join(__dirname, file), wallMs, cpuMs: 100 });
+  const files = fileTimes(
+    'test-process',
+    [line('a.test.ts', 27_000), line('b.test.ts', 9_000), line('c.test.ts', 1_000)].join('\n'),
+    [cpu('a.test.ts', 88_000), cpu('b.test.ts', 12_000), cpu('c.test.ts', 20_000)].join('\n'),
+  );
+  assert.deepEqual(outlivedTests(files, 5000), [
+    'test files whose process lived over 5 s past their tests (a timer or handle left open?):',
+    '   wall     tests   file  (suite)',
+    '   88.0 s    27.0 s  test/unit/a.test.ts  (test-process)',
+    '   20.0 s     1.0 s  test/unit/c.test.ts  (test-process)',
+  ]);
+  assert.deepEqual(outlivedTests(files, 100_000), []);
 });
 
 test("a suite's CPU time is bash's `times` for its children, and its command's exit status is kept", () => {
@@ -136,5 +153,30 @@ test('a failed build starts no suite; a failed check starts no further suite', a
     after.map((r) => r.name),
     ['build', 'lint', 'test:a'],
     `test:a started beside lint and ends; test:b never starts: ${failing.log.join(', ')}`,
+  );
+});
+
+test('the longest suite starts the moment the build passed, ahead of the checks still waiting; a worker never idles behind the build', async () => {
+  assert.deepEqual(jobOrder(['build', 'lint', 'knip'], ['test:long', 'test:short']), ['build', 'test:long', 'lint', 'knip', 'test:short']);
+  const { log, start } = fakeRuns({ build: { ms: 20 }, lint: { ms: 60 }, knip: { ms: 60 }, 'test:long': { ms: 5 } });
+  await schedule(['build', 'lint', 'knip'], ['test:long', 'test:short'], 2, start);
+  // Two workers: the build and lint first (the suite cannot start yet, so the free worker takes a check),
+  // then test:long as soon as the build ended, before knip, which was queued ahead of it as a check.
+  assert.deepEqual(log.slice(0, 4), ['start build', 'start lint', 'end build', 'start test:long'], log.join(', '));
+  assert.ok(log.indexOf('start knip') > log.indexOf('start test:long'), log.join(', '));
+});
+
+test('a suite of the side lane runs beside the pool once the build passed, and not after a failed build', async () => {
+  const { log, start } = fakeRuns({ build: { ms: 10 }, lint: { ms: 80 }, 'test:waits': { ms: 20 } });
+  const runs = await schedule(['build', 'lint'], ['test:a', 'test:waits'], 1, start, ['test:waits']);
+  assert.deepEqual(runs.map((r) => r.name).sort(), ['build', 'lint', 'test:a', 'test:waits']);
+  // One pool worker, busy with the build then lint: the side suite does not wait for it.
+  assert.ok(log.indexOf('start test:waits') > log.indexOf('end build'), log.join(', '));
+  assert.ok(log.indexOf('end test:waits') < log.indexOf('end lint'), log.join(', '));
+  const broken = fakeRuns({ build: { ms: 5, ok: false } });
+  const none = await schedule(['build'], ['test:a', 'test:waits'], 1, broken.start, ['test:waits']);
+  assert.deepEqual(
+    none.map((r) => r.name),
+    ['build'],
   );
 });

@@ -6,6 +6,7 @@ import { batchRowKeys, type BatchRowKeys, type RowKey } from './rowKeys';
 import type { LedgerSecret } from './secret';
 import type { BatchDiff } from './diffShape';
 import { diffAgainstSend } from './sentDiff';
+import { SentTable } from './sentTable';
 
 // `paygate diff` and the editor's Compare with Last Sent: a batch against another (the last send of a file
 // of that name, a send by its serial-number, or another file), rows keyed by client-orderid: added,
@@ -38,21 +39,39 @@ export function lastSendOf(name: string): (r: SubmissionRecord) => boolean {
   return (r) => path.basename(r.file.replace(/\\/g, '/')) === name && mayHaveCreated(r);
 }
 
-/** The send the ledger recorded (the last of a file name, or by serial-number), read back as its row keys. */
-export async function sendRowsOf(
+/** The send the ledger recorded (the last of a file name, or by serial-number), with the ledger's key. */
+async function sendOf(
   ledger: LedgerStore,
   side: LedgerSide,
-): Promise<{ ok: true; record: SubmissionRecord; sent: BatchRowKeys; secret: LedgerSecret } | { ok: false; message: string }> {
+): Promise<{ ok: true; record: SubmissionRecord; secret: LedgerSecret | undefined } | { ok: false; message: string }> {
   const record =
     'last' in side ? await ledger.newest(lastSendOf(side.last)) : await ledger.newest((r) => r.serialNumbers.includes(side.serial));
   const what = 'last' in side ? `no send of a file named ${side.last}` : `no submission with serial-number ${side.serial}`;
   const place = ledger.kind === 'team' ? ledger.place : `the submission ledger ${ledger.directory}`;
   if (!record) return { ok: false, message: `${place} records ${what}` };
-  const secret = await ledger.secret(false);
-  const sent = secret && (await ledger.batchRows(record.contentHash));
-  if (!secret || !sent)
-    return { ok: false, message: `the submission ledger keeps no rows of the send of ${record.time} (it was sent before rows were kept)` };
-  return { ok: true, record, sent, secret };
+  return { ok: true, record, secret: await ledger.secret(false) };
+}
+
+const keptNone = (record: SubmissionRecord) => ({
+  ok: false as const,
+  message: `the submission ledger keeps no rows of the send of ${record.time} (it was sent before rows were kept)`,
+});
+
+/**
+ * The send the ledger recorded, read back as its row keys in a compact table (sentTable.ts: the file
+ * ledger's read byte by byte, the team ledger's made from its rows), for `paygate diff`.
+ */
+export async function sendRowsOf(
+  ledger: LedgerStore,
+  side: LedgerSide,
+): Promise<{ ok: true; record: SubmissionRecord; sent: SentTable; secret: LedgerSecret } | { ok: false; message: string }> {
+  const found = await sendOf(ledger, side);
+  if (!found.ok) return found;
+  const { record, secret } = found;
+  const hash = record.contentHash;
+  const sent =
+    secret && (ledger.kind === 'team' ? await ledger.batchRows(hash).then((r) => r && SentTable.of(r)) : await ledger.rows.sentTable(hash));
+  return secret && sent ? { ok: true, record, sent, secret } : keptNone(record);
 }
 
 /**
@@ -60,8 +79,10 @@ export async function sendRowsOf(
  * side). The diff is walked as `paygate diff` walks it (sentDiff.ts), which keeps no row keys of `batch`.
  */
 export async function diffAgainstLedger(ledger: LedgerStore, batch: Batch, side: LedgerSide): Promise<LedgerDiff> {
-  const found = await sendRowsOf(ledger, side);
+  const found = await sendOf(ledger, side);
   if (!found.ok) return found;
-  const { record, sent, secret } = found;
+  const { record, secret } = found;
+  const sent = secret && (await ledger.batchRows(record.contentHash));
+  if (!secret || !sent) return keptNone(record);
   return { ok: true, record, sent, now: batchRowKeys(batch, secret), diff: diffAgainstSend(secret, sent, batch) };
 }

@@ -11,12 +11,12 @@ import type { BatchRowKeys, RowKey } from './rowKeys';
 
 export const BATCHES_DIR = 'batches';
 
-interface HeaderLine {
+export interface HeaderLine {
   rows: 1;
   columns: string[];
 }
 
-interface RowLine {
+export interface RowLine {
   k: string;
   o: string;
   l: number;
@@ -24,7 +24,8 @@ interface RowLine {
   v: string;
 }
 
-function fileOf(directory: string, contentHash: string): string | undefined {
+/** The file of a batch's row keys, or undefined for a content hash of another shape. */
+export function fileOf(directory: string, contentHash: string): string | undefined {
   return /^[0-9a-f]{64}$/.test(contentHash)
     ? path.join(directory, BATCHES_DIR, contentHash.slice(0, 2), `${contentHash}.jsonl`)
     : undefined;
@@ -84,7 +85,18 @@ const PIECE = 4 << 20;
  * Every line of a file (without its \n), read a piece at a time, each piece's whole lines decoded as one
  * text; `onLine` returns false to stop. False when there is no such file.
  */
-async function eachLine(fs: LedgerFs, file: string, onLine: (line: string) => boolean | void): Promise<boolean> {
+function eachLine(fs: LedgerFs, file: string, onLine: (line: string) => boolean | void): Promise<boolean> {
+  return eachPiece(fs, file, (buffer, end) => {
+    for (const l of buffer.toString('utf8', 0, end).split('\n')) if (onLine(l) === false) return false;
+  });
+}
+
+/**
+ * A file read a piece at a time: `onPiece` gets bytes [0, end) of `buffer`, whole lines without the \n
+ * after the last (the last line of the file may have none), and returns false to stop. A line longer than
+ * a piece grows the buffer. False when there is no such file.
+ */
+export async function eachPiece(fs: LedgerFs, file: string, onPiece: (buffer: Buffer, end: number) => boolean | void): Promise<boolean> {
   let handle: LedgerFileHandle;
   try {
     handle = await fs.open(file, 'r');
@@ -100,7 +112,7 @@ async function eachLine(fs: LedgerFs, file: string, onLine: (line: string) => bo
       const { bytesRead } = await handle.read(buffer, held, buffer.length - held, position);
       if (bytesRead <= 0) {
         // The end of the file: the last line, when it has no \n.
-        if (held > 0) onLine(buffer.toString('utf8', 0, held));
+        if (held > 0) onPiece(buffer, held);
         return true;
       }
       position += bytesRead;
@@ -108,7 +120,7 @@ async function eachLine(fs: LedgerFs, file: string, onLine: (line: string) => bo
       const end = buffer.lastIndexOf(10, filled - 1);
       if (end < 0) held = filled;
       else {
-        for (const l of buffer.toString('utf8', 0, end).split('\n')) if (onLine(l) === false) return true;
+        if (onPiece(buffer, end) === false) return true;
         buffer.copy(buffer, 0, end + 1, filled);
         held = filled - end - 1;
       }

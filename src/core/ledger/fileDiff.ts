@@ -22,7 +22,7 @@ import { CVV, ORDER_ID } from './rowKeys';
 // than the two parsed files and the row objects and string keys the comparison made before (2.2 GB).
 
 /** A value's 32-bit hash: the characters of `s` from `from` to `to`, under `seed`. */
-function spanHash(seed: number, s: string, from: number, to: number): number {
+export function spanHash(seed: number, s: string, from: number, to: number): number {
   let h = seed ^ (to - from);
   for (let i = from; i < to; i++) {
     h = Math.imul(h ^ s.charCodeAt(i), 0x5bd1e995);

@@ -51,7 +51,8 @@ export class Ledger {
   private readonly fs: LedgerFs;
   private readonly listeners = new Set<() => void>();
   private readonly index: LedgerIndex;
-  private readonly rows: RowRecords;
+  /** Its batches' row records (rowRecords.ts): `paygate diff` reads a send's as a compact table there. */
+  readonly rows: RowRecords;
   private readonly appender: Appender;
   private readonly writer: LedgerWriter;
   private readonly sources: GuardSources;

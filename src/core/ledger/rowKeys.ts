@@ -61,8 +61,15 @@ export function orderKey(secret: LedgerSecret, orderId: string): string {
  * cell as written). The same as orderKey for every id that is its own gateway reading.
  */
 export function rawOrderKey(secret: LedgerSecret, orderId: string): string {
-  return secret.keyedHash(`client-orderid\0${orderId}`, 24);
+  return secret.keyedHash(orderKeyText(orderId), 24);
 }
+
+/** orderKey as a keyedDigest: its 24 hex digits are the digest's first 12 bytes (sentTable.ts looks rows up by them). */
+export function orderKeyDigest(secret: LedgerSecret, orderId: string): string {
+  return secret.keyedDigest(orderKeyText(gatewayOrderId(orderId)));
+}
+
+const orderKeyText = (orderId: string) => `client-orderid\0${orderId}`;
 
 /**
  * The gateway's key of a row an older version recorded by the key of its cell as written (a client-orderid
@@ -89,8 +96,11 @@ export function withGatewayKeys(rows: BatchRowKeys, secret: LedgerSecret): Batch
 }
 
 export function valueHash(secret: LedgerSecret, column: string, value: string): string {
-  return secret.keyedHash(`value\0${column}\0${value}`, 8);
+  return secret.keyedHash(valueHead(column) + value, 8);
 }
+
+/** What a value of `column` is prefixed with before it is hashed (valueHash). */
+export const valueHead = (column: string) => `value\0${column}\0`;
 
 /** The columns the fingerprint covers, in the order their cells are hashed: the card, then the schedule. */
 export const FINGERPRINTED: readonly string[] = [CARD, ...SCHEDULE];
@@ -144,35 +154,6 @@ export interface OrderIdAt {
 export interface PayerCellsAt extends OrderIdAt {
   /** The row's fingerprintText: its fingerprint is made only when it is looked up. */
   text: string;
-}
-
-/** A row known by its client-orderid cell: the masked id and the line are made only for the rows found. */
-class RefAt implements RowRefAt {
-  readonly key: string;
-  constructor(
-    secret: LedgerSecret,
-    private readonly at: OrderIdAt,
-    private readonly lineAt: (offset: number) => number,
-  ) {
-    this.key = orderKey(secret, at.orderId);
-  }
-  get orderId(): string {
-    return maskText(this.at.orderId);
-  }
-  get line(): number {
-    return this.lineAt(this.at.start);
-  }
-  get start(): number {
-    return this.at.start;
-  }
-  get end(): number {
-    return this.at.end;
-  }
-}
-
-/** The keys of rows known by their client-orderid cells; `lineAt` gives the 1-based line of an offset. */
-export function refsOf(ids: readonly OrderIdAt[], secret: LedgerSecret, lineAt: (offset: number) => number): RowRefAt[] {
-  return ids.map((r) => new RefAt(secret, r, lineAt));
 }
 
 /** The keys (one keyed hash a row, nothing else) of every trusted row with a client-orderid: for lookups. */

@@ -4,6 +4,7 @@ import type { SubmissionRecord } from './records';
 import { gatewayKeyOfOldRow, withGatewayKeys, type BatchRowKeys } from './rowKeys';
 import { payerKey, withPayerKeys, type PayerRecord } from './samePayer';
 import { LedgerSecret } from './secret';
+import { readSentTable, SentTable } from './sentTable';
 
 // The file ledger's sent rows (ledger.ts): each batch's row records (batches/: batchRows.ts), the key they
 // are made with (secret.ts), the rows as the guard's index keys them, and the earlier rows of a payer.
@@ -44,6 +45,12 @@ export class RowRecords {
     const read = await readBatchRows(this.fs, this.directory, contentHash);
     if (read) this.keep(contentHash, read);
     return read;
+  }
+
+  /** A sent batch's row keys as `paygate diff` compares with them (sentTable.ts): read compactly, not kept. */
+  async sentTable(contentHash: string): Promise<SentTable | undefined> {
+    const kept = this.kept.get(contentHash);
+    return kept ? SentTable.of(kept) : readSentTable(this.fs, this.directory, contentHash);
   }
 
   /** Keeps a batch's rows; the oldest are let go past KEPT_ROWS rows (the newest batch is kept, whatever its size). */

@@ -3,21 +3,23 @@ import {
   alreadySentMessage,
   alreadySentOf,
   findSamePayers,
+  orderKey,
   payerKey,
   payerRefs,
   payerRefsOf,
-  refsOf,
   rowRefs,
   samePayerMessage,
   samePayersOf,
   type PayerRefAt,
   type LedgerStore,
+  type RowRefAt,
   type OrderIdAt,
   type PayerCellsAt,
   type SubmissionRecord,
   type Target,
 } from '../ledger';
 import type { LedgerSecret } from '../ledger/secret';
+import { maskText } from '../output';
 import type { Batch } from '../rules/batch';
 import { stripCvvEdits } from '../rules/batchEdits';
 import { CodeInfo, Codes, type Code } from '../rules/codes';
@@ -67,21 +69,18 @@ export async function ledgerDiagnostics(ledger: LedgerStore, batch: Batch, optio
   const secret = await ledger.secret(false);
   let accepted: Set<string> | undefined;
   if (secret) {
-    const index = batch.csv.index;
-    const refs = options.orderIds
-      ? refsOf(options.orderIds, secret, (offset) => index.positionAt(offset).line + 1)
-      : rowRefs(batch, secret);
-    const keyAt = new Map(refs.map((r) => [r.start, r.key]));
+    const rows = lookupRows(batch, secret, options);
+    const file = options.target && ledger.kind === 'file' ? ledger : undefined;
     // The file ledger's index keeps the payers' entries beside the rows' keys: with a target, both are looked
     // up in one pass over its shards (a lint of 100,000 rows reads each shard once, not twice). So every
     // row's fingerprint is made first; the rows then told already-sent are left out of same-payer, as before.
-    const file = options.target && ledger.kind === 'file' ? ledger : undefined;
-    const everyPayer = file && payerRowsOf(batch, secret, keyAt, options);
-    const keys = new Set(refs.map((r) => r.key));
+    const everyPayer = file && rows.payers();
+    const keys = new Set(rows.keys);
     for (const p of everyPayer ?? []) keys.add(payerKey(p.fingerprint));
     const byKey = await ledger.recordsOfRows(keys);
-    accepted = acceptedContents(byKey, refs);
-    const sent = options.target ? alreadySentOf(byKey, refs, options.target) : [];
+    const hits = rows.found(byKey);
+    accepted = acceptedContents(byKey, rows.keys);
+    const sent = options.target ? alreadySentOf(byKey, hits, options.target) : [];
     const max = options.max ?? Infinity;
     for (const row of sent) {
       if (diagnostics.length >= max) {
@@ -92,11 +91,17 @@ export async function ledgerDiagnostics(ledger: LedgerStore, batch: Batch, optio
     }
     if (options.target) {
       const told = new Set(sent.map((row) => row.ref.start));
-      const payers = everyPayer ? everyPayer.filter((p) => !told.has(p.start)) : payerRowsOf(batch, secret, keyAt, options, told);
-      const same =
-        file && payers.length > 0
-          ? samePayersOf(await file.recordsOfPayers(new Set(payers.map((p) => p.fingerprint)), byKey), payers, options.target)
-          : await findSamePayers(ledger, payers, options.target);
+      const payers = everyPayer ? everyPayer.filter((p) => !told.has(p.start)) : rows.payers(told);
+      let same;
+      if (file) {
+        // Only the fingerprints whose payer key the lookup found can have earlier rows: the rest are not
+        // asked about (the same answer, without a set of every row's fingerprint).
+        const found = payers.filter((p) => byKey.has(payerKey(p.fingerprint)));
+        same =
+          found.length > 0
+            ? samePayersOf(await file.recordsOfPayers(new Set(found.map((p) => p.fingerprint)), byKey), found, options.target)
+            : [];
+      } else same = await findSamePayers(ledger, payers, options.target);
       for (const row of same) {
         if (diagnostics.length >= max) {
           omittedWarnings++;
@@ -111,15 +116,44 @@ export async function ledgerDiagnostics(ledger: LedgerStore, batch: Batch, optio
   return { diagnostics, omitted, omittedWarnings };
 }
 
-/** Same-payer's rows (but those of `told`): from lint's own pass when it kept them, else read from the batch. */
-function payerRowsOf(
-  batch: Batch,
-  secret: LedgerSecret,
-  keyAt: ReadonlyMap<number, string>,
-  options: LedgerCheckOptions,
-  told?: ReadonlySet<number>,
-): PayerRefAt[] {
-  return options.orderIds && options.payers ? payerRefsOf(options.payers, secret, keyAt, told) : payerRefs(batch, secret, keyAt, told);
+/**
+ * The rows the checks look up, with as few objects a row as can be (a lint of 100,000 rows): the keys of
+ * the rows' client-orderids as one array of strings, and a row's reference (its masked id, line and cell)
+ * made only for the rows the ledger knows. From lint's own pass when it kept the rows, else read from the batch.
+ */
+function lookupRows(batch: Batch, secret: LedgerSecret, options: LedgerCheckOptions) {
+  const index = batch.csv.index;
+  const ids = options.orderIds;
+  const refs = ids ? undefined : rowRefs(batch, secret);
+  const keys = ids ? ids.map((r) => orderKey(secret, r.orderId)) : refs!.map((r) => r.key);
+  /** The row keys already made, by the offset of their client-orderid cell (same-payer's rows reuse them). */
+  const keyAt = () => {
+    const at = new Map<number, string>();
+    if (ids) ids.forEach((r, i) => at.set(r.start, keys[i]));
+    else for (const r of refs!) at.set(r.start, r.key);
+    return at;
+  };
+  return {
+    keys,
+    /** The rows whose key the ledger holds, in the batch's order (alreadySentOf's rows). */
+    found(byKey: ReadonlyMap<string, unknown>): RowRefAt[] {
+      const out: RowRefAt[] = [];
+      if (byKey.size === 0) return out;
+      for (let i = 0; i < keys.length; i++) {
+        if (!byKey.has(keys[i])) continue;
+        if (refs) out.push(refs[i]);
+        else {
+          const { orderId, start, end } = ids![i];
+          out.push({ key: keys[i], orderId: maskText(orderId), line: index.positionAt(start).line + 1, start, end });
+        }
+      }
+      return out;
+    },
+    /** Same-payer's rows (but those of `told`). */
+    payers(told?: ReadonlySet<number>): PayerRefAt[] {
+      return ids && options.payers ? payerRefsOf(options.payers, secret, keyAt(), told) : payerRefs(batch, secret, keyAt(), told);
+    },
+  };
 }
 
 /** A ledger problem on a row's client-orderid cell (already-sent, same-payer): no fix, the row is the problem. */
@@ -135,11 +169,11 @@ function onIdCell(batch: Batch, code: Code, message: string, ref: { start: numbe
 }
 
 /** The contents of accepted submissions that held every one of the rows: the only ones this batch can be. */
-function acceptedContents(byKey: ReadonlyMap<string, readonly SubmissionRecord[]>, refs: readonly { key: string }[]): Set<string> {
+function acceptedContents(byKey: ReadonlyMap<string, readonly SubmissionRecord[]>, keys: readonly string[]): Set<string> {
   let out: Set<string> | undefined;
-  for (const ref of refs) {
+  for (const key of keys) {
     const here = new Set<string>();
-    for (const r of byKey.get(ref.key) ?? []) if (r.outcome === 'accepted' && (!out || out.has(r.contentHash))) here.add(r.contentHash);
+    for (const r of byKey.get(key) ?? []) if (r.outcome === 'accepted' && (!out || out.has(r.contentHash))) here.add(r.contentHash);
     out = here;
     if (out.size === 0) break;
   }

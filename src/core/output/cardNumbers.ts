@@ -1,5 +1,5 @@
 import { cardRanges, type CardMode } from './cardRanges';
-import { CANDIDATE_12, CANDIDATE_13 } from './digitKinds';
+import { candidateRuns } from './digitKinds';
 import { MIN_DIGITS, readRun, segments } from './digitRuns';
 import { idSpans, insideSpan } from './idSpans';
 import { decodedRanges, ENCODED } from './percent';
@@ -46,7 +46,7 @@ function idsOf(text: string): Ids {
 function maskedRanges(text: string, mode: CardMode): number[] {
   let ids: Ids | undefined; // strictly read, ids of known form are masked like any long run
   const out: number[] = [];
-  const finder = mode === 'cards' ? CANDIDATE_13 : CANDIDATE_12;
+  const finder = candidateRuns(mode === 'cards' ? 13 : 12);
   finder.lastIndex = 0;
   for (let m = finder.exec(text); m !== null; m = finder.exec(text)) {
     if (mode !== 'strict') ids ??= idsOf(text);

@@ -80,11 +80,13 @@ function cardGrouping(run: Run, g0: number, g1: number): boolean {
   return sizes.length >= 3 && sizes.slice(0, -1).every((x) => x === 4) && sizes[sizes.length - 1] <= 4;
 }
 
-const WORD = /[\p{L}\p{N}_-]/u;
+// Made on first use, as every Unicode class the CLI's start would otherwise build (issue 40).
+let wordChar: RegExp | undefined;
+const isWordChar = (c: string) => (wordChar ??= /[\p{L}\p{N}_-]/u).test(c);
 
 /** No letter, digit, underscore or dash right before or after the digits `[from, to)` of a run. */
 function standsAlone(run: Run, from: number, to: number, text: string): boolean {
   const before = run.positions[from] - 1;
   const after = run.positions[to - 1] + run.widths[to - 1];
-  return (before < 0 || !WORD.test(text[before])) && (after >= text.length || !WORD.test(text[after]));
+  return (before < 0 || !isWordChar(text[before])) && (after >= text.length || !isWordChar(text[after]));
 }

@@ -44,16 +44,18 @@ const CVV_NAMES: readonly string[] = [
 /** Names that start so are a CVV, whatever word follows: `card verification value`, `…_code`, `…Number`. */
 const CVV_PREFIXES: readonly string[] = ['card verification'];
 
-const SEPARATORS = /[\s\p{Pd}_.]/gu;
-const loose = (name: string) => name.toLowerCase().replace(SEPARATORS, '');
-const LOOSE_CVV = new Set(CVV_NAMES.map(loose));
-const LOOSE_PREFIXES = CVV_PREFIXES.map(loose);
+// The separators, the tables and the pattern below are made on first use: their Unicode classes cost
+// every `paygate` start about a millisecond, and most starts never need them (issue 40).
+let separators: RegExp | undefined;
+const loose = (name: string) => name.toLowerCase().replace((separators ??= /[\s\p{Pd}_.]/gu), '');
+let looseNames: { names: Set<string>; prefixes: string[] } | undefined;
 
 /** A field, column or parameter name that holds a card verification value (CVV_NAMES). */
 export function isCvvName(name: string): boolean {
   if (name.length > 40) return false;
   const l = loose(name);
-  return LOOSE_CVV.has(l) || LOOSE_PREFIXES.some((p) => l.startsWith(p));
+  looseNames ??= { names: new Set(CVV_NAMES.map(loose)), prefixes: CVV_PREFIXES.map(loose) };
+  return looseNames.names.has(l) || looseNames.prefixes.some((p) => l.startsWith(p));
 }
 
 /** A name of the table as it may be written in text: any separator (or none) between words and before a digit. */
@@ -63,24 +65,27 @@ const labelPattern = (name: string) =>
     .split(' ')
     .map((w) => w.replace(/(\D)(\d)/, `$1${SEP}$2`))
     .join(SEP);
-const LABELS = [...CVV_NAMES, ...CVV_PREFIXES.map((p) => `${p} [a-z]+`)]
-  .sort((a, b) => b.length - a.length)
-  .map((n) => labelPattern(n).replace(`${SEP}[a-z]+`, `(?:${SEP}[a-z]+)?`));
+const labels = () =>
+  [...CVV_NAMES, ...CVV_PREFIXES.map((p) => `${p} [a-z]+`)]
+    .sort((a, b) => b.length - a.length)
+    .map((n) => labelPattern(n).replace(`${SEP}[a-z]+`, `(?:${SEP}[a-z]+)?`));
 
 // A label (not inside a longer word, or right after a percent-encoded character such as `%26`), then up to
 // a quote (or a doubled one, as JSON inside a quoted CSV cell writes it), a separator run of `:`, `=`, spaces
 // or `#` (or a percent-encoded `=` or `:`, once or twice encoded, as in a query or an OAuth base string), and
 // another quote, then the 3 or 4 digits of any script
 // (quoted or not) that are not part of a longer number.
-const CVV_IN_TEXT = new RegExp(
-  `(?:(?<![\\p{L}\\p{N}])|(?<=%(?:25)?[0-9a-f]{2}))((?:${LABELS.join('|')})["']{0,2}\\s{0,3}(?:[:=#]|%(?:25)?3[ad])?\\s{0,3}["']{0,2})(\\p{Nd}{3,4})(?!\\p{Nd})`,
-  'giu',
-);
+let cvvInText: RegExp | undefined;
+const makeCvvInText = () =>
+  new RegExp(
+    `(?:(?<![\\p{L}\\p{N}])|(?<=%(?:25)?[0-9a-f]{2}))((?:${labels().join('|')})["']{0,2}\\s{0,3}(?:[:=#]|%(?:25)?3[ad])?\\s{0,3}["']{0,2})(\\p{Nd}{3,4})(?!\\p{Nd})`,
+    'giu',
+  );
 
 /**
  * Could `text` hold the 3 digits a labelled CVV needs? Every decimal digit (\p{Nd}) is an ASCII digit or a
  * character from U+0660 on (Arabic-Indic, the first other script's), so fewer than 3 such characters is a
- * sure no. It spares a file name (`march.rpcsv`: "cs" passes the label test) the compiling of CVV_IN_TEXT,
+ * sure no. It spares a file name (`march.rpcsv`: "cs" passes the label test) the making and compiling of the pattern (makeCvvInText),
  * about a millisecond of a one-row `paygate lint` (issue 40).
  */
 function mayHoldThreeDigits(text: string): boolean {
@@ -94,9 +99,9 @@ function mayHoldThreeDigits(text: string): boolean {
 
 /** Every labelled CVV in free text, a form or query string or a JSON text replaced by HIDDEN_CVV. */
 export function hideCvvs(text: string): string {
-  // Most text holds no label at all. Case-insensitive over Unicode as CVV_IN_TEXT is, so a label spelled with
+  // Most text holds no label at all. Case-insensitive over Unicode as the pattern is, so a label spelled with
   // a character that folds to a letter of it (`ſecurity code`, with U+017F folding to `s`) is not let through.
   if (!/c[vsai]|secur/iu.test(text)) return text;
   if (!mayHoldThreeDigits(text)) return text;
-  return text.replace(CVV_IN_TEXT, `$1${HIDDEN_CVV}`);
+  return text.replace((cvvInText ??= makeCvvInText()), `$1${HIDDEN_CVV}`);
 }

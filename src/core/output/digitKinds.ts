@@ -15,7 +15,10 @@ const ASCII_KIND = new Int8Array(128).fill(OTHER);
 for (let c = 48; c <= 57; c++) ASCII_KIND[c] = c - 48;
 for (const c of ' \t-./_') ASCII_KIND[c.charCodeAt(0)] = SEPARATOR;
 
-const ND = /^\p{Nd}$/u;
+// The Unicode classes are made on first use: building them cost every `paygate` start about a
+// millisecond, and only text beyond ASCII needs them (issue 40).
+let nd: RegExp | undefined;
+const isDigit = (s: string) => (nd ??= /^\p{Nd}$/u).test(s);
 /**
  * Separators beyond ASCII: spaces, dashes, the invisible format characters (\p{Cf}: zero-width space, ZWNJ,
  * ZWJ, word joiner, BOM, soft hyphen, bidi marks…), the minus sign, dots (middle dot, bullet, one-dot leader,
@@ -24,11 +27,18 @@ const ND = /^\p{Nd}$/u;
  */
 const SEPARATOR_CLASS =
   '[\\t ./_\\p{Zs}\\p{Pd}\\p{Cf}\\u2212\\u00b7\\u2022\\u2024\\u2027\\u2219\\u22c5\\u30fb\\uff0e\\uff65\\u2044\\u2215\\uff0f\\uff3f\\u180e\\u115f\\u1160\\u3164\\uffa0]|\\u034f';
-const WIDE_SEPARATOR = new RegExp(`^(?:${SEPARATOR_CLASS})$`, 'u');
-/** Where a run of at least 13 (or 12) digits of any script joined by separators starts: found by the regex engine, fast. */
-const candidate = (min: number) => new RegExp(`\\p{Nd}(?:(?:${SEPARATOR_CLASS})*\\p{Nd}){${min - 1},}`, 'gu');
-export const CANDIDATE_13 = candidate(13);
-export const CANDIDATE_12 = candidate(12);
+let wideSeparator: RegExp | undefined;
+const isWideSeparator = (s: string) => (wideSeparator ??= new RegExp(`^(?:${SEPARATOR_CLASS})$`, 'u')).test(s);
+const candidates = new Map<number, RegExp>();
+/**
+ * Where a run of at least 13 (or 12) digits of any script joined by separators starts: found by the regex
+ * engine, fast. Made on first use (one per length, kept), as the classes above.
+ */
+export function candidateRuns(min: 12 | 13): RegExp {
+  let finder = candidates.get(min);
+  if (finder === undefined) candidates.set(min, (finder = new RegExp(`\\p{Nd}(?:(?:${SEPARATOR_CLASS})*\\p{Nd}){${min - 1},}`, 'gu')));
+  return finder;
+}
 
 /** Kinds of the characters beyond ASCII met so far (few distinct ones in practice), bounded. */
 const WIDE_KIND = new Map<number, number>();
@@ -39,7 +49,7 @@ const WIDE_KIND = new Map<number, number>();
  */
 function digitValue(cp: number): number {
   let start = cp;
-  while (ND.test(String.fromCodePoint(start - 1))) start--;
+  while (isDigit(String.fromCodePoint(start - 1))) start--;
   return (cp - start) % 10;
 }
 
@@ -47,8 +57,8 @@ function wideKind(cp: number): number {
   let kind = WIDE_KIND.get(cp);
   if (kind !== undefined) return kind;
   const s = String.fromCodePoint(cp);
-  if (ND.test(s)) kind = digitValue(cp);
-  else kind = WIDE_SEPARATOR.test(s) ? SEPARATOR : OTHER;
+  if (isDigit(s)) kind = digitValue(cp);
+  else kind = isWideSeparator(s) ? SEPARATOR : OTHER;
   if (WIDE_KIND.size >= 4096) WIDE_KIND.clear();
   WIDE_KIND.set(cp, kind);
   return kind;
