@@ -22,7 +22,11 @@ function printAnswer(ctx: CliContext, command: string, r: SendResult): number {
     ctx.stderr(saidOut(said`${ourWords(command)}: ${typed.text(r.url)}: ${typed.text(r.error)} (after ${typed.count(r.ms)} ms)\n`));
     return EXIT.transport;
   }
-  ctx.stdout(saidOut(said`HTTP ${typed.count(r.status)} from ${typed.text(r.url)} in ${typed.count(r.ms)} ms\n${quotedAnswer(r.body.toString('utf8'))}`));
+  ctx.stdout(
+    saidOut(
+      said`HTTP ${typed.count(r.status)} from ${typed.text(r.url)} in ${typed.count(r.ms)} ms\n${quotedAnswer(r.body.toString('utf8'))}`,
+    ),
+  );
   return r.status >= 200 && r.status < 300 ? EXIT.ok : EXIT.rejected;
 }
 
