@@ -106,7 +106,7 @@ function replayCommand(ctx: CliContext) {
         const store = new CallbackStore(stateDirOption(ctx, o.state));
         const entry = store.get(id);
         if (!entry) return inputError(ctx, command, `no callback ${id} in ${store.file} (see "paygate callbacks list")`);
-        ctx.stderr(`${command}: ${entryLine(entry)}\n`);
+        ctx.stderr(vouched(laid`${ourWords(command)}: ${entryLine(entry)}\n`));
         const r = await replayEntry(entry, o.to);
         if (r.masked)
           ctx.stderr(saidOut(said`${ourWords(command)}: this call held card data and was kept masked: the masked body was sent\n`));
