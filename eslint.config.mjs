@@ -55,6 +55,10 @@ export default tseslint.config(
           message: 'Ask with ask() from src/extension/say.ts (the output boundary): its words and its default value pass the floor.',
         },
         {
+          selector: 'MemberExpression[property.name="withProgress"]',
+          message: 'Show progress with withProgress from src/extension/say.ts (the output boundary): its title and messages are Saids.',
+        },
+        {
           selector: 'MemberExpression[property.name="createOutputChannel"]',
           message: 'Write to the one log, log() from src/extension/log.ts (the output boundary).',
         },

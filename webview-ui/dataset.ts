@@ -210,17 +210,22 @@ export class Dataset {
       for (let i = from; i < n; i++) all[i - from] = i;
       return all;
     }
+    if (conditions.length === 1) {
+      // The usual case (one search or one filter), without a loop over the conditions per row; the
+      // marks are counted first (one pass in order), so the view is made at its size, not cut from one
+      // of every row (20 MB zeroed and copied again at five million rows).
+      const hits = conditions[0];
+      let kept = 0;
+      for (let i = from; i < n; i++) kept += hits[i] === 0 ? 0 : 1;
+      const view = new Uint32Array(kept);
+      for (let p = from, k = 0; p < n && k < kept; p++) {
+        const i = base ? base[p] : p;
+        if (hits[i] !== 0) view[k++] = i;
+      }
+      return view;
+    }
     const out = new Uint32Array(n - from);
     let count = 0;
-    if (conditions.length === 1) {
-      // The usual case (one search or one filter), without a loop over the conditions per row.
-      const hits = conditions[0];
-      for (let p = from; p < n; p++) {
-        const i = base ? base[p] : p;
-        if (hits[i] !== 0) out[count++] = i;
-      }
-      return out.slice(0, count);
-    }
     for (let p = from; p < n; p++) {
       const i = base ? base[p] : p;
       let ok = true;

@@ -103,3 +103,19 @@ export function ask(options: AskOptions): Thenable<string | undefined> {
     ...(validateInput ? { validateInput: (v: string) => opt(validateInput(v)) } : {}),
   });
 }
+
+/** A progress notification's reports: each message a `Said`. */
+export interface SaidProgress {
+  report(value: { message?: Said; increment?: number }): void;
+}
+
+/** A progress notification through the same floor: its title and each message reported. */
+export function withProgress<R>(
+  options: Omit<vscode.ProgressOptions, 'title'> & { title?: Said },
+  task: (progress: SaidProgress, token: vscode.CancellationToken) => Thenable<R>,
+): Thenable<R> {
+  const { title, ...rest } = options;
+  return vscode.window.withProgress({ ...rest, ...(title ? { title: shown(title) } : {}) }, (progress, token) =>
+    task({ report: ({ message, increment }) => progress.report({ ...(message ? { message: shown(message) } : {}), increment }) }, token),
+  );
+}

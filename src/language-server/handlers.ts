@@ -14,6 +14,7 @@ import { hoverAt } from './hover';
 import { completionsInDocument, hoverInDocument, viewAt } from './cursorView';
 import { fail, lintable, schedule, type Session } from './session';
 import { errorMessage } from '../core/errorMessage';
+import { said, saidText, typed } from '../core/output';
 
 // The server's requests, one named handler each (server.ts wires them to the connection). Every handler
 // answers null (or the action unchanged) when the document is not ours or the core throws.
@@ -93,12 +94,13 @@ export async function executeCommand(s: Session, { command, arguments: args }: E
     // A notification, not window/showMessageRequest: a client that cannot answer requests must not fail us.
     void s.connection.sendNotification(ShowMessageNotification.type, {
       type: MessageType.Info,
-      message: `PayGate: added the file to ${gitignore}.`,
+      message: saidText(said`PayGate: added the file to ${typed.text(gitignore)}.`),
     });
     if (s.seen.has(uri)) schedule(s, uri, 0);
   } catch (err) {
     fail(s, 'Add to .gitignore', uri, err);
-    const message = `PayGate: could not add the file to .gitignore: ${errorMessage(err)}`;
+    // VS Code shows the server's messages as they come: they pass the floor here, value by value (issue 38).
+    const message = saidText(said`PayGate: could not add the file to .gitignore: ${typed.text(errorMessage(err))}`);
     void s.connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Error, message });
   }
 }

@@ -8,6 +8,7 @@ import { DiskBatches } from './diskBatches';
 import { Documents } from './documents';
 import { firstScreen } from './firstScreen';
 import { GitGuard } from './gitGuard';
+import { said, saidText, typed } from '../core/output';
 import { GuardUnchecked, LEDGER_RECHECK_MAX_LINES, LedgerGuard } from './ledgerGuard';
 import type { LintSettingsSource } from './settings';
 import { PayloadGuard } from './payloadGuard';
@@ -211,7 +212,10 @@ export function checkLedger(s: Session, uri: string): void {
     (err: unknown) => {
       if (!(err instanceof GuardUnchecked)) return fail(s, 'Submission ledger', uri, err);
       // Said, never silent: as `paygate lint` says it. Once per reason, not per document or edit.
-      const message = `PayGate: ${err.message}; the resend guard could not be checked (already-sent and cvv-after-send are not checked)`;
+      // VS Code shows the server's messages as they come: this one passes the floor here, value by value (issue 38).
+      const message = saidText(
+        said`PayGate: ${typed.text(err.message)}; the resend guard could not be checked (already-sent and cvv-after-send are not checked)`,
+      );
       s.connection.console.warn(message);
       if (s.ledgerProblem === message) return;
       s.ledgerProblem = message;

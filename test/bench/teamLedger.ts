@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { guardedSend, Ledger, type LedgerStore } from '../../src/core/ledger';
 import { writeNewTeamKey } from '../../src/core/ledger/team/key';
-import { targetOf } from '../../src/core/ledger/team/rows';
+import { targetKey, targetOf } from '../../src/core/ledger/target';
 import { TeamLedger } from '../../src/core/ledger/team/teamLedger';
 import { readBatch } from '../../src/core/rules/batch';
 import { ledgerDiagnostics } from '../../src/core/ledgerLint/ledgerChecks';
@@ -47,7 +47,7 @@ function newBatch(i: number) {
 async function fillTeam(cluster: Cluster, db: string, n: number): Promise<void> {
   if (n === 0) return;
   const e = benchEntry(0, 'old', 1);
-  const target = targetOf(e);
+  const target = targetKey(targetOf(e));
   const record = { ...e, recurringPaymentIds: [], serialNumbers: [], statuses: [], outcome: 'accepted', httpStatus: 200 };
   await cluster.sql(
     db,

@@ -1,4 +1,4 @@
-// An open document on the client side of the stdio tests (stdio.test.ts, code-action-race.test.ts): its
+// An open document on the client side of the stdio tests (stdio*.test.ts, code-action-race.test.ts): its
 // text follows every change it sends to the server, and the client capabilities they initialise with.
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';

@@ -125,7 +125,7 @@ test(
       admin,
     );
     assert.equal(init.code, 0, init.err);
-    assert.match(init.out, /schema created at version 2/);
+    assert.match(init.out, /schema created at version 3/);
     assert.match(init.out, /Team key written to .*team\.key \(mode 0600\)/);
     assert.equal(statSync(keyFile).mode & 0o777, 0o600);
     const key = readFileSync(keyFile, 'utf8').trim();
@@ -137,7 +137,7 @@ test(
 
     const again = await run(runLedger, ['init', '--ledger', cluster.adminUrl('team'), '--key-out', keyFile], admin);
     assert.equal(again.code, 0, again.err);
-    assert.match(again.out, /at version 2 already/);
+    assert.match(again.out, /at version 3 already/);
     assert.match(again.out, /was made before; .* is it/);
     assert.equal(readFileSync(keyFile, 'utf8').trim(), key, 'the key file is kept as it was');
 
@@ -151,7 +151,7 @@ test(
     const status = await run(runLedger, ['status'], member('alice'));
     assert.equal(status.code, 0, status.err);
     assert.match(status.out, /store: the team ledger postgres:\/\/alice@127\.0\.0\.1:\d+\/team/);
-    assert.match(status.out, /role: alice\nschema version: 2\nrecords: 0\nteam key: matches/);
+    assert.match(status.out, /role: alice\nschema version: 3\nrecords: 0\nteam key: matches/);
     assert.ok(!status.out.includes(PASSWORDS.alice));
 
     // Version 2: the same-payer lookup reaches the batches holding a fingerprint through the index, not by

@@ -5,7 +5,7 @@ import type * as Say from '../../src/extension/say';
 import type * as Clock from '../../src/extension/environments/clockText';
 import { said, typed } from '../../src/core/output';
 
-// Mask values, not layouts, in the editor's input boxes and messages (issue 38). Before, an input box passed
+// Mask values, not layouts, in the editor's input boxes, progress and messages (issue 38). Before, an input box passed
 // no floor at all (vscode.window.showInputBox was called with its title, prompt and default as they were): a
 // card number in an environment's name or a URL was shown whole. ask() (src/extension/say.ts) reads its words
 // as `Said`s, value by value, and offers a default only when the floor leaves it as it is (the box's text is
@@ -19,6 +19,10 @@ const fakeVscode = {
   window: {
     showInputBox: (o: Box) => (boxes.push(o), Promise.resolve(answer)),
     showInformationMessage: (m: string) => (shown.push(m), Promise.resolve(undefined)),
+    withProgress: (o: { title?: string }, task: (p: { report: (v: { message?: string }) => void }) => Promise<unknown>) => {
+      shown.push(`progress: ${o.title}`);
+      return task({ report: (v) => shown.push(`report: ${v.message}`) });
+    },
   },
 };
 const resolve = (Module as unknown as { _resolveFilename: (r: string, ...rest: unknown[]) => string })._resolveFilename;
@@ -27,7 +31,7 @@ const resolve = (Module as unknown as { _resolveFilename: (r: string, ...rest: u
 };
 require.cache.vscode = { id: 'vscode', filename: 'vscode', loaded: true, exports: fakeVscode } as unknown as NodeJS.Module;
 /* eslint-disable @typescript-eslint/no-require-imports -- after the fake is in place */
-const { ask, showInfo } = require('../../src/extension/say') as typeof Say;
+const { ask, showInfo, withProgress } = require('../../src/extension/say') as typeof Say;
 const { advanceMessage } = require('../../src/extension/environments/clockText') as typeof Clock;
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -72,4 +76,16 @@ test("the advance-clock message, as built, keeps its date and counts whole; a ca
   const message = advanceMessage(35, { today: '26.02.2027', charges: [charge('approved'), charge('declined')], stopped: [] });
   await showInfo(said`PayGate: ${message}. ${typed.text(`The gateway: ${CARD}`)}`);
   assert.equal(shown[0], `PayGate: Advanced 35 days to 26.02.2027: 2 charges (1 approved, 1 declined). The gateway: ${MASKED}`);
+});
+
+test('a progress notification: its title and each message pass the floor, value by value', async () => {
+  shown.length = 0;
+  const done = await withProgress({ location: 15 as never, title: said`PayGate: submitting ${typed.text(`batch ${CARD}.rpcsv`)}` }, (p) => {
+    p.report({
+      message: said`${typed.amount('12.5')} of ${typed.amount('50.0')} MB sent, serial ${typed.count(1000010)} ${typed.count(7000083)}`,
+    });
+    return Promise.resolve('done');
+  });
+  assert.equal(done, 'done');
+  assert.deepEqual(shown, [`progress: PayGate: submitting batch ${MASKED}.rpcsv`, 'report: 12.5 of 50.0 MB sent, serial 1000010 7000083']);
 });

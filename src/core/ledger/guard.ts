@@ -4,12 +4,13 @@ import type { Ledger } from './ledger';
 import { batchRowKeys, type BatchRowKeys, type RowKey } from './rowKeys';
 import { findSamePayers, type SamePayerRow } from './samePayer';
 import type { LedgerStore, TeamStore } from './store';
-import { LOCAL_ENVIRONMENT, targetUrl } from '../gateway/environments';
 import {
   keyHashes,
   mayHaveCreated,
   realDir,
   sameTarget,
+  targetKey,
+  targetOf,
   type Completion,
   type DamageMark,
   type GuardKey,
@@ -90,25 +91,15 @@ const inFlight = new Set<string>();
 
 /**
  * The same send in this process: one ledger (a file ledger's directory by its real path: a link to it is
- * the same ledger), one content, one target (a local gateway's state directory by its real path; another
- * environment by its create URL, so two names for one gateway are one).
+ * the same ledger), one content, one target (targetKey: a local gateway's state directory by its real path;
+ * another environment by its create URL, so two names for one gateway are one).
  */
 function flightKey(ledger: LedgerStore, k: GuardKey): string {
-  return JSON.stringify([
-    ledger.kind === 'team' ? ledger.place : realDir(ledger.directory),
-    k.contentHash,
-    k.localStateDir !== undefined ? [k.environment, k.endpointId, realDir(k.localStateDir)] : (k.url ?? [k.environment, k.endpointId]),
-  ]);
+  return JSON.stringify([ledger.kind === 'team' ? ledger.place : realDir(ledger.directory), k.contentHash, targetKey(k)]);
 }
 
 export function guardKey(entry: NewSubmission, legacyHashes: readonly string[] = []): GuardKey {
-  const key: GuardKey = { contentHash: entry.contentHash, environment: entry.environment, endpointId: entry.endpointId, legacyHashes };
-  if (entry.localGateway) key.localStateDir = entry.localGateway.stateDir;
-  else if (entry.environment !== LOCAL_ENVIRONMENT) {
-    const url = targetUrl(entry.endpoint);
-    if (url !== undefined) key.url = url;
-  }
-  return key;
+  return { ...targetOf(entry), contentHash: entry.contentHash, legacyHashes };
 }
 
 /** Ledger errors (a full disk, no permission, a short write, fsync) are thrown before anything is sent. */

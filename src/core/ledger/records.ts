@@ -205,7 +205,7 @@ export function foldLines(lines: readonly LedgerLine[]): SubmissionRecord[] {
 
 // Where a create went and how two are compared (the environment and endpoint, a local gateway's real
 // path, another environment's create URL): target.ts.
-export { atTarget, keyHashes, realDir, sameTarget, type GuardKey, type Target } from './target';
+export { atTarget, keyHashes, realDir, sameTarget, targetKey, targetOf, type GuardKey, type Target } from './target';
 
 /**
  * Whether a record means the content may already be at the gateway: still sending (or interrupted while

@@ -4,7 +4,9 @@ import { LOCAL_ENVIRONMENT, targetUrl } from '../gateway/environments';
 // The identity of a target, as both resend guards and lint's already-sent decide it (architecture habit 15:
 // "the same" as the other side decides it): the same environment and endpoint id; for a local gateway, its
 // state directory by its real path (symlinks resolved); for any other environment, also the same create URL
-// under another name (as URLs read it: targetUrl). No imports from records.ts (it re-exports these).
+// under another name (as URLs read it: targetUrl). `targetKey` writes that identity as one text: the file
+// ledger's guards compare it (atTarget), the team ledger keys its claims on it (team/rows.ts). No imports
+// from records.ts (it re-exports these).
 
 /** What a record says of where its create went (a SubmissionRecord has all of it). */
 export interface SentTo {
@@ -35,7 +37,40 @@ export interface GuardKey extends Target {
   legacyHashes?: readonly string[];
 }
 
+/** Where a record's (or a new submission's) create went, as the guards compare targets. */
+export function targetOf(r: SentTo): Target {
+  const t: Target = { environment: r.environment, endpointId: r.endpointId };
+  if (r.localGateway) t.localStateDir = r.localGateway.stateDir;
+  else if (r.environment !== LOCAL_ENVIRONMENT) {
+    const url = recordUrl(r.endpoint);
+    if (url !== undefined) t.url = url;
+  }
+  return t;
+}
+
+/**
+ * A target's identity as one text: a local gateway by its environment, endpoint id and state directory's
+ * real path; any other environment by its create URL (base URL and endpoint id, as targetUrl reads them),
+ * whatever its name; by its name and endpoint id only when no URL can be read. Two targets are the same
+ * target when their keys are equal (and, atTarget, when a record does not say which local gateway it went to).
+ */
+export function targetKey(t: Target): string {
+  if (t.localStateDir !== undefined) return JSON.stringify(['local', t.environment, t.endpointId, realDir(t.localStateDir)]);
+  if (t.url !== undefined) return JSON.stringify(['url', t.url]);
+  return JSON.stringify(['name', t.environment, t.endpointId]);
+}
+
+const keys = new WeakMap<SentTo | Target, string>();
+
+/** A record's or a target's key, kept with it (lint compares every row's records with one target, many times). */
+function keptKey(o: SentTo | Target, key: () => string): string {
+  let k = keys.get(o);
+  if (k === undefined) keys.set(o, (k = key()));
+  return k;
+}
+
 export function atTarget(r: SentTo, target: Target): boolean {
+  // A record that does not say which local gateway it went to may have gone to either.
   if (
     r.environment === target.environment &&
     r.endpointId === target.endpointId &&
@@ -44,7 +79,7 @@ export function atTarget(r: SentTo, target: Target): boolean {
     return true;
   // Two names for one gateway and endpoint (the same base URL and endpoint id, as URLs read): one target.
   // Never a local gateway's (known by its state directory: its port changes with every start).
-  return target.url !== undefined && !isLocal(r) && recordUrl(r.endpoint) === target.url;
+  return target.url !== undefined && !isLocal(r) && keptKey(r, () => targetKey(targetOf(r))) === keptKey(target, () => targetKey(target));
 }
 
 const isLocal = (r: SentTo) => r.environment === LOCAL_ENVIRONMENT || r.localGateway !== undefined;

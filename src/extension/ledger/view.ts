@@ -195,7 +195,11 @@ export class SubmissionsTree extends Disposable implements vscode.TreeDataProvid
 function storeItem(node: Extract<Node, { kind: 'store' }>): vscode.TreeItem {
   const item = new vscode.TreeItem(node.problem ? 'Ledger cannot be read' : 'Ledger', vscode.TreeItemCollapsibleState.None);
   item.description = shown(node.problem ?? node.place);
-  item.tooltip = shown(node.problem ? `${node.place}: ${node.problem}` : `Sends and the resend guard use the ${node.place}`);
+  item.tooltip = shown(
+    node.problem
+      ? said`${typed.text(node.place)}: ${typed.text(node.problem)}`
+      : said`Sends and the resend guard use the ${typed.text(node.place)}`,
+  );
   item.iconPath = node.problem
     ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'))
     : new vscode.ThemeIcon(node.place.startsWith('team') ? 'organization' : 'database');

@@ -8,10 +8,10 @@ import {
   type BatchOnDisk,
   type BatchOnDiskChecked,
 } from '../../shared/lintProtocol';
-import { safeText, said, typed } from '../../core/output';
+import { said, typed } from '../../core/output';
 import { Disposable } from '../disposable';
 import { log } from '../log';
-import { showInfo } from '../say';
+import { showInfo, shown } from '../say';
 import { LARGE_BATCHES_DOCS_URL, beyondSyncLimit, firstLineOf, isBatch, megabytes } from '../bigBatch';
 import { errorMessage } from '../../core/errorMessage';
 
@@ -155,9 +155,9 @@ export class BatchesOnDisk extends Disposable {
   private tellOnce(entry: Entry): void {
     if (this.told) return;
     this.told = true;
-    const name = safeText(path.basename(entry.uri.fsPath));
-    const message = `PayGate checks ${name} each time you save it, not as you type: VS Code passes no file over 50 MB to extensions, and this one is ${megabytes(entry.bytes)}. Its problems are those of the file as saved.`;
-    void showInfo(said`${typed.text(message)}`, 'Learn more').then((choice) => {
+    const name = typed.text(path.basename(entry.uri.fsPath));
+    const message = said`PayGate checks ${name} each time you save it, not as you type: VS Code passes no file over 50 MB to extensions, and this one is ${typed.text(megabytes(entry.bytes))}. Its problems are those of the file as saved.`;
+    void showInfo(message, 'Learn more').then((choice) => {
       if (choice) void vscode.env.openExternal(vscode.Uri.parse(LARGE_BATCHES_DOCS_URL));
     });
   }
@@ -168,20 +168,25 @@ export class BatchesOnDisk extends Disposable {
     const entry = input instanceof vscode.TabInputText ? this.batches.get(input.uri.toString()) : undefined;
     this.showSubmit(entry);
     if (!entry) return this.status.hide();
-    const name = safeText(path.basename(entry.uri.fsPath));
+    const name = typed.text(path.basename(entry.uri.fsPath));
     const last = entry.last;
     let icon = '$(history)';
     if (entry.checking) icon = '$(sync~spin)';
     else if (last?.problem) icon = '$(warning)';
     this.status.text = `${icon} PayGate: checked on save`;
-    const tooltip = new vscode.MarkdownString(
-      `**${name}** is ${megabytes(entry.bytes)}: VS Code passes no file over 50 MB to extensions, so PayGate cannot check it as you type. It checks the file on disk when it is opened and each time it is saved.\n\n`,
+    // The file's name and the problem are the person's and the server's words: as text, never as Markdown.
+    const tooltip = new vscode.MarkdownString('**');
+    tooltip.appendText(shown(said`${name}`));
+    tooltip.appendMarkdown(
+      `** is ${shown(said`${typed.text(megabytes(entry.bytes))}`)}: VS Code passes no file over 50 MB to extensions, so PayGate cannot check it as you type. It checks the file on disk when it is opened and each time it is saved.\n\n`,
     );
     if (entry.checking) tooltip.appendMarkdown('Checking now…\n\n');
-    else if (last?.problem) tooltip.appendText(`${safeText(last.problem)}\n\n`);
+    else if (last?.problem) tooltip.appendText(`${shown(said`${typed.text(last.problem)}`)}\n\n`);
     else if (last)
       tooltip.appendMarkdown(
-        `Last check: ${last.rows.toLocaleString('en-US')} rows, ${last.problems.toLocaleString('en-US')} problem${last.problems === 1 ? '' : 's'}, ${(last.ms / 1000).toFixed(1)} s.\n\n`,
+        shown(
+          said`Last check: ${typed.count(last.rows.toLocaleString('en-US'))} rows, ${typed.count(last.problems.toLocaleString('en-US'))} problem${last.problems === 1 ? said`` : said`s`}, ${typed.amount((last.ms / 1000).toFixed(1))} s.\n\n`,
+        ),
       );
     tooltip.appendMarkdown('Click to learn more.');
     this.status.tooltip = tooltip;
@@ -196,10 +201,12 @@ export class BatchesOnDisk extends Disposable {
       void vscode.commands.executeCommand('setContext', 'paygate.batchOnDiskActive', key !== undefined);
     }
     if (!entry || !vscode.workspace.isTrusted) return this.submit.hide();
-    const name = safeText(path.basename(entry.uri.fsPath));
+    const name = typed.text(path.basename(entry.uri.fsPath));
     this.submit.text = '$(cloud-upload) Submit';
     this.submit.name = 'PayGate: submit the batch checked on save';
-    this.submit.tooltip = `Submit ${name} (${megabytes(entry.bytes)}) to the environment in the status bar: read from disk as saved, with its progress shown`;
+    this.submit.tooltip = shown(
+      said`Submit ${name} (${typed.text(megabytes(entry.bytes))}) to the environment in the status bar: read from disk as saved, with its progress shown`,
+    );
     this.submit.command = { title: 'Submit', command: 'paygate.submit', arguments: [entry.uri] };
     this.submit.show();
   }

@@ -3,12 +3,14 @@ import type * as vscode from 'vscode';
 import { createRecurringPayments } from '../../core/gateway';
 import type { Target } from '../environments/target';
 import type { SubmitOutcome } from '../results/outcomeView';
+import type { SaidProgress } from '../say';
+import { said, typed, type Said } from '../../core/output';
 
 // The submit's one POST, its progress shown as the bytes go, and the file's bytes on disk for older hashes.
 
 /** Where the send shows how far it got, and the person's cancel. */
 export interface Showing {
-  progress: vscode.Progress<{ message?: string; increment?: number }>;
+  progress: SaidProgress;
   signal: AbortSignal;
 }
 
@@ -22,14 +24,14 @@ export async function bytesOnDisk(doc: vscode.TextDocument): Promise<string | un
 }
 
 /** "12.5 of 54.0 MB sent": the bytes the connection has taken, in MB of 1024 × 1024 bytes. */
-function sentText(sent: number, total: number): string {
-  const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
-  return sent >= total ? `${mb(total)} MB sent, waiting for the answer…` : `${mb(sent)} of ${mb(total)} MB sent`;
+function sentText(sent: number, total: number): Said {
+  const mb = (n: number) => typed.amount((n / 1024 / 1024).toFixed(1));
+  return sent >= total ? said`${mb(total)} MB sent, waiting for the answer…` : said`${mb(sent)} of ${mb(total)} MB sent`;
 }
 
 /** One POST, its bytes shown as they go; cancelling after the request went out comes back as outcome unknown (kind cancelled). */
 export async function send(target: Target, payload: string, showing: Showing): Promise<SubmitOutcome> {
-  showing.progress.report({ message: 'sending…' });
+  showing.progress.report({ message: said`sending…` });
   let shown = 0;
   return createRecurringPayments({
     environment: target.environment,

@@ -11,7 +11,7 @@ import { TEAM_REMEDY } from '../ledger/editorLedger';
 import { localGatewayRef } from '../../local-gateway/finding';
 import { askRowsAgain, askSamePayer, askSendAgain, type RowsAnswer } from './resendQuestions';
 import { log } from '../log';
-import { showWarning } from '../say';
+import { showWarning, shown, withProgress } from '../say';
 import { activeEnvironmentName, isProduction } from '../environments/settings';
 import { sensitiveValues, summary } from '../results/outcomeView';
 import { resolveTarget, showTargetProblem } from '../environments/target';
@@ -90,17 +90,17 @@ export async function submitCommand(deps: SubmitCommandDeps, ...args: CommandArg
   // On screen from the click to the answer: reading and checking a batch of 50 MB takes a while before a
   // byte leaves, and its send longer (the bytes sent are shown). Questions on the way (the production
   // confirmation, the resend questions) come above it.
-  const begun = await vscode.window.withProgress(
+  const begun = await withProgress(
     {
       location: vscode.ProgressLocation.Notification,
-      title: `PayGate: submitting ${uri ? path.basename(uri.path) : 'the batch'} to ${envName}`,
+      title: said`PayGate: submitting ${uri ? typed.text(path.basename(uri.path)) : said`the batch`} to ${typed.text(envName)}`,
       cancellable: true,
     },
     async (progress, token) => {
-      progress.report({ message: 'reading the file…' });
+      progress.report({ message: said`reading the file…` });
       const doc = await documentFor(args);
       if (!doc) return undefined;
-      progress.report({ message: 'checking its rows…' });
+      progress.report({ message: said`checking its rows…` });
       const abort = new AbortController();
       const sub = token.onCancellationRequested(() => abort.abort());
       try {
@@ -171,7 +171,7 @@ async function submitDocument(
       );
       return send(t, prepared.payload, showing);
     },
-    ledgerMessage: (outcome, _t, prepared) => summary(outcome, envName, sensitiveValues(prepared.lint.batch)),
+    ledgerMessage: (outcome, _t, prepared) => shown(summary(outcome, envName, sensitiveValues(prepared.lint.batch))),
     sensitive: (prepared) => sensitiveValues(prepared.lint.batch),
   });
   if (ledger.kind === 'team') deps.ledger.touched();

@@ -2,7 +2,8 @@ import type pg from 'pg';
 import { mayHaveCreated, type SubmissionRecord } from '../records';
 import type { BatchRowKeys } from '../rowKeys';
 import type { TeamKey } from './key';
-import { TeamLedgerError, targetOf } from './rows';
+import { targetKey, targetOf } from '../target';
+import { TeamLedgerError } from './rows';
 import { MIGRATIONS, SCHEMA_VERSION, TABLES } from './schema';
 
 // The team ledger's upkeep, each in the caller's transaction (teamLedger.ts): `paygate ledger init` (the
@@ -41,7 +42,11 @@ export async function initIn(
   const meta = await metaIn(c);
   const from = Number(meta.get('schema_version') ?? 0);
   if (from > SCHEMA_VERSION) throw new TeamLedgerError(place, `its schema is version ${from}, newer than this PayGate's: update PayGate`);
-  for (let v = from; v < SCHEMA_VERSION; v++) await c.query(MIGRATIONS[v]);
+  for (let v = from; v < SCHEMA_VERSION; v++) {
+    const step = MIGRATIONS[v];
+    if (typeof step === 'string') await c.query(step);
+    else await step(c);
+  }
   await c.query(
     `INSERT INTO paygate_meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
     [String(SCHEMA_VERSION)],
@@ -85,7 +90,7 @@ export async function statusIn(c: pg.PoolClient, place: string, key: TeamKey | u
 
 export async function pushIn(c: pg.PoolClient, r: SubmissionRecord, rows: BatchRowKeys | undefined): Promise<'added' | 'present'> {
   const { seq: _seq, state, role: _role, ...record } = r;
-  const target = targetOf(r);
+  const target = targetKey(targetOf(r));
   const inserted = await c.query(
     `INSERT INTO paygate_submissions (id, target, content_hash, state, host, face, created_at, completed_at, record)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING RETURNING id`,

@@ -4,7 +4,8 @@ import { maskText } from '../../output';
 import { mayHaveCreated, type NewSubmission, type SubmissionRecord } from '../records';
 import type { BatchRowKeys } from '../rowKeys';
 import type { Claim } from '../store';
-import { COLUMNS, recordOf, targetOf, type Row } from './rows';
+import { targetKey, targetOf } from '../target';
+import { COLUMNS, recordOf, type Row } from './rows';
 
 // The send's two transactions in the team ledger (teamLedger.ts runs each in one): the claim, before the
 // request leaves (the "sending" record, the content's claim and every row key's claim at the target, under
@@ -40,7 +41,8 @@ export async function claimIn(
   takeOver: 'all' | ReadonlySet<string>,
 ): Promise<Claim> {
   const record = newRecord(entry);
-  const target = targetOf(entry);
+  // The target's identity, as the file ledger's guards read it: two names for one gateway and endpoint are one.
+  const target = targetKey(targetOf(entry));
   const all = takeOver === 'all';
   const allowed = all ? [] : [...takeOver];
   // The first row of each key, in key order: racing claims take the keys' locks in the same order.

@@ -1,5 +1,5 @@
 import { maskText } from '../../output';
-import type { LedgerReading, SubmissionRecord, Target } from '../records';
+import type { LedgerReading, SubmissionRecord } from '../records';
 
 // A submission as the team ledger's table holds it and how it is read back as a record, and its errors in
 // words: what every part of the team ledger (teamLedger.ts, claim.ts, admin.ts, teamApprovals.ts,
@@ -13,20 +13,6 @@ export class TeamLedgerError extends Error {
   ) {
     super(`${place} could not be used: ${reason}`);
   }
-}
-
-/** A target as one text: the claims' key beside the content hash or the row key. */
-function targetText(t: Target): string {
-  return JSON.stringify([t.environment, t.endpointId, t.localStateDir ?? null]);
-}
-
-/** The target of a record or a new submission. */
-export function targetOf(r: Pick<SubmissionRecord, 'environment' | 'endpointId' | 'localGateway'>): string {
-  return targetText({
-    environment: r.environment,
-    endpointId: r.endpointId,
-    ...(r.localGateway ? { localStateDir: r.localGateway.stateDir } : {}),
-  });
 }
 
 export interface Row {

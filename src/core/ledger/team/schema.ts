@@ -1,17 +1,24 @@
+import type pg from 'pg';
+import { rekeyClaims } from './rekey';
+
 // The team ledger's tables, versioned: `paygate ledger init` applies every step above the database's
 // version, each in one transaction with the version it reaches, so running it again (or two members at
 // once) changes nothing. A store opened on a database of another version refuses to write.
 // submissions: one row per create, "sending" until its answer is recorded; `role` is the database role
 // that wrote it (current_user, which the team's database vouches for). claimed_contents / claimed_rows:
-// the content and each row key held at a target (environment, endpoint id and local gateway) by the
-// submission that may have created its payments; their primary keys are what lets exactly one of two
+// the content and each row key held at a target (its identity, target.ts `targetKey`: a local gateway's
+// state directory, another environment's create URL whatever its name) by the submission that may have
+// created its payments; their primary keys are what lets exactly one of two
 // racing sends through. batch_rows: each sent batch's row keys (columns, lines, masked client-orderids,
 // fingerprints, value hashes: as the file ledger keeps them, made with the team key) for diff and
 // reconcile. approvals: who approved which content for which environment.
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
-export const MIGRATIONS: readonly string[] = [
+/** One step: SQL, or what SQL alone cannot compute (a target's key is read as URLs read it), in the same transaction. */
+type Migration = string | ((c: pg.PoolClient) => Promise<void>);
+
+export const MIGRATIONS: readonly Migration[] = [
   `CREATE TABLE IF NOT EXISTS paygate_meta (key text PRIMARY KEY, value text NOT NULL);
    CREATE TABLE IF NOT EXISTS paygate_submissions (
      id text PRIMARY KEY,
@@ -50,6 +57,8 @@ export const MIGRATIONS: readonly string[] = [
   // instead of reading every sent batch's rows.
   `CREATE INDEX IF NOT EXISTS paygate_batch_rows_fingerprints ON paygate_batch_rows
      USING gin (jsonb_path_query_array(batch, '$.rows[*].fingerprint'));`,
+  // 3: the claims keyed on the target's identity, not the environment's name (rekey.ts).
+  rekeyClaims,
 ];
 
 /** The tables a member's role needs to read and write (ledger init --grant ROLE). */
