@@ -1,9 +1,13 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { readBatch } from '../../src/core/rules/batch';
-import { maskText as scrub } from '../../src/core/output';
+import { isSaid, maskText as scrub, saidText } from '../../src/core/output';
 import { splitList } from '../../src/core/ledger';
 import { outcomeView, sensitiveValues, submissionTable, summary } from '../../src/extension/results/outcomeView';
+
+/** The notification's line as the floor shows it (a Said, each value checked alone). */
+const summaryText = (o: Parameters<typeof summary>[0], environment: string, sensitive: string[]): string =>
+  saidText(summary(o, environment, sensitive));
 
 const BATCH = [
   'client-orderid;rp_card_type;credit-card-number;cvv2;amount;currency',
@@ -93,7 +97,7 @@ describe('submission view', () => {
 
   it('tells a report denial apart from a create denial', () => {
     assert.equal(
-      summary(
+      summaryText(
         { outcome: 'auth-failed', status: 200, operation: 'report', message: 'You are not authorised to perform this request.', raw: '' },
         'sandbox',
         [],
@@ -101,7 +105,7 @@ describe('submission view', () => {
       'Authentication failed (HTTP 200) at sandbox: You are not authorised to perform this request. Check the consumer key and the consumer secret of this environment.',
     );
     assert.match(
-      summary({ outcome: 'auth-failed', status: 403, operation: 'create', message: '', raw: '' }, 'sandbox', []),
+      summaryText({ outcome: 'auth-failed', status: 403, operation: 'create', message: '', raw: '' }, 'sandbox', []),
       /^Authentication failed \(HTTP 403\) at sandbox\. Check the consumer key, the signing key \(RSA private key or consumer secret\) and the endpoint id/,
     );
   });
@@ -131,16 +135,41 @@ describe('submission view', () => {
     );
     assert.ok(u.outcome === 'unknown' && u.kind === 'connection-lost', JSON.stringify(u));
     assert.match(
-      summary({ outcome: 'unknown', kind: 'timeout', message: 'No complete answer' }, 'sandbox', []),
+      summaryText({ outcome: 'unknown', kind: 'timeout', message: 'No complete answer' }, 'sandbox', []),
       /^OUTCOME UNKNOWN \(timeout\) at sandbox: No complete answer\. The payments may exist/,
     );
     assert.doesNotMatch(
-      summary({ outcome: 'unknown', kind: 'timeout', message: 'No complete answer' }, 'sandbox', []),
+      summaryText({ outcome: 'unknown', kind: 'timeout', message: 'No complete answer' }, 'sandbox', []),
       /could not reach|not delivered/i,
     );
     assert.match(
-      summary({ outcome: 'transport-error', kind: 'refused', message: 'refused' }, 'sandbox', []),
+      summaryText({ outcome: 'transport-error', kind: 'refused', message: 'refused' }, 'sandbox', []),
       /^Not delivered \(refused\) at sandbox: refused\. Nothing was sent/,
     );
+  });
+
+  it("the line is a Said (issue 38): each payment id a value of its own, whole; a card in the gateway's words masked", () => {
+    const accepted = summary(
+      { outcome: 'accepted', status: 200, fields: { 'recurring-payment-id': '1000010,7000083' }, raw: '' },
+      'sandbox',
+      [],
+    );
+    assert.ok(isSaid(accepted));
+    assert.match(saidText(accepted), /: recurring-payment-id 1000010, 7000083/);
+    const declined = summaryText(
+      {
+        outcome: 'declined',
+        status: 200,
+        fields: {},
+        paymentStatus: 'declined',
+        errorMessage: 'Card 4111 1111 1111 1111 declined',
+        errorCode: '301',
+        raw: '',
+      },
+      'sandbox 4111111111111111',
+      [],
+    );
+    assert.ok(!/4111 1111 1111 1111|4111111111111111/.test(declined), declined);
+    assert.match(declined, /411111\*{6}1111/);
   });
 });

@@ -14,7 +14,7 @@ import { resolveTarget, showTargetProblem, type Target, type TargetDeps, type Ta
 import type { ReportFiles } from './reportFiles';
 import { optionsArg, type CommandArgs } from '../commandArgs';
 import { documentFor } from '../diskDocument';
-import { showError, showWarning, withProgress } from '../say';
+import { showError, showWarning, shown, withProgress } from '../say';
 
 // Run Report Template: the *.report.json is checked by the same zod schema the CLI uses, signed with
 // HMAC-SHA1 (the report operation's stated method) and sent; a CSV answer opens in the results panel,
@@ -171,11 +171,13 @@ function templateProblems(name: string, problems: TemplateProblem[]): ReportResu
 /** An answer that is no report, told as every outcome is. */
 function notAReport(outcome: GatewayOutcome, name: string, envName: string): ReportResult {
   const message =
-    outcome.outcome === 'accepted' ? `${envName} answered HTTP ${outcome.status} without a report` : summary(outcome, envName, []);
-  log().warn(said`Report ${typed.text(name)}: ${typed.text(message)}`);
+    outcome.outcome === 'accepted'
+      ? said`${typed.text(envName)} answered HTTP ${typed.count(outcome.status)} without a report`
+      : summary(outcome, envName, []);
+  log().warn(said`Report ${typed.text(name)}: ${message}`);
   if ('raw' in outcome) log().debug(said`Answer body: ${typed.text(outcome.raw.slice(0, 2000).replace(/\s+/g, ' '))}`);
-  void showErrorWithLog(said`PayGate: ${typed.text(message)}`);
-  return { status: 'failed', outcome: outcome.outcome, message };
+  void showErrorWithLog(said`PayGate: ${message}`);
+  return { status: 'failed', outcome: outcome.outcome, message: shown(message) };
 }
 
 /** The banner's facts, the same for a CSV and a PDF report. */

@@ -1,7 +1,7 @@
 import type { GatewayOutcome } from '../../core/gateway/outcome';
 import { fieldValue } from '../../core/gateway/outcome';
 import { outcomeHeadline, outcomeTodo } from '../../core/gateway/outcomes';
-import { maskTable, maskText } from '../../core/output';
+import { joinSaid, maskTable, maskText, said, typed, type Said } from '../../core/output';
 import type { Batch } from '../../core/rules/batch';
 import { OUTCOME_COLUMNS, type CredentialToCheck, type SubmissionOutcomeView, type SubmissionView } from '../../shared/submissionView';
 import { splitList } from '../../core/ledger';
@@ -80,35 +80,47 @@ export function outcomeView(o: SubmitOutcome, signatureMethod: string, sensitive
 
 /**
  * One line for a notification and the log, in the CLI's words: the core table's title and detail, the
- * answer's own words (masked), and what to do.
+ * answer's own words (masked), and what to do; a `Said`, so the payment ids and the gateway's words are
+ * checked each alone where the line is shown (issue 38).
  */
-export function summary(o: SubmitOutcome, environment: string, sensitive: readonly string[]): string {
+export function summary(o: SubmitOutcome, environment: string, sensitive: readonly string[]): Said {
   const todo = outcomeTodo(o);
-  const said = answerWords(o, sensitive).replace(/[.\s]+$/, '');
-  return `${outcomeHeadline(o)} at ${environment}${said ? `: ${said}` : ''}${todo ? `. ${todo}` : ''}`;
+  const words = answerWords(o, sensitive);
+  return said`${typed.text(outcomeHeadline(o))} at ${typed.text(environment)}${words ? said`: ${words}` : said``}${todo ? said`. ${typed.text(todo)}` : said``}`;
 }
 
-function answerWords(o: SubmitOutcome, sensitive: readonly string[]): string {
+/** The answer's words as one free-text value, without the full stop the line puts after it. */
+const answerText = (text: string): Said | undefined => {
+  const t = text.replace(/[.\s]+$/, '');
+  return t ? said`${typed.text(t)}` : undefined;
+};
+
+function answerWords(o: SubmitOutcome, sensitive: readonly string[]): Said | undefined {
   switch (o.outcome) {
     case 'accepted': {
       const ids = splitList(fieldValue(o.fields, 'recurring-payment-id'));
-      return ids.length ? `recurring-payment-id ${ids.join(', ')}` : '';
+      return ids.length
+        ? said`recurring-payment-id ${joinSaid(
+            ids.map((id) => typed.text(id)),
+            ', ',
+          )}`
+        : undefined;
     }
     case 'validation-error':
     case 'error':
     case 'declined':
-      return maskText(o.errorMessage ?? ('raw' in o ? o.raw.trim() : ''), sensitive);
+      return answerText(maskText(o.errorMessage ?? ('raw' in o ? o.raw.trim() : ''), sensitive));
     case 'auth-failed':
-      return maskText(o.message, sensitive);
+      return answerText(maskText(o.message, sensitive));
     case 'unknown':
     case 'transport-error':
-      return o.message;
+      return answerText(o.message);
     case 'server-error':
     case 'unrecognised':
     case 'report':
-      return '';
+      return undefined;
     default:
-      return plainWords(o, sensitive);
+      return answerText(plainWords(o, sensitive));
   }
 }
 

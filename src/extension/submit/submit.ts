@@ -11,7 +11,7 @@ import { TEAM_REMEDY } from '../ledger/editorLedger';
 import { localGatewayRef } from '../../local-gateway/finding';
 import { askRowsAgain, askSamePayer, askSendAgain, type RowsAnswer } from './resendQuestions';
 import { log } from '../log';
-import { showWarning, withProgress } from '../say';
+import { showWarning, shown, withProgress } from '../say';
 import { activeEnvironmentName, isProduction } from '../environments/settings';
 import { sensitiveValues, summary } from '../results/outcomeView';
 import { resolveTarget, showTargetProblem } from '../environments/target';
@@ -171,7 +171,7 @@ async function submitDocument(
       );
       return send(t, prepared.payload, showing);
     },
-    ledgerMessage: (outcome, _t, prepared) => summary(outcome, envName, sensitiveValues(prepared.lint.batch)),
+    ledgerMessage: (outcome, _t, prepared) => shown(summary(outcome, envName, sensitiveValues(prepared.lint.batch))),
     sensitive: (prepared) => sensitiveValues(prepared.lint.batch),
   });
   if (ledger.kind === 'team') deps.ledger.touched();

@@ -129,19 +129,17 @@ async function showSent(result: Extract<CoreResult, { status: 'sent' }>, t: Tell
   const serials = result.answer.serialNumbers;
   if (outcome.outcome === 'accepted') {
     const serial = serials.length ? said`, serial-number ${joinSaid(serials.map(typed.text), ', ')}` : said``;
-    log().info(said`Submit ${typed.text(name)}: ${typed.text(line)}${serial}`);
-    void showInfo(said`PayGate: ${typed.text(name)}: ${typed.text(line)}`);
+    log().info(said`Submit ${typed.text(name)}: ${line}${serial}`);
+    void showInfo(said`PayGate: ${typed.text(name)}: ${line}`);
     // PCI DSS: an accepted batch's CVVs must not be kept; the offer to empty them (the same edit as fix --strip-cvv).
     if (holdsCvv(prepared.canonicalText)) await offerStripCvv(t.doc, name, t.stripCvv);
   } else {
-    log().warn(said`Submit ${typed.text(name)}: ${typed.text(line)}`);
+    log().warn(said`Submit ${typed.text(name)}: ${line}`);
     if ('raw' in outcome)
       log().debug(said`Answer body: ${typed.text(maskText(outcome.raw.slice(0, 2000), sensitive).replace(/\s+/g, ' '))}`);
     if (OUTCOMES[outcome.outcome].unknown) {
-      void showWarning(said`PayGate: ${typed.text(name)}: ${typed.text(line)}`, { modal: false }, 'Show Log').then(
-        (c) => c && log().show(),
-      );
-    } else void showErrorWithLog(said`PayGate: ${typed.text(name)}: ${typed.text(line)}`);
+      void showWarning(said`PayGate: ${typed.text(name)}: ${line}`, { modal: false }, 'Show Log').then((c) => c && log().show());
+    } else void showErrorWithLog(said`PayGate: ${typed.text(name)}: ${line}`);
   }
   return { status: 'sent', outcome: outcome.outcome, record: result.completed ?? result.record, ledgerFile };
 }
