@@ -1,8 +1,9 @@
 // How `paygate report` prints a report of any size. The answer is first streamed to a private temporary
-// file (runCustomReportToFile recognises and parses it on the way there), then written out from that file
-// in one read, in pieces, so memory stays flat however many rows come: csv and json write one record at a
-// time, and the text table takes its columns' widths from the arrival's parse (TableMeasure: cells are cut
-// to 40 characters, so this keeps one number per column).
+// file (runCustomReportToFile recognises and parses it on the way there), and what is printed is made from
+// that one parse as it arrives (reportSpool.ts: ReportPrint), kept in a file of its own until the answer is
+// known to be a report, then written out in one read of it, in pieces, so memory stays flat however many
+// rows come and the report is parsed once: csv and json as they were made, the text table padded to the
+// widths measured meanwhile (cells are cut to 40 characters, so this keeps one number per column).
 //
 // Everything printed passes the output boundary: card numbers masked in every column (a Transaction_id or
 // a description too), a column named like a CVV left out, text cells escaped, JSON through safeJson, CSV
@@ -11,16 +12,14 @@
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { eachSavedReportRecord, type SavedReport } from '../core/gateway';
-import { charsetOf } from '../core/gateway/answerText';
+import type { SavedReport } from '../core/gateway';
 import type { CliContext } from './context';
-import { amountColumns } from '../shared/amounts';
 import { keptColumns, laid, safeJson, words, type Vetted } from '../core/output';
-import { csvRecordText, EXIT, field, jsonLine, LINE_BREAK_NOTE, tableCell, tableLine } from './output';
+import { EXIT, field, jsonLine, LINE_BREAK_NOTE, tableLine } from './output';
 import { batched } from './pieces';
+import { CELL, type Format, type ReportPrint } from './reportSpool';
 
 type SavedCsv = Extract<SavedReport, { saved: true }>;
-type Format = 'text' | 'json' | 'csv';
 
 /**
  * The file a report is streamed into: `out` itself when the answer goes there as received, else a private
@@ -38,16 +37,12 @@ export async function withReportFile<T>(out: string | undefined, use: (file: str
 
 interface Printing {
   format: Format;
-  /** --raw: CSV cells that start like a formula are written as they came. */
-  raw?: boolean;
   /** --out: the JSON goes there (a CSV with --out never comes here; it is saved straight to the file). */
   out: string | undefined;
   what: string;
   templateName: string;
-  delimiter: string | undefined;
-  encoding: string | undefined;
-  /** The text table's widths, measured as the report arrived. */
-  measure: TableMeasure;
+  /** What is printed, made as the report arrived (its widths, for the text table). */
+  print: ReportPrint;
 }
 
 /** Prints (or, for a PDF and for JSON with --out, writes) a report saved in a temporary file. */
@@ -61,127 +56,63 @@ export async function printSavedReport(ctx: CliContext, saved: SavedCsv, p: Prin
     } else ctx.stdout(`PDF report (${saved.bytes} bytes) from ${p.what} written to ${field(file)}\n`);
     return EXIT.ok;
   }
-  const delimiter = p.delimiter || ',';
-  const encoding = p.encoding ?? charsetOf(saved.contentType);
   if (p.format === 'csv') {
-    await writeCsv(saved.file, delimiter, encoding, p.raw === true, (t) => ctx.stdout(t));
+    for await (const piece of p.print.pieces()) ctx.stdout(piece);
     return EXIT.ok;
   }
   if (p.format === 'text') {
-    const rows = await writeTable(saved.file, delimiter, encoding, p.measure, (t) => ctx.stdout(t));
+    const rows = await writeTable(p.print, (t) => ctx.stdout(t));
     ctx.stdout(`${rows} row(s) — report from ${p.what}\n`);
     return EXIT.ok;
   }
   const stdout = (t: string) => ctx.stdout(t);
   if (p.out === undefined) {
-    await writeJson(saved, delimiter, encoding, [{ write: stdout }]);
+    await writeJson(saved, p.print, [{ write: stdout }]);
     return EXIT.ok;
   }
   // JSON with --out: the same document to the file and, naming the file, to standard output, in one read.
   const fd = fs.openSync(resolve(ctx.cwd, p.out), 'w');
   try {
-    await writeJson(saved, delimiter, encoding, [{ write: (t) => void fs.writeSync(fd, t) }, { write: stdout, file: p.out }]);
+    await writeJson(saved, p.print, [{ write: (t) => void fs.writeSync(fd, t) }, { write: stdout, file: p.out }]);
   } finally {
     fs.closeSync(fd);
   }
   return EXIT.ok;
 }
 
-/** Each record of a saved report with the columns named like a CVV left out (the header first). */
-async function eachShownRecord(
-  file: string,
-  delimiter: string,
-  encoding: string | undefined,
-  onRecord: (record: string[], header: boolean) => void,
-): Promise<void> {
-  let keep: number[] | undefined;
-  let header = true;
-  await eachSavedReportRecord(file, delimiter, encoding, (record) => {
-    if (header) keep = keptColumns(record);
-    onRecord(keep ? keep.map((i) => record[i] ?? '') : record, header);
-    header = false;
-  });
-}
-
 /**
- * The report's records as CSV in its own delimiter, every field quoted as the gateway writes them, each
- * cell masked, its control characters escaped and (unless `raw`) neutralised; records end with CRLF.
+ * The text table in one read of what was made as the report arrived: each line a record's shown cells
+ * (written vetted by this process, in its private folder), padded to the widths measured meanwhile; returns
+ * the number of rows.
  */
-async function writeCsv(file: string, delimiter: string, encoding: string | undefined, raw: boolean, write: (text: string) => void) {
+async function writeTable(print: ReportPrint, write: (text: string) => void): Promise<number> {
+  const w = print.widths ?? [];
   const out = batched(write);
-  await eachShownRecord(file, delimiter, encoding, (record) => {
-    out.add(csvRecordText(record, { delimiter, quoteAll: true, raw }));
-  });
-  out.flush();
-}
-
-/**
- * The text table's column widths, measured from the report's records as they arrive (the one parse of its
- * answer: runCustomReportToFile's onRecord), so the table is printed in one read of the file. Cells are
- * measured as formatTable shows them (amounts in their currency's digits), CVV columns left out.
- */
-export class TableMeasure {
-  widths: number[] | undefined;
-  /** A shown cell holds a line break (the table then ends with the note on them). */
-  breaks = false;
-  private keep: number[] | undefined;
-  private shown: ReturnType<typeof amountColumns>;
-
-  /** The record's cells as shown: the header as it is, a row's amounts through `shown`. */
-  cells(record: string[], header: boolean, count: number): Vetted[] {
-    const out: Vetted[] = [];
-    for (let i = 0; i < count; i++) {
-      const value = !header && this.shown ? this.shown(record, i) : (record[i] ?? '');
-      if (!this.breaks && /[\r\n]/.test(value)) this.breaks = true;
-      out.push(tableCell(value));
-    }
-    return out;
-  }
-
-  readonly record = (arrived: string[], header: boolean): void => {
-    if (header) this.keep = keptColumns(arrived);
-    const record = this.keep ? this.keep.map((i) => arrived[i] ?? '') : arrived;
-    if (header) {
-      this.widths = record.map(() => 0);
-      this.shown = amountColumns(record);
-    }
-    const widths = this.widths ?? [];
-    const shownCells = this.cells(record, header, widths.length);
-    for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i], [...shownCells[i]].length);
+  let lines = 0;
+  const line = (text: string) => {
+    out.addLaid(laid`${tableLine(text.split(CELL) as Vetted[], w)}\n`);
+    if (lines++ === 0) out.addLaid(words(`${w.map((n) => '-'.repeat(n)).join('  ')}\n`));
   };
-}
-
-/** The text table in one pass over the file, with the widths measured as it arrived; returns the number of rows. */
-async function writeTable(
-  file: string,
-  delimiter: string,
-  encoding: string | undefined,
-  measure: TableMeasure,
-  write: (text: string) => void,
-): Promise<number> {
-  const w = measure.widths ?? [];
-  const out = batched(write);
-  let rows = -1;
-  await eachShownRecord(file, delimiter, encoding, (record) => {
-    out.addLaid(laid`${tableLine(measure.cells(record, rows === -1, w.length), w)}\n`);
-    if (rows === -1) out.addLaid(words(`${w.map((n) => '-'.repeat(n)).join('  ')}\n`));
-    rows++;
-  });
-  if (measure.breaks) out.addLaid(laid`${LINE_BREAK_NOTE}\n`);
+  let carry = '';
+  for await (const piece of print.pieces()) {
+    const text = carry + piece;
+    let from = 0;
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', from)) {
+      line(text.slice(from, at));
+      from = at + 1;
+    }
+    carry = text.slice(from);
+  }
+  if (print.breaks) out.addLaid(laid`${LINE_BREAK_NOTE}\n`);
   out.flush();
-  return Math.max(rows, 0);
+  return Math.max(lines - 1, 0);
 }
 
 /**
- * `{"outcome":"report","contentType","columns","rows"}` (plus `file` for a target that names it), one row at a
- * time, to every target in one read of the file.
+ * `{"outcome":"report","contentType","columns","rows"}` (plus `file` for a target that names it), the rows as
+ * they were made on arrival, to every target in one read of them.
  */
-async function writeJson(
-  saved: SavedCsv,
-  delimiter: string,
-  encoding: string | undefined,
-  targets: { write: (text: string) => void; file?: string }[],
-): Promise<void> {
+async function writeJson(saved: SavedCsv, print: ReportPrint, targets: { write: (text: string) => void; file?: string }[]): Promise<void> {
   const outs = targets.map((t) => batched(t.write));
   const add = (text: string) => outs.forEach((o) => o.add(text));
   const columns = saved.columns ?? [];
@@ -189,11 +120,7 @@ async function writeJson(
   add(
     `{"outcome":"report","contentType":${safeJson(saved.contentType)},"columns":${safeJson(keep ? keep.map((i) => columns[i]) : columns)},"rows":[`,
   );
-  let rows = -1; // the header comes first and is not a row
-  await eachShownRecord(saved.file, delimiter, encoding, (record) => {
-    if (rows >= 0) add(`${rows === 0 ? '' : ','}${safeJson(record)}`);
-    rows++;
-  });
+  for await (const piece of print.pieces()) add(piece);
   targets.forEach((t, i) => {
     outs[i].add(`]${t.file === undefined ? '' : `,"file":${safeJson(t.file)}`}}\n`);
     outs[i].flush();

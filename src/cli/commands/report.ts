@@ -8,7 +8,8 @@ import { readInput } from '../io';
 import { said, typed } from '../../core/output';
 import { EXIT, exitCodeFor, field, inputError, jsonLine, outcomeJson, outcomeText, saidOut } from '../output';
 import { choiceOption, exits, paygateCommand, rawOption } from '../parser';
-import { printSavedReport, TableMeasure, withReportFile } from '../reportOut';
+import { printSavedReport, withReportFile } from '../reportOut';
+import { ReportPrint } from '../reportSpool';
 import { addQueryOptions, asksForQuery, type QueryCliOptions } from '../query';
 import { prepareReportQuery, type ReportQuery } from '../reportQuery';
 
@@ -87,14 +88,15 @@ function answerLimit(values: ReportOptions): number | { problem: string } {
 function cliReportFace(
   ctx: CliContext,
   values: ReportOptions,
-  run: { file: string; maxAnswerBytes: number; query: { current?: ReportQuery }; measure: TableMeasure },
+  run: { file: string; maxAnswerBytes: number; query: { current?: ReportQuery }; print: ReportPrint | undefined },
 ): ReportFace<CliReportTarget, string> {
   return {
-    // The text table's widths come from the answer's one parse, as it arrives.
-    onRecord: values.format === 'text' && !asksForQuery(values) ? run.measure.record : undefined,
+    // What is printed is made from the answer's one parse, as it arrives (reportSpool.ts).
+    onRecord: run.print?.record,
     file: resolve(ctx.cwd, run.file),
     maxAnswerBytes: run.maxAnswerBytes,
     check: (template) => {
+      if (run.print) run.print.delimiter = template.reportCsvDelimiter || ',';
       if (!asksForQuery(values)) return undefined;
       const query = prepareReportQuery(ctx, values, template);
       if ('problem' in query) return query.problem;
@@ -120,17 +122,20 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
   // The answer goes to --out as received, except JSON, which is written there from a temporary file.
   const direct = out !== undefined && (values.format !== 'json' || asksForQuery(values));
   const query: { current?: ReportQuery } = {};
-  const measure = new TableMeasure();
+  // Printed (not written to --out as received, nor asked questions of): made as it arrives.
+  const print = direct || asksForQuery(values) ? undefined : new ReportPrint(values.format, values.raw === true);
   try {
     return await withReportFile(direct ? out : undefined, async (file) => {
-      const run = await runCustomReportTemplate(input.text, cliReportFace(ctx, values, { file, maxAnswerBytes, query, measure }));
-      return tellReportRun(ctx, run, { values, name: input.name, query: query.current, measure });
+      const run = await runCustomReportTemplate(input.text, cliReportFace(ctx, values, { file, maxAnswerBytes, query, print }));
+      return tellReportRun(ctx, run, { values, name: input.name, query: query.current, print });
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === undefined) throw err;
     if (direct) return usage(`${field(out)}: cannot write the report: ${code}`);
     return usage(`cannot write the report (to a temporary file${out === undefined ? '' : ` or to ${field(out)}`}): ${code}`);
+  } finally {
+    print?.close();
   }
 }
 
@@ -138,7 +143,7 @@ export async function runReportTemplate(templatePath: string, values: ReportOpti
 async function tellReportRun(
   ctx: CliContext,
   run: ReportRun<CliReportTarget, string>,
-  o: { values: ReportOptions; name: string; query: ReportQuery | undefined; measure: TableMeasure },
+  o: { values: ReportOptions; name: string; query: ReportQuery | undefined; print: ReportPrint | undefined },
 ): Promise<number> {
   const usage = (message: string) => inputError(ctx, 'paygate report', message);
   const place = (p: TemplateProblem) => `${o.name}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}`;
@@ -151,7 +156,7 @@ async function tellReportRun(
   if (run.status === 'refused') return usage(run.refusal);
   if (run.status === 'invalid-environment') return usage(`${run.problems.join('; ')}; nothing was sent`);
   const what = `${o.name} on ${field(run.target.environment.name)}`;
-  const { saved, template } = run;
+  const { saved } = run;
   const { values } = o;
   if (!saved.saved) return show(ctx, saved.outcome, values.format, what);
   if (o.query) return o.query.finish(saved, what);
@@ -163,16 +168,13 @@ async function tellReportRun(
     );
     return EXIT.ok;
   }
-  // Printed from the file in pieces: memory stays flat.
+  // Printed from what was made as it arrived, in pieces: memory stays flat.
   return printSavedReport(ctx, saved, {
     format: values.format,
-    raw: values.raw === true,
     out: values.out,
     what,
     templateName: o.name,
-    delimiter: template.reportCsvDelimiter,
-    encoding: template.reportEncode,
-    measure: o.measure,
+    print: o.print ?? new ReportPrint(values.format, values.raw === true),
   });
 }
 

@@ -6,12 +6,10 @@ import { charsetOf, decode, mediaType } from './answerText';
 import type { Environment, PathTemplates } from './environments';
 import type { GatewayOutcome } from './outcome';
 import { interpretReportAnswer } from './reportAnswer';
-import { ReportRecordReader } from '../csv/reportRecords';
 import { ArrivingReport } from './reportArrival';
 import type { ReportTemplate } from './reportTemplate';
 import type { SigningCredentials } from '../oauth';
 import { postOnce } from './transport';
-import { textPieces } from '../textFile';
 
 // A report written to a file as it arrives, so a large report costs disk, not memory. The answer goes to
 // a temporary file next to the target (created exclusively, 0600); only its first bytes stay in memory to
@@ -118,20 +116,4 @@ export async function runCustomReportToFile(o: {
     if (open) fs.closeSync(fd);
     if (!keep) fs.rmSync(temp, { force: true });
   }
-}
-
-/**
- * A saved CSV report's records in order, header first, parsed as it was checked and never held together
- * (the file ends with a line break, whose empty last record is not one).
- */
-export async function eachSavedReportRecord(
-  file: string,
-  delimiter: string,
-  encoding: string | undefined,
-  onRecord: (record: string[]) => void,
-): Promise<void> {
-  // The one report reader, as the report was checked when it was saved: the header, then each record.
-  const reader = new ReportRecordReader({ delimiter, onHeader: (columns) => onRecord(columns), onRecord: (values) => onRecord(values) });
-  for await (const text of textPieces(file, undefined, encoding)) reader.push(text);
-  reader.end();
 }
