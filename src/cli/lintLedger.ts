@@ -9,6 +9,8 @@ import { activeTarget, type LedgerTargetOptions } from './ledgerTarget';
 // Also what lint loads, from this bundle, to read a configuration's maximum payload (batch-too-large).
 export { activeMaxPayload } from './ledgerTarget';
 import { openLedger } from './ledger';
+import { said, typed } from '../core/output';
+import { saidOut } from './output';
 
 // `paygate lint` with a ledger present: already-sent (to the environment and endpoint `paygate submit`
 // would send to) and cvv-after-send added to each file's problems. A configuration that cannot be read
@@ -25,7 +27,7 @@ export interface LintLedger {
 export function ledgerFor(values: LedgerTargetOptions, ctx: CliContext): LintLedger {
   const ledger = openLedger(ctx, values.state);
   const found = activeTarget(ctx, values);
-  if (!found.ok) ctx.stderr(`paygate lint: already-sent is not checked: ${found.message}\n`);
+  if (!found.ok) ctx.stderr(saidOut(said`paygate lint: already-sent is not checked: ${typed.text(found.message)}\n`));
   const target = found.ok ? found.value : undefined;
   return { add: (result, name, max, rows) => addFindings(ledger, target, result, name, max, rows, ctx) };
 }
@@ -48,9 +50,11 @@ async function addFindings(
     return { ...omitted, error: omitted.error + found.omitted, warning: omitted.warning + found.omittedWarnings };
   } catch (err) {
     ctx.stderr(
-      ledger.kind === 'file'
-        ? `paygate lint: ${name}: the submission ledger ${ledger.directory} could not be read (${(err as Error).message}); already-sent, same-payer and cvv-after-send are not checked\n`
-        : `paygate lint: ${name}: ${(err as Error).message}; the resend guard could not be checked (already-sent, same-payer and cvv-after-send are not checked)\n`,
+      saidOut(
+        ledger.kind === 'file'
+          ? said`paygate lint: ${typed.text(name)}: the submission ledger ${typed.text(ledger.directory)} could not be read (${typed.text((err as Error).message)}); already-sent, same-payer and cvv-after-send are not checked\n`
+          : said`paygate lint: ${typed.text(name)}: ${typed.text((err as Error).message)}; the resend guard could not be checked (already-sent, same-payer and cvv-after-send are not checked)\n`,
+      ),
     );
     return result.omitted;
   }

@@ -2,6 +2,7 @@ import { processContext } from './context';
 import { launchLint, launchVersion, runsLintOnly, runsVersionOnly } from './lintLaunch';
 import type * as Launch from './launch';
 import { errorMessage } from '../core/errorMessage';
+import { said, saidText, typed } from '../core/output/said';
 
 // The `paygate` process: the one place that touches the real process (arguments, streams, exit code).
 // `paygate lint` and `paygate --version` run from this bundle alone; anything else loads the rest of the
@@ -26,7 +27,8 @@ launchOne().then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`paygate: ${errorMessage(err)}\n`);
+    // Past every command's floor: the error's words (a path, an argument) are one value, checked alone.
+    process.stderr.write(saidText(said`paygate: ${typed.text(errorMessage(err))}\n`));
     process.exitCode = 2;
   },
 );

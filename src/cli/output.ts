@@ -12,9 +12,10 @@ import {
   laidJson,
   maskFields,
   maskText,
+  ourWords,
   padLaid,
+  said,
   safeJson,
-  terminalSafe,
   trimmedEnd,
   vet,
   vouched,
@@ -37,7 +38,7 @@ import type { CliContext } from './context';
 //     sequence inside it never forges or garbles a line; a layout made only of such values and our own words
 //     (laid`…`, tableLine, formatTable: core/output/laid.ts) and written as vouched(text) is not read again
 //     by the floor;
-//   - JSON with jsonLine() (masked strings, no CVV member, no raw control character);
+//   - JSON with jsonOut() (masked strings one by one, no CVV member, no raw control character);
 //   - CSV with csvText() (masked, CVV columns left out, formulas neutralised unless --raw: rawOption() in
 //     ./parser.ts).
 // test/process/output-hostile.test.ts drives every command and format with a hostile corpus and fails
@@ -45,11 +46,6 @@ import type { CliContext } from './context';
 
 /** One value on a text line: masked, CVVs hidden, every control character and line break shown escaped. */
 export const field = vet.text;
-
-/** A JSON document for standard output or a file we write, ending in a newline. */
-export function jsonLine(value: unknown, space?: number): string {
-  return `${safeJson(value, space)}\n`;
-}
 
 /**
  * Text laid out from JSON documents (laidJson in core/output/json.ts: every string masked alone, every number
@@ -66,7 +62,7 @@ export function jsonLaid(make: (json: (value: unknown, space?: number) => Laid) 
 /** What jsonLaid made, to be written at once: vouched for when it is laid out. */
 export const vouchedIfLaid = (made: { laid: Laid } | { plain: string }): string => ('laid' in made ? vouched(made.laid) : made.plain);
 
-/** jsonLine for standard output, written at once: vouched for when laid out from its values (jsonLaid). */
+/** A JSON document for standard output, ending in a newline, written at once: vouched for when laid out from its values (jsonLaid). */
 export const jsonOut = (value: unknown, space?: number): string => vouchedIfLaid(jsonLaid((json) => laid`${json(value, space)}\n`));
 
 /**
@@ -98,18 +94,26 @@ export { EXIT };
 export type CommandPath = string;
 
 /**
+ * What went wrong, for standard error: a `Said` (our words and each value by its type), or a plain string,
+ * which is free text scanned whole (its line breaks kept) as our words in a `Said` are.
+ */
+export type Problem = string | Said;
+
+const problemSaid = (p: Problem): Said => (typeof p === 'string' ? ourWords(p) : p);
+
+/**
  * A problem with the arguments: the same two lines for every command, exit 2.
  *   paygate submit: no FILE given
  *   Run "paygate submit --help" for usage.
  */
-export function usageError(ctx: Pick<CliContext, 'stderr'>, command: CommandPath, problem: string): number {
-  ctx.stderr(`${command}: ${terminalSafe(problem)}\nRun "${command} --help" for usage.\n`);
+export function usageError(ctx: Pick<CliContext, 'stderr'>, command: CommandPath, problem: Problem): number {
+  ctx.stderr(saidOut(said`${ourWords(command)}: ${problemSaid(problem)}\nRun "${ourWords(command)} --help" for usage.\n`));
   return EXIT.usage;
 }
 
 /** A problem with the input or the setting (unreadable file, unknown environment…): one line, exit 2. */
-export function inputError(ctx: Pick<CliContext, 'stderr'>, command: CommandPath, problem: string): number {
-  ctx.stderr(`${command}: ${terminalSafe(problem)}\n`);
+export function inputError(ctx: Pick<CliContext, 'stderr'>, command: CommandPath, problem: Problem): number {
+  ctx.stderr(saidOut(said`${ourWords(command)}: ${problemSaid(problem)}\n`));
   return EXIT.usage;
 }
 

@@ -2,8 +2,9 @@ import { Command, CommanderError, Option, type CommandUnknownOpts } from '@comma
 import type { CliContext } from './context';
 
 export { Option };
-import { EXIT, usageError } from './output';
+import { EXIT, saidOut, usageError } from './output';
 import { throughOutputBoundary } from './boundary';
+import { ourWords } from '../core/output';
 
 // The one argument parser of `paygate`: every command is a commander command made by paygateCommand(),
 // so options, --help, usage lines and usage errors are generated alike from the definitions. Commander
@@ -91,7 +92,8 @@ function configure(cmd: CommandUnknownOpts, ctx: Pick<CliContext, 'stdout' | 'st
     .exitOverride()
     .configureOutput({
       writeOut: (t) => ctx.stdout(t),
-      writeErr: (t) => ctx.stderr(t),
+      // Commander's own words with the argument it quotes: free text, scanned whole with its lines kept.
+      writeErr: (t) => ctx.stderr(saidOut(ourWords(t))),
       outputError: () => undefined,
       getOutHelpWidth: () => 100,
       getErrHelpWidth: () => 100,

@@ -15,7 +15,7 @@ import { basename, join, resolve } from 'node:path';
 import type { SavedReport } from '../core/gateway';
 import type { CliContext } from './context';
 import { keptColumns, laid, safeJson, words, type Vetted } from '../core/output';
-import { EXIT, field, jsonLine, LINE_BREAK_NOTE, tableLine } from './output';
+import { EXIT, field, jsonOut, LINE_BREAK_NOTE, tableLine } from './output';
 import { batched } from './pieces';
 import { CELL, type Format, type ReportPrint } from './reportSpool';
 
@@ -52,7 +52,7 @@ export async function printSavedReport(ctx: CliContext, saved: SavedCsv, p: Prin
     fs.copyFileSync(saved.file, resolve(ctx.cwd, file));
     if (p.format === 'json') {
       const json = { outcome: 'report', contentType: saved.contentType, format: 'pdf', bytes: saved.bytes, file };
-      ctx.stdout(jsonLine(json));
+      ctx.stdout(jsonOut(json));
     } else ctx.stdout(`PDF report (${saved.bytes} bytes) from ${p.what} written to ${field(file)}\n`);
     return EXIT.ok;
   }

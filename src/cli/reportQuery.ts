@@ -8,8 +8,9 @@ import { describeProblem, parseExpression } from '../core/query';
 import { QueryStream } from '../core/query/stream';
 import { textDecoder } from '../core/textFile';
 import type { CliContext } from './context';
-import { EXIT, inputError } from './output';
+import { EXIT, inputError, saidOut } from './output';
 import { maxGroupsProblem, planProblemText, printQueryOutcome, querySpec, tooManyGroupsText, type QueryCliOptions } from './query';
+import { said, typed } from '../core/output';
 
 type Options = QueryCliOptions & { format: 'text' | 'json' | 'csv'; out?: string };
 
@@ -60,7 +61,12 @@ export function prepareReportQuery(ctx: CliContext, o: Options, template: Report
         );
       if (outcome.tooManyGroups) return inputError(ctx, command, `the report from ${what}: ${tooManyGroupsText(outcome.tooManyGroups)}`);
       printQueryOutcome(ctx, `report from ${what}`, outcome, o);
-      if (o.out !== undefined) ctx.stderr(`Report from ${what}: ${saved.rows ?? outcome.read} row(s) written to ${o.out}\n`);
+      if (o.out !== undefined)
+        ctx.stderr(
+          saidOut(
+            said`Report from ${typed.text(what)}: ${typed.count(saved.rows ?? outcome.read)} row(s) written to ${typed.text(o.out)}\n`,
+          ),
+        );
       return EXIT.ok;
     },
   };

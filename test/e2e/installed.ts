@@ -82,6 +82,13 @@ function installVsix(install: CodeServerInstall, vsix: string, profile: string, 
   return installed;
 }
 
+/**
+ * PAYGATE_BENCH_REFERENCE_LIKE_OURS=1 (bench:startup): the empty reference extension's language gets our
+ * TextMate grammar and language configuration, and its file our example's text, so the editor's work for
+ * such a language shows apart from our extension's (issue 40).
+ */
+const LIKE_OURS = process.env.PAYGATE_BENCH_REFERENCE_LIKE_OURS === '1';
+
 /** The reference's language: a file of it activates the carrier as a .rpcsv file activates ours. */
 export const REFERENCE_LANGUAGE = { id: 'paygate-startup-reference', extension: '.startupref' };
 
@@ -98,9 +105,30 @@ function writeCarrier(dir: string): void {
     engines: { vscode: '^1.100.0' },
     main: './extension.js',
     activationEvents: [`onLanguage:${REFERENCE_LANGUAGE.id}`],
-    contributes: { languages: [{ id: REFERENCE_LANGUAGE.id, extensions: [REFERENCE_LANGUAGE.extension] }] },
+    contributes: {
+      languages: [
+        {
+          id: REFERENCE_LANGUAGE.id,
+          extensions: [REFERENCE_LANGUAGE.extension],
+          ...(LIKE_OURS ? { configuration: './language-configuration.json' } : {}),
+        },
+      ],
+      ...(LIKE_OURS
+        ? { grammars: [{ language: REFERENCE_LANGUAGE.id, scopeName: 'source.paygate-startup-reference', path: './grammar.json' }] }
+        : {}),
+    },
   };
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
+  if (LIKE_OURS) {
+    // Our language's grammar and configuration under the reference's names: what the editor does for a
+    // language with a TextMate grammar, without our extension's code (issue 40's host share).
+    const grammar = JSON.parse(fs.readFileSync(path.join(ROOT, 'syntaxes', 'paygate-recurring-csv.tmLanguage.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    fs.writeFileSync(path.join(dir, 'grammar.json'), JSON.stringify({ ...grammar, scopeName: 'source.paygate-startup-reference' }));
+    fs.copyFileSync(path.join(ROOT, 'syntaxes', 'language-configuration.json'), path.join(dir, 'language-configuration.json'));
+  }
   // Returns the moments ours does (src/extension/extension.ts), for the same figures.
   fs.writeFileSync(
     path.join(dir, 'extension.js'),
@@ -154,7 +182,9 @@ export async function runInstalledSmoke(
   fs.cpSync(path.join(ROOT, 'examples'), files, { recursive: true });
   // For the start-up figures: a file no extension activates on (to warm the editor's open), and the reference's.
   fs.writeFileSync(path.join(files, 'warm-up.txt'), 'warm-up\n');
-  fs.writeFileSync(path.join(files, `reference${REFERENCE_LANGUAGE.extension}`), 'reference\n');
+  // PAYGATE_BENCH_REFERENCE_LIKE_OURS=1: the reference's file holds our example's text (and its language our grammar).
+  const referenceText = LIKE_OURS ? fs.readFileSync(path.join(ROOT, 'examples', 'mistakes.rpcsv'), 'utf8') : 'reference\n';
+  fs.writeFileSync(path.join(files, `reference${REFERENCE_LANGUAGE.extension}`), referenceText);
   const report = path.join(scratch, 'startup.json');
   const env: Record<string, string> = {
     PAYGATE_SMOKE_FILES: files,

@@ -6,7 +6,7 @@
 //
 // Each command runs twice: as the process runs it (through src/cli/boundary.ts, the floor under every
 // line), and without that floor, so each path must be safe on its own too (a value printed without
-// field(), jsonLine() or csvText() fails here even though the floor would have caught most of it). A
+// field(), jsonOut() or csvText() fails here even though the floor would have caught most of it). A
 // command that forgets everything is still safe through the floor: the last test proves that.
 
 import { test, before, after } from 'node:test';

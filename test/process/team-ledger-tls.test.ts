@@ -79,7 +79,7 @@ test(
       assert.equal(init.keyRecorded, true);
       const status = await store.status();
       assert.equal(status.role, 'alice');
-      assert.equal(status.schemaVersion, 2);
+      assert.equal(status.schemaVersion, 3);
       assert.equal(status.keyMatches, true);
     } finally {
       await store.close();

@@ -15,8 +15,9 @@ import { plainBatch, plainRow, quoted } from '../fixtures/hostile/plainBatch';
 
 // Mask values, not layouts (issue 38): no CLI output the issue names is a line composed as a plain string
 // and left for the floor to guess at. Each command below is run in process without the floor, in each of its
-// formats, and every write to standard output must have been laid out from checked values and vouched for
-// (core/output/laid.ts): the floor would let it through unread. A write that was not fails, naming the command.
+// formats, and every write to standard output and to standard error (errors, warnings, progress) must have been
+// laid out from checked values and vouched for (core/output/laid.ts, a Said through saidOut): the floor would let
+// it through unread. A write that was not fails, naming the command.
 
 let dir: string;
 let gw: LocalGateway;
@@ -29,10 +30,10 @@ const env = () => ({
   COLUMNS: '100',
 });
 
-/** Each write to standard output of `paygate ARGS`, run without the floor. */
-async function writes(args: string[]): Promise<string[]> {
+/** Each write to standard output and error of `paygate ARGS`, run without the floor. */
+async function writes(args: string[], err: string[] = []): Promise<string[]> {
   const out: string[] = [];
-  const ctx = testContext({ cwd: dir, env: env(), stdout: (t) => void out.push(t) });
+  const ctx = testContext({ cwd: dir, env: env(), stdout: (t) => void out.push(t), stderr: (t) => void err.push(t) });
   await (await paygate(ctx)).parseAsync(args, { from: 'user' }).catch(() => undefined);
   return out;
 }
@@ -93,7 +94,41 @@ const RUNS: Record<string, { formats: string[]; args: (f: string) => string[][] 
   diff: { formats: ['text', 'json'], args: (f) => [['diff', 'a.rpcsv', '--against', 'b.rpcsv', '--format', f]] },
   forecast: { formats: ['text', 'json'], args: (f) => [['forecast', 'a.rpcsv', '--format', f]] },
   callbacks: { formats: ['text', 'json'], args: (f) => [['callbacks', 'list', '--format', f]] },
+  submit: {
+    formats: ['text', 'json'],
+    args: (f) => [['submit', 'sent.rpcsv', '--env', 'local', '--base-url', gw.baseUrl, '--allow-resend', '--format', f]],
+  },
+  sign: {
+    formats: ['text', 'json'],
+    args: (f) => [
+      [
+        'sign',
+        '--method',
+        'POST',
+        '--url',
+        `${gw.baseUrl}/x?d=4111111111111111`,
+        '--consumer-key',
+        'k',
+        '--consumer-secret',
+        's',
+        '--format',
+        f,
+      ],
+    ],
+  },
 };
+
+/** Runs that write to standard error: refusals with their lint errors, usage errors, warnings. */
+const ERRORS: string[][] = [
+  ['submit', 'broken.rpcsv', '--env', 'local', '--format', 'json'],
+  ['submit', 'sent.rpcsv', '--env', 'local', '--format', 'json'],
+  ['schedule', 'a.rpcsv', '--row', '99'],
+  ['schedule', 'a.rpcsv', '--limit', 'x'],
+  ['lint', 'missing.rpcsv'],
+  ['query', 'missing.csv', '--group-by', 'Currency'],
+  ['report', 'missing.report.json'],
+  ['history', '--ledger', 'not a url'],
+];
 
 for (const [name, { formats, args }] of Object.entries(RUNS))
   test(`paygate ${name}, in ${formats.join(', ')}: every write is laid out from its values and vouched for`, async () => {
@@ -106,6 +141,15 @@ for (const [name, { formats, args }] of Object.entries(RUNS))
         for (const w of out) assert.ok(takeVouched(w), `${a.join(' ')}: written without a vouch:\n${w.slice(0, 400)}`);
       }
   });
+
+test('standard error, for every refusal, usage error and warning: every write is laid out from its values and vouched for', async () => {
+  for (const a of ERRORS) {
+    const err: string[] = [];
+    for (const w of await writes(a, err)) takeVouched(w);
+    assert.ok(err.length > 0, `${a.join(' ')}: nothing written to standard error`);
+    for (const w of err) assert.ok(takeVouched(w), `${a.join(' ')}: written to standard error without a vouch:\n${w.slice(0, 400)}`);
+  }
+});
 
 test("history's typed values (the time, the row count, the content hash) come out whole in text and JSON, through the floor", async () => {
   const hash = contentHash(readFileSync(at('sent.rpcsv'), 'utf8'));

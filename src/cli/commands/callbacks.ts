@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import type { CliContext } from '../context';
-import { EXIT, field, inputError, jsonOut, quotedAnswer } from '../output';
+import { EXIT, field, inputError, jsonOut, quotedAnswer, saidOut } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
-import { joinLaid, laid, vet, vouched } from '../../core/output';
+import { joinLaid, laid, ourWords, said, typed, vet, vouched } from '../../core/output';
 import { CALLBACK_STATUSES, CALLBACK_TYPES, callbackQuery, withQuery } from '../../core/callbacks';
 import { loopbackUrl } from '../../core/callbacks/loopback';
 import { CallbackStore, entryLine, replayEntry, sendToHandler, type SendResult } from '../../callback-listener';
@@ -19,10 +19,14 @@ import { controlKeyFor, STATE_OPTION_TEXT } from './listen';
  */
 function printAnswer(ctx: CliContext, command: string, r: SendResult): number {
   if (!r.ok) {
-    ctx.stderr(`${command}: ${field(r.url)}: ${field(r.error)} (after ${r.ms} ms)\n`);
+    ctx.stderr(saidOut(said`${ourWords(command)}: ${typed.text(r.url)}: ${typed.text(r.error)} (after ${typed.count(r.ms)} ms)\n`));
     return EXIT.transport;
   }
-  ctx.stdout(`HTTP ${r.status} from ${field(r.url)} in ${r.ms} ms\n${quotedAnswer(r.body.toString('utf8'))}`);
+  ctx.stdout(
+    saidOut(
+      said`HTTP ${typed.count(r.status)} from ${typed.text(r.url)} in ${typed.count(r.ms)} ms\n${quotedAnswer(r.body.toString('utf8'))}`,
+    ),
+  );
   return r.status >= 200 && r.status < 300 ? EXIT.ok : EXIT.rejected;
 }
 
@@ -102,9 +106,10 @@ function replayCommand(ctx: CliContext) {
         const store = new CallbackStore(stateDirOption(ctx, o.state));
         const entry = store.get(id);
         if (!entry) return inputError(ctx, command, `no callback ${id} in ${store.file} (see "paygate callbacks list")`);
-        ctx.stderr(`${command}: ${entryLine(entry)}\n`);
+        ctx.stderr(vouched(laid`${ourWords(command)}: ${entryLine(entry)}\n`));
         const r = await replayEntry(entry, o.to);
-        if (r.masked) ctx.stderr(`${command}: this call held card data and was kept masked: the masked body was sent\n`);
+        if (r.masked)
+          ctx.stderr(saidOut(said`${ourWords(command)}: this call held card data and was kept masked: the masked body was sent\n`));
         return printAnswer(ctx, command, r);
       }),
     );
@@ -171,10 +176,10 @@ function sendCommand(ctx: CliContext) {
           key,
         );
         const get = o.method === 'GET';
-        ctx.stderr(
-          `${command}: ${o.method} ${field(get ? `${t.url.origin}${withQuery(`${t.url.pathname}${t.url.search}`, fields)}` : o.to)}` +
-            `${get ? '' : `\n${command}: ${field(fields)}`}${key === undefined ? ' (no control key known: unsigned)' : ''}\n`,
-        );
+        const to = typed.text(get ? `${t.url.origin}${withQuery(`${t.url.pathname}${t.url.search}`, fields)}` : o.to);
+        const body = get ? ourWords('') : said`\n${ourWords(command)}: ${typed.text(fields)}`;
+        const unsigned = ourWords(key === undefined ? ' (no control key known: unsigned)' : '');
+        ctx.stderr(saidOut(said`${ourWords(command)}: ${typed.text(o.method)} ${to}${body}${unsigned}\n`));
         const r = await sendToHandler(o.to, {
           method: o.method,
           path: get ? `?${fields}` : '',

@@ -103,7 +103,7 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
       client: { face: 'cli', label: 'paygate demo' },
     });
   } catch (err) {
-    ctx.stderr(`paygate demo: the local gateway cannot start: ${field((err as Error).message)}\n`);
+    ctx.stderr(saidOut(said`paygate demo: the local gateway cannot start: ${typed.text((err as Error).message)}\n`));
     return 1;
   }
   const t: Tour = { ctx, gw, dir: o.dir, show, step };

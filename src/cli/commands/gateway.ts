@@ -2,10 +2,10 @@ import * as path from 'node:path';
 import type { CliContext } from '../context';
 import { localGatewayFor, stateDirOption } from '../localGateway';
 import { DEFAULT_PATHS } from '../../core/gateway/environments';
-import { field, usageError } from '../output';
+import { field, saidOut, usageError } from '../output';
 import { exits, paygateCommand } from '../parser';
 import { formatGatewayDate } from '../../core/dates';
-import { terminalField } from '../../core/output';
+import { said, terminalField, typed } from '../../core/output';
 import {
   clientText,
   DEFAULT_STATE_DIR_WORDS,
@@ -165,7 +165,7 @@ async function advanceClock(daysText: string, values: GatewayOptions, ctx: CliCo
   const stateDir = stateDirOption(ctx, values.state);
   const found = await localGatewayFor(stateDir, DEFAULT_PATHS, 'paygate gateway --advance');
   if (!found.ok) {
-    ctx.stderr(`paygate gateway: ${found.message}\n`);
+    ctx.stderr(saidOut(said`paygate gateway: ${typed.text(found.message)}\n`));
     return 1;
   }
   try {
@@ -178,7 +178,7 @@ async function advanceClock(daysText: string, values: GatewayOptions, ctx: CliCo
     if (a.truncated) ctx.stdout(`Stopped early: ${terminalField(a.truncated.reason)}\n`);
     return 0;
   } catch (err) {
-    ctx.stderr(`paygate gateway: cannot advance the clock: ${terminalField((err as Error).message)}\n`);
+    ctx.stderr(saidOut(said`paygate gateway: cannot advance the clock: ${typed.text((err as Error).message)}\n`));
     return 1;
   } finally {
     await found.value.release();
@@ -192,8 +192,8 @@ export async function serveGateway(values: GatewayOptions, ctx: CliContext): Pro
   }
   const stateDir = stateDirOption(ctx, values.state);
   // A log line quotes what clients sent (paths, order ids): one value, one line.
-  const log = values.quiet ? undefined : (line: string) => ctx.stderr(`[gateway] ${field(line)}\n`);
-  const say = (line: string) => ctx.stderr(`[gateway] ${field(line)}\n`);
+  const log = values.quiet ? undefined : (line: string) => ctx.stderr(saidOut(said`[gateway] ${typed.text(line)}\n`));
+  const say = (line: string) => ctx.stderr(saidOut(said`[gateway] ${typed.text(line)}\n`));
   const stop = ctx.stopped();
   const clients = new ClientWatch(stateDir, say);
   let startingSince: number | undefined;
@@ -204,7 +204,7 @@ export async function serveGateway(values: GatewayOptions, ctx: CliContext): Pro
       gateway = await startLocalGateway({ stateDir, port, log, runBy: RUN_BY });
     } catch (err) {
       if (!(err instanceof StateDirLockedError)) {
-        ctx.stderr(`paygate gateway: cannot start: ${field((err as Error).message)}\n`);
+        ctx.stderr(saidOut(said`paygate gateway: cannot start: ${typed.text((err as Error).message)}\n`));
         return 1;
       }
       const holder = readRunningGateway(stateDir);
@@ -212,7 +212,7 @@ export async function serveGateway(values: GatewayOptions, ctx: CliContext): Pro
         // Held by a gateway still starting (or a stale lock being taken over): look again shortly.
         startingSince ??= Date.now();
         if (Date.now() - startingSince > STARTING_LIMIT_MS) {
-          ctx.stderr(`paygate gateway: cannot start: ${field(err.message)}\n`);
+          ctx.stderr(saidOut(said`paygate gateway: cannot start: ${typed.text(err.message)}\n`));
           return 1;
         }
         if ((await Promise.race([stop.then(() => 'stop'), new Promise((r) => setTimeout(() => r('again'), 100))])) === 'stop') return 0;
@@ -244,7 +244,7 @@ export async function serveGateway(values: GatewayOptions, ctx: CliContext): Pro
         }) + 'Press Ctrl+C to stop.\n',
       );
       await watch(stop, clients, stateDir);
-      ctx.stderr(`[gateway] ${await stop}: stopping\n`);
+      ctx.stderr(saidOut(said`[gateway] ${typed.text(await stop)}: stopping\n`));
     } finally {
       await gateway.close();
     }

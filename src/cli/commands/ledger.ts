@@ -9,9 +9,10 @@ import { SCHEMA_VERSION } from '../../core/ledger/team/schema';
 import type { LedgerStatus, TeamLedger } from '../../core/ledger/team/teamLedger';
 import type { CliContext } from '../context';
 import { openFileLedger, teamLedgerFor, teamLedgerUrl } from '../ledger';
-import { field, inputError, jsonLine } from '../output';
+import { field, inputError, jsonOut, saidOut } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 import { userConfigDir } from '../trust';
+import { ourWords, said, typed } from '../../core/output';
 
 // `paygate ledger init|status`: the team ledger on PostgreSQL (docs/submissions.md, "One ledger for a
 // team"). init creates (or brings forward) the schema and, the first time, the team key: written to a file
@@ -141,9 +142,12 @@ async function init(store: TeamLedger, o: LedgerOptions, ctx: CliContext, comman
     ctx.stdout(`The team key was made before; ${field(file)} is it.\n`);
     return 0;
   }
+  const notIt = made ? ourWords('') : said`, and ${typed.text(file)} is not it`;
+  const kept = ourWords(made ? ' (no new key was kept)' : '');
   ctx.stderr(
-    `${command}: the team key was made before${made ? '' : `, and ${field(file)} is not it`}: get the file from whoever ran 'paygate ledger init' first and set ${KEY_FILE_ENV} to it` +
-      `${made ? ' (no new key was kept)' : ''}\n`,
+    saidOut(
+      said`${ourWords(command)}: the team key was made before${notIt}: get the file from whoever ran 'paygate ledger init' first and set ${ourWords(KEY_FILE_ENV)} to it${kept}\n`,
+    ),
   );
   return 1;
 }
@@ -174,7 +178,7 @@ async function status(store: TeamLedger, o: LedgerOptions, ctx: CliContext): Pro
     if (!read.ok) return inputError(ctx, 'paygate ledger status', read.message);
   }
   const s = await store.status();
-  if (o.format === 'json') ctx.stdout(jsonLine({ store: 'team', ...s, keyFile: keyFile ?? null }));
+  if (o.format === 'json') ctx.stdout(jsonOut({ store: 'team', ...s, keyFile: keyFile ?? null }));
   else ctx.stdout(statusText(s, keyFile));
   return s.schemaVersion === SCHEMA_VERSION && s.keyMatches === true ? 0 : 1;
 }

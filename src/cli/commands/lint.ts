@@ -11,9 +11,10 @@ import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../core/payload';
 import { configMayNameLimit } from '../payloadLimit';
 import { formatLint, LINT_FORMATS, lintExitCode, type FileLint, type LintFormat } from '../format';
 import { maxBytesOption, readInput } from '../io';
-import { usageError } from '../output';
+import { saidOut, usageError } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 import { version } from '../version';
+import { said, typed } from '../../core/output';
 
 export interface LintOptions {
   format: LintFormat;
@@ -90,7 +91,12 @@ export async function lintFiles(paths: string[], values: LintOptions, ctx: CliCo
   const failures: string[] = [];
   // The active environment's maximum payload; a configuration is read (from lint's ledger bundle) only when there is one.
   const limit = configMayNameLimit(ctx, values) ? loadLintLedger().activeMaxPayload(ctx, values) : { max: DEFAULT_MAX_PAYLOAD_BYTES };
-  if (limit.problem) ctx.stderr(`paygate lint: batch-too-large uses the local gateway's maximum (${limit.max} bytes): ${limit.problem}\n`);
+  if (limit.problem)
+    ctx.stderr(
+      saidOut(
+        said`paygate lint: batch-too-large uses the local gateway's maximum (${typed.count(limit.max)} bytes): ${typed.text(limit.problem)}\n`,
+      ),
+    );
   // The ledger's modules load only when there is a ledger to read (CI has none: lint starts as quickly). A
   // plain require: the build keeps it a require of dist/cli-ledger.js (esbuild.js), out of lint's bundle.
   const ledger = values.ledger !== false && ledgerIsPresent(ctx, values.state) ? loadLintLedger().ledgerFor(values, ctx) : undefined;
@@ -100,7 +106,7 @@ export async function lintFiles(paths: string[], values: LintOptions, ctx: CliCo
   for (const path of paths) {
     const input = await readInput(path, ctx, { maxBytes });
     if (!input.ok) {
-      ctx.stderr(`paygate lint: ${input.message}\n`);
+      ctx.stderr(saidOut(said`paygate lint: ${typed.text(input.message)}\n`));
       failures.push(input.message);
       continue;
     }

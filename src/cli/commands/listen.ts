@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { CliContext } from '../context';
-import { laid, vouched } from '../../core/output';
-import { field, inputError, jsonOut, usageError } from '../output';
+import { laid, ourWords, said, typed, vouched } from '../../core/output';
+import { field, inputError, jsonOut, saidOut, usageError } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 import { loopbackUrl } from '../../core/callbacks/loopback';
 import {
@@ -97,22 +97,27 @@ export async function listen(o: ListenOptions, ctx: CliContext): Promise<number>
           ctx.stdout(jsonOut({ id, time, method, path: p, fields, control, forwarded, ...(repeatOf ? { repeatOf } : {}) }));
         } else ctx.stdout(vouched(laid`${entryLine(e)}\n`));
       },
-      onRejected: (line) => ctx.stderr(`[listen] ${line}\n`),
+      onRejected: (line) => ctx.stderr(saidOut(said`[listen] ${typed.text(line)}\n`)),
     });
   } catch (err) {
     if (err instanceof ForwardToSelfError) return inputError(ctx, 'paygate listen', `--forward-to: ${err.message}`);
-    ctx.stderr(`paygate listen: cannot start: ${(err as Error).message}\n`);
+    ctx.stderr(saidOut(said`paygate listen: cannot start: ${typed.text((err as Error).message)}\n`));
     return 1;
   }
   const stop = ctx.stopped();
   try {
     ctx.stdout(vouched(laid`listening on ${field(listener.url)}\n`));
+    const doing = o.forwardTo ? said`forwarding to ${typed.text(o.forwardTo)}` : ourWords('answering 200 OK');
+    const control = ourWords(controlKey === undefined ? 'not checked (no key)' : 'checked');
     ctx.stderr(
-      `[listen] ${o.forwardTo ? `forwarding to ${o.forwardTo}` : 'answering 200 OK'}; ` +
-        `control ${controlKey === undefined ? 'not checked (no key)' : 'checked'}; kept in ${path.join(stateDir, CALLBACKS_FILE)}; Ctrl+C to stop\n`,
+      saidOut(said`[listen] ${doing}; control ${control}; kept in ${typed.text(path.join(stateDir, CALLBACKS_FILE))}; Ctrl+C to stop\n`),
     );
     const signal = await stop;
-    ctx.stderr(`[listen] ${signal}: stopping (calls in flight are answered first, at most ${DRAIN_MS / 1000} s)\n`);
+    ctx.stderr(
+      saidOut(
+        said`[listen] ${typed.text(signal)}: stopping (calls in flight are answered first, at most ${typed.count(DRAIN_MS / 1000)} s)\n`,
+      ),
+    );
   } finally {
     await listener.close();
   }

@@ -6,8 +6,9 @@ import { LANGUAGE_ID, type LedgerTarget } from '../../shared/lintProtocol';
 import type { CliContext } from '../context';
 import { ledgerDirectoryFor } from '../ledgerPlace';
 import { activeMaxPayload, activeTarget } from '../ledgerTarget';
-import { usageError } from '../output';
+import { saidOut, usageError } from '../output';
 import { exits, paygateCommand } from '../parser';
+import { said, typed } from '../../core/output';
 
 export interface LspOptions {
   stdio?: true;
@@ -74,7 +75,11 @@ function ledgerTarget(ctx: CliContext): LedgerTarget | undefined {
       key = readFileSync(resolve(ctx.cwd, keyFile), 'utf8');
     } catch (err) {
       // The server says the key is missing when it needs it; this says why.
-      ctx.stderr(`paygate lsp: cannot read the team key ${keyFile} (${(err as NodeJS.ErrnoException).code ?? String(err)})\n`);
+      ctx.stderr(
+        saidOut(
+          said`paygate lsp: cannot read the team key ${typed.text(keyFile)} (${typed.text((err as NodeJS.ErrnoException).code ?? String(err))})\n`,
+        ),
+      );
     }
   const team = url ? { team: { url, ...(key !== undefined ? { key } : {}) } } : {};
   return { directory: ledgerDirectoryFor(ctx, undefined), ...target.value, ...team };

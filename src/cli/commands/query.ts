@@ -1,5 +1,5 @@
 import type { CliContext } from '../context';
-import { inputError } from '../output';
+import { inputError, saidOut } from '../output';
 import { choiceOption, exits, paygateCommand, rawOption } from '../parser';
 import {
   addQueryOptions,
@@ -13,6 +13,7 @@ import {
 import { InputProblem, textChunks } from '../textChunks';
 import { findView } from '../views';
 import { QueryStream } from '../../core/query/stream';
+import { ourWords, said, typed } from '../../core/output';
 
 export interface QueryCommandOptions extends QueryCliOptions {
   template?: string;
@@ -120,9 +121,10 @@ export async function runQuery(file: string, o: QueryCommandOptions, ctx: CliCon
   if (!outcome) return inputError(ctx, COMMAND, `${name}: ${planProblemText(stream.problem!, spec, o.view)}`);
   const { errors, ragged } = stream.malformed;
   if (errors > 0 || ragged > 0) {
-    ctx.stderr(
-      `${COMMAND}: ${name}: ${errors > 0 ? `${errors} record(s) with malformed quoting` : ''}${errors > 0 && ragged > 0 ? ' and ' : ''}${ragged > 0 ? `${ragged} record(s) not as wide as the header` : ''}, read as parsed\n`,
-    );
+    const quoting = errors > 0 ? said`${typed.count(errors)} record(s) with malformed quoting` : ourWords('');
+    const and = ourWords(errors > 0 && ragged > 0 ? ' and ' : '');
+    const narrow = ragged > 0 ? said`${typed.count(ragged)} record(s) not as wide as the header` : ourWords('');
+    ctx.stderr(saidOut(said`${ourWords(COMMAND)}: ${typed.text(name)}: ${quoting}${and}${narrow}, read as parsed\n`));
   }
   if (outcome.tooManyGroups) return inputError(ctx, COMMAND, `${name}: ${tooManyGroupsText(outcome.tooManyGroups)}`);
   printQueryOutcome(ctx, name, outcome, o);

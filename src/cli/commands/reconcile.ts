@@ -16,9 +16,10 @@ import { withReportFile } from '../reportOut';
 import type { CliContext } from '../context';
 import { reconcileCsvPieces, reconcileJsonPieces, reconcileTextPieces, reportFileLabel, reportRunLabel } from '../format/reconcile';
 import { readInput } from '../io';
-import { EXIT, field, inputError } from '../output';
+import { EXIT, field, inputError, saidOut } from '../output';
 import { choiceOption, exits, paygateCommand, rawOption } from '../parser';
 import { feedReport, ledgerBatches, namedBatches, type BatchSource } from '../reconcileInputs';
+import { said, typed } from '../../core/output';
 
 export interface ReconcileOptions {
   report?: string;
@@ -108,7 +109,7 @@ export async function reconcile(files: string[], o: ReconcileOptions, ctx: CliCo
   } else {
     const found = await ledgerBatches(to, ctx);
     if ('error' in found) return usage(found.error);
-    for (const c of found.changed) ctx.stderr(`paygate reconcile: ${field(c)}\n`);
+    for (const c of found.changed) ctx.stderr(saidOut(said`paygate reconcile: ${typed.text(c)}\n`));
     if (found.batches.length === 0)
       return usage(`no accepted submission to ${environment} in ${found.ledger} to reconcile; name the batch files`);
     batches = found.batches;

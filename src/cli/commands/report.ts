@@ -6,7 +6,7 @@ import { reportTarget, type CliReportTarget } from '../reportTarget';
 import type { CliContext } from '../context';
 import { readInput } from '../io';
 import { said, typed } from '../../core/output';
-import { EXIT, exitCodeFor, field, inputError, jsonLine, outcomeJson, outcomeText, saidOut } from '../output';
+import { EXIT, exitCodeFor, field, inputError, jsonOut, outcomeJson, outcomeText, saidOut } from '../output';
 import { choiceOption, exits, paygateCommand, rawOption } from '../parser';
 import { printSavedReport, withReportFile } from '../reportOut';
 import { ReportPrint } from '../reportSpool';
@@ -146,9 +146,11 @@ async function tellReportRun(
   o: { values: ReportOptions; name: string; query: ReportQuery | undefined; print: ReportPrint | undefined },
 ): Promise<number> {
   const usage = (message: string) => inputError(ctx, 'paygate report', message);
-  const place = (p: TemplateProblem) => `${o.name}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}`;
-  for (const p of run.status === 'invalid-template' ? run.problems : []) ctx.stderr(`${place(p)}: error ${field(p.message)}\n`);
-  for (const p of run.warnings) ctx.stderr(`${place(p)}: warning ${field(p.message)}\n`);
+  const place = (p: TemplateProblem) =>
+    p.line !== undefined ? said`${typed.text(o.name)}:${typed.count(p.line)}:${typed.count(p.column ?? 1)}` : said`${typed.text(o.name)}`;
+  for (const p of run.status === 'invalid-template' ? run.problems : [])
+    ctx.stderr(saidOut(said`${place(p)}: error ${typed.text(p.message)}\n`));
+  for (const p of run.warnings) ctx.stderr(saidOut(said`${place(p)}: warning ${typed.text(p.message)}\n`));
   if (run.status === 'invalid-template') {
     const n = run.problems.length;
     return usage(`${o.name} is not a valid report template (${n} problem${n === 1 ? '' : 's'}); nothing was sent`);
@@ -180,7 +182,7 @@ async function tellReportRun(
 
 /** An answer that is no report: told as every command tells an outcome. */
 function show(ctx: CliContext, o: GatewayOutcome, format: 'text' | 'json' | 'csv', what: string): number {
-  ctx.stdout(format === 'json' ? jsonLine(outcomeJson(o)) : saidOut(outcomeText(o, said`${typed.text(what)}`)));
-  if (format === 'csv') ctx.stderr(`paygate report: no report received (${o.outcome})\n`);
+  ctx.stdout(format === 'json' ? jsonOut(outcomeJson(o)) : saidOut(outcomeText(o, said`${typed.text(what)}`)));
+  if (format === 'csv') ctx.stderr(saidOut(said`paygate report: no report received (${typed.text(o.outcome)})\n`));
   return exitCodeFor(o);
 }

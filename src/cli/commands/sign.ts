@@ -2,8 +2,8 @@ import { FileRefused, readRegularFileSync } from '../../core/regularFile';
 import { resolve } from 'node:path';
 import { SECRET_ENV } from '../credentials';
 import type { CliContext } from '../context';
-import { field, inputError, jsonLine, usageError } from '../output';
-import { maskText } from '../../core/output';
+import { field, inputError, jsonOut, usageError } from '../output';
+import { joinLaid, laid, maskText, vet, vouched } from '../../core/output';
 import { choiceOption, collect, exits, paygateCommand } from '../parser';
 import { checkSigningCredentials, signRequest, type SigningCredentials } from '../../core/oauth';
 
@@ -132,14 +132,20 @@ export async function signDebug(v: SignOptions, ctx: CliContext): Promise<number
   const baseString = field(maskText(d.baseString));
   const authorization = field(maskText(d.authorization));
   if (v.format === 'json') {
-    ctx.stdout(jsonLine({ baseString, signature: d.signature, signatureHex: d.signatureHex, authorization }));
+    ctx.stdout(jsonOut({ baseString, signature: d.signature, signatureHex: d.signatureHex, authorization }));
   } else {
+    // Laid out from its values (core/output/laid.ts): the floor does not read it again.
     ctx.stdout(
-      `Signature method:   ${credentials.signatureMethod}\n` +
-        `Base string:\n  ${baseString}\n` +
-        `Signature (Base64): ${d.signature}\n` +
-        `Signature (hex):    ${d.signatureHex}\n` +
-        `Authorization: ${authorization}\n`,
+      vouched(
+        joinLaid(
+          [
+            laid`Signature method:   ${vet.text(credentials.signatureMethod)}\nBase string:\n  ${baseString}\n`,
+            laid`Signature (Base64): ${vet.text(d.signature)}\nSignature (hex):    ${vet.text(d.signatureHex)}\n`,
+            laid`Authorization: ${authorization}\n`,
+          ],
+          '',
+        ),
+      ),
     );
   }
   return 0;

@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
 import type { CliContext } from '../context';
-import { EXIT, field, inputError, usageError } from '../output';
+import { EXIT, field, inputError, saidOut, usageError } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 import { SECRET_ENV } from '../credentials';
 import { submitFile } from '../submit/submitFile';
 import type { PartsRun, SubmitOptions } from '../submit/types';
+import { ourWords, said, typed } from '../../core/output';
 
 // `paygate submit`: its definition, and a run of one file or several (parts). The steps of one file are in
 // ../submit/: submitFile.ts (the core's use case with the terminal's prompts), report.ts (how it ended),
@@ -121,7 +122,9 @@ export async function submitFiles(files: string[], o: SubmitOptions, ctx: CliCon
     const rest = files.length - i - 1;
     if (rest > 0)
       ctx.stderr(
-        `paygate submit: stopped at ${field(files[i])}; the ${rest} file${rest === 1 ? '' : 's'} after it ${rest === 1 ? 'was' : 'were'} not sent\n`,
+        saidOut(
+          said`paygate submit: stopped at ${typed.text(files[i])}; the ${typed.count(rest)} ${ourWords(rest === 1 ? 'file after it was' : 'files after it were')} not sent\n`,
+        ),
       );
     return code;
   }

@@ -2,11 +2,12 @@ import { FileRefused, readRegularFileSync } from '../../core/regularFile';
 import { resolve } from 'node:path';
 import { CONFIG_FILE } from '../config';
 import type { CliContext } from '../context';
-import { field, inputError, usageError } from '../output';
+import { field, inputError, saidOut, usageError } from '../output';
 import { exits, paygateCommand } from '../parser';
 import { CliConfigSchema, formatZodIssues } from '../../core/gateway';
 import { readJsonText } from '../../core/gateway/jsonPosition';
 import { readTrustStore, revokeTrust, TRUST_FILE, trustFile, userConfigDir } from '../trust';
+import { said, typed } from '../../core/output';
 
 export interface TrustOptions {
   revoke?: true;
@@ -78,12 +79,16 @@ export async function trust(given: string | undefined, values: TrustOptions, ctx
   // Only a configuration the CLI can read is recorded: trusting a broken file would trust nothing useful.
   const read = readJsonText(bytes.toString('utf8'));
   if (!read.ok) {
-    ctx.stderr(`paygate trust: ${shown}:${read.line ?? 1}:${read.column ?? 1}: invalid JSON: ${field(read.message)}; not trusted\n`);
+    ctx.stderr(
+      saidOut(
+        said`paygate trust: ${typed.text(shown)}:${typed.count(read.line ?? 1)}:${typed.count(read.column ?? 1)}: invalid JSON: ${typed.text(read.message)}; not trusted\n`,
+      ),
+    );
     return 1;
   }
   const config = CliConfigSchema.safeParse(read.value);
   if (!config.success) {
-    ctx.stderr(`paygate trust: ${shown}: ${field(formatZodIssues(config.error))}; not trusted\n`);
+    ctx.stderr(saidOut(said`paygate trust: ${typed.text(shown)}: ${typed.text(formatZodIssues(config.error))}; not trusted\n`));
     return 1;
   }
   const entry = trustFile(ctx.env, file, bytes);

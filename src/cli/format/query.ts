@@ -75,20 +75,62 @@ export function writeQueryText(name: string, o: QueryOutcome, columns: number, w
       ),
     );
   out.addLaid(laid`\n${line(keyHeads, '', aggHeads.map(vet.text))}\n`);
-  const parts = keyHeads.length;
-  const aggs = aggHeads.length;
-  for (let i = 0; i < o.groups.length; i++) {
-    const peak = shown.peaks.get(shown.currencies[i]) ?? 0;
-    const keys = shown.keys.slice(i * parts, (i + 1) * parts);
-    const cells = shown.aggregates.slice(i * aggs, (i + 1) * aggs).map(vet.amount);
-    out.addLaid(laid`${line(keys, bar(peak > 0 ? shown.values[i] / peak : 0, width), cells)}\n`);
-  }
+  writeGroupLines(o, shown, keyWidths, aggWidths, width, (text) => out.addLaid(text));
   if (o.groups.length === 0) out.addLaid(words('no row matched\n'));
   out.addLaid(words('\n'));
   for (const t of o.totals) out.addLaid(laid`${totalLine(o, t)}\n`);
   for (const l of skippedLines(o)) out.addLaid(laid`${l}\n`);
   out.flush();
 }
+
+/** Group lines are handed on in layouts of about this many characters (a million groups: some 60 writes). */
+const CHUNK = 1 << 20;
+
+/**
+ * Each group's line, as `line` above lays it out (the same characters: the keys as a table line, its end
+ * trimmed, the bar padded to `width`, each aggregate padded before it, the whole line's end trimmed), made
+ * by appending to one layout per ~1 MB instead of arrays and a join per line: a million lines were a
+ * million short-lived arrays and strings. Every part is a vetted value (shownGroups) or our own spaces and
+ * bar, so each chunk is a layout of vetted values as every other line is.
+ */
+function writeGroupLines(
+  o: QueryOutcome,
+  shown: ReturnType<typeof shownGroups>,
+  keyWidths: readonly number[],
+  aggWidths: readonly number[],
+  width: number,
+  add: (text: Laid) => void,
+): void {
+  const parts = keyWidths.length;
+  const aggs = aggWidths.length;
+  const { keys, keyChars, aggregates, values, currencies, peaks } = shown;
+  let chunk = '';
+  for (let i = 0; i < o.groups.length; i++) {
+    let keyLine = '';
+    for (let j = 0; j < parts; j++) {
+      const k = i * parts + j;
+      keyLine += (j === 0 ? '' : '  ') + keys[k] + spaces(keyWidths[j] - keyChars[k]);
+    }
+    keyLine = keyLine.trimEnd();
+    const peak = peaks.get(currencies[i]) ?? 0;
+    const drawn = bar(peak > 0 ? values[i] / peak : 0, width);
+    let line = (keyLine === '' ? '' : `${keyLine}  `) + drawn + spaces(width - chars(drawn));
+    for (let a = 0; a < aggs; a++) {
+      const text = vet.amount(aggregates[i * aggs + a]);
+      line += `  ${spaces(aggWidths[a] - chars(text))}${text}`;
+    }
+    chunk += `${line.trimEnd()}\n`;
+    if (chunk.length >= CHUNK) {
+      add(words(chunk));
+      chunk = '';
+    }
+  }
+  if (chunk !== '') add(words(chunk));
+}
+
+const SPACES = ' '.repeat(256);
+/** `n` spaces (none when n ≤ 0), cut from one string while short. */
+const spaces = (n: number) => (n <= SPACES.length ? SPACES.slice(0, Math.max(0, n)) : ' '.repeat(n));
 
 /**
  * Every group's keys as table cells and aggregates as text, each made once (a million groups are shown in
@@ -99,13 +141,17 @@ function shownGroups(o: QueryOutcome, keyWidths: number[], aggWidths: number[]) 
   const parts = keyWidths.length;
   const n = o.groups.length;
   const keys = new Array<Vetted>(n * parts);
+  const keyChars = new Int32Array(n * parts);
   const aggregates = new Array<string>(n * aggWidths.length);
   const values = new Float64Array(n);
   const currencies = new Array<string>(n);
   const peaks = new Map<string, number>();
   // The bar's value: the first amount asked for (its text among the aggregates), else the count.
   let barAt = -1;
-  if (reportedAggregates(o.plan).length > 0) barAt = o.plan.count ? 1 : 0;
+  const reported = reportedAggregates(o.plan);
+  if (reported.length > 0) barAt = o.plan.count ? 1 : 0;
+  const aggs = aggWidths.length;
+  const first = o.plan.count ? 1 : 0;
   const currency = o.plan.currencyGroup;
   const memos = keyWidths.map(() => new Map<string, Vetted>());
   for (let i = 0; i < n; i++) {
@@ -113,20 +159,26 @@ function shownGroups(o: QueryOutcome, keyWidths: number[], aggWidths: number[]) 
     for (let j = 0; j < parts; j++) {
       const v = shownKey(memos[j], g.key[j]);
       keys[i * parts + j] = v;
-      const w = chars(v);
+      const w = (keyChars[i * parts + j] = chars(v));
       if (w > keyWidths[j]) keyWidths[j] = w;
     }
-    const cells = aggregateCells(o, g);
-    for (let k = 0; k < cells.length; k++) {
-      aggregates[i * cells.length + k] = cells[k];
-      if (cells[k].length > aggWidths[k]) aggWidths[k] = cells[k].length;
+    // The aggregates as aggregateCells makes them, written in place (no array per group).
+    for (let k = 0; k < aggs; k++) {
+      const cell =
+        k === 0 && o.plan.count
+          ? g.count.toLocaleString('en-US')
+          : (aggregateText(reported[k - first][0], g.amounts[reported[k - first][1]], o.scales[reported[k - first][1]]) ?? '');
+      aggregates[i * aggs + k] = cell;
+      if (cell.length > aggWidths[k]) aggWidths[k] = cell.length;
     }
-    const value = barAt < 0 ? g.count : Math.max(0, Number(cells[barAt]));
+    const value = barAt < 0 ? g.count : Math.max(0, Number(aggregates[i * aggs + barAt]));
     const c = (currencies[i] = currency < 0 ? '' : g.key[currency]);
     values[i] = value;
-    peaks.set(c, Math.max(peaks.get(c) ?? 0, value));
+    const peak = peaks.get(c) ?? 0;
+    // As Math.max: a NaN (an aggregate that is not a number) stays the peak.
+    if (!(peak >= value)) peaks.set(c, Math.max(peak, value));
   }
-  return { keys, aggregates, values, currencies, peaks };
+  return { keys, keyChars, aggregates, values, currencies, peaks };
 }
 
 /** A key as a table cell, remembered while its column has few values (a currency, a kind, a day). */

@@ -4,8 +4,8 @@ import type { SubmitResult } from '../../core/submit/submitBatch';
 import type { CliContext } from '../context';
 import { displayPosition } from '../io';
 import { damageText, describeEarlier } from '../ledger';
-import { said } from '../../core/output';
-import { EXIT, exitCodeFor, field, inputError, jsonLine, outcomeJson, outcomeText, saidOut } from '../output';
+import { said, typed } from '../../core/output';
+import { EXIT, exitCodeFor, field, inputError, jsonOut, outcomeJson, outcomeText, saidOut } from '../output';
 import { allowResendFor, resendRefusal, rowsRefusal, samePayerRefusal } from './refusals';
 import { UsageError, whatIsSent, type CliTarget, type PartsRun, type SubmitOptions } from './types';
 
@@ -43,21 +43,23 @@ export function reportResult(
     case 'raced':
       return usage(resendRefusal(name, result.target.environment.name, result.target.environment.endpointId, result.earlier, parts));
     case 'already-sent':
-      for (const line of alreadySentLines(name, result.rows)) ctx.stderr(`${field(line)}\n`);
+      for (const line of alreadySentLines(name, result.rows)) ctx.stderr(saidOut(said`${typed.text(line)}\n`));
       return usage(rowsRefusal(name, result.target.environment.name, result.target.environment.endpointId, result.rows, parts));
     case 'same-payer':
-      for (const line of samePayerLines(name, result.rows)) ctx.stderr(`${field(line)}\n`);
+      for (const line of samePayerLines(name, result.rows)) ctx.stderr(saidOut(said`${typed.text(line)}\n`));
       return usage(samePayerRefusal(name, result.target.environment.name, result.target.environment.endpointId, result.rows.length));
     case 'not-confirmed':
       return usage('not sent');
     case 'sent':
       if (result.recordError)
         ctx.stderr(
-          `paygate submit: the answer could not be recorded in ${storePlace(ledger)} (${result.recordError}); the record stays "sending"\n`,
+          saidOut(
+            said`paygate submit: the answer could not be recorded in ${typed.text(storePlace(ledger))} (${typed.text(result.recordError)}); the record stays "sending"\n`,
+          ),
         );
       if (parts && result.outcome.outcome === 'accepted') parts.sent++;
       if (o.format === 'json')
-        ctx.stdout(jsonLine({ ...(parts ? { file: name } : {}), ...outcomeJson(result.outcome), submission: result.record.id }));
+        ctx.stdout(jsonOut({ ...(parts ? { file: name } : {}), ...outcomeJson(result.outcome), submission: result.record.id }));
       else ctx.stdout(saidOut(outcomeText(result.outcome, whatIsSent(name, result.prepared.rowCount, result.target))));
       if (result.approvals && o.format === 'text') ctx.stdout(saidOut(said`Approved by ${approvalsText(result.approvals)}\n`));
       return exitCodeFor(result.outcome);
@@ -72,12 +74,16 @@ function refusedBeforeSending(
 ): number {
   const { prepared } = result;
   if (result.reason === 'local-gateway-failed') {
-    ctx.stderr(`paygate submit: ${field(result.message)}; nothing was sent\n`);
+    ctx.stderr(saidOut(said`paygate submit: ${typed.text(result.message)}; nothing was sent\n`));
     return EXIT.transport;
   }
   for (const d of prepared.errors) {
     const p = displayPosition(d.range.start, prepared.lint.batch.csv.bom);
-    ctx.stderr(`${name}:${p.line}:${p.column}: error ${d.code} ${field(d.message)}\n`);
+    ctx.stderr(
+      saidOut(
+        said`${typed.text(name)}:${typed.count(p.line)}:${typed.count(p.column)}: error ${typed.text(d.code)} ${typed.text(d.message)}\n`,
+      ),
+    );
   }
   const hint = prepared.errors.length > 0 ? " (see 'paygate lint', 'paygate fix')" : '';
   return inputError(ctx, 'paygate submit', `${result.message}${hint}`);
@@ -100,7 +106,7 @@ function failedBeforeSending(error: unknown, ledger: LedgerStore, ctx: CliContex
 /** A part whose content was accepted at the target before: said, counted, not sent. */
 function skipAccepted(ctx: CliContext, o: SubmitOptions, name: string, earlier: SubmissionRecord, parts: PartsRun): number {
   parts.skipped++;
-  if (o.format === 'json') ctx.stdout(jsonLine({ file: name, skipped: 'already-accepted', submission: earlier.id }));
+  if (o.format === 'json') ctx.stdout(jsonOut({ file: name, skipped: 'already-accepted', submission: earlier.id }));
   else ctx.stdout(`${field(name)}: already accepted (${field(describeEarlier(earlier))}); skipped\n`);
   return 0;
 }
