@@ -28,10 +28,8 @@ function quickInput(page: Page): Locator {
   return page.locator('.quick-input-widget');
 }
 
-/**
- * Clicks the side bar's title, as a person clicks into the workbench before a shortcut: a webview that has
- * the focus keeps its own keys, and takes the focus back from a quick input, which then closes.
- */
+// Clicks the side bar's title, as a person clicks into the workbench before a shortcut: a webview that has
+// the focus keeps its own keys, and takes the focus back from a quick input, which then closes.
 export async function focusSideBar(page: Page): Promise<void> {
   await page.locator('.part.sidebar .composite.title').first().click();
 }
@@ -48,8 +46,13 @@ export async function quickOpenFile(page: Page, fileName: string): Promise<void>
     .locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: exactly(fileName) }) })
     .first();
   await row.waitFor({ state: 'visible', timeout: SHORT });
-  await row.click();
-  await activeTab(page, fileName);
+  // A click as the list re-renders can open nothing and leave it open (issue 42, load 15): click again.
+  const deadline = Date.now() + SHORT;
+  for (let tries = 0; (await row.isVisible()) && Date.now() < deadline && tries < 10; tries++) {
+    await row.click({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
+    await activeTab(page, fileName, 5_000).catch(() => undefined);
+  }
+  await activeTab(page, fileName, Math.max(1, deadline - Date.now()));
   await page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor({ state: 'visible', timeout: SHORT });
 }
 
@@ -179,10 +182,8 @@ export async function waitForProblemGone(page: Page, label: string, timeout = SH
     });
 }
 
-/**
- * Picks a problem in the Problems panel as a person does (click, Enter): the editor gets the focus with
- * the cursor on the problem. Returns the problem's accessible label.
- */
+// Picks a problem in the Problems panel as a person does (click, Enter): the editor gets the focus with
+// the cursor on the problem. Returns the problem's accessible label.
 export async function openProblem(page: Page, matching: RegExp = /./): Promise<string> {
   const rows = page.locator('.markers-panel .monaco-list-row[aria-level="2"]');
   await rows.first().waitFor({ state: 'visible', timeout: SHORT });
@@ -277,7 +278,6 @@ export async function hoverText(page: Page, word: string): Promise<string> {
   return hover.innerText();
 }
 
-/** Opens a view in the side bar by its title (expanding its pane) and returns the row matching `text`. */
 /** The PayGate views live in their own container in the activity bar: opens it unless it shows already. */
 export async function openPayGateViews(page: Page): Promise<void> {
   const item = page.locator('.activitybar .action-item a[aria-label^="PayGate"]').first();
@@ -287,6 +287,7 @@ export async function openPayGateViews(page: Page): Promise<void> {
   await open.first().waitFor({ state: 'visible', timeout: SHORT });
 }
 
+/** Opens a view in the side bar by its title (expanding its pane) and returns the row matching `text`. */
 export async function viewRow(page: Page, viewName: string, text: string): Promise<string> {
   const header = page.locator('.pane-header', { hasText: new RegExp(viewName, 'i') }).first();
   if (!(await header.isVisible().catch(() => false))) await openPayGateViews(page);
