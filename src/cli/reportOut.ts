@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { SavedReport } from '../core/gateway';
 import type { CliContext } from './context';
-import { keptColumns, laid, safeJson, words, type Vetted } from '../core/output';
-import { EXIT, field, jsonOut, LINE_BREAK_NOTE, tableLine } from './output';
+import { keptColumns, laid, safeJson, said, typed, type Vetted, words } from '../core/output';
+import { EXIT, jsonOut, LINE_BREAK_NOTE, saidOut, tableLine } from './output';
 import { batched } from './pieces';
 import { CELL, type Format, type ReportPrint } from './reportSpool';
 
@@ -53,7 +53,8 @@ export async function printSavedReport(ctx: CliContext, saved: SavedCsv, p: Prin
     if (p.format === 'json') {
       const json = { outcome: 'report', contentType: saved.contentType, format: 'pdf', bytes: saved.bytes, file };
       ctx.stdout(jsonOut(json));
-    } else ctx.stdout(`PDF report (${saved.bytes} bytes) from ${p.what} written to ${field(file)}\n`);
+    } else
+      ctx.stdout(saidOut(said`PDF report (${typed.count(saved.bytes)} bytes) from ${typed.text(p.what)} written to ${typed.text(file)}\n`));
     return EXIT.ok;
   }
   if (p.format === 'csv') {
@@ -62,7 +63,7 @@ export async function printSavedReport(ctx: CliContext, saved: SavedCsv, p: Prin
   }
   if (p.format === 'text') {
     const rows = await writeTable(p.print, (t) => ctx.stdout(t));
-    ctx.stdout(`${rows} row(s) — report from ${p.what}\n`);
+    ctx.stdout(saidOut(said`${typed.count(rows)} row(s) — report from ${typed.text(p.what)}\n`));
     return EXIT.ok;
   }
   const stdout = (t: string) => ctx.stdout(t);

@@ -316,13 +316,15 @@ test('submit: a production environment needs a confirmation or --yes', async () 
   let asked = '';
   const declined = await run(
     runSubmit,
-    [file('p2.rpcsv', batch('PRB')), '--config', config],
+    // A card number in the file's name: the question is written past the floor, so each of its values is checked.
+    [file('p2-4111111111111111.rpcsv', batch('PRB')), '--config', config],
     { interactive: true, confirm: async (q) => ((asked = q), false) },
     env,
   );
   assert.equal(declined.code, 2);
   assert.match(asked, /PRODUCTION/);
   assert.match(asked, new RegExp(`endpoint ${gw.merchant.endpointId}`));
+  assert.match(asked, /p2-411111\*{6}1111\.rpcsv \(\d+ rows?\)/);
   assert.equal(gw.payments().length, before);
   const sent = await run(runSubmit, [file('p3.rpcsv', batch('PRC')), '--config', config, '--yes', '--format', 'json'], {}, env);
   assert.equal(sent.code, 0, sent.err);

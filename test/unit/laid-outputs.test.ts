@@ -92,7 +92,7 @@ const RUNS: Record<string, { formats: string[]; args: (f: string) => string[][] 
     args: (f) => [['query', 'report.csv', '--group-by', 'Currency', '--sum', 'Amount', '--where', 'Amount > 1', '--format', f]],
   },
   diff: { formats: ['text', 'json'], args: (f) => [['diff', 'a.rpcsv', '--against', 'b.rpcsv', '--format', f]] },
-  forecast: { formats: ['text', 'json'], args: (f) => [['forecast', 'a.rpcsv', '--format', f]] },
+  forecast: { formats: ['text', 'json', 'csv'], args: (f) => [['forecast', 'a.rpcsv', '--format', f]] },
   callbacks: { formats: ['text', 'json'], args: (f) => [['callbacks', 'list', '--format', f]] },
   submit: {
     formats: ['text', 'json'],

@@ -80,7 +80,7 @@ export async function showForecast(file: string, o: ForecastCliOptions, ctx: Cli
       ctx.stdout(jsonOut(forecast, 2));
       break;
     case 'csv':
-      ctx.stdout(forecastCsv(forecast, o.raw === true));
+      ctx.stdout(vouched(forecastCsv(forecast, o.raw === true)));
       break;
     case 'text': {
       const columns = ctx.columns ?? Number(ctx.env.COLUMNS);

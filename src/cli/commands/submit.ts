@@ -129,6 +129,10 @@ export async function submitFiles(files: string[], o: SubmitOptions, ctx: CliCon
     return code;
   }
   if (o.format === 'text')
-    ctx.stdout(`${files.length} files: ${run.sent} sent and accepted, ${run.skipped} already accepted before (skipped)\n`);
+    ctx.stdout(
+      saidOut(
+        said`${typed.count(files.length)} files: ${typed.count(run.sent)} sent and accepted, ${typed.count(run.skipped)} already accepted before (skipped)\n`,
+      ),
+    );
   return 0;
 }
