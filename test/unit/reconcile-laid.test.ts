@@ -6,6 +6,7 @@ import { reconciliationView } from '../../src/extension/reconcile/view';
 import { laidRows, shownRow } from '../../src/shared/cardData';
 import { isHostToPage, isPersistedState, PROTOCOL_VERSION } from '../../src/shared/resultsProtocol';
 import { isSaid, said, typed, type Said } from '../../src/core/output';
+import { formatReconcileText, reconcileCsvPieces, reconcileJsonPieces, reportFileLabel } from '../../src/cli/format/reconcile';
 
 // The editor's reconciliation view (issue 38): a cell of several values (the expected charges, the report
 // lines) crosses to the page as a `Said`, its values with their types, and the page lays it out where it shows
@@ -112,4 +113,16 @@ test("the reason column: the core's reason is a Said, laid out by the page, its 
   assert.equal(reasons[0], 'report line 3 charged 123456789012.50, the schedule says 29.99');
   assert.equal(reasons[1], 'report line 4 is in EUR 4111 11** **** 1111, the batch row in EUR');
   assert.equal(reasons[2], 'in no batch row reconciled');
+});
+
+test("the CLI's reconcile lays the reason out value by value too: a 12-digit amount stays whole in text, JSON and CSV", () => {
+  const due = (amount: string) =>
+    ({ index: 1, date: { year: 2025, month: 12, day: 28 }, amount: { kind: 'fixed', value: amount } }) as never;
+  const r = reconciliation([charge(3, '28.12.2025', '123456789012.50')]);
+  r.rows = [{ ...r.rows[0], ...rowStatus([due('29.99')], [charge(3, '28.12.2025', '123456789012.50')], 'EUR') }];
+  const reason = 'report line 3 charged 123456789012.50, the schedule says 29.99';
+  // Before, each face read the composed reason again as free text (maskText), which cut the amount.
+  assert.ok(formatReconcileText(r, reportFileLabel('report.csv')).includes(reason), 'text');
+  assert.ok([...reconcileJsonPieces(r)].join('').includes(JSON.stringify(reason)), 'JSON');
+  assert.ok([...reconcileCsvPieces(r)].join('').includes(reason), 'CSV');
 });

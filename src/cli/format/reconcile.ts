@@ -39,7 +39,7 @@ const rowJson = (x: RowReconciliation) => ({
   due: x.due,
   charged: x.charged,
   declined: x.declined,
-  reason: m(saidText(x.reason)),
+  reason: saidText(x.reason),
   expected: x.expected,
   charges: x.charges.map(charge),
 });
@@ -107,7 +107,7 @@ function rowText(x: RowReconciliation, report: ReportLabel): Laid[] {
   const expected = x.expected.map((e) => laid`${vet.date(e.date)} ${vet.amount(e.amount)}`);
   return [
     words(''),
-    laid`${field(x.file)}:${vet.count(x.line)}  ${words(x.status)}  ${field(x.clientOrderId)}${payout}: ${field(saidText(x.reason))}`,
+    laid`${field(x.file)}:${vet.count(x.line)}  ${words(x.status)}  ${field(x.clientOrderId)}${payout}: ${x.reason}`,
     laid`  expected ${expected.length > 0 ? joinLaid(expected, ', ') : words('nothing')}`,
     ...x.charges.map((c) => chargeText(c, report)),
   ];
@@ -182,7 +182,7 @@ export function* reconcileCsvPieces(r: Reconciliation, raw = false): Generator<s
         String(x.due),
         String(x.charged),
         String(x.declined),
-        m(saidText(x.reason)),
+        saidText(x.reason),
         x.charges.map((c) => typed('count', String(c.line))).join(' '),
         x.kind,
       ]),
