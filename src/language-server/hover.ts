@@ -3,7 +3,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { formatGatewayDate, parseGatewayDate, todayLocal } from '../core/dates';
 import type { PreviewToday } from '../shared/lintProtocol';
 import { gatewayOrderId } from '../core/orderId';
-import { maskCardNumber, terminalSafe } from '../core/output';
+import { maskCardValue, terminalSafe } from '../core/output';
 import type { BatchRow } from '../core/rules/batch';
 import { cellAt } from '../core/rules/cells';
 import { columnSpec } from '../core/rules/columns';
@@ -88,7 +88,7 @@ function charges(row: BatchRow, rowNumber: number, preview: PreviewToday): strin
     `Row ${rowNumber}`,
     orderId ? `order ${escapeMarkdown(inMessage(orderId))}` : undefined,
     values['rp_card_type'] ? escapeMarkdown(inMessage(values['rp_card_type'])) : undefined,
-    card ? `card ${escapeMarkdown(maskCardNumber(card))}` : undefined,
+    card ? `card ${escapeMarkdown(maskCardValue(card))}` : undefined,
   ].filter((s) => s !== undefined);
   let md = `**${payout ? 'Payouts' : 'Charges'}** — ${who.join(' · ')}\n\n`;
   if (payout) md += "A DST row: money paid out to the receiver's card, counted apart from the charges.\n\n";

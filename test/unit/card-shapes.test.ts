@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { lint } from '../../src/core/rules/lint';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { hideCvvs, isCvvName, maskCardNumbers, maskText, safeBody, safeCsv, safeJson } from '../../src/core/output';
@@ -231,4 +232,18 @@ test('two card numbers joined by separators only are each masked, even when a lo
   // neighbour's first group make 19 Luhn-valid digits, which hid A's middle and left B whole.
   assert.equal(maskCardNumbers('3782 822463 10005 / 4002 1111 1111 1113'), '3782 82**** ***** / 4002 11** **** 1113');
   assert.equal(maskCardNumbers('4111 1111 1111 1111 / 5105 1051 0510 5100'), '4111 11** **** 1111 / 5105 10** **** 5100');
+});
+
+test("a card cell written with separators or another script keeps six digits and four in lint's message, as a person reads them", () => {
+  // Before, the cell was cut by characters (its first six, a separator among them): "5555–5*********4444".
+  const header = 'client-orderid;order_desc;rp_card_type;credit-card-number;amount;currency';
+  for (const [cell, shown] of [
+    ['5555–5555–5555–4444', '555555******4444'],
+    ['３７８２ ８２２４６３ １０００５', '378282*****0005'],
+    ['4111\u200b1111\u200b1111\u200b1111', '411111******1111'],
+  ]) {
+    const message =
+      lint(`${header}\no1;d;DST;${cell};1.00;EUR\n`).diagnostics.find((d) => d.columnName === 'credit-card-number')?.message ?? '';
+    assert.ok(message.includes(`(got "${shown}")`), message);
+  }
 });

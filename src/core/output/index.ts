@@ -17,7 +17,7 @@ export { safeBody, safeFields, safeFreeText, safeUrlPath } from './bodies';
 export { hasShape, vet, type Vetted } from './values';
 export { isSaid, joinSaid, ourWords, said, saidText, typed, type Part, type Said } from './said';
 export { joinLaid, laid, laidSlice, padLaid, takeVouched, trimmedEnd, vouched, words, type Laid } from './laid';
-export { maskCardNumber, maskFields, maskQuotedValue, maskStoredText, maskTable, maskText, rowMasker } from './mask';
+export { maskCardNumber, maskCardValue, maskFields, maskQuotedValue, maskStoredText, maskTable, maskText, rowMasker } from './mask';
 
 /** Text from anywhere, safe to keep or show: card numbers masked, labelled CVVs hidden. */
 export function safeText(text: string): string {

@@ -1,5 +1,5 @@
 import type { CalendarDate } from '../dates';
-import { maskCardNumber } from '../output';
+import { maskCardValue } from '../output';
 import { Codes } from './codes';
 import { COLUMNS, STATE_COUNTRIES, type ColumnSpec } from './columns';
 import { FirstSeen } from './firstSeen';
@@ -29,7 +29,7 @@ import { cardColumnOf, type CardNumberFinder } from './cardDataInGit';
 function shown(spec: ColumnSpec, v: string): string {
   if (spec.sensitive === 'hidden') return '';
   if (spec.sensitive !== 'card') return ` (got ${quoteInMessage(v)})`;
-  const masked = maskCardNumber(v);
+  const masked = maskCardValue(v);
   return ` (got "${masked.length > 40 ? `${masked.slice(0, 37)}...` : masked}")`;
 }
 
