@@ -85,7 +85,21 @@ function plainGrouping(rows: string[][], spec: QuerySpec) {
       }
     }
   });
-  return { groups: [...found.values()], groupOf, skippedRows };
+  return { groups: [...found.values()].map((g) => ({ ...g, sum: value(g.sum) })), groupOf, skippedRows };
+}
+
+/**
+ * A sum as a value, its trailing zeros dropped: QueryRun's running sum does not widen its scale for an
+ * amount of zero ("0.5" + "0.00" is 0.5 at scale 1) where addAmounts does (0.50); both are the same money.
+ */
+function value(a: Amount | undefined): Amount | undefined {
+  if (a === undefined) return undefined;
+  let { units, scale } = a;
+  while (scale > 0 && units % 10n === 0n) {
+    units /= 10n;
+    scale--;
+  }
+  return { ...a, units, scale };
 }
 
 /** QueryRun over the rows cut into pieces at `cuts`. */
@@ -103,7 +117,7 @@ function runGrouping(rows: string[][], spec: QuerySpec, cuts: number[]) {
     id: g.id,
     key: g.key,
     count: g.count,
-    sum: g.amounts[0]?.sum(),
+    sum: value(g.amounts[0]?.sum()),
     skipped: g.amounts[0]?.skipped ?? 0,
   }));
   return { groups, groupOf: [...groupOf], skippedRows: run.skipped.map((s) => s.row) };
