@@ -1,11 +1,10 @@
 import type { GatewayOutcome, OutcomeName } from './outcome';
 import type { RecordedUnknownKind, TransportKind } from './outcomeKinds';
 
-// The one table of outcomes: every fact every face tells about one lives in its row. The CLI's text, the
-// editor's notifications, the results page's banner, the ledger's guards (file and row) and the history
-// all read it, never a list of names that a new outcome could fall through.
-// Each table is checked with `satisfies Record<…>`, so a new outcome that does not state a fact does not
-// compile. Only type imports and outcomeKinds (no imports of its own): the results page loads this file.
+// The one table of outcomes: every fact every face tells about one lives in its row, read by the CLI's text,
+// the editor's notifications, the page's banner, the ledger's guards and the history (never a list of names
+// a new outcome could fall through). `satisfies Record<…>` makes a new outcome that does not state a fact
+// fail to compile. Only type imports and outcomeKinds (no imports of its own): the results page loads this.
 
 /** Exit codes shared by every command (lint and fix use 1 for "errors found / remain"). */
 export const EXIT = { ok: 0, rejected: 1, usage: 2, auth: 3, transport: 4, unknown: 5 } as const;
@@ -27,10 +26,7 @@ export interface RecordedFacts {
   tone: Tone;
   /** The word the ledger's lists (`paygate history`, the Submissions view) show. */
   label: string;
-  /**
-   * What the page's headline adds in brackets: nothing, the gateway's payment status ("Declined
-   * (filtered)"), the HTTP status, or the HTTP status and content type (as the CLI's headline says it).
-   */
+  /** The page headline's brackets: none, the payment status ("Declined (filtered)"), the HTTP status, or it and the content type. */
   headlineDetail: 'none' | 'payment-status' | 'http-status' | 'http-answer';
 }
 
