@@ -1,4 +1,5 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
+import { window } from 'vscode';
 import type { Said } from '../core/output';
 import { boundary, showError } from './say';
 
@@ -65,7 +66,7 @@ function throughBoundary(made: () => vscode.LogOutputChannel): vscode.LogOutputC
 /** The extension's one channel, made by the host on its first use (not at activation). */
 export function createLog(context: vscode.ExtensionContext): vscode.LogOutputChannel {
   channel = throughBoundary(() => {
-    const raw = vscode.window.createOutputChannel('PayGate', { log: true });
+    const raw = window.createOutputChannel('PayGate', { log: true });
     context.subscriptions.push(raw);
     return raw;
   });
