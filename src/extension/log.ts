@@ -7,7 +7,7 @@ import { boundary, showError } from './say';
 // control characters cannot reach it: every line written passes the output boundary (src/core/output),
 // whoever writes it (the features, the local gateway's log, the callback listener's).
 // The entry bundle creates it; each lazily loaded bundle (its own copy of this module) adopts that one.
-// So the floor that reads a line is the entry's copy of the core, not the writer's: a line that shows dates,
+// So the floor that reads a line is the entry's (dist/boundary.js, which the bundles share), not the writer's: a line that shows dates,
 // amounts, counts, hashes or ids is a `Said` (plain data: src/core/output/said.ts), which that floor checks
 // value by value, whichever bundle laid it out; `log().info(said`…`)`. Anything else is read whole.
 // Activation neither makes the channel nor loads the boundary (issue 40): the channel is made on its first

@@ -16,7 +16,8 @@ import type * as Boundary from './boundary';
 let floor: typeof Boundary | undefined;
 /**
  * The output boundary (./boundary.ts), required when first used rather than with the entry bundle: its patterns compile as
- * it loads, and activation shows and writes nothing (issue 40). The log (./log.ts) reads it through here too.
+ * it loads, and activation shows and writes nothing (issue 40). The log (./log.ts) reads it through here too. In the
+ * extension's bundles this require is of dist/boundary.js, a bundle of its own that they share (esbuild.js).
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not with the entry
 export const boundary = (): typeof Boundary => (floor ??= require('./boundary') as typeof Boundary);

@@ -3,38 +3,47 @@ import assert from 'node:assert/strict';
 import Module from 'node:module';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { build } from 'esbuild';
+import { join, relative } from 'node:path';
+import { build, type BuildOptions } from 'esbuild';
 
-// dist/extension.js as esbuild.js builds it for a release (minified, CommonJS, `vscode` external), evaluated
-// and activated in plain Node under a fake `vscode` (issue 40: our part of the activation ≤ 5 ms). What the
-// host does for a require() of `vscode` is make the extension's API object; what the bundle then does with
-// it is ours: esbuild wraps an `import * as vscode` in `__toESM`, which copies every one of the API's
-// top-level names (some 260 in VS Code 1.100: namespaces, classes, enums) into a new object of getters, once
-// per module that imports it, at evaluation. The entry's modules import by name, so it is used as it comes.
+// dist/extension.js and dist/boundary.js as esbuild.js builds them for a release (its own options, minified),
+// evaluated and activated in plain Node under a fake `vscode` (issue 40: our part of the activation ≤ 5 ms).
+// What the host does for a require() of `vscode` is make the extension's API object; what the bundle then
+// does with it is ours: esbuild wraps an `import * as vscode` in `__toESM`, which copies every one of the
+// API's top-level names (some 260 in VS Code 1.100: namespaces, classes, enums) into a new object of
+// getters, once per module that imports it, at evaluation. The entry's modules import by name, so it is
+// used as it comes. The output boundary (src/core/output's floor) is dist/boundary.js, required with the
+// first log line or message, so the host compiles none of it at activation.
 
 const ROOT = join(__dirname, '..', '..');
 
-async function entryBundle(): Promise<string> {
+interface Built {
+  text: Record<string, string>;
+  inputs: Record<string, string[]>;
+}
+
+async function entryBundles(): Promise<Built> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the build script's own options (CommonJS)
+  const { builds } = require(join(ROOT, 'esbuild.js')) as { builds: (BuildOptions & { entryPoints: Record<string, string> })[] };
+  const options = builds.find((b) => !Array.isArray(b.entryPoints) && 'extension' in b.entryPoints);
+  assert.ok(options, 'esbuild.js builds no `extension` entry');
   const result = await build({
-    entryPoints: [join(ROOT, 'src/extension/extension.ts')],
-    absWorkingDir: ROOT,
-    bundle: true,
+    ...options,
     minify: true,
+    sourcemap: false,
     write: false,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    mainFields: ['module', 'main'],
-    external: ['vscode'],
-    banner: { js: 'var __paygateBundleStart = performance.now();' },
+    metafile: true,
+    absWorkingDir: ROOT,
     logLevel: 'silent',
   });
-  return result.outputFiles[0].text;
+  const built: Built = { text: {}, inputs: {} };
+  for (const f of result.outputFiles) built.text[relative(ROOT, f.path)] = f.text;
+  for (const [file, out] of Object.entries(result.metafile.outputs)) built.inputs[file] = Object.keys(out.inputs);
+  return built;
 }
 
 test('the entry bundle uses the vscode module as it comes: no __toESM copy of the API at evaluation', async () => {
-  const text = await entryBundle();
+  const text = (await entryBundles()).text['dist/extension.js'];
   assert.ok(text.includes('require("vscode")'), 'the entry requires vscode');
   assert.equal(text.includes('__toESM'), false, 'an `import * as vscode` in a module of the entry bundle');
   // Nor any other helper around it: each require of vscode is kept as it comes (`x=require("vscode")`).
@@ -46,7 +55,8 @@ test('evaluating the entry bundle and activate() require vscode only; the other 
   try {
     mkdirSync(join(dir, 'dist'));
     const file = join(dir, 'dist', 'extension.js');
-    writeFileSync(file, await entryBundle());
+    const built = await entryBundles();
+    for (const name of ['extension', 'boundary']) writeFileSync(join(dir, 'dist', `${name}.js`), built.text[`dist/${name}.js`]);
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { contributes: { commands: unknown[] } };
     const required: string[] = [];
     let commands = 0;
@@ -82,10 +92,22 @@ test('evaluating the entry bundle and activate() require vscode only; the other 
       // The next turn loads the first screen and the language client (absent here: the failures go to the log).
       const bundles = required.filter((r) => r.startsWith(join(dir, 'dist'))).map((r) => r.slice(dir.length + 1));
       assert.deepEqual(bundles, ['dist/first-screen.js', 'dist/language-client.js']);
+      // The log's two activation lines came first, through the boundary's own bundle.
+      assert.equal(required[0], './boundary.js');
     } finally {
       mod._load = load;
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the output boundary is a bundle of its own: dist/extension.js holds none of src/core', async () => {
+  const built = await entryBundles();
+  assert.deepEqual(
+    built.inputs['dist/extension.js'].filter((i) => i.startsWith('src/core/')),
+    [],
+  );
+  assert.ok(built.inputs['dist/boundary.js'].includes('src/core/output/said.ts'), 'dist/boundary.js holds the floor');
+  assert.ok(built.text['dist/extension.js'].includes('require("./boundary.js")'), 'the entry requires dist/boundary.js');
 });
