@@ -4,6 +4,7 @@ import { RowCells } from '../csv/rowCells';
 import { LineIndex } from '../text';
 import { PUBLISHED_TEST_CARDS } from './testCards';
 import type { LintDiagnostic } from './types';
+import { FNV_OFFSET, fnvMix } from '../fnv';
 
 // `card-data-in-git`: a batch holding real card numbers that git tracks, or would take with the next
 // `git add .`. PCI DSS forbids storing card numbers unprotected, and a repository is storage that is
@@ -31,11 +32,10 @@ export function isFullCardNumber(value: string): boolean {
  * compared with at most the one test number of its hash: a sandbox batch holds one on every row.
  */
 const isDigit = (c: number) => c >= 48 && c <= 57;
-const mixDigit = (h: number, c: number): number => Math.imul(h ^ c, 0x01000193);
 const TEST_BY_HASH = new Map<number, string>();
 for (const { number } of PUBLISHED_TEST_CARDS) {
-  let h = 0x811c9dc5;
-  for (let i = number.length - 1; i >= 0; i--) h = mixDigit(h, number.charCodeAt(i));
+  let h = FNV_OFFSET;
+  for (let i = number.length - 1; i >= 0; i--) h = fnvMix(h, number.charCodeAt(i));
   TEST_BY_HASH.set(h, number);
 }
 
@@ -54,7 +54,7 @@ function isFullCardNumberIn(s: string, from: number, to: number): boolean {
   if (to - from < 12 || to - from > 19) return false;
   let sum = 0;
   let double = false;
-  let h = 0x811c9dc5;
+  let h = FNV_OFFSET;
   for (let i = to - 1; i >= from; i--) {
     const c = s.charCodeAt(i);
     if (c < 48 || c > 57) return false;
@@ -65,7 +65,7 @@ function isFullCardNumberIn(s: string, from: number, to: number): boolean {
     }
     sum += d;
     double = !double;
-    h = mixDigit(h, c);
+    h = fnvMix(h, c);
   }
   return sum % 10 === 0 && !isTestNumber(s, from, to, h);
 }
