@@ -3,8 +3,6 @@ import { createOnce, readWhole, type LedgerFileHandle, type LedgerFs } from './l
 import type { BatchRowKeys, RowKey } from './rowKeys';
 import { ROW_LINE, rowKeyOfLine, rowLineText, type HeaderLine, type RowLine } from './rowLine';
 
-export type { HeaderLine, RowLine } from './rowLine';
-
 // The row keys of every batch the ledger sent, one file per content (`batches/<first 2 hex>/<content
 // hash>.jsonl`, so no folder holds more than a few thousand files at a million sends; a header line with
 // the columns, then one line per row: rowKeys.ts says what a row keeps and why none of it is card data,
