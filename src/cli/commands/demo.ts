@@ -6,7 +6,7 @@ import type { CliContext } from '../context';
 import { displayPosition } from '../io';
 import { exitCodeFor, field, formatTable, inputError, outcomeText, saidOut, usageError } from '../output';
 import { exits, Option, paygateCommand } from '../parser';
-import { laid, said, typed, vet, vouched } from '../../core/output';
+import { laid, said, saidText, typed, vet, vouched } from '../../core/output';
 import { formatGatewayDate, type CalendarDate } from '../../core/dates';
 import { createRecurringPayments, parseReportTemplate, prepareSubmission, runCustomReport } from '../../core/gateway';
 import { lint } from '../../core/rules/lint';
@@ -147,7 +147,7 @@ async function lintExamples({ ctx, dir, show, step }: Tour): Promise<void> {
     ctx.stdout(`${show(join(dir, f))}: ${r.batch.rows.length} row(s), ${errors.length} error(s), ${warnings.length} warning(s)\n`);
     for (const d of r.diagnostics.slice(0, 6)) {
       const p = displayPosition(d.range.start, r.batch.csv.bom);
-      ctx.stdout(`  ${p.line}:${p.column} ${d.severity} ${d.code} ${field(d.message)}\n`);
+      ctx.stdout(`  ${p.line}:${p.column} ${d.severity} ${d.code} ${field(saidText(d.message))}\n`);
     }
     if (r.diagnostics.length > 6) ctx.stdout(`  … and ${r.diagnostics.length - 6} more ('paygate lint ${show(join(dir, f))}')\n`);
   }
