@@ -1,7 +1,7 @@
 // What the page says about the view: the counter and the empty state. Pure, so the wording is tested
 // without a browser.
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+import { thousands as fmt } from '../src/shared/thousands';
 
 export function countText(o: { loading: boolean; filtered: boolean; shown: number; total: number; percent?: number }): string {
   const pct = o.percent === undefined ? '' : ` (${o.percent} %)`;

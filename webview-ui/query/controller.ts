@@ -5,6 +5,7 @@ import { describeProblem, planQuery, type QuerySpec } from '../../src/shared/que
 import type { PageToHost, QueryState, SavedView } from '../../src/shared/resultsProtocol';
 import type { Dataset } from '../dataset';
 import { el } from '../dom';
+import { thousands } from '../../src/shared/thousands';
 import { QueryBar } from './bar';
 import { groupMarks, groupRows, WhereMarks, type Grouping } from './runner';
 import { Summary } from './summary';
@@ -195,7 +196,7 @@ export class QueryController {
     const back = el('button', { type: 'button', class: 'back-to-groups' }, 'Back to groups');
     back.addEventListener('click', () => this.backToGroups());
     const n = grouping.outcome.groups.find((g) => g.id === id)?.count ?? 0;
-    this.groupChip.replaceChildren(el('span', { class: 'chip-label' }, `Group ${label}: ${n.toLocaleString('en-US')} rows`), back);
+    this.groupChip.replaceChildren(el('span', { class: 'chip-label' }, `Group ${label}: ${thousands(n)} rows`), back);
     this.groupChip.hidden = false;
     this.summary.hide();
     this.host.gridHost.hidden = false;

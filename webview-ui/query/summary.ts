@@ -9,6 +9,7 @@ import { el } from '../dom';
 import { chartPng, createChart, readTheme } from '../forecast/chart';
 import { yieldToPage } from '../dataset';
 import { summaryNotes } from './summaryNotes';
+import { thousands as count } from '../../src/shared/thousands';
 import type { ChartSeries, CurrencySeries } from '../forecast/series';
 
 export interface SummaryActions {
@@ -26,7 +27,6 @@ export const MAX_CHART_GROUPS = 400;
 /** Rows of the summary added per task: a long list is built in steps, so the page keeps answering. */
 const ROWS_PER_STEP = 150;
 
-const count = (n: number) => n.toLocaleString('en-US');
 /** `total EUR charges`, `total EUR payouts`, `total` (the core's words for what a total is of). */
 const totalLabel = (t: QueryOutcome['totals'][number]) => `total${totalOf(t) === '' ? '' : ` ${totalOf(t)}`}`;
 

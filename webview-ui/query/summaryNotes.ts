@@ -4,7 +4,7 @@
 import type { QueryOutcome } from '../../src/shared/query';
 import { el } from '../dom';
 
-const count = (n: number) => n.toLocaleString('en-US');
+import { thousands as count } from '../../src/shared/thousands';
 
 export function summaryNotes(o: QueryOutcome, maxRows: number): HTMLElement[] {
   const notes: HTMLElement[] = [];
