@@ -1,4 +1,5 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
+import { EventEmitter } from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { PDF_VIEW_TYPE, VIEW_TYPE } from '../shared/viewTypes';
 import type { EntryState } from './entryState';
@@ -14,6 +15,9 @@ import { createLog } from './log';
 // language detection (dist/first-screen.js), then the language client (dist/language-client.js); every
 // command, both tree views and the restored panels load dist/features.js on first use. Every disposable
 // goes into context.subscriptions where it is made.
+// The entry's modules import `vscode` by name, never `import * as vscode`: esbuild wraps a namespace import of
+// it in __toESM, which copies the API's ~260 names into an object of getters once per module, at evaluation
+// (test/unit/extension-entry-bundle.test.ts).
 
 // The host's clock when this bundle began to evaluate (esbuild's banner, esbuild.js) and when it was
 // evaluated; with activate()'s own two moments, the start-up bench tells the editor's share from ours
@@ -49,7 +53,7 @@ export function activate(context: vscode.ExtensionContext): PayGateExports {
     log.info(`PayGate Toolkit ${context.extension.packageJSON.version} activating`);
     log.info('PayGate Toolkit active');
   };
-  const targetChanged = new vscode.EventEmitter<void>();
+  const targetChanged = new EventEmitter<void>();
   context.subscriptions.push(targetChanged);
   let screen: FirstScreenBundle.FirstScreen | undefined;
   let client: LanguageClient | undefined;

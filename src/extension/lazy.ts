@@ -1,4 +1,5 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
+import { EventEmitter, commands, window } from 'vscode';
 import { Disposable } from './disposable';
 
 // Activation registers what the editor must see at once; the code behind it loads on first use. The
@@ -19,7 +20,7 @@ export interface FeatureHost {
 // be given those here too, since the editor looks for them on the provider it was first handed.
 class TreeStandIn<T> extends Disposable implements vscode.TreeDataProvider<T> {
   private real: vscode.TreeDataProvider<T> | undefined;
-  private readonly changed = this.register(new vscode.EventEmitter<T | T[] | undefined | null | void>());
+  private readonly changed = this.register(new EventEmitter<T | T[] | undefined | null | void>());
   readonly onDidChangeTreeData = this.changed.event;
 
   constructor(private readonly load: () => void) {
@@ -78,18 +79,18 @@ export class LazyFeatures extends Disposable implements FeatureHost {
     super();
     const load = () => this.ensureLoaded();
     for (const id of options.commands) {
-      this.commandStandIns.push(vscode.commands.registerCommand(id, (...args: unknown[]) => this.run(id, args)));
+      this.commandStandIns.push(commands.registerCommand(id, (...args: unknown[]) => this.run(id, args)));
     }
     this.register({ dispose: () => this.commandStandIns.forEach((d) => d.dispose()) });
     for (const [viewId, treeOptions] of Object.entries(options.trees)) {
       const standIn = this.register(new TreeStandIn<unknown>(load));
       this.trees.set(viewId, standIn);
-      this.register(vscode.window.createTreeView(viewId, { ...treeOptions, treeDataProvider: standIn }));
+      this.register(window.createTreeView(viewId, { ...treeOptions, treeDataProvider: standIn }));
     }
     for (const viewType of options.serializers) {
       const standIn = new SerializerStandIn(load);
       this.serializers.set(viewType, standIn);
-      this.register(vscode.window.registerWebviewPanelSerializer(viewType, standIn));
+      this.register(window.registerWebviewPanelSerializer(viewType, standIn));
     }
   }
 
@@ -129,6 +130,6 @@ export class LazyFeatures extends Disposable implements FeatureHost {
   private run(id: string, args: unknown[]): Thenable<unknown> {
     this.ensureLoaded();
     // eslint-disable-next-line no-restricted-syntax -- bounded: a command's arguments forwarded as they came
-    return vscode.commands.executeCommand(id, ...args);
+    return commands.executeCommand(id, ...args);
   }
 }

@@ -1,4 +1,5 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
+import { window } from 'vscode';
 import type { Said } from '../core/output';
 import { boundary, showError } from './say';
 
@@ -6,7 +7,7 @@ import { boundary, showError } from './say';
 // control characters cannot reach it: every line written passes the output boundary (src/core/output),
 // whoever writes it (the features, the local gateway's log, the callback listener's).
 // The entry bundle creates it; each lazily loaded bundle (its own copy of this module) adopts that one.
-// So the floor that reads a line is the entry's copy of the core, not the writer's: a line that shows dates,
+// So the floor that reads a line is the entry's (dist/boundary.js, which the bundles share), not the writer's: a line that shows dates,
 // amounts, counts, hashes or ids is a `Said` (plain data: src/core/output/said.ts), which that floor checks
 // value by value, whichever bundle laid it out; `log().info(said`…`)`. Anything else is read whole.
 // Activation neither makes the channel nor loads the boundary (issue 40): the channel is made on its first
@@ -65,7 +66,7 @@ function throughBoundary(made: () => vscode.LogOutputChannel): vscode.LogOutputC
 /** The extension's one channel, made by the host on its first use (not at activation). */
 export function createLog(context: vscode.ExtensionContext): vscode.LogOutputChannel {
   channel = throughBoundary(() => {
-    const raw = vscode.window.createOutputChannel('PayGate', { log: true });
+    const raw = window.createOutputChannel('PayGate', { log: true });
     context.subscriptions.push(raw);
     return raw;
   });

@@ -1,4 +1,5 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
+import { window } from 'vscode';
 import type { Part, Said } from '../core/output';
 import type * as Boundary from './boundary';
 
@@ -15,7 +16,8 @@ import type * as Boundary from './boundary';
 let floor: typeof Boundary | undefined;
 /**
  * The output boundary (./boundary.ts), required when first used rather than with the entry bundle: its patterns compile as
- * it loads, and activation shows and writes nothing (issue 40). The log (./log.ts) reads it through here too.
+ * it loads, and activation shows and writes nothing (issue 40). The log (./log.ts) reads it through here too. In the
+ * extension's bundles this require is of dist/boundary.js, a bundle of its own that they share (esbuild.js).
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not with the entry
 export const boundary = (): typeof Boundary => (floor ??= require('./boundary') as typeof Boundary);
@@ -42,9 +44,9 @@ function through(kind: Kind, message: Said, rest: unknown[]): Thenable<never> {
   const options = first as SayOptions;
   const safe = isOptions && options.detail !== undefined ? [{ ...options, detail: shown(options.detail) }, ...others] : rest;
   // Looked up at each call (a test may stand in for the editor's window).
-  const show = vscode.window[kind] as Show;
+  const show = window[kind] as Show;
   // eslint-disable-next-line no-restricted-syntax -- bounded: the options and a few buttons
-  return show.call(vscode.window, shown(message), ...safe) as Thenable<never>;
+  return show.call(window, shown(message), ...safe) as Thenable<never>;
 }
 
 interface Say {
@@ -71,7 +73,7 @@ type PickOptions = Omit<vscode.QuickPickOptions, 'title' | 'placeHolder' | 'canP
 export async function showPick<T extends PickItem>(items: readonly T[], options: PickOptions): Promise<T | undefined> {
   const opt = (s: Shown | undefined) => (s === undefined ? undefined : shown(s));
   const safe = items.map((i) => ({ label: shown(i.label), description: opt(i.description), detail: opt(i.detail), kind: i.kind }));
-  const chosen = await vscode.window.showQuickPick(safe, { ...options, title: opt(options.title), placeHolder: opt(options.placeHolder) });
+  const chosen = await window.showQuickPick(safe, { ...options, title: opt(options.title), placeHolder: opt(options.placeHolder) });
   return chosen === undefined ? undefined : items[safe.indexOf(chosen)];
 }
 
@@ -94,7 +96,7 @@ export function ask(options: AskOptions): Thenable<string | undefined> {
   const opt = (s: Said | undefined) => (s === undefined ? undefined : shown(s));
   const start = value === undefined ? undefined : shown({ said: [value] });
   const kept = start !== undefined && start === value?.[1];
-  return vscode.window.showInputBox({
+  return window.showInputBox({
     ...rest,
     title: opt(title),
     prompt: opt(prompt),
@@ -115,7 +117,7 @@ export function withProgress<R>(
   task: (progress: SaidProgress, token: vscode.CancellationToken) => Thenable<R>,
 ): Thenable<R> {
   const { title, ...rest } = options;
-  return vscode.window.withProgress({ ...rest, ...(title ? { title: shown(title) } : {}) }, (progress, token) =>
+  return window.withProgress({ ...rest, ...(title ? { title: shown(title) } : {}) }, (progress, token) =>
     task({ report: ({ message, increment }) => progress.report({ ...(message ? { message: shown(message) } : {}), increment }) }, token),
   );
 }

@@ -33,6 +33,9 @@ const vscode = {
   window: { createOutputChannel: channel, createTreeView: done, registerWebviewPanelSerializer: done },
   commands: { registerCommand: done, executeCommand: async () => undefined },
 };
+// The real API object has some 260 top-level names (namespaces, classes, enums: VS Code 1.100), which what
+// the bundle does with the module it is given may copy (esbuild's __toESM for an \`import * as vscode\`).
+for (let i = Object.keys(vscode).length; i < 260; i++) vscode['Api' + i] = class {};
 const load = Module._load;
 Module._load = function (request, ...rest) { return request === 'vscode' ? vscode : load.call(this, request, ...rest); };
 const context = { subscriptions: [], extension: { packageJSON: manifest }, asAbsolutePath: (p) => require('node:path').join(require('node:path').dirname(bundle), '..', p) };

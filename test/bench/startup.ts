@@ -74,6 +74,10 @@ async function main(): Promise<number> {
       `its ours + libraries (budget ${ACTIVATION_BUDGET_BYTES / 1000} KB)`,
       `${bytes(split.ours)}, ${((100 * split.ours) / ACTIVATION_BUDGET_BYTES).toFixed(0)}% of the budget`,
     ],
+    [
+      '`dist/boundary.js` (the output boundary: loaded with the first log line, in the turn after activation)',
+      bytes(fs.statSync(path.join(ROOT, 'dist', 'boundary.js')).size),
+    ],
     ['`dist/first-screen.js` (status bar, CodeLenses, language detection: loaded in the turn after activation)', bytes(screen.bytes)],
     [
       '`dist/language-client.js` (loaded right after the first screen)',

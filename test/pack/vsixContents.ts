@@ -8,6 +8,7 @@ export const REQUIRED_VSIX_FILES = [
   'LICENSE',
   'CHANGELOG.md',
   'dist/extension.js',
+  'dist/boundary.js',
   'dist/first-screen.js',
   'dist/language-client.js',
   'dist/features.js',
@@ -28,7 +29,7 @@ export const REQUIRED_VSIX_FILES = [
 /** Where a shipped file may live: only what runs or what the Marketplace shows. */
 const ALLOWED = [
   /^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/,
-  /^dist\/(extension|first-screen|language-client|features|language-server|webview-ui|forecast)\.js$/,
+  /^dist\/(extension|boundary|first-screen|language-client|features|language-server|webview-ui|forecast)\.js$/,
   /^dist\/(webview-ui|forecast)\.css$/,
   // The PDF report page: pdf.js's viewer, its worker (shipped built by pdf.js) and its icons.
   /^dist\/pdf-view\.(js|css)$/,

@@ -20,6 +20,8 @@ let mirror: string;
 const BUILD_OUTPUTS = [
   'dist/extension.js',
   'dist/extension.js.map',
+  'dist/boundary.js',
+  'dist/boundary.js.map',
   'dist/first-screen.js',
   'dist/first-screen.js.map',
   'dist/language-client.js',

@@ -6,7 +6,7 @@ import { inMessage } from './quote';
 import type { ProblemCollector } from './problems';
 import type { Fix } from './types';
 import { thousandthsIn } from '../amounts';
-import { luhnValidIn } from '../luhn';
+import { luhnHashIn } from '../luhn';
 import { digitsValue } from './values';
 import { callbackPortProblem } from '../callbacks/ports';
 
@@ -79,6 +79,10 @@ const filled = (row: RowCells, i: number): boolean => i >= 0 && !row.isEmpty(i);
 const rowStart = (row: RowCells): number => row.bounds[0];
 const rowEnd = (row: RowCells): number => row.bounds[2 * row.count - 1];
 
+/**
+ * The cross-field checks of a row whose cells passed or failed their own (`good`). Returns the card cell's
+ * reading (checkCard's), which card-data-in-git takes instead of reading the cell again.
+ */
 export function checkCrossFields(
   problems: ProblemCollector,
   row: RowCells,
@@ -89,7 +93,7 @@ export function checkCrossFields(
   srcNeedsState: boolean,
   amountModes: boolean,
   today: CalendarDate,
-): void {
+): number | undefined {
   // Amount modes: not checked when the header has no complete mode: the header's missing-column already
   // says it, and a row is not told about columns the header lacks.
   if (amountModes) checkAmountModes(problems, row, pos, good);
@@ -99,10 +103,11 @@ export function checkCrossFields(
   const start = good[GOOD.start] ? gatewayDateKeyIn(row.source, row.from(pos.start), row.to(pos.start)) : NaN;
   checkDateOrder(problems, row, pos, good, start);
   // Warnings: the file can still be sent.
-  checkCard(problems, row, pos, good, today);
+  const card = checkCard(problems, row, pos, good, today);
   if (start < dateKey(today)) {
     cell(problems, row, pos.start, Codes.startDatePast, `start-date ${shown(row, pos.start)} is in the past`, 'start-date');
   }
+  return card;
 }
 
 /** Exactly one amount mode per row, and amount-from not above amount-to. */
@@ -162,12 +167,16 @@ function checkDateOrder(problems: ProblemCollector, row: RowCells, pos: Position
   }
 }
 
-/** The card's warnings: a number failing the Luhn check, an expiry in the past. */
-function checkCard(problems: ProblemCollector, row: RowCells, pos: Positions, good: Uint8Array, today: CalendarDate): void {
-  if (good[GOOD.card] && !luhnValidIn(row.source, row.from(pos.card), row.to(pos.card))) {
+/**
+ * The card's warnings: a number failing the Luhn check, an expiry in the past. Returns the card cell's
+ * luhnHashIn when it passed its own checks (12–19 digits; NaN: it fails the Luhn check), else undefined.
+ */
+function checkCard(problems: ProblemCollector, row: RowCells, pos: Positions, good: Uint8Array, today: CalendarDate): number | undefined {
+  const card = good[GOOD.card] ? luhnHashIn(row.source, row.from(pos.card), row.to(pos.card)) : undefined;
+  if (card !== undefined && Number.isNaN(card)) {
     cell(problems, row, pos.card, Codes.cardLuhn, 'the card number fails the Luhn check: probably mistyped', 'credit-card-number');
   }
-  if (!good[GOOD.expMonth] || !good[GOOD.expYear]) return;
+  if (!good[GOOD.expMonth] || !good[GOOD.expYear]) return card;
   // Both passed their checks: 4 and 2 digits.
   const y = digitsValue(row.source, row.from(pos.expYear), row.to(pos.expYear));
   const m = digitsValue(row.source, row.from(pos.expMonth), row.to(pos.expMonth));
@@ -175,6 +184,7 @@ function checkCard(problems: ProblemCollector, row: RowCells, pos: Positions, go
     const message = `the card expired (${shown(row, pos.expMonth)}/${shown(row, pos.expYear)})`;
     cell(problems, row, pos.expMonth, Codes.cardExpired, message, 'expire-month');
   }
+  return card;
 }
 
 /** A decimal cell that passed its checks, in thousandths. */

@@ -9,7 +9,7 @@ import { duplicateOrderIdMessage, UNTRUSTED_ROW, type RowFactsListener, type Tru
 import { addEmptyFieldsFix, replaceCellFix } from './fixes';
 import { hasCompleteAmountMode } from './batch';
 import type { ProblemCollector } from './problems';
-import { EXPECTED, exceedsLength, isValidIn, suggestValue } from './values';
+import { EXPECTED, isValidIn, suggestValue, tooLong } from './values';
 import { cell, checkCrossFields, GOOD, NAMES, ORDINAL, type Positions } from './crossFields';
 import { RowCells } from '../csv/rowCells';
 import { cardColumnOf, type CardNumberFinder } from './cardDataInGit';
@@ -119,8 +119,8 @@ class RowChecker {
       return;
     }
     csv.readRow(r, row);
-    if (this.seekCard) this.lookForCard();
     if (row.count !== this.width) {
+      if (this.seekCard) this.lookForCard();
       this.fieldCount();
       this.onRow?.(csv.record(r), rowNumber, UNTRUSTED_ROW);
       return;
@@ -131,7 +131,8 @@ class RowChecker {
     if (isSrc) this.src.anySrc = true;
     if (srcNeedsState) this.src.srcNeedsState = true;
     this.checkCells(r, isSrc, isDst);
-    checkCrossFields(problems, row, pos, this.good, isSrc, isDst, srcNeedsState, this.amountModes, this.today);
+    const card = checkCrossFields(problems, row, pos, this.good, isSrc, isDst, srcNeedsState, this.amountModes, this.today);
+    if (this.seekCard) this.lookForCard(card);
     const read = pos.orderId >= 0 && this.good[GOOD.orderId] === 1 ? this.orderIdOf(pos.orderId, r) : undefined;
     const hasId = read !== undefined;
     if (hasId) this.duplicateOrderId(rowNumber, read);
@@ -149,8 +150,10 @@ class RowChecker {
     );
   }
 
-  private lookForCard(): void {
-    this.cards!.look(this.row, this.cardColumn);
+  /** `card`: card-luhn's reading of the card cell, when it passed its own checks (checkCrossFields). */
+  private lookForCard(card?: number): void {
+    if (card === undefined) this.cards!.look(this.row, this.cardColumn);
+    else if (!Number.isNaN(card)) this.cards!.lookChecked(this.row, this.cardColumn, card);
     this.seekCard = !this.cards!.found;
   }
 
@@ -283,18 +286,5 @@ const STATE_COUNTRY_LIST = [...STATE_COUNTRIES];
 /** Is cell i a country whose SRC rows need a state? Read in place: this runs for every SRC row. */
 function isStateCountry(row: RowCells, i: number): boolean {
   for (const country of STATE_COUNTRY_LIST) if (row.is(i, country)) return true;
-  return false;
-}
-
-function tooLong(spec: ColumnSpec, v: string): boolean {
-  const max = spec.maxLength!;
-  if (spec.kind !== 'decimal-list') return exceedsLength(v, max);
-  // Per element, without splitting: this runs for every amount-sequence cell.
-  for (let from = 0; from <= v.length;) {
-    let to = v.indexOf(',', from);
-    if (to === -1) to = v.length;
-    if (to - from > max && exceedsLength(v.slice(from, to), max)) return true;
-    from = to + 1;
-  }
   return false;
 }
