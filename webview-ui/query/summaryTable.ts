@@ -118,6 +118,9 @@ export class SummaryTable {
     const last = Math.min(n - 1, Math.max(first, Math.ceil((from + this.scroller.clientHeight) / h) + OVERSCAN));
     if (first === this.first && last === this.last) return;
     const hadFocus = this.tbody.contains(document.activeElement) || document.activeElement === this.element;
+    // The focused row is about to leave the page: the table holds the focus meanwhile (a focused element
+    // taken off the page made Chromium scroll the summary back towards where that row had been).
+    if (hadFocus) this.element.focus({ preventScroll: true });
     this.first = first;
     this.last = last;
     const trs: HTMLElement[] = [];
