@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { prepareSubmission } from '../../src/core/gateway';
 import { Ledger, type Completion, type GuardedSendResult } from '../../src/core/ledger';
 import { GUARD_DIR } from '../../src/core/ledger/ledgerIndex';
-import { Manifest, MANIFEST, type ManifestHead } from '../../src/core/ledger/indexManifest';
+import { INDEX_VERSION, Manifest, MANIFEST, type ManifestHead } from '../../src/core/ledger/indexManifest';
 import { Codes } from '../../src/core/rules/codes';
 import { ledgerDiagnostics } from '../../src/core/ledgerLint/ledgerChecks';
 import { sendThrough } from '../fixtures/ledger/entry';
@@ -160,7 +160,7 @@ describe('same-payer: the same card and schedule under another id', () => {
     fs.writeFileSync(file, m.with({ ...m.head, v: 2 } as unknown as ManifestHead, new Map()).bytes());
     assert.equal((await send(new Ledger(dir), renew)).status, 'same-payer', 'submit, an index of version 2');
     const rebuilt = Manifest.parse(fs.readFileSync(file))!;
-    assert.ok(rebuilt.head.v === 3 && rebuilt.head.gen !== m.head.gen, 'the index of version 2 was rebuilt, not read');
+    assert.ok(rebuilt.head.v === INDEX_VERSION && rebuilt.head.gen !== m.head.gen, 'the index of version 2 was rebuilt, not read');
     assert.equal((await lintFindings(new Ledger(dir), renew)).samePayer.length, ROWS, 'lint after the rebuild');
   });
 
