@@ -17,6 +17,7 @@ import { Module } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { Script } from 'node:vm';
+import { fnv1a } from '../core/fnv';
 
 // A V8 code cache for the CLI's first bundle (issue 40): compiling dist/cli-main.js was a quarter of a
 // one-row `paygate lint`'s own start-up, and Node 20 has no compile cache of its own (module.
@@ -54,9 +55,7 @@ export function codeCacheDirectory(env: NodeJS.ProcessEnv, home: () => string = 
  * is theirs). An upgrade in the same place replaces its cache.
  */
 export function codeCacheName(bundle: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < bundle.length; i++) h = Math.imul(h ^ bundle.charCodeAt(i), 0x01000193);
-  const place = (h >>> 0).toString(16).padStart(8, '0');
+  const place = (fnv1a(bundle) >>> 0).toString(16).padStart(8, '0');
   return `${basename(bundle, '.js')}-${place}-${process.version}-${process.arch}.bin`;
 }
 

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { FirstSeen, type FirstRowTable } from '../../src/core/rules/firstSeen';
 import { IdTable } from '../../src/language-server/idTable';
+// The hash the tables use (to craft ids that share their first slots).
+import { fnv1a } from '../../src/core/fnv';
 
 // Both tables share the core's probe (FirstRowTable) and keep their keys apart: each must answer like a Map
 // of first occurrences.
@@ -49,16 +51,6 @@ for (const [name, make] of TABLES) {
       { numRuns: 20 },
     );
   });
-}
-
-/** FNV-1a as the tables hash (to craft ids that share their first slots). */
-function fnv1a(key: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) {
-    h ^= key.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h | 0;
 }
 
 // Ids crafted to share four neighbouring slots at every size, among ordinary ones: those past maxProbe go to the

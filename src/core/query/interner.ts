@@ -4,6 +4,7 @@
 // and day was mostly this).
 
 import { moment, readDate } from './cells';
+import { fnv1a, FNV_OFFSET } from '../fnv';
 import { cellText, type Cells } from './filter';
 import { moneyKind } from './kinds';
 
@@ -101,8 +102,7 @@ class TextTable {
 }
 
 function textHash(s: string, from: number, to: number): number {
-  let h = 0x811c9dc5 ^ (to - from);
-  for (let j = from; j < to; j++) h = Math.imul(h ^ s.charCodeAt(j), 0x01000193);
+  const h = fnv1a(s, from, to, FNV_OFFSET ^ (to - from));
   return h ^ (h >>> 15);
 }
 

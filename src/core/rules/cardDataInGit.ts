@@ -1,9 +1,11 @@
+import { said, typed } from '../output';
 import { Codes, CodeInfo } from './codes';
 import type { Batch } from './batch';
 import { RowCells } from '../csv/rowCells';
 import { LineIndex } from '../text';
 import { PUBLISHED_TEST_CARDS } from './testCards';
 import type { LintDiagnostic } from './types';
+import { luhnHashIn } from '../luhn';
 
 // `card-data-in-git`: a batch holding real card numbers that git tracks, or would take with the next
 // `git add .`. PCI DSS forbids storing card numbers unprotected, and a repository is storage that is
@@ -27,17 +29,13 @@ export function isFullCardNumber(value: string): boolean {
 }
 
 /**
- * The published test numbers by a hash of their digits (worked out alongside the Luhn sum), so a cell is
- * compared with at most the one test number of its hash: a sandbox batch holds one on every row.
+ * The published test numbers by the hash of their digits that luhnHashIn works out alongside the Luhn sum,
+ * so a cell is compared with at most the one test number of its hash: a sandbox batch holds one on every row.
  */
 const isDigit = (c: number) => c >= 48 && c <= 57;
-const mixDigit = (h: number, c: number): number => Math.imul(h ^ c, 0x01000193);
 const TEST_BY_HASH = new Map<number, string>();
-for (const { number } of PUBLISHED_TEST_CARDS) {
-  let h = 0x811c9dc5;
-  for (let i = number.length - 1; i >= 0; i--) h = mixDigit(h, number.charCodeAt(i));
-  TEST_BY_HASH.set(h, number);
-}
+// Every published test number passes the Luhn check (one that did not would be no full card number anyway).
+for (const { number } of PUBLISHED_TEST_CARDS) TEST_BY_HASH.set(luhnHashIn(number, 0, number.length), number);
 
 const isTestNumber = (s: string, from: number, to: number, h: number): boolean => {
   const test = TEST_BY_HASH.get(h);
@@ -46,28 +44,11 @@ const isTestNumber = (s: string, from: number, to: number, h: number): boolean =
   return true;
 };
 
-/**
- * isFullCardNumber of the characters `s[from, to)`, without cutting them out, in one loop (digits, Luhn
- * and the hash): a sandbox batch of test numbers asks this of every row.
- */
+/** isFullCardNumber of the characters `s[from, to)`, without cutting them out: a sandbox batch asks this of every row. */
 function isFullCardNumberIn(s: string, from: number, to: number): boolean {
   if (to - from < 12 || to - from > 19) return false;
-  let sum = 0;
-  let double = false;
-  let h = 0x811c9dc5;
-  for (let i = to - 1; i >= from; i--) {
-    const c = s.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-    let d = c - 48;
-    if (double) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-    double = !double;
-    h = mixDigit(h, c);
-  }
-  return sum % 10 === 0 && !isTestNumber(s, from, to, h);
+  const h = luhnHashIn(s, from, to);
+  return !Number.isNaN(h) && !isTestNumber(s, from, to, h);
 }
 
 /**
@@ -93,9 +74,22 @@ export class CardNumberFinder {
       const value = s.slice(from, to);
       if (!isFullCardNumber(value.trim())) return;
     }
-    // The range is the field's start and the untrimmed value's length, as a diagnostic shows it.
-    this.found = { start: row.bounds[2 * column], length: to - from };
+    this.found = foundAt(row, column);
   }
+
+  /**
+   * look, for a card cell the linter has read already: 12–19 ASCII digits passing the Luhn check, whose
+   * luhnHashIn is `hash` (card-luhn's reading of the same cell: the digits are not read again).
+   */
+  lookChecked(row: RowCells, column: number, hash: number): void {
+    if (isTestNumber(row.source, row.from(column), row.to(column), hash)) return;
+    this.found = foundAt(row, column);
+  }
+}
+
+/** The range is the field's start and the untrimmed value's length, as a diagnostic shows it. */
+function foundAt(row: RowCells, column: number): CardNumberCell {
+  return { start: row.bounds[2 * column], length: row.to(column) - row.from(column) };
 }
 
 /** The batch's first full card number, read row by row in place (for a batch the linter has not just read). */
@@ -131,8 +125,8 @@ export function cardDataInGit(
   if (!cell) return undefined;
   const message =
     tracking === 'tracked'
-      ? `${fileName} holds full card numbers and git tracks it: every clone and the history keep them. Remove it from the repository (git rm --cached ${fileName}) and from its history (git filter-repo or BFG), then keep batches git-ignored or outside the work tree.`
-      : `${fileName} holds full card numbers and lies in a git work tree without being ignored: the next commit may store them. Add it to .gitignore, or keep batches outside the work tree.`;
+      ? said`${typed.text(fileName)} holds full card numbers and git tracks it: every clone and the history keep them. Remove it from the repository (git rm --cached ${typed.text(fileName)}) and from its history (git filter-repo or BFG), then keep batches git-ignored or outside the work tree.`
+      : said`${typed.text(fileName)} holds full card numbers and lies in a git work tree without being ignored: the next commit may store them. Add it to .gitignore, or keep batches outside the work tree.`;
   return {
     code: Codes.cardDataInGit,
     severity: CodeInfo[Codes.cardDataInGit].severity,

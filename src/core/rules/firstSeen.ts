@@ -1,3 +1,5 @@
+import { fnv1a } from '../fnv';
+
 /**
  * The first row each string was seen on, for duplicate client-orderids. An open-addressing table of
  * row numbers keyed by an FNV-1a hash of the characters: a Map spent a tenth of the whole lint hashing
@@ -161,11 +163,4 @@ export function grown<T extends Int32Array | Uint16Array>(a: T, length: number):
   return b;
 }
 
-function hash(source: string, from: number, to: number): number {
-  let h = 0x811c9dc5;
-  for (let i = from; i < to; i++) {
-    h ^= source.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h | 0;
-}
+const hash = (source: string, from: number, to: number): number => fnv1a(source, from, to);

@@ -2,7 +2,7 @@ import type * as Net from 'node:net';
 import { isRuleBookDecimalIn } from '../amounts';
 import { gatewayDateKeyIn, isRealDate, formatGatewayDate } from '../dates';
 import { PERIODS } from '../periods';
-import type { ValueKind } from './columns';
+import type { ColumnSpec, ValueKind } from './columns';
 
 // Value checks by kind. They run for every cell of every row, so they avoid regular expressions and
 // allocation on the common paths: each reads the characters `s[from, to)` in place (a cell of the
@@ -200,5 +200,19 @@ export function exceedsLength(v: string, max: number): boolean {
   if (v.length <= max) return false;
   let n = 0;
   for (const _ of v) if (++n > max) return true;
+  return false;
+}
+
+/** Is the value longer than its column allows? A list's elements each on its own. */
+export function tooLong(spec: ColumnSpec, v: string): boolean {
+  const max = spec.maxLength!;
+  if (spec.kind !== 'decimal-list') return exceedsLength(v, max);
+  // Per element, without splitting: this runs for every amount-sequence cell.
+  for (let from = 0; from <= v.length;) {
+    let to = v.indexOf(',', from);
+    if (to === -1) to = v.length;
+    if (to - from > max && exceedsLength(v.slice(from, to), max)) return true;
+    from = to + 1;
+  }
   return false;
 }
