@@ -75,7 +75,7 @@ export async function askRowsAgain(rows: readonly AlreadySentRow[], name: string
   const dont = {
     label: ourWords("Don't send"),
     description: ourWords('nothing is sent'),
-    detail: said`${typed.text(alreadySentMessage(first))}`,
+    detail: alreadySentMessage(first),
   };
   const move = {
     label: said`Move the ${typed.count(n)} already-sent row${ourWords(n === 1 ? '' : 's')} to a new file`,
