@@ -22,7 +22,16 @@ export interface RowLine {
   l: number;
   f: string;
   v: string;
+  /** The row hash, in rows recorded since issue 40 (rowKeys.ts). */
+  r?: string;
 }
+
+/** A row line as its row key: the row hash only when the line has one (a string). */
+export const rowKeyOf = (r: RowLine): RowKey => {
+  const row: RowKey = { key: r.k, orderId: r.o, line: r.l, fingerprint: r.f, values: r.v };
+  if (typeof r.r === 'string') row.row = r.r;
+  return row;
+};
 
 /** The file of a batch's row keys, or undefined for a content hash of another shape. */
 export function fileOf(directory: string, contentHash: string): string | undefined {
@@ -46,7 +55,7 @@ export async function recordBatchRows(fs: LedgerFs, directory: string, contentHa
   const header: HeaderLine = { rows: 1, columns: keys.columns };
   const lines = [JSON.stringify(header)];
   for (const r of keys.rows)
-    lines.push(JSON.stringify({ k: r.key, o: r.orderId, l: r.line, f: r.fingerprint, v: r.values } satisfies RowLine));
+    lines.push(JSON.stringify({ k: r.key, o: r.orderId, l: r.line, f: r.fingerprint, v: r.values, r: r.row } satisfies RowLine));
   await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   await createOnce(fs, file, Buffer.from(`${lines.join('\n')}\n`, 'utf8'));
 }
@@ -65,8 +74,7 @@ export async function readBatchRows(fs: LedgerFs, directory: string, contentHash
     try {
       if (header === undefined) header = JSON.parse(l) as Partial<HeaderLine>;
       else if (header.rows === 1 && Array.isArray(header.columns)) {
-        const r = JSON.parse(l) as RowLine;
-        rows.push({ key: r.k, orderId: r.o, line: r.l, fingerprint: r.f, values: r.v });
+        rows.push(rowKeyOf(JSON.parse(l) as RowLine));
       } else return false;
     } catch {
       readable = false;
@@ -136,7 +144,7 @@ const STRING = String.raw`"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{
  * A row line as recordBatchRows writes it, its fingerprint captured: a line of this shape is valid JSON,
  * so it need not be parsed to know the file reads.
  */
-const ROW_LINE = new RegExp(String.raw`^\{"k":${STRING},"o":${STRING},"l":-?\d+,"f":"([0-9a-f]*)","v":${STRING}\}$`);
+const ROW_LINE = new RegExp(String.raw`^\{"k":${STRING},"o":${STRING},"l":-?\d+,"f":"([0-9a-f]*)","v":${STRING}(?:,"r":"[0-9a-f]*")?\}$`);
 
 /**
  * readBatchRows with only the rows whose fingerprint is one of `fingerprints` (same-payer's lookup, which
@@ -161,8 +169,7 @@ export async function readPayerRows(
     for (const l of rest) {
       const f = ROW_LINE.exec(l)?.[1];
       if (f !== undefined && !fingerprints.has(f)) continue;
-      const r = JSON.parse(l) as RowLine;
-      const row = { key: r.k, orderId: r.o, line: r.l, fingerprint: r.f, values: r.v };
+      const row = rowKeyOf(JSON.parse(l) as RowLine);
       if (fingerprints.has(row.fingerprint)) rows.push(row);
     }
     return { columns: header.columns.map(String), rows };
