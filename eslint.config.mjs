@@ -26,6 +26,9 @@ export default tseslint.config(
       ],
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
       '@typescript-eslint/await-thenable': 'error',
+      // An object in a template string or String() prints `[object Object]`: a `Said` (core/output/said.ts) so
+      // put lost its words and values once (issue 38). Lay it out with said`…` or laid`…`, or read it with saidText().
+      '@typescript-eslint/no-base-to-string': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-nested-ternary': 'error',

@@ -122,7 +122,9 @@ export class Grid implements KeyTarget, RowsTarget, HeaderTarget {
       cell.classList.toggle('resizing', header.column.getIsResizing());
       const fv = header.column.getFilterValue();
       const input = this.filterInputs[i];
-      if (document.activeElement !== input && (fv ?? '') !== input.value) input.value = String(fv ?? '');
+      // A column's filter is the text typed in its box (a string, or none).
+      const text = typeof fv === 'string' ? fv : '';
+      if (document.activeElement !== input && text !== input.value) input.value = text;
     }
     this.renderRows();
   }

@@ -31,6 +31,9 @@ export interface ViewHost {
 /** A re-sort costs the whole view: while rows arrive, at most this often. */
 const RESORT_MS = 500;
 
+/** A column's filter value: the text typed in its box (the table keeps it as unknown). */
+const filterText = (v: unknown): string => (typeof v === 'string' ? v : '');
+
 export class ResultsView {
   /** null: every row in file order. */
   private order: Uint32Array | null = null;
@@ -65,7 +68,7 @@ export class ResultsView {
     const sort = s.sorting[0];
     return {
       sorting: sort ? { column: columnIndex(sort.id), desc: sort.desc } : null,
-      filters: new Map(s.columnFilters.map((f) => [columnIndex(f.id), String(f.value ?? '')])),
+      filters: new Map(s.columnFilters.map((f) => [columnIndex(f.id), filterText(f.value)])),
       search: String(s.globalFilter ?? ''),
     };
   }
@@ -86,7 +89,7 @@ export class ResultsView {
     const search = needleOf(String(s.globalFilter ?? ''));
     if (search) out.push(search);
     const filter = s.columnFilters.find((f) => columnIndex(f.id) === column);
-    const f = filter ? needleOf(String(filter.value ?? '')) : '';
+    const f = filter ? needleOf(filterText(filter.value)) : '';
     if (f && f !== search) out.push(f);
     return out;
   }
@@ -180,7 +183,7 @@ export class ResultsView {
       total: this.data.rowCount,
       complete: this.data.complete,
       search: String(s.globalFilter ?? ''),
-      filters: s.columnFilters.filter((f) => String(f.value ?? '').trim() !== '').length,
+      filters: s.columnFilters.filter((f) => filterText(f.value).trim() !== '').length,
       ...this.host.narrowing(),
     });
     if (!state) return grid.setEmpty(null);

@@ -1,3 +1,4 @@
+import { said, saidText, type Said } from '../core/output/said';
 import { directOutput } from './directOutput';
 
 /**
@@ -22,7 +23,11 @@ export interface CliContext {
   interactive: boolean;
   /** The terminal's width in characters when standard output is one (`paygate forecast` fits its bars to it). */
   columns?: number;
-  confirm(question: string): Promise<boolean>;
+  /**
+   * Asks a yes/no question on the terminal (readline writes it past the output boundary): a `Said`, so each of
+   * its values is checked alone before it is written; a plain string does not compile.
+   */
+  confirm(question: Said): Promise<boolean>;
   /** Resolves with the signal's name when a long-running command (`paygate gateway`) should stop. */
   stopped(): Promise<string>;
 }
@@ -85,7 +90,7 @@ export function processContext(): CliContext {
       const { createInterface } = await import('node:readline/promises');
       const rl = createInterface({ input: process.stdin, output: process.stderr });
       try {
-        return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+        return /^y(es)?$/i.test((await rl.question(saidText(said`${question} [y/N] `))).trim());
       } finally {
         rl.close();
       }

@@ -2,6 +2,7 @@ import type { CliContext } from './context';
 import { lintCommand } from './commands/lint';
 import { HELP_FLAGS, paygateProgram, runCommand } from './parser';
 import { version } from './version';
+import { ourWords, saidText } from '../core/output/said';
 
 // `paygate lint FILE…`, what users and CI run most and on the largest files, is the whole job of the
 // small bundle dist/cli.js: this file, the lint command and the argument parser; so is the version alone.
@@ -20,8 +21,11 @@ export function launchLint(args: string[], ctx: CliContext): Promise<number> {
   return runCommand((c) => paygateProgram(version, c, [lintCommand(c)]), args, ctx);
 }
 
-/** `paygate --version` alone, as the program answers it (the version, exit 0), without loading the program. */
+/**
+ * `paygate --version` alone, as the program answers it (the version, exit 0), without loading the program. Its
+ * context has no floor under it: the version (package.json's, our words) is checked as a Said's words are.
+ */
 export function launchVersion(ctx: CliContext): Promise<number> {
-  ctx.stdout(`${version}\n`);
+  ctx.stdout(saidText(ourWords(`${version}\n`)));
   return Promise.resolve(0);
 }

@@ -4,12 +4,13 @@ import { type PathTemplates } from '../core/gateway';
 import {
   defaultStateDir,
   findOrStartLocalGateway,
-  holderText,
+  holderSaid,
   LocalGatewayUnusableError,
   readStateLock,
   StateDirLockedError,
   type LocalGatewayUse,
 } from '../local-gateway';
+import { saidText } from '../core/output';
 import type { Result } from './config';
 import type { CliContext } from './context';
 
@@ -54,7 +55,7 @@ export async function localGatewayFor(stateDir: string, paths: PathTemplates, co
     const holder = readStateLock(stateDir);
     return {
       ok: false,
-      message: `the local gateway's state directory ${stateDir} stayed in use for ${ONE_SHOT_WAIT_MS / 1000} s${holder ? ` (${holderText(holder)}, started ${holder.startedAt})` : ''}; start \`paygate gateway\` to share one gateway between commands`,
+      message: `the local gateway's state directory ${stateDir} stayed in use for ${ONE_SHOT_WAIT_MS / 1000} s${holder ? ` (${saidText(holderSaid(holder))}, started ${holder.startedAt})` : ''}; start \`paygate gateway\` to share one gateway between commands`,
     };
   }
 }

@@ -91,7 +91,9 @@ function configure(cmd: CommandUnknownOpts, ctx: Pick<CliContext, 'stdout' | 'st
   cmd
     .exitOverride()
     .configureOutput({
-      writeOut: (t) => ctx.stdout(t),
+      // Help and the version are our words (a command's summary, package.json's version): vouched for, after
+      // the same scan a Said gives our words.
+      writeOut: (t) => ctx.stdout(saidOut(ourWords(t))),
       // Commander's own words with the argument it quotes: free text, scanned whole with its lines kept.
       writeErr: (t) => ctx.stderr(saidOut(ourWords(t))),
       outputError: () => undefined,

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureStateDir, writePrivateFile } from './merchant';
 import { processAlive } from './running';
+import { ourWords, said, typed, type Said } from '../core/output/said';
 
 export const CLIENTS_DIR = 'clients';
 
@@ -97,7 +98,7 @@ export function gatewayClients(stateDir: string): GatewayClient[] {
   return out.sort((a, b) => a.since.localeCompare(b.since) || a.pid - b.pid);
 }
 
-/** "the editor VS Code (folder examples), process 4711" / "paygate submit, process 815". */
-export function clientText(c: Pick<GatewayClient, 'face' | 'label' | 'pid'>): string {
-  return `${c.face === 'editor' ? 'the editor ' : ''}${c.label}, process ${c.pid}`;
+/** "the editor VS Code (folder examples), process 4711" / "paygate submit, process 815": the label (any process's words) as free text. */
+export function clientSaid(c: Pick<GatewayClient, 'face' | 'label' | 'pid'>): Said {
+  return said`${ourWords(c.face === 'editor' ? 'the editor ' : '')}${typed.text(c.label)}, process ${typed.count(c.pid)}`;
 }

@@ -12,9 +12,9 @@ export {
   DEMO_PROJECT_CURRENCY,
   PRIVATE_KEY_FILE,
 } from './merchant';
-export { holderText, readRunningGateway, readStateLock, RUNNING_FILE, StateDirLockedError, type RunningGateway } from './running';
+export { holderSaid, readRunningGateway, readStateLock, RUNNING_FILE, StateDirLockedError, type RunningGateway } from './running';
 export { findOrStartLocalGateway, LocalGatewayUnusableError, localGatewayRef, type LocalGatewayUse } from './finding';
-export { clientText, gatewayClients, type GatewayClient } from './clients';
+export { clientSaid, gatewayClients, type GatewayClient } from './clients';
 export { simulatedToday } from './simulatedDate';
 export { SIMULATE_500_ORDER_ID } from './create';
 export { MAX_ADVANCE_DAYS } from './payments';

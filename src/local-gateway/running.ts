@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { said, saidText, typed, type Said } from '../core/output/said';
 
 export const RUNNING_FILE = 'gateway.json';
 const GUARD_FILE = 'gateway.json.takeover';
@@ -35,8 +36,8 @@ export interface RunningGateway {
 }
 
 /** Who runs a gateway, for messages: its words when it gave them, else its process. */
-export function holderText(holder: Pick<RunningGateway, 'pid' | 'runBy'>): string {
-  return holder.runBy ? `${holder.runBy}, process ${holder.pid}` : `process ${holder.pid}`;
+export function holderSaid(holder: Pick<RunningGateway, 'pid' | 'runBy'>): Said {
+  return holder.runBy ? said`${typed.text(holder.runBy)}, process ${typed.count(holder.pid)}` : said`process ${typed.count(holder.pid)}`;
 }
 
 export class StateDirLockedError extends Error {
@@ -46,7 +47,7 @@ export class StateDirLockedError extends Error {
   ) {
     super(
       holder
-        ? `the state directory ${stateDir} is in use by the local gateway of ${holderText(holder)} (started ${holder.startedAt}${holder.baseUrl ? `, ${holder.baseUrl}` : ', still starting'}); ` +
+        ? `the state directory ${stateDir} is in use by the local gateway of ${saidText(holderSaid(holder))} (started ${holder.startedAt}${holder.baseUrl ? `, ${holder.baseUrl}` : ', still starting'}); ` +
             `stop it first, or use another --state directory`
         : `the state directory ${stateDir} is being taken over by another local gateway right now; try again`,
     );

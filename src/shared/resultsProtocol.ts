@@ -133,7 +133,8 @@ export type ExportFormat = 'csv' | 'json';
 export type PageToHost =
   | { type: 'ready'; version: number; restored: boolean }
   | { type: 'export'; format: ExportFormat; columns: string[]; rows: string[][]; suggestedName: string }
-  | { type: 'copy'; text: string; what: 'cell' | 'row' }
+  /** `rows`: several rows (a selection of the grouped summary's), tab-separated, a line each. */
+  | { type: 'copy'; text: string; what: 'cell' | 'row' | 'rows' }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
   /** Reconcile the report on this page with batches (the page's "Reconcile…" button). */
   | { type: 'reconcile' }
@@ -223,7 +224,7 @@ export function isPageToHost(v: unknown): v is PageToHost {
     case 'export':
       return (v.format === 'csv' || v.format === 'json') && isStringArray(v.columns) && isRows(v.rows) && isStr(v.suggestedName);
     case 'copy':
-      return isStr(v.text) && (v.what === 'cell' || v.what === 'row');
+      return isStr(v.text) && (v.what === 'cell' || v.what === 'row' || v.what === 'rows');
     case 'log':
       return (v.level === 'info' || v.level === 'warn' || v.level === 'error') && isStr(v.message);
     case 'reconcile':

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TextChange } from '../../src/language-server/incremental';
 import { LineDocument } from '../../src/language-server/lineDocument';
-import { ROOT, TestClient, type Published } from '../language-server/client';
+import { messageText, ROOT, TestClient, type Published } from '../language-server/client';
 import { generateBatch } from './generate';
 import { median } from './report';
 import { atMost, targetLines } from './table';
@@ -130,8 +130,8 @@ export async function benchEdits(rows = 1_000_000, runs = 21, problemEvery = 0):
 
 /** How many problems a publish stands for: its diagnostics, or the count its "more problems" note gives. */
 function problemCount(p: Published): number {
-  const note = p.diagnostics.find((d) => d.code === undefined && /Run `paygate lint/.test(String(d.message)));
-  const all = note && /to see all ([\d,]+)/.exec(String(note.message))?.[1];
+  const note = p.diagnostics.find((d) => d.code === undefined && /Run `paygate lint/.test(messageText(d)));
+  const all = note && /to see all ([\d,]+)/.exec(messageText(note))?.[1];
   return all ? Number(all.replace(/,/g, '')) : p.diagnostics.length;
 }
 

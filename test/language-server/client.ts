@@ -30,6 +30,10 @@ export interface Published {
   at: number;
 }
 
+/** A diagnostic's message as text (LSP allows Markdown content there; our server sends a string). */
+export const messageText = (d: { message: string | { value: string } }): string =>
+  typeof d.message === 'string' ? d.message : d.message.value;
+
 export class TestClient {
   readonly connection: ProtocolConnection;
   readonly published: Published[] = [];

@@ -24,7 +24,8 @@ import {
   type BatchOnDiskChecked,
 } from '../../src/shared/lintProtocol';
 import { generateBatch } from '../bench/generate';
-import { CLI, LANGUAGE_ID, TestClient } from './client';
+import { CLI, LANGUAGE_ID, messageText, TestClient } from './client';
+import { saidText } from '../../src/core/output';
 
 const DEADLINE_MS = 20_000;
 
@@ -48,7 +49,8 @@ function expected(uri: string, text: string, max = DEFAULT_MAX_PAYLOAD_BYTES): D
 
 /** batch-too-large as `paygate lint` words it for `text` (lint with the maximum). */
 function cliTooLarge(text: string): string | undefined {
-  return lint(text, { maxPayloadBytes: DEFAULT_MAX_PAYLOAD_BYTES }).diagnostics.find((d) => d.code === 'batch-too-large')?.message;
+  const d = lint(text, { maxPayloadBytes: DEFAULT_MAX_PAYLOAD_BYTES }).diagnostics.find((d) => d.code === 'batch-too-large');
+  return d && saidText(d.message);
 }
 
 describe('batches checked from disk (paygate/batchOnDisk)', () => {
@@ -114,7 +116,7 @@ describe('batches checked from disk (paygate/batchOnDisk)', () => {
     const shown = lastPublished(uri)!;
     assert.equal(shown.version, undefined, 'a file the editor does not pass has no version');
     assert.deepEqual(shown.diagnostics, expected(uri, text));
-    assert.ok(shown.diagnostics.some((d) => d.code === 'duplicate-order-id' && /already used on row 5001$/.test(String(d.message))));
+    assert.ok(shown.diagnostics.some((d) => d.code === 'duplicate-order-id' && /already used on row 5001$/.test(messageText(d))));
     const tooLarge = shown.diagnostics.filter((d) => d.code === 'batch-too-large');
     assert.equal(tooLarge.length, 1, 'weighed from disk: over the 8 MiB default');
     assert.equal(tooLarge[0].message, cliTooLarge(text), 'in the words of paygate lint');

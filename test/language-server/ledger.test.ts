@@ -14,7 +14,7 @@ import { prepareSubmission } from '../../src/core/gateway';
 import { guardedSend, Ledger } from '../../src/core/ledger';
 import { LEDGER_TARGET_NOTIFICATION } from '../../src/shared/lintProtocol';
 import { newSubmission } from '../fixtures/ledger/entry';
-import { CLI, LANGUAGE_ID, ROOT, TestClient } from './client';
+import { CLI, LANGUAGE_ID, messageText, ROOT, TestClient } from './client';
 
 const valid = readFileSync(path.join(ROOT, 'examples', 'valid.rpcsv'), 'utf8');
 const sentText = valid.replace(/[A-Z]{3}-2027-/g, 'LS-');
@@ -78,7 +78,7 @@ describe('the ledger in the language server', () => {
       assert.equal(d.severity, 1, 'an error');
       assert.equal(d.range.start.character, 0);
       assert.match(
-        String(d.message),
+        messageText(d),
         /^client-orderid "LS-000\d" was already sent on \d{4}-\d\d-\d\d \d\d:\d\d UTC to local, endpoint 1001 \(serial-number s-42, accepted\)/,
       );
     }

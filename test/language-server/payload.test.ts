@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { payloadLength } from '../../src/core/payload';
 import { PAYLOAD_LIMIT_NOTIFICATION } from '../../src/shared/lintProtocol';
-import { CLI, LANGUAGE_ID, ROOT, TestClient } from './client';
+import { CLI, LANGUAGE_ID, messageText, ROOT, TestClient } from './client';
 
 const valid = readFileSync(path.join(ROOT, 'examples', 'valid.rpcsv'), 'utf8');
 const size = payloadLength(valid);
@@ -42,10 +42,10 @@ describe('batch-too-large in the language server', () => {
     assert.equal(d.source, 'paygate');
     assert.equal(d.range.start.line, 0);
     assert.match(
-      String(d.message),
+      messageText(d),
       new RegExp(`payload is ${size.toLocaleString('en-US')} bytes .* maximum of ${(size - 1).toLocaleString('en-US')}`),
     );
-    assert.match(String(d.message), /paygate split --max-bytes/);
+    assert.match(messageText(d), /paygate split --max-bytes/);
     assert.match(d.codeDescription?.href ?? '', /rules\.md#batch-too-large$/);
   });
 

@@ -19,7 +19,7 @@ import { newSubmission } from '../fixtures/ledger/entry';
 import { ownPayers } from '../fixtures/ledger/payers';
 import { demoEndpointId, loadOrCreateDemoMerchant } from '../../src/local-gateway/merchant';
 import { startCluster, type Cluster } from '../fixtures/postgres/cluster';
-import { CLI, LANGUAGE_ID, ROOT, TestClient } from './client';
+import { CLI, LANGUAGE_ID, messageText, ROOT, TestClient } from './client';
 
 const valid = readFileSync(path.join(ROOT, 'examples', 'valid.rpcsv'), 'utf8');
 const sentText = valid.replace(/[A-Z]{3}-2027-/g, 'TEAM-');
@@ -112,7 +112,7 @@ describe('the team ledger in the language server', { timeout: PROCESS_MS }, () =
     );
     for (const d of diagnostics.filter((x) => x.code === 'already-sent'))
       assert.match(
-        String(d.message),
+        messageText(d),
         new RegExp(
           `^client-orderid "TEAM-000\\d" was already sent by alice from the CLI on ${hostname()} on .* to local, endpoint 1001 \\(serial-number s-team-1, accepted\\)`,
         ),
@@ -171,7 +171,7 @@ describe('the team ledger in the language server', { timeout: PROCESS_MS }, () =
         (p) => p.diagnostics.filter((d) => d.code === 'already-sent').length === 4,
       );
       assert.match(
-        String(diagnostics.find((d) => d.code === 'already-sent')!.message),
+        messageText(diagnostics.find((d) => d.code === 'already-sent')!),
         /was already sent by alice from the CLI on .*serial-number s-team-2/,
       );
       assert.ok(!beside.stderr.includes(PASSWORDS.bob), 'no password in the server output');

@@ -14,6 +14,7 @@ import { runSign } from '../fixtures/cli/commands';
 import type { CliContext } from '../../src/cli/context';
 import { testContext } from '../fixtures/cli/context';
 import { ownPayers } from '../fixtures/ledger/payers';
+import { saidText } from '../../src/core/output';
 
 // The CLI against the local gateway over loopback: the command modules run in this process with a
 // captured context; the gateway is a real HTTP server on an ephemeral port with a temporary state dir.
@@ -318,7 +319,7 @@ test('submit: a production environment needs a confirmation or --yes', async () 
     runSubmit,
     // A card number in the file's name: the question is written past the floor, so each of its values is checked.
     [file('p2-4111111111111111.rpcsv', batch('PRB')), '--config', config],
-    { interactive: true, confirm: async (q) => ((asked = q), false) },
+    { interactive: true, confirm: async (q) => ((asked = saidText(q)), false) },
     env,
   );
   assert.equal(declined.code, 2);

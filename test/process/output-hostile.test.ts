@@ -29,7 +29,7 @@ import { paygateCommand, exits, runCommand } from '../../src/cli/parser';
 import type { CliContext } from '../../src/cli/context';
 import { trustFile } from '../../src/cli/trust';
 import { testContext } from '../fixtures/cli/context';
-import { TestClient, LANGUAGE_ID } from '../language-server/client';
+import { messageText, TestClient, LANGUAGE_ID } from '../language-server/client';
 import {
   assertSafe,
   brokenBatch,
@@ -577,7 +577,7 @@ test("the language server's diagnostics, hovers and completions", async () => {
         textDocument: { uri, languageId: LANGUAGE_ID, version: 1, text },
       });
       const published = await client.diagnostics(uri, 'diagnostics', () => true);
-      assertSafe(published.diagnostics.map((d) => d.message).join('\n'), 'text', `${name}: diagnostics`);
+      assertSafe(published.diagnostics.map(messageText).join('\n'), 'text', `${name}: diagnostics`);
       // A hover and a completion at the start of every cell of the first rows.
       const lines = text.split(/\r?\n/).slice(0, 3);
       const shown: string[] = [];

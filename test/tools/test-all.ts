@@ -19,7 +19,7 @@
 // the run fails when any failed.
 // The run closes with the duration report (test/tools/test-report.ts): each suite's wall and CPU time, and
 // the slowest test files of the node:test suites (each such suite gets a second reporter,
-// test/tools/test-durations.mjs, and a probe in each file's process, test/tools/test-cpu.mjs).
+// test/tools/test-durations.mjs, and a probe in each file's process, test/tools/test-cpu.js).
 // Usage: tsx test/tools/test-all.ts [--parallel N] [--only SUITE,SUITE]
 //   --only: the build, then only the named suites (`--only test:unit,test:process`), with the same report.
 
@@ -72,14 +72,14 @@ const fileName = (name: string) => name.replace(/\W/g, '-');
 
 /**
  * A node:test suite's script with a second reporter that writes each test file's time to
- * out/test-durations/NAME.jsonl (its spec reporter stays on standard output), and test/tools/test-cpu.mjs
+ * out/test-durations/NAME.jsonl (its spec reporter stays on standard output), and test/tools/test-cpu.js
  * loaded into each file's process, which writes its wall and CPU time to NAME.cpu.jsonl when run() names
  * that file in PAYGATE_TEST_CPU. Other scripts as they are.
  */
 export function withDurations(name: string, script: string): string {
   if (!/--test-reporter=spec(?! --test-reporter-destination)/.test(script)) return script;
   return script
-    .replace(/ --test(?= )/, ' --import ./test/tools/test-cpu.mjs --test')
+    .replace(/ --test(?= )/, ' --require ./test/tools/test-cpu.js --test')
     .replace(
       /--test-reporter=spec/,
       `--test-reporter=spec --test-reporter-destination=stdout --test-reporter=./test/tools/test-durations.mjs --test-reporter-destination=out/test-durations/${fileName(name)}.jsonl`,

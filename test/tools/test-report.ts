@@ -5,7 +5,7 @@
 //
 // Where the numbers come from, in out/test-durations/ (a run's own, removed when the next starts):
 // - SUITE.jsonl: test/tools/test-durations.mjs, a node:test reporter: each file's tests, summed;
-// - SUITE.cpu.jsonl: test/tools/test-cpu.mjs, loaded into each test file's process: the process's wall time
+// - SUITE.cpu.jsonl: test/tools/test-cpu.js, loaded into each test file's process: the process's wall time
 //   (loading and teardown too) and the CPU time of it and of the child processes it waited for;
 // - a suite's CPU time: bash's `times` after its command, the CPU of every process the suite waited for.
 

@@ -72,10 +72,12 @@ const { showPick } = require('../../src/extension/say') as typeof Say;
 const HASH = '4111111111111111d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7';
 const CARD = '4111\u200b1111\u200b1111\u200b1111';
 const digits = (s: string) => s.replace(/\D/g, '');
+/** A tree item's text; anything but a string (a Said, an object) is shown as JSON, so it fails the assertions. */
+const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v ?? ''));
 const texts = (item: { label?: unknown; description?: unknown; tooltip?: unknown }) => [
-  String(item.label),
-  String(item.description ?? ''),
-  item.tooltip instanceof MarkdownString ? item.tooltip.value : String(item.tooltip ?? ''),
+  text(item.label),
+  text(item.description ?? ''),
+  item.tooltip instanceof MarkdownString ? item.tooltip.value : text(item.tooltip ?? ''),
 ];
 
 const record: SubmissionRecord = {

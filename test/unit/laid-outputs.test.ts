@@ -22,6 +22,7 @@ import { plainBatch, plainRow, quoted } from '../fixtures/hostile/plainBatch';
 let dir: string;
 let gw: LocalGateway;
 const at = (name: string) => join(dir, name);
+const EXAMPLES = join(__dirname, '..', '..', 'examples');
 const env = () => ({
   PAYGATE_DATA_DIR: at('data'),
   PAYGATE_STATE_DIR: at('state'),
@@ -30,10 +31,20 @@ const env = () => ({
   COLUMNS: '100',
 });
 
-/** Each write to standard output and error of `paygate ARGS`, run without the floor. */
+/**
+ * Each write to standard output and error of `paygate ARGS`, run without the floor. For `paygate gateway` the
+ * stop signal comes at once: it prints its card and stops.
+ */
 async function writes(args: string[], err: string[] = []): Promise<string[]> {
+  const stop = args[0] === 'gateway' ? Promise.resolve('SIGTERM') : new Promise<string>(() => undefined);
   const out: string[] = [];
-  const ctx = testContext({ cwd: dir, env: env(), stdout: (t) => void out.push(t), stderr: (t) => void err.push(t) });
+  const ctx = testContext({
+    cwd: dir,
+    env: env(),
+    stdout: (t) => void out.push(t),
+    stderr: (t) => void err.push(t),
+    stopped: () => stop,
+  });
   await (await paygate(ctx)).parseAsync(args, { from: 'user' }).catch(() => undefined);
   return out;
 }
@@ -70,6 +81,15 @@ before(async () => {
     ...['O-1', 'O-9'].map((id, i) => ['Demo', 'desc', id, `${iso} 09:00:0${i}`, '12.50', 'EUR', 'Sale approved', `T-${i}`, start, '', '']),
   ];
   writeFileSync(at('report.csv'), report.map((r) => r.map(quoted).join(',')).join('\r\n') + '\r\n');
+  // A comma file: fix rewrites it with ";" (--dry-run: prints each fix, writes nothing).
+  writeFileSync(at('fixable.rpcsv'), plainBatch([plainRow('F-1', start, '1.00', { card: '5555555555554444' })]).replaceAll(';', ','));
+  writeFileSync(
+    at('project.config.json'),
+    JSON.stringify({
+      environment: 'x',
+      environments: [{ name: 'x', baseUrl: gw.baseUrl, reportBaseUrl: gw.baseUrl, endpointId: '1', consumerKey: 'k' }],
+    }),
+  );
   writeFileSync(at('sent.rpcsv'), plainBatch([plainRow(`S-${Date.now()}`, start, '1.00', { card: '5105105105105100' })]));
   await writes(['submit', 'sent.rpcsv', '--env', 'local', '--base-url', gw.baseUrl, '--allow-resend']);
 });
@@ -116,6 +136,34 @@ const RUNS: Record<string, { formats: string[]; args: (f: string) => string[][] 
       ],
     ],
   },
+  gateway: {
+    formats: ['text'],
+    // The running gateway's card (shown, not started again), a gateway started on another state, the clock moved.
+    args: () => [
+      ['gateway', '--state', 'state', '--quiet'],
+      ['gateway', '--state', 'other', '--quiet'],
+      ['gateway', '--state', 'state', '--advance', '1'],
+    ],
+  },
+  fix: {
+    formats: ['text'],
+    args: () => [
+      ['fix', 'fixable.rpcsv', '--dry-run'],
+      ['fix', 'a.rpcsv', 'fixable.rpcsv', '--dry-run', '--strip-cvv'],
+    ],
+  },
+  trust: {
+    formats: ['text'],
+    args: () => [
+      ['trust', '--list'],
+      ['trust', 'project.config.json'],
+      ['trust', '--list'],
+      ['trust', '--revoke', 'project.config.json'],
+      ['trust', '--revoke', 'project.config.json'],
+    ],
+  },
+  demo: { formats: ['text'], args: () => [['demo', '--examples', EXAMPLES, '--days', '3']] },
+  version: { formats: ['text'], args: () => [['--version'], ['fix', '--help']] },
 };
 
 /** Runs that write to standard error: refusals with their lint errors, usage errors, warnings. */

@@ -38,8 +38,8 @@ test('with the e2e suite in the run, the build stage makes the VSIX first, then 
 
 test('each node:test suite gets the durations reporter beside its spec output, and the CPU probe; other scripts are kept', () => {
   assert.equal(
-    withDurations('test:unit', 'node --import tsx --test --test-reporter=spec test/unit/*.test.ts'),
-    'node --import tsx --import ./test/tools/test-cpu.mjs --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=./test/tools/test-durations.mjs --test-reporter-destination=out/test-durations/test-unit.jsonl test/unit/*.test.ts',
+    withDurations('test:unit', 'node --require ./test/tools/ts-hook.js --test --test-reporter=spec test/unit/*.test.ts'),
+    'node --require ./test/tools/ts-hook.js --require ./test/tools/test-cpu.js --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=./test/tools/test-durations.mjs --test-reporter-destination=out/test-durations/test-unit.jsonl test/unit/*.test.ts',
   );
   assert.equal(withDurations('test:e2e', 'tsx test/e2e/run.ts'), 'tsx test/e2e/run.ts');
   for (const name of [...SUITES, ...LAST]) {

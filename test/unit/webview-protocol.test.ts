@@ -15,6 +15,7 @@ describe('webview protocol guards', () => {
     assert.ok(isPageToHost({ type: 'ready', version: PROTOCOL_VERSION, restored: false }));
     assert.ok(isPageToHost({ type: 'export', format: 'csv', columns: ['a'], rows: [['1'], ['2']], suggestedName: 'r.csv' }));
     assert.ok(isPageToHost({ type: 'copy', text: 'x', what: 'row' }));
+    assert.ok(isPageToHost({ type: 'copy', text: 'x\ty', what: 'rows' }));
     assert.ok(isPageToHost({ type: 'log', level: 'warn', message: 'm' }));
   });
 

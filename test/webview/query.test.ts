@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { PageToHost } from '../../src/shared/resultsProtocol';
 import { csvChunks, launch, openPage, ROOT, type PageHandle } from './harness';
+import { summaryRows } from './summaryRead';
 import { REPORT_COLUMNS } from '../../src/local-gateway/report';
 
 const SHOTS = path.join(ROOT, 'test-results');
@@ -42,11 +43,6 @@ async function filter(page: Page, expression: string): Promise<void> {
 
 const shownIds = (page: Page) =>
   page.$$eval('.row.data:not([hidden])', (rows) => rows.map((r) => r.querySelectorAll('[role=gridcell]')[1]?.textContent ?? ''));
-
-async function summaryRows(page: Page): Promise<string[][]> {
-  await page.waitForSelector('.query-summary:not([hidden]) .summary-table', { timeout: 30_000 });
-  return page.$$eval('.summary-table tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('th,td')].map((c) => c.textContent ?? '')));
-}
 
 describe('the table answers questions', () => {
   let context: BrowserContext;

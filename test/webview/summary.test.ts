@@ -3,9 +3,10 @@
 // it shows; and the header's count follows the rows after a chart's bar and then a saved view.
 import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import type { PageToHost } from '../../src/shared/resultsProtocol';
 import { csvChunks, launch, openPage, type PageHandle } from './harness';
+import { summaryRows } from './summaryRead';
 import { REPORT_COLUMNS } from '../../src/local-gateway/report';
 
 const line = (v: readonly string[]) => `${v.map((x) => `"${x.replace(/"/g, '""')}"`).join(',')}\r\n`;
@@ -24,12 +25,6 @@ async function load(h: PageHandle): Promise<void> {
   for (const piece of csvChunks(REPORT, 97)) await h.post(piece);
   await h.post({ type: 'csvEnd' });
   await h.waitReady();
-}
-
-async function summaryRows(page: Page): Promise<string[][]> {
-  await page.waitForSelector('.query-summary:not([hidden]) .summary-table', { timeout: 30_000 });
-  await page.waitForFunction(() => document.body.dataset.grouped === 'true');
-  return page.$$eval('.summary-table tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('th,td')].map((c) => c.textContent ?? '')));
 }
 
 describe("the table's grouped summary", () => {

@@ -49,6 +49,7 @@ export class QueryController {
         host.setStatus('Choose where to save the summary…');
       },
       exportPng: (dataUrl) => host.post({ type: 'exportImage', dataUrl, suggestedName: host.exportName('chart', 'png') }),
+      copy: (text, what) => host.post({ type: 'copy', text, what }),
       title: () => host.title(),
     });
   }
@@ -174,7 +175,7 @@ export class QueryController {
     this.grouping = grouping;
     this.host.gridHost.hidden = true;
     this.host.setStatus(note.trim());
-    await this.summary.show(grouping.outcome, this.host.data.rowCount, grouping.ms);
+    this.summary.show(grouping.outcome, this.host.data.rowCount, grouping.ms);
     // From the question to the whole summary on screen (the bench reads it).
     if (generation === this.generation) performance.measure('paygate:group', { start: started });
   }
@@ -208,7 +209,7 @@ export class QueryController {
     this.drill = undefined;
     this.groupChip.hidden = true;
     this.host.gridHost.hidden = true;
-    void this.summary.show(this.grouping.outcome, this.host.data.rowCount, this.grouping.ms);
+    this.summary.show(this.grouping.outcome, this.host.data.rowCount, this.grouping.ms);
     this.host.refresh();
   }
 }

@@ -7,8 +7,8 @@ import type uPlot from 'uplot';
 import { aggregateText, groupHeading, reportedAggregates, totalOf, type QueryOutcome } from '../../src/shared/query';
 import { el } from '../dom';
 import { chartPng, createChart, readTheme } from '../forecast/chart';
-import { yieldToPage } from '../dataset';
 import { summaryNotes } from './summaryNotes';
+import { SummaryTable } from './summaryTable';
 import { thousands as count } from '../../src/shared/thousands';
 import type { ChartSeries, CurrencySeries } from '../forecast/series';
 
@@ -16,6 +16,8 @@ export interface SummaryActions {
   openGroup(id: number, label: string): void;
   exportCsv(columns: string[], rows: string[][]): void;
   exportPng(dataUrl: string): void;
+  /** A group's row, or the rows a selection takes in, as tab-separated text. */
+  copy(text: string, what: 'row' | 'rows'): void;
   /** The table's title, for the exported chart's caption. */
   title(): string;
 }
@@ -24,8 +26,6 @@ export interface SummaryActions {
 export const MAX_GROUP_ROWS = 2000;
 /** Groups drawn in the chart (bars thinner than a pixel tell nothing). */
 export const MAX_CHART_GROUPS = 400;
-/** Rows of the summary added per task: a long list is built in steps, so the page keeps answering. */
-const ROWS_PER_STEP = 150;
 
 /** `total EUR charges`, `total EUR payouts`, `total` (the core's words for what a total is of). */
 const totalLabel = (t: QueryOutcome['totals'][number]) => `total${totalOf(t) === '' ? '' : ` ${totalOf(t)}`}`;
@@ -51,8 +51,9 @@ export class Summary {
   private columns: Column[] = [];
   private series: ChartSeries = { periods: [], currencies: [] };
   private labels: string[] = [];
-  /** The summary being built; a newer one makes an older one stop adding rows. */
-  private generation = 0;
+  private readonly table: SummaryTable;
+  /** The groups the table lists, by its row index. */
+  private shownGroups: QueryOutcome['groups'] = [];
 
   constructor(private readonly actions: SummaryActions) {
     const tools = el('div', { class: 'summary-tools' });
@@ -70,13 +71,21 @@ export class Summary {
     );
     this.chartPick.addEventListener('change', () => this.draw());
     this.plot.append(this.tooltip);
+    this.table = new SummaryTable(this.element, {
+      open: (i) => {
+        const g = this.shownGroups[i];
+        if (g) this.actions.openGroup(g.id, this.labelOf(g.key, true));
+      },
+      copy: (text, what) => this.actions.copy(text, what),
+    });
+    this.tableHost.append(this.table.element);
     this.element.append(tools, this.plot, this.tableHost, this.notes);
     new ResizeObserver(() => this.chart?.setSize(this.size())).observe(this.plot);
     new MutationObserver(() => this.draw()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
   }
 
-  /** Shows a grouping; resolves when every row of the summary is on screen. */
-  show(outcome: QueryOutcome, shownRows: number, ms: number): Promise<void> {
+  /** Shows a grouping: the heading, the chart, the table (its rows in sight laid out) and the notes. */
+  show(outcome: QueryOutcome, shownRows: number, ms: number): void {
     this.outcome = outcome;
     const plan = outcome.plan;
     this.columns = [
@@ -95,13 +104,13 @@ export class Summary {
     // The first amount asked for is what people chart; else the count.
     this.chartPick.value = this.columns.some((c, i) => String(i) === previous) ? previous : String(Math.min(1, this.columns.length - 1));
     this.renderNotes();
+    delete document.body.dataset.grouped;
     this.element.hidden = false;
     this.draw();
-    return this.renderTable(++this.generation);
+    this.renderTable();
   }
 
   hide(): void {
-    this.generation++;
     this.element.hidden = true;
     this.chart?.destroy();
     this.chart = undefined;
@@ -116,49 +125,21 @@ export class Summary {
   }
 
   /**
-   * The table, in steps of ROWS_PER_STEP groups with a turn for the page between them. It is built off
-   * the page and put on it whole: a table on the page is laid out and painted again at every turn, and a
-   * thousand groups' summary cost more in layouts than in building.
+   * The table: every listed group's cells and the totals, handed to the windowed table, which lays out only
+   * the rows in sight (a thousand groups' rows laid out at once were the longest task of a grouping).
    */
-  private async renderTable(generation: number): Promise<void> {
+  private renderTable(): void {
     const o = this.outcome!;
-    delete document.body.dataset.grouped;
-    const keyHeads = o.plan.groups.map(groupHeading);
-    const table = el('table', { class: 'summary-table' });
-    const head = el('tr');
-    for (const h of [...keyHeads, ...this.columns.map((c) => c.head)]) head.append(el('th', { scope: 'col' }, h));
-    table.append(el('thead'), el('tbody'), el('tfoot'));
-    table.tHead!.append(head);
-    this.tableHost.replaceChildren();
     const shown = o.groups.slice(0, MAX_GROUP_ROWS);
-    for (let n = 0; n < shown.length; n++) {
-      if (n > 0 && n % ROWS_PER_STEP === 0) {
-        await yieldToPage();
-        if (generation !== this.generation) return;
-      }
-      const g = shown[n];
-      const tr = el('tr', { class: 'group', tabindex: '0', title: 'Show the rows of this group' });
-      tr.dataset.group = String(g.id);
-      for (const k of g.key) tr.append(el('td', {}, k === '' ? '(empty)' : k));
-      for (const c of this.columns) tr.append(el('td', { class: 'num' }, c.cell(g)));
-      const open = () => this.actions.openGroup(g.id, this.labelOf(g.key, true));
-      tr.addEventListener('click', open);
-      tr.addEventListener('keydown', (e) => {
-        if (e.key === 'Enter' || e.key === ' ') {
-          e.preventDefault();
-          open();
-        }
-      });
-      table.tBodies[0].append(tr);
-    }
-    for (const t of o.totals) {
-      const tr = el('tr', { class: 'total' });
-      o.plan.groups.forEach((_, j) => tr.append(el('td', {}, j === 0 ? totalLabel(t) : '')));
-      for (const c of this.columns) tr.append(el('td', { class: 'num' }, c.cell(t)));
-      table.tFoot!.append(tr);
-    }
-    this.tableHost.replaceChildren(table);
-    // Every row is on screen (the tests and the bench wait for this).
+    const keys = o.plan.groups.length;
+    this.shownGroups = shown;
+    this.table.show({
+      heads: [...o.plan.groups.map(groupHeading), ...this.columns.map((c) => c.head)],
+      groups: shown.map((g) => [...g.key.map((k) => (k === '' ? '(empty)' : k)), ...this.columns.map((c) => c.cell(g))]),
+      totals: o.totals.map((t) => [...o.plan.groups.map((_, j) => (j === 0 ? totalLabel(t) : '')), ...this.columns.map((c) => c.cell(t))]),
+      firstNumeric: keys,
+    });
+    // The summary is on screen (the tests and the bench wait for this).
     document.body.dataset.grouped = 'true';
   }
 

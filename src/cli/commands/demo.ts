@@ -6,7 +6,7 @@ import type { CliContext } from '../context';
 import { displayPosition } from '../io';
 import { exitCodeFor, field, formatTable, inputError, outcomeText, saidOut, usageError } from '../output';
 import { exits, Option, paygateCommand } from '../parser';
-import { laid, said, typed, vet, vouched } from '../../core/output';
+import { laid, ourWords, said, typed, vet, vouched, type Part, type Said } from '../../core/output';
 import { formatGatewayDate, type CalendarDate } from '../../core/dates';
 import { createRecurringPayments, parseReportTemplate, prepareSubmission, runCustomReport } from '../../core/gateway';
 import { lint } from '../../core/rules/lint';
@@ -56,8 +56,10 @@ interface Tour {
   /** The examples folder. */
   dir: string;
   /** A path as the user reads it (relative to the working directory when inside it). */
-  show: (path: string) => string;
-  step: (n: number, title: string) => void;
+  where: (path: string) => string;
+  /** That path as a value of a line (free text). */
+  show: (path: string) => Part;
+  step: (n: number, title: Said) => void;
 }
 
 type TourOptions = { days: number; port: number; dir: string; givenState?: string; stateDir: string };
@@ -86,13 +88,14 @@ function tourOptions(values: DemoOptions, ctx: CliContext): TourOptions | number
 export async function tour(values: DemoOptions, ctx: CliContext): Promise<number> {
   const o = tourOptions(values, ctx);
   if (typeof o === 'number') return o;
-  const show = (p: string) => {
+  const where = (p: string) => {
     const r = relative(ctx.cwd, p);
-    return field(r === '' || r.startsWith('..') ? p : r);
+    return r === '' || r.startsWith('..') ? p : r;
   };
-  const step = (n: number, title: string) => ctx.stdout(`\n== ${n}. ${title}\n`);
+  const show = (p: string) => typed.text(where(p));
+  const step = (n: number, title: Said) => ctx.stdout(saidOut(said`\n== ${typed.count(n)}. ${title}\n`));
 
-  step(1, 'Start the local gateway');
+  step(1, ourWords('Start the local gateway'));
   let gw: LocalGatewayUse;
   try {
     // The one finding module, as the editor and every command: with --state DIR of a running gateway, that one.
@@ -106,7 +109,7 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
     ctx.stderr(saidOut(said`paygate demo: the local gateway cannot start: ${typed.text((err as Error).message)}\n`));
     return 1;
   }
-  const t: Tour = { ctx, gw, dir: o.dir, show, step };
+  const t: Tour = { ctx, gw, dir: o.dir, where, show, step };
   let ok = true;
   try {
     await showGateway(t, o.stateDir);
@@ -119,23 +122,33 @@ export async function tour(values: DemoOptions, ctx: CliContext): Promise<number
     await letGo(t, o);
   }
   ctx.stdout(
-    ok
-      ? '\nDone. Next: `paygate gateway` to keep a gateway running, `paygate submit FILE`, `paygate report TEMPLATE`.\n'
-      : '\nA step did not go as expected (see above).\n',
+    saidOut(
+      ourWords(
+        ok
+          ? '\nDone. Next: `paygate gateway` to keep a gateway running, `paygate submit FILE`, `paygate report TEMPLATE`.\n'
+          : '\nA step did not go as expected (see above).\n',
+      ),
+    ),
   );
   return ok ? 0 : 1;
 }
 
 async function showGateway({ ctx, gw, show }: Tour, stateDir: string): Promise<void> {
-  const by = gw.kind === 'running' ? ` (already running: ${gw.runBy ?? 'process'} ${gw.pid})` : '';
+  const by = gw.kind === 'running' ? said` (already running: ${typed.text(gw.runBy ?? 'process')} ${typed.count(gw.pid)})` : ourWords('');
+  const m = gw.merchant;
   ctx.stdout(
-    `Listening on ${gw.origin}${by} — simulated date ${formatGatewayDate(await gw.today())}\n  create: ${gw.environment.baseUrl}\n  report: ${gw.environment.reportBaseUrl}\n  demo merchant: ${gw.merchant.consumerKey}, endpoint ${gw.merchant.endpointId} (keys in ${show(stateDir)})\n`,
+    saidOut(
+      said`Listening on ${typed.text(gw.origin)}${by} — simulated date ${typed.date(formatGatewayDate(await gw.today()))}
+  create: ${typed.text(gw.environment.baseUrl)}
+  report: ${typed.text(gw.environment.reportBaseUrl)}
+  demo merchant: ${typed.text(m.consumerKey)}, endpoint ${typed.text(m.endpointId)} (keys in ${show(stateDir)})\n`,
+    ),
   );
 }
 
 /** Step 2: every example's problems, the first six of each. */
 async function lintExamples({ ctx, dir, show, step }: Tour): Promise<void> {
-  step(2, `Lint ${show(dir)}/`);
+  step(2, said`Lint ${show(dir)}/`);
   const files = readdirSync(dir)
     .filter((f) => /\.(rpcsv|csv)$/i.test(f))
     .sort();
@@ -144,22 +157,26 @@ async function lintExamples({ ctx, dir, show, step }: Tour): Promise<void> {
     const r = lint(text);
     const errors = r.diagnostics.filter((d) => d.severity === 'error');
     const warnings = r.diagnostics.filter((d) => d.severity === 'warning');
-    ctx.stdout(`${show(join(dir, f))}: ${r.batch.rows.length} row(s), ${errors.length} error(s), ${warnings.length} warning(s)\n`);
+    const counts = said`${typed.count(r.batch.rows.length)} row(s), ${typed.count(errors.length)} error(s), ${typed.count(warnings.length)} warning(s)`;
+    ctx.stdout(saidOut(said`${show(join(dir, f))}: ${counts}\n`));
     for (const d of r.diagnostics.slice(0, 6)) {
       const p = displayPosition(d.range.start, r.batch.csv.bom);
-      ctx.stdout(`  ${p.line}:${p.column} ${d.severity} ${d.code} ${field(d.message)}\n`);
+      ctx.stdout(
+        saidOut(said`  ${typed.count(p.line)}:${typed.count(p.column)} ${ourWords(d.severity)} ${typed.text(d.code)} ${d.message}\n`),
+      );
     }
-    if (r.diagnostics.length > 6) ctx.stdout(`  … and ${r.diagnostics.length - 6} more ('paygate lint ${show(join(dir, f))}')\n`);
+    if (r.diagnostics.length > 6)
+      ctx.stdout(saidOut(said`  … and ${typed.count(r.diagnostics.length - 6)} more ('paygate lint ${show(join(dir, f))}')\n`));
   }
 }
 
 /** Step 3: valid.rpcsv sent to the local gateway; false when it was not accepted. */
 async function submitValid({ ctx, gw, dir, show, step }: Tour): Promise<boolean> {
-  step(3, 'Submit valid.rpcsv (RSA-SHA256, signed with the demo merchant key)');
+  step(3, ourWords('Submit valid.rpcsv (RSA-SHA256, signed with the demo merchant key)'));
   const validPath = join(dir, 'valid.rpcsv');
   const valid = prepareSubmission(await readFile(validPath, 'utf8'));
   if (valid.errors.length > 0) {
-    ctx.stdout('valid.rpcsv has lint errors; the CLI would not send it.\n');
+    ctx.stdout(saidOut(ourWords('valid.rpcsv has lint errors; the CLI would not send it.\n')));
     return false;
   }
   const created = await createRecurringPayments({
@@ -171,7 +188,7 @@ async function submitValid({ ctx, gw, dir, show, step }: Tour): Promise<boolean>
     saidOut(
       outcomeText(
         created,
-        said`${typed.text(show(validPath))} (${typed.count(valid.rowCount)} rows) to local, endpoint ${typed.text(gw.environment.endpointId)}`,
+        said`${show(validPath)} (${typed.count(valid.rowCount)} rows) to local, endpoint ${typed.text(gw.environment.endpointId)}`,
       ),
     ),
   );
@@ -180,22 +197,29 @@ async function submitValid({ ctx, gw, dir, show, step }: Tour): Promise<boolean>
 
 /** Step 4: the simulated clock moved, so the charges fall due. */
 async function advanceClock({ ctx, gw, step }: Tour, days: number): Promise<void> {
-  step(4, `Advance the simulated clock ${days} days`);
+  step(4, said`Advance the simulated clock ${typed.count(days)} days`);
   const advanced = await gw.advanceDays(days);
   const approved = advanced.charges.filter((c) => c.status === 'approved').length;
+  const made = advanced.charges.length;
   ctx.stdout(
-    `${advanced.from} → ${advanced.today}: ${advanced.charges.length} charge(s) (${approved} approved, ${advanced.charges.length - approved} declined), ${advanced.stopped.length} payment(s) stopped\n`,
+    saidOut(
+      said`${typed.date(advanced.from)} → ${typed.date(advanced.today)}: ${typed.count(made)} charge(s) (${typed.count(approved)} approved, ${typed.count(made - approved)} declined), ${typed.count(advanced.stopped.length)} payment(s) stopped\n`,
+    ),
   );
 }
 
 /** Steps 5 and 6: the example report run and valid.rpcsv reconciled with it; false when the report failed. */
-async function reportAndReconcile({ ctx, gw, dir, show, step }: Tour, sentOn: CalendarDate): Promise<boolean> {
-  step(5, 'Run the report transactions.report.json (HMAC-SHA1, realm="")');
+async function reportAndReconcile({ ctx, gw, dir, where, show, step }: Tour, sentOn: CalendarDate): Promise<boolean> {
+  step(5, ourWords('Run the report transactions.report.json (HMAC-SHA1, realm="")'));
   const templatePath = join(dir, 'transactions.report.json');
   const parsedTemplate = parseReportTemplate(await readFile(templatePath, 'utf8'));
   if (!parsedTemplate.ok) {
     for (const p of parsedTemplate.problems)
-      ctx.stdout(`${show(templatePath)}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}: ${field(p.message)}\n`);
+      ctx.stdout(
+        saidOut(
+          said`${show(templatePath)}${p.line !== undefined && p.column !== undefined ? said`:${typed.count(p.line)}:${typed.count(p.column)}` : ourWords('')}: ${typed.text(p.message)}\n`,
+        ),
+      );
     return false;
   }
   const report = await runCustomReport({
@@ -204,18 +228,18 @@ async function reportAndReconcile({ ctx, gw, dir, show, step }: Tour, sentOn: Ca
     credentials: { signatureMethod: 'HMAC-SHA1', consumerKey: gw.merchant.consumerKey, consumerSecret: gw.merchant.consumerSecret },
   });
   if (report.outcome !== 'report' || report.format !== 'csv') {
-    ctx.stdout(saidOut(outcomeText(report, said`${typed.text(show(templatePath))}`)));
+    ctx.stdout(saidOut(outcomeText(report, said`${show(templatePath)}`)));
     return false;
   }
   // Laid out from vetted cells (core/output/laid.ts): the floor lets the table through unread.
   ctx.stdout(vouched(laid`${formatTable(report.columns, report.rows)}${vet.count(report.rows.length)} row(s)\n`));
-  step(6, 'Reconcile valid.rpcsv with the report (paygate reconcile)');
+  step(6, ourWords('Reconcile valid.rpcsv with the report (paygate reconcile)'));
   const validPath = join(dir, 'valid.rpcsv');
-  const rows = batchRows(show(validPath), await readFile(validPath, 'utf8'));
+  const rows = batchRows(field(where(validPath)), await readFile(validPath, 'utf8'));
   const result = reconcileText(rows, report.text, { today: sentOn, delimiter: parsedTemplate.template.reportCsvDelimiter });
   ctx.stdout(
     'error' in result
-      ? `The report cannot be reconciled: ${field(result.error)}\n`
+      ? saidOut(said`The report cannot be reconciled: ${typed.text(result.error)}\n`)
       : vouched(formatReconcileText(result, reportRunLabel('transactions.report.json'))),
   );
   return true;
@@ -223,9 +247,17 @@ async function reportAndReconcile({ ctx, gw, dir, show, step }: Tour, sentOn: Ca
 
 /** Step 7: the gateway stopped or let go, and a temporary state directory removed. */
 async function letGo({ ctx, gw, show, step }: Tour, o: TourOptions): Promise<void> {
-  step(7, gw.kind === 'started' ? 'Stop the local gateway' : 'Let go of the local gateway');
+  step(7, ourWords(gw.kind === 'started' ? 'Stop the local gateway' : 'Let go of the local gateway'));
   await gw.release();
   if (o.givenState === undefined) rmSync(o.stateDir, { recursive: true, force: true });
-  if (gw.kind === 'running') ctx.stdout(`It keeps running (${gw.runBy ?? 'process'} ${gw.pid}); state in ${show(o.stateDir)}.\n`);
-  else ctx.stdout(o.givenState === undefined ? 'Stopped; temporary state removed.\n' : `Stopped; state kept in ${show(o.stateDir)}.\n`);
+  if (gw.kind === 'running')
+    ctx.stdout(
+      saidOut(said`It keeps running (${typed.text(gw.runBy ?? 'process')} ${typed.count(gw.pid)}); state in ${show(o.stateDir)}.\n`),
+    );
+  else
+    ctx.stdout(
+      saidOut(
+        o.givenState === undefined ? ourWords('Stopped; temporary state removed.\n') : said`Stopped; state kept in ${show(o.stateDir)}.\n`,
+      ),
+    );
 }

@@ -5,7 +5,8 @@ import { applySafeFixes } from '../../core/rules/fixAll';
 import { lint } from '../../core/rules/lint';
 import type { CliContext } from '../context';
 import { displayPosition, maxBytesOption, readInput, writeFileAtomic, type Input } from '../io';
-import { field, inputError, usageError } from '../output';
+import { inputError, saidOut, usageError } from '../output';
+import { ourWords, said, typed } from '../../core/output';
 import { exits, paygateCommand } from '../parser';
 import { collectGarbage, COLLECT_FROM_CHARS } from '../memory';
 
@@ -50,7 +51,11 @@ export function fixCommand(ctx: CliContext) {
 export async function fixFiles(paths: string[], values: FixOptions, ctx: CliContext): Promise<number> {
   if (paths.includes('-')) return usageError(ctx, 'paygate fix', 'give one or more FILEs (standard input cannot be fixed in place)');
   if (maxBytesOption(values.maxBytes) === null) {
-    return usageError(ctx, 'paygate fix', `--max-bytes must be a whole number of bytes (e.g. 1073741824 or 1G), not "${values.maxBytes}"`);
+    return usageError(
+      ctx,
+      'paygate fix',
+      said`--max-bytes must be a whole number of bytes (e.g. 1073741824 or 1G), not "${typed.text(values.maxBytes)}"`,
+    );
   }
   let status = 0;
   for (const path of paths)
@@ -64,12 +69,14 @@ async function stripCvvFile(path: string, values: FixOptions, ctx: CliContext): 
   if (!input.ok) return inputError(ctx, 'paygate fix', input.message);
   const { text, count } = stripCvv(input.text, readBatch(input.text));
   const verb = values.dryRun ? 'would empty' : 'emptied';
-  ctx.stdout(`${input.name}: ${verb} ${count} cvv2 value${count === 1 ? '' : 's'}\n`);
+  ctx.stdout(
+    saidOut(said`${typed.text(input.name)}: ${ourWords(verb)} ${typed.count(count)} cvv2 value${ourWords(count === 1 ? '' : 's')}\n`),
+  );
   if (count > 0 && !values.dryRun) {
     try {
       await writeFileAtomic(resolve(ctx.cwd, path), text);
     } catch (err) {
-      return inputError(ctx, 'paygate fix', `${input.name}: cannot write: ${(err as Error).message}`);
+      return inputError(ctx, 'paygate fix', said`${typed.text(input.name)}: cannot write: ${typed.text((err as Error).message)}`);
     }
   }
   return 0;
@@ -104,14 +111,17 @@ export async function fixFile(path: string, values: FixOptions, ctx: CliContext)
   // Only the count is needed: no diagnostic is kept (a file broken everywhere would hold millions).
   remaining ??= lint(text, { maxDiagnostics: 0 }).omitted?.error ?? 0;
   const verb = values.dryRun ? 'would apply' : 'applied';
+  const one = remaining === 1;
   ctx.stdout(
-    `${name}: ${verb} ${changes} fix${changes === 1 ? '' : 'es'}; ${remaining} error${remaining === 1 ? '' : 's'} remain${remaining === 1 ? 's' : ''}\n`,
+    saidOut(
+      said`${typed.text(name)}: ${ourWords(verb)} ${typed.count(changes)} fix${ourWords(changes === 1 ? '' : 'es')}; ${typed.count(remaining)} error${ourWords(one ? '' : 's')} remain${ourWords(one ? 's' : '')}\n`,
+    ),
   );
   if (changes > 0 && !values.dryRun) {
     try {
       await writeFileAtomic(resolve(ctx.cwd, path), text);
     } catch (err) {
-      return inputError(ctx, 'paygate fix', `${name}: cannot write: ${(err as Error).message}`);
+      return inputError(ctx, 'paygate fix', said`${typed.text(name)}: cannot write: ${typed.text((err as Error).message)}`);
     }
   }
   return remaining > 0 ? 1 : 0;
@@ -128,7 +138,9 @@ function fixPass(text: string, name: string, ctx: CliContext): { text: string; a
   for (let k = 0; k < applied.count; k++) {
     const a = applied.at(k);
     const p = displayPosition(a.range.start, bom);
-    ctx.stdout(`${name}:${p.line}:${p.column}: ${a.code}: ${field(a.title)}\n`);
+    ctx.stdout(
+      saidOut(said`${typed.text(name)}:${typed.count(p.line)}:${typed.count(p.column)}: ${typed.text(a.code)}: ${typed.text(a.title)}\n`),
+    );
   }
   return { text: next, applied: applied.count, errors };
 }

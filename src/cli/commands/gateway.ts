@@ -2,16 +2,16 @@ import * as path from 'node:path';
 import type { CliContext } from '../context';
 import { localGatewayFor, stateDirOption } from '../localGateway';
 import { DEFAULT_PATHS } from '../../core/gateway/environments';
-import { field, saidOut, usageError } from '../output';
+import { saidOut, usageError } from '../output';
 import { exits, paygateCommand } from '../parser';
 import { formatGatewayDate } from '../../core/dates';
-import { said, terminalField, typed } from '../../core/output';
+import { joinSaid, ourWords, said, typed, type Said } from '../../core/output';
 import {
-  clientText,
+  clientSaid,
   DEFAULT_STATE_DIR_WORDS,
   DEMO_PROJECT_CURRENCY,
   gatewayClients,
-  holderText,
+  holderSaid,
   loadOrCreateDemoMerchant,
   MAX_ADVANCE_DAYS,
   PRIVATE_KEY_FILE,
@@ -80,7 +80,7 @@ class ClientWatch {
 
   constructor(
     private readonly stateDir: string,
-    private readonly say: (line: string) => void,
+    private readonly say: (line: Said) => void,
   ) {}
 
   /** The list now, remembered as seen (for the card). */
@@ -93,47 +93,46 @@ class ClientWatch {
   refresh(): void {
     const before = this.seen;
     const now = this.list();
-    for (const c of now) if (!before.has(key(c))) this.say(`now used by ${userText(c)}`);
-    for (const [k, c] of before) if (!this.seen.has(k)) this.say(`no longer used by ${userText(c)}`);
+    for (const c of now) if (!before.has(key(c))) this.say(said`now used by ${clientSaid(c)}`);
+    for (const [k, c] of before) if (!this.seen.has(k)) this.say(said`no longer used by ${clientSaid(c)}`);
   }
 }
 
 const key = (c: GatewayClient) => `${c.pid}\0${c.since}\0${c.label}`;
-// A lease's label and a lock's runBy are any process's words: one line each, through the output boundary.
-const userText = (c: GatewayClient) => terminalField(clientText(c));
-const usersText = (clients: GatewayClient[]) => (clients.length === 0 ? 'nobody yet' : clients.map(userText).join('; '));
-const runnerText = (holder: RunningGateway) => terminalField(holderText(holder));
+// A lease's label and a lock's runBy are any process's words: free text, each one value on the line.
+const usersSaid = (clients: GatewayClient[]) => (clients.length === 0 ? ourWords('nobody yet') : joinSaid(clients.map(clientSaid), '; '));
 
 interface Card {
-  title: string;
+  title: Said;
   baseUrl: string;
   reportBaseUrl: string;
   origin: string;
   adminToken: string;
-  today: string;
+  /** The simulated date (`DD.MM.YYYY`), or undefined when not known yet. */
+  today: string | undefined;
   clients: GatewayClient[];
 }
 
-function cardText(stateDir: string, c: Card): string {
+/** The card: our words, and each value alone (addresses, keys and paths as free text, the date as a date). */
+function cardSaid(stateDir: string, c: Card): Said {
   const m = loadOrCreateDemoMerchant(stateDir);
-  const at = (file: string) => field(path.join(stateDir, file)); // the user's path: one value, one line
-  return [
-    c.title,
-    `  base URL:         ${c.baseUrl}`,
-    `  report base URL:  ${c.reportBaseUrl}`,
-    `  endpoint id:      ${m.endpointId}`,
-    `  consumer key:     ${m.consumerKey}`,
-    `  control key:      ${m.controlKey} (signs callbacks' control field)`,
-    `  project currency: ${DEMO_PROJECT_CURRENCY}`,
-    `  RSA private key:  ${at(PRIVATE_KEY_FILE)}`,
-    `  state directory:  ${field(stateDir)}`,
-    `  simulated date:   ${c.today}`,
-    `  admin token:      ${c.adminToken} (new on every start; also in ${at(RUNNING_FILE)})`,
-    `  admin:            curl -X POST -H 'Authorization: Bearer ${c.adminToken}' '${c.origin}/_local/advance?days=N'`,
-    `  500 trigger:      client-orderid ${SIMULATE_500_ORDER_ID}`,
-    `  in use by:        ${usersText(c.clients)}`,
-    '',
-  ].join('\n');
+  const at = (file: string) => typed.text(path.join(stateDir, file)); // the user's path: one value, one line
+  const today = c.today === undefined ? ourWords('not known yet') : said`${typed.date(c.today)}`;
+  return said`${c.title}
+  base URL:         ${typed.text(c.baseUrl)}
+  report base URL:  ${typed.text(c.reportBaseUrl)}
+  endpoint id:      ${typed.text(m.endpointId)}
+  consumer key:     ${typed.text(m.consumerKey)}
+  control key:      ${typed.text(m.controlKey)} (signs callbacks' control field)
+  project currency: ${typed.text(DEMO_PROJECT_CURRENCY)}
+  RSA private key:  ${at(PRIVATE_KEY_FILE)}
+  state directory:  ${typed.text(stateDir)}
+  simulated date:   ${today}
+  admin token:      ${typed.text(c.adminToken)} (new on every start; also in ${at(RUNNING_FILE)})
+  admin:            curl -X POST -H 'Authorization: Bearer ${typed.text(c.adminToken)}' '${typed.text(c.origin)}/_local/advance?days=N'
+  500 trigger:      client-orderid ${typed.text(SIMULATE_500_ORDER_ID)}
+  in use by:        ${usersSaid(c.clients)}
+`;
 }
 
 type Ended = 'stopped' | 'gone';
@@ -161,7 +160,11 @@ async function watch(stop: Promise<string>, clients: ClientWatch, stateDir: stri
 async function advanceClock(daysText: string, values: GatewayOptions, ctx: CliContext): Promise<number> {
   const days = Number(daysText);
   if (!/^\d+$/.test(daysText) || days < 1 || days > MAX_ADVANCE_DAYS)
-    return usageError(ctx, 'paygate gateway', `--advance must be a whole number of days from 1 to ${MAX_ADVANCE_DAYS}, not "${daysText}"`);
+    return usageError(
+      ctx,
+      'paygate gateway',
+      said`--advance must be a whole number of days from 1 to ${typed.count(MAX_ADVANCE_DAYS)}, not "${typed.text(daysText)}"`,
+    );
   const stateDir = stateDirOption(ctx, values.state);
   const found = await localGatewayFor(stateDir, DEFAULT_PATHS, 'paygate gateway --advance');
   if (!found.ok) {
@@ -171,11 +174,16 @@ async function advanceClock(daysText: string, values: GatewayOptions, ctx: CliCo
   try {
     const a = await found.value.advanceDays(days);
     const approved = a.charges.filter((c) => c.status === 'approved').length;
+    const split =
+      a.chargeCount === a.charges.length
+        ? said` (${typed.count(approved)} approved, ${typed.count(a.charges.length - approved)} declined)`
+        : ourWords('');
     ctx.stdout(
-      `Advanced the local gateway of ${stateDir} ${days} day(s): ${a.from} → ${a.today}; ${a.chargeCount} charge(s) made` +
-        `${a.chargeCount === a.charges.length ? ` (${approved} approved, ${a.charges.length - approved} declined)` : ''}, ${a.stopped.length} payment(s) stopped\n`,
+      saidOut(
+        said`Advanced the local gateway of ${typed.text(stateDir)} ${typed.count(days)} day(s): ${typed.date(a.from)} → ${typed.date(a.today)}; ${typed.count(a.chargeCount)} charge(s) made${split}, ${typed.count(a.stopped.length)} payment(s) stopped\n`,
+      ),
     );
-    if (a.truncated) ctx.stdout(`Stopped early: ${terminalField(a.truncated.reason)}\n`);
+    if (a.truncated) ctx.stdout(saidOut(said`Stopped early: ${typed.text(a.truncated.reason)}\n`));
     return 0;
   } catch (err) {
     ctx.stderr(saidOut(said`paygate gateway: cannot advance the clock: ${typed.text((err as Error).message)}\n`));
@@ -193,7 +201,7 @@ export async function serveGateway(values: GatewayOptions, ctx: CliContext): Pro
   const stateDir = stateDirOption(ctx, values.state);
   // A log line quotes what clients sent (paths, order ids): one value, one line.
   const log = values.quiet ? undefined : (line: string) => ctx.stderr(saidOut(said`[gateway] ${typed.text(line)}\n`));
-  const say = (line: string) => ctx.stderr(saidOut(said`[gateway] ${typed.text(line)}\n`));
+  const say = (line: Said) => ctx.stderr(saidOut(said`[gateway] ${line}\n`));
   const stop = ctx.stopped();
   const clients = new ClientWatch(stateDir, say);
   let startingSince: number | undefined;
@@ -220,29 +228,29 @@ export async function serveGateway(values: GatewayOptions, ctx: CliContext): Pro
       }
       startingSince = undefined;
       if (port !== 0 && holder.origin !== '' && !holder.origin.endsWith(`:${port}`))
-        say(`--port ${port} is not used: the local gateway already running on ${stateDir} listens on ${holder.origin}`);
+        say(
+          said`--port ${typed.count(port)} is not used: the local gateway already running on ${typed.text(stateDir)} listens on ${typed.text(holder.origin)}`,
+        );
       const today = simulatedToday(stateDir);
-      ctx.stdout(
-        cardText(stateDir, {
-          title: `PayGate local gateway: already running (${runnerText(holder)}, since ${terminalField(holder.startedAt)}); shown, not started again`,
-          ...holder,
-          today: today ? formatGatewayDate(today) : 'not known yet',
-          clients: clients.list(),
-        }) + 'Watching it; when it stops, this process runs the local gateway. Press Ctrl+C to stop watching.\n',
-      );
+      const card = cardSaid(stateDir, {
+        title: said`PayGate local gateway: already running (${holderSaid(holder)}, since ${typed.date(holder.startedAt)}); shown, not started again`,
+        ...holder,
+        today: today ? formatGatewayDate(today) : undefined,
+        clients: clients.list(),
+      });
+      ctx.stdout(saidOut(said`${card}Watching it; when it stops, this process runs the local gateway. Press Ctrl+C to stop watching.\n`));
       if ((await watch(stop, clients, stateDir, holder)) === 'stopped') return 0;
-      say(`the local gateway of ${runnerText(holder)} stopped: running it here`);
+      say(said`the local gateway of ${holderSaid(holder)} stopped: running it here`);
       continue;
     }
     try {
-      ctx.stdout(
-        cardText(stateDir, {
-          title: 'PayGate local gateway',
-          ...gateway,
-          today: formatGatewayDate(gateway.today()),
-          clients: clients.list(),
-        }) + 'Press Ctrl+C to stop.\n',
-      );
+      const card = cardSaid(stateDir, {
+        title: ourWords('PayGate local gateway'),
+        ...gateway,
+        today: formatGatewayDate(gateway.today()),
+        clients: clients.list(),
+      });
+      ctx.stdout(saidOut(said`${card}Press Ctrl+C to stop.\n`));
       await watch(stop, clients, stateDir);
       ctx.stderr(saidOut(said`[gateway] ${typed.text(await stop)}: stopping\n`));
     } finally {

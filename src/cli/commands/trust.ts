@@ -7,7 +7,7 @@ import { exits, paygateCommand } from '../parser';
 import { CliConfigSchema, formatZodIssues } from '../../core/gateway';
 import { readJsonText } from '../../core/gateway/jsonPosition';
 import { readTrustStore, revokeTrust, TRUST_FILE, trustFile, userConfigDir } from '../trust';
-import { said, typed } from '../../core/output';
+import { joinSaid, ourWords, said, typed, type Said } from '../../core/output';
 
 export interface TrustOptions {
   revoke?: true;
@@ -39,13 +39,14 @@ export function trustCommand(ctx: CliContext) {
 }
 
 /** What a person checks before trusting: every address the file would send to. */
-function destinations(config: ReturnType<typeof CliConfigSchema.parse>): string {
+function destinations(config: ReturnType<typeof CliConfigSchema.parse>): Said {
   const lines = config.environments.map(
-    (e) => `  ${field(e.name)}${e.production ? ' (production)' : ''}: ${field(e.baseUrl)} , reports ${field(e.reportBaseUrl)}\n`,
+    (e) =>
+      said`  ${typed.text(e.name)}${ourWords(e.production ? ' (production)' : '')}: ${typed.text(e.baseUrl)} , reports ${typed.text(e.reportBaseUrl)}\n`,
   );
   return lines.length > 0
-    ? `It sends to:\n${lines.join('')}default environment: ${field(config.environment)}\n`
-    : `It defines no environment (default: ${field(config.environment)}).\n`;
+    ? said`It sends to:\n${joinSaid(lines, '')}default environment: ${typed.text(config.environment)}\n`
+    : said`It defines no environment (default: ${typed.text(config.environment)}).\n`;
 }
 
 export async function trust(given: string | undefined, values: TrustOptions, ctx: CliContext): Promise<number> {
@@ -53,16 +54,23 @@ export async function trust(given: string | undefined, values: TrustOptions, ctx
   if (values.list) {
     const entries = readTrustStore(ctx.env);
     ctx.stdout(
-      entries.length === 0
-        ? `No trusted files (${userConfigDir(ctx.env)}/${TRUST_FILE}).\n`
-        : entries.map((e) => `${field(e.path)}  sha256 ${field(e.sha256.slice(0, 16))}…  trusted ${field(e.trustedAt)}\n`).join(''),
+      saidOut(
+        entries.length === 0
+          ? said`No trusted files (${typed.text(userConfigDir(ctx.env))}/${typed.text(TRUST_FILE)}).\n`
+          : joinSaid(
+              entries.map((e) => said`${typed.text(e.path)}  sha256 ${typed.hash(e.sha256, 16)}…  trusted ${typed.date(e.trustedAt)}\n`),
+              '',
+            ),
+      ),
     );
     return 0;
   }
   const file = resolve(ctx.cwd, given ?? CONFIG_FILE);
+  // The file's name: one value (a refusal's message names it as text), and as a part of what is said.
   const shown = field(file);
+  const named = typed.text(file);
   if (values.revoke) {
-    ctx.stdout(revokeTrust(ctx.env, file) ? `No longer trusted: ${shown}\n` : `${shown} was not trusted.\n`);
+    ctx.stdout(saidOut(revokeTrust(ctx.env, file) ? said`No longer trusted: ${named}\n` : said`${named} was not trusted.\n`));
     return 0;
   }
   let bytes: Buffer;
@@ -70,30 +78,29 @@ export async function trust(given: string | undefined, values: TrustOptions, ctx
     bytes = readRegularFileSync(file, shown);
   } catch (err) {
     if (err instanceof FileRefused && err.code !== 'ENOENT') return inputError(ctx, 'paygate trust', err.message);
-    return inputError(
-      ctx,
-      'paygate trust',
-      `${shown}: cannot read: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
-    );
+    const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? ourWords('no such file') : said`${typed.text((err as Error).message)}`;
+    return inputError(ctx, 'paygate trust', said`${named}: cannot read: ${why}`);
   }
   // Only a configuration the CLI can read is recorded: trusting a broken file would trust nothing useful.
   const read = readJsonText(bytes.toString('utf8'));
   if (!read.ok) {
     ctx.stderr(
       saidOut(
-        said`paygate trust: ${typed.text(shown)}:${typed.count(read.line ?? 1)}:${typed.count(read.column ?? 1)}: invalid JSON: ${typed.text(read.message)}; not trusted\n`,
+        said`paygate trust: ${named}:${typed.count(read.line ?? 1)}:${typed.count(read.column ?? 1)}: invalid JSON: ${typed.text(read.message)}; not trusted\n`,
       ),
     );
     return 1;
   }
   const config = CliConfigSchema.safeParse(read.value);
   if (!config.success) {
-    ctx.stderr(saidOut(said`paygate trust: ${typed.text(shown)}: ${typed.text(formatZodIssues(config.error))}; not trusted\n`));
+    ctx.stderr(saidOut(said`paygate trust: ${named}: ${typed.text(formatZodIssues(config.error))}; not trusted\n`));
     return 1;
   }
   const entry = trustFile(ctx.env, file, bytes);
   ctx.stdout(
-    `Trusted ${field(entry.path)} (sha256 ${entry.sha256}).\n${destinations(config.data)}paygate uses it while its content stays exactly the same.\n`,
+    saidOut(
+      said`Trusted ${typed.text(entry.path)} (sha256 ${typed.hash(entry.sha256)}).\n${destinations(config.data)}paygate uses it while its content stays exactly the same.\n`,
+    ),
   );
   return 0;
 }

@@ -9,7 +9,7 @@ import type { CliContext } from '../context';
 import { createCredentials } from '../credentials';
 import { readInput } from '../io';
 import { LedgerUrlError, openLedger } from '../ledger';
-import { ourWords, said, saidText } from '../../core/output';
+import { ourWords, said } from '../../core/output';
 import { inputError } from '../output';
 import { localGatewayRef, resolveTarget } from '../target';
 import { reportResult } from './report';
@@ -72,11 +72,9 @@ export async function submitFile(file: string, o: SubmitOptions, ctx: CliContext
       if (parts?.confirmed !== undefined) return parts.confirmed;
       if (!ctx.interactive)
         throw new UsageError(`"${t.environment.name}" is a production environment: pass --yes to submit without a terminal to confirm on`);
-      // Asked on the terminal past the floor: each value of the question checked alone (core/output/said.ts).
+      // Asked on the terminal past the floor: a Said, each value checked alone where it is written (../context.ts).
       const more = ourWords(parts ? ' and the files after it' : '');
-      const yes = await ctx.confirm(
-        saidText(said`Submit ${whatIsSent(input.name, prepared.rowCount, t)}${more} — a PRODUCTION environment?`),
-      );
+      const yes = await ctx.confirm(said`Submit ${whatIsSent(input.name, prepared.rowCount, t)}${more} — a PRODUCTION environment?`);
       if (parts) parts.confirmed = yes;
       return yes;
     },

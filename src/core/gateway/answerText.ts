@@ -44,7 +44,8 @@ export function parseFormFields(text: string): Record<string, string> | undefine
 function fieldText(v: unknown): string {
   if (typeof v === 'string') return v;
   if (v === null) return '';
-  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v as number | boolean | undefined);
 }
 
 /** A JSON object answer flattened to text values (nested values kept as JSON text). */

@@ -26,7 +26,7 @@ function describe(v: unknown): string {
   if (Array.isArray(v)) return 'a list';
   if (typeof v === 'string') return `"${v.length > 40 ? `${v.slice(0, 40)}…` : v}"`;
   if (typeof v === 'object') return 'an object';
-  return String(v);
+  return String(v as number | boolean | bigint | undefined);
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {

@@ -1,37 +1,17 @@
 import * as path from 'node:path';
 import { createOnce, readWhole, type LedgerFileHandle, type LedgerFs } from './ledgerFs';
 import type { BatchRowKeys, RowKey } from './rowKeys';
+import { ROW_LINE, rowKeyOfLine, rowLineText, type HeaderLine, type RowLine } from './rowLine';
 
 // The row keys of every batch the ledger sent, one file per content (`batches/<first 2 hex>/<content
 // hash>.jsonl`, so no folder holds more than a few thousand files at a million sends; a header line with
-// the columns, then one line per row: rowKeys.ts says what a row keeps and why none of it is card data).
+// the columns, then one line per row: rowKeys.ts says what a row keeps and why none of it is card data,
+// rowLine.ts how a line is laid out).
 // Written before the send's ledger line, and only once per content: a resend of the same file finds it
 // there. `paygate diff` reads a submission's rows from here, and the guard's index derives its row entries
 // from these files (ledgerIndex.ts).
 
 export const BATCHES_DIR = 'batches';
-
-export interface HeaderLine {
-  rows: 1;
-  columns: string[];
-}
-
-export interface RowLine {
-  k: string;
-  o: string;
-  l: number;
-  f: string;
-  v: string;
-  /** The row hash, in rows recorded since issue 40 (rowKeys.ts). */
-  r?: string;
-}
-
-/** A row line as its row key: the row hash only when the line has one (a string). */
-export const rowKeyOf = (r: RowLine): RowKey => {
-  const row: RowKey = { key: r.k, orderId: r.o, line: r.l, fingerprint: r.f, values: r.v };
-  if (typeof r.r === 'string') row.row = r.r;
-  return row;
-};
 
 /** The file of a batch's row keys, or undefined for a content hash of another shape. */
 export function fileOf(directory: string, contentHash: string): string | undefined {
@@ -54,8 +34,7 @@ export async function recordBatchRows(fs: LedgerFs, directory: string, contentHa
   if (exists) return;
   const header: HeaderLine = { rows: 1, columns: keys.columns };
   const lines = [JSON.stringify(header)];
-  for (const r of keys.rows)
-    lines.push(JSON.stringify({ k: r.key, o: r.orderId, l: r.line, f: r.fingerprint, v: r.values, r: r.row } satisfies RowLine));
+  for (const r of keys.rows) lines.push(rowLineText(r));
   await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   await createOnce(fs, file, Buffer.from(`${lines.join('\n')}\n`, 'utf8'));
 }
@@ -74,7 +53,7 @@ export async function readBatchRows(fs: LedgerFs, directory: string, contentHash
     try {
       if (header === undefined) header = JSON.parse(l) as Partial<HeaderLine>;
       else if (header.rows === 1 && Array.isArray(header.columns)) {
-        rows.push(rowKeyOf(JSON.parse(l) as RowLine));
+        rows.push(rowKeyOfLine(JSON.parse(l) as RowLine));
       } else return false;
     } catch {
       readable = false;
@@ -138,14 +117,6 @@ export async function eachPiece(fs: LedgerFs, file: string, onPiece: (buffer: Bu
   }
 }
 
-/** A JSON string as JSON.stringify writes one (no control character raw, only JSON's escapes). */
-const STRING = String.raw`"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"`;
-/**
- * A row line as recordBatchRows writes it, its fingerprint captured: a line of this shape is valid JSON,
- * so it need not be parsed to know the file reads.
- */
-const ROW_LINE = new RegExp(String.raw`^\{"k":${STRING},"o":${STRING},"l":-?\d+,"f":"([0-9a-f]*)","v":${STRING}(?:,"r":"[0-9a-f]*")?\}$`);
-
 /**
  * readBatchRows with only the rows whose fingerprint is one of `fingerprints` (same-payer's lookup, which
  * may read a thousand batches of a hundred rows for one lint): a line of the usual shape is parsed only when
@@ -169,7 +140,7 @@ export async function readPayerRows(
     for (const l of rest) {
       const f = ROW_LINE.exec(l)?.[1];
       if (f !== undefined && !fingerprints.has(f)) continue;
-      const row = rowKeyOf(JSON.parse(l) as RowLine);
+      const row = rowKeyOfLine(JSON.parse(l) as RowLine);
       if (fingerprints.has(row.fingerprint)) rows.push(row);
     }
     return { columns: header.columns.map(String), rows };

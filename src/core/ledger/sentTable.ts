@@ -1,8 +1,9 @@
 import { ChunkedInt32 } from '../chunked';
-import { eachPiece, fileOf, rowKeyOf, type HeaderLine, type RowLine } from './batchRows';
+import { eachPiece, fileOf } from './batchRows';
 import type { DiffRow } from './diffShape';
 import type { LedgerFs } from './ledgerFs';
 import { CVV, type BatchRowKeys, type RowKey } from './rowKeys';
+import { ROW_BYTES, rowKeyOfLine, type HeaderLine, type RowLine } from './rowLine';
 import { digestWord } from './secret';
 
 // A send's row keys as `paygate diff FILE --against last` compares FILE with them (sentDiff.ts), held
@@ -10,9 +11,10 @@ import { digestWord } from './secret';
 // per column (the 8 hex digits of its value hash: rowKeys.ts), in typed arrays, and the rows found by key
 // through an open-addressed table, not a Map of a million strings. The file ledger's row records are read
 // into it byte by byte (readSentTable), so a million rows are never a million objects and strings of
-// hashes; a line of any other shape is parsed as JSON, as readBatchRows parses it, and a row that does not
-// fit the compact form (a key that is not 24 hex digits, hashes of another shape, an odd line) is kept as
-// read and compared as its text says (an old ledger's rows diff as they always did).
+// hashes (the bytes around a line's values come from rowLine.ts, which owns the layout); a line of any
+// other shape is parsed as JSON, as readBatchRows parses it, and a row that does not fit the compact form
+// (a key that is not 24 hex digits, hashes of another shape, an odd line) is kept as read and compared as
+// its text says (an old ledger's rows diff as they always did).
 
 /** Each byte's value as a lowercase hex digit, -1 for any other byte. */
 const HEX = new Int8Array(256).fill(-1);
@@ -32,13 +34,10 @@ function hexWord(buf: Buffer, at: number): number {
 const KEY = /^[0-9a-f]{24}$/;
 const ROW_HASH = /^[0-9a-f]{16}$/;
 const WORD = /^[0-9a-f]{8}$/;
-const bytes = (s: string) => Buffer.from(s, 'latin1');
-const K = bytes('{"k":"');
-const O = bytes('","o":"');
-const L = bytes('","l":');
-const F = bytes(',"f":"');
-const V = bytes('","v":"');
-const R = bytes('","r":"');
+/** The bytes around a row line's values (rowLine.ts owns the layout). */
+const { k: K, o: O, l: L, f: F, v: V } = ROW_BYTES.before;
+const END = ROW_BYTES.end;
+const R = ROW_BYTES.row;
 const QUOTE = 34;
 
 function isAt(buf: Buffer, at: number, literal: Buffer): boolean {
@@ -170,7 +169,7 @@ export class SentTable {
       if (row0 < 0 || row1 < 0) return false;
       i += 16;
     }
-    if (i + 2 !== end || buf[i] !== QUOTE || buf[i + 1] !== 125) return false;
+    if (i + END.length !== end || !isAt(buf, i, END)) return false;
     for (let w = 0; w < 3; w++) this.keys.push(hexWord(buf, k + 8 * w) | 0);
     this.push(buf.toString(ascii ? 'latin1' : 'utf8', from, to), line, Number.isNaN(row0) ? NaN : row0 | 0, row1 | 0);
     return true;
@@ -267,7 +266,7 @@ export async function readSentTable(fs: LedgerFs, directory: string, contentHash
             if (header?.rows === 1 && Array.isArray(header.columns)) table = new SentTable(header.columns.map(String));
           } else if (!table) return false;
           else {
-            table.add(rowKeyOf(value as RowLine));
+            table.add(rowKeyOfLine(value as RowLine));
           }
         } catch {
           readable = false;

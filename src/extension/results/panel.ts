@@ -115,7 +115,7 @@ export class ResultsPanel extends PanelPage {
       case 'copy':
         // Masked on the page already; the host holds to the boundary too (a copy leaves the product).
         await vscode.env.clipboard.writeText(safeText(msg.text));
-        vscode.window.setStatusBarMessage(msg.what === 'cell' ? 'PayGate: cell copied' : 'PayGate: row copied', 2000);
+        vscode.window.setStatusBarMessage(`PayGate: ${msg.what === 'rows' ? 'rows' : msg.what} copied`, 2000);
         break;
       case 'export':
         await this.export(msg);

@@ -101,11 +101,11 @@ export async function askRowsAgain(rows: readonly AlreadySentRow[], name: string
  */
 export async function askSamePayer(rows: readonly SamePayerRow<RowKey>[], name: string, envName: string): Promise<boolean> {
   const n = rows.length;
-  const listed = rows.slice(0, 5).map((r) => `line ${r.ref.line}: ${samePayerMessage(r)}`);
-  if (n > 5) listed.push(`… and ${n - 5} more`);
+  const listed = rows.slice(0, 5).map((r) => said`line ${typed.count(r.ref.line)}: ${samePayerMessage(r)}`);
+  if (n > 5) listed.push(said`… and ${typed.count(n - 5)} more`);
   const choice = await showWarning(
     said`${typed.count(n)} row${n === 1 ? said` of ${typed.text(name)} has` : said`s of ${typed.text(name)} have`} the card and schedule of a row already sent to ${typed.text(envName)} under another client-orderid. Send anyway? The same payer${n === 1 ? said`` : said`s`} would be charged again.`,
-    { modal: true, detail: said`${typed.text(listed.join('\n'))}` },
+    { modal: true, detail: joinSaid(listed, '\n') },
     { title: "Don't Send" },
     { title: 'Send Anyway' },
   );

@@ -1,17 +1,19 @@
-// Loaded with `--import` into each test file's process by npm test (test/tools/test-all.ts): when the file's
+// Loaded with `--require` into each test file's process by npm test (test/tools/test-all.ts): when the file's
 // process ends, one JSON line with the file, its wall time (the process's whole life: loading, tests,
 // teardown) and its CPU time, its own and that of the child processes it waited for (CLI runs, local
 // gateways, servers: /proc/self/stat's utime, stime, cutime and cstime; only its own where /proc is
 // missing). Written only in a node:test child process (NODE_TEST_CONTEXT) whose script is a test file, and
-// only when PAYGATE_TEST_CPU names the file to append to. JavaScript: it is loaded beside tsx, not through it.
+// only when PAYGATE_TEST_CPU names the file to append to. CommonJS JavaScript: it is loaded beside
+// test/tools/ts-hook.js, not through it.
 
-import { appendFileSync, readFileSync } from 'node:fs';
+'use strict';
+const { appendFileSync, readFileSync } = require('node:fs');
 
 const destination = process.env.PAYGATE_TEST_CPU;
 const file = process.argv[1] ?? '';
 
 /** CPU milliseconds of this process and the children it waited for. */
-export function cpuMs() {
+function cpuMs() {
   try {
     // Fields after the command name (which may hold spaces) start at the state, field 3; utime is 14.
     const fields = readFileSync('/proc/self/stat', 'utf8')
