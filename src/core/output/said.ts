@@ -40,7 +40,7 @@ export const typed = {
   /** An id of known form (a UUID, a 24-hex row key); `shown`: only its first characters. */
   id: (value: string, shown?: number): Part => (shown === undefined ? ['id', value] : ['id', value, shown]),
   /** Free text (a file name, a gateway's answer, a description, an id of no known form): scanned whole. */
-  text: (value: unknown): Part => ['text', String(value)],
+  text: (value: string | number | boolean | null | undefined): Part => ['text', String(value)],
 };
 
 const isPart = (p: unknown): p is Part =>
