@@ -2,14 +2,14 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { GUARD_DIR } from '../../src/core/ledger/ledgerIndex';
-import { checksum, Manifest, MANIFEST, shardLine, shardName, type FileEntry } from '../../src/core/ledger/indexManifest';
+import { checksum, INDEX_VERSION, Manifest, MANIFEST, shardLine, shardName, type FileEntry } from '../../src/core/ledger/indexManifest';
 import { TAIL_CHECK } from '../../src/core/ledger/indexIo';
 import type { LedgerLine, NewSubmission } from '../../src/core/ledger';
 import { BATCHES_DIR } from '../../src/core/ledger/batchRows';
 import { maskText } from '../../src/core/output';
 import { orderKey } from '../../src/core/ledger/rowKeys';
 import { payerKey } from '../../src/core/ledger/samePayer';
-import { HASH_DIGITS, PENDING_LIMIT, rowShard } from '../../src/core/ledger/rowIndex';
+import { entriesOf, PENDING_LIMIT, rowShard } from '../../src/core/ledger/rowIndex';
 import { LedgerSecret } from '../../src/core/ledger/secret';
 
 // A ledger as years of use leave it, written straight to disk for the benches: 64 MiB archives and the live
@@ -38,9 +38,9 @@ export function benchEntry(i: number, tag: string, rowCount = 1): NewSubmission 
 }
 
 class Buffered {
-  private readonly files = new Map<string, string[]>();
+  private readonly files = new Map<string, (string | Buffer)[]>();
   private size = 0;
-  push(file: string, text: string): void {
+  push(file: string, text: string | Buffer): void {
     let list = this.files.get(file);
     if (!list) this.files.set(file, (list = []));
     list.push(text);
@@ -48,7 +48,8 @@ class Buffered {
     if (this.size > 64 * 1024 * 1024) this.flush();
   }
   flush(): void {
-    for (const [file, list] of this.files) appendFileSync(file, list.join(''));
+    for (const [file, list] of this.files)
+      appendFileSync(file, Buffer.concat(list.map((t) => (typeof t === 'string' ? Buffer.from(t) : t))));
     this.files.clear();
     this.size = 0;
   }
@@ -75,7 +76,7 @@ export function writeHistory(
   options: HistoryOptions = {},
 ): void {
   const gen = `g-${randomUUID()}`;
-  const pending = `rows-pending-${randomUUID()}.txt`;
+  const pending = `rows-pending-${randomUUID()}.bin`;
   const guard = join(dir, GUARD_DIR, gen);
   mkdirSync(join(guard, 'content'), { recursive: true });
   mkdirSync(join(guard, 'rows'), { recursive: true });
@@ -127,12 +128,11 @@ export function writeHistory(
     live += `\n${JSON.stringify(begin)}\n\n${JSON.stringify(complete)}\n`;
     const shard = join(guard, 'content', `${shardName(e.contentHash)}.txt`);
     index.push(shard, shardLine(e.contentHash, begin) + shardLine(e.contentHash, complete));
-    const hash = e.contentHash.slice(0, HASH_DIGITS);
     const keys = rows.map((r) => orderKey(secret, r.id));
     const payers = new Set(rows.map((r) => payerKey(r.fingerprint!)));
     for (const key of [...keys, ...payers]) {
       const file = row++ >= pendingFrom ? join(guard, pending) : join(guard, rowShard(key));
-      index.push(file, `\n${key} ${hash}\n`);
+      index.push(file, entriesOf([{ key }], e.contentHash));
     }
     if (options.rowRecords) {
       const lines = [JSON.stringify({ rows: 1, columns: COLUMNS })];
@@ -157,6 +157,6 @@ export function writeHistory(
   const size = Buffer.byteLength(live);
   const tail = checksum(Buffer.from(live).subarray(Math.max(0, size - TAIL_CHECK)));
   const ledger = { ino: statSync(join(dir, 'ledger.jsonl')).ino, size, tail };
-  const head = { v: 3 as const, gen, ledger, pending, pendingEntries: Math.min(PENDING_LIMIT / 2, totalRows) };
+  const head = { v: INDEX_VERSION, gen, ledger, pending, pendingEntries: Math.min(PENDING_LIMIT / 2, totalRows) };
   writeFileSync(join(dir, GUARD_DIR, MANIFEST), Manifest.of(head, files).bytes());
 }

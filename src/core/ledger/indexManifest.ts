@@ -5,8 +5,8 @@ import type { LedgerLine } from './records';
 // the ledger (the watermark), and for every file the generation may hold, the bytes it vouches for and
 // their checksum. Every lookup reads it, and a seal rewrites it, so it is laid out to cost little at any
 // size: a checksum line (of all that follows), one JSON line (the head), then a table of fixed-width
-// entries, one per place a file can have (4,097 content shards, 256 row shards, the orphans, the damage
-// file, the pending entries). The whole file is checked on every read (one hash of some 130 KB); an entry
+// entries, one per place a file can have (4,097 content shards, 256 row shards `rows/<ab>.bin`, the
+// orphans, the damage file, the pending entries). The whole file is checked on every read (one hash of some 130 KB); an entry
 // is decoded only when a lookup reads its file, and a seal copies the table and patches its entries.
 
 export const MANIFEST = 'manifest.txt';
@@ -44,8 +44,11 @@ export interface Watermark {
   tail: string;
 }
 
+/** The index's version: 4 since the row entries are binary (rowIndex.ts); a manifest of any other is rebuilt. */
+export const INDEX_VERSION = 4 as const;
+
 export interface ManifestHead {
-  v: 3;
+  v: typeof INDEX_VERSION;
   gen: string;
   ledger: Watermark;
   /** The rows' pending file, and how many entries it holds. */
@@ -68,7 +71,7 @@ const SLOTS = PENDING_AT + 1;
 const WIDTH = 30;
 const NONE = `${'-'.repeat(WIDTH - 1)}\n`;
 const CONTENT_FILE = /^content\/([0-9a-f]{3}|other)\.txt$/;
-const ROWS_FILE = /^rows\/([0-9a-f]{2})\.txt$/;
+const ROWS_FILE = /^rows\/([0-9a-f]{2})\.bin$/;
 
 export class Manifest {
   private constructor(
@@ -136,10 +139,10 @@ export class Manifest {
 function parseHead(text: string): ManifestHead | undefined {
   try {
     const m = JSON.parse(text) as Partial<ManifestHead>;
-    if (m.v !== 3 || typeof m.gen !== 'string' || !/^g-[0-9a-f-]{36}$/.test(m.gen)) return undefined;
+    if (m.v !== INDEX_VERSION || typeof m.gen !== 'string' || !/^g-[0-9a-f-]{36}$/.test(m.gen)) return undefined;
     const w = m.ledger;
     if (!w || typeof w.ino !== 'number' || typeof w.size !== 'number' || typeof w.tail !== 'string') return undefined;
-    if (typeof m.pending !== 'string' || !/^rows-pending-[0-9a-f-]{36}\.txt$/.test(m.pending)) return undefined;
+    if (typeof m.pending !== 'string' || !/^rows-pending-[0-9a-f-]{36}\.bin$/.test(m.pending)) return undefined;
     if (typeof m.pendingEntries !== 'number') return undefined;
     return m as ManifestHead;
   } catch {

@@ -3,7 +3,7 @@ import { eachLimited } from './indexIo';
 import { checksum, contentFile, DAMAGE, ORPHANS, prefixOf, type Manifest, type Watermark } from './indexManifest';
 import type { LedgerFs } from './ledgerFs';
 import { parseLine, type LedgerLine, type LedgerReading } from './records';
-import { entryLines, lookupEntries, rowShard, Wanted } from './rowIndex';
+import { ENTRY, entriesOf, lookupEntries, rowShard, Wanted } from './rowIndex';
 import type { BatchRowKeys } from './rowKeys';
 
 // A lookup's reading of the guard's index (ledgerIndex.ts): the generation's files as far as the manifest
@@ -155,17 +155,24 @@ export class IndexView {
     const found = new Map<string, Set<string>>();
     if (keys.size === 0) return found;
     const wanted = new Wanted(keys);
-    if (this.parts.manifest) lookupEntries(await this.sealed(this.parts.manifest.head.pending), keys, found, wanted);
+    if (this.parts.manifest) lookupEntries(await this.sealedEntries(this.parts.manifest.head.pending), wanted, found);
     const shards = new Set<string>();
     for (const key of keys) shards.add(rowShard(key));
-    await eachLimited([...shards], 16, async (shard) => void lookupEntries(await this.sealed(shard), keys, found, wanted));
+    await eachLimited([...shards], 16, async (shard) => void lookupEntries(await this.sealedEntries(shard), wanted, found));
     const hashes = new Set<string>();
     for (const l of this.tail) if (l.op === 'begin') hashes.add(l.record.contentHash);
     for (const hash of hashes) {
       const rows = await this.sources.rowsOf(hash);
-      if (rows) lookupEntries(Buffer.from(entryLines(rows.rows, hash).join('\n'), 'latin1'), keys, found, wanted);
+      if (rows) lookupEntries(entriesOf(rows.rows, hash), wanted, found);
     }
     return found;
+  }
+
+  /** A row file's vouched bytes (rowIndex.ts), which are whole entries or damage. */
+  private async sealedEntries(rel: string): Promise<Buffer | undefined> {
+    const bytes = await this.sealed(rel);
+    if (bytes && bytes.length % ENTRY !== 0) throw new IndexDamage(`${rel}: ${bytes.length} bytes are not whole entries`);
+    return bytes;
   }
 }
 

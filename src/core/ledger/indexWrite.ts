@@ -6,6 +6,7 @@ import {
   CONTENT,
   contentFile,
   DAMAGE,
+  INDEX_VERSION,
   Manifest,
   MANIFEST,
   ORPHANS,
@@ -16,7 +17,7 @@ import {
 import type { IndexSources, IndexView } from './indexView';
 import type { LedgerFs } from './ledgerFs';
 import type { LedgerLine } from './records';
-import { byRowShard, entryLines, entryLinesOf, PENDING_LIMIT, ROWS } from './rowIndex';
+import { byRowShard, entriesOf, entryCount, PENDING_LIMIT, ROWS } from './rowIndex';
 
 // How the guard's index (ledgerIndex.ts) is written, always under its lock: a new generation built whole
 // from the ledger and the batches' row records (a rebuild), or a seal: what lookups read past the
@@ -45,7 +46,7 @@ export async function buildGeneration(
     files.set(rel, [bytes.length, checksum(bytes)]);
   });
   for (const rel of await writeRowShards(fs, dir, sources)) files.set(rel, await entryOf(fs, path.join(dir, rel)));
-  const head = { v: 3 as const, gen, ledger: w, pending: newPending(), pendingEntries: 0 };
+  const head = { v: INDEX_VERSION, gen, ledger: w, pending: newPending(), pendingEntries: 0 };
   await writeManifest(fs, directory, Manifest.of(head, files));
   for (const name of await fs.readdir(directory).catch(() => [] as string[]))
     if ((name.startsWith('g-') && name !== gen) || LEGACY.includes(name) || name.startsWith('rows-pending'))
@@ -56,18 +57,21 @@ export async function buildGeneration(
 async function writeRowShards(fs: LedgerFs, dir: string, sources: IndexSources): Promise<Set<string>> {
   await fs.mkdir(path.join(dir, ROWS), { recursive: true, mode: 0o700 });
   const touched = new Set<string>();
-  let pending: string[] = [];
+  let pending: Buffer[] = [];
+  let held = 0;
   const spread = async () => {
-    await eachLimited([...byRowShard(pending)], 8, async ([rel, text]) => {
+    await eachLimited([...byRowShard(pending)], 8, async ([rel, bytes]) => {
       touched.add(rel);
-      await appendIndexFile(fs, path.join(dir, rel), Buffer.from(text, 'latin1'));
+      await appendIndexFile(fs, path.join(dir, rel), bytes);
     });
     pending = [];
+    held = 0;
   };
   for (const hash of await sources.batchHashes()) {
-    const rows = await sources.rowsOf(hash);
-    for (const l of entryLines(rows?.rows ?? [], hash)) pending.push(l);
-    if (pending.length >= SPREAD_ROUND) await spread();
+    const entries = entriesOf((await sources.rowsOf(hash))?.rows ?? [], hash);
+    pending.push(entries);
+    held += entryCount(entries);
+    if (held >= SPREAD_ROUND) await spread();
   }
   await spread();
   return touched;
@@ -86,15 +90,16 @@ export async function sealView(fs: LedgerFs, directory: string, view: IndexView,
   const dir = path.join(directory, manifest.head.gen);
   const texts = derive(tail, true);
   const entries = await tailEntries(tail, sources);
-  const head = { ...manifest.head, ledger: end, pendingEntries: manifest.head.pendingEntries + entries.length };
+  const head = { ...manifest.head, ledger: end, pendingEntries: manifest.head.pendingEntries + entryCount(entries) };
   const changes = new Map<string, FileEntry | undefined>();
+  const rowFiles = new Map<string, Buffer>();
   let old: string | undefined;
   if (head.pendingEntries <= PENDING_LIMIT) {
-    if (entries.length > 0) texts.set(head.pending, `\n${entries.join('\n')}\n`);
+    if (entries.length > 0) rowFiles.set(head.pending, entries);
   } else {
     // Compaction: the pending entries spread into their shards, and a new pending file begun.
-    const sealed = (await view.sealed(head.pending))?.toString('latin1') ?? '';
-    for (const [rel, text] of byRowShard([...entryLinesOf(sealed), ...entries])) texts.set(rel, text);
+    const sealed = (await view.sealed(head.pending)) ?? Buffer.alloc(0);
+    for (const [rel, bytes] of byRowShard([sealed, entries])) rowFiles.set(rel, bytes);
     changes.set((old = head.pending), undefined);
     Object.assign(head, { pending: newPending(), pendingEntries: 0 });
   }
@@ -105,18 +110,47 @@ export async function sealView(fs: LedgerFs, directory: string, view: IndexView,
     await appendIndexFile(fs, file, Buffer.from(text, 'utf8'));
     changes.set(rel, await entryOf(fs, file));
   });
+  await eachLimited([...rowFiles], 8, async ([rel, bytes]) => {
+    changes.set(rel, await appendEntries(fs, dir, view, rel, bytes));
+  });
   // The old pending file's entry is dropped under the old head (its name has no place under the new one).
   await writeManifest(fs, directory, manifest.with(manifest.head, changes).with(head, new Map()));
   if (old) await fs.unlink(path.join(dir, old)).catch(() => undefined);
 }
 
 /** The row entries of the batches the tail began. */
-async function tailEntries(tail: readonly LedgerLine[], sources: IndexSources): Promise<string[]> {
-  const entries: string[] = [];
+async function tailEntries(tail: readonly LedgerLine[], sources: IndexSources): Promise<Buffer> {
+  const entries: Buffer[] = [];
   const hashes = new Set<string>();
   for (const l of tail) if (l.op === 'begin') hashes.add(l.record.contentHash);
-  for (const hash of hashes) for (const e of entryLines((await sources.rowsOf(hash))?.rows ?? [], hash)) entries.push(e);
-  return entries;
+  for (const hash of hashes) entries.push(entriesOf((await sources.rowsOf(hash))?.rows ?? [], hash));
+  return Buffer.concat(entries);
+}
+
+/**
+ * Adds entries to a row file of the generation and returns its manifest entry. The entries are appended
+ * only right after the bytes the manifest vouches for: a sealer killed midway may have left part of an
+ * entry past them, and an entry appended after that would be read out of step. So when the file is not
+ * exactly its vouched bytes, it is written anew (the vouched bytes, then the entries) under another name
+ * and renamed into place; either way its vouched bytes stay its first bytes, so a lookup of the older
+ * manifest still reads them. The manifest's entry is made of the bytes meant, not read back: a file that
+ * is not those bytes fails its checksum at the next read, and the index is rebuilt.
+ */
+async function appendEntries(fs: LedgerFs, dir: string, view: IndexView, rel: string, bytes: Buffer): Promise<FileEntry> {
+  const file = path.join(dir, rel);
+  const vouched = (await view.sealed(rel)) ?? Buffer.alloc(0);
+  const size = await fs.stat(file).then(
+    (s) => s.size,
+    () => 0,
+  );
+  const whole = Buffer.concat([vouched, bytes]);
+  if (size === vouched.length) await appendIndexFile(fs, file, bytes);
+  else {
+    const tmp = `${file}.${randomUUID()}.tmp`;
+    await writeIndexFile(fs, tmp, whole);
+    await fs.rename(tmp, file);
+  }
+  return [whole.length, checksum(whole)];
 }
 
 /** A file's entry for the manifest: its size and checksum as it is now. */
@@ -125,7 +159,7 @@ async function entryOf(fs: LedgerFs, file: string): Promise<FileEntry> {
   return [bytes.length, checksum(bytes)];
 }
 
-const newPending = () => `rows-pending-${randomUUID()}.txt`;
+const newPending = () => `rows-pending-${randomUUID()}.bin`;
 
 async function writeManifest(fs: LedgerFs, directory: string, m: Manifest): Promise<void> {
   const file = path.join(directory, MANIFEST);

@@ -29,15 +29,17 @@ export type { IndexSources } from './indexView';
 //                      hash, each line `<hash>\t<ledger line>` (a lookup parses only its hash's lines)
 //   orphans.jsonl      completions that name no content hash and whose begin was sealed earlier
 //   damage.jsonl       damage marks and acknowledgements
-//   rows-pending-<id>.txt, rows/<abc>.txt  the row keys' entries (rowIndex.ts)
+//   rows-pending-<id>.bin, rows/<ab>.bin  the row keys' and payer keys' entries, binary, fixed-width (rowIndex.ts)
 //
 // Sealing (what lookups read past the watermark, appended to the files and vouched for by a new manifest:
 // indexWrite.ts) waits until that tail is long (SEAL_LINES lines, SEAL_BYTES bytes or SEAL_ROWS rows):
 // reading a short tail costs a lookup less than a seal costs a send, and the tail is read either way.
 // Sealing and rebuilding happen under a lock (indexLock.ts), at most one process at a time; a lookup never
 // waits for the lock unless the index must be rebuilt. A sealer killed midway leaves bytes past what the
-// manifest vouches for: ignored by readers, kept by the next sealer (a torn line among them is skipped:
-// the lines it held are read again from the ledger). Index files are not fsynced: after a power loss their
+// manifest vouches for: ignored by readers; in a text file (content, orphans, damage) kept by the next
+// sealer (a torn line among them is skipped: the lines it held are read again from the ledger), in a row
+// file (binary entries, which a torn one would put out of step) dropped: the next sealer writes the file
+// anew from its vouched bytes (indexWrite.ts). Index files are not fsynced: after a power loss their
 // checksums fail and the index is rebuilt.
 
 export const GUARD_DIR = 'guard';
