@@ -10,8 +10,9 @@ import type * as ClientBundle from './lint/client';
 import { createLog } from './log';
 
 // Wiring only, and only what must exist when activate() returns (CONTRIBUTING.md, "Bundles"): the log (its
-// channel made on first use) and stand-ins for every command, both tree views and both panel serializers (lazy.ts), which the editor may
-// call at once. What the first screen shows loads in the next turn: the status bar, the CodeLenses and
+// channel made on first use) and stand-ins for every command (lazy.ts), which the editor may call at once;
+// the stand-ins of both tree views and both panel serializers go to the editor in the next turn, which it
+// waits for (lazy.ts). What the first screen shows loads in the next turn: the status bar, the CodeLenses and
 // language detection (dist/first-screen.js), then the language client (dist/language-client.js); every
 // command, both tree views and the restored panels load dist/features.js on first use. Every disposable
 // goes into context.subscriptions where it is made.

@@ -9,6 +9,11 @@ import { Disposable } from './disposable';
 //   re-issued to the real one (same arguments, same result);
 // - a tree view or a restored panel: the features give their provider or serializer to the stand-in the
 //   editor already holds (the view and the serializer are registered once, here).
+// The commands are registered at once (the editor runs the command that activated us as soon as activate()
+// returns); the tree views and serializers in the next turn, or when the features load if that is sooner,
+// which keeps their ~1 ms of the host's work out of the activation (issue 40). The editor waits for them:
+// a view shown before its provider comes asks again when it comes (it says "no data provider" only after
+// 2 s), and a panel to restore waits for a serializer of its type (VS Code 1.100's workbench).
 
 /** What the features bundle registers its tree providers and panel serializers through. */
 export interface FeatureHost {
@@ -74,6 +79,7 @@ export class LazyFeatures extends Disposable implements FeatureHost {
   private readonly serializers = new Map<string, SerializerStandIn>();
   private commandStandIns: vscode.Disposable[] = [];
   private state: 'waiting' | 'loading' | 'loaded' | 'failed' = 'waiting';
+  private viewsRegistered = false;
 
   constructor(private readonly options: LazyFeaturesOptions) {
     super();
@@ -82,16 +88,19 @@ export class LazyFeatures extends Disposable implements FeatureHost {
       this.commandStandIns.push(commands.registerCommand(id, (...args: unknown[]) => this.run(id, args)));
     }
     this.register({ dispose: () => this.commandStandIns.forEach((d) => d.dispose()) });
-    for (const [viewId, treeOptions] of Object.entries(options.trees)) {
-      const standIn = this.register(new TreeStandIn<unknown>(load));
-      this.trees.set(viewId, standIn);
-      this.register(window.createTreeView(viewId, { ...treeOptions, treeDataProvider: standIn }));
-    }
-    for (const viewType of options.serializers) {
-      const standIn = new SerializerStandIn(load);
-      this.serializers.set(viewType, standIn);
-      this.register(window.registerWebviewPanelSerializer(viewType, standIn));
-    }
+    for (const viewId of Object.keys(options.trees)) this.trees.set(viewId, this.register(new TreeStandIn<unknown>(load)));
+    for (const viewType of options.serializers) this.serializers.set(viewType, new SerializerStandIn(load));
+    const views = setImmediate(() => this.registerViews());
+    this.register({ dispose: () => clearImmediate(views) });
+  }
+
+  /** Hands the tree views and the serializers to the editor, once (the next turn, or the features' load). */
+  private registerViews(): void {
+    if (this.viewsRegistered || this.isDisposed) return;
+    this.viewsRegistered = true;
+    for (const [viewId, standIn] of this.trees)
+      this.register(window.createTreeView(viewId, { ...this.options.trees[viewId], treeDataProvider: standIn }));
+    for (const [viewType, standIn] of this.serializers) this.register(window.registerWebviewPanelSerializer(viewType, standIn));
   }
 
   get loaded(): boolean {
@@ -103,6 +112,7 @@ export class LazyFeatures extends Disposable implements FeatureHost {
     if (this.state !== 'waiting') return;
     if (this.isDisposed) throw new Error('PayGate: the extension is shutting down');
     this.state = 'loading';
+    this.registerViews();
     // The real commands take the stand-ins' ids: those go first, in the same turn, so no call finds none.
     for (const d of this.commandStandIns.splice(0)) d.dispose();
     try {

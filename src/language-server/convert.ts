@@ -1,3 +1,4 @@
+import { saidText } from '../core/output';
 import { ruleDocUrl } from '../core/rules/links';
 import { DiagnosticSeverity, type Diagnostic, type TextEdit as LspTextEdit, type WorkspaceEdit } from 'vscode-languageserver';
 import type { Severity } from '../core/rules/codes';
@@ -25,7 +26,8 @@ export function toDiagnostic(d: LintDiagnostic): Diagnostic {
     source: DIAGNOSTIC_SOURCE,
     code: d.code,
     codeDescription: { href: ruleDocUrl(d.code) },
-    message: d.message,
+    // Laid out here, at the editor's boundary: each value of the message checked alone (issue 38).
+    message: saidText(d.message),
   };
 }
 
@@ -49,7 +51,7 @@ export function sameRange(a: Range, b: Range): boolean {
 export function findLintDiagnostic(all: readonly LintDiagnostic[], d: Diagnostic): LintDiagnostic | undefined {
   if (d.source !== undefined && d.source !== DIAGNOSTIC_SOURCE) return undefined;
   const code = d.code === undefined ? undefined : String(d.code);
-  const alike = all.filter((l) => l.code === code && l.message === d.message);
+  const alike = all.filter((l) => l.code === code && saidText(l.message) === d.message);
   return alike.find((l) => sameRange(d.range, l.range)) ?? nearest(alike, d.range.start);
 }
 

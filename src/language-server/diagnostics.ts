@@ -1,5 +1,7 @@
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
+import { ourWords, said, saidText, typed } from '../core/output';
 import type { Severity } from '../core/rules/codes';
+import { thousands } from '../core/thousands';
 import type { LintResult } from '../core/rules/lint';
 import type { LintDiagnostic } from '../core/rules/types';
 import { DIAGNOSTIC_SOURCE } from '../shared/lintProtocol';
@@ -45,12 +47,16 @@ export function publishedDiagnostics(all: readonly LintDiagnostic[], uri: string
     .sort((a, b) => a.i - b.i)
     .map(({ d }) => toDiagnostic(d));
   const more = total - max;
-  const file = fileNameOf(uri);
+  const file = typed.text(fileNameOf(uri));
+  const [n, first, whole] = [more, max, total].map((x) => typed.count(thousands(x)));
   kept.push({
     range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
     severity: DiagnosticSeverity.Information,
     source: DIAGNOSTIC_SOURCE,
-    message: `${more.toLocaleString('en-US')} more problem${more === 1 ? ' is' : 's are'} not shown: the editor lists the first ${max.toLocaleString('en-US')} (errors first). Run \`paygate lint ${file}\` to see all ${total.toLocaleString('en-US')}.`,
+    // Laid out value by value, as every problem's message (convert.ts): the counts as counts, the file's name alone.
+    message: saidText(
+      said`${n} more ${ourWords(more === 1 ? 'problem is' : 'problems are')} not shown: the editor lists the first ${first} (errors first). Run \`paygate lint ${file}\` to see all ${whole}.`,
+    ),
   });
   return kept;
 }

@@ -1,7 +1,8 @@
 import { DiagnosticSeverity, type Connection, type Diagnostic } from 'vscode-languageserver';
 import { todayLocal } from '../core/dates';
 import { fileNameOf, fileOfUri } from '../core/git';
-import { safeText } from '../core/output';
+import { safeText, said, saidText, typed } from '../core/output';
+import { thousands } from '../core/thousands';
 import { textPieces } from '../core/textFile';
 import { PayloadCounter } from '../core/payload';
 import { firstLineRange, payloadLengthDiagnostic } from '../core/rules/payloadCheck';
@@ -166,8 +167,10 @@ function diagnosticsOf(uri: string, file: string, p: StreamProblems & { tooLarge
   return shown;
 }
 
+/** Laid out value by value (the line a count, the file's name free text), as a problem's message is. */
 function stoppedMessage(file: string, line: number): string {
-  return safeText(
-    `The check stopped at line ${(line + 1).toLocaleString('en-US')}: no record ends within ${(MAX_PENDING_CHARS / 1024 / 1024).toFixed(0)} Mi characters from there (a quote left open?), so the rest of the file is not checked in the editor. Run \`paygate lint ${fileNameOf(file)}\` to check all of it.`,
+  const [at, mi] = [typed.count(thousands(line + 1)), typed.count((MAX_PENDING_CHARS / 1024 / 1024).toFixed(0))];
+  return saidText(
+    said`The check stopped at line ${at}: no record ends within ${mi} Mi characters from there (a quote left open?), so the rest of the file is not checked in the editor. Run \`paygate lint ${typed.text(fileNameOf(file))}\` to check all of it.`,
   );
 }

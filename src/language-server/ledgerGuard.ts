@@ -12,6 +12,7 @@ import { errorMessage } from '../core/errorMessage';
 import { readBatch, type Batch } from '../core/rules/batch';
 import { moveRowsOut, stripCvvEdits } from '../core/rules/batchEdits';
 import { Codes } from '../core/rules/codes';
+import { sameMessage } from '../core/rules/message';
 import { ledgerDiagnostics } from '../core/ledgerLint/ledgerChecks';
 import type { LintDiagnostic } from '../core/rules/types';
 import type { LedgerTarget } from '../shared/lintProtocol';
@@ -102,7 +103,8 @@ export class LedgerGuard {
     const had = this.entries.get(uri)?.found ?? [];
     this.entries.set(uri, { version, found });
     return (
-      had.length !== found.length || had.some((d, i) => d.message !== found[i].message || d.range.start.line !== found[i].range.start.line)
+      had.length !== found.length ||
+      had.some((d, i) => !sameMessage(d.message, found[i].message) || d.range.start.line !== found[i].range.start.line)
     );
   }
 

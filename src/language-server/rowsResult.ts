@@ -1,4 +1,5 @@
 import { Codes } from '../core/rules/codes';
+import { sameMessage } from '../core/rules/message';
 import { lazyFix } from '../core/rules/fixes';
 import { lint, type LintResult } from '../core/rules/lint';
 import type { LintDiagnostic } from '../core/rules/types';
@@ -97,7 +98,7 @@ export function resultOf(state: State, text: () => string): RowsResult {
             lazyFix(
               f.title,
               f.safe,
-              () => full().diagnostics.find((x) => x.code === d.code && x.message === d.message)?.fixes[j]?.edits ?? [],
+              () => full().diagnostics.find((x) => x.code === d.code && sameMessage(x.message, d.message))?.fixes[j]?.edits ?? [],
             ),
           ),
         },

@@ -1,17 +1,18 @@
 import type { CsvRecord } from '../core/csv/parse';
 import type { LintResult } from '../core/rules/lint';
 import type { RowFacts } from '../core/rules/rowFacts';
+import type { Said } from '../core/output';
 import type { LintDiagnostic } from '../core/rules/types';
 
 // The small pieces the stream lint (streamLint.ts) keeps and counts with: what the core told of each row, a
 // problem made safe to keep, and positions in a piece of text.
 
 /**
- * A copy of a string that shares no memory with the text it was cut from. V8 keeps a cut of a long text
+ * A copy of a string (or a message's parts) that shares no memory with the text it was cut from. V8 keeps a cut of a long text
  * as a view of the whole text, so an id or a message kept from a chunk would keep the chunk alive.
  */
-export function detached(s: string): string {
-  return JSON.parse(JSON.stringify(s)) as string;
+export function detached<T extends string | Said>(s: T): T {
+  return JSON.parse(JSON.stringify(s)) as T;
 }
 
 /** What the core told of each row of a small file (LintOptions.onRow), kept as plain values. */

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../core/payload';
 import type { Code } from '../core/rules/codes';
+import { saidText } from '../core/output/said';
 import { lint } from '../core/rules/lint';
 import { gatewayOrderId } from '../core/orderId';
 import type { LintDiagnostic } from '../core/rules/types';
@@ -115,7 +116,7 @@ export function handleCreate(state: GatewayState, form: Fields, maxPayload = DEF
   const problem = firstError(result.diagnostics);
   if (problem) {
     const where = `line ${problem.range.start.line + 1}, column ${problem.range.start.character + 1}`;
-    return answer('validation-error', lintErrorCode(problem.code), `${where}: ${problem.message} [${problem.code}]`);
+    return answer('validation-error', lintErrorCode(problem.code), `${where}: ${saidText(problem.message)} [${problem.code}]`);
   }
   const rows = result.batch.rows;
   if (rows.length === 0) return answer('validation-error', PayloadErrorCodes.noRows, 'the CSV document has a header but no rows');

@@ -25,6 +25,7 @@ import {
 } from '../../src/shared/lintProtocol';
 import { generateBatch } from '../bench/generate';
 import { CLI, LANGUAGE_ID, messageText, TestClient } from './client';
+import { saidText } from '../../src/core/output';
 
 const DEADLINE_MS = 20_000;
 
@@ -48,7 +49,8 @@ function expected(uri: string, text: string, max = DEFAULT_MAX_PAYLOAD_BYTES): D
 
 /** batch-too-large as `paygate lint` words it for `text` (lint with the maximum). */
 function cliTooLarge(text: string): string | undefined {
-  return lint(text, { maxPayloadBytes: DEFAULT_MAX_PAYLOAD_BYTES }).diagnostics.find((d) => d.code === 'batch-too-large')?.message;
+  const d = lint(text, { maxPayloadBytes: DEFAULT_MAX_PAYLOAD_BYTES }).diagnostics.find((d) => d.code === 'batch-too-large');
+  return d && saidText(d.message);
 }
 
 describe('batches checked from disk (paygate/batchOnDisk)', () => {

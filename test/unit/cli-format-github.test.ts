@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { lint } from '../../src/core/rules/lint';
 import type { LintDiagnostic } from '../../src/core/rules/types';
+import { said, saidText, typed, type Said } from '../../src/core/output';
 import { escapeData, escapeProperty, formatGithub } from '../../src/cli/format/github';
 import { buildJson } from '../../src/cli/format/json';
 import type { FileLint } from '../../src/cli/format/problems';
@@ -61,7 +62,7 @@ describe('GitHub workflow commands', () => {
         endColumn: String(e.endColumn),
         title: `paygate ${e.code}`,
       });
-      assert.equal(c.message, e.message);
+      assert.equal(c.message, saidText(e.message));
     });
     assert.deepEqual(
       lines.map((l) => parseCommand(l).command),
@@ -71,7 +72,7 @@ describe('GitHub workflow commands', () => {
   });
 
   it('hostile file names and messages cannot break out of their command', () => {
-    const diag = (message: string): LintDiagnostic => ({
+    const diag = (message: Said): LintDiagnostic => ({
       code: 'invalid-value',
       severity: 'error',
       message,
@@ -80,7 +81,8 @@ describe('GitHub workflow commands', () => {
       fixes: [],
     });
     const name = 'evil,title=owned:%0A\r\n::error file=x::forged.rpcsv';
-    const message = 'got "50%"\r\n::error file=other.rpcsv,line=1::forged\nlast line';
+    // A message quoting a hostile cell: the cell is one value of the message.
+    const message = said`got ${typed.text('"50%"\r\n::error file=other.rpcsv,line=1::forged\nlast line')}`;
     const out = formatGithub([{ file: name, text: `${MIN}\nx\n`, diagnostics: [diag(message)] }], { cwd: CWD });
     const lines = out.split('\n').filter(Boolean);
     assert.equal(lines.length, 1, out);

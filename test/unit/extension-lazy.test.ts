@@ -62,6 +62,8 @@ require.cache.vscode = { id: 'vscode', filename: 'vscode', loaded: true, exports
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- after the fake is in place
 const { LazyFeatures } = require('../../src/extension/lazy') as typeof Lazy;
 
+const nextTurn = () => new Promise((done) => setImmediate(done));
+
 beforeEach(() => {
   commands.clear();
   trees.clear();
@@ -109,8 +111,10 @@ test('a tree view registered at activation loads the features when asked for ite
       });
     },
   });
+  assert.equal(trees.size, 0, 'the view is handed to the editor in the next turn, not during activation');
+  await nextTurn();
   const view = trees.get('paygate.submissions');
-  assert.ok(view, 'the view is registered at activation');
+  assert.ok(view, 'the view is registered in the turn after activation');
   assert.equal(loads, 0, 'registering the view loads nothing');
   (view.treeDataProvider.onDidChangeTreeData as (l: (e: unknown) => void) => void)((e) => changes.push(e));
   assert.deepEqual(await view.treeDataProvider.getChildren(), ['one', 'two']);
@@ -131,8 +135,37 @@ test('a restored panel loads the features and goes to their serializer', async (
         deserializeWebviewPanel: async (panel, state) => void restored.push([panel, state]),
       }),
   });
-  await serializers.get('paygate.results')?.deserializeWebviewPanel('panel', { title: 't' });
+  assert.equal(serializers.size, 0);
+  await nextTurn();
+  const serializer = serializers.get('paygate.results');
+  assert.ok(serializer, 'the serializer is registered in the turn after activation');
+  await serializer.deserializeWebviewPanel('panel', { title: 't' });
   assert.deepEqual(restored, [['panel', { title: 't' }]]);
+});
+
+test('features loaded before the next turn hand the views over first; a host disposed before then registers none', async () => {
+  const order: string[] = [];
+  const lazy = new LazyFeatures({
+    commands: ['paygate.a'],
+    trees: { 'paygate.submissions': {} },
+    serializers: ['paygate.results'],
+    load: (host) => {
+      order.push(`load with ${trees.size} view and ${serializers.size} serializer`);
+      host.tree('paygate.submissions', { getChildren: () => [], getTreeItem: () => ({}) });
+      fakeVscode.commands.registerCommand('paygate.a', () => 'a');
+    },
+  });
+  assert.equal(await fakeVscode.commands.executeCommand('paygate.a'), 'a');
+  assert.deepEqual(order, ['load with 1 view and 1 serializer']);
+  await nextTurn();
+  assert.equal(trees.size, 1, 'registered once');
+  lazy.dispose();
+  commands.clear();
+  const early = new LazyFeatures({ commands: [], trees: { 'paygate.callbacks': {} }, serializers: ['paygate.pdfReport'], load: () => {} });
+  early.dispose();
+  await nextTurn();
+  assert.equal(trees.has('paygate.callbacks'), false);
+  assert.equal(serializers.has('paygate.pdfReport'), false);
 });
 
 test('features that fail to load are not loaded twice, and the error reaches the caller', async () => {

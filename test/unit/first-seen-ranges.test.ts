@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { FirstSeen } from '../../src/core/rules/firstSeen';
 import { FULL, line, SRC, TODAY } from '../fixtures/lint-cases/helpers';
 import { lint } from '../../src/core/rules/lint';
+import { saidText } from '../../src/core/output';
 
 // The linter gives FirstSeen its keys as ranges of the strings they stand in (the document, or a row's own
 // unescaped text), never cut: the answers must be those of a Map of the strings.
@@ -37,7 +38,7 @@ test('duplicate-order-id finds an id written plainly and quoted with a doubled q
   const text = [FULL.join(';'), row('A"1'), row('"A""1"'), row('"B;2"'), row('B;2'.replace(';', ',')), row('"B;2"')].join('\n');
   const duplicates = lint(text, { today: TODAY }).diagnostics.filter((d) => d.code === 'duplicate-order-id');
   assert.deepEqual(
-    duplicates.map((d) => [d.range.start.line, d.message]),
+    duplicates.map((d) => [d.range.start.line, saidText(d.message)]),
     [
       [2, 'client-orderid "A"1" is already used on row 1'],
       [5, 'client-orderid "B;2" is already used on row 3'],

@@ -20,6 +20,7 @@ import { Codes } from '../../src/core/rules/codes';
 import { TODAY } from '../fixtures/lint-cases/helpers';
 import { unmaskedCardNumbers } from '../fixtures/unmasked';
 import { OUTSIDE_ONE_TEXT, TRIGGER_TEXTS } from '../fixtures/lint-cases/triggers';
+import { saidText } from '../../src/core/output';
 
 const RUNS = 150;
 
@@ -239,7 +240,7 @@ describe('incremental lint (language server)', () => {
                 `after ${JSON.stringify(steps.slice(0, steps.indexOf(step) + 1))} on ${JSON.stringify(text)}`,
               );
               for (const d of got) codes.add(d.code);
-              assert.deepEqual(unmaskedCardNumbers(got.map((d) => d.message).join('\n')), []);
+              assert.deepEqual(unmaskedCardNumbers(got.map((d) => saidText(d.message)).join('\n')), []);
             }
           }
           counts.patched += linter.counts.patched;
@@ -398,7 +399,7 @@ describe('incremental lint (language server)', () => {
     const doc = LineDocument.create('file:///d.rpcsv', 'paygate-recurring-csv', 1, text);
     // One row per block: a row that gets a duplicate-order-id from another row's edit is in a block of its own.
     const linter = new IncrementalLint(() => TODAY, 1);
-    const codes = (r: LintResult) => r.diagnostics.map((d) => `${d.range.start.line}:${d.code}:${d.message}`);
+    const codes = (r: LintResult) => r.diagnostics.map((d) => `${d.range.start.line}:${d.code}:${saidText(d.message)}`);
     assert.deepEqual(codes(linter.lint(doc)), ['3:duplicate-order-id:client-orderid "ord-1" is already used on row 1']);
     // Row 2 becomes ord-1 too: row 3 is still told about row 1, and so is row 2 now.
     const change = { range: { start: { line: 2, character: 4 }, end: { line: 2, character: 5 } }, text: '1' };

@@ -13,6 +13,7 @@ import { publishedDiagnostics } from '../../src/language-server/diagnostics';
 import { StreamLint, type StreamProblems } from '../../src/language-server/streamLint';
 import { generateBatch } from '../bench/generate';
 import { TODAY } from '../fixtures/lint-cases/helpers';
+import { saidText } from '../../src/core/output';
 
 const RUNS = 300;
 const URI = 'file:///batches/big.rpcsv';
@@ -151,7 +152,7 @@ describe('stream lint (batches read from disk)', () => {
     assert.deepEqual(shownStream(got, 1000), shownWhole(text, 1000));
     const duplicates = got.diagnostics.filter((d) => d.code === 'duplicate-order-id');
     assert.equal(duplicates.length, 5);
-    assert.match(duplicates[0].message, /already used on row 101$/);
+    assert.match(saidText(duplicates[0].message), /already used on row 101$/);
   });
 
   it('gives up at a record that never ends within the limit, saying where, and keeps what it found before', () => {

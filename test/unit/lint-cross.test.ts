@@ -3,6 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DST, FULL, SRC, briefs, file, lintText, onCell, onLine, sorted } from '../fixtures/lint-cases/helpers';
+import { saidText } from '../../src/core/output';
 
 const without = (cols: readonly string[], ...names: string[]) => cols.filter((c) => !names.includes(c));
 const RANGE = [...without(FULL, 'amount'), 'amount-from', 'amount-to'];
@@ -127,7 +128,7 @@ describe('callback-port', () => {
     );
     const d = lintText(text).find((x) => x.code === 'callback-port')!;
     assert.equal(d.severity, 'warning');
-    assert.match(d.message, /never calls back on port 3000: it calls only ports 80 and 8080 \(http\), 443 and 8443 \(https\)/);
+    assert.match(saidText(d.message), /never calls back on port 3000: it calls only ports 80 and 8080 \(http\), 443 and 8443 \(https\)/);
   });
   it('an address that is not a URL gets its invalid-value alone, not a port warning too', () => {
     const text = file(header, [{ ...SRC, notify_url: 'ftp://shop.example:21/x' }]);

@@ -9,13 +9,15 @@ import path from 'node:path';
 import { parseCsv } from '../../src/core/csv/parse';
 import { applySafeFixes } from '../../src/core/rules/fixAll';
 import { lint } from '../../src/core/rules/lint';
+import { saidText } from '../../src/core/output';
 import { LineIndex } from '../../src/core/text';
 import { FIXTURES } from '../fixtures/hostile/generate';
 import { HEADER, shortRows } from '../fixtures/hostile/shapes';
 
 const TODAY = { year: 2026, month: 11, day: 22 };
 const fixture = (name: string) => readFileSync(path.join(__dirname, '../fixtures/hostile', name), 'utf8');
-const diagnostics = (text: string) => lint(text, { today: TODAY }).diagnostics;
+/** The problems with their messages as a face lays them out (saidText). */
+const diagnostics = (text: string) => lint(text, { today: TODAY }).diagnostics.map((d) => ({ ...d, message: saidText(d.message) }));
 const span = (text: string, d: { range: { start: { line: number; character: number }; end: { line: number; character: number } } }) => {
   const index = new LineIndex(text);
   return text.slice(index.offsetAt(d.range.start), index.offsetAt(d.range.end));

@@ -12,6 +12,7 @@ import { hoverAt } from '../../src/language-server/hover';
 import { IncrementalLint } from '../../src/language-server/incremental';
 import { TODAY } from '../fixtures/lint-cases/helpers';
 import { unmaskedCardNumbers } from '../fixtures/unmasked';
+import { saidText } from '../../src/core/output';
 
 const HEADER = 'client-orderid;rp_card_type;credit-card-number;amount;currency;order_desc;country;4111111111111111';
 const FILES: Record<string, string> = {
@@ -72,14 +73,14 @@ describe('no face shows a full card number', () => {
     const change = { range: { start: { line: 2, character: 0 }, end: { line: 2, character: 1 } }, text: '4111111111111111' };
     TextDocument.update(doc, [change], 2);
     linter.changed([change]);
-    const messages = linter.lint(doc).diagnostics.map((d) => d.message);
+    const messages = linter.lint(doc).diagnostics.map((d) => saidText(d.message));
     assert.deepEqual(messages, ['client-orderid "411111******1111" is already used on row 1']);
     const long = { range: { start: { line: 2, character: 0 }, end: { line: 2, character: 16 } }, text: 'y'.repeat(60) };
     const first = { range: { start: { line: 1, character: 0 }, end: { line: 1, character: 16 } }, text: 'y'.repeat(60) };
     TextDocument.update(doc, [long, first], 3);
     linter.changed([long, first]);
     assert.deepEqual(
-      linter.lint(doc).diagnostics.map((d) => d.message),
+      linter.lint(doc).diagnostics.map((d) => saidText(d.message)),
       [`client-orderid "${'y'.repeat(37)}..." is already used on row 1`],
     );
     assert.deepEqual(linter.counts, { patched: 2, full: 1 });

@@ -4,6 +4,7 @@ import { prepareSubmission } from '../../src/core/gateway';
 import { gatewayOrderId, hasIdNoise, isPlainIn, withoutIdNoise } from '../../src/core/orderId';
 import { applySafeFixes } from '../../src/core/rules/fixAll';
 import { lint } from '../../src/core/rules/lint';
+import { saidText } from '../../src/core/output';
 
 // A row's identity as the gateway keys it (issue 37): whitespace of every kind trimmed, invisible
 // characters removed anywhere, NFC. What is another id to the gateway stays another id here.
@@ -80,7 +81,7 @@ describe('duplicate-order-id counts ids as the gateway reads them', () => {
         [6, 'error'],
       ],
     );
-    assert.ok(dups.every((d) => d.message.includes('row 1')));
+    assert.ok(dups.every((d) => saidText(d.message).includes('row 1')));
   });
 
   it('NFD and NFC are one id; case is not', () => {
@@ -119,9 +120,12 @@ describe('id-whitespace', () => {
         [4, 0, 9, 'warning'],
       ],
     );
-    assert.equal(found[0].message, 'client-orderid has whitespace around it: the gateway reads it as "A-1"');
-    assert.equal(found[2].message, 'client-orderid has a byte order mark in it: the gateway reads it as "C-1"');
-    assert.equal(found[3].message, 'client-orderid has whitespace around it and a zero-width space in it: the gateway reads it as "D-1"');
+    assert.equal(saidText(found[0].message), 'client-orderid has whitespace around it: the gateway reads it as "A-1"');
+    assert.equal(saidText(found[2].message), 'client-orderid has a byte order mark in it: the gateway reads it as "C-1"');
+    assert.equal(
+      saidText(found[3].message),
+      'client-orderid has whitespace around it and a zero-width space in it: the gateway reads it as "D-1"',
+    );
   });
 
   it('its safe fix (fix all, paygate fix) removes them and nothing else', () => {

@@ -10,6 +10,7 @@ import { INDEX_VERSION, Manifest, MANIFEST, type ManifestHead } from '../../src/
 import { Codes } from '../../src/core/rules/codes';
 import { ledgerDiagnostics } from '../../src/core/ledgerLint/ledgerChecks';
 import { sendThrough } from '../fixtures/ledger/entry';
+import { saidText } from '../../src/core/output';
 
 // same-payer (issue 37, item 3): the card and schedule of a row sent to the same target under another
 // client-orderid, found from the ledger's sent row records (the index is a cache of them), the same by lint
@@ -88,9 +89,9 @@ describe('same-payer: the same card and schedule under another id', () => {
       assert.equal(first.columnName, 'client-orderid');
       assert.equal(first.range.start.line, 1, 'on the first row');
       assert.equal(first.range.start.character, 0, "on the row's client-orderid cell");
-      assert.match(first.message, /under client-orderid "SP-2027-0001"/);
-      assert.match(first.message, new RegExp(`on ${new Date().toISOString().slice(0, 10)} \\d\\d:\\d\\d UTC`));
-      assert.match(first.message, /submission of "january\.rpcsv", serial-number S-77, accepted/);
+      assert.match(saidText(first.message), /under client-orderid "SP-2027-0001"/);
+      assert.match(saidText(first.message), new RegExp(`on ${new Date().toISOString().slice(0, 10)} \\d\\d:\\d\\d UTC`));
+      assert.match(saidText(first.message), /submission of "january\.rpcsv", serial-number S-77, accepted/);
 
       const refused = await send(new Ledger(dir), text);
       assert.ok(refused.status === 'same-payer', `refused as same-payer, got ${refused.status}`);
@@ -180,8 +181,8 @@ describe('same-payer: the same card and schedule under another id', () => {
     );
     assert.equal(lint.samePayer.length, ROWS);
     for (const d of lint.samePayer) {
-      assert.doesNotMatch(d.message, /4111111111111111/);
-      assert.match(d.message, /under client-orderid "411111\*+1111-000\d"/);
+      assert.doesNotMatch(saidText(d.message), /4111111111111111/);
+      assert.match(saidText(d.message), /under client-orderid "411111\*+1111-000\d"/);
     }
   });
 });

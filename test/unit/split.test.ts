@@ -14,6 +14,7 @@ import { prepareSubmission } from '../../src/core/gateway';
 import { DEFAULT_MAX_PAYLOAD_BYTES, payloadLength } from '../../src/core/payload';
 import { lint } from '../../src/core/rules/lint';
 import { isPartOf, partName, splitBatch, type SplitLimit, type SplitPart } from '../../src/core/split/split';
+import { saidText } from '../../src/core/output';
 
 const root = join(__dirname, '..', '..');
 const valid = readFileSync(join(root, 'examples', 'valid.rpcsv'), 'utf8');
@@ -160,8 +161,11 @@ describe('batch-too-large', () => {
     assert.equal(over.length, 1);
     assert.equal(over[0].severity, 'warning');
     assert.equal(over[0].range.start.line, 0);
-    assert.match(over[0].message, new RegExp(`${size.toLocaleString('en-US')} bytes .* maximum of ${(size - 1).toLocaleString('en-US')}`));
-    assert.match(over[0].message, new RegExp(`paygate split --max-bytes ${size - 1}`));
+    assert.match(
+      saidText(over[0].message),
+      new RegExp(`${size.toLocaleString('en-US')} bytes .* maximum of ${(size - 1).toLocaleString('en-US')}`),
+    );
+    assert.match(saidText(over[0].message), new RegExp(`paygate split --max-bytes ${size - 1}`));
     assert.equal(lint(valid, { maxPayloadBytes: size }).diagnostics.filter((d) => d.code === 'batch-too-large').length, 0);
     assert.equal(lint(valid).diagnostics.filter((d) => d.code === 'batch-too-large').length, 0, 'no maximum given: not checked');
     assert.ok(DEFAULT_MAX_PAYLOAD_BYTES > size);

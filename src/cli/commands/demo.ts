@@ -162,9 +162,7 @@ async function lintExamples({ ctx, dir, show, step }: Tour): Promise<void> {
     for (const d of r.diagnostics.slice(0, 6)) {
       const p = displayPosition(d.range.start, r.batch.csv.bom);
       ctx.stdout(
-        saidOut(
-          said`  ${typed.count(p.line)}:${typed.count(p.column)} ${ourWords(d.severity)} ${typed.text(d.code)} ${typed.text(d.message)}\n`,
-        ),
+        saidOut(said`  ${typed.count(p.line)}:${typed.count(p.column)} ${ourWords(d.severity)} ${typed.text(d.code)} ${d.message}\n`),
       );
     }
     if (r.diagnostics.length > 6)

@@ -22,6 +22,13 @@ export function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
+/**
+ * A message laid out (each of its values checked alone), escaped for the runner: the escaping writes `%25`,
+ * `%0D`, `%0A` after a `%`, which is no separator of a card number's digit groups, so it adds no card number
+ * and the text stays laid out (it is not read whole again).
+ */
+const escaped = (message: Laid): Laid => escapeData(message) as Laid;
+
 export function formatGithub(files: readonly FileLint[], context: { cwd: string }): Laid {
   const out: Laid[] = [];
   for (const f of showFiles(files)) {
@@ -43,8 +50,7 @@ export function formatGithub(files: readonly FileLint[], context: { cwd: string 
         props.map(([k, v]) => laid`${words(k)}=${v}`),
         ',',
       );
-      // The runner's escaping of a vetted message adds no digit: checked again, it stays as it is.
-      out.push(laid`::${words(COMMAND[d.severity])} ${list}::${field(escapeData(field(d.message)))}\n`);
+      out.push(laid`::${words(COMMAND[d.severity])} ${list}::${escaped(laid`${d.message}`)}\n`);
     }
   }
   return joinLaid(out, '');

@@ -1,3 +1,4 @@
+import type { Said } from '../../core/output';
 import { jsonOut } from '../output';
 import { showFiles, summarise, type FileLint, type Summary } from './problems';
 
@@ -7,7 +8,8 @@ import { showFiles, summarise, type FileLint, type Summary } from './problems';
 export interface JsonDiagnostic {
   code: string;
   severity: 'error' | 'warning' | 'information';
-  message: string;
+  /** Written as a string: jsonOut lays it out (saidText), each value checked alone, the line never read whole. */
+  message: Said;
   line: number;
   column: number;
   endLine: number;

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { saidText } from '../../core/output';
 import type { Severity } from '../../core/rules/codes';
 import type { LintDiagnostic } from '../../core/rules/types';
 import type { Range } from '../../core/text';
@@ -64,7 +65,7 @@ function compareShown(a: ShownDiagnostic, b: ShownDiagnostic): number {
     compare(a.diagnostic.code, b.diagnostic.code) ||
     a.endLine - b.endLine ||
     a.endColumn - b.endColumn ||
-    compare(a.diagnostic.message, b.diagnostic.message)
+    compare(saidText(a.diagnostic.message), saidText(b.diagnostic.message))
   );
 }
 

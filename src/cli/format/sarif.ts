@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { safeText } from '../../core/output';
+import { safeText, type Said } from '../../core/output';
 import { jsonOut } from '../output';
 import { CodeInfo, FixDocs, type Code, type Severity } from '../../core/rules/codes';
 import { PROJECT_URL, ruleDocUrl } from '../../core/rules/links';
@@ -19,6 +19,10 @@ interface Message {
   text: string;
   markdown?: string;
 }
+/** A result's message: a `Said`, laid out where the log is written (jsonOut: saidText, each value alone). */
+interface ResultMessage {
+  text: Said;
+}
 interface ArtifactLocation {
   uri?: string;
   uriBaseId?: string;
@@ -31,7 +35,7 @@ export interface SarifResult {
   ruleId: Code;
   ruleIndex: number;
   level: Level;
-  message: Message;
+  message: ResultMessage;
   locations: { physicalLocation: { artifactLocation: ArtifactLocation; region: Region } }[];
   fixes?: {
     description: Message;

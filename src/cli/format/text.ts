@@ -5,16 +5,17 @@ import { omittedCount, showFiles, summarise, type FileLint } from './problems';
 const field = vet.text;
 
 // `paygate lint` (default format): one `file:line:column: severity code message` line per problem, then
-// a summary line. Problem matchers key on that line shape, so the file name and the message are each one
-// value on the line (field(): a line break or escape sequence in them is shown escaped), the line and column
-// counts: the line is laid out from values (core/output/laid.ts), not read whole again by the floor.
+// a summary line. Problem matchers key on that line shape, so the file name is one value on the line
+// (field(): a line break or escape sequence in it is shown escaped), the line and column counts, and the
+// message a `Said` laid out part by part (our words, each value by its type): the line is laid out from
+// values (core/output/laid.ts), never read whole, so two values of a message never meet as one number.
 
 export function formatText(files: readonly FileLint[]): Laid {
   const out: Laid[] = [];
   for (const f of showFiles(files)) {
     const file = field(f.lint.file);
     for (const { diagnostic: d, line, column } of f.diagnostics)
-      out.push(laid`${file}:${vet.count(line)}:${vet.count(column)}: ${words(d.severity)} ${words(d.code)} ${field(d.message)}\n`);
+      out.push(laid`${file}:${vet.count(line)}:${vet.count(column)}: ${words(d.severity)} ${words(d.code)} ${d.message}\n`);
     const more = omittedCount(f.lint);
     if (more > 0) {
       const listed = vet.count(thousands(f.diagnostics.length));

@@ -43,10 +43,10 @@ export function reportResult(
     case 'raced':
       return usage(resendRefusal(name, result.target.environment.name, result.target.environment.endpointId, result.earlier, parts));
     case 'already-sent':
-      for (const line of alreadySentLines(name, result.rows)) ctx.stderr(saidOut(said`${typed.text(line)}\n`));
+      for (const line of alreadySentLines(name, result.rows)) ctx.stderr(saidOut(said`${line}\n`));
       return usage(rowsRefusal(name, result.target.environment.name, result.target.environment.endpointId, result.rows, parts));
     case 'same-payer':
-      for (const line of samePayerLines(name, result.rows)) ctx.stderr(saidOut(said`${typed.text(line)}\n`));
+      for (const line of samePayerLines(name, result.rows)) ctx.stderr(saidOut(said`${line}\n`));
       return usage(samePayerRefusal(name, result.target.environment.name, result.target.environment.endpointId, result.rows.length));
     case 'not-confirmed':
       return usage('not sent');
@@ -80,9 +80,7 @@ function refusedBeforeSending(
   for (const d of prepared.errors) {
     const p = displayPosition(d.range.start, prepared.lint.batch.csv.bom);
     ctx.stderr(
-      saidOut(
-        said`${typed.text(name)}:${typed.count(p.line)}:${typed.count(p.column)}: error ${typed.text(d.code)} ${typed.text(d.message)}\n`,
-      ),
+      saidOut(said`${typed.text(name)}:${typed.count(p.line)}:${typed.count(p.column)}: error ${typed.text(d.code)} ${d.message}\n`),
     );
   }
   const hint = prepared.errors.length > 0 ? " (see 'paygate lint', 'paygate fix')" : '';

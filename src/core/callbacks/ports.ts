@@ -4,6 +4,8 @@
 // Loopback addresses are the local gateway's alone (the gateway cannot reach them), so they are exempt.
 // No Node import: the rules read this in every face.
 
+import { said, typed, type Said } from '../output/said';
+
 const GATEWAY_PORTS: Readonly<Record<string, readonly number[]>> = { 'http:': [80, 8080], 'https:': [443, 8443] };
 
 function isLoopbackHost(host: string): boolean {
@@ -12,7 +14,7 @@ function isLoopbackHost(host: string): boolean {
 }
 
 /** Why the gateway would never call this address back (its port), or undefined when it would (or it is no http(s) URL, or loopback). */
-export function callbackPortProblem(text: string): string | undefined {
+export function callbackPortProblem(text: string): Said | undefined {
   let url: URL;
   try {
     url = new URL(text);
@@ -24,5 +26,5 @@ export function callbackPortProblem(text: string): string | undefined {
   // WHATWG URL drops a port that is the scheme's default: `https://shop.example:443/` has port ''.
   const port = url.port === '' ? allowed[0] : Number(url.port);
   if (allowed.includes(port)) return undefined;
-  return `the gateway never calls back on port ${port}: it calls only ports 80 and 8080 (http), 443 and 8443 (https)`;
+  return said`the gateway never calls back on port ${typed.count(port)}: it calls only ports 80 and 8080 (http), 443 and 8443 (https)`;
 }

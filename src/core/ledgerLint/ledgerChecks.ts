@@ -19,7 +19,7 @@ import {
   type Target,
 } from '../ledger';
 import type { LedgerSecret } from '../ledger/secret';
-import { maskText } from '../output';
+import { maskText, said, type Said } from '../output';
 import type { Batch } from '../rules/batch';
 import { stripCvvEdits } from '../rules/batchEdits';
 import { CodeInfo, Codes, type Code } from '../rules/codes';
@@ -168,7 +168,7 @@ function lookupRows(batch: Batch, secret: LedgerSecret, options: LedgerCheckOpti
 }
 
 /** A ledger problem on a row's client-orderid cell (already-sent, same-payer): no fix, the row is the problem. */
-function onIdCell(batch: Batch, code: Code, message: string, ref: { start: number; end: number }): LintDiagnostic {
+function onIdCell(batch: Batch, code: Code, message: Said, ref: { start: number; end: number }): LintDiagnostic {
   return {
     code,
     severity: CodeInfo[code].severity,
@@ -219,8 +219,7 @@ export function cvvAfterSend(batch: Batch): LintDiagnostic[] {
   return edits.map((e) => ({
     code: Codes.cvvAfterSend,
     severity: CodeInfo[Codes.cvvAfterSend].severity,
-    message:
-      'this batch was accepted: its CVVs must not be kept after authorisation (PCI DSS 3.3.1.2). Empty the cvv2 values (paygate fix --strip-cvv)',
+    message: said`this batch was accepted: its CVVs must not be kept after authorisation (PCI DSS 3.3.1.2). Empty the cvv2 values (paygate fix --strip-cvv)`,
     range: e.range,
     columnName: CVV,
     fixes: [fix],

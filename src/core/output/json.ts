@@ -1,9 +1,10 @@
 import { maskCardNumbers } from './cardNumbers';
 import { hideCvvs, isCvvName } from './cvv';
 import type { Laid } from './laid';
+import { isSaid, saidText } from './said';
 
 // JSON we print or write: every string (keys too) passes the card-number floor and loses its labelled
-// CVVs, a member named like a CVV is dropped, and the characters JSON.stringify leaves raw but a terminal
+// CVVs, a `Said` is written as its laid-out text (each value checked alone), a member named like a CVV is dropped, and the characters JSON.stringify leaves raw but a terminal
 // obeys (DEL, C1, bidi controls, line and paragraph separators) are written as \u escapes.
 
 const RAW_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
@@ -17,6 +18,8 @@ function replacer(this: unknown, key: string, value: unknown): unknown {
   if (typeof value === 'string') return safeString(value);
   if (typeof value === 'number') return value;
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    // A `Said` (./said.ts) is written as the text it lays out: each value checked alone, never read whole.
+    if (isSaid(value)) return saidText(value);
     let renamed: Record<string, unknown> | undefined;
     for (const k of Object.keys(value)) {
       const safe = safeString(k);

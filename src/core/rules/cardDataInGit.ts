@@ -1,3 +1,4 @@
+import { said, typed } from '../output';
 import { Codes, CodeInfo } from './codes';
 import type { Batch } from './batch';
 import { RowCells } from '../csv/rowCells';
@@ -124,8 +125,8 @@ export function cardDataInGit(
   if (!cell) return undefined;
   const message =
     tracking === 'tracked'
-      ? `${fileName} holds full card numbers and git tracks it: every clone and the history keep them. Remove it from the repository (git rm --cached ${fileName}) and from its history (git filter-repo or BFG), then keep batches git-ignored or outside the work tree.`
-      : `${fileName} holds full card numbers and lies in a git work tree without being ignored: the next commit may store them. Add it to .gitignore, or keep batches outside the work tree.`;
+      ? said`${typed.text(fileName)} holds full card numbers and git tracks it: every clone and the history keep them. Remove it from the repository (git rm --cached ${typed.text(fileName)}) and from its history (git filter-repo or BFG), then keep batches git-ignored or outside the work tree.`
+      : said`${typed.text(fileName)} holds full card numbers and lies in a git work tree without being ignored: the next commit may store them. Add it to .gitignore, or keep batches outside the work tree.`;
   return {
     code: Codes.cardDataInGit,
     severity: CodeInfo[Codes.cardDataInGit].severity,

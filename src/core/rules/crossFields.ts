@@ -2,7 +2,8 @@ import { dateKey, gatewayDateKeyIn, type CalendarDate } from '../dates';
 import type { RowCells } from '../csv/rowCells';
 import { Codes, type Code } from './codes';
 import { COLUMNS } from './columns';
-import { inMessage } from './quote';
+import { cellPart, inMessage } from './quote';
+import { ourWords, said, typed, type Part, type Said } from '../output';
 import type { ProblemCollector } from './problems';
 import type { Fix } from './types';
 import { thousandthsIn } from '../amounts';
@@ -65,7 +66,7 @@ export function cell(
   row: RowCells,
   index: number,
   code: Code,
-  message: string,
+  message: Said,
   column: string,
   fixes?: Fix[],
 ): void {
@@ -105,7 +106,7 @@ export function checkCrossFields(
   // Warnings: the file can still be sent.
   const card = checkCard(problems, row, pos, good, today);
   if (start < dateKey(today)) {
-    cell(problems, row, pos.start, Codes.startDatePast, `start-date ${shown(row, pos.start)} is in the past`, 'start-date');
+    cell(problems, row, pos.start, Codes.startDatePast, said`start-date ${dateIn(row, pos.start)} is in the past`, 'start-date');
   }
   return card;
 }
@@ -121,9 +122,9 @@ function checkAmountModes(problems: ProblemCollector, row: RowCells, pos: Positi
   if (modes === 0) problem = 'no amount: fill amount, amount-from with amount-to, or amount-sequence';
   else if (modes > 1) problem = 'more than one amount mode: use only one of amount, amount-from with amount-to, amount-sequence';
   else if (from !== to) problem = from ? 'amount-from without amount-to' : 'amount-to without amount-from';
-  if (problem) problems.add(Codes.amountMode, rowStart(row), rowEnd(row), problem, null);
+  if (problem) problems.add(Codes.amountMode, rowStart(row), rowEnd(row), ourWords(problem), null);
   else if (good[GOOD.from] && good[GOOD.to] && thousandths(row, pos.from) > thousandths(row, pos.to)) {
-    const message = `amount-from ${shown(row, pos.from)} is greater than amount-to ${shown(row, pos.to)}`;
+    const message = said`amount-from ${amountIn(row, pos.from)} is greater than amount-to ${amountIn(row, pos.to)}`;
     cell(problems, row, pos.from, Codes.amountRange, message, 'amount-from');
   }
 }
@@ -132,9 +133,9 @@ function checkPeriodInterval(problems: ProblemCollector, row: RowCells, pos: Pos
   const period = filled(row, pos.period);
   const interval = filled(row, pos.interval);
   if (period && !interval && good[GOOD.period])
-    cell(problems, row, pos.period, Codes.periodInterval, 'period without interval: add an interval (e.g. 1)', 'period');
+    cell(problems, row, pos.period, Codes.periodInterval, said`period without interval: add an interval (e.g. 1)`, 'period');
   if (interval && !period && good[GOOD.interval])
-    cell(problems, row, pos.interval, Codes.periodInterval, 'interval without period: add a period (day, week or month)', 'interval');
+    cell(problems, row, pos.interval, Codes.periodInterval, said`interval without period: add a period (day, week or month)`, 'interval');
 }
 
 /** A callback address on a port the gateway never calls (core/callbacks/ports.ts). Only a filled, well-formed address is read. */
@@ -147,13 +148,13 @@ function checkCallbackPort(problems: ProblemCollector, row: RowCells, i: number,
 /** One callback address at most, and the state an SRC row needs in some countries. */
 function checkCallbackAndState(problems: ProblemCollector, row: RowCells, pos: Positions, good: Uint8Array, srcNeedsState: boolean): void {
   if (good[GOOD.notify] && good[GOOD.callback]) {
-    const message = 'send either notify_url or server_callback_url, not both';
+    const message = said`send either notify_url or server_callback_url, not both`;
     cell(problems, row, pos.callback, Codes.callbackExclusive, message, 'server_callback_url');
   }
   checkCallbackPort(problems, row, pos.notify, good[GOOD.notify] === 1, 'notify_url');
   checkCallbackPort(problems, row, pos.callback, good[GOOD.callback] === 1, 'server_callback_url');
   if (srcNeedsState && good[GOOD.country] && pos.state >= 0 && row.isEmpty(pos.state)) {
-    const message = `state is required for SRC rows when country is ${shown(row, pos.country)}`;
+    const message = said`state is required for SRC rows when country is ${cellPart(row.value(pos.country))}`;
     cell(problems, row, pos.state, Codes.stateRequired, message, 'state');
   }
 }
@@ -162,7 +163,7 @@ function checkCallbackAndState(problems: ProblemCollector, row: RowCells, pos: P
 function checkDateOrder(problems: ProblemCollector, row: RowCells, pos: Positions, good: Uint8Array, start: number): void {
   const finish = good[GOOD.finish] ? gatewayDateKeyIn(row.source, row.from(pos.finish), row.to(pos.finish)) : NaN;
   if (finish < start) {
-    const message = `finish-date ${shown(row, pos.finish)} is before start-date ${shown(row, pos.start)}`;
+    const message = said`finish-date ${dateIn(row, pos.finish)} is before start-date ${dateIn(row, pos.start)}`;
     cell(problems, row, pos.finish, Codes.dateOrder, message, 'finish-date');
   }
 }
@@ -174,14 +175,14 @@ function checkDateOrder(problems: ProblemCollector, row: RowCells, pos: Position
 function checkCard(problems: ProblemCollector, row: RowCells, pos: Positions, good: Uint8Array, today: CalendarDate): number | undefined {
   const card = good[GOOD.card] ? luhnHashIn(row.source, row.from(pos.card), row.to(pos.card)) : undefined;
   if (card !== undefined && Number.isNaN(card)) {
-    cell(problems, row, pos.card, Codes.cardLuhn, 'the card number fails the Luhn check: probably mistyped', 'credit-card-number');
+    cell(problems, row, pos.card, Codes.cardLuhn, said`the card number fails the Luhn check: probably mistyped`, 'credit-card-number');
   }
   if (!good[GOOD.expMonth] || !good[GOOD.expYear]) return card;
   // Both passed their checks: 4 and 2 digits.
   const y = digitsValue(row.source, row.from(pos.expYear), row.to(pos.expYear));
   const m = digitsValue(row.source, row.from(pos.expMonth), row.to(pos.expMonth));
   if (y < today.year || (y === today.year && m < today.month)) {
-    const message = `the card expired (${shown(row, pos.expMonth)}/${shown(row, pos.expYear)})`;
+    const message = said`the card expired (${countIn(row, pos.expMonth)}/${countIn(row, pos.expYear)})`;
     cell(problems, row, pos.expMonth, Codes.cardExpired, message, 'expire-month');
   }
   return card;
@@ -190,5 +191,8 @@ function checkCard(problems: ProblemCollector, row: RowCells, pos: Positions, go
 /** A decimal cell that passed its checks, in thousandths. */
 const thousandths = (row: RowCells, i: number): number => thousandthsIn(row.source, row.from(i), row.to(i));
 
-/** Cell i as it appears in a message. */
-const shown = (row: RowCells, i: number): string => inMessage(row.value(i));
+// Cell i as it appears in a message: a cell that passed its checks, masked and cut alone (quote.ts), then
+// checked by its type where it is laid out (a date, an amount, a month or year as a count).
+const dateIn = (row: RowCells, i: number): Part => typed.date(inMessage(row.value(i)));
+const amountIn = (row: RowCells, i: number): Part => typed.amount(inMessage(row.value(i)));
+const countIn = (row: RowCells, i: number): Part => typed.count(inMessage(row.value(i)));

@@ -6,7 +6,8 @@ import { AMOUNT_COLUMNS, COLUMNS } from './columns';
 import { appendColumnFix, dropBomFix, lazyFix, replaceCellFix, rewriteDelimiterFix } from './fixes';
 import { otherDelimiter } from './header';
 import { payloadProblem } from './payloadCheck';
-import { quoteInMessage } from './quote';
+import { inMessage, quotedCell } from './quote';
+import { ourWords, said, typed } from '../output';
 import { checkRows, type SrcRows } from './rowChecks';
 import { ProblemCollector } from './problems';
 import type { SafeFixList } from './safeFixList';
@@ -78,7 +79,7 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
       Codes.delimiter,
       headerStart,
       headerEnd,
-      `the file uses ${other === ',' ? 'commas' : 'tabs'} as delimiter; the gateway reads ";"`,
+      said`the file uses ${ourWords(other === ',' ? 'commas' : 'tabs')} as delimiter; the gateway reads ";"`,
       null,
       [rewriteDelimiterFix(batch, other)],
     );
@@ -89,7 +90,7 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
     const tooLarge = payloadProblem(text, options.maxPayloadBytes);
     if (tooLarge !== undefined) problems.add(Codes.batchTooLarge, headerStart, headerEnd, tooLarge, null);
   }
-  if (csv.bom) problems.add(Codes.bom, 0, 1, 'the file starts with a UTF-8 byte order mark; it is ignored', null, [dropBomFix(batch)]);
+  if (csv.bom) problems.add(Codes.bom, 0, 1, said`the file starts with a UTF-8 byte order mark; it is ignored`, null, [dropBomFix(batch)]);
 
   // Structure: syntax problems, and blank lines between records (one diagnostic per run of them). Read
   // from the parse's compact record list: a file of blank lines makes no object per line.
@@ -98,7 +99,7 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
   for (const r of csv.problemRecords) {
     if (r > lastContent) break;
     const p = csv.syntaxProblemAt(r)!;
-    problems.add(Codes.csvSyntax, p.start, p.end, p.message, null);
+    problems.add(Codes.csvSyntax, p.start, p.end, ourWords(p.message), null);
   }
   if (header && !header.isBlank && csv.blankCount > 0) {
     for (let r = 0; r <= lastContent; r++) {
@@ -106,7 +107,8 @@ export function lint(text: string, options: LintOptions = {}): LintResult {
       let last = r;
       while (last + 1 <= lastContent && last + 1 !== batch.headerIndex && csv.isBlankAt(last + 1)) last++;
       const lines = last - r + 1;
-      const message = lines === 1 ? 'blank line between records: remove it' : `${lines} blank lines between records: remove them`;
+      const message =
+        lines === 1 ? said`blank line between records: remove it` : said`${typed.count(lines)} blank lines between records: remove them`;
       problems.add(Codes.blankLine, csv.recordStart(r), csv.recordStart(last), message, null);
       r = last;
     }
@@ -140,19 +142,20 @@ function checkHeader(problems: ProblemCollector, headerStart: number, headerEnd:
     const end = header!.fieldEnd(cell.index);
     if (cell.duplicate) {
       // Only a resolved column is ever a duplicate: the name is the table's, never the raw cell.
-      const name = cell.match.kind === 'unknown' ? quoteInMessage(cell.raw) : cell.match.column;
-      problems.add(Codes.duplicateColumn, start, end, `column ${name} appears more than once`, name);
+      const name = cell.match.kind === 'unknown' ? `"${inMessage(cell.raw)}"` : cell.match.column;
+      const shown = cell.match.kind === 'unknown' ? quotedCell(cell.raw) : ourWords(name);
+      problems.add(Codes.duplicateColumn, start, end, said`column ${shown} appears more than once`, name);
     } else if (cell.match.kind === 'alias') {
       const to = cell.match.column;
-      problems.add(Codes.columnAlias, start, end, `${quoteInMessage(cell.raw)} is not the gateway's name: use ${to}`, to, [
+      problems.add(Codes.columnAlias, start, end, said`${quotedCell(cell.raw)} is not the gateway's name: use ${ourWords(to)}`, to, [
         replaceCellFix(batch, header!, cell.index, to, `Rename column to ${to}`, true, true),
       ]);
     } else if (cell.match.kind === 'unknown') {
       const suggestion = cell.match.suggestion;
       const message =
         cell.raw.trim() === ''
-          ? 'empty column name'
-          : `unknown column ${quoteInMessage(cell.raw)}${suggestion ? `: did you mean ${suggestion}?` : ''}`;
+          ? said`empty column name`
+          : said`unknown column ${quotedCell(cell.raw)}${suggestion ? said`: did you mean ${ourWords(suggestion)}?` : ourWords('')}`;
       const fixes = suggestion
         ? [replaceCellFix(batch, header!, cell.index, suggestion, `Rename column to ${suggestion}`, false, true)]
         : [];
@@ -162,7 +165,7 @@ function checkHeader(problems: ProblemCollector, headerStart: number, headerEnd:
 
   const has = (name: string) => batch.columnIndex.has(name);
   const missing = (name: string, why: string, fixes: Fix[] = [appendColumnFix(batch, name)]) =>
-    problems.add(Codes.missingColumn, headerStart, headerEnd, `missing column ${name}${why}`, name, fixes);
+    problems.add(Codes.missingColumn, headerStart, headerEnd, said`missing column ${ourWords(name)}${ourWords(why)}`, name, fixes);
 
   for (const name of REQUIRED_ALWAYS) if (!has(name)) missing(name, '');
 
@@ -192,7 +195,7 @@ function checkHeader(problems: ProblemCollector, headerStart: number, headerEnd:
       Codes.missingColumn,
       headerStart,
       headerEnd,
-      `missing amount column: add amount, amount-from with amount-to, or amount-sequence${partial}`,
+      said`missing amount column: add amount, amount-from with amount-to, or amount-sequence${ourWords(partial)}`,
       column,
       fixes,
     );

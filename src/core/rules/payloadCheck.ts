@@ -1,3 +1,4 @@
+import { said, typed, type Said } from '../output';
 import { payloadLength } from '../payload';
 import { thousands as grouped } from '../thousands';
 import type { Range } from '../text';
@@ -9,17 +10,15 @@ import type { LintDiagnostic } from './types';
 // a face knows: the linter is asked with it, the language server checks it beside the lint.
 
 /** batch-too-large's message when the payload of `text` is longer than `maxPayloadBytes`; else undefined. */
-export function payloadProblem(text: string, maxPayloadBytes: number): string | undefined {
+export function payloadProblem(text: string, maxPayloadBytes: number): Said | undefined {
   return payloadLengthProblem(payloadLength(text), maxPayloadBytes);
 }
 
 /** batch-too-large's message for a payload of `length` bytes when over `maxPayloadBytes` (submit's refusal too). */
-export function payloadLengthProblem(length: number, maxPayloadBytes: number): string | undefined {
+export function payloadLengthProblem(length: number, maxPayloadBytes: number): Said | undefined {
   if (length <= maxPayloadBytes) return undefined;
-  return (
-    `the batch's payload is ${grouped(length)} bytes (Base64, as sent), over the environment's maximum of ${grouped(maxPayloadBytes)}: ` +
-    `the gateway would refuse it. Cut it into parts with paygate split --max-bytes ${maxPayloadBytes}`
-  );
+  const [size, max] = [typed.count(grouped(length)), typed.count(grouped(maxPayloadBytes))];
+  return said`the batch's payload is ${size} bytes (Base64, as sent), over the environment's maximum of ${max}: the gateway would refuse it. Cut it into parts with paygate split --max-bytes ${typed.count(maxPayloadBytes)}`;
 }
 
 /** The warning on `headerRange` when the payload of `text` is longer than `maxPayloadBytes`; else undefined. */

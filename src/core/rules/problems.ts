@@ -1,3 +1,4 @@
+import type { Said } from '../output';
 import type { Batch } from './batch';
 import { CodeInfo, type Code, type Severity } from './codes';
 import { SafeFixList } from './safeFixList';
@@ -44,7 +45,7 @@ export class ProblemCollector {
     this.omitted[CodeInfo[code].severity]++;
   }
 
-  add(code: Code, start: number, end: number, message: string, columnName: string | null, fixes: Fix[] = []): void {
+  add(code: Code, start: number, end: number, message: Said, columnName: string | null, fixes: Fix[] = []): void {
     const severity = CodeInfo[code].severity;
     if (this.safeFixes) {
       this.omitted[severity]++;
@@ -90,7 +91,7 @@ export class ProblemCollector {
     severity: Severity,
     start: number,
     end: number,
-    message: string,
+    message: Said,
     columnName: string | null,
     fixes: Fix[],
   ): LintDiagnostic {

@@ -1,10 +1,10 @@
 import type { CalendarDate } from '../dates';
-import { maskCardValue } from '../output';
+import { maskCardValue, ourWords, said, typed, type Said } from '../output';
 import { Codes } from './codes';
 import { COLUMNS, STATE_COUNTRIES, type ColumnSpec } from './columns';
 import { FirstSeen } from './firstSeen';
 import { gatewayOrderId, hasIdNoise, idNoiseWords, isPlainIn, withoutIdNoise } from '../orderId';
-import { quoteInMessage } from './quote';
+import { cellPart } from './quote';
 import { duplicateOrderIdMessage, UNTRUSTED_ROW, type RowFactsListener, type TrustedRow } from './rowFacts';
 import { addEmptyFieldsFix, replaceCellFix } from './fixes';
 import { hasCompleteAmountMode } from './batch';
@@ -26,12 +26,14 @@ import { cardColumnOf, type CardNumberFinder } from './cardDataInGit';
  * A value as it may appear in a message: card numbers masked, hidden columns not at all. A card number
  * typed into another column (two header names swapped) is masked there too: messages reach CI logs.
  */
-function shown(spec: ColumnSpec, v: string): string {
-  if (spec.sensitive === 'hidden') return '';
-  if (spec.sensitive !== 'card') return ` (got ${quoteInMessage(v)})`;
+function shown(spec: ColumnSpec, v: string): Said {
+  if (spec.sensitive === 'hidden') return NOTHING;
+  if (spec.sensitive !== 'card') return said` (got "${cellPart(v)}")`;
   const masked = maskCardValue(v);
-  return ` (got "${masked.length > 40 ? `${masked.slice(0, 37)}...` : masked}")`;
+  return said` (got "${typed.text(masked.length > 40 ? `${masked.slice(0, 37)}...` : masked)}")`;
 }
+
+const NOTHING = ourWords('');
 
 /** What the header check needs to know of the rows: any SRC row, and any SRC row in a country with states. */
 export interface SrcRows {
@@ -165,7 +167,8 @@ class RowChecker {
     const start = row.bounds[0]; // the row's own bounds: the record is not tokenized again
     const end = row.bounds[2 * n - 1];
     const fixes = n < width ? [addEmptyFieldsFix(this.problems.batch, end, width - n)] : [];
-    this.problems.add(Codes.fieldCount, start, end, `row has ${n} field${n === 1 ? '' : 's'}; the header has ${width}`, null, fixes);
+    const message = said`row has ${typed.count(n)} ${ourWords(n === 1 ? 'field' : 'fields')}; the header has ${typed.count(width)}`;
+    this.problems.add(Codes.fieldCount, start, end, message, null, fixes);
   }
 
   /** Each cell on its own, in the rule book's precedence; `good` says which passed. */
@@ -178,9 +181,9 @@ class RowChecker {
       const to = row.to(index);
       if (from === to) {
         const need = planNeed[k];
-        if (need === 1) cell(problems, row, index, Codes.requiredValue, `${planSpec[k].name} is required`, planSpec[k].name);
+        if (need === 1) cell(problems, row, index, Codes.requiredValue, said`${ourWords(planSpec[k].name)} is required`, planSpec[k].name);
         else if (need === 2 && isSrc)
-          cell(problems, row, index, Codes.requiredValue, `${planSpec[k].name} is required for SRC rows`, planSpec[k].name);
+          cell(problems, row, index, Codes.requiredValue, said`${ourWords(planSpec[k].name)} is required for SRC rows`, planSpec[k].name);
         continue;
       }
       if (isDst && planNoDst[k] === 1) {
@@ -190,7 +193,8 @@ class RowChecker {
       if (planMax[k] >= 0 && to - from > planMax[k] && tooLong(planSpec[k], row.value(index))) {
         const spec = planSpec[k];
         const what = spec.kind === 'decimal-list' ? 'an element longer than' : 'longer than';
-        cell(problems, row, index, Codes.maxLength, `${spec.name} is ${what} ${spec.maxLength} characters`, spec.name);
+        const message = said`${ourWords(spec.name)} is ${ourWords(what)} ${typed.count(spec.maxLength!)} characters`;
+        cell(problems, row, index, Codes.maxLength, message, spec.name);
         continue;
       }
       if (planText[k] === 0 && !isValidIn(planSpec[k].kind, row.source, from, to)) {
@@ -207,7 +211,15 @@ class RowChecker {
     const spec = this.planSpec[k];
     if (!problems.keeps(row.bounds[2 * index])) return problems.skip(Codes.dstUnsupported);
     const fix = replaceCellFix(problems.batch, problems.batch.csv.record(r), index, '', `Clear ${spec.name}`, false);
-    cell(problems, row, index, Codes.dstUnsupported, `${spec.name} is not supported for DST rows: leave it empty`, spec.name, [fix]);
+    cell(
+      problems,
+      row,
+      index,
+      Codes.dstUnsupported,
+      said`${ourWords(spec.name)} is not supported for DST rows: leave it empty`,
+      spec.name,
+      [fix],
+    );
   }
 
   private invalidValue(r: number, k: number): void {
@@ -220,7 +232,8 @@ class RowChecker {
     const better = spec.sensitive ? undefined : suggestValue(spec.kind, v);
     const record = problems.batch.csv.record(r);
     const fixes = better === undefined ? [] : [replaceCellFix(problems.batch, record, index, better, `Change to ${better}`, true, true)];
-    cell(problems, row, index, Codes.invalidValue, `${spec.name} must be ${EXPECTED[spec.kind]}${shown(spec, v)}`, spec.name, fixes);
+    const message = said`${ourWords(spec.name)} must be ${ourWords(EXPECTED[spec.kind])}${shown(spec, v)}`;
+    cell(problems, row, index, Codes.invalidValue, message, spec.name, fixes);
   }
 
   /**
@@ -261,7 +274,7 @@ class RowChecker {
       row,
       at,
       Codes.idWhitespace,
-      `client-orderid ${what}: the gateway reads it as ${quoteInMessage(gatewayOrderId(cellValue))}`,
+      said`client-orderid ${ourWords(what)}: the gateway reads it as "${cellPart(gatewayOrderId(cellValue))}"`,
       'client-orderid',
       fixes,
     );

@@ -1,3 +1,4 @@
+import type { Said } from '../output';
 import type { Range, TextEdit } from '../text';
 import type { Code, Severity } from './codes';
 
@@ -13,7 +14,11 @@ export interface Fix {
 export interface LintDiagnostic {
   code: Code;
   severity: Severity;
-  message: string;
+  /**
+   * Our words and each value by its type (core/output/said.ts), never a composed string: every face lays it
+   * out at its own boundary (saidText, the CLI's laid path), each value checked alone (issue 38).
+   */
+  message: Said;
   range: Range;
   /** The table's column name the problem concerns, or null (file-level, row-level problems). */
   columnName: string | null;

@@ -13,6 +13,7 @@ import type { Approval } from '../ledger/store';
 import type { LedgerFace, LocalGatewayRef } from '../ledger/records';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../payload';
 import { payloadLengthProblem } from '../rules/payloadCheck';
+import { saidText } from '../output/said';
 import { errorMessage } from '../errorMessage';
 
 // The submit use case, the same steps for the terminal and the editor: submission preparation (lint gate,
@@ -131,7 +132,7 @@ async function sendToTarget<T extends SubmitTarget, R>(
   // request (a 413 or its validation error) and nothing may leave that it must refuse.
   const tooLarge = payloadLengthProblem(prepared.payload.length, target.environment.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES);
   if (tooLarge !== undefined)
-    return { status: 'refused', reason: 'batch-too-large', message: `${tooLarge}; nothing was sent`, prepared, target };
+    return { status: 'refused', reason: 'batch-too-large', message: `${saidText(tooLarge)}; nothing was sent`, prepared, target };
   let localGateway: LocalGatewayRef | undefined;
   try {
     localGateway = await face.localGateway?.(target);

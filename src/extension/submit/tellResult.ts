@@ -4,7 +4,7 @@ import { OUTCOMES } from '../../core/gateway';
 import { alreadySentMessage, sentBy, type AlreadySentRow } from '../../core/ledger';
 import { TEAM_REMEDY } from '../ledger/editorLedger';
 import { damageText } from '../../core/ledger/words';
-import { joinSaid, maskText, said, typed } from '../../core/output';
+import { joinSaid, maskText, said, saidText, typed } from '../../core/output';
 import { errorMessage } from '../../core/errorMessage';
 import { readBatch } from '../../core/rules/batch';
 import { log, showErrorWithLog } from '../log';
@@ -153,7 +153,8 @@ async function rowsRefused(t: Telling, rows: readonly AlreadySentRow[]): Promise
   const n = rows.length;
   const what = `${n} row${n === 1 ? ' of ' + name + ' was' : 's of ' + name + ' were'} already sent to ${envName}`;
   // The first row's sentence names the send that holds it (and, in a team ledger, who sent it).
-  if (t.rowsAnswer !== 'move') return { ...refuse('already-sent', `Not sent: ${what}: ${alreadySentMessage(rows[0])}.`, false), rows: n };
+  if (t.rowsAnswer !== 'move')
+    return { ...refuse('already-sent', `Not sent: ${what}: ${saidText(alreadySentMessage(rows[0]))}.`, false), rows: n };
   let done: Awaited<ReturnType<typeof moveAlreadySentRows>>;
   try {
     done = await moveAlreadySentRows(doc, rows);
