@@ -36,6 +36,19 @@ describe('the row record layout (rowLine.ts)', () => {
     ROWS.forEach((r, i) => assert.deepEqual(table.removed(i), { 'client-orderid': r.orderId, line: r.line }));
   });
 
+  it('writes a row hash after the values, where a row has one, and both readers take the line as the usual shape', () => {
+    const table = new SentTable(['amount', 'cvv2']);
+    for (const r of ROWS.map((x, i) => ({ ...x, row: `${i}`.repeat(16) }))) {
+      const { before, row, end } = ROW_BYTES;
+      const text = `${before.k}${r.key}${before.o}${r.orderId}${before.l}${r.line}${before.f}${r.fingerprint}${before.v}${r.values}${row}${r.row}${end}`;
+      assert.equal(rowLineText(r), text);
+      assert.deepEqual(rowKeyOfLine(JSON.parse(text) as RowLine), r);
+      assert.equal(ROW_LINE.exec(text)?.[1], r.fingerprint);
+      const buf = Buffer.from(text, 'utf8');
+      assert.equal(table.addLine(buf, 0, buf.length), true, text);
+    }
+  });
+
   it('is the usual shape for neither reader when the fields come in another order', () => {
     const table = new SentTable(['amount', 'cvv2']);
     for (const r of ROWS) {

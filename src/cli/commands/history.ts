@@ -1,6 +1,6 @@
 import { approvalsText } from '../../core/ledger/approvals';
 import type { Approval } from '../../core/ledger/store';
-import { localGatewayText, recordedOutcomeText, sentBy, type SubmissionRecord } from '../../core/ledger';
+import { localGatewayText, recordedOutcomeText, whoSent, type SubmissionRecord } from '../../core/ledger';
 import type { CliContext } from '../context';
 import { damageText, LedgerUrlError, openLedger, sendingNow } from '../ledger';
 import { joinLaid, laid, said, vet, vouched, words, type Laid } from '../../core/output';
@@ -41,7 +41,7 @@ export function historyCommand(ctx: CliContext) {
 
 function state(r: SubmissionRecord): Laid {
   if (r.state === 'sending') return words(sendingNow(r) ? 'sending (in progress)' : 'sending, interrupted: outcome unknown');
-  return laid`${field(recordedOutcomeText(r))}`;
+  return laid`${recordedOutcomeText(r)}`;
 }
 
 /** The gateway's recurring-payment-ids (ids of no known form), each with its status. */
@@ -58,7 +58,8 @@ const paymentIds = (r: SubmissionRecord) =>
  */
 function recordText(r: SubmissionRecord, approvals: ReadonlyMap<string, Approval[]>): Laid {
   const where = laid`${field(r.environment)}${words(r.production ? ' (production)' : '')}, endpoint ${field(r.endpointId)}, from ${field(r.face)}`;
-  const by = r.role !== undefined ? laid`  (${field(sentBy(r).trim())})` : words('');
+  const who = whoSent(r);
+  const by = who ? laid`  (${who})` : words('');
   const lines = [
     laid`${vet.date(r.time)}  ${state(r)}${by}`,
     laid`  ${field(r.file)} (${vet.count(r.rowCount)} row${words(r.rowCount === 1 ? '' : 's')}) → ${where}`,
@@ -67,7 +68,7 @@ function recordText(r: SubmissionRecord, approvals: ReadonlyMap<string, Approval
   const approved = approvals.get(`${r.environment}\0${r.contentHash}`);
   if (approved) lines.push(laid`  approved for ${field(r.environment)} by ${approvalsText(approved)}`);
   // Two local gateways both answer as endpoint 1001: which one it was tells their payments apart.
-  if (r.localGateway) lines.push(laid`  sent to ${field(localGatewayText(r.localGateway))}`);
+  if (r.localGateway) lines.push(laid`  sent to ${localGatewayText(r.localGateway)}`);
   if (r.recurringPaymentIds.length) lines.push(laid`  recurring-payment-id ${paymentIds(r)}`);
   if (r.serialNumbers.length) lines.push(laid`  serial-number ${joinLaid(r.serialNumbers.map(field), ', ')}`);
   if (r.errorCode) lines.push(laid`  error-code ${field(r.errorCode)}`);

@@ -4,7 +4,7 @@ import { maskText } from '../output';
 import type { Batch } from '../rules/batch';
 import type { BatchDiff } from './diffShape';
 import { forEachKeyedRow, spanHash } from './fileDiff';
-import { CVV, orderKeyDigest, valueHead, type BatchRowKeys } from './rowKeys';
+import { CVV, orderKeyDigest, rowHashText, valueHead, type BatchRowKeys } from './rowKeys';
 import { digestWord, type LedgerSecret } from './secret';
 import { SentTable } from './sentTable';
 
@@ -99,6 +99,10 @@ export function diffAgainstSend(secret: LedgerSecret, sentRows: SentTable | Batc
   const words = compared.map((c) => new ValueWords(secret, c));
   const empty = words.map((w) => w.of(''));
   const matched = new Uint8Array(sent.rowCount);
+  // FILE under the send's very header: a row whose row hash the send kept unchanged is unchanged.
+  const sameHeader = now.length === sent.columns.length && now.every((c, i) => c === sent.columns[i]);
+  const cvv = now.flatMap((c, i) => (c === CVV ? [i] : []));
+  const text = batch.csv.text;
   const diff: BatchDiff = { added: [], removed: [], changed: [], unchanged: 0 };
   forEachKeyedRow(batch, (row, id, line) => {
     if (gatewayOrderId(id) === '') return;
@@ -108,6 +112,10 @@ export function diffAgainstSend(secret: LedgerSecret, sentRows: SentTable | Batc
       return;
     }
     matched[old] = 1;
+    if (sameHeader && sent.sameRow(old, secret.keyedDigest(rowHashText(text, row.bounds, row.count, cvv)))) {
+      diff.unchanged++;
+      return;
+    }
     // A row of another shape (an old ledger's) is compared as the reference splits it.
     const odd = sent.oddValues(old)?.split(' ');
     let columns: string[] | undefined;

@@ -32,10 +32,12 @@ function hexWord(buf: Buffer, at: number): number {
 }
 
 const KEY = /^[0-9a-f]{24}$/;
+const ROW_HASH = /^[0-9a-f]{16}$/;
 const WORD = /^[0-9a-f]{8}$/;
 /** The bytes around a row line's values (rowLine.ts owns the layout). */
 const { k: K, o: O, l: L, f: F, v: V } = ROW_BYTES.before;
 const END = ROW_BYTES.end;
+const R = ROW_BYTES.row;
 const QUOTE = 34;
 
 function isAt(buf: Buffer, at: number, literal: Buffer): boolean {
@@ -49,6 +51,8 @@ export class SentTable {
   private readonly keys = new ChunkedInt32();
   private readonly hashes = new ChunkedInt32();
   private readonly lines = new ChunkedInt32();
+  /** Per row: 1 when it has a row hash (rowKeys.ts), then the hash's two words. */
+  private readonly rowHashes = new ChunkedInt32();
   private readonly orderIds: string[] = [];
   /** Rows kept as read (not of the compact form), by row; those of them that no key of FILE can find. */
   private readonly odd = new Map<number, RowKey>();
@@ -83,7 +87,13 @@ export class SentTable {
     const keyed = typeof r.key === 'string' && KEY.test(r.key);
     for (let w = 0; w < 3; w++) this.keys.push(keyed ? parseInt(r.key.slice(8 * w, 8 * w + 8), 16) | 0 : 0);
     if (!keyed) this.unkeyed.add(n);
-    this.push(fits ? r.orderId : '', fits ? r.line : 0);
+    const row = fits && typeof r.row === 'string' && ROW_HASH.test(r.row) ? r.row : undefined;
+    this.push(
+      fits ? r.orderId : '',
+      fits ? r.line : 0,
+      row ? parseInt(row.slice(0, 8), 16) | 0 : NaN,
+      row ? parseInt(row.slice(8), 16) | 0 : 0,
+    );
     if (!fits) this.odd.set(n, r);
   }
 
@@ -99,9 +109,14 @@ export class SentTable {
     return true;
   }
 
-  private push(orderId: string, line: number): void {
+  /** A row; `row0` NaN when it has no row hash. */
+  private push(orderId: string, line: number, row0: number, row1: number): void {
     this.orderIds.push(orderId);
     this.lines.push(line);
+    const hasRow = !Number.isNaN(row0);
+    this.rowHashes.push(hasRow ? 1 : 0);
+    this.rowHashes.push(hasRow ? row0 : 0);
+    this.rowHashes.push(row1);
     for (let s = 0; s < this.width; s++) this.hashes.push(this.scratch[s]);
   }
 
@@ -144,9 +159,19 @@ export class SentTable {
         i++;
       } else return false;
     }
+    // The row hash, in rows recorded since issue 40.
+    let row0 = NaN;
+    let row1 = 0;
+    if (isAt(buf, i, R)) {
+      i += R.length;
+      row0 = i + 16 <= end ? hexWord(buf, i) : -1;
+      row1 = row0 >= 0 ? hexWord(buf, i + 8) : -1;
+      if (row0 < 0 || row1 < 0) return false;
+      i += 16;
+    }
     if (i + END.length !== end || !isAt(buf, i, END)) return false;
     for (let w = 0; w < 3; w++) this.keys.push(hexWord(buf, k + 8 * w) | 0);
-    this.push(buf.toString(ascii ? 'latin1' : 'utf8', from, to), line);
+    this.push(buf.toString(ascii ? 'latin1' : 'utf8', from, to), line, Number.isNaN(row0) ? NaN : row0 | 0, row1 | 0);
     return true;
   }
 
@@ -195,6 +220,19 @@ export class SentTable {
     if (this.odd.size === 0) return undefined;
     const o = this.odd.get(r);
     return o && (typeof o.values === 'string' ? o.values : '');
+  }
+
+  /**
+   * Has row `r` the row hash whose keyedDigest is `digest` (its first 8 bytes, as rowKeys.ts keeps 16 hex
+   * digits)? False for a row recorded without one.
+   */
+  sameRow(r: number, digest: string): boolean {
+    const at = 3 * r;
+    return (
+      this.rowHashes.get(at) === 1 &&
+      this.rowHashes.get(at + 1) === digestWord(digest, 0) &&
+      this.rowHashes.get(at + 2) === digestWord(digest, 4)
+    );
   }
 
   /** The word of column slot `s` of row `r` (a row of the compact form). */

@@ -33,12 +33,19 @@ const minute = (r: Pick<SubmissionRecord, 'time'>) => `${r.time.slice(0, 10)} ${
 const sentOn = (r: Pick<SubmissionRecord, 'time'>): Said => said`${typed.date(minute(r))} UTC`;
 
 /**
- * Who sent it, where a team ledger recorded it: " by ROLE from the editor on HOST" (the database role the
- * team's server vouches for); nothing for the file ledger, which is one person's.
+ * Who sent it, where a team ledger recorded it: "by ROLE from the editor on HOST" (the database role the
+ * team's server vouches for, and the host: the record's words, each a value); undefined for the file ledger,
+ * which is one person's.
  */
-export function sentBy(r: Pick<SubmissionRecord, 'role' | 'face' | 'host'>): string {
-  if (r.role === undefined) return '';
-  return ` by ${r.role} from ${r.face === 'editor' ? 'the editor' : 'the CLI'} on ${r.host}`;
+export function whoSent(r: Pick<SubmissionRecord, 'role' | 'face' | 'host'>): Said | undefined {
+  if (r.role === undefined) return undefined;
+  return said`by ${typed.text(r.role)} from ${ourWords(r.face === 'editor' ? 'the editor' : 'the CLI')} on ${typed.text(r.host)}`;
+}
+
+/** whoSent after a space, to follow a verb (" by ROLE from the editor on HOST"); nothing for the file ledger. */
+export function sentBy(r: Pick<SubmissionRecord, 'role' | 'face' | 'host'>): Said {
+  const who = whoSent(r);
+  return who ? said` ${who}` : ourWords('');
 }
 
 /** How a submission ended, in a few words: its outcome (and kind), or that no answer was recorded yet. */
@@ -69,7 +76,7 @@ function shownId(orderId: string): Said {
 
 /** Where a submission went and how it ended, each value alone: `on DATE UTC to ENV, endpoint ID`, `SERIALS, STATE`. */
 const sentTo = (r: SubmissionRecord): Said =>
-  said`${typed.text(sentBy(r))} on ${sentOn(r)} to ${typed.text(r.environment)}, endpoint ${typed.text(r.endpointId)}`;
+  said`${sentBy(r)} on ${sentOn(r)} to ${typed.text(r.environment)}, endpoint ${typed.text(r.endpointId)}`;
 const ended = (r: SubmissionRecord): Said => said`${serials(r)}, ${typed.text(submissionState(r))}`;
 
 /** One row already sent, as the diagnostic and the refusal say it: the date, the serial-number, the outcome. */
@@ -116,21 +123,24 @@ export function samePayerLines(file: string, rows: readonly SamePayerRow<PayerRe
 }
 
 /** "/home/you/.local/state/paygate/gateway (run 3f9c…), its date 31.12.2026": which local gateway, and when. */
-export function localGatewayPlace(g: LocalGatewayRef): string {
-  const run = g.startId === '' ? '' : ` (run ${g.startId})`;
-  return `${g.stateDir}${run}${g.today ? `, its date ${g.today}` : ''}`;
+export function localGatewayPlace(g: LocalGatewayRef): Said {
+  const run = g.startId === '' ? ourWords('') : said` (run ${typed.text(g.startId)})`;
+  return said`${typed.text(g.stateDir)}${run}${g.today ? said`, its date ${typed.date(g.today)}` : ourWords('')}`;
 }
 
-export const localGatewayText = (g: LocalGatewayRef) => `the local gateway of ${localGatewayPlace(g)}`;
+export const localGatewayText = (g: LocalGatewayRef): Said => said`the local gateway of ${localGatewayPlace(g)}`;
 
 /**
  * A completed record's outcome as the ledger's lists say it (`paygate history`, the Submissions view):
  * the outcome table's label, the kind and the HTTP status; an outcome whose payments may exist unseen
  * says so.
  */
-export function recordedOutcomeText(r: Pick<SubmissionRecord, 'outcome' | 'kind' | 'httpStatus'>): string {
+export function recordedOutcomeText(r: Pick<SubmissionRecord, 'outcome' | 'kind' | 'httpStatus'>): Said {
   const facts = recordedFacts(r.outcome);
-  const label = facts?.label ?? `${r.outcome ?? '?'} (not known to this version)`;
-  const text = `${label}${r.kind ? ` (${r.kind})` : ''}${r.httpStatus !== undefined ? ` HTTP ${r.httpStatus}` : ''}`;
-  return facts?.unknown ? `${text}: the gateway may have created the payments; check before sending again` : text;
+  // The table's label is ours; an outcome this version does not know, and the kind, are the record's words.
+  const label = facts ? ourWords(facts.label) : said`${typed.text(r.outcome ?? '?')} (not known to this version)`;
+  const kind = r.kind ? said` (${typed.text(r.kind)})` : ourWords('');
+  const http = r.httpStatus !== undefined ? said` HTTP ${typed.count(r.httpStatus)}` : ourWords('');
+  const text = said`${label}${kind}${http}`;
+  return facts?.unknown ? said`${text}: the gateway may have created the payments; check before sending again` : text;
 }
