@@ -11,7 +11,8 @@ import type * as Boundary from './boundary';
 //
 // Mask values, not layouts (issue 38): a message that shows dates, amounts, counts, hashes or ids is a `Said`
 // (said`…${typed.date(d)}…`, src/core/output/said.ts), each value checked alone by its type, so two values
-// meeting on the line are never read as one card number; a plain string is free text, read whole.
+// meeting on the line are never read as one card number. What this file shows takes a `Said` only (a plain
+// string does not compile): free text is a `typed.text` part of one, our words the literal words.
 
 let floor: typeof Boundary | undefined;
 /**
@@ -22,13 +23,13 @@ let floor: typeof Boundary | undefined;
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not with the entry
 export const boundary = (): typeof Boundary => (floor ??= require('./boundary') as typeof Boundary);
 
-/** What a face hands the floor: a `Said` (values by their type) or free text. */
-export type Shown = string | Said;
-
-/** A message's text as the editor shows it: a `Said` part by part, anything else whole. */
-export const shown = (text: Shown): string => {
+/**
+ * A message's text as the editor shows it: a `Said` part by part. Anything else (a string cast past the types,
+ * an object from another bundle that is no `Said`) is read whole as free text.
+ */
+export const shown = (text: Said): string => {
   const { isSaid, saidText, terminalSafe } = boundary();
-  return isSaid(text) ? saidText(text) : terminalSafe(String(text));
+  return isSaid(text) ? saidText(text) : terminalSafe(typeof text === 'string' ? text : JSON.stringify(text));
 };
 
 type Show = (message: string, ...rest: unknown[]) => Thenable<unknown>;
@@ -60,18 +61,18 @@ export const showError: Say = (message: Said, ...rest: unknown[]) => through('sh
 export const showWarning: Say = (message: Said, ...rest: unknown[]) => through('showWarningMessage', message, rest);
 export const showInfo: Say = (message: Said, ...rest: unknown[]) => through('showInformationMessage', message, rest);
 
-/** An item of a pick list whose words may be `Said`s. */
-interface PickItem {
-  label: Shown;
-  description?: Shown;
-  detail?: Shown;
+/** An item of a pick list: its words are `Said`s. */
+export interface PickItem {
+  label: Said;
+  description?: Said;
+  detail?: Said;
   kind?: vscode.QuickPickItemKind;
 }
-type PickOptions = Omit<vscode.QuickPickOptions, 'title' | 'placeHolder' | 'canPickMany'> & { title?: Shown; placeHolder?: Shown };
+type PickOptions = Omit<vscode.QuickPickOptions, 'title' | 'placeHolder' | 'canPickMany'> & { title?: Said; placeHolder?: Said };
 
 /** A pick list through the same floor: each item's words, the title and the placeholder; the item chosen comes back as given. */
 export async function showPick<T extends PickItem>(items: readonly T[], options: PickOptions): Promise<T | undefined> {
-  const opt = (s: Shown | undefined) => (s === undefined ? undefined : shown(s));
+  const opt = (s: Said | undefined) => (s === undefined ? undefined : shown(s));
   const safe = items.map((i) => ({ label: shown(i.label), description: opt(i.description), detail: opt(i.detail), kind: i.kind }));
   const chosen = await window.showQuickPick(safe, { ...options, title: opt(options.title), placeHolder: opt(options.placeHolder) });
   return chosen === undefined ? undefined : items[safe.indexOf(chosen)];

@@ -6,7 +6,7 @@ import type * as CallbacksView from '../../src/extension/callbacks/view';
 import type * as Say from '../../src/extension/say';
 import type { SubmissionRecord } from '../../src/core/ledger';
 import type { CallbackEntry } from '../../src/callback-listener';
-import { said, typed } from '../../src/core/output';
+import { ourWords, said, typed } from '../../src/core/output';
 
 // The editor's views pass its floor with their values typed (issue 38): the Submissions view's items (a
 // content hash whole and cut, a row count, a date), the Callbacks view's items and the resend pick lists
@@ -143,10 +143,10 @@ test('the Callbacks view: a forward status beside a time stays whole; a card in 
 test('a pick list passes the floor: typed values whole, free text masked, the chosen item comes back as given', async () => {
   const items = [
     {
-      label: "Don't send",
+      label: ourWords("Don't send"),
       detail: said`last sent ${typed.date('2026-11-28 20:07 UTC')}: serial-number ${typed.text('1000010')} ${typed.count(7000083)}`,
     },
-    { label: '$(warning) Send again', detail: `batch ${CARD}.rpcsv`, extra: 1 },
+    { label: ourWords('$(warning) Send again'), detail: said`batch ${typed.text(CARD)}.rpcsv`, extra: 1 },
   ];
   const chosen = await showPick(items, { title: said`sha256 ${typed.hash(HASH, 20)}…`, ignoreFocusOut: true });
   assert.equal(chosen, items[1]);
@@ -156,7 +156,11 @@ test('a pick list passes the floor: typed values whole, free text masked, the ch
 });
 
 test('a pick list keeps its separators, as the environment picker has one before "Add environment…"', async () => {
-  const items = [{ label: `local ${CARD}` }, { label: '', kind: -1 }, { label: '$(add) Add environment…' }];
+  const items = [
+    { label: said`local ${typed.text(CARD)}` },
+    { label: ourWords(''), kind: -1 },
+    { label: ourWords('$(add) Add environment…') },
+  ];
   await showPick(items, {});
   assert.deepEqual(
     picked?.items.map((i) => i.kind),

@@ -138,5 +138,7 @@ test('free text is still read whole: a card with zero-width, fullwidth or dash s
 test('a Said part is one line; our words keep their line breaks; control characters are escaped', () => {
   const out = shownText(said`first\nsecond ${typed.text('answer\n\x1b[2JFORGED')} ${typed.date('28.12.2025\r')}`);
   assert.equal(out, 'first\nsecond answer\\n\\x1b[2JFORGED 28.12.2025\\r');
+  // A plain string does not compile; one cast past the types (or from another bundle) is read whole.
+  // @ts-expect-error -- shown() takes a Said only
   assert.equal(shownText('plain 4111 1111 1111 1111'), 'plain 4111 11** **** 1111');
 });

@@ -131,6 +131,19 @@ describe("lint's problem messages are laid out value by value in every face", ()
     );
   });
 
+  it('plain words pass as they are; a value with digits of another script, a percent escape or a control character is still checked', () => {
+    const wide = '４１１１１１１１１１１１１１１１';
+    const shown = saidText(
+      said`row ${typed.text(wide)} ${typed.text('%34%31%31%31%31%31%31%31%31%31%31%31%31%31%31%31')} ${typed.text('a\u001b[2J')}`,
+    );
+    assert.doesNotMatch(shown, /４１１１１１１１１１１１１１１１|%31%31%31%31%31%31%31%31%31%31%31%31%31%31%31/, shown);
+    assert.match(shown, /a\\x1b\[2J$/, shown);
+    assert.equal(
+      saidText(said`client-orderid "${typed.text('ORD-7')}" is already used on row ${typed.count(3)}`),
+      'client-orderid "ORD-7" is already used on row 3',
+    );
+  });
+
   it('a rule cannot give a plain string as a message (the type)', () => {
     const batch = lint('client-orderid\n').batch;
     const problems = new ProblemCollector(batch);

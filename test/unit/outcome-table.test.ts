@@ -53,12 +53,12 @@ test('the resend guard reads "may have created" from the table, for every record
 test('an outcome this version does not know (a newer one wrote it) holds back a resend and is named, not folded', () => {
   assert.equal(mayHaveCreated(record('partially-accepted')), true);
   assert.match(
-    recordedOutcomeText(record('partially-accepted', { httpStatus: 200 })),
+    saidText(recordedOutcomeText(record('partially-accepted', { httpStatus: 200 }))),
     /^partially-accepted \(not known to this version\) HTTP 200$/,
   );
-  assert.equal(recordedOutcomeText(record('unrecognised', { httpStatus: 200 })), 'unrecognised HTTP 200');
+  assert.equal(saidText(recordedOutcomeText(record('unrecognised', { httpStatus: 200 }))), 'unrecognised HTTP 200');
   assert.match(
-    recordedOutcomeText(record('unknown', { kind: 'timeout' })),
+    saidText(recordedOutcomeText(record('unknown', { kind: 'timeout' }))),
     /^unknown \(timeout\): the gateway may have created the payments/,
   );
 });

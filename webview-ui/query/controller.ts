@@ -175,7 +175,7 @@ export class QueryController {
     this.grouping = grouping;
     this.host.gridHost.hidden = true;
     this.host.setStatus(note.trim());
-    this.summary.show(grouping.outcome, this.host.data.rowCount, grouping.ms);
+    await this.summary.show(grouping.outcome, this.host.data.rowCount, grouping.ms);
     // From the question to the whole summary on screen (the bench reads it).
     if (generation === this.generation) performance.measure('paygate:group', { start: started });
   }
@@ -209,7 +209,7 @@ export class QueryController {
     this.drill = undefined;
     this.groupChip.hidden = true;
     this.host.gridHost.hidden = true;
-    this.summary.show(this.grouping.outcome, this.host.data.rowCount, this.grouping.ms);
+    void this.summary.show(this.grouping.outcome, this.host.data.rowCount, this.grouping.ms);
     this.host.refresh();
   }
 }

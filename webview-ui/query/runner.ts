@@ -67,6 +67,9 @@ export async function groupRows(store: ColumnStore, plan: QueryPlan, stale: () =
       t = performance.now();
     }
   }
+  // The groups' outcome in a task of its own, not after the last slice's.
+  await yieldToPage();
+  if (stale()) return null;
   return { outcome: queryOutcome(run), groupOf, ms: performance.now() - started };
 }
 

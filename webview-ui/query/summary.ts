@@ -7,6 +7,7 @@ import type uPlot from 'uplot';
 import { aggregateText, groupHeading, reportedAggregates, totalOf, type QueryOutcome } from '../../src/shared/query';
 import { el } from '../dom';
 import { chartPng, createChart, readTheme } from '../forecast/chart';
+import { yieldToPage } from '../dataset';
 import { summaryNotes } from './summaryNotes';
 import { SummaryTable } from './summaryTable';
 import { thousands as count } from '../../src/shared/thousands';
@@ -52,6 +53,8 @@ export class Summary {
   private series: ChartSeries = { periods: [], currencies: [] };
   private labels: string[] = [];
   private readonly table: SummaryTable;
+  /** The summary being shown; a newer one (or hiding it) makes an older one stop before its chart. */
+  private generation = 0;
   /** The groups the table lists, by its row index. */
   private shownGroups: QueryOutcome['groups'] = [];
 
@@ -84,8 +87,13 @@ export class Summary {
     new MutationObserver(() => this.draw()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
   }
 
-  /** Shows a grouping: the heading, the chart, the table (its rows in sight laid out) and the notes. */
-  show(outcome: QueryOutcome, shownRows: number, ms: number): void {
+  /**
+   * Shows a grouping: the heading, the notes and the table (its rows in sight laid out), then, after a turn
+   * for the page, the chart, each in a task of its own (one task for all was a grouping's longest); resolves
+   * when the whole summary is on screen.
+   */
+  async show(outcome: QueryOutcome, shownRows: number, ms: number): Promise<void> {
+    const generation = ++this.generation;
     this.outcome = outcome;
     const plan = outcome.plan;
     this.columns = [
@@ -105,12 +113,21 @@ export class Summary {
     this.chartPick.value = this.columns.some((c, i) => String(i) === previous) ? previous : String(Math.min(1, this.columns.length - 1));
     this.renderNotes();
     delete document.body.dataset.grouped;
+    // The chart of a grouping before is of other groups: it goes now, and is drawn again at the width the
+    // table leaves it (a scroll bar may come with it).
+    this.chart?.destroy();
+    this.chart = undefined;
     this.element.hidden = false;
-    this.draw();
     this.renderTable();
+    await yieldToPage();
+    if (generation !== this.generation) return;
+    this.draw();
+    // The summary is on screen (the tests and the bench wait for this).
+    document.body.dataset.grouped = 'true';
   }
 
   hide(): void {
+    this.generation++;
     this.element.hidden = true;
     this.chart?.destroy();
     this.chart = undefined;
@@ -139,8 +156,6 @@ export class Summary {
       totals: o.totals.map((t) => [...o.plan.groups.map((_, j) => (j === 0 ? totalLabel(t) : '')), ...this.columns.map((c) => c.cell(t))]),
       firstNumeric: keys,
     });
-    // The summary is on screen (the tests and the bench wait for this).
-    document.body.dataset.grouped = 'true';
   }
 
   private renderNotes(): void {

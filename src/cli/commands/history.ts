@@ -41,7 +41,7 @@ export function historyCommand(ctx: CliContext) {
 
 function state(r: SubmissionRecord): Laid {
   if (r.state === 'sending') return words(sendingNow(r) ? 'sending (in progress)' : 'sending, interrupted: outcome unknown');
-  return laid`${field(recordedOutcomeText(r))}`;
+  return laid`${recordedOutcomeText(r)}`;
 }
 
 /** The gateway's recurring-payment-ids (ids of no known form), each with its status. */
@@ -67,7 +67,7 @@ function recordText(r: SubmissionRecord, approvals: ReadonlyMap<string, Approval
   const approved = approvals.get(`${r.environment}\0${r.contentHash}`);
   if (approved) lines.push(laid`  approved for ${field(r.environment)} by ${approvalsText(approved)}`);
   // Two local gateways both answer as endpoint 1001: which one it was tells their payments apart.
-  if (r.localGateway) lines.push(laid`  sent to ${field(localGatewayText(r.localGateway))}`);
+  if (r.localGateway) lines.push(laid`  sent to ${localGatewayText(r.localGateway)}`);
   if (r.recurringPaymentIds.length) lines.push(laid`  recurring-payment-id ${paymentIds(r)}`);
   if (r.serialNumbers.length) lines.push(laid`  serial-number ${joinLaid(r.serialNumbers.map(field), ', ')}`);
   if (r.errorCode) lines.push(laid`  error-code ${field(r.errorCode)}`);

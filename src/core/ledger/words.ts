@@ -116,21 +116,24 @@ export function samePayerLines(file: string, rows: readonly SamePayerRow<PayerRe
 }
 
 /** "/home/you/.local/state/paygate/gateway (run 3f9c…), its date 31.12.2026": which local gateway, and when. */
-export function localGatewayPlace(g: LocalGatewayRef): string {
-  const run = g.startId === '' ? '' : ` (run ${g.startId})`;
-  return `${g.stateDir}${run}${g.today ? `, its date ${g.today}` : ''}`;
+export function localGatewayPlace(g: LocalGatewayRef): Said {
+  const run = g.startId === '' ? ourWords('') : said` (run ${typed.text(g.startId)})`;
+  return said`${typed.text(g.stateDir)}${run}${g.today ? said`, its date ${typed.date(g.today)}` : ourWords('')}`;
 }
 
-export const localGatewayText = (g: LocalGatewayRef) => `the local gateway of ${localGatewayPlace(g)}`;
+export const localGatewayText = (g: LocalGatewayRef): Said => said`the local gateway of ${localGatewayPlace(g)}`;
 
 /**
  * A completed record's outcome as the ledger's lists say it (`paygate history`, the Submissions view):
  * the outcome table's label, the kind and the HTTP status; an outcome whose payments may exist unseen
  * says so.
  */
-export function recordedOutcomeText(r: Pick<SubmissionRecord, 'outcome' | 'kind' | 'httpStatus'>): string {
+export function recordedOutcomeText(r: Pick<SubmissionRecord, 'outcome' | 'kind' | 'httpStatus'>): Said {
   const facts = recordedFacts(r.outcome);
-  const label = facts?.label ?? `${r.outcome ?? '?'} (not known to this version)`;
-  const text = `${label}${r.kind ? ` (${r.kind})` : ''}${r.httpStatus !== undefined ? ` HTTP ${r.httpStatus}` : ''}`;
-  return facts?.unknown ? `${text}: the gateway may have created the payments; check before sending again` : text;
+  // The table's label is ours; an outcome this version does not know, and the kind, are the record's words.
+  const label = facts ? ourWords(facts.label) : said`${typed.text(r.outcome ?? '?')} (not known to this version)`;
+  const kind = r.kind ? said` (${typed.text(r.kind)})` : ourWords('');
+  const http = r.httpStatus !== undefined ? said` HTTP ${typed.count(r.httpStatus)}` : ourWords('');
+  const text = said`${label}${kind}${http}`;
+  return facts?.unknown ? said`${text}: the gateway may have created the payments; check before sending again` : text;
 }

@@ -4,7 +4,7 @@ import { Codes } from './codes';
 import { COLUMNS, STATE_COUNTRIES, type ColumnSpec } from './columns';
 import { FirstSeen } from './firstSeen';
 import { gatewayOrderId, hasIdNoise, idNoiseWords, isPlainIn, withoutIdNoise } from '../orderId';
-import { quotedCell } from './quote';
+import { cellPart } from './quote';
 import { duplicateOrderIdMessage, UNTRUSTED_ROW, type RowFactsListener, type TrustedRow } from './rowFacts';
 import { addEmptyFieldsFix, replaceCellFix } from './fixes';
 import { hasCompleteAmountMode } from './batch';
@@ -28,7 +28,7 @@ import { cardColumnOf, type CardNumberFinder } from './cardDataInGit';
  */
 function shown(spec: ColumnSpec, v: string): Said {
   if (spec.sensitive === 'hidden') return NOTHING;
-  if (spec.sensitive !== 'card') return said` (got ${quotedCell(v)})`;
+  if (spec.sensitive !== 'card') return said` (got "${cellPart(v)}")`;
   const masked = maskCardValue(v);
   return said` (got "${typed.text(masked.length > 40 ? `${masked.slice(0, 37)}...` : masked)}")`;
 }
@@ -274,7 +274,7 @@ class RowChecker {
       row,
       at,
       Codes.idWhitespace,
-      said`client-orderid ${ourWords(what)}: the gateway reads it as ${quotedCell(gatewayOrderId(cellValue))}`,
+      said`client-orderid ${ourWords(what)}: the gateway reads it as "${cellPart(gatewayOrderId(cellValue))}"`,
       'client-orderid',
       fixes,
     );

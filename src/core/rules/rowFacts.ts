@@ -2,7 +2,7 @@ import type { CsvRecord } from '../csv/parse';
 import type { RowCells } from '../csv/rowCells';
 import type { Range } from '../text';
 import { CodeInfo, Codes } from './codes';
-import { quotedCell } from './quote';
+import { cellPart } from './quote';
 import { said, typed, type Said } from '../output';
 import type { LintDiagnostic } from './types';
 
@@ -57,7 +57,7 @@ export const UNTRUSTED_ROW: RowFacts = Object.freeze({
 
 /** The message of duplicate-order-id: the id masked and cut like every value in a message. */
 export function duplicateOrderIdMessage(orderId: string, firstRow: number): Said {
-  return said`client-orderid ${quotedCell(orderId)} is already used on row ${typed.count(firstRow)}`;
+  return said`client-orderid "${cellPart(orderId)}" is already used on row ${typed.count(firstRow)}`;
 }
 
 /** duplicate-order-id on the client-orderid cell at `range`, whose id was first used on row `firstRow`. */

@@ -72,8 +72,8 @@ async function pickEnvironment(given: string | undefined, purpose: string): Prom
     );
     return undefined;
   }
-  const items = names.map((name) => ({ label: name }));
-  return (await showPick(items, { placeHolder: `Environment to store the ${purpose} for`, ignoreFocusOut: true }))?.label;
+  const items = names.map((name) => ({ label: said`${typed.text(name)}`, name }));
+  return (await showPick(items, { placeHolder: said`Environment to store the ${typed.text(purpose)} for`, ignoreFocusOut: true }))?.name;
 }
 
 function refuseLocal(env: string): SetSecretResult | undefined {

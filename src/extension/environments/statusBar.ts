@@ -3,11 +3,13 @@ import { Disposable } from '../disposable';
 import { LOCAL_ENVIRONMENT } from '../../core/gateway/environments';
 import { activeEnvironmentName, configuredEnvironment, configuredEnvironments, isKnownEnvironment, setActiveEnvironment } from './settings';
 import type { LocalGatewayInfo } from './localGateway';
-import { showError, showPick } from '../say';
-import { said, typed } from '../../core/output';
+import { showError, showPick, shown, type PickItem } from '../say';
+import { joinSaid, ourWords, said, typed, type Said } from '../../core/output';
 
 // The active environment, always in sight: a production environment on the warning colour, a name that
-// no longer exists on the error colour. A click opens Select Environment.
+// no longer exists on the error colour. A click opens Select Environment. Its words come from the settings
+// (the environment's name, URLs, endpoint, consumer key) and the local gateway: each a value of a `Said`,
+// checked alone where it is shown (the item is drawn by the first screen, after the floor is loaded).
 
 export class EnvironmentStatus extends Disposable {
   private readonly item = this.register(vscode.window.createStatusBarItem('paygate.environment', vscode.StatusBarAlignment.Left, 50));
@@ -31,30 +33,32 @@ export class EnvironmentStatus extends Disposable {
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.isTrusted = false;
     // The same words in plain text for screen readers: the Markdown tooltip escapes them (Built\-in…).
-    let plain: string;
+    let about: Said;
+    const named = typed.text(name);
     if (name === LOCAL_ENVIRONMENT) {
       const info = this.localInfo();
-      this.item.text = `$(server-environment) PayGate: ${name}`;
+      this.item.text = shown(said`$(server-environment) PayGate: ${named}`);
       this.item.backgroundColor = undefined;
-      plain = info.running ? `Built-in local gateway, running at ${info.baseUrl}` : 'Built-in local gateway (starts when first used)';
+      about = info.running
+        ? said`Built-in local gateway, running at ${typed.text(info.baseUrl)}`
+        : ourWords('Built-in local gateway (starts when first used)');
       if (info.externalPid !== undefined)
-        plain = `Local gateway run by ${info.runBy ?? 'another process'} (pid ${info.externalPid}), at ${info.baseUrl}`;
-      if (info.stateDir !== undefined) plain += `\nState: ${info.stateDir}`;
-      tooltip.appendText(plain);
+        about = said`Local gateway run by ${typed.text(info.runBy ?? 'another process')} (pid ${typed.count(info.externalPid)}), at ${typed.text(info.baseUrl)}`;
+      if (info.stateDir !== undefined) about = said`${about}\nState: ${typed.text(info.stateDir)}`;
     } else if (env) {
-      this.item.text = `$(${env.production ? 'warning' : 'server-environment'}) PayGate: ${name}`;
+      this.item.text = shown(said`$(${ourWords(env.production ? 'warning' : 'server-environment')}) PayGate: ${named}`);
       this.item.backgroundColor = env.production ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-      plain = `${env.production ? 'PRODUCTION — real cards are charged. ' : ''}Payments: ${env.baseUrl}\nReports: ${env.reportBaseUrl}\nEndpoint ${env.endpointId}, consumer key ${env.consumerKey}`;
-      tooltip.appendText(plain);
+      about = said`${ourWords(env.production ? 'PRODUCTION — real cards are charged. ' : '')}Payments: ${typed.text(env.baseUrl)}\nReports: ${typed.text(env.reportBaseUrl)}\nEndpoint ${typed.text(env.endpointId)}, consumer key ${typed.text(env.consumerKey)}`;
     } else {
-      this.item.text = `$(error) PayGate: ${name}?`;
+      this.item.text = shown(said`$(error) PayGate: ${named}?`);
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
-      plain = `There is no environment named "${name}" in the "paygate.environments" setting.`;
-      tooltip.appendText(plain);
+      about = said`There is no environment named "${named}" in the "paygate.environments" setting.`;
     }
+    const plain = shown(about);
+    tooltip.appendText(plain);
     tooltip.appendMarkdown('\n\nClick to select another environment.');
     this.item.tooltip = tooltip;
-    this.item.accessibilityInformation = { label: statusLabel(name, plain), role: 'button' };
+    this.item.accessibilityInformation = { label: statusLabel(shown(said`${named}`), plain), role: 'button' };
   }
 
   get accessibleLabel(): string {
@@ -70,7 +74,7 @@ export function statusLabel(environment: string, detail: string): string {
 export type SelectEnvironmentResult =
   { ok: true; environment: string; statusText: string; statusLabel: string } | { ok: false; message: string; adding?: boolean };
 
-interface EnvironmentPick extends vscode.QuickPickItem {
+interface EnvironmentPick extends PickItem {
   name: string;
   add?: boolean;
 }
@@ -91,28 +95,28 @@ export async function selectEnvironmentCommand(status: EnvironmentStatus, arg?: 
     const items: EnvironmentPick[] = [
       {
         name: LOCAL_ENVIRONMENT,
-        label: LOCAL_ENVIRONMENT,
-        description: 'built-in local gateway',
-        detail: "No credentials needed: the demo merchant's keys come from the local gateway.",
+        label: ourWords(LOCAL_ENVIRONMENT),
+        description: ourWords('built-in local gateway'),
+        detail: ourWords("No credentials needed: the demo merchant's keys come from the local gateway."),
       },
       ...configuredEnvironments().environments.map((e) => ({
         name: e.name,
-        label: `${e.production ? '$(warning) ' : ''}${e.name}`,
-        description: e.production ? 'PRODUCTION' : e.baseUrl,
-        detail: `endpoint ${e.endpointId} · consumer key ${e.consumerKey}`,
+        label: said`${ourWords(e.production ? '$(warning) ' : '')}${typed.text(e.name)}`,
+        description: e.production ? ourWords('PRODUCTION') : said`${typed.text(e.baseUrl)}`,
+        detail: said`endpoint ${typed.text(e.endpointId)} · consumer key ${typed.text(e.consumerKey)}`,
       })),
-    ].map((i) => (i.name === current ? { ...i, description: `${i.description} · current` } : i));
+    ].map((i) => (i.name === current ? { ...i, description: joinSaid([i.description, ourWords('current')], ' · ') } : i));
     // The way to a new environment is where one looks for it: at the end of the list of environments.
     items.push(
-      { name: '', label: '', kind: vscode.QuickPickItemKind.Separator },
+      { name: '', label: ourWords(''), kind: vscode.QuickPickItemKind.Separator },
       {
         name: '',
         add: true,
-        label: '$(add) Add environment…',
-        detail: 'Opens the paygate.environments setting in settings JSON with an entry to fill in.',
+        label: ourWords('$(add) Add environment…'),
+        detail: ourWords('Opens the paygate.environments setting in settings JSON with an entry to fill in.'),
       },
     );
-    const picked = await showPick(items, { placeHolder: `Active PayGate environment (now: ${current})` });
+    const picked = await showPick(items, { placeHolder: said`Active PayGate environment (now: ${typed.text(current)})` });
     if (!picked) return undefined;
     if (picked.add) {
       await vscode.commands.executeCommand('paygate.addEnvironment');

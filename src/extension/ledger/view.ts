@@ -11,8 +11,8 @@ import type { ResultsPanelApi } from '../results/register';
 import type { SubmissionView } from '../../shared/submissionView';
 import { newestSubmissions, type SubmissionsPage } from './page';
 import { recordView } from './recordView';
-import { said, typed, type Part, type Said } from '../../core/output';
-import { showError, showInfo, showWarning, shown, type Shown } from '../say';
+import { ourWords, said, typed, type Said } from '../../core/output';
+import { showError, showInfo, showWarning, shown } from '../say';
 
 // The "Submissions" tree: one item per submission (newest first) with its outcome as the icon, and the
 // gateway's ids and serial numbers as children. Failures get a warning-coloured icon. It shows the newest
@@ -31,7 +31,7 @@ type Node =
   | { kind: 'approvals'; list: [string, Approval[]][] }
   | { kind: 'approval'; key: string; approvals: Approval[] }
   | { kind: 'record'; record: SubmissionRecord }
-  | { kind: 'detail'; label: string; description?: Shown; icon: string; record: SubmissionRecord }
+  | { kind: 'detail'; label: string; description?: Said; icon: string; record: SubmissionRecord }
   | { kind: 'older'; shown: number };
 
 /** A record still 'sending' long after any answer could come: the editor closed or crashed mid-request. */
@@ -55,14 +55,14 @@ function recordIcon(r: SubmissionRecord): vscode.ThemeIcon {
 }
 
 /** The outcome line of a submission: an interrupted or unknown send says the payments may exist. */
-function stateText(r: SubmissionRecord): string {
-  if (interrupted(r)) return 'no answer recorded: interrupted while sending; the gateway may have created the payments';
-  if (r.state === 'sending') return 'sending…';
+function stateText(r: SubmissionRecord): Said {
+  if (interrupted(r)) return ourWords('no answer recorded: interrupted while sending; the gateway may have created the payments');
+  if (r.state === 'sending') return ourWords('sending…');
   return recordedOutcomeText(r);
 }
 
 function details(r: SubmissionRecord): Node[] {
-  const d = (label: string, description: Shown | undefined, icon: string): Node => ({
+  const d = (label: string, description: Said | undefined, icon: string): Node => ({
     kind: 'detail',
     label,
     description,
@@ -70,25 +70,23 @@ function details(r: SubmissionRecord): Node[] {
     record: r,
   });
   const out: Node[] = [d('outcome', stateText(r), 'info')];
-  if (r.message && r.outcome !== 'accepted') out.push(d('message', r.message, 'comment'));
+  const text = (v: string) => said`${typed.text(v)}`;
+  if (r.message && r.outcome !== 'accepted') out.push(d('message', text(r.message), 'comment'));
   r.recurringPaymentIds.forEach((id, i) =>
-    out.push(d('recurring-payment-id', r.statuses[i] ? said`${typed.text(id)} · ${typed.text(r.statuses[i])}` : id, 'symbol-key')),
+    out.push(d('recurring-payment-id', r.statuses[i] ? said`${typed.text(id)} · ${typed.text(r.statuses[i])}` : text(id), 'symbol-key')),
   );
-  for (const s of r.serialNumbers) out.push(d('serial-number', s, 'symbol-number'));
-  if (r.errorCode) out.push(d('error-code', r.errorCode, 'symbol-number'));
-  if (r.errorId) out.push(d('error id', r.errorId, 'symbol-number'));
+  for (const s of r.serialNumbers) out.push(d('serial-number', text(s), 'symbol-number'));
+  if (r.errorCode) out.push(d('error-code', text(r.errorCode), 'symbol-number'));
+  if (r.errorId) out.push(d('error id', text(r.errorId), 'symbol-number'));
   out.push(d('endpoint', said`${typed.text(r.endpointId)} · ${typed.text(r.endpoint)}`, 'link'));
   if (r.localGateway) out.push(d('local gateway', localGatewayPlace(r.localGateway), 'server-environment'));
   const face = r.face === 'cli' ? 'paygate CLI' : 'the editor';
   // A team ledger's record says who sent it (the database role) and from which machine.
-  out.push(d('sent from', r.role !== undefined ? sentBy(r).trim() : face, 'device-desktop'));
+  out.push(d('sent from', r.role !== undefined ? text(sentBy(r).trim()) : ourWords(face), 'device-desktop'));
   out.push(d('rows', said`${typed.count(r.rowCount)}`, 'list-flat'));
   out.push(d('sha256', said`${typed.hash(r.contentHash)}`, 'lock'));
   return out;
 }
-
-/** A description as a part of a longer line: free text (read whole) when it is not a `Said`. */
-const asSaid = (d: Shown): Part | Said => (typeof d === 'string' ? typed.text(d) : d);
 
 export class SubmissionsTree extends Disposable implements vscode.TreeDataProvider<Node> {
   private readonly changed = this.register(new vscode.EventEmitter<Node | undefined>());
@@ -168,12 +166,12 @@ export class SubmissionsTree extends Disposable implements vscode.TreeDataProvid
     if (node.kind === 'detail') {
       const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
       item.description = node.description === undefined ? undefined : shown(node.description);
-      item.tooltip = node.description === undefined ? node.label : shown(said`${typed.text(node.label)}: ${asSaid(node.description)}`);
+      item.tooltip = node.description === undefined ? node.label : shown(said`${typed.text(node.label)}: ${node.description}`);
       item.iconPath = new vscode.ThemeIcon(node.icon);
       return item;
     }
     const r = node.record;
-    const item = new vscode.TreeItem(shown(path.basename(r.file)), vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(shown(said`${typed.text(path.basename(r.file))}`), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = r.id;
     const when = typed.date(new Date(r.time).toLocaleString());
     item.description = shown(said`${typed.text(r.environment)}${r.production ? said` (production)` : said``} · ${when}`);
@@ -194,7 +192,7 @@ export class SubmissionsTree extends Disposable implements vscode.TreeDataProvid
 /** The view's first line: which store (file or team: host and database), or why it cannot be read. */
 function storeItem(node: Extract<Node, { kind: 'store' }>): vscode.TreeItem {
   const item = new vscode.TreeItem(node.problem ? 'Ledger cannot be read' : 'Ledger', vscode.TreeItemCollapsibleState.None);
-  item.description = shown(node.problem ?? node.place);
+  item.description = shown(said`${typed.text(node.problem ?? node.place)}`);
   item.tooltip = shown(
     node.problem
       ? said`${typed.text(node.place)}: ${typed.text(node.problem)}`

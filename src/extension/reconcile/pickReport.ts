@@ -2,7 +2,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PanelContent } from '../results/panel';
 import { REPORT_TEMPLATE_SUFFIX } from '../report/templates';
-import { showPick } from '../say';
+import { showPick, type PickItem } from '../say';
+import { ourWords, said, typed } from '../../core/output';
 
 // Which report "Reconcile with Report..." from the palette reconciles with. A bare file dialog showed a
 // new user a folder listing with only "..", and no hint that a report has to be run or saved first. The
@@ -13,7 +14,7 @@ import { showPick } from '../say';
 const MAX_LISTED = 50;
 const EXCLUDE = '**/{node_modules,.git}/**';
 
-type Choice = vscode.QuickPickItem & { pick: () => Promise<PanelContent | vscode.Uri | undefined> };
+type Choice = PickItem & { pick: () => Promise<PanelContent | vscode.Uri | undefined> };
 
 export interface PickDeps {
   /** Runs a report template as "Run Report Template" does, and gives the CSV report it showed, if any. */
@@ -26,24 +27,25 @@ export async function pickReport(deps: PickDeps): Promise<PanelContent | vscode.
     vscode.workspace.findFiles('**/*.csv', EXCLUDE, MAX_LISTED),
   ]);
   const choices: Choice[] = [runNow(templates, deps)];
-  if (saved.length > 0) choices.push({ label: 'Saved reports', kind: vscode.QuickPickItemKind.Separator, pick: async () => undefined });
+  if (saved.length > 0)
+    choices.push({ label: ourWords('Saved reports'), kind: vscode.QuickPickItemKind.Separator, pick: async () => undefined });
   for (const uri of saved.sort((a, b) => a.path.localeCompare(b.path)))
     choices.push({
-      label: `$(file) ${path.basename(uri.path)}`,
-      description: vscode.workspace.asRelativePath(uri),
+      label: said`$(file) ${typed.text(path.basename(uri.path))}`,
+      description: said`${typed.text(vscode.workspace.asRelativePath(uri))}`,
       pick: async () => uri,
     });
   choices.push({
-    label: '$(folder-opened) Browse for a saved report…',
+    label: ourWords('$(folder-opened) Browse for a saved report…'),
     detail:
       saved.length === 0
-        ? 'No saved report (*.csv) in this workspace: run one now, or save one from its table with Export CSV.'
+        ? ourWords('No saved report (*.csv) in this workspace: run one now, or save one from its table with Export CSV.')
         : undefined,
     pick: browse,
   });
   const chosen = await showPick(choices, {
-    title: 'PayGate: Reconcile with Report',
-    placeHolder: 'The transactions report to hold the batches against',
+    title: ourWords('PayGate: Reconcile with Report'),
+    placeHolder: ourWords('The transactions report to hold the batches against'),
   });
   return chosen?.pick();
 }
@@ -51,17 +53,20 @@ export async function pickReport(deps: PickDeps): Promise<PanelContent | vscode.
 function runNow(templates: vscode.Uri[], deps: PickDeps): Choice {
   if (templates.length === 0)
     return {
-      label: '$(play) Run a report now',
-      detail: 'No report template (*.report.json) in this workspace: writes a new one to run.',
+      label: ourWords('$(play) Run a report now'),
+      detail: ourWords('No report template (*.report.json) in this workspace: writes a new one to run.'),
       pick: async () => {
         await vscode.commands.executeCommand('paygate.newReportTemplate');
         return undefined;
       },
     };
   return {
-    label: '$(play) Run a report now',
-    description: templates.length === 1 ? vscode.workspace.asRelativePath(templates[0]) : `${templates.length} templates`,
-    detail: 'Runs the transactions report on the active environment and reconciles with its answer.',
+    label: ourWords('$(play) Run a report now'),
+    description:
+      templates.length === 1
+        ? said`${typed.text(vscode.workspace.asRelativePath(templates[0]))}`
+        : said`${typed.count(templates.length)} templates`,
+    detail: ourWords('Runs the transactions report on the active environment and reconciles with its answer.'),
     pick: async () => {
       const template = templates.length === 1 ? templates[0] : await pickTemplate(templates);
       return template ? deps.runReport(template) : undefined;
@@ -71,8 +76,12 @@ function runNow(templates: vscode.Uri[], deps: PickDeps): Choice {
 
 async function pickTemplate(templates: vscode.Uri[]): Promise<vscode.Uri | undefined> {
   const chosen = await showPick(
-    templates.map((uri) => ({ label: path.basename(uri.path), description: vscode.workspace.asRelativePath(uri), uri })),
-    { title: 'PayGate: Run a report now', placeHolder: 'The report template to run' },
+    templates.map((uri) => ({
+      label: said`${typed.text(path.basename(uri.path))}`,
+      description: said`${typed.text(vscode.workspace.asRelativePath(uri))}`,
+      uri,
+    })),
+    { title: ourWords('PayGate: Run a report now'), placeHolder: ourWords('The report template to run') },
   );
   return chosen?.uri;
 }

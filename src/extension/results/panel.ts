@@ -68,7 +68,7 @@ export class ResultsPanel extends PanelPage {
   static create(extensionUri: vscode.Uri, title: string): ResultsPanel {
     const panel = vscode.window.createWebviewPanel(
       VIEW_TYPE,
-      shown(title),
+      shown(said`${typed.text(title)}`),
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       webviewOptions(extensionUri),
     );
@@ -90,7 +90,7 @@ export class ResultsPanel extends PanelPage {
 
   async show(content: PanelContent): Promise<void> {
     this.content = content;
-    this.panel.title = shown('view' in content ? content.view.title : content.title);
+    this.panel.title = shown(said`${typed.text('view' in content ? content.view.title : content.title)}`);
     this.panel.reveal(undefined, false);
     if (this.isReady) await this.send(content);
     else await this.readyOnce; // the ready handler sends it

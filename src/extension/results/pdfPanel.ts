@@ -41,7 +41,7 @@ export class PdfPanel extends PanelPage {
   static create(extensionUri: vscode.Uri, title: string): PdfPanel {
     const panel = vscode.window.createWebviewPanel(
       PDF_VIEW_TYPE,
-      shown(title),
+      shown(said`${typed.text(title)}`),
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       webviewOptions(extensionUri),
     );
@@ -50,7 +50,7 @@ export class PdfPanel extends PanelPage {
 
   async show(content: PdfContent): Promise<void> {
     this.content = content;
-    this.panel.title = shown(content.title);
+    this.panel.title = shown(said`${typed.text(content.title)}`);
     this.panel.reveal(undefined, false);
     if (this.isReady) await this.send();
   }
@@ -58,7 +58,7 @@ export class PdfPanel extends PanelPage {
   /** Shows why there is nothing to draw (unreadable or oversized file) in the pane itself. */
   async fail(title: string, message: string): Promise<void> {
     this.content = { title, failed: message };
-    this.panel.title = shown(title);
+    this.panel.title = shown(said`${typed.text(title)}`);
     this.panel.reveal(undefined, false);
     if (this.isReady) await this.send();
   }

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import { shown } from '../say';
+import { ourWords, said, typed } from '../../core/output';
 import { makeNonce, renderShell } from './html';
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
@@ -50,8 +51,9 @@ export function pageMessage<M extends object>(msg: M): M {
   if (typeof m.title !== 'string' && typeof m.message !== 'string') return msg;
   return {
     ...msg,
-    ...(typeof m.title === 'string' ? { title: shown(m.title) } : {}),
-    ...(typeof m.message === 'string' ? { message: shown(m.message) } : {}),
+    // Free text, read whole: a title (one value, one line) and a status line (its line breaks kept).
+    ...(typeof m.title === 'string' ? { title: shown(said`${typed.text(m.title)}`) } : {}),
+    ...(typeof m.message === 'string' ? { message: shown(ourWords(m.message)) } : {}),
   };
 }
 

@@ -11,7 +11,7 @@ import {
   type RowKey,
   type SamePayerRow,
 } from '../../core/ledger';
-import { joinSaid, said, typed } from '../../core/output';
+import { joinSaid, ourWords, said, typed } from '../../core/output';
 import { showPick, showWarning } from '../say';
 
 // The questions a submit asks before sending again, each with one way to say yes: the same content sent
@@ -48,13 +48,14 @@ export async function askSendAgain(blocker: ResendBlocker, name: string, envName
   // A team ledger's record names who sent it (the database role) and from which machine.
   const from = said`sent${t(sentBy(previous) || ` from ${previous.face === 'cli' ? 'the paygate CLI' : 'the editor'}`)}: ${t(previous.file)}`;
   const send = {
-    label: '$(warning) Send again',
-    description: 'may create the payments twice',
+    label: ourWords('$(warning) Send again'),
+    description: ourWords('may create the payments twice'),
     detail: said`${t(name)} → ${t(envName)} · ${t(endpoint)}`,
   };
-  const choice = await showPick([{ label: "Don't send", description: 'keep the earlier submission', detail: from }, send], {
+  const dont = { label: ourWords("Don't send"), description: ourWords('keep the earlier submission'), detail: from };
+  const choice = await showPick([dont, send], {
     title: said`PayGate: the same content was already sent to this endpoint on ${when} (${t(what)})`,
-    placeHolder: 'Sending it again may create the payments twice.',
+    placeHolder: ourWords('Sending it again may create the payments twice.'),
     ignoreFocusOut: true,
   });
   return choice === send;
@@ -71,23 +72,27 @@ export type RowsAnswer = 'dont-send' | 'move' | 'send';
 export async function askRowsAgain(rows: readonly AlreadySentRow[], name: string, envName: string): Promise<RowsAnswer> {
   const n = rows.length;
   const first = rows[0];
-  const dont = { label: "Don't send", description: 'nothing is sent', detail: alreadySentMessage(first) };
+  const dont = {
+    label: ourWords("Don't send"),
+    description: ourWords('nothing is sent'),
+    detail: alreadySentMessage(first),
+  };
   const move = {
-    label: `Move the ${n} already-sent row${n === 1 ? '' : 's'} to a new file`,
-    description: 'then send what is left',
+    label: said`Move the ${typed.count(n)} already-sent row${ourWords(n === 1 ? '' : 's')} to a new file`,
+    description: ourWords('then send what is left'),
     detail: said`${joinSaid(
       rows.slice(0, 5).map((r) => said`line ${typed.count(r.line)}`),
       ', ',
     )}${n > 5 ? said`, … (${typed.count(n)} rows)` : said``}: kept in a file of their own beside ${typed.text(name)}`,
   };
   const send = {
-    label: '$(warning) Send anyway',
-    description: 'may create their payments twice',
+    label: ourWords('$(warning) Send anyway'),
+    description: ourWords('may create their payments twice'),
     detail: said`last sent ${typed.date(sentAt(first.earlier))}: ${typed.text(serialText(first.earlier))}, ${typed.text(submissionState(first.earlier))}`,
   };
   const choice = await showPick([dont, move, send], {
     title: said`PayGate: ${typed.count(n)} row${typed.text(n === 1 ? ` of ${name} was` : `s of ${name} were`)} already sent to ${typed.text(envName)}`,
-    placeHolder: 'Sending them again may create their payments twice.',
+    placeHolder: ourWords('Sending them again may create their payments twice.'),
     ignoreFocusOut: true,
   });
   if (choice === send) return 'send';
