@@ -12,9 +12,9 @@ import {
 import { LEDGER_URL_ENV, parseLedgerUrl } from '../core/ledger/team/url';
 import { KEY_FILE_ENV, readTeamKey } from '../core/ledger/team/key';
 import { TeamLedger } from '../core/ledger/team/teamLedger';
-import type { Said } from '../core/output';
+import { ourWords, said, typed, type Said } from '../core/output';
 import type { CliContext } from './context';
-import { field, inputError } from './output';
+import { inputError } from './output';
 
 // The CLI's side of the shared submission ledger: where it is (--state DIR, else $PAYGATE_DATA_DIR, else
 // the user's data directory, the same one the editor uses), and the words for what it says.
@@ -81,9 +81,9 @@ export function damageText(d: Damage, ledger: LedgerStore): Said {
 }
 
 /** What the earlier send was, in one line: when, from where, and what came of it. */
-export function describeEarlier(r: SubmissionRecord): string {
-  const who = r.role === undefined ? ` from ${r.face === 'editor' ? 'the editor' : 'the CLI'}` : field(sentBy(r));
-  return `${field(r.time)}${who} (${field(r.file)}): ${field(earlierState(r))}`;
+export function describeEarlier(r: SubmissionRecord): Said {
+  const who = r.role === undefined ? said` from ${ourWords(r.face === 'editor' ? 'the editor' : 'the CLI')}` : sentBy(r);
+  return said`${typed.date(r.time)}${who} (${typed.text(r.file)}): ${typed.text(earlierState(r))}`;
 }
 
 /** Still sending, interrupted, or the outcome with its kind and ids. */

@@ -1,6 +1,6 @@
 import { approvalsText } from '../../core/ledger/approvals';
 import type { Approval } from '../../core/ledger/store';
-import { localGatewayText, recordedOutcomeText, sentBy, type SubmissionRecord } from '../../core/ledger';
+import { localGatewayText, recordedOutcomeText, whoSent, type SubmissionRecord } from '../../core/ledger';
 import type { CliContext } from '../context';
 import { damageText, LedgerUrlError, openLedger, sendingNow } from '../ledger';
 import { joinLaid, laid, said, vet, vouched, words, type Laid } from '../../core/output';
@@ -58,7 +58,8 @@ const paymentIds = (r: SubmissionRecord) =>
  */
 function recordText(r: SubmissionRecord, approvals: ReadonlyMap<string, Approval[]>): Laid {
   const where = laid`${field(r.environment)}${words(r.production ? ' (production)' : '')}, endpoint ${field(r.endpointId)}, from ${field(r.face)}`;
-  const by = r.role !== undefined ? laid`  (${field(sentBy(r).trim())})` : words('');
+  const who = whoSent(r);
+  const by = who ? laid`  (${who})` : words('');
   const lines = [
     laid`${vet.date(r.time)}  ${state(r)}${by}`,
     laid`  ${field(r.file)} (${vet.count(r.rowCount)} row${words(r.rowCount === 1 ? '' : 's')}) → ${where}`,

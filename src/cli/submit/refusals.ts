@@ -1,6 +1,7 @@
 import type { AlreadySentRow, SubmissionRecord } from '../../core/ledger';
 import { describeEarlier } from '../ledger';
 import { field } from '../output';
+import { said, typed, type Said } from '../../core/output';
 import type { PartsRun } from './types';
 
 // The words of `paygate submit`'s guard refusals, each with the way on it offers.
@@ -30,11 +31,11 @@ export function rowsRefusal(
   );
 }
 
-export function resendRefusal(file: string, environment: string, endpointId: string, earlier: SubmissionRecord, parts?: PartsRun): string {
-  return (
-    `${file}: the same content was already sent to ${environment}, endpoint ${endpointId}: ${describeEarlier(earlier)}.\n` +
-    `Nothing was sent. Sending it again may create the payments twice; check in the gateway whether they exist, and if you are sure they do not, pass ${allowResendFor(file, parts)} ('paygate history' lists what was sent).`
-  );
+export function resendRefusal(file: string, environment: string, endpointId: string, earlier: SubmissionRecord, parts?: PartsRun): Said {
+  const where = said`${typed.text(file)}: the same content was already sent to ${typed.text(environment)}, endpoint ${typed.text(endpointId)}`;
+  // allowResendFor's text holds the file's name already checked as a value (field): read again as text, unchanged.
+  return said`${where}: ${describeEarlier(earlier)}.
+Nothing was sent. Sending it again may create the payments twice; check in the gateway whether they exist, and if you are sure they do not, pass ${typed.text(allowResendFor(file, parts))} ('paygate history' lists what was sent).`;
 }
 
 /** Rows of the same card and schedule as rows sent under another id (listed above): nothing sent. */

@@ -5,7 +5,7 @@ import type { CliContext } from '../context';
 import { displayPosition } from '../io';
 import { damageText, describeEarlier } from '../ledger';
 import { said, typed } from '../../core/output';
-import { EXIT, exitCodeFor, inputError, jsonOut, outcomeJson, outcomeText, saidOut } from '../output';
+import { EXIT, exitCodeFor, inputError, jsonOut, outcomeJson, outcomeText, saidOut, type Problem } from '../output';
 import { allowResendFor, resendRefusal, rowsRefusal, samePayerRefusal } from './refusals';
 import { UsageError, whatIsSent, type CliTarget, type PartsRun, type SubmitOptions } from './types';
 
@@ -20,7 +20,7 @@ export function reportResult(
   ctx: CliContext,
   parts?: PartsRun,
 ): number {
-  const usage = (message: string) => inputError(ctx, 'paygate submit', message);
+  const usage = (message: Problem) => inputError(ctx, 'paygate submit', message);
   switch (result.status) {
     case 'refused':
       return refusedBeforeSending(result, name, ctx);
@@ -105,6 +105,6 @@ function failedBeforeSending(error: unknown, ledger: LedgerStore, ctx: CliContex
 function skipAccepted(ctx: CliContext, o: SubmitOptions, name: string, earlier: SubmissionRecord, parts: PartsRun): number {
   parts.skipped++;
   if (o.format === 'json') ctx.stdout(jsonOut({ file: name, skipped: 'already-accepted', submission: earlier.id }));
-  else ctx.stdout(saidOut(said`${typed.text(name)}: already accepted (${typed.text(describeEarlier(earlier))}); skipped\n`));
+  else ctx.stdout(saidOut(said`${typed.text(name)}: already accepted (${describeEarlier(earlier)}); skipped\n`));
   return 0;
 }

@@ -103,14 +103,14 @@ export interface PayerRefAt extends PayerRef {
 
 /**
  * Every trusted row with a client-orderid, for the same-payer lookup of a batch not yet sent (lint), in one
- * pass over the rows. `keyAt`: the row keys already made (by the offset of their client-orderid cell), so
- * none is hashed twice; `skip`: the offsets of rows already told (already-sent), neither keyed nor
- * fingerprinted.
+ * pass over the rows. `keyAt`: the row keys already made (by the offset of their client-orderid cell, asked
+ * in the rows' order), so none is hashed twice; `skip`: the offsets of rows already told (already-sent),
+ * neither keyed nor fingerprinted.
  */
 export function payerRefs(
   batch: Batch,
   secret: LedgerSecret,
-  keyAt?: ReadonlyMap<number, string>,
+  keyAt?: (start: number) => string | undefined,
   skip?: ReadonlySet<number>,
 ): PayerRefAt[] {
   const idColumn = batch.columnIndex.get(ORDER_ID);
@@ -125,7 +125,7 @@ export function payerRefs(
     const start = row.record.fieldStart(idColumn);
     if (skip?.has(start)) continue;
     out.push({
-      key: keyAt?.get(start) ?? orderKey(secret, id),
+      key: keyAt?.(start) ?? orderKey(secret, id),
       fingerprint: fingerprintRow(values),
       start,
       end: row.record.fieldEnd(idColumn),
@@ -141,14 +141,14 @@ export function payerRefs(
 export function payerRefsOf(
   rows: readonly PayerCellsAt[],
   secret: LedgerSecret,
-  keyAt?: ReadonlyMap<number, string>,
+  keyAt?: (start: number) => string | undefined,
   skip?: ReadonlySet<number>,
 ): PayerRefAt[] {
   const out: PayerRefAt[] = [];
   for (const row of rows) {
     if (skip?.has(row.start)) continue;
     out.push({
-      key: keyAt?.get(row.start) ?? orderKey(secret, row.orderId),
+      key: keyAt?.(row.start) ?? orderKey(secret, row.orderId),
       fingerprint: fingerprintOfText(secret, row.text),
       start: row.start,
       end: row.end,

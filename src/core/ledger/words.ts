@@ -33,12 +33,19 @@ const minute = (r: Pick<SubmissionRecord, 'time'>) => `${r.time.slice(0, 10)} ${
 const sentOn = (r: Pick<SubmissionRecord, 'time'>): Said => said`${typed.date(minute(r))} UTC`;
 
 /**
- * Who sent it, where a team ledger recorded it: " by ROLE from the editor on HOST" (the database role the
- * team's server vouches for); nothing for the file ledger, which is one person's.
+ * Who sent it, where a team ledger recorded it: "by ROLE from the editor on HOST" (the database role the
+ * team's server vouches for, and the host: the record's words, each a value); undefined for the file ledger,
+ * which is one person's.
  */
-export function sentBy(r: Pick<SubmissionRecord, 'role' | 'face' | 'host'>): string {
-  if (r.role === undefined) return '';
-  return ` by ${r.role} from ${r.face === 'editor' ? 'the editor' : 'the CLI'} on ${r.host}`;
+export function whoSent(r: Pick<SubmissionRecord, 'role' | 'face' | 'host'>): Said | undefined {
+  if (r.role === undefined) return undefined;
+  return said`by ${typed.text(r.role)} from ${ourWords(r.face === 'editor' ? 'the editor' : 'the CLI')} on ${typed.text(r.host)}`;
+}
+
+/** whoSent after a space, to follow a verb (" by ROLE from the editor on HOST"); nothing for the file ledger. */
+export function sentBy(r: Pick<SubmissionRecord, 'role' | 'face' | 'host'>): Said {
+  const who = whoSent(r);
+  return who ? said` ${who}` : ourWords('');
 }
 
 /** How a submission ended, in a few words: its outcome (and kind), or that no answer was recorded yet. */
@@ -69,7 +76,7 @@ function shownId(orderId: string): Said {
 
 /** Where a submission went and how it ended, each value alone: `on DATE UTC to ENV, endpoint ID`, `SERIALS, STATE`. */
 const sentTo = (r: SubmissionRecord): Said =>
-  said`${typed.text(sentBy(r))} on ${sentOn(r)} to ${typed.text(r.environment)}, endpoint ${typed.text(r.endpointId)}`;
+  said`${sentBy(r)} on ${sentOn(r)} to ${typed.text(r.environment)}, endpoint ${typed.text(r.endpointId)}`;
 const ended = (r: SubmissionRecord): Said => said`${serials(r)}, ${typed.text(submissionState(r))}`;
 
 /** One row already sent, as the diagnostic and the refusal say it: the date, the serial-number, the outcome. */

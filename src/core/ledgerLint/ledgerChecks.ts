@@ -126,12 +126,23 @@ function lookupRows(batch: Batch, secret: LedgerSecret, options: LedgerCheckOpti
   const ids = options.orderIds;
   const refs = ids ? undefined : rowRefs(batch, secret);
   const keys = ids ? ids.map((r) => orderKey(secret, r.orderId)) : refs!.map((r) => r.key);
-  /** The row keys already made, by the offset of their client-orderid cell (same-payer's rows reuse them). */
-  const keyAt = () => {
-    const at = new Map<number, string>();
-    if (ids) ids.forEach((r, i) => at.set(r.start, keys[i]));
-    else for (const r of refs!) at.set(r.start, r.key);
-    return at;
+  /**
+   * The row keys already made, by the offset of their client-orderid cell (same-payer's rows reuse them).
+   * Lint's rows are asked in the batch's order, as its ids are listed: a cursor walks them, no map of every
+   * row is made (asked out of order, it starts again from the first: the same answer).
+   */
+  const keyAt = (): ((start: number) => string | undefined) => {
+    if (!ids) {
+      const at = new Map<number, string>();
+      for (const r of refs!) at.set(r.start, r.key);
+      return (start) => at.get(start);
+    }
+    let i = 0;
+    return (start) => {
+      if (i > 0 && ids[i - 1].start >= start) i = 0;
+      while (i < ids.length && ids[i].start < start) i++;
+      return i < ids.length && ids[i].start === start ? keys[i] : undefined;
+    };
   };
   return {
     keys,

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
-import { localGatewayPlace, recordedOutcomeText, sentBy, type Approval, type SubmissionRecord } from '../../core/ledger';
+import { localGatewayPlace, recordedOutcomeText, whoSent, type Approval, type SubmissionRecord } from '../../core/ledger';
 import { approvalsText } from '../../core/ledger/approvals';
 import { errorMessage } from '../../core/errorMessage';
 import { recordedFacts } from '../../core/gateway/outcomes';
@@ -82,7 +82,7 @@ function details(r: SubmissionRecord): Node[] {
   if (r.localGateway) out.push(d('local gateway', localGatewayPlace(r.localGateway), 'server-environment'));
   const face = r.face === 'cli' ? 'paygate CLI' : 'the editor';
   // A team ledger's record says who sent it (the database role) and from which machine.
-  out.push(d('sent from', r.role !== undefined ? text(sentBy(r).trim()) : ourWords(face), 'device-desktop'));
+  out.push(d('sent from', whoSent(r) ?? ourWords(face), 'device-desktop'));
   out.push(d('rows', said`${typed.count(r.rowCount)}`, 'list-flat'));
   out.push(d('sha256', said`${typed.hash(r.contentHash)}`, 'lock'));
   return out;

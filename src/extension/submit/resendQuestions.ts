@@ -46,7 +46,9 @@ export async function askSendAgain(blocker: ResendBlocker, name: string, envName
       ? 'no answer recorded: it may still be on its way, or was interrupted'
       : `${previous.outcome ?? 'no answer recorded'}${previous.kind ? `, ${previous.kind}` : ''}`;
   // A team ledger's record names who sent it (the database role) and from which machine.
-  const from = said`sent${t(sentBy(previous) || ` from ${previous.face === 'cli' ? 'the paygate CLI' : 'the editor'}`)}: ${t(previous.file)}`;
+  const by =
+    previous.role !== undefined ? sentBy(previous) : said` from ${ourWords(previous.face === 'cli' ? 'the paygate CLI' : 'the editor')}`;
+  const from = said`sent${by}: ${t(previous.file)}`;
   const send = {
     label: ourWords('$(warning) Send again'),
     description: ourWords('may create the payments twice'),

@@ -55,7 +55,7 @@ export async function editorResult(result: CoreResult, t: Telling): Promise<Subm
     case 'duplicate':
       return refuse(
         'duplicate-declined',
-        `Not sent: ${name} was already sent to ${envName}${sentBy(result.earlier)} (endpoint ${result.target.environment.endpointId}).`,
+        `Not sent: ${name} was already sent to ${envName}${saidText(sentBy(result.earlier))} (endpoint ${result.target.environment.endpointId}).`,
         false,
       );
     case 'already-sent':
@@ -74,7 +74,7 @@ export async function editorResult(result: CoreResult, t: Telling): Promise<Subm
     case 'raced':
       return refuse(
         'duplicate-declined',
-        `Not sent: ${name} was being sent to ${envName} at the same moment${sentBy(result.earlier) || ' from another window or process'}.`,
+        `Not sent: ${name} was being sent to ${envName} at the same moment${result.earlier.role !== undefined ? saidText(sentBy(result.earlier)) : ' from another window or process'}.`,
       );
     case 'not-confirmed':
       return refuse('not-confirmed', `Not sent: ${name} to ${envName} was not confirmed.`, false);
