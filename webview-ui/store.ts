@@ -141,6 +141,9 @@ export class ColumnStore {
       return;
     }
     let r = 0;
+    // The column of the last value found: a needle is mostly met in one column (a type, a merchant), so that
+    // value is looked at first, and each row's values one by one only when it is not there.
+    let usual = 0;
     let at = next(col < 0 ? 0 : start[col]);
     while (at !== -1) {
       // Rows are laid out in order: move to the row whose cells span `at`.
@@ -148,13 +151,17 @@ export class ColumnStore {
       const rowEnd = end[r * w + w - 1];
       let found = false;
       if (col < 0) {
-        for (let c = 0; c < w; c++) {
-          const i = r * w + c;
-          if (start[i] <= at && at + len <= end[i]) {
-            found = true;
-            break;
+        const u = r * w + usual;
+        if (start[u] <= at && at + len <= end[u]) found = true;
+        else
+          for (let c = 0; c < w; c++) {
+            const i = r * w + c;
+            if (start[i] <= at && at + len <= end[i]) {
+              found = true;
+              usual = c;
+              break;
+            }
           }
-        }
       } else {
         const i = r * w + col;
         found = start[i] <= at && at + len <= end[i];
