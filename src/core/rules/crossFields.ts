@@ -106,7 +106,7 @@ export function checkCrossFields(
   // Warnings: the file can still be sent.
   const card = checkCard(problems, row, pos, good, today);
   if (start < dateKey(today)) {
-    cell(problems, row, pos.start, Codes.startDatePast, said`start-date ${dateIn(row, pos.start)} is in the past`, 'start-date');
+    cell(problems, row, pos.start, Codes.startDatePast, { said: ['start-date ', dateIn(row, pos.start), ' is in the past'] }, 'start-date');
   }
   return card;
 }

@@ -23,17 +23,17 @@ import { cardColumnOf, type CardNumberFinder } from './cardDataInGit';
 // in place (RowCells): a string is cut only for a message, a key or a rare kind.
 
 /**
- * A value as it may appear in a message: card numbers masked, hidden columns not at all. A card number
- * typed into another column (two header names swapped) is masked there too: messages reach CI logs.
+ * invalid-value's message: the value as it may appear in a message, card numbers masked, hidden columns not
+ * at all. A card number typed into another column (two header names swapped) is masked there too: messages
+ * reach CI logs. Made for every such cell, so its parts are listed as they are (no template to splice).
  */
-function shown(spec: ColumnSpec, v: string): Said {
-  if (spec.sensitive === 'hidden') return NOTHING;
-  if (spec.sensitive !== 'card') return said` (got "${cellPart(v)}")`;
+function invalidMessage(spec: ColumnSpec, v: string): Said {
+  const must = [spec.name, ' must be ', EXPECTED[spec.kind]];
+  if (spec.sensitive === 'hidden') return { said: must };
+  if (spec.sensitive !== 'card') return { said: [...must, ' (got "', cellPart(v), '")'] };
   const masked = maskCardValue(v);
-  return said` (got "${typed.text(masked.length > 40 ? `${masked.slice(0, 37)}...` : masked)}")`;
+  return { said: [...must, ' (got "', typed.text(masked.length > 40 ? `${masked.slice(0, 37)}...` : masked), '")'] };
 }
-
-const NOTHING = ourWords('');
 
 /** What the header check needs to know of the rows: any SRC row, and any SRC row in a country with states. */
 export interface SrcRows {
@@ -181,9 +181,9 @@ class RowChecker {
       const to = row.to(index);
       if (from === to) {
         const need = planNeed[k];
-        if (need === 1) cell(problems, row, index, Codes.requiredValue, said`${ourWords(planSpec[k].name)} is required`, planSpec[k].name);
+        if (need === 1) cell(problems, row, index, Codes.requiredValue, { said: [planSpec[k].name, ' is required'] }, planSpec[k].name);
         else if (need === 2 && isSrc)
-          cell(problems, row, index, Codes.requiredValue, said`${ourWords(planSpec[k].name)} is required for SRC rows`, planSpec[k].name);
+          cell(problems, row, index, Codes.requiredValue, { said: [planSpec[k].name, ' is required for SRC rows'] }, planSpec[k].name);
         continue;
       }
       if (isDst && planNoDst[k] === 1) {
@@ -232,8 +232,7 @@ class RowChecker {
     const better = spec.sensitive ? undefined : suggestValue(spec.kind, v);
     const record = problems.batch.csv.record(r);
     const fixes = better === undefined ? [] : [replaceCellFix(problems.batch, record, index, better, `Change to ${better}`, true, true)];
-    const message = said`${ourWords(spec.name)} must be ${ourWords(EXPECTED[spec.kind])}${shown(spec, v)}`;
-    cell(problems, row, index, Codes.invalidValue, message, spec.name, fixes);
+    cell(problems, row, index, Codes.invalidValue, invalidMessage(spec, v), spec.name, fixes);
   }
 
   /**

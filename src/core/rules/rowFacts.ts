@@ -3,7 +3,7 @@ import type { RowCells } from '../csv/rowCells';
 import type { Range } from '../text';
 import { CodeInfo, Codes } from './codes';
 import { cellPart } from './quote';
-import { said, typed, type Said } from '../output';
+import { typed, type Said } from '../output';
 import type { LintDiagnostic } from './types';
 
 // What one data row tells the checks that look beyond it: the header's SRC columns (missing-column) and
@@ -57,7 +57,8 @@ export const UNTRUSTED_ROW: RowFacts = Object.freeze({
 
 /** The message of duplicate-order-id: the id masked and cut like every value in a message. */
 export function duplicateOrderIdMessage(orderId: string, firstRow: number): Said {
-  return said`client-orderid "${cellPart(orderId)}" is already used on row ${typed.count(firstRow)}`;
+  // Listed as they are (no template to splice): made for every row of a batch whose ids repeat.
+  return { said: ['client-orderid "', cellPart(orderId), '" is already used on row ', typed.count(firstRow)] };
 }
 
 /** duplicate-order-id on the client-orderid cell at `range`, whose id was first used on row `firstRow`. */
