@@ -8,6 +8,7 @@ import { lint } from '../../src/core/rules/lint';
 import { saidText } from '../../src/core/output';
 import { ledgerDiagnostics } from '../../src/core/ledgerLint/ledgerChecks';
 import { sendThrough } from '../fixtures/ledger/entry';
+import { saidText } from '../../src/core/output';
 
 // A row's identity as the gateway keys it (issue 37), at the ledger: the row key, the already-sent guard
 // and lint's already-sent read the client-orderid trimmed of whitespace of every kind, invisible characters
