@@ -5,7 +5,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Ledger, type GuardedSendResult } from '../../src/core/ledger';
 import { lint } from '../../src/core/rules/lint';
-import { saidText } from '../../src/core/output';
 import { ledgerDiagnostics } from '../../src/core/ledgerLint/ledgerChecks';
 import { sendThrough } from '../fixtures/ledger/entry';
 import { saidText } from '../../src/core/output';
