@@ -139,5 +139,17 @@ describe("the grouped summary's table, windowed", () => {
     assert.equal(lines[0], 'Merchant_Name\tCurrency\tTransaction_type (charges/payouts)\tcount\tsum Amount');
     assert.equal(lines[GROUPS], `${shop(GROUPS - 1)}\tEUR\tcharges\t1\t${GROUPS}.000`);
     assert.equal(lines[GROUPS + 1], 'total EUR charges\t\t\t1,500\t1125750.000');
+    // Back to the table (no Group by): a Select All's copy is the page's own, not the hidden summary's.
+    await h.page.selectOption('.group-by[data-level="0"]', '');
+    await h.page.waitForSelector('.query-summary', { state: 'hidden' });
+    const copies = (await h.posted()).filter((m) => m.type === 'copy').length;
+    const taken = await h.page.evaluate(() => {
+      getSelection()!.selectAllChildren(document.body);
+      const e = new ClipboardEvent('copy', { bubbles: true, cancelable: true });
+      document.dispatchEvent(e);
+      return e.defaultPrevented;
+    });
+    assert.equal(taken, false);
+    assert.equal((await h.posted()).filter((m) => m.type === 'copy').length, copies);
   });
 });

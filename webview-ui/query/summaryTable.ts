@@ -207,7 +207,8 @@ export class SummaryTable {
    */
   private onCopy(e: ClipboardEvent): void {
     const sel = getSelection();
-    if (!sel || sel.isCollapsed || sel.rangeCount === 0 || !this.element.isConnected) return;
+    // Not while the summary is hidden: a Select All of the table's page takes in the hidden summary too.
+    if (!sel || sel.isCollapsed || sel.rangeCount === 0 || this.element.getClientRects().length === 0) return;
     const range = sel.getRangeAt(0);
     if (!range.intersectsNode(this.tbody)) return;
     const n = this.rows.groups.length;
