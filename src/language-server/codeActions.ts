@@ -1,4 +1,5 @@
 import { CodeActionKind, type CodeAction, type CodeActionParams, type Diagnostic } from 'vscode-languageserver';
+import { terminalField } from '../core/output';
 import { Codes, type Code } from '../core/rules/codes';
 import { safeFixEdits } from '../core/rules/fixAll';
 import type { LintResult } from '../core/rules/lint';
@@ -52,7 +53,9 @@ export function codeActions(request: Request, params: CodeActionParams): CodeAct
       mendsSafely ||= mended.fixes.some((f) => f.safe);
       mended.fixes.forEach((fix, f) => {
         const action: CodeAction = {
-          title: fix.title,
+          // The editor shows the title as it comes: it passes the floor here. A fix's title is our words and
+          // at most one value (the value a fix would write, e.g. `Change to 01.01.2027`), so no two values meet.
+          title: terminalField(fix.title),
           kind: CodeActionKind.QuickFix,
           diagnostics: [diagnostic],
           isPreferred: fix.preferred === true,

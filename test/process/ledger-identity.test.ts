@@ -7,6 +7,7 @@ import { Ledger, type GuardedSendResult } from '../../src/core/ledger';
 import { lint } from '../../src/core/rules/lint';
 import { ledgerDiagnostics } from '../../src/core/ledgerLint/ledgerChecks';
 import { sendThrough } from '../fixtures/ledger/entry';
+import { saidText } from '../../src/core/output';
 
 // A row's identity as the gateway keys it (issue 37), at the ledger: the row key, the already-sent guard
 // and lint's already-sent read the client-orderid trimmed of whitespace of every kind, invisible characters
@@ -94,7 +95,11 @@ describe('a ledger written before the gateway reading', () => {
     const target = { environment: 'local', endpointId: '1001' };
     const read = ['OLD-0001', 'OLD-0002', 'OLD-0003', 'CAF\u00c9-0004', 'OLD-0005', 'OLD-0006'];
     const found = await ledgerDiagnostics(ledger, lint(batchOf(read)).batch, { target });
-    assert.equal(found.diagnostics.filter((d) => d.code === 'already-sent').length, 6, found.diagnostics.map((d) => d.message).join('\n'));
+    assert.equal(
+      found.diagnostics.filter((d) => d.code === 'already-sent').length,
+      6,
+      found.diagnostics.map((d) => saidText(d.message)).join('\n'),
+    );
     for (const id of read) {
       const r = await send(new Ledger(dir), batchOf([id], ['4242424242424242']));
       assert.equal(r.status, 'already-sent', id);

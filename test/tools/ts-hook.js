@@ -3,12 +3,12 @@
 // 250 test files per `npm test`. This file does tsx's work in the process's own thread instead:
 //
 // - `node test/tools/ts-hook.js` (each suite's script runs it first) transpiles every .ts file of the
-//   repository with esbuild, tsx's options (below), into out/ts-cache/ (the same paths, .js), each headed
-//   by the SHA-1 of its source. Files whose source did not change since are left as they are.
+//   repository with esbuild, tsx's options (below), into out/ts-cache/ (the same paths, .js), each ending
+//   with the SHA-1 of its source (a last line, so the source map's lines stay true). Files whose source did not change since are left as they are.
 // - `node --require ./test/tools/ts-hook.js --test …` loads .ts files as CommonJS modules, as tsx does in
 //   this package (no "type": "module"): under their own file names, so __dirname, __filename, require(),
 //   require.cache and stack traces are the source's. A file's code is taken from out/ts-cache/ when its
-//   header names the source's present hash, else esbuild transpiles it there and then (an edit made
+//   last line names the source's present hash, else esbuild transpiles it there and then (an edit made
 //   while the suite runs is seen). `import('./x.js')` becomes a require(), as in the production bundles
 //   (esbuild.js), and a relative `./x.js` that does not exist resolves to `./x.ts`, as tsx resolves it.
 // Plain JavaScript, CommonJS: it is what makes TypeScript loadable.
@@ -51,7 +51,7 @@ const TSCONFIG = (() => {
 
 const hashOf = (source) => createHash('sha1').update(source).digest('hex');
 const cacheFile = (file) => path.join(CACHE, path.relative(ROOT, file).replace(/\.ts$/, '.js'));
-const header = (hash) => `//${hash}\n`;
+const footer = (hash) => `\n//${hash}\n`;
 
 /** Whether `file` is one compileAll() transpiles: under the repository, outside SKIP's folders. */
 const ours = (file) => {
@@ -64,7 +64,7 @@ function cached(file, hash) {
   if (!ours(file)) return undefined;
   try {
     const code = readFileSync(cacheFile(file), 'utf8');
-    return code.startsWith(header(hash)) ? code : undefined;
+    return code.endsWith(footer(hash)) ? code : undefined;
   } catch {
     return undefined;
   }
@@ -99,7 +99,7 @@ async function compileAll() {
       if (cached(file, hash) !== undefined) return;
       try {
         const { code } = await esbuild.transform(source, options(file));
-        store(file, header(hash) + code);
+        store(file, code + footer(hash));
         made++;
       } catch {
         // Not TypeScript we load (a fixture's broken case): loading it reports esbuild's error.
@@ -115,7 +115,7 @@ function register() {
     const source = readFileSync(file, 'utf8');
     const hash = hashOf(source);
     let code = cached(file, hash);
-    if (code === undefined) code = header(hash) + require('esbuild').transformSync(source, options(file)).code;
+    if (code === undefined) code = require('esbuild').transformSync(source, options(file)).code;
     module._compile(code, file);
   };
   const resolve = Module._resolveFilename;

@@ -163,6 +163,7 @@ const RUNS: Record<string, { formats: string[]; args: (f: string) => string[][] 
     ],
   },
   demo: { formats: ['text'], args: () => [['demo', '--examples', EXAMPLES, '--days', '3']] },
+  split: { formats: ['text', 'json'], args: (f) => [['split', 'a.rpcsv', '--max-rows', '1', '--out-dir', `parts-${f}`, '--format', f]] },
   version: { formats: ['text'], args: () => [['--version'], ['fix', '--help']] },
 };
 

@@ -49,7 +49,7 @@ const main = () => JSON.parse(node(['--require', hook, join(root, 'src', 'main.t
 test('transpiles each .ts file once into out/ts-cache/, keyed by its source; a second run has nothing to do', () => {
   assert.match(compile(), /^ts-hook: 3 file\(s\) transpiled/);
   const cached = readFileSync(join(root, 'out', 'ts-cache', 'src', 'part.js'), 'utf8');
-  assert.match(cached, /^\/\/[0-9a-f]{40}\n/);
+  assert.match(cached, /\n\/\/[0-9a-f]{40}\n$/);
   assert.match(cached, /from the source/);
   assert.match(compile(), /^ts-hook: 0 file\(s\) transpiled/);
 });
@@ -77,4 +77,12 @@ test('runs the cached code when its source is unchanged, and the source when it 
   assert.equal(main().shape.name, 'edited');
   assert.match(compile(), /^ts-hook: 1 file\(s\) transpiled/);
   assert.equal(main().shape.name, 'edited');
+});
+
+test("a stack trace names the source's line and column, also from the cache", () => {
+  const where = join(root, 'src', 'where.ts');
+  writeFileSync(where, "// one\nconst at: string = '';\nprocess.stdout.write(JSON.stringify(new Error(at).stack));\n");
+  assert.match(compile(), /^ts-hook: 1 file\(s\) transpiled/);
+  const stack = JSON.parse(node(['--require', hook, where])) as string;
+  assert.ok(stack.includes(`${where}:3:37`), stack);
 });

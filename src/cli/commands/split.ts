@@ -1,11 +1,11 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { maskText, terminalSafe } from '../../core/output';
+import { joinSaid, maskText, ourWords, said, typed, type Said } from '../../core/output';
 import { isPartOf, partName, splitBatch, type SplitLimit, type SplitPart } from '../../core/split/split';
 import type { CliContext } from '../context';
 import { displayPosition, maxBytesOption, parseByteCount, readInput } from '../io';
 import { sweepStaleTemps, writeNewFiles } from '../newFiles';
-import { inputError, usageError } from '../output';
+import { inputError, jsonOut, saidOut, usageError } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 
 export interface SplitOptions {
@@ -104,7 +104,7 @@ export async function splitFile(file: string, o: SplitOptions, ctx: CliContext):
   }
   // A file name is the merchant's text: masked, and no control character reaches the terminal (the CLI's
   // output boundary does it again for every line; here the text is whole).
-  ctx.stdout(o.format === 'json' ? maskText(splitJson(input.name, files)) : terminalSafe(splitText(input.name, outDir, files)));
+  ctx.stdout(o.format === 'json' ? splitJson(input.name, files) : saidOut(splitText(input.name, outDir, files)));
   return 0;
 }
 
@@ -121,14 +121,18 @@ function listParts(dir: string, name: string): string[] | string {
 
 type Written = { part: SplitPart; path: string };
 
-function splitText(name: string, outDir: string, files: readonly Written[]): string {
-  const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+/**
+ * The parts written, each value alone: a part's first and last line are two counts, so a part of a batch of
+ * millions of lines (`lines 1000001–1000083`, joined by a dash) is never read as one card number.
+ */
+function splitText(name: string, outDir: string, files: readonly Written[]): Said {
+  const plural = (n: number, word: string) => said`${typed.count(n.toLocaleString('en-US'))} ${ourWords(n === 1 ? word : `${word}s`)}`;
   const rows = files.reduce((n, f) => n + f.part.rows, 0);
   const lines = files.map(
     ({ part, path }) =>
-      `  ${basename(path)}  ${plural(part.rows, 'row')} (lines ${part.firstLine}–${part.lastLine}), payload ${plural(part.payloadBytes, 'byte')}`,
+      said`  ${typed.text(basename(path))}  ${plural(part.rows, 'row')} (lines ${typed.count(part.firstLine)}–${typed.count(part.lastLine)}), payload ${plural(part.payloadBytes, 'byte')}`,
   );
-  return `${name}: ${plural(rows, 'row')} in ${plural(files.length, 'part')}, written to ${outDir}\n${lines.join('\n')}\n`;
+  return said`${typed.text(name)}: ${plural(rows, 'row')} in ${plural(files.length, 'part')}, written to ${typed.text(outDir)}\n${joinSaid(lines, '\n')}\n`;
 }
 
 function splitJson(name: string, files: readonly Written[]): string {
@@ -139,5 +143,5 @@ function splitJson(name: string, files: readonly Written[]): string {
     lastLine: part.lastLine,
     payloadBytes: part.payloadBytes,
   }));
-  return `${JSON.stringify({ file: name, parts })}\n`;
+  return jsonOut({ file: name, parts });
 }
