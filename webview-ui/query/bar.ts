@@ -42,6 +42,8 @@ export class QueryBar {
   private completions: Completions | undefined;
   private selected = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The expression was last applied by a pause in typing, not by Enter, a view or a choice. */
+  private paused = false;
   private applied = '';
 
   constructor(private readonly actions: QueryBarActions) {
@@ -144,7 +146,9 @@ export class QueryBar {
     this.error.textContent = message;
     this.error.hidden = false;
     this.where.setAttribute('aria-invalid', place ? 'true' : 'false');
-    if (place) {
+    // After a pause in typing the person may still be typing: selecting the place then would let the next
+    // key replace it ("Curr", a pause, "ency" gave "ency"). The place is selected when they press Enter.
+    if (place && !this.paused) {
       this.where.focus();
       this.where.setSelectionRange(place.at, Math.min(place.end, this.where.value.length));
     }
@@ -187,14 +191,16 @@ export class QueryBar {
   private typed(): void {
     this.complete();
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.applyWhere(), WHERE_PAUSE_MS);
+    this.timer = setTimeout(() => this.applyWhere(true), WHERE_PAUSE_MS);
   }
 
-  private applyWhere(): void {
+  private applyWhere(paused = false): void {
     clearTimeout(this.timer);
     if (this.where.value === this.applied) return;
     this.applied = this.where.value;
+    this.paused = paused;
     this.actions.onQuery(this.state());
+    this.paused = false;
   }
 
   private onKey(e: KeyboardEvent): void {
