@@ -163,6 +163,13 @@ const RUNS: Record<string, { formats: string[]; args: (f: string) => string[][] 
     ],
   },
   demo: { formats: ['text'], args: () => [['demo', '--examples', EXAMPLES, '--days', '3']] },
+  report: {
+    formats: ['text', 'csv'],
+    // Saved with --out: the one line that says where.
+    args: (f) => [
+      ['report', EXAMPLES + '/transactions.report.json', '--report-base-url', gw.reportBaseUrl, '--out', `saved-${f}.csv`, '--format', f],
+    ],
+  },
   split: { formats: ['text', 'json'], args: (f) => [['split', 'a.rpcsv', '--max-rows', '1', '--out-dir', `parts-${f}`, '--format', f]] },
   version: { formats: ['text'], args: () => [['--version'], ['fix', '--help']] },
 };

@@ -163,10 +163,14 @@ async function tellReportRun(
   if (!saved.saved) return show(ctx, saved.outcome, values.format, what);
   if (o.query) return o.query.finish(saved, what);
   if (values.out !== undefined && values.format !== 'json') {
+    // `what` is free text (the template's name and the environment's); the size and the row count are counts.
+    const to = typed.text(values.out);
     ctx.stdout(
-      saved.format === 'pdf'
-        ? `PDF report (${saved.bytes} bytes) from ${what} written to ${field(values.out)}\n`
-        : `Report from ${what}: ${saved.rows} row(s) written to ${field(values.out)}\n`,
+      saidOut(
+        saved.format === 'pdf'
+          ? said`PDF report (${typed.count(saved.bytes)} bytes) from ${typed.text(what)} written to ${to}\n`
+          : said`Report from ${typed.text(what)}: ${saved.rows === undefined ? typed.text(saved.rows) : typed.count(saved.rows)} row(s) written to ${to}\n`,
+      ),
     );
     return EXIT.ok;
   }
