@@ -36,9 +36,7 @@ const scripts: Record<string, string> = JSON.parse(readFileSync(path.join(ROOT, 
 // Each list longest first (wall seconds of a quiet fresh-clone run, 2026-11-28: e2e 242, faults 168,
 // process 154, unit 134, webview 81, precommit 73, lsp 22; lint 124, format 38, typecheck 36, knip 9).
 export const CHECKS = ['build', 'lint', 'format:check', 'typecheck', 'knip'];
-// The unit suite before the process suite, two files at a time: the quiet run of 2026-11-29 at 2245496 had
-// it the last to end (244 s wall for 94 s of CPU, one file at a time: Node 20's default on 2 cores).
-export const SUITES = ['test:e2e', 'test:faults', 'test:unit', 'test:process', 'test:webview', 'test:precommit', 'test:lsp'];
+export const SUITES = ['test:e2e', 'test:faults', 'test:process', 'test:unit', 'test:webview', 'test:precommit', 'test:lsp'];
 export const LAST = ['test:pack'];
 // Beside the pool, in a lane of its own: the fault suite spends about a fifth of its time on a core (33 s of
 // CPU in 168 s in a quiet run): the rest it waits on its stand-in's 400 ms answers and the processes it kills.
