@@ -9,8 +9,7 @@
 // 2. The suites, longest first, each once the build passed, in the same pool of MAX_PARALLEL workers as
 //    the checks: a core a last check leaves idle takes a suite, rather than waiting for that check, and the
 //    longest suite (e2e) starts the moment the build passed, ahead of the checks still queued. The fault
-//    suite, which mostly waits, runs in a lane of its own beside the pool, the pre-commit suite after it
-//    (SIDE). Each
+//    suite, which mostly waits, runs in a lane of its own beside the pool (SIDE). Each
 //    runs its package.json script without its leading build (`node esbuild.js && …`, `npm run build &&
 //    …`): the build ran once for all of them.
 // 3. The pack tests alone, last: they build production bundles into dist/, which the others read.
@@ -40,10 +39,7 @@ export const SUITES = ['test:e2e', 'test:faults', 'test:process', 'test:unit', '
 export const LAST = ['test:pack'];
 // Beside the pool, in a lane of its own: the fault suite spends about a fifth of its time on a core (33 s of
 // CPU in 168 s in a quiet run): the rest it waits on its stand-in's 400 ms answers and the processes it kills.
-// The pre-commit suite follows it there (60 s, in a clone of its own): the lane still ends before the e2e
-// suite, where in the pool it was a minute of the two workers that carry everything but e2e (the quiet run
-// of 2026-11-29 at c92f70e: 363 s whole, those two workers the last to end).
-export const SIDE = ['test:faults', 'test:precommit'];
+export const SIDE = ['test:faults'];
 
 const flag = process.argv.indexOf('--parallel');
 // Three on two cores. Four were tried and were no faster: quiet fresh-clone runs took 387 and 424 s whole
