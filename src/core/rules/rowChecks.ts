@@ -16,11 +16,10 @@ import { cardColumnOf, type CardNumberFinder } from './cardDataInGit';
 
 // Row checks. Per cell, in the rule book's precedence: required-value, then dst-unsupported, then
 // max-length alone, then invalid-value; cross-field checks only look at cells that passed. Rows with
-// csv-syntax or field-count are skipped (their cells cannot be trusted).
-//
-// This loop runs for every cell of every row, so it allocates nothing per cell and creates no closures:
-// header positions are looked up once, per-row state lives in reused typed arrays, and cells are read
-// in place (RowCells): a string is cut only for a message, a key or a rare kind.
+// csv-syntax or field-count are skipped (their cells cannot be trusted). This loop runs for every cell of
+// every row, so it allocates nothing per cell and creates no closures: header positions are looked up once,
+// per-row state lives in reused typed arrays, and cells are read in place (RowCells): a string is cut only
+// for a message, a key or a rare kind.
 
 /**
  * invalid-value's message: the value as it may appear in a message, card numbers masked, hidden columns not
@@ -48,8 +47,7 @@ export interface SrcRows {
 export function checkRows(problems: ProblemCollector, today: CalendarDate, onRow?: RowFactsListener, cards?: CardNumberFinder): SrcRows {
   const checker = new RowChecker(problems, today, onRow, cards);
   const csv = problems.batch.csv;
-  // The data rows straight from the parse (no BatchRow objects: a file of millions of tiny rows would
-  // hold one per row; a CsvRecord is made only for a fix or the onRow listener).
+  // The data rows straight from the parse (no BatchRow per row; a CsvRecord only for a fix or onRow).
   let rowNumber = 0;
   for (let r = problems.batch.headerIndex + 1; r < csv.recordCount; r++) if (!csv.isBlankAt(r)) checker.check(r, ++rowNumber);
   return checker.src;
