@@ -88,6 +88,17 @@ function writeDistPackageJson() {
   fs.writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
 }
 
+/**
+ * One of the extension's bundles: Node, `vscode` left to the host, the output boundary apart. `more` adds to
+ * or replaces those options (a banner, more externals).
+ * @param {Record<string, string>} entryPoints
+ * @param {import('esbuild').BuildOptions} [more]
+ * @returns {import('esbuild').BuildOptions}
+ */
+function extensionBundle(entryPoints, more = {}) {
+  return { ...common, entryPoints, outdir: 'dist', ...node, external: ['vscode'], plugins: [boundaryApart()], ...more };
+}
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   // The extension runs in VS Code's extension host: CommonJS, `vscode` provided by the host. Four bundles
@@ -97,40 +108,14 @@ const builds = [
   // imported twice as state.
   // Its first statement notes the host's clock, for the start-up bench's split (src/extension/extension.ts).
   // dist/boundary.js is built with the entry (boundaryApart: every extension bundle requires it).
-  {
-    ...common,
-    entryPoints: { extension: 'src/extension/extension.ts', boundary: 'src/extension/boundary.ts' },
-    outdir: 'dist',
-    ...node,
-    external: ['vscode'],
-    banner: { js: 'var __paygateBundleStart = performance.now();' },
-    plugins: [boundaryApart()],
-  },
-  {
-    ...common,
-    entryPoints: { 'first-screen': 'src/extension/firstScreen.ts' },
-    outdir: 'dist',
-    ...node,
-    external: ['vscode'],
-    plugins: [boundaryApart()],
-  },
-  {
-    ...common,
-    entryPoints: { 'language-client': 'src/extension/lint/client.ts' },
-    outdir: 'dist',
-    ...node,
-    external: ['vscode'],
-    plugins: [boundaryApart()],
-  },
+  extensionBundle(
+    { extension: 'src/extension/extension.ts', boundary: 'src/extension/boundary.ts' },
+    { banner: { js: 'var __paygateBundleStart = performance.now();' } },
+  ),
+  extensionBundle({ 'first-screen': 'src/extension/firstScreen.ts' }),
+  extensionBundle({ 'language-client': 'src/extension/lint/client.ts' }),
   // The features carry node-postgres for the team ledger (paygate.ledger.url); its native binding is never loaded.
-  {
-    ...common,
-    entryPoints: { features: 'src/extension/features.ts' },
-    outdir: 'dist',
-    ...node,
-    external: ['vscode', 'pg-native'],
-    plugins: [boundaryApart()],
-  },
+  extensionBundle({ features: 'src/extension/features.ts' }, { external: ['vscode', 'pg-native'] }),
   // The CLI is a plain Node program with a shebang so `npm link` / `npx paygate` work. Four files: dist/cli.js
   // (src/cli/bin.ts) runs dist/cli-main.js from its V8 code cache (src/cli/codeCache.ts); dist/cli-main.js
   // runs `paygate lint` on its own (src/cli/lintLaunch.ts) and loads dist/cli-program.js (src/cli/launch.ts,
