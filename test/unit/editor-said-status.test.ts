@@ -5,6 +5,7 @@ import type * as StatusBar from '../../src/extension/environments/statusBar';
 import type * as Say from '../../src/extension/say';
 import type { LocalGatewayInfo } from '../../src/extension/environments/localGateway';
 import { ourWords, said, typed } from '../../src/core/output';
+import { MarkdownString } from '../fixtures/vscode/markdownString';
 
 // The environment status item and the environment picker pass the editor's floor with each value alone (issue
 // 38). Their words come from the settings (an environment's name, URLs, endpoint, consumer key) and the local
@@ -20,18 +21,6 @@ const item = { text: '', tooltip: undefined as unknown, accessibilityInformation
   string,
   unknown
 >;
-class MarkdownString {
-  value = '';
-  isTrusted?: boolean;
-  appendText(t: string) {
-    this.value += t;
-    return this;
-  }
-  appendMarkdown(t: string) {
-    this.value += t;
-    return this;
-  }
-}
 const fakeVscode = {
   MarkdownString,
   ThemeColor: class {},

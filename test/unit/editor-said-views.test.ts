@@ -7,6 +7,7 @@ import type * as Say from '../../src/extension/say';
 import type { SubmissionRecord } from '../../src/core/ledger';
 import type { CallbackEntry } from '../../src/callback-listener';
 import { ourWords, said, typed } from '../../src/core/output';
+import { MarkdownString } from '../fixtures/vscode/markdownString';
 
 // The editor's views pass its floor with their values typed (issue 38): the Submissions view's items (a
 // content hash whole and cut, a row count, a date), the Callbacks view's items and the resend pick lists
@@ -25,17 +26,6 @@ class TreeItem {
     readonly label: string,
     readonly collapsibleState: number,
   ) {}
-}
-class MarkdownString {
-  value = '';
-  appendText(t: string) {
-    this.value += t;
-    return this;
-  }
-  appendMarkdown(t: string) {
-    this.value += t;
-    return this;
-  }
 }
 class EventEmitter {
   event = () => ({ dispose() {} });
