@@ -6,7 +6,7 @@
 
 import { joinLaid, laid, padLaid, trimmedEnd, vet, words, type Laid, type Vetted } from '../../core/output';
 import { aggregateText, groupHeading, reportedAggregates, totalOf, type QueryOutcome, type QueryTotal } from '../../core/query';
-import type { GroupState } from '../../core/query/run';
+import type { AmountReading } from '../../core/query/aggregate';
 import { csvRecordText, field, tableCell, tableLine } from '../output';
 import { batched } from '../pieces';
 import { bar } from './bar';
@@ -22,7 +22,7 @@ function aggregateHeaders(o: QueryOutcome): string[] {
 }
 
 /** The aggregates of a group or total; a count grouped by thousands for people, plain for CSV. */
-function aggregateCells(o: QueryOutcome, g: Pick<GroupState, 'count' | 'amounts'>, grouped = true): string[] {
+function aggregateCells(o: QueryOutcome, g: { count: number; amounts: readonly AmountReading[] }, grouped = true): string[] {
   const cells = reportedAggregates(o.plan).map(([kind, a]) => aggregateText(kind, g.amounts[a], o.scales[a]) ?? '');
   return o.plan.count ? [grouped ? g.count.toLocaleString('en-US') : String(g.count), ...cells] : cells;
 }
@@ -154,10 +154,10 @@ function shownGroups(o: QueryOutcome, keyWidths: number[], aggWidths: number[]) 
   const first = o.plan.count ? 1 : 0;
   const currency = o.plan.currencyGroup;
   const memos = keyWidths.map(() => new Map<string, Vetted>());
+  const groups = o.groups;
   for (let i = 0; i < n; i++) {
-    const g = o.groups[i];
     for (let j = 0; j < parts; j++) {
-      const v = shownKey(memos[j], g.key[j]);
+      const v = shownKey(memos[j], groups.key(i, j));
       keys[i * parts + j] = v;
       const w = (keyChars[i * parts + j] = chars(v));
       if (w > keyWidths[j]) keyWidths[j] = w;
@@ -166,13 +166,13 @@ function shownGroups(o: QueryOutcome, keyWidths: number[], aggWidths: number[]) 
     for (let k = 0; k < aggs; k++) {
       const cell =
         k === 0 && o.plan.count
-          ? g.count.toLocaleString('en-US')
-          : (aggregateText(reported[k - first][0], g.amounts[reported[k - first][1]], o.scales[reported[k - first][1]]) ?? '');
+          ? groups.count(i).toLocaleString('en-US')
+          : (aggregateText(reported[k - first][0], groups.amount(i, reported[k - first][1]), o.scales[reported[k - first][1]]) ?? '');
       aggregates[i * aggs + k] = cell;
       if (cell.length > aggWidths[k]) aggWidths[k] = cell.length;
     }
-    const value = barAt < 0 ? g.count : Math.max(0, Number(aggregates[i * aggs + barAt]));
-    const c = (currencies[i] = currency < 0 ? '' : g.key[currency]);
+    const value = barAt < 0 ? groups.count(i) : Math.max(0, Number(aggregates[i * aggs + barAt]));
+    const c = (currencies[i] = currency < 0 ? '' : groups.key(i, currency));
     values[i] = value;
     const peak = peaks.get(c) ?? 0;
     // As Math.max: a NaN (an aggregate that is not a number) stays the peak.
@@ -235,9 +235,15 @@ export function writeQueryCsv(o: QueryOutcome, options: { raw: boolean; delimite
   const d = options.delimiter ?? ',';
   const out = batched(write);
   const line = (cells: string[]) => out.addLaid(csvRecordText(cells, { delimiter: d, raw: options.raw }));
-  const counts = (g: Pick<GroupState, 'count' | 'amounts'>) => aggregateCells(o, g, false);
+  const counts = (g: { count: number; amounts: readonly AmountReading[] }) => aggregateCells(o, g, false);
   line(['kind', ...o.plan.groups.map((g) => g.name), ...aggregateHeaders(o)]);
-  for (const g of o.groups) line(['group', ...g.key, ...counts(g)]);
+  const groups = o.groups;
+  const parts = o.plan.groups.map((_, j) => j);
+  const amounts = o.plan.amounts.map((_, a) => a);
+  for (let i = 0; i < groups.length; i++) {
+    const g = { count: groups.count(i), amounts: amounts.map((a) => groups.amount(i, a)) };
+    line(['group', ...parts.map((j) => groups.key(i, j)), ...counts(g)]);
+  }
   for (const t of o.totals) {
     const keys = o.plan.groups.map(() => '');
     if (o.plan.currencyGroup >= 0) keys[o.plan.currencyGroup] = t.currency ?? '';
