@@ -104,15 +104,16 @@ function writeGroupLines(
   const parts = keyWidths.length;
   const aggs = aggWidths.length;
   const { keys, keyChars, aggregates, values, currencies, peaks } = shown;
+  const groups = o.groups;
   let chunk = '';
-  for (let i = 0; i < o.groups.length; i++) {
+  for (let i = 0; i < groups.length; i++) {
     let keyLine = '';
     for (let j = 0; j < parts; j++) {
-      const k = i * parts + j;
-      keyLine += (j === 0 ? '' : '  ') + keys[k] + spaces(keyWidths[j] - keyChars[k]);
+      const id = groups.keyId(i, j);
+      keyLine += (j === 0 ? '' : '  ') + keys[j][id] + spaces(keyWidths[j] - keyChars[j][id]);
     }
     keyLine = keyLine.trimEnd();
-    const peak = peaks.get(currencies[i]) ?? 0;
+    const peak = peaks[currencies[i]];
     const drawn = bar(peak > 0 ? values[i] / peak : 0, width);
     let line = (keyLine === '' ? '' : `${keyLine}  `) + drawn + spaces(width - chars(drawn));
     for (let a = 0; a < aggs; a++) {
@@ -135,31 +136,33 @@ const spaces = (n: number) => (n <= SPACES.length ? SPACES.slice(0, Math.max(0, 
 /**
  * Every group's keys as table cells and aggregates as text, each made once (a million groups are shown in
  * a second, not three), widening `keyWidths` and `aggWidths` to them; what each group's bar measures (the
- * first amount asked for, else the row count) and its currency, and per currency the longest bar.
+ * first amount asked for, else the row count) and its currency, and per currency the longest bar. A key is
+ * shown once per value of its column, kept by the value's id (`keys[j][id]`), not once per group.
  */
 function shownGroups(o: QueryOutcome, keyWidths: number[], aggWidths: number[]) {
   const parts = keyWidths.length;
-  const n = o.groups.length;
-  const keys = new Array<Vetted>(n * parts);
-  const keyChars = new Int32Array(n * parts);
+  const groups = o.groups;
+  const n = groups.length;
+  const keys = keyWidths.map((_, j) => new Array<Vetted | undefined>(groups.valueCount(j)));
+  const keyChars = keyWidths.map((_, j) => new Int32Array(groups.valueCount(j)));
   const aggregates = new Array<string>(n * aggWidths.length);
   const values = new Float64Array(n);
-  const currencies = new Array<string>(n);
-  const peaks = new Map<string, number>();
+  // The currency of each group, by its value id; the longest bar per currency, by the same id.
+  const currency = o.plan.currencyGroup;
+  const currencies = new Int32Array(n);
+  const peaks = new Float64Array(currency < 0 ? 1 : groups.valueCount(currency));
   // The bar's value: the first amount asked for (its text among the aggregates), else the count.
   let barAt = -1;
   const reported = reportedAggregates(o.plan);
   if (reported.length > 0) barAt = o.plan.count ? 1 : 0;
   const aggs = aggWidths.length;
   const first = o.plan.count ? 1 : 0;
-  const currency = o.plan.currencyGroup;
-  const memos = keyWidths.map(() => new Map<string, Vetted>());
-  const groups = o.groups;
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < parts; j++) {
-      const v = shownKey(memos[j], groups.key(i, j));
-      keys[i * parts + j] = v;
-      const w = (keyChars[i * parts + j] = chars(v));
+      const id = groups.keyId(i, j);
+      if (keys[j][id] !== undefined) continue;
+      const v = (keys[j][id] = tableCell(groups.key(i, j)));
+      const w = (keyChars[j][id] = chars(v));
       if (w > keyWidths[j]) keyWidths[j] = w;
     }
     // The aggregates as aggregateCells makes them, written in place (no array per group).
@@ -172,26 +175,14 @@ function shownGroups(o: QueryOutcome, keyWidths: number[], aggWidths: number[]) 
       if (cell.length > aggWidths[k]) aggWidths[k] = cell.length;
     }
     const value = barAt < 0 ? groups.count(i) : Math.max(0, Number(aggregates[i * aggs + barAt]));
-    const c = (currencies[i] = currency < 0 ? '' : groups.key(i, currency));
+    const c = (currencies[i] = currency < 0 ? 0 : groups.keyId(i, currency));
     values[i] = value;
-    const peak = peaks.get(c) ?? 0;
+    const peak = peaks[c];
     // As Math.max: a NaN (an aggregate that is not a number) stays the peak.
-    if (!(peak >= value)) peaks.set(c, Math.max(peak, value));
+    if (!(peak >= value)) peaks[c] = Math.max(peak, value);
   }
-  return { keys, keyChars, aggregates, values, currencies, peaks };
+  return { keys: keys as Vetted[][], keyChars, aggregates, values, currencies, peaks };
 }
-
-/** A key as a table cell, remembered while its column has few values (a currency, a kind, a day). */
-function shownKey(memo: Map<string, Vetted>, key: string): Vetted {
-  let v = memo.get(key);
-  if (v === undefined) {
-    v = tableCell(key);
-    if (memo.size < MEMO) memo.set(key, v);
-  }
-  return v;
-}
-
-const MEMO = 1000;
 
 const SURROGATE = /[\ud800-\udbff]/;
 /** Characters (code points) of a text, as the columns are measured. */

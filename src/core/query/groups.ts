@@ -93,6 +93,11 @@ export class QueryGroups {
     return t.ids[this.order[i] * t.parts + j];
   }
 
+  /** How many distinct values group column j holds (its value ids are 0 up to this). */
+  valueCount(j: number): number {
+    return this.values[j].length;
+  }
+
   count(i: number): number {
     return this.table.counts[this.order[i]];
   }
