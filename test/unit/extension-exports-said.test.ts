@@ -9,7 +9,8 @@ import type * as Results from '../../src/extension/results/panel';
 import type * as Forecast from '../../src/extension/forecast/panel';
 import type * as Log from '../../src/extension/log';
 import { FORECAST_PROTOCOL_VERSION } from '../../src/shared/forecastProtocol';
-import { saidText, type Said } from '../../src/shared/said';
+import { saidText } from '../../src/shared/said';
+import type { Said } from '../../src/core/output';
 
 // Every export says where it was saved (issue 43, item 6: "no export says where it was saved"). The page's
 // status line sits above a summary scrolled away, so since 2a313c4 the host also shows a notification naming
