@@ -72,6 +72,8 @@ export class Wanted {
   /** The keys of the entries' shape, and their words (3 a key). */
   private readonly list: string[] = [];
   private readonly words: Int32Array;
+  /** The shards the keys are in (rowShard), by their first byte: 1 for a shard to read. */
+  private readonly inShard = new Uint8Array(256);
   /** Slots: a key's place in `list` + 1, 0 for none. */
   private readonly table: Int32Array;
   private readonly slots: number;
@@ -90,12 +92,20 @@ export class Wanted {
       const i = this.list.length;
       if (!keyWords(k, w, 3 * i)) continue;
       this.list.push(k);
+      this.inShard[w[3 * i] >>> 24] = 1;
       const h = w[3 * i] & 0xffffff & this.mask;
       this.heads[h >>> 3] |= 1 << (h & 7);
       let slot = slotOf(w[3 * i + 1], this.slots);
       while (this.table[slot] !== 0) slot = (slot + 1) & this.slots;
       this.table[slot] = i + 1;
     }
+  }
+
+  /** The shards that can hold the keys' entries (rowShard's names, no name made a key). */
+  shards(): string[] {
+    const out: string[] = [];
+    for (let b = 0; b < 256; b++) if (this.inShard[b] === 1) out.push(shardOfByte(b));
+    return out;
   }
 
   /** The wanted key whose bytes are `bytes` from `at` (KEY_BYTES of them), or undefined. */
