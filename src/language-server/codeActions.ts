@@ -4,9 +4,9 @@ import { Codes, type Code } from '../core/rules/codes';
 import { safeFixEdits } from '../core/rules/fixAll';
 import type { LintResult } from '../core/rules/lint';
 import type { Fix, LintDiagnostic } from '../core/rules/types';
-import type { TextEdit } from '../core/text';
+import type { Position, Range, TextEdit } from '../core/text';
 import { DIAGNOSTIC_SOURCE, FIX_ALL_KIND } from '../shared/lintProtocol';
-import { findLintDiagnostic, toWorkspaceEdit, wants } from './convert';
+import { findLintDiagnostic, toDiagnostic, toWorkspaceEdit, wants } from './convert';
 
 /**
  * What a code action without an edit carries, so codeAction/resolve can build the edit later: the
@@ -37,7 +37,7 @@ interface Request {
 export function codeActions(request: Request, params: CodeActionParams): CodeAction[] {
   const { result } = request;
   const only = params.context.only;
-  const ours = params.context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE || d.source === undefined);
+  const ours = ourDiagnostics(result, params);
   // The lightbulb asks on every cursor move: without one of our diagnostics there is nothing to fix.
   const quickFixes = wants(only, CodeActionKind.QuickFix) && ours.length > 0;
   // Source actions are only ever shown on request (Source Action…, codeActionsOnSave, the API).
@@ -81,6 +81,28 @@ export function codeActions(request: Request, params: CodeActionParams): CodeAct
       actions.push({ title: 'Fix all safe PayGate problems', kind: FIX_ALL_KIND, edit: toWorkspaceEdit(request.uri, edits) });
   }
   return actions;
+}
+
+/**
+ * Our diagnostics the request is about: those the client hands back, else our own lint's that meet the
+ * request's range. The client's markers move only when the next diagnostics arrive: just after an edit that
+ * moved a problem (a quick fix that shortened the header), the cursor on the problem's new place meets no
+ * marker, the request carries none of ours, and the light bulb was empty while the Problems panel listed the
+ * problem (issue 42). The lint is the current version's, so the problems found are where the cursor is now.
+ */
+function ourDiagnostics(result: LintResult, params: CodeActionParams): Diagnostic[] {
+  const handed = params.context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE || d.source === undefined);
+  if (handed.length > 0) return handed;
+  return result.diagnostics.filter((d) => meets(d.range, params.range)).map(toDiagnostic);
+}
+
+/** Two ranges meet when they share a position (an empty range at a cell's edge meets the cell). */
+function meets(a: Range, b: Range): boolean {
+  return !before(a.end, b.start) && !before(b.end, a.start);
+}
+
+function before(p: Position, q: Position): boolean {
+  return p.line < q.line || (p.line === q.line && p.character < q.character);
 }
 
 /** The fix a "fix all of this kind" applies to one diagnostic: the preferred one, else a safe one, else the first. */

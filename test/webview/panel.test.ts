@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { PageToHost } from '../../src/shared/resultsProtocol';
+import { said, typed } from '../../src/shared/said';
 import type { SubmissionView } from '../../src/shared/submissionView';
 import { CSP_PROBE, csvChunks, launch, openPage, ROOT, type PageHandle } from './harness';
 
@@ -180,8 +181,15 @@ describe('results page in Chromium', () => {
     await h.page.click('#export-json');
     const json = await lastPosted(h, 'export');
     assert.ok(json && json.type === 'export' && json.format === 'json');
-    await h.post({ type: 'exportDone', ok: true, message: 'Exported 2 rows to /tmp/x.csv.' });
+    await h.post({ type: 'exportDone', ok: true, message: said`Exported ${typed.count(2)} rows to ${typed.text('/tmp/x.csv')}.` });
     await h.page.waitForFunction(() => document.querySelector('.statusline')?.textContent === 'Exported 2 rows to /tmp/x.csv.');
+    // Issue 38: the page lays the line out value by value. Two counts meeting across a dash stay whole (read
+    // whole, `1000001–1000054` passes Luhn), and a card number in the file's name is masked.
+    const meet = said`Exported lines ${typed.count('1000001')}–${typed.count('1000054')} to ${typed.text('/tmp/4111 1111 1111 1111.csv')}.`;
+    await h.post({ type: 'exportDone', ok: true, message: meet });
+    await h.page.waitForFunction(
+      () => document.querySelector('.statusline')?.textContent === 'Exported lines 1000001–1000054 to /tmp/4111 11** **** 1111.csv.',
+    );
     await h.page.fill('.search', '');
     await h.page.locator('[role=columnheader][aria-colindex="5"]').click();
     await h.page.locator('[role=columnheader][aria-colindex="5"]').click(); // back to no sort
