@@ -58,8 +58,8 @@ export class LedgerSecret {
     }
     const n = this.inner.write(text, BLOCK, 'utf8');
     const view = n < VIEWS ? (this.views[n] ??= this.inner.subarray(0, BLOCK + n)) : this.inner.subarray(0, BLOCK + n);
-    // The inner digest as a latin1 string (a byte a character) written into place: no Buffer made for it.
-    this.outer.write(hash('sha256', view, 'latin1'), BLOCK, 'latin1');
+    // The inner digest as a 'binary' (latin1) string, a byte a character, written into place: no Buffer made for it.
+    this.outer.write(hash('sha256', view, 'binary'), BLOCK, 'latin1');
     return hash('sha256', this.outer, 'hex').slice(0, hexChars);
   }
 
