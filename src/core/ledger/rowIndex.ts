@@ -72,7 +72,7 @@ export class Wanted {
   /** The keys of the entries' shape, and their words (3 a key). */
   private readonly list: string[] = [];
   private readonly words: Int32Array;
-  /** The shards the keys are in (rowShard), by their first byte: 1 for a shard to read. */
+  /** The shards the keys are in (shardOfByte), by their first byte: 1 for a shard to read. */
   private readonly inShard = new Uint8Array(256);
   /** Slots: a key's place in `list` + 1, 0 for none. */
   private readonly table: Int32Array;
@@ -101,7 +101,7 @@ export class Wanted {
     }
   }
 
-  /** The shards that can hold the keys' entries (rowShard's names, no name made a key). */
+  /** The shards that can hold the keys' entries (their names, none made a key). */
   shards(): string[] {
     const out: string[] = [];
     for (let b = 0; b < 256; b++) if (this.inShard[b] === 1) out.push(shardOfByte(b));
@@ -165,11 +165,7 @@ export function entriesOf(keys: readonly { key: string }[], contentHash: string)
 /** How many entries `bytes` holds. */
 export const entryCount = (bytes: Uint8Array) => Math.floor(bytes.length / ENTRY);
 
-/** The shard (relative to the index's folder) of a row key: its first two hex digits (256 shards). */
-export function rowShard(key: string): string {
-  return shardOfByte(parseInt(key.slice(0, 2), 16));
-}
-
+/** The shard (relative to the index's folder) of a key's first byte (its first two hex digits: 256 shards). */
 const shardOfByte = (b: number) => `${ROWS}/${b.toString(16).padStart(2, '0')}.bin`;
 
 /** Entries grouped by their shard (each group's entries in the order given). */
