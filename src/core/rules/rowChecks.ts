@@ -6,7 +6,7 @@ import { FirstSeen } from './firstSeen';
 import { gatewayOrderId, hasIdNoise, idNoiseWords, plainIdHashIn, withoutIdNoise } from '../orderId';
 import { cellPart } from './quote';
 import { duplicateOrderIdMessage, UNTRUSTED_ROW, type RowFactsListener, type TrustedRow } from './rowFacts';
-import { addEmptyFieldsFix, replaceCellFix } from './fixes';
+import { addEmptyFieldsFix, changeToFix, replaceCellFix } from './fixes';
 import { hasCompleteAmountMode } from './batch';
 import type { ProblemCollector } from './problems';
 import { EXPECTED, isValidIn, suggestValue, tooLong } from './values';
@@ -209,7 +209,7 @@ class RowChecker {
     const index = this.planIndex[k];
     const spec = this.planSpec[k];
     if (!problems.keeps(row.bounds[2 * index])) return problems.skip(Codes.dstUnsupported);
-    const fix = replaceCellFix(problems.batch, problems.batch.csv.record(r), index, '', `Clear ${spec.name}`, false);
+    const fix = replaceCellFix(problems.batch, problems.batch.csv.record(r), index, '', said`Clear ${ourWords(spec.name)}`, false);
     cell(
       problems,
       row,
@@ -230,7 +230,7 @@ class RowChecker {
     const v = row.value(index);
     const better = spec.sensitive ? undefined : suggestValue(spec.kind, v);
     const record = problems.batch.csv.record(r);
-    const fixes = better === undefined ? [] : [replaceCellFix(problems.batch, record, index, better, `Change to ${better}`, true, true)];
+    const fixes = better === undefined ? [] : [changeToFix(problems.batch, record, index, spec.kind, better)];
     cell(problems, row, index, Codes.invalidValue, invalidMessage(spec, v), spec.name, fixes);
   }
 
@@ -262,7 +262,7 @@ class RowChecker {
               problems.batch.csv.record(r),
               at,
               clean,
-              'Remove the whitespace and invisible characters',
+              ourWords('Remove the whitespace and invisible characters'),
               true,
               true,
             ),
