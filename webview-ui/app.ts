@@ -1,6 +1,5 @@
-// The page's controller: takes host messages and wires the parts: the dataset (rows), the view (their
-// order under the query, view.ts), the streaming load (csvLoad.ts), the toolbar, the grid, the banner
-// and the saved state, all kept in step with TanStack Table's state.
+// The page's controller: takes host messages and wires the parts (the dataset, the view under the query, the
+// streaming load, the toolbar, the grid, the banner, the saved state) in step with TanStack Table's state.
 import type {
   ExportFormat,
   HostToPage,
@@ -13,6 +12,7 @@ import type {
 import type { SubmissionView } from '../src/shared/submissionView';
 import { revealKey, statusColumnOf } from './reconcileView';
 import { rowMasker } from '../src/shared/cardData';
+import { said, saidText } from '../src/shared/said';
 import type { ReportInfo } from '../src/shared/reportInfo';
 import { PageBanner } from './pageBanner';
 import { CsvLoad } from './csvLoad';
@@ -153,10 +153,10 @@ export class App {
         this.work = this.work.then(() => this.endCsv());
         break;
       case 'csvFailed':
-        this.work = this.work.then(() => this.setStatus(`Could not read the file: ${msg.message}`));
+        this.work = this.work.then(() => this.setStatus(saidText(said`Could not read the file: ${msg.message}`)));
         break;
       case 'exportDone':
-        this.setStatus(msg.message);
+        this.setStatus(saidText(msg.message));
         break;
       case 'views':
         this.query.setViews(msg.views);

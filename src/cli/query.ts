@@ -158,7 +158,9 @@ function writeQueryJson(outcome: QueryOutcome, write: (text: string) => void): v
   const out = batched(write);
   const rest = queryJsonRest(outcome);
   out.addLaid(words('{\n  "groups": ['));
-  outcome.groups.forEach((g, i) => out.addMade(jsonLaid((json) => laid`${words(i === 0 ? '' : ',')}\n    ${json(groupJson(outcome, g))}`)));
+  for (let i = 0; i < outcome.groups.length; i++) {
+    out.addMade(jsonLaid((json) => laid`${words(i === 0 ? '' : ',')}\n    ${json(groupJson(outcome, i))}`));
+  }
   out.addLaid(words(`${outcome.groups.length === 0 ? '' : '\n  '}],\n`));
   out.addMade(
     jsonLaid((json) => laid`  "total": ${json(rest.total)},\n  "rows": ${json(rest.rows)},\n  "skipped": ${json(rest.skipped)}\n}\n`),

@@ -2,6 +2,7 @@
 // (webview-ui/forecast). Both sides import this file, so it stays free of `vscode` and of Node APIs; each
 // side checks what it receives with the guards below and ignores anything else.
 import { isRec, isStr } from './guards';
+import { isSaid, type Said } from '../core/output/said';
 
 import type { BucketRow, Forecast, ForecastBy } from '../core/forecast';
 import { isPeriod } from '../core/periods';
@@ -18,7 +19,8 @@ export type ForecastHostToPage =
   | { type: 'computing' }
   /** The rows charging in `period`: at most a few hundred of them, `total` in all. */
   | { type: 'bucketRows'; period: string; rows: BucketRow[]; total: number }
-  | { type: 'exportDone'; ok: boolean; message: string };
+  /** How an export ended, laid out by the page value by value (the file's path). */
+  | { type: 'exportDone'; ok: boolean; message: Said };
 
 export type ForecastExport =
   { format: 'png'; /** data: URL of the canvas, image/png. */ dataUrl: string } | { format: 'svg'; svg: string } | { format: 'csv' };
@@ -86,7 +88,7 @@ export function isForecastHostToPage(v: unknown): v is ForecastHostToPage {
     case 'bucketRows':
       return isStr(v.period) && Array.isArray(v.rows) && v.rows.every(isBucketRow) && isCount(v.total);
     case 'exportDone':
-      return typeof v.ok === 'boolean' && isStr(v.message);
+      return typeof v.ok === 'boolean' && isSaid(v.message);
     default:
       return false;
   }

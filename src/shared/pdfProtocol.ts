@@ -4,6 +4,7 @@
 import { isRec, isStr, optStr } from './guards';
 
 import { isReportInfo, type ReportInfo } from './reportInfo';
+import { isSaid, type Said } from '../core/output/said';
 
 export { formatBytes, type ReportInfo } from './reportInfo';
 
@@ -24,9 +25,9 @@ export const MAX_IMAGE_PIXELS = 64 * 1024 * 1024;
 export type HostToPdfPage =
   /** The PDF itself: bytes as received, transferred, never re-encoded. */
   | { type: 'pdf'; title: string; info: ReportInfo; data: Uint8Array; file?: string }
-  /** The host could not get the bytes (file unreadable, too large): the page says why. */
-  | { type: 'pdfFailed'; title: string; message: string }
-  | { type: 'saveDone'; ok: boolean; message: string };
+  /** The host could not get the bytes (file unreadable, too large): the page says why, laid out value by value. */
+  | { type: 'pdfFailed'; title: string; message: Said }
+  | { type: 'saveDone'; ok: boolean; message: Said };
 
 export type PdfPageToHost =
   | { type: 'ready'; version: number }
@@ -49,9 +50,9 @@ export function isHostToPdfPage(v: unknown): v is HostToPdfPage {
     case 'pdf':
       return isStr(v.title) && isReportInfo(v.info) && v.data instanceof Uint8Array && optStr(v.file);
     case 'pdfFailed':
-      return isStr(v.title) && isStr(v.message);
+      return isStr(v.title) && isSaid(v.message);
     case 'saveDone':
-      return typeof v.ok === 'boolean' && isStr(v.message);
+      return typeof v.ok === 'boolean' && isSaid(v.message);
     default:
       return false;
   }

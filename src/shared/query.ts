@@ -10,6 +10,7 @@ export {
   QueryRun,
   reportedAggregates,
   totalOf,
+  type GroupView,
   type QueryOutcome,
   type QueryPlan,
   type QuerySpec,

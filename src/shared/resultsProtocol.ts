@@ -119,10 +119,12 @@ export type HostToPage =
    */
   | { type: 'csvChunk'; bytes: Uint8Array }
   | { type: 'csvEnd' }
-  | { type: 'csvFailed'; message: string }
+  /** Why the file could not be read: the page lays it out after its own words (`Could not read the file: `). */
+  | { type: 'csvFailed'; message: Said }
   | { type: 'submission'; view: SubmissionView }
   | { type: 'reconciliation'; view: ReconciliationView }
-  | { type: 'exportDone'; ok: boolean; message: string }
+  /** How an export ended, laid out by the page value by value (a row count, the file's path). */
+  | { type: 'exportDone'; ok: boolean; message: Said }
   /** The saved views of the report's template (or of the templates beside the file shown). */
   | { type: 'views'; views: SavedView[] };
 
@@ -202,13 +204,13 @@ export function isHostToPage(v: unknown): v is HostToPage {
     case 'csvEnd':
       return true;
     case 'csvFailed':
-      return isStr(v.message);
+      return isSaid(v.message);
     case 'submission':
       return isSubmissionView(v.view);
     case 'reconciliation':
       return isReconciliationView(v.view);
     case 'exportDone':
-      return typeof v.ok === 'boolean' && isStr(v.message);
+      return typeof v.ok === 'boolean' && isSaid(v.message);
     case 'views':
       return Array.isArray(v.views) && v.views.every(isSavedView);
     default:

@@ -83,9 +83,15 @@ async function main(): Promise<void> {
     check.groupOf = hash(g.value?.groupOf ?? null);
     const o = g.value?.outcome;
     check.outcome = hash(
-      [...JSON.stringify({ groups: o?.groups, totals: o?.totals }, (_, v) => (typeof v === 'bigint' ? String(v) : v))].map((c) =>
-        c.charCodeAt(0),
-      ),
+      [
+        ...JSON.stringify(
+          {
+            groups: o?.groups.slice().map((x) => [x.key, x.count, x.amounts.map((a) => [a.sum(), a.min(), a.max(), a.skipped])]),
+            totals: o?.totals,
+          },
+          (_, v) => (typeof v === 'bigint' ? String(v) : v),
+        ),
+      ].map((c) => c.charCodeAt(0)),
     );
   }
   const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];

@@ -12,7 +12,8 @@ export interface ForwardedConsole {
 
 const SUMMARY = /^\d+ passed, \d+ failed(, \d+ skipped)?$/;
 
-export function forwardConsole(page: Page, logFile: string): ForwardedConsole {
+/** `say`: where the suite's lines go (default: standard output, and the host's crash to standard error). */
+export function forwardConsole(page: Page, logFile: string, say?: (line: string) => void): ForwardedConsole {
   const log = fs.createWriteStream(logFile);
   let summary: string | undefined;
   let inSuite = false;
@@ -28,7 +29,7 @@ export function forwardConsole(page: Page, logFile: string): ForwardedConsole {
       if (message.startsWith(SUITE_BANNER)) inSuite = true;
       if (inSuite) {
         for (const line of message.split('\n')) {
-          console.log(line);
+          (say ?? console.log)(line);
           if (SUMMARY.test(line.trim())) {
             summary = line.trim();
             inSuite = false;
@@ -37,7 +38,7 @@ export function forwardConsole(page: Page, logFile: string): ForwardedConsole {
       }
     }
     if (/Extension host .*terminated unexpectedly/i.test(text)) {
-      console.error(`[e2e] ${text}`);
+      (say ?? console.error)(`[e2e] ${text}`);
       crashed(1);
     }
   });

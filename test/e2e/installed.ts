@@ -3,13 +3,14 @@
 // installed copy. Our extension is NOT loaded in development mode: the development path is an empty
 // carrier extension that only exists because VS Code runs extension tests for a development session.
 // PAYGATE_E2E_VSIX=<file> installs a VSIX built elsewhere instead of building one.
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CodeServerInstall } from './install';
 import { onCleanup } from './processes';
 import { runSuite, type SuiteRun } from './suite';
+import { workingCopy } from '../tools/working-copy';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 export const RUNNER_EXTENSION = { publisher: 'paygate-test', name: 'paygate-smoke-runner' };
@@ -47,9 +48,19 @@ function manifest(): { name: string; publisher: string; version: string } {
   return JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; publisher: string; version: string };
 }
 
-/** `npm run package -- -o <file>`: the production build and vsce, exactly as a release makes it. */
+/**
+ * `npm run package -- -o <file>`: the production build and vsce, exactly as a release makes it, in a copy
+ * of the work tree: the production bundles it writes into dist/ would otherwise replace the development
+ * build the person-style run beside it loads.
+ */
 function buildVsix(target: string, logFile: string): void {
-  const r = spawnSync('npm', ['run', 'package', '--', '-o', target], { cwd: ROOT, encoding: 'utf8', timeout: 300_000 });
+  const copy = workingCopy(ROOT, 'paygate-e2e-vsix-');
+  let r: SpawnSyncReturns<string>;
+  try {
+    r = spawnSync('npm', ['run', 'package', '--', '-o', target], { cwd: copy, encoding: 'utf8', timeout: 300_000 });
+  } finally {
+    fs.rmSync(copy, { recursive: true, force: true });
+  }
   fs.writeFileSync(logFile, `${r.stdout ?? ''}\n${r.stderr ?? ''}`);
   if (r.status !== 0 || !fs.existsSync(target))
     throw new Error(
@@ -151,6 +162,8 @@ export interface InstalledOptions {
   grep?: string;
   /** Where this run's logs go under resultsDir (`installed` unless told). */
   logName?: string;
+  /** Where its lines go (default: standard output and error), for a run beside another. */
+  say?: (line: string) => void;
 }
 
 export async function runInstalledSmoke(
@@ -169,11 +182,13 @@ export async function runInstalledSmoke(
     vsix = path.join(scratch, 'paygate.vsix');
     const t = Date.now();
     buildVsix(vsix, path.join(resultsDir, 'installed-package.log'));
-    console.log(`[e2e] built ${path.basename(vsix)} (${fs.statSync(vsix).size} bytes) in ${((Date.now() - t) / 1000).toFixed(1)}s`);
+    (options.say ?? console.log)(
+      `[e2e] built ${path.basename(vsix)} (${fs.statSync(vsix).size} bytes) in ${((Date.now() - t) / 1000).toFixed(1)}s`,
+    );
   }
   const profile = path.join(scratch, 'profile');
   const installed = installVsix(install, vsix, profile, path.join(resultsDir, 'installed-install.log'));
-  console.log(`[e2e] installed into a fresh extensions directory: ${path.relative(scratch, installed)}`);
+  (options.say ?? console.log)(`[e2e] installed into a fresh extensions directory: ${path.relative(scratch, installed)}`);
 
   const carrier = path.join(scratch, 'runner');
   writeCarrier(carrier);
@@ -209,6 +224,7 @@ export async function runInstalledSmoke(
     testsModule,
     resultsDir,
     logName: options.logName ?? 'installed',
+    say: options.say,
   });
   let startup: StartupFigures | undefined;
   try {

@@ -1,19 +1,53 @@
-// `npm run test:e2e`: in a real VS Code (code-server + headless Chromium), the extension's integration
-// suite in development mode, then the smoke suite against the VSIX installed as a user installs it
-// (installed.ts), then the person-style run (person.ts). PAYGATE_E2E_INSTALLED=0 skips the installed
-// run, PAYGATE_E2E_PERSON=0 the person-style one; PAYGATE_TEST_GREP narrows the suites.
+// `npm run test:e2e`: in a real VS Code (code-server + headless Chromium), two runs side by side, each with
+// its own code-server (its own port on 127.0.0.1, profile and workspace copy), its own browser and its own
+// local gateway state: here, the extension's integration suite in development mode, then the smoke suite
+// against the VSIX installed as a user installs it (installed.ts); beside it, in a process of its own, the
+// person-style run (person.ts, with the team ledger's part), whose output is printed whole after this
+// one's. Both mostly wait on the editor, so side by side they take about the longer one's time.
+// PAYGATE_E2E_INSTALLED=0 skips the installed run, PAYGATE_E2E_PERSON=0 the person-style one;
+// PAYGATE_TEST_GREP narrows the suites.
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ensureCodeServer, ensureSystemTools } from './install';
 import { runInstalledSmoke } from './installed';
-import { runPersonStyle } from './person';
-import { runTeamPersonStyle } from './personTeam';
-import { guardRun, onCleanup } from './processes';
-import { runSuite, type SuiteCounts } from './suite';
+import { guardRun, onCleanup, stopGroup } from './processes';
+import { parseSummary, runSuite, type SuiteCounts } from './suite';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS = path.join(ROOT, 'test-results');
+const DEADLINE_S = Number(process.env.PAYGATE_E2E_TIMEOUT_S || 1800);
+
+/**
+ * `tsx test/e2e/person.ts` in a process of its own (its own guard stops its editors, browsers and cluster),
+ * its output kept and handed back whole with its counts once it ended. Stopped, with time to clean up,
+ * when this run stops.
+ */
+function personBeside(): Promise<SuiteCounts & { output: string; seconds: number }> {
+  const started = Date.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'person.ts')], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PAYGATE_E2E_TIMEOUT_S: String(DEADLINE_S) },
+  });
+  // Its own cleanup stops code-server and the cluster (process groups of their own): time for that first.
+  onCleanup('person-style run', () => stopGroup(child, 60_000));
+  let output = '';
+  child.stdout.on('data', (b: Buffer) => (output += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (output += b.toString()));
+  return new Promise((resolve) => {
+    child.once('error', (err) => (output += `[e2e] the person-style run did not start: ${err.message}\n`));
+    child.once('close', (code, signal) => {
+      const lines = output.trimEnd().split('\n');
+      const counts = parseSummary(lines[lines.length - 1]?.trim()) ?? { passed: 0, failed: 1, skipped: 0 };
+      if (code !== 0 && counts.failed === 0) counts.failed = 1; // it failed without a failing step
+      if (code !== 0) output += `[e2e] the person-style run exited (code ${code}, signal ${signal})\n`;
+      resolve({ ...counts, output, seconds: (Date.now() - started) / 1000 });
+    });
+  });
+}
 
 async function main(): Promise<number> {
   const started = Date.now();
@@ -36,7 +70,9 @@ async function main(): Promise<number> {
   if (process.env.PAYGATE_TEST_GREP) env.PAYGATE_TEST_GREP = process.env.PAYGATE_TEST_GREP;
 
   console.log(`[e2e] code-server ${install.version}`);
-  const suite = await runSuite({
+  const beside = process.env.PAYGATE_E2E_PERSON !== '0' ? personBeside() : undefined;
+  if (beside) console.log('[e2e] person-style run started beside the suites; its steps are printed when it ends');
+  const suiteRun = runSuite({
     label: 'integration suite (development mode)',
     entry: install.entry,
     node: install.node,
@@ -47,25 +83,33 @@ async function main(): Promise<number> {
     resultsDir: RESULTS,
     logName: 'e2e',
   });
+  // The installed VSIX's smoke suite takes whichever side frees first (the integration suite here, or the
+  // person-style run beside it); its lines are kept and printed after the integration suite's.
+  const installedLines: string[] = [];
+  const installedRun =
+    process.env.PAYGATE_E2E_INSTALLED === '0'
+      ? undefined
+      : Promise.race([suiteRun, beside ?? suiteRun]).then(() =>
+          runInstalledSmoke(install, RESULTS, { say: (line) => installedLines.push(line) }),
+        );
+  installedRun?.catch(() => undefined); // awaited below, after the suite: not an unhandled rejection meanwhile
+  const suite = await suiteRun;
 
   let installed: SuiteCounts & { code: number } = { passed: 0, failed: 0, skipped: 0, code: 0 };
   let installedLine = 'installed VSIX smoke skipped';
-  if (process.env.PAYGATE_E2E_INSTALLED !== '0') {
-    console.log('');
-    const r = await runInstalledSmoke(install, RESULTS);
+  if (installedRun) {
+    const r = await installedRun.finally(() => console.log(['', ...installedLines].join('\n')));
     installed = r;
     installedLine = `installed VSIX smoke ${r.passed} passed, ${r.failed} failed (${r.seconds.toFixed(1)}s)`;
   }
 
   let person = { passed: 0, failed: 0, skipped: 0 };
-  if (process.env.PAYGATE_E2E_PERSON !== '0') {
+  if (beside) {
     console.log('');
-    const personStarted = Date.now();
-    const alone = await runPersonStyle({ entry: install.entry, node: install.node, resultsDir: RESULTS });
-    // The team ledger's part, in an editor of its own with a throwaway PostgreSQL cluster (personTeam.ts).
-    const team = await runTeamPersonStyle({ entry: install.entry, node: install.node, resultsDir: RESULTS });
-    person = { passed: alone.passed + team.passed, failed: alone.failed + team.failed, skipped: alone.skipped + team.skipped };
-    console.log(`[e2e] person-style run took ${((Date.now() - personStarted) / 1000).toFixed(1)}s; screenshots in test-results/person/`);
+    const r = await beside;
+    process.stdout.write(r.output.endsWith('\n') ? r.output : `${r.output}\n`);
+    person = { passed: r.passed, failed: r.failed, skipped: r.skipped };
+    console.log(`[e2e] person-style run took ${r.seconds.toFixed(1)}s beside the suites; screenshots in test-results/person/`);
   }
 
   const runs = [suite, installed, person];
@@ -85,7 +129,7 @@ async function main(): Promise<number> {
   return suite.code === 0 && installed.code === 0 && total.failed === 0 ? 0 : 1;
 }
 
-const guard = guardRun('e2e', Number(process.env.PAYGATE_E2E_TIMEOUT_S || 1800));
+const guard = guardRun('e2e', DEADLINE_S);
 main().then(
   (code) => guard.finish(code),
   (err: unknown) => {

@@ -30,24 +30,26 @@ export interface SuiteOptions extends Omit<StartOptions, 'logFile'> {
   resultsDir: string;
   /** file name stem for the logs and the failure screenshot in resultsDir */
   logName: string;
+  /** where its lines go (default: standard output and error), for a suite run beside another */
+  say?: (line: string) => void;
 }
 
 export async function runSuite(o: SuiteOptions): Promise<SuiteRun> {
   const started = Date.now();
   const server = await startCodeServer({ ...o, logFile: path.join(o.resultsDir, `${o.logName}-code-server.log`) });
-  console.log(`[e2e] ${o.label}: code-server on ${server.origin}`);
+  (o.say ?? console.log)(`[e2e] ${o.label}: code-server on ${server.origin}`);
   const browser = await launchBrowser();
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.setDefaultNavigationTimeout(LONG);
   let exitCode: (code: number) => void = () => undefined;
   const exited = new Promise<number>((resolve) => (exitCode = resolve));
   await page.exposeFunction('codeAutomationExit', (code: unknown) => exitCode(typeof code === 'number' ? code : 1));
-  const output = forwardConsole(page, path.join(o.resultsDir, `${o.logName}-browser-console.log`));
+  const output = forwardConsole(page, path.join(o.resultsDir, `${o.logName}-browser-console.log`), o.say);
   let finished = false;
   const serverDied = new Promise<number>((resolve) =>
     server.process.once('exit', (code, signal) => {
       if (finished || isStopping()) return;
-      console.error(`[e2e] code-server exited early (code ${code}, signal ${signal}); see ${server.logFile}`);
+      (o.say ?? console.error)(`[e2e] code-server exited early (code ${code}, signal ${signal}); see ${server.logFile}`);
       resolve(1);
     }),
   );

@@ -132,9 +132,16 @@ export async function problems(page: Page, timeout = SHORT): Promise<string[]> {
   await panel.waitFor({ state: 'visible', timeout });
   const rows = panel.locator('.monaco-list-row');
   await rows.first().waitFor({ state: 'visible', timeout });
-  const labels: string[] = [];
-  for (const row of await rows.all()) labels.push((await row.getAttribute('aria-label')) ?? (await row.innerText()));
-  return labels;
+  return rowLabels(rows);
+}
+
+/**
+ * The rows' accessible labels (else their text), read in one go in the page. Row by row, a row the list
+ * re-rendered meanwhile (the panel refreshes as problems come) would be waited for with the page's whole
+ * action deadline, and then read as nothing: a minute spent on a row that no longer exists.
+ */
+function rowLabels(rows: Locator): Promise<string[]> {
+  return rows.evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? (el as HTMLElement).innerText));
 }
 
 /**
@@ -187,16 +194,11 @@ export async function waitForProblemGone(page: Page, label: string, timeout = SH
 export async function openProblem(page: Page, matching: RegExp = /./): Promise<string> {
   const rows = page.locator('.markers-panel .monaco-list-row[aria-level="2"]');
   await rows.first().waitFor({ state: 'visible', timeout: SHORT });
-  let target: Locator | undefined;
-  let label = '';
-  for (const row of await rows.all()) {
-    label = (await row.getAttribute('aria-label')) ?? '';
-    if (matching.test(label)) {
-      target = row;
-      break;
-    }
-  }
-  if (!target) throw new Error(`no problem matching ${matching}`);
+  const labels = await rows.evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? ''));
+  const label = labels.find((l) => matching.test(l));
+  if (label === undefined) throw new Error(`no problem matching ${matching}`);
+  // By its label, not its place: the list may re-render between the read and the click.
+  const target = page.locator(`.markers-panel .monaco-list-row[aria-level="2"][aria-label=${JSON.stringify(label)}]`).first();
   // At the row's left edge: the middle of a row may be the rule's link, which opens a web page.
   await target.click({ position: { x: 10, y: 10 } });
   await page.keyboard.press('Enter');
@@ -232,9 +234,7 @@ export async function openQuickFixMenu(page: Page): Promise<string[]> {
       .waitFor({ state: 'hidden', timeout: 5_000 })
       .catch(() => undefined);
   }
-  const titles: string[] = [];
-  for (const r of await rows.all()) titles.push((await r.innerText()).trim());
-  return titles;
+  return (await rows.evaluateAll((els) => els.map((el) => (el as HTMLElement).innerText))).map((t) => t.trim());
 }
 
 /** The frame inside a webview whose document matches `selector` (webviews nest two iframes). */
@@ -257,11 +257,14 @@ export async function webviewFrame(page: Page, selector: string, timeout = LONG,
   throw new Error(`no webview showed ${selector} within ${timeout / 1000}s`);
 }
 
-/** Notification toasts currently shown (their messages). */
+/**
+ * Notification toasts currently shown (their messages), read in one go in the page: a toast that hides
+ * between listing and reading (they hide by themselves, or when a button of theirs is clicked) would
+ * otherwise be waited for with the page's whole action deadline.
+ */
 export async function notifications(page: Page): Promise<string[]> {
   const toasts = page.locator('.notification-toast .notification-list-item-message');
-  const texts: string[] = [];
-  for (const t of await toasts.all()) texts.push((await t.innerText().catch(() => '')).trim());
+  const texts = await toasts.evaluateAll((els) => els.map((el) => (el as HTMLElement).innerText.trim()));
   return texts.filter(Boolean);
 }
 

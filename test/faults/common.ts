@@ -9,19 +9,21 @@ import { testContext } from '../fixtures/cli/context';
 import { StandIn } from './standIn';
 import { ownPayers } from '../fixtures/ledger/payers';
 import { paygateArgs } from '../fixtures/cli/bin';
+import { seed } from './groups';
 
 // What every trial of the fault suite (run.ts) shares: the seed and its random numbers, the run's deadline,
 // the scratch folder and the stand-in gateway, the batches and how they are sent (in process or as a real
 // `paygate` process), the checks, and the tally the run's last lines report.
 
 export const root = join(__dirname, '..', '..');
-export const seed = Number(process.env.PAYGATE_FAULT_SEED ?? Date.now() % 1_000_000);
+
 // The whole run's bound (about 30 s on a quiet machine): loops stop starting trials past it, and a run
 // that passes it fails, as a hang would. Set for a shared machine under load, like the client's deadline
 // below, which every answer but the trickle and silence must beat: 5 s, not the 1 s a quiet machine needs.
 export const DEADLINE = Date.now() + 600_000;
 export const CLIENT_DEADLINE_S = 5;
-let state = seed >>> 0 || 1;
+// Each group of trials (groups.ts) draws its own numbers from the seed: group 0 the seed's own.
+let state = (seed + Number(process.env.PAYGATE_FAULT_GROUP ?? 0) * 1_000_003) >>> 0 || 1;
 /** mulberry32: small, seeded, good enough to pick moments and orders. */
 export function random(): number {
   state = (state + 0x6d2b79f5) >>> 0;

@@ -12,7 +12,8 @@
 //    suite, which mostly waits, runs in a lane of its own beside the pool (SIDE). Each
 //    runs its package.json script without its leading build (`node esbuild.js && …`, `npm run build &&
 //    …`): the build ran once for all of them.
-// 3. The pack tests alone, last: they build production bundles into dist/, which the others read.
+// 3. The pack tests build production bundles into dist/, which the others read: they run in the pool like
+//    the others, but on a copy of the work tree (test/tools/working-copy.ts), removed when they end.
 //
 // Each suite's output is printed whole when it ends, so two suites' lines never interleave. A failed
 // check or build starts no further suite (those running end); otherwise every suite has its turn, and
@@ -27,6 +28,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { workingCopy } from './working-copy';
 import { childCpuSeconds, fileTimes, outlivedTests, slowestFiles, suiteTable, type SuiteRun } from './test-report';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -35,8 +37,9 @@ const scripts: Record<string, string> = JSON.parse(readFileSync(path.join(ROOT, 
 // Each list longest first (wall seconds of a quiet fresh-clone run, 2026-11-28: e2e 242, faults 168,
 // process 154, unit 134, webview 81, precommit 73, lsp 22; lint 124, format 38, typecheck 36, knip 9).
 export const CHECKS = ['build', 'lint', 'format:check', 'typecheck', 'knip'];
-export const SUITES = ['test:e2e', 'test:faults', 'test:process', 'test:unit', 'test:webview', 'test:precommit', 'test:lsp'];
-export const LAST = ['test:pack'];
+export const SUITES = ['test:e2e', 'test:faults', 'test:process', 'test:unit', 'test:webview', 'test:precommit', 'test:lsp', 'test:pack'];
+// Suites that build into dist/ themselves: each runs in a copy of the work tree of its own.
+export const COPIED = ['test:pack'];
 // Beside the pool, in a lane of its own: the fault suite spends about a fifth of its time on a core (33 s of
 // CPU in 168 s in a quiet run): the rest it waits on its stand-in's 400 ms answers and the processes it kills.
 export const SIDE = ['test:faults'];
@@ -76,13 +79,13 @@ const fileName = (name: string) => name.replace(/\W/g, '-');
  * loaded into each file's process, which writes its wall and CPU time to NAME.cpu.jsonl when run() names
  * that file in PAYGATE_TEST_CPU. Other scripts as they are.
  */
-export function withDurations(name: string, script: string): string {
+export function withDurations(name: string, script: string, dir = 'out/test-durations'): string {
   if (!/--test-reporter=spec(?! --test-reporter-destination)/.test(script)) return script;
   return script
     .replace(/ --test(?= )/, ' --require ./test/tools/test-cpu.js --test')
     .replace(
       /--test-reporter=spec/,
-      `--test-reporter=spec --test-reporter-destination=stdout --test-reporter=./test/tools/test-durations.mjs --test-reporter-destination=out/test-durations/${fileName(name)}.jsonl`,
+      `--test-reporter=spec --test-reporter-destination=stdout --test-reporter=./test/tools/test-durations.mjs --test-reporter-destination=${dir}/${fileName(name)}.jsonl`,
     );
 }
 
@@ -94,7 +97,7 @@ export function timed(command: string): string {
   return `${command}\nstatus=$?\ntimes >&3\nexit $status`;
 }
 
-function run(name: string, command: string): Promise<SuiteRun> {
+function run(name: string, command: string, cwd = ROOT): Promise<SuiteRun> {
   const started = Date.now();
   return new Promise((resolve) => {
     const env: NodeJS.ProcessEnv = {
@@ -103,7 +106,7 @@ function run(name: string, command: string): Promise<SuiteRun> {
       PAYGATE_TEST_CPU: path.join(DURATIONS, `${fileName(name)}.cpu.jsonl`),
     };
     if (existsSync(VSIX)) env.PAYGATE_E2E_VSIX = VSIX;
-    const child = spawn('bash', ['-c', timed(command)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], env });
+    const child = spawn('bash', ['-c', timed(command)], { cwd, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], env });
     const out: Buffer[] = [];
     let times = '';
     child.stdout?.on('data', (b: Buffer) => out.push(b));
@@ -190,7 +193,15 @@ function startScript(name: string, isSuite: boolean): Promise<SuiteRun> {
   const script = scripts[name];
   if (script === undefined) throw new Error(`package.json has no script "${name}"`);
   const vsix = SUITES_RUN.includes(E2E) ? VSIX : undefined;
-  return run(name, withDurations(name, isSuite ? withoutBuild(script) : checkScript(name, script, vsix)));
+  if (!COPIED.includes(name)) return run(name, withDurations(name, isSuite ? withoutBuild(script) : checkScript(name, script, vsix)));
+  // Its own copy of the work tree; its durations still go to this run's folder.
+  const copy = workingCopy(ROOT, `paygate-${fileName(name)}-`);
+  const removeCopy = () => rmSync(copy, { recursive: true, force: true });
+  process.once('exit', removeCopy);
+  return run(name, withDurations(name, script, JSON.stringify(DURATIONS)), copy).finally(() => {
+    process.off('exit', removeCopy);
+    removeCopy();
+  });
 }
 
 async function main(): Promise<number> {
@@ -199,17 +210,7 @@ async function main(): Promise<number> {
   mkdirSync(DURATIONS, { recursive: true });
   rmSync(VSIX, { force: true });
   mkdirSync(path.dirname(VSIX), { recursive: true });
-  const runs = await schedule(
-    ONLY ? ['build'] : CHECKS,
-    SUITES_RUN.filter((n) => !LAST.includes(n)),
-    MAX_PARALLEL,
-    startScript,
-    SIDE,
-  );
-  // A failed check or build stops the run before the last stage, as before: it would only repeat the failure, slower.
-  if (runs.every((r) => r.ok)) {
-    for (const name of ONLY ? ONLY.filter((n) => LAST.includes(n)) : LAST) runs.push(await startScript(name, false));
-  }
+  const runs = await schedule(ONLY ? ['build'] : CHECKS, SUITES_RUN, MAX_PARALLEL, startScript, SIDE);
   const whole = (Date.now() - started) / 1000;
   process.stdout.write(`\n===== npm test\n${suiteTable(runs, whole, availableParallelism()).join('\n')}\n`);
   const files = readdirSync(DURATIONS)

@@ -13,6 +13,12 @@ import path from 'node:path';
 
 const ROOT = path.join(__dirname, '..', '..');
 
+/** A test file's path in the work tree; one in a copy of it (test/tools/working-copy.ts) from its test/ on. */
+export function shown(file: string): string {
+  const relative = path.relative(ROOT, file);
+  return relative.startsWith('..') ? relative.replace(/^.*?\/(?=test\/)/, '') : relative;
+}
+
 export interface SuiteRun {
   name: string;
   ok: boolean;
@@ -64,7 +70,7 @@ export function fileTimes(suite: string, tests: string, process: string): FileTi
 const seconds = (ms: number | undefined, width = 7) => (ms === undefined ? '-'.padStart(width) : (ms / 1000).toFixed(1).padStart(width));
 
 function fileRow(f: FileTime): string {
-  return `${seconds(f.wallMs)} s ${seconds(f.cpuMs)} s  ${path.relative(ROOT, f.file)}  (${f.suite})`;
+  return `${seconds(f.wallMs)} s ${seconds(f.cpuMs)} s  ${shown(f.file)}  (${f.suite})`;
 }
 
 /** The `count` slowest files by wall time, then the `count` costliest by CPU time (those with a CPU time). */
@@ -98,7 +104,7 @@ export function outlivedTests(files: FileTime[], gapMs: number): string[] {
   return [
     `test files whose process lived over ${gapMs / 1000} s past their tests (a timer or handle left open?):`,
     '   wall     tests   file  (suite)',
-    ...late.map((f) => `${seconds(f.wallMs)} s ${seconds(f.testsMs)} s  ${path.relative(ROOT, f.file)}  (${f.suite})`),
+    ...late.map((f) => `${seconds(f.wallMs)} s ${seconds(f.testsMs)} s  ${shown(f.file)}  (${f.suite})`),
   ];
 }
 

@@ -9,6 +9,8 @@ import type * as Results from '../../src/extension/results/panel';
 import type * as Forecast from '../../src/extension/forecast/panel';
 import type * as Log from '../../src/extension/log';
 import { FORECAST_PROTOCOL_VERSION } from '../../src/shared/forecastProtocol';
+import { saidText } from '../../src/shared/said';
+import type { Said } from '../../src/core/output';
 
 // Every export says where it was saved (issue 43, item 6: "no export says where it was saved"). The page's
 // status line sits above a summary scrolled away, so since 2a313c4 the host also shows a notification naming
@@ -46,7 +48,7 @@ const quiet = () => ({ dispose() {} });
 /** The page side of one panel: the host's listener, and what the host posted. */
 interface FakePanel {
   receive(message: unknown): Promise<void>;
-  posted: { type: string; ok?: boolean; message?: string }[];
+  posted: { type: string; ok?: boolean; message?: Said }[];
 }
 let lastPanel: FakePanel | undefined;
 
@@ -114,6 +116,12 @@ createLog({ subscriptions: [] } as never);
 const EXTENSION = Uri.file('/extension') as never;
 const PNG = `data:image/png;base64,${Buffer.from('\x89PNG\r\n\x1a\nnot really').toString('base64')}`;
 
+/** The status line the page shows for the last message posted: the page lays out its `Said` (issue 38). */
+const pageLine = (panel: FakePanel): string | undefined => {
+  const m = panel.posted.at(-1)?.message;
+  return m === undefined ? undefined : saidText(m);
+};
+
 /** Exports through a page's message to `name`: the notification shown, and that the file is where it says. */
 async function exported(panel: FakePanel, message: unknown, name: string): Promise<string> {
   saveTo = Uri.file(join(dir, name));
@@ -134,7 +142,16 @@ test("the results table's exports each say where they were saved: rows as CSV an
     await exported(panel, { type: 'export', format: 'csv', ...rows, suggestedName: 'r.csv' }, 'rows.csv'),
     `PayGate: exported 1 rows to ${join(dir, 'rows.csv')}.`,
   );
+  assert.equal(pageLine(panel), `Exported 1 rows to ${join(dir, 'rows.csv')}.`);
   assert.equal(readFileSync(join(dir, 'rows.csv'), 'utf8'), 'Currency,Amount\r\nEUR,1.00\r\n');
+  // A card number in the file's name is masked on the page and in the notification; the row count beside it is a count.
+  const many = { columns: ['n'], rows: Array.from({ length: 1234 }, (_, i) => [String(i)]) };
+  saveTo = Uri.file(join(dir, '4111 1111 1111 1111.csv'));
+  infos.length = 0;
+  await panel.receive({ type: 'export', format: 'csv', ...many, suggestedName: 'r.csv' });
+  assert.deepEqual(infos, [`PayGate: exported 1,234 rows to ${join(dir, '4111 11** **** 1111.csv')}.`]);
+  assert.equal(pageLine(panel), `Exported 1,234 rows to ${join(dir, '4111 11** **** 1111.csv')}.`);
+  assert.deepEqual(panel.posted.at(-1)?.message?.said[1], ['count', '1,234']);
   await exported(panel, { type: 'export', format: 'json', ...rows, suggestedName: 'r.json' }, 'rows.json');
   assert.equal(
     await exported(panel, { type: 'exportImage', dataUrl: PNG, suggestedName: 'chart.png' }, 'chart.png'),
@@ -145,7 +162,7 @@ test("the results table's exports each say where they were saved: rows as CSV an
   infos.length = 0;
   await panel.receive({ type: 'exportImage', dataUrl: PNG, suggestedName: 'chart.png' });
   assert.deepEqual(infos, []);
-  assert.equal(panel.posted.at(-1)?.message, 'Export cancelled.');
+  assert.equal(pageLine(panel), 'Export cancelled.');
 });
 
 test("the forecast page's exports (CSV, SVG, PNG) each say where they were saved", async () => {
@@ -161,6 +178,8 @@ test("the forecast page's exports (CSV, SVG, PNG) each say where they were saved
     [{ type: 'export', format: 'csv' }, 'f.csv'],
     [{ type: 'export', format: 'svg', svg: '<svg/>' }, 'f.svg'],
     [{ type: 'export', format: 'png', dataUrl: PNG }, 'f.png'],
-  ] as const)
+  ] as const) {
     assert.equal(await exported(panel, message, name), `PayGate: exported the forecast to ${join(dir, name)}.`);
+    assert.equal(pageLine(panel), `Exported to ${join(dir, name)}.`);
+  }
 });

@@ -7,7 +7,7 @@ import type * as Say from '../../src/extension/say';
 import type * as Log from '../../src/extension/log';
 import type * as Page from '../../src/extension/results/webviewPage';
 import { brokenBatch, HOSTILE_TEXT, problemsIn } from '../fixtures/hostile/corpus';
-import { said, typed, type Said } from '../../src/core/output';
+import { said, saidText, typed, type Said } from '../../src/core/output';
 
 // The editor's faces of the output boundary: every message (src/extension/say.ts), every line of the one
 // log (src/extension/log.ts) and every page message (webviewPage.ts) is masked and escaped, against a
@@ -97,9 +97,12 @@ test('the log: every level and append, strings and errors', () => {
 });
 
 test("a page's title and message", () => {
-  const m = pageMessage({ type: 'exportDone', ok: false, title: HOSTILE_TEXT, message: `Export failed: ${brokenBatch()}` });
+  const message = said`Export failed: ${typed.text(brokenBatch())}`;
+  const m = pageMessage({ type: 'pdfFailed', title: HOSTILE_TEXT, message });
   safe(m.title, 'title');
-  safe(m.message, 'message');
+  // A status line is a Said the page lays out (src/shared/said.ts), value by value: the host leaves it as it is.
+  assert.equal(m.message, message);
+  safe(saidText(m.message), 'message');
   const chunk = { type: 'csvChunk', text: '4111111111111111' };
   assert.equal(pageMessage(chunk), chunk, 'data messages are left to their own masking');
 });

@@ -12,6 +12,7 @@ import { startLocalGateway, type LocalGateway } from '../../src/local-gateway';
 import { testContext } from '../fixtures/cli/context';
 import { REPORT_COLUMNS } from '../fixtures/hostile/corpus';
 import { plainBatch, plainRow, quoted } from '../fixtures/hostile/plainBatch';
+import { standInTeam, type TeamAnswers } from '../fixtures/ledger/teamStandIn';
 
 // Mask values, not layouts (issue 38): no CLI output the issue names is a line composed as a plain string
 // and left for the floor to guess at. Each command below is run in process without the floor, in each of its
@@ -90,8 +91,16 @@ before(async () => {
       environments: [{ name: 'x', baseUrl: gw.baseUrl, reportBaseUrl: gw.baseUrl, endpointId: '1', consumerKey: 'k' }],
     }),
   );
-  writeFileSync(at('sent.rpcsv'), plainBatch([plainRow(`S-${Date.now()}`, start, '1.00', { card: '5105105105105100' })]));
+  const sent = `S-${Date.now()}`;
+  writeFileSync(at('sent.rpcsv'), plainBatch([plainRow(sent, start, '1.00', { card: '5105105105105100' })]));
   await writes(['submit', 'sent.rpcsv', '--env', 'local', '--base-url', gw.baseUrl, '--allow-resend']);
+  // Refused by the ledger: the sent row edited (already sent), the same card and schedule under a new id (same payer).
+  writeFileSync(at('resent.rpcsv'), plainBatch([plainRow(sent, start, '2.00', { card: '5105105105105100' })]));
+  writeFileSync(at('payer.rpcsv'), plainBatch([plainRow(`P-${Date.now()}`, start, '1.00', { card: '5105105105105100' })]));
+  // A send whose file is gone since: `paygate ledger push` lists it as pushed file-level only.
+  writeFileSync(at('gone.rpcsv'), plainBatch([plainRow(`G-${Date.now()}`, start, '1.00', { card: '4000056655665556' })]));
+  await writes(['submit', 'gone.rpcsv', '--env', 'local', '--base-url', gw.baseUrl]);
+  rmSync(at('gone.rpcsv'));
 });
 
 after(async () => {
@@ -178,6 +187,8 @@ const RUNS: Record<string, { formats: string[]; args: (f: string) => string[][] 
 const ERRORS: string[][] = [
   ['submit', 'broken.rpcsv', '--env', 'local', '--format', 'json'],
   ['submit', 'sent.rpcsv', '--env', 'local', '--format', 'json'],
+  ['submit', 'resent.rpcsv', '--env', 'local'],
+  ['submit', 'payer.rpcsv', '--env', 'local'],
   ['schedule', 'a.rpcsv', '--row', '99'],
   ['schedule', 'a.rpcsv', '--limit', 'x'],
   ['lint', 'missing.rpcsv'],
@@ -205,6 +216,43 @@ test('standard error, for every refusal, usage error and warning: every write is
     assert.ok(err.length > 0, `${a.join(' ')}: nothing written to standard error`);
     for (const w of err) assert.ok(takeVouched(w), `${a.join(' ')}: written to standard error without a vouch:\n${w.slice(0, 400)}`);
   }
+});
+
+test('paygate ledger init, status and push (the team ledger stood in for): every write is laid out from its values and vouched for', async (t) => {
+  const team = standInTeam(t);
+  const runs: [Partial<TeamAnswers>, string[]][] = [
+    [{}, ['init', '--grant', 'team, ops']],
+    [{ init: { from: 3, keyRecorded: false, sameKey: true } }, ['init']],
+    [{ init: { from: 1, keyRecorded: false, sameKey: false } }, ['init', '--key-out', 'other.key']],
+    [{}, ['status']],
+    [{}, ['status', '--format', 'json']],
+    [{ status: { schemaVersion: 2, sending: 1, keyMatches: false } }, ['status']],
+    [{}, ['push']],
+    [{ pushed: 'present' }, ['push']],
+    [{}, ['unknown']],
+  ];
+  const texts: string[] = [];
+  for (const [answers, args] of runs) {
+    Object.assign(team, answers);
+    const err: string[] = [];
+    const out = [...(await writes(['ledger', ...args, '--ledger', 'postgres://paygate@127.0.0.1:1/team'], err)), ...err];
+    assert.ok(out.length > 0, `ledger ${args.join(' ')}: nothing written`);
+    for (const w of out) assert.ok(takeVouched(w), `ledger ${args.join(' ')}: written without a vouch:\n${w.slice(0, 400)}`);
+    texts.push(out.join(''));
+  }
+  // Each line the command can say was said: the grant, the key made before, a key not the team's, the file-level list.
+  assert.match(texts[0], /schema created at version 3\.\nRead and write on its tables granted to team, ops\.\nTeam key written to /);
+  assert.match(texts[1], /the schema is at version 3 already\.\nThe team key was made before; .* is it\.\n$/);
+  assert.match(texts[2], /schema brought from version 1 at version 3\.\n.*the team key was made before: .*\(no new key was kept\)\n$/);
+  assert.match(
+    texts[5],
+    /schema version: 2 \(this PayGate's is 3\)\nrecords: 2 \(1 still "sending": no answer recorded\)\nteam key: does NOT match/,
+  );
+  assert.match(texts[6], /send\(s\) pushed file-level only .*\n {2}\d{4}-\d{2}-\d{2}T\S+ {2}\S*gone\.rpcsv → local, endpoint /);
+  assert.match(
+    texts[7],
+    /^0 record\(s\) of .* pushed into the team ledger postgres:\/\/paygate@127\.0\.0\.1:1\/team, \d+ were there already; 0 send/,
+  );
 });
 
 test("history's typed values (the time, the row count, the content hash) come out whole in text and JSON, through the floor", async () => {

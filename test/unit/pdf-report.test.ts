@@ -17,7 +17,8 @@ describe('PDF page protocol', () => {
     assert.ok(!isHostToPdfPage({ type: 'pdf', title: 'T', info, data: [1, 2, 3] }));
     assert.ok(!isHostToPdfPage({ type: 'pdf', title: 'T', info: { bytes: -1 }, data: new Uint8Array(0) }));
     assert.ok(!isHostToPdfPage({ type: 'pdf', title: 'T', info, data: new Uint8Array(0), file: 7 }));
-    assert.ok(isHostToPdfPage({ type: 'pdfFailed', title: 'T', message: 'm' }));
+    assert.ok(isHostToPdfPage({ type: 'pdfFailed', title: 'T', message: { said: ['m'] } }));
+    assert.ok(!isHostToPdfPage({ type: 'pdfFailed', title: 'T', message: 'm' }), 'why is a Said (issue 38), laid out by the page');
     assert.ok(!isHostToPdfPage({ type: 'csvStart', title: 'T' }), 'a table message is not the PDF page’s');
   });
 

@@ -47,7 +47,7 @@ describe('query --group-by past the bound on groups', () => {
     stream.push(text);
     const outcome = stream.end()!;
     assert.deepEqual(outcome.tooManyGroups, { groups: 40, limit: 7 });
-    assert.deepEqual(outcome.groups, []);
+    assert.equal(outcome.groups.length, 0);
   });
 
   it('answers as before at or under the bound, and refuses a bound that is no number', async () => {

@@ -3,19 +3,21 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { spawnSync } from 'node:child_process';
-import { CHECKS, LAST, SUITES, checkScript, jobOrder, schedule, timed, withDurations, withoutBuild } from '../tools/test-all';
-import { childCpuSeconds, fileTimes, outlivedTests, slowestFiles, suiteTable } from '../tools/test-report';
+import { CHECKS, COPIED, SUITES, checkScript, jobOrder, schedule, timed, withDurations, withoutBuild } from '../tools/test-all';
+import { childCpuSeconds, fileTimes, outlivedTests, shown, slowestFiles, suiteTable } from '../tools/test-report';
 
 const scripts: Record<string, string> = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')).scripts;
 
 test('npm test runs every check and every suite: nothing is dropped by running them side by side', () => {
-  const run = [...CHECKS, ...SUITES, ...LAST];
+  const run = [...CHECKS, ...SUITES];
   for (const name of run) assert.ok(scripts[name], `package.json has "${name}"`);
   // Every test:* script is in the run, except the ones that repeat a part of it or need what CI lacks.
   const elsewhere = new Set(['test:e2e:person', 'test:integration']);
   const missing = Object.keys(scripts).filter((n) => n.startsWith('test:') && !elsewhere.has(n) && !run.includes(n));
   assert.deepEqual(missing, []);
   assert.equal(new Set(run).size, run.length, 'each once');
+  // The pack tests build production bundles into dist/: they run in the pool, on a copy of the work tree.
+  assert.ok(COPIED.includes('test:pack') && COPIED.every((n) => SUITES.includes(n)));
 });
 
 test('a suite runs without its own build, which the first stage made once; the rest of its command is kept', () => {
@@ -42,7 +44,12 @@ test('each node:test suite gets the durations reporter beside its spec output, a
     'node --require ./test/tools/ts-hook.js --require ./test/tools/test-cpu.js --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=./test/tools/test-durations.mjs --test-reporter-destination=out/test-durations/test-unit.jsonl test/unit/*.test.ts',
   );
   assert.equal(withDurations('test:e2e', 'tsx test/e2e/run.ts'), 'tsx test/e2e/run.ts');
-  for (const name of [...SUITES, ...LAST]) {
+  // A suite run in a copy of the work tree writes its durations into this run's folder, named whole.
+  assert.match(
+    withDurations('test:pack', scripts['test:pack'], '"/r/out/test-durations"'),
+    / --test-reporter-destination="\/r\/out\/test-durations"\/test-pack\.jsonl /,
+  );
+  for (const name of SUITES) {
     if (scripts[name].includes('--test-reporter=spec')) assert.match(withDurations(name, scripts[name]), /test-durations\.mjs/, name);
   }
 });
@@ -65,6 +72,9 @@ test('the slowest test files come first, across the suites, by wall time and the
     '    1.9 s     1.7 s  test/unit/a.test.ts  (test-unit)',
     '   46.0 s     0.8 s  test/process/c.test.ts  (test-process)',
   ]);
+  // A file of a suite run in a copy of the work tree is named from its test/ folder on.
+  assert.equal(shown('/tmp/paygate-test-pack-Ab1/test/pack/pack.test.ts'), 'test/pack/pack.test.ts');
+  assert.equal(shown(path.join(__dirname, 'a.test.ts')), 'test/unit/a.test.ts');
   // A file without a process line (its probe did not run) keeps its tests' sum and no CPU time.
   assert.deepEqual(fileTimes('s', line('b.test.ts', 300), ''), [
     { suite: 's', file: path.join(__dirname, 'b.test.ts'), wallMs: 300, testsMs: 300 },

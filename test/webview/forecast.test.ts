@@ -11,6 +11,7 @@ import { defaultWindow, forecastBatch, rowsInBucket, type ForecastBy } from '../
 import { readBatch } from '../../src/core/rules/batch';
 import type { ForecastHostToPage, ForecastPageToHost } from '../../src/shared/forecastProtocol';
 import type { HostToPage } from '../../src/shared/resultsProtocol';
+import { said, typed } from '../../src/shared/said';
 import { launch, openPage, ROOT, type PageHandle } from './harness';
 
 const SHOTS = path.join(ROOT, 'test-results');
@@ -30,9 +31,9 @@ const BATCH = [
 const batch = readBatch(BATCH);
 const optionsBy = (by: ForecastBy) => ({ ...defaultWindow(TODAY), by, today: TODAY });
 const runBy = (by: ForecastBy) => forecastBatch(batch, optionsBy(by));
-const message = (by: ForecastBy): ForecastHostToPage => ({
+const message = (by: ForecastBy, file = 'gym.rpcsv'): ForecastHostToPage => ({
   type: 'forecast',
-  file: 'gym.rpcsv',
+  file,
   generation: 1,
   forecast: runBy(by).forecast,
 });
@@ -182,8 +183,18 @@ describe('forecast page in Chromium', () => {
     assert.ok(svg.svg.includes('2027-02 EUR payouts: 1 payout, 80.00'));
     await h.page.locator('button[data-export="csv"]').click();
     assert.deepEqual(await last(h, 'export'), { type: 'export', format: 'csv' });
-    await post(h, { type: 'exportDone', ok: true, message: 'Exported to /tmp/x.csv.' });
+    await post(h, { type: 'exportDone', ok: true, message: said`Exported to ${typed.text('/tmp/x.csv')}.` });
     await h.page.locator('.status', { hasText: 'Exported to /tmp/x.csv.' }).waitFor();
+  });
+
+  it("says the batch's name and window on its status line, a card number in the name masked (issue 38)", async () => {
+    await h.page.evaluate(() => delete document.body.dataset.state);
+    await post(h, message('month', '4111 1111 1111 1111.rpcsv'));
+    await h.waitReady();
+    const { from, to } = runBy('month').forecast.window;
+    // Before, the page set the composed line as it was: the card number was shown whole.
+    assert.equal(await h.page.locator('.status').textContent(), `4111 11** **** 1111.rpcsv: ${from} to ${to}`);
+    await show(h, 'month');
   });
 
   it('follows the light and high-contrast themes', async () => {

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { PageToHost } from '../../src/shared/resultsProtocol';
+import { said, typed } from '../../src/shared/said';
 import type { SubmissionView } from '../../src/shared/submissionView';
 import { CSP_PROBE, csvChunks, launch, openPage, ROOT, type PageHandle } from './harness';
 
@@ -180,8 +181,15 @@ describe('results page in Chromium', () => {
     await h.page.click('#export-json');
     const json = await lastPosted(h, 'export');
     assert.ok(json && json.type === 'export' && json.format === 'json');
-    await h.post({ type: 'exportDone', ok: true, message: 'Exported 2 rows to /tmp/x.csv.' });
+    await h.post({ type: 'exportDone', ok: true, message: said`Exported ${typed.count(2)} rows to ${typed.text('/tmp/x.csv')}.` });
     await h.page.waitForFunction(() => document.querySelector('.statusline')?.textContent === 'Exported 2 rows to /tmp/x.csv.');
+    // Issue 38: the page lays the line out value by value. Two counts meeting across a dash stay whole (read
+    // whole, `1000001–1000054` passes Luhn), and a card number in the file's name is masked.
+    const meet = said`Exported lines ${typed.count('1000001')}–${typed.count('1000054')} to ${typed.text('/tmp/4111 1111 1111 1111.csv')}.`;
+    await h.post({ type: 'exportDone', ok: true, message: meet });
+    await h.page.waitForFunction(
+      () => document.querySelector('.statusline')?.textContent === 'Exported lines 1000001–1000054 to /tmp/4111 11** **** 1111.csv.',
+    );
     await h.page.fill('.search', '');
     await h.page.locator('[role=columnheader][aria-colindex="5"]').click();
     await h.page.locator('[role=columnheader][aria-colindex="5"]').click(); // back to no sort
@@ -374,6 +382,23 @@ describe('results page in Chromium', () => {
     assert.match((await r.page.textContent('.report-facts')) ?? '', /^transactions\.report\.json · local · .*2026.* · 2\.0 KB$/);
     await r.page.waitForFunction(() => (window as unknown as { __state?: { info?: unknown } }).__state?.info !== undefined);
     assert.deepEqual(((await r.state()) as { info: unknown }).info, info);
+    // Each fact is a value of its own (issue 38): a card number in the template's name is masked (before, the
+    // page showed the facts as the host sent them), and two values meeting across the ` · ` stay whole.
+    const hostile = { ...info, template: '4111 1111 1111 1111.report.json', environment: 'r 5105' };
+    await r.post({
+      type: 'table',
+      title: 'Transactions (local)',
+      columns: ['a'],
+      rows: [['1']],
+      source: { kind: 'inline' },
+      info: hostile,
+    });
+    await r.page.waitForFunction(() => document.querySelector('.report-facts')?.textContent?.startsWith('4111 11** **** 1111.report.json'));
+    const meet = { ...info, template: 'batch 4111 1111', environment: '1111 1111 prod' };
+    await r.post({ type: 'table', title: 'Transactions (local)', columns: ['a'], rows: [['1']], source: { kind: 'inline' }, info: meet });
+    await r.page.waitForFunction(() =>
+      document.querySelector('.report-facts')?.textContent?.startsWith('batch 4111 1111 · 1111 1111 prod · '),
+    );
     // A plain CSV file (no report facts) has no banner.
     await loadCsv(r, 'x,y\r\n1,2\r\n');
     assert.equal(await r.page.locator('.report-banner').count(), 0);

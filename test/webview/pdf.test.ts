@@ -9,6 +9,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { makeNonce, pdfDirectives, renderShell } from '../../src/extension/results/html';
 import { renderPdf, ROWS_PER_PAGE } from '../../src/local-gateway/pdf';
 import type { HostToPdfPage, PdfPageToHost } from '../../src/shared/pdfProtocol';
+import { said, typed } from '../../src/shared/said';
 import { CSP_PROBE, launch, ROOT, stubScript, THEMES, themeClass } from './harness';
 import { WAIT_MS } from '../fixtures/deadlines';
 
@@ -249,8 +250,12 @@ describe('PDF report page in Chromium', () => {
     assert.notEqual(await bg(dark.page), await bg(hc.page));
     await dark.page.click('button:has-text("Save PDF")');
     assert.ok((await dark.posted()).some((m) => m.type === 'save'));
-    await dark.page.evaluate(() => window.postMessage({ type: 'saveDone', ok: true, message: 'Saved to /tmp/r.pdf.' }, '*'));
-    await dark.page.waitForFunction(() => document.querySelector('.pdf-message')?.textContent === 'Saved to /tmp/r.pdf.');
+    // A Said (issue 38), laid out by the page: a card number in the path masked, the words as they were.
+    const saved = said`Saved to ${typed.text('/tmp/4111 1111 1111 1111 r.pdf')}.`;
+    await dark.page.evaluate((message) => window.postMessage({ type: 'saveDone', ok: true, message }, '*'), saved);
+    await dark.page.waitForFunction(
+      () => document.querySelector('.pdf-message')?.textContent === 'Saved to /tmp/4111 11** **** 1111 r.pdf.',
+    );
     await hc.page.screenshot({ path: path.join(SHOTS, 'pdf-high-contrast.png') });
     await dark.page.close();
     await hc.page.close();

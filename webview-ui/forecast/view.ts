@@ -4,6 +4,7 @@
 import type uPlot from 'uplot';
 import type { BucketRow, ForecastBy, ForecastHostToPage, ForecastPageToHost } from '../../src/shared/forecastProtocol';
 import { PERIODS } from '../../src/shared/periods';
+import { said, saidText, typed } from '../../src/shared/said';
 import { chartPng, createChart, readTheme } from './chart';
 import { countText, rangeText, toSeries, type ChartSeries } from './series';
 import { chartSvg } from './svg';
@@ -93,7 +94,8 @@ export class ForecastView {
           }),
         );
         const { from, to } = msg.forecast.window;
-        this.status.textContent = `${this.file}: ${from} to ${to}`;
+        // The file's name is free text, the window's ends are dates: each checked alone where it is shown.
+        this.status.textContent = saidText(said`${typed.text(this.file)}: ${typed.date(from)} to ${typed.date(to)}`);
         // Drawn means on screen: the time runs to the next frame, after uPlot's own deferred work.
         requestAnimationFrame(() => {
           performance.measure('forecast-draw', { start });
@@ -106,7 +108,7 @@ export class ForecastView {
         this.showRows(msg.period, msg.rows, msg.total);
         break;
       case 'exportDone':
-        this.status.textContent = msg.message;
+        this.status.textContent = saidText(msg.message);
         break;
     }
   }

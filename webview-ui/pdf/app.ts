@@ -12,6 +12,7 @@ import { renderReportBanner } from '../reportBanner';
 import { guardLinks } from './links';
 import { PdfDocumentView, type FindStatus } from './viewer';
 import { errorMessage } from '../../src/shared/errorMessage';
+import { said, saidText, typed } from '../../src/shared/said';
 
 function findText(s: FindStatus): string {
   if (s.state === 'pending') return 'Searching…';
@@ -108,11 +109,11 @@ export class PdfApp {
         break;
       case 'pdfFailed':
         this.showBanner(msg.title);
-        this.say(msg.message, 'error');
+        this.say(saidText(msg.message), 'error');
         document.body.dataset.state = 'refused';
         break;
       case 'saveDone':
-        this.say(msg.message, msg.ok ? 'info' : 'error');
+        this.say(saidText(msg.message), msg.ok ? 'info' : 'error');
         break;
     }
   }
@@ -140,7 +141,7 @@ export class PdfApp {
       this.vscode.postMessage({ type: 'log', level: 'info', message: `PDF shown: ${pages} pages, ${formatBytes(info.bytes)}` });
     } catch (err) {
       const message = errorMessage(err);
-      this.say(`${message} “Save PDF…” still writes the bytes as they were received.`, 'error');
+      this.say(saidText(said`${typed.text(message)} “Save PDF…” still writes the bytes as they were received.`), 'error');
       document.body.dataset.state = 'refused';
       this.vscode.postMessage({ type: 'log', level: 'warn', message: `PDF refused: ${message}` });
     }

@@ -6,6 +6,7 @@ import { PdfApp } from './app';
 import type { VsCodeApi } from '../dom';
 import { startWorker } from './worker';
 import { errorMessage } from '../../src/shared/errorMessage';
+import { said, typed } from '../../src/shared/said';
 
 declare function acquireVsCodeApi(): VsCodeApi<PdfPageToHost>;
 
@@ -32,7 +33,7 @@ window.addEventListener('message', (event: MessageEvent) => {
       void app.handle({
         type: 'pdfFailed',
         title: document.title,
-        message: `The PDF renderer could not start: ${errorMessage(err)}`,
+        message: said`The PDF renderer could not start: ${typed.text(errorMessage(err))}`,
       });
     });
 });

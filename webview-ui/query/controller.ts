@@ -196,7 +196,7 @@ export class QueryController {
     this.drill = { id, marks: groupMarks(grouping.groupOf, id), label };
     const back = el('button', { type: 'button', class: 'back-to-groups' }, 'Back to groups');
     back.addEventListener('click', () => this.backToGroups());
-    const n = grouping.outcome.groups.find((g) => g.id === id)?.count ?? 0;
+    const n = grouping.outcome.groups.countOfId(id);
     this.groupChip.replaceChildren(el('span', { class: 'chip-label' }, `Group ${label}: ${thousands(n)} rows`), back);
     this.groupChip.hidden = false;
     this.summary.hide();

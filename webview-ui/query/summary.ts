@@ -4,7 +4,7 @@
 // rows in the table. Every value is set as text; amounts are the core's exact decimal strings (the
 // chart's bar heights are the only numbers, and only for drawing).
 import type uPlot from 'uplot';
-import { aggregateText, groupHeading, reportedAggregates, totalOf, type QueryOutcome } from '../../src/shared/query';
+import { aggregateText, groupHeading, reportedAggregates, totalOf, type GroupView, type QueryOutcome } from '../../src/shared/query';
 import { el } from '../dom';
 import { chartPng, createChart, readTheme } from '../forecast/chart';
 import { yieldToPage } from '../dataset';
@@ -34,7 +34,7 @@ const totalLabel = (t: QueryOutcome['totals'][number]) => `total${totalOf(t) ===
 interface Column {
   head: string;
   /** A group's or total's cell. */
-  cell(g: { count: number; amounts: QueryOutcome['groups'][number]['amounts'] }): string;
+  cell(g: Pick<GroupView, 'count' | 'amounts'>): string;
   /** The bar height it gives, for the chart. */
   numeric: boolean;
 }
@@ -56,7 +56,7 @@ export class Summary {
   /** The summary being shown; a newer one (or hiding it) makes an older one stop before its chart. */
   private generation = 0;
   /** The groups the table lists, by its row index. */
-  private shownGroups: QueryOutcome['groups'] = [];
+  private shownGroups: GroupView[] = [];
 
   constructor(private readonly actions: SummaryActions) {
     const tools = el('div', { class: 'summary-tools' });
@@ -248,7 +248,7 @@ export class Summary {
     if (!o) return;
     const columns = [...o.plan.groups.map(groupHeading), ...this.columns.map((c) => c.head)];
     const plain = (s: string, c: Column) => (c.head === 'count' ? s.replace(/,/g, '') : s);
-    const rows = o.groups.map((g) => [...g.key, ...this.columns.map((c) => plain(c.cell(g), c))]);
+    const rows = o.groups.slice().map((g) => [...g.key, ...this.columns.map((c) => plain(c.cell(g), c))]);
     for (const t of o.totals)
       rows.push([...o.plan.groups.map((_, j) => (j === 0 ? totalLabel(t) : '')), ...this.columns.map((c) => plain(c.cell(t), c))]);
     this.actions.exportCsv(columns, rows);

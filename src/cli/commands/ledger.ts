@@ -9,10 +9,10 @@ import { SCHEMA_VERSION } from '../../core/ledger/team/schema';
 import type { LedgerStatus, TeamLedger } from '../../core/ledger/team/teamLedger';
 import type { CliContext } from '../context';
 import { openFileLedger, teamLedgerFor, teamLedgerUrl } from '../ledger';
-import { field, inputError, jsonOut, saidOut } from '../output';
+import { inputError, jsonOut, saidOut } from '../output';
 import { choiceOption, exits, paygateCommand } from '../parser';
 import { userConfigDir } from '../trust';
-import { ourWords, said, typed } from '../../core/output';
+import { joinSaid, ourWords, said, typed, type Said } from '../../core/output';
 
 // `paygate ledger init|status`: the team ledger on PostgreSQL (docs/submissions.md, "One ledger for a
 // team"). init creates (or brings forward) the schema and, the first time, the team key: written to a file
@@ -67,7 +67,7 @@ export function ledgerCommand(ctx: CliContext) {
 export async function ledger(action: string, o: LedgerOptions, ctx: CliContext): Promise<number> {
   const command = `paygate ledger ${action}`;
   if (action !== 'init' && action !== 'status' && action !== 'push')
-    return inputError(ctx, 'paygate ledger', `unknown action "${action}" (init, status or push)`);
+    return inputError(ctx, 'paygate ledger', said`unknown action "${typed.text(action)}" (init, status or push)`);
   const url = teamLedgerUrl(ctx, o.ledger);
   if (url === undefined)
     return inputError(
@@ -81,7 +81,7 @@ export async function ledger(action: string, o: LedgerOptions, ctx: CliContext):
     if (action === 'push') return await push(store, o, ctx);
     return action === 'init' ? await init(store, o, ctx, command) : await status(store, o, ctx);
   } catch (err) {
-    return inputError(ctx, command, (err as Error).message);
+    return inputError(ctx, command, said`${typed.text((err as Error).message)}`);
   } finally {
     await store.close();
   }
@@ -110,7 +110,7 @@ async function init(store: TeamLedger, o: LedgerOptions, ctx: CliContext, comman
       key = writeNewTeamKey(file);
       made = true;
     } catch (err) {
-      return inputError(ctx, command, `cannot write the team key ${file}: ${(err as Error).message}`);
+      return inputError(ctx, command, said`cannot write the team key ${typed.text(file)}: ${typed.text((err as Error).message)}`);
     }
   }
   const grant = (o.grant ?? '')
@@ -124,22 +124,34 @@ async function init(store: TeamLedger, o: LedgerOptions, ctx: CliContext, comman
     if (made) rmSync(file, { force: true });
     throw err;
   }
+  // The store's place is our words and its URL (one value, free text); versions and counts are counts.
+  const place = typed.text(store.place);
+  const version = typed.count(SCHEMA_VERSION);
+  const schema = done.from === 0 ? ourWords('created') : said`brought from version ${typed.count(done.from)}`;
   ctx.stdout(
-    done.from === SCHEMA_VERSION
-      ? `${store.place}: the schema is at version ${SCHEMA_VERSION} already.\n`
-      : `${store.place}: schema ${done.from === 0 ? 'created' : `brought from version ${done.from}`} at version ${SCHEMA_VERSION}.\n`,
+    saidOut(
+      done.from === SCHEMA_VERSION
+        ? said`${place}: the schema is at version ${version} already.\n`
+        : said`${place}: schema ${schema} at version ${version}.\n`,
+    ),
   );
-  if (grant.length > 0) ctx.stdout(`Read and write on its tables granted to ${grant.map(field).join(', ')}.\n`);
+  const roles = joinSaid(
+    grant.map((r) => typed.text(r)),
+    ', ',
+  );
+  if (grant.length > 0) ctx.stdout(saidOut(said`Read and write on its tables granted to ${roles}.\n`));
   if (done.keyRecorded) {
     ctx.stdout(
-      `Team key ${made ? 'written to' : 'taken from'} ${field(file)} (mode 0600); its key check value is in the database, the key is not.\n` +
-        `Give the file to each member through a safe channel; each sets ${KEY_FILE_ENV} to it.\n`,
+      saidOut(
+        said`Team key ${ourWords(made ? 'written to' : 'taken from')} ${typed.text(file)} (mode 0600); its key check value is in the database, the key is not.
+Give the file to each member through a safe channel; each sets ${ourWords(KEY_FILE_ENV)} to it.\n`,
+      ),
     );
     return 0;
   }
   if (made) rmSync(file, { force: true });
   if (done.keyCheck === key.check) {
-    ctx.stdout(`The team key was made before; ${field(file)} is it.\n`);
+    ctx.stdout(saidOut(said`The team key was made before; ${typed.text(file)} is it.\n`));
     return 0;
   }
   const notIt = made ? ourWords('') : said`, and ${typed.text(file)} is not it`;
@@ -152,23 +164,26 @@ async function init(store: TeamLedger, o: LedgerOptions, ctx: CliContext, comman
   return 1;
 }
 
-/** Whether the member's key is the team's, in words. */
-function keyText(s: LedgerStatus, keyFile: string | undefined): string {
-  if (s.keyMatches === true) return `matches (${keyFile})`;
-  if (s.keyMatches === false) return `does NOT match (${keyFile}): get the team key from whoever ran 'paygate ledger init'`;
-  if (keyFile === undefined) return `not set (${KEY_FILE_ENV}): sends are refused until it is`;
-  return `not recorded in the database yet: run 'paygate ledger init'`;
+/** Whether the member's key is the team's, in words (the key file a value of its own). */
+function keyText(s: LedgerStatus, keyFile: string | undefined): Said {
+  if (s.keyMatches === true) return said`matches (${typed.text(keyFile)})`;
+  if (s.keyMatches === false) return said`does NOT match (${typed.text(keyFile)}): get the team key from whoever ran 'paygate ledger init'`;
+  if (keyFile === undefined) return said`not set (${ourWords(KEY_FILE_ENV)}): sends are refused until it is`;
+  return ourWords(`not recorded in the database yet: run 'paygate ledger init'`);
 }
 
-function statusText(s: LedgerStatus, keyFile: string | undefined): string {
-  const key = keyText(s, keyFile);
-  return (
-    `store: ${s.place}\n` +
-    `role: ${field(s.role)}\n` +
-    `schema version: ${s.schemaVersion ?? `none (run 'paygate ledger init')`}${s.schemaVersion !== undefined && s.schemaVersion !== SCHEMA_VERSION ? ` (this PayGate's is ${SCHEMA_VERSION})` : ''}\n` +
-    `records: ${s.records}${s.sending > 0 ? ` (${s.sending} still "sending": no answer recorded)` : ''}\n` +
-    `team key: ${key}\n`
-  );
+/** `paygate ledger status` as text: the place and role as free text, the versions and counts as counts. */
+function statusText(s: LedgerStatus, keyFile: string | undefined): Said {
+  const version = (v: number | undefined): Said => {
+    if (v === undefined) return ourWords(`none (run 'paygate ledger init')`);
+    return v === SCHEMA_VERSION ? said`${typed.count(v)}` : said`${typed.count(v)} (this PayGate's is ${typed.count(SCHEMA_VERSION)})`;
+  };
+  const sending = s.sending > 0 ? said` (${typed.count(s.sending)} still "sending": no answer recorded)` : ourWords('');
+  return said`store: ${typed.text(s.place)}
+role: ${typed.text(s.role)}
+schema version: ${version(s.schemaVersion)}
+records: ${typed.count(s.records)}${sending}
+team key: ${keyText(s, keyFile)}\n`;
 }
 
 async function status(store: TeamLedger, o: LedgerOptions, ctx: CliContext): Promise<number> {
@@ -179,7 +194,7 @@ async function status(store: TeamLedger, o: LedgerOptions, ctx: CliContext): Pro
   }
   const s = await store.status();
   if (o.format === 'json') ctx.stdout(jsonOut({ store: 'team', ...s, keyFile: keyFile ?? null }));
-  else ctx.stdout(statusText(s, keyFile));
+  else ctx.stdout(saidOut(statusText(s, keyFile)));
   return s.schemaVersion === SCHEMA_VERSION && s.keyMatches === true ? 0 : 1;
 }
 
@@ -221,16 +236,24 @@ async function push(store: TeamLedger, o: LedgerOptions, ctx: CliContext): Promi
     if (rows) withRows++;
     else if (mayHaveCreated(r)) fileLevel.push(r);
   }
+  const there = present > 0 ? said`, ${typed.count(present)} were there already` : ourWords('');
   ctx.stdout(
-    `${added} record(s) of ${file.filePath} pushed into ${store.place}` +
-      `${present > 0 ? `, ${present} were there already` : ''}; ${withRows} send(s) with their rows under the team key.\n`,
+    saidOut(
+      said`${typed.count(added)} record(s) of ${typed.text(file.filePath)} pushed into ${typed.text(store.place)}${there}; ${typed.count(withRows)} send(s) with their rows under the team key.\n`,
+    ),
   );
   if (fileLevel.length > 0) {
     ctx.stdout(
-      `${fileLevel.length} send(s) pushed file-level only (their file is gone or changed since it was sent, so their rows are not guarded across the team):\n`,
+      saidOut(
+        said`${typed.count(fileLevel.length)} send(s) pushed file-level only (their file is gone or changed since it was sent, so their rows are not guarded across the team):\n`,
+      ),
     );
     for (const r of fileLevel)
-      ctx.stdout(`  ${field(r.time)}  ${field(r.file)} → ${field(r.environment)}, endpoint ${field(r.endpointId)}\n`);
+      ctx.stdout(
+        saidOut(
+          said`  ${typed.date(r.time)}  ${typed.text(r.file)} → ${typed.text(r.environment)}, endpoint ${typed.text(r.endpointId)}\n`,
+        ),
+      );
   }
   return 0;
 }

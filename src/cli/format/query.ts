@@ -6,7 +6,7 @@
 
 import { joinLaid, laid, padLaid, trimmedEnd, vet, words, type Laid, type Vetted } from '../../core/output';
 import { aggregateText, groupHeading, reportedAggregates, totalOf, type QueryOutcome, type QueryTotal } from '../../core/query';
-import type { GroupState } from '../../core/query/run';
+import type { AmountReading } from '../../core/query/aggregate';
 import { csvRecordText, field, tableCell, tableLine } from '../output';
 import { batched } from '../pieces';
 import { bar } from './bar';
@@ -22,7 +22,7 @@ function aggregateHeaders(o: QueryOutcome): string[] {
 }
 
 /** The aggregates of a group or total; a count grouped by thousands for people, plain for CSV. */
-function aggregateCells(o: QueryOutcome, g: Pick<GroupState, 'count' | 'amounts'>, grouped = true): string[] {
+function aggregateCells(o: QueryOutcome, g: { count: number; amounts: readonly AmountReading[] }, grouped = true): string[] {
   const cells = reportedAggregates(o.plan).map(([kind, a]) => aggregateText(kind, g.amounts[a], o.scales[a]) ?? '');
   return o.plan.count ? [grouped ? g.count.toLocaleString('en-US') : String(g.count), ...cells] : cells;
 }
@@ -104,15 +104,16 @@ function writeGroupLines(
   const parts = keyWidths.length;
   const aggs = aggWidths.length;
   const { keys, keyChars, aggregates, values, currencies, peaks } = shown;
+  const groups = o.groups;
   let chunk = '';
-  for (let i = 0; i < o.groups.length; i++) {
+  for (let i = 0; i < groups.length; i++) {
     let keyLine = '';
     for (let j = 0; j < parts; j++) {
-      const k = i * parts + j;
-      keyLine += (j === 0 ? '' : '  ') + keys[k] + spaces(keyWidths[j] - keyChars[k]);
+      const id = groups.keyId(i, j);
+      keyLine += (j === 0 ? '' : '  ') + keys[j][id] + spaces(keyWidths[j] - keyChars[j][id]);
     }
     keyLine = keyLine.trimEnd();
-    const peak = peaks.get(currencies[i]) ?? 0;
+    const peak = peaks[currencies[i]];
     const drawn = bar(peak > 0 ? values[i] / peak : 0, width);
     let line = (keyLine === '' ? '' : `${keyLine}  `) + drawn + spaces(width - chars(drawn));
     for (let a = 0; a < aggs; a++) {
@@ -135,63 +136,53 @@ const spaces = (n: number) => (n <= SPACES.length ? SPACES.slice(0, Math.max(0, 
 /**
  * Every group's keys as table cells and aggregates as text, each made once (a million groups are shown in
  * a second, not three), widening `keyWidths` and `aggWidths` to them; what each group's bar measures (the
- * first amount asked for, else the row count) and its currency, and per currency the longest bar.
+ * first amount asked for, else the row count) and its currency, and per currency the longest bar. A key is
+ * shown once per value of its column, kept by the value's id (`keys[j][id]`), not once per group.
  */
 function shownGroups(o: QueryOutcome, keyWidths: number[], aggWidths: number[]) {
   const parts = keyWidths.length;
-  const n = o.groups.length;
-  const keys = new Array<Vetted>(n * parts);
-  const keyChars = new Int32Array(n * parts);
+  const groups = o.groups;
+  const n = groups.length;
+  const keys = keyWidths.map((_, j) => new Array<Vetted | undefined>(groups.valueCount(j)));
+  const keyChars = keyWidths.map((_, j) => new Int32Array(groups.valueCount(j)));
   const aggregates = new Array<string>(n * aggWidths.length);
   const values = new Float64Array(n);
-  const currencies = new Array<string>(n);
-  const peaks = new Map<string, number>();
+  // The currency of each group, by its value id; the longest bar per currency, by the same id.
+  const currency = o.plan.currencyGroup;
+  const currencies = new Int32Array(n);
+  const peaks = new Float64Array(currency < 0 ? 1 : groups.valueCount(currency));
   // The bar's value: the first amount asked for (its text among the aggregates), else the count.
   let barAt = -1;
   const reported = reportedAggregates(o.plan);
   if (reported.length > 0) barAt = o.plan.count ? 1 : 0;
   const aggs = aggWidths.length;
   const first = o.plan.count ? 1 : 0;
-  const currency = o.plan.currencyGroup;
-  const memos = keyWidths.map(() => new Map<string, Vetted>());
   for (let i = 0; i < n; i++) {
-    const g = o.groups[i];
     for (let j = 0; j < parts; j++) {
-      const v = shownKey(memos[j], g.key[j]);
-      keys[i * parts + j] = v;
-      const w = (keyChars[i * parts + j] = chars(v));
+      const id = groups.keyId(i, j);
+      if (keys[j][id] !== undefined) continue;
+      const v = (keys[j][id] = tableCell(groups.key(i, j)));
+      const w = (keyChars[j][id] = chars(v));
       if (w > keyWidths[j]) keyWidths[j] = w;
     }
     // The aggregates as aggregateCells makes them, written in place (no array per group).
     for (let k = 0; k < aggs; k++) {
       const cell =
         k === 0 && o.plan.count
-          ? g.count.toLocaleString('en-US')
-          : (aggregateText(reported[k - first][0], g.amounts[reported[k - first][1]], o.scales[reported[k - first][1]]) ?? '');
+          ? groups.count(i).toLocaleString('en-US')
+          : (aggregateText(reported[k - first][0], groups.amount(i, reported[k - first][1]), o.scales[reported[k - first][1]]) ?? '');
       aggregates[i * aggs + k] = cell;
       if (cell.length > aggWidths[k]) aggWidths[k] = cell.length;
     }
-    const value = barAt < 0 ? g.count : Math.max(0, Number(aggregates[i * aggs + barAt]));
-    const c = (currencies[i] = currency < 0 ? '' : g.key[currency]);
+    const value = barAt < 0 ? groups.count(i) : Math.max(0, Number(aggregates[i * aggs + barAt]));
+    const c = (currencies[i] = currency < 0 ? 0 : groups.keyId(i, currency));
     values[i] = value;
-    const peak = peaks.get(c) ?? 0;
+    const peak = peaks[c];
     // As Math.max: a NaN (an aggregate that is not a number) stays the peak.
-    if (!(peak >= value)) peaks.set(c, Math.max(peak, value));
+    if (!(peak >= value)) peaks[c] = Math.max(peak, value);
   }
-  return { keys, keyChars, aggregates, values, currencies, peaks };
+  return { keys: keys as Vetted[][], keyChars, aggregates, values, currencies, peaks };
 }
-
-/** A key as a table cell, remembered while its column has few values (a currency, a kind, a day). */
-function shownKey(memo: Map<string, Vetted>, key: string): Vetted {
-  let v = memo.get(key);
-  if (v === undefined) {
-    v = tableCell(key);
-    if (memo.size < MEMO) memo.set(key, v);
-  }
-  return v;
-}
-
-const MEMO = 1000;
 
 const SURROGATE = /[\ud800-\udbff]/;
 /** Characters (code points) of a text, as the columns are measured. */
@@ -235,9 +226,15 @@ export function writeQueryCsv(o: QueryOutcome, options: { raw: boolean; delimite
   const d = options.delimiter ?? ',';
   const out = batched(write);
   const line = (cells: string[]) => out.addLaid(csvRecordText(cells, { delimiter: d, raw: options.raw }));
-  const counts = (g: Pick<GroupState, 'count' | 'amounts'>) => aggregateCells(o, g, false);
+  const counts = (g: { count: number; amounts: readonly AmountReading[] }) => aggregateCells(o, g, false);
   line(['kind', ...o.plan.groups.map((g) => g.name), ...aggregateHeaders(o)]);
-  for (const g of o.groups) line(['group', ...g.key, ...counts(g)]);
+  const groups = o.groups;
+  const parts = o.plan.groups.map((_, j) => j);
+  const amounts = o.plan.amounts.map((_, a) => a);
+  for (let i = 0; i < groups.length; i++) {
+    const g = { count: groups.count(i), amounts: amounts.map((a) => groups.amount(i, a)) };
+    line(['group', ...parts.map((j) => groups.key(i, j)), ...counts(g)]);
+  }
   for (const t of o.totals) {
     const keys = o.plan.groups.map(() => '');
     if (o.plan.currencyGroup >= 0) keys[o.plan.currencyGroup] = t.currency ?? '';

@@ -29,12 +29,11 @@ export function reportResult(
     case 'failed':
       return failedBeforeSending(result.error, ledger, ctx);
     case 'in-flight':
-      return usage(`${name} is already being sent; nothing was sent`);
+      return usage(said`${typed.text(name)} is already being sent; nothing was sent`);
     case 'damaged':
       ctx.stderr(saidOut(said`paygate submit: ${damageText(result.damage, ledger)}\n`));
       return usage(
-        `${name} may have been sent before (the ledger's record of it may be in the damaged part); nothing was sent. ` +
-          `Check in the gateway whether the payments exist; if you are sure they do not, pass ${allowResendFor(name, parts)}.`,
+        said`${typed.text(name)} may have been sent before (the ledger's record of it may be in the damaged part); nothing was sent. Check in the gateway whether the payments exist; if you are sure they do not, pass ${allowResendFor(name, parts)}.`,
       );
     case 'duplicate':
       // A part of a run whose content was accepted at the target before: skipped, not refused.
@@ -83,6 +82,7 @@ function refusedBeforeSending(
       saidOut(said`${typed.text(name)}:${typed.count(p.line)}:${typed.count(p.column)}: error ${typed.text(d.code)} ${d.message}\n`),
     );
   }
+  // The core's refusal (prepare, approvals, the environment's problems) is one composed string: read whole, as free text.
   const hint = prepared.errors.length > 0 ? " (see 'paygate lint', 'paygate fix')" : '';
   return inputError(ctx, 'paygate submit', `${result.message}${hint}`);
 }
@@ -95,10 +95,14 @@ function failedBeforeSending(error: unknown, ledger: LedgerStore, ctx: CliContex
     return inputError(
       ctx,
       'paygate submit',
-      `nothing was sent: ${(error as Error).message}. Check the server and --ledger / $PAYGATE_LEDGER_URL ('paygate ledger status' tries it), then submit again`,
+      said`nothing was sent: ${typed.text((error as Error).message)}. Check the server and --ledger / $PAYGATE_LEDGER_URL ('paygate ledger status' tries it), then submit again`,
     );
   const reason = error instanceof LedgerWriteError ? error.reason : (error as Error).message;
-  return inputError(ctx, 'paygate submit', `nothing was sent: the submission ledger ${ledger.filePath} could not be used (${reason})`);
+  return inputError(
+    ctx,
+    'paygate submit',
+    said`nothing was sent: the submission ledger ${typed.text(ledger.filePath)} could not be used (${typed.text(reason)})`,
+  );
 }
 
 /** A part whose content was accepted at the target before: said, counted, not sent. */

@@ -123,3 +123,14 @@ export function saidText(s: Said): string {
   for (const p of s.said) out += partText(p);
   return out;
 }
+
+/**
+ * A `Said` laid out in a markup (the language server's Markdown hovers): each part checked alone as by
+ * saidText, then each value escaped by `escape`; our words are the markup itself. The check comes before the
+ * escape, so a backslash the escape puts between digit groups cannot hide a card number from it.
+ */
+export function saidMarkup(s: Said, escape: (value: string) => string): string {
+  let out = '';
+  for (const p of s.said) out += typeof p === 'string' ? partText(p) : escape(partText(p));
+  return out;
+}

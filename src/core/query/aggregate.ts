@@ -67,7 +67,21 @@ class Range {
   }
 }
 
-export class AmountAccumulator {
+/** One group's or total's amounts of one column, as they are shown: an accumulator, or a group's place in an AmountColumn. */
+export interface AmountReading {
+  /** Amounts read (the divisor of the average). */
+  readonly n: number;
+  /** Rows whose amount could not be read. */
+  readonly skipped: number;
+  /** The largest scale read. */
+  readonly scale: number;
+  /** The exact sum, or undefined when no amount was read. */
+  sum(): Amount | undefined;
+  min(): Amount | undefined;
+  max(): Amount | undefined;
+}
+
+export class AmountAccumulator implements AmountReading {
   /** Amounts read (the divisor of the average). */
   n = 0;
   /** Rows of the group whose amount could not be read (empty, or no amount). */
@@ -104,6 +118,52 @@ export class AmountAccumulator {
       } else this.fast0 = s;
     } else this.addOtherScale(units, scale);
     this.range?.add(units, scale);
+  }
+
+  /**
+   * Starts from amounts kept elsewhere (amountColumn.ts): `n` amounts of one scale below FAST_SCALES, their
+   * sum in `units` (below 2^52), and the least and most of them in units (when kept).
+   */
+  seed(n: number, scale: number, units: number, least: number | undefined, most: number | undefined): void {
+    this.n = n;
+    this.scale = scale;
+    this.scale0 = scale;
+    this.fast0 = units;
+    if (least !== undefined && most !== undefined) {
+      this.range?.add(least, scale);
+      this.range?.add(most, scale);
+    }
+  }
+
+  /**
+   * A group's amounts added at once (the totals, from an AmountColumn): `n` amounts of `scale` (below
+   * FAST_SCALES) summing to `units` (below 2^52, so one addition stays exact), the least and most in units.
+   */
+  addPart(n: number, scale: number, units: number, least: number | undefined, most: number | undefined): void {
+    this.n += n;
+    if (scale > this.scale) this.scale = scale;
+    const ranged = least !== undefined && most !== undefined;
+    if (this.slow) {
+      const amount = { units: BigInt(units), scale };
+      this.exact = this.exact === undefined ? amount : addAmounts(this.exact, amount);
+      if (ranged) {
+        this.range?.addExact({ units: BigInt(least), scale });
+        this.range?.addExact({ units: BigInt(most), scale });
+      }
+      return;
+    }
+    if (this.scale0 < 0) this.scale0 = scale;
+    if (scale === this.scale0) {
+      const s = this.fast0 + units;
+      if (s > LIMIT || s < -LIMIT) {
+        this.big0 += BigInt(s);
+        this.fast0 = 0;
+      } else this.fast0 = s;
+    } else this.addOtherScale(units, scale);
+    if (ranged) {
+      this.range?.add(least, scale);
+      this.range?.add(most, scale);
+    }
   }
 
   private addOtherScale(units: number, scale: number): void {

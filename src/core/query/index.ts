@@ -4,5 +4,6 @@ export { quoteColumn } from './columns';
 export { parseExpression } from './parser';
 export { describeProblem } from './problem';
 export { planQuery, type PlanProblem, type QueryPlan, type QuerySpec } from './plan';
+export { type GroupView } from './groups';
 export { QueryRun } from './run';
 export { aggregateText, groupHeading, queryOutcome, reportedAggregates, totalOf, type QueryOutcome, type QueryTotal } from './result';

@@ -58,21 +58,19 @@ function hash(code: number): number {
 const MEMO_MASK = 63;
 const MEMO_MISSES = 256;
 
-/** Distinct long values a TextTable indexes; a column of more (an id per row) is looked up by its text alone. */
-const TEXT_TABLE_MOST = 65536;
-
 /**
- * Ids of longer cells (more than six characters, not quoted with doubled quotes) by a hash of their
- * characters, each hit checked against the value's own text: no string is cut for a value already met.
+ * Every value's id by a hash of its characters, each hit checked against the value's own text: a cell is
+ * looked up where it lies, and no string is cut for a value already met. One table for every value, of
+ * any length and however it was met (a cell, a date's label, a kind), so one text is one id; typed arrays,
+ * not a Map of strings (a column of an id per row holds a million values).
  */
 class TextTable {
   private hashes = new Int32Array(64);
   private ids = new Int32Array(64).fill(-1);
   private count = 0;
 
-  /** The id of s[from, to) among `values`, or -1. */
-  get(s: string, from: number, to: number, values: readonly string[]): number {
-    const h = textHash(s, from, to);
+  /** The id of s[from, to), whose textHash is h, among `values`; or -1. */
+  get(h: number, s: string, from: number, to: number, values: readonly string[]): number {
     const mask = this.ids.length - 1;
     for (let at = h & mask; ; at = (at + 1) & mask) {
       const id = this.ids[at];
@@ -81,10 +79,10 @@ class TextTable {
     }
   }
 
-  set(s: string, from: number, to: number, id: number): void {
-    if (this.count >= TEXT_TABLE_MOST) return;
+  /** A new value's id, under its textHash h. */
+  set(h: number, id: number): void {
     if (2 * (this.count + 1) > this.ids.length) this.grow();
-    this.put(textHash(s, from, to), id);
+    this.put(h, id);
   }
 
   private put(h: number, id: number): void {
@@ -124,10 +122,9 @@ function sameText(value: string, s: string, from: number, to: number): boolean {
 export class Interner {
   readonly values: string[] = [];
   private readonly byCode = new CodeTable();
-  private readonly byLongText = new TextTable();
+  private readonly byText = new TextTable();
   /** Days outside the array of day ids, by day number. */
   private readonly farDays = new Map<number, number>();
-  private readonly byText = new Map<string, number>();
   /** Ids of days near the first one met (±90 years), by day number: an array read, not a map lookup. */
   private dayIds: Int32Array | undefined;
   private dayBase = 0;
@@ -213,11 +210,9 @@ export class Interner {
       code = n > 6 || c > 255 ? -1 : code * 256 + c;
     }
     if (code < 0) {
-      const known = this.byLongText.get(s, from, to, this.values);
-      if (known >= 0) return known;
-      const id = this.idOfText(s.slice(from, to));
-      this.byLongText.set(s, from, to, id);
-      return id;
+      const h = textHash(s, from, to);
+      const known = this.byText.get(h, s, from, to, this.values);
+      return known >= 0 ? known : this.newValue(s.slice(from, to), h);
     }
     code = code * 8 + n;
     const id = this.byCode.get(code);
@@ -245,15 +240,18 @@ export class Interner {
   }
 
   private idOfText(text: string): number {
-    let id = this.byText.get(text);
-    if (id === undefined) {
-      id = this.values.length;
-      // A copy of its own: a value cut from a piece of the report (13 characters or more) would keep the
-      // whole piece alive, and a streamed report would stay in memory, a piece per distinct value.
-      const own = text.length >= 13 ? (text + ' ').slice(0, -1) : text;
-      this.values.push(own);
-      this.byText.set(own, id);
-    }
+    const h = textHash(text, 0, text.length);
+    const id = this.byText.get(h, text, 0, text.length, this.values);
+    return id >= 0 ? id : this.newValue(text, h);
+  }
+
+  /** The id of a value not met before, whose textHash is h. */
+  private newValue(text: string, h: number): number {
+    const id = this.values.length;
+    // A copy of its own: a value cut from a piece of the report (13 characters or more) would keep the
+    // whole piece alive, and a streamed report would stay in memory, a piece per distinct value.
+    this.values.push(text.length >= 13 ? (text + ' ').slice(0, -1) : text);
+    this.byText.set(h, id);
     return id;
   }
 }

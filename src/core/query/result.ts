@@ -4,10 +4,11 @@
 // the column's amounts have), never numbers, so nothing rounds them on the way.
 
 import { averageAmount, formatAmount, type Amount } from '../amounts';
-import { AmountAccumulator } from './aggregate';
+import { AmountAccumulator, type AmountReading } from './aggregate';
+import { QueryGroups } from './groups';
 import { kindHeading, kindRank, moneyKind } from './kinds';
 import { AGGREGATES, type AggregateKind, type GroupColumn, type QueryPlan } from './plan';
-import type { GroupState, QueryRun, SkippedAmount } from './run';
+import type { QueryRun, SkippedAmount } from './run';
 
 export interface QueryTotal {
   /** The currency these totals are in; undefined when the query names no currency column. */
@@ -20,8 +21,8 @@ export interface QueryTotal {
 
 export interface QueryOutcome {
   plan: QueryPlan;
-  /** Sorted by their key, column by column (numbers as numbers). */
-  groups: GroupState[];
+  /** Sorted by their key, column by column (numbers as numbers), read column by column (groups.ts). */
+  groups: QueryGroups;
   /** One per currency and kind, in order; one without either when the query has neither column. */
   totals: QueryTotal[];
   read: number;
@@ -41,7 +42,7 @@ export function queryOutcome(run: QueryRun): QueryOutcome {
     const scales = plan.amounts.map(() => 0);
     return {
       plan,
-      groups: [],
+      groups: QueryGroups.none(),
       totals: [],
       read,
       matched,
@@ -52,7 +53,7 @@ export function queryOutcome(run: QueryRun): QueryOutcome {
     };
   }
   const groups = run.groupsInOrder();
-  const scales = plan.amounts.map((_, a) => groups.reduce((s, g) => Math.max(s, g.amounts[a].scale), 0));
+  const scales = plan.amounts.map((_, a) => groups.maxScale(a));
   return {
     plan,
     groups,
@@ -65,29 +66,36 @@ export function queryOutcome(run: QueryRun): QueryOutcome {
   };
 }
 
-function totalsOf(plan: QueryPlan, groups: GroupState[]): QueryTotal[] {
+function totalsOf(plan: QueryPlan, groups: QueryGroups): QueryTotal[] {
   const totals = new Map<string, QueryTotal>();
-  const currencyOf = (g: GroupState) => (plan.currencyGroup < 0 ? undefined : g.key[plan.currencyGroup]);
+  const c = plan.currencyGroup;
   const k = plan.kindGroup;
   // The kind a group's rows are of: its key when the kind was added, else read from the type it is grouped by.
-  const kindOf = (g: GroupState) => {
+  const kindOf = (i: number) => {
     if (k < 0) return undefined;
-    return plan.groups[k].kind ? g.key[k] : moneyKind(g.key[k]);
+    return plan.groups[k].kind ? groups.key(i, k) : moneyKind(groups.key(i, k));
   };
+  // A group's total by the value ids of its currency and kind columns (a few of each): no text made per group.
+  const byIds = new Map<number, QueryTotal>();
   const empty = (currency: string | undefined, kind: string | undefined): QueryTotal => ({
     currency,
     kind,
     count: 0,
     amounts: plan.amounts.map(() => new AmountAccumulator()),
   });
-  for (const g of groups) {
-    const currency = currencyOf(g);
-    const kind = kindOf(g);
-    const at = `${currency ?? ''}\u0000${kind ?? ''}`;
-    let t = totals.get(at);
-    if (!t) totals.set(at, (t = empty(currency, kind)));
-    t.count += g.count;
-    g.amounts.forEach((acc, a) => t.amounts[a].merge(acc));
+  for (let i = 0; i < groups.length; i++) {
+    const ids = (c < 0 ? 0 : groups.keyId(i, c) + 1) * 2 ** 26 + (k < 0 ? 0 : groups.keyId(i, k) + 1);
+    let t = byIds.get(ids);
+    if (!t) {
+      const currency = c < 0 ? undefined : groups.key(i, c);
+      const kind = kindOf(i);
+      const at = `${currency ?? ''}\u0000${kind ?? ''}`;
+      t = totals.get(at);
+      if (!t) totals.set(at, (t = empty(currency, kind)));
+      byIds.set(ids, t);
+    }
+    t.count += groups.count(i);
+    groups.mergeInto(i, t.amounts);
   }
   // No row matched: without a currency or kind column there is still the one total (of nothing); with one, none.
   if (totals.size === 0 && plan.currencyGroup < 0 && k < 0) totals.set('', empty(undefined, undefined));
@@ -108,12 +116,12 @@ export const totalOf = (t: Pick<QueryTotal, 'currency' | 'kind'>): string => [t.
 const textOrder = (a: string, b: string) => Number(a > b) - Number(a < b);
 
 /** One aggregate of one accumulator, as shown: null when no amount was read. */
-export function aggregateText(kind: AggregateKind, acc: AmountAccumulator, scale: number): string | null {
+export function aggregateText(kind: AggregateKind, acc: AmountReading, scale: number): string | null {
   const value = aggregateValue(kind, acc, scale);
   return value === undefined ? null : formatAmount(value, scale);
 }
 
-function aggregateValue(kind: AggregateKind, acc: AmountAccumulator, scale: number): Amount | undefined {
+function aggregateValue(kind: AggregateKind, acc: AmountReading, scale: number): Amount | undefined {
   switch (kind) {
     case 'sum':
       return acc.sum();
@@ -154,7 +162,7 @@ export interface QueryJson {
   skipped: { count: number; rows: { row: number; line?: number; column: string; value: string; reason: string }[] };
 }
 
-function skippedCounts(plan: QueryPlan, accs: AmountAccumulator[]): Record<string, number> | undefined {
+function skippedCounts(plan: QueryPlan, accs: readonly AmountReading[]): Record<string, number> | undefined {
   const out: Record<string, number> = {};
   accs.forEach((acc, a) => {
     if (acc.skipped > 0) out[plan.amounts[a].name] = acc.skipped;
@@ -162,14 +170,16 @@ function skippedCounts(plan: QueryPlan, accs: AmountAccumulator[]): Record<strin
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-/** One group in the documented JSON shape. */
-export function groupJson(o: QueryOutcome, g: GroupState): QueryJson['groups'][number] {
+/** The group at place i of the outcome's groups in the documented JSON shape. */
+export function groupJson(o: QueryOutcome, i: number): QueryJson['groups'][number] {
   const plan = o.plan;
+  const groups = o.groups;
   const key: Record<string, string> = {};
-  plan.groups.forEach((c, j) => (key[c.name] = g.key[j]));
-  const out: QueryJson['groups'][number] = { key, count: g.count };
-  for (const [kind, a, name] of reportedAggregates(plan)) (out[kind] ??= {})[name] = aggregateText(kind, g.amounts[a], o.scales[a]);
-  const skipped = skippedCounts(plan, g.amounts);
+  plan.groups.forEach((c, j) => (key[c.name] = groups.key(i, j)));
+  const out: QueryJson['groups'][number] = { key, count: groups.count(i) };
+  const amounts = plan.amounts.map((_, a) => groups.amount(i, a));
+  for (const [kind, a, name] of reportedAggregates(plan)) (out[kind] ??= {})[name] = aggregateText(kind, amounts[a], o.scales[a]);
+  const skipped = skippedCounts(plan, amounts);
   if (skipped) out.skipped = skipped;
   return out;
 }

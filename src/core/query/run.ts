@@ -5,9 +5,9 @@
 
 import { formatIsoDate, fromDayNumber } from '../dates';
 import { periodLabel } from '../forecast/periods';
-import { AmountAccumulator } from './aggregate';
 import { readDecimal } from './cells';
 import { cellText, type Cells } from './filter';
+import { GroupTable, QueryGroups, type GroupView } from './groups';
 import { Interner } from './interner';
 import { orderByRanks, rankValues } from './order';
 import type { Period } from '../periods';
@@ -24,16 +24,6 @@ export interface SkippedAmount {
   reason: 'empty' | 'not an amount';
 }
 
-export interface GroupState {
-  /** Order of first appearance: the id the table uses to list a group's rows. */
-  id: number;
-  /** One value per group column: the cell, or its date's period label. */
-  key: string[];
-  count: number;
-  /** One per amount column of the plan. */
-  amounts: AmountAccumulator[];
-}
-
 /**
  * The most groups `paygate query` keeps unless told otherwise (--max-groups). A group holds its key and
  * running aggregates (a few hundred bytes); past the bound a run keeps no more groups and only counts the
@@ -43,7 +33,7 @@ export interface GroupState {
 export const DEFAULT_MAX_GROUPS = 100_000;
 
 /** Stands in the tree for a group met past the bound: counted, not kept. */
-const PAST_BOUND = Symbol('past the bound');
+const PAST_BOUND = -1;
 
 /** Skipped amounts named one by one, at most this many; the rest are counted. */
 const SKIPPED_NAMED = 1000;
@@ -55,13 +45,12 @@ export class QueryRun {
   readonly skipped: SkippedAmount[] = [];
   /**
    * The groups as a tree of arrays indexed by each group column's value id, the last level holding the
-   * group: an array read per column, faster than hashing a key (the groups of five million rows by
-   * currency and day are found in a few array reads each).
+   * group's index in `table`: an array read per column, faster than hashing a key (the groups of five
+   * million rows by currency and day are found in a few array reads each).
    */
   private readonly tree: unknown[] = [];
-  private readonly list: GroupState[] = [];
-  /** Each group's value id in each group column, group after group (for putting them in order). */
-  private readonly groupIds: number[] = [];
+  /** The groups, column by column (groups.ts): each one's value ids, row count and amounts. */
+  private readonly table: GroupTable;
   /** The piece's rows the expression keeps (1), and each level's value ids, row by row (addRows). */
   private keep = new Uint8Array(0);
   private columnIds: Int32Array[] = [];
@@ -88,17 +77,17 @@ export class QueryRun {
     const all = plan.groups.map((_, j) => j);
     this.levels = [...all.filter(added), ...all.filter((j) => !added(j))];
     this.columnIds = this.levels.map(() => new Int32Array(0));
-  }
-
-  /** One accumulator per amount column, keeping least and most only where min or max is asked for. */
-  newAccumulators(): AmountAccumulator[] {
-    const { min, max } = this.plan.aggregates;
-    return this.plan.amounts.map((_, a) => new AmountAccumulator(min.includes(a) || max.includes(a)));
+    // Least and most are kept only where min or max is asked for.
+    const { min, max } = plan.aggregates;
+    this.table = new GroupTable(
+      plan.groups.length,
+      plan.amounts.map((_, a) => min.includes(a) || max.includes(a)),
+    );
   }
 
   /** Every distinct group met, those past the bound included. */
   get groupCount(): number {
-    return this.list.length + this.pastBound;
+    return this.table.length + this.pastBound;
   }
 
   /** Whether more groups were met than `maxGroups`: the groups kept are then not the answer. */
@@ -115,6 +104,7 @@ export class QueryRun {
     const test = this.plan.test;
     const amounts = this.plan.amounts;
     const columns = amounts.map((a) => a.index);
+    const sums = this.table.amounts;
     this.read += rows;
     if (this.keep.length < rows) this.grow(rows);
     // A column at a time: the rows the expression keeps, then each group column's ids (interner.ts).
@@ -132,17 +122,14 @@ export class QueryRun {
       }
       this.matched++;
       const g = this.groupAt(r);
-      if (g === undefined) {
-        if (groupOf) groupOf[firstRow + r] = -1;
-        continue;
-      }
-      if (groupOf) groupOf[firstRow + r] = g.id;
-      g.count++;
+      if (groupOf) groupOf[firstRow + r] = g;
+      if (g < 0) continue;
+      this.table.counts[g]++;
       for (let a = 0; a < columns.length; a++) {
         const k = i + columns[a];
-        if (readDecimal(p.text, p.start[k], p.end[k])) g.amounts[a].addRead();
+        if (readDecimal(p.text, p.start[k], p.end[k])) sums[a].addRead(g);
         else {
-          g.amounts[a].skipped++;
+          sums[a].skip(g);
           this.skip(p, k, firstRow + r, lineOf?.(r), amounts[a].name);
         }
       }
@@ -162,8 +149,8 @@ export class QueryRun {
     this.skipped.push({ row, line, column, value, reason: value.trim() === '' ? 'empty' : 'not an amount' });
   }
 
-  /** The group of row r of the piece (its ids in `columnIds`); undefined for a group past the bound (counted the first time it is met). */
-  private groupAt(r: number): GroupState | undefined {
+  /** The group of row r of the piece (its ids in `columnIds`); -1 for a group past the bound (counted the first time it is met). */
+  private groupAt(r: number): number {
     const columnIds = this.columnIds;
     const last = columnIds.length - 1;
     let node = this.tree;
@@ -174,22 +161,19 @@ export class QueryRun {
       node = next;
     }
     const id = last < 0 ? 0 : columnIds[last][r];
-    let g = node[id] as GroupState | typeof PAST_BOUND | undefined;
-    if (g === PAST_BOUND) return undefined;
-    if (g === undefined && this.list.length >= this.maxGroups) {
+    const g = node[id] as number | undefined;
+    if (g !== undefined) return g;
+    const table = this.table;
+    if (table.length >= this.maxGroups) {
       node[id] = PAST_BOUND;
       this.pastBound++;
-      return undefined;
+      return PAST_BOUND;
     }
-    if (g === undefined) {
-      const ids = this.plan.groups.map((_, j) => columnIds[this.levels.indexOf(j)][r]);
-      const key = ids.map((id, j) => this.interners[j].values[id]);
-      for (const id of ids) this.groupIds.push(id);
-      g = { id: this.list.length, key, count: 0, amounts: this.newAccumulators() };
-      node[id] = g;
-      this.list.push(g);
-    }
-    return g;
+    const added = table.add();
+    const levels = this.levels;
+    for (let l = 0; l < levels.length; l++) table.ids[added * table.parts + levels[l]] = columnIds[l][r];
+    node[id] = added;
+    return added;
   }
 
   private label(period: Period, day: number): string {
@@ -204,20 +188,27 @@ export class QueryRun {
     return label;
   }
 
-  /** The groups so far, in order of first appearance (their ids). */
-  groupStates(): GroupState[] {
-    return this.list.slice();
+  /** The groups so far, in order of first appearance (their ids), as objects. */
+  groupStates(): GroupView[] {
+    const order = new Int32Array(this.table.length);
+    for (let g = 0; g < order.length; g++) order[g] = g;
+    return this.groups(order).slice();
   }
 
   /** The groups so far in order of their key, column by column, numbers as numbers (order.ts). */
-  groupsInOrder(): GroupState[] {
+  groupsInOrder(): QueryGroups {
     const parts = this.plan.groups.length;
-    const list = this.list;
-    if (parts === 0) return list.slice();
+    const count = this.table.length;
+    if (parts === 0) return this.groups(Int32Array.from({ length: count }, (_, g) => g));
     const ranks = this.interners.map((interner) => rankValues(interner.values));
-    const order = orderByRanks(list.length, parts, this.groupIds, ranks);
-    const out = new Array<GroupState>(list.length);
-    for (let k = 0; k < order.length; k++) out[k] = list[order[k]];
-    return out;
+    return this.groups(orderByRanks(count, parts, this.table.ids, ranks));
+  }
+
+  private groups(order: Int32Array): QueryGroups {
+    return new QueryGroups(
+      this.table,
+      this.interners.map((i) => i.values),
+      order,
+    );
   }
 }

@@ -14,7 +14,7 @@ import {
 } from '../../shared/forecastProtocol';
 import { said, typed } from '../../core/output';
 import { log } from '../log';
-import { showInfo } from '../say';
+import { showInfo, shown } from '../say';
 import { PanelPage, pageMessage, webviewOptions } from '../results/webviewPage';
 import { dataUrlBytes, exportWords, saveAs } from '../results/saveAs';
 import { BatchForecast } from './compute';
@@ -58,7 +58,7 @@ export class ForecastPanel extends PanelPage {
   static open(document: vscode.TextDocument, extensionUri: vscode.Uri, gateway: ForecastGateway): ForecastPanel {
     const panel = vscode.window.createWebviewPanel(
       FORECAST_VIEW_TYPE,
-      `Forecast: ${baseName(document.uri)}`,
+      shown(said`Forecast: ${typed.text(baseName(document.uri))}`),
       // Beside the batch, keeping the focus in it: the chart is for looking while typing.
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
       webviewOptions(extensionUri),
@@ -130,9 +130,9 @@ export class ForecastPanel extends PanelPage {
 
   private async revealLine(line: number): Promise<void> {
     const position = new vscode.Position(Math.min(line, this.document.lineCount) - 1, 0);
-    const shown = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
+    const beside = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
     await vscode.window.showTextDocument(this.document, {
-      viewColumn: shown?.viewColumn ?? vscode.ViewColumn.One,
+      viewColumn: beside?.viewColumn ?? vscode.ViewColumn.One,
       selection: new vscode.Range(position, position),
       preserveFocus: false,
     });
@@ -152,7 +152,7 @@ export class ForecastPanel extends PanelPage {
           : // CSV through the boundary, formulas neutralised unless the user turned it off (as the table's export).
             new TextEncoder().encode(msg.format === 'svg' ? msg.svg : forecastCsv(forecast, !exportNeutralisesFormulas())),
       tell: (ok, message) => this.post({ type: 'exportDone', ok, message }),
-      words: exportWords((file) => `Exported to ${file}.`),
+      words: exportWords((file) => said`Exported to ${typed.text(file)}.`),
       logAs: 'Forecast panel: export',
       afterSave: (target) => void showInfo(said`PayGate: exported the forecast to ${typed.text(target.fsPath)}.`),
     });

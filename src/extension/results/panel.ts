@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { exportNeutralisesFormulas } from '../exportSetting';
 import { shown, showInfo } from '../say';
-import { safeText, said, typed } from '../../core/output';
+import { ourWords, safeText, said, typed, type Said } from '../../core/output';
 import { log } from '../log';
 import { serialiseExport } from './exportRows';
 import { dataUrlBytes, exportWords, saveAs } from './saveAs';
@@ -188,7 +188,7 @@ export class ResultsPanel extends PanelPage {
         } catch (err) {
           const message = errorMessage(err);
           log().error(said`Results panel: reading ${typed.text(content.uri.toString())} failed: ${typed.text(message)}`);
-          await post({ type: 'csvFailed', message });
+          await post({ type: 'csvFailed', message: said`${typed.text(message)}` });
         }
         break;
       }
@@ -205,7 +205,7 @@ export class ResultsPanel extends PanelPage {
       saveLabel: 'Export PNG',
       bytes: () => dataUrlBytes(msg.dataUrl),
       tell: this.exportDone,
-      words: exportWords((file) => `Exported the chart to ${file}.`),
+      words: exportWords((file) => said`Exported the chart to ${typed.text(file)}.`),
       logAs: 'Results panel: export',
       // Said where it shows whatever the page shows (its status line sits above a summary scrolled away).
       afterSave: (target) => void showInfo(said`PayGate: exported the chart to ${typed.text(target.fsPath)}.`),
@@ -216,21 +216,20 @@ export class ResultsPanel extends PanelPage {
     const rows = msg.rows.length.toLocaleString('en-US');
     // On unless the user turned it off by name (docs/results-table.md, "Export").
     const neutraliseFormulas = exportNeutralisesFormulas();
-    const note = msg.format === 'csv' && !neutraliseFormulas ? ' (formulas kept: paygate.export.neutraliseFormulas is off)' : '';
+    const note = ourWords(msg.format === 'csv' && !neutraliseFormulas ? ' (formulas kept: paygate.export.neutraliseFormulas is off)' : '');
     await saveAs({
       suggestedName: msg.suggestedName,
       filters: msg.format === 'csv' ? { CSV: ['csv'] } : { JSON: ['json'] },
       saveLabel: `Export ${rows} rows`,
       bytes: () => new TextEncoder().encode(serialiseExport(msg.format, msg.columns, msg.rows, { neutraliseFormulas })),
       tell: this.exportDone,
-      words: exportWords((file) => `Exported ${rows} rows to ${file}${note}.`),
+      words: exportWords((file) => said`Exported ${typed.count(rows)} rows to ${typed.text(file)}${note}.`),
       logAs: 'Results panel: export',
-      afterSave: (target) =>
-        void showInfo(said`PayGate: exported ${typed.text(rows)} rows to ${typed.text(target.fsPath)}${typed.text(note)}.`),
+      afterSave: (target) => void showInfo(said`PayGate: exported ${typed.count(rows)} rows to ${typed.text(target.fsPath)}${note}.`),
     });
   }
 
-  private readonly exportDone = (ok: boolean, message: string) => this.post({ type: 'exportDone', ok, message });
+  private readonly exportDone = (ok: boolean, message: Said) => this.post({ type: 'exportDone', ok, message });
 
   override dispose(): void {
     this.sendGeneration++;

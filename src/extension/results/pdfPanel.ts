@@ -15,7 +15,7 @@ import {
   type ReportInfo,
 } from '../../shared/pdfProtocol';
 import { shown, showWarning } from '../say';
-import { said, typed } from '../../core/output';
+import { ourWords, said, typed, type Said } from '../../core/output';
 
 export interface PdfContent {
   title: string;
@@ -28,7 +28,7 @@ export interface PdfContent {
 }
 
 export class PdfPanel extends PanelPage {
-  private content: PdfContent | { title: string; failed: string } | undefined;
+  private content: PdfContent | { title: string; failed: Said } | undefined;
 
   constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri) {
     super(panel, extensionUri, {
@@ -56,7 +56,7 @@ export class PdfPanel extends PanelPage {
   }
 
   /** Shows why there is nothing to draw (unreadable or oversized file) in the pane itself. */
-  async fail(title: string, message: string): Promise<void> {
+  async fail(title: string, message: Said): Promise<void> {
     this.content = { title, failed: message };
     this.panel.title = shown(said`${typed.text(title)}`);
     this.panel.reveal(undefined, false);
@@ -73,7 +73,7 @@ export class PdfPanel extends PanelPage {
     if ('failed' in c) await this.post({ type: 'pdfFailed', title: c.title, message: c.failed });
     else if (c.bytes.length > MAX_PDF_BYTES) {
       // Kept for "Save PDF…", never handed to the renderer.
-      const message = `This PDF is ${formatBytes(c.bytes.length)}, more than the ${formatBytes(MAX_PDF_BYTES)} the pane shows. “Save PDF…” writes it as it was received.`;
+      const message = said`This PDF is ${typed.text(formatBytes(c.bytes.length))}, more than the ${typed.text(formatBytes(MAX_PDF_BYTES))} the pane shows. “Save PDF…” writes it as it was received.`;
       await this.post({ type: 'pdfFailed', title: c.title, message });
     } else await this.post({ type: 'pdf', title: c.title, info: c.info, data: c.bytes, file: c.file?.toString() });
   }
@@ -104,7 +104,7 @@ export class PdfPanel extends PanelPage {
   private async save(): Promise<void> {
     const c = this.content;
     if (!c || 'failed' in c) {
-      await this.post({ type: 'saveDone', ok: false, message: 'There is no PDF to save.' });
+      await this.post({ type: 'saveDone', ok: false, message: ourWords('There is no PDF to save.') });
       return;
     }
     await saveAs({
@@ -114,7 +114,11 @@ export class PdfPanel extends PanelPage {
       // The bytes as received: never re-encoded by the renderer.
       bytes: () => c.bytes,
       tell: (ok, message) => this.post({ type: 'saveDone', ok, message }),
-      words: { cancelled: 'Not saved.', saved: (file) => `Saved to ${file}.`, failed: (why) => `Not saved: ${why}` },
+      words: {
+        cancelled: ourWords('Not saved.'),
+        saved: (file) => said`Saved to ${typed.text(file)}.`,
+        failed: (why) => said`Not saved: ${typed.text(why)}`,
+      },
       logAs: 'PDF panel: saving',
       afterSave: (target) => log().info(said`Report PDF saved to ${typed.text(target.fsPath)} (${typed.count(c.bytes.length)} bytes)`),
     });

@@ -10,7 +10,7 @@ import { pdfTitle, readReportFile } from './reportFile';
 import { isPdfPersistedState, PDF_VIEW_TYPE } from '../../shared/pdfProtocol';
 import { viewsBeside } from './views';
 import type { FeatureHost } from '../lazy';
-import { said, typed } from '../../core/output';
+import { ourWords, said } from '../../core/output';
 
 /** What the other faces may ask of the results panel. */
 export interface ResultsPanelApi {
@@ -92,7 +92,7 @@ function resultsApi(panels: Panels): ResultsPanelApi {
           views: await viewsBeside(uri),
         });
       if (read.kind === 'pdf') return api.showPdf(read.content);
-      log().warn(said`Open report file: ${typed.text(read.message)}`);
+      log().warn(said`Open report file: ${read.message}`);
       return panels.pdfPanelFor(`file:${uri.toString()}`, read.title).fail(read.title, read.message);
     },
     showReconciliation: async (view, reveal) => {
@@ -138,7 +138,7 @@ async function restorePdf(panels: Panels, webviewPanel: vscode.WebviewPanel, sta
     panels.trackPdf(`file:${uri.toString()}`, panel);
     const read = await readReportFile(uri);
     if (read.kind === 'pdf') await panel.show(read.content);
-    else await panel.fail(pdfTitle(uri.path.split('/').pop() ?? ''), read.kind === 'refused' ? read.message : 'This is no PDF.');
+    else await panel.fail(pdfTitle(uri.path.split('/').pop() ?? ''), read.kind === 'refused' ? read.message : ourWords('This is no PDF.'));
     return;
   }
   // The bytes of a report answer are not kept across a reload of the window.
@@ -146,7 +146,9 @@ async function restorePdf(panels: Panels, webviewPanel: vscode.WebviewPanel, sta
   panels.trackPdf(`restored:${title}`, panel);
   await panel.fail(
     title,
-    'This PDF report was held in memory only: run the report template again, or open a saved PDF with "PayGate: Open Report File…".',
+    ourWords(
+      'This PDF report was held in memory only: run the report template again, or open a saved PDF with "PayGate: Open Report File…".',
+    ),
   );
 }
 

@@ -7,12 +7,14 @@ import { MAX_PDF_BYTES, formatBytes, type ReportInfo } from '../../shared/pdfPro
 import { hasPdfSignature, PDF_HEAD_BYTES } from '../../core/pdfSignature';
 import type { PdfContent } from './pdfPanel';
 import { errorMessage } from '../../core/errorMessage';
+import { said, typed, type Said } from '../../core/output';
 
 export type ReportFileRead =
   | { kind: 'pdf'; content: PdfContent }
   /** A CSV report: the table streams the file; the banner gets its name, time and size. */
   | { kind: 'csv'; info?: ReportInfo }
-  | { kind: 'refused'; title: string; message: string };
+  /** `message`: why, laid out value by value where it is shown (the file's name, its size). */
+  | { kind: 'refused'; title: string; message: Said };
 
 export function pdfTitle(name: string): string {
   return `Report: ${name}`;
@@ -25,14 +27,20 @@ type Opened =
 
 /** Not a PDF by the one rule (core/pdfSignature.ts), said once for both ways of finding out. */
 function notPdf(name: string, title: string): ReportFileRead {
-  return { kind: 'refused', title, message: `${name} is not a PDF: the PDF signature (%PDF-) is not in its first 1,024 bytes.` };
+  return {
+    kind: 'refused',
+    title,
+    message: said`${typed.text(name)} is not a PDF: the PDF signature (%PDF-) is not in its first 1,024 bytes.`,
+  };
 }
+
+const cannotRead = (name: string, why: string): Said => said`${typed.text(name)} cannot be read: ${typed.text(why)}`;
 
 function tooLarge(name: string, title: string, size: number): ReportFileRead {
   return {
     kind: 'refused',
     title,
-    message: `${name} is ${formatBytes(size)}, more than the ${formatBytes(MAX_PDF_BYTES)} the pane shows. Open it with a PDF reader.`,
+    message: said`${typed.text(name)} is ${typed.text(formatBytes(size))}, more than the ${typed.text(formatBytes(MAX_PDF_BYTES))} the pane shows. Open it with a PDF reader.`,
   };
 }
 
@@ -103,8 +111,7 @@ export async function readReportFile(uri: vscode.Uri): Promise<ReportFileRead> {
   const namedPdf = name.toLowerCase().endsWith('.pdf');
   if (uri.scheme !== 'file') return readOtherScheme(uri, name, title, namedPdf);
   const opened = await openOnce(uri);
-  if (!opened.ok)
-    return namedPdf ? { kind: 'refused', title, message: `${name} cannot be read: ${opened.message}` } : csvRead(name, undefined);
+  if (!opened.ok) return namedPdf ? { kind: 'refused', title, message: cannotRead(name, opened.message) } : csvRead(name, undefined);
   const isPdf = hasPdfSignature(opened.head);
   if (!isPdf) {
     await opened.close(); // a CSV is streamed to the table by the panel
@@ -123,7 +130,7 @@ async function readOtherScheme(uri: vscode.Uri, name: string, title: string, nam
   try {
     stat = await vscode.workspace.fs.stat(uri);
   } catch (err) {
-    return namedPdf ? { kind: 'refused', title, message: `${name} cannot be read: ${errorMessage(err)}` } : csvRead(name, undefined);
+    return namedPdf ? { kind: 'refused', title, message: cannotRead(name, errorMessage(err)) } : csvRead(name, undefined);
   }
   if (!namedPdf) return csvRead(name, stat);
   if (stat.size > MAX_PDF_BYTES) return tooLarge(name, title, stat.size);

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errorMessage';
 import { log } from '../log';
-import { said, typed } from '../../core/output';
+import { ourWords, said, typed, type Said } from '../../core/output';
 
 export interface SaveAs {
   /** The dialog: a file name in the first workspace folder, the filters, the button's words, a title. */
@@ -14,10 +14,10 @@ export interface SaveAs {
   title?: string;
   /** The file's bytes, made once a file is picked (a failure here is a failed save). */
   bytes: () => Uint8Array;
-  /** Tells the page how it ended. */
-  tell: (ok: boolean, message: string) => Thenable<unknown>;
-  /** The page's words: no file picked, written (to that path), failed (why). */
-  words: { cancelled: string; saved: (fsPath: string) => string; failed: (why: string) => string };
+  /** Tells the page how it ended: a `Said`, which the page lays out value by value. */
+  tell: (ok: boolean, message: Said) => Thenable<unknown>;
+  /** The page's words: no file picked, written (to that path), failed (why); the path and the why are values. */
+  words: { cancelled: Said; saved: (fsPath: string) => Said; failed: (why: string) => Said };
   /** A failure in the log: `${logAs} to FILE failed: why` ("Results panel: export"). */
   logAs: string;
   /** After the write and the page's word: a notification, a log line. */
@@ -51,8 +51,8 @@ export async function saveAs(s: SaveAs): Promise<void> {
 export const dataUrlBytes = (dataUrl: string): Uint8Array => Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
 
 /** The words of an export (the table's and the forecast's). */
-export const exportWords = (saved: (fsPath: string) => string) => ({
-  cancelled: 'Export cancelled.',
+export const exportWords = (saved: (fsPath: string) => Said): SaveAs['words'] => ({
+  cancelled: ourWords('Export cancelled.'),
   saved,
-  failed: (why: string) => `Export failed: ${why}`,
+  failed: (why: string) => said`Export failed: ${typed.text(why)}`,
 });

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import { shown } from '../say';
-import { ourWords, said, typed } from '../../core/output';
+import { said, typed } from '../../core/output';
 import { makeNonce, renderShell } from './html';
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
@@ -42,19 +42,15 @@ export function pageHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page
 }
 
 /**
- * A message to a page with its words (`title`, `message`: a status line, an error, a file name) through the
- * output boundary, as every message the editor shows (../say.ts). Tables are masked where they are built
- * (./sanitise.ts, and the page's own masking of a streamed CSV).
+ * A message to a page with its title through the output boundary, read whole as free text (one value on one
+ * line), as every message the editor shows (../say.ts). A line with values (a status line, an export's end, why
+ * a file is not shown) is a `Said` in the message itself, laid out by the page value by value where it is
+ * shown (src/shared/said.ts). Tables are masked where they are built (./sanitise.ts, and the page's own
+ * masking of a streamed CSV).
  */
 export function pageMessage<M extends object>(msg: M): M {
-  const m = msg as { title?: unknown; message?: unknown };
-  if (typeof m.title !== 'string' && typeof m.message !== 'string') return msg;
-  return {
-    ...msg,
-    // Free text, read whole: a title (one value, one line) and a status line (its line breaks kept).
-    ...(typeof m.title === 'string' ? { title: shown(said`${typed.text(m.title)}`) } : {}),
-    ...(typeof m.message === 'string' ? { message: shown(ourWords(m.message)) } : {}),
-  };
+  const m = msg as { title?: unknown };
+  return typeof m.title === 'string' ? { ...msg, title: shown(said`${typed.text(m.title)}`) } : msg;
 }
 
 /**
