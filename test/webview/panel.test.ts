@@ -382,6 +382,23 @@ describe('results page in Chromium', () => {
     assert.match((await r.page.textContent('.report-facts')) ?? '', /^transactions\.report\.json · local · .*2026.* · 2\.0 KB$/);
     await r.page.waitForFunction(() => (window as unknown as { __state?: { info?: unknown } }).__state?.info !== undefined);
     assert.deepEqual(((await r.state()) as { info: unknown }).info, info);
+    // Each fact is a value of its own (issue 38): a card number in the template's name is masked (before, the
+    // page showed the facts as the host sent them), and two values meeting across the ` · ` stay whole.
+    const hostile = { ...info, template: '4111 1111 1111 1111.report.json', environment: 'r 5105' };
+    await r.post({
+      type: 'table',
+      title: 'Transactions (local)',
+      columns: ['a'],
+      rows: [['1']],
+      source: { kind: 'inline' },
+      info: hostile,
+    });
+    await r.page.waitForFunction(() => document.querySelector('.report-facts')?.textContent?.startsWith('4111 11** **** 1111.report.json'));
+    const meet = { ...info, template: 'batch 4111 1111', environment: '1111 1111 prod' };
+    await r.post({ type: 'table', title: 'Transactions (local)', columns: ['a'], rows: [['1']], source: { kind: 'inline' }, info: meet });
+    await r.page.waitForFunction(() =>
+      document.querySelector('.report-facts')?.textContent?.startsWith('batch 4111 1111 · 1111 1111 prod · '),
+    );
     // A plain CSV file (no report facts) has no banner.
     await loadCsv(r, 'x,y\r\n1,2\r\n');
     assert.equal(await r.page.locator('.report-banner').count(), 0);

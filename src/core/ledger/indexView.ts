@@ -3,7 +3,7 @@ import { eachLimited } from './indexIo';
 import { checksum, contentFile, DAMAGE, ORPHANS, prefixOf, type Manifest, type Watermark } from './indexManifest';
 import type { LedgerFs } from './ledgerFs';
 import { parseLine, type LedgerLine, type LedgerReading } from './records';
-import { ENTRY, entriesOf, lookupEntries, rowShard, Wanted } from './rowIndex';
+import { ENTRY, entriesOf, lookupEntries, Wanted } from './rowIndex';
 import type { BatchRowKeys } from './rowKeys';
 
 // A lookup's reading of the guard's index (ledgerIndex.ts): the generation's files as far as the manifest
@@ -156,9 +156,7 @@ export class IndexView {
     if (keys.size === 0) return found;
     const wanted = new Wanted(keys);
     if (this.parts.manifest) lookupEntries(await this.sealedEntries(this.parts.manifest.head.pending), wanted, found);
-    const shards = new Set<string>();
-    for (const key of keys) shards.add(rowShard(key));
-    await eachLimited([...shards], 16, async (shard) => void lookupEntries(await this.sealedEntries(shard), wanted, found));
+    await eachLimited(wanted.shards(), 16, async (shard) => void lookupEntries(await this.sealedEntries(shard), wanted, found));
     const hashes = new Set<string>();
     for (const l of this.tail) if (l.op === 'begin') hashes.add(l.record.contentHash);
     for (const hash of hashes) {
