@@ -19,7 +19,7 @@ import {
   type Target,
 } from '../ledger';
 import type { LedgerSecret } from '../ledger/secret';
-import { maskText, said, type Said } from '../output';
+import { maskText, ourWords, said, type Said } from '../output';
 import type { Batch } from '../rules/batch';
 import { stripCvvEdits } from '../rules/batchEdits';
 import { CodeInfo, Codes, type Code } from '../rules/codes';
@@ -217,7 +217,7 @@ async function anyAccepted(ledger: LedgerStore, key: Parameters<LedgerStore['gua
 /** cvv-after-send on every non-empty cvv2 cell, each offering to empty them all. */
 export function cvvAfterSend(batch: Batch): LintDiagnostic[] {
   const edits = stripCvvEdits(batch);
-  const fix = { title: 'Empty every cvv2 value (the column stays)', edits, safe: false };
+  const fix = { title: ourWords('Empty every cvv2 value (the column stays)'), edits, safe: false };
   return edits.map((e) => ({
     code: Codes.cvvAfterSend,
     severity: CodeInfo[Codes.cvvAfterSend].severity,
