@@ -1,3 +1,4 @@
+import { FNV_OFFSET, fnvMix } from './fnv';
 // A row's identity as the gateway keys it: its client-orderid with every invisible character removed
 // (zero-width spaces and joiners, the word joiner, a byte order mark, soft hyphens: Unicode's
 // Default_Ignorable_Code_Point, anywhere in the cell), whitespace of every kind trimmed from both ends
@@ -34,6 +35,21 @@ export function isPlainIn(source: string, from: number, to: number): boolean {
     if (c <= 0x20 || c >= 0x7f) return false;
   }
   return true;
+}
+
+/**
+ * isPlainIn and the FNV-1a hash of the same characters (core/fnv.ts) in one pass: the hash when
+ * `source[from, to)` is plain, else NaN. The linter reads every row's id once for both: whether it is its
+ * own gateway reading, and where the duplicate-id table looks for it.
+ */
+export function plainIdHashIn(source: string, from: number, to: number): number {
+  let h = FNV_OFFSET | 0;
+  for (let i = from; i < to; i++) {
+    const c = source.charCodeAt(i);
+    if (c <= 0x20 || c >= 0x7f) return NaN;
+    h = fnvMix(h, c);
+  }
+  return h;
 }
 
 /** The cell without the whitespace around it and the invisible characters in it (id-whitespace's fix; not normalised). */

@@ -1,5 +1,5 @@
-import { CodeActionKind, type CodeAction, type CodeActionParams, type Diagnostic } from 'vscode-languageserver';
-import { terminalField } from '../core/output';
+import { CodeActionKind, type CodeAction, type CodeActionParams, type Command, type Diagnostic } from 'vscode-languageserver';
+import { ourWords, said, saidText, typed, type Said } from '../core/output';
 import { Codes, type Code } from '../core/rules/codes';
 import { safeFixEdits } from '../core/rules/fixAll';
 import type { LintResult } from '../core/rules/lint';
@@ -16,6 +16,21 @@ import { findLintDiagnostic, toDiagnostic, toWorkspaceEdit, wants } from './conv
 export type ActionData = { uri: string; version: number } & (
   { what: 'fix'; diagnostic: number; fix: number } | { what: 'kind'; code: Code } | { what: 'safe' }
 );
+
+/**
+ * A code action as we make it: its title our words and typed values (a `Said`, core/output/said.ts), never a
+ * composed string; `offered` lays it out once, where it leaves for the editor (issue 38). A command's title is
+ * its action's.
+ */
+export type OurAction = Omit<CodeAction, 'title' | 'command'> & { title: Said; command?: Omit<Command, 'title'> };
+
+/** Our actions as the editor gets them: each title laid out here, each of its parts checked alone. */
+export function offered(actions: readonly OurAction[]): CodeAction[] {
+  return actions.map(({ title, command, ...rest }) => {
+    const text = saidText(title);
+    return command ? { ...rest, title: text, command: { ...command, title: text } } : { ...rest, title: text };
+  });
+}
 
 /** Codes whose fixes are expensive to build (an edit per row): deferred to resolve when the client can. */
 const LAZY_CODES: ReadonlySet<Code> = new Set([Codes.missingColumn]);
@@ -34,7 +49,7 @@ interface Request {
  * this kind" per code with more than one fixable diagnostic; the file's safe fixes next to a safe fix; and
  * `source.fixAll.paygate` when asked for.
  */
-export function codeActions(request: Request, params: CodeActionParams): CodeAction[] {
+export function codeActions(request: Request, params: CodeActionParams): OurAction[] {
   const { result } = request;
   const only = params.context.only;
   const ours = ourDiagnostics(result, params);
@@ -42,7 +57,7 @@ export function codeActions(request: Request, params: CodeActionParams): CodeAct
   const quickFixes = wants(only, CodeActionKind.QuickFix) && ours.length > 0;
   // Source actions are only ever shown on request (Source Action…, codeActionsOnSave, the API).
   const fixAll = only !== undefined && wants(only, FIX_ALL_KIND);
-  const actions: CodeAction[] = [];
+  const actions: OurAction[] = [];
   if (quickFixes) {
     const swept = new Set<Code>();
     let mendsSafely = false;
@@ -52,10 +67,9 @@ export function codeActions(request: Request, params: CodeActionParams): CodeAct
       const index = result.diagnostics.indexOf(mended);
       mendsSafely ||= mended.fixes.some((f) => f.safe);
       mended.fixes.forEach((fix, f) => {
-        const action: CodeAction = {
-          // The editor shows the title as it comes: it passes the floor here. A fix's title is our words and
-          // at most one value (the value a fix would write, e.g. `Change to 01.01.2027`), so no two values meet.
-          title: terminalField(fix.title),
+        const action: OurAction = {
+          // The fix's own title: our words and the value it would write (`Change to 01.01.2027`), by its type.
+          title: fix.title,
           kind: CodeActionKind.QuickFix,
           diagnostics: [diagnostic],
           isPreferred: fix.preferred === true,
@@ -70,7 +84,7 @@ export function codeActions(request: Request, params: CodeActionParams): CodeAct
     }
     // Next to a safe fix, the same fix-all the save action runs, when it would do more than this one.
     if (mendsSafely && result.diagnostics.filter((d) => d.fixes.some((f) => f.safe)).length > 1) {
-      const action: CodeAction = { title: 'Fix all safe PayGate problems in the file', kind: CodeActionKind.QuickFix };
+      const action: OurAction = { title: ourWords('Fix all safe PayGate problems in the file'), kind: CodeActionKind.QuickFix };
       actions.push(withEdit(request, action, true, { what: 'safe' }, () => safeFixEdits(result)));
     }
   }
@@ -78,7 +92,7 @@ export function codeActions(request: Request, params: CodeActionParams): CodeAct
     // Eager: codeActionsOnSave and the API apply it as it comes.
     const edits = safeFixEdits(result);
     if (edits.length > 0)
-      actions.push({ title: 'Fix all safe PayGate problems', kind: FIX_ALL_KIND, edit: toWorkspaceEdit(request.uri, edits) });
+      actions.push({ title: ourWords('Fix all safe PayGate problems'), kind: FIX_ALL_KIND, edit: toWorkspaceEdit(request.uri, edits) });
   }
   return actions;
 }
@@ -115,16 +129,16 @@ function sweepEdits(result: LintResult, code: Code): TextEdit[] {
 }
 
 /** The rule book's own words for some sweeps; the others are "Fix all N code problems in the file". */
-const SWEEP_TITLES: Partial<Record<Code, (n: number) => string>> = {
-  [Codes.dstUnsupported]: (n) => `Clear every DST-unsupported value in the file (${n} cells)`,
-  [Codes.fieldCount]: (n) => `Add the missing empty fields to every short row (${n} rows)`,
+const SWEEP_TITLES: Partial<Record<Code, (n: number) => Said>> = {
+  [Codes.dstUnsupported]: (n) => said`Clear every DST-unsupported value in the file (${typed.count(n)} cells)`,
+  [Codes.fieldCount]: (n) => said`Add the missing empty fields to every short row (${typed.count(n)} rows)`,
 };
 
 /**
  * "Fix all of this kind": one fix of every diagnostic with this code, in one edit. Offered only when
  * there is more than the one problem the single fix already mends.
  */
-function kindSweep(request: Request, mended: LintDiagnostic, context: Diagnostic[]): CodeAction | undefined {
+function kindSweep(request: Request, mended: LintDiagnostic, context: Diagnostic[]): OurAction | undefined {
   const { result } = request;
   const code = mended.code;
   const all = result.diagnostics.filter((d) => d.code === code && sweepFix(d) !== undefined);
@@ -132,8 +146,8 @@ function kindSweep(request: Request, mended: LintDiagnostic, context: Diagnostic
   const lazy = LAZY_CODES.has(code);
   // When the core already offers a file-wide fix for this problem, that one is shown and this would duplicate it.
   if (!lazy && mended.fixes.some((f) => f.edits.length > 1)) return undefined;
-  const title = SWEEP_TITLES[code]?.(all.length) ?? `Fix all ${all.length} ${code} problems in the file`;
-  const action: CodeAction = {
+  const title = SWEEP_TITLES[code]?.(all.length) ?? said`Fix all ${typed.count(all.length)} ${ourWords(code)} problems in the file`;
+  const action: OurAction = {
     title,
     kind: CodeActionKind.QuickFix,
     diagnostics: context.filter((d) => findLintDiagnostic(result.diagnostics, d)?.code === code),
@@ -144,11 +158,11 @@ function kindSweep(request: Request, mended: LintDiagnostic, context: Diagnostic
 /** Sets the action's edit now, or leaves it to codeAction/resolve when it is costly and the client resolves. */
 function withEdit(
   request: Request,
-  action: CodeAction,
+  action: OurAction,
   costly: boolean,
   what: DistributiveOmit<ActionData, 'uri' | 'version'>,
   edits: () => TextEdit[],
-): CodeAction {
+): OurAction {
   if (costly && request.resolves) {
     action.data = { uri: request.uri, version: request.version, ...what } satisfies ActionData;
   } else {

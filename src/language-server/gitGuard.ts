@@ -1,9 +1,11 @@
-import { CodeActionKind, type CodeAction, type Diagnostic, type TextDocumentContentChangeEvent } from 'vscode-languageserver';
+import { CodeActionKind, type Diagnostic, type TextDocumentContentChangeEvent } from 'vscode-languageserver';
 import { addToGitignore, fileNameOf, fileOfUri, gitFileStatus, type GitFileStatus } from '../core/git';
 import { cardDataInGit } from '../core/rules/cardDataInGit';
 import { Codes } from '../core/rules/codes';
 import type { LintResult } from '../core/rules/lint';
 import type { LintDiagnostic } from '../core/rules/types';
+import { said, typed } from '../core/output';
+import type { OurAction } from './codeActions';
 
 /** The server's command behind "Add to .gitignore" (not `paygate.`: it is the server's, not a contributed one). */
 export const ADD_TO_GITIGNORE = 'paygate-lsp.addToGitignore';
@@ -59,19 +61,19 @@ export class GitGuard {
   }
 
   /** "Add to .gitignore" for our warning on a file git does not track yet. */
-  actions(uri: string, context: readonly Diagnostic[]): CodeAction[] {
+  actions(uri: string, context: readonly Diagnostic[]): OurAction[] {
     const entry = this.entries.get(uri);
     if (entry?.status.tracking !== 'unignored') return [];
     const diagnostics = context.filter((d) => d.code === Codes.cardDataInGit);
     if (diagnostics.length === 0) return [];
-    const title = `Add ${fileNameOf(fileOfUri(uri) ?? uri)} to .gitignore`;
     return [
       {
-        title,
+        // The file's name is free text: a card number in it is masked where the title is laid out.
+        title: said`Add ${typed.text(fileNameOf(fileOfUri(uri) ?? uri))} to .gitignore`,
         kind: CodeActionKind.QuickFix,
         diagnostics,
         isPreferred: true,
-        command: { title, command: ADD_TO_GITIGNORE, arguments: [uri] },
+        command: { command: ADD_TO_GITIGNORE, arguments: [uri] },
       },
     ];
   }

@@ -7,7 +7,7 @@ import {
   type ExecuteCommandParams,
   type HoverParams,
 } from 'vscode-languageserver';
-import { actionData, codeActions, resolveCodeAction } from './codeActions';
+import { actionData, codeActions, offered, resolveCodeAction, type OurAction } from './codeActions';
 import { atHeaderEnd, completionsAt, emptyFieldEdits } from './completion';
 import { ADD_TO_GITIGNORE } from './gitGuard';
 import { hoverAt } from './hover';
@@ -54,7 +54,7 @@ export function codeAction(s: Session, params: CodeActionParams) {
   const diagnostics = params.context.diagnostics;
   // Each source of actions answers on its own: one that throws (a ledger being rewritten, say) is logged
   // and leaves the others' fixes in the light bulb instead of emptying it.
-  const from = (what: string, actions: () => CodeAction[]): CodeAction[] => {
+  const from = (what: string, actions: () => OurAction[]): OurAction[] => {
     try {
       return actions();
     } catch (err) {
@@ -62,13 +62,14 @@ export function codeAction(s: Session, params: CodeActionParams) {
       return [];
     }
   };
-  return [
+  // Each title laid out here, once, as the editor gets it.
+  return offered([
     ...from('Code actions', () =>
       codeActions({ uri: document.uri, version: document.version, result: s.store.get(document), resolves: s.resolves }, params),
     ),
     ...from('Git guard actions', () => s.guard.actions(document.uri, diagnostics)),
     ...from('Ledger actions', () => s.ledger.actions(document.uri, document, diagnostics, s.createsFiles)),
-  ];
+  ]);
 }
 
 export function codeActionResolve(s: Session, action: CodeAction): CodeAction {

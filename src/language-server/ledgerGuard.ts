@@ -1,10 +1,4 @@
-import {
-  CodeActionKind,
-  type CodeAction,
-  type Diagnostic,
-  type TextDocumentContentChangeEvent,
-  type WorkspaceEdit,
-} from 'vscode-languageserver';
+import { CodeActionKind, type Diagnostic, type TextDocumentContentChangeEvent, type WorkspaceEdit } from 'vscode-languageserver';
 import { fileOfUri } from '../core/git';
 import { freeTagNumber, taggedName } from '../core/freeName';
 import { Ledger, type LedgerStore } from '../core/ledger';
@@ -16,6 +10,8 @@ import { sameMessage } from '../core/rules/message';
 import { ledgerDiagnostics } from '../core/ledgerLint/ledgerChecks';
 import type { LintDiagnostic } from '../core/rules/types';
 import type { LedgerTarget } from '../shared/lintProtocol';
+import { ourWords, said, typed } from '../core/output';
+import type { OurAction } from './codeActions';
 import { toWorkspaceEdit } from './convert';
 import { openTeamStore, sameTeam } from './teamStore';
 
@@ -128,23 +124,23 @@ export class LedgerGuard {
    * The quick fixes of our findings in `context`: move the already-sent rows to a new file beside the
    * document (when the client can create files), and empty every cvv2 value.
    */
-  actions(uri: string, document: { getText(): string }, context: readonly Diagnostic[], createsFiles: boolean): CodeAction[] {
+  actions(uri: string, document: { getText(): string }, context: readonly Diagnostic[], createsFiles: boolean): OurAction[] {
     const found = this.diagnostics(uri);
     const sent = context.filter((d) => d.code === Codes.alreadySent);
     const cvv = context.filter((d) => d.code === Codes.cvvAfterSend);
-    const actions: CodeAction[] = [];
+    const actions: OurAction[] = [];
     if (sent.length === 0 && cvv.length === 0) return actions;
     const batch = readBatch(document.getText());
     const rows = found.filter((d) => d.code === Codes.alreadySent).map((d) => d.range.start.line + 1);
     if (sent.length > 0 && createsFiles && rows.length > 0) {
-      const title = `Move the ${rows.length} already-sent row${rows.length === 1 ? '' : 's'} to a new file`;
+      const title = said`Move the ${typed.count(rows.length)} already-sent ${ourWords(rows.length === 1 ? 'row' : 'rows')} to a new file`;
       actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: sent, edit: moveEdit(uri, batch, new Set(rows)) });
     }
     if (cvv.length > 0) {
       const edits = stripCvvEdits(batch);
       if (edits.length > 0)
         actions.push({
-          title: 'Empty every cvv2 value (the column stays)',
+          title: ourWords('Empty every cvv2 value (the column stays)'),
           kind: CodeActionKind.QuickFix,
           diagnostics: cvv,
           isPreferred: true,

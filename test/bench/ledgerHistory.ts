@@ -9,7 +9,7 @@ import { BATCHES_DIR } from '../../src/core/ledger/batchRows';
 import { maskText } from '../../src/core/output';
 import { orderKey } from '../../src/core/ledger/rowKeys';
 import { payerKey } from '../../src/core/ledger/samePayer';
-import { entriesOf, PENDING_LIMIT, rowShard } from '../../src/core/ledger/rowIndex';
+import { byRowShard, entriesOf, PENDING_LIMIT } from '../../src/core/ledger/rowIndex';
 import { LedgerSecret } from '../../src/core/ledger/secret';
 
 // A ledger as years of use leave it, written straight to disk for the benches: 64 MiB archives and the live
@@ -131,8 +131,9 @@ export function writeHistory(
     const keys = rows.map((r) => orderKey(secret, r.id));
     const payers = new Set(rows.map((r) => payerKey(r.fingerprint!)));
     for (const key of [...keys, ...payers]) {
-      const file = row++ >= pendingFrom ? join(guard, pending) : join(guard, rowShard(key));
-      index.push(file, entriesOf([{ key }], e.contentHash));
+      const bytes = entriesOf([{ key }], e.contentHash);
+      if (row++ >= pendingFrom) index.push(join(guard, pending), bytes);
+      else for (const [shard, entry] of byRowShard([bytes])) index.push(join(guard, shard), entry);
     }
     if (options.rowRecords) {
       const lines = [JSON.stringify({ rows: 1, columns: COLUMNS })];

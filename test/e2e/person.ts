@@ -18,7 +18,7 @@ import { writeBigBatch } from './personBigBatch';
 import { runTeamPersonStyle } from './personTeam';
 import * as wb from './workbench';
 import { ownPayers } from '../fixtures/ledger/payers';
-import { declared, ROOT, slug, type Manifest, type PersonRun, type StepCounts } from './personRun';
+import { declared, ROOT, slug, took, type Manifest, type PersonRun, type StepCounts } from './personRun';
 import { lintSteps } from './personLint';
 import { submitSteps } from './personSubmit';
 import { reportSteps } from './personReport';
@@ -100,15 +100,18 @@ export async function runPersonStyle(o: { entry: string; node?: string; resultsD
       console.log(`  skipped ${name}: an earlier step failed`);
       return;
     }
+    const started = Date.now();
     try {
       const detail = await fn();
       counts.passed++;
-      console.log(`  ok ${name}${detail ? ` — ${detail}` : ''}`);
+      console.log(`  ok ${name}${took(started)}${detail ? ` — ${detail}` : ''}`);
     } catch (err) {
       counts.failed++;
       broken = true;
       const file = await screenshot(`FAILED-${slug(name)}`);
-      console.log(`  FAILED ${name}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)} (screenshot ${file})`);
+      console.log(
+        `  FAILED ${name}${took(started)}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)} (screenshot ${file})`,
+      );
     }
   };
 

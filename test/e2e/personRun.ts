@@ -121,6 +121,11 @@ export async function within(promise: Promise<void>, ms: number): Promise<void> 
   clearTimeout(timer);
 }
 
+/** How long a step took, for its line: " (12.3 s)", so a run's log shows where its time goes. */
+export function took(started: number): string {
+  return ` (${((Date.now() - started) / 1000).toFixed(1)} s)`;
+}
+
 export function slug(s: string): string {
   return s
     .toLowerCase()

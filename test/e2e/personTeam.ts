@@ -16,6 +16,7 @@ import { guardRun, onCleanup, stopGroup } from './processes';
 import * as wb from './workbench';
 import { ownPayers } from '../fixtures/ledger/payers';
 import { createTeam, startCluster } from '../fixtures/postgres/cluster';
+import { took } from './personRun';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const BATCH = 'team-batch.rpcsv';
@@ -123,15 +124,18 @@ export async function runTeamPersonStyle(o: { entry: string; node?: string; resu
         console.log(`  skipped ${name}: an earlier step failed`);
         return;
       }
+      const started = Date.now();
       try {
         const detail = await fn();
         counts.passed++;
-        console.log(`  ok ${name}${detail ? ` — ${detail}` : ''}`);
+        console.log(`  ok ${name}${took(started)}${detail ? ` — ${detail}` : ''}`);
       } catch (err) {
         counts.failed++;
         broken = true;
         const file = await screenshot('FAILED');
-        console.log(`  FAILED ${name}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)} (screenshot ${file})`);
+        console.log(
+          `  FAILED ${name}${took(started)}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)} (screenshot ${file})`,
+        );
       }
     };
 

@@ -83,6 +83,20 @@ describe('line breaks: a light-bulb fix changes only what it names', () => {
   });
 
   it('with unsaved changes, the fix is made in the editor as before (one undo), and the file is untouched', async () => {
+    // The web editor (code-server, where CI runs this suite) saves after a second by default (files.autoSave
+    // is "afterDelay" on the web, "off" on the desktop): on a loaded machine the wait for diagnostics below
+    // outlasted it, the buffer was saved, and the file was not "untouched". This case needs unsaved changes.
+    const files = vscode.workspace.getConfiguration('files');
+    const autoSave = files.inspect<string>('autoSave')?.globalValue;
+    await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    try {
+      await withUnsavedChanges();
+    } finally {
+      await files.update('autoSave', autoSave, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  async function withUnsavedChanges(): Promise<void> {
     const before = [
       'client-orderid;rp_card_type;credit-card-number;amount;currency;order_desc;city',
       'ord-2;DST;5555555555554444;5;EUR;"a\nb";Paris',
@@ -108,5 +122,5 @@ describe('line breaks: a light-bulb fix changes only what it names', () => {
     assert.ok(!doc.getText().includes('Paris'));
     assert.equal(fs.readFileSync(file, 'latin1'), before, 'the file is as it was until saved');
     await vscode.commands.executeCommand('workbench.action.files.revert');
-  });
+  }
 });

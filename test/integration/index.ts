@@ -21,7 +21,9 @@ class SummaryReporter extends Mocha.reporters.Base {
     });
     runner.on(EVENT_TEST_PASS, (test: Mocha.Test) => {
       passed++;
-      console.log(`${'  '.repeat(depth(test))}ok ${test.title}`);
+      // A test over a second says how long it took, so a run's log shows where the editor suite's time goes.
+      const took = (test.duration ?? 0) >= 1000 ? ` (${((test.duration ?? 0) / 1000).toFixed(1)} s)` : '';
+      console.log(`${'  '.repeat(depth(test))}ok ${test.title}${took}`);
     });
     runner.on(EVENT_TEST_PENDING, (test: Mocha.Test) => {
       pending++;

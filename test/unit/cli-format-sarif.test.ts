@@ -183,9 +183,10 @@ describe('SARIF log', () => {
       assert.equal(withFixes.length, safe.length, f.file);
       for (const { r, fix } of withFixes) {
         const core = safe.find(
-          ({ d, x }) => d.code === r.ruleId && saidText(d.message) === saidText(r.message.text) && x.title === fix.description.text,
+          ({ d, x }) =>
+            d.code === r.ruleId && saidText(d.message) === saidText(r.message.text) && saidText(x.title) === saidText(fix.description.text),
         );
-        assert.ok(core, `${r.ruleId} ${fix.description.text}`);
+        assert.ok(core, `${r.ruleId} ${saidText(fix.description.text)}`);
         assert.equal(applySarifFix(f.text, fix), applyFix(f.text, core.x.edits), `${f.file} ${r.ruleId}`);
         checked++;
       }

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applySafeFixes } from '../../src/core/rules/fixAll';
 import { lint } from '../../src/core/rules/lint';
+import { saidText } from '../../src/core/output';
 import { applyFix } from '../fixtures/lint-cases/helpers';
 
 const TEXT = [
@@ -18,11 +19,11 @@ test('a short row is offered its missing empty fields at its end; a long row no 
   assert.equal(counts.length, 3);
   const [two, one, long] = counts;
   assert.deepEqual(
-    two.fixes.map((f) => [f.title, f.safe]),
+    two.fixes.map((f) => [saidText(f.title), f.safe]),
     [['Add the missing empty fields at the end of the row', false]],
   );
   assert.deepEqual(
-    one.fixes.map((f) => f.title),
+    one.fixes.map((f) => saidText(f.title)),
     ['Add the missing empty field at the end of the row'],
   );
   assert.deepEqual(long.fixes, []);

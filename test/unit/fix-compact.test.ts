@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { applySafeFixes, safeFixEdits } from '../../src/core/rules/fixAll';
 import { lint } from '../../src/core/rules/lint';
 import { SafeFixList } from '../../src/core/rules/safeFixList';
+import { ourWords, said, typed } from '../../src/core/output';
 import { applyFix } from '../fixtures/lint-cases/helpers';
 import { blankRuns, bomLines, HEADER, malformedRows, multilineQuoted, shortRows, validRows } from '../fixtures/hostile/shapes';
 
@@ -86,12 +87,15 @@ describe('fix-all, compact', () => {
   it('keeps fixes and edits in the order given, past its first allocation', () => {
     const list = new SafeFixList();
     for (let i = 0; i < 1000; i++) {
-      list.addFix('invalid-value', i % 2 ? 'odd' : 'even', i * 10);
+      list.addFix('invalid-value', i % 2 ? ourWords('odd') : said`Change to ${typed.count(i % 3)}`, i * 10);
       list.addEdit(i * 10, i * 10 + 3, String(i % 7));
     }
     assert.equal(list.count, 1000);
     assert.equal(list.editCount, 1000);
-    assert.deepEqual([list.code(999), list.title(999), list.start(999)], ['invalid-value', 'odd', 9990]);
+    assert.deepEqual([list.code(999), list.title(999), list.start(999)], ['invalid-value', ourWords('odd'), 9990]);
+    assert.deepEqual(list.title(998), said`Change to ${typed.count(998 % 3)}`);
+    // Each title kept once, by its parts: 'odd' and three "Change to N", beside the code and seven edit texts.
+    assert.equal(list.distinctStrings, 1 + 7 + 4);
     assert.deepEqual([list.editStart(500), list.editEnd(500), list.editText(500)], [5000, 5003, '3']);
   });
 });

@@ -8,7 +8,7 @@ import { prepareSubmission } from '../../src/core/gateway';
 import { Ledger, type GuardedSendResult } from '../../src/core/ledger';
 import { checksum, INDEX_VERSION, Manifest, MANIFEST, type ManifestHead } from '../../src/core/ledger/indexManifest';
 import { GUARD_DIR } from '../../src/core/ledger/ledgerIndex';
-import { ENTRY, entriesOf, lookupEntries, rowShard, Wanted } from '../../src/core/ledger/rowIndex';
+import { ENTRY, entriesOf, lookupEntries, Wanted } from '../../src/core/ledger/rowIndex';
 import { fingerprint, orderKey } from '../../src/core/ledger/rowKeys';
 import { payerKey } from '../../src/core/ledger/samePayer';
 import { Codes } from '../../src/core/rules/codes';
@@ -85,9 +85,48 @@ describe('the row entries (index version 4)', () => {
     for (const [k, key] of keys.entries())
       assert.deepEqual(found.get(key), k % 3 === 0 ? new Set([hashes[k % 7].slice(0, 16)]) : undefined, key);
     assert.equal(found.size, asked.size - 1);
+    // The same keys as a list, each listed twice (a lint hands its keys over so): the same answer.
+    const fromList = new Map<string, Set<string>>();
+    lookupEntries(bytes, new Wanted([...asked, ...asked]), fromList);
+    assert.deepEqual(fromList, found);
     assert.equal(entriesOf([{ key: 'A'.repeat(24) }, { key: 'ab' }], hashes[0]).length, 0);
     assert.equal(entriesOf([{ key: keys[0] }], 'not a hash').length, 0);
-    assert.equal(rowShard(keys[0]), `rows/${keys[0].slice(0, 2)}.bin`);
+    assert.deepEqual(new Wanted(new Set([keys[0], 'A'.repeat(24)])).shards(), [`rows/${keys[0].slice(0, 2)}.bin`]);
+  });
+
+  it('tells keys apart by every byte, however many share a head or a slot of the wanted table', () => {
+    // Wanted keeps the keys as words in an open-addressed table slotted by their second word: keys that share
+    // it (one chain of slots), and entries that differ from a wanted key in one byte only, anywhere.
+    const base = randomBytes(12);
+    const keys: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      const k = Buffer.from(base);
+      k.writeUInt32BE((i * 2654435761) >>> 0, 8); // the third word differs, the head and the slot are shared
+      keys.push(k.toString('hex'));
+    }
+    const asked = new Set(keys.filter((_, i) => i % 2 === 0));
+    const near = keys.flatMap((key) => {
+      const out = [];
+      for (const at of [0, 3, 4, 7, 8, 11]) {
+        const k = Buffer.from(key, 'hex');
+        k[at] ^= 1;
+        out.push(k.toString('hex'));
+      }
+      return out;
+    });
+    const hash = randomBytes(32).toString('hex');
+    const found = new Map<string, Set<string>>();
+    const wanted = new Wanted(new Set([...asked, 'X'.repeat(24), keys[0].toUpperCase(), `${keys[0]}0`, '']));
+    lookupEntries(
+      entriesOf(
+        [...near, ...keys].map((key) => ({ key })),
+        hash,
+      ),
+      wanted,
+      found,
+    );
+    assert.deepEqual([...found.keys()].sort(), [...asked].sort());
+    for (const key of found.keys()) assert.deepEqual(found.get(key), new Set([hash.slice(0, 16)]));
   });
 
   it('a sealer killed midway (part of an entry past the vouched bytes): the next seal does not append after it', async (t) => {

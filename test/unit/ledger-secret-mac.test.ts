@@ -49,6 +49,18 @@ describe('LedgerSecret.mac: HMAC-SHA256 without an Hmac object a call', () => {
     }
   });
 
+  it('gives createHmac digest for texts of lengths asked again in any order, across the buffer growing', () => {
+    // mac keeps a view of its buffer per length: each must read this text's bytes, in the buffer now in use.
+    const keyHex = randomBytes(32).toString('hex');
+    const secret = LedgerSecret.fromHex(keyHex)!;
+    const key = Buffer.from(keyHex, 'hex');
+    const lengths = [5, 68, 5, 1023, 1024, 1500, 68, 400, 5, 3000, 68, 1023, 1024, 5];
+    for (const [k, n] of lengths.entries()) {
+      const text = String.fromCharCode(97 + (k % 26)).repeat(n);
+      assert.equal(secret.mac(text, 64), createHmac('sha256', key).update(text, 'utf8').digest('hex'), `${k}: ${n}`);
+    }
+  });
+
   it('a fingerprint recorded by the earlier way (a known key and text) is made again', () => {
     // createHmac('sha256', 32 zero bytes).update(text).digest('hex').slice(0, 32), as the ledger made it so far.
     const secret = LedgerSecret.fromHex('00'.repeat(32))!;

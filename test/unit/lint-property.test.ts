@@ -8,6 +8,7 @@ import { quoteField } from '../../src/core/csv/write';
 import { lint } from '../../src/core/rules/lint';
 import { CodeInfo, Codes, type Code } from '../../src/core/rules/codes';
 import { applySafeFixes } from '../../src/core/rules/fixAll';
+import { saidText } from '../../src/core/output';
 import type { Range } from '../../src/core/text';
 import { LineIndex } from '../../src/core/text';
 import { FULL, TODAY, applyFix } from '../fixtures/lint-cases/helpers';
@@ -90,7 +91,7 @@ describe('linter properties', () => {
           for (const f of d.fixes) {
             for (const e of f.edits) {
               const badEdit = inside(e.range, lengths);
-              assert.equal(badEdit, undefined, `${d.code} fix ${f.title} ${JSON.stringify(e.range)}: ${badEdit}`);
+              assert.equal(badEdit, undefined, `${d.code} fix ${saidText(f.title)} ${JSON.stringify(e.range)}: ${badEdit}`);
             }
           }
         }

@@ -15,7 +15,7 @@ import { floorText, said, saidText, terminalField, typed, vouched, type Said } f
 import { lint } from '../../src/core/rules/lint';
 import { ProblemCollector } from '../../src/core/rules/problems';
 import type { LintDiagnostic } from '../../src/core/rules/types';
-import { codeActions } from '../../src/language-server/codeActions';
+import { codeActions, offered } from '../../src/language-server/codeActions';
 import { toDiagnostic } from '../../src/language-server/convert';
 
 const CWD = '/work/shop';
@@ -157,19 +157,21 @@ describe("lint's problem messages are laid out value by value in every face", ()
 });
 
 describe("a quick fix's title in the editor", () => {
-  it('passes the floor: a card number in the value it names is masked, a date whole (the title was sent as it was)', () => {
+  it('is laid out where it leaves: a card number in the value it names is masked, a date whole', () => {
     const header = 'client-orderid;rp_card_type;credit-card-number;amount;currency;start-date';
     const result = lint(`${header}\nA-1;DST;5555555555554444;1.00;EUR;2027-01-01\n`, { today: { year: 2026, month: 1, day: 1 } });
     const d = result.diagnostics.find((x) => x.code === 'invalid-value');
     assert.ok(d);
-    const ask = (title: string) => {
+    // The value the fix writes is a part of its own, by its column's type.
+    assert.deepEqual(d.fixes[0].title, said`Change to ${typed.date('01.01.2027')}`);
+    const ask = (title: Said) => {
       d.fixes[0].title = title;
       const params = { textDocument: { uri: 'file:///b.rpcsv' }, range: d.range, context: { diagnostics: [toDiagnostic(d)] } };
-      return codeActions({ uri: 'file:///b.rpcsv', version: 1, result, resolves: false }, params).map((a) => a.title);
+      return offered(codeActions({ uri: 'file:///b.rpcsv', version: 1, result, resolves: false }, params)).map((a) => a.title);
     };
     assert.ok(ask(d.fixes[0].title).includes('Change to 01.01.2027'));
     // No suggestion the rules make today holds a card number: the title is set here as one that did.
-    const titles = ask(`Change to ${CARD}`);
+    const titles = ask(said`Change to ${typed.text(CARD)}`);
     assert.ok(titles.includes('Change to 411111******1111'), JSON.stringify(titles));
   });
 });

@@ -1,7 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { prepareSubmission } from '../../src/core/gateway';
-import { gatewayOrderId, hasIdNoise, isPlainIn, withoutIdNoise } from '../../src/core/orderId';
+import fc from 'fast-check';
+import { fnv1a } from '../../src/core/fnv';
+import { gatewayOrderId, hasIdNoise, isPlainIn, plainIdHashIn, withoutIdNoise } from '../../src/core/orderId';
 import { applySafeFixes } from '../../src/core/rules/fixAll';
 import { lint } from '../../src/core/rules/lint';
 import { saidText } from '../../src/core/output';
@@ -51,6 +53,22 @@ describe('the gateway reading of a client-orderid', () => {
     assert.equal(isPlainIn(`x${ID}x`, 1, ID.length + 1), true);
     assert.equal(isPlainIn(`${ID} `, 0, ID.length + 1), false);
     assert.equal(isPlainIn('CAFÉ', 0, 4), false);
+  });
+
+  it('plainIdHashIn: the FNV-1a hash exactly when the range is plain, else NaN (property)', () => {
+    // The linter reads each id once for both answers; the duplicate-id table looks the hash up as fnv1a.
+    const text = fc.array(fc.constantFrom('a', 'Z', '0', '-', '~', ' ', '\t', '\u00a0', '\u200b', 'é', '\x7f', '!'), { maxLength: 20 });
+    fc.assert(
+      fc.property(text, fc.nat(), fc.nat(), (chars, a, b) => {
+        const s = chars.join('');
+        const from = a % (s.length + 1);
+        const to = from + (b % (s.length - from + 1));
+        const h = plainIdHashIn(s, from, to);
+        if (isPlainIn(s, from, to)) assert.equal(h, fnv1a(s, from, to));
+        else assert.ok(Number.isNaN(h));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('id-whitespace: noise around or invisible inside, and its removal keeps everything else (no NFC)', () => {

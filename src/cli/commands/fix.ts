@@ -138,9 +138,7 @@ function fixPass(text: string, name: string, ctx: CliContext): { text: string; a
   for (let k = 0; k < applied.count; k++) {
     const a = applied.at(k);
     const p = displayPosition(a.range.start, bom);
-    ctx.stdout(
-      saidOut(said`${typed.text(name)}:${typed.count(p.line)}:${typed.count(p.column)}: ${typed.text(a.code)}: ${typed.text(a.title)}\n`),
-    );
+    ctx.stdout(saidOut(said`${typed.text(name)}:${typed.count(p.line)}:${typed.count(p.column)}: ${typed.text(a.code)}: ${a.title}\n`));
   }
   return { text: next, applied: applied.count, errors };
 }

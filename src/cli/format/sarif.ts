@@ -38,7 +38,8 @@ export interface SarifResult {
   message: ResultMessage;
   locations: { physicalLocation: { artifactLocation: ArtifactLocation; region: Region } }[];
   fixes?: {
-    description: Message;
+    /** The fix's title, a `Said` laid out as the result's message is. */
+    description: ResultMessage;
     artifactChanges: { artifactLocation: ArtifactLocation; replacements: { deletedRegion: Region; insertedContent: { text: string } }[] }[];
   }[];
 }

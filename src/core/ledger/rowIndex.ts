@@ -30,25 +30,105 @@ function headAt(bytes: Uint8Array, at: number): number {
   return (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3];
 }
 
+/** 4 bytes from `at` as a signed 32-bit word (big-endian). */
+function wordAt(bytes: Uint8Array, at: number): number {
+  return (bytes[at] << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3];
+}
+
+/** A hex digit's value by its character code (lower case); 16 for any other character. */
+const HEX_DIGIT = new Uint8Array(65536).fill(16);
+for (let d = 0; d < 16; d++) HEX_DIGIT['0123456789abcdef'.charCodeAt(d)] = d;
+
+/** A key's three words into `out` from `at`; false (nothing meant) when it is not 24 lower-case hex digits (KEY). */
+function keyWords(key: string, out: Int32Array, at: number): boolean {
+  if (key.length !== 2 * KEY_BYTES) return false;
+  let bad = 0;
+  for (let w = 0; w < 3; w++) {
+    let word = 0;
+    for (let i = 8 * w; i < 8 * w + 8; i++) {
+      const d = HEX_DIGIT[key.charCodeAt(i)];
+      bad |= d;
+      word = (word << 4) | (d & 15);
+    }
+    out[at + w] = word;
+  }
+  return bad < 16;
+}
+
 /**
- * What a lookup looks for: the keys, and a bitmap of their heads (64 bits a key, at most 2 MiB: a submit's
- * few keys take a few bytes, a lint's 200,000 the whole), so the other entries of a shard are passed over with
- * one bit read (about one in 64 passes by chance, one in 80 at 200,000 keys, and is then told by its whole key).
+ * Row keys to look up: a set, or a list (a lint's 200,000 keys: no set made of them; a key listed twice
+ * is looked for once, as in a set).
+ */
+export type Keys = ReadonlySet<string> | readonly string[];
+
+/** How many keys `keys` lists. */
+export const keyCount = (keys: Keys): number => ('size' in keys ? keys.size : keys.length);
+
+/** A slot of the wanted keys' table, from a key's second word (its bytes 4 to 7: uniformly spread, as a keyed hash's). */
+const slotOf = (word: number, mask: number) => (Math.imul(word, 0x9e3779b1) >>> 0) & mask;
+
+/**
+ * What a lookup looks for: the keys, as numbers (three 32-bit words each, in an open-addressed table: an
+ * entry is told without a string made of it), and a bitmap of their heads (64 bits a key, at most 2 MiB: a
+ * submit's few keys take a few bytes, a lint's 200,000 the whole), so the other entries of a shard are
+ * passed over with one bit read (about one in 64 passes by chance, one in 80 at 200,000 keys, and is then
+ * told by its whole key). A key of another shape than 24 lower-case hex digits is no entry's: never found.
  */
 export class Wanted {
   readonly heads: Uint8Array;
   /** The bits of a head that index the bitmap. */
   readonly mask: number;
-  constructor(readonly keys: ReadonlySet<string>) {
+  /** The keys of the entries' shape, and their words (3 a key). */
+  private readonly list: string[] = [];
+  private readonly words: Int32Array;
+  /** The shards the keys are in (shardOfByte), by their first byte: 1 for a shard to read. */
+  private readonly inShard = new Uint8Array(256);
+  /** Slots: a key's place in `list` + 1, 0 for none. */
+  private readonly table: Int32Array;
+  private readonly slots: number;
+  constructor(keys: Keys) {
+    const count = keyCount(keys);
     let bits = 1 << 10;
-    while (bits < keys.size * 64 && bits < 1 << 24) bits *= 2;
+    while (bits < count * 64 && bits < 1 << 24) bits *= 2;
     this.heads = new Uint8Array(bits >>> 3);
     this.mask = bits - 1;
+    let size = 16;
+    while (size < count * 2) size *= 2;
+    this.table = new Int32Array(size);
+    this.slots = size - 1;
+    this.words = new Int32Array(3 * count);
+    const w = this.words;
     for (const k of keys) {
-      // A key of another shape (never asked: keys are 24 hex digits) sets some bit: one more entry told by its whole key.
-      const h = parseInt(k.slice(2, 8), 16) & this.mask;
+      const i = this.list.length;
+      if (!keyWords(k, w, 3 * i)) continue;
+      this.list.push(k);
+      this.inShard[w[3 * i] >>> 24] = 1;
+      const h = w[3 * i] & 0xffffff & this.mask;
       this.heads[h >>> 3] |= 1 << (h & 7);
+      let slot = slotOf(w[3 * i + 1], this.slots);
+      while (this.table[slot] !== 0) slot = (slot + 1) & this.slots;
+      this.table[slot] = i + 1;
     }
+  }
+
+  /** The shards that can hold the keys' entries (their names, none made a key). */
+  shards(): string[] {
+    const out: string[] = [];
+    for (let b = 0; b < 256; b++) if (this.inShard[b] === 1) out.push(shardOfByte(b));
+    return out;
+  }
+
+  /** The wanted key whose bytes are `bytes` from `at` (KEY_BYTES of them), or undefined. */
+  keyAt(bytes: Uint8Array, at: number): string | undefined {
+    const a = wordAt(bytes, at);
+    const b = wordAt(bytes, at + 4);
+    const c = wordAt(bytes, at + 8);
+    const { words, table, slots } = this;
+    for (let slot = slotOf(b, slots); table[slot] !== 0; slot = (slot + 1) & slots) {
+      const i = table[slot] - 1;
+      if (words[3 * i] === a && words[3 * i + 1] === b && words[3 * i + 2] === c) return this.list[i];
+    }
+    return undefined;
   }
 }
 
@@ -56,18 +136,18 @@ export class Wanted {
  * Adds to `found` the content hashes (their first 16 hex digits) of the wanted keys' entries in `bytes`
  * (whole entries: a vouched file whose size is not a multiple of ENTRY is damage, told by the caller).
  * At a million rows with their payers the shards hold 40 MB: each entry is stepped over with one bitmap
- * test, and only an entry whose head is a wanted key's is made into a string.
+ * test, one whose head is a wanted key's is told by its words, and only a wanted key's hash is made a string.
  */
 export function lookupEntries(bytes: Uint8Array | undefined, wanted: Wanted, found: Map<string, Set<string>>): void {
   if (bytes === undefined) return;
   const n = bytes.length;
-  const { heads, mask, keys } = wanted;
+  const { heads, mask } = wanted;
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, n);
   for (let at = 0; at + ENTRY <= n; at += ENTRY) {
     const h = headAt(buf, at) & mask;
     if ((heads[h >>> 3] & (1 << (h & 7))) === 0) continue;
-    const key = buf.toString('hex', at, at + KEY_BYTES);
-    if (!keys.has(key)) continue;
+    const key = wanted.keyAt(buf, at);
+    if (key === undefined) continue;
     let hashes = found.get(key);
     if (!hashes) found.set(key, (hashes = new Set()));
     hashes.add(buf.toString('hex', at + KEY_BYTES, at + ENTRY));
@@ -95,11 +175,7 @@ export function entriesOf(keys: readonly { key: string }[], contentHash: string)
 /** How many entries `bytes` holds. */
 export const entryCount = (bytes: Uint8Array) => Math.floor(bytes.length / ENTRY);
 
-/** The shard (relative to the index's folder) of a row key: its first two hex digits (256 shards). */
-export function rowShard(key: string): string {
-  return shardOfByte(parseInt(key.slice(0, 2), 16));
-}
-
+/** The shard (relative to the index's folder) of a key's first byte (its first two hex digits: 256 shards). */
 const shardOfByte = (b: number) => `${ROWS}/${b.toString(16).padStart(2, '0')}.bin`;
 
 /** Entries grouped by their shard (each group's entries in the order given). */

@@ -16,6 +16,8 @@ export const KEY_FILE = 'ledger.key';
 const KEY_BYTES = 32;
 /** SHA-256's block: the HMAC's pads (mac). */
 const BLOCK = 64;
+/** Texts of fewer UTF-8 bytes than this have their view of the inner buffer kept (mac). */
+const VIEWS = 1024;
 
 export class LedgerSecret {
   /** The prefix of every keyed SHA-256: a key derived from the ledger's, as hex, and a separator. */
@@ -27,6 +29,8 @@ export class LedgerSecret {
   private inner = Buffer.alloc(1024);
   /** (K ^ opad) then the inner digest. */
   private readonly outer = Buffer.alloc(BLOCK + 32);
+  /** `inner`'s first BLOCK + n bytes by n, made once a length (a Buffer view a call cost as much as a hash). */
+  private views: Buffer[] = [];
 
   private constructor(key: Buffer) {
     if (key.length > BLOCK) throw new Error('a ledger key longer than a SHA-256 block');
@@ -50,9 +54,12 @@ export class LedgerSecret {
     if (BLOCK + 3 * text.length > this.inner.length) {
       this.inner = Buffer.alloc(2 * (BLOCK + 3 * text.length));
       this.pads.copy(this.inner, 0, 0, BLOCK);
+      this.views = [];
     }
     const n = this.inner.write(text, BLOCK, 'utf8');
-    hash('sha256', this.inner.subarray(0, BLOCK + n), 'buffer').copy(this.outer, BLOCK);
+    const view = n < VIEWS ? (this.views[n] ??= this.inner.subarray(0, BLOCK + n)) : this.inner.subarray(0, BLOCK + n);
+    // The inner digest as a 'binary' (latin1) string, a byte a character, written into place: no Buffer made for it.
+    this.outer.write(hash('sha256', view, 'binary'), BLOCK, 'latin1');
     return hash('sha256', this.outer, 'hex').slice(0, hexChars);
   }
 

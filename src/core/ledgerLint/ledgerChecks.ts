@@ -19,7 +19,7 @@ import {
   type Target,
 } from '../ledger';
 import type { LedgerSecret } from '../ledger/secret';
-import { maskText, said, type Said } from '../output';
+import { maskText, ourWords, said, type Said } from '../output';
 import type { Batch } from '../rules/batch';
 import { stripCvvEdits } from '../rules/batchEdits';
 import { CodeInfo, Codes, type Code } from '../rules/codes';
@@ -75,9 +75,12 @@ export async function ledgerDiagnostics(ledger: LedgerStore, batch: Batch, optio
     // up in one pass over its shards (a lint of 100,000 rows reads each shard once, not twice). So every
     // row's fingerprint is made first; the rows then told already-sent are left out of same-payer, as before.
     const everyPayer = file && rows.payers();
-    const keys = new Set(rows.keys);
-    for (const p of everyPayer ?? []) keys.add(payerKey(p.fingerprint));
-    const byKey = await ledger.recordsOfRows(keys);
+    // Each payer key made once: the lookup and the filter below ask by the same strings. The file ledger
+    // takes the keys as a list (no set of 200,000 strings made for a lint of 100,000 rows).
+    const payerKeys = everyPayer?.map((p) => payerKey(p.fingerprint));
+    const byKey = file
+      ? await file.recordsOfRows(payerKeys ? rows.keys.concat(payerKeys) : rows.keys)
+      : await ledger.recordsOfRows(new Set(rows.keys));
     const hits = rows.found(byKey);
     accepted = acceptedContents(byKey, rows.keys);
     const sent = options.target ? alreadySentOf(byKey, hits, options.target) : [];
@@ -91,17 +94,16 @@ export async function ledgerDiagnostics(ledger: LedgerStore, batch: Batch, optio
     }
     if (options.target) {
       const told = new Set(sent.map((row) => row.ref.start));
-      const payers = everyPayer ? everyPayer.filter((p) => !told.has(p.start)) : rows.payers(told);
       let same;
-      if (file) {
+      if (file && everyPayer && payerKeys) {
         // Only the fingerprints whose payer key the lookup found can have earlier rows: the rest are not
         // asked about (the same answer, without a set of every row's fingerprint).
-        const found = payers.filter((p) => byKey.has(payerKey(p.fingerprint)));
+        const found = everyPayer.filter((p, i) => byKey.has(payerKeys[i]) && !told.has(p.start));
         same =
           found.length > 0
             ? samePayersOf(await file.recordsOfPayers(new Set(found.map((p) => p.fingerprint)), byKey), found, options.target)
             : [];
-      } else same = await findSamePayers(ledger, payers, options.target);
+      } else same = await findSamePayers(ledger, rows.payers(told), options.target);
       for (const row of same) {
         if (diagnostics.length >= max) {
           omittedWarnings++;
@@ -215,7 +217,7 @@ async function anyAccepted(ledger: LedgerStore, key: Parameters<LedgerStore['gua
 /** cvv-after-send on every non-empty cvv2 cell, each offering to empty them all. */
 export function cvvAfterSend(batch: Batch): LintDiagnostic[] {
   const edits = stripCvvEdits(batch);
-  const fix = { title: 'Empty every cvv2 value (the column stays)', edits, safe: false };
+  const fix = { title: ourWords('Empty every cvv2 value (the column stays)'), edits, safe: false };
   return edits.map((e) => ({
     code: Codes.cvvAfterSend,
     severity: CodeInfo[Codes.cvvAfterSend].severity,

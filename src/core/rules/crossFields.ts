@@ -1,7 +1,7 @@
 import { dateKey, gatewayDateKeyIn, type CalendarDate } from '../dates';
 import type { RowCells } from '../csv/rowCells';
 import { Codes, type Code } from './codes';
-import { COLUMNS } from './columns';
+import { COLUMNS, STATE_COUNTRIES } from './columns';
 import { cellPart, inMessage } from './quote';
 import { ourWords, said, typed, type Part, type Said } from '../output';
 import type { ProblemCollector } from './problems';
@@ -196,3 +196,11 @@ const thousandths = (row: RowCells, i: number): number => thousandthsIn(row.sour
 const dateIn = (row: RowCells, i: number): Part => typed.date(inMessage(row.value(i)));
 const amountIn = (row: RowCells, i: number): Part => typed.amount(inMessage(row.value(i)));
 const countIn = (row: RowCells, i: number): Part => typed.count(inMessage(row.value(i)));
+
+const STATE_COUNTRY_LIST = [...STATE_COUNTRIES];
+
+/** Is cell i a country whose SRC rows need a state? Read in place: this runs for every SRC row. */
+export function isStateCountry(row: RowCells, i: number): boolean {
+  for (const country of STATE_COUNTRY_LIST) if (row.is(i, country)) return true;
+  return false;
+}

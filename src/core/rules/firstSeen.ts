@@ -37,7 +37,11 @@ export abstract class FirstRowTable {
 
   /** firstRow of the characters `source[from, to)`, read in place. */
   firstRowIn(source: string, from: number, to: number, row: number): number {
-    const h = hash(source, from, to);
+    return this.firstRowHashed(hash(source, from, to), source, from, to, row);
+  }
+
+  /** firstRowIn when the caller has already read the key: `h` must be fnv1a(source, from, to). */
+  firstRowHashed(h: number, source: string, from: number, to: number, row: number): number {
     let s = h & this.mask;
     let free = -1;
     for (let probe = 0; probe <= this.maxProbe; probe++) {
@@ -106,25 +110,34 @@ export abstract class FirstRowTable {
 
 /** The first rows of keys kept as ranges of the strings they were read from (the document, for the linter). */
 export class FirstSeen extends FirstRowTable {
-  // Entry e: its key is `sources[e][starts[e], ends[e])`. Not cut: no string per id is made and kept.
-  private readonly sources: (string | undefined)[] = [];
+  // Entry e: its key is `source[starts[e], ends[e])`, where the source is the first one kept (`main`, the
+  // linter's document) unless `others` names another (a row's own unescaped text). Not cut: no string per
+  // id is made, and no array of a pointer per id is kept. starts[e] is -1 once the key is released.
+  private main: string | undefined;
+  private others?: Map<number, string>;
   private starts: Int32Array;
   private ends: Int32Array;
   private rows: Int32Array;
 
-  constructor(expected: number, maxProbe = 32) {
+  /** `main`: the string most keys are read from (the linter's document); else the first one kept. */
+  constructor(expected: number, maxProbe = 32, main?: string) {
     let capacity = 16;
     while (capacity < expected * 2) capacity *= 2;
     super(capacity, maxProbe);
+    this.main = main;
     this.starts = new Int32Array(capacity / 2);
     this.ends = new Int32Array(capacity / 2);
     this.rows = new Int32Array(capacity / 2);
   }
 
+  private sourceOf(e: number): string {
+    return this.others?.get(e) ?? this.main!;
+  }
+
   protected holds(e: number, source: string, from: number, to: number): boolean {
-    const kept = this.sources[e];
     const start = this.starts[e];
-    if (kept === undefined || this.ends[e] - start !== to - from) return false;
+    if (start < 0 || this.ends[e] - start !== to - from) return false;
+    const kept = this.sourceOf(e);
     for (let i = 0; i < to - from; i++) if (kept.charCodeAt(start + i) !== source.charCodeAt(from + i)) return false;
     return true;
   }
@@ -139,7 +152,9 @@ export class FirstSeen extends FirstRowTable {
       this.ends = grown(this.ends, 2 * this.ends.length);
       this.rows = grown(this.rows, 2 * this.rows.length);
     }
-    this.sources[e] = source;
+    // The same string object as main is the usual case, and compared by reference.
+    if (this.main === undefined) this.main = source;
+    else if (source !== this.main) (this.others ??= new Map()).set(e, source);
     this.starts[e] = from;
     this.ends[e] = to;
     this.rows[e] = row;
@@ -150,8 +165,9 @@ export class FirstSeen extends FirstRowTable {
   }
 
   protected release(e: number): string {
-    const key = this.sources[e]!.slice(this.starts[e], this.ends[e]);
-    this.sources[e] = undefined;
+    const key = this.sourceOf(e).slice(this.starts[e], this.ends[e]);
+    this.others?.delete(e);
+    this.starts[e] = -1;
     return key;
   }
 }

@@ -1,3 +1,4 @@
+import type { Said } from '../output';
 import type { LineIndex, Range, TextEdit } from '../text';
 import type { Code } from './codes';
 import { lint, type LintOptions, type LintResult } from './lint';
@@ -15,7 +16,7 @@ export function safeFixEdits(result: LintResult): TextEdit[] {
 export class AppliedFix {
   constructor(
     readonly code: Code,
-    readonly title: string,
+    readonly title: Said,
     private readonly start: number,
     private readonly index: LineIndex,
   ) {}

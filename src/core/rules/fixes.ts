@@ -1,7 +1,9 @@
 import { parseCsv, type CsvRecord } from '../csv/parse';
 import { quoteField, writeRecords } from '../csv/write';
+import { ourWords, said, typed, type Part, type Said } from '../output';
 import type { TextEdit } from '../text';
 import type { Batch } from './batch';
+import type { ValueKind } from './columns';
 import type { Fix } from './types';
 
 // The rule book's quick fixes as text edits. `safe` fixes never lose data and are what fixAll and
@@ -20,7 +22,7 @@ export function replaceCellFix(
   record: CsvRecord,
   field: number,
   value: string,
-  title: string,
+  title: Said,
   safe: boolean,
   preferred = false,
 ): Fix {
@@ -28,12 +30,33 @@ export function replaceCellFix(
   return { title, edits: [edit], safe, preferred };
 }
 
+/** "Change to VALUE" titles made before, by kind and value: a file fixed on every row names a few values. */
+const CHANGE_TITLES = new Map<string, Said>();
+
+/**
+ * invalid-value's safe fix, "Change to VALUE": the title names the value by its column's type (a date, a
+ * month as a count, a card type as text). One title object per value, so fix-all's list keeps it once
+ * without reading its parts (safeFixList.ts).
+ */
+export function changeToFix(batch: Batch, record: CsvRecord, field: number, kind: ValueKind, value: string): Fix {
+  const key = `${kind}:${value}`;
+  let title = CHANGE_TITLES.get(key);
+  if (title === undefined) {
+    let part: Part = typed.text(value);
+    if (kind === 'date') part = typed.date(value);
+    else if (kind === 'month') part = typed.count(value);
+    if (CHANGE_TITLES.size >= 256) CHANGE_TITLES.clear();
+    CHANGE_TITLES.set(key, (title = { said: ['Change to ', part] }));
+  }
+  return replaceCellFix(batch, record, field, value, title, true, true);
+}
+
 /**
  * A fix whose edits are built the first time they are read. A missing column means one edit per row
  * (100,000 on a big batch) that nobody needs until the fix is asked for, so lint only records how to
  * build them.
  */
-export function lazyFix(title: string, safe: boolean, build: () => TextEdit[]): Fix {
+export function lazyFix(title: Said, safe: boolean, build: () => TextEdit[]): Fix {
   let edits: TextEdit[] | undefined;
   return {
     title,
@@ -46,7 +69,7 @@ export function lazyFix(title: string, safe: boolean, build: () => TextEdit[]): 
 
 /** Append a column to the header and an empty field to every other record (edits built on demand). */
 export function appendColumnFix(batch: Batch, column: string): Fix {
-  return lazyFix(`Add column ${column} to the header (and an empty field to every row)`, false, () => {
+  return lazyFix(said`Add column ${ourWords(column)} to the header (and an empty field to every row)`, false, () => {
     const edits: TextEdit[] = [];
     const csv = batch.csv;
     if (batch.header && !batch.header.isBlank) {
@@ -64,7 +87,7 @@ export function appendColumnFix(batch: Batch, column: string): Fix {
 }
 
 export function dropBomFix(batch: Batch): Fix {
-  return { title: 'Remove the byte order mark', edits: [editAt(batch, 0, 1, '')], safe: true };
+  return { title: ourWords('Remove the byte order mark'), edits: [editAt(batch, 0, 1, '')], safe: true };
 }
 
 /**
@@ -76,7 +99,7 @@ export function rewriteDelimiterFix(batch: Batch, from: ',' | '\t'): Fix {
   let edits: TextEdit[] | undefined;
   const label = from === ',' ? 'commas' : 'tabs';
   return {
-    title: `Rewrite the file with ";" instead of ${label}`,
+    title: ourWords(`Rewrite the file with ";" instead of ${label}`),
     get edits(): TextEdit[] {
       return (edits ??= [rewriteEdit(batch, from)]);
     },
@@ -107,7 +130,7 @@ function rewriteEdit(batch: Batch, from: ',' | '\t'): TextEdit {
 
 /** Empty fields at the end of a row short of the header (`count` delimiters at its end). */
 export function addEmptyFieldsFix(batch: Batch, rowEnd: number, count: number): Fix {
-  return lazyFix(`Add the missing empty field${count === 1 ? '' : 's'} at the end of the row`, false, () => [
+  return lazyFix(ourWords(`Add the missing empty field${count === 1 ? '' : 's'} at the end of the row`), false, () => [
     editAt(batch, rowEnd, rowEnd, ';'.repeat(count)),
   ]);
 }

@@ -148,7 +148,7 @@ function checkHeader(problems: ProblemCollector, headerStart: number, headerEnd:
     } else if (cell.match.kind === 'alias') {
       const to = cell.match.column;
       problems.add(Codes.columnAlias, start, end, said`${quotedCell(cell.raw)} is not the gateway's name: use ${ourWords(to)}`, to, [
-        replaceCellFix(batch, header!, cell.index, to, `Rename column to ${to}`, true, true),
+        replaceCellFix(batch, header!, cell.index, to, said`Rename column to ${ourWords(to)}`, true, true),
       ]);
     } else if (cell.match.kind === 'unknown') {
       const suggestion = cell.match.suggestion;
@@ -157,7 +157,7 @@ function checkHeader(problems: ProblemCollector, headerStart: number, headerEnd:
           ? said`empty column name`
           : said`unknown column ${quotedCell(cell.raw)}${suggestion ? said`: did you mean ${ourWords(suggestion)}?` : ourWords('')}`;
       const fixes = suggestion
-        ? [replaceCellFix(batch, header!, cell.index, suggestion, `Rename column to ${suggestion}`, false, true)]
+        ? [replaceCellFix(batch, header!, cell.index, suggestion, said`Rename column to ${ourWords(suggestion)}`, false, true)]
         : [];
       problems.add(Codes.unknownColumn, start, end, message, null, fixes);
     }
@@ -181,9 +181,8 @@ function checkHeader(problems: ProblemCollector, headerStart: number, headerEnd:
     const [amount, from, to, sequence] = AMOUNT_COLUMNS;
     const add = (names: string[]): Fix => {
       const fixes = names.filter((n) => !has(n)).map((n) => appendColumnFix(batch, n));
-      return lazyFix(`Add column${fixes.length > 1 ? 's' : ''} ${names.filter((n) => !has(n)).join(' and ')}`, false, () =>
-        fixes.flatMap((f) => f.edits),
-      );
+      const title = ourWords(`Add column${fixes.length > 1 ? 's' : ''} ${names.filter((n) => !has(n)).join(' and ')}`);
+      return lazyFix(title, false, () => fixes.flatMap((f) => f.edits));
     };
     const fixes = [add([amount]), add([from, to]), add([sequence])];
     const partial = has(from) !== has(to) ? ` (${has(from) ? from : to} needs its pair ${has(from) ? to : from})` : '';

@@ -1,16 +1,16 @@
 import type { CalendarDate } from '../dates';
 import { maskCardValue, ourWords, said, typed, type Said } from '../output';
 import { Codes } from './codes';
-import { COLUMNS, STATE_COUNTRIES, type ColumnSpec } from './columns';
+import { COLUMNS, type ColumnSpec } from './columns';
 import { FirstSeen } from './firstSeen';
-import { gatewayOrderId, hasIdNoise, idNoiseWords, isPlainIn, withoutIdNoise } from '../orderId';
+import { gatewayOrderId, hasIdNoise, idNoiseWords, plainIdHashIn, withoutIdNoise } from '../orderId';
 import { cellPart } from './quote';
 import { duplicateOrderIdMessage, UNTRUSTED_ROW, type RowFactsListener, type TrustedRow } from './rowFacts';
-import { addEmptyFieldsFix, replaceCellFix } from './fixes';
+import { addEmptyFieldsFix, changeToFix, replaceCellFix } from './fixes';
 import { hasCompleteAmountMode } from './batch';
 import type { ProblemCollector } from './problems';
 import { EXPECTED, isValidIn, suggestValue, tooLong } from './values';
-import { cell, checkCrossFields, GOOD, NAMES, ORDINAL, type Positions } from './crossFields';
+import { cell, checkCrossFields, GOOD, isStateCountry, NAMES, ORDINAL, type Positions } from './crossFields';
 import { RowCells } from '../csv/rowCells';
 import { cardColumnOf, type CardNumberFinder } from './cardDataInGit';
 
@@ -78,6 +78,7 @@ class RowChecker {
   private readonly trusted: TrustedRow;
   private readonly cardColumn: number;
   private seekCard: boolean;
+  private idHash = NaN; // the plain client-orderid's hash (orderIdOf), for the duplicate-id table
   readonly src: SrcRows = { anySrc: false, srcNeedsState: false };
 
   constructor(
@@ -99,7 +100,7 @@ class RowChecker {
     for (const k of Object.keys(NAMES) as (keyof Positions)[]) this.pos[k] = batch.columnIndex.get(NAMES[k]) ?? -1;
     this.amountModes = hasCompleteAmountMode(batch);
     // Sized for a usual batch and grown as ids arrive: a file of a million copies of one id needs one slot.
-    this.seenOrderIds = new FirstSeen(Math.min(batch.csv.recordCount, 1 << 17));
+    this.seenOrderIds = new FirstSeen(Math.min(batch.csv.recordCount, 1 << 17), undefined, batch.csv.text);
     this.width = batch.header ? batch.header.values.length : 0;
     this.cardColumn = cards ? (cardColumnOf(batch) ?? -1) : -1;
     this.seekCard = this.cardColumn >= 0;
@@ -208,7 +209,7 @@ class RowChecker {
     const index = this.planIndex[k];
     const spec = this.planSpec[k];
     if (!problems.keeps(row.bounds[2 * index])) return problems.skip(Codes.dstUnsupported);
-    const fix = replaceCellFix(problems.batch, problems.batch.csv.record(r), index, '', `Clear ${spec.name}`, false);
+    const fix = replaceCellFix(problems.batch, problems.batch.csv.record(r), index, '', said`Clear ${ourWords(spec.name)}`, false);
     cell(
       problems,
       row,
@@ -229,17 +230,18 @@ class RowChecker {
     const v = row.value(index);
     const better = spec.sensitive ? undefined : suggestValue(spec.kind, v);
     const record = problems.batch.csv.record(r);
-    const fixes = better === undefined ? [] : [replaceCellFix(problems.batch, record, index, better, `Change to ${better}`, true, true)];
+    const fixes = better === undefined ? [] : [changeToFix(problems.batch, record, index, spec.kind, better)];
     cell(problems, row, index, Codes.invalidValue, invalidMessage(spec, v), spec.name, fixes);
   }
 
   /**
-   * Cell `at`'s client-orderid as the gateway reads it (orderId.ts): null when that is the cell itself
-   * (nearly always: read in place, no string cut), undefined when it reads as nothing (only whitespace).
+   * Cell `at`'s client-orderid as the gateway reads it (orderId.ts): null when that is the cell itself (nearly
+   * always: read in place, no string cut; hashed in `idHash`), undefined when it reads as nothing (only whitespace).
    */
   private orderIdOf(at: number, r: number): string | null | undefined {
     const { row } = this;
-    if (isPlainIn(row.source, row.from(at), row.to(at))) return null;
+    this.idHash = plainIdHashIn(row.source, row.from(at), row.to(at));
+    if (!Number.isNaN(this.idHash)) return null;
     const cellValue = row.value(at);
     if (hasIdNoise(cellValue)) this.idWhitespace(r, at, cellValue);
     const read = gatewayOrderId(cellValue);
@@ -260,7 +262,7 @@ class RowChecker {
               problems.batch.csv.record(r),
               at,
               clean,
-              'Remove the whitespace and invisible characters',
+              ourWords('Remove the whitespace and invisible characters'),
               true,
               true,
             ),
@@ -283,18 +285,10 @@ class RowChecker {
     const at = this.pos.orderId;
     const first =
       read === null
-        ? this.seenOrderIds.firstRowIn(row.source, row.from(at), row.to(at), rowNumber)
+        ? this.seenOrderIds.firstRowHashed(this.idHash, row.source, row.from(at), row.to(at), rowNumber)
         : this.seenOrderIds.firstRow(read, rowNumber);
     if (first === 0) return;
     if (!problems.keeps(row.bounds[2 * at])) return problems.skip(Codes.duplicateOrderId);
     cell(problems, row, at, Codes.duplicateOrderId, duplicateOrderIdMessage(read ?? row.value(at), first), 'client-orderid');
   }
-}
-
-const STATE_COUNTRY_LIST = [...STATE_COUNTRIES];
-
-/** Is cell i a country whose SRC rows need a state? Read in place: this runs for every SRC row. */
-function isStateCountry(row: RowCells, i: number): boolean {
-  for (const country of STATE_COUNTRY_LIST) if (row.is(i, country)) return true;
-  return false;
 }

@@ -1,4 +1,5 @@
 import { ChunkedInt32 } from '../chunked';
+import type { Said } from '../output';
 import type { Code } from './codes';
 
 // Fix-all's store: every safe fix as three small numbers, every edit as three more, in typed arrays, and
@@ -10,6 +11,11 @@ export class SafeFixList {
   /** Each distinct title, code and edit text once; the columns hold their numbers. */
   private readonly strings: string[] = [];
   private readonly ids = new Map<string, number>();
+  /** Each distinct title (a `Said`: our words and the value it writes) once, by its parts. */
+  private readonly titles: Said[] = [];
+  private readonly titleIds = new Map<string, number>();
+  /** The same title object met again (a rule hands out one per value): its number without reading its parts. */
+  private readonly titleObjects = new Map<Said, number>();
   private readonly fixCodes = new ChunkedInt32();
   private readonly fixTitles = new ChunkedInt32();
   private readonly fixStarts = new ChunkedInt32();
@@ -29,13 +35,13 @@ export class SafeFixList {
 
   /** How many distinct titles, codes and edit texts are kept. */
   get distinctStrings(): number {
-    return this.strings.length;
+    return this.strings.length + this.titles.length;
   }
 
   /** A fix of the problem with `code` that starts at offset `start`; its edits follow with addEdit(). */
-  addFix(code: Code, title: string, start: number): void {
+  addFix(code: Code, title: Said, start: number): void {
     this.fixCodes.push(this.id(code));
-    this.fixTitles.push(this.id(title));
+    this.fixTitles.push(this.titleId(title));
     this.fixStarts.push(start);
   }
 
@@ -49,8 +55,8 @@ export class SafeFixList {
   code(i: number): Code {
     return this.strings[this.fixCodes.get(i)] as Code;
   }
-  title(i: number): string {
-    return this.strings[this.fixTitles.get(i)];
+  title(i: number): Said {
+    return this.titles[this.fixTitles.get(i)];
   }
   start(i: number): number {
     return this.fixStarts.get(i);
@@ -63,6 +69,22 @@ export class SafeFixList {
   }
   editText(i: number): string {
     return this.strings[this.editTexts.get(i)];
+  }
+
+  /** A title's number: the same parts (kind and text of each), the same title. */
+  private titleId(title: Said): number {
+    const known = this.titleObjects.get(title);
+    if (known !== undefined) return known;
+    let key = '';
+    for (const p of title.said) key += typeof p === 'string' ? `w${p.length}:${p}` : `${p[0]}${p[1].length}:${p[1]}${p[2] ?? ''};`;
+    let id = this.titleIds.get(key);
+    if (id === undefined) {
+      id = this.titles.push(title) - 1;
+      this.titleIds.set(key, id);
+      // Only the first object of each title is remembered: one a distinct title, however many are made.
+      this.titleObjects.set(title, id);
+    }
+    return id;
   }
 
   private id(s: string): number {

@@ -4,7 +4,11 @@ import type { Code, Severity } from './codes';
 
 /** A fix is a list of text edits; `safe` ones are applied by fixAll / `paygate fix`. */
 export interface Fix {
-  title: string;
+  /**
+   * What the fix does, as our words and the value it would write by its type (core/output/said.ts), laid out
+   * at each face (the editor's light bulb, `paygate fix`, SARIF): never a composed string (issue 38).
+   */
+  title: Said;
   edits: TextEdit[];
   safe: boolean;
   /** The fix the editor offers first (the alias rename). */
