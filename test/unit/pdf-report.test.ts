@@ -18,7 +18,10 @@ describe('PDF page protocol', () => {
     assert.ok(!isHostToPdfPage({ type: 'pdf', title: { said: ['T'] }, info: { bytes: -1 }, data: new Uint8Array(0) }));
     assert.ok(!isHostToPdfPage({ type: 'pdf', title: { said: ['T'] }, info, data: new Uint8Array(0), file: 7 }));
     assert.ok(isHostToPdfPage({ type: 'pdfFailed', title: { said: ['T'] }, message: { said: ['m'] } }));
-    assert.ok(!isHostToPdfPage({ type: 'pdfFailed', title: { said: ['T'] }, message: 'm' }), 'why is a Said (issue 38), laid out by the page');
+    assert.ok(
+      !isHostToPdfPage({ type: 'pdfFailed', title: { said: ['T'] }, message: 'm' }),
+      'why is a Said (issue 38), laid out by the page',
+    );
     assert.ok(!isHostToPdfPage({ type: 'csvStart', title: { said: ['T'] } }), 'a table message is not the PDF page’s');
   });
 
