@@ -131,8 +131,8 @@ export class App {
   handle(msg: HostToPage): void {
     switch (msg.type) {
       case 'table':
-        this.banner.showTable(msg.title, msg.info);
-        this.loadRows(msg.title, msg.columns, msg.rows, msg.source);
+        this.banner.showTable(saidText(msg.title), msg.info);
+        this.loadRows(saidText(msg.title), msg.columns, msg.rows, msg.source);
         break;
       case 'submission':
         this.showSubmission(msg.view);
@@ -143,7 +143,7 @@ export class App {
       // A file's chunks are taken as they arrive (so the parse worker starts on them at once) and read in turn.
       case 'csvStart':
         this.load.expect();
-        this.work = this.work.then(() => this.startCsv(msg.title, msg.source, msg.delimiter, msg.totalBytes, msg.info));
+        this.work = this.work.then(() => this.startCsv(saidText(msg.title), msg.source, msg.delimiter, msg.totalBytes, msg.info));
         break;
       case 'csvChunk':
         this.load.receive(msg.bytes);
@@ -168,7 +168,7 @@ export class App {
     const status = statusColumnOf(view);
     const byStatus = (s: string | undefined) => this.table?.setColumnFilters(s === undefined ? [] : [{ id: columnId(status), value: s }]);
     this.pinNext = this.banner.showReconciliation(view, byStatus);
-    this.loadRows(view.title, view.columns, view.rows, { kind: 'inline' });
+    this.loadRows(saidText(view.title), view.columns, view.rows, { kind: 'inline' });
   }
 
   private showSubmission(view: SubmissionView): void {
