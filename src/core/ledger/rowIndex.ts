@@ -55,6 +55,15 @@ function keyWords(key: string, out: Int32Array, at: number): boolean {
   return bad < 16;
 }
 
+/**
+ * Row keys to look up: a set, or a list (a lint's 200,000 keys: no set made of them; a key listed twice
+ * is looked for once, as in a set).
+ */
+export type Keys = ReadonlySet<string> | readonly string[];
+
+/** How many keys `keys` lists. */
+export const keyCount = (keys: Keys): number => ('size' in keys ? keys.size : keys.length);
+
 /** A slot of the wanted keys' table, from a key's second word (its bytes 4 to 7: uniformly spread, as a keyed hash's). */
 const slotOf = (word: number, mask: number) => (Math.imul(word, 0x9e3779b1) >>> 0) & mask;
 
@@ -77,16 +86,17 @@ export class Wanted {
   /** Slots: a key's place in `list` + 1, 0 for none. */
   private readonly table: Int32Array;
   private readonly slots: number;
-  constructor(readonly keys: ReadonlySet<string>) {
+  constructor(keys: Keys) {
+    const count = keyCount(keys);
     let bits = 1 << 10;
-    while (bits < keys.size * 64 && bits < 1 << 24) bits *= 2;
+    while (bits < count * 64 && bits < 1 << 24) bits *= 2;
     this.heads = new Uint8Array(bits >>> 3);
     this.mask = bits - 1;
     let size = 16;
-    while (size < keys.size * 2) size *= 2;
+    while (size < count * 2) size *= 2;
     this.table = new Int32Array(size);
     this.slots = size - 1;
-    this.words = new Int32Array(3 * keys.size);
+    this.words = new Int32Array(3 * count);
     const w = this.words;
     for (const k of keys) {
       const i = this.list.length;
