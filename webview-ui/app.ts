@@ -12,7 +12,7 @@ import type {
 import type { SubmissionView } from '../src/shared/submissionView';
 import { revealKey, statusColumnOf } from './reconcileView';
 import { rowMasker } from '../src/shared/cardData';
-import { said, saidText } from '../src/shared/said';
+import { said, saidText, typed } from '../src/shared/said';
 import type { ReportInfo } from '../src/shared/reportInfo';
 import { PageBanner } from './pageBanner';
 import { CsvLoad } from './csvLoad';
@@ -173,7 +173,7 @@ export class App {
 
   private showSubmission(view: SubmissionView): void {
     this.pinNext = this.banner.showSubmission(view);
-    this.loadRows(view.title, view.columns, view.rows, { kind: 'inline' });
+    this.loadRows(saidText(said`${typed.text(view.title)}`), view.columns, view.rows, { kind: 'inline' });
   }
 
   private setStatus(text: string): void {

@@ -348,6 +348,17 @@ describe('results page in Chromium', () => {
     await s.post({ type: 'submission', view: { ...view, outcome: { outcome: 'accepted', status: 200 } } });
     await s.page.waitForFunction(() => document.querySelector('.banner h2')?.textContent === 'Accepted');
     assert.equal(await s.page.locator('.banner').getAttribute('role'), 'status');
+    // A card number in the batch's file name or the environment's name is masked in the title and the banner
+    // (issue 38); before, the page showed them as the host sent them.
+    const card = {
+      ...view,
+      title: 'Submission: 4111 1111 1111 1111.rpcsv → prod',
+      file: '4111 1111 1111 1111.rpcsv',
+      environment: 'p 5105105105105100',
+    };
+    await s.post({ type: 'submission', view: card });
+    await s.page.waitForFunction(() => document.title === 'Submission: 4111 11** **** 1111.rpcsv → prod');
+    assert.equal(await s.page.textContent('.banner-meta'), 'File: 4111 11** **** 1111.rpcsv · Environment: p 510510******5100');
     assert.deepEqual(s.errors, []);
     await s.page.close();
   });
