@@ -12,7 +12,7 @@ import type {
 import type { SubmissionView } from '../src/shared/submissionView';
 import { revealKey, statusColumnOf } from './reconcileView';
 import { rowMasker } from '../src/shared/cardData';
-import { said, saidText } from '../src/shared/said';
+import { said, saidText, typed } from '../src/shared/said';
 import type { ReportInfo } from '../src/shared/reportInfo';
 import { PageBanner } from './pageBanner';
 import { CsvLoad } from './csvLoad';
@@ -131,8 +131,8 @@ export class App {
   handle(msg: HostToPage): void {
     switch (msg.type) {
       case 'table':
-        this.banner.showTable(msg.title, msg.info);
-        this.loadRows(msg.title, msg.columns, msg.rows, msg.source);
+        this.banner.showTable(saidText(msg.title), msg.info);
+        this.loadRows(saidText(msg.title), msg.columns, msg.rows, msg.source);
         break;
       case 'submission':
         this.showSubmission(msg.view);
@@ -143,7 +143,7 @@ export class App {
       // A file's chunks are taken as they arrive (so the parse worker starts on them at once) and read in turn.
       case 'csvStart':
         this.load.expect();
-        this.work = this.work.then(() => this.startCsv(msg.title, msg.source, msg.delimiter, msg.totalBytes, msg.info));
+        this.work = this.work.then(() => this.startCsv(saidText(msg.title), msg.source, msg.delimiter, msg.totalBytes, msg.info));
         break;
       case 'csvChunk':
         this.load.receive(msg.bytes);
@@ -168,12 +168,12 @@ export class App {
     const status = statusColumnOf(view);
     const byStatus = (s: string | undefined) => this.table?.setColumnFilters(s === undefined ? [] : [{ id: columnId(status), value: s }]);
     this.pinNext = this.banner.showReconciliation(view, byStatus);
-    this.loadRows(view.title, view.columns, view.rows, { kind: 'inline' });
+    this.loadRows(saidText(view.title), view.columns, view.rows, { kind: 'inline' });
   }
 
   private showSubmission(view: SubmissionView): void {
     this.pinNext = this.banner.showSubmission(view);
-    this.loadRows(view.title, view.columns, view.rows, { kind: 'inline' });
+    this.loadRows(saidText(said`${typed.text(view.title)}`), view.columns, view.rows, { kind: 'inline' });
   }
 
   private setStatus(text: string): void {

@@ -2,6 +2,7 @@
 import { OUTCOME_COLUMNS, type CredentialToCheck, type SubmissionOutcomeView, type SubmissionView } from '../src/shared/submissionView';
 import { outcomeFacts, pageHeadline, TRANSPORT_REASON, UNKNOWN_REASON, type Tone } from '../src/shared/outcomes';
 import { el } from './dom';
+import { joinSaid, said, saidText, typed } from '../src/shared/said';
 
 const CREDENTIAL_LABEL: Record<CredentialToCheck, string> = {
   'consumer-key': 'the consumer key of the environment',
@@ -44,9 +45,21 @@ function outcomeLines(o: SubmissionOutcomeView): string[] {
   return lines.filter((l) => l !== '');
 }
 
-/** The file, the environment and the time sent, under the outcome. */
+/**
+ * The file, the environment and the time sent, under the outcome. The file's name and the environment are free
+ * text, each checked alone where it is shown (issue 38); before, the page showed them as the host sent them.
+ */
 function metaLine(view: SubmissionView): HTMLElement | undefined {
-  const meta = [view.file && `File: ${view.file}`, view.environment && `Environment: ${view.environment}`].filter(Boolean).join(' · ');
+  const facts = [
+    view.file ? said`File: ${typed.text(view.file)}` : undefined,
+    view.environment ? said`Environment: ${typed.text(view.environment)}` : undefined,
+  ];
+  const meta = saidText(
+    joinSaid(
+      facts.filter((f) => f !== undefined),
+      ' · ',
+    ),
+  );
   const at = view.submittedAt ? localTime(view.submittedAt) : undefined;
   if (!meta && !at) return undefined;
   const p = el('p', { class: 'banner-meta' }, meta);

@@ -2,6 +2,7 @@
 // its count that filters the table to that status (docs/reconcile.md).
 import { RECONCILE_KEY_COLUMN, RECONCILE_STATUS_COLUMN, type ReconciliationView } from '../src/shared/resultsProtocol';
 import { el } from './dom';
+import { said, saidText, typed } from '../src/shared/said';
 
 const SETTLED = new Set(['ok', 'not-due']);
 
@@ -18,7 +19,10 @@ export function renderReconcileBanner(view: ReconciliationView, filter: (status:
     el(
       'p',
       { class: 'banner-meta' },
-      `Window ${view.window.from} to ${view.window.to}; ${view.note}. Double-click a row to show its batch line and report lines.`,
+      // The window's ends are dates, the note's column free text: each checked alone (issue 38).
+      saidText(
+        said`Window ${typed.date(view.window.from)} to ${typed.date(view.window.to)}; ${view.note}. Double-click a row to show its batch line and report lines.`,
+      ),
     ),
   );
   const bar = el('div', { class: 'status-filter', role: 'group', 'aria-label': 'Filter by status' });

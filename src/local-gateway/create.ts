@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../core/payload';
 import type { Code } from '../core/rules/codes';
-import { saidText } from '../core/output/said';
+import { ourWords, said, saidText, typed, type Said } from '../core/output/said';
 import { lint } from '../core/rules/lint';
 import { gatewayOrderId } from '../core/orderId';
 import type { LintDiagnostic } from '../core/rules/types';
@@ -16,19 +16,28 @@ import type { ChargeEvent, GatewayState, StoredPayment } from './types';
 /** A valid row with this client-orderid makes the gateway answer HTTP 500 with an error ID (documented trigger). */
 export const SIMULATE_500_ORDER_ID = 'SIMULATE-500';
 
+/** A request's form, as it came. */
 export type Fields = [string, string][];
+
+/**
+ * An answer's fields: a value is a plain string (a type, a code, an id we made) or a sentence as a `Said` (our
+ * words and each value by its type: the error-message), laid out once where the answer leaves
+ * (formEncodeAnswer, jsonAnswer), each of its parts checked alone (issue 38).
+ */
+export type AnswerFields = [string, string | Said][];
 
 export interface CreateResult {
   httpStatus: number;
-  fields: Fields;
+  fields: AnswerFields;
   /** Set when payments were registered: the state must be saved and these charges' callbacks sent. */
   created?: { payments: StoredPayment[]; charges: { payment: StoredPayment; event: ChargeEvent }[] };
-  logLine: string;
+  /** The gateway's log line, laid out where it is logged (handlers.ts). */
+  logLine: Said;
 }
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-function answer(type: 'validation-error' | 'error', code: string, message: string, httpStatus = 200): CreateResult {
+function answer(type: 'validation-error' | 'error', code: string, message: Said, httpStatus = 200): CreateResult {
   return {
     httpStatus,
     fields: [
@@ -36,7 +45,7 @@ function answer(type: 'validation-error' | 'error', code: string, message: strin
       ['error-message', message],
       ['error-code', code],
     ],
-    logLine: `create ${type} ${code}: ${message}`,
+    logLine: said`create ${ourWords(type)} ${ourWords(code)}: ${message}`,
   };
 }
 
@@ -46,7 +55,8 @@ function answer(type: 'validation-error' | 'error', code: string, message: strin
  * (still HTTP 403, nothing created).
  */
 export function unknownEndpointAnswer(endpointId: string, merchant: { consumerKey: string; endpointId: string }): CreateResult {
-  const message = `unknown endpoint id ${endpointId}: the consumer key and signature are right, but the endpoint of ${merchant.consumerKey} on this local gateway is ${merchant.endpointId}`;
+  // The endpoint id is the request's path, as the client sent it: free text, like the merchant's key and id.
+  const message = said`unknown endpoint id ${typed.text(endpointId)}: the consumer key and signature are right, but the endpoint of ${typed.text(merchant.consumerKey)} on this local gateway is ${typed.text(merchant.endpointId)}`;
   return answer('error', ErrorCodes.unknownEndpoint, message, 403);
 }
 
@@ -61,7 +71,7 @@ export function bodyTooLargeAnswer(size: number, maxBody: number, maxPayload: nu
   return answer(
     'validation-error',
     PayloadErrorCodes.tooLarge,
-    `request body of ${size} bytes is larger than the maximum of ${maxBody} bytes; nothing was created: split the batch (paygate split --max-bytes ${split})`,
+    said`request body of ${typed.count(size)} bytes is larger than the maximum of ${typed.count(maxBody)} bytes; nothing was created: split the batch (paygate split --max-bytes ${typed.count(split)})`,
   );
 }
 
@@ -69,7 +79,7 @@ function decodePayload(payload: string | undefined, maxPayload: number): { ok: t
   if (payload === undefined || payload === '')
     return {
       ok: false,
-      result: answer('validation-error', PayloadErrorCodes.missingPayload, 'the form field payload is missing or empty'),
+      result: answer('validation-error', PayloadErrorCodes.missingPayload, ourWords('the form field payload is missing or empty')),
     };
   // Line-wrapped Base64 (MIME style) is tolerated; anything else outside the alphabet is not.
   const compact = payload.replace(/[\r\n]/g, '');
@@ -80,17 +90,17 @@ function decodePayload(payload: string | undefined, maxPayload: number): { ok: t
       result: answer(
         'validation-error',
         PayloadErrorCodes.tooLarge,
-        `payload of ${compact.length} bytes is larger than the maximum of ${maxPayload} bytes: split the batch (paygate split --max-bytes ${maxPayload})`,
+        said`payload of ${typed.count(compact.length)} bytes is larger than the maximum of ${typed.count(maxPayload)} bytes: split the batch (paygate split --max-bytes ${typed.count(maxPayload)})`,
       ),
     };
   if (!BASE64.test(compact) || compact.length % 4 !== 0)
-    return { ok: false, result: answer('validation-error', PayloadErrorCodes.notBase64, 'payload is not Base64') };
+    return { ok: false, result: answer('validation-error', PayloadErrorCodes.notBase64, ourWords('payload is not Base64')) };
   try {
     // ignoreBOM keeps a BOM in the text so the rules see it as the editor does (information only).
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.from(compact, 'base64'));
     return { ok: true, text };
   } catch {
-    return { ok: false, result: answer('validation-error', PayloadErrorCodes.notUtf8, 'payload does not decode to UTF-8 text') };
+    return { ok: false, result: answer('validation-error', PayloadErrorCodes.notUtf8, ourWords('payload does not decode to UTF-8 text')) };
   }
 }
 
@@ -115,11 +125,13 @@ export function handleCreate(state: GatewayState, form: Fields, maxPayload = DEF
   const result = lint(decoded.text, { today: gatewayToday(state) });
   const problem = firstError(result.diagnostics);
   if (problem) {
-    const where = `line ${problem.range.start.line + 1}, column ${problem.range.start.character + 1}`;
-    return answer('validation-error', lintErrorCode(problem.code), `${where}: ${saidText(problem.message)} [${problem.code}]`);
+    // Its place (two counts), the rule's message as it is (a Said) and the rule's code, laid out where it leaves.
+    const { line, character } = problem.range.start;
+    const message = said`line ${typed.count(line + 1)}, column ${typed.count(character + 1)}: ${problem.message} [${ourWords(problem.code)}]`;
+    return answer('validation-error', lintErrorCode(problem.code), message);
   }
   const rows = result.batch.rows;
-  if (rows.length === 0) return answer('validation-error', PayloadErrorCodes.noRows, 'the CSV document has a header but no rows');
+  if (rows.length === 0) return answer('validation-error', PayloadErrorCodes.noRows, ourWords('the CSV document has a header but no rows'));
 
   if (rows.some((r) => gatewayOrderId(r.value('client-orderid') ?? '') === SIMULATE_500_ORDER_ID)) {
     const errorId = randomUUID();
@@ -131,7 +143,7 @@ export function handleCreate(state: GatewayState, form: Fields, maxPayload = DEF
         ['error-code', ErrorCodes.internal],
         ['error-id', errorId],
       ],
-      logLine: `create 500 (simulated by client-orderid ${SIMULATE_500_ORDER_ID}), error-id ${errorId}`,
+      logLine: said`create 500 (simulated by client-orderid ${ourWords(SIMULATE_500_ORDER_ID)}), error-id ${typed.id(errorId)}`,
     };
   }
   for (const r of rows) {
@@ -140,7 +152,7 @@ export function handleCreate(state: GatewayState, form: Fields, maxPayload = DEF
       return answer(
         'error',
         ErrorCodes.currencyMismatch,
-        `row ${r.rowNumber}: currency ${currency} does not equal the project currency ${DEMO_PROJECT_CURRENCY}`,
+        said`row ${typed.count(r.rowNumber)}: currency ${typed.text(currency)} does not equal the project currency ${ourWords(DEMO_PROJECT_CURRENCY)}`,
       );
     }
   }
@@ -164,15 +176,18 @@ export function handleCreate(state: GatewayState, form: Fields, maxPayload = DEF
       ['status', payments.map((p) => p.status).join(',')],
     ],
     created: { payments, charges },
-    logLine: `create accepted: serial-number ${serial}, ${payments.length} payment(s) ${ids.join(',')}`,
+    logLine: said`create accepted: serial-number ${typed.id(serial)}, ${typed.count(payments.length)} payment(s) ${typed.text(ids.join(','))}`,
   };
 }
 
+/** A field's value as it leaves: a sentence laid out here, each of its parts checked alone. */
+const fieldText = (v: string | Said): string => (typeof v === 'string' ? v : saidText(v));
+
 /** The gateway family's form-encoded answer: one `name=value` per line, lines after the first begin with `&`. */
-export function formEncodeAnswer(fields: Fields): string {
-  return `${fields.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('\n&')}\n`;
+export function formEncodeAnswer(fields: AnswerFields): string {
+  return `${fields.map(([k, v]) => `${k}=${encodeURIComponent(fieldText(v))}`).join('\n&')}\n`;
 }
 
-export function jsonAnswer(fields: Fields): string {
-  return `${JSON.stringify(Object.fromEntries(fields))}\n`;
+export function jsonAnswer(fields: AnswerFields): string {
+  return `${JSON.stringify(Object.fromEntries(fields.map(([k, v]) => [k, fieldText(v)])))}\n`;
 }

@@ -15,6 +15,7 @@ import {
   type CreateResult,
   type Fields,
 } from './create';
+import { saidText } from '../core/output/said';
 import { BodyTooLarge, HttpError, readBody, send } from './http';
 import type { JournalStore } from './journal';
 import { advance, advanceAllowance, MAX_ADVANCE_DAYS } from './payments';
@@ -114,7 +115,7 @@ async function onCreate(g: GatewayParts, req: http.IncomingMessage, res: http.Se
     if (!(err instanceof BodyTooLarge)) throw err;
     // Read to its end and discarded: answered like a payload over the maximum, never by closing the connection.
     const refused = bodyTooLargeAnswer(err.size, err.max, g.maxPayload);
-    g.log(refused.logLine);
+    g.log(saidText(refused.logLine));
     return sendCreateAnswer(req, res, refused);
   }
   const isForm = (req.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
@@ -131,11 +132,11 @@ async function onCreate(g: GatewayParts, req: http.IncomingMessage, res: http.Se
   }
   if (endpointId !== g.merchant.endpointId) {
     const refused = unknownEndpointAnswer(endpointId, g.merchant);
-    g.log(refused.logLine);
+    g.log(saidText(refused.logLine));
     return send(res, refused.httpStatus, 'application/x-www-form-urlencoded; charset=utf-8', formEncodeAnswer(refused.fields));
   }
   const result = handleCreate(g.store.state, form, g.maxPayload);
-  g.log(result.logLine);
+  g.log(saidText(result.logLine));
   // One commit: the new payments, their first charges, the counters and the spent nonce.
   g.store.commit(result.created?.payments ?? [], g.nonces.take());
   // A real gateway answers first and calls back later.

@@ -24,9 +24,10 @@ export const MAX_IMAGE_PIXELS = 64 * 1024 * 1024;
 
 export type HostToPdfPage =
   /** The PDF itself: bytes as received, transferred, never re-encoded. */
-  | { type: 'pdf'; title: string; info: ReportInfo; data: Uint8Array; file?: string }
+  /** `title` (as in pdfFailed): our words and the report's name, laid out by the page value by value. */
+  | { type: 'pdf'; title: Said; info: ReportInfo; data: Uint8Array; file?: string }
   /** The host could not get the bytes (file unreadable, too large): the page says why, laid out value by value. */
-  | { type: 'pdfFailed'; title: string; message: Said }
+  | { type: 'pdfFailed'; title: Said; message: Said }
   | { type: 'saveDone'; ok: boolean; message: Said };
 
 export type PdfPageToHost =
@@ -40,6 +41,7 @@ export type PdfPageToHost =
 /** What a PDF page keeps across a reload: never the bytes; a saved file is read again. */
 export interface PdfPersistedState {
   v: typeof PDF_PROTOCOL_VERSION;
+  /** The title as the page laid it out. */
   title: string;
   file?: string;
 }
@@ -48,9 +50,9 @@ export function isHostToPdfPage(v: unknown): v is HostToPdfPage {
   if (!isRec(v)) return false;
   switch (v.type) {
     case 'pdf':
-      return isStr(v.title) && isReportInfo(v.info) && v.data instanceof Uint8Array && optStr(v.file);
+      return isSaid(v.title) && isReportInfo(v.info) && v.data instanceof Uint8Array && optStr(v.file);
     case 'pdfFailed':
-      return isStr(v.title) && isSaid(v.message);
+      return isSaid(v.title) && isSaid(v.message);
     case 'saveDone':
       return typeof v.ok === 'boolean' && isSaid(v.message);
     default:

@@ -37,10 +37,11 @@ export type ReconcileCell = string | Said;
 
 /** A reconciliation shown in the table (docs/reconcile.md): the host masks card numbers before sending. */
 export interface ReconciliationView {
-  title: string;
+  /** Laid out by the page value by value (`Reconciliation: ` and the report's name), as `note`. */
+  title: Said;
   window: { from: string; to: string };
-  /** Where each charge's approved/declined came from, in a sentence. */
-  note: string;
+  /** Where each charge's approved/declined came from, in a sentence (the report's column a value). */
+  note: Said;
   /** Count per status (and `unmatched`), most serious first. */
   summary: [string, number][];
   columns: string[];
@@ -92,6 +93,7 @@ export interface ViewState {
 
 export interface PersistedState {
   v: typeof PROTOCOL_VERSION;
+  /** The title as the page laid it out. */
   title: string;
   source: TableSource;
   /** Present only when small enough to keep in webview state (see INLINE_STATE_LIMIT). */
@@ -109,9 +111,10 @@ export const INLINE_STATE_LIMIT = 2_000_000;
 // ---------- host -> page ----------
 
 export type HostToPage =
-  | { type: 'table'; title: string; columns: string[]; rows: string[][]; source: TableSource; info?: ReportInfo }
+  /** `title` (as in csvStart): our words and the file's or report's name, laid out by the page value by value. */
+  | { type: 'table'; title: Said; columns: string[]; rows: string[][]; source: TableSource; info?: ReportInfo }
   /** A CSV the page parses itself; the text follows in `csvChunk` messages so no single message is huge. */
-  | { type: 'csvStart'; title: string; delimiter?: string; totalBytes?: number; source: TableSource; info?: ReportInfo }
+  | { type: 'csvStart'; title: Said; delimiter?: string; totalBytes?: number; source: TableSource; info?: ReportInfo }
   /**
    * UTF-8 bytes, cut anywhere (even inside a character). Bytes, not text: the editor hands an ArrayBuffer
    * to the page without copying it, where text is serialised and copied at every step, and the page passes
@@ -179,11 +182,11 @@ function isSource(v: unknown): v is TableSource {
 export function isReconciliationView(v: unknown): v is ReconciliationView {
   return (
     isRec(v) &&
-    isStr(v.title) &&
+    isSaid(v.title) &&
     isRec(v.window) &&
     isStr(v.window.from) &&
     isStr(v.window.to) &&
-    isStr(v.note) &&
+    isSaid(v.note) &&
     Array.isArray(v.summary) &&
     v.summary.every((e) => Array.isArray(e) && e.length === 2 && isStr(e[0]) && typeof e[1] === 'number') &&
     isStringArray(v.columns) &&
@@ -196,9 +199,9 @@ export function isHostToPage(v: unknown): v is HostToPage {
   if (!isRec(v)) return false;
   switch (v.type) {
     case 'table':
-      return isStr(v.title) && isStringArray(v.columns) && isRows(v.rows) && isSource(v.source) && optInfo(v.info);
+      return isSaid(v.title) && isStringArray(v.columns) && isRows(v.rows) && isSource(v.source) && optInfo(v.info);
     case 'csvStart':
-      return isStr(v.title) && optStr(v.delimiter) && optNum(v.totalBytes) && isSource(v.source) && optInfo(v.info);
+      return isSaid(v.title) && optStr(v.delimiter) && optNum(v.totalBytes) && isSource(v.source) && optInfo(v.info);
     case 'csvChunk':
       return v.bytes instanceof Uint8Array;
     case 'csvEnd':

@@ -1,4 +1,5 @@
 import { prepareSubmission } from '../../src/core/gateway';
+import { saidText } from '../../src/core/output';
 import { guardedSend, Ledger } from '../../src/core/ledger';
 import { benchEntry } from './ledgerHistory';
 
@@ -7,7 +8,7 @@ import { benchEntry } from './ledgerHistory';
 
 export async function recordSend(dir: string, file: string, text: string): Promise<void> {
   const prepared = prepareSubmission(text);
-  if (prepared.refusal) throw new Error(prepared.refusal.message);
+  if (prepared.refusal) throw new Error(saidText(prepared.refusal.problem));
   const result = await guardedSend({
     ledger: new Ledger(dir),
     entry: { ...benchEntry(0, 'diff', prepared.rowCount), file, contentHash: prepared.contentHash },

@@ -78,7 +78,7 @@ export async function sortWhileLoading(context: BrowserContext, rows: number): P
     const w = window as unknown as { __chunks?: Uint8Array[] };
     const chunks = w.__chunks!;
     delete w.__chunks;
-    window.postMessage({ type: 'csvStart', title: 'bench', source: { kind: 'inline' } }, '*');
+    window.postMessage({ type: 'csvStart', title: { said: ['bench'] }, source: { kind: 'inline' } }, '*');
     for (const bytes of chunks) window.postMessage({ type: 'csvChunk', bytes }, '*', [bytes.buffer]);
     window.postMessage({ type: 'csvEnd' }, '*');
   });

@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     await profiled('load', async () => {
       await page.evaluate(() => {
         const w = window as unknown as { __chunks: Uint8Array[] };
-        window.postMessage({ type: 'csvStart', title: 'bench', source: { kind: 'inline' } }, '*');
+        window.postMessage({ type: 'csvStart', title: { said: ['bench'] }, source: { kind: 'inline' } }, '*');
         for (const bytes of w.__chunks) window.postMessage({ type: 'csvChunk', bytes }, '*', [bytes.buffer]);
         window.postMessage({ type: 'csvEnd' }, '*');
       });

@@ -34,6 +34,8 @@ export interface StartupFigures {
   referenceMs: number;
   referenceBeforeBundleMs?: number;
   referenceContextMs?: number;
+  /** 1 when ours was opened before the reference in this start, 0 after it */
+  oursFirst?: number;
   /** from opening the same .rpcsv file to its first diagnostics being shown (absent when that test failed) */
   firstDiagnosticsMs?: number;
 }
@@ -100,6 +102,9 @@ function installVsix(install: CodeServerInstall, vsix: string, profile: string, 
  */
 const LIKE_OURS = process.env.PAYGATE_BENCH_REFERENCE_LIKE_OURS === '1';
 
+/** The warm-up file of a language with a grammar (installed.test.ts opens it before the timed opens). */
+const WARM_GRAMMAR_FILE = 'warm-up.ini';
+
 /** The reference's language: a file of it activates the carrier as a .rpcsv file activates ours. */
 export const REFERENCE_LANGUAGE = { id: 'paygate-startup-reference', extension: '.startupref' };
 
@@ -164,6 +169,10 @@ export interface InstalledOptions {
   logName?: string;
   /** Where its lines go (default: standard output and error), for a run beside another. */
   say?: (line: string) => void;
+  /** bench:startup: warm the editor up before the timed opens (see installed.test.ts). */
+  warmUp?: boolean;
+  /** The timed opens: ours before the reference's (the bench alternates the order from start to start). */
+  oursFirst?: boolean;
 }
 
 export async function runInstalledSmoke(
@@ -195,8 +204,11 @@ export async function runInstalledSmoke(
   // What a user has: the example files, in a folder of their own (the VSIX ships none).
   const files = path.join(scratch, 'files');
   fs.cpSync(path.join(ROOT, 'examples'), files, { recursive: true });
-  // For the start-up figures: a file no extension activates on (to warm the editor's open), and the reference's.
+  // For the start-up figures: a file no extension activates on (to warm the editor's open), one of a built-in
+  // language with a TextMate grammar and no extension activating on it (INI: the editor's first grammar
+  // load, which would otherwise fall on whichever of the two timed opens came first), and the reference's.
   fs.writeFileSync(path.join(files, 'warm-up.txt'), 'warm-up\n');
+  fs.writeFileSync(path.join(files, WARM_GRAMMAR_FILE), '[warm-up]\nkey = value\n');
   // PAYGATE_BENCH_REFERENCE_LIKE_OURS=1: the reference's file holds our example's text (and its language our grammar).
   const referenceText = LIKE_OURS ? fs.readFileSync(path.join(ROOT, 'examples', 'mistakes.rpcsv'), 'utf8') : 'reference\n';
   fs.writeFileSync(path.join(files, `reference${REFERENCE_LANGUAGE.extension}`), referenceText);
@@ -211,6 +223,8 @@ export async function runInstalledSmoke(
     PAYGATE_DATA_DIR: path.join(scratch, 'data'),
     PAYGATE_E2E: '1',
   };
+  if (options.warmUp) env.PAYGATE_SMOKE_WARM_GRAMMAR = WARM_GRAMMAR_FILE;
+  if (options.oursFirst) env.PAYGATE_SMOKE_OURS_FIRST = '1';
   const grep = options.grep ?? process.env.PAYGATE_TEST_GREP;
   if (grep) env.PAYGATE_TEST_GREP = grep;
   const run = await runSuite({

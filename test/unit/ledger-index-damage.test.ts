@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { prepareSubmission } from '../../src/core/gateway';
+import { saidText } from '../../src/core/output';
 import { guardedSend, Ledger, type GuardedSendResult } from '../../src/core/ledger';
 import { Codes } from '../../src/core/rules/codes';
 import { ledgerDiagnostics } from '../../src/core/ledgerLint/ledgerChecks';
@@ -34,7 +35,7 @@ function batchText(tag: string, edited = false): string {
 
 function send(ledger: Ledger, text: string): Promise<GuardedSendResult<string>> {
   const prepared = prepareSubmission(text);
-  assert.equal(prepared.refusal, undefined, prepared.refusal?.message);
+  assert.equal(prepared.refusal, undefined, prepared.refusal && saidText(prepared.refusal.problem));
   return guardedSend({
     ledger,
     entry: newSubmission({ contentHash: prepared.contentHash, rowCount: prepared.rowCount, ...TARGET }),

@@ -85,6 +85,10 @@ describe('the row entries (index version 4)', () => {
     for (const [k, key] of keys.entries())
       assert.deepEqual(found.get(key), k % 3 === 0 ? new Set([hashes[k % 7].slice(0, 16)]) : undefined, key);
     assert.equal(found.size, asked.size - 1);
+    // The same keys as a list, each listed twice (a lint hands its keys over so): the same answer.
+    const fromList = new Map<string, Set<string>>();
+    lookupEntries(bytes, new Wanted([...asked, ...asked]), fromList);
+    assert.deepEqual(fromList, found);
     assert.equal(entriesOf([{ key: 'A'.repeat(24) }, { key: 'ab' }], hashes[0]).length, 0);
     assert.equal(entriesOf([{ key: keys[0] }], 'not a hash').length, 0);
     assert.deepEqual(new Wanted(new Set([keys[0], 'A'.repeat(24)])).shards(), [`rows/${keys[0].slice(0, 2)}.bin`]);

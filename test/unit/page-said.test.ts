@@ -41,7 +41,7 @@ test('the pages take a status line only as a Said: a plain string is refused by 
     [isHostToPage, { type: 'csvFailed' }],
     [isForecastHostToPage, { type: 'exportDone', ok: false }],
     [isHostToPdfPage, { type: 'saveDone', ok: true }],
-    [isHostToPdfPage, { type: 'pdfFailed', title: 'Report: r.pdf' }],
+    [isHostToPdfPage, { type: 'pdfFailed', title: said`Report: ${typed.text('r.pdf')}` }],
   ] as const) {
     assert.ok(guard({ ...msg, message: line }), `${msg.type} with a Said`);
     assert.equal(guard({ ...msg, message: LAID }), false, `${msg.type} with a string`);
@@ -68,4 +68,28 @@ test('words without values are the same words on the page', () => {
   for (const words of ['Export cancelled.', 'Not saved.', 'There is no PDF to save.']) assert.equal(saidText(ourWords(words)), words);
   const refusal = said`${typed.text('report.pdf')} is not a PDF: the PDF signature (%PDF-) is not in its first 1,024 bytes.`;
   assert.equal(saidText(refusal), 'report.pdf is not a PDF: the PDF signature (%PDF-) is not in its first 1,024 bytes.');
+});
+
+test("a page's title and a reconciliation's note are Saids too: a plain string is refused and does not compile", () => {
+  const title = said`Report: ${typed.text(`${CARD}.csv`)}`;
+  assert.equal(saidText(title), `Report: ${MASKED}.csv`);
+  const inline = { kind: 'inline' } as const;
+  for (const [guard, msg] of [
+    [isHostToPage, { type: 'table', columns: ['a'], rows: [['1']], source: inline }],
+    [isHostToPage, { type: 'csvStart', source: inline }],
+    [isHostToPdfPage, { type: 'pdf', info: { bytes: 1 }, data: new Uint8Array(1) }],
+    [isHostToPdfPage, { type: 'pdfFailed', message: line }],
+  ] as const) {
+    assert.ok(guard({ ...msg, title }), `${msg.type} with a Said title`);
+    assert.equal(guard({ ...msg, title: saidText(title) }), false, `${msg.type} with a string title`);
+  }
+  const view = { title, window: { from: '2027-01-01', to: '2027-01-31' }, note: title, summary: [], columns: ['a'], rows: [] };
+  assert.ok(isHostToPage({ type: 'reconciliation', view }));
+  assert.equal(isHostToPage({ type: 'reconciliation', view: { ...view, title: 'Reconciliation: r.csv' } }), false);
+  assert.equal(isHostToPage({ type: 'reconciliation', view: { ...view, note: 'charge status from …' } }), false);
+  // @ts-expect-error -- a table's title is a Said
+  const table: HostToPage = { type: 'table', title: 'Report: r.csv', columns: [], rows: [], source: inline };
+  // @ts-expect-error -- a PDF's title too
+  const pdf: HostToPdfPage = { type: 'pdf', title: 'Report: r.pdf', info: { bytes: 1 }, data: new Uint8Array(1) };
+  assert.equal([table, pdf].length, 2);
 });

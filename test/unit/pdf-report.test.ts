@@ -13,13 +13,16 @@ const bytes = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'));
 describe('PDF page protocol', () => {
   it('accepts a PDF message only with its bytes as a Uint8Array', () => {
     const info = { template: 't.report.json', environment: 'local', bytes: 3 };
-    assert.ok(isHostToPdfPage({ type: 'pdf', title: 'T', info, data: new Uint8Array(3) }));
-    assert.ok(!isHostToPdfPage({ type: 'pdf', title: 'T', info, data: [1, 2, 3] }));
-    assert.ok(!isHostToPdfPage({ type: 'pdf', title: 'T', info: { bytes: -1 }, data: new Uint8Array(0) }));
-    assert.ok(!isHostToPdfPage({ type: 'pdf', title: 'T', info, data: new Uint8Array(0), file: 7 }));
-    assert.ok(isHostToPdfPage({ type: 'pdfFailed', title: 'T', message: { said: ['m'] } }));
-    assert.ok(!isHostToPdfPage({ type: 'pdfFailed', title: 'T', message: 'm' }), 'why is a Said (issue 38), laid out by the page');
-    assert.ok(!isHostToPdfPage({ type: 'csvStart', title: 'T' }), 'a table message is not the PDF page’s');
+    assert.ok(isHostToPdfPage({ type: 'pdf', title: { said: ['T'] }, info, data: new Uint8Array(3) }));
+    assert.ok(!isHostToPdfPage({ type: 'pdf', title: { said: ['T'] }, info, data: [1, 2, 3] }));
+    assert.ok(!isHostToPdfPage({ type: 'pdf', title: { said: ['T'] }, info: { bytes: -1 }, data: new Uint8Array(0) }));
+    assert.ok(!isHostToPdfPage({ type: 'pdf', title: { said: ['T'] }, info, data: new Uint8Array(0), file: 7 }));
+    assert.ok(isHostToPdfPage({ type: 'pdfFailed', title: { said: ['T'] }, message: { said: ['m'] } }));
+    assert.ok(
+      !isHostToPdfPage({ type: 'pdfFailed', title: { said: ['T'] }, message: 'm' }),
+      'why is a Said (issue 38), laid out by the page',
+    );
+    assert.ok(!isHostToPdfPage({ type: 'csvStart', title: { said: ['T'] } }), 'a table message is not the PDF page’s');
   });
 
   it('takes from the page only its four messages, and a link of bounded length', () => {

@@ -5,7 +5,7 @@ import { rowStatus } from '../../src/core/reconcile/status';
 import { reconciliationView } from '../../src/extension/reconcile/view';
 import { laidRows, shownRow } from '../../src/shared/cardData';
 import { isHostToPage, isPersistedState, PROTOCOL_VERSION } from '../../src/shared/resultsProtocol';
-import { isSaid, said, typed, type Said } from '../../src/core/output';
+import { isSaid, ourWords, said, typed, type Said } from '../../src/core/output';
 import { formatReconcileText, reconcileCsvPieces, reconcileJsonPieces, reportFileLabel } from '../../src/cli/format/reconcile';
 
 // The editor's reconciliation view (issue 38): a cell of several values (the expected charges, the report
@@ -53,7 +53,7 @@ const charge = (line: number, date: string, amount: string, currency = 'EUR'): R
 
 /** The view as the page shows it: sent as JSON (postMessage), laid out by the page, each row as shownRow gives it. */
 function onThePage(r: Reconciliation): string[][] {
-  const view = JSON.parse(JSON.stringify(reconciliationView(r, 'Reconciliation: report.csv'))) as unknown;
+  const view = JSON.parse(JSON.stringify(reconciliationView(r, ourWords('Reconciliation: report.csv')))) as unknown;
   assert.ok(isHostToPage({ type: 'reconciliation', view }), 'the guard takes the view with its Said cells');
   const { rows, laid } = laidRows((view as { rows: string[][] }).rows);
   return rows.map((row) => shownRow(row, laid));
@@ -61,7 +61,7 @@ function onThePage(r: Reconciliation): string[][] {
 
 test('the expected charges and the report lines cross as typed values and are laid out by the page, whole', () => {
   const r = reconciliation([charge(7, '28.12.2025', '29.990'), charge(8, '2025-12-28 10:31:02', '1,234.50'), charge(9, '28.12.2025', '0')]);
-  const view = reconciliationView(r, 'Reconciliation: report.csv');
+  const view = reconciliationView(r, ourWords('Reconciliation: report.csv'));
   const kinds = view.rows[0].map((c) => (isSaid(c) ? 'said' : 'text'));
   assert.deepEqual(kinds.slice(-3), ['said', 'said', 'said'], 'the reason and the two cells of several values');
   assert.equal(kinds.filter((k) => k === 'said').length, 3);
@@ -89,7 +89,10 @@ test('a report column holding a card number where a date, an amount or a currenc
 
 test('a Said cell from a saved page state or a forged message is checked too; a cell that is neither is refused', () => {
   const forged: unknown = { said: ['paid with 4111 1111 1111 1111 on ', ['date', '4111111111111111'], ['nonsense', '5105105105105100']] };
-  const view = { ...reconciliationView(reconciliation([charge(7, '28.12.2025', '1.00')]), 't'), rows: [['missing', 'k', forged]] };
+  const view = {
+    ...reconciliationView(reconciliation([charge(7, '28.12.2025', '1.00')]), ourWords('t')),
+    rows: [['missing', 'k', forged]],
+  };
   assert.ok(isPersistedState({ v: PROTOCOL_VERSION, title: 't', source: { kind: 'inline' }, reconciliation: view }));
   const { rows, laid } = laidRows(view.rows as Array<Array<string | Said>>);
   const shown = shownRow(rows[0], laid)[2];
@@ -107,7 +110,7 @@ test("the reason column: the core's reason is a Said, laid out by the page, its 
   const currency = rowStatus([due('29.99')], [charge(4, '28.12.2025', '29.99', `EUR ${card}`)], 'EUR');
   const r = reconciliation([charge(3, '28.12.2025', '123456789012.50')]);
   r.rows = [mismatch, currency].map((s) => ({ ...r.rows[0], ...s }));
-  const kinds = reconciliationView(r, 't').rows.map((row) => isSaid(row[7]));
+  const kinds = reconciliationView(r, ourWords('t')).rows.map((row) => isSaid(row[7]));
   assert.deepEqual(kinds, [true, true, true], 'every reason crosses as a Said (the unmatched row too)');
   const reasons = onThePage(r).map((row) => row[7]);
   assert.equal(reasons[0], 'report line 3 charged 123456789012.50, the schedule says 29.99');

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { formatReconcileText, reportFileLabel, reportRunLabel } from '../../src/cli/format/reconcile';
 import { batchRows, reconcileText, type Reconciliation } from '../../src/core/reconcile';
 import { reconciliationView, RECONCILE_COLUMNS } from '../../src/extension/reconcile/view';
+import { ourWords } from '../../src/core/output';
 import { isHostToPage, isPageToHost, isPersistedState, PROTOCOL_VERSION, RECONCILE_STATUS_COLUMN } from '../../src/shared/resultsProtocol';
 
 // The reconciliation as the results table gets it: the status column first, most serious rows first,
@@ -29,7 +30,7 @@ const result = reconcileText(
 ) as Reconciliation;
 
 describe('the reconciliation view', () => {
-  const view = reconciliationView(result, 'Reconciliation: r.csv');
+  const view = reconciliationView(result, ourWords('Reconciliation: r.csv'));
   it('status first, the most serious row first, unmatched last', () => {
     assert.equal(view.columns[0], RECONCILE_STATUS_COLUMN);
     assert.deepEqual(view.columns, RECONCILE_COLUMNS);

@@ -12,7 +12,7 @@ import { formatReconcileText, reconcileCsvPieces, reconcileJsonPieces, reportFil
 import { throughOutputBoundary } from '../../src/cli/boundary';
 import { reconciliationView } from '../../src/extension/reconcile/view';
 import { laidRows, shownRow } from '../../src/shared/cardData';
-import { said, terminalSafe, typed } from '../../src/core/output';
+import { ourWords, said, terminalSafe, typed } from '../../src/core/output';
 
 // Mask values, not layouts (issue 38): a date and an amount side by side made 13 Luhn-valid digits
 // (`28.12.2025 29.990` → `28.12.20** *9.990`), and a content hash with a long digit run lost its middle.
@@ -69,7 +69,7 @@ function reconciliation(charges: ReportCharge[]): Reconciliation {
  * view through the page. `ids`: whether that output shows the report's transaction ids (the CSV does not).
  */
 function outputs(r: Reconciliation): Array<{ out: string; ids: boolean }> {
-  const view = reconciliationView(r, 'report.csv');
+  const view = reconciliationView(r, ourWords('report.csv'));
   const page = laidRows(view.rows); // as the page lays the view's cells out, where it shows them
   return [
     { out: printed(formatReconcileText(r, reportFileLabel('report.csv'))), ids: true },

@@ -32,13 +32,13 @@ describe('webview protocol guards', () => {
   });
 
   it('accepts host messages and checks their payloads', () => {
-    assert.ok(isHostToPage({ type: 'table', title: 't', columns: ['a'], rows: [['1']], source: { kind: 'inline' } }));
-    assert.ok(isHostToPage({ type: 'csvStart', title: 't', source: { kind: 'file', uri: 'file:///r.csv' } }));
+    assert.ok(isHostToPage({ type: 'table', title: { said: ['t'] }, columns: ['a'], rows: [['1']], source: { kind: 'inline' } }));
+    assert.ok(isHostToPage({ type: 'csvStart', title: { said: ['t'] }, source: { kind: 'file', uri: 'file:///r.csv' } }));
     assert.ok(isHostToPage({ type: 'csvChunk', bytes: new TextEncoder().encode('a,b\n') }));
     assert.ok(isHostToPage({ type: 'csvEnd' }));
     assert.ok(isHostToPage({ type: 'submission', view }));
-    assert.equal(isHostToPage({ type: 'table', title: 't', columns: ['a'], rows: [[1]], source: { kind: 'inline' } }), false);
-    assert.equal(isHostToPage({ type: 'csvStart', title: 't', source: { kind: 'file' } }), false);
+    assert.equal(isHostToPage({ type: 'table', title: { said: ['t'] }, columns: ['a'], rows: [[1]], source: { kind: 'inline' } }), false);
+    assert.equal(isHostToPage({ type: 'csvStart', title: { said: ['t'] }, source: { kind: 'file' } }), false);
     assert.equal(isHostToPage({ type: 'csvChunk', bytes: 5 }), false);
     assert.equal(isHostToPage({ type: 'csvChunk', text: 'a,b\n' }), false, 'text chunks are gone: the host sends bytes');
     assert.equal(isHostToPage({ type: 'html', html: '<b>' }), false);

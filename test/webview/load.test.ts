@@ -43,7 +43,7 @@ function expectedRows(text: string): string[][] {
 
 /** Loads the report in 256 KiB chunks; returns the rows the page exports and how its chunks were read. */
 async function load(h: PageHandle, text: string): Promise<{ rows: string[][]; chunks: { byWorker: number; byPage: number } }> {
-  await h.post({ type: 'csvStart', title: 'Big report', source: { kind: 'inline' } });
+  await h.post({ type: 'csvStart', title: { said: ['Big report'] }, source: { kind: 'inline' } });
   for (const chunk of csvChunks(text, 256 * 1024 + 3)) await h.post(chunk);
   await h.post({ type: 'csvEnd' });
   await h.waitReady();

@@ -15,7 +15,7 @@ const SHOTS = path.join(ROOT, 'test-results');
 const COLS = { Merchant_Name: 0, Created_date: 3, Amount: 4, Order_description: 7, Date_of_report: 8 } as const;
 
 async function loadCsv(h: PageHandle, text: string, chunk = 97): Promise<void> {
-  await h.post({ type: 'csvStart', title: 'Report: awkward', source: { kind: 'inline' } });
+  await h.post({ type: 'csvStart', title: { said: ['Report: awkward'] }, source: { kind: 'inline' } });
   // Small odd-sized chunks cut records, quoted line breaks and CRLFs in the middle.
   for (const piece of csvChunks(text, chunk)) await h.post(piece);
   await h.post({ type: 'csvEnd' });
@@ -348,6 +348,17 @@ describe('results page in Chromium', () => {
     await s.post({ type: 'submission', view: { ...view, outcome: { outcome: 'accepted', status: 200 } } });
     await s.page.waitForFunction(() => document.querySelector('.banner h2')?.textContent === 'Accepted');
     assert.equal(await s.page.locator('.banner').getAttribute('role'), 'status');
+    // A card number in the batch's file name or the environment's name is masked in the title and the banner
+    // (issue 38); before, the page showed them as the host sent them.
+    const card = {
+      ...view,
+      title: 'Submission: 4111 1111 1111 1111.rpcsv → prod',
+      file: '4111 1111 1111 1111.rpcsv',
+      environment: 'p 5105105105105100',
+    };
+    await s.post({ type: 'submission', view: card });
+    await s.page.waitForFunction(() => document.title === 'Submission: 4111 11** **** 1111.rpcsv → prod');
+    assert.equal(await s.page.textContent('.banner-meta'), 'File: 4111 11** **** 1111.rpcsv · Environment: p 510510******5100');
     assert.deepEqual(s.errors, []);
     await s.page.close();
   });
@@ -376,7 +387,14 @@ describe('results page in Chromium', () => {
   it('shows a report the same banner as a PDF report (template, environment, time, size), and keeps it in state', async () => {
     const r = await openPage(context);
     const info = { template: 'transactions.report.json', environment: 'local', receivedAt: '2026-11-24T20:10:43Z', bytes: 2048 };
-    await r.post({ type: 'table', title: 'Transactions (local)', columns: ['a'], rows: [['1']], source: { kind: 'inline' }, info });
+    await r.post({
+      type: 'table',
+      title: { said: ['Transactions (local)'] },
+      columns: ['a'],
+      rows: [['1']],
+      source: { kind: 'inline' },
+      info,
+    });
     await r.waitReady();
     assert.equal(await r.page.textContent('.report-title'), 'Transactions (local)');
     assert.match((await r.page.textContent('.report-facts')) ?? '', /^transactions\.report\.json · local · .*2026.* · 2\.0 KB$/);
@@ -387,7 +405,7 @@ describe('results page in Chromium', () => {
     const hostile = { ...info, template: '4111 1111 1111 1111.report.json', environment: 'r 5105' };
     await r.post({
       type: 'table',
-      title: 'Transactions (local)',
+      title: { said: ['Transactions (local)'] },
       columns: ['a'],
       rows: [['1']],
       source: { kind: 'inline' },
@@ -395,7 +413,14 @@ describe('results page in Chromium', () => {
     });
     await r.page.waitForFunction(() => document.querySelector('.report-facts')?.textContent?.startsWith('4111 11** **** 1111.report.json'));
     const meet = { ...info, template: 'batch 4111 1111', environment: '1111 1111 prod' };
-    await r.post({ type: 'table', title: 'Transactions (local)', columns: ['a'], rows: [['1']], source: { kind: 'inline' }, info: meet });
+    await r.post({
+      type: 'table',
+      title: { said: ['Transactions (local)'] },
+      columns: ['a'],
+      rows: [['1']],
+      source: { kind: 'inline' },
+      info: meet,
+    });
     await r.page.waitForFunction(() =>
       document.querySelector('.report-facts')?.textContent?.startsWith('batch 4111 1111 · 1111 1111 prod · '),
     );
@@ -405,10 +430,33 @@ describe('results page in Chromium', () => {
     await r.page.close();
   });
 
+  it("lays out a page's title and a reconciliation's banner value by value (issue 38)", async () => {
+    const r = await openPage(context);
+    const view = {
+      title: said`Reconciliation: ${typed.text('4111 1111 1111 1111.csv')}`,
+      window: { from: '2027-01-01', to: '2027-01-31' },
+      note: said`charge status from the report's ${typed.text('Status 5105 1051 0510 5100')} column`,
+      summary: [['ok', 1]] as [string, number][],
+      columns: ['reconciliation', 'batch line'],
+      rows: [['ok', 'a.rpcsv:2']],
+    };
+    await r.post({ type: 'reconciliation', view });
+    await r.waitReady();
+    assert.equal(await r.page.title(), 'Reconciliation: 4111 11** **** 1111.csv');
+    assert.match(
+      (await r.page.textContent('.banner-meta')) ?? '',
+      /^Window 2027-01-01 to 2027-01-31; charge status from the report's Status 5105 10\*\* \*{4} 5100 column\. Double-click/,
+    );
+    await r.page.close();
+  });
+
   it('ignores messages that are not in the protocol', async () => {
     const before = await countText(h.page);
     await h.page.evaluate(() =>
-      window.postMessage({ type: 'table', title: 'x', columns: ['a'], rows: [[{ toString: 1 }]], source: { kind: 'inline' } }, '*'),
+      window.postMessage(
+        { type: 'table', title: { said: ['x'] }, columns: ['a'], rows: [[{ toString: 1 }]], source: { kind: 'inline' } },
+        '*',
+      ),
     );
     await h.page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'log'));
     assert.equal(await countText(h.page), before);

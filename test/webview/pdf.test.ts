@@ -71,7 +71,7 @@ async function openPdfPage(context: BrowserContext, theme: 'dark' | 'light' | 'h
     async show(bytes, title = 'Transactions (local)') {
       const msg = {
         type: 'pdf' as const,
-        title,
+        title: { said: [title] },
         info: { template: 'transactions.report.json', environment: 'local', bytes: bytes.length },
       };
       await page.evaluate(

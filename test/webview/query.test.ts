@@ -27,7 +27,7 @@ const ROWS = [
 const REPORT = line(COLUMNS) + ROWS.map(line).join('');
 
 async function load(h: PageHandle, text = REPORT): Promise<void> {
-  await h.post({ type: 'csvStart', title: 'Report', source: { kind: 'inline' } });
+  await h.post({ type: 'csvStart', title: { said: ['Report'] }, source: { kind: 'inline' } });
   for (const piece of csvChunks(text, 97)) await h.post(piece);
   await h.post({ type: 'csvEnd' });
   await h.waitReady();

@@ -21,7 +21,7 @@ const ROWS = [
 const REPORT = line(REPORT_COLUMNS) + ROWS.map(line).join('');
 
 async function load(h: PageHandle): Promise<void> {
-  await h.post({ type: 'csvStart', title: 'Report', source: { kind: 'inline' } });
+  await h.post({ type: 'csvStart', title: { said: ['Report'] }, source: { kind: 'inline' } });
   for (const piece of csvChunks(REPORT, 97)) await h.post(piece);
   await h.post({ type: 'csvEnd' });
   await h.waitReady();

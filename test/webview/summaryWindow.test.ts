@@ -29,7 +29,7 @@ const ROWS = Array.from({ length: GROUPS }, (_, i) => [
 const REPORT = line(REPORT_COLUMNS) + ROWS.map(line).join('');
 
 async function grouped(h: PageHandle): Promise<void> {
-  await h.post({ type: 'csvStart', title: 'Report', source: { kind: 'inline' } });
+  await h.post({ type: 'csvStart', title: { said: ['Report'] }, source: { kind: 'inline' } });
   for (const piece of csvChunks(REPORT, 64 * 1024)) await h.post(piece);
   await h.post({ type: 'csvEnd' });
   await h.waitReady();

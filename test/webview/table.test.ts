@@ -15,7 +15,7 @@ const SHOTS = path.join(ROOT, 'test-results');
 const FIXTURE = fs.readFileSync(path.join(ROOT, 'test/fixtures/webview/report-awkward.csv'), 'utf8');
 
 async function loadCsv(h: PageHandle, text: string): Promise<void> {
-  await h.post({ type: 'csvStart', title: 'Report', source: { kind: 'inline' } });
+  await h.post({ type: 'csvStart', title: { said: ['Report'] }, source: { kind: 'inline' } });
   for (const chunk of csvChunks(text, 101)) await h.post(chunk);
   await h.post({ type: 'csvEnd' });
   await h.waitReady();
@@ -54,7 +54,7 @@ describe('the results table for a new user', () => {
     const details = await openPage(context);
     await details.post({
       type: 'table',
-      title: 'Callback PERSON-2',
+      title: { said: ['Callback PERSON-2'] },
       columns: ['property', 'value'],
       rows: [
         ['id', 'cb_1'],
@@ -177,7 +177,7 @@ describe('the results table for a new user', () => {
     const row = (i: number) => `"M${i % 7}","${(i * 7919) % 1000}.${String(i % 1000).padStart(3, '0')}","${i % 3 ? 'sale' : 'refund'}"\r\n`;
     let text = '"Merchant","Amount","Type"\r\n';
     for (let i = 0; i < 3000; i++) text += row(i);
-    await h.post({ type: 'csvStart', title: 'Loading', source: { kind: 'inline' } });
+    await h.post({ type: 'csvStart', title: { said: ['Loading'] }, source: { kind: 'inline' } });
     for (const chunk of csvChunks(text, 1 << 20)) await h.post(chunk);
     await page.waitForFunction(() => /Loading… 3,000 rows/.test(document.querySelector('.count')?.textContent ?? ''));
     assert.equal(await page.getAttribute('body', 'data-state'), 'loading');
@@ -232,7 +232,13 @@ describe('the results table for a new user', () => {
       ['Line ↵ 1', 'x\u2066y\u2069z', 'soft\u00ADhyphen\uFEFF'],
       ['tab\there', 'ltr\u200Emark\u061C', 'A very long value that is certainly cut short by a narrow column of this table'],
     ];
-    await h.post({ type: 'table', title: 'Truth', columns: ['Description', 'File', 'Other'], rows, source: { kind: 'inline' } });
+    await h.post({
+      type: 'table',
+      title: { said: ['Truth'] },
+      columns: ['Description', 'File', 'Other'],
+      rows,
+      source: { kind: 'inline' },
+    });
     await h.waitReady();
     const multi = await cellOf(page, 'Description', 0);
     // A line break is an element with a name, not a character: the cell's text is the data only.

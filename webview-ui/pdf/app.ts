@@ -103,12 +103,15 @@ export class PdfApp {
 
   async handle(msg: HostToPdfPage): Promise<void> {
     switch (msg.type) {
-      case 'pdf':
-        this.vscode.setState({ v: PDF_PROTOCOL_VERSION, title: msg.title, file: msg.file } satisfies PdfPersistedState);
-        await this.show(msg.title, msg.info, msg.data);
+      case 'pdf': {
+        // The title laid out value by value (issue 38), once: the state keeps the text shown.
+        const title = saidText(msg.title);
+        this.vscode.setState({ v: PDF_PROTOCOL_VERSION, title, file: msg.file } satisfies PdfPersistedState);
+        await this.show(title, msg.info, msg.data);
         break;
+      }
       case 'pdfFailed':
-        this.showBanner(msg.title);
+        this.showBanner(saidText(msg.title));
         this.say(saidText(msg.message), 'error');
         document.body.dataset.state = 'refused';
         break;

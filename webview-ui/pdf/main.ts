@@ -32,7 +32,7 @@ window.addEventListener('message', (event: MessageEvent) => {
       vscode.postMessage({ type: 'log', level: 'error', message: `PDF page: ${errorMessage(err)}` });
       void app.handle({
         type: 'pdfFailed',
-        title: document.title,
+        title: said`${typed.text(document.title)}`,
         message: said`The PDF renderer could not start: ${typed.text(errorMessage(err))}`,
       });
     });

@@ -4,7 +4,8 @@ import type { SubmitResult } from '../../core/submit/submitBatch';
 import type { CliContext } from '../context';
 import { displayPosition } from '../io';
 import { damageText, describeEarlier } from '../ledger';
-import { said, typed } from '../../core/output';
+import { nothingSent } from '../../core/gateway/prepare';
+import { ourWords, said, typed } from '../../core/output';
 import { EXIT, exitCodeFor, inputError, jsonOut, outcomeJson, outcomeText, saidOut, type Problem } from '../output';
 import { allowResendFor, resendRefusal, rowsRefusal, samePayerRefusal } from './refusals';
 import { UsageError, whatIsSent, type CliTarget, type PartsRun, type SubmitOptions } from './types';
@@ -73,7 +74,7 @@ function refusedBeforeSending(
 ): number {
   const { prepared } = result;
   if (result.reason === 'local-gateway-failed') {
-    ctx.stderr(saidOut(said`paygate submit: ${typed.text(result.message)}; nothing was sent\n`));
+    ctx.stderr(saidOut(said`paygate submit: ${nothingSent(result.problem)}\n`));
     return EXIT.transport;
   }
   for (const d of prepared.errors) {
@@ -82,9 +83,9 @@ function refusedBeforeSending(
       saidOut(said`${typed.text(name)}:${typed.count(p.line)}:${typed.count(p.column)}: error ${typed.text(d.code)} ${d.message}\n`),
     );
   }
-  // The core's refusal (prepare, approvals, the environment's problems) is one composed string: read whole, as free text.
-  const hint = prepared.errors.length > 0 ? " (see 'paygate lint', 'paygate fix')" : '';
-  return inputError(ctx, 'paygate submit', `${result.message}${hint}`);
+  // The core's refusal (prepare, approvals, the environment's problems) is a Said: each value checked alone.
+  const hint = ourWords(prepared.errors.length > 0 ? " (see 'paygate lint', 'paygate fix')" : '');
+  return inputError(ctx, 'paygate submit', said`${nothingSent(result.problem)}${hint}`);
 }
 
 /** A prompt that could not be asked, or a ledger that could not be read or written whole: nothing was sent. */

@@ -1,7 +1,7 @@
 import { LineIndex } from '../text';
 import { ChunkedInt32 } from '../chunked';
 import { NextChar, type RowCells } from './rowCells';
-import { afterBreak, scanRecord, splitRecord, type Cells, type CsvSyntaxProblem } from './tokenize';
+import { afterBreak, quotedRecordNext, scanRecord, splitRecord, type Cells, type CsvSyntaxProblem } from './tokenize';
 
 // CSV reading with the exact offset of every field, in one pass over the text.
 //
@@ -222,9 +222,7 @@ export function parseCsv(text: string, delimiter = ';'): ParsedCsv {
       continue;
     }
     starts.push(~pos);
-    const cells = scanRecord(text, pos, delimiter, r, false);
-    if (cells.problem) problems.set(r, cells.problem);
-    pos = cells.next;
+    pos = quotedRecordNext(text, pos, delimiter, r, problems);
   }
   return new ParsedCsv(text, bom, delimiter, starts, starts.length, problems, blankCount);
 }

@@ -116,15 +116,13 @@ export class RowCells {
       const from = spans[f];
       const to = spans[f + 1];
       spans[f] = from - start - dropped;
-      if (this.bounds[f] !== from) {
-        const inner = text.slice(from, to);
-        const value = inner.replaceAll('""', '"');
-        if (value.length !== inner.length) {
-          parts.push(text.slice(copied, from), value);
-          copied = to;
-          dropped += inner.length - value.length;
+      // Inside a well-formed quoted field every quote is the first of a pair: keep it, drop the next.
+      if (this.bounds[f] !== from)
+        for (let k = text.indexOf('"', from); k !== -1 && k < to; k = text.indexOf('"', k + 2)) {
+          parts.push(text.slice(copied, k + 1));
+          copied = k + 2;
+          dropped++;
         }
-      }
       spans[f + 1] = to - start - dropped;
     }
     parts.push(text.slice(copied, end));

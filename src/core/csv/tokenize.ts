@@ -112,6 +112,77 @@ export function scanRecord(text: string, start: number, delimiter: string, index
   }
 }
 
+/**
+ * Where the record holding a quote that starts at `start` ends, as scanRecord finds it (its `next`), its
+ * first problem put in `problems` under `index`. Read by searching (indexOf) for quotes and line breaks:
+ * between two quoted fields the unquoted ones are passed over whole, not read character by character.
+ */
+export function quotedRecordNext(
+  text: string,
+  start: number,
+  delimiter: string,
+  index: number,
+  problems: Map<number, CsvSyntaxProblem>,
+): number {
+  const n = text.length;
+  const delim = delimiter.charCodeAt(0);
+  let problem: CsvSyntaxProblem | undefined;
+  let lineEnd = -1; // the next CR or LF at or after i, once searched
+  let i = start; // a field's start
+  for (;;) {
+    if (text.charCodeAt(i) === QUOTE) {
+      let close = -1;
+      for (let j = i + 1; ;) {
+        const k = text.indexOf('"', j);
+        if (k === -1) break;
+        if (text.charCodeAt(k + 1) === QUOTE) {
+          j = k + 2;
+          continue;
+        }
+        close = k;
+        break;
+      }
+      if (close === -1) {
+        // Unterminated: the field runs to the end of the text; the problem stops before the final line breaks.
+        let stop = n;
+        while (stop > i + 1 && (text.charCodeAt(stop - 1) === LF || text.charCodeAt(stop - 1) === CR)) stop--;
+        problems.set(index, problem ?? { start: i, end: stop, message: 'unterminated quote: the quoted field is never closed' });
+        return n;
+      }
+      let end = close + 1;
+      const c = text.charCodeAt(end);
+      if (end < n && c !== delim && c !== LF && c !== CR) {
+        const stop = fieldEnd(text, end, delim);
+        problem ??= { start: i, end: stop, message: 'text after the closing quote of a quoted field' };
+        end = stop;
+      }
+      if (end < n && text.charCodeAt(end) === delim) {
+        i = end + 1;
+        continue;
+      }
+      if (problem) problems.set(index, problem);
+      return afterBreak(text, end);
+    }
+    // Unquoted fields up to the next quote that starts a field (after a delimiter), or to the line's end.
+    if (lineEnd < i) lineEnd = nextBreak(text, i);
+    let q = text.indexOf('"', i);
+    while (q !== -1 && q < lineEnd && text.charCodeAt(q - 1) !== delim) q = text.indexOf('"', q + 1);
+    if (q === -1 || q > lineEnd) {
+      if (problem) problems.set(index, problem);
+      return afterBreak(text, lineEnd);
+    }
+    i = q;
+  }
+}
+
+/** The first CR or LF at or after `from` (the text's length when none). */
+function nextBreak(text: string, from: number): number {
+  const lf = text.indexOf('\n', from);
+  const cr = text.indexOf('\r', from);
+  if (lf === -1) return cr === -1 ? text.length : cr;
+  return cr === -1 || lf < cr ? lf : cr;
+}
+
 /** A record without quotes between `start` and `end`: its fields are the text split at the delimiter. */
 export function splitRecord(text: string, start: number, end: number, delimiter: string, index: number): Cells {
   return new SplitCells(index, text.slice(start, end).split(delimiter), start, end, afterBreak(text, end));

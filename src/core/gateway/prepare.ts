@@ -2,15 +2,22 @@ import { contentHash } from '../contentHash';
 import { canonicalBatchText, legacyContentHashes } from '../csv/canonical';
 import { lint, type LintResult } from '../rules/lint';
 import type { LintDiagnostic } from '../rules/types';
+import { ourWords, said, typed, type Said } from '../output/said';
 
 // Submission preparation, the one place every face gets a batch ready from: the lint gate, the text as
 // sent (the batch's canonical text: csv/canonical.ts), its Base64 payload and the content hash.
 
-/** Why a batch may not be sent, in the words every face shows (nothing was sent). */
+/**
+ * Why a batch may not be sent: what is wrong, as a `Said` (the file's name free text, a count a count),
+ * without the "nothing was sent" each face says its own way (nothingSent: the terminal's).
+ */
 export interface SubmissionRefusal {
   reason: 'lint-errors' | 'no-rows';
-  message: string;
+  problem: Said;
 }
+
+/** A refusal's problem and "; nothing was sent", as the terminal (and the editor's lint-error notice) say it. */
+export const nothingSent = (problem: Said): Said => said`${problem}; nothing was sent`;
 
 export interface PreparedSubmission {
   /** Set when the batch may not be sent: lint errors, or a header without payment rows. */
@@ -43,9 +50,9 @@ export function prepareSubmission(text: string, name = 'the file', raw?: string)
   if (errors.length > 0)
     refusal = {
       reason: 'lint-errors',
-      message: `${name} has ${errors.length} lint error${errors.length === 1 ? '' : 's'}; nothing was sent`,
+      problem: said`${typed.text(name)} has ${typed.count(errors.length)} lint error${ourWords(errors.length === 1 ? '' : 's')}`,
     };
-  else if (rowCount === 0) refusal = { reason: 'no-rows', message: `${name} has no payment rows (a header alone); nothing was sent` };
+  else if (rowCount === 0) refusal = { reason: 'no-rows', problem: said`${typed.text(name)} has no payment rows (a header alone)` };
   return {
     ...(refusal ? { refusal } : {}),
     errors,

@@ -1,4 +1,4 @@
-import { joinSaid, said, saidText, typed, type Said } from '../output/said';
+import { joinSaid, ourWords, said, typed, type Said } from '../output/said';
 import type { Approval, LedgerStore } from './store';
 
 // Maker-checker: an environment with `"approvals": N` sends a batch only once N members other than the
@@ -6,7 +6,8 @@ import type { Approval, LedgerStore } from './store';
 // that environment. Approvals are rows of the team ledger; the file ledger, one person's, cannot hold them,
 // so such an environment refuses to send from it.
 
-export type ApprovalCheck = { ok: true; approvals: Approval[] } | { ok: false; message: string };
+/** `problem`: why not, as a `Said`, without "; nothing was sent" (each face says it its own way). */
+export type ApprovalCheck = { ok: true; approvals: Approval[] } | { ok: false; problem: Said };
 
 /** "bob (2027-03-12 10:00 UTC), carol (…)": who approved (free text), and when (a date). */
 export function approvalsText(list: readonly Approval[]): Said {
@@ -24,22 +25,19 @@ export async function checkApprovals(
   needed: number,
   file: string,
 ): Promise<ApprovalCheck> {
+  const env = typed.text(environment);
   if (ledger.kind !== 'team')
     return {
       ok: false,
-      message:
-        `"${environment}" needs ${needed} approval(s) by other members before a send, and approvals live in the team ledger, ` +
-        'not in this machine\'s file ledger: set PAYGATE_LEDGER_URL (docs/submissions.md, "One ledger for a team"); nothing was sent',
+      problem: said`"${env}" needs ${typed.count(needed)} approval(s) by other members before a send, and approvals live in the team ledger, not in this machine's file ledger: set PAYGATE_LEDGER_URL (docs/submissions.md, "One ledger for a team")`,
     };
   const all = await ledger.approvals(environment, contentHash);
   const others = all.filter((a) => !a.mine);
   if (others.length >= needed) return { ok: true, approvals: others };
-  const own = all.some((a) => a.mine) ? ' (your own approval does not count)' : '';
-  const have = others.length > 0 ? `: approved by ${saidText(approvalsText(others))}` : '';
+  const own = ourWords(all.some((a) => a.mine) ? ' (your own approval does not count)' : '');
+  const have = others.length > 0 ? said`: approved by ${approvalsText(others)}` : ourWords('');
   return {
     ok: false,
-    message:
-      `"${environment}" needs ${needed} approval(s) of this exact content (sha256 ${contentHash.slice(0, 12)}…) by members other than you; ` +
-      `it has ${others.length}${have}${own}. An edited file needs new approvals. Ask them to run 'paygate approve ${file} --env ${environment}'; nothing was sent`,
+    problem: said`"${env}" needs ${typed.count(needed)} approval(s) of this exact content (sha256 ${typed.hash(contentHash, 12)}…) by members other than you; it has ${typed.count(others.length)}${have}${own}. An edited file needs new approvals. Ask them to run 'paygate approve ${typed.text(file)} --env ${env}'`,
   };
 }

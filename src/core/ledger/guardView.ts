@@ -1,4 +1,5 @@
 import { eachLimited, type LedgerIndex } from './ledgerIndex';
+import type { Keys } from './rowIndex';
 import {
   foldLines,
   keyHashes,
@@ -49,7 +50,7 @@ export async function guardView(s: GuardSources, key: GuardKey, shardOnly = fals
  * entries name the contents (by the first 16 digits of their hashes), their shards the records. Keys no
  * submission held are absent. `seal` false: the race check on the way to a send, which writes nothing.
  */
-export async function recordsOfRows(s: GuardSources, keys: ReadonlySet<string>, seal = true): Promise<Map<string, SubmissionRecord[]>> {
+export async function recordsOfRows(s: GuardSources, keys: Keys, seal = true): Promise<Map<string, SubmissionRecord[]>> {
   const { value } = await s.index.withView(async (view) => {
     const out = new Map<string, SubmissionRecord[]>();
     const hits = await view.lookupRows(keys);

@@ -3,7 +3,7 @@ import { eachLimited } from './indexIo';
 import { checksum, contentFile, DAMAGE, ORPHANS, prefixOf, type Manifest, type Watermark } from './indexManifest';
 import type { LedgerFs } from './ledgerFs';
 import { parseLine, type LedgerLine, type LedgerReading } from './records';
-import { ENTRY, entriesOf, lookupEntries, Wanted } from './rowIndex';
+import { ENTRY, entriesOf, keyCount, lookupEntries, Wanted, type Keys } from './rowIndex';
 import type { BatchRowKeys } from './rowKeys';
 
 // A lookup's reading of the guard's index (ledgerIndex.ts): the generation's files as far as the manifest
@@ -151,9 +151,9 @@ export class IndexView {
   }
 
   /** The content hashes (their first 16 digits) each of `keys` was sent in (keys never sent are absent). */
-  async lookupRows(keys: ReadonlySet<string>): Promise<Map<string, Set<string>>> {
+  async lookupRows(keys: Keys): Promise<Map<string, Set<string>>> {
     const found = new Map<string, Set<string>>();
-    if (keys.size === 0) return found;
+    if (keyCount(keys) === 0) return found;
     const wanted = new Wanted(keys);
     if (this.parts.manifest) lookupEntries(await this.sealedEntries(this.parts.manifest.head.pending), wanted, found);
     await eachLimited(wanted.shards(), 16, async (shard) => void lookupEntries(await this.sealedEntries(shard), wanted, found));

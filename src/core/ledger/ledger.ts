@@ -7,6 +7,7 @@ import { GUARD_DIR, LedgerIndex, OLD_INDEX_DIR, type IndexOptions } from './ledg
 import { readWholeLedger, type LedgerWriter } from './ledgerRepair';
 import { batchHashes, BATCHES_DIR } from './batchRows';
 import { guardView, recordsOfRows, type GuardSources } from './guardView';
+import type { Keys } from './rowIndex';
 import { newestRecord, recentRecords } from './recent';
 import type { BatchRowKeys } from './rowKeys';
 import { RowRecords } from './rowRecords';
@@ -183,7 +184,7 @@ export class Ledger {
   }
 
   /** The submissions (every target and outcome) that held each row key (guardView.ts); `seal` false writes nothing. */
-  recordsOfRows(keys: ReadonlySet<string>, seal = true): Promise<Map<string, SubmissionRecord[]>> {
+  recordsOfRows(keys: Keys, seal = true): Promise<Map<string, SubmissionRecord[]>> {
     return recordsOfRows(this.sources, keys, seal);
   }
 

@@ -54,6 +54,10 @@ function hash(code: number): number {
   return h ^ (h >>> 15);
 }
 
+/** Slots of the fill's memo, less one; and the misses after which a fill stops asking it. */
+const MEMO_MASK = 63;
+const MEMO_MISSES = 256;
+
 /**
  * Every value's id by a hash of its characters, each hit checked against the value's own text: a cell is
  * looked up where it lies, and no string is cut for a value already met. One table for every value, of
@@ -124,6 +128,8 @@ export class Interner {
   /** Ids of days near the first one met (±90 years), by day number: an array read, not a map lookup. */
   private dayIds: Int32Array | undefined;
   private dayBase = 0;
+  /** Ids by a cell's length and first character (fill): -1 for none yet. */
+  private readonly memo = new Int32Array(MEMO_MASK + 1).fill(-1);
 
   /** For a kind column: the cells' own ids, and the kind id of each (a type is classified once, not per row). */
   private readonly cells: Interner | undefined;
@@ -157,7 +163,25 @@ export class Interner {
       }
       return;
     }
-    for (let r = 0, k = col; r < rows; r++, k += width) if (keep === null || keep[r] === 1) out[r] = this.idOfCell(p, k);
+    // The id last found for a cell of each length and first character, checked against the cell's own text
+    // before the cell is coded or hashed: a column of a few values (a currency, a type) mostly hits it. A
+    // column that keeps missing (an id per row) stops asking for the rest of the piece.
+    const memo = this.memo;
+    const values = this.values;
+    const escaped = p.escaped;
+    let misses = 0;
+    for (let r = 0, k = col; r < rows; r++, k += width) {
+      if (keep !== null && keep[r] === 0) continue;
+      const from = start[k];
+      const to = end[k];
+      const slot = ((to - from) * 31 + s.charCodeAt(from)) & MEMO_MASK;
+      const known = misses < MEMO_MISSES ? memo[slot] : -1;
+      if (known >= 0 && (escaped === null || escaped[k] === 0) && sameText(values[known], s, from, to)) out[r] = known;
+      else {
+        misses++;
+        out[r] = memo[slot] = this.idOfCell(p, k);
+      }
+    }
   }
 
   /** The id of the cell p[k]. No closure or string per call: this runs for every row and group column. */

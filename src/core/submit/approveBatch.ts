@@ -1,5 +1,5 @@
 import type { Environment } from '../gateway/environments';
-import { prepareSubmission } from '../gateway/prepare';
+import { nothingSent, prepareSubmission } from '../gateway/prepare';
 import { approvalsText } from '../ledger/approvals';
 import { ourWords, said, typed, type Said } from '../output/said';
 import type { Approval, TeamStore } from '../ledger/store';
@@ -10,7 +10,7 @@ import type { Approval, TeamStore } from '../ledger/store';
 // content for the environment. Nothing here prints or asks; approvedLines are the words both faces show.
 
 export type ApproveResult =
-  | { status: 'refused'; message: string }
+  | { status: 'refused'; message: Said }
   | {
       status: 'approved';
       /** False: this member had approved this content before (nothing changed). */
@@ -31,7 +31,7 @@ export async function approveBatch(
   host: string,
 ): Promise<ApproveResult> {
   const prepared = prepareSubmission(text, name);
-  if (prepared.refusal) return { status: 'refused', message: `${prepared.refusal.message}; not approved` };
+  if (prepared.refusal) return { status: 'refused', message: said`${nothingSent(prepared.refusal.problem)}; not approved` };
   const done = await store.approve(environment.name, prepared.contentHash, host);
   const approvals = await store.approvals(environment.name, prepared.contentHash);
   return { status: 'approved', ...done, contentHash: prepared.contentHash, approvals, needed: environment.approvals ?? 0 };

@@ -13,7 +13,7 @@ import type { Approval } from '../ledger/store';
 import type { LedgerFace, LocalGatewayRef } from '../ledger/records';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../payload';
 import { payloadLengthProblem } from '../rules/payloadCheck';
-import { saidText } from '../output/said';
+import { joinSaid, said, typed, type Said } from '../output/said';
 import { errorMessage } from '../errorMessage';
 
 // The submit use case, the same steps for the terminal and the editor: submission preparation (lint gate,
@@ -73,14 +73,18 @@ export interface SubmitFace<T extends SubmitTarget, R> {
 
 type Guarded = Exclude<GuardedSendResult<GatewayOutcome>, { status: 'sent' }>;
 
-/** How a submit ended: refused before sending (and why), held back by the guard, or sent with its answer. */
+/**
+ * How a submit ended: refused before sending (and why), held back by the guard, or sent with its answer. A
+ * refusal's `problem` is a `Said` (values by their type), without "nothing was sent": each face lays it out.
+ */
 export type SubmitResult<T, R> =
-  | { status: 'refused'; reason: SubmissionRefusal['reason']; message: string; prepared: PreparedSubmission }
+  | { status: 'refused'; reason: SubmissionRefusal['reason']; problem: Said; prepared: PreparedSubmission }
   | { status: 'no-target'; refusal: R; prepared: PreparedSubmission }
   | {
       status: 'refused';
       reason: 'invalid-environment' | 'local-gateway-failed' | 'batch-too-large' | 'needs-approval';
-      message: string;
+      /** local-gateway-failed: the local gateway's error as free text (the face words it). */
+      problem: Said;
       prepared: PreparedSubmission;
       target: T;
     }
@@ -127,19 +131,18 @@ async function sendToTarget<T extends SubmitTarget, R>(
 ): Promise<SubmitResult<T, R>> {
   const problems = environmentProblems(target.environment, target.paths, 'create');
   if (problems.length > 0)
-    return { status: 'refused', reason: 'invalid-environment', message: `${problems.join('; ')}; nothing was sent`, prepared, target };
+    // Each problem is an error's words (the settings' values in them): free text, each checked alone.
+    return { status: 'refused', reason: 'invalid-environment', problem: joinSaid(problems.map(typed.text), '; '), prepared, target };
   // batch-too-large is an error for submit whatever its severity in lint: the gateway would refuse the
   // request (a 413 or its validation error) and nothing may leave that it must refuse.
   const tooLarge = payloadLengthProblem(prepared.payload.length, target.environment.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES);
-  if (tooLarge !== undefined)
-    return { status: 'refused', reason: 'batch-too-large', message: `${saidText(tooLarge)}; nothing was sent`, prepared, target };
+  if (tooLarge !== undefined) return { status: 'refused', reason: 'batch-too-large', problem: tooLarge, prepared, target };
   let localGateway: LocalGatewayRef | undefined;
   try {
     localGateway = await face.localGateway?.(target);
   } catch (err) {
     // The face words it: its own sentence around the local gateway's.
-    const message = errorMessage(err);
-    return { status: 'refused', reason: 'local-gateway-failed', message, prepared, target };
+    return { status: 'refused', reason: 'local-gateway-failed', problem: said`${typed.text(errorMessage(err))}`, prepared, target };
   }
   // Maker-checker: the approvals this environment needs, from the team ledger, before anything is recorded.
   let approvals: Approval[] | undefined;
@@ -157,7 +160,7 @@ async function sendToTarget<T extends SubmitTarget, R>(
     } catch (error) {
       return { status: 'failed', error, prepared, target };
     }
-    if (!checked.ok) return { status: 'refused', reason: 'needs-approval', message: checked.message, prepared, target };
+    if (!checked.ok) return { status: 'refused', reason: 'needs-approval', problem: checked.problem, prepared, target };
     approvals = checked.approvals;
   }
   let submittedAt = new Date().toISOString();

@@ -103,7 +103,7 @@ async function openCallback(listening: CallbackListening, results: CallbacksDeps
   const e = id ? listening.get(id) : undefined;
   if (!e) return void showInfo(said`PayGate: no callback to show.`);
   await results.showDetails({
-    title: `Callback ${clientOrderIdOf(e.fields) ?? e.id}`,
+    title: said`Callback ${typed.text(clientOrderIdOf(e.fields) ?? e.id)}`,
     columns: ['property', 'value'],
     rows: entryRows(e),
   });

@@ -15,7 +15,7 @@ import {
 import { said, typed } from '../../core/output';
 import { log } from '../log';
 import { showInfo, shown } from '../say';
-import { PanelPage, pageMessage, webviewOptions } from '../results/webviewPage';
+import { PanelPage, webviewOptions } from '../results/webviewPage';
 import { dataUrlBytes, exportWords, saveAs } from '../results/saveAs';
 import { BatchForecast } from './compute';
 
@@ -93,7 +93,7 @@ export class ForecastPanel extends PanelPage {
   }
 
   private post(msg: ForecastHostToPage): Thenable<boolean> {
-    return this.panel.webview.postMessage(pageMessage(msg));
+    return this.panel.webview.postMessage(msg);
   }
 
   protected async onMessage(raw: unknown): Promise<void> {

@@ -64,10 +64,13 @@ export async function showReconciliation(
     if (uri) where.set(rowKey(r.file, r.line), { uri, line: r.line, reportLines: r.charges.map((c) => c.line) });
   }
   publishDiagnostics(result, batches, deps.diagnostics);
-  const panel = await deps.results.showReconciliation(reconciliationView(result, `Reconciliation: ${reportName}`), (key) => {
-    const w = where.get(key);
-    if (w) void reveal(w, reportUri);
-  });
+  const panel = await deps.results.showReconciliation(
+    reconciliationView(result, said`Reconciliation: ${typed.text(reportName)}`),
+    (key) => {
+      const w = where.get(key);
+      if (w) void reveal(w, reportUri);
+    },
+  );
   panel.onDidDispose(() => deps.diagnostics.clear());
   if (batches.notes.length > 0) void showWarning(said`PayGate: ${typed.text(batches.notes.join('; '))}.`);
   if (batches.followed?.length) void showInfo(said`PayGate: ${typed.text(batches.followed.join('; '))}.`);

@@ -1,4 +1,4 @@
-import { joinSaid, maskText, said, typed, type Said } from '../../core/output';
+import { joinSaid, maskText, ourWords, said, typed, type Said } from '../../core/output';
 import { RECONCILE_STATUSES, type Reconciliation, type ReportCharge, type StatusSource } from '../../core/reconcile';
 import { RECONCILE_KEY_COLUMN, RECONCILE_STATUS_COLUMN, type ReconcileCell, type ReconciliationView } from '../../shared/resultsProtocol';
 
@@ -23,10 +23,11 @@ export const RECONCILE_COLUMNS = [
   'report lines',
 ];
 
-export function sourceNote(s: StatusSource): string {
-  if (s.from === 'column') return `charge status from the report's ${maskText(s.column)} column`;
-  if (s.from === 'transaction-type') return `charge status from the words in ${maskText(s.column)}`;
-  return 'the report has no status column: every report row counts as an approved charge';
+/** Where the statuses came from, the report's column a value of its own (laid out by the page). */
+export function sourceNote(s: StatusSource): Said {
+  if (s.from === 'column') return said`charge status from the report's ${typed.text(s.column)} column`;
+  if (s.from === 'transaction-type') return said`charge status from the words in ${typed.text(s.column)}`;
+  return ourWords('the report has no status column: every report row counts as an approved charge');
 }
 
 /** The batch line's key as the table shows it: the file's base name and line, unique per reconciliation. */
@@ -36,7 +37,7 @@ export const rowKey = (file: string, line: number): string => `${file.split(/[\\
 const reportLine = (c: Pick<ReportCharge, 'line' | 'date' | 'amount' | 'currency'>): Said =>
   said`${typed.count(c.line)}: ${typed.date(c.date)} ${typed.amount(c.amount)} ${typed.text(c.currency)}`;
 
-export function reconciliationView(r: Reconciliation, title: string): ReconciliationView {
+export function reconciliationView(r: Reconciliation, title: Said): ReconciliationView {
   const m = (s: string) => maskText(s);
   const order = (s: string) => RECONCILE_STATUSES.indexOf(s as (typeof RECONCILE_STATUSES)[number]);
   const rows: ReconcileCell[][] = [...r.rows]
@@ -66,7 +67,7 @@ export function reconciliationView(r: Reconciliation, title: string): Reconcilia
     ['unmatched', r.summary.unmatched],
   ];
   return {
-    title: m(title),
+    title,
     window: r.window,
     note: sourceNote(r.statusSource),
     summary,

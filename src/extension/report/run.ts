@@ -2,7 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GatewayOutcome, TemplateProblem } from '../../core/gateway';
-import { said, typed } from '../../core/output';
+import { said, typed, type Said } from '../../core/output';
 import { runCustomReportTemplate, type ReportRun } from '../../core/report/runReport';
 import { log, showErrorWithLog } from '../log';
 import type { ResultsPanelApi } from '../results/register';
@@ -133,7 +133,7 @@ async function tellReportRun(
   }
   const { saved, template } = run;
   if (!saved.saved) return notAReport(saved.outcome, r.name, r.envName);
-  const title = `${template.reportName || template.reportIdentifier} (${r.envName})`;
+  const title = said`${typed.text(template.reportName || template.reportIdentifier)} (${typed.text(r.envName)})`;
   const info = reportInfo(r.name, r.envName, saved.bytes);
   if (saved.format === 'pdf') {
     const reportName = template.reportName || template.reportIdentifier;
@@ -189,7 +189,7 @@ function reportInfo(template: string, environment: string, bytes: number): Repor
 async function showPdf(
   deps: ReportDeps,
   r: {
-    title: string;
+    title: Said;
     reportName: string;
     template: string;
     environment: string;

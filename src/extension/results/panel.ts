@@ -8,7 +8,7 @@ import { ourWords, safeText, said, typed, type Said } from '../../core/output';
 import { log } from '../log';
 import { serialiseExport } from './exportRows';
 import { dataUrlBytes, exportWords, saveAs } from './saveAs';
-import { PanelPage, pageMessage, webviewOptions } from './webviewPage';
+import { PanelPage, webviewOptions } from './webviewPage';
 import {
   isPageToHost,
   VIEW_TYPE,
@@ -25,14 +25,14 @@ import { tableDirectives } from './html';
 import { errorMessage } from '../../core/errorMessage';
 
 export type PanelContent =
-  | { kind: 'rows'; title: string; columns: string[]; rows: string[][]; info?: ReportInfo; views?: SavedView[]; details?: true }
+  | { kind: 'rows'; title: Said; columns: string[]; rows: string[][]; info?: ReportInfo; views?: SavedView[]; details?: true }
   /**
    * A CSV file. A report the editor ran (`ran`) says its template's delimiter and encoding; its file is the
    * editor's own, never opened as text (it holds the answer as received, not masked).
    */
   | {
       kind: 'file';
-      title: string;
+      title: Said;
       uri: vscode.Uri;
       info?: ReportInfo;
       views?: SavedView[];
@@ -42,6 +42,15 @@ export type PanelContent =
     }
   | { kind: 'submission'; view: SubmissionView }
   | { kind: 'reconciliation'; view: ReconciliationView };
+
+/** What a panel is titled by: a submission's title is one value (its view's words), the others are our words and values. */
+export function contentTitle(content: PanelContent): Said {
+  if (content.kind === 'submission') return said`${typed.text(content.view.title)}`;
+  return content.kind === 'reconciliation' ? content.view.title : content.title;
+}
+
+/** A title as a key of the panels (the same words and values, the same key). */
+export const titleKey = (title: Said): string => JSON.stringify(title.said);
 
 /** What the page may ask of the host beyond the table itself (set by the reconciliation feature). */
 export interface PanelActions {
@@ -65,19 +74,22 @@ export class ResultsPanel extends PanelPage {
     this.readyOnce = new Promise((resolve) => (this.markReady = resolve));
   }
 
-  static create(extensionUri: vscode.Uri, title: string): ResultsPanel {
+  static create(extensionUri: vscode.Uri, title: Said): ResultsPanel {
     const panel = vscode.window.createWebviewPanel(
       VIEW_TYPE,
-      shown(said`${typed.text(title)}`),
+      shown(title),
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       webviewOptions(extensionUri),
     );
     return new ResultsPanel(panel, extensionUri);
   }
 
-  /** What a reloaded window's serializer knows: the page restores inline data itself, files are re-read. */
+  /**
+   * What a reloaded window's serializer knows: the page restores inline data itself, files are re-read. The
+   * title is the one the page laid out and kept: one value, read whole.
+   */
   restoreFrom(source: TableSource, title: string): void {
-    if (source.kind === 'file') this.content = { kind: 'file', title, uri: vscode.Uri.parse(source.uri, true) };
+    if (source.kind === 'file') this.content = { kind: 'file', title: said`${typed.text(title)}`, uri: vscode.Uri.parse(source.uri, true) };
   }
 
   /** Views found after the content was set (a restored panel's file): kept, and sent to a live page. */
@@ -90,7 +102,7 @@ export class ResultsPanel extends PanelPage {
 
   async show(content: PanelContent): Promise<void> {
     this.content = content;
-    this.panel.title = shown(said`${typed.text('view' in content ? content.view.title : content.title)}`);
+    this.panel.title = shown(contentTitle(content));
     this.panel.reveal(undefined, false);
     if (this.isReady) await this.send(content);
     else await this.readyOnce; // the ready handler sends it
@@ -137,7 +149,7 @@ export class ResultsPanel extends PanelPage {
   }
 
   private post(msg: HostToPage): Thenable<boolean> {
-    return this.panel.webview.postMessage(pageMessage(msg));
+    return this.panel.webview.postMessage(msg);
   }
 
   private async send(content: PanelContent): Promise<void> {

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
-import { ResultsPanel, type PanelActions, type PanelContent } from './panel';
+import { contentTitle, ResultsPanel, type PanelActions, type PanelContent } from './panel';
+import type { Said } from '../../core/output';
 import { PdfPanel } from './pdfPanel';
 
 // The open results and PDF panels, one per thing shown: opening the same file or re-running the same
@@ -37,14 +38,14 @@ export class Panels implements vscode.Disposable {
   async openIn(key: string, content: PanelContent): Promise<ResultsPanel> {
     let panel = this.tables.get(key);
     if (!panel) {
-      panel = ResultsPanel.create(this.extensionUri, 'view' in content ? content.view.title : content.title);
+      panel = ResultsPanel.create(this.extensionUri, contentTitle(content));
       this.track(key, panel);
     }
     await panel.show(content);
     return panel;
   }
 
-  pdfPanelFor(key: string, title: string): PdfPanel {
+  pdfPanelFor(key: string, title: Said): PdfPanel {
     let panel = this.pdfs.get(key);
     if (!panel) {
       panel = PdfPanel.create(this.extensionUri, title);

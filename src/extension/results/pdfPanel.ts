@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { log } from '../log';
 import { pdfDirectives } from './html';
-import { PanelPage, pageMessage, webviewOptions } from './webviewPage';
+import { PanelPage, webviewOptions } from './webviewPage';
 import { saveAs } from './saveAs';
 import {
   formatBytes,
@@ -18,7 +18,8 @@ import { shown, showWarning } from '../say';
 import { ourWords, said, typed, type Said } from '../../core/output';
 
 export interface PdfContent {
-  title: string;
+  /** Our words and the report's name: the panel's title (read here) and the page's (laid out there). */
+  title: Said;
   info: ReportInfo;
   bytes: Uint8Array;
   /** Suggested file name for "Save PDF…". */
@@ -28,7 +29,7 @@ export interface PdfContent {
 }
 
 export class PdfPanel extends PanelPage {
-  private content: PdfContent | { title: string; failed: Said } | undefined;
+  private content: PdfContent | { title: Said; failed: Said } | undefined;
 
   constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri) {
     super(panel, extensionUri, {
@@ -38,10 +39,10 @@ export class PdfPanel extends PanelPage {
     });
   }
 
-  static create(extensionUri: vscode.Uri, title: string): PdfPanel {
+  static create(extensionUri: vscode.Uri, title: Said): PdfPanel {
     const panel = vscode.window.createWebviewPanel(
       PDF_VIEW_TYPE,
-      shown(said`${typed.text(title)}`),
+      shown(title),
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       webviewOptions(extensionUri),
     );
@@ -50,21 +51,21 @@ export class PdfPanel extends PanelPage {
 
   async show(content: PdfContent): Promise<void> {
     this.content = content;
-    this.panel.title = shown(said`${typed.text(content.title)}`);
+    this.panel.title = shown(content.title);
     this.panel.reveal(undefined, false);
     if (this.isReady) await this.send();
   }
 
   /** Shows why there is nothing to draw (unreadable or oversized file) in the pane itself. */
-  async fail(title: string, message: Said): Promise<void> {
+  async fail(title: Said, message: Said): Promise<void> {
     this.content = { title, failed: message };
-    this.panel.title = shown(said`${typed.text(title)}`);
+    this.panel.title = shown(title);
     this.panel.reveal(undefined, false);
     if (this.isReady) await this.send();
   }
 
   private post(msg: HostToPdfPage): Thenable<boolean> {
-    return this.panel.webview.postMessage(pageMessage(msg));
+    return this.panel.webview.postMessage(msg);
   }
 
   private async send(): Promise<void> {

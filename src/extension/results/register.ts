@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { log } from '../log';
-import { ResultsPanel, type PanelContent } from './panel';
+import { ResultsPanel, titleKey, type PanelContent } from './panel';
 import { Panels } from './panels';
 import { isPersistedState, VIEW_TYPE, type ReconciliationView } from '../../shared/resultsProtocol';
 import { type SubmissionView } from '../../shared/submissionView';
@@ -10,12 +10,12 @@ import { pdfTitle, readReportFile } from './reportFile';
 import { isPdfPersistedState, PDF_VIEW_TYPE } from '../../shared/pdfProtocol';
 import { viewsBeside } from './views';
 import type { FeatureHost } from '../lazy';
-import { ourWords, said } from '../../core/output';
+import { ourWords, said, typed, type Said } from '../../core/output';
 
 /** What the other faces may ask of the results panel. */
 export interface ResultsPanelApi {
   /** One record's properties as a property/value table (a callback): not a report, so nothing to reconcile. */
-  showDetails(r: { title: string; columns: string[]; rows: string[][] }): Promise<void>;
+  showDetails(r: { title: Said; columns: string[]; rows: string[][] }): Promise<void>;
   /**
    * A CSV report the editor ran, streamed to the table from its file like a saved one; the panel is
    * returned so whoever owns the file can remove it once the panel no longer shows it.
@@ -38,9 +38,9 @@ export interface ResultsPanelApi {
 export const OPEN_CSV_COMMAND = 'paygate.openCsvInTable';
 export const OPEN_REPORT_FILE_COMMAND = 'paygate.openReportFile';
 
-export function tableTitle(uri: vscode.Uri): string {
+export function tableTitle(uri: vscode.Uri): Said {
   const name = uri.path.split('/').pop() || uri.toString();
-  return `Table: ${name}`;
+  return said`Table: ${typed.text(name)}`;
 }
 
 export function registerResultsPanel(context: vscode.ExtensionContext, host: FeatureHost): ResultsPanelApi {
@@ -61,11 +61,11 @@ function resultsApi(panels: Panels): ResultsPanelApi {
   };
   let lastReport: PanelContent | undefined;
   const api: ResultsPanelApi = {
-    showDetails: (r) => showIn(`details:${r.title}`, { kind: 'rows', ...r, details: true }),
+    showDetails: (r) => showIn(`details:${titleKey(r.title)}`, { kind: 'rows', ...r, details: true }),
     showReportFile: async (r) => {
       const content: PanelContent = { kind: 'file', ...r, ran: true };
       lastReport = content;
-      const panel = await panels.openIn(`report:${r.title}`, content);
+      const panel = await panels.openIn(`report:${titleKey(r.title)}`, content);
       // A closed report's file is gone (its owner removes it): "Run a report now" must not offer it.
       panel.onDidDispose(() => {
         if (lastReport === content) lastReport = undefined;
@@ -80,7 +80,9 @@ function resultsApi(panels: Panels): ResultsPanelApi {
     openCsvFile: async (uri) =>
       showIn(`file:${uri.toString()}`, { kind: 'file', title: tableTitle(uri), uri, views: await viewsBeside(uri) }),
     showPdf: (content) =>
-      panels.pdfPanelFor(content.file ? `file:${content.file.toString()}` : `report:${content.title}`, content.title).show(content),
+      panels
+        .pdfPanelFor(content.file ? `file:${content.file.toString()}` : `report:${titleKey(content.title)}`, content.title)
+        .show(content),
     openReportFile: async (uri) => {
       const read = await readReportFile(uri);
       if (read.kind === 'csv')
@@ -96,7 +98,7 @@ function resultsApi(panels: Panels): ResultsPanelApi {
       return panels.pdfPanelFor(`file:${uri.toString()}`, read.title).fail(read.title, read.message);
     },
     showReconciliation: async (view, reveal) => {
-      const key = `reconciliation:${view.title}`;
+      const key = `reconciliation:${titleKey(view.title)}`;
       const existing = panels.table(key);
       if (existing) existing.actions.reveal = reveal;
       const panel = await panels.openIn(key, { kind: 'reconciliation', view });
@@ -142,8 +144,9 @@ async function restorePdf(panels: Panels, webviewPanel: vscode.WebviewPanel, sta
     return;
   }
   // The bytes of a report answer are not kept across a reload of the window.
-  const title = isPdfPersistedState(state) ? state.title : 'PDF report';
-  panels.trackPdf(`restored:${title}`, panel);
+  // The title the page laid out and kept: one value, read whole.
+  const title = isPdfPersistedState(state) ? said`${typed.text(state.title)}` : ourWords('PDF report');
+  panels.trackPdf(`restored:${titleKey(title)}`, panel);
   await panel.fail(
     title,
     ourWords(

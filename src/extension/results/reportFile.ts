@@ -14,10 +14,10 @@ export type ReportFileRead =
   /** A CSV report: the table streams the file; the banner gets its name, time and size. */
   | { kind: 'csv'; info?: ReportInfo }
   /** `message`: why, laid out value by value where it is shown (the file's name, its size). */
-  | { kind: 'refused'; title: string; message: Said };
+  | { kind: 'refused'; title: Said; message: Said };
 
-export function pdfTitle(name: string): string {
-  return `Report: ${name}`;
+export function pdfTitle(name: string): Said {
+  return said`Report: ${typed.text(name)}`;
 }
 
 /** What a saved report file holds, read once: its size and time, and its first bytes (all of them for a PDF). */
@@ -26,7 +26,7 @@ type Opened =
   | { ok: false; message: string };
 
 /** Not a PDF by the one rule (core/pdfSignature.ts), said once for both ways of finding out. */
-function notPdf(name: string, title: string): ReportFileRead {
+function notPdf(name: string, title: Said): ReportFileRead {
   return {
     kind: 'refused',
     title,
@@ -36,7 +36,7 @@ function notPdf(name: string, title: string): ReportFileRead {
 
 const cannotRead = (name: string, why: string): Said => said`${typed.text(name)} cannot be read: ${typed.text(why)}`;
 
-function tooLarge(name: string, title: string, size: number): ReportFileRead {
+function tooLarge(name: string, title: Said, size: number): ReportFileRead {
   return {
     kind: 'refused',
     title,
@@ -88,7 +88,7 @@ function csvRead(name: string, stat: { mtime: number; size: number } | undefined
   return { kind: 'csv', info: stat && { template: name, receivedAt: new Date(stat.mtime).toISOString(), bytes: stat.size } };
 }
 
-function pdfRead(uri: vscode.Uri, name: string, title: string, mtime: number, bytes: Uint8Array): ReportFileRead {
+function pdfRead(uri: vscode.Uri, name: string, title: Said, mtime: number, bytes: Uint8Array): ReportFileRead {
   return {
     kind: 'pdf',
     content: {
@@ -125,7 +125,7 @@ export async function readReportFile(uri: vscode.Uri): Promise<ReportFileRead> {
 }
 
 /** A report behind another file system (a remote workspace): only its name can say it is a PDF. */
-async function readOtherScheme(uri: vscode.Uri, name: string, title: string, namedPdf: boolean): Promise<ReportFileRead> {
+async function readOtherScheme(uri: vscode.Uri, name: string, title: Said, namedPdf: boolean): Promise<ReportFileRead> {
   let stat: vscode.FileStat;
   try {
     stat = await vscode.workspace.fs.stat(uri);

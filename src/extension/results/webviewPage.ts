@@ -3,8 +3,6 @@
 // page naming its own bundle in dist/.
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
-import { shown } from '../say';
-import { said, typed } from '../../core/output';
 import { makeNonce, renderShell } from './html';
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
@@ -39,18 +37,6 @@ export function pageHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page
     extraDirectives: page.extraDirectives,
     data: page.assets && Object.fromEntries(Object.entries(page.assets).map(([k, file]) => [k, asset(file)])),
   });
-}
-
-/**
- * A message to a page with its title through the output boundary, read whole as free text (one value on one
- * line), as every message the editor shows (../say.ts). A line with values (a status line, an export's end, why
- * a file is not shown) is a `Said` in the message itself, laid out by the page value by value where it is
- * shown (src/shared/said.ts). Tables are masked where they are built (./sanitise.ts, and the page's own
- * masking of a streamed CSV).
- */
-export function pageMessage<M extends object>(msg: M): M {
-  const m = msg as { title?: unknown };
-  return typeof m.title === 'string' ? { ...msg, title: shown(said`${typed.text(m.title)}`) } : msg;
 }
 
 /**

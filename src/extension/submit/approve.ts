@@ -10,7 +10,7 @@ import { TEAM_REMEDY, type EditorLedger } from '../ledger/editorLedger';
 import { LEDGER_URL_SETTING } from '../ledger/ledgerDirectory';
 import { log } from '../log';
 import { showError, showInfo } from '../say';
-import { said, typed } from '../../core/output';
+import { said, saidText, typed, type Said } from '../../core/output';
 
 // "PayGate: Approve Batch": the checker's half of maker-checker from the editor, the core's use case that
 // `paygate approve` runs too (core/submit/approveBatch.ts): the lint gate, then this member's approval (the
@@ -25,9 +25,11 @@ export type ApproveCommandResult =
   | Extract<ApproveResult, { status: 'approved' }>
   | { status: 'refused'; reason: 'no-file' | 'unknown-environment' | 'no-team-ledger' | 'lint-errors' | 'ledger-failed'; message: string };
 
-function refused(reason: Extract<ApproveCommandResult, { status: 'refused' }>['reason'], message: string): ApproveCommandResult {
-  void showError(said`PayGate: ${typed.text(message)}`);
-  return { status: 'refused', reason, message };
+/** `message`: our words as a string (its values read whole, as free text), or a `Said` laid out value by value. */
+function refused(reason: Extract<ApproveCommandResult, { status: 'refused' }>['reason'], message: string | Said): ApproveCommandResult {
+  const shown = typeof message === 'string' ? said`${typed.text(message)}` : message;
+  void showError(said`PayGate: ${shown}`);
+  return { status: 'refused', reason, message: saidText(shown) };
 }
 
 export async function approveCommand(ledger: EditorLedger, ...args: CommandArgs): Promise<ApproveCommandResult> {
@@ -51,7 +53,7 @@ export async function approveCommand(ledger: EditorLedger, ...args: CommandArgs)
   } catch (err) {
     return refused('ledger-failed', `${name} was not approved: ${errorMessage(err)}; ${TEAM_REMEDY}.`);
   }
-  if (result.status === 'refused') return refused('lint-errors', `${name}: ${result.message}.`);
+  if (result.status === 'refused') return refused('lint-errors', said`${typed.text(name)}: ${result.message}.`);
   const [what, all] = approvedLines(result, name, environment.name);
   log().info(said`Approve ${typed.text(name)}: ${what} ${all}`);
   void showInfo(said`PayGate: ${what} ${all}`);

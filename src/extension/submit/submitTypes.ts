@@ -5,7 +5,7 @@ import type { EditorLedger } from '../ledger/editorLedger';
 import type { ResultsPanelApi } from '../results/register';
 import { showError } from '../say';
 import type { SubmitOutcome } from '../results/outcomeView';
-import { said, typed } from '../../core/output';
+import { said, saidText, typed, type Said } from '../../core/output';
 
 // What the submit command's steps share: its options (the answers tests and automation give), what it
 // returns, what it needs, and the editor's target.
@@ -68,6 +68,12 @@ export type Refused = Extract<SubmitResult, { status: 'refused' }>;
 export function refuse(reason: SubmitRefusal, message: string, notify = true): Refused {
   if (notify) void showError(said`PayGate: ${typed.text(message)}`);
   return { status: 'refused', reason, message };
+}
+
+/** A refusal laid out from the core's `Said` (each value checked alone): shown so, and returned as its text. */
+export function refuseSaid(reason: SubmitRefusal, message: Said, notify = true): Refused {
+  if (notify) void showError(said`PayGate: ${message}`);
+  return { status: 'refused', reason, message: saidText(message) };
 }
 
 /** The editor's target: the core's, with its credentials and the running local gateway. */

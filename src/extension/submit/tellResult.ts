@@ -4,6 +4,7 @@ import { OUTCOMES } from '../../core/gateway';
 import { alreadySentMessage, sentBy, type AlreadySentRow } from '../../core/ledger';
 import { TEAM_REMEDY } from '../ledger/editorLedger';
 import { damageText } from '../../core/ledger/words';
+import { nothingSent } from '../../core/gateway/prepare';
 import { joinSaid, maskText, said, saidText, typed } from '../../core/output';
 import { errorMessage } from '../../core/errorMessage';
 import { readBatch } from '../../core/rules/batch';
@@ -12,7 +13,7 @@ import { showError, showInfo, showWarning } from '../say';
 import { holdsCvv, moveAlreadySentRows, offerStripCvv } from './ledgerEdits';
 import { buildSubmissionView, sensitiveValues, summary } from '../results/outcomeView';
 import type { RowsAnswer } from './resendQuestions';
-import { refuse, type CoreResult, type MovedRows, type SubmitCommandDeps, type SubmitResult } from './submitTypes';
+import { refuse, refuseSaid, type CoreResult, type MovedRows, type SubmitCommandDeps, type SubmitResult } from './submitTypes';
 
 // What the editor says and returns of how a submit ended: a refusal's words, the answer in the results
 // panel and a notification, and the rows already sent moved out before the rest is sent.
@@ -85,22 +86,23 @@ export async function editorResult(result: CoreResult, t: Telling): Promise<Subm
 
 /** Lint errors (with "Show Problems"), no rows, an invalid environment or a silent local gateway: nothing sent. */
 function refusedBeforeSending(result: Extract<CoreResult, { status: 'refused' }>): SubmitResult {
+  // The core's problem is a Said: the editor's sentence is built around it, never by editing its text.
+  const { problem } = result;
   switch (result.reason) {
     case 'lint-errors': {
-      const message = `${result.message}. Fix them first.`;
-      void showError(said`PayGate: ${typed.text(message)}`, 'Show Problems').then((choice) => {
+      const message = said`${nothingSent(problem)}. Fix them first.`;
+      void showError(said`PayGate: ${message}`, 'Show Problems').then((choice) => {
         if (choice) void vscode.commands.executeCommand('workbench.actions.view.problems');
       });
-      return refuse('lint-errors', message, false);
+      return refuseSaid('lint-errors', message, false);
     }
     case 'local-gateway-failed':
-      return refuse('local-gateway-failed', `Nothing was sent: the local gateway did not say its date (${result.message}).`);
+      return refuseSaid('local-gateway-failed', said`Nothing was sent: the local gateway did not say its date (${problem}).`);
     case 'invalid-environment':
-      return refuse('invalid-environment', `${result.message.replace(/; nothing was sent$/, '')}. Nothing was sent.`);
     case 'batch-too-large':
-      return refuse('batch-too-large', `${result.message.replace(/; nothing was sent$/, '')}. Nothing was sent.`);
+      return refuseSaid(result.reason, said`${problem}. Nothing was sent.`);
     default:
-      return refuse(result.reason, `${result.message}.`);
+      return refuseSaid(result.reason, said`${nothingSent(problem)}.`);
   }
 }
 
