@@ -85,7 +85,12 @@ export async function answerPromptsUntilTable(page: Page, earlier: Frame[] = [],
     if (frame) return frame;
     const dialog = page.locator('.monaco-dialog-box');
     if (await dialog.isVisible().catch(() => false)) {
-      await dialog.locator('.monaco-button').first().click();
+      // A dialog gone by the click (it answered itself, or the table came) is not waited for a minute: the loop looks again.
+      await dialog
+        .locator('.monaco-button')
+        .first()
+        .click({ timeout: 5_000 })
+        .catch(() => undefined);
       continue;
     }
     const quick = page.locator('.quick-input-widget');

@@ -64,6 +64,21 @@ export type Keys = ReadonlySet<string> | readonly string[];
 /** How many keys `keys` lists. */
 export const keyCount = (keys: Keys): number => ('size' in keys ? keys.size : keys.length);
 
+/**
+ * Every key's words into `out` with one hex decoding of them all (a lint's 200,000 keys: no character read
+ * a digit at a time); false, `out` meaning nothing, unless every key is 24 lower-case hex digits (KEY):
+ * then keyWords tells them one by one.
+ */
+function allKeyWords(keys: readonly string[], out: Int32Array): boolean {
+  for (const k of keys) if (k.length !== 2 * KEY_BYTES) return false;
+  const text = keys.join('');
+  const bytes = Buffer.from(text, 'hex');
+  // Decoding stops at a character that is not hex, and upper case decodes too: encoded again, each key is itself.
+  if (bytes.length !== KEY_BYTES * keys.length || bytes.toString('hex') !== text) return false;
+  for (let i = 0; i < keys.length * 3; i++) out[i] = wordAt(bytes, 4 * i);
+  return true;
+}
+
 /** A slot of the wanted keys' table, from a key's second word (its bytes 4 to 7: uniformly spread, as a keyed hash's). */
 const slotOf = (word: number, mask: number) => (Math.imul(word, 0x9e3779b1) >>> 0) & mask;
 
@@ -79,7 +94,7 @@ export class Wanted {
   /** The bits of a head that index the bitmap. */
   readonly mask: number;
   /** The keys of the entries' shape, and their words (3 a key). */
-  private readonly list: string[] = [];
+  private readonly list: readonly string[];
   private readonly words: Int32Array;
   /** The shards the keys are in (shardOfByte), by their first byte: 1 for a shard to read. */
   private readonly inShard = new Uint8Array(256);
@@ -98,10 +113,13 @@ export class Wanted {
     this.slots = size - 1;
     this.words = new Int32Array(3 * count);
     const w = this.words;
-    for (const k of keys) {
-      const i = this.list.length;
-      if (!keyWords(k, w, 3 * i)) continue;
-      this.list.push(k);
+    const all = Array.isArray(keys) ? (keys as readonly string[]) : [...keys];
+    const decoded = allKeyWords(all, w);
+    const list: string[] = [];
+    if (!decoded) for (const k of all) if (keyWords(k, w, 3 * list.length)) list.push(k);
+    // A list handed over is kept, not copied (the lookup does not change it).
+    this.list = decoded ? all : list;
+    for (let i = 0; i < this.list.length; i++) {
       this.inShard[w[3 * i] >>> 24] = 1;
       const h = w[3 * i] & 0xffffff & this.mask;
       this.heads[h >>> 3] |= 1 << (h & 7);
