@@ -37,9 +37,10 @@ function outcomeLines(o: SubmissionOutcomeView): string[] {
     const reasons: Record<string, string> = facts.unknown ? UNKNOWN_REASON : TRANSPORT_REASON;
     lines.push(reasons[o.kind] ?? '');
   }
-  if (o.message) lines.push(o.message);
-  if (o.code) lines.push(`Error code: ${o.code}`);
-  if (o.errorId) lines.push(`Error ID: ${o.errorId}. Quote it when contacting the gateway's support.`);
+  // The answer's words, its code and its error ID are values, each checked alone where it is shown (issue 38).
+  if (o.message) lines.push(saidText(said`${typed.text(o.message)}`));
+  if (o.code) lines.push(saidText(said`Error code: ${typed.text(o.code)}`));
+  if (o.errorId) lines.push(saidText(said`Error ID: ${typed.id(o.errorId)}. Quote it when contacting the gateway's support.`));
   if (o.check && o.check.length > 0) lines.push(`Check ${o.check.map((c) => CREDENTIAL_LABEL[c] ?? c).join('; ')}.`);
   if (facts.unknown) lines.push('Check with the gateway whether the payments were created before sending this file again.');
   return lines.filter((l) => l !== '');

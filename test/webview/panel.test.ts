@@ -345,6 +345,14 @@ describe('results page in Chromium', () => {
     await s.post({ type: 'submission', view: { ...view, outcome: { outcome: 'server-error', status: 500, errorId: 'ERR-42' } } });
     await s.page.waitForFunction(() => document.querySelector('.banner h2')?.textContent === 'Server error (HTTP 500)');
     assert.ok(((await s.page.textContent('.banner')) ?? '').includes('Error ID: ERR-42'));
+    // The answer's fields are values checked where they are shown: a card number in one is masked (issue 38).
+    const uuid = '7bac2e02-8183-4276-9800-034019f2ba4b';
+    await s.post({
+      type: 'submission',
+      view: { ...view, outcome: { outcome: 'server-error', status: 500, code: '4111111111111111', errorId: uuid } },
+    });
+    await s.page.waitForFunction(() => document.querySelector('.banner')?.textContent?.includes('Error code: 411111******1111'));
+    assert.ok(((await s.page.textContent('.banner')) ?? '').includes(`Error ID: ${uuid}.`));
     await s.post({ type: 'submission', view: { ...view, outcome: { outcome: 'accepted', status: 200 } } });
     await s.page.waitForFunction(() => document.querySelector('.banner h2')?.textContent === 'Accepted');
     assert.equal(await s.page.locator('.banner').getAttribute('role'), 'status');
