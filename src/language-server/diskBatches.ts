@@ -1,7 +1,7 @@
 import { DiagnosticSeverity, type Connection, type Diagnostic } from 'vscode-languageserver';
 import { todayLocal } from '../core/dates';
 import { fileNameOf, fileOfUri } from '../core/git';
-import { safeText, said, saidText, typed } from '../core/output';
+import { said, saidText, typed } from '../core/output';
 import { thousands } from '../core/thousands';
 import { textPieces } from '../core/textFile';
 import { PayloadCounter } from '../core/payload';
@@ -10,6 +10,7 @@ import type { LintDiagnostic } from '../core/rules/types';
 import { BATCH_ON_DISK_CHECKED_NOTIFICATION, DIAGNOSTIC_SOURCE, type BatchOnDisk, type BatchOnDiskChecked } from '../shared/lintProtocol';
 import { MAX_PUBLISHED, publishedDiagnostics } from './diagnostics';
 import type { GitGuard } from './gitGuard';
+import type { ServerLog } from './serverLog';
 import { MAX_PENDING_CHARS, StreamLint, type StreamProblems } from './streamLint';
 import { errorMessage } from '../core/errorMessage';
 
@@ -36,6 +37,7 @@ export class DiskBatches {
 
   constructor(
     private readonly connection: Connection,
+    private readonly log: ServerLog,
     private readonly guard: GitGuard,
     /** Whether the editor has passed the document itself (then its own lint publishes). */
     private readonly synced: (uri: string) => boolean,
@@ -112,8 +114,9 @@ export class DiskBatches {
       if (tooLarge) result = { ...result, tooLarge };
     } catch (err) {
       if (!current()) return;
-      const problem = safeText(`${fileNameOf(file)} could not be read: ${errorMessage(err)}`);
-      this.connection.console.error(`PayGate: ${problem}`);
+      const why = said`${typed.text(fileNameOf(file))} could not be read: ${typed.text(errorMessage(err))}`;
+      this.log.error(said`PayGate: ${why}`);
+      const problem = saidText(why);
       void this.connection.sendDiagnostics({ uri, diagnostics: [] });
       return this.told({ uri, rows: 0, problems: 0, ms: performance.now() - started, problem });
     }
@@ -130,7 +133,7 @@ export class DiskBatches {
       const tracking = this.guard.tracking(uri);
       return tracking === 'tracked' || tracking === 'unignored' ? { tracking, fileName: fileNameOf(file) } : undefined;
     } catch (err) {
-      this.connection.console.error(safeText(`PayGate: git status failed for ${file}: ${errorMessage(err)}`));
+      this.log.error(said`PayGate: git status failed for ${typed.text(file)}: ${typed.text(errorMessage(err))}`);
       return undefined;
     }
   }

@@ -39,6 +39,7 @@ import {
   type Session,
 } from './session';
 import { LintSettingsSource } from './settings';
+import { readsSaidLog } from './serverLog';
 
 export interface ServerOptions {
   /** The ledger and target `paygate lsp` found beside it (a client's notification replaces it). */
@@ -85,6 +86,7 @@ function initialize(s: Session, params: InitializeParams): InitializeResult {
     labelDetails: caps.textDocument?.completion?.completionItem?.labelDetailsSupport === true,
   };
   s.settings = new LintSettingsSource(s.connection, caps.workspace?.configuration === true, params.initializationOptions);
+  s.log.saids = readsSaidLog(params.initializationOptions);
   const edits = caps.workspace?.workspaceEdit;
   s.createsFiles = edits?.documentChanges === true && (edits.resourceOperations ?? []).includes('create');
   const given = readLedgerTarget((params.initializationOptions as { paygate?: { ledger?: unknown } } | null)?.paygate?.ledger);

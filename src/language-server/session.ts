@@ -8,7 +8,8 @@ import { DiskBatches } from './diskBatches';
 import { Documents } from './documents';
 import { firstScreen } from './firstScreen';
 import { GitGuard } from './gitGuard';
-import { said, saidText, typed } from '../core/output';
+import { joinSaid, ourWords, said, saidText, typed } from '../core/output';
+import { ServerLog } from './serverLog';
 import { GuardUnchecked, LEDGER_RECHECK_MAX_LINES, LedgerGuard } from './ledgerGuard';
 import type { LintSettingsSource } from './settings';
 import { PayloadGuard } from './payloadGuard';
@@ -20,6 +21,8 @@ import { LintStore } from './store';
 
 export interface Session {
   readonly connection: Connection;
+  /** The lines written to the client's log (./serverLog.ts). */
+  readonly log: ServerLog;
   readonly documents: Documents;
   readonly store: LintStore;
   readonly guard: GitGuard;
@@ -50,17 +53,20 @@ export interface Session {
 }
 
 export function newSession(connection: Connection): Session {
+  const log = new ServerLog(connection);
   const documents = new Documents();
   const guard = new GitGuard();
   const payload = new PayloadGuard();
   return {
     connection,
+    log,
     documents,
     store: new LintStore(),
     guard,
     ledger: new LedgerGuard(),
     disk: new DiskBatches(
       connection,
+      log,
       guard,
       (uri) => documents.get(uri) !== undefined,
       () => payload.maximum,
@@ -87,7 +93,9 @@ export function lintable(document: TextDocument): boolean {
 
 /** The core should never throw; if it does, the editor keeps working and the client's log says why. */
 export function fail(s: Session, what: string, uri: string, err: unknown): void {
-  s.connection.console.error(`${what} failed for ${uri}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  const why = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  // A stack keeps its lines: each line free text, the line breaks ours.
+  s.log.error(said`${ourWords(what)} failed for ${typed.text(uri)}: ${joinSaid(why.split(/\r?\n/).map(typed.text), '\n')}`);
 }
 
 function cancel(s: Session, uri: string): void {
@@ -213,10 +221,9 @@ export function checkLedger(s: Session, uri: string): void {
       if (!(err instanceof GuardUnchecked)) return fail(s, 'Submission ledger', uri, err);
       // Said, never silent: as `paygate lint` says it. Once per reason, not per document or edit.
       // VS Code shows the server's messages as they come: this one passes the floor here, value by value (issue 38).
-      const message = saidText(
-        said`PayGate: ${typed.text(err.message)}; the resend guard could not be checked (already-sent and cvv-after-send are not checked)`,
-      );
-      s.connection.console.warn(message);
+      const line = said`PayGate: ${typed.text(err.message)}; the resend guard could not be checked (already-sent and cvv-after-send are not checked)`;
+      s.log.warn(line);
+      const message = saidText(line);
       if (s.ledgerProblem === message) return;
       s.ledgerProblem = message;
       void s.connection.window.showWarningMessage(message);

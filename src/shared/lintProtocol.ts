@@ -152,3 +152,16 @@ export function readPayloadLimit(raw: unknown): number | undefined {
   const n = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>).maxPayloadBytes : undefined;
   return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
+
+/**
+ * Server → client: a line for the client's log, as a `Said` (src/core/output/said.ts: our words and typed
+ * values, plain data), sent only to a client whose initializationOptions hold `{ "paygate": { "saidLog":
+ * true } }`; any other gets window/logMessage, laid out by the server.
+ */
+export const LOG_NOTIFICATION = 'paygate/log';
+
+export interface LogLine {
+  level: 'error' | 'warn';
+  /** A `Said`: checked for its shape by the client before its log shows it. */
+  line: unknown;
+}

@@ -7,10 +7,11 @@ import {
   type Middleware,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import { DIAGNOSTIC_SOURCE, LANGUAGE_ID, LINT_SECTION } from '../../shared/lintProtocol';
+import { DIAGNOSTIC_SOURCE, LANGUAGE_ID, LINT_SECTION, LOG_NOTIFICATION } from '../../shared/lintProtocol';
 import { log, logChannel } from '../log';
 import { errorMessage } from '../../core/errorMessage';
 import { said, typed } from '../../core/output';
+import { serverLogLine } from './serverLogLine';
 
 /**
  * Diagnostics, code actions, hover and completion for paygate-recurring-csv come from the PayGate
@@ -29,11 +30,14 @@ export function registerLinting(context: vscode.ExtensionContext, middleware?: M
     documentSelector: [{ language: LANGUAGE_ID }],
     diagnosticCollectionName: DIAGNOSTIC_SOURCE,
     synchronize: { configurationSection: LINT_SECTION },
+    // The server's own lines come as `Said`s (LOG_NOTIFICATION), read value by value; the client's are free text.
+    initializationOptions: { paygate: { saidLog: true } },
     outputChannel: logChannel(),
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     middleware,
   };
   const client = new LanguageClient('paygate', 'PayGate language server', serverOptions, clientOptions);
+  client.onNotification(LOG_NOTIFICATION, serverLogLine);
   // Stopping a client that never got running rejects; at shutdown there is nothing left to do about it.
   context.subscriptions.push({ dispose: () => client.stop().catch(() => undefined) });
   client.start().catch((err: unknown) => log().error(said`PayGate language server did not start: ${typed.text(errorMessage(err))}`));
