@@ -2,8 +2,8 @@
 // keyboard and mouse in headless Chromium, with screenshots in test-results/. Every step drives a feature
 // the manifest declares: a step that cannot do what it drives (the feature missing from the manifest, no
 // quick fix offered, no "Fix all" entry) fails the run; only the steps after a failed one that build on it
-// are skipped. Run alone with `npm run test:e2e:person`; `npm run test:e2e` runs it after the integration
-// suite.
+// are skipped. Run alone with `npm run test:e2e:person`; `npm run test:e2e` runs this file as a process of
+// its own beside the integration suite (run.ts), which reads its closing `N passed, N failed` line.
 // Its parts, in the order they run: personLint, personSubmit, personReport, personFirstHour, personLedger,
 // personResend (with personBigBatch), personCallbacks; what they share is in personRun.ts.
 import * as fs from 'node:fs';

@@ -52,11 +52,11 @@ interface FakePanel {
 }
 let lastPanel: FakePanel | undefined;
 
-function fakePanel(): FakePanel & Record<string, unknown> {
+function fakePanel(title = 'page'): FakePanel & Record<string, unknown> {
   let listener: (m: unknown) => Promise<void> = async () => undefined;
   const posted: FakePanel['posted'] = [];
   const panel = {
-    title: 'page',
+    title,
     posted,
     receive: (m: unknown) => listener(m),
     reveal() {},
@@ -90,7 +90,7 @@ const fakeVscode = {
     showErrorMessage: async (message: string) => (infos.push(`error: ${message}`), undefined),
     showWarningMessage: async (message: string) => (infos.push(`warning: ${message}`), undefined),
     showSaveDialog: async () => saveTo,
-    createWebviewPanel: () => fakePanel(),
+    createWebviewPanel: (_type: string, title: string) => fakePanel(title),
     createOutputChannel: () => ({ ...channel, name: 'PayGate', logLevel: 2, onDidChangeLogLevel: quiet }),
   },
   workspace: {
@@ -172,6 +172,11 @@ test("the forecast page's exports (CSV, SVG, PNG) each say where they were saved
   const gateway = { today: () => ({ year: 2027, month: 1, day: 1 }), onDidChangeToday: quiet };
   ForecastPanel.open(document as never, EXTENSION, gateway as never);
   const panel = lastPanel!;
+  assert.equal((panel as unknown as { title: string }).title, 'Forecast: monthly.rpcsv');
+  // A card number in the batch's name is masked in the panel's title (issue 38; it was shown whole).
+  ForecastPanel.open({ ...document, uri: Uri.file(join(dir, '4111 1111 1111 1111.rpcsv')) } as never, EXTENSION, gateway as never);
+  assert.equal((lastPanel as unknown as { title: string }).title, 'Forecast: 4111 11** **** 1111.rpcsv');
+  lastPanel = panel;
   await panel.receive({ type: 'ready', version: FORECAST_PROTOCOL_VERSION });
   assert.equal(panel.posted.at(-1)?.type, 'forecast', 'the forecast was computed and sent');
   for (const [message, name] of [

@@ -1,7 +1,7 @@
 import { LineIndex } from '../text';
 import { ChunkedInt32 } from '../chunked';
 import { NextChar, type RowCells } from './rowCells';
-import { afterBreak, quotedRecordNext, scanRecord, splitRecord, type Cells, type CsvSyntaxProblem } from './tokenize';
+import { afterBreak, LineBreaks, quotedRecordNext, scanRecord, splitRecord, type Cells, type CsvSyntaxProblem } from './tokenize';
 
 // CSV reading with the exact offset of every field, in one pass over the text.
 //
@@ -199,6 +199,7 @@ export function parseCsv(text: string, delimiter = ';'): ParsedCsv {
   const starts = new ChunkedInt32();
   const problems = new Map<number, CsvSyntaxProblem>();
   let blankCount = 0;
+  let breaks: LineBreaks | undefined;
 
   // The next quote, LF and CR at or after the scan position. Each is searched again only once the scan
   // has passed it, so every search starts where the last one ended: the text is read once per character.
@@ -222,7 +223,7 @@ export function parseCsv(text: string, delimiter = ';'): ParsedCsv {
       continue;
     }
     starts.push(~pos);
-    pos = quotedRecordNext(text, pos, delimiter, r, problems);
+    pos = quotedRecordNext(text, pos, delimiter, r, problems, (breaks ??= new LineBreaks(text)));
   }
   return new ParsedCsv(text, bom, delimiter, starts, starts.length, problems, blankCount);
 }

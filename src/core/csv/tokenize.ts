@@ -123,6 +123,7 @@ export function quotedRecordNext(
   delimiter: string,
   index: number,
   problems: Map<number, CsvSyntaxProblem>,
+  breaks: LineBreaks,
 ): number {
   const n = text.length;
   const delim = delimiter.charCodeAt(0);
@@ -164,7 +165,7 @@ export function quotedRecordNext(
       return afterBreak(text, end);
     }
     // Unquoted fields up to the next quote that starts a field (after a delimiter), or to the line's end.
-    if (lineEnd < i) lineEnd = nextBreak(text, i);
+    if (lineEnd < i) lineEnd = breaks.at(i);
     let q = text.indexOf('"', i);
     while (q !== -1 && q < lineEnd && text.charCodeAt(q - 1) !== delim) q = text.indexOf('"', q + 1);
     if (q === -1 || q > lineEnd) {
@@ -175,13 +176,26 @@ export function quotedRecordNext(
   }
 }
 
-/** The first CR or LF at or after `from` (the text's length when none). */
-function nextBreak(text: string, from: number): number {
-  const lf = text.indexOf('\n', from);
-  const cr = text.indexOf('\r', from);
-  if (lf === -1) return cr === -1 ? text.length : cr;
-  return cr === -1 || lf < cr ? lf : cr;
+/**
+ * The first CR or LF at or after a position (the text's length when none), for positions asked in
+ * increasing order. Each is searched again only once passed: a text without CRs is searched for one once,
+ * not once per record (which made a file of quoted records quadratic).
+ */
+export class LineBreaks {
+  private lf = -1;
+  private cr = -1;
+
+  constructor(private readonly text: string) {}
+
+  at(from: number): number {
+    const n = this.text.length;
+    if (this.lf < from) this.lf = found(this.text.indexOf('\n', from), n);
+    if (this.cr < from) this.cr = found(this.text.indexOf('\r', from), n);
+    return this.lf < this.cr ? this.lf : this.cr;
+  }
 }
+
+const found = (at: number, n: number): number => (at === -1 ? n : at);
 
 /** A record without quotes between `start` and `end`: its fields are the text split at the delimiter. */
 export function splitRecord(text: string, start: number, end: number, delimiter: string, index: number): Cells {
