@@ -50,6 +50,23 @@ function fieldEnd(text: string, from: number, delim: number): number {
 
 const unquote = (s: string): string => (s.indexOf('"') === -1 ? s : s.replace(/""/g, '"'));
 
+/** The closing quote of the quoted field opening at `open` (doubled quotes passed over), or -1 when none. */
+function closingQuote(text: string, open: number): number {
+  for (let j = open + 1; ;) {
+    const k = text.indexOf('"', j);
+    if (k === -1) return -1;
+    if (text.charCodeAt(k + 1) !== QUOTE) return k;
+    j = k + 2;
+  }
+}
+
+/** An unterminated quoted field runs to the end of the text; its problem stops before the final line breaks. */
+function unterminated(text: string, fieldStart: number): CsvSyntaxProblem {
+  let stop = text.length;
+  while (stop > fieldStart + 1 && (text.charCodeAt(stop - 1) === LF || text.charCodeAt(stop - 1) === CR)) stop--;
+  return { start: fieldStart, end: stop, message: 'unterminated quote: the quoted field is never closed' };
+}
+
 /**
  * The full tokenizer, for records that hold a quote. `keep` false only finds the end and the problem
  * (the parse pass); true also cuts the values.
@@ -65,22 +82,9 @@ export function scanRecord(text: string, start: number, delimiter: string, index
     const fieldStart = i;
     let end: number;
     if (text.charCodeAt(i) === QUOTE) {
-      let close = -1;
-      for (let j = i + 1; ;) {
-        const k = text.indexOf('"', j);
-        if (k === -1) break;
-        if (text.charCodeAt(k + 1) === QUOTE) {
-          j = k + 2;
-          continue;
-        }
-        close = k;
-        break;
-      }
+      const close = closingQuote(text, i);
       if (close === -1) {
-        // Unterminated: the field runs to the end of the text; the problem stops before the final line breaks.
-        let stop = n;
-        while (stop > fieldStart + 1 && (text.charCodeAt(stop - 1) === LF || text.charCodeAt(stop - 1) === CR)) stop--;
-        problem ??= { start: fieldStart, end: stop, message: 'unterminated quote: the quoted field is never closed' };
+        problem ??= unterminated(text, fieldStart);
         if (keep) {
           values.push(unquote(text.slice(i + 1)));
           bounds.push(fieldStart, n);
@@ -132,22 +136,9 @@ export function quotedRecordNext(
   let i = start; // a field's start
   for (;;) {
     if (text.charCodeAt(i) === QUOTE) {
-      let close = -1;
-      for (let j = i + 1; ;) {
-        const k = text.indexOf('"', j);
-        if (k === -1) break;
-        if (text.charCodeAt(k + 1) === QUOTE) {
-          j = k + 2;
-          continue;
-        }
-        close = k;
-        break;
-      }
+      const close = closingQuote(text, i);
       if (close === -1) {
-        // Unterminated: the field runs to the end of the text; the problem stops before the final line breaks.
-        let stop = n;
-        while (stop > i + 1 && (text.charCodeAt(stop - 1) === LF || text.charCodeAt(stop - 1) === CR)) stop--;
-        problems.set(index, problem ?? { start: i, end: stop, message: 'unterminated quote: the quoted field is never closed' });
+        problems.set(index, problem ?? unterminated(text, i));
         return n;
       }
       let end = close + 1;

@@ -109,14 +109,7 @@ export class AmountAccumulator implements AmountReading {
     const scale = decimal.scale;
     if (scale > this.scale) this.scale = scale;
     if (decimal.big !== null || scale >= FAST_SCALES || this.slow) return this.addSlow(decimalAmount());
-    if (this.scale0 < 0) this.scale0 = scale;
-    if (scale === this.scale0) {
-      const s = this.fast0 + units;
-      if (s > LIMIT || s < -LIMIT) {
-        this.big0 += BigInt(s);
-        this.fast0 = 0;
-      } else this.fast0 = s;
-    } else this.addOtherScale(units, scale);
+    this.addUnits(units, scale);
     this.range?.add(units, scale);
   }
 
@@ -152,6 +145,15 @@ export class AmountAccumulator implements AmountReading {
       }
       return;
     }
+    this.addUnits(units, scale);
+    if (ranged) {
+      this.range?.add(least, scale);
+      this.range?.add(most, scale);
+    }
+  }
+
+  /** Adds `units` of `scale` (below FAST_SCALES) to the running sums: the first scale's, or another's. */
+  private addUnits(units: number, scale: number): void {
     if (this.scale0 < 0) this.scale0 = scale;
     if (scale === this.scale0) {
       const s = this.fast0 + units;
@@ -160,10 +162,6 @@ export class AmountAccumulator implements AmountReading {
         this.fast0 = 0;
       } else this.fast0 = s;
     } else this.addOtherScale(units, scale);
-    if (ranged) {
-      this.range?.add(least, scale);
-      this.range?.add(most, scale);
-    }
   }
 
   private addOtherScale(units: number, scale: number): void {
