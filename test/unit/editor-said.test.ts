@@ -5,6 +5,7 @@ import type * as Say from '../../src/extension/say';
 import type * as Log from '../../src/extension/log';
 import type * as Output from '../../src/core/output';
 import { isSaid, said, saidText, terminalSafe, typed, type Said } from '../../src/core/output';
+import { fakeLogChannel } from '../fixtures/vscode/logChannel';
 
 // Mask values, not layouts, in the editor (issue 38): its floors (a message, src/extension/say.ts; a log line,
 // src/extension/log.ts) read a `Said` part by part, each value by its type, so values meeting on a line are
@@ -15,18 +16,7 @@ import { isSaid, said, saidText, terminalSafe, typed, type Said } from '../../sr
 
 const shown: string[] = [];
 const logged: string[] = [];
-const channel = {
-  name: 'PayGate',
-  logLevel: 2,
-  onDidChangeLogLevel: () => ({ dispose() {} }),
-  ...Object.fromEntries(
-    ['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace'].map((m) => [m, (t: string) => logged.push(t)]),
-  ),
-  clear() {},
-  show() {},
-  hide() {},
-  dispose() {},
-};
+const channel = fakeLogChannel((_m, t) => logged.push(t));
 const say = (message: string) => (shown.push(message), Promise.resolve(undefined));
 const fakeVscode = {
   window: { showErrorMessage: say, showWarningMessage: say, showInformationMessage: say, createOutputChannel: () => channel },

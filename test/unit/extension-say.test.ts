@@ -7,6 +7,7 @@ import type * as Say from '../../src/extension/say';
 import type * as Log from '../../src/extension/log';
 import { brokenBatch, HOSTILE_TEXT, problemsIn } from '../fixtures/hostile/corpus';
 import { said, saidText, typed, type Said } from '../../src/core/output';
+import { fakeLogChannel } from '../fixtures/vscode/logChannel';
 
 // The editor's faces of the output boundary: every message (src/extension/say.ts), every line of the one
 // log (src/extension/log.ts) and every page message (webviewPage.ts) is masked and escaped, against a
@@ -15,21 +16,7 @@ import { said, saidText, typed, type Said } from '../../src/core/output';
 
 const shown: { kind: string; message: string; rest: unknown[] }[] = [];
 const logged: string[] = [];
-const channel = {
-  name: 'PayGate',
-  logLevel: 2,
-  onDidChangeLogLevel: () => ({ dispose() {} }),
-  ...Object.fromEntries(
-    ['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace'].map((m) => [
-      m,
-      (t: string) => logged.push(`${m}: ${t}`),
-    ]),
-  ),
-  clear() {},
-  show() {},
-  hide() {},
-  dispose() {},
-};
+const channel = fakeLogChannel((m, t) => logged.push(`${m}: ${t}`));
 const fakeVscode = {
   window: {
     showErrorMessage: (message: string, ...rest: unknown[]) => (shown.push({ kind: 'error', message, rest }), Promise.resolve(undefined)),

@@ -7,11 +7,12 @@ import { environmentProblems, nothingSent, prepareSubmission } from '../../src/c
 import { Ledger, type Approval, type LedgerStore } from '../../src/core/ledger';
 import { checkApprovals } from '../../src/core/ledger/approvals';
 import { floorText, saidText, typed, type Said } from '../../src/core/output';
-import { submitBatch, type SubmitFace, type SubmitTarget } from '../../src/core/submit/submitBatch';
+import { submitBatch, type SubmitFace } from '../../src/core/submit/submitBatch';
 import { inputError } from '../../src/cli/output';
 import { reportResult } from '../../src/cli/submit/report';
 import type { CliTarget } from '../../src/cli/submit/types';
 import { testContext } from '../fixtures/cli/context';
+import { SANDBOX } from '../fixtures/submit/environment';
 
 // Mask values, not layouts (issue 38), on the refusals `paygate submit` gets from the core before sending: a
 // file's lint errors counted, no payment rows, approvals missing, an environment's problems. The core says
@@ -19,14 +20,7 @@ import { testContext } from '../fixtures/cli/context';
 // a hash), and the terminal lays it out through the floor a user's terminal gets (floorText), each value
 // checked alone. The words are the ones said before, byte for byte. The editor's side: said-refusals-editor.
 
-const ENVIRONMENT: SubmitTarget['environment'] = {
-  name: 'sandbox',
-  baseUrl: 'https://gateway.invalid/paynet',
-  reportBaseUrl: 'https://gateway.invalid/paynet',
-  endpointId: '1001',
-  consumerKey: 'k',
-  production: false,
-};
+const ENVIRONMENT = SANDBOX;
 
 /** A ledger that says it is the team's, with these approvals (all checkApprovals asks of it). */
 const teamWith = (approvals: Approval[]) => ({ kind: 'team', approvals: async () => approvals }) as unknown as LedgerStore;

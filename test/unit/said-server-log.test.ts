@@ -8,6 +8,7 @@ import { said, typed } from '../../src/core/output';
 import { LOG_NOTIFICATION, type LogLine } from '../../src/shared/lintProtocol';
 import { readsSaidLog, ServerLog } from '../../src/language-server/serverLog';
 import { fail, type Session } from '../../src/language-server/session';
+import { fakeLogChannel } from '../fixtures/vscode/logChannel';
 
 // Mask values, not layouts (issue 38), on the lines the language server writes to its client's log. The VS
 // Code extension asks for them as `Said`s (initializationOptions `paygate.saidLog`): the server sends each by
@@ -17,21 +18,7 @@ import { fail, type Session } from '../../src/language-server/session';
 // unmasked to such a client, read whole by the extension's floor.
 
 const logged: string[] = [];
-const channel = {
-  name: 'PayGate',
-  logLevel: 2,
-  onDidChangeLogLevel: () => ({ dispose() {} }),
-  ...Object.fromEntries(
-    ['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace'].map((m) => [
-      m,
-      (t: string) => logged.push(`${m}: ${t}`),
-    ]),
-  ),
-  clear() {},
-  show() {},
-  hide() {},
-  dispose() {},
-};
+const channel = fakeLogChannel((m, t) => logged.push(`${m}: ${t}`));
 const fakeVscode = { window: { createOutputChannel: () => channel } };
 const resolve = (Module as unknown as { _resolveFilename: (r: string, ...rest: unknown[]) => string })._resolveFilename;
 (Module as unknown as { _resolveFilename: unknown })._resolveFilename = function (request: string, ...rest: unknown[]) {

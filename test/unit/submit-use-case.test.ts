@@ -8,17 +8,11 @@ import { join } from 'node:path';
 import type { GatewayOutcome } from '../../src/core/gateway/outcome';
 import { Ledger } from '../../src/core/ledger';
 import { submitBatch, type SubmitFace, type SubmitTarget } from '../../src/core/submit/submitBatch';
+import { SANDBOX } from '../fixtures/submit/environment';
 
 const BATCH = readFileSync(join(__dirname, '..', '..', 'examples', 'valid.rpcsv'), 'utf8');
 const target: SubmitTarget = {
-  environment: {
-    name: 'sandbox',
-    baseUrl: 'https://gateway.invalid/paynet',
-    reportBaseUrl: 'https://gateway.invalid/paynet',
-    endpointId: '1001',
-    consumerKey: 'k',
-    production: false,
-  },
+  environment: SANDBOX,
   signatureMethod: 'RSA-SHA256',
 };
 

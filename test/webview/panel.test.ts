@@ -43,6 +43,21 @@ async function countText(page: Page): Promise<string> {
   return (await page.textContent('.count')) ?? '';
 }
 
+/** A one-cell report table with its banner's facts (template, environment, time, size), as the host posts one. */
+async function postReport(
+  h: PageHandle,
+  info: { template: string; environment: string; receivedAt: string; bytes: number },
+): Promise<void> {
+  await h.post({
+    type: 'table',
+    title: { said: ['Transactions (local)'] },
+    columns: ['a'],
+    rows: [['1']],
+    source: { kind: 'inline' },
+    info,
+  });
+}
+
 const lastPosted = async (h: PageHandle, type: PageToHost['type']) => (await h.posted()).filter((m) => m.type === type).pop();
 
 /** Everything the console said except the harness's own CSP probe being blocked. */
@@ -395,14 +410,7 @@ describe('results page in Chromium', () => {
   it('shows a report the same banner as a PDF report (template, environment, time, size), and keeps it in state', async () => {
     const r = await openPage(context);
     const info = { template: 'transactions.report.json', environment: 'local', receivedAt: '2026-11-24T20:10:43Z', bytes: 2048 };
-    await r.post({
-      type: 'table',
-      title: { said: ['Transactions (local)'] },
-      columns: ['a'],
-      rows: [['1']],
-      source: { kind: 'inline' },
-      info,
-    });
+    await postReport(r, info);
     await r.waitReady();
     assert.equal(await r.page.textContent('.report-title'), 'Transactions (local)');
     assert.match((await r.page.textContent('.report-facts')) ?? '', /^transactions\.report\.json · local · .*2026.* · 2\.0 KB$/);
@@ -411,24 +419,10 @@ describe('results page in Chromium', () => {
     // Each fact is a value of its own (issue 38): a card number in the template's name is masked (before, the
     // page showed the facts as the host sent them), and two values meeting across the ` · ` stay whole.
     const hostile = { ...info, template: '4111 1111 1111 1111.report.json', environment: 'r 5105' };
-    await r.post({
-      type: 'table',
-      title: { said: ['Transactions (local)'] },
-      columns: ['a'],
-      rows: [['1']],
-      source: { kind: 'inline' },
-      info: hostile,
-    });
+    await postReport(r, hostile);
     await r.page.waitForFunction(() => document.querySelector('.report-facts')?.textContent?.startsWith('4111 11** **** 1111.report.json'));
     const meet = { ...info, template: 'batch 4111 1111', environment: '1111 1111 prod' };
-    await r.post({
-      type: 'table',
-      title: { said: ['Transactions (local)'] },
-      columns: ['a'],
-      rows: [['1']],
-      source: { kind: 'inline' },
-      info: meet,
-    });
+    await postReport(r, meet);
     await r.page.waitForFunction(() =>
       document.querySelector('.report-facts')?.textContent?.startsWith('batch 4111 1111 · 1111 1111 prod · '),
     );
