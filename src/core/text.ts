@@ -19,27 +19,44 @@ export interface TextEdit {
   newText: string;
 }
 
+const CR = 13;
+const LF = 10;
+
+/** Where the next line starts, given where this one's line break is (CRLF, LF or a lone CR), or the end. */
+export function afterBreak(text: string, at: number): number {
+  if (at >= text.length) return text.length;
+  return text.charCodeAt(at) === CR && text.charCodeAt(at + 1) === LF ? at + 2 : at + 1;
+}
+
 /**
- * Calls `found` with the offset where each line after the first starts: after every CRLF, LF or lone CR.
- * The next CR and LF are searched again only once passed (indexOf, far faster than reading every
- * character), so the text is read once in all.
+ * The first CR or LF at or after a position (the text's length when none), for positions asked in
+ * increasing order. Each is searched again only once passed (indexOf, far faster than reading every
+ * character): a text without CRs is searched for one once, not once per line or record (which made a file
+ * of quoted records quadratic), so the text is read once in all.
  */
+export class LineBreaks {
+  private lf = -1;
+  private cr = -1;
+
+  constructor(private readonly text: string) {}
+
+  at(from: number): number {
+    const n = this.text.length;
+    if (this.lf < from) this.lf = found(this.text.indexOf('\n', from), n);
+    if (this.cr < from) this.cr = found(this.text.indexOf('\r', from), n);
+    return this.lf < this.cr ? this.lf : this.cr;
+  }
+}
+
+const found = (at: number, n: number): number => (at === -1 ? n : at);
+
+/** Calls `found` with the offset where each line after the first starts: after every CRLF, LF or lone CR. */
 export function forEachLineStart(text: string, found: (offset: number) => void): void {
-  const n = text.length;
-  let lf = text.indexOf('\n');
-  let cr = text.indexOf('\r');
-  if (lf === -1) lf = n;
-  if (cr === -1) cr = n;
-  for (;;) {
-    const at = lf < cr ? lf : cr;
-    if (at >= n) break;
-    // A CR followed by LF is one line break (the sentinel n for "no LF" must not pass for that LF).
-    const next = at === cr && lf === cr + 1 && lf < n ? cr + 2 : at + 1;
+  const breaks = new LineBreaks(text);
+  for (let at = breaks.at(0); at < text.length;) {
+    const next = afterBreak(text, at);
     found(next);
-    if (lf < next) lf = text.indexOf('\n', next);
-    if (cr < next) cr = text.indexOf('\r', next);
-    if (lf === -1) lf = n;
-    if (cr === -1) cr = n;
+    at = breaks.at(next);
   }
 }
 
@@ -59,10 +76,9 @@ export function countBreaks(text: string, from: number, to: number): number {
 export class LineIndex {
   /** Offset of the first character of every line read so far, 4 bytes a line (a file may be millions of blank lines). */
   private readonly starts = new ChunkedInt32();
-  /** The last line start found; the next LF and CR at or after it (the text's length when none; -1 not searched yet). */
+  /** The last line start found, and the search for the line breaks after it (made at the first question). */
   private last = 0;
-  private lf = -1;
-  private cr = -1;
+  private breaks: LineBreaks | undefined;
   /** Every line start is found. */
   private whole = false;
 
@@ -70,33 +86,22 @@ export class LineIndex {
     this.starts.push(0);
   }
 
-  /**
-   * Finds line starts until one after `offset` is known and `lines` are (or the text ends). The next CR and
-   * LF are searched again only once passed (indexOf, far faster than reading every character), so the text
-   * is read once.
-   */
+  /** Finds line starts until one after `offset` is known and `lines` are (or the text ends): the text is read once. */
   private readPast(offset: number, lines = 0): void {
     if (this.whole) return;
     const { text, starts } = this;
-    const n = text.length;
-    let { last, lf, cr } = this;
+    const breaks = (this.breaks ??= new LineBreaks(text));
+    let last = this.last;
     while (last <= offset || starts.length < lines) {
-      if (lf < last) lf = text.indexOf('\n', last);
-      if (lf === -1) lf = n;
-      if (cr < last) cr = text.indexOf('\r', last);
-      if (cr === -1) cr = n;
-      const at = lf < cr ? lf : cr;
-      if (at >= n) {
+      const at = breaks.at(last);
+      if (at >= text.length) {
         this.whole = true;
         break;
       }
-      // A CR followed by LF is one line break (the sentinel n for "no LF" must not pass for that LF).
-      last = at === cr && lf === cr + 1 && lf < n ? cr + 2 : at + 1;
+      last = afterBreak(text, at);
       starts.push(last);
     }
     this.last = last;
-    this.lf = lf;
-    this.cr = cr;
   }
 
   /** Offset of the first character of every line. */

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { LineBreaks, quotedRecordNext, scanRecord, type CsvSyntaxProblem } from '../../src/core/csv/tokenize';
+import { quotedRecordNext, scanRecord, type CsvSyntaxProblem } from '../../src/core/csv/tokenize';
+import { LineBreaks } from '../../src/core/text';
 
 // The parse finds where a record holding a quote ends by searching for quotes and line breaks
 // (quotedRecordNext); the full tokenizer (scanRecord) reads it character by character. Both must find the

@@ -1,7 +1,7 @@
-import { LineIndex } from '../text';
+import { afterBreak, LineBreaks, LineIndex } from '../text';
 import { ChunkedInt32 } from '../chunked';
 import { NextChar, type RowCells } from './rowCells';
-import { afterBreak, LineBreaks, quotedRecordNext, scanRecord, splitRecord, type Cells, type CsvSyntaxProblem } from './tokenize';
+import { quotedRecordNext, scanRecord, splitRecord, type Cells, type CsvSyntaxProblem } from './tokenize';
 
 // CSV reading with the exact offset of every field, in one pass over the text.
 //

@@ -2,17 +2,12 @@
 // quoted field's closing quote is found with indexOf from where the last search stopped), so a broken
 // record costs what it holds, never the rest of the file.
 
+import { afterBreak, type LineBreaks } from '../text';
+
 const QUOTE = 34; // "
 const CR = 13;
 const LF = 10;
 
-/** Where the next record starts, given where this one's line break is (CRLF, LF or a lone CR), or the end. */
-export function afterBreak(text: string, at: number): number {
-  if (at >= text.length) return text.length;
-  return text.charCodeAt(at) === CR && text.charCodeAt(at + 1) === LF ? at + 2 : at + 1;
-}
-
-/** Where a record stops being valid CSV, and why (an unterminated quote, text after a closing quote). */
 export interface CsvSyntaxProblem {
   start: number;
   end: number;
@@ -166,27 +161,6 @@ export function quotedRecordNext(
     i = q;
   }
 }
-
-/**
- * The first CR or LF at or after a position (the text's length when none), for positions asked in
- * increasing order. Each is searched again only once passed: a text without CRs is searched for one once,
- * not once per record (which made a file of quoted records quadratic).
- */
-export class LineBreaks {
-  private lf = -1;
-  private cr = -1;
-
-  constructor(private readonly text: string) {}
-
-  at(from: number): number {
-    const n = this.text.length;
-    if (this.lf < from) this.lf = found(this.text.indexOf('\n', from), n);
-    if (this.cr < from) this.cr = found(this.text.indexOf('\r', from), n);
-    return this.lf < this.cr ? this.lf : this.cr;
-  }
-}
-
-const found = (at: number, n: number): number => (at === -1 ? n : at);
 
 /** A record without quotes between `start` and `end`: its fields are the text split at the delimiter. */
 export function splitRecord(text: string, start: number, end: number, delimiter: string, index: number): Cells {
