@@ -7,9 +7,10 @@
 import { addAmounts, compareAmounts, ZERO, type Amount } from '../amounts';
 import { decimal, decimalAmount, POW10 } from './cells';
 
-/** Scales kept in doubles; an amount with more decimals goes the exact way. */
-const FAST_SCALES = 8;
-const LIMIT = 2 ** 52;
+/** Scales kept in doubles; an amount with more decimals goes the exact way (here and in amountColumn.ts). */
+export const FAST_SCALES = 8;
+/** The most a sum of units kept in a double may reach and stay exact. */
+export const LIMIT = 2 ** 52;
 
 /** The sums of scales other than a group's first: rare (a report's amounts share one scale), so kept apart. */
 interface OtherScales {

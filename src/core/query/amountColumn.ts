@@ -9,12 +9,9 @@
 // never a float that rounds.
 
 import type { Amount } from '../amounts';
-import { AmountAccumulator, type AmountReading } from './aggregate';
+import { AmountAccumulator, FAST_SCALES, LIMIT, type AmountReading } from './aggregate';
 import { decimal } from './cells';
 
-/** Scales kept here (as aggregate.ts keeps them in doubles). */
-const FAST_SCALES = 8;
-const LIMIT = 2 ** 52;
 /** `state`: no amount read yet; 1 + the scale of the group's amounts; or moved to an accumulator. */
 const NONE = 0;
 const MOVED = 255;
