@@ -75,8 +75,7 @@ export class SafeFixList {
   private titleId(title: Said): number {
     const known = this.titleObjects.get(title);
     if (known !== undefined) return known;
-    let key = '';
-    for (const p of title.said) key += typeof p === 'string' ? `w${p.length}:${p}` : `${p[0]}${p[1].length}:${p[1]}${p[2] ?? ''};`;
+    const key = JSON.stringify(title.said);
     let id = this.titleIds.get(key);
     if (id === undefined) {
       id = this.titles.push(title) - 1;
