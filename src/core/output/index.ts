@@ -15,7 +15,7 @@ export { keptColumns, laidCsv, laidCsvRecord, safeCsv, type SafeCsvOptions } fro
 export { laidJson, safeJson } from './json';
 export { safeBody, safeFields, safeFreeText, safeUrlPath } from './bodies';
 export { hasShape, vet, type Vetted } from './values';
-export { isSaid, joinSaid, ourWords, said, saidMarkup, saidText, typed, type Part, type Said } from './said';
+export { isSaid, joinSaid, ourWords, said, saidKey, saidMarkup, saidText, typed, type Part, type Said } from './said';
 export { joinLaid, laid, laidSlice, padLaid, takeVouched, trimmedEnd, vouched, words, type Laid } from './laid';
 export { maskCardNumber, maskCardValue, maskFields, maskQuotedValue, maskStoredText, maskTable, maskText, rowMasker } from './mask';
 

@@ -134,3 +134,6 @@ export function saidMarkup(s: Said, escape: (value: string) => string): string {
   for (const p of s.said) out += typeof p === 'string' ? partText(p) : escape(partText(p));
   return out;
 }
+
+/** A key of a `Said` for a map: the same words and values (each with its type), the same key. */
+export const saidKey = (s: Said): string => JSON.stringify(s.said);

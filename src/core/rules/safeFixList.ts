@@ -1,5 +1,5 @@
 import { ChunkedInt32 } from '../chunked';
-import type { Said } from '../output';
+import { saidKey, type Said } from '../output';
 import type { Code } from './codes';
 
 // Fix-all's store: every safe fix as three small numbers, every edit as three more, in typed arrays, and
@@ -75,7 +75,7 @@ export class SafeFixList {
   private titleId(title: Said): number {
     const known = this.titleObjects.get(title);
     if (known !== undefined) return known;
-    const key = JSON.stringify(title.said);
+    const key = saidKey(title);
     let id = this.titleIds.get(key);
     if (id === undefined) {
       id = this.titles.push(title) - 1;

@@ -49,9 +49,6 @@ export function contentTitle(content: PanelContent): Said {
   return content.kind === 'reconciliation' ? content.view.title : content.title;
 }
 
-/** A title as a key of the panels (the same words and values, the same key). */
-export const titleKey = (title: Said): string => JSON.stringify(title.said);
-
 /** What the page may ask of the host beyond the table itself (set by the reconciliation feature). */
 export interface PanelActions {
   /** "Reconcile…" on a report's page: the report is the content shown. */

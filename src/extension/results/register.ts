@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { log } from '../log';
-import { ResultsPanel, titleKey, type PanelContent } from './panel';
+import { ResultsPanel, type PanelContent } from './panel';
 import { Panels } from './panels';
 import { isPersistedState, VIEW_TYPE, type ReconciliationView } from '../../shared/resultsProtocol';
 import { type SubmissionView } from '../../shared/submissionView';
@@ -10,7 +10,7 @@ import { pdfTitle, readReportFile } from './reportFile';
 import { isPdfPersistedState, PDF_VIEW_TYPE } from '../../shared/pdfProtocol';
 import { viewsBeside } from './views';
 import type { FeatureHost } from '../lazy';
-import { ourWords, said, typed, type Said } from '../../core/output';
+import { ourWords, said, saidKey, typed, type Said } from '../../core/output';
 
 /** What the other faces may ask of the results panel. */
 export interface ResultsPanelApi {
@@ -61,11 +61,11 @@ function resultsApi(panels: Panels): ResultsPanelApi {
   };
   let lastReport: PanelContent | undefined;
   const api: ResultsPanelApi = {
-    showDetails: (r) => showIn(`details:${titleKey(r.title)}`, { kind: 'rows', ...r, details: true }),
+    showDetails: (r) => showIn(`details:${saidKey(r.title)}`, { kind: 'rows', ...r, details: true }),
     showReportFile: async (r) => {
       const content: PanelContent = { kind: 'file', ...r, ran: true };
       lastReport = content;
-      const panel = await panels.openIn(`report:${titleKey(r.title)}`, content);
+      const panel = await panels.openIn(`report:${saidKey(r.title)}`, content);
       // A closed report's file is gone (its owner removes it): "Run a report now" must not offer it.
       panel.onDidDispose(() => {
         if (lastReport === content) lastReport = undefined;
@@ -81,7 +81,7 @@ function resultsApi(panels: Panels): ResultsPanelApi {
       showIn(`file:${uri.toString()}`, { kind: 'file', title: tableTitle(uri), uri, views: await viewsBeside(uri) }),
     showPdf: (content) =>
       panels
-        .pdfPanelFor(content.file ? `file:${content.file.toString()}` : `report:${titleKey(content.title)}`, content.title)
+        .pdfPanelFor(content.file ? `file:${content.file.toString()}` : `report:${saidKey(content.title)}`, content.title)
         .show(content),
     openReportFile: async (uri) => {
       const read = await readReportFile(uri);
@@ -98,7 +98,7 @@ function resultsApi(panels: Panels): ResultsPanelApi {
       return panels.pdfPanelFor(`file:${uri.toString()}`, read.title).fail(read.title, read.message);
     },
     showReconciliation: async (view, reveal) => {
-      const key = `reconciliation:${titleKey(view.title)}`;
+      const key = `reconciliation:${saidKey(view.title)}`;
       const existing = panels.table(key);
       if (existing) existing.actions.reveal = reveal;
       const panel = await panels.openIn(key, { kind: 'reconciliation', view });
@@ -146,7 +146,7 @@ async function restorePdf(panels: Panels, webviewPanel: vscode.WebviewPanel, sta
   // The bytes of a report answer are not kept across a reload of the window.
   // The title the page laid out and kept: one value, read whole.
   const title = isPdfPersistedState(state) ? said`${typed.text(state.title)}` : ourWords('PDF report');
-  panels.trackPdf(`restored:${titleKey(title)}`, panel);
+  panels.trackPdf(`restored:${saidKey(title)}`, panel);
   await panel.fail(
     title,
     ourWords(
