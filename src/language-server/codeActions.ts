@@ -49,10 +49,9 @@ interface Request {
  * this kind" per code with more than one fixable diagnostic; the file's safe fixes next to a safe fix; and
  * `source.fixAll.paygate` when asked for.
  */
-export function codeActions(request: Request, params: CodeActionParams): OurAction[] {
+export function codeActions(request: Request, params: CodeActionParams, ours: Diagnostic[]): OurAction[] {
   const { result } = request;
   const only = params.context.only;
-  const ours = ourDiagnostics(result, params);
   // The lightbulb asks on every cursor move: without one of our diagnostics there is nothing to fix.
   const quickFixes = wants(only, CodeActionKind.QuickFix) && ours.length > 0;
   // Source actions are only ever shown on request (Source Action…, codeActionsOnSave, the API).
@@ -98,16 +97,19 @@ export function codeActions(request: Request, params: CodeActionParams): OurActi
 }
 
 /**
- * Our diagnostics the request is about: those the client hands back, else our own lint's that meet the
- * request's range. The client's markers move only when the next diagnostics arrive: just after an edit that
- * moved a problem (a quick fix that shortened the header), the cursor on the problem's new place meets no
- * marker, the request carries none of ours, and the light bulb was empty while the Problems panel listed the
- * problem (issue 42). The lint is the current version's, so the problems found are where the cursor is now.
+ * Our diagnostics a code-action request is about (for every source of actions): those the client hands
+ * back, else those of `current` (the findings we publish now, asked only then) that meet the request's
+ * range. The client's markers move only when the next diagnostics arrive: just after an edit that moved a
+ * problem (a quick fix that shortened the header), the cursor on the problem's new place meets no marker,
+ * the request carries none of ours, and the light bulb was empty while the Problems panel listed the
+ * problem (issue 42).
  */
-function ourDiagnostics(result: LintResult, params: CodeActionParams): Diagnostic[] {
+export function requestDiagnostics(params: CodeActionParams, current: () => readonly LintDiagnostic[]): Diagnostic[] {
   const handed = params.context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE || d.source === undefined);
   if (handed.length > 0) return handed;
-  return result.diagnostics.filter((d) => meets(d.range, params.range)).map(toDiagnostic);
+  return current()
+    .filter((d) => meets(d.range, params.range))
+    .map(toDiagnostic);
 }
 
 /** Two ranges meet when they share a position (an empty range at a cell's edge meets the cell). */

@@ -7,13 +7,14 @@ import {
   type ExecuteCommandParams,
   type HoverParams,
 } from 'vscode-languageserver';
-import { actionData, codeActions, offered, resolveCodeAction, type OurAction } from './codeActions';
+import { actionData, codeActions, offered, requestDiagnostics, resolveCodeAction, type OurAction } from './codeActions';
 import { atHeaderEnd, completionsAt, emptyFieldEdits } from './completion';
 import { ADD_TO_GITIGNORE } from './gitGuard';
 import { hoverAt } from './hover';
 import { completionsInDocument, hoverInDocument, viewAt } from './cursorView';
 import { fail, lintable, schedule, type Session } from './session';
 import { errorMessage } from '../core/errorMessage';
+import type { LintDiagnostic } from '../core/rules/types';
 import { said, saidText, typed } from '../core/output';
 
 // The server's requests, one named handler each (server.ts wires them to the connection). Every handler
@@ -51,7 +52,18 @@ export function completion(s: Session, { textDocument, position }: CompletionPar
 export function codeAction(s: Session, params: CodeActionParams) {
   const document = s.documents.get(params.textDocument.uri);
   if (!document || !lintable(document)) return null;
-  const diagnostics = params.context.diagnostics;
+  // Our findings as published now (session.ts send): the lint's (the store's, for this version), git's
+  // warning, the payload's and the ledger's. A lint that throws is logged by its own source below.
+  const diagnostics = requestDiagnostics(params, () => {
+    let lint: readonly LintDiagnostic[] = [];
+    try {
+      lint = s.store.get(document).diagnostics;
+    } catch {
+      // told by 'Code actions' below
+    }
+    const found = [s.guard.diagnostic(document.uri), s.payload.diagnostic(document.uri)].filter((d) => d !== undefined);
+    return [...lint, ...found, ...s.ledger.diagnostics(document.uri)];
+  });
   // Each source of actions answers on its own: one that throws (a ledger being rewritten, say) is logged
   // and leaves the others' fixes in the light bulb instead of emptying it.
   const from = (what: string, actions: () => OurAction[]): OurAction[] => {
@@ -65,7 +77,11 @@ export function codeAction(s: Session, params: CodeActionParams) {
   // Each title laid out here, once, as the editor gets it.
   return offered([
     ...from('Code actions', () =>
-      codeActions({ uri: document.uri, version: document.version, result: s.store.get(document), resolves: s.resolves }, params),
+      codeActions(
+        { uri: document.uri, version: document.version, result: s.store.get(document), resolves: s.resolves },
+        params,
+        diagnostics,
+      ),
     ),
     ...from('Git guard actions', () => s.guard.actions(document.uri, diagnostics)),
     ...from('Ledger actions', () => s.ledger.actions(document.uri, document, diagnostics, s.createsFiles)),

@@ -40,7 +40,10 @@ test("the light bulb's titles of the examples' problems: the same words, each va
   const titles = new Set<string>();
   for (const d of result.diagnostics) {
     const params = { textDocument: { uri: 'file:///m.rpcsv' }, range: d.range, context: { diagnostics: [toDiagnostic(d)] } };
-    for (const a of offered(codeActions({ uri: 'file:///m.rpcsv', version: 1, result, resolves: false }, params))) titles.add(a.title);
+    for (const a of offered(
+      codeActions({ uri: 'file:///m.rpcsv', version: 1, result, resolves: false }, params, params.context.diagnostics),
+    ))
+      titles.add(a.title);
   }
   for (const t of [
     'Rename column to notify_url',

@@ -167,7 +167,9 @@ describe("a quick fix's title in the editor", () => {
     const ask = (title: Said) => {
       d.fixes[0].title = title;
       const params = { textDocument: { uri: 'file:///b.rpcsv' }, range: d.range, context: { diagnostics: [toDiagnostic(d)] } };
-      return offered(codeActions({ uri: 'file:///b.rpcsv', version: 1, result, resolves: false }, params)).map((a) => a.title);
+      return offered(codeActions({ uri: 'file:///b.rpcsv', version: 1, result, resolves: false }, params, params.context.diagnostics)).map(
+        (a) => a.title,
+      );
     };
     assert.ok(ask(d.fixes[0].title).includes('Change to 01.01.2027'));
     // No suggestion the rules make today holds a card number: the title is set here as one that did.
